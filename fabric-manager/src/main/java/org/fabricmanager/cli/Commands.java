@@ -1,0 +1,14 @@
+package org.fabricmanager.cli;
+
+import java.util.List;
+
+/** The subcommands of {@code bin/fabric-manager}; add a command here to make it reachable. */
+final class Commands {
+    private Commands() {
+    }
+
+    static List<Command> all() {
+        return List.of(
+                new DemoCommand());
+    }
+}

@@ -1,0 +1,77 @@
+package org.fabricmanager.cli;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Entry point of {@code bin/fabric-manager}: dispatches to a subcommand, turns bad input into one
+ * line on stderr with exit code 2, and prints stack traces only with {@code --verbose}.
+ */
+public final class Main {
+    private final Console console;
+    private final Map<String, Command> commands = new TreeMap<>();
+
+    public Main(PrintStream out, PrintStream err) {
+        this.console = new Console(out, err);
+        for (Command c : Commands.all()) {
+            commands.put(c.name(), c);
+        }
+    }
+
+    public static void main(String[] args) {
+        int code = new Main(System.out, System.err).run(args);
+        System.out.flush();
+        if (code != ExitCodes.OK) {
+            System.exit(code);
+        }
+    }
+
+    /** Runs one command line and returns the exit code; never throws. */
+    public int run(String... args) {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("help") || args[0].equals("-h")) {
+            printUsage(args.length == 0 ? console.err() : console.out());
+            return args.length == 0 ? ExitCodes.BAD_INPUT : ExitCodes.OK;
+        }
+        Command command = commands.get(args[0]);
+        if (command == null) {
+            console.err().println("fabric-manager: unknown command '" + args[0] + "' (commands: "
+                    + String.join(", ", commands.keySet()) + ")");
+            return ExitCodes.BAD_INPUT;
+        }
+        List<String> rest = Arrays.asList(args).subList(1, args.length);
+        boolean verbose = rest.contains("--verbose");
+        try {
+            Arguments parsed = Arguments.parse(command.name(), rest, command.valueOptions(), command.flagOptions());
+            if (parsed.flag("help")) {
+                console.out().println(command.usage());
+                return ExitCodes.OK;
+            }
+            return command.run(parsed, console);
+        } catch (UsageException e) {
+            console.err().println(e.getMessage());
+            if (verbose) {
+                e.printStackTrace(console.err());
+            }
+            return ExitCodes.BAD_INPUT;
+        } catch (Exception | OutOfMemoryError | StackOverflowError e) {
+            console.err().println(command.name() + ": internal error: " + e);
+            if (verbose) {
+                e.printStackTrace(console.err());
+            } else {
+                console.err().println("(run again with --verbose for the stack trace)");
+            }
+            return ExitCodes.INTERNAL;
+        }
+    }
+
+    private void printUsage(PrintStream stream) {
+        stream.println("usage: fabric-manager <command> [options]   (fabric-manager <command> --help for details)");
+        stream.println();
+        for (Command c : commands.values()) {
+            stream.printf("  %-14s %s%n", c.name(), c.summary());
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package org.fabricmanager.topology;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * An immutable snapshot of a fabric: switches, end nodes and the links between their ports, plus
+ * the PGFT it is expected to be (if known). Construction validates every rule of
+ * {@code fabric-topology/1}: unique GUIDs and destination indices, links between known GUIDs, ports
+ * within range and used at most once, at most one link per node. Algorithms work on the
+ * {@link #index() indexed view}.
+ */
+public final class Fabric {
+    private final PgftSpec pgft;
+    private final List<FabricSwitch> switches;
+    private final List<EndNode> nodes;
+    private final List<Link> links;
+    private final Map<Long, FabricSwitch> switchByGuid;
+    private final Map<Long, EndNode> nodeByGuid;
+    private volatile FabricIndex index;
+
+    /**
+     * Builds and validates a fabric.
+     *
+     * @param pgft the expected PGFT, or {@code null} when unknown
+     * @throws TopologyException naming the first offending entry
+     */
+    public Fabric(PgftSpec pgft, Collection<FabricSwitch> switches, Collection<EndNode> nodes, Collection<Link> links) {
+        this.pgft = pgft;
+        this.switches = List.copyOf(switches);
+        this.nodes = List.copyOf(nodes);
+        this.links = List.copyOf(links);
+        this.switchByGuid = new HashMap<>(this.switches.size() * 2);
+        this.nodeByGuid = new HashMap<>(this.nodes.size() * 2);
+        validate();
+    }
+
+    private void validate() {
+        for (int i = 0; i < switches.size(); i++) {
+            FabricSwitch s = switches.get(i);
+            if (switchByGuid.putIfAbsent(s.guid(), s) != null) {
+                throw new TopologyException("switches[" + i + "]: duplicate switch GUID " + Guids.format(s.guid()));
+            }
+        }
+        Set<Integer> indices = new HashSet<>(nodes.size() * 2);
+        for (int i = 0; i < nodes.size(); i++) {
+            EndNode n = nodes.get(i);
+            if (switchByGuid.containsKey(n.guid())) {
+                throw new TopologyException("nodes[" + i + "]: GUID " + Guids.format(n.guid()) + " is also a switch's GUID");
+            }
+            if (nodeByGuid.putIfAbsent(n.guid(), n) != null) {
+                throw new TopologyException("nodes[" + i + "]: duplicate node GUID " + Guids.format(n.guid()));
+            }
+            if (!indices.add(n.index())) {
+                throw new TopologyException("nodes[" + i + "] (" + Guids.format(n.guid()) + "): duplicate index " + n.index());
+            }
+        }
+        Map<PortRef, Link> portUse = new HashMap<>(links.size() * 4);
+        for (int i = 0; i < links.size(); i++) {
+            Link l = links.get(i);
+            checkEnd(i, l, l.a(), l.aPort(), portUse);
+            checkEnd(i, l, l.b(), l.bPort(), portUse);
+        }
+    }
+
+    private void checkEnd(int i, Link l, long guid, int port, Map<PortRef, Link> portUse) {
+        FabricSwitch s = switchByGuid.get(guid);
+        EndNode n = nodeByGuid.get(guid);
+        if (s == null && n == null) {
+            throw new TopologyException("links[" + i + "] " + l + ": unknown GUID " + Guids.format(guid));
+        }
+        if (s != null && (port < 1 || port > s.ports())) {
+            throw new TopologyException("links[" + i + "] " + l + ": port " + port + " outside [1, " + s.ports()
+                    + "] of switch " + Guids.format(guid) + " (" + s.name() + ")");
+        }
+        if (n != null && port != 1) {
+            throw new TopologyException("links[" + i + "] " + l + ": node " + Guids.format(guid) + " (" + n.name()
+                    + ") has only port 1, got port " + port);
+        }
+        Link previous = portUse.put(portKey(guid, port), l);
+        if (previous != null) {
+            if (n != null) {
+                throw new TopologyException("links[" + i + "] " + l + ": node " + Guids.format(guid) + " (" + n.name()
+                        + ") has more than one link (also " + previous + ")");
+            }
+            throw new TopologyException("links[" + i + "] " + l + ": port " + port + " of switch " + Guids.format(guid)
+                    + " (" + s.name() + ") is used twice (also " + previous + ")");
+        }
+    }
+
+    private static PortRef portKey(long guid, int port) {
+        return new PortRef(guid, port);
+    }
+
+    /** The expected PGFT shape, if known. */
+    public Optional<PgftSpec> pgft() {
+        return Optional.ofNullable(pgft);
+    }
+
+    /** Switches in the order they were given. */
+    public List<FabricSwitch> switches() {
+        return switches;
+    }
+
+    /** End nodes in the order they were given. */
+    public List<EndNode> nodes() {
+        return nodes;
+    }
+
+    /** Links in the order they were given. */
+    public List<Link> links() {
+        return links;
+    }
+
+    public Optional<FabricSwitch> switchByGuid(long guid) {
+        return Optional.ofNullable(switchByGuid.get(guid));
+    }
+
+    public Optional<EndNode> nodeByGuid(long guid) {
+        return Optional.ofNullable(nodeByGuid.get(guid));
+    }
+
+    public boolean isSwitch(long guid) {
+        return switchByGuid.containsKey(guid);
+    }
+
+    public boolean isNode(long guid) {
+        return nodeByGuid.containsKey(guid);
+    }
+
+    /** The indexed view for algorithms, built once on first use. */
+    public FabricIndex index() {
+        FabricIndex i = index;
+        if (i == null) {
+            synchronized (this) {
+                i = index;
+                if (i == null) {
+                    i = new FabricIndex(this);
+                    index = i;
+                }
+            }
+        }
+        return i;
+    }
+
+    /** This fabric with another expected PGFT ({@code null} for none). */
+    public Fabric withPgft(PgftSpec spec) {
+        return new Fabric(spec, switches, nodes, links);
+    }
+
+    /** This fabric without the given links (compared end-order-insensitively); unknown links are ignored. */
+    public Fabric withoutLinks(Collection<Link> removed) {
+        Set<Link> gone = new HashSet<>();
+        for (Link l : removed) {
+            gone.add(l.normalized());
+        }
+        List<Link> kept = new ArrayList<>(links.size());
+        for (Link l : links) {
+            if (!gone.contains(l.normalized())) {
+                kept.add(l);
+            }
+        }
+        return new Fabric(pgft, switches, nodes, kept);
+    }
+
+    /** This fabric without the given switches and every link that touches them. */
+    public Fabric withoutSwitches(Collection<Long> removedGuids) {
+        Set<Long> gone = new HashSet<>(removedGuids);
+        List<FabricSwitch> keptSwitches = new ArrayList<>(switches.size());
+        for (FabricSwitch s : switches) {
+            if (!gone.contains(s.guid())) {
+                keptSwitches.add(s);
+            }
+        }
+        List<Link> keptLinks = new ArrayList<>(links.size());
+        for (Link l : links) {
+            if (!gone.contains(l.a()) && !gone.contains(l.b())) {
+                keptLinks.add(l);
+            }
+        }
+        return new Fabric(pgft, keptSwitches, nodes, keptLinks);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof Fabric f)) {
+            return false;
+        }
+        return pgft().equals(f.pgft())
+                && new HashSet<>(switches).equals(new HashSet<>(f.switches))
+                && new HashSet<>(nodes).equals(new HashSet<>(f.nodes))
+                && normalizedLinks().equals(f.normalizedLinks());
+    }
+
+    private Set<Link> normalizedLinks() {
+        Set<Link> set = new HashSet<>(links.size() * 2);
+        for (Link l : links) {
+            set.add(l.normalized());
+        }
+        return Collections.unmodifiableSet(set);
+    }
+
+    @Override
+    public int hashCode() {
+        return switches.size() * 31 * 31 + nodes.size() * 31 + links.size();
+    }
+
+    @Override
+    public String toString() {
+        return "Fabric[" + switches.size() + " switches, " + nodes.size() + " nodes, " + links.size() + " links"
+                + (pgft == null ? "" : ", expected " + pgft) + "]";
+    }
+}

@@ -1,0 +1,365 @@
+package org.fabricmanager.topology;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The indexed, read-only view of a {@link Fabric} that algorithms work on. Switches get dense ids
+ * {@code 0..switchCount()-1} in ascending (unsigned) GUID order; nodes get dense positions in
+ * ascending destination-index order. Adjacency and port groups are primitive arrays.
+ *
+ * <p>Port groups follow {@code shared/spec/FORMATS.md}: the ports of a switch that reach the same
+ * neighbour switch form a group; groups are ordered by the neighbour's GUID (so by neighbour id)
+ * and ports inside a group by port number. Links from a switch to itself are not grouped.
+ *
+ * <p>Arrays returned by accessors are the index's own storage, shared for speed: callers must not
+ * modify them.
+ */
+public final class FabricIndex {
+    /** Marker for "no switch", "no node" or "no port" in the arrays. */
+    public static final int NONE = -1;
+
+    private final Fabric fabric;
+    private final long[] switchGuid;
+    private final int[] switchPorts;
+    private final Map<Long, Integer> switchIdByGuid;
+
+    private final long[] nodeGuid;
+    private final int[] nodeIndex;
+    private final int[] nodeLeaf;
+    private final int[] nodeLeafPort;
+    private final Map<Long, Integer> nodePosByGuid;
+    private final int destinationCount;
+    private final int[] nodeByDestination;
+
+    private final int[][] peerSwitch;
+    private final int[][] peerPort;
+    private final int[][] peerNode;
+
+    private final int[] groupStart;
+    private final int[] groupNeighbour;
+    private final int[] groupPortStart;
+    private final int[] groupPorts;
+
+    private final int[] leaves;
+    private final int[] leafNumber;
+    private final int[] leafNodeStart;
+    private final int[] leafNodes;
+
+    FabricIndex(Fabric fabric) {
+        this.fabric = fabric;
+        List<FabricSwitch> switches = fabric.switches();
+        int n = switches.size();
+        FabricSwitch[] sorted = switches.toArray(new FabricSwitch[0]);
+        Arrays.sort(sorted, (x, y) -> Long.compareUnsigned(x.guid(), y.guid()));
+        switchGuid = new long[n];
+        switchPorts = new int[n];
+        switchIdByGuid = new HashMap<>(n * 2);
+        peerSwitch = new int[n][];
+        peerPort = new int[n][];
+        peerNode = new int[n][];
+        for (int s = 0; s < n; s++) {
+            switchGuid[s] = sorted[s].guid();
+            switchPorts[s] = sorted[s].ports();
+            switchIdByGuid.put(switchGuid[s], s);
+            peerSwitch[s] = filled(sorted[s].ports() + 1);
+            peerPort[s] = filled(sorted[s].ports() + 1);
+            peerNode[s] = filled(sorted[s].ports() + 1);
+        }
+
+        EndNode[] nodes = fabric.nodes().toArray(new EndNode[0]);
+        Arrays.sort(nodes, (x, y) -> Integer.compare(x.index(), y.index()));
+        int nn = nodes.length;
+        nodeGuid = new long[nn];
+        nodeIndex = new int[nn];
+        nodeLeaf = filled(nn);
+        nodeLeafPort = filled(nn);
+        nodePosByGuid = new HashMap<>(nn * 2);
+        int maxIndex = -1;
+        for (int i = 0; i < nn; i++) {
+            nodeGuid[i] = nodes[i].guid();
+            nodeIndex[i] = nodes[i].index();
+            nodePosByGuid.put(nodeGuid[i], i);
+            maxIndex = Math.max(maxIndex, nodeIndex[i]);
+        }
+        destinationCount = maxIndex + 1;
+        nodeByDestination = filled(destinationCount);
+        for (int i = 0; i < nn; i++) {
+            nodeByDestination[nodeIndex[i]] = i;
+        }
+
+        for (Link l : fabric.links()) {
+            Integer sa = switchIdByGuid.get(l.a());
+            Integer sb = switchIdByGuid.get(l.b());
+            if (sa != null && sb != null) {
+                peerSwitch[sa][l.aPort()] = sb;
+                peerPort[sa][l.aPort()] = l.bPort();
+                peerSwitch[sb][l.bPort()] = sa;
+                peerPort[sb][l.bPort()] = l.aPort();
+            } else if (sa != null) {
+                attachNode(sa, l.aPort(), l.b());
+            } else if (sb != null) {
+                attachNode(sb, l.bPort(), l.a());
+            }
+            // node-to-node cables carry no route; recognition reports them
+        }
+
+        // Port groups, CSR layout.
+        groupStart = new int[n + 1];
+        int groups = 0;
+        int ports = 0;
+        for (int s = 0; s < n; s++) {
+            groupStart[s] = groups;
+            int[] neighbours = distinctNeighbours(s);
+            groups += neighbours.length;
+            for (int p = 1; p <= switchPorts[s]; p++) {
+                if (peerSwitch[s][p] != NONE && peerSwitch[s][p] != s) {
+                    ports++;
+                }
+            }
+        }
+        groupStart[n] = groups;
+        groupNeighbour = new int[groups];
+        groupPortStart = new int[groups + 1];
+        groupPorts = new int[ports];
+        int g = 0;
+        int pi = 0;
+        for (int s = 0; s < n; s++) {
+            for (int neighbour : distinctNeighbours(s)) {
+                groupNeighbour[g] = neighbour;
+                groupPortStart[g] = pi;
+                for (int p = 1; p <= switchPorts[s]; p++) {
+                    if (peerSwitch[s][p] == neighbour) {
+                        groupPorts[pi++] = p;
+                    }
+                }
+                g++;
+            }
+        }
+        groupPortStart[groups] = pi;
+
+        // Leaves: switches with at least one node link, in id order; their nodes by destination index.
+        leafNumber = filled(n);
+        int leafCount = 0;
+        int[] nodesPerSwitch = new int[n];
+        for (int i = 0; i < nn; i++) {
+            if (nodeLeaf[i] != NONE) {
+                nodesPerSwitch[nodeLeaf[i]]++;
+            }
+        }
+        for (int s = 0; s < n; s++) {
+            if (nodesPerSwitch[s] > 0) {
+                leafNumber[s] = leafCount++;
+            }
+        }
+        leaves = new int[leafCount];
+        leafNodeStart = new int[leafCount + 1];
+        for (int s = 0, k = 0; s < n; s++) {
+            if (leafNumber[s] != NONE) {
+                leaves[k] = s;
+                leafNodeStart[k + 1] = leafNodeStart[k] + nodesPerSwitch[s];
+                k++;
+            }
+        }
+        leafNodes = new int[leafNodeStart[leafCount]];
+        int[] fill = Arrays.copyOf(leafNodeStart, leafCount);
+        for (int i = 0; i < nn; i++) {
+            if (nodeLeaf[i] != NONE) {
+                leafNodes[fill[leafNumber[nodeLeaf[i]]]++] = i;
+            }
+        }
+    }
+
+    private void attachNode(int s, int port, long node) {
+        int pos = nodePosByGuid.get(node);
+        peerNode[s][port] = pos;
+        nodeLeaf[pos] = s;
+        nodeLeafPort[pos] = port;
+    }
+
+    private int[] distinctNeighbours(int s) {
+        int[] tmp = new int[switchPorts[s]];
+        int k = 0;
+        for (int p = 1; p <= switchPorts[s]; p++) {
+            int peer = peerSwitch[s][p];
+            if (peer != NONE && peer != s) {
+                tmp[k++] = peer;
+            }
+        }
+        int[] sorted = Arrays.copyOf(tmp, k);
+        Arrays.sort(sorted);
+        int unique = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (i == 0 || sorted[i] != sorted[i - 1]) {
+                sorted[unique++] = sorted[i];
+            }
+        }
+        return Arrays.copyOf(sorted, unique);
+    }
+
+    private static int[] filled(int size) {
+        int[] a = new int[size];
+        Arrays.fill(a, NONE);
+        return a;
+    }
+
+    /** The fabric this index was built from. */
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    // ---- switches -------------------------------------------------------------------------
+
+    public int switchCount() {
+        return switchGuid.length;
+    }
+
+    public long switchGuid(int s) {
+        return switchGuid[s];
+    }
+
+    /** Number of ports of switch {@code s} (ports are 1..ports). */
+    public int switchPorts(int s) {
+        return switchPorts[s];
+    }
+
+    /** The switch id of {@code guid}, or {@link #NONE}. */
+    public int switchId(long guid) {
+        Integer id = switchIdByGuid.get(guid);
+        return id == null ? NONE : id;
+    }
+
+    /** Per port (index = port number, 0 unused): the neighbour switch id or {@link #NONE}. */
+    public int[] peerSwitches(int s) {
+        return peerSwitch[s];
+    }
+
+    /** Per port: the neighbour's port number, for switch neighbours, or {@link #NONE}. */
+    public int[] peerPorts(int s) {
+        return peerPort[s];
+    }
+
+    /** Per port: the attached node's position or {@link #NONE}. */
+    public int[] peerNodes(int s) {
+        return peerNode[s];
+    }
+
+    // ---- port groups -----------------------------------------------------------------------
+
+    /** First group of switch {@code s}; its groups are {@code groupStart(s) .. groupStart(s+1)-1}. */
+    public int groupStart(int s) {
+        return groupStart[s];
+    }
+
+    /** Number of port groups (= distinct neighbour switches) of {@code s}. */
+    public int groupCount(int s) {
+        return groupStart[s + 1] - groupStart[s];
+    }
+
+    /** The neighbour switch of global group {@code g}. */
+    public int groupNeighbour(int g) {
+        return groupNeighbour[g];
+    }
+
+    /** Number of ports in global group {@code g}. */
+    public int groupSize(int g) {
+        return groupPortStart[g + 1] - groupPortStart[g];
+    }
+
+    /** Port {@code i} (0-based, ascending port order) of global group {@code g}. */
+    public int groupPort(int g, int i) {
+        return groupPorts[groupPortStart[g] + i];
+    }
+
+    /** CSR arrays, for hot loops: per switch, start into {@link #groupNeighbourArray()} (length switches+1). */
+    public int[] groupStartArray() {
+        return groupStart;
+    }
+
+    /** CSR arrays: neighbour switch id per global group. */
+    public int[] groupNeighbourArray() {
+        return groupNeighbour;
+    }
+
+    /** CSR arrays: per global group, start into {@link #groupPortArray()} (length groups+1). */
+    public int[] groupPortStartArray() {
+        return groupPortStart;
+    }
+
+    /** CSR arrays: port numbers of all groups. */
+    public int[] groupPortArray() {
+        return groupPorts;
+    }
+
+    // ---- nodes -----------------------------------------------------------------------------
+
+    public int nodeCount() {
+        return nodeGuid.length;
+    }
+
+    /** Largest destination index + 1: the length of every forwarding table. */
+    public int destinationCount() {
+        return destinationCount;
+    }
+
+    public long nodeGuid(int pos) {
+        return nodeGuid[pos];
+    }
+
+    public int nodeIndex(int pos) {
+        return nodeIndex[pos];
+    }
+
+    /** The node's leaf switch id, or {@link #NONE} when the node has no link to a switch. */
+    public int nodeLeaf(int pos) {
+        return nodeLeaf[pos];
+    }
+
+    /** The leaf's port the node is attached to, or {@link #NONE}. */
+    public int nodeLeafPort(int pos) {
+        return nodeLeafPort[pos];
+    }
+
+    /** The node position of destination index {@code d}, or {@link #NONE} for an unused index. */
+    public int nodeByDestination(int d) {
+        return nodeByDestination[d];
+    }
+
+    /** The node position of {@code guid}, or {@link #NONE}. */
+    public int nodePosition(long guid) {
+        Integer pos = nodePosByGuid.get(guid);
+        return pos == null ? NONE : pos;
+    }
+
+    // ---- leaves ----------------------------------------------------------------------------
+
+    /** Leaf switch ids (switches with at least one node link), ascending. */
+    public int[] leaves() {
+        return leaves;
+    }
+
+    public int leafCount() {
+        return leaves.length;
+    }
+
+    /** The leaf number (position in {@link #leaves()}) of switch {@code s}, or {@link #NONE}. */
+    public int leafNumber(int s) {
+        return leafNumber[s];
+    }
+
+    public boolean isLeaf(int s) {
+        return leafNumber[s] != NONE;
+    }
+
+    /** Node positions attached to leaf number {@code leaf}: {@code leafNodeStart(leaf) .. leafNodeStart(leaf+1)-1}. */
+    public int leafNodeStart(int leaf) {
+        return leafNodeStart[leaf];
+    }
+
+    /** Node positions grouped by leaf (see {@link #leafNodeStart(int)}), ascending destination index per leaf. */
+    public int[] leafNodeArray() {
+        return leafNodes;
+    }
+}
