@@ -1,0 +1,52 @@
+package org.fabricmanager.cli;
+
+import java.nio.file.Path;
+import java.util.Set;
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricJson;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.TopologyException;
+
+/**
+ * The fabric options shared by {@code route}, {@code quality} and {@code bench}:
+ * {@code --topology FILE} or {@code --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]}.
+ */
+final class FabricSource {
+    /** Value options a command must accept to use {@link #load(Arguments)}. */
+    static final Set<String> OPTIONS = Set.of("topology", "pgft", "degrade-links", "degrade-switches", "seed");
+
+    /** Usage lines for the options. */
+    static final String USAGE = """
+              --topology FILE          a fabric-topology/1 file
+              --pgft SPEC              the canonical fabric of PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
+              --degrade-links F        with --pgft: remove this fraction (0..1) of switch-to-switch links
+              --degrade-switches K     with --pgft: remove K random non-leaf switches
+              --seed S                 seed of the random removals (default 1)""";
+
+    private FabricSource() {
+    }
+
+    /** Loads the fabric the options name; every problem becomes a one-line {@link UsageException}. */
+    static Fabric load(Arguments args) {
+        String which = args.exactlyOneOf("topology", "pgft");
+        try {
+            if (which.equals("topology")) {
+                if (args.has("degrade-links") || args.has("degrade-switches")) {
+                    throw new UsageException(args.command() + ": --degrade-links and --degrade-switches go with --pgft");
+                }
+                return FabricJson.read(Path.of(args.require("topology")));
+            }
+            PgftSpec spec = PgftSpec.parse(args.require("pgft"));
+            Fabric fabric = PgftGenerator.generate(spec);
+            double fraction = args.doubleValue("degrade-links", 0.0, 0.0, 1.0);
+            int switches = args.intValue("degrade-switches", 0, 0, Integer.MAX_VALUE);
+            long seed = args.longValue("seed", 1L);
+            return Degrader.degrade(fabric, DegradationPlan.random(fraction, switches, seed));
+        } catch (TopologyException e) {
+            throw new UsageException(args.command() + ": " + e.getMessage(), e);
+        }
+    }
+}

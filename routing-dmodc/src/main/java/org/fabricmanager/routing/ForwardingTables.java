@@ -1,0 +1,111 @@
+package org.fabricmanager.routing;
+
+import java.util.Arrays;
+
+/**
+ * Linear forwarding tables of a whole fabric: for each switch (dense ids of the
+ * {@link org.fabricmanager.topology.FabricIndex}, ascending GUID) and each destination index, the
+ * output port, or {@link #NO_ROUTE}. One byte per entry, as InfiniBand LFTs; read-only once built.
+ */
+public final class ForwardingTables {
+    /** InfiniBand's unassigned LFT entry. */
+    public static final int NO_ROUTE = 255;
+
+    private final long[] switchGuids;
+    private final byte[][] ports;
+    private final int destinationCount;
+
+    private ForwardingTables(long[] switchGuids, byte[][] ports, int destinationCount) {
+        this.switchGuids = switchGuids;
+        this.ports = ports;
+        this.destinationCount = destinationCount;
+    }
+
+    /** A builder whose rows start as {@link #NO_ROUTE} everywhere. */
+    public static Builder builder(long[] switchGuids, int destinationCount) {
+        return new Builder(switchGuids.clone(), destinationCount);
+    }
+
+    public int switchCount() {
+        return switchGuids.length;
+    }
+
+    public long switchGuid(int s) {
+        return switchGuids[s];
+    }
+
+    /** Length of every switch's table: largest destination index + 1. */
+    public int destinationCount() {
+        return destinationCount;
+    }
+
+    /** Output port of switch {@code s} for destination {@code d}, or {@link #NO_ROUTE}. */
+    public int port(int s, int d) {
+        return ports[s][d] & 0xff;
+    }
+
+    /** A copy of switch {@code s}'s table. */
+    public byte[] copyRow(int s) {
+        return ports[s].clone();
+    }
+
+    /** Copies {@code length} entries of switch {@code s}'s table starting at {@code from} into {@code dst}. */
+    public void copyEntries(int s, int from, byte[] dst, int dstOffset, int length) {
+        System.arraycopy(ports[s], from, dst, dstOffset, length);
+    }
+
+    /** True when switch {@code s} has the same table in both (same length and entries). */
+    public boolean rowEquals(int s, ForwardingTables other, int otherS) {
+        return Arrays.equals(ports[s], other.ports[otherS]);
+    }
+
+    /** True when both have the same switches, in the same order, with the same tables. */
+    public boolean sameAs(ForwardingTables other) {
+        if (!Arrays.equals(switchGuids, other.switchGuids) || destinationCount != other.destinationCount) {
+            return false;
+        }
+        for (int s = 0; s < ports.length; s++) {
+            if (!Arrays.equals(ports[s], other.ports[s])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Fills the tables. Each row may be written by a different thread; {@link #build()} publishes
+     * them (the caller must have joined its workers before calling it).
+     */
+    public static final class Builder {
+        private final long[] switchGuids;
+        private final byte[][] ports;
+        private final int destinationCount;
+        private boolean built;
+
+        private Builder(long[] switchGuids, int destinationCount) {
+            this.switchGuids = switchGuids;
+            this.destinationCount = destinationCount;
+            this.ports = new byte[switchGuids.length][destinationCount];
+            for (byte[] row : ports) {
+                Arrays.fill(row, (byte) NO_ROUTE);
+            }
+        }
+
+        /** The writable row of switch {@code s} (entries are ports as unsigned bytes). */
+        public byte[] row(int s) {
+            if (built) {
+                throw new IllegalStateException("tables already built");
+            }
+            return ports[s];
+        }
+
+        public void set(int s, int d, int port) {
+            row(s)[d] = (byte) port;
+        }
+
+        public ForwardingTables build() {
+            built = true;
+            return new ForwardingTables(switchGuids, ports, destinationCount);
+        }
+    }
+}

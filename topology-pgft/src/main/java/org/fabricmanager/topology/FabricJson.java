@@ -1,0 +1,252 @@
+package org.fabricmanager.topology;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reader and writer of {@code fabric-topology/1} (see {@code shared/spec/FORMATS.md}). The reader
+ * rejects, with a message naming the entry, every malformed or inconsistent input; fields it does
+ * not know are ignored so that later versions may add optional fields.
+ */
+public final class FabricJson {
+    /** The value of the {@code format} field. */
+    public static final String FORMAT = "fabric-topology/1";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private FabricJson() {
+    }
+
+    /** Reads a file; errors name the file. */
+    public static Fabric read(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in, file.toString());
+        } catch (NoSuchFileException e) {
+            throw new TopologyException(file + ": no such file");
+        } catch (IOException e) {
+            throw new TopologyException(file + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads from a stream; {@code source} names it in error messages. */
+    public static Fabric read(InputStream in, String source) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(in);
+        } catch (JsonProcessingException e) {
+            throw new TopologyException(source + ": not valid JSON at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new TopologyException(source + ": cannot read: " + e.getMessage(), e);
+        }
+        try {
+            return parse(root);
+        } catch (TopologyException e) {
+            throw new TopologyException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses a JSON string (used by the REST client and tests). */
+    public static Fabric parse(String json) {
+        return read(new java.io.ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "<json>");
+    }
+
+    private static Fabric parse(JsonNode root) {
+        if (root == null || !root.isObject()) {
+            throw new TopologyException("top level must be a JSON object");
+        }
+        JsonNode format = root.get("format");
+        if (format == null || !format.isTextual()) {
+            throw new TopologyException("missing \"format\": expected \"" + FORMAT + "\"");
+        }
+        if (!FORMAT.equals(format.asText())) {
+            throw new TopologyException("unsupported format \"" + format.asText() + "\": expected \"" + FORMAT + "\"");
+        }
+        PgftSpec pgft = null;
+        JsonNode pgftNode = root.get("pgft");
+        if (pgftNode != null && !pgftNode.isNull()) {
+            if (!pgftNode.isTextual()) {
+                throw new TopologyException("\"pgft\" must be a string");
+            }
+            pgft = PgftSpec.parse(pgftNode.asText());
+        }
+        List<FabricSwitch> switches = new ArrayList<>();
+        JsonNode switchArray = array(root, "switches");
+        for (int i = 0; i < switchArray.size(); i++) {
+            JsonNode s = object(switchArray.get(i), "switches[" + i + "]");
+            String where = "switches[" + i + "]";
+            long guid = guid(s, "guid", where);
+            String name = text(s, "name", where);
+            int ports = integer(s, "ports", where);
+            try {
+                switches.add(new FabricSwitch(guid, name, ports));
+            } catch (TopologyException e) {
+                throw new TopologyException(where + ": " + e.getMessage());
+            }
+        }
+        List<EndNode> nodes = new ArrayList<>();
+        JsonNode nodeArray = array(root, "nodes");
+        for (int i = 0; i < nodeArray.size(); i++) {
+            String where = "nodes[" + i + "]";
+            JsonNode n = object(nodeArray.get(i), where);
+            long guid = guid(n, "guid", where);
+            String name = text(n, "name", where);
+            int index = integer(n, "index", where);
+            try {
+                nodes.add(new EndNode(guid, name, index));
+            } catch (TopologyException e) {
+                throw new TopologyException(where + ": " + e.getMessage());
+            }
+        }
+        List<Link> links = new ArrayList<>();
+        JsonNode linkArray = array(root, "links");
+        for (int i = 0; i < linkArray.size(); i++) {
+            String where = "links[" + i + "]";
+            JsonNode l = object(linkArray.get(i), where);
+            links.add(new Link(guid(l, "a", where), integer(l, "aPort", where), guid(l, "b", where),
+                    integer(l, "bPort", where)));
+        }
+        return new Fabric(pgft, switches, nodes, links);
+    }
+
+    private static JsonNode array(JsonNode root, String field) {
+        JsonNode a = root.get(field);
+        if (a == null) {
+            throw new TopologyException("missing \"" + field + "\" array");
+        }
+        if (!a.isArray()) {
+            throw new TopologyException("\"" + field + "\" must be an array");
+        }
+        return a;
+    }
+
+    private static JsonNode object(JsonNode node, String where) {
+        if (node == null || !node.isObject()) {
+            throw new TopologyException(where + ": must be an object");
+        }
+        return node;
+    }
+
+    private static String text(JsonNode node, String field, String where) {
+        JsonNode v = node.get(field);
+        if (v == null || !v.isTextual()) {
+            throw new TopologyException(where + ": \"" + field + "\" must be a string");
+        }
+        return v.asText();
+    }
+
+    private static int integer(JsonNode node, String field, String where) {
+        JsonNode v = node.get(field);
+        if (v == null || !v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw new TopologyException(where + ": \"" + field + "\" must be an integer");
+        }
+        return v.intValue();
+    }
+
+    private static long guid(JsonNode node, String field, String where) {
+        String text = text(node, field, where);
+        try {
+            return Guids.parse(text);
+        } catch (TopologyException e) {
+            throw new TopologyException(where + ": \"" + field + "\": " + e.getMessage());
+        }
+    }
+
+    /** Writes {@code fabric} to a file (UTF-8), replacing it. */
+    public static void write(Fabric fabric, Path file) {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            write(fabric, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": cannot write: " + e.getMessage(), e);
+        }
+    }
+
+    /** The fabric as a JSON string. */
+    public static String toJson(Fabric fabric) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            write(fabric, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Streams {@code fabric} as {@code fabric-topology/1}: one entry per line, switches in ascending
+     * GUID order, nodes in ascending index order, links as given. The stream is not closed.
+     */
+    public static void write(Fabric fabric, OutputStream out) throws IOException {
+        FabricIndex index = fabric.index();
+        JsonFactory factory = MAPPER.getFactory();
+        try (JsonGenerator g = factory.createGenerator(out, JsonEncoding.UTF8)) {
+            g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+            g.writeStartObject();
+            g.writeRaw("\n  ");
+            g.writeStringField("format", FORMAT);
+            if (fabric.pgft().isPresent()) {
+                g.writeRaw(",\n  ");
+                g.writeStringField("pgft", fabric.pgft().get().toString());
+            }
+            g.writeRaw(",\n  ");
+            g.writeArrayFieldStart("switches");
+            for (int s = 0; s < index.switchCount(); s++) {
+                FabricSwitch sw = fabric.switchByGuid(index.switchGuid(s)).orElseThrow();
+                g.writeRaw(s == 0 ? "\n    " : ",\n    ");
+                g.writeStartObject();
+                g.writeStringField("guid", Guids.format(sw.guid()));
+                g.writeStringField("name", sw.name());
+                g.writeNumberField("ports", sw.ports());
+                g.writeEndObject();
+            }
+            g.writeRaw("\n  ");
+            g.writeEndArray();
+            g.writeRaw(",\n  ");
+            g.writeArrayFieldStart("nodes");
+            for (int i = 0; i < index.nodeCount(); i++) {
+                EndNode n = fabric.nodeByGuid(index.nodeGuid(i)).orElseThrow();
+                g.writeRaw(i == 0 ? "\n    " : ",\n    ");
+                g.writeStartObject();
+                g.writeStringField("guid", Guids.format(n.guid()));
+                g.writeStringField("name", n.name());
+                g.writeNumberField("index", n.index());
+                g.writeEndObject();
+            }
+            g.writeRaw("\n  ");
+            g.writeEndArray();
+            g.writeRaw(",\n  ");
+            g.writeArrayFieldStart("links");
+            boolean first = true;
+            for (Link l : fabric.links()) {
+                g.writeRaw(first ? "\n    " : ",\n    ");
+                first = false;
+                g.writeStartObject();
+                g.writeStringField("a", Guids.format(l.a()));
+                g.writeNumberField("aPort", l.aPort());
+                g.writeStringField("b", Guids.format(l.b()));
+                g.writeNumberField("bPort", l.bPort());
+                g.writeEndObject();
+            }
+            g.writeRaw("\n  ");
+            g.writeEndArray();
+            g.writeRaw("\n");
+            g.writeEndObject();
+            g.writeRaw("\n");
+        }
+    }
+}
