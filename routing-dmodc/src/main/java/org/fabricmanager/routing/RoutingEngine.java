@@ -4,9 +4,10 @@ import org.fabricmanager.topology.FabricIndex;
 
 /**
  * Computes forwarding tables for a fabric snapshot. Implementations are stateless between calls
- * (apart from a thread pool they may be given) and never modify the snapshot.
+ * (apart from the thread pool they own) and never modify the snapshot; one instance may be reused
+ * for many snapshots, which is how the daemon keeps its routing pool warm.
  */
-public interface RoutingEngine {
+public interface RoutingEngine extends AutoCloseable {
 
     /** The engine's name as the CLI and configuration spell it, e.g. {@code dmodc}. */
     String name();
@@ -19,4 +20,9 @@ public interface RoutingEngine {
      *                          a result whose {@link RoutingResult#validity()} lists what is unreachable
      */
     RoutingResult route(FabricIndex fabric);
+
+    /** Releases the engine's threads, if it has any; the engine must not be used afterwards. */
+    @Override
+    default void close() {
+    }
 }

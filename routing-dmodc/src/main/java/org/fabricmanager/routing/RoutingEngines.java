@@ -1,0 +1,34 @@
+package org.fabricmanager.routing;
+
+import java.util.List;
+
+/** Creates engines by the names the CLI and the daemon's configuration use. */
+public final class RoutingEngines {
+    /** The default engine. */
+    public static final String DEFAULT = "dmodc";
+
+    private RoutingEngines() {
+    }
+
+    /** Every engine name, in the order the CLI lists them. */
+    public static List<String> names() {
+        return List.of();
+    }
+
+    /**
+     * A new engine.
+     *
+     * @param threads worker threads for engines that parallelise (at least 1)
+     * @throws RoutingException for an unknown name, listing the known ones
+     */
+    public static RoutingEngine create(String name, int threads) {
+        if (threads < 1) {
+            throw new RoutingException("routing threads must be at least 1, got " + threads);
+        }
+        switch (name) {
+            default:
+                throw new RoutingException("unknown routing engine '" + name + "' (known: " + String.join(", ", names())
+                        + ")");
+        }
+    }
+}
