@@ -38,8 +38,8 @@ public final class UpDownOrder {
         int n = height.length;
         long[] keys = new long[n];
         for (int s = 0; s < n; s++) {
-            // height in the high 32 bits (offset to sort signed values as unsigned), id in the low bits
-            keys[s] = ((long) (height[s] ^ Integer.MIN_VALUE) << 32) | s;
+            // signed height in the high 32 bits, id (non-negative) in the low bits
+            keys[s] = ((long) height[s] << 32) | s;
         }
         Arrays.sort(keys);
         int[] position = new int[n];
