@@ -4,19 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
-import org.fabricmanager.topology.FabricJson;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 
-/**
- * Writes {@code fabric-topology/1} files for CLI tests with a plain Jackson tree, independently of
- * {@link FabricJson#write}, so that the commands' tests do not depend on the project's writer.
- */
+/** Writes {@code fabric-topology/1} files for CLI tests, straight from FORMATS.md (independent of the project's writer). */
 final class TopologyFiles {
     private TopologyFiles() {
     }
@@ -24,7 +19,7 @@ final class TopologyFiles {
     static Path write(Fabric fabric, Path file) throws IOException {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
-        root.put("format", FabricJson.FORMAT);
+        root.put("format", "fabric-topology/1");
         fabric.pgft().ifPresent(p -> root.put("pgft", p.toString()));
         ArrayNode switches = root.putArray("switches");
         for (FabricSwitch s : fabric.switches()) {
@@ -39,7 +34,7 @@ final class TopologyFiles {
             links.addObject().put("a", Guids.format(l.a())).put("aPort", l.aPort()).put("b", Guids.format(l.b()))
                     .put("bPort", l.bPort());
         }
-        Files.writeString(file, mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+        mapper.writeValue(file.toFile(), root);
         return file;
     }
 }
