@@ -106,7 +106,9 @@ public final class DeadlockAnalyzer {
     private final class Builder implements IntConsumer {
         final long[] deps = new long[depStart[channelCount]];
         final long[] used = new long[(channelCount + 63) >>> 6];
-        private final int[] stamp = new int[channelCount];
+        // Per (switch, vc): marks the switch's out-channel for the current destination as queued.
+        // A switch has one output per destination, so this names the channel, in a much smaller array.
+        private final int[] stamp = new int[routed.index().switchCount() * vcCount];
         private final int[] work = new int[channelCount];
         private final DestinationBlock block = new DestinationBlock(routed.tables());
 
@@ -144,10 +146,10 @@ public final class DeadlockAnalyzer {
                 if (peerSwitch[link] == FabricIndex.NONE) {
                     continue;
                 }
-                int c = link * vcCount + vcs.first(leaf, port, d);
-                if (stamp[c] != mark) {
-                    stamp[c] = mark;
-                    work[top++] = c;
+                int vc = vcs.first(leaf, port, d);
+                if (stamp[leaf * vcCount + vc] != mark) {
+                    stamp[leaf * vcCount + vc] = mark;
+                    work[top++] = link * vcCount + vc;
                 }
             }
             while (top > 0) {
@@ -166,10 +168,9 @@ public final class DeadlockAnalyzer {
                 int vc = vcs.next(u, peerPort[link], c - link * vcCount, port, d);
                 int bit = port * vcCount + vc;
                 deps[depStart[c] + (bit >>> 6)] |= 1L << bit;
-                int next = out * vcCount + vc;
-                if (stamp[next] != mark) {
-                    stamp[next] = mark;
-                    work[top++] = next;
+                if (stamp[u * vcCount + vc] != mark) {
+                    stamp[u * vcCount + vc] = mark;
+                    work[top++] = out * vcCount + vc;
                 }
             }
         }
