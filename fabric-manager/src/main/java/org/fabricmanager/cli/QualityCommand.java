@@ -33,6 +33,12 @@ final class QualityCommand implements Command {
     /** Engines compared when {@code --engines} is not given (those of them that are registered). */
     static final List<String> DEFAULT_ENGINES = List.of("dmodc", "minhop", "updn");
     static final String DEFAULT_PATTERNS = "shift,random:10,all2all";
+    /**
+     * Above this many attached nodes the default patterns leave out shift: its N-1 permutations
+     * cost O(N^2 x path length), tens of minutes at 65,536 nodes on a small machine. Asking for
+     * it with --patterns still runs it.
+     */
+    static final int DEFAULT_SHIFT_MAX_NODES = 16_384;
     /** Cycle channels printed in the table's notes; JSON lists them all. */
     private static final int CYCLE_SHOWN = 8;
 
@@ -61,10 +67,11 @@ final class QualityCommand implements Command {
                                            all2all (every node to every other); default %s
                   --threads T              routing and analysis threads (default: available processors, %d here)
                   --json                   one JSON object instead of the table
-                  Shift costs O(N^2 x path length): give it fabrics of a few thousand nodes.
+                  Shift costs O(N^2 x path length): by default it is left out above %,d attached
+                  nodes (name it in --patterns to run it anyway).
                   Exit code 0 when the comparison ran (whatever it found); 2 for bad input.""".formatted(
                 FabricSource.USAGE, String.join(",", DEFAULT_ENGINES), String.join(",", RoutingEngines.names()),
-                DEFAULT_PATTERNS, Runtime.getRuntime().availableProcessors());
+                DEFAULT_PATTERNS, Runtime.getRuntime().availableProcessors(), DEFAULT_SHIFT_MAX_NODES);
     }
 
     @Override
@@ -94,6 +101,12 @@ final class QualityCommand implements Command {
         if (index.leafCount() == 0) {
             throw new UsageException("quality: the fabric has no leaf switch (no node is linked to a switch): nothing to route");
         }
+        int attached = index.leafNodeArray().length;
+        if (!args.has("patterns") && !shiftByDefault(attached)) {
+            patterns.removeIf(p -> p instanceof TrafficPattern.Shift);
+            console.err().printf("quality: shift left out of the default patterns on %,d nodes (O(N^2)); name it in"
+                    + " --patterns to run it%n", attached);
+        }
         List<Row> rows = new ArrayList<>();
         for (String engine : engines) {
             rows.add(evaluate(engine, index, patterns, threads));
@@ -101,11 +114,16 @@ final class QualityCommand implements Command {
         if (args.flag("json")) {
             printJson(rows, console.out());
         } else {
-            console.err().println("quality: " + fabric.switches().size() + " switches, " + index.leafNodeArray().length
+            console.err().println("quality: " + fabric.switches().size() + " switches, " + attached
                     + " attached nodes" + fabric.pgft().map(p -> ", expected " + p).orElse(""));
             printTable(rows, patterns, console.out());
         }
         return ExitCodes.OK;
+    }
+
+    /** Whether the default patterns include shift on a fabric with this many attached nodes. */
+    static boolean shiftByDefault(int attachedNodes) {
+        return attachedNodes <= DEFAULT_SHIFT_MAX_NODES;
     }
 
     private static List<String> engines(Arguments args) {

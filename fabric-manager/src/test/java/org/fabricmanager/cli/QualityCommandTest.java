@@ -162,6 +162,16 @@ class QualityCommandTest {
     }
 
     @Test
+    void defaultPatternsLeaveOutShiftOnlyOnLargeFabrics() {
+        assertThat(QualityCommand.shiftByDefault(11_664)).isTrue();
+        assertThat(QualityCommand.shiftByDefault(16_384)).isTrue();
+        assertThat(QualityCommand.shiftByDefault(16_385)).isFalse();
+        assertThat(QualityCommand.shiftByDefault(65_536)).isFalse();
+        run("quality", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--engines", "updn");
+        assertThat(out().lines().findFirst().orElseThrow()).startsWith("engine  valid  deadlock-free  shift max");
+    }
+
+    @Test
     void rejectsBadOptionsWithOneLine() {
         assertBadInput("quality: --engines: unknown engine 'ospf' (known: " + String.join(", ", RoutingEngines.names())
                 + ")", "quality", "--pgft", SPEC, "--engines", "minhop,ospf");
