@@ -4,8 +4,11 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +30,14 @@ public final class FabricJson {
     /** The value of the {@code format} field. */
     public static final String FORMAT = "fabric-topology/1";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /*
+     * Strict on purpose: a repeated key or a second document after the first would otherwise be
+     * dropped silently, losing part of an operator's fabric.
+     */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private FabricJson() {
     }
@@ -49,8 +59,10 @@ public final class FabricJson {
         try {
             root = MAPPER.readTree(in);
         } catch (JsonProcessingException e) {
-            throw new TopologyException(source + ": not valid JSON at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
+            // Jackson leaves the location out for some failures (e.g. a stream that ends inside a token).
+            String where = e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw new TopologyException(source + ": not valid JSON" + where + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new TopologyException(source + ": cannot read: " + e.getMessage(), e);
         }
@@ -83,7 +95,11 @@ public final class FabricJson {
             if (!pgftNode.isTextual()) {
                 throw new TopologyException("\"pgft\" must be a string");
             }
-            pgft = PgftSpec.parse(pgftNode.asText());
+            try {
+                pgft = PgftSpec.parse(pgftNode.asText());
+            } catch (TopologyException e) {
+                throw new TopologyException("\"pgft\": " + e.getMessage(), e);
+            }
         }
         List<FabricSwitch> switches = new ArrayList<>();
         JsonNode switchArray = array(root, "switches");
