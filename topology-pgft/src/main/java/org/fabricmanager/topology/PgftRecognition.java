@@ -26,8 +26,8 @@ import java.util.List;
  * @param missingNodes     canonical nodes absent from the fabric (by GUID matching only)
  * @param missingLinks     cables of the PGFT absent although both of their ends are present; links
  *                         of missing switches are not listed
- * @param unplacedSwitches switches present but not placeable by structure (for example cut off from
- *                         every leaf); they fill missing positions, so they count as degradation as
+ * @param unplacedSwitches switches present but cut off from every leaf, so that structure cannot
+ *                         place them; they fill missing positions, so they count as degradation as
  *                         long as there are enough missing positions
  * @param problems         extra items and miswirings; any problem makes the verdict {@link Verdict#MISWIRED}
  */
@@ -160,6 +160,8 @@ public record PgftRecognition(Verdict verdict, PgftSpec spec, SpecSource specSou
         TOO_MANY_LEVELS(false),
         /** A switch with fewer ports than its level needs. */
         TOO_FEW_PORTS(false),
+        /** A switch connected to the leaves whose links fit no position of the PGFT (by structure). */
+        UNPLACEABLE(false),
         /** The fabric is not uniform enough to be an intact PGFT (inference only). */
         IRREGULAR(false);
 

@@ -2,6 +2,7 @@ package org.fabricmanager.topology;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -45,6 +46,10 @@ final class StructuralMatch {
     private final List<Map<Integer, Integer>> slots = new ArrayList<>();
     private final List<Problem> problems = new ArrayList<>();
     private final SwitchLevels levels;
+    /** Per level l: the union-find root of each switch among switches of levels 1..l (pods). */
+    private int[][] podRoot;
+    /** Per level l: the union-find root of each switch among switches of levels l..h (columns). */
+    private int[][] colRoot;
 
     private StructuralMatch(Fabric fabric, PgftSpec spec) {
         this.fabric = fabric;
@@ -70,6 +75,7 @@ final class StructuralMatch {
     private PgftRecognition match(SpecSource source) {
         checkSwitches();
         checkLinks();
+        components();
         numberPods();
         numberColumns();
         place();
@@ -92,8 +98,13 @@ final class StructuralMatch {
         }
         List<Long> unplaced = new ArrayList<>();
         for (int s = 0; s < n; s++) {
-            if (!placed[s] && !excluded[s]) {
+            if (placed[s] || excluded[s]) {
+                continue;
+            }
+            if (level[s] == 0) {
                 unplaced.add(index.switchGuid(s));
+            } else {
+                unplaceable(s);
             }
         }
         if (unplaced.size() > missingSwitches.size()) {
@@ -135,8 +146,9 @@ final class StructuralMatch {
                 int s = a == FabricIndex.NONE ? b : a;
                 if (level[s] != 1) {
                     String why = levels.nodesOnNonLeaf[s]
-                            ? "has " + index.groupCount(s) + " switch neighbours, more than the " + spec.w(2)
-                              + " a leaf has"
+                            ? "cannot be a leaf (" + index.switchPorts(s) + " ports, " + index.groupCount(s)
+                              + " switch neighbours; a leaf of " + spec + " has " + spec.radix(1) + " ports and "
+                              + spec.w(2) + " parents)"
                             : "is at level " + level[s];
                     add(Kind.NODE_ON_NON_LEAF, what + ": end node on a switch that " + why, link);
                 }
@@ -187,18 +199,20 @@ final class StructuralMatch {
         return Long.compareUnsigned(x.smallest, y.smallest);
     }
 
-    private void numberPods() {
-        int[][] podRoot = new int[h + 1][];
-        UnionFind uf = new UnionFind(n);
+    /** Pod and column components, from the cables between adjacent levels. */
+    private void components() {
+        podRoot = new int[h + 1][];
+        colRoot = new int[h + 1][];
         int[] groupStart = index.groupStartArray();
         int[] neighbours = index.groupNeighbourArray();
+        UnionFind pods = new UnionFind(n);
         for (int l = 1; l <= h; l++) {
             for (int s = 0; s < n; s++) {
                 if (level[s] == l && placeable(s)) {
                     for (int g = groupStart[s]; g < groupStart[s + 1]; g++) {
                         int t = neighbours[g];
                         if (level[t] == l - 1 && validPair(s, t)) {
-                            uf.union(s, t);
+                            pods.union(s, t);
                         }
                     }
                 }
@@ -206,10 +220,32 @@ final class StructuralMatch {
             podRoot[l] = filled(n);
             for (int s = 0; s < n; s++) {
                 if (placeable(s) && level[s] <= l) {
-                    podRoot[l][s] = uf.find(s);
+                    podRoot[l][s] = pods.find(s);
                 }
             }
         }
+        UnionFind columns = new UnionFind(n);
+        for (int l = h; l >= 1; l--) {
+            for (int s = 0; s < n; s++) {
+                if (level[s] == l && placeable(s)) {
+                    for (int g = groupStart[s]; g < groupStart[s + 1]; g++) {
+                        int t = neighbours[g];
+                        if (level[t] == l + 1 && validPair(s, t)) {
+                            columns.union(s, t);
+                        }
+                    }
+                }
+            }
+            colRoot[l] = filled(n);
+            for (int s = 0; s < n; s++) {
+                if (placeable(s) && level[s] >= l) {
+                    colRoot[l][s] = columns.find(s);
+                }
+            }
+        }
+    }
+
+    private void numberPods() {
         int[][] podA = new int[h + 1][];
         podA[h] = filled(n);
         for (int s = 0; s < n; s++) {
@@ -228,6 +264,8 @@ final class StructuralMatch {
                 part.parent = podRoot[l][s];
                 part.perLevel[level[s]]++;
                 part.size++;
+                // two switches of one level and one column are never in one pod
+                part.signature.add(((long) level[s] << 32) | colRoot[level[s]][s]);
                 if (level[s] == 1) {
                     part.leaves++;
                     part.see(index.switchGuid(s));
@@ -259,41 +297,64 @@ final class StructuralMatch {
 
     /**
      * Groups the child pods of one pod into at most {@code m} pods of level {@code l}, ordered by
-     * smallest leaf GUID. Pods split by failures are merged first-fit while every level stays within
-     * what one level-l pod holds; parts that fit nowhere are left out (their switches get placed
-     * from their neighbours, or stay unplaced).
+     * smallest leaf GUID. Parts holding a level-l switch are distinct pods: each gets its own slot
+     * while there are slots. Fragments (leaves or lower pods cut off from every level-l switch) then
+     * fill the room left, preferring pods without level-l switches (fewer implied missing links).
+     * Parts that fit nowhere are left out: their switches get placed from their neighbours.
      */
     private List<List<Part>> packPods(List<Part> children, int m, int l) {
-        children.sort(StructuralMatch::compareParts);
-        List<List<Part>> bins = new ArrayList<>();
-        if (children.size() <= m) {
-            for (Part p : children) {
-                bins.add(new ArrayList<>(List.of(p)));
-            }
-            return bins;
+        List<Part> anchored = new ArrayList<>();
+        List<Part> fragments = new ArrayList<>();
+        for (Part p : children) {
+            (p.perLevel[l] > 0 ? anchored : fragments).add(p);
         }
-        List<Part> bySize = new ArrayList<>(children);
-        bySize.sort((x, y) -> x.leaves != y.leaves ? Integer.compare(y.leaves, x.leaves) : compareParts(x, y));
+        Comparator<Part> bySize = (x, y) -> x.leaves != y.leaves ? Integer.compare(y.leaves, x.leaves)
+                : compareParts(x, y);
+        anchored.sort(bySize);
+        fragments.sort(bySize);
+        List<List<Part>> bins = new ArrayList<>();
         List<int[]> totals = new ArrayList<>();
-        for (Part p : bySize) {
-            boolean done = false;
-            for (int i = 0; i < bins.size() && !done; i++) {
-                if (fitsPod(totals.get(i), p, l)) {
-                    bins.get(i).add(p);
-                    add(totals.get(i), p.perLevel);
-                    done = true;
-                }
+        List<Set<Long>> used = new ArrayList<>();
+        for (Part p : anchored) {
+            int chosen = bins.size() < m ? -1 : firstPodFit(totals, used, p, l, false);
+            put(bins, totals, used, chosen, p, bins.size() < m);
+        }
+        for (Part p : fragments) {
+            int chosen = firstPodFit(totals, used, p, l, true);
+            boolean fresh = chosen < 0 && bins.size() < m;
+            if (chosen < 0 && !fresh) {
+                chosen = firstPodFit(totals, used, p, l, false);
             }
-            if (!done && bins.size() < m) {
-                bins.add(new ArrayList<>(List.of(p)));
-                totals.add(p.perLevel.clone());
-            }
+            put(bins, totals, used, chosen, p, fresh);
         }
         for (List<Part> bin : bins) {
             bin.sort(StructuralMatch::compareParts);
         }
         bins.sort((x, y) -> compareParts(x.get(0), y.get(0)));
         return bins;
+    }
+
+    private int firstPodFit(List<int[]> totals, List<Set<Long>> used, Part p, int l, boolean onlyWithoutTop) {
+        for (int i = 0; i < totals.size(); i++) {
+            if ((!onlyWithoutTop || totals.get(i)[l] == 0) && fitsPod(totals.get(i), p, l)
+                    && disjoint(used.get(i), p.signature)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static void put(List<List<Part>> bins, List<int[]> totals, List<Set<Long>> used, int chosen, Part p,
+                            boolean fresh) {
+        if (chosen >= 0) {
+            bins.get(chosen).add(p);
+            add(totals.get(chosen), p.perLevel);
+            used.get(chosen).addAll(p.signature);
+        } else if (fresh) {
+            bins.add(new ArrayList<>(List.of(p)));
+            totals.add(p.perLevel.clone());
+            used.add(new HashSet<>(p.signature));
+        }
     }
 
     private boolean fitsPod(int[] total, Part p, int l) {
@@ -315,28 +376,6 @@ final class StructuralMatch {
     // ---- columns (B) ------------------------------------------------------------------------
 
     private void numberColumns() {
-        int[][] colRoot = new int[h + 2][];
-        UnionFind uf = new UnionFind(n);
-        int[] groupStart = index.groupStartArray();
-        int[] neighbours = index.groupNeighbourArray();
-        for (int l = h; l >= 1; l--) {
-            for (int s = 0; s < n; s++) {
-                if (level[s] == l && placeable(s)) {
-                    for (int g = groupStart[s]; g < groupStart[s + 1]; g++) {
-                        int t = neighbours[g];
-                        if (level[t] == l + 1 && validPair(s, t)) {
-                            uf.union(s, t);
-                        }
-                    }
-                }
-            }
-            colRoot[l] = filled(n);
-            for (int s = 0; s < n; s++) {
-                if (placeable(s) && level[s] >= l) {
-                    colRoot[l][s] = uf.find(s);
-                }
-            }
-        }
         int[][] colB = new int[h + 1][];
         colB[1] = filled(n);
         for (int s = 0; s < n; s++) {
@@ -354,6 +393,7 @@ final class StructuralMatch {
                 Part part = parts.computeIfAbsent(colRoot[l + 1][s], r -> new Part(r, h));
                 part.parent = colRoot[l][s];
                 part.size++;
+                part.perLevel[level[s]]++;
                 if (level[s] == l + 1) {
                     part.leaves++; // here: switches of the column's own level (its anchor)
                     part.see(index.switchGuid(s));
@@ -372,7 +412,7 @@ final class StructuralMatch {
             int w = spec.w(l + 1);
             int wl = spec.bigW(l);
             for (Map.Entry<Integer, List<Part>> e : byParentB.entrySet()) {
-                List<List<Part>> bins = packColumns(e.getValue(), w);
+                List<List<Part>> bins = packColumns(e.getValue(), w, l + 1);
                 for (int b = 0; b < bins.size(); b++) {
                     for (Part part : bins.get(b)) {
                         colB[l + 1][part.root] = e.getKey() + b * wl;
@@ -387,50 +427,79 @@ final class StructuralMatch {
         }
     }
 
-    /** Like {@link #packPods}, for columns: merged parts may not hold two switches of one level and pod. */
-    private static List<List<Part>> packColumns(List<Part> children, int w) {
-        children.sort(StructuralMatch::compareParts);
-        List<List<Part>> bins = new ArrayList<>();
-        if (children.size() <= w) {
-            for (Part p : children) {
-                bins.add(new ArrayList<>(List.of(p)));
-            }
-            return bins;
+    /**
+     * Like {@link #packPods}, for the child columns of one column: parts with switches above their
+     * level are distinct columns and get their own slot first; a lone switch that lost its up links
+     * then joins a column without upper switches if one fits, else a new one, else any column where
+     * it does not share a pod with a switch of its level.
+     */
+    private List<List<Part>> packColumns(List<Part> children, int w, int l) {
+        List<Part> anchored = new ArrayList<>();
+        List<Part> fragments = new ArrayList<>();
+        for (Part p : children) {
+            (p.size > p.leaves ? anchored : fragments).add(p);
         }
-        List<Part> bySize = new ArrayList<>(children);
-        bySize.sort((x, y) -> x.size != y.size ? Integer.compare(y.size, x.size) : compareParts(x, y));
+        Comparator<Part> bySize = (x, y) -> x.size != y.size ? Integer.compare(y.size, x.size)
+                : compareParts(x, y);
+        anchored.sort(bySize);
+        fragments.sort(bySize);
+        List<List<Part>> bins = new ArrayList<>();
         List<Set<Long>> used = new ArrayList<>();
         List<Boolean> hasUpper = new ArrayList<>();
-        for (Part p : bySize) {
-            // A part with switches above its level is at least two switches (they are linked), so
-            // these come first. A lone switch (no up links left) would imply missing links under a
-            // column that has upper switches: try columns without any first, then a new column.
-            boolean upper = p.size > p.leaves;
-            int chosen = -1;
-            for (int pass = 0; pass < 2 && chosen < 0; pass++) {
-                for (int i = 0; i < bins.size() && chosen < 0; i++) {
-                    if ((pass == 1 || upper || !hasUpper.get(i)) && disjoint(used.get(i), p.signature)) {
-                        chosen = i;
-                    }
-                }
-                if (chosen < 0 && pass == 0 && bins.size() < w) {
-                    bins.add(new ArrayList<>());
-                    used.add(new HashSet<>());
-                    hasUpper.add(false);
-                    chosen = bins.size() - 1;
-                }
+        List<int[]> totals = new ArrayList<>();
+        for (Part p : anchored) {
+            int chosen = bins.size() < w ? -1 : firstColumnFit(used, hasUpper, totals, p, l, false);
+            putColumn(bins, used, hasUpper, totals, chosen, p, true, bins.size() < w);
+        }
+        for (Part p : fragments) {
+            int chosen = firstColumnFit(used, hasUpper, totals, p, l, true);
+            boolean fresh = chosen < 0 && bins.size() < w;
+            if (chosen < 0 && !fresh) {
+                chosen = firstColumnFit(used, hasUpper, totals, p, l, false);
             }
-            if (chosen >= 0) {
-                bins.get(chosen).add(p);
-                used.get(chosen).addAll(p.signature);
-                hasUpper.set(chosen, hasUpper.get(chosen) || upper);
-            }
+            putColumn(bins, used, hasUpper, totals, chosen, p, false, fresh);
         }
         for (List<Part> bin : bins) {
             bin.sort(StructuralMatch::compareParts);
         }
         bins.sort((x, y) -> compareParts(x.get(0), y.get(0)));
         return bins;
+    }
+
+    private int firstColumnFit(List<Set<Long>> used, List<Boolean> hasUpper, List<int[]> totals, Part p, int l,
+                               boolean onlyWithoutUpper) {
+        for (int i = 0; i < used.size(); i++) {
+            if ((!onlyWithoutUpper || !hasUpper.get(i)) && disjoint(used.get(i), p.signature)
+                    && fitsColumn(totals.get(i), p, l)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** A level-l column holds {@code switchCount(k) / W_l} switches of each level k >= l. */
+    private boolean fitsColumn(int[] total, Part p, int l) {
+        for (int k = l; k <= h; k++) {
+            if (total[k] + p.perLevel[k] > spec.switchCount(k) / spec.bigW(l)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void putColumn(List<List<Part>> bins, List<Set<Long>> used, List<Boolean> hasUpper,
+                                  List<int[]> totals, int chosen, Part p, boolean upper, boolean fresh) {
+        if (chosen >= 0) {
+            bins.get(chosen).add(p);
+            used.get(chosen).addAll(p.signature);
+            hasUpper.set(chosen, hasUpper.get(chosen) || upper);
+            add(totals.get(chosen), p.perLevel);
+        } else if (fresh) {
+            bins.add(new ArrayList<>(List.of(p)));
+            used.add(new HashSet<>(p.signature));
+            hasUpper.add(upper);
+            totals.add(p.perLevel.clone());
+        }
     }
 
     private static boolean disjoint(Set<Long> a, Set<Long> b) {
@@ -445,11 +514,23 @@ final class StructuralMatch {
     // ---- placement --------------------------------------------------------------------------
 
     private void place() {
-        List<Integer> deferred = new ArrayList<>();
+        // Best-connected switches first: their pod and column are the most certain, so a clash
+        // falls on a switch that lost links, which is then placed again from its neighbours.
+        int[] degree = new int[n];
+        List<Integer> order = new ArrayList<>();
         for (int s = 0; s < n; s++) {
-            if (!placeable(s)) {
-                continue;
+            if (placeable(s)) {
+                for (int g = index.groupStart(s); g < index.groupStart(s + 1); g++) {
+                    if (validPair(s, index.groupNeighbour(g))) {
+                        degree[s] += index.groupSize(g);
+                    }
+                }
+                order.add(s);
             }
+        }
+        order.sort((x, y) -> degree[x] != degree[y] ? Integer.compare(degree[y], degree[x]) : Integer.compare(x, y));
+        List<Integer> deferred = new ArrayList<>();
+        for (int s : order) {
             if (labelA[s] >= 0 && labelB[s] >= 0 && occupy(s, labelA[s], labelB[s])) {
                 continue;
             }
@@ -546,6 +627,24 @@ final class StructuralMatch {
     }
 
     // ---- verification -----------------------------------------------------------------------
+
+    /** A switch the leaves reach but no position fits: names its neighbours, which are what is wrong. */
+    private void unplaceable(int s) {
+        long guid = index.switchGuid(s);
+        List<Long> devices = new ArrayList<>();
+        devices.add(guid);
+        StringBuilder neighbours = new StringBuilder();
+        for (int g = index.groupStart(s); g < index.groupStart(s + 1); g++) {
+            int t = index.groupNeighbour(g);
+            devices.add(index.switchGuid(t));
+            if (neighbours.length() > 0) {
+                neighbours.append(", ");
+            }
+            neighbours.append(Describe.device(fabric, index.switchGuid(t))).append(" (level ").append(level[t]).append(')');
+        }
+        problems.add(new Problem(Kind.UNPLACEABLE, "level-" + level[s] + " switch " + Describe.device(fabric, guid)
+                + " fits no position of " + spec + " given its neighbours " + neighbours, devices, List.of()));
+    }
 
     /** Checks every cable between placed switches; returns the cable count per (lower, upper) pair. */
     private Map<Long, Integer> checkSwitchLinks() {

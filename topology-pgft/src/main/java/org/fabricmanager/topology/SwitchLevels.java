@@ -5,10 +5,11 @@ package org.fabricmanager.topology;
  * nodes), then breadth-first hop distance from the leaves plus one; 0 for switches no leaf reaches.
  *
  * <p>With an expected PGFT, three corrections make degraded fabrics come out right: a switch with
- * nodes but more distinct switch neighbours than a leaf can have ({@code w2}) is not taken as a leaf
- * (a node plugged into a spine); a switch without nodes that only reaches switches of level 2 in one
+ * nodes that cannot be a leaf (too few ports, or more surplus switch neighbours than nodes) is not
+ * taken as one (a node plugged into a spine); a switch without nodes that only reaches switches of level 2 in one
  * pod with room for a leaf (and enough ports for one) is a leaf whose nodes are all gone; and a switch above the top level whose
- * neighbours all sit one level below it has lost its down links, so it goes back under them.
+ * neighbours all sit one level below it has lost its down links, so it goes back under them (if
+ * it has the ports for that level).
  */
 final class SwitchLevels {
     /** Level per switch id; 0 = not reached from any leaf. */
@@ -28,7 +29,7 @@ final class SwitchLevels {
         int[] sources = new int[index.leafCount()];
         int k = 0;
         for (int s : index.leaves()) {
-            if (spec != null && spec.h() >= 2 && index.groupCount(s) > spec.w(2)) {
+            if (spec != null && spec.h() >= 2 && cannotBeLeaf(index, spec, s)) {
                 suspect[s] = true;
             } else {
                 sources[k++] = s;
@@ -41,9 +42,31 @@ final class SwitchLevels {
         }
         if (spec != null && spec.h() >= 2) {
             findLeavesWithoutNodes(index, spec, level);
-            foldOverhangs(index, spec.h(), level);
+            foldOverhangs(index, spec, level);
         }
         return new SwitchLevels(level, suspect);
+    }
+
+    /**
+     * A switch with nodes is still a leaf when it is miswired (a crossed cable adds a neighbour or
+     * two); it is not one when it has fewer ports than a leaf needs, or more surplus switch
+     * neighbours than it has nodes (a spine with a stray node).
+     */
+    private static boolean cannotBeLeaf(FabricIndex index, PgftSpec spec, int s) {
+        if (index.switchPorts(s) < spec.radix(1)) {
+            return true;
+        }
+        int surplus = index.groupCount(s) - spec.w(2);
+        if (surplus <= 0) {
+            return false;
+        }
+        int nodes = 0;
+        for (int node : index.peerNodes(s)) {
+            if (node != FabricIndex.NONE) {
+                nodes++;
+            }
+        }
+        return nodes < surplus;
     }
 
     private static void findLeavesWithoutNodes(FabricIndex index, PgftSpec spec, int[] level) {
@@ -96,7 +119,8 @@ final class SwitchLevels {
         }
     }
 
-    private static void foldOverhangs(FabricIndex index, int h, int[] level) {
+    private static void foldOverhangs(FabricIndex index, PgftSpec spec, int[] level) {
+        int h = spec.h();
         int[] groupStart = index.groupStartArray();
         int[] neighbours = index.groupNeighbourArray();
         boolean changed = true;
@@ -115,7 +139,8 @@ final class SwitchLevels {
                         common = 0;
                     }
                 }
-                if (common >= 2 && common - 1 <= h && common - 1 != level[s]) {
+                if (common >= 2 && common - 1 <= h && common - 1 != level[s]
+                        && index.switchPorts(s) >= spec.radix(common - 1)) {
                     level[s] = common - 1;
                     changed = true;
                 }
