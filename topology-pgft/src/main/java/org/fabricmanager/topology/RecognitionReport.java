@@ -48,8 +48,12 @@ public final class RecognitionReport {
         list(out, "missing links", r.missingLinks(), (MissingLink m) -> link(fabric, m), limit);
         list(out, "unplaced switches (cut off from every leaf)", r.unplacedSwitches(),
                 (Long g) -> Describe.device(fabric, g), limit);
-        list(out, "extra items", r.extras(), Problem::toString, limit);
-        list(out, "miswirings", r.miswirings(), Problem::toString, limit);
+        if (r.verdict() == PgftRecognition.Verdict.UNRECOGNISED) {
+            list(out, "why it is not an intact PGFT", r.problems(), Problem::toString, limit);
+        } else {
+            list(out, "extra items", r.extras(), Problem::toString, limit);
+            list(out, "miswirings", r.miswirings(), Problem::toString, limit);
+        }
         return out;
     }
 
