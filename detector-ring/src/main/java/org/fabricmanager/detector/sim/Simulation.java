@@ -36,6 +36,14 @@ public final class Simulation {
         void onEvent(int member, DetectorEvent event, long nanos);
     }
 
+    /** Decides, message by message, which ones the network loses on purpose (partitions, targeted loss). */
+    @FunctionalInterface
+    public interface DropRule {
+        DropRule NONE = (from, to, message, nanos) -> false;
+
+        boolean drop(int from, int to, RingMessage message, long nanos);
+    }
+
     private static final int CONTROL = 0;
     private static final int DELIVER = 1;
     private static final int TIMER = 2;
@@ -46,6 +54,7 @@ public final class Simulation {
     private final SplittableRandom random;
     private final PriorityQueue<Event> queue = new PriorityQueue<>();
     private final Slot[] slots;
+    private DropRule dropRule = DropRule.NONE;
     private long now;
     private long sequence;
     private long heartbeats;
@@ -138,6 +147,11 @@ public final class Simulation {
             s.member.start();
             track(s);
         });
+    }
+
+    /** From now on, messages for which {@code rule} answers true are lost (on top of random loss). */
+    public void dropIf(DropRule rule) {
+        this.dropRule = Objects.requireNonNull(rule, "rule");
     }
 
     /** Runs {@code action} on the simulation thread at virtual time {@code atNanos}. */
@@ -247,6 +261,9 @@ public final class Simulation {
                 throw new IllegalArgumentException("member " + index + " sends to non-member " + to);
             }
             count(message);
+            if (dropRule.drop(index, to, message, now)) {
+                return;
+            }
             if (config.lossProbability() > 0 && random.nextDouble() < config.lossProbability()) {
                 return;
             }
