@@ -3,7 +3,6 @@ package org.fabricmanager.detector;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,7 +20,6 @@ import org.fabricmanager.detector.message.RingMessage;
 import org.fabricmanager.detector.message.StateKind;
 import org.fabricmanager.detector.message.StateSync;
 import org.fabricmanager.detector.overlay.BroadcastOverlay;
-import org.fabricmanager.detector.overlay.LiveRanks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,15 +42,13 @@ public final class RingMember {
     private static final Logger log = LoggerFactory.getLogger(RingMember.class);
     private static final int NONE = MembershipView.NONE;
     private static final long NEVER = Long.MIN_VALUE;
-    /** Broadcast instances remembered for flooding; copies of one instance all arrive within a few τ. */
-    private static final int SEEN_INSTANCES = 4096;
 
     private final int self;
     private final int size;
     private final long eta;
     private final long delta;
     private final long pauseThreshold;
-    private final BroadcastOverlay overlay;
+    private final BroadcastRelay relay;
     private final StartMode startMode;
     private final RingTransport transport;
     private final DetectorListener listener;
@@ -61,14 +57,6 @@ public final class RingMember {
     private final LinkTable links = new LinkTable();
     /** Members this member suspected, with the incarnation suspected, to recognise false suspicions. */
     private final Map<Integer, Long> suspected = new HashMap<>();
-    private final Map<InstanceKey, Boolean> seenInstances = new LinkedHashMap<>(64, 0.75f, false) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<InstanceKey, Boolean> eldest) {
-            return size() > SEEN_INSTANCES;
-        }
-    };
     private final ArrayDeque<PendingLinkReport> pendingLinkReports = new ArrayDeque<>();
 
     private MemberPhase phase = MemberPhase.CREATED;
@@ -86,7 +74,6 @@ public final class RingMember {
     private long suspicionDue;
     private int joinCandidate;
     private int joinAttempts;
-    private long broadcastSequence;
     private long linkSequence;
     private long changes;
 
@@ -112,11 +99,11 @@ public final class RingMember {
         this.eta = parameters.etaNanos();
         this.delta = parameters.deltaNanos();
         this.pauseThreshold = parameters.pauseThresholdNanos();
-        this.overlay = BroadcastOverlay.of(parameters.overlay());
         this.startMode = Objects.requireNonNull(startMode, "startMode");
         this.transport = Objects.requireNonNull(transport, "transport");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.relay = new BroadcastRelay(self, size, BroadcastOverlay.of(parameters.overlay()), transport, metrics);
         this.view = new MembershipView(size);
     }
 
@@ -565,28 +552,8 @@ public final class RingMember {
         if (!applyEvent(copy.event())) {
             metrics.broadcastDuplicate();
         }
-        if (phase == MemberPhase.STOPPED) {
-            return;
-        }
-        if (overlay.forwardsFirstCopyOnly()
-                && seenInstances.put(new InstanceKey(copy.source(), copy.sourceIncarnation(), copy.sequence()), Boolean.TRUE) != null) {
-            return;
-        }
-        LiveRanks ranks;
-        try {
-            ranks = new LiveRanks(size, copy.source(), copy.sourceDead());
-        } catch (IllegalArgumentException e) {
-            log.warn("member {}: cannot forward broadcast from member {}: {}", self, copy.source(), e.getMessage());
-            return;
-        }
-        long inc = incarnation;
-        int[] sent = new int[1];
-        overlay.forward(ranks, self, copy.from(), copy.cube(), copy.tree(), (target, cube, tree) -> {
-            sendBroadcast(target, copy.forwardedBy(self, inc, cube, tree));
-            sent[0]++;
-        });
-        if (sent[0] > 0) {
-            metrics.broadcastForwarded();
+        if (phase != MemberPhase.STOPPED) {
+            relay.forward(copy, incarnation);
         }
     }
 
@@ -731,21 +698,7 @@ public final class RingMember {
     // ------------------------------------------------------------------ sending
 
     private void originate(DetectorEvent event) {
-        int[] dead = view.deadMembers();
-        long sequence = ++broadcastSequence;
-        long inc = incarnation;
-        LiveRanks ranks = new LiveRanks(size, self, dead);
-        if (overlay.forwardsFirstCopyOnly()) {
-            seenInstances.put(new InstanceKey(self, inc, sequence), Boolean.TRUE);
-        }
-        metrics.broadcastOriginated();
-        overlay.originate(ranks, (target, cube, tree) ->
-                sendBroadcast(target, new BroadcastCopy(self, inc, self, inc, sequence, cube, tree, dead, event)));
-    }
-
-    private void sendBroadcast(int target, BroadcastCopy copy) {
-        metrics.broadcastMessage();
-        transport.send(target, copy);
+        relay.originate(event, view.deadMembers(), incarnation);
     }
 
     private void sendHeartbeat() {
@@ -792,9 +745,6 @@ public final class RingMember {
 
     private static String millis(long nanos) {
         return String.format("%.1f", nanos / 1e6);
-    }
-
-    private record InstanceKey(int source, long incarnation, long sequence) {
     }
 
     private record PendingLinkReport(int port, boolean down) {

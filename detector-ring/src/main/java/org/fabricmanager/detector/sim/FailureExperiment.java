@@ -58,7 +58,7 @@ public final class FailureExperiment {
             isFailed[m] = true;
             sim.crash(m, failAt);
         }
-        tracker.arm(failed, failAt);
+        tracker.arm(failed);
         sim.runUntil(failAt);
         MessageCounts atFailure = sim.messageCounts();
 
@@ -181,7 +181,7 @@ public final class FailureExperiment {
             this.f = f;
         }
 
-        void arm(int[] failed, long failAt) {
+        void arm(int[] failed) {
             failedIndex = new int[n];
             Arrays.fill(failedIndex, -1);
             for (int i = 0; i < failed.length; i++) {

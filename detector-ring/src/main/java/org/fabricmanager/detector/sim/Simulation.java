@@ -75,7 +75,7 @@ public final class Simulation {
         this.random = new SplittableRandom(config.seed());
         this.slots = new Slot[config.members()];
         for (int i = 0; i < slots.length; i++) {
-            slots[i] = new Slot(i);
+            slots[i] = new Slot();
             slots[i].member = newMember(i, StartMode.BOOTSTRAP);
         }
     }
@@ -296,16 +296,11 @@ public final class Simulation {
     }
 
     private static final class Slot {
-        final int index;
         RingMember member;
         boolean up;
         int generation;
         long pausedUntil;
         long seenChanges;
-
-        Slot(int index) {
-            this.index = index;
-        }
     }
 
     private static final class Event implements Comparable<Event> {
