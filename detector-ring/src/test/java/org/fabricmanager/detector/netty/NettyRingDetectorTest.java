@@ -125,6 +125,39 @@ class NettyRingDetectorTest {
     }
 
     @Test
+    void aRestartedAgentJoinsAtTheNextIncarnationAndEveryMemberSeesItRejoin() throws Exception {
+        int n = 8;
+        int agent = 5;
+        CountDownLatch learned = new CountDownLatch(n - 1);
+        List<InetSocketAddress> addresses = startRing(n, Overlay.HYPERCUBE, learned, agent);
+        Thread.sleep(3 * DELTA.toMillis());
+        detectors.get(agent).close();
+        assertThat(learned.await(DELTA.toMillis() + 3_000, TimeUnit.MILLISECONDS)).isTrue();
+
+        List<DetectorEvent> restarted = new CopyOnWriteArrayList<>();
+        RingParameters p = RingParameters.of(ETA, DELTA, Overlay.HYPERCUBE);
+        detectors.add(NettyRingDetector.start(new DetectorConfig(addresses, agent, p, StartMode.JOIN), restarted::add, registry));
+        NettyRingDetector fresh = detectors.get(detectors.size() - 1);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (int i = 0; i < n; i++) {
+            List<DetectorEvent> mine = i == agent ? restarted : events.get(i);
+            while (!mine.contains(new DetectorEvent.MemberRejoined(agent, 1)) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(mine).as("member %d", i).containsOnlyOnce(new DetectorEvent.MemberRejoined(agent, 1));
+        }
+        assertThat(fresh.snapshot().phase()).isEqualTo(MemberPhase.RUNNING);
+        assertThat(fresh.snapshot().incarnation()).isEqualTo(1);
+        for (int i = 0; i < n; i++) {
+            NettyRingDetector d = i == agent ? fresh : detectors.get(i);
+            while (d.snapshot().deadMembers().length > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(d.snapshot().deadMembers()).as("member %d", i).isEmpty();
+        }
+    }
+
+    @Test
     void aLinkFaultReportedByOneMemberReachesEveryListener() throws Exception {
         int n = 6;
         startRing(n, Overlay.BMG, null, -1);
