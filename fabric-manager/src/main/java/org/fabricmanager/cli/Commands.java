@@ -9,6 +9,7 @@ final class Commands {
 
     static List<Command> all() {
         return List.of(
-                new DemoCommand());
+                new DemoCommand(),
+                new DetectorSimCommand());
     }
 }
