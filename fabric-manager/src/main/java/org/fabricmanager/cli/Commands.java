@@ -10,6 +10,7 @@ final class Commands {
     static List<Command> all() {
         return List.of(
                 new TopologyCommand(),
-                new DemoCommand());
+                new DemoCommand(),
+                new DetectorSimCommand());
     }
 }
