@@ -173,11 +173,15 @@ final class StructuralMatch {
 
     // ---- pods (A) ---------------------------------------------------------------------------
 
-    /** A component of switches up to some level, as a candidate child pod. */
+    /**
+     * A pod component (switches up to some level) or a column component (switches from some level
+     * up), as a candidate child pod or column. Its anchors are the switches that place it: leaves
+     * for a pod, switches of the column's own level for a column.
+     */
     private static final class Part {
         final int root;
         int parent;
-        int leaves;
+        int anchors;
         long smallest = -1L;
         int size;
         final int[] perLevel;
@@ -267,14 +271,14 @@ final class StructuralMatch {
                 // two switches of one level and one column are never in one pod
                 part.signature.add(((long) level[s] << 32) | colRoot[level[s]][s]);
                 if (level[s] == 1) {
-                    part.leaves++;
+                    part.anchors++;
                     part.see(index.switchGuid(s));
                 }
             }
             Map<Integer, List<Part>> byParentA = new TreeMap<>();
             for (Part part : parts.values()) {
                 int parentA = podA[l][part.parent];
-                if (parentA >= 0 && part.leaves > 0) {
+                if (parentA >= 0 && part.anchors > 0) {
                     byParentA.computeIfAbsent(parentA, k -> new ArrayList<>()).add(part);
                 }
             }
@@ -308,7 +312,7 @@ final class StructuralMatch {
         for (Part p : children) {
             (p.perLevel[l] > 0 ? anchored : fragments).add(p);
         }
-        Comparator<Part> bySize = (x, y) -> x.leaves != y.leaves ? Integer.compare(y.leaves, x.leaves)
+        Comparator<Part> bySize = (x, y) -> x.anchors != y.anchors ? Integer.compare(y.anchors, x.anchors)
                 : compareParts(x, y);
         anchored.sort(bySize);
         fragments.sort(bySize);
@@ -395,7 +399,7 @@ final class StructuralMatch {
                 part.size++;
                 part.perLevel[level[s]]++;
                 if (level[s] == l + 1) {
-                    part.leaves++; // here: switches of the column's own level (its anchor)
+                    part.anchors++;
                     part.see(index.switchGuid(s));
                 }
                 if (labelA[s] >= 0) {
@@ -405,7 +409,7 @@ final class StructuralMatch {
             Map<Integer, List<Part>> byParentB = new TreeMap<>();
             for (Part part : parts.values()) {
                 int parentB = colB[l][part.parent];
-                if (parentB >= 0 && part.leaves > 0) {
+                if (parentB >= 0 && part.anchors > 0) {
                     byParentB.computeIfAbsent(parentB, k -> new ArrayList<>()).add(part);
                 }
             }
@@ -437,7 +441,7 @@ final class StructuralMatch {
         List<Part> anchored = new ArrayList<>();
         List<Part> fragments = new ArrayList<>();
         for (Part p : children) {
-            (p.size > p.leaves ? anchored : fragments).add(p);
+            (p.size > p.anchors ? anchored : fragments).add(p);
         }
         Comparator<Part> bySize = (x, y) -> x.size != y.size ? Integer.compare(y.size, x.size)
                 : compareParts(x, y);
