@@ -1,6 +1,7 @@
 package org.fabricmanager.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -152,6 +153,9 @@ class QualityCommandTest {
         List<String> expected = QualityCommand.DEFAULT_ENGINES.stream().filter(RoutingEngines.names()::contains)
                 .toList();
         assertThat(expected).contains("minhop", "updn");
+        if (RoutingEngines.names().contains("dmodc")) {
+            assertThat(expected).containsExactly("dmodc", "minhop", "updn");
+        }
         List<String> actual = new ArrayList<>();
         try {
             new ObjectMapper().readTree(out()).get("engines").forEach(e -> actual.add(e.get("engine").asText()));
@@ -169,6 +173,39 @@ class QualityCommandTest {
         assertThat(QualityCommand.shiftByDefault(65_536)).isFalse();
         run("quality", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--engines", "updn");
         assertThat(out().lines().findFirst().orElseThrow()).startsWith("engine  valid  deadlock-free  shift max");
+    }
+
+    @Test
+    void anEngineThatRefusesTheFabricGetsARowNotACrash() throws IOException {
+        assumeTrue(RoutingEngines.names().contains("dmodk"), "the dmodk engine is not registered in this build");
+        String[] args = {"quality", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--degrade-links", "0.1", "--seed", "3",
+            "--engines", "dmodk,updn", "--patterns", "random:2,all2all"};
+        assertThat(run(args)).isEqualTo(ExitCodes.OK);
+        List<String> lines = out().lines().toList();
+        assertThat(lines.get(1)).startsWith("dmodk   refused: ").contains("dmodk");
+        assertThat(lines.get(2)).startsWith("updn    yes    yes");
+
+        List<String> json = new ArrayList<>(List.of(args));
+        json.add("--json");
+        assertThat(run(json.toArray(String[]::new))).isEqualTo(ExitCodes.OK);
+        JsonNode engines = new ObjectMapper().readTree(out()).get("engines");
+        assertThat(fieldNames(engines.get(0))).containsExactly("engine", "error");
+        assertThat(engines.get(0).get("error").asText()).isNotBlank();
+        assertThat(engines.get(1).get("valid").asBoolean()).isTrue();
+    }
+
+    @Test
+    void dmodcHasShiftCongestionOneOnAnIntactFullBisectionFatTree() throws IOException {
+        assumeTrue(RoutingEngines.names().contains("dmodc"), "the dmodc engine is not registered in this build");
+        run("quality", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--engines", "dmodc,minhop", "--patterns", "shift",
+                "--json");
+        JsonNode engines = new ObjectMapper().readTree(out()).get("engines");
+        assertThat(engines.get(0).get("engine").asText()).isEqualTo("dmodc");
+        assertThat(engines.get(0).get("deadlockFree").asBoolean()).isTrue();
+        assertThat(engines.get(0).get("patterns").get("shift").get("max").asLong()).isEqualTo(1);
+        assertThat(engines.get(0).get("patterns").get("shift").get("mean").asDouble()).isEqualTo(1.0);
+        // MinHop's uncoordinated choices do worse on the same fabric
+        assertThat(engines.get(1).get("patterns").get("shift").get("max").asLong()).isGreaterThan(1);
     }
 
     @Test
