@@ -60,7 +60,7 @@ class DmodcQualityTest {
         int checked = 0;
         try (RoutingEngine dmodc = RoutingEngines.create("dmodc", 2)) {
             for (String spec : specs) {
-                for (long seed = 1; seed <= 10; seed++) {
+                for (long seed = 1; seed <= 30; seed++) {
                     Fabric fabric = TestFabrics.degraded(spec, seed);
                     String what = TestFabrics.describe(spec, seed);
                     if (!check(dmodc, fabric.index(), what)) {

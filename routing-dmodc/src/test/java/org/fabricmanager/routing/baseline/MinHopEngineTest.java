@@ -18,7 +18,7 @@ class MinHopEngineTest {
     void everyRouteIsAShortestPathOnGeneratedAndDegradedFabrics() {
         try (RoutingEngine engine = new MinHopEngine(1)) {
             for (String spec : TestFabrics.SPECS) {
-                for (long seed = 0; seed < 8; seed++) {
+                for (long seed = 0; seed < 20; seed++) {
                     Fabric fabric = seed == 0 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
                     checkMinimal(engine, fabric.index(), TestFabrics.describe(spec, seed));
                 }

@@ -22,7 +22,7 @@ class UpDownEngineTest {
     void routesAreShortestUpDownPathsAndDeadlockFreeOnDegradedFabrics() {
         try (UpDownEngine engine = new UpDownEngine(2)) {
             for (String spec : TestFabrics.SPECS) {
-                for (long seed = 0; seed < 8; seed++) {
+                for (long seed = 0; seed < 20; seed++) {
                     Fabric fabric = seed == 0 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
                     check(engine, fabric.index(), TestFabrics.describe(spec, seed), true);
                 }
@@ -34,7 +34,7 @@ class UpDownEngineTest {
     void rankingFromDetectedRootsAlsoGivesLegalDeadlockFreeRoutes() {
         try (UpDownEngine engine = new UpDownEngine(1, UpDownEngine.Ranking.DETECTED_ROOTS)) {
             for (String spec : TestFabrics.SPECS) {
-                for (long seed = 0; seed < 4; seed++) {
+                for (long seed = 0; seed < 10; seed++) {
                     Fabric fabric = seed == 0 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
                     if (RootDetector.detect(fabric.index()).length > 0) {
                         check(engine, fabric.index(), TestFabrics.describe(spec, seed) + " (detected roots)", false);
