@@ -233,6 +233,8 @@ public final class HdftLayout {
         int[] grid;
         int[][] rowSwitches;
         int[][] columnSwitches;
+        /** Per leaf id: the (at most two) groups it belongs to. */
+        Map<Integer, List<Group>> rootsByLeaf;
 
         Builder(FabricIndex index) {
             this.index = index;
@@ -368,8 +370,6 @@ public final class HdftLayout {
             this.rootsByLeaf = rootsByLeaf;
             return roots;
         }
-
-        private Map<Integer, List<Group>> rootsByLeaf;
 
         /** Two-colours the groups: two groups sharing a leaf are a row and a column. */
         private void colour(List<Group> roots) {
