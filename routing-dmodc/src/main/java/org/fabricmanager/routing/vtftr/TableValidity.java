@@ -11,12 +11,15 @@ import org.fabricmanager.topology.FabricIndex;
  * Validity read off the tables themselves: a leaf pair is routed when, for every node of the
  * destination leaf, the entries lead from the source leaf to that node. Per destination, each
  * switch's outcome is settled once and shared by every route through it (O(switches) per
- * destination), so the check costs about as much as filling the tables.
+ * destination). Destinations are taken in blocks of {@value #BLOCK} whose entries are first copied
+ * switch by switch into one small array: a walk reads one entry of many switches, which straight
+ * from the tables would cost a cache miss each.
  */
 final class TableValidity {
     private static final int OK = 1;
     private static final int FAILED = 2;
     private static final int ON_PATH = 3;
+    private static final int BLOCK = 64;
 
     private TableValidity() {
     }
@@ -24,7 +27,8 @@ final class TableValidity {
     static Validity of(FabricIndex index, ForwardingTables tables, RowWorkers workers) {
         int leaves = index.leafCount();
         boolean[] broken = new boolean[Math.multiplyExact(leaves, leaves)];
-        workers.forEach(index.destinationCount(), () -> new Walker(index, tables, broken));
+        int blocks = (index.destinationCount() + BLOCK - 1) / BLOCK;
+        workers.forEach(blocks, () -> new Walker(index, tables, broken));
         long unreachable = 0;
         List<Validity.LeafPair> examples = new ArrayList<>();
         int[] ids = index.leaves();
@@ -49,6 +53,8 @@ final class TableValidity {
         private final int[] mark;
         private final byte[] status;
         private final int[] path;
+        private final byte[] block;
+        private int column;
 
         Walker(FabricIndex index, ForwardingTables tables, boolean[] broken) {
             this.index = index;
@@ -57,10 +63,23 @@ final class TableValidity {
             this.mark = new int[index.switchCount()];
             this.status = new byte[index.switchCount()];
             this.path = new int[index.switchCount()];
+            this.block = new byte[index.switchCount() * BLOCK];
         }
 
         @Override
-        public void accept(int d) {
+        public void accept(int b) {
+            int first = b * BLOCK;
+            int width = Math.min(BLOCK, index.destinationCount() - first);
+            for (int s = 0; s < index.switchCount(); s++) {
+                tables.copyEntries(s, first, block, s * BLOCK, width);
+            }
+            for (int j = 0; j < width; j++) {
+                column = j;
+                destination(first + j);
+            }
+        }
+
+        private void destination(int d) {
             int pos = index.nodeByDestination(d);
             int target = pos == FabricIndex.NONE ? FabricIndex.NONE : index.nodeLeaf(pos);
             if (target == FabricIndex.NONE) {
@@ -89,7 +108,7 @@ final class TableValidity {
                 mark[s] = stamp;
                 status[s] = ON_PATH;
                 path[len++] = s;
-                int port = tables.port(s, d);
+                int port = block[s * BLOCK + column] & 0xff;
                 if (port == ForwardingTables.NO_ROUTE || port > index.switchPorts(s)) {
                     result = FAILED;
                     break;
