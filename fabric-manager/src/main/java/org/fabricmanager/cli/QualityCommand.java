@@ -35,6 +35,8 @@ import org.fabricmanager.topology.FabricIndex;
 final class QualityCommand implements Command {
     /** Engines compared when {@code --engines} is not given (those of them that are registered). */
     static final List<String> DEFAULT_ENGINES = List.of("dmodc", "minhop", "updn");
+    /** Added first to the default engines for a fabric expected to be a 2-D fat tree. */
+    static final String HDFT_ENGINE = "vtftr";
     static final String DEFAULT_PATTERNS = "shift,random:10,all2all";
     /**
      * Above this many attached nodes the default patterns leave out shift: its N-1 permutations
@@ -67,7 +69,8 @@ final class QualityCommand implements Command {
                   nodes, in switch-to-switch links), and the congestion risk (routes on the busiest
                   directed switch-to-switch link) of each traffic pattern.
                 %s
-                  --engines LIST           engines to compare (default %s; known: %s)
+                  --engines LIST           engines to compare (default %s, with vtftr first on an HDFT;
+                                           known: %s)
                   --patterns LIST          shift (all N-1 shifts: max and mean of the maxima),
                                            random:R[:SEED] (R seeded random permutations, seed 1 by default),
                                            all2all (every node to every other); default %s
@@ -103,6 +106,10 @@ final class QualityCommand implements Command {
         List<TrafficPattern> patterns = patterns(args);
         int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
         Fabric fabric = FabricSource.load(args);
+        if (!args.has("engines") && fabric.hdft().isPresent() && RoutingEngines.names().contains(HDFT_ENGINE)) {
+            engines = new ArrayList<>(engines);
+            engines.add(0, HDFT_ENGINE);
+        }
         FabricIndex index = fabric.index();
         if (index.leafCount() == 0) {
             throw new UsageException("quality: the fabric has no leaf switch (no node is linked to a switch): nothing to route");

@@ -159,6 +159,14 @@ class HdftCommandsTest {
     }
 
     @Test
+    void qualityComparesVtftrFirstByDefaultOnAnHdft() {
+        assertThat(run("quality", "--hdft", "HDFT(4x4;2;1;1)", "--patterns", "all2all")).isZero();
+        List<String> lines = out().lines().toList();
+        assertThat(lines.get(1)).startsWith("vtftr ");
+        assertThat(lines).filteredOn(l -> l.startsWith("minhop ") || l.startsWith("updn ")).hasSize(2);
+    }
+
+    @Test
     void qualityGivesDmodcARowOnAnHdft() {
         assumeTrue(RoutingEngines.names().contains("dmodc"), "dmodc is not registered on this branch");
         int code = run("quality", "--hdft", SPEC, "--fail-leaves", "5", "--engines", "vtftr,minhop,updn,dmodc",
