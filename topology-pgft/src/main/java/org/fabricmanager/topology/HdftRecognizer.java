@@ -112,7 +112,10 @@ public final class HdftRecognizer {
     /** Why {@code layout} is not an intact, uniform HDFT, or null when it is one. */
     private static String irregularity(HdftLayout layout) {
         FabricIndex index = layout.index();
-        if (layout.rows() == 0 || layout.switchedRows() < layout.rows() || layout.switchedColumns() < layout.columns()) {
+        if (layout.leafCount() == 0) {
+            return "no leaf switch (no end node is linked to a switch)";
+        }
+        if (layout.switchedRows() < layout.rows() || layout.switchedColumns() < layout.columns()) {
             return "some leaves have no row or no column switch";
         }
         if (layout.leafCount() != layout.rows() * layout.columns()) {
