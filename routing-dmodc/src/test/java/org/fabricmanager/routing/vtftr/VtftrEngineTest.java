@@ -2,6 +2,7 @@ package org.fabricmanager.routing.vtftr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -51,7 +52,7 @@ class VtftrEngineTest {
     void routesEveryPairOfSurvivingLeavesOn8x8WithUpTo15FailedLeaves() {
         HdftSpec spec = HdftSpec.parse("HDFT(8x8;4;1;1)");
         Fabric intact = HdftGenerator.generate(spec);
-        for (long seed = 1; seed <= 150; seed++) {
+        for (long seed = 1; seed <= 300; seed++) {
             int failures = (int) (seed % 16);
             checkRoutes(spec, intact, LeafFailures.pick(intact, failures, seed), "seed " + seed);
         }
@@ -61,8 +62,8 @@ class VtftrEngineTest {
     void routesEveryPairOfSurvivingLeavesOn16x16WithUpTo15FailedLeaves() {
         HdftSpec spec = HdftSpec.parse("HDFT(16x16;8;1;1)");
         Fabric intact = HdftGenerator.generate(spec);
-        for (long seed = 1; seed <= 24; seed++) {
-            int failures = seed <= 8 ? 15 : (int) (seed % 16);
+        for (long seed = 1; seed <= 80; seed++) {
+            int failures = seed <= 20 ? 15 : (int) (seed % 16);
             checkRoutes(spec, intact, LeafFailures.pick(intact, failures, seed), "seed " + seed);
         }
     }
@@ -75,28 +76,34 @@ class VtftrEngineTest {
      */
     private static void checkRoutes(HdftSpec spec, Fabric intact, List<Long> failed, String what) {
         Set<Long> dead = new HashSet<>(failed);
+        boolean[] deadCell = new boolean[spec.leafCount()];
+        boolean[] faultColumn = new boolean[spec.columns()];
+        int faultColumns = 0;
+        for (long g : failed) {
+            deadCell[(int) (g & 0xFFFFFFFFL)] = true;
+            faultColumns += faultColumn[x(spec, g)] ? 0 : 1;
+            faultColumn[x(spec, g)] = true;
+        }
         Fabric fabric = intact.withoutSwitches(failed);
         FabricIndex index = fabric.index();
         RoutingResult result = engine.route(index);
         ForwardingTables tables = result.tables();
         String context = what + ", failed " + cells(spec, failed);
         assertThat(result.validity().isValid()).as(context).isTrue();
-        Set<Integer> faultColumns = new HashSet<>();
-        for (long g : failed) {
-            faultColumns.add(x(spec, g));
-        }
         // no entry leads to a port whose cable went to a failed leaf
         FabricIndex whole = intact.index();
         for (int s = 0; s < index.switchCount(); s++) {
             int w = whole.switchId(index.switchGuid(s));
             for (int d = 0; d < index.destinationCount(); d++) {
                 int port = tables.port(s, d);
-                if (port != ForwardingTables.NO_ROUTE && whole.peerSwitches(w)[port] != FabricIndex.NONE) {
-                    assertThat(dead).as(context).doesNotContain(whole.switchGuid(whole.peerSwitches(w)[port]));
+                if (port != ForwardingTables.NO_ROUTE && whole.peerSwitches(w)[port] != FabricIndex.NONE
+                        && dead.contains(whole.switchGuid(whole.peerSwitches(w)[port]))) {
+                    fail(context + ": switch " + index.switchGuid(s) + " sends node " + d + " to a failed leaf");
                 }
             }
         }
         int[] leaves = index.leaves();
+        int[] path = new int[index.switchCount() + 1];
         for (int d = 0; d < index.destinationCount(); d++) {
             int pos = index.nodeByDestination(d);
             int target = index.nodeLeaf(pos);
@@ -109,31 +116,37 @@ class VtftrEngineTest {
                 if (source == target) {
                     continue;
                 }
-                List<Integer> path = walk(index, tables, source, d, pos);
-                assertThat(path).as("%s: route from %s to node %d", context, cell(spec, index.switchGuid(source)), d)
-                        .isNotNull();
+                int links = walk(index, tables, source, d, pos, path);
                 int xs = x(spec, index.switchGuid(source));
                 int ys = y(spec, index.switchGuid(source));
                 int plain = xs == xd || ys == yd ? 2 : 4;
-                boolean xyTurnFailed = dead.contains(HdftGenerator.leafGuid(spec, xd, ys));
-                boolean yxTurnFailed = dead.contains(HdftGenerator.leafGuid(spec, xs, yd));
-                String route = context + ": " + cell(spec, index.switchGuid(source)) + " -> " + d + " at ("
-                        + xd + ", " + yd + ")";
-                if (plain == 4 && xyTurnFailed && yxTurnFailed) {
-                    assertThat(path.size() - 1).as(route).isEqualTo(6);
-                    long detour = index.switchGuid(path.get(2));
-                    assertThat(y(spec, detour)).as(route).isEqualTo(ys);
-                    if (faultColumns.size() < spec.columns()) {
-                        assertThat(faultColumns).as(route).doesNotContain(x(spec, detour));
+                boolean xyTurnFailed = deadCell[spec.leafIndex(xd, ys)];
+                boolean yxTurnFailed = deadCell[spec.leafIndex(xs, yd)];
+                String problem = null;
+                if (links < 0) {
+                    problem = "no route";
+                } else if (plain == 4 && xyTurnFailed && yxTurnFailed) {
+                    long detour = index.switchGuid(path[2]);
+                    if (links != 6) {
+                        problem = "mis-route of " + links + " links, expected 6";
+                    } else if (y(spec, detour) != ys) {
+                        problem = "mis-route not along the source row";
+                    } else if (faultColumns < spec.columns() && faultColumn[x(spec, detour)]) {
+                        problem = "mis-route through fault column " + x(spec, detour);
+                    } else if (index.switchGuid(path[4]) != HdftGenerator.leafGuid(spec, x(spec, detour), yd)) {
+                        problem = "mis-route does not go yx from the detour leaf";
                     }
-                    assertThat(index.switchGuid(path.get(4))).as(route)
-                            .isEqualTo(HdftGenerator.leafGuid(spec, x(spec, detour), yd));
-                } else {
-                    assertThat(path.size() - 1).as(route).isEqualTo(plain);
-                    if (plain == 4) {
-                        long turn = xyTurnFailed ? HdftGenerator.leafGuid(spec, xs, yd) : HdftGenerator.leafGuid(spec, xd, ys);
-                        assertThat(index.switchGuid(path.get(2))).as(route).isEqualTo(turn);
+                } else if (links != plain) {
+                    problem = links + " links, expected " + plain;
+                } else if (plain == 4) {
+                    long turn = xyTurnFailed ? HdftGenerator.leafGuid(spec, xs, yd) : HdftGenerator.leafGuid(spec, xd, ys);
+                    if (index.switchGuid(path[2]) != turn) {
+                        problem = "turns at " + cell(spec, index.switchGuid(path[2])) + ", expected " + cell(spec, turn);
                     }
+                }
+                if (problem != null) {
+                    fail(context + ": " + cell(spec, index.switchGuid(source)) + " -> node " + d + " at (" + xd + ","
+                            + yd + "): " + problem);
                 }
             }
         }
@@ -144,7 +157,7 @@ class VtftrEngineTest {
         for (String text : List.of("HDFT(8x8;2;1;1)", "HDFT(6x5;1;2;1)", "HDFT(16x16;1;1;1)")) {
             HdftSpec spec = HdftSpec.parse(text);
             Fabric intact = HdftGenerator.generate(spec);
-            for (long seed = 1; seed <= 40; seed++) {
+            for (long seed = 1; seed <= 80; seed++) {
                 // beyond 15 failures too: the detours then fall back to columns with a fault
                 int failures = (int) (seed * 7 % Math.min(40, spec.leafCount() - 2));
                 Fabric fabric = LeafFailures.fail(intact, failures, seed);
@@ -350,35 +363,38 @@ class VtftrEngineTest {
 
     // ---- helpers ------------------------------------------------------------------------------
 
-    /** Switches crossed from {@code source} to node {@code d} (null when the route fails or loops). */
-    static List<Integer> walk(FabricIndex index, ForwardingTables tables, int source, int d, int pos) {
-        List<Integer> path = new ArrayList<>();
+    /**
+     * Follows the tables from {@code source} to node {@code d}, writing the switches crossed into
+     * {@code path}; returns the switch-to-switch links of the route, or -1 when it fails or loops.
+     */
+    static int walk(FabricIndex index, ForwardingTables tables, int source, int d, int pos, int[] path) {
         int s = source;
-        for (int hops = 0; hops <= index.switchCount(); hops++) {
-            path.add(s);
+        for (int hops = 0; hops < path.length; hops++) {
+            path[hops] = s;
             int port = tables.port(s, d);
             if (port == ForwardingTables.NO_ROUTE) {
-                return null;
+                return -1;
             }
             if (index.peerNodes(s)[port] != FabricIndex.NONE) {
-                return index.peerNodes(s)[port] == pos ? path : null;
+                return index.peerNodes(s)[port] == pos ? hops : -1;
             }
             s = index.peerSwitches(s)[port];
             if (s == FabricIndex.NONE) {
-                return null;
+                return -1;
             }
         }
-        return null;
+        return -1;
     }
 
     private static List<String> leafPath(HdftSpec spec, FabricIndex index, ForwardingTables tables, int x, int y, int d) {
         int source = index.switchId(HdftGenerator.leafGuid(spec, x, y));
-        List<Integer> path = walk(index, tables, source, d, index.nodeByDestination(d));
-        assertThat(path).isNotNull();
+        int[] path = new int[index.switchCount() + 1];
+        int links = walk(index, tables, source, d, index.nodeByDestination(d), path);
+        assertThat(links).isNotNegative();
         List<String> names = new ArrayList<>();
         Fabric fabric = index.fabric();
-        for (int s : path) {
-            long g = index.switchGuid(s);
+        for (int i = 0; i <= links; i++) {
+            long g = index.switchGuid(path[i]);
             names.add(((g >>> 32) & 0xF) == HdftGenerator.LEAF_ROLE ? cell(spec, g)
                     : fabric.switchByGuid(g).orElseThrow().name());
         }
