@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The rows and columns of a 2-D fat tree (HDFT), found from the structure of a fabric alone, any
@@ -16,8 +17,9 @@ import java.util.Map;
  * switch graph is bipartite; in each connected part the side holding switches with end nodes is
  * the leaf side (a leaf that lost its nodes is still found there). The other switches are grouped
  * by the set of leaves they reach: switches reaching the same set serve one row or one column, and
- * a switch that lost some cables (a strict subset of a group's set, at least two leaves) joins that
- * group. Every leaf belongs to at most two groups, its row and its column, and a row and a column
+ * groups sharing at least two leaves, and most of the smaller group's, are one line too (a row
+ * and a column share at most one leaf), which keeps together switches of one line that lost
+ * different cables. Every leaf belongs to at most two groups, its row and its column, and a row and a column
  * share at most one leaf; two groups sharing a leaf are of opposite kinds, so the groups are
  * two-coloured. In each connected part the colour holding the switch with the lowest GUID is
  * "rows" (with the canonical numbering of {@link HdftGenerator}, row switches come first). Rows
@@ -184,25 +186,13 @@ public final class HdftLayout {
         public int hashCode() {
             return hash;
         }
-
-        boolean containsAll(int[] sorted) {
-            int i = 0;
-            for (int v : sorted) {
-                while (i < leaves.length && leaves[i] < v) {
-                    i++;
-                }
-                if (i == leaves.length || leaves[i] != v) {
-                    return false;
-                }
-            }
-            return true;
-        }
     }
 
     /** One group of row or column switches. */
     private static final class Group {
         final LeafSet set;
         final List<Integer> members = new ArrayList<>();
+        int id;
         int colour = -1;
         int number = NONE;
 
@@ -247,9 +237,8 @@ public final class HdftLayout {
 
         Builder build() {
             findLeaves();
-            List<Group> roots = groups();
-            colour(roots);
-            place(roots);
+            List<Group> lines = colour(groups());
+            place(lines);
             return this;
         }
 
@@ -314,10 +303,14 @@ public final class HdftLayout {
             }
         }
 
-        /** Groups of row or column switches by the leaves they reach; incomplete switches join their group. */
+        /**
+         * Groups of row or column switches: switches reaching the same leaves, then groups sharing
+         * at least two leaves and most of the smaller group's (a row and a column share at most
+         * one), so that switches that lost different cables of one line stay together.
+         */
         private List<Group> groups() {
             Map<LeafSet, Group> bySet = new HashMap<>();
-            List<Group> all = new ArrayList<>();
+            List<Group> exact = new ArrayList<>();
             int[] groupStart = index.groupStartArray();
             int[] neighbours = index.groupNeighbourArray();
             for (int s = 0; s < n; s++) {
@@ -330,27 +323,46 @@ public final class HdftLayout {
                 if (g == null) {
                     g = new Group(set);
                     bySet.put(set, g);
-                    all.add(g);
+                    exact.add(g);
                 }
                 g.members.add(s);
             }
-            all.sort(Comparator.comparingInt((Group g) -> -g.set.leaves.length).thenComparingInt(Group::minMember));
-            Map<Integer, List<Group>> rootsByLeaf = new HashMap<>();
-            List<Group> roots = new ArrayList<>();
-            for (Group g : all) {
-                Group host = null;
-                if (g.set.leaves.length >= 2) {
-                    for (Group r : rootsByLeaf.getOrDefault(g.set.leaves[0], List.of())) {
-                        if (r.set.containsAll(g.set.leaves)) {
-                            host = r;
-                            break;
-                        }
+            Map<Integer, List<Integer>> exactByLeaf = new HashMap<>();
+            for (int i = 0; i < exact.size(); i++) {
+                for (int leaf : exact.get(i).set.leaves) {
+                    exactByLeaf.computeIfAbsent(leaf, k -> new ArrayList<>(2)).add(i);
+                }
+            }
+            Map<Long, Integer> shared = new HashMap<>();
+            for (List<Integer> at : exactByLeaf.values()) {
+                for (int a = 0; a < at.size(); a++) {
+                    for (int b = a + 1; b < at.size(); b++) {
+                        shared.merge(((long) at.get(a) << 32) | at.get(b), 1, Integer::sum);
                     }
                 }
-                if (host != null) {
-                    host.members.addAll(g.members);
-                    continue;
+            }
+            UnionFind lines = new UnionFind(exact.size());
+            for (Map.Entry<Long, Integer> e : shared.entrySet()) {
+                int a = (int) (e.getKey() >>> 32);
+                int b = (int) (e.getKey() & 0xFFFF_FFFFL);
+                int smaller = Math.min(exact.get(a).set.leaves.length, exact.get(b).set.leaves.length);
+                // most of the smaller set: fat-tree switches of other shapes share some leaves, not most
+                if (e.getValue() >= 2 && 2 * e.getValue() > smaller) {
+                    lines.union(a, b);
                 }
+            }
+            Map<Integer, List<Group>> classes = new HashMap<>();
+            for (int i = 0; i < exact.size(); i++) {
+                classes.computeIfAbsent(lines.find(i), k -> new ArrayList<>()).add(exact.get(i));
+            }
+            List<Group> merged = new ArrayList<>();
+            for (List<Group> parts : classes.values()) {
+                merged.add(merge(parts));
+            }
+            merged.sort(Comparator.comparingInt((Group g) -> -g.set.leaves.length).thenComparingInt(Group::minMember));
+            Map<Integer, List<Group>> rootsByLeaf = new HashMap<>();
+            List<Group> roots = new ArrayList<>();
+            for (Group g : merged) {
                 if (g.set.leaves.length == 1 && rootsByLeaf.getOrDefault(g.set.leaves[0], List.of()).size() >= 2) {
                     // linked to one leaf that already has its row and column: a switch that lost all
                     // its other cables, of no use for routing and of unknown kind
@@ -364,25 +376,42 @@ public final class HdftLayout {
                     rootsByLeaf.computeIfAbsent(leaf, k -> new ArrayList<>(2)).add(g);
                 }
             }
-            for (Group r : roots) {
-                r.members.sort(Integer::compare);
-            }
             this.rootsByLeaf = rootsByLeaf;
             return roots;
         }
 
-        /** Two-colours the groups: two groups sharing a leaf are a row and a column. */
-        private void colour(List<Group> roots) {
-            for (Map.Entry<Integer, List<Group>> e : rootsByLeaf.entrySet()) {
-                if (e.getValue().size() > 2) {
-                    StringBuilder sb = new StringBuilder();
-                    for (Group g : e.getValue()) {
-                        sb.append(sb.length() == 0 ? "" : ", ").append(name(g.members.get(0)));
-                    }
-                    throw new TopologyException("not a 2-D fat tree: leaf " + name(e.getKey()) + " is linked to switches"
-                            + " of " + e.getValue().size() + " different rows or columns (" + sb + ")");
+        /** One group of the switches of {@code parts}, reaching the union of their leaves. */
+        private static Group merge(List<Group> parts) {
+            if (parts.size() == 1) {
+                parts.get(0).members.sort(Integer::compare);
+                return parts.get(0);
+            }
+            TreeSet<Integer> leaves = new TreeSet<>();
+            for (Group p : parts) {
+                for (int leaf : p.set.leaves) {
+                    leaves.add(leaf);
                 }
             }
+            int[] union = new int[leaves.size()];
+            int i = 0;
+            for (int leaf : leaves) {
+                union[i++] = leaf;
+            }
+            Group g = new Group(new LeafSet(union));
+            for (Group p : parts) {
+                g.members.addAll(p.members);
+            }
+            g.members.sort(Integer::compare);
+            return g;
+        }
+
+        /**
+         * Two-colours the groups into rows and columns, then merges the groups of one colour that
+         * share a leaf (one line whose switches lost different cables). A leaf in exactly two
+         * groups says they are its row and its column, of opposite colours; a leaf in more groups
+         * says nothing by itself, its groups being coloured through other leaves.
+         */
+        private List<Group> colour(List<Group> roots) {
             Map<Group, List<Group>> adjacent = new HashMap<>();
             for (List<Group> pair : rootsByLeaf.values()) {
                 if (pair.size() == 2) {
@@ -396,6 +425,15 @@ public final class HdftLayout {
             for (Group start : sorted) {
                 if (start.colour >= 0) {
                     continue;
+                }
+                if (!adjacent.containsKey(start)) {
+                    for (int leaf : start.set.leaves) {
+                        if (rootsByLeaf.get(leaf).size() > 2) {
+                            throw new TopologyException("not a 2-D fat tree: leaf " + name(leaf) + " is linked to"
+                                    + " switches of " + rootsByLeaf.get(leaf).size() + " groups that cannot be told apart"
+                                    + " as its row and its column (" + names(rootsByLeaf.get(leaf)) + ")");
+                        }
+                    }
                 }
                 // the part's lowest switch is in 'start' (sorted order), which makes its colour "rows" (0)
                 part.clear();
@@ -415,6 +453,44 @@ public final class HdftLayout {
                     }
                 }
             }
+            for (int i = 0; i < roots.size(); i++) {
+                roots.get(i).id = i;
+            }
+            UnionFind lines = new UnionFind(roots.size());
+            for (List<Group> at : rootsByLeaf.values()) {
+                Group[] first = new Group[2];
+                for (Group g : at) {
+                    if (first[g.colour] == null) {
+                        first[g.colour] = g;
+                    } else {
+                        lines.union(first[g.colour].id, g.id);
+                    }
+                }
+            }
+            Map<Integer, List<Group>> classes = new HashMap<>();
+            for (Group g : roots) {
+                classes.computeIfAbsent(lines.find(g.id), k -> new ArrayList<>()).add(g);
+            }
+            List<Group> merged = new ArrayList<>();
+            Map<Integer, List<Group>> byLeaf = new HashMap<>();
+            for (List<Group> parts : classes.values()) {
+                Group g = merge(parts);
+                g.colour = parts.get(0).colour;
+                merged.add(g);
+                for (int leaf : g.set.leaves) {
+                    byLeaf.computeIfAbsent(leaf, k -> new ArrayList<>(2)).add(g);
+                }
+            }
+            rootsByLeaf = byLeaf;
+            return merged;
+        }
+
+        private String names(List<Group> groups) {
+            StringBuilder sb = new StringBuilder();
+            for (Group g : groups) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(name(g.members.get(0)));
+            }
+            return sb.toString();
         }
 
         /** Numbers rows and columns and places every leaf. */

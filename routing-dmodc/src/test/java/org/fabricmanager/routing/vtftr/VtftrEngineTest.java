@@ -361,6 +361,41 @@ class VtftrEngineTest {
                 List.of(new VcTransition(PortClass.ROW, PortClass.COLUMN, 2)))).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void degradedSwitchesAndCablesLeaveRoutesDeliveredOrUnroutedAtTheSourceAndDeadlockFree() {
+        // failed leaves, row and column switches and cut cables together: a route that leaves its
+        // source leaf always arrives (every leaf it crosses continues it), and two channels suffice
+        HdftSpec spec = HdftSpec.parse("HDFT(6x6;2;2;2)");
+        Fabric intact = HdftGenerator.generate(spec);
+        int unroutedFabrics = 0;
+        for (long seed = 1; seed <= 60; seed++) {
+            Fabric fabric = org.fabricmanager.topology.Degrader.degrade(LeafFailures.fail(intact, (int) (seed % 9), seed),
+                    org.fabricmanager.topology.DegradationPlan.random(0.02 * (seed % 4), (int) (seed % 7), seed));
+            FabricIndex index = fabric.index();
+            RoutingResult result = engine.route(index);
+            int[] path = new int[index.switchCount() + 1];
+            for (int d = 0; d < index.destinationCount(); d++) {
+                int pos = index.nodeByDestination(d);
+                if (index.nodeLeaf(pos) == FabricIndex.NONE) {
+                    continue;
+                }
+                for (int source : index.leaves()) {
+                    if (source != index.nodeLeaf(pos) && result.tables().port(source, d) != ForwardingTables.NO_ROUTE
+                            && walk(index, result.tables(), source, d, pos, path) < 0) {
+                        fail("seed " + seed + ": the route from " + index.switchGuid(source) + " to node " + d
+                                + " leaves its leaf but does not arrive");
+                    }
+                }
+            }
+            unroutedFabrics += result.validity().isValid() ? 0 : 1;
+            RoutedFabric routed = RoutedFabric.of(index, result.tables());
+            assertThat(new DeadlockAnalyzer(routed, VirtualChannels.of(result.tables()), 1).analyze().deadlockFree())
+                    .as("seed %d", seed).isTrue();
+        }
+        // most of these fabrics stay fully routable
+        assertThat(unroutedFabrics).isLessThan(30);
+    }
+
     // ---- helpers ------------------------------------------------------------------------------
 
     /**
