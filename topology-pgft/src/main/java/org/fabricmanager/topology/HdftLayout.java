@@ -19,9 +19,9 @@ import java.util.TreeSet;
  * by the set of leaves they reach: switches reaching the same set serve one row or one column, and
  * groups sharing at least two leaves, and most of the smaller group's, are one line too (a row
  * and a column share at most one leaf), which keeps together switches of one line that lost
- * different cables. Every leaf belongs to at most two groups, its row and its column, and a row and a column
- * share at most one leaf; two groups sharing a leaf are of opposite kinds, so the groups are
- * two-coloured. In each connected part the colour holding the switch with the lowest GUID is
+ * different cables. A leaf in exactly two groups has them as its row and its column, of opposite
+ * kinds, so the groups are two-coloured through such leaves; groups of one colour that share a leaf
+ * are then one line. In each connected part the colour holding the switch with the lowest GUID is
  * "rows" (with the canonical numbering of {@link HdftGenerator}, row switches come first). Rows
  * and columns are numbered by the lowest GUID of their switches. A leaf left with no row (or no
  * column) switch at all gets a row (column) of its own, with no switches, after the others.
