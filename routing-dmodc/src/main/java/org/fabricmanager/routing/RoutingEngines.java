@@ -12,7 +12,7 @@ public final class RoutingEngines {
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of();
+        return List.of("dmodc", "dmodk");
     }
 
     /**
@@ -26,6 +26,10 @@ public final class RoutingEngines {
             throw new RoutingException("routing threads must be at least 1, got " + threads);
         }
         switch (name) {
+            case "dmodc":
+                return new org.fabricmanager.routing.dmodc.DmodcEngine(threads);
+            case "dmodk":
+                return new org.fabricmanager.routing.dmodc.DmodkEngine(threads);
             default:
                 throw new RoutingException("unknown routing engine '" + name + "' (known: " + String.join(", ", names())
                         + ")");

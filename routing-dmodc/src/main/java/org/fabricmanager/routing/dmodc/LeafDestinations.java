@@ -1,0 +1,66 @@
+package org.fabricmanager.routing.dmodc;
+
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * The destination indices of each leaf's nodes, ascending, in {@link FabricIndex#leafNodeArray()}
+ * order, plus whether they form one contiguous range (the common case: generated and discovered
+ * fabrics number a leaf's nodes consecutively), which lets the route loop fill runs instead of
+ * single entries.
+ */
+final class LeafDestinations {
+    private final int[] start;
+    private final int[] destination;
+    private final int[] port;
+    private final boolean[] contiguous;
+
+    private LeafDestinations(int[] start, int[] destination, int[] port, boolean[] contiguous) {
+        this.start = start;
+        this.destination = destination;
+        this.port = port;
+        this.contiguous = contiguous;
+    }
+
+    static LeafDestinations of(FabricIndex index) {
+        int leaves = index.leafCount();
+        int[] nodes = index.leafNodeArray();
+        int[] start = new int[leaves + 1];
+        int[] destination = new int[nodes.length];
+        int[] port = new int[nodes.length];
+        boolean[] contiguous = new boolean[leaves];
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            start[leaf] = index.leafNodeStart(leaf);
+        }
+        start[leaves] = nodes.length;
+        for (int i = 0; i < nodes.length; i++) {
+            destination[i] = index.nodeIndex(nodes[i]);
+            port[i] = index.nodeLeafPort(nodes[i]);
+        }
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            int from = start[leaf];
+            int to = start[leaf + 1];
+            contiguous[leaf] = to > from && destination[to - 1] - destination[from] == to - from - 1;
+        }
+        return new LeafDestinations(start, destination, port, contiguous);
+    }
+
+    /** First position of leaf {@code leaf}'s nodes; they end at {@code start(leaf + 1)}. */
+    int start(int leaf) {
+        return start[leaf];
+    }
+
+    /** Destination index at position {@code i}. */
+    int destination(int i) {
+        return destination[i];
+    }
+
+    /** The leaf port of the node at position {@code i}. */
+    int port(int i) {
+        return port[i];
+    }
+
+    /** True when the leaf's destinations are {@code destination(start) .. destination(start) + count - 1}. */
+    boolean contiguous(int leaf) {
+        return contiguous[leaf];
+    }
+}

@@ -1,0 +1,305 @@
+package org.fabricmanager.routing.dmodc;
+
+import java.util.Arrays;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * Formulas (1)-(4) for all switches: the forwarding table row of each switch, one worker per
+ * switch at a time. Per switch, the candidate groups {@code C_{s,λ}} (formula (1)) are found for
+ * all leaves at once as bit masks, eight leaves by eight groups per step ({@link ByteLanes}); each
+ * distinct mask then becomes a "selector" (the candidate list and, when short, the periodic
+ * sequence of ports over {@code q = floor(d / Π_s)}), cached per switch because most leaves share
+ * a handful of masks. A leaf whose destinations are contiguous is filled run by run: a port
+ * changes only every {@code Π_s} destinations.
+ */
+final class RouteFill {
+    private static final int GRAIN = 8;
+    private static final byte NO_ROUTE = (byte) ForwardingTables.NO_ROUTE;
+
+    private final FabricIndex index;
+    private final CostTable costs;
+    private final int[] divider;
+    private final LeafDestinations destinations;
+    private final int[] groupStart;
+    private final int[] groupNeighbour;
+    private final int[] groupPortStart;
+    private final int[] groupPorts;
+    private final int maxGroups;
+
+    RouteFill(FabricIndex index, CostTable costs, int[] divider, LeafDestinations destinations) {
+        this.index = index;
+        this.costs = costs;
+        this.divider = divider;
+        this.destinations = destinations;
+        this.groupStart = index.groupStartArray();
+        this.groupNeighbour = index.groupNeighbourArray();
+        this.groupPortStart = index.groupPortStartArray();
+        this.groupPorts = index.groupPortArray();
+        int most = 0;
+        for (int s = 0; s < index.switchCount(); s++) {
+            most = Math.max(most, index.groupCount(s));
+        }
+        this.maxGroups = most;
+    }
+
+    /** All rows, switches in parallel. */
+    byte[][] computeAll(RoutingPool pool) {
+        byte[][] rows = new byte[index.switchCount()][];
+        Worker[] workers = new Worker[pool.threads()];
+        pool.forRange(rows.length, GRAIN, (w, from, to) -> {
+            Worker worker = workers[w];
+            if (worker == null) {
+                worker = new Worker();
+                workers[w] = worker;
+            }
+            for (int s = from; s < to; s++) {
+                rows[s] = worker.row(s);
+            }
+        });
+        return rows;
+    }
+
+    /** One thread's scratch space, reused from switch to switch. */
+    private final class Worker {
+        private static final int SLOTS = 64;
+        private static final int SEQUENCE_MAX = 1024;
+
+        private final int leaves = costs.leafCount();
+        private final int words = Math.max(1, (maxGroups + 63) >>> 6);
+        private final byte[] masks = new byte[leaves * words * 8];
+        private final int[] neighbourRow = new int[8];
+        private final long[] mask = new long[words];
+
+        private final long[] slotKey = new long[SLOTS * words];
+        private final int[] slotEpoch = new int[SLOTS];
+        private final int[] slotCount = new int[SLOTS];
+        private final int[] slotCandidates = new int[SLOTS * Math.max(1, maxGroups)];
+        private final int[] slotPeriod = new int[SLOTS];
+        private final byte[] slotSequence = new byte[SLOTS * SEQUENCE_MAX];
+        private int epoch;
+
+        byte[] row(int s) {
+            byte[] row = new byte[index.destinationCount()];
+            Arrays.fill(row, NO_ROUTE);
+            int ownLeaf = index.leafNumber(s);
+            if (ownLeaf != FabricIndex.NONE) {
+                for (int i = destinations.start(ownLeaf); i < destinations.start(ownLeaf + 1); i++) {
+                    row[destinations.destination(i)] = (byte) destinations.port(i);
+                }
+            }
+            int g0 = groupStart[s];
+            int k = groupStart[s + 1] - g0;
+            if (k == 0 || leaves == 0) {
+                return row;
+            }
+            int w = (k + 63) >>> 6;
+            computeMasks(s, g0, k, w);
+            if (++epoch == 0) {
+                Arrays.fill(slotEpoch, 0);
+                epoch = 1;
+            }
+            byte[] c = costs.array();
+            int costRow = s * leaves;
+            int pi = divider[s];
+            int lastSlot = -1;
+            long lastMask = 0;
+            for (int leaf = 0; leaf < leaves; leaf++) {
+                if (leaf == ownLeaf || c[costRow + leaf] == CostTable.INFINITE) {
+                    continue;
+                }
+                int slot;
+                if (w == 1) {
+                    long m = ByteLanes.get(masks, leaf * 8);
+                    if (m == lastMask && lastSlot >= 0) {
+                        slot = lastSlot;
+                    } else {
+                        mask[0] = m;
+                        slot = selector(g0, 1);
+                        lastSlot = slot;
+                        lastMask = m;
+                    }
+                } else {
+                    for (int i = 0; i < w; i++) {
+                        mask[i] = ByteLanes.get(masks, (leaf * w + i) * 8);
+                    }
+                    slot = selector(g0, w);
+                }
+                if (slotCount[slot] > 0) {
+                    fillLeaf(row, leaf, slot, pi);
+                }
+            }
+            return row;
+        }
+
+        /**
+         * Formula (1) for every leaf: bit {@code i} of leaf {@code λ}'s mask is set when the
+         * neighbour of group {@code g0 + i} has a lower cost to {@code λ} than {@code s}.
+         */
+        private void computeMasks(int s, int g0, int k, int w) {
+            byte[] c = costs.array();
+            int own = s * leaves;
+            int wide = leaves & ~7;
+            int stride = w * 8;
+            int blocks = w * 8;
+            for (int b = 0; b < blocks; b++) {
+                int first = b * 8;
+                int n = Math.max(0, Math.min(8, k - first));
+                for (int i = 0; i < n; i++) {
+                    neighbourRow[i] = groupNeighbour[g0 + first + i] * leaves;
+                }
+                for (int l = 0; l < wide; l += 8) {
+                    long mine = ByteLanes.get(c, own + l);
+                    long bits = 0;
+                    for (int i = 0; i < n; i++) {
+                        bits |= ByteLanes.lessThan(ByteLanes.get(c, neighbourRow[i] + l), mine) >>> (7 - i);
+                    }
+                    int at = l * stride + b;
+                    masks[at] = (byte) bits;
+                    masks[at + stride] = (byte) (bits >>> 8);
+                    masks[at + 2 * stride] = (byte) (bits >>> 16);
+                    masks[at + 3 * stride] = (byte) (bits >>> 24);
+                    masks[at + 4 * stride] = (byte) (bits >>> 32);
+                    masks[at + 5 * stride] = (byte) (bits >>> 40);
+                    masks[at + 6 * stride] = (byte) (bits >>> 48);
+                    masks[at + 7 * stride] = (byte) (bits >>> 56);
+                }
+                for (int l = wide; l < leaves; l++) {
+                    int bits = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (c[neighbourRow[i] + l] < c[own + l]) {
+                            bits |= 1 << i;
+                        }
+                    }
+                    masks[l * stride + b] = (byte) bits;
+                }
+            }
+        }
+
+        /** The cache slot holding the selector of {@link #mask}, built on a miss. */
+        private int selector(int g0, int w) {
+            long h = 0;
+            for (int i = 0; i < w; i++) {
+                h = (h + mask[i]) * 0x9E3779B97F4A7C15L;
+            }
+            int slot = (int) (h >>> 58);
+            if (slotEpoch[slot] == epoch) {
+                boolean same = true;
+                for (int i = 0; i < w; i++) {
+                    if (slotKey[slot * words + i] != mask[i]) {
+                        same = false;
+                        break;
+                    }
+                }
+                if (same) {
+                    return slot;
+                }
+            }
+            build(slot, g0, w);
+            return slot;
+        }
+
+        /** Candidate groups in group order, and the port sequence over {@code q} when it is short. */
+        private void build(int slot, int g0, int w) {
+            slotEpoch[slot] = epoch;
+            int base = slot * maxGroups;
+            int n = 0;
+            for (int i = 0; i < w; i++) {
+                slotKey[slot * words + i] = mask[i];
+                long bits = mask[i];
+                while (bits != 0) {
+                    slotCandidates[base + n++] = g0 + i * 64 + Long.numberOfTrailingZeros(bits);
+                    bits &= bits - 1;
+                }
+            }
+            slotCount[slot] = n;
+            slotPeriod[slot] = 0;
+            if (n == 0) {
+                return;
+            }
+            // Ports repeat with period #C × lcm(group sizes) in q: (q mod #C) and (floor(q/#C) mod #g) both do.
+            long lcm = 1;
+            for (int i = 0; i < n && lcm * n <= SEQUENCE_MAX; i++) {
+                int size = groupSize(slotCandidates[base + i]);
+                lcm = lcm / gcd(lcm, size) * size;
+            }
+            if (lcm * n > SEQUENCE_MAX) {
+                return;
+            }
+            int period = (int) lcm * n;
+            int seq = slot * SEQUENCE_MAX;
+            for (int q = 0; q < period; q++) {
+                slotSequence[seq + q] = (byte) portOf(base, n, q);
+            }
+            slotPeriod[slot] = period;
+        }
+
+        /** Formulas (3) and (4) for {@code q = floor(d / Π_s)}. */
+        private int portOf(int base, int n, int q) {
+            int g = slotCandidates[base + q % n];
+            int size = groupSize(g);
+            int j = size == 1 ? 0 : (q / n) % size;
+            return groupPorts[groupPortStart[g] + j];
+        }
+
+        private int groupSize(int g) {
+            return groupPortStart[g + 1] - groupPortStart[g];
+        }
+
+        private void fillLeaf(byte[] row, int leaf, int slot, int pi) {
+            int from = destinations.start(leaf);
+            int to = destinations.start(leaf + 1);
+            int n = slotCount[slot];
+            int base = slot * maxGroups;
+            int period = slotPeriod[slot];
+            int seq = slot * SEQUENCE_MAX;
+            if (!destinations.contiguous(leaf)) {
+                for (int i = from; i < to; i++) {
+                    int d = destinations.destination(i);
+                    int q = d / pi;
+                    row[d] = period > 0 ? slotSequence[seq + q % period] : (byte) portOf(base, n, q);
+                }
+                return;
+            }
+            int d = destinations.destination(from);
+            int end = d + (to - from);
+            if (pi == 1 && period > 0) {
+                int r = d % period;
+                while (d < end) {
+                    int len = Math.min(period - r, end - d);
+                    System.arraycopy(slotSequence, seq + r, row, d, len);
+                    d += len;
+                    r = 0;
+                }
+                return;
+            }
+            int q = d / pi;
+            int run = pi - (d - q * pi);
+            int r = period > 0 ? q % period : 0;
+            while (d < end) {
+                int stop = (int) Math.min((long) d + run, end);
+                byte port = period > 0 ? slotSequence[seq + r] : (byte) portOf(base, n, q);
+                if (stop - d == 1) {
+                    row[d] = port;
+                } else {
+                    Arrays.fill(row, d, stop, port);
+                }
+                d = stop;
+                run = pi;
+                q++;
+                if (period > 0 && ++r == period) {
+                    r = 0;
+                }
+            }
+        }
+    }
+
+    private static long gcd(long a, long b) {
+        while (b != 0) {
+            long t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+}

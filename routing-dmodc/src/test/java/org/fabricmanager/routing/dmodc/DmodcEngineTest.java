@@ -1,0 +1,145 @@
+package org.fabricmanager.routing.dmodc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** Dmodc against a plain reimplementation of the spec, across thread counts, and route by route. */
+class DmodcEngineTest {
+    private static final DmodcEngine ONE = new DmodcEngine(1);
+    private static final DmodcEngine FOUR = new DmodcEngine(4);
+
+    @AfterAll
+    static void close() {
+        ONE.close();
+        FOUR.close();
+    }
+
+    @Test
+    void tablesAreExactlyWhatTheSpecRulesDefineOnIntactFabrics() {
+        for (String spec : TestFabrics.SPECS) {
+            assertMatchesReference(spec, TestFabrics.intact(spec));
+        }
+    }
+
+    @Test
+    void tablesAreExactlyWhatTheSpecRulesDefineOnDegradedFabrics() {
+        for (TestFabrics.Degraded d : TestFabrics.degraded(6)) {
+            assertMatchesReference(d.description(), d.fabric());
+        }
+    }
+
+    @Test
+    void oneAndFourThreadsGiveIdenticalTables() {
+        for (TestFabrics.Degraded d : TestFabrics.degraded(12)) {
+            FabricIndex index = d.fabric().index();
+            RoutingResult one = ONE.route(index);
+            RoutingResult four = FOUR.route(index);
+            assertThat(four.tables().sameAs(one.tables())).as(d.description()).isTrue();
+            assertThat(four.validity()).as(d.description()).isEqualTo(one.validity());
+        }
+    }
+
+    @Test
+    void everyRouteStepsToANeighbourStrictlyCloserToTheDestinationLeaf() {
+        for (TestFabrics.Degraded d : TestFabrics.degraded(8)) {
+            DmodcRouting routing = FOUR.compute(d.fabric().index());
+            assertEveryStepIsCloser(d.description(), routing);
+        }
+        for (String spec : TestFabrics.SPECS) {
+            assertEveryStepIsCloser(spec, FOUR.compute(TestFabrics.intact(spec).index()));
+        }
+    }
+
+    @Test
+    void theTableAlwaysPicksOneOfTheAlternativePorts() {
+        for (TestFabrics.Degraded d : TestFabrics.degraded(3)) {
+            DmodcRouting routing = FOUR.compute(d.fabric().index());
+            ForwardingTables t = routing.result().tables();
+            for (int s = 0; s < t.switchCount(); s++) {
+                for (int dest = 0; dest < t.destinationCount(); dest++) {
+                    int port = t.port(s, dest);
+                    int[] candidates = routing.candidatePorts(s, dest);
+                    if (port == ForwardingTables.NO_ROUTE) {
+                        assertThat(candidates).as(d + " s=" + s + " d=" + dest).isEmpty();
+                    } else {
+                        assertThat(candidates).as(d + " s=" + s + " d=" + dest).contains(port);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void reportsItsPhasesInOrder() {
+        RoutingResult r = ONE.route(TestFabrics.intact("PGFT(3;4,4,4;1,4,4;1,1,1)").index());
+        assertThat(r.engine()).isEqualTo("dmodc");
+        assertThat(r.timings().phases()).extracting(p -> p.name())
+                .containsExactly("ranking", "groups", "cost+divider", "routes", "validity");
+    }
+
+    @Test
+    void tablesAndCostsStayWithinTheirMemoryBounds() {
+        for (String spec : List.of("PGFT(3;4,4,4;1,4,4;1,1,1)", "PGFT(3;6,4,4;1,3,2;1,2,1)", "PGFT(2;6,5;1,3;1,1)")) {
+            Fabric fabric = TestFabrics.intact(spec);
+            FabricIndex index = fabric.index();
+            DmodcRouting routing = FOUR.compute(index);
+            long switches = index.switchCount();
+            long nodes = index.nodeCount();
+            assertThat(routing.tableBytes()).as(spec).isEqualTo(switches * index.destinationCount())
+                    .isLessThanOrEqualTo((long) (switches * nodes * 1.1));
+            assertThat(routing.costTableBytes()).as(spec).isEqualTo(switches * index.leafCount());
+        }
+    }
+
+    private static void assertMatchesReference(String what, Fabric fabric) {
+        ReferenceDmodc reference = new ReferenceDmodc(fabric);
+        int[][] expected = reference.tables();
+        ForwardingTables actual = ONE.route(fabric.index()).tables();
+        assertThat(actual.switchCount()).as(what).isEqualTo(expected.length);
+        for (int s = 0; s < expected.length; s++) {
+            assertThat(actual.switchGuid(s)).as(what).isEqualTo(reference.guid[s]);
+            for (int d = 0; d < expected[s].length; d++) {
+                if (actual.port(s, d) != expected[s][d]) {
+                    throw new AssertionError(what + ": switch " + Long.toHexString(reference.guid[s]) + " destination " + d
+                            + ": engine port " + actual.port(s, d) + ", spec rules give " + expected[s][d]);
+                }
+            }
+        }
+    }
+
+    private static void assertEveryStepIsCloser(String what, DmodcRouting routing) {
+        FabricIndex index = routing.index();
+        ForwardingTables t = routing.result().tables();
+        CostTable costs = routing.costs();
+        for (int d = 0; d < index.destinationCount(); d++) {
+            int pos = index.nodeByDestination(d);
+            int leafSwitch = pos == FabricIndex.NONE ? FabricIndex.NONE : index.nodeLeaf(pos);
+            for (int s = 0; s < t.switchCount(); s++) {
+                int port = t.port(s, d);
+                String at = what + ": switch " + s + " destination " + d;
+                if (leafSwitch == FabricIndex.NONE) {
+                    assertThat(port).as(at).isEqualTo(ForwardingTables.NO_ROUTE);
+                    continue;
+                }
+                int leaf = index.leafNumber(leafSwitch);
+                if (s == leafSwitch) {
+                    assertThat(port).as(at).isEqualTo(index.nodeLeafPort(pos));
+                } else if (!costs.isFinite(s, leaf)) {
+                    assertThat(port).as(at).isEqualTo(ForwardingTables.NO_ROUTE);
+                } else {
+                    assertThat(port).as(at).isBetween(1, index.switchPorts(s));
+                    int next = index.peerSwitches(s)[port];
+                    assertThat(next).as(at + " port " + port + " leads to a switch").isNotEqualTo(FabricIndex.NONE);
+                    assertThat(costs.cost(next, leaf)).as(at + " next hop cost").isLessThan(costs.cost(s, leaf));
+                }
+            }
+        }
+    }
+}
