@@ -36,6 +36,16 @@ class DmodcEngineTest {
     }
 
     @Test
+    void tablesAreExactlyWhatTheSpecRulesDefineOnIrregularFabrics() {
+        for (TestFabrics.Degraded d : TestFabrics.irregular(40)) {
+            assertMatchesReference(d.description(), d.fabric());
+            assertEveryStepIsCloser(d.description(), FOUR.compute(d.fabric().index()));
+            assertThat(FOUR.route(d.fabric().index()).tables().sameAs(ONE.route(d.fabric().index()).tables()))
+                    .as(d.description()).isTrue();
+        }
+    }
+
+    @Test
     void oneAndFourThreadsGiveIdenticalTables() {
         for (TestFabrics.Degraded d : TestFabrics.degraded(12)) {
             FabricIndex index = d.fabric().index();

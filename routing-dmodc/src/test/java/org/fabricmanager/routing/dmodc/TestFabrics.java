@@ -1,10 +1,15 @@
 package org.fabricmanager.routing.dmodc;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 
@@ -62,6 +67,59 @@ final class TestFabrics {
                 out.add(new Degraded(text + " minus " + fraction + " of links and " + switches + " switches, seed " + seed,
                         Degrader.degrade(fabric, plan)));
             }
+        }
+        return out;
+    }
+
+    /**
+     * Fabrics no generator would make, to exercise the general rules: a degraded PGFT whose
+     * switches get two spare ports each, then random extra cables between switches (same-level,
+     * leaf-to-leaf, level-skipping), node indices shuffled with gaps, and a few nodes unplugged.
+     */
+    static List<Degraded> irregular(int count) {
+        List<Degraded> out = new ArrayList<>();
+        for (int seed = 1; seed <= count; seed++) {
+            Random random = new Random(seed);
+            String text = SPECS.get(1 + random.nextInt(SPECS.size() - 1));
+            Fabric base = Degrader.degrade(intact(text), DegradationPlan.random(random.nextInt(15) / 100.0, 0, seed));
+            List<FabricSwitch> switches = new ArrayList<>();
+            for (FabricSwitch sw : base.switches()) {
+                switches.add(new FabricSwitch(sw.guid(), sw.name(), sw.ports() + 2));
+            }
+            List<Link> links = new ArrayList<>();
+            List<EndNode> nodes = new ArrayList<>();
+            List<Integer> indices = new ArrayList<>();
+            for (int i = 0; i < base.nodes().size(); i++) {
+                indices.add(i * 2 + random.nextInt(2));
+            }
+            Collections.shuffle(indices, random);
+            for (int i = 0; i < base.nodes().size(); i++) {
+                EndNode n = base.nodes().get(i);
+                nodes.add(new EndNode(n.guid(), n.name(), indices.get(i)));
+            }
+            for (Link l : base.links()) {
+                boolean nodeLink = base.isNode(l.a()) || base.isNode(l.b());
+                if (!nodeLink || random.nextInt(20) != 0) {
+                    links.add(l);
+                }
+            }
+            int extra = 1 + random.nextInt(switches.size());
+            boolean[][] used = new boolean[switches.size()][2];
+            for (int e = 0; e < extra; e++) {
+                int a = random.nextInt(switches.size());
+                int b = random.nextInt(switches.size());
+                int pa = random.nextInt(2);
+                int pb = random.nextInt(2);
+                if (a == b || used[a][pa] || used[b][pb]) {
+                    continue;
+                }
+                used[a][pa] = true;
+                used[b][pb] = true;
+                FabricSwitch sa = switches.get(a);
+                FabricSwitch sb = switches.get(b);
+                links.add(new Link(sa.guid(), sa.ports() - 1 + pa, sb.guid(), sb.ports() - 1 + pb));
+            }
+            out.add(new Degraded(text + " made irregular, seed " + seed, new Fabric(null, switches, nodes, links)));
         }
         return out;
     }
