@@ -87,19 +87,16 @@ public final class DmodkEngine implements RoutingEngine {
             for (int r = 0; r < period; r++) {
                 up[r] = (byte) (upBase + (r % w) * p + r / w);
             }
-            if (wl == 1) {
-                for (int d = 0; d < nodes; d += period) {
-                    System.arraycopy(up, 0, row, d, Math.min(period, nodes - d));
-                }
-            } else {
-                int r = 0;
-                for (int d = 0; d < nodes; d += wl) {
-                    Arrays.fill(row, d, Math.min(d + wl, nodes), up[r]);
-                    if (++r == period) {
-                        r = 0;
-                    }
+            // The up ports repeat every W_l × period destinations: write one cycle, copy the rest.
+            long cycle = Math.min((long) wl * period, nodes);
+            int r = 0;
+            for (long d = 0; d < cycle; d += wl) {
+                Arrays.fill(row, (int) d, (int) Math.min(d + wl, cycle), up[r]);
+                if (++r == period) {
+                    r = 0;
                 }
             }
+            RowPatterns.replicate(row, 0, (int) cycle, nodes);
         }
         if (l == 1) {
             for (int i = 0; i < ml; i++) {

@@ -13,12 +13,14 @@ final class LeafDestinations {
     private final int[] destination;
     private final int[] port;
     private final boolean[] contiguous;
+    private final int[] gaps;
 
-    private LeafDestinations(int[] start, int[] destination, int[] port, boolean[] contiguous) {
+    private LeafDestinations(int[] start, int[] destination, int[] port, boolean[] contiguous, int[] gaps) {
         this.start = start;
         this.destination = destination;
         this.port = port;
         this.contiguous = contiguous;
+        this.gaps = gaps;
     }
 
     static LeafDestinations of(FabricIndex index) {
@@ -41,7 +43,38 @@ final class LeafDestinations {
             int to = start[leaf + 1];
             contiguous[leaf] = to > from && destination[to - 1] - destination[from] == to - from - 1;
         }
-        return new LeafDestinations(start, destination, port, contiguous);
+        return new LeafDestinations(start, destination, port, contiguous, gaps(index));
+    }
+
+    /** Ranges {@code [from, to)} of destination indices that no linked node has, as pairs. */
+    private static int[] gaps(FabricIndex index) {
+        int count = index.destinationCount();
+        int[] out = new int[8];
+        int n = 0;
+        int d = 0;
+        while (d < count) {
+            int pos = index.nodeByDestination(d);
+            if (pos != FabricIndex.NONE && index.nodeLeaf(pos) != FabricIndex.NONE) {
+                d++;
+                continue;
+            }
+            int from = d;
+            while (d < count && (index.nodeByDestination(d) == FabricIndex.NONE
+                    || index.nodeLeaf(index.nodeByDestination(d)) == FabricIndex.NONE)) {
+                d++;
+            }
+            if (n + 2 > out.length) {
+                out = java.util.Arrays.copyOf(out, out.length * 2);
+            }
+            out[n++] = from;
+            out[n++] = d;
+        }
+        return java.util.Arrays.copyOf(out, n);
+    }
+
+    /** Destination ranges without a linked node: {@code [gaps[2i], gaps[2i+1])}. */
+    int[] gaps() {
+        return gaps;
     }
 
     /** First position of leaf {@code leaf}'s nodes; they end at {@code start(leaf + 1)}. */

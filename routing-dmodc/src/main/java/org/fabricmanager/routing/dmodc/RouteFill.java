@@ -81,7 +81,10 @@ final class RouteFill {
 
         byte[] row(int s) {
             byte[] row = new byte[index.destinationCount()];
-            Arrays.fill(row, NO_ROUTE);
+            int[] gaps = destinations.gaps();
+            for (int i = 0; i < gaps.length; i += 2) {
+                Arrays.fill(row, gaps[i], gaps[i + 1], NO_ROUTE);
+            }
             int ownLeaf = index.leafNumber(s);
             if (ownLeaf != FabricIndex.NONE) {
                 for (int i = destinations.start(ownLeaf); i < destinations.start(ownLeaf + 1); i++) {
@@ -90,7 +93,14 @@ final class RouteFill {
             }
             int g0 = groupStart[s];
             int k = groupStart[s + 1] - g0;
-            if (k == 0 || leaves == 0) {
+            byte[] c = costs.array();
+            int costRow = s * leaves;
+            if (k == 0) {
+                for (int leaf = 0; leaf < leaves; leaf++) {
+                    if (leaf != ownLeaf) {
+                        noRoute(row, leaf);
+                    }
+                }
                 return row;
             }
             int w = (k + 63) >>> 6;
@@ -99,37 +109,72 @@ final class RouteFill {
                 Arrays.fill(slotEpoch, 0);
                 epoch = 1;
             }
-            byte[] c = costs.array();
-            int costRow = s * leaves;
             int pi = divider[s];
-            int lastSlot = -1;
-            long lastMask = 0;
+            // Consecutive leaves with the same candidates and adjacent destinations form one run,
+            // filled in one go: a run's selector slot stays untouched until the run is flushed.
+            int runFrom = -1;
+            int runTo = -1;
+            int runSlot = -1;
             for (int leaf = 0; leaf < leaves; leaf++) {
-                if (leaf == ownLeaf || c[costRow + leaf] == CostTable.INFINITE) {
+                if (leaf == ownLeaf) {
                     continue;
                 }
-                int slot;
+                if (c[costRow + leaf] == CostTable.INFINITE) {
+                    noRoute(row, leaf);
+                    continue;
+                }
+                boolean same;
                 if (w == 1) {
                     long m = ByteLanes.get(masks, leaf * 8);
-                    if (m == lastMask && lastSlot >= 0) {
-                        slot = lastSlot;
-                    } else {
-                        mask[0] = m;
-                        slot = selector(g0, 1);
-                        lastSlot = slot;
-                        lastMask = m;
-                    }
+                    same = m == mask[0];
+                    mask[0] = m;
                 } else {
+                    same = true;
                     for (int i = 0; i < w; i++) {
-                        mask[i] = ByteLanes.get(masks, (leaf * w + i) * 8);
+                        long m = ByteLanes.get(masks, (leaf * w + i) * 8);
+                        same &= m == mask[i];
+                        mask[i] = m;
                     }
-                    slot = selector(g0, w);
                 }
-                if (slotCount[slot] > 0) {
-                    fillLeaf(row, leaf, slot, pi);
+                int from = destinations.start(leaf);
+                int count = destinations.start(leaf + 1) - from;
+                if (destinations.contiguous(leaf)) {
+                    int d0 = destinations.destination(from);
+                    if (same && runFrom >= 0 && d0 == runTo) {
+                        runTo += count;
+                        continue;
+                    }
+                    if (runFrom >= 0) {
+                        fillRange(row, runFrom, runTo, runSlot, pi);
+                    }
+                    runSlot = selector(g0, w);
+                    runFrom = d0;
+                    runTo = d0 + count;
+                } else {
+                    if (runFrom >= 0) {
+                        fillRange(row, runFrom, runTo, runSlot, pi);
+                        runFrom = -1;
+                    }
+                    fillScattered(row, leaf, selector(g0, w), pi);
                 }
             }
+            if (runFrom >= 0) {
+                fillRange(row, runFrom, runTo, runSlot, pi);
+            }
             return row;
+        }
+
+        private void noRoute(byte[] row, int leaf) {
+            int from = destinations.start(leaf);
+            int to = destinations.start(leaf + 1);
+            if (destinations.contiguous(leaf)) {
+                int d0 = destinations.destination(from);
+                Arrays.fill(row, d0, d0 + (to - from), NO_ROUTE);
+            } else {
+                for (int i = from; i < to; i++) {
+                    row[destinations.destination(i)] = NO_ROUTE;
+                }
+            }
         }
 
         /**
@@ -246,50 +291,67 @@ final class RouteFill {
             return groupPortStart[g + 1] - groupPortStart[g];
         }
 
-        private void fillLeaf(byte[] row, int leaf, int slot, int pi) {
-            int from = destinations.start(leaf);
-            int to = destinations.start(leaf + 1);
+        /** Formulas (3)-(4) over the destination range {@code [from, to)}, all with the selector in {@code slot}. */
+        private void fillRange(byte[] row, int from, int to, int slot, int pi) {
             int n = slotCount[slot];
-            int base = slot * maxGroups;
             int period = slotPeriod[slot];
-            int seq = slot * SEQUENCE_MAX;
-            if (!destinations.contiguous(leaf)) {
-                for (int i = from; i < to; i++) {
-                    int d = destinations.destination(i);
-                    int q = d / pi;
-                    row[d] = period > 0 ? slotSequence[seq + q % period] : (byte) portOf(base, n, q);
+            if (n == 0) {
+                Arrays.fill(row, from, to, NO_ROUTE);
+                return;
+            }
+            int q = from / pi;
+            int run = pi - (from - q * pi);
+            if (period == 0) {
+                int base = slot * maxGroups;
+                for (int d = from; d < to; q++) {
+                    int stop = (int) Math.min((long) d + run, to);
+                    Arrays.fill(row, d, stop, (byte) portOf(base, n, q));
+                    d = stop;
+                    run = pi;
                 }
                 return;
             }
-            int d = destinations.destination(from);
-            int end = d + (to - from);
-            if (pi == 1 && period > 0) {
-                int r = d % period;
-                while (d < end) {
-                    int len = Math.min(period - r, end - d);
+            // In d, the ports repeat every Π_s × period entries: write one cycle, copy the rest.
+            long cycle = (long) pi * period;
+            int limit = to;
+            boolean replicate = cycle <= RowPatterns.MAX_PERIOD && to - from > 2 * cycle;
+            if (replicate) {
+                limit = from + (int) cycle;
+            }
+            int seq = slot * SEQUENCE_MAX;
+            int r = q % period;
+            if (pi == 1) {
+                for (int d = from; d < limit; r = 0) {
+                    int len = Math.min(period - r, limit - d);
                     System.arraycopy(slotSequence, seq + r, row, d, len);
                     d += len;
-                    r = 0;
                 }
-                return;
+            } else {
+                for (int d = from; d < limit; ) {
+                    int stop = (int) Math.min((long) d + run, limit);
+                    Arrays.fill(row, d, stop, slotSequence[seq + r]);
+                    d = stop;
+                    run = pi;
+                    if (++r == period) {
+                        r = 0;
+                    }
+                }
             }
-            int q = d / pi;
-            int run = pi - (d - q * pi);
-            int r = period > 0 ? q % period : 0;
-            while (d < end) {
-                int stop = (int) Math.min((long) d + run, end);
-                byte port = period > 0 ? slotSequence[seq + r] : (byte) portOf(base, n, q);
-                if (stop - d == 1) {
-                    row[d] = port;
-                } else {
-                    Arrays.fill(row, d, stop, port);
-                }
-                d = stop;
-                run = pi;
-                q++;
-                if (period > 0 && ++r == period) {
-                    r = 0;
-                }
+            if (replicate) {
+                RowPatterns.replicate(row, from, (int) cycle, to);
+            }
+        }
+
+        /** Formulas (3)-(4) for a leaf whose destinations are not one range, entry by entry. */
+        private void fillScattered(byte[] row, int leaf, int slot, int pi) {
+            int n = slotCount[slot];
+            int period = slotPeriod[slot];
+            int base = slot * maxGroups;
+            int seq = slot * SEQUENCE_MAX;
+            for (int i = destinations.start(leaf); i < destinations.start(leaf + 1); i++) {
+                int d = destinations.destination(i);
+                int q = d / pi;
+                row[d] = n == 0 ? NO_ROUTE : period > 0 ? slotSequence[seq + q % period] : (byte) portOf(base, n, q);
             }
         }
     }
