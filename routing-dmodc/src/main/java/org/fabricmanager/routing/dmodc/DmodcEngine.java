@@ -72,7 +72,7 @@ public final class DmodcEngine implements RoutingEngine {
         long t3 = System.nanoTime();
         phases.add(new PhaseTimings.Phase("cost+divider", t3 - t2));
 
-        byte[][] rows = new RouteFill(fabric, cd.costs(), cd.dividers(), destinations).computeAll(pool);
+        byte[][] rows = new RouteFill(fabric, cd.costs(), cd.dividers(), cd.profiles(), destinations).computeAll(pool);
         long[] guids = new long[fabric.switchCount()];
         for (int s = 0; s < guids.length; s++) {
             guids[s] = fabric.switchGuid(s);

@@ -26,8 +26,9 @@ final class RouteFill {
     private final int[] groupPortStart;
     private final int[] groupPorts;
     private final int maxGroups;
+    private final RowProfiles profiles;
 
-    RouteFill(FabricIndex index, CostTable costs, int[] divider, LeafDestinations destinations) {
+    RouteFill(FabricIndex index, CostTable costs, int[] divider, RowProfiles profiles, LeafDestinations destinations) {
         this.index = index;
         this.costs = costs;
         this.divider = divider;
@@ -41,11 +42,13 @@ final class RouteFill {
             most = Math.max(most, index.groupCount(s));
         }
         this.maxGroups = most;
+        this.profiles = profiles;
     }
 
     /** All rows, switches in parallel. */
     byte[][] computeAll(RoutingPool pool) {
-        byte[][] rows = new byte[index.switchCount()][];
+        int switches = index.switchCount();
+        byte[][] rows = new byte[switches][];
         Worker[] workers = new Worker[pool.threads()];
         pool.forRange(rows.length, GRAIN, (w, from, to) -> {
             Worker worker = workers[w];
@@ -62,14 +65,18 @@ final class RouteFill {
 
     /** One thread's scratch space, reused from switch to switch. */
     private final class Worker {
-        private static final int SLOTS = 64;
-        private static final int SEQUENCE_MAX = 1024;
+        private static final int SLOT_BITS = 8;
+        private static final int SLOTS = 1 << SLOT_BITS;
+        private static final int SEQUENCE_MAX = 512;
 
         private final int leaves = costs.leafCount();
         private final int words = Math.max(1, (maxGroups + 63) >>> 6);
         private final byte[] masks = new byte[leaves * words * 8];
         private final int[] neighbourRow = new int[8];
         private final long[] mask = new long[words];
+        private final long[] base = new long[words];
+        private final int[] marked = new int[leaves];
+        private int markEpoch;
 
         private final long[] slotKey = new long[SLOTS * words];
         private final int[] slotEpoch = new int[SLOTS];
@@ -179,9 +186,94 @@ final class RouteFill {
 
         /**
          * Formula (1) for every leaf: bit {@code i} of leaf {@code λ}'s mask is set when the
-         * neighbour of group {@code g0 + i} has a lower cost to {@code λ} than {@code s}.
+         * neighbour of group {@code g0 + i} has a lower cost to {@code λ} than {@code s}. Where
+         * both rows are their mode, the answer is the same for every leaf (the masks start from
+         * it); only the two rows' exceptions need comparing, unless one row has no dominant mode.
          */
         private void computeMasks(int s, int g0, int k, int w) {
+            int[] mine = profiles.exceptions(s);
+            if (mine == null) {
+                computeMasksDense(s, g0, k, w);
+                return;
+            }
+            Arrays.fill(base, 0);
+            for (int i = 0; i < k; i++) {
+                int t = groupNeighbour[g0 + i];
+                if (profiles.exceptions(t) != null && profiles.mode(t) < profiles.mode(s)) {
+                    base[i >>> 6] |= 1L << i;
+                }
+            }
+            if (w == 1) {
+                long b = base[0];
+                for (int l = 0; l < leaves; l++) {
+                    ByteLanes.set(masks, l * 8, b);
+                }
+            } else {
+                for (int l = 0; l < leaves; l++) {
+                    for (int i = 0; i < w; i++) {
+                        ByteLanes.set(masks, (l * w + i) * 8, base[i]);
+                    }
+                }
+            }
+            byte[] c = costs.array();
+            int own = s * leaves;
+            // Leaves where s is not at its mode: every group compared, the word written once.
+            if (++markEpoch == 0) {
+                Arrays.fill(marked, 0);
+                markEpoch = 1;
+            }
+            for (int l : mine) {
+                marked[l] = markEpoch;
+                int mineCost = c[own + l];
+                for (int i = 0; i < w; i++) {
+                    long bits = 0;
+                    int end = Math.min(k, (i + 1) * 64);
+                    for (int g = i * 64; g < end; g++) {
+                        bits |= (long) ((c[groupNeighbour[g0 + g] * leaves + l] - mineCost) >>> 31) << g;
+                    }
+                    ByteLanes.set(masks, (l * w + i) * 8, bits);
+                }
+            }
+            // Elsewhere s is at its mode: only the neighbours' exceptions differ from the base.
+            for (int i = 0; i < k; i++) {
+                int t = groupNeighbour[g0 + i];
+                int other = t * leaves;
+                int[] theirs = profiles.exceptions(t);
+                if (theirs == null) {
+                    maskDenseGroup(own, other, i, w);
+                    continue;
+                }
+                for (int l : theirs) {
+                    if (marked[l] != markEpoch) {
+                        setBit(l, i, w, c[other + l] < c[own + l]);
+                    }
+                }
+            }
+        }
+
+        private void setBit(int leaf, int i, int w, boolean on) {
+            int at = (leaf * w + (i >>> 6)) * 8;
+            long v = ByteLanes.get(masks, at);
+            ByteLanes.set(masks, at, on ? v | (1L << i) : v & ~(1L << i));
+        }
+
+        /** Formula (1) for one group whose neighbour's row has no dominant mode: the whole rows are compared. */
+        private void maskDenseGroup(int own, int other, int i, int w) {
+            byte[] c = costs.array();
+            int wide = leaves & ~7;
+            for (int l = 0; l < wide; l += 8) {
+                long lt = ByteLanes.lessThan(ByteLanes.get(c, other + l), ByteLanes.get(c, own + l));
+                for (int j = 0; j < 8; j++) {
+                    setBit(l + j, i, w, (lt & (0x80L << (8 * j))) != 0);
+                }
+            }
+            for (int l = wide; l < leaves; l++) {
+                setBit(l, i, w, c[other + l] < c[own + l]);
+            }
+        }
+
+        /** Formula (1) by comparing whole rows, eight leaves and eight groups per step. */
+        private void computeMasksDense(int s, int g0, int k, int w) {
             byte[] c = costs.array();
             int own = s * leaves;
             int wide = leaves & ~7;
@@ -227,7 +319,7 @@ final class RouteFill {
             for (int i = 0; i < w; i++) {
                 h = (h + mask[i]) * 0x9E3779B97F4A7C15L;
             }
-            int slot = (int) (h >>> 58);
+            int slot = (int) (h >>> (64 - SLOT_BITS));
             if (slotEpoch[slot] == epoch) {
                 boolean same = true;
                 for (int i = 0; i < w; i++) {
@@ -266,15 +358,23 @@ final class RouteFill {
             long lcm = 1;
             for (int i = 0; i < n && lcm * n <= SEQUENCE_MAX; i++) {
                 int size = groupSize(slotCandidates[base + i]);
-                lcm = lcm / gcd(lcm, size) * size;
+                if (size > 1 && lcm % size != 0) {
+                    lcm = lcm / gcd(lcm, size) * size;
+                }
             }
             if (lcm * n > SEQUENCE_MAX) {
                 return;
             }
             int period = (int) lcm * n;
             int seq = slot * SEQUENCE_MAX;
-            for (int q = 0; q < period; q++) {
-                slotSequence[seq + q] = (byte) portOf(base, n, q);
+            if (lcm == 1) {
+                for (int q = 0; q < n; q++) {
+                    slotSequence[seq + q] = (byte) groupPorts[groupPortStart[slotCandidates[base + q]]];
+                }
+            } else {
+                for (int q = 0; q < period; q++) {
+                    slotSequence[seq + q] = (byte) portOf(base, n, q);
+                }
             }
             slotPeriod[slot] = period;
         }
