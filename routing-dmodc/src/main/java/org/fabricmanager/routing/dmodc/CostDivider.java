@@ -189,8 +189,8 @@ final class CostDivider {
          * {@code c[s][l] = min(c[s][l], c[u][l] + 1)} over the up neighbours {@code u}, using
          * their profiles. With {@code M} the smallest mode among them, every leaf where some
          * neighbour of mode {@code M} is at its mode gets {@code min(c, M + 1)} in one pass over the
-         * row, then the exceptions below {@code M} lower it further; the few leaves where every
-         * neighbour of mode {@code M} has an exception are computed neighbour by neighbour.
+         * row, then the segments below {@code M} lower it further; the few leaves where every
+         * neighbour of mode {@code M} is in a segment are computed neighbour by neighbour.
          * Neighbours without a profile are pulled leaf by leaf.
          */
         private void pullDown(int s, DownScratch x) {
@@ -199,7 +199,7 @@ final class CostDivider {
             int atLowest = 0;
             for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
                 int u = neighbours.up(i);
-                if (profiles.exceptions(u) == null) {
+                if (profiles.segments(u) == null) {
                     pullWhole(row, u * leaves);
                 } else if (profiles.mode(u) < lowest) {
                     lowest = profiles.mode(u);
@@ -209,7 +209,7 @@ final class CostDivider {
                 }
             }
             if (atLowest == 0 || lowest == CostTable.INFINITE) {
-                // no profiled neighbour, or all of their modes infinite: only their exceptions matter
+                // no profiled neighbour, or all of their modes infinite: only their segments matter
                 if (atLowest > 0) {
                     pullExceptions(s, row, CostTable.INFINITE);
                 }
@@ -223,21 +223,23 @@ final class CostDivider {
             int excepted = 0;
             for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
                 int u = neighbours.up(i);
-                int[] list = profiles.exceptions(u);
-                if (list == null || profiles.mode(u) != lowest) {
+                int[] segments = profiles.segments(u);
+                if (segments == null || profiles.mode(u) != lowest) {
                     continue;
                 }
-                for (int l : list) {
-                    if (x.stamp[l] != x.epoch) {
-                        x.stamp[l] = x.epoch;
-                        x.count[l] = 0;
-                    }
-                    if (++x.count[l] == atLowest) {
-                        if (excepted == x.excepted.length) {
-                            x.excepted = Arrays.copyOf(x.excepted, excepted * 2);
-                            x.saved = Arrays.copyOf(x.saved, excepted * 2);
+                for (int g = 0; g < segments.length; g += 3) {
+                    for (int l = segments[g]; l < segments[g + 1]; l++) {
+                        if (x.stamp[l] != x.epoch) {
+                            x.stamp[l] = x.epoch;
+                            x.count[l] = 0;
                         }
-                        x.excepted[excepted++] = l;
+                        if (++x.count[l] == atLowest) {
+                            if (excepted == x.excepted.length) {
+                                x.excepted = Arrays.copyOf(x.excepted, excepted * 2);
+                                x.saved = Arrays.copyOf(x.saved, excepted * 2);
+                            }
+                            x.excepted[excepted++] = l;
+                        }
                     }
                 }
             }
@@ -268,19 +270,23 @@ final class CostDivider {
             pullExceptions(s, row, lowest);
         }
 
-        /** {@code c[s][l] = min(c[s][l], c[u][l] + 1)} for the profiled up neighbours' exceptions below {@code below}. */
+        /** {@code c[s][l] = min(c[s][l], c[u][l] + 1)} over the profiled up neighbours' segments below {@code below}. */
         private void pullExceptions(int s, int row, int below) {
             for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
                 int u = neighbours.up(i);
-                int[] list = profiles.exceptions(u);
-                if (list == null) {
+                int[] segments = profiles.segments(u);
+                if (segments == null) {
                     continue;
                 }
-                int other = u * leaves;
-                for (int l : list) {
-                    int v = c[other + l];
-                    if (v < below && v + 1 < c[row + l]) {
-                        c[row + l] = (byte) (v + 1);
+                for (int g = 0; g < segments.length; g += 3) {
+                    int v = segments[g + 2];
+                    if (v >= below) {
+                        continue;
+                    }
+                    for (int l = segments[g]; l < segments[g + 1]; l++) {
+                        if (v + 1 < c[row + l]) {
+                            c[row + l] = (byte) (v + 1);
+                        }
                     }
                 }
             }

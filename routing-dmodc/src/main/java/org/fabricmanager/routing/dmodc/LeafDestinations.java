@@ -14,6 +14,8 @@ final class LeafDestinations {
     private final int[] port;
     private final boolean[] contiguous;
     private final int[] gaps;
+    private final int[] first;
+    private final int[] chainEnd;
 
     private LeafDestinations(int[] start, int[] destination, int[] port, boolean[] contiguous, int[] gaps) {
         this.start = start;
@@ -21,6 +23,15 @@ final class LeafDestinations {
         this.port = port;
         this.contiguous = contiguous;
         this.gaps = gaps;
+        int leaves = contiguous.length;
+        this.first = new int[leaves];
+        this.chainEnd = new int[leaves];
+        for (int leaf = leaves - 1; leaf >= 0; leaf--) {
+            first[leaf] = start[leaf] < start[leaf + 1] ? destination[start[leaf]] : -1;
+            boolean joins = leaf + 1 < leaves && contiguous[leaf] && contiguous[leaf + 1]
+                    && destination[start[leaf + 1]] == destination[start[leaf + 1] - 1] + 1;
+            chainEnd[leaf] = joins ? chainEnd[leaf + 1] : leaf;
+        }
     }
 
     static LeafDestinations of(FabricIndex index) {
@@ -70,6 +81,24 @@ final class LeafDestinations {
             out[n++] = d;
         }
         return java.util.Arrays.copyOf(out, n);
+    }
+
+    /** The smallest destination index of the leaf's nodes. */
+    int first(int leaf) {
+        return first[leaf];
+    }
+
+    /** Number of nodes on the leaf. */
+    int count(int leaf) {
+        return start[leaf + 1] - start[leaf];
+    }
+
+    /**
+     * The last leaf of the longest run of leaves from {@code leaf} on whose destinations are, all
+     * together, one contiguous range ({@code leaf} itself when it does not chain).
+     */
+    int chainEnd(int leaf) {
+        return chainEnd[leaf];
     }
 
     /** Destination ranges without a linked node: {@code [gaps[2i], gaps[2i+1])}. */

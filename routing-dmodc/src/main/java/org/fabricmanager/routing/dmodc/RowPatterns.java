@@ -12,6 +12,23 @@ final class RowPatterns {
     private RowPatterns() {
     }
 
+    /** {@code Arrays.fill} for the short runs of table rows: eight entries per store. */
+    static void fill(byte[] row, int from, int to, byte value) {
+        int len = to - from;
+        if (len > 64) {
+            java.util.Arrays.fill(row, from, to, value);
+            return;
+        }
+        long v = ByteLanes.ONES * (value & 0xff);
+        int d = from;
+        for (; d + 8 <= to; d += 8) {
+            ByteLanes.set(row, d, v);
+        }
+        for (; d < to; d++) {
+            row[d] = value;
+        }
+    }
+
     /**
      * Extends the pattern {@code row[from, from + written)}, whose length is a whole number of
      * periods, over {@code [from + written, to)}.
