@@ -46,8 +46,40 @@ class DmodcEngineTest {
     }
 
     @Test
+    void tablesAreExactlyWhatTheSpecRulesDefineOnLargerFabrics() {
+        for (String spec : TestFabrics.MEDIUM_SPECS) {
+            assertMatchesReference(spec, TestFabrics.intact(spec));
+        }
+        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 4)) {
+            assertMatchesReference(d.description(), d.fabric());
+        }
+        for (TestFabrics.Degraded d : TestFabrics.irregular(TestFabrics.MEDIUM_SPECS, 8)) {
+            assertMatchesReference(d.description(), d.fabric());
+        }
+    }
+
+    @Test
+    void largerFabricsAreMostlyRoutedFromRowProfiles() {
+        // Guards the test above: it must exercise the profile-based paths, not only the fallback.
+        for (String spec : TestFabrics.MEDIUM_SPECS) {
+            FabricIndex index = TestFabrics.intact(spec).index();
+            Ranks ranks = Ranks.of(index);
+            try (RoutingPool pool = new RoutingPool(1, "test")) {
+                RowProfiles profiles = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), pool).profiles();
+                int profiled = 0;
+                for (int s = 0; s < index.switchCount(); s++) {
+                    profiled += profiles.segments(s) != null ? 1 : 0;
+                }
+                assertThat(profiled).as(spec).isGreaterThan(index.switchCount() * 3 / 4);
+            }
+        }
+    }
+
+    @Test
     void oneAndFourThreadsGiveIdenticalTables() {
-        for (TestFabrics.Degraded d : TestFabrics.degraded(12)) {
+        List<TestFabrics.Degraded> fabrics = new java.util.ArrayList<>(TestFabrics.degraded(12));
+        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 4));
+        for (TestFabrics.Degraded d : fabrics) {
             FabricIndex index = d.fabric().index();
             RoutingResult one = ONE.route(index);
             RoutingResult four = FOUR.route(index);
@@ -64,6 +96,9 @@ class DmodcEngineTest {
         }
         for (String spec : TestFabrics.SPECS) {
             assertEveryStepIsCloser(spec, FOUR.compute(TestFabrics.intact(spec).index()));
+        }
+        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 2)) {
+            assertEveryStepIsCloser(d.description(), FOUR.compute(d.fabric().index()));
         }
     }
 

@@ -32,6 +32,18 @@ final class TestFabrics {
             "PGFT(4;2,2,2,2;1,2,2,2;1,1,1,1)",
             "PGFT(4;2,3,2,2;1,2,1,2;1,1,2,1)");
 
+    /**
+     * Fabrics with enough leaves (64 to 128) that most cost rows have a dominant cost, so that the
+     * engine's profile-based paths (rather than its whole-row fallback) do the work.
+     */
+    static final List<String> MEDIUM_SPECS = List.of(
+            "PGFT(3;4,4,16;1,4,4;1,1,1)",
+            "PGFT(3;2,4,16;1,4,2;1,2,1)",
+            "PGFT(2;4,64;1,8;1,1)",
+            "PGFT(2;3,96;1,6;1,2)",
+            "PGFT(3;4,8,16;1,4,4;1,1,2)",
+            "PGFT(4;2,4,4,8;1,2,2,2;1,1,2,1)");
+
     private TestFabrics() {
     }
 
@@ -52,8 +64,12 @@ final class TestFabrics {
      * and up to three non-leaf switches, both drawn from the seed.
      */
     static List<Degraded> degraded(int seedsPerSpec) {
+        return degraded(SPECS, seedsPerSpec);
+    }
+
+    static List<Degraded> degraded(List<String> specs, int seedsPerSpec) {
         List<Degraded> out = new ArrayList<>();
-        for (String text : SPECS) {
+        for (String text : specs) {
             PgftSpec spec = PgftSpec.parse(text);
             if (spec.h() < 2) {
                 continue;
@@ -77,10 +93,14 @@ final class TestFabrics {
      * leaf-to-leaf, level-skipping), node indices shuffled with gaps, and a few nodes unplugged.
      */
     static List<Degraded> irregular(int count) {
+        return irregular(SPECS.subList(1, SPECS.size()), count);
+    }
+
+    static List<Degraded> irregular(List<String> specs, int count) {
         List<Degraded> out = new ArrayList<>();
         for (int seed = 1; seed <= count; seed++) {
             Random random = new Random(seed);
-            String text = SPECS.get(1 + random.nextInt(SPECS.size() - 1));
+            String text = specs.get(random.nextInt(specs.size()));
             Fabric base = Degrader.degrade(intact(text), DegradationPlan.random(random.nextInt(15) / 100.0, 0, seed));
             List<FabricSwitch> switches = new ArrayList<>();
             for (FabricSwitch sw : base.switches()) {
