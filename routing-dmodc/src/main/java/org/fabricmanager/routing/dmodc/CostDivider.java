@@ -169,14 +169,32 @@ final class CostDivider {
 
         /** The leaves with a finite cost in the row at {@code row}, or null when there are many. */
         private int[] finiteLeaves(int row) {
+            long inf8 = ByteLanes.ONES * CostTable.INFINITE;
             int count = 0;
-            for (int l = 0; l < leaves; l++) {
-                if (c[row + l] != CostTable.INFINITE && ++count > sparseLimit) {
+            for (int l = 0; l < wide; l += 8) {
+                count += Long.bitCount(finiteBytes(ByteLanes.get(c, row + l), inf8));
+                if (count > sparseLimit) {
                     return null;
                 }
             }
+            for (int l = wide; l < leaves; l++) {
+                if (c[row + l] != CostTable.INFINITE) {
+                    count++;
+                }
+            }
+            if (count > sparseLimit) {
+                return null;
+            }
             int[] list = new int[count];
-            for (int l = 0, n = 0; l < leaves; l++) {
+            int n = 0;
+            for (int l = 0; l < wide && n < count; l += 8) {
+                long finite = finiteBytes(ByteLanes.get(c, row + l), inf8);
+                while (finite != 0) {
+                    list[n++] = l + (Long.numberOfTrailingZeros(finite) >>> 3);
+                    finite &= finite - 1;
+                }
+            }
+            for (int l = wide; l < leaves; l++) {
                 if (c[row + l] != CostTable.INFINITE) {
                     list[n++] = l;
                 }
@@ -184,41 +202,110 @@ final class CostDivider {
             return list;
         }
 
+        /** The high bit of each byte of {@code costs} that is finite. */
+        private static long finiteBytes(long costs, long inf8) {
+            return ((costs ^ inf8) + 0x7F7F7F7F7F7F7F7FL) & ByteLanes.HIGH;
+        }
+
         /**
          * Lowers the costs of {@code s} through its up neighbours (second pass of Procedure 1):
-         * {@code c[s][l] = min(c[s][l], c[u][l] + 1)} over the up neighbours {@code u}, using
-         * their profiles. With {@code M} the smallest mode among them, every leaf where some
-         * neighbour of mode {@code M} is at its mode gets {@code min(c, M + 1)} in one pass over the
-         * row, then the segments below {@code M} lower it further; the few leaves where every
-         * neighbour of mode {@code M} is in a segment are computed neighbour by neighbour.
-         * Neighbours without a profile are pulled leaf by leaf.
+         * {@code c[s][l] = min(c[s][l], c[u][l] + 1)} over the up neighbours {@code u}. Neighbours
+         * without a profile are pulled leaf by leaf; the profiled ones together, from their modes
+         * and segments: by a sweep over segment boundaries when they have few segments, else
+         * through the leaves their segments cover.
          */
         private void pullDown(int s, DownScratch x) {
             int row = s * leaves;
+            int segmentCount = 0;
+            boolean any = false;
+            for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
+                int u = neighbours.up(i);
+                int[] segments = profiles.segments(u);
+                if (segments == null) {
+                    pullWhole(row, u * leaves);
+                } else {
+                    any = true;
+                    segmentCount += segments.length / 3;
+                }
+            }
+            if (!any) {
+                return;
+            }
+            if (segmentCount <= Math.max(32, leaves / 32)) {
+                pullBySweep(s, row, x);
+            } else {
+                pullByLeaf(s, row, x);
+            }
+        }
+
+        /**
+         * Between two segment boundaries of the profiled up neighbours every one of their costs is
+         * constant, so their minimum is too and lowers a whole stretch of the row at once.
+         */
+        private void pullBySweep(int s, int row, DownScratch x) {
+            x.reset();
+            for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
+                int u = neighbours.up(i);
+                int[] segments = profiles.segments(u);
+                if (segments == null) {
+                    continue;
+                }
+                int mode = profiles.mode(u);
+                x.count[mode]++;
+                for (int g = 0; g < segments.length; g += 3) {
+                    x.event(segments[g], mode, segments[g + 2]);
+                    x.event(segments[g + 1], segments[g + 2], mode);
+                }
+            }
+            x.refreshPresent();
+            // [from, p) is the stretch over which the lowest neighbour cost has stayed `value`.
+            int from = 0;
+            int value = x.lowest();
+            for (int word = 0; word < x.positions.length; word++) {
+                long bits = x.positions[word];
+                while (bits != 0) {
+                    int p = (word << 6) + Long.numberOfTrailingZeros(bits);
+                    bits &= bits - 1;
+                    x.apply(p);
+                    int now = x.lowest();
+                    if (now != value) {
+                        lower(row, from, p, value);
+                        from = p;
+                        value = now;
+                    }
+                }
+            }
+            lower(row, from, leaves, value);
+        }
+
+        /**
+         * With {@code M} the smallest mode among the profiled up neighbours, every leaf where some
+         * neighbour of mode {@code M} is at its mode gets {@code min(c, M + 1)} in one pass over the
+         * row, then the segments below {@code M} lower it further; the leaves where every
+         * neighbour of mode {@code M} is in a segment are computed neighbour by neighbour.
+         */
+        private void pullByLeaf(int s, int row, DownScratch x) {
             int lowest = Integer.MAX_VALUE;
             int atLowest = 0;
             for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
                 int u = neighbours.up(i);
                 if (profiles.segments(u) == null) {
-                    pullWhole(row, u * leaves);
-                } else if (profiles.mode(u) < lowest) {
+                    continue;
+                }
+                if (profiles.mode(u) < lowest) {
                     lowest = profiles.mode(u);
                     atLowest = 1;
                 } else if (profiles.mode(u) == lowest) {
                     atLowest++;
                 }
             }
-            if (atLowest == 0 || lowest == CostTable.INFINITE) {
-                // no profiled neighbour, or all of their modes infinite: only their segments matter
-                if (atLowest > 0) {
-                    pullExceptions(s, row, CostTable.INFINITE);
-                }
+            if (lowest == CostTable.INFINITE) {
+                pullSegments(s, row, CostTable.INFINITE);
                 return;
             }
-            // Leaves where every neighbour of the lowest mode has an exception.
-            if (++x.epoch == 0) {
-                Arrays.fill(x.stamp, 0);
-                x.epoch = 1;
+            if (++x.leafEpoch == 0) {
+                Arrays.fill(x.leafStamp, 0);
+                x.leafEpoch = 1;
             }
             int excepted = 0;
             for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
@@ -229,11 +316,11 @@ final class CostDivider {
                 }
                 for (int g = 0; g < segments.length; g += 3) {
                     for (int l = segments[g]; l < segments[g + 1]; l++) {
-                        if (x.stamp[l] != x.epoch) {
-                            x.stamp[l] = x.epoch;
-                            x.count[l] = 0;
+                        if (x.leafStamp[l] != x.leafEpoch) {
+                            x.leafStamp[l] = x.leafEpoch;
+                            x.leafCount[l] = 0;
                         }
-                        if (++x.count[l] == atLowest) {
+                        if (++x.leafCount[l] == atLowest) {
                             if (excepted == x.excepted.length) {
                                 x.excepted = Arrays.copyOf(x.excepted, excepted * 2);
                                 x.saved = Arrays.copyOf(x.saved, excepted * 2);
@@ -246,35 +333,25 @@ final class CostDivider {
             for (int k = 0; k < excepted; k++) {
                 x.saved[k] = c[row + x.excepted[k]];
             }
-            long viaMode = ByteLanes.ONES * (lowest + 1);
-            for (int l = 0; l < wide; l += 8) {
-                ByteLanes.set(c, row + l, ByteLanes.min(ByteLanes.get(c, row + l), viaMode));
-            }
-            for (int l = wide; l < leaves; l++) {
-                if (lowest + 1 < c[row + l]) {
-                    c[row + l] = (byte) (lowest + 1);
-                }
-            }
+            lower(row, 0, leaves, lowest);
             for (int k = 0; k < excepted; k++) {
                 int l = x.excepted[k];
                 int best = x.saved[k];
                 for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
-                    int u = neighbours.up(i);
-                    int v = c[u * leaves + l];
+                    int v = c[neighbours.up(i) * leaves + l];
                     if (v != CostTable.INFINITE && v + 1 < best) {
                         best = v + 1;
                     }
                 }
                 c[row + l] = (byte) best;
             }
-            pullExceptions(s, row, lowest);
+            pullSegments(s, row, lowest);
         }
 
         /** {@code c[s][l] = min(c[s][l], c[u][l] + 1)} over the profiled up neighbours' segments below {@code below}. */
-        private void pullExceptions(int s, int row, int below) {
+        private void pullSegments(int s, int row, int below) {
             for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
-                int u = neighbours.up(i);
-                int[] segments = profiles.segments(u);
+                int[] segments = profiles.segments(neighbours.up(i));
                 if (segments == null) {
                     continue;
                 }
@@ -288,6 +365,29 @@ final class CostDivider {
                             c[row + l] = (byte) (v + 1);
                         }
                     }
+                }
+            }
+        }
+
+        /** {@code c[s][l] = min(c[s][l], value + 1)} for leaves {@code [from, to)} of the row at {@code row}. */
+        private void lower(int row, int from, int to, int value) {
+            if (value >= CostTable.INFINITE) {
+                return;
+            }
+            byte via = (byte) (value + 1);
+            int l = from;
+            for (; l < to && (l & 7) != 0; l++) {
+                if (via < c[row + l]) {
+                    c[row + l] = via;
+                }
+            }
+            long via8 = ByteLanes.ONES * via;
+            for (; l + 8 <= to; l += 8) {
+                ByteLanes.set(c, row + l, ByteLanes.min(ByteLanes.get(c, row + l), via8));
+            }
+            for (; l < to; l++) {
+                if (via < c[row + l]) {
+                    c[row + l] = via;
                 }
             }
         }
@@ -307,18 +407,98 @@ final class CostDivider {
         }
     }
 
-    /** One worker's scratch for {@link Run#pullDown}. */
+    /**
+     * One worker's scratch for {@link Run#pullDown}: the cost changes of the up neighbours' rows,
+     * by leaf position, and how many neighbours currently have each cost.
+     */
     private static final class DownScratch {
         final int[] histogram = new int[CostTable.INFINITE + 1];
+        final int[] count = new int[CostTable.INFINITE + 1];
+        final long[] present = new long[2];
+        final long[] positions;
         final int[] stamp;
-        final int[] count;
+        final int[] head;
+        final int[] leafStamp;
+        final int[] leafCount;
         int[] excepted = new int[16];
         int[] saved = new int[16];
+        int leafEpoch;
+        int[] next = new int[64];
+        int[] from = new int[64];
+        int[] to = new int[64];
+        int events;
         int epoch;
 
         DownScratch(int leaves) {
-            stamp = new int[leaves];
-            count = new int[leaves];
+            positions = new long[(leaves + 64) >>> 6];
+            stamp = new int[leaves + 1];
+            head = new int[leaves + 1];
+            leafStamp = new int[leaves];
+            leafCount = new int[leaves];
+        }
+
+        void reset() {
+            Arrays.fill(count, 0);
+            Arrays.fill(positions, 0L);
+            events = 0;
+            if (++epoch == 0) {
+                Arrays.fill(stamp, 0);
+                epoch = 1;
+            }
+        }
+
+        /** At leaf position {@code p}, one neighbour's cost goes from {@code old} to {@code now}. */
+        void event(int p, int old, int now) {
+            if (events == next.length) {
+                next = Arrays.copyOf(next, events * 2);
+                from = Arrays.copyOf(from, events * 2);
+                to = Arrays.copyOf(to, events * 2);
+            }
+            if (stamp[p] != epoch) {
+                stamp[p] = epoch;
+                head[p] = -1;
+                positions[p >>> 6] |= 1L << p;
+            }
+            from[events] = old;
+            to[events] = now;
+            next[events] = head[p];
+            head[p] = events++;
+        }
+
+        /** Applies the changes at position {@code p}. */
+        void apply(int p) {
+            for (int e = head[p]; e >= 0; e = next[e]) {
+                count[from[e]]--;
+                count[to[e]]++;
+            }
+            for (int e = head[p]; e >= 0; e = next[e]) {
+                mark(from[e]);
+                mark(to[e]);
+            }
+        }
+
+        void refreshPresent() {
+            present[0] = 0;
+            present[1] = 0;
+            for (int v = 0; v < count.length; v++) {
+                if (count[v] > 0) {
+                    present[v >>> 6] |= 1L << v;
+                }
+            }
+        }
+
+        private void mark(int v) {
+            if (count[v] > 0) {
+                present[v >>> 6] |= 1L << v;
+            } else {
+                present[v >>> 6] &= ~(1L << v);
+            }
+        }
+
+        /** The lowest cost any profiled neighbour currently has. */
+        int lowest() {
+            return present[0] != 0 ? Long.numberOfTrailingZeros(present[0])
+                    : 64 + Long.numberOfTrailingZeros(present[1]);
         }
     }
 }
