@@ -86,21 +86,26 @@ final class CostDivider {
                 }
             });
             int top = ranks.top();
+            int[][] upScratch = new int[pool.threads()][];
             for (int r = 1; r <= top; r++) {
                 int level = r;
                 pool.forRange(ranks.levelSize(r), GRAIN, (worker, from, to) -> {
+                    if (upScratch[worker] == null) {
+                        upScratch[worker] = new int[64];
+                    }
                     for (int i = from; i < to; i++) {
-                        pullUp(ranks.levelSwitch(level, i));
+                        upScratch[worker] = pullUp(ranks.levelSwitch(level, i), upScratch[worker]);
                     }
                 });
             }
             pool.forRange(switches, 64, (worker, from, to) -> {
                 int[] histogram = new int[CostTable.INFINITE + 1];
+                int[] segments = new int[3 * (leaves / 8) + 3];
                 for (int s = from; s < to; s++) {
                     if (rank[s] == Ranking.UNREACHED) {
                         profiles.setUnreachable(s);
                     } else if (rank[s] == top) {
-                        profiles.profile(table, s, histogram);
+                        profiles.profile(table, s, histogram, segments);
                     }
                 }
             });
@@ -115,25 +120,59 @@ final class CostDivider {
                     for (int i = from; i < to; i++) {
                         int s = ranks.levelSwitch(level, i);
                         pullDown(s, scratch);
-                        profiles.profile(table, s, scratch.histogram);
+                        profiles.profile(table, s, scratch.histogram, scratch.segments);
                     }
                 });
             }
             return new Result(table, divider, profiles);
         }
 
-        /** Costs and divider of {@code s} from its down neighbours (first pass of Procedure 1). */
-        private void pullUp(int s) {
+        /**
+         * Costs and divider of {@code s} from its down neighbours (first pass of Procedure 1).
+         * Returns {@code scratch} (a list buffer), or a larger replacement.
+         */
+        private int[] pullUp(int s, int[] scratch) {
             int row = s * leaves;
             Arrays.fill(c, row, row + leaves, (byte) CostTable.INFINITE);
             long pi = 1;
             boolean sparse = true;
+            int listed = 0;
             for (int i = neighbours.downStart(s); i < neighbours.downEnd(s); i++) {
                 int t = neighbours.down(i);
                 long candidate = (long) divider[t] * neighbours.upCount(t);
                 if (candidate > pi) {
                     pi = candidate;
                 }
+                if (finite[t] == null) {
+                    sparse = false;
+                } else {
+                    listed += finite[t].length;
+                }
+            }
+            // Dividers beyond every destination index all give floor(d / Π) = 0: saturating keeps that exact.
+            divider[s] = (int) Math.min(pi, Integer.MAX_VALUE);
+            if (sparse) {
+                // Only the children's finite leaves can become finite here: pull them, plus one, and list them.
+                int[] list = scratch.length >= listed ? scratch : new int[listed];
+                int n = 0;
+                for (int i = neighbours.downStart(s); i < neighbours.downEnd(s); i++) {
+                    int other = neighbours.down(i) * leaves;
+                    for (int leaf : finite[neighbours.down(i)]) {
+                        int via = c[other + leaf] + 1;
+                        int mine = c[row + leaf];
+                        if (via < mine) {
+                            if (mine == CostTable.INFINITE) {
+                                list[n++] = leaf;
+                            }
+                            c[row + leaf] = (byte) via;
+                        }
+                    }
+                }
+                finite[s] = n <= sparseLimit ? Arrays.copyOf(list, n) : null;
+                return list;
+            }
+            for (int i = neighbours.downStart(s); i < neighbours.downEnd(s); i++) {
+                int t = neighbours.down(i);
                 int other = t * leaves;
                 int[] list = finite[t];
                 if (list != null) {
@@ -144,7 +183,6 @@ final class CostDivider {
                     }
                     continue;
                 }
-                sparse = false;
                 for (int l = 0; l < wide; l += 8) {
                     ByteLanes.set(c, row + l, ByteLanes.min(ByteLanes.get(c, row + l), ByteLanes.get(c, other + l)));
                 }
@@ -162,49 +200,8 @@ final class CostDivider {
                     c[row + l]++;
                 }
             }
-            // Dividers beyond every destination index all give floor(d / Π) = 0: saturating keeps that exact.
-            divider[s] = (int) Math.min(pi, Integer.MAX_VALUE);
-            finite[s] = sparse ? finiteLeaves(row) : null;
-        }
-
-        /** The leaves with a finite cost in the row at {@code row}, or null when there are many. */
-        private int[] finiteLeaves(int row) {
-            long inf8 = ByteLanes.ONES * CostTable.INFINITE;
-            int count = 0;
-            for (int l = 0; l < wide; l += 8) {
-                count += Long.bitCount(finiteBytes(ByteLanes.get(c, row + l), inf8));
-                if (count > sparseLimit) {
-                    return null;
-                }
-            }
-            for (int l = wide; l < leaves; l++) {
-                if (c[row + l] != CostTable.INFINITE) {
-                    count++;
-                }
-            }
-            if (count > sparseLimit) {
-                return null;
-            }
-            int[] list = new int[count];
-            int n = 0;
-            for (int l = 0; l < wide && n < count; l += 8) {
-                long finite = finiteBytes(ByteLanes.get(c, row + l), inf8);
-                while (finite != 0) {
-                    list[n++] = l + (Long.numberOfTrailingZeros(finite) >>> 3);
-                    finite &= finite - 1;
-                }
-            }
-            for (int l = wide; l < leaves; l++) {
-                if (c[row + l] != CostTable.INFINITE) {
-                    list[n++] = l;
-                }
-            }
-            return list;
-        }
-
-        /** The high bit of each byte of {@code costs} that is finite. */
-        private static long finiteBytes(long costs, long inf8) {
-            return ((costs ^ inf8) + 0x7F7F7F7F7F7F7F7FL) & ByteLanes.HIGH;
+            finite[s] = null;
+            return scratch;
         }
 
         /**
@@ -413,6 +410,7 @@ final class CostDivider {
      */
     private static final class DownScratch {
         final int[] histogram = new int[CostTable.INFINITE + 1];
+        final int[] segments;
         final int[] count = new int[CostTable.INFINITE + 1];
         final long[] present = new long[2];
         final long[] positions;
@@ -431,6 +429,7 @@ final class CostDivider {
 
         DownScratch(int leaves) {
             positions = new long[(leaves + 64) >>> 6];
+            segments = new int[3 * (leaves / 8) + 3];
             stamp = new int[leaves + 1];
             head = new int[leaves + 1];
             leafStamp = new int[leaves];

@@ -296,7 +296,8 @@ final class RouteFill {
             if (cost == 0) {
                 return; // the own leaf: its ports are written
             }
-            if (painted && cost == modes[0]) {
+            if (painted && cost != CostTable.INFINITE) {
+                // the ports depend on the candidates only: the painted ones are right here
                 boolean same = true;
                 for (int i = 0; i < w; i++) {
                     same &= mask[i] == base[i];

@@ -22,10 +22,10 @@ final class RowProfiles {
 
     /**
      * Profiles the (final) row of switch {@code s}; {@code histogram} is scratch of
-     * {@code INFINITE + 1} ints. A cost held by more than half the leaves is found eight leaves at
+     * {@code INFINITE + 1} ints, {@code scratch} of {@code 3 * leaves / 8 + 3} ints. A cost held by more than half the leaves is found eight leaves at
      * a time; only rows without one need a histogram (ties go to the smallest cost).
      */
-    void profile(CostTable costs, int s, int[] histogram) {
+    void profile(CostTable costs, int s, int[] histogram, int[] scratch) {
         int leaves = costs.leafCount();
         if (leaves == 0) {
             mode[s] = CostTable.INFINITE;
@@ -34,13 +34,12 @@ final class RowProfiles {
         }
         byte[] c = costs.array();
         int row = s * leaves;
-        int wide = leaves & ~7;
+        int limit = leaves / 8;
         int a = c[row];
-        int b = c[row + leaves / 2];
-        int guess = a == c[row + leaves - 1] ? a : b;
-        int differ = countDifferent(c, row, leaves, guess);
-        int m = guess;
-        if (2 * differ >= leaves) {
+        int m = a == c[row + leaves - 1] ? a : c[row + leaves / 2];
+        int n = scan(c, row, leaves, m, scratch, limit);
+        if (n < 0) {
+            // The guess is not a dominant cost; the histogram says whether there is one.
             Arrays.fill(histogram, 0);
             for (int l = 0; l < leaves; l++) {
                 histogram[c[row + l]]++;
@@ -51,15 +50,21 @@ final class RowProfiles {
                     m = v;
                 }
             }
-            differ = leaves - histogram[m];
+            n = leaves - histogram[m] > limit ? -1 : scan(c, row, leaves, m, scratch, limit);
         }
         mode[s] = m;
-        if (differ > leaves / 8) {
-            segments[s] = null;
-            return;
-        }
-        int[] list = new int[3 * differ];
+        segments[s] = n < 0 ? null : Arrays.copyOf(scratch, n);
+    }
+
+    /**
+     * Writes the segments of the row at {@code row} where the cost is not {@code m} into
+     * {@code list} and returns their length in ints, or -1 as soon as more than {@code limit}
+     * leaves are found elsewhere than at {@code m}. Runs of eight leaves at {@code m} are skipped
+     * in one step.
+     */
+    private static int scan(byte[] c, int row, int leaves, int m, int[] list, int limit) {
         int n = 0;
+        int differ = 0;
         long m8 = ByteLanes.ONES * m;
         int open = -1;
         int value = m;
@@ -76,9 +81,14 @@ final class RowProfiles {
                 list[n++] = value;
                 open = -1;
             }
-            if (open < 0 && v != m) {
-                open = l;
-                value = v;
+            if (v != m) {
+                if (++differ > limit) {
+                    return -1;
+                }
+                if (open < 0) {
+                    open = l;
+                    value = v;
+                }
             }
             l++;
         }
@@ -87,22 +97,7 @@ final class RowProfiles {
             list[n++] = leaves;
             list[n++] = value;
         }
-        segments[s] = Arrays.copyOf(list, n);
-    }
-
-    private static int countDifferent(byte[] c, int row, int leaves, int value) {
-        int wide = leaves & ~7;
-        long v8 = ByteLanes.ONES * value;
-        int differ = 0;
-        for (int l = 0; l < wide; l += 8) {
-            differ += Long.bitCount(((ByteLanes.get(c, row + l) ^ v8) + 0x7F7F7F7F7F7F7F7FL) & ByteLanes.HIGH);
-        }
-        for (int l = wide; l < leaves; l++) {
-            if (c[row + l] != value) {
-                differ++;
-            }
-        }
-        return differ;
+        return n;
     }
 
     /** The profile of a row that is infinite everywhere. */
