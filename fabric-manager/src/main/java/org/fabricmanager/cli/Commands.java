@@ -9,7 +9,9 @@ final class Commands {
 
     static List<Command> all() {
         return List.of(
+                new TopologyCommand(),
                 new DemoCommand(),
+                new DetectorSimCommand(),
                 new RouteCommand(),
                 new BenchCommand());
     }
