@@ -48,7 +48,7 @@ final class BenchCommand implements Command {
                                            dmodk is skipped on a fabric it refuses)
                   --repeat R               warm runs per engine (default 10)
                   --threads T              routing threads (default: available processors, %d here)
-                  --json                   print one JSON object instead of the table""".formatted(FabricSource.USAGE,
+                  --json                   print one JSON object instead of the table""".formatted(FabricSource.USAGE.indent(2).stripTrailing(),
                 Runtime.getRuntime().availableProcessors());
     }
 

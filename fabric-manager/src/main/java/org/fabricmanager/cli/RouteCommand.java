@@ -48,7 +48,7 @@ final class RouteCommand implements Command {
                   Exit code 0 when every leaf pair is routed; 2 for bad input, an engine that refuses
                   the fabric (dmodk on a degraded one) or a disconnected fabric (tables are still
                   written, unreachable entries are 255).""".formatted(String.join("|", RoutingEngines.names()),
-                FabricSource.USAGE, RoutingEngines.DEFAULT, Runtime.getRuntime().availableProcessors());
+                FabricSource.USAGE.indent(2).stripTrailing(), RoutingEngines.DEFAULT, Runtime.getRuntime().availableProcessors());
     }
 
     @Override
