@@ -258,8 +258,9 @@ final class CostDivider {
             // [from, p) is the stretch over which the lowest neighbour cost has stayed `value`.
             int from = 0;
             int value = x.lowest();
-            for (int word = 0; word < x.positions.length; word++) {
-                long bits = x.positions[word];
+            long[] positions = x.events.positions();
+            for (int word = 0; word < positions.length; word++) {
+                long bits = positions[word];
                 while (bits != 0) {
                     int p = (word << 6) + Long.numberOfTrailingZeros(bits);
                     bits &= bits - 1;
@@ -406,73 +407,47 @@ final class CostDivider {
 
     /**
      * One worker's scratch for {@link Run#pullDown}: the cost changes of the up neighbours' rows,
-     * by leaf position, and how many neighbours currently have each cost.
+     * by leaf position (events carry the old and the new cost), how many neighbours currently have
+     * each cost, and the per-leaf counters of the fallback.
      */
     private static final class DownScratch {
         final int[] histogram = new int[CostTable.INFINITE + 1];
         final int[] segments;
         final int[] count = new int[CostTable.INFINITE + 1];
         final long[] present = new long[2];
-        final long[] positions;
-        final int[] stamp;
-        final int[] head;
+        final BoundaryEvents events;
         final int[] leafStamp;
         final int[] leafCount;
         int[] excepted = new int[16];
         int[] saved = new int[16];
         int leafEpoch;
-        int[] next = new int[64];
-        int[] from = new int[64];
-        int[] to = new int[64];
-        int events;
-        int epoch;
 
         DownScratch(int leaves) {
-            positions = new long[(leaves + 64) >>> 6];
+            events = new BoundaryEvents(leaves);
             segments = new int[3 * (leaves / 8) + 3];
-            stamp = new int[leaves + 1];
-            head = new int[leaves + 1];
             leafStamp = new int[leaves];
             leafCount = new int[leaves];
         }
 
         void reset() {
             Arrays.fill(count, 0);
-            Arrays.fill(positions, 0L);
-            events = 0;
-            if (++epoch == 0) {
-                Arrays.fill(stamp, 0);
-                epoch = 1;
-            }
+            events.clear();
         }
 
         /** At leaf position {@code p}, one neighbour's cost goes from {@code old} to {@code now}. */
         void event(int p, int old, int now) {
-            if (events == next.length) {
-                next = Arrays.copyOf(next, events * 2);
-                from = Arrays.copyOf(from, events * 2);
-                to = Arrays.copyOf(to, events * 2);
-            }
-            if (stamp[p] != epoch) {
-                stamp[p] = epoch;
-                head[p] = -1;
-                positions[p >>> 6] |= 1L << p;
-            }
-            from[events] = old;
-            to[events] = now;
-            next[events] = head[p];
-            head[p] = events++;
+            events.add(p, old, now, true);
         }
 
         /** Applies the changes at position {@code p}. */
         void apply(int p) {
-            for (int e = head[p]; e >= 0; e = next[e]) {
-                count[from[e]]--;
-                count[to[e]]++;
+            for (int e = events.firstStart(p); e >= 0; e = events.next(e)) {
+                count[events.a(e)]--;
+                count[events.b(e)]++;
             }
-            for (int e = head[p]; e >= 0; e = next[e]) {
-                mark(from[e]);
-                mark(to[e]);
+            for (int e = events.firstStart(p); e >= 0; e = events.next(e)) {
+                mark(events.a(e));
+                mark(events.b(e));
             }
         }
 
