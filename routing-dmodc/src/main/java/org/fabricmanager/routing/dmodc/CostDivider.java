@@ -71,52 +71,50 @@ final class CostDivider {
         Result compute(RoutingPool pool) {
             int switches = index.switchCount();
             int[] rank = ranks.array();
+            int top = ranks.top();
             Arrays.fill(divider, 1);
+            DownScratch[] scratches = new DownScratch[pool.threads()];
+            int[][] upScratch = new int[pool.threads()][];
             // Rows of leaves and of unreached switches are set here; the up pass writes the others.
+            // A row is profiled as soon as it is final: here for unreached switches (and leaves
+            // when they are the top rank), after the up pass for the top rank, else going down.
             pool.forRange(switches, 64, (worker, from, to) -> {
+                DownScratch scratch = scratch(scratches, worker);
                 for (int s = from; s < to; s++) {
-                    if (rank[s] == 0 || rank[s] == Ranking.UNREACHED) {
+                    if (rank[s] == Ranking.UNREACHED) {
                         Arrays.fill(c, s * leaves, (s + 1) * leaves, (byte) CostTable.INFINITE);
-                        if (rank[s] == 0) {
-                            int own = index.leafNumber(s);
-                            c[s * leaves + own] = 0;
-                            finite[s] = new int[] {own};
+                        profiles.setUnreachable(s);
+                    } else if (rank[s] == 0) {
+                        Arrays.fill(c, s * leaves, (s + 1) * leaves, (byte) CostTable.INFINITE);
+                        int own = index.leafNumber(s);
+                        c[s * leaves + own] = 0;
+                        finite[s] = new int[] {own};
+                        if (top == 0) {
+                            profiles.profile(table, s, scratch.histogram, scratch.segments);
                         }
                     }
                 }
             });
-            int top = ranks.top();
-            int[][] upScratch = new int[pool.threads()][];
             for (int r = 1; r <= top; r++) {
                 int level = r;
                 pool.forRange(ranks.levelSize(r), GRAIN, (worker, from, to) -> {
                     if (upScratch[worker] == null) {
                         upScratch[worker] = new int[64];
                     }
+                    DownScratch scratch = scratch(scratches, worker);
                     for (int i = from; i < to; i++) {
-                        upScratch[worker] = pullUp(ranks.levelSwitch(level, i), upScratch[worker]);
+                        int s = ranks.levelSwitch(level, i);
+                        upScratch[worker] = pullUp(s, upScratch[worker]);
+                        if (level == top) {
+                            profiles.profile(table, s, scratch.histogram, scratch.segments);
+                        }
                     }
                 });
             }
-            pool.forRange(switches, 64, (worker, from, to) -> {
-                int[] histogram = new int[CostTable.INFINITE + 1];
-                int[] segments = new int[3 * (leaves / 8) + 3];
-                for (int s = from; s < to; s++) {
-                    if (rank[s] == Ranking.UNREACHED) {
-                        profiles.setUnreachable(s);
-                    } else if (rank[s] == top) {
-                        profiles.profile(table, s, histogram, segments);
-                    }
-                }
-            });
-            DownScratch[] scratches = new DownScratch[pool.threads()];
             for (int r = top - 1; r >= 0; r--) {
                 int level = r;
                 pool.forRange(ranks.levelSize(r), GRAIN, (worker, from, to) -> {
-                    if (scratches[worker] == null) {
-                        scratches[worker] = new DownScratch(leaves);
-                    }
-                    DownScratch scratch = scratches[worker];
+                    DownScratch scratch = scratch(scratches, worker);
                     for (int i = from; i < to; i++) {
                         int s = ranks.levelSwitch(level, i);
                         pullDown(s, scratch);
@@ -125,6 +123,13 @@ final class CostDivider {
                 });
             }
             return new Result(table, divider, profiles);
+        }
+
+        private DownScratch scratch(DownScratch[] scratches, int worker) {
+            if (scratches[worker] == null) {
+                scratches[worker] = new DownScratch(leaves);
+            }
+            return scratches[worker];
         }
 
         /**
