@@ -246,12 +246,14 @@ final class CostDivider {
          */
         private void pullBySweep(int s, int row, DownScratch x) {
             x.reset();
+            int previous = -1;
             for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
                 int u = neighbours.up(i);
                 int[] segments = profiles.segments(u);
-                if (segments == null) {
-                    continue;
+                if (segments == null || previous >= 0 && profiles.same(u, previous)) {
+                    continue; // an identical row adds nothing to a minimum
                 }
+                previous = u;
                 int mode = profiles.mode(u);
                 x.count[mode]++;
                 for (int g = 0; g < segments.length; g += 3) {
@@ -290,11 +292,13 @@ final class CostDivider {
         private void pullByLeaf(int s, int row, DownScratch x) {
             int lowest = Integer.MAX_VALUE;
             int atLowest = 0;
+            int previous = -1;
             for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
                 int u = neighbours.up(i);
-                if (profiles.segments(u) == null) {
+                if (profiles.segments(u) == null || previous >= 0 && profiles.same(u, previous)) {
                     continue;
                 }
+                previous = u;
                 if (profiles.mode(u) < lowest) {
                     lowest = profiles.mode(u);
                     atLowest = 1;
@@ -311,10 +315,15 @@ final class CostDivider {
                 x.leafEpoch = 1;
             }
             int excepted = 0;
+            previous = -1;
             for (int i = neighbours.upStart(s); i < neighbours.upEnd(s); i++) {
                 int u = neighbours.up(i);
                 int[] segments = profiles.segments(u);
-                if (segments == null || profiles.mode(u) != lowest) {
+                if (segments == null || previous >= 0 && profiles.same(u, previous)) {
+                    continue; // counted once, as in the loop above
+                }
+                previous = u;
+                if (profiles.mode(u) != lowest) {
                     continue;
                 }
                 for (int g = 0; g < segments.length; g += 3) {
