@@ -59,6 +59,27 @@ class DmodcEngineTest {
     }
 
     @Test
+    void singleLostLinksSplittingCostSegmentsAreRoutedAsTheRulesSay() {
+        // A spine that loses one leaf of its pod sees that leaf at another cost in the middle of
+        // its pod's run of leaves: the neighbours' runs then straddle its own.
+        Fabric intact = TestFabrics.intact("PGFT(3;4,8,16;1,4,4;1,1,1)");
+        for (int spine = 0; spine < 4; spine++) {
+            for (int leaf : new int[] {0, 1, 3, 7}) {
+                long spineGuid = org.fabricmanager.topology.PgftGenerator.switchGuid(2, spine);
+                long leafGuid = org.fabricmanager.topology.PgftGenerator.switchGuid(1, leaf);
+                List<org.fabricmanager.topology.Link> gone = new java.util.ArrayList<>();
+                for (org.fabricmanager.topology.Link l : intact.links()) {
+                    if ((l.a() == spineGuid && l.b() == leafGuid) || (l.a() == leafGuid && l.b() == spineGuid)) {
+                        gone.add(l);
+                    }
+                }
+                assertThat(gone).hasSize(1);
+                assertMatchesReference("spine " + spine + " without leaf " + leaf, intact.withoutLinks(gone));
+            }
+        }
+    }
+
+    @Test
     void largerFabricsAreMostlyRoutedFromRowProfiles() {
         // Guards the test above: it must exercise the profile-based paths, not only the fallback.
         for (String spec : TestFabrics.MEDIUM_SPECS) {
