@@ -18,10 +18,12 @@ import org.fabricmanager.topology.Ranking;
  * never lets a rank's result depend on the order inside the rank, so the pull form is exact. One
  * barrier per rank going up, then one per rank going down.
  *
- * <p>Rows are compared eight leaves at a time ({@link ByteLanes}), and two shortcuts skip work
- * whose result is known, without changing any value: going up, a row with few finite costs (a
- * leaf's, or a low switch's) is pulled entry by entry from its list of finite leaves; going down,
- * up neighbours whose rows are identical (all spines of an intact pod, say) are pulled once.
+ * <p>Shortcuts skip work whose result is known, without changing any value: going up, a row with
+ * few finite costs (a leaf's, or a low switch's) is pulled entry by entry from its list of finite
+ * leaves; each final row is profiled ({@link RowProfiles}) by the worker that finishes it, and going
+ * down the up neighbours are combined from their profiles (by a sweep over their segment
+ * boundaries, or through the leaves their segments cover), identical neighbour rows once. Whole
+ * rows are handled eight leaves at a time ({@link ByteLanes}).
  */
 final class CostDivider {
     private static final int GRAIN = 16;
@@ -49,7 +51,7 @@ final class CostDivider {
         private final int[] divider;
         /** Going up: the leaves with a finite cost, for rows that have few; null for dense rows. */
         private final int[][] finite;
-        /** Final rows, profiled as soon as they are final (rank by rank going down). */
+        /** Final rows, profiled as soon as they are final. */
         private final RowProfiles profiles;
         private final int sparseLimit;
 

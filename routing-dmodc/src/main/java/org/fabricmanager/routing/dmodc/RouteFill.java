@@ -83,8 +83,7 @@ final class RouteFill {
         private final long[] base = new long[words];
         private boolean painted;
         private int[] current = new int[0];
-        private long[] classBits = new long[0];
-        private int classes;
+        private int[] modes = new int[0];
 
         // The open run: destinations [runFrom, runTo) sharing the candidates runMask.
         private int runFrom;
@@ -154,31 +153,24 @@ final class RouteFill {
             events.clear();
             if (current.length < k + 1) {
                 current = new int[k + 1];
-                classBits = new long[k * words];
+                modes = new int[k + 1];
             }
-            // Neighbours with identical rows (next to each other in group order, e.g. the spines
-            // of a pod) form one class: one set of events moves all their bits at once.
-            classes = 0;
-            current[0] = profiles.mode(s);
-            addEvents(s, 0, s, profiles.segments(s));
+            modes[0] = profiles.mode(s);
+            addEvents(0, profiles.segments(s));
             for (int i = 0; i < k; i++) {
                 int t = groupNeighbour[g0 + i];
-                if (i == 0 || !profiles.same(t, groupNeighbour[g0 + i - 1])) {
-                    Arrays.fill(classBits, classes * w, (classes + 1) * w, 0L);
-                    classes++;
-                    current[classes] = profiles.mode(t);
-                    addEvents(s, classes, t, profiles.segments(t));
-                }
-                classBits[(classes - 1) * w + (i >>> 6)] |= 1L << i;
+                modes[i + 1] = profiles.mode(t);
+                addEvents(i + 1, profiles.segments(t));
             }
-            recomputeMask();
+            System.arraycopy(modes, 0, current, 0, k + 1);
+            recomputeMask(k);
             // Paint the whole row with the base candidates (every row at its mode), which hold
             // for most leaves; the sweep then only writes where other candidates hold.
             boolean any = false;
             for (int i = 0; i < w; i++) {
                 any |= mask[i] != 0;
             }
-            if (any && current[0] != CostTable.INFINITE && current[0] != 0) {
+            if (any && modes[0] != CostTable.INFINITE && modes[0] != 0) {
                 System.arraycopy(mask, 0, base, 0, w);
                 selectors.fill(row, 0, row.length, base, pi);
                 painted = true;
@@ -202,7 +194,7 @@ final class RouteFill {
                         own |= apply(events.a(e), events.b(e));
                     }
                     if (own) {
-                        recomputeMask();
+                        recomputeMask(k);
                     }
                 }
             }
@@ -211,53 +203,34 @@ final class RouteFill {
             }
         }
 
-        private void recomputeMask() {
+        private void recomputeMask(int k) {
             Arrays.fill(mask, 0, w, 0L);
-            for (int c = 0; c < classes; c++) {
-                if (current[c + 1] < current[0]) {
-                    for (int i = 0; i < w; i++) {
-                        mask[i] |= classBits[c * w + i];
-                    }
+            for (int i = 0; i < k; i++) {
+                if (current[i + 1] < current[0]) {
+                    mask[i >>> 6] |= 1L << i;
                 }
             }
         }
 
-        /** Row {@code r} (0: s, else class {@code r - 1}) takes cost {@code value}; true when it is s. */
+        /** Row {@code r} takes cost {@code value}; true when it is the row of s itself. */
         private boolean apply(int r, int value) {
             current[r] = value;
             if (r == 0) {
                 return true;
             }
-            int at = (r - 1) * w;
+            int i = r - 1;
             if (value < current[0]) {
-                for (int i = 0; i < w; i++) {
-                    mask[i] |= classBits[at + i];
-                }
+                mask[i >>> 6] |= 1L << i;
             } else {
-                for (int i = 0; i < w; i++) {
-                    mask[i] &= ~classBits[at + i];
-                }
+                mask[i >>> 6] &= ~(1L << i);
             }
             return false;
         }
 
-        /**
-         * Events for the segments of row {@code r} (switch {@code t}). A neighbour's segment
-         * over which {@code s} has one cost {@code c} is left out when its cost and the
-         * neighbour's mode compare alike with {@code c}: the candidates do not change there.
-         */
-        private void addEvents(int s, int r, int t, int[] segments) {
-            int mode = profiles.mode(t);
+        private void addEvents(int r, int[] segments) {
             for (int g = 0; g < segments.length; g += 3) {
-                int v = segments[g + 2];
-                if (r > 0) {
-                    int c = profiles.constantCost(s, segments[g], segments[g + 1]);
-                    if (c >= 0 && (v < c) == (mode < c)) {
-                        continue;
-                    }
-                }
-                events.add(segments[g], r, v, true);
-                events.add(segments[g + 1], r, mode, false);
+                events.add(segments[g], r, segments[g + 2], true);
+                events.add(segments[g + 1], r, modes[r], false);
             }
         }
 

@@ -121,28 +121,6 @@ final class RowProfiles {
         return true;
     }
 
-    /**
-     * The cost of {@code s} over leaves {@code [from, to)} when it is the same for all of them,
-     * else -1. Binary search over the segments of a profiled row.
-     */
-    int constantCost(int s, int from, int to) {
-        int[] seg = segments[s];
-        int lo = 0;
-        int hi = seg.length / 3;
-        while (lo < hi) { // first segment ending after `from`
-            int mid = (lo + hi) >>> 1;
-            if (seg[3 * mid + 1] <= from) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        if (lo == seg.length / 3 || seg[3 * lo] >= to) {
-            return mode[s];
-        }
-        return seg[3 * lo] <= from && seg[3 * lo + 1] >= to ? seg[3 * lo + 2] : -1;
-    }
-
     /** The most frequent cost in the row of {@code s}. */
     int mode(int s) {
         return mode[s];
