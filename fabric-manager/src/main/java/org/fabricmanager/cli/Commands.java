@@ -13,6 +13,8 @@ final class Commands {
                 new DemoCommand(),
                 new DetectorSimCommand(),
                 new RouteCommand(),
-                new BenchCommand());
+                new BenchCommand(),
+                new TraceCommand(),
+                new QualityCommand());
     }
 }
