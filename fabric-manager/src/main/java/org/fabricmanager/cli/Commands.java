@@ -12,6 +12,8 @@ final class Commands {
                 new TopologyCommand(),
                 new DemoCommand(),
                 new DetectorSimCommand(),
+                new RouteCommand(),
+                new BenchCommand(),
                 new TraceCommand(),
                 new QualityCommand());
     }

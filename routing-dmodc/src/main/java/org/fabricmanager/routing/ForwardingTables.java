@@ -54,6 +54,31 @@ public final class ForwardingTables {
         return new Builder(switchGuids.clone(), destinationCount);
     }
 
+    /**
+     * Tables made of rows an engine filled itself (e.g. each row allocated and written by a
+     * worker thread, which spares a serial allocation and pre-fill of the whole table). The tables
+     * take ownership of {@code rows}: the caller must not modify them afterwards, and must have
+     * joined the threads that wrote them.
+     *
+     * @throws IllegalArgumentException when the row count or a row length does not match
+     */
+    public static ForwardingTables ofRows(long[] switchGuids, byte[][] rows, int destinationCount) {
+        if (rows.length != switchGuids.length) {
+            throw new IllegalArgumentException(rows.length + " rows for " + switchGuids.length + " switches");
+        }
+        for (int s = 0; s < rows.length; s++) {
+            if (rows[s] == null || rows[s].length != destinationCount) {
+                throw new IllegalArgumentException("row " + s + " does not have " + destinationCount + " entries");
+            }
+        }
+        return new ForwardingTables(switchGuids.clone(), rows, destinationCount);
+    }
+
+    /** Bytes held by the entries (one per switch and destination index), headers excluded. */
+    public long entryBytes() {
+        return (long) ports.length * destinationCount;
+    }
+
     public int switchCount() {
         return switchGuids.length;
     }

@@ -15,7 +15,7 @@ public final class RoutingEngines {
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of(MinHopEngine.NAME, UpDownEngine.NAME, VtftrEngine.NAME);
+        return List.of("dmodc", "dmodk", MinHopEngine.NAME, UpDownEngine.NAME, VtftrEngine.NAME);
     }
 
     /**
@@ -29,6 +29,10 @@ public final class RoutingEngines {
             throw new RoutingException("routing threads must be at least 1, got " + threads);
         }
         switch (name) {
+            case "dmodc":
+                return new org.fabricmanager.routing.dmodc.DmodcEngine(threads);
+            case "dmodk":
+                return new org.fabricmanager.routing.dmodc.DmodkEngine(threads);
             case MinHopEngine.NAME:
                 return new MinHopEngine(threads);
             case UpDownEngine.NAME:
