@@ -39,7 +39,8 @@ final class BenchCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager bench (--pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S] | --topology FILE)
+                usage: fabric-manager bench (--pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S] | --topology FILE
+                                             | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                             [--engines dmodc,dmodk] [--repeat R] [--threads T] [--json]
                   Runs each engine once cold, then R times warm, and prints per phase and in total the
                   cold time and the median, minimum and maximum of the warm runs (milliseconds).

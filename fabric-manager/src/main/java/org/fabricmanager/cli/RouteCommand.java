@@ -37,12 +37,13 @@ final class RouteCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager route (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S])
+                usage: fabric-manager route (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
+                                             | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                             [--engine %s] [--threads T] [--lft-out FILE]
                   Routes the fabric and writes its tables as lft-text/1 to FILE (default: stdout);
                   phase timings and validity go to stderr.
                 %s
-                  --engine NAME            routing engine (default %s)
+                  --engine NAME            routing engine (default %s; vtftr for a fabric expected to be an HDFT)
                   --threads T              routing threads (default: available processors, %d here)
                   --lft-out FILE           write the tables to FILE instead of stdout
                   Exit code 0 when every leaf pair is routed; 2 for bad input, an engine that refuses
@@ -65,9 +66,10 @@ final class RouteCommand implements Command {
 
     @Override
     public int run(Arguments args, Console console) throws IOException {
-        String engineName = args.valueOr("engine", RoutingEngines.DEFAULT);
         int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
         Fabric fabric = FabricSource.load(args);
+        String engineName = args.valueOr("engine", fabric.hdft().isPresent() ? QualityCommand.HDFT_ENGINE
+                : RoutingEngines.DEFAULT);
         FabricIndex index = fabric.index();
         if (index.leafCount() == 0) {
             throw new UsageException("route: the fabric has no leaf switch (no node is linked to a switch): nothing to route");
@@ -95,6 +97,8 @@ final class RouteCommand implements Command {
             console.err().println("route: " + unplugged + " nodes have no link: their entries are 255");
         }
         console.err().println("route: " + RoutingSummary.validity(result.validity(), index));
+        result.tables().vcRules().ifPresent(rules -> console.err().println("route: the tables need "
+                + rules.summary() + " (lft-text/1 holds the ports only)"));
         return result.validity().isValid() ? ExitCodes.OK : ExitCodes.BAD_INPUT;
     }
 }

@@ -159,6 +159,28 @@ class HdftCommandsTest {
     }
 
     @Test
+    void routeUsesVtftrOnAnHdftAndSaysWhichChannelsTheTablesNeed() throws Exception {
+        HdftSpec spec = HdftSpec.parse(SPEC);
+        Path lft = dir.resolve("hdft.lft");
+        assertThat(run("route", "--hdft", SPEC, "--fail-leaves", "6", "--seed", "4", "--lft-out", lft.toString(),
+                "--threads", "1")).isZero();
+        assertThat(err()).contains("route: vtftr: 74 switches x 256 destinations in ",
+                "route: valid: all 3306 ordered leaf pairs routed",
+                "route: the tables need 2 virtual channels; column->row: vc1 on 58 switches (lft-text/1 holds the ports only)");
+        Fabric fabric = LeafFailures.fail(HdftGenerator.generate(spec), 6, 4);
+        try (org.fabricmanager.routing.RoutingEngine engine = RoutingEngines.create("vtftr", 1)) {
+            org.fabricmanager.routing.ForwardingTables expected = engine.route(fabric.index()).tables();
+            org.fabricmanager.routing.ForwardingTables written = org.fabricmanager.routing.LftText.read(lft);
+            for (int s = 0; s < expected.switchCount(); s++) {
+                assertThat(written.rowEquals(s, expected, s)).isTrue();
+            }
+        }
+        // an engine can still be named
+        assertThat(run("route", "--hdft", SPEC, "--engine", "minhop", "--lft-out", lft.toString())).isZero();
+        assertThat(err()).contains("route: minhop: ").doesNotContain("virtual channels");
+    }
+
+    @Test
     void qualityComparesVtftrFirstByDefaultOnAnHdft() {
         assertThat(run("quality", "--hdft", "HDFT(4x4;2;1;1)", "--patterns", "all2all")).isZero();
         List<String> lines = out().lines().toList();

@@ -1,7 +1,9 @@
 package org.fabricmanager.routing;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The virtual-channel rules that go with some forwarding tables: for each switch (dense ids, as in
@@ -80,6 +82,31 @@ public final class VcRules {
     public int first(int s, int outPort) {
         byte vc = matrix[s][PortClass.NODE.ordinal() * CLASSES + portClasses[s][outPort]];
         return vc == KEEP ? 0 : vc;
+    }
+
+    /**
+     * One line for operators, e.g. {@code 2 virtual channels; column->row: vc1 on 241 switches},
+     * each distinct list of transitions with the number of switches that have it.
+     */
+    public String summary() {
+        Map<List<VcTransition>, Integer> counts = new LinkedHashMap<>();
+        for (List<VcTransition> t : transitions) {
+            if (!t.isEmpty()) {
+                counts.merge(t, 1, Integer::sum);
+            }
+        }
+        StringBuilder sb = new StringBuilder(vcCount + (vcCount == 1 ? " virtual channel" : " virtual channels"));
+        if (counts.isEmpty()) {
+            sb.append("; no transition");
+        }
+        for (Map.Entry<List<VcTransition>, Integer> e : counts.entrySet()) {
+            sb.append("; ");
+            for (int i = 0; i < e.getKey().size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(e.getKey().get(i));
+            }
+            sb.append(" on ").append(e.getValue()).append(e.getValue() == 1 ? " switch" : " switches");
+        }
+        return sb.toString();
     }
 
     @Override
