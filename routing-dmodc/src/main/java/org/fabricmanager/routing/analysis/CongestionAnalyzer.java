@@ -3,7 +3,9 @@ package org.fabricmanager.routing.analysis;
 import java.util.List;
 import java.util.Random;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,12 +60,19 @@ public final class CongestionAnalyzer {
         return result;
     }
 
+    /** Runs permutations {@code 0..count-1} over the analyzer's threads; returns the workers. */
+    private List<PermutationWorker> permutations(int count, Supplier<PermutationWorker> factory) {
+        try (RoutingPool pool = new RoutingPool(threads, "congestion")) {
+            return pool.forEach(count, factory);
+        }
+    }
+
     // ---- permutations -----------------------------------------------------------------------
 
     private PatternCongestion shift() {
         int n = routed.attachedCount();
         int[] maxima = new int[Math.max(0, n - 1)];
-        List<PermutationWorker> workers = Parallel.run(threads, maxima.length, () -> new PermutationWorker(maxima) {
+        List<PermutationWorker> workers = permutations(maxima.length, () -> new PermutationWorker(maxima) {
             @Override
             int target(int item, int i) {
                 int t = i + item + 1;
@@ -76,7 +85,7 @@ public final class CongestionAnalyzer {
     private PatternCongestion random(TrafficPattern.RandomPermutations pattern) {
         int n = routed.attachedCount();
         int[] maxima = new int[pattern.count()];
-        List<PermutationWorker> workers = Parallel.run(threads, maxima.length, () -> new PermutationWorker(maxima) {
+        List<PermutationWorker> workers = permutations(maxima.length, () -> new PermutationWorker(maxima) {
             private final int[] permutation = new int[n];
             private int current = -1;
 
@@ -226,8 +235,7 @@ public final class CongestionAnalyzer {
     }
 
     private AllToAll allToAllCounts() {
-        int blocks = DestinationBlock.blockCount(routed.index().destinationCount());
-        List<TreeWorker> workers = Parallel.run(threads, blocks, TreeWorker::new);
+        List<TreeWorker> workers = DestinationWorker.runAll(routed, threads, "congestion", TreeWorker::new);
         long[] loads = workers.get(0).loads;
         long unrouted = workers.get(0).unrouted;
         for (int w = 1; w < workers.size(); w++) {
@@ -241,10 +249,9 @@ public final class CongestionAnalyzer {
     }
 
     /** Accumulates the all-to-all loads of the destinations of the blocks it is given. */
-    private final class TreeWorker implements IntConsumer {
+    private final class TreeWorker extends DestinationWorker {
         final long[] loads = new long[routed.links().count()];
         long unrouted;
-        private final DestinationBlock block = new DestinationBlock(routed.tables());
         private final int switches = routed.index().switchCount();
         private final int[] seen = new int[switches];
         private final byte[] state = new byte[switches];
@@ -256,20 +263,13 @@ public final class CongestionAnalyzer {
         private final int[] queue = new int[switches];
         private int deliveredCount;
 
-        @Override
-        public void accept(int b) {
-            block.load(b);
-            for (int j = 0; j < block.width(); j++) {
-                int d = block.first() + j;
-                if (routed.leafOf(d) != FabricIndex.NONE) {
-                    destination(d, j);
-                }
-            }
+        TreeWorker() {
+            super(routed);
         }
 
-        private void destination(int d, int j) {
+        @Override
+        void destination(int d, int j, int dLeaf) {
             int[] attached = routed.attachedPerSwitchArray();
-            int dLeaf = routed.leafOf(d);
             int dPos = routed.index().nodeByDestination(d);
             int mark = d + 1;
             deliveredCount = 0;

@@ -2,7 +2,6 @@ package org.fabricmanager.routing.analysis;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntConsumer;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
@@ -67,8 +66,7 @@ public final class DeadlockAnalyzer {
     /** Builds the graph and searches it for a cycle. */
     public DeadlockReport analyze() {
         long t0 = System.nanoTime();
-        int blocks = DestinationBlock.blockCount(routed.index().destinationCount());
-        List<Builder> workers = Parallel.run(threads, blocks, Builder::new);
+        List<Builder> workers = DestinationWorker.runAll(routed, threads, "deadlock", Builder::new);
         long[] deps = workers.get(0).deps;
         long[] used = workers.get(0).used;
         for (int w = 1; w < workers.size(); w++) {
@@ -103,34 +101,26 @@ public final class DeadlockAnalyzer {
     }
 
     /** Builds the dependencies of the destinations of the blocks it is given. */
-    private final class Builder implements IntConsumer {
+    private final class Builder extends DestinationWorker {
         final long[] deps = new long[depStart[channelCount]];
         final long[] used = new long[(channelCount + 63) >>> 6];
         // Per (switch, vc): marks the switch's out-channel for the current destination as queued.
         // A switch has one output per destination, so this names the channel, in a much smaller array.
         private final int[] stamp = new int[routed.index().switchCount() * vcCount];
         private final int[] work = new int[channelCount];
-        private final DestinationBlock block = new DestinationBlock(routed.tables());
 
-        @Override
-        public void accept(int b) {
-            block.load(b);
-            for (int j = 0; j < block.width(); j++) {
-                int d = block.first() + j;
-                if (routed.leafOf(d) != FabricIndex.NONE) {
-                    destination(d, j);
-                }
-            }
+        Builder() {
+            super(routed);
         }
 
-        private void destination(int d, int j) {
+        @Override
+        void destination(int d, int j, int dLeaf) {
             FabricIndex index = routed.index();
             DirectedLinks links = routed.links();
             int[] linkStart = links.startArray();
             int[] peerSwitch = links.peerSwitchArray();
             int[] peerPort = links.peerPortArray();
             int[] attached = routed.attachedPerSwitchArray();
-            int dLeaf = routed.leafOf(d);
             int mark = d + 1;
             int top = 0;
             for (int leaf : index.leaves()) {

@@ -1,7 +1,6 @@
 package org.fabricmanager.routing.analysis;
 
 import java.util.List;
-import java.util.function.IntConsumer;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
@@ -33,8 +32,7 @@ public final class PathLengthAnalyzer {
     /** Measures every route between attached nodes. */
     public PathLengths analyze() {
         long t0 = System.nanoTime();
-        int blocks = DestinationBlock.blockCount(routed.index().destinationCount());
-        List<Worker> workers = Parallel.run(threads, blocks, Worker::new);
+        List<Worker> workers = DestinationWorker.runAll(routed, threads, "path-lengths", Worker::new);
         int max = -1;
         long routedPairs = 0;
         long unrouted = 0;
@@ -53,30 +51,21 @@ public final class PathLengthAnalyzer {
     }
 
     /** Measures the destinations of the blocks it is given. */
-    private final class Worker implements IntConsumer {
+    private final class Worker extends DestinationWorker {
         int max = -1;
         long routed;
         long unrouted;
         long total;
-        private final DestinationBlock block = new DestinationBlock(PathLengthAnalyzer.this.routed.tables());
         private final int[] mark = new int[PathLengthAnalyzer.this.routed.index().switchCount()];
         private final int[] distance = new int[mark.length];
         private final int[] path = new int[mark.length];
 
-        @Override
-        public void accept(int b) {
-            block.load(b);
-            RoutedFabric r = PathLengthAnalyzer.this.routed;
-            for (int j = 0; j < block.width(); j++) {
-                int d = block.first() + j;
-                int target = r.leafOf(d);
-                if (target != FabricIndex.NONE) {
-                    destination(d, j, target);
-                }
-            }
+        Worker() {
+            super(PathLengthAnalyzer.this.routed);
         }
 
-        private void destination(int d, int j, int target) {
+        @Override
+        void destination(int d, int j, int target) {
             RoutedFabric r = PathLengthAnalyzer.this.routed;
             FabricIndex index = r.index();
             int pos = index.nodeByDestination(d);

@@ -3,6 +3,7 @@ package org.fabricmanager.routing.baseline;
 import java.util.Arrays;
 import java.util.function.IntConsumer;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
@@ -17,7 +18,7 @@ final class LeastSubscribedRoutes {
     private LeastSubscribedRoutes() {
     }
 
-    static void fill(FabricIndex index, ForwardingTables.Builder builder, WorkerPool pool, CandidatePorts candidates) {
+    static void fill(FabricIndex index, ForwardingTables.Builder builder, RoutingPool pool, CandidatePorts candidates) {
         pool.forEach(index.switchCount(), () -> new IntConsumer() {
             private final int[] subscription = new int[256];
             private final int[] ports = new int[256];

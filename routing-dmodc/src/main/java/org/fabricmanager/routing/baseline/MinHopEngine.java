@@ -3,6 +3,7 @@ package org.fabricmanager.routing.baseline;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.topology.FabricIndex;
@@ -21,11 +22,11 @@ public final class MinHopEngine implements RoutingEngine {
     public static final String NAME = "minhop";
     private static final Logger LOG = LoggerFactory.getLogger(MinHopEngine.class);
 
-    private final WorkerPool pool;
+    private final RoutingPool pool;
 
     /** An engine routing on {@code threads} threads (at least 1). */
     public MinHopEngine(int threads) {
-        this.pool = new WorkerPool(NAME, threads);
+        this.pool = new RoutingPool(threads, NAME);
     }
 
     @Override
@@ -56,9 +57,7 @@ public final class MinHopEngine implements RoutingEngine {
             int count = 0;
             for (int g = groupStart[s]; g < groupStart[s + 1]; g++) {
                 if (hops.hops(neighbours[g], k) == h - 1) {
-                    for (int i = portStart[g]; i < portStart[g + 1]; i++) {
-                        out[count++] = groupPorts[i];
-                    }
+                    count = CandidatePorts.addGroup(portStart, groupPorts, g, out, count);
                 }
             }
             return count;

@@ -1,10 +1,10 @@
 package org.fabricmanager.routing.baseline;
 
-import java.util.function.IntConsumer;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.topology.FabricIndex;
@@ -31,7 +31,7 @@ public final class UpDownEngine implements RoutingEngine {
     /** The name the CLI and configuration use. */
     public static final String NAME = "updn";
     private static final Logger LOG = LoggerFactory.getLogger(UpDownEngine.class);
-    private static final int INFINITE = 255;
+    private static final int INFINITE = LeafSearch.UNREACHED;
 
     /** Where the ranking starts. */
     public enum Ranking {
@@ -41,7 +41,7 @@ public final class UpDownEngine implements RoutingEngine {
         DETECTED_ROOTS
     }
 
-    private final WorkerPool pool;
+    private final RoutingPool pool;
     private final Ranking ranking;
 
     /** An engine ranking from the leaves, on {@code threads} threads. */
@@ -50,7 +50,7 @@ public final class UpDownEngine implements RoutingEngine {
     }
 
     public UpDownEngine(int threads, Ranking ranking) {
-        this.pool = new WorkerPool(NAME, threads);
+        this.pool = new RoutingPool(threads, NAME);
         this.ranking = ranking;
     }
 
@@ -87,14 +87,8 @@ public final class UpDownEngine implements RoutingEngine {
         int[] descending = order.descending();
         int[] groupStart = index.groupStartArray();
         int[] neighbours = index.groupNeighbourArray();
-        pool.forEach(leafCount, () -> new IntConsumer() {
-            private final int[] queue = new int[n];
-
-            @Override
-            public void accept(int k) {
-                costs(index, k, down, cost, position, descending, groupStart, neighbours, queue);
-            }
-        });
+        LeafSearch.forEachLeaf(pool, index,
+                (k, queue) -> costs(index, k, down, cost, position, descending, groupStart, neighbours, queue));
         clock.lap("costs");
 
         long[] guids = new long[n];
@@ -118,9 +112,7 @@ public final class UpDownEngine implements RoutingEngine {
                         ? position[t] < position[s] && (down[t][k] & 0xff) == d - 1
                         : position[t] > position[s] && (cost[t][k] & 0xff) == c - 1;
                 if (allowed) {
-                    for (int i = portStart[g]; i < portStart[g + 1]; i++) {
-                        out[count++] = groupPorts[i];
-                    }
+                    count = CandidatePorts.addGroup(portStart, groupPorts, g, out, count);
                 }
             }
             return count;
@@ -147,21 +139,7 @@ public final class UpDownEngine implements RoutingEngine {
             cost[s][k] = (byte) INFINITE;
         }
         // Shortest down-only paths to the leaf, found backwards: from the leaf, over up moves.
-        int head = 0;
-        int tail = 0;
-        down[leaf][k] = 0;
-        queue[tail++] = leaf;
-        while (head < tail) {
-            int s = queue[head++];
-            int next = (down[s][k] & 0xff) + 1;
-            for (int g = groupStart[s]; g < groupStart[s + 1]; g++) {
-                int t = neighbours[g];
-                if (position[t] > position[s] && (down[t][k] & 0xff) == INFINITE) {
-                    down[t][k] = (byte) checked(index, t, leaf, next);
-                    queue[tail++] = t;
-                }
-            }
-        }
+        LeafSearch.overUpMoves(NAME, index, k, down, position, queue);
         // Route lengths, highest switch first so that every up-neighbour is done before its lower neighbours.
         for (int s : descending) {
             int d = down[s][k] & 0xff;
@@ -177,17 +155,9 @@ public final class UpDownEngine implements RoutingEngine {
                 }
             }
             if (best != INFINITE) {
-                cost[s][k] = (byte) checked(index, s, leaf, best + 1);
+                cost[s][k] = (byte) LeafSearch.checked(NAME, index, s, leaf, best + 1);
             }
         }
-    }
-
-    private static int checked(FabricIndex index, int s, int leaf, int hops) {
-        if (hops >= INFINITE) {
-            throw new RoutingException("updn: switch " + Guids.format(index.switchGuid(s)) + " is more than "
-                    + (INFINITE - 1) + " hops from leaf " + Guids.format(index.switchGuid(leaf)));
-        }
-        return hops;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.dmodc;
 
 import java.util.Arrays;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Ranking;
 

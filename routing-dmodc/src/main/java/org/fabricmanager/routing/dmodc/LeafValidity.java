@@ -2,6 +2,7 @@ package org.fabricmanager.routing.dmodc;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.topology.FabricIndex;
 

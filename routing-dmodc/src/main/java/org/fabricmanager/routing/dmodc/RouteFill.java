@@ -2,6 +2,7 @@ package org.fabricmanager.routing.dmodc;
 
 import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.topology.FabricIndex;
 
 /**

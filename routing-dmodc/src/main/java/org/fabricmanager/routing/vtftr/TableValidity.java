@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntConsumer;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.topology.FabricIndex;
 
@@ -24,11 +25,11 @@ final class TableValidity {
     private TableValidity() {
     }
 
-    static Validity of(FabricIndex index, ForwardingTables tables, RowWorkers workers) {
+    static Validity of(FabricIndex index, ForwardingTables tables, RoutingPool pool) {
         int leaves = index.leafCount();
         boolean[] broken = new boolean[Math.multiplyExact(leaves, leaves)];
         int blocks = (index.destinationCount() + BLOCK - 1) / BLOCK;
-        workers.forEach(blocks, () -> new Walker(index, tables, broken));
+        pool.forEach(blocks, () -> new Walker(index, tables, broken));
         long unreachable = 0;
         List<Validity.LeafPair> examples = new ArrayList<>();
         int[] ids = index.leaves();

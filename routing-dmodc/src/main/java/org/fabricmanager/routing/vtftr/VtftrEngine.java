@@ -6,6 +6,7 @@ import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.topology.FabricIndex;
@@ -32,11 +33,11 @@ public final class VtftrEngine implements RoutingEngine {
     public static final String NAME = "vtftr";
     private static final Logger LOG = LoggerFactory.getLogger(VtftrEngine.class);
 
-    private final RowWorkers workers;
+    private final RoutingPool pool;
 
     /** An engine routing on {@code threads} threads (at least 1). */
     public VtftrEngine(int threads) {
-        this.workers = new RowWorkers(threads);
+        this.pool = new RoutingPool(threads, NAME);
     }
 
     @Override
@@ -70,12 +71,12 @@ public final class VtftrEngine implements RoutingEngine {
         for (int s = 0; s < guids.length; s++) {
             rows[s] = builder.row(s);
         }
-        workers.forEach(guids.length, () -> s -> routes.fill(s, rows[s]));
+        pool.forEach(guids.length, () -> s -> routes.fill(s, rows[s]));
         ForwardingTables tables = builder.build().withVcRules(VtftrChannels.of(layout));
         long t2 = System.nanoTime();
         phases.add(new PhaseTimings.Phase("routes", t2 - t1));
 
-        Validity validity = TableValidity.of(index, tables, workers);
+        Validity validity = TableValidity.of(index, tables, pool);
         long t3 = System.nanoTime();
         phases.add(new PhaseTimings.Phase("validity", t3 - t2));
         PhaseTimings timings = new PhaseTimings(phases);
@@ -88,6 +89,6 @@ public final class VtftrEngine implements RoutingEngine {
 
     @Override
     public void close() {
-        workers.close();
+        pool.close();
     }
 }

@@ -70,16 +70,12 @@ final class VtftrRoutes {
 
     /** Fills {@code row}, the table of switch {@code s}, already {@link ForwardingTables#NO_ROUTE} everywhere. */
     void fill(int s, byte[] row) {
-        switch (grid.layout.role(s)) {
+        HdftLayout.Role role = grid.layout.role(s);
+        switch (role) {
             case LEAF -> leaf(s, row);
-            case ROW -> {
+            case ROW, COLUMN -> {
                 if (grid.usable[s]) {
-                    rowSwitch(s, row);
-                }
-            }
-            case COLUMN -> {
-                if (grid.usable[s]) {
-                    columnSwitch(s, row);
+                    lineSwitch(s, row, role == HdftLayout.Role.ROW);
                 }
             }
             case UNUSED -> {
@@ -128,46 +124,29 @@ final class VtftrRoutes {
         }
     }
 
-    private void rowSwitch(int s, byte[] row) {
-        int y = grid.layout.lineOf(s);
+    /**
+     * A row switch ({@code isRow}) or a column switch: the same rules with rows and columns swapped.
+     * For a row switch of row {@code y}, the destination's own line is its row {@code yd}, the
+     * position along the line its column {@code xd}, and detours go through columns.
+     */
+    private void lineSwitch(int s, byte[] row, boolean isRow) {
+        int line = grid.layout.lineOf(s);
         int[][] down = grid.down[s];
+        int[] destLine = isRow ? destY : destX;
+        int[] destAlong = isRow ? destX : destY;
+        boolean[] lineWorks = isRow ? grid.rowWorks : grid.columnWorks;
+        boolean[] crossWorks = isRow ? grid.columnWorks : grid.rowWorks;
         for (int d = 0; d < row.length; d++) {
             if (destLeaf[d] == FabricIndex.NONE) {
                 continue;
             }
-            int xd = destX[d];
-            int yd = destY[d];
+            int along = destAlong[d];
+            int ld = destLine[d];
             int to;
-            if (yd == y || (grid.columnWorks[xd] && grid.alive(xd, y))) {
-                to = xd;
-            } else if (grid.rowWorks[yd]) {
-                int[] candidates = detours.columns(y, yd);
-                if (candidates.length == 0) {
-                    continue;
-                }
-                to = candidates[d % candidates.length];
-            } else {
-                continue;
-            }
-            int[] ports = down[to];
-            row[d] = (byte) ports[d % ports.length];
-        }
-    }
-
-    private void columnSwitch(int s, byte[] row) {
-        int x = grid.layout.lineOf(s);
-        int[][] down = grid.down[s];
-        for (int d = 0; d < row.length; d++) {
-            if (destLeaf[d] == FabricIndex.NONE) {
-                continue;
-            }
-            int xd = destX[d];
-            int yd = destY[d];
-            int to;
-            if (xd == x || (grid.rowWorks[yd] && grid.alive(x, yd))) {
-                to = yd;
-            } else if (grid.columnWorks[xd]) {
-                int[] candidates = detours.rows(x, xd);
+            if (ld == line || (crossWorks[along] && (isRow ? grid.alive(along, line) : grid.alive(line, along)))) {
+                to = along;
+            } else if (lineWorks[ld]) {
+                int[] candidates = isRow ? detours.columns(line, ld) : detours.rows(line, ld);
                 if (candidates.length == 0) {
                     continue;
                 }

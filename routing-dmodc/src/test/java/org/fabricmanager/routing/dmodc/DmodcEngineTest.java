@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;

@@ -1,22 +1,28 @@
-package org.fabricmanager.routing.dmodc;
+package org.fabricmanager.routing;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.fabricmanager.routing.RoutingException;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
- * The worker threads of one routing engine. Work is expressed as parallel loops over an index
- * range (switches of one rank, all switches, ...): workers claim chunks of the range dynamically
- * and {@link #forRange} returns only when the whole range is done, so that each call is a barrier.
- * The calling thread takes part as worker 0, hence a pool of {@code threads} keeps
- * {@code threads - 1} threads of its own (none for a single thread, where loops run inline).
+ * The worker threads every routing engine and analysis runs on. Work is expressed as parallel
+ * loops over an index range (switches of one rank, leaves, destination blocks, permutations, ...):
+ * workers claim chunks of the range dynamically, so uneven items balance, and {@link #forRange}
+ * returns only when the whole range is done, so that each call is a barrier. The calling thread
+ * takes part as worker 0, hence a pool of {@code threads} keeps {@code threads - 1} threads of its
+ * own (none for a single thread, where loops run inline). Engines create their pool from their
+ * thread count and close it with themselves; analyses use one per run.
  *
  * <p>Results never depend on the number of threads as long as each index writes only its own
- * data, which is how every engine loop is written.
+ * data, or each worker accumulates into its own state and the caller merges the workers in an
+ * order-insensitive way (sums, maxima, unions), which is how every loop is written.
  */
 public final class RoutingPool implements AutoCloseable {
 
@@ -32,12 +38,12 @@ public final class RoutingPool implements AutoCloseable {
     /**
      * A pool of {@code threads} workers (the caller included).
      *
-     * @param name prefix of the threads' names, e.g. {@code dmodc}
+     * @param name the engine or analysis, e.g. {@code dmodc}: names the threads and prefixes errors
      * @throws RoutingException when {@code threads < 1}
      */
     public RoutingPool(int threads, String name) {
         if (threads < 1) {
-            throw new RoutingException("routing threads must be at least 1, got " + threads);
+            throw new RoutingException(name + ": routing threads must be at least 1, got " + threads);
         }
         this.threads = threads;
         if (threads == 1) {
@@ -60,8 +66,8 @@ public final class RoutingPool implements AutoCloseable {
 
     /**
      * Runs {@code task} over {@code [0, count)} in chunks of at most {@code grain} indices and
-     * waits for all of them. An exception thrown by any chunk is rethrown here (the other workers
-     * finish their chunks first).
+     * waits for all of them. An exception thrown by any chunk is rethrown here, once the other
+     * workers have finished the chunks they hold (no further chunk is started).
      */
     public void forRange(int count, int grain, RangeTask task) {
         if (count <= 0) {
@@ -84,7 +90,6 @@ public final class RoutingPool implements AutoCloseable {
             claim(0, count, chunk, next, task);
         } catch (RuntimeException | Error e) {
             failure = e;
-            next.set(count);
         }
         for (Future<?> f : futures) {
             try {
@@ -111,13 +116,39 @@ public final class RoutingPool implements AutoCloseable {
         }
     }
 
-    private static void claim(int worker, int count, int chunk, AtomicInteger next, RangeTask task) {
-        while (true) {
-            int from = next.getAndAdd(chunk);
-            if (from >= count) {
-                return;
+    /**
+     * Runs {@code consumer(i)} for every item {@code i} of {@code [0, items)}, one item at a time,
+     * each worker with its own consumer from {@code factory} (its scratch arrays and partial
+     * result), and returns the consumers: one per worker that could take part,
+     * {@code max(1, min(threads, items))} of them, in worker order.
+     */
+    public <W extends IntConsumer> List<W> forEach(int items, Supplier<W> factory) {
+        int count = Math.max(1, Math.min(threads, items));
+        List<W> workers = new ArrayList<>(count);
+        for (int w = 0; w < count; w++) {
+            workers.add(factory.get());
+        }
+        forRange(items, 1, (worker, from, to) -> {
+            IntConsumer consumer = workers.get(worker);
+            for (int i = from; i < to; i++) {
+                consumer.accept(i);
             }
-            task.run(worker, from, Math.min(count, from + chunk));
+        });
+        return workers;
+    }
+
+    private static void claim(int worker, int count, int chunk, AtomicInteger next, RangeTask task) {
+        try {
+            while (true) {
+                int from = next.getAndAdd(chunk);
+                if (from >= count) {
+                    return;
+                }
+                task.run(worker, from, Math.min(count, from + chunk));
+            }
+        } catch (RuntimeException | Error e) {
+            next.set(count); // the others stop claiming: the loop has failed
+            throw e;
         }
     }
 

@@ -1,10 +1,9 @@
-package org.fabricmanager.routing.dmodc;
+package org.fabricmanager.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import org.fabricmanager.routing.RoutingException;
 import org.junit.jupiter.api.Test;
 
 class RoutingPoolTest {
