@@ -449,7 +449,11 @@ public final class SwitchAgent {
 
         private void refused(ChannelHandlerContext ctx, ErrorReport error) {
             closeCause = "daemon sent " + error;
-            LOG.info("{}: {}", SwitchAgent.this, closeCause);
+            if (error.errorCode().orElse(null) == ErrorCode.SHUTTING_DOWN) {
+                LOG.debug("{}: {}", SwitchAgent.this, closeCause);
+            } else {
+                LOG.info("{}: {}", SwitchAgent.this, closeCause);
+            }
             ctx.close();
         }
 

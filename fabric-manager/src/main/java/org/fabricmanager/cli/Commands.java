@@ -9,6 +9,8 @@ final class Commands {
 
     static List<Command> all() {
         return List.of(
-                new DemoCommand());
+                new DemoCommand(),
+                new RunCommand(),
+                new SimulateCommand());
     }
 }

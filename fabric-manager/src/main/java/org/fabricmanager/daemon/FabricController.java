@@ -98,6 +98,8 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private DaemonState state = DaemonState.DISCOVERING;
     private long computations;
     private volatile DaemonState publishedState = DaemonState.DISCOVERING;
+    private boolean stopping;
+    private long convergences;
 
     /** A switch with a session: before and after its PORT_INFO was accepted. */
     private static final class ManagedSwitch {
@@ -157,6 +159,14 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         } else {
             LOG.info("state directory: {} destination indices, no stored routing", indices.size());
         }
+    }
+
+    /** From now on, lost sessions are the daemon's own doing: no milestones, no re-routing. */
+    void stopping() {
+        stopping = true;
+        queue.cancelDeferred(REROUTE);
+        queue.cancelDeferred(DISCOVERY_SETTLE);
+        queue.cancelDeferred(DISCOVERY_DEADLINE);
     }
 
     /** The state as last published by the control thread (any thread). */
@@ -295,6 +305,9 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         }
         long guid = ms.hello.guid();
         switches.remove(guid);
+        if (stopping) {
+            return;
+        }
         if (ms.admitted) {
             pusher.detach(guid);
             connectedCountVolatile = admittedCount();
@@ -499,9 +512,11 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         }
         if (next == DaemonState.CONVERGED && state != DaemonState.CONVERGED) {
             PushRound round = pusher.round();
+            convergences++;
             milestones.record(Milestone.Kind.CONVERGED, String.format(
-                    "tables converged: v%d on %d/%d switches, %.0f ms after the change (%d blocks, %d bytes, %d retries)",
+                    "tables converged: v%d on %d/%d switches, %.0f ms after %s (%d blocks, %d bytes, %d retries)",
                     routed.version(), pusher.inSyncCount(), admittedCount(), (System.nanoTime() - reactionStartNanos) / 1e6,
+                    convergences == 1 ? "start" : "the first change",
                     round == null ? 0 : round.blocks(), round == null ? 0 : round.bytes(), round == null ? 0 : round.retries()));
         }
         state = next;

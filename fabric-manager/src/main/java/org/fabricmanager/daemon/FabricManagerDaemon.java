@@ -207,6 +207,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         if (rest != null) {
             rest.close();
         }
+        queue.append("stopping", controller::stopping);
         if (southbound != null) {
             southbound.close();
         }

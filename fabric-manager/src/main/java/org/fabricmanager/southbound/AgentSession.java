@@ -146,7 +146,12 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         onLoop(() -> fail(new ProtocolException(code, refType, txid, message)));
     }
 
-    /** Closes the session without an ERROR (daemon shutting down or session superseded). */
+    /** Tells the agent the daemon is stopping (ERROR SHUTTING_DOWN) and closes the session. */
+    public void shutdown() {
+        onLoop(() -> fail(new ProtocolException(ErrorCode.SHUTTING_DOWN, 0, 0, "the daemon is stopping")));
+    }
+
+    /** Closes the session without an ERROR (e.g. after failed pushes). */
     public void close(String reason) {
         onLoop(() -> {
             if (closeReason == null) {
@@ -217,6 +222,12 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     }
 
     // ---- Netty callbacks (event loop) ---------------------------------------------------------
+
+    @Override
+    public void channelRegistered(ChannelHandlerContext ctx) throws Exception {
+        channel = ctx.channel();
+        super.channelRegistered(ctx);
+    }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
@@ -367,7 +378,11 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
             return;
         }
         closeReason = e.code() + ": " + e.getMessage();
-        LOG.warn("{}: closed: {}", this, closeReason);
+        if (e.code() == ErrorCode.SHUTTING_DOWN) {
+            LOG.debug("{}: closed: {}", this, closeReason);
+        } else {
+            LOG.warn("{}: closed: {}", this, closeReason);
+        }
         if (channel.isActive()) {
             channel.writeAndFlush(e.toMessage()).addListener(ChannelFutureListener.CLOSE);
         } else {

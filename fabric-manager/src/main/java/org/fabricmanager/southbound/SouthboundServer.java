@@ -77,6 +77,13 @@ public final class SouthboundServer implements AutoCloseable {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
+        for (io.netty.channel.Channel ch : channels) {
+            AgentSession session = ch.pipeline().get(AgentSession.class);
+            if (session != null) {
+                session.shutdown();
+            }
+        }
+        channels.newCloseFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -46,6 +46,19 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         return new DaemonConfig(s, r, fabric, discovery, routing, push, state);
     }
 
+    /** This configuration with the southbound server listening on another address. */
+    public DaemonConfig withSouthboundBind(String bind) {
+        Southbound s = new Southbound(bind, southbound.port(), southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(),
+                southbound.echoIntervalMs(), southbound.idleTimeoutMs(), southbound.ioThreads());
+        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state);
+    }
+
+    /** This configuration with another routing engine. */
+    public DaemonConfig withEngine(String engine) {
+        return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(engine, routing.threads(),
+                routing.settleMs()), push, state);
+    }
+
     /** This configuration with another state directory. */
     public DaemonConfig withStateDirectory(Path directory) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()));
