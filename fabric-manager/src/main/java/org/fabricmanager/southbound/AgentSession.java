@@ -374,7 +374,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
 
     /** Sends {@code e} as ERROR (when the connection still takes it), logs the cause and closes. */
     private void fail(ProtocolException e) {
-        if (state == State.CLOSED || closeReason != null) {
+        if (closeReason != null) {
             return;
         }
         closeReason = e.code() + ": " + e.getMessage();
@@ -382,6 +382,9 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
             LOG.debug("{}: closed: {}", this, closeReason);
         } else {
             LOG.warn("{}: closed: {}", this, closeReason);
+        }
+        if (state == State.CLOSED) {
+            return; // found while the connection was closing (a truncated last frame): nothing to send
         }
         if (channel.isActive()) {
             channel.writeAndFlush(e.toMessage()).addListener(ChannelFutureListener.CLOSE);
