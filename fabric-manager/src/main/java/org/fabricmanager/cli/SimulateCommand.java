@@ -61,7 +61,9 @@ final class SimulateCommand implements Command {
         sim.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
+            console.err().println(progress(sim));
             sim.close();
+            console.err().println("simulate: stopped");
             stopped.countDown();
         }, "fm-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);

@@ -418,6 +418,11 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
                 LOG.info("  not a link: {}", discovery.issues().get(i));
             }
         }
+        if (fabric.switches().isEmpty()) {
+            LOG.warn("no switch is connected{}", routed == null ? "" : ": keeping tables v" + routed.version());
+            updateState();
+            return;
+        }
         String engine = routing.engineName();
         String fingerprint = FabricFingerprint.of(fabric, engine);
         if (routed != null && routed.fingerprint().equals(fingerprint)) {
@@ -503,7 +508,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         DaemonState next;
         if (routingRunning || rerouteScheduled) {
             next = DaemonState.ROUTING;
-        } else if (routed == null) {
+        } else if (routed == null || admittedCount() == 0) {
             next = DaemonState.DISCOVERING;
         } else if (pusher.pendingCount() > 0 || !allAdmittedRouted()) {
             next = DaemonState.PUSHING;
