@@ -313,6 +313,18 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             connectedCountVolatile = admittedCount();
             milestones.record(Milestone.Kind.SWITCH_LOST, "switch " + Guids.format(guid) + " (" + ms.hello.name()
                     + ") disconnected: " + reason);
+            if (admittedCount() == 0 && discoveryDone) {
+                // every agent is gone (daemon network cut, mass restart): rediscover before routing again,
+                // instead of routing each partial fabric as agents come back one by one
+                LOG.warn("every switch disconnected; keeping tables{} and discovering again",
+                        routed == null ? "" : " v" + routed.version());
+                discoveryDone = false;
+                firstChangeNanos = -1;
+                queue.cancelDeferred(REROUTE);
+                rerouteScheduled = false;
+                updateState();
+                return;
+            }
             fabricChanged();
         }
         updateState();
