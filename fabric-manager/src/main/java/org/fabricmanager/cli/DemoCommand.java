@@ -131,8 +131,8 @@ final class DemoCommand implements Command {
         out.printf("simulator: starting %d switch agents%n", total);
         sim.start();
         AutoCloseable shutdown = () -> {
-            sim.close();
             daemon.close();
+            sim.close();
             deleteQuietly(state, temporary);
         };
         converged.await();

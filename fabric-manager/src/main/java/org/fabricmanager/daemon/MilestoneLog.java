@@ -23,17 +23,22 @@ public final class MilestoneLog {
         listeners.add(l);
     }
 
-    /** Records, logs (at info, or debug for per-switch kinds) and announces a milestone. */
+    /**
+     * Records, logs and announces a milestone. A switch connecting is announced and logged at debug
+     * but not kept (thousands of them at start-up would push the milestones that matter out of the
+     * log); it carries sequence number 0.
+     */
     public Milestone record(Milestone.Kind kind, String message) {
-        Milestone m = new Milestone(++seq, System.currentTimeMillis(), kind, message);
-        if (kind == Milestone.Kind.SWITCH_CONNECTED) {
+        boolean transientKind = kind == Milestone.Kind.SWITCH_CONNECTED;
+        Milestone m = new Milestone(transientKind ? 0 : ++seq, System.currentTimeMillis(), kind, message);
+        if (transientKind) {
             LOG.debug(message);
         } else {
             LOG.info(message);
-        }
-        recent.addLast(m);
-        while (recent.size() > CAPACITY) {
-            recent.removeFirst();
+            recent.addLast(m);
+            while (recent.size() > CAPACITY) {
+                recent.removeFirst();
+            }
         }
         for (DaemonListener l : listeners) {
             try {
