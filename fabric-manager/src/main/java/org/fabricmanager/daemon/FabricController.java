@@ -567,7 +567,8 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         int nodes = routed != null ? routed.fabric().nodes().size()
                 : lastDiscovery != null ? lastDiscovery.fabric().nodes().size() : 0;
         return new Views.Status(state, new Views.SwitchCounts(expected == null ? null : expected.totalSwitchCount(),
-                admittedCount()), nodes, r, new Views.Tables(pusher.inSyncCount(), pusher.pendingCount()), push, d,
+                admittedCount()), nodes, r, new Views.Tables(pusher.inSyncCount(), pusher.pendingCount(),
+                pusher.failingCount()), push, d,
                 (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId));
     }
 

@@ -25,8 +25,11 @@ public final class Views {
                           long computations, Boolean reusedFromState) {
     }
 
-    /** Connected switches covered by the tables that hold them / do not yet. */
-    public record Tables(int inSync, int pending) {
+    /**
+     * Connected switches covered by the tables that hold them / do not yet, and among the pending ones
+     * those whose push failed more than {@code push.retries} times in a row (still retried).
+     */
+    public record Tables(int inSync, int pending, int failing) {
     }
 
     /** The installation of the current version (blocks and bytes sent, acks, retries) and totals. */

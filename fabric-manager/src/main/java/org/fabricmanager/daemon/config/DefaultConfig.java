@@ -45,8 +45,8 @@ public final class DefaultConfig {
                   settleMs: %d                # after a fabric change, wait this long to coalesce a burst into one re-route
 
                 push:                       # table installation (docs/protocol.md, section 6)
-                  ackTimeoutMs: %d          # a commit not acknowledged within this is retried
-                  retries: %d                  # retries per batch before the session is closed
+                  ackTimeoutMs: %d          # a commit not acknowledged within this is retried (timeout doubles per retry)
+                  retries: %d                  # failures in a row before the switch is reported as failing (still retried)
 
                 state:
                   directory: "%s"   # destination indices and stored routing (survives restarts)

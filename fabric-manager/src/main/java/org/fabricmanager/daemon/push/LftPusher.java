@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * Installs the current tables on every connected switch and tracks what each one holds. Per switch:
  * at most one batch in flight (the blocks that differ from the held table, then the commit); the
  * switch is in sync only when the commit's ACK carries the expected version and hash; no ACK within
- * the timeout re-sends the batch (counted), a refused commit turns into a full push, and when the
- * retries are exhausted the session is closed so that the agent reconnects and is reconciled.
+ * the timeout re-sends the batch (counted) with a doubled timeout (up to 32 times the configured one),
+ * a refused commit turns into a full push, and after {@code push.retries} failures in a row the switch
+ * is reported as failing but still retried: a slow agent converges, a session that is really dead is
+ * closed by the southbound idle timeout, never by the pusher.
  * On (re)connection the HELLO's version and hash tell what the switch holds: when they match a table
  * the daemon still has, only the differences are sent, and nothing at all when it is current.
  *
@@ -35,6 +37,8 @@ import org.slf4j.LoggerFactory;
 public final class LftPusher {
     private static final Logger LOG = LoggerFactory.getLogger(LftPusher.class);
     private static final int HISTORY = 4;
+    /** Each retry doubles the ACK timeout, up to 32 times the configured one. */
+    private static final int MAX_TIMEOUT_DOUBLINGS = 5;
 
     /** Told after every acknowledgement or failure, to re-evaluate convergence. */
     @FunctionalInterface
@@ -262,7 +266,8 @@ public final class LftPusher {
             }
         }
         LOG.debug("push v{} to {}: {} blocks{}", batch.version(), sp, blocks.size(), f.full ? " (full)" : "");
-        CompletableFuture<CommitAck> future = sp.session.sendBatch(batch, ackTimeoutMs);
+        long timeout = ackTimeoutMs << Math.min(sp.attempts, MAX_TIMEOUT_DOUBLINGS);
+        CompletableFuture<CommitAck> future = sp.session.sendBatch(batch, timeout);
         future.whenComplete((ack, error) -> queue.append("push-done " + sp.name,
                 () -> batchDone(sp, f, ack, error)));
     }
@@ -311,13 +316,27 @@ public final class LftPusher {
         if (round != null) {
             round.retries++;
         }
-        if (sp.attempts > retries) {
-            LOG.error("push to {} failed {} times (last: {}); closing its session", sp, sp.attempts, why);
-            switches.remove(sp.guid);
-            sp.session.close("table push failed " + sp.attempts + " times: " + why);
+        long nextTimeout = ackTimeoutMs << Math.min(sp.attempts, MAX_TIMEOUT_DOUBLINGS);
+        if (sp.attempts <= retries) {
+            LOG.warn("push to {} not confirmed ({}), retry {}/{} with a {} ms timeout", sp, why, sp.attempts, retries,
+                    nextTimeout);
+        } else if (sp.attempts == retries + 1) {
+            LOG.error("push to {} failed {} times (last: {}); the switch stays out of sync, retrying with a {} ms timeout",
+                    sp, sp.attempts, why, nextTimeout);
         } else {
-            LOG.warn("push to {} not confirmed ({}), retry {}/{}", sp, why, sp.attempts, retries);
+            LOG.debug("push to {} failed again ({}), attempt {}", sp, why, sp.attempts);
         }
+    }
+
+    /** Attached switches whose push failed more than {@code push.retries} times in a row. */
+    public int failingCount() {
+        int n = 0;
+        for (SwitchPush sp : switches.values()) {
+            if (sp.attempts > retries) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private void checkRoundComplete() {
