@@ -11,6 +11,7 @@ final class Commands {
         return List.of(
                 new DemoCommand(),
                 new RunCommand(),
-                new SimulateCommand());
+                new SimulateCommand(),
+                new DetectorSimCommand());
     }
 }

@@ -1,0 +1,26 @@
+package org.fabricmanager.detector;
+
+/**
+ * A running ring member as the daemon and the switch agents use it: report this member's own link
+ * faults and recoveries, read its view, and stop it. Events arrive through the
+ * {@link DetectorListener} given when it was started. Implemented by
+ * {@link org.fabricmanager.detector.netty.NettyRingDetector}.
+ */
+public interface RingDetector extends AutoCloseable {
+
+    /** This member's ring index. */
+    int self();
+
+    /** Broadcasts that this member's port {@code port} went down (sent once the member is running). */
+    void reportLinkDown(int port);
+
+    /** Broadcasts that this member's port {@code port} came back up. */
+    void reportLinkUp(int port);
+
+    /** A consistent copy of the member's current state. */
+    MembershipSnapshot snapshot();
+
+    /** Stops the member and releases its socket and threads; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,752 @@
+package org.fabricmanager.detector;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.fabricmanager.detector.DetectorEvent.LinkDown;
+import org.fabricmanager.detector.DetectorEvent.LinkUp;
+import org.fabricmanager.detector.DetectorEvent.MemberFailed;
+import org.fabricmanager.detector.DetectorEvent.MemberRejoined;
+import org.fabricmanager.detector.message.BroadcastCopy;
+import org.fabricmanager.detector.message.Heartbeat;
+import org.fabricmanager.detector.message.Join;
+import org.fabricmanager.detector.message.LinkStatus;
+import org.fabricmanager.detector.message.MemberStatus;
+import org.fabricmanager.detector.message.NewObserver;
+import org.fabricmanager.detector.message.RingMessage;
+import org.fabricmanager.detector.message.StateKind;
+import org.fabricmanager.detector.message.StateSync;
+import org.fabricmanager.detector.overlay.BroadcastOverlay;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One member of the ring failure detector: the state machine of slides 13-17 of Bosilca et al.
+ * (heartbeat the observer every η; suspect a silent emitter after δ, walk back to the next live
+ * emitter, send it NewObserver, re-arm to 2δ and broadcast the failure) plus what a fabric manager
+ * needs: incarnations, link events, a local-pause guard, joining a running ring, anti-entropy and
+ * exactly-once events for the {@link DetectorListener}.
+ *
+ * <p>The member knows nothing of sockets or clocks: everything goes through its {@link RingTransport}.
+ * It is not thread-safe: every method, message delivery and timer action must run on the member's
+ * thread (the simulator's loop or the member's Netty event loop).
+ *
+ * <p>The emitter and observer are always derived from the view: the emitter is the first live member
+ * before this one and the observer the first live member after it, so whatever way the view learns
+ * something (a suspicion, a broadcast, a NewObserver, a state sync) the ring follows.
+ */
+public final class RingMember {
+    private static final Logger log = LoggerFactory.getLogger(RingMember.class);
+    private static final int NONE = MembershipView.NONE;
+    private static final long NEVER = Long.MIN_VALUE;
+
+    private final int self;
+    private final int size;
+    private final long eta;
+    private final long delta;
+    private final long pauseThreshold;
+    private final BroadcastRelay relay;
+    private final StartMode startMode;
+    private final RingTransport transport;
+    private final DetectorListener listener;
+    private final DetectorMetrics metrics;
+    private final MembershipView view;
+    private final LinkTable links = new LinkTable();
+    /** Members this member suspected, with the incarnation suspected, to recognise false suspicions. */
+    private final Map<Integer, Long> suspected = new HashMap<>();
+    private final ArrayDeque<PendingLinkReport> pendingLinkReports = new ArrayDeque<>();
+
+    private MemberPhase phase = MemberPhase.CREATED;
+    private long incarnation;
+    private int emitter = NONE;
+    private int observer = NONE;
+    private long lastHeardFromEmitter;
+    private long emitterDeadline;
+    private boolean emitterHeard;
+    private long mismatchSince = NEVER;
+    private TimerHandle heartbeatTimer;
+    private TimerHandle suspicionTimer;
+    private TimerHandle joinTimer;
+    private long heartbeatDue;
+    private long suspicionDue;
+    private int joinCandidate;
+    private int joinAttempts;
+    private long linkSequence;
+    private long changes;
+
+    /**
+     * @param self       this member's ring index
+     * @param size       number of members n
+     * @param parameters η, δ, overlay and pause threshold, identical on every member
+     * @param startMode  bootstrap with the whole ring, or join a running ring
+     * @param transport  clock, timers and messages
+     * @param listener   receives every event exactly once, on the member's thread
+     * @param metrics    meters to update (may be shared between members)
+     */
+    public RingMember(int self, int size, RingParameters parameters, StartMode startMode, RingTransport transport,
+                      DetectorListener listener, DetectorMetrics metrics) {
+        if (size < 2) {
+            throw new IllegalArgumentException("a ring needs at least 2 members, got " + size);
+        }
+        if (self < 0 || self >= size) {
+            throw new IllegalArgumentException("member " + self + " outside ring of " + size);
+        }
+        this.self = self;
+        this.size = size;
+        this.eta = parameters.etaNanos();
+        this.delta = parameters.deltaNanos();
+        this.pauseThreshold = parameters.pauseThresholdNanos();
+        this.startMode = Objects.requireNonNull(startMode, "startMode");
+        this.transport = Objects.requireNonNull(transport, "transport");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.relay = new BroadcastRelay(self, size, BroadcastOverlay.of(parameters.overlay()), transport, metrics);
+        this.view = new MembershipView(size);
+    }
+
+    // ------------------------------------------------------------------ life cycle and commands
+
+    /** Starts heartbeating (bootstrap) or asks to be admitted (join). */
+    public void start() {
+        if (phase != MemberPhase.CREATED) {
+            throw new IllegalStateException("member " + self + " was already started");
+        }
+        log.debug("member {}: starting ({} of {} members, mode {})", self, self, size, startMode);
+        if (startMode == StartMode.BOOTSTRAP) {
+            becomeRunning(false);
+        } else {
+            becomeJoining();
+        }
+    }
+
+    /** Stops for good: cancels every timer and ignores every later input. */
+    public void stop() {
+        if (phase == MemberPhase.STOPPED) {
+            return;
+        }
+        cancelTimers();
+        phase = MemberPhase.STOPPED;
+        emitter = NONE;
+        observer = NONE;
+        changes++;
+        log.debug("member {}: stopped", self);
+    }
+
+    /** Reports that this member's own port went down; broadcast to every member once running. */
+    public void reportLinkDown(int port) {
+        reportLink(port, true);
+    }
+
+    /** Reports that this member's own port came back up; broadcast to every member once running. */
+    public void reportLinkUp(int port) {
+        reportLink(port, false);
+    }
+
+    /** Handles one message from another member. */
+    public void deliver(RingMessage message) {
+        if (phase == MemberPhase.CREATED || phase == MemberPhase.STOPPED) {
+            return;
+        }
+        int from = message.from();
+        if (from < 0 || from >= size || from == self) {
+            log.debug("member {}: drops {} with an impossible sender", self, message);
+            return;
+        }
+        if (message instanceof Heartbeat h) {
+            onHeartbeat(h);
+        } else if (message instanceof BroadcastCopy b) {
+            onBroadcast(b);
+        } else if (message instanceof NewObserver n) {
+            onNewObserver(n);
+        } else if (message instanceof Join j) {
+            onJoin(j);
+        } else if (message instanceof StateSync s) {
+            onState(s);
+        }
+    }
+
+    // ------------------------------------------------------------------ inspection
+
+    public int self() {
+        return self;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public MemberPhase phase() {
+        return phase;
+    }
+
+    /** This member's own incarnation. */
+    public long incarnation() {
+        return incarnation;
+    }
+
+    /** The member this one observes, or -1 (not running, or every other member dead). */
+    public int emitter() {
+        return emitter;
+    }
+
+    /** The member this one heartbeats, or -1. */
+    public int observer() {
+        return observer;
+    }
+
+    /** Whether {@code member} is dead in this member's view. */
+    public boolean isDead(int member) {
+        return view.isDead(member);
+    }
+
+    /** The highest incarnation of {@code member} this member knows. */
+    public long knownIncarnation(int member) {
+        return view.incarnation(member);
+    }
+
+    /** The dead set D, ascending (a copy). */
+    public int[] deadMembers() {
+        return view.deadMembers().clone();
+    }
+
+    /** Order-independent hash of the view; equal views have equal digests. */
+    public long viewDigest() {
+        return view.digest() ^ links.digest();
+    }
+
+    /** Incremented whenever the view, the phase, the emitter or the observer changes. */
+    public long changeCount() {
+        return changes;
+    }
+
+    /** A copy of this member's state. */
+    public MembershipSnapshot snapshot() {
+        return new MembershipSnapshot(self, incarnation, phase, emitter, observer, view.entries(), links.entries());
+    }
+
+    // ------------------------------------------------------------------ phases
+
+    private void becomeRunning(boolean announce) {
+        cancelTimers();
+        phase = MemberPhase.RUNNING;
+        changes++;
+        emitter = NONE;
+        observer = NONE;
+        reconcile(announce);
+        long now = transport.nanoTime();
+        heartbeatDue = now + eta;
+        heartbeatTimer = transport.schedule(eta, this::onHeartbeatTimer);
+        while (!pendingLinkReports.isEmpty() && phase == MemberPhase.RUNNING) {
+            PendingLinkReport r = pendingLinkReports.poll();
+            reportLink(r.port(), r.down());
+        }
+    }
+
+    private void becomeJoining() {
+        cancelTimers();
+        phase = MemberPhase.JOINING;
+        changes++;
+        emitter = NONE;
+        observer = NONE;
+        mismatchSince = NEVER;
+        joinAttempts = 0;
+        joinCandidate = nextJoinCandidate(self);
+        sendJoin(joinCandidate);
+    }
+
+    private void cancelTimers() {
+        if (heartbeatTimer != null) {
+            heartbeatTimer.cancel();
+            heartbeatTimer = null;
+        }
+        if (suspicionTimer != null) {
+            suspicionTimer.cancel();
+            suspicionTimer = null;
+        }
+        if (joinTimer != null) {
+            joinTimer.cancel();
+            joinTimer = null;
+        }
+    }
+
+    /**
+     * Re-derives emitter and observer from the view. A new emitter gets a NewObserver and 2δ before it
+     * can be suspected (the slides' re-arm); a new observer gets a heartbeat at once.
+     */
+    private void reconcile(boolean announce) {
+        if (phase != MemberPhase.RUNNING) {
+            return;
+        }
+        long now = transport.nanoTime();
+        int newEmitter = view.previousLive(self);
+        if (newEmitter != emitter) {
+            emitter = newEmitter;
+            changes++;
+            mismatchSince = NEVER;
+            if (emitter == NONE) {
+                if (suspicionTimer != null) {
+                    suspicionTimer.cancel();
+                    suspicionTimer = null;
+                }
+                log.info("member {}: every other member is dead; stops observing", self);
+            } else {
+                lastHeardFromEmitter = now;
+                emitterDeadline = now + 2 * delta;
+                emitterHeard = !announce;
+                if (announce) {
+                    sendNewObserver();
+                }
+                armSuspicionTimer();
+            }
+        }
+        int newObserver = view.nextLive(self);
+        if (newObserver != observer) {
+            observer = newObserver;
+            changes++;
+            if (observer != NONE) {
+                sendHeartbeat();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ timers
+
+    private void onHeartbeatTimer() {
+        heartbeatTimer = null;
+        if (phase != MemberPhase.RUNNING) {
+            return;
+        }
+        long now = transport.nanoTime();
+        long lateness = now - heartbeatDue;
+        if (lateness > pauseThreshold) {
+            metrics.heartbeatLate();
+            log.warn("member {}: heartbeat to observer {} is {} ms late (local pause or overload?); "
+                    + "the observer may suspect this member", self, observer, millis(lateness));
+            heartbeatDue = now;
+        }
+        if (observer != NONE) {
+            sendHeartbeat();
+        }
+        if (emitter != NONE && !emitterHeard) {
+            // The NewObserver was lost, went to a member that died meanwhile, or found it joining: repeat it.
+            sendNewObserver();
+        }
+        heartbeatDue += eta;
+        if (heartbeatDue <= now) {
+            heartbeatDue = now + eta;
+        }
+        heartbeatTimer = transport.schedule(heartbeatDue - now, this::onHeartbeatTimer);
+    }
+
+    private void armSuspicionTimer() {
+        if (suspicionTimer != null || emitter == NONE) {
+            return;
+        }
+        long now = transport.nanoTime();
+        long delay = Math.max(0, emitterDeadline - now);
+        suspicionDue = now + delay;
+        suspicionTimer = transport.schedule(delay, this::onSuspicionTimer);
+    }
+
+    /**
+     * Fires at the emitter's deadline; heartbeats only move the deadline, so a busy member schedules
+     * one timer per δ instead of one per heartbeat.
+     */
+    private void onSuspicionTimer() {
+        suspicionTimer = null;
+        if (phase != MemberPhase.RUNNING || emitter == NONE) {
+            return;
+        }
+        long now = transport.nanoTime();
+        if (now < emitterDeadline) {
+            armSuspicionTimer();
+            return;
+        }
+        long lateness = now - suspicionDue;
+        if (lateness > pauseThreshold) {
+            // This member itself did not run for a while: the emitter's heartbeats may be waiting to be
+            // read, so the silence proves nothing yet. One more period decides.
+            log.warn("member {}: suspicion timer fired {} ms late (was this process paused?); "
+                    + "gives emitter {} one more period before suspecting it", self, millis(lateness), emitter);
+            emitterDeadline = now + delta;
+            armSuspicionTimer();
+            return;
+        }
+        suspect(now);
+    }
+
+    private void onJoinTimer() {
+        joinTimer = null;
+        if (phase != MemberPhase.JOINING) {
+            return;
+        }
+        joinAttempts++;
+        if (joinAttempts >= size - 1) {
+            log.warn("member {}: no running member answered {} join requests; starts with its own view "
+                    + "at incarnation {}", self, joinAttempts, incarnation);
+            if (view.markAlive(self, incarnation)) {
+                changes++;
+                notifyListener(new MemberRejoined(self, incarnation));
+            }
+            becomeRunning(true);
+            return;
+        }
+        joinCandidate = nextJoinCandidate(joinCandidate);
+        sendJoin(joinCandidate);
+    }
+
+    // ------------------------------------------------------------------ detection
+
+    private void suspect(long now) {
+        int e = emitter;
+        long inc = view.incarnation(e);
+        long silentFor = now - lastHeardFromEmitter;
+        metrics.suspicion(silentFor);
+        log.info("member {}: suspects member {} (incarnation {}): no heartbeat for {} ms", self, e, inc, millis(silentFor));
+        suspected.put(e, inc);
+        MemberFailed event = new MemberFailed(e, inc);
+        applyEvent(event); // marks it dead, walks back to the next live emitter and sends it NewObserver
+        originate(event);
+    }
+
+    // ------------------------------------------------------------------ message handlers
+
+    private void onHeartbeat(Heartbeat h) {
+        metrics.heartbeatReceived();
+        int from = h.from();
+        long inc = h.fromIncarnation();
+        if (isZombie(from, inc)) {
+            answerZombie(from, inc);
+            return;
+        }
+        if (phase != MemberPhase.RUNNING) {
+            return;
+        }
+        learnIncarnation(from, inc);
+        if (from != emitter) {
+            // Someone whose view differs believes this member is its observer; show it this view.
+            if (h.digest() != viewDigest()) {
+                sendState(from, StateKind.SYNC);
+            }
+            return;
+        }
+        long now = transport.nanoTime();
+        lastHeardFromEmitter = now;
+        emitterDeadline = now + delta;
+        emitterHeard = true;
+        compareDigests(h.digest(), now);
+    }
+
+    /**
+     * Anti-entropy: views differ briefly while a broadcast spreads; a difference lasting δ means one
+     * side missed something (a lost datagram, more failures than the overlay tolerates), so the two
+     * swap views. Costs nothing while views agree.
+     */
+    private void compareDigests(long theirs, long now) {
+        if (theirs == viewDigest()) {
+            mismatchSince = NEVER;
+        } else if (mismatchSince == NEVER) {
+            mismatchSince = now;
+        } else if (now - mismatchSince >= delta) {
+            log.debug("member {}: view differs from emitter {}'s for {} ms; exchanging views", self, emitter,
+                    millis(now - mismatchSince));
+            sendState(emitter, StateKind.SYNC_REPLY_WANTED);
+            mismatchSince = now;
+        }
+    }
+
+    private void onNewObserver(NewObserver n) {
+        int from = n.from();
+        long inc = n.fromIncarnation();
+        if (isZombie(from, inc)) {
+            answerZombie(from, inc);
+            return;
+        }
+        if (phase != MemberPhase.RUNNING) {
+            return; // the sender repeats it every η until this member heartbeats it
+        }
+        learnIncarnation(from, inc);
+        for (MemberStatus g : n.gap()) {
+            mergeMember(g);
+            if (phase != MemberPhase.RUNNING) {
+                return;
+            }
+        }
+        if (observer != from) {
+            log.debug("member {}: NewObserver from {} is stale: member {} is alive in between", self, from, observer);
+        }
+        // A new observer receives the current view, and a stale one learns why it was refused.
+        sendState(from, StateKind.SYNC);
+    }
+
+    private void onJoin(Join j) {
+        if (phase != MemberPhase.RUNNING) {
+            return; // only a running member's view is worth handing out
+        }
+        int from = j.from();
+        long inc = j.fromIncarnation();
+        long known = view.incarnation(from);
+        boolean admissible = inc > known || (inc == known && !view.isDead(from));
+        if (!admissible) {
+            log.debug("member {}: refuses join of member {} at incarnation {} (known {}{})", self, from, inc, known,
+                    view.isDead(from) ? ", dead" : "");
+            sendState(from, StateKind.JOIN_REJECTED);
+            return;
+        }
+        MemberRejoined event = new MemberRejoined(from, inc);
+        boolean news = inc > known && applyEvent(event);
+        sendState(from, StateKind.JOIN_ACCEPTED);
+        if (news) {
+            log.info("member {}: admits member {} at incarnation {}", self, from, inc);
+            originate(event);
+        }
+    }
+
+    private void onState(StateSync s) {
+        int from = s.from();
+        long inc = s.fromIncarnation();
+        boolean zombie = isZombie(from, inc);
+        if (!zombie) {
+            learnIncarnation(from, inc);
+        }
+        for (MemberStatus m : s.members()) {
+            if (m.member() >= 0 && m.member() < size) {
+                mergeMember(m);
+            }
+        }
+        for (LinkStatus l : s.links()) {
+            if (l.reporter() >= 0 && l.reporter() < size) {
+                mergeLink(l);
+            }
+        }
+        if (phase == MemberPhase.STOPPED) {
+            return;
+        }
+        boolean joinAnswer = s.kind() == StateKind.JOIN_ACCEPTED || s.kind() == StateKind.JOIN_REJECTED;
+        if (phase == MemberPhase.JOINING && joinAnswer) {
+            if (s.kind() == StateKind.JOIN_ACCEPTED && !view.isDead(self) && view.incarnation(self) == incarnation) {
+                log.info("member {}: admitted by member {} at incarnation {}; {} dead member(s) known", self, from,
+                        incarnation, view.deadCount());
+                becomeRunning(true);
+            } else {
+                if (view.incarnation(self) >= incarnation) {
+                    incarnation = view.incarnation(self) + 1;
+                }
+                sendJoin(from);
+            }
+        } else if (s.kind() == StateKind.SYNC_REPLY_WANTED && phase == MemberPhase.RUNNING) {
+            sendState(from, StateKind.SYNC);
+        }
+        if (zombie) {
+            answerZombie(from, inc);
+        }
+    }
+
+    private void onBroadcast(BroadcastCopy copy) {
+        if (isZombie(copy.from(), copy.fromIncarnation())) {
+            answerZombie(copy.from(), copy.fromIncarnation());
+        }
+        if (!applyEvent(copy.event())) {
+            metrics.broadcastDuplicate();
+        }
+        if (phase != MemberPhase.STOPPED) {
+            relay.forward(copy, incarnation);
+        }
+    }
+
+    // ------------------------------------------------------------------ view updates
+
+    /**
+     * Applies an event to the view; if it is news, tells the listener (exactly once, since the view
+     * only moves forward) and re-derives the ring. Returns whether it was news.
+     */
+    private boolean applyEvent(DetectorEvent event) {
+        boolean news;
+        if (event instanceof MemberFailed f) {
+            if (f.member() == self) {
+                return learnSelfStatus(f.incarnation(), true);
+            }
+            news = view.markDead(f.member(), f.incarnation());
+        } else if (event instanceof MemberRejoined r) {
+            if (r.member() == self) {
+                return learnSelfStatus(r.incarnation(), false);
+            }
+            news = view.markAlive(r.member(), r.incarnation());
+            if (news) {
+                suspected.remove(r.member());
+            }
+        } else if (event instanceof LinkDown d) {
+            news = links.apply(new LinkStatus(d.reporter(), d.reporterIncarnation(), d.port(), d.sequence(), true));
+        } else if (event instanceof LinkUp u) {
+            news = links.apply(new LinkStatus(u.reporter(), u.reporterIncarnation(), u.port(), u.sequence(), false));
+        } else {
+            throw new IllegalArgumentException("unknown event " + event);
+        }
+        if (!news) {
+            return false;
+        }
+        changes++;
+        notifyListener(event);
+        reconcile(true);
+        return true;
+    }
+
+    /**
+     * Someone says this member is dead at {@code inc}, or alive at an incarnation above its own. Either
+     * way this process is a zombie for the ring: it stops heartbeating and rejoins one incarnation
+     * higher, instead of going on as if nothing happened.
+     */
+    private boolean learnSelfStatus(long inc, boolean dead) {
+        boolean news = dead ? view.markDead(self, inc) : view.markAlive(self, inc);
+        if (news) {
+            changes++;
+            notifyListener(dead ? new MemberFailed(self, inc) : new MemberRejoined(self, inc));
+        }
+        boolean outdated = dead ? inc >= incarnation : inc > incarnation;
+        if (outdated) {
+            long next = inc + 1;
+            if (dead) {
+                log.warn("member {}: was declared dead at incarnation {}; stops heartbeating and rejoins as incarnation {}",
+                        self, inc, next);
+            } else {
+                log.warn("member {}: the ring knows a newer incarnation {} of it (another process with the same index?); "
+                        + "rejoins as incarnation {}", self, inc, next);
+            }
+            incarnation = next;
+            metrics.rejoin();
+            if (phase == MemberPhase.RUNNING) {
+                becomeJoining();
+            }
+        }
+        return news;
+    }
+
+    private void mergeMember(MemberStatus m) {
+        applyEvent(m.dead() ? new MemberFailed(m.member(), m.incarnation()) : new MemberRejoined(m.member(), m.incarnation()));
+    }
+
+    private void mergeLink(LinkStatus l) {
+        if (l.reporter() == self) {
+            // After a quick restart the ring may remember reports of this incarnation: continue after them.
+            linkSequence = Math.max(linkSequence, l.sequence());
+        }
+        applyEvent(l.down() ? new LinkDown(l.reporter(), l.reporterIncarnation(), l.port(), l.sequence())
+                : new LinkUp(l.reporter(), l.reporterIncarnation(), l.port(), l.sequence()));
+    }
+
+    /** A running member's messages carry its incarnation: seeing a newer one is proof of a rejoin. */
+    private void learnIncarnation(int from, long inc) {
+        if (inc > view.incarnation(from)) {
+            applyEvent(new MemberRejoined(from, inc));
+        }
+    }
+
+    /** Whether the sender is dead (or superseded) in this view: then it must be told so. */
+    private boolean isZombie(int from, long inc) {
+        long known = view.incarnation(from);
+        return inc < known || (inc == known && view.isDead(from));
+    }
+
+    private void answerZombie(int from, long inc) {
+        Long suspectedAt = suspected.get(from);
+        if (suspectedAt != null && suspectedAt == inc) {
+            suspected.remove(from);
+            metrics.falseSuspicion();
+            log.info("member {}: member {} (incarnation {}) was suspected but is alive; it will rejoin", self, from, inc);
+        }
+        if (phase == MemberPhase.RUNNING) {
+            sendState(from, StateKind.SYNC);
+        }
+    }
+
+    private void reportLink(int port, boolean down) {
+        if (port < 0) {
+            throw new IllegalArgumentException("member " + self + ": negative port " + port);
+        }
+        if (phase == MemberPhase.STOPPED) {
+            return;
+        }
+        if (phase != MemberPhase.RUNNING) {
+            pendingLinkReports.add(new PendingLinkReport(port, down));
+            return;
+        }
+        LinkStatus current = links.get(self, port);
+        boolean noChange = current == null ? !down
+                : current.down() == down && current.reporterIncarnation() == incarnation;
+        if (noChange) {
+            return;
+        }
+        long sequence = ++linkSequence;
+        DetectorEvent event = down ? new LinkDown(self, incarnation, port, sequence) : new LinkUp(self, incarnation, port, sequence);
+        log.info("member {}: reports its port {} {}", self, port, down ? "down" : "up");
+        applyEvent(event);
+        originate(event);
+    }
+
+    private void notifyListener(DetectorEvent event) {
+        log.debug("member {}: {}", self, event);
+        try {
+            listener.onEvent(event);
+        } catch (RuntimeException e) {
+            log.error("member {}: listener failed on {}", self, event, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ sending
+
+    private void originate(DetectorEvent event) {
+        relay.originate(event, view.deadMembers(), incarnation);
+    }
+
+    private void sendHeartbeat() {
+        metrics.heartbeatSent();
+        transport.send(observer, new Heartbeat(self, incarnation, viewDigest()));
+    }
+
+    private void sendNewObserver() {
+        List<MemberStatus> gap = new ArrayList<>();
+        for (int m = Math.floorMod(self - 1, size); m != emitter; m = Math.floorMod(m - 1, size)) {
+            gap.add(new MemberStatus(m, view.incarnation(m), true));
+        }
+        transport.send(emitter, new NewObserver(self, incarnation, gap));
+    }
+
+    private void sendJoin(int to) {
+        if (joinTimer != null) {
+            joinTimer.cancel();
+        }
+        log.debug("member {}: asks member {} to admit it at incarnation {}", self, to, incarnation);
+        transport.send(to, new Join(self, incarnation));
+        joinTimer = transport.schedule(delta, this::onJoinTimer);
+    }
+
+    private void sendState(int to, StateKind kind) {
+        if (phase != MemberPhase.RUNNING) {
+            return;
+        }
+        metrics.stateSync();
+        transport.send(to, new StateSync(self, incarnation, kind, view.entries(), links.entries()));
+    }
+
+    /** The next member after {@code after} to ask for admission: live in the view if possible, never self. */
+    private int nextJoinCandidate(int after) {
+        for (int k = 1; k < size; k++) {
+            int c = (after + k) % size;
+            if (c != self && !view.isDead(c)) {
+                return c;
+            }
+        }
+        int c = (after + 1) % size;
+        return c == self ? (c + 1) % size : c;
+    }
+
+    private static String millis(long nanos) {
+        return String.format("%.1f", nanos / 1e6);
+    }
+
+    private record PendingLinkReport(int port, boolean down) {
+    }
+}

@@ -1,0 +1,309 @@
+package org.fabricmanager.detector.netty;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.fabricmanager.detector.DetectorConfig;
+import org.fabricmanager.detector.DetectorListener;
+import org.fabricmanager.detector.DetectorMetrics;
+import org.fabricmanager.detector.MembershipSnapshot;
+import org.fabricmanager.detector.RingDetector;
+import org.fabricmanager.detector.RingMember;
+import org.fabricmanager.detector.RingTransport;
+import org.fabricmanager.detector.TimerHandle;
+import org.fabricmanager.detector.message.RingMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ring member over UDP: binds the member's configured address, runs its {@link RingMember} on
+ * the channel's event loop (so the state machine stays single-threaded: datagrams, timers and the
+ * calls of this class all run there) and sends each message as one datagram. A datagram that does
+ * not decode, names an impossible sender or comes from another ring is logged (rate-limited) and
+ * counted in {@code fabric.detector.datagrams.malformed}; it never disturbs the member.
+ *
+ * <p>Use {@link #start(DetectorConfig, DetectorListener, MeterRegistry)} for a member with its own
+ * single event-loop thread, or the overload taking an {@link EventLoopGroup} to run many members
+ * (a switch simulator) on a shared group that {@link #close()} leaves running.
+ */
+public final class NettyRingDetector implements RingDetector {
+    public static final String MALFORMED = "fabric.detector.datagrams.malformed";
+    private static final Logger log = LoggerFactory.getLogger(NettyRingDetector.class);
+    private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final long CALL_TIMEOUT_SECONDS = 5;
+
+    private final DetectorConfig config;
+    private final MessageCodec codec;
+    private final EventLoopGroup group;
+    private final boolean ownsGroup;
+    private final Counter malformed;
+    private final Channel channel;
+    private final EventLoop loop;
+    private final RingMember member;
+    private volatile boolean closed;
+    private long lastWarnNanos = Long.MIN_VALUE;
+    private long suppressedWarnings;
+
+    private NettyRingDetector(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
+                              EventLoopGroup group, boolean ownsGroup) {
+        this.config = config;
+        this.codec = new MessageCodec(config.size(), config.fingerprint());
+        this.group = group;
+        this.ownsGroup = ownsGroup;
+        this.malformed = Counter.builder(MALFORMED)
+                .description("datagrams dropped because they were not valid messages of this ring").register(registry);
+        // Created before the bind so that the first datagram finds it (it ignores input until started).
+        this.member = new RingMember(config.self(), config.size(), config.parameters(), config.startMode(),
+                new UdpTransport(), listener, new DetectorMetrics(registry));
+        InetSocketAddress local = config.members().get(config.self());
+        ChannelFuture bound = new Bootstrap()
+                .group(group)
+                .channel(NioDatagramChannel.class)
+                // The default datagram buffer (2 KiB) would truncate views; take whole datagrams.
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536))
+                .handler(new Inbound())
+                .bind(local)
+                .awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            throw new IllegalStateException("member " + config.self() + ": cannot bind UDP " + local + ": "
+                    + bound.cause(), bound.cause());
+        }
+        this.channel = bound.channel();
+        this.loop = channel.eventLoop();
+    }
+
+    /**
+     * Binds the member's address and starts it on a new single-thread event loop owned by the
+     * detector (daemon thread {@code fabric-detector-<self>}).
+     */
+    public static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry) {
+        Objects.requireNonNull(config, "config");
+        EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("fabric-detector-" + config.self(), true));
+        try {
+            return start(config, listener, registry, group, true);
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    /** Binds the member's address and starts it on {@code group}, which the caller owns and shuts down. */
+    public static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
+                                          EventLoopGroup group) {
+        return start(config, listener, registry, group, false);
+    }
+
+    private static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
+                                           EventLoopGroup group, boolean ownsGroup) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(registry, "registry");
+        NettyRingDetector detector = new NettyRingDetector(config, listener, registry, group, ownsGroup);
+        detector.call(() -> {
+            detector.member.start();
+            return null;
+        });
+        log.info("member {}: detector listening on UDP {} ({} members, {} overlay, {} mode)", config.self(),
+                detector.channel.localAddress(), config.size(), config.parameters().overlay().label(),
+                config.startMode());
+        return detector;
+    }
+
+    @Override
+    public int self() {
+        return config.self();
+    }
+
+    /** The address the member is bound to. */
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    @Override
+    public void reportLinkDown(int port) {
+        checkPort(port);
+        execute(() -> member.reportLinkDown(port));
+    }
+
+    @Override
+    public void reportLinkUp(int port) {
+        checkPort(port);
+        execute(() -> member.reportLinkUp(port));
+    }
+
+    @Override
+    public MembershipSnapshot snapshot() {
+        return call(member::snapshot);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (loop.inEventLoop()) {
+            // Called from a listener: waiting here for our own loop would deadlock, so finish asynchronously.
+            member.stop();
+            channel.close().addListener(f -> releaseGroup());
+            return;
+        }
+        loop.submit(member::stop).awaitUninterruptibly(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        channel.close().awaitUninterruptibly(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        Future<?> terminated = releaseGroup();
+        if (terminated != null && !terminated.awaitUninterruptibly(CALL_TIMEOUT_SECONDS * 2, TimeUnit.SECONDS)) {
+            log.warn("member {}: event loop did not stop within {} s", config.self(), CALL_TIMEOUT_SECONDS * 2);
+        }
+        log.info("member {}: detector stopped", config.self());
+    }
+
+    private Future<?> releaseGroup() {
+        return ownsGroup ? group.shutdownGracefully(0, 2, TimeUnit.SECONDS) : null;
+    }
+
+    private void checkPort(int port) {
+        if (port < 0) {
+            throw new IllegalArgumentException("member " + config.self() + ": negative port " + port);
+        }
+    }
+
+    private void execute(Runnable action) {
+        if (closed) {
+            throw new IllegalStateException("member " + config.self() + ": detector is closed");
+        }
+        loop.execute(action);
+    }
+
+    private <T> T call(Callable<T> action) {
+        if (closed) {
+            throw new IllegalStateException("member " + config.self() + ": detector is closed");
+        }
+        try {
+            if (loop.inEventLoop()) {
+                return action.call();
+            }
+            return loop.submit(action).get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("member " + config.self() + ": interrupted", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("member " + config.self() + ": " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("member " + config.self() + ": event loop did not answer within "
+                    + CALL_TIMEOUT_SECONDS + " s", e);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("member " + config.self() + ": " + e, e);
+        }
+    }
+
+    /** Logs a bad datagram at warn at most every 10 s, at debug otherwise, so that garbage cannot flood the log. */
+    private void reportBadDatagram(InetSocketAddress sender, String problem) {
+        malformed.increment();
+        long now = System.nanoTime();
+        if (lastWarnNanos == Long.MIN_VALUE || now - lastWarnNanos >= WARN_INTERVAL_NANOS) {
+            log.warn("member {}: dropped datagram from {}: {}{}", config.self(), sender, problem,
+                    suppressedWarnings > 0 ? " (" + suppressedWarnings + " more dropped since the last warning)" : "");
+            lastWarnNanos = now;
+            suppressedWarnings = 0;
+        } else {
+            suppressedWarnings++;
+            log.debug("member {}: dropped datagram from {}: {}", config.self(), sender, problem);
+        }
+    }
+
+    /** Decodes datagrams and hands them to the member, on the event loop. */
+    private final class Inbound extends SimpleChannelInboundHandler<DatagramPacket> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            RingMessage message;
+            try {
+                message = codec.decode(packet.content());
+            } catch (MalformedMessageException e) {
+                reportBadDatagram(packet.sender(), e.getMessage());
+                return;
+            }
+            InetSocketAddress expected = config.members().get(message.from());
+            if (!expected.equals(packet.sender())) {
+                reportBadDatagram(packet.sender(), "claims to be member " + message.from() + ", whose address is " + expected);
+                return;
+            }
+            try {
+                member.deliver(message);
+            } catch (RuntimeException e) {
+                log.error("member {}: failed to handle {} from member {}", config.self(), message, message.from(), e);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // UDP errors (an ICMP unreachable, a full buffer) concern one datagram, not the member.
+            log.warn("member {}: UDP channel error: {}", config.self(), cause.toString());
+        }
+    }
+
+    /** The member's window on the network: datagrams, the event loop's timers and System.nanoTime. */
+    private final class UdpTransport implements RingTransport {
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public void send(int to, RingMessage message) {
+            if (!channel.isActive()) {
+                return;
+            }
+            List<ByteBuf> datagrams;
+            try {
+                datagrams = codec.encode(message, to, channel.alloc());
+            } catch (IllegalArgumentException e) {
+                log.error("member {}: cannot send to member {}: {}", config.self(), to, e.getMessage());
+                return;
+            }
+            InetSocketAddress address = config.members().get(to);
+            for (ByteBuf datagram : datagrams) {
+                channel.writeAndFlush(new DatagramPacket(datagram, address)).addListener(f -> {
+                    if (!f.isSuccess() && !closed) {
+                        log.debug("member {}: datagram to member {} ({}) failed: {}", config.self(), to, address, f.cause().toString());
+                    }
+                });
+            }
+        }
+
+        @Override
+        public TimerHandle schedule(long delayNanos, Runnable action) {
+            ScheduledFuture<?> future = loop.schedule(() -> {
+                try {
+                    action.run();
+                } catch (RuntimeException e) {
+                    log.error("member {}: timer action failed", config.self(), e);
+                }
+            }, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            return () -> future.cancel(false);
+        }
+    }
+}

@@ -1,0 +1,222 @@
+package org.fabricmanager.detector.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.detector.DetectorConfig;
+import org.fabricmanager.detector.DetectorEvent;
+import org.fabricmanager.detector.DetectorEvent.LinkDown;
+import org.fabricmanager.detector.DetectorEvent.MemberFailed;
+import org.fabricmanager.detector.MemberPhase;
+import org.fabricmanager.detector.MembershipSnapshot;
+import org.fabricmanager.detector.Overlay;
+import org.fabricmanager.detector.RingParameters;
+import org.fabricmanager.detector.StartMode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Real members on loopback UDP, one event-loop thread each. */
+class NettyRingDetectorTest {
+    private static final Duration ETA = Duration.ofMillis(50);
+    private static final Duration DELTA = Duration.ofMillis(400);
+
+    private final List<NettyRingDetector> detectors = new ArrayList<>();
+    private final List<List<DetectorEvent>> events = new ArrayList<>();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    @AfterEach
+    void closeAll() {
+        detectors.forEach(NettyRingDetector::close);
+    }
+
+    /** Free loopback ports, held together while chosen so that no two members get the same one. */
+    private static List<InetSocketAddress> loopbackAddresses(int n) throws Exception {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        List<DatagramSocket> held = new ArrayList<>();
+        List<InetSocketAddress> out = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                DatagramSocket s = new DatagramSocket(0, loopback);
+                held.add(s);
+                out.add(new InetSocketAddress(loopback, s.getLocalPort()));
+            }
+        } finally {
+            held.forEach(DatagramSocket::close);
+        }
+        return out;
+    }
+
+    private List<InetSocketAddress> startRing(int n, Overlay overlay, CountDownLatch latch, int failedMember) throws Exception {
+        List<InetSocketAddress> addresses = loopbackAddresses(n);
+        RingParameters p = RingParameters.of(ETA, DELTA, overlay);
+        for (int i = 0; i < n; i++) {
+            List<DetectorEvent> mine = new CopyOnWriteArrayList<>();
+            events.add(mine);
+            detectors.add(NettyRingDetector.start(new DetectorConfig(addresses, i, p, StartMode.BOOTSTRAP), e -> {
+                mine.add(e);
+                if (latch != null && e.equals(new MemberFailed(failedMember, 0))) {
+                    latch.countDown();
+                }
+            }, registry));
+        }
+        return addresses;
+    }
+
+    private static long detectorThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("fabric-detector-") && t.isAlive()).count();
+    }
+
+    @Test
+    void sixtyFourMembersOnLoopbackAllLearnOfAStoppedMemberWithinDeltaAndShutDownCleanly() throws Exception {
+        int n = 64;
+        int victim = 17;
+        CountDownLatch learned = new CountDownLatch(n - 1);
+        startRing(n, Overlay.HYPERCUBE, learned, victim);
+        assertThat(detectorThreads()).isEqualTo(n);
+        Thread.sleep(3 * DELTA.toMillis()); // past the start-up grace: every emitter heard
+        for (NettyRingDetector d : detectors) {
+            assertThat(d.snapshot().phase()).isEqualTo(MemberPhase.RUNNING);
+        }
+
+        long stoppedAt = System.nanoTime();
+        detectors.get(victim).close();
+        long margin = 3_000;
+        boolean all = learned.await(DELTA.toMillis() + margin, TimeUnit.MILLISECONDS);
+        long tookMs = (System.nanoTime() - stoppedAt) / 1_000_000;
+        assertThat(all).as("all %d others learned of member %d within δ + %d ms (took %d ms)", n - 1, victim, margin, tookMs)
+                .isTrue();
+        System.out.printf("netty: %d members learned of member %d %d ms after it stopped (δ = %d ms)%n", n - 1, victim,
+                tookMs, DELTA.toMillis());
+        for (int i = 0; i < n; i++) {
+            if (i != victim) {
+                assertThat(events.get(i)).as("member %d", i).containsOnlyOnce(new MemberFailed(victim, 0));
+            }
+        }
+        // Views settle on D = {victim} (a false suspicion on an overloaded host would heal too).
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (int i = 0; i < n; i++) {
+            if (i == victim) {
+                continue;
+            }
+            MembershipSnapshot s = detectors.get(i).snapshot();
+            while (s.deadMembers().length != 1 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                s = detectors.get(i).snapshot();
+            }
+            assertThat(s.deadMembers()).as("member %d", i).containsExactly(victim);
+            assertThat(s.emitter()).as("member %d", i).isEqualTo(i == victim + 1 ? victim - 1 : Math.floorMod(i - 1, n));
+        }
+
+        detectors.forEach(NettyRingDetector::close);
+        assertThat(detectorThreads()).as("threads left after close").isZero();
+    }
+
+    @Test
+    void aRestartedAgentJoinsAtTheNextIncarnationAndEveryMemberSeesItRejoin() throws Exception {
+        int n = 8;
+        int agent = 5;
+        CountDownLatch learned = new CountDownLatch(n - 1);
+        List<InetSocketAddress> addresses = startRing(n, Overlay.HYPERCUBE, learned, agent);
+        Thread.sleep(3 * DELTA.toMillis());
+        detectors.get(agent).close();
+        assertThat(learned.await(DELTA.toMillis() + 3_000, TimeUnit.MILLISECONDS)).isTrue();
+
+        List<DetectorEvent> restarted = new CopyOnWriteArrayList<>();
+        RingParameters p = RingParameters.of(ETA, DELTA, Overlay.HYPERCUBE);
+        detectors.add(NettyRingDetector.start(new DetectorConfig(addresses, agent, p, StartMode.JOIN), restarted::add, registry));
+        NettyRingDetector fresh = detectors.get(detectors.size() - 1);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (int i = 0; i < n; i++) {
+            List<DetectorEvent> mine = i == agent ? restarted : events.get(i);
+            while (!mine.contains(new DetectorEvent.MemberRejoined(agent, 1)) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(mine).as("member %d", i).containsOnlyOnce(new DetectorEvent.MemberRejoined(agent, 1));
+        }
+        assertThat(fresh.snapshot().phase()).isEqualTo(MemberPhase.RUNNING);
+        assertThat(fresh.snapshot().incarnation()).isEqualTo(1);
+        for (int i = 0; i < n; i++) {
+            NettyRingDetector d = i == agent ? fresh : detectors.get(i);
+            while (d.snapshot().deadMembers().length > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(d.snapshot().deadMembers()).as("member %d", i).isEmpty();
+        }
+    }
+
+    @Test
+    void aLinkFaultReportedByOneMemberReachesEveryListener() throws Exception {
+        int n = 6;
+        startRing(n, Overlay.BMG, null, -1);
+        Thread.sleep(2 * ETA.toMillis());
+        detectors.get(2).reportLinkDown(5);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (int i = 0; i < n; i++) {
+            while (!events.get(i).contains(new LinkDown(2, 0, 5, 1)) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(events.get(i)).as("member %d", i).containsOnlyOnce(new LinkDown(2, 0, 5, 1));
+        }
+    }
+
+    @Test
+    void malformedDatagramsAreCountedAndLoggedButNeverDisturbAMember() throws Exception {
+        List<InetSocketAddress> addresses = startRing(3, Overlay.HYPERCUBE, null, -1);
+        InetSocketAddress target = addresses.get(1);
+        MessageCodec foreign = new MessageCodec(3, 0xBADBAD);
+        byte[] otherRing;
+        var buf = foreign.encode(new org.fabricmanager.detector.message.Join(0, 0), 1, io.netty.buffer.ByteBufAllocator.DEFAULT).get(0);
+        otherRing = new byte[buf.readableBytes()];
+        buf.readBytes(otherRing);
+        buf.release();
+        byte[][] junk = {new byte[0], "hello".getBytes(), new byte[] {0x46, 0x44, 1, 5, 0, 0}, otherRing, new byte[3000]};
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            for (byte[] j : junk) {
+                socket.send(new DatagramPacket(j, j.length, target));
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (registry.get(NettyRingDetector.MALFORMED).counter().count() < junk.length && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(registry.get(NettyRingDetector.MALFORMED).counter().count()).isEqualTo(junk.length);
+        Thread.sleep(DELTA.toMillis() + 2 * ETA.toMillis());
+        assertThat(detectors.get(1).snapshot().phase()).isEqualTo(MemberPhase.RUNNING);
+        assertThat(detectors.get(1).snapshot().deadMembers()).isEmpty();
+        assertThat(events).allMatch(List::isEmpty);
+    }
+
+    @Test
+    void closingAMemberOnASharedEventLoopGroupLeavesTheGroupRunning() throws Exception {
+        List<InetSocketAddress> addresses = loopbackAddresses(2);
+        RingParameters p = RingParameters.of(ETA, DELTA, Overlay.BMG);
+        NioEventLoopGroup group = new NioEventLoopGroup(1);
+        try {
+            ConcurrentHashMap<Integer, Boolean> seen = new ConcurrentHashMap<>();
+            NettyRingDetector a = NettyRingDetector.start(new DetectorConfig(addresses, 0, p, StartMode.BOOTSTRAP),
+                    e -> seen.put(0, true), registry, group);
+            NettyRingDetector b = NettyRingDetector.start(new DetectorConfig(addresses, 1, p, StartMode.BOOTSTRAP),
+                    e -> seen.put(1, true), registry, group);
+            a.close();
+            assertThat(group.isShuttingDown()).isFalse();
+            assertThat(b.snapshot().phase()).isEqualTo(MemberPhase.RUNNING);
+            b.close();
+            assertThat(group.isShuttingDown()).isFalse();
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}
