@@ -31,6 +31,7 @@ final class DetectorConfigAssembler {
             members = new DetectorMember[chunk.memberCount()];
             received = 0;
         } else if (chunk.etaMs() != first.etaMs() || chunk.deltaMs() != first.deltaMs()
+                || chunk.pauseMs() != first.pauseMs() || chunk.startMode() != first.startMode()
                 || chunk.overlay() != first.overlay() || chunk.transport() != first.transport()
                 || chunk.memberCount() != first.memberCount() || chunk.selfIndex() != first.selfIndex()) {
             throw new ProtocolException(ErrorCode.MALFORMED, MessageType.DETECTOR_CONFIG.code(), chunk.txid(),
@@ -47,8 +48,8 @@ final class DetectorConfigAssembler {
         if (received < members.length) {
             return Optional.empty();
         }
-        DetectorRing ring = new DetectorRing(first.epoch(), first.etaMs(), first.deltaMs(), first.overlay(),
-                first.transport(), first.selfIndex(), Arrays.asList(members));
+        DetectorRing ring = new DetectorRing(first.epoch(), first.etaMs(), first.deltaMs(), first.pauseMs(),
+                first.overlay(), first.transport(), first.startMode(), first.selfIndex(), Arrays.asList(members));
         first = null;
         members = null;
         return Optional.of(ring);

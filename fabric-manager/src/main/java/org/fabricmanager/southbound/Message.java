@@ -163,8 +163,9 @@ public sealed interface Message {
     }
 
     /** DETECTOR_CONFIG: one chunk of the failure-detector ring configuration. */
-    record DetectorConfig(int txid, long epoch, int etaMs, int deltaMs, Overlay overlay, Transport transport,
-                          int memberCount, int selfIndex, int chunkStart, List<DetectorMember> members)
+    record DetectorConfig(int txid, long epoch, int etaMs, int deltaMs, int pauseMs, Overlay overlay,
+                          Transport transport, StartMode startMode, int memberCount, int selfIndex, int chunkStart,
+                          List<DetectorMember> members)
             implements Message {
         public DetectorConfig {
             members = List.copyOf(members);
@@ -183,6 +184,21 @@ public sealed interface Message {
         private final int code;
 
         Overlay(int code) {
+            this.code = code;
+        }
+
+        public int code() {
+            return code;
+        }
+    }
+
+    /** How the agent's detector enters the ring: cold start of the whole ring, or joining a running one. */
+    enum StartMode {
+        BOOTSTRAP(1), JOIN(2);
+
+        private final int code;
+
+        StartMode(int code) {
             this.code = code;
         }
 

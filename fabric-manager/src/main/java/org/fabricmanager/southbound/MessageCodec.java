@@ -102,8 +102,10 @@ public final class MessageCodec {
             out.writeLong(d.epoch());
             out.writeInt(d.etaMs());
             out.writeInt(d.deltaMs());
+            out.writeInt(d.pauseMs());
             out.writeByte(d.overlay().code());
             out.writeByte(d.transport().code());
+            out.writeByte(d.startMode().code());
             out.writeInt(d.memberCount());
             out.writeInt(d.selfIndex());
             out.writeInt(d.chunkStart());
@@ -361,12 +363,14 @@ public final class MessageCodec {
 
     private static DetectorConfig decodeDetectorConfig(ByteBuf in, int txid) {
         int t = MessageType.DETECTOR_CONFIG.code();
-        Wire.need(in, 36, "DETECTOR_CONFIG fields", t, txid);
+        Wire.need(in, 41, "DETECTOR_CONFIG fields", t, txid);
         long epoch = in.readLong();
         long eta = in.readUnsignedInt();
         long delta = in.readUnsignedInt();
+        long pause = in.readUnsignedInt();
         int overlayCode = in.readUnsignedByte();
         int transportCode = in.readUnsignedByte();
+        int startCode = in.readUnsignedByte();
         long n = in.readUnsignedInt();
         long self = in.readUnsignedInt();
         long start = in.readUnsignedInt();
@@ -374,8 +378,11 @@ public final class MessageCodec {
         if (epoch < 1) {
             throw Wire.malformed(t, txid, "epoch " + epoch + " (must be at least 1)");
         }
-        if (eta < 1 || delta <= eta || delta > Integer.MAX_VALUE) {
-            throw Wire.malformed(t, txid, "eta " + eta + " ms and delta " + delta + " ms: need 1 <= eta < delta");
+        if (eta < 1 || delta < 2 * eta || delta > Integer.MAX_VALUE) {
+            throw Wire.malformed(t, txid, "eta " + eta + " ms and delta " + delta + " ms: need eta >= 1 and delta >= 2 eta");
+        }
+        if (pause < 1 || pause >= delta) {
+            throw Wire.malformed(t, txid, "pause threshold " + pause + " ms: need 1 <= pause < delta");
         }
         Message.Overlay overlay = switch (overlayCode) {
             case 1 -> Message.Overlay.HYPERCUBE;
@@ -386,6 +393,11 @@ public final class MessageCodec {
             case 1 -> Message.Transport.UDP;
             case 2 -> Message.Transport.TCP;
             default -> throw Wire.malformed(t, txid, "transport " + transportCode + " (expected 1 or 2)");
+        };
+        Message.StartMode startMode = switch (startCode) {
+            case 1 -> Message.StartMode.BOOTSTRAP;
+            case 2 -> Message.StartMode.JOIN;
+            default -> throw Wire.malformed(t, txid, "start mode " + startCode + " (expected 1 or 2)");
         };
         if (n < 1 || n > Integer.MAX_VALUE || self >= n) {
             throw Wire.malformed(t, txid, "member count " + n + " and self index " + self);
@@ -414,7 +426,7 @@ public final class MessageCodec {
                 throw Wire.malformed(t, txid, "member " + (start + i) + ": bad address");
             }
         }
-        return new DetectorConfig(txid, epoch, (int) eta, (int) delta, overlay, transport, (int) n, (int) self,
-                (int) start, members);
+        return new DetectorConfig(txid, epoch, (int) eta, (int) delta, (int) pause, overlay, transport, startMode,
+                (int) n, (int) self, (int) start, members);
     }
 }

@@ -22,8 +22,8 @@ class DetectorConfigAssemblerTest {
     }
 
     private static DetectorConfig chunk(long epoch, int start, int count, int n) throws Exception {
-        return new DetectorConfig(1, epoch, 100, 500, Message.Overlay.HYPERCUBE, Message.Transport.UDP, n, 3, start,
-                members(start, count));
+        return new DetectorConfig(1, epoch, 100, 500, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
+                Message.StartMode.BOOTSTRAP, n, 3, start, members(start, count));
     }
 
     @Test
@@ -49,8 +49,8 @@ class DetectorConfigAssemblerTest {
     void chunksThatDisagreeAreMalformed() throws Exception {
         DetectorConfigAssembler a = new DetectorConfigAssembler();
         a.add(chunk(1, 0, 5, 10));
-        DetectorConfig other = new DetectorConfig(2, 1, 100, 600, Message.Overlay.HYPERCUBE, Message.Transport.UDP, 10, 3,
-                5, members(5, 5));
+        DetectorConfig other = new DetectorConfig(2, 1, 100, 600, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
+                Message.StartMode.BOOTSTRAP, 10, 3, 5, members(5, 5));
         assertThatThrownBy(() -> a.add(other)).hasMessageContaining("disagrees");
     }
 }

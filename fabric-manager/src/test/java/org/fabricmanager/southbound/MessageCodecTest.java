@@ -45,7 +45,8 @@ class MessageCodecTest {
                 new ErrorReport(9, ErrorCode.HASH_MISMATCH.code(), MessageType.LFT_COMMIT.code(), "bad hash"),
                 new EchoRequest(-1, Long.MAX_VALUE),
                 new EchoReply(10, 42),
-                new DetectorConfig(11, 3, 100, 500, Message.Overlay.BMG, Message.Transport.UDP, 5, 2, 1, List.of(
+                new DetectorConfig(11, 3, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
+                        Message.StartMode.JOIN, 5, 2, 1, List.of(
                         new DetectorMember(0x10L, 1, InetAddress.getByName("127.0.0.1"), 9000),
                         new DetectorMember(0x11L, 2, InetAddress.getByName("::1"), 9001))));
     }
