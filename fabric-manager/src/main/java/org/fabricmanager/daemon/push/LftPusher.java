@@ -2,7 +2,6 @@ package org.fabricmanager.daemon.push;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -349,10 +348,5 @@ public final class LftPusher {
                 round.completed = System.nanoTime();
             }
         }
-    }
-
-    /** GUIDs of attached switches, for views. */
-    public List<Long> attached() {
-        return new ArrayList<>(switches.keySet());
     }
 }

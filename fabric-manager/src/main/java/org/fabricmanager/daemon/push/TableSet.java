@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon.push;
 
-import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.TableHash;
 
@@ -84,10 +83,5 @@ public final class TableSet {
     @Override
     public String toString() {
         return "tables v" + version + " (" + guids.length + " switches x " + length() + ")";
-    }
-
-    /** True when both hold the same GUIDs in the same order. */
-    public boolean sameSwitches(TableSet other) {
-        return Arrays.equals(guids, other.guids);
     }
 }
