@@ -21,6 +21,7 @@ import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.DaemonState;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.ErrorReport;
@@ -144,8 +145,12 @@ class ProtocolRobustnessIT {
     @Test
     void truncatedFrameLeftHangingHitsTheHandshakeTimeout() throws Exception {
         daemon.close();
-        daemon = FabricManagerDaemon.start(SystemSupport.config(state, SPEC)
-                .withPorts(daemon.southboundAddress().getPort(), 0), List.of());
+        DaemonConfig c = SystemSupport.config(state, SPEC).withPorts(daemon.southboundAddress().getPort(), 0);
+        DaemonConfig.Southbound sb = c.southbound();
+        c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), 1_000,
+                sb.echoIntervalMs(), sb.idleTimeoutMs(), sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(),
+                c.push(), c.state());
+        daemon = FabricManagerDaemon.start(c, List.of());
         before = await(daemon, s -> s.state() == DaemonState.CONVERGED && s.switches().connected() == 8, "restart");
         for (SwitchAgent a : sim.agents()) {
             assertThat(a.handshakes()).isEqualTo(2);
