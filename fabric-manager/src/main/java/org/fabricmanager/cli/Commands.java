@@ -9,6 +9,7 @@ final class Commands {
 
     static List<Command> all() {
         return List.of(
+                new TopologyCommand(),
                 new DemoCommand(),
                 new RunCommand(),
                 new SimulateCommand(),

@@ -4,8 +4,12 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.PrettyPrinter;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +31,14 @@ public final class FabricJson {
     /** The value of the {@code format} field. */
     public static final String FORMAT = "fabric-topology/1";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /*
+     * Strict on purpose: a repeated key or a second document after the first would otherwise be
+     * dropped silently, losing part of an operator's fabric.
+     */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private FabricJson() {
     }
@@ -49,8 +60,10 @@ public final class FabricJson {
         try {
             root = MAPPER.readTree(in);
         } catch (JsonProcessingException e) {
-            throw new TopologyException(source + ": not valid JSON at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
+            // Jackson leaves the location out for some failures (e.g. a stream that ends inside a token).
+            String where = e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw new TopologyException(source + ": not valid JSON" + where + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new TopologyException(source + ": cannot read: " + e.getMessage(), e);
         }
@@ -83,7 +96,11 @@ public final class FabricJson {
             if (!pgftNode.isTextual()) {
                 throw new TopologyException("\"pgft\" must be a string");
             }
-            pgft = PgftSpec.parse(pgftNode.asText());
+            try {
+                pgft = PgftSpec.parse(pgftNode.asText());
+            } catch (TopologyException e) {
+                throw new TopologyException("\"pgft\": " + e.getMessage(), e);
+            }
         }
         List<FabricSwitch> switches = new ArrayList<>();
         JsonNode switchArray = array(root, "switches");
@@ -196,45 +213,34 @@ public final class FabricJson {
         JsonFactory factory = MAPPER.getFactory();
         try (JsonGenerator g = factory.createGenerator(out, JsonEncoding.UTF8)) {
             g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+            g.setPrettyPrinter(new OneEntryPerLine());
             g.writeStartObject();
-            g.writeRaw("\n  ");
             g.writeStringField("format", FORMAT);
             if (fabric.pgft().isPresent()) {
-                g.writeRaw(",\n  ");
                 g.writeStringField("pgft", fabric.pgft().get().toString());
             }
-            g.writeRaw(",\n  ");
             g.writeArrayFieldStart("switches");
             for (int s = 0; s < index.switchCount(); s++) {
                 FabricSwitch sw = fabric.switchByGuid(index.switchGuid(s)).orElseThrow();
-                g.writeRaw(s == 0 ? "\n    " : ",\n    ");
                 g.writeStartObject();
                 g.writeStringField("guid", Guids.format(sw.guid()));
                 g.writeStringField("name", sw.name());
                 g.writeNumberField("ports", sw.ports());
                 g.writeEndObject();
             }
-            g.writeRaw("\n  ");
             g.writeEndArray();
-            g.writeRaw(",\n  ");
             g.writeArrayFieldStart("nodes");
             for (int i = 0; i < index.nodeCount(); i++) {
                 EndNode n = fabric.nodeByGuid(index.nodeGuid(i)).orElseThrow();
-                g.writeRaw(i == 0 ? "\n    " : ",\n    ");
                 g.writeStartObject();
                 g.writeStringField("guid", Guids.format(n.guid()));
                 g.writeStringField("name", n.name());
                 g.writeNumberField("index", n.index());
                 g.writeEndObject();
             }
-            g.writeRaw("\n  ");
             g.writeEndArray();
-            g.writeRaw(",\n  ");
             g.writeArrayFieldStart("links");
-            boolean first = true;
             for (Link l : fabric.links()) {
-                g.writeRaw(first ? "\n    " : ",\n    ");
-                first = false;
                 g.writeStartObject();
                 g.writeStringField("a", Guids.format(l.a()));
                 g.writeNumberField("aPort", l.aPort());
@@ -242,11 +248,74 @@ public final class FabricJson {
                 g.writeNumberField("bPort", l.bPort());
                 g.writeEndObject();
             }
-            g.writeRaw("\n  ");
             g.writeEndArray();
-            g.writeRaw("\n");
             g.writeEndObject();
-            g.writeRaw("\n");
+            g.writeRaw('\n');
+        }
+    }
+
+    /**
+     * The file layout: top-level fields and array entries one per line, each entry compact. Jackson
+     * writes the separators itself; this only adds line breaks around them, so the output is always
+     * valid JSON (writing separators by hand doubled them).
+     */
+    private static final class OneEntryPerLine implements PrettyPrinter {
+        private int depth;
+
+        @Override
+        public void writeRootValueSeparator(JsonGenerator g) throws IOException {
+            g.writeRaw('\n');
+        }
+
+        @Override
+        public void writeStartObject(JsonGenerator g) throws IOException {
+            g.writeRaw('{');
+            depth++;
+        }
+
+        @Override
+        public void beforeObjectEntries(JsonGenerator g) throws IOException {
+            if (depth == 1) {
+                g.writeRaw("\n  ");
+            }
+        }
+
+        @Override
+        public void writeObjectFieldValueSeparator(JsonGenerator g) throws IOException {
+            g.writeRaw(':');
+        }
+
+        @Override
+        public void writeObjectEntrySeparator(JsonGenerator g) throws IOException {
+            g.writeRaw(depth == 1 ? ",\n  " : ",");
+        }
+
+        @Override
+        public void writeEndObject(JsonGenerator g, int entries) throws IOException {
+            depth--;
+            g.writeRaw(depth == 0 && entries > 0 ? "\n}" : "}");
+        }
+
+        @Override
+        public void writeStartArray(JsonGenerator g) throws IOException {
+            g.writeRaw('[');
+            depth++;
+        }
+
+        @Override
+        public void beforeArrayValues(JsonGenerator g) throws IOException {
+            g.writeRaw("\n    ");
+        }
+
+        @Override
+        public void writeArrayValueSeparator(JsonGenerator g) throws IOException {
+            g.writeRaw(",\n    ");
+        }
+
+        @Override
+        public void writeEndArray(JsonGenerator g, int values) throws IOException {
+            depth--;
+            g.writeRaw(values == 0 ? "]" : "\n  ]");
         }
     }
 }

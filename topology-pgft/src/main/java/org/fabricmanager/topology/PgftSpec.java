@@ -109,7 +109,7 @@ public final class PgftSpec {
         int[] out = new int[parts.length];
         for (int i = 0; i < parts.length; i++) {
             String part = parts[i].trim();
-            if (part.isEmpty() || !part.chars().allMatch(Character::isDigit)) {
+            if (part.isEmpty() || !part.chars().allMatch(c -> c >= '0' && c <= '9')) {
                 throw new TopologyException("PGFT: malformed '" + text + "': " + what + " value '" + part
                         + "' is not a non-negative integer");
             }
@@ -126,11 +126,13 @@ public final class PgftSpec {
         try {
             nodeCount();
             long links = 0;
+            long switches = 0;
             for (int l = 1; l <= h; l++) {
-                switchCount(l);
+                switches = Math.addExact(switches, switchCount(l));
                 links = Math.addExact(links, linkCount(l));
             }
             Math.toIntExact(links);
+            Math.toIntExact(switches);
         } catch (ArithmeticException e) {
             throw new TopologyException("PGFT: " + this + " has more nodes, switches or links than fit an int");
         }

@@ -38,4 +38,51 @@ class PgftGeneratorExampleTest {
                 new Link(0x1000000200000003L, 5, 0x1000000300000001L, 2),
                 new Link(0x1000000200000003L, 6, 0x1000000300000003L, 2));
     }
+
+    @Test
+    void namesGuidsAndPortCountsFollowTheSpec() {
+        assertThat(fabric.switchByGuid(0x1000000300000003L)).get().extracting(FabricSwitch::name).isEqualTo("s3-3");
+        assertThat(fabric.switchByGuid(0x1000000100000005L)).get().extracting(FabricSwitch::ports).isEqualTo(6);
+        assertThat(fabric.switchByGuid(0x1000000200000005L)).get().extracting(FabricSwitch::ports).isEqualTo(6);
+        assertThat(fabric.switchByGuid(0x1000000300000000L)).get().extracting(FabricSwitch::ports).isEqualTo(3);
+        assertThat(fabric.nodeByGuid(0x200000000000000bL)).get()
+                .satisfies(n -> assertThat(n.name()).isEqualTo("n11"))
+                .satisfies(n -> assertThat(n.index()).isEqualTo(11));
+        assertThat(fabric.switchByGuid(0x1000000100000006L)).isEmpty();
+        assertThat(fabric.switchByGuid(0x1000000300000004L)).isEmpty();
+    }
+
+    @Test
+    void wiresTheLastLeafAndItsNodesAsComputedByHand() {
+        // node 11: leaf floor(11/2) = 5, port 1 + 11 mod 2 = 2
+        assertThat(fabric.links()).contains(new Link(0x1000000100000005L, 2, 0x200000000000000bL, 1));
+        // s1-5: A = 5, c = 5 mod 2 = 1, parents (2, 0 + b) = s2-4, s2-5; down ports 1 + 1*2 + j = 3, 4
+        assertThat(fabric.links()).contains(
+                new Link(0x1000000100000005L, 3, 0x1000000200000004L, 3),
+                new Link(0x1000000100000005L, 4, 0x1000000200000004L, 4),
+                new Link(0x1000000100000005L, 5, 0x1000000200000005L, 3),
+                new Link(0x1000000100000005L, 6, 0x1000000200000005L, 4));
+    }
+
+    @Test
+    void topSwitchHasExactlyTheChildrenOfItsColumn() {
+        // s3-3: B = 3, children are the level-2 switches with B mod W2 = 1: s2-1, s2-3, s2-5 (A = 0, 1, 2)
+        long s33 = 0x1000000300000003L;
+        assertThat(fabric.links()).filteredOn(l -> l.a() == s33 || l.b() == s33).containsExactlyInAnyOrder(
+                new Link(0x1000000200000001L, 6, s33, 1),
+                new Link(0x1000000200000003L, 6, s33, 2),
+                new Link(0x1000000200000005L, 6, s33, 3));
+        // s2-0 (A = 0, B = 0): up port 5 to s3-0 port 1, up port 6 to s3-2 port 1
+        assertThat(fabric.links()).contains(
+                new Link(0x1000000200000000L, 5, 0x1000000300000000L, 1),
+                new Link(0x1000000200000000L, 6, 0x1000000300000002L, 1));
+    }
+
+    @Test
+    void isRecognisedAsIntactByGuid() {
+        PgftRecognition r = PgftRecognizer.recognize(fabric);
+        assertThat(r.verdict()).isEqualTo(PgftRecognition.Verdict.INTACT);
+        assertThat(r.matching()).isEqualTo(PgftRecognition.Matching.BY_GUID);
+        assertThat(r.levels()).extracting(PgftRecognition.LevelCount::present).containsExactly(6, 6, 4);
+    }
 }

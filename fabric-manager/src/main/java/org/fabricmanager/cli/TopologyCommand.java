@@ -1,0 +1,172 @@
+package org.fabricmanager.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Set;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricJson;
+import org.fabricmanager.topology.IbnetdiscoverReader;
+import org.fabricmanager.topology.PgftRecognition;
+import org.fabricmanager.topology.PgftRecognizer;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.RecognitionReport;
+import org.fabricmanager.topology.TopologyException;
+
+/**
+ * {@code topology}: writes the canonical (optionally degraded) fabric of a PGFT as
+ * {@code fabric-topology/1} with its summary on stderr, or checks a fabric file
+ * ({@code fabric-topology/1} or {@code ibnetdiscover} text) against a PGFT and prints the
+ * recognition result, exiting 0 when it is the PGFT intact or degraded and 3 when it is not.
+ */
+final class TopologyCommand implements Command {
+    /** Items printed per list of the check report unless {@code --all}. */
+    static final int DEFAULT_LIMIT = 20;
+
+    private static final Set<String> GENERATE_ONLY = Set.of("degrade-links", "degrade-switches", "seed", "out");
+    private static final Set<String> CHECK_ONLY = Set.of("expect", "format");
+
+    @Override
+    public String name() {
+        return "topology";
+    }
+
+    @Override
+    public String summary() {
+        return "write the fabric of a PGFT, or check a fabric file against one";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: fabric-manager topology --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S] [--out FILE]
+                       fabric-manager topology --check FILE [--expect SPEC] [--format json|ibnetdiscover] [--all]
+                  The first form writes the canonical fabric of SPEC, optionally degraded, as fabric-topology/1
+                  to FILE (or stdout) and prints its summary table to stderr.
+                  The second form reads FILE and says whether it is the PGFT, intact or degraded, listing what is
+                  missing, extra or miswired.
+                  --pgft SPEC            PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
+                  --degrade-links F      remove this fraction (0..1) of the switch-to-switch links
+                  --degrade-switches K   remove K random non-leaf switches
+                  --seed S               seed of the random removals (default 1)
+                  --out FILE             write the fabric to FILE instead of stdout
+                  --check FILE           the fabric to check
+                  --expect SPEC          the PGFT to check against (default: the file's "pgft" field, else the
+                                         PGFT inferred from the fabric, which must then be intact)
+                  --format F             json (fabric-topology/1) or ibnetdiscover; default: json when the file
+                                         starts with '{', else ibnetdiscover
+                  --all                  list every item (default: the first %d of each list)
+                  exit codes: 0 written, or intact or degraded; 2 bad arguments or input;
+                              3 the fabric is not the PGFT (extra items, miswiring, or no PGFT recognised)"""
+                .formatted(DEFAULT_LIMIT);
+    }
+
+    @Override
+    public Set<String> valueOptions() {
+        return Set.of("pgft", "degrade-links", "degrade-switches", "seed", "out", "check", "expect", "format");
+    }
+
+    @Override
+    public Set<String> flagOptions() {
+        return Set.of("all");
+    }
+
+    @Override
+    public int run(Arguments args, Console console) {
+        String mode = args.exactlyOneOf("pgft", "check");
+        Set<String> foreign = mode.equals("pgft") ? Set.of("expect", "format", "all") : GENERATE_ONLY;
+        for (String option : foreign) {
+            if (args.has(option) || args.flag(option)) {
+                throw new UsageException("topology: --" + option + " does not go with --" + mode);
+            }
+        }
+        return mode.equals("pgft") ? generate(args, console) : check(args, console);
+    }
+
+    private int generate(Arguments args, Console console) {
+        Fabric fabric = FabricSource.load(args);
+        if (args.has("out")) {
+            Path out = Path.of(args.require("out"));
+            try {
+                FabricJson.write(fabric, out);
+            } catch (UncheckedIOException e) {
+                throw new UsageException("topology: " + e.getMessage(), e);
+            }
+            console.err().println("wrote " + out);
+        } else {
+            try {
+                FabricJson.write(fabric, console.out());
+            } catch (IOException e) {
+                throw new UncheckedIOException("writing the fabric to stdout", e);
+            }
+            console.out().flush();
+        }
+        SummaryTable.print(fabric, console.err());
+        return ExitCodes.OK;
+    }
+
+    private int check(Arguments args, Console console) {
+        Path file = Path.of(args.require("check"));
+        PgftSpec expected = null;
+        if (args.has("expect")) {
+            try {
+                expected = PgftSpec.parse(args.require("expect"));
+            } catch (TopologyException e) {
+                throw new UsageException("topology: --expect: " + e.getMessage(), e);
+            }
+        }
+        Fabric fabric = read(file, format(args, file));
+        PgftRecognition result;
+        try {
+            result = expected == null ? PgftRecognizer.recognize(fabric) : PgftRecognizer.recognize(fabric, expected);
+        } catch (TopologyException e) {
+            throw new UsageException("topology: " + e.getMessage(), e);
+        }
+        int limit = args.flag("all") ? Integer.MAX_VALUE : DEFAULT_LIMIT;
+        console.out().println(file + ": " + fabric.switches().size() + " switches, " + fabric.nodes().size() + " nodes, "
+                + fabric.links().size() + " links");
+        for (String line : RecognitionReport.lines(result, fabric, limit)) {
+            console.out().println(line);
+        }
+        return result.matches() ? ExitCodes.OK : ExitCodes.MISMATCH;
+    }
+
+    private static String format(Arguments args, Path file) {
+        String format = args.valueOr("format", "");
+        if (format.equals("json") || format.equals("ibnetdiscover")) {
+            return format;
+        }
+        if (!format.isEmpty()) {
+            throw new UsageException("topology: --format must be json or ibnetdiscover, got '" + format + "'");
+        }
+        return startsWithBrace(file) ? "json" : "ibnetdiscover";
+    }
+
+    /** The first non-blank byte of {@code file} is '{' (or the file is empty: then JSON says what is wrong). */
+    private static boolean startsWithBrace(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            int c;
+            while ((c = in.read()) != -1) {
+                if (!Character.isWhitespace(c) && c != 0xEF && c != 0xBB && c != 0xBF) {
+                    return c == '{';
+                }
+            }
+            return true;
+        } catch (NoSuchFileException e) {
+            throw new UsageException("topology: " + file + ": no such file");
+        } catch (IOException e) {
+            throw new UsageException("topology: " + file + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private static Fabric read(Path file, String format) {
+        try {
+            return format.equals("json") ? FabricJson.read(file) : IbnetdiscoverReader.read(file);
+        } catch (TopologyException e) {
+            throw new UsageException("topology: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,333 @@
+package org.fabricmanager.topology;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the topology text that {@code ibnetdiscover} prints (InfiniBand's standard fabric dump)
+ * into a {@link Fabric}. Supported: {@code Switch}, {@code Ca} and {@code Rt} blocks with their
+ * {@code vendid=}, {@code devid=}, {@code sysimgguid=}, {@code switchguid=}, {@code caguid=} and
+ * {@code rtguid=} header lines; port lines {@code [p] "S-guid"[q]} with the optional port GUIDs in
+ * parentheses, {@code [ext N]} external port numbers and trailing {@code # ...} comments; the
+ * chassis lines of {@code -g} output; comments and blank lines.
+ *
+ * <p>Switches keep their node GUID, port count and node description (as name). A CA or router
+ * with one connected port becomes one end node with its node GUID; one with several connected
+ * ports becomes one end node per connected port, named by its port GUID, since each port is a
+ * destination of its own. Destination indices are assigned by {@link TopologicalIndexer}. Every
+ * link must be printed consistently at both ends when both ends print it; errors name the line.
+ */
+public final class IbnetdiscoverReader {
+    private static final Logger LOG = LoggerFactory.getLogger(IbnetdiscoverReader.class);
+
+    private static final Pattern NODE = Pattern.compile(
+            "(Switch|Ca|Rt)\\s+(\\d+)\\s+\"([SHR])-([0-9a-fA-F]{1,16})\"\\s*(?:#\\s*(.*))?");
+    private static final Pattern SWITCH_DESC = Pattern.compile(
+            "\"(.*)\"\\s+(?:base|enhanced)\\s+port\\s+\\d+\\s+lid\\s+\\d+\\s+lmc\\s+\\d+.*");
+    private static final Pattern CA_DESC = Pattern.compile("\"(.*)\"(?:\\s*\\(scp\\))?\\s*");
+    private static final Pattern PORT = Pattern.compile(
+            "\\[(\\d+)\\](?:\\[ext \\d+\\])?\\s*(?:\\(([0-9a-fA-F]{1,16})\\))?\\s*\"([SHR])-([0-9a-fA-F]{1,16})\""
+            + "\\[(\\d+)\\](?:\\[ext \\d+\\])?\\s*(?:\\(([0-9a-fA-F]{1,16})\\))?\\s*(?:#.*)?");
+    private static final Pattern HEADER_GUID = Pattern.compile(
+            "(switchguid|caguid|rtguid)=0x([0-9a-fA-F]{1,16})(?:\\(([0-9a-fA-F]{1,16})\\))?\\s*(?:#.*)?");
+    private static final Pattern ID = Pattern.compile("(vendid|devid|sysimgguid)=0x[0-9a-fA-F]{1,16}\\s*(?:#.*)?");
+    private static final Pattern CHASSIS = Pattern.compile("Chassis\\s+\\d+.*|Non-Chassis Nodes\\s*|Hostname:.*");
+
+    /** One Switch/Ca/Rt block. */
+    private record Device(char type, long guid, int ports, String description, int line) {
+        boolean isSwitch() {
+            return type == 'S';
+        }
+
+        String typeName() {
+            return type == 'S' ? "Switch" : type == 'H' ? "Ca" : "Rt";
+        }
+    }
+
+    /** One port line: {@code port} of {@code owner} to {@code peerPort} of {@code peer}. */
+    private record PortLine(long owner, int port, long portGuid, char peerType, long peer, int peerPort,
+                            long peerPortGuid, int line) {
+    }
+
+    private final String source;
+    private final Map<Long, Device> devices = new LinkedHashMap<>();
+    private final Map<PortRef, PortLine> ports = new LinkedHashMap<>();
+    private Device current;
+    private long announced;
+    private String announcedKind;
+    private int announcedLine;
+
+    private IbnetdiscoverReader(String source) {
+        this.source = source;
+    }
+
+    /** Reads a file; errors name the file and line. */
+    public static Fabric read(Path file) {
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return read(in, file.toString());
+        } catch (NoSuchFileException e) {
+            throw new TopologyException(file + ": no such file");
+        } catch (IOException e) {
+            throw new TopologyException(file + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads {@code ibnetdiscover} text; {@code source} names it in error messages. */
+    public static Fabric read(Reader in, String source) throws IOException {
+        IbnetdiscoverReader reader = new IbnetdiscoverReader(source);
+        BufferedReader lines = in instanceof BufferedReader b ? b : new BufferedReader(in);
+        String line;
+        int number = 0;
+        while ((line = lines.readLine()) != null) {
+            reader.line(++number, line);
+        }
+        Fabric fabric = reader.build();
+        LOG.debug("{}: {} switches, {} nodes, {} links", source, fabric.switches().size(), fabric.nodes().size(),
+                fabric.links().size());
+        return fabric;
+    }
+
+    /** Parses {@code ibnetdiscover} text held in a string. */
+    public static Fabric parse(String text) {
+        try {
+            return read(new StringReader(text), "<ibnetdiscover>");
+        } catch (IOException e) {
+            throw new IllegalStateException("reading a string", e);
+        }
+    }
+
+    private TopologyException error(int line, String message) {
+        return new TopologyException(source + ":" + line + ": " + message);
+    }
+
+    private void line(int number, String raw) {
+        String line = raw.strip();
+        if (line.isEmpty() || line.startsWith("#")) {
+            return;
+        }
+        Matcher m;
+        if (line.startsWith("[")) {
+            portLine(number, line);
+        } else if ((m = NODE.matcher(line)).matches()) {
+            nodeLine(number, m);
+        } else if ((m = HEADER_GUID.matcher(line)).matches()) {
+            current = null;
+            announced = Guids.parseLenient(m.group(2));
+            announcedKind = m.group(1);
+            announcedLine = number;
+        } else if (ID.matcher(line).matches() || CHASSIS.matcher(line).matches()) {
+            current = null;
+        } else if (line.matches("(SW|CA|RT)\\s+\\d+\\s+\\d+\\s+0x.*")) {
+            throw error(number, "this is the ports report of 'ibnetdiscover -p'; give the default topology output");
+        } else if (line.matches("(Switch|Ca|Router)\\s*:\\s*0x.*")) {
+            throw error(number, "this is a node list of 'ibnetdiscover -l/-S/-H'; give the default topology output");
+        } else {
+            throw error(number, "unrecognised line '" + abbreviate(line) + "'");
+        }
+    }
+
+    private void nodeLine(int number, Matcher m) {
+        String kind = m.group(1);
+        char type = m.group(3).charAt(0);
+        char expectedType = kind.equals("Switch") ? 'S' : kind.equals("Ca") ? 'H' : 'R';
+        if (type != expectedType) {
+            throw error(number, kind + " block with a \"" + type + "-\" GUID (expected \"" + expectedType + "-\")");
+        }
+        long guid = Guids.parseLenient(m.group(4));
+        int portCount = parseInt(number, m.group(2), "port count");
+        if (portCount < 1 || (type == 'S' && portCount > PgftSpec.MAX_RADIX)) {
+            throw error(number, kind + " " + Guids.format(guid) + " has " + portCount + " ports, expected "
+                    + (type == 'S' ? "1.." + PgftSpec.MAX_RADIX : "at least 1"));
+        }
+        if (announcedKind != null) {
+            String expectedKind = type == 'S' ? "switchguid" : type == 'H' ? "caguid" : "rtguid";
+            if (!announcedKind.equals(expectedKind) || announced != guid) {
+                throw error(number, kind + " " + Guids.format(guid) + " does not match '" + announcedKind + "="
+                        + Guids.format(announced) + "' on line " + announcedLine);
+            }
+        }
+        announcedKind = null;
+        String description = "";
+        if (m.group(5) != null) {
+            Matcher d = (type == 'S' ? SWITCH_DESC : CA_DESC).matcher(m.group(5).strip());
+            if (d.matches()) {
+                description = d.group(1).strip();
+            }
+        }
+        Device device = new Device(type, guid, portCount, description, number);
+        Device previous = devices.putIfAbsent(guid, device);
+        if (previous != null) {
+            throw error(number, "GUID " + Guids.format(guid) + " already has a " + previous.typeName() + " block on line "
+                    + previous.line());
+        }
+        current = device;
+    }
+
+    private void portLine(int number, String line) {
+        Matcher m = PORT.matcher(line);
+        if (!m.matches()) {
+            throw error(number, "malformed port line '" + abbreviate(line) + "': expected [port] \"S-guid\"[port]");
+        }
+        if (current == null) {
+            throw error(number, "port line outside a Switch, Ca or Rt block");
+        }
+        int port = parseInt(number, m.group(1), "port");
+        if (port < 1 || port > current.ports()) {
+            throw error(number, "port " + port + " outside 1.." + current.ports() + " of " + current.typeName() + " "
+                    + Guids.format(current.guid()));
+        }
+        int peerPort = parseInt(number, m.group(5), "peer port");
+        if (peerPort < 1) {
+            throw error(number, "peer port " + peerPort + " must be at least 1");
+        }
+        long portGuid = m.group(2) == null ? 0 : Guids.parseLenient(m.group(2));
+        long peerPortGuid = m.group(6) == null ? 0 : Guids.parseLenient(m.group(6));
+        PortLine p = new PortLine(current.guid(), port, portGuid, m.group(3).charAt(0), Guids.parseLenient(m.group(4)),
+                peerPort, peerPortGuid, number);
+        PortLine previous = ports.putIfAbsent(new PortRef(current.guid(), port), p);
+        if (previous != null) {
+            throw error(number, "port " + port + " of " + Guids.format(current.guid()) + " already listed on line "
+                    + previous.line());
+        }
+    }
+
+    private int parseInt(int line, String digits, String what) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw error(line, what + " '" + digits + "' is too large");
+        }
+    }
+
+    private static String abbreviate(String line) {
+        return line.length() <= 80 ? line : line.substring(0, 77) + "...";
+    }
+
+    // ---- model ------------------------------------------------------------------------------
+
+    private Fabric build() {
+        if (devices.isEmpty()) {
+            throw new TopologyException(source + ": no Switch, Ca or Rt block found");
+        }
+        // Cables, once each, checked against the other end's line when it has one.
+        Map<Link, PortLine> cables = new LinkedHashMap<>();
+        for (PortLine p : ports.values()) {
+            Device peer = devices.get(p.peer());
+            if (peer == null) {
+                throw error(p.line(), "peer " + p.peerType() + "-" + hex(p.peer()) + " has no block in the file");
+            }
+            if (peer.type() != p.peerType()) {
+                throw error(p.line(), "peer " + Guids.format(p.peer()) + " is written \"" + p.peerType() + "-\" but its block on line "
+                        + peer.line() + " is a " + peer.typeName());
+            }
+            if (p.peerPort() > peer.ports()) {
+                throw error(p.line(), "peer port " + p.peerPort() + " outside 1.." + peer.ports() + " of " + peer.typeName()
+                        + " " + Guids.format(peer.guid()) + " (line " + peer.line() + ")");
+            }
+            PortLine back = ports.get(new PortRef(p.peer(), p.peerPort()));
+            if (back != null && (back.peer() != p.owner() || back.peerPort() != p.port())) {
+                throw error(p.line(), Guids.format(p.owner()) + "[" + p.port() + "] - " + Guids.format(p.peer()) + "["
+                        + p.peerPort() + "] but line " + back.line() + " says " + Guids.format(back.owner()) + "["
+                        + back.port() + "] - " + Guids.format(back.peer()) + "[" + back.peerPort() + "]");
+            }
+            Link cable = new Link(p.owner(), p.port(), p.peer(), p.peerPort()).normalized();
+            cables.putIfAbsent(cable, p);
+        }
+        // Connected ports per CA/router, and the GUID of each end node.
+        Map<Long, Set<Integer>> connected = new HashMap<>();
+        Map<PortRef, Long> portGuids = new HashMap<>();
+        for (PortLine p : ports.values()) {
+            if (!devices.get(p.owner()).isSwitch()) {
+                connected.computeIfAbsent(p.owner(), k -> new LinkedHashSet<>()).add(p.port());
+                if (p.portGuid() != 0) {
+                    portGuids.put(new PortRef(p.owner(), p.port()), p.portGuid());
+                }
+            }
+            if (!devices.get(p.peer()).isSwitch()) {
+                connected.computeIfAbsent(p.peer(), k -> new LinkedHashSet<>()).add(p.peerPort());
+                if (p.peerPortGuid() != 0) {
+                    portGuids.putIfAbsent(new PortRef(p.peer(), p.peerPort()), p.peerPortGuid());
+                }
+            }
+        }
+        List<FabricSwitch> switches = new ArrayList<>();
+        List<EndNode> nodes = new ArrayList<>();
+        Map<PortRef, Long> endNodeOf = new HashMap<>();
+        Map<Long, Integer> guidLine = new HashMap<>();
+        for (Device d : devices.values()) {
+            guidLine.put(d.guid(), d.line());
+        }
+        for (Device d : devices.values()) {
+            String name = d.description().isEmpty() ? d.type() + "-" + hex(d.guid()) : d.description();
+            if (d.isSwitch()) {
+                switches.add(new FabricSwitch(d.guid(), name, d.ports()));
+                continue;
+            }
+            Set<Integer> used = connected.getOrDefault(d.guid(), Set.of());
+            if (used.size() <= 1) {
+                nodes.add(new EndNode(d.guid(), name, nodes.size()));
+                for (int port : used) {
+                    endNodeOf.put(new PortRef(d.guid(), port), d.guid());
+                }
+                continue;
+            }
+            List<Integer> sorted = new ArrayList<>(used);
+            Collections.sort(sorted);
+            for (int port : sorted) {
+                Long guid = portGuids.get(new PortRef(d.guid(), port));
+                if (guid == null) {
+                    throw error(d.line(), d.typeName() + " " + Guids.format(d.guid()) + " has " + used.size()
+                            + " connected ports and port " + port + " has no port GUID: one end node per port needs it");
+                }
+                Integer clash = guidLine.putIfAbsent(guid, d.line());
+                if (clash != null) {
+                    throw error(d.line(), "port GUID " + Guids.format(guid) + " of port " + port + " is also the GUID on line "
+                            + clash);
+                }
+                nodes.add(new EndNode(guid, name + " port " + port, nodes.size()));
+                endNodeOf.put(new PortRef(d.guid(), port), guid);
+            }
+        }
+        List<Link> links = new ArrayList<>();
+        for (Link c : cables.keySet()) {
+            links.add(new Link(end(c.a(), c.aPort(), endNodeOf), endPort(c.a(), c.aPort(), endNodeOf),
+                    end(c.b(), c.bPort(), endNodeOf), endPort(c.b(), c.bPort(), endNodeOf)));
+        }
+        try {
+            return TopologicalIndexer.reindex(new Fabric(null, switches, nodes, links));
+        } catch (TopologyException e) {
+            throw new TopologyException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static long end(long device, int port, Map<PortRef, Long> endNodeOf) {
+        Long node = endNodeOf.get(new PortRef(device, port));
+        return node == null ? device : node;
+    }
+
+    private static int endPort(long device, int port, Map<PortRef, Long> endNodeOf) {
+        return endNodeOf.containsKey(new PortRef(device, port)) ? 1 : port;
+    }
+
+    private static String hex(long guid) {
+        return Guids.format(guid).substring(2);
+    }
+}
