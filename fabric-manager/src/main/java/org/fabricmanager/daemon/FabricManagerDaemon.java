@@ -13,8 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.EventQueue;
-import org.fabricmanager.daemon.discovery.CanonicalFabricChecker;
-import org.fabricmanager.daemon.discovery.DfsNodeOrdering;
+import org.fabricmanager.daemon.discovery.RecognizingFabricChecker;
 import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
@@ -24,6 +23,7 @@ import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.southbound.SouthboundServer;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.TopologicalIndexer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +69,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         });
         long daemonId = new SecureRandom().nextLong();
         this.controller = new FabricController(config, queue, routing, new IndexMapStore(config.state().path()),
-                new RoutingStateStore(config.state().path()), storeExecutor, new DfsNodeOrdering(),
-                new CanonicalFabricChecker(), milestones, registry, daemonId);
+                new RoutingStateStore(config.state().path()), storeExecutor, TopologicalIndexer::order,
+                new RecognizingFabricChecker(), milestones, registry, daemonId);
     }
 
     /**
