@@ -145,6 +145,15 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
 
     /** Loads the state directory (on the control thread). */
     void loadState() {
+        java.nio.file.Path dir = config.state().path();
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new StoreException("state directory " + dir + ": cannot create it: " + e);
+        }
+        if (!java.nio.file.Files.isWritable(dir)) {
+            throw new StoreException("state directory " + dir + " is not writable by this user");
+        }
         indices = indexStore.load();
         try {
             stored = routingStore.load().orElse(null);
@@ -412,9 +421,14 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private void route() {
         TopologyBuilder.Result discovery = TopologyBuilder.build(admittedSwitchPorts(), indices, expected, ordering);
         if (discovery.newIndices() > 0) {
-            indexStore.save(indices);
-            LOG.info("assigned {} new destination indices in topological order ({} in {})", discovery.newIndices(),
-                    indices.size(), indexStore.file());
+            try {
+                indexStore.save(indices);
+                LOG.info("assigned {} new destination indices in topological order ({} in {})", discovery.newIndices(),
+                        indices.size(), indexStore.file());
+            } catch (StoreException e) {
+                LOG.error("assigned {} new destination indices but cannot store them ({}); routing anyway, but they "
+                        + "may change after a restart", discovery.newIndices(), e.getMessage());
+            }
         }
         lastDiscovery = discovery;
         Fabric fabric = discovery.fabric();

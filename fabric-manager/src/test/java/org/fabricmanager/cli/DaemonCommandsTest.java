@@ -58,6 +58,15 @@ class DaemonCommandsTest {
     }
 
     @Test
+    void unusableStateDirectoryIsABadConfiguration() throws Exception {
+        Path file = dir.resolve("not-a-dir");
+        Files.writeString(file, "x");
+        assertThat(run("run", "--state-dir", file.resolve("sub").toString(), "--southbound-port", "0", "--http-port", "0"))
+                .isEqualTo(2);
+        assertThat(err()).contains("state directory").contains("cannot create it");
+    }
+
+    @Test
     void badPortAndAddressOptionsAreUsageErrors() {
         assertThat(run("run", "--southbound-port", "70000")).isEqualTo(2);
         assertThat(err()).contains("--southbound-port must be in [0, 65535]");
