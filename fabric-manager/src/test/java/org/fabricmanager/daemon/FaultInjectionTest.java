@@ -127,4 +127,23 @@ class FaultInjectionTest {
         assertThat(d.incarnation()).isNotNull();
         assertThat(Guids.format(spine)).isEqualTo(d.guid());
     }
+
+    @Test
+    void aNodeThatGoesAwayKeepsItsIndexAndComesBackWithIt() throws Exception {
+        sim.start();
+        await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
+        long leaf = PgftGenerator.switchGuid(1, 1);
+        sim.linkDown(leaf, 2); // node n5 (index 5)
+        Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.nodes() == 15, "node gone");
+        assertThat(daemon.topology().get().nodeByGuid(PgftGenerator.nodeGuid(5))).isEmpty();
+        assertThat(daemon.topology().get().index().destinationCount()).isEqualTo(16);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> daemon.route(0, 5).get())
+                .hasMessageContaining("no node has destination index 5");
+        assertThat(sim.agent(leaf).table().port(5)).as("nothing routes to the absent node").isEqualTo(255);
+        sim.linkUp(leaf, 2);
+        s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.nodes() == 16, "node back");
+        assertThat(daemon.topology().get().nodeByGuid(PgftGenerator.nodeGuid(5)).orElseThrow().index()).isEqualTo(5);
+        assertThat(daemon.route(0, 5).get().outcome()).isEqualTo("DELIVERED");
+        assertThat(s.routing().version()).isEqualTo(3);
+    }
 }
