@@ -34,7 +34,7 @@ class FrameDecoderTest {
         assertThat((Message) ch.readInbound()).isEqualTo(new EchoReply(1, 10));
         assertThat((Message) ch.readInbound()).isEqualTo(new EchoReply(2, 20));
         assertThat((Message) ch.readInbound()).isEqualTo(new EchoReply(3, 30));
-        assertThat((Object) ch.readInbound()).isNull();
+        assertThat(ch.<Object>readInbound()).isNull();
     }
 
     @Test
@@ -48,7 +48,7 @@ class FrameDecoderTest {
         });
         // everything after the violation is discarded
         ch.writeInbound(frames(new EchoReply(1, 1)));
-        assertThat((Object) ch.readInbound()).isNull();
+        assertThat(ch.<Object>readInbound()).isNull();
     }
 
     @Test
