@@ -13,6 +13,8 @@ final class Commands {
                 new DemoCommand(),
                 new RunCommand(),
                 new SimulateCommand(),
-                new DetectorSimCommand());
+                new DetectorSimCommand(),
+                new TraceCommand(),
+                new QualityCommand());
     }
 }

@@ -1,6 +1,8 @@
 package org.fabricmanager.routing;
 
 import java.util.List;
+import org.fabricmanager.routing.baseline.MinHopEngine;
+import org.fabricmanager.routing.baseline.UpDownEngine;
 
 /** Creates engines by the names the CLI and the daemon's configuration use. */
 public final class RoutingEngines {
@@ -12,7 +14,7 @@ public final class RoutingEngines {
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of();
+        return List.of(MinHopEngine.NAME, UpDownEngine.NAME);
     }
 
     /**
@@ -26,6 +28,10 @@ public final class RoutingEngines {
             throw new RoutingException("routing threads must be at least 1, got " + threads);
         }
         switch (name) {
+            case MinHopEngine.NAME:
+                return new MinHopEngine(threads);
+            case UpDownEngine.NAME:
+                return new UpDownEngine(threads);
             default:
                 throw new RoutingException("unknown routing engine '" + name + "' (known: " + String.join(", ", names())
                         + ")");

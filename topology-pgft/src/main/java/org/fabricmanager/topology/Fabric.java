@@ -61,6 +61,11 @@ public final class Fabric {
             if (!indices.add(n.index())) {
                 throw new TopologyException("nodes[" + i + "] (" + Guids.format(n.guid()) + "): duplicate index " + n.index());
             }
+            if (n.index() >= maxIndexSpan(nodes.size())) {
+                throw new TopologyException("nodes[" + i + "] (" + Guids.format(n.guid()) + "): index " + n.index()
+                        + " is too sparse for " + nodes.size() + " nodes (indices must stay below "
+                        + maxIndexSpan(nodes.size()) + ", every table has one entry per index)");
+            }
         }
         Map<PortRef, Link> portUse = new HashMap<>(links.size() * 4);
         for (int i = 0; i < links.size(); i++) {
@@ -68,6 +73,16 @@ public final class Fabric {
             checkEnd(i, l, l.a(), l.aPort(), portUse);
             checkEnd(i, l, l.b(), l.bPort(), portUse);
         }
+    }
+
+    /**
+     * Largest destination index + 1 accepted for {@code nodes} nodes. Every switch's table has one
+     * entry per index up to the largest, so an index far above the node count would cost memory
+     * for nothing (and near 2^31, more than any heap); indices may have gaps from departed nodes,
+     * but not more gaps than nodes plus a margin.
+     */
+    public static int maxIndexSpan(int nodes) {
+        return (int) Math.min(Integer.MAX_VALUE, 4L * nodes + 4096);
     }
 
     private void checkEnd(int i, Link l, long guid, int port, Map<PortRef, Link> portUse) {

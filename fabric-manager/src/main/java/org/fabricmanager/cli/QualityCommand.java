@@ -1,0 +1,312 @@
+package org.fabricmanager.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingEngines;
+import org.fabricmanager.routing.RoutingException;
+import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.analysis.Channel;
+import org.fabricmanager.routing.analysis.CongestionAnalyzer;
+import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
+import org.fabricmanager.routing.analysis.DeadlockReport;
+import org.fabricmanager.routing.analysis.PatternCongestion;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.TrafficPattern;
+import org.fabricmanager.routing.analysis.VirtualChannels;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * {@code quality}: routes one fabric with several engines and compares them: validity, deadlock
+ * freedom (acyclic channel dependency graph) and congestion risk (routes per directed
+ * switch-to-switch link) under shift, random and all-to-all traffic. An engine that refuses the
+ * fabric gets a row saying why instead of stopping the comparison.
+ */
+final class QualityCommand implements Command {
+    /** Engines compared when {@code --engines} is not given (those of them that are registered). */
+    static final List<String> DEFAULT_ENGINES = List.of("dmodc", "minhop", "updn");
+    static final String DEFAULT_PATTERNS = "shift,random:10,all2all";
+    /**
+     * Above this many attached nodes the default patterns leave out shift: its N-1 permutations
+     * cost O(N^2 x path length), tens of minutes at 65,536 nodes on a small machine. Asking for
+     * it with --patterns still runs it.
+     */
+    static final int DEFAULT_SHIFT_MAX_NODES = 16_384;
+    /** Cycle channels printed in the table's notes; JSON lists them all. */
+    private static final int CYCLE_SHOWN = 8;
+
+    @Override
+    public String name() {
+        return "quality";
+    }
+
+    @Override
+    public String summary() {
+        return "compare engines: validity, deadlock freedom, congestion under traffic patterns";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: fabric-manager quality (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S])
+                                              [--engines E1,E2,...] [--patterns P1,P2,...] [--threads T] [--json]
+                  Routes the fabric with each engine and prints, per engine: valid (every leaf pair
+                  routed), deadlock-free (acyclic channel dependency graph), and the congestion risk
+                  (routes on the busiest directed switch-to-switch link) of each traffic pattern.
+                %s
+                  --engines LIST           engines to compare (default %s; known: %s)
+                  --patterns LIST          shift (all N-1 shifts: max and mean of the maxima),
+                                           random:R[:SEED] (R seeded random permutations, seed 1 by default),
+                                           all2all (every node to every other); default %s
+                  --threads T              routing and analysis threads (default: available processors, %d here)
+                  --json                   one JSON object instead of the table
+                  Shift costs O(N^2 x path length): by default it is left out above %,d attached
+                  nodes (name it in --patterns to run it anyway).
+                  Exit code 0 when the comparison ran (whatever it found); 2 for bad input.""".formatted(
+                FabricSource.USAGE, String.join(",", DEFAULT_ENGINES), String.join(",", RoutingEngines.names()),
+                DEFAULT_PATTERNS, Runtime.getRuntime().availableProcessors(), DEFAULT_SHIFT_MAX_NODES);
+    }
+
+    @Override
+    public Set<String> valueOptions() {
+        Set<String> options = new HashSet<>(FabricSource.OPTIONS);
+        options.addAll(Set.of("engines", "patterns", "threads"));
+        return options;
+    }
+
+    @Override
+    public Set<String> flagOptions() {
+        return Set.of("json");
+    }
+
+    /** What one engine achieved; {@code refusal} is non-null when the engine refused the fabric. */
+    private record Row(String engine, String refusal, RoutingResult result, DeadlockReport deadlock,
+                       List<PatternCongestion> patterns) {
+    }
+
+    @Override
+    public int run(Arguments args, Console console) {
+        List<String> engines = engines(args);
+        List<TrafficPattern> patterns = patterns(args);
+        int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
+        Fabric fabric = FabricSource.load(args);
+        FabricIndex index = fabric.index();
+        if (index.leafCount() == 0) {
+            throw new UsageException("quality: the fabric has no leaf switch (no node is linked to a switch): nothing to route");
+        }
+        int attached = index.leafNodeArray().length;
+        if (!args.has("patterns") && !shiftByDefault(attached)) {
+            patterns.removeIf(p -> p instanceof TrafficPattern.Shift);
+            console.err().printf("quality: shift left out of the default patterns on %,d nodes (O(N^2)); name it in"
+                    + " --patterns to run it%n", attached);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String engine : engines) {
+            rows.add(evaluate(engine, index, patterns, threads));
+        }
+        if (args.flag("json")) {
+            printJson(rows, console.out());
+        } else {
+            console.err().println("quality: " + fabric.switches().size() + " switches, " + attached
+                    + " attached nodes" + fabric.pgft().map(p -> ", expected " + p).orElse(""));
+            printTable(rows, patterns, console.out());
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Whether the default patterns include shift on a fabric with this many attached nodes. */
+    static boolean shiftByDefault(int attachedNodes) {
+        return attachedNodes <= DEFAULT_SHIFT_MAX_NODES;
+    }
+
+    private static List<String> engines(Arguments args) {
+        if (!args.has("engines")) {
+            List<String> known = new ArrayList<>();
+            for (String e : DEFAULT_ENGINES) {
+                if (RoutingEngines.names().contains(e)) {
+                    known.add(e);
+                }
+            }
+            return known;
+        }
+        List<String> engines = args.listValue("engines", List.of());
+        Set<String> seen = new HashSet<>();
+        for (String e : engines) {
+            if (!RoutingEngines.names().contains(e)) {
+                throw new UsageException("quality: --engines: unknown engine '" + e + "' (known: "
+                        + String.join(", ", RoutingEngines.names()) + ")");
+            }
+            if (!seen.add(e)) {
+                throw new UsageException("quality: --engines names " + e + " twice");
+            }
+        }
+        return engines;
+    }
+
+    private static List<TrafficPattern> patterns(Arguments args) {
+        List<TrafficPattern> patterns = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String text : args.listValue("patterns", List.of(DEFAULT_PATTERNS.split(",")))) {
+            TrafficPattern p;
+            try {
+                p = TrafficPattern.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("quality: --patterns: " + e.getMessage(), e);
+            }
+            if (!seen.add(p.name())) {
+                throw new UsageException("quality: --patterns names " + p.name() + " twice");
+            }
+            patterns.add(p);
+        }
+        return patterns;
+    }
+
+    private static Row evaluate(String name, FabricIndex index, List<TrafficPattern> patterns, int threads) {
+        RoutingResult result;
+        try (RoutingEngine engine = RoutingEngines.create(name, threads)) {
+            result = engine.route(index);
+        } catch (RoutingException e) {
+            return new Row(name, e.getMessage(), null, null, List.of());
+        }
+        RoutedFabric routed = RoutedFabric.of(index, result.tables());
+        DeadlockReport deadlock = new DeadlockAnalyzer(routed, VirtualChannels.single(), threads).analyze();
+        CongestionAnalyzer congestion = new CongestionAnalyzer(routed, threads);
+        List<PatternCongestion> figures = new ArrayList<>();
+        for (TrafficPattern p : patterns) {
+            figures.add(congestion.analyze(p));
+        }
+        return new Row(name, null, result, deadlock, figures);
+    }
+
+    /** Means are shown rounded to three decimals, in the table and in JSON alike. */
+    static double rounded(double mean) {
+        return Math.round(mean * 1000.0) / 1000.0;
+    }
+
+    private static void printTable(List<Row> rows, List<TrafficPattern> patterns, PrintStream out) {
+        List<String> header = new ArrayList<>(List.of("engine", "valid", "deadlock-free"));
+        for (TrafficPattern p : patterns) {
+            header.add(p.name() + " max");
+            if (!(p instanceof TrafficPattern.AllToAll)) {
+                header.add(p.name() + " mean");
+            }
+        }
+        List<List<String>> cells = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (Row row : rows) {
+            List<String> line = new ArrayList<>();
+            line.add(row.engine());
+            if (row.refusal() != null) {
+                line.add("refused: " + row.refusal());
+                cells.add(line);
+                continue;
+            }
+            long unreachable = row.result().validity().unreachablePairs();
+            line.add(unreachable == 0 ? "yes" : "no (" + unreachable + " leaf pairs)");
+            line.add(row.deadlock().deadlockFree() ? "yes" : "no");
+            for (PatternCongestion c : row.patterns()) {
+                line.add(Long.toString(c.max()));
+                if (!(c.pattern() instanceof TrafficPattern.AllToAll)) {
+                    line.add(String.format("%.3f", rounded(c.mean())));
+                }
+                if (c.unroutedPairs() > 0) {
+                    notes.add(row.engine() + ": " + c.unroutedPairs() + " " + c.pattern() + " pairs dead-end or loop"
+                            + " and are not counted");
+                }
+            }
+            if (!row.deadlock().deadlockFree()) {
+                List<Channel> cycle = row.deadlock().cycle();
+                StringBuilder sb = new StringBuilder(row.engine() + ": dependency cycle of " + cycle.size()
+                        + " channels: ");
+                for (int i = 0; i < Math.min(CYCLE_SHOWN, cycle.size()); i++) {
+                    sb.append(i == 0 ? "" : ", ").append(cycle.get(i));
+                }
+                notes.add(sb.append(cycle.size() > CYCLE_SHOWN ? ", ..." : "").toString());
+            }
+            cells.add(line);
+        }
+        int[] width = new int[header.size()];
+        for (int c = 0; c < header.size(); c++) {
+            width[c] = header.get(c).length();
+        }
+        for (List<String> line : cells) {
+            // a refusal spans the remaining columns, so it does not widen them
+            if (line.size() == header.size()) {
+                for (int c = 0; c < line.size(); c++) {
+                    width[c] = Math.max(width[c], line.get(c).length());
+                }
+            } else {
+                width[0] = Math.max(width[0], line.get(0).length());
+            }
+        }
+        out.println(format(header, width));
+        for (List<String> line : cells) {
+            out.println(format(line, width));
+        }
+        for (String note : notes) {
+            out.println(note);
+        }
+    }
+
+    private static String format(List<String> line, int[] width) {
+        StringBuilder sb = new StringBuilder();
+        for (int c = 0; c < line.size(); c++) {
+            boolean last = c == line.size() - 1;
+            String cell = line.get(c);
+            boolean numeric = c >= 3;
+            if (last && !numeric) {
+                sb.append(cell);
+            } else if (numeric) {
+                sb.append(" ".repeat(width[c] - cell.length())).append(cell);
+            } else {
+                sb.append(cell).append(" ".repeat(width[c] - cell.length()));
+            }
+            if (!last) {
+                sb.append("  ");
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void printJson(List<Row> rows, PrintStream out) {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        ArrayNode engines = root.putArray("engines");
+        for (Row row : rows) {
+            ObjectNode e = engines.addObject();
+            e.put("engine", row.engine());
+            if (row.refusal() != null) {
+                e.put("error", row.refusal());
+                continue;
+            }
+            e.put("valid", row.result().validity().isValid());
+            if (!row.result().validity().isValid()) {
+                e.put("unreachableLeafPairs", row.result().validity().unreachablePairs());
+            }
+            e.put("deadlockFree", row.deadlock().deadlockFree());
+            if (!row.deadlock().deadlockFree()) {
+                ArrayNode cycle = e.putArray("cycle");
+                row.deadlock().cycle().forEach(c -> cycle.add(c.toString()));
+            }
+            ObjectNode patterns = e.putObject("patterns");
+            for (PatternCongestion c : row.patterns()) {
+                ObjectNode p = patterns.putObject(c.pattern().name());
+                p.put("max", c.max());
+                if (!(c.pattern() instanceof TrafficPattern.AllToAll)) {
+                    p.put("mean", rounded(c.mean()));
+                }
+                if (c.unroutedPairs() > 0) {
+                    p.put("unroutedPairs", c.unroutedPairs());
+                }
+            }
+        }
+        out.println(root.toString());
+    }
+}

@@ -1,0 +1,165 @@
+package org.fabricmanager.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.LftText;
+import org.fabricmanager.routing.analysis.PathTracer;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.Trace;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.FabricJson;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.TopologyException;
+
+/**
+ * {@code trace}: follows the forwarding tables of an {@code lft-text/1} file from one node to
+ * another through a {@code fabric-topology/1} fabric and prints every hop (switch, output port,
+ * what the port leads to), then whether the route arrives, dead-ends (and how) or loops (and where).
+ */
+final class TraceCommand implements Command {
+
+    @Override
+    public String name() {
+        return "trace";
+    }
+
+    @Override
+    public String summary() {
+        return "follow the forwarding tables from one node to another, hop by hop";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: fabric-manager trace --topology FILE --lft FILE --src D --dst D
+                  Prints the route from the node with destination index D (--src) to the node with
+                  destination index D (--dst): each switch crossed with the output port its table gives.
+                  --topology FILE   the fabric (fabric-topology/1)
+                  --lft FILE        its forwarding tables (lft-text/1), e.g. written by route --lft-out
+                  --src D           destination index of the sending node
+                  --dst D           destination index of the receiving node
+                  Exit code 0 when the route reaches the destination; 3 when it dead-ends (no route,
+                  a port leading nowhere or to another node) or loops; 2 for bad input.""";
+    }
+
+    @Override
+    public Set<String> valueOptions() {
+        return Set.of("topology", "lft", "src", "dst");
+    }
+
+    @Override
+    public Set<String> flagOptions() {
+        return Set.of();
+    }
+
+    @Override
+    public int run(Arguments args, Console console) {
+        String topologyFile = args.require("topology");
+        String lftFile = args.require("lft");
+        args.require("src");
+        args.require("dst");
+        int src = args.intValue("src", -1, 0, Integer.MAX_VALUE);
+        int dst = args.intValue("dst", -1, 0, Integer.MAX_VALUE);
+        Fabric fabric;
+        ForwardingTables tables;
+        try {
+            fabric = FabricJson.read(Path.of(topologyFile));
+            tables = LftText.read(Path.of(lftFile));
+        } catch (TopologyException e) {
+            throw new UsageException("trace: " + e.getMessage(), e);
+        }
+        FabricIndex index = fabric.index();
+        RoutedFabric routed;
+        try {
+            routed = RoutedFabric.of(index, tables);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("trace: " + lftFile + ": " + e.getMessage() + " (" + topologyFile + ")", e);
+        }
+        requireNode(index, src, "src", topologyFile);
+        requireNode(index, dst, "dst", topologyFile);
+        if (src == dst) {
+            throw new UsageException("trace: --src and --dst are the same node (index " + src + ")");
+        }
+        Trace trace = new PathTracer(routed).trace(src, dst);
+        print(fabric, trace, console.out());
+        return trace.delivered() ? ExitCodes.OK : ExitCodes.MISMATCH;
+    }
+
+    private static void requireNode(FabricIndex index, int d, String option, String topologyFile) {
+        if (d >= index.destinationCount() || index.nodeByDestination(d) == FabricIndex.NONE) {
+            throw new UsageException("trace: --" + option + " " + d + ": no node of " + topologyFile
+                    + " has destination index " + d);
+        }
+    }
+
+    static void print(Fabric fabric, Trace trace, PrintStream out) {
+        FabricIndex index = fabric.index();
+        out.println("trace " + node(fabric, index, trace.source()) + " -> " + node(fabric, index, trace.destination()));
+        List<Trace.Hop> hops = trace.hops();
+        if (!hops.isEmpty()) {
+            out.printf("%-4s %-18s %-12s %4s  %s%n", "hop", "switch", "name", "port", "leads to");
+        }
+        for (int i = 0; i < hops.size(); i++) {
+            Trace.Hop hop = hops.get(i);
+            out.printf("%-4d %-18s %-12s %4d  %s%n", i + 1, Guids.format(hop.switchGuid()),
+                    switchName(fabric, hop.switchGuid()), hop.outPort(), leadsTo(fabric, index, hop));
+        }
+        out.println(conclusion(fabric, index, trace));
+    }
+
+    private static String leadsTo(Fabric fabric, FabricIndex index, Trace.Hop hop) {
+        int s = hop.switchId();
+        int port = hop.outPort();
+        if (port == ForwardingTables.NO_ROUTE) {
+            return "(no route)";
+        }
+        if (port < 1 || port > index.switchPorts(s)) {
+            return "(no such port: the switch has " + index.switchPorts(s) + ")";
+        }
+        int node = index.peerNodes(s)[port];
+        if (node != FabricIndex.NONE) {
+            return "node " + node(fabric, index, index.nodeIndex(node));
+        }
+        int peer = index.peerSwitches(s)[port];
+        if (peer == FabricIndex.NONE) {
+            return "(nothing: no cable)";
+        }
+        long guid = index.switchGuid(peer);
+        return Guids.format(guid) + " " + switchName(fabric, guid) + " port " + index.peerPorts(s)[port];
+    }
+
+    private static String conclusion(Fabric fabric, FabricIndex index, Trace trace) {
+        List<Trace.Hop> hops = trace.hops();
+        Trace.Hop last = hops.isEmpty() ? null : hops.get(hops.size() - 1);
+        String at = last == null ? "" : Guids.format(last.switchGuid()) + " (" + switchName(fabric, last.switchGuid())
+                + ")";
+        return switch (trace.outcome()) {
+            case DELIVERED -> "delivered: " + hops.size() + (hops.size() == 1 ? " switch" : " switches") + ", "
+                    + (hops.size() - 1) + " switch-to-switch " + (hops.size() == 2 ? "link" : "links");
+            case NO_ROUTE -> "dead end: switch " + at + " has no route (255) for index " + trace.destination();
+            case UNCONNECTED_PORT -> "dead end: port " + last.outPort() + " of switch " + at + " leads nowhere";
+            case WRONG_NODE -> "dead end: port " + last.outPort() + " of switch " + at + " leads to another node";
+            case LOOP -> {
+                Trace.Hop back = hops.get(trace.loopStart());
+                yield "loop: switch " + at + " sends the packet back to " + Guids.format(back.switchGuid()) + " ("
+                        + switchName(fabric, back.switchGuid()) + "), hop " + (trace.loopStart() + 1);
+            }
+            case SOURCE_DETACHED -> "dead end: the source node has no link to a switch";
+        };
+    }
+
+    private static String node(Fabric fabric, FabricIndex index, int d) {
+        int pos = index.nodeByDestination(d);
+        long guid = index.nodeGuid(pos);
+        String name = fabric.nodeByGuid(guid).map(n -> n.name()).orElse("?");
+        return name + " (index " + d + ", " + Guids.format(guid) + ")";
+    }
+
+    private static String switchName(Fabric fabric, long guid) {
+        return fabric.switchByGuid(guid).map(s -> s.name()).orElse("?");
+    }
+}

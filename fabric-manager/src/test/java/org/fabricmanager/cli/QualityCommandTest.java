@@ -1,0 +1,237 @@
+package org.fabricmanager.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingEngines;
+import org.fabricmanager.routing.analysis.CongestionAnalyzer;
+import org.fabricmanager.routing.analysis.PatternCongestion;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.TrafficPattern;
+import org.fabricmanager.topology.EndNode;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QualityCommandTest {
+    private static final String SPEC = "PGFT(3;2,2,3;1,2,2;1,2,1)";
+
+    @TempDir
+    Path dir;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        out.reset();
+        err.reset();
+        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
+                StandardCharsets.UTF_8)).run(args);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Six switches in a ring, one node each: MinHop's shortest paths go round it and close a dependency cycle. */
+    private Path ring() throws IOException {
+        List<FabricSwitch> switches = new ArrayList<>();
+        List<EndNode> nodes = new ArrayList<>();
+        List<Link> links = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            switches.add(new FabricSwitch(0x100 + i, "r" + i, 3));
+            nodes.add(new EndNode(0x200 + i, "n" + i, i));
+            links.add(new Link(0x100 + i, 1, 0x200 + i, 1));
+            links.add(new Link(0x100 + i, 2, 0x100 + (i + 1) % 6, 3));
+        }
+        return TopologyFiles.write(new Fabric(null, switches, nodes, links), dir.resolve("ring.json"));
+    }
+
+    @Test
+    void tableComparesEnginesAndShowsTheCycle() throws IOException {
+        int code = run("quality", "--topology", ring().toString(), "--engines", "minhop,updn", "--patterns",
+                "shift,all2all", "--threads", "2");
+        assertThat(code).isEqualTo(ExitCodes.OK);
+        List<String> lines = out().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("engine  valid  deadlock-free  shift max  shift mean  all2all max");
+        assertThat(lines.get(1)).startsWith("minhop  yes    no     ");
+        assertThat(lines.get(2)).startsWith("updn    yes    yes    ");
+        assertThat(lines.get(3)).startsWith("minhop: dependency cycle of 6 channels: ")
+                .contains("0x0000000000000100:2->0x0000000000000101:3");
+        assertThat(lines).hasSize(4);
+        assertThat(err()).isEqualTo("quality: 6 switches, 6 attached nodes\n");
+    }
+
+    @Test
+    void jsonHasTheDocumentedShapeAndTheAnalyzersFigures() throws IOException {
+        int code = run("quality", "--pgft", SPEC, "--engines", "minhop,updn", "--patterns", "shift,random:4:9,all2all",
+                "--json");
+        assertThat(code).isEqualTo(ExitCodes.OK);
+        assertThat(err()).isEmpty();
+        JsonNode root = new ObjectMapper().readTree(out());
+        assertThat(root.size()).isEqualTo(1);
+        JsonNode engines = root.get("engines");
+        assertThat(engines).hasSize(2);
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse(SPEC));
+        for (int i = 0; i < 2; i++) {
+            JsonNode e = engines.get(i);
+            String name = i == 0 ? "minhop" : "updn";
+            assertThat(fieldNames(e)).containsExactly("engine", "valid", "deadlockFree", "patterns");
+            assertThat(e.get("engine").asText()).isEqualTo(name);
+            assertThat(e.get("valid").asBoolean()).isTrue();
+            assertThat(e.get("deadlockFree").asBoolean()).isTrue();
+            JsonNode patterns = e.get("patterns");
+            assertThat(fieldNames(patterns)).containsExactly("shift", "random", "all2all");
+            assertThat(fieldNames(patterns.get("shift"))).containsExactly("max", "mean");
+            assertThat(fieldNames(patterns.get("all2all"))).containsExactly("max");
+            try (RoutingEngine engine = RoutingEngines.create(name, 1)) {
+                RoutedFabric routed = RoutedFabric.of(fabric.index(), engine.route(fabric.index()).tables());
+                CongestionAnalyzer analyzer = new CongestionAnalyzer(routed, 1);
+                PatternCongestion shift = analyzer.analyze(new TrafficPattern.Shift());
+                PatternCongestion random = analyzer.analyze(new TrafficPattern.RandomPermutations(4, 9));
+                PatternCongestion all = analyzer.analyze(new TrafficPattern.AllToAll());
+                assertThat(patterns.get("shift").get("max").asLong()).isEqualTo(shift.max());
+                assertThat(patterns.get("shift").get("mean").asDouble()).isEqualTo(QualityCommand.rounded(shift.mean()));
+                assertThat(patterns.get("random").get("max").asLong()).isEqualTo(random.max());
+                assertThat(patterns.get("random").get("mean").asDouble())
+                        .isEqualTo(QualityCommand.rounded(random.mean()));
+                assertThat(patterns.get("all2all").get("max").asLong()).isEqualTo(all.max());
+            }
+        }
+    }
+
+    @Test
+    void jsonNamesTheCycleOfADeadlockProneEngine() throws IOException {
+        run("quality", "--topology", ring().toString(), "--engines", "minhop", "--patterns", "all2all", "--json");
+        JsonNode e = new ObjectMapper().readTree(out()).get("engines").get(0);
+        assertThat(e.get("deadlockFree").asBoolean()).isFalse();
+        assertThat(e.get("cycle")).hasSize(6);
+    }
+
+    @Test
+    void aDisconnectedLeafMakesRoutingInvalidAndItsPairsUnrouted() throws IOException {
+        // cut every up-link of leaf s1-0 (ports 3-6)
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse(SPEC));
+        long leaf = PgftGenerator.switchGuid(1, 0);
+        List<Link> cut = fabric.links().stream().filter(l -> (l.a() == leaf && l.aPort() > 2)
+                || (l.b() == leaf && l.bPort() > 2)).toList();
+        assertThat(cut).hasSize(4);
+        Path file = TopologyFiles.write(fabric.withoutLinks(cut), dir.resolve("cut.json"));
+
+        run("quality", "--topology", file.toString(), "--engines", "updn", "--patterns", "all2all");
+        // 6 leaves: s1-0 cannot reach the 5 others nor be reached by them
+        assertThat(out()).contains("updn    no (10 leaf pairs)  yes")
+                .contains("updn: 40 all2all pairs dead-end or loop and are not counted");
+
+        run("quality", "--topology", file.toString(), "--engines", "updn", "--patterns", "all2all", "--json");
+        JsonNode e = new ObjectMapper().readTree(out()).get("engines").get(0);
+        assertThat(e.get("valid").asBoolean()).isFalse();
+        assertThat(e.get("unreachableLeafPairs").asLong()).isEqualTo(10);
+        assertThat(e.get("patterns").get("all2all").get("unroutedPairs").asLong()).isEqualTo(40);
+    }
+
+    @Test
+    void comparesTheDefaultEnginesWhenNoneAreNamed() {
+        run("quality", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--patterns", "random:2", "--json");
+        List<String> expected = QualityCommand.DEFAULT_ENGINES.stream().filter(RoutingEngines.names()::contains)
+                .toList();
+        assertThat(expected).contains("minhop", "updn");
+        if (RoutingEngines.names().contains("dmodc")) {
+            assertThat(expected).containsExactly("dmodc", "minhop", "updn");
+        }
+        List<String> actual = new ArrayList<>();
+        try {
+            new ObjectMapper().readTree(out()).get("engines").forEach(e -> actual.add(e.get("engine").asText()));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(actual).isEqualTo(expected);
+    }
+
+    @Test
+    void defaultPatternsLeaveOutShiftOnlyOnLargeFabrics() {
+        assertThat(QualityCommand.shiftByDefault(11_664)).isTrue();
+        assertThat(QualityCommand.shiftByDefault(16_384)).isTrue();
+        assertThat(QualityCommand.shiftByDefault(16_385)).isFalse();
+        assertThat(QualityCommand.shiftByDefault(65_536)).isFalse();
+        run("quality", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--engines", "updn");
+        assertThat(out().lines().findFirst().orElseThrow()).startsWith("engine  valid  deadlock-free  shift max");
+    }
+
+    @Test
+    void anEngineThatRefusesTheFabricGetsARowNotACrash() throws IOException {
+        assumeTrue(RoutingEngines.names().contains("dmodk"), "the dmodk engine is not registered in this build");
+        String[] args = {"quality", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--degrade-links", "0.1", "--seed", "3",
+            "--engines", "dmodk,updn", "--patterns", "random:2,all2all"};
+        assertThat(run(args)).isEqualTo(ExitCodes.OK);
+        List<String> lines = out().lines().toList();
+        assertThat(lines.get(1)).startsWith("dmodk   refused: ").contains("dmodk");
+        assertThat(lines.get(2)).startsWith("updn    yes    yes");
+
+        List<String> json = new ArrayList<>(List.of(args));
+        json.add("--json");
+        assertThat(run(json.toArray(String[]::new))).isEqualTo(ExitCodes.OK);
+        JsonNode engines = new ObjectMapper().readTree(out()).get("engines");
+        assertThat(fieldNames(engines.get(0))).containsExactly("engine", "error");
+        assertThat(engines.get(0).get("error").asText()).isNotBlank();
+        assertThat(engines.get(1).get("valid").asBoolean()).isTrue();
+    }
+
+    @Test
+    void dmodcHasShiftCongestionOneOnAnIntactFullBisectionFatTree() throws IOException {
+        assumeTrue(RoutingEngines.names().contains("dmodc"), "the dmodc engine is not registered in this build");
+        run("quality", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--engines", "dmodc,minhop", "--patterns", "shift",
+                "--json");
+        JsonNode engines = new ObjectMapper().readTree(out()).get("engines");
+        assertThat(engines.get(0).get("engine").asText()).isEqualTo("dmodc");
+        assertThat(engines.get(0).get("deadlockFree").asBoolean()).isTrue();
+        assertThat(engines.get(0).get("patterns").get("shift").get("max").asLong()).isEqualTo(1);
+        assertThat(engines.get(0).get("patterns").get("shift").get("mean").asDouble()).isEqualTo(1.0);
+        // MinHop's uncoordinated choices do worse on the same fabric
+        assertThat(engines.get(1).get("patterns").get("shift").get("max").asLong()).isGreaterThan(1);
+    }
+
+    @Test
+    void rejectsBadOptionsWithOneLine() {
+        assertBadInput("quality: --engines: unknown engine 'ospf' (known: " + String.join(", ", RoutingEngines.names())
+                + ")", "quality", "--pgft", SPEC, "--engines", "minhop,ospf");
+        assertBadInput("quality: --engines names updn twice", "quality", "--pgft", SPEC, "--engines", "updn,updn");
+        assertBadInput("quality: --patterns: unknown traffic pattern 'random:0' (expected shift, random:R,"
+                + " random:R:SEED with R >= 1, or all2all)", "quality", "--pgft", SPEC, "--patterns", "shift,random:0");
+        assertBadInput("quality: --patterns names random twice", "quality", "--pgft", SPEC, "--patterns",
+                "random:2,random:3:4");
+        assertBadInput("quality: --patterns has an empty item in 'shift,'", "quality", "--pgft", SPEC, "--patterns",
+                "shift,");
+        assertBadInput("quality: one of --topology, --pgft is required", "quality", "--engines", "minhop");
+        assertBadInput("quality: --threads must be in [1, 1024], got 0", "quality", "--pgft", SPEC, "--threads", "0");
+    }
+
+    private void assertBadInput(String message, String... args) {
+        assertThat(run(args)).as(message).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(err().lines()).containsExactly(message);
+        assertThat(out()).isEmpty();
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+}

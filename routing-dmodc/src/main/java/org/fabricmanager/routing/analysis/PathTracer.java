@@ -1,0 +1,84 @@
+package org.fabricmanager.routing.analysis;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * Follows the forwarding tables from a node's leaf switch, hop by hop, until the route reaches the
+ * destination node, dead-ends or comes back to a switch it already crossed. Reuses one scratch
+ * array, so an instance must not be shared between threads; tracing is O(path length) after the
+ * first call.
+ */
+public final class PathTracer {
+    private final RoutedFabric routed;
+    private final int[] positionInPath;
+
+    public PathTracer(RoutedFabric routed) {
+        this.routed = routed;
+        this.positionInPath = new int[routed.index().switchCount()];
+        Arrays.fill(positionInPath, -1);
+    }
+
+    /**
+     * Traces the route from node {@code source} to node {@code destination} (destination indices).
+     *
+     * @throws IllegalArgumentException when either index names no node, or both name the same node
+     */
+    public Trace trace(int source, int destination) {
+        FabricIndex index = routed.index();
+        int srcPos = nodeAt(index, source, "source");
+        int dstPos = nodeAt(index, destination, "destination");
+        if (srcPos == dstPos) {
+            throw new IllegalArgumentException("source and destination are the same node (index " + source + ")");
+        }
+        List<Trace.Hop> hops = new ArrayList<>();
+        int s = index.nodeLeaf(srcPos);
+        if (s == FabricIndex.NONE) {
+            return new Trace(source, destination, hops, Trace.Outcome.SOURCE_DETACHED, -1);
+        }
+        ForwardingTables tables = routed.tables();
+        DirectedLinks links = routed.links();
+        try {
+            while (true) {
+                int port = tables.port(s, destination);
+                positionInPath[s] = hops.size();
+                hops.add(new Trace.Hop(s, index.switchGuid(s), port));
+                if (port == ForwardingTables.NO_ROUTE) {
+                    return new Trace(source, destination, hops, Trace.Outcome.NO_ROUTE, -1);
+                }
+                int link = links.id(s, port);
+                if (link == FabricIndex.NONE) {
+                    return new Trace(source, destination, hops, Trace.Outcome.UNCONNECTED_PORT, -1);
+                }
+                int node = links.peerNode(link);
+                if (node != FabricIndex.NONE) {
+                    Trace.Outcome end = node == dstPos ? Trace.Outcome.DELIVERED : Trace.Outcome.WRONG_NODE;
+                    return new Trace(source, destination, hops, end, -1);
+                }
+                int next = links.peerSwitch(link);
+                if (next == FabricIndex.NONE) {
+                    return new Trace(source, destination, hops, Trace.Outcome.UNCONNECTED_PORT, -1);
+                }
+                if (positionInPath[next] >= 0) {
+                    return new Trace(source, destination, hops, Trace.Outcome.LOOP, positionInPath[next]);
+                }
+                s = next;
+            }
+        } finally {
+            for (Trace.Hop hop : hops) {
+                positionInPath[hop.switchId()] = -1;
+            }
+        }
+    }
+
+    private static int nodeAt(FabricIndex index, int d, String role) {
+        int pos = d >= 0 && d < index.destinationCount() ? index.nodeByDestination(d) : FabricIndex.NONE;
+        if (pos == FabricIndex.NONE) {
+            throw new IllegalArgumentException("no node has index " + d + " (the " + role + ")");
+        }
+        return pos;
+    }
+}

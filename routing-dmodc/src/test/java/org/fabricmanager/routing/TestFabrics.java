@@ -1,0 +1,155 @@
+package org.fabricmanager.routing;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.Ranking;
+
+/**
+ * Fabrics for property tests (small canonical PGFTs and seeded degradations of them) and
+ * reference computations done the slow, obvious way: BFS switch distances and shortest
+ * up*&#47;down* distances by BFS over (switch, phase) states.
+ */
+public final class TestFabrics {
+    /** Small PGFTs: 2 and 3 levels, w > 1, p > 1, slimmed and full bisection. */
+    public static final List<String> SPECS = List.of(
+            "PGFT(2;4,4;1,4;1,1)",
+            "PGFT(2;4,6;1,2;1,2)",
+            "PGFT(2;6,4;1,3;1,1)",
+            "PGFT(3;2,2,3;1,2,2;1,2,1)",
+            "PGFT(3;4,4,4;1,4,4;1,1,1)",
+            "PGFT(3;4,4,3;1,2,4;1,2,1)",
+            "PGFT(3;3,3,4;1,3,3;1,1,1)",
+            "PGFT(3;4,2,3;1,2,2;1,1,2)",
+            "PGFT(3;4,4,6;1,4,2;1,2,2)");
+
+    private TestFabrics() {
+    }
+
+    public static Fabric canonical(String spec) {
+        return PgftGenerator.generate(PgftSpec.parse(spec));
+    }
+
+    /**
+     * A seeded degradation of {@code spec}: up to 20% of the switch-to-switch links and up to
+     * three non-leaf switches removed (fewer on fabrics with few switches).
+     */
+    public static Fabric degraded(String spec, long seed) {
+        Fabric fabric = canonical(spec);
+        Random random = new Random(seed);
+        double fraction = random.nextInt(21) / 100.0;
+        int nonLeaves = fabric.switches().size() - fabric.index().leafCount();
+        int switches = random.nextInt(Math.min(3, nonLeaves / 3) + 1);
+        return Degrader.degrade(fabric, DegradationPlan.random(fraction, switches, seed));
+    }
+
+    /** Describes a degraded case for failure messages. */
+    public static String describe(String spec, long seed) {
+        return spec + " degraded with seed " + seed;
+    }
+
+    /** Hop distances between all switches (Integer.MAX_VALUE when disconnected). */
+    public static int[][] switchDistances(FabricIndex index) {
+        int n = index.switchCount();
+        int[][] dist = new int[n][];
+        for (int s = 0; s < n; s++) {
+            dist[s] = Ranking.fromSources(index, new int[] {s});
+        }
+        return dist;
+    }
+
+    /**
+     * Shortest up*&#47;down* distance from switch {@code from} to every switch, with "up" meaning
+     * towards a neighbour for which {@code up.test(current, next)} holds and "down" towards one for
+     * which it holds the other way; links neither up nor down are not usable.
+     */
+    public static int[] upDownDistances(FabricIndex index, int from, UpRelation up) {
+        int n = index.switchCount();
+        int[][] dist = new int[2][n];
+        for (int[] row : dist) {
+            Arrays.fill(row, Integer.MAX_VALUE);
+        }
+        ArrayDeque<int[]> queue = new ArrayDeque<>();
+        dist[0][from] = 0;
+        queue.add(new int[] {from, 0});
+        while (!queue.isEmpty()) {
+            int[] state = queue.poll();
+            int s = state[0];
+            int phase = state[1];
+            for (int g = index.groupStart(s); g < index.groupStart(s + 1); g++) {
+                int t = index.groupNeighbour(g);
+                int nextPhase;
+                if (up.isUp(s, t)) {
+                    if (phase == 1) {
+                        continue;
+                    }
+                    nextPhase = 0;
+                } else if (up.isUp(t, s)) {
+                    nextPhase = 1;
+                } else {
+                    continue;
+                }
+                if (dist[nextPhase][t] == Integer.MAX_VALUE) {
+                    dist[nextPhase][t] = dist[phase][s] + 1;
+                    queue.add(new int[] {t, nextPhase});
+                }
+            }
+        }
+        int[] best = new int[n];
+        for (int s = 0; s < n; s++) {
+            best[s] = Math.min(dist[0][s], dist[1][s]);
+        }
+        return best;
+    }
+
+    /** Whether a move between neighbours is up. */
+    @FunctionalInterface
+    public interface UpRelation {
+        boolean isUp(int from, int to);
+    }
+
+    /** Up as Dmodc defines it: towards a higher BFS rank from the leaves. */
+    public static UpRelation rankFromLeaves(FabricIndex index) {
+        int[] rank = Ranking.fromLeaves(index);
+        return (a, b) -> rank[b] != Ranking.UNREACHED && rank[a] != Ranking.UNREACHED && rank[b] > rank[a];
+    }
+
+    /** Checks that switch ids along a path only go up, then only down. */
+    public static boolean isUpDown(List<Integer> switches, UpRelation up) {
+        boolean down = false;
+        for (int i = 0; i + 1 < switches.size(); i++) {
+            int a = switches.get(i);
+            int b = switches.get(i + 1);
+            if (up.isUp(a, b)) {
+                if (down) {
+                    return false;
+                }
+            } else if (up.isUp(b, a)) {
+                down = true;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Destination indices of the nodes attached to a leaf, ascending. */
+    public static int[] attached(FabricIndex index) {
+        List<Integer> list = new ArrayList<>();
+        for (int d = 0; d < index.destinationCount(); d++) {
+            int pos = index.nodeByDestination(d);
+            if (pos != FabricIndex.NONE && index.nodeLeaf(pos) != FabricIndex.NONE) {
+                list.add(d);
+            }
+        }
+        return list.stream().mapToInt(Integer::intValue).toArray();
+    }
+}
