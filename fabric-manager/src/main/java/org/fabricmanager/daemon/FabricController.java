@@ -23,7 +23,6 @@ import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.push.PushRound;
 import org.fabricmanager.daemon.push.SwitchPushState;
 import org.fabricmanager.daemon.push.TableSet;
-import org.fabricmanager.daemon.routing.RouteTracer;
 import org.fabricmanager.daemon.routing.RoutingJob;
 import org.fabricmanager.daemon.routing.RoutingOutcome;
 import org.fabricmanager.daemon.routing.RoutingService;
@@ -34,6 +33,9 @@ import org.fabricmanager.daemon.store.RoutingState;
 import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.analysis.PathTracer;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.Trace;
 import org.fabricmanager.southbound.AgentSession;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message.Hello;
@@ -99,6 +101,8 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private long computations;
     private volatile DaemonState publishedState = DaemonState.DISCOVERING;
     private boolean stopping;
+    private PathTracer tracer;
+    private long tracerVersion = -1;
     private long convergences;
 
     /** A switch with a session: before and after its PORT_INFO was accepted. */
@@ -698,16 +702,20 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
      * The route from {@code src} to {@code dst} through the tables in force.
      *
      * @throws IllegalStateException before the first routing
-     * @throws IllegalArgumentException when an index names no node
+     * @throws IllegalArgumentException when an index names no node, or both name the same node
      */
     Views.Route route(int src, int dst) {
         if (routed == null) {
             throw new IllegalStateException("no tables yet (state " + state + ")");
         }
         FabricIndex index = routed.fabric().index();
-        RouteTracer.Route r = RouteTracer.trace(index, routed.tables().tables(), src, dst);
+        if (tracer == null || tracerVersion != routed.version()) {
+            tracer = new PathTracer(RoutedFabric.of(index, routed.tables().tables()));
+            tracerVersion = routed.version();
+        }
+        Trace r = tracer.trace(src, dst);
         List<Views.Hop> hops = new ArrayList<>(r.hops().size());
-        for (RouteTracer.Hop h : r.hops()) {
+        for (Trace.Hop h : r.hops()) {
             hops.add(new Views.Hop(Guids.format(h.switchGuid()), routed.fabric().switchByGuid(h.switchGuid())
                     .map(FabricSwitch::name).orElse(""), h.outPort()));
         }

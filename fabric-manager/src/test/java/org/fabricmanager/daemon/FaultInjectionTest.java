@@ -138,7 +138,7 @@ class FaultInjectionTest {
         assertThat(daemon.topology().get().nodeByGuid(PgftGenerator.nodeGuid(5))).isEmpty();
         assertThat(daemon.topology().get().index().destinationCount()).isEqualTo(16);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> daemon.route(0, 5).get())
-                .hasMessageContaining("no node has destination index 5");
+                .hasMessageContaining("no node has index 5");
         assertThat(sim.agent(leaf).table().port(5)).as("nothing routes to the absent node").isEqualTo(255);
         sim.linkUp(leaf, 2);
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.nodes() == 16, "node back");

@@ -138,7 +138,8 @@ class RestApiTest {
         error("/api/v1/route?src=0", 400, "missing query parameter 'dst'");
         error("/api/v1/route?src=-1&dst=2", 400, "non-negative integer");
         error("/api/v1/route?src=a&dst=2", 400, "non-negative integer");
-        error("/api/v1/route?src=0&dst=999", 404, "no node has destination index 999");
+        error("/api/v1/route?src=0&dst=999", 404, "no node has index 999");
+        error("/api/v1/route?src=3&dst=3", 400, "same destination index 3");
         error("/api/v1/nothing", 404, "no such endpoint");
         error("/metrics-not-here", 404, "no such endpoint");
         HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(URI.create(daemon.restUrl() + "/api/v1/status"))

@@ -142,6 +142,9 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 only(parts, 4, path);
                 int src = intParam(params, "src");
                 int dst = intParam(params, "dst");
+                if (src == dst) {
+                    throw new HttpError(HttpResponseStatus.BAD_REQUEST, "src and dst are the same destination index " + src);
+                }
                 return api.route(src, dst).thenApply(RestHandler::json);
             }
             default -> throw notFound(path);
