@@ -95,9 +95,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 return null;
             }).get();
             d.southbound = new SouthboundServer(config.southbound().settings(), d.controller);
-            d.southboundAddress = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
+            InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
+            // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
+            d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
             d.rest = new RestServer(config.rest().bind(), config.rest().port(), config.rest().ioThreads(), d);
-            d.restAddress = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
+            InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
+            d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, "fabric-manager started: agents on "
                     + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on http://"
                     + d.restAddress.getHostString() + ":" + d.restAddress.getPort() + "/api/v1/status, engine "

@@ -67,7 +67,7 @@ public final class SouthboundServer implements AutoCloseable {
                 });
         serverChannel = b.bind(settings.bindAddress(), settings.port()).sync().channel();
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
-        LOG.info("southbound listening on {}:{}", bound.getHostString(), bound.getPort());
+        LOG.info("southbound listening on {}:{}", settings.bindAddress(), bound.getPort());
         return bound;
     }
 

@@ -57,7 +57,7 @@ public final class RestServer implements AutoCloseable {
                 })
                 .bind(bind, port).sync().channel();
         InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
-        LOG.info("REST listening on http://{}:{}/api/v1/status", bound.getHostString(), bound.getPort());
+        LOG.info("REST listening on http://{}:{}/api/v1/status", bind, bound.getPort());
         return bound;
     }
 
