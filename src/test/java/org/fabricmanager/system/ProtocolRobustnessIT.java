@@ -22,6 +22,7 @@ import org.fabricmanager.daemon.DaemonState;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.routing.RoutingEngines;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.ErrorReport;
@@ -55,7 +56,7 @@ class ProtocolRobustnessIT {
     @BeforeEach
     void converge() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
-        daemon = FabricManagerDaemon.start(SystemSupport.config(state, SPEC), List.of());
+        daemon = FabricManagerDaemon.start(config(), List.of());
         sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort());
         sim.start();
         before = await(daemon, s -> s.state() == DaemonState.CONVERGED, "convergence");
@@ -64,9 +65,21 @@ class ProtocolRobustnessIT {
 
     @AfterEach
     void stop() {
-        logs.close();
-        sim.close();
-        daemon.close();
+        if (logs != null) {
+            logs.close();
+        }
+        if (sim != null) {
+            sim.close();
+        }
+        if (daemon != null) {
+            daemon.close();
+        }
+    }
+
+    /** The default engine when this build has it (the engine does not matter here). */
+    private DaemonConfig config() {
+        String engine = RoutingEngines.names().contains("dmodc") ? "dmodc" : RoutingEngines.names().get(0);
+        return SystemSupport.config(state, SPEC).withEngine(engine);
     }
 
     private Socket connect() throws IOException {
@@ -145,7 +158,7 @@ class ProtocolRobustnessIT {
     @Test
     void truncatedFrameLeftHangingHitsTheHandshakeTimeout() throws Exception {
         daemon.close();
-        DaemonConfig c = SystemSupport.config(state, SPEC).withPorts(daemon.southboundAddress().getPort(), 0);
+        DaemonConfig c = config().withPorts(daemon.southboundAddress().getPort(), 0);
         DaemonConfig.Southbound sb = c.southbound();
         c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), 1_000,
                 sb.echoIntervalMs(), sb.idleTimeoutMs(), sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(),

@@ -149,15 +149,6 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
 
     /** Loads the state directory (on the control thread). */
     void loadState() {
-        java.nio.file.Path dir = config.state().path();
-        try {
-            java.nio.file.Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
-            throw new StoreException("state directory " + dir + ": cannot create it: " + e);
-        }
-        if (!java.nio.file.Files.isWritable(dir)) {
-            throw new StoreException("state directory " + dir + " is not writable by this user");
-        }
         indices = indexStore.load();
         try {
             stored = routingStore.load().orElse(null);

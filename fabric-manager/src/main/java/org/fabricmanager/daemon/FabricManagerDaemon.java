@@ -18,6 +18,7 @@ import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.southbound.SouthboundServer;
@@ -88,6 +89,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
      */
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
                                             RoutingEngine engine) throws InterruptedException {
+        prepareStateDirectory(config.state().path());
         FabricManagerDaemon d = new FabricManagerDaemon(config, registry, listeners, engine);
         try {
             d.queue.call("load-state", () -> {
@@ -114,6 +116,17 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         } catch (RuntimeException | InterruptedException e) {
             d.close();
             throw e;
+        }
+    }
+
+    private static void prepareStateDirectory(java.nio.file.Path dir) {
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new StoreException("state directory " + dir + ": cannot create it: " + e);
+        }
+        if (!java.nio.file.Files.isWritable(dir)) {
+            throw new StoreException("state directory " + dir + " is not writable by this user");
         }
     }
 
