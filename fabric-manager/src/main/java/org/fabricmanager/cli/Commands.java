@@ -14,6 +14,8 @@ final class Commands {
                 new RunCommand(),
                 new SimulateCommand(),
                 new DetectorSimCommand(),
+                new RouteCommand(),
+                new BenchCommand(),
                 new TraceCommand(),
                 new QualityCommand());
     }

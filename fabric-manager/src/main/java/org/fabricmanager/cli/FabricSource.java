@@ -1,22 +1,30 @@
 package org.fabricmanager.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.HdftGenerator;
+import org.fabricmanager.topology.HdftSpec;
+import org.fabricmanager.topology.LeafFailures;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
 
 /**
  * The fabric options shared by {@code route}, {@code quality} and {@code bench}:
- * {@code --topology FILE} or {@code --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]}.
+ * {@code --topology FILE}, {@code --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]}
+ * or {@code --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S]}.
  */
 final class FabricSource {
     /** Value options a command must accept to use {@link #load(Arguments)}. */
-    static final Set<String> OPTIONS = Set.of("topology", "pgft", "degrade-links", "degrade-switches", "seed");
+    static final Set<String> OPTIONS = Set.of("topology", "pgft", "degrade-links", "degrade-switches", "seed", "hdft",
+            "fail-leaves", "fail");
 
     /** Usage lines for the options. */
     static final String USAGE = """
@@ -24,6 +32,9 @@ final class FabricSource {
               --pgft SPEC              the canonical fabric of PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
               --degrade-links F        with --pgft: remove this fraction (0..1) of switch-to-switch links
               --degrade-switches K     with --pgft: remove K random non-leaf switches
+              --hdft SPEC              the canonical 2-D fat tree HDFT(XxY;k;r;c)
+              --fail-leaves K          with --hdft: fail K random leaf switches
+              --fail GUID,...          with --hdft: fail these switches (leaves, row or column switches)
               --seed S                 seed of the random removals (default 1)""";
 
     private FabricSource() {
@@ -31,13 +42,19 @@ final class FabricSource {
 
     /** Loads the fabric the options name; every problem becomes a one-line {@link UsageException}. */
     static Fabric load(Arguments args) {
-        String which = args.exactlyOneOf("topology", "pgft");
+        String which = args.exactlyOneOf("topology", "pgft", "hdft");
+        if (!which.equals("pgft") && (args.has("degrade-links") || args.has("degrade-switches"))) {
+            throw new UsageException(args.command() + ": --degrade-links and --degrade-switches go with --pgft");
+        }
+        if (!which.equals("hdft") && (args.has("fail-leaves") || args.has("fail"))) {
+            throw new UsageException(args.command() + ": --fail-leaves and --fail go with --hdft");
+        }
         try {
             if (which.equals("topology")) {
-                if (args.has("degrade-links") || args.has("degrade-switches")) {
-                    throw new UsageException(args.command() + ": --degrade-links and --degrade-switches go with --pgft");
-                }
                 return FabricJson.read(Path.of(args.require("topology")));
+            }
+            if (which.equals("hdft")) {
+                return hdft(args);
             }
             PgftSpec spec = PgftSpec.parse(args.require("pgft"));
             Fabric fabric = PgftGenerator.generate(spec);
@@ -48,5 +65,23 @@ final class FabricSource {
         } catch (TopologyException e) {
             throw new UsageException(args.command() + ": " + e.getMessage(), e);
         }
+    }
+
+    private static Fabric hdft(Arguments args) {
+        args.atMostOneOf("fail-leaves", "fail");
+        Fabric fabric = HdftGenerator.generate(HdftSpec.parse(args.require("hdft")));
+        long seed = args.longValue("seed", 1L);
+        if (args.has("fail-leaves")) {
+            return LeafFailures.fail(fabric, args.intValue("fail-leaves", 0, 0, Integer.MAX_VALUE), seed);
+        }
+        List<Long> guids = new ArrayList<>();
+        for (String text : args.listValue("fail", List.of())) {
+            try {
+                guids.add(Guids.parseLenient(text));
+            } catch (TopologyException e) {
+                throw new UsageException(args.command() + ": --fail: " + e.getMessage(), e);
+            }
+        }
+        return Degrader.degrade(fabric, new DegradationPlan(0.0, 0, seed, guids, List.of()));
     }
 }

@@ -16,6 +16,8 @@ import org.fabricmanager.routing.analysis.Channel;
 import org.fabricmanager.routing.analysis.CongestionAnalyzer;
 import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.DeadlockReport;
+import org.fabricmanager.routing.analysis.PathLengthAnalyzer;
+import org.fabricmanager.routing.analysis.PathLengths;
 import org.fabricmanager.routing.analysis.PatternCongestion;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.TrafficPattern;
@@ -25,13 +27,16 @@ import org.fabricmanager.topology.FabricIndex;
 
 /**
  * {@code quality}: routes one fabric with several engines and compares them: validity, deadlock
- * freedom (acyclic channel dependency graph) and congestion risk (routes per directed
- * switch-to-switch link) under shift, random and all-to-all traffic. An engine that refuses the
- * fabric gets a row saying why instead of stopping the comparison.
+ * freedom (acyclic channel dependency graph, over the virtual channels the engine's tables use),
+ * the longest route and congestion risk (routes per directed switch-to-switch link) under shift,
+ * random and all-to-all traffic. An engine that refuses the fabric gets a row saying why instead of
+ * stopping the comparison.
  */
 final class QualityCommand implements Command {
     /** Engines compared when {@code --engines} is not given (those of them that are registered). */
     static final List<String> DEFAULT_ENGINES = List.of("dmodc", "minhop", "updn");
+    /** Added first to the default engines for a fabric expected to be a 2-D fat tree. */
+    static final String HDFT_ENGINE = "vtftr";
     static final String DEFAULT_PATTERNS = "shift,random:10,all2all";
     /**
      * Above this many attached nodes the default patterns leave out shift: its N-1 permutations
@@ -55,13 +60,17 @@ final class QualityCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager quality (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S])
+                usage: fabric-manager quality (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
+                                               | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                               [--engines E1,E2,...] [--patterns P1,P2,...] [--threads T] [--json]
                   Routes the fabric with each engine and prints, per engine: valid (every leaf pair
-                  routed), deadlock-free (acyclic channel dependency graph), and the congestion risk
-                  (routes on the busiest directed switch-to-switch link) of each traffic pattern.
+                  routed), deadlock-free (acyclic channel dependency graph; with the number of virtual
+                  channels when the engine uses more than one), max path (the longest route between two
+                  nodes, in switch-to-switch links), and the congestion risk (routes on the busiest
+                  directed switch-to-switch link) of each traffic pattern.
                 %s
-                  --engines LIST           engines to compare (default %s; known: %s)
+                  --engines LIST           engines to compare (default %s, with vtftr first on an HDFT;
+                                           known: %s)
                   --patterns LIST          shift (all N-1 shifts: max and mean of the maxima),
                                            random:R[:SEED] (R seeded random permutations, seed 1 by default),
                                            all2all (every node to every other); default %s
@@ -87,8 +96,8 @@ final class QualityCommand implements Command {
     }
 
     /** What one engine achieved; {@code refusal} is non-null when the engine refused the fabric. */
-    private record Row(String engine, String refusal, RoutingResult result, DeadlockReport deadlock,
-                       List<PatternCongestion> patterns) {
+    private record Row(String engine, String refusal, RoutingResult result, DeadlockReport deadlock, int vcs,
+                       PathLengths lengths, List<PatternCongestion> patterns) {
     }
 
     @Override
@@ -97,6 +106,10 @@ final class QualityCommand implements Command {
         List<TrafficPattern> patterns = patterns(args);
         int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
         Fabric fabric = FabricSource.load(args);
+        if (!args.has("engines") && fabric.hdft().isPresent() && RoutingEngines.names().contains(HDFT_ENGINE)) {
+            engines = new ArrayList<>(engines);
+            engines.add(0, HDFT_ENGINE);
+        }
         FabricIndex index = fabric.index();
         if (index.leafCount() == 0) {
             throw new UsageException("quality: the fabric has no leaf switch (no node is linked to a switch): nothing to route");
@@ -115,7 +128,8 @@ final class QualityCommand implements Command {
             printJson(rows, console.out());
         } else {
             console.err().println("quality: " + fabric.switches().size() + " switches, " + attached
-                    + " attached nodes" + fabric.pgft().map(p -> ", expected " + p).orElse(""));
+                    + " attached nodes" + fabric.pgft().map(p -> ", expected " + p).orElse("")
+                    + fabric.hdft().map(h -> ", expected " + h).orElse(""));
             printTable(rows, patterns, console.out());
         }
         return ExitCodes.OK;
@@ -173,16 +187,18 @@ final class QualityCommand implements Command {
         try (RoutingEngine engine = RoutingEngines.create(name, threads)) {
             result = engine.route(index);
         } catch (RoutingException e) {
-            return new Row(name, e.getMessage(), null, null, List.of());
+            return new Row(name, e.getMessage(), null, null, 0, null, List.of());
         }
         RoutedFabric routed = RoutedFabric.of(index, result.tables());
-        DeadlockReport deadlock = new DeadlockAnalyzer(routed, VirtualChannels.single(), threads).analyze();
+        VirtualChannels vcs = VirtualChannels.of(result.tables());
+        DeadlockReport deadlock = new DeadlockAnalyzer(routed, vcs, threads).analyze();
+        PathLengths lengths = new PathLengthAnalyzer(routed, threads).analyze();
         CongestionAnalyzer congestion = new CongestionAnalyzer(routed, threads);
         List<PatternCongestion> figures = new ArrayList<>();
         for (TrafficPattern p : patterns) {
             figures.add(congestion.analyze(p));
         }
-        return new Row(name, null, result, deadlock, figures);
+        return new Row(name, null, result, deadlock, vcs.count(), lengths, figures);
     }
 
     /** Means are shown rounded to three decimals, in the table and in JSON alike. */
@@ -191,7 +207,7 @@ final class QualityCommand implements Command {
     }
 
     private static void printTable(List<Row> rows, List<TrafficPattern> patterns, PrintStream out) {
-        List<String> header = new ArrayList<>(List.of("engine", "valid", "deadlock-free"));
+        List<String> header = new ArrayList<>(List.of("engine", "valid", "deadlock-free", "max path"));
         for (TrafficPattern p : patterns) {
             header.add(p.name() + " max");
             if (!(p instanceof TrafficPattern.AllToAll)) {
@@ -210,7 +226,8 @@ final class QualityCommand implements Command {
             }
             long unreachable = row.result().validity().unreachablePairs();
             line.add(unreachable == 0 ? "yes" : "no (" + unreachable + " leaf pairs)");
-            line.add(row.deadlock().deadlockFree() ? "yes" : "no");
+            line.add((row.deadlock().deadlockFree() ? "yes" : "no") + (row.vcs() > 1 ? " (" + row.vcs() + " VCs)" : ""));
+            line.add(row.lengths().max() < 0 ? "-" : Integer.toString(row.lengths().max()));
             for (PatternCongestion c : row.patterns()) {
                 line.add(Long.toString(c.max()));
                 if (!(c.pattern() instanceof TrafficPattern.AllToAll)) {
@@ -294,6 +311,12 @@ final class QualityCommand implements Command {
             if (!row.deadlock().deadlockFree()) {
                 ArrayNode cycle = e.putArray("cycle");
                 row.deadlock().cycle().forEach(c -> cycle.add(c.toString()));
+            }
+            e.put("virtualChannels", row.vcs());
+            if (row.lengths().max() < 0) {
+                e.putNull("maxPathLength");
+            } else {
+                e.put("maxPathLength", row.lengths().max());
             }
             ObjectNode patterns = e.putObject("patterns");
             for (PatternCongestion c : row.patterns()) {

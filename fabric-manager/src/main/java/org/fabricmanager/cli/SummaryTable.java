@@ -11,7 +11,8 @@ final class SummaryTable {
 
     static void print(Fabric fabric, PrintStream out) {
         FabricSummary summary = FabricSummary.of(fabric);
-        out.println("fabric" + fabric.pgft().map(p -> " " + p).orElse("") + ": " + fabric.switches().size()
+        out.println("fabric" + fabric.pgft().map(p -> " " + p).orElse("") + fabric.hdft().map(h -> " " + h).orElse("")
+                + ": " + fabric.switches().size()
                 + " switches, " + summary.nodes() + " nodes, " + fabric.links().size() + " links");
         out.printf("%-6s %9s %11s %6s%n", "level", "switches", "links down", "radix");
         for (FabricSummary.Level l : summary.levels()) {

@@ -6,9 +6,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;
+import org.fabricmanager.topology.HdftRecognition;
+import org.fabricmanager.topology.HdftRecognitionReport;
+import org.fabricmanager.topology.HdftRecognizer;
+import org.fabricmanager.topology.HdftSpec;
 import org.fabricmanager.topology.IbnetdiscoverReader;
 import org.fabricmanager.topology.PgftRecognition;
 import org.fabricmanager.topology.PgftRecognizer;
@@ -17,16 +22,17 @@ import org.fabricmanager.topology.RecognitionReport;
 import org.fabricmanager.topology.TopologyException;
 
 /**
- * {@code topology}: writes the canonical (optionally degraded) fabric of a PGFT as
- * {@code fabric-topology/1} with its summary on stderr, or checks a fabric file
- * ({@code fabric-topology/1} or {@code ibnetdiscover} text) against a PGFT and prints the
- * recognition result, exiting 0 when it is the PGFT intact or degraded and 3 when it is not.
+ * {@code topology}: writes the canonical (optionally degraded) fabric of a PGFT or of a 2-D fat tree
+ * (HDFT) as {@code fabric-topology/1} with its summary on stderr, or checks a fabric file
+ * ({@code fabric-topology/1} or {@code ibnetdiscover} text) against a PGFT or an HDFT and prints the
+ * recognition result, exiting 0 when it is the shape intact or degraded and 3 when it is not.
  */
 final class TopologyCommand implements Command {
     /** Items printed per list of the check report unless {@code --all}. */
     static final int DEFAULT_LIMIT = 20;
 
-    private static final Set<String> GENERATE_ONLY = Set.of("degrade-links", "degrade-switches", "seed", "out");
+    private static final Set<String> GENERATE_ONLY = Set.of("degrade-links", "degrade-switches", "seed", "out",
+            "fail-leaves", "fail");
     private static final Set<String> CHECK_ONLY = Set.of("expect", "format");
 
     @Override
@@ -36,26 +42,31 @@ final class TopologyCommand implements Command {
 
     @Override
     public String summary() {
-        return "write the fabric of a PGFT, or check a fabric file against one";
+        return "write the fabric of a PGFT or HDFT, or check a fabric file against one";
     }
 
     @Override
     public String usage() {
         return """
                 usage: fabric-manager topology --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S] [--out FILE]
+                       fabric-manager topology --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S] [--out FILE]
                        fabric-manager topology --check FILE [--expect SPEC] [--format json|ibnetdiscover] [--all]
-                  The first form writes the canonical fabric of SPEC, optionally degraded, as fabric-topology/1
-                  to FILE (or stdout) and prints its summary table to stderr.
-                  The second form reads FILE and says whether it is the PGFT, intact or degraded, listing what is
-                  missing, extra or miswired.
+                  The first two forms write the canonical fabric of SPEC, optionally degraded, as fabric-topology/1
+                  to FILE (or stdout) and print its summary table to stderr.
+                  The last form reads FILE and says whether it is the PGFT or HDFT, intact or degraded, listing
+                  what is missing, extra or miswired.
                   --pgft SPEC            PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
                   --degrade-links F      remove this fraction (0..1) of the switch-to-switch links
                   --degrade-switches K   remove K random non-leaf switches
+                  --hdft SPEC            HDFT(XxY;k;r;c): X x Y leaves with k nodes each, r switches per row and
+                                         c per column (numbering in docs/topology.md)
+                  --fail-leaves K        fail K random leaf switches of the HDFT
+                  --fail GUID,...        fail these switches of the HDFT (leaves, row or column switches)
                   --seed S               seed of the random removals (default 1)
                   --out FILE             write the fabric to FILE instead of stdout
                   --check FILE           the fabric to check
-                  --expect SPEC          the PGFT to check against (default: the file's "pgft" field, else the
-                                         PGFT inferred from the fabric, which must then be intact)
+                  --expect SPEC          the PGFT or HDFT to check against (default: the file's "pgft" or "hdft"
+                                         field, else the shape inferred from the fabric, which must then be intact)
                   --format F             json (fabric-topology/1) or ibnetdiscover; default: json when the file
                                          starts with '{', else ibnetdiscover
                   --all                  list every item (default: the first %d of each list)
@@ -66,7 +77,8 @@ final class TopologyCommand implements Command {
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("pgft", "degrade-links", "degrade-switches", "seed", "out", "check", "expect", "format");
+        return Set.of("pgft", "degrade-links", "degrade-switches", "seed", "out", "check", "expect", "format", "hdft",
+                "fail-leaves", "fail");
     }
 
     @Override
@@ -76,14 +88,14 @@ final class TopologyCommand implements Command {
 
     @Override
     public int run(Arguments args, Console console) {
-        String mode = args.exactlyOneOf("pgft", "check");
-        Set<String> foreign = mode.equals("pgft") ? Set.of("expect", "format", "all") : GENERATE_ONLY;
+        String mode = args.exactlyOneOf("pgft", "hdft", "check");
+        Set<String> foreign = mode.equals("check") ? GENERATE_ONLY : Set.of("expect", "format", "all");
         for (String option : foreign) {
             if (args.has(option) || args.flag(option)) {
                 throw new UsageException("topology: --" + option + " does not go with --" + mode);
             }
         }
-        return mode.equals("pgft") ? generate(args, console) : check(args, console);
+        return mode.equals("check") ? check(args, console) : generate(args, console);
     }
 
     private int generate(Arguments args, Console console) {
@@ -111,27 +123,56 @@ final class TopologyCommand implements Command {
     private int check(Arguments args, Console console) {
         Path file = Path.of(args.require("check"));
         PgftSpec expected = null;
+        HdftSpec expectedHdft = null;
         if (args.has("expect")) {
+            String text = args.require("expect");
             try {
-                expected = PgftSpec.parse(args.require("expect"));
+                if (text.strip().toUpperCase().startsWith("HDFT")) {
+                    expectedHdft = HdftSpec.parse(text);
+                } else {
+                    expected = PgftSpec.parse(text);
+                }
             } catch (TopologyException e) {
                 throw new UsageException("topology: --expect: " + e.getMessage(), e);
             }
         }
         Fabric fabric = read(file, format(args, file));
-        PgftRecognition result;
+        int limit = args.flag("all") ? Integer.MAX_VALUE : DEFAULT_LIMIT;
+        List<String> report;
+        boolean matches;
         try {
-            result = expected == null ? PgftRecognizer.recognize(fabric) : PgftRecognizer.recognize(fabric, expected);
+            HdftRecognition hdft = null;
+            PgftRecognition pgft = null;
+            if (expectedHdft != null) {
+                hdft = HdftRecognizer.recognize(fabric, expectedHdft);
+            } else if (expected != null) {
+                pgft = PgftRecognizer.recognize(fabric, expected);
+            } else if (fabric.hdft().isPresent()) {
+                hdft = HdftRecognizer.recognize(fabric);
+            } else {
+                pgft = PgftRecognizer.recognize(fabric);
+                if (pgft.verdict() == PgftRecognition.Verdict.UNRECOGNISED && fabric.pgft().isEmpty()
+                        && HdftRecognizer.infer(fabric).isPresent()) {
+                    // not a PGFT, but an intact 2-D fat tree
+                    hdft = HdftRecognizer.recognize(fabric);
+                }
+            }
+            if (hdft != null) {
+                report = HdftRecognitionReport.lines(hdft, limit);
+                matches = hdft.matches();
+            } else {
+                report = RecognitionReport.lines(pgft, fabric, limit);
+                matches = pgft.matches();
+            }
         } catch (TopologyException e) {
             throw new UsageException("topology: " + e.getMessage(), e);
         }
-        int limit = args.flag("all") ? Integer.MAX_VALUE : DEFAULT_LIMIT;
         console.out().println(file + ": " + fabric.switches().size() + " switches, " + fabric.nodes().size() + " nodes, "
                 + fabric.links().size() + " links");
-        for (String line : RecognitionReport.lines(result, fabric, limit)) {
+        for (String line : report) {
             console.out().println(line);
         }
-        return result.matches() ? ExitCodes.OK : ExitCodes.MISMATCH;
+        return matches ? ExitCodes.OK : ExitCodes.MISMATCH;
     }
 
     private static String format(Arguments args, Path file) {

@@ -70,7 +70,7 @@ class QualityCommandTest {
                 "shift,all2all", "--threads", "2");
         assertThat(code).isEqualTo(ExitCodes.OK);
         List<String> lines = out().lines().toList();
-        assertThat(lines.get(0)).isEqualTo("engine  valid  deadlock-free  shift max  shift mean  all2all max");
+        assertThat(lines.get(0)).isEqualTo("engine  valid  deadlock-free  max path  shift max  shift mean  all2all max");
         assertThat(lines.get(1)).startsWith("minhop  yes    no     ");
         assertThat(lines.get(2)).startsWith("updn    yes    yes    ");
         assertThat(lines.get(3)).startsWith("minhop: dependency cycle of 6 channels: ")
@@ -93,7 +93,10 @@ class QualityCommandTest {
         for (int i = 0; i < 2; i++) {
             JsonNode e = engines.get(i);
             String name = i == 0 ? "minhop" : "updn";
-            assertThat(fieldNames(e)).containsExactly("engine", "valid", "deadlockFree", "patterns");
+            assertThat(fieldNames(e)).containsExactly("engine", "valid", "deadlockFree", "virtualChannels", "maxPathLength",
+                    "patterns");
+            assertThat(e.get("virtualChannels").asInt()).isEqualTo(1);
+            assertThat(e.get("maxPathLength").asInt()).isEqualTo(4);
             assertThat(e.get("engine").asText()).isEqualTo(name);
             assertThat(e.get("valid").asBoolean()).isTrue();
             assertThat(e.get("deadlockFree").asBoolean()).isTrue();
@@ -172,7 +175,7 @@ class QualityCommandTest {
         assertThat(QualityCommand.shiftByDefault(16_385)).isFalse();
         assertThat(QualityCommand.shiftByDefault(65_536)).isFalse();
         run("quality", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--engines", "updn");
-        assertThat(out().lines().findFirst().orElseThrow()).startsWith("engine  valid  deadlock-free  shift max");
+        assertThat(out().lines().findFirst().orElseThrow()).startsWith("engine  valid  deadlock-free  max path  shift max");
     }
 
     @Test
@@ -219,7 +222,7 @@ class QualityCommandTest {
                 "random:2,random:3:4");
         assertBadInput("quality: --patterns has an empty item in 'shift,'", "quality", "--pgft", SPEC, "--patterns",
                 "shift,");
-        assertBadInput("quality: one of --topology, --pgft is required", "quality", "--engines", "minhop");
+        assertBadInput("quality: one of --topology, --pgft, --hdft is required", "quality", "--engines", "minhop");
         assertBadInput("quality: --threads must be in [1, 1024], got 0", "quality", "--pgft", SPEC, "--threads", "0");
     }
 

@@ -166,7 +166,7 @@ class TopologyCommandTest {
         "topology --pgft " + EXAMPLE + " --degrade-switches 99|topology: degradation: asked to remove 99 non-leaf switches but the fabric has only 10",
         "topology --pgft " + EXAMPLE + " --seed x|topology: --seed must be an integer, got 'x'",
         "topology --pgft " + EXAMPLE + " --check f|topology: --pgft and --check cannot be used together",
-        "topology|topology: one of --pgft, --check is required",
+        "topology|topology: one of --pgft, --hdft, --check is required",
         "topology --pgft " + EXAMPLE + " --expect " + EXAMPLE + "|topology: --expect does not go with --pgft",
         "topology --pgft " + EXAMPLE + " --all|topology: --all does not go with --pgft",
         "topology --check f --out g|topology: --out does not go with --check",
@@ -209,7 +209,7 @@ class TopologyCommandTest {
         assertThat(run("topology", "--help")).isZero();
         assertThat(out()).contains("usage: fabric-manager topology --pgft SPEC", "--check FILE", "exit codes:");
         assertThat(run("--help")).isZero();
-        assertThat(out()).contains("topology", "write the fabric of a PGFT, or check a fabric file against one");
+        assertThat(out()).contains("topology", "write the fabric of a PGFT or HDFT, or check a fabric file against one");
     }
 
     /** Two leaves with two nodes each under one spine, in ibnetdiscover's layout; {@code whole=false} unplugs a node. */

@@ -1,11 +1,15 @@
 package org.fabricmanager.routing;
 
 import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Linear forwarding tables of a whole fabric: for each switch (dense ids of the
  * {@link org.fabricmanager.topology.FabricIndex}, ascending GUID) and each destination index, the
  * output port, or {@link #NO_ROUTE}. One byte per entry, as InfiniBand LFTs; read-only once built.
+ * Tables of engines that use several virtual channels also carry their {@link VcRules}; by default
+ * there are none (one channel, every packet on channel 0).
  */
 public final class ForwardingTables {
     /** InfiniBand's unassigned LFT entry. */
@@ -14,16 +18,65 @@ public final class ForwardingTables {
     private final long[] switchGuids;
     private final byte[][] ports;
     private final int destinationCount;
+    private final VcRules vcRules;
 
     private ForwardingTables(long[] switchGuids, byte[][] ports, int destinationCount) {
+        this(switchGuids, ports, destinationCount, null);
+    }
+
+    private ForwardingTables(long[] switchGuids, byte[][] ports, int destinationCount, VcRules vcRules) {
         this.switchGuids = switchGuids;
         this.ports = ports;
         this.destinationCount = destinationCount;
+        this.vcRules = vcRules;
+    }
+
+    /** The virtual-channel rules that go with these tables, if the engine uses more than one channel. */
+    public Optional<VcRules> vcRules() {
+        return Optional.ofNullable(vcRules);
+    }
+
+    /**
+     * These tables with {@code rules} (sharing the entries, which are immutable).
+     *
+     * @throws IllegalArgumentException when the rules are for another number of switches
+     */
+    public ForwardingTables withVcRules(VcRules rules) {
+        if (rules.switchCount() != switchGuids.length) {
+            throw new IllegalArgumentException("VC rules for " + rules.switchCount() + " switches, tables for "
+                    + switchGuids.length);
+        }
+        return new ForwardingTables(switchGuids, ports, destinationCount, rules);
     }
 
     /** A builder whose rows start as {@link #NO_ROUTE} everywhere. */
     public static Builder builder(long[] switchGuids, int destinationCount) {
         return new Builder(switchGuids.clone(), destinationCount);
+    }
+
+    /**
+     * Tables made of rows an engine filled itself (e.g. each row allocated and written by a
+     * worker thread, which spares a serial allocation and pre-fill of the whole table). The tables
+     * take ownership of {@code rows}: the caller must not modify them afterwards, and must have
+     * joined the threads that wrote them.
+     *
+     * @throws IllegalArgumentException when the row count or a row length does not match
+     */
+    public static ForwardingTables ofRows(long[] switchGuids, byte[][] rows, int destinationCount) {
+        if (rows.length != switchGuids.length) {
+            throw new IllegalArgumentException(rows.length + " rows for " + switchGuids.length + " switches");
+        }
+        for (int s = 0; s < rows.length; s++) {
+            if (rows[s] == null || rows[s].length != destinationCount) {
+                throw new IllegalArgumentException("row " + s + " does not have " + destinationCount + " entries");
+            }
+        }
+        return new ForwardingTables(switchGuids.clone(), rows, destinationCount);
+    }
+
+    /** Bytes held by the entries (one per switch and destination index), headers excluded. */
+    public long entryBytes() {
+        return (long) ports.length * destinationCount;
     }
 
     public int switchCount() {
@@ -59,9 +112,10 @@ public final class ForwardingTables {
         return Arrays.equals(ports[s], other.ports[otherS]);
     }
 
-    /** True when both have the same switches, in the same order, with the same tables. */
+    /** True when both have the same switches, in the same order, with the same tables and VC rules. */
     public boolean sameAs(ForwardingTables other) {
-        if (!Arrays.equals(switchGuids, other.switchGuids) || destinationCount != other.destinationCount) {
+        if (!Arrays.equals(switchGuids, other.switchGuids) || destinationCount != other.destinationCount
+                || !Objects.equals(vcRules, other.vcRules)) {
             return false;
         }
         for (int s = 0; s < ports.length; s++) {

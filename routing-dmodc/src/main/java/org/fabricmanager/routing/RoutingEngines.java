@@ -3,6 +3,7 @@ package org.fabricmanager.routing;
 import java.util.List;
 import org.fabricmanager.routing.baseline.MinHopEngine;
 import org.fabricmanager.routing.baseline.UpDownEngine;
+import org.fabricmanager.routing.vtftr.VtftrEngine;
 
 /** Creates engines by the names the CLI and the daemon's configuration use. */
 public final class RoutingEngines {
@@ -14,7 +15,7 @@ public final class RoutingEngines {
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of(MinHopEngine.NAME, UpDownEngine.NAME);
+        return List.of("dmodc", "dmodk", MinHopEngine.NAME, UpDownEngine.NAME, VtftrEngine.NAME);
     }
 
     /**
@@ -28,10 +29,16 @@ public final class RoutingEngines {
             throw new RoutingException("routing threads must be at least 1, got " + threads);
         }
         switch (name) {
+            case "dmodc":
+                return new org.fabricmanager.routing.dmodc.DmodcEngine(threads);
+            case "dmodk":
+                return new org.fabricmanager.routing.dmodc.DmodkEngine(threads);
             case MinHopEngine.NAME:
                 return new MinHopEngine(threads);
             case UpDownEngine.NAME:
                 return new UpDownEngine(threads);
+            case VtftrEngine.NAME:
+                return new VtftrEngine(threads);
             default:
                 throw new RoutingException("unknown routing engine '" + name + "' (known: " + String.join(", ", names())
                         + ")");

@@ -12,13 +12,15 @@ import java.util.Set;
 
 /**
  * An immutable snapshot of a fabric: switches, end nodes and the links between their ports, plus
- * the PGFT it is expected to be (if known). Construction validates every rule of
+ * the shape it is expected to be, if known: a PGFT or a 2-D fat tree (HDFT), never both.
+ * Construction validates every rule of
  * {@code fabric-topology/1}: unique GUIDs and destination indices, links between known GUIDs, ports
  * within range and used at most once, at most one link per node. Algorithms work on the
  * {@link #index() indexed view}.
  */
 public final class Fabric {
     private final PgftSpec pgft;
+    private final HdftSpec hdft;
     private final List<FabricSwitch> switches;
     private final List<EndNode> nodes;
     private final List<Link> links;
@@ -33,7 +35,23 @@ public final class Fabric {
      * @throws TopologyException naming the first offending entry
      */
     public Fabric(PgftSpec pgft, Collection<FabricSwitch> switches, Collection<EndNode> nodes, Collection<Link> links) {
+        this(pgft, null, switches, nodes, links);
+    }
+
+    /**
+     * Builds and validates a fabric with an expected shape of either family.
+     *
+     * @param pgft the expected PGFT, or {@code null}
+     * @param hdft the expected 2-D fat tree, or {@code null}
+     * @throws TopologyException when both shapes are given, or naming the first offending entry
+     */
+    public Fabric(PgftSpec pgft, HdftSpec hdft, Collection<FabricSwitch> switches, Collection<EndNode> nodes,
+                  Collection<Link> links) {
+        if (pgft != null && hdft != null) {
+            throw new TopologyException("a fabric cannot be expected to be both " + pgft + " and " + hdft);
+        }
         this.pgft = pgft;
+        this.hdft = hdft;
         this.switches = List.copyOf(switches);
         this.nodes = List.copyOf(nodes);
         this.links = List.copyOf(links);
@@ -119,6 +137,11 @@ public final class Fabric {
         return Optional.ofNullable(pgft);
     }
 
+    /** The expected 2-D fat-tree shape, if known. */
+    public Optional<HdftSpec> hdft() {
+        return Optional.ofNullable(hdft);
+    }
+
     /** Switches in the order they were given. */
     public List<FabricSwitch> switches() {
         return switches;
@@ -165,9 +188,14 @@ public final class Fabric {
         return i;
     }
 
-    /** This fabric with another expected PGFT ({@code null} for none). */
+    /** This fabric with another expected PGFT ({@code null} for none); a PGFT replaces an expected HDFT. */
     public Fabric withPgft(PgftSpec spec) {
-        return new Fabric(spec, switches, nodes, links);
+        return new Fabric(spec, spec == null ? hdft : null, switches, nodes, links);
+    }
+
+    /** This fabric with another expected HDFT ({@code null} for none); an HDFT replaces an expected PGFT. */
+    public Fabric withHdft(HdftSpec spec) {
+        return new Fabric(spec == null ? pgft : null, spec, switches, nodes, links);
     }
 
     /** This fabric without the given links (compared end-order-insensitively); unknown links are ignored. */
@@ -182,7 +210,7 @@ public final class Fabric {
                 kept.add(l);
             }
         }
-        return new Fabric(pgft, switches, nodes, kept);
+        return new Fabric(pgft, hdft, switches, nodes, kept);
     }
 
     /** This fabric without the given switches and every link that touches them. */
@@ -200,7 +228,7 @@ public final class Fabric {
                 keptLinks.add(l);
             }
         }
-        return new Fabric(pgft, keptSwitches, nodes, keptLinks);
+        return new Fabric(pgft, hdft, keptSwitches, nodes, keptLinks);
     }
 
     @Override
@@ -211,7 +239,7 @@ public final class Fabric {
         if (!(o instanceof Fabric f)) {
             return false;
         }
-        return pgft().equals(f.pgft())
+        return pgft().equals(f.pgft()) && hdft().equals(f.hdft())
                 && new HashSet<>(switches).equals(new HashSet<>(f.switches))
                 && new HashSet<>(nodes).equals(new HashSet<>(f.nodes))
                 && normalizedLinks().equals(f.normalizedLinks());
@@ -233,6 +261,6 @@ public final class Fabric {
     @Override
     public String toString() {
         return "Fabric[" + switches.size() + " switches, " + nodes.size() + " nodes, " + links.size() + " links"
-                + (pgft == null ? "" : ", expected " + pgft) + "]";
+                + (pgft == null ? "" : ", expected " + pgft) + (hdft == null ? "" : ", expected " + hdft) + "]";
     }
 }

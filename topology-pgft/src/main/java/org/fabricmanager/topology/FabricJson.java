@@ -25,7 +25,9 @@ import java.util.List;
 /**
  * Reader and writer of {@code fabric-topology/1} (see {@code shared/spec/FORMATS.md}). The reader
  * rejects, with a message naming the entry, every malformed or inconsistent input; fields it does
- * not know are ignored so that later versions may add optional fields.
+ * not know are ignored so that later versions may add optional fields. The optional {@code "hdft"}
+ * field, the expected 2-D fat tree ({@code HDFT(XxY;k;r;c)}), is such an addition: older readers
+ * ignore it.
  */
 public final class FabricJson {
     /** The value of the {@code format} field. */
@@ -102,6 +104,21 @@ public final class FabricJson {
                 throw new TopologyException("\"pgft\": " + e.getMessage(), e);
             }
         }
+        HdftSpec hdft = null;
+        JsonNode hdftNode = root.get("hdft");
+        if (hdftNode != null && !hdftNode.isNull()) {
+            if (!hdftNode.isTextual()) {
+                throw new TopologyException("\"hdft\" must be a string");
+            }
+            try {
+                hdft = HdftSpec.parse(hdftNode.asText());
+            } catch (TopologyException e) {
+                throw new TopologyException("\"hdft\": " + e.getMessage(), e);
+            }
+            if (pgft != null) {
+                throw new TopologyException("\"pgft\" and \"hdft\" cannot both be given: a fabric has one expected shape");
+            }
+        }
         List<FabricSwitch> switches = new ArrayList<>();
         JsonNode switchArray = array(root, "switches");
         for (int i = 0; i < switchArray.size(); i++) {
@@ -138,7 +155,7 @@ public final class FabricJson {
             links.add(new Link(guid(l, "a", where), integer(l, "aPort", where), guid(l, "b", where),
                     integer(l, "bPort", where)));
         }
-        return new Fabric(pgft, switches, nodes, links);
+        return new Fabric(pgft, hdft, switches, nodes, links);
     }
 
     private static JsonNode array(JsonNode root, String field) {
@@ -218,6 +235,9 @@ public final class FabricJson {
             g.writeStringField("format", FORMAT);
             if (fabric.pgft().isPresent()) {
                 g.writeStringField("pgft", fabric.pgft().get().toString());
+            }
+            if (fabric.hdft().isPresent()) {
+                g.writeStringField("hdft", fabric.hdft().get().toString());
             }
             g.writeArrayFieldStart("switches");
             for (int s = 0; s < index.switchCount(); s++) {

@@ -1,5 +1,8 @@
 package org.fabricmanager.routing.analysis;
 
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.VcRules;
+
 /**
  * Which virtual channel a route uses on each switch-to-switch hop. The deadlock analysis works on
  * channels = (directed link, virtual channel), numbered {@code link * count() + vc}; with the
@@ -26,6 +29,29 @@ public interface VirtualChannels {
     /** One virtual channel everywhere: channels are directed links. */
     static VirtualChannels single() {
         return Single.INSTANCE;
+    }
+
+    /** The channels the tables' {@link VcRules} give, or {@link #single()} when they have none. */
+    static VirtualChannels of(ForwardingTables tables) {
+        return tables.vcRules().<VirtualChannels>map(RuleChannels::new).orElse(Single.INSTANCE);
+    }
+
+    /** The channels of {@link VcRules}: they depend on the ports' classes, not on the destination. */
+    record RuleChannels(VcRules rules) implements VirtualChannels {
+        @Override
+        public int count() {
+            return rules.vcCount();
+        }
+
+        @Override
+        public int first(int leaf, int outPort, int destination) {
+            return rules.first(leaf, outPort);
+        }
+
+        @Override
+        public int next(int s, int inPort, int inVc, int outPort, int destination) {
+            return rules.next(s, inPort, inVc, outPort);
+        }
     }
 
     /** The one-channel scheme. */

@@ -1,0 +1,104 @@
+package org.fabricmanager.cli;
+
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.fabricmanager.routing.LftText;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingEngines;
+import org.fabricmanager.routing.RoutingException;
+import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * {@code route}: computes the forwarding tables of a fabric with one engine and writes them as
+ * {@code lft-text/1} (to a file, or stdout), with the phase timings and the validity on stderr.
+ * A fabric where some leaf pairs have no route is still routed as far as possible, but the
+ * command says which pairs and exits with 2.
+ */
+final class RouteCommand implements Command {
+
+    @Override
+    public String name() {
+        return "route";
+    }
+
+    @Override
+    public String summary() {
+        return "compute forwarding tables (lft-text/1) with dmodc or another engine";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: fabric-manager route (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
+                                             | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
+                                            [--engine %s] [--threads T] [--lft-out FILE]
+                  Routes the fabric and writes its tables as lft-text/1 to FILE (default: stdout);
+                  phase timings and validity go to stderr.
+                %s
+                  --engine NAME            routing engine (default %s; vtftr for a fabric expected to be an HDFT)
+                  --threads T              routing threads (default: available processors, %d here)
+                  --lft-out FILE           write the tables to FILE instead of stdout
+                  Exit code 0 when every leaf pair is routed; 2 for bad input, an engine that refuses
+                  the fabric (dmodk on a degraded one) or a disconnected fabric (tables are still
+                  written, unreachable entries are 255).""".formatted(String.join("|", RoutingEngines.names()),
+                FabricSource.USAGE.indent(2).stripTrailing(), RoutingEngines.DEFAULT, Runtime.getRuntime().availableProcessors());
+    }
+
+    @Override
+    public Set<String> valueOptions() {
+        Set<String> options = new HashSet<>(FabricSource.OPTIONS);
+        options.addAll(Set.of("engine", "threads", "lft-out"));
+        return options;
+    }
+
+    @Override
+    public Set<String> flagOptions() {
+        return Set.of();
+    }
+
+    @Override
+    public int run(Arguments args, Console console) throws IOException {
+        int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
+        Fabric fabric = FabricSource.load(args);
+        String engineName = args.valueOr("engine", fabric.hdft().isPresent() ? QualityCommand.HDFT_ENGINE
+                : RoutingEngines.DEFAULT);
+        FabricIndex index = fabric.index();
+        if (index.leafCount() == 0) {
+            throw new UsageException("route: the fabric has no leaf switch (no node is linked to a switch): nothing to route");
+        }
+        RoutingResult result;
+        try (RoutingEngine engine = RoutingEngines.create(engineName, threads)) {
+            result = engine.route(index);
+        } catch (RoutingException e) {
+            throw new UsageException("route: " + e.getMessage(), e);
+        }
+        String out = args.value("lft-out").orElse(null);
+        if (out != null) {
+            try {
+                LftText.write(result.tables(), result.engine(), Path.of(out));
+            } catch (UncheckedIOException e) {
+                throw new UsageException("route: --lft-out " + e.getMessage(), e);
+            }
+        } else {
+            Writer w = new OutputStreamWriter(console.out(), StandardCharsets.UTF_8);
+            LftText.write(result.tables(), result.engine(), w);
+        }
+        console.err().println("route: " + RoutingSummary.timings(result, index, threads));
+        int unplugged = index.nodeCount() - index.leafNodeArray().length;
+        if (unplugged > 0) {
+            console.err().println("route: " + unplugged + " nodes have no link: their entries are 255");
+        }
+        console.err().println("route: " + RoutingSummary.validity(result.validity(), index));
+        result.tables().vcRules().ifPresent(rules -> console.err().println("route: the tables need "
+                + rules.summary() + " (lft-text/1 holds the ports only)"));
+        return result.validity().isValid() ? ExitCodes.OK : ExitCodes.BAD_INPUT;
+    }
+}

@@ -1,0 +1,120 @@
+package org.fabricmanager.routing.dmodc;
+
+import java.util.Arrays;
+import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.Ranking;
+
+/**
+ * Everything one Dmodc computation produced: the {@link RoutingResult} (tables, validity, phase
+ * timings) and the preprocessing behind it (ranks, costs, dividers), which answers questions the
+ * tables cannot: the alternative output ports {@code P_{s,d}} of formula (2) for adaptive routing,
+ * the candidate groups {@code C_{s,λ}} of formula (1), and the memory the tables and costs take.
+ * Alternatives are computed on request from the costs (a few comparisons per port group) rather
+ * than stored per entry.
+ */
+public final class DmodcRouting {
+    private final FabricIndex index;
+    private final RoutingResult result;
+    private final int[] rank;
+    private final CostTable costs;
+    private final int[] divider;
+
+    DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider) {
+        this.index = index;
+        this.result = result;
+        this.rank = rank;
+        this.costs = costs;
+        this.divider = divider;
+    }
+
+    /** Tables, validity and timings. */
+    public RoutingResult result() {
+        return result;
+    }
+
+    /** The fabric that was routed. */
+    public FabricIndex index() {
+        return index;
+    }
+
+    /** Rank of switch {@code s} (0 for leaves), or {@link Ranking#UNREACHED}. */
+    public int rank(int s) {
+        return rank[s];
+    }
+
+    /** Divider {@code Π_s} of switch {@code s}. */
+    public int divider(int s) {
+        return divider[s];
+    }
+
+    /** Costs of every switch to every leaf. */
+    public CostTable costs() {
+        return costs;
+    }
+
+    /** Bytes taken by the forwarding tables' entries. */
+    public long tableBytes() {
+        return result.tables().entryBytes();
+    }
+
+    /** Bytes taken by the cost table. */
+    public long costTableBytes() {
+        return costs.byteSize();
+    }
+
+    /**
+     * Formula (1): the candidate port groups of switch {@code s} towards leaf number {@code leaf}
+     * (global group numbers of the {@link FabricIndex}, in group order), those whose neighbour is
+     * strictly closer to the leaf. Empty when {@code s} is the leaf itself or cannot reach it.
+     */
+    public int[] candidateGroups(int s, int leaf) {
+        int own = costs.cost(s, leaf);
+        if (own == CostTable.INFINITE) {
+            return new int[0];
+        }
+        int from = index.groupStart(s);
+        int to = from + index.groupCount(s);
+        int[] out = new int[to - from];
+        int n = 0;
+        for (int g = from; g < to; g++) {
+            if (costs.cost(index.groupNeighbour(g), leaf) < own) {
+                out[n++] = g;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /**
+     * Formula (2): every output port of switch {@code s} that leads strictly closer to destination
+     * index {@code d} (ports of the candidate groups, in group then port order). For a node on
+     * {@code s} itself, its attached port; empty when {@code d} is unused, has no link or is
+     * unreachable from {@code s}. The table's port {@code p_{s,d}} is always one of them.
+     */
+    public int[] candidatePorts(int s, int d) {
+        if (d < 0 || d >= index.destinationCount()) {
+            throw new IllegalArgumentException("destination " + d + " outside [0, " + index.destinationCount() + ")");
+        }
+        int pos = index.nodeByDestination(d);
+        if (pos == FabricIndex.NONE || index.nodeLeaf(pos) == FabricIndex.NONE) {
+            return new int[0];
+        }
+        int leafSwitch = index.nodeLeaf(pos);
+        if (leafSwitch == s) {
+            return new int[] {index.nodeLeafPort(pos)};
+        }
+        int[] groups = candidateGroups(s, index.leafNumber(leafSwitch));
+        int total = 0;
+        for (int g : groups) {
+            total += index.groupSize(g);
+        }
+        int[] ports = new int[total];
+        int n = 0;
+        for (int g : groups) {
+            for (int i = 0; i < index.groupSize(g); i++) {
+                ports[n++] = index.groupPort(g, i);
+            }
+        }
+        return ports;
+    }
+}

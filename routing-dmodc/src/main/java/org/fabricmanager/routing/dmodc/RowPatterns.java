@@ -1,0 +1,44 @@
+package org.fabricmanager.routing.dmodc;
+
+/**
+ * Fills table rows with periodic port patterns at memory speed: once one period of a pattern is
+ * written, the rest of the range is copied from it with doubling {@code System.arraycopy} calls
+ * (1, 2, 4, ... periods), instead of being computed entry by entry.
+ */
+final class RowPatterns {
+    /** Longest period worth replicating; longer patterns are written run by run. */
+    static final int MAX_PERIOD = 1 << 16;
+
+    private RowPatterns() {
+    }
+
+    /** {@code Arrays.fill} for the short runs of table rows: eight entries per store. */
+    static void fill(byte[] row, int from, int to, byte value) {
+        int len = to - from;
+        if (len > 64) {
+            java.util.Arrays.fill(row, from, to, value);
+            return;
+        }
+        long v = ByteLanes.ONES * (value & 0xff);
+        int d = from;
+        for (; d + 8 <= to; d += 8) {
+            ByteLanes.set(row, d, v);
+        }
+        for (; d < to; d++) {
+            row[d] = value;
+        }
+    }
+
+    /**
+     * Extends the pattern {@code row[from, from + written)}, whose length is a whole number of
+     * periods, over {@code [from + written, to)}.
+     */
+    static void replicate(byte[] row, int from, int written, int to) {
+        int w = written;
+        while (w < to - from) {
+            int len = Math.min(w, to - from - w);
+            System.arraycopy(row, from, row, from + w, len);
+            w += len;
+        }
+    }
+}
