@@ -139,7 +139,8 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         this.milestones = milestones;
         this.daemonId = daemonId;
         this.expected = config.fabric().expectedSpec();
-        this.pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(), queue, registry, this);
+        this.pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(), config.push().maxInFlight(),
+                queue, registry, this);
         this.routingTimer = Timer.builder("fabric.routing.duration").description("routing computations")
                 .register(registry);
         registry.gauge("fabric.switches.connected", this, c -> c.connectedCountVolatile);

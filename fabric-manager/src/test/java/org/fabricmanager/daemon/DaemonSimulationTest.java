@@ -111,4 +111,25 @@ class DaemonSimulationTest {
             daemon.close();
         }
     }
+
+    @Test
+    void oneBatchOnTheWireAtATimeStillConvergesWithTheSameBlocks() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, SPEC).withMaxInFlight(1), List.of(),
+                new SimpleMeterRegistry(), new HopTestEngine());
+        AgentSettings settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
+                65536, 1_000, 5_000, 20, 300);
+        try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1)) {
+            sim.start();
+            Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
+            assertThat(s.push().commits()).isEqualTo(8);
+            assertThat(s.push().blocks()).isEqualTo(8);
+            assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 1);
+            sim.linkDown(PgftGenerator.switchGuid(1, 2), 6);
+            s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "re-route");
+            assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 2);
+        } finally {
+            daemon.close();
+        }
+    }
 }

@@ -28,7 +28,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 fabric != null ? fabric : FabricSection.of(null),
                 discovery != null ? discovery : Discovery.of(null, null),
                 routing != null ? routing : Routing.of(null, null, null),
-                push != null ? push : Push.of(null, null),
+                push != null ? push : Push.of(null, null, null),
                 state != null ? state : State.of(null));
     }
 
@@ -77,7 +77,14 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with other push timings. */
     public DaemonConfig withPush(int ackTimeoutMs, int retries) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(ackTimeoutMs, retries), state);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(ackTimeoutMs, retries,
+                push.maxInFlight()), state);
+    }
+
+    /** This configuration with another limit on batches in flight. */
+    public DaemonConfig withMaxInFlight(int maxInFlight) {
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(push.ackTimeoutMs(), push.retries(),
+                maxInFlight), state);
     }
 
     static int check(String option, int value, int min, int max) {
@@ -205,15 +212,18 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     }
 
     /** How tables are installed. */
-    public record Push(int ackTimeoutMs, int retries) {
+    public record Push(int ackTimeoutMs, int retries, int maxInFlight) {
         public Push {
             check("push.ackTimeoutMs", ackTimeoutMs, 10, 600_000);
             check("push.retries", retries, 0, 100);
+            check("push.maxInFlight", maxInFlight, 1, 1_000_000);
         }
 
         @JsonCreator
-        public static Push of(@JsonProperty("ackTimeoutMs") Integer ackTimeoutMs, @JsonProperty("retries") Integer retries) {
-            return new Push(ackTimeoutMs != null ? ackTimeoutMs : 5_000, retries != null ? retries : 3);
+        public static Push of(@JsonProperty("ackTimeoutMs") Integer ackTimeoutMs, @JsonProperty("retries") Integer retries,
+                              @JsonProperty("maxInFlight") Integer maxInFlight) {
+            return new Push(ackTimeoutMs != null ? ackTimeoutMs : 5_000, retries != null ? retries : 3,
+                    maxInFlight != null ? maxInFlight : 256);
         }
     }
 

@@ -47,6 +47,8 @@ public final class DefaultConfig {
                 push:                       # table installation (docs/protocol.md, section 6)
                   ackTimeoutMs: %d          # a commit not acknowledged within this is retried (timeout doubles per retry)
                   retries: %d                  # failures in a row before the switch is reported as failing (still retried)
+                  maxInFlight: %d            # switches with a batch on the wire at once; the others wait their turn, so that
+                                              # keepalives and ACKs are not queued behind megabytes of blocks
 
                 state:
                   directory: "%s"   # destination indices and stored routing (survives restarts)
@@ -55,6 +57,6 @@ public final class DefaultConfig {
                 d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
                 d.fabric().expectedPgft() == null ? "null" : "\"" + d.fabric().expectedPgft() + "\"",
                 d.discovery().settleMs(), d.discovery().maxWaitMs(), d.routing().engine(), d.routing().threads(),
-                d.routing().settleMs(), d.push().ackTimeoutMs(), d.push().retries(), d.state().directory());
+                d.routing().settleMs(), d.push().ackTimeoutMs(), d.push().retries(), d.push().maxInFlight(), d.state().directory());
     }
 }

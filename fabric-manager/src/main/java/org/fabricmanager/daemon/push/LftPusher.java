@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * a refused commit turns into a full push, and after {@code push.retries} failures in a row the switch
  * is reported as failing but still retried: a slow agent converges, a session that is really dead is
  * closed by the southbound idle timeout, never by the pusher.
+ * At most {@code push.maxInFlight} switches have a batch on the wire; the others wait their turn (like
+ * OpenSM's limit on SMPs on the wire), so that keepalives and ACKs are not queued behind megabytes of
+ * blocks on thousands of connections.
  * On (re)connection the HELLO's version and hash tell what the switch holds: when they match a table
  * the daemon still has, only the differences are sent, and nothing at all when it is current.
  *
@@ -47,6 +50,10 @@ public final class LftPusher {
 
     private final long ackTimeoutMs;
     private final int retries;
+    private final int maxInFlight;
+    /** Batches on the wire (at most {@code maxInFlight}); the switches beyond wait in {@code waiting}. */
+    private final java.util.Set<InFlight> active = new java.util.HashSet<>();
+    private final java.util.LinkedHashSet<Long> waiting = new java.util.LinkedHashSet<>();
     private final EventQueue queue;
     private final Listener listener;
     private final Map<Long, SwitchPush> switches = new HashMap<>();
@@ -108,9 +115,11 @@ public final class LftPusher {
         }
     }
 
-    public LftPusher(long ackTimeoutMs, int retries, EventQueue queue, MeterRegistry registry, Listener listener) {
+    public LftPusher(long ackTimeoutMs, int retries, int maxInFlight, EventQueue queue, MeterRegistry registry,
+                     Listener listener) {
         this.ackTimeoutMs = ackTimeoutMs;
         this.retries = retries;
+        this.maxInFlight = maxInFlight;
         this.queue = queue;
         this.listener = listener;
         this.blocksCounter = Counter.builder("fabric.push.blocks").description("LFT blocks sent").register(registry);
@@ -161,7 +170,11 @@ public final class LftPusher {
 
     /** A switch disconnected; its in-flight batch is abandoned. */
     public void detach(long guid) {
-        switches.remove(guid);
+        SwitchPush sp = switches.remove(guid);
+        waiting.remove(guid);
+        if (sp != null && sp.inFlight != null && active.remove(sp.inFlight)) {
+            drain();
+        }
         checkRoundComplete();
     }
 
@@ -245,10 +258,16 @@ public final class LftPusher {
         if (row < 0 || inSync(sp)) {
             return;
         }
+        if (active.size() >= maxInFlight) {
+            waiting.add(sp.guid);
+            return;
+        }
+        waiting.remove(sp.guid);
         List<LftBatch.Block> blocks = BlockDiff.blocks(sp.held, current, row);
         LftBatch batch = new LftBatch(current.version(), blocks, current.length(), current.hash(row));
         InFlight f = new InFlight(batch, current, row, !sp.held.known());
         sp.inFlight = f;
+        active.add(f);
         long bytes = batch.wireBytes();
         totalBlocks += blocks.size();
         totalBytes += bytes;
@@ -272,6 +291,29 @@ public final class LftPusher {
     }
 
     private void batchDone(SwitchPush sp, InFlight f, CommitAck ack, Throwable error) {
+        if (!active.remove(f)) {
+            return; // abandoned when its switch was detached
+        }
+        try {
+            completed(sp, f, ack, error);
+        } finally {
+            drain();
+        }
+    }
+
+    /** Starts waiting switches while there is room on the wire. */
+    private void drain() {
+        java.util.Iterator<Long> it = waiting.iterator();
+        while (active.size() < maxInFlight && it.hasNext()) {
+            SwitchPush next = switches.get(it.next());
+            it.remove();
+            if (next != null) {
+                sync(next);
+            }
+        }
+    }
+
+    private void completed(SwitchPush sp, InFlight f, CommitAck ack, Throwable error) {
         if (switches.get(sp.guid) != sp || sp.inFlight != f) {
             return;
         }
@@ -339,14 +381,8 @@ public final class LftPusher {
     }
 
     private void checkRoundComplete() {
-        if (round != null && round.completed < 0 && pendingCount() == 0) {
-            boolean inFlight = false;
-            for (SwitchPush sp : switches.values()) {
-                inFlight |= sp.inFlight != null;
-            }
-            if (!inFlight) {
-                round.completed = System.nanoTime();
-            }
+        if (round != null && round.completed < 0 && active.isEmpty() && pendingCount() == 0) {
+            round.completed = System.nanoTime();
         }
     }
 }
