@@ -11,6 +11,8 @@ final class Commands {
         return List.of(
                 new TopologyCommand(),
                 new DemoCommand(),
+                new RunCommand(),
+                new SimulateCommand(),
                 new DetectorSimCommand(),
                 new RouteCommand(),
                 new BenchCommand(),

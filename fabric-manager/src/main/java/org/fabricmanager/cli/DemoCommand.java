@@ -1,14 +1,35 @@
 package org.fabricmanager.cli;
 
+import ch.qos.logback.classic.Level;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.daemon.DaemonListener;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.Milestone;
+import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
+import org.slf4j.LoggerFactory;
 
 /**
- * {@code demo}: the README's first command. Generates the default (or a given) canonical PGFT and
- * prints its summary.
+ * {@code demo}: the README's main command. Runs the daemon and a simulated PGFT (one agent per switch,
+ * each with its own TCP connection) in one process on loopback, prints progress (switches connected,
+ * fabric discovered, routing time, tables pushed and acknowledged), then serves REST until Ctrl-C.
  */
 final class DemoCommand implements Command {
     static final String DEFAULT_PGFT = "PGFT(3;8,8,8;1,8,8;1,1,1)";
@@ -20,37 +41,129 @@ final class DemoCommand implements Command {
 
     @Override
     public String summary() {
-        return "run on an embedded simulated fabric (default " + DEFAULT_PGFT + ")";
+        return "daemon + simulated fabric in one process (default " + DEFAULT_PGFT + "), REST until Ctrl-C";
     }
 
     @Override
     public String usage() {
         return """
-                usage: fabric-manager demo [--pgft SPEC]
-                  Generates the canonical fabric of SPEC (default %s) and prints its summary.
-                  --pgft SPEC   PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)""".formatted(DEFAULT_PGFT);
+                usage: fabric-manager demo [--pgft SPEC] [--http-port P] [--southbound-port P] [--state-dir DIR]
+                                           [--engine NAME] [--until-converged]
+                  Starts the daemon and a simulated fabric of SPEC (default %s) on loopback, prints each step,
+                  then serves the REST API until Ctrl-C (docs/rest-api.md).
+                  --pgft SPEC            PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
+                  --http-port P          REST port (default 7680; 0 = pick a free one)
+                  --southbound-port P    port the simulated agents connect to (default 0 = pick a free one)
+                  --state-dir DIR        keep the daemon's state there (default: a temporary directory, removed on exit)
+                  --engine NAME          routing engine (default dmodc)
+                  --until-converged      exit once every table is acknowledged instead of serving REST""".formatted(DEFAULT_PGFT);
     }
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("pgft");
+        return Set.of("pgft", "http-port", "southbound-port", "state-dir", "engine");
     }
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of();
+        return Set.of("until-converged");
     }
 
     @Override
-    public int run(Arguments args, Console console) {
+    public int run(Arguments args, Console console) throws Exception {
         PgftSpec spec;
         try {
             spec = PgftSpec.parse(args.valueOr("pgft", DEFAULT_PGFT));
         } catch (TopologyException e) {
             throw new UsageException("demo: " + e.getMessage(), e);
         }
+        int httpPort = args.intValue("http-port", 7680, 0, 65535);
+        int southboundPort = args.intValue("southbound-port", 0, 0, 65535);
+        boolean temporary = !args.has("state-dir");
+        Path state = temporary ? Files.createTempDirectory("fabric-manager-demo-") : Path.of(args.require("state-dir"));
+        if (!args.flag("verbose")) {
+            quietLogs();
+        }
+        PrintStream out = console.out();
         Fabric fabric = PgftGenerator.generate(spec);
-        SummaryTable.print(fabric, console.out());
+        out.printf("demo: %s: %d switches, %d nodes, %d links%n", spec, fabric.switches().size(), fabric.nodes().size(),
+                fabric.links().size());
+
+        DaemonConfig config;
+        try {
+            config = DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(southboundPort, httpPort)
+                    .withStateDirectory(state).withExpectedPgft(spec).withEngine(args.valueOr("engine", "dmodc"));
+        } catch (ConfigException e) {
+            throw new UsageException("demo: " + e.getMessage(), e);
+        }
+        CountDownLatch converged = new CountDownLatch(1);
+        int total = fabric.switches().size();
+        AtomicInteger connected = new AtomicInteger();
+        DaemonListener progress = m -> {
+            switch (m.kind()) {
+                case STARTED -> {
+                }
+                case SWITCH_CONNECTED -> {
+                    int n = connected.incrementAndGet();
+                    if (n == total || n * 4 / total != (n - 1) * 4 / total) {
+                        out.printf("switches connected: %d/%d%n", n, total);
+                    }
+                }
+                case CONVERGED -> {
+                    out.println(m.message());
+                    converged.countDown();
+                }
+                default -> out.println(m.message());
+            }
+        };
+        FabricManagerDaemon daemon;
+        try {
+            daemon = FabricManagerDaemon.start(config, List.of(progress));
+        } catch (ConfigException | StoreException e) {
+            deleteQuietly(state, temporary);
+            throw new UsageException("demo: " + e.getMessage(), e);
+        }
+        InetSocketAddress agents = daemon.southboundAddress();
+        out.printf("daemon: agents on %s:%d, state in %s%s%n", agents.getHostString(), agents.getPort(), state,
+                temporary ? " (temporary)" : "");
+        FabricSimulator sim = new FabricSimulator(fabric, AgentSettings.defaults(new InetSocketAddress("127.0.0.1",
+                agents.getPort())), null, 2, null, 1L);
+        out.printf("simulator: starting %d switch agents%n", total);
+        sim.start();
+        AutoCloseable shutdown = () -> {
+            daemon.close();
+            sim.close();
+            deleteQuietly(state, temporary);
+        };
+        converged.await();
+        out.printf("REST: %s/api/v1/status%n", daemon.restUrl());
+        if (args.flag("until-converged")) {
+            shutdown.close();
+            return ExitCodes.OK;
+        }
+        out.println("serving REST until Ctrl-C");
+        out.flush();
+        RunCommand.awaitShutdown(shutdown);
         return ExitCodes.OK;
+    }
+
+    /** The daemon's milestones are printed as progress lines; its info logs would repeat them. */
+    private static void quietLogs() {
+        if (LoggerFactory.getLogger("org.fabricmanager") instanceof ch.qos.logback.classic.Logger l) {
+            l.setLevel(Level.WARN);
+        }
+    }
+
+    private static void deleteQuietly(Path dir, boolean temporary) {
+        if (!temporary) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a temporary directory left behind is harmless
+        }
     }
 }

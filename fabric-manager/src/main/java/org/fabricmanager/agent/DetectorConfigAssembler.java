@@ -1,0 +1,57 @@
+package org.fabricmanager.agent;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.Message.DetectorConfig;
+import org.fabricmanager.southbound.Message.DetectorMember;
+import org.fabricmanager.southbound.MessageType;
+import org.fabricmanager.southbound.ProtocolException;
+
+/**
+ * Collects the chunks of one DETECTOR_CONFIG epoch ({@code docs/protocol.md}, section 3.9): chunks
+ * must agree on the ring's parameters; a chunk of another epoch discards a partly received one; the
+ * ring is complete when every member 0..n-1 has arrived.
+ */
+final class DetectorConfigAssembler {
+    private DetectorConfig first;
+    private DetectorMember[] members;
+    private int received;
+
+    /**
+     * Adds one chunk.
+     *
+     * @return the complete ring when this chunk completed it
+     * @throws ProtocolException MALFORMED when the chunk disagrees with earlier chunks of its epoch
+     */
+    Optional<DetectorRing> add(DetectorConfig chunk) {
+        if (first == null || first.epoch() != chunk.epoch()) {
+            first = chunk;
+            members = new DetectorMember[chunk.memberCount()];
+            received = 0;
+        } else if (chunk.etaMs() != first.etaMs() || chunk.deltaMs() != first.deltaMs()
+                || chunk.pauseMs() != first.pauseMs() || chunk.startMode() != first.startMode()
+                || chunk.overlay() != first.overlay() || chunk.transport() != first.transport()
+                || chunk.memberCount() != first.memberCount() || chunk.selfIndex() != first.selfIndex()) {
+            throw new ProtocolException(ErrorCode.MALFORMED, MessageType.DETECTOR_CONFIG.code(), chunk.txid(),
+                    "DETECTOR_CONFIG: chunk of epoch " + chunk.epoch() + " disagrees with the epoch's first chunk");
+        }
+        List<DetectorMember> list = chunk.members();
+        for (int i = 0; i < list.size(); i++) {
+            int at = chunk.chunkStart() + i;
+            if (members[at] == null) {
+                received++;
+            }
+            members[at] = list.get(i);
+        }
+        if (received < members.length) {
+            return Optional.empty();
+        }
+        DetectorRing ring = new DetectorRing(first.epoch(), first.etaMs(), first.deltaMs(), first.pauseMs(),
+                first.overlay(), first.transport(), first.startMode(), first.selfIndex(), Arrays.asList(members));
+        first = null;
+        members = null;
+        return Optional.of(ring);
+    }
+}

@@ -1,0 +1,234 @@
+package org.fabricmanager.agent;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.topology.EndNode;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PortRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A simulated fabric: one {@link SwitchAgent} per switch of a {@link Fabric}, each with its own TCP
+ * connection to the daemon, all sharing a small group of event loops so that thousands of switches
+ * fit in one JVM. It models the cabling: a port is up when its cable is up and both ends are powered,
+ * and every change is reported by the agents at both ends, as real switches do.
+ *
+ * <p>Fault injection: {@link #kill} a switch (power: the switch and all its links go down and it
+ * forgets its table; agent: only its agent dies, links stay up and it keeps forwarding),
+ * {@link #revive} it, take a link {@link #linkDown down} or {@link #linkUp up}, and delay or drop an
+ * agent's messages through {@link #faults}. Methods are thread-safe (one lock for the cabling model).
+ */
+public final class FabricSimulator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FabricSimulator.class);
+
+    /** How a switch is killed. */
+    public enum KillMode {
+        /** The switch loses power: its links go down at both ends and it forgets its table. */
+        POWER,
+        /** Only the agent process dies: links stay up, the switch keeps forwarding with its table. */
+        AGENT
+    }
+
+    private final Fabric fabric;
+    private final EventLoopGroup group;
+    private final boolean ownsGroup;
+    private final Map<Long, SwitchAgent> agents = new LinkedHashMap<>();
+    private final Map<PortRef, PortRef> cables = new HashMap<>();
+    private final Map<Long, String> names = new HashMap<>();
+    private final Set<Link> cutLinks = new HashSet<>();
+    private final Set<Long> poweredOff = new HashSet<>();
+    private final Set<Long> nodes = new HashSet<>();
+
+    /**
+     * Builds (but does not start) the agents of {@code fabric}.
+     *
+     * @param group    event loops to share; {@code null} creates a group of {@code ioThreads} threads owned by the simulator
+     * @param listener observer of every agent, or {@code null}
+     * @param seed     seed of the agents' backoff jitter
+     */
+    public FabricSimulator(Fabric fabric, AgentSettings settings, EventLoopGroup group, int ioThreads,
+                           AgentListener listener, long seed) {
+        this.fabric = fabric;
+        this.ownsGroup = group == null;
+        this.group = group != null ? group
+                : new NioEventLoopGroup(Math.max(1, ioThreads), new DefaultThreadFactory("fm-sim-io", true));
+        for (FabricSwitch s : fabric.switches()) {
+            names.put(s.guid(), s.name());
+        }
+        for (EndNode n : fabric.nodes()) {
+            names.put(n.guid(), n.name());
+            nodes.add(n.guid());
+        }
+        for (Link l : fabric.links()) {
+            PortRef a = new PortRef(l.a(), l.aPort());
+            PortRef b = new PortRef(l.b(), l.bPort());
+            cables.put(a, b);
+            cables.put(b, a);
+        }
+        Random random = new Random(seed);
+        for (FabricSwitch s : fabric.switches()) {
+            List<PortRecord> ports = new ArrayList<>(s.ports());
+            for (int p = 1; p <= s.ports(); p++) {
+                ports.add(portRecord(s.guid(), p));
+            }
+            agents.put(s.guid(), new SwitchAgent(s.guid(), s.name(), s.ports(), ports, settings, this.group.next(),
+                    listener, new Random(random.nextLong())));
+        }
+    }
+
+    /** The simulated fabric as cabled at construction. */
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /** Starts every agent (they connect in parallel). */
+    public void start() {
+        for (SwitchAgent a : agents.values()) {
+            a.start();
+        }
+        LOG.info("simulator: started {} switch agents", agents.size());
+    }
+
+    /** Every agent, in the fabric's switch order. */
+    public Collection<SwitchAgent> agents() {
+        return Collections.unmodifiableCollection(agents.values());
+    }
+
+    /** The agent of switch {@code guid}. */
+    public SwitchAgent agent(long guid) {
+        SwitchAgent a = agents.get(guid);
+        if (a == null) {
+            throw new IllegalArgumentException("no simulated switch " + Guids.format(guid));
+        }
+        return a;
+    }
+
+    /** Fault injection on one agent's connection. */
+    public FaultSettings faults(long guid) {
+        return agent(guid).faults();
+    }
+
+    /** Kills switch {@code guid} (see {@link KillMode}). */
+    public synchronized void kill(long guid, KillMode mode) {
+        SwitchAgent agent = agent(guid);
+        agent.stop().syncUninterruptibly();
+        if (mode == KillMode.POWER) {
+            agent.clearTable();
+            poweredOff.add(guid);
+            refreshAround(guid);
+        }
+        LOG.info("simulator: killed {} ({})", agent, mode);
+    }
+
+    /** Brings switch {@code guid} back: powered, its links up where their other end is, its agent restarted. */
+    public synchronized void revive(long guid) {
+        SwitchAgent agent = agent(guid);
+        if (poweredOff.remove(guid)) {
+            refreshAround(guid);
+        }
+        agent.start();
+        LOG.info("simulator: revived {}", agent);
+    }
+
+    /** Takes the link at port {@code port} of switch {@code guid} down (both ends report it). */
+    public synchronized void linkDown(long guid, int port) {
+        setLink(guid, port, false);
+    }
+
+    /** Brings the link at port {@code port} of switch {@code guid} back up. */
+    public synchronized void linkUp(long guid, int port) {
+        setLink(guid, port, true);
+    }
+
+    private void setLink(long guid, int port, boolean up) {
+        PortRef here = new PortRef(guid, port);
+        PortRef there = cables.get(here);
+        if (there == null) {
+            throw new IllegalArgumentException("no cable at " + here);
+        }
+        Link link = new Link(guid, port, there.guid(), there.port()).normalized();
+        boolean changed = up ? cutLinks.remove(link) : cutLinks.add(link);
+        if (changed) {
+            refresh(here);
+            refresh(there);
+            LOG.info("simulator: link {} {}", link, up ? "up" : "down");
+        }
+    }
+
+    /** The port's record as the switch sees it now. */
+    private PortRecord portRecord(long guid, int port) {
+        PortRef here = new PortRef(guid, port);
+        PortRef there = cables.get(here);
+        if (there == null || poweredOff.contains(guid) || poweredOff.contains(there.guid())
+                || cutLinks.contains(new Link(guid, port, there.guid(), there.port()).normalized())) {
+            return PortRecord.down(port);
+        }
+        String peerName = names.getOrDefault(there.guid(), "");
+        return nodes.contains(there.guid())
+                ? PortRecord.toNode(port, there.guid(), peerName)
+                : PortRecord.toSwitch(port, there.guid(), there.port(), peerName);
+    }
+
+    private void refresh(PortRef ref) {
+        SwitchAgent agent = agents.get(ref.guid());
+        if (agent != null) {
+            agent.setPort(portRecord(ref.guid(), ref.port()));
+        }
+    }
+
+    private void refreshAround(long guid) {
+        SwitchAgent agent = agent(guid);
+        for (int p = 1; p <= agent.portCount(); p++) {
+            PortRef here = new PortRef(guid, p);
+            refresh(here);
+            PortRef there = cables.get(here);
+            if (there != null) {
+                refresh(there);
+            }
+        }
+    }
+
+    /** Number of agents in state {@link SwitchAgent.State#ACTIVE}. */
+    public int activeAgents() {
+        int n = 0;
+        for (SwitchAgent a : agents.values()) {
+            if (a.state() == SwitchAgent.State.ACTIVE) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Stops every agent and, when the simulator owns them, its event loops. */
+    @Override
+    public void close() {
+        List<Future<Void>> stops = new ArrayList<>(agents.size());
+        for (SwitchAgent a : agents.values()) {
+            stops.add(a.stop());
+        }
+        for (Future<Void> f : stops) {
+            f.awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        if (ownsGroup) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}

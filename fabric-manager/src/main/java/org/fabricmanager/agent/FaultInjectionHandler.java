@@ -1,0 +1,52 @@
+package org.fabricmanager.agent;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sits between the codec and the agent's handler and applies {@link FaultSettings}: drops or delays
+ * decoded inbound messages and outbound messages before encoding. Delays keep the message order
+ * because every message of a direction is delayed by the same amount.
+ */
+final class FaultInjectionHandler extends ChannelDuplexHandler {
+    private final FaultSettings faults;
+
+    FaultInjectionHandler(FaultSettings faults) {
+        this.faults = faults;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (faults.dropsInbound()) {
+            return;
+        }
+        long delay = faults.delayMs();
+        if (delay > 0) {
+            ctx.executor().schedule(() -> {
+                if (ctx.channel().isActive()) {
+                    ctx.fireChannelRead(msg);
+                }
+            }, delay, TimeUnit.MILLISECONDS);
+        } else {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (faults.dropsOutbound()) {
+            promise.trySuccess();
+            return;
+        }
+        long delay = faults.delayMs();
+        if (delay > 0) {
+            ctx.executor().schedule(() -> {
+                ctx.writeAndFlush(msg, promise);
+            }, delay, TimeUnit.MILLISECONDS);
+        } else {
+            ctx.write(msg, promise);
+        }
+    }
+}

@@ -1,0 +1,505 @@
+package org.fabricmanager.agent;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.FrameDecoder;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.DetectorConfig;
+import org.fabricmanager.southbound.Message.EchoReply;
+import org.fabricmanager.southbound.Message.EchoRequest;
+import org.fabricmanager.southbound.Message.ErrorReport;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.Message.HelloReply;
+import org.fabricmanager.southbound.Message.LftBlock;
+import org.fabricmanager.southbound.Message.LftCommit;
+import org.fabricmanager.southbound.MessageDecoder;
+import org.fabricmanager.southbound.MessageEncoder;
+import org.fabricmanager.southbound.MessageType;
+import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.southbound.Protocol;
+import org.fabricmanager.southbound.ProtocolException;
+import org.fabricmanager.topology.Guids;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One switch's agent: the switch's ports and neighbours, the forwarding table it applies (with version
+ * and hash) and its connection to the daemon ({@code docs/protocol.md}). It connects, says HELLO with
+ * the table it holds, sends its ports, stages LFT blocks and applies each commit atomically, reports
+ * port changes, and reconnects with exponential backoff and jitter whenever the connection is lost.
+ *
+ * <p>All state changes run on the agent's own event loop (given at construction and possibly shared
+ * with thousands of other agents), so the agent needs no locks; the public methods may be called from
+ * any thread.
+ */
+public final class SwitchAgent {
+    private static final Logger LOG = LoggerFactory.getLogger(SwitchAgent.class);
+    private static final AtomicLong INCARNATIONS = new AtomicLong(System.currentTimeMillis() * 1000);
+
+    /** Connection states of an agent ({@code docs/protocol.md}, section 4). */
+    public enum State {
+        /** Not running: never started, stopped or killed. */
+        STOPPED,
+        /** Waiting out a backoff delay before reconnecting. */
+        WAITING,
+        /** TCP connect in progress. */
+        CONNECTING,
+        /** Connected, HELLO sent, waiting for HELLO_REPLY. */
+        HELLO_SENT,
+        /** Handshake complete: receives tables and reports port changes. */
+        ACTIVE
+    }
+
+    private final long guid;
+    private final String name;
+    private final int portCount;
+    private final AgentSettings settings;
+    private final EventLoop loop;
+    private final AgentListener listener;
+    private final Bootstrap bootstrap;
+    private final Backoff backoff;
+    private final FaultSettings faults = new FaultSettings();
+    private final TableStager stager;
+    private final DetectorConfigAssembler detectorAssembler = new DetectorConfigAssembler();
+
+    private volatile PortRecord[] ports;
+    private volatile AppliedTable table = AppliedTable.EMPTY;
+    private volatile State state = State.STOPPED;
+    private volatile long incarnation;
+    private volatile long daemonId;
+    private volatile DetectorRing detectorRing;
+    private volatile DetectorConfigListener detectorListener;
+
+    private final AtomicLong blocksReceived = new AtomicLong();
+    private final AtomicLong commitsApplied = new AtomicLong();
+    private final AtomicLong commitsRefused = new AtomicLong();
+    private final AtomicLong handshakes = new AtomicLong();
+
+    // event-loop confined
+    private boolean running;
+    private Channel channel;
+    private int nextTxid;
+    private io.netty.util.concurrent.ScheduledFuture<?> reconnectTimer;
+
+    /**
+     * @param ports    the initial port records, one per port 1..{@code portCount} (missing ports are DOWN)
+     * @param loop     the event loop this agent's connection and state live on
+     * @param listener observer, or {@code null}
+     * @param random   source of the backoff jitter
+     */
+    public SwitchAgent(long guid, String name, int portCount, Collection<PortRecord> ports, AgentSettings settings,
+                       EventLoop loop, AgentListener listener, Random random) {
+        if (portCount < 1 || portCount > Protocol.MAX_PORTS) {
+            throw new IllegalArgumentException("switch " + Guids.format(guid) + ": port count " + portCount);
+        }
+        this.guid = guid;
+        this.name = name;
+        this.portCount = portCount;
+        this.settings = settings;
+        this.loop = loop;
+        this.listener = listener;
+        this.stager = new TableStager(portCount);
+        this.backoff = new Backoff(settings.initialBackoffMs(), settings.maxBackoffMs(), random);
+        PortRecord[] initial = new PortRecord[portCount + 1];
+        for (int p = 1; p <= portCount; p++) {
+            initial[p] = PortRecord.down(p);
+        }
+        for (PortRecord r : ports) {
+            if (r.port() < 1 || r.port() > portCount) {
+                throw new IllegalArgumentException("switch " + Guids.format(guid) + ": port " + r.port() + " outside [1, "
+                        + portCount + "]");
+            }
+            initial[r.port()] = r;
+        }
+        this.ports = initial;
+        this.bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.connectTimeoutMs())
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast("idle", new IdleStateHandler(settings.handshakeTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
+                                .addLast("frames", new FrameDecoder(settings.maxFrameBytes()))
+                                .addLast("decoder", new MessageDecoder())
+                                .addLast("encoder", MessageEncoder.INSTANCE)
+                                .addLast("faults", new FaultInjectionHandler(faults))
+                                .addLast("agent", new Connection());
+                    }
+                });
+    }
+
+    // ---- public API (any thread) --------------------------------------------------------------
+
+    public long guid() {
+        return guid;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int portCount() {
+        return portCount;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** The table in force (the last applied commit), never {@code null}. */
+    public AppliedTable table() {
+        return table;
+    }
+
+    /** Changes every time the agent (re)starts. */
+    public long incarnation() {
+        return incarnation;
+    }
+
+    /** The daemon's id from the last HELLO_REPLY, or 0. */
+    public long daemonId() {
+        return daemonId;
+    }
+
+    /** Fault injection on this agent's connection. */
+    public FaultSettings faults() {
+        return faults;
+    }
+
+    /** A snapshot of the port records, index = port number (index 0 unused). */
+    public List<PortRecord> ports() {
+        PortRecord[] p = ports;
+        List<PortRecord> list = new ArrayList<>(portCount);
+        for (int i = 1; i < p.length; i++) {
+            list.add(p[i]);
+        }
+        return list;
+    }
+
+    public long blocksReceived() {
+        return blocksReceived.get();
+    }
+
+    public long commitsApplied() {
+        return commitsApplied.get();
+    }
+
+    public long commitsRefused() {
+        return commitsRefused.get();
+    }
+
+    /** Completed handshakes since construction. */
+    public long handshakes() {
+        return handshakes.get();
+    }
+
+    /** The last complete failure-detector configuration, or {@code null}. */
+    public DetectorRing detectorRing() {
+        return detectorRing;
+    }
+
+    /** Accept DETECTOR_CONFIG and hand complete rings to {@code l} ({@code null}: refuse it). */
+    public void detectorListener(DetectorConfigListener l) {
+        detectorListener = l;
+    }
+
+    /** Starts connecting (with a new incarnation); no effect when already running. */
+    public Future<Void> start() {
+        Promise<Void> done = loop.newPromise();
+        loop.execute(() -> {
+            if (!running) {
+                running = true;
+                incarnation = INCARNATIONS.incrementAndGet();
+                backoff.reset();
+                connect();
+            }
+            done.setSuccess(null);
+        });
+        return done;
+    }
+
+    /** Stops: closes the connection and stops reconnecting. The table stays in force. */
+    public Future<Void> stop() {
+        Promise<Void> done = loop.newPromise();
+        loop.execute(() -> {
+            running = false;
+            if (reconnectTimer != null) {
+                reconnectTimer.cancel(false);
+                reconnectTimer = null;
+            }
+            stager.clear();
+            if (channel != null) {
+                channel.close().addListener(f -> done.setSuccess(null));
+            } else {
+                done.setSuccess(null);
+            }
+            setState(State.STOPPED);
+        });
+        return done;
+    }
+
+    /** Forgets the table, as a switch that lost power does (only while stopped). */
+    public void clearTable() {
+        loop.execute(() -> {
+            if (!running) {
+                table = AppliedTable.EMPTY;
+                stager.clear();
+            }
+        });
+    }
+
+    /** Replaces one port's record; when it changed and the agent is active, reports it with PORT_STATUS. */
+    public void setPort(PortRecord record) {
+        if (record.port() < 1 || record.port() > portCount) {
+            throw new IllegalArgumentException(Guids.format(guid) + ": port " + record.port() + " outside [1, " + portCount + "]");
+        }
+        loop.execute(() -> {
+            PortRecord[] current = ports;
+            if (current[record.port()].equals(record)) {
+                return;
+            }
+            PortRecord[] next = current.clone();
+            next[record.port()] = record;
+            ports = next;
+            if (state == State.ACTIVE) {
+                channel.writeAndFlush(new Message.PortStatus(takeTxid(), List.of(record)));
+            }
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "agent " + Guids.format(guid) + " (" + name + ")";
+    }
+
+    // ---- connection (event loop) --------------------------------------------------------------
+
+    private void setState(State s) {
+        if (state != s) {
+            state = s;
+            if (listener != null) {
+                listener.stateChanged(this, s);
+            }
+        }
+    }
+
+    private int takeTxid() {
+        nextTxid = Protocol.nextTxid(nextTxid);
+        return nextTxid;
+    }
+
+    private void connect() {
+        reconnectTimer = null;
+        if (!running) {
+            return;
+        }
+        setState(State.CONNECTING);
+        ChannelFuture f = bootstrap.connect(settings.daemon());
+        channel = f.channel();
+        f.addListener((ChannelFutureListener) cf -> {
+            if (!cf.isSuccess()) {
+                LOG.debug("{}: connect to {} failed: {}", this, settings.daemon(), cf.cause().toString());
+                // channelInactive is not fired for a channel that never connected
+                if (channel == cf.channel()) {
+                    channel = null;
+                    scheduleReconnect();
+                }
+            }
+        });
+    }
+
+    private void scheduleReconnect() {
+        if (!running) {
+            setState(State.STOPPED);
+            return;
+        }
+        long delay = backoff.nextDelayMs();
+        setState(State.WAITING);
+        LOG.debug("{}: reconnecting in {} ms (attempt {})", this, delay, backoff.attempts());
+        reconnectTimer = loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private Hello hello() {
+        AppliedTable t = table;
+        return new Hello(takeTxid(), Protocol.MIN_VERSION, Protocol.MAX_VERSION, guid, incarnation, portCount,
+                settings.maxFrameBytes(), t.version(), t.length(), t.hash(), name);
+    }
+
+    /** The handler of one connection; a new one per connect. */
+    private final class Connection extends SimpleChannelInboundHandler<Message> {
+        private String closeCause;
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            if (!running || channel != ctx.channel()) {
+                ctx.close();
+                return;
+            }
+            setState(State.HELLO_SENT);
+            ctx.writeAndFlush(hello());
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, Message msg) {
+            if (state == State.HELLO_SENT) {
+                if (msg instanceof HelloReply reply) {
+                    if (reply.version() < Protocol.MIN_VERSION || reply.version() > Protocol.MAX_VERSION) {
+                        throw new ProtocolException(ErrorCode.UNSUPPORTED_VERSION, msg.type().code(), msg.txid(),
+                                "daemon chose version " + reply.version() + ", agent speaks " + Protocol.MIN_VERSION + ".."
+                                        + Protocol.MAX_VERSION);
+                    }
+                    daemonId = reply.daemonId();
+                    ctx.pipeline().replace("idle", "idle",
+                            new IdleStateHandler(3L * reply.echoIntervalMs(), 0, 0, TimeUnit.MILLISECONDS));
+                    backoff.reset();
+                    handshakes.incrementAndGet();
+                    setState(State.ACTIVE);
+                    PortRecord[] p = ports;
+                    List<PortRecord> all = new ArrayList<>(portCount);
+                    for (int i = 1; i <= portCount; i++) {
+                        all.add(p[i]);
+                    }
+                    ctx.writeAndFlush(new Message.PortInfo(takeTxid(), all));
+                } else if (msg instanceof ErrorReport error) {
+                    refused(ctx, error);
+                } else {
+                    throw unexpected(msg);
+                }
+                return;
+            }
+            if (state != State.ACTIVE) {
+                return;
+            }
+            if (msg instanceof LftBlock block) {
+                blocksReceived.incrementAndGet();
+                try {
+                    stager.stage(block);
+                } catch (ProtocolException e) {
+                    ctx.writeAndFlush(e.toMessage());
+                }
+            } else if (msg instanceof LftCommit commit) {
+                try {
+                    AppliedTable next = stager.commit(table, commit);
+                    table = next;
+                    commitsApplied.incrementAndGet();
+                    ctx.writeAndFlush(new CommitAck(commit.txid(), next.version(), next.length(), next.hash()));
+                    if (listener != null) {
+                        listener.tableApplied(SwitchAgent.this, next);
+                    }
+                } catch (ProtocolException e) {
+                    commitsRefused.incrementAndGet();
+                    LOG.debug("{}: commit refused: {}", SwitchAgent.this, e.getMessage());
+                    ctx.writeAndFlush(e.toMessage());
+                }
+            } else if (msg instanceof EchoRequest echo) {
+                ctx.writeAndFlush(new EchoReply(echo.txid(), echo.timestamp()));
+            } else if (msg instanceof DetectorConfig config) {
+                detectorConfig(ctx, config);
+            } else if (msg instanceof ErrorReport error) {
+                if (error.fatal()) {
+                    refused(ctx, error);
+                } else {
+                    LOG.debug("{}: daemon reported {}", SwitchAgent.this, error);
+                }
+            } else if (msg instanceof Message.Ack || msg instanceof EchoReply) {
+                // acknowledgements of PORT_INFO / PORT_STATUS need no action
+            } else {
+                throw unexpected(msg);
+            }
+        }
+
+        private void detectorConfig(ChannelHandlerContext ctx, DetectorConfig config) {
+            DetectorConfigListener l = detectorListener;
+            if (l == null) {
+                ctx.writeAndFlush(new ErrorReport(config.txid(), ErrorCode.UNSUPPORTED_FEATURE.code(),
+                        MessageType.DETECTOR_CONFIG.code(), "this agent has no failure detector"));
+                return;
+            }
+            detectorAssembler.add(config).ifPresent(ring -> {
+                detectorRing = ring;
+                l.configured(SwitchAgent.this, ring);
+            });
+            ctx.writeAndFlush(new Message.Ack(config.txid(), MessageType.DETECTOR_CONFIG));
+        }
+
+        private void refused(ChannelHandlerContext ctx, ErrorReport error) {
+            closeCause = "daemon sent " + error;
+            if (error.errorCode().orElse(null) == ErrorCode.SHUTTING_DOWN) {
+                LOG.debug("{}: {}", SwitchAgent.this, closeCause);
+            } else {
+                LOG.info("{}: {}", SwitchAgent.this, closeCause);
+            }
+            ctx.close();
+        }
+
+        private ProtocolException unexpected(Message msg) {
+            return new ProtocolException(ErrorCode.UNEXPECTED_MESSAGE, msg.type().code(), msg.txid(),
+                    msg.type() + " not allowed in state " + state);
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+            if (evt instanceof IdleStateEvent) {
+                closeCause = state == State.ACTIVE ? "daemon silent for 3 echo intervals" : "no HELLO_REPLY in time";
+                LOG.info("{}: {}, reconnecting", SwitchAgent.this, closeCause);
+                ctx.close();
+                return;
+            }
+            super.userEventTriggered(ctx, evt);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (cause instanceof ProtocolException pe) {
+                closeCause = pe.code() + ": " + pe.getMessage();
+                LOG.warn("{}: protocol violation by the daemon: {}", SwitchAgent.this, closeCause);
+                if (ctx.channel().isActive()) {
+                    ctx.writeAndFlush(pe.toMessage()).addListener(ChannelFutureListener.CLOSE);
+                } else {
+                    ctx.close();
+                }
+            } else {
+                closeCause = cause instanceof IOException ? cause.getMessage() : cause.toString();
+                if (!(cause instanceof IOException)) {
+                    LOG.error("{}: internal error", SwitchAgent.this, cause);
+                }
+                ctx.close();
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            stager.clear();
+            if (channel == ctx.channel()) {
+                channel = null;
+                LOG.debug("{}: disconnected ({})", SwitchAgent.this, closeCause == null ? "closed by the daemon" : closeCause);
+                scheduleReconnect();
+            }
+        }
+    }
+}

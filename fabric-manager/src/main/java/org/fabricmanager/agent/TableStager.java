@@ -1,0 +1,107 @@
+package org.fabricmanager.agent;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.Message.LftBlock;
+import org.fabricmanager.southbound.Message.LftCommit;
+import org.fabricmanager.southbound.MessageType;
+import org.fabricmanager.southbound.ProtocolException;
+
+/**
+ * The agent's staging area for LFT blocks and the commit rules of {@code docs/protocol.md}
+ * (section 3.5): blocks are kept per base for one version, a commit checks the batch's size, that no
+ * block was refused, the table length and the announced hash, and only then yields the new table.
+ * Any failed commit leaves the held table alone and clears the batch. Pure logic, no I/O.
+ */
+final class TableStager {
+    private final int portCount;
+    private long version;
+    private final Map<Integer, byte[]> blocks = new TreeMap<>();
+    private String poison;
+
+    TableStager(int portCount) {
+        this.portCount = portCount;
+    }
+
+    /**
+     * Stages one block.
+     *
+     * @throws ProtocolException BAD_BLOCK (non-fatal) for an entry that is not a port of this switch
+     */
+    void stage(LftBlock block) {
+        if (block.version() != version) {
+            clear();
+            version = block.version();
+        }
+        byte[] entries = block.entries();
+        for (int i = 0; i < entries.length; i++) {
+            int port = entries[i] & 0xff;
+            if (port != 255 && (port < 1 || port > portCount)) {
+                poison = "entry for index " + (block.base() + i) + " is port " + port + ", not in [1, " + portCount + "] or 255";
+                throw new ProtocolException(ErrorCode.BAD_BLOCK, MessageType.LFT_BLOCK.code(), block.txid(), poison);
+            }
+        }
+        blocks.put(block.base(), entries);
+    }
+
+    /**
+     * Applies the staged batch on top of {@code held}.
+     *
+     * @return the new table
+     * @throws ProtocolException BATCH_INCOMPLETE, BAD_BLOCK or HASH_MISMATCH (non-fatal); the batch is cleared either way
+     */
+    AppliedTable commit(AppliedTable held, LftCommit commit) {
+        try {
+            int t = MessageType.LFT_COMMIT.code();
+            if (commit.blocks() > 0 && commit.version() != version) {
+                throw new ProtocolException(ErrorCode.BATCH_INCOMPLETE, t, commit.txid(), "commit of v" + commit.version()
+                        + " but the staged blocks are for v" + version);
+            }
+            int staged = commit.version() == version ? blocks.size() : 0;
+            if (staged != commit.blocks()) {
+                throw new ProtocolException(ErrorCode.BATCH_INCOMPLETE, t, commit.txid(), "commit of v" + commit.version()
+                        + " announces " + commit.blocks() + " blocks, " + staged + " staged");
+            }
+            if (poison != null && staged > 0) {
+                throw new ProtocolException(ErrorCode.BAD_BLOCK, t, commit.txid(), "batch v" + version + " has a refused block: " + poison);
+            }
+            byte[] next = Arrays.copyOf(held.entriesShared(), commit.length());
+            if (commit.length() > held.length()) {
+                Arrays.fill(next, held.length(), commit.length(), (byte) 255);
+            }
+            if (staged > 0) {
+                for (Map.Entry<Integer, byte[]> e : blocks.entrySet()) {
+                    int base = e.getKey();
+                    byte[] entries = e.getValue();
+                    if (base + entries.length > commit.length()) {
+                        throw new ProtocolException(ErrorCode.BAD_BLOCK, t, commit.txid(), "block at " + base + " ("
+                                + entries.length + " entries) reaches beyond the table length " + commit.length());
+                    }
+                    System.arraycopy(entries, 0, next, base, entries.length);
+                }
+            }
+            AppliedTable table = new AppliedTable(commit.version(), next);
+            if (table.hash() != commit.hash()) {
+                throw new ProtocolException(ErrorCode.HASH_MISMATCH, t, commit.txid(), "table v" + commit.version()
+                        + " hashes to " + Long.toHexString(table.hash()) + ", commit announced "
+                        + Long.toHexString(commit.hash()));
+            }
+            return table;
+        } finally {
+            clear();
+        }
+    }
+
+    /** Drops the staged batch (new version, failed commit, lost connection). */
+    void clear() {
+        blocks.clear();
+        poison = null;
+        version = 0;
+    }
+
+    int stagedBlocks() {
+        return blocks.size();
+    }
+}

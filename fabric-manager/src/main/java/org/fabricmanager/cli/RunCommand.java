@@ -1,0 +1,112 @@
+package org.fabricmanager.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.daemon.config.ConfigLoader;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.DefaultConfig;
+import org.fabricmanager.daemon.store.StoreException;
+
+/**
+ * {@code run}: the long-running daemon. Reads the YAML configuration, starts listening for switch
+ * agents and REST, prints the addresses it listens on, and runs until SIGTERM or Ctrl-C, then shuts
+ * down in order (stop accepting, persist).
+ */
+final class RunCommand implements Command {
+    @Override
+    public String name() {
+        return "run";
+    }
+
+    @Override
+    public String summary() {
+        return "run the daemon (southbound server, discovery, routing, table push, REST)";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: fabric-manager run [--config FILE] [--southbound-port P] [--http-port P] [--state-dir DIR]
+                       fabric-manager run --print-default-config
+                  Runs the fabric-manager daemon until SIGTERM or Ctrl-C (docs/configuration.md).
+                  --config FILE            YAML configuration (default: every option at its default)
+                  --southbound-port P      port for switch agents (overrides southbound.port; 0 = pick a free one)
+                  --http-port P            port for REST (overrides rest.port; 0 = pick a free one)
+                  --state-dir DIR          state directory (overrides state.directory)
+                  --print-default-config   print every option with its default and a comment, then exit
+                The addresses actually bound are printed on stdout:
+                  southbound HOST:PORT
+                  rest http://HOST:PORT""";
+    }
+
+    @Override
+    public Set<String> valueOptions() {
+        return Set.of("config", "southbound-port", "http-port", "state-dir");
+    }
+
+    @Override
+    public Set<String> flagOptions() {
+        return Set.of("print-default-config");
+    }
+
+    @Override
+    public int run(Arguments args, Console console) throws Exception {
+        if (args.flag("print-default-config")) {
+            if (args.has("config") || args.has("southbound-port") || args.has("http-port") || args.has("state-dir")) {
+                throw new UsageException("run: --print-default-config takes no other option");
+            }
+            console.out().print(DefaultConfig.yaml());
+            return ExitCodes.OK;
+        }
+        DaemonConfig config = load(args);
+        FabricManagerDaemon daemon;
+        try {
+            daemon = FabricManagerDaemon.start(config, List.of());
+        } catch (ConfigException | StoreException e) {
+            throw new UsageException("run: " + e.getMessage(), e);
+        }
+        console.out().println("southbound " + daemon.southboundAddress().getHostString() + ":"
+                + daemon.southboundAddress().getPort());
+        console.out().println("rest " + daemon.restUrl());
+        console.out().flush();
+        awaitShutdown(daemon);
+        return ExitCodes.OK;
+    }
+
+    /** The configuration the options name, with the command-line overrides applied. */
+    static DaemonConfig load(Arguments args) {
+        try {
+            DaemonConfig config = args.has("config") ? ConfigLoader.load(Path.of(args.require("config")))
+                    : DaemonConfig.defaults();
+            Integer sb = args.has("southbound-port") ? args.intValue("southbound-port", 0, 0, 65535) : null;
+            Integer http = args.has("http-port") ? args.intValue("http-port", 0, 0, 65535) : null;
+            config = config.withPorts(sb, http);
+            if (args.has("state-dir")) {
+                config = config.withStateDirectory(Path.of(args.require("state-dir")));
+            }
+            return config;
+        } catch (ConfigException e) {
+            throw new UsageException(args.command() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Blocks until the JVM is asked to stop, closing {@code closeable} on the way out. */
+    static void awaitShutdown(AutoCloseable closeable) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                // nothing more to do while the JVM exits
+            } finally {
+                stopped.countDown();
+            }
+        }, "fm-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        stopped.await();
+    }
+}

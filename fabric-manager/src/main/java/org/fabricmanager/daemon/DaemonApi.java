@@ -1,0 +1,31 @@
+package org.fabricmanager.daemon;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.fabricmanager.topology.Fabric;
+
+/**
+ * What the daemon answers (REST and tests call it): each query runs on the control thread and
+ * completes its future there, so it sees one consistent state.
+ */
+public interface DaemonApi {
+    CompletableFuture<Views.Status> status();
+
+    /** The fabric the tables in force were computed for, or {@code null} before discovery. */
+    CompletableFuture<Fabric> topology();
+
+    CompletableFuture<Views.DiscoveryReport> discovery();
+
+    CompletableFuture<List<Views.Switch>> switches();
+
+    /** {@code null} for an unknown GUID. */
+    CompletableFuture<Views.SwitchDetail> switchDetail(long guid);
+
+    /** {@code null} for a GUID without a table. */
+    CompletableFuture<Views.Lft> lft(long guid);
+
+    /** Fails with {@link IllegalArgumentException} for an index that names no node. */
+    CompletableFuture<Views.Route> route(int src, int dst);
+
+    CompletableFuture<List<Milestone>> milestones(long since);
+}

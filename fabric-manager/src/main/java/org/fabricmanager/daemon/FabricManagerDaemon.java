@@ -1,0 +1,242 @@
+package org.fabricmanager.daemon;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.discovery.RecognizingFabricChecker;
+import org.fabricmanager.daemon.rest.RestServer;
+import org.fabricmanager.daemon.routing.RoutingService;
+import org.fabricmanager.daemon.store.IndexMapStore;
+import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.daemon.store.StoreException;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingException;
+import org.fabricmanager.southbound.SouthboundServer;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.TopologicalIndexer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running daemon: wires the control thread, the stores, the routing service, the southbound
+ * server and REST, and shuts them down in order (stop accepting, finish the control events, persist).
+ * Built by {@link #start}; the {@link DaemonApi} methods query it from any thread.
+ */
+public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FabricManagerDaemon.class);
+
+    private final DaemonConfig config;
+    private final MeterRegistry registry;
+    private final EventQueue queue;
+    private final RoutingService routing;
+    private final ExecutorService storeExecutor;
+    private final FabricController controller;
+    private final MilestoneLog milestones;
+    private SouthboundServer southbound;
+    private RestServer rest;
+    private InetSocketAddress southboundAddress;
+    private InetSocketAddress restAddress;
+
+    private FabricManagerDaemon(DaemonConfig config, MeterRegistry registry, List<DaemonListener> listeners,
+                                RoutingEngine engine) {
+        this.config = config;
+        this.registry = registry;
+        this.milestones = new MilestoneLog();
+        for (DaemonListener l : listeners) {
+            milestones.addListener(l);
+        }
+        try {
+            this.routing = engine != null ? new RoutingService(engine)
+                    : new RoutingService(config.routing().engine(), config.routing().effectiveThreads());
+        } catch (RoutingException e) {
+            throw new ConfigException("option routing.engine: " + e.getMessage(), e);
+        }
+        this.queue = new EventQueue("fm-control");
+        this.storeExecutor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fm-store");
+            t.setDaemon(false);
+            return t;
+        });
+        long daemonId = new SecureRandom().nextLong();
+        this.controller = new FabricController(config, queue, routing, new IndexMapStore(config.state().path()),
+                new RoutingStateStore(config.state().path()), storeExecutor, TopologicalIndexer::order,
+                new RecognizingFabricChecker(), milestones, registry, daemonId);
+    }
+
+    /**
+     * Starts a daemon: loads the state directory, then listens for agents and REST.
+     *
+     * @throws ConfigException for an unusable configuration (unknown engine, port in use, bad state directory)
+     */
+    public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners) throws InterruptedException {
+        return start(config, listeners, new SimpleMeterRegistry(), null);
+    }
+
+    /**
+     * As {@link #start(DaemonConfig, List)}, with the meter registry to report to and, optionally, an
+     * engine instance instead of the configured one ({@code null}: {@code routing.engine}).
+     */
+    public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
+                                            RoutingEngine engine) throws InterruptedException {
+        prepareStateDirectory(config.state().path());
+        FabricManagerDaemon d = new FabricManagerDaemon(config, registry, listeners, engine);
+        try {
+            d.queue.call("load-state", () -> {
+                d.controller.loadState();
+                return null;
+            }).get();
+            d.southbound = new SouthboundServer(config.southbound().settings(), d.controller);
+            InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
+            // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
+            d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
+            d.rest = new RestServer(config.rest().bind(), config.rest().port(), config.rest().ioThreads(), d);
+            InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
+            d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
+            d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, "fabric-manager started: agents on "
+                    + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on http://"
+                    + d.restAddress.getHostString() + ":" + d.restAddress.getPort() + "/api/v1/status, engine "
+                    + d.routing.engineName() + (config.fabric().expectedPgft() == null ? "" : ", expecting "
+                    + config.fabric().expectedPgft())));
+            return d;
+        } catch (ExecutionException e) {
+            d.close();
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException re ? re : new IllegalStateException(cause);
+        } catch (RuntimeException | InterruptedException e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    private static void prepareStateDirectory(java.nio.file.Path dir) {
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new StoreException("state directory " + dir + ": cannot create it: " + e);
+        }
+        if (!java.nio.file.Files.isWritable(dir)) {
+            throw new StoreException("state directory " + dir + " is not writable by this user");
+        }
+    }
+
+    private interface Binder {
+        InetSocketAddress bind() throws InterruptedException;
+    }
+
+    private static InetSocketAddress bind(String what, String host, int port, Binder binder) throws InterruptedException {
+        try {
+            return binder.bind();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new ConfigException("cannot listen for " + what + " on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    public DaemonConfig config() {
+        return config;
+    }
+
+    /** Where agents connect (with the actual port when 0 was configured). */
+    public InetSocketAddress southboundAddress() {
+        return southboundAddress;
+    }
+
+    /** Where REST listens (with the actual port when 0 was configured). */
+    public InetSocketAddress restAddress() {
+        return restAddress;
+    }
+
+    /** The REST base URL, e.g. {@code http://127.0.0.1:7680}. */
+    public String restUrl() {
+        return "http://" + restAddress.getHostString() + ":" + restAddress.getPort();
+    }
+
+    /** The state as of the last control event (any thread, no waiting). */
+    public DaemonState state() {
+        return controller.state();
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Routing computations since start (0 when stored routing was reused). */
+    public CompletableFuture<Long> computations() {
+        return queue.call("computations", controller::computations);
+    }
+
+    @Override
+    public CompletableFuture<Views.Status> status() {
+        return queue.call("status", controller::status);
+    }
+
+    @Override
+    public CompletableFuture<Fabric> topology() {
+        return queue.call("topology", controller::topology);
+    }
+
+    @Override
+    public CompletableFuture<Views.DiscoveryReport> discovery() {
+        return queue.call("discovery", controller::discovery);
+    }
+
+    @Override
+    public CompletableFuture<List<Views.Switch>> switches() {
+        return queue.call("switches", controller::switchList);
+    }
+
+    @Override
+    public CompletableFuture<Views.SwitchDetail> switchDetail(long guid) {
+        return queue.call("switch " + Guids.format(guid), () -> controller.switchDetail(guid));
+    }
+
+    @Override
+    public CompletableFuture<Views.Lft> lft(long guid) {
+        return queue.call("lft " + Guids.format(guid), () -> controller.lft(guid));
+    }
+
+    @Override
+    public CompletableFuture<Views.Route> route(int src, int dst) {
+        return queue.call("route", () -> controller.route(src, dst));
+    }
+
+    @Override
+    public CompletableFuture<List<Milestone>> milestones(long since) {
+        return queue.call("milestones", () -> controller.milestonesSince(since));
+    }
+
+    /** Stops accepting, closes every session, runs the remaining control events and persists. */
+    @Override
+    public void close() {
+        if (rest != null) {
+            rest.close();
+        }
+        queue.append("stopping", controller::stopping);
+        if (southbound != null) {
+            southbound.close();
+        }
+        queue.close();
+        routing.close();
+        storeExecutor.shutdown();
+        try {
+            if (!storeExecutor.awaitTermination(60, TimeUnit.SECONDS)) {
+                LOG.error("stored routing not written within 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("fabric-manager stopped");
+    }
+}

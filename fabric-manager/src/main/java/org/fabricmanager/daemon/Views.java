@@ -1,0 +1,76 @@
+package org.fabricmanager.daemon;
+
+import java.util.List;
+import org.fabricmanager.daemon.discovery.FabricCheck;
+
+/**
+ * The read-only views the daemon answers queries with (and REST serialises as JSON). GUIDs are in
+ * their text form ({@code 0x} + 16 hex digits); absent values are {@code null}.
+ */
+public final class Views {
+    private Views() {
+    }
+
+    /** {@code GET /api/v1/status}. */
+    public record Status(DaemonState state, SwitchCounts switches, int nodes, Routing routing, Tables tables, Push push,
+                         Discovery discovery, long uptimeMs, String daemonId) {
+    }
+
+    /** Expected (from the configured PGFT, else null) and connected switches. */
+    public record SwitchCounts(Integer expected, int connected) {
+    }
+
+    /** The tables in force. */
+    public record Routing(String engine, long version, Double durationMs, Boolean valid, Long unreachableLeafPairs,
+                          long computations, Boolean reusedFromState) {
+    }
+
+    /**
+     * Connected switches covered by the tables that hold them / do not yet, and among the pending ones
+     * those whose push failed more than {@code push.retries} times in a row (still retried).
+     */
+    public record Tables(int inSync, int pending, int failing) {
+    }
+
+    /** The installation of the current version (blocks and bytes sent, acks, retries) and totals. */
+    public record Push(long version, long blocks, long bytes, long commits, long acked, long retries, long fullPushes,
+                       Double durationMs, long totalBlocks, long totalBytes, long totalRetries) {
+    }
+
+    /** The last discovery's check against the expected PGFT. */
+    public record Discovery(String verdict, String summary, int linkIssues) {
+    }
+
+    /** One switch in {@code GET /api/v1/switches}. */
+    public record Switch(String guid, String name, boolean connected, String address, Integer ports, Integer portsUp,
+                         Long tableVersion, boolean inSync, Double rttMs, Long connectedSince) {
+    }
+
+    /** {@code GET /api/v1/switches/{guid}}: the summary plus ports and push state. */
+    public record SwitchDetail(String guid, String name, boolean connected, String address, Integer ports,
+                               Integer portsUp, Long tableVersion, String tableHash, boolean inSync, Double rttMs,
+                               Long connectedSince, Long incarnation, Long pushRetries, String lastPushError,
+                               List<Port> portList) {
+    }
+
+    /** One port as the switch reported it and what discovery made of it. */
+    public record Port(int port, String state, String peerKind, String peerGuid, Integer peerPort, String peerName,
+                       String link) {
+    }
+
+    /** {@code GET /api/v1/switches/{guid}/lft}: the switch's current table (255 = no route). */
+    public record Lft(String guid, long version, Long appliedVersion, boolean inSync, int[] entries) {
+    }
+
+    /** {@code GET /api/v1/route}: the hops from a source to a destination index. */
+    public record Route(int src, int dst, String srcNode, String dstNode, long version, String outcome, List<Hop> hops) {
+    }
+
+    /** One switch crossed. */
+    public record Hop(String guid, String name, int outPort) {
+    }
+
+    /** {@code GET /api/v1/discovery}: the check against the expected PGFT and the claims not taken. */
+    public record DiscoveryReport(FabricCheck check, int linkIssueCount, List<String> linkIssues) {
+    }
+}

@@ -1,0 +1,166 @@
+package org.fabricmanager.daemon.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Reads the daemon's YAML configuration strictly: unknown keys, wrong types and out-of-range values
+ * are errors naming the file, the line and the option (with the known keys of that section for a
+ * misspelt one); missing keys take their defaults; an empty file is all defaults.
+ */
+public final class ConfigLoader {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+
+    private ConfigLoader() {
+    }
+
+    /** Reads {@code file}. */
+    public static DaemonConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(file + ": no such configuration file");
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read: " + e.getMessage(), e);
+        }
+        return parse(text, file.toString());
+    }
+
+    /** Parses YAML text; {@code source} names it in messages. */
+    public static DaemonConfig parse(String yaml, String source) {
+        if (yaml.isBlank()) {
+            return DaemonConfig.defaults();
+        }
+        try {
+            try (com.fasterxml.jackson.core.JsonParser probe = YAML.createParser(yaml)) {
+                if (probe.nextToken() == null) {
+                    return DaemonConfig.defaults();
+                }
+            }
+            DaemonConfig config = YAML.readValue(yaml, DaemonConfig.class);
+            return config != null ? config : DaemonConfig.defaults();
+        } catch (UnrecognizedPropertyException e) {
+            String option = path(e, e.getPropertyName());
+            throw new ConfigException(where(source, yaml, option, e.getLocation()) + "unknown option '" + option + "' (known here: "
+                    + String.join(", ", known(e.getKnownPropertyIds())) + ")", e);
+        } catch (ValueInstantiationException e) {
+            Throwable cause = e.getCause();
+            String message = cause instanceof ConfigException ? cause.getMessage() : e.getOriginalMessage();
+            java.util.regex.Matcher m = OPTION.matcher(message);
+            String option = m.find() ? m.group(1) : path(e, null);
+            throw new ConfigException(where(source, yaml, option, e.getLocation()) + message, e);
+        } catch (InvalidFormatException e) {
+            throw new ConfigException(where(source, e.getLocation()) + "option " + path(e, null) + ": '" + e.getValue()
+                    + "' is not " + article(e.getTargetType()), e);
+        } catch (MismatchedInputException e) {
+            String option = path(e, null);
+            throw new ConfigException(where(source, e.getLocation()) + (option.isEmpty() ? "" : "option " + option + ": ")
+                    + "expected " + article(e.getTargetType()), e);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(where(source, e.getLocation()) + "not valid YAML: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new ConfigException(source + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private static final java.util.regex.Pattern OPTION = java.util.regex.Pattern.compile("option ([A-Za-z.]+)");
+
+    /**
+     * "file:line: " for the key {@code option} (dotted path): Jackson reports errors of creator-built
+     * objects at the end of the object, so the key's own line is looked up in the token stream.
+     */
+    private static String where(String source, String yaml, String option, JsonLocation fallback) {
+        try (com.fasterxml.jackson.core.JsonParser p = YAML.createParser(yaml)) {
+            java.util.ArrayDeque<String> path = new java.util.ArrayDeque<>();
+            String pending = null;
+            com.fasterxml.jackson.core.JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                switch (t) {
+                    case FIELD_NAME -> {
+                        pending = p.currentName();
+                        String full = path.isEmpty() ? pending : String.join(".", path) + "." + pending;
+                        if (full.equals(option)) {
+                            return source + ":" + p.currentTokenLocation().getLineNr() + ": ";
+                        }
+                    }
+                    case START_OBJECT -> {
+                        if (pending != null) {
+                            path.addLast(pending);
+                        }
+                        pending = null;
+                    }
+                    case END_OBJECT -> {
+                        if (!path.isEmpty()) {
+                            path.removeLast();
+                        }
+                    }
+                    default -> pending = null;
+                }
+            }
+        } catch (IOException ignored) {
+            // the file parsed once already; fall back to Jackson's location
+        }
+        return where(source, fallback);
+    }
+
+    private static String where(String source, JsonLocation location) {
+        return location == null || location.getLineNr() < 1 ? source + ": " : source + ":" + location.getLineNr() + ": ";
+    }
+
+    private static String path(JsonMappingException e, String last) {
+        List<String> parts = new ArrayList<>();
+        for (JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                parts.add(r.getFieldName());
+            }
+        }
+        if (last != null && (parts.isEmpty() || !parts.get(parts.size() - 1).equals(last))) {
+            parts.add(last);
+        }
+        return String.join(".", parts);
+    }
+
+    private static Collection<String> known(Collection<Object> ids) {
+        TreeSet<String> names = new TreeSet<>();
+        if (ids != null) {
+            for (Object id : ids) {
+                names.add(String.valueOf(id));
+            }
+        }
+        return names;
+    }
+
+    private static String article(Class<?> type) {
+        if (type == null) {
+            return "a value of another type";
+        }
+        if (type == Integer.class || type == int.class) {
+            return "an integer";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        return "a " + type.getSimpleName() + " section (a map of options)";
+    }
+}

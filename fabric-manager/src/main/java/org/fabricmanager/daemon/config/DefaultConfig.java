@@ -1,0 +1,62 @@
+package org.fabricmanager.daemon.config;
+
+/**
+ * The default configuration as a commented YAML file: every option with its default value and what
+ * it does. Printed by {@code fabric-manager run --print-default-config}; a test checks that it parses
+ * back to {@link DaemonConfig#defaults()} and names every option.
+ */
+public final class DefaultConfig {
+    private DefaultConfig() {
+    }
+
+    /** The commented YAML text. */
+    public static String yaml() {
+        DaemonConfig d = DaemonConfig.defaults();
+        return """
+                # fabric-manager daemon configuration (every option, at its default).
+                # Durations are in milliseconds. Unknown keys are rejected.
+
+                southbound:                 # where switch agents connect (docs/protocol.md)
+                  bind: "%s"            # address to listen on; 0.0.0.0 = every interface
+                  port: %d                  # TCP port; 0 = pick a free port and print it
+                  maxFrameBytes: %d        # largest frame accepted from an agent (1024..16777216)
+                  handshakeTimeoutMs: %d    # connect..PORT_INFO must complete within this
+                  echoIntervalMs: %d         # keepalive ECHO period; RTT shown per switch in REST
+                  idleTimeoutMs: %d         # close a session that sent nothing for this long (> echoIntervalMs)
+                  ioThreads: %d                # Netty I/O threads for agent connections
+
+                rest:                       # the REST API (docs/rest-api.md)
+                  bind: "%s"          # address to listen on; keep it on loopback unless a proxy guards it
+                  port: %d                  # TCP port; 0 = pick a free port and print it
+                  ioThreads: %d                # Netty I/O threads for HTTP
+
+                fabric:
+                  expectedPgft: %s          # e.g. "PGFT(3;8,8,8;1,8,8;1,1,1)"; the discovered fabric is checked
+                                              # against it (missing, extra, miswired) and routing starts as soon
+                                              # as it is complete; null = no expectation
+
+                discovery:                  # when the first routing starts
+                  settleMs: %d              # ... once no switch or link appeared for this long
+                  maxWaitMs: %d            # ... or at the latest this long after the first switch connected
+
+                routing:
+                  engine: %s               # routing engine (dmodc is the fault-resilient default)
+                  threads: %d                  # routing pool size; 0 = number of processors
+                  settleMs: %d                # after a fabric change, wait this long to coalesce a burst into one re-route
+
+                push:                       # table installation (docs/protocol.md, section 6)
+                  ackTimeoutMs: %d          # a commit not acknowledged within this is retried (timeout doubles per retry)
+                  retries: %d                  # failures in a row before the switch is reported as failing (still retried)
+                  maxInFlight: %d            # switches with a batch on the wire at once; the others wait their turn, so that
+                                              # keepalives and ACKs are not queued behind megabytes of blocks
+
+                state:
+                  directory: "%s"   # destination indices and stored routing (survives restarts)
+                """.formatted(d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
+                d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
+                d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
+                d.fabric().expectedPgft() == null ? "null" : "\"" + d.fabric().expectedPgft() + "\"",
+                d.discovery().settleMs(), d.discovery().maxWaitMs(), d.routing().engine(), d.routing().threads(),
+                d.routing().settleMs(), d.push().ackTimeoutMs(), d.push().retries(), d.push().maxInFlight(), d.state().directory());
+    }
+}

@@ -1,0 +1,39 @@
+package org.fabricmanager.daemon.discovery;
+
+import java.util.List;
+
+/**
+ * How the discovered fabric compares with the expected PGFT: a verdict, a one-line summary and the
+ * findings by name (each list capped at {@link #MAX_LISTED} entries; the counts are exact).
+ */
+public record FabricCheck(String expected, Verdict verdict, String summary, int missingSwitchCount,
+                          List<String> missingSwitches, int extraSwitchCount, List<String> extraSwitches,
+                          int missingLinkCount, List<String> missingLinks, int miswiredCount, List<String> miswired) {
+    /** Entries kept per list. */
+    public static final int MAX_LISTED = 100;
+
+    /** The outcome. */
+    public enum Verdict {
+        /** No PGFT is configured: nothing to compare with. */
+        NOT_CHECKED,
+        /** Exactly the expected PGFT. */
+        INTACT,
+        /** The expected PGFT with switches or links missing. */
+        DEGRADED,
+        /** Extra switches or links, or links where the PGFT has none. */
+        MISWIRED
+    }
+
+    public FabricCheck {
+        missingSwitches = List.copyOf(missingSwitches);
+        extraSwitches = List.copyOf(extraSwitches);
+        missingLinks = List.copyOf(missingLinks);
+        miswired = List.copyOf(miswired);
+    }
+
+    /** The result when there is no expectation. */
+    public static FabricCheck notChecked() {
+        return new FabricCheck(null, Verdict.NOT_CHECKED, "no expected PGFT configured", 0, List.of(), 0, List.of(), 0,
+                List.of(), 0, List.of());
+    }
+}

@@ -1,0 +1,144 @@
+package org.fabricmanager.daemon.discovery;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.fabricmanager.daemon.store.DestinationIndexMap;
+import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.topology.EndNode;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.PortRef;
+
+/**
+ * Turns the port reports of the connected switches into a {@link Fabric}. A switch-to-switch link is
+ * taken only when both ends are connected and up and each names the other (GUID and port); a node
+ * link is taken from the leaf's report, first claim wins when two ports claim one node. Every claim
+ * that is not taken becomes a {@link LinkIssue}. Nodes without a destination index get the lowest free
+ * indices in topological order (the map is updated).
+ */
+public final class TopologyBuilder {
+    private TopologyBuilder() {
+    }
+
+    /** The discovered fabric, the claims that were not taken, and how many nodes got a new index. */
+    public record Result(Fabric fabric, List<LinkIssue> issues, int newIndices) {
+        public Result {
+            issues = List.copyOf(issues);
+        }
+    }
+
+    private record NodeClaim(long guid, String name, long leaf, int port) {
+    }
+
+    /**
+     * Builds the fabric of {@code switches}.
+     *
+     * @param expected the expected PGFT recorded in the fabric, or {@code null}
+     */
+    public static Result build(Collection<SwitchPorts> switches, DestinationIndexMap indices, PgftSpec expected,
+                               NodeOrdering ordering) {
+        List<SwitchPorts> sorted = new ArrayList<>(switches);
+        sorted.sort((x, y) -> Long.compareUnsigned(x.guid(), y.guid()));
+        Map<Long, SwitchPorts> byGuid = new HashMap<>(sorted.size() * 2);
+        List<FabricSwitch> fabricSwitches = new ArrayList<>(sorted.size());
+        for (SwitchPorts s : sorted) {
+            byGuid.put(s.guid(), s);
+            String name = s.name() == null || s.name().isBlank() ? "switch-" + Guids.format(s.guid()) : s.name();
+            fabricSwitches.add(new FabricSwitch(s.guid(), name, s.portCount()));
+        }
+        List<Link> links = new ArrayList<>();
+        List<LinkIssue> issues = new ArrayList<>();
+        Map<Long, NodeClaim> nodeClaims = new LinkedHashMap<>();
+        for (SwitchPorts s : sorted) {
+            for (int p = 1; p <= s.portCount(); p++) {
+                PortRecord r = s.port(p);
+                if (!r.isUp()) {
+                    continue;
+                }
+                PortRef at = new PortRef(s.guid(), p);
+                if (r.peerKind() == PortRecord.PeerKind.SWITCH) {
+                    switchClaim(s, p, r, at, byGuid, links, issues);
+                } else if (r.peerKind() == PortRecord.PeerKind.NODE) {
+                    if (byGuid.containsKey(r.peerGuid())) {
+                        issues.add(new LinkIssue(LinkIssue.Kind.NODE_CONFLICT, at, "claims node " + Guids.format(r.peerGuid())
+                                + ", which is a connected switch"));
+                        continue;
+                    }
+                    NodeClaim first = nodeClaims.get(r.peerGuid());
+                    if (first != null) {
+                        issues.add(new LinkIssue(LinkIssue.Kind.NODE_CONFLICT, at, "claims node " + Guids.format(r.peerGuid())
+                                + ", already attached at " + new PortRef(first.leaf(), first.port())));
+                        continue;
+                    }
+                    String name = r.peerName().isBlank() ? "node-" + Guids.format(r.peerGuid()) : r.peerName();
+                    nodeClaims.put(r.peerGuid(), new NodeClaim(r.peerGuid(), name, s.guid(), p));
+                }
+            }
+        }
+        for (NodeClaim c : nodeClaims.values()) {
+            links.add(new Link(c.leaf(), c.port(), c.guid(), 1));
+        }
+        int assigned = 0;
+        boolean missing = false;
+        for (NodeClaim c : nodeClaims.values()) {
+            missing |= !indices.contains(c.guid());
+        }
+        if (missing) {
+            Fabric provisional = new Fabric(expected, fabricSwitches, nodes(nodeClaims.values(), indices, true), links);
+            assigned = indices.assign(ordering.order(provisional));
+        }
+        Fabric fabric = new Fabric(expected, fabricSwitches, nodes(nodeClaims.values(), indices, false), links);
+        return new Result(fabric, issues, assigned);
+    }
+
+    private static void switchClaim(SwitchPorts s, int p, PortRecord r, PortRef at, Map<Long, SwitchPorts> byGuid,
+                                    List<Link> links, List<LinkIssue> issues) {
+        SwitchPorts peer = byGuid.get(r.peerGuid());
+        String claim = "claims " + Guids.format(r.peerGuid()) + ":" + r.peerPort();
+        if (peer == null) {
+            issues.add(new LinkIssue(LinkIssue.Kind.PEER_NOT_CONNECTED, at, claim + ", which is not connected"));
+            return;
+        }
+        if (r.peerPort() < 1 || r.peerPort() > peer.portCount()) {
+            issues.add(new LinkIssue(LinkIssue.Kind.PEER_PORT_INVALID, at, claim + ", but that switch has "
+                    + peer.portCount() + " ports"));
+            return;
+        }
+        PortRecord back = peer.port(r.peerPort());
+        if (back.isUp() && back.peerKind() == PortRecord.PeerKind.SWITCH && back.peerGuid() == s.guid()
+                && back.peerPort() == p) {
+            boolean first = Long.compareUnsigned(s.guid(), peer.guid()) < 0 || (s.guid() == peer.guid() && p < r.peerPort());
+            if (first) {
+                links.add(new Link(s.guid(), p, peer.guid(), r.peerPort()));
+            }
+            return;
+        }
+        issues.add(new LinkIssue(LinkIssue.Kind.CONTRADICTED, at, claim + ", which reports " + back));
+    }
+
+    private static List<EndNode> nodes(Collection<NodeClaim> claims, DestinationIndexMap indices, boolean provisional) {
+        List<EndNode> nodes = new ArrayList<>(claims.size());
+        int next = 0;
+        for (NodeClaim c : claims) {
+            next = Math.max(next, indices.indexOf(c.guid()) + 1);
+        }
+        for (NodeClaim c : claims) {
+            int index = indices.indexOf(c.guid());
+            if (index < 0) {
+                if (!provisional) {
+                    throw new IllegalStateException("node " + Guids.format(c.guid()) + " has no destination index");
+                }
+                index = next++;
+            }
+            nodes.add(new EndNode(c.guid(), c.name(), index));
+        }
+        return nodes;
+    }
+}

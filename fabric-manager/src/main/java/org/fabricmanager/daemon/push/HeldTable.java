@@ -1,0 +1,34 @@
+package org.fabricmanager.daemon.push;
+
+/**
+ * What the daemon knows a switch holds: version, length and hash, plus the content when it is known
+ * (a row of a {@link TableSet} the switch acknowledged, or the empty table). Unknown content forces a
+ * full push.
+ *
+ * @param source the tables whose row {@code row} the switch holds, or {@code null}
+ */
+public record HeldTable(long version, int length, long hash, boolean known, TableSet source, int row) {
+
+    /** A switch that holds no table (all entries unassigned). */
+    public static HeldTable empty(long version, long hash) {
+        return new HeldTable(version, 0, hash, true, null, -1);
+    }
+
+    /** A switch whose table content the daemon does not know. */
+    public static HeldTable unknown(long version, int length, long hash) {
+        return new HeldTable(version, length, hash, false, null, -1);
+    }
+
+    /** A switch holding row {@code row} of {@code source}. */
+    public static HeldTable of(TableSet source, int row) {
+        return new HeldTable(source.version(), source.length(), source.hash(row), true, source, row);
+    }
+
+    /** Entry {@code d} as held (255 beyond the held length); only for known content. */
+    int port(int d) {
+        if (d >= length || source == null) {
+            return 255;
+        }
+        return source.tables().port(row, d);
+    }
+}

@@ -1,0 +1,388 @@
+package org.fabricmanager.daemon.push;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.southbound.AgentErrorException;
+import org.fabricmanager.southbound.AgentSession;
+import org.fabricmanager.southbound.LftBatch;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.RequestFailedException;
+import org.fabricmanager.southbound.TableHash;
+import org.fabricmanager.topology.Guids;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Installs the current tables on every connected switch and tracks what each one holds. Per switch:
+ * at most one batch in flight (the blocks that differ from the held table, then the commit); the
+ * switch is in sync only when the commit's ACK carries the expected version and hash; no ACK within
+ * the timeout re-sends the batch (counted) with a doubled timeout (up to 32 times the configured one),
+ * a refused commit turns into a full push, and after {@code push.retries} failures in a row the switch
+ * is reported as failing but still retried: a slow agent converges, a session that is really dead is
+ * closed by the southbound idle timeout, never by the pusher.
+ * At most {@code push.maxInFlight} switches have a batch on the wire; the others wait their turn (like
+ * OpenSM's limit on SMPs on the wire), so that keepalives and ACKs are not queued behind megabytes of
+ * blocks on thousands of connections.
+ * On (re)connection the HELLO's version and hash tell what the switch holds: when they match a table
+ * the daemon still has, only the differences are sent, and nothing at all when it is current.
+ *
+ * <p>Runs on the control thread; completions of batches come back as control events.
+ */
+public final class LftPusher {
+    private static final Logger LOG = LoggerFactory.getLogger(LftPusher.class);
+    private static final int HISTORY = 4;
+    /** Each retry doubles the ACK timeout, up to 32 times the configured one. */
+    private static final int MAX_TIMEOUT_DOUBLINGS = 5;
+
+    /** Told after every acknowledgement or failure, to re-evaluate convergence. */
+    @FunctionalInterface
+    public interface Listener {
+        void progress();
+    }
+
+    private final long ackTimeoutMs;
+    private final int retries;
+    private final int maxInFlight;
+    /** Batches on the wire (at most {@code maxInFlight}); the switches beyond wait in {@code waiting}. */
+    private final java.util.Set<InFlight> active = new java.util.HashSet<>();
+    private final java.util.LinkedHashSet<Long> waiting = new java.util.LinkedHashSet<>();
+    private final EventQueue queue;
+    private final Listener listener;
+    private final Map<Long, SwitchPush> switches = new HashMap<>();
+    private final LinkedHashMap<Long, TableSet> history = new LinkedHashMap<>();
+    private final Counter blocksCounter;
+    private final Counter bytesCounter;
+    private final Counter commitsCounter;
+    private final Counter retriesCounter;
+    private TableSet current;
+    private Round round;
+    private long totalBlocks;
+    private long totalBytes;
+    private long totalCommits;
+    private long totalRetries;
+
+    private static final class SwitchPush {
+        final long guid;
+        final String name;
+        final AgentSession session;
+        HeldTable held;
+        InFlight inFlight;
+        int attempts;
+        long retries;
+        String lastError;
+
+        SwitchPush(long guid, String name, AgentSession session, HeldTable held) {
+            this.guid = guid;
+            this.name = name;
+            this.session = session;
+            this.held = held;
+        }
+
+        @Override
+        public String toString() {
+            return name + " (" + Guids.format(guid) + ")";
+        }
+    }
+
+    private record InFlight(LftBatch batch, TableSet target, int row, boolean full) {
+    }
+
+    private static final class Round {
+        final long version;
+        final long started = System.nanoTime();
+        long completed = -1;
+        long blocks;
+        long bytes;
+        long commits;
+        long acked;
+        long retries;
+        long fullPushes;
+
+        Round(long version) {
+            this.version = version;
+        }
+
+        PushRound snapshot() {
+            return new PushRound(version, started, completed, blocks, bytes, commits, acked, retries, fullPushes);
+        }
+    }
+
+    public LftPusher(long ackTimeoutMs, int retries, int maxInFlight, EventQueue queue, MeterRegistry registry,
+                     Listener listener) {
+        this.ackTimeoutMs = ackTimeoutMs;
+        this.retries = retries;
+        this.maxInFlight = maxInFlight;
+        this.queue = queue;
+        this.listener = listener;
+        this.blocksCounter = Counter.builder("fabric.push.blocks").description("LFT blocks sent").register(registry);
+        this.bytesCounter = Counter.builder("fabric.push.bytes").baseUnit("bytes").description("bytes of LFT blocks and commits sent").register(registry);
+        this.commitsCounter = Counter.builder("fabric.push.commits").description("LFT commits sent").register(registry);
+        this.retriesCounter = Counter.builder("fabric.push.retries").description("batches re-sent after a timeout or a refusal").register(registry);
+    }
+
+    /** The tables being installed, or {@code null} before the first routing. */
+    public TableSet current() {
+        return current;
+    }
+
+    /** Makes {@code tables} the version to install and starts pushing it. */
+    public void install(TableSet tables) {
+        current = tables;
+        history.put(tables.version(), tables);
+        while (history.size() > HISTORY) {
+            history.remove(history.keySet().iterator().next());
+        }
+        round = new Round(tables.version());
+        for (SwitchPush sp : switches.values()) {
+            sync(sp);
+        }
+        checkRoundComplete();
+    }
+
+    /** A switch connected (its HELLO says what it holds); pushes what it lacks if it is routed. */
+    public void attach(long guid, String name, AgentSession session, Hello hello) {
+        SwitchPush sp = new SwitchPush(guid, name, session, reconcile(guid, hello));
+        switches.put(guid, sp);
+        sync(sp);
+    }
+
+    private HeldTable reconcile(long guid, Hello hello) {
+        if (hello.tableLength() == 0 && hello.tableHash() == TableHash.EMPTY) {
+            return HeldTable.empty(hello.tableVersion(), hello.tableHash());
+        }
+        TableSet known = history.get(hello.tableVersion());
+        if (known != null) {
+            int row = known.row(guid);
+            if (row >= 0 && known.length() == hello.tableLength() && known.hash(row) == hello.tableHash()) {
+                return HeldTable.of(known, row);
+            }
+        }
+        return HeldTable.unknown(hello.tableVersion(), hello.tableLength(), hello.tableHash());
+    }
+
+    /** A switch disconnected; its in-flight batch is abandoned. */
+    public void detach(long guid) {
+        SwitchPush sp = switches.remove(guid);
+        waiting.remove(guid);
+        if (sp != null && sp.inFlight != null && active.remove(sp.inFlight)) {
+            drain();
+        }
+        checkRoundComplete();
+    }
+
+    /** True when the switch holds the current version (confirmed). */
+    public boolean inSync(long guid) {
+        SwitchPush sp = switches.get(guid);
+        return sp != null && inSync(sp);
+    }
+
+    private boolean inSync(SwitchPush sp) {
+        if (current == null) {
+            return false;
+        }
+        int row = current.row(sp.guid);
+        return row >= 0 && sp.held.version() == current.version() && sp.held.length() == current.length()
+                && sp.held.hash() == current.hash(row);
+    }
+
+    /** Attached switches that the current tables cover and that hold them. */
+    public int inSyncCount() {
+        int n = 0;
+        for (SwitchPush sp : switches.values()) {
+            if (covered(sp) && inSync(sp)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Attached switches that the current tables cover and that do not hold them yet. */
+    public int pendingCount() {
+        int n = 0;
+        for (SwitchPush sp : switches.values()) {
+            if (covered(sp) && !inSync(sp)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private boolean covered(SwitchPush sp) {
+        return current != null && current.row(sp.guid) >= 0;
+    }
+
+    /** The push state of one switch, or {@code null} when it is not attached. */
+    public SwitchPushState state(long guid) {
+        SwitchPush sp = switches.get(guid);
+        if (sp == null) {
+            return null;
+        }
+        return new SwitchPushState(sp.held.version(), sp.held.hash(), sp.held.known(), inSync(sp), sp.inFlight != null,
+                sp.retries, sp.lastError);
+    }
+
+    /** Figures of the current version's installation, or {@code null} before the first. */
+    public PushRound round() {
+        return round == null ? null : round.snapshot();
+    }
+
+    public long totalBlocks() {
+        return totalBlocks;
+    }
+
+    public long totalBytes() {
+        return totalBytes;
+    }
+
+    public long totalCommits() {
+        return totalCommits;
+    }
+
+    public long totalRetries() {
+        return totalRetries;
+    }
+
+    private void sync(SwitchPush sp) {
+        if (current == null || sp.inFlight != null) {
+            return;
+        }
+        int row = current.row(sp.guid);
+        if (row < 0 || inSync(sp)) {
+            return;
+        }
+        if (active.size() >= maxInFlight) {
+            waiting.add(sp.guid);
+            return;
+        }
+        waiting.remove(sp.guid);
+        List<LftBatch.Block> blocks = BlockDiff.blocks(sp.held, current, row);
+        LftBatch batch = new LftBatch(current.version(), blocks, current.length(), current.hash(row));
+        InFlight f = new InFlight(batch, current, row, !sp.held.known());
+        sp.inFlight = f;
+        active.add(f);
+        long bytes = batch.wireBytes();
+        totalBlocks += blocks.size();
+        totalBytes += bytes;
+        totalCommits++;
+        blocksCounter.increment(blocks.size());
+        bytesCounter.increment(bytes);
+        commitsCounter.increment();
+        if (round != null && round.version == batch.version()) {
+            round.blocks += blocks.size();
+            round.bytes += bytes;
+            round.commits++;
+            if (f.full) {
+                round.fullPushes++;
+            }
+        }
+        LOG.debug("push v{} to {}: {} blocks{}", batch.version(), sp, blocks.size(), f.full ? " (full)" : "");
+        long timeout = ackTimeoutMs << Math.min(sp.attempts, MAX_TIMEOUT_DOUBLINGS);
+        CompletableFuture<CommitAck> future = sp.session.sendBatch(batch, timeout);
+        future.whenComplete((ack, error) -> queue.append("push-done " + sp.name,
+                () -> batchDone(sp, f, ack, error)));
+    }
+
+    private void batchDone(SwitchPush sp, InFlight f, CommitAck ack, Throwable error) {
+        if (!active.remove(f)) {
+            return; // abandoned when its switch was detached
+        }
+        try {
+            completed(sp, f, ack, error);
+        } finally {
+            drain();
+        }
+    }
+
+    /** Starts waiting switches while there is room on the wire. */
+    private void drain() {
+        java.util.Iterator<Long> it = waiting.iterator();
+        while (active.size() < maxInFlight && it.hasNext()) {
+            SwitchPush next = switches.get(it.next());
+            it.remove();
+            if (next != null) {
+                sync(next);
+            }
+        }
+    }
+
+    private void completed(SwitchPush sp, InFlight f, CommitAck ack, Throwable error) {
+        if (switches.get(sp.guid) != sp || sp.inFlight != f) {
+            return;
+        }
+        sp.inFlight = null;
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause == null) {
+            LftBatch b = f.batch;
+            if (ack.version() == b.version() && ack.length() == b.length() && ack.hash() == b.hash()) {
+                sp.held = HeldTable.of(f.target, f.row);
+                sp.attempts = 0;
+                sp.lastError = null;
+                if (round != null && round.version == b.version()) {
+                    round.acked++;
+                }
+            } else {
+                sp.held = HeldTable.unknown(ack.version(), ack.length(), ack.hash());
+                failed(sp, "acknowledged v" + ack.version() + " hash " + Long.toHexString(ack.hash()) + ", expected v"
+                        + b.version() + " hash " + Long.toHexString(b.hash()));
+            }
+        } else if (cause instanceof RequestFailedException rf && !rf.timeout()) {
+            return; // the session closed; the controller detaches the switch
+        } else {
+            if (cause instanceof AgentErrorException) {
+                sp.held = HeldTable.unknown(sp.held.version(), sp.held.length(), sp.held.hash());
+            }
+            failed(sp, cause.getMessage());
+        }
+        if (switches.get(sp.guid) == sp) {
+            sync(sp);
+        }
+        checkRoundComplete();
+        listener.progress();
+    }
+
+    private void failed(SwitchPush sp, String why) {
+        sp.attempts++;
+        sp.retries++;
+        sp.lastError = why;
+        totalRetries++;
+        retriesCounter.increment();
+        if (round != null) {
+            round.retries++;
+        }
+        long nextTimeout = ackTimeoutMs << Math.min(sp.attempts, MAX_TIMEOUT_DOUBLINGS);
+        if (sp.attempts <= retries) {
+            LOG.warn("push to {} not confirmed ({}), retry {}/{} with a {} ms timeout", sp, why, sp.attempts, retries,
+                    nextTimeout);
+        } else if (sp.attempts == retries + 1) {
+            LOG.error("push to {} failed {} times (last: {}); the switch stays out of sync, retrying with a {} ms timeout",
+                    sp, sp.attempts, why, nextTimeout);
+        } else {
+            LOG.debug("push to {} failed again ({}), attempt {}", sp, why, sp.attempts);
+        }
+    }
+
+    /** Attached switches whose push failed more than {@code push.retries} times in a row. */
+    public int failingCount() {
+        int n = 0;
+        for (SwitchPush sp : switches.values()) {
+            if (sp.attempts > retries) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private void checkRoundComplete() {
+        if (round != null && round.completed < 0 && active.isEmpty() && pendingCount() == 0) {
+            round.completed = System.nanoTime();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package org.fabricmanager.daemon.routing;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingEngines;
+import org.fabricmanager.routing.RoutingResult;
+
+/**
+ * Runs routing computations one at a time on a dedicated dispatcher thread, so the control thread
+ * never blocks; the engine parallelises each computation on its own pool (kept warm between
+ * computations). Results come back through futures, which the daemon turns into control events.
+ */
+public final class RoutingService implements AutoCloseable {
+    private final RoutingEngine engine;
+    private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fm-routing");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * @throws org.fabricmanager.routing.RoutingException for an unknown engine name
+     */
+    public RoutingService(String engineName, int threads) {
+        this(RoutingEngines.create(engineName, threads));
+    }
+
+    /** A service around an engine built elsewhere (the service closes it). */
+    public RoutingService(RoutingEngine engine) {
+        this.engine = engine;
+    }
+
+    /** The engine's name as configured. */
+    public String engineName() {
+        return engine.name();
+    }
+
+    /** Computes the tables of {@code job} on the routing threads. */
+    public CompletableFuture<RoutingOutcome> route(RoutingJob job) {
+        return CompletableFuture.supplyAsync(() -> {
+            long start = System.nanoTime();
+            RoutingResult result = engine.route(job.fabric().index());
+            return new RoutingOutcome(job, result, System.nanoTime() - start);
+        }, dispatcher);
+    }
+
+    @Override
+    public void close() {
+        dispatcher.shutdownNow();
+        try {
+            dispatcher.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        engine.close();
+    }
+}

@@ -1,0 +1,454 @@
+package org.fabricmanager.southbound;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.EchoReply;
+import org.fabricmanager.southbound.Message.EchoRequest;
+import org.fabricmanager.southbound.Message.ErrorReport;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.Message.HelloReply;
+import org.fabricmanager.southbound.Message.LftBlock;
+import org.fabricmanager.southbound.Message.LftCommit;
+import org.fabricmanager.southbound.Message.PortInfo;
+import org.fabricmanager.southbound.Message.PortStatus;
+import org.fabricmanager.topology.Guids;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's end of one agent connection: the last handler of the pipeline. It runs the handshake
+ * as an explicit {@link State} machine (an unexpected message closes the session with an ERROR),
+ * checks the rules that need the session's context (port count, the agent's own GUID), answers echoes,
+ * and tracks the daemon's requests by transaction id: {@link #sendBatch} returns a future completed by
+ * the commit's ACK and failed by an ERROR, a timeout or the session closing.
+ *
+ * <p>Inbound messages are handled on the channel's event loop; the methods the daemon calls
+ * ({@link #acceptHello}, {@link #acknowledge}, {@link #reject}, {@link #sendBatch}, {@link #close})
+ * may be called from any thread and hop onto the event loop.
+ */
+public final class AgentSession extends SimpleChannelInboundHandler<Message> {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
+    private static final AtomicLong IDS = new AtomicLong();
+
+    /** Handshake and life-cycle states of a session ({@code docs/protocol.md}, section 4). */
+    public enum State {
+        /** Connected; only HELLO is allowed. */
+        AWAIT_HELLO,
+        /** HELLO received; the daemon is checking the GUID; nothing is allowed. */
+        HELLO_PENDING,
+        /** HELLO_REPLY sent; only PORT_INFO is allowed. */
+        AWAIT_PORT_INFO,
+        /** Handshake complete. */
+        ACTIVE,
+        /** Closed; everything is ignored. */
+        CLOSED
+    }
+
+    private final long id = IDS.incrementAndGet();
+    private final SouthboundSettings settings;
+    private final SouthboundListener listener;
+    private final Map<Integer, PendingBatch> pending = new HashMap<>();
+
+    private Channel channel;
+    private volatile State state = State.AWAIT_HELLO;
+    private volatile Hello hello;
+    private volatile long lastRttNanos = -1;
+    private volatile SocketAddress remote;
+    private int peerMaxFrame = Protocol.MIN_MAX_FRAME;
+    private int nextTxid;
+    private String closeReason;
+    private boolean closeReported;
+    private ScheduledFuture<?> handshakeTimer;
+    private ScheduledFuture<?> echoTimer;
+
+    public AgentSession(SouthboundSettings settings, SouthboundListener listener) {
+        this.settings = settings;
+        this.listener = listener;
+    }
+
+    // ---- identity and state (any thread) ----------------------------------------------------
+
+    /** A number unique to this session within the JVM, for logs and bookkeeping. */
+    public long id() {
+        return id;
+    }
+
+    /** The HELLO this session sent, or {@code null} before it. */
+    public Hello hello() {
+        return hello;
+    }
+
+    /** The switch's GUID, or 0 before HELLO. */
+    public long guid() {
+        Hello h = hello;
+        return h == null ? 0 : h.guid();
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public SocketAddress remoteAddress() {
+        return remote;
+    }
+
+    /** The last echo round-trip time in nanoseconds, or -1 before the first reply. */
+    public long lastRttNanos() {
+        return lastRttNanos;
+    }
+
+    @Override
+    public String toString() {
+        Hello h = hello;
+        return "session #" + id + " from " + remote + (h == null ? "" : " (" + Guids.format(h.guid()) + " " + h.name() + ")");
+    }
+
+    // ---- commands from the daemon (any thread) ------------------------------------------------
+
+    /** Completes the handshake's GUID check: sends HELLO_REPLY and waits for PORT_INFO. */
+    public void acceptHello(long daemonId) {
+        onLoop(() -> {
+            if (state != State.HELLO_PENDING) {
+                return;
+            }
+            state = State.AWAIT_PORT_INFO;
+            channel.writeAndFlush(new HelloReply(hello.txid(), negotiatedVersion(hello), daemonId,
+                    settings.maxFrameBytes(), settings.echoIntervalMs()));
+        });
+    }
+
+    /** Acknowledges a request of the agent (PORT_INFO once the daemon has accepted it). */
+    public void acknowledge(int txid, MessageType type) {
+        onLoop(() -> {
+            if (state != State.CLOSED) {
+                channel.writeAndFlush(new Message.Ack(txid, type));
+            }
+        });
+    }
+
+    /** Sends a fatal ERROR answering {@code about} (may be {@code null}) and closes the session; the reason is logged once. */
+    public void reject(ErrorCode code, Message about, String message) {
+        int refType = about == null ? 0 : about.type().code();
+        int txid = about == null ? 0 : about.txid();
+        onLoop(() -> fail(new ProtocolException(code, refType, txid, message)));
+    }
+
+    /** Tells the agent the daemon is stopping (ERROR SHUTTING_DOWN) and closes the session. */
+    public void shutdown() {
+        onLoop(() -> fail(new ProtocolException(ErrorCode.SHUTTING_DOWN, 0, 0, "the daemon is stopping")));
+    }
+
+    /** Closes the session without an ERROR (e.g. after failed pushes). */
+    public void close(String reason) {
+        onLoop(() -> {
+            if (closeReason == null) {
+                closeReason = reason;
+            }
+            channel.close();
+        });
+    }
+
+    /**
+     * Sends the blocks of {@code batch} and its commit, flushing once.
+     *
+     * @return completed with the agent's ACK of the commit; failed with {@link AgentErrorException}
+     *         when the agent refuses a block or the commit, or {@link RequestFailedException} on
+     *         timeout or when the session closes
+     */
+    public CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
+        CompletableFuture<CommitAck> future = new CompletableFuture<>();
+        Channel ch = channel;
+        if (ch == null) {
+            future.completeExceptionally(new RequestFailedException(this + " is not connected", false));
+            return future;
+        }
+        ch.eventLoop().execute(() -> {
+            if (state != State.ACTIVE) {
+                future.completeExceptionally(new RequestFailedException(this + " is " + state, false));
+                return;
+            }
+            PendingBatch p = new PendingBatch(future, new int[batch.blocks().size() + 1]);
+            int i = 0;
+            for (LftBatch.Block b : batch.blocks()) {
+                int txid = takeTxid();
+                p.txids[i++] = txid;
+                pending.put(txid, p);
+                channel.write(new LftBlock(txid, batch.version(), b.base(), b.entries()));
+            }
+            int commitTxid = takeTxid();
+            p.txids[i] = commitTxid;
+            pending.put(commitTxid, p);
+            channel.writeAndFlush(new LftCommit(commitTxid, batch.version(), batch.length(), batch.blocks().size(),
+                    batch.hash()));
+            p.timer = channel.eventLoop().schedule(() -> finish(p, null, new RequestFailedException(
+                    "no ACK for the commit of v" + batch.version() + " within " + timeoutMs + " ms", true)),
+                    timeoutMs, TimeUnit.MILLISECONDS);
+        });
+        return future;
+    }
+
+    private void onLoop(Runnable r) {
+        Channel ch = channel;
+        if (ch == null) {
+            return;
+        }
+        if (ch.eventLoop().inEventLoop()) {
+            r.run();
+        } else {
+            ch.eventLoop().execute(r);
+        }
+    }
+
+    private int takeTxid() {
+        nextTxid = Protocol.nextTxid(nextTxid);
+        return nextTxid;
+    }
+
+    private static int negotiatedVersion(Hello h) {
+        return Math.min(h.maxVersion(), Protocol.MAX_VERSION);
+    }
+
+    // ---- Netty callbacks (event loop) ---------------------------------------------------------
+
+    @Override
+    public void channelRegistered(ChannelHandlerContext ctx) throws Exception {
+        channel = ctx.channel();
+        super.channelRegistered(ctx);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        channel = ctx.channel();
+        remote = channel.remoteAddress();
+        handshakeTimer = ctx.executor().schedule(() -> {
+            if (state != State.ACTIVE && state != State.CLOSED) {
+                fail(new ProtocolException(ErrorCode.HANDSHAKE_TIMEOUT, 0, 0, "handshake not complete after "
+                        + settings.handshakeTimeoutMs() + " ms (state " + state + ")"));
+            }
+        }, settings.handshakeTimeoutMs(), TimeUnit.MILLISECONDS);
+        LOG.debug("{}: connected", this);
+        super.channelActive(ctx);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Message msg) {
+        switch (state) {
+            case AWAIT_HELLO -> {
+                if (!(msg instanceof Hello h)) {
+                    throw unexpected(msg);
+                }
+                if (h.maxVersion() < Protocol.MIN_VERSION || h.minVersion() > Protocol.MAX_VERSION) {
+                    throw new ProtocolException(ErrorCode.UNSUPPORTED_VERSION, msg.type().code(), msg.txid(),
+                            "agent speaks versions " + h.minVersion() + ".." + h.maxVersion() + ", daemon "
+                                    + Protocol.MIN_VERSION + ".." + Protocol.MAX_VERSION);
+                }
+                hello = h;
+                peerMaxFrame = h.maxFrame();
+                state = State.HELLO_PENDING;
+                listener.helloReceived(this, h);
+            }
+            case HELLO_PENDING -> throw unexpected(msg);
+            case AWAIT_PORT_INFO -> {
+                if (!(msg instanceof PortInfo info)) {
+                    throw unexpected(msg);
+                }
+                checkPorts(info.ports(), true, msg);
+                state = State.ACTIVE;
+                handshakeTimer.cancel(false);
+                echoTimer = ctx.executor().scheduleAtFixedRate(this::sendEcho, settings.echoIntervalMs(),
+                        settings.echoIntervalMs(), TimeUnit.MILLISECONDS);
+                listener.portInfoReceived(this, info);
+            }
+            case ACTIVE -> active(ctx, msg);
+            case CLOSED -> {
+                // the session is going away; late frames carry no meaning
+            }
+        }
+    }
+
+    private void active(ChannelHandlerContext ctx, Message msg) {
+        if (msg instanceof PortInfo info) {
+            checkPorts(info.ports(), true, msg);
+            listener.portInfoReceived(this, info);
+        } else if (msg instanceof PortStatus status) {
+            checkPorts(status.ports(), false, msg);
+            ctx.writeAndFlush(new Message.Ack(msg.txid(), MessageType.PORT_STATUS));
+            listener.portStatusReceived(this, status);
+        } else if (msg instanceof CommitAck ack) {
+            PendingBatch p = pending.get(ack.txid());
+            if (p != null && p.txids[p.txids.length - 1] == ack.txid()) {
+                finish(p, ack, null);
+            } else {
+                LOG.debug("{}: ACK of commit txid {} matches no pending request", this, ack.txid());
+            }
+        } else if (msg instanceof ErrorReport error) {
+            PendingBatch p = pending.get(error.txid());
+            if (p != null) {
+                finish(p, null, new AgentErrorException(error));
+            }
+            if (error.fatal()) {
+                closeReason = "agent sent " + error;
+                LOG.warn("{}: closed: agent sent {}", this, error);
+                ctx.close();
+            } else if (p == null) {
+                LOG.debug("{}: agent sent {} for no pending request", this, error);
+            }
+        } else if (msg instanceof EchoRequest echo) {
+            ctx.writeAndFlush(new EchoReply(echo.txid(), echo.timestamp()));
+        } else if (msg instanceof EchoReply echo) {
+            lastRttNanos = Math.max(0, System.nanoTime() - echo.timestamp());
+        } else if (msg instanceof Message.Ack) {
+            LOG.debug("{}: ignoring {}", this, msg);
+        } else {
+            throw unexpected(msg);
+        }
+    }
+
+    private void checkPorts(java.util.List<PortRecord> ports, boolean snapshot, Message msg) {
+        int portCount = hello.portCount();
+        if (snapshot && ports.size() != portCount) {
+            throw new ProtocolException(ErrorCode.MALFORMED, msg.type().code(), msg.txid(), msg.type() + " has "
+                    + ports.size() + " port records but the switch has " + portCount + " ports");
+        }
+        for (PortRecord r : ports) {
+            if (r.port() > portCount) {
+                throw new ProtocolException(ErrorCode.MALFORMED, msg.type().code(), msg.txid(), msg.type() + ": port "
+                        + r.port() + " above the switch's " + portCount + " ports");
+            }
+            if (r.peerKind() != PortRecord.PeerKind.NONE && r.peerGuid() == hello.guid()) {
+                throw new ProtocolException(ErrorCode.MALFORMED, msg.type().code(), msg.txid(), msg.type() + ": port "
+                        + r.port() + " names the switch itself as its neighbour");
+            }
+        }
+    }
+
+    private ProtocolException unexpected(Message msg) {
+        return new ProtocolException(ErrorCode.UNEXPECTED_MESSAGE, msg.type().code(), msg.txid(),
+                msg.type() + " not allowed in state " + state);
+    }
+
+    private void sendEcho() {
+        if (state == State.ACTIVE) {
+            channel.writeAndFlush(new EchoRequest(takeTxid(), System.nanoTime()));
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent idle && idle.state() == IdleState.READER_IDLE && state == State.ACTIVE) {
+            fail(new ProtocolException(ErrorCode.IDLE_TIMEOUT, 0, 0, "nothing received for "
+                    + settings.idleTimeoutMs() + " ms"));
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof ProtocolException pe) {
+            fail(pe);
+        } else if (cause instanceof IOException) {
+            if (closeReason == null) {
+                closeReason = "connection error: " + cause.getMessage();
+            }
+            LOG.debug("{}: {}", this, closeReason);
+            ctx.close();
+        } else {
+            LOG.error("{}: internal error, closing", this, cause);
+            fail(new ProtocolException(ErrorCode.INTERNAL, 0, 0, "internal error: " + cause));
+        }
+    }
+
+    /** Sends {@code e} as ERROR (when the connection still takes it), logs the cause and closes. */
+    private void fail(ProtocolException e) {
+        if (closeReason != null) {
+            return;
+        }
+        closeReason = e.code() + ": " + e.getMessage();
+        if (e.code() == ErrorCode.SHUTTING_DOWN) {
+            LOG.debug("{}: closed: {}", this, closeReason);
+        } else {
+            LOG.warn("{}: closed: {}", this, closeReason);
+        }
+        if (state == State.CLOSED) {
+            return; // found while the connection was closing (a truncated last frame): nothing to send
+        }
+        if (channel.isActive()) {
+            channel.writeAndFlush(e.toMessage()).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            channel.close();
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        State previous = state;
+        state = State.CLOSED;
+        if (handshakeTimer != null) {
+            handshakeTimer.cancel(false);
+        }
+        if (echoTimer != null) {
+            echoTimer.cancel(false);
+        }
+        RequestFailedException closed = new RequestFailedException(this + " closed", false);
+        for (PendingBatch p : pending.values().toArray(new PendingBatch[0])) {
+            finish(p, null, closed);
+        }
+        String reason = closeReason != null ? closeReason : "connection closed by the agent";
+        LOG.debug("{}: closed in state {}: {}", this, previous, reason);
+        if (!closeReported) {
+            closeReported = true;
+            listener.sessionClosed(this, reason);
+        }
+        super.channelInactive(ctx);
+    }
+
+    private void finish(PendingBatch p, CommitAck ack, Throwable failure) {
+        if (p.done) {
+            return;
+        }
+        p.done = true;
+        for (int txid : p.txids) {
+            pending.remove(txid);
+        }
+        if (p.timer != null) {
+            p.timer.cancel(false);
+        }
+        if (failure != null) {
+            p.future.completeExceptionally(failure);
+        } else {
+            p.future.complete(ack);
+        }
+    }
+
+    /** The largest frame the agent accepts (from its HELLO). */
+    public int peerMaxFrame() {
+        return peerMaxFrame;
+    }
+
+    /** A batch in flight: every txid it used, its future and its timeout. */
+    private static final class PendingBatch {
+        final CompletableFuture<CommitAck> future;
+        final int[] txids;
+        ScheduledFuture<?> timer;
+        boolean done;
+
+        PendingBatch(CompletableFuture<CommitAck> future, int[] txids) {
+            this.future = future;
+            this.txids = txids;
+        }
+    }
+}

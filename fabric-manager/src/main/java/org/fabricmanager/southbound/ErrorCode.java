@@ -1,0 +1,52 @@
+package org.fabricmanager.southbound;
+
+import java.util.Optional;
+
+/**
+ * The error codes of the protocol's ERROR message. A fatal code closes the session after it is sent;
+ * a non-fatal one answers one request and leaves the session up.
+ */
+public enum ErrorCode {
+    MALFORMED(1, true),
+    UNKNOWN_TYPE(2, true),
+    FRAME_TOO_LARGE(3, true),
+    UNSUPPORTED_VERSION(4, true),
+    UNEXPECTED_MESSAGE(5, true),
+    HANDSHAKE_TIMEOUT(6, true),
+    DUPLICATE_GUID(7, true),
+    NEIGHBOUR_CONFLICT(8, true),
+    IDLE_TIMEOUT(9, true),
+    BAD_BLOCK(10, false),
+    BATCH_INCOMPLETE(11, false),
+    HASH_MISMATCH(12, false),
+    UNSUPPORTED_FEATURE(13, false),
+    SHUTTING_DOWN(14, true),
+    INTERNAL(15, true);
+
+    private final int code;
+    private final boolean fatal;
+
+    ErrorCode(int code, boolean fatal) {
+        this.code = code;
+        this.fatal = fatal;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** True when the sender closes the session after sending this error. */
+    public boolean fatal() {
+        return fatal;
+    }
+
+    /** The code of a wire value, if this version knows it (unknown codes are treated as fatal). */
+    public static Optional<ErrorCode> fromCode(int code) {
+        for (ErrorCode c : values()) {
+            if (c.code == code) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+}

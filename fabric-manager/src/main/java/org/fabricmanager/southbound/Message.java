@@ -1,0 +1,228 @@
+package org.fabricmanager.southbound;
+
+import java.net.InetAddress;
+import java.util.Arrays;
+import java.util.List;
+import org.fabricmanager.topology.Guids;
+
+/**
+ * One southbound protocol message ({@code docs/protocol.md}). Every message carries the transaction
+ * id of its frame: a request's own id, or for a reply the id of the request it answers.
+ */
+public sealed interface Message {
+
+    /** The frame's transaction id. */
+    int txid();
+
+    /** The wire type. */
+    MessageType type();
+
+    /** HELLO: the agent introduces its switch and the table it holds. */
+    record Hello(int txid, int minVersion, int maxVersion, long guid, long incarnation, int portCount, int maxFrame,
+                 long tableVersion, int tableLength, long tableHash, String name) implements Message {
+        @Override
+        public MessageType type() {
+            return MessageType.HELLO;
+        }
+
+        @Override
+        public String toString() {
+            return "HELLO[txid=" + txid + ", versions " + minVersion + ".." + maxVersion + ", guid "
+                    + Guids.format(guid) + " (" + name + "), " + portCount + " ports, table v" + tableVersion
+                    + " len " + tableLength + " hash " + Long.toHexString(tableHash) + "]";
+        }
+    }
+
+    /** HELLO_REPLY: the negotiated version and the daemon's parameters. */
+    record HelloReply(int txid, int version, long daemonId, int maxFrame, int echoIntervalMs) implements Message {
+        @Override
+        public MessageType type() {
+            return MessageType.HELLO_REPLY;
+        }
+    }
+
+    /** PORT_INFO: a full snapshot of the switch's ports, one record per port 1..portCount. */
+    record PortInfo(int txid, List<PortRecord> ports) implements Message {
+        public PortInfo {
+            ports = List.copyOf(ports);
+        }
+
+        @Override
+        public MessageType type() {
+            return MessageType.PORT_INFO;
+        }
+    }
+
+    /** PORT_STATUS: the ports that changed. */
+    record PortStatus(int txid, List<PortRecord> ports) implements Message {
+        public PortStatus {
+            ports = List.copyOf(ports);
+        }
+
+        @Override
+        public MessageType type() {
+            return MessageType.PORT_STATUS;
+        }
+    }
+
+    /** LFT_BLOCK: up to 64 entries from destination index {@code base}, staged for table {@code version}. */
+    record LftBlock(int txid, long version, int base, byte[] entries) implements Message {
+        /** Entries per block, as InfiniBand's LinearForwardingTable attribute. */
+        public static final int SIZE = 64;
+
+        @Override
+        public MessageType type() {
+            return MessageType.LFT_BLOCK;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof LftBlock b && b.txid == txid && b.version == version && b.base == base
+                    && Arrays.equals(b.entries, entries);
+        }
+
+        @Override
+        public int hashCode() {
+            return (Long.hashCode(version) * 31 + base) * 31 + Arrays.hashCode(entries);
+        }
+
+        @Override
+        public String toString() {
+            return "LFT_BLOCK[txid=" + txid + ", v" + version + ", base " + base + ", " + entries.length + " entries]";
+        }
+    }
+
+    /** LFT_COMMIT: apply the staged blocks of {@code version} atomically; the result must hash to {@code hash}. */
+    record LftCommit(int txid, long version, int length, int blocks, long hash) implements Message {
+        @Override
+        public MessageType type() {
+            return MessageType.LFT_COMMIT;
+        }
+    }
+
+    /** ACK of any request but LFT_COMMIT. */
+    record Ack(int txid, MessageType ackedType) implements Message {
+        public Ack {
+            if (ackedType == MessageType.LFT_COMMIT) {
+                throw new IllegalArgumentException("an LFT_COMMIT is acknowledged with CommitAck");
+            }
+        }
+
+        @Override
+        public MessageType type() {
+            return MessageType.ACK;
+        }
+    }
+
+    /** ACK of an LFT_COMMIT, with the table the agent now holds. */
+    record CommitAck(int txid, long version, int length, long hash) implements Message {
+        @Override
+        public MessageType type() {
+            return MessageType.ACK;
+        }
+    }
+
+    /** ERROR: a wire error code (see {@link ErrorCode}), the offending message type and a cause. */
+    record ErrorReport(int txid, int code, int refType, String message) implements Message {
+        @Override
+        public MessageType type() {
+            return MessageType.ERROR;
+        }
+
+        /** The code if this version knows it. */
+        public java.util.Optional<ErrorCode> errorCode() {
+            return ErrorCode.fromCode(code);
+        }
+
+        /** Whether the session ends with this error (unknown codes count as fatal). */
+        public boolean fatal() {
+            return errorCode().map(ErrorCode::fatal).orElse(true);
+        }
+
+        @Override
+        public String toString() {
+            return "ERROR[txid=" + txid + ", " + errorCode().map(Enum::name).orElse("code " + code) + " on "
+                    + (refType == 0 ? "-" : MessageType.describe(refType)) + ": " + message + "]";
+        }
+    }
+
+    /** ECHO_REQUEST: keepalive; {@code timestamp} comes back unchanged in the reply. */
+    record EchoRequest(int txid, long timestamp) implements Message {
+        @Override
+        public MessageType type() {
+            return MessageType.ECHO_REQUEST;
+        }
+    }
+
+    /** ECHO_REPLY: answers an ECHO_REQUEST with its timestamp. */
+    record EchoReply(int txid, long timestamp) implements Message {
+        @Override
+        public MessageType type() {
+            return MessageType.ECHO_REPLY;
+        }
+    }
+
+    /** DETECTOR_CONFIG: one chunk of the failure-detector ring configuration. */
+    record DetectorConfig(int txid, long epoch, int etaMs, int deltaMs, int pauseMs, Overlay overlay,
+                          Transport transport, StartMode startMode, int memberCount, int selfIndex, int chunkStart,
+                          List<DetectorMember> members)
+            implements Message {
+        public DetectorConfig {
+            members = List.copyOf(members);
+        }
+
+        @Override
+        public MessageType type() {
+            return MessageType.DETECTOR_CONFIG;
+        }
+    }
+
+    /** Broadcast overlay of the failure detector. */
+    enum Overlay {
+        HYPERCUBE(1), BMG(2);
+
+        private final int code;
+
+        Overlay(int code) {
+            this.code = code;
+        }
+
+        public int code() {
+            return code;
+        }
+    }
+
+    /** How the agent's detector enters the ring: cold start of the whole ring, or joining a running one. */
+    enum StartMode {
+        BOOTSTRAP(1), JOIN(2);
+
+        private final int code;
+
+        StartMode(int code) {
+            this.code = code;
+        }
+
+        public int code() {
+            return code;
+        }
+    }
+
+    /** Heartbeat transport of the failure detector. */
+    enum Transport {
+        UDP(1), TCP(2);
+
+        private final int code;
+
+        Transport(int code) {
+            this.code = code;
+        }
+
+        public int code() {
+            return code;
+        }
+    }
+
+    /** One ring member: its GUID, incarnation and the address its detector listens on. */
+    record DetectorMember(long guid, long incarnation, InetAddress address, int port) {
+    }
+}

@@ -1,0 +1,432 @@
+package org.fabricmanager.southbound;
+
+import io.netty.buffer.ByteBuf;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import org.fabricmanager.southbound.Message.Ack;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.DetectorConfig;
+import org.fabricmanager.southbound.Message.DetectorMember;
+import org.fabricmanager.southbound.Message.EchoReply;
+import org.fabricmanager.southbound.Message.EchoRequest;
+import org.fabricmanager.southbound.Message.ErrorReport;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.Message.HelloReply;
+import org.fabricmanager.southbound.Message.LftBlock;
+import org.fabricmanager.southbound.Message.LftCommit;
+import org.fabricmanager.southbound.Message.PortInfo;
+import org.fabricmanager.southbound.Message.PortStatus;
+
+/**
+ * Encodes messages into frames and decodes frames into messages, checking every layout and field
+ * rule of {@code docs/protocol.md}; a violation is a {@link ProtocolException} naming the field.
+ * Rules that need the session's context (port count, negotiated version) are the session's job.
+ */
+public final class MessageCodec {
+    private MessageCodec() {
+    }
+
+    // ---- encoding ------------------------------------------------------------------------------
+
+    /** Writes {@code m} as one complete frame (length, type, txid, payload). */
+    public static void encode(Message m, ByteBuf out) {
+        int start = out.writerIndex();
+        out.writeInt(0);
+        out.writeByte(m.type().code());
+        out.writeInt(m.txid());
+        encodePayload(m, out);
+        out.setInt(start, out.writerIndex() - start - Protocol.LENGTH_FIELD_BYTES);
+    }
+
+    /** The size of {@code m}'s frame in bytes, length field included. */
+    public static int frameBytes(Message m) {
+        io.netty.buffer.ByteBuf tmp = io.netty.buffer.Unpooled.buffer(128);
+        try {
+            encode(m, tmp);
+            return tmp.readableBytes();
+        } finally {
+            tmp.release();
+        }
+    }
+
+    private static void encodePayload(Message m, ByteBuf out) {
+        if (m instanceof Hello h) {
+            out.writeInt(Protocol.MAGIC);
+            out.writeShort(h.minVersion());
+            out.writeShort(h.maxVersion());
+            out.writeLong(h.guid());
+            out.writeLong(h.incarnation());
+            out.writeByte(h.portCount());
+            out.writeInt(h.maxFrame());
+            out.writeLong(h.tableVersion());
+            out.writeInt(h.tableLength());
+            out.writeLong(h.tableHash());
+            Wire.writeStr8(out, h.name(), Protocol.MAX_NAME_BYTES);
+        } else if (m instanceof HelloReply r) {
+            out.writeShort(r.version());
+            out.writeLong(r.daemonId());
+            out.writeInt(r.maxFrame());
+            out.writeInt(r.echoIntervalMs());
+        } else if (m instanceof PortInfo p) {
+            writePorts(out, p.ports());
+        } else if (m instanceof PortStatus p) {
+            writePorts(out, p.ports());
+        } else if (m instanceof LftBlock b) {
+            out.writeLong(b.version());
+            out.writeInt(b.base());
+            out.writeByte(b.entries().length);
+            out.writeBytes(b.entries());
+        } else if (m instanceof LftCommit c) {
+            out.writeLong(c.version());
+            out.writeInt(c.length());
+            out.writeInt(c.blocks());
+            out.writeLong(c.hash());
+        } else if (m instanceof Ack a) {
+            out.writeByte(a.ackedType().code());
+        } else if (m instanceof CommitAck a) {
+            out.writeByte(MessageType.LFT_COMMIT.code());
+            out.writeLong(a.version());
+            out.writeInt(a.length());
+            out.writeLong(a.hash());
+        } else if (m instanceof ErrorReport e) {
+            out.writeShort(e.code());
+            out.writeByte(e.refType());
+            Wire.writeStr16(out, e.message() == null ? "" : e.message(), Protocol.MAX_ERROR_BYTES);
+        } else if (m instanceof EchoRequest e) {
+            out.writeLong(e.timestamp());
+        } else if (m instanceof EchoReply e) {
+            out.writeLong(e.timestamp());
+        } else if (m instanceof DetectorConfig d) {
+            out.writeLong(d.epoch());
+            out.writeInt(d.etaMs());
+            out.writeInt(d.deltaMs());
+            out.writeInt(d.pauseMs());
+            out.writeByte(d.overlay().code());
+            out.writeByte(d.transport().code());
+            out.writeByte(d.startMode().code());
+            out.writeInt(d.memberCount());
+            out.writeInt(d.selfIndex());
+            out.writeInt(d.chunkStart());
+            out.writeShort(d.members().size());
+            for (DetectorMember member : d.members()) {
+                out.writeLong(member.guid());
+                out.writeLong(member.incarnation());
+                byte[] address = member.address().getAddress();
+                out.writeByte(address.length == 4 ? 4 : 6);
+                out.writeBytes(address);
+                out.writeShort(member.port());
+            }
+        } else {
+            throw new IllegalArgumentException("no encoding for " + m);
+        }
+    }
+
+    private static void writePorts(ByteBuf out, List<PortRecord> ports) {
+        out.writeByte(ports.size());
+        for (PortRecord r : ports) {
+            out.writeByte(r.port());
+            out.writeByte(r.state().ordinal());
+            out.writeByte(r.peerKind().ordinal());
+            out.writeLong(r.peerGuid());
+            out.writeByte(r.peerPort());
+            Wire.writeStr8(out, r.peerName(), Protocol.MAX_NAME_BYTES);
+        }
+    }
+
+    // ---- decoding ------------------------------------------------------------------------------
+
+    /**
+     * Decodes one frame whose length field has been removed: type, txid and exactly the payload.
+     *
+     * @throws ProtocolException UNKNOWN_TYPE or MALFORMED, naming the field
+     */
+    public static Message decode(ByteBuf frame) {
+        if (frame.readableBytes() < Protocol.HEADER_BYTES) {
+            throw new ProtocolException(ErrorCode.MALFORMED, "frame of " + frame.readableBytes()
+                    + " bytes is shorter than its 5-byte header");
+        }
+        int code = frame.readUnsignedByte();
+        int txid = frame.readInt();
+        MessageType type = MessageType.fromCode(code);
+        if (type == null) {
+            throw new ProtocolException(ErrorCode.UNKNOWN_TYPE, code, txid, "unknown message type " + MessageType.describe(code));
+        }
+        Message m = switch (type) {
+            case HELLO -> decodeHello(frame, txid);
+            case HELLO_REPLY -> decodeHelloReply(frame, txid);
+            case PORT_INFO -> new PortInfo(txid, readPorts(frame, code, txid, true));
+            case PORT_STATUS -> new PortStatus(txid, readPorts(frame, code, txid, false));
+            case LFT_BLOCK -> decodeBlock(frame, txid);
+            case LFT_COMMIT -> decodeCommit(frame, txid);
+            case ACK -> decodeAck(frame, txid);
+            case ERROR -> decodeError(frame, txid);
+            case ECHO_REQUEST -> {
+                Wire.need(frame, 8, "timestamp", code, txid);
+                yield new EchoRequest(txid, frame.readLong());
+            }
+            case ECHO_REPLY -> {
+                Wire.need(frame, 8, "timestamp", code, txid);
+                yield new EchoReply(txid, frame.readLong());
+            }
+            case DETECTOR_CONFIG -> decodeDetectorConfig(frame, txid);
+        };
+        if (frame.isReadable()) {
+            throw Wire.malformed(code, txid, frame.readableBytes() + " unexpected bytes after the payload");
+        }
+        return m;
+    }
+
+    private static Hello decodeHello(ByteBuf in, int txid) {
+        int t = MessageType.HELLO.code();
+        Wire.need(in, 4, "magic", t, txid);
+        int magic = in.readInt();
+        if (magic != Protocol.MAGIC) {
+            throw new ProtocolException(ErrorCode.UNSUPPORTED_VERSION, t, txid,
+                    String.format("HELLO: bad magic 0x%08x (expected 0x%08x): not a fabric-manager agent", magic,
+                            Protocol.MAGIC));
+        }
+        Wire.need(in, 45, "HELLO fields", t, txid);
+        int min = in.readUnsignedShort();
+        int max = in.readUnsignedShort();
+        long guid = in.readLong();
+        long incarnation = in.readLong();
+        int ports = in.readUnsignedByte();
+        long maxFrame = in.readUnsignedInt();
+        long tableVersion = in.readLong();
+        long tableLength = in.readUnsignedInt();
+        long tableHash = in.readLong();
+        String name = Wire.readStr8(in, Protocol.MAX_NAME_BYTES, "name", t, txid);
+        if (min < 1 || max < min) {
+            throw Wire.malformed(t, txid, "version range " + min + ".." + max + " is empty or starts below 1");
+        }
+        if (guid == 0) {
+            throw Wire.malformed(t, txid, "GUID 0");
+        }
+        if (ports < 1 || ports > Protocol.MAX_PORTS) {
+            throw Wire.malformed(t, txid, "port count " + ports + " outside [1, " + Protocol.MAX_PORTS + "]");
+        }
+        if (maxFrame < Protocol.MIN_MAX_FRAME) {
+            throw Wire.malformed(t, txid, "maxFrame " + maxFrame + " below " + Protocol.MIN_MAX_FRAME);
+        }
+        if (tableLength > Protocol.MAX_TABLE_LENGTH) {
+            throw Wire.malformed(t, txid, "table length " + tableLength + " above " + Protocol.MAX_TABLE_LENGTH);
+        }
+        return new Hello(txid, min, max, guid, incarnation, ports, (int) Math.min(maxFrame, Protocol.MAX_MAX_FRAME),
+                tableVersion, (int) tableLength, tableHash, name);
+    }
+
+    private static HelloReply decodeHelloReply(ByteBuf in, int txid) {
+        int t = MessageType.HELLO_REPLY.code();
+        Wire.need(in, 18, "HELLO_REPLY fields", t, txid);
+        int version = in.readUnsignedShort();
+        long daemonId = in.readLong();
+        long maxFrame = in.readUnsignedInt();
+        long echo = in.readUnsignedInt();
+        if (version < 1) {
+            throw Wire.malformed(t, txid, "version 0");
+        }
+        if (maxFrame < Protocol.MIN_MAX_FRAME) {
+            throw Wire.malformed(t, txid, "maxFrame " + maxFrame + " below " + Protocol.MIN_MAX_FRAME);
+        }
+        if (echo < 1 || echo > Integer.MAX_VALUE) {
+            throw Wire.malformed(t, txid, "echo interval " + echo + " ms");
+        }
+        return new HelloReply(txid, version, daemonId, (int) Math.min(maxFrame, Protocol.MAX_MAX_FRAME), (int) echo);
+    }
+
+    private static List<PortRecord> readPorts(ByteBuf in, int t, int txid, boolean snapshot) {
+        Wire.need(in, 1, "count", t, txid);
+        int count = in.readUnsignedByte();
+        if (count == 0) {
+            throw Wire.malformed(t, txid, "no port records");
+        }
+        boolean[] seen = new boolean[Protocol.MAX_PORTS + 1];
+        List<PortRecord> records = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Wire.need(in, 12, "port record " + i, t, txid);
+            int port = in.readUnsignedByte();
+            int state = in.readUnsignedByte();
+            int kind = in.readUnsignedByte();
+            long peerGuid = in.readLong();
+            int peerPort = in.readUnsignedByte();
+            String name = Wire.readStr8(in, Protocol.MAX_NAME_BYTES, "peerName of port record " + i, t, txid);
+            if (port < 1 || port > Protocol.MAX_PORTS) {
+                throw Wire.malformed(t, txid, "port record " + i + ": port " + port + " outside [1, " + Protocol.MAX_PORTS + "]");
+            }
+            if (seen[port]) {
+                throw Wire.malformed(t, txid, "port " + port + " reported twice");
+            }
+            seen[port] = true;
+            if (state > 1) {
+                throw Wire.malformed(t, txid, "port " + port + ": state " + state + " (expected 0 or 1)");
+            }
+            if (kind > 2) {
+                throw Wire.malformed(t, txid, "port " + port + ": peer kind " + kind + " (expected 0, 1 or 2)");
+            }
+            PortRecord.State s = PortRecord.State.values()[state];
+            PortRecord.PeerKind k = PortRecord.PeerKind.values()[kind];
+            if (s == PortRecord.State.DOWN && k != PortRecord.PeerKind.NONE) {
+                throw Wire.malformed(t, txid, "port " + port + " is DOWN but names a peer");
+            }
+            if ((k == PortRecord.PeerKind.NONE) != (peerGuid == 0) || (k == PortRecord.PeerKind.NONE) != (peerPort == 0)) {
+                throw Wire.malformed(t, txid, "port " + port + ": peer GUID and port must be 0 exactly when there is no peer");
+            }
+            if (k == PortRecord.PeerKind.NODE && peerPort != 1) {
+                throw Wire.malformed(t, txid, "port " + port + ": a node's port is 1, got " + peerPort);
+            }
+            if (k == PortRecord.PeerKind.SWITCH && peerPort > Protocol.MAX_PORTS) {
+                throw Wire.malformed(t, txid, "port " + port + ": peer port " + peerPort + " above " + Protocol.MAX_PORTS);
+            }
+            records.add(new PortRecord(port, s, k, peerGuid, peerPort, name));
+        }
+        if (snapshot) {
+            for (int p = 1; p <= count; p++) {
+                if (!seen[p]) {
+                    throw Wire.malformed(t, txid, count + " records but port " + p + " is missing (a snapshot covers ports 1.." + count + ")");
+                }
+            }
+        }
+        return records;
+    }
+
+    private static LftBlock decodeBlock(ByteBuf in, int txid) {
+        int t = MessageType.LFT_BLOCK.code();
+        Wire.need(in, 13, "LFT_BLOCK fields", t, txid);
+        long version = in.readLong();
+        long base = in.readUnsignedInt();
+        int count = in.readUnsignedByte();
+        if (version < 1) {
+            throw Wire.malformed(t, txid, "version " + version + " (must be at least 1)");
+        }
+        if (base % LftBlock.SIZE != 0 || base + count > Protocol.MAX_TABLE_LENGTH) {
+            throw Wire.malformed(t, txid, "base " + base + " is not a multiple of 64 below " + Protocol.MAX_TABLE_LENGTH);
+        }
+        if (count < 1 || count > LftBlock.SIZE) {
+            throw Wire.malformed(t, txid, "count " + count + " outside [1, 64]");
+        }
+        Wire.need(in, count, "entries", t, txid);
+        byte[] entries = new byte[count];
+        in.readBytes(entries);
+        return new LftBlock(txid, version, (int) base, entries);
+    }
+
+    private static LftCommit decodeCommit(ByteBuf in, int txid) {
+        int t = MessageType.LFT_COMMIT.code();
+        Wire.need(in, 24, "LFT_COMMIT fields", t, txid);
+        long version = in.readLong();
+        long length = in.readUnsignedInt();
+        long blocks = in.readUnsignedInt();
+        long hash = in.readLong();
+        if (version < 1) {
+            throw Wire.malformed(t, txid, "version " + version + " (must be at least 1)");
+        }
+        if (length > Protocol.MAX_TABLE_LENGTH) {
+            throw Wire.malformed(t, txid, "length " + length + " above " + Protocol.MAX_TABLE_LENGTH);
+        }
+        if (blocks > (length + LftBlock.SIZE - 1) / LftBlock.SIZE) {
+            throw Wire.malformed(t, txid, blocks + " blocks cannot fit a table of " + length + " entries");
+        }
+        return new LftCommit(txid, version, (int) length, (int) blocks, hash);
+    }
+
+    private static Message decodeAck(ByteBuf in, int txid) {
+        int t = MessageType.ACK.code();
+        Wire.need(in, 1, "ackedType", t, txid);
+        int acked = in.readUnsignedByte();
+        MessageType type = MessageType.fromCode(acked);
+        if (type == MessageType.LFT_COMMIT) {
+            Wire.need(in, 20, "committed table", t, txid);
+            long version = in.readLong();
+            long length = in.readUnsignedInt();
+            long hash = in.readLong();
+            if (length > Protocol.MAX_TABLE_LENGTH) {
+                throw Wire.malformed(t, txid, "length " + length + " above " + Protocol.MAX_TABLE_LENGTH);
+            }
+            return new CommitAck(txid, version, (int) length, hash);
+        }
+        if (type != MessageType.PORT_INFO && type != MessageType.PORT_STATUS && type != MessageType.DETECTOR_CONFIG) {
+            throw Wire.malformed(t, txid, "ACK of " + MessageType.describe(acked) + ", which is not acknowledged");
+        }
+        return new Ack(txid, type);
+    }
+
+    private static ErrorReport decodeError(ByteBuf in, int txid) {
+        int t = MessageType.ERROR.code();
+        Wire.need(in, 3, "ERROR fields", t, txid);
+        int code = in.readUnsignedShort();
+        int refType = in.readUnsignedByte();
+        String message = Wire.readStr16(in, Protocol.MAX_ERROR_BYTES, "message", t, txid);
+        return new ErrorReport(txid, code, refType, message);
+    }
+
+    private static DetectorConfig decodeDetectorConfig(ByteBuf in, int txid) {
+        int t = MessageType.DETECTOR_CONFIG.code();
+        Wire.need(in, 41, "DETECTOR_CONFIG fields", t, txid);
+        long epoch = in.readLong();
+        long eta = in.readUnsignedInt();
+        long delta = in.readUnsignedInt();
+        long pause = in.readUnsignedInt();
+        int overlayCode = in.readUnsignedByte();
+        int transportCode = in.readUnsignedByte();
+        int startCode = in.readUnsignedByte();
+        long n = in.readUnsignedInt();
+        long self = in.readUnsignedInt();
+        long start = in.readUnsignedInt();
+        int count = in.readUnsignedShort();
+        if (epoch < 1) {
+            throw Wire.malformed(t, txid, "epoch " + epoch + " (must be at least 1)");
+        }
+        if (eta < 1 || delta < 2 * eta || delta > Integer.MAX_VALUE) {
+            throw Wire.malformed(t, txid, "eta " + eta + " ms and delta " + delta + " ms: need eta >= 1 and delta >= 2 eta");
+        }
+        if (pause < 1 || pause >= delta) {
+            throw Wire.malformed(t, txid, "pause threshold " + pause + " ms: need 1 <= pause < delta");
+        }
+        Message.Overlay overlay = switch (overlayCode) {
+            case 1 -> Message.Overlay.HYPERCUBE;
+            case 2 -> Message.Overlay.BMG;
+            default -> throw Wire.malformed(t, txid, "overlay " + overlayCode + " (expected 1 or 2)");
+        };
+        Message.Transport transport = switch (transportCode) {
+            case 1 -> Message.Transport.UDP;
+            case 2 -> Message.Transport.TCP;
+            default -> throw Wire.malformed(t, txid, "transport " + transportCode + " (expected 1 or 2)");
+        };
+        Message.StartMode startMode = switch (startCode) {
+            case 1 -> Message.StartMode.BOOTSTRAP;
+            case 2 -> Message.StartMode.JOIN;
+            default -> throw Wire.malformed(t, txid, "start mode " + startCode + " (expected 1 or 2)");
+        };
+        if (n < 1 || n > Integer.MAX_VALUE || self >= n) {
+            throw Wire.malformed(t, txid, "member count " + n + " and self index " + self);
+        }
+        if (count < 1 || start + count > n) {
+            throw Wire.malformed(t, txid, "chunk " + start + "+" + count + " outside the ring of " + n);
+        }
+        List<DetectorMember> members = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Wire.need(in, 17, "member " + (start + i), t, txid);
+            long guid = in.readLong();
+            long incarnation = in.readLong();
+            int family = in.readUnsignedByte();
+            int bytes = switch (family) {
+                case 4 -> 4;
+                case 6 -> 16;
+                default -> throw Wire.malformed(t, txid, "member " + (start + i) + ": address family " + family);
+            };
+            Wire.need(in, bytes + 2, "address of member " + (start + i), t, txid);
+            byte[] address = new byte[bytes];
+            in.readBytes(address);
+            int port = in.readUnsignedShort();
+            try {
+                members.add(new DetectorMember(guid, incarnation, InetAddress.getByAddress(address), port));
+            } catch (UnknownHostException e) {
+                throw Wire.malformed(t, txid, "member " + (start + i) + ": bad address");
+            }
+        }
+        return new DetectorConfig(txid, epoch, (int) eta, (int) delta, (int) pause, overlay, transport, startMode,
+                (int) n, (int) self, (int) start, members);
+    }
+}

@@ -1,0 +1,40 @@
+package org.fabricmanager.southbound;
+
+/** Constants of the southbound protocol ({@code docs/protocol.md}). */
+public final class Protocol {
+    /** HELLO's magic, {@code "FMSB"}. */
+    public static final int MAGIC = 0x464D5342;
+    /** Lowest protocol version this implementation speaks. */
+    public static final int MIN_VERSION = 1;
+    /** Highest protocol version this implementation speaks. */
+    public static final int MAX_VERSION = 1;
+    /** Bytes of the length field that starts every frame. */
+    public static final int LENGTH_FIELD_BYTES = 4;
+    /** Bytes counted by {@code length} before the payload: type (1) and txid (4). */
+    public static final int HEADER_BYTES = 5;
+    /** Smallest receive limit a side may announce. */
+    public static final int MIN_MAX_FRAME = 1024;
+    /** Default receive limit. */
+    public static final int DEFAULT_MAX_FRAME = 65_536;
+    /** Largest receive limit a side may announce. */
+    public static final int MAX_MAX_FRAME = 16 * 1024 * 1024;
+    /** Largest forwarding table (entries). */
+    public static final int MAX_TABLE_LENGTH = 1 << 24;
+    /** Largest port number. */
+    public static final int MAX_PORTS = 254;
+    /** Longest switch or neighbour description, in UTF-8 bytes. */
+    public static final int MAX_NAME_BYTES = 64;
+    /** Longest ERROR message, in UTF-8 bytes. */
+    public static final int MAX_ERROR_BYTES = 1024;
+    /** LFT entry meaning "no route". */
+    public static final int NO_ROUTE = 255;
+
+    private Protocol() {
+    }
+
+    /** The next request id after {@code txid}: 1, 2, ... wrapping past 2^32-1 back to 1, never 0. */
+    public static int nextTxid(int txid) {
+        int next = txid + 1;
+        return next == 0 ? 1 : next;
+    }
+}

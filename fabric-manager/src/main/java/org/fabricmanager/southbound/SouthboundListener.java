@@ -1,0 +1,30 @@
+package org.fabricmanager.southbound;
+
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.Message.PortInfo;
+import org.fabricmanager.southbound.Message.PortStatus;
+
+/**
+ * What the daemon learns from its agent sessions. Called on Netty I/O threads, in order per session;
+ * implementations hand the call to the daemon's control thread and return at once.
+ */
+public interface SouthboundListener {
+
+    /**
+     * A session sent a valid HELLO with a common protocol version. The listener must answer with
+     * {@link AgentSession#acceptHello(long)} or {@link AgentSession#reject(ErrorCode, Message, String)}.
+     */
+    void helloReceived(AgentSession session, Hello hello);
+
+    /**
+     * A session sent a full port snapshot (first one: end of its handshake). The listener must answer
+     * with {@link AgentSession#acknowledge(int, MessageType)} or reject the session.
+     */
+    void portInfoReceived(AgentSession session, PortInfo info);
+
+    /** A session reported port changes (already acknowledged). */
+    void portStatusReceived(AgentSession session, PortStatus status);
+
+    /** A session closed, for any reason; {@code reason} says why. Called exactly once per session. */
+    void sessionClosed(AgentSession session, String reason);
+}

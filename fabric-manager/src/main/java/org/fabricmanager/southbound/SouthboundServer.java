@@ -1,0 +1,91 @@
+package org.fabricmanager.southbound;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's TCP listener for switch agents. Each connection gets the pipeline
+ * idle timeout → {@link FrameDecoder} (maximum length) → {@link MessageDecoder} → {@link MessageEncoder}
+ * → {@link AgentSession}, and reports to one {@link SouthboundListener}.
+ */
+public final class SouthboundServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SouthboundServer.class);
+
+    private final SouthboundSettings settings;
+    private final SouthboundListener listener;
+    private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("fm-southbound-accept", true));
+    private final EventLoopGroup workers;
+    private final ChannelGroup channels = new DefaultChannelGroup("southbound", GlobalEventExecutor.INSTANCE);
+    private Channel serverChannel;
+
+    public SouthboundServer(SouthboundSettings settings, SouthboundListener listener) {
+        this.settings = settings;
+        this.listener = listener;
+        this.workers = new NioEventLoopGroup(Math.max(1, settings.ioThreads()),
+                new DefaultThreadFactory("fm-southbound-io", true));
+    }
+
+    /**
+     * Binds the listener.
+     *
+     * @return the address actually bound (with the chosen port when the configured port is 0)
+     */
+    public InetSocketAddress start() throws InterruptedException {
+        ServerBootstrap b = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 4096)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        channels.add(ch);
+                        ch.pipeline()
+                                .addLast("idle", new IdleStateHandler(settings.idleTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
+                                .addLast("frames", new FrameDecoder(settings.maxFrameBytes()))
+                                .addLast("decoder", new MessageDecoder())
+                                .addLast("encoder", MessageEncoder.INSTANCE)
+                                .addLast("session", new AgentSession(settings, listener));
+                    }
+                });
+        serverChannel = b.bind(settings.bindAddress(), settings.port()).sync().channel();
+        InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
+        LOG.info("southbound listening on {}:{}", settings.bindAddress(), bound.getPort());
+        return bound;
+    }
+
+    /** Stops accepting, closes every session and releases the I/O threads. */
+    @Override
+    public void close() {
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        for (io.netty.channel.Channel ch : channels) {
+            AgentSession session = ch.pipeline().get(AgentSession.class);
+            if (session != null) {
+                session.shutdown();
+            }
+        }
+        channels.newCloseFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,56 @@
+package org.fabricmanager.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Message.DetectorConfig;
+import org.fabricmanager.southbound.Message.DetectorMember;
+import org.junit.jupiter.api.Test;
+
+class DetectorConfigAssemblerTest {
+    private static List<DetectorMember> members(int from, int count) throws Exception {
+        List<DetectorMember> list = new ArrayList<>();
+        for (int i = from; i < from + count; i++) {
+            list.add(new DetectorMember(100 + i, 1, InetAddress.getByName("127.0.0.1"), 9000 + i));
+        }
+        return list;
+    }
+
+    private static DetectorConfig chunk(long epoch, int start, int count, int n) throws Exception {
+        return new DetectorConfig(1, epoch, 100, 500, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
+                Message.StartMode.BOOTSTRAP, n, 3, start, members(start, count));
+    }
+
+    @Test
+    void ringIsCompleteWhenEveryMemberArrivedInAnyOrder() throws Exception {
+        DetectorConfigAssembler a = new DetectorConfigAssembler();
+        assertThat(a.add(chunk(1, 5, 5, 10))).isEmpty();
+        Optional<DetectorRing> ring = a.add(chunk(1, 0, 5, 10));
+        assertThat(ring).isPresent();
+        assertThat(ring.get().members()).extracting(DetectorMember::guid).containsExactly(100L, 101L, 102L, 103L, 104L,
+                105L, 106L, 107L, 108L, 109L);
+        assertThat(ring.get().selfIndex()).isEqualTo(3);
+    }
+
+    @Test
+    void aNewEpochDiscardsAPartialOne() throws Exception {
+        DetectorConfigAssembler a = new DetectorConfigAssembler();
+        assertThat(a.add(chunk(1, 0, 5, 10))).isEmpty();
+        assertThat(a.add(chunk(2, 5, 5, 10))).isEmpty();
+        assertThat(a.add(chunk(2, 0, 5, 10))).isPresent();
+    }
+
+    @Test
+    void chunksThatDisagreeAreMalformed() throws Exception {
+        DetectorConfigAssembler a = new DetectorConfigAssembler();
+        a.add(chunk(1, 0, 5, 10));
+        DetectorConfig other = new DetectorConfig(2, 1, 100, 600, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
+                Message.StartMode.BOOTSTRAP, 10, 3, 5, members(5, 5));
+        assertThatThrownBy(() -> a.add(other)).hasMessageContaining("disagrees");
+    }
+}

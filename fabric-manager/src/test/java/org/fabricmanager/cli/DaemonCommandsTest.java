@@ -1,0 +1,91 @@
+package org.fabricmanager.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.fabricmanager.daemon.config.ConfigLoader;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DaemonCommandsTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(args);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void printDefaultConfigPrintsAFileThatLoadsAsTheDefaults() throws Exception {
+        assertThat(run("run", "--print-default-config")).isZero();
+        Path file = dir.resolve("default.yaml");
+        Files.writeString(file, out());
+        assertThat(ConfigLoader.load(file)).isEqualTo(DaemonConfig.defaults());
+        assertThat(out()).contains("# ").contains("southbound:").contains("expectedPgft");
+    }
+
+    @Test
+    void badConfigurationIsOneLineAndExitTwo() throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, "routing:\n  engnie: dmodc\n");
+        assertThat(run("run", "--config", file.toString())).isEqualTo(2);
+        assertThat(err().trim()).startsWith("run: " + file + ":2: unknown option 'routing.engnie'").doesNotContain("\n");
+    }
+
+    @Test
+    void unknownEngineIsABadConfiguration() throws Exception {
+        Path file = dir.resolve("engine.yaml");
+        Files.writeString(file, "routing:\n  engine: nope\nstate:\n  directory: " + dir.resolve("s") + "\n");
+        assertThat(run("run", "--config", file.toString(), "--southbound-port", "0", "--http-port", "0")).isEqualTo(2);
+        assertThat(err()).contains("routing.engine").contains("nope");
+    }
+
+    @Test
+    void unusableStateDirectoryIsABadConfiguration() throws Exception {
+        Path file = dir.resolve("not-a-dir");
+        Files.writeString(file, "x");
+        assertThat(run("run", "--state-dir", file.resolve("sub").toString(), "--southbound-port", "0", "--http-port", "0"))
+                .isEqualTo(2);
+        assertThat(err()).contains("state directory").contains("cannot create it");
+    }
+
+    @Test
+    void badPortAndAddressOptionsAreUsageErrors() {
+        assertThat(run("run", "--southbound-port", "70000")).isEqualTo(2);
+        assertThat(err()).contains("--southbound-port must be in [0, 65535]");
+        assertThat(run("simulate", "--pgft", "PGFT(2;4,4;1,4;1,1)", "--connect", "localhost")).isEqualTo(2);
+        assertThat(err()).contains("--connect must be HOST:PORT");
+        assertThat(run("demo", "--pgft", "PGFT(2;4)")).isEqualTo(2);
+    }
+
+    @Test
+    void demoRunsTheDaemonOnASimulatedFabricUntilConverged() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.RoutingEngines.names().contains("dmodc"),
+                "the dmodc engine is not registered in this build");
+        int code = run("demo", "--pgft", "PGFT(2;4,4;1,4;1,1)", "--http-port", "0", "--until-converged");
+        assertThat(code).as(err()).isZero();
+        assertThat(out()).contains("demo: PGFT(2;4,4;1,4;1,1): 8 switches, 16 nodes, 32 links")
+                .contains("switches connected: 8/8")
+                .contains("fabric discovered: 8 switches, 16 nodes, 16 switch-to-switch links; INTACT PGFT(2;4,4;1,4;1,1)")
+                .containsPattern("routing v1 computed in [0-9.]+ ms \\(dmodc, valid\\)")
+                .contains("tables converged: v1 on 8/8 switches")
+                .containsPattern("REST: http://127.0.0.1:[0-9]+/api/v1/status");
+    }
+}

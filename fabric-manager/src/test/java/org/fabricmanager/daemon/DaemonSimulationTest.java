@@ -1,0 +1,135 @@
+package org.fabricmanager.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.topology.EndNode;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The daemon and a small simulated fabric in one JVM, with a test engine: discovery, push, re-route, restart. */
+class DaemonSimulationTest {
+    static final PgftSpec SPEC = PgftSpec.parse("PGFT(2;4,4;1,4;1,1)");
+
+    @TempDir
+    Path state;
+
+    static DaemonConfig config(Path state, PgftSpec expected) {
+        return DaemonConfig.defaults().withPorts(0, 0).withStateDirectory(state).withExpectedPgft(expected)
+                .withDiscovery(300, 10_000).withPush(2_000, 3);
+    }
+
+    static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Views.Status s = d.status().get(5, TimeUnit.SECONDS);
+        while (!done.test(s)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what + "; last status " + s);
+            }
+            Thread.sleep(20);
+            s = d.status().get(5, TimeUnit.SECONDS);
+        }
+        return s;
+    }
+
+    static void assertAgentsHold(FabricSimulator sim, ForwardingTables expected, long version) {
+        for (int s = 0; s < expected.switchCount(); s++) {
+            SwitchAgent agent = sim.agent(expected.switchGuid(s));
+            assertThat(agent.table().version()).as("%s version", agent).isEqualTo(version);
+            assertThat(agent.table().entries()).as("%s table", agent).isEqualTo(expected.copyRow(s));
+        }
+    }
+
+    @Test
+    void discoversRoutesPushesReroutesAndRestartsWithoutRepushing() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        HopTestEngine engine = new HopTestEngine();
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, SPEC), List.of(), new SimpleMeterRegistry(), engine);
+        InetSocketAddress address = new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort());
+        AgentSettings settings = new AgentSettings(address, 65536, 1_000, 5_000, 20, 300);
+        try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1)) {
+            sim.start();
+            Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "first convergence");
+            assertThat(s.switches().connected()).isEqualTo(8);
+            assertThat(s.switches().expected()).isEqualTo(8);
+            assertThat(s.nodes()).isEqualTo(16);
+            assertThat(s.routing().version()).isEqualTo(1);
+            assertThat(s.discovery().verdict()).isEqualTo("INTACT");
+            assertThat(s.tables().inSync()).isEqualTo(8);
+            Fabric topology = daemon.topology().get();
+            for (EndNode n : topology.nodes()) {
+                assertThat(n.index()).isEqualTo(fabric.nodeByGuid(n.guid()).orElseThrow().index());
+            }
+            ForwardingTables v1 = new HopTestEngine().route(topology.index()).tables();
+            assertAgentsHold(sim, v1, 1);
+            long fullBlocks = s.push().blocks();
+            assertThat(fullBlocks).isPositive();
+
+            // a leaf-to-spine link goes down: re-route, push only what changed
+            sim.linkDown(PgftGenerator.switchGuid(1, 0), 5);
+            s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "re-route");
+            Fabric degraded = daemon.topology().get();
+            assertThat(degraded.links()).hasSize(fabric.links().size() - 1);
+            assertAgentsHold(sim, new HopTestEngine().route(degraded.index()).tables(), 2);
+            assertThat(s.push().blocks()).isLessThan(fullBlocks);
+            assertThat(s.push().commits()).isEqualTo(8);
+
+            sim.linkUp(PgftGenerator.switchGuid(1, 0), 5);
+            s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 3, "link back up");
+            assertAgentsHold(sim, v1, 3);
+            assertThat(engine.calls).isEqualTo(3);
+
+            // restart: same fabric, same indices, nothing computed, nothing pushed
+            daemon.close();
+            daemon = FabricManagerDaemon.start(config(state, SPEC).withPorts(address.getPort(), 0), List.of(),
+                    new SimpleMeterRegistry(), engine);
+            s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "restart");
+            assertThat(s.routing().version()).isEqualTo(3);
+            assertThat(s.routing().reusedFromState()).isTrue();
+            assertThat(s.routing().computations()).isZero();
+            assertThat(s.push().totalBlocks()).isZero();
+            assertThat(s.push().totalBytes()).isZero();
+            assertThat(engine.calls).isEqualTo(3);
+            for (SwitchAgent a : sim.agents()) {
+                assertThat(a.handshakes()).isEqualTo(2);
+            }
+            assertThat(daemon.topology().get()).isEqualTo(topology);
+        } finally {
+            daemon.close();
+        }
+    }
+
+    @Test
+    void oneBatchOnTheWireAtATimeStillConvergesWithTheSameBlocks() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, SPEC).withMaxInFlight(1), List.of(),
+                new SimpleMeterRegistry(), new HopTestEngine());
+        AgentSettings settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
+                65536, 1_000, 5_000, 20, 300);
+        try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1)) {
+            sim.start();
+            Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
+            assertThat(s.push().commits()).isEqualTo(8);
+            assertThat(s.push().blocks()).isEqualTo(8);
+            assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 1);
+            sim.linkDown(PgftGenerator.switchGuid(1, 2), 6);
+            s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "re-route");
+            assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 2);
+        } finally {
+            daemon.close();
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package org.fabricmanager.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
+import static org.fabricmanager.daemon.DaemonSimulationTest.assertAgentsHold;
+import static org.fabricmanager.daemon.DaemonSimulationTest.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PgftGenerator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Lost, late and refused pushes, and killed switches, with the simulator's fault injection. */
+class FaultInjectionTest {
+    @TempDir
+    Path state;
+    FabricManagerDaemon daemon;
+    FabricSimulator sim;
+    final Fabric fabric = PgftGenerator.generate(SPEC);
+
+    @BeforeEach
+    void start() throws Exception {
+        DaemonConfig config = DaemonSimulationTest.config(state, SPEC).withPush(200, 2);
+        daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        AgentSettings settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
+                65536, 1_000, 5_000, 20, 200);
+        sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
+    }
+
+    @AfterEach
+    void stop() {
+        daemon.close();
+        sim.close();
+    }
+
+    @Test
+    void lateAcksAreRetriedWithGrowingTimeoutsUntilTheSwitchIsInSync() throws Exception {
+        sim.start();
+        await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");
+        SwitchAgent slow = sim.agent(PgftGenerator.switchGuid(2, 1));
+        slow.faults().delay(250); // both ways: an ACK comes ~500 ms after its commit, the first timeout is 200 ms
+        sim.linkDown(PgftGenerator.switchGuid(1, 0), 5);
+        Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2,
+                "convergence of v2");
+        assertThat(s.push().retries()).isGreaterThanOrEqualTo(2);
+        assertThat(s.push().totalRetries()).isEqualTo(s.push().retries());
+        assertThat(s.tables().failing()).isZero();
+        Thread.sleep(300);
+        assertThat(daemon.status().get().routing().version()).as("a slow agent causes no re-route").isEqualTo(2);
+        assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 2);
+        Views.SwitchDetail d = daemon.switchDetail(slow.guid()).get();
+        assertThat(d.pushRetries()).isGreaterThanOrEqualTo(2);
+        assertThat(d.inSync()).isTrue();
+        assertThat(slow.handshakes()).isEqualTo(1);
+    }
+
+    @Test
+    void aSwitchThatNeverAcknowledgesIsReportedFailingAndCatchesUpWhenItRecovers() throws Exception {
+        sim.start();
+        await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
+        SwitchAgent deaf = sim.agent(PgftGenerator.switchGuid(1, 3));
+        deaf.faults().dropInbound(true); // it will never see the next commit
+        sim.linkDown(PgftGenerator.switchGuid(1, 0), 5);
+        Views.Status s = await(daemon, st -> st.routing().version() == 2 && st.tables().failing() == 1, "failing switch");
+        assertThat(s.state()).isEqualTo(DaemonState.PUSHING);
+        assertThat(s.tables().pending()).isEqualTo(1);
+        assertThat(s.tables().inSync()).isEqualTo(7);
+        Views.SwitchDetail d = daemon.switchDetail(deaf.guid()).get();
+        assertThat(d.lastPushError()).contains("no ACK for the commit of v2");
+        assertThat(d.inSync()).isFalse();
+        deaf.faults().clear();
+        s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence after recovery");
+        assertThat(s.routing().version()).isEqualTo(2);
+        assertThat(deaf.handshakes()).as("its session was never closed").isEqualTo(1);
+        assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 2);
+    }
+
+    @Test
+    void aMuteAgentDoesNotHideWhatItsNeighboursReport() throws Exception {
+        sim.start();
+        await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
+        SwitchAgent mute = sim.agent(PgftGenerator.switchGuid(1, 1));
+        mute.faults().dropOutbound(true); // its PORT_STATUS and ACKs are lost
+        sim.linkDown(PgftGenerator.switchGuid(1, 1), 6);
+        Views.Status s = await(daemon, st -> st.routing().version() == 2 && st.tables().inSync() == 7,
+                "re-route on the other end's report");
+        assertThat(daemon.topology().get().links()).hasSize(fabric.links().size() - 1);
+        assertThat(s.state()).isEqualTo(DaemonState.PUSHING);
+        mute.faults().clear();
+        s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence once it speaks again");
+        assertThat(s.switches().connected()).isEqualTo(8);
+    }
+
+    @Test
+    void poweredOffSwitchIsRoutedAroundAndGetsAFullTableWhenItComesBack() throws Exception {
+        sim.start();
+        await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
+        long spine = PgftGenerator.switchGuid(2, 2);
+        sim.kill(spine, FabricSimulator.KillMode.POWER);
+        Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 7,
+                "re-route without the spine");
+        Fabric degraded = daemon.topology().get();
+        assertThat(degraded.switchByGuid(spine)).isEmpty();
+        assertThat(degraded.links()).hasSize(fabric.links().size() - 4);
+        for (SwitchAgent a : sim.agents()) {
+            if (a.guid() != spine) {
+                assertThat(a.table().version()).isEqualTo(s.routing().version());
+            }
+        }
+        assertThat(sim.agent(spine).table().version()).as("a powered-off switch keeps nothing").isZero();
+        sim.revive(spine);
+        s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "revived");
+        assertThat(daemon.topology().get()).isEqualTo(fabric);
+        assertAgentsHold(sim, new HopTestEngine().route(fabric.index()).tables(), s.routing().version());
+        Views.SwitchDetail d = daemon.switchDetail(spine).get();
+        assertThat(d.incarnation()).isNotNull();
+        assertThat(Guids.format(spine)).isEqualTo(d.guid());
+    }
+
+    @Test
+    void aNodeThatGoesAwayKeepsItsIndexAndComesBackWithIt() throws Exception {
+        sim.start();
+        await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
+        long leaf = PgftGenerator.switchGuid(1, 1);
+        sim.linkDown(leaf, 2); // node n5 (index 5)
+        Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.nodes() == 15, "node gone");
+        assertThat(daemon.topology().get().nodeByGuid(PgftGenerator.nodeGuid(5))).isEmpty();
+        assertThat(daemon.topology().get().index().destinationCount()).isEqualTo(16);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> daemon.route(0, 5).get())
+                .hasMessageContaining("no node has index 5");
+        assertThat(sim.agent(leaf).table().port(5)).as("nothing routes to the absent node").isEqualTo(255);
+        sim.linkUp(leaf, 2);
+        s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.nodes() == 16, "node back");
+        assertThat(daemon.topology().get().nodeByGuid(PgftGenerator.nodeGuid(5)).orElseThrow().index()).isEqualTo(5);
+        assertThat(daemon.route(0, 5).get().outcome()).isEqualTo("DELIVERED");
+        assertThat(s.routing().version()).isEqualTo(3);
+    }
+}

@@ -1,0 +1,92 @@
+package org.fabricmanager.daemon.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    @Test
+    void printedDefaultsParseBackToTheDefaults() {
+        assertThat(ConfigLoader.parse(DefaultConfig.yaml(), "default")).isEqualTo(DaemonConfig.defaults());
+    }
+
+    @Test
+    void printedDefaultsNameEveryOptionOfEverySection() {
+        String yaml = DefaultConfig.yaml();
+        for (RecordComponent section : DaemonConfig.class.getRecordComponents()) {
+            assertThat(yaml).contains("\n" + section.getName() + ":");
+            for (RecordComponent option : section.getType().getRecordComponents()) {
+                assertThat(yaml).as("%s.%s", section.getName(), option.getName())
+                        .containsPattern("\n  " + option.getName() + ": [^#]*# \\S");
+            }
+        }
+    }
+
+    @Test
+    void missingKeysTakeDefaultsAndGivenOnesWin() {
+        DaemonConfig c = ConfigLoader.parse("""
+                southbound:
+                  port: 9000
+                routing:
+                  engine: dmodk
+                fabric:
+                  expectedPgft: "PGFT(2;4,4;1,4;1,1)"
+                """, "test.yaml");
+        assertThat(c.southbound().port()).isEqualTo(9000);
+        assertThat(c.southbound().echoIntervalMs()).isEqualTo(DaemonConfig.defaults().southbound().echoIntervalMs());
+        assertThat(c.routing().engine()).isEqualTo("dmodk");
+        assertThat(c.fabric().expectedSpec().totalSwitchCount()).isEqualTo(8);
+        assertThat(c.rest()).isEqualTo(DaemonConfig.defaults().rest());
+    }
+
+    @Test
+    void emptyFileIsAllDefaults() {
+        assertThat(ConfigLoader.parse("", "empty.yaml")).isEqualTo(DaemonConfig.defaults());
+        assertThat(ConfigLoader.parse("# nothing\n", "empty.yaml")).isEqualTo(DaemonConfig.defaults());
+    }
+
+    @Test
+    void unknownKeyIsRejectedWithItsPathLineAndTheKnownKeys() {
+        assertThatThrownBy(() -> ConfigLoader.parse("rest:\n  port: 1\nsouthbound:\n  prot: 5\n", "fm.yaml"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("fm.yaml:4")
+                .hasMessageContaining("unknown option 'southbound.prot'")
+                .hasMessageContaining("port");
+        assertThatThrownBy(() -> ConfigLoader.parse("routng:\n  engine: dmodc\n", "fm.yaml"))
+                .hasMessageContaining("unknown option 'routng'")
+                .hasMessageContaining("routing");
+    }
+
+    @Test
+    void outOfRangeAndWrongTypesNameTheOption() {
+        assertThatThrownBy(() -> ConfigLoader.parse("southbound:\n  port: 70000\n", "fm.yaml"))
+                .hasMessageContaining("southbound.port must be in [0, 65535], got 70000");
+        assertThatThrownBy(() -> ConfigLoader.parse("push:\n  retries: many\n", "fm.yaml"))
+                .hasMessageContaining("push.retries")
+                .hasMessageContaining("not an integer");
+        assertThatThrownBy(() -> ConfigLoader.parse("push:\n  ackTimeoutMs: 1.5\n", "fm.yaml"))
+                .hasMessageContaining("push.ackTimeoutMs");
+        assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedPgft: \"PGFT(2;4)\"\n", "fm.yaml"))
+                .hasMessageContaining("fabric.expectedPgft");
+        assertThatThrownBy(() -> ConfigLoader.parse("southbound: 5\n", "fm.yaml"))
+                .hasMessageContaining("fm.yaml:1");
+        assertThatThrownBy(() -> ConfigLoader.parse("southbound:\n  echoIntervalMs: 5000\n  idleTimeoutMs: 4000\n", "fm.yaml"))
+                .hasMessageContaining("idleTimeoutMs (4000) must be larger");
+    }
+
+    @Test
+    void syntaxErrorsAndMissingFilesAreClear(@TempDir Path dir) throws Exception {
+        assertThatThrownBy(() -> ConfigLoader.parse("a: [\n", "bad.yaml")).hasMessageContaining("bad.yaml")
+                .hasMessageContaining("not valid YAML");
+        assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("nope.yaml"))).hasMessageContaining("no such configuration file");
+        Path file = dir.resolve("ok.yaml");
+        Files.writeString(file, "state:\n  directory: /tmp/x\n");
+        assertThat(ConfigLoader.load(file).state().directory()).isEqualTo("/tmp/x");
+    }
+}

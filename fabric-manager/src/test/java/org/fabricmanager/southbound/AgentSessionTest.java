@@ -1,0 +1,240 @@
+package org.fabricmanager.southbound;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.ErrorReport;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.Message.PortInfo;
+import org.fabricmanager.southbound.Message.PortStatus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The daemon's session state machine and the Java agent against each other, on loopback. */
+class AgentSessionTest {
+    private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+    private final ConcurrentHashMap<Long, AgentSession> byGuid = new ConcurrentHashMap<>();
+    private SouthboundServer server;
+    private InetSocketAddress address;
+    private NioEventLoopGroup group;
+
+    private final SouthboundListener listener = new SouthboundListener() {
+        @Override
+        public void helloReceived(AgentSession session, Hello hello) {
+            if (byGuid.putIfAbsent(hello.guid(), session) != null) {
+                session.reject(ErrorCode.DUPLICATE_GUID, hello, "GUID in use");
+                return;
+            }
+            events.add("hello " + hello.name());
+            session.acceptHello(42);
+        }
+
+        @Override
+        public void portInfoReceived(AgentSession session, PortInfo info) {
+            events.add("ports " + info.ports().size());
+            session.acknowledge(info.txid(), MessageType.PORT_INFO);
+        }
+
+        @Override
+        public void portStatusReceived(AgentSession session, PortStatus status) {
+            events.add("status " + status.ports());
+        }
+
+        @Override
+        public void sessionClosed(AgentSession session, String reason) {
+            byGuid.remove(session.guid(), session);
+            events.add("closed " + reason);
+        }
+    };
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new SouthboundServer(new SouthboundSettings("127.0.0.1", 0, 4096, 2_000, 200, 5_000, 1), listener);
+        address = server.start();
+        group = new NioEventLoopGroup(1);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private SwitchAgent agent(long guid) {
+        return new SwitchAgent(guid, "s" + guid, 4, List.of(PortRecord.toNode(1, 0x2000L, "n0"), PortRecord.toSwitch(2, 77, 3, "s77")),
+                new AgentSettings(address, 4096, 1_000, 2_000, 20, 200), group.next(), null, new Random(1));
+    }
+
+    private String next() throws InterruptedException {
+        String e = events.poll(5, TimeUnit.SECONDS);
+        assertThat(e).as("expected an event").isNotNull();
+        return e;
+    }
+
+    @Test
+    void handshakeThenBatchIsAppliedAndAcknowledged() throws Exception {
+        SwitchAgent agent = agent(5);
+        agent.start();
+        assertThat(next()).isEqualTo("hello s5");
+        assertThat(next()).isEqualTo("ports 4");
+        AgentSession session = byGuid.get(5L);
+        byte[] table = new byte[100];
+        java.util.Arrays.fill(table, (byte) 2);
+        LftBatch batch = new LftBatch(3, List.of(
+                new LftBatch.Block(0, java.util.Arrays.copyOfRange(table, 0, 64)),
+                new LftBatch.Block(64, java.util.Arrays.copyOfRange(table, 64, 100))), 100, TableHash.of(table));
+        CommitAck ack = session.sendBatch(batch, 2_000).get(5, TimeUnit.SECONDS);
+        assertThat(ack.version()).isEqualTo(3);
+        assertThat(ack.hash()).isEqualTo(TableHash.of(table));
+        assertThat(agent.table().entries()).isEqualTo(table);
+        assertThat(agent.daemonId()).isEqualTo(42);
+
+        agent.setPort(PortRecord.down(2));
+        assertThat(next()).isEqualTo("status [port 2 DOWN]");
+
+        // a wrong hash: the agent refuses the commit, the future fails with its ERROR, the session stays up
+        LftBatch wrong = new LftBatch(4, List.of(new LftBatch.Block(0, new byte[] {1})), 100, 1234);
+        assertThatThrownBy(() -> session.sendBatch(wrong, 2_000).get(5, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOfSatisfying(AgentErrorException.class,
+                        e -> assertThat(e.error().errorCode()).contains(ErrorCode.HASH_MISMATCH));
+        assertThat(agent.table().version()).isEqualTo(3);
+        assertThat(session.state()).isEqualTo(AgentSession.State.ACTIVE);
+        agent.stop().syncUninterruptibly();
+        assertThat(next()).startsWith("closed");
+    }
+
+    @Test
+    void unansweredBatchTimesOut() throws Exception {
+        SwitchAgent agent = agent(6);
+        agent.start();
+        next();
+        next();
+        agent.faults().dropInbound(true);
+        LftBatch batch = new LftBatch(1, List.of(), 0, TableHash.EMPTY);
+        assertThatThrownBy(() -> byGuid.get(6L).sendBatch(batch, 100).get(5, TimeUnit.SECONDS))
+                .cause().isInstanceOfSatisfying(RequestFailedException.class, e -> assertThat(e.timeout()).isTrue());
+        agent.stop().syncUninterruptibly();
+    }
+
+    @Test
+    void agentReconnectsAfterItsSessionIsClosed() throws Exception {
+        SwitchAgent agent = agent(7);
+        agent.start();
+        next();
+        next();
+        byGuid.get(7L).close("test");
+        assertThat(next()).startsWith("closed");
+        assertThat(next()).isEqualTo("hello s7");
+        assertThat(next()).isEqualTo("ports 4");
+        assertThat(agent.handshakes()).isEqualTo(2);
+        agent.stop().syncUninterruptibly();
+    }
+
+    @Test
+    void duplicateGuidIsRefusedAndTheFirstSessionIsUntouched() throws Exception {
+        SwitchAgent first = agent(8);
+        first.start();
+        next();
+        next();
+        try (Socket s = rawConnect()) {
+            send(s, new Hello(1, 1, 1, 8, 1, 4, 4096, 0, 0, TableHash.EMPTY, "impostor"));
+            ErrorReport e = readError(s);
+            assertThat(e.errorCode()).contains(ErrorCode.DUPLICATE_GUID);
+            assertThat(e.txid()).isEqualTo(1);
+        }
+        assertThat(byGuid.get(8L).state()).isEqualTo(AgentSession.State.ACTIVE);
+        first.stop().syncUninterruptibly();
+    }
+
+    @Test
+    void messageBeforeHelloIsUnexpected() throws Exception {
+        try (Socket s = rawConnect()) {
+            send(s, new PortStatus(1, List.of(PortRecord.down(1))));
+            assertThat(readError(s).errorCode()).contains(ErrorCode.UNEXPECTED_MESSAGE);
+            assertThat(s.getInputStream().read()).isEqualTo(-1);
+        }
+        assertThat(next()).contains("UNEXPECTED_MESSAGE");
+    }
+
+    @Test
+    void wrongVersionIsRefused() throws Exception {
+        try (Socket s = rawConnect()) {
+            send(s, new Hello(1, 7, 9, 99, 1, 4, 4096, 0, 0, TableHash.EMPTY, "future"));
+            ErrorReport e = readError(s);
+            assertThat(e.errorCode()).contains(ErrorCode.UNSUPPORTED_VERSION);
+            assertThat(e.message()).contains("7..9");
+        }
+    }
+
+    @Test
+    void snapshotWithTheWrongPortCountIsMalformed() throws Exception {
+        try (Socket s = rawConnect()) {
+            send(s, new Hello(1, 1, 1, 99, 1, 4, 4096, 0, 0, TableHash.EMPTY, "x"));
+            readFrame(s); // HELLO_REPLY
+            send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2))));
+            ErrorReport e = readError(s);
+            assertThat(e.errorCode()).contains(ErrorCode.MALFORMED);
+            assertThat(e.message()).contains("2 port records but the switch has 4 ports");
+        }
+    }
+
+    @Test
+    void silentConnectionHitsTheHandshakeTimeout() throws Exception {
+        server.close();
+        server = new SouthboundServer(new SouthboundSettings("127.0.0.1", 0, 4096, 150, 200, 5_000, 1), listener);
+        address = server.start();
+        try (Socket s = rawConnect()) {
+            assertThat(readError(s).errorCode()).contains(ErrorCode.HANDSHAKE_TIMEOUT);
+        }
+    }
+
+    private Socket rawConnect() throws IOException {
+        Socket s = new Socket(address.getAddress(), address.getPort());
+        s.setSoTimeout(5_000);
+        return s;
+    }
+
+    private static void send(Socket s, Message m) throws IOException {
+        ByteBuf buf = Unpooled.buffer();
+        MessageCodec.encode(m, buf);
+        byte[] bytes = new byte[buf.readableBytes()];
+        buf.readBytes(bytes);
+        OutputStream out = s.getOutputStream();
+        out.write(bytes);
+        out.flush();
+    }
+
+    static Message readFrame(Socket s) throws IOException {
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        int length = in.readInt();
+        byte[] frame = new byte[length];
+        in.readFully(frame);
+        return MessageCodec.decode(Unpooled.wrappedBuffer(frame));
+    }
+
+    private static ErrorReport readError(Socket s) throws IOException {
+        Message m = readFrame(s);
+        assertThat(m).isInstanceOf(ErrorReport.class);
+        return (ErrorReport) m;
+    }
+}

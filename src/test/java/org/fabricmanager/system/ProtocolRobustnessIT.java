@@ -1,0 +1,276 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.fabricmanager.system.SystemSupport.await;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.daemon.DaemonState;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.routing.RoutingEngines;
+import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Message.ErrorReport;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.MessageCodec;
+import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.southbound.TableHash;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Misbehaving peers against a converged daemon: each one is disconnected (with an ERROR where the
+ * connection still allows one), a log line names the cause, and the daemon's state and every real
+ * agent's session stay exactly as they were.
+ */
+class ProtocolRobustnessIT {
+    static final PgftSpec SPEC = PgftSpec.parse("PGFT(2;4,4;1,4;1,1)");
+
+    @TempDir
+    Path state;
+    FabricManagerDaemon daemon;
+    FabricSimulator sim;
+    SystemSupport.LogCapture logs;
+    Views.Status before;
+
+    @BeforeEach
+    void converge() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        daemon = FabricManagerDaemon.start(config(), List.of());
+        sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort());
+        sim.start();
+        before = await(daemon, s -> s.state() == DaemonState.CONVERGED, "convergence");
+        logs = new SystemSupport.LogCapture();
+    }
+
+    @AfterEach
+    void stop() {
+        if (logs != null) {
+            logs.close();
+        }
+        if (sim != null) {
+            sim.close();
+        }
+        if (daemon != null) {
+            daemon.close();
+        }
+    }
+
+    /** The default engine when this build has it (the engine does not matter here). */
+    private DaemonConfig config() {
+        String engine = RoutingEngines.names().contains("dmodc") ? "dmodc" : RoutingEngines.names().get(0);
+        return SystemSupport.config(state, SPEC).withEngine(engine);
+    }
+
+    private Socket connect() throws IOException {
+        Socket s = new Socket("127.0.0.1", daemon.southboundAddress().getPort());
+        s.setSoTimeout(10_000);
+        return s;
+    }
+
+    private static byte[] frame(Message m) {
+        ByteBuf buf = Unpooled.buffer();
+        MessageCodec.encode(m, buf);
+        byte[] bytes = new byte[buf.readableBytes()];
+        buf.readBytes(bytes);
+        return bytes;
+    }
+
+    /** Reads frames until the daemon closes the connection; returns them. */
+    private static List<Message> readUntilClosed(Socket s) throws IOException {
+        List<Message> out = new ArrayList<>();
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        try {
+            while (true) {
+                int length = in.readInt();
+                byte[] f = new byte[length];
+                in.readFully(f);
+                out.add(MessageCodec.decode(Unpooled.wrappedBuffer(f)));
+            }
+        } catch (EOFException | SocketException closed) {
+            return out;
+        }
+    }
+
+    private static ErrorReport lastError(List<Message> frames) {
+        assertThat(frames).isNotEmpty();
+        Message last = frames.get(frames.size() - 1);
+        assertThat(last).as("last frame before the close").isInstanceOf(ErrorReport.class);
+        return (ErrorReport) last;
+    }
+
+    private Hello hello(long guid, int min, int max) {
+        return new Hello(1, min, max, guid, 1, 8, 65_536, 0, 0, TableHash.EMPTY, "intruder");
+    }
+
+    /** The daemon's state is what it was, every agent kept its one session, and a log line names the cause. */
+    private void assertUnaffected(String cause) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (logs.messages().stream().noneMatch(m -> m.contains(cause)) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(logs.messages()).as("log lines").anyMatch(m -> m.startsWith("WARN") && m.contains(cause));
+        Thread.sleep(150); // longer than routing.settleMs: a wrong re-route would have started
+        Views.Status now = daemon.status().get();
+        assertThat(now.state()).isEqualTo(DaemonState.CONVERGED);
+        assertThat(now.routing().version()).isEqualTo(before.routing().version());
+        assertThat(now.routing().computations()).isEqualTo(before.routing().computations());
+        assertThat(now.switches().connected()).isEqualTo(8);
+        assertThat(now.tables().inSync()).isEqualTo(8);
+        assertThat(now.push().totalBlocks()).isEqualTo(before.push().totalBlocks());
+        for (SwitchAgent a : sim.agents()) {
+            assertThat(a.state()).isEqualTo(SwitchAgent.State.ACTIVE);
+            assertThat(a.handshakes()).as("%s kept its session", a).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void truncatedFrameThenCloseIsLogged() throws Exception {
+        byte[] hello = frame(hello(0x3000000000000001L, 1, 1));
+        try (Socket s = connect()) {
+            s.getOutputStream().write(hello, 0, 20);
+            s.getOutputStream().flush();
+            Thread.sleep(100);
+        }
+        assertUnaffected("truncated frame: 20 of " + hello.length + " bytes");
+    }
+
+    @Test
+    void truncatedFrameLeftHangingHitsTheHandshakeTimeout() throws Exception {
+        daemon.close();
+        DaemonConfig c = config().withPorts(daemon.southboundAddress().getPort(), 0);
+        DaemonConfig.Southbound sb = c.southbound();
+        c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), 1_000,
+                sb.echoIntervalMs(), sb.idleTimeoutMs(), sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(),
+                c.push(), c.state());
+        daemon = FabricManagerDaemon.start(c, List.of());
+        before = await(daemon, s -> s.state() == DaemonState.CONVERGED && s.switches().connected() == 8, "restart");
+        for (SwitchAgent a : sim.agents()) {
+            assertThat(a.handshakes()).isEqualTo(2);
+        }
+        byte[] hello = frame(hello(0x3000000000000001L, 1, 1));
+        try (Socket s = connect()) {
+            s.getOutputStream().write(hello, 0, 20);
+            s.getOutputStream().flush();
+            ErrorReport e = lastError(readUntilClosed(s));
+            assertThat(e.errorCode()).contains(ErrorCode.HANDSHAKE_TIMEOUT);
+        }
+        assertThat(logs.messages()).anyMatch(m -> m.contains("HANDSHAKE_TIMEOUT"));
+        Views.Status now = daemon.status().get();
+        assertThat(now.routing().version()).isEqualTo(before.routing().version());
+        assertThat(now.switches().connected()).isEqualTo(8);
+    }
+
+    @Test
+    void oversizedFrameIsRefused() throws Exception {
+        try (Socket s = connect()) {
+            byte[] header = {0x01, 0x00, 0x00, 0x00, 0x01, 0, 0, 0, 1};
+            s.getOutputStream().write(header);
+            s.getOutputStream().write(new byte[4096]);
+            ErrorReport e = lastError(readUntilClosed(s));
+            assertThat(e.errorCode()).contains(ErrorCode.FRAME_TOO_LARGE);
+        }
+        assertUnaffected("frame of 16777216 bytes exceeds the limit of 65536");
+    }
+
+    @Test
+    void unknownMessageTypeIsRefused() throws Exception {
+        try (Socket s = connect()) {
+            s.getOutputStream().write(new byte[] {0, 0, 0, 5, 0x42, 0, 0, 0, 9});
+            ErrorReport e = lastError(readUntilClosed(s));
+            assertThat(e.errorCode()).contains(ErrorCode.UNKNOWN_TYPE);
+            assertThat(e.txid()).isEqualTo(9);
+        }
+        assertUnaffected("unknown message type 0x42");
+    }
+
+    @Test
+    void wrongVersionIsRefused() throws Exception {
+        try (Socket s = connect()) {
+            s.getOutputStream().write(frame(hello(0x3000000000000001L, 2, 5)));
+            ErrorReport e = lastError(readUntilClosed(s));
+            assertThat(e.errorCode()).contains(ErrorCode.UNSUPPORTED_VERSION);
+        }
+        assertUnaffected("agent speaks versions 2..5, daemon 1..1");
+    }
+
+    @Test
+    void duplicateGuidIsRefusedAndTheRealSwitchKeepsItsSession() throws Exception {
+        long taken = PgftGenerator.switchGuid(1, 2);
+        try (Socket s = connect()) {
+            s.getOutputStream().write(frame(hello(taken, 1, 1)));
+            ErrorReport e = lastError(readUntilClosed(s));
+            assertThat(e.errorCode()).contains(ErrorCode.DUPLICATE_GUID);
+        }
+        assertUnaffected("DUPLICATE_GUID: switch 0x1000000100000002 is already connected");
+    }
+
+    @Test
+    void neighbourClaimContradictingAConfirmedLinkIsRefused() throws Exception {
+        long spine = PgftGenerator.switchGuid(2, 0);
+        try (Socket s = connect()) {
+            s.getOutputStream().write(frame(hello(0x3000000000000001L, 1, 1)));
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            byte[] reply = new byte[in.readInt()];
+            in.readFully(reply);
+            assertThat(MessageCodec.decode(Unpooled.wrappedBuffer(reply))).isInstanceOf(Message.HelloReply.class);
+            List<PortRecord> ports = new ArrayList<>();
+            ports.add(PortRecord.toSwitch(1, spine, 1, "s2-0"));
+            for (int p = 2; p <= 8; p++) {
+                ports.add(PortRecord.down(p));
+            }
+            s.getOutputStream().write(frame(new Message.PortInfo(2, ports)));
+            ErrorReport e = lastError(readUntilClosed(s));
+            assertThat(e.errorCode()).contains(ErrorCode.NEIGHBOUR_CONFLICT);
+            assertThat(e.txid()).isEqualTo(2);
+        }
+        assertUnaffected("neighbour conflict: port 1 of 0x3000000000000001 claims 0x1000000200000000:1, which is cabled to 0x1000000100000000:5");
+    }
+
+    @Test
+    void randomGarbageIsRefused() throws Exception {
+        long seed = 1234;
+        Random random = new Random(seed);
+        for (int i = 0; i < 5; i++) {
+            byte[] garbage = new byte[200 + random.nextInt(2000)];
+            random.nextBytes(garbage);
+            try (Socket s = connect()) {
+                s.getOutputStream().write(garbage);
+                s.getOutputStream().flush();
+                List<Message> frames = readUntilClosed(s);
+                ErrorReport e = lastError(frames);
+                assertThat(e.fatal()).as("seed %d round %d: %s", seed, i, e).isTrue();
+            } catch (SocketException reset) {
+                // the daemon may close before all the garbage is written: the connection is gone either way
+            }
+        }
+        assertUnaffected("closed:");
+        // an HTTP request on the agent port is garbage too
+        try (Socket s = connect()) {
+            s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+            InputStream in = s.getInputStream();
+            assertThat(lastError(readUntilClosed(s)).errorCode()).contains(ErrorCode.FRAME_TOO_LARGE);
+            assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+}

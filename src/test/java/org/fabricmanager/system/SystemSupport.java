@@ -1,0 +1,121 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.cli.Main;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.LftText;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricJson;
+import org.fabricmanager.topology.PgftSpec;
+import org.slf4j.LoggerFactory;
+
+/** Shared steps of the system tests. */
+final class SystemSupport {
+    private SystemSupport() {
+    }
+
+    /** A daemon configuration for tests: free ports, loopback, the given state directory and expectation. */
+    static DaemonConfig config(Path state, PgftSpec expected) {
+        return DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, 0).withStateDirectory(state)
+                .withExpectedPgft(expected).withDiscovery(500, 30_000).withPush(3_000, 3);
+    }
+
+    /** A simulator of {@code fabric} connected to {@code daemon}, with quick reconnection. */
+    static FabricSimulator simulator(Fabric fabric, int southboundPort) {
+        AgentSettings settings = new AgentSettings(new InetSocketAddress("127.0.0.1", southboundPort), 65_536, 2_000,
+                10_000, 50, 500);
+        return new FabricSimulator(fabric, settings, null, 2, null, 7);
+    }
+
+    /** Polls the daemon's status until {@code done} holds (60 s at most). */
+    static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        Views.Status s = d.status().get(10, TimeUnit.SECONDS);
+        while (!done.test(s)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what + "; last status " + s);
+            }
+            Thread.sleep(25);
+            s = d.status().get(10, TimeUnit.SECONDS);
+        }
+        return s;
+    }
+
+    /**
+     * Runs the {@code route} command of the CLI on {@code fabric} (written as fabric-topology/1) and
+     * reads back its lft-text/1 output.
+     */
+    static ForwardingTables routeCommand(Fabric fabric, Path dir, String name) {
+        Path topology = dir.resolve(name + ".json");
+        Path lft = dir.resolve(name + ".lft");
+        FabricJson.write(fabric, topology);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run("route", "--topology", topology.toString(), "--lft-out", lft.toString());
+        assertThat(code).as("route: %s", err.toString(StandardCharsets.UTF_8)).isZero();
+        return LftText.read(lft);
+    }
+
+    /** Asserts that every agent holds exactly its row of {@code expected}, at {@code version}. */
+    static void assertAgentsHold(FabricSimulator sim, ForwardingTables expected, long version) {
+        assertThat(sim.agents()).hasSize(expected.switchCount());
+        for (int s = 0; s < expected.switchCount(); s++) {
+            SwitchAgent agent = sim.agent(expected.switchGuid(s));
+            assertThat(agent.table().version()).as("%s table version", agent).isEqualTo(version);
+            assertThat(agent.table().entries()).as("%s table", agent).isEqualTo(expected.copyRow(s));
+        }
+    }
+
+    /** Captures log events of the whole JVM until closed. */
+    static final class LogCapture implements AutoCloseable {
+        private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+
+        LogCapture() {
+            appender.start();
+            root.addAppender(appender);
+        }
+
+        /** Formatted messages logged so far. */
+        List<String> messages() {
+            List<String> out = new ArrayList<>();
+            synchronized (appender.list) {
+                for (ILoggingEvent e : new ArrayList<>(appender.list)) {
+                    out.add(e.getLevel() + " " + e.getFormattedMessage());
+                }
+            }
+            return out;
+        }
+
+        void clear() {
+            synchronized (appender.list) {
+                appender.list.clear();
+            }
+        }
+
+        @Override
+        public void close() {
+            root.detachAppender(appender);
+        }
+    }
+}
