@@ -234,6 +234,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     /** Stops accepting, closes every session, runs the remaining control events and persists. */
     @Override
     public void close() {
+        long begin = System.nanoTime();
+        DaemonState at = controller.state();
+        LOG.info("fabric-manager stopping (state {}){}", at, at == DaemonState.PUSHING || at == DaemonState.ROUTING
+                ? ": the unfinished re-route/push is abandoned; switches keep the tables they hold and the next start"
+                + " completes it" : "");
         if (rest != null) {
             rest.close();
         }
@@ -252,6 +257,6 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         metrics.close();
-        LOG.info("fabric-manager stopped");
+        LOG.info("fabric-manager stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
     }
 }
