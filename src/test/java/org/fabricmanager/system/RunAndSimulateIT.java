@@ -74,24 +74,58 @@ class RunAndSimulateIT {
             assertThat(status.at("/switches/connected").asInt()).isEqualTo(8);
             assertThat(status.at("/routing/engine").asText()).isEqualTo("dmodc");
             assertThat(status.at("/tables/inSync").asInt()).isEqualTo(8);
+            assertThat(get(url + "/health/ready").statusCode()).isEqualTo(200);
+            assertThat(get(url + "/metrics").body()).contains("fabric_switches_connected 8.0");
 
-            sim.destroy();
-            assertThat(sim.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(Files.readString(dir.resolve("simulate.out"))).contains("agents connected: 8/8, table v1 applied on 8/8");
+            // the admin CLI of the packaged jar against the daemon process
+            Process admin = new ProcessBuilder(jar("status", "--url", url)).redirectErrorStream(true).start();
+            String adminOut = new String(admin.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(admin.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(admin.exitValue()).as(adminOut).isZero();
+            assertThat(adminOut).containsPattern("(?m)^state +CONVERGED$").contains("8 in sync, 0 pending");
 
-            daemon.destroy(); // SIGTERM
+            // SIGTERM with every agent still connected: stop accepting, persist, exit in time
+            daemon.destroy();
             assertThat(daemon.waitFor(30, TimeUnit.SECONDS)).as("daemon stops on SIGTERM").isTrue();
             assertThat(daemon.exitValue()).isIn(0, 143);
             assertThat(new IndexMapStore(state).load().size()).isEqualTo(16);
             assertThat(new RoutingStateStore(state).load()).get().extracting(s -> s.version()).isEqualTo(1L);
+            try (var files = Files.list(state)) {
+                assertThat(files.map(f -> f.getFileName().toString())).as("no half-written file left")
+                        .noneMatch(n -> n.endsWith(".tmp"));
+            }
             assertThat(Files.readString(dir.resolve("daemon.err"))).contains("tables converged: v1 on 8/8 switches")
-                    .contains("fabric-manager stopped");
+                    .contains("fabric-manager stopping (state CONVERGED)").containsPattern("fabric-manager stopped in \\d+ ms");
+
+            // the state on disk is usable: a restart on the same port reuses the stored routing, and the
+            // agents (which reconnect by themselves) converge on it without a new computation
+            daemon = new ProcessBuilder(jar("run", "--config", config.toString(), "--southbound-port", String.valueOf(port),
+                    "--http-port", "0")).redirectError(dir.resolve("daemon2.err").toFile()).start();
+            BufferedReader out2 = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out2.readLine()).as("restart (stderr: %s)", dir.resolve("daemon2.err")).isEqualTo(southbound);
+            String url2 = out2.readLine().substring("rest ".length());
+            JsonNode again = awaitConverged(url2);
+            assertThat(again.at("/routing/version").asLong()).isEqualTo(1);
+            assertThat(again.at("/routing/reusedFromState").asBoolean()).isTrue();
+            assertThat(again.at("/routing/computations").asLong()).isZero();
+
+            sim.destroy();
+            assertThat(sim.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(Files.readString(dir.resolve("simulate.out"))).contains("agents connected: 8/8, table v1 applied on 8/8");
+            daemon.destroy();
+            assertThat(daemon.waitFor(30, TimeUnit.SECONDS)).as("restarted daemon stops on SIGTERM").isTrue();
+            assertThat(daemon.exitValue()).isIn(0, 143);
         } finally {
             if (sim != null) {
                 sim.destroyForcibly();
             }
             daemon.destroyForcibly();
         }
+    }
+
+    private static HttpResponse<String> get(String url) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static JsonNode awaitConverged(String url) throws Exception {

@@ -17,6 +17,9 @@ final class Commands {
                 new RouteCommand(),
                 new BenchCommand(),
                 new TraceCommand(),
-                new QualityCommand());
+                new QualityCommand(),
+                new StatusCommand(),
+                new SwitchesCommand(),
+                new EventsCommand());
     }
 }

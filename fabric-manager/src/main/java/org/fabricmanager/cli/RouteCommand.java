@@ -20,7 +20,8 @@ import org.fabricmanager.topology.FabricIndex;
  * {@code route}: computes the forwarding tables of a fabric with one engine and writes them as
  * {@code lft-text/1} (to a file, or stdout), with the phase timings and the validity on stderr.
  * A fabric where some leaf pairs have no route is still routed as far as possible, but the
- * command says which pairs and exits with 2.
+ * command says which pairs and exits with 2. With {@code --url} it asks a running daemon for one
+ * path instead ({@link RouteQuery}).
  */
 final class RouteCommand implements Command {
 
@@ -48,14 +49,17 @@ final class RouteCommand implements Command {
                   --lft-out FILE           write the tables to FILE instead of stdout
                   Exit code 0 when every leaf pair is routed; 2 for bad input, an engine that refuses
                   the fabric (dmodk on a degraded one) or a disconnected fabric (tables are still
-                  written, unreachable entries are 255).""".formatted(String.join("|", RoutingEngines.names()),
-                FabricSource.USAGE.indent(2).stripTrailing(), RoutingEngines.DEFAULT, Runtime.getRuntime().availableProcessors());
+                  written, unreachable entries are 255).
+                %s""".formatted(String.join("|", RoutingEngines.names()),
+                FabricSource.USAGE.indent(2).stripTrailing(), RoutingEngines.DEFAULT, Runtime.getRuntime().availableProcessors(),
+                RouteQuery.USAGE);
     }
 
     @Override
     public Set<String> valueOptions() {
         Set<String> options = new HashSet<>(FabricSource.OPTIONS);
         options.addAll(Set.of("engine", "threads", "lft-out"));
+        options.addAll(RouteQuery.OPTIONS);
         return options;
     }
 
@@ -66,6 +70,12 @@ final class RouteCommand implements Command {
 
     @Override
     public int run(Arguments args, Console console) throws IOException {
+        if (args.has(DaemonClient.URL_OPTION)) {
+            return RouteQuery.run(args, console);
+        }
+        if (args.has("src") || args.has("dst")) {
+            throw new UsageException("route: --src and --dst query a running daemon: give its --url too");
+        }
         int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
         Fabric fabric = FabricSource.load(args);
         String engineName = args.valueOr("engine", fabric.hdft().isPresent() ? QualityCommand.HDFT_ENGINE

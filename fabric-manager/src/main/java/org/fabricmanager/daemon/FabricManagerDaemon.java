@@ -1,7 +1,6 @@
 package org.fabricmanager.daemon;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.List;
@@ -14,6 +13,7 @@ import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.EventQueue;
 import org.fabricmanager.daemon.discovery.RecognizingFabricChecker;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
@@ -37,6 +37,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FabricManagerDaemon.class);
 
     private final DaemonConfig config;
+    private final DaemonMetrics metrics;
     private final MeterRegistry registry;
     private final EventQueue queue;
     private final RoutingService routing;
@@ -51,7 +52,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private FabricManagerDaemon(DaemonConfig config, MeterRegistry registry, List<DaemonListener> listeners,
                                 RoutingEngine engine) {
         this.config = config;
-        this.registry = registry;
+        this.metrics = new DaemonMetrics(registry);
+        this.registry = metrics.registry();
         this.milestones = new MilestoneLog();
         for (DaemonListener l : listeners) {
             milestones.addListener(l);
@@ -71,7 +73,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         long daemonId = new SecureRandom().nextLong();
         this.controller = new FabricController(config, queue, routing, new IndexMapStore(config.state().path()),
                 new RoutingStateStore(config.state().path()), storeExecutor, TopologicalIndexer::order,
-                new RecognizingFabricChecker(), milestones, registry, daemonId);
+                new RecognizingFabricChecker(), milestones, this.registry, daemonId);
+        metrics.bindState(controller::state);
     }
 
     /**
@@ -80,12 +83,13 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
      * @throws ConfigException for an unusable configuration (unknown engine, port in use, bad state directory)
      */
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners) throws InterruptedException {
-        return start(config, listeners, new SimpleMeterRegistry(), null);
+        return start(config, listeners, DaemonMetrics.newRegistry(), null);
     }
 
     /**
      * As {@link #start(DaemonConfig, List)}, with the meter registry to report to and, optionally, an
-     * engine instance instead of the configured one ({@code null}: {@code routing.engine}).
+     * engine instance instead of the configured one ({@code null}: {@code routing.engine}). Every meter
+     * is also exported on {@code /metrics} whatever the registry (see {@link DaemonMetrics}).
      */
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
                                             RoutingEngine engine) throws InterruptedException {
@@ -100,7 +104,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
-            d.rest = new RestServer(config.rest().bind(), config.rest().port(), config.rest().ioThreads(), d);
+            d.rest = new RestServer(config.rest().bind(), config.rest().port(), config.rest().ioThreads(), d,
+                    d.metrics::scrape);
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
             d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, "fabric-manager started: agents on "
@@ -168,8 +173,17 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         return controller.state();
     }
 
+    /**
+     * Where components register meters (exported on {@code /metrics}); the ring detector's member in
+     * the daemon takes this registry.
+     */
     public MeterRegistry registry() {
         return registry;
+    }
+
+    /** The fault-reaction meters and the Prometheus export. */
+    public DaemonMetrics metrics() {
+        return metrics;
     }
 
     /** Routing computations since start (0 when stored routing was reused). */
@@ -220,6 +234,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     /** Stops accepting, closes every session, runs the remaining control events and persists. */
     @Override
     public void close() {
+        long begin = System.nanoTime();
+        DaemonState at = controller.state();
+        LOG.info("fabric-manager stopping (state {}){}", at, at == DaemonState.PUSHING || at == DaemonState.ROUTING
+                ? ": the unfinished re-route/push is abandoned; switches keep the tables they hold and the next start"
+                + " completes it" : "");
         if (rest != null) {
             rest.close();
         }
@@ -237,6 +256,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        LOG.info("fabric-manager stopped");
+        metrics.close();
+        LOG.info("fabric-manager stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
     }
 }

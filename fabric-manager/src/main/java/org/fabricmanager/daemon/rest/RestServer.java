@@ -14,13 +14,15 @@ import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.fabricmanager.daemon.DaemonApi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The REST listener: HTTP codec, request aggregation (bounded), keep-alive, an idle timeout, and the
- * {@link RestHandler} that maps paths to daemon queries.
+ * {@link RestHandler} that maps paths to daemon queries, behind the {@link OpsHandler} for
+ * {@code /metrics} and {@code /health/*}.
  */
 public final class RestServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
@@ -30,12 +32,17 @@ public final class RestServer implements AutoCloseable {
     private final int port;
     private final EventLoopGroup group;
     private final DaemonApi api;
+    private final Supplier<String> metrics;
     private Channel channel;
 
-    public RestServer(String bind, int port, int ioThreads, DaemonApi api) {
+    /**
+     * @param metrics the Prometheus text served on {@code /metrics} (called on an I/O thread per scrape)
+     */
+    public RestServer(String bind, int port, int ioThreads, DaemonApi api, Supplier<String> metrics) {
         this.bind = bind;
         this.port = port;
         this.api = api;
+        this.metrics = metrics;
         this.group = new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("fm-rest", true));
     }
 
@@ -52,6 +59,7 @@ public final class RestServer implements AutoCloseable {
                                 .addLast(new HttpServerCodec())
                                 .addLast(new HttpServerKeepAliveHandler())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                                .addLast(new OpsHandler(api, metrics))
                                 .addLast(new RestHandler(api));
                     }
                 })

@@ -1,0 +1,99 @@
+package org.fabricmanager.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+
+/**
+ * The admin commands' view of a running daemon's REST API: GETs a path, returns the JSON, and turns
+ * every failure (bad URL, daemon unreachable, timeout, an error status, a body that is not JSON) into
+ * a one-line {@link UsageException} naming the command, the URL and the daemon's own error message.
+ */
+final class DaemonClient {
+    /** The REST address of a daemon with the default configuration on this host. */
+    static final String DEFAULT_URL = "http://127.0.0.1:7680";
+    /** The option every admin command takes. */
+    static final String URL_OPTION = "url";
+    static final String URL_USAGE = "--url URL               the daemon's REST address (default " + DEFAULT_URL + ")";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+
+    private final String command;
+    private final URI base;
+    private final HttpClient http;
+
+    DaemonClient(String command, String url) {
+        this.command = command;
+        this.base = parse(command, url);
+        this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    }
+
+    /** A client for the {@code --url} option (or the default). */
+    static DaemonClient of(Arguments args) {
+        return new DaemonClient(args.command(), args.valueOr(URL_OPTION, DEFAULT_URL));
+    }
+
+    private static URI parse(String command, String url) {
+        String trimmed = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        try {
+            URI uri = new URI(trimmed);
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                throw new URISyntaxException(url, "expected http://HOST:PORT");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new UsageException(command + ": option --url: '" + url + "' is not a daemon address (expected http://HOST:PORT)");
+        }
+    }
+
+    /** The JSON at {@code path} (with its query), e.g. {@code /api/v1/status}. */
+    JsonNode get(String path) {
+        URI uri = URI.create(base + path);
+        HttpResponse<String> response;
+        try {
+            response = http.send(HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT).header("Accept", "application/json")
+                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (HttpConnectTimeoutException e) {
+            throw new UsageException(command + ": cannot reach the daemon at " + base + ": connection timed out", e);
+        } catch (HttpTimeoutException e) {
+            throw new UsageException(command + ": the daemon at " + base + " did not answer " + path + " within "
+                    + REQUEST_TIMEOUT.toSeconds() + " s", e);
+        } catch (ConnectException e) {
+            throw new UsageException(command + ": cannot reach the daemon at " + base + ": connection refused"
+                    + " (is fabric-manager running, and is rest.port right?)", e);
+        } catch (IOException e) {
+            throw new UsageException(command + ": cannot reach the daemon at " + base + ": "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UsageException(command + ": interrupted", e);
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(response.body());
+        } catch (JsonProcessingException e) {
+            body = null;
+        }
+        if (response.statusCode() != 200) {
+            String error = body != null && body.hasNonNull("error") ? body.get("error").asText()
+                    : "HTTP " + response.statusCode();
+            throw new UsageException(command + ": the daemon at " + base + " answered " + response.statusCode() + ": " + error);
+        }
+        if (body == null) {
+            throw new UsageException(command + ": the daemon at " + base + " answered " + path + " with something that is not JSON");
+        }
+        return body;
+    }
+}

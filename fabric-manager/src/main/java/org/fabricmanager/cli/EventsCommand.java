@@ -1,0 +1,77 @@
+package org.fabricmanager.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code events}: a running daemon's milestones and fault reactions in order, from
+ * {@code GET /api/v1/events?since=SEQ}: sequence number, local time, kind, message, and any figures
+ * the event carries (a fault reaction's {@code faultToConvergedMs}, blocks pushed, ...) as key=value.
+ */
+final class EventsCommand implements Command {
+    private static final Set<String> COLUMNS = Set.of("seq", "timeMillis", "kind", "message");
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+
+    @Override
+    public String name() {
+        return "events";
+    }
+
+    @Override
+    public String summary() {
+        return "a running daemon's milestones and fault reactions (REST /api/v1/events)";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: fabric-manager events [--url URL] [--since SEQ]
+                  Prints the daemon's events in order: sequence number, time, kind, message and figures.
+                  %s
+                  --since SEQ             only events with a sequence number above SEQ (default 0: all kept)
+                  Exit code 0 when the daemon answered, 2 when it is unreachable or answers an error.""".formatted(DaemonClient.URL_USAGE);
+    }
+
+    @Override
+    public Set<String> valueOptions() {
+        return Set.of(DaemonClient.URL_OPTION, "since");
+    }
+
+    @Override
+    public Set<String> flagOptions() {
+        return Set.of();
+    }
+
+    @Override
+    public int run(Arguments args, Console console) {
+        long since = args.longValue("since", 0);
+        if (since < 0) {
+            throw new UsageException("events: option --since must be a sequence number (0 or more), got " + since);
+        }
+        JsonNode events = DaemonClient.of(args).get("/api/v1/events?since=" + since);
+        TextTable table = new TextTable(">SEQ", "TIME", "KIND", "MESSAGE");
+        for (JsonNode e : events) {
+            StringBuilder message = new StringBuilder(e.path("message").asText(""));
+            for (Iterator<Map.Entry<String, JsonNode>> it = e.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> f = it.next();
+                if (!COLUMNS.contains(f.getKey()) && !f.getValue().isNull()) {
+                    message.append(message.isEmpty() ? "" : "  ").append(f.getKey()).append('=')
+                            .append(f.getValue().isValueNode() ? f.getValue().asText() : f.getValue().toString());
+                }
+            }
+            table.row(e.path("seq").asLong(), e.has("timeMillis") ? TIME.format(Instant.ofEpochMilli(
+                    e.get("timeMillis").asLong()).atZone(ZoneId.systemDefault())) : null, e.path("kind").asText("?"), message);
+        }
+        if (table.size() == 0) {
+            console.out().println("no events after " + since);
+        } else {
+            table.print(console.out());
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,48 @@
+package org.fabricmanager.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Set;
+
+/**
+ * {@code route --url URL --src D --dst D}: the path a running daemon's tables in force take from one
+ * destination index to another ({@code GET /api/v1/route}), one line per switch crossed.
+ */
+final class RouteQuery {
+    static final Set<String> OPTIONS = Set.of(DaemonClient.URL_OPTION, "src", "dst");
+    private static final Set<String> OFFLINE = Set.of("topology", "pgft", "hdft", "engine", "threads", "lft-out",
+            "degrade-links", "degrade-switches", "seed", "fail-leaves", "fail");
+    static final String USAGE = """
+            usage: fabric-manager route --url URL --src D --dst D
+              Prints the switches a packet from destination index D (src) to D (dst) crosses with the
+              tables a running daemon has in force, and the output port at each.""";
+
+    private RouteQuery() {
+    }
+
+    static int run(Arguments args, Console console) {
+        for (String other : OFFLINE) {
+            if (args.has(other)) {
+                throw new UsageException("route: --url queries a running daemon; --" + other + " belongs to offline routing");
+            }
+        }
+        if (!args.has("src") || !args.has("dst")) {
+            throw new UsageException("route: --url needs --src D and --dst D (destination indices)");
+        }
+        int src = args.intValue("src", 0, 0, Integer.MAX_VALUE);
+        int dst = args.intValue("dst", 0, 0, Integer.MAX_VALUE);
+        JsonNode r = DaemonClient.of(args).get("/api/v1/route?src=" + src + "&dst=" + dst);
+        console.out().printf("%d (%s) -> %d (%s): %s with tables v%d, %d switches%n", src, r.path("srcNode").asText("?"),
+                dst, r.path("dstNode").asText("?"), r.path("outcome").asText("?"), r.path("version").asLong(),
+                r.path("hops").size());
+        TextTable table = new TextTable(">HOP", "GUID", "NAME", ">OUT PORT");
+        int hop = 1;
+        for (JsonNode h : r.path("hops")) {
+            int port = h.path("outPort").asInt();
+            table.row(hop++, h.path("guid").asText(), h.path("name").asText(null), port == 255 ? "none" : port);
+        }
+        if (table.size() > 0) {
+            table.print(console.out());
+        }
+        return ExitCodes.OK;
+    }
+}

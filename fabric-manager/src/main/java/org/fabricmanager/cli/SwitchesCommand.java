@@ -1,0 +1,72 @@
+package org.fabricmanager.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Set;
+
+/**
+ * {@code switches}: every switch a running daemon knows, one line each (GUID, name, connection,
+ * ports up, table version and whether it holds the current tables, keepalive RTT), from
+ * {@code GET /api/v1/switches}.
+ */
+final class SwitchesCommand implements Command {
+    @Override
+    public String name() {
+        return "switches";
+    }
+
+    @Override
+    public String summary() {
+        return "a running daemon's switches: connection, ports, table in sync (REST /api/v1/switches)";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: fabric-manager switches [--url URL] [--not-in-sync]
+                  Prints one line per switch the daemon knows.
+                  %s
+                  --not-in-sync           only switches that are disconnected or do not hold the current tables
+                  Exit code 0 when the daemon answered, 2 when it is unreachable or answers an error.""".formatted(DaemonClient.URL_USAGE);
+    }
+
+    @Override
+    public Set<String> valueOptions() {
+        return Set.of(DaemonClient.URL_OPTION);
+    }
+
+    @Override
+    public Set<String> flagOptions() {
+        return Set.of("not-in-sync");
+    }
+
+    @Override
+    public int run(Arguments args, Console console) {
+        JsonNode list = DaemonClient.of(args).get("/api/v1/switches");
+        boolean onlyBad = args.flag("not-in-sync");
+        TextTable table = new TextTable("GUID", "NAME", "CONNECTED", "ADDRESS", ">PORTS UP", ">TABLE", "IN SYNC", ">RTT ms");
+        int connected = 0;
+        int inSync = 0;
+        for (JsonNode s : list) {
+            boolean c = s.path("connected").asBoolean();
+            boolean sync = s.path("inSync").asBoolean();
+            connected += c ? 1 : 0;
+            inSync += sync ? 1 : 0;
+            if (onlyBad && c && sync) {
+                continue;
+            }
+            table.row(s.path("guid").asText(), text(s, "name"), c ? "yes" : "NO", text(s, "address"),
+                    s.hasNonNull("ports") ? text(s, "portsUp") + "/" + s.get("ports").asInt() : null,
+                    s.hasNonNull("tableVersion") ? "v" + s.get("tableVersion").asLong() : null, sync ? "yes" : "NO",
+                    s.hasNonNull("rttMs") ? String.format(java.util.Locale.ROOT, "%.2f", s.get("rttMs").asDouble()) : null);
+        }
+        if (table.size() > 0) {
+            table.print(console.out());
+        }
+        console.out().printf("%d switches, %d connected, %d in sync%n", list.size(), connected, inSync);
+        return ExitCodes.OK;
+    }
+
+    private static String text(JsonNode node, String field) {
+        return node.hasNonNull(field) ? node.get(field).asText() : null;
+    }
+}
