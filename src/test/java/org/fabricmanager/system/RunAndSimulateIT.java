@@ -47,11 +47,15 @@ class RunAndSimulateIT {
                 "the dmodc engine is not registered in this build");
         Path state = dir.resolve("state");
         Path config = dir.resolve("fabric-manager.yaml");
+        // Discovery ends as soon as every expected switch is present; the long settle window only
+        // keeps a restarted daemon from routing a partial fabric while agents are still in their
+        // reconnect backoff on a loaded machine (which would, rightly, make it compute anew).
         Files.writeString(config, """
                 fabric:
                   expectedPgft: "%s"
                 discovery:
-                  settleMs: 500
+                  settleMs: 15000
+                  maxWaitMs: 30000
                 state:
                   directory: "%s"
                 """.formatted(SPEC, state));
