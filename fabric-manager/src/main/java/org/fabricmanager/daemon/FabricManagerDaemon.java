@@ -217,6 +217,33 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         return queue.call("milestones", () -> controller.milestonesSince(since));
     }
 
+    @Override
+    public CompletableFuture<org.fabricmanager.daemon.faults.FaultReport> faults() {
+        return queue.call("faults", controller::faults);
+    }
+
+    @Override
+    public CompletableFuture<String> reroute() {
+        return queue.call("reroute", controller::forceReroute);
+    }
+
+    private volatile org.fabricmanager.agent.FabricSimulator simulator;
+
+    /** Exposes a simulated fabric to the REST sim endpoints (demo mode). */
+    public void attachSimulator(org.fabricmanager.agent.FabricSimulator sim) {
+        this.simulator = sim;
+    }
+
+    @Override
+    public org.fabricmanager.agent.FabricSimulator simulator() {
+        return simulator;
+    }
+
+    @Override
+    public String adminToken() {
+        return config.rest().adminToken();
+    }
+
     /** Stops accepting, closes every session, runs the remaining control events and persists. */
     @Override
     public void close() {
