@@ -32,14 +32,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Fault reaction end to end on PGFT(3;8,8,8;1,8,8;1,1,1) with the ring failure detector in every
- * simulated agent (η 50 ms, δ 300 ms, UDP on loopback): a spine whose agent dies silently is found by
+ * simulated agent (η 100 ms, δ 600 ms, UDP on loopback): a spine whose agent dies silently is found by
  * the ring alone and routed around with one computation; its revival restores the intact tables; 20
- * simultaneous link faults cost at most 2 computations; the new REST endpoints answer with the right
+ * simultaneous link faults cost at most 2 computations; a flapping link is quarantined and stops
+ * causing re-routes, then is released once stable; the new REST endpoints answer with the right
  * status codes.
  */
 class FaultReactionIT {
     static final PgftSpec SPEC = PgftSpec.parse("PGFT(3;8,8,8;1,8,8;1,1,1)");
-    static final int DELTA_MS = 300;
+    static final int DELTA_MS = 600;
     static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -54,8 +55,8 @@ class FaultReactionIT {
         DaemonConfig.Southbound sb = base.southbound();
         DaemonConfig c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),
-                base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 120_000,
-                new DaemonConfig.Detector(true, 50, DELTA_MS, "bmg", "127.0.0.1", freeUdpPort(), freeUdpPort())))
+                base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
+                new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", freeUdpPort(), freeUdpPort())))
                 .withAdminToken("s3cret");
         FabricManagerDaemon daemon = FabricManagerDaemon.start(c, List.of());
         try (FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
@@ -99,6 +100,13 @@ class FaultReactionIT {
             JsonNode fj = JSON.readTree(fr.body());
             assertThat(fj.path("switches").get(0).path("guid").asText()).isEqualTo(Guids.format(spine));
             assertThat(fj.path("detectorEnabled").asBoolean()).isTrue();
+            java.io.ByteArrayOutputStream cliOut = new java.io.ByteArrayOutputStream();
+            int code = new org.fabricmanager.cli.Main(new java.io.PrintStream(cliOut, true, java.nio.charset.StandardCharsets.UTF_8),
+                    new java.io.PrintStream(new java.io.ByteArrayOutputStream(), true, java.nio.charset.StandardCharsets.UTF_8))
+                    .run("faults", "--url", daemon.restUrl());
+            assertThat(code).isZero();
+            assertThat(cliOut.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("failed switches: 1")
+                    .contains(Guids.format(spine)).contains("s3-5");
             JsonNode events = JSON.readTree(get(daemon, "/api/v1/events?since=0").body());
             JsonNode reaction = null;
             for (JsonNode e : events) {
@@ -143,7 +151,37 @@ class FaultReactionIT {
             }
             awaitTrue(() -> daemon.topology().get().equals(fabric), "links repaired");
 
-            // 4. REST actions: reroute needs the token; sim endpoints work once a simulator is attached
+            // 4. a flapping link is quarantined and stops causing re-routes; stable again, it is released
+            long flapLeaf = PgftGenerator.switchGuid(1, 20);
+            for (int i = 0; i < 4; i++) {
+                sim.linkDown(flapLeaf, 12);
+                awaitTrue(() -> linkCount(daemon) == fabric.links().size() - 1, "flap down");
+                sim.linkUp(flapLeaf, 12);
+                if (i < 3) {
+                    awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "flap up");
+                }
+            }
+            awaitTrue(() -> daemon.faults().get().quarantined().size() == 2, "both ends quarantined");
+            SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged while quarantined");
+            long quarantinedSeq = lastSeq(daemon);
+            for (int i = 0; i < 3; i++) {
+                sim.linkDown(flapLeaf, 12);
+                Thread.sleep(60);
+                sim.linkUp(flapLeaf, 12);
+                Thread.sleep(60);
+            }
+            Thread.sleep(300);
+            SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged");
+            for (JsonNode e : JSON.readTree(get(daemon, "/api/v1/events?since=" + quarantinedSeq).body())) {
+                assertThat(e.path("details").path("triggers").toString()).as("flaps of a quarantined link cause no "
+                        + "re-route").doesNotContain("s1-20 port 12");
+            }
+            assertThat(linkCount(daemon)).as("kept down").isEqualTo(fabric.links().size() - 1);
+            assertThat(JSON.readTree(get(daemon, "/api/v1/faults").body()).path("quarantined")).hasSize(2);
+            awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "released after being stable");
+            assertThat(daemon.faults().get().quarantined()).isEmpty();
+
+            // 5. REST actions: reroute needs the token; sim endpoints work once a simulator is attached
             assertThat(post(daemon, "/api/v1/reroute", null).statusCode()).isEqualTo(401);
             assertThat(post(daemon, "/api/v1/reroute", "Bearer wrong").statusCode()).isEqualTo(403);
             HttpResponse<String> ok = post(daemon, "/api/v1/reroute", "Bearer s3cret");
@@ -173,6 +211,18 @@ class FaultReactionIT {
         } finally {
             plain.close();
         }
+    }
+
+    private static long lastSeq(FabricManagerDaemon d) throws Exception {
+        long seq = 0;
+        for (JsonNode e : JSON.readTree(get(d, "/api/v1/events?since=0").body())) {
+            seq = Math.max(seq, e.path("seq").asLong());
+        }
+        return seq;
+    }
+
+    private static int linkCount(FabricManagerDaemon d) throws Exception {
+        return d.topology().get().links().size();
     }
 
     private static void assertSurvivorsHold(FabricSimulator sim, ForwardingTables expected, long version) {

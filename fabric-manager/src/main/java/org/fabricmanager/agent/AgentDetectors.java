@@ -30,6 +30,7 @@ public final class AgentDetectors implements DetectorConfigListener, AutoCloseab
     private final EventLoopGroup group;
     private final MeterRegistry registry;
     private final Map<Long, RingDetector> members = new HashMap<>();
+    private final Map<Long, Long> epochs = new HashMap<>();
     // starting binds a socket and waits for the member's loop: never on an agent's event loop; one
     // thread keeps starts and stops of a switch in order
     private final java.util.concurrent.ExecutorService lifecycle = java.util.concurrent.Executors.newSingleThreadExecutor(
@@ -55,21 +56,46 @@ public final class AgentDetectors implements DetectorConfigListener, AutoCloseab
                 Duration.ofMillis(ring.pauseMs()));
         DetectorConfig config = new DetectorConfig(addresses, ring.selfIndex(), parameters,
                 ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP);
-        lifecycle.execute(() -> start(agent.guid(), config));
+        lifecycle.execute(() -> {
+            synchronized (this) {
+                // a member that was suspected by mistake rejoins the ring by itself: a reconnecting agent
+                // keeps its running member of the same epoch instead of restarting it
+                if (members.containsKey(agent.guid()) && Long.valueOf(ring.epoch()).equals(epochs.get(agent.guid()))) {
+                    return;
+                }
+            }
+            start(agent.guid(), config, ring.epoch());
+        });
     }
 
-    private void start(long guid, DetectorConfig config) {
+    private void start(long guid, DetectorConfig config, long epoch) {
         stopNow(guid);
-        try {
-            RingDetector d = NettyRingDetector.start(config, event -> { }, registry, group);
+        RingDetector d = null;
+        // the previous member's socket may take a moment to be released
+        for (int attempt = 0; d == null; attempt++) {
+            try {
+                d = NettyRingDetector.start(config, event -> { }, registry, group);
+            } catch (RuntimeException e) {
+                if (attempt >= 20) {
+                    LOG.warn("switch {}: cannot start its failure detector member: {}", Guids.format(guid), e.getMessage());
+                    return;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+        {
             synchronized (this) {
+                epochs.put(guid, epoch);
                 RingDetector previous = members.put(guid, d);
                 if (previous != null) {
                     previous.close();
                 }
             }
-        } catch (RuntimeException e) {
-            LOG.warn("switch {}: cannot start its failure detector member: {}", Guids.format(guid), e.getMessage());
         }
     }
 

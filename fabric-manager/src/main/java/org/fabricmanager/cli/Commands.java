@@ -17,6 +17,7 @@ final class Commands {
                 new RouteCommand(),
                 new BenchCommand(),
                 new TraceCommand(),
-                new QualityCommand());
+                new QualityCommand(),
+                new FaultsCommand());
     }
 }

@@ -107,7 +107,9 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private long convergences;
     private final org.fabricmanager.daemon.faults.DaemonRing ring;
     private final Map<Long, Long> failedSwitches = new java.util.TreeMap<>(Long::compareUnsigned);
+    private final Map<Long, String> failedNames = new HashMap<>();
     private Reaction reaction;
+    private final org.fabricmanager.daemon.faults.FlapGuard flaps;
     private long reactions;
 
     /** Figures of one fault reaction, from its first event to convergence. */
@@ -177,6 +179,8 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         this.routingTimer = Timer.builder("fabric.routing.duration").description("routing computations")
                 .register(registry);
         registry.gauge("fabric.switches.connected", this, c -> c.connectedCountVolatile);
+        this.flaps = new org.fabricmanager.daemon.faults.FlapGuard(config.faults().flapThreshold(),
+                config.faults().flapWindowMs(), config.faults().quarantineMs());
         this.ring = config.faults().detector().enabled()
                 ? new org.fabricmanager.daemon.faults.DaemonRing(config.faults().detector(), daemonId, registry) : null;
     }
@@ -204,6 +208,9 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             failedSwitches.put(guid, System.currentTimeMillis());
             ManagedSwitch ms = switches.get(guid);
             String name = ms == null ? Guids.format(guid) : Guids.format(guid) + " (" + ms.hello.name() + ")";
+            if (ms != null) {
+                failedNames.put(guid, ms.hello.name());
+            }
             faultEvent("ring: switch " + name + " failed");
             milestones.record(Milestone.Kind.SWITCH_FAILED, "failure detector: switch " + name
                     + " declared dead by the ring" + (ms != null && ms.admitted ? "; its session still looks alive: "
@@ -218,18 +225,60 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             failedSwitches.remove(guid);
             faultEvent("ring: switch " + Guids.format(guid) + " rejoined");
         } else if (event instanceof org.fabricmanager.detector.DetectorEvent.LinkDown d) {
-            long guid = ring.guid(d.reporter());
-            ManagedSwitch ms = switches.get(guid);
-            if (ms != null && ms.admitted && d.port() <= ms.ports.portCount() && ms.ports.port(d.port()).isUp()) {
-                faultEvent("ring: link down at " + Guids.format(guid) + " port " + d.port());
-                ms.ports.update(PortRecord.down(d.port()));
-                fabricChanged();
-                updateState();
-            }
+            // the reporter's own PORT_STATUS is ordered with its later changes, a broadcast is not (a late
+            // LinkDown would undo a newer up); a reporter without a session is out of the fabric anyway
+            LOG.debug("ring: link down at {} port {}", Guids.format(ring.guid(d.reporter())), d.port());
         } else if (event instanceof org.fabricmanager.detector.DetectorEvent.LinkUp u) {
             LOG.debug("ring: link up at {} port {} (applied when its PORT_STATUS arrives)",
                     Guids.format(ring.guid(u.reporter())), u.port());
         }
+    }
+
+    /** Applies flap quarantine to a port transition; false when the change must not move the fabric. */
+    private boolean flapAllows(ManagedSwitch ms, int port, boolean up) {
+        long guid = ms.hello.guid();
+        switch (flaps.transition(guid, port, up, System.nanoTime())) {
+            case QUARANTINED -> {
+                milestones.record(Milestone.Kind.LINK_QUARANTINED, "link at " + ms.hello.name() + " port " + port
+                        + " flaps (more than " + config.faults().flapThreshold() + " downs in "
+                        + config.faults().flapWindowMs() + " ms): quarantined, kept down until it is up for "
+                        + config.faults().quarantineMs() + " ms");
+                return true;
+            }
+            case MASKED -> {
+                if (up) {
+                    queue.scheduleDeferred("quarantine " + Guids.format(guid) + "/" + port, flaps.quarantineMs(),
+                            () -> releaseQuarantine(guid, port));
+                }
+                LOG.debug("{} port {} {} while quarantined: ignored", ms.hello.name(), port, up ? "up" : "down");
+                return false;
+            }
+            default -> {
+                return true;
+            }
+        }
+    }
+
+    /** A copy of {@code ports} with the quarantined ones down. */
+    private SwitchPorts masked(SwitchPorts ports) {
+        SwitchPorts copy = new SwitchPorts(ports.guid(), ports.name(), ports.portCount());
+        for (int p = 1; p <= ports.portCount(); p++) {
+            copy.update(flaps.isQuarantined(ports.guid(), p) ? PortRecord.down(p) : ports.port(p));
+        }
+        return copy;
+    }
+
+    private void releaseQuarantine(long guid, int port) {
+        if (!flaps.releaseIfStable(guid, port, System.nanoTime())) {
+            return;
+        }
+        ManagedSwitch ms = switches.get(guid);
+        String name = ms == null ? Guids.format(guid) : ms.hello.name();
+        milestones.record(Milestone.Kind.LINK_RELEASED, "link at " + name + " port " + port + " stable for "
+                + config.faults().quarantineMs() + " ms: quarantine lifted");
+        faultEvent("quarantine lifted: " + name + " port " + port);
+        fabricChanged();
+        updateState();
     }
 
     /** Plans the ring on the first routing, and again when switches outside it connected. */
@@ -285,7 +334,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         List<org.fabricmanager.daemon.faults.FaultReport.SwitchFault> sf = new ArrayList<>();
         for (Map.Entry<Long, Long> e : failedSwitches.entrySet()) {
             ManagedSwitch ms = switches.get(e.getKey());
-            String name = routed == null ? "" : routed.fabric().switchByGuid(e.getKey()).map(FabricSwitch::name).orElse("");
+            String name = failedNames.getOrDefault(e.getKey(), "");
             sf.add(new org.fabricmanager.daemon.faults.FaultReport.SwitchFault(Guids.format(e.getKey()), name,
                     "ring", e.getValue(), ms != null && ms.admitted));
         }
@@ -297,18 +346,19 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
                     continue;
                 }
                 for (int p = 1; p <= ms.ports.portCount(); p++) {
-                    if (!ms.ports.port(p).isUp()) {
+                    boolean q = flaps.isQuarantined(ms.hello.guid(), p);
+                    if (!ms.ports.port(p).isUp() || q) {
                         long peer = baselinePeer(ms.hello.guid(), p);
                         if (peer != 0) {
                             lf.add(new org.fabricmanager.daemon.faults.FaultReport.LinkFault(Guids.format(ms.hello.guid()),
-                                    ms.hello.name(), p, Guids.format(peer), false));
+                                    ms.hello.name(), p, Guids.format(peer), q));
                         }
                     }
                 }
             }
         }
         return new org.fabricmanager.daemon.faults.FaultReport(ring != null && ring.active(),
-                ring == null ? 0 : ring.epoch(), ring == null ? 0 : ring.size(), sf, lf, List.of(), reactions,
+                ring == null ? 0 : ring.epoch(), ring == null ? 0 : ring.size(), sf, lf, flaps.quarantined(), reactions,
                 reaction == null ? 0 : reaction.triggerCount);
     }
 
@@ -476,7 +526,11 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         }
         boolean changed = false;
         for (PortRecord r : status.ports()) {
+            boolean wasUp = ms.ports.port(r.port()).isUp();
             if (ms.ports.update(r)) {
+                if (discoveryDone && wasUp != r.isUp() && !flapAllows(ms, r.port(), r.isUp())) {
+                    continue;
+                }
                 changed = true;
                 if (discoveryDone) {
                     faultEvent("port-status: " + ms.hello.name() + " port " + r.port() + (r.isUp() ? " up" : " down"));
@@ -592,7 +646,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         List<SwitchPorts> list = new ArrayList<>(switches.size());
         for (ManagedSwitch ms : switches.values()) {
             if (ms.admitted) {
-                list.add(ms.ports);
+                list.add(flaps.hasQuarantined(ms.hello.guid()) ? masked(ms.ports) : ms.ports);
             }
         }
         return list;
