@@ -162,7 +162,7 @@ class ProtocolRobustnessIT {
         DaemonConfig.Southbound sb = c.southbound();
         c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), 1_000,
                 sb.echoIntervalMs(), sb.idleTimeoutMs(), sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(),
-                c.push(), c.state());
+                c.push(), c.state(), c.faults());
         daemon = FabricManagerDaemon.start(c, List.of());
         before = await(daemon, s -> s.state() == DaemonState.CONVERGED && s.switches().connected() == 8, "restart");
         for (SwitchAgent a : sim.agents()) {

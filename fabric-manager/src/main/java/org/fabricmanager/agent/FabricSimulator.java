@@ -22,6 +22,7 @@ import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PortRef;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,8 @@ public final class FabricSimulator implements AutoCloseable {
     private final Set<Link> cutLinks = new HashSet<>();
     private final Set<Long> poweredOff = new HashSet<>();
     private final Set<Long> nodes = new HashSet<>();
+    private final Set<Long> hung = new HashSet<>();
+    private AgentDetectors detectors;
 
     /**
      * Builds (but does not start) the agents of {@code fabric}.
@@ -94,6 +97,33 @@ public final class FabricSimulator implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a failure-detector member in every agent once the daemon configures it (call before
+     * {@link #start}). Each agent connects from its own loopback address 127.1.x.y, so that its
+     * member's UDP address (that address and the daemon's {@code faults.detector.agentPort}) is unique.
+     */
+    public synchronized void enableDetectors(MeterRegistry registry) {
+        if (detectors != null) {
+            return;
+        }
+        detectors = new AgentDetectors(group, registry);
+        int i = 0;
+        for (SwitchAgent a : agents.values()) {
+            int n = i++;
+            try {
+                a.bindFrom(java.net.InetAddress.getByAddress(new byte[]{127, 1, (byte) (n / 250), (byte) (n % 250 + 1)}));
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+            a.detectorListener(detectors);
+        }
+    }
+
+    /** The agents' detector members, or {@code null} when not enabled. */
+    public synchronized AgentDetectors detectors() {
+        return detectors;
+    }
+
     /** The simulated fabric as cabled at construction. */
     public Fabric fabric() {
         return fabric;
@@ -129,7 +159,16 @@ public final class FabricSimulator implements AutoCloseable {
     /** Kills switch {@code guid} (see {@link KillMode}). */
     public synchronized void kill(long guid, KillMode mode) {
         SwitchAgent agent = agent(guid);
-        agent.stop().syncUninterruptibly();
+        if (detectors != null) {
+            detectors.stop(guid);
+        }
+        if (mode == KillMode.AGENT) {
+            // dies silently: no FIN, no PORT_STATUS; only the failure detector can tell
+            agent.hang().syncUninterruptibly();
+            hung.add(guid);
+        } else {
+            agent.stop().syncUninterruptibly();
+        }
         if (mode == KillMode.POWER) {
             agent.clearTable();
             poweredOff.add(guid);
@@ -141,6 +180,10 @@ public final class FabricSimulator implements AutoCloseable {
     /** Brings switch {@code guid} back: powered, its links up where their other end is, its agent restarted. */
     public synchronized void revive(long guid) {
         SwitchAgent agent = agent(guid);
+        if (hung.remove(guid)) {
+            agent.stop().syncUninterruptibly();
+            agent.faults().clear();
+        }
         if (poweredOff.remove(guid)) {
             refreshAround(guid);
         }
@@ -190,7 +233,11 @@ public final class FabricSimulator implements AutoCloseable {
     private void refresh(PortRef ref) {
         SwitchAgent agent = agents.get(ref.guid());
         if (agent != null) {
-            agent.setPort(portRecord(ref.guid(), ref.port()));
+            PortRecord r = portRecord(ref.guid(), ref.port());
+            agent.setPort(r);
+            if (detectors != null && !poweredOff.contains(ref.guid()) && !hung.contains(ref.guid())) {
+                detectors.portChanged(ref.guid(), ref.port(), r.isUp());
+            }
         }
     }
 
@@ -226,6 +273,9 @@ public final class FabricSimulator implements AutoCloseable {
         }
         for (Future<Void> f : stops) {
             f.awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        if (detectors != null) {
+            detectors.close();
         }
         if (ownsGroup) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

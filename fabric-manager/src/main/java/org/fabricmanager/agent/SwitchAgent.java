@@ -90,6 +90,7 @@ public final class SwitchAgent {
     private volatile long incarnation;
     private volatile long daemonId;
     private volatile DetectorRing detectorRing;
+    private volatile java.net.InetSocketAddress localAddress;
     private volatile DetectorConfigListener detectorListener;
 
     private final AtomicLong blocksReceived = new AtomicLong();
@@ -228,6 +229,42 @@ public final class SwitchAgent {
         detectorListener = l;
     }
 
+    /**
+     * Connects from {@code address} (set before {@link #start}): gives simulated switches distinct
+     * loopback addresses, so that the daemon tells their failure-detector members apart by address.
+     */
+    public void bindFrom(java.net.InetAddress address) {
+        localAddress = address == null ? null : new java.net.InetSocketAddress(address, 0);
+    }
+
+    /** The address the agent connects from, or {@code null} for the system's choice. */
+    public java.net.InetAddress boundAddress() {
+        java.net.InetSocketAddress a = localAddress;
+        return a == null ? null : a.getAddress();
+    }
+
+    /**
+     * The agent process hangs: it stops reading and writing and never reconnects, but its connection
+     * stays open (no FIN), as a frozen or silently dead agent looks to the daemon. {@link #stop} then
+     * {@link #start} brings it back.
+     */
+    public Future<Void> hang() {
+        Promise<Void> done = loop.newPromise();
+        loop.execute(() -> {
+            running = false;
+            if (reconnectTimer != null) {
+                reconnectTimer.cancel(false);
+                reconnectTimer = null;
+            }
+            faults.dropInbound(true);
+            faults.dropOutbound(true);
+            stager.clear();
+            setState(State.STOPPED);
+            done.setSuccess(null);
+        });
+        return done;
+    }
+
     /** Starts connecting (with a new incarnation); no effect when already running. */
     public Future<Void> start() {
         Promise<Void> done = loop.newPromise();
@@ -319,7 +356,8 @@ public final class SwitchAgent {
             return;
         }
         setState(State.CONNECTING);
-        ChannelFuture f = bootstrap.connect(settings.daemon());
+        java.net.InetSocketAddress from = localAddress;
+        ChannelFuture f = from == null ? bootstrap.connect(settings.daemon()) : bootstrap.connect(settings.daemon(), from);
         channel = f.channel();
         f.addListener((ChannelFutureListener) cf -> {
             if (!cf.isSuccess()) {

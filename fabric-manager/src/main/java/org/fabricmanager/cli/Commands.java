@@ -20,6 +20,7 @@ final class Commands {
                 new QualityCommand(),
                 new StatusCommand(),
                 new SwitchesCommand(),
-                new EventsCommand());
+                new EventsCommand(),
+                new FaultsCommand());
     }
 }

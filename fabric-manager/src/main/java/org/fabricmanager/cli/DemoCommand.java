@@ -93,6 +93,11 @@ final class DemoCommand implements Command {
         try {
             config = DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(southboundPort, httpPort)
                     .withStateDirectory(state).withExpectedPgft(spec).withEngine(args.valueOr("engine", "dmodc"));
+            // demo mode runs the ring failure detector in every simulated agent (free UDP ports on loopback)
+            DaemonConfig.Faults f = config.faults();
+            config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),
+                    f.quarantineMs(), new DaemonConfig.Detector(true, f.detector().etaMs(), f.detector().deltaMs(),
+                    f.detector().overlay(), "127.0.0.1", freeUdpPort(), freeUdpPort())));
         } catch (ConfigException e) {
             throw new UsageException("demo: " + e.getMessage(), e);
         }
@@ -128,6 +133,8 @@ final class DemoCommand implements Command {
                 temporary ? " (temporary)" : "");
         FabricSimulator sim = new FabricSimulator(fabric, AgentSettings.defaults(new InetSocketAddress("127.0.0.1",
                 agents.getPort())), null, 2, null, 1L);
+        sim.enableDetectors(daemon.registry());
+        daemon.attachSimulator(sim);
         out.printf("simulator: starting %d switch agents%n", total);
         sim.start();
         AutoCloseable shutdown = () -> {
@@ -164,6 +171,14 @@ final class DemoCommand implements Command {
             }
         } catch (IOException e) {
             // a temporary directory left behind is harmless
+        }
+    }
+
+    private static int freeUdpPort() {
+        try (java.net.DatagramSocket s = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new UsageException("demo: no free UDP port on loopback for the failure detector: " + e.getMessage(), e);
         }
     }
 }

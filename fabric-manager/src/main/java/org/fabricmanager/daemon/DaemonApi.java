@@ -28,4 +28,20 @@ public interface DaemonApi {
     CompletableFuture<Views.Route> route(int src, int dst);
 
     CompletableFuture<List<Milestone>> milestones(long since);
+
+    /** Current switch and link faults and quarantined links. */
+    CompletableFuture<org.fabricmanager.daemon.faults.FaultReport> faults();
+
+    /** Forces a re-route; completes with a one-line answer. */
+    CompletableFuture<String> reroute();
+
+    /** The simulated fabric in demo mode, {@code null} otherwise. */
+    default org.fabricmanager.agent.FabricSimulator simulator() {
+        return null;
+    }
+
+    /** The configured REST admin token, or {@code null} when none is configured. */
+    default String adminToken() {
+        return null;
+    }
 }

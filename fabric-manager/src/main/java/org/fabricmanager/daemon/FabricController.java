@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -81,6 +82,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private final PgftSpec expected;
     private final long startedNanos = System.nanoTime();
     private final Timer routingTimer;
+    private final DaemonMetrics metrics;
 
     // control-thread state
     private final Map<Long, ManagedSwitch> switches = new HashMap<>();
@@ -104,6 +106,38 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private PathTracer tracer;
     private long tracerVersion = -1;
     private long convergences;
+    private final org.fabricmanager.daemon.faults.DaemonRing ring;
+    private final Map<Long, Long> failedSwitches = new java.util.TreeMap<>(Long::compareUnsigned);
+    private final Map<Long, String> failedNames = new HashMap<>();
+    private Reaction reaction;
+    private final org.fabricmanager.daemon.faults.FlapGuard flaps;
+    private long reactions;
+
+    /** Figures of one fault reaction, from its first event to convergence. */
+    private static final class Reaction {
+        final long startNanos = System.nanoTime();
+        final List<String> triggers = new ArrayList<>();
+        int triggerCount;
+        int computations;
+        double engineMs;
+        long blocks;
+        long bytes;
+        PushRound lastRound;
+
+        void trigger(String what) {
+            triggerCount++;
+            if (triggers.size() < 20) {
+                triggers.add(what);
+            }
+        }
+
+        void roundDone(PushRound r) {
+            if (r != null) {
+                blocks += r.blocks();
+                bytes += r.bytes();
+            }
+        }
+    }
 
     /** A switch with a session: before and after its PORT_INFO was accepted. */
     private static final class ManagedSwitch {
@@ -127,7 +161,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
 
     public FabricController(DaemonConfig config, EventQueue queue, RoutingService routing, IndexMapStore indexStore,
                             RoutingStateStore routingStore, ExecutorService storeExecutor, NodeOrdering ordering,
-                            FabricChecker checker, MilestoneLog milestones, MeterRegistry registry, long daemonId) {
+                            FabricChecker checker, MilestoneLog milestones, DaemonMetrics metrics, long daemonId) {
         this.config = config;
         this.queue = queue;
         this.routing = routing;
@@ -138,12 +172,219 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         this.checker = checker;
         this.milestones = milestones;
         this.daemonId = daemonId;
+        this.metrics = metrics;
+        MeterRegistry registry = metrics.registry();
         this.expected = config.fabric().expectedSpec();
         this.pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(), config.push().maxInFlight(),
                 queue, registry, this);
         this.routingTimer = Timer.builder("fabric.routing.duration").description("routing computations")
                 .register(registry);
         registry.gauge("fabric.switches.connected", this, c -> c.connectedCountVolatile);
+        this.flaps = new org.fabricmanager.daemon.faults.FlapGuard(config.faults().flapThreshold(),
+                config.faults().flapWindowMs(), config.faults().quarantineMs());
+        this.ring = config.faults().detector().enabled()
+                ? new org.fabricmanager.daemon.faults.DaemonRing(config.faults().detector(), daemonId, registry) : null;
+    }
+
+    // ---- faults (control thread) --------------------------------------------------------------
+
+    /** A fault or recovery happened: it belongs to the current reaction (a new one when converged). */
+    private void faultEvent(String what) {
+        if (reaction == null) {
+            reaction = new Reaction();
+        }
+        reaction.trigger(what);
+        LOG.debug("fault event: {}", what);
+    }
+
+    private void onDetectorEvent(org.fabricmanager.detector.DetectorEvent event) {
+        if (ring == null || !ring.active() || stopping) {
+            return;
+        }
+        if (event instanceof org.fabricmanager.detector.DetectorEvent.MemberFailed f) {
+            long guid = ring.guid(f.member());
+            if (guid == daemonId || f.member() == 0) {
+                return;
+            }
+            failedSwitches.put(guid, System.currentTimeMillis());
+            ManagedSwitch ms = switches.get(guid);
+            String name = ms == null ? Guids.format(guid) : Guids.format(guid) + " (" + ms.hello.name() + ")";
+            if (ms != null) {
+                failedNames.put(guid, ms.hello.name());
+            }
+            faultEvent("ring: switch " + name + " failed");
+            metrics.fault(DaemonMetrics.FaultType.SWITCH);
+            milestones.record(Milestone.Kind.SWITCH_FAILED, "failure detector: switch " + name
+                    + " declared dead by the ring" + (ms != null && ms.admitted ? "; its session still looks alive: "
+                    + "routing around it" : ""));
+            if (ms != null) {
+                // the daemon cannot manage a switch whose agent the ring declared dead: drop the session
+                onClosed(ms.session, "declared dead by the failure detector");
+                ms.session.close("declared dead by the failure detector");
+            }
+        } else if (event instanceof org.fabricmanager.detector.DetectorEvent.MemberRejoined r) {
+            long guid = ring.guid(r.member());
+            failedSwitches.remove(guid);
+            faultEvent("ring: switch " + Guids.format(guid) + " rejoined");
+            metrics.recovery(DaemonMetrics.FaultType.SWITCH);
+        } else if (event instanceof org.fabricmanager.detector.DetectorEvent.LinkDown d) {
+            // the reporter's own PORT_STATUS is ordered with its later changes, a broadcast is not (a late
+            // LinkDown would undo a newer up); a reporter without a session is out of the fabric anyway
+            LOG.debug("ring: link down at {} port {}", Guids.format(ring.guid(d.reporter())), d.port());
+        } else if (event instanceof org.fabricmanager.detector.DetectorEvent.LinkUp u) {
+            LOG.debug("ring: link up at {} port {} (applied when its PORT_STATUS arrives)",
+                    Guids.format(ring.guid(u.reporter())), u.port());
+        }
+    }
+
+    /** Applies flap quarantine to a port transition; false when the change must not move the fabric. */
+    private boolean flapAllows(ManagedSwitch ms, int port, boolean up) {
+        long guid = ms.hello.guid();
+        switch (flaps.transition(guid, port, up, System.nanoTime())) {
+            case QUARANTINED -> {
+                milestones.record(Milestone.Kind.LINK_QUARANTINED, "link at " + ms.hello.name() + " port " + port
+                        + " flaps (more than " + config.faults().flapThreshold() + " downs in "
+                        + config.faults().flapWindowMs() + " ms): quarantined, kept down until it is up for "
+                        + config.faults().quarantineMs() + " ms");
+                return true;
+            }
+            case MASKED -> {
+                if (up) {
+                    queue.scheduleDeferred("quarantine " + Guids.format(guid) + "/" + port, flaps.quarantineMs(),
+                            () -> releaseQuarantine(guid, port));
+                }
+                LOG.debug("{} port {} {} while quarantined: ignored", ms.hello.name(), port, up ? "up" : "down");
+                return false;
+            }
+            default -> {
+                return true;
+            }
+        }
+    }
+
+    /** A copy of {@code ports} with the quarantined ones down. */
+    private SwitchPorts masked(SwitchPorts ports) {
+        SwitchPorts copy = new SwitchPorts(ports.guid(), ports.name(), ports.portCount());
+        for (int p = 1; p <= ports.portCount(); p++) {
+            copy.update(flaps.isQuarantined(ports.guid(), p) ? PortRecord.down(p) : ports.port(p));
+        }
+        return copy;
+    }
+
+    private void releaseQuarantine(long guid, int port) {
+        if (!flaps.releaseIfStable(guid, port, System.nanoTime())) {
+            return;
+        }
+        ManagedSwitch ms = switches.get(guid);
+        String name = ms == null ? Guids.format(guid) : ms.hello.name();
+        milestones.record(Milestone.Kind.LINK_RELEASED, "link at " + name + " port " + port + " stable for "
+                + config.faults().quarantineMs() + " ms: quarantine lifted");
+        faultEvent("quarantine lifted: " + name + " port " + port);
+        fabricChanged();
+        updateState();
+    }
+
+    /** Plans the ring on the first routing, and again when switches outside it connected. */
+    private void configureRing(Fabric fabric) {
+        if (ring == null) {
+            return;
+        }
+        boolean outside = !ring.active();
+        for (ManagedSwitch ms : switches.values()) {
+            if (ms.admitted && !ring.contains(ms.hello.guid())) {
+                outside = true;
+            }
+        }
+        if (!outside) {
+            return;
+        }
+        List<Long> order = new ArrayList<>();
+        Map<Long, java.net.InetAddress> addresses = new HashMap<>();
+        for (long guid : org.fabricmanager.daemon.faults.RingOrder.of(fabric)) {
+            ManagedSwitch ms = switches.get(guid);
+            if (ms != null && ms.admitted && ms.session.remoteAddress() instanceof java.net.InetSocketAddress a) {
+                order.add(guid);
+                addresses.put(guid, a.getAddress());
+            }
+        }
+        if (order.isEmpty()) {
+            return;
+        }
+        ring.plan(order, addresses, event -> queue.append("detector " + event, () -> onDetectorEvent(event)));
+        failedSwitches.clear();
+        for (long guid : order) {
+            switches.get(guid).session.sendDetectorConfig(ring.configFor(guid, false));
+        }
+        LOG.info("failure detector: ring epoch {} of {} members (the daemon and {} switches), eta {} ms, delta {} ms",
+                ring.epoch(), ring.size(), order.size(), config.faults().detector().etaMs(),
+                config.faults().detector().deltaMs());
+    }
+
+    /** Forces a re-route (REST); the answer says whether one was started. */
+    String forceReroute() {
+        if (!discoveryDone) {
+            return "discovery has not finished: routing starts on its own";
+        }
+        faultEvent("operator: forced re-route");
+        routed = null == routed ? null : new Routed(routed.version(), routed.fabric(), "forced", routed.tables(),
+                routed.engine(), routed.durationMs(), routed.valid(), routed.unreachablePairs(), routed.reused());
+        fabricChanged();
+        updateState();
+        return "re-route scheduled";
+    }
+
+    org.fabricmanager.daemon.faults.FaultReport faults() {
+        List<org.fabricmanager.daemon.faults.FaultReport.SwitchFault> sf = new ArrayList<>();
+        for (Map.Entry<Long, Long> e : failedSwitches.entrySet()) {
+            ManagedSwitch ms = switches.get(e.getKey());
+            String name = failedNames.getOrDefault(e.getKey(), "");
+            sf.add(new org.fabricmanager.daemon.faults.FaultReport.SwitchFault(Guids.format(e.getKey()), name,
+                    "ring", e.getValue(), ms != null && ms.admitted));
+        }
+        List<org.fabricmanager.daemon.faults.FaultReport.LinkFault> lf = new ArrayList<>();
+        if (routed != null) {
+            Fabric f = routed.fabric();
+            for (ManagedSwitch ms : switches.values()) {
+                if (!ms.admitted) {
+                    continue;
+                }
+                for (int p = 1; p <= ms.ports.portCount(); p++) {
+                    boolean q = flaps.isQuarantined(ms.hello.guid(), p);
+                    if (!ms.ports.port(p).isUp() || q) {
+                        long peer = baselinePeer(ms.hello.guid(), p);
+                        if (peer != 0) {
+                            lf.add(new org.fabricmanager.daemon.faults.FaultReport.LinkFault(Guids.format(ms.hello.guid()),
+                                    ms.hello.name(), p, Guids.format(peer), q));
+                        }
+                    }
+                }
+            }
+        }
+        return new org.fabricmanager.daemon.faults.FaultReport(ring != null && ring.active(),
+                ring == null ? 0 : ring.epoch(), ring == null ? 0 : ring.size(), sf, lf, flaps.quarantined(), reactions,
+                reaction == null ? 0 : reaction.triggerCount);
+    }
+
+    private final Map<Long, long[]> baselinePeers = new HashMap<>();
+
+    /** The peer GUID at (guid, port) in the first routed fabric (0: none), so a down port can name its link. */
+    private long baselinePeer(long guid, int port) {
+        long[] peers = baselinePeers.get(guid);
+        return peers == null || port >= peers.length ? 0 : peers[port];
+    }
+
+    private void rememberBaseline(Fabric fabric) {
+        for (org.fabricmanager.topology.Link l : fabric.links()) {
+            remember(l.a(), l.aPort(), l.b());
+            remember(l.b(), l.bPort(), l.a());
+        }
+    }
+
+    private void remember(long guid, int port, long peer) {
+        long[] peers = baselinePeers.computeIfAbsent(guid, g -> new long[256]);
+        if (port < peers.length) {
+            peers[port] = peer;
+        }
     }
 
     private volatile int connectedCountVolatile;
@@ -169,6 +410,9 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     /** From now on, lost sessions are the daemon's own doing: no milestones, no re-routing. */
     void stopping() {
         stopping = true;
+        if (ring != null) {
+            ring.close();
+        }
         queue.cancelDeferred(REROUTE);
         queue.cancelDeferred(DISCOVERY_SETTLE);
         queue.cancelDeferred(DISCOVERY_DEADLINE);
@@ -254,6 +498,13 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             ms.admitted = true;
             connectedCountVolatile = admittedCount();
             pusher.attach(guid, ms.hello.name(), session, ms.hello);
+            if (discoveryDone) {
+                faultEvent("switch " + ms.hello.name() + " connected");
+            }
+            if (ring != null && ring.active() && ring.contains(guid)) {
+                // a restarted agent joins the running ring
+                session.sendDetectorConfig(ring.configFor(guid, true));
+            }
             milestones.record(Milestone.Kind.SWITCH_CONNECTED, "switch " + Guids.format(guid) + " (" + ms.hello.name()
                     + ") connected from " + session.remoteAddress() + ", " + ms.ports.portsUp() + "/"
                     + ms.hello.portCount() + " ports up, holding table v" + ms.hello.tableVersion());
@@ -278,8 +529,22 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         }
         boolean changed = false;
         for (PortRecord r : status.ports()) {
+            boolean wasUp = ms.ports.port(r.port()).isUp();
             if (ms.ports.update(r)) {
+                if (discoveryDone && wasUp != r.isUp() && !flapAllows(ms, r.port(), r.isUp())) {
+                    continue;
+                }
                 changed = true;
+                if (discoveryDone) {
+                    faultEvent("port-status: " + ms.hello.name() + " port " + r.port() + (r.isUp() ? " up" : " down"));
+                    if (wasUp != r.isUp()) {
+                        if (r.isUp()) {
+                            metrics.recovery(DaemonMetrics.FaultType.LINK);
+                        } else {
+                            metrics.fault(DaemonMetrics.FaultType.LINK);
+                        }
+                    }
+                }
                 LOG.debug("{} ({}): {}", Guids.format(guid), ms.hello.name(), r);
             }
         }
@@ -316,6 +581,9 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         if (ms.admitted) {
             pusher.detach(guid);
             connectedCountVolatile = admittedCount();
+            if (discoveryDone) {
+                faultEvent("switch " + ms.hello.name() + " disconnected");
+            }
             milestones.record(Milestone.Kind.SWITCH_LOST, "switch " + Guids.format(guid) + " (" + ms.hello.name()
                     + ") disconnected: " + reason);
             if (admittedCount() == 0 && discoveryDone) {
@@ -372,7 +640,8 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         }
         if (!rerouteScheduled) {
             rerouteScheduled = true;
-            queue.scheduleDeferred(REROUTE, config.routing().settleMs(), this::reroute);
+            queue.scheduleDeferred(REROUTE, reaction != null ? config.faults().settleMs() : config.routing().settleMs(),
+                    this::reroute);
         }
     }
 
@@ -387,7 +656,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         List<SwitchPorts> list = new ArrayList<>(switches.size());
         for (ManagedSwitch ms : switches.values()) {
             if (ms.admitted) {
-                list.add(ms.ports);
+                list.add(flaps.hasQuarantined(ms.hello.guid()) ? masked(ms.ports) : ms.ports);
             }
         }
         return list;
@@ -428,6 +697,12 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         }
         lastDiscovery = discovery;
         Fabric fabric = discovery.fabric();
+        if (baselinePeers.isEmpty()) {
+            rememberBaseline(fabric);
+        }
+        if (!fabric.switches().isEmpty()) {
+            configureRing(fabric);
+        }
         lastCheck = expected == null ? FabricCheck.notChecked() : checker.check(fabric, expected);
         String summary = describe(fabric) + (expected == null ? "" : "; " + lastCheck.summary())
                 + (discovery.issues().isEmpty() ? "" : "; " + discovery.issues().size() + " port claims not taken");
@@ -490,6 +765,10 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         } else {
             RoutingResult r = outcome.result();
             computations++;
+            if (reaction != null) {
+                reaction.computations++;
+                reaction.engineMs += outcome.millis();
+            }
             routingTimer.record(outcome.nanos(), TimeUnit.NANOSECONDS);
             TableSet tables = new TableSet(job.version(), r.tables());
             routed = new Routed(job.version(), job.fabric(), job.fingerprint(), tables, r.engine(), outcome.millis(),
@@ -517,8 +796,14 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     }
 
     private void startPush(TableSet tables) {
+        if (reaction != null) {
+            reaction.roundDone(reaction.lastRound);
+        }
         pusher.install(tables);
         PushRound round = pusher.round();
+        if (reaction != null) {
+            reaction.lastRound = round;
+        }
         if (pusher.pendingCount() > 0) {
             milestones.record(Milestone.Kind.PUSH_STARTED, "pushing v" + tables.version() + " to "
                     + pusher.pendingCount() + " switches (" + round.blocks() + " blocks, " + round.bytes() + " bytes)");
@@ -545,9 +830,36 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
                     routed.version(), pusher.inSyncCount(), admittedCount(), (System.nanoTime() - reactionStartNanos) / 1e6,
                     convergences == 1 ? "start" : "the first change",
                     round == null ? 0 : round.blocks(), round == null ? 0 : round.bytes(), round == null ? 0 : round.retries()));
+            if (reaction != null) {
+                finishReaction();
+            }
         }
         state = next;
         publishedState = next;
+    }
+
+    private void finishReaction() {
+        Reaction r = reaction;
+        reaction = null;
+        PushRound last = pusher.round();
+        r.roundDone(last);
+        reactions++;
+        double ms = (System.nanoTime() - r.startNanos) / 1e6;
+        Map<String, Object> d = new java.util.LinkedHashMap<>();
+        d.put("triggerCount", r.triggerCount);
+        d.put("triggers", List.copyOf(r.triggers));
+        d.put("computations", r.computations);
+        d.put("engineMs", Math.round(r.engineMs * 10) / 10.0);
+        d.put("blocksPushed", r.blocks);
+        d.put("bytesPushed", r.bytes);
+        d.put("switchesAcked", last == null ? 0 : last.acked());
+        d.put("tableVersion", routed.version());
+        d.put("faultToConvergedMs", Math.round(ms * 10) / 10.0);
+        metrics.faultToConverged(ms);
+        milestones.record(Milestone.Kind.REACTION, String.format("fault reaction: %d events (%s%s), %d routing "
+                        + "computations (%.1f ms), %d blocks / %d bytes pushed, %d switches acked, converged %.1f ms after "
+                        + "the first event", r.triggerCount, r.triggers.get(0), r.triggerCount > 1 ? ", ..." : "",
+                r.computations, r.engineMs, r.blocks, r.bytes, last == null ? 0 : last.acked(), ms), d);
     }
 
     private boolean allAdmittedRouted() {

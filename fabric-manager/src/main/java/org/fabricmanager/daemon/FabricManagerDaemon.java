@@ -73,7 +73,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         long daemonId = new SecureRandom().nextLong();
         this.controller = new FabricController(config, queue, routing, new IndexMapStore(config.state().path()),
                 new RoutingStateStore(config.state().path()), storeExecutor, TopologicalIndexer::order,
-                new RecognizingFabricChecker(), milestones, this.registry, daemonId);
+                new RecognizingFabricChecker(), milestones, metrics, daemonId);
         metrics.bindState(controller::state);
     }
 
@@ -229,6 +229,33 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     @Override
     public CompletableFuture<List<Milestone>> milestones(long since) {
         return queue.call("milestones", () -> controller.milestonesSince(since));
+    }
+
+    @Override
+    public CompletableFuture<org.fabricmanager.daemon.faults.FaultReport> faults() {
+        return queue.call("faults", controller::faults);
+    }
+
+    @Override
+    public CompletableFuture<String> reroute() {
+        return queue.call("reroute", controller::forceReroute);
+    }
+
+    private volatile org.fabricmanager.agent.FabricSimulator simulator;
+
+    /** Exposes a simulated fabric to the REST sim endpoints (demo mode). */
+    public void attachSimulator(org.fabricmanager.agent.FabricSimulator sim) {
+        this.simulator = sim;
+    }
+
+    @Override
+    public org.fabricmanager.agent.FabricSimulator simulator() {
+        return simulator;
+    }
+
+    @Override
+    public String adminToken() {
+        return config.rest().adminToken();
     }
 
     /** Stops accepting, closes every session, runs the remaining control events and persists. */

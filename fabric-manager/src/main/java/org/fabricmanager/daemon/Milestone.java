@@ -8,11 +8,18 @@ package org.fabricmanager.daemon;
  * @param timeMillis wall-clock time
  * @param kind       machine-readable kind
  * @param message    the log line
+ * @param details    figures of a fault reaction ({@code null} for other kinds)
  */
-public record Milestone(long seq, long timeMillis, Kind kind, String message) {
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+public record Milestone(long seq, long timeMillis, Kind kind, String message, java.util.Map<String, Object> details) {
+    /** A milestone without figures. */
+    public Milestone(long seq, long timeMillis, Kind kind, String message) {
+        this(seq, timeMillis, kind, message, null);
+    }
+
     /** Kinds of milestone. */
     public enum Kind {
         STARTED, FABRIC_DISCOVERED, FABRIC_CHANGED, ROUTING_COMPUTED, ROUTING_REUSED, ROUTING_FAILED, PUSH_STARTED,
-        CONVERGED, SWITCH_CONNECTED, SWITCH_LOST
+        CONVERGED, SWITCH_CONNECTED, SWITCH_LOST, SWITCH_FAILED, LINK_QUARANTINED, LINK_RELEASED, REACTION
     }
 }

@@ -29,8 +29,13 @@ public final class MilestoneLog {
      * log); it carries sequence number 0.
      */
     public Milestone record(Milestone.Kind kind, String message) {
+        return record(kind, message, null);
+    }
+
+    /** As {@link #record(Milestone.Kind, String)}, with figures. */
+    public Milestone record(Milestone.Kind kind, String message, java.util.Map<String, Object> details) {
         boolean transientKind = kind == Milestone.Kind.SWITCH_CONNECTED;
-        Milestone m = new Milestone(transientKind ? 0 : ++seq, System.currentTimeMillis(), kind, message);
+        Milestone m = new Milestone(transientKind ? 0 : ++seq, System.currentTimeMillis(), kind, message, details);
         if (transientKind) {
             LOG.debug(message);
         } else {

@@ -162,6 +162,25 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     }
 
     /**
+     * Sends the chunks of a DETECTOR_CONFIG (their txids are replaced by the session's own), flushing
+     * once. The agent's ACKs and a non-fatal {@code UNSUPPORTED_FEATURE} are not waited for: a ring
+     * member that never starts is found by the ring itself.
+     */
+    public void sendDetectorConfig(java.util.List<Message.DetectorConfig> chunks) {
+        onLoop(() -> {
+            if (state != State.ACTIVE) {
+                return;
+            }
+            for (Message.DetectorConfig c : chunks) {
+                channel.write(new Message.DetectorConfig(takeTxid(), c.epoch(), c.etaMs(), c.deltaMs(), c.pauseMs(),
+                        c.overlay(), c.transport(), c.startMode(), c.memberCount(), c.selfIndex(), c.chunkStart(),
+                        c.members()));
+            }
+            channel.flush();
+        });
+    }
+
+    /**
      * Sends the blocks of {@code batch} and its commit, flushing once.
      *
      * @return completed with the agent's ACK of the commit; failed with {@link AgentErrorException}

@@ -14,27 +14,28 @@ import org.fabricmanager.topology.TopologyException;
  * an instance is always usable.
  */
 public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery,
-                           Routing routing, Push push, State state) {
+                           Routing routing, Push push, State state, Faults faults) {
 
     @JsonCreator
     public static DaemonConfig of(@JsonProperty("southbound") Southbound southbound, @JsonProperty("rest") Rest rest,
                                   @JsonProperty("fabric") FabricSection fabric,
                                   @JsonProperty("discovery") Discovery discovery,
                                   @JsonProperty("routing") Routing routing, @JsonProperty("push") Push push,
-                                  @JsonProperty("state") State state) {
+                                  @JsonProperty("state") State state, @JsonProperty("faults") Faults faults) {
         return new DaemonConfig(
                 southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null),
-                rest != null ? rest : Rest.of(null, null, null),
+                rest != null ? rest : Rest.of(null, null, null, null),
                 fabric != null ? fabric : FabricSection.of(null),
                 discovery != null ? discovery : Discovery.of(null, null),
                 routing != null ? routing : Routing.of(null, null, null),
                 push != null ? push : Push.of(null, null, null),
-                state != null ? state : State.of(null));
+                state != null ? state : State.of(null),
+                faults != null ? faults : Faults.of(null, null, null, null, null));
     }
 
     /** Every option at its default. */
     public static DaemonConfig defaults() {
-        return of(null, null, null, null, null, null, null);
+        return of(null, null, null, null, null, null, null, null);
     }
 
     /** This configuration with other listening ports (command-line overrides); {@code null} keeps a port. */
@@ -42,49 +43,49 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         Southbound s = southboundPort == null ? southbound : new Southbound(southbound.bind(), southboundPort,
                 southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(), southbound.echoIntervalMs(),
                 southbound.idleTimeoutMs(), southbound.ioThreads());
-        Rest r = httpPort == null ? rest : new Rest(rest.bind(), httpPort, rest.ioThreads());
-        return new DaemonConfig(s, r, fabric, discovery, routing, push, state);
+        Rest r = httpPort == null ? rest : new Rest(rest.bind(), httpPort, rest.ioThreads(), rest.adminToken());
+        return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults);
     }
 
     /** This configuration with the southbound server listening on another address. */
     public DaemonConfig withSouthboundBind(String bind) {
         Southbound s = new Southbound(bind, southbound.port(), southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(),
                 southbound.echoIntervalMs(), southbound.idleTimeoutMs(), southbound.ioThreads());
-        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state);
+        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state, faults);
     }
 
     /** This configuration with another routing engine. */
     public DaemonConfig withEngine(String engine) {
         return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(engine, routing.threads(),
-                routing.settleMs()), push, state);
+                routing.settleMs()), push, state, faults);
     }
 
     /** This configuration with another state directory. */
     public DaemonConfig withStateDirectory(Path directory) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()));
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults);
     }
 
     /** This configuration with another expected PGFT ({@code null} for none). */
     public DaemonConfig withExpectedPgft(PgftSpec spec) {
         return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString()), discovery,
-                routing, push, state);
+                routing, push, state, faults);
     }
 
     /** This configuration with other discovery timings. */
     public DaemonConfig withDiscovery(int settleMs, int maxWaitMs) {
-        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state);
+        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state, faults);
     }
 
     /** This configuration with other push timings. */
     public DaemonConfig withPush(int ackTimeoutMs, int retries) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(ackTimeoutMs, retries,
-                push.maxInFlight()), state);
+                push.maxInFlight()), state, faults);
     }
 
     /** This configuration with another limit on batches in flight. */
     public DaemonConfig withMaxInFlight(int maxInFlight) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(push.ackTimeoutMs(), push.retries(),
-                maxInFlight), state);
+                maxInFlight), state, faults);
     }
 
     static int check(String option, int value, int min, int max) {
@@ -135,7 +136,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     }
 
     /** Where the REST API listens. */
-    public record Rest(String bind, int port, int ioThreads) {
+    public record Rest(String bind, int port, int ioThreads, String adminToken) {
         public Rest {
             check("rest.port", port, 0, 65535);
             check("rest.ioThreads", ioThreads, 1, 64);
@@ -146,9 +147,10 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
         @JsonCreator
         public static Rest of(@JsonProperty("bind") String bind, @JsonProperty("port") Integer port,
-                              @JsonProperty("ioThreads") Integer ioThreads) {
+                              @JsonProperty("ioThreads") Integer ioThreads,
+                              @JsonProperty("adminToken") String adminToken) {
             return new Rest(bind != null ? bind : "127.0.0.1", port != null ? port : 7680,
-                    ioThreads != null ? ioThreads : 1);
+                    ioThreads != null ? ioThreads : 1, adminToken == null || adminToken.isBlank() ? null : adminToken);
         }
     }
 
@@ -242,6 +244,90 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
         public Path path() {
             return Path.of(directory);
+        }
+    }
+
+    /** This configuration with other fault-reaction settings. */
+    public DaemonConfig withFaults(Faults faults) {
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults);
+    }
+
+    /** This configuration with an admin token for the REST actions ({@code null}: none, actions refused). */
+    public DaemonConfig withAdminToken(String token) {
+        return new DaemonConfig(southbound, new Rest(rest.bind(), rest.port(), rest.ioThreads(), token), fabric, discovery,
+                routing, push, state, faults);
+    }
+
+    /**
+     * How the daemon reacts to faults: the settle window that coalesces fault events into one
+     * re-route, flap quarantine, and the ring failure detector.
+     *
+     * @param settleMs           fault events this close together (and during a computation) make one re-route
+     * @param flapThreshold      a link going down more than this many times within {@code flapWindowMs} is quarantined
+     * @param flapWindowMs       the flap counting window
+     * @param quarantineMs       a quarantined link must stay up this long before it is used again (hysteresis)
+     * @param detector           the ring failure detector
+     */
+    public record Faults(int settleMs, int flapThreshold, int flapWindowMs, int quarantineMs, Detector detector) {
+        public Faults {
+            check("faults.settleMs", settleMs, 0, 600_000);
+            check("faults.flapThreshold", flapThreshold, 1, 1_000_000);
+            check("faults.flapWindowMs", flapWindowMs, 1, 86_400_000);
+            check("faults.quarantineMs", quarantineMs, 0, 86_400_000);
+            if (detector == null) {
+                throw new ConfigException("option faults.detector must not be null");
+            }
+        }
+
+        @JsonCreator
+        public static Faults of(@JsonProperty("settleMs") Integer settleMs, @JsonProperty("flapThreshold") Integer flapThreshold,
+                                @JsonProperty("flapWindowMs") Integer flapWindowMs,
+                                @JsonProperty("quarantineMs") Integer quarantineMs,
+                                @JsonProperty("detector") Detector detector) {
+            return new Faults(settleMs != null ? settleMs : 50, flapThreshold != null ? flapThreshold : 3,
+                    flapWindowMs != null ? flapWindowMs : 60_000, quarantineMs != null ? quarantineMs : 120_000,
+                    detector != null ? detector : Detector.of(null, null, null, null, null, null, null));
+        }
+    }
+
+    /**
+     * The ring-heartbeat failure detector ({@code docs/detector.md}) run by every agent and the daemon.
+     *
+     * @param enabled   send DETECTOR_CONFIG to the agents and run the daemon's member
+     * @param etaMs     heartbeat period η
+     * @param deltaMs   suspicion timeout δ (at least 2η)
+     * @param overlay   broadcast overlay: {@code bmg} or {@code hypercube}
+     * @param bind      the daemon member's UDP address (a concrete address: agents check the sender)
+     * @param port      the daemon member's UDP port (fixed: it is part of the ring's fingerprint)
+     * @param agentPort the UDP port every agent's member listens on, at the address it connects from
+     */
+    public record Detector(boolean enabled, int etaMs, int deltaMs, String overlay, String bind, int port, int agentPort) {
+        public Detector {
+            check("faults.detector.etaMs", etaMs, 1, 600_000);
+            check("faults.detector.deltaMs", deltaMs, 2, 3_600_000);
+            if (deltaMs < 2 * etaMs) {
+                throw new ConfigException("option faults.detector.deltaMs (" + deltaMs
+                        + ") must be at least twice faults.detector.etaMs (" + etaMs + ")");
+            }
+            if (!"bmg".equals(overlay) && !"hypercube".equals(overlay)) {
+                throw new ConfigException("option faults.detector.overlay must be bmg or hypercube, got '" + overlay + "'");
+            }
+            if (bind == null || bind.isBlank() || bind.equals("0.0.0.0") || bind.equals("::")) {
+                throw new ConfigException("option faults.detector.bind must be a concrete address (agents check the "
+                        + "sender of every heartbeat), got '" + bind + "'");
+            }
+            check("faults.detector.port", port, 1, 65535);
+            check("faults.detector.agentPort", agentPort, 1, 65535);
+        }
+
+        @JsonCreator
+        public static Detector of(@JsonProperty("enabled") Boolean enabled, @JsonProperty("etaMs") Integer etaMs,
+                                  @JsonProperty("deltaMs") Integer deltaMs, @JsonProperty("overlay") String overlay,
+                                  @JsonProperty("bind") String bind, @JsonProperty("port") Integer port,
+                                  @JsonProperty("agentPort") Integer agentPort) {
+            return new Detector(enabled != null && enabled, etaMs != null ? etaMs : 100, deltaMs != null ? deltaMs : 500,
+                    overlay != null ? overlay : "bmg", bind != null ? bind : "127.0.0.1", port != null ? port : 7683,
+                    agentPort != null ? agentPort : 7684);
         }
     }
 }

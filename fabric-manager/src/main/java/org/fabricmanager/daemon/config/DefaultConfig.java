@@ -29,6 +29,7 @@ public final class DefaultConfig {
                   bind: "%s"          # address to listen on; keep it on loopback unless a proxy guards it
                   port: %d                  # TCP port; 0 = pick a free port and print it
                   ioThreads: %d                # Netty I/O threads for HTTP
+                  adminToken: null          # bearer token for POST /api/v1/reroute; null = actions refused (403)
 
                 fabric:
                   expectedPgft: %s          # e.g. "PGFT(3;8,8,8;1,8,8;1,1,1)"; the discovered fabric is checked
@@ -52,11 +53,29 @@ public final class DefaultConfig {
 
                 state:
                   directory: "%s"   # destination indices and stored routing (survives restarts)
+
+                faults:                     # fault reaction (docs/architecture.md, "Fault path")
+                  settleMs: %d                # fault events this close together, and during a computation, make one re-route
+                  flapThreshold: %d            # a link going down more than this many times within flapWindowMs ...
+                  flapWindowMs: %d         # ... is quarantined (kept down) ...
+                  quarantineMs: %d        # ... until it has stayed up this long
+                  detector:                 # ring-heartbeat failure detector in every agent and the daemon (docs/detector.md)
+                    enabled: %s            # send DETECTOR_CONFIG to the agents and run the daemon's member
+                    etaMs: %d               # heartbeat period
+                    deltaMs: %d             # suspicion timeout (>= 2 etaMs); a dead switch is known about delta later
+                    overlay: %s               # broadcast overlay: bmg or hypercube
+                    bind: "%s"        # the daemon member's UDP address (concrete: members check senders)
+                    port: %d               # the daemon member's UDP port
+                    agentPort: %d          # UDP port of every agent's member, at the address it connects from
                 """.formatted(d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
                 d.fabric().expectedPgft() == null ? "null" : "\"" + d.fabric().expectedPgft() + "\"",
                 d.discovery().settleMs(), d.discovery().maxWaitMs(), d.routing().engine(), d.routing().threads(),
-                d.routing().settleMs(), d.push().ackTimeoutMs(), d.push().retries(), d.push().maxInFlight(), d.state().directory());
+                d.routing().settleMs(), d.push().ackTimeoutMs(), d.push().retries(), d.push().maxInFlight(), d.state().directory(),
+                d.faults().settleMs(), d.faults().flapThreshold(), d.faults().flapWindowMs(), d.faults().quarantineMs(),
+                d.faults().detector().enabled(), d.faults().detector().etaMs(), d.faults().detector().deltaMs(),
+                d.faults().detector().overlay(), d.faults().detector().bind(), d.faults().detector().port(),
+                d.faults().detector().agentPort());
     }
 }

@@ -66,11 +66,15 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         QueryStringDecoder query = new QueryStringDecoder(request.uri());
         CompletableFuture<byte[]> body;
         try {
-            if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {
+            if (request.method().equals(HttpMethod.POST)) {
+                body = FaultEndpoints.post(api, query.path(), query.parameters(),
+                        request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            } else if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {
                 throw new HttpError(HttpResponseStatus.METHOD_NOT_ALLOWED, "method " + request.method()
-                        + " not allowed on " + query.path() + " (the API is read-only: GET)");
+                        + " not allowed on " + query.path() + " (GET, or POST for the actions in docs/rest-api.md)");
+            } else {
+                body = dispatch(query.path(), query.parameters());
             }
-            body = dispatch(query.path(), query.parameters());
         } catch (HttpError e) {
             body = CompletableFuture.failedFuture(e);
         }
@@ -116,6 +120,11 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 only(parts, 4, path);
                 return api.topology().thenApply(RestHandler::topologyJson);
             }
+            case "faults" -> {
+                only(parts, 4, path);
+                return api.faults().thenApply(RestHandler::json);
+            }
+            case "reroute", "sim" -> throw new HttpError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
             case "discovery" -> {
                 only(parts, 4, path);
                 return api.discovery().thenApply(RestHandler::json);
@@ -157,7 +166,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
     }
 
-    private static HttpError notFound(String path) {
+    static HttpError notFound(String path) {
         return new HttpError(HttpResponseStatus.NOT_FOUND, "no such endpoint: " + path + " (see docs/rest-api.md)");
     }
 
@@ -170,7 +179,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         };
     }
 
-    private static long guid(String text) {
+    static long guid(String text) {
         try {
             return Guids.parseLenient(text);
         } catch (TopologyException e) {

@@ -1,0 +1,154 @@
+package org.fabricmanager.agent;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fabricmanager.detector.DetectorConfig;
+import org.fabricmanager.detector.Overlay;
+import org.fabricmanager.detector.RingDetector;
+import org.fabricmanager.detector.RingParameters;
+import org.fabricmanager.detector.StartMode;
+import org.fabricmanager.detector.netty.NettyRingDetector;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.topology.Guids;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The failure-detector members of simulated agents: when an agent's DETECTOR_CONFIG is complete its
+ * member starts on the simulator's shared event loops (replacing the member of an older epoch); the
+ * agent reports its own port changes to the ring; a killed agent's member stops. Thread-safe.
+ */
+public final class AgentDetectors implements DetectorConfigListener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentDetectors.class);
+
+    private final EventLoopGroup group;
+    private final MeterRegistry registry;
+    private final Map<Long, RingDetector> members = new HashMap<>();
+    private final Map<Long, Long> epochs = new HashMap<>();
+    // starting binds a socket and waits for the member's loop: never on an agent's event loop; one
+    // thread keeps starts and stops of a switch in order
+    private final java.util.concurrent.ExecutorService lifecycle = java.util.concurrent.Executors.newSingleThreadExecutor(
+            r -> {
+                Thread t = new Thread(r, "fm-sim-detectors");
+                t.setDaemon(true);
+                return t;
+            });
+
+    public AgentDetectors(EventLoopGroup group, MeterRegistry registry) {
+        this.group = group;
+        this.registry = registry;
+    }
+
+    @Override
+    public void configured(SwitchAgent agent, DetectorRing ring) {
+        List<InetSocketAddress> addresses = new ArrayList<>(ring.members().size());
+        for (Message.DetectorMember m : ring.members()) {
+            addresses.add(new InetSocketAddress(m.address(), m.port()));
+        }
+        RingParameters parameters = new RingParameters(Duration.ofMillis(ring.etaMs()), Duration.ofMillis(ring.deltaMs()),
+                ring.overlay() == Message.Overlay.HYPERCUBE ? Overlay.HYPERCUBE : Overlay.BMG,
+                Duration.ofMillis(ring.pauseMs()));
+        DetectorConfig config = new DetectorConfig(addresses, ring.selfIndex(), parameters,
+                ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP);
+        lifecycle.execute(() -> {
+            synchronized (this) {
+                // a member that was suspected by mistake rejoins the ring by itself: a reconnecting agent
+                // keeps its running member of the same epoch instead of restarting it
+                if (members.containsKey(agent.guid()) && Long.valueOf(ring.epoch()).equals(epochs.get(agent.guid()))) {
+                    return;
+                }
+            }
+            start(agent.guid(), config, ring.epoch());
+        });
+    }
+
+    private void start(long guid, DetectorConfig config, long epoch) {
+        stopNow(guid);
+        RingDetector d = null;
+        // the previous member's socket may take a moment to be released
+        for (int attempt = 0; d == null; attempt++) {
+            try {
+                d = NettyRingDetector.start(config, event -> { }, registry, group);
+            } catch (RuntimeException e) {
+                if (attempt >= 20) {
+                    LOG.warn("switch {}: cannot start its failure detector member: {}", Guids.format(guid), e.getMessage());
+                    return;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+        {
+            synchronized (this) {
+                epochs.put(guid, epoch);
+                RingDetector previous = members.put(guid, d);
+                if (previous != null) {
+                    previous.close();
+                }
+            }
+        }
+    }
+
+    /** Stops the member of switch {@code guid} (its agent died), after any start already asked for. */
+    public void stop(long guid) {
+        lifecycle.execute(() -> stopNow(guid));
+    }
+
+    private void stopNow(long guid) {
+        RingDetector d;
+        synchronized (this) {
+            d = members.remove(guid);
+        }
+        if (d != null) {
+            d.close();
+        }
+    }
+
+    /** The switch's own port went down or up: tell the ring (no effect without a member). */
+    public void portChanged(long guid, int port, boolean up) {
+        RingDetector d;
+        synchronized (this) {
+            d = members.get(guid);
+        }
+        if (d != null) {
+            if (up) {
+                d.reportLinkUp(port);
+            } else {
+                d.reportLinkDown(port);
+            }
+        }
+    }
+
+    /** Members running now. */
+    public synchronized int running() {
+        return members.size();
+    }
+
+    @Override
+    public void close() {
+        lifecycle.shutdown();
+        try {
+            lifecycle.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        List<RingDetector> all;
+        synchronized (this) {
+            all = new ArrayList<>(members.values());
+            members.clear();
+        }
+        for (RingDetector d : all) {
+            d.close();
+        }
+    }
+}

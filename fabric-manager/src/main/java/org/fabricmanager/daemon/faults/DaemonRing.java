@@ -1,0 +1,147 @@
+package org.fabricmanager.daemon.faults;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.detector.DetectorConfig;
+import org.fabricmanager.detector.DetectorListener;
+import org.fabricmanager.detector.Overlay;
+import org.fabricmanager.detector.RingDetector;
+import org.fabricmanager.detector.RingParameters;
+import org.fabricmanager.detector.StartMode;
+import org.fabricmanager.detector.netty.NettyRingDetector;
+import org.fabricmanager.southbound.Message;
+
+/**
+ * The ring the daemon configures: member 0 is the daemon's own member (so that it hears every
+ * broadcast even when the switch that detected a fault has lost its own connection), then the
+ * switches in {@link RingOrder}. Each plan is a new epoch; the daemon's member restarts with it.
+ * Used on the control thread only.
+ */
+public final class DaemonRing implements AutoCloseable {
+    private static final int CHUNK = 256;
+
+    private final DaemonConfig.Detector settings;
+    private final long daemonId;
+    private final MeterRegistry registry;
+    private final InetAddress bind;
+    private long epoch;
+    private RingDetector member;
+    private List<Long> guids = List.of();
+    private List<InetSocketAddress> addresses = List.of();
+    private final Map<Long, Integer> indexByGuid = new HashMap<>();
+
+    public DaemonRing(DaemonConfig.Detector settings, long daemonId, MeterRegistry registry) {
+        this.settings = settings;
+        this.daemonId = daemonId;
+        this.registry = registry;
+        try {
+            this.bind = InetAddress.getByName(settings.bind());
+        } catch (UnknownHostException e) {
+            throw new ConfigException("option faults.detector.bind: unknown host '" + settings.bind() + "'");
+        }
+    }
+
+    /**
+     * Starts a new epoch: the daemon's member (BOOTSTRAP) and the given switches in ring order.
+     *
+     * @param switchGuids   switches in ring order
+     * @param switchAddress where each switch's agent connects from
+     * @param listener      receives the daemon member's events (on its own thread)
+     */
+    public void plan(List<Long> switchGuids, Map<Long, InetAddress> switchAddress, DetectorListener listener) {
+        close();
+        epoch++;
+        List<Long> g = new ArrayList<>(switchGuids.size() + 1);
+        List<InetSocketAddress> a = new ArrayList<>(switchGuids.size() + 1);
+        g.add(daemonId);
+        a.add(new InetSocketAddress(bind, settings.port()));
+        for (long guid : switchGuids) {
+            g.add(guid);
+            a.add(new InetSocketAddress(switchAddress.get(guid), settings.agentPort()));
+        }
+        RingParameters p = parameters();
+        member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP), listener, registry);
+        guids = List.copyOf(g);
+        addresses = List.copyOf(a);
+        indexByGuid.clear();
+        for (int i = 0; i < g.size(); i++) {
+            indexByGuid.put(g.get(i), i);
+        }
+    }
+
+    private RingParameters parameters() {
+        return RingParameters.of(Duration.ofMillis(settings.etaMs()), Duration.ofMillis(settings.deltaMs()),
+                Overlay.parse(settings.overlay()));
+    }
+
+    /** True once a ring was planned. */
+    public boolean active() {
+        return member != null;
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    /** Members including the daemon. */
+    public int size() {
+        return guids.size();
+    }
+
+    /** The switch (or the daemon's id) at ring index {@code i}. */
+    public long guid(int i) {
+        return guids.get(i);
+    }
+
+    public long daemonId() {
+        return daemonId;
+    }
+
+    /** True when {@code guid} is a member of the current epoch. */
+    public boolean contains(long guid) {
+        return indexByGuid.containsKey(guid);
+    }
+
+    /** The DETECTOR_CONFIG chunks for switch {@code guid} (a member), txids left 0. */
+    public List<Message.DetectorConfig> configFor(long guid, boolean join) {
+        int self = indexByGuid.get(guid);
+        RingParameters p = parameters();
+        List<Message.DetectorConfig> chunks = new ArrayList<>();
+        for (int start = 0; start < guids.size(); start += CHUNK) {
+            int end = Math.min(guids.size(), start + CHUNK);
+            List<Message.DetectorMember> members = new ArrayList<>(end - start);
+            for (int i = start; i < end; i++) {
+                InetSocketAddress addr = addresses.get(i);
+                members.add(new Message.DetectorMember(guids.get(i), epoch, addr.getAddress(), addr.getPort()));
+            }
+            chunks.add(new Message.DetectorConfig(0, epoch, settings.etaMs(), settings.deltaMs(),
+                    (int) p.pauseThreshold().toMillis(),
+                    p.overlay() == Overlay.HYPERCUBE ? Message.Overlay.HYPERCUBE : Message.Overlay.BMG,
+                    Message.Transport.UDP, join ? Message.StartMode.JOIN : Message.StartMode.BOOTSTRAP, guids.size(),
+                    self, start, members));
+        }
+        return chunks;
+    }
+
+    /** The daemon member's dead set size now (0 without a ring). */
+    public int deadCount() {
+        return member == null ? 0 : member.snapshot().deadMembers().length;
+    }
+
+    @Override
+    public void close() {
+        if (member != null) {
+            member.close();
+            member = null;
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package org.fabricmanager.daemon.faults;
+
+import java.util.List;
+
+/**
+ * The faults the daemon currently knows ({@code GET /api/v1/faults}): switches the ring declared
+ * dead, links down that the first routed fabric had, quarantined (flapping) links, and reaction
+ * counts.
+ *
+ * @param detectorEnabled   whether the ring failure detector runs
+ * @param ringEpoch         the ring configuration's generation (0: none yet)
+ * @param ringMembers       members including the daemon
+ * @param switches          switches declared dead by the ring and not rejoined
+ * @param links             links down (each end that reports it)
+ * @param quarantined       links kept down because they flap
+ * @param reactions         fault reactions completed since start
+ * @param pendingEvents     events of the reaction in progress (0: none)
+ */
+public record FaultReport(boolean detectorEnabled, long ringEpoch, int ringMembers, List<SwitchFault> switches,
+                          List<LinkFault> links, List<Quarantine> quarantined, long reactions, int pendingEvents) {
+
+    /** A switch the ring declared dead; {@code sessionAlive} when its management session still looked up. */
+    public record SwitchFault(String guid, String name, String source, long sinceMillis, boolean sessionAlive) {
+    }
+
+    /** A port that is down while the first routed fabric had a link there. */
+    public record LinkFault(String guid, String name, int port, String peerGuid, boolean quarantined) {
+    }
+
+    /** A flapping link kept down until it has been stable for the quarantine time. */
+    public record Quarantine(String guid, int port, int flaps, long sinceMillis, Long stableUpSinceMillis) {
+    }
+}

@@ -1,0 +1,129 @@
+package org.fabricmanager.daemon.faults;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fabricmanager.topology.Guids;
+
+/**
+ * Flap quarantine per switch port: a port that goes down more than {@code threshold} times within
+ * {@code windowMs} is quarantined, i.e. kept down in the routed fabric whatever it reports, until it
+ * has stayed up for {@code quarantineMs} (hysteresis). Each end of a link is judged on its own reports;
+ * one quarantined end is enough to keep the link out of the fabric. Used on the control thread only;
+ * times are {@link System#nanoTime()} values passed in.
+ */
+public final class FlapGuard {
+    private final int threshold;
+    private final long windowNanos;
+    private final long quarantineNanos;
+    private final Map<Long, Map<Integer, PortFlaps>> ports = new HashMap<>();
+
+    private static final class PortFlaps {
+        final ArrayDeque<Long> downs = new ArrayDeque<>();
+        int flaps;
+        boolean quarantined;
+        long sinceMillis;
+        long upSinceNanos = -1;
+        long upSinceMillis;
+    }
+
+    /** What a transition did. */
+    public enum Verdict {
+        /** Not quarantined: the change counts. */
+        PASS,
+        /** This down made the port flap too often: it is quarantined now (the change still counts). */
+        QUARANTINED,
+        /** The port is quarantined: the change is ignored. */
+        MASKED
+    }
+
+    public FlapGuard(int threshold, long windowMs, long quarantineMs) {
+        this.threshold = threshold;
+        this.windowNanos = windowMs * 1_000_000L;
+        this.quarantineNanos = quarantineMs * 1_000_000L;
+    }
+
+    /** Records that port {@code port} of {@code guid} went up or down at {@code nowNanos}. */
+    public Verdict transition(long guid, int port, boolean up, long nowNanos) {
+        PortFlaps f = ports.computeIfAbsent(guid, g -> new HashMap<>()).computeIfAbsent(port, p -> new PortFlaps());
+        if (up) {
+            if (f.quarantined) {
+                f.upSinceNanos = nowNanos;
+                f.upSinceMillis = System.currentTimeMillis();
+                return Verdict.MASKED;
+            }
+            return Verdict.PASS;
+        }
+        f.flaps++;
+        f.downs.addLast(nowNanos);
+        while (!f.downs.isEmpty() && nowNanos - f.downs.peekFirst() > windowNanos) {
+            f.downs.removeFirst();
+        }
+        if (f.quarantined) {
+            f.upSinceNanos = -1;
+            return Verdict.MASKED;
+        }
+        if (f.downs.size() > threshold) {
+            f.quarantined = true;
+            f.sinceMillis = System.currentTimeMillis();
+            f.upSinceNanos = -1;
+            return Verdict.QUARANTINED;
+        }
+        return Verdict.PASS;
+    }
+
+    /** True when the port is quarantined. */
+    public boolean isQuarantined(long guid, int port) {
+        Map<Integer, PortFlaps> m = ports.get(guid);
+        PortFlaps f = m == null ? null : m.get(port);
+        return f != null && f.quarantined;
+    }
+
+    /** True when some port of {@code guid} is quarantined. */
+    public boolean hasQuarantined(long guid) {
+        Map<Integer, PortFlaps> m = ports.get(guid);
+        if (m != null) {
+            for (PortFlaps f : m.values()) {
+                if (f.quarantined) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Releases the port when it has been up for the quarantine time; returns whether it did. */
+    public boolean releaseIfStable(long guid, int port, long nowNanos) {
+        Map<Integer, PortFlaps> m = ports.get(guid);
+        PortFlaps f = m == null ? null : m.get(port);
+        if (f == null || !f.quarantined || f.upSinceNanos < 0 || nowNanos - f.upSinceNanos < quarantineNanos) {
+            return false;
+        }
+        f.quarantined = false;
+        f.downs.clear();
+        f.upSinceNanos = -1;
+        return true;
+    }
+
+    /** Quarantine time in ms. */
+    public long quarantineMs() {
+        return quarantineNanos / 1_000_000L;
+    }
+
+    /** The quarantined ports now. */
+    public List<FaultReport.Quarantine> quarantined() {
+        List<FaultReport.Quarantine> out = new ArrayList<>();
+        for (Map.Entry<Long, Map<Integer, PortFlaps>> e : ports.entrySet()) {
+            for (Map.Entry<Integer, PortFlaps> p : e.getValue().entrySet()) {
+                PortFlaps f = p.getValue();
+                if (f.quarantined) {
+                    out.add(new FaultReport.Quarantine(Guids.format(e.getKey()), p.getKey(), f.flaps, f.sinceMillis,
+                            f.upSinceNanos < 0 ? null : f.upSinceMillis));
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,280 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.daemon.DaemonState;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.faults.FaultReport;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fault reaction end to end on PGFT(3;8,8,8;1,8,8;1,1,1) with the ring failure detector in every
+ * simulated agent (η 100 ms, δ 1 s, UDP on loopback): a spine whose agent dies silently is found by
+ * the ring alone and routed around with one computation; its revival restores the intact tables; 20
+ * simultaneous link faults cost at most 2 computations; a flapping link is quarantined and stops
+ * causing re-routes, then is released once stable; the new REST endpoints answer with the right
+ * status codes.
+ */
+class FaultReactionIT {
+    static final PgftSpec SPEC = PgftSpec.parse("PGFT(3;8,8,8;1,8,8;1,1,1)");
+    // Well above the scheduling stalls of a loaded 2-core machine: a false suspicion would remove a
+    // healthy switch for a moment and make the counts below wrong for reasons the test is not about.
+    static final int DELTA_MS = 1_000;
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path state;
+    @TempDir
+    Path work;
+
+    @Test
+    void ringFindsASilentSpineAndTheDaemonRoutesAroundIt() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        DaemonConfig base = SystemSupport.config(state, SPEC);
+        DaemonConfig.Southbound sb = base.southbound();
+        DaemonConfig c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
+                sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),
+                base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
+                new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", freeUdpPort(), freeUdpPort())))
+                .withAdminToken("s3cret");
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(c, List.of());
+        try (FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
+            sim.enableDetectors(new SimpleMeterRegistry());
+            // sim endpoints are 404 until a simulator is attached (demo mode)
+            assertThat(post(daemon, "/api/v1/sim/links/down?guid=0x1&port=1", null).statusCode()).isEqualTo(404);
+            sim.start();
+            Views.Status s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED
+                    && st.switches().connected() == 192, "first convergence");
+            long v1 = s.routing().version();
+            ForwardingTables intact = SystemSupport.routeCommand(daemon.topology().get(), work, "intact");
+            awaitDetectors(sim, 192);
+            Thread.sleep(4L * DELTA_MS); // the ring warms up (BOOTSTRAP grants 2δ before the first suspicion)
+            assertThat(daemon.faults().get().switches()).as("no false suspicion after start-up").isEmpty();
+            long computations = daemon.computations().get();
+
+            // 1. a spine's agent dies silently: no FIN, no PORT_STATUS; only the ring can tell
+            long spine = PgftGenerator.switchGuid(3, 5);
+            long t0 = System.nanoTime();
+            sim.kill(spine, FabricSimulator.KillMode.AGENT);
+            awaitTrue(() -> !daemon.faults().get().switches().isEmpty(), "the ring reports the spine");
+            double detectedMs = (System.nanoTime() - t0) / 1e6;
+            FaultReport faults = daemon.faults().get();
+            assertThat(faults.switches()).extracting(FaultReport.SwitchFault::guid).containsExactly(Guids.format(spine));
+            s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v1,
+                    "re-route around the spine");
+            System.out.printf("silent spine kill: detected after %.0f ms (delta %d ms), converged v%d%n", detectedMs,
+                    DELTA_MS, s.routing().version());
+            assertThat(detectedMs).as("detected within delta plus a generous margin").isLessThan(DELTA_MS + 3_000);
+            assertThat(daemon.computations().get()).as("one re-route").isEqualTo(computations + 1);
+            assertThat(s.switches().connected()).isEqualTo(191);
+            Fabric degraded = daemon.topology().get();
+            assertThat(degraded.switches()).hasSize(191);
+            assertThat(degraded.switchByGuid(spine)).isEmpty();
+            ForwardingTables around = SystemSupport.routeCommand(degraded, work, "degraded");
+            assertSurvivorsHold(sim, around, s.routing().version());
+            JsonNode status = JSON.readTree(get(daemon, "/api/v1/status").body());
+            assertThat(status.path("switches").path("connected").asInt()).isEqualTo(191);
+            HttpResponse<String> fr = get(daemon, "/api/v1/faults");
+            assertThat(fr.statusCode()).isEqualTo(200);
+            JsonNode fj = JSON.readTree(fr.body());
+            assertThat(fj.path("switches").get(0).path("guid").asText()).isEqualTo(Guids.format(spine));
+            assertThat(fj.path("detectorEnabled").asBoolean()).isTrue();
+            java.io.ByteArrayOutputStream cliOut = new java.io.ByteArrayOutputStream();
+            int code = new org.fabricmanager.cli.Main(new java.io.PrintStream(cliOut, true, java.nio.charset.StandardCharsets.UTF_8),
+                    new java.io.PrintStream(new java.io.ByteArrayOutputStream(), true, java.nio.charset.StandardCharsets.UTF_8))
+                    .run("faults", "--url", daemon.restUrl());
+            assertThat(code).isZero();
+            assertThat(cliOut.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("failed switches: 1")
+                    .contains(Guids.format(spine)).contains("s3-5");
+            JsonNode events = JSON.readTree(get(daemon, "/api/v1/events?since=0").body());
+            JsonNode reaction = null;
+            for (JsonNode e : events) {
+                if (e.path("kind").asText().equals("REACTION")) {
+                    reaction = e;
+                }
+            }
+            assertThat(reaction).as("a reaction event").isNotNull();
+            assertThat(reaction.path("details").path("computations").asInt()).isEqualTo(1);
+            assertThat(reaction.path("details").path("faultToConvergedMs").asDouble()).isPositive();
+            assertThat(reaction.path("details").path("switchesAcked").asInt()).isPositive();
+
+            // 2. revival: the agent rejoins, the intact tables return
+            long v2 = s.routing().version();
+            sim.revive(spine);
+            s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v2
+                    && st.switches().connected() == 192, "revival");
+            assertThat(daemon.topology().get()).isEqualTo(fabric);
+            SystemSupport.assertAgentsHold(sim, intact, s.routing().version());
+            awaitTrue(() -> daemon.faults().get().switches().isEmpty(), "the ring sees the spine rejoin");
+
+            // 3. 20 simultaneous link faults: at most 2 re-routes
+            long before = daemon.computations().get();
+            long v3 = s.routing().version();
+            List<long[]> cut = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                cut.add(new long[]{PgftGenerator.switchGuid(1, (i * 3) % 64), 9 + i % 8});
+            }
+            for (long[] l : cut) {
+                sim.linkDown(l[0], (int) l[1]);
+            }
+            s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v3,
+                    "re-route after 20 link faults");
+            awaitTrue(() -> daemon.topology().get().links().size() == fabric.links().size() - 20, "all 20 links down");
+            SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged");
+            long used = daemon.computations().get() - before;
+            System.out.printf("20 simultaneous link faults: %d routing computations%n", used);
+            assertThat(used).isBetween(1L, 2L);
+            assertThat(daemon.faults().get().links()).hasSize(40); // both ends report
+            for (long[] l : cut) {
+                sim.linkUp(l[0], (int) l[1]);
+            }
+            awaitTrue(() -> daemon.topology().get().equals(fabric), "links repaired");
+
+            // 4. a flapping link is quarantined and stops causing re-routes; stable again, it is released
+            long flapLeaf = PgftGenerator.switchGuid(1, 20);
+            for (int i = 0; i < 4; i++) {
+                sim.linkDown(flapLeaf, 12);
+                awaitTrue(() -> linkCount(daemon) == fabric.links().size() - 1, "flap down");
+                sim.linkUp(flapLeaf, 12);
+                if (i < 3) {
+                    awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "flap up");
+                }
+            }
+            awaitTrue(() -> daemon.faults().get().quarantined().size() == 2, "both ends quarantined");
+            SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged while quarantined");
+            long quarantinedSeq = lastSeq(daemon);
+            for (int i = 0; i < 3; i++) {
+                sim.linkDown(flapLeaf, 12);
+                Thread.sleep(60);
+                sim.linkUp(flapLeaf, 12);
+                Thread.sleep(60);
+            }
+            Thread.sleep(300);
+            SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged");
+            for (JsonNode e : JSON.readTree(get(daemon, "/api/v1/events?since=" + quarantinedSeq).body())) {
+                assertThat(e.path("details").path("triggers").toString()).as("flaps of a quarantined link cause no "
+                        + "re-route").doesNotContain("s1-20 port 12");
+            }
+            // settled: exactly the quarantined link is missing (not restored by its last "up")
+            awaitTrue(() -> linkCount(daemon) == fabric.links().size() - 1
+                    && daemon.faults().get().quarantined().size() == 2, "kept down");
+            assertThat(linkCount(daemon)).as("kept down").isEqualTo(fabric.links().size() - 1);
+            assertThat(JSON.readTree(get(daemon, "/api/v1/faults").body()).path("quarantined")).hasSize(2);
+            awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "released after being stable");
+            assertThat(daemon.faults().get().quarantined()).isEmpty();
+
+            // 5. REST actions: reroute needs the token; sim endpoints work once a simulator is attached
+            assertThat(post(daemon, "/api/v1/reroute", null).statusCode()).isEqualTo(401);
+            assertThat(post(daemon, "/api/v1/reroute", "Bearer wrong").statusCode()).isEqualTo(403);
+            HttpResponse<String> ok = post(daemon, "/api/v1/reroute", "Bearer s3cret");
+            assertThat(ok.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(ok.body()).path("result").asText()).isEqualTo("re-route scheduled");
+            assertThat(get(daemon, "/api/v1/reroute").statusCode()).isEqualTo(405);
+            daemon.attachSimulator(sim);
+            long leaf = PgftGenerator.switchGuid(1, 7);
+            HttpResponse<String> down = post(daemon, "/api/v1/sim/links/down?guid=" + Guids.format(leaf) + "&port=10", null);
+            assertThat(down.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(down.body()).path("state").asText()).isEqualTo("down");
+            assertThat(post(daemon, "/api/v1/sim/links/down?guid=" + Guids.format(leaf) + "&port=x", null).statusCode())
+                    .isEqualTo(400);
+            assertThat(post(daemon, "/api/v1/sim/switches/0x77/kill?mode=agent", null).statusCode()).isEqualTo(404);
+            assertThat(post(daemon, "/api/v1/sim/switches/" + Guids.format(leaf) + "/kill?mode=hard", null).statusCode())
+                    .isEqualTo(400);
+            awaitTrue(() -> daemon.topology().get().links().size() == fabric.links().size() - 1, "sim link down");
+        } finally {
+            daemon.close();
+        }
+        // without a token, reroute is refused with 403 and says why
+        FabricManagerDaemon plain = FabricManagerDaemon.start(SystemSupport.config(work.resolve("plain"), SPEC), List.of());
+        try {
+            HttpResponse<String> r = post(plain, "/api/v1/reroute", "Bearer anything");
+            assertThat(r.statusCode()).isEqualTo(403);
+            assertThat(r.body()).contains("no admin token");
+        } finally {
+            plain.close();
+        }
+    }
+
+    private static long lastSeq(FabricManagerDaemon d) throws Exception {
+        long seq = 0;
+        for (JsonNode e : JSON.readTree(get(d, "/api/v1/events?since=0").body())) {
+            seq = Math.max(seq, e.path("seq").asLong());
+        }
+        return seq;
+    }
+
+    private static int linkCount(FabricManagerDaemon d) throws Exception {
+        return d.topology().get().links().size();
+    }
+
+    private static void assertSurvivorsHold(FabricSimulator sim, ForwardingTables expected, long version) {
+        for (int s = 0; s < expected.switchCount(); s++) {
+            SwitchAgent agent = sim.agent(expected.switchGuid(s));
+            assertThat(agent.table().version()).as("%s table version", agent).isEqualTo(version);
+            assertThat(agent.table().entries()).as("%s table", agent).isEqualTo(expected.copyRow(s));
+        }
+    }
+
+    private static void awaitDetectors(FabricSimulator sim, int n) throws Exception {
+        awaitTrue(() -> sim.detectors().running() == n, n + " detector members running");
+    }
+
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void awaitTrue(Check check, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!check.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static int freeUdpPort() throws Exception {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    static HttpResponse<String> get(FabricManagerDaemon d, String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(d.restUrl() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    static HttpResponse<String> post(FabricManagerDaemon d, String path, String authorization) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(d.restUrl() + path))
+                .POST(HttpRequest.BodyPublishers.noBody());
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
