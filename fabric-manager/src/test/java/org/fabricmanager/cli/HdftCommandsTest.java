@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -31,31 +28,15 @@ class HdftCommandsTest {
 
     @TempDir
     Path dir;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    private int run(String... args) {
-        out.reset();
-        err.reset();
-        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
-                StandardCharsets.UTF_8)).run(args);
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return err.toString(StandardCharsets.UTF_8);
-    }
+    private final CliSession cli = new CliSession();
 
     @Test
     void writesTheCanonicalHdftAndItsSummary() {
-        assertThat(run("topology", "--hdft", "HDFT(4x3;2;1;2)")).isZero();
-        Fabric written = FabricJson.parse(out());
+        assertThat(cli.run("topology", "--hdft", "HDFT(4x3;2;1;2)")).isZero();
+        Fabric written = FabricJson.parse(cli.out());
         assertThat(written).isEqualTo(HdftGenerator.generate(HdftSpec.parse("HDFT(4x3;2;1;2)")));
-        assertThat(out()).contains("\"hdft\":\"HDFT(4x3;2;1;2)\"");
-        assertThat(err()).contains("fabric HDFT(4x3;2;1;2): 23 switches, 24 nodes, 60 links")
+        assertThat(cli.out()).contains("\"hdft\":\"HDFT(4x3;2;1;2)\"");
+        assertThat(cli.err()).contains("fabric HDFT(4x3;2;1;2): 23 switches, 24 nodes, 60 links")
                 .containsPattern("(?m)^1 +12 +24 +5$")
                 .containsPattern("(?m)^2 +11 +36 +4$");
     }
@@ -64,12 +45,12 @@ class HdftCommandsTest {
     void failsRandomOrNamedSwitchesDeterministically() {
         HdftSpec spec = HdftSpec.parse(SPEC);
         Fabric intact = HdftGenerator.generate(spec);
-        assertThat(run("topology", "--hdft", SPEC, "--fail-leaves", "7", "--seed", "9")).isZero();
-        assertThat(FabricJson.parse(out())).isEqualTo(LeafFailures.fail(intact, 7, 9));
+        assertThat(cli.run("topology", "--hdft", SPEC, "--fail-leaves", "7", "--seed", "9")).isZero();
+        assertThat(FabricJson.parse(cli.out())).isEqualTo(LeafFailures.fail(intact, 7, 9));
         long leaf = HdftGenerator.leafGuid(spec, 3, 5);
         long row = HdftGenerator.rowSwitchGuid(spec, 2, 0);
-        assertThat(run("topology", "--hdft", SPEC, "--fail", Guids.format(leaf) + "," + Guids.format(row))).isZero();
-        assertThat(FabricJson.parse(out())).isEqualTo(intact.withoutSwitches(List.of(leaf, row)));
+        assertThat(cli.run("topology", "--hdft", SPEC, "--fail", Guids.format(leaf) + "," + Guids.format(row))).isZero();
+        assertThat(FabricJson.parse(cli.out())).isEqualTo(intact.withoutSwitches(List.of(leaf, row)));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -90,19 +71,19 @@ class HdftCommandsTest {
     void badArgumentsGiveOneLineAndExitTwo(String commandLine, String message) throws Exception {
         Files.writeString(dir.resolve("f"), "{}");
         String[] args = commandLine.replace(" f", " " + dir.resolve("f")).split(" ");
-        assertThat(run(args)).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(err()).startsWith(message);
-        assertThat(err().lines().count()).as(err()).isEqualTo(1);
-        assertThat(out()).isEmpty();
+        assertThat(cli.run(args)).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(cli.err()).startsWith(message);
+        assertThat(cli.err().lines().count()).as(cli.err()).isEqualTo(1);
+        assertThat(cli.out()).isEmpty();
     }
 
     @Test
     void checksAnHdftFileByItsFieldByInferenceOrAgainstAnExpectedShape() throws Exception {
         Path file = dir.resolve("hdft.json");
-        assertThat(run("topology", "--hdft", "HDFT(4x3;2;1;2)", "--fail", "0x3000000100000002,0x3000000100000007",
+        assertThat(cli.run("topology", "--hdft", "HDFT(4x3;2;1;2)", "--fail", "0x3000000100000002,0x3000000100000007",
                 "--out", file.toString())).isZero();
-        assertThat(run("topology", "--check", file.toString())).isZero();
-        assertThat(out().lines().toList()).contains(
+        assertThat(cli.run("topology", "--check", file.toString())).isZero();
+        assertThat(cli.out().lines().toList()).contains(
                 "DEGRADED: the fabric is HDFT(4x3;2;1;2) with parts missing",
                 "checked against HDFT(4x3;2;1;2) (from the fabric's hdft field), matched by GUID and port",
                 "leaves         12        10         2",
@@ -110,42 +91,42 @@ class HdftCommandsTest {
                 "missing leaves (2):",
                 "  (2, 0) 0x3000000100000002 lsw-2-0",
                 "  (3, 1) 0x3000000100000007 lsw-3-1");
-        assertThat(run("topology", "--check", file.toString(), "--expect", "HDFT(4x3;2;1;2)")).isEqualTo(ExitCodes.OK);
-        assertThat(out()).contains("checked against HDFT(4x3;2;1;2) (given), matched by GUID and port",
+        assertThat(cli.run("topology", "--check", file.toString(), "--expect", "HDFT(4x3;2;1;2)")).isEqualTo(ExitCodes.OK);
+        assertThat(cli.out()).contains("checked against HDFT(4x3;2;1;2) (given), matched by GUID and port",
                 "missing leaves (2):");
         // one more row: its leaves and switches are missing, and the column switches lack a port
-        assertThat(run("topology", "--check", file.toString(), "--expect", "HDFT(4x4;2;1;2)"))
+        assertThat(cli.run("topology", "--check", file.toString(), "--expect", "HDFT(4x4;2;1;2)"))
                 .isEqualTo(ExitCodes.MISMATCH);
-        assertThat(out()).contains("MISWIRED: the fabric does not match HDFT(4x4;2;1;2)", "missing leaves (6):",
+        assertThat(cli.out()).contains("MISWIRED: the fabric does not match HDFT(4x4;2;1;2)", "missing leaves (6):",
                 "TOO_FEW_PORTS: column switch 0x3000000300000000 (csw-0-0) has 3 ports, HDFT(4x4;2;1;2) needs 4");
 
         // an intact HDFT without its field is inferred (it is no PGFT)
         Path bare = dir.resolve("bare.json");
-        run("topology", "--hdft", "HDFT(5x3;1;2;1)", "--out", bare.toString());
+        cli.run("topology", "--hdft", "HDFT(5x3;1;2;1)", "--out", bare.toString());
         Files.writeString(bare, Files.readString(bare).replace("\n  \"hdft\":\"HDFT(5x3;1;2;1)\",", ""));
-        assertThat(run("topology", "--check", bare.toString())).isZero();
-        assertThat(out()).contains("INTACT: the fabric is HDFT(5x3;1;2;1), intact", "(inferred), matched by GUID and port");
+        assertThat(cli.run("topology", "--check", bare.toString())).isZero();
+        assertThat(cli.out()).contains("INTACT: the fabric is HDFT(5x3;1;2;1), intact", "(inferred), matched by GUID and port");
     }
 
     @Test
     void qualityComparesVtftrWithTheOtherEnginesOnADegradedHdft() throws Exception {
         HdftSpec spec = HdftSpec.parse(SPEC);
         long seed = misroutingSeed(spec, 10);
-        int code = run("quality", "--hdft", SPEC, "--fail-leaves", "10", "--seed", Long.toString(seed), "--engines",
+        int code = cli.run("quality", "--hdft", SPEC, "--fail-leaves", "10", "--seed", Long.toString(seed), "--engines",
                 "vtftr,minhop,updn", "--patterns", "shift,all2all", "--threads", "2");
         assertThat(code).isZero();
-        List<String> lines = out().lines().toList();
+        List<String> lines = cli.out().lines().toList();
         assertThat(lines.get(0)).matches("engine +valid +deadlock-free +max path +shift max +shift mean +all2all max");
         // a pair whose two turn leaves failed: vtftr mis-routes once, 6 links, deadlock-free with 2 channels
         assertThat(lines.get(1)).startsWith("vtftr ").containsPattern("^vtftr +yes +yes \\(2 VCs\\) +6 ");
         assertThat(lines.get(2)).containsPattern("^minhop +yes +no +6 ");
         // Up/Down cannot go up again after coming down from a row switch: most leaf pairs unrouted
         assertThat(lines.get(3)).containsPattern("^updn +no \\(\\d+ leaf pairs\\) +yes +2 ");
-        assertThat(err()).isEqualTo("quality: 70 switches, 216 attached nodes, expected " + SPEC + "\n");
+        assertThat(cli.err()).isEqualTo("quality: 70 switches, 216 attached nodes, expected " + SPEC + "\n");
 
-        run("quality", "--hdft", SPEC, "--fail-leaves", "10", "--seed", Long.toString(seed), "--engines", "vtftr",
+        cli.run("quality", "--hdft", SPEC, "--fail-leaves", "10", "--seed", Long.toString(seed), "--engines", "vtftr",
                 "--patterns", "all2all", "--json");
-        JsonNode e = new ObjectMapper().readTree(out()).get("engines").get(0);
+        JsonNode e = new ObjectMapper().readTree(cli.out()).get("engines").get(0);
         assertThat(e.get("engine").asText()).isEqualTo("vtftr");
         assertThat(e.get("valid").asBoolean()).isTrue();
         assertThat(e.get("deadlockFree").asBoolean()).isTrue();
@@ -154,17 +135,17 @@ class HdftCommandsTest {
         assertThat(e.has("cycle")).isFalse();
 
         // intact: xy everywhere, at most 4 links
-        run("quality", "--hdft", SPEC, "--engines", "vtftr", "--patterns", "all2all", "--json");
-        assertThat(new ObjectMapper().readTree(out()).get("engines").get(0).get("maxPathLength").asInt()).isEqualTo(4);
+        cli.run("quality", "--hdft", SPEC, "--engines", "vtftr", "--patterns", "all2all", "--json");
+        assertThat(new ObjectMapper().readTree(cli.out()).get("engines").get(0).get("maxPathLength").asInt()).isEqualTo(4);
     }
 
     @Test
     void routeUsesVtftrOnAnHdftAndSaysWhichChannelsTheTablesNeed() throws Exception {
         HdftSpec spec = HdftSpec.parse(SPEC);
         Path lft = dir.resolve("hdft.lft");
-        assertThat(run("route", "--hdft", SPEC, "--fail-leaves", "6", "--seed", "4", "--lft-out", lft.toString(),
+        assertThat(cli.run("route", "--hdft", SPEC, "--fail-leaves", "6", "--seed", "4", "--lft-out", lft.toString(),
                 "--threads", "1")).isZero();
-        assertThat(err()).contains("route: vtftr: 74 switches x 256 destinations in ",
+        assertThat(cli.err()).contains("route: vtftr: 74 switches x 256 destinations in ",
                 "route: valid: all 3306 ordered leaf pairs routed",
                 "route: the tables need 2 virtual channels; column->row: vc1 on 58 switches (lft-text/1 holds the ports only)");
         Fabric fabric = LeafFailures.fail(HdftGenerator.generate(spec), 6, 4);
@@ -176,14 +157,14 @@ class HdftCommandsTest {
             }
         }
         // an engine can still be named
-        assertThat(run("route", "--hdft", SPEC, "--engine", "minhop", "--lft-out", lft.toString())).isZero();
-        assertThat(err()).contains("route: minhop: ").doesNotContain("virtual channels");
+        assertThat(cli.run("route", "--hdft", SPEC, "--engine", "minhop", "--lft-out", lft.toString())).isZero();
+        assertThat(cli.err()).contains("route: minhop: ").doesNotContain("virtual channels");
     }
 
     @Test
     void qualityComparesVtftrFirstByDefaultOnAnHdft() {
-        assertThat(run("quality", "--hdft", "HDFT(4x4;2;1;1)", "--patterns", "all2all")).isZero();
-        List<String> lines = out().lines().toList();
+        assertThat(cli.run("quality", "--hdft", "HDFT(4x4;2;1;1)", "--patterns", "all2all")).isZero();
+        List<String> lines = cli.out().lines().toList();
         assertThat(lines.get(1)).startsWith("vtftr ");
         assertThat(lines).filteredOn(l -> l.startsWith("minhop ") || l.startsWith("updn ")).hasSize(2);
     }
@@ -191,10 +172,10 @@ class HdftCommandsTest {
     @Test
     void qualityGivesDmodcARowOnAnHdft() {
         assumeTrue(RoutingEngines.names().contains("dmodc"), "dmodc is not registered on this branch");
-        int code = run("quality", "--hdft", SPEC, "--fail-leaves", "5", "--engines", "vtftr,minhop,updn,dmodc",
+        int code = cli.run("quality", "--hdft", SPEC, "--fail-leaves", "5", "--engines", "vtftr,minhop,updn,dmodc",
                 "--patterns", "all2all");
         assertThat(code).isZero();
-        List<String> lines = out().lines().toList();
+        List<String> lines = cli.out().lines().toList();
         assertThat(lines.get(1)).startsWith("vtftr ");
         // Dmodc routes up*/down* from the leaves: it refuses the fabric or leaves pairs unrouted
         assertThat(lines.get(4)).startsWith("dmodc ").containsPattern("^dmodc +(refused: |no \\()");

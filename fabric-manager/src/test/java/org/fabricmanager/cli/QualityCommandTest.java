@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,23 +29,7 @@ class QualityCommandTest {
 
     @TempDir
     Path dir;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    private int run(String... args) {
-        out.reset();
-        err.reset();
-        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
-                StandardCharsets.UTF_8)).run(args);
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return err.toString(StandardCharsets.UTF_8);
-    }
+    private final CliSession cli = new CliSession();
 
     /** Six switches in a ring, one node each: MinHop's shortest paths go round it and close a dependency cycle. */
     private Path ring() throws IOException {
@@ -66,26 +47,26 @@ class QualityCommandTest {
 
     @Test
     void tableComparesEnginesAndShowsTheCycle() throws IOException {
-        int code = run("quality", "--topology", ring().toString(), "--engines", "minhop,updn", "--patterns",
+        int code = cli.run("quality", "--topology", ring().toString(), "--engines", "minhop,updn", "--patterns",
                 "shift,all2all", "--threads", "2");
         assertThat(code).isEqualTo(ExitCodes.OK);
-        List<String> lines = out().lines().toList();
+        List<String> lines = cli.out().lines().toList();
         assertThat(lines.get(0)).isEqualTo("engine  valid  deadlock-free  max path  shift max  shift mean  all2all max");
         assertThat(lines.get(1)).startsWith("minhop  yes    no     ");
         assertThat(lines.get(2)).startsWith("updn    yes    yes    ");
         assertThat(lines.get(3)).startsWith("minhop: dependency cycle of 6 channels: ")
                 .contains("0x0000000000000100:2->0x0000000000000101:3");
         assertThat(lines).hasSize(4);
-        assertThat(err()).isEqualTo("quality: 6 switches, 6 attached nodes\n");
+        assertThat(cli.err()).isEqualTo("quality: 6 switches, 6 attached nodes\n");
     }
 
     @Test
     void jsonHasTheDocumentedShapeAndTheAnalyzersFigures() throws IOException {
-        int code = run("quality", "--pgft", SPEC, "--engines", "minhop,updn", "--patterns", "shift,random:4:9,all2all",
+        int code = cli.run("quality", "--pgft", SPEC, "--engines", "minhop,updn", "--patterns", "shift,random:4:9,all2all",
                 "--json");
         assertThat(code).isEqualTo(ExitCodes.OK);
-        assertThat(err()).isEmpty();
-        JsonNode root = new ObjectMapper().readTree(out());
+        assertThat(cli.err()).isEmpty();
+        JsonNode root = new ObjectMapper().readTree(cli.out());
         assertThat(root.size()).isEqualTo(1);
         JsonNode engines = root.get("engines");
         assertThat(engines).hasSize(2);
@@ -122,8 +103,8 @@ class QualityCommandTest {
 
     @Test
     void jsonNamesTheCycleOfADeadlockProneEngine() throws IOException {
-        run("quality", "--topology", ring().toString(), "--engines", "minhop", "--patterns", "all2all", "--json");
-        JsonNode e = new ObjectMapper().readTree(out()).get("engines").get(0);
+        cli.run("quality", "--topology", ring().toString(), "--engines", "minhop", "--patterns", "all2all", "--json");
+        JsonNode e = new ObjectMapper().readTree(cli.out()).get("engines").get(0);
         assertThat(e.get("deadlockFree").asBoolean()).isFalse();
         assertThat(e.get("cycle")).hasSize(6);
     }
@@ -138,13 +119,13 @@ class QualityCommandTest {
         assertThat(cut).hasSize(4);
         Path file = TopologyFiles.write(fabric.withoutLinks(cut), dir.resolve("cut.json"));
 
-        run("quality", "--topology", file.toString(), "--engines", "updn", "--patterns", "all2all");
+        cli.run("quality", "--topology", file.toString(), "--engines", "updn", "--patterns", "all2all");
         // 6 leaves: s1-0 cannot reach the 5 others nor be reached by them
-        assertThat(out()).contains("updn    no (10 leaf pairs)  yes")
+        assertThat(cli.out()).contains("updn    no (10 leaf pairs)  yes")
                 .contains("updn: 40 all2all pairs dead-end or loop and are not counted");
 
-        run("quality", "--topology", file.toString(), "--engines", "updn", "--patterns", "all2all", "--json");
-        JsonNode e = new ObjectMapper().readTree(out()).get("engines").get(0);
+        cli.run("quality", "--topology", file.toString(), "--engines", "updn", "--patterns", "all2all", "--json");
+        JsonNode e = new ObjectMapper().readTree(cli.out()).get("engines").get(0);
         assertThat(e.get("valid").asBoolean()).isFalse();
         assertThat(e.get("unreachableLeafPairs").asLong()).isEqualTo(10);
         assertThat(e.get("patterns").get("all2all").get("unroutedPairs").asLong()).isEqualTo(40);
@@ -152,7 +133,7 @@ class QualityCommandTest {
 
     @Test
     void comparesTheDefaultEnginesWhenNoneAreNamed() {
-        run("quality", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--patterns", "random:2", "--json");
+        cli.run("quality", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--patterns", "random:2", "--json");
         List<String> expected = QualityCommand.DEFAULT_ENGINES.stream().filter(RoutingEngines.names()::contains)
                 .toList();
         assertThat(expected).contains("minhop", "updn");
@@ -161,7 +142,7 @@ class QualityCommandTest {
         }
         List<String> actual = new ArrayList<>();
         try {
-            new ObjectMapper().readTree(out()).get("engines").forEach(e -> actual.add(e.get("engine").asText()));
+            new ObjectMapper().readTree(cli.out()).get("engines").forEach(e -> actual.add(e.get("engine").asText()));
         } catch (IOException e) {
             throw new AssertionError(e);
         }
@@ -174,8 +155,8 @@ class QualityCommandTest {
         assertThat(QualityCommand.shiftByDefault(16_384)).isTrue();
         assertThat(QualityCommand.shiftByDefault(16_385)).isFalse();
         assertThat(QualityCommand.shiftByDefault(65_536)).isFalse();
-        run("quality", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--engines", "updn");
-        assertThat(out().lines().findFirst().orElseThrow()).startsWith("engine  valid  deadlock-free  max path  shift max");
+        cli.run("quality", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--engines", "updn");
+        assertThat(cli.out().lines().findFirst().orElseThrow()).startsWith("engine  valid  deadlock-free  max path  shift max");
     }
 
     @Test
@@ -183,15 +164,15 @@ class QualityCommandTest {
         assumeTrue(RoutingEngines.names().contains("dmodk"), "the dmodk engine is not registered in this build");
         String[] args = {"quality", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--degrade-links", "0.1", "--seed", "3",
             "--engines", "dmodk,updn", "--patterns", "random:2,all2all"};
-        assertThat(run(args)).isEqualTo(ExitCodes.OK);
-        List<String> lines = out().lines().toList();
+        assertThat(cli.run(args)).isEqualTo(ExitCodes.OK);
+        List<String> lines = cli.out().lines().toList();
         assertThat(lines.get(1)).startsWith("dmodk   refused: ").contains("dmodk");
         assertThat(lines.get(2)).startsWith("updn    yes    yes");
 
         List<String> json = new ArrayList<>(List.of(args));
         json.add("--json");
-        assertThat(run(json.toArray(String[]::new))).isEqualTo(ExitCodes.OK);
-        JsonNode engines = new ObjectMapper().readTree(out()).get("engines");
+        assertThat(cli.run(json.toArray(String[]::new))).isEqualTo(ExitCodes.OK);
+        JsonNode engines = new ObjectMapper().readTree(cli.out()).get("engines");
         assertThat(fieldNames(engines.get(0))).containsExactly("engine", "error");
         assertThat(engines.get(0).get("error").asText()).isNotBlank();
         assertThat(engines.get(1).get("valid").asBoolean()).isTrue();
@@ -200,9 +181,9 @@ class QualityCommandTest {
     @Test
     void dmodcHasShiftCongestionOneOnAnIntactFullBisectionFatTree() throws IOException {
         assumeTrue(RoutingEngines.names().contains("dmodc"), "the dmodc engine is not registered in this build");
-        run("quality", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--engines", "dmodc,minhop", "--patterns", "shift",
+        cli.run("quality", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--engines", "dmodc,minhop", "--patterns", "shift",
                 "--json");
-        JsonNode engines = new ObjectMapper().readTree(out()).get("engines");
+        JsonNode engines = new ObjectMapper().readTree(cli.out()).get("engines");
         assertThat(engines.get(0).get("engine").asText()).isEqualTo("dmodc");
         assertThat(engines.get(0).get("deadlockFree").asBoolean()).isTrue();
         assertThat(engines.get(0).get("patterns").get("shift").get("max").asLong()).isEqualTo(1);
@@ -227,9 +208,9 @@ class QualityCommandTest {
     }
 
     private void assertBadInput(String message, String... args) {
-        assertThat(run(args)).as(message).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(err().lines()).containsExactly(message);
-        assertThat(out()).isEmpty();
+        assertThat(cli.run(args)).as(message).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(cli.err().lines()).containsExactly(message);
+        assertThat(cli.out()).isEmpty();
     }
 
     private static List<String> fieldNames(JsonNode node) {

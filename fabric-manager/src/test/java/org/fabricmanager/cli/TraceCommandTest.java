@@ -2,10 +2,7 @@ package org.fabricmanager.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabricmanager.routing.ForwardingTables;
@@ -29,8 +26,7 @@ class TraceCommandTest {
     Path dir;
     private Path topology;
     private Path lft;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final CliSession cli = new CliSession();
 
     @BeforeEach
     void writeFabricAndTables() throws IOException {
@@ -46,31 +42,18 @@ class TraceCommandTest {
         Files.writeString(lft, "# lft-text/1 engine=hand switches=4 nodes=4\n" + String.join("\n", lines) + "\n");
     }
 
-    private int run(String... args) {
-        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
-                StandardCharsets.UTF_8)).run(args);
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return err.toString(StandardCharsets.UTF_8);
-    }
-
     @Test
     void printsEveryHopOfADeliveredRoute() {
-        int code = run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst", "2");
+        int code = cli.run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst", "2");
         assertThat(code).isEqualTo(ExitCodes.OK);
-        assertThat(out().lines()).containsExactly(
+        assertThat(cli.out().lines()).containsExactly(
                 "trace n0 (index 0, 0x2000000000000000) -> n2 (index 2, 0x2000000000000002)",
                 "hop  switch             name         port  leads to",
                 "1    0x1000000100000000 s1-0            3  0x1000000200000000 s2-0 port 1",
                 "2    0x1000000200000000 s2-0            2  0x1000000100000001 s1-1 port 3",
                 "3    0x1000000100000001 s1-1            1  node n2 (index 2, 0x2000000000000002)",
                 "delivered: 3 switches, 2 switch-to-switch links");
-        assertThat(err()).isEmpty();
+        assertThat(cli.err()).isEmpty();
     }
 
     @Test
@@ -81,19 +64,19 @@ class TraceCommandTest {
             ForwardingTables tables = engine.route(fabric.index()).tables();
             LftText.write(tables, "updn", lft);
         }
-        int code = run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst",
+        int code = cli.run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst",
                 "11");
         assertThat(code).isEqualTo(ExitCodes.OK);
         // leaf -> level 2 -> top -> level 2 -> leaf
-        assertThat(out()).contains("delivered: 5 switches, 4 switch-to-switch links");
+        assertThat(cli.out()).contains("delivered: 5 switches, 4 switch-to-switch links");
     }
 
     @Test
     void saysWhereALoopCloses() throws IOException {
         writeLft(LEAF0 + " 1 2 3 4", LEAF1 + " 3 4 1 2", SPINE0 + " 1 1 1 2", "0x1000000200000001 1 1 2 2");
-        int code = run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "1", "--dst", "2");
+        int code = cli.run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "1", "--dst", "2");
         assertThat(code).isEqualTo(ExitCodes.MISMATCH);
-        assertThat(out()).contains("2    0x1000000200000000 s2-0            1  0x1000000100000000 s1-0 port 3")
+        assertThat(cli.out()).contains("2    0x1000000200000000 s2-0            1  0x1000000100000000 s1-0 port 3")
                 .contains("loop: switch 0x1000000200000000 (s2-0) sends the packet back to 0x1000000100000000 (s1-0),"
                         + " hop 1");
     }
@@ -101,21 +84,17 @@ class TraceCommandTest {
     @Test
     void saysWhichKindOfDeadEnd() throws IOException {
         writeLft(LEAF0 + " 1 2 3 4", LEAF1 + " 3 4 1 2", SPINE0 + " 1 1 255 2", "0x1000000200000001 1 1 2 2");
-        int code = run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst", "2");
+        int code = cli.run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst", "2");
         assertThat(code).isEqualTo(ExitCodes.MISMATCH);
-        assertThat(out()).contains("(no route)")
+        assertThat(cli.out()).contains("(no route)")
                 .contains("dead end: switch 0x1000000200000000 (s2-0) has no route (255) for index 2");
-
-        out.reset();
         writeLft(LEAF0 + " 1 2 3 4", LEAF1 + " 3 4 2 2", SPINE0 + " 1 1 2 2", "0x1000000200000001 1 1 2 2");
-        run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst", "2");
-        assertThat(out()).contains("node n3 (index 3")
+        cli.run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst", "2");
+        assertThat(cli.out()).contains("node n3 (index 3")
                 .contains("dead end: port 2 of switch 0x1000000100000001 (s1-1) leads to another node");
-
-        out.reset();
         writeLft(LEAF0 + " 1 2 9 4", LEAF1 + " 3 4 1 2", SPINE0 + " 1 1 2 2", "0x1000000200000001 1 1 2 2");
-        run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst", "2");
-        assertThat(out()).contains("(no such port: the switch has 4)")
+        cli.run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src", "0", "--dst", "2");
+        assertThat(cli.out()).contains("(no such port: the switch has 4)")
                 .contains("dead end: port 9 of switch 0x1000000100000000 (s1-0) leads nowhere");
     }
 
@@ -143,10 +122,8 @@ class TraceCommandTest {
     }
 
     private void assertBadInput(String message, String... args) {
-        out.reset();
-        err.reset();
-        assertThat(run(args)).as(message).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(err().lines()).containsExactly(message);
-        assertThat(out()).isEmpty();
+        assertThat(cli.run(args)).as(message).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(cli.err().lines()).containsExactly(message);
+        assertThat(cli.out()).isEmpty();
     }
 }

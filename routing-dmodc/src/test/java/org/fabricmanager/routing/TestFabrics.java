@@ -110,6 +110,30 @@ public final class TestFabrics {
         return best;
     }
 
+    /**
+     * {@link #upDownDistances} from every leaf, indexed by switch id (null rows for non-leaves).
+     */
+    public static int[][] leafUpDownDistances(FabricIndex index, UpRelation up) {
+        int[][] legal = new int[index.switchCount()][];
+        for (int leaf : index.leaves()) {
+            legal[leaf] = upDownDistances(index, leaf, up);
+        }
+        return legal;
+    }
+
+    /** Ordered pairs of distinct leaves with no up*&#47;down* path in {@code legal}. */
+    public static long unreachableLeafPairs(FabricIndex index, int[][] legal) {
+        long unreachable = 0;
+        for (int a : index.leaves()) {
+            for (int b : index.leaves()) {
+                if (a != b && legal[a][b] == Integer.MAX_VALUE) {
+                    unreachable++;
+                }
+            }
+        }
+        return unreachable;
+    }
+
     /** Whether a move between neighbours is up. */
     @FunctionalInterface
     public interface UpRelation {

@@ -66,13 +66,12 @@ final class CanonicalMatch {
     }
 
     private static int position(long guid) {
-        return (int) (guid & 0xFFFF_FFFFL);
+        return CanonicalGuids.position(guid);
     }
 
     /** Destination index of a canonical node GUID of the spec, or -1. */
     private int nodeIndex(long guid) {
-        long d = guid - PgftGenerator.NODE_GUID_BASE;
-        return (guid >>> 60) == 2 && d >= 0 && d < spec.nodeCount() ? (int) d : -1;
+        return CanonicalGuids.nodeIndex(guid, spec.nodeCount());
     }
 
     private PgftRecognition match(SpecSource source) {
@@ -81,8 +80,7 @@ final class CanonicalMatch {
         for (FabricSwitch s : fabric.switches()) {
             int l = level(s.guid());
             if (l == NO_LEVEL) {
-                problems.add(new Problem(Kind.EXTRA_SWITCH, "switch " + Describe.device(fabric, s.guid())
-                        + " has no position in " + spec, List.of(s.guid()), List.of()));
+                problems.add(Problems.noPosition(Kind.EXTRA_SWITCH, "switch", fabric, s.guid(), spec));
                 continue;
             }
             present[l]++;
@@ -105,8 +103,7 @@ final class CanonicalMatch {
                 attached++;
             }
             if (nodeIndex(n.guid()) < 0) {
-                problems.add(new Problem(Kind.EXTRA_NODE, "node " + Describe.device(fabric, n.guid())
-                        + " has no position in " + spec, List.of(n.guid()), List.of()));
+                problems.add(Problems.noPosition(Kind.EXTRA_NODE, "node", fabric, n.guid(), spec));
             }
         }
 
@@ -305,6 +302,6 @@ final class CanonicalMatch {
     }
 
     private void add(Kind kind, String detail, Link link) {
-        problems.add(new Problem(kind, detail, List.of(link.a(), link.b()), List.of(link)));
+        problems.add(Problems.ofLink(kind, detail, link));
     }
 }

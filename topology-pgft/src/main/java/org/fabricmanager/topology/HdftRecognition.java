@@ -78,27 +78,14 @@ public record HdftRecognition(Verdict verdict, HdftSpec spec, SpecSource specSou
 
     /** One line for logs, e.g. {@code DEGRADED HDFT(16x16;8;1;1) (fabric, by GUID): 3 missing leaves}. */
     public String summary() {
-        StringBuilder sb = new StringBuilder(verdict.name());
-        if (spec != null) {
-            sb.append(' ').append(spec).append(" (").append(specSource.name().toLowerCase()).append(", ")
-                    .append(matching == Matching.BY_GUID ? "by GUID" : "by structure").append(')');
-        }
+        StringBuilder sb = RecognitionText.summaryHead(verdict, spec, specSource, matching);
         List<String> parts = new ArrayList<>();
-        count(parts, missingLeaves.size(), "missing leaf", "missing leaves");
-        count(parts, missingRowSwitches.size(), "missing row switch", "missing row switches");
-        count(parts, missingColumnSwitches.size(), "missing column switch", "missing column switches");
-        count(parts, missingNodes.size(), "missing node", "missing nodes");
-        count(parts, missingLinks.size(), "missing link", "missing links");
-        count(parts, problems.size(), "problem", "problems");
-        if (!parts.isEmpty()) {
-            sb.append(": ").append(String.join(", ", parts));
-        }
-        return sb.toString();
-    }
-
-    private static void count(List<String> parts, int n, String one, String many) {
-        if (n > 0) {
-            parts.add(n + " " + (n == 1 ? one : many));
-        }
+        RecognitionText.count(parts, missingLeaves.size(), "missing leaf", "missing leaves");
+        RecognitionText.count(parts, missingRowSwitches.size(), "missing row switch", "missing row switches");
+        RecognitionText.count(parts, missingColumnSwitches.size(), "missing column switch", "missing column switches");
+        RecognitionText.count(parts, missingNodes.size(), "missing node", "missing nodes");
+        RecognitionText.count(parts, missingLinks.size(), "missing link", "missing links");
+        RecognitionText.count(parts, problems.size(), "problem", "problems");
+        return RecognitionText.withParts(sb, parts);
     }
 }

@@ -2,7 +2,6 @@ package org.fabricmanager.topology;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.fabricmanager.topology.HdftRecognition.Cell;
 import org.fabricmanager.topology.HdftRecognition.RoleCount;
 import org.fabricmanager.topology.HdftRecognition.Slot;
@@ -30,7 +29,7 @@ public final class HdftRecognitionReport {
         List<String> out = new ArrayList<>();
         out.add(r.verdict().name() + ": " + headline(r));
         if (r.spec() != null) {
-            out.add("checked against " + r.spec() + " (" + source(r) + "), matched "
+            out.add("checked against " + r.spec() + " (" + RecognitionText.source(r.specSource(), "hdft") + "), matched "
                     + (r.matching() == Matching.BY_GUID ? "by GUID and port"
                             : "by structure (ports not checked; rows and columns numbered by lowest switch GUID)"));
         }
@@ -41,33 +40,27 @@ public final class HdftRecognitionReport {
                         c.expected() - c.present()));
             }
         }
-        out.add(String.format("%-7s %9s %9d %9s", "nodes", r.expectedNodes() < 0 ? "-" : Integer.toString(r.expectedNodes()),
-                r.attachedNodes(), r.expectedNodes() < 0 ? "-" : Integer.toString(r.expectedNodes() - r.attachedNodes())));
+        out.add(RecognitionText.nodesRow(7, r.expectedNodes(), r.attachedNodes()));
         if (!r.faultRows().isEmpty()) {
             out.add("fault rows: " + join(r.faultRows()) + "; fault columns: " + join(r.faultColumns()));
         }
         boolean byGuid = r.matching() == Matching.BY_GUID;
-        list(out, "missing leaves", r.missingLeaves(), (Cell c) -> byGuid
+        RecognitionText.list(out, "missing leaves", r.missingLeaves(), (Cell c) -> byGuid
                 ? c + " " + Guids.format(HdftGenerator.leafGuid(r.spec(), c.x(), c.y())) + " lsw-" + c.x() + "-" + c.y()
                 : c.toString(), limit);
-        list(out, "missing row switches", r.missingRowSwitches(), (Slot s) -> "row " + s.line() + " "
+        RecognitionText.list(out, "missing row switches", r.missingRowSwitches(), (Slot s) -> "row " + s.line() + " "
                 + Guids.format(HdftGenerator.rowSwitchGuid(r.spec(), s.line(), s.j())) + " rsw-" + s.line() + "-" + s.j(),
                 limit);
-        list(out, "missing column switches", r.missingColumnSwitches(), (Slot s) -> "column " + s.line() + " "
+        RecognitionText.list(out, "missing column switches", r.missingColumnSwitches(), (Slot s) -> "column " + s.line() + " "
                 + Guids.format(HdftGenerator.columnSwitchGuid(r.spec(), s.line(), s.j())) + " csw-" + s.line() + "-"
                 + s.j(), limit);
-        list(out, "missing nodes", r.missingNodes(), (MissingNode m) -> Guids.format(m.guid()) + " n" + m.index(), limit);
-        list(out, "missing links", r.missingLinks(), MissingLink::toString, limit);
+        RecognitionText.list(out, "missing nodes", r.missingNodes(), (MissingNode m) -> Guids.format(m.guid()) + " n" + m.index(), limit);
+        RecognitionText.list(out, "missing links", r.missingLinks(), MissingLink::toString, limit);
         if (r.verdict() == PgftRecognition.Verdict.UNRECOGNISED) {
-            list(out, "why it is not an intact HDFT", r.problems(), Problem::toString, limit);
+            RecognitionText.list(out, "why it is not an intact HDFT", r.problems(), Problem::toString, limit);
         } else {
-            List<Problem> extras = new ArrayList<>();
-            List<Problem> miswirings = new ArrayList<>();
-            for (Problem p : r.problems()) {
-                (p.kind().isExtra() ? extras : miswirings).add(p);
-            }
-            list(out, "extra items", extras, Problem::toString, limit);
-            list(out, "miswirings", miswirings, Problem::toString, limit);
+            RecognitionText.list(out, "extra items", Problems.filter(r.problems(), true), Problem::toString, limit);
+            RecognitionText.list(out, "miswirings", Problems.filter(r.problems(), false), Problem::toString, limit);
         }
         return out;
     }
@@ -81,34 +74,11 @@ public final class HdftRecognitionReport {
         };
     }
 
-    private static String source(HdftRecognition r) {
-        return switch (r.specSource()) {
-            case GIVEN -> "given";
-            case FABRIC -> "from the fabric's hdft field";
-            case INFERRED -> "inferred";
-            case NONE -> "none";
-        };
-    }
-
     private static String join(List<Integer> values) {
         StringBuilder sb = new StringBuilder();
         for (int v : values) {
             sb.append(sb.length() == 0 ? "" : ", ").append(v);
         }
         return sb.length() == 0 ? "none" : sb.toString();
-    }
-
-    private static <T> void list(List<String> out, String title, List<T> items, Function<T, String> format, int limit) {
-        if (items.isEmpty()) {
-            return;
-        }
-        out.add(title + " (" + items.size() + "):");
-        int shown = Math.min(limit, items.size());
-        for (int i = 0; i < shown; i++) {
-            out.add("  " + format.apply(items.get(i)));
-        }
-        if (shown < items.size()) {
-            out.add("  ... and " + (items.size() - shown) + " more");
-        }
     }
 }

@@ -280,12 +280,11 @@ public final class HdftRecognizer {
         }
 
         private static int position(long guid) {
-            return (int) (guid & 0xFFFF_FFFFL);
+            return CanonicalGuids.position(guid);
         }
 
         private int nodeIndex(long guid) {
-            long d = guid - PgftGenerator.NODE_GUID_BASE;
-            return (guid >>> 60) == 2 && d >= 0 && d < spec.nodeCount() ? (int) d : -1;
+            return CanonicalGuids.nodeIndex(guid, spec.nodeCount());
         }
 
         private int radix(int role) {
@@ -303,8 +302,7 @@ public final class HdftRecognizer {
             for (FabricSwitch s : fabric.switches()) {
                 int role = role(s.guid());
                 if (role == 0) {
-                    problems.add(new Problem(Kind.EXTRA_SWITCH, "switch " + Describe.device(fabric, s.guid())
-                            + " has no position in " + spec, List.of(s.guid()), List.of()));
+                    problems.add(Problems.noPosition(Kind.EXTRA_SWITCH, "switch", fabric, s.guid(), spec));
                     continue;
                 }
                 present[role]++;
@@ -316,8 +314,7 @@ public final class HdftRecognizer {
             }
             for (EndNode n : fabric.nodes()) {
                 if (nodeIndex(n.guid()) < 0) {
-                    problems.add(new Problem(Kind.EXTRA_NODE, "node " + Describe.device(fabric, n.guid())
-                            + " has no position in " + spec, List.of(n.guid()), List.of()));
+                    problems.add(Problems.noPosition(Kind.EXTRA_NODE, "node", fabric, n.guid(), spec));
                 }
             }
             List<Link> canonicalLinks = HdftGenerator.generate(spec).links();
@@ -446,7 +443,7 @@ public final class HdftRecognizer {
         }
 
         private void add(Kind kind, String detail, Link link) {
-            problems.add(new Problem(kind, detail, List.of(link.a(), link.b()), List.of(link)));
+            problems.add(Problems.ofLink(kind, detail, link));
         }
     }
 }

@@ -136,6 +136,6 @@ final class PgftInference {
     }
 
     private static Problem problem(Kind kind, String detail, Link link) {
-        return new Problem(kind, detail, List.of(link.a(), link.b()), List.of(link));
+        return Problems.ofLink(kind, detail, link);
     }
 }

@@ -193,49 +193,24 @@ public record PgftRecognition(Verdict verdict, PgftSpec spec, SpecSource specSou
 
     /** The problems that are extra items (switches, nodes, links). */
     public List<Problem> extras() {
-        List<Problem> out = new ArrayList<>();
-        for (Problem p : problems) {
-            if (p.kind().isExtra()) {
-                out.add(p);
-            }
-        }
-        return out;
+        return Problems.filter(problems, true);
     }
 
     /** The problems that are miswirings. */
     public List<Problem> miswirings() {
-        List<Problem> out = new ArrayList<>();
-        for (Problem p : problems) {
-            if (!p.kind().isExtra()) {
-                out.add(p);
-            }
-        }
-        return out;
+        return Problems.filter(problems, false);
     }
 
     /** One line for logs, e.g. {@code DEGRADED PGFT(...) by GUID: 1 missing switch, 3 missing links}. */
     public String summary() {
-        StringBuilder sb = new StringBuilder(verdict.name());
-        if (spec != null) {
-            sb.append(' ').append(spec).append(" (").append(specSource.name().toLowerCase()).append(", ")
-                    .append(matching == Matching.BY_GUID ? "by GUID" : "by structure").append(')');
-        }
+        StringBuilder sb = RecognitionText.summaryHead(verdict, spec, specSource, matching);
         List<String> parts = new ArrayList<>();
-        count(parts, missingSwitches.size(), "missing switch", "missing switches");
-        count(parts, missingNodes.size(), "missing node", "missing nodes");
-        count(parts, missingLinks.size(), "missing link", "missing links");
-        count(parts, unplacedSwitches.size(), "unplaced switch", "unplaced switches");
-        count(parts, extras().size(), "extra item", "extra items");
-        count(parts, miswirings().size(), "miswiring", "miswirings");
-        if (!parts.isEmpty()) {
-            sb.append(": ").append(String.join(", ", parts));
-        }
-        return sb.toString();
-    }
-
-    private static void count(List<String> parts, int n, String one, String many) {
-        if (n > 0) {
-            parts.add(n + " " + (n == 1 ? one : many));
-        }
+        RecognitionText.count(parts, missingSwitches.size(), "missing switch", "missing switches");
+        RecognitionText.count(parts, missingNodes.size(), "missing node", "missing nodes");
+        RecognitionText.count(parts, missingLinks.size(), "missing link", "missing links");
+        RecognitionText.count(parts, unplacedSwitches.size(), "unplaced switch", "unplaced switches");
+        RecognitionText.count(parts, extras().size(), "extra item", "extra items");
+        RecognitionText.count(parts, miswirings().size(), "miswiring", "miswirings");
+        return RecognitionText.withParts(sb, parts);
     }
 }

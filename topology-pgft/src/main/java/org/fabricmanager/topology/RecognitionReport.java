@@ -30,7 +30,7 @@ public final class RecognitionReport {
         List<String> out = new ArrayList<>();
         out.add(r.verdict().name() + ": " + headline(r));
         if (r.spec() != null) {
-            out.add("checked against " + r.spec() + " (" + source(r) + "), matched "
+            out.add("checked against " + r.spec() + " (" + RecognitionText.source(r.specSource(), "pgft") + "), matched "
                     + (r.matching() == Matching.BY_GUID ? "by GUID and port" : "by structure (ports not checked)"));
         }
         out.add(String.format("%-6s %9s %9s %9s", "level", "expected", "present", "missing"));
@@ -38,21 +38,20 @@ public final class RecognitionReport {
             out.add(String.format("%-6d %9s %9d %9s", c.level(), c.expected() < 0 ? "-" : Integer.toString(c.expected()),
                     c.present(), c.expected() < 0 ? "-" : Integer.toString(c.expected() - c.present())));
         }
-        out.add(String.format("%-6s %9s %9d %9s", "nodes", r.expectedNodes() < 0 ? "-" : Integer.toString(r.expectedNodes()),
-                r.attachedNodes(), r.expectedNodes() < 0 ? "-" : Integer.toString(r.expectedNodes() - r.attachedNodes())));
+        out.add(RecognitionText.nodesRow(6, r.expectedNodes(), r.attachedNodes()));
         Function<SwitchSlot, String> slot = r.matching() == Matching.BY_GUID
                 ? s -> Guids.format(s.guid()) + " " + s.name()
                 : s -> "level " + s.level() + ", position " + s.index();
-        list(out, "missing switches", r.missingSwitches(), slot, limit);
-        list(out, "missing nodes", r.missingNodes(), (MissingNode m) -> Guids.format(m.guid()) + " n" + m.index(), limit);
-        list(out, "missing links", r.missingLinks(), (MissingLink m) -> link(fabric, m), limit);
-        list(out, "unplaced switches (cut off from every leaf)", r.unplacedSwitches(),
+        RecognitionText.list(out, "missing switches", r.missingSwitches(), slot, limit);
+        RecognitionText.list(out, "missing nodes", r.missingNodes(), (MissingNode m) -> Guids.format(m.guid()) + " n" + m.index(), limit);
+        RecognitionText.list(out, "missing links", r.missingLinks(), (MissingLink m) -> link(fabric, m), limit);
+        RecognitionText.list(out, "unplaced switches (cut off from every leaf)", r.unplacedSwitches(),
                 (Long g) -> Describe.device(fabric, g), limit);
         if (r.verdict() == PgftRecognition.Verdict.UNRECOGNISED) {
-            list(out, "why it is not an intact PGFT", r.problems(), Problem::toString, limit);
+            RecognitionText.list(out, "why it is not an intact PGFT", r.problems(), Problem::toString, limit);
         } else {
-            list(out, "extra items", r.extras(), Problem::toString, limit);
-            list(out, "miswirings", r.miswirings(), Problem::toString, limit);
+            RecognitionText.list(out, "extra items", r.extras(), Problem::toString, limit);
+            RecognitionText.list(out, "miswirings", r.miswirings(), Problem::toString, limit);
         }
         return out;
     }
@@ -67,15 +66,6 @@ public final class RecognitionReport {
         };
     }
 
-    private static String source(PgftRecognition r) {
-        return switch (r.specSource()) {
-            case GIVEN -> "given";
-            case FABRIC -> "from the fabric's pgft field";
-            case INFERRED -> "inferred";
-            case NONE -> "none";
-        };
-    }
-
     private static String link(Fabric fabric, MissingLink m) {
         String a = end(fabric, m.a(), m.aPort());
         String b = m.b() == 0 ? "an end node" : end(fabric, m.b(), m.bPort());
@@ -84,19 +74,5 @@ public final class RecognitionReport {
 
     private static String end(Fabric fabric, long guid, int port) {
         return Describe.device(fabric, guid) + (port == 0 ? "" : " port " + port);
-    }
-
-    private static <T> void list(List<String> out, String title, List<T> items, Function<T, String> format, int limit) {
-        if (items.isEmpty()) {
-            return;
-        }
-        out.add(title + " (" + items.size() + "):");
-        int shown = Math.min(limit, items.size());
-        for (int i = 0; i < shown; i++) {
-            out.add("  " + format.apply(items.get(i)));
-        }
-        if (shown < items.size()) {
-            out.add("  ... and " + (items.size() - shown) + " more");
-        }
     }
 }

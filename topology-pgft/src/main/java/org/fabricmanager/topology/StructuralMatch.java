@@ -733,7 +733,7 @@ final class StructuralMatch {
     }
 
     private void add(Kind kind, String detail, Link link) {
-        problems.add(new Problem(kind, detail, List.of(link.a(), link.b()), List.of(link)));
+        problems.add(Problems.ofLink(kind, detail, link));
     }
 
     private static int[] filled(int size) {

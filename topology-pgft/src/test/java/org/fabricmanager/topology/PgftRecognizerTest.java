@@ -52,10 +52,9 @@ class PgftRecognizerTest {
         int degraded = 0;
         for (PgftSpec spec : TestFabrics.manySpecs()) {
             Fabric fabric = PgftGenerator.generate(spec);
-            int nonLeaf = spec.totalSwitchCount() - spec.switchCount(1);
             for (long seed = 1; seed <= 6; seed++) {
                 String what = spec + " seed " + seed;
-                Fabric d = Degrader.degrade(fabric, DegradationPlan.random(0.1 * (seed % 4), (int) Math.min(nonLeaf, seed % 3), seed));
+                Fabric d = TestFabrics.seededDegradation(spec, fabric, seed, 4);
                 PgftRecognition r = PgftRecognizer.recognize(d);
                 Set<Long> removedSwitches = new HashSet<>();
                 for (FabricSwitch s : fabric.switches()) {

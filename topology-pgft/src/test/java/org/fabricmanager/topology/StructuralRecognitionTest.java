@@ -49,10 +49,9 @@ class StructuralRecognitionTest {
         int exactLinks = 0;
         for (PgftSpec spec : TestFabrics.manySpecs()) {
             Fabric fabric = PgftGenerator.generate(spec);
-            int nonLeaf = spec.totalSwitchCount() - spec.switchCount(1);
             for (long seed = 1; seed <= 8; seed++) {
                 String what = spec + " seed " + seed;
-                Fabric d = Degrader.degrade(fabric, DegradationPlan.random(0.1 * (seed % 3), (int) Math.min(nonLeaf, seed % 3), seed));
+                Fabric d = TestFabrics.seededDegradation(spec, fabric, seed, 3);
                 PgftRecognition exact = PgftRecognizer.recognize(d);
                 PgftRecognition structural = PgftRecognizer.recognize(relabel(d, seed), spec);
                 assertThat(structural.matching()).isEqualTo(Matching.BY_STRUCTURE);

@@ -54,6 +54,16 @@ final class TestFabrics {
         return out;
     }
 
+    /**
+     * The canonical fabric of {@code spec} degraded for {@code seed}: a link fraction of 0.1 times
+     * {@code seed % linkSteps}, and {@code seed % 3} non-leaf switches (at most all of them) removed.
+     */
+    static Fabric seededDegradation(PgftSpec spec, Fabric fabric, long seed, int linkSteps) {
+        int nonLeaf = spec.totalSwitchCount() - spec.switchCount(1);
+        return Degrader.degrade(fabric,
+                DegradationPlan.random(0.1 * (seed % linkSteps), (int) Math.min(nonLeaf, seed % 3), seed));
+    }
+
     /** Both lists. */
     static List<PgftSpec> manySpecs() {
         List<PgftSpec> out = new ArrayList<>(fixedSpecs());

@@ -78,18 +78,8 @@ class DmodcQualityTest {
     private static boolean check(RoutingEngine engine, FabricIndex index, String what) {
         RoutingResult result = engine.route(index);
         TestFabrics.UpRelation up = TestFabrics.rankFromLeaves(index);
-        int[][] legal = new int[index.switchCount()][];
-        for (int leaf : index.leaves()) {
-            legal[leaf] = TestFabrics.upDownDistances(index, leaf, up);
-        }
-        long unreachable = 0;
-        for (int a : index.leaves()) {
-            for (int b : index.leaves()) {
-                if (a != b && legal[a][b] == Integer.MAX_VALUE) {
-                    unreachable++;
-                }
-            }
-        }
+        int[][] legal = TestFabrics.leafUpDownDistances(index, up);
+        long unreachable = TestFabrics.unreachableLeafPairs(index, legal);
         assertThat(result.validity().unreachablePairs()).as(what).isEqualTo(unreachable);
         assertThat(result.validity().isValid()).as(what).isEqualTo(unreachable == 0);
 

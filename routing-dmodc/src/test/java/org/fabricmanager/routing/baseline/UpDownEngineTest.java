@@ -72,18 +72,8 @@ class UpDownEngineTest {
         RoutedFabric routed = RoutedFabric.of(index, result.tables());
         PathTracer tracer = new PathTracer(routed);
         int[] nodes = TestFabrics.attached(index);
-        int[][] legal = new int[index.switchCount()][];
-        for (int leaf : index.leaves()) {
-            legal[leaf] = TestFabrics.upDownDistances(index, leaf, up);
-        }
-        long unreachable = 0;
-        for (int a : index.leaves()) {
-            for (int b : index.leaves()) {
-                if (a != b && legal[a][b] == Integer.MAX_VALUE) {
-                    unreachable++;
-                }
-            }
-        }
+        int[][] legal = TestFabrics.leafUpDownDistances(index, up);
+        long unreachable = TestFabrics.unreachableLeafPairs(index, legal);
         assertThat(result.validity().unreachablePairs()).as(what).isEqualTo(unreachable);
         for (int src : nodes) {
             for (int dst : nodes) {
