@@ -12,12 +12,22 @@ import org.fabricmanager.southbound.ProtocolException;
 /**
  * Collects the chunks of one DETECTOR_CONFIG epoch ({@code docs/protocol.md}, section 3.9): chunks
  * must agree on the ring's parameters; a chunk of another epoch discards a partly received one; the
- * ring is complete when every member 0..n-1 has arrived.
+ * ring is complete when every member 0..n-1 has arrived. A configuration's chunks belong to one
+ * session: the agent resets the assembler when a new session starts, since a session cut in the
+ * middle of a configuration leaves a partial epoch the daemon will resend differently (the same
+ * epoch with start mode JOIN to a member that reconnects).
  */
 final class DetectorConfigAssembler {
     private DetectorConfig first;
     private DetectorMember[] members;
     private int received;
+
+    /** Forgets a partly received configuration (a new session starts). */
+    void reset() {
+        first = null;
+        members = null;
+        received = 0;
+    }
 
     /**
      * Adds one chunk.

@@ -415,6 +415,7 @@ public final class SwitchAgent {
                     ctx.pipeline().replace("idle", "idle",
                             new IdleStateHandler(3L * reply.echoIntervalMs(), 0, 0, TimeUnit.MILLISECONDS));
                     backoff.reset();
+                    detectorAssembler.reset();
                     handshakes.incrementAndGet();
                     setState(State.ACTIVE);
                     PortRecord[] p = ports;

@@ -53,4 +53,21 @@ class DetectorConfigAssemblerTest {
                 Message.StartMode.BOOTSTRAP, 10, 3, 5, members(5, 5));
         assertThatThrownBy(() -> a.add(other)).hasMessageContaining("disagrees");
     }
+
+    @Test
+    void afterAResetTheSameEpochMayArriveWithAnotherStartMode() throws Exception {
+        // a session cut in the middle of a BOOTSTRAP configuration; the reconnected member gets JOIN
+        DetectorConfigAssembler a = new DetectorConfigAssembler();
+        assertThat(a.add(chunk(1, 0, 5, 10))).isEmpty();
+        a.reset();
+        DetectorConfig join0 = new DetectorConfig(1, 1, 100, 500, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
+                Message.StartMode.JOIN, 10, 3, 0, members(0, 5));
+        DetectorConfig join5 = new DetectorConfig(2, 1, 100, 500, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
+                Message.StartMode.JOIN, 10, 3, 5, members(5, 5));
+        assertThat(a.add(join0)).isEmpty();
+        Optional<DetectorRing> ring = a.add(join5);
+        assertThat(ring).isPresent();
+        assertThat(ring.get().startMode()).isEqualTo(Message.StartMode.JOIN);
+        assertThat(ring.get().members()).hasSize(10);
+    }
 }
