@@ -227,6 +227,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             failedSwitches.remove(guid);
             faultEvent("ring: switch " + Guids.format(guid) + " rejoined");
             metrics.recovery(DaemonMetrics.FaultType.SWITCH);
+            updateState();
         } else if (event instanceof org.fabricmanager.detector.DetectorEvent.LinkDown d) {
             // the reporter's own PORT_STATUS is ordered with its later changes, a broadcast is not (a late
             // LinkDown would undo a newer up); a reporter without a session is out of the fabric anyway
@@ -833,6 +834,12 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             if (reaction != null) {
                 finishReaction();
             }
+        } else if (next == DaemonState.CONVERGED && reaction != null) {
+            // Converged all along: the events needed no new tables (a rejoin whose session is not back
+            // yet, a change already undone). Left open, the reaction would swallow the next, unrelated
+            // fault and report its fault-to-converged time from these events.
+            LOG.debug("fault events without a table change: {}", reaction.triggers);
+            reaction = null;
         }
         state = next;
         publishedState = next;
