@@ -77,7 +77,7 @@ class FaultReactionBenchmark {
                 sim.enableDetectors(agentsRegistry);
                 sim.start();
                 awaitConverged(daemon);
-                awaitTrue(() -> sim.detectors().running() == SWITCHES, "all detector members running");
+                SystemSupport.awaitTrue(() -> sim.detectors().running() == SWITCHES, "all detector members running", 120);
                 Thread.sleep(6L * DELTA_MS); // BOOTSTRAP grants 2δ before the first suspicion
                 double falseBefore = count(daemon.registry(), DetectorMetrics.FALSE_SUSPICIONS)
                         + count(agentsRegistry, DetectorMetrics.FALSE_SUSPICIONS);
@@ -180,8 +180,8 @@ class FaultReactionBenchmark {
         long v = after.routing().version();
         SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES
                 && st.routing().version() > v, "revival of " + Guids.format(guid));
-        awaitTrue(() -> daemon.faults().get().switches().isEmpty(), "the ring sees the switch rejoin");
-        awaitTrue(() -> sim.detectors().running() == SWITCHES, "all detector members running again");
+        SystemSupport.awaitTrue(() -> daemon.faults().get().switches().isEmpty(), "the ring sees the switch rejoin", 120);
+        SystemSupport.awaitTrue(() -> sim.detectors().running() == SWITCHES, "all detector members running again", 120);
         Thread.sleep(3L * DELTA_MS); // the rejoined member settles before the next kill
         awaitConverged(daemon);
         return k;
@@ -222,32 +222,13 @@ class FaultReactionBenchmark {
         return new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),
                 base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
-                new DaemonConfig.Detector(detector, ETA_MS, DELTA_MS, "bmg", "127.0.0.1", freeUdpPort(), freeUdpPort())));
+                new DaemonConfig.Detector(detector, ETA_MS, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort())));
     }
 
     private static Views.Status awaitConverged(FabricManagerDaemon d) throws Exception {
         return SystemSupport.await(d, st -> st.state() == DaemonState.CONVERGED, "convergence");
     }
 
-    interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void awaitTrue(Check check, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
-
-    private static int freeUdpPort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     private static String load() {
         try {

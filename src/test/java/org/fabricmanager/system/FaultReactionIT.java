@@ -58,7 +58,7 @@ class FaultReactionIT {
         DaemonConfig c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),
                 base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
-                new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", freeUdpPort(), freeUdpPort())))
+                new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort())))
                 .withAdminToken("s3cret");
         FabricManagerDaemon daemon = FabricManagerDaemon.start(c, List.of());
         try (FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
@@ -79,7 +79,7 @@ class FaultReactionIT {
             long spine = PgftGenerator.switchGuid(3, 5);
             long t0 = System.nanoTime();
             sim.kill(spine, FabricSimulator.KillMode.AGENT);
-            awaitTrue(() -> !daemon.faults().get().switches().isEmpty(), "the ring reports the spine");
+            SystemSupport.awaitTrue(() -> !daemon.faults().get().switches().isEmpty(), "the ring reports the spine", 60);
             double detectedMs = (System.nanoTime() - t0) / 1e6;
             FaultReport faults = daemon.faults().get();
             assertThat(faults.switches()).extracting(FaultReport.SwitchFault::guid).containsExactly(Guids.format(spine));
@@ -128,7 +128,7 @@ class FaultReactionIT {
                     && st.switches().connected() == 192, "revival");
             assertThat(daemon.topology().get()).isEqualTo(fabric);
             SystemSupport.assertAgentsHold(sim, intact, s.routing().version());
-            awaitTrue(() -> daemon.faults().get().switches().isEmpty(), "the ring sees the spine rejoin");
+            SystemSupport.awaitTrue(() -> daemon.faults().get().switches().isEmpty(), "the ring sees the spine rejoin", 60);
 
             // 3. 20 simultaneous link faults: at most 2 re-routes
             long before = daemon.computations().get();
@@ -142,7 +142,7 @@ class FaultReactionIT {
             }
             s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v3,
                     "re-route after 20 link faults");
-            awaitTrue(() -> daemon.topology().get().links().size() == fabric.links().size() - 20, "all 20 links down");
+            SystemSupport.awaitTrue(() -> daemon.topology().get().links().size() == fabric.links().size() - 20, "all 20 links down", 60);
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged");
             long used = daemon.computations().get() - before;
             System.out.printf("20 simultaneous link faults: %d routing computations%n", used);
@@ -151,19 +151,19 @@ class FaultReactionIT {
             for (long[] l : cut) {
                 sim.linkUp(l[0], (int) l[1]);
             }
-            awaitTrue(() -> daemon.topology().get().equals(fabric), "links repaired");
+            SystemSupport.awaitTrue(() -> daemon.topology().get().equals(fabric), "links repaired", 60);
 
             // 4. a flapping link is quarantined and stops causing re-routes; stable again, it is released
             long flapLeaf = PgftGenerator.switchGuid(1, 20);
             for (int i = 0; i < 4; i++) {
                 sim.linkDown(flapLeaf, 12);
-                awaitTrue(() -> linkCount(daemon) == fabric.links().size() - 1, "flap down");
+                SystemSupport.awaitTrue(() -> linkCount(daemon) == fabric.links().size() - 1, "flap down", 60);
                 sim.linkUp(flapLeaf, 12);
                 if (i < 3) {
-                    awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "flap up");
+                    SystemSupport.awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "flap up", 60);
                 }
             }
-            awaitTrue(() -> daemon.faults().get().quarantined().size() == 2, "both ends quarantined");
+            SystemSupport.awaitTrue(() -> daemon.faults().get().quarantined().size() == 2, "both ends quarantined", 60);
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged while quarantined");
             long quarantinedSeq = lastSeq(daemon);
             for (int i = 0; i < 3; i++) {
@@ -179,11 +179,11 @@ class FaultReactionIT {
                         + "re-route").doesNotContain("s1-20 port 12");
             }
             // settled: exactly the quarantined link is missing (not restored by its last "up")
-            awaitTrue(() -> linkCount(daemon) == fabric.links().size() - 1
-                    && daemon.faults().get().quarantined().size() == 2, "kept down");
+            SystemSupport.awaitTrue(() -> linkCount(daemon) == fabric.links().size() - 1
+                    && daemon.faults().get().quarantined().size() == 2, "kept down", 60);
             assertThat(linkCount(daemon)).as("kept down").isEqualTo(fabric.links().size() - 1);
             assertThat(JSON.readTree(get(daemon, "/api/v1/faults").body()).path("quarantined")).hasSize(2);
-            awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "released after being stable");
+            SystemSupport.awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "released after being stable", 60);
             assertThat(daemon.faults().get().quarantined()).isEmpty();
 
             // 5. REST actions: reroute needs the token; sim endpoints work once a simulator is attached
@@ -203,7 +203,7 @@ class FaultReactionIT {
             assertThat(post(daemon, "/api/v1/sim/switches/0x77/kill?mode=agent", null).statusCode()).isEqualTo(404);
             assertThat(post(daemon, "/api/v1/sim/switches/" + Guids.format(leaf) + "/kill?mode=hard", null).statusCode())
                     .isEqualTo(400);
-            awaitTrue(() -> daemon.topology().get().links().size() == fabric.links().size() - 1, "sim link down");
+            SystemSupport.awaitTrue(() -> daemon.topology().get().links().size() == fabric.links().size() - 1, "sim link down", 60);
         } finally {
             daemon.close();
         }
@@ -239,28 +239,9 @@ class FaultReactionIT {
     }
 
     private static void awaitDetectors(FabricSimulator sim, int n) throws Exception {
-        awaitTrue(() -> sim.detectors().running() == n, n + " detector members running");
+        SystemSupport.awaitTrue(() -> sim.detectors().running() == n, n + " detector members running", 60);
     }
 
-    interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void awaitTrue(Check check, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
-
-    private static int freeUdpPort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 

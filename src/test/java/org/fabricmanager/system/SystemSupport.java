@@ -7,6 +7,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -47,6 +49,29 @@ final class SystemSupport {
     }
 
     /** Polls the daemon's status until {@code done} holds (60 s at most). */
+    /** A condition polled by {@link #awaitTrue}. */
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    /** Polls {@code check} every 20 ms until it holds; fails naming {@code what} after {@code seconds}. */
+    static void awaitTrue(Check check, String what, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!check.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** A UDP port free on loopback right now (for detector members). */
+    static int freeUdpPort() throws Exception {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
     static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         Views.Status s = d.status().get(10, TimeUnit.SECONDS);

@@ -251,11 +251,7 @@ public final class SwitchAgent {
     public Future<Void> hang() {
         Promise<Void> done = loop.newPromise();
         loop.execute(() -> {
-            running = false;
-            if (reconnectTimer != null) {
-                reconnectTimer.cancel(false);
-                reconnectTimer = null;
-            }
+            stopReconnecting();
             faults.dropInbound(true);
             faults.dropOutbound(true);
             stager.clear();
@@ -263,6 +259,15 @@ public final class SwitchAgent {
             done.setSuccess(null);
         });
         return done;
+    }
+
+    /** Leaves the running state and cancels a pending reconnect (on the agent's loop). */
+    private void stopReconnecting() {
+        running = false;
+        if (reconnectTimer != null) {
+            reconnectTimer.cancel(false);
+            reconnectTimer = null;
+        }
     }
 
     /** Starts connecting (with a new incarnation); no effect when already running. */
@@ -284,11 +289,7 @@ public final class SwitchAgent {
     public Future<Void> stop() {
         Promise<Void> done = loop.newPromise();
         loop.execute(() -> {
-            running = false;
-            if (reconnectTimer != null) {
-                reconnectTimer.cancel(false);
-                reconnectTimer = null;
-            }
+            stopReconnecting();
             stager.clear();
             if (channel != null) {
                 channel.close().addListener(f -> done.setSuccess(null));
