@@ -21,7 +21,8 @@ public enum ErrorCode {
     HASH_MISMATCH(12, false),
     UNSUPPORTED_FEATURE(13, false),
     SHUTTING_DOWN(14, true),
-    INTERNAL(15, true);
+    INTERNAL(15, true),
+    DETECTOR_UNAVAILABLE(16, false);
 
     private final int code;
     private final boolean fatal;
