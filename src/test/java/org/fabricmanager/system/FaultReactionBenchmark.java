@@ -45,6 +45,7 @@ class FaultReactionBenchmark {
     static final int ETA_MS = 100;
     static final int DELTA_MS = 500;
     static final int STEADY_S = Integer.getInteger("fm.bench.steadySeconds", 10);
+    // fm.bench.startupGraceMs=1000 (2δ) reproduces the daemon's member before the start-up grace
     /** Spines (level 3), two level-2 switches and one leaf; the first kill only warms the JIT up. */
     static final long[] VICTIMS = {PgftGenerator.switchGuid(3, 200), PgftGenerator.switchGuid(3, 5),
             PgftGenerator.switchGuid(3, 77), PgftGenerator.switchGuid(2, 40), PgftGenerator.switchGuid(3, 150),
@@ -142,6 +143,56 @@ class FaultReactionBenchmark {
         System.out.printf("load after: %s%n", load());
     }
 
+    /**
+     * Cold starts of the ring on the 768-switch fabric ({@code fm.bench.coldStarts}, default 5): the
+     * time from the first convergence until every agent's member runs ({@code DETECTOR_RUNNING}), and
+     * the switches declared dead and suspicions in the 6δ after it. Before the start-up grace, the
+     * daemon's member declared its emitter dead at every cold start.
+     */
+    @Test
+    void coldStarts() throws Exception {
+        int starts = Integer.getInteger("fm.bench.coldStarts", 5);
+        System.out.printf("machine: %d cores; load before: %s%n", Runtime.getRuntime().availableProcessors(), load());
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        List<Double> ringStart = new ArrayList<>();
+        int falseFaults = 0;
+        for (int r = 0; r < starts; r++) {
+            Path state = Files.createTempDirectory("fm-bench-cold-");
+            MeterRegistry agentsRegistry = new SimpleMeterRegistry();
+            try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, true), List.of());
+                 FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
+                sim.enableDetectors(agentsRegistry);
+                sim.start();
+                SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
+                        "first convergence");
+                SystemSupport.awaitTrue(() -> milestones(daemon).stream()
+                        .anyMatch(m -> m.kind() == Milestone.Kind.DETECTOR_RUNNING), "DETECTOR_RUNNING", 120);
+                Thread.sleep(6L * DELTA_MS);
+                List<Milestone> ms = milestones(daemon);
+                long converged = ms.stream().filter(m -> m.kind() == Milestone.Kind.CONVERGED).findFirst().orElseThrow()
+                        .timeMillis();
+                Milestone running = ms.stream().filter(m -> m.kind() == Milestone.Kind.DETECTOR_RUNNING).findFirst()
+                        .orElseThrow();
+                long failed = ms.stream().filter(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).count();
+                double suspicions = count(daemon.registry(), DetectorMetrics.SUSPICIONS)
+                        + count(agentsRegistry, DetectorMetrics.SUSPICIONS);
+                ringStart.add((double) (running.timeMillis() - converged));
+                falseFaults += (int) failed;
+                System.out.printf("cold start %d: ring running %d ms after the first convergence (%s); switches "
+                                + "declared dead %d, suspicions %.0f, members running %d/%d%n", r + 1,
+                        running.timeMillis() - converged, running.message(), failed, suspicions,
+                        sim.detectors().running(), SWITCHES);
+            }
+        }
+        print("first convergence to ring running", ringStart.stream().mapToDouble(Double::doubleValue));
+        System.out.printf("switches declared dead over %d cold starts: %d%n", starts, falseFaults);
+        System.out.printf("load after: %s%n", load());
+    }
+
+    private static List<Milestone> milestones(FabricManagerDaemon d) throws Exception {
+        return d.milestones(0).get(10, TimeUnit.SECONDS);
+    }
+
     private Kill killAndRevive(FabricManagerDaemon daemon, FabricSimulator sim, long guid) throws Exception {
         Views.Status before = awaitConverged(daemon);
         long computations = daemon.computations().get();
@@ -212,7 +263,7 @@ class FaultReactionBenchmark {
 
     private static void print(String what, java.util.stream.DoubleStream values) {
         double[] v = values.sorted().toArray();
-        System.out.printf("%s: median %.0f ms, min %.0f, max %.0f over %d kills; sorted %s%n", what, v[v.length / 2],
+        System.out.printf("%s: median %.0f ms, min %.0f, max %.0f over %d runs; sorted %s%n", what, v[v.length / 2],
                 v[0], v[v.length - 1], v.length, Arrays.toString(Arrays.stream(v).map(Math::rint).toArray()));
     }
 
@@ -222,7 +273,8 @@ class FaultReactionBenchmark {
         return new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),
                 base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
-                new DaemonConfig.Detector(detector, ETA_MS, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort(), 30_000)));
+                new DaemonConfig.Detector(detector, ETA_MS, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort(),
+                        Integer.getInteger("fm.bench.startupGraceMs", 30_000))));
     }
 
     private static Views.Status awaitConverged(FabricManagerDaemon d) throws Exception {

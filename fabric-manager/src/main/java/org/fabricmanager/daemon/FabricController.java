@@ -338,9 +338,12 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         }
         ManagedSwitch ms = switches.get(guid);
         String name = ms == null ? Guids.format(guid) : ms.hello.name();
-        if (!reply.running() && epoch == ring.epoch()) {
+        if (epoch == ring.epoch() && reply.outcome() == org.fabricmanager.southbound.DetectorConfigReply.Outcome.NO_DETECTOR) {
             LOG.warn("failure detector: switch {} ({}) runs no ring member ({}): its faults are known only through "
                     + "its session and its neighbours' port status", Guids.format(guid), name, reply.detail());
+        } else if (epoch == ring.epoch() && !reply.running()) {
+            LOG.warn("failure detector: switch {} ({}) did not answer its ring configuration ({}); the ring still "
+                    + "watches it", Guids.format(guid), name, reply.detail());
         }
         if (ring.answered(epoch, guid, reply)) {
             Map<Long, String> unwatched = ring.unwatchedSwitches();

@@ -31,10 +31,11 @@ import org.fabricmanager.southbound.Message;
  *
  * <p>A cold start is staged: the daemon's member starts first (its observer, the first switch, hears
  * it from its own start) but its emitter, the last switch, is configured last, so the daemon's member
- * keeps a start-up grace until every agent has answered its configuration. Switches that answered
- * without a running member (no detector, or it failed to start) stay in the ring's order but will
- * never heartbeat: the ring declares them dead, and the daemon ignores that verdict, watching them
- * through their sessions and PORT_STATUS instead. Used on the control thread only.
+ * keeps a start-up grace until every agent has answered its configuration (or its answer timed out).
+ * Switches that answered without a running member (no detector, or it failed to start) stay in the
+ * ring's order but will never heartbeat: the ring declares them dead, and the daemon ignores that
+ * verdict, watching them through their sessions and PORT_STATUS instead. A switch that did not answer
+ * stays watched: a hung agent is exactly what the ring is for. Used on the control thread only.
  */
 public final class DaemonRing implements AutoCloseable {
     private static final int CHUNK = 256;
@@ -105,11 +106,12 @@ public final class DaemonRing implements AutoCloseable {
         if (epoch != this.epoch || member == null || !indexByGuid.containsKey(guid)) {
             return false;
         }
-        if (reply.running()) {
+        // No answer proves nothing: the agent may be hung (then the ring's verdict is right) or slow (its
+        // member heartbeats later); only an agent that says it runs no member makes the verdict meaningless.
+        if (reply.outcome() == DetectorConfigReply.Outcome.NO_DETECTOR) {
+            unwatched.put(guid, "no failure detector: " + reply.detail());
+        } else if (reply.running()) {
             unwatched.remove(guid);
-        } else {
-            unwatched.put(guid, reply.outcome() == DetectorConfigReply.Outcome.NO_DETECTOR
-                    ? "no failure detector: " + reply.detail() : "no answer to its configuration: " + reply.detail());
         }
         if (awaiting.remove(guid) && awaiting.isEmpty()) {
             member.endStartupGrace();
@@ -123,7 +125,7 @@ public final class DaemonRing implements AutoCloseable {
         return awaiting.size();
     }
 
-    /** True when the switch is a member of this epoch that does not run a ring member (its verdicts mean nothing). */
+    /** True when the switch said it runs no ring member in this epoch (the ring's verdicts on it mean nothing). */
     public boolean unwatched(long guid) {
         return unwatched.containsKey(guid);
     }

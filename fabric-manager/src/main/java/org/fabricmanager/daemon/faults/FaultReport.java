@@ -16,7 +16,7 @@ import java.util.List;
  * @param reactions         fault reactions completed since start
  * @param pendingEvents     events of the reaction in progress (0: none)
  * @param ringStarting      answers to the ring's configuration still awaited (0: the ring runs)
- * @param unwatched         ring members that run no ring member of their own (no detector, or no answer)
+ * @param unwatched         ring members whose agent said it runs no member (no detector, or it could not start)
  */
 public record FaultReport(boolean detectorEnabled, long ringEpoch, int ringMembers, List<SwitchFault> switches,
                           List<LinkFault> links, List<Quarantine> quarantined, long reactions, int pendingEvents,
