@@ -397,7 +397,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
             return;
         }
         closeReason = e.code() + ": " + e.getMessage();
-        if (e.code() == ErrorCode.SHUTTING_DOWN) {
+        if (e.code() == ErrorCode.SHUTTING_DOWN || e.code() == ErrorCode.SUPERSEDED) {
+            // the daemon's own doing, logged where it decided it (a takeover is a milestone)
             LOG.debug("{}: closed: {}", this, closeReason);
         } else {
             LOG.warn("{}: closed: {}", this, closeReason);

@@ -21,7 +21,9 @@ public enum ErrorCode {
     HASH_MISMATCH(12, false),
     UNSUPPORTED_FEATURE(13, false),
     SHUTTING_DOWN(14, true),
-    INTERNAL(15, true);
+    INTERNAL(15, true),
+    /** The daemon closes a session because the same switch's restarted agent (higher incarnation) took it over. */
+    SUPERSEDED(16, true);
 
     private final int code;
     private final boolean fatal;

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class AgentSessionTest {
     private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
     private final ConcurrentHashMap<Long, AgentSession> byGuid = new ConcurrentHashMap<>();
+    private final List<Long> incarnations = new java.util.concurrent.CopyOnWriteArrayList<>();
     private SouthboundServer server;
     private InetSocketAddress address;
     private NioEventLoopGroup group;
@@ -44,6 +45,7 @@ class AgentSessionTest {
                 session.reject(ErrorCode.DUPLICATE_GUID, hello, "GUID in use");
                 return;
             }
+            incarnations.add(hello.incarnation());
             events.add("hello " + hello.name());
             session.acceptHello(42);
         }
@@ -164,6 +166,31 @@ class AgentSessionTest {
         }
         assertThat(byGuid.get(8L).state()).isEqualTo(AgentSession.State.ACTIVE);
         first.stop().syncUninterruptibly();
+    }
+
+    @Test
+    void supersededAgentReconnectsAtItsIncarnationWhileARestartTakesAHigherOne() throws Exception {
+        SwitchAgent agent = agent(9);
+        agent.start();
+        assertThat(next()).isEqualTo("hello s9");
+        assertThat(next()).isEqualTo("ports 4");
+        long first = agent.incarnation();
+        assertThat(incarnations).containsExactly(first);
+
+        byGuid.get(9L).reject(ErrorCode.SUPERSEDED, null, "switch 9: superseded by its restarted agent");
+        assertThat(next()).isEqualTo("closed SUPERSEDED: switch 9: superseded by its restarted agent");
+        assertThat(next()).isEqualTo("hello s9");
+        assertThat(next()).isEqualTo("ports 4");
+        assertThat(incarnations).as("a reconnect is not a restart").containsExactly(first, first);
+
+        agent.stop().syncUninterruptibly();
+        assertThat(next()).startsWith("closed");
+        agent.start();
+        assertThat(next()).isEqualTo("hello s9");
+        assertThat(next()).isEqualTo("ports 4");
+        assertThat(agent.incarnation()).isGreaterThan(first);
+        assertThat(incarnations).containsExactly(first, first, agent.incarnation());
+        agent.stop().syncUninterruptibly();
     }
 
     @Test
