@@ -17,6 +17,12 @@ public interface RingDetector extends AutoCloseable {
     /** Broadcasts that this member's port {@code port} came back up. */
     void reportLinkUp(int port);
 
+    /**
+     * Ends the member's start-up grace ({@link RingParameters#startupGrace()}) because every other member
+     * is known to run; see {@link RingMember#endStartupGrace()}.
+     */
+    void endStartupGrace();
+
     /** A consistent copy of the member's current state. */
     MembershipSnapshot snapshot();
 

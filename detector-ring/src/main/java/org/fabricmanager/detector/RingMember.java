@@ -48,6 +48,7 @@ public final class RingMember {
     private final long eta;
     private final long delta;
     private final long pauseThreshold;
+    private final long startupGrace;
     private final BroadcastRelay relay;
     private final StartMode startMode;
     private final RingTransport transport;
@@ -65,6 +66,8 @@ public final class RingMember {
     private int observer = NONE;
     private long lastHeardFromEmitter;
     private long emitterDeadline;
+    /** Until then an emitter never heard from is not suspected (BOOTSTRAP start-up grace); NEVER: no grace. */
+    private long graceUntil = NEVER;
     private boolean emitterHeard;
     private long mismatchSince = NEVER;
     private TimerHandle heartbeatTimer;
@@ -99,6 +102,7 @@ public final class RingMember {
         this.eta = parameters.etaNanos();
         this.delta = parameters.deltaNanos();
         this.pauseThreshold = parameters.pauseThresholdNanos();
+        this.startupGrace = parameters.startupGraceNanos();
         this.startMode = Objects.requireNonNull(startMode, "startMode");
         this.transport = Objects.requireNonNull(transport, "transport");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -116,6 +120,7 @@ public final class RingMember {
         }
         log.debug("member {}: starting ({} of {} members, mode {})", self, self, size, startMode);
         if (startMode == StartMode.BOOTSTRAP) {
+            graceUntil = transport.nanoTime() + startupGrace;
             becomeRunning(false);
         } else {
             becomeJoining();
@@ -133,6 +138,32 @@ public final class RingMember {
         observer = NONE;
         changes++;
         log.debug("member {}: stopped", self);
+    }
+
+    /**
+     * Ends the start-up grace early: the caller knows every other member is running now (the daemon,
+     * once every agent acknowledged its configuration). An emitter still never heard from then gets the
+     * usual 2δ from now. No effect after the grace or without one.
+     */
+    public void endStartupGrace() {
+        if (graceUntil == NEVER) {
+            return;
+        }
+        graceUntil = NEVER;
+        if (phase != MemberPhase.RUNNING || emitter == NONE) {
+            return;
+        }
+        long latest = transport.nanoTime() + 2 * delta;
+        if (emitterDeadline > latest) {
+            log.debug("member {}: start-up grace ended; emitter {} not heard yet, suspected in {} ms", self, emitter,
+                    millis(2 * delta));
+            emitterDeadline = latest;
+            if (suspicionTimer != null) {
+                suspicionTimer.cancel();
+                suspicionTimer = null;
+            }
+            armSuspicionTimer();
+        }
     }
 
     /** Reports that this member's own port went down; broadcast to every member once running. */
@@ -247,6 +278,7 @@ public final class RingMember {
 
     private void becomeJoining() {
         cancelTimers();
+        graceUntil = NEVER;
         phase = MemberPhase.JOINING;
         changes++;
         emitter = NONE;
@@ -273,8 +305,9 @@ public final class RingMember {
     }
 
     /**
-     * Re-derives emitter and observer from the view. A new emitter gets a NewObserver and 2δ before it
-     * can be suspected (the slides' re-arm); a new observer gets a heartbeat at once.
+     * Re-derives emitter and observer from the view. A new emitter gets a NewObserver and 2δ (or what
+     * is left of the start-up grace) before it can be suspected (the slides' re-arm); a new observer
+     * gets a heartbeat at once.
      */
     private void reconcile(boolean announce) {
         if (phase != MemberPhase.RUNNING) {
@@ -294,7 +327,8 @@ public final class RingMember {
                 log.info("member {}: every other member is dead; stops observing", self);
             } else {
                 lastHeardFromEmitter = now;
-                emitterDeadline = now + 2 * delta;
+                // graceUntil is NEVER or passed except in a cold start, where the emitter may not run yet
+                emitterDeadline = Math.max(now + 2 * delta, graceUntil);
                 emitterHeard = !announce;
                 if (announce) {
                     sendNewObserver();
@@ -437,6 +471,12 @@ public final class RingMember {
         lastHeardFromEmitter = now;
         emitterDeadline = now + delta;
         emitterHeard = true;
+        if (suspicionTimer != null && suspicionDue > emitterDeadline) {
+            // armed for a new emitter's 2δ or the start-up grace: once heard, silence counts from δ
+            suspicionTimer.cancel();
+            suspicionTimer = null;
+            armSuspicionTimer();
+        }
         compareDigests(h.digest(), now);
     }
 

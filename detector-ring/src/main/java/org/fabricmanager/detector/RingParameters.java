@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The algorithm's timing and overlay, shared by every member of a ring.
+ * The algorithm's timing and overlay, shared by every member of a ring, plus one member-local
+ * setting, the start-up grace.
  *
  * @param heartbeatInterval η, how often a member heartbeats its observer
  * @param suspicionTimeout  δ, how long an observer waits for a heartbeat before suspecting its emitter
@@ -13,15 +14,23 @@ import java.util.Objects;
  * @param pauseThreshold    how late a member's own timer may fire before the member assumes it was
  *                          paused itself: a late suspicion timer then gives one δ of slack instead of
  *                          suspecting, and a late heartbeat timer is logged
+ * @param startupGrace      after a {@link StartMode#BOOTSTRAP} start, how long the member waits for the first
+ *                          heartbeat of an emitter it has never heard from (the slides' 2δ re-arm otherwise).
+ *                          Members of a cold-started ring start one by one as their configurations arrive;
+ *                          the grace covers that spread for a member whose emitter is configured last (the
+ *                          daemon's own member). An emitter once heard is suspected after δ as usual, so a
+ *                          failure of a running member is found on time even within the grace. Local to one
+ *                          member; at least 2δ ({@link RingMember#endStartupGrace()} ends it early)
  */
 public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeout, Overlay overlay,
-                             Duration pauseThreshold) {
+                             Duration pauseThreshold, Duration startupGrace) {
 
     public RingParameters {
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
         Objects.requireNonNull(suspicionTimeout, "suspicionTimeout");
         Objects.requireNonNull(overlay, "overlay");
         Objects.requireNonNull(pauseThreshold, "pauseThreshold");
+        Objects.requireNonNull(startupGrace, "startupGrace");
         if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
             throw new IllegalArgumentException("heartbeat interval must be positive, got " + heartbeatInterval);
         }
@@ -33,6 +42,20 @@ public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeo
             throw new IllegalArgumentException("pause threshold " + pauseThreshold
                     + " must be positive and below the suspicion timeout " + suspicionTimeout);
         }
+        if (startupGrace.compareTo(suspicionTimeout.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException("start-up grace " + startupGrace
+                    + " must be at least twice the suspicion timeout " + suspicionTimeout);
+        }
+    }
+
+    /** Parameters without a start-up grace beyond the usual 2δ. */
+    public RingParameters(Duration heartbeatInterval, Duration suspicionTimeout, Overlay overlay, Duration pauseThreshold) {
+        this(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, suspicionTimeout.multipliedBy(2));
+    }
+
+    /** The same parameters with another start-up grace. */
+    public RingParameters withStartupGrace(Duration grace) {
+        return new RingParameters(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, grace);
     }
 
     /** Parameters with the pause threshold set to one heartbeat interval. */
@@ -50,5 +73,9 @@ public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeo
 
     long pauseThresholdNanos() {
         return pauseThreshold.toNanos();
+    }
+
+    long startupGraceNanos() {
+        return startupGrace.toNanos();
     }
 }

@@ -98,6 +98,89 @@ class RingMemberTest {
         assertThat(last.gap()).containsExactly(new MemberStatus(2, 0, true), new MemberStatus(1, 0, true));
     }
 
+    private RingMember withGrace(int self, int n, long graceNanos) {
+        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.HYPERCUBE)
+                .withStartupGrace(Duration.ofNanos(graceNanos));
+        RingMember m = new RingMember(self, n, p, StartMode.BOOTSTRAP, net, events::add, new DetectorMetrics(registry));
+        m.start();
+        return m;
+    }
+
+    @Test
+    void withoutAGraceAnEmitterThatNeverStartsIsSuspectedAfterTwoDelta() {
+        RingMember m = running(0, 8);
+        net.advanceTo(2 * DELTA - 1);
+        assertThat(events).isEmpty();
+        net.advanceTo(2 * DELTA);
+        assertThat(events).containsExactly(new MemberFailed(7, 0));
+    }
+
+    @Test
+    void aStartUpGraceWaitsForAnEmitterThatStartsLate() {
+        RingMember m = withGrace(0, 8, 2000 * MS);
+        net.advanceTo(1500 * MS);
+        assertThat(events).as("emitter 7 not started yet, within the grace").isEmpty();
+        heartbeats(m, 7, 3000 * MS);
+        net.advanceTo(3000 * MS);
+        assertThat(events).isEmpty();
+        assertThat(m.deadMembers()).isEmpty();
+    }
+
+    @Test
+    void aStartUpGraceEndsWithASuspicionWhenTheEmitterNeverStarts() {
+        RingMember m = withGrace(0, 8, 2000 * MS);
+        net.advanceTo(2000 * MS - 1);
+        assertThat(events).isEmpty();
+        net.advanceTo(2000 * MS);
+        assertThat(events).containsExactly(new MemberFailed(7, 0));
+        // the next emitter back gets the usual 2δ, not another grace
+        net.advanceTo(2000 * MS + 2 * DELTA);
+        assertThat(events).containsExactly(new MemberFailed(7, 0), new MemberFailed(6, 0));
+    }
+
+    @Test
+    void anEmitterHeardWithinTheGraceIsSuspectedAfterDeltaOfSilence() {
+        RingMember m = withGrace(0, 8, 5000 * MS);
+        heartbeats(m, 7, 300 * MS);
+        net.advanceTo(300 * MS + DELTA - 1);
+        assertThat(events).isEmpty();
+        net.advanceTo(300 * MS + DELTA);
+        assertThat(events).containsExactly(new MemberFailed(7, 0));
+    }
+
+    @Test
+    void endingTheGraceEarlyLeavesASilentEmitterTwoDelta() {
+        RingMember m = withGrace(0, 8, 60_000 * MS);
+        net.advanceTo(700 * MS);
+        m.endStartupGrace();
+        net.advanceTo(700 * MS + 2 * DELTA - 1);
+        assertThat(events).isEmpty();
+        net.advanceTo(700 * MS + 2 * DELTA);
+        assertThat(events).containsExactly(new MemberFailed(7, 0));
+    }
+
+    @Test
+    void endingTheGraceDoesNotShortenAHeardEmittersDeadline() {
+        RingMember m = withGrace(0, 8, 60_000 * MS);
+        heartbeats(m, 7, 500 * MS);
+        m.endStartupGrace();
+        heartbeats(m, 7, 2000 * MS);
+        net.advanceTo(2000 * MS + DELTA - 1);
+        assertThat(events).isEmpty();
+        assertThat(m.emitter()).isEqualTo(7);
+    }
+
+    @Test
+    void theStartUpGraceDefaultsToTwoDeltaAndIsNeverShorter() {
+        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.HYPERCUBE)
+                .withStartupGrace(Duration.ofNanos(60_000 * MS));
+        assertThat(p.startupGrace()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.HYPERCUBE).startupGrace())
+                .isEqualTo(Duration.ofNanos(2 * DELTA));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.withStartupGrace(Duration.ofNanos(DELTA)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice the suspicion timeout");
+    }
+
     @Test
     void stopsRepeatingNewObserverOnceTheNewEmitterHeartbeats() {
         RingMember m = running(3, 8);

@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.Overlay;
 import org.fabricmanager.detector.RingDetector;
@@ -31,6 +34,10 @@ public final class AgentDetectors implements DetectorConfigListener, AutoCloseab
     private final MeterRegistry registry;
     private final Map<Long, RingDetector> members = new HashMap<>();
     private final Map<Long, Long> epochs = new HashMap<>();
+    /** Fault injection: switches whose member starts this many ms after its configuration arrives. */
+    private final Map<Long, Long> startDelays = new HashMap<>();
+    /** Bumped by every stop, so that a delayed start asked for before it does not resurrect the member. */
+    private final Map<Long, Long> stops = new HashMap<>();
     // starting binds a socket and waits for the member's loop: never on an agent's event loop; one
     // thread keeps starts and stops of a switch in order
     private final java.util.concurrent.ExecutorService lifecycle = java.util.concurrent.Executors.newSingleThreadExecutor(
@@ -46,7 +53,7 @@ public final class AgentDetectors implements DetectorConfigListener, AutoCloseab
     }
 
     @Override
-    public void configured(SwitchAgent agent, DetectorRing ring) {
+    public CompletionStage<Void> configured(SwitchAgent agent, DetectorRing ring) {
         List<InetSocketAddress> addresses = new ArrayList<>(ring.members().size());
         for (Message.DetectorMember m : ring.members()) {
             addresses.add(new InetSocketAddress(m.address(), m.port()));
@@ -56,16 +63,49 @@ public final class AgentDetectors implements DetectorConfigListener, AutoCloseab
                 Duration.ofMillis(ring.pauseMs()));
         DetectorConfig config = new DetectorConfig(addresses, ring.selfIndex(), parameters,
                 ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP);
-        lifecycle.execute(() -> {
+        CompletableFuture<Void> running = new CompletableFuture<>();
+        long delayMs;
+        long stopsBefore;
+        synchronized (this) {
+            delayMs = startDelays.getOrDefault(agent.guid(), 0L);
+            stopsBefore = stops.getOrDefault(agent.guid(), 0L);
+        }
+        Runnable startTask = () -> {
             synchronized (this) {
+                if (stops.getOrDefault(agent.guid(), 0L) != stopsBefore) {
+                    running.completeExceptionally(new IllegalStateException("the switch was stopped"));
+                    return;
+                }
                 // a member that was suspected by mistake rejoins the ring by itself: a reconnecting agent
                 // keeps its running member of the same epoch instead of restarting it
                 if (members.containsKey(agent.guid()) && Long.valueOf(ring.epoch()).equals(epochs.get(agent.guid()))) {
+                    running.complete(null);
                     return;
                 }
             }
-            start(agent.guid(), config, ring.epoch());
-        });
+            try {
+                start(agent.guid(), config, ring.epoch());
+                running.complete(null);
+            } catch (RuntimeException e) {
+                running.completeExceptionally(e);
+            }
+        };
+        try {
+            if (delayMs > 0) {
+                group.schedule(() -> {
+                    try {
+                        lifecycle.execute(startTask);
+                    } catch (RejectedExecutionException e) {
+                        running.completeExceptionally(new IllegalStateException("the simulator is closing"));
+                    }
+                }, delayMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } else {
+                lifecycle.execute(startTask);
+            }
+        } catch (RejectedExecutionException e) {
+            running.completeExceptionally(new IllegalStateException("the simulator is closing"));
+        }
+        return running;
     }
 
     private void start(long guid, DetectorConfig config, long epoch) {
@@ -78,30 +118,48 @@ public final class AgentDetectors implements DetectorConfigListener, AutoCloseab
             } catch (RuntimeException e) {
                 if (attempt >= 20) {
                     LOG.warn("switch {}: cannot start its failure detector member: {}", Guids.format(guid), e.getMessage());
-                    return;
+                    throw e;
                 }
                 try {
                     Thread.sleep(50);
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
-                    return;
+                    throw new IllegalStateException("interrupted while starting the member", ie);
                 }
             }
         }
-        {
-            synchronized (this) {
-                epochs.put(guid, epoch);
-                RingDetector previous = members.put(guid, d);
-                if (previous != null) {
-                    previous.close();
-                }
+        synchronized (this) {
+            epochs.put(guid, epoch);
+            RingDetector previous = members.put(guid, d);
+            if (previous != null) {
+                previous.close();
             }
         }
     }
 
     /** Stops the member of switch {@code guid} (its agent died), after any start already asked for. */
     public void stop(long guid) {
+        synchronized (this) {
+            stops.merge(guid, 1L, Long::sum);
+        }
         lifecycle.execute(() -> stopNow(guid));
+    }
+
+    /**
+     * Fault injection: switch {@code guid}'s member starts {@code ms} after its configuration arrives
+     * (a slow switch CPU), for configurations arriving from now on; 0 restores prompt starts.
+     */
+    public void delayStart(long guid, long ms) {
+        if (ms < 0) {
+            throw new IllegalArgumentException("negative start delay " + ms);
+        }
+        synchronized (this) {
+            if (ms == 0) {
+                startDelays.remove(guid);
+            } else {
+                startDelays.put(guid, ms);
+            }
+        }
     }
 
     private void stopNow(long guid) {

@@ -1,11 +1,18 @@
 package org.fabricmanager.agent;
 
+import java.util.concurrent.CompletionStage;
+
 /**
  * Receives the failure-detector configuration once all of its chunks have arrived. An agent without
  * one answers DETECTOR_CONFIG with {@code ERROR UNSUPPORTED_FEATURE}.
  */
 @FunctionalInterface
 public interface DetectorConfigListener {
-    /** Called on the agent's event loop; must not block. */
-    void configured(SwitchAgent agent, DetectorRing ring);
+    /**
+     * Called on the agent's event loop; must not block.
+     *
+     * @return completed once the member runs (the agent then acknowledges the configuration's last
+     *         chunk), or exceptionally when it cannot start (the agent answers DETECTOR_UNAVAILABLE)
+     */
+    CompletionStage<Void> configured(SwitchAgent agent, DetectorRing ring);
 }

@@ -506,11 +506,21 @@ public final class SwitchAgent {
                         MessageType.DETECTOR_CONFIG.code(), "this agent has no failure detector"));
                 return;
             }
-            detectorAssembler.add(config).ifPresent(ring -> {
-                detectorRing = ring;
-                l.configured(SwitchAgent.this, ring);
+            java.util.Optional<DetectorRing> complete = detectorAssembler.add(config);
+            if (complete.isEmpty()) {
+                ctx.writeAndFlush(new Message.Ack(config.txid(), MessageType.DETECTOR_CONFIG));
+                return;
+            }
+            detectorRing = complete.get();
+            // the last chunk's ACK tells the daemon this member runs: it ends the daemon's start-up grace
+            l.configured(SwitchAgent.this, complete.get()).whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    ctx.writeAndFlush(new Message.Ack(config.txid(), MessageType.DETECTOR_CONFIG));
+                } else {
+                    ctx.writeAndFlush(new ErrorReport(config.txid(), ErrorCode.DETECTOR_UNAVAILABLE.code(),
+                            MessageType.DETECTOR_CONFIG.code(), "failure detector did not start: " + failure.getMessage()));
+                }
             });
-            ctx.writeAndFlush(new Message.Ack(config.txid(), MessageType.DETECTOR_CONFIG));
         }
 
         private void refused(ChannelHandlerContext ctx, ErrorReport error) {

@@ -97,7 +97,7 @@ final class DemoCommand implements Command {
             DaemonConfig.Faults f = config.faults();
             config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),
                     f.quarantineMs(), new DaemonConfig.Detector(true, f.detector().etaMs(), f.detector().deltaMs(),
-                    f.detector().overlay(), "127.0.0.1", freeUdpPort(), freeUdpPort())));
+                    f.detector().overlay(), "127.0.0.1", freeUdpPort(), freeUdpPort(), f.detector().startupGraceMs())));
         } catch (ConfigException e) {
             throw new UsageException("demo: " + e.getMessage(), e);
         }

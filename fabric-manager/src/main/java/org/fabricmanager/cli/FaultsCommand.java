@@ -74,12 +74,24 @@ public final class FaultsCommand implements Command {
                         + f.path("ringMembers").asInt() + " members)" : "",
                 f.path("reactions").asLong(),
                 f.path("pendingEvents").asInt() > 0 ? ", one in progress (" + f.path("pendingEvents").asInt() + " events)" : "");
+        if (f.path("ringStarting").asInt() > 0) {
+            out.printf("ring starting: %d switches have not answered their configuration yet%n",
+                    f.path("ringStarting").asInt());
+        }
         out.printf("%nfailed switches: %d%n", f.path("switches").size());
         if (f.path("switches").size() > 0) {
             out.printf("  %-20s %-12s %-6s %s%n", "GUID", "NAME", "SOURCE", "SESSION");
             for (JsonNode s : f.path("switches")) {
                 out.printf("  %-20s %-12s %-6s %s%n", s.path("guid").asText(), s.path("name").asText(),
                         s.path("source").asText(), s.path("sessionAlive").asBoolean() ? "alive" : "gone");
+            }
+        }
+        if (f.path("unwatched").size() > 0) {
+            out.printf("%nswitches the ring cannot watch: %d (faults known from their sessions and port status)%n",
+                    f.path("unwatched").size());
+            out.printf("  %-20s %-12s %s%n", "GUID", "NAME", "REASON");
+            for (JsonNode u : f.path("unwatched")) {
+                out.printf("  %-20s %-12s %s%n", u.path("guid").asText(), u.path("name").asText(), u.path("reason").asText());
             }
         }
         out.printf("%nlinks down: %d%n", f.path("links").size());

@@ -206,6 +206,10 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             if (guid == daemonId || f.member() == 0) {
                 return;
             }
+            if (ring.unwatched(guid)) {
+                LOG.debug("ring: switch {} declared dead, but it runs no ring member: ignored", Guids.format(guid));
+                return;
+            }
             failedSwitches.put(guid, System.currentTimeMillis());
             ManagedSwitch ms = switches.get(guid);
             String name = ms == null ? Guids.format(guid) : Guids.format(guid) + " (" + ms.hello.name() + ")";
@@ -314,11 +318,36 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         ring.plan(order, addresses, event -> queue.append("detector " + event, () -> onDetectorEvent(event)));
         failedSwitches.clear();
         for (long guid : order) {
-            switches.get(guid).session.sendDetectorConfig(ring.configFor(guid, false));
+            sendDetectorConfig(switches.get(guid), false);
         }
         LOG.info("failure detector: ring epoch {} of {} members (the daemon and {} switches), eta {} ms, delta {} ms",
                 ring.epoch(), ring.size(), order.size(), config.faults().detector().etaMs(),
                 config.faults().detector().deltaMs());
+    }
+
+    private void sendDetectorConfig(ManagedSwitch ms, boolean join) {
+        long guid = ms.hello.guid();
+        long epoch = ring.epoch();
+        ms.session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs()).thenAccept(reply ->
+                queue.append("detector config answer " + Guids.format(guid), () -> onDetectorConfigAnswer(epoch, guid, reply)));
+    }
+
+    private void onDetectorConfigAnswer(long epoch, long guid, org.fabricmanager.southbound.DetectorConfigReply reply) {
+        if (ring == null || stopping) {
+            return;
+        }
+        ManagedSwitch ms = switches.get(guid);
+        String name = ms == null ? Guids.format(guid) : ms.hello.name();
+        if (!reply.running() && epoch == ring.epoch()) {
+            LOG.warn("failure detector: switch {} ({}) runs no ring member ({}): its faults are known only through "
+                    + "its session and its neighbours' port status", Guids.format(guid), name, reply.detail());
+        }
+        if (ring.answered(epoch, guid, reply)) {
+            Map<Long, String> unwatched = ring.unwatchedSwitches();
+            milestones.record(Milestone.Kind.DETECTOR_RUNNING, String.format("failure detector: ring epoch %d running, "
+                    + "%d of %d switches watched%s", epoch, ring.size() - 1 - unwatched.size(), ring.size() - 1,
+                    unwatched.isEmpty() ? "" : " (" + unwatched.size() + " without a running member: see /api/v1/faults)"));
+        }
     }
 
     /** Forces a re-route (REST); the answer says whether one was started. */
@@ -361,9 +390,17 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
                 }
             }
         }
+        List<org.fabricmanager.daemon.faults.FaultReport.Unwatched> unwatched = new ArrayList<>();
+        if (ring != null) {
+            for (Map.Entry<Long, String> u : ring.unwatchedSwitches().entrySet()) {
+                ManagedSwitch ms = switches.get(u.getKey());
+                unwatched.add(new org.fabricmanager.daemon.faults.FaultReport.Unwatched(Guids.format(u.getKey()),
+                        ms == null ? "" : ms.hello.name(), u.getValue()));
+            }
+        }
         return new org.fabricmanager.daemon.faults.FaultReport(ring != null && ring.active(),
                 ring == null ? 0 : ring.epoch(), ring == null ? 0 : ring.size(), sf, lf, flaps.quarantined(), reactions,
-                reaction == null ? 0 : reaction.triggerCount);
+                reaction == null ? 0 : reaction.triggerCount, ring == null ? 0 : ring.awaitingAnswers(), unwatched);
     }
 
     private final Map<Long, long[]> baselinePeers = new HashMap<>();
@@ -530,7 +567,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             }
             if (ring != null && ring.active() && ring.contains(guid)) {
                 // a restarted agent joins the running ring
-                session.sendDetectorConfig(ring.configFor(guid, true));
+                sendDetectorConfig(ms, true);
             }
             milestones.record(Milestone.Kind.SWITCH_CONNECTED, "switch " + Guids.format(guid) + " (" + ms.hello.name()
                     + ") connected from " + session.remoteAddress() + ", " + ms.ports.portsUp() + "/"

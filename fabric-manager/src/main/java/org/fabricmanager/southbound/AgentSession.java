@@ -61,6 +61,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     private final SouthboundSettings settings;
     private final SouthboundListener listener;
     private final Map<Integer, PendingBatch> pending = new HashMap<>();
+    private final Map<Integer, PendingConfig> pendingConfigs = new HashMap<>();
 
     private Channel channel;
     private volatile State state = State.AWAIT_HELLO;
@@ -163,21 +164,41 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
 
     /**
      * Sends the chunks of a DETECTOR_CONFIG (their txids are replaced by the session's own), flushing
-     * once. The agent's ACKs and a non-fatal {@code UNSUPPORTED_FEATURE} are not waited for: a ring
-     * member that never starts is found by the ring itself.
+     * once.
+     *
+     * @return completed (never exceptionally) with the agent's answer: RUNNING when it acknowledges the
+     *         last chunk (sent once its member runs), NO_DETECTOR on a non-fatal ERROR answering any
+     *         chunk, NO_ANSWER when the session closes or nothing comes within {@code timeoutMs}
      */
-    public void sendDetectorConfig(java.util.List<Message.DetectorConfig> chunks) {
-        onLoop(() -> {
+    public CompletableFuture<DetectorConfigReply> sendDetectorConfig(java.util.List<Message.DetectorConfig> chunks,
+                                                                     long timeoutMs) {
+        CompletableFuture<DetectorConfigReply> future = new CompletableFuture<>();
+        Channel ch = channel;
+        if (ch == null || chunks.isEmpty()) {
+            future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is not connected"));
+            return future;
+        }
+        ch.eventLoop().execute(() -> {
             if (state != State.ACTIVE) {
+                future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is " + state));
                 return;
             }
-            for (Message.DetectorConfig c : chunks) {
-                channel.write(new Message.DetectorConfig(takeTxid(), c.epoch(), c.etaMs(), c.deltaMs(), c.pauseMs(),
+            PendingConfig p = new PendingConfig(future, new int[chunks.size()]);
+            for (int i = 0; i < chunks.size(); i++) {
+                Message.DetectorConfig c = chunks.get(i);
+                int txid = takeTxid();
+                p.txids[i] = txid;
+                pendingConfigs.put(txid, p);
+                channel.write(new Message.DetectorConfig(txid, c.epoch(), c.etaMs(), c.deltaMs(), c.pauseMs(),
                         c.overlay(), c.transport(), c.startMode(), c.memberCount(), c.selfIndex(), c.chunkStart(),
                         c.members()));
             }
             channel.flush();
+            p.timer = channel.eventLoop().schedule(() -> finishConfig(p, new DetectorConfigReply(
+                    DetectorConfigReply.Outcome.NO_ANSWER, "no answer to DETECTOR_CONFIG within " + timeoutMs + " ms")),
+                    timeoutMs, TimeUnit.MILLISECONDS);
         });
+        return future;
     }
 
     /**
@@ -318,19 +339,29 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
             if (p != null) {
                 finish(p, null, new AgentErrorException(error));
             }
+            PendingConfig c = pendingConfigs.get(error.txid());
+            if (c != null) {
+                finishConfig(c, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
+                        error.errorCode().map(Enum::name).orElse("error " + error.code()) + ": " + error.message()));
+            }
             if (error.fatal()) {
                 closeReason = "agent sent " + error;
                 LOG.warn("{}: closed: agent sent {}", this, error);
                 ctx.close();
-            } else if (p == null) {
+            } else if (p == null && c == null) {
                 LOG.debug("{}: agent sent {} for no pending request", this, error);
             }
         } else if (msg instanceof EchoRequest echo) {
             ctx.writeAndFlush(new EchoReply(echo.txid(), echo.timestamp()));
         } else if (msg instanceof EchoReply echo) {
             lastRttNanos = Math.max(0, System.nanoTime() - echo.timestamp());
-        } else if (msg instanceof Message.Ack) {
-            LOG.debug("{}: ignoring {}", this, msg);
+        } else if (msg instanceof Message.Ack ack) {
+            PendingConfig c = pendingConfigs.get(ack.txid());
+            if (c != null && ack.ackedType() == MessageType.DETECTOR_CONFIG && c.txids[c.txids.length - 1] == ack.txid()) {
+                finishConfig(c, DetectorConfigReply.RUNNING);
+            } else if (c == null) {
+                LOG.debug("{}: ignoring {}", this, msg);
+            }
         } else {
             throw unexpected(msg);
         }
@@ -427,6 +458,10 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         for (PendingBatch p : pending.values().toArray(new PendingBatch[0])) {
             finish(p, null, closed);
         }
+        DetectorConfigReply noAnswer = new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " closed");
+        for (PendingConfig p : pendingConfigs.values().toArray(new PendingConfig[0])) {
+            finishConfig(p, noAnswer);
+        }
         String reason = closeReason != null ? closeReason : "connection closed by the agent";
         LOG.debug("{}: closed in state {}: {}", this, previous, reason);
         if (!closeReported) {
@@ -454,6 +489,20 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         }
     }
 
+    private void finishConfig(PendingConfig p, DetectorConfigReply reply) {
+        if (p.done) {
+            return;
+        }
+        p.done = true;
+        for (int txid : p.txids) {
+            pendingConfigs.remove(txid);
+        }
+        if (p.timer != null) {
+            p.timer.cancel(false);
+        }
+        p.future.complete(reply);
+    }
+
     /** The largest frame the agent accepts (from its HELLO). */
     public int peerMaxFrame() {
         return peerMaxFrame;
@@ -467,6 +516,19 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         boolean done;
 
         PendingBatch(CompletableFuture<CommitAck> future, int[] txids) {
+            this.future = future;
+            this.txids = txids;
+        }
+    }
+
+    /** A DETECTOR_CONFIG in flight: the txids of its chunks, its future and its timeout. */
+    private static final class PendingConfig {
+        final CompletableFuture<DetectorConfigReply> future;
+        final int[] txids;
+        ScheduledFuture<?> timer;
+        boolean done;
+
+        PendingConfig(CompletableFuture<DetectorConfigReply> future, int[] txids) {
             this.future = future;
             this.txids = txids;
         }

@@ -125,6 +125,86 @@ class AgentSessionTest {
         assertThat(next()).startsWith("closed");
     }
 
+    /** A 3-member ring in two chunks, for switch {@code self} at ring index 1. */
+    private static List<Message.DetectorConfig> ringConfig(long self) throws Exception {
+        java.net.InetAddress lo = java.net.InetAddress.getLoopbackAddress();
+        List<Message.DetectorMember> members = List.of(new Message.DetectorMember(1, 0, lo, 7001),
+                new Message.DetectorMember(self, 0, lo, 7002), new Message.DetectorMember(99, 0, lo, 7003));
+        return List.of(
+                new Message.DetectorConfig(0, 1, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
+                        Message.StartMode.BOOTSTRAP, 3, 1, 0, members.subList(0, 2)),
+                new Message.DetectorConfig(0, 1, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
+                        Message.StartMode.BOOTSTRAP, 3, 1, 2, members.subList(2, 3)));
+    }
+
+    @Test
+    void detectorConfigIsAnsweredOnceTheAgentsMemberRuns() throws Exception {
+        SwitchAgent agent = agent(11);
+        java.util.concurrent.CompletableFuture<Void> memberRunning = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.atomic.AtomicReference<org.fabricmanager.agent.DetectorRing> got =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        agent.detectorListener((a, ring) -> {
+            got.set(ring);
+            return memberRunning;
+        });
+        agent.start();
+        next();
+        next();
+        java.util.concurrent.CompletableFuture<DetectorConfigReply> reply = byGuid.get(11L).sendDetectorConfig(
+                ringConfig(11), 10_000);
+        for (int i = 0; i < 250 && got.get() == null; i++) {
+            Thread.sleep(20);
+        }
+        assertThat(got.get().members()).hasSize(3);
+        Thread.sleep(100);
+        assertThat(reply).as("not answered before the member runs").isNotDone();
+        memberRunning.complete(null);
+        assertThat(reply.get(5, TimeUnit.SECONDS)).isEqualTo(new DetectorConfigReply(DetectorConfigReply.Outcome.RUNNING, ""));
+        agent.stop().syncUninterruptibly();
+    }
+
+    @Test
+    void detectorConfigAnswersTellWhyAnAgentRunsNoMember() throws Exception {
+        SwitchAgent without = agent(12);
+        without.start();
+        next();
+        next();
+        DetectorConfigReply r = byGuid.get(12L).sendDetectorConfig(ringConfig(12), 10_000).get(5, TimeUnit.SECONDS);
+        assertThat(r.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_DETECTOR);
+        assertThat(r.detail()).contains("UNSUPPORTED_FEATURE");
+        assertThat(byGuid.get(12L).state()).as("non-fatal").isEqualTo(AgentSession.State.ACTIVE);
+
+        SwitchAgent failing = agent(13);
+        failing.detectorListener((a, ring) -> java.util.concurrent.CompletableFuture.failedFuture(
+                new IllegalStateException("UDP port 7002 in use")));
+        failing.start();
+        next();
+        next();
+        r = byGuid.get(13L).sendDetectorConfig(ringConfig(13), 10_000).get(5, TimeUnit.SECONDS);
+        assertThat(r.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_DETECTOR);
+        assertThat(r.detail()).contains("DETECTOR_UNAVAILABLE").contains("UDP port 7002 in use");
+
+        SwitchAgent deaf = agent(14);
+        deaf.detectorListener((a, ring) -> java.util.concurrent.CompletableFuture.completedFuture(null));
+        deaf.start();
+        next();
+        next();
+        deaf.faults().dropInbound(true);
+        r = byGuid.get(14L).sendDetectorConfig(ringConfig(14), 100).get(5, TimeUnit.SECONDS);
+        assertThat(r.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_ANSWER);
+        assertThat(r.detail()).contains("within 100 ms");
+
+        java.util.concurrent.CompletableFuture<DetectorConfigReply> pending = byGuid.get(14L).sendDetectorConfig(
+                ringConfig(14), 60_000);
+        byGuid.get(14L).close("test");
+        r = pending.get(5, TimeUnit.SECONDS);
+        assertThat(r.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_ANSWER);
+        assertThat(r.detail()).contains("closed");
+        for (SwitchAgent a : List.of(without, failing, deaf)) {
+            a.stop().syncUninterruptibly();
+        }
+    }
+
     @Test
     void unansweredBatchTimesOut() throws Exception {
         SwitchAgent agent = agent(6);

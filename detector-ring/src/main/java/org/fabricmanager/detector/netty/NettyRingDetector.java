@@ -154,6 +154,11 @@ public final class NettyRingDetector implements RingDetector {
     }
 
     @Override
+    public void endStartupGrace() {
+        execute(member::endStartupGrace);
+    }
+
+    @Override
     public MembershipSnapshot snapshot() {
         return call(member::snapshot);
     }

@@ -286,7 +286,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                 @JsonProperty("detector") Detector detector) {
             return new Faults(settleMs != null ? settleMs : 50, flapThreshold != null ? flapThreshold : 3,
                     flapWindowMs != null ? flapWindowMs : 60_000, quarantineMs != null ? quarantineMs : 120_000,
-                    detector != null ? detector : Detector.of(null, null, null, null, null, null, null));
+                    detector != null ? detector : Detector.of(null, null, null, null, null, null, null, null));
         }
     }
 
@@ -300,8 +300,12 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      * @param bind      the daemon member's UDP address (a concrete address: agents check the sender)
      * @param port      the daemon member's UDP port (fixed: it is part of the ring's fingerprint)
      * @param agentPort the UDP port every agent's member listens on, at the address it connects from
+     * @param startupGraceMs at a cold start of the ring, how long the daemon's member waits at most for its
+     *                  emitter (the last switch configured) to start; the wait ends earlier, 2δ after every
+     *                  agent has answered its configuration. At least 2δ
      */
-    public record Detector(boolean enabled, int etaMs, int deltaMs, String overlay, String bind, int port, int agentPort) {
+    public record Detector(boolean enabled, int etaMs, int deltaMs, String overlay, String bind, int port, int agentPort,
+                           int startupGraceMs) {
         public Detector {
             check("faults.detector.etaMs", etaMs, 1, 600_000);
             check("faults.detector.deltaMs", deltaMs, 2, 3_600_000);
@@ -318,16 +322,22 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             }
             check("faults.detector.port", port, 1, 65535);
             check("faults.detector.agentPort", agentPort, 1, 65535);
+            check("faults.detector.startupGraceMs", startupGraceMs, 2, 3_600_000);
+            if (startupGraceMs < 2L * deltaMs) {
+                throw new ConfigException("option faults.detector.startupGraceMs (" + startupGraceMs
+                        + ") must be at least twice faults.detector.deltaMs (" + deltaMs + ")");
+            }
         }
 
         @JsonCreator
         public static Detector of(@JsonProperty("enabled") Boolean enabled, @JsonProperty("etaMs") Integer etaMs,
                                   @JsonProperty("deltaMs") Integer deltaMs, @JsonProperty("overlay") String overlay,
                                   @JsonProperty("bind") String bind, @JsonProperty("port") Integer port,
-                                  @JsonProperty("agentPort") Integer agentPort) {
+                                  @JsonProperty("agentPort") Integer agentPort,
+                                  @JsonProperty("startupGraceMs") Integer startupGraceMs) {
             return new Detector(enabled != null && enabled, etaMs != null ? etaMs : 100, deltaMs != null ? deltaMs : 500,
                     overlay != null ? overlay : "bmg", bind != null ? bind : "127.0.0.1", port != null ? port : 7683,
-                    agentPort != null ? agentPort : 7684);
+                    agentPort != null ? agentPort : 7684, startupGraceMs != null ? startupGraceMs : 30_000);
         }
     }
 }

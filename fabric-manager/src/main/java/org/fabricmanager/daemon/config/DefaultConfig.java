@@ -67,6 +67,8 @@ public final class DefaultConfig {
                     bind: "%s"        # the daemon member's UDP address (concrete: members check senders)
                     port: %d               # the daemon member's UDP port
                     agentPort: %d          # UDP port of every agent's member, at the address it connects from
+                    startupGraceMs: %d     # cold start: the daemon's member waits this long at most for every agent's
+                                            # member to run (ends 2 deltaMs after all agents answered); >= 2 deltaMs
                 """.formatted(d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
@@ -76,6 +78,6 @@ public final class DefaultConfig {
                 d.faults().settleMs(), d.faults().flapThreshold(), d.faults().flapWindowMs(), d.faults().quarantineMs(),
                 d.faults().detector().enabled(), d.faults().detector().etaMs(), d.faults().detector().deltaMs(),
                 d.faults().detector().overlay(), d.faults().detector().bind(), d.faults().detector().port(),
-                d.faults().detector().agentPort());
+                d.faults().detector().agentPort(), d.faults().detector().startupGraceMs());
     }
 }

@@ -7,8 +7,11 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.detector.DetectorConfig;
@@ -18,13 +21,20 @@ import org.fabricmanager.detector.RingDetector;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.StartMode;
 import org.fabricmanager.detector.netty.NettyRingDetector;
+import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.Message;
 
 /**
  * The ring the daemon configures: member 0 is the daemon's own member (so that it hears every
  * broadcast even when the switch that detected a fault has lost its own connection), then the
  * switches in {@link RingOrder}. Each plan is a new epoch; the daemon's member restarts with it.
- * Used on the control thread only.
+ *
+ * <p>A cold start is staged: the daemon's member starts first (its observer, the first switch, hears
+ * it from its own start) but its emitter, the last switch, is configured last, so the daemon's member
+ * keeps a start-up grace until every agent has answered its configuration. Switches that answered
+ * without a running member (no detector, or it failed to start) stay in the ring's order but will
+ * never heartbeat: the ring declares them dead, and the daemon ignores that verdict, watching them
+ * through their sessions and PORT_STATUS instead. Used on the control thread only.
  */
 public final class DaemonRing implements AutoCloseable {
     private static final int CHUNK = 256;
@@ -38,6 +48,10 @@ public final class DaemonRing implements AutoCloseable {
     private List<Long> guids = List.of();
     private List<InetSocketAddress> addresses = List.of();
     private final Map<Long, Integer> indexByGuid = new HashMap<>();
+    /** Switches of this epoch whose answer to the configuration is still awaited. */
+    private final Set<Long> awaiting = new HashSet<>();
+    /** Switches of this epoch without a running member, with why. */
+    private final Map<Long, String> unwatched = new LinkedHashMap<>();
 
     public DaemonRing(DaemonConfig.Detector settings, long daemonId, MeterRegistry registry) {
         this.settings = settings;
@@ -68,7 +82,7 @@ public final class DaemonRing implements AutoCloseable {
             g.add(guid);
             a.add(new InetSocketAddress(switchAddress.get(guid), settings.agentPort()));
         }
-        RingParameters p = parameters();
+        RingParameters p = parameters().withStartupGrace(Duration.ofMillis(settings.startupGraceMs()));
         member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP), listener, registry);
         guids = List.copyOf(g);
         addresses = List.copyOf(a);
@@ -76,6 +90,47 @@ public final class DaemonRing implements AutoCloseable {
         for (int i = 0; i < g.size(); i++) {
             indexByGuid.put(g.get(i), i);
         }
+        awaiting.clear();
+        awaiting.addAll(switchGuids);
+        unwatched.clear();
+    }
+
+    /**
+     * Records a switch's answer to its configuration of {@code epoch} (stale epochs are ignored). When
+     * it was the last answer awaited, the daemon's member ends its start-up grace.
+     *
+     * @return true when this answer completed the epoch's start
+     */
+    public boolean answered(long epoch, long guid, DetectorConfigReply reply) {
+        if (epoch != this.epoch || member == null || !indexByGuid.containsKey(guid)) {
+            return false;
+        }
+        if (reply.running()) {
+            unwatched.remove(guid);
+        } else {
+            unwatched.put(guid, reply.outcome() == DetectorConfigReply.Outcome.NO_DETECTOR
+                    ? "no failure detector: " + reply.detail() : "no answer to its configuration: " + reply.detail());
+        }
+        if (awaiting.remove(guid) && awaiting.isEmpty()) {
+            member.endStartupGrace();
+            return true;
+        }
+        return false;
+    }
+
+    /** Answers still awaited in this epoch's start. */
+    public int awaitingAnswers() {
+        return awaiting.size();
+    }
+
+    /** True when the switch is a member of this epoch that does not run a ring member (its verdicts mean nothing). */
+    public boolean unwatched(long guid) {
+        return unwatched.containsKey(guid);
+    }
+
+    /** Members of this epoch without a running ring member, with why, in the order they answered. */
+    public Map<Long, String> unwatchedSwitches() {
+        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(unwatched));
     }
 
     private RingParameters parameters() {
@@ -137,11 +192,18 @@ public final class DaemonRing implements AutoCloseable {
         return member == null ? 0 : member.snapshot().deadMembers().length;
     }
 
+    /** How long a configuration's answer is waited for: the daemon member's grace would end anyway. */
+    public long answerTimeoutMs() {
+        return settings.startupGraceMs();
+    }
+
     @Override
     public void close() {
         if (member != null) {
             member.close();
             member = null;
         }
+        awaiting.clear();
+        unwatched.clear();
     }
 }

@@ -15,9 +15,16 @@ import java.util.List;
  * @param quarantined       links kept down because they flap
  * @param reactions         fault reactions completed since start
  * @param pendingEvents     events of the reaction in progress (0: none)
+ * @param ringStarting      answers to the ring's configuration still awaited (0: the ring runs)
+ * @param unwatched         ring members that run no ring member of their own (no detector, or no answer)
  */
 public record FaultReport(boolean detectorEnabled, long ringEpoch, int ringMembers, List<SwitchFault> switches,
-                          List<LinkFault> links, List<Quarantine> quarantined, long reactions, int pendingEvents) {
+                          List<LinkFault> links, List<Quarantine> quarantined, long reactions, int pendingEvents,
+                          int ringStarting, List<Unwatched> unwatched) {
+
+    /** A switch the ring cannot watch; its faults come from its session and its neighbours' PORT_STATUS. */
+    public record Unwatched(String guid, String name, String reason) {
+    }
 
     /** A switch the ring declared dead; {@code sessionAlive} when its management session still looked up. */
     public record SwitchFault(String guid, String name, String source, long sinceMillis, boolean sessionAlive) {

@@ -1,0 +1,98 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.daemon.DaemonState;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.Milestone;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.faults.FaultReport;
+import org.fabricmanager.daemon.faults.RingOrder;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A cold start of the ring that goes wrong in the ways large fabrics make likely, with real UDP
+ * members on loopback: the daemon's emitter (the last switch in ring order) starts its member 3δ
+ * after its configuration arrives, and two agents have no failure detector at all. The daemon must
+ * declare no switch dead, route nothing around, list the two as unwatched, and still find a silent
+ * agent once the ring runs.
+ */
+class DetectorStartIT {
+    static final PgftSpec SPEC = PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)");
+    static final int DELTA_MS = 1_000;
+    static final int SWITCHES = 48;
+
+    @TempDir
+    Path state;
+
+    @Test
+    void aLateMemberAndAgentsWithoutDetectorCauseNoFalseFault() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        DaemonConfig c = SystemSupport.config(state, SPEC).withFaults(DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
+                new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(),
+                        SystemSupport.freeUdpPort(), 30_000)));
+        List<Long> order = RingOrder.of(fabric);
+        long daemonsEmitter = order.get(order.size() - 1);
+        List<Long> withoutDetector = List.of(order.get(0), order.get(order.size() / 2));
+        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(c, List.of());
+             FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
+            sim.enableDetectors(new SimpleMeterRegistry());
+            sim.detectors().delayStart(daemonsEmitter, 3L * DELTA_MS);
+            for (long g : withoutDetector) {
+                sim.agent(g).detectorListener(null);
+            }
+            sim.start();
+            SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
+                    "first convergence");
+            long computations = daemon.computations().get();
+
+            SystemSupport.awaitTrue(() -> kinds(daemon).contains(Milestone.Kind.DETECTOR_RUNNING),
+                    "every agent answered its ring configuration", 60);
+            // the last answer is the late member's ACK, sent once it runs
+            assertThat(sim.detectors().running()).isEqualTo(SWITCHES - withoutDetector.size());
+            FaultReport faults = daemon.faults().get(10, TimeUnit.SECONDS);
+            assertThat(faults.ringStarting()).isZero();
+            assertThat(faults.unwatched()).extracting(FaultReport.Unwatched::guid)
+                    .containsExactlyInAnyOrderElementsOf(withoutDetector.stream().map(Guids::format).toList());
+            assertThat(faults.unwatched()).allSatisfy(u -> assertThat(u.reason()).contains("no failure detector")
+                    .contains("UNSUPPORTED_FEATURE"));
+
+            Thread.sleep(4L * DELTA_MS); // long enough for any suspicion of the late or the silent members
+            assertThat(kinds(daemon)).as("no switch declared dead").doesNotContain(Milestone.Kind.SWITCH_FAILED);
+            assertThat(daemon.faults().get(10, TimeUnit.SECONDS).switches()).isEmpty();
+            assertThat(daemon.computations().get()).as("nothing routed around").isEqualTo(computations);
+            assertThat(daemon.status().get(10, TimeUnit.SECONDS).switches().connected()).isEqualTo(SWITCHES);
+
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int code = new org.fabricmanager.cli.Main(new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                    .run("faults", "--url", daemon.restUrl());
+            assertThat(code).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("switches the ring cannot watch: 2")
+                    .contains(Guids.format(withoutDetector.get(0)));
+
+            // the grace is over: the daemon's member, the late switch's only observer, finds it when it hangs
+            sim.kill(daemonsEmitter, FabricSimulator.KillMode.AGENT);
+            SystemSupport.awaitTrue(() -> daemon.faults().get(10, TimeUnit.SECONDS).switches().stream()
+                    .anyMatch(f -> f.guid().equals(Guids.format(daemonsEmitter))), "the ring reports the hung switch", 60);
+            assertThat(daemon.faults().get(10, TimeUnit.SECONDS).switches()).hasSize(1);
+        }
+    }
+
+    private static List<Milestone.Kind> kinds(FabricManagerDaemon d) throws Exception {
+        return d.milestones(0).get(10, TimeUnit.SECONDS).stream().map(Milestone::kind).toList();
+    }
+}
