@@ -328,8 +328,15 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private void sendDetectorConfig(ManagedSwitch ms, boolean join) {
         long guid = ms.hello.guid();
         long epoch = ring.epoch();
-        ms.session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs()).thenAccept(reply ->
-                queue.append("detector config answer " + Guids.format(guid), () -> onDetectorConfigAnswer(epoch, guid, reply)));
+        AgentSession session = ms.session;
+        session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs()).thenAccept(reply ->
+                queue.append("detector config answer " + Guids.format(guid), () -> {
+                    // a session superseded by its restarted agent answers NO_ANSWER as it closes, after the
+                    // new session took the GUID: only the new session's own answer counts
+                    if (current(session) != null) {
+                        onDetectorConfigAnswer(epoch, guid, reply);
+                    }
+                }));
     }
 
     private void onDetectorConfigAnswer(long epoch, long guid, org.fabricmanager.southbound.DetectorConfigReply reply) {

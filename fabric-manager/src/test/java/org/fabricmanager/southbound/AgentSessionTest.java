@@ -274,6 +274,30 @@ class AgentSessionTest {
     }
 
     @Test
+    void aPeerThatStopsReadingIsClosedEvenThoughItCannotTakeTheError() throws Exception {
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(4096);
+            s.connect(address);
+            send(s, new Hello(1, 1, 1, 10, 1, 4, 4096, 0, 0, TableHash.EMPTY, "frozen"));
+            readFrame(s); // HELLO_REPLY
+            send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2), PortRecord.down(3),
+                    PortRecord.down(4))));
+            assertThat(next()).isEqualTo("hello frozen");
+            assertThat(next()).isEqualTo("ports 4");
+            // 16 MiB of blocks the peer never reads: far more than the socket buffers hold, so the
+            // ERROR waits behind them for good
+            byte[] entries = new byte[64];
+            List<LftBatch.Block> blocks = new java.util.ArrayList<>();
+            for (int base = 0; base < Protocol.MAX_TABLE_LENGTH; base += 64) {
+                blocks.add(new LftBatch.Block(base, entries));
+            }
+            byGuid.get(10L).sendBatch(new LftBatch(1, blocks, Protocol.MAX_TABLE_LENGTH, 0), 60_000);
+            byGuid.get(10L).reject(ErrorCode.SUPERSEDED, null, "taken over");
+            assertThat(next()).isEqualTo("closed SUPERSEDED: taken over");
+        }
+    }
+
+    @Test
     void messageBeforeHelloIsUnexpected() throws Exception {
         try (Socket s = rawConnect()) {
             send(s, new PortStatus(1, List.of(PortRecord.down(1))));
