@@ -120,7 +120,11 @@ class ProtocolRobustnessIT {
     }
 
     private Hello hello(long guid, int min, int max) {
-        return new Hello(1, min, max, guid, 1, 8, 65_536, 0, 0, TableHash.EMPTY, "intruder");
+        return hello(guid, min, max, 1);
+    }
+
+    private Hello hello(long guid, int min, int max, long incarnation) {
+        return new Hello(1, min, max, guid, incarnation, 8, 65_536, 0, 0, TableHash.EMPTY, "intruder");
     }
 
     /** The daemon's state is what it was, every agent kept its one session, and a log line names the cause. */
@@ -217,12 +221,19 @@ class ProtocolRobustnessIT {
     @Test
     void duplicateGuidIsRefusedAndTheRealSwitchKeepsItsSession() throws Exception {
         long taken = PgftGenerator.switchGuid(1, 2);
-        try (Socket s = connect()) {
-            s.getOutputStream().write(frame(hello(taken, 1, 1)));
-            ErrorReport e = lastError(readUntilClosed(s));
-            assertThat(e.errorCode()).contains(ErrorCode.DUPLICATE_GUID);
+        long real = sim.agent(taken).incarnation();
+        // only a strictly higher incarnation (a restarted agent) may take a session over: the real
+        // switch's own incarnation, or any lower one, is a second device with the same GUID
+        for (long incarnation : new long[] {real, real - 1, 1}) {
+            try (Socket s = connect()) {
+                s.getOutputStream().write(frame(hello(taken, 1, 1, incarnation)));
+                ErrorReport e = lastError(readUntilClosed(s));
+                assertThat(e.errorCode()).as("incarnation %d", incarnation).contains(ErrorCode.DUPLICATE_GUID);
+                assertThat(e.message()).contains("incarnation " + incarnation + " is not higher");
+            }
         }
         assertUnaffected("DUPLICATE_GUID: switch 0x1000000100000002 is already connected");
+        assertThat(daemon.switchDetail(taken).get().incarnation()).isEqualTo(real);
     }
 
     @Test

@@ -56,7 +56,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SwitchAgent {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchAgent.class);
-    private static final AtomicLong INCARNATIONS = new AtomicLong(System.currentTimeMillis() * 1000);
 
     /** Connection states of an agent ({@code docs/protocol.md}, section 4). */
     public enum State {
@@ -88,6 +87,7 @@ public final class SwitchAgent {
     private volatile AppliedTable table = AppliedTable.EMPTY;
     private volatile State state = State.STOPPED;
     private volatile long incarnation;
+    private volatile long incarnationFloor;
     private volatile long daemonId;
     private volatile DetectorRing detectorRing;
     private volatile java.net.InetSocketAddress localAddress;
@@ -177,9 +177,35 @@ public final class SwitchAgent {
         return table;
     }
 
-    /** Changes every time the agent (re)starts. */
+    /**
+     * The incarnation of the current (or last) run, 0 before the first start. Every start takes a
+     * higher one: its start time in ms × 1000, or one above the previous incarnation when that is not
+     * lower (see {@link #nextIncarnation}).
+     */
     public long incarnation() {
         return incarnation;
+    }
+
+    /**
+     * Makes every later start of this agent take an incarnation above {@code previousIncarnation}: call
+     * it (before {@link #start}) when this object replaces an earlier agent of the same switch in this
+     * JVM, with that agent's {@link #incarnation()}. Two objects started within the same millisecond
+     * would otherwise both start from the clock, and the daemon lets a restarted agent take over the
+     * switch's session only with a strictly higher incarnation ({@code docs/protocol.md}, 3.1).
+     */
+    public void continueAfter(long previousIncarnation) {
+        loop.execute(() -> incarnationFloor = Math.max(incarnationFloor, previousIncarnation));
+    }
+
+    /**
+     * The incarnation of a start at {@code nowMillis} when the highest earlier one is {@code previous}:
+     * the start time in ms × 1000, so that an agent process restarted later (a new JVM, knowing nothing
+     * of its predecessor) starts higher; or {@code previous + 1} when that is not lower (restarts within
+     * one millisecond, a wall clock set back). The factor 1000 leaves room for a thousand restarts per
+     * millisecond before the incarnations run ahead of the clock.
+     */
+    static long nextIncarnation(long previous, long nowMillis) {
+        return Math.max(previous + 1, nowMillis * 1000);
     }
 
     /** The daemon's id from the last HELLO_REPLY, or 0. */
@@ -276,7 +302,7 @@ public final class SwitchAgent {
         loop.execute(() -> {
             if (!running) {
                 running = true;
-                incarnation = INCARNATIONS.incrementAndGet();
+                incarnation = nextIncarnation(Math.max(incarnation, incarnationFloor), System.currentTimeMillis());
                 backoff.reset();
                 connect();
             }

@@ -328,8 +328,15 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private void sendDetectorConfig(ManagedSwitch ms, boolean join) {
         long guid = ms.hello.guid();
         long epoch = ring.epoch();
-        ms.session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs()).thenAccept(reply ->
-                queue.append("detector config answer " + Guids.format(guid), () -> onDetectorConfigAnswer(epoch, guid, reply)));
+        AgentSession session = ms.session;
+        session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs()).thenAccept(reply ->
+                queue.append("detector config answer " + Guids.format(guid), () -> {
+                    // a session superseded by its restarted agent answers NO_ANSWER as it closes, after the
+                    // new session took the GUID: only the new session's own answer counts
+                    if (current(session) != null) {
+                        onDetectorConfigAnswer(epoch, guid, reply);
+                    }
+                }));
     }
 
     private void onDetectorConfigAnswer(long epoch, long guid, org.fabricmanager.southbound.DetectorConfigReply reply) {
@@ -496,14 +503,40 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private void onHello(AgentSession session, Hello hello) {
         ManagedSwitch existing = switches.get(hello.guid());
         if (existing != null) {
-            session.reject(ErrorCode.DUPLICATE_GUID, hello, "switch " + Guids.format(hello.guid()) + " is already connected ("
-                    + existing.session + ")");
-            return;
+            if (Long.compareUnsigned(hello.incarnation(), existing.hello.incarnation()) <= 0) {
+                // not a restart of the agent that holds the session: a second device configured with the
+                // same GUID, or the same agent reconnecting before its old connection was noticed gone
+                session.reject(ErrorCode.DUPLICATE_GUID, hello, "switch " + Guids.format(hello.guid())
+                        + " is already connected (" + existing.session + ", incarnation "
+                        + Long.toUnsignedString(existing.hello.incarnation()) + "); incarnation "
+                        + Long.toUnsignedString(hello.incarnation()) + " is not higher, so it cannot take it over");
+                return;
+            }
+            takeOver(existing, session, hello);
         }
         switches.put(hello.guid(), new ManagedSwitch(session, hello));
         session.acceptHello(daemonId);
     }
 
+    /**
+     * A restarted agent (strictly higher incarnation) supersedes the session its predecessor still
+     * holds, typically a connection whose end died without a FIN, which the idle timeout would only
+     * notice much later. The old session is closed exactly as any lost session is (out of the fabric,
+     * detached from the pusher); its own close event, and any report of it still queued, come later and
+     * are ignored by {@link #current}, since the GUID then belongs to the new session.
+     */
+    private void takeOver(ManagedSwitch old, AgentSession successor, Hello hello) {
+        String guid = Guids.format(hello.guid());
+        String reason = "superseded by its restarted agent (incarnation " + Long.toUnsignedString(hello.incarnation())
+                + ", " + successor.remoteAddress() + ")";
+        milestones.record(Milestone.Kind.SWITCH_RESTARTED, "switch " + guid + " (" + hello.name() + ") restarted "
+                + "(incarnation " + Long.toUnsignedString(old.hello.incarnation()) + " -> "
+                + Long.toUnsignedString(hello.incarnation()) + "): took over its session");
+        onClosed(old.session, reason);
+        old.session.reject(ErrorCode.SUPERSEDED, null, "switch " + guid + ": " + reason);
+    }
+
+    /** The switch whose session {@code session} is, or {@code null} when the session is no longer its switch's. */
     private ManagedSwitch current(AgentSession session) {
         ManagedSwitch ms = switches.get(session.guid());
         return ms != null && ms.session == session ? ms : null;

@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
     private static final AtomicLong IDS = new AtomicLong();
+    /** How long a fatal ERROR may wait in the send buffer before the connection is closed without it. */
+    static final long CLOSE_GRACE_MS = 1_000;
 
     /** Handshake and life-cycle states of a session ({@code docs/protocol.md}, section 4). */
     public enum State {
@@ -428,7 +430,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
             return;
         }
         closeReason = e.code() + ": " + e.getMessage();
-        if (e.code() == ErrorCode.SHUTTING_DOWN) {
+        if (e.code() == ErrorCode.SHUTTING_DOWN || e.code() == ErrorCode.SUPERSEDED) {
+            // the daemon's own doing, logged where it decided it (a takeover is a milestone)
             LOG.debug("{}: closed: {}", this, closeReason);
         } else {
             LOG.warn("{}: closed: {}", this, closeReason);
@@ -438,6 +441,15 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         }
         if (channel.isActive()) {
             channel.writeAndFlush(e.toMessage()).addListener(ChannelFutureListener.CLOSE);
+            // A peer that stopped reading (a frozen agent, a dead host: exactly the sessions a takeover or
+            // the idle timeout ends) may never take the ERROR, queued behind what it did not read either.
+            Channel ch = channel;
+            ch.eventLoop().schedule(() -> {
+                if (ch.isOpen()) {
+                    LOG.debug("{}: the ERROR could not be delivered within {} ms; closing anyway", this, CLOSE_GRACE_MS);
+                    ch.close();
+                }
+            }, CLOSE_GRACE_MS, TimeUnit.MILLISECONDS);
         } else {
             channel.close();
         }

@@ -22,7 +22,9 @@ public enum ErrorCode {
     UNSUPPORTED_FEATURE(13, false),
     SHUTTING_DOWN(14, true),
     INTERNAL(15, true),
-    DETECTOR_UNAVAILABLE(16, false);
+    DETECTOR_UNAVAILABLE(16, false),
+    /** The daemon closes a session because the same switch's restarted agent (higher incarnation) took it over. */
+    SUPERSEDED(17, true);
 
     private final int code;
     private final boolean fatal;

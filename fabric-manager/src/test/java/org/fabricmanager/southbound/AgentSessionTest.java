@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class AgentSessionTest {
     private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
     private final ConcurrentHashMap<Long, AgentSession> byGuid = new ConcurrentHashMap<>();
+    private final List<Long> incarnations = new java.util.concurrent.CopyOnWriteArrayList<>();
     private SouthboundServer server;
     private InetSocketAddress address;
     private NioEventLoopGroup group;
@@ -44,6 +45,7 @@ class AgentSessionTest {
                 session.reject(ErrorCode.DUPLICATE_GUID, hello, "GUID in use");
                 return;
             }
+            incarnations.add(hello.incarnation());
             events.add("hello " + hello.name());
             session.acceptHello(42);
         }
@@ -244,6 +246,55 @@ class AgentSessionTest {
         }
         assertThat(byGuid.get(8L).state()).isEqualTo(AgentSession.State.ACTIVE);
         first.stop().syncUninterruptibly();
+    }
+
+    @Test
+    void supersededAgentReconnectsAtItsIncarnationWhileARestartTakesAHigherOne() throws Exception {
+        SwitchAgent agent = agent(9);
+        agent.start();
+        assertThat(next()).isEqualTo("hello s9");
+        assertThat(next()).isEqualTo("ports 4");
+        long first = agent.incarnation();
+        assertThat(incarnations).containsExactly(first);
+
+        byGuid.get(9L).reject(ErrorCode.SUPERSEDED, null, "switch 9: superseded by its restarted agent");
+        assertThat(next()).isEqualTo("closed SUPERSEDED: switch 9: superseded by its restarted agent");
+        assertThat(next()).isEqualTo("hello s9");
+        assertThat(next()).isEqualTo("ports 4");
+        assertThat(incarnations).as("a reconnect is not a restart").containsExactly(first, first);
+
+        agent.stop().syncUninterruptibly();
+        assertThat(next()).startsWith("closed");
+        agent.start();
+        assertThat(next()).isEqualTo("hello s9");
+        assertThat(next()).isEqualTo("ports 4");
+        assertThat(agent.incarnation()).isGreaterThan(first);
+        assertThat(incarnations).containsExactly(first, first, agent.incarnation());
+        agent.stop().syncUninterruptibly();
+    }
+
+    @Test
+    void aPeerThatStopsReadingIsClosedEvenThoughItCannotTakeTheError() throws Exception {
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(4096);
+            s.connect(address);
+            send(s, new Hello(1, 1, 1, 10, 1, 4, 4096, 0, 0, TableHash.EMPTY, "frozen"));
+            readFrame(s); // HELLO_REPLY
+            send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2), PortRecord.down(3),
+                    PortRecord.down(4))));
+            assertThat(next()).isEqualTo("hello frozen");
+            assertThat(next()).isEqualTo("ports 4");
+            // 16 MiB of blocks the peer never reads: far more than the socket buffers hold, so the
+            // ERROR waits behind them for good
+            byte[] entries = new byte[64];
+            List<LftBatch.Block> blocks = new java.util.ArrayList<>();
+            for (int base = 0; base < Protocol.MAX_TABLE_LENGTH; base += 64) {
+                blocks.add(new LftBatch.Block(base, entries));
+            }
+            byGuid.get(10L).sendBatch(new LftBatch(1, blocks, Protocol.MAX_TABLE_LENGTH, 0), 60_000);
+            byGuid.get(10L).reject(ErrorCode.SUPERSEDED, null, "taken over");
+            assertThat(next()).isEqualTo("closed SUPERSEDED: taken over");
+        }
     }
 
     @Test

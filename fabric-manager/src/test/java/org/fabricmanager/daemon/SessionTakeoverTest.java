@@ -1,0 +1,251 @@
+package org.fabricmanager.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
+import static org.fabricmanager.daemon.DaemonSimulationTest.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Message.ErrorReport;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.MessageCodec;
+import org.fabricmanager.southbound.TableHash;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PgftGenerator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A HELLO for a GUID that has a session takes it over only with a strictly higher incarnation (a
+ * restarted agent); anything else is still refused as a duplicate. The idle timeout is set far beyond
+ * the tests' length, so only a takeover can end an old session here.
+ */
+class SessionTakeoverTest {
+    @TempDir
+    Path state;
+    FabricManagerDaemon daemon;
+    FabricSimulator sim;
+    AgentSettings settings;
+    final Fabric fabric = PgftGenerator.generate(SPEC);
+    final NioEventLoopGroup group = new NioEventLoopGroup(1);
+    final List<SwitchAgent> extraAgents = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        DaemonConfig c = DaemonSimulationTest.config(state, SPEC).withSouthboundBind("127.0.0.1");
+        DaemonConfig.Southbound sb = c.southbound();
+        c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(),
+                sb.echoIntervalMs(), 600_000, sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(), c.push(),
+                c.state(), c.faults());
+        daemon = FabricManagerDaemon.start(c, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()), 65536,
+                1_000, 5_000, 20, 200);
+        sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
+    }
+
+    @AfterEach
+    void stop() {
+        for (SwitchAgent a : extraAgents) {
+            a.stop().syncUninterruptibly();
+        }
+        sim.close();
+        daemon.close();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    @Test
+    void onlyAStrictlyHigherIncarnationTakesTheSessionOver() throws Exception {
+        long guid = PgftGenerator.switchGuid(1, 2);
+        try (Socket first = connect()) {
+            send(first, hello(guid, 100));
+            assertThat(readFrame(first)).isInstanceOf(Message.HelloReply.class);
+            for (long incarnation : new long[] {100, 99, 0}) {
+                try (Socket s = connect()) {
+                    send(s, hello(guid, incarnation));
+                    ErrorReport e = lastError(readUntilClosed(s));
+                    assertThat(e.errorCode()).as("incarnation %d", incarnation).contains(ErrorCode.DUPLICATE_GUID);
+                    assertThat(e.txid()).isEqualTo(1);
+                    assertThat(e.message()).contains("incarnation 100").contains("incarnation " + incarnation + " is not higher");
+                }
+            }
+            try (Socket second = connect()) {
+                send(second, hello(guid, 101));
+                assertThat(readFrame(second)).isInstanceOf(Message.HelloReply.class);
+                ErrorReport superseded = lastError(readUntilClosed(first));
+                assertThat(superseded.errorCode()).contains(ErrorCode.SUPERSEDED);
+                assertThat(superseded.fatal()).isTrue();
+                assertThat(superseded.txid()).as("answers no request").isZero();
+                assertThat(superseded.message()).contains(Guids.format(guid)).contains("incarnation 101");
+
+                // the superseded one coming back keeps being refused: the newer session stays
+                try (Socket again = connect()) {
+                    send(again, hello(guid, 100));
+                    assertThat(lastError(readUntilClosed(again)).errorCode()).contains(ErrorCode.DUPLICATE_GUID);
+                }
+                // incarnations are unsigned: 2^63 is above 101
+                try (Socket third = connect()) {
+                    send(third, hello(guid, Long.MIN_VALUE));
+                    assertThat(readFrame(third)).isInstanceOf(Message.HelloReply.class);
+                    assertThat(lastError(readUntilClosed(second)).errorCode()).contains(ErrorCode.SUPERSEDED);
+                }
+            }
+        }
+        List<String> restarts = new ArrayList<>();
+        for (Milestone m : daemon.milestones(0).get(5, TimeUnit.SECONDS)) {
+            if (m.kind() == Milestone.Kind.SWITCH_RESTARTED) {
+                restarts.add(m.message());
+            }
+        }
+        assertThat(restarts).containsExactly(
+                "switch " + Guids.format(guid) + " (s1-2) restarted (incarnation 100 -> 101): took over its session",
+                "switch " + Guids.format(guid) + " (s1-2) restarted (incarnation 101 -> 9223372036854775808): took over "
+                        + "its session");
+    }
+
+    @Test
+    void restartedAgentTakesOverFromItsHungPredecessorAndGetsItsTable() throws Exception {
+        sim.start();
+        await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");
+        long leaf = PgftGenerator.switchGuid(1, 2);
+        SwitchAgent old = sim.agent(leaf);
+        old.hang().syncUninterruptibly(); // its process froze: the connection stays open and silent
+
+        SwitchAgent restarted = agentFor(old, 11);
+        restarted.continueAfter(old.incarnation());
+        restarted.start();
+        awaitIncarnation(leaf, restarted);
+        Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8
+                && st.tables().inSync() == 8, "convergence with the restarted agent");
+        assertThat(restarted.incarnation()).isGreaterThan(old.incarnation());
+        assertThat(daemon.topology().get()).isEqualTo(fabric);
+        ForwardingTables expected = new HopTestEngine().route(fabric.index()).tables();
+        int row = fabric.index().switchId(leaf);
+        assertThat(restarted.table().version()).isEqualTo(s.routing().version());
+        assertThat(restarted.table().entries()).as("it started empty and got its whole table")
+                .isEqualTo(expected.copyRow(row));
+
+        Thread.sleep(300); // the old session's own close comes after the takeover: it must change nothing
+        s = daemon.status().get(5, TimeUnit.SECONDS);
+        assertThat(s.state()).isEqualTo(DaemonState.CONVERGED);
+        assertThat(s.switches().connected()).isEqualTo(8);
+        assertThat(daemon.switchDetail(leaf).get().incarnation()).isEqualTo(restarted.incarnation());
+        assertThat(restarted.handshakes()).isEqualTo(1);
+        assertThat(old.handshakes()).isEqualTo(1);
+        List<Milestone> milestones = daemon.milestones(0).get(5, TimeUnit.SECONDS);
+        assertThat(milestones).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_RESTARTED).extracting(Milestone::message)
+                .containsExactly("switch " + Guids.format(leaf) + " (s1-2) restarted (incarnation " + old.incarnation()
+                        + " -> " + restarted.incarnation() + "): took over its session");
+        assertThat(milestones).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_LOST).extracting(Milestone::message)
+                .singleElement().asString().contains("superseded by its restarted agent");
+    }
+
+    @Test
+    void twoLiveAgentsWithOneGuidSettleOnTheNewerOne() throws Exception {
+        sim.start();
+        await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");
+        long leaf = PgftGenerator.switchGuid(1, 1);
+        SwitchAgent first = sim.agent(leaf);
+        SwitchAgent twin = agentFor(first, 12); // a second device misconfigured with the same GUID
+        twin.continueAfter(first.incarnation());
+        twin.start();
+        awaitIncarnation(leaf, twin);
+        await(daemon, st -> st.state() == DaemonState.CONVERGED && st.tables().inSync() == 8, "convergence with the twin");
+        // the superseded one reconnects (20-200 ms backoff) and is refused each time
+        Thread.sleep(600);
+        assertThat(first.state()).isNotEqualTo(SwitchAgent.State.ACTIVE);
+        assertThat(first.handshakes()).as("never admitted again").isEqualTo(1);
+        assertThat(twin.handshakes()).as("never disturbed").isEqualTo(1);
+        assertThat(twin.state()).isEqualTo(SwitchAgent.State.ACTIVE);
+        assertThat(daemon.switchDetail(leaf).get().incarnation()).isEqualTo(twin.incarnation());
+        assertThat(daemon.milestones(0).get(5, TimeUnit.SECONDS))
+                .filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_RESTARTED).hasSize(1);
+    }
+
+    private SwitchAgent agentFor(SwitchAgent like, long seed) {
+        SwitchAgent a = new SwitchAgent(like.guid(), like.name(), like.portCount(), like.ports(), settings, group.next(),
+                null, new Random(seed));
+        extraAgents.add(a);
+        return a;
+    }
+
+    private void awaitIncarnation(long guid, SwitchAgent agent) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Views.SwitchDetail d = daemon.switchDetail(guid).get(5, TimeUnit.SECONDS);
+            if (d != null && d.connected() && d.incarnation() == agent.incarnation()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + agent + " to hold the session; last " + d);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static Hello hello(long guid, long incarnation) {
+        return new Hello(1, 1, 1, guid, incarnation, 8, 65_536, 0, 0, TableHash.EMPTY, "s1-2");
+    }
+
+    private Socket connect() throws IOException {
+        Socket s = new Socket("127.0.0.1", daemon.southboundAddress().getPort());
+        s.setSoTimeout(10_000);
+        return s;
+    }
+
+    private static void send(Socket s, Message m) throws IOException {
+        ByteBuf buf = Unpooled.buffer();
+        MessageCodec.encode(m, buf);
+        byte[] bytes = new byte[buf.readableBytes()];
+        buf.readBytes(bytes);
+        s.getOutputStream().write(bytes);
+        s.getOutputStream().flush();
+    }
+
+    private static Message readFrame(Socket s) throws IOException {
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        byte[] f = new byte[in.readInt()];
+        in.readFully(f);
+        return MessageCodec.decode(Unpooled.wrappedBuffer(f));
+    }
+
+    /** Reads frames until the daemon closes the connection (a read timeout fails the test). */
+    private static List<Message> readUntilClosed(Socket s) throws IOException {
+        List<Message> out = new ArrayList<>();
+        try {
+            while (true) {
+                out.add(readFrame(s));
+            }
+        } catch (EOFException | SocketException closed) {
+            return out;
+        }
+    }
+
+    private static ErrorReport lastError(List<Message> frames) {
+        assertThat(frames).isNotEmpty();
+        assertThat(frames.get(frames.size() - 1)).as("last frame before the close").isInstanceOf(ErrorReport.class);
+        return (ErrorReport) frames.get(frames.size() - 1);
+    }
+}
