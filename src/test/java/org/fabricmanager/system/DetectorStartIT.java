@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * members on loopback: the daemon's emitter (the last switch in ring order) starts its member 3δ
  * after its configuration arrives, and two agents have no failure detector at all. The daemon must
  * declare no switch dead, route nothing around, list the two as unwatched, and still find a silent
- * agent once the ring runs.
+ * agent once the ring runs. And an agent restarted faster than δ keeps its new session when the ring
+ * declares its previous run dead.
  */
 class DetectorStartIT {
     static final PgftSpec SPEC = PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)");
@@ -41,9 +42,7 @@ class DetectorStartIT {
     @Test
     void aLateMemberAndAgentsWithoutDetectorCauseNoFalseFault() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
-        DaemonConfig c = SystemSupport.config(state, SPEC).withFaults(DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
-                new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(),
-                        SystemSupport.freeUdpPort(), 30_000)));
+        DaemonConfig c = config();
         List<Long> order = RingOrder.of(fabric);
         long daemonsEmitter = order.get(order.size() - 1);
         List<Long> withoutDetector = List.of(order.get(0), order.get(order.size() / 2));
@@ -90,6 +89,48 @@ class DetectorStartIT {
                     .anyMatch(f -> f.guid().equals(Guids.format(daemonsEmitter))), "the ring reports the hung switch", 60);
             assertThat(daemon.faults().get(10, TimeUnit.SECONDS).switches()).hasSize(1);
         }
+    }
+
+    @Test
+    void anAgentRestartedFasterThanTheRingNoticesKeepsItsNewSession() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        List<Milestone> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config(), List.of(seen::add));
+             FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
+            sim.enableDetectors(new SimpleMeterRegistry());
+            sim.start();
+            SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
+                    "first convergence");
+            SystemSupport.awaitTrue(() -> kinds(daemon).contains(Milestone.Kind.DETECTOR_RUNNING), "ring running", 60);
+            long leaf = PgftGenerator.switchGuid(1, 5);
+            String name = Guids.format(leaf);
+
+            // the agent process dies and is restarted at once, but its new ring member takes 2δ to start: the
+            // ring declares the previous run dead about δ after the kill, while the new run is already connected
+            sim.detectors().delayStart(leaf, 2L * DELTA_MS);
+            sim.kill(leaf, FabricSimulator.KillMode.AGENT);
+            sim.revive(leaf);
+            SystemSupport.awaitTrue(() -> connections(seen, name) == 2, "the restarted agent connects", 30);
+            SystemSupport.awaitTrue(() -> sim.detectors().running() == SWITCHES, "its new member runs", 30);
+            Thread.sleep(4L * DELTA_MS);
+            assertThat(kinds(daemon)).as("the verdict on the previous run is not applied to the new one")
+                    .doesNotContain(Milestone.Kind.SWITCH_FAILED);
+            assertThat(connections(seen, name)).as("the new session was never dropped").isEqualTo(2);
+            assertThat(daemon.faults().get(10, TimeUnit.SECONDS).switches()).isEmpty();
+            SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
+                    "in sync again");
+        }
+    }
+
+    private DaemonConfig config() throws Exception {
+        return SystemSupport.config(state, SPEC).withFaults(DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
+                new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(),
+                        SystemSupport.freeUdpPort(), 30_000)));
+    }
+
+    /** Sessions of switch {@code guid} admitted so far (connections are announced, not kept in the log). */
+    private static long connections(List<Milestone> seen, String guid) {
+        return seen.stream().filter(m -> m.kind() == Milestone.Kind.SWITCH_CONNECTED && m.message().contains(guid)).count();
     }
 
     private static List<Milestone.Kind> kinds(FabricManagerDaemon d) throws Exception {

@@ -146,6 +146,8 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         final SwitchPorts ports;
         final long connectedAtMillis = System.currentTimeMillis();
         boolean admitted;
+        /** The ring incarnation of the switch's previous run when this session was told to join (-1: not). */
+        long replacedRingIncarnation = -1;
 
         ManagedSwitch(AgentSession session, Hello hello) {
             this.session = session;
@@ -208,6 +210,13 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             }
             if (ring.unwatched(guid)) {
                 LOG.debug("ring: switch {} declared dead, but it runs no ring member: ignored", Guids.format(guid));
+                return;
+            }
+            ManagedSwitch current = switches.get(guid);
+            if (current != null && f.incarnation() <= current.replacedRingIncarnation) {
+                // the agent restarted faster than the ring noticed: the verdict is about its previous run
+                LOG.info("ring: the previous run of switch {} ({}, ring incarnation {}) declared dead; its restarted "
+                        + "agent is connected and joins the ring", Guids.format(guid), current.hello.name(), f.incarnation());
                 return;
             }
             failedSwitches.put(guid, System.currentTimeMillis());
@@ -576,7 +585,8 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
                 faultEvent("switch " + ms.hello.name() + " connected");
             }
             if (ring != null && ring.active() && ring.contains(guid)) {
-                // a restarted agent joins the running ring
+                // a restarted agent joins the running ring, above the incarnation of its previous run
+                ms.replacedRingIncarnation = ring.incarnation(guid);
                 sendDetectorConfig(ms, true);
             }
             milestones.record(Milestone.Kind.SWITCH_CONNECTED, "switch " + Guids.format(guid) + " (" + ms.hello.name()

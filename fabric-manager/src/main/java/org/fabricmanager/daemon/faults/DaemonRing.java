@@ -120,6 +120,20 @@ public final class DaemonRing implements AutoCloseable {
         return false;
     }
 
+    /** The incarnation of member {@code guid} in the daemon member's view (0: never restarted), -1 without a ring. */
+    public long incarnation(long guid) {
+        Integer index = indexByGuid.get(guid);
+        if (member == null || index == null) {
+            return -1;
+        }
+        for (org.fabricmanager.detector.message.MemberStatus s : member.snapshot().members()) {
+            if (s.member() == index) {
+                return s.incarnation();
+            }
+        }
+        return 0;
+    }
+
     /** Answers still awaited in this epoch's start. */
     public int awaitingAnswers() {
         return awaiting.size();
