@@ -106,7 +106,7 @@ public final class FabricSimulator implements AutoCloseable {
         if (detectors != null) {
             return;
         }
-        detectors = new AgentDetectors(group, registry);
+        detectors = new AgentDetectors(Math.max(1, Runtime.getRuntime().availableProcessors()), registry);
         int i = 0;
         for (SwitchAgent a : agents.values()) {
             int n = i++;

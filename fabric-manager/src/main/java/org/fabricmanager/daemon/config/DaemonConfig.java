@@ -196,6 +196,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             if (engine == null || engine.isBlank()) {
                 throw new ConfigException("option routing.engine must not be empty");
             }
+            if (engine.equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)) {
+                // its tables are deadlock-free only together with per-switch VC rules, which no message carries yet
+                throw new ConfigException("option routing.engine: " + engine + " needs per-switch virtual-channel rules "
+                        + "that the southbound protocol cannot install yet, and its tables alone can deadlock; use it "
+                        + "offline (route, quality --hdft; docs/vtftr.md) and run the daemon with dmodc, dmodk, minhop "
+                        + "or updn");
+            }
             check("routing.threads", threads, 0, 1024);
             check("routing.settleMs", settleMs, 0, 600_000);
         }

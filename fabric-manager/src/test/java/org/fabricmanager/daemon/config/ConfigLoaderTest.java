@@ -78,6 +78,12 @@ class ConfigLoaderTest {
                 .hasMessageContaining("fm.yaml:1");
         assertThatThrownBy(() -> ConfigLoader.parse("southbound:\n  echoIntervalMs: 5000\n  idleTimeoutMs: 4000\n", "fm.yaml"))
                 .hasMessageContaining("idleTimeoutMs (4000) must be larger");
+        assertThatThrownBy(() -> ConfigLoader.parse("faults:\n  detector:\n    deltaMs: 800\n    startupGraceMs: 1000\n",
+                "fm.yaml")).hasMessageContaining("faults.detector.startupGraceMs (1000) must be at least twice "
+                + "faults.detector.deltaMs (800)");
+        assertThatThrownBy(() -> ConfigLoader.parse("routing:\n  engine: vtftr\n", "fm.yaml"))
+                .hasMessageContaining("routing.engine: vtftr needs per-switch virtual-channel rules")
+                .hasMessageContaining("dmodc");
     }
 
     @Test
