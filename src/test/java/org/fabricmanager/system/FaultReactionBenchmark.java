@@ -273,7 +273,7 @@ class FaultReactionBenchmark {
         return new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),
                 base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
-                new DaemonConfig.Detector(detector, ETA_MS, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort(),
+                new DaemonConfig.Detector(detector, ETA_MS, DELTA_MS, System.getProperty("fm.bench.overlay", "bmg"), "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort(),
                         Integer.getInteger("fm.bench.startupGraceMs", 30_000))));
     }
 
