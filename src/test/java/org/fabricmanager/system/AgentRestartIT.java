@@ -1,17 +1,14 @@
 package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fabricmanager.southbound.RawFrames.readFrame;
+import static org.fabricmanager.southbound.RawFrames.readUntilClosed;
+import static org.fabricmanager.southbound.RawFrames.send;
 import static org.fabricmanager.system.SystemSupport.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import java.io.DataInputStream;
-import java.io.EOFException;
-import java.io.IOException;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,7 +25,6 @@ import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.ErrorReport;
-import org.fabricmanager.southbound.MessageCodec;
 import org.fabricmanager.southbound.TableHash;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
@@ -135,31 +131,4 @@ class AgentRestartIT {
         return JSON.readTree(r.body());
     }
 
-    private static void send(Socket s, Message m) throws IOException {
-        ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(m, buf);
-        byte[] bytes = new byte[buf.readableBytes()];
-        buf.readBytes(bytes);
-        s.getOutputStream().write(bytes);
-        s.getOutputStream().flush();
-    }
-
-    private static Message readFrame(Socket s) throws IOException {
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        byte[] f = new byte[in.readInt()];
-        in.readFully(f);
-        return MessageCodec.decode(Unpooled.wrappedBuffer(f));
-    }
-
-    /** Frames until the daemon closes the connection; a read timeout (no close) fails the test. */
-    private static List<Message> readUntilClosed(Socket s) throws IOException {
-        List<Message> out = new ArrayList<>();
-        try {
-            while (true) {
-                out.add(readFrame(s));
-            }
-        } catch (EOFException | SocketException closed) {
-            return out;
-        }
-    }
 }

@@ -1,12 +1,12 @@
 package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fabricmanager.southbound.RawFrames.frame;
+import static org.fabricmanager.southbound.RawFrames.readUntilClosed;
 import static org.fabricmanager.system.SystemSupport.await;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -86,30 +86,6 @@ class ProtocolRobustnessIT {
         Socket s = new Socket("127.0.0.1", daemon.southboundAddress().getPort());
         s.setSoTimeout(10_000);
         return s;
-    }
-
-    private static byte[] frame(Message m) {
-        ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(m, buf);
-        byte[] bytes = new byte[buf.readableBytes()];
-        buf.readBytes(bytes);
-        return bytes;
-    }
-
-    /** Reads frames until the daemon closes the connection; returns them. */
-    private static List<Message> readUntilClosed(Socket s) throws IOException {
-        List<Message> out = new ArrayList<>();
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        try {
-            while (true) {
-                int length = in.readInt();
-                byte[] f = new byte[length];
-                in.readFully(f);
-                out.add(MessageCodec.decode(Unpooled.wrappedBuffer(f)));
-            }
-        } catch (EOFException | SocketException closed) {
-            return out;
-        }
     }
 
     private static ErrorReport lastError(List<Message> frames) {

@@ -9,6 +9,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -62,8 +63,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     private final long id = IDS.incrementAndGet();
     private final SouthboundSettings settings;
     private final SouthboundListener listener;
-    private final Map<Integer, PendingBatch> pending = new HashMap<>();
-    private final Map<Integer, PendingConfig> pendingConfigs = new HashMap<>();
+    private final Map<Integer, Pending<CommitAck>> pending = new HashMap<>();
+    private final Map<Integer, Pending<DetectorConfigReply>> pendingConfigs = new HashMap<>();
 
     private Channel channel;
     private volatile State state = State.AWAIT_HELLO;
@@ -185,7 +186,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
                 future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is " + state));
                 return;
             }
-            PendingConfig p = new PendingConfig(future, new int[chunks.size()]);
+            Pending<DetectorConfigReply> p = new Pending<>(future, new int[chunks.size()]);
             for (int i = 0; i < chunks.size(); i++) {
                 Message.DetectorConfig c = chunks.get(i);
                 int txid = takeTxid();
@@ -196,8 +197,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
                         c.members()));
             }
             channel.flush();
-            p.timer = channel.eventLoop().schedule(() -> finishConfig(p, new DetectorConfigReply(
-                    DetectorConfigReply.Outcome.NO_ANSWER, "no answer to DETECTOR_CONFIG within " + timeoutMs + " ms")),
+            p.timer = channel.eventLoop().schedule(() -> finish(pendingConfigs, p, new DetectorConfigReply(
+                    DetectorConfigReply.Outcome.NO_ANSWER, "no answer to DETECTOR_CONFIG within " + timeoutMs + " ms"), null),
                     timeoutMs, TimeUnit.MILLISECONDS);
         });
         return future;
@@ -222,7 +223,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
                 future.completeExceptionally(new RequestFailedException(this + " is " + state, false));
                 return;
             }
-            PendingBatch p = new PendingBatch(future, new int[batch.blocks().size() + 1]);
+            Pending<CommitAck> p = new Pending<>(future, new int[batch.blocks().size() + 1]);
             int i = 0;
             for (LftBatch.Block b : batch.blocks()) {
                 int txid = takeTxid();
@@ -235,7 +236,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
             pending.put(commitTxid, p);
             channel.writeAndFlush(new LftCommit(commitTxid, batch.version(), batch.length(), batch.blocks().size(),
                     batch.hash()));
-            p.timer = channel.eventLoop().schedule(() -> finish(p, null, new RequestFailedException(
+            p.timer = channel.eventLoop().schedule(() -> finish(pending, p, null, new RequestFailedException(
                     "no ACK for the commit of v" + batch.version() + " within " + timeoutMs + " ms", true)),
                     timeoutMs, TimeUnit.MILLISECONDS);
         });
@@ -330,21 +331,21 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
             ctx.writeAndFlush(new Message.Ack(msg.txid(), MessageType.PORT_STATUS));
             listener.portStatusReceived(this, status);
         } else if (msg instanceof CommitAck ack) {
-            PendingBatch p = pending.get(ack.txid());
+            Pending<CommitAck> p = pending.get(ack.txid());
             if (p != null && p.txids[p.txids.length - 1] == ack.txid()) {
-                finish(p, ack, null);
+                finish(pending, p, ack, null);
             } else {
                 LOG.debug("{}: ACK of commit txid {} matches no pending request", this, ack.txid());
             }
         } else if (msg instanceof ErrorReport error) {
-            PendingBatch p = pending.get(error.txid());
+            Pending<CommitAck> p = pending.get(error.txid());
             if (p != null) {
-                finish(p, null, new AgentErrorException(error));
+                finish(pending, p, null, new AgentErrorException(error));
             }
-            PendingConfig c = pendingConfigs.get(error.txid());
+            Pending<DetectorConfigReply> c = pendingConfigs.get(error.txid());
             if (c != null) {
-                finishConfig(c, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
-                        error.errorCode().map(Enum::name).orElse("error " + error.code()) + ": " + error.message()));
+                finish(pendingConfigs, c, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
+                        error.errorCode().map(Enum::name).orElse("error " + error.code()) + ": " + error.message()), null);
             }
             if (error.fatal()) {
                 closeReason = "agent sent " + error;
@@ -358,9 +359,9 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         } else if (msg instanceof EchoReply echo) {
             lastRttNanos = Math.max(0, System.nanoTime() - echo.timestamp());
         } else if (msg instanceof Message.Ack ack) {
-            PendingConfig c = pendingConfigs.get(ack.txid());
+            Pending<DetectorConfigReply> c = pendingConfigs.get(ack.txid());
             if (c != null && ack.ackedType() == MessageType.DETECTOR_CONFIG && c.txids[c.txids.length - 1] == ack.txid()) {
-                finishConfig(c, DetectorConfigReply.RUNNING);
+                finish(pendingConfigs, c, DetectorConfigReply.RUNNING, null);
             } else if (c == null) {
                 LOG.debug("{}: ignoring {}", this, msg);
             }
@@ -466,12 +467,12 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
             echoTimer.cancel(false);
         }
         RequestFailedException closed = new RequestFailedException(this + " closed", false);
-        for (PendingBatch p : pending.values().toArray(new PendingBatch[0])) {
-            finish(p, null, closed);
+        for (Pending<CommitAck> p : new ArrayList<>(pending.values())) {
+            finish(pending, p, null, closed);
         }
         DetectorConfigReply noAnswer = new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " closed");
-        for (PendingConfig p : pendingConfigs.values().toArray(new PendingConfig[0])) {
-            finishConfig(p, noAnswer);
+        for (Pending<DetectorConfigReply> p : new ArrayList<>(pendingConfigs.values())) {
+            finish(pendingConfigs, p, noAnswer, null);
         }
         String reason = closeReason != null ? closeReason : "connection closed by the agent";
         LOG.debug("{}: closed in state {}: {}", this, previous, reason);
@@ -482,13 +483,14 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         super.channelInactive(ctx);
     }
 
-    private void finish(PendingBatch p, CommitAck ack, Throwable failure) {
+    /** Completes a request once: forgets all its txids, stops its timer, then completes its future. */
+    private static <T> void finish(Map<Integer, Pending<T>> requests, Pending<T> p, T value, Throwable failure) {
         if (p.done) {
             return;
         }
         p.done = true;
         for (int txid : p.txids) {
-            pending.remove(txid);
+            requests.remove(txid);
         }
         if (p.timer != null) {
             p.timer.cancel(false);
@@ -496,22 +498,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         if (failure != null) {
             p.future.completeExceptionally(failure);
         } else {
-            p.future.complete(ack);
+            p.future.complete(value);
         }
-    }
-
-    private void finishConfig(PendingConfig p, DetectorConfigReply reply) {
-        if (p.done) {
-            return;
-        }
-        p.done = true;
-        for (int txid : p.txids) {
-            pendingConfigs.remove(txid);
-        }
-        if (p.timer != null) {
-            p.timer.cancel(false);
-        }
-        p.future.complete(reply);
     }
 
     /** The largest frame the agent accepts (from its HELLO). */
@@ -519,27 +507,14 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         return peerMaxFrame;
     }
 
-    /** A batch in flight: every txid it used, its future and its timeout. */
-    private static final class PendingBatch {
-        final CompletableFuture<CommitAck> future;
+    /** A request in flight (a batch, or a DETECTOR_CONFIG): every txid it used, its future and its timeout. */
+    private static final class Pending<T> {
+        final CompletableFuture<T> future;
         final int[] txids;
         ScheduledFuture<?> timer;
         boolean done;
 
-        PendingBatch(CompletableFuture<CommitAck> future, int[] txids) {
-            this.future = future;
-            this.txids = txids;
-        }
-    }
-
-    /** A DETECTOR_CONFIG in flight: the txids of its chunks, its future and its timeout. */
-    private static final class PendingConfig {
-        final CompletableFuture<DetectorConfigReply> future;
-        final int[] txids;
-        ScheduledFuture<?> timer;
-        boolean done;
-
-        PendingConfig(CompletableFuture<DetectorConfigReply> future, int[] txids) {
+        Pending(CompletableFuture<T> future, int[] txids) {
             this.future = future;
             this.txids = txids;
         }

@@ -3,17 +3,15 @@ package org.fabricmanager.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
+import static org.fabricmanager.southbound.RawFrames.readFrame;
+import static org.fabricmanager.southbound.RawFrames.readUntilClosed;
+import static org.fabricmanager.southbound.RawFrames.send;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.nio.NioEventLoopGroup;
-import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +26,6 @@ import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.ErrorReport;
 import org.fabricmanager.southbound.Message.Hello;
-import org.fabricmanager.southbound.MessageCodec;
 import org.fabricmanager.southbound.TableHash;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
@@ -213,34 +210,6 @@ class SessionTakeoverTest {
         Socket s = new Socket("127.0.0.1", daemon.southboundAddress().getPort());
         s.setSoTimeout(10_000);
         return s;
-    }
-
-    private static void send(Socket s, Message m) throws IOException {
-        ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(m, buf);
-        byte[] bytes = new byte[buf.readableBytes()];
-        buf.readBytes(bytes);
-        s.getOutputStream().write(bytes);
-        s.getOutputStream().flush();
-    }
-
-    private static Message readFrame(Socket s) throws IOException {
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        byte[] f = new byte[in.readInt()];
-        in.readFully(f);
-        return MessageCodec.decode(Unpooled.wrappedBuffer(f));
-    }
-
-    /** Reads frames until the daemon closes the connection (a read timeout fails the test). */
-    private static List<Message> readUntilClosed(Socket s) throws IOException {
-        List<Message> out = new ArrayList<>();
-        try {
-            while (true) {
-                out.add(readFrame(s));
-            }
-        } catch (EOFException | SocketException closed) {
-            return out;
-        }
     }
 
     private static ErrorReport lastError(List<Message> frames) {

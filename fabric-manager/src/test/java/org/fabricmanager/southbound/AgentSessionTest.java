@@ -2,13 +2,11 @@ package org.fabricmanager.southbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.fabricmanager.southbound.RawFrames.readFrame;
+import static org.fabricmanager.southbound.RawFrames.send;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.nio.NioEventLoopGroup;
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
@@ -343,24 +341,6 @@ class AgentSessionTest {
         Socket s = new Socket(address.getAddress(), address.getPort());
         s.setSoTimeout(5_000);
         return s;
-    }
-
-    private static void send(Socket s, Message m) throws IOException {
-        ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(m, buf);
-        byte[] bytes = new byte[buf.readableBytes()];
-        buf.readBytes(bytes);
-        OutputStream out = s.getOutputStream();
-        out.write(bytes);
-        out.flush();
-    }
-
-    static Message readFrame(Socket s) throws IOException {
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        int length = in.readInt();
-        byte[] frame = new byte[length];
-        in.readFully(frame);
-        return MessageCodec.decode(Unpooled.wrappedBuffer(frame));
     }
 
     private static ErrorReport readError(Socket s) throws IOException {
