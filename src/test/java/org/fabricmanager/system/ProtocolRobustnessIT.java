@@ -198,14 +198,14 @@ class ProtocolRobustnessIT {
     void duplicateGuidIsRefusedAndTheRealSwitchKeepsItsSession() throws Exception {
         long taken = PgftGenerator.switchGuid(1, 2);
         long real = sim.agent(taken).incarnation();
-        // only a strictly higher incarnation (a restarted agent) may take a session over: the real
-        // switch's own incarnation, or any lower one, is a second device with the same GUID
-        for (long incarnation : new long[] {real, real - 1, 1}) {
+        // a lower incarnation than the real switch's is an older run: a second device with the same GUID
+        // (an equal or higher one would take the session over, as a reconnection or a restart does)
+        for (long incarnation : new long[] {real - 1, 1}) {
             try (Socket s = connect()) {
                 s.getOutputStream().write(frame(hello(taken, 1, 1, incarnation)));
                 ErrorReport e = lastError(readUntilClosed(s));
                 assertThat(e.errorCode()).as("incarnation %d", incarnation).contains(ErrorCode.DUPLICATE_GUID);
-                assertThat(e.message()).contains("incarnation " + incarnation + " is not higher");
+                assertThat(e.message()).contains("incarnation " + incarnation + " is lower");
             }
         }
         assertUnaffected("DUPLICATE_GUID: switch 0x1000000100000002 is already connected");

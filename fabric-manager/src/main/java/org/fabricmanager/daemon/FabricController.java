@@ -512,35 +512,46 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private void onHello(AgentSession session, Hello hello) {
         ManagedSwitch existing = switches.get(hello.guid());
         if (existing != null) {
-            if (Long.compareUnsigned(hello.incarnation(), existing.hello.incarnation()) <= 0) {
-                // not a restart of the agent that holds the session: a second device configured with the
-                // same GUID, or the same agent reconnecting before its old connection was noticed gone
+            int order = Long.compareUnsigned(hello.incarnation(), existing.hello.incarnation());
+            if (order < 0) {
+                // an older run than the one holding the session: a second device configured with the same GUID
                 session.reject(ErrorCode.DUPLICATE_GUID, hello, "switch " + Guids.format(hello.guid())
                         + " is already connected (" + existing.session + ", incarnation "
                         + Long.toUnsignedString(existing.hello.incarnation()) + "); incarnation "
-                        + Long.toUnsignedString(hello.incarnation()) + " is not higher, so it cannot take it over");
+                        + Long.toUnsignedString(hello.incarnation()) + " is lower, so it cannot take it over");
                 return;
             }
-            takeOver(existing, session, hello);
+            takeOver(existing, session, hello, order == 0);
         }
         switches.put(hello.guid(), new ManagedSwitch(session, hello));
         session.acceptHello(daemonId);
     }
 
     /**
-     * A restarted agent (strictly higher incarnation) supersedes the session its predecessor still
-     * holds, typically a connection whose end died without a FIN, which the idle timeout would only
-     * notice much later. The old session is closed exactly as any lost session is (out of the fabric,
-     * detached from the pusher); its own close event, and any report of it still queued, come later and
-     * are ignored by {@link #current}, since the GUID then belongs to the new session.
+     * A restarted agent (higher incarnation), or the same run reconnecting (equal incarnation: it gave
+     * the old connection up, e.g. after a network outage longer than its echo timeout), supersedes the
+     * session still held for it, typically a connection whose end died without a FIN, which the idle
+     * timeout would only notice much later. The old session is closed exactly as any lost session is
+     * (out of the fabric, detached from the pusher); its own close event, and any report of it still
+     * queued, come later and are ignored by {@link #current}, since the GUID then belongs to the new
+     * session.
      */
-    private void takeOver(ManagedSwitch old, AgentSession successor, Hello hello) {
+    private void takeOver(ManagedSwitch old, AgentSession successor, Hello hello, boolean sameRun) {
         String guid = Guids.format(hello.guid());
-        String reason = "superseded by its restarted agent (incarnation " + Long.toUnsignedString(hello.incarnation())
-                + ", " + successor.remoteAddress() + ")";
-        milestones.record(Milestone.Kind.SWITCH_RESTARTED, "switch " + guid + " (" + hello.name() + ") restarted "
-                + "(incarnation " + Long.toUnsignedString(old.hello.incarnation()) + " -> "
-                + Long.toUnsignedString(hello.incarnation()) + "): took over its session");
+        String incarnation = Long.toUnsignedString(hello.incarnation());
+        String reason = sameRun
+                ? "superseded by a new connection of the same agent run (incarnation " + incarnation + ", "
+                        + successor.remoteAddress() + ")"
+                : "superseded by its restarted agent (incarnation " + incarnation + ", " + successor.remoteAddress() + ")";
+        if (sameRun) {
+            milestones.record(Milestone.Kind.SWITCH_RECONNECTED, "switch " + guid + " (" + hello.name() + ") reconnected "
+                    + "(incarnation " + incarnation + ") while its previous connection still looked open: took over "
+                    + "its session");
+        } else {
+            milestones.record(Milestone.Kind.SWITCH_RESTARTED, "switch " + guid + " (" + hello.name() + ") restarted "
+                    + "(incarnation " + Long.toUnsignedString(old.hello.incarnation()) + " -> " + incarnation
+                    + "): took over its session");
+        }
         onClosed(old.session, reason);
         old.session.reject(ErrorCode.SUPERSEDED, null, "switch " + guid + ": " + reason);
     }

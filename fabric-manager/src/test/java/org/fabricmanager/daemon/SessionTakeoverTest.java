@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A HELLO for a GUID that has a session takes it over only with a strictly higher incarnation (a
- * restarted agent); anything else is still refused as a duplicate. The idle timeout is set far beyond
+ * A HELLO for a GUID that has a session takes it over with a higher incarnation (a restarted agent)
+ * or the same one (the same run reconnecting); a lower one is still refused as a duplicate. The idle timeout is set far beyond
  * the tests' length, so only a takeover can end an old session here.
  */
 class SessionTakeoverTest {
@@ -74,21 +74,28 @@ class SessionTakeoverTest {
     }
 
     @Test
-    void onlyAStrictlyHigherIncarnationTakesTheSessionOver() throws Exception {
+    void aHigherOrEqualIncarnationTakesTheSessionOverALowerOneIsRefused() throws Exception {
         long guid = PgftGenerator.switchGuid(1, 2);
-        try (Socket first = connect()) {
+        try (Socket stale = connect()) {
+            send(stale, hello(guid, 100));
+            assertThat(readFrame(stale)).isInstanceOf(Message.HelloReply.class);
+            // the same run reconnecting (its old connection silently dead) takes the session over at once
+            Socket first = connect();
             send(first, hello(guid, 100));
             assertThat(readFrame(first)).isInstanceOf(Message.HelloReply.class);
-            for (long incarnation : new long[] {100, 99, 0}) {
+            ErrorReport replaced = lastError(readUntilClosed(stale));
+            assertThat(replaced.errorCode()).contains(ErrorCode.SUPERSEDED);
+            assertThat(replaced.message()).contains("same agent run");
+            for (long incarnation : new long[] {99, 0}) {
                 try (Socket s = connect()) {
                     send(s, hello(guid, incarnation));
                     ErrorReport e = lastError(readUntilClosed(s));
                     assertThat(e.errorCode()).as("incarnation %d", incarnation).contains(ErrorCode.DUPLICATE_GUID);
                     assertThat(e.txid()).isEqualTo(1);
-                    assertThat(e.message()).contains("incarnation 100").contains("incarnation " + incarnation + " is not higher");
+                    assertThat(e.message()).contains("incarnation 100").contains("incarnation " + incarnation + " is lower");
                 }
             }
-            try (Socket second = connect()) {
+            try (first; Socket second = connect()) {
                 send(second, hello(guid, 101));
                 assertThat(readFrame(second)).isInstanceOf(Message.HelloReply.class);
                 ErrorReport superseded = lastError(readUntilClosed(first));
@@ -120,6 +127,9 @@ class SessionTakeoverTest {
                 "switch " + Guids.format(guid) + " (s1-2) restarted (incarnation 100 -> 101): took over its session",
                 "switch " + Guids.format(guid) + " (s1-2) restarted (incarnation 101 -> 9223372036854775808): took over "
                         + "its session");
+        assertThat(daemon.milestones(0).get(5, TimeUnit.SECONDS)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_RECONNECTED)
+                .extracting(Milestone::message).containsExactly("switch " + Guids.format(guid) + " (s1-2) reconnected "
+                        + "(incarnation 100) while its previous connection still looked open: took over its session");
     }
 
     @Test
