@@ -21,7 +21,8 @@ public record DetectorConfigReply(Outcome outcome, String detail) {
         NO_ANSWER
     }
 
-    static final DetectorConfigReply RUNNING = new DetectorConfigReply(Outcome.RUNNING, "");
+    /** The answer of an agent whose member runs. */
+    public static final DetectorConfigReply RUNNING = new DetectorConfigReply(Outcome.RUNNING, "");
 
     /** True when the switch will take part in the ring. */
     public boolean running() {

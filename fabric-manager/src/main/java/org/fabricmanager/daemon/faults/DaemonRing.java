@@ -47,7 +47,11 @@ public final class DaemonRing implements AutoCloseable {
     private long epoch;
     private RingDetector member;
     private List<Long> guids = List.of();
-    private List<InetSocketAddress> addresses = List.of();
+    /**
+     * The epoch's members in DETECTOR_CONFIG chunks, built once: every agent gets the same lists (only
+     * the header's own index differs), which keeps n agents' configurations O(n) objects, not O(n²).
+     */
+    private List<List<Message.DetectorMember>> memberChunks = List.of();
     private final Map<Long, Integer> indexByGuid = new HashMap<>();
     /** Switches of this epoch whose answer to the configuration is still awaited. */
     private final Set<Long> awaiting = new HashSet<>();
@@ -86,7 +90,16 @@ public final class DaemonRing implements AutoCloseable {
         RingParameters p = parameters().withStartupGrace(Duration.ofMillis(settings.startupGraceMs()));
         member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP), listener, registry);
         guids = List.copyOf(g);
-        addresses = List.copyOf(a);
+        List<List<Message.DetectorMember>> chunks = new ArrayList<>();
+        for (int start = 0; start < g.size(); start += CHUNK) {
+            int end = Math.min(g.size(), start + CHUNK);
+            List<Message.DetectorMember> members = new ArrayList<>(end - start);
+            for (int i = start; i < end; i++) {
+                members.add(new Message.DetectorMember(g.get(i), epoch, a.get(i).getAddress(), a.get(i).getPort()));
+            }
+            chunks.add(List.copyOf(members));
+        }
+        memberChunks = List.copyOf(chunks);
         indexByGuid.clear();
         for (int i = 0; i < g.size(); i++) {
             indexByGuid.put(g.get(i), i);
@@ -186,19 +199,13 @@ public final class DaemonRing implements AutoCloseable {
     public List<Message.DetectorConfig> configFor(long guid, boolean join) {
         int self = indexByGuid.get(guid);
         RingParameters p = parameters();
-        List<Message.DetectorConfig> chunks = new ArrayList<>();
-        for (int start = 0; start < guids.size(); start += CHUNK) {
-            int end = Math.min(guids.size(), start + CHUNK);
-            List<Message.DetectorMember> members = new ArrayList<>(end - start);
-            for (int i = start; i < end; i++) {
-                InetSocketAddress addr = addresses.get(i);
-                members.add(new Message.DetectorMember(guids.get(i), epoch, addr.getAddress(), addr.getPort()));
-            }
+        List<Message.DetectorConfig> chunks = new ArrayList<>(memberChunks.size());
+        for (int c = 0; c < memberChunks.size(); c++) {
             chunks.add(new Message.DetectorConfig(0, epoch, settings.etaMs(), settings.deltaMs(),
                     (int) p.pauseThreshold().toMillis(),
                     p.overlay() == Overlay.HYPERCUBE ? Message.Overlay.HYPERCUBE : Message.Overlay.BMG,
                     Message.Transport.UDP, join ? Message.StartMode.JOIN : Message.StartMode.BOOTSTRAP, guids.size(),
-                    self, start, members));
+                    self, c * CHUNK, memberChunks.get(c)));
         }
         return chunks;
     }
