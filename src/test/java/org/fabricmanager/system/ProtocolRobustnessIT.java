@@ -2,6 +2,7 @@ package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.southbound.RawFrames.frame;
+import static org.fabricmanager.southbound.RawFrames.lastError;
 import static org.fabricmanager.southbound.RawFrames.readUntilClosed;
 import static org.fabricmanager.system.SystemSupport.await;
 
@@ -86,13 +87,6 @@ class ProtocolRobustnessIT {
         Socket s = new Socket("127.0.0.1", daemon.southboundAddress().getPort());
         s.setSoTimeout(10_000);
         return s;
-    }
-
-    private static ErrorReport lastError(List<Message> frames) {
-        assertThat(frames).isNotEmpty();
-        Message last = frames.get(frames.size() - 1);
-        assertThat(last).as("last frame before the close").isInstanceOf(ErrorReport.class);
-        return (ErrorReport) last;
     }
 
     private Hello hello(long guid, int min, int max) {

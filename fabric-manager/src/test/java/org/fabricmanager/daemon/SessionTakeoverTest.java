@@ -3,6 +3,7 @@ package org.fabricmanager.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
+import static org.fabricmanager.southbound.RawFrames.lastError;
 import static org.fabricmanager.southbound.RawFrames.readFrame;
 import static org.fabricmanager.southbound.RawFrames.readUntilClosed;
 import static org.fabricmanager.southbound.RawFrames.send;
@@ -220,11 +221,5 @@ class SessionTakeoverTest {
         Socket s = new Socket("127.0.0.1", daemon.southboundAddress().getPort());
         s.setSoTimeout(10_000);
         return s;
-    }
-
-    private static ErrorReport lastError(List<Message> frames) {
-        assertThat(frames).isNotEmpty();
-        assertThat(frames.get(frames.size() - 1)).as("last frame before the close").isInstanceOf(ErrorReport.class);
-        return (ErrorReport) frames.get(frames.size() - 1);
     }
 }

@@ -1,5 +1,7 @@
 package org.fabricmanager.southbound;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
@@ -10,6 +12,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.southbound.Message.ErrorReport;
 
 /**
  * Frames over a plain socket, for tests that play a misbehaving or hand-driven agent against the
@@ -57,5 +60,13 @@ public final class RawFrames {
         } catch (EOFException | SocketException closed) {
             return out;
         }
+    }
+
+    /** The ERROR the peer sent last before closing (fails the test when there is none). */
+    public static ErrorReport lastError(List<Message> frames) {
+        assertThat(frames).isNotEmpty();
+        Message last = frames.get(frames.size() - 1);
+        assertThat(last).as("last frame before the close").isInstanceOf(ErrorReport.class);
+        return (ErrorReport) last;
     }
 }
