@@ -512,8 +512,15 @@ public final class SwitchAgent {
                 return;
             }
             detectorRing = complete.get();
+            java.util.concurrent.CompletionStage<Void> running;
+            try {
+                running = l.configured(SwitchAgent.this, complete.get());
+            } catch (RuntimeException e) {
+                // a ring this agent cannot run (two members at one address...) costs its detector, not its session
+                running = java.util.concurrent.CompletableFuture.failedFuture(e);
+            }
             // the last chunk's ACK tells the daemon this member runs: it ends the daemon's start-up grace
-            l.configured(SwitchAgent.this, complete.get()).whenComplete((ok, failure) -> {
+            running.whenComplete((ok, failure) -> {
                 if (failure == null) {
                     ctx.writeAndFlush(new Message.Ack(config.txid(), MessageType.DETECTOR_CONFIG));
                 } else {

@@ -182,6 +182,20 @@ class AgentSessionTest {
         assertThat(r.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_DETECTOR);
         assertThat(r.detail()).contains("DETECTOR_UNAVAILABLE").contains("UDP port 7002 in use");
 
+        SwitchAgent refusing = agent(15);
+        refusing.detectorListener((a, ring) -> {
+            throw new IllegalArgumentException("member 2 repeats address /127.0.0.1:7002");
+        });
+        refusing.start();
+        next();
+        next();
+        r = byGuid.get(15L).sendDetectorConfig(ringConfig(15), 10_000).get(5, TimeUnit.SECONDS);
+        assertThat(r.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_DETECTOR);
+        assertThat(r.detail()).contains("DETECTOR_UNAVAILABLE").contains("repeats address");
+        assertThat(byGuid.get(15L).state()).as("the session survives").isEqualTo(AgentSession.State.ACTIVE);
+        refusing.stop().syncUninterruptibly();
+        assertThat(next()).startsWith("closed");
+
         SwitchAgent deaf = agent(14);
         deaf.detectorListener((a, ring) -> java.util.concurrent.CompletableFuture.completedFuture(null));
         deaf.start();
