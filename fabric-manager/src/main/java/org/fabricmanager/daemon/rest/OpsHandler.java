@@ -1,18 +1,11 @@
 package org.fabricmanager.daemon.rest;
 
-import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -136,17 +129,6 @@ final class OpsHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private static void respond(ChannelHandlerContext ctx, Reply reply, boolean keepAlive, boolean head) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status(),
-                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body()));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.type());
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
-        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
-        if (keepAlive) {
-            HttpUtil.setKeepAlive(response, true);
-            ctx.writeAndFlush(response);
-        } else {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
-        }
+        HttpResponses.send(ctx, reply.status(), reply.type(), reply.body(), keepAlive, head);
     }
 }

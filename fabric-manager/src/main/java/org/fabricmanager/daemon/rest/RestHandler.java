@@ -3,19 +3,13 @@ package org.fabricmanager.daemon.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -241,18 +235,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status, byte[] body, boolean keepAlive,
                                 boolean head) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8");
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
-        if (keepAlive) {
-            HttpUtil.setKeepAlive(response, true);
-            ctx.writeAndFlush(response);
-        } else {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
-        }
+        HttpResponses.send(ctx, status, "application/json; charset=utf-8", body, keepAlive, head);
     }
 
     @Override

@@ -1,0 +1,37 @@
+package org.fabricmanager.daemon.rest;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+
+/**
+ * Writes one complete HTTP response the way every endpoint of the REST server answers: a full body
+ * (none for HEAD, with its length), never cached, and the connection kept or closed as asked.
+ */
+final class HttpResponses {
+    private HttpResponses() {
+    }
+
+    static void send(ChannelHandlerContext ctx, HttpResponseStatus status, String contentType, byte[] body,
+                     boolean keepAlive, boolean head) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+        if (keepAlive) {
+            HttpUtil.setKeepAlive(response, true);
+            ctx.writeAndFlush(response);
+        } else {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+}
