@@ -1,5 +1,9 @@
 package org.fabricmanager.system;
 
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+
+import org.fabricmanager.sim.SimEndpoints;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,13 +19,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
-import org.fabricmanager.daemon.DaemonState;
+import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.FabricManagerDaemon;
-import org.fabricmanager.daemon.Views;
+import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.faults.FaultReport;
+import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
@@ -60,7 +64,9 @@ class FaultReactionIT {
                 base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
                 new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort(), 30_000)))
                 .withAdminToken("s3cret");
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(c, List.of());
+        SimEndpoints simEndpoints = new SimEndpoints();
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(c, List.of(), DaemonMetrics.newRegistry(), null,
+                List.of(simEndpoints));
         try (FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
             sim.enableDetectors(new SimpleMeterRegistry());
             // sim endpoints are 404 until a simulator is attached (demo mode)
@@ -193,7 +199,7 @@ class FaultReactionIT {
             assertThat(ok.statusCode()).isEqualTo(200);
             assertThat(JSON.readTree(ok.body()).path("result").asText()).isEqualTo("re-route scheduled");
             assertThat(get(daemon, "/api/v1/reroute").statusCode()).isEqualTo(405);
-            daemon.attachSimulator(sim);
+            simEndpoints.attach(sim);
             long leaf = PgftGenerator.switchGuid(1, 7);
             HttpResponse<String> down = post(daemon, "/api/v1/sim/links/down?guid=" + Guids.format(leaf) + "&port=10", null);
             assertThat(down.statusCode()).isEqualTo(200);

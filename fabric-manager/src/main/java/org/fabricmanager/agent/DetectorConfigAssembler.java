@@ -35,7 +35,7 @@ final class DetectorConfigAssembler {
      * @return the complete ring when this chunk completed it
      * @throws ProtocolException MALFORMED when the chunk disagrees with earlier chunks of its epoch
      */
-    Optional<DetectorRing> add(DetectorConfig chunk) {
+    Optional<RingAssignment> add(DetectorConfig chunk) {
         if (first == null || first.epoch() != chunk.epoch()) {
             first = chunk;
             members = new DetectorMember[chunk.memberCount()];
@@ -58,7 +58,7 @@ final class DetectorConfigAssembler {
         if (received < members.length) {
             return Optional.empty();
         }
-        DetectorRing ring = new DetectorRing(first.epoch(), first.etaMs(), first.deltaMs(), first.pauseMs(),
+        RingAssignment ring = new RingAssignment(first.epoch(), first.etaMs(), first.deltaMs(), first.pauseMs(),
                 first.overlay(), first.transport(), first.startMode(), first.selfIndex(), Arrays.asList(members));
         first = null;
         members = null;

@@ -14,5 +14,5 @@ public interface DetectorConfigListener {
      * @return completed once the member runs (the agent then acknowledges the configuration's last
      *         chunk), or exceptionally when it cannot start (the agent answers DETECTOR_UNAVAILABLE)
      */
-    CompletionStage<Void> configured(SwitchAgent agent, DetectorRing ring);
+    CompletionStage<Void> configured(SwitchAgent agent, RingAssignment ring);
 }

@@ -79,7 +79,7 @@ public final class SwitchAgent {
     private final AgentListener listener;
     private final Bootstrap bootstrap;
     private final Backoff backoff;
-    private final FaultSettings faults = new FaultSettings();
+    private final ConnectionTap tap;
     private final TableStager stager;
     private final DetectorConfigAssembler detectorAssembler = new DetectorConfigAssembler();
 
@@ -89,7 +89,7 @@ public final class SwitchAgent {
     private volatile long incarnation;
     private volatile long incarnationFloor;
     private volatile long daemonId;
-    private volatile DetectorRing detectorRing;
+    private volatile RingAssignment detectorRing;
     private volatile java.net.InetSocketAddress localAddress;
     private volatile DetectorConfigListener detectorListener;
 
@@ -112,6 +112,15 @@ public final class SwitchAgent {
      */
     public SwitchAgent(long guid, String name, int portCount, Collection<PortRecord> ports, AgentSettings settings,
                        EventLoop loop, AgentListener listener, Random random) {
+        this(guid, name, portCount, ports, settings, loop, listener, random, null);
+    }
+
+    /**
+     * As {@link #SwitchAgent(long, String, int, Collection, AgentSettings, EventLoop, AgentListener, Random)}, with
+     * a tap placed on every connection ({@code null}: none).
+     */
+    public SwitchAgent(long guid, String name, int portCount, Collection<PortRecord> ports, AgentSettings settings,
+                       EventLoop loop, AgentListener listener, Random random, ConnectionTap tap) {
         if (portCount < 1 || portCount > Protocol.MAX_PORTS) {
             throw new IllegalArgumentException("switch " + Guids.format(guid) + ": port count " + portCount);
         }
@@ -121,6 +130,7 @@ public final class SwitchAgent {
         this.settings = settings;
         this.loop = loop;
         this.listener = listener;
+        this.tap = tap;
         this.stager = new TableStager(portCount);
         this.backoff = new Backoff(settings.initialBackoffMs(), settings.maxBackoffMs(), random);
         PortRecord[] initial = new PortRecord[portCount + 1];
@@ -147,9 +157,11 @@ public final class SwitchAgent {
                                 .addLast("idle", new IdleStateHandler(settings.handshakeTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("frames", new FrameDecoder(settings.maxFrameBytes()))
                                 .addLast("decoder", new MessageDecoder())
-                                .addLast("encoder", MessageEncoder.INSTANCE)
-                                .addLast("faults", new FaultInjectionHandler(faults))
-                                .addLast("agent", new Connection());
+                                .addLast("encoder", MessageEncoder.INSTANCE);
+                        if (tap != null) {
+                            ch.pipeline().addLast("tap", tap.newHandler());
+                        }
+                        ch.pipeline().addLast("agent", new Connection());
                     }
                 });
     }
@@ -213,11 +225,6 @@ public final class SwitchAgent {
         return daemonId;
     }
 
-    /** Fault injection on this agent's connection. */
-    public FaultSettings faults() {
-        return faults;
-    }
-
     /** A snapshot of the port records, index = port number (index 0 unused). */
     public List<PortRecord> ports() {
         PortRecord[] p = ports;
@@ -246,7 +253,7 @@ public final class SwitchAgent {
     }
 
     /** The last complete failure-detector configuration, or {@code null}. */
-    public DetectorRing detectorRing() {
+    public RingAssignment detectorRing() {
         return detectorRing;
     }
 
@@ -256,8 +263,8 @@ public final class SwitchAgent {
     }
 
     /**
-     * Connects from {@code address} (set before {@link #start}): gives simulated switches distinct
-     * loopback addresses, so that the daemon tells their failure-detector members apart by address.
+     * Connects from {@code address} (set before {@link #start}): the management interface of a switch with
+     * several, or distinct loopback addresses for simulated switches.
      */
     public void bindFrom(java.net.InetAddress address) {
         localAddress = address == null ? null : new java.net.InetSocketAddress(address, 0);
@@ -267,24 +274,6 @@ public final class SwitchAgent {
     public java.net.InetAddress boundAddress() {
         java.net.InetSocketAddress a = localAddress;
         return a == null ? null : a.getAddress();
-    }
-
-    /**
-     * The agent process hangs: it stops reading and writing and never reconnects, but its connection
-     * stays open (no FIN), as a frozen or silently dead agent looks to the daemon. {@link #stop} then
-     * {@link #start} brings it back.
-     */
-    public Future<Void> hang() {
-        Promise<Void> done = loop.newPromise();
-        loop.execute(() -> {
-            stopReconnecting();
-            faults.dropInbound(true);
-            faults.dropOutbound(true);
-            stager.clear();
-            setState(State.STOPPED);
-            done.setSuccess(null);
-        });
-        return done;
     }
 
     /** Leaves the running state and cancels a pending reconnect (on the agent's loop). */
@@ -327,7 +316,10 @@ public final class SwitchAgent {
         return done;
     }
 
-    /** Forgets the table, as a switch that lost power does (only while stopped). */
+    /**
+     * The switch lost its forwarding state (a power cycle or an ASIC reset): the agent holds the empty table
+     * from now on (only while stopped; the next HELLO says so).
+     */
     public void clearTable() {
         loop.execute(() -> {
             if (!running) {
@@ -506,7 +498,7 @@ public final class SwitchAgent {
                         MessageType.DETECTOR_CONFIG.code(), "this agent has no failure detector"));
                 return;
             }
-            java.util.Optional<DetectorRing> complete = detectorAssembler.add(config);
+            java.util.Optional<RingAssignment> complete = detectorAssembler.add(config);
             if (complete.isEmpty()) {
                 ctx.writeAndFlush(new Message.Ack(config.txid(), MessageType.DETECTOR_CONFIG));
                 return;

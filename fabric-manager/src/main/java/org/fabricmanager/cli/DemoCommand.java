@@ -13,12 +13,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.agent.FabricSimulator;
-import org.fabricmanager.daemon.DaemonListener;
+import org.fabricmanager.sim.FabricSimulator;
+import org.fabricmanager.sim.SimEndpoints;
+import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.FabricManagerDaemon;
-import org.fabricmanager.daemon.Milestone;
+import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
@@ -122,8 +124,10 @@ final class DemoCommand implements Command {
             }
         };
         FabricManagerDaemon daemon;
+        SimEndpoints simEndpoints = new SimEndpoints();
         try {
-            daemon = FabricManagerDaemon.start(config, List.of(progress));
+            daemon = FabricManagerDaemon.start(config, List.of(progress), DaemonMetrics.newRegistry(), null,
+                    List.of(simEndpoints));
         } catch (ConfigException | StoreException e) {
             deleteQuietly(state, temporary);
             throw new UsageException("demo: " + e.getMessage(), e);
@@ -134,7 +138,7 @@ final class DemoCommand implements Command {
         FabricSimulator sim = new FabricSimulator(fabric, AgentSettings.defaults(new InetSocketAddress("127.0.0.1",
                 agents.getPort())), null, 2, null, 1L);
         sim.enableDetectors(daemon.registry());
-        daemon.attachSimulator(sim);
+        simEndpoints.attach(sim);
         out.printf("simulator: starting %d switch agents%n", total);
         sim.start();
         AutoCloseable shutdown = () -> {

@@ -6,7 +6,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.topology.Fabric;
 

@@ -1,5 +1,10 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.daemon.api.FaultReport;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Views;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import io.micrometer.core.instrument.Timer;
@@ -13,7 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.EventQueue;
-import org.fabricmanager.daemon.discovery.FabricCheck;
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.discovery.FabricChecker;
 import org.fabricmanager.daemon.discovery.LinkIssue;
 import org.fabricmanager.daemon.discovery.NeighbourConflicts;
@@ -106,7 +111,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
     private PathTracer tracer;
     private long tracerVersion = -1;
     private long convergences;
-    private final org.fabricmanager.daemon.faults.DaemonRing ring;
+    private final org.fabricmanager.daemon.faults.RingCoordinator ring;
     private final Map<Long, Long> failedSwitches = new java.util.TreeMap<>(Long::compareUnsigned);
     private final Map<Long, String> failedNames = new HashMap<>();
     private Reaction reaction;
@@ -185,7 +190,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         this.flaps = new org.fabricmanager.daemon.faults.FlapGuard(config.faults().flapThreshold(),
                 config.faults().flapWindowMs(), config.faults().quarantineMs());
         this.ring = config.faults().detector().enabled()
-                ? new org.fabricmanager.daemon.faults.DaemonRing(config.faults().detector(), daemonId, registry) : null;
+                ? new org.fabricmanager.daemon.faults.RingCoordinator(config.faults().detector(), daemonId, registry) : null;
     }
 
     // ---- faults (control thread) --------------------------------------------------------------
@@ -382,15 +387,15 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         return "re-route scheduled";
     }
 
-    org.fabricmanager.daemon.faults.FaultReport faults() {
-        List<org.fabricmanager.daemon.faults.FaultReport.SwitchFault> sf = new ArrayList<>();
+    org.fabricmanager.daemon.api.FaultReport faults() {
+        List<org.fabricmanager.daemon.api.FaultReport.SwitchFault> sf = new ArrayList<>();
         for (Map.Entry<Long, Long> e : failedSwitches.entrySet()) {
             ManagedSwitch ms = switches.get(e.getKey());
             String name = failedNames.getOrDefault(e.getKey(), "");
-            sf.add(new org.fabricmanager.daemon.faults.FaultReport.SwitchFault(Guids.format(e.getKey()), name,
+            sf.add(new org.fabricmanager.daemon.api.FaultReport.SwitchFault(Guids.format(e.getKey()), name,
                     "ring", e.getValue(), ms != null && ms.admitted));
         }
-        List<org.fabricmanager.daemon.faults.FaultReport.LinkFault> lf = new ArrayList<>();
+        List<org.fabricmanager.daemon.api.FaultReport.LinkFault> lf = new ArrayList<>();
         if (routed != null) {
             Fabric f = routed.fabric();
             for (ManagedSwitch ms : switches.values()) {
@@ -402,22 +407,22 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
                     if (!ms.ports.port(p).isUp() || q) {
                         long peer = baselinePeer(ms.hello.guid(), p);
                         if (peer != 0) {
-                            lf.add(new org.fabricmanager.daemon.faults.FaultReport.LinkFault(Guids.format(ms.hello.guid()),
+                            lf.add(new org.fabricmanager.daemon.api.FaultReport.LinkFault(Guids.format(ms.hello.guid()),
                                     ms.hello.name(), p, Guids.format(peer), q));
                         }
                     }
                 }
             }
         }
-        List<org.fabricmanager.daemon.faults.FaultReport.Unwatched> unwatched = new ArrayList<>();
+        List<org.fabricmanager.daemon.api.FaultReport.Unwatched> unwatched = new ArrayList<>();
         if (ring != null) {
             for (Map.Entry<Long, String> u : ring.unwatchedSwitches().entrySet()) {
                 ManagedSwitch ms = switches.get(u.getKey());
-                unwatched.add(new org.fabricmanager.daemon.faults.FaultReport.Unwatched(Guids.format(u.getKey()),
+                unwatched.add(new org.fabricmanager.daemon.api.FaultReport.Unwatched(Guids.format(u.getKey()),
                         ms == null ? "" : ms.hello.name(), u.getValue()));
             }
         }
-        return new org.fabricmanager.daemon.faults.FaultReport(ring != null && ring.active(),
+        return new org.fabricmanager.daemon.api.FaultReport(ring != null && ring.active(),
                 ring == null ? 0 : ring.epoch(), ring == null ? 0 : ring.size(), sf, lf, flaps.quarantined(), reactions,
                 reaction == null ? 0 : reaction.triggerCount, ring == null ? 0 : ring.awaitingAnswers(), unwatched);
     }
@@ -578,7 +583,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             return;
         }
         long guid = ms.hello.guid();
-        Optional<String> conflict = NeighbourConflicts.find(guid, info.ports(), admittedPorts(guid));
+        Optional<String> conflict = NeighbourConflicts.find(guid, info.ports(), admittedPorts(guid)::get);
         if (conflict.isPresent()) {
             refuse(ms, info, conflict.get());
             return;
@@ -617,7 +622,7 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
             return;
         }
         long guid = ms.hello.guid();
-        Optional<String> conflict = NeighbourConflicts.find(guid, status.ports(), admittedPorts(guid));
+        Optional<String> conflict = NeighbourConflicts.find(guid, status.ports(), admittedPorts(guid)::get);
         if (conflict.isPresent()) {
             refuse(ms, status, conflict.get());
             return;

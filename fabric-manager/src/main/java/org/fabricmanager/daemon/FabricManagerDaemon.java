@@ -1,5 +1,12 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.daemon.api.FaultReport;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.api.DaemonListener;
+import org.fabricmanager.daemon.api.DaemonApi;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Views;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
@@ -14,6 +21,7 @@ import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.EventQueue;
 import org.fabricmanager.daemon.discovery.RecognizingFabricChecker;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.daemon.rest.RestExtension;
 import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
@@ -93,6 +101,16 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
      */
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
                                             RoutingEngine engine) throws InterruptedException {
+        return start(config, listeners, registry, engine, List.of());
+    }
+
+    /**
+     * As {@link #start(DaemonConfig, List, MeterRegistry, RoutingEngine)}, with REST actions served by the
+     * caller under {@code /api/v1/{resource}} (the demo's simulator endpoints).
+     */
+    public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
+                                            RoutingEngine engine, List<RestExtension> restExtensions)
+            throws InterruptedException {
         prepareStateDirectory(config.state().path());
         FabricManagerDaemon d = new FabricManagerDaemon(config, registry, listeners, engine);
         try {
@@ -105,7 +123,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
             d.rest = new RestServer(config.rest().bind(), config.rest().port(), config.rest().ioThreads(), d,
-                    d.metrics::scrape);
+                    d.metrics::scrape, restExtensions);
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
             d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, "fabric-manager started: agents on "
@@ -232,25 +250,13 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<org.fabricmanager.daemon.faults.FaultReport> faults() {
+    public CompletableFuture<org.fabricmanager.daemon.api.FaultReport> faults() {
         return queue.call("faults", controller::faults);
     }
 
     @Override
     public CompletableFuture<String> reroute() {
         return queue.call("reroute", controller::forceReroute);
-    }
-
-    private volatile org.fabricmanager.agent.FabricSimulator simulator;
-
-    /** Exposes a simulated fabric to the REST sim endpoints (demo mode). */
-    public void attachSimulator(org.fabricmanager.agent.FabricSimulator sim) {
-        this.simulator = sim;
-    }
-
-    @Override
-    public org.fabricmanager.agent.FabricSimulator simulator() {
-        return simulator;
     }
 
     @Override

@@ -5,10 +5,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageDecoder;
 import java.util.List;
 
-/** Turns each frame from {@link FrameDecoder} into a {@link Message} (see {@link MessageCodec#decode}). */
+/** Turns each frame from {@link FrameDecoder} into a {@link Message} (see {@link SouthboundCodec#decode}). */
 public final class MessageDecoder extends MessageToMessageDecoder<ByteBuf> {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf frame, List<Object> out) {
-        out.add(MessageCodec.decode(frame));
+        out.add(SouthboundCodec.decode(frame));
     }
 }

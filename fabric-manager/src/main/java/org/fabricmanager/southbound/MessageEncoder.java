@@ -17,6 +17,6 @@ public final class MessageEncoder extends MessageToByteEncoder<Message> {
 
     @Override
     protected void encode(ChannelHandlerContext ctx, Message msg, ByteBuf out) {
-        MessageCodec.encode(msg, out);
+        SouthboundCodec.encode(msg, out);
     }
 }

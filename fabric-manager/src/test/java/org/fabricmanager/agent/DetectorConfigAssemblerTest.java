@@ -30,7 +30,7 @@ class DetectorConfigAssemblerTest {
     void ringIsCompleteWhenEveryMemberArrivedInAnyOrder() throws Exception {
         DetectorConfigAssembler a = new DetectorConfigAssembler();
         assertThat(a.add(chunk(1, 5, 5, 10))).isEmpty();
-        Optional<DetectorRing> ring = a.add(chunk(1, 0, 5, 10));
+        Optional<RingAssignment> ring = a.add(chunk(1, 0, 5, 10));
         assertThat(ring).isPresent();
         assertThat(ring.get().members()).extracting(DetectorMember::guid).containsExactly(100L, 101L, 102L, 103L, 104L,
                 105L, 106L, 107L, 108L, 109L);
@@ -65,7 +65,7 @@ class DetectorConfigAssemblerTest {
         DetectorConfig join5 = new DetectorConfig(2, 1, 100, 500, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
                 Message.StartMode.JOIN, 10, 3, 5, members(5, 5));
         assertThat(a.add(join0)).isEmpty();
-        Optional<DetectorRing> ring = a.add(join5);
+        Optional<RingAssignment> ring = a.add(join5);
         assertThat(ring).isPresent();
         assertThat(ring.get().startMode()).isEqualTo(Message.StartMode.JOIN);
         assertThat(ring.get().members()).hasSize(10);

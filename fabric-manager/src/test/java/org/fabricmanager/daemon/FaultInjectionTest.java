@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.daemon.api.Views;
+
+import org.fabricmanager.daemon.api.DaemonState;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.assertAgentsHold;
@@ -10,7 +14,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.topology.Fabric;
@@ -49,7 +53,7 @@ class FaultInjectionTest {
         sim.start();
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");
         SwitchAgent slow = sim.agent(PgftGenerator.switchGuid(2, 1));
-        slow.faults().delay(250); // both ways: an ACK comes ~500 ms after its commit, the first timeout is 200 ms
+        sim.faults(slow.guid()).delay(250); // both ways: an ACK comes ~500 ms after its commit, the first timeout is 200 ms
         sim.linkDown(PgftGenerator.switchGuid(1, 0), 5);
         Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2,
                 "convergence of v2");
@@ -70,7 +74,7 @@ class FaultInjectionTest {
         sim.start();
         await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
         SwitchAgent deaf = sim.agent(PgftGenerator.switchGuid(1, 3));
-        deaf.faults().dropInbound(true); // it will never see the next commit
+        sim.faults(deaf.guid()).dropInbound(true); // it will never see the next commit
         sim.linkDown(PgftGenerator.switchGuid(1, 0), 5);
         Views.Status s = await(daemon, st -> st.routing().version() == 2 && st.tables().failing() == 1, "failing switch");
         assertThat(s.state()).isEqualTo(DaemonState.PUSHING);
@@ -79,7 +83,7 @@ class FaultInjectionTest {
         Views.SwitchDetail d = daemon.switchDetail(deaf.guid()).get();
         assertThat(d.lastPushError()).contains("no ACK for the commit of v2");
         assertThat(d.inSync()).isFalse();
-        deaf.faults().clear();
+        sim.faults(deaf.guid()).clear();
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence after recovery");
         assertThat(s.routing().version()).isEqualTo(2);
         assertThat(deaf.handshakes()).as("its session was never closed").isEqualTo(1);
@@ -91,13 +95,13 @@ class FaultInjectionTest {
         sim.start();
         await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
         SwitchAgent mute = sim.agent(PgftGenerator.switchGuid(1, 1));
-        mute.faults().dropOutbound(true); // its PORT_STATUS and ACKs are lost
+        sim.faults(mute.guid()).dropOutbound(true); // its PORT_STATUS and ACKs are lost
         sim.linkDown(PgftGenerator.switchGuid(1, 1), 6);
         Views.Status s = await(daemon, st -> st.routing().version() == 2 && st.tables().inSync() == 7,
                 "re-route on the other end's report");
         assertThat(daemon.topology().get().links()).hasSize(fabric.links().size() - 1);
         assertThat(s.state()).isEqualTo(DaemonState.PUSHING);
-        mute.faults().clear();
+        sim.faults(mute.guid()).clear();
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence once it speaks again");
         assertThat(s.switches().connected()).isEqualTo(8);
     }

@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.daemon.api.DaemonState;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,7 +20,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.topology.PgftGenerator;

@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Milestone;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
@@ -19,7 +23,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.agent.FabricSimulator;
+import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.routing.ForwardingTables;
@@ -139,7 +143,8 @@ class SessionTakeoverTest {
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");
         long leaf = PgftGenerator.switchGuid(1, 2);
         SwitchAgent old = sim.agent(leaf);
-        old.hang().syncUninterruptibly(); // its process froze: the connection stays open and silent
+        sim.faults(leaf).freeze(); // its process froze: the connection stays open and silent
+        old.stop().syncUninterruptibly();
 
         SwitchAgent restarted = agentFor(old, 11);
         restarted.continueAfter(old.incarnation());

@@ -1,5 +1,7 @@
 package org.fabricmanager.southbound;
 
+import org.fabricmanager.sim.FaultSettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.fabricmanager.southbound.RawFrames.readFrame;
@@ -80,9 +82,14 @@ class AgentSessionTest {
     }
 
     private SwitchAgent agent(long guid) {
+        FaultSettings tap = new FaultSettings();
+        taps.put(guid, tap);
         return new SwitchAgent(guid, "s" + guid, 4, List.of(PortRecord.toNode(1, 0x2000L, "n0"), PortRecord.toSwitch(2, 77, 3, "s77")),
-                new AgentSettings(address, 4096, 1_000, 2_000, 20, 200), group.next(), null, new Random(1));
+                new AgentSettings(address, 4096, 1_000, 2_000, 20, 200), group.next(), null, new Random(1), tap);
     }
+
+    /** Each agent's fault injection, by GUID. */
+    private final java.util.Map<Long, FaultSettings> taps = new java.util.concurrent.ConcurrentHashMap<>();
 
     private String next() throws InterruptedException {
         String e = events.poll(5, TimeUnit.SECONDS);
@@ -139,7 +146,7 @@ class AgentSessionTest {
     void detectorConfigIsAnsweredOnceTheAgentsMemberRuns() throws Exception {
         SwitchAgent agent = agent(11);
         java.util.concurrent.CompletableFuture<Void> memberRunning = new java.util.concurrent.CompletableFuture<>();
-        java.util.concurrent.atomic.AtomicReference<org.fabricmanager.agent.DetectorRing> got =
+        java.util.concurrent.atomic.AtomicReference<org.fabricmanager.agent.RingAssignment> got =
                 new java.util.concurrent.atomic.AtomicReference<>();
         agent.detectorListener((a, ring) -> {
             got.set(ring);
@@ -201,7 +208,7 @@ class AgentSessionTest {
         deaf.start();
         next();
         next();
-        deaf.faults().dropInbound(true);
+        taps.get(14L).dropInbound(true);
         r = byGuid.get(14L).sendDetectorConfig(ringConfig(14), 100).get(5, TimeUnit.SECONDS);
         assertThat(r.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_ANSWER);
         assertThat(r.detail()).contains("within 100 ms");
@@ -223,7 +230,7 @@ class AgentSessionTest {
         agent.start();
         next();
         next();
-        agent.faults().dropInbound(true);
+        taps.get(6L).dropInbound(true);
         LftBatch batch = new LftBatch(1, List.of(), 0, TableHash.EMPTY);
         assertThatThrownBy(() -> byGuid.get(6L).sendBatch(batch, 100).get(5, TimeUnit.SECONDS))
                 .cause().isInstanceOfSatisfying(RequestFailedException.class, e -> assertThat(e.timeout()).isTrue());

@@ -18,7 +18,7 @@ class FrameDecoderTest {
     private static ByteBuf frames(Message... messages) {
         ByteBuf buf = Unpooled.buffer();
         for (Message m : messages) {
-            MessageCodec.encode(m, buf);
+            SouthboundCodec.encode(m, buf);
         }
         return buf;
     }

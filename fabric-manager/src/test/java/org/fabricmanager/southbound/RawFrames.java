@@ -26,7 +26,7 @@ public final class RawFrames {
     public static byte[] frame(Message m) {
         ByteBuf buf = Unpooled.buffer();
         try {
-            MessageCodec.encode(m, buf);
+            SouthboundCodec.encode(m, buf);
             byte[] bytes = new byte[buf.readableBytes()];
             buf.readBytes(bytes);
             return bytes;
@@ -47,7 +47,7 @@ public final class RawFrames {
         DataInputStream in = new DataInputStream(s.getInputStream());
         byte[] f = new byte[in.readInt()];
         in.readFully(f);
-        return MessageCodec.decode(Unpooled.wrappedBuffer(f));
+        return SouthboundCodec.decode(Unpooled.wrappedBuffer(f));
     }
 
     /** Reads frames until the peer closes the connection; a read timeout (no close) throws. */

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.discovery;
 
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftSpec;
 

@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.discovery;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 import java.util.Optional;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Guids;
@@ -22,9 +23,11 @@ public final class NeighbourConflicts {
     /**
      * The first conflict of {@code claims} reported by switch {@code guid}, if any.
      *
-     * @param connected the other connected switches by GUID (the reporting switch's own entry is ignored)
+     * @param connected the reports of a connected switch by GUID, {@code null} for others (the reporting
+     *                  switch's own entry is ignored); looked up only for the claims' peers, so the cost is
+     *                  that of the claims, not of the fabric
      */
-    public static Optional<String> find(long guid, List<PortRecord> claims, Map<Long, SwitchPorts> connected) {
+    public static Optional<String> find(long guid, List<PortRecord> claims, LongFunction<SwitchPorts> connected) {
         Map<PortRef, Integer> claimedBy = new HashMap<>();
         for (PortRecord r : claims) {
             if (!r.isUp() || r.peerKind() != PortRecord.PeerKind.SWITCH) {
@@ -36,7 +39,7 @@ public final class NeighbourConflicts {
                 return Optional.of("ports " + other + " and " + r.port() + " of " + Guids.format(guid)
                         + " both claim " + remote);
             }
-            SwitchPorts peer = connected.get(r.peerGuid());
+            SwitchPorts peer = connected.apply(r.peerGuid());
             if (peer == null || r.peerGuid() == guid || r.peerPort() > peer.portCount()) {
                 continue;
             }
@@ -44,7 +47,7 @@ public final class NeighbourConflicts {
             if (!back.isUp() || back.peerKind() != PortRecord.PeerKind.SWITCH || back.peerGuid() == guid) {
                 continue;
             }
-            SwitchPorts third = connected.get(back.peerGuid());
+            SwitchPorts third = connected.apply(back.peerGuid());
             if (third == null || back.peerPort() > third.portCount() || back.peerGuid() == guid) {
                 continue;
             }

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.discovery;
 
+import org.fabricmanager.daemon.api.FabricCheck;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.topology.Fabric;

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.faults;
 
+import org.fabricmanager.daemon.api.FaultReport;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.fabricmanager.daemon.DaemonState;
+import org.fabricmanager.daemon.api.DaemonState;
 
 /**
  * The daemon's operator-facing meters beyond those its components register themselves, and the

@@ -64,6 +64,11 @@ public final class LftPusher {
     private final Counter retriesCounter;
     private TableSet current;
     private Round round;
+    /** Attached switches by status, and those failing: kept as statuses change, so every count is O(1). */
+    private int inSyncCount;
+    private int pendingCount;
+    private int uncoveredCount;
+    private int failingCount;
     private long totalBlocks;
     private long totalBytes;
     private long totalCommits;
@@ -75,6 +80,8 @@ public final class LftPusher {
         final AgentSession session;
         HeldTable held;
         InFlight inFlight;
+        Status status = Status.DETACHED;
+        boolean failing;
         int attempts;
         long retries;
         String lastError;
@@ -93,6 +100,18 @@ public final class LftPusher {
     }
 
     private record InFlight(LftBatch batch, TableSet target, int row, boolean full) {
+    }
+
+    /** Where an attached switch stands against the current tables. */
+    private enum Status {
+        /** Not attached (yet, or any more): counted nowhere. */
+        DETACHED,
+        /** The current tables have no row for it (or there are none yet). */
+        UNCOVERED,
+        /** Covered, and it does not hold its row yet. */
+        PENDING,
+        /** Covered, and it holds its row (confirmed). */
+        IN_SYNC
     }
 
     private static final class Round {
@@ -142,6 +161,9 @@ public final class LftPusher {
         }
         round = new Round(tables.version());
         for (SwitchPush sp : switches.values()) {
+            classify(sp);
+        }
+        for (SwitchPush sp : switches.values()) {
             sync(sp);
         }
         checkRoundComplete();
@@ -150,7 +172,11 @@ public final class LftPusher {
     /** A switch connected (its HELLO says what it holds); pushes what it lacks if it is routed. */
     public void attach(long guid, String name, AgentSession session, Hello hello) {
         SwitchPush sp = new SwitchPush(guid, name, session, reconcile(guid, hello));
-        switches.put(guid, sp);
+        SwitchPush previous = switches.put(guid, sp);
+        if (previous != null) {
+            forget(previous);
+        }
+        classify(sp);
         sync(sp);
     }
 
@@ -172,8 +198,11 @@ public final class LftPusher {
     public void detach(long guid) {
         SwitchPush sp = switches.remove(guid);
         waiting.remove(guid);
-        if (sp != null && sp.inFlight != null && active.remove(sp.inFlight)) {
-            drain();
+        if (sp != null) {
+            forget(sp);
+            if (sp.inFlight != null && active.remove(sp.inFlight)) {
+                drain();
+            }
         }
         checkRoundComplete();
     }
@@ -195,28 +224,57 @@ public final class LftPusher {
 
     /** Attached switches that the current tables cover and that hold them. */
     public int inSyncCount() {
-        int n = 0;
-        for (SwitchPush sp : switches.values()) {
-            if (covered(sp) && inSync(sp)) {
-                n++;
-            }
-        }
-        return n;
+        return inSyncCount;
     }
 
     /** Attached switches that the current tables cover and that do not hold them yet. */
     public int pendingCount() {
-        int n = 0;
-        for (SwitchPush sp : switches.values()) {
-            if (covered(sp) && !inSync(sp)) {
-                n++;
-            }
-        }
-        return n;
+        return pendingCount;
     }
 
-    private boolean covered(SwitchPush sp) {
-        return current != null && current.row(sp.guid) >= 0;
+    /** Attached switches that the current tables do not cover (none before the first tables). */
+    public int uncoveredCount() {
+        return uncoveredCount;
+    }
+
+    /** Re-evaluates the status of {@code sp} against the current tables and the counts with it. */
+    private void classify(SwitchPush sp) {
+        Status next;
+        if (current == null || current.row(sp.guid) < 0) {
+            next = Status.UNCOVERED;
+        } else {
+            next = inSync(sp) ? Status.IN_SYNC : Status.PENDING;
+        }
+        count(sp.status, -1);
+        sp.status = next;
+        count(next, 1);
+    }
+
+    /** Takes a switch that is no longer attached out of every count. */
+    private void forget(SwitchPush sp) {
+        count(sp.status, -1);
+        sp.status = Status.DETACHED;
+        if (sp.failing) {
+            sp.failing = false;
+            failingCount--;
+        }
+    }
+
+    private void count(Status s, int delta) {
+        switch (s) {
+            case IN_SYNC -> inSyncCount += delta;
+            case PENDING -> pendingCount += delta;
+            case UNCOVERED -> uncoveredCount += delta;
+            case DETACHED -> {
+            }
+        }
+    }
+
+    private void failing(SwitchPush sp, boolean now) {
+        if (sp.failing != now && sp.status != Status.DETACHED) {
+            failingCount += now ? 1 : -1;
+        }
+        sp.failing = now;
     }
 
     /** The push state of one switch, or {@code null} when it is not attached. */
@@ -324,6 +382,7 @@ public final class LftPusher {
             if (ack.version() == b.version() && ack.length() == b.length() && ack.hash() == b.hash()) {
                 sp.held = HeldTable.of(f.target, f.row);
                 sp.attempts = 0;
+                failing(sp, false);
                 sp.lastError = null;
                 if (round != null && round.version == b.version()) {
                     round.acked++;
@@ -341,6 +400,7 @@ public final class LftPusher {
             }
             failed(sp, cause.getMessage());
         }
+        classify(sp);
         if (switches.get(sp.guid) == sp) {
             sync(sp);
         }
@@ -350,6 +410,7 @@ public final class LftPusher {
 
     private void failed(SwitchPush sp, String why) {
         sp.attempts++;
+        failing(sp, sp.attempts > retries);
         sp.retries++;
         sp.lastError = why;
         totalRetries++;
@@ -371,17 +432,11 @@ public final class LftPusher {
 
     /** Attached switches whose push failed more than {@code push.retries} times in a row. */
     public int failingCount() {
-        int n = 0;
-        for (SwitchPush sp : switches.values()) {
-            if (sp.attempts > retries) {
-                n++;
-            }
-        }
-        return n;
+        return failingCount;
     }
 
     private void checkRoundComplete() {
-        if (round != null && round.completed < 0 && active.isEmpty() && pendingCount() == 0) {
+        if (round != null && round.completed < 0 && active.isEmpty() && pendingCount == 0) {
             round.completed = System.nanoTime();
         }
     }

@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.fabricmanager.daemon.DaemonApi;
-import org.fabricmanager.daemon.DaemonState;
-import org.fabricmanager.daemon.Views;
+import org.fabricmanager.daemon.api.DaemonApi;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Views;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

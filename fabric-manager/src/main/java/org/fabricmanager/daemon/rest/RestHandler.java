@@ -1,8 +1,5 @@
 package org.fabricmanager.daemon.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -19,11 +16,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import org.fabricmanager.daemon.DaemonApi;
+import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;
-import org.fabricmanager.topology.Guids;
-import org.fabricmanager.topology.TopologyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,24 +29,18 @@ import org.slf4j.LoggerFactory;
  */
 final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(RestHandler.class);
-    static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
     private static final long TIMEOUT_MS = 10_000;
 
+    /** The resources answered with GET. */
+    private static final java.util.Set<String> GET_RESOURCES = java.util.Set.of("status", "topology", "faults",
+            "discovery", "events", "switches", "route");
+
     private final DaemonApi api;
+    private final Map<String, RestExtension> extensions;
 
-    RestHandler(DaemonApi api) {
+    RestHandler(DaemonApi api, Map<String, RestExtension> extensions) {
         this.api = api;
-    }
-
-    /** A response status with its JSON error message. */
-    static final class HttpError extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final HttpResponseStatus status;
-
-        HttpError(HttpResponseStatus status, String message) {
-            super(message, null, false, false);
-            this.status = status;
-        }
+        this.extensions = extensions;
     }
 
     @Override
@@ -61,15 +50,14 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         CompletableFuture<byte[]> body;
         try {
             if (request.method().equals(HttpMethod.POST)) {
-                body = FaultEndpoints.post(api, query.path(), query.parameters(),
-                        request.headers().get(HttpHeaderNames.AUTHORIZATION));
+                body = post(query.path(), query.parameters(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
             } else if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {
-                throw new HttpError(HttpResponseStatus.METHOD_NOT_ALLOWED, "method " + request.method()
+                throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "method " + request.method()
                         + " not allowed on " + query.path() + " (GET, or POST for the actions in docs/rest-api.md)");
             } else {
                 body = dispatch(query.path(), query.parameters());
             }
-        } catch (HttpError e) {
+        } catch (RestError e) {
             body = CompletableFuture.failedFuture(e);
         }
         boolean head = request.method().equals(HttpMethod.HEAD);
@@ -79,8 +67,8 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             } else {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
                 HttpResponseStatus status;
-                if (cause instanceof HttpError he) {
-                    status = he.status;
+                if (cause instanceof RestError he) {
+                    status = he.status();
                 } else if (cause instanceof IllegalArgumentException) {
                     status = HttpResponseStatus.NOT_FOUND;
                 } else if (cause instanceof IllegalStateException) {
@@ -97,14 +85,41 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }, ctx.executor());
     }
 
-    private CompletableFuture<byte[]> dispatch(String path, Map<String, List<String>> params) {
+    /** The path split on '/' ({@code parts[0]} empty, {@code parts[3]} the resource), 404 outside /api/v1. */
+    private static String[] parts(String path) {
         String p = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         String[] parts = p.split("/");
-        // parts[0] is empty (leading slash)
         if (parts.length < 4 || !parts[1].equals("api") || !parts[2].equals("v1")) {
             throw notFound(path);
         }
+        return parts;
+    }
+
+    private CompletableFuture<byte[]> post(String path, Map<String, List<String>> params, String authorization) {
+        String[] parts = parts(path);
+        if (parts[3].equals("reroute") && parts.length == 4) {
+            return AdminEndpoints.reroute(api, authorization);
+        }
+        RestExtension extension = extensions.get(parts[3]);
+        if (extension != null) {
+            return extension.post(parts, params, path);
+        }
+        if (GET_RESOURCES.contains(parts[3])) {
+            throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "POST not allowed on " + path
+                    + " (POST: /api/v1/reroute" + (extensions.isEmpty() ? "" : " and /api/v1/"
+                    + String.join("/..., /api/v1/", extensions.keySet()) + "/...") + ")");
+        }
+        throw new RestError(HttpResponseStatus.NOT_FOUND, path + ": no such action (POST: /api/v1/reroute"
+                + (extensions.isEmpty() ? "; the simulation endpoints /api/v1/sim/... exist only in demo mode" : " and /api/v1/"
+                + String.join("/..., /api/v1/", extensions.keySet()) + "/...") + ")");
+    }
+
+    private CompletableFuture<byte[]> dispatch(String path, Map<String, List<String>> params) {
+        String[] parts = parts(path);
         String resource = parts[3];
+        if (extensions.containsKey(resource)) {
+            throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
+        }
         switch (resource) {
             case "status" -> {
                 only(parts, 4, path);
@@ -118,7 +133,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 only(parts, 4, path);
                 return api.faults().thenApply(RestHandler::json);
             }
-            case "reroute", "sim" -> throw new HttpError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
+            case "reroute" -> throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
             case "discovery" -> {
                 only(parts, 4, path);
                 return api.discovery().thenApply(RestHandler::json);
@@ -146,7 +161,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 int src = intParam(params, "src");
                 int dst = intParam(params, "dst");
                 if (src == dst) {
-                    throw new HttpError(HttpResponseStatus.BAD_REQUEST, "src and dst are the same destination index " + src);
+                    throw new RestError(HttpResponseStatus.BAD_REQUEST, "src and dst are the same destination index " + src);
                 }
                 return api.route(src, dst).thenApply(RestHandler::json);
             }
@@ -160,34 +175,30 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
     }
 
-    static HttpError notFound(String path) {
-        return new HttpError(HttpResponseStatus.NOT_FOUND, "no such endpoint: " + path + " (see docs/rest-api.md)");
+    static RestError notFound(String path) {
+        return RestError.notFound(path);
     }
 
     private static <T> Function<T, byte[]> found(String guid, Function<T, byte[]> then) {
         return value -> {
             if (value == null) {
-                throw new HttpError(HttpResponseStatus.NOT_FOUND, "unknown switch " + guid);
+                throw new RestError(HttpResponseStatus.NOT_FOUND, "unknown switch " + guid);
             }
             return then.apply(value);
         };
     }
 
     static long guid(String text) {
-        try {
-            return Guids.parseLenient(text);
-        } catch (TopologyException e) {
-            throw new HttpError(HttpResponseStatus.BAD_REQUEST, "bad GUID '" + text + "': expected 0x followed by up to 16 hex digits");
-        }
+        return RestJson.guid(text);
     }
 
     private static int intParam(Map<String, List<String>> params, String name) {
         List<String> values = params.get(name);
         if (values == null || values.isEmpty()) {
-            throw new HttpError(HttpResponseStatus.BAD_REQUEST, "missing query parameter '" + name + "'");
+            throw new RestError(HttpResponseStatus.BAD_REQUEST, "missing query parameter '" + name + "'");
         }
         if (values.size() > 1) {
-            throw new HttpError(HttpResponseStatus.BAD_REQUEST, "query parameter '" + name + "' given " + values.size() + " times");
+            throw new RestError(HttpResponseStatus.BAD_REQUEST, "query parameter '" + name + "' given " + values.size() + " times");
         }
         try {
             int v = Integer.parseInt(values.get(0).trim());
@@ -196,7 +207,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             }
             return v;
         } catch (NumberFormatException e) {
-            throw new HttpError(HttpResponseStatus.BAD_REQUEST, "query parameter '" + name
+            throw new RestError(HttpResponseStatus.BAD_REQUEST, "query parameter '" + name
                     + "' must be a destination index (a non-negative integer), got '" + values.get(0) + "'");
         }
     }
@@ -209,17 +220,13 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         try {
             return Long.parseLong(values.get(0).trim());
         } catch (NumberFormatException e) {
-            throw new HttpError(HttpResponseStatus.BAD_REQUEST, "query parameter '" + name + "' must be an integer, got '"
+            throw new RestError(HttpResponseStatus.BAD_REQUEST, "query parameter '" + name + "' must be an integer, got '"
                     + values.get(0) + "'");
         }
     }
 
     static byte[] json(Object value) {
-        try {
-            return JSON.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
-        }
+        return RestJson.bytes(value);
     }
 
     private static byte[] topologyJson(Fabric fabric) {

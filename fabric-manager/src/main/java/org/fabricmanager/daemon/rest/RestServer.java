@@ -13,9 +13,12 @@ import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.fabricmanager.daemon.DaemonApi;
+import org.fabricmanager.daemon.api.DaemonApi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,12 +36,28 @@ public final class RestServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final DaemonApi api;
     private final Supplier<String> metrics;
+    private final Map<String, RestExtension> extensions;
     private Channel channel;
 
     /**
      * @param metrics the Prometheus text served on {@code /metrics} (called on an I/O thread per scrape)
      */
     public RestServer(String bind, int port, int ioThreads, DaemonApi api, Supplier<String> metrics) {
+        this(bind, port, ioThreads, api, metrics, List.of());
+    }
+
+    /**
+     * @param extensions actions served under {@code /api/v1/{resource}} by the caller (at most one per resource)
+     */
+    public RestServer(String bind, int port, int ioThreads, DaemonApi api, Supplier<String> metrics,
+                      List<RestExtension> extensions) {
+        Map<String, RestExtension> byResource = new LinkedHashMap<>();
+        for (RestExtension e : extensions) {
+            if (byResource.put(e.resource(), e) != null) {
+                throw new IllegalArgumentException("two REST extensions for /api/v1/" + e.resource());
+            }
+        }
+        this.extensions = java.util.Collections.unmodifiableMap(byResource);
         this.bind = bind;
         this.port = port;
         this.api = api;
@@ -60,7 +79,7 @@ public final class RestServer implements AutoCloseable {
                                 .addLast(new HttpServerKeepAliveHandler())
                                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
                                 .addLast(new OpsHandler(api, metrics))
-                                .addLast(new RestHandler(api));
+                                .addLast(new RestHandler(api, extensions));
                     }
                 })
                 .bind(bind, port).sync().channel();

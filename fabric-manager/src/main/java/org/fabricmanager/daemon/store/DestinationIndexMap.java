@@ -68,6 +68,14 @@ public final class DestinationIndexMap {
         return assigned;
     }
 
+    /** An independent copy (to try an assignment before adopting it). */
+    public DestinationIndexMap copy() {
+        DestinationIndexMap c = new DestinationIndexMap();
+        c.indexByGuid.putAll(indexByGuid);
+        c.used.or(used);
+        return c;
+    }
+
     /** A read-only view, GUID -> index. */
     public Map<Long, Integer> asMap() {
         return Collections.unmodifiableMap(indexByGuid);

@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon.discovery;
 
+import org.fabricmanager.daemon.api.FabricCheck;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -130,12 +132,12 @@ class TopologyBuilderTest {
         long spine0 = PgftGenerator.switchGuid(2, 0);
         long impostor = 0x3000000000000000L;
         List<PortRecord> claims = new ArrayList<>(List.of(PortRecord.toSwitch(1, spine0, 1, "s2-0")));
-        assertThat(NeighbourConflicts.find(impostor, claims, reports)).get().asString().contains("both ends agree");
+        assertThat(NeighbourConflicts.find(impostor, claims, reports::get)).get().asString().contains("both ends agree");
         // a claim on a free port is fine
         reports.get(spine0).update(PortRecord.down(2));
-        assertThat(NeighbourConflicts.find(impostor, List.of(PortRecord.toSwitch(1, spine0, 2, "")), reports)).isEmpty();
+        assertThat(NeighbourConflicts.find(impostor, List.of(PortRecord.toSwitch(1, spine0, 2, "")), reports::get)).isEmpty();
         assertThat(NeighbourConflicts.find(impostor, List.of(PortRecord.toSwitch(1, spine0, 2, ""),
-                PortRecord.toSwitch(2, spine0, 2, "")), reports)).get().asString().contains("both claim");
+                PortRecord.toSwitch(2, spine0, 2, "")), reports::get)).get().asString().contains("both claim");
     }
 
     @Test

@@ -1,7 +1,7 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.api;
 
 import java.util.List;
-import org.fabricmanager.daemon.discovery.FabricCheck;
+import org.fabricmanager.daemon.api.FabricCheck;
 
 /**
  * The read-only views the daemon answers queries with (and REST serialises as JSON). GUIDs are in

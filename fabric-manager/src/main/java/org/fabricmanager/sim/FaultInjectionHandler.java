@@ -1,4 +1,4 @@
-package org.fabricmanager.agent;
+package org.fabricmanager.sim;
 
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -7,8 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Sits between the codec and the agent's handler and applies {@link FaultSettings}: drops or delays
- * decoded inbound messages and outbound messages before encoding. Delays keep the message order
- * because every message of a direction is delayed by the same amount.
+ * decoded inbound messages and outbound messages before encoding, and while the agent is frozen
+ * reports its closes as done without closing the socket. Delays keep the message order because every
+ * message of a direction is delayed by the same amount.
  */
 final class FaultInjectionHandler extends ChannelDuplexHandler {
     private final FaultSettings faults;
@@ -48,5 +49,15 @@ final class FaultInjectionHandler extends ChannelDuplexHandler {
         } else {
             ctx.write(msg, promise);
         }
+    }
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) throws Exception {
+        if (faults.frozen() && ctx.channel().isActive()) {
+            faults.holdOpen(ctx.channel());
+            promise.trySuccess();
+            return;
+        }
+        super.close(ctx, promise);
     }
 }

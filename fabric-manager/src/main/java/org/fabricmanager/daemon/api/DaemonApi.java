@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.api;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,15 +30,10 @@ public interface DaemonApi {
     CompletableFuture<List<Milestone>> milestones(long since);
 
     /** Current switch and link faults and quarantined links. */
-    CompletableFuture<org.fabricmanager.daemon.faults.FaultReport> faults();
+    CompletableFuture<org.fabricmanager.daemon.api.FaultReport> faults();
 
     /** Forces a re-route; completes with a one-line answer. */
     CompletableFuture<String> reroute();
-
-    /** The simulated fabric in demo mode, {@code null} otherwise. */
-    default org.fabricmanager.agent.FabricSimulator simulator() {
-        return null;
-    }
 
     /** The configured REST admin token, or {@code null} when none is configured. */
     default String adminToken() {

@@ -1,5 +1,7 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.control;
 
+import org.fabricmanager.daemon.api.DaemonListener;
+import org.fabricmanager.daemon.api.Milestone;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -24,8 +24,8 @@ import org.fabricmanager.southbound.Message.PortStatus;
  * rule of {@code docs/protocol.md}; a violation is a {@link ProtocolException} naming the field.
  * Rules that need the session's context (port count, negotiated version) are the session's job.
  */
-public final class MessageCodec {
-    private MessageCodec() {
+public final class SouthboundCodec {
+    private SouthboundCodec() {
     }
 
     // ---- encoding ------------------------------------------------------------------------------

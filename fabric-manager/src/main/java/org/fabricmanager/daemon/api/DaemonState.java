@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.api;
 
 /** What the daemon is doing, as {@code GET /api/v1/status} reports it. */
 public enum DaemonState {

@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon.faults;
+package org.fabricmanager.daemon.api;
 
 import java.util.List;
 

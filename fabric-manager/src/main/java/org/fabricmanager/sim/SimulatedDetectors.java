@@ -1,4 +1,4 @@
-package org.fabricmanager.agent;
+package org.fabricmanager.sim;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
@@ -11,6 +11,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import org.fabricmanager.agent.DetectorConfigListener;
+import org.fabricmanager.agent.RingAssignment;
+import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.Overlay;
 import org.fabricmanager.detector.RingDetector;
@@ -31,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * updates, and in one simulating JVM a burst of LFT blocks after a fault would otherwise delay the
  * heartbeats of hundreds of members at once and make their observers suspect them.
  */
-public final class AgentDetectors implements DetectorConfigListener, AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(AgentDetectors.class);
+public final class SimulatedDetectors implements DetectorConfigListener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SimulatedDetectors.class);
 
     private final EventLoopGroup group;
     private final MeterRegistry registry;
@@ -52,14 +55,14 @@ public final class AgentDetectors implements DetectorConfigListener, AutoCloseab
             });
 
     /** Members run on {@code threads} event loops owned by this object. */
-    public AgentDetectors(int threads, MeterRegistry registry) {
+    public SimulatedDetectors(int threads, MeterRegistry registry) {
         this.group = new io.netty.channel.nio.NioEventLoopGroup(threads,
                 new io.netty.util.concurrent.DefaultThreadFactory("fm-sim-detector", true));
         this.registry = registry;
     }
 
     @Override
-    public CompletionStage<Void> configured(SwitchAgent agent, DetectorRing ring) {
+    public CompletionStage<Void> configured(SwitchAgent agent, RingAssignment ring) {
         List<InetSocketAddress> addresses = new ArrayList<>(ring.members().size());
         for (Message.DetectorMember m : ring.members()) {
             addresses.add(new InetSocketAddress(m.address(), m.port()));

@@ -37,7 +37,7 @@ import org.fabricmanager.southbound.Message;
  * verdict, watching them through their sessions and PORT_STATUS instead. A switch that did not answer
  * stays watched: a hung agent is exactly what the ring is for. Used on the control thread only.
  */
-public final class DaemonRing implements AutoCloseable {
+public final class RingCoordinator implements AutoCloseable {
     private static final int CHUNK = 256;
 
     private final DaemonConfig.Detector settings;
@@ -58,7 +58,7 @@ public final class DaemonRing implements AutoCloseable {
     /** Switches of this epoch without a running member, with why. */
     private final Map<Long, String> unwatched = new LinkedHashMap<>();
 
-    public DaemonRing(DaemonConfig.Detector settings, long daemonId, MeterRegistry registry) {
+    public RingCoordinator(DaemonConfig.Detector settings, long daemonId, MeterRegistry registry) {
         this.settings = settings;
         this.daemonId = daemonId;
         this.registry = registry;

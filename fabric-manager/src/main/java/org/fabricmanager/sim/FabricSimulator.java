@@ -1,4 +1,4 @@
-package org.fabricmanager.agent;
+package org.fabricmanager.sim;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -15,6 +15,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.agent.AgentListener;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
@@ -52,13 +55,14 @@ public final class FabricSimulator implements AutoCloseable {
     private final EventLoopGroup group;
     private final boolean ownsGroup;
     private final Map<Long, SwitchAgent> agents = new LinkedHashMap<>();
+    private final Map<Long, FaultSettings> faults = new HashMap<>();
     private final Map<PortRef, PortRef> cables = new HashMap<>();
     private final Map<Long, String> names = new HashMap<>();
     private final Set<Link> cutLinks = new HashSet<>();
     private final Set<Long> poweredOff = new HashSet<>();
     private final Set<Long> nodes = new HashSet<>();
     private final Set<Long> hung = new HashSet<>();
-    private AgentDetectors detectors;
+    private SimulatedDetectors detectors;
 
     /**
      * Builds (but does not start) the agents of {@code fabric}.
@@ -92,8 +96,10 @@ public final class FabricSimulator implements AutoCloseable {
             for (int p = 1; p <= s.ports(); p++) {
                 ports.add(portRecord(s.guid(), p));
             }
+            FaultSettings f = new FaultSettings();
+            faults.put(s.guid(), f);
             agents.put(s.guid(), new SwitchAgent(s.guid(), s.name(), s.ports(), ports, settings, this.group.next(),
-                    listener, new Random(random.nextLong())));
+                    listener, new Random(random.nextLong()), f));
         }
     }
 
@@ -106,7 +112,7 @@ public final class FabricSimulator implements AutoCloseable {
         if (detectors != null) {
             return;
         }
-        detectors = new AgentDetectors(Math.max(1, Runtime.getRuntime().availableProcessors()), registry);
+        detectors = new SimulatedDetectors(Math.max(1, Runtime.getRuntime().availableProcessors()), registry);
         int i = 0;
         for (SwitchAgent a : agents.values()) {
             int n = i++;
@@ -120,7 +126,7 @@ public final class FabricSimulator implements AutoCloseable {
     }
 
     /** The agents' detector members, or {@code null} when not enabled. */
-    public synchronized AgentDetectors detectors() {
+    public synchronized SimulatedDetectors detectors() {
         return detectors;
     }
 
@@ -153,7 +159,8 @@ public final class FabricSimulator implements AutoCloseable {
 
     /** Fault injection on one agent's connection. */
     public FaultSettings faults(long guid) {
-        return agent(guid).faults();
+        agent(guid);
+        return faults.get(guid);
     }
 
     /** Kills switch {@code guid} (see {@link KillMode}). */
@@ -164,11 +171,10 @@ public final class FabricSimulator implements AutoCloseable {
         }
         if (mode == KillMode.AGENT) {
             // dies silently: no FIN, no PORT_STATUS; only the failure detector can tell
-            agent.hang().syncUninterruptibly();
+            faults.get(guid).freeze();
             hung.add(guid);
-        } else {
-            agent.stop().syncUninterruptibly();
         }
+        agent.stop().syncUninterruptibly();
         if (mode == KillMode.POWER) {
             agent.clearTable();
             poweredOff.add(guid);
@@ -181,8 +187,7 @@ public final class FabricSimulator implements AutoCloseable {
     public synchronized void revive(long guid) {
         SwitchAgent agent = agent(guid);
         if (hung.remove(guid)) {
-            agent.stop().syncUninterruptibly();
-            agent.faults().clear();
+            faults.get(guid).clear();
         }
         if (poweredOff.remove(guid)) {
             refreshAround(guid);

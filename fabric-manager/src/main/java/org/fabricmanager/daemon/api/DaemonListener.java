@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.api;
 
 /** Receives the daemon's milestones as they happen (on the control thread: must not block). */
 @FunctionalInterface

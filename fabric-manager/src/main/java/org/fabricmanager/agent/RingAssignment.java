@@ -7,10 +7,10 @@ import org.fabricmanager.southbound.Message;
  * A complete failure-detector configuration received in DETECTOR_CONFIG chunks: the ring in order,
  * this agent's position in it, the periods and the broadcast overlay.
  */
-public record DetectorRing(long epoch, int etaMs, int deltaMs, int pauseMs, Message.Overlay overlay,
+public record RingAssignment(long epoch, int etaMs, int deltaMs, int pauseMs, Message.Overlay overlay,
                            Message.Transport transport, Message.StartMode startMode, int selfIndex,
                            List<Message.DetectorMember> members) {
-    public DetectorRing {
+    public RingAssignment {
         members = List.copyOf(members);
     }
 }

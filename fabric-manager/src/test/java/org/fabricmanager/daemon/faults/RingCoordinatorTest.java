@@ -18,11 +18,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The daemon's ring plan: the configurations it hands out and how it tracks the agents' answers. */
-class DaemonRingTest {
+class RingCoordinatorTest {
     static final int SWITCHES = 600; // three DETECTOR_CONFIG chunks of at most 256 members
     static final long DAEMON_ID = 0xDAE;
 
-    DaemonRing ring;
+    RingCoordinator ring;
     final List<Long> order = new ArrayList<>();
     final Map<Long, InetAddress> from = new HashMap<>();
 
@@ -32,7 +32,7 @@ class DaemonRingTest {
         try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        ring = new DaemonRing(new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000),
+        ring = new RingCoordinator(new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000),
                 DAEMON_ID, new SimpleMeterRegistry());
         for (int i = 0; i < SWITCHES; i++) {
             long guid = 0x1000L + i;

@@ -23,7 +23,7 @@ import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
 import org.junit.jupiter.api.Test;
 
-class MessageCodecTest {
+class SouthboundCodecTest {
 
     static List<Message> samples() throws Exception {
         byte[] entries = new byte[64];
@@ -55,17 +55,17 @@ class MessageCodecTest {
     void everyMessageSurvivesARoundTrip() throws Exception {
         for (Message m : samples()) {
             ByteBuf buf = Unpooled.buffer();
-            MessageCodec.encode(m, buf);
+            SouthboundCodec.encode(m, buf);
             assertThat(buf.readInt()).as("length of %s", m).isEqualTo(buf.readableBytes());
-            assertThat(MessageCodec.decode(buf)).as("round trip of %s", m).isEqualTo(m);
-            assertThat(MessageCodec.frameBytes(m)).isEqualTo(buf.writerIndex());
+            assertThat(SouthboundCodec.decode(buf)).as("round trip of %s", m).isEqualTo(m);
+            assertThat(SouthboundCodec.frameBytes(m)).isEqualTo(buf.writerIndex());
         }
     }
 
     @Test
     void frameHeaderIsLengthTypeTxidBigEndian() {
         ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(new EchoRequest(0x01020304, 0x1122334455667788L), buf);
+        SouthboundCodec.encode(new EchoRequest(0x01020304, 0x1122334455667788L), buf);
         byte[] bytes = new byte[buf.readableBytes()];
         buf.readBytes(bytes);
         assertThat(bytes).containsExactly(0, 0, 0, 13, 0x09, 1, 2, 3, 4,
@@ -75,7 +75,7 @@ class MessageCodecTest {
     @Test
     void unknownTypeIsReportedWithItsCodeAndTxid() {
         ByteBuf frame = Unpooled.buffer().writeByte(0x7f).writeInt(99);
-        assertThatThrownBy(() -> MessageCodec.decode(frame))
+        assertThatThrownBy(() -> SouthboundCodec.decode(frame))
                 .isInstanceOfSatisfying(ProtocolException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_TYPE);
                     assertThat(e.txid()).isEqualTo(99);
@@ -88,12 +88,12 @@ class MessageCodecTest {
     void everyTruncatedPayloadIsMalformed() throws Exception {
         for (Message m : samples()) {
             ByteBuf buf = Unpooled.buffer();
-            MessageCodec.encode(m, buf);
+            SouthboundCodec.encode(m, buf);
             buf.skipBytes(4);
             int full = buf.readableBytes();
             for (int cut = 5; cut < full; cut++) {
                 ByteBuf partial = buf.slice(buf.readerIndex(), cut);
-                assertThatThrownBy(() -> MessageCodec.decode(partial)).as("%s cut at %d", m, cut)
+                assertThatThrownBy(() -> SouthboundCodec.decode(partial)).as("%s cut at %d", m, cut)
                         .isInstanceOfSatisfying(ProtocolException.class,
                                 e -> assertThat(e.code()).isIn(ErrorCode.MALFORMED, ErrorCode.UNSUPPORTED_VERSION));
             }
@@ -103,19 +103,19 @@ class MessageCodecTest {
     @Test
     void trailingBytesAreMalformed() {
         ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(new EchoReply(1, 2), buf);
+        SouthboundCodec.encode(new EchoReply(1, 2), buf);
         buf.writeByte(0);
         buf.skipBytes(4);
-        assertThatThrownBy(() -> MessageCodec.decode(buf)).hasMessageContaining("1 unexpected bytes");
+        assertThatThrownBy(() -> SouthboundCodec.decode(buf)).hasMessageContaining("1 unexpected bytes");
     }
 
     @Test
     void helloWithBadMagicIsUnsupportedVersion() {
         ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(new Hello(1, 1, 1, 5, 0, 4, 4096, 0, 0, TableHash.EMPTY, "x"), buf);
+        SouthboundCodec.encode(new Hello(1, 1, 1, 5, 0, 4, 4096, 0, 0, TableHash.EMPTY, "x"), buf);
         buf.setInt(9, 0x47455420); // "GET "
         buf.skipBytes(4);
-        assertThatThrownBy(() -> MessageCodec.decode(buf)).isInstanceOfSatisfying(ProtocolException.class,
+        assertThatThrownBy(() -> SouthboundCodec.decode(buf)).isInstanceOfSatisfying(ProtocolException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION));
     }
 
@@ -140,9 +140,9 @@ class MessageCodecTest {
 
     private static void assertMalformed(Message m, String text) {
         ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(m, buf);
+        SouthboundCodec.encode(m, buf);
         buf.skipBytes(4);
-        assertThatThrownBy(() -> MessageCodec.decode(buf)).as("%s", m)
+        assertThatThrownBy(() -> SouthboundCodec.decode(buf)).as("%s", m)
                 .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED))
                 .hasMessageContaining(text);
     }
@@ -150,19 +150,19 @@ class MessageCodecTest {
     @Test
     void invalidUtf8IsMalformed() {
         ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(new ErrorReport(1, 1, 0, "ab"), buf);
+        SouthboundCodec.encode(new ErrorReport(1, 1, 0, "ab"), buf);
         buf.setByte(buf.writerIndex() - 1, 0xff);
         buf.skipBytes(4);
-        assertThatThrownBy(() -> MessageCodec.decode(buf)).hasMessageContaining("not valid UTF-8");
+        assertThatThrownBy(() -> SouthboundCodec.decode(buf)).hasMessageContaining("not valid UTF-8");
     }
 
     @Test
     void longNamesAreCutAtACharacterBoundary() {
         String name = "é".repeat(40); // 80 bytes
         ByteBuf buf = Unpooled.buffer();
-        MessageCodec.encode(new Hello(1, 1, 1, 5, 0, 4, 4096, 0, 0, 0, name), buf);
+        SouthboundCodec.encode(new Hello(1, 1, 1, 5, 0, 4, 4096, 0, 0, 0, name), buf);
         buf.skipBytes(4);
-        Hello h = (Hello) MessageCodec.decode(buf);
+        Hello h = (Hello) SouthboundCodec.decode(buf);
         assertThat(h.name()).isEqualTo("é".repeat(32));
     }
 
@@ -177,11 +177,11 @@ class MessageCodecTest {
             bytes[0] = (byte) (1 + random.nextInt(12));
             ByteBuf frame = Unpooled.wrappedBuffer(bytes);
             try {
-                Message m = MessageCodec.decode(frame);
+                Message m = SouthboundCodec.decode(frame);
                 ByteBuf again = Unpooled.buffer();
-                MessageCodec.encode(m, again);
+                SouthboundCodec.encode(m, again);
                 again.skipBytes(4);
-                assertThat(MessageCodec.decode(again)).as("seed %d, iteration %d", seed, i).isEqualTo(m);
+                assertThat(SouthboundCodec.decode(again)).as("seed %d, iteration %d", seed, i).isEqualTo(m);
             } catch (ProtocolException expected) {
                 assertThat(expected.getMessage()).isNotBlank();
             }

@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.api;
 
 /**
  * A milestone an operator cares about (switches discovered, routing computed, tables converged...),

@@ -1,0 +1,26 @@
+package org.fabricmanager.daemon.rest;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Actions served under {@code /api/v1/{resource}/...} by something outside the daemon and wired in by
+ * whoever starts it: the demo's simulator endpoints ({@code /api/v1/sim}), for instance. The daemon's
+ * REST server routes {@code POST} requests on the resource here and answers other methods with 405.
+ */
+public interface RestExtension {
+
+    /** The first path segment under {@code /api/v1} this extension serves, e.g. {@code sim}. */
+    String resource();
+
+    /**
+     * Answers a {@code POST}.
+     *
+     * @param parts  the path split on {@code /} ({@code parts[0]} is empty, {@code parts[3]} is the resource)
+     * @param params the query parameters
+     * @param path   the path as requested, for messages
+     * @return the JSON body of a 200 answer (see {@link RestJson}); fails with {@link RestError} for others
+     */
+    CompletableFuture<byte[]> post(String[] parts, Map<String, List<String>> params, String path);
+}

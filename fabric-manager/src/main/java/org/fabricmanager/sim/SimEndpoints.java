@@ -1,0 +1,96 @@
+package org.fabricmanager.sim;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.fabricmanager.daemon.rest.RestError;
+import org.fabricmanager.daemon.rest.RestExtension;
+import org.fabricmanager.daemon.rest.RestJson;
+import org.fabricmanager.topology.Guids;
+
+/**
+ * The demo's fault-injection actions on its simulated fabric, served by the daemon's REST server under
+ * {@code /api/v1/sim} ({@code docs/rest-api.md}): kill a switch ({@code mode=power} or {@code mode=agent},
+ * required), revive it, take a link down or up. Registered before the simulator exists (the agents need
+ * the daemon's port first); until {@link #attach} the actions answer 404, as on a daemon without a simulator.
+ */
+public final class SimEndpoints implements RestExtension {
+    private volatile FabricSimulator sim;
+
+    /** The simulator the actions drive from now on. */
+    public void attach(FabricSimulator simulator) {
+        this.sim = simulator;
+    }
+
+    @Override
+    public String resource() {
+        return "sim";
+    }
+
+    @Override
+    public CompletableFuture<byte[]> post(String[] parts, Map<String, List<String>> params, String path) {
+        FabricSimulator s = sim;
+        if (s == null) {
+            throw new RestError(HttpResponseStatus.NOT_FOUND, path + ": no simulated fabric is attached (the simulation "
+                    + "endpoints exist only in demo mode)");
+        }
+        return CompletableFuture.completedFuture(RestJson.bytes(act(s, parts, params, path)));
+    }
+
+    private static Map<String, Object> act(FabricSimulator sim, String[] parts, Map<String, List<String>> params,
+                                           String path) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        try {
+            if (parts.length == 7 && parts[4].equals("switches")) {
+                long guid = RestJson.guid(parts[5]);
+                sim.agent(guid);
+                switch (parts[6]) {
+                    case "kill" -> {
+                        String mode = RestJson.single(params, "mode", "");
+                        FabricSimulator.KillMode m = switch (mode) {
+                            case "power" -> FabricSimulator.KillMode.POWER;
+                            case "agent" -> FabricSimulator.KillMode.AGENT;
+                            default -> throw new RestError(HttpResponseStatus.BAD_REQUEST, "query parameter 'mode' must "
+                                    + "be power (the switch and its links go down) or agent (only its agent hangs), got '"
+                                    + mode + "'");
+                        };
+                        sim.kill(guid, m);
+                        out.put("killed", Guids.format(guid));
+                        out.put("mode", mode);
+                    }
+                    case "revive" -> {
+                        sim.revive(guid);
+                        out.put("revived", Guids.format(guid));
+                    }
+                    default -> throw RestError.notFound(path);
+                }
+                return out;
+            }
+            if (parts.length == 6 && parts[4].equals("links") && (parts[5].equals("down") || parts[5].equals("up"))) {
+                long guid = RestJson.guid(RestJson.single(params, "guid", null));
+                String portText = RestJson.single(params, "port", null);
+                int port;
+                try {
+                    port = Integer.parseInt(portText.trim());
+                } catch (NumberFormatException e) {
+                    throw new RestError(HttpResponseStatus.BAD_REQUEST, "query parameter 'port' must be a port number, "
+                            + "got '" + portText + "'");
+                }
+                sim.agent(guid);
+                if (parts[5].equals("down")) {
+                    sim.linkDown(guid, port);
+                } else {
+                    sim.linkUp(guid, port);
+                }
+                out.put("link", Guids.format(guid) + "/" + port);
+                out.put("state", parts[5]);
+                return out;
+            }
+        } catch (IllegalArgumentException e) {
+            throw new RestError(HttpResponseStatus.NOT_FOUND, e.getMessage());
+        }
+        throw RestError.notFound(path);
+    }
+}
