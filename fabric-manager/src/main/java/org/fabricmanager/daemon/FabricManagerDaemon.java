@@ -8,6 +8,13 @@ import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Gauge;
+import org.fabricmanager.daemon.discovery.DiscoveryManager;
+import org.fabricmanager.daemon.faults.FaultManager;
+import org.fabricmanager.daemon.push.LftPusher;
+import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.daemon.routing.RoutingManager;
+import org.fabricmanager.daemon.view.DaemonViews;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.List;
@@ -50,7 +57,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final EventQueue queue;
     private final RoutingService routing;
     private final ExecutorService storeExecutor;
-    private final FabricController controller;
+    private final FabricCoordinator coordinator;
+    private final DaemonViews views;
+    private final RoutingManager routingManager;
     private final MilestoneLog milestones;
     private SouthboundServer southbound;
     private RestServer rest;
@@ -79,10 +88,22 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             return t;
         });
         long daemonId = new SecureRandom().nextLong();
-        this.controller = new FabricController(config, queue, routing, new IndexMapStore(config.state().path()),
-                new RoutingStateStore(config.state().path()), storeExecutor, TopologicalIndexer::order,
-                new RecognizingFabricChecker(), milestones, metrics, daemonId);
-        metrics.bindState(controller::state);
+        this.coordinator = new FabricCoordinator(config, queue, milestones, metrics, daemonId);
+        SwitchRegistry switches = new SwitchRegistry();
+        FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator);
+        DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
+                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path()), queue,
+                milestones, switches, faults::masked, coordinator);
+        this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path()),
+                storeExecutor, queue, milestones, registry);
+        routingManager.listener(coordinator);
+        LftPusher pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(),
+                config.push().maxInFlight(), queue, registry, coordinator);
+        coordinator.wire(new FabricCoordinator.Managers(switches, discovery, routingManager, pusher, faults));
+        this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId);
+        Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
+                .description("switches with a session, admitted into the fabric").register(registry);
+        metrics.bindState(coordinator::state);
     }
 
     /**
@@ -115,10 +136,10 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         FabricManagerDaemon d = new FabricManagerDaemon(config, registry, listeners, engine);
         try {
             d.queue.call("load-state", () -> {
-                d.controller.loadState();
+                d.coordinator.loadState();
                 return null;
             }).get();
-            d.southbound = new SouthboundServer(config.southbound().settings(), d.controller);
+            d.southbound = new SouthboundServer(config.southbound().settings(), d.coordinator);
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
@@ -188,7 +209,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
 
     /** The state as of the last control event (any thread, no waiting). */
     public DaemonState state() {
-        return controller.state();
+        return coordinator.state();
     }
 
     /**
@@ -206,57 +227,57 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
 
     /** Routing computations since start (0 when stored routing was reused). */
     public CompletableFuture<Long> computations() {
-        return queue.call("computations", controller::computations);
+        return queue.call("computations", routingManager::computations);
     }
 
     @Override
     public CompletableFuture<Views.Status> status() {
-        return queue.call("status", controller::status);
+        return queue.call("status", views::status);
     }
 
     @Override
     public CompletableFuture<Fabric> topology() {
-        return queue.call("topology", controller::topology);
+        return queue.call("topology", views::topology);
     }
 
     @Override
     public CompletableFuture<Views.DiscoveryReport> discovery() {
-        return queue.call("discovery", controller::discovery);
+        return queue.call("discovery", views::discovery);
     }
 
     @Override
     public CompletableFuture<List<Views.Switch>> switches() {
-        return queue.call("switches", controller::switchList);
+        return queue.call("switches", views::switchList);
     }
 
     @Override
     public CompletableFuture<Views.SwitchDetail> switchDetail(long guid) {
-        return queue.call("switch " + Guids.format(guid), () -> controller.switchDetail(guid));
+        return queue.call("switch " + Guids.format(guid), () -> views.switchDetail(guid));
     }
 
     @Override
     public CompletableFuture<Views.Lft> lft(long guid) {
-        return queue.call("lft " + Guids.format(guid), () -> controller.lft(guid));
+        return queue.call("lft " + Guids.format(guid), () -> views.lft(guid));
     }
 
     @Override
     public CompletableFuture<Views.Route> route(int src, int dst) {
-        return queue.call("route", () -> controller.route(src, dst));
+        return queue.call("route", () -> views.route(src, dst));
     }
 
     @Override
     public CompletableFuture<List<Milestone>> milestones(long since) {
-        return queue.call("milestones", () -> controller.milestonesSince(since));
+        return queue.call("milestones", () -> milestones.since(since));
     }
 
     @Override
     public CompletableFuture<org.fabricmanager.daemon.api.FaultReport> faults() {
-        return queue.call("faults", controller::faults);
+        return queue.call("faults", views::faults);
     }
 
     @Override
     public CompletableFuture<String> reroute() {
-        return queue.call("reroute", controller::forceReroute);
+        return queue.call("reroute", coordinator::forceReroute);
     }
 
     @Override
@@ -268,14 +289,14 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     @Override
     public void close() {
         long begin = System.nanoTime();
-        DaemonState at = controller.state();
+        DaemonState at = coordinator.state();
         LOG.info("fabric-manager stopping (state {}){}", at, at == DaemonState.PUSHING || at == DaemonState.ROUTING
                 ? ": the unfinished re-route/push is abandoned; switches keep the tables they hold and the next start"
                 + " completes it" : "");
         if (rest != null) {
             rest.close();
         }
-        queue.append("stopping", controller::stopping);
+        queue.append("stopping", coordinator::stopping);
         if (southbound != null) {
             southbound.close();
         }

@@ -1,0 +1,269 @@
+package org.fabricmanager.daemon.discovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.fabricmanager.daemon.api.FabricCheck;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.store.DestinationIndexMap;
+import org.fabricmanager.daemon.store.IndexMapStore;
+import org.fabricmanager.daemon.store.StoreException;
+import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the admitted switches' port reports into fabric snapshots. Before the first routing it waits
+ * for the fabric to settle (no change for {@code discovery.settleMs}, at most {@code discovery.maxWaitMs}
+ * after the first report), or ends at once when every switch and link of the expected PGFT is there;
+ * that completeness is counted report by report ({@link LinkLedger}), so a report costs O(1) and the fabric
+ * is built once, when complete. {@link #snapshot} builds the fabric (at most once per change), gives new
+ * end nodes destination indices (stored before use), checks it against the expected PGFT, and announces
+ * what changed. Runs on the control thread.
+ */
+public final class DiscoveryManager {
+    private static final Logger LOG = LoggerFactory.getLogger(DiscoveryManager.class);
+    private static final String SETTLE = "discovery-settle";
+    private static final String DEADLINE = "discovery-deadline";
+
+    /** Told when discovery has settled and the first routing should start. */
+    @FunctionalInterface
+    public interface Listener {
+        void settled(String why);
+    }
+
+    private final DaemonConfig.Discovery settings;
+    private final PgftSpec expected;
+    private final FabricChecker checker;
+    private final NodeOrdering ordering;
+    private final IndexMapStore indexStore;
+    private final EventQueue queue;
+    private final MilestoneLog milestones;
+    private final PortReports reports;
+    private final UnaryOperator<SwitchPorts> mask;
+    private final Listener listener;
+    private final LinkLedger ledger = new LinkLedger();
+
+    private DestinationIndexMap indices = new DestinationIndexMap();
+    private boolean done;
+    private long firstChangeNanos = -1;
+    /** The last build, and whether a report changed since (a build is reused until then). */
+    private TopologyBuilder.Result last;
+    private boolean stale = true;
+    /** Indices the last build assigned that are not stored yet. */
+    private int unsaved;
+    private FabricCheck check = FabricCheck.notChecked();
+    private String announced;
+
+    public DiscoveryManager(DaemonConfig.Discovery settings, PgftSpec expected, FabricChecker checker,
+                            NodeOrdering ordering, IndexMapStore indexStore, EventQueue queue, MilestoneLog milestones,
+                            PortReports reports, UnaryOperator<SwitchPorts> mask, Listener listener) {
+        this.settings = settings;
+        this.expected = expected;
+        this.checker = checker;
+        this.ordering = ordering;
+        this.indexStore = indexStore;
+        this.queue = queue;
+        this.milestones = milestones;
+        this.reports = reports;
+        this.mask = mask;
+        this.listener = listener;
+    }
+
+    /** Loads the stored destination indices (start-up). */
+    public void loadIndices() {
+        indices = indexStore.load();
+    }
+
+    /** Destination indices known (stored or assigned since). */
+    public int indexCount() {
+        return indices.size();
+    }
+
+    /** The first contradiction between {@code claims} of switch {@code guid} and links both ends agree on. */
+    public Optional<String> conflict(long guid, List<PortRecord> claims) {
+        return NeighbourConflicts.find(guid, claims, reports::admittedPorts);
+    }
+
+    /** Switch {@code ports} was admitted (its records count from now on). */
+    public void admitted(SwitchPorts ports) {
+        for (int p = 1; p <= ports.portCount(); p++) {
+            ledger.replace(ports, PortRecord.down(p), ports.port(p), reports);
+        }
+        stale = true;
+    }
+
+    /** Admitted switch {@code ports} is leaving (call while it is still admitted). */
+    public void leaving(SwitchPorts ports) {
+        for (int p = 1; p <= ports.portCount(); p++) {
+            ledger.replace(ports, ports.port(p), PortRecord.down(p), reports);
+        }
+        stale = true;
+    }
+
+    /**
+     * Stores a report of switch {@code ports} ({@code admitted}: it counts in the fabric).
+     *
+     * @return true when the record changed
+     */
+    public boolean report(SwitchPorts ports, PortRecord r, boolean admitted) {
+        PortRecord before = ports.port(r.port());
+        if (!ports.update(r)) {
+            return false;
+        }
+        if (admitted) {
+            ledger.replace(ports, before, r, reports);
+            stale = true;
+        }
+        return true;
+    }
+
+    /** Something beyond the reports changed what a build yields: a quarantine (the mask) began or ended. */
+    public void invalidate() {
+        stale = true;
+    }
+
+    /** True once the first routing was started. */
+    public boolean done() {
+        return done;
+    }
+
+    /**
+     * The fabric changed before discovery settled: re-arm the settle window, or end discovery now when
+     * the expected fabric is complete.
+     */
+    public void changed() {
+        if (done) {
+            return;
+        }
+        if (firstChangeNanos < 0) {
+            firstChangeNanos = System.nanoTime();
+            queue.scheduleDeferred(DEADLINE, settings.maxWaitMs(), () -> settle("maximum discovery wait reached"));
+        }
+        if (expectedComplete()) {
+            settle("every expected switch and link is present");
+            return;
+        }
+        queue.scheduleDeferred(SETTLE, settings.settleMs(), () -> settle("no change for " + settings.settleMs() + " ms"));
+    }
+
+    private boolean expectedComplete() {
+        if (expected == null || reports.admittedCount() < expected.totalSwitchCount()
+                || ledger.links() < expected.totalLinkCount()) {
+            return false;
+        }
+        // try on a copy of the indices: a fabric that is not the expected one yet must not number its nodes
+        DestinationIndexMap trial = indices.copy();
+        TopologyBuilder.Result r = TopologyBuilder.build(admittedMasked(), trial, expected, ordering);
+        boolean complete = r.fabric().links().size() >= expected.totalLinkCount()
+                && checker.check(r.fabric(), expected).verdict() == FabricCheck.Verdict.INTACT;
+        if (complete) {
+            // the routing that follows at once needs this very fabric: keep the build and its numbering
+            indices = trial;
+            last = r;
+            unsaved += r.newIndices();
+            stale = false;
+        }
+        return complete;
+    }
+
+    private void settle(String why) {
+        if (done) {
+            return;
+        }
+        cancel();
+        done = true;
+        LOG.debug("discovery settled: {}", why);
+        listener.settled(why);
+    }
+
+    /** Every switch is gone: discover again (settle window) before the next routing. */
+    public void restart() {
+        done = false;
+        firstChangeNanos = -1;
+    }
+
+    /** Cancels the pending settle events (stopping). */
+    public void cancel() {
+        queue.cancelDeferred(SETTLE);
+        queue.cancelDeferred(DEADLINE);
+    }
+
+    /**
+     * The fabric of the admitted switches now (quarantined ports down), with every end node's destination
+     * index (new ones are assigned in topological order and stored before use), checked against the
+     * expected PGFT. Built once per change: without a report since the last build, that build is reused.
+     */
+    public TopologyBuilder.Result snapshot() {
+        if (stale || last == null) {
+            last = TopologyBuilder.build(admittedMasked(), indices, expected, ordering);
+            unsaved += last.newIndices();
+            stale = false;
+        }
+        TopologyBuilder.Result r = last;
+        if (unsaved > 0) {
+            try {
+                indexStore.save(indices);
+                LOG.info("assigned {} new destination indices in topological order ({} in {})", unsaved,
+                        indices.size(), indexStore.file());
+            } catch (StoreException e) {
+                LOG.error("assigned {} new destination indices but cannot store them ({}); routing anyway, but they "
+                        + "may change after a restart", unsaved, e.getMessage());
+            }
+            unsaved = 0;
+        }
+        Fabric fabric = r.fabric();
+        check = expected == null ? FabricCheck.notChecked() : checker.check(fabric, expected);
+        String summary = describe(fabric) + (expected == null ? "" : "; " + check.summary())
+                + (r.issues().isEmpty() ? "" : "; " + r.issues().size() + " port claims not taken");
+        if (!summary.equals(announced)) {
+            boolean first = announced == null;
+            milestones.record(first ? Milestone.Kind.FABRIC_DISCOVERED : Milestone.Kind.FABRIC_CHANGED,
+                    (first ? "fabric discovered: " : "fabric changed: ") + summary);
+            announced = summary;
+            for (int i = 0; i < Math.min(5, r.issues().size()); i++) {
+                LOG.info("  not a link: {}", r.issues().get(i));
+            }
+        }
+        return r;
+    }
+
+    private List<SwitchPorts> admittedMasked() {
+        List<SwitchPorts> ports = new ArrayList<>(reports.admittedCount());
+        reports.forEachAdmitted(p -> ports.add(mask.apply(p)));
+        return ports;
+    }
+
+    /** The last built fabric, or {@code null} before the first build. */
+    public TopologyBuilder.Result last() {
+        return last;
+    }
+
+    /** The last check against the expected PGFT. */
+    public FabricCheck check() {
+        return check;
+    }
+
+    /** The expected PGFT, or {@code null}. */
+    public PgftSpec expected() {
+        return expected;
+    }
+
+    private static String describe(Fabric f) {
+        int switchLinks = 0;
+        for (Link l : f.links()) {
+            if (f.isSwitch(l.a()) && f.isSwitch(l.b())) {
+                switchLinks++;
+            }
+        }
+        return f.switches().size() + " switches, " + f.nodes().size() + " nodes, " + switchLinks
+                + " switch-to-switch links";
+    }
+}

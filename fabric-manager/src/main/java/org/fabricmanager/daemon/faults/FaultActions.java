@@ -1,0 +1,20 @@
+package org.fabricmanager.daemon.faults;
+
+import org.fabricmanager.daemon.registry.ManagedSwitch;
+
+/**
+ * What the fault manager may ask of the control loop, and nothing more: the narrow way back from the
+ * fault reaction to the rest of the daemon, so that the control loop depends on the fault manager and
+ * not the other way round.
+ */
+public interface FaultActions {
+
+    /** The switch cannot be managed any more (its agent was declared dead): close its session as if it was lost. */
+    void dropSession(ManagedSwitch ms, String reason);
+
+    /** The fabric as routing sees it changed without a report (a quarantine was lifted). */
+    void fabricChanged();
+
+    /** Something the daemon's state depends on changed (a switch rejoined the ring). */
+    void stateMayHaveChanged();
+}

@@ -1,0 +1,329 @@
+package org.fabricmanager.daemon.faults;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.discovery.SwitchPorts;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.detector.DetectorEvent;
+import org.fabricmanager.southbound.AgentSession;
+import org.fabricmanager.southbound.DetectorConfigReply;
+import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.Link;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's reaction to faults beyond what the agents' reports say by themselves: the ring failure
+ * detector (planning the ring, configuring the agents' members, acting on the daemon member's verdicts),
+ * flap quarantine of ports, the switches declared dead, and the figures of each reaction
+ * ({@link ReactionTracker}). It reads the switch registry and acts on the rest of the daemon only through
+ * {@link FaultActions}, so the control loop depends on it and not the other way round. Runs on the
+ * control thread.
+ */
+public final class FaultManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FaultManager.class);
+
+    private final DaemonConfig.Faults settings;
+    private final long daemonId;
+    private final EventQueue queue;
+    private final SwitchRegistry registry;
+    private final MilestoneLog milestones;
+    private final DaemonMetrics metrics;
+    private final FaultActions actions;
+    private final FlapGuard flaps;
+    private final RingCoordinator ring;
+    private final ReactionTracker reactions;
+    /** Switches the ring declared dead and that have not rejoined, with when. */
+    private final Map<Long, Long> failedSwitches = new TreeMap<>(Long::compareUnsigned);
+    private final Map<Long, String> failedNames = new HashMap<>();
+    /** The peer GUID at (guid, port) in the first routed fabric, so a down port can name its link. */
+    private final Map<Long, long[]> baselinePeers = new HashMap<>();
+    private boolean stopping;
+
+    public FaultManager(DaemonConfig.Faults settings, long daemonId, EventQueue queue, SwitchRegistry registry,
+                        MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions) {
+        this.settings = settings;
+        this.daemonId = daemonId;
+        this.queue = queue;
+        this.registry = registry;
+        this.milestones = milestones;
+        this.metrics = metrics;
+        this.actions = actions;
+        this.flaps = new FlapGuard(settings.flapThreshold(), settings.flapWindowMs(), settings.quarantineMs());
+        MeterRegistry meters = metrics.registry();
+        this.ring = settings.detector().enabled() ? new RingCoordinator(settings.detector(), daemonId, meters) : null;
+        this.reactions = new ReactionTracker(milestones, metrics);
+    }
+
+    /** The figures of fault reactions. */
+    public ReactionTracker reactions() {
+        return reactions;
+    }
+
+    /** A fault or recovery event that belongs to the current reaction. */
+    public void event(String what) {
+        reactions.event(what);
+    }
+
+    // ---- flap quarantine ---------------------------------------------------------------------------
+
+    /**
+     * Judges a port going up or down (after discovery): false when the change must not move the fabric
+     * because the port is quarantined.
+     */
+    public boolean portTransition(ManagedSwitch ms, int port, boolean up) {
+        long guid = ms.guid();
+        switch (flaps.transition(guid, port, up, System.nanoTime())) {
+            case QUARANTINED -> {
+                milestones.record(Milestone.Kind.LINK_QUARANTINED, "link at " + ms.name() + " port " + port
+                        + " flaps (more than " + settings.flapThreshold() + " downs in " + settings.flapWindowMs()
+                        + " ms): quarantined, kept down until it is up for " + settings.quarantineMs() + " ms");
+                return true;
+            }
+            case MASKED -> {
+                if (up) {
+                    queue.scheduleDeferred("quarantine " + Guids.format(guid) + "/" + port, flaps.quarantineMs(),
+                            () -> releaseQuarantine(guid, port));
+                }
+                LOG.debug("{} port {} {} while quarantined: ignored", ms.name(), port, up ? "up" : "down");
+                return false;
+            }
+            default -> {
+                return true;
+            }
+        }
+    }
+
+    /** The reports as routing must see them: a copy with the quarantined ports down, or the reports themselves. */
+    public SwitchPorts masked(SwitchPorts ports) {
+        if (!flaps.hasQuarantined(ports.guid())) {
+            return ports;
+        }
+        SwitchPorts copy = new SwitchPorts(ports.guid(), ports.name(), ports.portCount());
+        for (int p = 1; p <= ports.portCount(); p++) {
+            copy.update(flaps.isQuarantined(ports.guid(), p) ? PortRecord.down(p) : ports.port(p));
+        }
+        return copy;
+    }
+
+    private void releaseQuarantine(long guid, int port) {
+        if (stopping || !flaps.releaseIfStable(guid, port, System.nanoTime())) {
+            return;
+        }
+        ManagedSwitch ms = registry.get(guid);
+        String name = ms == null ? Guids.format(guid) : ms.name();
+        milestones.record(Milestone.Kind.LINK_RELEASED, "link at " + name + " port " + port + " stable for "
+                + settings.quarantineMs() + " ms: quarantine lifted");
+        event("quarantine lifted: " + name + " port " + port);
+        actions.fabricChanged();
+    }
+
+    /** Quarantine state, for the views. */
+    public FlapGuard flaps() {
+        return flaps;
+    }
+
+    // ---- ring failure detector ---------------------------------------------------------------------
+
+    /** The ring, or {@code null} when the detector is disabled. */
+    public RingCoordinator ring() {
+        return ring;
+    }
+
+    /** A switch was admitted: a restarted agent of a ring member joins the running ring. */
+    public void switchAdmitted(ManagedSwitch ms) {
+        if (ring != null && ring.active() && ring.contains(ms.guid())) {
+            // it joins above the incarnation of its previous run
+            ms.replacedRingIncarnation(ring.incarnation(ms.guid()));
+            sendDetectorConfig(ms, true);
+        }
+    }
+
+    /** Plans the ring on the first routing, and again when admitted switches outside it connected. */
+    public void planRing(Fabric fabric) {
+        if (ring == null || fabric.switches().isEmpty()) {
+            return;
+        }
+        boolean outside = !ring.active();
+        for (ManagedSwitch ms : registry.all()) {
+            if (ms.admitted() && !ring.contains(ms.guid())) {
+                outside = true;
+                break;
+            }
+        }
+        if (!outside) {
+            return;
+        }
+        List<Long> order = new ArrayList<>();
+        Map<Long, InetAddress> addresses = new HashMap<>();
+        for (long guid : RingOrder.of(fabric)) {
+            ManagedSwitch ms = registry.get(guid);
+            if (ms != null && ms.admitted() && ms.session().remoteAddress() instanceof InetSocketAddress a) {
+                order.add(guid);
+                addresses.put(guid, a.getAddress());
+            }
+        }
+        if (order.isEmpty()) {
+            return;
+        }
+        ring.plan(order, addresses, event -> queue.append("detector " + event, () -> onDetectorEvent(event)));
+        failedSwitches.clear();
+        for (long guid : order) {
+            sendDetectorConfig(registry.get(guid), false);
+        }
+        LOG.info("failure detector: ring epoch {} of {} members (the daemon and {} switches), eta {} ms, delta {} ms",
+                ring.epoch(), ring.size(), order.size(), settings.detector().etaMs(), settings.detector().deltaMs());
+    }
+
+    private void sendDetectorConfig(ManagedSwitch ms, boolean join) {
+        long guid = ms.guid();
+        long epoch = ring.epoch();
+        AgentSession session = ms.session();
+        session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs()).thenAccept(reply ->
+                queue.append("detector config answer " + Guids.format(guid), () -> {
+                    // a session superseded by its restarted agent answers NO_ANSWER as it closes, after the
+                    // new session took the GUID: only the new session's own answer counts
+                    if (registry.current(session) != null) {
+                        onDetectorConfigAnswer(epoch, guid, reply);
+                    }
+                }));
+    }
+
+    private void onDetectorConfigAnswer(long epoch, long guid, DetectorConfigReply reply) {
+        if (stopping) {
+            return;
+        }
+        ManagedSwitch ms = registry.get(guid);
+        String name = ms == null ? Guids.format(guid) : ms.name();
+        if (epoch == ring.epoch() && reply.outcome() == DetectorConfigReply.Outcome.NO_DETECTOR) {
+            LOG.warn("failure detector: switch {} ({}) runs no ring member ({}): its faults are known only through "
+                    + "its session and its neighbours' port status", Guids.format(guid), name, reply.detail());
+        } else if (epoch == ring.epoch() && !reply.running()) {
+            LOG.warn("failure detector: switch {} ({}) did not answer its ring configuration ({}); the ring still "
+                    + "watches it", Guids.format(guid), name, reply.detail());
+        }
+        if (ring.answered(epoch, guid, reply)) {
+            Map<Long, String> unwatched = ring.unwatchedSwitches();
+            milestones.record(Milestone.Kind.DETECTOR_RUNNING, String.format("failure detector: ring epoch %d running, "
+                    + "%d of %d switches watched%s", epoch, ring.size() - 1 - unwatched.size(), ring.size() - 1,
+                    unwatched.isEmpty() ? "" : " (" + unwatched.size() + " without a running member: see /api/v1/faults)"));
+        }
+    }
+
+    private void onDetectorEvent(DetectorEvent event) {
+        if (ring == null || !ring.active() || stopping) {
+            return;
+        }
+        if (event instanceof DetectorEvent.MemberFailed f) {
+            memberFailed(ring.guid(f.member()), f.member(), f.incarnation());
+        } else if (event instanceof DetectorEvent.MemberRejoined r) {
+            long guid = ring.guid(r.member());
+            failedSwitches.remove(guid);
+            event("ring: switch " + Guids.format(guid) + " rejoined");
+            metrics.recovery(DaemonMetrics.FaultType.SWITCH);
+            actions.stateMayHaveChanged();
+        } else if (event instanceof DetectorEvent.LinkDown d) {
+            // the reporter's own PORT_STATUS is ordered with its later changes, a broadcast is not (a late
+            // LinkDown would undo a newer up); a reporter without a session is out of the fabric anyway
+            LOG.debug("ring: link down at {} port {}", Guids.format(ring.guid(d.reporter())), d.port());
+        } else if (event instanceof DetectorEvent.LinkUp u) {
+            LOG.debug("ring: link up at {} port {} (applied when its PORT_STATUS arrives)",
+                    Guids.format(ring.guid(u.reporter())), u.port());
+        }
+    }
+
+    private void memberFailed(long guid, int member, long incarnation) {
+        if (guid == daemonId || member == 0) {
+            return;
+        }
+        if (ring.unwatched(guid)) {
+            LOG.debug("ring: switch {} declared dead, but it runs no ring member: ignored", Guids.format(guid));
+            return;
+        }
+        ManagedSwitch ms = registry.get(guid);
+        if (ms != null && incarnation <= ms.replacedRingIncarnation()) {
+            // the agent restarted faster than the ring noticed: the verdict is about its previous run
+            LOG.info("ring: the previous run of switch {} ({}, ring incarnation {}) declared dead; its restarted "
+                    + "agent is connected and joins the ring", Guids.format(guid), ms.name(), incarnation);
+            return;
+        }
+        failedSwitches.put(guid, System.currentTimeMillis());
+        String name = ms == null ? Guids.format(guid) : Guids.format(guid) + " (" + ms.name() + ")";
+        if (ms != null) {
+            failedNames.put(guid, ms.name());
+        }
+        event("ring: switch " + name + " failed");
+        metrics.fault(DaemonMetrics.FaultType.SWITCH);
+        milestones.record(Milestone.Kind.SWITCH_FAILED, "failure detector: switch " + name
+                + " declared dead by the ring" + (ms != null && ms.admitted() ? "; its session still looks alive: "
+                + "routing around it" : ""));
+        if (ms != null) {
+            // the daemon cannot manage a switch whose agent the ring declared dead: drop the session
+            actions.dropSession(ms, "declared dead by the failure detector");
+        }
+    }
+
+    /** Switches the ring declared dead and that have not rejoined: GUID -> since (ms). */
+    public Map<Long, Long> failedSwitches() {
+        return Collections.unmodifiableMap(failedSwitches);
+    }
+
+    /** The name a failed switch had when it was declared dead ("" when unknown). */
+    public String failedName(long guid) {
+        return failedNames.getOrDefault(guid, "");
+    }
+
+    // ---- link names --------------------------------------------------------------------------------
+
+    /** Remembers the first routed fabric's cabling, so that a down port can name the link it had. */
+    public void rememberBaseline(Fabric fabric) {
+        if (!baselinePeers.isEmpty()) {
+            return;
+        }
+        for (Link l : fabric.links()) {
+            remember(l.a(), l.aPort(), l.b());
+            remember(l.b(), l.bPort(), l.a());
+        }
+    }
+
+    private void remember(long guid, int port, long peer) {
+        long[] peers = baselinePeers.computeIfAbsent(guid, g -> new long[256]);
+        if (port < peers.length) {
+            peers[port] = peer;
+        }
+    }
+
+    /** The peer GUID at (guid, port) in the first routed fabric (0: none). */
+    public long baselinePeer(long guid, int port) {
+        long[] peers = baselinePeers.get(guid);
+        return peers == null || port >= peers.length ? 0 : peers[port];
+    }
+
+    /** From now on, lost sessions are the daemon's own doing: the ring stops, quarantine timers are moot. */
+    public void stopping() {
+        stopping = true;
+        close();
+    }
+
+    @Override
+    public void close() {
+        if (ring != null) {
+            ring.close();
+        }
+    }
+}

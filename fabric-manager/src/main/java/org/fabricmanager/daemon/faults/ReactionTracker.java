@@ -1,0 +1,138 @@
+package org.fabricmanager.daemon.faults;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.daemon.push.PushRound;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The figures of fault reactions: a reaction opens with the first fault event after convergence,
+ * gathers the events, routing computations and pushes that follow, and closes when the tables have
+ * converged again (a {@code REACTION} milestone and the {@code fabric.faults.converged} timer), or
+ * without figures when the events needed no new tables. Runs on the control thread.
+ */
+public final class ReactionTracker {
+    private static final Logger LOG = LoggerFactory.getLogger(ReactionTracker.class);
+    private static final int TRIGGERS_KEPT = 20;
+
+    private final MilestoneLog milestones;
+    private final DaemonMetrics metrics;
+    private Reaction open;
+    private long completed;
+
+    /** Figures of one reaction, from its first event to convergence. */
+    private static final class Reaction {
+        final long startNanos = System.nanoTime();
+        final List<String> triggers = new ArrayList<>();
+        int triggerCount;
+        int computations;
+        double engineMs;
+        long blocks;
+        long bytes;
+        PushRound lastRound;
+
+        void roundDone(PushRound r) {
+            if (r != null) {
+                blocks += r.blocks();
+                bytes += r.bytes();
+            }
+        }
+    }
+
+    public ReactionTracker(MilestoneLog milestones, DaemonMetrics metrics) {
+        this.milestones = milestones;
+        this.metrics = metrics;
+    }
+
+    /** A fault or recovery happened: it belongs to the open reaction (a new one when none is open). */
+    public void event(String what) {
+        if (open == null) {
+            open = new Reaction();
+        }
+        open.triggerCount++;
+        if (open.triggers.size() < TRIGGERS_KEPT) {
+            open.triggers.add(what);
+        }
+        LOG.debug("fault event: {}", what);
+    }
+
+    /** True while a reaction is open. */
+    public boolean isOpen() {
+        return open != null;
+    }
+
+    /** Events of the open reaction (0: none). */
+    public int pendingEvents() {
+        return open == null ? 0 : open.triggerCount;
+    }
+
+    /** Reactions completed since start. */
+    public long completed() {
+        return completed;
+    }
+
+    /** A routing computation of {@code engineMs} ended during the open reaction, if any. */
+    public void computed(double engineMs) {
+        if (open != null) {
+            open.computations++;
+            open.engineMs += engineMs;
+        }
+    }
+
+    /** A new table version started installing with {@code round}; the previous round's figures are final. */
+    public void pushStarted(PushRound previous, PushRound round) {
+        if (open != null) {
+            open.roundDone(open.lastRound == null ? null : previous);
+            open.lastRound = round;
+        }
+    }
+
+    /**
+     * The tables converged: closes the open reaction with its figures.
+     *
+     * @param last the round that converged
+     */
+    public void converged(PushRound last, long tableVersion) {
+        Reaction r = open;
+        if (r == null) {
+            return;
+        }
+        open = null;
+        r.roundDone(last);
+        completed++;
+        double ms = (System.nanoTime() - r.startNanos) / 1e6;
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("triggerCount", r.triggerCount);
+        d.put("triggers", List.copyOf(r.triggers));
+        d.put("computations", r.computations);
+        d.put("engineMs", Math.round(r.engineMs * 10) / 10.0);
+        d.put("blocksPushed", r.blocks);
+        d.put("bytesPushed", r.bytes);
+        d.put("switchesAcked", last == null ? 0 : last.acked());
+        d.put("tableVersion", tableVersion);
+        d.put("faultToConvergedMs", Math.round(ms * 10) / 10.0);
+        metrics.faultToConverged(ms);
+        milestones.record(Milestone.Kind.REACTION, String.format("fault reaction: %d events (%s%s), %d routing "
+                        + "computations (%.1f ms), %d blocks / %d bytes pushed, %d switches acked, converged %.1f ms after "
+                        + "the first event", r.triggerCount, r.triggers.get(0), r.triggerCount > 1 ? ", ..." : "",
+                r.computations, r.engineMs, r.blocks, r.bytes, last == null ? 0 : last.acked(), ms), d);
+    }
+
+    /**
+     * Converged all along: the events needed no new tables (a rejoin whose session is not back yet, a
+     * change already undone). Left open, the reaction would swallow the next, unrelated fault and report
+     * its fault-to-converged time from these events.
+     */
+    public void noTablesNeeded() {
+        if (open != null) {
+            LOG.debug("fault events without a table change: {}", open.triggers);
+            open = null;
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package org.fabricmanager.daemon.routing;
+
+import org.fabricmanager.daemon.push.TableSet;
+import org.fabricmanager.topology.Fabric;
+
+/**
+ * The routing in force: the fabric its tables were computed for (with the destination indices in use),
+ * that fabric's fingerprint, the tables, and figures of their computation.
+ *
+ * @param durationMs       the computation's wall-clock time, {@code null} when reused from the state directory
+ * @param unreachablePairs leaf pairs the tables do not connect
+ * @param reused           true when the tables were reused from the state directory, not computed
+ */
+public record ActiveRouting(long version, Fabric fabric, String fingerprint, TableSet tables, String engine,
+                            Double durationMs, boolean valid, long unreachablePairs, boolean reused) {
+
+    /** The same routing, marked so that the next fabric, even an equal one, is routed again. */
+    ActiveRouting forcedStale() {
+        return new ActiveRouting(version, fabric, "forced", tables, engine, durationMs, valid, unreachablePairs, reused);
+    }
+}

@@ -1,0 +1,177 @@
+package org.fabricmanager.daemon.routing;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.push.TableSet;
+import org.fabricmanager.daemon.store.FabricFingerprint;
+import org.fabricmanager.daemon.store.RoutingState;
+import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.daemon.store.StoreException;
+import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.topology.Fabric;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides what a fabric snapshot needs: nothing (the routed fabric is the same), the routing stored in
+ * the state directory (same fabric and engine after a restart: no recomputation), or a computation, which
+ * runs on the {@link RoutingService} and comes back as a control event. Numbers the versions, keeps the
+ * routing in force, persists every computed routing (off the control thread) and times the
+ * computations. One computation at a time; runs on the control thread.
+ */
+public final class RoutingManager {
+    private static final Logger LOG = LoggerFactory.getLogger(RoutingManager.class);
+
+    /** What {@link #consider} did. */
+    public enum Decision {
+        /** The fabric is the one routed: nothing to do. */
+        UNCHANGED,
+        /** The stored routing was made the routing in force. */
+        REUSED,
+        /** A computation started; {@link Listener#computed} or {@link Listener#failed} follows. */
+        STARTED
+    }
+
+    /** Told on the control thread when a computation ends. */
+    public interface Listener {
+        /** {@code routing} is the routing in force now; its computation took {@code engineMs}. */
+        void computed(ActiveRouting routing, double engineMs);
+
+        /** Version {@code version} could not be computed; the routing in force stays. */
+        void failed(long version, Throwable cause);
+    }
+
+    private final RoutingService service;
+    private final RoutingStateStore store;
+    private final Executor storeExecutor;
+    private final EventQueue queue;
+    private final MilestoneLog milestones;
+    private final Timer timer;
+    private Listener listener;
+
+    private RoutingState stored;
+    private long nextVersion = 1;
+    private ActiveRouting active;
+    private boolean running;
+    private long computations;
+
+    public RoutingManager(RoutingService service, RoutingStateStore store, Executor storeExecutor, EventQueue queue,
+                          MilestoneLog milestones, MeterRegistry registry) {
+        this.service = service;
+        this.store = store;
+        this.storeExecutor = storeExecutor;
+        this.queue = queue;
+        this.milestones = milestones;
+        this.timer = Timer.builder("fabric.routing.duration").description("routing computations").register(registry);
+    }
+
+    /** Where computations are reported (set once, before the first {@link #consider}). */
+    public void listener(Listener l) {
+        this.listener = l;
+    }
+
+    /** Loads the stored routing, if any (start-up); a damaged one is ignored with a warning. */
+    public void load() {
+        try {
+            stored = store.load().orElse(null);
+        } catch (StoreException e) {
+            LOG.warn("ignoring stored routing: {}", e.getMessage());
+            stored = null;
+        }
+        if (stored != null) {
+            nextVersion = stored.version() + 1;
+        }
+    }
+
+    /** The stored routing found at start-up and not yet used or superseded, or {@code null}. */
+    public RoutingState stored() {
+        return stored;
+    }
+
+    /** Routes {@code fabric} unless it is the routed one or the stored one; never while a computation runs. */
+    public Decision consider(Fabric fabric) {
+        if (running) {
+            throw new IllegalStateException("a routing computation is running");
+        }
+        String engine = service.engineName();
+        String fingerprint = FabricFingerprint.of(fabric, engine);
+        if (active != null && active.fingerprint().equals(fingerprint)) {
+            LOG.debug("fabric unchanged since v{}: nothing to route", active.version());
+            return Decision.UNCHANGED;
+        }
+        if (active == null && stored != null && stored.fingerprint().equals(fingerprint) && stored.engine().equals(engine)) {
+            active = new ActiveRouting(stored.version(), fabric, fingerprint, new TableSet(stored.version(), stored.tables()),
+                    engine, null, true, 0, true);
+            milestones.record(Milestone.Kind.ROUTING_REUSED, "routing v" + stored.version()
+                    + " reused from the state directory (fabric unchanged): no recomputation");
+            stored = null;
+            return Decision.REUSED;
+        }
+        long version = nextVersion++;
+        running = true;
+        RoutingJob job = new RoutingJob(version, fabric, fingerprint);
+        service.route(job).whenComplete((outcome, error) -> queue.append("routing-done v" + version,
+                () -> done(job, outcome, error)));
+        return Decision.STARTED;
+    }
+
+    private void done(RoutingJob job, RoutingOutcome outcome, Throwable error) {
+        running = false;
+        if (error != null) {
+            Throwable cause = error.getCause() != null ? error.getCause() : error;
+            milestones.record(Milestone.Kind.ROUTING_FAILED, "routing v" + job.version() + " failed: " + cause.getMessage()
+                    + (active == null ? "" : "; keeping v" + active.version()));
+            listener.failed(job.version(), cause);
+            return;
+        }
+        RoutingResult r = outcome.result();
+        computations++;
+        timer.record(outcome.nanos(), TimeUnit.NANOSECONDS);
+        active = new ActiveRouting(job.version(), job.fabric(), job.fingerprint(), new TableSet(job.version(), r.tables()),
+                r.engine(), outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false);
+        milestones.record(Milestone.Kind.ROUTING_COMPUTED, String.format("routing v%d computed in %.1f ms (%s, %s)",
+                job.version(), outcome.millis(), r.engine(), r.validity().isValid() ? "valid"
+                        : r.validity().unreachablePairs() + " unreachable leaf pairs"));
+        stored = null;
+        RoutingState toStore = new RoutingState(job.fingerprint(), job.version(), r.engine(), r.tables());
+        storeExecutor.execute(() -> {
+            try {
+                store.save(toStore);
+            } catch (StoreException e) {
+                LOG.error("cannot store routing v{}: {}", toStore.version(), e.getMessage());
+            }
+        });
+        listener.computed(active, outcome.millis());
+    }
+
+    /** Makes the next {@link #consider} compute even for the routed fabric (an operator's forced re-route). */
+    public void forceNext() {
+        if (active != null) {
+            active = active.forcedStale();
+        }
+    }
+
+    /** The routing in force, or {@code null} before the first. */
+    public ActiveRouting active() {
+        return active;
+    }
+
+    /** True while a computation runs. */
+    public boolean running() {
+        return running;
+    }
+
+    /** Routing computations since start (0 when the stored routing was reused). */
+    public long computations() {
+        return computations;
+    }
+
+    public String engineName() {
+        return service.engineName();
+    }
+}

@@ -1,0 +1,277 @@
+package org.fabricmanager.daemon.view;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.FabricCheck;
+import org.fabricmanager.daemon.api.FaultReport;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.discovery.DiscoveryManager;
+import org.fabricmanager.daemon.discovery.LinkIssue;
+import org.fabricmanager.daemon.discovery.TopologyBuilder;
+import org.fabricmanager.daemon.faults.FaultManager;
+import org.fabricmanager.daemon.faults.RingCoordinator;
+import org.fabricmanager.daemon.push.LftPusher;
+import org.fabricmanager.daemon.push.PushRound;
+import org.fabricmanager.daemon.push.SwitchPushState;
+import org.fabricmanager.daemon.push.TableSet;
+import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.daemon.routing.RoutingManager;
+import org.fabricmanager.routing.analysis.PathTracer;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.Trace;
+import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.topology.EndNode;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Guids;
+
+/**
+ * Builds the answers to the daemon's queries from its managers' state: status, switches, tables,
+ * routes, discovery and faults. Called on the control thread only (through the event queue), so each
+ * answer is one consistent snapshot; the managers are only read.
+ */
+public final class DaemonViews {
+    private static final int ISSUES_LISTED = 1000;
+
+    private final SwitchRegistry registry;
+    private final DiscoveryManager discovery;
+    private final RoutingManager routing;
+    private final LftPusher pusher;
+    private final FaultManager faults;
+    private final Supplier<DaemonState> state;
+    private final long daemonId;
+    private final long startedNanos = System.nanoTime();
+    private PathTracer tracer;
+    private long tracerVersion = -1;
+
+    public DaemonViews(SwitchRegistry registry, DiscoveryManager discovery, RoutingManager routing, LftPusher pusher,
+                       FaultManager faults, Supplier<DaemonState> state, long daemonId) {
+        this.registry = registry;
+        this.discovery = discovery;
+        this.routing = routing;
+        this.pusher = pusher;
+        this.faults = faults;
+        this.state = state;
+        this.daemonId = daemonId;
+    }
+
+    /** {@code GET /api/v1/status}. */
+    public Views.Status status() {
+        ActiveRouting a = routing.active();
+        Views.Routing r = a == null
+                ? new Views.Routing(routing.engineName(), 0, null, null, null, routing.computations(), null)
+                : new Views.Routing(a.engine(), a.version(), a.durationMs(), a.valid(), a.unreachablePairs(),
+                        routing.computations(), a.reused());
+        PushRound round = pusher.round();
+        Views.Push push = new Views.Push(round == null ? 0 : round.version(), round == null ? 0 : round.blocks(),
+                round == null ? 0 : round.bytes(), round == null ? 0 : round.commits(), round == null ? 0 : round.acked(),
+                round == null ? 0 : round.retries(), round == null ? 0 : round.fullPushes(),
+                round == null || round.completedNanos() < 0 ? null : round.durationMs(), pusher.totalBlocks(),
+                pusher.totalBytes(), pusher.totalRetries());
+        TopologyBuilder.Result last = discovery.last();
+        FabricCheck check = discovery.check();
+        Views.Discovery d = new Views.Discovery(check.verdict().name(), check.summary(),
+                last == null ? 0 : last.issues().size());
+        int nodes = a != null ? a.fabric().nodes().size() : last != null ? last.fabric().nodes().size() : 0;
+        Integer expected = discovery.expected() == null ? null : discovery.expected().totalSwitchCount();
+        return new Views.Status(state.get(), new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
+                new Views.Tables(pusher.inSyncCount(), pusher.pendingCount(), pusher.failingCount()), push, d,
+                (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId));
+    }
+
+    /** The routed fabric (with the destination indices in use), or the last discovered one before routing. */
+    public Fabric topology() {
+        ActiveRouting a = routing.active();
+        if (a != null) {
+            return a.fabric();
+        }
+        TopologyBuilder.Result last = discovery.last();
+        return last == null ? null : last.fabric();
+    }
+
+    /** {@code GET /api/v1/discovery}. */
+    public Views.DiscoveryReport discovery() {
+        List<String> issues = new ArrayList<>();
+        int count = 0;
+        TopologyBuilder.Result last = discovery.last();
+        if (last != null) {
+            count = last.issues().size();
+            for (LinkIssue i : last.issues()) {
+                if (issues.size() >= ISSUES_LISTED) {
+                    break;
+                }
+                issues.add(i.toString());
+            }
+        }
+        return new Views.DiscoveryReport(discovery.check(), count, issues);
+    }
+
+    /** {@code GET /api/v1/switches}: the routed fabric's switches and every admitted one, by GUID. */
+    public List<Views.Switch> switchList() {
+        Map<Long, Views.Switch> out = new TreeMap<>(Long::compareUnsigned);
+        ActiveRouting a = routing.active();
+        if (a != null) {
+            for (FabricSwitch s : a.fabric().switches()) {
+                out.put(s.guid(), new Views.Switch(Guids.format(s.guid()), s.name(), false, null, s.ports(), null, null,
+                        false, null, null));
+            }
+        }
+        for (ManagedSwitch ms : registry.all()) {
+            if (ms.admitted()) {
+                out.put(ms.guid(), summary(ms));
+            }
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    private Views.Switch summary(ManagedSwitch ms) {
+        SwitchPushState p = pusher.state(ms.guid());
+        long rtt = ms.session().lastRttNanos();
+        return new Views.Switch(Guids.format(ms.guid()), ms.name(), true, String.valueOf(ms.session().remoteAddress()),
+                ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(), p != null && p.inSync(),
+                rtt < 0 ? null : rtt / 1e6, ms.connectedAtMillis());
+    }
+
+    /** Details of one switch, or {@code null} when the daemon does not know it. */
+    public Views.SwitchDetail switchDetail(long guid) {
+        ManagedSwitch ms = registry.get(guid);
+        ActiveRouting a = routing.active();
+        if (ms == null || !ms.admitted()) {
+            if (a != null) {
+                Optional<FabricSwitch> s = a.fabric().switchByGuid(guid);
+                if (s.isPresent()) {
+                    return new Views.SwitchDetail(Guids.format(guid), s.get().name(), false, null, s.get().ports(), null,
+                            null, null, false, null, null, null, null, null, List.of());
+                }
+            }
+            return null;
+        }
+        SwitchPushState p = pusher.state(guid);
+        List<Views.Port> ports = new ArrayList<>();
+        FabricIndex index = a == null ? null : a.fabric().index();
+        int id = index == null ? FabricIndex.NONE : index.switchId(guid);
+        for (int port = 1; port <= ms.ports().portCount(); port++) {
+            PortRecord r = ms.ports().port(port);
+            String link;
+            if (!r.isUp()) {
+                link = "DOWN";
+            } else if (id == FabricIndex.NONE || port > index.switchPorts(id)) {
+                link = "NOT_ROUTED";
+            } else if (index.peerSwitches(id)[port] != FabricIndex.NONE || index.peerNodes(id)[port] != FabricIndex.NONE) {
+                link = "IN_USE";
+            } else {
+                link = r.peerKind() == PortRecord.PeerKind.NONE ? "NO_PEER" : "NOT_TAKEN";
+            }
+            ports.add(new Views.Port(port, r.state().name(), r.peerKind().name(),
+                    r.peerKind() == PortRecord.PeerKind.NONE ? null : Guids.format(r.peerGuid()),
+                    r.peerKind() == PortRecord.PeerKind.NONE ? null : r.peerPort(),
+                    r.peerName().isEmpty() ? null : r.peerName(), link));
+        }
+        long rtt = ms.session().lastRttNanos();
+        return new Views.SwitchDetail(Guids.format(guid), ms.name(), true, String.valueOf(ms.session().remoteAddress()),
+                ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(),
+                p == null ? null : Guids.format(p.heldHash()), p != null && p.inSync(), rtt < 0 ? null : rtt / 1e6,
+                ms.connectedAtMillis(), ms.hello().incarnation(), p == null ? null : p.retries(),
+                p == null ? null : p.lastError(), ports);
+    }
+
+    /** The current table of a switch, or {@code null} when it has none. */
+    public Views.Lft lft(long guid) {
+        ActiveRouting a = routing.active();
+        if (a == null) {
+            return null;
+        }
+        TableSet t = a.tables();
+        int row = t.row(guid);
+        if (row < 0) {
+            return null;
+        }
+        int[] entries = new int[t.length()];
+        for (int d = 0; d < entries.length; d++) {
+            entries[d] = t.tables().port(row, d);
+        }
+        SwitchPushState p = pusher.state(guid);
+        return new Views.Lft(Guids.format(guid), t.version(), p == null ? null : p.heldVersion(), p != null && p.inSync(),
+                entries);
+    }
+
+    /**
+     * The route from {@code src} to {@code dst} through the tables in force.
+     *
+     * @throws IllegalStateException before the first routing
+     * @throws IllegalArgumentException when an index names no node, or both name the same node
+     */
+    public Views.Route route(int src, int dst) {
+        ActiveRouting a = routing.active();
+        if (a == null) {
+            throw new IllegalStateException("no tables yet (state " + state.get() + ")");
+        }
+        FabricIndex index = a.fabric().index();
+        if (tracer == null || tracerVersion != a.version()) {
+            tracer = new PathTracer(RoutedFabric.of(index, a.tables().tables()));
+            tracerVersion = a.version();
+        }
+        Trace r = tracer.trace(src, dst);
+        List<Views.Hop> hops = new ArrayList<>(r.hops().size());
+        for (Trace.Hop h : r.hops()) {
+            hops.add(new Views.Hop(Guids.format(h.switchGuid()), a.fabric().switchByGuid(h.switchGuid())
+                    .map(FabricSwitch::name).orElse(""), h.outPort()));
+        }
+        EndNode s = a.fabric().nodeByGuid(index.nodeGuid(index.nodeByDestination(src))).orElseThrow();
+        EndNode d = a.fabric().nodeByGuid(index.nodeGuid(index.nodeByDestination(dst))).orElseThrow();
+        return new Views.Route(src, dst, Guids.format(s.guid()), Guids.format(d.guid()), a.version(),
+                r.outcome().name(), hops);
+    }
+
+    /** {@code GET /api/v1/faults}. */
+    public FaultReport faults() {
+        List<FaultReport.SwitchFault> sf = new ArrayList<>();
+        for (Map.Entry<Long, Long> e : faults.failedSwitches().entrySet()) {
+            ManagedSwitch ms = registry.get(e.getKey());
+            String name = faults.failedName(e.getKey());
+            if (name.isEmpty() && routing.active() != null) {
+                // a switch that lost power had no session left when the ring's verdict came: name it from the fabric
+                name = routing.active().fabric().switchByGuid(e.getKey()).map(FabricSwitch::name).orElse("");
+            }
+            sf.add(new FaultReport.SwitchFault(Guids.format(e.getKey()), name, "ring", e.getValue(),
+                    ms != null && ms.admitted()));
+        }
+        List<FaultReport.LinkFault> lf = new ArrayList<>();
+        if (routing.active() != null) {
+            for (ManagedSwitch ms : registry.all()) {
+                if (!ms.admitted()) {
+                    continue;
+                }
+                for (int p = 1; p <= ms.ports().portCount(); p++) {
+                    boolean q = faults.flaps().isQuarantined(ms.guid(), p);
+                    if (!ms.ports().port(p).isUp() || q) {
+                        long peer = faults.baselinePeer(ms.guid(), p);
+                        if (peer != 0) {
+                            lf.add(new FaultReport.LinkFault(Guids.format(ms.guid()), ms.name(), p, Guids.format(peer), q));
+                        }
+                    }
+                }
+            }
+        }
+        RingCoordinator ring = faults.ring();
+        List<FaultReport.Unwatched> unwatched = new ArrayList<>();
+        if (ring != null) {
+            for (Map.Entry<Long, String> u : ring.unwatchedSwitches().entrySet()) {
+                ManagedSwitch ms = registry.get(u.getKey());
+                unwatched.add(new FaultReport.Unwatched(Guids.format(u.getKey()), ms == null ? "" : ms.name(),
+                        u.getValue()));
+            }
+        }
+        return new FaultReport(ring != null && ring.active(), ring == null ? 0 : ring.epoch(),
+                ring == null ? 0 : ring.size(), sf, lf, faults.flaps().quarantined(), faults.reactions().completed(),
+                faults.reactions().pendingEvents(), ring == null ? 0 : ring.awaitingAnswers(), unwatched);
+    }
+}
