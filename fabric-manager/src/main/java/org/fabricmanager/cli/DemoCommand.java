@@ -17,7 +17,6 @@ import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.sim.SimEndpoints;
 import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.FabricManagerDaemon;
-import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;

@@ -58,6 +58,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final RoutingService routing;
     private final ExecutorService storeExecutor;
     private final FabricCoordinator coordinator;
+    private final SwitchSessions sessions;
     private final DaemonViews views;
     private final RoutingManager routingManager;
     private final MilestoneLog milestones;
@@ -88,7 +89,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             return t;
         });
         long daemonId = new SecureRandom().nextLong();
-        this.coordinator = new FabricCoordinator(config, queue, milestones, metrics, daemonId);
+        this.coordinator = new FabricCoordinator(config, queue, milestones);
         SwitchRegistry switches = new SwitchRegistry();
         FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator);
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
@@ -99,7 +100,10 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         routingManager.listener(coordinator);
         LftPusher pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(),
                 config.push().maxInFlight(), queue, registry, coordinator);
-        coordinator.wire(new FabricCoordinator.Managers(switches, discovery, routingManager, pusher, faults));
+        FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, discovery, routingManager, pusher,
+                faults);
+        this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator);
+        coordinator.wire(managers, sessions);
         this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId);
         Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
                 .description("switches with a session, admitted into the fabric").register(registry);
@@ -139,7 +143,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 d.coordinator.loadState();
                 return null;
             }).get();
-            d.southbound = new SouthboundServer(config.southbound().settings(), d.coordinator);
+            d.southbound = new SouthboundServer(config.southbound().settings(), d.sessions);
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());

@@ -1,9 +1,11 @@
 /**
- * The fabric-manager daemon: {@link org.fabricmanager.daemon.FabricManagerDaemon} wires the southbound
- * server, discovery, routing, table push, persistence and REST around one control thread
- * ({@link org.fabricmanager.daemon.FabricController}) that alone changes the fabric state, fed by an
- * event queue ({@code control} package). The subpackages follow an ONOS-like split: {@code config},
- * {@code discovery} and {@code store} hold state and its persistence, {@code routing} and {@code push}
- * the services, {@code rest} the northbound provider.
+ * The fabric-manager daemon. {@link org.fabricmanager.daemon.FabricManagerDaemon} wires one control loop
+ * ({@code control}) and one manager per area around it: the switch registry ({@code registry}), discovery
+ * ({@code discovery}), routing ({@code routing}), table push ({@code push}) and the fault reaction
+ * ({@code faults}); {@link org.fabricmanager.daemon.FabricCoordinator} sequences discovery, routing and
+ * push, {@link org.fabricmanager.daemon.SwitchSessions} feeds the agents' sessions in, and {@code view}
+ * builds the REST answers from the managers' state. The providers are {@code rest}, {@code metrics},
+ * {@code store} and {@code config}; what the daemon answers is {@code api}. Nothing here knows the
+ * simulator.
  */
 package org.fabricmanager.daemon;

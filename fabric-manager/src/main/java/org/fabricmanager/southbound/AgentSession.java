@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * ({@link #acceptHello}, {@link #acknowledge}, {@link #reject}, {@link #sendBatch}, {@link #close})
  * may be called from any thread and hop onto the event loop.
  */
-public final class AgentSession extends SimpleChannelInboundHandler<Message> {
+public final class AgentSession extends SimpleChannelInboundHandler<Message> implements SwitchSession {
     private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
     private static final AtomicLong IDS = new AtomicLong();
     /** How long a fatal ERROR may wait in the send buffer before the connection is closed without it. */
@@ -86,16 +86,19 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     // ---- identity and state (any thread) ----------------------------------------------------
 
     /** A number unique to this session within the JVM, for logs and bookkeeping. */
+    @Override
     public long id() {
         return id;
     }
 
     /** The HELLO this session sent, or {@code null} before it. */
+    @Override
     public Hello hello() {
         return hello;
     }
 
     /** The switch's GUID, or 0 before HELLO. */
+    @Override
     public long guid() {
         Hello h = hello;
         return h == null ? 0 : h.guid();
@@ -105,11 +108,13 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
         return state;
     }
 
+    @Override
     public SocketAddress remoteAddress() {
         return remote;
     }
 
     /** The last echo round-trip time in nanoseconds, or -1 before the first reply. */
+    @Override
     public long lastRttNanos() {
         return lastRttNanos;
     }
@@ -123,6 +128,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     // ---- commands from the daemon (any thread) ------------------------------------------------
 
     /** Completes the handshake's GUID check: sends HELLO_REPLY and waits for PORT_INFO. */
+    @Override
     public void acceptHello(long daemonId) {
         onLoop(() -> {
             if (state != State.HELLO_PENDING) {
@@ -135,6 +141,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     }
 
     /** Acknowledges a request of the agent (PORT_INFO once the daemon has accepted it). */
+    @Override
     public void acknowledge(int txid, MessageType type) {
         onLoop(() -> {
             if (state != State.CLOSED) {
@@ -144,6 +151,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     }
 
     /** Sends a fatal ERROR answering {@code about} (may be {@code null}) and closes the session; the reason is logged once. */
+    @Override
     public void reject(ErrorCode code, Message about, String message) {
         int refType = about == null ? 0 : about.type().code();
         int txid = about == null ? 0 : about.txid();
@@ -156,6 +164,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
     }
 
     /** Closes the session without an ERROR (e.g. after failed pushes). */
+    @Override
     public void close(String reason) {
         onLoop(() -> {
             if (closeReason == null) {
@@ -173,6 +182,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
      *         last chunk (sent once its member runs), NO_DETECTOR on a non-fatal ERROR answering any
      *         chunk, NO_ANSWER when the session closes or nothing comes within {@code timeoutMs}
      */
+    @Override
     public CompletableFuture<DetectorConfigReply> sendDetectorConfig(java.util.List<Message.DetectorConfig> chunks,
                                                                      long timeoutMs) {
         CompletableFuture<DetectorConfigReply> future = new CompletableFuture<>();
@@ -211,6 +221,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> {
      *         when the agent refuses a block or the commit, or {@link RequestFailedException} on
      *         timeout or when the session closes
      */
+    @Override
     public CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
         CompletableFuture<CommitAck> future = new CompletableFuture<>();
         Channel ch = channel;

@@ -12,19 +12,19 @@ public interface SouthboundListener {
 
     /**
      * A session sent a valid HELLO with a common protocol version. The listener must answer with
-     * {@link AgentSession#acceptHello(long)} or {@link AgentSession#reject(ErrorCode, Message, String)}.
+     * {@link SwitchSession#acceptHello(long)} or {@link SwitchSession#reject(ErrorCode, Message, String)}.
      */
-    void helloReceived(AgentSession session, Hello hello);
+    void helloReceived(SwitchSession session, Hello hello);
 
     /**
      * A session sent a full port snapshot (first one: end of its handshake). The listener must answer
-     * with {@link AgentSession#acknowledge(int, MessageType)} or reject the session.
+     * with {@link SwitchSession#acknowledge(int, MessageType)} or reject the session.
      */
-    void portInfoReceived(AgentSession session, PortInfo info);
+    void portInfoReceived(SwitchSession session, PortInfo info);
 
     /** A session reported port changes (already acknowledged). */
-    void portStatusReceived(AgentSession session, PortStatus status);
+    void portStatusReceived(SwitchSession session, PortStatus status);
 
     /** A session closed, for any reason; {@code reason} says why. Called exactly once per session. */
-    void sessionClosed(AgentSession session, String reason);
+    void sessionClosed(SwitchSession session, String reason);
 }

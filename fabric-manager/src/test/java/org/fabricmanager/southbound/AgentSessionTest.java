@@ -40,8 +40,8 @@ class AgentSessionTest {
 
     private final SouthboundListener listener = new SouthboundListener() {
         @Override
-        public void helloReceived(AgentSession session, Hello hello) {
-            if (byGuid.putIfAbsent(hello.guid(), session) != null) {
+        public void helloReceived(SwitchSession session, Hello hello) {
+            if (byGuid.putIfAbsent(hello.guid(), (AgentSession) session) != null) {
                 session.reject(ErrorCode.DUPLICATE_GUID, hello, "GUID in use");
                 return;
             }
@@ -51,18 +51,18 @@ class AgentSessionTest {
         }
 
         @Override
-        public void portInfoReceived(AgentSession session, PortInfo info) {
+        public void portInfoReceived(SwitchSession session, PortInfo info) {
             events.add("ports " + info.ports().size());
             session.acknowledge(info.txid(), MessageType.PORT_INFO);
         }
 
         @Override
-        public void portStatusReceived(AgentSession session, PortStatus status) {
+        public void portStatusReceived(SwitchSession session, PortStatus status) {
             events.add("status " + status.ports());
         }
 
         @Override
-        public void sessionClosed(AgentSession session, String reason) {
+        public void sessionClosed(SwitchSession session, String reason) {
             byGuid.remove(session.guid(), session);
             events.add("closed " + reason);
         }

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * replaces the pending event (which is how bursts are debounced without sleeping), and a tag can be
  * cancelled. An event that throws is logged and the loop goes on.
  */
-public final class EventQueue implements AutoCloseable {
+public final class EventQueue implements ControlLoop, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventQueue.class);
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -65,6 +65,7 @@ public final class EventQueue implements AutoCloseable {
     }
 
     /** Runs {@code action} after every event appended before it. */
+    @Override
     public void append(String name, Runnable action) {
         lock.lock();
         try {
@@ -82,6 +83,7 @@ public final class EventQueue implements AutoCloseable {
     /**
      * Runs {@code action} after {@code delayMs}, replacing any pending event with the same tag.
      */
+    @Override
     public void scheduleDeferred(String tag, long delayMs, Runnable action) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, delayMs));
         lock.lock();
@@ -103,6 +105,7 @@ public final class EventQueue implements AutoCloseable {
     }
 
     /** Cancels the pending event with {@code tag}; returns whether there was one. */
+    @Override
     public boolean cancelDeferred(String tag) {
         lock.lock();
         try {

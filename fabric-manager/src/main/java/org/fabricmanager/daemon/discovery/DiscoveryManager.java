@@ -7,7 +7,7 @@ import java.util.function.UnaryOperator;
 import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.store.DestinationIndexMap;
 import org.fabricmanager.daemon.store.IndexMapStore;
@@ -44,7 +44,7 @@ public final class DiscoveryManager {
     private final FabricChecker checker;
     private final NodeOrdering ordering;
     private final IndexMapStore indexStore;
-    private final EventQueue queue;
+    private final ControlLoop queue;
     private final MilestoneLog milestones;
     private final PortReports reports;
     private final UnaryOperator<SwitchPorts> mask;
@@ -63,7 +63,7 @@ public final class DiscoveryManager {
     private String announced;
 
     public DiscoveryManager(DaemonConfig.Discovery settings, PgftSpec expected, FabricChecker checker,
-                            NodeOrdering ordering, IndexMapStore indexStore, EventQueue queue, MilestoneLog milestones,
+                            NodeOrdering ordering, IndexMapStore indexStore, ControlLoop queue, MilestoneLog milestones,
                             PortReports reports, UnaryOperator<SwitchPorts> mask, Listener listener) {
         this.settings = settings;
         this.expected = expected;
@@ -249,6 +249,11 @@ public final class DiscoveryManager {
     /** The last check against the expected PGFT. */
     public FabricCheck check() {
         return check;
+    }
+
+    /** The completeness counts (for tests). */
+    LinkLedger ledger() {
+        return ledger;
     }
 
     /** The expected PGFT, or {@code null}. */

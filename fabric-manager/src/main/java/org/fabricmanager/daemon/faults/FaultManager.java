@@ -9,16 +9,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
 import org.fabricmanager.detector.DetectorEvent;
-import org.fabricmanager.southbound.AgentSession;
+import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Fabric;
@@ -40,7 +41,7 @@ public final class FaultManager implements AutoCloseable {
 
     private final DaemonConfig.Faults settings;
     private final long daemonId;
-    private final EventQueue queue;
+    private final ControlLoop queue;
     private final SwitchRegistry registry;
     private final MilestoneLog milestones;
     private final DaemonMetrics metrics;
@@ -53,10 +54,18 @@ public final class FaultManager implements AutoCloseable {
     private final Map<Long, String> failedNames = new HashMap<>();
     /** The peer GUID at (guid, port) in the first routed fabric, so a down port can name its link. */
     private final Map<Long, long[]> baselinePeers = new HashMap<>();
+    private final LongSupplier nanoTime;
     private boolean stopping;
 
-    public FaultManager(DaemonConfig.Faults settings, long daemonId, EventQueue queue, SwitchRegistry registry,
+    public FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
                         MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions) {
+        this(settings, daemonId, queue, registry, milestones, metrics, actions, System::nanoTime);
+    }
+
+    /** As the public constructor, with the clock flap quarantine measures time by (tests drive it). */
+    FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
+                 MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions, LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
         this.settings = settings;
         this.daemonId = daemonId;
         this.queue = queue;
@@ -88,7 +97,7 @@ public final class FaultManager implements AutoCloseable {
      */
     public boolean portTransition(ManagedSwitch ms, int port, boolean up) {
         long guid = ms.guid();
-        switch (flaps.transition(guid, port, up, System.nanoTime())) {
+        switch (flaps.transition(guid, port, up, nanoTime.getAsLong())) {
             case QUARANTINED -> {
                 milestones.record(Milestone.Kind.LINK_QUARANTINED, "link at " + ms.name() + " port " + port
                         + " flaps (more than " + settings.flapThreshold() + " downs in " + settings.flapWindowMs()
@@ -122,7 +131,7 @@ public final class FaultManager implements AutoCloseable {
     }
 
     private void releaseQuarantine(long guid, int port) {
-        if (stopping || !flaps.releaseIfStable(guid, port, System.nanoTime())) {
+        if (stopping || !flaps.releaseIfStable(guid, port, nanoTime.getAsLong())) {
             return;
         }
         ManagedSwitch ms = registry.get(guid);
@@ -193,7 +202,7 @@ public final class FaultManager implements AutoCloseable {
     private void sendDetectorConfig(ManagedSwitch ms, boolean join) {
         long guid = ms.guid();
         long epoch = ring.epoch();
-        AgentSession session = ms.session();
+        SwitchSession session = ms.session();
         session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs()).thenAccept(reply ->
                 queue.append("detector config answer " + Guids.format(guid), () -> {
                     // a session superseded by its restarted agent answers NO_ANSWER as it closes, after the

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.southbound.AgentErrorException;
-import org.fabricmanager.southbound.AgentSession;
+import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.LftBatch;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.Hello;
@@ -54,7 +54,7 @@ public final class LftPusher {
     /** Batches on the wire (at most {@code maxInFlight}); the switches beyond wait in {@code waiting}. */
     private final java.util.Set<InFlight> active = new java.util.HashSet<>();
     private final java.util.LinkedHashSet<Long> waiting = new java.util.LinkedHashSet<>();
-    private final EventQueue queue;
+    private final ControlLoop queue;
     private final Listener listener;
     private final Map<Long, SwitchPush> switches = new HashMap<>();
     private final LinkedHashMap<Long, TableSet> history = new LinkedHashMap<>();
@@ -77,7 +77,7 @@ public final class LftPusher {
     private static final class SwitchPush {
         final long guid;
         final String name;
-        final AgentSession session;
+        final SwitchSession session;
         HeldTable held;
         InFlight inFlight;
         Status status = Status.DETACHED;
@@ -86,7 +86,7 @@ public final class LftPusher {
         long retries;
         String lastError;
 
-        SwitchPush(long guid, String name, AgentSession session, HeldTable held) {
+        SwitchPush(long guid, String name, SwitchSession session, HeldTable held) {
             this.guid = guid;
             this.name = name;
             this.session = session;
@@ -134,7 +134,7 @@ public final class LftPusher {
         }
     }
 
-    public LftPusher(long ackTimeoutMs, int retries, int maxInFlight, EventQueue queue, MeterRegistry registry,
+    public LftPusher(long ackTimeoutMs, int retries, int maxInFlight, ControlLoop queue, MeterRegistry registry,
                      Listener listener) {
         this.ackTimeoutMs = ackTimeoutMs;
         this.retries = retries;
@@ -170,7 +170,7 @@ public final class LftPusher {
     }
 
     /** A switch connected (its HELLO says what it holds); pushes what it lacks if it is routed. */
-    public void attach(long guid, String name, AgentSession session, Hello hello) {
+    public void attach(long guid, String name, SwitchSession session, Hello hello) {
         SwitchPush sp = new SwitchPush(guid, name, session, reconcile(guid, hello));
         SwitchPush previous = switches.put(guid, sp);
         if (previous != null) {

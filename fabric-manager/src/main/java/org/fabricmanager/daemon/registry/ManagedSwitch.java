@@ -1,7 +1,7 @@
 package org.fabricmanager.daemon.registry;
 
 import org.fabricmanager.daemon.discovery.SwitchPorts;
-import org.fabricmanager.southbound.AgentSession;
+import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.Message.Hello;
 
 /**
@@ -10,14 +10,14 @@ import org.fabricmanager.southbound.Message.Hello;
  * changed on the control thread only.
  */
 public final class ManagedSwitch {
-    private final AgentSession session;
+    private final SwitchSession session;
     private final Hello hello;
     private final SwitchPorts ports;
     private final long connectedAtMillis;
     private boolean admitted;
     private long replacedRingIncarnation = -1;
 
-    ManagedSwitch(AgentSession session, Hello hello, long connectedAtMillis) {
+    ManagedSwitch(SwitchSession session, Hello hello, long connectedAtMillis) {
         this.session = session;
         this.hello = hello;
         this.ports = new SwitchPorts(hello.guid(), hello.name(), hello.portCount());
@@ -32,7 +32,7 @@ public final class ManagedSwitch {
         return hello.name();
     }
 
-    public AgentSession session() {
+    public SwitchSession session() {
         return session;
     }
 

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.fabricmanager.daemon.discovery.PortReports;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
-import org.fabricmanager.southbound.AgentSession;
+import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.Message.Hello;
 
 /**
@@ -36,7 +36,7 @@ public final class SwitchRegistry implements PortReports {
      * Gives {@code session} its GUID's entry (not admitted yet). A session still holding the GUID must
      * have been {@link #remove removed} first.
      */
-    public ManagedSwitch register(AgentSession session, Hello hello, long nowMillis) {
+    public ManagedSwitch register(SwitchSession session, Hello hello, long nowMillis) {
         ManagedSwitch ms = new ManagedSwitch(session, hello, nowMillis);
         ManagedSwitch previous = switches.put(hello.guid(), ms);
         if (previous != null) {
@@ -47,7 +47,7 @@ public final class SwitchRegistry implements PortReports {
     }
 
     /** The switch whose session {@code session} is, or {@code null} when the session no longer holds its GUID. */
-    public ManagedSwitch current(AgentSession session) {
+    public ManagedSwitch current(SwitchSession session) {
         ManagedSwitch ms = switches.get(session.guid());
         return ms != null && ms.session() == session ? ms : null;
     }
@@ -67,7 +67,7 @@ public final class SwitchRegistry implements PortReports {
     }
 
     /** Removes the switch of {@code session} if the session still holds its GUID; returns it, or {@code null}. */
-    public ManagedSwitch remove(AgentSession session) {
+    public ManagedSwitch remove(SwitchSession session) {
         ManagedSwitch ms = current(session);
         if (ms != null) {
             switches.remove(ms.guid());

@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.api.Milestone;
-import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.store.FabricFingerprint;
@@ -49,7 +49,7 @@ public final class RoutingManager {
     private final RoutingService service;
     private final RoutingStateStore store;
     private final Executor storeExecutor;
-    private final EventQueue queue;
+    private final ControlLoop queue;
     private final MilestoneLog milestones;
     private final Timer timer;
     private Listener listener;
@@ -60,7 +60,7 @@ public final class RoutingManager {
     private boolean running;
     private long computations;
 
-    public RoutingManager(RoutingService service, RoutingStateStore store, Executor storeExecutor, EventQueue queue,
+    public RoutingManager(RoutingService service, RoutingStateStore store, Executor storeExecutor, ControlLoop queue,
                           MilestoneLog milestones, MeterRegistry registry) {
         this.service = service;
         this.store = store;

@@ -1,0 +1,57 @@
+package org.fabricmanager.southbound;
+
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.Hello;
+
+/**
+ * One switch agent's session as the daemon's managers use it: its identity, the answers to its
+ * handshake, and the requests the daemon sends it. {@link AgentSession} is the Netty implementation;
+ * the managers' unit tests use their own. Every method may be called from any thread.
+ */
+public interface SwitchSession {
+
+    /** A number unique to this session within the JVM, for logs and bookkeeping. */
+    long id();
+
+    /** The switch's GUID, or 0 before HELLO. */
+    long guid();
+
+    /** The HELLO this session sent, or {@code null} before it. */
+    Hello hello();
+
+    /** Where the agent connects from, or {@code null}. */
+    SocketAddress remoteAddress();
+
+    /** The last echo round-trip time in nanoseconds, or -1 before the first reply. */
+    long lastRttNanos();
+
+    /** Completes the handshake's GUID check: the agent may send its PORT_INFO. */
+    void acceptHello(long daemonId);
+
+    /** Acknowledges a request of the agent (PORT_INFO). */
+    void acknowledge(int txid, MessageType type);
+
+    /** Sends a fatal ERROR about {@code about} (or none) and closes. */
+    void reject(ErrorCode code, Message about, String message);
+
+    /** Closes the session (the listener hears of it once). */
+    void close(String reason);
+
+    /**
+     * Sends the blocks of {@code batch} and its commit.
+     *
+     * @return the agent's ACK of the commit; failed with {@link AgentErrorException} when the agent refuses,
+     *         {@link RequestFailedException} on timeout or when the session closes
+     */
+    CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs);
+
+    /**
+     * Sends a failure-detector configuration in chunks.
+     *
+     * @return completed (never exceptionally) with the agent's answer
+     */
+    CompletableFuture<DetectorConfigReply> sendDetectorConfig(List<Message.DetectorConfig> chunks, long timeoutMs);
+}

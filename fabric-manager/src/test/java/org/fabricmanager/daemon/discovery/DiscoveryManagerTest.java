@@ -1,0 +1,241 @@
+package org.fabricmanager.daemon.discovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.UnaryOperator;
+import org.fabricmanager.daemon.api.FabricCheck;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.daemon.store.DestinationIndexMap;
+import org.fabricmanager.daemon.store.IndexMapStore;
+import org.fabricmanager.daemon.testing.FabricReports;
+import org.fabricmanager.daemon.testing.FakeSession;
+import org.fabricmanager.daemon.testing.ManualControlLoop;
+import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.TopologicalIndexer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DiscoveryManagerTest {
+    private static final PgftSpec SPEC = PgftSpec.parse("PGFT(2;4,4;1,2;1,1)");
+    private static final int SETTLE_MS = 500;
+    private static final int MAX_WAIT_MS = 5_000;
+
+    @TempDir
+    Path state;
+
+    private final ManualControlLoop loop = new ManualControlLoop();
+    private final SwitchRegistry registry = new SwitchRegistry();
+    private final MilestoneLog milestones = new MilestoneLog();
+    private final List<String> settled = new ArrayList<>();
+
+    private DiscoveryManager manager(PgftSpec expected) {
+        return new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), expected,
+                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state), loop, milestones,
+                registry, UnaryOperator.identity(), settled::add);
+    }
+
+    /** Connects switch {@code s} with {@code ports}: its reports, its admission, the change. */
+    private ManagedSwitch connect(DiscoveryManager d, FabricSwitch s, List<PortRecord> ports) {
+        FakeSession session = FakeSession.of(s.guid(), s.name(), s.ports(), 1);
+        ManagedSwitch ms = registry.register(session, session.hello(), 0);
+        for (PortRecord r : ports) {
+            d.report(ms.ports(), r, false);
+        }
+        registry.admit(ms);
+        d.admitted(ms.ports());
+        d.changed();
+        return ms;
+    }
+
+    @Test
+    void settlesOnceNothingChangedForTheSettleWindowAndNotBefore() {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricReports reports = new FabricReports(fabric);
+        DiscoveryManager d = manager(null);
+        List<FabricSwitch> switches = fabric.switches();
+        for (int i = 0; i < switches.size(); i++) {
+            connect(d, switches.get(i), reports.of(switches.get(i).guid()));
+            loop.advance(SETTLE_MS - 100); // each report re-arms the window
+        }
+        assertThat(settled).isEmpty();
+        assertThat(d.done()).isFalse();
+        loop.advance(99);
+        assertThat(settled).isEmpty();
+        loop.advance(1);
+        assertThat(settled).containsExactly("no change for 500 ms");
+        assertThat(d.done()).isTrue();
+        d.changed();
+        loop.advance(10 * SETTLE_MS);
+        assertThat(settled).as("after discovery, changes are the coordinator's").hasSize(1);
+    }
+
+    @Test
+    void aFabricThatKeepsChangingSettlesAtTheMaximumWait() {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricReports reports = new FabricReports(fabric);
+        DiscoveryManager d = manager(null);
+        ManagedSwitch leaf = connect(d, fabric.switches().get(0), reports.of(fabric.switches().get(0).guid()));
+        for (int t = 0; t < MAX_WAIT_MS / 100 + 10 && settled.isEmpty(); t++) {
+            loop.advance(100);
+            d.report(leaf.ports(), t % 2 == 0 ? PortRecord.down(1) : reports.of(leaf.guid()).get(0), true);
+            d.changed();
+        }
+        assertThat(settled).containsExactly("maximum discovery wait reached");
+        assertThat(loop.nowMs()).isEqualTo(MAX_WAIT_MS);
+    }
+
+    @Test
+    void theExpectedFabricEndsDiscoveryOnItsLastLinkWithItsCanonicalNumbering() {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricReports reports = new FabricReports(fabric);
+        DiscoveryManager d = manager(SPEC);
+        for (FabricSwitch s : fabric.switches()) {
+            assertThat(settled).isEmpty();
+            connect(d, s, reports.of(s.guid()));
+        }
+        assertThat(settled).containsExactly("every expected switch and link is present");
+        assertThat(loop.nowMs()).as("no waiting").isZero();
+        TopologyBuilder.Result first = d.snapshot();
+        assertThat(d.check().verdict()).isEqualTo(FabricCheck.Verdict.INTACT);
+        assertThat(first.fabric().links()).hasSize(fabric.links().size());
+        DestinationIndexMap offline = new DestinationIndexMap();
+        offline.assign(TopologicalIndexer.order(fabric));
+        assertThat(new IndexMapStore(state).load().asMap()).as("stored before use").isEqualTo(offline.asMap());
+        assertThat(d.snapshot()).as("no report since: the same build").isSameAs(first);
+        assertThat(milestones.since(0)).extracting(Milestone::kind).containsExactly(Milestone.Kind.FABRIC_DISCOVERED);
+    }
+
+    @Test
+    void aMiswiredExpectedFabricWaitsForTheWindowAndSaysSo() {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricReports reports = new FabricReports(fabric);
+        // two leaves swap their cables to spine 0: every link is there, but not where the PGFT puts it
+        long spine0 = PgftGenerator.switchGuid(2, 0);
+        long leafA = PgftGenerator.switchGuid(1, 0);
+        long leafB = PgftGenerator.switchGuid(1, 1);
+        Link a = fabric.links().stream().filter(l -> l.a() == leafA && l.b() == spine0 || l.b() == leafA && l.a() == spine0)
+                .findFirst().orElseThrow();
+        Link b = fabric.links().stream().filter(l -> l.a() == leafB && l.b() == spine0 || l.b() == leafB && l.a() == spine0)
+                .findFirst().orElseThrow();
+        int spinePortA = a.a() == spine0 ? a.aPort() : a.bPort();
+        int spinePortB = b.a() == spine0 ? b.aPort() : b.bPort();
+        int leafPortA = a.a() == leafA ? a.aPort() : a.bPort();
+        int leafPortB = b.a() == leafB ? b.aPort() : b.bPort();
+        DiscoveryManager d = manager(SPEC);
+        for (FabricSwitch s : fabric.switches()) {
+            List<PortRecord> ports = new ArrayList<>(reports.of(s.guid()));
+            if (s.guid() == spine0) {
+                ports.set(spinePortA - 1, PortRecord.toSwitch(spinePortA, leafB, leafPortB, ""));
+                ports.set(spinePortB - 1, PortRecord.toSwitch(spinePortB, leafA, leafPortA, ""));
+            } else if (s.guid() == leafA) {
+                ports.set(leafPortA - 1, PortRecord.toSwitch(leafPortA, spine0, spinePortB, ""));
+            } else if (s.guid() == leafB) {
+                ports.set(leafPortB - 1, PortRecord.toSwitch(leafPortB, spine0, spinePortA, ""));
+            }
+            connect(d, s, ports);
+        }
+        assertThat(settled).as("not the expected fabric: no early end").isEmpty();
+        loop.advance(SETTLE_MS);
+        assertThat(settled).hasSize(1);
+        d.snapshot();
+        assertThat(d.check().verdict()).isNotEqualTo(FabricCheck.Verdict.INTACT);
+    }
+
+    @Test
+    void aMissingLinkIsADegradedFabricAfterTheWindow() {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricReports reports = new FabricReports(fabric);
+        DiscoveryManager d = manager(SPEC);
+        long leaf = PgftGenerator.switchGuid(1, 2);
+        for (FabricSwitch s : fabric.switches()) {
+            List<PortRecord> ports = new ArrayList<>(reports.of(s.guid()));
+            if (s.guid() == leaf) {
+                ports.set(ports.size() - 1, PortRecord.down(ports.size()));
+            }
+            connect(d, s, ports);
+        }
+        assertThat(settled).isEmpty();
+        loop.advance(SETTLE_MS);
+        TopologyBuilder.Result r = d.snapshot();
+        assertThat(d.check().verdict()).isEqualTo(FabricCheck.Verdict.DEGRADED);
+        assertThat(r.fabric().links()).hasSize(fabric.links().size() - 1);
+    }
+
+    @Test
+    void theLedgerCountsWhatABuildFindsUnderAnyReportSequence() {
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,2,3;1,2,2;1,2,1)"));
+        FabricReports reports = new FabricReports(fabric);
+        for (long seed = 1; seed <= 5; seed++) {
+            Random random = new Random(seed);
+            SwitchRegistry reg = new SwitchRegistry();
+            DiscoveryManager d = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null,
+                    new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state.resolve("s" + seed)),
+                    loop, milestones, reg, UnaryOperator.identity(), settled::add);
+            List<ManagedSwitch> connected = new ArrayList<>();
+            List<FabricSwitch> all = fabric.switches();
+            for (int step = 0; step < 400; step++) {
+                int op = random.nextInt(10);
+                if (op < 3) {
+                    FabricSwitch s = all.get(random.nextInt(all.size()));
+                    if (reg.get(s.guid()) != null) {
+                        continue;
+                    }
+                    FakeSession session = FakeSession.of(s.guid(), s.name(), s.ports(), 1);
+                    ManagedSwitch ms = reg.register(session, session.hello(), 0);
+                    for (PortRecord r : reports.of(s.guid())) {
+                        d.report(ms.ports(), random.nextInt(8) == 0 ? PortRecord.down(r.port()) : r, false);
+                    }
+                    reg.admit(ms);
+                    d.admitted(ms.ports());
+                    connected.add(ms);
+                } else if (op < 4 && !connected.isEmpty()) {
+                    ManagedSwitch ms = connected.remove(random.nextInt(connected.size()));
+                    d.leaving(ms.ports());
+                    reg.remove(ms.session());
+                } else if (!connected.isEmpty()) {
+                    ManagedSwitch ms = connected.get(random.nextInt(connected.size()));
+                    int port = 1 + random.nextInt(ms.ports().portCount());
+                    PortRecord real = reports.of(ms.guid()).get(port - 1);
+                    PortRecord r = switch (random.nextInt(3)) {
+                        case 0 -> PortRecord.down(port);
+                        case 1 -> real;
+                        // a miscabling claim: someone else's port
+                        default -> real.peerKind() == PortRecord.PeerKind.SWITCH
+                                ? PortRecord.toSwitch(port, real.peerGuid(), 1 + random.nextInt(4), "") : real;
+                    };
+                    d.report(ms.ports(), r, true);
+                }
+                List<SwitchPorts> ports = new ArrayList<>();
+                reg.forEachAdmitted(ports::add);
+                TopologyBuilder.Result built = TopologyBuilder.build(ports, new DestinationIndexMap(), null,
+                        TopologicalIndexer::order);
+                long switchLinks = built.fabric().links().stream()
+                        .filter(l -> built.fabric().isSwitch(l.a()) && built.fabric().isSwitch(l.b())).count();
+                long nodePorts = 0;
+                for (SwitchPorts p : ports) {
+                    for (int i = 1; i <= p.portCount(); i++) {
+                        if (p.port(i).isUp() && p.port(i).peerKind() == PortRecord.PeerKind.NODE) {
+                            nodePorts++;
+                        }
+                    }
+                }
+                assertThat(d.ledger().confirmedSwitchLinks()).as("seed %d step %d", seed, step)
+                        .isEqualTo(switchLinks);
+                assertThat(d.ledger().nodePorts()).as("seed %d step %d", seed, step).isEqualTo(nodePorts);
+            }
+        }
+    }
+}

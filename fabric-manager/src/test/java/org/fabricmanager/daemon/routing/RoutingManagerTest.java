@@ -1,0 +1,150 @@
+package org.fabricmanager.daemon.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.daemon.testing.ManualControlLoop;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingException;
+import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.dmodc.DmodcEngine;
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RoutingManagerTest {
+    private static final Fabric FABRIC = PgftGenerator.generate(PgftSpec.parse("PGFT(2;4,4;1,2;1,1)"));
+
+    @TempDir
+    Path state;
+
+    private final ManualControlLoop loop = new ManualControlLoop();
+    private final MilestoneLog milestones = new MilestoneLog();
+    private final List<String> outcomes = new ArrayList<>();
+    private final List<RoutingService> services = new ArrayList<>();
+
+    private RoutingManager manager(RoutingEngine engine) {
+        RoutingService service = new RoutingService(engine);
+        services.add(service);
+        RoutingManager m = new RoutingManager(service, new RoutingStateStore(state), Runnable::run, loop, milestones,
+                new SimpleMeterRegistry());
+        m.listener(new RoutingManager.Listener() {
+            @Override
+            public void computed(ActiveRouting routing, double engineMs) {
+                outcomes.add("computed v" + routing.version());
+            }
+
+            @Override
+            public void failed(long version, Throwable cause) {
+                outcomes.add("failed v" + version + ": " + cause.getMessage());
+            }
+        });
+        m.load();
+        return m;
+    }
+
+    @AfterEach
+    void close() {
+        services.forEach(RoutingService::close);
+    }
+
+    @Test
+    void computesOnceAndLeavesAnUnchangedFabricAlone() throws Exception {
+        RoutingManager m = manager(new DmodcEngine(1));
+        assertThat(m.consider(FABRIC)).isEqualTo(RoutingManager.Decision.STARTED);
+        assertThat(m.running()).isTrue();
+        assertThatThrownBy(() -> m.consider(FABRIC)).as("one computation at a time")
+                .isInstanceOf(IllegalStateException.class);
+        loop.awaitAndRun(30);
+        assertThat(outcomes).containsExactly("computed v1");
+        assertThat(m.running()).isFalse();
+        assertThat(m.active().version()).isEqualTo(1);
+        assertThat(m.active().reused()).isFalse();
+        assertThat(m.consider(FABRIC)).isEqualTo(RoutingManager.Decision.UNCHANGED);
+        Fabric degraded = Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 3));
+        assertThat(m.consider(degraded)).isEqualTo(RoutingManager.Decision.STARTED);
+        loop.awaitAndRun(30);
+        assertThat(outcomes).containsExactly("computed v1", "computed v2");
+        assertThat(m.computations()).isEqualTo(2);
+    }
+
+    @Test
+    void aRestartReusesTheStoredRoutingOfTheSameFabricWithoutComputing() throws Exception {
+        RoutingManager first = manager(new DmodcEngine(1));
+        first.consider(FABRIC);
+        loop.awaitAndRun(30);
+        ActiveRouting computed = first.active();
+
+        RoutingManager restarted = manager(new DmodcEngine(1));
+        assertThat(restarted.stored()).isNotNull();
+        assertThat(restarted.consider(FABRIC)).isEqualTo(RoutingManager.Decision.REUSED);
+        assertThat(restarted.computations()).isZero();
+        assertThat(restarted.active().version()).isEqualTo(computed.version());
+        assertThat(restarted.active().reused()).isTrue();
+        for (int s = 0; s < FABRIC.switches().size(); s++) {
+            for (int d = 0; d < computed.tables().length(); d++) {
+                assertThat(restarted.active().tables().tables().port(s, d)).isEqualTo(computed.tables().tables().port(s, d));
+            }
+        }
+        assertThat(milestones.since(0)).extracting(Milestone::kind).contains(Milestone.Kind.ROUTING_REUSED);
+
+        // a different fabric after a restart is computed, with the next version
+        RoutingManager again = manager(new DmodcEngine(1));
+        assertThat(again.consider(Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 5)))).isEqualTo(RoutingManager.Decision.STARTED);
+        loop.awaitAndRun(30);
+        assertThat(again.active().version()).isEqualTo(computed.version() + 1);
+    }
+
+    @Test
+    void aForcedRerouteComputesTheSameFabricAgain() throws Exception {
+        RoutingManager m = manager(new DmodcEngine(1));
+        m.consider(FABRIC);
+        loop.awaitAndRun(30);
+        m.forceNext();
+        assertThat(m.consider(FABRIC)).isEqualTo(RoutingManager.Decision.STARTED);
+        loop.awaitAndRun(30);
+        assertThat(m.active().version()).isEqualTo(2);
+    }
+
+    @Test
+    void aFailedComputationKeepsTheRoutingInForce() throws Exception {
+        RoutingEngine refusing = new RoutingEngine() {
+            int calls;
+
+            @Override
+            public String name() {
+                return "dmodc";
+            }
+
+            @Override
+            public RoutingResult route(FabricIndex fabric) {
+                if (calls++ > 0) {
+                    throw new RoutingException("no route today");
+                }
+                return new DmodcEngine(1).route(fabric);
+            }
+        };
+        RoutingManager m = manager(refusing);
+        m.consider(FABRIC);
+        loop.awaitAndRun(30);
+        m.consider(Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 7)));
+        loop.awaitAndRun(30);
+        assertThat(outcomes).containsExactly("computed v1", "failed v2: no route today");
+        assertThat(m.active().version()).isEqualTo(1);
+        assertThat(m.running()).isFalse();
+        assertThat(milestones.since(0)).extracting(Milestone::kind).contains(Milestone.Kind.ROUTING_FAILED);
+    }
+}

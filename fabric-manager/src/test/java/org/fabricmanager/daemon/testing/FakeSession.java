@@ -1,0 +1,118 @@
+package org.fabricmanager.daemon.testing;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.fabricmanager.southbound.DetectorConfigReply;
+import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.LftBatch;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.MessageType;
+import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.southbound.TableHash;
+
+/**
+ * A switch session without a network for managers' unit tests: it records what the daemon sends and
+ * leaves each batch's future for the test to complete (an ACK, an ERROR, a timeout).
+ */
+public final class FakeSession implements SwitchSession {
+    private static final AtomicLong IDS = new AtomicLong();
+
+    /** A batch the daemon sent, with the timeout it gave and the future the test completes. */
+    public record SentBatch(LftBatch batch, long timeoutMs, CompletableFuture<CommitAck> future) {
+        /** Completes the batch with the ACK a correct agent sends. */
+        public void ack() {
+            future.complete(new CommitAck(0, batch.version(), batch.length(), batch.hash()));
+        }
+    }
+
+    private final long id = IDS.incrementAndGet();
+    private final Hello hello;
+    public final List<SentBatch> batches = new ArrayList<>();
+    public final List<String> events = new ArrayList<>();
+    public boolean closed;
+
+    public FakeSession(Hello hello) {
+        this.hello = hello;
+    }
+
+    /** A session whose HELLO says: switch {@code guid}, {@code ports} ports, incarnation, holding nothing. */
+    public static FakeSession of(long guid, String name, int ports, long incarnation) {
+        return new FakeSession(new Hello(1, 1, 1, guid, incarnation, ports, 65536, 0, 0, TableHash.EMPTY, name));
+    }
+
+    /** The batch sent last. */
+    public SentBatch last() {
+        return batches.get(batches.size() - 1);
+    }
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public long guid() {
+        return hello.guid();
+    }
+
+    @Override
+    public Hello hello() {
+        return hello;
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        return new InetSocketAddress("127.0.0.1", 40000 + (int) (id % 20000));
+    }
+
+    @Override
+    public long lastRttNanos() {
+        return -1;
+    }
+
+    @Override
+    public void acceptHello(long daemonId) {
+        events.add("accepted");
+    }
+
+    @Override
+    public void acknowledge(int txid, MessageType type) {
+        events.add("ack " + type);
+    }
+
+    @Override
+    public void reject(ErrorCode code, Message about, String message) {
+        events.add("rejected " + code + ": " + message);
+        closed = true;
+    }
+
+    @Override
+    public void close(String reason) {
+        events.add("closed: " + reason);
+        closed = true;
+    }
+
+    @Override
+    public CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
+        CompletableFuture<CommitAck> f = new CompletableFuture<>();
+        batches.add(new SentBatch(batch, timeoutMs, f));
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<DetectorConfigReply> sendDetectorConfig(List<Message.DetectorConfig> chunks, long timeoutMs) {
+        return CompletableFuture.completedFuture(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
+                "fake session"));
+    }
+
+    @Override
+    public String toString() {
+        return "fake session #" + id + " (" + hello.name() + ")";
+    }
+}
