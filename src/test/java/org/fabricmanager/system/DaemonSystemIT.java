@@ -86,7 +86,9 @@ class DaemonSystemIT {
             assertThat(s.push().blocks()).isEqualTo(changedBlocks);
             assertThat(s.push().blocks()).isLessThan(fullPush / 5);
             assertThat(s.push().fullPushes()).isZero();
-            assertThat(s.push().commits()).isEqualTo(192);
+            assertThat(s.push().commits()).as("a commit only for each switch whose table changed")
+                    .isEqualTo(countChangedRows(intact, rerouted)).isLessThan(192);
+            assertThat(s.tables().inSync()).isEqualTo(192);
             assertPathsAvoid(daemon, degraded, leaf, 9, peer, peerPort);
 
             // 3. the link comes back: the intact tables return
@@ -115,11 +117,19 @@ class DaemonSystemIT {
             }
             for (SwitchAgent a : sim.agents()) {
                 assertThat(a.handshakes()).as("%s reconnected", a).isEqualTo(2);
-                assertThat(a.table().version()).isEqualTo(v3);
+                assertThat(a.table().version()).as("nothing renumbered by the restart").isBetween(1L, v3);
             }
         } finally {
             daemon.close();
         }
+    }
+
+    private static int countChangedRows(ForwardingTables a, ForwardingTables b) {
+        int n = 0;
+        for (int s = 0; s < a.switchCount(); s++) {
+            n += a.rowEquals(s, b, s) ? 0 : 1;
+        }
+        return n;
     }
 
     private static long countChangedBlocks(ForwardingTables a, ForwardingTables b) {

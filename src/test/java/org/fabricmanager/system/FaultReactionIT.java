@@ -237,11 +237,7 @@ class FaultReactionIT {
     }
 
     private static void assertSurvivorsHold(FabricSimulator sim, ForwardingTables expected, long version) {
-        for (int s = 0; s < expected.switchCount(); s++) {
-            SwitchAgent agent = sim.agent(expected.switchGuid(s));
-            assertThat(agent.table().version()).as("%s table version", agent).isEqualTo(version);
-            assertThat(agent.table().entries()).as("%s table", agent).isEqualTo(expected.copyRow(s));
-        }
+        SystemSupport.assertSwitchesHold(sim, expected, version);
     }
 
     private static void awaitDetectors(FabricSimulator sim, int n) throws Exception {

@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.daemon.api.Views;
 
 import org.fabricmanager.daemon.api.DaemonState;
@@ -48,13 +52,69 @@ class FaultInjectionTest {
         sim.close();
     }
 
+    /** The tables the test engine computes for {@code f}. */
+    private static ForwardingTables tablesOf(Fabric f) {
+        return new HopTestEngine().route(f.index()).tables();
+    }
+
+    /** The fabric without the link at {@code guid}'s port {@code port}. */
+    private Fabric without(long guid, int port) {
+        Link cut = fabric.links().stream().filter(l -> l.a() == guid && l.aPort() == port || l.b() == guid && l.bPort() == port)
+                .findFirst().orElseThrow();
+        return Degrader.degrade(fabric, new DegradationPlan(0, 0, 1, List.of(), List.of(cut)));
+    }
+
+    /**
+     * A port of {@code leaf} whose link, once cut, changes the tables of {@code leaf} and of at least one
+     * spine (a re-route leaves unchanged tables alone, and these tests need a switch that must take the
+     * new ones).
+     */
+    private int uplinkThatMatters(long leaf) {
+        ForwardingTables before = tablesOf(fabric);
+        for (int port = fabric.switchByGuid(leaf).orElseThrow().ports(); port >= 1; port--) {
+            int p = port;
+            if (fabric.links().stream().noneMatch(l -> l.a() == leaf && l.aPort() == p && fabric.isSwitch(l.b())
+                    || l.b() == leaf && l.bPort() == p && fabric.isSwitch(l.a()))) {
+                continue;
+            }
+            ForwardingTables after = tablesOf(without(leaf, port));
+            int row = after.switchCount();
+            boolean leafChanged = false;
+            boolean spineChanged = false;
+            for (int s = 0; s < after.switchCount(); s++) {
+                if (!after.rowEquals(s, before, s)) {
+                    leafChanged |= after.switchGuid(s) == leaf;
+                    spineChanged |= after.switchGuid(s) != leaf;
+                }
+            }
+            if (leafChanged && spineChanged && row > 0) {
+                return port;
+            }
+        }
+        throw new AssertionError("no uplink of " + leaf + " moves tables");
+    }
+
+    /** A switch other than {@code leaf} whose table changes when the link at {@code leaf}'s {@code port} is cut. */
+    private long changedBy(long leaf, int port) {
+        ForwardingTables before = tablesOf(fabric);
+        ForwardingTables after = tablesOf(without(leaf, port));
+        for (int s = 0; s < after.switchCount(); s++) {
+            if (after.switchGuid(s) != leaf && !after.rowEquals(s, before, s)) {
+                return after.switchGuid(s);
+            }
+        }
+        throw new AssertionError("nothing but the leaf changes");
+    }
+
     @Test
     void lateAcksAreRetriedWithGrowingTimeoutsUntilTheSwitchIsInSync() throws Exception {
         sim.start();
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");
-        SwitchAgent slow = sim.agent(PgftGenerator.switchGuid(2, 1));
+        long leaf = PgftGenerator.switchGuid(1, 0);
+        int port = uplinkThatMatters(leaf);
+        SwitchAgent slow = sim.agent(changedBy(leaf, port));
         sim.faults(slow.guid()).delay(250); // both ways: an ACK comes ~500 ms after its commit, the first timeout is 200 ms
-        sim.linkDown(PgftGenerator.switchGuid(1, 0), 5);
+        sim.linkDown(leaf, port);
         Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2,
                 "convergence of v2");
         assertThat(s.push().retries()).isGreaterThanOrEqualTo(2);
@@ -62,7 +122,7 @@ class FaultInjectionTest {
         assertThat(s.tables().failing()).isZero();
         Thread.sleep(300);
         assertThat(daemon.status().get().routing().version()).as("a slow agent causes no re-route").isEqualTo(2);
-        assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 2);
+        assertAgentsHold(sim, tablesOf(daemon.topology().get()), 2, tablesOf(fabric));
         Views.SwitchDetail d = daemon.switchDetail(slow.guid()).get();
         assertThat(d.pushRetries()).isGreaterThanOrEqualTo(2);
         assertThat(d.inSync()).isTrue();
@@ -73,9 +133,11 @@ class FaultInjectionTest {
     void aSwitchThatNeverAcknowledgesIsReportedFailingAndCatchesUpWhenItRecovers() throws Exception {
         sim.start();
         await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
-        SwitchAgent deaf = sim.agent(PgftGenerator.switchGuid(1, 3));
+        long leaf = PgftGenerator.switchGuid(1, 0);
+        int port = uplinkThatMatters(leaf);
+        SwitchAgent deaf = sim.agent(changedBy(leaf, port));
         sim.faults(deaf.guid()).dropInbound(true); // it will never see the next commit
-        sim.linkDown(PgftGenerator.switchGuid(1, 0), 5);
+        sim.linkDown(leaf, port);
         Views.Status s = await(daemon, st -> st.routing().version() == 2 && st.tables().failing() == 1, "failing switch");
         assertThat(s.state()).isEqualTo(DaemonState.PUSHING);
         assertThat(s.tables().pending()).isEqualTo(1);
@@ -87,7 +149,7 @@ class FaultInjectionTest {
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence after recovery");
         assertThat(s.routing().version()).isEqualTo(2);
         assertThat(deaf.handshakes()).as("its session was never closed").isEqualTo(1);
-        assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 2);
+        assertAgentsHold(sim, tablesOf(daemon.topology().get()), 2, tablesOf(fabric));
     }
 
     @Test
@@ -95,8 +157,9 @@ class FaultInjectionTest {
         sim.start();
         await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
         SwitchAgent mute = sim.agent(PgftGenerator.switchGuid(1, 1));
+        int port = uplinkThatMatters(mute.guid());
         sim.faults(mute.guid()).dropOutbound(true); // its PORT_STATUS and ACKs are lost
-        sim.linkDown(PgftGenerator.switchGuid(1, 1), 6);
+        sim.linkDown(mute.guid(), port);
         Views.Status s = await(daemon, st -> st.routing().version() == 2 && st.tables().inSync() == 7,
                 "re-route on the other end's report");
         assertThat(daemon.topology().get().links()).hasSize(fabric.links().size() - 1);
@@ -117,16 +180,26 @@ class FaultInjectionTest {
         Fabric degraded = daemon.topology().get();
         assertThat(degraded.switchByGuid(spine)).isEmpty();
         assertThat(degraded.links()).hasSize(fabric.links().size() - 4);
-        for (SwitchAgent a : sim.agents()) {
-            if (a.guid() != spine) {
-                assertThat(a.table().version()).isEqualTo(s.routing().version());
+        ForwardingTables around = tablesOf(degraded);
+        ForwardingTables before = tablesOf(fabric);
+        for (int r = 0; r < around.switchCount(); r++) {
+            SwitchAgent a = sim.agent(around.switchGuid(r));
+            assertThat(a.table().entries()).as("%s", a).isEqualTo(around.copyRow(r));
+            int old = before.switchCount();
+            for (int o = 0; o < before.switchCount(); o++) {
+                old = before.switchGuid(o) == a.guid() ? o : old;
+            }
+            if (around.rowEquals(r, before, old)) {
+                assertThat(a.table().version()).as("%s kept its unchanged table", a).isEqualTo(1);
+            } else {
+                assertThat(a.table().version()).as("%s", a).isEqualTo(s.routing().version());
             }
         }
         assertThat(sim.agent(spine).table().version()).as("a powered-off switch keeps nothing").isZero();
         sim.revive(spine);
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "revived");
         assertThat(daemon.topology().get()).isEqualTo(fabric);
-        assertAgentsHold(sim, new HopTestEngine().route(fabric.index()).tables(), s.routing().version());
+        assertAgentsHold(sim, tablesOf(fabric), s.routing().version(), tablesOf(degraded));
         Views.SwitchDetail d = daemon.switchDetail(spine).get();
         assertThat(d.incarnation()).isNotNull();
         assertThat(Guids.format(spine)).isEqualTo(d.guid());

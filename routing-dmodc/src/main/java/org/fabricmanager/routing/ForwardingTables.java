@@ -109,7 +109,28 @@ public final class ForwardingTables {
 
     /** True when switch {@code s} has the same table in both (same length and entries). */
     public boolean rowEquals(int s, ForwardingTables other, int otherS) {
-        return Arrays.equals(ports[s], other.ports[otherS]);
+        return ports[s] == other.ports[otherS] || Arrays.equals(ports[s], other.ports[otherS]);
+    }
+
+    /**
+     * True when entries {@code [from, to)} of switch {@code s} equal those of switch {@code otherS} of
+     * {@code other} (both rows must reach {@code to}); a vectorised comparison, no copy.
+     */
+    public boolean rangeEquals(int s, ForwardingTables other, int otherS, int from, int to) {
+        byte[] a = ports[s];
+        byte[] b = other.ports[otherS];
+        return a == b || Arrays.equals(a, from, to, b, from, to);
+    }
+
+    /** True when entries {@code [from, to)} of switch {@code s} are all {@link #NO_ROUTE}. */
+    public boolean rangeUnrouted(int s, int from, int to) {
+        byte[] a = ports[s];
+        for (int i = from; i < to; i++) {
+            if (a[i] != (byte) NO_ROUTE) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** True when both have the same switches, in the same order, with the same tables and VC rules. */

@@ -9,7 +9,9 @@ import org.fabricmanager.southbound.Message.LftBlock;
 /**
  * The 64-entry blocks of a switch's new table that differ from what it holds (entries beyond the held
  * length count as unassigned), as OpenSM sends only changed LFT blocks; every block when the held
- * content is unknown.
+ * content is unknown. When the switch holds the version the new tables were {@link TableSet#derive
+ * derived} from, the blocks that changed are already known and nothing is compared; otherwise blocks are
+ * compared as ranges, without copying.
  */
 public final class BlockDiff {
     private BlockDiff() {
@@ -20,28 +22,52 @@ public final class BlockDiff {
         int length = target.length();
         ForwardingTables t = target.tables();
         List<LftBatch.Block> blocks = new ArrayList<>();
-        boolean sameSource = held.known() && held.source() != null && held.source().tables() == t && held.row() == row;
-        if (sameSource) {
+        if (held.known() && held.source() != null && held.source().tables() == t && held.row() == row) {
             return blocks;
         }
-        boolean canCompareRows = held.known() && held.source() != null && held.length() == length;
-        for (int base = 0; base < length; base += LftBlock.SIZE) {
-            int n = Math.min(LftBlock.SIZE, length - base);
-            boolean differs = !held.known();
-            if (!differs) {
-                for (int i = 0; i < n; i++) {
-                    int want = t.port(row, base + i);
-                    int have = canCompareRows ? held.source().tables().port(held.row(), base + i) : held.port(base + i);
-                    if (want != have) {
-                        differs = true;
-                        break;
-                    }
+        TableSet source = held.known() ? held.source() : null;
+        if (source != null && held.length() == length) {
+            int sourceRow = held.row();
+            int[] changed = target.changedBlocks(row);
+            if (changed != null && source.version() == target.previousVersion()
+                    && source.guid(sourceRow) == target.guid(row)) {
+                for (int b : changed) {
+                    blocks.add(block(target, row, b * LftBlock.SIZE, length));
+                }
+                return blocks;
+            }
+            for (int base = 0; base < length; base += LftBlock.SIZE) {
+                int end = Math.min(length, base + LftBlock.SIZE);
+                if (!t.rangeEquals(row, source.tables(), sourceRow, base, end)) {
+                    blocks.add(block(target, row, base, length));
                 }
             }
+            return blocks;
+        }
+        for (int base = 0; base < length; base += LftBlock.SIZE) {
+            int end = Math.min(length, base + LftBlock.SIZE);
+            boolean differs = !held.known() || !sameAsHeld(held, t, row, base, end);
             if (differs) {
-                blocks.add(new LftBatch.Block(base, target.row(row, base, n)));
+                blocks.add(block(target, row, base, length));
             }
         }
         return blocks;
+    }
+
+    private static LftBatch.Block block(TableSet target, int row, int base, int length) {
+        return new LftBatch.Block(base, target.row(row, base, Math.min(LftBlock.SIZE, length - base)));
+    }
+
+    /** Known content without a source row (the empty table, or another length): entry by entry. */
+    private static boolean sameAsHeld(HeldTable held, ForwardingTables t, int row, int from, int to) {
+        if (held.source() == null) {
+            return t.rangeUnrouted(row, from, to);
+        }
+        for (int d = from; d < to; d++) {
+            if (t.port(row, d) != held.port(d)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -24,6 +24,15 @@ public record HeldTable(long version, int length, long hash, boolean known, Tabl
         return new HeldTable(source.version(), source.length(), source.hash(row), true, source, row);
     }
 
+    /**
+     * A switch holding the content of row {@code row} of {@code source} under another version number: it
+     * has held it since an earlier version, and later versions did not change it (or it says so in its HELLO
+     * with that content's hash).
+     */
+    public static HeldTable of(TableSet source, int row, long version) {
+        return new HeldTable(version, source.length(), source.hash(row), true, source, row);
+    }
+
     /** Entry {@code d} as held (255 beyond the held length); only for known content. */
     int port(int d) {
         if (d >= length || source == null) {

@@ -184,6 +184,12 @@ public final class LftPusher {
         if (hello.tableLength() == 0 && hello.tableHash() == TableHash.EMPTY) {
             return HeldTable.empty(hello.tableVersion(), hello.tableHash());
         }
+        if (current != null) {
+            int row = current.row(guid);
+            if (row >= 0 && current.length() == hello.tableLength() && current.hash(row) == hello.tableHash()) {
+                return HeldTable.of(current, row, hello.tableVersion());
+            }
+        }
         TableSet known = history.get(hello.tableVersion());
         if (known != null) {
             int row = known.row(guid);
@@ -213,13 +219,17 @@ public final class LftPusher {
         return sp != null && inSync(sp);
     }
 
+    /**
+     * True when the switch holds its current row, by content: a switch whose row a new version did not
+     * change is in sync without a round trip, keeping the version number under which it last received a
+     * change.
+     */
     private boolean inSync(SwitchPush sp) {
         if (current == null) {
             return false;
         }
         int row = current.row(sp.guid);
-        return row >= 0 && sp.held.version() == current.version() && sp.held.length() == current.length()
-                && sp.held.hash() == current.hash(row);
+        return row >= 0 && sp.held.length() == current.length() && sp.held.hash() == current.hash(row);
     }
 
     /** Attached switches that the current tables cover and that hold them. */
@@ -240,10 +250,17 @@ public final class LftPusher {
     /** Re-evaluates the status of {@code sp} against the current tables and the counts with it. */
     private void classify(SwitchPush sp) {
         Status next;
-        if (current == null || current.row(sp.guid) < 0) {
+        int row = current == null ? -1 : current.row(sp.guid);
+        if (row < 0) {
             next = Status.UNCOVERED;
+        } else if (inSync(sp)) {
+            next = Status.IN_SYNC;
+            if (sp.held.source() != current) {
+                // the same content under this version: later diffs start from these tables
+                sp.held = HeldTable.of(current, row, sp.held.version());
+            }
         } else {
-            next = inSync(sp) ? Status.IN_SYNC : Status.PENDING;
+            next = Status.PENDING;
         }
         count(sp.status, -1);
         sp.status = next;

@@ -1,20 +1,36 @@
 package org.fabricmanager.daemon.push;
 
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.TableHash;
 
 /**
  * One version of the whole fabric's tables, with a lookup of a switch's row by GUID and each row's
- * protocol hash (computed on first use). Immutable apart from that cache; used on the control thread.
+ * protocol hash. A set {@link #derive derived} from the previous version also knows, per switch, which
+ * 64-entry blocks changed since that version, and carries every hash, computed off the control thread
+ * (a row that did not change keeps its previous hash without hashing it again). A set made with the
+ * constructor hashes rows on first use. Used on the control thread once built.
  */
 public final class TableSet {
+    /** {@link #changedBlocks} of a row that is identical in the previous version. */
+    private static final int[] NONE = new int[0];
+
     private final long version;
     private final ForwardingTables tables;
     private final long[] guids;
     private final long[] hashes;
     private final boolean[] hashed;
+    private final long previousVersion;
+    /** Per row: the blocks that differ from the previous version's row of the same switch, or null when unknown. */
+    private final int[][] changedBlocks;
+    private int changedRows = -1;
+    private boolean derived;
 
     public TableSet(long version, ForwardingTables tables) {
+        this(version, tables, -1, null);
+    }
+
+    private TableSet(long version, ForwardingTables tables, long previousVersion, int[][] changedBlocks) {
         this.version = version;
         this.tables = tables;
         this.guids = new long[tables.switchCount()];
@@ -28,6 +44,56 @@ public final class TableSet {
         }
         this.hashes = new long[guids.length];
         this.hashed = new boolean[guids.length];
+        this.previousVersion = previousVersion;
+        this.changedBlocks = changedBlocks;
+    }
+
+    /**
+     * The tables of a new version, compared with the previous version's: every row's hash (reused from
+     * {@code previous} for a row that did not change) and the blocks of each row that changed. Costs a pass
+     * over every entry: call it off the control thread (the routing service does).
+     *
+     * @param previous the version the switches hold now, or {@code null}
+     */
+    public static TableSet derive(long version, ForwardingTables tables, TableSet previous) {
+        int rows = tables.switchCount();
+        int length = tables.destinationCount();
+        int[][] changed = new int[rows][];
+        TableSet set = new TableSet(version, tables, previous == null ? -1 : previous.version, changed);
+        int[] scratch = new int[(length + LftBlock.SIZE - 1) / LftBlock.SIZE];
+        int changedRows = 0;
+        for (int s = 0; s < rows; s++) {
+            int p = previous == null ? -1 : previous.row(set.guids[s]);
+            if (p < 0 || previous.length() != length) {
+                changedRows++;
+                set.hash(s);
+                continue;
+            }
+            if (tables.rowEquals(s, previous.tables, p)) {
+                changed[s] = NONE;
+                // a derived set's hashes were all written before it was published; a lazy one's may be
+                // written by the control thread meanwhile, so it is not read from here
+                if (previous.derived) {
+                    set.hashes[s] = previous.hashes[p];
+                    set.hashed[s] = true;
+                } else {
+                    set.hash(s);
+                }
+                continue;
+            }
+            int n = 0;
+            for (int b = 0, base = 0; base < length; b++, base += LftBlock.SIZE) {
+                if (!tables.rangeEquals(s, previous.tables, p, base, Math.min(length, base + LftBlock.SIZE))) {
+                    scratch[n++] = b;
+                }
+            }
+            changed[s] = java.util.Arrays.copyOf(scratch, n);
+            changedRows++;
+            set.hash(s);
+        }
+        set.changedRows = changedRows;
+        set.derived = true;
+        return set;
     }
 
     public long version() {
@@ -41,6 +107,16 @@ public final class TableSet {
     /** Table length (destination count). */
     public int length() {
         return tables.destinationCount();
+    }
+
+    /** Number of rows (switches covered). */
+    public int rowCount() {
+        return guids.length;
+    }
+
+    /** The switch of row {@code s}. */
+    public long guid(int s) {
+        return guids[s];
     }
 
     /** The row of switch {@code guid}, or -1 when the tables do not cover it. */
@@ -78,6 +154,25 @@ public final class TableSet {
         byte[] out = new byte[length];
         tables.copyEntries(s, from, out, 0, length);
         return out;
+    }
+
+    /** The version this set was derived from, or -1. */
+    public long previousVersion() {
+        return previousVersion;
+    }
+
+    /**
+     * The indices of the 64-entry blocks of row {@code s} that differ from the same switch's row in
+     * {@link #previousVersion()} (empty: unchanged), or {@code null} when that is unknown (not derived, a
+     * switch new in this version, or another table length). Do not modify the array.
+     */
+    public int[] changedBlocks(int s) {
+        return changedBlocks == null ? null : changedBlocks[s];
+    }
+
+    /** Rows that differ from the previous version (all of them for a set that was not derived). */
+    public int changedRows() {
+        return changedRows < 0 ? guids.length : changedRows;
     }
 
     @Override

@@ -114,7 +114,7 @@ public final class RoutingManager {
         }
         long version = nextVersion++;
         running = true;
-        RoutingJob job = new RoutingJob(version, fabric, fingerprint);
+        RoutingJob job = new RoutingJob(version, fabric, fingerprint, active == null ? null : active.tables());
         service.route(job).whenComplete((outcome, error) -> queue.append("routing-done v" + version,
                 () -> done(job, outcome, error)));
         return Decision.STARTED;
@@ -132,11 +132,13 @@ public final class RoutingManager {
         RoutingResult r = outcome.result();
         computations++;
         timer.record(outcome.nanos(), TimeUnit.NANOSECONDS);
-        active = new ActiveRouting(job.version(), job.fabric(), job.fingerprint(), new TableSet(job.version(), r.tables()),
-                r.engine(), outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false);
+        active = new ActiveRouting(job.version(), job.fabric(), job.fingerprint(), outcome.tables(), r.engine(),
+                outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false);
         milestones.record(Milestone.Kind.ROUTING_COMPUTED, String.format("routing v%d computed in %.1f ms (%s, %s)",
                 job.version(), outcome.millis(), r.engine(), r.validity().isValid() ? "valid"
                         : r.validity().unreachablePairs() + " unreachable leaf pairs"));
+        LOG.debug("routing v{}: {} of {} switches' tables changed (compared in {} ms)", job.version(),
+                outcome.tables().changedRows(), outcome.tables().rowCount(), String.format("%.1f", outcome.compareMillis()));
         stored = null;
         RoutingState toStore = new RoutingState(job.fingerprint(), job.version(), r.engine(), r.tables());
         storeExecutor.execute(() -> {

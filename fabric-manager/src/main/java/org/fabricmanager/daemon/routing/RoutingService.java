@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingEngines;
 import org.fabricmanager.routing.RoutingResult;
@@ -38,12 +39,17 @@ public final class RoutingService implements AutoCloseable {
         return engine.name();
     }
 
-    /** Computes the tables of {@code job} on the routing threads. */
+    /**
+     * Computes the tables of {@code job} on the routing threads, then compares them with the job's previous
+     * tables (hashes and changed blocks), so that the control thread only installs them.
+     */
     public CompletableFuture<RoutingOutcome> route(RoutingJob job) {
         return CompletableFuture.supplyAsync(() -> {
             long start = System.nanoTime();
             RoutingResult result = engine.route(job.fabric().index());
-            return new RoutingOutcome(job, result, System.nanoTime() - start);
+            long routed = System.nanoTime();
+            TableSet tables = TableSet.derive(job.version(), result.tables(), job.previous());
+            return new RoutingOutcome(job, result, tables, routed - start, System.nanoTime() - routed);
         }, dispatcher);
     }
 
