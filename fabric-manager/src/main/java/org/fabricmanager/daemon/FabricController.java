@@ -992,7 +992,8 @@ public final class FabricController implements SouthboundListener, LftPusher.Lis
         return new Views.Status(state, new Views.SwitchCounts(expected == null ? null : expected.totalSwitchCount(),
                 admittedCount()), nodes, r, new Views.Tables(pusher.inSyncCount(), pusher.pendingCount(),
                 pusher.failingCount()), push, d,
-                (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId));
+                (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId),
+                Views.Build.of(org.fabricmanager.release.BuildInfo.current()));
     }
 
     /** The routed fabric (with the destination indices in use), or the last discovered one before routing. */
