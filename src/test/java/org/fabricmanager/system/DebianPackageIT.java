@@ -79,6 +79,10 @@ class DebianPackageIT {
         assertThat(root.resolve("opt/fabric-manager/lib/fabric-manager.jar")).isRegularFile();
         assertThat(root.resolve("opt/fabric-manager/docs/formats.md")).isRegularFile();
         assertThat(root.resolve("usr/lib/sysusers.d/fabric-manager.conf")).isRegularFile();
+        assertThat(dpkg("--contents", deb.toString()).output()).as("the configuration holds the admin token")
+                .containsPattern("(?m)^-rw-r----- root/root .* \\./etc/fabric-manager/fabric-manager\\.yaml$");
+        assertThat(Files.readString(dir.resolve("control/postinst")))
+                .contains("chgrp fabric-manager \"$conf\"").contains("chmod 0640 \"$conf\"");
         assertThat(Files.readSymbolicLink(root.resolve("usr/bin/fabric-manager")))
                 .isEqualTo(Path.of("/opt/fabric-manager/bin/fabric-manager"));
         assertThat(Files.readSymbolicLink(root.resolve("opt/fabric-manager/conf"))).isEqualTo(Path.of("/etc/fabric-manager"));
