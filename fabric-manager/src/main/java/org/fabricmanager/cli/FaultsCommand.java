@@ -1,22 +1,20 @@
 package org.fabricmanager.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.Set;
 
 /**
- * {@code fabric-manager faults --url URL}: the daemon's current faults ({@code GET /api/v1/faults}) as
- * readable tables for an administrator on the management node: switches the ring declared dead,
- * links down, quarantined (flapping) ports.
+ * {@code fabric-manager faults}: the daemon's current faults ({@code GET /api/v1/faults}) as readable
+ * tables for an administrator on the management node: switches the ring declared dead, switches it
+ * cannot watch, links down, quarantined (flapping) ports. Like the other admin commands it asks the
+ * daemon at {@code --url} (default {@value DaemonClient#DEFAULT_URL}) through {@link DaemonClient}.
  */
-public final class FaultsCommand implements Command {
-    private static final ObjectMapper JSON = new ObjectMapper();
+final class FaultsCommand implements Command {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     @Override
     public String name() {
@@ -25,20 +23,22 @@ public final class FaultsCommand implements Command {
 
     @Override
     public String summary() {
-        return "show a running daemon's switch and link faults and quarantined links";
+        return "a running daemon's switch and link faults and quarantined links (REST /api/v1/faults)";
     }
 
     @Override
     public String usage() {
         return """
                 usage: fabric-manager faults [--url URL]
-                  --url URL   the daemon's REST base URL (default http://127.0.0.1:7680)
-                """;
+                  Prints the failure detector's state, the switches declared dead or not watched by the ring,
+                  the links down and the ports quarantined for flapping.
+                  %s
+                  Exit code 0 when the daemon answered, 2 when it is unreachable or answers an error.""".formatted(DaemonClient.URL_USAGE);
     }
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("url");
+        return Set.of(DaemonClient.URL_OPTION);
     }
 
     @Override
@@ -47,70 +47,71 @@ public final class FaultsCommand implements Command {
     }
 
     @Override
-    public int run(Arguments args, Console console) throws Exception {
-        String base = args.valueOr("url", "http://127.0.0.1:7680");
-        URI uri;
-        try {
-            uri = URI.create(base.replaceAll("/+$", "") + "/api/v1/faults");
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("faults: option --url: bad URL '" + base + "'", e);
-        }
-        HttpResponse<String> r;
-        try {
-            r = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build().send(
-                    HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UsageException("faults: cannot reach the daemon at " + base + ": " + e.getMessage(), e);
-        }
-        if (r.statusCode() != 200) {
-            throw new UsageException("faults: " + uri + " answered HTTP " + r.statusCode() + ": " + r.body());
-        }
-        JsonNode f = JSON.readTree(r.body());
-        var out = console.out();
-        out.printf("failure detector: %s%s; %d reactions since start%s%n",
-                f.path("detectorEnabled").asBoolean() ? "on" : "off",
-                f.path("detectorEnabled").asBoolean() ? " (ring epoch " + f.path("ringEpoch").asLong() + ", "
-                        + f.path("ringMembers").asInt() + " members)" : "",
+    public int run(Arguments args, Console console) {
+        JsonNode f = DaemonClient.of(args).get("/api/v1/faults");
+        PrintStream out = console.out();
+        boolean detector = f.path("detectorEnabled").asBoolean();
+        out.printf("failure detector: %s%s; %d reactions since start%s%n", detector ? "on" : "off",
+                detector ? " (ring epoch " + f.path("ringEpoch").asLong() + ", " + f.path("ringMembers").asInt() + " members)" : "",
                 f.path("reactions").asLong(),
                 f.path("pendingEvents").asInt() > 0 ? ", one in progress (" + f.path("pendingEvents").asInt() + " events)" : "");
         if (f.path("ringStarting").asInt() > 0) {
-            out.printf("ring starting: %d switches have not answered their configuration yet%n",
-                    f.path("ringStarting").asInt());
+            out.printf("ring starting: %d switches have not answered their configuration yet%n", f.path("ringStarting").asInt());
         }
-        out.printf("%nfailed switches: %d%n", f.path("switches").size());
-        if (f.path("switches").size() > 0) {
-            out.printf("  %-20s %-12s %-6s %s%n", "GUID", "NAME", "SOURCE", "SESSION");
-            for (JsonNode s : f.path("switches")) {
-                out.printf("  %-20s %-12s %-6s %s%n", s.path("guid").asText(), s.path("name").asText(),
-                        s.path("source").asText(), s.path("sessionAlive").asBoolean() ? "alive" : "gone");
-            }
+
+        JsonNode switches = f.path("switches");
+        out.printf("%nfailed switches: %d%n", switches.size());
+        TextTable failed = new TextTable("GUID", "NAME", "SOURCE", "SINCE", "SESSION");
+        for (JsonNode s : switches) {
+            failed.row(text(s, "guid"), text(s, "name"), text(s, "source"), time(s, "sinceMillis"),
+                    s.path("sessionAlive").asBoolean() ? "alive" : "gone");
         }
-        if (f.path("unwatched").size() > 0) {
+        print(failed, out);
+
+        JsonNode unwatched = f.path("unwatched");
+        if (unwatched.size() > 0) {
             out.printf("%nswitches the ring cannot watch: %d (faults known from their sessions and port status)%n",
-                    f.path("unwatched").size());
-            out.printf("  %-20s %-12s %s%n", "GUID", "NAME", "REASON");
-            for (JsonNode u : f.path("unwatched")) {
-                out.printf("  %-20s %-12s %s%n", u.path("guid").asText(), u.path("name").asText(), u.path("reason").asText());
+                    unwatched.size());
+            TextTable table = new TextTable("GUID", "NAME", "REASON");
+            for (JsonNode u : unwatched) {
+                table.row(text(u, "guid"), text(u, "name"), text(u, "reason"));
             }
+            print(table, out);
         }
-        out.printf("%nlinks down: %d%n", f.path("links").size());
-        if (f.path("links").size() > 0) {
-            out.printf("  %-20s %-12s %5s  %-20s %s%n", "GUID", "NAME", "PORT", "PEER", "QUARANTINED");
-            for (JsonNode l : f.path("links")) {
-                out.printf("  %-20s %-12s %5d  %-20s %s%n", l.path("guid").asText(), l.path("name").asText(),
-                        l.path("port").asInt(), l.path("peerGuid").asText(), l.path("quarantined").asBoolean() ? "yes" : "");
-            }
+
+        JsonNode links = f.path("links");
+        out.printf("%nlinks down: %d%n", links.size());
+        TextTable down = new TextTable("GUID", "NAME", ">PORT", "PEER", "QUARANTINED");
+        for (JsonNode l : links) {
+            down.row(text(l, "guid"), text(l, "name"), text(l, "port"), text(l, "peerGuid"),
+                    l.path("quarantined").asBoolean() ? "yes" : "no");
         }
-        out.printf("%nquarantined ports: %d%n", f.path("quarantined").size());
-        if (f.path("quarantined").size() > 0) {
-            out.printf("  %-20s %5s %6s  %s%n", "GUID", "PORT", "FLAPS", "STABLE UP SINCE");
-            for (JsonNode q : f.path("quarantined")) {
-                out.printf("  %-20s %5d %6d  %s%n", q.path("guid").asText(), q.path("port").asInt(),
-                        q.path("flaps").asInt(), q.path("stableUpSinceMillis").isNull() || q.path("stableUpSinceMillis")
-                                .isMissingNode() ? "-" : java.time.Instant.ofEpochMilli(q.path("stableUpSinceMillis").asLong()));
-            }
+        print(down, out);
+
+        JsonNode quarantined = f.path("quarantined");
+        out.printf("%nquarantined ports: %d%n", quarantined.size());
+        TextTable q = new TextTable("GUID", ">PORT", ">FLAPS", "SINCE", "STABLE UP SINCE");
+        for (JsonNode p : quarantined) {
+            q.row(text(p, "guid"), text(p, "port"), text(p, "flaps"), time(p, "sinceMillis"), time(p, "stableUpSinceMillis"));
         }
+        print(q, out);
         return ExitCodes.OK;
+    }
+
+    /** Tables are indented under their heading; an empty one prints nothing. */
+    private static void print(TextTable table, PrintStream out) {
+        if (table.size() > 0) {
+            table.print(out, "  ");
+        }
+    }
+
+    /** A field's text, {@code null} (printed "-") when absent or JSON null: a name the daemon does not know. */
+    private static String text(JsonNode node, String field) {
+        return node.hasNonNull(field) ? node.get(field).asText() : null;
+    }
+
+    private static String time(JsonNode node, String field) {
+        return node.hasNonNull(field) ? TIME.format(Instant.ofEpochMilli(node.get(field).asLong()).atZone(ZoneId.systemDefault()))
+                : null;
     }
 }

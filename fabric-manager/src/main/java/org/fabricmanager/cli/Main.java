@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.fabricmanager.release.BuildInfo;
 
 /**
  * Entry point of {@code bin/fabric-manager}: dispatches to a subcommand, turns bad input into one
@@ -34,6 +35,14 @@ public final class Main {
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("help") || args[0].equals("-h")) {
             printUsage(args.length == 0 ? console.err() : console.out());
             return args.length == 0 ? ExitCodes.BAD_INPUT : ExitCodes.OK;
+        }
+        if (args[0].equals("--version")) {
+            if (args.length > 1) {
+                console.err().println("fabric-manager: --version takes no argument, got '" + args[1] + "'");
+                return ExitCodes.BAD_INPUT;
+            }
+            printVersion(console.out());
+            return ExitCodes.OK;
         }
         Command command = commands.get(args[0]);
         if (command == null) {
@@ -67,8 +76,20 @@ public final class Main {
         }
     }
 
+    /**
+     * The release on the first line, for scripts and bug reports ({@link BuildInfo#describe()}), then
+     * the Java runtime it runs on, which operators need as often.
+     */
+    private static void printVersion(PrintStream stream) {
+        stream.println(BuildInfo.current().describe());
+        stream.println("Java " + System.getProperty("java.version", "?") + " (" + System.getProperty("java.vendor", "?")
+                + "), " + System.getProperty("java.vm.name", "?") + ", " + System.getProperty("os.name", "?") + " "
+                + System.getProperty("os.arch", "?"));
+    }
+
     private void printUsage(PrintStream stream) {
         stream.println("usage: fabric-manager <command> [options]   (fabric-manager <command> --help for details)");
+        stream.println("       fabric-manager --version");
         stream.println();
         for (Command c : commands.values()) {
             stream.printf("  %-14s %s%n", c.name(), c.summary());

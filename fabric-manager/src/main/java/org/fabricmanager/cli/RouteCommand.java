@@ -20,8 +20,8 @@ import org.fabricmanager.topology.FabricIndex;
  * {@code route}: computes the forwarding tables of a fabric with one engine and writes them as
  * {@code lft-text/1} (to a file, or stdout), with the phase timings and the validity on stderr.
  * A fabric where some leaf pairs have no route is still routed as far as possible, but the
- * command says which pairs and exits with 2. With {@code --url} it asks a running daemon for one
- * path instead ({@link RouteQuery}).
+ * command says which pairs and exits with 2. With {@code --src}/{@code --dst} (and {@code --url}) it
+ * asks a running daemon for one path instead ({@link RouteQuery}).
  */
 final class RouteCommand implements Command {
 
@@ -70,11 +70,9 @@ final class RouteCommand implements Command {
 
     @Override
     public int run(Arguments args, Console console) throws IOException {
-        if (args.has(DaemonClient.URL_OPTION)) {
+        // --src/--dst ask a running daemon, at --url or the default address like every admin command
+        if (RouteQuery.isQuery(args)) {
             return RouteQuery.run(args, console);
-        }
-        if (args.has("src") || args.has("dst")) {
-            throw new UsageException("route: --src and --dst query a running daemon: give its --url too");
         }
         int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
         Fabric fabric = FabricSource.load(args);

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
 
 /**
- * {@code route --url URL --src D --dst D}: the path a running daemon's tables in force take from one
+ * {@code route --src D --dst D [--url URL]}: the path a running daemon's tables in force take from one
  * destination index to another ({@code GET /api/v1/route}), one line per switch crossed.
  */
 final class RouteQuery {
@@ -12,21 +12,28 @@ final class RouteQuery {
     private static final Set<String> OFFLINE = Set.of("topology", "pgft", "hdft", "engine", "threads", "lft-out",
             "degrade-links", "degrade-switches", "seed", "fail-leaves", "fail");
     static final String USAGE = """
-            usage: fabric-manager route --url URL --src D --dst D
+            usage: fabric-manager route --src D --dst D [--url URL]
               Prints the switches a packet from destination index D (src) to D (dst) crosses with the
-              tables a running daemon has in force, and the output port at each.""";
+              tables a running daemon has in force, and the output port at each.
+              %s""".formatted(DaemonClient.URL_USAGE);
 
     private RouteQuery() {
+    }
+
+    /** Whether the arguments ask a daemon ({@code --url}, {@code --src} or {@code --dst}) rather than route offline. */
+    static boolean isQuery(Arguments args) {
+        return args.has(DaemonClient.URL_OPTION) || args.has("src") || args.has("dst");
     }
 
     static int run(Arguments args, Console console) {
         for (String other : OFFLINE) {
             if (args.has(other)) {
-                throw new UsageException("route: --url queries a running daemon; --" + other + " belongs to offline routing");
+                throw new UsageException("route: --src/--dst/--url query a running daemon; --" + other
+                        + " belongs to offline routing");
             }
         }
         if (!args.has("src") || !args.has("dst")) {
-            throw new UsageException("route: --url needs --src D and --dst D (destination indices)");
+            throw new UsageException("route: a query of the daemon needs both --src D and --dst D (destination indices)");
         }
         int src = args.intValue("src", 0, 0, Integer.MAX_VALUE);
         int dst = args.intValue("dst", 0, 0, Integer.MAX_VALUE);

@@ -44,6 +44,10 @@ final class StatusCommand implements Command {
         PrintStream out = console.out();
         row(out, "state", s.path("state").asText("?"));
         row(out, "daemon", s.path("daemonId").asText("?") + ", up " + duration(s.path("uptimeMs").asLong()));
+        JsonNode build = s.path("build");
+        if (build.hasNonNull("version")) {
+            row(out, "version", build.get("version").asText() + " (commit " + build.path("commit").asText("unknown") + ")");
+        }
         JsonNode sw = s.path("switches");
         row(out, "switches", sw.path("connected").asInt() + " connected"
                 + (sw.hasNonNull("expected") ? " of " + sw.get("expected").asInt() + " expected" : ""));

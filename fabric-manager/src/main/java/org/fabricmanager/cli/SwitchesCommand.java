@@ -55,7 +55,7 @@ final class SwitchesCommand implements Command {
                 continue;
             }
             table.row(s.path("guid").asText(), text(s, "name"), c ? "yes" : "NO", text(s, "address"),
-                    s.hasNonNull("ports") ? text(s, "portsUp") + "/" + s.get("ports").asInt() : null,
+                    portsUp(s),
                     s.hasNonNull("tableVersion") ? "v" + s.get("tableVersion").asLong() : null, sync ? "yes" : "NO",
                     s.hasNonNull("rttMs") ? String.format(java.util.Locale.ROOT, "%.2f", s.get("rttMs").asDouble()) : null);
         }
@@ -64,6 +64,14 @@ final class SwitchesCommand implements Command {
         }
         console.out().printf("%d switches, %d connected, %d in sync%n", list.size(), connected, inSync);
         return ExitCodes.OK;
+    }
+
+    /** {@code 15/16}; a switch that is not connected has no port status: {@code -/16}. */
+    private static String portsUp(JsonNode s) {
+        if (!s.hasNonNull("ports")) {
+            return null;
+        }
+        return (s.hasNonNull("portsUp") ? String.valueOf(s.get("portsUp").asInt()) : "-") + "/" + s.get("ports").asInt();
     }
 
     private static String text(JsonNode node, String field) {

@@ -41,6 +41,11 @@ final class TextTable {
     }
 
     void print(PrintStream out) {
+        print(out, "");
+    }
+
+    /** Prints the table with every line starting with {@code indent} (tables under a heading). */
+    void print(PrintStream out, String indent) {
         int[] width = new int[header.length];
         for (int i = 0; i < header.length; i++) {
             width[i] = header[i].length();
@@ -48,14 +53,14 @@ final class TextTable {
                 width[i] = Math.max(width[i], r[i].length());
             }
         }
-        line(out, header, width);
+        line(out, indent, header, width);
         for (String[] r : rows) {
-            line(out, r, width);
+            line(out, indent, r, width);
         }
     }
 
-    private void line(PrintStream out, String[] cells, int[] width) {
-        StringBuilder b = new StringBuilder();
+    private void line(PrintStream out, String indent, String[] cells, int[] width) {
+        StringBuilder b = new StringBuilder(indent);
         for (int i = 0; i < cells.length; i++) {
             if (i > 0) {
                 b.append("  ");

@@ -151,7 +151,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                     d.metrics::scrape, restExtensions);
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
             d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
-            d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, "fabric-manager started: agents on "
+            d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, org.fabricmanager.release.BuildInfo.current().describe()
+                    + " started: agents on "
                     + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on http://"
                     + d.restAddress.getHostString() + ":" + d.restAddress.getPort() + "/api/v1/status, engine "
                     + d.routing.engineName() + (config.fabric().expectedPgft() == null ? "" : ", expecting "

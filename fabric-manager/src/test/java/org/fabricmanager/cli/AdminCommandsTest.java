@@ -159,9 +159,9 @@ class AdminCommandsTest {
         fails("route: the daemon at " + url + " answered 404: ", "route", "--url", url, "--src", "0", "--dst", "999");
         fails("route: the daemon at " + url + " answered 400: src and dst are the same", "route", "--url", url,
                 "--src", "3", "--dst", "3");
-        fails("route: --url needs --src D and --dst D", "route", "--url", url, "--src", "3");
-        fails("route: --src and --dst query a running daemon: give its --url too", "route", "--src", "0", "--dst", "1");
-        fails("route: --url queries a running daemon; --pgft belongs to offline routing", "route", "--url", url,
+        fails("route: a query of the daemon needs both --src D and --dst D", "route", "--url", url, "--src", "3");
+        fails("route: a query of the daemon needs both --src D and --dst D", "route", "--dst", "3");
+        fails("route: --src/--dst/--url query a running daemon; --pgft belongs to offline routing", "route", "--url", url,
                 "--pgft", "PGFT(2;4,4;1,4;1,1)", "--src", "0", "--dst", "1");
         fails("events: option --since must be a sequence number", "events", "--url", url, "--since", "-1");
     }

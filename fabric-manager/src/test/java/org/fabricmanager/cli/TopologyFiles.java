@@ -11,7 +11,7 @@ import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 
-/** Writes {@code fabric-topology/1} files for CLI tests, straight from FORMATS.md (independent of the project's writer). */
+/** Writes {@code fabric-topology/1} files for CLI tests, straight from docs/formats.md (independent of the project's writer). */
 final class TopologyFiles {
     private TopologyFiles() {
     }

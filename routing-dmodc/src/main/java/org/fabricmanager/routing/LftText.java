@@ -16,7 +16,7 @@ import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
 
 /**
- * Reader and writer of {@code lft-text/1} (see {@code shared/spec/FORMATS.md}): one line per switch
+ * Reader and writer of {@code lft-text/1} (see {@code docs/formats.md}): one line per switch
  * in ascending GUID order, the GUID then one output port per destination index, {@code 255} for
  * no route; {@code #} starts a comment.
  */

@@ -14,7 +14,7 @@ import org.fabricmanager.topology.PgftRecognition.SpecSource;
 import org.fabricmanager.topology.PgftRecognition.SwitchSlot;
 
 /**
- * Compares a fabric whose GUIDs follow the canonical numbering of {@code FORMATS.md} with the
+ * Compares a fabric whose GUIDs follow the canonical numbering of {@code docs/formats.md} with the
  * canonical fabric of a spec, entry by entry: levels and positions come from the GUIDs, so every
  * missing item is named by GUID and port and every wrong cable is classified exactly.
  */

@@ -10,7 +10,7 @@ import java.util.Map;
  * {@code 0..switchCount()-1} in ascending (unsigned) GUID order; nodes get dense positions in
  * ascending destination-index order. Adjacency and port groups are primitive arrays.
  *
- * <p>Port groups follow {@code shared/spec/FORMATS.md}: the ports of a switch that reach the same
+ * <p>Port groups follow {@code docs/formats.md}: the ports of a switch that reach the same
  * neighbour switch form a group; groups are ordered by the neighbour's GUID (so by neighbour id)
  * and ports inside a group by port number. Links from a switch to itself are not grouped.
  *

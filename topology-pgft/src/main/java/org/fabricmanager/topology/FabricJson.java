@@ -23,7 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reader and writer of {@code fabric-topology/1} (see {@code shared/spec/FORMATS.md}). The reader
+ * Reader and writer of {@code fabric-topology/1} (see {@code docs/formats.md}). The reader
  * rejects, with a message naming the entry, every malformed or inconsistent input; fields it does
  * not know are ignored so that later versions may add optional fields. The optional {@code "hdft"}
  * field, the expected 2-D fat tree ({@code HDFT(XxY;k;r;c)}), is such an addition: older readers

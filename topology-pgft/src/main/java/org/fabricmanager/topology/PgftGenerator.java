@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Generates the canonical fabric of a PGFT exactly as {@code shared/spec/FORMATS.md} numbers it:
+ * Generates the canonical fabric of a PGFT exactly as {@code docs/formats.md} numbers it:
  * GUIDs, names, port numbers and wiring. Outside tools compare its output entry by entry.
  */
 public final class PgftGenerator {

@@ -9,7 +9,7 @@ import java.util.List;
  * (or the daemon) acts on: missing switches, links and nodes, switches that could not be placed,
  * and problems (extra items and miswirings).
  *
- * <p>When the fabric uses the canonical GUIDs of {@code FORMATS.md} the comparison is exact, by GUID
+ * <p>When the fabric uses the canonical GUIDs of {@code docs/formats.md} the comparison is exact, by GUID
  * and port ({@link Matching#BY_GUID}). Otherwise switches are placed by structure
  * ({@link Matching#BY_STRUCTURE}): missing switches are then positions of that placement (not GUIDs)
  * and missing links name the two present switches with unknown ports (0).

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * infers the PGFT of an intact fabric. The daemon uses it to check a discovered fabric against the
  * expected shape; the CLI's {@code topology --check} prints its result.
  *
- * <p>Fabrics whose GUIDs all follow the canonical numbering of {@code FORMATS.md} are compared by
+ * <p>Fabrics whose GUIDs all follow the canonical numbering of {@code docs/formats.md} are compared by
  * GUID and port, exactly. Other fabrics (real ones, read from {@code ibnetdiscover}) are matched by
  * structure: levels from the leaves, pods and columns from connectivity, cable counts per pair of
  * switches; port numbers are then not checked. See {@code docs/topology.md} for what each supports.

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The worked example of FORMATS.md, checked link by link against hand-computed numbering. */
+/** The worked example of docs/formats.md, checked link by link against hand-computed numbering. */
 class PgftGeneratorExampleTest {
     private final Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;2,2,3;1,2,2;1,2,1)"));
 

@@ -13,7 +13,14 @@ public final class Views {
 
     /** {@code GET /api/v1/status}. */
     public record Status(DaemonState state, SwitchCounts switches, int nodes, Routing routing, Tables tables, Push push,
-                         Discovery discovery, long uptimeMs, String daemonId) {
+                         Discovery discovery, long uptimeMs, String daemonId, Build build) {
+    }
+
+    /** The release running: version, source commit ({@code -dirty} with local changes) and its date. */
+    public record Build(String version, String commit, String commitTime) {
+        public static Build of(org.fabricmanager.release.BuildInfo info) {
+            return new Build(info.version(), info.commitLabel(), info.commitTime());
+        }
     }
 
     /** Expected (from the configured PGFT, else null) and connected switches. */

@@ -40,6 +40,8 @@ public final class DaemonMetrics implements AutoCloseable {
     public static final String RECOVERIES = "fabric.recoveries";
     /** Gauge with tag {@code state}: 1 for the daemon's current state, 0 for the others. */
     public static final String STATE = "fabric.daemon.state";
+    /** Gauge, constant 1, tagged with the running release's {@code version} and {@code commit}. */
+    public static final String BUILD_INFO = "fabric.build.info";
     /** The tag naming the kind of fault or recovery. */
     public static final String TYPE_TAG = "type";
 
@@ -89,6 +91,10 @@ public final class DaemonMetrics implements AutoCloseable {
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofMinutes(2))
                 .register(registry);
+        // the release running, as Prometheus "info" metrics do it: constant 1, the facts in the tags
+        org.fabricmanager.release.BuildInfo build = org.fabricmanager.release.BuildInfo.current();
+        Gauge.builder(BUILD_INFO, () -> 1).tag("version", build.version()).tag("commit", build.commitLabel())
+                .description("1; the tags name the fabric-manager release running").register(registry);
         for (FaultType t : FaultType.values()) {
             faults.put(t, Counter.builder(FAULTS).tag(TYPE_TAG, t.tag()).description("faults the daemon learned of")
                     .register(registry));

@@ -23,6 +23,7 @@ import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingManager;
+import org.fabricmanager.release.BuildInfo;
 import org.fabricmanager.routing.analysis.PathTracer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.Trace;
@@ -84,7 +85,8 @@ public final class DaemonViews {
         Integer expected = discovery.expected() == null ? null : discovery.expected().totalSwitchCount();
         return new Views.Status(state.get(), new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
                 new Views.Tables(pusher.inSyncCount(), pusher.pendingCount(), pusher.failingCount()), push, d,
-                (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId));
+                (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId),
+                Views.Build.of(BuildInfo.current()));
     }
 
     /** The routed fabric (with the destination indices in use), or the last discovered one before routing. */

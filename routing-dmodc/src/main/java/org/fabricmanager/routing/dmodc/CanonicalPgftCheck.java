@@ -7,7 +7,7 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 
 /**
- * Checks, port by port against the numbering of {@code shared/spec/FORMATS.md}, that a fabric is
+ * Checks, port by port against the numbering of {@code docs/formats.md}, that a fabric is
  * exactly the canonical fabric of its expected PGFT: every switch with its radix, every node with
  * its index, every link in place and nothing else. Linear in the number of ports; Dmodk's closed
  * form is only right on such a fabric.

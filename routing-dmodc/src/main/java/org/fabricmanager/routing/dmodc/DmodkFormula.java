@@ -4,7 +4,7 @@ import org.fabricmanager.topology.PgftSpec;
 
 /**
  * The closed-form Dmodk port of a switch of the canonical PGFT (numbering of
- * {@code shared/spec/FORMATS.md}), written so that it equals what Dmodc computes on the intact
+ * {@code docs/formats.md}), written so that it equals what Dmodc computes on the intact
  * fabric. For the level-{@code l} switch {@code idx = A·W_l + B} and destination {@code d}, with
  * {@code q = floor(d / W_l)}:
  * <ul>

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * below it on degraded fabrics, and Dmodc meets it exactly on intact PGFTs, slimmed and with
  * parallel links included, whenever every level's up-link count divides N.
  *
- * <p>Why Dmodc meets it: on an intact canonical PGFT Dmodc's tables are Dmodk's (FORMATS.md), and
+ * <p>Why Dmodc meets it: on an intact canonical PGFT Dmodc's tables are Dmodk's (docs/formats.md), and
  * Dmodk's up-port at each level is a digit of the destination, so every route to destination d
  * leaves (and enters) a level-l sub-tree by the link numbered {@code d mod U_l}, {@code U_l} being
  * the sub-tree's up-link count. The at most {@code M_l} routes of one shift that leave a sub-tree go

@@ -13,7 +13,7 @@ import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Link;
 
 /**
- * A deliberately plain Dmodc written straight from the paper and FORMATS.md, sharing no code with
+ * A deliberately plain Dmodc written straight from the paper and docs/formats.md, sharing no code with
  * the engine (not even {@code FabricIndex}): BFS ranks from the leaves, Procedure 1 in its push
  * form with int costs, formulas (1)-(4) entry by entry. Slow, for comparisons on small fabrics.
  */

@@ -1,0 +1,104 @@
+package org.fabricmanager.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the admin commands print states a healthy demo does not show (a disconnected switch, a
+ * power-killed switch the daemon has no name for, quarantined ports), against a real HTTP server on
+ * loopback that answers fixed JSON, the shapes of docs/rest-api.md.
+ */
+class AdminDisplayTest {
+    private final Map<String, String> answers = new ConcurrentHashMap<>();
+    private HttpServer server;
+    private String url;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            String body = answers.get(exchange.getRequestURI().getPath());
+            byte[] bytes = (body == null ? "{\"error\":\"unknown path\"}" : body).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
+            exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        server.start();
+        url = "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private CliRun ok(String... args) {
+        CliRun run = CliRun.of(args);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).isEmpty();
+        return run;
+    }
+
+    @Test
+    void aDisconnectedSwitchShowsItsPortCountWithoutPortsUp() {
+        answers.put("/api/v1/switches", """
+                [{"guid":"0x1000000100000000","name":"s1-0","connected":true,"address":"/127.0.0.1:33598","ports":16,
+                  "portsUp":15,"tableVersion":2,"inSync":true,"rttMs":1.43,"connectedSince":1795268637741},
+                 {"guid":"0x1000000300000005","name":"s3-5","connected":false,"ports":16}]""");
+        List<String> lines = ok("switches", "--url", url).out().lines().toList();
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(1)).startsWith("0x1000000100000000  s1-0").contains(" 15/16 ").contains(" v2 ");
+        assertThat(lines.get(2)).startsWith("0x1000000300000005  s3-5").contains("  NO  ").contains(" -/16 ")
+                .doesNotContain("null");
+        assertThat(lines.get(3)).isEqualTo("2 switches, 1 connected, 1 in sync");
+        assertThat(ok("switches", "--url", url, "--not-in-sync").out().lines().toList()).hasSize(3);
+    }
+
+    @Test
+    void faultsPrintsTablesAndADashForWhatTheDaemonDoesNotKnow() {
+        answers.put("/api/v1/faults", """
+                {"detectorEnabled":true,"ringEpoch":3,"ringMembers":193,
+                 "switches":[{"guid":"0x1000000300000005","name":null,"source":"session","sinceMillis":1795268699229,"sessionAlive":false},
+                             {"guid":"0x1000000300000006","name":"s3-6","source":"ring","sinceMillis":1795268699229,"sessionAlive":true}],
+                 "links":[{"guid":"0x1000000100000014","name":"s1-20","port":12,"peerGuid":"0x1000000200000013","quarantined":true}],
+                 "quarantined":[{"guid":"0x1000000100000014","port":12,"flaps":4,"sinceMillis":1795268701002,"stableUpSinceMillis":null}],
+                 "reactions":3,"pendingEvents":2,"ringStarting":0,
+                 "unwatched":[{"guid":"0x1000000100000007","name":"s1-7","reason":"no failure detector"}]}""");
+        String out = ok("faults", "--url", url).out();
+        assertThat(out).startsWith("failure detector: on (ring epoch 3, 193 members); 3 reactions since start,"
+                + " one in progress (2 events)\n");
+        assertThat(out).doesNotContain("null")
+                .contains("failed switches: 2\n")
+                .containsPattern("(?m)^  0x1000000300000005  -     session  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  gone$")
+                .containsPattern("(?m)^  0x1000000300000006  s3-6  ring  .*  alive$")
+                .contains("switches the ring cannot watch: 1")
+                .containsPattern("(?m)^  0x1000000100000007  s1-7  no failure detector$")
+                .contains("links down: 1\n")
+                .containsPattern("(?m)^  0x1000000100000014  s1-20  +12  0x1000000200000013  yes$")
+                .contains("quarantined ports: 1\n")
+                .containsPattern("(?m)^  0x1000000100000014  +12  +4  \\d{4}-.*  -$");
+    }
+
+    @Test
+    void faultsAnswersAnErrorLikeTheOtherAdminCommands() {
+        CliRun run = CliRun.of("faults", "--url", url);
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.err()).isEqualTo("faults: the daemon at " + url + " answered 404: unknown path\n");
+        CliRun bad = CliRun.of("faults", "--url", "localhost:7680");
+        assertThat(bad.err()).isEqualTo("faults: option --url: 'localhost:7680' is not a daemon address (expected http://HOST:PORT)\n");
+    }
+}

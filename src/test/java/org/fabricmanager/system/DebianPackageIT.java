@@ -1,0 +1,94 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import org.fabricmanager.release.BuildInfo;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Debian package {@code mvn package} builds, read with Debian's own {@code dpkg-deb}: its control
+ * fields, conffiles and maintainer scripts, and its files unpacked into a scratch root, where the
+ * launcher the unit starts runs {@code --version} with only a Java runtime. (Installing it for real
+ * would change this machine: users, /opt, systemd.)
+ */
+class DebianPackageIT {
+    private static final long RUN_LIMIT_SECONDS = 120;
+
+    @TempDir
+    static Path dir;
+    static Path deb;
+    static Path root;
+    static OperatorShell shell;
+
+    @BeforeAll
+    static void unpack() throws Exception {
+        Assumptions.assumeTrue(OperatorShell.has("dpkg-deb"), "dpkg-deb is not installed: not a Debian-based machine");
+        String version = System.getProperty("fm.version").replace("-SNAPSHOT", "~SNAPSHOT");
+        deb = Path.of(System.getProperty("fm.dist")).resolveSibling("fabric-manager_" + version + "_all.deb");
+        assertThat(deb).as("the package mvn package builds").isRegularFile();
+        shell = new OperatorShell(dir);
+        root = Files.createDirectory(dir.resolve("root"));
+        assertThat(dpkg("-x", deb.toString(), root.toString()).code()).isZero();
+        assertThat(dpkg("-e", deb.toString(), dir.resolve("control").toString()).code()).isZero();
+    }
+
+    private static OperatorShell.Result dpkg(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(OperatorShell.which("dpkg-deb").toString()));
+        command.addAll(List.of(args));
+        OperatorShell.Result r = shell.run(command, System.getenv(), RUN_LIMIT_SECONDS);
+        assertThat(r.code()).as(String.join(" ", command) + ": " + r.output()).isZero();
+        return r;
+    }
+
+    @Test
+    void controlFieldsNameThePackageItsVersionAndAJavaRuntime() throws Exception {
+        assertThat(dpkg("--field", deb.toString(), "Package").output().strip()).isEqualTo("fabric-manager");
+        assertThat(dpkg("--field", deb.toString(), "Version").output().strip())
+                .isEqualTo(System.getProperty("fm.version").replace("-SNAPSHOT", "~SNAPSHOT"));
+        assertThat(dpkg("--field", deb.toString(), "Architecture").output().strip()).isEqualTo("all");
+        assertThat(dpkg("--field", deb.toString(), "Depends").output()).contains("java17-runtime-headless");
+    }
+
+    @Test
+    void configurationFilesAreConffilesAndTheScriptsAreValidShell() throws Exception {
+        assertThat(Files.readAllLines(dir.resolve("control/conffiles")))
+                .containsExactlyInAnyOrder("/etc/fabric-manager/fabric-manager.yaml", "/etc/fabric-manager/logback.xml");
+        for (String script : List.of("postinst", "prerm", "postrm")) {
+            Path p = dir.resolve("control").resolve(script);
+            assertThat(Files.getPosixFilePermissions(p)).as(script).contains(PosixFilePermission.OWNER_EXECUTE);
+            OperatorShell.Result syntax = shell.run(List.of(OperatorShell.which("sh").toString(), "-n", p.toString()),
+                    System.getenv(), RUN_LIMIT_SECONDS);
+            assertThat(syntax.code()).as(script + ": " + syntax.output()).isZero();
+        }
+    }
+
+    @Test
+    void installsTheTreeTheUnitStarts() throws Exception {
+        String unit = Files.readString(root.resolve("lib/systemd/system/fabric-manager.service"));
+        String execStart = unit.lines().filter(l -> l.startsWith("ExecStart=")).findFirst().orElseThrow();
+        Path launcher = root.resolve(execStart.substring("ExecStart=".length()).split(" ")[0].substring(1));
+        assertThat(launcher).as("the unit's ExecStart is in the package").isEqualTo(root.resolve("opt/fabric-manager/bin/fabric-manager"));
+        assertThat(Files.getPosixFilePermissions(launcher)).contains(PosixFilePermission.OTHERS_EXECUTE);
+        assertThat(root.resolve("opt/fabric-manager/lib/fabric-manager.jar")).isRegularFile();
+        assertThat(root.resolve("opt/fabric-manager/docs/formats.md")).isRegularFile();
+        assertThat(root.resolve("usr/lib/sysusers.d/fabric-manager.conf")).isRegularFile();
+        assertThat(dpkg("--contents", deb.toString()).output()).as("the configuration holds the admin token")
+                .containsPattern("(?m)^-rw-r----- root/root .* \\./etc/fabric-manager/fabric-manager\\.yaml$");
+        assertThat(Files.readString(dir.resolve("control/postinst")))
+                .contains("chgrp fabric-manager \"$conf\"").contains("chmod 0640 \"$conf\"");
+        assertThat(Files.readSymbolicLink(root.resolve("usr/bin/fabric-manager")))
+                .isEqualTo(Path.of("/opt/fabric-manager/bin/fabric-manager"));
+        assertThat(Files.readSymbolicLink(root.resolve("opt/fabric-manager/conf"))).isEqualTo(Path.of("/etc/fabric-manager"));
+
+        OperatorShell.Result r = shell.run(List.of(launcher.toString(), "--version"), RUN_LIMIT_SECONDS);
+        assertThat(r.code()).as(r.output()).isZero();
+        assertThat(r.output().lines().findFirst()).hasValue(BuildInfo.current().describe());
+    }
+}
