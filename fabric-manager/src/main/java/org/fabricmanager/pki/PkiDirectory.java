@@ -132,6 +132,30 @@ public final class PkiDirectory {
         return true;
     }
 
+    /**
+     * The TLS material of every switch of {@code switches} (GUID to name), issuing, with the CA's key,
+     * the certificates missing from {@code switches/}: a simulator's convenience. A real switch receives
+     * its certificate from {@code pki issue} instead.
+     */
+    public java.util.Map<Long, TlsMaterial> switchMaterials(java.util.Map<Long, String> switches, Duration validity,
+                                                         Clock clock) {
+        CertificateAuthority ca = null;
+        java.util.Map<Long, TlsMaterial> materials = new java.util.HashMap<>(switches.size() * 2);
+        List<X509Certificate> trusted = PemFiles.readCertificates(caCertificate());
+        for (java.util.Map.Entry<Long, String> s : switches.entrySet()) {
+            long guid = s.getKey();
+            if (!Files.exists(switchCertificate(guid)) || !Files.exists(switchKey(guid))) {
+                if (ca == null) {
+                    ca = loadCa(clock);
+                }
+                issueSwitch(ca, guid, s.getValue(), validity, true);
+            }
+            materials.put(guid, new TlsMaterial(PemFiles.readCertificates(switchCertificate(guid)),
+                    PemFiles.readPrivateKey(switchKey(guid), true), trusted));
+        }
+        return materials;
+    }
+
     /** The daemon's TLS material: {@code daemon.crt}, {@code daemon.key} (0600) and the trust bundle {@code ca.crt}. */
     public TlsMaterial daemonMaterial() {
         return TlsMaterial.load(daemonCertificate(), daemonKey(), caCertificate());
