@@ -73,9 +73,9 @@ public final class DefaultConfig {
                 security:                   # who may speak for a switch (docs/security.md)
                   pkiDirectory: null        # directory made by 'fabric-manager pki init': daemon.crt, daemon.key (0600),
                                               # ca.crt; agents then need a certificate naming their GUID (mutual TLS 1.3)
-                  certificate: null         # or the files one by one (each overrides the pkiDirectory file):
-                  privateKey: null          #   the daemon's certificate, its PKCS#8 key (mode 0600) and
-                  trustedCas: null          #   the CA bundle (old + new CA while rotating)
+                  certificate: null         # or name the files one by one (each overrides pkiDirectory's): the daemon's certificate
+                  privateKey: null          # the daemon's PKCS#8 private key, mode 0600, owned by the daemon's user
+                  trustedCas: null          # the CA bundle agents' certificates must chain to (old + new CA while rotating)
                   insecure: %s             # true = plaintext southbound, any host can impersonate any switch; 'run'
                                               # refuses to start without TLS files unless this is set
                   incarnationAheadMs: %d # refuse HELLOs whose incarnation (start time in us) is further ahead of

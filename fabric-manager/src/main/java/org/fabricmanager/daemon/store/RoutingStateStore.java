@@ -26,7 +26,8 @@ import org.fabricmanager.southbound.Protocol;
  * table. Written atomically after each routing; read at start-up.
  *
  * <pre>
- * header: magic "FMRS" (u32) | format 2 (u16) | 0 (u16) | body bytes (u64) | uncompressed bytes (u64) | CRC-32C of the body (u32)
+ * header: magic "FMRS" (u32) | format 2 (u16) | 0 (u16) | body bytes (u64) | uncompressed bytes (u64)
+ *         | CRC-32C of the body (u32) | 0 (u32)
  * body (gzip): fingerprint (str16) | version (u64) | engine (str16) | switches (u32) | destinations (u32)
  *              | switches x GUID (u64) | switches x destinations entries (u8)
  * </pre>
@@ -211,7 +212,7 @@ public final class RoutingStateStore {
             crc.update(compressed);
             ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
             header.putInt(MAGIC).putShort((short) FORMAT).putShort((short) 0).putLong(compressed.length)
-                    .putLong(counted.count).putInt((int) crc.getValue());
+                    .putLong(counted.count).putInt((int) crc.getValue()).putInt(0);
             AtomicFiles.write(file, raw -> {
                 raw.write(header.array());
                 raw.write(compressed);

@@ -230,7 +230,7 @@ class StateFileDamageTest {
         crc.update(body);
         ByteBuffer b = ByteBuffer.allocate(RoutingStateStore.HEADER_BYTES + body.length);
         b.putInt(RoutingStateStore.MAGIC).putShort((short) RoutingStateStore.FORMAT).putShort((short) 0)
-                .putLong(body.length).putLong(plainBytes).putInt((int) crc.getValue()).put(body);
+                .putLong(body.length).putLong(plainBytes).putInt((int) crc.getValue()).putInt(0).put(body);
         return b.array();
     }
 }
