@@ -89,7 +89,10 @@ class TlsConvergenceBenchmark {
         long guid = 0x3000000000000001L;
         pki.issueSwitch(pki.loadCa(Clock.systemUTC()), guid, "bench", Duration.ofDays(1), true);
         TlsMaterial m = pki.switchMaterial(guid).orElseThrow();
-        for (boolean secure : new boolean[]{false, true}) {
+        // plaintext; TLS with a full handshake (a new client context each time, as an agent's first connection);
+        // TLS resumed (one client context: TLS 1.3 session tickets, as an agent reconnecting)
+        for (String mode : new String[]{"plain", "full", "resumed"}) {
+            boolean secure = !mode.equals("plain");
             Path state = Files.createTempDirectory("fm-bench-");
             DaemonConfig config = SystemSupport.config(state, spec);
             if (secure) {
@@ -99,9 +102,12 @@ class TlsConvergenceBenchmark {
             try {
                 int port = daemon.southboundAddress().getPort();
                 double[] ms = new double[HANDSHAKES];
+                javax.net.ssl.SSLContext shared = TlsPeers.context(m.chain(), m.key(), m.trusted());
                 for (int i = -HANDSHAKES / 3; i < HANDSHAKES; i++) { // the first third warms the JIT
+                    javax.net.ssl.SSLContext client = mode.equals("full") ? TlsPeers.context(m.chain(), m.key(), m.trusted())
+                            : shared;
                     long t = System.nanoTime();
-                    Socket s = secure ? TlsPeers.connect(port, m.chain(), m.key(), m.trusted()) : plainSocket(port);
+                    Socket s = secure ? TlsPeers.connect(port, client) : plainSocket(port);
                     try (s) {
                         send(s, new Message.Hello(1, Protocol.MIN_VERSION, Protocol.MAX_VERSION, guid,
                                 System.currentTimeMillis() * 1000 + i + HANDSHAKES, 8, 65_536, 0, 0, TableHash.EMPTY, "bench"));
@@ -114,9 +120,12 @@ class TlsConvergenceBenchmark {
                     }
                 }
                 Arrays.sort(ms);
-                System.out.printf("connect + %sHELLO/HELLO_REPLY, one agent after another, %d times: median %.2f ms "
-                                + "(p10 %.2f, p90 %.2f)%n", secure ? "TLS 1.3 handshake (ECDSA P-256, both certificates) + " : "",
-                        HANDSHAKES, ms[ms.length / 2], ms[ms.length / 10], ms[ms.length * 9 / 10]);
+                System.out.printf("connect + %sHELLO/HELLO_REPLY, one agent after another (client and daemon in this JVM), "
+                                + "%d times: median %.2f ms (p10 %.2f, p90 %.2f)%n", switch (mode) {
+                            case "full" -> "full TLS 1.3 handshake (ECDSA P-256, both certificates checked) + ";
+                            case "resumed" -> "resumed TLS 1.3 handshake (session ticket) + ";
+                            default -> "";
+                        }, HANDSHAKES, ms[ms.length / 2], ms[ms.length / 10], ms[ms.length * 9 / 10]);
             } finally {
                 daemon.close();
                 delete(state);

@@ -29,14 +29,22 @@ final class TlsPeers {
      */
     static SSLSocket connect(int port, List<X509Certificate> chain, PrivateKey key, List<X509Certificate> trusted)
             throws IOException, GeneralSecurityException {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
+        return connect(port, context(chain, key, trusted));
+    }
+
+    /** The client context of {@link #connect(int, List, PrivateKey, List)}; built once, it serves many connections. */
+    static SSLContext context(List<X509Certificate> chain, PrivateKey key, List<X509Certificate> trusted)
+            throws GeneralSecurityException, IOException {
+        // JKS, not PKCS12: an in-memory PKCS12 store encrypts the key with 10,000 PBKDF2 iterations
+        char[] password = "test".toCharArray();
+        KeyStore keys = KeyStore.getInstance("JKS");
         keys.load(null, null);
         if (chain != null) {
-            keys.setKeyEntry("me", key, new char[0], chain.toArray(X509Certificate[]::new));
+            keys.setKeyEntry("me", key, password, chain.toArray(X509Certificate[]::new));
         }
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(keys, new char[0]);
-        KeyStore trust = KeyStore.getInstance("PKCS12");
+        kmf.init(keys, password);
+        KeyStore trust = KeyStore.getInstance("JKS");
         trust.load(null, null);
         int i = 0;
         for (X509Certificate c : trusted) {
@@ -46,6 +54,11 @@ final class TlsPeers {
         tmf.init(trust);
         SSLContext context = SSLContext.getInstance("TLSv1.3");
         context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return context;
+    }
+
+    /** Connects and completes (or attempts) a TLS 1.3 handshake with {@code context}. */
+    static SSLSocket connect(int port, SSLContext context) throws IOException {
         Socket plain = new Socket();
         plain.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket(plain, "127.0.0.1", port, true);

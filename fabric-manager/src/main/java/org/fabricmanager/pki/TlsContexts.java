@@ -22,7 +22,7 @@ public final class TlsContexts {
     /** The daemon's context: presents the daemon's certificate, requires one from every agent. */
     public static SslContext server(TlsMaterial material) {
         try {
-            return SslContextBuilder.forServer(material.key(), material.chain().toArray(X509Certificate[]::new))
+            return SslContextBuilder.forServer(keyManager(material))
                     .sslProvider(SslProvider.JDK)
                     .protocols(PROTOCOL)
                     .clientAuth(ClientAuth.REQUIRE)
@@ -34,13 +34,17 @@ public final class TlsContexts {
         }
     }
 
+    private static FixedKeyManager keyManager(TlsMaterial material) {
+        return new FixedKeyManager(material.chain().toArray(X509Certificate[]::new), material.key());
+    }
+
     /** An agent's context: presents the switch's certificate, trusts only the fabric CA(s). */
     public static SslContext client(TlsMaterial material) {
         try {
             return SslContextBuilder.forClient()
                     .sslProvider(SslProvider.JDK)
                     .protocols(PROTOCOL)
-                    .keyManager(material.key(), material.chain().toArray(X509Certificate[]::new))
+                    .keyManager(keyManager(material))
                     .trustManager(material.trusted().toArray(X509Certificate[]::new))
                     .build();
         } catch (SSLException | IllegalArgumentException e) {
