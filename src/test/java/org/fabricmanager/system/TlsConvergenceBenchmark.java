@@ -122,7 +122,7 @@ class TlsConvergenceBenchmark {
                 Arrays.sort(ms);
                 System.out.printf("connect + %sHELLO/HELLO_REPLY, one agent after another (client and daemon in this JVM), "
                                 + "%d times: median %.2f ms (p10 %.2f, p90 %.2f)%n", switch (mode) {
-                            case "full" -> "full TLS 1.3 handshake (ECDSA P-256, both certificates checked) + ";
+                            case "full" -> "full TLS 1.3 handshake (Ed25519, both certificates checked) + ";
                             case "resumed" -> "resumed TLS 1.3 handshake (session ticket) + ";
                             default -> "";
                         }, HANDSHAKES, ms[ms.length / 2], ms[ms.length / 10], ms[ms.length * 9 / 10]);

@@ -60,6 +60,7 @@ final class TlsPeers {
     /** Connects and completes (or attempts) a TLS 1.3 handshake with {@code context}. */
     static SSLSocket connect(int port, SSLContext context) throws IOException {
         Socket plain = new Socket();
+        plain.setTcpNoDelay(true); // as the agents: else Nagle holds the client's last handshake flight for a delayed ACK
         plain.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket(plain, "127.0.0.1", port, true);
         s.setEnabledProtocols(new String[]{"TLSv1.3"});

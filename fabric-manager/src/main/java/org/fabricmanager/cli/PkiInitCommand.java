@@ -33,7 +33,7 @@ final class PkiInitCommand implements Command {
         return """
                 usage: fabric-manager pki init --dir DIR [--ca-name NAME] [--ca-days N] [--days N]
                                                [--daemon-dns NAME,...] [--daemon-ip ADDRESS,...]
-                  Creates a fabric CA (ECDSA P-256) and the daemon's TLS certificate in DIR:
+                  Creates a fabric CA (Ed25519 keys) and the daemon's TLS certificate in DIR:
                     ca.crt, ca.key (the CA; keep ca.key on the host that issues certificates),
                     daemon.crt, daemon.key (for security.pkiDirectory on the daemon's host).
                   Keys are PKCS#8 PEM with mode 0600. An existing CA in DIR is never overwritten.

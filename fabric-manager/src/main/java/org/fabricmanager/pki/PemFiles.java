@@ -111,8 +111,9 @@ public final class PemFiles {
             String algorithm = switch (oid) {
                 case "1.2.840.10045.2.1" -> "EC";
                 case "1.2.840.113549.1.1.1" -> "RSA";
+                case "1.3.101.112" -> "Ed25519";
                 default -> throw new PkiException(file + ": private key of unsupported algorithm " + oid
-                        + " (fabric-manager uses ECDSA P-256; RSA is read too)");
+                        + " (fabric-manager makes Ed25519 keys; ECDSA and RSA keys are read too)");
             };
             return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(info.getEncoded()));
         } catch (GeneralSecurityException | IOException e) {

@@ -169,18 +169,18 @@ public final class PkiDirectory {
         return Optional.of(TlsMaterial.load(switchCertificate(guid), switchKey(guid), caCertificate()));
     }
 
+    /** True when {@code key} is the private half of {@code pub}: a probe signature checks. */
     private static boolean matches(PublicKey pub, PrivateKey key) {
-        if (pub instanceof java.security.interfaces.ECPublicKey ep && key instanceof java.security.interfaces.ECPrivateKey ek) {
-            // the public point is the private scalar times the generator; comparing parameters and signing is
-            // simplest done by a test signature
-            return signatureCheck(pub, key) && ep.getParams().getCurve().equals(ek.getParams().getCurve());
-        }
         return signatureCheck(pub, key);
     }
 
     private static boolean signatureCheck(PublicKey pub, PrivateKey key) {
         try {
-            String alg = key.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+            String alg = switch (key.getAlgorithm()) {
+                case "EC" -> "SHA256withECDSA";
+                case "RSA" -> "SHA256withRSA";
+                default -> key.getAlgorithm(); // Ed25519, EdDSA
+            };
             java.security.Signature s = java.security.Signature.getInstance(alg);
             s.initSign(key);
             byte[] probe = "fabric-manager key check".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

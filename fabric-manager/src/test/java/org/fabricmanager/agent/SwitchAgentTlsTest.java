@@ -22,6 +22,7 @@ import javax.net.ssl.TrustManagerFactory;
 import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.TlsMaterial;
+import org.fabricmanager.southbound.MessageType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,12 +43,12 @@ class SwitchAgentTlsTest {
     void theAgentSaysHelloOnlyToTheDaemonsCertificate() throws Exception {
         IssuedCertificate daemon = ca.issueDaemon(List.of(), List.of(), Duration.ofDays(1));
         IssuedCertificate otherSwitch = ca.issueSwitch(0x99L, "s-other", Duration.ofDays(1));
-        assertThat(firstBytesReceived(daemon)).as("HELLO frame to the daemon").isGreaterThan(0);
-        assertThat(firstBytesReceived(otherSwitch)).as("nothing to a switch posing as the daemon").isEqualTo(-1);
+        assertThat(firstFrameType(daemon)).as("a HELLO frame to the daemon").isEqualTo(MessageType.HELLO.code());
+        assertThat(firstFrameType(otherSwitch)).as("nothing to a switch posing as the daemon").isEqualTo(-1);
     }
 
-    /** Runs a one-connection TLS server presenting {@code server}; returns the first byte the agent sent, -1 for none. */
-    private int firstBytesReceived(IssuedCertificate server) throws Exception {
+    /** Runs a one-connection TLS server presenting {@code server}; returns the type of the agent's first frame, -1 for none. */
+    private int firstFrameType(IssuedCertificate server) throws Exception {
         IssuedCertificate own = ca.issueSwitch(0x10L, "s1-0", Duration.ofDays(1));
         SSLContext context = SSLContext.getInstance("TLSv1.3");
         KeyStore keys = KeyStore.getInstance("PKCS12");
@@ -70,7 +71,8 @@ class SwitchAgentTlsTest {
                 try (SSLSocket s = (SSLSocket) listener.accept()) {
                     s.setSoTimeout(3_000);
                     InputStream in = s.getInputStream();
-                    return in.read();
+                    byte[] header = in.readNBytes(5); // length (4), type (1)
+                    return header.length == 5 ? header[4] & 0xff : -1;
                 } catch (Exception e) {
                     return -1;
                 }
