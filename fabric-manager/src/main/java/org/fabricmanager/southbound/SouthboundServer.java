@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's TCP listener for switch agents. Each connection gets the pipeline
- * [TLS: {@link TransportGuard}, replaced by the {@code SslHandler}] → idle timeout → {@link FrameDecoder}
+ * [TLS: {@link TransportGuard}, replaced by the {@code SslHandler}; {@link HandshakeAdmission}] → idle timeout → {@link FrameDecoder}
  * (maximum length) → {@link MessageDecoder} → {@link MessageEncoder} → {@link AgentSession}, and reports
  * to one {@link SouthboundListener}. Peers refused before they become a session are counted by
  * {@link SouthboundRejections}.
@@ -35,6 +35,7 @@ public final class SouthboundServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final ChannelGroup channels = new DefaultChannelGroup("southbound", GlobalEventExecutor.INSTANCE);
     private final SouthboundRejections rejections;
+    private final HandshakeAdmission admission = new HandshakeAdmission(HandshakeAdmission.DEFAULT_CONCURRENT);
     private Channel serverChannel;
 
     /** A server whose refused peers are counted in memory only. */
@@ -75,8 +76,10 @@ public final class SouthboundServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
                         if (settings.secure()) {
+                            // nothing is read until the connection's TLS handshake is admitted (HandshakeAdmission)
+                            ch.config().setAutoRead(false);
                             ch.pipeline().addLast("guard", new TransportGuard(settings.tls(), settings.handshakeTimeoutMs(),
-                                    rejections));
+                                    rejections)).addLast("admission", admission.gate());
                         }
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(settings.idleTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
