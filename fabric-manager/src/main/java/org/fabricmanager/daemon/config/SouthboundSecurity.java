@@ -41,10 +41,10 @@ public final class SouthboundSecurity {
                         PkiDirectory.CA_KEY);
             }
         } else {
-            LOG.warn("security: the southbound runs WITHOUT TLS (security.insecure: true): any host that can reach {}:{} can "
-                    + "claim any switch's GUID, receive its forwarding tables and make the daemon re-route with false port "
-                    + "reports; configure security.pkiDirectory (fabric-manager pki init, docs/security.md)",
-                    sb.bind(), sb.port());
+            LOG.warn("security: the southbound runs WITHOUT TLS ({}): any host that can reach {}:{} can claim any "
+                    + "switch's GUID, receive its forwarding tables and make the daemon re-route with false port reports; "
+                    + "configure security.pkiDirectory (fabric-manager pki init, docs/security.md)",
+                    security.insecure() ? "security.insecure: true" : "no TLS files configured", sb.bind(), sb.port());
         }
         return new SouthboundSettings(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(), sb.echoIntervalMs(),
                 sb.idleTimeoutMs(), sb.ioThreads(), context, security.incarnationAheadMs());
