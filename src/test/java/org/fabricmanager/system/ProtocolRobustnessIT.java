@@ -120,7 +120,7 @@ class ProtocolRobustnessIT {
 
     @Test
     void truncatedFrameThenCloseIsLogged() throws Exception {
-        byte[] hello = frame(hello(0x3000000000000001L, 1, 1));
+        byte[] hello = frame(hello(0x3000000000000001L, 2, 2));
         try (Socket s = connect()) {
             s.getOutputStream().write(hello, 0, 20);
             s.getOutputStream().flush();
@@ -142,7 +142,7 @@ class ProtocolRobustnessIT {
         for (SwitchAgent a : sim.agents()) {
             assertThat(a.handshakes()).isEqualTo(2);
         }
-        byte[] hello = frame(hello(0x3000000000000001L, 1, 1));
+        byte[] hello = frame(hello(0x3000000000000001L, 2, 2));
         try (Socket s = connect()) {
             s.getOutputStream().write(hello, 0, 20);
             s.getOutputStream().flush();
@@ -181,11 +181,18 @@ class ProtocolRobustnessIT {
     @Test
     void wrongVersionIsRefused() throws Exception {
         try (Socket s = connect()) {
-            s.getOutputStream().write(frame(hello(0x3000000000000001L, 2, 5)));
+            s.getOutputStream().write(frame(hello(0x3000000000000001L, 3, 5)));
             ErrorReport e = lastError(readUntilClosed(s));
             assertThat(e.errorCode()).contains(ErrorCode.UNSUPPORTED_VERSION);
         }
-        assertUnaffected("agent speaks versions 2..5, daemon 1..1");
+        try (Socket s = connect()) {
+            s.getOutputStream().write(frame(hello(0x3000000000000001L, 1, 1)));
+            ErrorReport e = lastError(readUntilClosed(s));
+            assertThat(e.errorCode()).contains(ErrorCode.UNSUPPORTED_VERSION);
+            assertThat(e.message()).as("a protocol-1 agent is told why").contains("versions 1..1, daemon 2..2")
+                    .contains("upgrade the agent");
+        }
+        assertUnaffected("agent speaks versions 1..1, daemon 2..2");
     }
 
     @Test
@@ -196,7 +203,7 @@ class ProtocolRobustnessIT {
         // (an equal or higher one would take the session over, as a reconnection or a restart does)
         for (long incarnation : new long[] {real - 1, 1}) {
             try (Socket s = connect()) {
-                s.getOutputStream().write(frame(hello(taken, 1, 1, incarnation)));
+                s.getOutputStream().write(frame(hello(taken, 2, 2, incarnation)));
                 ErrorReport e = lastError(readUntilClosed(s));
                 assertThat(e.errorCode()).as("incarnation %d", incarnation).contains(ErrorCode.DUPLICATE_GUID);
                 assertThat(e.message()).contains("incarnation " + incarnation + " is lower");
@@ -210,7 +217,7 @@ class ProtocolRobustnessIT {
     void neighbourClaimContradictingAConfirmedLinkIsRefused() throws Exception {
         long spine = PgftGenerator.switchGuid(2, 0);
         try (Socket s = connect()) {
-            s.getOutputStream().write(frame(hello(0x3000000000000001L, 1, 1)));
+            s.getOutputStream().write(frame(hello(0x3000000000000001L, 2, 2)));
             DataInputStream in = new DataInputStream(s.getInputStream());
             byte[] reply = new byte[in.readInt()];
             in.readFully(reply);

@@ -47,6 +47,11 @@ class RunAndSimulateIT {
                 "the dmodc engine is not registered in this build");
         Path state = dir.resolve("state");
         Path config = dir.resolve("fabric-manager.yaml");
+        // the operator's PKI: a CA and the daemon's certificate, then one certificate per switch
+        Path pki = dir.resolve("pki");
+        runToCompletion("pki", "init", "--dir", pki.toString());
+        runToCompletion("pki", "issue", "--dir", pki.toString(), "--pgft", SPEC);
+        assertThat(pki.resolve("switches")).isDirectoryContaining(p -> p.getFileName().toString().endsWith(".key"));
         // Discovery ends as soon as every expected switch is present; the long settle window only
         // keeps a restarted daemon from routing a partial fabric while agents are still in their
         // reconnect backoff on a loaded machine (which would, rightly, make it compute anew).
@@ -58,7 +63,9 @@ class RunAndSimulateIT {
                   maxWaitMs: 30000
                 state:
                   directory: "%s"
-                """.formatted(SPEC, state));
+                security:
+                  pkiDirectory: "%s"
+                """.formatted(SPEC, state, pki));
         Process daemon = new ProcessBuilder(jar("run", "--config", config.toString(), "--southbound-port", "0",
                 "--http-port", "0")).redirectError(dir.resolve("daemon.err").toFile()).start();
         Process sim = null;
@@ -72,7 +79,7 @@ class RunAndSimulateIT {
             assertThat(port).isPositive();
             String url = rest.substring("rest ".length());
 
-            sim = new ProcessBuilder(jar("simulate", "--pgft", SPEC, "--connect", "127.0.0.1:" + port))
+            sim = new ProcessBuilder(jar("simulate", "--pgft", SPEC, "--connect", "127.0.0.1:" + port, "--pki", pki.toString()))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("simulate.out").toFile()).start();
             JsonNode status = awaitConverged(url);
             assertThat(status.at("/switches/connected").asInt()).isEqualTo(8);
@@ -98,7 +105,8 @@ class RunAndSimulateIT {
                 assertThat(files.map(f -> f.getFileName().toString())).as("no half-written file left")
                         .noneMatch(n -> n.endsWith(".tmp"));
             }
-            assertThat(Files.readString(dir.resolve("daemon.err"))).contains("tables converged: v1 on 8/8 switches")
+            assertThat(Files.readString(dir.resolve("daemon.err"))).contains("mutual TLS 1.3")
+                    .contains("tables converged: v1 on 8/8 switches")
                     .contains("fabric-manager stopping (state CONVERGED)").containsPattern("fabric-manager stopped in \\d+ ms");
 
             // the state on disk is usable: a restart on the same port reuses the stored routing, and the
@@ -125,6 +133,14 @@ class RunAndSimulateIT {
             }
             daemon.destroyForcibly();
         }
+    }
+
+    private List<String> runToCompletion(String... args) throws Exception {
+        Process p = new ProcessBuilder(jar(args)).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", args) + ": " + out).isZero();
+        return out.lines().toList();
     }
 
     private static HttpResponse<String> get(String url) throws Exception {

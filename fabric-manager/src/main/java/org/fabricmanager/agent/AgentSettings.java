@@ -1,23 +1,39 @@
 package org.fabricmanager.agent;
 
 import java.net.InetSocketAddress;
+import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.southbound.Protocol;
 
 /**
- * How an agent reaches the daemon and behaves when it cannot.
+ * How an agent reaches the daemon, proves which switch it is, and behaves when it cannot connect.
  *
  * @param daemon             the daemon's southbound address
  * @param maxFrameBytes      the agent's receive limit (announced in HELLO)
  * @param connectTimeoutMs   TCP connect timeout
- * @param handshakeTimeoutMs HELLO_REPLY must arrive within this after connecting
+ * @param handshakeTimeoutMs HELLO_REPLY must arrive within this after connecting (TLS handshake included)
  * @param initialBackoffMs   first reconnection delay (before jitter)
  * @param maxBackoffMs       largest reconnection delay (before jitter)
+ * @param tls                the switch's certificate (naming its GUID) and key, and the fabric CA(s) it trusts
+ *                           the daemon by ({@link TlsMaterial#load}); {@code null} = plaintext, for daemons
+ *                           run with {@code security.insecure: true}
  */
 public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
-                            long initialBackoffMs, long maxBackoffMs) {
+                            long initialBackoffMs, long maxBackoffMs, TlsMaterial tls) {
 
-    /** Defaults of the Java agent (100 ms initial backoff, 5 s cap). */
+    /** Plaintext settings. */
+    public AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
+                         long initialBackoffMs, long maxBackoffMs) {
+        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, null);
+    }
+
+    /** Defaults of the Java agent (100 ms initial backoff, 5 s cap), plaintext. */
     public static AgentSettings defaults(InetSocketAddress daemon) {
-        return new AgentSettings(daemon, Protocol.DEFAULT_MAX_FRAME, 5_000, 10_000, 100, 5_000);
+        return new AgentSettings(daemon, Protocol.DEFAULT_MAX_FRAME, 5_000, 10_000, 100, 5_000, null);
+    }
+
+    /** These settings with TLS material ({@code null}: plaintext). */
+    public AgentSettings withTls(TlsMaterial material) {
+        return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
+                maxBackoffMs, material);
     }
 }

@@ -11,6 +11,9 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.Future;
@@ -22,6 +25,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.fabricmanager.pki.FabricIdentity;
+import org.fabricmanager.pki.TlsContexts;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.FrameDecoder;
 import org.fabricmanager.southbound.Message;
@@ -49,6 +54,11 @@ import org.slf4j.LoggerFactory;
  * and hash) and its connection to the daemon ({@code docs/protocol.md}). It connects, says HELLO with
  * the table it holds, sends its ports, stages LFT blocks and applies each commit atomically, reports
  * port changes, and reconnects with exponential backoff and jitter whenever the connection is lost.
+ *
+ * <p>With TLS material in its {@link AgentSettings} the agent speaks TLS 1.3, presents its switch's
+ * certificate, trusts only the fabric CA(s), and says HELLO only once the daemon has proved to be the
+ * daemon (its certificate names {@code urn:fabric:daemon}: another switch's certificate, also signed
+ * by the fabric CA, does not).
  *
  * <p>All state changes run on the agent's own event loop (given at construction and possibly shared
  * with thousands of other agents), so the agent needs no locks; the public methods may be called from
@@ -82,6 +92,7 @@ public final class SwitchAgent {
     private final ConnectionTap tap;
     private final TableStager stager;
     private final DetectorConfigAssembler detectorAssembler = new DetectorConfigAssembler();
+    private final SslContext tls;
 
     private volatile PortRecord[] ports;
     private volatile AppliedTable table = AppliedTable.EMPTY;
@@ -145,6 +156,7 @@ public final class SwitchAgent {
             initial[r.port()] = r;
         }
         this.ports = initial;
+        this.tls = settings.tls() == null ? null : TlsContexts.client(settings.tls());
         this.bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(NioSocketChannel.class)
@@ -153,6 +165,12 @@ public final class SwitchAgent {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            SslHandler handler = tls.newHandler(ch.alloc(), settings.daemon().getHostString(),
+                                    settings.daemon().getPort());
+                            handler.setHandshakeTimeoutMillis(settings.handshakeTimeoutMs());
+                            ch.pipeline().addLast("tls", handler);
+                        }
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(settings.handshakeTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("frames", new FrameDecoder(settings.maxFrameBytes()))
@@ -418,7 +436,39 @@ public final class SwitchAgent {
                 return;
             }
             setState(State.HELLO_SENT);
-            ctx.writeAndFlush(hello());
+            if (tls == null) {
+                ctx.writeAndFlush(hello());
+            } // else HELLO goes once the daemon is authenticated (tlsHandshakeDone)
+        }
+
+        /** Says HELLO to an authenticated daemon; anything else ends the connection (and is retried with backoff). */
+        private void tlsHandshakeDone(ChannelHandlerContext ctx, SslHandshakeCompletionEvent event) {
+            if (!event.isSuccess()) {
+                closeCause = "TLS handshake with the daemon failed: " + event.cause();
+                LOG.warn("{}: {}", SwitchAgent.this, closeCause);
+                ctx.close();
+                return;
+            }
+            java.security.cert.X509Certificate peer;
+            try {
+                peer = (java.security.cert.X509Certificate) ctx.pipeline().get(SslHandler.class).engine().getSession()
+                        .getPeerCertificates()[0];
+            } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+                closeCause = "the daemon presented no certificate";
+                LOG.warn("{}: {}", SwitchAgent.this, closeCause);
+                ctx.close();
+                return;
+            }
+            if (!FabricIdentity.isDaemon(peer)) {
+                closeCause = "the peer at " + settings.daemon() + " presented '" + peer.getSubjectX500Principal().getName()
+                        + "', not the daemon's certificate (" + FabricIdentity.DAEMON_URI + ")";
+                LOG.warn("{}: {}", SwitchAgent.this, closeCause);
+                ctx.close();
+                return;
+            }
+            if (state == State.HELLO_SENT && channel == ctx.channel()) {
+                ctx.writeAndFlush(hello());
+            }
         }
 
         @Override
@@ -539,6 +589,10 @@ public final class SwitchAgent {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+            if (evt instanceof SslHandshakeCompletionEvent done) {
+                tlsHandshakeDone(ctx, done);
+                return;
+            }
             if (evt instanceof IdleStateEvent) {
                 closeCause = state == State.ACTIVE ? "daemon silent for 3 echo intervals" : "no HELLO_REPLY in time";
                 LOG.info("{}: {}, reconnecting", SwitchAgent.this, closeCause);
@@ -559,8 +613,11 @@ public final class SwitchAgent {
                     ctx.close();
                 }
             } else {
-                closeCause = cause instanceof IOException ? cause.getMessage() : cause.toString();
-                if (!(cause instanceof IOException)) {
+                boolean tlsFailure = cause instanceof io.netty.handler.codec.DecoderException
+                        && cause.getCause() instanceof javax.net.ssl.SSLException;
+                closeCause = cause instanceof IOException ? cause.getMessage()
+                        : tlsFailure ? "TLS: " + cause.getCause().getMessage() : cause.toString();
+                if (!(cause instanceof IOException) && !tlsFailure) {
                     LOG.error("{}: internal error", SwitchAgent.this, cause);
                 }
                 ctx.close();

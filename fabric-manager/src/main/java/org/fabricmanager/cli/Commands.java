@@ -21,6 +21,9 @@ final class Commands {
                 new StatusCommand(),
                 new SwitchesCommand(),
                 new EventsCommand(),
-                new FaultsCommand());
+                new FaultsCommand(),
+                new PkiInitCommand(),
+                new PkiIssueCommand(),
+                new PkiShowCommand());
     }
 }

@@ -6,6 +6,8 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -21,6 +23,8 @@ import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StoreException;
+import org.fabricmanager.pki.PkiDirectory;
+import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
@@ -34,6 +38,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DemoCommand implements Command {
     static final String DEFAULT_PGFT = "PGFT(3;8,8,8;1,8,8;1,1,1)";
+    /** The demo's PKI folder inside its state directory. */
+    static final String PKI = "pki";
 
     @Override
     public String name() {
@@ -51,7 +57,8 @@ final class DemoCommand implements Command {
                 usage: fabric-manager demo [--pgft SPEC] [--http-port P] [--southbound-port P] [--state-dir DIR]
                                            [--engine NAME] [--until-converged]
                   Starts the daemon and a simulated fabric of SPEC (default %s) on loopback, prints each step,
-                  then serves the REST API until Ctrl-C (docs/rest-api.md).
+                  then serves the REST API until Ctrl-C (docs/rest-api.md). The agents speak mutual TLS with
+                  certificates of a throw-away CA made in the state directory (DIR/pki).
                   --pgft SPEC            PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
                   --http-port P          REST port (default 7680; 0 = pick a free one)
                   --southbound-port P    port the simulated agents connect to (default 0 = pick a free one)
@@ -99,6 +106,7 @@ final class DemoCommand implements Command {
             config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),
                     f.quarantineMs(), new DaemonConfig.Detector(true, f.detector().etaMs(), f.detector().deltaMs(),
                     f.detector().overlay(), "127.0.0.1", freeUdpPort(), freeUdpPort(), f.detector().startupGraceMs())));
+            config = config.withSecurity(demoPki(state, out));
         } catch (ConfigException e) {
             throw new UsageException("demo: " + e.getMessage(), e);
         }
@@ -134,8 +142,8 @@ final class DemoCommand implements Command {
         InetSocketAddress agents = daemon.southboundAddress();
         out.printf("daemon: agents on %s:%d, state in %s%s%n", agents.getHostString(), agents.getPort(), state,
                 temporary ? " (temporary)" : "");
-        FabricSimulator sim = new FabricSimulator(fabric, AgentSettings.defaults(new InetSocketAddress("127.0.0.1",
-                agents.getPort())), null, 2, null, 1L);
+        FabricSimulator sim = new FabricSimulator(fabric, SimulatorTls.settings("demo", state.resolve(PKI), fabric,
+                AgentSettings.defaults(new InetSocketAddress("127.0.0.1", agents.getPort()))), null, 2, null, 1L);
         sim.enableDetectors(daemon.registry());
         simEndpoints.attach(sim);
         out.printf("simulator: starting %d switch agents%n", total);
@@ -155,6 +163,26 @@ final class DemoCommand implements Command {
         out.flush();
         RunCommand.awaitShutdown(shutdown);
         return ExitCodes.OK;
+    }
+
+    /**
+     * Secure by default: a throw-away CA in the state directory (kept with it, so a demo restarted on
+     * the same {@code --state-dir} keeps its certificates). The daemon names its files one by one, so
+     * that the CA key beside them is not mistaken for a production daemon host holding its CA key.
+     */
+    private static DaemonConfig.Security demoPki(Path state, PrintStream out) {
+        PkiDirectory pki = new PkiDirectory(state.resolve(PKI));
+        try {
+            if (!pki.hasCa()) {
+                pki.init("fabric-manager demo CA", Duration.ofDays(30), List.of("localhost"),
+                        List.of(java.net.InetAddress.getLoopbackAddress()), Duration.ofDays(30), Clock.systemUTC());
+            }
+        } catch (PkiException e) {
+            throw new UsageException("demo: " + e.getMessage(), e);
+        }
+        out.printf("demo: mutual TLS with a throw-away CA in %s%n", pki.path());
+        return new DaemonConfig.Security(false, null, pki.daemonCertificate().toString(), pki.daemonKey().toString(),
+                pki.caCertificate().toString(), (int) org.fabricmanager.southbound.Protocol.DEFAULT_INCARNATION_AHEAD_MS);
     }
 
     /** The daemon's milestones are printed as progress lines; its info logs would repeat them. */

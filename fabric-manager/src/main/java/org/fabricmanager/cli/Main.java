@@ -45,12 +45,23 @@ public final class Main {
             return ExitCodes.OK;
         }
         Command command = commands.get(args[0]);
+        int words = 1;
+        // two-word commands ("pki init"): the second word selects the command
+        if (args.length > 1 && commands.containsKey(args[0] + " " + args[1])) {
+            command = commands.get(args[0] + " " + args[1]);
+            words = 2;
+        } else if (command == null && commands.keySet().stream().anyMatch(n -> n.startsWith(args[0] + " "))) {
+            console.err().println("fabric-manager " + args[0] + ": needs one of " + String.join(", ", commands.keySet().stream()
+                    .filter(n -> n.startsWith(args[0] + " ")).map(n -> n.substring(args[0].length() + 1)).toList())
+                    + " (fabric-manager " + args[0] + " <word> --help)");
+            return ExitCodes.BAD_INPUT;
+        }
         if (command == null) {
             console.err().println("fabric-manager: unknown command '" + args[0] + "' (commands: "
                     + String.join(", ", commands.keySet()) + ")");
             return ExitCodes.BAD_INPUT;
         }
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
+        List<String> rest = Arrays.asList(args).subList(words, args.length);
         boolean verbose = rest.contains("--verbose");
         try {
             Arguments parsed = Arguments.parse(command.name(), rest, command.valueOptions(), command.flagOptions());

@@ -32,7 +32,8 @@ final class RunCommand implements Command {
         return """
                 usage: fabric-manager run [--config FILE] [--southbound-port P] [--http-port P] [--state-dir DIR]
                        fabric-manager run --print-default-config
-                  Runs the fabric-manager daemon until SIGTERM or Ctrl-C (docs/configuration.md).
+                  Runs the fabric-manager daemon until SIGTERM or Ctrl-C (docs/configuration.md). Refuses to start
+                  without TLS files (security.pkiDirectory, docs/security.md) unless security.insecure is true.
                   --config FILE            YAML configuration (default: every option at its default)
                   --southbound-port P      port for switch agents (overrides southbound.port; 0 = pick a free one)
                   --http-port P            port for REST (overrides rest.port; 0 = pick a free one)
@@ -63,6 +64,11 @@ final class RunCommand implements Command {
             return ExitCodes.OK;
         }
         DaemonConfig config = load(args);
+        if (!config.security().tlsConfigured() && !config.security().insecure()) {
+            throw new UsageException("run: no TLS files for the southbound: set security.pkiDirectory (made by "
+                    + "'fabric-manager pki init --dir DIR', docs/security.md), or security.insecure: true to let any host "
+                    + "that reaches the southbound port speak for any switch");
+        }
         FabricManagerDaemon daemon;
         try {
             daemon = FabricManagerDaemon.start(config, List.of());

@@ -28,11 +28,15 @@ final class SimulateCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager simulate (--pgft SPEC | --topology FILE) --connect HOST:PORT [--io-threads N]
+                usage: fabric-manager simulate (--pgft SPEC | --topology FILE) --connect HOST:PORT [--pki DIR]
+                                               [--io-threads N]
                   Runs one switch agent per switch of the fabric in this process (each with its own TCP connection
                   to the daemon), prints progress, and runs until Ctrl-C.
                 %s
                   --connect HOST:PORT      the daemon's southbound address
+                  --pki DIR                speak mutual TLS: each agent presents DIR/switches/0x<guid>.crt and trusts
+                                           DIR/ca.crt; missing switch certificates are issued with DIR/ca.key
+                                           (without --pki the agents speak plaintext: security.insecure daemons only)
                   --io-threads N           event-loop threads shared by all agents (default 2)""".formatted(FabricSource.USAGE);
     }
 
@@ -41,6 +45,7 @@ final class SimulateCommand implements Command {
         Set<String> s = new HashSet<>(FabricSource.OPTIONS);
         s.add("connect");
         s.add("io-threads");
+        s.add("pki");
         return s;
     }
 
@@ -54,8 +59,11 @@ final class SimulateCommand implements Command {
         InetSocketAddress daemon = address(args.require("connect"));
         int threads = args.intValue("io-threads", 2, 1, 64);
         Fabric fabric = FabricSource.load(args);
-        FabricSimulator sim = new FabricSimulator(fabric, AgentSettings.defaults(daemon), null, threads, null,
-                args.longValue("seed", 1L));
+        AgentSettings base = AgentSettings.defaults(daemon);
+        FabricSimulator sim = args.has("pki")
+                ? new FabricSimulator(fabric, SimulatorTls.settings("simulate", java.nio.file.Path.of(args.require("pki")),
+                        fabric, base), null, threads, null, args.longValue("seed", 1L))
+                : new FabricSimulator(fabric, base, null, threads, null, args.longValue("seed", 1L));
         console.err().println("simulate: " + fabric.switches().size() + " switches, " + fabric.nodes().size()
                 + " nodes, connecting to " + daemon.getHostString() + ":" + daemon.getPort());
         sim.start();

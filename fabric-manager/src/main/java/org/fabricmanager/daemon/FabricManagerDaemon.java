@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.SouthboundSecurity;
 import org.fabricmanager.daemon.control.EventQueue;
 import org.fabricmanager.daemon.discovery.RecognizingFabricChecker;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
@@ -143,7 +144,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 d.coordinator.loadState();
                 return null;
             }).get();
-            d.southbound = new SouthboundServer(config.southbound().settings(), d.sessions);
+            d.southbound = new SouthboundServer(SouthboundSecurity.settings(config), d.sessions, d.registry);
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());

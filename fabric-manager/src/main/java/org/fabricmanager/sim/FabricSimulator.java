@@ -73,6 +73,16 @@ public final class FabricSimulator implements AutoCloseable {
      */
     public FabricSimulator(Fabric fabric, AgentSettings settings, EventLoopGroup group, int ioThreads,
                            AgentListener listener, long seed) {
+        this(fabric, guid -> settings, group, ioThreads, listener, seed);
+    }
+
+    /**
+     * As above, with settings per switch (each simulated agent with its own certificate).
+     *
+     * @param settingsFor the settings of the switch with the given GUID
+     */
+    public FabricSimulator(Fabric fabric, java.util.function.LongFunction<AgentSettings> settingsFor, EventLoopGroup group,
+                           int ioThreads, AgentListener listener, long seed) {
         this.fabric = fabric;
         this.ownsGroup = group == null;
         this.group = group != null ? group
@@ -98,8 +108,8 @@ public final class FabricSimulator implements AutoCloseable {
             }
             FaultSettings f = new FaultSettings();
             faults.put(s.guid(), f);
-            agents.put(s.guid(), new SwitchAgent(s.guid(), s.name(), s.ports(), ports, settings, this.group.next(),
-                    listener, new Random(random.nextLong()), f));
+            agents.put(s.guid(), new SwitchAgent(s.guid(), s.name(), s.ports(), ports, settingsFor.apply(s.guid()),
+                    this.group.next(), listener, new Random(random.nextLong()), f));
         }
     }
 

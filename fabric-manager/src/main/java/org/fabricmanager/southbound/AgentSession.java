@@ -4,11 +4,19 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.OptionalLong;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,6 +33,8 @@ import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.Message.LftCommit;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
+import org.fabricmanager.pki.FabricIdentity;
+import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +45,13 @@ import org.slf4j.LoggerFactory;
  * checks the rules that need the session's context (port count, the agent's own GUID), answers echoes,
  * and tracks the daemon's requests by transaction id: {@link #sendBatch} returns a future completed by
  * the commit's ACK and failed by an ERROR, a timeout or the session closing.
+ *
+ * <p>On a daemon that requires TLS, the session learns its peer's switch GUID from the certificate
+ * once the TLS handshake completes, and admits only a HELLO naming that GUID ({@code IDENTITY_MISMATCH}
+ * otherwise), so that taking over a switch's session needs that switch's certificate. In every mode a
+ * HELLO whose incarnation lies beyond the daemon's clock plus {@link SouthboundSettings#incarnationAheadMs}
+ * is refused ({@code INCARNATION_OUT_OF_RANGE}): no one can take a GUID with an incarnation its real
+ * agent can never exceed. Both checks run before the {@link SouthboundListener} hears of the HELLO.
  *
  * <p>Inbound messages are handled on the channel's event loop; the methods the daemon calls
  * ({@link #acceptHello}, {@link #acknowledge}, {@link #reject}, {@link #sendBatch}, {@link #close})
@@ -63,6 +80,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     private final long id = IDS.incrementAndGet();
     private final SouthboundSettings settings;
     private final SouthboundListener listener;
+    private final SouthboundRejections rejections;
     private final Map<Integer, Pending<CommitAck>> pending = new HashMap<>();
     private final Map<Integer, Pending<DetectorConfigReply>> pendingConfigs = new HashMap<>();
 
@@ -77,10 +95,22 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     private boolean closeReported;
     private ScheduledFuture<?> handshakeTimer;
     private ScheduledFuture<?> echoTimer;
+    /** The switch GUID of the peer's certificate, once the TLS handshake completed (secure daemons only). */
+    private volatile OptionalLong certificateGuid = OptionalLong.empty();
 
     public AgentSession(SouthboundSettings settings, SouthboundListener listener) {
+        this(settings, listener, SouthboundRejections.unmetered());
+    }
+
+    public AgentSession(SouthboundSettings settings, SouthboundListener listener, SouthboundRejections rejections) {
         this.settings = settings;
         this.listener = listener;
+        this.rejections = rejections;
+    }
+
+    /** The switch GUID the peer authenticated as (its certificate), empty on a plaintext daemon or before the handshake. */
+    public OptionalLong certificateGuid() {
+        return certificateGuid;
     }
 
     // ---- identity and state (any thread) ----------------------------------------------------
@@ -304,11 +334,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 if (!(msg instanceof Hello h)) {
                     throw unexpected(msg);
                 }
-                if (h.maxVersion() < Protocol.MIN_VERSION || h.minVersion() > Protocol.MAX_VERSION) {
-                    throw new ProtocolException(ErrorCode.UNSUPPORTED_VERSION, msg.type().code(), msg.txid(),
-                            "agent speaks versions " + h.minVersion() + ".." + h.maxVersion() + ", daemon "
-                                    + Protocol.MIN_VERSION + ".." + Protocol.MAX_VERSION);
-                }
+                admit(h);
                 hello = h;
                 peerMaxFrame = h.maxFrame();
                 state = State.HELLO_PENDING;
@@ -331,6 +357,79 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 // the session is going away; late frames carry no meaning
             }
         }
+    }
+
+    /**
+     * The checks a HELLO must pass before the daemon's control thread hears of it: a common version,
+     * the certificate's GUID (secure daemons), an incarnation a real agent can have sent.
+     */
+    private void admit(Hello h) {
+        if (h.maxVersion() < Protocol.MIN_VERSION || h.minVersion() > Protocol.MAX_VERSION) {
+            String message = "agent speaks versions " + h.minVersion() + ".." + h.maxVersion() + ", daemon "
+                    + Protocol.MIN_VERSION + ".." + Protocol.MAX_VERSION + (h.maxVersion() < 2
+                    ? " (protocol 2 authenticates switches with TLS certificates: upgrade the agent, docs/security.md)" : "");
+            rejections.record(Rejection.VERSION, remote, Guids.format(h.guid()) + ": " + message);
+            throw new ProtocolException(ErrorCode.UNSUPPORTED_VERSION, h.type().code(), h.txid(), message);
+        }
+        if (settings.secure()) {
+            OptionalLong certified = certificateGuid;
+            if (certified.isEmpty() || certified.getAsLong() != h.guid()) {
+                String message = "HELLO names switch " + Guids.format(h.guid()) + " but the agent's certificate "
+                        + (certified.isEmpty() ? "names no switch" : "names switch " + Guids.format(certified.getAsLong()))
+                        + "; a switch may only speak for the GUID of its own certificate";
+                rejections.record(Rejection.IDENTITY, remote, message);
+                throw new ProtocolException(ErrorCode.IDENTITY_MISMATCH, h.type().code(), h.txid(), message);
+            }
+        }
+        long limit = Protocol.incarnationLimit(System.currentTimeMillis(), settings.incarnationAheadMs());
+        if (Long.compareUnsigned(h.incarnation(), limit) > 0) {
+            String message = "switch " + Guids.format(h.guid()) + ": incarnation " + Long.toUnsignedString(h.incarnation())
+                    + " lies beyond the daemon's clock plus " + settings.incarnationAheadMs() + " ms (at most "
+                    + Long.toUnsignedString(limit) + "): an incarnation is the agent's start time in microseconds since "
+                    + "1970 (docs/protocol.md, 3.1); check the switch's clock";
+            rejections.record(Rejection.INCARNATION, remote, message);
+            throw new ProtocolException(ErrorCode.INCARNATION_OUT_OF_RANGE, h.type().code(), h.txid(), message);
+        }
+    }
+
+    /** Learns the peer's switch GUID from its certificate; a certificate naming no switch ends the session. */
+    private void tlsHandshakeDone(ChannelHandlerContext ctx, SslHandshakeCompletionEvent event) {
+        if (!event.isSuccess()) {
+            Throwable cause = event.cause();
+            rejections.record(Rejection.HANDSHAKE, remote, String.valueOf(cause == null ? "failed" : rootMessage(cause)));
+            if (closeReason == null) {
+                closeReason = "TLS handshake failed: " + (cause == null ? "" : rootMessage(cause));
+            }
+            return; // the SslHandler closes the connection
+        }
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        String subject = "?";
+        try {
+            Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+            X509Certificate peer = (X509Certificate) chain[0];
+            subject = peer.getSubjectX500Principal().getName();
+            certificateGuid = FabricIdentity.switchGuid(peer);
+        } catch (SSLPeerUnverifiedException | PkiException | ClassCastException e) {
+            certificateGuid = OptionalLong.empty();
+            subject = subject + " (" + e.getMessage() + ")";
+        }
+        if (certificateGuid.isEmpty()) {
+            String message = "certificate '" + subject + "' names no switch (needs the URI " + FabricIdentity.GUID_PREFIX
+                    + "0x<16 hex digits>)";
+            rejections.record(Rejection.NO_GUID, remote, message);
+            fail(new ProtocolException(ErrorCode.IDENTITY_MISMATCH, 0, 0, message));
+        } else {
+            LOG.debug("{}: TLS {} with switch {}", this, tls.engine().getSession().getProtocol(),
+                    Guids.format(certificateGuid.getAsLong()));
+        }
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c.getClass().getSimpleName() + ": " + c.getMessage();
     }
 
     private void active(ChannelHandlerContext ctx, Message msg) {
@@ -412,6 +511,10 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent done) {
+            tlsHandshakeDone(ctx, done);
+            return;
+        }
         if (evt instanceof IdleStateEvent idle && idle.state() == IdleState.READER_IDLE && state == State.ACTIVE) {
             fail(new ProtocolException(ErrorCode.IDLE_TIMEOUT, 0, 0, "nothing received for "
                     + settings.idleTimeoutMs() + " ms"));
@@ -424,6 +527,13 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof ProtocolException pe) {
             fail(pe);
+        } else if (cause instanceof DecoderException && cause.getCause() instanceof SSLException tls) {
+            // a failed TLS handshake is counted and logged (rate-limited) by tlsHandshakeDone
+            if (closeReason == null) {
+                closeReason = "TLS: " + rootMessage(tls);
+            }
+            LOG.debug("{}: {}", this, closeReason);
+            ctx.close();
         } else if (cause instanceof IOException) {
             if (closeReason == null) {
                 closeReason = "connection error: " + cause.getMessage();

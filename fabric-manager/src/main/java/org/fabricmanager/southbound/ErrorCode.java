@@ -24,7 +24,11 @@ public enum ErrorCode {
     INTERNAL(15, true),
     DETECTOR_UNAVAILABLE(16, false),
     /** The daemon closes a session because the same switch's restarted agent (higher incarnation) took it over. */
-    SUPERSEDED(17, true);
+    SUPERSEDED(17, true),
+    /** Protocol 2: the HELLO names another switch than the certificate the agent authenticated with. */
+    IDENTITY_MISMATCH(18, true),
+    /** Protocol 2: the HELLO's incarnation lies further ahead of the daemon's clock than a start time can. */
+    INCARNATION_OUT_OF_RANGE(19, true);
 
     private final int code;
     private final boolean fatal;

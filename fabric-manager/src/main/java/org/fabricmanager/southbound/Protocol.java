@@ -4,10 +4,14 @@ package org.fabricmanager.southbound;
 public final class Protocol {
     /** HELLO's magic, {@code "FMSB"}. */
     public static final int MAGIC = 0x464D5342;
-    /** Lowest protocol version this implementation speaks. */
-    public static final int MIN_VERSION = 1;
+    /**
+     * Lowest protocol version this implementation speaks. Version 2 authenticates every switch (mutual
+     * TLS, HELLO bound to the certificate's GUID) and bounds incarnations by the clock; a version-1
+     * agent would not understand why it is refused, so it is told {@code UNSUPPORTED_VERSION}.
+     */
+    public static final int MIN_VERSION = 2;
     /** Highest protocol version this implementation speaks. */
-    public static final int MAX_VERSION = 1;
+    public static final int MAX_VERSION = 2;
     /** Bytes of the length field that starts every frame. */
     public static final int LENGTH_FIELD_BYTES = 4;
     /** Bytes counted by {@code length} before the payload: type (1) and txid (4). */
@@ -29,7 +33,19 @@ public final class Protocol {
     /** LFT entry meaning "no route". */
     public static final int NO_ROUTE = 255;
 
+    /** Default of how far ahead of the daemon's clock an incarnation may lie (one day). */
+    public static final long DEFAULT_INCARNATION_AHEAD_MS = 86_400_000L;
+
     private Protocol() {
+    }
+
+    /**
+     * The largest incarnation (unsigned) the daemon accepts at wall-clock time {@code nowMillis}: an
+     * agent's incarnation is its start time in microseconds since the epoch (or one above its previous
+     * one), so nothing legitimate lies more than {@code aheadMs} (clock skew) in the future.
+     */
+    public static long incarnationLimit(long nowMillis, long aheadMs) {
+        return (nowMillis + aheadMs) * 1000L;
     }
 
     /** The next request id after {@code txid}: 1, 2, ... wrapping past 2^32-1 back to 1, never 0. */

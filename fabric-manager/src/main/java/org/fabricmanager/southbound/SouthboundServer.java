@@ -1,5 +1,6 @@
 package org.fabricmanager.southbound;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -20,8 +21,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's TCP listener for switch agents. Each connection gets the pipeline
- * idle timeout → {@link FrameDecoder} (maximum length) → {@link MessageDecoder} → {@link MessageEncoder}
- * → {@link AgentSession}, and reports to one {@link SouthboundListener}.
+ * [TLS: {@link TransportGuard}, replaced by the {@code SslHandler}; {@link HandshakeAdmission}] → idle timeout → {@link FrameDecoder}
+ * (maximum length) → {@link MessageDecoder} → {@link MessageEncoder} → {@link AgentSession}, and reports
+ * to one {@link SouthboundListener}. Peers refused before they become a session are counted by
+ * {@link SouthboundRejections}.
  */
 public final class SouthboundServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SouthboundServer.class);
@@ -31,13 +34,28 @@ public final class SouthboundServer implements AutoCloseable {
     private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("fm-southbound-accept", true));
     private final EventLoopGroup workers;
     private final ChannelGroup channels = new DefaultChannelGroup("southbound", GlobalEventExecutor.INSTANCE);
+    private final SouthboundRejections rejections;
+    private final HandshakeAdmission admission = new HandshakeAdmission(HandshakeAdmission.DEFAULT_CONCURRENT);
     private Channel serverChannel;
 
+    /** A server whose refused peers are counted in memory only. */
     public SouthboundServer(SouthboundSettings settings, SouthboundListener listener) {
+        this(settings, listener, null);
+    }
+
+    /** @param registry where {@value SouthboundRejections#METER} is counted ({@code null}: nowhere) */
+    public SouthboundServer(SouthboundSettings settings, SouthboundListener listener, MeterRegistry registry) {
         this.settings = settings;
         this.listener = listener;
         this.workers = new NioEventLoopGroup(Math.max(1, settings.ioThreads()),
                 new DefaultThreadFactory("fm-southbound-io", true));
+        this.rejections = new SouthboundRejections(registry, SouthboundRejections.DEFAULT_INTERVAL_MS,
+                System::currentTimeMillis, boss);
+    }
+
+    /** The peers refused so far. */
+    public SouthboundRejections rejections() {
+        return rejections;
     }
 
     /**
@@ -57,17 +75,25 @@ public final class SouthboundServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
+                        if (settings.secure()) {
+                            // nothing is read until the connection's TLS handshake is admitted (HandshakeAdmission)
+                            ch.config().setAutoRead(false);
+                            ch.pipeline().addLast("guard", new TransportGuard(settings.tls(), settings.handshakeTimeoutMs(),
+                                    rejections)).addLast("admission", admission.gate());
+                        }
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(settings.idleTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("frames", new FrameDecoder(settings.maxFrameBytes()))
                                 .addLast("decoder", new MessageDecoder())
                                 .addLast("encoder", MessageEncoder.INSTANCE)
-                                .addLast("session", new AgentSession(settings, listener));
+                                .addLast("session", new AgentSession(settings, listener, rejections));
                     }
                 });
         serverChannel = b.bind(settings.bindAddress(), settings.port()).sync().channel();
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
-        LOG.info("southbound listening on {}:{}", settings.bindAddress(), bound.getPort());
+        LOG.info("southbound listening on {}:{} ({})", settings.bindAddress(), bound.getPort(), settings.secure()
+                ? "mutual TLS 1.3: agents authenticate with certificates naming their GUID"
+                : "plaintext: any host that reaches this port can impersonate any switch");
         return bound;
     }
 

@@ -1,22 +1,49 @@
 package org.fabricmanager.southbound;
 
+import io.netty.handler.ssl.SslContext;
+
 /**
- * How the daemon's southbound server listens and times sessions out.
+ * How the daemon's southbound server listens, authenticates and times sessions out.
  *
- * @param bindAddress        address to listen on ({@code 0.0.0.0} for all)
- * @param port               TCP port (0 = any free port)
- * @param maxFrameBytes      receive limit on a frame's length
- * @param handshakeTimeoutMs connect to PORT_INFO must take less than this
- * @param echoIntervalMs     ECHO_REQUEST period once a session is active
- * @param idleTimeoutMs      a session that sends nothing for this long is closed
- * @param ioThreads          Netty worker threads
+ * @param bindAddress           address to listen on ({@code 0.0.0.0} for all)
+ * @param port                  TCP port (0 = any free port)
+ * @param maxFrameBytes         receive limit on a frame's length
+ * @param handshakeTimeoutMs    connect to PORT_INFO (TLS handshake included) must take less than this
+ * @param echoIntervalMs        ECHO_REQUEST period once a session is active
+ * @param idleTimeoutMs         a session that sends nothing for this long is closed
+ * @param ioThreads             Netty worker threads
+ * @param tls                   the server's TLS context (mutual TLS, see {@code org.fabricmanager.pki.TlsContexts});
+ *                              {@code null} = plaintext, any peer may claim any GUID
+ * @param incarnationAheadMs    HELLOs whose incarnation lies further ahead of the daemon's clock are refused
  */
 public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes, int handshakeTimeoutMs,
-                                 int echoIntervalMs, int idleTimeoutMs, int ioThreads) {
+                                 int echoIntervalMs, int idleTimeoutMs, int ioThreads, SslContext tls,
+                                 long incarnationAheadMs) {
     public SouthboundSettings {
         if (maxFrameBytes < Protocol.MIN_MAX_FRAME || maxFrameBytes > Protocol.MAX_MAX_FRAME) {
             throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes + " outside [" + Protocol.MIN_MAX_FRAME
                     + ", " + Protocol.MAX_MAX_FRAME + "]");
         }
+        if (incarnationAheadMs < 0) {
+            throw new IllegalArgumentException("incarnationAheadMs " + incarnationAheadMs + " is negative");
+        }
+    }
+
+    /** Plaintext settings with the default incarnation bound. */
+    public SouthboundSettings(String bindAddress, int port, int maxFrameBytes, int handshakeTimeoutMs,
+                              int echoIntervalMs, int idleTimeoutMs, int ioThreads) {
+        this(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs, ioThreads, null,
+                Protocol.DEFAULT_INCARNATION_AHEAD_MS);
+    }
+
+    /** True when agents must authenticate with mutual TLS. */
+    public boolean secure() {
+        return tls != null;
+    }
+
+    /** These settings with another TLS context ({@code null}: plaintext). */
+    public SouthboundSettings withTls(SslContext context) {
+        return new SouthboundSettings(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
+                ioThreads, context, incarnationAheadMs);
     }
 }

@@ -1,7 +1,9 @@
 /**
  * The southbound protocol between switch agents and the daemon ({@code docs/protocol.md}): message
  * records, the frame and message codecs, the table hash, and the daemon's server side (listener,
- * per-connection {@link org.fabricmanager.southbound.AgentSession} with its handshake state machine).
+ * per-connection {@link org.fabricmanager.southbound.AgentSession} with its handshake state machine),
+ * including who may speak for a switch: mutual TLS, the HELLO bound to the certificate's GUID, the
+ * incarnation bound, and the accounting of refused peers ({@link org.fabricmanager.southbound.SouthboundRejections}).
  * Netty I/O threads only decode, validate and hand messages to a {@link
  * org.fabricmanager.southbound.SouthboundListener}; fabric state lives elsewhere.
  */

@@ -52,7 +52,8 @@ class DaemonCommandsTest {
     @Test
     void unknownEngineIsABadConfiguration() throws Exception {
         Path file = dir.resolve("engine.yaml");
-        Files.writeString(file, "routing:\n  engine: nope\nstate:\n  directory: " + dir.resolve("s") + "\n");
+        Files.writeString(file, "routing:\n  engine: nope\nstate:\n  directory: " + dir.resolve("s")
+                + "\nsecurity:\n  insecure: true\n");
         assertThat(run("run", "--config", file.toString(), "--southbound-port", "0", "--http-port", "0")).isEqualTo(2);
         assertThat(err()).contains("routing.engine").contains("nope");
     }
@@ -61,9 +62,41 @@ class DaemonCommandsTest {
     void unusableStateDirectoryIsABadConfiguration() throws Exception {
         Path file = dir.resolve("not-a-dir");
         Files.writeString(file, "x");
-        assertThat(run("run", "--state-dir", file.resolve("sub").toString(), "--southbound-port", "0", "--http-port", "0"))
-                .isEqualTo(2);
+        Path config = dir.resolve("insecure.yaml");
+        Files.writeString(config, "security:\n  insecure: true\n");
+        assertThat(run("run", "--config", config.toString(), "--state-dir", file.resolve("sub").toString(),
+                "--southbound-port", "0", "--http-port", "0")).isEqualTo(2);
         assertThat(err()).contains("state directory").contains("cannot create it");
+    }
+
+    @Test
+    void runRefusesToStartWithoutTlsUnlessInsecureIsSet() throws Exception {
+        assertThat(run("run", "--state-dir", dir.resolve("s").toString(), "--southbound-port", "0", "--http-port", "0"))
+                .isEqualTo(2);
+        assertThat(err()).contains("no TLS files").contains("security.pkiDirectory").contains("security.insecure");
+        Path file = dir.resolve("half.yaml");
+        Files.writeString(file, "security:\n  certificate: /x.crt\n");
+        assertThat(run("run", "--config", file.toString())).isEqualTo(2);
+        assertThat(err()).contains("security.privateKey is needed");
+    }
+
+    @Test
+    void runRefusesAWorldReadableDaemonKey() throws Exception {
+        Path pki = dir.resolve("pki");
+        assertThat(run("pki", "init", "--dir", pki.toString())).isZero();
+        java.nio.file.Files.setPosixFilePermissions(pki.resolve("daemon.key"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Path file = dir.resolve("tls.yaml");
+        Files.writeString(file, "security:\n  pkiDirectory: " + pki + "\nstate:\n  directory: " + dir.resolve("s") + "\n");
+        assertThat(run("run", "--config", file.toString(), "--southbound-port", "0", "--http-port", "0")).isEqualTo(2);
+        assertThat(err()).contains(pki.resolve("daemon.key").toString()).contains("rw-r--r--")
+                .contains("chmod 600");
+    }
+
+    @Test
+    void aConfigurationFileIsReadOnlyUpToOneMebibyte() throws Exception {
+        assertThat(run("run", "--config", "/dev/zero")).isEqualTo(2);
+        assertThat(err()).contains("/dev/zero: larger than 1048576 bytes");
     }
 
     @Test

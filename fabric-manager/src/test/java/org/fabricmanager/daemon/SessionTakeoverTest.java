@@ -81,6 +81,7 @@ class SessionTakeoverTest {
     @Test
     void aHigherOrEqualIncarnationTakesTheSessionOverALowerOneIsRefused() throws Exception {
         long guid = PgftGenerator.switchGuid(1, 2);
+        long now = System.currentTimeMillis() * 1000;
         try (Socket stale = connect()) {
             send(stale, hello(guid, 100));
             assertThat(readFrame(stale)).isInstanceOf(Message.HelloReply.class);
@@ -114,9 +115,17 @@ class SessionTakeoverTest {
                     send(again, hello(guid, 100));
                     assertThat(lastError(readUntilClosed(again)).errorCode()).contains(ErrorCode.DUPLICATE_GUID);
                 }
-                // incarnations are unsigned: 2^63 is above 101
+                // an incarnation no start time can reach (2^63, unsigned) cannot take the GUID: refused before the
+                // controller hears of it, the session stays
+                try (Socket fourth = connect()) {
+                    send(fourth, hello(guid, Long.MIN_VALUE));
+                    ErrorReport refused = lastError(readUntilClosed(fourth));
+                    assertThat(refused.errorCode()).contains(ErrorCode.INCARNATION_OUT_OF_RANGE);
+                    assertThat(refused.message()).contains("9223372036854775808").contains("clock");
+                }
+                // a restart now (its start time in microseconds, unsigned above 101) takes it over
                 try (Socket third = connect()) {
-                    send(third, hello(guid, Long.MIN_VALUE));
+                    send(third, hello(guid, now));
                     assertThat(readFrame(third)).isInstanceOf(Message.HelloReply.class);
                     assertThat(lastError(readUntilClosed(second)).errorCode()).contains(ErrorCode.SUPERSEDED);
                 }
@@ -130,7 +139,7 @@ class SessionTakeoverTest {
         }
         assertThat(restarts).containsExactly(
                 "switch " + Guids.format(guid) + " (s1-2) restarted (incarnation 100 -> 101): took over its session",
-                "switch " + Guids.format(guid) + " (s1-2) restarted (incarnation 101 -> 9223372036854775808): took over "
+                "switch " + Guids.format(guid) + " (s1-2) restarted (incarnation 101 -> " + now + "): took over "
                         + "its session");
         assertThat(daemon.milestones(0).get(5, TimeUnit.SECONDS)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_RECONNECTED)
                 .extracting(Milestone::message).containsExactly("switch " + Guids.format(guid) + " (s1-2) reconnected "
@@ -219,7 +228,7 @@ class SessionTakeoverTest {
     }
 
     private static Hello hello(long guid, long incarnation) {
-        return new Hello(1, 1, 1, guid, incarnation, 8, 65_536, 0, 0, TableHash.EMPTY, "s1-2");
+        return new Hello(1, 2, 2, guid, incarnation, 8, 65_536, 0, 0, TableHash.EMPTY, "s1-2");
     }
 
     private Socket connect() throws IOException {

@@ -258,7 +258,7 @@ class AgentSessionTest {
         next();
         next();
         try (Socket s = rawConnect()) {
-            send(s, new Hello(1, 1, 1, 8, 1, 4, 4096, 0, 0, TableHash.EMPTY, "impostor"));
+            send(s, new Hello(1, 2, 2, 8, 1, 4, 4096, 0, 0, TableHash.EMPTY, "impostor"));
             ErrorReport e = readError(s);
             assertThat(e.errorCode()).contains(ErrorCode.DUPLICATE_GUID);
             assertThat(e.txid()).isEqualTo(1);
@@ -297,7 +297,7 @@ class AgentSessionTest {
         try (Socket s = new Socket()) {
             s.setReceiveBufferSize(4096);
             s.connect(address);
-            send(s, new Hello(1, 1, 1, 10, 1, 4, 4096, 0, 0, TableHash.EMPTY, "frozen"));
+            send(s, new Hello(1, 2, 2, 10, 1, 4, 4096, 0, 0, TableHash.EMPTY, "frozen"));
             readFrame(s); // HELLO_REPLY
             send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2), PortRecord.down(3),
                     PortRecord.down(4))));
@@ -339,7 +339,7 @@ class AgentSessionTest {
     @Test
     void snapshotWithTheWrongPortCountIsMalformed() throws Exception {
         try (Socket s = rawConnect()) {
-            send(s, new Hello(1, 1, 1, 99, 1, 4, 4096, 0, 0, TableHash.EMPTY, "x"));
+            send(s, new Hello(1, 2, 2, 99, 1, 4, 4096, 0, 0, TableHash.EMPTY, "x"));
             readFrame(s); // HELLO_REPLY
             send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2))));
             ErrorReport e = readError(s);

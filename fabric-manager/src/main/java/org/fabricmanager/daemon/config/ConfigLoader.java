@@ -34,11 +34,24 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
-    /** Reads {@code file}. */
+    /** Largest configuration file read: real ones are a few kilobytes; {@code /dev/zero} must not fill the heap. */
+    public static final int MAX_CONFIG_BYTES = 1 << 20;
+
+    /** Reads {@code file} (at most {@value #MAX_CONFIG_BYTES} bytes, UTF-8). */
     public static DaemonConfig load(Path file) {
         String text;
-        try {
-            text = Files.readString(file);
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(MAX_CONFIG_BYTES + 1);
+            if (bytes.length > MAX_CONFIG_BYTES) {
+                throw new ConfigException(file + ": larger than " + MAX_CONFIG_BYTES + " bytes; not a fabric-manager "
+                        + "configuration file");
+            }
+            java.nio.charset.CharsetDecoder utf8 = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
+            try {
+                text = utf8.decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new ConfigException(file + ": not UTF-8 text; not a fabric-manager configuration file");
+            }
         } catch (NoSuchFileException e) {
             throw new ConfigException(file + ": no such configuration file");
         } catch (IOException e) {

@@ -14,14 +14,21 @@ import org.fabricmanager.topology.TopologyException;
  * an instance is always usable.
  */
 public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery,
-                           Routing routing, Push push, State state, Faults faults) {
+                           Routing routing, Push push, State state, Faults faults, Security security) {
+
+    /** A configuration with the default (secure, but not yet provisioned) security section. */
+    public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
+                        Push push, State state, Faults faults) {
+        this(southbound, rest, fabric, discovery, routing, push, state, faults, Security.of(null, null, null, null, null, null));
+    }
 
     @JsonCreator
     public static DaemonConfig of(@JsonProperty("southbound") Southbound southbound, @JsonProperty("rest") Rest rest,
                                   @JsonProperty("fabric") FabricSection fabric,
                                   @JsonProperty("discovery") Discovery discovery,
                                   @JsonProperty("routing") Routing routing, @JsonProperty("push") Push push,
-                                  @JsonProperty("state") State state, @JsonProperty("faults") Faults faults) {
+                                  @JsonProperty("state") State state, @JsonProperty("faults") Faults faults,
+                                  @JsonProperty("security") Security security) {
         return new DaemonConfig(
                 southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null),
                 rest != null ? rest : Rest.of(null, null, null, null),
@@ -30,12 +37,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 routing != null ? routing : Routing.of(null, null, null),
                 push != null ? push : Push.of(null, null, null),
                 state != null ? state : State.of(null),
-                faults != null ? faults : Faults.of(null, null, null, null, null));
+                faults != null ? faults : Faults.of(null, null, null, null, null),
+                security != null ? security : Security.of(null, null, null, null, null, null));
     }
 
     /** Every option at its default. */
     public static DaemonConfig defaults() {
-        return of(null, null, null, null, null, null, null, null);
+        return of(null, null, null, null, null, null, null, null, null);
     }
 
     /** This configuration with other listening ports (command-line overrides); {@code null} keeps a port. */
@@ -44,48 +52,48 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(), southbound.echoIntervalMs(),
                 southbound.idleTimeoutMs(), southbound.ioThreads());
         Rest r = httpPort == null ? rest : new Rest(rest.bind(), httpPort, rest.ioThreads(), rest.adminToken());
-        return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults);
+        return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security);
     }
 
     /** This configuration with the southbound server listening on another address. */
     public DaemonConfig withSouthboundBind(String bind) {
         Southbound s = new Southbound(bind, southbound.port(), southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(),
                 southbound.echoIntervalMs(), southbound.idleTimeoutMs(), southbound.ioThreads());
-        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state, faults);
+        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state, faults, security);
     }
 
     /** This configuration with another routing engine. */
     public DaemonConfig withEngine(String engine) {
         return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(engine, routing.threads(),
-                routing.settleMs()), push, state, faults);
+                routing.settleMs()), push, state, faults, security);
     }
 
     /** This configuration with another state directory. */
     public DaemonConfig withStateDirectory(Path directory) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults, security);
     }
 
     /** This configuration with another expected PGFT ({@code null} for none). */
     public DaemonConfig withExpectedPgft(PgftSpec spec) {
         return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString()), discovery,
-                routing, push, state, faults);
+                routing, push, state, faults, security);
     }
 
     /** This configuration with other discovery timings. */
     public DaemonConfig withDiscovery(int settleMs, int maxWaitMs) {
-        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state, faults);
+        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state, faults, security);
     }
 
     /** This configuration with other push timings. */
     public DaemonConfig withPush(int ackTimeoutMs, int retries) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(ackTimeoutMs, retries,
-                push.maxInFlight()), state, faults);
+                push.maxInFlight()), state, faults, security);
     }
 
     /** This configuration with another limit on batches in flight. */
     public DaemonConfig withMaxInFlight(int maxInFlight) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(push.ackTimeoutMs(), push.retries(),
-                maxInFlight), state, faults);
+                maxInFlight), state, faults, security);
     }
 
     static int check(String option, int value, int min, int max) {
@@ -254,15 +262,102 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         }
     }
 
+    /** This configuration with another security section. */
+    public DaemonConfig withSecurity(Security security) {
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security);
+    }
+
+    /**
+     * Who may speak for a switch ({@code docs/security.md}). Mutual TLS needs the daemon's certificate,
+     * its key and the trusted fabric CA(s): {@code pkiDirectory} names a directory made by
+     * {@code fabric-manager pki init} ({@code daemon.crt}, {@code daemon.key}, {@code ca.crt}), and
+     * {@code certificate}, {@code privateKey}, {@code trustedCas} name (or override) the files one by one.
+     * Without them the daemon runs only when {@code insecure} is set, and then warns at every start.
+     *
+     * @param insecure             run the southbound in plaintext (any host can impersonate any switch)
+     * @param pkiDirectory         directory of {@code daemon.crt}, {@code daemon.key}, {@code ca.crt}, or {@code null}
+     * @param certificate          the daemon's certificate (chain) PEM, or {@code null} for {@code pkiDirectory/daemon.crt}
+     * @param privateKey           the daemon's PKCS#8 key PEM (mode 0600), or {@code null} for {@code pkiDirectory/daemon.key}
+     * @param trustedCas           the CA bundle agents' certificates must chain to, or {@code null} for {@code pkiDirectory/ca.crt}
+     * @param incarnationAheadMs   a HELLO whose incarnation (start time in µs) lies more than this ahead of the daemon's clock is refused
+     */
+    public record Security(boolean insecure, String pkiDirectory, String certificate, String privateKey, String trustedCas,
+                           int incarnationAheadMs) {
+        public Security {
+            check("security.incarnationAheadMs", incarnationAheadMs, 1_000, 604_800_000);
+            boolean anyFile = pkiDirectory != null || certificate != null || privateKey != null || trustedCas != null;
+            if (insecure && anyFile) {
+                throw new ConfigException("option security.insecure: true together with TLS files (security.pkiDirectory, "
+                        + "certificate, privateKey, trustedCas); remove one or the other");
+            }
+            if (pkiDirectory == null && anyFile && (certificate == null || privateKey == null || trustedCas == null)) {
+                throw new ConfigException("option security." + (certificate == null ? "certificate" : privateKey == null
+                        ? "privateKey" : "trustedCas") + " is needed when security.pkiDirectory is not set");
+            }
+        }
+
+        @JsonCreator
+        public static Security of(@JsonProperty("insecure") Boolean insecure, @JsonProperty("pkiDirectory") String pkiDirectory,
+                                  @JsonProperty("certificate") String certificate,
+                                  @JsonProperty("privateKey") String privateKey,
+                                  @JsonProperty("trustedCas") String trustedCas,
+                                  @JsonProperty("incarnationAheadMs") Integer incarnationAheadMs) {
+            return new Security(insecure != null && insecure, blankToNull(pkiDirectory), blankToNull(certificate),
+                    blankToNull(privateKey), blankToNull(trustedCas),
+                    incarnationAheadMs != null ? incarnationAheadMs : (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS);
+        }
+
+        /** A plaintext southbound, as {@code security.insecure: true}. */
+        public static Security plaintext() {
+            return new Security(true, null, null, null, null, (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS);
+        }
+
+        /** Mutual TLS with the files of a {@code fabric-manager pki} directory. */
+        public static Security pki(Path directory) {
+            return new Security(false, directory.toString(), null, null, null, (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS);
+        }
+
+        /** True when TLS files are configured. */
+        public boolean tlsConfigured() {
+            return pkiDirectory != null || certificate != null;
+        }
+
+        /** The daemon's certificate file, or {@code null} without TLS. */
+        public Path certificatePath() {
+            return file(certificate, org.fabricmanager.pki.PkiDirectory.DAEMON_CERT);
+        }
+
+        /** The daemon's key file, or {@code null} without TLS. */
+        public Path privateKeyPath() {
+            return file(privateKey, org.fabricmanager.pki.PkiDirectory.DAEMON_KEY);
+        }
+
+        /** The trusted CA bundle, or {@code null} without TLS. */
+        public Path trustedCasPath() {
+            return file(trustedCas, org.fabricmanager.pki.PkiDirectory.CA_CERT);
+        }
+
+        private Path file(String explicit, String inDirectory) {
+            if (explicit != null) {
+                return Path.of(explicit);
+            }
+            return pkiDirectory == null ? null : Path.of(pkiDirectory).resolve(inDirectory);
+        }
+
+        private static String blankToNull(String s) {
+            return s == null || s.isBlank() ? null : s;
+        }
+    }
+
     /** This configuration with other fault-reaction settings. */
     public DaemonConfig withFaults(Faults faults) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security);
     }
 
     /** This configuration with an admin token for the REST actions ({@code null}: none, actions refused). */
     public DaemonConfig withAdminToken(String token) {
         return new DaemonConfig(southbound, new Rest(rest.bind(), rest.port(), rest.ioThreads(), token), fabric, discovery,
-                routing, push, state, faults);
+                routing, push, state, faults, security);
     }
 
     /**

@@ -69,6 +69,17 @@ public final class DefaultConfig {
                     agentPort: %d          # UDP port of every agent's member, at the address it connects from
                     startupGraceMs: %d     # cold start: the daemon's member waits this long at most for every agent's
                                             # member to run (ends 2 deltaMs after all agents answered); >= 2 deltaMs
+
+                security:                   # who may speak for a switch (docs/security.md)
+                  pkiDirectory: null        # directory made by 'fabric-manager pki init': daemon.crt, daemon.key (0600),
+                                              # ca.crt; agents then need a certificate naming their GUID (mutual TLS 1.3)
+                  certificate: null         # or name the files one by one (each overrides pkiDirectory's): the daemon's certificate
+                  privateKey: null          # the daemon's PKCS#8 private key, mode 0600, owned by the daemon's user
+                  trustedCas: null          # the CA bundle agents' certificates must chain to (old + new CA while rotating)
+                  insecure: %s             # true = plaintext southbound, any host can impersonate any switch; 'run'
+                                              # refuses to start without TLS files unless this is set
+                  incarnationAheadMs: %d # refuse HELLOs whose incarnation (start time in us) is further ahead of
+                                              # the daemon's clock than this (a GUID cannot be held beyond its agent's reach)
                 """.formatted(d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
@@ -78,6 +89,7 @@ public final class DefaultConfig {
                 d.faults().settleMs(), d.faults().flapThreshold(), d.faults().flapWindowMs(), d.faults().quarantineMs(),
                 d.faults().detector().enabled(), d.faults().detector().etaMs(), d.faults().detector().deltaMs(),
                 d.faults().detector().overlay(), d.faults().detector().bind(), d.faults().detector().port(),
-                d.faults().detector().agentPort(), d.faults().detector().startupGraceMs());
+                d.faults().detector().agentPort(), d.faults().detector().startupGraceMs(), d.security().insecure(),
+                d.security().incarnationAheadMs());
     }
 }

@@ -1,36 +1,65 @@
 package org.fabricmanager.daemon.store;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.zip.CRC32C;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipException;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.southbound.Protocol;
 
 /**
- * The stored routing of the state directory ({@code routing.state}): a gzip-compressed binary file
- * (the gzip trailer's CRC-32 guards the content) holding the fabric fingerprint, the table version,
- * the engine and every switch's table. Written atomically after each routing; read at start-up.
+ * The stored routing of the state directory ({@code routing.state}): a 32-byte header, then a
+ * gzip-compressed body holding the fabric fingerprint, the table version, the engine and every switch's
+ * table. Written atomically after each routing; read at start-up.
+ *
+ * <pre>
+ * header: magic "FMRS" (u32) | format 2 (u16) | 0 (u16) | body bytes (u64) | uncompressed bytes (u64)
+ *         | CRC-32C of the body (u32) | 0 (u32)
+ * body (gzip): fingerprint (str16) | version (u64) | engine (str16) | switches (u32) | destinations (u32)
+ *              | switches x GUID (u64) | switches x destinations entries (u8)
+ * </pre>
+ *
+ * Nothing in the file is trusted before it is checked: the body's length must be the file's, its CRC
+ * must match (computed while streaming, nothing allocated), the uncompressed size must be one deflate
+ * can produce from that many bytes (at most {@value #MAX_DEFLATE_RATIO}:1) and must fit the heap, and the
+ * table sizes must add up to exactly that size, before the tables are allocated. Any failure is a
+ * {@link StoreException}; the daemon then logs it and routes from scratch.
  */
 public final class RoutingStateStore {
     /** File name inside the state directory. */
     public static final String FILE = "routing.state";
-    private static final int MAGIC = 0x464D5253; // "FMRS"
-    private static final int FORMAT = 1;
+    static final int MAGIC = 0x464D5253; // "FMRS"
+    static final int FORMAT = 2;
+    static final int HEADER_BYTES = 32;
+    /** Deflate cannot expand data by more than this factor (RFC 1951: 258-byte matches in at most ~2 bits). */
+    static final long MAX_DEFLATE_RATIO = 1032;
+    /** Most switches a stored routing may hold. */
+    static final int MAX_SWITCHES = 1 << 20;
 
     private final Path file;
+    private final long maxTableBytes;
 
     public RoutingStateStore(Path stateDirectory) {
+        this(stateDirectory, Runtime.getRuntime().maxMemory() / 2);
+    }
+
+    /** @param maxTableBytes largest uncompressed body accepted (default: half the heap) */
+    RoutingStateStore(Path stateDirectory, long maxTableBytes) {
         this.file = stateDirectory.resolve(FILE);
+        this.maxTableBytes = maxTableBytes;
     }
 
     public Path file() {
@@ -46,35 +75,50 @@ public final class RoutingStateStore {
         if (!Files.exists(file)) {
             return Optional.empty();
         }
-        try (InputStream raw = Files.newInputStream(file);
-             DataInputStream in = new DataInputStream(new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16))) {
-            if (in.readInt() != MAGIC) {
+        try {
+            long size = Files.size(file);
+            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+            long bodyBytes;
+            long plainBytes;
+            int crc;
+            try (InputStream raw = Files.newInputStream(file)) {
+                byte[] h = raw.readNBytes(HEADER_BYTES);
+                if (h.length >= 2 && (h[0] & 0xff) == 0x1f && (h[1] & 0xff) == 0x8b) {
+                    throw new StoreException(file + ": format 1 (before checksums); the routing is computed anew");
+                }
+                if (h.length < HEADER_BYTES) {
+                    throw new StoreException(file + ": truncated: " + h.length + " bytes, shorter than its header");
+                }
+                header.put(h).flip();
+            }
+            if (header.getInt() != MAGIC) {
                 throw new StoreException(file + ": not a fabric-manager routing state file");
             }
-            int format = in.readUnsignedShort();
+            int format = header.getShort() & 0xffff;
+            header.getShort();
             if (format != FORMAT) {
                 throw new StoreException(file + ": format " + format + " (this version reads " + FORMAT + ")");
             }
-            String fingerprint = readString(in);
-            long version = in.readLong();
-            String engine = readString(in);
-            int switches = in.readInt();
-            int destinations = in.readInt();
-            if (switches < 0 || destinations < 0) {
-                throw new StoreException(file + ": negative sizes");
+            bodyBytes = header.getLong();
+            plainBytes = header.getLong();
+            crc = header.getInt();
+            if (bodyBytes != size - HEADER_BYTES) {
+                throw new StoreException(file + ": damaged: the header announces " + bodyBytes + " body bytes, the file has "
+                        + (size - HEADER_BYTES) + " (truncated?)");
             }
-            long[] guids = new long[switches];
-            for (int s = 0; s < switches; s++) {
-                guids[s] = in.readLong();
+            if (plainBytes < 0 || plainBytes > bodyBytes * MAX_DEFLATE_RATIO) {
+                throw new StoreException(file + ": damaged: " + plainBytes + " bytes cannot be compressed into " + bodyBytes);
             }
-            ForwardingTables.Builder b = ForwardingTables.builder(guids, destinations);
-            for (int s = 0; s < switches; s++) {
-                in.readFully(b.row(s));
+            if (plainBytes > maxTableBytes) {
+                throw new StoreException(file + ": its tables need " + plainBytes + " bytes, more than the " + maxTableBytes
+                        + " this daemon allows for them (raise -Xmx, FM_JAVA_OPTS)");
             }
-            if (in.read() != -1) {
-                throw new StoreException(file + ": unexpected data after the tables");
+            int actual = crcOfBody();
+            if (actual != crc) {
+                throw new StoreException(file + ": damaged: CRC-32C " + Integer.toHexString(actual)
+                        + " does not match the header's " + Integer.toHexString(crc));
             }
-            return Optional.of(new RoutingState(fingerprint, version, engine, b.build()));
+            return Optional.of(readBody(plainBytes));
         } catch (EOFException e) {
             throw new StoreException(file + ": truncated", e);
         } catch (ZipException e) {
@@ -84,35 +128,94 @@ public final class RoutingStateStore {
         }
     }
 
+    private int crcOfBody() throws IOException {
+        CRC32C crc = new CRC32C();
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(file)) {
+            in.skipNBytes(HEADER_BYTES);
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                crc.update(buf, 0, n);
+            }
+        }
+        return (int) crc.getValue();
+    }
+
+    private RoutingState readBody(long plainBytes) throws IOException {
+        try (InputStream raw = Files.newInputStream(file)) {
+            raw.skipNBytes(HEADER_BYTES);
+            DataInputStream in = new DataInputStream(new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16));
+            String fingerprint = readString(in);
+            long version = in.readLong();
+            String engine = readString(in);
+            long switches = in.readInt() & 0xffffffffL;
+            long destinations = in.readInt() & 0xffffffffL;
+            if (switches > MAX_SWITCHES || destinations > Protocol.MAX_TABLE_LENGTH) {
+                throw new StoreException(file + ": damaged: " + switches + " switches x " + destinations
+                        + " destinations is beyond any fabric (at most " + MAX_SWITCHES + " x " + Protocol.MAX_TABLE_LENGTH + ")");
+            }
+            long expected = 2L + utf8Length(fingerprint) + 8 + 2 + utf8Length(engine) + 4 + 4 + switches * 8
+                    + switches * destinations;
+            if (expected != plainBytes) {
+                throw new StoreException(file + ": damaged: " + switches + " switches x " + destinations
+                        + " destinations need " + expected + " bytes, the header announces " + plainBytes);
+            }
+            long[] guids = new long[(int) switches];
+            for (int s = 0; s < switches; s++) {
+                guids[s] = in.readLong();
+            }
+            ForwardingTables.Builder b = ForwardingTables.builder(guids, (int) destinations);
+            for (int s = 0; s < switches; s++) {
+                in.readFully(b.row(s));
+            }
+            if (in.read() != -1) {
+                throw new StoreException(file + ": unexpected data after the tables");
+            }
+            return new RoutingState(fingerprint, version, engine, b.build());
+        }
+    }
+
+    private static int utf8Length(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
     /** Atomically replaces the stored routing. */
     public void save(RoutingState state) {
         ForwardingTables t = state.tables();
         try {
+            ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 16);
+            // fastest level: written after every routing on a 2-core machine; tables compress ~250x anyway
+            GZIPOutputStream gz = new GZIPOutputStream(body, 1 << 16) {
+                {
+                    def.setLevel(Deflater.BEST_SPEED);
+                }
+            };
+            CountingOutput counted = new CountingOutput(gz);
+            DataOutputStream out = new DataOutputStream(counted);
+            writeString(out, state.fingerprint());
+            out.writeLong(state.version());
+            writeString(out, state.engine());
+            out.writeInt(t.switchCount());
+            out.writeInt(t.destinationCount());
+            for (int s = 0; s < t.switchCount(); s++) {
+                out.writeLong(t.switchGuid(s));
+            }
+            byte[] row = new byte[t.destinationCount()];
+            for (int s = 0; s < t.switchCount(); s++) {
+                t.copyEntries(s, 0, row, 0, row.length);
+                out.write(row);
+            }
+            out.flush();
+            gz.finish();
+            byte[] compressed = body.toByteArray();
+            CRC32C crc = new CRC32C();
+            crc.update(compressed);
+            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+            header.putInt(MAGIC).putShort((short) FORMAT).putShort((short) 0).putLong(compressed.length)
+                    .putLong(counted.count).putInt((int) crc.getValue()).putInt(0);
             AtomicFiles.write(file, raw -> {
-                // fastest level: written after every routing on a 2-core machine; tables compress ~250x anyway
-                GZIPOutputStream gz = new GZIPOutputStream(raw, 1 << 16) {
-                    {
-                        def.setLevel(Deflater.BEST_SPEED);
-                    }
-                };
-                DataOutputStream out = new DataOutputStream(gz);
-                out.writeInt(MAGIC);
-                out.writeShort(FORMAT);
-                writeString(out, state.fingerprint());
-                out.writeLong(state.version());
-                writeString(out, state.engine());
-                out.writeInt(t.switchCount());
-                out.writeInt(t.destinationCount());
-                for (int s = 0; s < t.switchCount(); s++) {
-                    out.writeLong(t.switchGuid(s));
-                }
-                byte[] row = new byte[t.destinationCount()];
-                for (int s = 0; s < t.switchCount(); s++) {
-                    t.copyEntries(s, 0, row, 0, row.length);
-                    out.write(row);
-                }
-                out.flush();
-                gz.finish();
+                raw.write(header.array());
+                raw.write(compressed);
             });
         } catch (IOException e) {
             throw new StoreException(file + ": cannot write: " + e.getMessage(), e);
@@ -130,5 +233,26 @@ public final class RoutingStateStore {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         out.writeShort(b.length);
         out.write(b);
+    }
+
+    /** Counts the uncompressed bytes written. */
+    private static final class CountingOutput extends java.io.FilterOutputStream {
+        long count;
+
+        CountingOutput(java.io.OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
+        }
     }
 }

@@ -60,11 +60,12 @@ class StoreTest {
 
     @Test
     void badIndexFileNamesTheLine() throws Exception {
-        Files.writeString(dir.resolve(IndexMapStore.FILE), "# c\n0x2000000000000000 0\n0x2000000000000001 0\n");
+        Files.writeString(dir.resolve(IndexMapStore.FILE),
+                "guid2index/2 entries=2 crc32c=00000000\n# c\n0x2000000000000000 0\n0x2000000000000001 0\n");
         assertThatThrownBy(() -> new IndexMapStore(dir).load()).isInstanceOf(StoreException.class)
-                .hasMessageContaining("guid2index:3").hasMessageContaining("index 0 is already used");
-        Files.writeString(dir.resolve(IndexMapStore.FILE), "0x20 0\n");
-        assertThatThrownBy(() -> new IndexMapStore(dir).load()).hasMessageContaining(":1: bad GUID");
+                .hasMessageContaining("guid2index:4").hasMessageContaining("index 0 is already used");
+        Files.writeString(dir.resolve(IndexMapStore.FILE), "guid2index/2 entries=1 crc32c=00000000\n0x20 0\n");
+        assertThatThrownBy(() -> new IndexMapStore(dir).load()).hasMessageContaining(":2: bad GUID");
     }
 
     @Test
@@ -92,7 +93,7 @@ class StoreTest {
         assertThatThrownBy(store::load).isInstanceOf(StoreException.class).hasMessageContaining("routing.state");
         bytes[bytes.length - 5] ^= 0x55; // the gzip trailer's length/CRC
         Files.write(store.file(), bytes);
-        assertThatThrownBy(store::load).isInstanceOf(StoreException.class);
+        assertThatThrownBy(store::load).isInstanceOf(StoreException.class).hasMessageContaining("CRC-32C");
         Files.writeString(store.file(), "not gzip");
         assertThatThrownBy(store::load).isInstanceOf(StoreException.class);
     }

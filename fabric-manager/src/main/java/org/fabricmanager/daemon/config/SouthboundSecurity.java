@@ -1,0 +1,75 @@
+package org.fabricmanager.daemon.config;
+
+import io.netty.handler.ssl.SslContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.Date;
+import org.fabricmanager.pki.FabricIdentity;
+import org.fabricmanager.pki.PkiDirectory;
+import org.fabricmanager.pki.PkiException;
+import org.fabricmanager.pki.TlsContexts;
+import org.fabricmanager.pki.TlsMaterial;
+import org.fabricmanager.southbound.SouthboundSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the {@code security} section into the southbound's settings: loads the daemon's certificate,
+ * key (refused when others may read it) and trust bundle, checks that the certificate is the daemon's
+ * and is valid now, and builds the TLS context. Without TLS files it returns plaintext settings and logs,
+ * at every start, the WARN saying who can then impersonate a switch. Problems are
+ * {@link ConfigException}s naming the option and the file.
+ */
+public final class SouthboundSecurity {
+    private static final Logger LOG = LoggerFactory.getLogger(SouthboundSecurity.class);
+
+    private SouthboundSecurity() {
+    }
+
+    /** The southbound settings of {@code config}, with TLS when it is configured. */
+    public static SouthboundSettings settings(DaemonConfig config) {
+        DaemonConfig.Southbound sb = config.southbound();
+        DaemonConfig.Security security = config.security();
+        SslContext context = null;
+        if (security.tlsConfigured()) {
+            context = TlsContexts.server(material(security));
+            LOG.info("southbound: mutual TLS with {} (trusting {})", security.certificatePath(), security.trustedCasPath());
+            if (security.pkiDirectory() != null && Files.exists(Path.of(security.pkiDirectory()).resolve(PkiDirectory.CA_KEY))) {
+                LOG.warn("security: {} holds the CA's private key ({}); whoever reads it can mint a certificate for any "
+                        + "switch: keep it on the host that issues certificates, not on the daemon's", security.pkiDirectory(),
+                        PkiDirectory.CA_KEY);
+            }
+        } else {
+            LOG.warn("security: the southbound runs WITHOUT TLS ({}): any host that can reach {}:{} can claim any "
+                    + "switch's GUID, receive its forwarding tables and make the daemon re-route with false port reports; "
+                    + "configure security.pkiDirectory (fabric-manager pki init, docs/security.md)",
+                    security.insecure() ? "security.insecure: true" : "no TLS files configured", sb.bind(), sb.port());
+        }
+        return new SouthboundSettings(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(), sb.echoIntervalMs(),
+                sb.idleTimeoutMs(), sb.ioThreads(), context, security.incarnationAheadMs());
+    }
+
+    /** Loads and checks the daemon's TLS files. */
+    static TlsMaterial material(DaemonConfig.Security security) {
+        TlsMaterial m;
+        try {
+            m = TlsMaterial.load(security.certificatePath(), security.privateKeyPath(), security.trustedCasPath());
+        } catch (PkiException e) {
+            throw new ConfigException("option security" + (security.pkiDirectory() != null ? ".pkiDirectory" : "") + ": "
+                    + e.getMessage(), e);
+        }
+        X509Certificate cert = m.certificate();
+        if (!FabricIdentity.isDaemon(cert)) {
+            throw new ConfigException("option security: " + security.certificatePath() + " is not a daemon certificate (no "
+                    + FabricIdentity.DAEMON_URI + " name; is it a switch's?)");
+        }
+        Date now = new Date();
+        if (now.after(cert.getNotAfter()) || now.before(cert.getNotBefore())) {
+            throw new ConfigException("option security: " + security.certificatePath() + " is valid only from "
+                    + cert.getNotBefore().toInstant() + " to " + cert.getNotAfter().toInstant() + " (re-issue it: "
+                    + "fabric-manager pki issue --daemon)");
+        }
+        return m;
+    }
+}

@@ -1,0 +1,78 @@
+package org.fabricmanager.pki;
+
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+
+/**
+ * Who a fabric certificate speaks for, read from its subject alternative names (URIs): a switch is
+ * {@code urn:fabric:guid:0x} followed by exactly 16 lower-case hex digits, the daemon is
+ * {@code urn:fabric:daemon}. Any other spelling (upper case, fewer digits, two GUIDs) names no one,
+ * so that one GUID has exactly one way to be written into a certificate.
+ */
+public final class FabricIdentity {
+    /** Prefix of a switch's URI. */
+    public static final String GUID_PREFIX = "urn:fabric:guid:";
+    /** The daemon's URI. */
+    public static final String DAEMON_URI = "urn:fabric:daemon";
+    private static final Pattern GUID_URI = Pattern.compile("urn:fabric:guid:0x[0-9a-f]{16}");
+    private static final int SAN_URI = 6;
+
+    private FabricIdentity() {
+    }
+
+    /** The URI naming switch {@code guid}. */
+    public static String switchUri(long guid) {
+        return GUID_PREFIX + String.format(Locale.ROOT, "0x%016x", guid);
+    }
+
+    /**
+     * The switch GUID a certificate names, empty when it names none.
+     *
+     * @throws PkiException when it names more than one switch, or a GUID in a non-canonical spelling
+     */
+    public static OptionalLong switchGuid(X509Certificate certificate) {
+        OptionalLong found = OptionalLong.empty();
+        for (String uri : uris(certificate)) {
+            if (!uri.regionMatches(true, 0, GUID_PREFIX, 0, GUID_PREFIX.length())) {
+                continue;
+            }
+            if (!GUID_URI.matcher(uri).matches()) {
+                throw new PkiException("certificate '" + certificate.getSubjectX500Principal().getName() + "': '" + uri
+                        + "' is not a switch URI (" + GUID_PREFIX + "0x + 16 lower-case hex digits)");
+            }
+            if (found.isPresent()) {
+                throw new PkiException("certificate '" + certificate.getSubjectX500Principal().getName()
+                        + "' names more than one switch GUID");
+            }
+            found = OptionalLong.of(Long.parseUnsignedLong(uri.substring(GUID_PREFIX.length() + 2), 16));
+        }
+        return found;
+    }
+
+    /** True when the certificate names the daemon. */
+    public static boolean isDaemon(X509Certificate certificate) {
+        return uris(certificate).contains(DAEMON_URI);
+    }
+
+    private static List<String> uris(X509Certificate certificate) {
+        Collection<List<?>> names;
+        try {
+            names = certificate.getSubjectAlternativeNames();
+        } catch (CertificateParsingException e) {
+            throw new PkiException("certificate '" + certificate.getSubjectX500Principal().getName()
+                    + "': unreadable subject alternative names: " + e.getMessage(), e);
+        }
+        if (names == null) {
+            return List.of();
+        }
+        return names.stream()
+                .filter(n -> n.size() == 2 && n.get(0) instanceof Integer type && type == SAN_URI && n.get(1) instanceof String)
+                .map(n -> (String) n.get(1))
+                .toList();
+    }
+}

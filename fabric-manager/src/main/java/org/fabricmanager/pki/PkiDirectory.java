@@ -1,0 +1,210 @@
+package org.fabricmanager.pki;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.fabricmanager.topology.Guids;
+
+/**
+ * The files of a fabric PKI directory, as {@code fabric-manager pki} writes them and the daemon and
+ * the simulator read them:
+ * <pre>
+ * ca.crt                       the fabric CA (or a bundle of CAs during a rotation): trusted by all
+ * ca.key                       the CA's key: only needed to issue; keep it off the daemon's host
+ * daemon.crt, daemon.key       the daemon's server certificate and key
+ * switches/0x&lt;guid&gt;.crt/.key   one certificate and key per switch
+ * </pre>
+ * Keys are PKCS#8 PEM, mode 0600; the directory and {@code switches/} are created 0700.
+ */
+public final class PkiDirectory {
+    public static final String CA_CERT = "ca.crt";
+    public static final String CA_KEY = "ca.key";
+    public static final String DAEMON_CERT = "daemon.crt";
+    public static final String DAEMON_KEY = "daemon.key";
+    public static final String SWITCHES = "switches";
+
+    private final Path dir;
+
+    public PkiDirectory(Path dir) {
+        this.dir = dir;
+    }
+
+    public Path path() {
+        return dir;
+    }
+
+    public Path caCertificate() {
+        return dir.resolve(CA_CERT);
+    }
+
+    public Path caKey() {
+        return dir.resolve(CA_KEY);
+    }
+
+    public Path daemonCertificate() {
+        return dir.resolve(DAEMON_CERT);
+    }
+
+    public Path daemonKey() {
+        return dir.resolve(DAEMON_KEY);
+    }
+
+    public Path switchCertificate(long guid) {
+        return dir.resolve(SWITCHES).resolve(Guids.format(guid) + ".crt");
+    }
+
+    public Path switchKey(long guid) {
+        return dir.resolve(SWITCHES).resolve(Guids.format(guid) + ".key");
+    }
+
+    /** True when the directory already holds a CA certificate. */
+    public boolean hasCa() {
+        return Files.exists(caCertificate());
+    }
+
+    /**
+     * Creates a new CA and the daemon's certificate.
+     *
+     * @throws PkiException when the directory already has a CA (never overwritten: every certificate it
+     *                      issued would stop being trusted)
+     */
+    public CertificateAuthority init(String caName, Duration caValidity, List<String> daemonNames,
+                                     List<InetAddress> daemonAddresses, Duration validity, Clock clock) {
+        if (hasCa()) {
+            throw new PkiException(caCertificate() + " exists already; a new CA would invalidate every certificate it "
+                    + "issued (to rotate the CA, init another directory and follow docs/security.md)");
+        }
+        createPrivateDirectory(dir);
+        CertificateAuthority ca = CertificateAuthority.create(caName, caValidity, clock);
+        PemFiles.writePrivateKey(caKey(), ca.key());
+        PemFiles.writeCertificates(caCertificate(), List.of(ca.certificate()));
+        issueDaemon(ca, daemonNames, daemonAddresses, validity);
+        return ca;
+    }
+
+    /** (Re-)issues the daemon's certificate and key. */
+    public IssuedCertificate issueDaemon(CertificateAuthority ca, List<String> names, List<InetAddress> addresses,
+                                         Duration validity) {
+        IssuedCertificate daemon = ca.issueDaemon(names, addresses, validity);
+        PemFiles.writePrivateKey(daemonKey(), daemon.key());
+        PemFiles.writeCertificates(daemonCertificate(), List.of(daemon.certificate()));
+        return daemon;
+    }
+
+    /** Loads the CA that issues (its certificate is the first of {@code ca.crt} whose key is {@code ca.key}). */
+    public CertificateAuthority loadCa(Clock clock) {
+        if (!Files.exists(caKey())) {
+            throw new PkiException(caKey() + ": no such file; issuing needs the CA's key (run 'fabric-manager pki init "
+                    + "--dir " + dir + "' for a new PKI)");
+        }
+        PrivateKey key = PemFiles.readPrivateKey(caKey(), true);
+        for (X509Certificate c : PemFiles.readCertificates(caCertificate())) {
+            if (matches(c.getPublicKey(), key)) {
+                return new CertificateAuthority(c, key, clock);
+            }
+        }
+        throw new PkiException(caKey() + " is not the key of any certificate in " + caCertificate());
+    }
+
+    /**
+     * Issues switch {@code guid}'s certificate and key.
+     *
+     * @param replace replace an existing certificate (rotation); otherwise an existing one is kept
+     * @return true when one was written
+     */
+    public boolean issueSwitch(CertificateAuthority ca, long guid, String name, Duration validity, boolean replace) {
+        if (!replace && Files.exists(switchCertificate(guid)) && Files.exists(switchKey(guid))) {
+            return false;
+        }
+        createPrivateDirectory(dir.resolve(SWITCHES));
+        IssuedCertificate issued = ca.issueSwitch(guid, name, validity);
+        PemFiles.writePrivateKey(switchKey(guid), issued.key());
+        PemFiles.writeCertificates(switchCertificate(guid), List.of(issued.certificate()));
+        return true;
+    }
+
+    /**
+     * The TLS material of every switch of {@code switches} (GUID to name), issuing, with the CA's key,
+     * the certificates missing from {@code switches/}: a simulator's convenience. A real switch receives
+     * its certificate from {@code pki issue} instead.
+     */
+    public java.util.Map<Long, TlsMaterial> switchMaterials(java.util.Map<Long, String> switches, Duration validity,
+                                                         Clock clock) {
+        CertificateAuthority ca = null;
+        java.util.Map<Long, TlsMaterial> materials = new java.util.HashMap<>(switches.size() * 2);
+        List<X509Certificate> trusted = PemFiles.readCertificates(caCertificate());
+        for (java.util.Map.Entry<Long, String> s : switches.entrySet()) {
+            long guid = s.getKey();
+            if (!Files.exists(switchCertificate(guid)) || !Files.exists(switchKey(guid))) {
+                if (ca == null) {
+                    ca = loadCa(clock);
+                }
+                issueSwitch(ca, guid, s.getValue(), validity, true);
+            }
+            materials.put(guid, new TlsMaterial(PemFiles.readCertificates(switchCertificate(guid)),
+                    PemFiles.readPrivateKey(switchKey(guid), true), trusted));
+        }
+        return materials;
+    }
+
+    /** The daemon's TLS material: {@code daemon.crt}, {@code daemon.key} (0600) and the trust bundle {@code ca.crt}. */
+    public TlsMaterial daemonMaterial() {
+        return TlsMaterial.load(daemonCertificate(), daemonKey(), caCertificate());
+    }
+
+    /** Switch {@code guid}'s TLS material, if the directory has its certificate. */
+    public Optional<TlsMaterial> switchMaterial(long guid) {
+        if (!Files.exists(switchCertificate(guid))) {
+            return Optional.empty();
+        }
+        return Optional.of(TlsMaterial.load(switchCertificate(guid), switchKey(guid), caCertificate()));
+    }
+
+    /** True when {@code key} is the private half of {@code pub}: a probe signature checks. */
+    private static boolean matches(PublicKey pub, PrivateKey key) {
+        return signatureCheck(pub, key);
+    }
+
+    private static boolean signatureCheck(PublicKey pub, PrivateKey key) {
+        try {
+            String alg = switch (key.getAlgorithm()) {
+                case "EC" -> "SHA256withECDSA";
+                case "RSA" -> "SHA256withRSA";
+                default -> key.getAlgorithm(); // Ed25519, EdDSA
+            };
+            java.security.Signature s = java.security.Signature.getInstance(alg);
+            s.initSign(key);
+            byte[] probe = "fabric-manager key check".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            s.update(probe);
+            byte[] sig = s.sign();
+            java.security.Signature v = java.security.Signature.getInstance(alg);
+            v.initVerify(pub);
+            v.update(probe);
+            return v.verify(sig);
+        } catch (java.security.GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    static void createPrivateDirectory(Path d) {
+        try {
+            if (!Files.isDirectory(d)) {
+                Files.createDirectories(d);
+                if (d.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                    Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
+                }
+            }
+        } catch (IOException e) {
+            throw new PkiException(d + ": cannot create the directory: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package org.fabricmanager.southbound;
+
+import java.util.Locale;
+
+/**
+ * Why the southbound refused a peer before it became a switch's session; the lower-case, dashed name
+ * is the {@code reason} tag of the {@value SouthboundRejections#METER} counter.
+ */
+public enum Rejection {
+    /** Plain bytes where a TLS handshake was required (an agent without TLS, or a protocol-1 agent). */
+    PLAINTEXT,
+    /** The TLS handshake failed: no certificate, one not signed by the fabric CA, expired, wrong key usage. */
+    HANDSHAKE,
+    /** A valid certificate that names no switch ({@code urn:fabric:guid:0x...}). */
+    NO_GUID,
+    /** A HELLO naming another GUID than the peer's certificate. */
+    IDENTITY,
+    /** A HELLO whose incarnation lies beyond the daemon's clock plus the allowed skew. */
+    INCARNATION,
+    /** A HELLO with no protocol version in common (e.g. a protocol-1 agent on a plaintext daemon). */
+    VERSION;
+
+    /** The metric tag value, e.g. {@code no-guid}. */
+    public String tag() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,67 @@
+package org.fabricmanager.southbound;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import java.util.List;
+
+/**
+ * The first handler of a connection to a daemon that requires TLS. It looks at the first bytes: a TLS
+ * record puts the server's {@link SslHandler} in its place (which then sees those bytes); anything else
+ * is a peer without TLS, counted as {@link Rejection#PLAINTEXT}. When those bytes are a protocol HELLO
+ * (an agent of protocol 1, or one not configured for TLS) the peer gets a plaintext
+ * {@code ERROR UNSUPPORTED_VERSION} saying why before the connection is closed, since it could not read
+ * an encrypted one.
+ */
+final class TransportGuard extends ByteToMessageDecoder {
+    /** Bytes needed to tell a TLS record header from a frame: both are decided by their first 5 bytes. */
+    private static final int PROBE_BYTES = 5;
+    /** Offset of HELLO's magic in a frame: length (4), type (1), txid (4). */
+    private static final int HELLO_MAGIC_OFFSET = 9;
+
+    private final SslContext context;
+    private final long handshakeTimeoutMs;
+    private final SouthboundRejections rejections;
+
+    TransportGuard(SslContext context, long handshakeTimeoutMs, SouthboundRejections rejections) {
+        this.context = context;
+        this.handshakeTimeoutMs = handshakeTimeoutMs;
+        this.rejections = rejections;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (in.readableBytes() < PROBE_BYTES) {
+            return;
+        }
+        if (SslHandler.isEncrypted(in)) {
+            SslHandler tls = context.newHandler(ctx.alloc());
+            tls.setHandshakeTimeoutMillis(handshakeTimeoutMs);
+            // the bytes read so far are handed on to the SslHandler as this decoder leaves the pipeline
+            ctx.pipeline().replace(this, "tls", tls);
+            return;
+        }
+        int start = in.readerIndex();
+        boolean helloType = in.getUnsignedByte(start + 4) == MessageType.HELLO.code();
+        if (helloType && in.readableBytes() < HELLO_MAGIC_OFFSET + 4) {
+            return; // a few more bytes tell a plaintext HELLO from other plain bytes
+        }
+        boolean hello = helloType && in.getInt(start + HELLO_MAGIC_OFFSET) == Protocol.MAGIC;
+        in.skipBytes(in.readableBytes());
+        rejections.record(Rejection.PLAINTEXT, ctx.channel().remoteAddress(), hello
+                ? "plaintext HELLO (an agent without TLS, or speaking protocol 1)" : "plain bytes instead of a TLS handshake");
+        if (hello) {
+            ByteBuf frame = ctx.alloc().buffer(256);
+            SouthboundCodec.encode(new Message.ErrorReport(0, ErrorCode.UNSUPPORTED_VERSION.code(), MessageType.HELLO.code(),
+                    "this daemon speaks protocol " + Protocol.MIN_VERSION + ".." + Protocol.MAX_VERSION + " over TLS only "
+                            + "(mutual TLS with a certificate naming the switch's GUID, docs/security.md); this agent "
+                            + "sent a plaintext HELLO"), frame);
+            ctx.writeAndFlush(frame).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
+        }
+    }
+}
