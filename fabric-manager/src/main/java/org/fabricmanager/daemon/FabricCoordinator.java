@@ -227,7 +227,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         if (!m.discovery().done()) {
             return "discovery has not finished: routing starts on its own";
         }
-        m.faults().event("operator: forced re-route");
+        m.faults().reactions().operator("operator: forced re-route");
         m.routing().forceNext();
         fabricChanged();
         updateState();

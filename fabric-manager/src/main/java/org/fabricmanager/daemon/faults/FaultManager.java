@@ -256,11 +256,12 @@ public final class FaultManager implements AutoCloseable {
         }
     }
 
-    private void memberFailed(long guid, int member, long incarnation) {
+    /** The ring declared switch {@code guid} (member {@code member}) dead at {@code incarnation}. */
+    void memberFailed(long guid, int member, long incarnation) {
         if (guid == daemonId || member == 0) {
             return;
         }
-        if (ring.unwatched(guid)) {
+        if (ring != null && ring.unwatched(guid)) {
             LOG.debug("ring: switch {} declared dead, but it runs no ring member: ignored", Guids.format(guid));
             return;
         }
@@ -276,7 +277,13 @@ public final class FaultManager implements AutoCloseable {
         if (ms != null) {
             failedNames.put(guid, ms.name());
         }
-        event("ring: switch " + name + " failed");
+        if (ms != null) {
+            event("ring: switch " + name + " failed");
+        } else {
+            // its session is already gone, and with it the switch from the fabric: nothing more to react to,
+            // and a reaction opened here would stay open and absorb the next, unrelated fault's figures
+            reactions.joinIfOpen("ring: switch " + name + " failed (no session left)");
+        }
         metrics.fault(DaemonMetrics.FaultType.SWITCH);
         milestones.record(Milestone.Kind.SWITCH_FAILED, "failure detector: switch " + name
                 + " declared dead by the ring" + (ms != null && ms.admitted() ? "; its session still looks alive: "

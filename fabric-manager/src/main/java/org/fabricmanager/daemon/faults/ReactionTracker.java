@@ -15,7 +15,10 @@ import org.slf4j.LoggerFactory;
  * The figures of fault reactions: a reaction opens with the first fault event after convergence,
  * gathers the events, routing computations and pushes that follow, and closes when the tables have
  * converged again (a {@code REACTION} milestone and the {@code fabric.faults.converged} timer), or
- * without figures when the events needed no new tables. Runs on the control thread.
+ * without figures when the events needed no new tables. An operator's forced re-route is a reaction of
+ * its own kind ({@code REROUTE}, timed in {@code fabric.reroutes.converged}), so that fault figures are only
+ * ever from faults; a fault arriving while one is open starts a fault reaction from that fault. Runs on the
+ * control thread.
  */
 public final class ReactionTracker {
     private static final Logger LOG = LoggerFactory.getLogger(ReactionTracker.class);
@@ -26,8 +29,14 @@ public final class ReactionTracker {
     private Reaction open;
     private long completed;
 
+    /** What opened a reaction. */
+    private enum Cause {
+        FAULT, OPERATOR
+    }
+
     /** Figures of one reaction, from its first event to convergence. */
     private static final class Reaction {
+        final Cause cause;
         final long startNanos = System.nanoTime();
         final List<String> triggers = new ArrayList<>();
         int triggerCount;
@@ -36,6 +45,17 @@ public final class ReactionTracker {
         long blocks;
         long bytes;
         PushRound lastRound;
+
+        Reaction(Cause cause) {
+            this.cause = cause;
+        }
+
+        void trigger(String what) {
+            triggerCount++;
+            if (triggers.size() < TRIGGERS_KEPT) {
+                triggers.add(what);
+            }
+        }
 
         void roundDone(PushRound r) {
             if (r != null) {
@@ -50,16 +70,32 @@ public final class ReactionTracker {
         this.metrics = metrics;
     }
 
-    /** A fault or recovery happened: it belongs to the open reaction (a new one when none is open). */
+    /** A fault or recovery happened: it belongs to the open fault reaction (a new one when none is open). */
     public void event(String what) {
+        if (open != null && open.cause == Cause.OPERATOR) {
+            LOG.debug("fault during an operator's re-route: the reaction is the fault's from now on ({})", open.triggers);
+            open = null;
+        }
         if (open == null) {
-            open = new Reaction();
+            open = new Reaction(Cause.FAULT);
         }
-        open.triggerCount++;
-        if (open.triggers.size() < TRIGGERS_KEPT) {
-            open.triggers.add(what);
-        }
+        open.trigger(what);
         LOG.debug("fault event: {}", what);
+    }
+
+    /** An operator forced a re-route: a reaction of its own unless a fault reaction is open (it joins that). */
+    public void operator(String what) {
+        if (open == null) {
+            open = new Reaction(Cause.OPERATOR);
+        }
+        open.trigger(what);
+    }
+
+    /** A fault event that needs nothing of its own (its switch already left): it joins an open reaction only. */
+    public void joinIfOpen(String what) {
+        if (open != null) {
+            open.trigger(what);
+        }
     }
 
     /** True while a reaction is open. */
@@ -72,7 +108,7 @@ public final class ReactionTracker {
         return open == null ? 0 : open.triggerCount;
     }
 
-    /** Reactions completed since start. */
+    /** Fault reactions and operator re-routes completed since start. */
     public long completed() {
         return completed;
     }
@@ -116,12 +152,18 @@ public final class ReactionTracker {
         d.put("bytesPushed", r.bytes);
         d.put("switchesAcked", last == null ? 0 : last.acked());
         d.put("tableVersion", tableVersion);
-        d.put("faultToConvergedMs", Math.round(ms * 10) / 10.0);
-        metrics.faultToConverged(ms);
-        milestones.record(Milestone.Kind.REACTION, String.format("fault reaction: %d events (%s%s), %d routing "
-                        + "computations (%.1f ms), %d blocks / %d bytes pushed, %d switches acked, converged %.1f ms after "
-                        + "the first event", r.triggerCount, r.triggers.get(0), r.triggerCount > 1 ? ", ..." : "",
-                r.computations, r.engineMs, r.blocks, r.bytes, last == null ? 0 : last.acked(), ms), d);
+        boolean fault = r.cause == Cause.FAULT;
+        d.put(fault ? "faultToConvergedMs" : "requestToConvergedMs", Math.round(ms * 10) / 10.0);
+        if (fault) {
+            metrics.faultToConverged(ms);
+        } else {
+            metrics.rerouteToConverged(ms);
+        }
+        milestones.record(fault ? Milestone.Kind.REACTION : Milestone.Kind.REROUTE, String.format("%s: %d events (%s%s), "
+                        + "%d routing computations (%.1f ms), %d blocks / %d bytes pushed, %d switches acked, converged "
+                        + "%.1f ms after the first event", fault ? "fault reaction" : "operator re-route", r.triggerCount,
+                r.triggers.get(0), r.triggerCount > 1 ? ", ..." : "", r.computations, r.engineMs, r.blocks, r.bytes,
+                last == null ? 0 : last.acked(), ms), d);
     }
 
     /**

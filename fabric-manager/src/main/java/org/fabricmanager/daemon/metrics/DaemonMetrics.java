@@ -34,6 +34,8 @@ import org.fabricmanager.daemon.api.DaemonState;
 public final class DaemonMetrics implements AutoCloseable {
     /** Timer: first fault event of a reaction to the last switch acknowledging the new tables. */
     public static final String FAULTS_CONVERGED = "fabric.faults.converged";
+    /** Timer: an operator's forced re-route to the last switch acknowledging its tables (not a fault). */
+    public static final String REROUTES_CONVERGED = "fabric.reroutes.converged";
     /** Counter with tag {@value #TYPE_TAG}: faults the daemon learned of. */
     public static final String FAULTS = "fabric.faults";
     /** Counter with tag {@value #TYPE_TAG}: recoveries (a link back up, a switch back). */
@@ -61,6 +63,7 @@ public final class DaemonMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry prometheus;
     private final JvmGcMetrics gc;
     private final Timer faultToConverged;
+    private final Timer rerouteToConverged;
     private final Map<FaultType, Counter> faults = new EnumMap<>(FaultType.class);
     private final Map<FaultType, Counter> recoveries = new EnumMap<>(FaultType.class);
 
@@ -95,6 +98,9 @@ public final class DaemonMetrics implements AutoCloseable {
         org.fabricmanager.release.BuildInfo build = org.fabricmanager.release.BuildInfo.current();
         Gauge.builder(BUILD_INFO, () -> 1).tag("version", build.version()).tag("commit", build.commitLabel())
                 .description("1; the tags name the fabric-manager release running").register(registry);
+        this.rerouteToConverged = Timer.builder(REROUTES_CONVERGED)
+                .description("an operator's forced re-route to the last switch acknowledging its tables")
+                .register(registry);
         for (FaultType t : FaultType.values()) {
             faults.put(t, Counter.builder(FAULTS).tag(TYPE_TAG, t.tag()).description("faults the daemon learned of")
                     .register(registry));
@@ -124,6 +130,11 @@ public final class DaemonMetrics implements AutoCloseable {
     /** Records one reaction: first fault event to the last acknowledgement, in milliseconds. */
     public void faultToConverged(double millis) {
         faultToConverged.record((long) (millis * 1_000_000), TimeUnit.NANOSECONDS);
+    }
+
+    /** Records one operator-forced re-route: request to the last acknowledgement, in milliseconds. */
+    public void rerouteToConverged(double millis) {
+        rerouteToConverged.record((long) (millis * 1_000_000), TimeUnit.NANOSECONDS);
     }
 
     /** Counts a fault the daemon learned of. */

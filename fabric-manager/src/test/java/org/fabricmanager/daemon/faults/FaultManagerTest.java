@@ -131,4 +131,46 @@ class FaultManagerTest {
                 .containsEntry("triggers", List.of("port-status: s2 port 1 down"));
         assertThat(r.completed()).isEqualTo(2);
     }
+
+    @Test
+    void aVerdictOnASwitchWhoseSessionIsGoneOpensNoReactionAndTheNextFaultHasItsOwnFigures() {
+        ReactionTracker r = faults.reactions();
+        faults.memberFailed(0x77, 5, 1); // powered off: its session closed before the ring spoke
+        assertThat(r.isOpen()).as("nothing left to react to").isFalse();
+        assertThat(faults.failedSwitches()).containsKey(0x77L);
+        loop.advance(7_000);
+        r.event("port-status: s2 port 1 down");
+        r.converged(new PushRound(5, 0, 1, 3, 300, 2, 2, 0, 0), 5);
+        Milestone m = milestones.since(0).stream().filter(x -> x.kind() == Milestone.Kind.REACTION).findFirst()
+                .orElseThrow();
+        assertThat(m.details()).containsEntry("triggerCount", 1);
+        assertThat((Double) m.details().get("faultToConvergedMs")).as("from its own fault, not 7 s earlier")
+                .isLessThan(5_000.0);
+
+        // a verdict while a reaction is open joins it as a trigger
+        r.event("switch s9 disconnected");
+        faults.memberFailed(0x99, 6, 1);
+        assertThat(r.pendingEvents()).isEqualTo(2);
+    }
+
+    @Test
+    void anOperatorRerouteIsItsOwnKindAndNeverAFaultFigure() {
+        ReactionTracker r = faults.reactions();
+        r.operator("operator: forced re-route");
+        r.converged(new PushRound(2, 0, 1, 0, 0, 0, 0, 0, 0), 2);
+        assertThat(milestones.since(0)).extracting(Milestone::kind).containsExactly(Milestone.Kind.REROUTE);
+        assertThat(milestones.since(0).get(0).details()).containsKey("requestToConvergedMs")
+                .doesNotContainKey("faultToConvergedMs");
+        assertThat(metrics.registry().get(DaemonMetrics.FAULTS_CONVERGED).timer().count()).isZero();
+        assertThat(metrics.registry().get(DaemonMetrics.REROUTES_CONVERGED).timer().count()).isEqualTo(1);
+
+        // a fault during an operator's re-route: the reaction is the fault's, timed from the fault
+        r.operator("operator: forced re-route");
+        r.event("port-status: s3 port 2 down");
+        r.converged(null, 3);
+        assertThat(milestones.since(0)).extracting(Milestone::kind).containsExactly(Milestone.Kind.REROUTE,
+                Milestone.Kind.REACTION);
+        assertThat(milestones.since(0).get(1).details()).containsEntry("triggers", List.of("port-status: s3 port 2 down"));
+        assertThat(metrics.registry().get(DaemonMetrics.FAULTS_CONVERGED).timer().count()).isEqualTo(1);
+    }
 }
