@@ -123,7 +123,7 @@ class RunAndSimulateIT {
 
             sim.destroy();
             assertThat(sim.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(Files.readString(dir.resolve("simulate.out"))).contains("agents connected: 8/8, table v1 applied on 8/8");
+            assertThat(Files.readString(dir.resolve("simulate.out"))).contains("agents connected: 8/8, tables held: 8/8 (newest v1)");
             daemon.destroy();
             assertThat(daemon.waitFor(30, TimeUnit.SECONDS)).as("restarted daemon stops on SIGTERM").isTrue();
             assertThat(daemon.exitValue()).isIn(0, 143);

@@ -1,5 +1,8 @@
 package org.fabricmanager.cli;
 
+import java.util.function.LongPredicate;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.TopologyException;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
@@ -29,14 +32,18 @@ final class SimulateCommand implements Command {
     public String usage() {
         return """
                 usage: fabric-manager simulate (--pgft SPEC | --topology FILE) --connect HOST:PORT [--pki DIR]
-                                               [--io-threads N]
+                                               [--only GUID[,GUID...] | --except GUID[,GUID...]] [--io-threads N]
                   Runs one switch agent per switch of the fabric in this process (each with its own TCP connection
-                  to the daemon), prints progress, and runs until Ctrl-C.
+                  to the daemon), prints progress, and runs until Ctrl-C. A fabric can be split over several
+                  processes, as agents are spread over hosts: each runs the switches --only names, or all but those
+                  --except names (the cabling is the whole fabric's in every process).
                 %s
                   --connect HOST:PORT      the daemon's southbound address
                   --pki DIR                speak mutual TLS: each agent presents DIR/switches/0x<guid>.crt and trusts
                                            DIR/ca.crt; missing switch certificates are issued with DIR/ca.key
                                            (without --pki the agents speak plaintext: security.insecure daemons only)
+                  --only GUID[,GUID...]    run only these switches' agents
+                  --except GUID[,GUID...]  run every switch's agent but these
                   --io-threads N           event-loop threads shared by all agents (default 2)""".formatted(FabricSource.USAGE);
     }
 
@@ -46,6 +53,8 @@ final class SimulateCommand implements Command {
         s.add("connect");
         s.add("io-threads");
         s.add("pki");
+        s.add("only");
+        s.add("except");
         return s;
     }
 
@@ -59,13 +68,19 @@ final class SimulateCommand implements Command {
         InetSocketAddress daemon = address(args.require("connect"));
         int threads = args.intValue("io-threads", 2, 1, 64);
         Fabric fabric = FabricSource.load(args);
+        LongPredicate runs = selection(args, fabric);
         AgentSettings base = AgentSettings.defaults(daemon);
-        FabricSimulator sim = args.has("pki")
-                ? new FabricSimulator(fabric, SimulatorTls.settings("simulate", java.nio.file.Path.of(args.require("pki")),
-                        fabric, base), null, threads, null, args.longValue("seed", 1L))
-                : new FabricSimulator(fabric, base, null, threads, null, args.longValue("seed", 1L));
+        java.util.function.LongFunction<AgentSettings> settings = args.has("pki")
+                ? SimulatorTls.settings("simulate", java.nio.file.Path.of(args.require("pki")), fabric, base, runs)
+                : guid -> base;
+        FabricSimulator sim = new FabricSimulator(fabric, settings, runs, null, threads, null, args.longValue("seed", 1L));
+        int running = sim.agents().size();
+        if (running == 0) {
+            throw new UsageException("simulate: --except leaves no switch to simulate");
+        }
         console.err().println("simulate: " + fabric.switches().size() + " switches, " + fabric.nodes().size()
-                + " nodes, connecting to " + daemon.getHostString() + ":" + daemon.getPort());
+                + " nodes" + (running < fabric.switches().size() ? ", running " + running + " of the switches' agents" : "")
+                + ", connecting to " + daemon.getHostString() + ":" + daemon.getPort());
         sim.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -86,24 +101,51 @@ final class SimulateCommand implements Command {
         return ExitCodes.OK;
     }
 
+    /** The switches this process runs: all, --only's, or all but --except's (GUIDs checked against the fabric). */
+    static LongPredicate selection(Arguments args, Fabric fabric) {
+        if (args.has("only") && args.has("except")) {
+            throw new UsageException("simulate: --only and --except exclude each other");
+        }
+        if (!args.has("only") && !args.has("except")) {
+            return guid -> true;
+        }
+        String option = args.has("only") ? "only" : "except";
+        Set<Long> listed = new HashSet<>();
+        for (String text : args.require(option).split(",")) {
+            long guid;
+            try {
+                guid = Guids.parseLenient(text.trim());
+            } catch (TopologyException e) {
+                throw new UsageException("simulate: --" + option + ": bad GUID '" + text.trim() + "'", e);
+            }
+            if (fabric.switchByGuid(guid).isEmpty()) {
+                throw new UsageException("simulate: --" + option + ": " + Guids.format(guid) + " is not a switch of the fabric");
+            }
+            listed.add(guid);
+        }
+        return option.equals("only") ? listed::contains : guid -> !listed.contains(guid);
+    }
+
+    /**
+     * One progress line: agents connected, and the tables they hold (a re-route sends nothing to a switch whose
+     * table it did not change, so agents hold different version numbers of one routing).
+     */
     static String progress(FabricSimulator sim) {
         int active = 0;
+        int holding = 0;
         long newest = 0;
         for (SwitchAgent a : sim.agents()) {
             if (a.state() == SwitchAgent.State.ACTIVE) {
                 active++;
             }
-            newest = Math.max(newest, a.table().version());
-        }
-        int holding = 0;
-        for (SwitchAgent a : sim.agents()) {
-            if (newest > 0 && a.table().version() == newest) {
+            if (a.table().version() > 0) {
                 holding++;
             }
+            newest = Math.max(newest, a.table().version());
         }
         int n = sim.agents().size();
         return "agents connected: " + active + "/" + n + (newest == 0 ? ", no table yet"
-                : ", table v" + newest + " applied on " + holding + "/" + n);
+                : ", tables held: " + holding + "/" + n + " (newest v" + newest + ")");
     }
 
     static InetSocketAddress address(String text) {

@@ -23,9 +23,17 @@ final class SimulatorTls {
 
     /** Per-switch settings: {@code base} with each switch's TLS material. */
     static LongFunction<AgentSettings> settings(String command, Path pkiDirectory, Fabric fabric, AgentSettings base) {
+        return settings(command, pkiDirectory, fabric, base, guid -> true);
+    }
+
+    /** As above, for the switches {@code runs} accepts only (their certificates alone are read or issued). */
+    static LongFunction<AgentSettings> settings(String command, Path pkiDirectory, Fabric fabric, AgentSettings base,
+                                                java.util.function.LongPredicate runs) {
         Map<Long, String> switches = new LinkedHashMap<>();
         for (FabricSwitch s : fabric.switches()) {
-            switches.put(s.guid(), s.name());
+            if (runs.test(s.guid())) {
+                switches.put(s.guid(), s.name());
+            }
         }
         Map<Long, TlsMaterial> materials;
         try {

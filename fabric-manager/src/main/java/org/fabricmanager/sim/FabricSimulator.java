@@ -83,6 +83,17 @@ public final class FabricSimulator implements AutoCloseable {
      */
     public FabricSimulator(Fabric fabric, java.util.function.LongFunction<AgentSettings> settingsFor, EventLoopGroup group,
                            int ioThreads, AgentListener listener, long seed) {
+        this(fabric, settingsFor, guid -> true, group, ioThreads, listener, seed);
+    }
+
+    /**
+     * As above, running agents only for the switches {@code runs} accepts: a fabric split over several
+     * processes (each its own {@code simulate --only/--except}), as agents are spread over hosts in production.
+     * The cabling model covers the whole fabric; each switch's agent gets the same jitter seed whatever the split.
+     */
+    public FabricSimulator(Fabric fabric, java.util.function.LongFunction<AgentSettings> settingsFor,
+                           java.util.function.LongPredicate runs, EventLoopGroup group, int ioThreads,
+                           AgentListener listener, long seed) {
         this.fabric = fabric;
         this.ownsGroup = group == null;
         this.group = group != null ? group
@@ -102,6 +113,10 @@ public final class FabricSimulator implements AutoCloseable {
         }
         Random random = new Random(seed);
         for (FabricSwitch s : fabric.switches()) {
+            long agentSeed = random.nextLong();
+            if (!runs.test(s.guid())) {
+                continue;
+            }
             List<PortRecord> ports = new ArrayList<>(s.ports());
             for (int p = 1; p <= s.ports(); p++) {
                 ports.add(portRecord(s.guid(), p));
@@ -109,7 +124,7 @@ public final class FabricSimulator implements AutoCloseable {
             FaultSettings f = new FaultSettings();
             faults.put(s.guid(), f);
             agents.put(s.guid(), new SwitchAgent(s.guid(), s.name(), s.ports(), ports, settingsFor.apply(s.guid()),
-                    this.group.next(), listener, new Random(random.nextLong()), f));
+                    this.group.next(), listener, new Random(agentSeed), f));
         }
     }
 
@@ -162,7 +177,9 @@ public final class FabricSimulator implements AutoCloseable {
     public SwitchAgent agent(long guid) {
         SwitchAgent a = agents.get(guid);
         if (a == null) {
-            throw new IllegalArgumentException("no simulated switch " + Guids.format(guid));
+            throw new IllegalArgumentException(names.containsKey(guid) && !nodes.contains(guid)
+                    ? "switch " + Guids.format(guid) + " is not simulated in this process"
+                    : "no simulated switch " + Guids.format(guid));
         }
         return a;
     }

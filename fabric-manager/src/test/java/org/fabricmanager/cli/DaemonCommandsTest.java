@@ -109,6 +109,25 @@ class DaemonCommandsTest {
     }
 
     @Test
+    void aSplitSimulationNamesSwitchesOfTheFabric() {
+        String spec = "PGFT(2;4,4;1,4;1,1)";
+        assertThat(run("simulate", "--pgft", spec, "--connect", "127.0.0.1:1", "--only", "0x1000000100000000",
+                "--except", "0x1000000100000001")).isEqualTo(2);
+        assertThat(err()).contains("--only and --except exclude each other");
+        assertThat(run("simulate", "--pgft", spec, "--connect", "127.0.0.1:1", "--only", "0x2000000000000000")).isEqualTo(2);
+        assertThat(err()).contains("--only: 0x2000000000000000 is not a switch of the fabric");
+        assertThat(run("simulate", "--pgft", spec, "--connect", "127.0.0.1:1", "--except", "zz")).isEqualTo(2);
+        assertThat(err()).contains("--except: bad GUID 'zz'");
+        StringBuilder all = new StringBuilder();
+        for (org.fabricmanager.topology.FabricSwitch s : org.fabricmanager.topology.PgftGenerator.generate(
+                org.fabricmanager.topology.PgftSpec.parse(spec)).switches()) {
+            all.append(all.length() == 0 ? "" : ",").append(org.fabricmanager.topology.Guids.format(s.guid()));
+        }
+        assertThat(run("simulate", "--pgft", spec, "--connect", "127.0.0.1:1", "--except", all.toString())).isEqualTo(2);
+        assertThat(err()).contains("--except leaves no switch to simulate");
+    }
+
+    @Test
     void demoRunsTheDaemonOnASimulatedFabricUntilConverged() {
         org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.RoutingEngines.names().contains("dmodc"),
                 "the dmodc engine is not registered in this build");
