@@ -42,6 +42,9 @@ final class SimulateCommand implements Command {
                   --pki DIR                speak mutual TLS: each agent presents DIR/switches/0x<guid>.crt and trusts
                                            DIR/ca.crt; missing switch certificates are issued with DIR/ca.key
                                            (without --pki the agents speak plaintext: security.insecure daemons only)
+                  --commands               read fault injections from stdin, one per line: 'kill GUID power|agent',
+                                           'revive GUID', 'link down GUID PORT', 'link up GUID PORT' (switches of
+                                           this process); each is answered on stderr with 'ok: ...' or 'error: ...'
                   --only GUID[,GUID...]    run only these switches' agents
                   --except GUID[,GUID...]  run every switch's agent but these
                   --io-threads N           event-loop threads shared by all agents (default 2)""".formatted(FabricSource.USAGE);
@@ -60,7 +63,7 @@ final class SimulateCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of();
+        return Set.of("commands");
     }
 
     @Override
@@ -90,6 +93,12 @@ final class SimulateCommand implements Command {
             stopped.countDown();
         }, "fm-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        if (args.flag("commands")) {
+            Thread reader = new Thread(() -> SimulationCommands.readFrom(System.in, sim, console.err()),
+                    "fm-sim-commands");
+            reader.setDaemon(true);
+            reader.start();
+        }
         String last = "";
         while (!stopped.await(500, TimeUnit.MILLISECONDS)) {
             String line = progress(sim);
