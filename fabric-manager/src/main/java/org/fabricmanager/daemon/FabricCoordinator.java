@@ -170,6 +170,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         afterComputation();
     }
 
+    @Override
+    public void unchanged() {
+        afterComputation();
+    }
+
     private void afterComputation() {
         if (changedWhileRouting) {
             changedWhileRouting = false;

@@ -58,6 +58,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final EventQueue queue;
     private final RoutingService routing;
     private final ExecutorService storeExecutor;
+    /** Checks each discovered fabric against the expected shape, off the control thread. */
+    private final ExecutorService checkExecutor;
     private final FabricCoordinator coordinator;
     private final SwitchSessions sessions;
     private final DaemonViews views;
@@ -89,13 +91,18 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             t.setDaemon(false);
             return t;
         });
+        this.checkExecutor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fm-discovery-check");
+            t.setDaemon(true);
+            return t;
+        });
         long daemonId = new SecureRandom().nextLong();
         this.coordinator = new FabricCoordinator(config, queue, milestones);
         SwitchRegistry switches = new SwitchRegistry();
         FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator);
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
                 new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path()), queue,
-                milestones, switches, faults::masked, coordinator);
+                milestones, switches, faults::masked, checkExecutor, coordinator);
         this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path()),
                 storeExecutor, queue, milestones, registry);
         routingManager.listener(coordinator);
@@ -308,6 +315,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         }
         queue.close();
         routing.close();
+        checkExecutor.shutdownNow();
         storeExecutor.shutdown();
         try {
             if (!storeExecutor.awaitTermination(60, TimeUnit.SECONDS)) {

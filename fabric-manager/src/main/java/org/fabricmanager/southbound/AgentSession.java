@@ -1,5 +1,6 @@
 package org.fabricmanager.southbound;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -19,6 +20,7 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +64,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     private static final AtomicLong IDS = new AtomicLong();
     /** How long a fatal ERROR may wait in the send buffer before the connection is closed without it. */
     static final long CLOSE_GRACE_MS = 1_000;
+    /** Frames of a batch are written in buffers of about this size (a 65,536-entry table is 87 KB). */
+    private static final int BATCH_BUFFER_BYTES = 128 * 1024;
 
     /** Handshake and life-cycle states of a session ({@code docs/protocol.md}, section 4). */
     public enum State {
@@ -81,7 +85,10 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     private final SouthboundSettings settings;
     private final SouthboundListener listener;
     private final SouthboundRejections rejections;
+    /** Batches awaiting their commit's ACK, by the commit's txid. */
     private final Map<Integer, Pending<CommitAck>> pending = new HashMap<>();
+    /** The same batches, to find the one an ERROR about one of its blocks belongs to (txid ranges). */
+    private final List<Pending<CommitAck>> batches = new ArrayList<>();
     private final Map<Integer, Pending<DetectorConfigReply>> pendingConfigs = new HashMap<>();
 
     private Channel channel;
@@ -264,19 +271,28 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 future.completeExceptionally(new RequestFailedException(this + " is " + state, false));
                 return;
             }
-            Pending<CommitAck> p = new Pending<>(future, new int[batch.blocks().size() + 1]);
-            int i = 0;
+            // a few buffers and one flush for the whole batch: at a full push that is a thousand 85-byte frames
+            // per switch, which as separate messages cost more in the pipeline than on the wire
+            ByteBuf frames = channel.alloc().buffer(Math.min(BATCH_BUFFER_BYTES, batch.blocks().size()
+                    * LftBatch.blockFrameBytes(LftBlock.SIZE) + LftBatch.COMMIT_FRAME_BYTES));
+            int first = 0;
             for (LftBatch.Block b : batch.blocks()) {
+                if (frames.readableBytes() > BATCH_BUFFER_BYTES - LftBatch.blockFrameBytes(LftBlock.SIZE)) {
+                    channel.write(frames);
+                    frames = channel.alloc().buffer(BATCH_BUFFER_BYTES);
+                }
                 int txid = takeTxid();
-                p.txids[i++] = txid;
-                pending.put(txid, p);
-                channel.write(new LftBlock(txid, batch.version(), b.base(), b.entries()));
+                first = first == 0 ? txid : first;
+                SouthboundCodec.encode(new LftBlock(txid, batch.version(), b.base(), b.entries()), frames);
             }
             int commitTxid = takeTxid();
-            p.txids[i] = commitTxid;
+            SouthboundCodec.encode(new LftCommit(commitTxid, batch.version(), batch.length(), batch.blocks().size(),
+                    batch.hash()), frames);
+            Pending<CommitAck> p = new Pending<>(future, new int[] {commitTxid});
+            p.firstTxid = first == 0 ? commitTxid : first;
             pending.put(commitTxid, p);
-            channel.writeAndFlush(new LftCommit(commitTxid, batch.version(), batch.length(), batch.blocks().size(),
-                    batch.hash()));
+            batches.add(p);
+            channel.writeAndFlush(frames);
             p.timer = channel.eventLoop().schedule(() -> finish(pending, p, null, new RequestFailedException(
                     "no ACK for the commit of v" + batch.version() + " within " + timeoutMs + " ms", true)),
                     timeoutMs, TimeUnit.MILLISECONDS);
@@ -448,7 +464,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 LOG.debug("{}: ACK of commit txid {} matches no pending request", this, ack.txid());
             }
         } else if (msg instanceof ErrorReport error) {
-            Pending<CommitAck> p = pending.get(error.txid());
+            Pending<CommitAck> p = batchOf(error.txid());
             if (p != null) {
                 finish(pending, p, null, new AgentErrorException(error));
             }
@@ -604,11 +620,24 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         super.channelInactive(ctx);
     }
 
+    /** The batch whose blocks or commit used {@code txid}, or {@code null}. */
+    private Pending<CommitAck> batchOf(int txid) {
+        for (Pending<CommitAck> b : batches) {
+            int commit = b.txids[0];
+            // txids count up from firstTxid to the commit's, wrapping past 0 (never used): compare as offsets
+            if (Integer.toUnsignedLong(txid - b.firstTxid) <= Integer.toUnsignedLong(commit - b.firstTxid)) {
+                return b;
+            }
+        }
+        return null;
+    }
+
     /** Completes a request once: forgets all its txids, stops its timer, then completes its future. */
-    private static <T> void finish(Map<Integer, Pending<T>> requests, Pending<T> p, T value, Throwable failure) {
+    private <T> void finish(Map<Integer, Pending<T>> requests, Pending<T> p, T value, Throwable failure) {
         if (p.done) {
             return;
         }
+        batches.remove(p);
         p.done = true;
         for (int txid : p.txids) {
             requests.remove(txid);
@@ -628,10 +657,15 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         return peerMaxFrame;
     }
 
-    /** A request in flight (a batch, or a DETECTOR_CONFIG): every txid it used, its future and its timeout. */
+    /**
+     * A request in flight: a DETECTOR_CONFIG with every txid it used, or a batch with its commit's txid (its
+     * blocks' txids run from {@code firstTxid} up to it); its future and its timeout.
+     */
     private static final class Pending<T> {
         final CompletableFuture<T> future;
         final int[] txids;
+        /** A batch's first block txid (its commit's when it has no block); unused by other requests. */
+        int firstTxid;
         ScheduledFuture<?> timer;
         boolean done;
 

@@ -15,11 +15,19 @@ public record LftBatch(long version, List<Block> blocks, int length, long hash) 
     public record Block(int base, byte[] entries) {
     }
 
+    /** Bytes of an LFT_COMMIT frame (length field included). */
+    public static final int COMMIT_FRAME_BYTES = Protocol.LENGTH_FIELD_BYTES + Protocol.HEADER_BYTES + 24;
+
+    /** Bytes of an LFT_BLOCK frame of {@code entries} entries (length field included). */
+    public static int blockFrameBytes(int entries) {
+        return Protocol.LENGTH_FIELD_BYTES + Protocol.HEADER_BYTES + 13 + entries;
+    }
+
     /** Bytes on the wire: every block frame and the commit frame. */
     public long wireBytes() {
-        long bytes = Protocol.LENGTH_FIELD_BYTES + Protocol.HEADER_BYTES + 24L;
+        long bytes = COMMIT_FRAME_BYTES;
         for (Block b : blocks) {
-            bytes += Protocol.LENGTH_FIELD_BYTES + Protocol.HEADER_BYTES + 13L + b.entries().length;
+            bytes += blockFrameBytes(b.entries().length);
         }
         return bytes;
     }

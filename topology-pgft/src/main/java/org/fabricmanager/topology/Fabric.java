@@ -3,10 +3,8 @@ package org.fabricmanager.topology;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,8 +22,9 @@ public final class Fabric {
     private final List<FabricSwitch> switches;
     private final List<EndNode> nodes;
     private final List<Link> links;
-    private final Map<Long, FabricSwitch> switchByGuid;
-    private final Map<Long, EndNode> nodeByGuid;
+    /** GUID -> position in {@link #switches} / {@link #nodes}, without boxing (a fabric is rebuilt per change). */
+    private final LongIntMap switchByGuid;
+    private final LongIntMap nodeByGuid;
     private volatile FabricIndex index;
 
     /**
@@ -55,41 +54,49 @@ public final class Fabric {
         this.switches = List.copyOf(switches);
         this.nodes = List.copyOf(nodes);
         this.links = List.copyOf(links);
-        this.switchByGuid = new HashMap<>(this.switches.size() * 2);
-        this.nodeByGuid = new HashMap<>(this.nodes.size() * 2);
+        this.switchByGuid = new LongIntMap(this.switches.size());
+        this.nodeByGuid = new LongIntMap(this.nodes.size());
         validate();
     }
 
     private void validate() {
+        int[] portBase = new int[switches.size() + 1];
         for (int i = 0; i < switches.size(); i++) {
             FabricSwitch s = switches.get(i);
-            if (switchByGuid.putIfAbsent(s.guid(), s) != null) {
+            if (switchByGuid.putIfAbsent(s.guid(), i) != LongIntMap.ABSENT) {
                 throw new TopologyException("switches[" + i + "]: duplicate switch GUID " + Guids.format(s.guid()));
             }
+            portBase[i + 1] = portBase[i] + s.ports() + 1;
         }
-        Set<Integer> indices = new HashSet<>(nodes.size() * 2);
+        int span = maxIndexSpan(nodes.size());
+        java.util.BitSet indices = new java.util.BitSet();
         for (int i = 0; i < nodes.size(); i++) {
             EndNode n = nodes.get(i);
             if (switchByGuid.containsKey(n.guid())) {
                 throw new TopologyException("nodes[" + i + "]: GUID " + Guids.format(n.guid()) + " is also a switch's GUID");
             }
-            if (nodeByGuid.putIfAbsent(n.guid(), n) != null) {
+            if (nodeByGuid.putIfAbsent(n.guid(), i) != LongIntMap.ABSENT) {
                 throw new TopologyException("nodes[" + i + "]: duplicate node GUID " + Guids.format(n.guid()));
             }
-            if (!indices.add(n.index())) {
-                throw new TopologyException("nodes[" + i + "] (" + Guids.format(n.guid()) + "): duplicate index " + n.index());
-            }
-            if (n.index() >= maxIndexSpan(nodes.size())) {
+            if (n.index() >= span) {
                 throw new TopologyException("nodes[" + i + "] (" + Guids.format(n.guid()) + "): index " + n.index()
                         + " is too sparse for " + nodes.size() + " nodes (indices must stay below "
-                        + maxIndexSpan(nodes.size()) + ", every table has one entry per index)");
+                        + span + ", every table has one entry per index)");
             }
+            if (indices.get(n.index())) {
+                throw new TopologyException("nodes[" + i + "] (" + Guids.format(n.guid()) + "): duplicate index " + n.index());
+            }
+            indices.set(n.index());
         }
-        Map<PortRef, Link> portUse = new HashMap<>(links.size() * 4);
+        // the link using each switch port and each node, by position: arrays instead of a map of port keys
+        int[] switchPortUse = new int[portBase[switches.size()]];
+        int[] nodeUse = new int[nodes.size()];
+        java.util.Arrays.fill(switchPortUse, -1);
+        java.util.Arrays.fill(nodeUse, -1);
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
-            checkEnd(i, l, l.a(), l.aPort(), portUse);
-            checkEnd(i, l, l.b(), l.bPort(), portUse);
+            checkEnd(i, l, l.a(), l.aPort(), portBase, switchPortUse, nodeUse);
+            checkEnd(i, l, l.b(), l.bPort(), portBase, switchPortUse, nodeUse);
         }
     }
 
@@ -103,33 +110,36 @@ public final class Fabric {
         return (int) Math.min(Integer.MAX_VALUE, 4L * nodes + 4096);
     }
 
-    private void checkEnd(int i, Link l, long guid, int port, Map<PortRef, Link> portUse) {
-        FabricSwitch s = switchByGuid.get(guid);
-        EndNode n = nodeByGuid.get(guid);
-        if (s == null && n == null) {
+    private void checkEnd(int i, Link l, long guid, int port, int[] portBase, int[] switchPortUse, int[] nodeUse) {
+        int si = switchByGuid.get(guid);
+        int ni = si == LongIntMap.ABSENT ? nodeByGuid.get(guid) : LongIntMap.ABSENT;
+        if (si == LongIntMap.ABSENT && ni == LongIntMap.ABSENT) {
             throw new TopologyException("links[" + i + "] " + l + ": unknown GUID " + Guids.format(guid));
         }
-        if (s != null && (port < 1 || port > s.ports())) {
-            throw new TopologyException("links[" + i + "] " + l + ": port " + port + " outside [1, " + s.ports()
-                    + "] of switch " + Guids.format(guid) + " (" + s.name() + ")");
+        if (si != LongIntMap.ABSENT) {
+            FabricSwitch s = switches.get(si);
+            if (port < 1 || port > s.ports()) {
+                throw new TopologyException("links[" + i + "] " + l + ": port " + port + " outside [1, " + s.ports()
+                        + "] of switch " + Guids.format(guid) + " (" + s.name() + ")");
+            }
+            int previous = switchPortUse[portBase[si] + port];
+            if (previous >= 0) {
+                throw new TopologyException("links[" + i + "] " + l + ": port " + port + " of switch " + Guids.format(guid)
+                        + " (" + s.name() + ") is used twice (also " + links.get(previous) + ")");
+            }
+            switchPortUse[portBase[si] + port] = i;
+            return;
         }
-        if (n != null && port != 1) {
+        EndNode n = nodes.get(ni);
+        if (port != 1) {
             throw new TopologyException("links[" + i + "] " + l + ": node " + Guids.format(guid) + " (" + n.name()
                     + ") has only port 1, got port " + port);
         }
-        Link previous = portUse.put(portKey(guid, port), l);
-        if (previous != null) {
-            if (n != null) {
-                throw new TopologyException("links[" + i + "] " + l + ": node " + Guids.format(guid) + " (" + n.name()
-                        + ") has more than one link (also " + previous + ")");
-            }
-            throw new TopologyException("links[" + i + "] " + l + ": port " + port + " of switch " + Guids.format(guid)
-                    + " (" + s.name() + ") is used twice (also " + previous + ")");
+        if (nodeUse[ni] >= 0) {
+            throw new TopologyException("links[" + i + "] " + l + ": node " + Guids.format(guid) + " (" + n.name()
+                    + ") has more than one link (also " + links.get(nodeUse[ni]) + ")");
         }
-    }
-
-    private static PortRef portKey(long guid, int port) {
-        return new PortRef(guid, port);
+        nodeUse[ni] = i;
     }
 
     /** The expected PGFT shape, if known. */
@@ -158,11 +168,13 @@ public final class Fabric {
     }
 
     public Optional<FabricSwitch> switchByGuid(long guid) {
-        return Optional.ofNullable(switchByGuid.get(guid));
+        int i = switchByGuid.get(guid);
+        return i == LongIntMap.ABSENT ? Optional.empty() : Optional.of(switches.get(i));
     }
 
     public Optional<EndNode> nodeByGuid(long guid) {
-        return Optional.ofNullable(nodeByGuid.get(guid));
+        int i = nodeByGuid.get(guid);
+        return i == LongIntMap.ABSENT ? Optional.empty() : Optional.of(nodes.get(i));
     }
 
     public boolean isSwitch(long guid) {

@@ -1,9 +1,7 @@
 package org.fabricmanager.topology;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The indexed, read-only view of a {@link Fabric} that algorithms work on. Switches get dense ids
@@ -24,13 +22,13 @@ public final class FabricIndex {
     private final Fabric fabric;
     private final long[] switchGuid;
     private final int[] switchPorts;
-    private final Map<Long, Integer> switchIdByGuid;
+    private final LongIntMap switchIdByGuid;
 
     private final long[] nodeGuid;
     private final int[] nodeIndex;
     private final int[] nodeLeaf;
     private final int[] nodeLeafPort;
-    private final Map<Long, Integer> nodePosByGuid;
+    private final LongIntMap nodePosByGuid;
     private final int destinationCount;
     private final int[] nodeByDestination;
 
@@ -56,14 +54,14 @@ public final class FabricIndex {
         Arrays.sort(sorted, (x, y) -> Long.compareUnsigned(x.guid(), y.guid()));
         switchGuid = new long[n];
         switchPorts = new int[n];
-        switchIdByGuid = new HashMap<>(n * 2);
+        switchIdByGuid = new LongIntMap(n);
         peerSwitch = new int[n][];
         peerPort = new int[n][];
         peerNode = new int[n][];
         for (int s = 0; s < n; s++) {
             switchGuid[s] = sorted[s].guid();
             switchPorts[s] = sorted[s].ports();
-            switchIdByGuid.put(switchGuid[s], s);
+            switchIdByGuid.putIfAbsent(switchGuid[s], s);
             peerSwitch[s] = filled(sorted[s].ports() + 1);
             peerPort[s] = filled(sorted[s].ports() + 1);
             peerNode[s] = filled(sorted[s].ports() + 1);
@@ -76,12 +74,12 @@ public final class FabricIndex {
         nodeIndex = new int[nn];
         nodeLeaf = filled(nn);
         nodeLeafPort = filled(nn);
-        nodePosByGuid = new HashMap<>(nn * 2);
+        nodePosByGuid = new LongIntMap(nn);
         int maxIndex = -1;
         for (int i = 0; i < nn; i++) {
             nodeGuid[i] = nodes[i].guid();
             nodeIndex[i] = nodes[i].index();
-            nodePosByGuid.put(nodeGuid[i], i);
+            nodePosByGuid.putIfAbsent(nodeGuid[i], i);
             maxIndex = Math.max(maxIndex, nodeIndex[i]);
         }
         destinationCount = maxIndex + 1;
@@ -91,16 +89,16 @@ public final class FabricIndex {
         }
 
         for (Link l : fabric.links()) {
-            Integer sa = switchIdByGuid.get(l.a());
-            Integer sb = switchIdByGuid.get(l.b());
-            if (sa != null && sb != null) {
+            int sa = switchIdByGuid.get(l.a());
+            int sb = switchIdByGuid.get(l.b());
+            if (sa != NONE && sb != NONE) {
                 peerSwitch[sa][l.aPort()] = sb;
                 peerPort[sa][l.aPort()] = l.bPort();
                 peerSwitch[sb][l.bPort()] = sa;
                 peerPort[sb][l.bPort()] = l.aPort();
-            } else if (sa != null) {
+            } else if (sa != NONE) {
                 attachNode(sa, l.aPort(), l.b());
-            } else if (sb != null) {
+            } else if (sb != NONE) {
                 attachNode(sb, l.bPort(), l.a());
             }
             // node-to-node cables carry no route; recognition reports them
@@ -227,8 +225,7 @@ public final class FabricIndex {
 
     /** The switch id of {@code guid}, or {@link #NONE}. */
     public int switchId(long guid) {
-        Integer id = switchIdByGuid.get(guid);
-        return id == null ? NONE : id;
+        return switchIdByGuid.get(guid);
     }
 
     /** Per port (index = port number, 0 unused): the neighbour switch id or {@link #NONE}. */
@@ -329,8 +326,7 @@ public final class FabricIndex {
 
     /** The node position of {@code guid}, or {@link #NONE}. */
     public int nodePosition(long guid) {
-        Integer pos = nodePosByGuid.get(guid);
-        return pos == null ? NONE : pos;
+        return nodePosByGuid.get(guid);
     }
 
     // ---- leaves ----------------------------------------------------------------------------

@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.discovery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
@@ -21,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns the admitted switches' port reports into fabric snapshots. Before the first routing it waits
- * for the fabric to settle (no change for {@code discovery.settleMs}, at most {@code discovery.maxWaitMs}
- * after the first report), or ends at once when every switch and link of the expected PGFT is there;
+ * for the fabric to settle (no change for {@code discovery.settleMs}, and with an expected PGFT at least half
+ * of its switches; at most {@code discovery.maxWaitMs} after the first report), or ends at once when every
+ * switch and link of the expected PGFT is there;
  * that completeness is counted report by report ({@link LinkLedger}), so a report costs O(1) and the fabric
  * is built once, when complete. {@link #snapshot} builds the fabric (at most once per change), gives new
  * end nodes destination indices (stored before use), checks it against the expected PGFT, and announces
@@ -48,7 +50,11 @@ public final class DiscoveryManager {
     private final MilestoneLog milestones;
     private final PortReports reports;
     private final UnaryOperator<SwitchPorts> mask;
+    private final Executor checks;
     private final Listener listener;
+    /** Builds handed to the expected-shape check; a check's result counts only if no later build's did. */
+    private long checkSeq;
+    private long checkedSeq;
     private final LinkLedger ledger = new LinkLedger();
 
     private DestinationIndexMap indices = new DestinationIndexMap();
@@ -64,7 +70,7 @@ public final class DiscoveryManager {
 
     public DiscoveryManager(DaemonConfig.Discovery settings, PgftSpec expected, FabricChecker checker,
                             NodeOrdering ordering, IndexMapStore indexStore, ControlLoop queue, MilestoneLog milestones,
-                            PortReports reports, UnaryOperator<SwitchPorts> mask, Listener listener) {
+                            PortReports reports, UnaryOperator<SwitchPorts> mask, Executor checks, Listener listener) {
         this.settings = settings;
         this.expected = expected;
         this.checker = checker;
@@ -74,6 +80,7 @@ public final class DiscoveryManager {
         this.milestones = milestones;
         this.reports = reports;
         this.mask = mask;
+        this.checks = checks;
         this.listener = listener;
     }
 
@@ -151,7 +158,22 @@ public final class DiscoveryManager {
             settle("every expected switch and link is present");
             return;
         }
-        queue.scheduleDeferred(SETTLE, settings.settleMs(), () -> settle("no change for " + settings.settleMs() + " ms"));
+        queue.scheduleDeferred(SETTLE, settings.settleMs(), this::quiet);
+    }
+
+    /**
+     * No change for the settle window. With an expected PGFT, a fabric that has not half of its switches yet
+     * is still arriving (agents of thousands of switches start over seconds, from several hosts): the window
+     * is re-armed, and the maximum wait still ends discovery.
+     */
+    private void quiet() {
+        if (expected != null && 2L * reports.admittedCount() < expected.totalSwitchCount()) {
+            LOG.debug("discovery: {} of {} expected switches after {} ms without change: waiting on",
+                    reports.admittedCount(), expected.totalSwitchCount(), settings.settleMs());
+            queue.scheduleDeferred(SETTLE, settings.settleMs(), this::quiet);
+            return;
+        }
+        settle("no change for " + settings.settleMs() + " ms");
     }
 
     private boolean expectedComplete() {
@@ -198,8 +220,9 @@ public final class DiscoveryManager {
 
     /**
      * The fabric of the admitted switches now (quarantined ports down), with every end node's destination
-     * index (new ones are assigned in topological order and stored before use), checked against the
-     * expected PGFT. Built once per change: without a report since the last build, that build is reused.
+     * index (new ones are assigned in topological order and stored before use). Built once per change:
+     * without a report since the last build, that build is reused. Its check against the expected PGFT runs
+     * on the check executor and comes back as a control event ({@link #check()} then, and the milestone).
      */
     public TopologyBuilder.Result snapshot() {
         if (stale || last == null) {
@@ -220,8 +243,31 @@ public final class DiscoveryManager {
             unsaved = 0;
         }
         Fabric fabric = r.fabric();
-        check = expected == null ? FabricCheck.notChecked() : checker.check(fabric, expected);
-        String summary = describe(fabric) + (expected == null ? "" : "; " + check.summary())
+        if (expected == null) {
+            announce(r, FabricCheck.notChecked());
+        } else {
+            // recognising 5,120 switches takes tens of milliseconds: off the control thread, so a fault's
+            // re-route does not wait for the operator's verdict
+            long seq = ++checkSeq;
+            checks.execute(() -> {
+                FabricCheck c = checker.check(fabric, expected);
+                queue.append("fabric-check", () -> checked(seq, r, c));
+            });
+        }
+        return r;
+    }
+
+    private void checked(long seq, TopologyBuilder.Result r, FabricCheck c) {
+        if (seq <= checkedSeq) {
+            return;
+        }
+        checkedSeq = seq;
+        announce(r, c);
+    }
+
+    private void announce(TopologyBuilder.Result r, FabricCheck c) {
+        check = c;
+        String summary = describe(r.fabric()) + (expected == null ? "" : "; " + c.summary())
                 + (r.issues().isEmpty() ? "" : "; " + r.issues().size() + " port claims not taken");
         if (!summary.equals(announced)) {
             boolean first = announced == null;
@@ -232,7 +278,6 @@ public final class DiscoveryManager {
                 LOG.info("  not a link: {}", r.issues().get(i));
             }
         }
-        return r;
     }
 
     private List<SwitchPorts> admittedMasked() {

@@ -2,10 +2,10 @@ package org.fabricmanager.daemon.discovery;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 import org.fabricmanager.daemon.store.DestinationIndexMap;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.EndNode;
@@ -13,6 +13,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.LongIntMap;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.PortRef;
 
@@ -46,27 +47,31 @@ public final class TopologyBuilder {
                                NodeOrdering ordering) {
         List<SwitchPorts> sorted = new ArrayList<>(switches);
         sorted.sort((x, y) -> Long.compareUnsigned(x.guid(), y.guid()));
-        Map<Long, SwitchPorts> byGuid = new HashMap<>(sorted.size() * 2);
+        LongIntMap positions = new LongIntMap(sorted.size());
         List<FabricSwitch> fabricSwitches = new ArrayList<>(sorted.size());
         for (SwitchPorts s : sorted) {
-            byGuid.put(s.guid(), s);
+            positions.putIfAbsent(s.guid(), fabricSwitches.size());
             String name = s.name() == null || s.name().isBlank() ? "switch-" + Guids.format(s.guid()) : s.name();
             fabricSwitches.add(new FabricSwitch(s.guid(), name, s.portCount()));
         }
         List<Link> links = new ArrayList<>();
         List<LinkIssue> issues = new ArrayList<>();
         Map<Long, NodeClaim> nodeClaims = new LinkedHashMap<>();
+        LongFunction<SwitchPorts> byGuid = guid -> {
+            int i = positions.get(guid);
+            return i == LongIntMap.ABSENT ? null : sorted.get(i);
+        };
         for (SwitchPorts s : sorted) {
             for (int p = 1; p <= s.portCount(); p++) {
                 PortRecord r = s.port(p);
                 if (!r.isUp()) {
                     continue;
                 }
-                PortRef at = new PortRef(s.guid(), p);
                 if (r.peerKind() == PortRecord.PeerKind.SWITCH) {
-                    switchClaim(s, p, r, at, byGuid, links, issues);
+                    switchClaim(s, p, r, byGuid, links, issues);
                 } else if (r.peerKind() == PortRecord.PeerKind.NODE) {
-                    if (byGuid.containsKey(r.peerGuid())) {
+                    PortRef at = new PortRef(s.guid(), p);
+                    if (positions.containsKey(r.peerGuid())) {
                         issues.add(new LinkIssue(LinkIssue.Kind.NODE_CONFLICT, at, "claims node " + Guids.format(r.peerGuid())
                                 + ", which is a connected switch"));
                         continue;
@@ -98,17 +103,17 @@ public final class TopologyBuilder {
         return new Result(fabric, issues, assigned);
     }
 
-    private static void switchClaim(SwitchPorts s, int p, PortRecord r, PortRef at, Map<Long, SwitchPorts> byGuid,
+    private static void switchClaim(SwitchPorts s, int p, PortRecord r, LongFunction<SwitchPorts> byGuid,
                                     List<Link> links, List<LinkIssue> issues) {
-        SwitchPorts peer = byGuid.get(r.peerGuid());
-        String claim = "claims " + Guids.format(r.peerGuid()) + ":" + r.peerPort();
+        SwitchPorts peer = byGuid.apply(r.peerGuid());
         if (peer == null) {
-            issues.add(new LinkIssue(LinkIssue.Kind.PEER_NOT_CONNECTED, at, claim + ", which is not connected"));
+            issues.add(new LinkIssue(LinkIssue.Kind.PEER_NOT_CONNECTED, new PortRef(s.guid(), p), claim(r)
+                    + ", which is not connected"));
             return;
         }
         if (r.peerPort() < 1 || r.peerPort() > peer.portCount()) {
-            issues.add(new LinkIssue(LinkIssue.Kind.PEER_PORT_INVALID, at, claim + ", but that switch has "
-                    + peer.portCount() + " ports"));
+            issues.add(new LinkIssue(LinkIssue.Kind.PEER_PORT_INVALID, new PortRef(s.guid(), p), claim(r)
+                    + ", but that switch has " + peer.portCount() + " ports"));
             return;
         }
         PortRecord back = peer.port(r.peerPort());
@@ -120,7 +125,12 @@ public final class TopologyBuilder {
             }
             return;
         }
-        issues.add(new LinkIssue(LinkIssue.Kind.CONTRADICTED, at, claim + ", which reports " + back));
+        issues.add(new LinkIssue(LinkIssue.Kind.CONTRADICTED, new PortRef(s.guid(), p), claim(r) + ", which reports "
+                + back));
+    }
+
+    private static String claim(PortRecord r) {
+        return "claims " + Guids.format(r.peerGuid()) + ":" + r.peerPort();
     }
 
     private static List<EndNode> nodes(Collection<NodeClaim> claims, DestinationIndexMap indices, boolean provisional) {

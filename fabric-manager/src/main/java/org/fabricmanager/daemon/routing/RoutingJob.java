@@ -4,8 +4,10 @@ import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.topology.Fabric;
 
 /**
- * One routing computation to run: the version its tables will carry, the fabric and its fingerprint,
- * and the tables in force ({@code null} before the first), against which the new ones are compared.
+ * One routing computation to run: the version its tables will carry, the fabric, the tables in force
+ * ({@code null} before the first), against which the new ones are compared, and the fingerprint of the
+ * fabric they were computed for ({@code null}: none), so that a fabric equal to it is not routed again. The
+ * new fabric's fingerprint is computed with the job, off the control thread.
  */
-public record RoutingJob(long version, Fabric fabric, String fingerprint, TableSet previous) {
+public record RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint) {
 }

@@ -29,8 +29,6 @@ public final class RoutingManager {
 
     /** What {@link #consider} did. */
     public enum Decision {
-        /** The fabric is the one routed: nothing to do. */
-        UNCHANGED,
         /** The stored routing was made the routing in force. */
         REUSED,
         /** A computation started; {@link Listener#computed} or {@link Listener#failed} follows. */
@@ -44,6 +42,9 @@ public final class RoutingManager {
 
         /** Version {@code version} could not be computed; the routing in force stays. */
         void failed(long version, Throwable cause);
+
+        /** The fabric considered was the routed one: nothing was computed. */
+        void unchanged();
     }
 
     private final RoutingService service;
@@ -93,28 +94,31 @@ public final class RoutingManager {
         return stored;
     }
 
-    /** Routes {@code fabric} unless it is the routed one or the stored one; never while a computation runs. */
+    /**
+     * Routes {@code fabric} unless it is the stored one (after a restart: reused at once) or the routed one
+     * (found off the control thread: {@link Listener#unchanged} follows); never while a job runs.
+     */
     public Decision consider(Fabric fabric) {
         if (running) {
             throw new IllegalStateException("a routing computation is running");
         }
         String engine = service.engineName();
-        String fingerprint = FabricFingerprint.of(fabric, engine);
-        if (active != null && active.fingerprint().equals(fingerprint)) {
-            LOG.debug("fabric unchanged since v{}: nothing to route", active.version());
-            return Decision.UNCHANGED;
-        }
-        if (active == null && stored != null && stored.fingerprint().equals(fingerprint) && stored.engine().equals(engine)) {
-            active = new ActiveRouting(stored.version(), fabric, fingerprint, new TableSet(stored.version(), stored.tables()),
-                    engine, null, true, 0, true);
-            milestones.record(Milestone.Kind.ROUTING_REUSED, "routing v" + stored.version()
-                    + " reused from the state directory (fabric unchanged): no recomputation");
-            stored = null;
-            return Decision.REUSED;
+        if (active == null && stored != null && stored.engine().equals(engine)) {
+            // once, at start-up: worth the fingerprint on the control thread to skip a whole computation
+            String fingerprint = FabricFingerprint.of(fabric, engine);
+            if (stored.fingerprint().equals(fingerprint)) {
+                active = new ActiveRouting(stored.version(), fabric, fingerprint,
+                        new TableSet(stored.version(), stored.tables()), engine, null, true, 0, true);
+                milestones.record(Milestone.Kind.ROUTING_REUSED, "routing v" + stored.version()
+                        + " reused from the state directory (fabric unchanged): no recomputation");
+                stored = null;
+                return Decision.REUSED;
+            }
         }
         long version = nextVersion++;
         running = true;
-        RoutingJob job = new RoutingJob(version, fabric, fingerprint, active == null ? null : active.tables());
+        RoutingJob job = new RoutingJob(version, fabric, active == null ? null : active.tables(),
+                active == null ? null : active.fingerprint());
         service.route(job).whenComplete((outcome, error) -> queue.append("routing-done v" + version,
                 () -> done(job, outcome, error)));
         return Decision.STARTED;
@@ -129,10 +133,17 @@ public final class RoutingManager {
             listener.failed(job.version(), cause);
             return;
         }
+        if (outcome.unchanged()) {
+            // the version number was not used: give it back (one job at a time, so it is still the last)
+            nextVersion = job.version();
+            LOG.debug("fabric unchanged since v{}: nothing to route", active.version());
+            listener.unchanged();
+            return;
+        }
         RoutingResult r = outcome.result();
         computations++;
         timer.record(outcome.nanos(), TimeUnit.NANOSECONDS);
-        active = new ActiveRouting(job.version(), job.fabric(), job.fingerprint(), outcome.tables(), r.engine(),
+        active = new ActiveRouting(job.version(), job.fabric(), outcome.fingerprint(), outcome.tables(), r.engine(),
                 outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false);
         milestones.record(Milestone.Kind.ROUTING_COMPUTED, String.format("routing v%d computed in %.1f ms (%s, %s)",
                 job.version(), outcome.millis(), r.engine(), r.validity().isValid() ? "valid"
@@ -140,7 +151,7 @@ public final class RoutingManager {
         LOG.debug("routing v{}: {} of {} switches' tables changed (compared in {} ms)", job.version(),
                 outcome.tables().changedRows(), outcome.tables().rowCount(), String.format("%.1f", outcome.compareMillis()));
         stored = null;
-        RoutingState toStore = new RoutingState(job.fingerprint(), job.version(), r.engine(), r.tables());
+        RoutingState toStore = new RoutingState(outcome.fingerprint(), job.version(), r.engine(), r.tables());
         storeExecutor.execute(() -> {
             try {
                 store.save(toStore);

@@ -4,11 +4,19 @@ import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.routing.RoutingResult;
 
 /**
- * A finished computation: the job, the engine's result, the tables ready to push (hashed, with the
- * blocks changed since the previous version), the engine's wall-clock time including indexing, and the
- * time it took to compare the tables with the previous version.
+ * A finished job: the fabric's fingerprint and, unless that equals the job's active fingerprint (then
+ * nothing was routed and {@code result} and {@code tables} are {@code null}), the engine's result, the tables
+ * ready to push (hashed, with the blocks changed since the previous version), the engine's wall-clock time
+ * including indexing, and the time it took to compare the tables with the previous version.
  */
-public record RoutingOutcome(RoutingJob job, RoutingResult result, TableSet tables, long nanos, long compareNanos) {
+public record RoutingOutcome(RoutingJob job, String fingerprint, RoutingResult result, TableSet tables, long nanos,
+                             long compareNanos) {
+
+    /** True when the fabric was the routed one: nothing was computed. */
+    public boolean unchanged() {
+        return result == null;
+    }
+
     public double millis() {
         return nanos / 1e6;
     }

@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.push.TableSet;
+import org.fabricmanager.daemon.store.FabricFingerprint;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingEngines;
 import org.fabricmanager.routing.RoutingResult;
@@ -40,16 +41,21 @@ public final class RoutingService implements AutoCloseable {
     }
 
     /**
-     * Computes the tables of {@code job} on the routing threads, then compares them with the job's previous
-     * tables (hashes and changed blocks), so that the control thread only installs them.
+     * Fingerprints the job's fabric and, unless it is the one routed, computes its tables on the routing
+     * threads, then compares them with the job's previous tables (hashes and changed blocks), so that the
+     * control thread only installs them.
      */
     public CompletableFuture<RoutingOutcome> route(RoutingJob job) {
         return CompletableFuture.supplyAsync(() -> {
+            String fingerprint = FabricFingerprint.of(job.fabric(), engine.name());
+            if (fingerprint.equals(job.activeFingerprint())) {
+                return new RoutingOutcome(job, fingerprint, null, null, 0, 0);
+            }
             long start = System.nanoTime();
             RoutingResult result = engine.route(job.fabric().index());
             long routed = System.nanoTime();
             TableSet tables = TableSet.derive(job.version(), result.tables(), job.previous());
-            return new RoutingOutcome(job, result, tables, routed - start, System.nanoTime() - routed);
+            return new RoutingOutcome(job, fingerprint, result, tables, routed - start, System.nanoTime() - routed);
         }, dispatcher);
     }
 

@@ -44,7 +44,7 @@ class DiscoveryManagerTest {
     private DiscoveryManager manager(PgftSpec expected) {
         return new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), expected,
                 new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state), loop, milestones,
-                registry, UnaryOperator.identity(), settled::add);
+                registry, UnaryOperator.identity(), Runnable::run, settled::add);
     }
 
     /** Connects switch {@code s} with {@code ports}: its reports, its admission, the change. */
@@ -109,6 +109,7 @@ class DiscoveryManagerTest {
         assertThat(settled).containsExactly("every expected switch and link is present");
         assertThat(loop.nowMs()).as("no waiting").isZero();
         TopologyBuilder.Result first = d.snapshot();
+        loop.runPending(); // the check's result comes back as a control event
         assertThat(d.check().verdict()).isEqualTo(FabricCheck.Verdict.INTACT);
         assertThat(first.fabric().links()).hasSize(fabric.links().size());
         DestinationIndexMap offline = new DestinationIndexMap();
@@ -151,7 +152,42 @@ class DiscoveryManagerTest {
         loop.advance(SETTLE_MS);
         assertThat(settled).hasSize(1);
         d.snapshot();
+        loop.runPending();
         assertThat(d.check().verdict()).isNotEqualTo(FabricCheck.Verdict.INTACT);
+    }
+
+    @Test
+    void anExpectedFabricWithLessThanHalfOfItsSwitchesWaitsOnUntilTheMaximumWait() {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricReports reports = new FabricReports(fabric);
+        DiscoveryManager d = manager(SPEC);
+        List<FabricSwitch> switches = fabric.switches();
+        int few = (switches.size() - 1) / 2;
+        for (int i = 0; i < few; i++) {
+            connect(d, switches.get(i), reports.of(switches.get(i).guid()));
+        }
+        loop.advance(3 * SETTLE_MS);
+        assertThat(settled).as("%d of %d switches: still arriving", few, switches.size()).isEmpty();
+        connect(d, switches.get(few), reports.of(switches.get(few).guid()));
+        loop.advance(SETTLE_MS);
+        assertThat(settled).as("half of them: the window ends discovery").containsExactly("no change for 500 ms");
+
+        settled.clear();
+        SwitchRegistry alone = new SwitchRegistry();
+        DiscoveryManager lonely = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), SPEC,
+                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state.resolve("alone")), loop,
+                milestones, alone, UnaryOperator.identity(), Runnable::run, settled::add);
+        FabricSwitch last = switches.get(switches.size() - 1);
+        FakeSession session = FakeSession.of(last.guid(), last.name(), last.ports(), 1);
+        ManagedSwitch ms = alone.register(session, session.hello(), 0);
+        for (PortRecord r : reports.of(last.guid())) {
+            lonely.report(ms.ports(), r, false);
+        }
+        alone.admit(ms);
+        lonely.admitted(ms.ports());
+        lonely.changed();
+        loop.advance(MAX_WAIT_MS);
+        assertThat(settled).as("the maximum wait still ends it").containsExactly("maximum discovery wait reached");
     }
 
     @Test
@@ -170,6 +206,7 @@ class DiscoveryManagerTest {
         assertThat(settled).isEmpty();
         loop.advance(SETTLE_MS);
         TopologyBuilder.Result r = d.snapshot();
+        loop.runPending();
         assertThat(d.check().verdict()).isEqualTo(FabricCheck.Verdict.DEGRADED);
         assertThat(r.fabric().links()).hasSize(fabric.links().size() - 1);
     }
@@ -183,7 +220,7 @@ class DiscoveryManagerTest {
             SwitchRegistry reg = new SwitchRegistry();
             DiscoveryManager d = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null,
                     new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state.resolve("s" + seed)),
-                    loop, milestones, reg, UnaryOperator.identity(), settled::add);
+                    loop, milestones, reg, UnaryOperator.identity(), Runnable::run, settled::add);
             List<ManagedSwitch> connected = new ArrayList<>();
             List<FabricSwitch> all = fabric.switches();
             for (int step = 0; step < 400; step++) {

@@ -51,6 +51,11 @@ class RoutingManagerTest {
             public void failed(long version, Throwable cause) {
                 outcomes.add("failed v" + version + ": " + cause.getMessage());
             }
+
+            @Override
+            public void unchanged() {
+                outcomes.add("unchanged");
+            }
         });
         m.load();
         return m;
@@ -73,11 +78,16 @@ class RoutingManagerTest {
         assertThat(m.running()).isFalse();
         assertThat(m.active().version()).isEqualTo(1);
         assertThat(m.active().reused()).isFalse();
-        assertThat(m.consider(FABRIC)).isEqualTo(RoutingManager.Decision.UNCHANGED);
+        assertThat(m.consider(FABRIC)).as("the fingerprint is taken off the control thread").isEqualTo(
+                RoutingManager.Decision.STARTED);
+        loop.awaitAndRun(30);
+        assertThat(outcomes).containsExactly("computed v1", "unchanged");
+        assertThat(m.computations()).isEqualTo(1);
         Fabric degraded = Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 3));
         assertThat(m.consider(degraded)).isEqualTo(RoutingManager.Decision.STARTED);
         loop.awaitAndRun(30);
-        assertThat(outcomes).containsExactly("computed v1", "computed v2");
+        assertThat(outcomes).as("v2 is the next computed version: the unchanged check used none").containsExactly(
+                "computed v1", "unchanged", "computed v2");
         assertThat(m.computations()).isEqualTo(2);
     }
 

@@ -1,0 +1,69 @@
+package org.fabricmanager.daemon.discovery;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.fabricmanager.daemon.store.DestinationIndexMap;
+import org.fabricmanager.daemon.store.FabricFingerprint;
+import org.fabricmanager.daemon.testing.FabricReports;
+import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.TopologicalIndexer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Benchmark (not part of the test suite): what one fabric snapshot costs the control thread at scale,
+ * phase by phase (build from the reports, the index, the expected-shape check, the fingerprint), warm
+ * medians. Run with {@code -Dtest=SnapshotCostBenchmark -Dfm.bench=true -Dfm.test.jvm=-Xmx6g}.
+ */
+@EnabledIfSystemProperty(named = "fm.bench", matches = "true")
+class SnapshotCostBenchmark {
+    @Test
+    void snapshotPhases() {
+        String text = System.getProperty("fm.bench.spec", "PGFT(3;32,32,64;1,32,32;1,1,1)");
+        PgftSpec spec = PgftSpec.parse(text);
+        Fabric fabric = PgftGenerator.generate(spec);
+        FabricReports reports = new FabricReports(fabric);
+        List<SwitchPorts> ports = new ArrayList<>();
+        for (FabricSwitch s : fabric.switches()) {
+            SwitchPorts p = new SwitchPorts(s.guid(), s.name(), s.ports());
+            for (PortRecord r : reports.of(s.guid())) {
+                p.update(r);
+            }
+            ports.add(p);
+        }
+        DestinationIndexMap indices = new DestinationIndexMap();
+        indices.assign(TopologicalIndexer.order(fabric));
+        RecognizingFabricChecker checker = new RecognizingFabricChecker();
+        int runs = Integer.getInteger("fm.bench.repeats", 9);
+        double[][] ms = new double[4][runs];
+        for (int warm = 0; warm < 3 + runs; warm++) {
+            long t0 = System.nanoTime();
+            TopologyBuilder.Result r = TopologyBuilder.build(ports, indices, spec, TopologicalIndexer::order);
+            long t1 = System.nanoTime();
+            r.fabric().index();
+            long t2 = System.nanoTime();
+            checker.check(r.fabric(), spec);
+            long t3 = System.nanoTime();
+            FabricFingerprint.of(r.fabric(), "dmodc");
+            long t4 = System.nanoTime();
+            if (warm >= 3) {
+                int i = warm - 3;
+                ms[0][i] = (t1 - t0) / 1e6;
+                ms[1][i] = (t2 - t1) / 1e6;
+                ms[2][i] = (t3 - t2) / 1e6;
+                ms[3][i] = (t4 - t3) / 1e6;
+            }
+        }
+        String[] names = {"build", "index", "check", "fingerprint"};
+        System.out.printf("%s, %d switches: warm median (min, max) over %d runs%n", text, fabric.switches().size(), runs);
+        for (int p = 0; p < 4; p++) {
+            Arrays.sort(ms[p]);
+            System.out.printf("  %-12s %8.1f ms (%.1f, %.1f)%n", names[p], ms[p][runs / 2], ms[p][0], ms[p][runs - 1]);
+        }
+    }
+}

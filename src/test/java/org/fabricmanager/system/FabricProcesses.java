@@ -1,0 +1,228 @@
+package org.fabricmanager.system;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * The production shape on loopback, for system tests and benchmarks: the daemon as a {@code run} process
+ * of the packaged jar, and simulated agents as one or more {@code simulate} processes, each with its own
+ * stdin for fault injection ({@code --commands}), as they would run on separate hosts. Everything is
+ * stopped by {@link #close}. Process output goes to files in the work directory.
+ */
+final class FabricProcesses implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path dir;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final List<Process> processes = new ArrayList<>();
+    private Process daemon;
+    private String restUrl;
+    private int southboundPort;
+
+    /** A simulate process and the writer of its stdin. */
+    record Simulator(String name, Process process, PrintWriter commands) {
+        void command(String line) {
+            commands.println(line);
+            commands.flush();
+        }
+
+        long pid() {
+            return process.pid();
+        }
+    }
+
+    FabricProcesses(Path dir) {
+        this.dir = dir;
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** The JVM command: {@code heap} may hold several options separated by spaces (e.g. a JFR recording). */
+    private static List<String> jar(String heap, List<String> args) {
+        List<String> cmd = new ArrayList<>(List.of(java()));
+        cmd.addAll(List.of(heap.trim().split("\\s+")));
+        cmd.addAll(List.of("-jar", System.getProperty("fm.jar")));
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /** Starts {@code run --config CONFIG} on free ports and waits for the addresses it prints. */
+    void startDaemon(Path config, String heap) throws IOException {
+        daemon = new ProcessBuilder(jar(heap, List.of("run", "--config", config.toString(), "--southbound-port", "0",
+                "--http-port", "0"))).redirectError(dir.resolve("daemon.err").toFile()).start();
+        processes.add(daemon);
+        BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
+        // the JVM may print first (a JFR recording starting): the daemon's own lines start with these words
+        String southbound = out.readLine();
+        while (southbound != null && !southbound.startsWith("southbound ")) {
+            southbound = out.readLine();
+        }
+        String rest = out.readLine();
+        if (southbound == null || rest == null || !southbound.startsWith("southbound ")) {
+            throw new IllegalStateException("the daemon did not start; see " + dir.resolve("daemon.err"));
+        }
+        southboundPort = Integer.parseInt(southbound.substring(southbound.lastIndexOf(':') + 1));
+        restUrl = rest.substring("rest ".length());
+    }
+
+    /** Starts {@code simulate} with {@code args} (fabric, selection, TLS) connected to the daemon. */
+    Simulator startSimulator(String name, String heap, List<String> args) throws IOException {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of("--connect", "127.0.0.1:" + southboundPort, "--commands"));
+        // a --only list of 5,000 GUIDs is about 100 KB: under Linux's 128 KiB limit for one argument
+        List<String> cmd = jar(heap, List.of("simulate"));
+        cmd.addAll(all);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".out").toFile())
+                .start();
+        processes.add(p);
+        return new Simulator(name, p, new PrintWriter(new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)));
+    }
+
+    Process daemon() {
+        return daemon;
+    }
+
+    String restUrl() {
+        return restUrl;
+    }
+
+    int southboundPort() {
+        return southboundPort;
+    }
+
+    /** {@code GET path} of the daemon's REST API as JSON. */
+    JsonNode get(String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(restUrl + path)).timeout(Duration.ofSeconds(30))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException("GET " + path + ": " + r.statusCode() + " " + r.body());
+        }
+        return JSON.readTree(r.body());
+    }
+
+    /** Polls {@code /api/v1/status} until {@code done} holds; the last status. */
+    JsonNode awaitStatus(Predicate<JsonNode> done, String what, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = get("/api/v1/status");
+                if (done.test(last)) {
+                    return last;
+                }
+            } catch (IOException e) {
+                // the daemon may be busy: poll again
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("timed out after " + seconds + " s waiting for " + what + "; last status " + last);
+    }
+
+    /** The events ({@code /api/v1/events}) after sequence number {@code since}. */
+    List<JsonNode> events(long since) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode e : get("/api/v1/events?since=" + since)) {
+            out.add(e);
+        }
+        return out;
+    }
+
+    /** Waits for an event of {@code kind} after {@code since}. */
+    JsonNode awaitEvent(String kind, long since, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            for (JsonNode e : events(since)) {
+                if (e.path("kind").asText().equals(kind)) {
+                    return e;
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no " + kind + " event within " + seconds + " s");
+    }
+
+    /** The highest event sequence number so far. */
+    long lastSeq() throws Exception {
+        long seq = 0;
+        for (JsonNode e : events(0)) {
+            seq = Math.max(seq, e.path("seq").asLong());
+        }
+        return seq;
+    }
+
+    /** Sends a signal (STOP, CONT, KILL, TERM) to a process. */
+    static void signal(long pid, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IOException("kill -" + signal + " " + pid + " failed");
+        }
+    }
+
+    /** Resident set size of a process in MiB, from /proc. */
+    static double rssMiB(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** User plus system CPU time of a process in seconds, from /proc (clock ticks of 1/100 s). */
+    static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Process p : processes) {
+            if (p.isAlive()) {
+                try {
+                    signal(p.pid(), "CONT");
+                } catch (IOException | InterruptedException e) {
+                    // it ends below anyway
+                }
+                p.destroy();
+            }
+        }
+        for (Process p : processes) {
+            try {
+                if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

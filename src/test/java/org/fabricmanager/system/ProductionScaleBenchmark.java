@@ -1,0 +1,166 @@
+package org.fabricmanager.system;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Benchmark (not part of the test suite): the production shape at scale. The daemon is a {@code run}
+ * process of the packaged jar, the agents {@code simulate} processes (one of them runs a single spine, so
+ * that killing it is a spine death). It measures start to CONVERGED (and its phases from the daemon's
+ * events), the bytes of the full push, the processes' memory, then a link death and a spine death from the
+ * fault to convergence, with what they pushed. Run after packaging:
+ * <pre>
+ * mvn -B -pl fabric-manager -am verify -DskipTests -Dit.test=ProductionScaleBenchmark -Dfm.bench=true \
+ *     -Dfailsafe.failIfNoSpecifiedTests=false [-Dfm.bench.spec=...] [-Dfm.bench.simulators=3]
+ * </pre>
+ * Figures go to stdout (and the processes' logs to the work directory it prints).
+ */
+@EnabledIfSystemProperty(named = "fm.bench", matches = "true")
+class ProductionScaleBenchmark {
+    private static final String SPEC = System.getProperty("fm.bench.spec", "PGFT(3;32,32,64;1,32,32;1,1,1)");
+    private static final int SIMULATORS = Integer.getInteger("fm.bench.simulators", 3);
+    private static final String DAEMON_HEAP = System.getProperty("fm.bench.daemonHeap", "-Xmx6g");
+    private static final String SIM_HEAP = System.getProperty("fm.bench.simHeap", "-Xmx3g");
+
+    @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.NEVER)
+    Path work;
+
+    @Test
+    void productionShapeAtScale() throws Exception {
+        PgftSpec spec = PgftSpec.parse(SPEC);
+        Fabric fabric = PgftGenerator.generate(spec);
+        int top = spec.h();
+        long loneSpine = PgftGenerator.switchGuid(top, 0);
+        System.out.printf("production shape: %s, %d switches, %d nodes, %d simulate processes; work in %s%n", SPEC,
+                fabric.switches().size(), fabric.nodes().size(), SIMULATORS, work);
+        System.out.printf("machine: %d cores; load before: %s%n", Runtime.getRuntime().availableProcessors(), load());
+
+        Path config = work.resolve("fabric-manager.yaml");
+        Files.writeString(config, """
+                fabric:
+                  expectedPgft: "%s"
+                discovery:
+                  settleMs: 3000
+                  maxWaitMs: 120000
+                state:
+                  directory: "%s"
+                security:
+                  insecure: true
+                """.formatted(SPEC, work.resolve("state")));
+
+        // the link to cut: between the two top levels, away from the lone spine; both its ends run in process 0
+        Link link = fabric.links().stream().filter(l -> fabric.isSwitch(l.a()) && fabric.isSwitch(l.b())
+                && l.a() != loneSpine && l.b() != loneSpine && (levelOf(l.a()) == top || levelOf(l.b()) == top))
+                .findFirst().orElseThrow();
+        // the other switches dealt round-robin to the other processes
+        List<List<String>> parts = new ArrayList<>();
+        for (int i = 0; i < SIMULATORS - 1; i++) {
+            parts.add(new ArrayList<>());
+        }
+        parts.get(0).add(Guids.format(link.a()));
+        parts.get(0).add(Guids.format(link.b()));
+        int next = 0;
+        for (FabricSwitch s : fabric.switches()) {
+            if (s.guid() != loneSpine && s.guid() != link.a() && s.guid() != link.b()) {
+                parts.get(next++ % parts.size()).add(Guids.format(s.guid()));
+            }
+        }
+        try (FabricProcesses fp = new FabricProcesses(work)) {
+            long t0 = System.currentTimeMillis();
+            fp.startDaemon(config, DAEMON_HEAP);
+            FabricProcesses.Simulator spine = fp.startSimulator("sim-spine", "-Xmx256m",
+                    List.of("--pgft", SPEC, "--only", Guids.format(loneSpine)));
+            List<FabricProcesses.Simulator> rest = new ArrayList<>();
+            for (int i = 0; i < parts.size(); i++) {
+                rest.add(fp.startSimulator("sim-" + i, SIM_HEAP, List.of("--pgft", SPEC, "--only",
+                        String.join(",", parts.get(i)))));
+            }
+            JsonNode st = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
+                    && s.at("/switches/connected").asInt() == fabric.switches().size(), "first convergence", 600);
+            long convergedAt = System.currentTimeMillis();
+            List<JsonNode> events = fp.events(0);
+            long started = time(events, "STARTED");
+            System.out.printf("start to CONVERGED: %,d ms (daemon start to CONVERGED %,d ms)%n", convergedAt - t0,
+                    time(events, "CONVERGED") - started);
+            System.out.printf("  discovered at %,d ms, routing computed at %,d ms (%s), push started at %,d ms%n",
+                    time(events, "FABRIC_DISCOVERED") - started, time(events, "ROUTING_COMPUTED") - started,
+                    message(events, "ROUTING_COMPUTED"), time(events, "PUSH_STARTED") - started);
+            System.out.printf("  full push: %,d blocks, %,d bytes, %,d retries, %.0f ms%n", st.at("/push/blocks").asLong(),
+                    st.at("/push/bytes").asLong(), st.at("/push/retries").asLong(), st.at("/push/durationMs").asDouble());
+            System.out.printf("  RSS: daemon %.0f MiB; simulators %s MiB%n", FabricProcesses.rssMiB(fp.daemon().pid()),
+                    rest.stream().map(s -> String.format("%.0f", FabricProcesses.rssMiB(s.pid()))).toList());
+            double cpu0 = FabricProcesses.cpuSeconds(fp.daemon().pid());
+            Thread.sleep(10_000);
+            System.out.printf("  daemon CPU at steady state: %.2f CPU-s/s%n",
+                    (FabricProcesses.cpuSeconds(fp.daemon().pid()) - cpu0) / 10.0);
+
+            // a link death between two switches of the same process (both ends report it)
+            long seq = fp.lastSeq();
+            rest.get(0).command("link down " + Guids.format(link.a()) + " " + link.aPort());
+            JsonNode r = fp.awaitEvent("REACTION", seq, 120);
+            System.out.printf("link death %s/%d: %s%n", Guids.format(link.a()), link.aPort(), figures(r));
+            seq = fp.lastSeq();
+            rest.get(0).command("link up " + Guids.format(link.a()) + " " + link.aPort());
+            r = fp.awaitEvent("REACTION", seq, 120);
+            System.out.printf("link back up: %s%n", figures(r));
+
+            // a spine death: its process dies (its session closes, its neighbours' cables stay up in their processes)
+            seq = fp.lastSeq();
+            spine.process().destroyForcibly();
+            r = fp.awaitEvent("REACTION", seq, 120);
+            System.out.printf("spine death %s: %s%n", Guids.format(loneSpine), figures(r));
+            System.out.printf("load after: %s%n", load());
+        }
+    }
+
+    /** The level of a canonical switch GUID ({@code docs/formats.md}). */
+    private static int levelOf(long guid) {
+        return (int) ((guid - PgftGenerator.SWITCH_GUID_BASE) >>> 32);
+    }
+
+    private static String figures(JsonNode reaction) {
+        JsonNode d = reaction.path("details");
+        return String.format("converged %.1f ms after the fault; %d routing computations (%.1f ms); %d blocks, %d bytes "
+                        + "pushed; %d switches acked", d.path("faultToConvergedMs").asDouble(), d.path("computations").asInt(),
+                d.path("engineMs").asDouble(), d.path("blocksPushed").asLong(), d.path("bytesPushed").asLong(),
+                d.path("switchesAcked").asLong());
+    }
+
+    private static long time(List<JsonNode> events, String kind) {
+        for (JsonNode e : events) {
+            if (e.path("kind").asText().equals(kind)) {
+                return e.path("timeMillis").asLong();
+            }
+        }
+        return -1;
+    }
+
+    private static String message(List<JsonNode> events, String kind) {
+        for (JsonNode e : events) {
+            if (e.path("kind").asText().equals(kind)) {
+                return e.path("message").asText();
+            }
+        }
+        return "";
+    }
+
+    private static String load() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+}
