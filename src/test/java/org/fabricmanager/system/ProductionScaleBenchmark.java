@@ -132,10 +132,11 @@ class ProductionScaleBenchmark {
 
     private static String figures(JsonNode reaction) {
         JsonNode d = reaction.path("details");
-        return String.format("converged %.1f ms after the fault; %d routing computations (%.1f ms); %d blocks, %d bytes "
-                        + "pushed; %d switches acked", d.path("faultToConvergedMs").asDouble(), d.path("computations").asInt(),
-                d.path("engineMs").asDouble(), d.path("blocksPushed").asLong(), d.path("bytesPushed").asLong(),
-                d.path("switchesAcked").asLong());
+        return String.format("converged %.1f ms after the fault (settled after %.1f ms, snapshots %.1f ms, %d routing "
+                        + "computations %.1f ms, push %.1f ms); %d blocks, %d bytes pushed; %d switches acked",
+                d.path("faultToConvergedMs").asDouble(), d.path("settledAfterMs").asDouble(), d.path("snapshotMs").asDouble(),
+                d.path("computations").asInt(), d.path("engineMs").asDouble(), d.path("pushMs").asDouble(),
+                d.path("blocksPushed").asLong(), d.path("bytesPushed").asLong(), d.path("switchesAcked").asLong());
     }
 
     private static long time(List<JsonNode> events, String kind) {

@@ -95,8 +95,13 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     }
 
     @Override
-    public void fabricChanged() {
+    public void maskChanged() {
         m.discovery().invalidate();
+        fabricChanged();
+    }
+
+    /** The fabric changed (a report, a switch admitted or lost): route again once it settles. */
+    public void fabricChanged() {
         if (state == DaemonState.CONVERGED) {
             changeStartNanos = System.nanoTime();
         }
@@ -128,6 +133,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         route();
     }
 
+    @Override
+    public void rebuilt() {
+        fabricChanged();
+    }
+
     private void reroute() {
         rerouteScheduled = false;
         if (m.routing().running()) {
@@ -139,7 +149,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     /** Snapshots the fabric and routes it unless the routed fabric is the same. */
     private void route() {
+        long t0 = System.nanoTime();
         TopologyBuilder.Result discovery = m.discovery().snapshot();
+        m.faults().reactions().snapshot((System.nanoTime() - t0) / 1e6);
         Fabric fabric = discovery.fabric();
         if (fabric.switches().isEmpty()) {
             ActiveRouting active = m.routing().active();

@@ -59,6 +59,140 @@ public final class Fabric {
         validate();
     }
 
+    /** A fabric derived from a valid one by {@link #withChanges}: nothing to validate again. */
+    private Fabric(Fabric from, List<FabricSwitch> switches, List<EndNode> nodes, List<Link> links, boolean sameMembers) {
+        this.pgft = from.pgft;
+        this.hdft = from.hdft;
+        this.switches = switches;
+        this.nodes = nodes;
+        this.links = links;
+        if (sameMembers) {
+            this.switchByGuid = from.switchByGuid;
+            this.nodeByGuid = from.nodeByGuid;
+        } else {
+            this.switchByGuid = new LongIntMap(switches.size());
+            this.nodeByGuid = new LongIntMap(nodes.size());
+            for (int i = 0; i < switches.size(); i++) {
+                switchByGuid.putIfAbsent(switches.get(i).guid(), i);
+            }
+            for (int i = 0; i < nodes.size(); i++) {
+                nodeByGuid.putIfAbsent(nodes.get(i).guid(), i);
+            }
+        }
+    }
+
+    /**
+     * This fabric with switches, nodes and links taken away and links added, in one pass and without
+     * validating again what was valid: a fault's change applied to the fabric in force costs a copy of the
+     * link list, not a rebuild. Links touching a removed switch or node go with it. Removed links must be
+     * links of this fabric; added links are checked as the constructor checks links (known ends, ports in
+     * range, every port and node used at most once).
+     *
+     * @throws TopologyException naming the first removed link that is not there or added link that is invalid
+     */
+    public Fabric withChanges(Set<Long> removedSwitches, Set<Long> removedNodes, Collection<Link> removedLinks,
+                              Collection<Link> addedLinks) {
+        Set<Link> gone = new HashSet<>(removedLinks.size() * 2);
+        for (Link l : removedLinks) {
+            gone.add(l.normalized());
+        }
+        List<Link> kept = new ArrayList<>(links.size() + addedLinks.size());
+        int removedFound = 0;
+        for (Link l : links) {
+            if (!gone.isEmpty() && gone.contains(l.normalized())) {
+                removedFound++;
+                continue;
+            }
+            if (removedSwitches.contains(l.a()) || removedSwitches.contains(l.b()) || removedNodes.contains(l.a())
+                    || removedNodes.contains(l.b())) {
+                continue;
+            }
+            kept.add(l);
+        }
+        if (removedFound != gone.size()) {
+            for (Link l : gone) {
+                if (!links.contains(l) && !links.contains(new Link(l.b(), l.bPort(), l.a(), l.aPort()))) {
+                    throw new TopologyException("link " + l + " to remove is not in the fabric");
+                }
+            }
+        }
+        boolean sameMembers = removedSwitches.isEmpty() && removedNodes.isEmpty();
+        List<FabricSwitch> keptSwitches = switches;
+        List<EndNode> keptNodes = nodes;
+        if (!sameMembers) {
+            keptSwitches = new ArrayList<>(switches.size());
+            for (FabricSwitch sw : switches) {
+                if (!removedSwitches.contains(sw.guid())) {
+                    keptSwitches.add(sw);
+                }
+            }
+            keptNodes = new ArrayList<>(nodes.size());
+            for (EndNode n : nodes) {
+                if (!removedNodes.contains(n.guid())) {
+                    keptNodes.add(n);
+                }
+            }
+        }
+        // ports the added links take, checked against the kept links through this fabric's index
+        FabricIndex old = index();
+        Set<PortRef> taken = new HashSet<>();
+        for (Link l : addedLinks) {
+            for (int end = 0; end < 2; end++) {
+                long guid = end == 0 ? l.a() : l.b();
+                int port = end == 0 ? l.aPort() : l.bPort();
+                boolean isSwitch = isSwitch(guid) && !removedSwitches.contains(guid);
+                boolean isNode = isNode(guid) && !removedNodes.contains(guid);
+                if (!isSwitch && !isNode) {
+                    throw new TopologyException("added link " + l + ": unknown GUID " + Guids.format(guid));
+                }
+                if (isSwitch && (port < 1 || port > switchByGuid(guid).orElseThrow().ports())) {
+                    throw new TopologyException("added link " + l + ": port " + port + " outside the ports of switch "
+                            + Guids.format(guid));
+                }
+                if (isNode && port != 1) {
+                    throw new TopologyException("added link " + l + ": node " + Guids.format(guid) + " has only port 1");
+                }
+                if (!taken.add(new PortRef(guid, port)) || usedByKept(old, guid, port, gone, removedSwitches, removedNodes)) {
+                    throw new TopologyException("added link " + l + ": " + Guids.format(guid) + ":" + port
+                            + " is already in use");
+                }
+            }
+            kept.add(l);
+        }
+        return new Fabric(this, sameMembers ? switches : List.copyOf(keptSwitches),
+                sameMembers ? nodes : List.copyOf(keptNodes), Collections.unmodifiableList(kept), sameMembers);
+    }
+
+    /** True when a link of this fabric that is kept uses {@code guid}'s port {@code port}. */
+    private boolean usedByKept(FabricIndex old, long guid, int port, Set<Link> gone, Set<Long> removedSwitches,
+                               Set<Long> removedNodes) {
+        long peer;
+        int peerPort;
+        int s = old.switchId(guid);
+        if (s != FabricIndex.NONE) {
+            if (old.peerSwitches(s)[port] != FabricIndex.NONE) {
+                peer = old.switchGuid(old.peerSwitches(s)[port]);
+                peerPort = old.peerPorts(s)[port];
+            } else if (old.peerNodes(s)[port] != FabricIndex.NONE) {
+                peer = old.nodeGuid(old.peerNodes(s)[port]);
+                peerPort = 1;
+            } else {
+                return false;
+            }
+        } else {
+            int n = old.nodePosition(guid);
+            if (n == FabricIndex.NONE || old.nodeLeaf(n) == FabricIndex.NONE) {
+                return false;
+            }
+            peer = old.switchGuid(old.nodeLeaf(n));
+            peerPort = old.nodeLeafPort(n);
+        }
+        if (removedSwitches.contains(peer) || removedNodes.contains(peer)) {
+            return false;
+        }
+        return !gone.contains(new Link(guid, port, peer, peerPort).normalized());
+    }
+
     private void validate() {
         int[] portBase = new int[switches.size() + 1];
         for (int i = 0; i < switches.size(); i++) {

@@ -2,7 +2,9 @@ package org.fabricmanager.daemon.discovery;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 import org.fabricmanager.daemon.api.FabricCheck;
@@ -34,11 +36,18 @@ public final class DiscoveryManager {
     private static final Logger LOG = LoggerFactory.getLogger(DiscoveryManager.class);
     private static final String SETTLE = "discovery-settle";
     private static final String DEADLINE = "discovery-deadline";
+    private static final String REFRESH = "discovery-refresh";
+    /** A derived fabric is checked against a build from scratch this long after the last derivation. */
+    private static final long REFRESH_MS = 2_000;
 
     /** Told when discovery has settled and the first routing should start. */
     @FunctionalInterface
     public interface Listener {
         void settled(String why);
+
+        /** A build from scratch found another fabric than the one derived: route again. */
+        default void rebuilt() {
+        }
     }
 
     private final DaemonConfig.Discovery settings;
@@ -63,6 +72,11 @@ public final class DiscoveryManager {
     /** The last build, and whether a report changed since (a build is reused until then). */
     private TopologyBuilder.Result last;
     private boolean stale = true;
+    /** Since the last build: switches whose reports changed, switches that left, and whether anything else did. */
+    private final Set<Long> dirty = new HashSet<>();
+    private final Set<Long> left = new HashSet<>();
+    private boolean rebuild = true;
+    private long derivedSnapshots;
     /** Indices the last build assigned that are not stored yet. */
     private int unsaved;
     private FabricCheck check = FabricCheck.notChecked();
@@ -105,6 +119,7 @@ public final class DiscoveryManager {
             ledger.replace(ports, PortRecord.down(p), ports.port(p), reports);
         }
         stale = true;
+        rebuild = true;
     }
 
     /** Admitted switch {@code ports} is leaving (call while it is still admitted). */
@@ -113,6 +128,7 @@ public final class DiscoveryManager {
             ledger.replace(ports, ports.port(p), PortRecord.down(p), reports);
         }
         stale = true;
+        left.add(ports.guid());
     }
 
     /**
@@ -128,6 +144,7 @@ public final class DiscoveryManager {
         if (admitted) {
             ledger.replace(ports, before, r, reports);
             stale = true;
+            dirty.add(ports.guid());
         }
         return true;
     }
@@ -135,6 +152,7 @@ public final class DiscoveryManager {
     /** Something beyond the reports changed what a build yields: a quarantine (the mask) began or ended. */
     public void invalidate() {
         stale = true;
+        rebuild = true;
     }
 
     /** True once the first routing was started. */
@@ -216,6 +234,7 @@ public final class DiscoveryManager {
     public void cancel() {
         queue.cancelDeferred(SETTLE);
         queue.cancelDeferred(DEADLINE);
+        queue.cancelDeferred(REFRESH);
     }
 
     /**
@@ -226,9 +245,21 @@ public final class DiscoveryManager {
      */
     public TopologyBuilder.Result snapshot() {
         if (stale || last == null) {
-            last = TopologyBuilder.build(admittedMasked(), indices, expected, ordering);
-            unsaved += last.newIndices();
+            Fabric derived = rebuild || last == null || unsaved > 0 ? null
+                    : FabricDelta.apply(last.fabric(), dirty, left, reports, mask);
+            if (derived != null) {
+                derivedSnapshots++;
+                // the claims not taken are the last build's until the refresh rebuilds (off a fault's path)
+                last = new TopologyBuilder.Result(derived, last.issues(), 0);
+                queue.scheduleDeferred(REFRESH, REFRESH_MS, this::refresh);
+            } else {
+                last = TopologyBuilder.build(admittedMasked(), indices, expected, ordering);
+                unsaved += last.newIndices();
+            }
             stale = false;
+            rebuild = false;
+            dirty.clear();
+            left.clear();
         }
         TopologyBuilder.Result r = last;
         if (unsaved > 0) {
@@ -255,6 +286,26 @@ public final class DiscoveryManager {
             });
         }
         return r;
+    }
+
+    /**
+     * Rebuilds from scratch after fabrics were derived: the claims not taken are current again, and a derived
+     * fabric that differs from the build (which would be a bug) is logged and replaced, and routed again.
+     */
+    private void refresh() {
+        if (stale || last == null) {
+            return; // a snapshot is due anyway
+        }
+        TopologyBuilder.Result built = TopologyBuilder.build(admittedMasked(), indices, expected, ordering);
+        if (built.newIndices() > 0 || !built.fabric().equals(last.fabric())) {
+            LOG.error("discovery: the fabric derived from the last changes differs from the one the reports build "
+                    + "({} against {}); routing the built one", last.fabric(), built.fabric());
+            unsaved += built.newIndices();
+            last = built;
+            listener.rebuilt();
+            return;
+        }
+        last = new TopologyBuilder.Result(last.fabric(), built.issues(), 0);
     }
 
     private void checked(long seq, TopologyBuilder.Result r, FabricCheck c) {
@@ -294,6 +345,11 @@ public final class DiscoveryManager {
     /** The last check against the expected PGFT. */
     public FabricCheck check() {
         return check;
+    }
+
+    /** Snapshots derived from the previous fabric rather than built (for tests). */
+    long derivedSnapshots() {
+        return derivedSnapshots;
     }
 
     /** The completeness counts (for tests). */

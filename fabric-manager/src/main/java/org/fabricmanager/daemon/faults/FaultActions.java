@@ -12,8 +12,8 @@ public interface FaultActions {
     /** The switch cannot be managed any more (its agent was declared dead): close its session as if it was lost. */
     void dropSession(ManagedSwitch ms, String reason);
 
-    /** The fabric as routing sees it changed without a report (a quarantine was lifted). */
-    void fabricChanged();
+    /** The fabric as routing sees it changed without a report: a quarantine was lifted (the mask changed). */
+    void maskChanged();
 
     /** Something the daemon's state depends on changed (a switch rejoined the ring). */
     void stateMayHaveChanged();

@@ -139,7 +139,7 @@ public final class FaultManager implements AutoCloseable {
         milestones.record(Milestone.Kind.LINK_RELEASED, "link at " + name + " port " + port + " stable for "
                 + settings.quarantineMs() + " ms: quarantine lifted");
         event("quarantine lifted: " + name + " port " + port);
-        actions.fabricChanged();
+        actions.maskChanged();
     }
 
     /** Quarantine state, for the views. */

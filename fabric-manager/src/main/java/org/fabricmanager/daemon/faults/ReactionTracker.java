@@ -42,6 +42,9 @@ public final class ReactionTracker {
         int triggerCount;
         int computations;
         double engineMs;
+        double snapshotMs;
+        long firstSnapshotNanos = -1;
+        long lastPushNanos = -1;
         long blocks;
         long bytes;
         PushRound lastRound;
@@ -113,6 +116,16 @@ public final class ReactionTracker {
         return completed;
     }
 
+    /** The fabric was snapshotted for routing in {@code ms} during the open reaction, if any. */
+    public void snapshot(double ms) {
+        if (open != null) {
+            if (open.firstSnapshotNanos < 0) {
+                open.firstSnapshotNanos = System.nanoTime();
+            }
+            open.snapshotMs += ms;
+        }
+    }
+
     /** A routing computation of {@code engineMs} ended during the open reaction, if any. */
     public void computed(double engineMs) {
         if (open != null) {
@@ -126,6 +139,7 @@ public final class ReactionTracker {
         if (open != null) {
             open.roundDone(open.lastRound == null ? null : previous);
             open.lastRound = round;
+            open.lastPushNanos = System.nanoTime();
         }
     }
 
@@ -148,6 +162,12 @@ public final class ReactionTracker {
         d.put("triggers", List.copyOf(r.triggers));
         d.put("computations", r.computations);
         d.put("engineMs", Math.round(r.engineMs * 10) / 10.0);
+        // where the time went: until the first snapshot (the settle window, and reports still arriving), in
+        // snapshots, and from the last push's start to the last acknowledgement
+        long now = System.nanoTime();
+        d.put("settledAfterMs", r.firstSnapshotNanos < 0 ? null : Math.round((r.firstSnapshotNanos - r.startNanos) / 1e5) / 10.0);
+        d.put("snapshotMs", Math.round(r.snapshotMs * 10) / 10.0);
+        d.put("pushMs", r.lastPushNanos < 0 ? null : Math.round((now - r.lastPushNanos) / 1e5) / 10.0);
         d.put("blocksPushed", r.blocks);
         d.put("bytesPushed", r.bytes);
         d.put("switchesAcked", last == null ? 0 : last.acked());

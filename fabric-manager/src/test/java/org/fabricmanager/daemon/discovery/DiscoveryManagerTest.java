@@ -275,4 +275,75 @@ class DiscoveryManagerTest {
             }
         }
     }
+
+    @Test
+    void fabricsDerivedFromTheLastChangesEqualFabricsBuiltFromScratch() {
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,2,3;1,2,2;1,2,1)"));
+        FabricReports reports = new FabricReports(fabric);
+        long derived = 0;
+        for (long seed = 1; seed <= 8; seed++) {
+            Random random = new Random(seed);
+            SwitchRegistry reg = new SwitchRegistry();
+            List<String> done = new ArrayList<>();
+            DiscoveryManager d = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null,
+                    new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state.resolve("d" + seed)),
+                    loop, milestones, reg, UnaryOperator.identity(), Runnable::run, done::add);
+            List<ManagedSwitch> connected = new ArrayList<>();
+            for (FabricSwitch s : fabric.switches()) {
+                FakeSession session = FakeSession.of(s.guid(), s.name(), s.ports(), 1);
+                ManagedSwitch ms = reg.register(session, session.hello(), 0);
+                for (PortRecord r : reports.of(s.guid())) {
+                    d.report(ms.ports(), r, false);
+                }
+                reg.admit(ms);
+                d.admitted(ms.ports());
+                d.changed();
+                connected.add(ms);
+            }
+            loop.advance(SETTLE_MS);
+            d.snapshot();
+            List<FabricSwitch> gone = new ArrayList<>();
+            for (int step = 0; step < 150; step++) {
+                int changes = 1 + random.nextInt(3);
+                for (int c = 0; c < changes; c++) {
+                    int op = random.nextInt(12);
+                    if (op == 0 && connected.size() > 2) {
+                        ManagedSwitch ms = connected.remove(random.nextInt(connected.size()));
+                        d.leaving(ms.ports());
+                        reg.remove(ms.session());
+                        gone.add(fabric.switchByGuid(ms.guid()).orElseThrow());
+                    } else if (op == 1 && !gone.isEmpty()) {
+                        FabricSwitch s = gone.remove(random.nextInt(gone.size()));
+                        FakeSession session = FakeSession.of(s.guid(), s.name(), s.ports(), 2);
+                        ManagedSwitch ms = reg.register(session, session.hello(), 0);
+                        for (PortRecord r : reports.of(s.guid())) {
+                            d.report(ms.ports(), r, false);
+                        }
+                        reg.admit(ms);
+                        d.admitted(ms.ports());
+                        connected.add(ms);
+                    } else {
+                        ManagedSwitch ms = connected.get(random.nextInt(connected.size()));
+                        int port = 1 + random.nextInt(ms.ports().portCount());
+                        PortRecord real = reports.of(ms.guid()).get(port - 1);
+                        PortRecord r = switch (random.nextInt(4)) {
+                            case 0, 1 -> ms.ports().port(port).isUp() ? PortRecord.down(port) : real;
+                            case 2 -> real;
+                            default -> real.peerKind() == PortRecord.PeerKind.SWITCH
+                                    ? PortRecord.toSwitch(port, real.peerGuid(), 1 + random.nextInt(4), "") : real;
+                        };
+                        d.report(ms.ports(), r, true);
+                    }
+                }
+                Fabric snapshot = d.snapshot().fabric();
+                List<SwitchPorts> ports = new ArrayList<>();
+                reg.forEachAdmitted(ports::add);
+                DestinationIndexMap indices = new IndexMapStore(state.resolve("d" + seed)).load();
+                Fabric built = TopologyBuilder.build(ports, indices, null, TopologicalIndexer::order).fabric();
+                assertThat(snapshot).as("seed %d step %d", seed, step).isEqualTo(built);
+            }
+            derived += d.derivedSnapshots();
+        }
+        assertThat(derived).as("most changes are derived, not built").isGreaterThan(500);
+    }
 }

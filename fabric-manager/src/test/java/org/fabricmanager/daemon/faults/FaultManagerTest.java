@@ -39,7 +39,7 @@ class FaultManagerTest {
                 }
 
                 @Override
-                public void fabricChanged() {
+                public void maskChanged() {
                     actions.add("changed");
                 }
 
