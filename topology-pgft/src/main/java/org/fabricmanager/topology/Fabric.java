@@ -93,19 +93,32 @@ public final class Fabric {
     public Fabric withChanges(Set<Long> removedSwitches, Set<Long> removedNodes, Collection<Link> removedLinks,
                               Collection<Link> addedLinks) {
         Set<Link> gone = new HashSet<>(removedLinks.size() * 2);
+        // GUIDs whose links may go: a link touching none of them is kept without a set lookup (a fabric of
+        // 5,120 switches has 200,000 links; a fault touches a handful)
+        LongIntMap touched = new LongIntMap(removedLinks.size() * 2 + removedSwitches.size() + removedNodes.size() + 1);
         for (Link l : removedLinks) {
             gone.add(l.normalized());
+            touched.putIfAbsent(l.a(), 0);
+            touched.putIfAbsent(l.b(), 0);
+        }
+        for (long g : removedSwitches) {
+            touched.putIfAbsent(g, 1);
+        }
+        for (long g : removedNodes) {
+            touched.putIfAbsent(g, 1);
         }
         List<Link> kept = new ArrayList<>(links.size() + addedLinks.size());
         int removedFound = 0;
         for (Link l : links) {
-            if (!gone.isEmpty() && gone.contains(l.normalized())) {
-                removedFound++;
-                continue;
-            }
-            if (removedSwitches.contains(l.a()) || removedSwitches.contains(l.b()) || removedNodes.contains(l.a())
-                    || removedNodes.contains(l.b())) {
-                continue;
+            if (touched.size() > 0 && (touched.containsKey(l.a()) || touched.containsKey(l.b()))) {
+                if (gone.contains(l.normalized())) {
+                    removedFound++;
+                    continue;
+                }
+                if (removedSwitches.contains(l.a()) || removedSwitches.contains(l.b()) || removedNodes.contains(l.a())
+                        || removedNodes.contains(l.b())) {
+                    continue;
+                }
             }
             kept.add(l);
         }
