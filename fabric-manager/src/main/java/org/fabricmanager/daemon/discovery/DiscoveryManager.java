@@ -245,6 +245,7 @@ public final class DiscoveryManager {
      */
     public TopologyBuilder.Result snapshot() {
         if (stale || last == null) {
+            long begin = System.nanoTime();
             Fabric derived = rebuild || last == null || unsaved > 0 ? null
                     : FabricDelta.apply(last.fabric(), dirty, left, reports, mask);
             if (derived != null) {
@@ -260,6 +261,8 @@ public final class DiscoveryManager {
             rebuild = false;
             dirty.clear();
             left.clear();
+            LOG.debug("snapshot {} in {} ms", derived != null ? "derived" : "built",
+                    String.format("%.1f", (System.nanoTime() - begin) / 1e6));
         }
         TopologyBuilder.Result r = last;
         if (unsaved > 0) {

@@ -21,7 +21,7 @@ public final class BlockDiff {
     public static List<LftBatch.Block> blocks(HeldTable held, TableSet target, int row) {
         int length = target.length();
         ForwardingTables t = target.tables();
-        List<LftBatch.Block> blocks = new ArrayList<>();
+        List<LftBatch.Block> blocks = new ArrayList<>((length + LftBlock.SIZE - 1) / LftBlock.SIZE);
         if (held.known() && held.source() != null && held.source().tables() == t && held.row() == row) {
             return blocks;
         }

@@ -99,7 +99,19 @@ public final class LftPusher {
         }
     }
 
-    private record InFlight(LftBatch batch, TableSet target, int row, boolean full) {
+    /** A batch on the wire; compared by identity (a record would hash every block of the batch). */
+    private static final class InFlight {
+        final LftBatch batch;
+        final TableSet target;
+        final int row;
+        final boolean full;
+
+        InFlight(LftBatch batch, TableSet target, int row, boolean full) {
+            this.batch = batch;
+            this.target = target;
+            this.row = row;
+            this.full = full;
+        }
     }
 
     /** Where an attached switch stands against the current tables. */

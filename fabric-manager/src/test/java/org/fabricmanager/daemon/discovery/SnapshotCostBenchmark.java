@@ -65,6 +65,46 @@ class SnapshotCostBenchmark {
                 ms[4][i] = (t5 - t4) / 1e6;
             }
         }
+        // the discovery manager's own snapshot of one link going down and up, warm
+        org.fabricmanager.daemon.registry.SwitchRegistry registry = new org.fabricmanager.daemon.registry.SwitchRegistry();
+        org.fabricmanager.daemon.testing.ManualControlLoop loop = new org.fabricmanager.daemon.testing.ManualControlLoop();
+        DiscoveryManager d = new DiscoveryManager(new org.fabricmanager.daemon.config.DaemonConfig.Discovery(500, 60_000),
+                spec, checker, TopologicalIndexer::order, new org.fabricmanager.daemon.store.IndexMapStore(
+                java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "fm-snapshot-bench-" + System.nanoTime())),
+                loop, new org.fabricmanager.daemon.control.MilestoneLog(), registry, java.util.function.UnaryOperator.identity(),
+                Runnable::run, why -> { });
+        java.util.Map<Long, org.fabricmanager.daemon.registry.ManagedSwitch> byGuid = new java.util.HashMap<>();
+        for (FabricSwitch s : fabric.switches()) {
+            org.fabricmanager.daemon.testing.FakeSession session = org.fabricmanager.daemon.testing.FakeSession.of(
+                    s.guid(), s.name(), s.ports(), 1);
+            org.fabricmanager.daemon.registry.ManagedSwitch sw = registry.register(session, session.hello(), 0);
+            for (PortRecord r : reports.of(s.guid())) {
+                d.report(sw.ports(), r, false);
+            }
+            registry.admit(sw);
+            d.admitted(sw.ports());
+            d.changed();
+            byGuid.put(s.guid(), sw);
+        }
+        d.snapshot().fabric().index();
+        double[] derived = new double[runs];
+        for (int warm = 0; warm < 3 + runs; warm++) {
+            boolean down = warm % 2 == 0;
+            PortRecord a = down ? PortRecord.down(cut.aPort()) : reports.of(cut.a()).get(cut.aPort() - 1);
+            PortRecord b = down ? PortRecord.down(cut.bPort()) : reports.of(cut.b()).get(cut.bPort() - 1);
+            d.report(byGuid.get(cut.a()).ports(), a, true);
+            d.report(byGuid.get(cut.b()).ports(), b, true);
+            long t0 = System.nanoTime();
+            TopologyBuilder.Result r = d.snapshot();
+            long t1 = System.nanoTime();
+            r.fabric().index();
+            if (warm >= 3) {
+                derived[warm - 3] = (t1 - t0) / 1e6;
+            }
+        }
+        Arrays.sort(derived);
+        System.out.printf("  %-24s %8.1f ms (%.1f, %.1f); %d of %d snapshots derived%n", "manager snapshot (link)",
+                derived[runs / 2], derived[0], derived[runs - 1], d.derivedSnapshots(), 3 + runs);
         String[] names = {"build", "index", "check", "fingerprint", "derive (one link down)"};
         System.out.printf("%s, %d switches: warm median (min, max) over %d runs%n", text, fabric.switches().size(), runs);
         for (int p = 0; p < 5; p++) {
