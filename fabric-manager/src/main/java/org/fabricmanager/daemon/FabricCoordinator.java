@@ -13,6 +13,7 @@ import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.push.PushRound;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.registry.AdmissionPolicy;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingManager;
@@ -47,8 +48,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     private long convergences;
 
     /** The managers the coordinator sequences (built by {@link FabricManagerDaemon}). */
-    record Managers(SwitchRegistry registry, DiscoveryManager discovery, RoutingManager routing, LftPusher pusher,
-                    FaultManager faults) {
+    record Managers(SwitchRegistry registry, AdmissionPolicy admission, DiscoveryManager discovery,
+                    RoutingManager routing, LftPusher pusher, FaultManager faults) {
     }
 
     FabricCoordinator(DaemonConfig config, ControlLoop queue, MilestoneLog milestones) {

@@ -12,7 +12,9 @@ import io.micrometer.core.instrument.Gauge;
 import org.fabricmanager.daemon.discovery.DiscoveryManager;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
+import org.fabricmanager.daemon.registry.AdmissionPolicy;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.daemon.store.AdmittedSwitchStore;
 import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.daemon.view.DaemonViews;
 import java.net.InetSocketAddress;
@@ -108,8 +110,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         routingManager.listener(coordinator);
         LftPusher pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(),
                 config.push().maxInFlight(), queue, registry, coordinator);
-        FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, discovery, routingManager, pusher,
-                faults);
+        AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),
+                config.fabric().expectedSpec()), config.fabric().admitGuids(), config.fabric().expectedSpec(),
+                new AdmittedSwitchStore(config.state().path()));
+        FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
+                routingManager, pusher, faults);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator);
         coordinator.wire(managers, sessions);
         this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId);
@@ -291,6 +296,16 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     @Override
     public CompletableFuture<String> reroute() {
         return queue.call("reroute", coordinator::forceReroute);
+    }
+
+    @Override
+    public CompletableFuture<String> admit(long guid) {
+        return queue.call("admit " + Guids.format(guid), () -> sessions.admitByAdmin(guid));
+    }
+
+    @Override
+    public CompletableFuture<List<Views.PendingSwitch>> pendingSwitches() {
+        return queue.call("pending switches", views::pending);
     }
 
     @Override

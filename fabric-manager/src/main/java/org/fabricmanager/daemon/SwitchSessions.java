@@ -37,6 +37,8 @@ final class SwitchSessions implements SouthboundListener {
     private final FabricCoordinator.Managers m;
     private final FabricCoordinator coordinator;
     private boolean stopping;
+    /** One milestone per pending switch and session, and one WARN line per interval however many wait. */
+    private final PendingLog rejectedLog;
 
     SwitchSessions(ControlLoop queue, MilestoneLog milestones, DaemonMetrics metrics, long daemonId,
                    FabricCoordinator.Managers managers, FabricCoordinator coordinator) {
@@ -46,6 +48,7 @@ final class SwitchSessions implements SouthboundListener {
         this.daemonId = daemonId;
         this.m = managers;
         this.coordinator = coordinator;
+        this.rejectedLog = new PendingLog(milestones);
     }
 
     // ---- southbound callbacks (I/O threads) ---------------------------------------------------
@@ -133,6 +136,15 @@ final class SwitchSessions implements SouthboundListener {
         }
         session.acknowledge(info.txid(), MessageType.PORT_INFO);
         if (!ms.admitted()) {
+            if (ms.pendingReason() != null) {
+                return; // a pending switch's reports are kept, not counted
+            }
+            String wait = m.admission().judge(ms.guid(), m.registry().admittedCount(), !m.discovery().done());
+            if (wait != null) {
+                m.registry().pend(ms, wait);
+                rejectedLog.pending(ms, wait);
+                return;
+            }
             admit(ms);
             changed = true;
         }
@@ -142,7 +154,26 @@ final class SwitchSessions implements SouthboundListener {
         coordinator.updateState();
     }
 
+    /** An admin admitted switch {@code guid} (REST): a pending switch enters the fabric now. */
+    String admitByAdmin(long guid) {
+        ManagedSwitch ms = m.registry().get(guid);
+        m.admission().admitted(guid);
+        if (ms == null) {
+            return "switch " + Guids.format(guid) + " will be admitted when it connects";
+        }
+        if (ms.admitted()) {
+            return "switch " + Guids.format(guid) + " is already in the fabric";
+        }
+        milestones.record(Milestone.Kind.SWITCH_ADMITTED, "switch " + Guids.format(guid) + " (" + ms.name()
+                + ") admitted by an admin");
+        admit(ms);
+        coordinator.fabricChanged();
+        coordinator.updateState();
+        return "switch " + Guids.format(guid) + " admitted";
+    }
+
     private void admit(ManagedSwitch ms) {
+        m.admission().admitted(ms.guid());
         m.registry().admit(ms);
         m.discovery().admitted(ms.ports());
         m.pusher().attach(ms.guid(), ms.name(), ms.session(), ms.hello());

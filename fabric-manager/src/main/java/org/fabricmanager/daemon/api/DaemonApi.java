@@ -32,6 +32,12 @@ public interface DaemonApi {
     /** Current switch and link faults and quarantined links. */
     CompletableFuture<org.fabricmanager.daemon.api.FaultReport> faults();
 
+    /** Admits switch {@code guid} into the fabric (admission control); completes with a one-line answer. */
+    CompletableFuture<String> admit(long guid);
+
+    /** Switches waiting for an admin's admission. */
+    CompletableFuture<List<Views.PendingSwitch>> pendingSwitches();
+
     /** Forces a re-route; completes with a one-line answer. */
     CompletableFuture<String> reroute();
 

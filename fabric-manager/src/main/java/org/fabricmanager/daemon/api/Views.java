@@ -53,6 +53,10 @@ public final class Views {
                          Long tableVersion, boolean inSync, Double rttMs, Long connectedSince) {
     }
 
+    /** One switch in {@code GET /api/v1/switches/pending}: connected, held out of the fabric until admitted. */
+    public record PendingSwitch(String guid, String name, String address, String reason, long connectedSince) {
+    }
+
     /** {@code GET /api/v1/switches/{guid}}: the summary plus ports and push state. */
     public record SwitchDetail(String guid, String name, boolean connected, String address, Integer ports,
                                Integer portsUp, Long tableVersion, String tableHash, boolean inSync, Double rttMs,

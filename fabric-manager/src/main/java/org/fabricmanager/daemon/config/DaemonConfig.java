@@ -1,10 +1,12 @@
 package org.fabricmanager.daemon.config;
 
+import java.util.List;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.southbound.SouthboundSettings;
+import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
 
@@ -75,7 +77,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with another expected PGFT ({@code null} for none). */
     public DaemonConfig withExpectedPgft(PgftSpec spec) {
-        return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString()), discovery,
+        return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString(), fabric.admit(), fabric.admitList()), discovery,
                 routing, push, state, faults, security);
     }
 
@@ -162,8 +164,14 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         }
     }
 
-    /** What the fabric is expected to be. */
-    public record FabricSection(String expectedPgft) {
+    /**
+     * What the fabric is expected to be, and which switches may enter it.
+     *
+     * @param admit     {@code expected}, {@code list} or {@code any} ({@code null}: expected with an expected PGFT,
+     *                  else any)
+     * @param admitList switch GUIDs admitted without an admin (for {@code list}; also honoured by {@code expected})
+     */
+    public record FabricSection(String expectedPgft, String admit, List<String> admitList) {
         public FabricSection {
             if (expectedPgft != null) {
                 try {
@@ -172,16 +180,51 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                     throw new ConfigException("option fabric.expectedPgft: " + e.getMessage());
                 }
             }
+            admitList = admitList == null ? List.of() : List.copyOf(admitList);
+            if (admit != null && !List.of("expected", "list", "any").contains(admit)) {
+                throw new ConfigException("option fabric.admit: expected, list or any, got '" + admit + "'");
+            }
+            if ("expected".equals(admit) && expectedPgft == null) {
+                throw new ConfigException("option fabric.admit: 'expected' needs fabric.expectedPgft");
+            }
+            for (String g : admitList) {
+                try {
+                    Guids.parseLenient(g);
+                } catch (TopologyException e) {
+                    throw new ConfigException("option fabric.admitList: '" + g + "' is not a GUID");
+                }
+            }
+        }
+
+        /** A section with an expected PGFT and the default admission. */
+        public FabricSection(String expectedPgft) {
+            this(expectedPgft, null, List.of());
         }
 
         @JsonCreator
-        public static FabricSection of(@JsonProperty("expectedPgft") String expectedPgft) {
+        public static FabricSection of(@JsonProperty("expectedPgft") String expectedPgft,
+                                       @JsonProperty("admit") String admit,
+                                       @JsonProperty("admitList") List<String> admitList) {
+            return new FabricSection(expectedPgft, admit, admitList);
+        }
+
+        /** The section of a bare expected PGFT. */
+        public static FabricSection of(String expectedPgft) {
             return new FabricSection(expectedPgft);
         }
 
         /** The parsed expected PGFT, or {@code null} when none is configured. */
         public PgftSpec expectedSpec() {
             return expectedPgft == null ? null : PgftSpec.parse(expectedPgft);
+        }
+
+        /** The GUIDs of {@code admitList}. */
+        public java.util.Set<Long> admitGuids() {
+            java.util.Set<Long> out = new java.util.LinkedHashSet<>();
+            for (String g : admitList) {
+                out.add(Guids.parseLenient(g));
+            }
+            return out;
         }
     }
 

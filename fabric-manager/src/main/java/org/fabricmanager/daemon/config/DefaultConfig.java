@@ -35,6 +35,11 @@ public final class DefaultConfig {
                   expectedPgft: %s          # e.g. "PGFT(3;8,8,8;1,8,8;1,1,1)"; the discovered fabric is checked
                                               # against it (missing, extra, miswired) and routing starts as soon
                                               # as it is complete; null = no expectation
+                  admit: null               # which switches enter the fabric (docs/security.md): expected (the
+                                              # default with expectedPgft: its switches, or as many as it has during
+                                              # the first discovery), list (admitList only) or any; others wait,
+                                              # pending, for POST /api/v1/switches/{guid}/admit
+                  admitList: []             # switch GUIDs admitted without an admin
 
                 discovery:                  # when the first routing starts
                   settleMs: %d              # ... once no switch or link appeared for this long

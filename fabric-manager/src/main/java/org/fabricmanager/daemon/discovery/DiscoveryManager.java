@@ -126,6 +126,9 @@ public final class DiscoveryManager {
     public void leaving(SwitchPorts ports) {
         for (int p = 1; p <= ports.portCount(); p++) {
             ledger.replace(ports, ports.port(p), PortRecord.down(p), reports);
+            if (ports.port(p).isUp() && ports.port(p).peerKind() == PortRecord.PeerKind.NODE) {
+                rebuild = true; // a node it claimed may now go to another claim: a build decides
+            }
         }
         stale = true;
         left.add(ports.guid());
@@ -145,6 +148,10 @@ public final class DiscoveryManager {
             ledger.replace(ports, before, r, reports);
             stale = true;
             dirty.add(ports.guid());
+            if (before.peerKind() == PortRecord.PeerKind.NODE || r.peerKind() == PortRecord.PeerKind.NODE) {
+                // node claims are decided over the whole fabric (indices, two claims of one node): build
+                rebuild = true;
+            }
         }
         return true;
     }

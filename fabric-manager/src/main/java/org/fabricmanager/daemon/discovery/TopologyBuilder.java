@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.function.LongFunction;
 import org.fabricmanager.daemon.store.DestinationIndexMap;
 import org.fabricmanager.southbound.PortRecord;
@@ -20,7 +22,7 @@ import org.fabricmanager.topology.PortRef;
 /**
  * Turns the port reports of the connected switches into a {@link Fabric}. A switch-to-switch link is
  * taken only when both ends are connected and up and each names the other (GUID and port); a node
- * link is taken from the leaf's report, first claim wins when two ports claim one node. Every claim
+ * link is taken from the leaf's report, and a node two ports claim goes to neither. Every claim
  * that is not taken becomes a {@link LinkIssue}. Nodes without a destination index get the lowest free
  * indices in topological order (the map is updated).
  */
@@ -57,6 +59,7 @@ public final class TopologyBuilder {
         List<Link> links = new ArrayList<>();
         List<LinkIssue> issues = new ArrayList<>();
         Map<Long, NodeClaim> nodeClaims = new LinkedHashMap<>();
+        Set<Long> contested = new LinkedHashSet<>();
         LongFunction<SwitchPorts> byGuid = guid -> {
             int i = positions.get(guid);
             return i == LongIntMap.ABSENT ? null : sorted.get(i);
@@ -78,14 +81,22 @@ public final class TopologyBuilder {
                     }
                     NodeClaim first = nodeClaims.get(r.peerGuid());
                     if (first != null) {
+                        // two ports claim one node: a forged or miscabled report must not steal a node's
+                        // attachment, so neither gets it and both are reported
                         issues.add(new LinkIssue(LinkIssue.Kind.NODE_CONFLICT, at, "claims node " + Guids.format(r.peerGuid())
-                                + ", already attached at " + new PortRef(first.leaf(), first.port())));
+                                + ", also claimed at " + new PortRef(first.leaf(), first.port()) + ": neither gets it"));
+                        contested.add(r.peerGuid());
                         continue;
                     }
                     String name = r.peerName().isBlank() ? "node-" + Guids.format(r.peerGuid()) : r.peerName();
                     nodeClaims.put(r.peerGuid(), new NodeClaim(r.peerGuid(), name, s.guid(), p));
                 }
             }
+        }
+        for (long node : contested) {
+            NodeClaim first = nodeClaims.remove(node);
+            issues.add(new LinkIssue(LinkIssue.Kind.NODE_CONFLICT, new PortRef(first.leaf(), first.port()), "claims node "
+                    + Guids.format(node) + ", also claimed by another port: neither gets it"));
         }
         for (NodeClaim c : nodeClaims.values()) {
             links.add(new Link(c.leaf(), c.port(), c.guid(), 1));

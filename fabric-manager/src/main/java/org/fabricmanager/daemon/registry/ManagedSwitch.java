@@ -15,6 +15,7 @@ public final class ManagedSwitch {
     private final SwitchPorts ports;
     private final long connectedAtMillis;
     private boolean admitted;
+    private String pending;
     private long replacedRingIncarnation = -1;
 
     ManagedSwitch(SwitchSession session, Hello hello, long connectedAtMillis) {
@@ -55,6 +56,16 @@ public final class ManagedSwitch {
 
     void admit() {
         admitted = true;
+        pending = null;
+    }
+
+    /** Why the switch waits for an admin before entering the fabric, or {@code null} when it does not. */
+    public String pendingReason() {
+        return pending;
+    }
+
+    void pend(String reason) {
+        pending = reason;
     }
 
     /**

@@ -66,6 +66,24 @@ public final class SwitchRegistry implements PortReports {
         }
     }
 
+    /** Holds a registered switch out of the fabric until an admin admits it. */
+    public void pend(ManagedSwitch ms, String reason) {
+        if (!ms.admitted()) {
+            ms.pend(reason);
+        }
+    }
+
+    /** Registered switches waiting for admission. */
+    public java.util.List<ManagedSwitch> pending() {
+        java.util.List<ManagedSwitch> out = new java.util.ArrayList<>();
+        for (ManagedSwitch ms : switches.values()) {
+            if (ms.pendingReason() != null) {
+                out.add(ms);
+            }
+        }
+        return out;
+    }
+
     /** Removes the switch of {@code session} if the session still holds its GUID; returns it, or {@code null}. */
     public ManagedSwitch remove(SwitchSession session) {
         ManagedSwitch ms = current(session);

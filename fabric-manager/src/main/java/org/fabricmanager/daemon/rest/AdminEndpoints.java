@@ -9,7 +9,7 @@ import org.fabricmanager.daemon.api.DaemonApi;
 
 /**
  * The daemon's own REST actions ({@code POST}), each behind the configured admin token: a forced
- * re-route. Answers are small JSON objects.
+ * re-route, and admitting a switch that waits for admission. Answers are small JSON objects.
  */
 final class AdminEndpoints {
     private AdminEndpoints() {
@@ -19,6 +19,12 @@ final class AdminEndpoints {
     static CompletableFuture<byte[]> reroute(DaemonApi api, String authorization) {
         authorize(api.adminToken(), authorization);
         return api.reroute().thenApply(msg -> RestJson.bytes(Map.of("result", msg)));
+    }
+
+    /** {@code POST /api/v1/switches/{guid}/admit}. */
+    static CompletableFuture<byte[]> admit(DaemonApi api, long guid, String authorization) {
+        authorize(api.adminToken(), authorization);
+        return api.admit(guid).thenApply(msg -> RestJson.bytes(Map.of("result", msg)));
     }
 
     private static void authorize(String token, String authorization) {

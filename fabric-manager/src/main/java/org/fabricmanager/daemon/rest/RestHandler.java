@@ -100,6 +100,9 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (parts[3].equals("reroute") && parts.length == 4) {
             return AdminEndpoints.reroute(api, authorization);
         }
+        if (parts[3].equals("switches") && parts.length == 6 && parts[5].equals("admit")) {
+            return AdminEndpoints.admit(api, guid(parts[4]), authorization);
+        }
         RestExtension extension = extensions.get(parts[3]);
         if (extension != null) {
             return extension.post(parts, params, path);
@@ -146,6 +149,12 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             case "switches" -> {
                 if (parts.length == 4) {
                     return api.switches().thenApply(RestHandler::json);
+                }
+                if (parts.length == 5 && parts[4].equals("pending")) {
+                    return api.pendingSwitches().thenApply(RestHandler::json);
+                }
+                if (parts.length == 6 && parts[5].equals("admit")) {
+                    throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
                 }
                 long guid = guid(parts[4]);
                 if (parts.length == 5) {

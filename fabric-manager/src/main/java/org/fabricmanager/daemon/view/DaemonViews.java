@@ -142,6 +142,17 @@ public final class DaemonViews {
                 rtt < 0 ? null : rtt / 1e6, ms.connectedAtMillis());
     }
 
+    /** {@code GET /api/v1/switches/pending}, by GUID. */
+    public List<Views.PendingSwitch> pending() {
+        List<Views.PendingSwitch> out = new ArrayList<>();
+        for (ManagedSwitch ms : registry.pending()) {
+            out.add(new Views.PendingSwitch(Guids.format(ms.guid()), ms.name(), String.valueOf(ms.session().remoteAddress()),
+                    ms.pendingReason(), ms.connectedAtMillis()));
+        }
+        out.sort((a, b) -> a.guid().compareTo(b.guid()));
+        return out;
+    }
+
     /** Details of one switch, or {@code null} when the daemon does not know it. */
     public Views.SwitchDetail switchDetail(long guid) {
         ManagedSwitch ms = registry.get(guid);

@@ -115,14 +115,18 @@ class TopologyBuilderTest {
     }
 
     @Test
-    void aNodeClaimedTwiceStaysWithTheFirstPort() {
+    void aNodeClaimedTwiceGoesToNeitherAndBothClaimsAreReported() {
         Fabric canonical = PgftGenerator.generate(PgftSpec.parse("PGFT(2;2,2;1,2;1,1)"));
         Map<Long, SwitchPorts> reports = reports(canonical);
         long leaf1 = PgftGenerator.switchGuid(1, 1);
         reports.get(leaf1).update(PortRecord.toNode(1, PgftGenerator.nodeGuid(0), "n0"));
         TopologyBuilder.Result r = TopologyBuilder.build(reports.values(), new DestinationIndexMap(), null, TopologicalIndexer::order);
-        assertThat(r.issues()).extracting(LinkIssue::kind).containsExactly(LinkIssue.Kind.NODE_CONFLICT);
-        assertThat(r.fabric().nodes()).hasSize(3);
+        assertThat(r.issues()).extracting(LinkIssue::kind).containsExactly(LinkIssue.Kind.NODE_CONFLICT,
+                LinkIssue.Kind.NODE_CONFLICT);
+        assertThat(r.issues()).extracting(i -> i.toString()).allMatch(t -> t.contains("neither gets it"));
+        // node 0 (claimed twice) and node 2 (whose port now claims node 0) are out; nodes 1 and 3 stay
+        assertThat(r.fabric().nodes()).extracting(EndNode::guid).containsExactlyInAnyOrder(PgftGenerator.nodeGuid(1),
+                PgftGenerator.nodeGuid(3));
     }
 
     @Test
