@@ -1,8 +1,6 @@
 package org.fabricmanager.agent;
 
 import java.util.Arrays;
-import java.util.Map;
-import java.util.TreeMap;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.Message.LftCommit;
@@ -18,7 +16,9 @@ import org.fabricmanager.southbound.ProtocolException;
 final class TableStager {
     private final int portCount;
     private long version;
-    private final Map<Integer, byte[]> blocks = new TreeMap<>();
+    /** Staged blocks by block number (base / 64), grown as bases arrive; {@code staged} counts the non-null ones. */
+    private byte[][] blocks = new byte[0][];
+    private int staged;
     private String poison;
 
     TableStager(int portCount) {
@@ -43,7 +43,14 @@ final class TableStager {
                 throw new ProtocolException(ErrorCode.BAD_BLOCK, MessageType.LFT_BLOCK.code(), block.txid(), poison);
             }
         }
-        blocks.put(block.base(), entries);
+        int b = block.base() / LftBlock.SIZE;
+        if (b >= blocks.length) {
+            blocks = java.util.Arrays.copyOf(blocks, Math.max(b + 1, blocks.length * 2));
+        }
+        if (blocks[b] == null) {
+            staged++;
+        }
+        blocks[b] = entries;
     }
 
     /**
@@ -59,7 +66,7 @@ final class TableStager {
                 throw new ProtocolException(ErrorCode.BATCH_INCOMPLETE, t, commit.txid(), "commit of v" + commit.version()
                         + " but the staged blocks are for v" + version);
             }
-            int staged = commit.version() == version ? blocks.size() : 0;
+            int staged = commit.version() == version ? this.staged : 0;
             if (staged != commit.blocks()) {
                 throw new ProtocolException(ErrorCode.BATCH_INCOMPLETE, t, commit.txid(), "commit of v" + commit.version()
                         + " announces " + commit.blocks() + " blocks, " + staged + " staged");
@@ -72,9 +79,12 @@ final class TableStager {
                 Arrays.fill(next, held.length(), commit.length(), (byte) 255);
             }
             if (staged > 0) {
-                for (Map.Entry<Integer, byte[]> e : blocks.entrySet()) {
-                    int base = e.getKey();
-                    byte[] entries = e.getValue();
+                for (int b = 0; b < blocks.length; b++) {
+                    byte[] entries = blocks[b];
+                    if (entries == null) {
+                        continue;
+                    }
+                    int base = b * LftBlock.SIZE;
                     if (base + entries.length > commit.length()) {
                         throw new ProtocolException(ErrorCode.BAD_BLOCK, t, commit.txid(), "block at " + base + " ("
                                 + entries.length + " entries) reaches beyond the table length " + commit.length());
@@ -96,12 +106,15 @@ final class TableStager {
 
     /** Drops the staged batch (new version, failed commit, lost connection). */
     void clear() {
-        blocks.clear();
+        if (staged > 0) {
+            java.util.Arrays.fill(blocks, null);
+        }
+        staged = 0;
         poison = null;
         version = 0;
     }
 
     int stagedBlocks() {
-        return blocks.size();
+        return staged;
     }
 }
