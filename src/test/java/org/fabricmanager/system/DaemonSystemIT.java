@@ -42,7 +42,7 @@ class DaemonSystemIT {
 
     @Test
     void convergesReroutesAroundALinkAndRestartsWithoutRecomputing() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.RoutingEngines.names().contains("dmodc"),
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.engines.RoutingEngines.names().contains("dmodc"),
                 "the dmodc engine is not registered in this build");
         Fabric fabric = PgftGenerator.generate(SPEC);
         FabricManagerDaemon daemon = FabricManagerDaemon.start(SystemSupport.config(state, SPEC), List.of());

@@ -23,7 +23,7 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.routing.RoutingEngines;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.ErrorReport;

@@ -43,7 +43,7 @@ class RunAndSimulateIT {
 
     @Test
     void daemonAndSimulatorProcessesConvergeAndTheDaemonStopsOnSigterm() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.RoutingEngines.names().contains("dmodc"),
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.engines.RoutingEngines.names().contains("dmodc"),
                 "the dmodc engine is not registered in this build");
         Path state = dir.resolve("state");
         Path config = dir.resolve("fabric-manager.yaml");

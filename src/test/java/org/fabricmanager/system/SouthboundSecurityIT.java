@@ -32,7 +32,7 @@ import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.TlsMaterial;
-import org.fabricmanager.routing.RoutingEngines;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.ErrorReport;

@@ -56,12 +56,24 @@ final class FabricSource {
             if (which.equals("hdft")) {
                 return hdft(args);
             }
+            return pgft(args, args.doubleValue("degrade-links", 0.0, 0.0, 1.0));
+        } catch (TopologyException e) {
+            throw new UsageException(args.command() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The {@code --pgft} fabric with {@code linkFraction} of its switch links removed (instead of
+     * {@code --degrade-links}), the other options as {@link #load} reads them; {@code bench} uses it
+     * to build one fabric per degradation level.
+     */
+    static Fabric pgft(Arguments args, double linkFraction) {
+        try {
             PgftSpec spec = PgftSpec.parse(args.require("pgft"));
             Fabric fabric = PgftGenerator.generate(spec);
-            double fraction = args.doubleValue("degrade-links", 0.0, 0.0, 1.0);
             int switches = args.intValue("degrade-switches", 0, 0, Integer.MAX_VALUE);
             long seed = args.longValue("seed", 1L);
-            return Degrader.degrade(fabric, DegradationPlan.random(fraction, switches, seed));
+            return Degrader.degrade(fabric, DegradationPlan.random(linkFraction, switches, seed));
         } catch (TopologyException e) {
             throw new UsageException(args.command() + ": " + e.getMessage(), e);
         }

@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.fabricmanager.routing.RoutingEngine;
-import org.fabricmanager.routing.RoutingEngines;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.analysis.Channel;
@@ -22,6 +21,7 @@ import org.fabricmanager.routing.analysis.PatternCongestion;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.analysis.VirtualChannels;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 

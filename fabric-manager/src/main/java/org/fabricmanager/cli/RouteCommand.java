@@ -10,9 +10,9 @@ import java.util.HashSet;
 import java.util.Set;
 import org.fabricmanager.routing.LftText;
 import org.fabricmanager.routing.RoutingEngine;
-import org.fabricmanager.routing.RoutingEngines;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 

@@ -68,6 +68,95 @@ class BenchCommandTest {
     }
 
     @Test
+    void routesSeveralDegradationsSideBySide() {
+        CliRun run = CliRun.of("bench", "--pgft", SPEC, "--degrade-links", "0,0.05,0.1", "--repeat", "2");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("bench: skipping dmodk with 0.05 of links removed")
+                .contains("bench: skipping dmodk with 0.1 of links removed");
+        assertThat(run.out()).contains("fabric PGFT(3;4,4,4;1,4,4;1,1,1): 48 switches, 64 nodes; links removed: 0 (192 links), 0.05 (")
+                .contains("2 warm runs per engine and fabric, interleaved")
+                .containsPattern("dmodc +0 +total +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+")
+                .containsPattern("dmodc +0.05 +routes +[0-9.]+ +[0-9.]+ +[0-9.]+")
+                .containsPattern("dmodc +0.1 +cost\\+divider +[0-9.]+ +[0-9.]+ +[0-9.]+")
+                .containsPattern("dmodk +0 +total +[0-9.]+")
+                .containsPattern("dmodc 0.05 / 0 \\(median\\): total [0-9.]+, routes [0-9.]+")
+                .containsPattern("dmodc 0.1 / 0 \\(median\\): total [0-9.]+, routes [0-9.]+")
+                .doesNotContainPattern("dmodk +0.05");
+    }
+
+    @Test
+    void printsSideBySideLevelsAsJson() throws Exception {
+        CliRun run = CliRun.of("bench", "--pgft", SPEC, "--degrade-links", "0,0.1", "--engines", "dmodc", "--repeat",
+                "2", "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode levels = new ObjectMapper().readTree(run.out()).get("levels");
+        assertThat(levels).hasSize(2);
+        assertThat(levels.get(0).get("degradeLinks").asDouble()).isZero();
+        assertThat(levels.get(1).get("degradeLinks").asDouble()).isEqualTo(0.1);
+        assertThat(levels.get(1).get("links").asInt()).isLessThan(levels.get(0).get("links").asInt());
+        for (JsonNode level : levels) {
+            assertThat(level.get("engines")).hasSize(1);
+            assertThat(level.get("engines").get(0).get("phases").get("routes").get("medianMs").asDouble()).isPositive();
+        }
+    }
+
+    @Test
+    void rejectsADegradationThatIsNotAFraction() {
+        CliRun run = CliRun.of("bench", "--pgft", SPEC, "--degrade-links", "0,1.5");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("bench: --degrade-links item '1.5' is not a fraction in [0, 1]"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void timesSingleFaultsReroutedAgainstRoutedFromScratch() {
+        CliRun run = CliRun.of("bench", "--pgft", SPEC, "--reroute", "leaf-link,top-link,top-switch", "--faults", "2",
+                "--repeat", "2");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("fabric PGFT(3;4,4,4;1,4,4;1,1,1): 48 switches, 64 nodes, 192 links; up to 2 faults")
+                .contains("2 rounds over the faults");
+        for (String kind : new String[] {"leaf-link", "top-link", "top-switch"}) {
+            assertThat(run.out()).containsPattern("dmodc +" + kind + " +from scratch +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+")
+                    .containsPattern("dmodc +" + kind + " +re-routed +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ / [0-9]+ / [0-9]+")
+                    .containsPattern("dmodc " + kind + ": re-routed / from scratch \\(median\\) [0-9.]+; re-route phases "
+                            + "\\(median ms\\): ranking [0-9.]+, groups [0-9.]+, cost\\+divider [0-9.]+, changes [0-9.]+, "
+                            + "routes [0-9.]+, validity [0-9.]+");
+        }
+    }
+
+    @Test
+    void printsRerouteTimingsAsJson() throws Exception {
+        CliRun run = CliRun.of("bench", "--pgft", SPEC, "--reroute", "top-switch", "--faults", "1", "--repeat", "1",
+                "--json");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode reroutes = new ObjectMapper().readTree(run.out()).get("reroutes");
+        assertThat(reroutes).hasSize(1);
+        JsonNode r = reroutes.get(0);
+        assertThat(r.get("engine").asText()).isEqualTo("dmodc");
+        assertThat(r.get("fault").asText()).isEqualTo("top-switch");
+        assertThat(r.get("fromScratch").get("phases").get("total").get("medianMs").asDouble()).isPositive();
+        assertThat(r.get("rerouted").get("phases").get("changes").get("medianMs").asDouble()).isNotNegative();
+        // A top switch of PGFT(3;4,4,4;1,4,4;1,1,1) touches 4 rows below; the others are reused.
+        assertThat(r.get("rows").get("reused").asInt()).isGreaterThan(30);
+    }
+
+    @Test
+    void rejectsUnknownFaultKindsAndFaultsWithoutReroute() {
+        CliRun kind = CliRun.of("bench", "--pgft", SPEC, "--reroute", "cable");
+        assertThat(kind.exitCode()).isEqualTo(2);
+        assertThat(kind.err()).isEqualTo("bench: unknown --reroute kind 'cable' (known: leaf-link, top-link, top-switch)"
+                + System.lineSeparator());
+
+        CliRun faults = CliRun.of("bench", "--pgft", SPEC, "--faults", "2");
+        assertThat(faults.exitCode()).isEqualTo(2);
+        assertThat(faults.err()).isEqualTo("bench: --faults goes with --reroute" + System.lineSeparator());
+    }
+
+    @Test
     void rejectsUnknownEnginesAndBadRepeat() {
         CliRun engine = CliRun.of("bench", "--pgft", SPEC, "--engines", "dmodc,nope");
         assertThat(engine.exitCode()).isEqualTo(2);

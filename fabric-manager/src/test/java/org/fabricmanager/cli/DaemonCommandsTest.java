@@ -129,7 +129,7 @@ class DaemonCommandsTest {
 
     @Test
     void demoRunsTheDaemonOnASimulatedFabricUntilConverged() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.RoutingEngines.names().contains("dmodc"),
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.engines.RoutingEngines.names().contains("dmodc"),
                 "the dmodc engine is not registered in this build");
         int code = run("demo", "--pgft", "PGFT(2;4,4;1,4;1,1)", "--http-port", "0", "--until-converged");
         assertThat(code).as(err()).isZero();

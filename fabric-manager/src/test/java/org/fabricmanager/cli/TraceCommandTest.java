@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LftText;
 import org.fabricmanager.routing.RoutingEngine;
-import org.fabricmanager.routing.RoutingEngines;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;

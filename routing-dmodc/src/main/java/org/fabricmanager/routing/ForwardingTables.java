@@ -74,6 +74,46 @@ public final class ForwardingTables {
         return new ForwardingTables(switchGuids.clone(), rows, destinationCount);
     }
 
+    /**
+     * Tables whose row {@code s} is row {@code reuse[s]} of {@code previous} when {@code reuse[s] >= 0},
+     * the very same array (rows never change once built, so two tables may share one), and
+     * {@code rows[s]} otherwise, owned as by {@link #ofRows(long[], byte[][], int)}. This is how an
+     * incremental re-route keeps the rows a change did not touch without copying them. The result
+     * has no VC rules.
+     *
+     * @throws IllegalArgumentException when the counts or a row length do not match, or a reused
+     *                                   row number is outside {@code previous}
+     */
+    public static ForwardingTables ofRows(long[] switchGuids, byte[][] rows, int destinationCount,
+                                          ForwardingTables previous, int[] reuse) {
+        if (rows.length != switchGuids.length || reuse.length != switchGuids.length) {
+            throw new IllegalArgumentException(rows.length + " rows and " + reuse.length + " reuse entries for "
+                    + switchGuids.length + " switches");
+        }
+        if (previous.destinationCount != destinationCount) {
+            throw new IllegalArgumentException("previous tables have " + previous.destinationCount
+                    + " entries per row, not " + destinationCount);
+        }
+        byte[][] merged = new byte[rows.length][];
+        for (int s = 0; s < rows.length; s++) {
+            if (reuse[s] >= 0) {
+                if (reuse[s] >= previous.ports.length) {
+                    throw new IllegalArgumentException("row " + s + " reuses row " + reuse[s] + " of tables with "
+                            + previous.ports.length + " rows");
+                }
+                merged[s] = previous.ports[reuse[s]];
+            } else {
+                merged[s] = rows[s];
+            }
+        }
+        return ofRows(switchGuids, merged, destinationCount);
+    }
+
+    /** True when row {@code s} is the very array of {@code other}'s row {@code otherS} (shared by {@link #ofRows(long[], byte[][], int, ForwardingTables, int[])}). */
+    public boolean sharesRow(int s, ForwardingTables other, int otherS) {
+        return ports[s] == other.ports[otherS];
+    }
+
     /** Bytes held by the entries (one per switch and destination index), headers excluded. */
     public long entryBytes() {
         return (long) ports.length * destinationCount;

@@ -6,9 +6,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.store.FabricFingerprint;
+import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
-import org.fabricmanager.routing.RoutingEngines;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.engines.RoutingEngines;
 
 /**
  * Runs routing computations one at a time on a dedicated dispatcher thread, so the control thread
@@ -17,6 +18,8 @@ import org.fabricmanager.routing.RoutingResult;
  */
 public final class RoutingService implements AutoCloseable {
     private final RoutingEngine engine;
+    /** The last routing computed, for the next re-route (dispatcher thread only). */
+    private RoutedSnapshot last;
     private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "fm-routing");
         t.setDaemon(true);
@@ -52,7 +55,14 @@ public final class RoutingService implements AutoCloseable {
                 return new RoutingOutcome(job, fingerprint, null, null, 0, 0);
             }
             long start = System.nanoTime();
-            RoutingResult result = engine.route(job.fabric().index());
+            // from the last routing when the job continues it: an incremental engine recomputes only what
+            // the change affects (the result is exactly a routing from scratch)
+            RoutedSnapshot previous = last != null && job.previous() != null
+                    && job.previous().tables() == last.result().tables() ? last : null;
+            RoutedSnapshot snapshot = previous == null ? engine.routeSnapshot(job.fabric().index())
+                    : engine.reroute(job.fabric().index(), previous);
+            last = snapshot;
+            RoutingResult result = snapshot.result();
             long routed = System.nanoTime();
             TableSet tables = TableSet.derive(job.version(), result.tables(), job.previous());
             return new RoutingOutcome(job, fingerprint, result, tables, routed - start, System.nanoTime() - routed);

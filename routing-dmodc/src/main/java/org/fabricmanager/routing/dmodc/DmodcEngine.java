@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.PhaseTimings;
+import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
@@ -22,6 +23,9 @@ import org.slf4j.LoggerFactory;
  * <p>The engine owns a {@link RoutingPool}: preprocessing runs one barrier per rank going up, then
  * down; routes run switch by switch in parallel. Tables do not depend on the number of threads.
  * Phases: {@code ranking}, {@code groups}, {@code cost+divider}, {@code routes}, {@code validity}.
+ *
+ * <p>{@link #reroute} routes a later snapshot from the previous {@link DmodcRouting}, recomputing
+ * only the table entries the change can affect.
  */
 public final class DmodcEngine implements RoutingEngine {
     /** The engine's name. */
@@ -56,9 +60,70 @@ public final class DmodcEngine implements RoutingEngine {
         return compute(fabric).result();
     }
 
+    @Override
+    public DmodcRouting routeSnapshot(FabricIndex fabric) {
+        return compute(fabric);
+    }
+
     /** Routes {@code fabric} and keeps the preprocessing, for alternative ports and diagnostics. */
     public DmodcRouting compute(FabricIndex fabric) {
-        List<PhaseTimings.Phase> phases = new ArrayList<>(5);
+        Preprocessing pre = preprocess(fabric);
+        long t3 = System.nanoTime();
+        byte[][] rows = new RouteFill(fabric, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations)
+                .computeAll(pool);
+        ForwardingTables tables = ForwardingTables.ofRows(guids(fabric), rows, fabric.destinationCount());
+        long t4 = System.nanoTime();
+        pre.phases.add(new PhaseTimings.Phase("routes", t4 - t3));
+        return finish(fabric, pre, tables, t4, null);
+    }
+
+    /**
+     * Routes {@code next} from the Dmodc routing of an earlier snapshot: the preprocessing is done
+     * again (it is a small part of the work), then only the rows and entries whose inputs changed
+     * are computed ({@link RouteChanges}); the other rows are the previous ones, shared. The tables
+     * and validity are exactly those of {@link #compute}{@code (next)}. Phases: {@code ranking},
+     * {@code groups}, {@code cost+divider}, {@code changes}, {@code routes}, {@code validity}. A
+     * previous routing of another engine gives a routing from scratch.
+     */
+    @Override
+    public DmodcRouting reroute(FabricIndex next, RoutedSnapshot previous) {
+        if (!(previous instanceof DmodcRouting before)) {
+            return compute(next);
+        }
+        Preprocessing pre = preprocess(next, sameLeaves(before.index(), next) ? before : null);
+        long t3 = System.nanoTime();
+        RouteChanges changes = RouteChanges.between(before, next, pre.cd.costs(), pre.cd.dividers(), pre.cd.changed(),
+                pool);
+        long t4 = System.nanoTime();
+        pre.phases.add(new PhaseTimings.Phase("changes", t4 - t3));
+        RouteFill fill = new RouteFill(next, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations);
+        ForwardingTables tables;
+        if (changes.everything()) {
+            tables = ForwardingTables.ofRows(guids(next), fill.computeAll(pool), next.destinationCount());
+        } else {
+            byte[][] rows = fill.computeChanged(pool, changes, before.result().tables());
+            int[] reuse = new int[rows.length];
+            for (int s = 0; s < reuse.length; s++) {
+                reuse[s] = changes.kind(s) == RouteChanges.REUSE ? changes.previousRow(s) : -1;
+            }
+            tables = ForwardingTables.ofRows(guids(next), rows, next.destinationCount(), before.result().tables(), reuse);
+        }
+        long t5 = System.nanoTime();
+        pre.phases.add(new PhaseTimings.Phase("routes", t5 - t4));
+        return finish(next, pre, tables, t5, changes);
+    }
+
+    /** Ranking, groups, costs and dividers, with their timings. */
+    private Preprocessing preprocess(FabricIndex fabric) {
+        return preprocess(fabric, null);
+    }
+
+    /**
+     * The same, the costs updated from {@code previous} (a routing of a fabric with the same
+     * leaves) when there is one.
+     */
+    private Preprocessing preprocess(FabricIndex fabric, DmodcRouting previous) {
+        List<PhaseTimings.Phase> phases = new ArrayList<>(6);
         long t0 = System.nanoTime();
         Ranks ranks = Ranks.of(fabric);
         long t1 = System.nanoTime();
@@ -69,30 +134,65 @@ public final class DmodcEngine implements RoutingEngine {
         long t2 = System.nanoTime();
         phases.add(new PhaseTimings.Phase("groups", t2 - t1));
 
-        CostDivider.Result cd = CostDivider.compute(fabric, ranks, neighbours, pool);
+        CostDivider.Result cd = previous == null ? CostDivider.compute(fabric, ranks, neighbours, pool)
+                : CostDivider.update(fabric, ranks, neighbours, pool, previous);
         long t3 = System.nanoTime();
         phases.add(new PhaseTimings.Phase("cost+divider", t3 - t2));
+        return new Preprocessing(phases, t0, ranks, destinations, cd);
+    }
 
-        byte[][] rows = new RouteFill(fabric, cd.costs(), cd.dividers(), cd.profiles(), destinations).computeAll(pool);
+    private DmodcRouting finish(FabricIndex fabric, Preprocessing pre, ForwardingTables tables, long routed,
+                                RouteChanges changes) {
+        Validity validity = LeafValidity.check(fabric, pre.cd.costs(), pool);
+        long end = System.nanoTime();
+        pre.phases.add(new PhaseTimings.Phase("validity", end - routed));
+        if (LOG.isDebugEnabled()) {
+            String how = "";
+            if (changes != null) {
+                int[] counts = changes.counts();
+                how = changes.everything() ? ", re-routed from scratch (destination count changed)"
+                        : ", re-routed: " + counts[RouteChanges.REUSE] + " rows reused, " + counts[RouteChanges.PATCH]
+                        + " patched, " + counts[RouteChanges.FULL] + " recomputed";
+            }
+            LOG.debug("dmodc routed {} switches x {} destinations in {} ms on {} threads ({} unreachable leaf pairs{})",
+                    fabric.switchCount(), fabric.destinationCount(), (end - pre.start) / 1_000_000, pool.threads(),
+                    validity.unreachablePairs(), how);
+        }
+        RoutingResult result = new RoutingResult(NAME, tables, validity, new PhaseTimings(pre.phases));
+        DmodcRouting.RowCounts rowCounts = null;
+        if (changes != null) {
+            int[] counts = changes.counts();
+            rowCounts = new DmodcRouting.RowCounts(counts[RouteChanges.REUSE], counts[RouteChanges.PATCH],
+                    counts[RouteChanges.FULL]);
+        }
+        return new DmodcRouting(fabric, result, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(),
+                rowCounts);
+    }
+
+    /** True when both fabrics have the same leaf switches (GUIDs) in the same order, so cost columns match. */
+    private static boolean sameLeaves(FabricIndex before, FabricIndex next) {
+        if (before.leafCount() != next.leafCount()) {
+            return false;
+        }
+        for (int l = 0; l < next.leafCount(); l++) {
+            if (before.switchGuid(before.leaves()[l]) != next.switchGuid(next.leaves()[l])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long[] guids(FabricIndex fabric) {
         long[] guids = new long[fabric.switchCount()];
         for (int s = 0; s < guids.length; s++) {
             guids[s] = fabric.switchGuid(s);
         }
-        ForwardingTables tables = ForwardingTables.ofRows(guids, rows, fabric.destinationCount());
-        long t4 = System.nanoTime();
-        phases.add(new PhaseTimings.Phase("routes", t4 - t3));
+        return guids;
+    }
 
-        Validity validity = LeafValidity.check(fabric, cd.costs(), pool);
-        long t5 = System.nanoTime();
-        phases.add(new PhaseTimings.Phase("validity", t5 - t4));
-
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("dmodc routed {} switches x {} destinations in {} ms on {} threads ({} unreachable leaf pairs)",
-                    guids.length, fabric.destinationCount(), (t5 - t0) / 1_000_000, pool.threads(),
-                    validity.unreachablePairs());
-        }
-        RoutingResult result = new RoutingResult(NAME, tables, validity, new PhaseTimings(phases));
-        return new DmodcRouting(fabric, result, ranks.array(), cd.costs(), cd.dividers());
+    /** What the preprocessing phases produced, and their timings so far. */
+    private record Preprocessing(List<PhaseTimings.Phase> phases, long start, Ranks ranks,
+                                 LeafDestinations destinations, CostDivider.Result cd) {
     }
 
     @Override

@@ -1,6 +1,8 @@
 package org.fabricmanager.routing.dmodc;
 
 import java.util.Arrays;
+import java.util.Optional;
+import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Ranking;
@@ -12,23 +14,32 @@ import org.fabricmanager.topology.Ranking;
  * the candidate groups {@code C_{s,λ}} of formula (1), and the memory the tables and costs take.
  * Alternatives are computed on request from the costs (a few comparisons per port group) rather
  * than stored per entry.
+ *
+ * <p>It is also the {@link RoutedSnapshot} that {@link DmodcEngine#reroute} takes to route a later
+ * snapshot incrementally; after such a re-route, {@link #rowCounts()} says how many rows were reused.
  */
-public final class DmodcRouting {
+public final class DmodcRouting implements RoutedSnapshot {
     private final FabricIndex index;
     private final RoutingResult result;
     private final int[] rank;
     private final CostTable costs;
     private final int[] divider;
+    private final RowProfiles profiles;
+    private final RowCounts rowCounts;
 
-    DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider) {
+    DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider,
+                 RowProfiles profiles, RowCounts rowCounts) {
         this.index = index;
         this.result = result;
         this.rank = rank;
         this.costs = costs;
         this.divider = divider;
+        this.profiles = profiles;
+        this.rowCounts = rowCounts;
     }
 
     /** Tables, validity and timings. */
+    @Override
     public RoutingResult result() {
         return result;
     }
@@ -38,9 +49,37 @@ public final class DmodcRouting {
         return index;
     }
 
+    @Override
+    public FabricIndex fabric() {
+        return index;
+    }
+
+    /**
+     * For a routing made by {@link DmodcEngine#reroute}: how many rows were the previous ones
+     * unchanged, the previous ones with some entries recomputed, and computed whole. Empty for a
+     * routing from scratch.
+     */
+    public Optional<RowCounts> rowCounts() {
+        return Optional.ofNullable(rowCounts);
+    }
+
+    /** Rows of a re-route by what was done with them. */
+    public record RowCounts(int reused, int patched, int recomputed) {
+    }
+
     /** Rank of switch {@code s} (0 for leaves), or {@link Ranking#UNREACHED}. */
     public int rank(int s) {
         return rank[s];
+    }
+
+    /** Every switch's rank, by id; for {@link DmodcEngine#reroute}. */
+    int[] ranks() {
+        return rank;
+    }
+
+    /** The cost rows' profiles; for {@link DmodcEngine#reroute}. */
+    RowProfiles profiles() {
+        return profiles;
     }
 
     /** Divider {@code Π_s} of switch {@code s}. */

@@ -21,10 +21,14 @@ final class Neighbours {
     }
 
     static Neighbours of(FabricIndex index, Ranks ranks) {
+        return of(index, ranks.array());
+    }
+
+    /** The same from a rank array ({@link org.fabricmanager.topology.Ranking#fromLeaves}). */
+    static Neighbours of(FabricIndex index, int[] rank) {
         int n = index.switchCount();
         int[] groupStart = index.groupStartArray();
         int[] neighbour = index.groupNeighbourArray();
-        int[] rank = ranks.array();
         int[] upStart = new int[n + 1];
         int[] downStart = new int[n + 1];
         for (int s = 0; s < n; s++) {

@@ -35,8 +35,11 @@ final class RouteFill {
     private final int[] groupPorts;
     private final int maxGroups;
     private final RowProfiles profiles;
+    private final int[] rank;
+    private NeighbourBlocks blocks;
 
-    RouteFill(FabricIndex index, CostTable costs, int[] divider, RowProfiles profiles, LeafDestinations destinations) {
+    RouteFill(FabricIndex index, int[] rank, CostTable costs, int[] divider, RowProfiles profiles,
+              LeafDestinations destinations) {
         this.index = index;
         this.costs = costs;
         this.divider = divider;
@@ -51,10 +54,12 @@ final class RouteFill {
         }
         this.maxGroups = most;
         this.profiles = profiles;
+        this.rank = rank;
     }
 
-    /** All rows, switches in parallel. */
+    /** All rows, switches in parallel, after merging the shared neighbour rows ({@link NeighbourBlocks}). */
     byte[][] computeAll(RoutingPool pool) {
+        blocks = NeighbourBlocks.of(index, rank, costs, profiles, pool);
         int switches = index.switchCount();
         byte[][] rows = new byte[switches][];
         Worker[] workers = new Worker[pool.threads()];
@@ -66,6 +71,33 @@ final class RouteFill {
             }
             for (int s = from; s < to; s++) {
                 rows[s] = worker.row(s);
+            }
+        });
+        return rows;
+    }
+
+    /**
+     * The rows of a re-route: {@code null} where {@code changes} reuses the previous row, the
+     * previous row copied and patched at its dirty leaves and destinations, or a whole new row.
+     */
+    byte[][] computeChanged(RoutingPool pool, RouteChanges changes, ForwardingTables previous) {
+        int switches = index.switchCount();
+        byte[][] rows = new byte[switches][];
+        Worker[] workers = new Worker[pool.threads()];
+        pool.forRange(rows.length, GRAIN, (w, from, to) -> {
+            Worker worker = workers[w];
+            if (worker == null) {
+                worker = new Worker();
+                workers[w] = worker;
+            }
+            for (int s = from; s < to; s++) {
+                byte kind = changes.kind(s);
+                if (kind == RouteChanges.FULL) {
+                    rows[s] = worker.row(s);
+                } else if (kind == RouteChanges.PATCH) {
+                    rows[s] = worker.patch(s, previous.copyRow(changes.previousRow(s)), changes.dirtyLeaves(s),
+                            changes.dirtyDestinations());
+                }
             }
         });
         return rows;
@@ -83,8 +115,11 @@ final class RouteFill {
         private final long[] runMask = new long[words];
         private final long[] base = new long[words];
         private boolean painted;
-        private int[] current = new int[0];
+        private int[] current = new int[1];
         private int[] modes = new int[0];
+        private int[] ownRun = new int[48];
+        private final int[] cursor = new int[NeighbourBlocks.MAX_BLOCKS];
+        private final int[] state = new int[NeighbourBlocks.MAX_BLOCKS];
 
         // The open run: destinations [runFrom, runTo) sharing the candidates runMask.
         private int runFrom;
@@ -123,12 +158,95 @@ final class RouteFill {
             return row;
         }
 
+        /**
+         * Recomputes, in a copy of the previous row of {@code s}, the destinations of the leaves in
+         * {@code leaves} (bits, may be null) and the destinations {@code destinations}, each as
+         * {@link #row} would write it.
+         */
+        byte[] patch(int s, byte[] row, long[] leaves, int[] destinations) {
+            ownLeaf = index.leafNumber(s);
+            g0 = groupStart[s];
+            int k = groupStart[s + 1] - g0;
+            w = (k + 63) >>> 6;
+            pi = divider[s];
+            selectors.begin(g0, w, k);
+            if (leaves != null) {
+                for (int word = 0; word < leaves.length; word++) {
+                    long bits = leaves[word];
+                    while (bits != 0) {
+                        patchLeaf(row, s, k, (word << 6) + Long.numberOfTrailingZeros(bits));
+                        bits &= bits - 1;
+                    }
+                }
+            }
+            for (int d : destinations) {
+                patchDestination(row, s, k, d);
+            }
+            return row;
+        }
+
+        private void patchLeaf(byte[] row, int s, int k, int leaf) {
+            if (leaf == ownLeaf) {
+                for (int i = destinations.start(leaf); i < destinations.start(leaf + 1); i++) {
+                    row[destinations.destination(i)] = (byte) destinations.port(i);
+                }
+                return;
+            }
+            int own = costs.cost(s, leaf);
+            if (k == 0 || own == CostTable.INFINITE) {
+                noRoute(row, leaf);
+                return;
+            }
+            leafMask(k, leaf, own);
+            if (destinations.contiguous(leaf)) {
+                int d0 = destinations.first(leaf);
+                selectors.fill(row, d0, d0 + destinations.count(leaf), mask, pi);
+            } else {
+                fillScattered(row, leaf);
+            }
+        }
+
+        private void patchDestination(byte[] row, int s, int k, int d) {
+            int pos = index.nodeByDestination(d);
+            int leafSwitch = pos == FabricIndex.NONE ? FabricIndex.NONE : index.nodeLeaf(pos);
+            if (leafSwitch == FabricIndex.NONE) {
+                row[d] = NO_ROUTE;
+            } else if (leafSwitch == s) {
+                row[d] = (byte) index.nodeLeafPort(pos);
+            } else {
+                int leaf = index.leafNumber(leafSwitch);
+                int own = costs.cost(s, leaf);
+                if (k == 0 || own == CostTable.INFINITE) {
+                    row[d] = NO_ROUTE;
+                } else {
+                    leafMask(k, leaf, own);
+                    row[d] = selectors.port(mask, d, pi);
+                }
+            }
+        }
+
+        /** Formula (1) for one leaf into {@link #mask}: the groups whose neighbour is closer than {@code own}. */
+        private void leafMask(int k, int leaf, int own) {
+            byte[] c = costs.array();
+            Arrays.fill(mask, 0, w, 0L);
+            for (int i = 0; i < k; i++) {
+                if (c[groupNeighbour[g0 + i] * leaves + leaf] < own) {
+                    mask[i >>> 6] |= 1L << i;
+                }
+            }
+        }
+
         private void routeLeaves(byte[] row, int s, int k) {
             w = (k + 63) >>> 6;
             pi = divider[s];
-            selectors.begin(g0, w);
+            selectors.begin(g0, w, k);
             runFrom = -1;
             painted = false;
+            if (blocks != null && blocks.eligible(s)) {
+                blockSweep(row, s);
+                flush(row);
+                return;
+            }
             boolean profiled = profiles.segments(s) != null;
             for (int i = 0; i < k && profiled; i++) {
                 profiled = profiles.segments(groupNeighbour[g0 + i]) != null;
@@ -202,6 +320,215 @@ final class RouteFill {
             if (previous < leaves) {
                 interval(row, previous, leaves);
             }
+        }
+
+        /**
+         * Formulas (1)-(4) from the shared rows of the blocks of {@code s} ({@link NeighbourBlocks})
+         * and the runs of its own row off its mode: the leaves split at every boundary of either,
+         * and only stretches where a block's rows or the own cost are off their modes are looked at
+         * (the rest is the painted base). A block's mask over its set's rows is turned into one over
+         * its groups and placed at its first group.
+         */
+        private void blockSweep(byte[] row, int s) {
+            int b0 = blocks.firstBlock(s);
+            int nb = blocks.firstBlock(s + 1) - b0;
+            int mode = profiles.mode(s);
+            int runs = ownRuns(s, mode);
+            // Base: every row at its mode.
+            Arrays.fill(mask, 0, w, 0L);
+            for (int b = 0; b < nb; b++) {
+                place(b0 + b, blocks.rows(b0 + b).base(mode));
+            }
+            boolean any = false;
+            for (int i = 0; i < w; i++) {
+                any |= mask[i] != 0;
+            }
+            current[0] = mode;
+            if (any && mode != CostTable.INFINITE && mode != 0) {
+                System.arraycopy(mask, 0, base, 0, w);
+                selectors.fill(row, 0, row.length, base, pi);
+                painted = true;
+            }
+            if (nb == 1) {
+                singleBlockSweep(row, b0, mode, runs);
+                return;
+            }
+            for (int b = 0; b < nb; b++) {
+                cursor[b] = 0;
+            }
+            int run = 0;
+            int p = 0;
+            while (p < leaves) {
+                while (run < runs && ownRun[3 * run + 1] <= p) {
+                    run++;
+                }
+                int v;
+                int next;
+                if (run < runs && ownRun[3 * run] <= p) {
+                    v = ownRun[3 * run + 2];
+                    next = ownRun[3 * run + 1];
+                } else {
+                    v = mode;
+                    next = run < runs ? ownRun[3 * run] : leaves;
+                }
+                boolean atBase = true;
+                for (int b = 0; b < nb; b++) {
+                    SharedRows r = blocks.rows(b0 + b);
+                    int i = cursor[b];
+                    while (i < r.intervals() && r.to(i) <= p) {
+                        i++;
+                    }
+                    cursor[b] = i;
+                    if (i < r.intervals() && r.from(i) <= p) {
+                        state[b] = i;
+                        next = Math.min(next, r.to(i));
+                        atBase = false;
+                    } else {
+                        state[b] = -1;
+                        if (i < r.intervals()) {
+                            next = Math.min(next, r.from(i));
+                        }
+                    }
+                }
+                if (!(atBase && v == mode && painted)) {
+                    Arrays.fill(mask, 0, w, 0L);
+                    for (int b = 0; b < nb; b++) {
+                        SharedRows r = blocks.rows(b0 + b);
+                        place(b0 + b, state[b] < 0 ? r.base(v) : r.lessThan(state[b], v));
+                    }
+                    current[0] = v;
+                    interval(row, p, next);
+                }
+                p = next;
+            }
+        }
+
+        /**
+         * {@link #blockSweep} when the switch's groups are one block (masks of one word): the own
+         * row's runs and the set's intervals are walked together; at the mode, only the set's
+         * intervals are looked at, each a lookup and a comparison with the base, and written only
+         * where it differs.
+         */
+        private void singleBlockSweep(byte[] row, int b, int mode, int runs) {
+            SharedRows r = blocks.rows(b);
+            int count = r.intervals();
+            int shift = blocks.groupFrom(b);
+            long baseBits = blocks.toGroups(b, r.base(mode)) << shift;
+            int run = 0;
+            int i = 0;
+            int p = 0;
+            while (p < leaves) {
+                int runFrom = run < runs ? ownRun[3 * run] : leaves;
+                if (runFrom <= p) {
+                    // Inside a run of the own row off its mode: split at the set's boundaries.
+                    int runTo = ownRun[3 * run + 1];
+                    int v = ownRun[3 * run + 2];
+                    while (p < runTo) {
+                        while (i < count && r.to(i) <= p) {
+                            i++;
+                        }
+                        long rowsMask;
+                        int next;
+                        if (i < count && r.from(i) <= p) {
+                            rowsMask = r.lessThan(i, v);
+                            next = Math.min(runTo, r.to(i));
+                        } else {
+                            rowsMask = r.base(v);
+                            next = i < count ? Math.min(runTo, r.from(i)) : runTo;
+                        }
+                        emit(row, p, next, v, blocks.toGroups(b, rowsMask) << shift);
+                        p = next;
+                    }
+                    run++;
+                    continue;
+                }
+                // At the mode up to the next run: only the set's intervals can differ from the base.
+                while (i < count && r.to(i) <= p) {
+                    i++;
+                }
+                while (p < runFrom) {
+                    if (i < count && r.from(i) < runFrom) {
+                        int from = Math.max(p, r.from(i));
+                        if (!painted && p < from) {
+                            emit(row, p, from, mode, baseBits);
+                        }
+                        int to = Math.min(runFrom, r.to(i));
+                        long bits = blocks.toGroups(b, r.lessThan(i, mode)) << shift;
+                        if (!painted || bits != baseBits) {
+                            emit(row, from, to, mode, bits);
+                        }
+                        p = to;
+                        if (r.to(i) <= runFrom) {
+                            i++;
+                        }
+                    } else {
+                        if (!painted) {
+                            emit(row, p, runFrom, mode, baseBits);
+                        }
+                        p = runFrom;
+                    }
+                }
+            }
+        }
+
+        /** Leaves {@code [from, to)} at own cost {@code v} with the one-word candidates {@code bits}. */
+        private void emit(byte[] row, int from, int to, int v, long bits) {
+            mask[0] = bits;
+            current[0] = v;
+            interval(row, from, to);
+        }
+
+        /** ORs block {@code b}'s mask (over its set's rows) into {@link #mask} at its groups. */
+        private void place(int b, long rowsMask) {
+            long bits = blocks.toGroups(b, rowsMask);
+            if (bits == 0) {
+                return;
+            }
+            int at = blocks.groupFrom(b);
+            int word = at >>> 6;
+            int shift = at & 63;
+            mask[word] |= bits << shift;
+            if (shift != 0 && word + 1 < w) {
+                mask[word + 1] |= bits >>> (64 - shift);
+            }
+        }
+
+        /**
+         * The runs of the row of {@code s} off {@code mode} into {@link #ownRun} as triples
+         * (from, to, cost); returns their number. From the profile when there is one.
+         */
+        private int ownRuns(int s, int mode) {
+            int[] segments = profiles.segments(s);
+            if (segments != null) {
+                if (ownRun.length < segments.length) {
+                    ownRun = new int[segments.length];
+                }
+                System.arraycopy(segments, 0, ownRun, 0, segments.length);
+                return segments.length / 3;
+            }
+            byte[] c = costs.array();
+            int at = s * leaves;
+            int n = 0;
+            int l = 0;
+            while (l < leaves) {
+                int v = c[at + l];
+                if (v == mode) {
+                    l++;
+                    continue;
+                }
+                int start = l;
+                while (l < leaves && c[at + l] == v) {
+                    l++;
+                }
+                if (3 * n + 3 > ownRun.length) {
+                    ownRun = Arrays.copyOf(ownRun, ownRun.length * 2);
+                }
+                ownRun[3 * n] = start;
+                ownRun[3 * n + 1] = l;
+                ownRun[3 * n + 2] = v;
+                n++;
+            }
+            return n;
         }
 
         private void recomputeMask(int k) {

@@ -100,6 +100,12 @@ final class RowProfiles {
         return n;
     }
 
+    /** Row {@code s} has the profile of row {@code t} of {@code other} (an identical row; the segments are shared). */
+    void copy(int s, RowProfiles other, int t) {
+        mode[s] = other.mode[t];
+        segments[s] = other.segments[t];
+    }
+
     /** The profile of a row that is infinite everywhere. */
     void setUnreachable(int s) {
         mode[s] = CostTable.INFINITE;

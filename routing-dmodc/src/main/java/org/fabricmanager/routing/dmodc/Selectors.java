@@ -25,13 +25,26 @@ final class Selectors {
     private final int words;
     private final long[] slotKey;
     private final int[] slotEpoch = new int[SLOTS];
-    private final int[] slotCount = new int[SLOTS];
+    private final int[] slotCount;
     private final int[] slotCandidates;
-    private final int[] slotPeriod = new int[SLOTS];
-    private final byte[] slotSequence = new byte[SLOTS * SEQUENCE_MAX];
+    private final int[] slotPeriod;
+    private final byte[] slotSequence;
     private int epoch;
     private int g0;
     private int w;
+    /** Every group of the current switch has one port: sequences come from {@link #octets}, uncached. */
+    private boolean singlePorts;
+    /**
+     * Per group octet {@code o} (groups {@code 8o .. 8o+7}) and byte {@code b} of a mask: the ports of
+     * the groups set in {@code b}, in order, packed into a {@code long} (first port lowest), built
+     * lazily for the current switch.
+     */
+    private final long[] octets;
+    private final int[] octetEpoch;
+    /** {@link #fillRotation}'s candidate ports, repeated: 3 x 64 plus the spill of an eight-byte write. */
+    private final byte[] rotation = new byte[3 * 64 + 16];
+    private final long[] packed = new long[8];
+    private final int[] packedCount = new int[8];
 
     Selectors(int[] groupPortStart, int[] groupPorts, int maxGroups) {
         this.groupPortStart = groupPortStart;
@@ -39,17 +52,31 @@ final class Selectors {
         this.maxGroups = Math.max(1, maxGroups);
         this.words = Math.max(1, (maxGroups + 63) >>> 6);
         this.slotKey = new long[SLOTS * words];
-        this.slotCandidates = new int[SLOTS * this.maxGroups];
+        this.slotCandidates = new int[(SLOTS + 1) * this.maxGroups];
+        this.slotCount = new int[SLOTS + 1];
+        this.slotPeriod = new int[SLOTS + 1];
+        this.slotSequence = new byte[(SLOTS + 1) * SEQUENCE_MAX];
+        this.octets = new long[words * 8 * 256];
+        this.octetEpoch = new int[words * 8];
     }
 
-    /** Starts a switch whose groups are {@code g0 ..}, masks of {@code w} words; forgets the previous switch's selectors. */
-    void begin(int firstGroup, int maskWords) {
+    /**
+     * Starts a switch whose {@code groups} groups are {@code g0 ..}, masks of {@code w} words;
+     * forgets the previous switch's selectors.
+     */
+    void begin(int firstGroup, int maskWords, int groups) {
         g0 = firstGroup;
         w = maskWords;
         if (++epoch == 0) {
             Arrays.fill(slotEpoch, 0);
+            Arrays.fill(octetEpoch, 0);
             epoch = 1;
         }
+        boolean single = true;
+        for (int g = firstGroup; g < firstGroup + groups && single; g++) {
+            single = groupSize(g) == 1;
+        }
+        singlePorts = single;
     }
 
     /**
@@ -57,10 +84,14 @@ final class Selectors {
      * ({@code 255} when it is empty).
      */
     void fill(byte[] row, int from, int to, long[] mask, int pi) {
+        if (pi == 1 && singlePorts && w == 1) {
+            fillRotation(row, from, to, mask[0]);
+            return;
+        }
         int q = from / pi;
         int last = (to - 1) / pi;
         if (last - q >= DIRECT_STEPS) {
-            fillRange(row, from, to, slot(mask), pi);
+            fillRange(row, from, to, singlePorts ? materialize(mask) : slot(mask), pi);
             return;
         }
         // Few values of q: take the ports straight from the mask (the (q mod #C)-th set bit).
@@ -81,6 +112,53 @@ final class Selectors {
         }
     }
 
+    /**
+     * Formulas (3)-(4) with {@code Π_s = 1} and one port per group, candidates in one word: the
+     * ports cycle through the candidates' ports, {@code port(d) = C[d mod #C]}. {@code C} is
+     * assembled from the octet tables three times over in {@link #rotation}, so that any range of
+     * up to {@code 2 #C} destinations is one copy from offset {@code from mod #C}; longer ranges
+     * copy one period and double it. This is a leaf's case, where a degraded fabric leaves
+     * thousands of short runs with distinct candidates.
+     */
+    private void fillRotation(byte[] row, int from, int to, long bits) {
+        int n = Long.bitCount(bits);
+        if (n == 0) {
+            Arrays.fill(row, from, to, NO_ROUTE);
+            return;
+        }
+        int len = to - from;
+        int copies = len <= n ? 2 : 3;
+        // The ports of each non-empty octet, then C written `copies` times, each copy after the
+        // previous one so that it overwrites the spill of the previous copy's last 8-byte store.
+        int octetCount = 0;
+        for (int o = 0; bits != 0; o++, bits >>>= 8) {
+            int b = (int) (bits & 0xff);
+            if (b != 0) {
+                packed[octetCount] = octet(o)[(o << 8) + b];
+                packedCount[octetCount++] = Integer.bitCount(b);
+            }
+        }
+        for (int c = 0, at = 0; c < copies; c++) {
+            for (int i = 0; i < octetCount; i++) {
+                ByteLanes.set(rotation, at, packed[i]);
+                at += packedCount[i];
+            }
+        }
+        int r = from % n;
+        if (len <= 2 * n) {
+            int i = 0;
+            for (; i + 8 <= len; i += 8) {
+                ByteLanes.set(row, from + i, ByteLanes.get(rotation, r + i));
+            }
+            for (; i < len; i++) {
+                row[from + i] = rotation[r + i];
+            }
+        } else {
+            System.arraycopy(rotation, r, row, from, n);
+            RowPatterns.replicate(row, from, n, to);
+        }
+    }
+
     /** Formulas (3)-(4) for destination {@code d} with the candidates {@code mask}. */
     byte port(long[] mask, int d, int pi) {
         int slot = slot(mask);
@@ -91,6 +169,45 @@ final class Selectors {
         int q = d / pi;
         int period = slotPeriod[slot];
         return period > 0 ? slotSequence[slot * SEQUENCE_MAX + q % period] : (byte) portOf(slot * maxGroups, n, q);
+    }
+
+    /**
+     * For a switch whose groups have one port each: the candidates' ports in group order are the
+     * whole sequence over {@code q} (period {@code #C}), assembled eight groups at a time from the
+     * octet tables into the scratch slot {@link #SLOTS}, which is returned. No cache: a degraded
+     * fabric gives a leaf hundreds of distinct candidate sets, each used once or twice.
+     */
+    private int materialize(long[] mask) {
+        int seq = SLOTS * SEQUENCE_MAX;
+        int n = 0;
+        for (int i = 0; i < w; i++) {
+            long bits = mask[i];
+            for (int o = i * 8; bits != 0; o++, bits >>>= 8) {
+                int b = (int) (bits & 0xff);
+                if (b != 0) {
+                    ByteLanes.set(slotSequence, seq + n, octet(o)[(o << 8) + b]);
+                    n += Integer.bitCount(b);
+                }
+            }
+        }
+        slotCount[SLOTS] = n;
+        slotPeriod[SLOTS] = n;
+        return SLOTS;
+    }
+
+    /** The table of group octet {@code o} of the current switch, built on first use; returns {@link #octets}. */
+    private long[] octet(int o) {
+        if (octetEpoch[o] != epoch) {
+            octetEpoch[o] = epoch;
+            int at = o << 8;
+            octets[at] = 0;
+            for (int b = 1; b < 256; b++) {
+                int g = g0 + o * 8 + Integer.numberOfTrailingZeros(b);
+                long port = g < groupPortStart.length - 1 ? groupPorts[groupPortStart[g]] & 0xffL : 0;
+                octets[at + b] = port | (octets[at + (b & (b - 1))] << 8);
+            }
+        }
+        return octets;
     }
 
     /** The cache slot holding the selector of {@code key}, built on a miss. */

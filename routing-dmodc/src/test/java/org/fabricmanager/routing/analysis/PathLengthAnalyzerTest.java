@@ -7,7 +7,7 @@ import static org.fabricmanager.routing.analysis.HandTables.S0;
 import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingEngine;
-import org.fabricmanager.routing.RoutingEngines;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.HdftGenerator;

@@ -1,21 +1,29 @@
-package org.fabricmanager.routing;
+package org.fabricmanager.routing.engines;
 
 import java.util.List;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.baseline.MinHopEngine;
 import org.fabricmanager.routing.baseline.UpDownEngine;
+import org.fabricmanager.routing.dmodc.DmodcEngine;
+import org.fabricmanager.routing.dmodc.DmodkEngine;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
 
-/** Creates engines by the names the CLI and the daemon's configuration use. */
+/**
+ * Creates engines by the names the CLI and the daemon's configuration use. It lives in a package of
+ * its own because it knows every engine, while the engines only know the API package
+ * ({@code org.fabricmanager.routing}): arrows point from here to the engines to the API, never back.
+ */
 public final class RoutingEngines {
     /** The default engine. */
-    public static final String DEFAULT = "dmodc";
+    public static final String DEFAULT = DmodcEngine.NAME;
 
     private RoutingEngines() {
     }
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of("dmodc", "dmodk", MinHopEngine.NAME, UpDownEngine.NAME, VtftrEngine.NAME);
+        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME, VtftrEngine.NAME);
     }
 
     /**
@@ -29,10 +37,10 @@ public final class RoutingEngines {
             throw new RoutingException("routing threads must be at least 1, got " + threads);
         }
         switch (name) {
-            case "dmodc":
-                return new org.fabricmanager.routing.dmodc.DmodcEngine(threads);
-            case "dmodk":
-                return new org.fabricmanager.routing.dmodc.DmodkEngine(threads);
+            case DmodcEngine.NAME:
+                return new DmodcEngine(threads);
+            case DmodkEngine.NAME:
+                return new DmodkEngine(threads);
             case MinHopEngine.NAME:
                 return new MinHopEngine(threads);
             case UpDownEngine.NAME:

@@ -1,8 +1,10 @@
-package org.fabricmanager.routing;
+package org.fabricmanager.routing.engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingException;
 import org.junit.jupiter.api.Test;
 
 /** The factory knows dmodc (the default) and dmodk by name. */

@@ -1,0 +1,240 @@
+package org.fabricmanager.routing.dmodc;
+
+import java.util.Arrays;
+
+/**
+ * The cost rows of a set of switches ({@link #member}s, at most 64, ascending ids) that many other
+ * switches have as neighbours (the switches of one pod, for its leaves; the top switches of one
+ * plane, for the switches below them), merged once for all of them: each row's mode, and the
+ * stretches of leaves where some row is off its mode ("intervals"), each with the rows that are
+ * and their costs. Between intervals every row is at its mode.
+ *
+ * <p>What a neighbouring switch asks is formula (1) restricted to these rows: which of them are
+ * strictly cheaper than its own cost {@code v} at a leaf, as a bit mask over the member positions
+ * ({@link #base} outside the intervals, {@link #lessThan} inside). Masks for one threshold, the
+ * most common own cost of the switches that ask, are precomputed per interval. A degraded fat tree
+ * repeats the same few off-mode leaves in every row of a pod or plane; merging the rows here
+ * instead of in every neighbour's own sweep is what keeps Dmodc's routes phase close to the
+ * intact case. Immutable once built.
+ */
+final class SharedRows {
+    /** Most rows a set may have: masks are one {@code long}. */
+    static final int MAX_MEMBERS = 64;
+
+    private final int[] member;
+    private final long[] lessThanMode;
+    private final int count;
+    private final int[] from;
+    private final int[] to;
+    private final int[] entryStart;
+    private final byte[] entryMember;
+    private final byte[] entryCost;
+    private final int threshold;
+    private final long[] atThreshold;
+
+    private SharedRows(int[] member, long[] lessThanMode, int count, int[] from, int[] to, int[] entryStart,
+                       byte[] entryMember, byte[] entryCost, int threshold, long[] atThreshold) {
+        this.member = member;
+        this.lessThanMode = lessThanMode;
+        this.count = count;
+        this.from = from;
+        this.to = to;
+        this.entryStart = entryStart;
+        this.entryMember = entryMember;
+        this.entryCost = entryCost;
+        this.threshold = threshold;
+        this.atThreshold = atThreshold;
+    }
+
+    /** Number of rows. */
+    int size() {
+        return member.length;
+    }
+
+    /** Switch id of row {@code j} (ascending in {@code j}). */
+    int member(int j) {
+        return member[j];
+    }
+
+    /** Position of switch {@code s} among the rows, or -1. */
+    int position(int s) {
+        int j = Arrays.binarySearch(member, s);
+        return j < 0 ? -1 : j;
+    }
+
+    /** Number of intervals. */
+    int intervals() {
+        return count;
+    }
+
+    /** First leaf of interval {@code i}. */
+    int from(int i) {
+        return from[i];
+    }
+
+    /** End (exclusive) of interval {@code i}. */
+    int to(int i) {
+        return to[i];
+    }
+
+    /** Rows whose mode is below {@code v} (cost {@code 0 .. INFINITE}): the mask outside every interval. */
+    long base(int v) {
+        return lessThanMode[v];
+    }
+
+    /** Rows whose cost in interval {@code i} is below {@code v}. */
+    long lessThan(int i, int v) {
+        if (v == threshold) {
+            return atThreshold[i];
+        }
+        return compute(i, v);
+    }
+
+    private long compute(int i, int v) {
+        long mask = lessThanMode[v];
+        for (int e = entryStart[i]; e < entryStart[i + 1]; e++) {
+            long bit = 1L << entryMember[e];
+            mask = entryCost[e] < v ? mask | bit : mask & ~bit;
+        }
+        return mask;
+    }
+
+    /**
+     * Merges the rows of {@code members} (ascending switch ids, at most {@link #MAX_MEMBERS}) from
+     * their profiles (rows without one are scanned), precomputing masks for {@code threshold}.
+     */
+    static SharedRows build(int[] members, CostTable costs, RowProfiles profiles, int threshold, Scratch x) {
+        int m = members.length;
+        if (m == 0 || m > MAX_MEMBERS) {
+            throw new IllegalArgumentException(m + " rows, expected 1 to " + MAX_MEMBERS);
+        }
+        int leaves = costs.leafCount();
+        long[] classes = new long[CostTable.INFINITE + 1];
+        x.events.clear();
+        for (int j = 0; j < m; j++) {
+            int u = members[j];
+            int mode = profiles.mode(u);
+            classes[mode] |= 1L << j;
+            int[] segments = profiles.segments(u);
+            if (segments != null) {
+                for (int g = 0; g < segments.length; g += 3) {
+                    x.events.add(segments[g], j, segments[g + 2], true);
+                    x.events.add(segments[g + 1], j, 0, false);
+                }
+            } else {
+                addRuns(x, costs, u, j, mode, leaves);
+            }
+        }
+        long[] lessThanMode = new long[CostTable.INFINITE + 1];
+        for (int v = 1; v <= CostTable.INFINITE; v++) {
+            lessThanMode[v] = lessThanMode[v - 1] | classes[v - 1];
+        }
+        // Sweep the boundaries: an interval is a maximal stretch with the same off-mode rows and costs.
+        x.reset();
+        long active = 0;
+        long[] positions = x.events.positions();
+        for (int word = 0; word < positions.length; word++) {
+            long bits = positions[word];
+            while (bits != 0) {
+                int p = (word << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (active != 0) {
+                    x.close(p);
+                }
+                for (int e = x.events.firstEnd(p); e >= 0; e = x.events.next(e)) {
+                    active &= ~(1L << x.events.a(e));
+                }
+                for (int e = x.events.firstStart(p); e >= 0; e = x.events.next(e)) {
+                    int j = x.events.a(e);
+                    active |= 1L << j;
+                    x.cost[j] = (byte) x.events.b(e);
+                }
+                if (active != 0 && p < leaves) {
+                    x.open(p, active);
+                }
+            }
+        }
+        int n = x.intervals;
+        int entries = x.entryCount;
+        long[] atThreshold = new long[n];
+        SharedRows rows = new SharedRows(members.clone(), lessThanMode, n, Arrays.copyOf(x.from, n),
+                Arrays.copyOf(x.to, n), Arrays.copyOf(x.entryStart, n + 1), Arrays.copyOf(x.entryMember, entries),
+                Arrays.copyOf(x.entryCost, entries), threshold, atThreshold);
+        for (int i = 0; i < n; i++) {
+            atThreshold[i] = rows.compute(i, threshold);
+        }
+        return rows;
+    }
+
+    /** The runs of a row without a profile where it is off {@code mode}, as events of row {@code j}. */
+    private static void addRuns(Scratch x, CostTable costs, int u, int j, int mode, int leaves) {
+        byte[] c = costs.array();
+        int row = u * leaves;
+        int l = 0;
+        while (l < leaves) {
+            int v = c[row + l];
+            if (v == mode) {
+                l++;
+                continue;
+            }
+            int start = l;
+            while (l < leaves && c[row + l] == v) {
+                l++;
+            }
+            x.events.add(start, j, v, true);
+            x.events.add(l, j, 0, false);
+        }
+    }
+
+    /** One worker's buffers for {@link #build}, reused from set to set. */
+    static final class Scratch {
+        final BoundaryEvents events;
+        final byte[] cost = new byte[MAX_MEMBERS];
+        int[] from = new int[64];
+        int[] to = new int[64];
+        int[] entryStart = new int[65];
+        byte[] entryMember = new byte[256];
+        byte[] entryCost = new byte[256];
+        int intervals;
+        int entryCount;
+
+        Scratch(int leaves) {
+            events = new BoundaryEvents(leaves);
+        }
+
+        void reset() {
+            intervals = 0;
+            entryCount = 0;
+            entryStart[0] = 0;
+        }
+
+        void open(int p, long active) {
+            if (intervals + 1 >= from.length) {
+                from = Arrays.copyOf(from, from.length * 2);
+                to = Arrays.copyOf(to, to.length * 2);
+                entryStart = Arrays.copyOf(entryStart, from.length + 1);
+            }
+            int needed = entryCount + Long.bitCount(active);
+            if (needed > entryMember.length) {
+                int size = Math.max(needed, entryMember.length * 2);
+                entryMember = Arrays.copyOf(entryMember, size);
+                entryCost = Arrays.copyOf(entryCost, size);
+            }
+            from[intervals] = p;
+            long bits = active;
+            while (bits != 0) {
+                int j = Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                entryMember[entryCount] = (byte) j;
+                entryCost[entryCount] = cost[j];
+                entryCount++;
+            }
+        }
+
+        void close(int p) {
+            to[intervals] = p;
+            intervals++;
+            entryStart[intervals] = entryCount;
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package org.fabricmanager.routing.dmodc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rows merged once for many switches ({@link UpSets} for costs, {@link SharedRows} and
+ * {@link NeighbourBlocks} for routes) say, leaf by leaf, exactly what the rows themselves say; and
+ * degraded fat trees are mostly computed through them, so that the reference comparisons of
+ * {@link DmodcEngineTest} exercise them.
+ */
+class SharedNeighbourRowsTest {
+    private static final RoutingPool POOL = new RoutingPool(2, "test");
+
+    @AfterAll
+    static void close() {
+        POOL.close();
+    }
+
+    @Test
+    void costsAreExactlyThoseOfProcedureOne() {
+        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(4));
+        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 2));
+        fabrics.addAll(TestFabrics.irregular(20));
+        for (TestFabrics.Degraded d : fabrics) {
+            FabricIndex index = d.fabric().index();
+            CostTable costs = preprocess(index).costs();
+            ReferenceDmodc reference = new ReferenceDmodc(d.fabric());
+            for (int s = 0; s < index.switchCount(); s++) {
+                for (int l = 0; l < index.leafCount(); l++) {
+                    int expected = reference.cost[s][index.leaves()[l]];
+                    int actual = costs.cost(s, l);
+                    assertThat(actual == CostTable.INFINITE ? ReferenceDmodc.INF : actual)
+                            .as("%s: switch %d, leaf %d", d, s, l).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    @Test
+    void sharedRowsGiveTheRowsCostsComparedAtEveryLeaf() {
+        Random random = new Random(5);
+        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3)) {
+            FabricIndex index = d.fabric().index();
+            Ranks ranks = Ranks.of(index);
+            CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
+            NeighbourBlocks blocks = NeighbourBlocks.of(index, ranks.array(), cd.costs(), cd.profiles(), POOL);
+            for (int s = 0; s < index.switchCount(); s++) {
+                if (!blocks.eligible(s)) {
+                    continue;
+                }
+                for (int b = blocks.firstBlock(s); b < blocks.firstBlock(s + 1); b++) {
+                    SharedRows rows = blocks.rows(b);
+                    int v = random.nextInt(6);
+                    v = v == 5 ? CostTable.INFINITE : v;
+                    int i = 0;
+                    for (int l = 0; l < index.leafCount(); l++) {
+                        while (i < rows.intervals() && rows.to(i) <= l) {
+                            i++;
+                        }
+                        long mask = i < rows.intervals() && rows.from(i) <= l ? rows.lessThan(i, v) : rows.base(v);
+                        long expected = 0;
+                        for (int j = 0; j < rows.size(); j++) {
+                            if (cd.costs().cost(rows.member(j), l) < v) {
+                                expected |= 1L << j;
+                            }
+                        }
+                        assertThat(mask).as("%s: set of switch %d, leaf %d, below %d", d, s, l, v).isEqualTo(expected);
+                        // The block's own groups: bit i for its i-th group, in group order.
+                        long groups = 0;
+                        int g0 = index.groupStart(s) + blocks.groupFrom(b);
+                        for (int g = 0; g < blocks.groupCount(b); g++) {
+                            if (cd.costs().cost(index.groupNeighbour(g0 + g), l) < v) {
+                                groups |= 1L << g;
+                            }
+                        }
+                        assertThat(blocks.toGroups(b, mask)).as("%s: block of switch %d, leaf %d", d, s, l)
+                                .isEqualTo(groups);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void degradedFatTreesAreMostlyComputedThroughSharedRows() {
+        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 2)) {
+            FabricIndex index = d.fabric().index();
+            Ranks ranks = Ranks.of(index);
+            Neighbours neighbours = Neighbours.of(index, ranks);
+            CostDivider.Result cd = CostDivider.compute(index, ranks, neighbours, POOL);
+            NeighbourBlocks blocks = NeighbourBlocks.of(index, ranks.array(), cd.costs(), cd.profiles(), POOL);
+            UpSets sets = UpSets.of(index.switchCount(), neighbours);
+            int eligible = 0;
+            int merged = 0;
+            for (int s = 0; s < index.switchCount(); s++) {
+                eligible += blocks.eligible(s) ? 1 : 0;
+                merged += sets.setOf(s) >= 0 && sets.shared(sets.setOf(s)) ? 1 : 0;
+            }
+            assertThat(eligible).as(d.toString()).isGreaterThan(index.switchCount() * 3 / 4);
+            int top = ranks.top();
+            assertThat(merged).as(d.toString()).isGreaterThan((index.switchCount() - ranks.levelSize(top)) / 2);
+        }
+    }
+
+    @Test
+    void setsLargerThanAMaskAreLeftToTheSwitchesOwnSweep() {
+        // 96 leaves below each top switch: the tops' down block would need 96 rows.
+        Fabric fabric = TestFabrics.intact("PGFT(2;3,96;1,6;1,2)");
+        FabricIndex index = fabric.index();
+        CostDivider.Result cd = preprocess(index);
+        NeighbourBlocks blocks = NeighbourBlocks.of(index, Ranks.of(index).array(), cd.costs(), cd.profiles(), POOL);
+        for (int s = 0; s < index.switchCount(); s++) {
+            assertThat(blocks.eligible(s)).as("switch %d", s).isEqualTo(index.isLeaf(s));
+        }
+    }
+
+    private static CostDivider.Result preprocess(FabricIndex index) {
+        Ranks ranks = Ranks.of(index);
+        return CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
+    }
+}
