@@ -110,17 +110,19 @@ class ProductionScaleBenchmark {
             long seq = fp.lastSeq();
             rest.get(0).command("link down " + Guids.format(link.a()) + " " + link.aPort());
             JsonNode r = fp.awaitEvent("REACTION", seq, 120);
-            System.out.printf("link death %s/%d: %s%n", Guids.format(link.a()), link.aPort(), figures(r));
+            System.out.printf("link death %s/%d: %s%n  %s%n", Guids.format(link.a()), link.aPort(), figures(r),
+                    message(fp.events(seq), "ROUTING_COMPUTED"));
             seq = fp.lastSeq();
             rest.get(0).command("link up " + Guids.format(link.a()) + " " + link.aPort());
             r = fp.awaitEvent("REACTION", seq, 120);
-            System.out.printf("link back up: %s%n", figures(r));
+            System.out.printf("link back up: %s%n  %s%n", figures(r), message(fp.events(seq), "ROUTING_COMPUTED"));
 
             // a spine death: its process dies (its session closes, its neighbours' cables stay up in their processes)
             seq = fp.lastSeq();
             spine.process().destroyForcibly();
             r = fp.awaitEvent("REACTION", seq, 120);
-            System.out.printf("spine death %s: %s%n", Guids.format(loneSpine), figures(r));
+            System.out.printf("spine death %s: %s%n  %s%n", Guids.format(loneSpine), figures(r),
+                    message(fp.events(seq), "ROUTING_COMPUTED"));
             System.out.printf("load after: %s%n", load());
         }
     }

@@ -145,9 +145,9 @@ public final class RoutingManager {
         timer.record(outcome.nanos(), TimeUnit.NANOSECONDS);
         active = new ActiveRouting(job.version(), job.fabric(), outcome.fingerprint(), outcome.tables(), r.engine(),
                 outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false);
-        milestones.record(Milestone.Kind.ROUTING_COMPUTED, String.format("routing v%d computed in %.1f ms (%s, %s)",
+        milestones.record(Milestone.Kind.ROUTING_COMPUTED, String.format("routing v%d computed in %.1f ms (%s, %s; %s)",
                 job.version(), outcome.millis(), r.engine(), r.validity().isValid() ? "valid"
-                        : r.validity().unreachablePairs() + " unreachable leaf pairs"));
+                        : r.validity().unreachablePairs() + " unreachable leaf pairs", outcome.detail()));
         LOG.debug("routing v{}: {} of {} switches' tables changed (compared in {} ms)", job.version(),
                 outcome.tables().changedRows(), outcome.tables().rowCount(), String.format("%.1f", outcome.compareMillis()));
         stored = null;

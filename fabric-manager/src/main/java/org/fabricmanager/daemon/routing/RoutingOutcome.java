@@ -7,10 +7,11 @@ import org.fabricmanager.routing.RoutingResult;
  * A finished job: the fabric's fingerprint and, unless that equals the job's active fingerprint (then
  * nothing was routed and {@code result} and {@code tables} are {@code null}), the engine's result, the tables
  * ready to push (hashed, with the blocks changed since the previous version), the engine's wall-clock time
- * including indexing, and the time it took to compare the tables with the previous version.
+ * including indexing, the time it took to compare the tables with the previous version, and a
+ * breakdown of the routing time for the log ({@code ""} when nothing was routed).
  */
 public record RoutingOutcome(RoutingJob job, String fingerprint, RoutingResult result, TableSet tables, long nanos,
-                             long compareNanos) {
+                             long compareNanos, String detail) {
 
     /** True when the fabric was the routed one: nothing was computed. */
     public boolean unchanged() {
