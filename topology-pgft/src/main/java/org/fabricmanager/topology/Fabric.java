@@ -26,6 +26,14 @@ public final class Fabric {
     private final LongIntMap switchByGuid;
     private final LongIntMap nodeByGuid;
     private volatile FabricIndex index;
+    /**
+     * For a fabric derived by {@link #withChanges} with the same switches and nodes: the index it was
+     * derived from and the links that changed, so that {@link #index()} updates that index instead of
+     * building one; dropped once the index exists.
+     */
+    private FabricIndex parentIndex;
+    private Collection<Link> removedFromParent;
+    private Collection<Link> addedToParent;
 
     /**
      * Builds and validates a fabric.
@@ -172,8 +180,14 @@ public final class Fabric {
             }
             kept.add(l);
         }
-        return new Fabric(this, sameMembers ? switches : List.copyOf(keptSwitches),
+        Fabric derived = new Fabric(this, sameMembers ? switches : List.copyOf(keptSwitches),
                 sameMembers ? nodes : List.copyOf(keptNodes), Collections.unmodifiableList(kept), sameMembers);
+        if (sameMembers) {
+            derived.parentIndex = old;
+            derived.removedFromParent = List.copyOf(gone);
+            derived.addedToParent = List.copyOf(addedLinks);
+        }
+        return derived;
     }
 
     /** True when a link of this fabric that is kept uses {@code guid}'s port {@code port}. */
@@ -339,8 +353,12 @@ public final class Fabric {
             synchronized (this) {
                 i = index;
                 if (i == null) {
-                    i = new FabricIndex(this);
+                    i = parentIndex != null ? FabricIndex.derive(this, parentIndex, removedFromParent, addedToParent)
+                            : new FabricIndex(this);
                     index = i;
+                    parentIndex = null;
+                    removedFromParent = null;
+                    addedToParent = null;
                 }
             }
         }

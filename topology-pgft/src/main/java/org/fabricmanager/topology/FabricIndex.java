@@ -1,6 +1,7 @@
 package org.fabricmanager.topology;
 
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -138,34 +139,186 @@ public final class FabricIndex {
         }
         groupPortStart[groups] = pi;
 
-        // Leaves: switches with at least one node link, in id order; their nodes by destination index.
-        leafNumber = filled(n);
-        int leafCount = 0;
-        int[] nodesPerSwitch = new int[n];
-        for (int i = 0; i < nn; i++) {
-            if (nodeLeaf[i] != NONE) {
-                nodesPerSwitch[nodeLeaf[i]]++;
+        LeafLayout layout = new LeafLayout(n, nodeLeaf);
+        leaves = layout.leaves;
+        leafNumber = layout.leafNumber;
+        leafNodeStart = layout.leafNodeStart;
+        leafNodes = layout.leafNodes;
+    }
+
+    /**
+     * The index of {@code fabric}, which is {@code old}'s fabric with {@code removed} links taken away and
+     * {@code added} links added (same switches, same nodes): entry for entry what {@code new
+     * FabricIndex(fabric)} builds, but the switches and nodes are shared with {@code old}, and only the
+     * rows of the switches the links touch are copied. A fault's re-route at 5,120 switches then indexes
+     * in a few milliseconds instead of re-reading 200,000 links.
+     */
+    static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Link> removed, Collection<Link> added) {
+        return new FabricIndex(fabric, old, removed, added);
+    }
+
+    private FabricIndex(Fabric fabric, FabricIndex old, Collection<Link> removed, Collection<Link> added) {
+        this.fabric = fabric;
+        switchGuid = old.switchGuid;
+        switchPorts = old.switchPorts;
+        switchIdByGuid = old.switchIdByGuid;
+        nodeGuid = old.nodeGuid;
+        nodeIndex = old.nodeIndex;
+        nodePosByGuid = old.nodePosByGuid;
+        destinationCount = old.destinationCount;
+        nodeByDestination = old.nodeByDestination;
+        int n = switchGuid.length;
+        peerSwitch = old.peerSwitch.clone();
+        peerPort = old.peerPort.clone();
+        peerNode = old.peerNode.clone();
+        boolean[] touched = new boolean[n];
+        boolean nodesMoved = false;
+        int[] leafOf = old.nodeLeaf;
+        int[] leafPortOf = old.nodeLeafPort;
+        for (int pass = 0; pass < 2; pass++) {
+            for (Link l : pass == 0 ? removed : added) {
+                int sa = switchIdByGuid.get(l.a());
+                int sb = switchIdByGuid.get(l.b());
+                if (sa == NONE && sb == NONE) {
+                    continue; // node to node: not indexed
+                }
+                for (int s : new int[] {sa, sb}) {
+                    if (s != NONE && !touched[s]) {
+                        touched[s] = true;
+                        peerSwitch[s] = peerSwitch[s].clone();
+                        peerPort[s] = peerPort[s].clone();
+                        peerNode[s] = peerNode[s].clone();
+                    }
+                }
+                if ((sa == NONE || sb == NONE) && !nodesMoved) {
+                    nodesMoved = true;
+                    leafOf = leafOf.clone();
+                    leafPortOf = leafPortOf.clone();
+                }
+                boolean add = pass == 1;
+                if (sa != NONE && sb != NONE) {
+                    peerSwitch[sa][l.aPort()] = add ? sb : NONE;
+                    peerPort[sa][l.aPort()] = add ? l.bPort() : NONE;
+                    peerSwitch[sb][l.bPort()] = add ? sa : NONE;
+                    peerPort[sb][l.bPort()] = add ? l.aPort() : NONE;
+                } else {
+                    int s = sa != NONE ? sa : sb;
+                    int port = sa != NONE ? l.aPort() : l.bPort();
+                    int pos = nodePosByGuid.get(sa != NONE ? l.b() : l.a());
+                    peerNode[s][port] = add ? pos : NONE;
+                    leafOf[pos] = add ? s : NONE;
+                    leafPortOf[pos] = add ? port : NONE;
+                }
             }
         }
+        nodeLeaf = leafOf;
+        nodeLeafPort = leafPortOf;
+
+        // Port groups: copied for untouched switches (ids do not change), recomputed for touched ones.
+        int[] start = new int[n + 1];
+        int[][] neighbours = new int[n][];
+        int groups = 0;
+        int ports = 0;
         for (int s = 0; s < n; s++) {
-            if (nodesPerSwitch[s] > 0) {
-                leafNumber[s] = leafCount++;
+            start[s] = groups;
+            if (touched[s]) {
+                neighbours[s] = distinctNeighbours(s);
+                groups += neighbours[s].length;
+                for (int p = 1; p <= switchPorts[s]; p++) {
+                    if (peerSwitch[s][p] != NONE && peerSwitch[s][p] != s) {
+                        ports++;
+                    }
+                }
+            } else {
+                groups += old.groupStart[s + 1] - old.groupStart[s];
+                ports += old.groupPortStart[old.groupStart[s + 1]] - old.groupPortStart[old.groupStart[s]];
             }
         }
-        leaves = new int[leafCount];
-        leafNodeStart = new int[leafCount + 1];
-        for (int s = 0, k = 0; s < n; s++) {
-            if (leafNumber[s] != NONE) {
-                leaves[k] = s;
-                leafNodeStart[k + 1] = leafNodeStart[k] + nodesPerSwitch[s];
-                k++;
+        start[n] = groups;
+        groupStart = start;
+        groupNeighbour = new int[groups];
+        groupPortStart = new int[groups + 1];
+        groupPorts = new int[ports];
+        int g = 0;
+        int pi = 0;
+        for (int s = 0; s < n; s++) {
+            if (touched[s]) {
+                for (int neighbour : neighbours[s]) {
+                    groupNeighbour[g] = neighbour;
+                    groupPortStart[g] = pi;
+                    for (int p = 1; p <= switchPorts[s]; p++) {
+                        if (peerSwitch[s][p] == neighbour) {
+                            groupPorts[pi++] = p;
+                        }
+                    }
+                    g++;
+                }
+            } else {
+                int og = old.groupStart[s];
+                int count = old.groupStart[s + 1] - og;
+                int op = old.groupPortStart[og];
+                int portCount = old.groupPortStart[og + count] - op;
+                System.arraycopy(old.groupNeighbour, og, groupNeighbour, g, count);
+                for (int i = 0; i < count; i++) {
+                    groupPortStart[g + i] = old.groupPortStart[og + i] - op + pi;
+                }
+                System.arraycopy(old.groupPorts, op, groupPorts, pi, portCount);
+                g += count;
+                pi += portCount;
             }
         }
-        leafNodes = new int[leafNodeStart[leafCount]];
-        int[] fill = Arrays.copyOf(leafNodeStart, leafCount);
-        for (int i = 0; i < nn; i++) {
-            if (nodeLeaf[i] != NONE) {
-                leafNodes[fill[leafNumber[nodeLeaf[i]]]++] = i;
+        groupPortStart[groups] = pi;
+
+        if (!nodesMoved) {
+            leaves = old.leaves;
+            leafNumber = old.leafNumber;
+            leafNodeStart = old.leafNodeStart;
+            leafNodes = old.leafNodes;
+            return;
+        }
+        LeafLayout layout = new LeafLayout(n, nodeLeaf);
+        leaves = layout.leaves;
+        leafNumber = layout.leafNumber;
+        leafNodeStart = layout.leafNodeStart;
+        leafNodes = layout.leafNodes;
+    }
+
+    /** Leaves: switches with at least one node link, in id order; their nodes by destination index. */
+    private static final class LeafLayout {
+        final int[] leaves;
+        final int[] leafNumber;
+        final int[] leafNodeStart;
+        final int[] leafNodes;
+
+        LeafLayout(int n, int[] nodeLeaf) {
+            leafNumber = filled(n);
+            int leafCount = 0;
+            int[] nodesPerSwitch = new int[n];
+            for (int leaf : nodeLeaf) {
+                if (leaf != NONE) {
+                    nodesPerSwitch[leaf]++;
+                }
+            }
+            for (int s = 0; s < n; s++) {
+                if (nodesPerSwitch[s] > 0) {
+                    leafNumber[s] = leafCount++;
+                }
+            }
+            leaves = new int[leafCount];
+            leafNodeStart = new int[leafCount + 1];
+            for (int s = 0, k = 0; s < n; s++) {
+                if (leafNumber[s] != NONE) {
+                    leaves[k] = s;
+                    leafNodeStart[k + 1] = leafNodeStart[k] + nodesPerSwitch[s];
+                    k++;
+                }
+            }
+            leafNodes = new int[leafNodeStart[leafCount]];
+            int[] fill = Arrays.copyOf(leafNodeStart, leafCount);
+            for (int i = 0; i < nodeLeaf.length; i++) {
+                if (nodeLeaf[i] != NONE) {
+                    leafNodes[fill[leafNumber[nodeLeaf[i]]]++] = i;
+                }
             }
         }
     }

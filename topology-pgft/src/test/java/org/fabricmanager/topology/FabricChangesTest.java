@@ -15,7 +15,14 @@ class FabricChangesTest {
 
     @Test
     void derivedFabricsEqualTheFabricsBuiltFromScratch() {
-        for (long seed = 1; seed <= 40; seed++) {
+        derive(40, 4, 3);
+        // link changes only: indexes are then derived from the previous one, step after step
+        derive(40, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    /** Random changes, a switch removed one step in {@code switchOdds}, a node one step in {@code nodeOdds}. */
+    private static void derive(int seeds, int switchOdds, int nodeOdds) {
+        for (long seed = 1; seed <= seeds; seed++) {
             Random random = new Random(seed);
             Fabric current = FABRIC;
             for (int step = 0; step < 6; step++) {
@@ -23,10 +30,10 @@ class FabricChangesTest {
                 Set<Long> removedSwitches = new HashSet<>();
                 Set<Long> removedNodes = new HashSet<>();
                 List<Link> removedLinks = new ArrayList<>();
-                if (random.nextInt(4) == 0 && current.switches().size() > 2) {
+                if (random.nextInt(switchOdds) == 0 && current.switches().size() > 2) {
                     removedSwitches.add(current.switches().get(random.nextInt(current.switches().size())).guid());
                 }
-                if (random.nextInt(3) == 0 && !current.nodes().isEmpty()) {
+                if (random.nextInt(nodeOdds) == 0 && !current.nodes().isEmpty()) {
                     removedNodes.add(current.nodes().get(random.nextInt(current.nodes().size())).guid());
                 }
                 for (int k = random.nextInt(4); k > 0; k--) {
@@ -70,7 +77,7 @@ class FabricChangesTest {
                 expectedLinks.addAll(added);
                 Fabric built = new Fabric(current.pgft().orElse(null), switches, nodes, expectedLinks);
                 assertThat(derived).as("seed %d step %d", seed, step).isEqualTo(built);
-                assertThat(derived.index().switchCount()).isEqualTo(built.index().switchCount());
+                assertSameIndex(derived.index(), built.index(), "seed " + seed + " step " + step);
                 for (FabricSwitch s : built.switches()) {
                     assertThat(derived.switchByGuid(s.guid())).contains(s);
                 }
@@ -83,6 +90,39 @@ class FabricChangesTest {
                 current = derived;
             }
         }
+    }
+
+    /** Every array of the two indexes, entry for entry. */
+    private static void assertSameIndex(FabricIndex a, FabricIndex b, String what) {
+        assertThat(a.switchCount()).as(what).isEqualTo(b.switchCount());
+        for (int s = 0; s < a.switchCount(); s++) {
+            assertThat(a.switchGuid(s)).as(what).isEqualTo(b.switchGuid(s));
+            assertThat(a.switchPorts(s)).as(what).isEqualTo(b.switchPorts(s));
+            assertThat(a.peerSwitches(s)).as(what + " peers of " + s).isEqualTo(b.peerSwitches(s));
+            assertThat(a.peerPorts(s)).as(what + " peer ports of " + s).isEqualTo(b.peerPorts(s));
+            assertThat(a.peerNodes(s)).as(what + " nodes of " + s).isEqualTo(b.peerNodes(s));
+            assertThat(a.leafNumber(s)).as(what).isEqualTo(b.leafNumber(s));
+        }
+        assertThat(a.groupStartArray()).as(what + " groups").isEqualTo(b.groupStartArray());
+        assertThat(a.groupNeighbourArray()).as(what + " group neighbours").isEqualTo(b.groupNeighbourArray());
+        assertThat(a.groupPortStartArray()).as(what + " group ports").isEqualTo(b.groupPortStartArray());
+        assertThat(a.groupPortArray()).as(what + " ports").isEqualTo(b.groupPortArray());
+        assertThat(a.nodeCount()).as(what).isEqualTo(b.nodeCount());
+        assertThat(a.destinationCount()).as(what).isEqualTo(b.destinationCount());
+        for (int i = 0; i < a.nodeCount(); i++) {
+            assertThat(a.nodeGuid(i)).as(what).isEqualTo(b.nodeGuid(i));
+            assertThat(a.nodeIndex(i)).as(what).isEqualTo(b.nodeIndex(i));
+            assertThat(a.nodeLeaf(i)).as(what + " leaf of node " + i).isEqualTo(b.nodeLeaf(i));
+            assertThat(a.nodeLeafPort(i)).as(what).isEqualTo(b.nodeLeafPort(i));
+        }
+        for (int d = 0; d < a.destinationCount(); d++) {
+            assertThat(a.nodeByDestination(d)).as(what).isEqualTo(b.nodeByDestination(d));
+        }
+        assertThat(a.leaves()).as(what + " leaves").isEqualTo(b.leaves());
+        for (int leaf = 0; leaf <= a.leafCount(); leaf++) {
+            assertThat(a.leafNodeStart(leaf)).as(what).isEqualTo(b.leafNodeStart(leaf));
+        }
+        assertThat(a.leafNodeArray()).as(what + " leaf nodes").isEqualTo(b.leafNodeArray());
     }
 
     @Test
