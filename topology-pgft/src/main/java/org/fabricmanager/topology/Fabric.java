@@ -27,11 +27,12 @@ public final class Fabric {
     private final LongIntMap nodeByGuid;
     private volatile FabricIndex index;
     /**
-     * For a fabric derived by {@link #withChanges} with the same switches and nodes: the index it was
-     * derived from and the links that changed, so that {@link #index()} updates that index instead of
+     * For a fabric derived by {@link #withChanges} with the same nodes: the index it was derived from,
+     * the switches that went and the links that changed, so that {@link #index()} updates that index instead of
      * building one; dropped once the index exists.
      */
     private FabricIndex parentIndex;
+    private Collection<Long> switchesRemovedFromParent;
     private Collection<Link> removedFromParent;
     private Collection<Link> addedToParent;
 
@@ -182,8 +183,9 @@ public final class Fabric {
         }
         Fabric derived = new Fabric(this, sameMembers ? switches : List.copyOf(keptSwitches),
                 sameMembers ? nodes : List.copyOf(keptNodes), Collections.unmodifiableList(kept), sameMembers);
-        if (sameMembers) {
+        if (removedNodes.isEmpty()) {
             derived.parentIndex = old;
+            derived.switchesRemovedFromParent = List.copyOf(removedSwitches);
             derived.removedFromParent = List.copyOf(gone);
             derived.addedToParent = List.copyOf(addedLinks);
         }
@@ -353,10 +355,11 @@ public final class Fabric {
             synchronized (this) {
                 i = index;
                 if (i == null) {
-                    i = parentIndex != null ? FabricIndex.derive(this, parentIndex, removedFromParent, addedToParent)
-                            : new FabricIndex(this);
+                    i = parentIndex != null ? FabricIndex.derive(this, parentIndex, switchesRemovedFromParent,
+                            removedFromParent, addedToParent) : new FabricIndex(this);
                     index = i;
                     parentIndex = null;
+                    switchesRemovedFromParent = null;
                     removedFromParent = null;
                     addedToParent = null;
                 }

@@ -18,6 +18,8 @@ class FabricChangesTest {
         derive(40, 4, 3);
         // link changes only: indexes are then derived from the previous one, step after step
         derive(40, Integer.MAX_VALUE, Integer.MAX_VALUE);
+        // switches going too: ids renumbered
+        derive(40, 2, Integer.MAX_VALUE);
     }
 
     /** Random changes, a switch removed one step in {@code switchOdds}, a node one step in {@code nodeOdds}. */
