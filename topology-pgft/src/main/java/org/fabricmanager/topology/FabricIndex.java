@@ -105,39 +105,11 @@ public final class FabricIndex {
             // node-to-node cables carry no route; recognition reports them
         }
 
-        // Port groups, CSR layout.
-        groupStart = new int[n + 1];
-        int groups = 0;
-        int ports = 0;
-        for (int s = 0; s < n; s++) {
-            groupStart[s] = groups;
-            int[] neighbours = distinctNeighbours(s);
-            groups += neighbours.length;
-            for (int p = 1; p <= switchPorts[s]; p++) {
-                if (peerSwitch[s][p] != NONE && peerSwitch[s][p] != s) {
-                    ports++;
-                }
-            }
-        }
-        groupStart[n] = groups;
-        groupNeighbour = new int[groups];
-        groupPortStart = new int[groups + 1];
-        groupPorts = new int[ports];
-        int g = 0;
-        int pi = 0;
-        for (int s = 0; s < n; s++) {
-            for (int neighbour : distinctNeighbours(s)) {
-                groupNeighbour[g] = neighbour;
-                groupPortStart[g] = pi;
-                for (int p = 1; p <= switchPorts[s]; p++) {
-                    if (peerSwitch[s][p] == neighbour) {
-                        groupPorts[pi++] = p;
-                    }
-                }
-                g++;
-            }
-        }
-        groupPortStart[groups] = pi;
+        Groups groups = groups(null, null, null, null);
+        groupStart = groups.start;
+        groupNeighbour = groups.neighbour;
+        groupPortStart = groups.portStart;
+        groupPorts = groups.ports;
 
         LeafLayout layout = new LeafLayout(n, nodeLeaf);
         leaves = layout.leaves;
@@ -286,20 +258,49 @@ public final class FabricIndex {
         nodeLeaf = leafOf;
         nodeLeafPort = leafPortOf;
 
-        // Port groups: copied for untouched switches (neighbour ids renumbered), recomputed for touched ones.
         int[] oldOf = new int[n];
         for (int s = 0; s < oldCount; s++) {
             if (newId[s] != NONE) {
                 oldOf[newId[s]] = s;
             }
         }
+        Groups groups = groups(touched, old, oldOf, newId);
+        groupStart = groups.start;
+        groupNeighbour = groups.neighbour;
+        groupPortStart = groups.portStart;
+        groupPorts = groups.ports;
+
+        if (!nodesMoved) {
+            leaves = old.leaves;
+            leafNumber = old.leafNumber;
+            leafNodeStart = old.leafNodeStart;
+            leafNodes = old.leafNodes;
+            return;
+        }
+        LeafLayout layout = new LeafLayout(n, nodeLeaf);
+        leaves = layout.leaves;
+        leafNumber = layout.leafNumber;
+        leafNodeStart = layout.leafNodeStart;
+        leafNodes = layout.leafNodes;
+    }
+
+    /** Port groups in CSR layout. */
+    private record Groups(int[] start, int[] neighbour, int[] portStart, int[] ports) {
+    }
+
+    /**
+     * The port groups of every switch from the peer rows, or, with an {@code old} index, copied from it for
+     * the switches not {@code touched} (old id {@code oldOf[s]}, neighbour ids mapped by {@code newId}).
+     */
+    private Groups groups(boolean[] touched, FabricIndex old, int[] oldOf, int[] newId) {
+        int n = switchGuid.length;
         int[] start = new int[n + 1];
         int[][] neighbours = new int[n][];
         int groups = 0;
         int ports = 0;
         for (int s = 0; s < n; s++) {
             start[s] = groups;
-            if (touched[s]) {
+            if (old == null || touched[s]) {
                 neighbours[s] = distinctNeighbours(s);
                 groups += neighbours[s].length;
                 for (int p = 1; p <= switchPorts[s]; p++) {
@@ -314,20 +315,19 @@ public final class FabricIndex {
             }
         }
         start[n] = groups;
-        groupStart = start;
-        groupNeighbour = new int[groups];
-        groupPortStart = new int[groups + 1];
-        groupPorts = new int[ports];
+        int[] neighbour = new int[groups];
+        int[] portStart = new int[groups + 1];
+        int[] portList = new int[ports];
         int g = 0;
         int pi = 0;
         for (int s = 0; s < n; s++) {
-            if (touched[s]) {
-                for (int neighbour : neighbours[s]) {
-                    groupNeighbour[g] = neighbour;
-                    groupPortStart[g] = pi;
+            if (neighbours[s] != null) {
+                for (int peer : neighbours[s]) {
+                    neighbour[g] = peer;
+                    portStart[g] = pi;
                     for (int p = 1; p <= switchPorts[s]; p++) {
-                        if (peerSwitch[s][p] == neighbour) {
-                            groupPorts[pi++] = p;
+                        if (peerSwitch[s][p] == peer) {
+                            portList[pi++] = p;
                         }
                     }
                     g++;
@@ -339,28 +339,16 @@ public final class FabricIndex {
                 int op = old.groupPortStart[og];
                 int portCount = old.groupPortStart[og + count] - op;
                 for (int i = 0; i < count; i++) {
-                    groupNeighbour[g + i] = newId[old.groupNeighbour[og + i]];
-                    groupPortStart[g + i] = old.groupPortStart[og + i] - op + pi;
+                    neighbour[g + i] = newId[old.groupNeighbour[og + i]];
+                    portStart[g + i] = old.groupPortStart[og + i] - op + pi;
                 }
-                System.arraycopy(old.groupPorts, op, groupPorts, pi, portCount);
+                System.arraycopy(old.groupPorts, op, portList, pi, portCount);
                 g += count;
                 pi += portCount;
             }
         }
-        groupPortStart[groups] = pi;
-
-        if (!nodesMoved) {
-            leaves = old.leaves;
-            leafNumber = old.leafNumber;
-            leafNodeStart = old.leafNodeStart;
-            leafNodes = old.leafNodes;
-            return;
-        }
-        LeafLayout layout = new LeafLayout(n, nodeLeaf);
-        leaves = layout.leaves;
-        leafNumber = layout.leafNumber;
-        leafNodeStart = layout.leafNodeStart;
-        leafNodes = layout.leafNodes;
+        portStart[groups] = pi;
+        return new Groups(start, neighbour, portStart, portList);
     }
 
     /** Leaves: switches with at least one node link, in id order; their nodes by destination index. */
