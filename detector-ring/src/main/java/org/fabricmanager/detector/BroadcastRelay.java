@@ -1,5 +1,7 @@
 package org.fabricmanager.detector;
 
+import org.fabricmanager.detector.message.DetectorEvent;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabricmanager.detector.message.BroadcastCopy;

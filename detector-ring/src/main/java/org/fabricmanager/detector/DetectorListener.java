@@ -1,5 +1,7 @@
 package org.fabricmanager.detector;
 
+import org.fabricmanager.detector.message.DetectorEvent;
+
 /**
  * Receives a member's {@link DetectorEvent}s, each exactly once. Called on the member's own thread
  * (the simulator's thread or the member's Netty event loop): an implementation must not block and

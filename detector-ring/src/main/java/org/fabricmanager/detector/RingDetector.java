@@ -4,7 +4,7 @@ package org.fabricmanager.detector;
  * A running ring member as the daemon and the switch agents use it: report this member's own link
  * faults and recoveries, read its view, and stop it. Events arrive through the
  * {@link DetectorListener} given when it was started. Implemented by
- * {@link org.fabricmanager.detector.netty.NettyRingDetector}.
+ * {@code NettyRingDetector} in the {@code netty} package.
  */
 public interface RingDetector extends AutoCloseable {
 

@@ -1,15 +1,17 @@
 package org.fabricmanager.detector;
 
+import org.fabricmanager.detector.message.DetectorEvent;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.fabricmanager.detector.DetectorEvent.LinkDown;
-import org.fabricmanager.detector.DetectorEvent.LinkUp;
-import org.fabricmanager.detector.DetectorEvent.MemberFailed;
-import org.fabricmanager.detector.DetectorEvent.MemberRejoined;
+import org.fabricmanager.detector.message.DetectorEvent.LinkDown;
+import org.fabricmanager.detector.message.DetectorEvent.LinkUp;
+import org.fabricmanager.detector.message.DetectorEvent.MemberFailed;
+import org.fabricmanager.detector.message.DetectorEvent.MemberRejoined;
 import org.fabricmanager.detector.message.BroadcastCopy;
 import org.fabricmanager.detector.message.Heartbeat;
 import org.fabricmanager.detector.message.Join;

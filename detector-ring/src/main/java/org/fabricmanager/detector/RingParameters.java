@@ -1,5 +1,7 @@
 package org.fabricmanager.detector;
 
+import org.fabricmanager.detector.overlay.Overlay;
+
 import java.time.Duration;
 import java.util.Objects;
 

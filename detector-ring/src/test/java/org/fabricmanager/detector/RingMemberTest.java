@@ -1,15 +1,18 @@
 package org.fabricmanager.detector;
 
+import org.fabricmanager.detector.message.DetectorEvent;
+import org.fabricmanager.detector.overlay.Overlay;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.fabricmanager.detector.DetectorEvent.LinkDown;
-import org.fabricmanager.detector.DetectorEvent.LinkUp;
-import org.fabricmanager.detector.DetectorEvent.MemberFailed;
-import org.fabricmanager.detector.DetectorEvent.MemberRejoined;
+import org.fabricmanager.detector.message.DetectorEvent.LinkDown;
+import org.fabricmanager.detector.message.DetectorEvent.LinkUp;
+import org.fabricmanager.detector.message.DetectorEvent.MemberFailed;
+import org.fabricmanager.detector.message.DetectorEvent.MemberRejoined;
 import org.fabricmanager.detector.message.BroadcastCopy;
 import org.fabricmanager.detector.message.Heartbeat;
 import org.fabricmanager.detector.message.Join;

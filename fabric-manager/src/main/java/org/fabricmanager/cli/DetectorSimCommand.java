@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.fabricmanager.detector.Overlay;
+import org.fabricmanager.detector.overlay.Overlay;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.sim.ExperimentResult;
 import org.fabricmanager.detector.sim.ExperimentSpec;

@@ -15,7 +15,7 @@ import org.fabricmanager.agent.DetectorConfigListener;
 import org.fabricmanager.agent.RingAssignment;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.detector.DetectorConfig;
-import org.fabricmanager.detector.Overlay;
+import org.fabricmanager.detector.overlay.Overlay;
 import org.fabricmanager.detector.RingDetector;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.StartMode;

@@ -1,6 +1,6 @@
 package org.fabricmanager.detector.sim;
 
-import org.fabricmanager.detector.Overlay;
+import org.fabricmanager.detector.overlay.Overlay;
 
 /**
  * What a {@link FailureExperiment} measured; times are virtual milliseconds after the failures.

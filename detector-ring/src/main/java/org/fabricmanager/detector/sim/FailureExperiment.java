@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.fabricmanager.detector.DetectorEvent;
+import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.detector.MemberPhase;
 import org.fabricmanager.detector.RingMember;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
-import org.fabricmanager.detector.DetectorEvent;
+import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.detector.RingMember;
 import org.fabricmanager.detector.RingTransport;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.SplittableRandom;
-import org.fabricmanager.detector.Overlay;
+import org.fabricmanager.detector.overlay.Overlay;
 import org.fabricmanager.detector.RingParameters;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

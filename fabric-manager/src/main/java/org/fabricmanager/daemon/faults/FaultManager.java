@@ -18,7 +18,7 @@ import org.fabricmanager.daemon.discovery.SwitchPorts;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
-import org.fabricmanager.detector.DetectorEvent;
+import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.PortRecord;

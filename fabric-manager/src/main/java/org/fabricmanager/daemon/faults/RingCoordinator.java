@@ -16,7 +16,7 @@ import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.DetectorListener;
-import org.fabricmanager.detector.Overlay;
+import org.fabricmanager.detector.overlay.Overlay;
 import org.fabricmanager.detector.RingDetector;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.StartMode;

@@ -1,4 +1,4 @@
-package org.fabricmanager.detector;
+package org.fabricmanager.detector.overlay;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package org.fabricmanager.detector;
+package org.fabricmanager.detector.message;
 
 /**
  * What a member tells its {@link DetectorListener}: a member failed or rejoined, or a member reported
