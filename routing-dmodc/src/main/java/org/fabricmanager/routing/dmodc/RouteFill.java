@@ -390,7 +390,11 @@ final class RouteFill {
                         }
                     }
                 }
-                if (!(atBase && v == mode && painted)) {
+                if (v == CostTable.INFINITE) {
+                    // No route whatever the candidates: skip merging the sets' rows.
+                    current[0] = v;
+                    interval(row, p, next);
+                } else if (!(atBase && v == mode && painted)) {
                     Arrays.fill(mask, 0, w, 0L);
                     for (int b = 0; b < nb; b++) {
                         SharedRows r = blocks.rows(b0 + b);
@@ -429,7 +433,11 @@ final class RouteFill {
                         }
                         long rowsMask;
                         int next;
-                        if (i < count && r.from(i) <= p) {
+                        if (v == CostTable.INFINITE) {
+                            // No route whatever the candidates: skip the set's masks.
+                            rowsMask = 0;
+                            next = runTo;
+                        } else if (i < count && r.from(i) <= p) {
                             rowsMask = r.lessThan(i, v);
                             next = Math.min(runTo, r.to(i));
                         } else {
