@@ -150,6 +150,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     /** Snapshots the fabric and routes it unless the routed fabric is the same. */
     private void route() {
+        m.admission().remember();
         long t0 = System.nanoTime();
         TopologyBuilder.Result discovery = m.discovery().snapshot();
         m.faults().reactions().snapshot((System.nanoTime() - t0) / 1e6);
@@ -267,6 +268,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     /** From now on, lost sessions are the daemon's own doing: no milestones, no re-routing. */
     void stopping() {
+        m.admission().remember();
         sessions.stopping();
         m.faults().stopping();
         queue.cancelDeferred(REROUTE);

@@ -158,6 +158,7 @@ final class SwitchSessions implements SouthboundListener {
     String admitByAdmin(long guid) {
         ManagedSwitch ms = m.registry().get(guid);
         m.admission().admitted(guid);
+        m.admission().remember();
         if (ms == null) {
             return "switch " + Guids.format(guid) + " will be admitted when it connects";
         }

@@ -38,6 +38,8 @@ class AdmissionPolicyTest {
         }
         assertThat(p.judge(0x6000, 8, true)).as("the shape is full").contains("all are there");
         assertThat(p.judge(0x6001, 3, false)).as("after the first discovery, new GUIDs wait").isNotNull();
+        assertThat(store.load()).as("written at remember(), not at each admission").isEmpty();
+        p.remember();
         AdmissionPolicy restarted = new AdmissionPolicy(AdmissionPolicy.Mode.EXPECTED, Set.of(), SPEC, store);
         assertThat(restarted.judge(0x5003, 8, false)).as("known across restarts").isNull();
         assertThat(store.load()).hasSize(8);
