@@ -169,6 +169,9 @@ class ProductionScaleBenchmark {
         List<Double> sorted = new ArrayList<>(values);
         java.util.Collections.sort(sorted);
         int n = sorted.size();
+        if (n == 0) {
+            return Double.NaN; // one round only (fm.bench.linkRounds=1): no later rounds
+        }
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
