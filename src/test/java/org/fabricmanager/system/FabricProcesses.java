@@ -30,7 +30,7 @@ final class FabricProcesses implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
     private final List<Process> processes = new ArrayList<>();
     private Process daemon;
     private String restUrl;
@@ -49,7 +49,14 @@ final class FabricProcesses implements AutoCloseable {
     }
 
     FabricProcesses(Path dir) {
+        this(dir, null);
+    }
+
+    /** @param ssl how to trust an HTTPS daemon's certificate ({@code null}: the JDK's trusted CAs) */
+    FabricProcesses(Path dir, javax.net.ssl.SSLContext ssl) {
         this.dir = dir;
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        this.http = (ssl == null ? b : b.sslContext(ssl)).build();
     }
 
     static String java() {

@@ -12,7 +12,16 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Set;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.fabricmanager.pki.PemFiles;
+import org.fabricmanager.pki.PkiException;
 
 /**
  * The admin commands' view of a running daemon's REST API: GETs a path, returns the JSON, and turns
@@ -24,7 +33,11 @@ final class DaemonClient {
     static final String DEFAULT_URL = "http://127.0.0.1:7680";
     /** The option every admin command takes. */
     static final String URL_OPTION = "url";
-    static final String URL_USAGE = "--url URL               the daemon's REST address (default " + DEFAULT_URL + ")";
+    /** The option naming the CA that signed an HTTPS daemon's certificate ({@code rest.tls}). */
+    static final String CA_OPTION = "ca";
+    static final String URL_USAGE = "--url URL               the daemon's REST address (default " + DEFAULT_URL + ")\n"
+            + "  --ca FILE               with an https URL: trust the CA certificate(s) in this PEM file\n"
+            + "                          (a daemon whose rest.tls certificate a private CA signed)";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -35,14 +48,55 @@ final class DaemonClient {
     private final HttpClient http;
 
     DaemonClient(String command, String url) {
-        this.command = command;
-        this.base = parse(command, url);
-        this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+        this(command, url, null);
     }
 
-    /** A client for the {@code --url} option (or the default). */
+    /** @param ca a PEM file of CA certificates to trust for HTTPS ({@code null}: the JDK's trusted CAs) */
+    DaemonClient(String command, String url, Path ca) {
+        this.command = command;
+        this.base = parse(command, url);
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT);
+        if (ca != null) {
+            if (!"https".equals(base.getScheme())) {
+                throw new UsageException(command + ": option --ca is for an https:// --url");
+            }
+            builder.sslContext(trusting(command, ca));
+        }
+        this.http = builder.build();
+    }
+
+    /** A client for the {@code --url} and {@code --ca} options (or the default). */
     static DaemonClient of(Arguments args) {
-        return new DaemonClient(args.command(), args.valueOr(URL_OPTION, DEFAULT_URL));
+        String ca = args.valueOr(CA_OPTION, null);
+        return new DaemonClient(args.command(), args.valueOr(URL_OPTION, DEFAULT_URL), ca == null ? null : Path.of(ca));
+    }
+
+    /** The options of every admin command that talks to a daemon. */
+    static Set<String> options(String... more) {
+        Set<String> all = new java.util.HashSet<>(Set.of(more));
+        all.add(URL_OPTION);
+        all.add(CA_OPTION);
+        return Set.copyOf(all);
+    }
+
+    private static SSLContext trusting(String command, Path ca) {
+        try {
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            int i = 0;
+            for (X509Certificate c : PemFiles.readCertificates(ca)) {
+                trust.setCertificateEntry("ca-" + i++, c);
+            }
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            SSLContext ssl = SSLContext.getInstance("TLS");
+            ssl.init(null, tmf.getTrustManagers(), null);
+            return ssl;
+        } catch (PkiException e) {
+            throw new UsageException(command + ": option --ca: " + e.getMessage(), e);
+        } catch (GeneralSecurityException | IOException e) {
+            throw new UsageException(command + ": option --ca " + ca + ": " + e.getMessage(), e);
+        }
     }
 
     private static URI parse(String command, String url) {

@@ -39,7 +39,7 @@ final class EventsCommand implements Command {
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of(DaemonClient.URL_OPTION, "since");
+        return DaemonClient.options("since");
     }
 
     @Override

@@ -38,7 +38,7 @@ final class FaultsCommand implements Command {
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of(DaemonClient.URL_OPTION);
+        return DaemonClient.options();
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.util.Set;
  * destination index to another ({@code GET /api/v1/route}), one line per switch crossed.
  */
 final class RouteQuery {
-    static final Set<String> OPTIONS = Set.of(DaemonClient.URL_OPTION, "src", "dst");
+    static final Set<String> OPTIONS = DaemonClient.options("src", "dst");
     private static final Set<String> OFFLINE = Set.of("topology", "pgft", "hdft", "engine", "threads", "lft-out",
             "degrade-links", "degrade-switches", "seed", "fail-leaves", "fail");
     static final String USAGE = """

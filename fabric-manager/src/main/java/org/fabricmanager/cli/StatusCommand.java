@@ -30,7 +30,7 @@ final class StatusCommand implements Command {
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of(DaemonClient.URL_OPTION);
+        return DaemonClient.options();
     }
 
     @Override

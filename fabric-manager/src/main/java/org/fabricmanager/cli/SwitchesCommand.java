@@ -31,7 +31,7 @@ final class SwitchesCommand implements Command {
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of(DaemonClient.URL_OPTION);
+        return DaemonClient.options();
     }
 
     @Override

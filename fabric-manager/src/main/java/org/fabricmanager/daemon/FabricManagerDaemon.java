@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.config.AdminTokenFile;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.SouthboundSecurity;
@@ -32,6 +33,8 @@ import org.fabricmanager.daemon.control.EventQueue;
 import org.fabricmanager.daemon.discovery.RecognizingFabricChecker;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.rest.RestExtension;
+import org.fabricmanager.daemon.rest.RestHttps;
+import org.fabricmanager.daemon.rest.RestRejections;
 import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
@@ -69,6 +72,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final MilestoneLog milestones;
     private SouthboundServer southbound;
     private RestServer rest;
+    /** The REST actions' bearer token ({@code rest.adminToken} or read from {@code rest.adminTokenFile}). */
+    private final String adminToken;
     private InetSocketAddress southboundAddress;
     private InetSocketAddress restAddress;
 
@@ -98,6 +103,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.adminToken = AdminTokenFile.resolve(config.rest());
         long daemonId = new SecureRandom().nextLong();
         this.coordinator = new FabricCoordinator(config, queue, milestones);
         SwitchRegistry switches = new SwitchRegistry();
@@ -161,12 +167,14 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
             d.rest = new RestServer(config.rest().bind(), config.rest().port(), config.rest().ioThreads(), d,
-                    d.metrics::scrape, restExtensions);
+                    d.metrics::scrape, restExtensions, RestHttps.context(config.rest().tls()),
+                    new RestRejections(d.registry, 10_000, System::currentTimeMillis));
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
             d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, org.fabricmanager.release.BuildInfo.current().describe()
                     + " started: agents on "
-                    + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on http://"
+                    + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on "
+                    + d.rest.scheme() + "://"
                     + d.restAddress.getHostString() + ":" + d.restAddress.getPort() + "/api/v1/status, engine "
                     + d.routing.engineName() + (config.fabric().expectedPgft() == null ? "" : ", expecting "
                     + config.fabric().expectedPgft())));
@@ -222,7 +230,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
 
     /** The REST base URL, e.g. {@code http://127.0.0.1:7680}. */
     public String restUrl() {
-        return "http://" + restAddress.getHostString() + ":" + restAddress.getPort();
+        return rest.scheme() + "://" + restAddress.getHostString() + ":" + restAddress.getPort();
     }
 
     /** The state as of the last control event (any thread, no waiting). */
@@ -310,7 +318,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
 
     @Override
     public String adminToken() {
-        return config.rest().adminToken();
+        return adminToken;
     }
 
     /** Stops accepting, closes every session, runs the remaining control events and persists. */

@@ -33,7 +33,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                   @JsonProperty("security") Security security) {
         return new DaemonConfig(
                 southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null),
-                rest != null ? rest : Rest.of(null, null, null, null),
+                rest != null ? rest : Rest.of(null, null, null, null, null, null),
                 fabric != null ? fabric : FabricSection.of(null),
                 discovery != null ? discovery : Discovery.of(null, null),
                 routing != null ? routing : Routing.of(null, null, null),
@@ -53,7 +53,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         Southbound s = southboundPort == null ? southbound : new Southbound(southbound.bind(), southboundPort,
                 southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(), southbound.echoIntervalMs(),
                 southbound.idleTimeoutMs(), southbound.ioThreads());
-        Rest r = httpPort == null ? rest : new Rest(rest.bind(), httpPort, rest.ioThreads(), rest.adminToken());
+        Rest r = httpPort == null ? rest : rest.withPort(httpPort);
         return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security);
     }
 
@@ -145,22 +145,68 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         }
     }
 
-    /** Where the REST API listens. */
-    public record Rest(String bind, int port, int ioThreads, String adminToken) {
+    /**
+     * Where the REST API listens, who may use its actions, and whether it speaks HTTPS.
+     *
+     * @param adminToken     the bearer token of the actions, given inline ({@code null}: see the file)
+     * @param adminTokenFile a file holding the token on its first line, readable by its owner only (the way to
+     *                       keep it out of the configuration file); not with {@code adminToken}
+     * @param tls            HTTPS certificate and key ({@code null}: plain HTTP)
+     */
+    public record Rest(String bind, int port, int ioThreads, String adminToken, String adminTokenFile, RestTls tls) {
         public Rest {
             check("rest.port", port, 0, 65535);
             check("rest.ioThreads", ioThreads, 1, 64);
             if (bind == null || bind.isBlank()) {
                 throw new ConfigException("option rest.bind must not be empty");
             }
+            if (adminToken != null && adminTokenFile != null) {
+                throw new ConfigException("options rest.adminToken and rest.adminTokenFile exclude each other: keep the"
+                        + " token in the file only");
+            }
+        }
+
+        /** Plain HTTP, the token inline. */
+        public Rest(String bind, int port, int ioThreads, String adminToken) {
+            this(bind, port, ioThreads, adminToken, null, null);
         }
 
         @JsonCreator
         public static Rest of(@JsonProperty("bind") String bind, @JsonProperty("port") Integer port,
                               @JsonProperty("ioThreads") Integer ioThreads,
-                              @JsonProperty("adminToken") String adminToken) {
+                              @JsonProperty("adminToken") String adminToken,
+                              @JsonProperty("adminTokenFile") String adminTokenFile,
+                              @JsonProperty("tls") RestTls tls) {
             return new Rest(bind != null ? bind : "127.0.0.1", port != null ? port : 7680,
-                    ioThreads != null ? ioThreads : 1, adminToken == null || adminToken.isBlank() ? null : adminToken);
+                    ioThreads != null ? ioThreads : 1, adminToken == null || adminToken.isBlank() ? null : adminToken,
+                    adminTokenFile == null || adminTokenFile.isBlank() ? null : adminTokenFile, tls);
+        }
+
+        /** This section with another inline token (and no token file). */
+        public Rest withAdminToken(String token) {
+            return new Rest(bind, port, ioThreads, token, null, tls);
+        }
+
+        /** This section on another port. */
+        public Rest withPort(int newPort) {
+            return new Rest(bind, newPort, ioThreads, adminToken, adminTokenFile, tls);
+        }
+    }
+
+    /**
+     * HTTPS for the REST API: a PEM certificate chain (the server's first) and its PEM private key (PKCS#8,
+     * readable by its owner only).
+     */
+    public record RestTls(String certFile, String keyFile) {
+        public RestTls {
+            if (certFile == null || certFile.isBlank() || keyFile == null || keyFile.isBlank()) {
+                throw new ConfigException("rest.tls needs both certFile and keyFile");
+            }
+        }
+
+        @JsonCreator
+        public static RestTls of(@JsonProperty("certFile") String certFile, @JsonProperty("keyFile") String keyFile) {
+            return new RestTls(certFile, keyFile);
         }
     }
 
@@ -399,7 +445,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with an admin token for the REST actions ({@code null}: none, actions refused). */
     public DaemonConfig withAdminToken(String token) {
-        return new DaemonConfig(southbound, new Rest(rest.bind(), rest.port(), rest.ioThreads(), token), fabric, discovery,
+        return new DaemonConfig(southbound, rest.withAdminToken(token), fabric, discovery,
                 routing, push, state, faults, security);
     }
 

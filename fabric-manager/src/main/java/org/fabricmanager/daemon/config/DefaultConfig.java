@@ -29,7 +29,10 @@ public final class DefaultConfig {
                   bind: "%s"          # address to listen on; keep it on loopback unless a proxy guards it
                   port: %d                  # TCP port; 0 = pick a free port and print it
                   ioThreads: %d                # Netty I/O threads for HTTP
-                  adminToken: null          # bearer token for POST /api/v1/reroute; null = actions refused (403)
+                  adminToken: null          # bearer token for the POST actions; null = actions refused (403)
+                  adminTokenFile: null      # or a file holding the token (mode 0600 or 0400; refused if others
+                                              # may read it); not both
+                  tls: null                 # HTTPS: {certFile: PEM chain, keyFile: PEM key (mode 0600)}; null = HTTP
 
                 fabric:
                   expectedPgft: %s          # e.g. "PGFT(3;8,8,8;1,8,8;1,1,1)"; the discovered fabric is checked

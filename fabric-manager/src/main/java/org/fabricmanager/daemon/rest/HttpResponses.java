@@ -21,11 +21,20 @@ final class HttpResponses {
 
     static void send(ChannelHandlerContext ctx, HttpResponseStatus status, String contentType, byte[] body,
                      boolean keepAlive, boolean head) {
+        send(ctx, status, contentType, body, keepAlive, head, null);
+    }
+
+    /** As above; {@code allow}, when not {@code null}, is the {@code Allow} header of a 405. */
+    static void send(ChannelHandlerContext ctx, HttpResponseStatus status, String contentType, byte[] body,
+                     boolean keepAlive, boolean head, String allow) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                 head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+        if (allow != null) {
+            response.headers().set(HttpHeaderNames.ALLOW, allow);
+        }
         if (keepAlive) {
             HttpUtil.setKeepAlive(response, true);
             ctx.writeAndFlush(response);

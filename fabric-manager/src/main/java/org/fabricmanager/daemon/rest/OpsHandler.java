@@ -129,6 +129,7 @@ final class OpsHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private static void respond(ChannelHandlerContext ctx, Reply reply, boolean keepAlive, boolean head) {
-        HttpResponses.send(ctx, reply.status(), reply.type(), reply.body(), keepAlive, head);
+        HttpResponses.send(ctx, reply.status(), reply.type(), reply.body(), keepAlive, head,
+                reply.status().equals(HttpResponseStatus.METHOD_NOT_ALLOWED) ? "GET, HEAD" : null);
     }
 }

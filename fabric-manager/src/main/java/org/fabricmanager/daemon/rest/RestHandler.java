@@ -80,9 +80,18 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     status = HttpResponseStatus.INTERNAL_SERVER_ERROR;
                     LOG.error("REST {} failed", query.path(), cause);
                 }
-                respond(ctx, status, errorJson(cause.getMessage()), keepAlive, head);
+                HttpResponses.send(ctx, status, "application/json; charset=utf-8", errorJson(cause.getMessage()),
+                        keepAlive, head, status.equals(HttpResponseStatus.METHOD_NOT_ALLOWED) ? allowed(query.path()) : null);
             }
         }, ctx.executor());
+    }
+
+    /** The methods {@code path} answers, for a 405's {@code Allow} header: POST for the actions, else GET and HEAD. */
+    private String allowed(String path) {
+        String[] p = path.split("/");
+        boolean action = p.length >= 4 && (p[3].equals("reroute") || extensions.containsKey(p[3])
+                || (p[3].equals("switches") && p.length == 6 && p[5].equals("admit")));
+        return action ? "POST" : "GET, HEAD";
     }
 
     /** The path split on '/' ({@code parts[0]} empty, {@code parts[3]} the resource), 404 outside /api/v1. */

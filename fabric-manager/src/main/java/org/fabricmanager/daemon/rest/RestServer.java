@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.rest;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -10,6 +11,8 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.flow.FlowControlHandler;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
@@ -23,13 +26,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The REST listener: HTTP codec, request aggregation (bounded), keep-alive, an idle timeout, and the
- * {@link RestHandler} that maps paths to daemon queries, behind the {@link OpsHandler} for
- * {@code /metrics} and {@code /health/*}.
+ * The REST listener: optional HTTPS, HTTP codec and request aggregation within {@link RestLimits},
+ * malformed requests answered and closed ({@link MalformedRequests}), one request in flight per
+ * connection ({@link OneRequestInFlight}), keep-alive, an idle timeout, and the {@link RestHandler} that
+ * maps paths to daemon queries, behind the {@link OpsHandler} for {@code /metrics} and {@code /health/*}.
  */
 public final class RestServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
-    private static final int MAX_REQUEST_BYTES = 64 * 1024;
 
     private final String bind;
     private final int port;
@@ -37,20 +40,27 @@ public final class RestServer implements AutoCloseable {
     private final DaemonApi api;
     private final Supplier<String> metrics;
     private final Map<String, RestExtension> extensions;
+    private final SslContext tls;
+    private final RestRejections rejections;
     private Channel channel;
 
     /**
+     * Plain HTTP, refusals counted in memory only.
+     *
      * @param metrics the Prometheus text served on {@code /metrics} (called on an I/O thread per scrape)
      */
     public RestServer(String bind, int port, int ioThreads, DaemonApi api, Supplier<String> metrics) {
-        this(bind, port, ioThreads, api, metrics, List.of());
+        this(bind, port, ioThreads, api, metrics, List.of(), null, new RestRejections(null, 10_000,
+                System::currentTimeMillis));
     }
 
     /**
      * @param extensions actions served under {@code /api/v1/{resource}} by the caller (at most one per resource)
+     * @param tls        the HTTPS context ({@code null}: plain HTTP)
+     * @param rejections where requests refused before any endpoint are counted
      */
     public RestServer(String bind, int port, int ioThreads, DaemonApi api, Supplier<String> metrics,
-                      List<RestExtension> extensions) {
+                      List<RestExtension> extensions, SslContext tls, RestRejections rejections) {
         Map<String, RestExtension> byResource = new LinkedHashMap<>();
         for (RestExtension e : extensions) {
             if (byResource.put(e.resource(), e) != null) {
@@ -62,7 +72,14 @@ public final class RestServer implements AutoCloseable {
         this.port = port;
         this.api = api;
         this.metrics = metrics;
+        this.tls = tls;
+        this.rejections = rejections;
         this.group = new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("fm-rest", true));
+    }
+
+    /** The scheme clients use: {@code https} with TLS, else {@code http}. */
+    public String scheme() {
+        return tls == null ? "http" : "https";
     }
 
     /** Binds; returns the bound address (with the chosen port when 0 was asked). */
@@ -70,21 +87,29 @@ public final class RestServer implements AutoCloseable {
         channel = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.AUTO_READ, false)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                        }
                         ch.pipeline()
                                 .addLast(new ReadTimeoutHandler(60, TimeUnit.SECONDS))
-                                .addLast(new HttpServerCodec())
+                                .addLast(new HttpServerCodec(RestLimits.MAX_INITIAL_LINE, RestLimits.MAX_HEADER_BYTES,
+                                        RestLimits.MAX_CHUNK_BYTES))
                                 .addLast(new HttpServerKeepAliveHandler())
-                                .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                                .addLast(new HttpObjectAggregator(RestLimits.MAX_BODY_BYTES))
+                                .addLast(new MalformedRequests(rejections))
+                                .addLast(new FlowControlHandler())
+                                .addLast(new OneRequestInFlight())
                                 .addLast(new OpsHandler(api, metrics))
                                 .addLast(new RestHandler(api, extensions));
                     }
                 })
                 .bind(bind, port).sync().channel();
         InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
-        LOG.info("REST listening on http://{}:{}/api/v1/status", bind, bound.getPort());
+        LOG.info("REST listening on {}://{}:{}/api/v1/status", scheme(), bind, bound.getPort());
         return bound;
     }
 

@@ -1,0 +1,272 @@
+package org.fabricmanager.daemon.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.fabricmanager.daemon.api.DaemonApi;
+import org.fabricmanager.daemon.api.FaultReport;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.pki.CertificateAuthority;
+import org.fabricmanager.pki.IssuedCertificate;
+import org.fabricmanager.pki.TlsContexts;
+import org.fabricmanager.topology.Fabric;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The REST server against abusive clients, over real sockets on loopback: each malformed request gets its
+ * status and a closed connection, 405s name the allowed methods, pipelined requests are answered in order,
+ * and a client that pipelines without reading the answers cannot make the daemon answer (and buffer) more
+ * than a bounded number of them.
+ */
+class RestServerHardeningTest {
+    private static final Pattern STATUS = Pattern.compile("HTTP/1\\.1 (\\d{3})");
+
+    private final CountingApi api = new CountingApi();
+    private final RestRejections rejections = new RestRejections(null, 10_000, System::currentTimeMillis);
+    private RestServer server;
+    private int port;
+
+    private void start(io.netty.handler.ssl.SslContext tls) throws Exception {
+        server = new RestServer("127.0.0.1", 0, 1, api, () -> "", List.of(), tls, rejections);
+        port = server.start().getPort();
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void malformedRequestsGetTheirStatusAndAClosedConnection() throws Exception {
+        start(null);
+        assertThat(exchange("GET /api/v1/status?" + "x".repeat(5_000) + " HTTP/1.1\r\nHost: a\r\n\r\n"))
+                .as("request line beyond 4,096 bytes").startsWith("414").endsWith("closed");
+        assertThat(exchange("GET /api/v1/status HTTP/1.1\r\nHost: a\r\nX-Long: " + "y".repeat(10_000) + "\r\n\r\n"))
+                .as("headers beyond 8,192 bytes").startsWith("431").endsWith("closed");
+        assertThat(exchange("GET /api/v1/switches/%zz HTTP/1.1\r\nHost: a\r\n\r\n"))
+                .as("path with a bad percent-escape").startsWith("400").endsWith("closed");
+        assertThat(exchange("GET /api/v1/events?since=%4 HTTP/1.1\r\nHost: a\r\n\r\n"))
+                .as("query with a truncated percent-escape").startsWith("400").endsWith("closed");
+        assertThat(exchange("GET /metrics?%G0 HTTP/1.1\r\nHost: a\r\n\r\n"))
+                .as("operations endpoint, bad escape").startsWith("400").endsWith("closed");
+        assertThat(exchange("\u0001\u0002garbage\r\n\r\n")).as("not HTTP").startsWith("400").endsWith("closed");
+        assertThat(rejections.total()).isEqualTo(6);
+        assertThat(api.calls.get()).as("no endpoint saw any of them").isZero();
+    }
+
+    @Test
+    void methodNotAllowedNamesTheAllowedMethods() throws Exception {
+        start(null);
+        assertThat(exchange("DELETE /api/v1/status HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))
+                .startsWith("405").contains("allow: get, head");
+        assertThat(exchange("GET /api/v1/reroute HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))
+                .startsWith("405").contains("allow: post");
+        assertThat(exchange("PUT /api/v1/switches/0x0000000000000001/admit HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))
+                .startsWith("405").contains("allow: post");
+        assertThat(exchange("POST /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+                .startsWith("405").contains("allow: get, head");
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        start(null);
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("GET /api/v1/switches/pending HTTP/1.1\r\nHost: a\r\n\r\n"
+                    + "GET /api/v1/nothing HTTP/1.1\r\nHost: a\r\n\r\n"
+                    + "GET /health/live HTTP/1.1\r\nHost: a\r\n\r\n"
+                    + "DELETE /api/v1/status HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String all = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            List<String> statuses = new ArrayList<>();
+            Matcher m = STATUS.matcher(all);
+            while (m.find()) {
+                statuses.add(m.group(1));
+            }
+            assertThat(statuses).containsExactly("200", "404", "200", "405");
+        }
+    }
+
+    @Test
+    void aClientThatPipelinesWithoutReadingCannotMakeTheDaemonAnswerWithoutBound() throws Exception {
+        api.pendingEntries = 2_000; // ~200 KB per answer: the kernel's socket buffers hold a few dozen
+        start(null);
+        int sent = 200_000; // 10 MB: more than the kernel's buffers on both sides hold
+        byte[] request = "GET /api/v1/switches/pending HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(4096);
+            s.connect(new InetSocketAddress("127.0.0.1", port));
+            OutputStream out = s.getOutputStream();
+            // the writer blocks once the daemon stops reading: write from another thread, never read
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                try {
+                    for (int i = 0; i < sent; i++) {
+                        out.write(request);
+                    }
+                } catch (IOException e) {
+                    // the test closing the socket ends a blocked write
+                }
+            });
+            int before = -1;
+            // wait until the daemon stops answering: the count holds still for a second
+            for (int i = 0; i < 30 && api.calls.get() != before; i++) {
+                before = api.calls.get();
+                Thread.sleep(1_000);
+            }
+            assertThat(api.calls.get()).as("answers made for %d pipelined requests nobody read", sent)
+                    .isPositive().isLessThan(500);
+            assertThat(writer).as("the daemon stopped reading the client").isNotDone();
+        }
+    }
+
+    @Test
+    void httpsWithTheConfiguredCertificate() throws Exception {
+        CertificateAuthority ca = CertificateAuthority.create("test CA", Duration.ofDays(1), Clock.systemUTC());
+        IssuedCertificate cert = ca.issueDaemon(List.of("localhost"), List.of(InetAddress.getByName("127.0.0.1")),
+                Duration.ofDays(1));
+        start(TlsContexts.https(List.of(cert.certificate(), ca.certificate()), cert.key()));
+        assertThat(server.scheme()).isEqualTo("https");
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("ca", ca.certificate());
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(null, tmf.getTrustManagers(), null);
+        HttpClient client = HttpClient.newBuilder().sslContext(ssl).build();
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+                java.net.URI.create("https://localhost:" + port + "/api/v1/switches/pending")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("[]");
+        assertThat(exchange("GET /api/v1/switches/pending HTTP/1.1\r\nHost: a\r\n\r\n"))
+                .as("plain HTTP on the HTTPS port gets no answer").doesNotContain("200");
+    }
+
+    /** Sends {@code raw}, reads until the server closes (or 5 s): "STATUS response-in-lower-case closed|open". */
+    private String exchange(String raw) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(5_000);
+            s.getOutputStream().write(raw.getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().flush();
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            boolean closed;
+            try {
+                in.transferTo(got);
+                closed = true;
+            } catch (java.net.SocketTimeoutException e) {
+                closed = false;
+            } catch (java.net.SocketException e) {
+                closed = true; // reset after the answer
+            }
+            String text = got.toString(StandardCharsets.ISO_8859_1);
+            Matcher m = STATUS.matcher(text);
+            String status = m.find() ? m.group(1) : "none";
+            return status + " " + text.toLowerCase(java.util.Locale.ROOT).replace("\r", "") + " "
+                    + (closed ? "closed" : "open");
+        }
+    }
+
+    /** Answers every query with little, counting the calls that reach it. */
+    private static final class CountingApi implements DaemonApi {
+        final AtomicInteger calls = new AtomicInteger();
+        volatile int pendingEntries;
+
+        @Override
+        public CompletableFuture<List<Views.PendingSwitch>> pendingSwitches() {
+            calls.incrementAndGet();
+            List<Views.PendingSwitch> out = new ArrayList<>();
+            for (int i = 0; i < pendingEntries; i++) {
+                out.add(new Views.PendingSwitch("0x" + Long.toHexString(0x1000L + i), "switch-" + i, "/127.0.0.1:1",
+                        "a new switch outside the expected fabric, waiting for an admin", i));
+            }
+            return CompletableFuture.completedFuture(out);
+        }
+
+        private <T> CompletableFuture<T> none() {
+            calls.incrementAndGet();
+            return CompletableFuture.failedFuture(new IllegalStateException("not in this test"));
+        }
+
+        @Override
+        public CompletableFuture<Views.Status> status() {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<Fabric> topology() {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<Views.DiscoveryReport> discovery() {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<List<Views.Switch>> switches() {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<Views.SwitchDetail> switchDetail(long guid) {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<Views.Lft> lft(long guid) {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<Views.Route> route(int src, int dst) {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<List<Milestone>> milestones(long since) {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<FaultReport> faults() {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<String> admit(long guid) {
+            return none();
+        }
+
+        @Override
+        public CompletableFuture<String> reroute() {
+            return none();
+        }
+    }
+}
