@@ -15,10 +15,24 @@ import java.util.Set;
  * @param self       this member's index in {@code members}
  * @param parameters η, δ, overlay and pause threshold
  * @param startMode  {@link StartMode#BOOTSTRAP} for a cold start of the ring, {@link StartMode#JOIN} otherwise
+ * @param ringKey    the epoch's 32-byte key: every datagram is sealed and checked with it (HMAC-SHA-256, see
+ *                   {@code docs/detector.md}); {@code null}: datagrams are not authenticated
  */
-public record DetectorConfig(List<InetSocketAddress> members, int self, RingParameters parameters, StartMode startMode) {
+public record DetectorConfig(List<InetSocketAddress> members, int self, RingParameters parameters, StartMode startMode,
+                             byte[] ringKey) {
+    /** Length of a ring key. */
+    public static final int KEY_BYTES = 32;
+
+    /** A ring whose datagrams are not authenticated (experiments, tests on one host). */
+    public DetectorConfig(List<InetSocketAddress> members, int self, RingParameters parameters, StartMode startMode) {
+        this(members, self, parameters, startMode, null);
+    }
 
     public DetectorConfig {
+        if (ringKey != null && ringKey.length != KEY_BYTES) {
+            throw new IllegalArgumentException("a ring key has " + KEY_BYTES + " bytes, got " + ringKey.length);
+        }
+        ringKey = ringKey == null ? null : ringKey.clone();
         members = List.copyOf(Objects.requireNonNull(members, "members"));
         Objects.requireNonNull(parameters, "parameters");
         Objects.requireNonNull(startMode, "startMode");
@@ -34,6 +48,12 @@ public record DetectorConfig(List<InetSocketAddress> members, int self, RingPara
                 throw new IllegalArgumentException("member " + i + " repeats address " + members.get(i));
             }
         }
+    }
+
+    /** A copy of the ring key, or {@code null}. */
+    @Override
+    public byte[] ringKey() {
+        return ringKey == null ? null : ringKey.clone();
     }
 
     public int size() {

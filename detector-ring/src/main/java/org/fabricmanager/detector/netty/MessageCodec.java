@@ -37,6 +37,12 @@ import org.fabricmanager.detector.message.StateSync;
  * and order-free), each repeating the receiver's own entry so that a joiner decides on any of them.
  */
 public final class MessageCodec {
+    /**
+     * Largest incarnation (and event sequence) accepted: views store an incarnation shifted left by one bit,
+     * and a member may add one to it, so nothing near 2^63 may enter (a datagram carrying 2^63 - 1 once
+     * overflowed a member's view and hid that member from the detector).
+     */
+    public static final long MAX_INCARNATION = 1L << 61;
     /** Largest datagram this codec writes; below the 65,507-byte UDP limit of IPv4. */
     public static final int MAX_DATAGRAM = 60_000;
     static final int MAGIC = 0x4644;
@@ -348,8 +354,8 @@ public final class MessageCodec {
 
     private static long incarnation(Reader r, String what) throws MalformedMessageException {
         long v = r.i64(what);
-        if (v < 0) {
-            throw new MalformedMessageException(what + " is negative: " + v);
+        if (v < 0 || v > MAX_INCARNATION) {
+            throw new MalformedMessageException(what + " " + v + " is outside 0.." + MAX_INCARNATION);
         }
         return v;
     }

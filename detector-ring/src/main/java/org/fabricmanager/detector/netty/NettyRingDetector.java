@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class NettyRingDetector implements RingDetector {
     public static final String MALFORMED = "fabric.detector.datagrams.malformed";
+    /** Counter of datagrams refused by authentication: bad or missing tag, replayed, implausible (tag {@code reason}). */
+    public static final String REJECTED = "fabric.detector.rejected";
     private static final Logger log = LoggerFactory.getLogger(NettyRingDetector.class);
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long CALL_TIMEOUT_SECONDS = 5;
@@ -59,6 +61,11 @@ public final class NettyRingDetector implements RingDetector {
     private final EventLoopGroup group;
     private final boolean ownsGroup;
     private final Counter malformed;
+    private final MeterRegistry registry;
+    /** Seals and checks datagrams with the ring key; {@code null} for an unauthenticated ring. */
+    private final DatagramSeal seal;
+    private final ReplayWindow window;
+    private long nextSequence = ReplayWindow.firstSequence(System.currentTimeMillis());
     private final Channel channel;
     private final EventLoop loop;
     private final RingMember member;
@@ -74,6 +81,10 @@ public final class NettyRingDetector implements RingDetector {
         this.ownsGroup = ownsGroup;
         this.malformed = Counter.builder(MALFORMED)
                 .description("datagrams dropped because they were not valid messages of this ring").register(registry);
+        this.registry = registry;
+        byte[] key = config.ringKey();
+        this.seal = key == null ? null : new DatagramSeal(key);
+        this.window = new ReplayWindow(config.size());
         // Created before the bind so that the first datagram finds it (it ignores input until started).
         this.member = new RingMember(config.self(), config.size(), config.parameters(), config.startMode(),
                 new UdpTransport(), listener, new DetectorMetrics(registry));
@@ -225,9 +236,22 @@ public final class NettyRingDetector implements RingDetector {
         }
     }
 
-    /** Logs a bad datagram at warn at most every 10 s, at debug otherwise, so that garbage cannot flood the log. */
+    /** A datagram refused by authentication: counted by reason, logged rate-limited, never acted on. */
+    private void reject(InetSocketAddress sender, String reason, String problem) {
+        Counter.builder(REJECTED).tag("reason", reason)
+                .description("detector datagrams refused by authentication (bad tag, replay, implausible incarnation)")
+                .register(registry).increment();
+        logBadDatagram(sender, problem);
+    }
+
+    /** Counts a datagram that is not a valid message of this ring and logs it ({@link #logBadDatagram}). */
     private void reportBadDatagram(InetSocketAddress sender, String problem) {
         malformed.increment();
+        logBadDatagram(sender, problem);
+    }
+
+    /** Logs a bad datagram at warn at most every 10 s, at debug otherwise, so that garbage cannot flood the log. */
+    private void logBadDatagram(InetSocketAddress sender, String problem) {
         long now = System.nanoTime();
         if (lastWarnNanos == Long.MIN_VALUE || now - lastWarnNanos >= WARN_INTERVAL_NANOS) {
             log.warn("member {}: dropped datagram from {}: {}{}", config.self(), sender, problem,
@@ -245,8 +269,18 @@ public final class NettyRingDetector implements RingDetector {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
             RingMessage message;
+            long sequence = 0;
+            ByteBuf content = packet.content();
+            if (seal != null) {
+                sequence = seal.open(content);
+                if (sequence < 0) {
+                    reject(packet.sender(), "tag", "no valid tag for this ring's key (forged, of another epoch, or damaged)");
+                    return;
+                }
+                content = DatagramSeal.message(content);
+            }
             try {
-                message = codec.decode(packet.content());
+                message = codec.decode(content);
             } catch (MalformedMessageException e) {
                 reportBadDatagram(packet.sender(), e.getMessage());
                 return;
@@ -255,6 +289,14 @@ public final class NettyRingDetector implements RingDetector {
             if (!expected.equals(packet.sender())) {
                 reportBadDatagram(packet.sender(), "claims to be member " + message.from() + ", whose address is " + expected);
                 return;
+            }
+            if (seal != null) {
+                ReplayWindow.Verdict verdict = window.accept(message.from(), message.fromIncarnation(), sequence);
+                if (verdict != ReplayWindow.Verdict.ACCEPTED) {
+                    reject(packet.sender(), verdict.name().toLowerCase(java.util.Locale.ROOT),
+                            "member " + message.from() + " datagram " + sequence + " " + verdict);
+                    return;
+                }
             }
             try {
                 member.deliver(message);
@@ -291,6 +333,9 @@ public final class NettyRingDetector implements RingDetector {
             }
             InetSocketAddress address = config.members().get(to);
             for (ByteBuf datagram : datagrams) {
+                if (seal != null) {
+                    seal.seal(datagram, nextSequence++);
+                }
                 channel.writeAndFlush(new DatagramPacket(datagram, address)).addListener(f -> {
                     if (!f.isSuccess() && !closed) {
                         log.debug("member {}: datagram to member {} ({}) failed: {}", config.self(), to, address, f.cause().toString());
