@@ -43,7 +43,8 @@ final class DetectorConfigAssembler {
         } else if (chunk.etaMs() != first.etaMs() || chunk.deltaMs() != first.deltaMs()
                 || chunk.pauseMs() != first.pauseMs() || chunk.startMode() != first.startMode()
                 || chunk.overlay() != first.overlay() || chunk.transport() != first.transport()
-                || chunk.memberCount() != first.memberCount() || chunk.selfIndex() != first.selfIndex()) {
+                || chunk.memberCount() != first.memberCount() || chunk.selfIndex() != first.selfIndex()
+                || !java.security.MessageDigest.isEqual(chunk.ringKey(), first.ringKey())) {
             throw new ProtocolException(ErrorCode.MALFORMED, MessageType.DETECTOR_CONFIG.code(), chunk.txid(),
                     "DETECTOR_CONFIG: chunk of epoch " + chunk.epoch() + " disagrees with the epoch's first chunk");
         }
@@ -59,7 +60,8 @@ final class DetectorConfigAssembler {
             return Optional.empty();
         }
         RingAssignment ring = new RingAssignment(first.epoch(), first.etaMs(), first.deltaMs(), first.pauseMs(),
-                first.overlay(), first.transport(), first.startMode(), first.selfIndex(), Arrays.asList(members));
+                first.overlay(), first.transport(), first.startMode(), first.selfIndex(), Arrays.asList(members),
+                first.ringKey());
         first = null;
         members = null;
         return Optional.of(ring);

@@ -71,7 +71,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
                 ring.overlay() == Message.Overlay.HYPERCUBE ? Overlay.HYPERCUBE : Overlay.BMG,
                 Duration.ofMillis(ring.pauseMs()));
         DetectorConfig config = new DetectorConfig(addresses, ring.selfIndex(), parameters,
-                ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP);
+                ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP, ring.ringKey());
         CompletableFuture<Void> running = new CompletableFuture<>();
         long delayMs;
         long stopsBefore;

@@ -239,9 +239,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 int txid = takeTxid();
                 p.txids[i] = txid;
                 pendingConfigs.put(txid, p);
-                channel.write(new Message.DetectorConfig(txid, c.epoch(), c.etaMs(), c.deltaMs(), c.pauseMs(),
-                        c.overlay(), c.transport(), c.startMode(), c.memberCount(), c.selfIndex(), c.chunkStart(),
-                        c.members()));
+                channel.write(c.withTxid(txid));
             }
             channel.flush();
             p.timer = channel.eventLoop().schedule(() -> finish(pendingConfigs, p, new DetectorConfigReply(

@@ -162,13 +162,55 @@ public sealed interface Message {
         }
     }
 
-    /** DETECTOR_CONFIG: one chunk of the failure-detector ring configuration. */
+    /**
+     * DETECTOR_CONFIG: one chunk of the failure-detector ring configuration.
+     *
+     * @param ringKey the epoch's 32-byte key that seals every detector datagram ({@code docs/detector.md})
+     */
     record DetectorConfig(int txid, long epoch, int etaMs, int deltaMs, int pauseMs, Overlay overlay,
                           Transport transport, StartMode startMode, int memberCount, int selfIndex, int chunkStart,
-                          List<DetectorMember> members)
+                          List<DetectorMember> members, byte[] ringKey)
             implements Message {
+        /** Bytes of a ring key. */
+        public static final int KEY_BYTES = 32;
+
         public DetectorConfig {
             members = List.copyOf(members);
+            if (ringKey == null || ringKey.length != KEY_BYTES) {
+                throw new IllegalArgumentException("a ring key has " + KEY_BYTES + " bytes");
+            }
+            ringKey = ringKey.clone();
+        }
+
+        @Override
+        public byte[] ringKey() {
+            return ringKey.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof DetectorConfig d && d.txid == txid && d.epoch == epoch && d.etaMs == etaMs
+                    && d.deltaMs == deltaMs && d.pauseMs == pauseMs && d.overlay == overlay && d.transport == transport
+                    && d.startMode == startMode && d.memberCount == memberCount && d.selfIndex == selfIndex
+                    && d.chunkStart == chunkStart && d.members.equals(members) && java.util.Arrays.equals(d.ringKey, ringKey);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(txid, epoch, chunkStart, members) * 31 + java.util.Arrays.hashCode(ringKey);
+        }
+
+        @Override
+        public String toString() {
+            // never the key: messages end up in logs
+            return "DetectorConfig[txid=" + txid + ", epoch=" + epoch + ", eta=" + etaMs + "ms, delta=" + deltaMs
+                    + "ms, n=" + memberCount + ", self=" + selfIndex + ", chunk " + chunkStart + "+" + members.size() + "]";
+        }
+
+        /** This chunk under another transaction id. */
+        public DetectorConfig withTxid(int newTxid) {
+            return new DetectorConfig(newTxid, epoch, etaMs, deltaMs, pauseMs, overlay, transport, startMode, memberCount,
+                    selfIndex, chunkStart, members, ringKey);
         }
 
         @Override

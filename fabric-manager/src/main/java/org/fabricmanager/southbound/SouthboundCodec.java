@@ -118,6 +118,7 @@ public final class SouthboundCodec {
                 out.writeBytes(address);
                 out.writeShort(member.port());
             }
+            out.writeBytes(d.ringKey());
         } else {
             throw new IllegalArgumentException("no encoding for " + m);
         }
@@ -426,7 +427,10 @@ public final class SouthboundCodec {
                 throw Wire.malformed(t, txid, "member " + (start + i) + ": bad address");
             }
         }
+        Wire.need(in, DetectorConfig.KEY_BYTES, "ring key", t, txid);
+        byte[] key = new byte[DetectorConfig.KEY_BYTES];
+        in.readBytes(key);
         return new DetectorConfig(txid, epoch, (int) eta, (int) delta, (int) pause, overlay, transport, startMode,
-                (int) n, (int) self, (int) start, members);
+                (int) n, (int) self, (int) start, members, key);
     }
 }

@@ -13,6 +13,8 @@ import org.fabricmanager.southbound.Message.DetectorMember;
 import org.junit.jupiter.api.Test;
 
 class DetectorConfigAssemblerTest {
+    private static final byte[] KEY = new byte[Message.DetectorConfig.KEY_BYTES];
+
     private static List<DetectorMember> members(int from, int count) throws Exception {
         List<DetectorMember> list = new ArrayList<>();
         for (int i = from; i < from + count; i++) {
@@ -23,7 +25,7 @@ class DetectorConfigAssemblerTest {
 
     private static DetectorConfig chunk(long epoch, int start, int count, int n) throws Exception {
         return new DetectorConfig(1, epoch, 100, 500, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
-                Message.StartMode.BOOTSTRAP, n, 3, start, members(start, count));
+                Message.StartMode.BOOTSTRAP, n, 3, start, members(start, count), KEY);
     }
 
     @Test
@@ -50,8 +52,22 @@ class DetectorConfigAssemblerTest {
         DetectorConfigAssembler a = new DetectorConfigAssembler();
         a.add(chunk(1, 0, 5, 10));
         DetectorConfig other = new DetectorConfig(2, 1, 100, 600, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
-                Message.StartMode.BOOTSTRAP, 10, 3, 5, members(5, 5));
+                Message.StartMode.BOOTSTRAP, 10, 3, 5, members(5, 5), KEY);
         assertThatThrownBy(() -> a.add(other)).hasMessageContaining("disagrees");
+    }
+
+    @Test
+    void chunksOfOneEpochMustCarryOneKeyAndTheRingGetsIt() throws Exception {
+        DetectorConfigAssembler a = new DetectorConfigAssembler();
+        a.add(chunk(1, 0, 5, 10));
+        byte[] otherKey = KEY.clone();
+        otherKey[31] = 1;
+        DetectorConfig other = new DetectorConfig(2, 1, 100, 500, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
+                Message.StartMode.BOOTSTRAP, 10, 3, 5, members(5, 5), otherKey);
+        assertThatThrownBy(() -> a.add(other)).hasMessageContaining("disagrees");
+        a.reset();
+        a.add(chunk(1, 0, 5, 10));
+        assertThat(a.add(chunk(1, 5, 5, 10)).orElseThrow().ringKey()).isEqualTo(KEY);
     }
 
     @Test
@@ -61,9 +77,9 @@ class DetectorConfigAssemblerTest {
         assertThat(a.add(chunk(1, 0, 5, 10))).isEmpty();
         a.reset();
         DetectorConfig join0 = new DetectorConfig(1, 1, 100, 500, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
-                Message.StartMode.JOIN, 10, 3, 0, members(0, 5));
+                Message.StartMode.JOIN, 10, 3, 0, members(0, 5), KEY);
         DetectorConfig join5 = new DetectorConfig(2, 1, 100, 500, 100, Message.Overlay.HYPERCUBE, Message.Transport.UDP,
-                Message.StartMode.JOIN, 10, 3, 5, members(5, 5));
+                Message.StartMode.JOIN, 10, 3, 5, members(5, 5), KEY);
         assertThat(a.add(join0)).isEmpty();
         Optional<RingAssignment> ring = a.add(join5);
         assertThat(ring).isPresent();

@@ -137,9 +137,9 @@ class AgentSessionTest {
                 new Message.DetectorMember(self, 0, lo, 7002), new Message.DetectorMember(99, 0, lo, 7003));
         return List.of(
                 new Message.DetectorConfig(0, 1, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
-                        Message.StartMode.BOOTSTRAP, 3, 1, 0, members.subList(0, 2)),
+                        Message.StartMode.BOOTSTRAP, 3, 1, 0, members.subList(0, 2), new byte[32]),
                 new Message.DetectorConfig(0, 1, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
-                        Message.StartMode.BOOTSTRAP, 3, 1, 2, members.subList(2, 3)));
+                        Message.StartMode.BOOTSTRAP, 3, 1, 2, members.subList(2, 3), new byte[32]));
     }
 
     @Test

@@ -24,6 +24,14 @@ import org.fabricmanager.southbound.Message.PortStatus;
 import org.junit.jupiter.api.Test;
 
 class SouthboundCodecTest {
+    private static byte[] ringKey() {
+        byte[] key = new byte[Message.DetectorConfig.KEY_BYTES];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = (byte) (i * 37 + 5);
+        }
+        return key;
+    }
+
 
     static List<Message> samples() throws Exception {
         byte[] entries = new byte[64];
@@ -48,7 +56,7 @@ class SouthboundCodecTest {
                 new DetectorConfig(11, 3, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
                         Message.StartMode.JOIN, 5, 2, 1, List.of(
                         new DetectorMember(0x10L, 1, InetAddress.getByName("127.0.0.1"), 9000),
-                        new DetectorMember(0x11L, 2, InetAddress.getByName("::1"), 9001))));
+                        new DetectorMember(0x11L, 2, InetAddress.getByName("::1"), 9001)), ringKey()));
     }
 
     @Test

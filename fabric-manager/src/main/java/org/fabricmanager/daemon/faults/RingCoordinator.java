@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,7 +45,10 @@ public final class RingCoordinator implements AutoCloseable {
     private final long daemonId;
     private final MeterRegistry registry;
     private final InetAddress bind;
+    private final SecureRandom random = new SecureRandom();
     private long epoch;
+    /** The epoch's key: seals every detector datagram; reaches the agents only inside DETECTOR_CONFIG. */
+    private byte[] ringKey = new byte[Message.DetectorConfig.KEY_BYTES];
     private RingDetector member;
     private List<Long> guids = List.of();
     /**
@@ -79,6 +83,8 @@ public final class RingCoordinator implements AutoCloseable {
     public void plan(List<Long> switchGuids, Map<Long, InetAddress> switchAddress, DetectorListener listener) {
         close();
         epoch++;
+        // a new key per epoch: datagrams of an earlier epoch (a replay, a member left out) fail their tag
+        random.nextBytes(ringKey);
         List<Long> g = new ArrayList<>(switchGuids.size() + 1);
         List<InetSocketAddress> a = new ArrayList<>(switchGuids.size() + 1);
         g.add(daemonId);
@@ -88,7 +94,7 @@ public final class RingCoordinator implements AutoCloseable {
             a.add(new InetSocketAddress(switchAddress.get(guid), settings.agentPort()));
         }
         RingParameters p = parameters().withStartupGrace(Duration.ofMillis(settings.startupGraceMs()));
-        member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP), listener, registry);
+        member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP, ringKey), listener, registry);
         guids = List.copyOf(g);
         List<List<Message.DetectorMember>> chunks = new ArrayList<>();
         for (int start = 0; start < g.size(); start += CHUNK) {
@@ -205,7 +211,7 @@ public final class RingCoordinator implements AutoCloseable {
                     (int) p.pauseThreshold().toMillis(),
                     p.overlay() == Overlay.HYPERCUBE ? Message.Overlay.HYPERCUBE : Message.Overlay.BMG,
                     Message.Transport.UDP, join ? Message.StartMode.JOIN : Message.StartMode.BOOTSTRAP, guids.size(),
-                    self, c * CHUNK, memberChunks.get(c)));
+                    self, c * CHUNK, memberChunks.get(c), ringKey));
         }
         return chunks;
     }
