@@ -2,7 +2,6 @@ package org.fabricmanager.detector.netty;
 
 import io.netty.buffer.ByteBuf;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -65,7 +64,11 @@ final class DatagramSeal {
         compute(buf, buf.readerIndex(), signed);
         buf.getBytes(buf.readerIndex() + signed, tag);
         // constant time: a forger learns nothing from how fast a wrong tag is refused
-        if (!MessageDigest.isEqual(java.util.Arrays.copyOf(full, TAG_BYTES), tag)) {
+        int diff = 0;
+        for (int i = 0; i < TAG_BYTES; i++) {
+            diff |= full[i] ^ tag[i];
+        }
+        if (diff != 0) {
             return -1;
         }
         return buf.getLong(buf.readerIndex() + signed - 8);
@@ -79,6 +82,8 @@ final class DatagramSeal {
     private void compute(ByteBuf buf, int from, int length) {
         if (buf.hasArray()) {
             mac.update(buf.array(), buf.arrayOffset() + from, length);
+        } else if (buf.nioBufferCount() == 1) {
+            mac.update(buf.nioBuffer(from, length));
         } else {
             if (scratch.length < length) {
                 scratch = new byte[Math.max(length, scratch.length * 2)];

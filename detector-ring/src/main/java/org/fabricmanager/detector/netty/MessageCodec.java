@@ -81,9 +81,14 @@ public final class MessageCodec {
      *                                  exceeds about 15,000 members)
      */
     public List<ByteBuf> encode(RingMessage message, int receiver, ByteBufAllocator allocator) {
+        return encode(message, receiver, allocator, 0);
+    }
+
+    /** As above, each buffer with room for {@code trailer} more bytes (a seal) without growing. */
+    public List<ByteBuf> encode(RingMessage message, int receiver, ByteBufAllocator allocator, int trailer) {
         List<ByteBuf> out = new ArrayList<>(1);
         for (RingMessage part : fit(message, receiver)) {
-            ByteBuf buf = allocator.buffer(encodedSize(part));
+            ByteBuf buf = allocator.buffer(encodedSize(part) + trailer);
             try {
                 write(part, buf);
             } catch (RuntimeException e) {

@@ -326,7 +326,7 @@ public final class NettyRingDetector implements RingDetector {
             }
             List<ByteBuf> datagrams;
             try {
-                datagrams = codec.encode(message, to, channel.alloc());
+                datagrams = codec.encode(message, to, channel.alloc(), seal == null ? 0 : DatagramSeal.OVERHEAD);
             } catch (IllegalArgumentException e) {
                 log.error("member {}: cannot send to member {}: {}", config.self(), to, e.getMessage());
                 return;
