@@ -97,7 +97,7 @@ class MessageCodecTest {
     }
 
     @Test
-    void rejectsImpossibleContent() {
+    void rejectsImpossibleContent() throws Exception {
         assertThatThrownBy(() -> new MessageCodec(10, RING).decode(Unpooled.wrappedBuffer(bytes(new Join(999, 7)))))
                 .isInstanceOf(MalformedMessageException.class).hasMessageContaining("sender 999 is not a member");
         byte[] unsorted = bytes(new BroadcastCopy(5, 1, 6, 0, 42, 0, 0, new int[] {7, 100}, new MemberFailed(7, 0)));
@@ -108,7 +108,13 @@ class MessageCodecTest {
         assertThatThrownBy(() -> codec.decode(Unpooled.wrappedBuffer(swapped))).hasMessageContaining("ascending");
         byte[] negative = bytes(new Heartbeat(3, 0, 1));
         negative[12] = (byte) 0x80; // sign bit of the sender incarnation
-        assertThatThrownBy(() -> codec.decode(Unpooled.wrappedBuffer(negative))).hasMessageContaining("negative");
+        assertThatThrownBy(() -> codec.decode(Unpooled.wrappedBuffer(negative))).hasMessageContaining("outside 0..");
+        byte[] huge = bytes(new Heartbeat(3, MessageCodec.MAX_INCARNATION + 1, 1));
+        assertThatThrownBy(() -> codec.decode(Unpooled.wrappedBuffer(huge)))
+                .as("an incarnation that would overflow a view (2^63 - 1 once blinded the detector)")
+                .hasMessageContaining("sender incarnation " + (MessageCodec.MAX_INCARNATION + 1) + " is outside");
+        byte[] largest = bytes(new Heartbeat(3, MessageCodec.MAX_INCARNATION, 1));
+        assertThat(codec.decode(Unpooled.wrappedBuffer(largest))).isEqualTo(new Heartbeat(3, MessageCodec.MAX_INCARNATION, 1));
     }
 
     @Test
