@@ -60,6 +60,7 @@ final class RouteFill {
     /** All rows, switches in parallel, after merging the shared neighbour rows ({@link NeighbourBlocks}). */
     byte[][] computeAll(RoutingPool pool) {
         blocks = NeighbourBlocks.of(index, rank, costs, profiles, pool);
+        int[] twinOf = LeafTwins.of(index, costs, divider);
         int switches = index.switchCount();
         byte[][] rows = new byte[switches][];
         Worker[] workers = new Worker[pool.threads()];
@@ -70,11 +71,35 @@ final class RouteFill {
                 workers[w] = worker;
             }
             for (int s = from; s < to; s++) {
-                rows[s] = worker.row(s);
+                if (twinOf[s] < 0) {
+                    rows[s] = worker.row(s);
+                }
+            }
+        });
+        // twins: the representative's row with the two leaves where they differ recomputed
+        int words = (costs.leafCount() + 63) >>> 6;
+        pool.forRange(rows.length, GRAIN, (w, from, to) -> {
+            Worker worker = workers[w];
+            if (worker == null) {
+                worker = new Worker();
+                workers[w] = worker;
+            }
+            for (int s = from; s < to; s++) {
+                int r = twinOf[s];
+                if (r >= 0) {
+                    long[] two = new long[words];
+                    int lr = index.leafNumber(r);
+                    int ls = index.leafNumber(s);
+                    two[lr >>> 6] |= 1L << lr;
+                    two[ls >>> 6] |= 1L << ls;
+                    rows[s] = worker.patch(s, rows[r].clone(), two, NO_DESTINATIONS);
+                }
             }
         });
         return rows;
     }
+
+    private static final int[] NO_DESTINATIONS = new int[0];
 
     /**
      * The rows of a re-route: {@code null} where {@code changes} reuses the previous row, the
