@@ -103,6 +103,7 @@ public final class SwitchAgent {
     private volatile RingAssignment detectorRing;
     private volatile java.net.InetSocketAddress localAddress;
     private volatile DetectorConfigListener detectorListener;
+    private volatile int detectorPort;
 
     private final AtomicLong blocksReceived = new AtomicLong();
     private final AtomicLong commitsApplied = new AtomicLong();
@@ -278,6 +279,18 @@ public final class SwitchAgent {
     /** Accept DETECTOR_CONFIG and hand complete rings to {@code l} ({@code null}: refuse it). */
     public void detectorListener(DetectorConfigListener l) {
         detectorListener = l;
+    }
+
+    /**
+     * The UDP port this agent's failure-detector member listens on (with a detector listener): after each
+     * PORT_INFO the agent tells the daemon, with the address its session comes from, in DETECTOR_ENDPOINT.
+     * 0 (the default): it says nothing and the daemon uses the session's address and its configured agent port.
+     */
+    public void detectorPort(int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port);
+        }
+        detectorPort = port;
     }
 
     /**
@@ -493,6 +506,11 @@ public final class SwitchAgent {
                         all.add(p[i]);
                     }
                     ctx.writeAndFlush(new Message.PortInfo(takeTxid(), all));
+                    int udp = detectorPort;
+                    if (udp != 0 && detectorListener != null
+                            && ctx.channel().localAddress() instanceof java.net.InetSocketAddress local) {
+                        ctx.writeAndFlush(new Message.DetectorEndpoint(takeTxid(), local.getAddress(), udp));
+                    }
                 } else if (msg instanceof ErrorReport error) {
                     refused(ctx, error);
                 } else {

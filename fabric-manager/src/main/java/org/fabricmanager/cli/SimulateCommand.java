@@ -47,7 +47,9 @@ final class SimulateCommand implements Command {
                                            this process); each is answered on stderr with 'ok: ...' or 'error: ...'
                   --only GUID[,GUID...]    run only these switches' agents
                   --except GUID[,GUID...]  run every switch's agent but these
-                  --io-threads N           event-loop threads shared by all agents (default 2)""".formatted(FabricSource.USAGE);
+                  --io-threads N           event-loop threads shared by all agents (default 2)
+                  Every agent runs a failure-detector member when the daemon configures one (faults.detector), on a
+                  UDP port of its own that it tells the daemon (DETECTOR_ENDPOINT); open those ports between hosts.""".formatted(FabricSource.USAGE);
     }
 
     @Override
@@ -81,6 +83,8 @@ final class SimulateCommand implements Command {
         if (running == 0) {
             throw new UsageException("simulate: --except leaves no switch to simulate");
         }
+        // members answer only if the daemon configures a ring; the agents share this host's address
+        sim.enableDetectors(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), false);
         console.err().println("simulate: " + fabric.switches().size() + " switches, " + fabric.nodes().size()
                 + " nodes" + (running < fabric.switches().size() ? ", running " + running + " of the switches' agents" : "")
                 + ", connecting to " + daemon.getHostString() + ":" + daemon.getPort());

@@ -69,6 +69,16 @@ final class SwitchSessions implements SouthboundListener {
     }
 
     @Override
+    public void detectorEndpointReceived(SwitchSession session, Message.DetectorEndpoint endpoint) {
+        queue.append("detector-endpoint " + Guids.format(session.guid()), () -> {
+            ManagedSwitch ms = m.registry().get(session.guid());
+            if (ms != null && ms.session() == session) {
+                ms.detectorEndpoint(new java.net.InetSocketAddress(endpoint.address(), endpoint.port()));
+            }
+        });
+    }
+
+    @Override
     public void sessionClosed(SwitchSession session, String reason) {
         queue.append("closed " + session.id(), () -> onClosed(session, reason));
     }

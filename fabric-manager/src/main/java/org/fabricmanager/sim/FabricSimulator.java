@@ -130,10 +130,18 @@ public final class FabricSimulator implements AutoCloseable {
 
     /**
      * Runs a failure-detector member in every agent once the daemon configures it (call before
-     * {@link #start}). Each agent connects from its own loopback address 127.1.x.y, so that its
-     * member's UDP address (that address and the daemon's {@code faults.detector.agentPort}) is unique.
+     * {@link #start}), each on a UDP port of its own that the agent advertises (DETECTOR_ENDPOINT), as the
+     * {@code demo} does with each agent connecting from its own loopback address 127.1.x.y.
      */
     public synchronized void enableDetectors(MeterRegistry registry) {
+        enableDetectors(registry, true);
+    }
+
+    /**
+     * As {@link #enableDetectors(MeterRegistry)}; with {@code distinctAddresses} false the agents all connect
+     * from the system's address (as {@code simulate} on a host does) and only their ports tell them apart.
+     */
+    public synchronized void enableDetectors(MeterRegistry registry, boolean distinctAddresses) {
         if (detectors != null) {
             return;
         }
@@ -141,12 +149,17 @@ public final class FabricSimulator implements AutoCloseable {
         int i = 0;
         for (SwitchAgent a : agents.values()) {
             int n = i++;
-            try {
-                a.bindFrom(java.net.InetAddress.getByAddress(new byte[]{127, 1, (byte) (n / 250), (byte) (n % 250 + 1)}));
-            } catch (java.net.UnknownHostException e) {
-                throw new IllegalStateException(e);
+            java.net.InetAddress from = null;
+            if (distinctAddresses) {
+                try {
+                    from = java.net.InetAddress.getByAddress(new byte[]{127, 1, (byte) (n / 250), (byte) (n % 250 + 1)});
+                } catch (java.net.UnknownHostException e) {
+                    throw new IllegalStateException(e);
+                }
+                a.bindFrom(from);
             }
             a.detectorListener(detectors);
+            a.detectorPort(detectors.reservePort(a.guid(), from));
         }
     }
 

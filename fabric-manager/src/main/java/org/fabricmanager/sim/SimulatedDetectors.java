@@ -45,6 +45,11 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     private final Map<Long, Long> startDelays = new HashMap<>();
     /** Bumped by every stop, so that a delayed start asked for before it does not resurrect the member. */
     private final Map<Long, Long> stops = new HashMap<>();
+    /**
+     * Each agent's UDP port, held by an open socket from {@link #reservePort} until its member first binds it,
+     * so that no other process (another simulator) is given the port the agent advertised meanwhile.
+     */
+    private final Map<Long, java.net.DatagramSocket> reserved = new HashMap<>();
     // starting binds a socket and waits for the member's loop: never on an agent's event loop; one
     // thread keeps starts and stops of a switch in order
     private final java.util.concurrent.ExecutorService lifecycle = java.util.concurrent.Executors.newSingleThreadExecutor(
@@ -117,8 +122,34 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         return running;
     }
 
+    /**
+     * Takes a free UDP port on {@code address} ({@code null}: every local address) for switch {@code guid}'s
+     * member and holds it until the member starts; returns the port, which the agent advertises.
+     */
+    public synchronized int reservePort(long guid, java.net.InetAddress address) {
+        java.net.DatagramSocket old = reserved.remove(guid);
+        if (old != null) {
+            old.close();
+        }
+        try {
+            java.net.DatagramSocket socket = new java.net.DatagramSocket(new InetSocketAddress(address, 0));
+            reserved.put(guid, socket);
+            return socket.getLocalPort();
+        } catch (java.net.SocketException e) {
+            throw new IllegalStateException("no UDP port for switch " + Guids.format(guid) + "'s detector: "
+                    + e.getMessage(), e);
+        }
+    }
+
     private void start(long guid, DetectorConfig config, long epoch) {
         stopNow(guid);
+        java.net.DatagramSocket reservation;
+        synchronized (this) {
+            reservation = reserved.remove(guid);
+        }
+        if (reservation != null) {
+            reservation.close(); // the member binds the port right away
+        }
         RingDetector d = null;
         // the previous member's socket may take a moment to be released
         for (int attempt = 0; d == null; attempt++) {
@@ -213,6 +244,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         synchronized (this) {
             all = new ArrayList<>(members.values());
             members.clear();
+            reserved.values().forEach(java.net.DatagramSocket::close);
+            reserved.clear();
         }
         for (RingDetector d : all) {
             d.close();

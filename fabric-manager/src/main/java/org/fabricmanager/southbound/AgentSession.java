@@ -478,6 +478,9 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             } else if (p == null && c == null) {
                 LOG.debug("{}: agent sent {} for no pending request", this, error);
             }
+        } else if (msg instanceof Message.DetectorEndpoint endpoint) {
+            ctx.writeAndFlush(new Message.Ack(msg.txid(), MessageType.DETECTOR_ENDPOINT));
+            listener.detectorEndpointReceived(this, endpoint);
         } else if (msg instanceof EchoRequest echo) {
             ctx.writeAndFlush(new EchoReply(echo.txid(), echo.timestamp()));
         } else if (msg instanceof EchoReply echo) {

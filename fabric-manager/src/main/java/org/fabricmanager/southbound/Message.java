@@ -154,6 +154,25 @@ public sealed interface Message {
         }
     }
 
+    /**
+     * DETECTOR_ENDPOINT: where the agent's failure-detector member receives datagrams. Sent by an agent with a
+     * detector after its PORT_INFO, so that the ring does not depend on the address the TCP session comes
+     * from (several agents behind one address: a simulator, a proxy agent, NAT).
+     */
+    record DetectorEndpoint(int txid, java.net.InetAddress address, int port) implements Message {
+        public DetectorEndpoint {
+            java.util.Objects.requireNonNull(address, "address");
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port " + port + " outside 1..65535");
+            }
+        }
+
+        @Override
+        public MessageType type() {
+            return MessageType.DETECTOR_ENDPOINT;
+        }
+    }
+
     /** ECHO_REPLY: answers an ECHO_REQUEST with its timestamp. */
     record EchoReply(int txid, long timestamp) implements Message {
         @Override

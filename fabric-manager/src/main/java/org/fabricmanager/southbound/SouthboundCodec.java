@@ -8,6 +8,7 @@ import java.util.List;
 import org.fabricmanager.southbound.Message.Ack;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.DetectorConfig;
+import org.fabricmanager.southbound.Message.DetectorEndpoint;
 import org.fabricmanager.southbound.Message.DetectorMember;
 import org.fabricmanager.southbound.Message.EchoReply;
 import org.fabricmanager.southbound.Message.EchoRequest;
@@ -119,6 +120,11 @@ public final class SouthboundCodec {
                 out.writeShort(member.port());
             }
             out.writeBytes(d.ringKey());
+        } else if (m instanceof DetectorEndpoint e) {
+            byte[] address = e.address().getAddress();
+            out.writeByte(address.length == 4 ? 4 : 6);
+            out.writeBytes(address);
+            out.writeShort(e.port());
         } else {
             throw new IllegalArgumentException("no encoding for " + m);
         }
@@ -172,6 +178,7 @@ public final class SouthboundCodec {
                 yield new EchoReply(txid, frame.readLong());
             }
             case DETECTOR_CONFIG -> decodeDetectorConfig(frame, txid);
+            case DETECTOR_ENDPOINT -> decodeDetectorEndpoint(frame, txid);
         };
         if (frame.isReadable()) {
             throw Wire.malformed(code, txid, frame.readableBytes() + " unexpected bytes after the payload");
@@ -347,7 +354,8 @@ public final class SouthboundCodec {
             }
             return new CommitAck(txid, version, (int) length, hash);
         }
-        if (type != MessageType.PORT_INFO && type != MessageType.PORT_STATUS && type != MessageType.DETECTOR_CONFIG) {
+        if (type != MessageType.PORT_INFO && type != MessageType.PORT_STATUS && type != MessageType.DETECTOR_CONFIG
+                && type != MessageType.DETECTOR_ENDPOINT) {
             throw Wire.malformed(t, txid, "ACK of " + MessageType.describe(acked) + ", which is not acknowledged");
         }
         return new Ack(txid, type);
@@ -360,6 +368,29 @@ public final class SouthboundCodec {
         int refType = in.readUnsignedByte();
         String message = Wire.readStr16(in, Protocol.MAX_ERROR_BYTES, "message", t, txid);
         return new ErrorReport(txid, code, refType, message);
+    }
+
+    private static DetectorEndpoint decodeDetectorEndpoint(ByteBuf in, int txid) {
+        int t = MessageType.DETECTOR_ENDPOINT.code();
+        Wire.need(in, 1, "address family", t, txid);
+        int family = in.readUnsignedByte();
+        int bytes = switch (family) {
+            case 4 -> 4;
+            case 6 -> 16;
+            default -> throw Wire.malformed(t, txid, "address family " + family + " (expected 4 or 6)");
+        };
+        Wire.need(in, bytes + 2, "address and port", t, txid);
+        byte[] address = new byte[bytes];
+        in.readBytes(address);
+        int port = in.readUnsignedShort();
+        if (port == 0) {
+            throw Wire.malformed(t, txid, "port 0");
+        }
+        try {
+            return new DetectorEndpoint(txid, InetAddress.getByAddress(address), port);
+        } catch (UnknownHostException e) {
+            throw Wire.malformed(t, txid, "bad address");
+        }
     }
 
     private static DetectorConfig decodeDetectorConfig(ByteBuf in, int txid) {

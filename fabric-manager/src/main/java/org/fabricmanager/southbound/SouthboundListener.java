@@ -27,4 +27,8 @@ public interface SouthboundListener {
 
     /** A session closed, for any reason; {@code reason} says why. Called exactly once per session. */
     void sessionClosed(SwitchSession session, String reason);
+
+    /** The agent said where its failure-detector member listens (after its PORT_INFO; an I/O thread). */
+    default void detectorEndpointReceived(SwitchSession session, Message.DetectorEndpoint endpoint) {
+    }
 }

@@ -56,7 +56,9 @@ class SouthboundCodecTest {
                 new DetectorConfig(11, 3, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
                         Message.StartMode.JOIN, 5, 2, 1, List.of(
                         new DetectorMember(0x10L, 1, InetAddress.getByName("127.0.0.1"), 9000),
-                        new DetectorMember(0x11L, 2, InetAddress.getByName("::1"), 9001)), ringKey()));
+                        new DetectorMember(0x11L, 2, InetAddress.getByName("::1"), 9001)), ringKey()),
+                new Message.DetectorEndpoint(12, InetAddress.getByName("127.0.0.1"), 40_001),
+                new Message.DetectorEndpoint(13, InetAddress.getByName("fe80::1"), 65_535));
     }
 
     @Test

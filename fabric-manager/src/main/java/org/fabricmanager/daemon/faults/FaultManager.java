@@ -179,20 +179,24 @@ public final class FaultManager implements AutoCloseable {
             return;
         }
         List<Long> order = new ArrayList<>();
-        Map<Long, InetAddress> addresses = new HashMap<>();
+        Map<Long, InetSocketAddress> endpoints = new HashMap<>();
         for (long guid : RingOrder.of(fabric)) {
             ManagedSwitch ms = registry.get(guid);
             if (ms != null && ms.admitted() && ms.session().remoteAddress() instanceof InetSocketAddress a) {
                 order.add(guid);
-                addresses.put(guid, a.getAddress());
+                // the endpoint the agent advertised; else (an agent that does not say) its session's
+                // address and the configured agent port
+                endpoints.put(guid, ms.detectorEndpoint() != null ? ms.detectorEndpoint()
+                        : new InetSocketAddress(a.getAddress(), settings.detector().agentPort()));
             }
         }
         if (order.isEmpty()) {
             return;
         }
-        ring.plan(order, addresses, event -> queue.append("detector " + event, () -> onDetectorEvent(event)));
+        List<Long> members = ring.plan(order, endpoints,
+                event -> queue.append("detector " + event, () -> onDetectorEvent(event)));
         failedSwitches.clear();
-        for (long guid : order) {
+        for (long guid : members) {
             sendDetectorConfig(registry.get(guid), false);
         }
         LOG.info("failure detector: ring epoch {} of {} members (the daemon and {} switches), eta {} ms, delta {} ms",

@@ -24,6 +24,7 @@ import org.fabricmanager.detector.StartMode;
 import org.fabricmanager.detector.netty.NettyRingDetector;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.Message;
+import org.fabricmanager.topology.Guids;
 
 /**
  * The ring the daemon configures: member 0 is the daemon's own member (so that it hears every
@@ -39,6 +40,7 @@ import org.fabricmanager.southbound.Message;
  * stays watched: a hung agent is exactly what the ring is for. Used on the control thread only.
  */
 public final class RingCoordinator implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RingCoordinator.class);
     private static final int CHUNK = 256;
 
     private final DaemonConfig.Detector settings;
@@ -76,11 +78,14 @@ public final class RingCoordinator implements AutoCloseable {
     /**
      * Starts a new epoch: the daemon's member (BOOTSTRAP) and the given switches in ring order.
      *
-     * @param switchGuids   switches in ring order
-     * @param switchAddress where each switch's agent connects from
-     * @param listener      receives the daemon member's events (on its own thread)
+     * @param switchGuids switches in ring order
+     * @param endpoints   where each switch's member listens (as its agent said, or its session's address and
+     *                    {@code faults.detector.agentPort})
+     * @param listener    receives the daemon member's events (on its own thread)
+     * @return the switches in the ring: all but those whose endpoint an earlier switch (or the daemon) has,
+     *         which are left unwatched with the reason (two members on one address would confuse the ring)
      */
-    public void plan(List<Long> switchGuids, Map<Long, InetAddress> switchAddress, DetectorListener listener) {
+    public List<Long> plan(List<Long> switchGuids, Map<Long, InetSocketAddress> endpoints, DetectorListener listener) {
         close();
         epoch++;
         // a new key per epoch: datagrams of an earlier epoch (a replay, a member left out) fail their tag
@@ -89,9 +94,19 @@ public final class RingCoordinator implements AutoCloseable {
         List<InetSocketAddress> a = new ArrayList<>(switchGuids.size() + 1);
         g.add(daemonId);
         a.add(new InetSocketAddress(bind, settings.port()));
+        Map<InetSocketAddress, Long> taken = new HashMap<>();
+        taken.put(a.get(0), daemonId);
+        Map<Long, String> shared = new LinkedHashMap<>();
         for (long guid : switchGuids) {
+            InetSocketAddress endpoint = endpoints.get(guid);
+            Long other = taken.putIfAbsent(endpoint, guid);
+            if (other != null) {
+                shared.put(guid, "its detector endpoint " + endpoint + " is also "
+                        + (other == daemonId ? "the daemon's" : "switch " + Guids.format(other) + "'s"));
+                continue;
+            }
             g.add(guid);
-            a.add(new InetSocketAddress(switchAddress.get(guid), settings.agentPort()));
+            a.add(endpoint);
         }
         RingParameters p = parameters().withStartupGrace(Duration.ofMillis(settings.startupGraceMs()));
         member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP, ringKey), listener, registry);
@@ -110,9 +125,14 @@ public final class RingCoordinator implements AutoCloseable {
         for (int i = 0; i < g.size(); i++) {
             indexByGuid.put(g.get(i), i);
         }
+        List<Long> members = g.subList(1, g.size());
         awaiting.clear();
-        awaiting.addAll(switchGuids);
+        awaiting.addAll(members);
         unwatched.clear();
+        unwatched.putAll(shared);
+        shared.forEach((guid, why) -> LOG.warn("failure detector: switch {} left out of the ring: {}",
+                Guids.format(guid), why));
+        return List.copyOf(members);
     }
 
     /**

@@ -17,6 +17,7 @@ public final class ManagedSwitch {
     private boolean admitted;
     private String pending;
     private long replacedRingIncarnation = -1;
+    private java.net.InetSocketAddress detectorEndpoint;
 
     ManagedSwitch(SwitchSession session, Hello hello, long connectedAtMillis) {
         this.session = session;
@@ -72,6 +73,15 @@ public final class ManagedSwitch {
      * The ring incarnation of this switch's previous run when this session was told to join the running
      * ring (-1: it was not): a ring verdict at or below it is about the previous run.
      */
+    /** Where the agent's failure-detector member listens, as the agent said (DETECTOR_ENDPOINT), or {@code null}. */
+    public java.net.InetSocketAddress detectorEndpoint() {
+        return detectorEndpoint;
+    }
+
+    public void detectorEndpoint(java.net.InetSocketAddress endpoint) {
+        this.detectorEndpoint = endpoint;
+    }
+
     public long replacedRingIncarnation() {
         return replacedRingIncarnation;
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +25,7 @@ class RingCoordinatorTest {
 
     RingCoordinator ring;
     final List<Long> order = new ArrayList<>();
-    final Map<Long, InetAddress> from = new HashMap<>();
+    final Map<Long, InetSocketAddress> from = new HashMap<>();
 
     @BeforeEach
     void plan() throws Exception {
@@ -37,7 +38,7 @@ class RingCoordinatorTest {
         for (int i = 0; i < SWITCHES; i++) {
             long guid = 0x1000L + i;
             order.add(guid);
-            from.put(guid, InetAddress.getByAddress(new byte[] {10, 1, (byte) (i / 250), (byte) (i % 250 + 1)}));
+            from.put(guid, new InetSocketAddress(InetAddress.getByAddress(new byte[] {10, 1, (byte) (i / 250), (byte) (i % 250 + 1)}), 7684));
         }
         ring.plan(order, from, event -> { });
     }
@@ -68,7 +69,8 @@ class RingCoordinatorTest {
             assertThat(daemon.guid()).isEqualTo(DAEMON_ID);
             Message.DetectorMember self = chunks.get((k + 1) / 256).members().get((k + 1) % 256);
             assertThat(self.guid()).isEqualTo(guid);
-            assertThat(self.address()).isEqualTo(from.get(guid));
+            assertThat(self.address()).isEqualTo(from.get(guid).getAddress());
+            assertThat(self.port()).isEqualTo(from.get(guid).getPort());
             assertThat(self.port()).isEqualTo(7684);
         }
         assertThat(ring.configFor(order.get(7), true)).allMatch(c -> c.startMode() == Message.StartMode.JOIN);
@@ -111,6 +113,26 @@ class RingCoordinatorTest {
         // a later JOIN of that switch with a running member makes it watched again; no second completion
         assertThat(ring.answered(epoch, refuses, new DetectorConfigReply(Outcome.RUNNING, ""))).isFalse();
         assertThat(ring.unwatched(refuses)).isFalse();
+    }
+
+    @Test
+    void switchesBehindOneAddressEachWithItsOwnPortAreMembersAndASharedEndpointIsLeftOut() throws Exception {
+        ring.close();
+        InetAddress lo = InetAddress.getByName("127.0.0.1");
+        Map<Long, InetSocketAddress> endpoints = new HashMap<>();
+        for (int i = 0; i < 5; i++) {
+            endpoints.put(0x2000L + i, new InetSocketAddress(lo, 20_000 + i)); // one simulator: one address, five ports
+        }
+        endpoints.put(0x2005L, new InetSocketAddress(lo, 20_002)); // claims switch 0x2002's endpoint
+        List<Long> all = List.of(0x2000L, 0x2001L, 0x2002L, 0x2003L, 0x2004L, 0x2005L);
+        List<Long> members = ring.plan(all, endpoints, event -> { });
+        assertThat(members).containsExactly(0x2000L, 0x2001L, 0x2002L, 0x2003L, 0x2004L);
+        assertThat(ring.size()).isEqualTo(6);
+        assertThat(ring.unwatchedSwitches()).containsOnlyKeys(0x2005L);
+        assertThat(ring.unwatchedSwitches().get(0x2005L)).contains("0x0000000000002002");
+        Message.DetectorMember third = ring.configFor(0x2002L, false).get(0).members().get(3);
+        assertThat(third.guid()).isEqualTo(0x2002L);
+        assertThat(third.port()).isEqualTo(20_002);
     }
 
     @Test

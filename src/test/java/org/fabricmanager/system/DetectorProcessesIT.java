@@ -1,0 +1,99 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The failure detector in the production shape: {@code run} with {@code faults.detector.enabled} and the 192
+ * agents of PGFT(3;8,8,8;1,8,8;1,1,1) in two {@code simulate} processes on one address (one runs a spine
+ * alone, the other every other switch), each agent's member on a UDP port of its own that it advertises.
+ * The fabric converges and the ring starts (before, agents behind one address stopped all routing: "member
+ * repeats address"); the ring stays quiet; SIGSTOP on the spine's process (TCP open, heartbeats stopped) is
+ * found by the ring and costs one re-route; SIGCONT brings the spine back and the intact routing returns.
+ */
+class DetectorProcessesIT {
+    static final String SPEC = "PGFT(3;8,8,8;1,8,8;1,1,1)";
+    static final int DELTA_MS = 1_000;
+
+    @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @Test
+    void agentsBehindOneAddressFormTheRingAndAStoppedProcessIsFound() throws Exception {
+        PgftSpec spec = PgftSpec.parse(SPEC);
+        String spine = Guids.format(PgftGenerator.switchGuid(3, 0));
+        Path config = dir.resolve("fabric-manager.yaml");
+        Files.writeString(config, """
+                fabric:
+                  expectedPgft: "%s"
+                state:
+                  directory: "%s"
+                security:
+                  insecure: true
+                faults:
+                  settleMs: 50
+                  detector:
+                    enabled: true
+                    etaMs: 100
+                    deltaMs: %d
+                    bind: "127.0.0.1"
+                    port: %d
+                """.formatted(SPEC, dir.resolve("state"), DELTA_MS, SystemSupport.freeUdpPort()));
+        try (FabricProcesses fp = new FabricProcesses(dir)) {
+            fp.startDaemon(config, "-Xmx512m");
+            FabricProcesses.Simulator lone = fp.startSimulator("sim-spine", "-Xmx256m",
+                    List.of("--pgft", SPEC, "--only", spine));
+            fp.startSimulator("sim-rest", "-Xmx512m", List.of("--pgft", SPEC, "--except", spine));
+            JsonNode st = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
+                    && s.at("/switches/connected").asInt() == 192, "convergence with 192 switches", 180);
+            long v1 = st.at("/routing/version").asLong();
+            JsonNode faults = awaitFaults(fp, f -> f.path("ringMembers").asInt() == 193 && f.path("ringStarting").asInt() == 0,
+                    "the ring of the daemon and 192 agents running", 60);
+            assertThat(faults.path("unwatched")).as("every agent is watched").isEmpty();
+
+            Thread.sleep(4L * DELTA_MS); // steady ring: no suspicion, no re-route
+            assertThat(fp.get("/api/v1/faults").path("switches")).as("no false death").isEmpty();
+            assertThat(fp.get("/api/v1/status").at("/routing/version").asLong()).isEqualTo(v1);
+
+            long seq = fp.lastSeq();
+            FabricProcesses.signal(lone.pid(), "STOP");
+            JsonNode failed = fp.awaitEvent("SWITCH_FAILED", seq, 30);
+            assertThat(failed.path("message").asText()).contains(spine).contains("declared dead by the ring");
+            JsonNode after = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
+                    && s.at("/routing/version").asLong() > v1, "the re-route around the stopped spine", 60);
+            assertThat(after.at("/switches/connected").asInt()).isEqualTo(191);
+            assertThat(after.at("/routing/version").asLong()).as("one re-route").isEqualTo(v1 + 1);
+            assertThat(fp.get("/api/v1/faults").path("switches").toString()).contains(spine);
+
+            FabricProcesses.signal(lone.pid(), "CONT");
+            JsonNode back = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
+                    && s.at("/switches/connected").asInt() == 192 && s.at("/routing/version").asLong() > v1 + 1,
+                    "the spine back", 90);
+            assertThat(back.at("/tables/inSync").asInt()).isEqualTo(192);
+            assertThat(back.at("/routing/valid").asBoolean()).isTrue();
+        }
+    }
+
+    private static JsonNode awaitFaults(FabricProcesses fp, java.util.function.Predicate<JsonNode> done, String what,
+                                        int seconds) throws Exception {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = fp.get("/api/v1/faults");
+            if (done.test(last)) {
+                return last;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("timed out waiting for " + what + "; last " + last);
+    }
+}
