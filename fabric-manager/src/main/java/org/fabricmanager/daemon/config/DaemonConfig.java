@@ -511,7 +511,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 throw new ConfigException("option faults.detector.bind must be a concrete address (agents check the "
                         + "sender of every heartbeat), got '" + bind + "'");
             }
-            check("faults.detector.port", port, 1, 65535);
+            check("faults.detector.port", port, 0, 65535);
             check("faults.detector.agentPort", agentPort, 1, 65535);
             check("faults.detector.startupGraceMs", startupGraceMs, 2, 3_600_000);
             if (startupGraceMs < 2L * deltaMs) {

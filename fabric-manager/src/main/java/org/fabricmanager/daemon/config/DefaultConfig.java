@@ -73,7 +73,7 @@ public final class DefaultConfig {
                     deltaMs: %d             # suspicion timeout (>= 2 etaMs); a dead switch is known about delta later
                     overlay: %s               # broadcast overlay: bmg or hypercube
                     bind: "%s"        # the daemon member's UDP address (concrete: members check senders)
-                    port: %d               # the daemon member's UDP port
+                    port: %d               # the daemon member's UDP port; 0 = any free one (kept across epochs)
                     agentPort: %d          # UDP port of every agent's member, at the address it connects from
                     startupGraceMs: %d     # cold start: the daemon's member waits this long at most for every agent's
                                             # member to run (ends 2 deltaMs after all agents answered); >= 2 deltaMs

@@ -193,8 +193,16 @@ public final class FaultManager implements AutoCloseable {
         if (order.isEmpty()) {
             return;
         }
-        List<Long> members = ring.plan(order, endpoints,
-                event -> queue.append("detector " + event, () -> onDetectorEvent(event)));
+        List<Long> members;
+        try {
+            members = ring.plan(order, endpoints,
+                    event -> queue.append("detector " + event, () -> onDetectorEvent(event)));
+        } catch (RuntimeException e) {
+            // a detector that cannot start must not stop routing: faults still arrive by sessions and PORT_STATUS
+            LOG.error("failure detector: ring epoch {} not started ({}); routing goes on, faults are seen through "
+                    + "the agents' sessions and port reports only", ring.epoch(), e.getMessage());
+            return;
+        }
         failedSwitches.clear();
         for (long guid : members) {
             sendDetectorConfig(registry.get(guid), false);

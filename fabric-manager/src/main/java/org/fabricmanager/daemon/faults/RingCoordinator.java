@@ -49,6 +49,8 @@ public final class RingCoordinator implements AutoCloseable {
     private final InetAddress bind;
     private final SecureRandom random = new SecureRandom();
     private long epoch;
+    /** The daemon member's UDP port: the configured one, or one the system chose for the first epoch. */
+    private int chosenPort;
     /** The epoch's key: seals every detector datagram; reaches the agents only inside DETECTOR_CONFIG. */
     private byte[] ringKey = new byte[Message.DetectorConfig.KEY_BYTES];
     private RingDetector member;
@@ -93,7 +95,7 @@ public final class RingCoordinator implements AutoCloseable {
         List<Long> g = new ArrayList<>(switchGuids.size() + 1);
         List<InetSocketAddress> a = new ArrayList<>(switchGuids.size() + 1);
         g.add(daemonId);
-        a.add(new InetSocketAddress(bind, settings.port()));
+        a.add(new InetSocketAddress(bind, daemonPort()));
         Map<InetSocketAddress, Long> taken = new HashMap<>();
         taken.put(a.get(0), daemonId);
         Map<Long, String> shared = new LinkedHashMap<>();
@@ -219,6 +221,29 @@ public final class RingCoordinator implements AutoCloseable {
     /** True when {@code guid} is a member of the current epoch. */
     public boolean contains(long guid) {
         return indexByGuid.containsKey(guid);
+    }
+
+    /**
+     * The configured port, or with {@code faults.detector.port: 0} a free one, chosen once and kept for later
+     * epochs (taken by the member right after it is chosen; chosen anew only if it was lost).
+     */
+    private int daemonPort() {
+        if (settings.port() != 0) {
+            return settings.port();
+        }
+        if (chosenPort != 0) {
+            try (java.net.DatagramSocket probe = new java.net.DatagramSocket(new InetSocketAddress(bind, chosenPort))) {
+                return chosenPort;
+            } catch (java.net.SocketException e) {
+                LOG.warn("failure detector: the daemon member's UDP port {} is taken now; choosing another", chosenPort);
+            }
+        }
+        try (java.net.DatagramSocket probe = new java.net.DatagramSocket(new InetSocketAddress(bind, 0))) {
+            chosenPort = probe.getLocalPort();
+            return chosenPort;
+        } catch (java.net.SocketException e) {
+            throw new IllegalStateException("no free UDP port on " + bind + " for the daemon's detector member", e);
+        }
     }
 
     /** The DETECTOR_CONFIG chunks for switch {@code guid} (a member), txids left 0. */
