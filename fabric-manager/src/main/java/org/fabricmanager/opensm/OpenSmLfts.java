@@ -25,6 +25,11 @@ import org.fabricmanager.topology.TopologyException;
  * {@code 0x%04x %03u # Switch|Channel Adapter portguid 0x%016x: 'name'} per routed LID (the port
  * GUID lets OpenSM re-map a LID that changed) and {@code N lids dumped}. Unrouted LIDs are left
  * out, since OpenSM's loader rejects anything but a port number and starts every table unrouted.
+ * An end-node entry the engine left unrouted on a switch that no valid route passes through (a
+ * spine of a degraded tree with no way down) is routed towards the node's leaf by the switch-LID
+ * rule, so that management traffic from every switch reaches every node; each such hop gets
+ * closer to the leaf and then meets the engine's own routes, so no loop forms, and the routes
+ * between nodes are the engine's, unchanged.
  *
  * <p>The reader also takes what {@code ibroute} prints (hexadecimal LID range, {@code : (...)}
  * before the description, column headings) and OpenSM's {@code UNREACHABLE} lines.
@@ -56,6 +61,7 @@ public final class OpenSmLfts {
         String[] kind = new String[maxLid + 1];
         long[] portGuid = new long[maxLid + 1];
         String[] name = new String[maxLid + 1];
+        int[] leafOf = new int[maxLid + 1];
         for (int s = 0; s < index.switchCount(); s++) {
             long guid = index.switchGuid(s);
             int lid = requireLid(lids, guid, "switch");
@@ -68,6 +74,7 @@ public final class OpenSmLfts {
             long guid = index.nodeGuid(pos);
             int lid = requireLid(lids, guid, "node");
             target[lid] = -(index.nodeIndex(pos) + 1);
+            leafOf[lid] = index.nodeLeaf(pos);
             kind[lid] = "Channel Adapter";
             portGuid[lid] = lids.portGuid(guid);
             name[lid] = fabric.nodeByGuid(guid).orElseThrow().name();
@@ -87,6 +94,11 @@ public final class OpenSmLfts {
                 }
                 int port = target[lid] >= 0 ? switchRoutes[target[lid]][s] & 0xff
                         : tables.port(s, -target[lid] - 1);
+                if (port == ForwardingTables.NO_ROUTE && target[lid] < 0 && leafOf[lid] != FabricIndex.NONE) {
+                    // a switch the engine never routes this node through (e.g. a spine that lost its way
+                    // down): towards the node's leaf by the switch rule, so management replies still arrive
+                    port = switchRoutes[leafOf[lid]][s] & 0xff;
+                }
                 if (port == ForwardingTables.NO_ROUTE) {
                     continue;
                 }
