@@ -1,7 +1,6 @@
 package org.fabricmanager.cli;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.fabricmanager.routing.ForwardingTables;
