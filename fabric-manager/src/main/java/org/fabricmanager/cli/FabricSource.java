@@ -92,6 +92,9 @@ final class FabricSource {
      */
     static LidPlan lidsOf(LidFabric loaded, String command) {
         try {
+            if (loaded.lidProblem() != null) {
+                throw new UsageException(command + ": " + loaded.lidProblem());
+            }
             if (loaded.lids() == null) {
                 return LidPlan.sequential(loaded.fabric());
             }

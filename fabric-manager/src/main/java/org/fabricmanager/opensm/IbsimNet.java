@@ -83,8 +83,12 @@ public final class IbsimNet {
         out.write("\n");
     }
 
-    /** The ibsim id of a device: its name (quotes and spaces replaced) and GUID, unique by the GUID. */
+    /** Longest name part of an id: ibsim keeps ids of up to 64 characters. */
+    private static final int NAME_CHARS = 40;
+
+    /** The ibsim id of a device: its name (quotes and spaces replaced, cut to 40 characters) and GUID, unique by the GUID. */
     static String id(String name, long guid) {
-        return name.replaceAll("[\"\\s#]", "_") + "_" + Guids.format(guid).replace("0x", "");
+        String clean = name.replaceAll("[\"\\s#]", "_");
+        return clean.substring(0, Math.min(clean.length(), NAME_CHARS)) + "_" + Guids.format(guid).replace("0x", "");
     }
 }

@@ -121,7 +121,7 @@ public final class IbnetdiscoverReader {
         LidFabric read = reader.build();
         Fabric fabric = read.fabric();
         LOG.debug("{}: {} switches, {} nodes, {} links, {} LIDs", source, fabric.switches().size(), fabric.nodes().size(),
-                fabric.links().size(), read.lids().size());
+                fabric.links().size(), read.lids() == null ? 0 : read.lids().size());
         return read;
     }
 
@@ -376,11 +376,17 @@ public final class IbnetdiscoverReader {
             links.add(new Link(end(c.a(), c.aPort(), endNodeOf), endPort(c.a(), c.aPort(), endNodeOf),
                     end(c.b(), c.bPort(), endNodeOf), endPort(c.b(), c.bPort(), endNodeOf)));
         }
+        Fabric fabric;
         try {
-            return new LidFabric(TopologicalIndexer.reindex(new Fabric(null, switches, nodes, links)),
-                    new LidPlan(lids, lidPortGuids));
+            fabric = TopologicalIndexer.reindex(new Fabric(null, switches, nodes, links));
         } catch (TopologyException e) {
             throw new TopologyException(source + ": " + e.getMessage(), e);
+        }
+        try {
+            return new LidFabric(fabric, new LidPlan(lids, lidPortGuids));
+        } catch (TopologyException e) {
+            // the fabric is fine without LIDs (topology --check, route to lft-text): only OpenSM's format needs them
+            return new LidFabric(fabric, null, source + ": " + e.getMessage());
         }
     }
 

@@ -69,16 +69,20 @@ class IbnetdiscoverLidsTest {
     }
 
     @Test
-    void refusesALidOutsideTheUnicastRangeAndTwoDevicesWithOneLid() {
+    void refusesALidOutsideTheUnicastRangeAndKeepsNoneWhenTwoDevicesShareOne() {
         assertThatThrownBy(() -> IbnetdiscoverReader.parseWithLids("""
                 Switch	2 "S-0000000000000a01"		# "sw" base port 0 lid 49152 lmc 0
                 """)).isInstanceOf(TopologyException.class)
                 .hasMessage("<ibnetdiscover>:1: LID 49152 is outside the unicast range 1..49151");
-        assertThatThrownBy(() -> IbnetdiscoverReader.parseWithLids("""
+        // two devices with one LID: the fabric is read, the LIDs are not (only OpenSM's format needs them)
+        LidFabric clash = IbnetdiscoverReader.parseWithLids("""
                 Switch	2 "S-0000000000000a01"		# "sw" base port 0 lid 3 lmc 0
                 [1]	"H-0000000000000b01"[1](b02) 		# "h" lid 3 4xEDR
                 Ca	1 "H-0000000000000b01"		# "h"
                 [1](b02) 	"S-0000000000000a01"[1]		# lid 3 lmc 0 "sw" lid 3 4xEDR
-                """)).isInstanceOf(TopologyException.class).hasMessageContaining("LID 3 is given to both");
+                """);
+        assertThat(clash.fabric().nodes()).hasSize(1);
+        assertThat(clash.lids()).isNull();
+        assertThat(clash.lidProblem()).startsWith("<ibnetdiscover>: LID 3 is given to both");
     }
 }
