@@ -87,7 +87,6 @@ public final class OpenSmLfts {
             sb.append("Unicast lids [0-").append(maxLid).append("] of switch Lid ").append(ownLid).append(" guid ")
                     .append(hex16(guid)).append(" ('").append(name[ownLid]).append("'):\n");
             out.write(sb.toString());
-            int dumped = 0;
             for (int lid = 1; lid <= maxLid; lid++) {
                 if (kind[lid] == null) {
                     continue;
@@ -106,9 +105,10 @@ public final class OpenSmLfts {
                 sb.append(String.format("0x%04x %03d # ", lid, port)).append(kind[lid]).append(" portguid ")
                         .append(hex16(portGuid[lid])).append(": '").append(name[lid]).append("'\n");
                 out.write(sb.toString());
-                dumped++;
             }
-            out.write(dumped + " lids dumped\n");
+            // OpenSM counts every LID up to the largest, printed or not (its updn dump of a degraded tree says
+            // "4864 lids dumped" above 4,388 entry lines)
+            out.write(maxLid + " lids dumped\n");
         }
         out.flush();
     }

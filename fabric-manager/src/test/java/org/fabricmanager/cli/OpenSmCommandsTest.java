@@ -84,6 +84,13 @@ class OpenSmCommandsTest {
     }
 
     @Test
+    void benchTakesAnIbnetdiscoverDumpToo() {
+        CliRun run = CliRun.of("bench", "--topology", ibnet.toString(), "--engines", "dmodc", "--repeat", "1");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("dmodc");
+    }
+
+    @Test
     void topologyExportsIbsimsNetFormat() throws IOException {
         Path net = dir.resolve("fabric.net");
         CliRun run = CliRun.of("topology", "--pgft", "PGFT(2;2,2;1,2;1,1)", "--degrade-links", "0.25", "--format", "ibsim",

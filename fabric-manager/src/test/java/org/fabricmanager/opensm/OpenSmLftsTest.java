@@ -85,8 +85,9 @@ class OpenSmLftsTest {
         LidPlan lids = LidPlan.sequential(fabric);
         String text = write(fabric, route(fabric), lids);
         // every switch has an entry for every LID: management traffic reaches everything from everywhere
-        assertThat(text.lines().filter(l -> l.endsWith("lids dumped")))
-                .allMatch(l -> l.equals(lids.size() + " lids dumped"));
+        assertThat(text.lines().filter(l -> l.startsWith("0x")).count())
+                .isEqualTo((long) fabric.switches().size() * lids.size());
+        assertThat(text.lines().filter(l -> l.endsWith("lids dumped"))).allMatch(l -> l.equals(lids.maxLid() + " lids dumped"));
     }
 
     @Test
