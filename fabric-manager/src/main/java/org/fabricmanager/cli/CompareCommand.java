@@ -45,6 +45,17 @@ final class CompareCommand implements Command {
     static final List<String> DEFAULT_OUR_ENGINES = List.of("dmodc");
     private static final int OUR_REPEATS = 3;
 
+    /** Finds the tools: {@link OpenSmTools#find()}, or another finder in tests of the missing-tools path. */
+    private final java.util.function.Supplier<Optional<OpenSmTools>> finder;
+
+    CompareCommand() {
+        this(OpenSmTools::find);
+    }
+
+    CompareCommand(java.util.function.Supplier<Optional<OpenSmTools>> finder) {
+        this.finder = finder;
+    }
+
     @Override
     public String name() {
         return "compare";
@@ -98,9 +109,11 @@ final class CompareCommand implements Command {
 
     @Override
     public int run(Arguments args, Console console) throws IOException {
-        Optional<OpenSmTools> found = OpenSmTools.find();
+        Optional<OpenSmTools> found = finder.get();
         if (found.isEmpty()) {
-            console.err().println("compare: needs OpenSM and ibsim, missing: " + String.join(", ", OpenSmTools.missing())
+            List<String> missing = OpenSmTools.missing();
+            console.err().println("compare: needs OpenSM, ibsim and ibnetdiscover"
+                    + (missing.isEmpty() ? "" : ", missing: " + String.join(", ", missing))
                     + "; install them with: " + OpenSmTools.INSTALL_HINT);
             return ExitCodes.BAD_INPUT;
         }
