@@ -71,7 +71,7 @@ final class CompareCommand implements Command {
         return """
                 usage: fabric-manager compare (--pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S] | --topology FILE)
                                               [--opensm-engines E,...] [--engines E,...] [--patterns P,...]
-                                              [--timeout S] [--work DIR] [--threads T]
+                                              [--timeout S] [--work DIR] [--threads T] [--svg FILE]
                   Simulates the fabric with ibsim, routes it with each OpenSM engine (opensm -o -R E) and with
                   our engines, and prints per engine: routing time (OpenSM's from its log; ours the median of
                   %d warm routings), unrouted leaf pairs, longest path and congestion per traffic pattern.
@@ -84,6 +84,7 @@ final class CompareCommand implements Command {
                   --timeout S              seconds allowed to each OpenSM run before it is stopped (default 600)
                   --work DIR               keep the net file, logs and dumps in DIR (default: a temporary directory)
                   --threads T              our routing and analysis threads (default: available processors)
+                  --svg FILE               also draw each pattern's maximum congestion per engine as an SVG chart
                   Exit code 0 when the comparison ran; 2 for bad input or when the tools are missing.""".formatted(
                 OUR_REPEATS, OpenSmTools.INSTALL_HINT, FabricSource.USAGE, String.join(",", DEFAULT_OPENSM_ENGINES),
                 String.join(",", DEFAULT_OUR_ENGINES), String.join(", ", RoutingEngines.names()),
@@ -93,7 +94,7 @@ final class CompareCommand implements Command {
     @Override
     public Set<String> valueOptions() {
         Set<String> options = new HashSet<>(FabricSource.OPTIONS);
-        options.addAll(Set.of("opensm-engines", "engines", "patterns", "timeout", "work", "threads"));
+        options.addAll(Set.of("opensm-engines", "engines", "patterns", "timeout", "work", "threads", "svg"));
         return options;
     }
 
@@ -174,6 +175,11 @@ final class CompareCommand implements Command {
             rows.add(ourRow(engine, index, patterns, threads));
         }
         print(rows, patterns, console.out());
+        if (args.has("svg")) {
+            Path svg = Path.of(args.require("svg"));
+            CongestionSvg.write(svg, "Congestion (max routes on one link): " + fabric, panels(rows, patterns));
+            console.err().println("compare: wrote " + svg);
+        }
         return ExitCodes.OK;
     }
 
@@ -238,6 +244,19 @@ final class CompareCommand implements Command {
             figures.add(congestion.analyze(p));
         }
         return new Row(name, source, null, millis, note, validity, lengths, figures);
+    }
+
+    private static List<CongestionSvg.Panel> panels(List<Row> rows, List<TrafficPattern> patterns) {
+        List<CongestionSvg.Panel> panels = new ArrayList<>();
+        List<String> names = rows.stream().map(Row::engine).toList();
+        for (int p = 0; p < patterns.size(); p++) {
+            long[] values = new long[rows.size()];
+            for (int r = 0; r < rows.size(); r++) {
+                values[r] = rows.get(r).failure() == null ? rows.get(r).patterns().get(p).max() : -1;
+            }
+            panels.add(new CongestionSvg.Panel(patterns.get(p).name() + " max", names, values));
+        }
+        return panels;
     }
 
     private static void print(List<Row> rows, List<TrafficPattern> patterns, PrintStream out) {

@@ -104,9 +104,12 @@ class OpenSmCommandsTest {
     @Test
     void compareRunsEveryEngineWhenOpenSmIsInstalled() {
         Assumptions.assumeTrue(OpenSmTools.find().isPresent(), "needs " + OpenSmTools.INSTALL_HINT);
+        Path svg = dir.resolve("congestion.svg");
         CliRun run = CliRun.of("compare", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--engines", "dmodc,minhop", "--work",
-                dir.resolve("work").toString(), "--timeout", "120");
+                dir.resolve("work").toString(), "--timeout", "120", "--svg", svg.toString());
         assertThat(run.exitCode()).as(run.err() + run.out()).isZero();
+        assertThat(svg).content().startsWith("<svg ").contains(">shift max</text>", ">opensm ftree</text>", ">dmodc</text>")
+                .endsWith("</svg>\n");
         assertThat(run.out().lines().skip(1).map(l -> l.split("\\s{2,}")[0]).limit(6))
                 .containsExactly("opensm ftree", "opensm updn", "opensm minhop", "opensm dfsssp", "dmodc", "minhop");
         assertThat(run.out().lines().findFirst().orElseThrow()).startsWith("engine").contains("routing ms", "unrouted pairs",
