@@ -18,6 +18,7 @@ final class Commands {
                 new BenchCommand(),
                 new TraceCommand(),
                 new QualityCommand(),
+                new CompareCommand(),
                 new StatusCommand(),
                 new SwitchesCommand(),
                 new EventsCommand(),

@@ -24,6 +24,9 @@ import org.fabricmanager.routing.analysis.VirtualChannels;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.LidFabric;
+import org.fabricmanager.routing.ForwardingTables;
+import java.nio.file.Path;
 
 /**
  * {@code quality}: routes one fabric with several engines and compares them: validity, deadlock
@@ -63,6 +66,7 @@ final class QualityCommand implements Command {
                 usage: fabric-manager quality (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
                                                | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                               [--engines E1,E2,...] [--patterns P1,P2,...] [--threads T] [--json]
+                                              [--lft FILE [--lft-format lft-text|opensm]]
                   Routes the fabric with each engine and prints, per engine: valid (every leaf pair
                   routed), deadlock-free (acyclic channel dependency graph; with the number of virtual
                   channels when the engine uses more than one), max path (the longest route between two
@@ -74,6 +78,10 @@ final class QualityCommand implements Command {
                   --patterns LIST          shift (all N-1 shifts: max and mean of the maxima),
                                            random:R[:SEED] (R seeded random permutations, seed 1 by default),
                                            all2all (every node to every other); default %s
+                  --lft FILE               also analyse these tables (first row, named by the file), e.g. an
+                                           opensm-lfts.dump of the OpenSM routing in use today
+                  --lft-format F           lft-text (default) or opensm (keyed by the LIDs of the
+                                           --topology ibnetdiscover dump)
                   --threads T              routing and analysis threads (default: available processors, %d here)
                   --json                   one JSON object instead of the table
                   Shift costs O(N^2 x path length): by default it is left out above %,d attached
@@ -86,7 +94,7 @@ final class QualityCommand implements Command {
     @Override
     public Set<String> valueOptions() {
         Set<String> options = new HashSet<>(FabricSource.OPTIONS);
-        options.addAll(Set.of("engines", "patterns", "threads"));
+        options.addAll(Set.of("engines", "patterns", "threads", "lft", "lft-format"));
         return options;
     }
 
@@ -105,7 +113,11 @@ final class QualityCommand implements Command {
         List<String> engines = engines(args);
         List<TrafficPattern> patterns = patterns(args);
         int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
-        Fabric fabric = FabricSource.load(args);
+        if (args.has("lft-format") && !args.has("lft")) {
+            throw new UsageException("quality: --lft-format goes with --lft");
+        }
+        LidFabric loaded = FabricSource.loadWithLids(args);
+        Fabric fabric = loaded.fabric();
         if (!args.has("engines") && fabric.hdft().isPresent() && RoutingEngines.names().contains(HDFT_ENGINE)) {
             engines = new ArrayList<>(engines);
             engines.add(0, HDFT_ENGINE);
@@ -121,6 +133,9 @@ final class QualityCommand implements Command {
                     + " --patterns to run it%n", attached);
         }
         List<Row> rows = new ArrayList<>();
+        if (args.has("lft")) {
+            rows.add(evaluateFile(args, loaded, index, patterns, threads));
+        }
         for (String engine : engines) {
             rows.add(evaluate(engine, index, patterns, threads));
         }
@@ -189,7 +204,28 @@ final class QualityCommand implements Command {
         } catch (RoutingException e) {
             return new Row(name, e.getMessage(), null, null, 0, null, List.of());
         }
-        RoutedFabric routed = RoutedFabric.of(index, result.tables());
+        return analyse(name, index, RoutedFabric.of(index, result.tables()), result, patterns, threads);
+    }
+
+    /** The --lft tables as a row named by the file, their validity found by tracing. */
+    private static Row evaluateFile(Arguments args, LidFabric loaded, FabricIndex index, List<TrafficPattern> patterns,
+                                    int threads) {
+        ForwardingTables tables = LoadedTables.read(args, loaded);
+        RoutedFabric routed;
+        try {
+            routed = RoutedFabric.of(index, tables);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("quality: --lft " + args.require("lft") + ": " + e.getMessage(), e);
+        }
+        String name = "file " + Path.of(args.require("lft")).getFileName();
+        RoutingResult result = new RoutingResult(name, tables, LoadedTables.validity(routed),
+                new org.fabricmanager.routing.PhaseTimings(List.of()));
+        return analyse(name, index, routed, result, patterns, threads);
+    }
+
+    /** Deadlock, path lengths and congestion of routed tables. */
+    static Row analyse(String name, FabricIndex index, RoutedFabric routed, RoutingResult result,
+                       List<TrafficPattern> patterns, int threads) {
         VirtualChannels vcs = VirtualChannels.of(result.tables());
         DeadlockReport deadlock = new DeadlockAnalyzer(routed, vcs, threads).analyze();
         PathLengths lengths = new PathLengthAnalyzer(routed, threads).analyze();

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
+import org.fabricmanager.opensm.OpenSmTables;
 import org.fabricmanager.routing.LftText;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
@@ -15,6 +16,9 @@ import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.LidFabric;
+import org.fabricmanager.topology.LidPlan;
+import org.fabricmanager.topology.TopologyException;
 
 /**
  * {@code route}: computes the forwarding tables of a fabric with one engine and writes them as
@@ -40,13 +44,16 @@ final class RouteCommand implements Command {
         return """
                 usage: fabric-manager route (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
                                              | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
-                                            [--engine %s] [--threads T] [--lft-out FILE]
+                                            [--engine %s] [--threads T] [--lft-out FILE] [--lft-format lft-text|opensm]
                   Routes the fabric and writes its tables as lft-text/1 to FILE (default: stdout);
                   phase timings and validity go to stderr.
                 %s
                   --engine NAME            routing engine (default %s; vtftr for a fabric expected to be an HDFT)
                   --threads T              routing threads (default: available processors, %d here)
                   --lft-out FILE           write the tables to FILE instead of stdout
+                  --lft-format F           lft-text (default) or opensm: OpenSM's opensm-lfts.dump, keyed by LID
+                                           (the dump's LIDs, or the plan of docs/opensm.md), switch LIDs routed
+                                           MinHop, for opensm -R file -U FILE
                   Exit code 0 when every leaf pair is routed; 2 for bad input, an engine that refuses
                   the fabric (dmodk on a degraded one) or a disconnected fabric (tables are still
                   written, unreachable entries are 255).
@@ -58,7 +65,7 @@ final class RouteCommand implements Command {
     @Override
     public Set<String> valueOptions() {
         Set<String> options = new HashSet<>(FabricSource.OPTIONS);
-        options.addAll(Set.of("engine", "threads", "lft-out"));
+        options.addAll(Set.of("engine", "threads", "lft-out", "lft-format"));
         options.addAll(RouteQuery.OPTIONS);
         return options;
     }
@@ -75,7 +82,14 @@ final class RouteCommand implements Command {
             return RouteQuery.run(args, console);
         }
         int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
-        Fabric fabric = FabricSource.load(args);
+        String format = args.valueOr("lft-format", "lft-text");
+        if (!format.equals("lft-text") && !format.equals("opensm")) {
+            throw new UsageException("route: --lft-format must be lft-text or opensm, got '" + format + "'");
+        }
+        LidFabric loaded = FabricSource.loadWithLids(args);
+        Fabric fabric = loaded.fabric();
+        // refuse a fabric OpenSM cannot address before spending time on routing it
+        LidPlan lids = format.equals("opensm") ? FabricSource.lidsOf(loaded, "route") : null;
         String engineName = args.valueOr("engine", fabric.hdft().isPresent() ? QualityCommand.HDFT_ENGINE
                 : RoutingEngines.DEFAULT);
         FabricIndex index = fabric.index();
@@ -89,7 +103,9 @@ final class RouteCommand implements Command {
             throw new UsageException("route: " + e.getMessage(), e);
         }
         String out = args.value("lft-out").orElse(null);
-        if (out != null) {
+        if (lids != null) {
+            writeOpenSm(fabric, result, lids, out, console);
+        } else if (out != null) {
             try {
                 LftText.write(result.tables(), result.engine(), Path.of(out));
             } catch (UncheckedIOException e) {
@@ -100,6 +116,10 @@ final class RouteCommand implements Command {
             LftText.write(result.tables(), result.engine(), w);
         }
         console.err().println("route: " + RoutingSummary.timings(result, index, threads));
+        if (lids != null) {
+            console.err().println("route: opensm format: " + lids.size() + " LIDs, largest " + lids.maxLid()
+                    + (loaded.lids() == null ? " (LID plan: switches from 1 by GUID, then nodes by index)" : " (from the dump)"));
+        }
         int unplugged = index.nodeCount() - index.leafNodeArray().length;
         if (unplugged > 0) {
             console.err().println("route: " + unplugged + " nodes have no link: their entries are 255");
@@ -108,5 +128,21 @@ final class RouteCommand implements Command {
         result.tables().vcRules().ifPresent(rules -> console.err().println("route: the tables need "
                 + rules.summary() + " (lft-text/1 holds the ports only)"));
         return result.validity().isValid() ? ExitCodes.OK : ExitCodes.BAD_INPUT;
+    }
+
+    private static void writeOpenSm(Fabric fabric, RoutingResult result, LidPlan lids, String out, Console console)
+            throws IOException {
+        try {
+            if (out != null) {
+                OpenSmTables.write(fabric, result.tables(), lids, Path.of(out));
+            } else {
+                Writer w = new OutputStreamWriter(console.out(), StandardCharsets.UTF_8);
+                OpenSmTables.write(fabric, result.tables(), lids, w);
+            }
+        } catch (UncheckedIOException e) {
+            throw new UsageException("route: --lft-out " + e.getMessage(), e);
+        } catch (TopologyException e) {
+            throw new UsageException("route: " + e.getMessage(), e);
+        }
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import org.fabricmanager.opensm.IbsimNet;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;
 import org.fabricmanager.topology.HdftRecognition;
@@ -33,7 +34,7 @@ final class TopologyCommand implements Command {
 
     private static final Set<String> GENERATE_ONLY = Set.of("degrade-links", "degrade-switches", "seed", "out",
             "fail-leaves", "fail");
-    private static final Set<String> CHECK_ONLY = Set.of("expect", "format");
+    private static final Set<String> CHECK_ONLY = Set.of("expect");
 
     @Override
     public String name() {
@@ -48,8 +49,8 @@ final class TopologyCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager topology --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S] [--out FILE]
-                       fabric-manager topology --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S] [--out FILE]
+                usage: fabric-manager topology --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S] [--format json|ibsim] [--out FILE]
+                       fabric-manager topology --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S] [--format json|ibsim] [--out FILE]
                        fabric-manager topology --check FILE [--expect SPEC] [--format json|ibnetdiscover] [--all]
                   The first two forms write the canonical fabric of SPEC, optionally degraded, as fabric-topology/1
                   to FILE (or stdout) and print its summary table to stderr.
@@ -67,8 +68,9 @@ final class TopologyCommand implements Command {
                   --check FILE           the fabric to check
                   --expect SPEC          the PGFT or HDFT to check against (default: the file's "pgft" or "hdft"
                                          field, else the shape inferred from the fabric, which must then be intact)
-                  --format F             json (fabric-topology/1) or ibnetdiscover; default: json when the file
-                                         starts with '{', else ibnetdiscover
+                  --format F             writing: json (fabric-topology/1, the default) or ibsim (ibsim's net
+                                         format, docs/opensm.md); checking: json or ibnetdiscover, default json
+                                         when the file starts with '{', else ibnetdiscover
                   --all                  list every item (default: the first %d of each list)
                   exit codes: 0 written, or intact or degraded; 2 bad arguments or input;
                               3 the fabric is not the PGFT (extra items, miswiring, or no PGFT recognised)"""
@@ -89,7 +91,7 @@ final class TopologyCommand implements Command {
     @Override
     public int run(Arguments args, Console console) {
         String mode = args.exactlyOneOf("pgft", "hdft", "check");
-        Set<String> foreign = mode.equals("check") ? GENERATE_ONLY : Set.of("expect", "format", "all");
+        Set<String> foreign = mode.equals("check") ? GENERATE_ONLY : Set.of("expect", "all");
         for (String option : foreign) {
             if (args.has(option) || args.flag(option)) {
                 throw new UsageException("topology: --" + option + " does not go with --" + mode);
@@ -99,7 +101,14 @@ final class TopologyCommand implements Command {
     }
 
     private int generate(Arguments args, Console console) {
+        String format = args.valueOr("format", "json");
+        if (!format.equals("json") && !format.equals("ibsim")) {
+            throw new UsageException("topology: --format must be json or ibsim when writing a fabric, got '" + format + "'");
+        }
         Fabric fabric = FabricSource.load(args);
+        if (format.equals("ibsim")) {
+            return writeIbsim(fabric, args, console);
+        }
         if (args.has("out")) {
             Path out = Path.of(args.require("out"));
             try {
@@ -115,6 +124,28 @@ final class TopologyCommand implements Command {
                 throw new UncheckedIOException("writing the fabric to stdout", e);
             }
             console.out().flush();
+        }
+        SummaryTable.print(fabric, console.err());
+        return ExitCodes.OK;
+    }
+
+    /** ibsim's net format, to reproduce the fabric under OpenSM (docs/opensm.md). */
+    private static int writeIbsim(Fabric fabric, Arguments args, Console console) {
+        try {
+            if (args.has("out")) {
+                Path out = Path.of(args.require("out"));
+                IbsimNet.write(fabric, out);
+                console.err().println("wrote " + out + " (ibsim net format)");
+            } else {
+                java.io.Writer w = new java.io.OutputStreamWriter(console.out(), java.nio.charset.StandardCharsets.UTF_8);
+                IbsimNet.write(fabric, w);
+            }
+        } catch (UncheckedIOException e) {
+            throw new UsageException("topology: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing the fabric to stdout", e);
+        } catch (TopologyException e) {
+            throw new UsageException("topology: --format ibsim: " + e.getMessage(), e);
         }
         SummaryTable.print(fabric, console.err());
         return ExitCodes.OK;

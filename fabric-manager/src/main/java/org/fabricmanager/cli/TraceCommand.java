@@ -1,19 +1,16 @@
 package org.fabricmanager.cli;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.fabricmanager.routing.ForwardingTables;
-import org.fabricmanager.routing.LftText;
 import org.fabricmanager.routing.analysis.PathTracer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.Trace;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
-import org.fabricmanager.topology.FabricJson;
+import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.Guids;
-import org.fabricmanager.topology.TopologyException;
 
 /**
  * {@code trace}: follows the forwarding tables of an {@code lft-text/1} file from one node to
@@ -35,11 +32,14 @@ final class TraceCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager trace --topology FILE --lft FILE --src D --dst D
+                usage: fabric-manager trace --topology FILE [--topology-format F] --lft FILE [--lft-format F] --src D --dst D
                   Prints the route from the node with destination index D (--src) to the node with
                   destination index D (--dst): each switch crossed with the output port its table gives.
-                  --topology FILE   the fabric (fabric-topology/1)
+                  --topology FILE   the fabric (fabric-topology/1, or an ibnetdiscover dump: detected)
+                  --topology-format F  fabric-topology or ibnetdiscover, instead of detecting it
                   --lft FILE        its forwarding tables (lft-text/1), e.g. written by route --lft-out
+                  --lft-format F    lft-text (default) or opensm: an opensm-lfts.dump (or ibroute output),
+                                    keyed by the LIDs of the --topology ibnetdiscover dump
                   --src D           destination index of the sending node
                   --dst D           destination index of the receiving node
                   Exit code 0 when the route reaches the destination; 3 when it dead-ends (no route,
@@ -48,7 +48,7 @@ final class TraceCommand implements Command {
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("topology", "lft", "src", "dst");
+        return Set.of("topology", "topology-format", "lft", "lft-format", "src", "dst");
     }
 
     @Override
@@ -64,14 +64,9 @@ final class TraceCommand implements Command {
         args.require("dst");
         int src = args.intValue("src", -1, 0, Integer.MAX_VALUE);
         int dst = args.intValue("dst", -1, 0, Integer.MAX_VALUE);
-        Fabric fabric;
-        ForwardingTables tables;
-        try {
-            fabric = FabricJson.read(Path.of(topologyFile));
-            tables = LftText.read(Path.of(lftFile));
-        } catch (TopologyException e) {
-            throw new UsageException("trace: " + e.getMessage(), e);
-        }
+        LidFabric loaded = FabricSource.loadWithLids(args);
+        Fabric fabric = loaded.fabric();
+        ForwardingTables tables = LoadedTables.read(args, loaded);
         FabricIndex index = fabric.index();
         RoutedFabric routed;
         try {

@@ -41,18 +41,22 @@ public final class IbnetdiscoverReader {
     private static final Pattern NODE = Pattern.compile(
             "(Switch|Ca|Rt)\\s+(\\d+)\\s+\"([SHR])-([0-9a-fA-F]{1,16})\"\\s*(?:#\\s*(.*))?");
     private static final Pattern SWITCH_DESC = Pattern.compile(
-            "\"(.*)\"\\s+(?:base|enhanced)\\s+port\\s+\\d+\\s+lid\\s+\\d+\\s+lmc\\s+\\d+.*");
+            "\"(.*)\"\\s+(?:base|enhanced)\\s+port\\s+\\d+\\s+lid\\s+(\\d+)\\s+lmc\\s+\\d+.*");
     private static final Pattern CA_DESC = Pattern.compile("\"(.*)\"(?:\\s*\\(scp\\))?\\s*");
     private static final Pattern PORT = Pattern.compile(
             "\\[(\\d+)\\](?:\\[ext \\d+\\])?\\s*(?:\\(([0-9a-fA-F]{1,16})\\))?\\s*\"([SHR])-([0-9a-fA-F]{1,16})\""
-            + "\\[(\\d+)\\](?:\\[ext \\d+\\])?\\s*(?:\\(([0-9a-fA-F]{1,16})\\))?\\s*(?:#.*)?");
+            + "\\[(\\d+)\\](?:\\[ext \\d+\\])?\\s*(?:\\(([0-9a-fA-F]{1,16})\\))?\\s*(?:#(.*))?");
+    /** A CA port line's comment starts with the port's own LID: {@code # lid 7 lmc 0 "leaf1" lid 3 4xSDR}. */
+    private static final Pattern OWN_LID = Pattern.compile("\\s*lid\\s+(\\d+)\\b.*");
+    /** A switch port line's comment names the peer and its LID: {@code # "n2" lid 6 4xSDR}. */
+    private static final Pattern PEER_LID = Pattern.compile("\\s*\"[^\"]*\"\\s+lid\\s+(\\d+)\\b.*");
     private static final Pattern HEADER_GUID = Pattern.compile(
             "(switchguid|caguid|rtguid)=0x([0-9a-fA-F]{1,16})(?:\\(([0-9a-fA-F]{1,16})\\))?\\s*(?:#.*)?");
     private static final Pattern ID = Pattern.compile("(vendid|devid|sysimgguid)=0x[0-9a-fA-F]{1,16}\\s*(?:#.*)?");
     private static final Pattern CHASSIS = Pattern.compile("Chassis\\s+\\d+.*|Non-Chassis Nodes\\s*|Hostname:.*");
 
     /** One Switch/Ca/Rt block. */
-    private record Device(char type, long guid, int ports, String description, int line) {
+    private record Device(char type, long guid, int ports, String description, int lid, int line) {
         boolean isSwitch() {
             return type == 'S';
         }
@@ -64,7 +68,7 @@ public final class IbnetdiscoverReader {
 
     /** One port line: {@code port} of {@code owner} to {@code peerPort} of {@code peer}. */
     private record PortLine(long owner, int port, long portGuid, char peerType, long peer, int peerPort,
-                            long peerPortGuid, int line) {
+                            long peerPortGuid, int ownLid, int peerLid, int line) {
     }
 
     private final String source;
@@ -81,8 +85,13 @@ public final class IbnetdiscoverReader {
 
     /** Reads a file; errors name the file and line. */
     public static Fabric read(Path file) {
+        return readWithLids(file).fabric();
+    }
+
+    /** Reads a file with the LIDs it lists; errors name the file and line. */
+    public static LidFabric readWithLids(Path file) {
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return read(in, file.toString());
+            return readWithLids(in, file.toString());
         } catch (NoSuchFileException e) {
             throw new TopologyException(file + ": no such file");
         } catch (IOException e) {
@@ -92,6 +101,16 @@ public final class IbnetdiscoverReader {
 
     /** Reads {@code ibnetdiscover} text; {@code source} names it in error messages. */
     public static Fabric read(Reader in, String source) throws IOException {
+        return readWithLids(in, source).fabric();
+    }
+
+    /**
+     * Reads {@code ibnetdiscover} text with the LIDs it lists: a switch's from its block's
+     * {@code base port 0 lid N} comment, an end node's from its own port line ({@code # lid N lmc})
+     * or else from the switch port line that leads to it ({@code # "name" lid N}). Devices whose
+     * LID is not printed (or printed as 0) have none in the plan.
+     */
+    public static LidFabric readWithLids(Reader in, String source) throws IOException {
         IbnetdiscoverReader reader = new IbnetdiscoverReader(source);
         BufferedReader lines = in instanceof BufferedReader b ? b : new BufferedReader(in);
         String line;
@@ -99,16 +118,22 @@ public final class IbnetdiscoverReader {
         while ((line = lines.readLine()) != null) {
             reader.line(++number, line);
         }
-        Fabric fabric = reader.build();
-        LOG.debug("{}: {} switches, {} nodes, {} links", source, fabric.switches().size(), fabric.nodes().size(),
-                fabric.links().size());
-        return fabric;
+        LidFabric read = reader.build();
+        Fabric fabric = read.fabric();
+        LOG.debug("{}: {} switches, {} nodes, {} links, {} LIDs", source, fabric.switches().size(), fabric.nodes().size(),
+                fabric.links().size(), read.lids() == null ? 0 : read.lids().size());
+        return read;
     }
 
     /** Parses {@code ibnetdiscover} text held in a string. */
     public static Fabric parse(String text) {
+        return parseWithLids(text).fabric();
+    }
+
+    /** Parses {@code ibnetdiscover} text held in a string, with its LIDs. */
+    public static LidFabric parseWithLids(String text) {
         try {
-            return read(new StringReader(text), "<ibnetdiscover>");
+            return readWithLids(new StringReader(text), "<ibnetdiscover>");
         } catch (IOException e) {
             throw new IllegalStateException("reading a string", e);
         }
@@ -166,13 +191,15 @@ public final class IbnetdiscoverReader {
         }
         announcedKind = null;
         String description = "";
+        int lid = 0;
         if (m.group(5) != null) {
             Matcher d = (type == 'S' ? SWITCH_DESC : CA_DESC).matcher(m.group(5).strip());
             if (d.matches()) {
                 description = d.group(1).strip();
+                lid = type == 'S' ? parseLid(number, d.group(2)) : 0;
             }
         }
-        Device device = new Device(type, guid, portCount, description, number);
+        Device device = new Device(type, guid, portCount, description, lid, number);
         Device previous = devices.putIfAbsent(guid, device);
         if (previous != null) {
             throw error(number, "GUID " + Guids.format(guid) + " already has a " + previous.typeName() + " block on line "
@@ -200,8 +227,19 @@ public final class IbnetdiscoverReader {
         }
         long portGuid = m.group(2) == null ? 0 : Guids.parseLenient(m.group(2));
         long peerPortGuid = m.group(6) == null ? 0 : Guids.parseLenient(m.group(6));
+        int ownLid = 0;
+        int peerLid = 0;
+        if (m.group(7) != null) {
+            Matcher own = OWN_LID.matcher(m.group(7));
+            Matcher peer = PEER_LID.matcher(m.group(7));
+            if (own.matches()) {
+                ownLid = parseLid(number, own.group(1));
+            } else if (peer.matches()) {
+                peerLid = parseLid(number, peer.group(1));
+            }
+        }
         PortLine p = new PortLine(current.guid(), port, portGuid, m.group(3).charAt(0), Guids.parseLenient(m.group(4)),
-                peerPort, peerPortGuid, number);
+                peerPort, peerPortGuid, ownLid, peerLid, number);
         PortLine previous = ports.putIfAbsent(new PortRef(current.guid(), port), p);
         if (previous != null) {
             throw error(number, "port " + port + " of " + Guids.format(current.guid()) + " already listed on line "
@@ -217,13 +255,22 @@ public final class IbnetdiscoverReader {
         }
     }
 
+    /** A LID from a comment; 0 ("none", as ibnetdiscover prints for an unconfigured port) is kept as none. */
+    private int parseLid(int line, String digits) {
+        int lid = parseInt(line, digits, "LID");
+        if (lid > LidPlan.MAX_UNICAST_LID) {
+            throw error(line, "LID " + lid + " is outside the unicast range 1.." + LidPlan.MAX_UNICAST_LID);
+        }
+        return lid;
+    }
+
     private static String abbreviate(String line) {
         return line.length() <= 80 ? line : line.substring(0, 77) + "...";
     }
 
     // ---- model ------------------------------------------------------------------------------
 
-    private Fabric build() {
+    private LidFabric build() {
         if (devices.isEmpty()) {
             throw new TopologyException(source + ": no Switch, Ca or Rt block found");
         }
@@ -254,6 +301,17 @@ public final class IbnetdiscoverReader {
         // Connected ports per CA/router, and the GUID of each end node.
         Map<Long, Set<Integer>> connected = new HashMap<>();
         Map<PortRef, Long> portGuids = new HashMap<>();
+        Map<PortRef, Integer> portLids = new HashMap<>();
+        for (PortLine p : ports.values()) {
+            if (p.ownLid() > 0 && !devices.get(p.owner()).isSwitch()) {
+                portLids.put(new PortRef(p.owner(), p.port()), p.ownLid());
+            }
+        }
+        for (PortLine p : ports.values()) {
+            if (p.peerLid() > 0 && !devices.get(p.peer()).isSwitch()) {
+                portLids.putIfAbsent(new PortRef(p.peer(), p.peerPort()), p.peerLid());
+            }
+        }
         for (PortLine p : ports.values()) {
             if (!devices.get(p.owner()).isSwitch()) {
                 connected.computeIfAbsent(p.owner(), k -> new LinkedHashSet<>()).add(p.port());
@@ -271,6 +329,8 @@ public final class IbnetdiscoverReader {
         List<FabricSwitch> switches = new ArrayList<>();
         List<EndNode> nodes = new ArrayList<>();
         Map<PortRef, Long> endNodeOf = new HashMap<>();
+        Map<Long, Integer> lids = new HashMap<>();
+        Map<Long, Long> lidPortGuids = new HashMap<>();
         Map<Long, Integer> guidLine = new HashMap<>();
         for (Device d : devices.values()) {
             guidLine.put(d.guid(), d.line());
@@ -279,6 +339,9 @@ public final class IbnetdiscoverReader {
             String name = d.description().isEmpty() ? d.type() + "-" + hex(d.guid()) : d.description();
             if (d.isSwitch()) {
                 switches.add(new FabricSwitch(d.guid(), name, d.ports()));
+                if (d.lid() > 0) {
+                    lids.put(d.guid(), d.lid());
+                }
                 continue;
             }
             Set<Integer> used = connected.getOrDefault(d.guid(), Set.of());
@@ -286,6 +349,7 @@ public final class IbnetdiscoverReader {
                 nodes.add(new EndNode(d.guid(), name, nodes.size()));
                 for (int port : used) {
                     endNodeOf.put(new PortRef(d.guid(), port), d.guid());
+                    keepLid(d.guid(), new PortRef(d.guid(), port), portLids, portGuids, lids, lidPortGuids);
                 }
                 continue;
             }
@@ -304,6 +368,7 @@ public final class IbnetdiscoverReader {
                 }
                 nodes.add(new EndNode(guid, name + " port " + port, nodes.size()));
                 endNodeOf.put(new PortRef(d.guid(), port), guid);
+                keepLid(guid, new PortRef(d.guid(), port), portLids, portGuids, lids, lidPortGuids);
             }
         }
         List<Link> links = new ArrayList<>();
@@ -311,10 +376,29 @@ public final class IbnetdiscoverReader {
             links.add(new Link(end(c.a(), c.aPort(), endNodeOf), endPort(c.a(), c.aPort(), endNodeOf),
                     end(c.b(), c.bPort(), endNodeOf), endPort(c.b(), c.bPort(), endNodeOf)));
         }
+        Fabric fabric;
         try {
-            return TopologicalIndexer.reindex(new Fabric(null, switches, nodes, links));
+            fabric = TopologicalIndexer.reindex(new Fabric(null, switches, nodes, links));
         } catch (TopologyException e) {
             throw new TopologyException(source + ": " + e.getMessage(), e);
+        }
+        try {
+            return new LidFabric(fabric, new LidPlan(lids, lidPortGuids));
+        } catch (TopologyException e) {
+            // the fabric is fine without LIDs (topology --check, route to lft-text): only OpenSM's format needs them
+            return new LidFabric(fabric, null, source + ": " + e.getMessage());
+        }
+    }
+
+    private static void keepLid(long node, PortRef port, Map<PortRef, Integer> portLids, Map<PortRef, Long> portGuids,
+                                Map<Long, Integer> lids, Map<Long, Long> lidPortGuids) {
+        Integer lid = portLids.get(port);
+        if (lid != null) {
+            lids.put(node, lid);
+            Long portGuid = portGuids.get(port);
+            if (portGuid != null && portGuid != node) {
+                lidPortGuids.put(node, portGuid);
+            }
         }
     }
 

@@ -1,0 +1,190 @@
+package org.fabricmanager.opensm;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+
+/**
+ * A fabric simulated by ibsim, with OpenSM and ibnetdiscover run against it through
+ * {@code libumad2sim} (preloaded, as {@code ibsim-run} does). Each instance has its own ibsim
+ * socket name, so two labs on one machine do not meet; {@link #close()} stops ibsim.
+ */
+public final class IbsimFabric implements AutoCloseable {
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+    /** OpenSM's log level for a run: errors, info, verbose (the routing timestamps) and the routing dumps. */
+    private static final String LOG_FLAGS = "0x47";
+
+    private final OpenSmTools tools;
+    private final Path dir;
+    private final String socket;
+    private final Process ibsim;
+
+    /** The outcome of one OpenSM sweep: its exit code, its table dump and what its log says. */
+    public record OpenSmRun(int exitCode, Path dump, OpenSmLog log, Path logFile) {
+    }
+
+    private IbsimFabric(OpenSmTools tools, Path dir, String socket, Process ibsim) {
+        this.tools = tools;
+        this.dir = dir;
+        this.socket = socket;
+        this.ibsim = ibsim;
+    }
+
+    /**
+     * Writes {@code fabric} as an ibsim net file in {@code dir} and starts ibsim on it, waiting up
+     * to {@code timeoutSeconds} for "Network simulator ready".
+     */
+    public static IbsimFabric start(OpenSmTools tools, Fabric fabric, Path dir, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Path net = dir.resolve("ibsim.net");
+        IbsimNet.write(fabric, net);
+        return start(tools, net, fabric, dir, timeoutSeconds);
+    }
+
+    /**
+     * Starts ibsim on {@code net}, a net file of {@code fabric} (e.g. written by
+     * {@code topology --format ibsim}); {@code fabric} sizes ibsim's tables.
+     */
+    public static IbsimFabric start(OpenSmTools tools, Path net, Fabric fabric, Path dir, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        int ports = 0;
+        for (FabricSwitch s : fabric.switches()) {
+            ports += s.ports() + 1;
+        }
+        ports += 2 * fabric.nodes().size();
+        String socket = "fm-ibsim-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
+        List<String> cmd = List.of(tools.ibsim().toString(), "-s", "-n", "-N", Integer.toString(fabric.nodes().size()
+                + fabric.switches().size() + 16), "-S", Integer.toString(fabric.switches().size() + 16), "-P",
+                Integer.toString(ports + 1024), "-L", "49152", net.toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("IBSIM_SOCKNAME", socket);
+        Process ibsim = pb.start();
+        IbsimFabric lab = new IbsimFabric(tools, dir, socket, ibsim);
+        try {
+            lab.awaitReady(timeoutSeconds);
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            lab.close();
+            throw e;
+        }
+        return lab;
+    }
+
+    private void awaitReady(long timeoutSeconds) throws IOException, InterruptedException {
+        Path log = dir.resolve("ibsim.log");
+        Thread reader = new Thread(() -> copy(log), "ibsim-output");
+        reader.setDaemon(true);
+        reader.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(log) && Files.readString(log, StandardCharsets.ISO_8859_1).contains("Network simulator ready")) {
+                return;
+            }
+            if (!ibsim.isAlive()) {
+                throw new IOException("ibsim exited with " + ibsim.exitValue() + " (see " + log + ")");
+            }
+            Thread.sleep(50);
+        }
+        throw new IOException("ibsim not ready after " + timeoutSeconds + " s (see " + log + ")");
+    }
+
+    /** Copies ibsim's output to ibsim.log, dropping its repeated parser warnings about our comment-free lines. */
+    private void copy(Path log) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(ibsim.getInputStream(), StandardCharsets.ISO_8859_1));
+             var out = Files.newBufferedWriter(log, StandardCharsets.ISO_8859_1)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (!line.contains("cannot parse remote lid")) {
+                    out.write(line);
+                    out.write('\n');
+                    out.flush();
+                }
+            }
+        } catch (IOException e) {
+            // ibsim stopped; what it printed so far is in the log
+        }
+    }
+
+    /**
+     * Runs one OpenSM sweep ({@code -o}) with {@code engine} ({@code file} takes {@code lftFile}),
+     * its dumps and log in {@code runDir}.
+     */
+    public OpenSmRun runOpenSm(String engine, Path lftFile, Path runDir, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        Files.createDirectories(runDir);
+        Path logFile = runDir.resolve("opensm.log");
+        List<String> cmd = new ArrayList<>(List.of(tools.opensm().toString(), "-o", "-R", engine, "-D", LOG_FLAGS, "-f",
+                logFile.toString(), "-d0"));
+        if (lftFile != null) {
+            cmd.addAll(List.of("-U", lftFile.toString()));
+        }
+        int code = run(cmd, runDir, runDir.resolve("opensm.out"), timeoutSeconds);
+        return new OpenSmRun(code, runDir.resolve("opensm-lfts.dump"),
+                Files.exists(logFile) ? OpenSmLog.read(logFile) : new OpenSmLog(java.util.OptionalDouble.empty(), ""),
+                logFile);
+    }
+
+    /** Runs {@code ibroute LID} (the table a simulated switch holds) and returns its output. */
+    public String ibroute(int switchLid, Path out, long timeoutSeconds) throws IOException, InterruptedException {
+        Path ibroute = tools.ibnetdiscover().resolveSibling("ibroute");
+        int code = run(List.of(ibroute.toString(), Integer.toString(switchLid)), dir, out, timeoutSeconds);
+        String text = Files.readString(out, StandardCharsets.ISO_8859_1);
+        if (code != 0) {
+            throw new IOException("ibroute " + switchLid + " exited with " + code + ": " + text.strip());
+        }
+        return text;
+    }
+
+    /** Runs ibnetdiscover against the simulated fabric and returns the file it wrote. */
+    public Path ibnetdiscover(Path out, long timeoutSeconds) throws IOException, InterruptedException {
+        Path errors = out.resolveSibling(out.getFileName() + ".err");
+        int code = run(List.of(tools.ibnetdiscover().toString(), out.toString()), dir, errors, timeoutSeconds);
+        if (code != 0) {
+            throw new IOException("ibnetdiscover exited with " + code + ": " + Files.readString(errors).strip());
+        }
+        return out;
+    }
+
+    /** Runs {@code cmd} with libumad2sim preloaded and this lab's socket, output to {@code output}. */
+    private int run(List<String> cmd, Path workDir, Path output, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+        Map<String, String> env = pb.environment();
+        env.put("LD_PRELOAD", tools.umad2sim().toString());
+        env.put("IBSIM_SOCKNAME", socket);
+        env.put("OSM_TMP_DIR", workDir.toString());
+        env.put("OSM_CACHE_DIR", workDir.toString());
+        Process p = pb.start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+            return -1;
+        }
+        return p.exitValue();
+    }
+
+    @Override
+    public void close() {
+        ibsim.destroy();
+        try {
+            if (!ibsim.waitFor(5, TimeUnit.SECONDS)) {
+                ibsim.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            ibsim.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

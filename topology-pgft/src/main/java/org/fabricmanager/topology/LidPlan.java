@@ -1,0 +1,133 @@
+package org.fabricmanager.topology;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The InfiniBand LIDs of a fabric's switches and end nodes, and the port GUID each end node's LID
+ * belongs to. InfiniBand (and OpenSM's table files) key forwarding entries by LID, our tables by
+ * destination index; this plan is the bridge. It comes either from an {@code ibnetdiscover} dump
+ * (the LIDs the running subnet manager assigned) or from {@link #sequential(Fabric)} for a
+ * generated fabric. Unicast LIDs are 1..{@value #MAX_UNICAST_LID}: a fabric that needs more is
+ * refused, since OpenSM could not address it.
+ */
+public final class LidPlan {
+    /** The largest unicast LID (0xBFFF); 0xC000 and above are multicast. */
+    public static final int MAX_UNICAST_LID = 0xBFFF;
+
+    private final Map<Long, Integer> lidByGuid;
+    private final Map<Long, Long> portGuidByGuid;
+    private final Map<Integer, Long> guidByLid;
+
+    /**
+     * A plan from explicit LIDs ({@code lidByGuid}: switch and end-node GUIDs) and end-node port
+     * GUIDs (absent: the port GUID is the node GUID, as for switches' port 0).
+     *
+     * @throws TopologyException when a LID is outside 1..0xBFFF or two GUIDs share one
+     */
+    public LidPlan(Map<Long, Integer> lidByGuid, Map<Long, Long> portGuidByGuid) {
+        this.lidByGuid = Map.copyOf(lidByGuid);
+        this.portGuidByGuid = Map.copyOf(portGuidByGuid);
+        Map<Integer, Long> byLid = new HashMap<>();
+        for (Map.Entry<Long, Integer> e : lidByGuid.entrySet()) {
+            int lid = e.getValue();
+            if (lid < 1 || lid > MAX_UNICAST_LID) {
+                throw new TopologyException("LID " + lid + " of " + Guids.format(e.getKey()) + " is outside the unicast"
+                        + " range 1.." + MAX_UNICAST_LID);
+            }
+            Long other = byLid.putIfAbsent(lid, e.getKey());
+            if (other != null) {
+                throw new TopologyException("LID " + lid + " is given to both " + Guids.format(other) + " and "
+                        + Guids.format(e.getKey()));
+            }
+        }
+        this.guidByLid = Collections.unmodifiableMap(byLid);
+    }
+
+    /**
+     * The documented LID plan of a fabric that has none (a generated PGFT or HDFT): switches
+     * first, in ascending GUID order, from LID 1; then end nodes in destination-index order. Port
+     * GUIDs are the node GUIDs.
+     *
+     * @throws TopologyException when the fabric needs more than 49,151 LIDs
+     */
+    public static LidPlan sequential(Fabric fabric) {
+        requireFits(fabric);
+        List<Long> switches = new ArrayList<>();
+        fabric.switches().forEach(s -> switches.add(s.guid()));
+        switches.sort(Long::compareUnsigned);
+        List<EndNode> nodes = new ArrayList<>(fabric.nodes());
+        nodes.sort((a, b) -> Integer.compare(a.index(), b.index()));
+        Map<Long, Integer> lids = new HashMap<>();
+        int next = 1;
+        for (long guid : switches) {
+            lids.put(guid, next++);
+        }
+        for (EndNode n : nodes) {
+            lids.put(n.guid(), next++);
+        }
+        return new LidPlan(lids, Map.of());
+    }
+
+    /**
+     * Refuses a fabric with more switches and end nodes than there are unicast LIDs
+     * (e.g. PGFT(3;32,32,64;1,32,32;1,1,1): 65,536 nodes and 5,120 switches).
+     */
+    public static void requireFits(Fabric fabric) {
+        long needed = (long) fabric.switches().size() + fabric.nodes().size();
+        if (needed > MAX_UNICAST_LID) {
+            throw new TopologyException(String.format("the fabric needs %,d LIDs (%,d switches + %,d nodes) but InfiniBand"
+                    + " has %,d unicast LIDs: OpenSM cannot address it (our own southbound has no such limit)", needed,
+                    fabric.switches().size(), fabric.nodes().size(), MAX_UNICAST_LID));
+        }
+    }
+
+    /** The LID of a switch or end node, if it has one. */
+    public Optional<Integer> lid(long guid) {
+        return Optional.ofNullable(lidByGuid.get(guid));
+    }
+
+    /** The switch or end node that has {@code lid}, if any. */
+    public Optional<Long> guidOfLid(int lid) {
+        return Optional.ofNullable(guidByLid.get(lid));
+    }
+
+    /** The port GUID behind a node's LID (the node GUID when no other was given). */
+    public long portGuid(long guid) {
+        return portGuidByGuid.getOrDefault(guid, guid);
+    }
+
+    /** The largest LID in the plan (0 when empty). */
+    public int maxLid() {
+        int max = 0;
+        for (int lid : lidByGuid.values()) {
+            max = Math.max(max, lid);
+        }
+        return max;
+    }
+
+    /** How many GUIDs have a LID. */
+    public int size() {
+        return lidByGuid.size();
+    }
+
+    /** The GUIDs of {@code fabric}'s switches and nodes that have no LID here. */
+    public List<Long> missing(Fabric fabric) {
+        List<Long> missing = new ArrayList<>();
+        fabric.switches().forEach(s -> {
+            if (!lidByGuid.containsKey(s.guid())) {
+                missing.add(s.guid());
+            }
+        });
+        fabric.nodes().forEach(n -> {
+            if (!lidByGuid.containsKey(n.guid())) {
+                missing.add(n.guid());
+            }
+        });
+        return missing;
+    }
+}
