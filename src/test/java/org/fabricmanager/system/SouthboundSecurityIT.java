@@ -166,7 +166,7 @@ class SouthboundSecurityIT {
         real.start().syncUninterruptibly();
         SystemSupport.awaitTrue(() -> {
             Views.SwitchDetail d = daemon.switchDetail(victim).get();
-            return d.connected() && d.incarnation() != null && d.incarnation() > previous && d.inSync();
+            return d != null && d.connected() && d.incarnation() != null && d.incarnation() > previous && d.inSync();
         }, "the restarted agent holds its session", 30);
     }
 
@@ -193,6 +193,84 @@ class SouthboundSecurityIT {
             assertThat(readFrame(s)).isInstanceOf(Message.HelloReply.class);
         }
         assertThat(registry.find(SouthboundRejections.METER).counters()).allMatch(c -> c.count() == 0);
+    }
+
+    /**
+     * A flood of refused connections (issue 12: one WARN per rejected connection wrote 150 MB of logs):
+     * 10,000 peers on 4 threads, each sending a plaintext HELLO or bytes that are no TLS record, some TLS
+     * handshakes without a certificate, and some authenticated peers whose first frame is not a HELLO. Every one is counted; the log gets a few summary lines (one
+     * per 10 s interval at most), not one per peer, and the fabric is untouched.
+     */
+    @Test
+    void tenThousandRefusedConnectionsWriteABoundedNumberOfLogLines() throws Exception {
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+                org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+                new ch.qos.logback.core.read.ListAppender<>();
+        lines.start();
+        root.addAppender(lines);
+        int peers = 10_000;
+        int threads = 4;
+        long begin = System.nanoTime();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+        try {
+            List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                done.add(pool.submit(() -> {
+                    byte[] plaintext = frame(hello(victim, -1L));
+                    byte[] garbage = "GET / HTTP/1.1\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                    for (int i = first; i < peers; i += threads) {
+                        try (Socket s = new Socket("127.0.0.1", port())) {
+                            s.setSoTimeout(10_000);
+                            s.getOutputStream().write(i % 2 == 0 ? plaintext : garbage);
+                            readUntilClosed(s);
+                        } catch (IOException e) {
+                            failures.incrementAndGet(); // a reset instead of a clean close: refused all the same
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get(10, TimeUnit.MINUTES);
+            }
+            for (int i = 0; i < 50; i++) {
+                assertRefusedInHandshake(null, null);
+            }
+            // authenticated peers (a certificate of a GUID outside the fabric) whose first frame is no HELLO
+            long intruder = 0x3000000000000002L;
+            pki.issueSwitch(pki.loadCa(Clock.systemUTC()), intruder, "flooder", Duration.ofDays(1), true);
+            TlsMaterial m = pki.switchMaterial(intruder).orElseThrow();
+            for (int i = 0; i < 50; i++) {
+                try (SSLSocket s = TlsPeers.connect(port(), m.chain(), m.key(), m.trusted())) {
+                    s.setSoTimeout(10_000);
+                    s.getOutputStream().write(java.nio.ByteBuffer.allocate(9).putInt(5).put((byte) 7).putInt(i).array());
+                    readUntilClosed(s);
+                } catch (IOException e) {
+                    failures.incrementAndGet();
+                }
+            }
+            SystemSupport.awaitTrue(() -> count("plaintext") + count("handshake") >= peers + 50 && count("protocol") >= 50,
+                    "every refused peer counted", 30);
+        } finally {
+            pool.shutdownNow();
+            root.detachAppender(lines);
+        }
+        long elapsedMs = (System.nanoTime() - begin) / 1_000_000;
+        List<String> warnings = lines.list.stream()
+                .filter(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+        long summaries = warnings.stream().filter(l -> l.startsWith("southbound: refused")).count();
+        System.out.printf("%d refused peers in %d ms (%d resets): %d WARN lines, %d of them rejection summaries%n",
+                peers + 100, elapsedMs, failures.get(), warnings.size(), summaries);
+        assertThat(count("plaintext") + count("handshake")).isEqualTo(peers + 50.0);
+        assertThat(count("protocol")).isEqualTo(50.0);
+        // at most one summary per 10 s interval, plus the first line and the one that flushes the last burst
+        assertThat(summaries).isPositive().isLessThanOrEqualTo(2 + elapsedMs / SouthboundRejections.DEFAULT_INTERVAL_MS);
+        assertThat(warnings).as("no per-connection WARN besides the summaries").hasSize((int) summaries);
+        assertUnaffected();
     }
 
     /**

@@ -99,6 +99,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     private int peerMaxFrame = Protocol.MIN_MAX_FRAME;
     private int nextTxid;
     private String closeReason;
+    /** This connection was counted as a refused peer already. */
+    private boolean rejected;
     private boolean closeReported;
     private ScheduledFuture<?> handshakeTimer;
     private ScheduledFuture<?> echoTimer;
@@ -382,7 +384,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             String message = "agent speaks versions " + h.minVersion() + ".." + h.maxVersion() + ", daemon "
                     + Protocol.MIN_VERSION + ".." + Protocol.MAX_VERSION + (h.maxVersion() < 2
                     ? " (protocol 2 authenticates switches with TLS certificates: upgrade the agent, docs/security.md)" : "");
-            rejections.record(Rejection.VERSION, remote, Guids.format(h.guid()) + ": " + message);
+            reject(Rejection.VERSION, remote, Guids.format(h.guid()) + ": " + message);
             throw new ProtocolException(ErrorCode.UNSUPPORTED_VERSION, h.type().code(), h.txid(), message);
         }
         if (settings.secure()) {
@@ -391,7 +393,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 String message = "HELLO names switch " + Guids.format(h.guid()) + " but the agent's certificate "
                         + (certified.isEmpty() ? "names no switch" : "names switch " + Guids.format(certified.getAsLong()))
                         + "; a switch may only speak for the GUID of its own certificate";
-                rejections.record(Rejection.IDENTITY, remote, message);
+                reject(Rejection.IDENTITY, remote, message);
                 throw new ProtocolException(ErrorCode.IDENTITY_MISMATCH, h.type().code(), h.txid(), message);
             }
         }
@@ -401,7 +403,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                     + " lies beyond the daemon's clock plus " + settings.incarnationAheadMs() + " ms (at most "
                     + Long.toUnsignedString(limit) + "): an incarnation is the agent's start time in microseconds since "
                     + "1970 (docs/protocol.md, 3.1); check the switch's clock";
-            rejections.record(Rejection.INCARNATION, remote, message);
+            reject(Rejection.INCARNATION, remote, message);
             throw new ProtocolException(ErrorCode.INCARNATION_OUT_OF_RANGE, h.type().code(), h.txid(), message);
         }
     }
@@ -410,7 +412,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     private void tlsHandshakeDone(ChannelHandlerContext ctx, SslHandshakeCompletionEvent event) {
         if (!event.isSuccess()) {
             Throwable cause = event.cause();
-            rejections.record(Rejection.HANDSHAKE, remote, String.valueOf(cause == null ? "failed" : rootMessage(cause)));
+            reject(Rejection.HANDSHAKE, remote, String.valueOf(cause == null ? "failed" : rootMessage(cause)));
             if (closeReason == null) {
                 closeReason = "TLS handshake failed: " + (cause == null ? "" : rootMessage(cause));
             }
@@ -430,7 +432,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         if (certificateGuid.isEmpty()) {
             String message = "certificate '" + subject + "' names no switch (needs the URI " + FabricIdentity.GUID_PREFIX
                     + "0x<16 hex digits>)";
-            rejections.record(Rejection.NO_GUID, remote, message);
+            reject(Rejection.NO_GUID, remote, message);
             fail(new ProtocolException(ErrorCode.IDENTITY_MISMATCH, 0, 0, message));
         } else {
             LOG.debug("{}: TLS {} with switch {}", this, tls.engine().getSession().getProtocol(),
@@ -473,7 +475,12 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             }
             if (error.fatal()) {
                 closeReason = "agent sent " + error;
-                LOG.warn("{}: closed: agent sent {}", this, error);
+                if (state == State.AWAIT_HELLO) {
+                    reject(Rejection.PROTOCOL, remote, closeReason); // unidentified: counted, logged rate-limited
+                    LOG.debug("{}: closed: agent sent {}", this, error);
+                } else {
+                    LOG.warn("{}: closed: agent sent {}", this, error);
+                }
                 ctx.close();
             } else if (p == null && c == null) {
                 LOG.debug("{}: agent sent {} for no pending request", this, error);
@@ -563,6 +570,12 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         }
     }
 
+    /** Counts a refused peer (logged rate-limited by {@link SouthboundRejections}), once per connection. */
+    private void reject(Rejection reason, java.net.SocketAddress peer, String detail) {
+        rejected = true;
+        rejections.record(reason, peer, detail);
+    }
+
     /** Sends {@code e} as ERROR (when the connection still takes it), logs the cause and closes. */
     private void fail(ProtocolException e) {
         if (closeReason != null) {
@@ -571,6 +584,14 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         closeReason = e.code() + ": " + e.getMessage();
         if (e.code() == ErrorCode.SHUTTING_DOWN || e.code() == ErrorCode.SUPERSEDED) {
             // the daemon's own doing, logged where it decided it (a takeover is a milestone)
+            LOG.debug("{}: closed: {}", this, closeReason);
+        } else if (state == State.AWAIT_HELLO) {
+            // a peer that never said who it is: one WARN per connection would let a scan or a flood fill the
+            // log (issue 12), so it is counted and summarised by SouthboundRejections instead
+            if (!rejected) {
+                reject(e.code() == ErrorCode.HANDSHAKE_TIMEOUT ? Rejection.TIMEOUT : Rejection.PROTOCOL, remote,
+                        closeReason);
+            }
             LOG.debug("{}: closed: {}", this, closeReason);
         } else {
             LOG.warn("{}: closed: {}", this, closeReason);

@@ -18,7 +18,11 @@ public enum Rejection {
     /** A HELLO whose incarnation lies beyond the daemon's clock plus the allowed skew. */
     INCARNATION,
     /** A HELLO with no protocol version in common (e.g. a protocol-1 agent on a plaintext daemon). */
-    VERSION;
+    VERSION,
+    /** No HELLO within the handshake timeout (a peer that connects and says nothing, or waits too long). */
+    TIMEOUT,
+    /** Anything else wrong before a HELLO was accepted: another message first, a malformed frame, an ERROR. */
+    PROTOCOL;
 
     /** The metric tag value, e.g. {@code no-guid}. */
     public String tag() {

@@ -324,6 +324,8 @@ class AgentSessionTest {
             assertThat(s.getInputStream().read()).isEqualTo(-1);
         }
         assertThat(next()).contains("UNEXPECTED_MESSAGE");
+        // a peer that never said HELLO is counted (and logged rate-limited), not logged per connection
+        assertThat(server.rejections().count(Rejection.PROTOCOL)).isEqualTo(1);
     }
 
     @Test
@@ -356,6 +358,8 @@ class AgentSessionTest {
         try (Socket s = rawConnect()) {
             assertThat(readError(s).errorCode()).contains(ErrorCode.HANDSHAKE_TIMEOUT);
         }
+        assertThat(server.rejections().count(Rejection.TIMEOUT)).isEqualTo(1);
+        assertThat(server.rejections().count(Rejection.PROTOCOL)).isZero();
     }
 
     private Socket rawConnect() throws IOException {

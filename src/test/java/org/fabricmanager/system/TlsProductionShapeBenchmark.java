@@ -1,0 +1,161 @@
+package org.fabricmanager.system;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.fabricmanager.pki.PkiDirectory;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Benchmark (not part of the test suite): what mutual TLS adds to start-up in the production shape. A
+ * {@code run} process of the packaged jar and {@code simulate} processes (with {@code --pki} for TLS, every
+ * agent its own certificate), plaintext and TLS runs interleaved, each with a fresh state directory (so
+ * that nothing is reused from a previous run) and fresh processes. Measures the daemon's STARTED to
+ * CONVERGED (from its events), and the CPU the daemon and the simulators spent until then, whose TLS
+ * minus plaintext difference per switch is the handshake cost per agent. Run after packaging:
+ * <pre>
+ * mvn -B -o -pl fabric-manager -am verify -DskipTests -Dit.test=TlsProductionShapeBenchmark -Dfm.bench=true \
+ *     -Dfailsafe.failIfNoSpecifiedTests=false [-Dfm.bench.spec=...] [-Dfm.bench.repeats=3]
+ * </pre>
+ */
+@EnabledIfSystemProperty(named = "fm.bench", matches = "true")
+class TlsProductionShapeBenchmark {
+    private static final String SPEC = System.getProperty("fm.bench.spec", "PGFT(3;16,16,16;1,16,16;1,1,1)");
+    private static final int SIMULATORS = Integer.getInteger("fm.bench.simulators", 2);
+    private static final int REPEATS = Integer.getInteger("fm.bench.repeats", 3);
+
+    @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.NEVER)
+    Path work;
+
+    /** One start: daemon STARTED to CONVERGED, and CPU seconds spent by the daemon and the simulators until then. */
+    record Start(boolean tls, long startToConvergedMs, double daemonCpuS, double simulatorCpuS, String load) {
+    }
+
+    @Test
+    void tlsCostAtStartInTheProductionShape() throws Exception {
+        PgftSpec spec = PgftSpec.parse(SPEC);
+        Fabric fabric = PgftGenerator.generate(spec);
+        Path pkiDir = work.resolve("pki");
+        PkiDirectory pki = new PkiDirectory(pkiDir);
+        pki.init("bench CA", Duration.ofDays(2), List.of(), List.of(), Duration.ofDays(2), Clock.systemUTC());
+        Map<Long, String> switches = new LinkedHashMap<>();
+        for (FabricSwitch s : fabric.switches()) {
+            switches.put(s.guid(), s.name());
+        }
+        pki.switchMaterials(switches, Duration.ofDays(2), Clock.systemUTC()); // issued once, before any timing
+        System.out.printf("TLS in the production shape: %s, %d switches, %d simulate processes, %d repeats; work in %s%n",
+                SPEC, fabric.switches().size(), SIMULATORS, REPEATS, work);
+        System.out.printf("machine: %d cores; load before: %s%n", Runtime.getRuntime().availableProcessors(), load());
+
+        List<List<String>> parts = new ArrayList<>();
+        for (int i = 0; i < SIMULATORS; i++) {
+            parts.add(new ArrayList<>());
+        }
+        int next = 0;
+        for (FabricSwitch s : fabric.switches()) {
+            parts.get(next++ % SIMULATORS).add(Guids.format(s.guid()));
+        }
+        List<Start> starts = new ArrayList<>();
+        // a warm-up of each first (page cache, JIT of the JDK's TLS in a fresh JVM is part of every run anyway)
+        for (int round = -1; round < REPEATS; round++) {
+            for (boolean tls : new boolean[] {false, true}) {
+                Start s = start(round, tls, fabric, parts, pkiDir);
+                System.out.printf("%s %s: %,d ms STARTED->CONVERGED, daemon %.2f CPU-s, simulators %.2f CPU-s, load %s%n",
+                        round < 0 ? "warm-up" : "run " + (round + 1), tls ? "TLS  " : "plain", s.startToConvergedMs(),
+                        s.daemonCpuS(), s.simulatorCpuS(), s.load());
+                if (round >= 0) {
+                    starts.add(s);
+                }
+            }
+        }
+        summary(starts, false, fabric.switches().size());
+        summary(starts, true, fabric.switches().size());
+        double plainMs = median(starts, false, Start::startToConvergedMs);
+        double tlsMs = median(starts, true, Start::startToConvergedMs);
+        int n = fabric.switches().size();
+        System.out.printf("TLS / plain start-to-CONVERGED (medians): %.2f; handshake cost per agent (median CPU difference / "
+                        + "%d switches): daemon %.2f ms, agent side %.2f ms%n", tlsMs / plainMs, n,
+                1000 * (median(starts, true, Start::daemonCpuS) - median(starts, false, Start::daemonCpuS)) / n,
+                1000 * (median(starts, true, Start::simulatorCpuS) - median(starts, false, Start::simulatorCpuS)) / n);
+        System.out.printf("load after: %s%n", load());
+    }
+
+    private Start start(int round, boolean tls, Fabric fabric, List<List<String>> parts, Path pkiDir) throws Exception {
+        Path dir = work.resolve((tls ? "tls-" : "plain-") + (round + 1));
+        Files.createDirectories(dir);
+        Path config = dir.resolve("fabric-manager.yaml");
+        Files.writeString(config, """
+                fabric:
+                  expectedPgft: "%s"
+                discovery:
+                  settleMs: 1000
+                  maxWaitMs: 120000
+                state:
+                  directory: "%s"
+                security:
+                %s
+                """.formatted(SPEC, dir.resolve("state"), tls ? "  pkiDirectory: \"" + pkiDir + "\"" : "  insecure: true"));
+        try (FabricProcesses fp = new FabricProcesses(dir)) {
+            fp.startDaemon(config, "-Xmx2g");
+            List<FabricProcesses.Simulator> sims = new ArrayList<>();
+            for (int i = 0; i < parts.size(); i++) {
+                List<String> args = new ArrayList<>(List.of("--pgft", SPEC, "--only", String.join(",", parts.get(i))));
+                if (tls) {
+                    args.addAll(List.of("--pki", pkiDir.toString()));
+                }
+                sims.add(fp.startSimulator("sim-" + i, "-Xmx1g", args));
+            }
+            fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
+                    && s.at("/switches/connected").asInt() == fabric.switches().size(), "convergence", 900);
+            double daemonCpu = FabricProcesses.cpuSeconds(fp.daemon().pid());
+            double simCpu = 0;
+            for (FabricProcesses.Simulator s : sims) {
+                simCpu += FabricProcesses.cpuSeconds(s.pid());
+            }
+            List<JsonNode> events = fp.events(0);
+            return new Start(tls, time(events, "CONVERGED") - time(events, "STARTED"), daemonCpu, simCpu, load());
+        }
+    }
+
+    private static void summary(List<Start> starts, boolean tls, int switches) {
+        List<Long> ms = starts.stream().filter(s -> s.tls() == tls).map(Start::startToConvergedMs).sorted().toList();
+        System.out.printf("%s: start-to-CONVERGED median %,d ms (min %,d, max %,d) over %d runs%n", tls ? "TLS  " : "plain",
+                ms.get(ms.size() / 2), ms.get(0), ms.get(ms.size() - 1), ms.size());
+    }
+
+    private static double median(List<Start> starts, boolean tls, java.util.function.ToDoubleFunction<Start> f) {
+        double[] v = starts.stream().filter(s -> s.tls() == tls).mapToDouble(f).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static long time(List<JsonNode> events, String kind) {
+        long t = -1;
+        for (JsonNode e : events) {
+            if (e.path("kind").asText().equals(kind)) {
+                return e.path("timeMillis").asLong();
+            }
+        }
+        return t;
+    }
+
+    private static String load() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+}
