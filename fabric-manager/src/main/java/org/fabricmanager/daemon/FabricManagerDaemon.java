@@ -117,10 +117,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 routingManager, pusher, faults);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator);
         coordinator.wire(managers, sessions);
-        this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId);
+        this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId,
+                config.fabric().unreadyOnMismatch());
         Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
                 .description("switches with a session, admitted into the fabric").register(registry);
         metrics.bindState(coordinator::state);
+        metrics.bindVerdict(() -> discovery.check().verdict());
     }
 
     /**
