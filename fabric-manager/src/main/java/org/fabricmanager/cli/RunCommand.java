@@ -79,6 +79,7 @@ final class RunCommand implements Command {
                 + daemon.southboundAddress().getPort());
         console.out().println("rest " + daemon.restUrl());
         console.out().flush();
+        HangupReload.install(daemon, () -> load(args), args.has("config") ? args.require("config") : "the defaults");
         awaitShutdown(daemon);
         return ExitCodes.OK;
     }

@@ -33,7 +33,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     private static final Logger LOG = LoggerFactory.getLogger(FabricCoordinator.class);
     private static final String REROUTE = "reroute";
 
-    private final DaemonConfig config;
+    private DaemonConfig config; // its settle windows are re-tuned by a reload (control thread)
     private final ControlLoop queue;
     private final MilestoneLog milestones;
     private Managers m;
@@ -273,5 +273,10 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m.faults().stopping();
         queue.cancelDeferred(REROUTE);
         m.discovery().cancel();
+    }
+
+    /** The settle windows of a configuration reload (control thread): the next re-route uses them. */
+    void retune(DaemonConfig effective) {
+        config = effective;
     }
 }

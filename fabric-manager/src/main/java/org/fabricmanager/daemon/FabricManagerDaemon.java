@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.config.AdminTokenFile;
 import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.daemon.config.ConfigReload;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.SouthboundSecurity;
 import org.fabricmanager.daemon.control.EventQueue;
@@ -57,7 +58,9 @@ import org.slf4j.LoggerFactory;
 public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FabricManagerDaemon.class);
 
-    private final DaemonConfig config;
+    // volatile: a reload (SIGHUP) swaps in the run-time changes; REST threads read the admin token from it
+    private volatile DaemonConfig config;
+    private final FaultManager faultManager;
     private final DaemonMetrics metrics;
     private final MeterRegistry registry;
     private final EventQueue queue;
@@ -108,6 +111,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         this.coordinator = new FabricCoordinator(config, queue, milestones);
         SwitchRegistry switches = new SwitchRegistry();
         FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator);
+        this.faultManager = faults;
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
                 new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path()), queue,
                 milestones, switches, faults::masked, checkExecutor, coordinator);
@@ -123,10 +127,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 routingManager, pusher, faults);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator);
         coordinator.wire(managers, sessions);
-        this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId);
+        this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId,
+                config.fabric().unreadyOnMismatch());
         Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
                 .description("switches with a session, admitted into the fabric").register(registry);
         metrics.bindState(coordinator::state);
+        metrics.bindVerdict(() -> discovery.check().verdict());
     }
 
     /**
@@ -254,6 +260,21 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     /** Routing computations since start (0 when stored routing was reused). */
     public CompletableFuture<Long> computations() {
         return queue.call("computations", routingManager::computations);
+    }
+
+    /**
+     * Applies what can change at run time from a configuration just read (SIGHUP): the admin token, the
+     * settle windows and the flap quarantine knobs ({@link ConfigReload}); the rest is reported as needing a
+     * restart. Completes once the control thread uses the new values.
+     */
+    public CompletableFuture<ConfigReload> reload(DaemonConfig read) {
+        return queue.call("reload", () -> {
+            ConfigReload plan = ConfigReload.plan(config, read);
+            coordinator.retune(plan.effective());
+            faultManager.retune(plan.effective().faults());
+            config = plan.effective();
+            return plan;
+        });
     }
 
     @Override

@@ -24,6 +24,10 @@ import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.discovery.DiscoveryManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,6 +103,11 @@ class OpsEndpointsTest {
                 assertThat(families.get("fabric_detector_heartbeats_received_total")
                         .value("fabric_detector_heartbeats_received_total", Map.of())).isZero();
             }
+            // the summary never goes stale: with every switch gone, the fabric is no longer INTACT
+            Views.Status gone = DaemonSimulationTest.await(daemon, st -> st.switches().connected() == 0
+                    && !"INTACT".equals(st.discovery().verdict()), "a verdict for the empty fabric");
+            assertThat(gone.discovery().summary()).doesNotContain("INTACT");
+            assertThat(get(url + "/health/ready").statusCode()).isEqualTo(503);
             HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(URI.create(url + "/health/ready"))
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(post.statusCode()).isEqualTo(405);
@@ -107,6 +116,48 @@ class OpsEndpointsTest {
             assertThat(get(url + "/api/v1/status").statusCode()).isEqualTo(200);
         }
     }
+
+    /**
+     * A fabric that is not the expected PGFT is routed, but loudly: the verdict gauge says MISWIRED,
+     * {@code /health/ready} is 503 with the reason, and the WARN names the expected PGFT.
+     */
+    @Test
+    void aMiswiredFabricMakesTheDaemonUnreadyWithTheReasonAndTheVerdictMetric() throws Exception {
+        DaemonConfig base = DaemonSimulationTest.config(state, MISWIRED_EXPECTATION);
+        DaemonConfig config = new DaemonConfig(base.southbound(), base.rest(), new DaemonConfig.FabricSection(
+                MISWIRED_EXPECTATION.toString(), "any", List.of(), null), base.discovery(), base.routing(), base.push(),
+                base.state(), base.faults(), base.security());
+        try (LogCapture log = LogCapture.of(DiscoveryManager.class);
+             FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(), DaemonMetrics.newRegistry(),
+                     new HopTestEngine());
+             FabricSimulator sim = new FabricSimulator(PgftGenerator.generate(DaemonSimulationTest.SPEC),
+                     new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()), 65536,
+                             1000, 5000, 20, 300), null, 1, null, 1)) {
+            sim.start();
+            Views.Status s = DaemonSimulationTest.await(daemon, st -> st.state() == DaemonState.CONVERGED
+                    && "MISWIRED".equals(st.discovery().verdict()), "a routed, miswired fabric");
+            String url = daemon.restUrl();
+            HttpResponse<String> ready = get(url + "/health/ready");
+            assertThat(ready.statusCode()).as(ready.body()).isEqualTo(503);
+            JsonNode r = JSON.readTree(ready.body());
+            assertThat(r.get("ready").asBoolean()).isFalse();
+            assertThat(r.get("state").asText()).isEqualTo("CONVERGED");
+            assertThat(r.get("reason").asText()).startsWith("the fabric is not the expected " + MISWIRED_EXPECTATION)
+                    .contains(s.discovery().summary());
+            Map<String, Family> families = PrometheusText.parse(get(url + "/metrics").body());
+            Family verdict = families.get("fabric_discovery_verdict");
+            assertThat(verdict.type()).isEqualTo("gauge");
+            assertThat(verdict.value("fabric_discovery_verdict", Map.of("verdict", "MISWIRED"))).isEqualTo(1);
+            assertThat(verdict.value("fabric_discovery_verdict", Map.of("verdict", "INTACT"))).isEqualTo(0);
+            assertThat(log.events()).anySatisfy(e -> {
+                assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+                assertThat(e.getFormattedMessage()).startsWith("the fabric is not the expected " + MISWIRED_EXPECTATION);
+            });
+        }
+    }
+
+    /** Eight switches like {@link DaemonSimulationTest#SPEC}, but two end nodes per leaf instead of four. */
+    static final PgftSpec MISWIRED_EXPECTATION = PgftSpec.parse("PGFT(2;2,4;1,4;1,1)");
 
     static HttpResponse<String> get(String url) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());

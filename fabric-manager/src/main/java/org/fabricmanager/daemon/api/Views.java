@@ -45,7 +45,11 @@ public final class Views {
     }
 
     /** The last discovery's check against the expected PGFT. */
-    public record Discovery(String verdict, String summary, int linkIssues) {
+    /**
+     * The last check against the expected PGFT; {@code unready}: why the fabric keeps the daemon from being
+     * ready ({@code fabric.unreadyOnMismatch} and verdict MISWIRED), else {@code null}.
+     */
+    public record Discovery(String verdict, String summary, int linkIssues, String unready) {
     }
 
     /** One switch in {@code GET /api/v1/switches}. */

@@ -77,7 +77,8 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with another expected PGFT ({@code null} for none). */
     public DaemonConfig withExpectedPgft(PgftSpec spec) {
-        return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString(), fabric.admit(), fabric.admitList()), discovery,
+        return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString(), fabric.admit(), fabric.admitList(),
+                fabric.unreadyOnMismatch()), discovery,
                 routing, push, state, faults, security);
     }
 
@@ -216,9 +217,12 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      * @param admit     {@code expected}, {@code list} or {@code any} ({@code null}: expected with an expected PGFT,
      *                  else any)
      * @param admitList switch GUIDs admitted without an admin (for {@code list}; also honoured by {@code expected})
+     * @param unreadyOnMismatch whether a fabric that is not the expected PGFT (verdict MISWIRED) makes
+     *                  {@code /health/ready} answer 503 with the reason ({@code null}: yes)
      */
-    public record FabricSection(String expectedPgft, String admit, List<String> admitList) {
+    public record FabricSection(String expectedPgft, String admit, List<String> admitList, Boolean unreadyOnMismatch) {
         public FabricSection {
+            unreadyOnMismatch = unreadyOnMismatch == null ? Boolean.TRUE : unreadyOnMismatch;
             if (expectedPgft != null) {
                 try {
                     PgftSpec.parse(expectedPgft);
@@ -247,11 +251,17 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             this(expectedPgft, null, List.of());
         }
 
+        /** A section with the default readiness on a mismatch (not ready). */
+        public FabricSection(String expectedPgft, String admit, List<String> admitList) {
+            this(expectedPgft, admit, admitList, null);
+        }
+
         @JsonCreator
         public static FabricSection of(@JsonProperty("expectedPgft") String expectedPgft,
                                        @JsonProperty("admit") String admit,
-                                       @JsonProperty("admitList") List<String> admitList) {
-            return new FabricSection(expectedPgft, admit, admitList);
+                                       @JsonProperty("admitList") List<String> admitList,
+                                       @JsonProperty("unreadyOnMismatch") Boolean unreadyOnMismatch) {
+            return new FabricSection(expectedPgft, admit, admitList, unreadyOnMismatch);
         }
 
         /** The section of a bare expected PGFT. */

@@ -43,6 +43,8 @@ public final class DefaultConfig {
                                               # the first discovery), list (admitList only) or any; others wait,
                                               # pending, for POST /api/v1/switches/{guid}/admit
                   admitList: []             # switch GUIDs admitted without an admin
+                  unreadyOnMismatch: %s   # a fabric that is not the expected PGFT (MISWIRED) makes /health/ready
+                                              # answer 503 with the reason (it is still routed); false = only WARN
 
                 discovery:                  # when the first routing starts
                   settleMs: %d              # ... once no switch or link appeared for this long
@@ -92,6 +94,7 @@ public final class DefaultConfig {
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
                 d.fabric().expectedPgft() == null ? "null" : "\"" + d.fabric().expectedPgft() + "\"",
+                d.fabric().unreadyOnMismatch(),
                 d.discovery().settleMs(), d.discovery().maxWaitMs(), d.routing().engine(), d.routing().threads(),
                 d.routing().settleMs(), d.push().ackTimeoutMs(), d.push().retries(), d.push().maxInFlight(), d.state().directory(),
                 d.faults().settleMs(), d.faults().flapThreshold(), d.faults().flapWindowMs(), d.faults().quarantineMs(),

@@ -79,7 +79,8 @@ public final class DiscoveryManager {
     private long derivedSnapshots;
     /** Indices the last build assigned that are not stored yet. */
     private int unsaved;
-    private FabricCheck check = FabricCheck.notChecked();
+    // volatile: the verdict gauge reads it at scrape time, off the control thread
+    private volatile FabricCheck check = FabricCheck.notChecked();
     private String announced;
 
     public DiscoveryManager(DaemonConfig.Discovery settings, PgftSpec expected, FabricChecker checker,
@@ -235,6 +236,9 @@ public final class DiscoveryManager {
     public void restart() {
         done = false;
         firstChangeNanos = -1;
+        // the summary, the verdict gauge and readiness must not go on describing the fabric that was: check
+        // the empty one now (nothing is routed from it; the next discovery routes)
+        snapshot();
     }
 
     /** Cancels the pending settle events (stopping). */
@@ -327,7 +331,17 @@ public final class DiscoveryManager {
     }
 
     private void announce(TopologyBuilder.Result r, FabricCheck c) {
+        FabricCheck before = check;
         check = c;
+        if (c.verdict() == FabricCheck.Verdict.MISWIRED && !c.summary().equals(before.summary())) {
+            // the operator must not have to find this in an INFO line: the fabric is routed, but it is not the
+            // fabric that was ordered
+            List<String> first = firstProblems(c, 5);
+            LOG.warn("the fabric is not the expected {}: {}{}", c.expected(), c.summary(),
+                    first.isEmpty() ? "" : "; first problems: " + String.join("; ", first));
+        } else if (before.verdict() == FabricCheck.Verdict.MISWIRED && c.verdict() != FabricCheck.Verdict.MISWIRED) {
+            LOG.info("the fabric matches the expected {} again ({})", c.expected(), c.verdict());
+        }
         String summary = describe(r.fabric()) + (expected == null ? "" : "; " + c.summary())
                 + (r.issues().isEmpty() ? "" : "; " + r.issues().size() + " port claims not taken");
         if (!summary.equals(announced)) {
@@ -339,6 +353,20 @@ public final class DiscoveryManager {
                 LOG.info("  not a link: {}", r.issues().get(i));
             }
         }
+    }
+
+    /** Up to {@code max} findings, miswirings first (they are what makes the verdict). */
+    static List<String> firstProblems(FabricCheck c, int max) {
+        List<String> out = new ArrayList<>(max);
+        for (List<String> l : List.of(c.miswired(), c.extraSwitches(), c.missingSwitches(), c.missingLinks())) {
+            for (String p : l) {
+                if (out.size() == max) {
+                    return out;
+                }
+                out.add(p);
+            }
+        }
+        return out;
     }
 
     private List<SwitchPorts> admittedMasked() {

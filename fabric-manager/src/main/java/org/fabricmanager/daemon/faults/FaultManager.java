@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 public final class FaultManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FaultManager.class);
 
-    private final DaemonConfig.Faults settings;
+    private DaemonConfig.Faults settings; // re-tuned by a reload (control thread)
     private final long daemonId;
     private final ControlLoop queue;
     private final SwitchRegistry registry;
@@ -353,5 +353,11 @@ public final class FaultManager implements AutoCloseable {
         if (ring != null) {
             ring.close();
         }
+    }
+
+    /** The flap and settle knobs of a configuration reload (control thread); the detector keeps its own. */
+    public void retune(DaemonConfig.Faults faults) {
+        settings = faults;
+        flaps.retune(faults.flapThreshold(), faults.flapWindowMs(), faults.quarantineMs());
     }
 }

@@ -16,9 +16,10 @@ import org.fabricmanager.topology.Guids;
  * times are {@link System#nanoTime()} values passed in.
  */
 public final class FlapGuard {
-    private final int threshold;
-    private final long windowNanos;
-    private final long quarantineNanos;
+    // not final: SIGHUP re-tunes them (on the control thread, like every other use)
+    private int threshold;
+    private long windowNanos;
+    private long quarantineNanos;
     private final Map<Long, Map<Integer, PortFlaps>> ports = new HashMap<>();
 
     private static final class PortFlaps {
@@ -41,6 +42,16 @@ public final class FlapGuard {
     }
 
     public FlapGuard(int threshold, long windowMs, long quarantineMs) {
+        this.threshold = threshold;
+        this.windowNanos = windowMs * 1_000_000L;
+        this.quarantineNanos = quarantineMs * 1_000_000L;
+    }
+
+    /**
+     * New knobs from a configuration reload: the next transition and the next quarantine check use them;
+     * ports quarantined now stay so until they have been up for the new {@code quarantineMs}.
+     */
+    public void retune(int threshold, long windowMs, long quarantineMs) {
         this.threshold = threshold;
         this.windowNanos = windowMs * 1_000_000L;
         this.quarantineNanos = quarantineMs * 1_000_000L;

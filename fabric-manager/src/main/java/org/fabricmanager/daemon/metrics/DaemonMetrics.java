@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.FabricCheck;
 
 /**
  * The daemon's operator-facing meters beyond those its components register themselves, and the
@@ -40,6 +41,8 @@ public final class DaemonMetrics implements AutoCloseable {
     public static final String FAULTS = "fabric.faults";
     /** Counter with tag {@value #TYPE_TAG}: recoveries (a link back up, a switch back). */
     public static final String RECOVERIES = "fabric.recoveries";
+    /** Gauge with tag {@code verdict}: 1 for the last expected-shape verdict, 0 for the others. */
+    public static final String VERDICT = "fabric.discovery.verdict";
     /** Gauge with tag {@code state}: 1 for the daemon's current state, 0 for the others. */
     public static final String STATE = "fabric.daemon.state";
     /** Gauge, constant 1, tagged with the running release's {@code version} and {@code commit}. */
@@ -124,6 +127,18 @@ public final class DaemonMetrics implements AutoCloseable {
         for (DaemonState s : DaemonState.values()) {
             Gauge.builder(STATE, () -> state.get() == s ? 1 : 0).tag("state", s.name())
                     .description("1 for the daemon's current state").register(registry);
+        }
+    }
+
+    /**
+     * Registers the per-verdict gauge of the expected-shape check ({@code fabric.discovery.verdict}), read at
+     * scrape time, so that an alert can fire on MISWIRED without parsing logs.
+     */
+    public void bindVerdict(Supplier<FabricCheck.Verdict> verdict) {
+        for (FabricCheck.Verdict v : FabricCheck.Verdict.values()) {
+            Gauge.builder(VERDICT, () -> verdict.get() == v ? 1 : 0).tag("verdict", v.name())
+                    .description("1 for the verdict of the last check of the fabric against fabric.expectedPgft")
+                    .register(registry);
         }
     }
 

@@ -80,15 +80,19 @@ final class OpsHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         };
     }
 
-    /** Ready means: routed, and every connected switch holds the tables in force (state CONVERGED). */
+    /**
+     * Ready means: routed, every connected switch holds the tables in force (state CONVERGED), and the fabric
+     * is not miswired against the expected PGFT (unless {@code fabric.unreadyOnMismatch} is off).
+     */
     static Map<String, Object> readiness(Views.Status s) {
         Map<String, Object> body = new LinkedHashMap<>();
         boolean routed = s.routing() != null && s.routing().version() > 0;
-        boolean ready = routed && s.state() == DaemonState.CONVERGED;
+        String unready = s.discovery() == null ? null : s.discovery().unready();
+        boolean ready = routed && s.state() == DaemonState.CONVERGED && unready == null;
         body.put("ready", ready);
         body.put("state", s.state().name());
         if (!ready) {
-            body.put("reason", reason(s, routed));
+            body.put("reason", routed && s.state() == DaemonState.CONVERGED ? unready : reason(s, routed));
         }
         body.put("tableVersion", routed ? s.routing().version() : null);
         body.put("connected", s.switches().connected());

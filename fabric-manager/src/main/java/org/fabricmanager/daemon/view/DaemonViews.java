@@ -49,12 +49,13 @@ public final class DaemonViews {
     private final FaultManager faults;
     private final Supplier<DaemonState> state;
     private final long daemonId;
+    private final boolean unreadyOnMismatch;
     private final long startedNanos = System.nanoTime();
     private PathTracer tracer;
     private long tracerVersion = -1;
 
     public DaemonViews(SwitchRegistry registry, DiscoveryManager discovery, RoutingManager routing, LftPusher pusher,
-                       FaultManager faults, Supplier<DaemonState> state, long daemonId) {
+                       FaultManager faults, Supplier<DaemonState> state, long daemonId, boolean unreadyOnMismatch) {
         this.registry = registry;
         this.discovery = discovery;
         this.routing = routing;
@@ -62,6 +63,7 @@ public final class DaemonViews {
         this.faults = faults;
         this.state = state;
         this.daemonId = daemonId;
+        this.unreadyOnMismatch = unreadyOnMismatch;
     }
 
     /** {@code GET /api/v1/status}. */
@@ -79,8 +81,10 @@ public final class DaemonViews {
                 pusher.totalBytes(), pusher.totalRetries());
         TopologyBuilder.Result last = discovery.last();
         FabricCheck check = discovery.check();
+        String unready = unreadyOnMismatch && check.verdict() == FabricCheck.Verdict.MISWIRED
+                ? "the fabric is not the expected " + check.expected() + ": " + check.summary() : null;
         Views.Discovery d = new Views.Discovery(check.verdict().name(), check.summary(),
-                last == null ? 0 : last.issues().size());
+                last == null ? 0 : last.issues().size(), unready);
         int nodes = a != null ? a.fabric().nodes().size() : last != null ? last.fabric().nodes().size() : 0;
         Integer expected = discovery.expected() == null ? null : discovery.expected().totalSwitchCount();
         return new Views.Status(state.get(), new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
