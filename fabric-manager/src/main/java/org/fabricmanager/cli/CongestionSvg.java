@@ -50,7 +50,8 @@ final class CongestionSvg {
             y += 2 * GAP + 10;
         }
         return String.format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\""
-                + " font-size=\"12\">%n%s%s</svg>%n", LABEL + WIDTH, y, text(10, 20, title, "bold"), body);
+                + " font-size=\"12\">%n%s%s</svg>%n", Math.max(LABEL + WIDTH, 20 + 7 * title.length()), y,
+                text(10, 20, title, "bold"), body);
     }
 
     static void write(Path file, String title, List<Panel> panels) throws IOException {
