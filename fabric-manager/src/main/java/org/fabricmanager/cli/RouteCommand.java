@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import org.fabricmanager.routing.LftText;
+import org.fabricmanager.routing.VcText;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
@@ -46,7 +47,8 @@ final class RouteCommand implements Command {
                 %s
                   --engine NAME            routing engine (default %s; vtftr for a fabric expected to be an HDFT)
                   --threads T              routing threads (default: available processors, %d here)
-                  --lft-out FILE           write the tables to FILE instead of stdout
+                  --lft-out FILE           write the tables to FILE instead of stdout, and the engine's
+                                           virtual-channel rules, if any (vtftr), to FILE.vc
                   Exit code 0 when every leaf pair is routed; 2 for bad input, an engine that refuses
                   the fabric (dmodk on a degraded one) or a disconnected fabric (tables are still
                   written, unreachable entries are 255).
@@ -91,7 +93,10 @@ final class RouteCommand implements Command {
         String out = args.value("lft-out").orElse(null);
         if (out != null) {
             try {
-                LftText.write(result.tables(), result.engine(), Path.of(out));
+                Path rules = VcText.writeWithTables(result.tables(), result.engine(), Path.of(out));
+                if (rules != null) {
+                    console.err().println("route: virtual-channel rules (" + VcText.FORMAT + ") written to " + rules);
+                }
             } catch (UncheckedIOException e) {
                 throw new UsageException("route: --lft-out " + e.getMessage(), e);
             }
@@ -106,7 +111,8 @@ final class RouteCommand implements Command {
         }
         console.err().println("route: " + RoutingSummary.validity(result.validity(), index));
         result.tables().vcRules().ifPresent(rules -> console.err().println("route: the tables need "
-                + rules.summary() + " (lft-text/1 holds the ports only)"));
+                + rules.summary() + (out != null ? "" : " (stdout holds the ports only; --lft-out F writes the rules to F"
+                + VcText.SUFFIX + ")")));
         return result.validity().isValid() ? ExitCodes.OK : ExitCodes.BAD_INPUT;
     }
 }
