@@ -12,7 +12,8 @@ public enum MessageType {
     ERROR(0x08),
     ECHO_REQUEST(0x09),
     ECHO_REPLY(0x0A),
-    DETECTOR_CONFIG(0x0B);
+    DETECTOR_CONFIG(0x0B),
+    VC_RULES(0x0E);
 
     private static final MessageType[] BY_CODE = new MessageType[256];
 
