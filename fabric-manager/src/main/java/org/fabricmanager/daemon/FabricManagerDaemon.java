@@ -115,7 +115,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 new AdmittedSwitchStore(config.state().path()));
         FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
                 routingManager, pusher, faults);
-        this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator);
+        this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
+                config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
+                        ? config.routing().engine() : null);
         coordinator.wire(managers, sessions);
         this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId);
         Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)

@@ -18,6 +18,25 @@ import org.fabricmanager.topology.TopologyException;
 public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery,
                            Routing routing, Push push, State state, Faults faults, Security security) {
 
+    public DaemonConfig {
+        // an engine and the expected shape it cannot route deadlock-free: refused before anything starts
+        if (routing != null && fabric != null) {
+            String engine = routing.engine();
+            if (engine.equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME) && fabric.expectedPgft() != null) {
+                throw new ConfigException("option routing.engine: vtftr routes 2-D fat trees (fabric.expectedHdft), but "
+                        + "fabric.expectedPgft is " + fabric.expectedPgft() + ": use dmodc for a PGFT");
+            }
+            if (fabric.expectedHdft() != null && PGFT_ONLY_ENGINES.contains(engine)) {
+                throw new ConfigException("option routing.engine: " + engine + " routes PGFTs and its tables can "
+                        + "deadlock on the 2-D fat tree of fabric.expectedHdft (" + fabric.expectedHdft()
+                        + "): use vtftr");
+            }
+        }
+    }
+
+    /** Engines built for PGFTs, refused for an expected HDFT. */
+    private static final java.util.Set<String> PGFT_ONLY_ENGINES = java.util.Set.of("dmodc", "dmodk");
+
     /** A configuration with the default (secure, but not yet provisioned) security section. */
     public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
                         Push push, State state, Faults faults) {
@@ -79,6 +98,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     public DaemonConfig withExpectedPgft(PgftSpec spec) {
         return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString(), fabric.admit(), fabric.admitList()), discovery,
                 routing, push, state, faults, security);
+    }
+
+    /** This configuration with an expected HDFT instead of an expected PGFT ({@code null} for none). */
+    public DaemonConfig withExpectedHdft(org.fabricmanager.topology.HdftSpec spec) {
+        return new DaemonConfig(southbound, rest, new FabricSection(null, "expected".equals(fabric.admit()) ? null
+                : fabric.admit(), fabric.admitList(), spec == null ? null : spec.toString()), discovery, routing, push,
+                state, faults, security);
     }
 
     /** This configuration with other discovery timings. */
@@ -171,8 +197,23 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      *                  else any)
      * @param admitList switch GUIDs admitted without an admin (for {@code list}; also honoured by {@code expected})
      */
-    public record FabricSection(String expectedPgft, String admit, List<String> admitList) {
+    public record FabricSection(String expectedPgft, String admit, List<String> admitList, String expectedHdft) {
         public FabricSection {
+            if (expectedHdft != null) {
+                try {
+                    org.fabricmanager.topology.HdftSpec.parse(expectedHdft);
+                } catch (TopologyException e) {
+                    throw new ConfigException("option fabric.expectedHdft: " + e.getMessage());
+                }
+                if (expectedPgft != null) {
+                    throw new ConfigException("options fabric.expectedPgft and fabric.expectedHdft: give one expected "
+                            + "shape, not both");
+                }
+                if ("expected".equals(admit)) {
+                    throw new ConfigException("option fabric.admit: 'expected' admits the switches of fabric.expectedPgft; "
+                            + "with fabric.expectedHdft use list or any");
+                }
+            }
             if (expectedPgft != null) {
                 try {
                     PgftSpec.parse(expectedPgft);
@@ -201,11 +242,17 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             this(expectedPgft, null, List.of());
         }
 
+        /** A section without an expected HDFT. */
+        public FabricSection(String expectedPgft, String admit, List<String> admitList) {
+            this(expectedPgft, admit, admitList, null);
+        }
+
         @JsonCreator
         public static FabricSection of(@JsonProperty("expectedPgft") String expectedPgft,
                                        @JsonProperty("admit") String admit,
-                                       @JsonProperty("admitList") List<String> admitList) {
-            return new FabricSection(expectedPgft, admit, admitList);
+                                       @JsonProperty("admitList") List<String> admitList,
+                                       @JsonProperty("expectedHdft") String expectedHdft) {
+            return new FabricSection(expectedPgft, admit, admitList, expectedHdft);
         }
 
         /** The section of a bare expected PGFT. */
@@ -246,13 +293,6 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         public Routing {
             if (engine == null || engine.isBlank()) {
                 throw new ConfigException("option routing.engine must not be empty");
-            }
-            if (engine.equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)) {
-                // its tables are deadlock-free only together with per-switch VC rules, which no message carries yet
-                throw new ConfigException("option routing.engine: " + engine + " needs per-switch virtual-channel rules "
-                        + "that the southbound protocol cannot install yet, and its tables alone can deadlock; use it "
-                        + "offline (route, quality --hdft; docs/vtftr.md) and run the daemon with dmodc, dmodk, minhop "
-                        + "or updn");
             }
             check("routing.threads", threads, 0, 1024);
             check("routing.settleMs", settleMs, 0, 600_000);
