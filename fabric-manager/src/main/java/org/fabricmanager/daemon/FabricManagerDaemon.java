@@ -281,6 +281,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<Views.Vc> vc(long guid) {
+        return queue.call("vc " + Guids.format(guid), () -> views.vc(guid));
+    }
+
+    @Override
     public CompletableFuture<Views.Route> route(int src, int dst) {
         return queue.call("route", () -> views.route(src, dst));
     }

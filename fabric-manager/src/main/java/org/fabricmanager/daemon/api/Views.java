@@ -69,6 +69,15 @@ public final class Views {
                        String link) {
     }
 
+    /**
+     * {@code GET /api/v1/switches/{guid}/vc}: the switch's virtual-channel rules in the tables in force
+     * ({@code ports[p-1]} is the class of port {@code p}; a packet that matches no transition keeps its
+     * channel), their hash, and the rules hash the switch last acknowledged ({@code null} when unknown).
+     */
+    public record Vc(String guid, long version, boolean inSync, int vcCount, String rulesHash, String heldRulesHash,
+                     List<String> ports, List<String> transitions) {
+    }
+
     /** {@code GET /api/v1/switches/{guid}/lft}: the switch's current table (255 = no route). */
     public record Lft(String guid, long version, Long appliedVersion, boolean inSync, int[] entries) {
     }

@@ -317,6 +317,12 @@ public final class LftPusher {
                 sp.retries, sp.lastError);
     }
 
+    /** The hash of the VC rules the switch acknowledged (0: none), {@link HeldTable#RULES_UNKNOWN} when unknown or detached. */
+    public long heldRulesHash(long guid) {
+        SwitchPush sp = switches.get(guid);
+        return sp == null ? HeldTable.RULES_UNKNOWN : sp.held.rulesHash();
+    }
+
     /** Figures of the current version's installation, or {@code null} before the first. */
     public PushRound round() {
         return round == null ? null : round.snapshot();

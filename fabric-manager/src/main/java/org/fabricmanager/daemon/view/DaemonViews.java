@@ -17,6 +17,7 @@ import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.faults.RingCoordinator;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.push.PushRound;
+import org.fabricmanager.daemon.push.HeldTable;
 import org.fabricmanager.daemon.push.SwitchPushState;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
@@ -214,6 +215,30 @@ public final class DaemonViews {
         SwitchPushState p = pusher.state(guid);
         return new Views.Lft(Guids.format(guid), t.version(), p == null ? null : p.heldVersion(), p != null && p.inSync(),
                 entries);
+    }
+
+    /** The VC rules of a switch in the tables in force, or {@code null} when it has none or the tables carry none. */
+    public Views.Vc vc(long guid) {
+        ActiveRouting a = routing.active();
+        if (a == null) {
+            return null;
+        }
+        TableSet t = a.tables();
+        int row = t.row(guid);
+        if (row < 0 || !t.hasRules()) {
+            return null;
+        }
+        org.fabricmanager.routing.VcRules rules = t.tables().vcRules().get();
+        List<String> ports = new java.util.ArrayList<>();
+        for (int p = 1; p <= rules.ports(row); p++) {
+            ports.add(rules.portClass(row, p).name().toLowerCase());
+        }
+        List<String> transitions = rules.transitions(row).stream().map(Object::toString).toList();
+        SwitchPushState p = pusher.state(guid);
+        long held = pusher.heldRulesHash(guid);
+        return new Views.Vc(Guids.format(guid), t.version(), p != null && p.inSync(), rules.vcCount(),
+                Long.toHexString(t.rulesHash(row)), held == HeldTable.RULES_UNKNOWN ? null : Long.toHexString(held),
+                ports, transitions);
     }
 
     /**
