@@ -237,7 +237,7 @@ public final class DaemonViews {
         SwitchPushState p = pusher.state(guid);
         long held = pusher.heldRulesHash(guid);
         return new Views.Vc(Guids.format(guid), t.version(), p != null && p.inSync(), rules.vcCount(),
-                Long.toHexString(t.rulesHash(row)), held == HeldTable.RULES_UNKNOWN ? null : Long.toHexString(held),
+                Guids.format(t.rulesHash(row)), held == HeldTable.RULES_UNKNOWN ? null : Guids.format(held),
                 ports, transitions);
     }
 
