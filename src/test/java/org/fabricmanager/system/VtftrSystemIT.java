@@ -71,6 +71,7 @@ class VtftrSystemIT {
                     && s.at("/switches/connected").asInt() == switches, "first convergence", 120);
             assertThat(st.at("/routing/engine").asText()).isEqualTo("vtftr");
             assertThat(st.at("/routing/valid").asBoolean()).isTrue();
+            assertThat(st.at("/routing/deadlockFree").asBoolean()).as("the daemon's own (link, VC) check").isTrue();
             assertLiveTablesMatchOfflineRoute(fp, "intact", switches);
 
             // two leaves of row 0 lose power, one after the other: each is one re-route
@@ -87,11 +88,13 @@ class VtftrSystemIT {
                         "re-route around leaf " + Guids.format(dead[k]), 120);
                 assertThat(st.at("/routing/computations").asLong()).as("one re-route for leaf %d", k + 1)
                         .isEqualTo(computations + 1);
+                assertThat(st.at("/routing/deadlockFree").asBoolean()).isTrue();
                 Fabric live = assertLiveTablesMatchOfflineRoute(fp, "dead" + (k + 1), expected);
                 assertThat(live.switchByGuid(dead[k])).isEmpty();
             }
             assertThat(Files.readString(work.resolve("daemon.err"))).contains("routing v1 computed")
-                    .containsPattern("tables converged: v\\d+ on " + (switches - 2) + "/" + (switches - 2) + " switches");
+                    .containsPattern("tables converged: v\\d+ on " + (switches - 2) + "/" + (switches - 2) + " switches")
+                    .contains("(link, VC) check ").contains(": acyclic");
         }
     }
 

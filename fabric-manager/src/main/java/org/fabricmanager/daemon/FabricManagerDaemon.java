@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.topology.HdftSpec;
 import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.api.DaemonListener;
@@ -103,6 +104,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         SwitchRegistry switches = new SwitchRegistry();
         FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator);
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
+                config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft()),
                 new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path()), queue,
                 milestones, switches, faults::masked, checkExecutor, coordinator);
         this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path()),

@@ -29,7 +29,7 @@ public final class Views {
 
     /** The tables in force. */
     public record Routing(String engine, long version, Double durationMs, Boolean valid, Long unreachableLeafPairs,
-                          long computations, Boolean reusedFromState) {
+                          long computations, Boolean reusedFromState, Boolean deadlockFree) {
     }
 
     /**

@@ -69,9 +69,9 @@ public final class DaemonViews {
     public Views.Status status() {
         ActiveRouting a = routing.active();
         Views.Routing r = a == null
-                ? new Views.Routing(routing.engineName(), 0, null, null, null, routing.computations(), null)
+                ? new Views.Routing(routing.engineName(), 0, null, null, null, routing.computations(), null, null)
                 : new Views.Routing(a.engine(), a.version(), a.durationMs(), a.valid(), a.unreachablePairs(),
-                        routing.computations(), a.reused());
+                        routing.computations(), a.reused(), a.deadlockFree());
         PushRound round = pusher.round();
         Views.Push push = new Views.Push(round == null ? 0 : round.version(), round == null ? 0 : round.blocks(),
                 round == null ? 0 : round.bytes(), round == null ? 0 : round.commits(), round == null ? 0 : round.acked(),
