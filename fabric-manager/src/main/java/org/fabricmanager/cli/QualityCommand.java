@@ -63,6 +63,7 @@ final class QualityCommand implements Command {
                 usage: fabric-manager quality (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
                                                | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                               [--engines E1,E2,...] [--patterns P1,P2,...] [--threads T] [--json]
+                                              [--lft FILE]
                   Routes the fabric with each engine and prints, per engine: valid (every leaf pair
                   routed), deadlock-free (acyclic channel dependency graph; with the number of virtual
                   channels when the engine uses more than one), max path (the longest route between two
@@ -76,6 +77,9 @@ final class QualityCommand implements Command {
                                            all2all (every node to every other); default %s
                   --threads T              routing and analysis threads (default: available processors, %d here)
                   --json                   one JSON object instead of the table
+                  --lft FILE               also a row for the tables of FILE (lft-text/1, e.g. from route --lft-out
+                                           or a daemon's tables), with the virtual-channel rules of FILE.vc when
+                                           it exists (vc-text/1): the deadlock check then runs over (link, VC)
                   Shift costs O(N^2 x path length): by default it is left out above %,d attached
                   nodes (name it in --patterns to run it anyway).
                   Exit code 0 when the comparison ran (whatever it found); 2 for bad input.""".formatted(
@@ -86,7 +90,7 @@ final class QualityCommand implements Command {
     @Override
     public Set<String> valueOptions() {
         Set<String> options = new HashSet<>(FabricSource.OPTIONS);
-        options.addAll(Set.of("engines", "patterns", "threads"));
+        options.addAll(Set.of("engines", "patterns", "threads", "lft"));
         return options;
     }
 
@@ -123,6 +127,9 @@ final class QualityCommand implements Command {
         List<Row> rows = new ArrayList<>();
         for (String engine : engines) {
             rows.add(evaluate(engine, index, patterns, threads));
+        }
+        if (args.has("lft")) {
+            rows.add(evaluateFile(java.nio.file.Path.of(args.require("lft")), index, patterns, threads));
         }
         if (args.flag("json")) {
             printJson(rows, console.out());
@@ -191,6 +198,35 @@ final class QualityCommand implements Command {
         }
         RoutedFabric routed = RoutedFabric.of(index, result.tables());
         VirtualChannels vcs = VirtualChannels.of(result.tables());
+        DeadlockReport deadlock = new DeadlockAnalyzer(routed, vcs, threads).analyze();
+        PathLengths lengths = new PathLengthAnalyzer(routed, threads).analyze();
+        CongestionAnalyzer congestion = new CongestionAnalyzer(routed, threads);
+        List<PatternCongestion> figures = new ArrayList<>();
+        for (TrafficPattern p : patterns) {
+            figures.add(congestion.analyze(p));
+        }
+        return new Row(name, null, result, deadlock, vcs.count(), lengths, figures);
+    }
+
+    /** A row for tables read from a file (and their rules beside it), analysed like an engine's. */
+    private static Row evaluateFile(java.nio.file.Path file, FabricIndex index, List<TrafficPattern> patterns,
+                                    int threads) {
+        org.fabricmanager.routing.ForwardingTables tables;
+        RoutedFabric routed;
+        try {
+            tables = org.fabricmanager.routing.VcText.readWithTables(file);
+            routed = RoutedFabric.of(index, tables);
+        } catch (org.fabricmanager.topology.TopologyException | IllegalArgumentException e) {
+            throw new UsageException("quality: --lft " + e.getMessage(), e);
+        }
+        org.fabricmanager.routing.Validity validity;
+        try (org.fabricmanager.routing.RoutingPool pool = new org.fabricmanager.routing.RoutingPool(threads, "quality")) {
+            validity = org.fabricmanager.routing.vtftr.TableValidity.of(index, tables, pool);
+        }
+        String name = "file " + file.getFileName();
+        RoutingResult result = new RoutingResult(name, tables, validity,
+                new org.fabricmanager.routing.PhaseTimings(List.of()));
+        VirtualChannels vcs = VirtualChannels.of(tables);
         DeadlockReport deadlock = new DeadlockAnalyzer(routed, vcs, threads).analyze();
         PathLengths lengths = new PathLengthAnalyzer(routed, threads).analyze();
         CongestionAnalyzer congestion = new CongestionAnalyzer(routed, threads);

@@ -170,6 +170,14 @@ class HdftCommandsTest {
         assertThat(cli.run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src",
                 Integer.toString(src), "--dst", Integer.toString(dst))).isZero();
         assertThat(cli.out()).contains("  vc  leads to");
+        // quality reads them too: the tables of the file are valid and, with their rules, deadlock-free over 2 VCs
+        assertThat(cli.run("quality", "--topology", topology.toString(), "--lft", lft.toString(), "--engines", "minhop",
+                "--patterns", "all2all", "--json")).isZero();
+        com.fasterxml.jackson.databind.JsonNode fromFile = new ObjectMapper().readTree(cli.out()).get("engines").get(1);
+        assertThat(fromFile.get("engine").asText()).isEqualTo("file hdft.lft");
+        assertThat(fromFile.get("valid").asBoolean()).isTrue();
+        assertThat(fromFile.get("deadlockFree").asBoolean()).isTrue();
+        assertThat(fromFile.get("virtualChannels").asInt()).isEqualTo(2);
         // an engine can still be named, and its tables have no rules: the stale rules file goes
         assertThat(cli.run("route", "--hdft", SPEC, "--engine", "minhop", "--lft-out", lft.toString())).isZero();
         assertThat(lft.resolveSibling("hdft.lft.vc")).doesNotExist();
