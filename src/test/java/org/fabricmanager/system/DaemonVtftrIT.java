@@ -8,6 +8,7 @@ import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingEngine;
@@ -39,8 +40,14 @@ class DaemonVtftrIT {
     void everyAgentHoldsTheOfflineTablesAndRulesBeforeAndAfterLeafFailures() throws Exception {
         Fabric fabric = HdftGenerator.generate(SPEC);
         int n = fabric.switches().size();
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(SystemSupport.config(state, null).withEngine("vtftr")
-                .withExpectedHdft(SPEC), List.of());
+        // a 1 s settle window: the killed leaf's session and its neighbours' reports make one re-route under load
+        DaemonConfig base = SystemSupport.config(state, null).withEngine("vtftr").withExpectedHdft(SPEC);
+        DaemonConfig.Faults f = base.faults();
+        DaemonConfig config = new DaemonConfig(base.southbound(), base.rest(), base.fabric(), base.discovery(),
+                new DaemonConfig.Routing("vtftr", 0, 1_000), base.push(), base.state(),
+                new DaemonConfig.Faults(1_000, f.flapThreshold(), f.flapWindowMs(), f.quarantineMs(), f.detector()),
+                base.security());
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
         try (FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
             sim.start();
             Views.Status s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED
