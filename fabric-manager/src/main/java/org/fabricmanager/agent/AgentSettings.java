@@ -16,9 +16,17 @@ import org.fabricmanager.southbound.Protocol;
  * @param tls                the switch's certificate (naming its GUID) and key, and the fabric CA(s) it trusts
  *                           the daemon by ({@link TlsMaterial#load}); {@code null} = plaintext, for daemons
  *                           run with {@code security.insecure: true}
+ * @param vcRules            whether the agent announces and stages VC_RULES (HELLO feature bit); off only to
+ *                           play an agent that predates them
  */
 public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
-                            long initialBackoffMs, long maxBackoffMs, TlsMaterial tls) {
+                            long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, boolean vcRules) {
+
+    /** Settings of an agent that supports VC rules. */
+    public AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
+                         long initialBackoffMs, long maxBackoffMs, TlsMaterial tls) {
+        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, true);
+    }
 
     /** Plaintext settings. */
     public AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
@@ -34,6 +42,12 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
     /** These settings with TLS material ({@code null}: plaintext). */
     public AgentSettings withTls(TlsMaterial material) {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, material);
+                maxBackoffMs, material, vcRules);
+    }
+
+    /** These settings for an agent that predates VC rules: no feature bit in HELLO, VC_RULES refused. */
+    public AgentSettings withoutVcRules() {
+        return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
+                maxBackoffMs, tls, false);
     }
 }

@@ -435,7 +435,8 @@ public final class SwitchAgent {
     private Hello hello() {
         AppliedTable t = table;
         return new Hello(takeTxid(), Protocol.MIN_VERSION, Protocol.MAX_VERSION, guid, incarnation, portCount,
-                settings.maxFrameBytes(), t.version(), t.length(), t.hash(), name);
+                settings.maxFrameBytes(), t.version(), t.length(), t.hash(), name,
+                settings.vcRules() ? Protocol.FEATURE_VC_RULES : 0);
     }
 
     /** The handler of one connection; a new one per connect. */
@@ -533,13 +534,27 @@ public final class SwitchAgent {
                     AppliedTable next = stager.commit(table, commit);
                     table = next;
                     commitsApplied.incrementAndGet();
-                    ctx.writeAndFlush(new CommitAck(commit.txid(), next.version(), next.length(), next.hash()));
+                    ctx.writeAndFlush(new CommitAck(commit.txid(), next.version(), next.length(), next.hash(),
+                            settings.vcRules() ? next.rulesHash() : 0));
                     if (listener != null) {
                         listener.tableApplied(SwitchAgent.this, next);
                     }
                 } catch (ProtocolException e) {
                     commitsRefused.incrementAndGet();
                     LOG.debug("{}: commit refused: {}", SwitchAgent.this, e.getMessage());
+                    ctx.writeAndFlush(e.toMessage());
+                }
+            } else if (msg instanceof Message.VcRuleSet rules) {
+                if (!settings.vcRules()) {
+                    // an agent that predates VC rules knows no type 0x0E: what such an agent answers
+                    ctx.writeAndFlush(new ErrorReport(rules.txid(), ErrorCode.UNKNOWN_TYPE.code(),
+                            MessageType.VC_RULES.code(), "unknown message type 0x0e"));
+                    ctx.close();
+                    return;
+                }
+                try {
+                    stager.stage(rules);
+                } catch (ProtocolException e) {
                     ctx.writeAndFlush(e.toMessage());
                 }
             } else if (msg instanceof EchoRequest echo) {

@@ -2,6 +2,7 @@ package org.fabricmanager.agent;
 
 import java.util.Arrays;
 import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.Message.LftCommit;
 import org.fabricmanager.southbound.MessageType;
@@ -20,6 +21,8 @@ final class TableStager {
     private byte[][] blocks = new byte[0][];
     private int staged;
     private String poison;
+    /** VC rules staged for {@code version}, or {@code null}. */
+    private Message.VcRuleSet rules;
 
     TableStager(int portCount) {
         this.portCount = portCount;
@@ -51,6 +54,23 @@ final class TableStager {
             staged++;
         }
         blocks[b] = entries;
+    }
+
+    /**
+     * Stages the VC rules of a batch, like a block: a new version starts a new batch.
+     *
+     * @throws ProtocolException BAD_BLOCK (non-fatal) when the rules name another number of ports than the switch has
+     */
+    void stage(Message.VcRuleSet set) {
+        if (set.version() != version) {
+            clear();
+            version = set.version();
+        }
+        if (set.portClasses().length != portCount) {
+            poison = "VC rules for " + set.portClasses().length + " ports, the switch has " + portCount;
+            throw new ProtocolException(ErrorCode.BAD_BLOCK, MessageType.VC_RULES.code(), set.txid(), poison);
+        }
+        rules = set;
     }
 
     /**
@@ -92,7 +112,23 @@ final class TableStager {
                     System.arraycopy(entries, 0, next, base, entries.length);
                 }
             }
-            AppliedTable table = new AppliedTable(commit.version(), next);
+            Message.VcRuleSet nextRules = held.rules().orElse(null);
+            if (commit.rulesHash() != 0) {
+                if (poison != null && rules == null && commit.version() == version) {
+                    throw new ProtocolException(ErrorCode.BAD_BLOCK, t, commit.txid(), "batch v" + version
+                            + " has refused VC rules: " + poison);
+                }
+                if (rules != null && commit.version() == version) {
+                    nextRules = rules;
+                }
+                long got = nextRules == null ? 0 : nextRules.rulesHash();
+                if (got != commit.rulesHash()) {
+                    throw new ProtocolException(ErrorCode.HASH_MISMATCH, t, commit.txid(), "VC rules of v"
+                            + commit.version() + " hash to " + Long.toHexString(got) + ", commit announced "
+                            + Long.toHexString(commit.rulesHash()));
+                }
+            }
+            AppliedTable table = new AppliedTable(commit.version(), next, nextRules);
             if (table.hash() != commit.hash()) {
                 throw new ProtocolException(ErrorCode.HASH_MISMATCH, t, commit.txid(), "table v" + commit.version()
                         + " hashes to " + Long.toHexString(table.hash()) + ", commit announced "
@@ -111,6 +147,7 @@ final class TableStager {
         }
         staged = 0;
         poison = null;
+        rules = null;
         version = 0;
     }
 

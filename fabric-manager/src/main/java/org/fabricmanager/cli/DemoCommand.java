@@ -26,6 +26,9 @@ import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.routing.vtftr.VtftrEngine;
+import org.fabricmanager.topology.HdftGenerator;
+import org.fabricmanager.topology.HdftSpec;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
@@ -54,22 +57,24 @@ final class DemoCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager demo [--pgft SPEC] [--http-port P] [--southbound-port P] [--state-dir DIR]
+                usage: fabric-manager demo [--pgft SPEC | --hdft SPEC] [--http-port P] [--southbound-port P] [--state-dir DIR]
                                            [--engine NAME] [--until-converged]
                   Starts the daemon and a simulated fabric of SPEC (default %s) on loopback, prints each step,
                   then serves the REST API until Ctrl-C (docs/rest-api.md). The agents speak mutual TLS with
                   certificates of a throw-away CA made in the state directory (DIR/pki).
                   --pgft SPEC            PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
+                  --hdft SPEC            HDFT(XxY;leafUp;rowUp;colUp), a 2-D fat tree routed with vtftr and its
+                                         virtual-channel rules (docs/vtftr.md)
                   --http-port P          REST port (default 7680; 0 = pick a free one)
                   --southbound-port P    port the simulated agents connect to (default 0 = pick a free one)
                   --state-dir DIR        keep the daemon's state there (default: a temporary directory, removed on exit)
-                  --engine NAME          routing engine (default dmodc)
+                  --engine NAME          routing engine (default dmodc; vtftr with --hdft)
                   --until-converged      exit once every table is acknowledged instead of serving REST""".formatted(DEFAULT_PGFT);
     }
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("pgft", "http-port", "southbound-port", "state-dir", "engine");
+        return Set.of("pgft", "hdft", "http-port", "southbound-port", "state-dir", "engine");
     }
 
     @Override
@@ -79,9 +84,17 @@ final class DemoCommand implements Command {
 
     @Override
     public int run(Arguments args, Console console) throws Exception {
-        PgftSpec spec;
+        if (args.has("pgft") && args.has("hdft")) {
+            throw new UsageException("demo: give --pgft or --hdft, not both");
+        }
+        PgftSpec spec = null;
+        HdftSpec hdft = null;
         try {
-            spec = PgftSpec.parse(args.valueOr("pgft", DEFAULT_PGFT));
+            if (args.has("hdft")) {
+                hdft = HdftSpec.parse(args.require("hdft"));
+            } else {
+                spec = PgftSpec.parse(args.valueOr("pgft", DEFAULT_PGFT));
+            }
         } catch (TopologyException e) {
             throw new UsageException("demo: " + e.getMessage(), e);
         }
@@ -93,14 +106,17 @@ final class DemoCommand implements Command {
             quietLogs();
         }
         PrintStream out = console.out();
-        Fabric fabric = PgftGenerator.generate(spec);
-        out.printf("demo: %s: %d switches, %d nodes, %d links%n", spec, fabric.switches().size(), fabric.nodes().size(),
-                fabric.links().size());
+        Fabric fabric = hdft != null ? HdftGenerator.generate(hdft) : PgftGenerator.generate(spec);
+        out.printf("demo: %s: %d switches, %d nodes, %d links%n", hdft != null ? hdft : spec, fabric.switches().size(),
+                fabric.nodes().size(), fabric.links().size());
 
         DaemonConfig config;
         try {
             config = DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(southboundPort, httpPort)
-                    .withStateDirectory(state).withExpectedPgft(spec).withEngine(args.valueOr("engine", "dmodc"));
+                    .withStateDirectory(state);
+            config = hdft != null
+                    ? config.withEngine(args.valueOr("engine", VtftrEngine.NAME)).withExpectedHdft(hdft)
+                    : config.withExpectedPgft(spec).withEngine(args.valueOr("engine", "dmodc"));
             // demo mode runs the ring failure detector in every simulated agent (free UDP ports on loopback)
             DaemonConfig.Faults f = config.faults();
             config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),

@@ -31,7 +31,7 @@ final class LoadedTables {
         String format = args.valueOr("lft-format", "lft-text");
         try {
             return switch (format) {
-                case "lft-text" -> LftText.read(Path.of(file));
+                case "lft-text" -> org.fabricmanager.routing.VcText.readWithTables(Path.of(file)); // with FILE.vc
                 case "opensm" -> OpenSmLfts.read(Path.of(file), loaded.fabric(), FabricSource.lidsOf(loaded, args.command()));
                 default -> throw new UsageException(args.command() + ": --lft-format must be " + FORMATS + ", got '"
                         + format + "'");

@@ -79,7 +79,9 @@ final class QualityCommand implements Command {
                                            random:R[:SEED] (R seeded random permutations, seed 1 by default),
                                            all2all (every node to every other); default %s
                   --lft FILE               also analyse these tables (first row, named by the file), e.g. an
-                                           opensm-lfts.dump of the OpenSM routing in use today
+                                           opensm-lfts.dump of the OpenSM routing in use today, or route --lft-out's
+                                           lft-text/1 with the virtual-channel rules of FILE.vc when it exists
+                                           (vc-text/1): the deadlock check then runs over (link, VC)
                   --lft-format F           lft-text (default) or opensm (keyed by the LIDs of the
                                            --topology ibnetdiscover dump)
                   --threads T              routing and analysis threads (default: available processors, %d here)

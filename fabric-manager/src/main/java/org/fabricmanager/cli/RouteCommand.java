@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.fabricmanager.opensm.OpenSmTables;
 import org.fabricmanager.routing.LftText;
+import org.fabricmanager.routing.VcText;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
@@ -50,7 +51,8 @@ final class RouteCommand implements Command {
                 %s
                   --engine NAME            routing engine (default %s; vtftr for a fabric expected to be an HDFT)
                   --threads T              routing threads (default: available processors, %d here)
-                  --lft-out FILE           write the tables to FILE instead of stdout
+                  --lft-out FILE           write the tables to FILE instead of stdout, and the engine's
+                                           virtual-channel rules, if any (vtftr), to FILE.vc (lft-text only)
                   --lft-format F           lft-text (default) or opensm: OpenSM's opensm-lfts.dump, keyed by LID
                                            (the dump's LIDs, or the plan of docs/opensm.md), switch LIDs routed
                                            MinHop, for opensm -R file -U FILE
@@ -107,7 +109,10 @@ final class RouteCommand implements Command {
             writeOpenSm(fabric, result, lids, out, console);
         } else if (out != null) {
             try {
-                LftText.write(result.tables(), result.engine(), Path.of(out));
+                Path rules = VcText.writeWithTables(result.tables(), result.engine(), Path.of(out));
+                if (rules != null) {
+                    console.err().println("route: virtual-channel rules (" + VcText.FORMAT + ") written to " + rules);
+                }
             } catch (UncheckedIOException e) {
                 throw new UsageException("route: --lft-out " + e.getMessage(), e);
             }
@@ -126,7 +131,8 @@ final class RouteCommand implements Command {
         }
         console.err().println("route: " + RoutingSummary.validity(result.validity(), index));
         result.tables().vcRules().ifPresent(rules -> console.err().println("route: the tables need "
-                + rules.summary() + " (lft-text/1 holds the ports only)"));
+                + rules.summary() + (out != null ? "" : " (stdout holds the ports only; --lft-out F writes the rules to F"
+                + VcText.SUFFIX + ")")));
         return result.validity().isValid() ? ExitCodes.OK : ExitCodes.BAD_INPUT;
     }
 

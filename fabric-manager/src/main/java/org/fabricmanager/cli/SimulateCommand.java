@@ -31,8 +31,9 @@ final class SimulateCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager simulate (--pgft SPEC | --topology FILE) --connect HOST:PORT [--pki DIR]
+                usage: fabric-manager simulate (--pgft SPEC | --hdft SPEC | --topology FILE) --connect HOST:PORT [--pki DIR]
                                                [--only GUID[,GUID...] | --except GUID[,GUID...]] [--io-threads N]
+                                               [--no-vc-rules]
                   Runs one switch agent per switch of the fabric in this process (each with its own TCP connection
                   to the daemon), prints progress, and runs until Ctrl-C. A fabric can be split over several
                   processes, as agents are spread over hosts: each runs the switches --only names, or all but those
@@ -48,6 +49,8 @@ final class SimulateCommand implements Command {
                   --only GUID[,GUID...]    run only these switches' agents
                   --except GUID[,GUID...]  run every switch's agent but these
                   --io-threads N           event-loop threads shared by all agents (default 2)
+                  --no-vc-rules            play agents that predate VC_RULES (no HELLO feature bit): a daemon
+                                           routing with vtftr refuses them
                   Every agent runs a failure-detector member when the daemon configures one (faults.detector), on a
                   UDP port of its own that it tells the daemon (DETECTOR_ENDPOINT); open those ports between hosts.""".formatted(FabricSource.USAGE);
     }
@@ -65,7 +68,7 @@ final class SimulateCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of("commands");
+        return Set.of("commands", "no-vc-rules");
     }
 
     @Override
@@ -74,7 +77,8 @@ final class SimulateCommand implements Command {
         int threads = args.intValue("io-threads", 2, 1, 64);
         Fabric fabric = FabricSource.load(args);
         LongPredicate runs = selection(args, fabric);
-        AgentSettings base = AgentSettings.defaults(daemon);
+        AgentSettings base = args.flag("no-vc-rules") ? AgentSettings.defaults(daemon).withoutVcRules()
+                : AgentSettings.defaults(daemon);
         java.util.function.LongFunction<AgentSettings> settings = args.has("pki")
                 ? SimulatorTls.settings("simulate", java.nio.file.Path.of(args.require("pki")), fabric, base, runs)
                 : guid -> base;

@@ -62,6 +62,8 @@ final class StatusCommand implements Command {
                     + (r.path("unreachableLeafPairs").asLong() > 0 ? ", " + r.get("unreachableLeafPairs").asLong()
                     + " unreachable leaf pairs" : "")
                     + (r.path("reusedFromState").asBoolean() ? ", reused from the state directory" : "")
+                    + (r.hasNonNull("deadlockFree") ? (r.get("deadlockFree").asBoolean()
+                    ? ", (link, VC) graph acyclic" : ", (link, VC) graph CYCLIC: can deadlock") : "")
                     + "; " + r.path("computations").asLong() + " computations since start");
         }
         JsonNode t = s.path("tables");

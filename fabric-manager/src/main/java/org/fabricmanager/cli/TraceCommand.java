@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Set;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.VcRules;
+import org.fabricmanager.routing.VcText;
 import org.fabricmanager.routing.analysis.PathTracer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.Trace;
@@ -37,7 +39,8 @@ final class TraceCommand implements Command {
                   destination index D (--dst): each switch crossed with the output port its table gives.
                   --topology FILE   the fabric (fabric-topology/1, or an ibnetdiscover dump: detected)
                   --topology-format F  fabric-topology or ibnetdiscover, instead of detecting it
-                  --lft FILE        its forwarding tables (lft-text/1), e.g. written by route --lft-out
+                  --lft FILE        its forwarding tables (lft-text/1), e.g. written by route --lft-out;
+                                    with FILE.vc beside it (vc-text/1) the channel of each hop is shown
                   --lft-format F    lft-text (default) or opensm: an opensm-lfts.dump (or ibroute output),
                                     keyed by the LIDs of the --topology ibnetdiscover dump
                   --src D           destination index of the sending node
@@ -80,7 +83,7 @@ final class TraceCommand implements Command {
             throw new UsageException("trace: --src and --dst are the same node (index " + src + ")");
         }
         Trace trace = new PathTracer(routed).trace(src, dst);
-        print(fabric, trace, console.out());
+        print(fabric, trace, tables.vcRules().map(r -> channels(index, tables, r, trace)).orElse(null), console.out());
         return trace.delivered() ? ExitCodes.OK : ExitCodes.MISMATCH;
     }
 
@@ -92,18 +95,53 @@ final class TraceCommand implements Command {
     }
 
     static void print(Fabric fabric, Trace trace, PrintStream out) {
+        print(fabric, trace, null, out);
+    }
+
+    /** Prints the trace; with {@code vcs} (the channel each hop leaves on) a column for them. */
+    static void print(Fabric fabric, Trace trace, int[] vcs, PrintStream out) {
         FabricIndex index = fabric.index();
         out.println("trace " + node(fabric, index, trace.source()) + " -> " + node(fabric, index, trace.destination()));
         List<Trace.Hop> hops = trace.hops();
         if (!hops.isEmpty()) {
-            out.printf("%-4s %-18s %-12s %4s  %s%n", "hop", "switch", "name", "port", "leads to");
+            out.printf("%-4s %-18s %-12s %4s%s  %s%n", "hop", "switch", "name", "port", vcs == null ? "" : "  vc",
+                    "leads to");
         }
         for (int i = 0; i < hops.size(); i++) {
             Trace.Hop hop = hops.get(i);
-            out.printf("%-4d %-18s %-12s %4d  %s%n", i + 1, Guids.format(hop.switchGuid()),
-                    switchName(fabric, hop.switchGuid()), hop.outPort(), leadsTo(fabric, index, hop));
+            String vc = vcs == null ? "" : vcs[i] < 0 ? "   -" : "%4d".formatted(vcs[i]);
+            out.printf("%-4d %-18s %-12s %4d%s  %s%n", i + 1, Guids.format(hop.switchGuid()),
+                    switchName(fabric, hop.switchGuid()), hop.outPort(), vc, leadsTo(fabric, index, hop));
         }
         out.println(conclusion(fabric, index, trace));
+    }
+
+    /**
+     * The virtual channel each hop leaves on under {@code rules} (from the rules file beside the
+     * tables), {@code -1} where the hop leads nowhere; the rules are indexed like {@code tables}.
+     */
+    static int[] channels(FabricIndex index, ForwardingTables tables, VcRules rules, Trace trace) {
+        java.util.Map<Long, Integer> ids = new java.util.HashMap<>();
+        for (int s = 0; s < tables.switchCount(); s++) {
+            ids.put(tables.switchGuid(s), s);
+        }
+        List<Trace.Hop> hops = trace.hops();
+        int[] vcs = new int[hops.size()];
+        int vc = 0;
+        int inPort = -1;
+        for (int i = 0; i < hops.size(); i++) {
+            Trace.Hop hop = hops.get(i);
+            Integer t = ids.get(hop.switchGuid());
+            int out = hop.outPort();
+            if (t == null || out < 1 || out > rules.ports(t) || (i > 0 && (inPort < 1 || inPort > rules.ports(t)))) {
+                vcs[i] = -1;
+                continue;
+            }
+            vc = i == 0 ? rules.first(t, out) : rules.next(t, inPort, vc, out);
+            vcs[i] = vc;
+            inPort = out <= index.switchPorts(hop.switchId()) ? index.peerPorts(hop.switchId())[out] : -1;
+        }
+        return vcs;
     }
 
     private static String leadsTo(Fabric fabric, FabricIndex index, Trace.Hop hop) {

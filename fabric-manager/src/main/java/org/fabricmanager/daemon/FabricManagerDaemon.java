@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.topology.HdftSpec;
 import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.api.DaemonListener;
@@ -113,6 +114,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator);
         this.faultManager = faults;
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
+                config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft()),
                 new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path()), queue,
                 milestones, switches, faults::masked, checkExecutor, coordinator);
         this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path()),
@@ -125,7 +127,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 new AdmittedSwitchStore(config.state().path()));
         FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
                 routingManager, pusher, faults);
-        this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator);
+        this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
+                config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
+                        ? config.routing().engine() : null);
         coordinator.wire(managers, sessions);
         this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId,
                 config.fabric().unreadyOnMismatch());
@@ -305,6 +309,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     @Override
     public CompletableFuture<Views.Lft> lft(long guid) {
         return queue.call("lft " + Guids.format(guid), () -> views.lft(guid));
+    }
+
+    @Override
+    public CompletableFuture<Views.Vc> vc(long guid) {
+        return queue.call("vc " + Guids.format(guid), () -> views.vc(guid));
     }
 
     @Override

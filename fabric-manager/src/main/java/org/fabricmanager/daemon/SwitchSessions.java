@@ -39,9 +39,23 @@ final class SwitchSessions implements SouthboundListener {
     private boolean stopping;
     /** One milestone per pending switch and session, and one WARN line per interval however many wait. */
     private final PendingLog rejectedLog;
+    /** The engine whose tables need VC rules on every switch (vtftr), or {@code null}. */
+    private final String vcRulesEngine;
+    /** Switches refused for lacking VC rules, warned about once each (they retry with backoff). */
+    private final java.util.Set<Long> refusedWithoutRules = new java.util.HashSet<>();
 
     SwitchSessions(ControlLoop queue, MilestoneLog milestones, DaemonMetrics metrics, long daemonId,
                    FabricCoordinator.Managers managers, FabricCoordinator coordinator) {
+        this(queue, milestones, metrics, daemonId, managers, coordinator, null);
+    }
+
+    /**
+     * @param vcRulesEngine the configured engine when its tables need VC rules ({@code vtftr}): agents whose
+     *                      HELLO lacks the VC-rules feature are then refused; {@code null} otherwise
+     */
+    SwitchSessions(ControlLoop queue, MilestoneLog milestones, DaemonMetrics metrics, long daemonId,
+                   FabricCoordinator.Managers managers, FabricCoordinator coordinator, String vcRulesEngine) {
+        this.vcRulesEngine = vcRulesEngine;
         this.queue = queue;
         this.milestones = milestones;
         this.metrics = metrics;
@@ -93,6 +107,19 @@ final class SwitchSessions implements SouthboundListener {
                     + " is already connected (" + existing.session() + ", incarnation "
                     + Long.toUnsignedString(existing.hello().incarnation()) + "); incarnation "
                     + Long.toUnsignedString(hello.incarnation()) + " is lower, so it cannot take it over");
+            return;
+        }
+        if (vcRulesEngine != null && !hello.supportsVcRules()) {
+            // its tables alone can deadlock: a switch that cannot hold the rules must not forward with them
+            String why = "this fabric is routed with " + vcRulesEngine + ", whose tables are deadlock-free only with "
+                    + "the virtual-channel rules of VC_RULES, and this agent does not announce them (HELLO features "
+                    + "0x" + Integer.toHexString(hello.features()) + ", bit 0 unset): upgrade the agent";
+            if (refusedWithoutRules.add(hello.guid())) {
+                LOG.warn("switch {} ({}) refused: {}", Guids.format(hello.guid()), hello.name(), why);
+            } else {
+                LOG.debug("switch {} ({}) refused again: {}", Guids.format(hello.guid()), hello.name(), why);
+            }
+            session.reject(ErrorCode.UNSUPPORTED_VERSION, hello, why);
             return;
         }
         if (v.takesOver()) {

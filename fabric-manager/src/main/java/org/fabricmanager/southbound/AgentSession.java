@@ -276,6 +276,13 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             ByteBuf frames = channel.alloc().buffer(Math.min(BATCH_BUFFER_BYTES, batch.blocks().size()
                     * LftBatch.blockFrameBytes(LftBlock.SIZE) + LftBatch.COMMIT_FRAME_BYTES));
             int first = 0;
+            if (batch.rules() != null) {
+                // staged like a block: nothing changes on the switch until the commit
+                first = takeTxid();
+                LftBatch.Rules r = batch.rules();
+                SouthboundCodec.encode(new Message.VcRuleSet(first, batch.version(), r.vcCount(), r.portClasses(),
+                        r.transitions()), frames);
+            }
             for (LftBatch.Block b : batch.blocks()) {
                 if (frames.readableBytes() > BATCH_BUFFER_BYTES - LftBatch.blockFrameBytes(LftBlock.SIZE)) {
                     channel.write(frames);
@@ -287,7 +294,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             }
             int commitTxid = takeTxid();
             SouthboundCodec.encode(new LftCommit(commitTxid, batch.version(), batch.length(), batch.blocks().size(),
-                    batch.hash()), frames);
+                    batch.hash(), batch.rulesHash()), frames);
             Pending<CommitAck> p = new Pending<>(future, new int[] {commitTxid});
             p.firstTxid = first == 0 ? commitTxid : first;
             pending.put(commitTxid, p);

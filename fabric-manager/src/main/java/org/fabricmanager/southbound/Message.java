@@ -19,7 +19,19 @@ public sealed interface Message {
 
     /** HELLO: the agent introduces its switch and the table it holds. */
     record Hello(int txid, int minVersion, int maxVersion, long guid, long incarnation, int portCount, int maxFrame,
-                 long tableVersion, int tableLength, long tableHash, String name) implements Message {
+                 long tableVersion, int tableLength, long tableHash, String name, int features) implements Message {
+        /** A HELLO without the appended {@code features} field (an agent that predates it). */
+        public Hello(int txid, int minVersion, int maxVersion, long guid, long incarnation, int portCount, int maxFrame,
+                     long tableVersion, int tableLength, long tableHash, String name) {
+            this(txid, minVersion, maxVersion, guid, incarnation, portCount, maxFrame, tableVersion, tableLength,
+                    tableHash, name, 0);
+        }
+
+        /** Whether the agent stages VC_RULES ({@link Protocol#FEATURE_VC_RULES}). */
+        public boolean supportsVcRules() {
+            return (features & Protocol.FEATURE_VC_RULES) != 0;
+        }
+
         @Override
         public MessageType type() {
             return MessageType.HELLO;
@@ -29,7 +41,8 @@ public sealed interface Message {
         public String toString() {
             return "HELLO[txid=" + txid + ", versions " + minVersion + ".." + maxVersion + ", guid "
                     + Guids.format(guid) + " (" + name + "), " + portCount + " ports, table v" + tableVersion
-                    + " len " + tableLength + " hash " + Long.toHexString(tableHash) + "]";
+                    + " len " + tableLength + " hash " + Long.toHexString(tableHash) + (features == 0 ? "" : ", features 0x"
+                    + Integer.toHexString(features)) + "]";
         }
     }
 
@@ -93,7 +106,17 @@ public sealed interface Message {
     }
 
     /** LFT_COMMIT: apply the staged blocks of {@code version} atomically; the result must hash to {@code hash}. */
-    record LftCommit(int txid, long version, int length, int blocks, long hash) implements Message {
+    /**
+     * LFT_COMMIT: apply the staged blocks of {@code version} atomically; the result must hash to {@code hash}.
+     * A {@code rulesHash} other than 0 (an appended field) also applies the VC rules staged for this
+     * version, or keeps the held ones, and the rules then held must hash to it.
+     */
+    record LftCommit(int txid, long version, int length, int blocks, long hash, long rulesHash) implements Message {
+        /** A commit without the appended rules hash: the agent's VC rules are left as they are. */
+        public LftCommit(int txid, long version, int length, int blocks, long hash) {
+            this(txid, version, length, blocks, hash, 0);
+        }
+
         @Override
         public MessageType type() {
             return MessageType.LFT_COMMIT;
@@ -115,10 +138,49 @@ public sealed interface Message {
     }
 
     /** ACK of an LFT_COMMIT, with the table the agent now holds. */
-    record CommitAck(int txid, long version, int length, long hash) implements Message {
+    record CommitAck(int txid, long version, int length, long hash, long rulesHash) implements Message {
+        /** The ACK of an agent without VC rules (no appended rules hash). */
+        public CommitAck(int txid, long version, int length, long hash) {
+            this(txid, version, length, hash, 0);
+        }
+
         @Override
         public MessageType type() {
             return MessageType.ACK;
+        }
+    }
+
+    /**
+     * VC_RULES: the virtual-channel rules of table {@code version}, staged until its LFT_COMMIT.
+     * {@code portClasses[p-1]} is the class of port {@code p} (0 other, 1 node, 2 leaf, 3 row, 4 column);
+     * {@code transitions} holds (from class, to class, channel) byte triples.
+     */
+    record VcRuleSet(int txid, long version, int vcCount, byte[] portClasses, byte[] transitions) implements Message {
+        @Override
+        public MessageType type() {
+            return MessageType.VC_RULES;
+        }
+
+        /** The hash LFT_COMMIT announces and its ACK reports for these rules. */
+        public long rulesHash() {
+            return TableHash.rules(vcCount, portClasses, transitions);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof VcRuleSet r && r.txid == txid && r.version == version && r.vcCount == vcCount
+                    && Arrays.equals(r.portClasses, portClasses) && Arrays.equals(r.transitions, transitions);
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(version) * 31 + Arrays.hashCode(portClasses) * 7 + Arrays.hashCode(transitions);
+        }
+
+        @Override
+        public String toString() {
+            return "VC_RULES[txid=" + txid + ", v" + version + ", " + vcCount + " vcs, " + portClasses.length
+                    + " ports, " + transitions.length / 3 + " transitions]";
         }
     }
 

@@ -13,6 +13,7 @@ public enum MessageType {
     ECHO_REQUEST(0x09),
     ECHO_REPLY(0x0A),
     DETECTOR_CONFIG(0x0B),
+    VC_RULES(0x0E),
     DETECTOR_ENDPOINT(0x10);
 
     private static final MessageType[] BY_CODE = new MessageType[256];

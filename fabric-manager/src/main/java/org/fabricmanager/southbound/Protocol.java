@@ -25,6 +25,12 @@ public final class Protocol {
     /** Largest forwarding table (entries). */
     public static final int MAX_TABLE_LENGTH = 1 << 24;
     /** Largest port number. */
+    /** HELLO feature bit: the agent stages VC_RULES and checks the rules hash of LFT_COMMIT (section 3.11). */
+    public static final int FEATURE_VC_RULES = 1;
+    /** Virtual channels a VC_RULES message may use (InfiniBand has data VLs 0..14). */
+    public static final int MAX_VCS = 15;
+    /** Port classes VC_RULES knows: 0 other, 1 node, 2 leaf, 3 row, 4 column. */
+    public static final int PORT_CLASSES = 5;
     public static final int MAX_PORTS = 254;
     /** Longest switch or neighbour description, in UTF-8 bytes. */
     public static final int MAX_NAME_BYTES = 64;

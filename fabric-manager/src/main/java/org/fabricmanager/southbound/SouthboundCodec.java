@@ -19,6 +19,7 @@ import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.Message.LftCommit;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
+import org.fabricmanager.southbound.Message.VcRuleSet;
 
 /**
  * Encodes messages into frames and decodes frames into messages, checking every layout and field
@@ -65,6 +66,9 @@ public final class SouthboundCodec {
             out.writeInt(h.tableLength());
             out.writeLong(h.tableHash());
             Wire.writeStr8(out, h.name(), Protocol.MAX_NAME_BYTES);
+            if (h.features() != 0) {
+                out.writeInt(h.features());
+            }
         } else if (m instanceof HelloReply r) {
             out.writeShort(r.version());
             out.writeLong(r.daemonId());
@@ -84,6 +88,9 @@ public final class SouthboundCodec {
             out.writeInt(c.length());
             out.writeInt(c.blocks());
             out.writeLong(c.hash());
+            if (c.rulesHash() != 0) {
+                out.writeLong(c.rulesHash());
+            }
         } else if (m instanceof Ack a) {
             out.writeByte(a.ackedType().code());
         } else if (m instanceof CommitAck a) {
@@ -91,6 +98,16 @@ public final class SouthboundCodec {
             out.writeLong(a.version());
             out.writeInt(a.length());
             out.writeLong(a.hash());
+            if (a.rulesHash() != 0) {
+                out.writeLong(a.rulesHash());
+            }
+        } else if (m instanceof VcRuleSet r) {
+            out.writeLong(r.version());
+            out.writeByte(r.vcCount());
+            out.writeByte(r.portClasses().length);
+            out.writeBytes(r.portClasses());
+            out.writeByte(r.transitions().length / 3);
+            out.writeBytes(r.transitions());
         } else if (m instanceof ErrorReport e) {
             out.writeShort(e.code());
             out.writeByte(e.refType());
@@ -178,6 +195,7 @@ public final class SouthboundCodec {
                 yield new EchoReply(txid, frame.readLong());
             }
             case DETECTOR_CONFIG -> decodeDetectorConfig(frame, txid);
+            case VC_RULES -> decodeVcRules(frame, txid);
             case DETECTOR_ENDPOINT -> decodeDetectorEndpoint(frame, txid);
         };
         if (frame.isReadable()) {
@@ -206,6 +224,12 @@ public final class SouthboundCodec {
         long tableLength = in.readUnsignedInt();
         long tableHash = in.readLong();
         String name = Wire.readStr8(in, Protocol.MAX_NAME_BYTES, "name", t, txid);
+        // appended field: agents that predate it end the HELLO with the name
+        int features = 0;
+        if (in.isReadable()) {
+            Wire.need(in, 4, "features", t, txid);
+            features = in.readInt();
+        }
         if (min < 1 || max < min) {
             throw Wire.malformed(t, txid, "version range " + min + ".." + max + " is empty or starts below 1");
         }
@@ -222,7 +246,7 @@ public final class SouthboundCodec {
             throw Wire.malformed(t, txid, "table length " + tableLength + " above " + Protocol.MAX_TABLE_LENGTH);
         }
         return new Hello(txid, min, max, guid, incarnation, ports, (int) Math.min(maxFrame, Protocol.MAX_MAX_FRAME),
-                tableVersion, (int) tableLength, tableHash, name);
+                tableVersion, (int) tableLength, tableHash, name, features);
     }
 
     private static HelloReply decodeHelloReply(ByteBuf in, int txid) {
@@ -336,7 +360,15 @@ public final class SouthboundCodec {
         if (blocks > (length + LftBlock.SIZE - 1) / LftBlock.SIZE) {
             throw Wire.malformed(t, txid, blocks + " blocks cannot fit a table of " + length + " entries");
         }
-        return new LftCommit(txid, version, (int) length, (int) blocks, hash);
+        long rulesHash = 0;
+        if (in.isReadable()) {
+            Wire.need(in, 8, "rulesHash", t, txid);
+            rulesHash = in.readLong();
+            if (rulesHash == 0) {
+                throw Wire.malformed(t, txid, "rulesHash 0 (leave the field out to keep the rules)");
+            }
+        }
+        return new LftCommit(txid, version, (int) length, (int) blocks, hash, rulesHash);
     }
 
     private static Message decodeAck(ByteBuf in, int txid) {
@@ -352,13 +384,67 @@ public final class SouthboundCodec {
             if (length > Protocol.MAX_TABLE_LENGTH) {
                 throw Wire.malformed(t, txid, "length " + length + " above " + Protocol.MAX_TABLE_LENGTH);
             }
-            return new CommitAck(txid, version, (int) length, hash);
+            long rulesHash = 0;
+            if (in.isReadable()) {
+                Wire.need(in, 8, "rulesHash", t, txid);
+                rulesHash = in.readLong();
+            }
+            return new CommitAck(txid, version, (int) length, hash, rulesHash);
         }
         if (type != MessageType.PORT_INFO && type != MessageType.PORT_STATUS && type != MessageType.DETECTOR_CONFIG
                 && type != MessageType.DETECTOR_ENDPOINT) {
             throw Wire.malformed(t, txid, "ACK of " + MessageType.describe(acked) + ", which is not acknowledged");
         }
         return new Ack(txid, type);
+    }
+
+    private static VcRuleSet decodeVcRules(ByteBuf in, int txid) {
+        int t = MessageType.VC_RULES.code();
+        Wire.need(in, 10, "VC_RULES fields", t, txid);
+        long version = in.readLong();
+        int vcCount = in.readUnsignedByte();
+        int ports = in.readUnsignedByte();
+        if (version < 1) {
+            throw Wire.malformed(t, txid, "version " + version + " (must be at least 1)");
+        }
+        if (vcCount < 1 || vcCount > Protocol.MAX_VCS) {
+            throw Wire.malformed(t, txid, "vcCount " + vcCount + " outside [1, " + Protocol.MAX_VCS + "]");
+        }
+        if (ports < 1 || ports > Protocol.MAX_PORTS) {
+            throw Wire.malformed(t, txid, "port count " + ports + " outside [1, " + Protocol.MAX_PORTS + "]");
+        }
+        Wire.need(in, ports + 1, "port classes", t, txid);
+        byte[] classes = new byte[ports];
+        in.readBytes(classes);
+        for (int p = 0; p < ports; p++) {
+            if (classes[p] < 0 || classes[p] >= Protocol.PORT_CLASSES) {
+                throw Wire.malformed(t, txid, "port " + (p + 1) + ": class " + (classes[p] & 0xff) + " outside [0, "
+                        + (Protocol.PORT_CLASSES - 1) + "]");
+            }
+        }
+        int count = in.readUnsignedByte();
+        if (count > Protocol.PORT_CLASSES * Protocol.PORT_CLASSES) {
+            throw Wire.malformed(t, txid, count + " transitions, more than the " + Protocol.PORT_CLASSES
+                    * Protocol.PORT_CLASSES + " class pairs");
+        }
+        Wire.need(in, count * 3, "transitions", t, txid);
+        byte[] transitions = new byte[count * 3];
+        in.readBytes(transitions);
+        boolean[] seen = new boolean[Protocol.PORT_CLASSES * Protocol.PORT_CLASSES];
+        for (int i = 0; i < count; i++) {
+            int from = transitions[3 * i] & 0xff;
+            int to = transitions[3 * i + 1] & 0xff;
+            int vc = transitions[3 * i + 2] & 0xff;
+            if (from >= Protocol.PORT_CLASSES || to >= Protocol.PORT_CLASSES || vc >= vcCount) {
+                throw Wire.malformed(t, txid, "transition " + i + ": " + from + "->" + to + " on vc " + vc
+                        + " (classes below " + Protocol.PORT_CLASSES + ", channel below " + vcCount + ")");
+            }
+            if (seen[from * Protocol.PORT_CLASSES + to]) {
+                throw Wire.malformed(t, txid, "transition " + i + ": class pair " + from + "->" + to + " given twice");
+            }
+            seen[from * Protocol.PORT_CLASSES + to] = true;
+        }
+        return new VcRuleSet(txid, version, vcCount, classes, transitions);
     }
 
     private static ErrorReport decodeError(ByteBuf in, int txid) {

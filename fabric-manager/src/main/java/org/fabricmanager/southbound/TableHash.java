@@ -45,4 +45,23 @@ public final class TableHash {
         }
         return h;
     }
+
+    /**
+     * Hash of virtual-channel rules (section 5): FNV-1a 64 byte by byte over {@code vcCount}, the port
+     * count, the port classes, the transition count and the transitions' bytes; never 0, so that 0 can
+     * mean "no rules" in LFT_COMMIT and its ACK.
+     */
+    public static long rules(int vcCount, byte[] portClasses, byte[] transitions) {
+        long h = OFFSET_BASIS;
+        h = (h ^ (vcCount & 0xff)) * PRIME;
+        h = (h ^ (portClasses.length & 0xff)) * PRIME;
+        for (byte b : portClasses) {
+            h = (h ^ (b & 0xff)) * PRIME;
+        }
+        h = (h ^ ((transitions.length / 3) & 0xff)) * PRIME;
+        for (byte b : transitions) {
+            h = (h ^ (b & 0xff)) * PRIME;
+        }
+        return h == 0 ? 1 : h;
+    }
 }

@@ -131,4 +131,53 @@ class TableStagerTest {
         assertThatThrownBy(() -> stager.commit(AppliedTable.EMPTY, new LftCommit(2, 2, 65, 1, 0)))
                 .hasMessageContaining("beyond the table length 65");
     }
+
+    private static org.fabricmanager.southbound.Message.VcRuleSet rules(long version, int vc) {
+        byte[] classes = new byte[PORTS];
+        Arrays.fill(classes, 0, 4, (byte) 1);
+        Arrays.fill(classes, 4, 11, (byte) 3);
+        Arrays.fill(classes, 11, PORTS, (byte) 4);
+        return new org.fabricmanager.southbound.Message.VcRuleSet(5, version, 2, classes, new byte[] {4, 3, (byte) vc});
+    }
+
+    @Test
+    void vcRulesAreAppliedWithTheirCommitOnlyWhenTheRulesHashMatches() {
+        TableStager stager = new TableStager(PORTS);
+        byte[] target = new byte[100];
+        Arrays.fill(target, (byte) 3);
+        stager.stage(rules(1, 1));
+        stager.stage(new LftBlock(1, 1, 0, Arrays.copyOfRange(target, 0, 64)));
+        stager.stage(new LftBlock(2, 1, 64, Arrays.copyOfRange(target, 64, 100)));
+        AppliedTable v1 = stager.commit(AppliedTable.EMPTY, new LftCommit(3, 1, 100, 2, TableHash.of(target),
+                rules(1, 1).rulesHash()));
+        assertThat(v1.rules()).contains(rules(1, 1));
+        assertThat(v1.rulesHash()).isEqualTo(rules(1, 1).rulesHash()).isNotZero();
+        // column (4) -> row (3) moves to channel 1; others keep theirs; node ports start on 0
+        assertThat(v1.nextVc(12, 0, 5)).isEqualTo(1);
+        assertThat(v1.nextVc(5, 0, 12)).isZero();
+        assertThat(v1.nextVc(0, 0, 5)).isZero();
+
+        // a rename (no blocks) keeps the held rules when the hash says so
+        AppliedTable v2 = stager.commit(v1, new LftCommit(4, 2, 100, 0, TableHash.of(target), v1.rulesHash()));
+        assertThat(v2.rules()).contains(rules(1, 1));
+        // rules staged for this version but announced with another hash: refused, table unchanged
+        stager.stage(rules(3, 0));
+        assertThatThrownBy(() -> stager.commit(v2, new LftCommit(6, 3, 100, 0, TableHash.of(target),
+                rules(3, 1).rulesHash()))).isInstanceOfSatisfying(ProtocolException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH)).hasMessageContaining("VC rules of v3");
+        // a commit without the rules hash leaves the rules alone
+        AppliedTable v4 = stager.commit(v2, new LftCommit(7, 4, 100, 0, TableHash.of(target)));
+        assertThat(v4.rules()).contains(rules(1, 1));
+    }
+
+    @Test
+    void vcRulesForAnotherPortCountPoisonTheBatch() {
+        TableStager stager = new TableStager(PORTS);
+        org.fabricmanager.southbound.Message.VcRuleSet wrong =
+                new org.fabricmanager.southbound.Message.VcRuleSet(5, 1, 2, new byte[4], new byte[0]);
+        assertThatThrownBy(() -> stager.stage(wrong)).isInstanceOfSatisfying(ProtocolException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_BLOCK)).hasMessageContaining("VC rules for 4 ports");
+        assertThatThrownBy(() -> stager.commit(AppliedTable.EMPTY, new LftCommit(6, 1, 0, 0, TableHash.EMPTY,
+                wrong.rulesHash()))).hasMessageContaining("refused VC rules");
+    }
 }

@@ -147,7 +147,8 @@ class HdftCommandsTest {
                 "--threads", "1")).isZero();
         assertThat(cli.err()).contains("route: vtftr: 74 switches x 256 destinations in ",
                 "route: valid: all 3306 ordered leaf pairs routed",
-                "route: the tables need 2 virtual channels; column->row: vc1 on 58 switches (lft-text/1 holds the ports only)");
+                "route: the tables need 2 virtual channels; column->row: vc1 on 58 switches",
+                "route: virtual-channel rules (vc-text/1) written to " + lft + ".vc");
         Fabric fabric = LeafFailures.fail(HdftGenerator.generate(spec), 6, 4);
         try (org.fabricmanager.routing.RoutingEngine engine = RoutingEngines.create("vtftr", 1)) {
             org.fabricmanager.routing.ForwardingTables expected = engine.route(fabric.index()).tables();
@@ -155,9 +156,31 @@ class HdftCommandsTest {
             for (int s = 0; s < expected.switchCount(); s++) {
                 assertThat(written.rowEquals(s, expected, s)).isTrue();
             }
+            // the rules beside the tables read back equal to the engine's
+            org.fabricmanager.routing.ForwardingTables withRules = org.fabricmanager.routing.VcText.readWithTables(lft);
+            assertThat(withRules.vcRules()).isEqualTo(expected.vcRules());
+            assertThat(withRules.vcRules()).isPresent();
         }
-        // an engine can still be named
+        // trace reads the rules too: a column-to-row turn shows channel 1 after it
+        Path topology = dir.resolve("hdft.json");
+        FabricJson.write(fabric, topology);
+        int[] attached = fabric.index().leafNodeArray();
+        int src = fabric.index().nodeIndex(attached[0]);
+        int dst = fabric.index().nodeIndex(attached[attached.length - 1]);
+        assertThat(cli.run("trace", "--topology", topology.toString(), "--lft", lft.toString(), "--src",
+                Integer.toString(src), "--dst", Integer.toString(dst))).isZero();
+        assertThat(cli.out()).contains("  vc  leads to");
+        // quality reads them too: the tables of the file are valid and, with their rules, deadlock-free over 2 VCs
+        assertThat(cli.run("quality", "--topology", topology.toString(), "--lft", lft.toString(), "--engines", "minhop",
+                "--patterns", "all2all", "--json")).isZero();
+        com.fasterxml.jackson.databind.JsonNode fromFile = new ObjectMapper().readTree(cli.out()).get("engines").get(1);
+        assertThat(fromFile.get("engine").asText()).isEqualTo("file hdft.lft");
+        assertThat(fromFile.get("valid").asBoolean()).isTrue();
+        assertThat(fromFile.get("deadlockFree").asBoolean()).isTrue();
+        assertThat(fromFile.get("virtualChannels").asInt()).isEqualTo(2);
+        // an engine can still be named, and its tables have no rules: the stale rules file goes
         assertThat(cli.run("route", "--hdft", SPEC, "--engine", "minhop", "--lft-out", lft.toString())).isZero();
+        assertThat(lft.resolveSibling("hdft.lft.vc")).doesNotExist();
         assertThat(cli.err()).contains("route: minhop: ").doesNotContain("virtual channels");
     }
 

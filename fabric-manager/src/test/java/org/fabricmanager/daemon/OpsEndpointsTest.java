@@ -125,7 +125,7 @@ class OpsEndpointsTest {
     void aMiswiredFabricMakesTheDaemonUnreadyWithTheReasonAndTheVerdictMetric() throws Exception {
         DaemonConfig base = DaemonSimulationTest.config(state, MISWIRED_EXPECTATION);
         DaemonConfig config = new DaemonConfig(base.southbound(), base.rest(), new DaemonConfig.FabricSection(
-                MISWIRED_EXPECTATION.toString(), "any", List.of(), null), base.discovery(), base.routing(), base.push(),
+                MISWIRED_EXPECTATION.toString(), "any", List.of(), null, null), base.discovery(), base.routing(), base.push(),
                 base.state(), base.faults(), base.security());
         try (LogCapture log = LogCapture.of(DiscoveryManager.class);
              FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(), DaemonMetrics.newRegistry(),

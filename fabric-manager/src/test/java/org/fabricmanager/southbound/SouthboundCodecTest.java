@@ -57,8 +57,70 @@ class SouthboundCodecTest {
                         Message.StartMode.JOIN, 5, 2, 1, List.of(
                         new DetectorMember(0x10L, 1, InetAddress.getByName("127.0.0.1"), 9000),
                         new DetectorMember(0x11L, 2, InetAddress.getByName("::1"), 9001)), ringKey()),
-                new Message.DetectorEndpoint(12, InetAddress.getByName("127.0.0.1"), 40_001),
-                new Message.DetectorEndpoint(13, InetAddress.getByName("fe80::1"), 65_535));
+                new Message.VcRuleSet(12, 7, 2, new byte[] {1, 2, 3, 3, 4, 4, 0}, new byte[] {4, 3, 1}),
+                new Message.DetectorEndpoint(13, InetAddress.getByName("127.0.0.1"), 40_001),
+                new Message.DetectorEndpoint(14, InetAddress.getByName("fe80::1"), 65_535));
+    }
+
+    /** Messages with an appended optional field (section 3): cut right before it they are the older form. */
+    static List<Message> appendedFieldSamples() {
+        return List.of(
+                new Hello(1, 2, 2, 0x1000000100000000L, 1234567L, 18, 65536, 7, 512, 0x1234abcdL, "s1-0",
+                        Protocol.FEATURE_VC_RULES),
+                new LftCommit(6, 7, 195, 2, 0xfeedfaceL, 0x1234L),
+                new CommitAck(8, 7, 195, -1L, 0x5678L));
+    }
+
+    @Test
+    void appendedFieldsSurviveARoundTripAndTheirAbsenceIsTheOlderForm() {
+        for (Message m : appendedFieldSamples()) {
+            ByteBuf buf = Unpooled.buffer();
+            SouthboundCodec.encode(m, buf);
+            assertThat(buf.readInt()).isEqualTo(buf.readableBytes());
+            int full = buf.readableBytes();
+            assertThat(SouthboundCodec.decode(buf.slice(buf.readerIndex(), full))).as("round trip of %s", m).isEqualTo(m);
+            int optional = m instanceof Hello ? 4 : 8;
+            Message older = SouthboundCodec.decode(buf.slice(buf.readerIndex(), full - optional));
+            Message expected;
+            if (m instanceof Hello h) {
+                expected = new Hello(h.txid(), h.minVersion(), h.maxVersion(), h.guid(), h.incarnation(),
+                        h.portCount(), h.maxFrame(), h.tableVersion(), h.tableLength(), h.tableHash(), h.name());
+            } else if (m instanceof LftCommit c) {
+                expected = new LftCommit(c.txid(), c.version(), c.length(), c.blocks(), c.hash());
+            } else {
+                CommitAck a = (CommitAck) m;
+                expected = new CommitAck(a.txid(), a.version(), a.length(), a.hash());
+            }
+            assertThat(older).as("%s without its appended field", m).isEqualTo(expected);
+            for (int cut = 5; cut < full; cut++) {
+                if (cut == full - optional) {
+                    continue;
+                }
+                ByteBuf partial = buf.slice(buf.readerIndex(), cut);
+                assertThatThrownBy(() -> SouthboundCodec.decode(partial)).as("%s cut at %d", m, cut)
+                        .isInstanceOfSatisfying(ProtocolException.class,
+                                e -> assertThat(e.code()).isIn(ErrorCode.MALFORMED, ErrorCode.UNSUPPORTED_VERSION));
+            }
+        }
+        assertThat(((Hello) appendedFieldSamples().get(0)).supportsVcRules()).isTrue();
+        assertThat(new Hello(1, 2, 2, 5, 0, 4, 4096, 0, 0, 0, "x").supportsVcRules()).isFalse();
+    }
+
+    @Test
+    void vcRulesFieldRulesAreEnforced() {
+        assertMalformed(new Message.VcRuleSet(1, 0, 2, new byte[] {1}, new byte[0]), "version 0");
+        assertMalformed(new Message.VcRuleSet(1, 1, 0, new byte[] {1}, new byte[0]), "vcCount 0");
+        assertMalformed(new Message.VcRuleSet(1, 1, 16, new byte[] {1}, new byte[0]), "vcCount 16");
+        assertMalformed(new Message.VcRuleSet(1, 1, 2, new byte[0], new byte[0]), "port count 0");
+        assertMalformed(new Message.VcRuleSet(1, 1, 2, new byte[] {5}, new byte[0]), "port 1: class 5");
+        assertMalformed(new Message.VcRuleSet(1, 1, 2, new byte[] {1}, new byte[] {4, 3, 2}), "channel below 2");
+        assertMalformed(new Message.VcRuleSet(1, 1, 2, new byte[] {1}, new byte[] {4, 3, 1, 4, 3, 0}), "given twice");
+        // a rules hash of 0 cannot be encoded (0 leaves the field out), so write it by hand
+        ByteBuf buf = Unpooled.buffer();
+        SouthboundCodec.encode(new LftCommit(1, 1, 64, 1, 0, 0x99L), buf);
+        buf.setLong(buf.writerIndex() - 8, 0);
+        buf.skipBytes(4);
+        assertThatThrownBy(() -> SouthboundCodec.decode(buf)).hasMessageContaining("rulesHash 0");
     }
 
     @Test
@@ -184,7 +246,7 @@ class SouthboundCodecTest {
             int length = 5 + random.nextInt(80);
             byte[] bytes = new byte[length];
             random.nextBytes(bytes);
-            bytes[0] = (byte) (1 + random.nextInt(12));
+            bytes[0] = (byte) (1 + random.nextInt(14)); // every type, VC_RULES (0x0e) and an unknown one (0x0c, 0x0d)
             ByteBuf frame = Unpooled.wrappedBuffer(bytes);
             try {
                 Message m = SouthboundCodec.decode(frame);

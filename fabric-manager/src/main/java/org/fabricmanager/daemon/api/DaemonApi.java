@@ -24,6 +24,9 @@ public interface DaemonApi {
     /** {@code null} for a GUID without a table. */
     CompletableFuture<Views.Lft> lft(long guid);
 
+    /** The virtual-channel rules of a switch in the tables in force; empty when it has none or they carry none. */
+    CompletableFuture<Views.Vc> vc(long guid);
+
     /** Fails with {@link IllegalArgumentException} for an index that names no node. */
     CompletableFuture<Views.Route> route(int src, int dst);
 

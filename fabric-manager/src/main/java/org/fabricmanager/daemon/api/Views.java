@@ -29,7 +29,7 @@ public final class Views {
 
     /** The tables in force. */
     public record Routing(String engine, long version, Double durationMs, Boolean valid, Long unreachableLeafPairs,
-                          long computations, Boolean reusedFromState) {
+                          long computations, Boolean reusedFromState, Boolean deadlockFree) {
     }
 
     /**
@@ -71,6 +71,15 @@ public final class Views {
     /** One port as the switch reported it and what discovery made of it. */
     public record Port(int port, String state, String peerKind, String peerGuid, Integer peerPort, String peerName,
                        String link) {
+    }
+
+    /**
+     * {@code GET /api/v1/switches/{guid}/vc}: the switch's virtual-channel rules in the tables in force
+     * ({@code ports[p-1]} is the class of port {@code p}; a packet that matches no transition keeps its
+     * channel), their hash, and the rules hash the switch last acknowledged ({@code null} when unknown).
+     */
+    public record Vc(String guid, long version, boolean inSync, int vcCount, String rulesHash, String heldRulesHash,
+                     List<String> ports, List<String> transitions) {
     }
 
     /** {@code GET /api/v1/switches/{guid}/lft}: the switch's current table (255 = no route). */

@@ -18,6 +18,25 @@ import org.fabricmanager.topology.TopologyException;
 public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery,
                            Routing routing, Push push, State state, Faults faults, Security security) {
 
+    public DaemonConfig {
+        // an engine and the expected shape it cannot route deadlock-free: refused before anything starts
+        if (routing != null && fabric != null) {
+            String engine = routing.engine();
+            if (engine.equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME) && fabric.expectedPgft() != null) {
+                throw new ConfigException("option routing.engine: vtftr routes 2-D fat trees (fabric.expectedHdft), but "
+                        + "fabric.expectedPgft is " + fabric.expectedPgft() + ": use dmodc for a PGFT");
+            }
+            if (fabric.expectedHdft() != null && PGFT_ONLY_ENGINES.contains(engine)) {
+                throw new ConfigException("option routing.engine: " + engine + " routes PGFTs and its tables can "
+                        + "deadlock on the 2-D fat tree of fabric.expectedHdft (" + fabric.expectedHdft()
+                        + "): use vtftr");
+            }
+        }
+    }
+
+    /** Engines built for PGFTs, refused for an expected HDFT. */
+    private static final java.util.Set<String> PGFT_ONLY_ENGINES = java.util.Set.of("dmodc", "dmodk");
+
     /** A configuration with the default (secure, but not yet provisioned) security section. */
     public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
                         Push push, State state, Faults faults) {
@@ -78,8 +97,16 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     /** This configuration with another expected PGFT ({@code null} for none). */
     public DaemonConfig withExpectedPgft(PgftSpec spec) {
         return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString(), fabric.admit(), fabric.admitList(),
-                fabric.unreadyOnMismatch()), discovery,
+                fabric.unreadyOnMismatch(), fabric.expectedHdft()), discovery,
                 routing, push, state, faults, security);
+    }
+
+    /** This configuration with an expected HDFT instead of an expected PGFT ({@code null} for none). */
+    public DaemonConfig withExpectedHdft(org.fabricmanager.topology.HdftSpec spec) {
+        return new DaemonConfig(southbound, rest, new FabricSection(null, "expected".equals(fabric.admit()) ? null
+                : fabric.admit(), fabric.admitList(), fabric.unreadyOnMismatch(), spec == null ? null : spec.toString()),
+                discovery, routing, push,
+                state, faults, security);
     }
 
     /** This configuration with other discovery timings. */
@@ -219,10 +246,27 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      * @param admitList switch GUIDs admitted without an admin (for {@code list}; also honoured by {@code expected})
      * @param unreadyOnMismatch whether a fabric that is not the expected PGFT (verdict MISWIRED) makes
      *                  {@code /health/ready} answer 503 with the reason ({@code null}: yes)
+     * @param expectedHdft the expected 2-D fat tree (routed with vtftr), instead of an expected PGFT
      */
-    public record FabricSection(String expectedPgft, String admit, List<String> admitList, Boolean unreadyOnMismatch) {
+    public record FabricSection(String expectedPgft, String admit, List<String> admitList, Boolean unreadyOnMismatch,
+                                String expectedHdft) {
         public FabricSection {
             unreadyOnMismatch = unreadyOnMismatch == null ? Boolean.TRUE : unreadyOnMismatch;
+            if (expectedHdft != null) {
+                try {
+                    org.fabricmanager.topology.HdftSpec.parse(expectedHdft);
+                } catch (TopologyException e) {
+                    throw new ConfigException("option fabric.expectedHdft: " + e.getMessage());
+                }
+                if (expectedPgft != null) {
+                    throw new ConfigException("options fabric.expectedPgft and fabric.expectedHdft: give one expected "
+                            + "shape, not both");
+                }
+                if ("expected".equals(admit)) {
+                    throw new ConfigException("option fabric.admit: 'expected' admits the switches of fabric.expectedPgft; "
+                            + "with fabric.expectedHdft use list or any");
+                }
+            }
             if (expectedPgft != null) {
                 try {
                     PgftSpec.parse(expectedPgft);
@@ -251,17 +295,18 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             this(expectedPgft, null, List.of());
         }
 
-        /** A section with the default readiness on a mismatch (not ready). */
+        /** A section with the default readiness on a mismatch (not ready) and no expected HDFT. */
         public FabricSection(String expectedPgft, String admit, List<String> admitList) {
-            this(expectedPgft, admit, admitList, null);
+            this(expectedPgft, admit, admitList, null, null);
         }
 
         @JsonCreator
         public static FabricSection of(@JsonProperty("expectedPgft") String expectedPgft,
                                        @JsonProperty("admit") String admit,
                                        @JsonProperty("admitList") List<String> admitList,
-                                       @JsonProperty("unreadyOnMismatch") Boolean unreadyOnMismatch) {
-            return new FabricSection(expectedPgft, admit, admitList, unreadyOnMismatch);
+                                       @JsonProperty("unreadyOnMismatch") Boolean unreadyOnMismatch,
+                                       @JsonProperty("expectedHdft") String expectedHdft) {
+            return new FabricSection(expectedPgft, admit, admitList, unreadyOnMismatch, expectedHdft);
         }
 
         /** The section of a bare expected PGFT. */
@@ -302,13 +347,6 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         public Routing {
             if (engine == null || engine.isBlank()) {
                 throw new ConfigException("option routing.engine must not be empty");
-            }
-            if (engine.equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)) {
-                // its tables are deadlock-free only together with per-switch VC rules, which no message carries yet
-                throw new ConfigException("option routing.engine: " + engine + " needs per-switch virtual-channel rules "
-                        + "that the southbound protocol cannot install yet, and its tables alone can deadlock; use it "
-                        + "offline (route, quality --hdft; docs/vtftr.md) and run the daemon with dmodc, dmodk, minhop "
-                        + "or updn");
             }
             check("routing.threads", threads, 0, 1024);
             check("routing.settleMs", settleMs, 0, 600_000);

@@ -38,6 +38,8 @@ public final class DefaultConfig {
                   expectedPgft: %s          # e.g. "PGFT(3;8,8,8;1,8,8;1,1,1)"; the discovered fabric is checked
                                               # against it (missing, extra, miswired) and routing starts as soon
                                               # as it is complete; null = no expectation
+                  expectedHdft: %s          # e.g. "HDFT(8x8;4;1;1)": a 2-D fat tree, routed with vtftr and its
+                                              # virtual-channel rules (docs/vtftr.md); excludes expectedPgft
                   admit: null               # which switches enter the fabric (docs/security.md): expected (the
                                               # default with expectedPgft: its switches, or as many as it has during
                                               # the first discovery), list (admitList only) or any; others wait,
@@ -94,6 +96,7 @@ public final class DefaultConfig {
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
                 d.fabric().expectedPgft() == null ? "null" : "\"" + d.fabric().expectedPgft() + "\"",
+                d.fabric().expectedHdft() == null ? "null" : "\"" + d.fabric().expectedHdft() + "\"",
                 d.fabric().unreadyOnMismatch(),
                 d.discovery().settleMs(), d.discovery().maxWaitMs(), d.routing().engine(), d.routing().threads(),
                 d.routing().settleMs(), d.push().ackTimeoutMs(), d.push().retries(), d.push().maxInFlight(), d.state().directory(),

@@ -1,5 +1,8 @@
 package org.fabricmanager.daemon.discovery;
 
+import org.fabricmanager.topology.HdftRecognition;
+import org.fabricmanager.topology.HdftRecognizer;
+import org.fabricmanager.topology.HdftSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.HashSet;
@@ -52,6 +55,7 @@ public final class DiscoveryManager {
 
     private final DaemonConfig.Discovery settings;
     private final PgftSpec expected;
+    private final HdftSpec expectedHdft;
     private final FabricChecker checker;
     private final NodeOrdering ordering;
     private final IndexMapStore indexStore;
@@ -86,6 +90,19 @@ public final class DiscoveryManager {
     public DiscoveryManager(DaemonConfig.Discovery settings, PgftSpec expected, FabricChecker checker,
                             NodeOrdering ordering, IndexMapStore indexStore, ControlLoop queue, MilestoneLog milestones,
                             PortReports reports, UnaryOperator<SwitchPorts> mask, Executor checks, Listener listener) {
+        this(settings, expected, null, checker, ordering, indexStore, queue, milestones, reports, mask, checks, listener);
+    }
+
+    /**
+     * @param expectedHdft the 2-D fat tree the fabric is meant to be ({@code fabric.expectedHdft}), or {@code null};
+     *                     each discovery is then recognised against it (intact, degraded, miswired) for the log
+     *                     and {@code GET /api/v1/discovery}, off the control thread
+     */
+    public DiscoveryManager(DaemonConfig.Discovery settings, PgftSpec expected, HdftSpec expectedHdft,
+                            FabricChecker checker, NodeOrdering ordering, IndexMapStore indexStore, ControlLoop queue,
+                            MilestoneLog milestones, PortReports reports, UnaryOperator<SwitchPorts> mask,
+                            Executor checks, Listener listener) {
+        this.expectedHdft = expectedHdft;
         this.settings = settings;
         this.expected = expected;
         this.checker = checker;
@@ -288,7 +305,13 @@ public final class DiscoveryManager {
             unsaved = 0;
         }
         Fabric fabric = r.fabric();
-        if (expected == null) {
+        if (expected == null && expectedHdft != null) {
+            long seq = ++checkSeq;
+            checks.execute(() -> {
+                FabricCheck c = hdftCheck(fabric, expectedHdft);
+                queue.append("fabric-check", () -> checked(seq, r, c));
+            });
+        } else if (expected == null) {
             announce(r, FabricCheck.notChecked());
         } else {
             // recognising 5,120 switches takes tens of milliseconds: off the control thread, so a fault's
@@ -322,6 +345,17 @@ public final class DiscoveryManager {
         last = new TopologyBuilder.Result(last.fabric(), built.issues(), 0);
     }
 
+    /** The recognition of a discovered fabric against the expected 2-D fat tree, as a check the views show. */
+    static FabricCheck hdftCheck(Fabric fabric, HdftSpec spec) {
+        HdftRecognition h = HdftRecognizer.recognize(fabric, spec);
+        FabricCheck.Verdict v = switch (h.verdict()) {
+            case INTACT -> FabricCheck.Verdict.INTACT;
+            case DEGRADED -> FabricCheck.Verdict.DEGRADED;
+            case MISWIRED, UNRECOGNISED -> FabricCheck.Verdict.MISWIRED;
+        };
+        return new FabricCheck(spec.toString(), v, h.summary(), 0, List.of(), 0, List.of(), 0, List.of(), 0, List.of());
+    }
+
     private void checked(long seq, TopologyBuilder.Result r, FabricCheck c) {
         if (seq <= checkedSeq) {
             return;
@@ -342,7 +376,7 @@ public final class DiscoveryManager {
         } else if (before.verdict() == FabricCheck.Verdict.MISWIRED && c.verdict() != FabricCheck.Verdict.MISWIRED) {
             LOG.info("the fabric matches the expected {} again ({})", c.expected(), c.verdict());
         }
-        String summary = describe(r.fabric()) + (expected == null ? "" : "; " + c.summary())
+        String summary = describe(r.fabric()) + (expected == null && expectedHdft == null ? "" : "; " + c.summary())
                 + (r.issues().isEmpty() ? "" : "; " + r.issues().size() + " port claims not taken");
         if (!summary.equals(announced)) {
             boolean first = announced == null;

@@ -7,7 +7,18 @@ package org.fabricmanager.daemon.push;
  *
  * @param source the tables whose row {@code row} the switch holds, or {@code null}
  */
-public record HeldTable(long version, int length, long hash, boolean known, TableSet source, int row) {
+public record HeldTable(long version, int length, long hash, boolean known, TableSet source, int row, long rulesHash) {
+    /** {@link #rulesHash} of a switch whose VC rules the daemon does not know (a HELLO does not carry them). */
+    public static final long RULES_UNKNOWN = -1;
+
+    public HeldTable(long version, int length, long hash, boolean known, TableSet source, int row) {
+        this(version, length, hash, known, source, row, RULES_UNKNOWN);
+    }
+
+    /** These table contents with the VC rules of hash {@code rulesHash} (0: none), acknowledged by the switch. */
+    public HeldTable withRules(long rulesHash) {
+        return new HeldTable(version, length, hash, known, source, row, rulesHash);
+    }
 
     /** A switch that holds no table (all entries unassigned). */
     public static HeldTable empty(long version, long hash) {

@@ -241,7 +241,8 @@ public final class LftPusher {
             return false;
         }
         int row = current.row(sp.guid);
-        return row >= 0 && sp.held.length() == current.length() && sp.held.hash() == current.hash(row);
+        return row >= 0 && sp.held.length() == current.length() && sp.held.hash() == current.hash(row)
+                && (!current.hasRules() || sp.held.rulesHash() == current.rulesHash(row));
     }
 
     /** Attached switches that the current tables cover and that hold them. */
@@ -269,7 +270,7 @@ public final class LftPusher {
             next = Status.IN_SYNC;
             if (sp.held.source() != current) {
                 // the same content under this version: later diffs start from these tables
-                sp.held = HeldTable.of(current, row, sp.held.version());
+                sp.held = HeldTable.of(current, row, sp.held.version()).withRules(sp.held.rulesHash());
             }
         } else {
             next = Status.PENDING;
@@ -316,6 +317,12 @@ public final class LftPusher {
                 sp.retries, sp.lastError);
     }
 
+    /** The hash of the VC rules the switch acknowledged (0: none), {@link HeldTable#RULES_UNKNOWN} when unknown or detached. */
+    public long heldRulesHash(long guid) {
+        SwitchPush sp = switches.get(guid);
+        return sp == null ? HeldTable.RULES_UNKNOWN : sp.held.rulesHash();
+    }
+
     /** Figures of the current version's installation, or {@code null} before the first. */
     public PushRound round() {
         return round == null ? null : round.snapshot();
@@ -351,7 +358,9 @@ public final class LftPusher {
         }
         waiting.remove(sp.guid);
         List<LftBatch.Block> blocks = BlockDiff.blocks(sp.held, current, row);
-        LftBatch batch = new LftBatch(current.version(), blocks, current.length(), current.hash(row));
+        // rules go with every batch of a fabric that has them: the HELLO does not say which rules a switch holds
+        LftBatch batch = new LftBatch(current.version(), blocks, current.length(), current.hash(row),
+                current.rules(row), current.rulesHash(row));
         InFlight f = new InFlight(batch, current, row, !sp.held.known());
         sp.inFlight = f;
         active.add(f);
@@ -408,8 +417,9 @@ public final class LftPusher {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause == null) {
             LftBatch b = f.batch;
-            if (ack.version() == b.version() && ack.length() == b.length() && ack.hash() == b.hash()) {
-                sp.held = HeldTable.of(f.target, f.row);
+            if (ack.version() == b.version() && ack.length() == b.length() && ack.hash() == b.hash()
+                    && ack.rulesHash() == b.rulesHash()) {
+                sp.held = HeldTable.of(f.target, f.row).withRules(ack.rulesHash());
                 sp.attempts = 0;
                 failing(sp, false);
                 sp.lastError = null;
@@ -418,8 +428,9 @@ public final class LftPusher {
                 }
             } else {
                 sp.held = HeldTable.unknown(ack.version(), ack.length(), ack.hash());
-                failed(sp, "acknowledged v" + ack.version() + " hash " + Long.toHexString(ack.hash()) + ", expected v"
-                        + b.version() + " hash " + Long.toHexString(b.hash()));
+                failed(sp, "acknowledged v" + ack.version() + " hash " + Long.toHexString(ack.hash()) + " rules "
+                        + Long.toHexString(ack.rulesHash()) + ", expected v" + b.version() + " hash "
+                        + Long.toHexString(b.hash()) + " rules " + Long.toHexString(b.rulesHash()));
             }
         } else if (cause instanceof RequestFailedException rf && !rf.timeout()) {
             return; // the session closed; the controller detaches the switch

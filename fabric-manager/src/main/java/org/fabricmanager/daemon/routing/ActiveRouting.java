@@ -12,10 +12,12 @@ import org.fabricmanager.topology.Fabric;
  * @param reused           true when the tables were reused from the state directory, not computed
  */
 public record ActiveRouting(long version, Fabric fabric, String fingerprint, TableSet tables, String engine,
-                            Double durationMs, boolean valid, long unreachablePairs, boolean reused) {
+                            Double durationMs, boolean valid, long unreachablePairs, boolean reused,
+                            Boolean deadlockFree) {
 
     /** The same routing, marked so that the next fabric, even an equal one, is routed again. */
     ActiveRouting forcedStale() {
-        return new ActiveRouting(version, fabric, "forced", tables, engine, durationMs, valid, unreachablePairs, reused);
+        return new ActiveRouting(version, fabric, "forced", tables, engine, durationMs, valid, unreachablePairs, reused,
+                deadlockFree);
     }
 }

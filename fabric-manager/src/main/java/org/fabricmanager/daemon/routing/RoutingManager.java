@@ -108,7 +108,7 @@ public final class RoutingManager {
             String fingerprint = FabricFingerprint.of(fabric, engine);
             if (stored.fingerprint().equals(fingerprint)) {
                 active = new ActiveRouting(stored.version(), fabric, fingerprint,
-                        new TableSet(stored.version(), stored.tables()), engine, null, true, 0, true);
+                        new TableSet(stored.version(), stored.tables()), engine, null, true, 0, true, null);
                 milestones.record(Milestone.Kind.ROUTING_REUSED, "routing v" + stored.version()
                         + " reused from the state directory (fabric unchanged): no recomputation");
                 stored = null;
@@ -144,7 +144,7 @@ public final class RoutingManager {
         computations++;
         timer.record(outcome.nanos(), TimeUnit.NANOSECONDS);
         active = new ActiveRouting(job.version(), job.fabric(), outcome.fingerprint(), outcome.tables(), r.engine(),
-                outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false);
+                outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false, outcome.deadlockFree());
         milestones.record(Milestone.Kind.ROUTING_COMPUTED, String.format("routing v%d computed in %.1f ms (%s, %s; %s)",
                 job.version(), outcome.millis(), r.engine(), r.validity().isValid() ? "valid"
                         : r.validity().unreachablePairs() + " unreachable leaf pairs", outcome.detail()));

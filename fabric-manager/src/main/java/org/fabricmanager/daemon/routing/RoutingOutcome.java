@@ -8,10 +8,12 @@ import org.fabricmanager.routing.RoutingResult;
  * nothing was routed and {@code result} and {@code tables} are {@code null}), the engine's result, the tables
  * ready to push (hashed, with the blocks changed since the previous version), the engine's wall-clock time
  * including indexing, the time it took to compare the tables with the previous version, and a
- * breakdown of the routing time for the log ({@code ""} when nothing was routed).
+ * breakdown of the routing time for the log ({@code ""} when nothing was routed). For tables with
+ * virtual-channel rules, {@code deadlockFree} says whether their (link, VC) dependency graph is acyclic
+ * ({@code null}: not checked).
  */
 public record RoutingOutcome(RoutingJob job, String fingerprint, RoutingResult result, TableSet tables, long nanos,
-                             long compareNanos, String detail) {
+                             long compareNanos, String detail, Boolean deadlockFree) {
 
     /** True when the fabric was the routed one: nothing was computed. */
     public boolean unchanged() {

@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon.routing;
 
+import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
+import org.fabricmanager.routing.analysis.DeadlockReport;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.VirtualChannels;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,7 +76,7 @@ public final class RoutingService implements AutoCloseable {
             String fingerprint = print.join();
             long printed = System.nanoTime();
             if (fingerprint.equals(job.activeFingerprint())) {
-                return new RoutingOutcome(job, fingerprint, null, null, 0, 0, "");
+                return new RoutingOutcome(job, fingerprint, null, null, 0, 0, "", null);
             }
             last = snapshot;
             RoutingResult result = snapshot.result();
@@ -81,8 +85,18 @@ public final class RoutingService implements AutoCloseable {
             String detail = String.format("index %.1f ms, %s %.1f ms, then waited %.1f ms for the fingerprint",
                     (indexed - begin) / 1e6, previous == null ? "engine from scratch" : "engine re-routing",
                     (routed - indexed) / 1e6, (printed - routed) / 1e6);
-            return new RoutingOutcome(job, fingerprint, result, tables, printed - begin, System.nanoTime() - printed,
-                    detail);
+            long compared = System.nanoTime();
+            Boolean deadlockFree = null;
+            if (result.tables().vcRules().isPresent()) {
+                // tables that rely on VC rules (vtftr) are checked as installed: the (link, VC) graph of the live tables
+                DeadlockReport report = new DeadlockAnalyzer(RoutedFabric.of(index, result.tables()),
+                        VirtualChannels.of(result.tables()), 1).analyze();
+                deadlockFree = report.deadlockFree();
+                detail += String.format(", (link, VC) check %.1f ms: %s", (System.nanoTime() - compared) / 1e6,
+                        deadlockFree ? "acyclic" : "CYCLE through " + report.cycle().size() + " channels");
+            }
+            return new RoutingOutcome(job, fingerprint, result, tables, printed - begin, compared - printed,
+                    detail, deadlockFree);
         }, dispatcher);
     }
 

@@ -17,6 +17,7 @@ import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.faults.RingCoordinator;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.push.PushRound;
+import org.fabricmanager.daemon.push.HeldTable;
 import org.fabricmanager.daemon.push.SwitchPushState;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
@@ -70,9 +71,9 @@ public final class DaemonViews {
     public Views.Status status() {
         ActiveRouting a = routing.active();
         Views.Routing r = a == null
-                ? new Views.Routing(routing.engineName(), 0, null, null, null, routing.computations(), null)
+                ? new Views.Routing(routing.engineName(), 0, null, null, null, routing.computations(), null, null)
                 : new Views.Routing(a.engine(), a.version(), a.durationMs(), a.valid(), a.unreachablePairs(),
-                        routing.computations(), a.reused());
+                        routing.computations(), a.reused(), a.deadlockFree());
         PushRound round = pusher.round();
         Views.Push push = new Views.Push(round == null ? 0 : round.version(), round == null ? 0 : round.blocks(),
                 round == null ? 0 : round.bytes(), round == null ? 0 : round.commits(), round == null ? 0 : round.acked(),
@@ -218,6 +219,30 @@ public final class DaemonViews {
         SwitchPushState p = pusher.state(guid);
         return new Views.Lft(Guids.format(guid), t.version(), p == null ? null : p.heldVersion(), p != null && p.inSync(),
                 entries);
+    }
+
+    /** The VC rules of a switch in the tables in force, or {@code null} when it has none or the tables carry none. */
+    public Views.Vc vc(long guid) {
+        ActiveRouting a = routing.active();
+        if (a == null) {
+            return null;
+        }
+        TableSet t = a.tables();
+        int row = t.row(guid);
+        if (row < 0 || !t.hasRules()) {
+            return null;
+        }
+        org.fabricmanager.routing.VcRules rules = t.tables().vcRules().get();
+        List<String> ports = new java.util.ArrayList<>();
+        for (int p = 1; p <= rules.ports(row); p++) {
+            ports.add(rules.portClass(row, p).name().toLowerCase());
+        }
+        List<String> transitions = rules.transitions(row).stream().map(Object::toString).toList();
+        SwitchPushState p = pusher.state(guid);
+        long held = pusher.heldRulesHash(guid);
+        return new Views.Vc(Guids.format(guid), t.version(), p != null && p.inSync(), rules.vcCount(),
+                Guids.format(t.rulesHash(row)), held == HeldTable.RULES_UNKNOWN ? null : Guids.format(held),
+                ports, transitions);
     }
 
     /**

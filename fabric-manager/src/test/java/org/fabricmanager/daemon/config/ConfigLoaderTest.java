@@ -81,9 +81,23 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.parse("faults:\n  detector:\n    deltaMs: 800\n    startupGraceMs: 1000\n",
                 "fm.yaml")).hasMessageContaining("faults.detector.startupGraceMs (1000) must be at least twice "
                 + "faults.detector.deltaMs (800)");
-        assertThatThrownBy(() -> ConfigLoader.parse("routing:\n  engine: vtftr\n", "fm.yaml"))
-                .hasMessageContaining("routing.engine: vtftr needs per-switch virtual-channel rules")
-                .hasMessageContaining("dmodc");
+        // issue 15: vtftr runs in the daemon (its VC rules go on the wire), but only where it fits the expected shape
+        assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedPgft: \"PGFT(2;4,4;1,4;1,1)\"\nrouting:\n"
+                + "  engine: vtftr\n", "fm.yaml"))
+                .hasMessageContaining("routing.engine: vtftr routes 2-D fat trees (fabric.expectedHdft), but "
+                        + "fabric.expectedPgft is PGFT(2;4,4;1,4;1,1): use dmodc for a PGFT");
+        assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedHdft: \"HDFT(4x4;2;1;1)\"\nrouting:\n"
+                + "  engine: dmodc\n", "fm.yaml"))
+                .hasMessageContaining("routing.engine: dmodc routes PGFTs and its tables can deadlock on the 2-D fat "
+                        + "tree of fabric.expectedHdft (HDFT(4x4;2;1;1)): use vtftr");
+        assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedHdft: \"HDFT(4x4;2;1;1)\"\n  expectedPgft: "
+                + "\"PGFT(2;4,4;1,4;1,1)\"\n", "fm.yaml")).hasMessageContaining("give one expected shape, not both");
+        assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedHdft: \"HDFT(4x4)\"\n", "fm.yaml"))
+                .hasMessageContaining("fabric.expectedHdft");
+        DaemonConfig hdft = ConfigLoader.parse("fabric:\n  expectedHdft: \"HDFT(4x4;2;1;1)\"\nrouting:\n  engine: vtftr\n",
+                "fm.yaml");
+        assertThat(hdft.routing().engine()).isEqualTo("vtftr");
+        assertThat(hdft.fabric().expectedHdft()).isEqualTo("HDFT(4x4;2;1;1)");
     }
 
     @Test

@@ -268,5 +268,10 @@ class RestServerHardeningTest {
         public CompletableFuture<String> reroute() {
             return none();
         }
+
+        @Override
+        public CompletableFuture<Views.Vc> vc(long guid) {
+            return none();
+        }
     }
 }

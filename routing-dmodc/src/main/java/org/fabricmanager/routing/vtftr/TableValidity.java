@@ -16,7 +16,7 @@ import org.fabricmanager.topology.FabricIndex;
  * switch by switch into one small array: a walk reads one entry of many switches, which straight
  * from the tables would cost a cache miss each.
  */
-final class TableValidity {
+public final class TableValidity {
     private static final int OK = 1;
     private static final int FAILED = 2;
     private static final int ON_PATH = 3;
@@ -25,7 +25,8 @@ final class TableValidity {
     private TableValidity() {
     }
 
-    static Validity of(FabricIndex index, ForwardingTables tables, RoutingPool pool) {
+    /** Which leaf pairs {@code tables} route on {@code index} (any engine's tables, e.g. read from a file). */
+    public static Validity of(FabricIndex index, ForwardingTables tables, RoutingPool pool) {
         int leaves = index.leafCount();
         boolean[] broken = new boolean[Math.multiplyExact(leaves, leaves)];
         int blocks = (index.destinationCount() + BLOCK - 1) / BLOCK;
