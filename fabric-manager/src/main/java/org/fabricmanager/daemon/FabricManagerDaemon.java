@@ -36,6 +36,7 @@ import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.daemon.store.StateDirectoryLock;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
@@ -67,14 +68,16 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final DaemonViews views;
     private final RoutingManager routingManager;
     private final MilestoneLog milestones;
+    private final StateDirectoryLock stateLock;
     private SouthboundServer southbound;
     private RestServer rest;
     private InetSocketAddress southboundAddress;
     private InetSocketAddress restAddress;
 
     private FabricManagerDaemon(DaemonConfig config, MeterRegistry registry, List<DaemonListener> listeners,
-                                RoutingEngine engine) {
+                                RoutingEngine engine, StateDirectoryLock stateLock) {
         this.config = config;
+        this.stateLock = stateLock;
         this.metrics = new DaemonMetrics(registry);
         this.registry = metrics.registry();
         this.milestones = new MilestoneLog();
@@ -150,7 +153,14 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                                             RoutingEngine engine, List<RestExtension> restExtensions)
             throws InterruptedException {
         prepareStateDirectory(config.state().path());
-        FabricManagerDaemon d = new FabricManagerDaemon(config, registry, listeners, engine);
+        StateDirectoryLock lock = StateDirectoryLock.acquire(config.state().path());
+        FabricManagerDaemon d;
+        try {
+            d = new FabricManagerDaemon(config, registry, listeners, engine, lock);
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
+        }
         try {
             d.queue.call("load-state", () -> {
                 d.coordinator.loadState();
@@ -340,6 +350,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         metrics.close();
+        // last: the stored routing is written, another daemon may now take the directory
+        stateLock.close();
         LOG.info("fabric-manager stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
     }
 }
