@@ -1,6 +1,7 @@
 package org.fabricmanager.agent;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.southbound.Protocol;
 
@@ -16,9 +17,25 @@ import org.fabricmanager.southbound.Protocol;
  * @param tls                the switch's certificate (naming its GUID) and key, and the fabric CA(s) it trusts
  *                           the daemon by ({@link TlsMaterial#load}); {@code null} = plaintext, for daemons
  *                           run with {@code security.insecure: true}
+ * @param managers           every manager's southbound address, {@code daemon} first (hot-standby managers,
+ *                           docs/operations.md): the agent tries the next one whenever a connection fails or ends
+ *                           before the handshake completed (a standby refuses it)
  */
 public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
-                            long initialBackoffMs, long maxBackoffMs, TlsMaterial tls) {
+                            long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, List<InetSocketAddress> managers) {
+
+    public AgentSettings {
+        managers = managers == null || managers.isEmpty() ? List.of(daemon) : List.copyOf(managers);
+        if (!managers.get(0).equals(daemon)) {
+            throw new IllegalArgumentException("managers must start with the daemon address " + daemon);
+        }
+    }
+
+    /** Settings for one manager. */
+    public AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
+                         long initialBackoffMs, long maxBackoffMs, TlsMaterial tls) {
+        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, null);
+    }
 
     /** Plaintext settings. */
     public AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
@@ -34,6 +51,15 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
     /** These settings with TLS material ({@code null}: plaintext). */
     public AgentSettings withTls(TlsMaterial material) {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, material);
+                maxBackoffMs, material, managers);
+    }
+
+    /** These settings with every manager's address (the first one becomes {@link #daemon}). */
+    public AgentSettings withManagers(List<InetSocketAddress> all) {
+        if (all.isEmpty()) {
+            throw new IllegalArgumentException("at least one manager address");
+        }
+        return new AgentSettings(all.get(0), maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
+                maxBackoffMs, tls, all);
     }
 }

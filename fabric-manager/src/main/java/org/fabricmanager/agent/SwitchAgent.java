@@ -89,6 +89,10 @@ public final class SwitchAgent {
     private final AgentListener listener;
     private final Bootstrap bootstrap;
     private final Backoff backoff;
+    /** Index into {@link AgentSettings#managers} of the manager to connect to (loop thread). */
+    private int managerIndex;
+    /** Whether the current connection reached ACTIVE: its end keeps the manager, a failed attempt moves on. */
+    private boolean handshakeDone;
     private final ConnectionTap tap;
     private final TableStager stager;
     private final DetectorConfigAssembler detectorAssembler = new DetectorConfigAssembler();
@@ -166,8 +170,8 @@ public final class SwitchAgent {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (tls != null) {
-                            SslHandler handler = tls.newHandler(ch.alloc(), settings.daemon().getHostString(),
-                                    settings.daemon().getPort());
+                            SslHandler handler = tls.newHandler(ch.alloc(), target().getHostString(),
+                                    target().getPort());
                             handler.setHandshakeTimeoutMillis(settings.handshakeTimeoutMs());
                             ch.pipeline().addLast("tls", handler);
                         }
@@ -393,12 +397,14 @@ public final class SwitchAgent {
             return;
         }
         setState(State.CONNECTING);
+        handshakeDone = false;
         java.net.InetSocketAddress from = localAddress;
-        ChannelFuture f = from == null ? bootstrap.connect(settings.daemon()) : bootstrap.connect(settings.daemon(), from);
+        java.net.InetSocketAddress to = target();
+        ChannelFuture f = from == null ? bootstrap.connect(to) : bootstrap.connect(to, from);
         channel = f.channel();
         f.addListener((ChannelFutureListener) cf -> {
             if (!cf.isSuccess()) {
-                LOG.debug("{}: connect to {} failed: {}", this, settings.daemon(), cf.cause().toString());
+                LOG.debug("{}: connect to {} failed: {}", this, to, cf.cause().toString());
                 // channelInactive is not fired for a channel that never connected
                 if (channel == cf.channel()) {
                     channel = null;
@@ -408,10 +414,26 @@ public final class SwitchAgent {
         });
     }
 
+    /** The manager this agent connects to now. */
+    private java.net.InetSocketAddress target() {
+        return settings.managers().get(managerIndex);
+    }
+
     private void scheduleReconnect() {
         if (!running) {
             setState(State.STOPPED);
             return;
+        }
+        int managers = settings.managers().size();
+        if (managers > 1 && !handshakeDone) {
+            // a dead manager or a standby (which refuses HELLO): try the next one at once, and back off only
+            // after a whole round, so that a failover costs one round of connects rather than a backoff each
+            managerIndex = (managerIndex + 1) % managers;
+            if (managerIndex != 0) {
+                setState(State.WAITING);
+                reconnectTimer = loop.schedule(this::connect, 0, TimeUnit.MILLISECONDS);
+                return;
+            }
         }
         long delay = backoff.nextDelayMs();
         setState(State.WAITING);
@@ -460,7 +482,7 @@ public final class SwitchAgent {
                 return;
             }
             if (!FabricIdentity.isDaemon(peer)) {
-                closeCause = "the peer at " + settings.daemon() + " presented '" + peer.getSubjectX500Principal().getName()
+                closeCause = "the peer at " + target() + " presented '" + peer.getSubjectX500Principal().getName()
                         + "', not the daemon's certificate (" + FabricIdentity.DAEMON_URI + ")";
                 LOG.warn("{}: {}", SwitchAgent.this, closeCause);
                 ctx.close();
@@ -484,6 +506,7 @@ public final class SwitchAgent {
                     ctx.pipeline().replace("idle", "idle",
                             new IdleStateHandler(3L * reply.echoIntervalMs(), 0, 0, TimeUnit.MILLISECONDS));
                     backoff.reset();
+                    handshakeDone = true;
                     detectorAssembler.reset();
                     handshakes.incrementAndGet();
                     setState(State.ACTIVE);
