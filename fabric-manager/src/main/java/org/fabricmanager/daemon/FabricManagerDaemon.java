@@ -37,6 +37,7 @@ import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.store.StateDirectoryLock;
+import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
@@ -75,7 +76,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private InetSocketAddress restAddress;
 
     private FabricManagerDaemon(DaemonConfig config, MeterRegistry registry, List<DaemonListener> listeners,
-                                RoutingEngine engine, StateDirectoryLock stateLock) {
+                                RoutingEngine engine, StateDirectoryLock stateLock, StateFiles files) {
         this.config = config;
         this.stateLock = stateLock;
         this.metrics = new DaemonMetrics(registry);
@@ -106,16 +107,16 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         SwitchRegistry switches = new SwitchRegistry();
         FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator);
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
-                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path()), queue,
+                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path(), files), queue,
                 milestones, switches, faults::masked, checkExecutor, coordinator);
-        this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path()),
+        this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),
                 storeExecutor, queue, milestones, registry);
         routingManager.listener(coordinator);
         LftPusher pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(),
                 config.push().maxInFlight(), queue, registry, coordinator);
         AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),
                 config.fabric().expectedSpec()), config.fabric().admitGuids(), config.fabric().expectedSpec(),
-                new AdmittedSwitchStore(config.state().path()));
+                new AdmittedSwitchStore(config.state().path(), files));
         FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
                 routingManager, pusher, faults);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator);
@@ -152,11 +153,21 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
                                             RoutingEngine engine, List<RestExtension> restExtensions)
             throws InterruptedException {
+        return start(config, listeners, registry, engine, restExtensions, StateFiles.LOCAL);
+    }
+
+    /**
+     * As {@link #start(DaemonConfig, List, MeterRegistry, RoutingEngine, List)}, with the stores writing
+     * through {@code files}: the active manager of a hot-standby group replicates them ({@code daemon.ha}).
+     */
+    public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
+                                            RoutingEngine engine, List<RestExtension> restExtensions, StateFiles files)
+            throws InterruptedException {
         prepareStateDirectory(config.state().path());
         StateDirectoryLock lock = StateDirectoryLock.acquire(config.state().path());
         FabricManagerDaemon d;
         try {
-            d = new FabricManagerDaemon(config, registry, listeners, engine, lock);
+            d = new FabricManagerDaemon(config, registry, listeners, engine, lock, files);
         } catch (RuntimeException e) {
             lock.close();
             throw e;
