@@ -66,7 +66,8 @@ public final class HaManager implements AutoCloseable {
         try {
             node = new HaNode(config.ha(), dir);
             node.start();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | LinkageError e) {
+            LOG.error("ha: the Raft member did not start", e);
             lock.close();
             throw new ConfigException("ha: cannot start the Raft member " + config.ha().nodeId() + " on "
                     + config.ha().peerAddresses().get(config.ha().nodeId()) + ": " + e.getMessage(), e);
@@ -100,11 +101,11 @@ public final class HaManager implements AutoCloseable {
                     v.role(), v.term());
             stopManager();
         }
-        String role = v.role() + (v.leaderId() == null ? "" : " " + v.leaderId());
+        String role = (v.leading() ? "LEADER" : "FOLLOWER".equals(v.role()) ? "STANDBY" : v.role()) + " term " + v.term()
+                + (v.leaderId() == null || v.leading() ? "" : ", leader " + v.leaderId());
         if (daemon == null && !role.equals(lastRole)) {
             lastRole = role;
-            announce.accept("ha " + node.nodeId() + " " + (v.leading() ? "LEADER" : "STANDBY") + " term " + v.term()
-                    + (v.leaderId() == null || v.leading() ? "" : ", leader " + v.leaderId()));
+            announce.accept("ha " + node.nodeId() + " " + role);
         }
         if (daemon == null && v.leading() && v.leaderReady() && v.appliedIndex() >= v.commitIndex()) {
             // every committed write of earlier leaders is in the state directory now

@@ -48,6 +48,9 @@ final class HaNode implements AutoCloseable {
         }
     }
 
+    /** Largest log entry (a state file and its header); Ratis buffers this much per member. */
+    static final int ENTRY_LIMIT = StateEntry.MAX_CONTENT + 4096;
+
     private final String nodeId;
     private final RaftServer server;
     private final RaftClient client;
@@ -74,10 +77,10 @@ final class HaNode implements AutoCloseable {
         RaftServerConfigKeys.Rpc.setTimeoutMax(props, min.multiply(2));
         RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(props, min);
         RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(props, min.multiply(2));
-        // one entry is a whole state file: the stored routing is 5 MB at 5,120 switches
-        RaftServerConfigKeys.Log.setWriteBufferSize(props, SizeInBytes.valueOf("64MB"));
-        RaftServerConfigKeys.Log.setSegmentSizeMax(props, SizeInBytes.valueOf("128MB"));
-        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(props, SizeInBytes.valueOf("64MB"));
+        // one entry is a whole state file: the stored routing is 5 MB at 5,120 switches (StateEntry.MAX_CONTENT)
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(props, SizeInBytes.valueOf(ENTRY_LIMIT));
+        RaftServerConfigKeys.Log.setWriteBufferSize(props, SizeInBytes.valueOf(ENTRY_LIMIT + 1024));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(props, SizeInBytes.valueOf(4L * ENTRY_LIMIT));
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(props, true);
         // state files are replaced whole, so a snapshot of a few entries' worth bounds the log
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);

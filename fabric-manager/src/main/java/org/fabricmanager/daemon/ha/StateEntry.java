@@ -19,8 +19,8 @@ record StateEntry(long term, String name, byte[] content) {
     /** The state files that are replicated; nothing else may be named (no path may leave the directory). */
     static final Set<String> FILES = Set.of("guid2index", "admitted-switches", "routing.state");
     private static final int FORMAT = 1;
-    /** Larger than any stored routing (5 MB at 5,120 switches): anything bigger is damage. */
-    static final int MAX_CONTENT = 256 << 20;
+    /** Three times the stored routing of 5,120 switches (5 MB); a larger state file is not replicated. */
+    static final int MAX_CONTENT = 16 << 20;
 
     StateEntry {
         if (!FILES.contains(name)) {
