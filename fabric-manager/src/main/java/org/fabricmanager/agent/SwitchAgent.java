@@ -89,6 +89,8 @@ public final class SwitchAgent {
     private final AgentListener listener;
     private final Bootstrap bootstrap;
     private final Backoff backoff;
+    /** Largest delay between two rounds over several managers (see scheduleReconnect). */
+    private static final long MAX_ROUND_DELAY_MS = 250;
     /** Index into {@link AgentSettings#managers} of the manager to connect to (loop thread). */
     private int managerIndex;
     /** Whether the current connection reached ACTIVE: its end keeps the manager, a failed attempt moves on. */
@@ -436,6 +438,11 @@ public final class SwitchAgent {
             }
         }
         long delay = backoff.nextDelayMs();
+        if (settings.managers().size() > 1) {
+            // hot-standby managers: a new leader is elected within about two election timeouts, and a round
+            // of refused connects is cheap, so rounds are not spaced further apart than this
+            delay = Math.min(delay, MAX_ROUND_DELAY_MS);
+        }
         setState(State.WAITING);
         LOG.debug("{}: reconnecting in {} ms (attempt {})", this, delay, backoff.attempts());
         reconnectTimer = loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
