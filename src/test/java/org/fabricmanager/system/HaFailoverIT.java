@@ -176,10 +176,12 @@ class HaFailoverIT {
             leader.process.waitFor(30, TimeUnit.SECONDS);
             Manager dead = leader;
             leader = awaitActive(dead, 60);
+            long activeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
             JsonNode after = awaitConverged(leader, 60);
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
             failoverMs.add(ms);
-            System.out.println("ha failover " + (k + 1) + ": " + dead.id + " killed, " + leader.id + " CONVERGED after " + ms + " ms");
+            System.out.println("ha failover " + (k + 1) + ": " + dead.id + " killed, " + leader.id + " active after " + activeMs
+                    + " ms, CONVERGED after " + ms + " ms");
             assertThat(after.at("/switches/connected").asInt()).isEqualTo(8);
             assertThat(after.at("/tables/inSync").asInt()).isEqualTo(8);
             assertThat(after.at("/routing/version").asLong()).as("routing version").isEqualTo(version);

@@ -89,6 +89,11 @@ public final class SwitchAgent {
     private final AgentListener listener;
     private final Bootstrap bootstrap;
     private final Backoff backoff;
+    /**
+     * The highest Raft term of a hot-standby manager seen in HELLO_REPLY or LFT_COMMIT (loop thread; 0
+     * outside a group); kept across sessions, so a deposed manager's later commit is refused.
+     */
+    private long highestTerm;
     /** Largest delay between two rounds over several managers (see scheduleReconnect). */
     private static final long MAX_ROUND_DELAY_MS = 250;
     /** Index into {@link AgentSettings#managers} of the manager to connect to (loop thread). */
@@ -272,6 +277,11 @@ public final class SwitchAgent {
     }
 
     /** Completed handshakes since construction. */
+    /** The highest manager term seen (0 without hot-standby managers). */
+    public long highestManagerTerm() {
+        return highestTerm;
+    }
+
     public long handshakes() {
         return handshakes.get();
     }
@@ -510,6 +520,7 @@ public final class SwitchAgent {
                                         + Protocol.MAX_VERSION);
                     }
                     daemonId = reply.daemonId();
+                    highestTerm = Math.max(highestTerm, reply.managerTerm());
                     ctx.pipeline().replace("idle", "idle",
                             new IdleStateHandler(3L * reply.echoIntervalMs(), 0, 0, TimeUnit.MILLISECONDS));
                     backoff.reset();
@@ -542,6 +553,13 @@ public final class SwitchAgent {
                 }
             } else if (msg instanceof LftCommit commit) {
                 try {
+                    if (commit.managerTerm() < highestTerm) {
+                        stager.clear();
+                        throw new ProtocolException(ErrorCode.STALE_TERM, commit.type().code(), commit.txid(),
+                                "commit of v" + commit.version() + " from a manager of term " + commit.managerTerm()
+                                        + ", but a manager of term " + highestTerm + " has been seen: refused");
+                    }
+                    highestTerm = commit.managerTerm();
                     AppliedTable next = stager.commit(table, commit);
                     table = next;
                     commitsApplied.incrementAndGet();

@@ -153,15 +153,17 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
                                             RoutingEngine engine, List<RestExtension> restExtensions)
             throws InterruptedException {
-        return start(config, listeners, registry, engine, restExtensions, StateFiles.LOCAL);
+        return start(config, listeners, registry, engine, restExtensions, StateFiles.LOCAL, 0);
     }
 
     /**
      * As {@link #start(DaemonConfig, List, MeterRegistry, RoutingEngine, List)}, with the stores writing
-     * through {@code files}: the active manager of a hot-standby group replicates them ({@code daemon.ha}).
+     * through {@code files} and the Raft term sent to agents: the active manager of a hot-standby group
+     * replicates its state and is fenced by its term ({@code daemon.ha}); 0 = no group.
      */
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
-                                            RoutingEngine engine, List<RestExtension> restExtensions, StateFiles files)
+                                            RoutingEngine engine, List<RestExtension> restExtensions, StateFiles files,
+                                            long managerTerm)
             throws InterruptedException {
         prepareStateDirectory(config.state().path());
         StateDirectoryLock lock = StateDirectoryLock.acquire(config.state().path());
@@ -177,7 +179,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 d.coordinator.loadState();
                 return null;
             }).get();
-            d.southbound = new SouthboundServer(SouthboundSecurity.settings(config), d.sessions, d.registry);
+            d.southbound = new SouthboundServer(SouthboundSecurity.settings(config).withManagerTerm(managerTerm), d.sessions,
+                    d.registry);
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());

@@ -173,7 +173,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             }
             state = State.AWAIT_PORT_INFO;
             channel.writeAndFlush(new HelloReply(hello.txid(), negotiatedVersion(hello), daemonId,
-                    settings.maxFrameBytes(), settings.echoIntervalMs()));
+                    settings.maxFrameBytes(), settings.echoIntervalMs(), settings.managerTerm()));
         });
     }
 
@@ -287,7 +287,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             }
             int commitTxid = takeTxid();
             SouthboundCodec.encode(new LftCommit(commitTxid, batch.version(), batch.length(), batch.blocks().size(),
-                    batch.hash()), frames);
+                    batch.hash(), settings.managerTerm()), frames);
             Pending<CommitAck> p = new Pending<>(future, new int[] {commitTxid});
             p.firstTxid = first == 0 ? commitTxid : first;
             pending.put(commitTxid, p);

@@ -34,7 +34,13 @@ public sealed interface Message {
     }
 
     /** HELLO_REPLY: the negotiated version and the daemon's parameters. */
-    record HelloReply(int txid, int version, long daemonId, int maxFrame, int echoIntervalMs) implements Message {
+    record HelloReply(int txid, int version, long daemonId, int maxFrame, int echoIntervalMs, long managerTerm)
+            implements Message {
+        /** A reply without a manager term (outside a hot-standby group; the field is then not sent). */
+        public HelloReply(int txid, int version, long daemonId, int maxFrame, int echoIntervalMs) {
+            this(txid, version, daemonId, maxFrame, echoIntervalMs, 0);
+        }
+
         @Override
         public MessageType type() {
             return MessageType.HELLO_REPLY;
@@ -92,8 +98,16 @@ public sealed interface Message {
         }
     }
 
-    /** LFT_COMMIT: apply the staged blocks of {@code version} atomically; the result must hash to {@code hash}. */
-    record LftCommit(int txid, long version, int length, int blocks, long hash) implements Message {
+    /**
+     * LFT_COMMIT: apply the staged blocks of {@code version} atomically; the result must hash to {@code hash}.
+     * {@code managerTerm} is the sender's Raft term in a hot-standby group (0, and not sent, outside one).
+     */
+    record LftCommit(int txid, long version, int length, int blocks, long hash, long managerTerm) implements Message {
+        /** A commit without a manager term. */
+        public LftCommit(int txid, long version, int length, int blocks, long hash) {
+            this(txid, version, length, blocks, hash, 0);
+        }
+
         @Override
         public MessageType type() {
             return MessageType.LFT_COMMIT;

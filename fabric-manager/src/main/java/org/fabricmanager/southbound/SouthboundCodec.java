@@ -69,6 +69,9 @@ public final class SouthboundCodec {
             out.writeLong(r.daemonId());
             out.writeInt(r.maxFrame());
             out.writeInt(r.echoIntervalMs());
+            if (r.managerTerm() != 0) {
+                out.writeLong(r.managerTerm()); // appended field: sent only by hot-standby managers
+            }
         } else if (m instanceof PortInfo p) {
             writePorts(out, p.ports());
         } else if (m instanceof PortStatus p) {
@@ -83,6 +86,9 @@ public final class SouthboundCodec {
             out.writeInt(c.length());
             out.writeInt(c.blocks());
             out.writeLong(c.hash());
+            if (c.managerTerm() != 0) {
+                out.writeLong(c.managerTerm()); // appended field: sent only by hot-standby managers
+            }
         } else if (m instanceof Ack a) {
             out.writeByte(a.ackedType().code());
         } else if (m instanceof CommitAck a) {
@@ -233,7 +239,8 @@ public final class SouthboundCodec {
         if (echo < 1 || echo > Integer.MAX_VALUE) {
             throw Wire.malformed(t, txid, "echo interval " + echo + " ms");
         }
-        return new HelloReply(txid, version, daemonId, (int) Math.min(maxFrame, Protocol.MAX_MAX_FRAME), (int) echo);
+        long term = optionalTerm(in, t, txid);
+        return new HelloReply(txid, version, daemonId, (int) Math.min(maxFrame, Protocol.MAX_MAX_FRAME), (int) echo, term);
     }
 
     private static List<PortRecord> readPorts(ByteBuf in, int t, int txid, boolean snapshot) {
@@ -328,7 +335,20 @@ public final class SouthboundCodec {
         if (blocks > (length + LftBlock.SIZE - 1) / LftBlock.SIZE) {
             throw Wire.malformed(t, txid, blocks + " blocks cannot fit a table of " + length + " entries");
         }
-        return new LftCommit(txid, version, (int) length, (int) blocks, hash);
+        return new LftCommit(txid, version, (int) length, (int) blocks, hash, optionalTerm(in, t, txid));
+    }
+
+    /** The appended managerTerm (u64) of HELLO_REPLY and LFT_COMMIT: absent (0) outside a hot-standby group. */
+    private static long optionalTerm(ByteBuf in, int t, int txid) {
+        if (!in.isReadable()) {
+            return 0;
+        }
+        Wire.need(in, 8, "managerTerm", t, txid);
+        long term = in.readLong();
+        if (term < 1) {
+            throw Wire.malformed(t, txid, "managerTerm " + term + " (sent only when at least 1)");
+        }
+        return term;
     }
 
     private static Message decodeAck(ByteBuf in, int txid) {

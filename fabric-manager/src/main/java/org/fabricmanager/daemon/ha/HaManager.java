@@ -111,7 +111,7 @@ public final class HaManager implements AutoCloseable {
             // every committed write of earlier leaders is in the state directory now
             daemonTerm = v.term();
             daemon = FabricManagerDaemon.start(config, List.of(), DaemonMetrics.newRegistry(), null, List.of(),
-                    node.files(daemonTerm));
+                    node.files(daemonTerm), daemonTerm);
             announce.accept("ha " + node.nodeId() + " ACTIVE term " + daemonTerm);
             announce.accept("southbound " + daemon.southboundAddress().getHostString() + ":"
                     + daemon.southboundAddress().getPort());
