@@ -147,6 +147,7 @@ class HaFailoverIT {
                       enabled: true
                       nodeId: %s
                       peers: [%s]
+                      snapshotEvery: 2
                     """.formatted(SPEC, m.state, m.id, peers));
             m.start();
         }
@@ -190,9 +191,14 @@ class HaFailoverIT {
             assertThat(after.at("/push/totalBlocks").asLong()).as("blocks pushed by the new leader").isZero();
             assertThat(tableVersions(leader)).as("every switch's table").isEqualTo(tables);
             assertThat(Files.readAllBytes(leader.state.resolve("guid2index"))).as("destination indices").isEqualTo(indices);
-            // the killed member comes back as a standby and catches up
+            // the killed member comes back as a standby (from its snapshot and log) and catches up
             dead.start();
             awaitLine(dead, "ha " + dead.id + " STANDBY", 60);
+            awaitFile(dead.state.resolve("routing.state"), routing);
+        }
+        try (var snapshots = Files.walk(managers[0].state.resolve("ha"))) {
+            assertThat(snapshots.map(p -> p.getFileName().toString())).as("snapshots taken (ha.snapshotEvery: 2)")
+                    .anyMatch(n -> n.startsWith("snapshot.") && !n.endsWith(".md5"));
         }
         Files.writeString(dir.resolve("failover-ms.txt"), failoverMs.toString());
         System.out.println("ha failover times (ms): " + failoverMs);

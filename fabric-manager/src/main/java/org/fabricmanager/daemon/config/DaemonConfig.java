@@ -21,7 +21,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     /** A configuration without hot-standby managers ({@code ha.enabled: false}). */
     public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
                         Push push, State state, Faults faults, Security security) {
-        this(southbound, rest, fabric, discovery, routing, push, state, faults, security, Ha.of(null, null, null, null));
+        this(southbound, rest, fabric, discovery, routing, push, state, faults, security, Ha.of(null, null, null, null, null));
     }
 
     /** A configuration with the default (secure, but not yet provisioned) security section. */
@@ -47,7 +47,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 state != null ? state : State.of(null),
                 faults != null ? faults : Faults.of(null, null, null, null, null),
                 security != null ? security : Security.of(null, null, null, null, null, null),
-                ha != null ? ha : Ha.of(null, null, null, null));
+                ha != null ? ha : Ha.of(null, null, null, null, null));
     }
 
     /** Every option at its default. */
@@ -508,14 +508,17 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      * @param peers             every member, this one included, as {@code "ID=HOST:PORT"} (the Raft port)
      * @param electionTimeoutMs a follower that hears nothing from the leader for a random time between this and
      *                          twice this starts an election: the main part of the failover time
+     * @param snapshotEvery     committed writes between two snapshots of the replicated state (the log before a
+     *                          snapshot is dropped; a member that rejoins late receives the snapshot)
      */
-    public record Ha(boolean enabled, String nodeId, List<String> peers, int electionTimeoutMs) {
+    public record Ha(boolean enabled, String nodeId, List<String> peers, int electionTimeoutMs, int snapshotEvery) {
         private static final java.util.regex.Pattern PEER = java.util.regex.Pattern.compile(
                 "([A-Za-z0-9_-]{1,64})=(.+):(\\d{1,5})");
 
         public Ha {
             peers = peers == null ? List.of() : List.copyOf(peers);
             check("ha.electionTimeoutMs", electionTimeoutMs, 150, 60_000);
+            check("ha.snapshotEvery", snapshotEvery, 1, 1_000_000);
             java.util.Set<String> ids = new java.util.HashSet<>();
             for (String p : peers) {
                 java.util.regex.Matcher m = PEER.matcher(p == null ? "" : p);
@@ -540,8 +543,10 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         @JsonCreator
         public static Ha of(@JsonProperty("enabled") Boolean enabled, @JsonProperty("nodeId") String nodeId,
                             @JsonProperty("peers") List<String> peers,
-                            @JsonProperty("electionTimeoutMs") Integer electionTimeoutMs) {
-            return new Ha(enabled != null && enabled, nodeId, peers, electionTimeoutMs != null ? electionTimeoutMs : 1_000);
+                            @JsonProperty("electionTimeoutMs") Integer electionTimeoutMs,
+                            @JsonProperty("snapshotEvery") Integer snapshotEvery) {
+            return new Ha(enabled != null && enabled, nodeId, peers, electionTimeoutMs != null ? electionTimeoutMs : 1_000,
+                    snapshotEvery != null ? snapshotEvery : 64);
         }
 
         /** The peers as id → "HOST:PORT", in configured order. */

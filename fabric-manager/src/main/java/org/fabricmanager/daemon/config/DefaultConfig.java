@@ -91,6 +91,7 @@ public final class DefaultConfig {
                   nodeId: null              # this daemon's id among the peers, e.g. n1
                   peers: []                 # every member's Raft address, e.g. ["n1=mgmt1:7690", "n2=mgmt2:7690", "n3=mgmt3:7690"]
                   electionTimeoutMs: %d   # a standby that hears no leader for 1-2x this starts an election
+                  snapshotEvery: %d         # committed state writes between two snapshots (the log before one is dropped)
                 """.formatted(d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
@@ -101,6 +102,6 @@ public final class DefaultConfig {
                 d.faults().detector().enabled(), d.faults().detector().etaMs(), d.faults().detector().deltaMs(),
                 d.faults().detector().overlay(), d.faults().detector().bind(), d.faults().detector().port(),
                 d.faults().detector().agentPort(), d.faults().detector().startupGraceMs(), d.security().insecure(),
-                d.security().incarnationAheadMs(), d.ha().enabled(), d.ha().electionTimeoutMs());
+                d.security().incarnationAheadMs(), d.ha().enabled(), d.ha().electionTimeoutMs(), d.ha().snapshotEvery());
     }
 }

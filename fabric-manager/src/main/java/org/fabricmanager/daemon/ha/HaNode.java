@@ -82,9 +82,9 @@ final class HaNode implements AutoCloseable {
         RaftServerConfigKeys.Log.setWriteBufferSize(props, SizeInBytes.valueOf(ENTRY_LIMIT + 1024));
         RaftServerConfigKeys.Log.setSegmentSizeMax(props, SizeInBytes.valueOf(4L * ENTRY_LIMIT));
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(props, true);
-        // state files are replaced whole, so a snapshot of a few entries' worth bounds the log
+        // state files are replaced whole, so a snapshot (every file once) bounds the log
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
-        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, 64);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, ha.snapshotEvery());
         this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(nodeId)).setGroup(group)
                 .setProperties(props).setStateMachine(new StateDirectoryMachine(stateDirectory))
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
