@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 public final class HaManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HaManager.class);
     private static final long POLL_MS = 50;
+    private static final long RETRY_MS = 1_000;
 
     private final DaemonConfig config;
     private final Consumer<String> announce;
@@ -80,15 +81,18 @@ public final class HaManager implements AutoCloseable {
 
     private void watch() {
         while (!closing) {
+            long pause = POLL_MS;
             try {
                 step(node.view());
             } catch (IOException | RuntimeException e) {
+                // e.g. the manager cannot bind its port: say so once a second, not at every poll
                 LOG.warn("ha: {}", e.toString());
+                pause = RETRY_MS;
             } catch (InterruptedException e) {
                 return;
             }
             try {
-                Thread.sleep(POLL_MS);
+                Thread.sleep(pause);
             } catch (InterruptedException e) {
                 return;
             }
