@@ -115,8 +115,13 @@ class HaFailoverIT {
         }
     }
 
-    @Test
-    void killingTheLeaderMakesAStandbyTakeOverWithoutPushingOrRenumbering() throws Exception {
+    /** Version, tables and indices the fabric converged on under the first leader. */
+    private long version;
+    private Map<String, Long> tables;
+    private byte[] indices;
+
+    /** Starts three managers and the simulator, waits for convergence; the active manager. */
+    private Manager startGroupAndFabric() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.engines.RoutingEngines.names().contains("dmodc"),
                 "the dmodc engine is not registered in this build");
         for (int i = 0; i < 3; i++) {
@@ -158,17 +163,29 @@ class HaFailoverIT {
         JsonNode first = awaitConverged(leader, 60);
         assertThat(first.at("/switches/connected").asInt()).isEqualTo(8);
         assertThat(first.at("/routing/computations").asLong()).isEqualTo(1);
-        long version = first.at("/routing/version").asLong();
-        Map<String, Long> tables = tableVersions(leader);
+        version = first.at("/routing/version").asLong();
+        tables = tableVersions(leader);
         assertThat(tables).hasSize(8).allSatisfy((g, v) -> assertThat(v).isEqualTo(version));
         // the committed state is in every member's state directory, byte for byte
-        byte[] indices = Files.readAllBytes(leader.state.resolve("guid2index"));
-        byte[] routing = Files.readAllBytes(leader.state.resolve("routing.state"));
+        indices = Files.readAllBytes(leader.state.resolve("guid2index"));
+        // the stored routing is written (committed through Raft) after the push started: CONVERGED may come first
+        Path stored = leader.state.resolve("routing.state");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(stored) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        byte[] routing = Files.readAllBytes(stored);
         for (Manager m : managers) {
             awaitFile(m.state.resolve("routing.state"), routing);
             assertThat(Files.readAllBytes(m.state.resolve("guid2index"))).as(m.id + " guid2index").isEqualTo(indices);
         }
+        return leader;
+    }
 
+    @Test
+    void killingTheLeaderMakesAStandbyTakeOverWithoutPushingOrRenumbering() throws Exception {
+        Manager leader = startGroupAndFabric();
+        byte[] routing = Files.readAllBytes(leader.state.resolve("routing.state"));
         int kills = Boolean.getBoolean("fm.bench") ? Integer.getInteger("fm.ha.kills", 10) : 1;
         List<Long> failoverMs = new ArrayList<>();
         for (int k = 0; k < kills; k++) {
@@ -203,6 +220,46 @@ class HaFailoverIT {
         Files.writeString(dir.resolve("failover-ms.txt"), failoverMs.toString());
         System.out.println("ha failover times (ms): " + failoverMs);
         assertThat(Files.readString(dir.resolve("simulate.out"))).doesNotContain("error");
+    }
+
+    /**
+     * SIGSTOP of the active manager: the others elect a new leader, the agents (whose echo timeout ends the
+     * paused sessions) move to it, and it converges without pushing. After SIGCONT the old leader learns the
+     * higher term, steps down and closes its manager: it serves nothing more and the tables stay the new
+     * leader's. (Its commits, had it sent any, would be refused by the agents: SwitchAgentFencingTest.)
+     */
+    @Test
+    void aPausedLeaderIsDeposedAndStepsDownWhenItResumes() throws Exception {
+        Manager old = startGroupAndFabric();
+        signal("STOP", old.process.pid());
+        Manager leader;
+        try {
+            leader = awaitActive(old, 60);
+            JsonNode after = awaitConverged(leader, 60);
+            assertThat(after.at("/routing/version").asLong()).isEqualTo(version);
+            assertThat(after.at("/routing/computations").asLong()).isZero();
+            assertThat(after.at("/push/totalBlocks").asLong()).as("blocks pushed by the new leader").isZero();
+        } finally {
+            signal("CONT", old.process.pid());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(lastRole(old).startsWith("ha " + old.id + " STANDBY") && lastRole(old).endsWith("leader " + leader.id))) {
+            assertThat(System.nanoTime()).as("%s steps down after SIGCONT: %s", old.id, old.lines).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+        assertThat(old.process.isAlive()).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> get(old.url() + "/api/v1/status"))
+                .as("the deposed manager's REST is closed").isInstanceOf(IOException.class);
+        JsonNode now = awaitConverged(leader, 30);
+        assertThat(now.at("/push/totalBlocks").asLong()).isZero();
+        assertThat(tableVersions(leader)).as("every switch's table").isEqualTo(tables);
+        assertThat(Files.readAllBytes(leader.state.resolve("guid2index"))).isEqualTo(indices);
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(pid)).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).as("kill -%s %d", name, pid).isZero();
     }
 
     private Manager awaitActive(Manager not, int seconds) throws Exception {
