@@ -1,6 +1,7 @@
 package org.fabricmanager.agent;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.southbound.Protocol;
 
@@ -18,14 +19,25 @@ import org.fabricmanager.southbound.Protocol;
  *                           run with {@code security.insecure: true}
  * @param vcRules            whether the agent announces and stages VC_RULES (HELLO feature bit); off only to
  *                           play an agent that predates them
+ * @param managers           every manager's southbound address, {@code daemon} first (hot-standby managers,
+ *                           docs/operations.md): the agent tries the next one whenever a connection fails or ends
+ *                           before the handshake completed (a standby refuses it)
  */
 public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
-                            long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, boolean vcRules) {
+                            long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, boolean vcRules,
+                            List<InetSocketAddress> managers) {
 
-    /** Settings of an agent that supports VC rules. */
+    public AgentSettings {
+        managers = managers == null || managers.isEmpty() ? List.of(daemon) : List.copyOf(managers);
+        if (!managers.get(0).equals(daemon)) {
+            throw new IllegalArgumentException("managers must start with the daemon address " + daemon);
+        }
+    }
+
+    /** Settings of an agent that supports VC rules, for one manager. */
     public AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
                          long initialBackoffMs, long maxBackoffMs, TlsMaterial tls) {
-        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, true);
+        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, true, null);
     }
 
     /** Plaintext settings. */
@@ -42,12 +54,21 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
     /** These settings with TLS material ({@code null}: plaintext). */
     public AgentSettings withTls(TlsMaterial material) {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, material, vcRules);
+                maxBackoffMs, material, vcRules, managers);
     }
 
     /** These settings for an agent that predates VC rules: no feature bit in HELLO, VC_RULES refused. */
     public AgentSettings withoutVcRules() {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, false);
+                maxBackoffMs, tls, false, managers);
+    }
+
+    /** These settings with every manager's address (the first one becomes {@link #daemon}). */
+    public AgentSettings withManagers(List<InetSocketAddress> all) {
+        if (all.isEmpty()) {
+            throw new IllegalArgumentException("at least one manager address");
+        }
+        return new AgentSettings(all.get(0), maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
+                maxBackoffMs, tls, vcRules, all);
     }
 }

@@ -89,6 +89,17 @@ public final class SwitchAgent {
     private final AgentListener listener;
     private final Bootstrap bootstrap;
     private final Backoff backoff;
+    /**
+     * The highest Raft term of a hot-standby manager seen in HELLO_REPLY or LFT_COMMIT (loop thread; 0
+     * outside a group); kept across sessions, so a deposed manager's later commit is refused.
+     */
+    private long highestTerm;
+    /** Largest delay between two rounds over several managers (see scheduleReconnect). */
+    private static final long MAX_ROUND_DELAY_MS = 250;
+    /** Index into {@link AgentSettings#managers} of the manager to connect to (loop thread). */
+    private int managerIndex;
+    /** Whether the current connection reached ACTIVE: its end keeps the manager, a failed attempt moves on. */
+    private boolean handshakeDone;
     private final ConnectionTap tap;
     private final TableStager stager;
     private final DetectorConfigAssembler detectorAssembler = new DetectorConfigAssembler();
@@ -167,8 +178,8 @@ public final class SwitchAgent {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (tls != null) {
-                            SslHandler handler = tls.newHandler(ch.alloc(), settings.daemon().getHostString(),
-                                    settings.daemon().getPort());
+                            SslHandler handler = tls.newHandler(ch.alloc(), target().getHostString(),
+                                    target().getPort());
                             handler.setHandshakeTimeoutMillis(settings.handshakeTimeoutMs());
                             ch.pipeline().addLast("tls", handler);
                         }
@@ -267,6 +278,11 @@ public final class SwitchAgent {
     }
 
     /** Completed handshakes since construction. */
+    /** The highest manager term seen (0 without hot-standby managers). */
+    public long highestManagerTerm() {
+        return highestTerm;
+    }
+
     public long handshakes() {
         return handshakes.get();
     }
@@ -406,12 +422,14 @@ public final class SwitchAgent {
             return;
         }
         setState(State.CONNECTING);
+        handshakeDone = false;
         java.net.InetSocketAddress from = localAddress;
-        ChannelFuture f = from == null ? bootstrap.connect(settings.daemon()) : bootstrap.connect(settings.daemon(), from);
+        java.net.InetSocketAddress to = target();
+        ChannelFuture f = from == null ? bootstrap.connect(to) : bootstrap.connect(to, from);
         channel = f.channel();
         f.addListener((ChannelFutureListener) cf -> {
             if (!cf.isSuccess()) {
-                LOG.debug("{}: connect to {} failed: {}", this, settings.daemon(), cf.cause().toString());
+                LOG.debug("{}: connect to {} failed: {}", this, to, cf.cause().toString());
                 // channelInactive is not fired for a channel that never connected
                 if (channel == cf.channel()) {
                     channel = null;
@@ -421,12 +439,33 @@ public final class SwitchAgent {
         });
     }
 
+    /** The manager this agent connects to now. */
+    private java.net.InetSocketAddress target() {
+        return settings.managers().get(managerIndex);
+    }
+
     private void scheduleReconnect() {
         if (!running) {
             setState(State.STOPPED);
             return;
         }
+        int managers = settings.managers().size();
+        if (managers > 1 && !handshakeDone) {
+            // a dead manager or a standby (which refuses HELLO): try the next one at once, and back off only
+            // after a whole round, so that a failover costs one round of connects rather than a backoff each
+            managerIndex = (managerIndex + 1) % managers;
+            if (managerIndex != 0) {
+                setState(State.WAITING);
+                reconnectTimer = loop.schedule(this::connect, 0, TimeUnit.MILLISECONDS);
+                return;
+            }
+        }
         long delay = backoff.nextDelayMs();
+        if (settings.managers().size() > 1) {
+            // hot-standby managers: a new leader is elected within about two election timeouts, and a round
+            // of refused connects is cheap, so rounds are not spaced further apart than this
+            delay = Math.min(delay, MAX_ROUND_DELAY_MS);
+        }
         setState(State.WAITING);
         LOG.debug("{}: reconnecting in {} ms (attempt {})", this, delay, backoff.attempts());
         reconnectTimer = loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
@@ -474,7 +513,7 @@ public final class SwitchAgent {
                 return;
             }
             if (!FabricIdentity.isDaemon(peer)) {
-                closeCause = "the peer at " + settings.daemon() + " presented '" + peer.getSubjectX500Principal().getName()
+                closeCause = "the peer at " + target() + " presented '" + peer.getSubjectX500Principal().getName()
                         + "', not the daemon's certificate (" + FabricIdentity.DAEMON_URI + ")";
                 LOG.warn("{}: {}", SwitchAgent.this, closeCause);
                 ctx.close();
@@ -495,9 +534,11 @@ public final class SwitchAgent {
                                         + Protocol.MAX_VERSION);
                     }
                     daemonId = reply.daemonId();
+                    highestTerm = Math.max(highestTerm, reply.managerTerm());
                     ctx.pipeline().replace("idle", "idle",
                             new IdleStateHandler(3L * reply.echoIntervalMs(), 0, 0, TimeUnit.MILLISECONDS));
                     backoff.reset();
+                    handshakeDone = true;
                     detectorAssembler.reset();
                     handshakes.incrementAndGet();
                     setState(State.ACTIVE);
@@ -531,6 +572,13 @@ public final class SwitchAgent {
                 }
             } else if (msg instanceof LftCommit commit) {
                 try {
+                    if (commit.managerTerm() < highestTerm) {
+                        stager.clear();
+                        throw new ProtocolException(ErrorCode.STALE_TERM, commit.type().code(), commit.txid(),
+                                "commit of v" + commit.version() + " from a manager of term " + commit.managerTerm()
+                                        + ", but a manager of term " + highestTerm + " has been seen: refused");
+                    }
+                    highestTerm = commit.managerTerm();
                     AppliedTable next = stager.commit(table, commit);
                     table = next;
                     commitsApplied.incrementAndGet();

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.ha.HaManager;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.ConfigLoader;
 import org.fabricmanager.daemon.config.DaemonConfig;
@@ -41,7 +42,11 @@ final class RunCommand implements Command {
                   --print-default-config   print every option with its default and a comment, then exit
                 The addresses actually bound are printed on stdout:
                   southbound HOST:PORT
-                  rest http://HOST:PORT""";
+                  rest http://HOST:PORT
+                With ha.enabled (hot-standby managers, docs/operations.md) the daemon first prints
+                'ha ID started', then 'ha ID STANDBY term T, leader L' or 'ha ID LEADER term T' whenever its role
+                changes, and 'ha ID ACTIVE term T' followed by the two address lines each time it becomes the
+                active manager.""";
     }
 
     @Override
@@ -68,6 +73,19 @@ final class RunCommand implements Command {
             throw new UsageException("run: no TLS files for the southbound: set security.pkiDirectory (made by "
                     + "'fabric-manager pki init --dir DIR', docs/security.md), or security.insecure: true to let any host "
                     + "that reaches the southbound port speak for any switch");
+        }
+        if (config.ha().enabled()) {
+            HaManager ha;
+            try {
+                ha = HaManager.start(config, line -> {
+                    console.out().println(line);
+                    console.out().flush();
+                });
+            } catch (ConfigException | StoreException e) {
+                throw new UsageException("run: " + e.getMessage(), e);
+            }
+            awaitShutdown(ha);
+            return ExitCodes.OK;
         }
         FabricManagerDaemon daemon;
         try {

@@ -4,6 +4,7 @@ import java.util.function.LongPredicate;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -31,7 +32,7 @@ final class SimulateCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager simulate (--pgft SPEC | --hdft SPEC | --topology FILE) --connect HOST:PORT [--pki DIR]
+                usage: fabric-manager simulate (--pgft SPEC | --hdft SPEC | --topology FILE) --connect HOST:PORT[,HOST:PORT...] [--pki DIR]
                                                [--only GUID[,GUID...] | --except GUID[,GUID...]] [--io-threads N]
                                                [--no-vc-rules]
                   Runs one switch agent per switch of the fabric in this process (each with its own TCP connection
@@ -39,7 +40,9 @@ final class SimulateCommand implements Command {
                   processes, as agents are spread over hosts: each runs the switches --only names, or all but those
                   --except names (the cabling is the whole fabric's in every process).
                 %s
-                  --connect HOST:PORT      the daemon's southbound address
+                  --connect HOST:PORT[,...] the daemon's southbound address; with hot-standby managers (ha) every
+                                           manager's, in any order: an agent tries the next one when a connection
+                                           fails or a standby refuses it
                   --pki DIR                speak mutual TLS: each agent presents DIR/switches/0x<guid>.crt and trusts
                                            DIR/ca.crt; missing switch certificates are issued with DIR/ca.key
                                            (without --pki the agents speak plaintext: security.insecure daemons only)
@@ -73,12 +76,13 @@ final class SimulateCommand implements Command {
 
     @Override
     public int run(Arguments args, Console console) throws Exception {
-        InetSocketAddress daemon = address(args.require("connect"));
+        List<InetSocketAddress> managers = addresses(args.require("connect"));
+        InetSocketAddress daemon = managers.get(0);
         int threads = args.intValue("io-threads", 2, 1, 64);
         Fabric fabric = FabricSource.load(args);
         LongPredicate runs = selection(args, fabric);
-        AgentSettings base = args.flag("no-vc-rules") ? AgentSettings.defaults(daemon).withoutVcRules()
-                : AgentSettings.defaults(daemon);
+        AgentSettings base = args.flag("no-vc-rules") ? AgentSettings.defaults(daemon).withManagers(managers).withoutVcRules()
+                : AgentSettings.defaults(daemon).withManagers(managers);
         java.util.function.LongFunction<AgentSettings> settings = args.has("pki")
                 ? SimulatorTls.settings("simulate", java.nio.file.Path.of(args.require("pki")), fabric, base, runs)
                 : guid -> base;
@@ -91,7 +95,7 @@ final class SimulateCommand implements Command {
         sim.enableDetectors(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), false);
         console.err().println("simulate: " + fabric.switches().size() + " switches, " + fabric.nodes().size()
                 + " nodes" + (running < fabric.switches().size() ? ", running " + running + " of the switches' agents" : "")
-                + ", connecting to " + daemon.getHostString() + ":" + daemon.getPort());
+                + ", connecting to " + args.require("connect"));
         sim.start();
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -163,6 +167,19 @@ final class SimulateCommand implements Command {
         int n = sim.agents().size();
         return "agents connected: " + active + "/" + n + (newest == 0 ? ", no table yet"
                 : ", tables held: " + holding + "/" + n + " (newest v" + newest + ")");
+    }
+
+    /** The comma-separated HOST:PORT list of --connect. */
+    static List<InetSocketAddress> addresses(String text) {
+        List<InetSocketAddress> out = new java.util.ArrayList<>();
+        for (String one : text.split(",", -1)) {
+            InetSocketAddress a = address(one.trim());
+            if (out.contains(a)) {
+                throw new UsageException("simulate: --connect names " + one.trim() + " twice");
+            }
+            out.add(a);
+        }
+        return out;
     }
 
     static InetSocketAddress address(String text) {

@@ -41,6 +41,8 @@ import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.daemon.store.StateDirectoryLock;
+import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
@@ -74,6 +76,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final DaemonViews views;
     private final RoutingManager routingManager;
     private final MilestoneLog milestones;
+    private final StateDirectoryLock stateLock;
     private SouthboundServer southbound;
     private RestServer rest;
     /** The REST actions' bearer token ({@code rest.adminToken} or read from {@code rest.adminTokenFile}). */
@@ -82,8 +85,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private InetSocketAddress restAddress;
 
     private FabricManagerDaemon(DaemonConfig config, MeterRegistry registry, List<DaemonListener> listeners,
-                                RoutingEngine engine) {
+                                RoutingEngine engine, StateDirectoryLock stateLock, StateFiles files) {
         this.config = config;
+        this.stateLock = stateLock;
         this.metrics = new DaemonMetrics(registry);
         this.registry = metrics.registry();
         this.milestones = new MilestoneLog();
@@ -115,16 +119,16 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         this.faultManager = faults;
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
                 config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft()),
-                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path()), queue,
+                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path(), files), queue,
                 milestones, switches, faults::masked, checkExecutor, coordinator);
-        this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path()),
+        this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),
                 storeExecutor, queue, milestones, registry);
         routingManager.listener(coordinator);
         LftPusher pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(),
                 config.push().maxInFlight(), queue, registry, coordinator);
         AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),
                 config.fabric().expectedSpec()), config.fabric().admitGuids(), config.fabric().expectedSpec(),
-                new AdmittedSwitchStore(config.state().path()));
+                new AdmittedSwitchStore(config.state().path(), files));
         FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
                 routingManager, pusher, faults);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
@@ -165,14 +169,34 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
                                             RoutingEngine engine, List<RestExtension> restExtensions)
             throws InterruptedException {
+        return start(config, listeners, registry, engine, restExtensions, StateFiles.LOCAL, 0);
+    }
+
+    /**
+     * As {@link #start(DaemonConfig, List, MeterRegistry, RoutingEngine, List)}, with the stores writing
+     * through {@code files} and the Raft term sent to agents: the active manager of a hot-standby group
+     * replicates its state and is fenced by its term ({@code daemon.ha}); 0 = no group.
+     */
+    public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
+                                            RoutingEngine engine, List<RestExtension> restExtensions, StateFiles files,
+                                            long managerTerm)
+            throws InterruptedException {
         prepareStateDirectory(config.state().path());
-        FabricManagerDaemon d = new FabricManagerDaemon(config, registry, listeners, engine);
+        StateDirectoryLock lock = StateDirectoryLock.acquire(config.state().path());
+        FabricManagerDaemon d;
+        try {
+            d = new FabricManagerDaemon(config, registry, listeners, engine, lock, files);
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
+        }
         try {
             d.queue.call("load-state", () -> {
                 d.coordinator.loadState();
                 return null;
             }).get();
-            d.southbound = new SouthboundServer(SouthboundSecurity.settings(config), d.sessions, d.registry);
+            d.southbound = new SouthboundServer(SouthboundSecurity.settings(config).withManagerTerm(managerTerm), d.sessions,
+                    d.registry);
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
@@ -378,6 +402,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         metrics.close();
+        // last: the stored routing is written, another daemon may now take the directory
+        stateLock.close();
         LOG.info("fabric-manager stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
     }
 }

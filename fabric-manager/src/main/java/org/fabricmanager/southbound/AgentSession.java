@@ -175,7 +175,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             }
             state = State.AWAIT_PORT_INFO;
             channel.writeAndFlush(new HelloReply(hello.txid(), negotiatedVersion(hello), daemonId,
-                    settings.maxFrameBytes(), settings.echoIntervalMs()));
+                    settings.maxFrameBytes(), settings.echoIntervalMs(), settings.managerTerm()));
         });
     }
 
@@ -294,7 +294,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             }
             int commitTxid = takeTxid();
             SouthboundCodec.encode(new LftCommit(commitTxid, batch.version(), batch.length(), batch.blocks().size(),
-                    batch.hash(), batch.rulesHash()), frames);
+                    batch.hash(), batch.rulesHash(), settings.managerTerm()), frames);
             Pending<CommitAck> p = new Pending<>(future, new int[] {commitTxid});
             p.firstTxid = first == 0 ? commitTxid : first;
             pending.put(commitTxid, p);

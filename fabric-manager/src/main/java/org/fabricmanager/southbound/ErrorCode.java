@@ -28,7 +28,12 @@ public enum ErrorCode {
     /** Protocol 2: the HELLO names another switch than the certificate the agent authenticated with. */
     IDENTITY_MISMATCH(18, true),
     /** Protocol 2: the HELLO's incarnation lies further ahead of the daemon's clock than a start time can. */
-    INCARNATION_OUT_OF_RANGE(19, true);
+    INCARNATION_OUT_OF_RANGE(19, true),
+    /**
+     * An LFT_COMMIT from a manager whose Raft term is below the highest the agent has seen: a deposed
+     * hot-standby manager (paused, partitioned) must never overwrite the new leader's tables.
+     */
+    STALE_TERM(20, false);
 
     private final int code;
     private final boolean fatal;

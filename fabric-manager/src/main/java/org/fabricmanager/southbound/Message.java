@@ -47,7 +47,13 @@ public sealed interface Message {
     }
 
     /** HELLO_REPLY: the negotiated version and the daemon's parameters. */
-    record HelloReply(int txid, int version, long daemonId, int maxFrame, int echoIntervalMs) implements Message {
+    record HelloReply(int txid, int version, long daemonId, int maxFrame, int echoIntervalMs, long managerTerm)
+            implements Message {
+        /** A reply without a manager term (outside a hot-standby group; the field is then not sent). */
+        public HelloReply(int txid, int version, long daemonId, int maxFrame, int echoIntervalMs) {
+            this(txid, version, daemonId, maxFrame, echoIntervalMs, 0);
+        }
+
         @Override
         public MessageType type() {
             return MessageType.HELLO_REPLY;
@@ -105,16 +111,22 @@ public sealed interface Message {
         }
     }
 
-    /** LFT_COMMIT: apply the staged blocks of {@code version} atomically; the result must hash to {@code hash}. */
     /**
      * LFT_COMMIT: apply the staged blocks of {@code version} atomically; the result must hash to {@code hash}.
      * A {@code rulesHash} other than 0 (an appended field) also applies the VC rules staged for this
-     * version, or keeps the held ones, and the rules then held must hash to it.
+     * version, or keeps the held ones, and the rules then held must hash to it. {@code managerTerm} (a second
+     * appended field) is the sender's Raft term in a hot-standby group (0, and not sent, outside one).
      */
-    record LftCommit(int txid, long version, int length, int blocks, long hash, long rulesHash) implements Message {
-        /** A commit without the appended rules hash: the agent's VC rules are left as they are. */
+    record LftCommit(int txid, long version, int length, int blocks, long hash, long rulesHash, long managerTerm)
+            implements Message {
+        /** A commit with a rules hash and no manager term. */
+        public LftCommit(int txid, long version, int length, int blocks, long hash, long rulesHash) {
+            this(txid, version, length, blocks, hash, rulesHash, 0);
+        }
+
+        /** A commit without the appended fields: the agent's VC rules are left as they are. */
         public LftCommit(int txid, long version, int length, int blocks, long hash) {
-            this(txid, version, length, blocks, hash, 0);
+            this(txid, version, length, blocks, hash, 0, 0);
         }
 
         @Override

@@ -74,6 +74,9 @@ public final class SouthboundCodec {
             out.writeLong(r.daemonId());
             out.writeInt(r.maxFrame());
             out.writeInt(r.echoIntervalMs());
+            if (r.managerTerm() != 0) {
+                out.writeLong(r.managerTerm()); // appended field: sent only by hot-standby managers
+            }
         } else if (m instanceof PortInfo p) {
             writePorts(out, p.ports());
         } else if (m instanceof PortStatus p) {
@@ -88,8 +91,11 @@ public final class SouthboundCodec {
             out.writeInt(c.length());
             out.writeInt(c.blocks());
             out.writeLong(c.hash());
-            if (c.rulesHash() != 0) {
-                out.writeLong(c.rulesHash());
+            if (c.rulesHash() != 0 || c.managerTerm() != 0) {
+                out.writeLong(c.rulesHash()); // appended field (0: rules kept, followed by a term)
+            }
+            if (c.managerTerm() != 0) {
+                out.writeLong(c.managerTerm()); // second appended field: sent only by hot-standby managers
             }
         } else if (m instanceof Ack a) {
             out.writeByte(a.ackedType().code());
@@ -265,7 +271,8 @@ public final class SouthboundCodec {
         if (echo < 1 || echo > Integer.MAX_VALUE) {
             throw Wire.malformed(t, txid, "echo interval " + echo + " ms");
         }
-        return new HelloReply(txid, version, daemonId, (int) Math.min(maxFrame, Protocol.MAX_MAX_FRAME), (int) echo);
+        long term = optionalTerm(in, t, txid);
+        return new HelloReply(txid, version, daemonId, (int) Math.min(maxFrame, Protocol.MAX_MAX_FRAME), (int) echo, term);
     }
 
     private static List<PortRecord> readPorts(ByteBuf in, int t, int txid, boolean snapshot) {
@@ -361,14 +368,29 @@ public final class SouthboundCodec {
             throw Wire.malformed(t, txid, blocks + " blocks cannot fit a table of " + length + " entries");
         }
         long rulesHash = 0;
+        long term = 0;
         if (in.isReadable()) {
             Wire.need(in, 8, "rulesHash", t, txid);
             rulesHash = in.readLong();
-            if (rulesHash == 0) {
+            term = optionalTerm(in, t, txid);
+            if (rulesHash == 0 && term == 0) {
                 throw Wire.malformed(t, txid, "rulesHash 0 (leave the field out to keep the rules)");
             }
         }
-        return new LftCommit(txid, version, (int) length, (int) blocks, hash, rulesHash);
+        return new LftCommit(txid, version, (int) length, (int) blocks, hash, rulesHash, term);
+    }
+
+    /** The appended managerTerm (u64) of HELLO_REPLY and LFT_COMMIT: absent (0) outside a hot-standby group. */
+    private static long optionalTerm(ByteBuf in, int t, int txid) {
+        if (!in.isReadable()) {
+            return 0;
+        }
+        Wire.need(in, 8, "managerTerm", t, txid);
+        long term = in.readLong();
+        if (term < 1) {
+            throw Wire.malformed(t, txid, "managerTerm " + term + " (sent only when at least 1)");
+        }
+        return term;
     }
 
     private static Message decodeAck(ByteBuf in, int txid) {

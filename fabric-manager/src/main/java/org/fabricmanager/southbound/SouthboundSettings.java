@@ -18,8 +18,11 @@ import io.netty.handler.ssl.SslContext;
  */
 public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes, int handshakeTimeoutMs,
                                  int echoIntervalMs, int idleTimeoutMs, int ioThreads, SslContext tls,
-                                 long incarnationAheadMs) {
+                                 long incarnationAheadMs, long managerTerm) {
     public SouthboundSettings {
+        if (managerTerm < 0) {
+            throw new IllegalArgumentException("managerTerm " + managerTerm + " is negative");
+        }
         if (maxFrameBytes < Protocol.MIN_MAX_FRAME || maxFrameBytes > Protocol.MAX_MAX_FRAME) {
             throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes + " outside [" + Protocol.MIN_MAX_FRAME
                     + ", " + Protocol.MAX_MAX_FRAME + "]");
@@ -27,6 +30,13 @@ public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes
         if (incarnationAheadMs < 0) {
             throw new IllegalArgumentException("incarnationAheadMs " + incarnationAheadMs + " is negative");
         }
+    }
+
+    /** Settings of a manager outside a hot-standby group (term 0: HELLO_REPLY and LFT_COMMIT carry no term). */
+    public SouthboundSettings(String bindAddress, int port, int maxFrameBytes, int handshakeTimeoutMs,
+                              int echoIntervalMs, int idleTimeoutMs, int ioThreads, SslContext tls, long incarnationAheadMs) {
+        this(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs, ioThreads, tls,
+                incarnationAheadMs, 0);
     }
 
     /** Plaintext settings with the default incarnation bound. */
@@ -44,6 +54,15 @@ public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes
     /** These settings with another TLS context ({@code null}: plaintext). */
     public SouthboundSettings withTls(SslContext context) {
         return new SouthboundSettings(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
-                ioThreads, context, incarnationAheadMs);
+                ioThreads, context, incarnationAheadMs, managerTerm);
+    }
+
+    /**
+     * These settings for the active manager of a hot-standby group in Raft term {@code term}: HELLO_REPLY and
+     * LFT_COMMIT carry it, so that agents refuse commits of a deposed manager (docs/protocol.md, section 3.5).
+     */
+    public SouthboundSettings withManagerTerm(long term) {
+        return new SouthboundSettings(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
+                ioThreads, tls, incarnationAheadMs, term);
     }
 }

@@ -172,6 +172,31 @@ class SouthboundCodecTest {
         }
     }
 
+    /** The appended managerTerm of hot-standby managers: present only when non-zero, and whole. */
+    @Test
+    void managerTermIsAnOptionalAppendedField() {
+        for (Message m : List.of(new HelloReply(1, 2, -5L, 65536, 2000, 7L), new LftCommit(6, 7, 195, 2, 0xfeedfaceL, 3L))) {
+            ByteBuf buf = Unpooled.buffer();
+            SouthboundCodec.encode(m, buf);
+            assertThat(buf.readInt()).isEqualTo(buf.readableBytes());
+            int full = buf.readableBytes();
+            assertThat(SouthboundCodec.decode(buf.slice(buf.readerIndex(), full))).as("round trip of %s", m).isEqualTo(m);
+            Message without = SouthboundCodec.decode(buf.slice(buf.readerIndex(), full - 8));
+            assertThat(without).as("%s without its term", m).isIn(new HelloReply(1, 2, -5L, 65536, 2000),
+                    new LftCommit(6, 7, 195, 2, 0xfeedfaceL));
+            for (int cut = full - 7; cut < full; cut++) {
+                ByteBuf partial = buf.slice(buf.readerIndex(), cut);
+                assertThatThrownBy(() -> SouthboundCodec.decode(partial)).as("%s cut at %d", m, cut)
+                        .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED));
+            }
+        }
+        ByteBuf noTerm = Unpooled.buffer();
+        SouthboundCodec.encode(new LftCommit(6, 7, 195, 2, 0xfeedfaceL, 0), noTerm);
+        ByteBuf old = Unpooled.buffer();
+        SouthboundCodec.encode(new LftCommit(6, 7, 195, 2, 0xfeedfaceL), old);
+        assertThat(noTerm).as("term 0 is not sent: a single manager's frames are unchanged").isEqualTo(old);
+    }
+
     @Test
     void trailingBytesAreMalformed() {
         ByteBuf buf = Unpooled.buffer();

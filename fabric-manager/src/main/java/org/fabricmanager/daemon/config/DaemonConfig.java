@@ -16,7 +16,13 @@ import org.fabricmanager.topology.TopologyException;
  * an instance is always usable.
  */
 public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery,
-                           Routing routing, Push push, State state, Faults faults, Security security) {
+                           Routing routing, Push push, State state, Faults faults, Security security, Ha ha) {
+
+    /** A configuration without hot-standby managers ({@code ha.enabled: false}). */
+    public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
+                        Push push, State state, Faults faults, Security security) {
+        this(southbound, rest, fabric, discovery, routing, push, state, faults, security, Ha.of(null, null, null, null, null));
+    }
 
     public DaemonConfig {
         // an engine and the expected shape it cannot route deadlock-free: refused before anything starts
@@ -49,7 +55,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                   @JsonProperty("discovery") Discovery discovery,
                                   @JsonProperty("routing") Routing routing, @JsonProperty("push") Push push,
                                   @JsonProperty("state") State state, @JsonProperty("faults") Faults faults,
-                                  @JsonProperty("security") Security security) {
+                                  @JsonProperty("security") Security security, @JsonProperty("ha") Ha ha) {
         return new DaemonConfig(
                 southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null),
                 rest != null ? rest : Rest.of(null, null, null, null, null, null),
@@ -59,12 +65,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 push != null ? push : Push.of(null, null, null),
                 state != null ? state : State.of(null),
                 faults != null ? faults : Faults.of(null, null, null, null, null),
-                security != null ? security : Security.of(null, null, null, null, null, null));
+                security != null ? security : Security.of(null, null, null, null, null, null),
+                ha != null ? ha : Ha.of(null, null, null, null, null));
     }
 
     /** Every option at its default. */
     public static DaemonConfig defaults() {
-        return of(null, null, null, null, null, null, null, null, null);
+        return of(null, null, null, null, null, null, null, null, null, null);
     }
 
     /** This configuration with other listening ports (command-line overrides); {@code null} keeps a port. */
@@ -73,32 +80,32 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(), southbound.echoIntervalMs(),
                 southbound.idleTimeoutMs(), southbound.ioThreads());
         Rest r = httpPort == null ? rest : rest.withPort(httpPort);
-        return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security);
+        return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security, ha);
     }
 
     /** This configuration with the southbound server listening on another address. */
     public DaemonConfig withSouthboundBind(String bind) {
         Southbound s = new Southbound(bind, southbound.port(), southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(),
                 southbound.echoIntervalMs(), southbound.idleTimeoutMs(), southbound.ioThreads());
-        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state, faults, security);
+        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state, faults, security, ha);
     }
 
     /** This configuration with another routing engine. */
     public DaemonConfig withEngine(String engine) {
         return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(engine, routing.threads(),
-                routing.settleMs()), push, state, faults, security);
+                routing.settleMs()), push, state, faults, security, ha);
     }
 
     /** This configuration with another state directory. */
     public DaemonConfig withStateDirectory(Path directory) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults, security);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults, security, ha);
     }
 
     /** This configuration with another expected PGFT ({@code null} for none). */
     public DaemonConfig withExpectedPgft(PgftSpec spec) {
         return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString(), fabric.admit(), fabric.admitList(),
                 fabric.unreadyOnMismatch(), fabric.expectedHdft()), discovery,
-                routing, push, state, faults, security);
+                routing, push, state, faults, security, ha);
     }
 
     /** This configuration with an expected HDFT instead of an expected PGFT ({@code null} for none). */
@@ -106,24 +113,24 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         return new DaemonConfig(southbound, rest, new FabricSection(null, "expected".equals(fabric.admit()) ? null
                 : fabric.admit(), fabric.admitList(), fabric.unreadyOnMismatch(), spec == null ? null : spec.toString()),
                 discovery, routing, push,
-                state, faults, security);
+                state, faults, security, ha);
     }
 
     /** This configuration with other discovery timings. */
     public DaemonConfig withDiscovery(int settleMs, int maxWaitMs) {
-        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state, faults, security);
+        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state, faults, security, ha);
     }
 
     /** This configuration with other push timings. */
     public DaemonConfig withPush(int ackTimeoutMs, int retries) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(ackTimeoutMs, retries,
-                push.maxInFlight()), state, faults, security);
+                push.maxInFlight()), state, faults, security, ha);
     }
 
     /** This configuration with another limit on batches in flight. */
     public DaemonConfig withMaxInFlight(int maxInFlight) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(push.ackTimeoutMs(), push.retries(),
-                maxInFlight), state, faults, security);
+                maxInFlight), state, faults, security, ha);
     }
 
     static int check(String option, int value, int min, int max) {
@@ -401,7 +408,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with another security section. */
     public DaemonConfig withSecurity(Security security) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha);
     }
 
     /**
@@ -488,13 +495,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with other fault-reaction settings. */
     public DaemonConfig withFaults(Faults faults) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha);
     }
 
     /** This configuration with an admin token for the REST actions ({@code null}: none, actions refused). */
     public DaemonConfig withAdminToken(String token) {
         return new DaemonConfig(southbound, rest.withAdminToken(token), fabric, discovery,
-                routing, push, state, faults, security);
+                routing, push, state, faults, security, ha);
     }
 
     /**
@@ -577,6 +584,75 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             return new Detector(enabled != null && enabled, etaMs != null ? etaMs : 100, deltaMs != null ? deltaMs : 500,
                     overlay != null ? overlay : "bmg", bind != null ? bind : "127.0.0.1", port != null ? port : 7683,
                     agentPort != null ? agentPort : 7684, startupGraceMs != null ? startupGraceMs : 30_000);
+        }
+    }
+
+    /** This configuration with another ha section. */
+    public DaemonConfig withHa(Ha ha) {
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha);
+    }
+
+    /**
+     * Hot-standby managers ({@code docs/operations.md}, "High availability"): daemons that form a Raft group
+     * (Apache Ratis) replicating the state directory; the Raft leader is the active manager, the others wait.
+     * Ratis keeps its log and snapshots under {@code <state.directory>/ha}.
+     *
+     * @param enabled           {@code false} (default): one daemon, Ratis is not started
+     * @param nodeId            this daemon's id, one of the peers' ids
+     * @param peers             every member, this one included, as {@code "ID=HOST:PORT"} (the Raft port)
+     * @param electionTimeoutMs a follower that hears nothing from the leader for a random time between this and
+     *                          twice this starts an election: the main part of the failover time
+     * @param snapshotEvery     committed writes between two snapshots of the replicated state (the log before a
+     *                          snapshot is dropped; a member that rejoins late receives the snapshot)
+     */
+    public record Ha(boolean enabled, String nodeId, List<String> peers, int electionTimeoutMs, int snapshotEvery) {
+        private static final java.util.regex.Pattern PEER = java.util.regex.Pattern.compile(
+                "([A-Za-z0-9_-]{1,64})=(.+):(\\d{1,5})");
+
+        public Ha {
+            peers = peers == null ? List.of() : List.copyOf(peers);
+            check("ha.electionTimeoutMs", electionTimeoutMs, 150, 60_000);
+            check("ha.snapshotEvery", snapshotEvery, 1, 1_000_000);
+            java.util.Set<String> ids = new java.util.HashSet<>();
+            for (String p : peers) {
+                java.util.regex.Matcher m = PEER.matcher(p == null ? "" : p);
+                if (!m.matches() || Integer.parseInt(m.group(3)) < 1 || Integer.parseInt(m.group(3)) > 65535) {
+                    throw new ConfigException("option ha.peers: '" + p + "' is not ID=HOST:PORT (ID of letters, digits,"
+                            + " '-' or '_'; PORT in [1, 65535])");
+                }
+                if (!ids.add(m.group(1))) {
+                    throw new ConfigException("option ha.peers names '" + m.group(1) + "' twice");
+                }
+            }
+            if (enabled) {
+                if (nodeId == null || nodeId.isBlank()) {
+                    throw new ConfigException("option ha.nodeId must be set when ha.enabled is true");
+                }
+                if (!ids.contains(nodeId)) {
+                    throw new ConfigException("option ha.nodeId '" + nodeId + "' is not among ha.peers " + ids);
+                }
+            }
+        }
+
+        @JsonCreator
+        public static Ha of(@JsonProperty("enabled") Boolean enabled, @JsonProperty("nodeId") String nodeId,
+                            @JsonProperty("peers") List<String> peers,
+                            @JsonProperty("electionTimeoutMs") Integer electionTimeoutMs,
+                            @JsonProperty("snapshotEvery") Integer snapshotEvery) {
+            return new Ha(enabled != null && enabled, nodeId, peers, electionTimeoutMs != null ? electionTimeoutMs : 1_000,
+                    snapshotEvery != null ? snapshotEvery : 64);
+        }
+
+        /** The peers as id → "HOST:PORT", in configured order. */
+        public java.util.Map<String, String> peerAddresses() {
+            java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+            for (String p : peers) {
+                java.util.regex.Matcher m = PEER.matcher(p);
+                if (m.matches()) {
+                    out.put(m.group(1), m.group(2) + ":" + m.group(3));
+                }
+            }
+            return out;
         }
     }
 }

@@ -92,6 +92,13 @@ public final class DefaultConfig {
                                               # refuses to start without TLS files unless this is set
                   incarnationAheadMs: %d # refuse HELLOs whose incarnation (start time in us) is further ahead of
                                               # the daemon's clock than this (a GUID cannot be held beyond its agent's reach)
+
+                ha:                         # hot-standby managers on Raft (docs/operations.md, "High availability")
+                  enabled: %s              # false = one daemon, no Raft; true = this daemon is one of ha.peers
+                  nodeId: null              # this daemon's id among the peers, e.g. n1
+                  peers: []                 # every member's Raft address, e.g. ["n1=mgmt1:7690", "n2=mgmt2:7690", "n3=mgmt3:7690"]
+                  electionTimeoutMs: %d   # a standby that hears no leader for 1-2x this starts an election
+                  snapshotEvery: %d         # committed state writes between two snapshots (the log before one is dropped)
                 """.formatted(d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
@@ -104,6 +111,6 @@ public final class DefaultConfig {
                 d.faults().detector().enabled(), d.faults().detector().etaMs(), d.faults().detector().deltaMs(),
                 d.faults().detector().overlay(), d.faults().detector().bind(), d.faults().detector().port(),
                 d.faults().detector().agentPort(), d.faults().detector().startupGraceMs(), d.security().insecure(),
-                d.security().incarnationAheadMs());
+                d.security().incarnationAheadMs(), d.ha().enabled(), d.ha().electionTimeoutMs(), d.ha().snapshotEvery());
     }
 }

@@ -21,9 +21,16 @@ public final class AdmittedSwitchStore {
     private static final int MAX_ENTRIES = 1 << 20;
 
     private final Path file;
+    private final StateFiles files;
 
     public AdmittedSwitchStore(Path stateDirectory) {
+        this(stateDirectory, StateFiles.LOCAL);
+    }
+
+    /** A store whose saves go through {@code files} (replicated by hot-standby managers). */
+    public AdmittedSwitchStore(Path stateDirectory, StateFiles files) {
         this.file = stateDirectory.resolve(FILE);
+        this.files = files;
     }
 
     public Path file() {
@@ -55,6 +62,6 @@ public final class AdmittedSwitchStore {
         for (long g : sorted) {
             lines.add(Guids.format(g));
         }
-        ChecksummedLines.write(file, FORMAT, "switches admitted into the fabric: <switch GUID>", lines);
+        ChecksummedLines.write(file, FORMAT, "switches admitted into the fabric: <switch GUID>", lines, files);
     }
 }

@@ -24,7 +24,7 @@ final class ChecksummedLines {
     }
 
     /** Atomically replaces {@code file} with {@code lines} under a {@code format} header. */
-    static void write(Path file, String format, String comment, List<String> lines) {
+    static void write(Path file, String format, String comment, List<String> lines, StateFiles files) {
         StringBuilder body = new StringBuilder(lines.size() * 20 + 64);
         body.append("# ").append(comment).append('\n');
         for (String l : lines) {
@@ -35,11 +35,11 @@ final class ChecksummedLines {
         crc.update(bytes);
         byte[] header = String.format(Locale.ROOT, "%s entries=%d crc32c=%08x\n", format, lines.size(), crc.getValue())
                 .getBytes(StandardCharsets.UTF_8);
+        byte[] content = new byte[header.length + bytes.length];
+        System.arraycopy(header, 0, content, 0, header.length);
+        System.arraycopy(bytes, 0, content, header.length, bytes.length);
         try {
-            AtomicFiles.write(file, out -> {
-                out.write(header);
-                out.write(bytes);
-            });
+            files.write(file, content);
         } catch (IOException e) {
             throw new StoreException(file + ": cannot write: " + e.getMessage(), e);
         }

@@ -3,8 +3,6 @@ package org.fabricmanager.daemon.store;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,9 +40,16 @@ public final class IndexMapStore {
     private static final Logger LOG = LoggerFactory.getLogger(IndexMapStore.class);
 
     private final Path file;
+    private final StateFiles files;
 
     public IndexMapStore(Path stateDirectory) {
+        this(stateDirectory, StateFiles.LOCAL);
+    }
+
+    /** A store whose saves go through {@code files} (replicated by hot-standby managers). */
+    public IndexMapStore(Path stateDirectory, StateFiles files) {
         this.file = stateDirectory.resolve(FILE);
+        this.files = files;
     }
 
     public Path file() {
@@ -154,13 +159,12 @@ public final class IndexMapStore {
         CRC32C crc = new CRC32C();
         crc.update(bytes);
         String header = String.format(Locale.ROOT, "guid2index/2 entries=%d crc32c=%08x\n", entries.size(), crc.getValue());
+        byte[] head = header.getBytes(StandardCharsets.UTF_8);
+        byte[] content = new byte[head.length + bytes.length];
+        System.arraycopy(head, 0, content, 0, head.length);
+        System.arraycopy(bytes, 0, content, head.length, bytes.length);
         try {
-            AtomicFiles.write(file, out -> {
-                Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-                w.write(header);
-                w.flush();
-                out.write(bytes);
-            });
+            files.write(file, content);
         } catch (IOException e) {
             throw new StoreException(file + ": cannot write: " + e.getMessage(), e);
         }

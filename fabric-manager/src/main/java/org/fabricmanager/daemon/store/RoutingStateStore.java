@@ -51,15 +51,26 @@ public final class RoutingStateStore {
 
     private final Path file;
     private final long maxTableBytes;
+    private final StateFiles files;
 
     public RoutingStateStore(Path stateDirectory) {
-        this(stateDirectory, Runtime.getRuntime().maxMemory() / 2);
+        this(stateDirectory, Runtime.getRuntime().maxMemory() / 2, StateFiles.LOCAL);
+    }
+
+    /** A store whose saves go through {@code files} (replicated by hot-standby managers). */
+    public RoutingStateStore(Path stateDirectory, StateFiles files) {
+        this(stateDirectory, Runtime.getRuntime().maxMemory() / 2, files);
     }
 
     /** @param maxTableBytes largest uncompressed body accepted (default: half the heap) */
     RoutingStateStore(Path stateDirectory, long maxTableBytes) {
+        this(stateDirectory, maxTableBytes, StateFiles.LOCAL);
+    }
+
+    private RoutingStateStore(Path stateDirectory, long maxTableBytes, StateFiles files) {
         this.file = stateDirectory.resolve(FILE);
         this.maxTableBytes = maxTableBytes;
+        this.files = files;
     }
 
     public Path file() {
@@ -213,10 +224,10 @@ public final class RoutingStateStore {
             ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
             header.putInt(MAGIC).putShort((short) FORMAT).putShort((short) 0).putLong(compressed.length)
                     .putLong(counted.count).putInt((int) crc.getValue()).putInt(0);
-            AtomicFiles.write(file, raw -> {
-                raw.write(header.array());
-                raw.write(compressed);
-            });
+            byte[] content = new byte[HEADER_BYTES + compressed.length];
+            System.arraycopy(header.array(), 0, content, 0, HEADER_BYTES);
+            System.arraycopy(compressed, 0, content, HEADER_BYTES, compressed.length);
+            files.write(file, content);
         } catch (IOException e) {
             throw new StoreException(file + ": cannot write: " + e.getMessage(), e);
         }

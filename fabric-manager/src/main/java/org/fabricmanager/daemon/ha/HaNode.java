@@ -1,0 +1,142 @@
+package org.fabricmanager.daemon.ha;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.store.StateFiles;
+import org.fabricmanager.daemon.store.StoreException;
+
+/**
+ * This daemon's member of the Raft group: the Ratis server (log and snapshots under
+ * {@code <state.directory>/ha}), a client to submit state writes, and what the member knows of the
+ * group (role, term, leader, how far the state directory is applied).
+ */
+final class HaNode implements AutoCloseable {
+    /** Every fabric-manager group has this id: the members are named by the configuration, not by the id. */
+    private static final RaftGroupId GROUP = RaftGroupId.valueOf(
+            UUID.nameUUIDFromBytes("fabric-manager/ha".getBytes(StandardCharsets.UTF_8)));
+
+    /** What the member knows; {@code leaderId} is {@code null} while no leader is known. */
+    record View(String role, long term, String leaderId, boolean leaderReady, long appliedIndex, long commitIndex) {
+        boolean leading() {
+            return "LEADER".equals(role);
+        }
+    }
+
+    /** Largest log entry (a state file and its header); Ratis buffers this much per member. */
+    static final int ENTRY_LIMIT = StateEntry.MAX_CONTENT + 4096;
+
+    private final String nodeId;
+    private final RaftServer server;
+    private final RaftClient client;
+
+    HaNode(DaemonConfig.Ha ha, Path stateDirectory) throws IOException {
+        this.nodeId = ha.nodeId();
+        List<RaftPeer> peers = new ArrayList<>();
+        String own = null;
+        for (Map.Entry<String, String> p : ha.peerAddresses().entrySet()) {
+            peers.add(RaftPeer.newBuilder().setId(p.getKey()).setAddress(p.getValue()).build());
+            if (p.getKey().equals(nodeId)) {
+                own = p.getValue();
+            }
+        }
+        RaftGroup group = RaftGroup.valueOf(GROUP, peers);
+        RaftProperties props = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(props, SupportedRpcType.NETTY);
+        int colon = own.lastIndexOf(':');
+        NettyConfigKeys.Server.setHost(props, own.substring(0, colon));
+        NettyConfigKeys.Server.setPort(props, Integer.parseInt(own.substring(colon + 1)));
+        RaftServerConfigKeys.setStorageDir(props, List.of(stateDirectory.resolve("ha").toFile()));
+        TimeDuration min = TimeDuration.valueOf(ha.electionTimeoutMs(), TimeUnit.MILLISECONDS);
+        RaftServerConfigKeys.Rpc.setTimeoutMin(props, min);
+        RaftServerConfigKeys.Rpc.setTimeoutMax(props, min.multiply(2));
+        RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(props, min);
+        RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(props, min.multiply(2));
+        // one entry is a whole state file: the stored routing is 5 MB at 5,120 switches (StateEntry.MAX_CONTENT)
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(props, SizeInBytes.valueOf(ENTRY_LIMIT));
+        RaftServerConfigKeys.Log.setWriteBufferSize(props, SizeInBytes.valueOf(ENTRY_LIMIT + 1024));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(props, SizeInBytes.valueOf(4L * ENTRY_LIMIT));
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(props, true);
+        // state files are replaced whole, so a snapshot (every file once) bounds the log
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, ha.snapshotEvery());
+        this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(nodeId)).setGroup(group)
+                .setProperties(props).setStateMachine(new StateDirectoryMachine(stateDirectory))
+                .setOption(RaftStorage.StartupOption.RECOVER).build();
+        this.client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                        Math.max(10, 4 * ha.electionTimeoutMs() / 100), TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
+                .build();
+    }
+
+    void start() throws IOException {
+        server.start();
+    }
+
+    String nodeId() {
+        return nodeId;
+    }
+
+    /** The member's role and term now. */
+    View view() throws IOException {
+        RaftServer.Division d = server.getDivision(GROUP);
+        DivisionInfo info = d.getInfo();
+        RaftPeerId leader = info.getLeaderId();
+        return new View(info.getCurrentRole().name(), info.getCurrentTerm(), leader == null ? null : leader.toString(),
+                info.isLeaderReady(), info.getLastAppliedIndex(), d.getRaftLog().getLastCommittedIndex());
+    }
+
+    /**
+     * The stores' writes while this member leads in {@code term}: each is committed by a majority (and
+     * applied here, which writes the file) before {@code write} returns; a write after this member lost
+     * the lead fails, and one that reaches a later leader is dropped by every member (fenced by term).
+     */
+    StateFiles files(long term) {
+        return (file, content) -> {
+            StateEntry entry = new StateEntry(term, file.getFileName().toString(), content);
+            RaftClientReply reply = client.io().send(Message.valueOf(ByteString.copyFrom(entry.encode())));
+            if (!reply.isSuccess()) {
+                throw new StoreException(file + ": not committed by the ha group: " + reply.getException());
+            }
+            String outcome = reply.getMessage().getContent().toStringUtf8();
+            if (!StateDirectoryMachine.APPLIED.equals(outcome)) {
+                throw new StoreException(file + ": not written by the ha group (" + outcome + "): this manager led term "
+                        + term + " and was deposed");
+            }
+        };
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            client.close();
+        } finally {
+            server.close();
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package org.fabricmanager.daemon.ha;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.apache.ratis.io.MD5Hash;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.MD5FileUtil;
+import org.fabricmanager.daemon.store.AtomicFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replicated state: the daemon's state files (the index map, the admitted switches, the stored
+ * routing with its version and fingerprint, in the stores' own formats). Applying a committed entry
+ * writes the file atomically into this member's state directory, so that whichever member becomes
+ * leader starts its manager from exactly the committed state, as a restarted daemon would. A snapshot
+ * is every file's content in one file; it lets Ratis drop the log and bring a replaced member up to date.
+ */
+final class StateDirectoryMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(StateDirectoryMachine.class);
+    /** Replies of an applied entry. */
+    static final String APPLIED = "applied";
+    /** Reply of an entry from a deposed leader (its term is not the term it was appended in). */
+    static final String FENCED = "fenced";
+
+    private final Path stateDirectory;
+    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    /** The committed content of each state file (applier thread, and the snapshot taken on it). */
+    private final Map<String, byte[]> files = new TreeMap<>();
+
+    StateDirectoryMachine(Path stateDirectory) {
+        this.stateDirectory = stateDirectory;
+    }
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        super.initialize(server, groupId, raftStorage);
+        storage.init(raftStorage);
+        loadSnapshot(storage.getLatestSnapshot());
+    }
+
+    @Override
+    public void reinitialize() throws IOException {
+        // a snapshot was installed from the leader (this member lagged behind the log it kept)
+        loadSnapshot(storage.loadLatestSnapshot());
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    @Override
+    public synchronized CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        TermIndex at = TermIndex.valueOf(entry);
+        String reply;
+        try {
+            StateEntry e = StateEntry.decode(new DataInputStream(new ByteArrayInputStream(
+                    entry.getStateMachineLogEntry().getLogData().toByteArray())));
+            if (e.term() != at.getTerm()) {
+                // submitted by a leader of term e.term() but appended by the leader of a later term: the
+                // submitter was deposed meanwhile and its view may be stale, so the write is dropped
+                LOG.warn("ha: dropping {} written by the leader of term {} (committed in term {})", e.name(), e.term(),
+                        at.getTerm());
+                reply = FENCED;
+            } else {
+                write(e.name(), e.content());
+                reply = APPLIED;
+            }
+        } catch (IOException ex) {
+            // every member sees the same entry and fails the same way; the state stays as it was
+            LOG.error("ha: entry {} not applied: {}", at, ex.toString());
+            reply = "failed: " + ex.getMessage();
+        }
+        updateLastAppliedTermIndex(at);
+        return CompletableFuture.completedFuture(Message.valueOf(reply));
+    }
+
+    @Override
+    public synchronized long takeSnapshot() throws IOException {
+        TermIndex last = getLastAppliedTermIndex();
+        if (last == null || last.getIndex() < 0) {
+            return -1;
+        }
+        File target = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+        Path tmp = target.toPath().resolveSibling(target.getName() + ".tmp");
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16))) {
+            out.writeInt(files.size());
+            for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                out.writeUTF(f.getKey());
+                out.writeInt(f.getValue().length);
+                out.write(f.getValue());
+            }
+        }
+        Files.move(tmp, target.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(target);
+        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
+        return last.getIndex();
+    }
+
+    private synchronized void loadSnapshot(SingleFileSnapshotInfo snapshot) throws IOException {
+        if (snapshot == null) {
+            return;
+        }
+        Path file = snapshot.getFile().getPath();
+        MD5FileUtil.verifySavedMD5(file.toFile(), MD5FileUtil.readStoredMd5ForFile(file.toFile()));
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+            int n = in.readInt();
+            if (n < 0 || n > StateEntry.FILES.size()) {
+                throw new IOException(file + ": " + n + " state files");
+            }
+            for (int i = 0; i < n; i++) {
+                String name = in.readUTF();
+                int length = in.readInt();
+                if (!StateEntry.FILES.contains(name) || length < 0 || length > StateEntry.MAX_CONTENT) {
+                    throw new IOException(file + ": damaged entry " + name);
+                }
+                byte[] content = new byte[length];
+                in.readFully(content);
+                write(name, content);
+            }
+        }
+        setLastAppliedTermIndex(snapshot.getTermIndex());
+    }
+
+    private void write(String name, byte[] content) throws IOException {
+        AtomicFiles.write(stateDirectory.resolve(name), out -> out.write(content));
+        files.put(name, content);
+    }
+}

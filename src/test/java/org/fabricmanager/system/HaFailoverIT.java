@@ -1,0 +1,347 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hot-standby managers in the production shape: three {@code run} processes with {@code ha.enabled} and one
+ * {@code simulate} process that knows all three, on loopback. The fabric converges under the Raft leader;
+ * kill -9 of the leader makes a standby the active manager, the agents reconnect to it, and it converges
+ * from the replicated state without computing or pushing anything: every table and every destination
+ * index stays as it was. The failover time (kill to CONVERGED on the new leader) is printed, not asserted;
+ * with -Dfm.bench=true the kill is repeated ({@code fm.ha.kills}, default 10) for docs/benchmarks.md.
+ */
+class HaFailoverIT {
+    static final String SPEC = "PGFT(2;4,4;1,4;1,1)";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Manager[] managers = new Manager[3];
+    private Process sim;
+
+    /** One {@code run} process, the lines it printed, and its ports. */
+    private final class Manager {
+        final String id;
+        final int raftPort;
+        final int southboundPort;
+        final int restPort;
+        final Path config;
+        final Path state;
+        Process process;
+        BlockingQueue<String> lines;
+        int starts;
+
+        Manager(int n) throws IOException {
+            id = "n" + n;
+            raftPort = freePort();
+            southboundPort = freePort();
+            restPort = freePort();
+            state = dir.resolve("state-" + id);
+            config = dir.resolve(id + ".yaml");
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + restPort;
+        }
+
+        void start() throws IOException {
+            starts++;
+            List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx256m", "-jar", System.getProperty("fm.jar"),
+                    "run", "--config", config.toString(), "--southbound-port", String.valueOf(southboundPort),
+                    "--http-port", String.valueOf(restPort)));
+            process = new ProcessBuilder(cmd).redirectError(dir.resolve(id + "-" + starts + ".err").toFile()).start();
+            BlockingQueue<String> q = new LinkedBlockingQueue<>();
+            lines = q;
+            Process p = process;
+            Thread reader = new Thread(() -> {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String l = out.readLine(); l != null; l = out.readLine()) {
+                        q.add(l);
+                    }
+                } catch (IOException e) {
+                    // the process ended
+                }
+            }, "out-" + id);
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        boolean printed(String prefix) {
+            return lines.stream().anyMatch(l -> l.startsWith(prefix));
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        if (sim != null) {
+            sim.destroyForcibly();
+        }
+        for (Manager m : managers) {
+            if (m != null && m.process != null) {
+                m.process.destroyForcibly();
+            }
+        }
+    }
+
+    /** Version, tables and indices the fabric converged on under the first leader. */
+    private long version;
+    private Map<String, Long> tables;
+    private byte[] indices;
+
+    /** Starts three managers and the simulator, waits for convergence; the active manager. */
+    private Manager startGroupAndFabric() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.engines.RoutingEngines.names().contains("dmodc"),
+                "the dmodc engine is not registered in this build");
+        for (int i = 0; i < 3; i++) {
+            managers[i] = new Manager(i + 1);
+        }
+        StringBuilder peers = new StringBuilder();
+        StringBuilder connect = new StringBuilder();
+        for (Manager m : managers) {
+            peers.append(peers.length() == 0 ? "" : ", ").append("\"").append(m.id).append("=127.0.0.1:").append(m.raftPort).append("\"");
+            connect.append(connect.length() == 0 ? "" : ",").append("127.0.0.1:").append(m.southboundPort);
+        }
+        for (Manager m : managers) {
+            Files.writeString(m.config, """
+                    southbound:
+                      bind: "127.0.0.1"
+                    rest:
+                      bind: "127.0.0.1"
+                    fabric:
+                      expectedPgft: "%s"
+                    discovery:
+                      settleMs: 15000
+                      maxWaitMs: 30000
+                    state:
+                      directory: "%s"
+                    security:
+                      insecure: true
+                    ha:
+                      enabled: true
+                      nodeId: %s
+                      peers: [%s]
+                      snapshotEvery: 2
+                    """.formatted(SPEC, m.state, m.id, peers));
+            m.start();
+        }
+        Manager leader = awaitActive(null, 60);
+        sim = new ProcessBuilder(FabricProcesses.java(), "-Xmx256m", "-jar", System.getProperty("fm.jar"), "simulate",
+                "--pgft", SPEC, "--connect", connect.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("simulate.out").toFile()).start();
+        JsonNode first = awaitConverged(leader, 60);
+        assertThat(first.at("/switches/connected").asInt()).isEqualTo(8);
+        assertThat(first.at("/routing/computations").asLong()).isEqualTo(1);
+        version = first.at("/routing/version").asLong();
+        tables = tableVersions(leader);
+        assertThat(tables).hasSize(8).allSatisfy((g, v) -> assertThat(v).isEqualTo(version));
+        // the committed state is in every member's state directory, byte for byte
+        indices = Files.readAllBytes(leader.state.resolve("guid2index"));
+        // the stored routing is written (committed through Raft) after the push started: CONVERGED may come first
+        Path stored = leader.state.resolve("routing.state");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(stored) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        byte[] routing = Files.readAllBytes(stored);
+        for (Manager m : managers) {
+            awaitFile(m.state.resolve("routing.state"), routing);
+            assertThat(Files.readAllBytes(m.state.resolve("guid2index"))).as(m.id + " guid2index").isEqualTo(indices);
+        }
+        return leader;
+    }
+
+    @Test
+    void killingTheLeaderMakesAStandbyTakeOverWithoutPushingOrRenumbering() throws Exception {
+        Manager leader = startGroupAndFabric();
+        byte[] routing = Files.readAllBytes(leader.state.resolve("routing.state"));
+        int kills = Boolean.getBoolean("fm.bench") ? Integer.getInteger("fm.ha.kills", 10) : 1;
+        List<Long> failoverMs = new ArrayList<>();
+        for (int k = 0; k < kills; k++) {
+            long begin = System.nanoTime();
+            leader.process.destroyForcibly(); // SIGKILL: no goodbye to agents or peers
+            leader.process.waitFor(30, TimeUnit.SECONDS);
+            Manager dead = leader;
+            leader = awaitActive(dead, 60);
+            long activeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
+            JsonNode after = awaitConverged(leader, 60);
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
+            failoverMs.add(ms);
+            System.out.println("ha failover " + (k + 1) + ": " + dead.id + " killed, " + leader.id + " active after " + activeMs
+                    + " ms, CONVERGED after " + ms + " ms");
+            assertThat(after.at("/switches/connected").asInt()).isEqualTo(8);
+            assertThat(after.at("/tables/inSync").asInt()).isEqualTo(8);
+            assertThat(after.at("/routing/version").asLong()).as("routing version").isEqualTo(version);
+            assertThat(after.at("/routing/reusedFromState").asBoolean()).as("stored routing reused").isTrue();
+            assertThat(after.at("/routing/computations").asLong()).as("no computation").isZero();
+            assertThat(after.at("/push/totalBlocks").asLong()).as("blocks pushed by the new leader").isZero();
+            assertThat(tableVersions(leader)).as("every switch's table").isEqualTo(tables);
+            assertThat(Files.readAllBytes(leader.state.resolve("guid2index"))).as("destination indices").isEqualTo(indices);
+            // the killed member comes back as a standby (from its snapshot and log) and catches up
+            dead.start();
+            awaitLine(dead, "ha " + dead.id + " STANDBY", 60);
+            awaitFile(dead.state.resolve("routing.state"), routing);
+        }
+        try (var snapshots = Files.walk(managers[0].state.resolve("ha"))) {
+            assertThat(snapshots.map(p -> p.getFileName().toString())).as("snapshots taken (ha.snapshotEvery: 2)")
+                    .anyMatch(n -> n.startsWith("snapshot.") && !n.endsWith(".md5"));
+        }
+        Files.writeString(dir.resolve("failover-ms.txt"), failoverMs.toString());
+        System.out.println("ha failover times (ms): " + failoverMs);
+        assertThat(Files.readString(dir.resolve("simulate.out"))).doesNotContain("error");
+    }
+
+    /**
+     * SIGSTOP of the active manager: the others elect a new leader, the agents (whose echo timeout ends the
+     * paused sessions) move to it, and it converges without pushing. After SIGCONT the old leader learns the
+     * higher term, steps down and closes its manager: it serves nothing more and the tables stay the new
+     * leader's. (Its commits, had it sent any, would be refused by the agents: SwitchAgentFencingTest.)
+     */
+    @Test
+    void aPausedLeaderIsDeposedAndStepsDownWhenItResumes() throws Exception {
+        Manager old = startGroupAndFabric();
+        signal("STOP", old.process.pid());
+        Manager leader;
+        try {
+            leader = awaitActive(old, 60);
+            JsonNode after = awaitConverged(leader, 60);
+            assertThat(after.at("/routing/version").asLong()).isEqualTo(version);
+            assertThat(after.at("/routing/computations").asLong()).isZero();
+            assertThat(after.at("/push/totalBlocks").asLong()).as("blocks pushed by the new leader").isZero();
+        } finally {
+            signal("CONT", old.process.pid());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        // it prints STANDBY once its member stopped leading and its manager is closed (it may learn the new
+        // leader's id only later: the new leader's appender to it can still be backing off after the pause)
+        while (!lastRole(old).startsWith("ha " + old.id + " STANDBY")) {
+            assertThat(System.nanoTime()).as("%s steps down after SIGCONT: %s", old.id, old.lines).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+        assertThat(old.process.isAlive()).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> get(old.url() + "/api/v1/status"))
+                .as("the deposed manager's REST is closed").isInstanceOf(IOException.class);
+        JsonNode now = awaitConverged(leader, 30);
+        assertThat(now.at("/push/totalBlocks").asLong()).isZero();
+        assertThat(tableVersions(leader)).as("every switch's table").isEqualTo(tables);
+        assertThat(Files.readAllBytes(leader.state.resolve("guid2index"))).isEqualTo(indices);
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(pid)).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).as("kill -%s %d", name, pid).isZero();
+    }
+
+    private Manager awaitActive(Manager not, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            for (Manager m : managers) {
+                if (m != not && m.process.isAlive() && m.lines.stream().anyMatch(l -> l.matches("rest http://.*"))
+                        && lastRole(m).contains(" ACTIVE ")) {
+                    return m;
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no active manager within " + seconds + " s; see " + dir);
+    }
+
+    private static String lastRole(Manager m) {
+        String last = "";
+        for (String l : m.lines) {
+            if (l.startsWith("ha ")) {
+                last = l;
+            }
+        }
+        return last;
+    }
+
+    private void awaitLine(Manager m, String prefix, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            if (m.printed(prefix)) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(m.id + " did not print '" + prefix + "' within " + seconds + " s: " + m.lines);
+    }
+
+    private static void awaitFile(Path file, byte[] content) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(file) && java.util.Arrays.equals(Files.readAllBytes(file), content)) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        assertThat(Files.exists(file) ? Files.readAllBytes(file) : new byte[0]).as(file.toString()).isEqualTo(content);
+    }
+
+    private JsonNode awaitConverged(Manager m, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = get(m.url() + "/api/v1/status");
+                if ("CONVERGED".equals(last.path("state").asText()) && last.at("/switches/connected").asInt() == 8
+                        && last.at("/tables/inSync").asInt() == 8) {
+                    return last;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError(m.id + " not CONVERGED within " + seconds + " s; last status " + last);
+    }
+
+    private Map<String, Long> tableVersions(Manager m) throws Exception {
+        Map<String, Long> out = new TreeMap<>();
+        for (JsonNode s : get(m.url() + "/api/v1/switches")) {
+            out.put(s.path("guid").asText(), s.path("tableVersion").asLong());
+        }
+        return out;
+    }
+
+    private JsonNode get(String url) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException(url + ": " + r.statusCode());
+        }
+        return JSON.readTree(r.body());
+    }
+}
