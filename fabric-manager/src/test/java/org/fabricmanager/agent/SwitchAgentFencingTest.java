@@ -59,13 +59,13 @@ class SwitchAgentFencingTest {
 
                 byte[] entries = {1, 2};
                 send(s, new LftBlock(100, 1, 0, entries));
-                send(s, new LftCommit(101, 1, 2, 1, TableHash.of(entries), 5L));
+                send(s, new LftCommit(101, 1, 2, 1, TableHash.of(entries), 0, 5L));
                 assertThat(readFrame(s)).isInstanceOf(CommitAck.class);
 
                 // a deposed manager of term 4 tries to overwrite the table
                 byte[] stale = {2, 1};
                 send(s, new LftBlock(102, 2, 0, stale));
-                send(s, new LftCommit(103, 2, 2, 1, TableHash.of(stale), 4L));
+                send(s, new LftCommit(103, 2, 2, 1, TableHash.of(stale), 0, 4L));
                 Message refused = readFrame(s);
                 assertThat(refused).isInstanceOf(ErrorReport.class);
                 assertThat(((ErrorReport) refused).code()).isEqualTo(ErrorCode.STALE_TERM.code());
@@ -75,7 +75,7 @@ class SwitchAgentFencingTest {
 
                 // the current term still commits; a higher one raises the bar
                 send(s, new LftBlock(104, 3, 0, stale));
-                send(s, new LftCommit(105, 3, 2, 1, TableHash.of(stale), 6L));
+                send(s, new LftCommit(105, 3, 2, 1, TableHash.of(stale), 0, 6L));
                 assertThat(readFrame(s)).isInstanceOf(CommitAck.class);
                 assertThat(agent.highestManagerTerm()).isEqualTo(6);
                 assertThat(agent.table().version()).isEqualTo(3);

@@ -175,7 +175,8 @@ class SouthboundCodecTest {
     /** The appended managerTerm of hot-standby managers: present only when non-zero, and whole. */
     @Test
     void managerTermIsAnOptionalAppendedField() {
-        for (Message m : List.of(new HelloReply(1, 2, -5L, 65536, 2000, 7L), new LftCommit(6, 7, 195, 2, 0xfeedfaceL, 3L))) {
+        for (Message m : List.of(new HelloReply(1, 2, -5L, 65536, 2000, 7L),
+                new LftCommit(6, 7, 195, 2, 0xfeedfaceL, 0x1234L, 3L))) {
             ByteBuf buf = Unpooled.buffer();
             SouthboundCodec.encode(m, buf);
             assertThat(buf.readInt()).isEqualTo(buf.readableBytes());
@@ -183,13 +184,19 @@ class SouthboundCodecTest {
             assertThat(SouthboundCodec.decode(buf.slice(buf.readerIndex(), full))).as("round trip of %s", m).isEqualTo(m);
             Message without = SouthboundCodec.decode(buf.slice(buf.readerIndex(), full - 8));
             assertThat(without).as("%s without its term", m).isIn(new HelloReply(1, 2, -5L, 65536, 2000),
-                    new LftCommit(6, 7, 195, 2, 0xfeedfaceL));
+                    new LftCommit(6, 7, 195, 2, 0xfeedfaceL, 0x1234L));
             for (int cut = full - 7; cut < full; cut++) {
                 ByteBuf partial = buf.slice(buf.readerIndex(), cut);
                 assertThatThrownBy(() -> SouthboundCodec.decode(partial)).as("%s cut at %d", m, cut)
                         .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED));
             }
         }
+        // a term without a rules hash: the rules-hash field is sent as 0 (rules kept) so that the term's place is fixed
+        LftCommit termOnly = new LftCommit(6, 7, 195, 2, 0xfeedfaceL, 0, 3L);
+        ByteBuf termBuf = Unpooled.buffer();
+        SouthboundCodec.encode(termOnly, termBuf);
+        termBuf.skipBytes(4);
+        assertThat(SouthboundCodec.decode(termBuf)).isEqualTo(termOnly);
         ByteBuf noTerm = Unpooled.buffer();
         SouthboundCodec.encode(new LftCommit(6, 7, 195, 2, 0xfeedfaceL, 0), noTerm);
         ByteBuf old = Unpooled.buffer();
