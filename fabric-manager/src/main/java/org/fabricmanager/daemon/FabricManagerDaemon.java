@@ -80,7 +80,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private SouthboundServer southbound;
     private RestServer rest;
     /** The REST actions' bearer token ({@code rest.adminToken} or read from {@code rest.adminTokenFile}). */
-    private final String adminToken;
+    private volatile String adminToken;
     private InetSocketAddress southboundAddress;
     private InetSocketAddress restAddress;
 
@@ -297,7 +297,15 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
      */
     public CompletableFuture<ConfigReload> reload(DaemonConfig read) {
         return queue.call("reload", () -> {
+            // the token file is read again (rotated tokens take effect); a bad one refuses the whole reload
+            String token = AdminTokenFile.resolve(read.rest());
             ConfigReload plan = ConfigReload.plan(config, read);
+            if (!java.util.Objects.equals(token, adminToken) && read.rest().adminTokenFile() != null) {
+                List<String> changed = new java.util.ArrayList<>(plan.changed());
+                changed.add("admin token read from " + read.rest().adminTokenFile() + ": another");
+                plan = new ConfigReload(plan.effective(), changed, plan.needRestart());
+            }
+            adminToken = token;
             coordinator.retune(plan.effective());
             faultManager.retune(plan.effective().faults());
             config = plan.effective();

@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * What a configuration re-read at run time (SIGHUP) may change in a running daemon, and what only a restart
- * applies. Safe at run time: {@code rest.adminToken}, the settle windows ({@code routing.settleMs},
+ * applies. Safe at run time: {@code rest.adminToken} and {@code rest.adminTokenFile} (the file is read again at
+ * every reload), the settle windows ({@code routing.settleMs},
  * {@code faults.settleMs}) and the flap quarantine ({@code faults.flapThreshold}, {@code flapWindowMs},
  * {@code quarantineMs}): each is read afresh at its next use. Everything else (ports, TLS, the expected
  * fabric, the engine, the state directory, the detector) shapes objects built at start-up.
@@ -31,7 +32,12 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
             changed.add("rest.adminToken: " + (rr.adminToken() == null ? "none" : "set") + " -> "
                     + (nr.adminToken() == null ? "none (actions refused)" : rr.adminToken() == null ? "set" : "another"));
         }
-        if (!rr.bind().equals(nr.bind()) || rr.port() != nr.port() || rr.ioThreads() != nr.ioThreads()) {
+        if (!Objects.equals(rr.adminTokenFile(), nr.adminTokenFile())) {
+            changed.add("rest.adminTokenFile: " + (rr.adminTokenFile() == null ? "none" : rr.adminTokenFile()) + " -> "
+                    + (nr.adminTokenFile() == null ? "none" : nr.adminTokenFile()));
+        }
+        if (!rr.bind().equals(nr.bind()) || rr.port() != nr.port() || rr.ioThreads() != nr.ioThreads()
+                || !Objects.equals(rr.tls(), nr.tls())) {
             restart.add("rest");
         }
         DaemonConfig.Routing ro = running.routing();
@@ -54,7 +60,8 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
         section(restart, "state", running.state(), read.state());
         section(restart, "security", running.security(), read.security());
         DaemonConfig effective = new DaemonConfig(running.southbound(),
-                new DaemonConfig.Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken()), running.fabric(),
+                new DaemonConfig.Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls()),
+                running.fabric(),
                 running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs()), running.push(),
                 running.state(), new DaemonConfig.Faults(fn.settleMs(), fn.flapThreshold(), fn.flapWindowMs(),
                         fn.quarantineMs(), fo.detector()), running.security());
