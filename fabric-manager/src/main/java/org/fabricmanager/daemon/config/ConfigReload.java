@@ -59,12 +59,13 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
         section(restart, "push", running.push(), read.push());
         section(restart, "state", running.state(), read.state());
         section(restart, "security", running.security(), read.security());
+        section(restart, "ha", running.ha(), read.ha());
         DaemonConfig effective = new DaemonConfig(running.southbound(),
                 new DaemonConfig.Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls()),
                 running.fabric(),
                 running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs()), running.push(),
                 running.state(), new DaemonConfig.Faults(fn.settleMs(), fn.flapThreshold(), fn.flapWindowMs(),
-                        fn.quarantineMs(), fo.detector()), running.security());
+                        fn.quarantineMs(), fo.detector()), running.security(), running.ha());
         return new ConfigReload(effective, changed, restart);
     }
 
