@@ -123,6 +123,15 @@ public final class PemFiles {
 
     /** Refuses a file whose group or other users have any permission on it (POSIX file systems only). */
     public static void checkOwnerOnly(Path file) {
+        checkOwnerOnly(file, "this private key");
+    }
+
+    /**
+     * As {@link #checkOwnerOnly(Path)}, naming the secret in the message ({@code what}, e.g. "the admin token").
+     *
+     * @throws PkiException naming the file, its mode and the chmod that fixes it
+     */
+    public static void checkOwnerOnly(Path file, String what) {
         if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
             return;
         }
@@ -137,7 +146,7 @@ public final class PemFiles {
         for (PosixFilePermission p : permissions) {
             if (!p.name().startsWith("OWNER")) {
                 throw new PkiException(file + ": mode " + PosixFilePermissions.toString(permissions)
-                        + " lets other users read this private key; run 'chmod 600 " + file + "'");
+                        + " lets other users read " + what + "; run 'chmod 600 " + file + "'");
             }
         }
     }

@@ -3,13 +3,11 @@ package org.fabricmanager.daemon.config;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
+import org.fabricmanager.pki.PemFiles;
+import org.fabricmanager.pki.PkiException;
 
 /**
  * Reads the REST admin token from {@code rest.adminTokenFile}: the first line, trimmed, of a file only its
@@ -58,20 +56,10 @@ public final class AdminTokenFile {
     }
 
     private static void checkOwnerOnly(Path file) {
-        if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            return;
-        }
-        Set<PosixFilePermission> permissions;
         try {
-            permissions = Files.getPosixFilePermissions(file);
-        } catch (NoSuchFileException e) {
-            throw new ConfigException("rest.adminTokenFile " + file + ": no such file");
-        } catch (IOException e) {
-            throw new ConfigException("rest.adminTokenFile " + file + ": cannot read its permissions: " + e.getMessage());
-        }
-        if (permissions.stream().anyMatch(p -> !p.name().startsWith("OWNER"))) {
-            throw new ConfigException("rest.adminTokenFile " + file + ": mode " + PosixFilePermissions.toString(permissions)
-                    + " lets other users read the admin token; run 'chmod 600 " + file + "'");
+            PemFiles.checkOwnerOnly(file, "the admin token");
+        } catch (PkiException e) {
+            throw new ConfigException("rest.adminTokenFile " + e.getMessage());
         }
     }
 }

@@ -65,11 +65,7 @@ final class RouteFill {
         byte[][] rows = new byte[switches][];
         Worker[] workers = new Worker[pool.threads()];
         pool.forRange(rows.length, GRAIN, (w, from, to) -> {
-            Worker worker = workers[w];
-            if (worker == null) {
-                worker = new Worker();
-                workers[w] = worker;
-            }
+            Worker worker = worker(workers, w);
             for (int s = from; s < to; s++) {
                 if (twinOf[s] < 0) {
                     rows[s] = worker.row(s);
@@ -79,11 +75,7 @@ final class RouteFill {
         // twins: the representative's row with the two leaves where they differ recomputed
         int words = (costs.leafCount() + 63) >>> 6;
         pool.forRange(rows.length, GRAIN, (w, from, to) -> {
-            Worker worker = workers[w];
-            if (worker == null) {
-                worker = new Worker();
-                workers[w] = worker;
-            }
+            Worker worker = worker(workers, w);
             for (int s = from; s < to; s++) {
                 int r = twinOf[s];
                 if (r >= 0) {
@@ -101,6 +93,14 @@ final class RouteFill {
 
     private static final int[] NO_DESTINATIONS = new int[0];
 
+    /** Worker {@code w}'s scratch space, made on its first use. */
+    private Worker worker(Worker[] workers, int w) {
+        if (workers[w] == null) {
+            workers[w] = new Worker();
+        }
+        return workers[w];
+    }
+
     /**
      * The rows of a re-route: {@code null} where {@code changes} reuses the previous row, the
      * previous row copied and patched at its dirty leaves and destinations, or a whole new row.
@@ -110,11 +110,7 @@ final class RouteFill {
         byte[][] rows = new byte[switches][];
         Worker[] workers = new Worker[pool.threads()];
         pool.forRange(rows.length, GRAIN, (w, from, to) -> {
-            Worker worker = workers[w];
-            if (worker == null) {
-                worker = new Worker();
-                workers[w] = worker;
-            }
+            Worker worker = worker(workers, w);
             for (int s = from; s < to; s++) {
                 byte kind = changes.kind(s);
                 if (kind == RouteChanges.FULL) {
