@@ -22,10 +22,12 @@ import org.fabricmanager.southbound.Protocol;
  * @param managers           every manager's southbound address, {@code daemon} first (hot-standby managers,
  *                           docs/operations.md): the agent tries the next one whenever a connection fails or ends
  *                           before the handshake completed (a standby refuses it)
+ * @param lftRuns            whether the agent announces and stages LFT_BLOCKS runs (HELLO feature bit); off only
+ *                           to play an agent that predates them
  */
 public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
                             long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, boolean vcRules,
-                            List<InetSocketAddress> managers) {
+                            List<InetSocketAddress> managers, boolean lftRuns) {
 
     public AgentSettings {
         managers = managers == null || managers.isEmpty() ? List.of(daemon) : List.copyOf(managers);
@@ -37,7 +39,8 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
     /** Settings of an agent that supports VC rules, for one manager. */
     public AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
                          long initialBackoffMs, long maxBackoffMs, TlsMaterial tls) {
-        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, true, null);
+        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, true, null,
+                true);
     }
 
     /** Plaintext settings. */
@@ -54,13 +57,13 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
     /** These settings with TLS material ({@code null}: plaintext). */
     public AgentSettings withTls(TlsMaterial material) {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, material, vcRules, managers);
+                maxBackoffMs, material, vcRules, managers, lftRuns);
     }
 
     /** These settings for an agent that predates VC rules: no feature bit in HELLO, VC_RULES refused. */
     public AgentSettings withoutVcRules() {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, false, managers);
+                maxBackoffMs, tls, false, managers, lftRuns);
     }
 
     /** These settings with every manager's address (the first one becomes {@link #daemon}). */
@@ -69,6 +72,17 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
             throw new IllegalArgumentException("at least one manager address");
         }
         return new AgentSettings(all.get(0), maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, vcRules, all);
+                maxBackoffMs, tls, vcRules, all, lftRuns);
+    }
+
+    /** These settings for an agent that predates LFT_BLOCKS runs: no feature bit in HELLO, the message refused. */
+    public AgentSettings withoutLftRuns() {
+        return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
+                maxBackoffMs, tls, vcRules, managers, false);
+    }
+
+    /** The HELLO {@code features} these settings announce. */
+    public int helloFeatures() {
+        return (vcRules ? Protocol.FEATURE_VC_RULES : 0) | (lftRuns ? Protocol.FEATURE_LFT_RUNS : 0);
     }
 }

@@ -475,7 +475,7 @@ public final class SwitchAgent {
         AppliedTable t = table;
         return new Hello(takeTxid(), Protocol.MIN_VERSION, Protocol.MAX_VERSION, guid, incarnation, portCount,
                 settings.maxFrameBytes(), t.version(), t.length(), t.hash(), name,
-                settings.vcRules() ? Protocol.FEATURE_VC_RULES : 0);
+                settings.helloFeatures());
     }
 
     /** The handler of one connection; a new one per connect. */
@@ -567,6 +567,20 @@ public final class SwitchAgent {
                 blocksReceived.incrementAndGet();
                 try {
                     stager.stage(block);
+                } catch (ProtocolException e) {
+                    ctx.writeAndFlush(e.toMessage());
+                }
+            } else if (msg instanceof Message.LftBlocks run) {
+                if (!settings.lftRuns()) {
+                    // an agent that predates LFT_BLOCKS knows no type 0x14: what such an agent answers
+                    ctx.writeAndFlush(new ErrorReport(run.txid(), ErrorCode.UNKNOWN_TYPE.code(),
+                            MessageType.LFT_BLOCKS.code(), "unknown message type 0x14"));
+                    ctx.close();
+                    return;
+                }
+                blocksReceived.addAndGet(run.blockCount());
+                try {
+                    stager.stage(run);
                 } catch (ProtocolException e) {
                     ctx.writeAndFlush(e.toMessage());
                 }

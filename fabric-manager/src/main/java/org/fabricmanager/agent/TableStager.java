@@ -34,21 +34,48 @@ final class TableStager {
      * @throws ProtocolException BAD_BLOCK (non-fatal) for an entry that is not a port of this switch
      */
     void stage(LftBlock block) {
-        if (block.version() != version) {
-            clear();
-            version = block.version();
+        startBatch(block.version());
+        check(block.entries(), block.base(), MessageType.LFT_BLOCK, block.txid());
+        put(block.base() / LftBlock.SIZE, block.entries());
+    }
+
+    /**
+     * Stages a run of blocks (LFT_BLOCKS) exactly as its blocks one by one: each counts once in the batch.
+     *
+     * @throws ProtocolException BAD_BLOCK (non-fatal) for an entry that is not a port of this switch; then no
+     *                           block of the run is staged
+     */
+    void stage(Message.LftBlocks run) {
+        startBatch(run.version());
+        byte[] entries = run.entries();
+        check(entries, run.base(), MessageType.LFT_BLOCKS, run.txid());
+        int first = run.base() / LftBlock.SIZE;
+        for (int i = 0; i < run.blockCount(); i++) {
+            int from = i * LftBlock.SIZE;
+            put(first + i, Arrays.copyOfRange(entries, from, Math.min(entries.length, from + LftBlock.SIZE)));
         }
-        byte[] entries = block.entries();
+    }
+
+    private void startBatch(long v) {
+        if (v != version) {
+            clear();
+            version = v;
+        }
+    }
+
+    private void check(byte[] entries, int base, MessageType type, int txid) {
         for (int i = 0; i < entries.length; i++) {
             int port = entries[i] & 0xff;
             if (port != 255 && (port < 1 || port > portCount)) {
-                poison = "entry for index " + (block.base() + i) + " is port " + port + ", not in [1, " + portCount + "] or 255";
-                throw new ProtocolException(ErrorCode.BAD_BLOCK, MessageType.LFT_BLOCK.code(), block.txid(), poison);
+                poison = "entry for index " + (base + i) + " is port " + port + ", not in [1, " + portCount + "] or 255";
+                throw new ProtocolException(ErrorCode.BAD_BLOCK, type.code(), txid, poison);
             }
         }
-        int b = block.base() / LftBlock.SIZE;
+    }
+
+    private void put(int b, byte[] entries) {
         if (b >= blocks.length) {
-            blocks = java.util.Arrays.copyOf(blocks, Math.max(b + 1, blocks.length * 2));
+            blocks = Arrays.copyOf(blocks, Math.max(b + 1, blocks.length * 2));
         }
         if (blocks[b] == null) {
             staged++;

@@ -34,7 +34,7 @@ final class SimulateCommand implements Command {
         return """
                 usage: fabric-manager simulate (--pgft SPEC | --hdft SPEC | --topology FILE) --connect HOST:PORT[,HOST:PORT...] [--pki DIR]
                                                [--only GUID[,GUID...] | --except GUID[,GUID...]] [--io-threads N]
-                                               [--no-vc-rules]
+                                               [--no-vc-rules] [--no-lft-runs]
                   Runs one switch agent per switch of the fabric in this process (each with its own TCP connection
                   to the daemon), prints progress, and runs until Ctrl-C. A fabric can be split over several
                   processes, as agents are spread over hosts: each runs the switches --only names, or all but those
@@ -54,6 +54,8 @@ final class SimulateCommand implements Command {
                   --io-threads N           event-loop threads shared by all agents (default 2)
                   --no-vc-rules            play agents that predate VC_RULES (no HELLO feature bit): a daemon
                                            routing with vtftr refuses them
+                  --no-lft-runs            play agents that predate LFT_BLOCKS (no HELLO feature bit): the daemon
+                                           sends them one LFT_BLOCK frame per 64-entry block
                   Every agent runs a failure-detector member when the daemon configures one (faults.detector), on a
                   UDP port of its own that it tells the daemon (DETECTOR_ENDPOINT); open those ports between hosts.""".formatted(FabricSource.USAGE);
     }
@@ -71,7 +73,7 @@ final class SimulateCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of("commands", "no-vc-rules");
+        return Set.of("commands", "no-vc-rules", "no-lft-runs");
     }
 
     @Override
@@ -81,8 +83,14 @@ final class SimulateCommand implements Command {
         int threads = args.intValue("io-threads", 2, 1, 64);
         Fabric fabric = FabricSource.load(args);
         LongPredicate runs = selection(args, fabric);
-        AgentSettings base = args.flag("no-vc-rules") ? AgentSettings.defaults(daemon).withManagers(managers).withoutVcRules()
-                : AgentSettings.defaults(daemon).withManagers(managers);
+        AgentSettings configured = AgentSettings.defaults(daemon).withManagers(managers);
+        if (args.flag("no-vc-rules")) {
+            configured = configured.withoutVcRules();
+        }
+        if (args.flag("no-lft-runs")) {
+            configured = configured.withoutLftRuns();
+        }
+        AgentSettings base = configured;
         java.util.function.LongFunction<AgentSettings> settings = args.has("pki")
                 ? SimulatorTls.settings("simulate", java.nio.file.Path.of(args.require("pki")), fabric, base, runs)
                 : guid -> base;

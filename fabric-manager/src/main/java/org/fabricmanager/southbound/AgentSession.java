@@ -283,14 +283,23 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 SouthboundCodec.encode(new Message.VcRuleSet(first, batch.version(), r.vcCount(), r.portClasses(),
                         r.transitions()), frames);
             }
-            for (LftBatch.Block b : batch.blocks()) {
-                if (frames.readableBytes() > BATCH_BUFFER_BYTES - LftBatch.blockFrameBytes(LftBlock.SIZE)) {
+            int runEntries = blockRunEntries();
+            List<LftBatch.Block> blocks = batch.blocks();
+            for (int from = 0; from < blocks.size(); ) {
+                int to = runEntries > LftBlock.SIZE ? batch.runEnd(from, runEntries) : from + 1;
+                if (frames.readableBytes() > BATCH_BUFFER_BYTES - LftBatch.runFrameBytes(runEntries)) {
                     channel.write(frames);
                     frames = channel.alloc().buffer(BATCH_BUFFER_BYTES);
                 }
                 int txid = takeTxid();
                 first = first == 0 ? txid : first;
-                SouthboundCodec.encode(new LftBlock(txid, batch.version(), b.base(), b.entries()), frames);
+                if (runEntries > LftBlock.SIZE) {
+                    SouthboundCodec.encodeRun(txid, batch, from, to, frames);
+                } else {
+                    LftBatch.Block b = blocks.get(from);
+                    SouthboundCodec.encode(new LftBlock(txid, batch.version(), b.base(), b.entries()), frames);
+                }
+                from = to;
             }
             int commitTxid = takeTxid();
             SouthboundCodec.encode(new LftCommit(commitTxid, batch.version(), batch.length(), batch.blocks().size(),
@@ -679,6 +688,20 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         } else {
             p.future.complete(value);
         }
+    }
+
+    /**
+     * LFT_BLOCKS runs as long as the agent's receive limit allows, up to {@link Protocol#MAX_RUN_ENTRIES}, when its
+     * HELLO announced {@link Protocol#FEATURE_LFT_RUNS}; 64 (one LFT_BLOCK per block) otherwise.
+     */
+    @Override
+    public int blockRunEntries() {
+        Hello h = hello;
+        if (h == null || (h.features() & Protocol.FEATURE_LFT_RUNS) == 0) {
+            return LftBlock.SIZE;
+        }
+        int fit = (h.maxFrame() - Protocol.HEADER_BYTES - 14) / LftBlock.SIZE * LftBlock.SIZE;
+        return Math.max(LftBlock.SIZE, Math.min(Protocol.MAX_RUN_ENTRIES, fit));
     }
 
     /** The largest frame the agent accepts (from its HELLO). */

@@ -1,6 +1,7 @@
 package org.fabricmanager.southbound;
 
 import java.util.List;
+import org.fabricmanager.southbound.Message.LftBlock;
 
 /**
  * One table push to one switch: the blocks that differ from what it holds, ended by the commit of
@@ -43,11 +44,56 @@ public record LftBatch(long version, List<Block> blocks, int length, long hash, 
         return Protocol.LENGTH_FIELD_BYTES + Protocol.HEADER_BYTES + 13 + entries;
     }
 
-    /** Bytes on the wire: every block frame and the commit frame. */
+    /** Bytes of an LFT_BLOCKS frame of {@code entries} entries (length field included). */
+    public static int runFrameBytes(int entries) {
+        return Protocol.LENGTH_FIELD_BYTES + Protocol.HEADER_BYTES + 14 + entries;
+    }
+
+    /**
+     * The end (exclusive) of the run of blocks that starts at {@code start}: the blocks that follow one another
+     * without a gap, every one but the last full, at most {@code maxEntries} entries in all (at least one block).
+     */
+    public int runEnd(int start, int maxEntries) {
+        int entries = blocks.get(start).entries().length;
+        int end = start + 1;
+        while (end < blocks.size()) {
+            Block previous = blocks.get(end - 1);
+            Block next = blocks.get(end);
+            if (previous.entries().length != LftBlock.SIZE || next.base() != previous.base() + LftBlock.SIZE
+                    || entries + next.entries().length > maxEntries) {
+                break;
+            }
+            entries += next.entries().length;
+            end++;
+        }
+        return end;
+    }
+
+    /** Bytes on the wire as LFT_BLOCK frames: every block frame and the commit frame. */
     public long wireBytes() {
+        return wireBytes(LftBlock.SIZE);
+    }
+
+    /**
+     * Bytes on the wire when blocks go in runs of at most {@code runEntries} entries: LFT_BLOCKS frames when
+     * {@code runEntries} is above 64 (an agent with {@link Protocol#FEATURE_LFT_RUNS}), LFT_BLOCK frames otherwise.
+     */
+    public long wireBytes(int runEntries) {
         long bytes = COMMIT_FRAME_BYTES + (rulesHash != 0 ? 8 : 0) + (rules != null ? rules.frameBytes() : 0);
-        for (Block b : blocks) {
-            bytes += blockFrameBytes(b.entries().length);
+        if (runEntries <= LftBlock.SIZE) {
+            for (Block b : blocks) {
+                bytes += blockFrameBytes(b.entries().length);
+            }
+            return bytes;
+        }
+        for (int start = 0; start < blocks.size(); ) {
+            int end = runEnd(start, runEntries);
+            int entries = 0;
+            for (int i = start; i < end; i++) {
+                entries += blocks.get(i).entries().length;
+            }
+            bytes += runFrameBytes(entries);
+            start = end;
         }
         return bytes;
     }

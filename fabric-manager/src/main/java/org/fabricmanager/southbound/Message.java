@@ -112,6 +112,38 @@ public sealed interface Message {
     }
 
     /**
+     * LFT_BLOCKS: the consecutive blocks from destination index {@code base} (a multiple of 64), 64 entries each
+     * except perhaps the last, staged for table {@code version} as if each had come in its own LFT_BLOCK.
+     */
+    record LftBlocks(int txid, long version, int base, byte[] entries) implements Message {
+        /** Number of 64-entry blocks (the last may be shorter) these entries stage. */
+        public int blockCount() {
+            return (entries.length + LftBlock.SIZE - 1) / LftBlock.SIZE;
+        }
+
+        @Override
+        public MessageType type() {
+            return MessageType.LFT_BLOCKS;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof LftBlocks b && b.txid == txid && b.version == version && b.base == base
+                    && Arrays.equals(b.entries, entries);
+        }
+
+        @Override
+        public int hashCode() {
+            return (Long.hashCode(version) * 31 + base) * 31 + Arrays.hashCode(entries);
+        }
+
+        @Override
+        public String toString() {
+            return "LFT_BLOCKS[txid=" + txid + ", v" + version + ", base " + base + ", " + entries.length + " entries]";
+        }
+    }
+
+    /**
      * LFT_COMMIT: apply the staged blocks of {@code version} atomically; the result must hash to {@code hash}.
      * A {@code rulesHash} other than 0 (an appended field) also applies the VC rules staged for this
      * version, or keeps the held ones, and the rules then held must hash to it. {@code managerTerm} (a second

@@ -14,7 +14,8 @@ public enum MessageType {
     ECHO_REPLY(0x0A),
     DETECTOR_CONFIG(0x0B),
     VC_RULES(0x0E),
-    DETECTOR_ENDPOINT(0x10);
+    DETECTOR_ENDPOINT(0x10),
+    LFT_BLOCKS(0x14);
 
     private static final MessageType[] BY_CODE = new MessageType[256];
 

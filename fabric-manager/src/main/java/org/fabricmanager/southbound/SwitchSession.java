@@ -49,6 +49,14 @@ public interface SwitchSession {
     CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs);
 
     /**
+     * Most entries {@link #sendBatch} puts in one frame: above 64 when the agent stages LFT_BLOCKS runs (HELLO
+     * feature {@link Protocol#FEATURE_LFT_RUNS}), 64 (one LFT_BLOCK per block) otherwise. For byte counts.
+     */
+    default int blockRunEntries() {
+        return Message.LftBlock.SIZE;
+    }
+
+    /**
      * Sends a failure-detector configuration in chunks.
      *
      * @return completed (never exceptionally) with the agent's answer

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Arrays;
 import java.util.Random;
 import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.LftBatch;
+import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.Message.LftCommit;
 import org.fabricmanager.southbound.ProtocolException;
@@ -38,6 +40,77 @@ class TableStagerTest {
             }
         }
         return stager.commit(held, new LftCommit(99, version, target.length, blocks, TableHash.of(target)));
+    }
+
+    /** The same diff as {@link #push}, sent as the daemon sends it to an agent with LFT_BLOCKS runs. */
+    private static AppliedTable pushRuns(TableStager stager, AppliedTable held, byte[] target, long version, int runEntries) {
+        java.util.List<LftBatch.Block> blocks = new java.util.ArrayList<>();
+        for (int base = 0; base < target.length; base += 64) {
+            int n = Math.min(64, target.length - base);
+            boolean differs = false;
+            for (int i = 0; i < n && !differs; i++) {
+                differs = held.port(base + i) != (target[base + i] & 0xff);
+            }
+            if (differs) {
+                blocks.add(new LftBatch.Block(base, Arrays.copyOfRange(target, base, base + n)));
+            }
+        }
+        LftBatch batch = new LftBatch(version, blocks, target.length, TableHash.of(target));
+        for (int from = 0; from < blocks.size(); ) {
+            int to = batch.runEnd(from, runEntries);
+            java.io.ByteArrayOutputStream entries = new java.io.ByteArrayOutputStream();
+            for (int i = from; i < to; i++) {
+                entries.writeBytes(blocks.get(i).entries());
+            }
+            stager.stage(new Message.LftBlocks(from + 1, version, blocks.get(from).base(), entries.toByteArray()));
+            from = to;
+        }
+        return stager.commit(held, new LftCommit(99, version, target.length, blocks.size(), TableHash.of(target)));
+    }
+
+    /** Runs of any length stage exactly what their blocks one by one would: the same tables, commit after commit. */
+    @Test
+    void runsReproduceTheTablesOfSingleBlocks() {
+        for (long seed = 1; seed <= 20; seed++) {
+            Random r = new Random(seed);
+            TableStager single = new TableStager(PORTS);
+            TableStager runs = new TableStager(PORTS);
+            AppliedTable heldSingle = AppliedTable.EMPTY;
+            AppliedTable heldRuns = AppliedTable.EMPTY;
+            for (int version = 1; version <= 40; version++) {
+                byte[] target = randomTable(r, 1 + r.nextInt(3_000));
+                if (r.nextBoolean() && heldRuns.length() > 0) {
+                    target = heldRuns.entries();
+                    for (int k = r.nextInt(20); k >= 0; k--) {
+                        target[r.nextInt(target.length)] = (byte) (1 + r.nextInt(PORTS));
+                    }
+                }
+                int runEntries = 64 * (1 + r.nextInt(64));
+                heldSingle = push(single, heldSingle, target, version);
+                heldRuns = pushRuns(runs, heldRuns, target, version, runEntries);
+                assertThat(heldRuns.entries()).as("seed %d version %d runs of %d", seed, version, runEntries)
+                        .isEqualTo(heldSingle.entries()).isEqualTo(target);
+                assertThat(heldRuns.hash()).isEqualTo(heldSingle.hash());
+                assertThat(runs.stagedBlocks()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aRunWithABadEntryIsRefusedAndPoisonsTheBatch() {
+        TableStager stager = new TableStager(PORTS);
+        byte[] entries = new byte[200];
+        Arrays.fill(entries, (byte) 1);
+        entries[150] = (byte) (PORTS + 1);
+        assertThatThrownBy(() -> stager.stage(new Message.LftBlocks(5, 1, 0, entries)))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.BAD_BLOCK);
+                    assertThat(e.getMessage()).contains("index 150");
+                });
+        assertThat(stager.stagedBlocks()).isZero();
+        stager.stage(new LftBlock(6, 1, 0, new byte[] {1}));
+        assertThatThrownBy(() -> stager.commit(AppliedTable.EMPTY, new LftCommit(7, 1, 1, 1, TableHash.of(new byte[] {1}))))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_BLOCK));
     }
 
     @Test

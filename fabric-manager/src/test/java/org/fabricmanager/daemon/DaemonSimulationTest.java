@@ -14,6 +14,7 @@ import java.util.function.Predicate;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.southbound.LftBatch;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.topology.EndNode;
@@ -167,6 +168,44 @@ class DaemonSimulationTest {
             sim.linkDown(PgftGenerator.switchGuid(1, 2), 6);
             s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "re-route");
             assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 2, v1);
+        } finally {
+            daemon.close();
+        }
+    }
+
+    /**
+     * Agents that stage LFT_BLOCKS runs and agents that predate them, in one fabric, end with the same tables; the
+     * runs cost one frame per four blocks here (tables of 256 entries) and the daemon counts the bytes each was sent.
+     */
+    @Test
+    void agentsWithAndWithoutLftRunsInstallTheSameTables() throws Exception {
+        PgftSpec spec = PgftSpec.parse("PGFT(2;16,16;1,16;1,1)");
+        Fabric fabric = PgftGenerator.generate(spec);
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, spec), List.of(), new SimpleMeterRegistry(),
+                new HopTestEngine());
+        AgentSettings runs = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
+                65536, 1_000, 5_000, 20, 300);
+        AgentSettings single = runs.withoutLftRuns();
+        java.util.function.LongPredicate old = guid -> (Long.hashCode(guid) & 1) == 0;
+        try (FabricSimulator sim = new FabricSimulator(fabric, guid -> old.test(guid) ? single : runs, null, 1, null, 1)) {
+            sim.start();
+            Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
+            ForwardingTables tables = new HopTestEngine().route(daemon.topology().get().index()).tables();
+            assertAgentsHold(sim, tables, 1);
+            int blocksPerTable = tables.destinationCount() / 64;
+            long expectedBytes = 0;
+            int olds = 0;
+            for (SwitchAgent a : sim.agents()) {
+                assertThat(a.blocksReceived()).as("%s blocks", a).isEqualTo(blocksPerTable);
+                boolean isOld = old.test(a.guid());
+                olds += isOld ? 1 : 0;
+                expectedBytes += LftBatch.COMMIT_FRAME_BYTES + (isOld ? blocksPerTable * LftBatch.blockFrameBytes(64)
+                        : LftBatch.runFrameBytes(tables.destinationCount()));
+            }
+            assertThat(olds).isBetween(1, sim.agents().size() - 1);
+            assertThat(blocksPerTable).isEqualTo(4);
+            assertThat(s.push().blocks()).isEqualTo((long) blocksPerTable * sim.agents().size());
+            assertThat(s.push().bytes()).isEqualTo(expectedBytes);
         } finally {
             daemon.close();
         }

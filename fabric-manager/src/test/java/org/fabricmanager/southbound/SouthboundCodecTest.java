@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.net.InetAddress;
 import java.util.List;
@@ -47,6 +48,7 @@ class SouthboundCodecTest {
                 new PortStatus(3, List.of(PortRecord.down(9))),
                 new LftBlock(4, 7, 128, entries),
                 new LftBlock(5, 7, 192, new byte[] {1, 2, (byte) 255}),
+                new Message.LftBlocks(15, 7, 256, java.util.Arrays.copyOf(entries, 64 * 3 + 5)),
                 new LftCommit(6, 7, 195, 2, 0xfeedfaceL),
                 new Ack(7, MessageType.PORT_INFO),
                 new CommitAck(8, 7, 195, -1L),
@@ -239,7 +241,38 @@ class SouthboundCodecTest {
         assertMalformed(new LftBlock(1, 0, 0, new byte[] {1}), "version 0");
         assertMalformed(new LftBlock(1, 1, 0, new byte[65]), "count 65");
         assertMalformed(new LftCommit(1, 1, 64, 2, 0), "2 blocks cannot fit");
+        assertMalformed(new Message.LftBlocks(1, 1, 65, new byte[] {1}), "multiple of 64");
+        assertMalformed(new Message.LftBlocks(1, 0, 0, new byte[] {1}), "version 0");
+        assertMalformed(new Message.LftBlocks(1, 1, 0, new byte[0]), "count 0");
+        assertMalformed(new Message.LftBlocks(1, 1, 0, new byte[Protocol.MAX_RUN_ENTRIES + 1]), "count 4097");
+        assertMalformed(new Message.LftBlocks(1, 1, Protocol.MAX_TABLE_LENGTH - 64, new byte[65]), "ending at most");
         assertMalformed(new Ack(1, MessageType.ECHO_REPLY), "not acknowledged");
+    }
+
+    /** A run written straight from a batch's blocks is byte for byte the LFT_BLOCKS message of their entries. */
+    @Test
+    void aRunEncodedFromBlocksIsTheLftBlocksMessageOfTheirEntries() {
+        Random random = new Random(7);
+        for (int trial = 0; trial < 200; trial++) {
+            int first = random.nextInt(1_000);
+            int full = 1 + random.nextInt(64);
+            int last = 1 + random.nextInt(64);
+            List<LftBatch.Block> blocks = new java.util.ArrayList<>();
+            java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+            for (int b = 0; b < full; b++) {
+                byte[] e = new byte[b == full - 1 ? last : 64];
+                random.nextBytes(e);
+                blocks.add(new LftBatch.Block((first + b) * 64, e));
+                all.writeBytes(e);
+            }
+            LftBatch batch = new LftBatch(9, blocks, (first + full) * 64, 0);
+            ByteBuf direct = Unpooled.buffer();
+            SouthboundCodec.encodeRun(77, batch, 0, blocks.size(), direct);
+            ByteBuf viaMessage = Unpooled.buffer();
+            SouthboundCodec.encode(new Message.LftBlocks(77, 9, first * 64, all.toByteArray()), viaMessage);
+            assertThat(ByteBufUtil.getBytes(direct)).isEqualTo(ByteBufUtil.getBytes(viaMessage));
+            assertThat(direct.readableBytes()).isEqualTo(LftBatch.runFrameBytes(all.size()));
+        }
     }
 
     private static void assertMalformed(Message m, String text) {

@@ -364,7 +364,7 @@ public final class LftPusher {
         InFlight f = new InFlight(batch, current, row, !sp.held.known());
         sp.inFlight = f;
         active.add(f);
-        long bytes = batch.wireBytes();
+        long bytes = batch.wireBytes(sp.session.blockRunEntries());
         totalBlocks += blocks.size();
         totalBytes += bytes;
         totalCommits++;
