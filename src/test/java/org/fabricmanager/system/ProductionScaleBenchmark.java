@@ -34,6 +34,11 @@ class ProductionScaleBenchmark {
     private static final String DAEMON_HEAP = System.getProperty("fm.bench.daemonHeap", "-Xmx6g");
     private static final String SIM_HEAP = System.getProperty("fm.bench.simHeap", "-Xmx3g");
     private static final int LINK_ROUNDS = Integer.getInteger("fm.bench.linkRounds", 5);
+    /** Extra {@code simulate} flags, e.g. {@code --no-lft-runs} to push to agents that predate LFT_BLOCKS. */
+    private static final List<String> SIM_FLAGS = List.of(System.getProperty("fm.bench.simFlags", "").trim().split("\\s+"))
+            .stream().filter(f -> !f.isEmpty()).toList();
+    /** Only the start: stop after the first convergence and the steady-state sample (no faults). */
+    private static final boolean START_ONLY = Boolean.getBoolean("fm.bench.startOnly");
 
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.NEVER)
     Path work;
@@ -91,12 +96,14 @@ class ProductionScaleBenchmark {
         try (FabricProcesses fp = new FabricProcesses(work)) {
             long t0 = System.currentTimeMillis();
             fp.startDaemon(config, DAEMON_HEAP);
-            FabricProcesses.Simulator spine = fp.startSimulator("sim-spine", "-Xmx256m",
-                    List.of("--pgft", SPEC, "--only", Guids.format(loneSpine)));
+            List<String> spineArgs = new ArrayList<>(List.of("--pgft", SPEC, "--only", Guids.format(loneSpine)));
+            spineArgs.addAll(SIM_FLAGS);
+            FabricProcesses.Simulator spine = fp.startSimulator("sim-spine", "-Xmx256m", spineArgs);
             List<FabricProcesses.Simulator> rest = new ArrayList<>();
             for (int i = 0; i < parts.size(); i++) {
-                rest.add(fp.startSimulator("sim-" + i, SIM_HEAP, List.of("--pgft", SPEC, "--only",
-                        String.join(",", parts.get(i)))));
+                List<String> args = new ArrayList<>(List.of("--pgft", SPEC, "--only", String.join(",", parts.get(i))));
+                args.addAll(SIM_FLAGS);
+                rest.add(fp.startSimulator("sim-" + i, SIM_HEAP, args));
             }
             JsonNode st = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/switches/connected").asInt() == fabric.switches().size(), "first convergence", 600);
@@ -112,10 +119,17 @@ class ProductionScaleBenchmark {
                     st.at("/push/bytes").asLong(), st.at("/push/retries").asLong(), st.at("/push/durationMs").asDouble());
             System.out.printf("  RSS: daemon %.0f MiB; simulators %s MiB%n", FabricProcesses.rssMiB(fp.daemon().pid()),
                     rest.stream().map(s -> String.format("%.0f", FabricProcesses.rssMiB(s.pid()))).toList());
+            System.out.printf("  CPU from start to CONVERGED: daemon %.1f s; simulators %s s%n",
+                    FabricProcesses.cpuSeconds(fp.daemon().pid()),
+                    rest.stream().map(s -> String.format("%.1f", FabricProcesses.cpuSeconds(s.pid()))).toList());
             double cpu0 = FabricProcesses.cpuSeconds(fp.daemon().pid());
             Thread.sleep(10_000);
             System.out.printf("  daemon CPU at steady state: %.2f CPU-s/s%n",
                     (FabricProcesses.cpuSeconds(fp.daemon().pid()) - cpu0) / 10.0);
+            if (START_ONLY) {
+                System.out.printf("load after: %s%n", load());
+                return;
+            }
 
             // a link death between two switches of the same process (both ends report it), five times: the
             // first after a start is routed by cold code, the others show a daemon that has run for a while
