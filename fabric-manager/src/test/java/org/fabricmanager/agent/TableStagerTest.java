@@ -25,25 +25,8 @@ class TableStagerTest {
         return t;
     }
 
-    /** Sends the blocks of {@code target} that differ from {@code held} (255-padded), as the daemon does. */
-    private static AppliedTable push(TableStager stager, AppliedTable held, byte[] target, long version) {
-        int blocks = 0;
-        for (int base = 0; base < target.length; base += 64) {
-            int n = Math.min(64, target.length - base);
-            boolean differs = false;
-            for (int i = 0; i < n && !differs; i++) {
-                differs = held.port(base + i) != (target[base + i] & 0xff);
-            }
-            if (differs) {
-                stager.stage(new LftBlock(blocks + 1, version, base, Arrays.copyOfRange(target, base, base + n)));
-                blocks++;
-            }
-        }
-        return stager.commit(held, new LftCommit(99, version, target.length, blocks, TableHash.of(target)));
-    }
-
-    /** The same diff as {@link #push}, sent as the daemon sends it to an agent with LFT_BLOCKS runs. */
-    private static AppliedTable pushRuns(TableStager stager, AppliedTable held, byte[] target, long version, int runEntries) {
+    /** The blocks of {@code target} that differ from {@code held} (255-padded), as the daemon diffs them. */
+    private static java.util.List<LftBatch.Block> changedBlocks(AppliedTable held, byte[] target) {
         java.util.List<LftBatch.Block> blocks = new java.util.ArrayList<>();
         for (int base = 0; base < target.length; base += 64) {
             int n = Math.min(64, target.length - base);
@@ -55,6 +38,21 @@ class TableStagerTest {
                 blocks.add(new LftBatch.Block(base, Arrays.copyOfRange(target, base, base + n)));
             }
         }
+        return blocks;
+    }
+
+    /** Sends the changed blocks one LFT_BLOCK each, then the commit. */
+    private static AppliedTable push(TableStager stager, AppliedTable held, byte[] target, long version) {
+        java.util.List<LftBatch.Block> blocks = changedBlocks(held, target);
+        for (int i = 0; i < blocks.size(); i++) {
+            stager.stage(new LftBlock(i + 1, version, blocks.get(i).base(), blocks.get(i).entries()));
+        }
+        return stager.commit(held, new LftCommit(99, version, target.length, blocks.size(), TableHash.of(target)));
+    }
+
+    /** The same diff as {@link #push}, sent as the daemon sends it to an agent with LFT_BLOCKS runs. */
+    private static AppliedTable pushRuns(TableStager stager, AppliedTable held, byte[] target, long version, int runEntries) {
+        java.util.List<LftBatch.Block> blocks = changedBlocks(held, target);
         LftBatch batch = new LftBatch(version, blocks, target.length, TableHash.of(target));
         for (int from = 0; from < blocks.size(); ) {
             int to = batch.runEnd(from, runEntries);
