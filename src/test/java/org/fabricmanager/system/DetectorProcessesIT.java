@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * alone, the other every other switch), each agent's member on a UDP port of its own that it advertises.
  * The fabric converges and the ring starts (before, agents behind one address stopped all routing: "member
  * repeats address"); the ring stays quiet; SIGSTOP on the spine's process (TCP open, heartbeats stopped) is
- * found by the ring and costs one re-route; SIGCONT brings the spine back and the intact routing returns.
+ * found by the ring and costs one re-route, after which every live switch holds what an offline {@code route} of
+ * the live topology computes; SIGCONT brings the spine back and the intact tables return.
  */
 class DetectorProcessesIT {
     static final String SPEC = "PGFT(3;8,8,8;1,8,8;1,1,1)";
@@ -61,7 +62,9 @@ class DetectorProcessesIT {
                     "the ring of the daemon and 192 agents running", 60);
             assertThat(faults.path("unwatched")).as("every agent is watched").isEmpty();
 
-            Thread.sleep(4L * DELTA_MS); // steady ring: no suspicion, no re-route
+            java.util.Map<String, String> intact = LiveTables.hashes(fp);
+            assertThat(intact).hasSize(192);
+            Thread.sleep(Math.max(20_000, 4L * DELTA_MS)); // 20 s of steady ring: no suspicion, no re-route
             assertThat(fp.get("/api/v1/faults").path("switches")).as("no false death").isEmpty();
             assertThat(fp.get("/api/v1/status").at("/routing/version").asLong()).isEqualTo(v1);
 
@@ -74,6 +77,7 @@ class DetectorProcessesIT {
             assertThat(after.at("/switches/connected").asInt()).isEqualTo(191);
             assertThat(after.at("/routing/version").asLong()).as("one re-route").isEqualTo(v1 + 1);
             assertThat(fp.get("/api/v1/faults").path("switches").toString()).contains(spine);
+            assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-spine", "dmodc").switches()).hasSize(191);
 
             FabricProcesses.signal(lone.pid(), "CONT");
             JsonNode back = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
@@ -81,6 +85,7 @@ class DetectorProcessesIT {
                     "the spine back", 90);
             assertThat(back.at("/tables/inSync").asInt()).isEqualTo(192);
             assertThat(back.at("/routing/valid").asBoolean()).isTrue();
+            assertThat(LiveTables.hashes(fp)).as("the intact tables return").isEqualTo(intact);
         }
     }
 
