@@ -241,6 +241,11 @@ final class NeighbourBlocks {
         return groupFrom[b];
     }
 
+    /** The rows of its set that block {@code b} has, as a mask over their positions. */
+    long has(int b) {
+        return has[b];
+    }
+
     /** Number of groups of block {@code b}. */
     int groupCount(int b) {
         return groupCount[b];

@@ -129,6 +129,8 @@ final class RouteFill {
         private final int leaves = costs.leafCount();
         private final int words = Math.max(1, (maxGroups + 63) >>> 6);
         private final Selectors selectors = new Selectors(groupPortStart, groupPorts, maxGroups);
+        private final RotationRuns rotation = new RotationRuns();
+        private final byte[] positionPorts = new byte[SharedRows.MAX_MEMBERS];
         private final BoundaryEvents events = new BoundaryEvents(leaves);
         private final byte[] masks = new byte[leaves * words * 8];
         private final int[] neighbourRow = new int[8];
@@ -371,7 +373,11 @@ final class RouteFill {
                 painted = true;
             }
             if (nb == 1) {
-                singleBlockSweep(row, b0, mode, runs);
+                if (painted && pi == 1 && w == 1 && selectors.singlePorts()) {
+                    rotationSweep(row, b0, mode, runs);
+                } else {
+                    singleBlockSweep(row, b0, mode, runs);
+                }
                 return;
             }
             for (int b = 0; b < nb; b++) {
@@ -497,6 +503,98 @@ final class RouteFill {
                         p = runFrom;
                     }
                 }
+            }
+        }
+
+        /**
+         * {@link #singleBlockSweep} for a painted row with {@code Π_s = 1} and one port per group (a
+         * leaf): candidates stay masks over the set's rows ("positions", those the switch lacks
+         * cleared) and every stretch whose candidates differ from the base is written at once by
+         * {@link RotationRuns}, without turning masks into group masks or gathering runs. The
+         * entries are the same: formulas (3)-(4) depend on the candidates only, and the positions
+         * of a block are its groups in order.
+         */
+        private void rotationSweep(byte[] row, int b, int mode, int runs) {
+            SharedRows r = blocks.rows(b);
+            long has = blocks.has(b);
+            int first = g0 + blocks.groupFrom(b);
+            for (int g = first; g < first + blocks.groupCount(b); g++) {
+                positionPorts[r.position(groupNeighbour[g])] = (byte) groupPorts[groupPortStart[g]];
+            }
+            rotation.begin(has, positionPorts);
+            int count = r.intervals();
+            long baseY = r.base(mode) & has;
+            int run = 0;
+            int i = 0;
+            int p = 0;
+            while (p < leaves) {
+                int runFrom = run < runs ? ownRun[3 * run] : leaves;
+                if (runFrom <= p) {
+                    // Inside a run of the own row off its mode: split at the set's boundaries.
+                    int runTo = ownRun[3 * run + 1];
+                    int v = ownRun[3 * run + 2];
+                    if (v == 0) {
+                        p = runTo; // the own leaf: its ports are written last
+                    } else if (v == CostTable.INFINITE) {
+                        for (int leaf = p; leaf < runTo; leaf++) {
+                            noRoute(row, leaf);
+                        }
+                        p = runTo;
+                    }
+                    while (p < runTo) {
+                        while (i < count && r.to(i) <= p) {
+                            i++;
+                        }
+                        long y;
+                        int next;
+                        if (i < count && r.from(i) <= p) {
+                            y = r.lessThan(i, v) & has;
+                            next = Math.min(runTo, r.to(i));
+                        } else {
+                            y = r.base(v) & has;
+                            next = i < count ? Math.min(runTo, r.from(i)) : runTo;
+                        }
+                        if (y != baseY) {
+                            writeLeaves(row, p, next, y);
+                        }
+                        p = next;
+                    }
+                    run++;
+                    continue;
+                }
+                // At the mode up to the next run: only the set's intervals can differ from the base.
+                while (i < count && r.to(i) <= p) {
+                    i++;
+                }
+                while (i < count && r.from(i) < runFrom) {
+                    long y = r.lessThan(i, mode) & has;
+                    if (y != baseY) {
+                        writeLeaves(row, Math.max(p, r.from(i)), Math.min(runFrom, r.to(i)), y);
+                    }
+                    if (r.to(i) > runFrom) {
+                        break;
+                    }
+                    i++;
+                }
+                p = runFrom;
+            }
+        }
+
+        /** The destinations of leaves {@code [from, to)} with the candidate positions {@code y}. */
+        private void writeLeaves(byte[] row, int from, int to, long y) {
+            int leaf = from;
+            while (leaf < to) {
+                if (!destinations.contiguous(leaf)) {
+                    for (int e = destinations.start(leaf); e < destinations.start(leaf + 1); e++) {
+                        int d = destinations.destination(e);
+                        rotation.fill(row, d, d + 1, y);
+                    }
+                    leaf++;
+                    continue;
+                }
+                int last = Math.min(destinations.chainEnd(leaf), to - 1);
+                rotation.fill(row, destinations.first(leaf), destinations.first(last) + destinations.count(last), y);
+                leaf = last + 1;
             }
         }
 

@@ -79,6 +79,11 @@ final class Selectors {
         singlePorts = single;
     }
 
+    /** True when every group of the current switch has one port. */
+    boolean singlePorts() {
+        return singlePorts;
+    }
+
     /**
      * Writes formulas (3)-(4) over destinations {@code [from, to)} for the candidates {@code mask}
      * ({@code 255} when it is empty).

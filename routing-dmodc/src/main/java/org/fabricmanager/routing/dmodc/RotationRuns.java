@@ -1,0 +1,156 @@
+package org.fabricmanager.routing.dmodc;
+
+import java.util.Arrays;
+import org.fabricmanager.routing.ForwardingTables;
+
+/**
+ * Formulas (3)-(4) for switches with {@code Π_s = 1} whose groups have one port each and whose
+ * candidates are given as a mask over the rows of one {@link SharedRows} set ("positions", at most
+ * 64): {@code port(d) = C[d mod #C]}, {@code C} the ports of the set positions in ascending order.
+ * This is a leaf's row in a degraded fat tree: thousands of short runs (one destination leaf each)
+ * whose candidates are the pod's switches minus a few, a different few almost every time.
+ *
+ * <p>Each candidate set's sequence {@code C} is written three times over into a buffer and kept in
+ * a small direct-mapped cache keyed by the mask, so that a run is one lookup and a copy from offset
+ * {@code from mod #C}. A degraded row repeats about half its candidate sets (destination leaves
+ * that lost the same uplink). The cache survives from switch to switch as long as the switches
+ * agree on the port of every position they share (the leaves of one pod, numbered alike), so the
+ * leaves of a pod share their sets too. One instance per worker thread.
+ */
+final class RotationRuns {
+    private static final byte NO_ROUTE = (byte) ForwardingTables.NO_ROUTE;
+    private static final int POSITIONS = SharedRows.MAX_MEMBERS;
+    private static final int SLOT_BITS = 10;
+    private static final int SLOTS = 1 << SLOT_BITS;
+    /** Three copies of at most 64 ports plus the spill of an eight-byte store. */
+    private static final int STRIDE = 3 * POSITIONS + 8;
+    /** {@code floor(d / n)} as {@code (d * MAGIC[n]) >>> 32}, exact for {@code d < 2^26}. */
+    private static final long[] MAGIC = new long[POSITIONS + 1];
+    private static final int MAGIC_LIMIT = 1 << 26;
+
+    static {
+        for (int n = 1; n <= POSITIONS; n++) {
+            MAGIC[n] = ((1L << 32) + n - 1) / n;
+        }
+    }
+
+    /** Port of each position under the current context; 0 where no switch of the context has it. */
+    private final byte[] port = new byte[POSITIONS];
+    private long known;
+    private final long[] slotKey = new long[SLOTS];
+    private final int[] slotEpoch = new int[SLOTS];
+    private final byte[] sequences = new byte[SLOTS * STRIDE];
+    private int epoch;
+    private final long[] octets = new long[8 * 256];
+    private final int[] octetEpoch = new int[8];
+    private int octetGeneration;
+    private final long[] packed = new long[8];
+    private final int[] packedCount = new int[8];
+
+    RotationRuns() {
+        epoch = 1;
+        octetGeneration = 1;
+    }
+
+    /**
+     * Starts a switch whose positions {@code has} reach the ports {@code ports[j]}. Cached
+     * sequences are kept when every position the switch has and the context knows has the same
+     * port; otherwise they are forgotten and the context starts again from this switch.
+     */
+    void begin(long has, byte[] ports) {
+        long common = has & known;
+        boolean consistent = true;
+        for (long bits = common; bits != 0 && consistent; bits &= bits - 1) {
+            int j = Long.numberOfTrailingZeros(bits);
+            consistent = port[j] == ports[j];
+        }
+        if (!consistent) {
+            if (++epoch == 0) {
+                Arrays.fill(slotEpoch, 0);
+                epoch = 1;
+            }
+            known = 0;
+        }
+        long added = has & ~known;
+        if (added != 0) {
+            for (long bits = added; bits != 0; bits &= bits - 1) {
+                int j = Long.numberOfTrailingZeros(bits);
+                port[j] = ports[j];
+            }
+            known |= added;
+            if (++octetGeneration == 0) {
+                Arrays.fill(octetEpoch, 0);
+                octetGeneration = 1;
+            }
+        }
+    }
+
+    /** Writes {@code port(d) = C[d mod #C]} over {@code [from, to)}, {@code C} the ports of {@code y} (a subset of the switch's positions). */
+    void fill(byte[] row, int from, int to, long y) {
+        int n = Long.bitCount(y);
+        if (n == 0) {
+            Arrays.fill(row, from, to, NO_ROUTE);
+            return;
+        }
+        int at = slot(y, n);
+        int r = from < MAGIC_LIMIT ? from - n * (int) ((from * MAGIC[n]) >>> 32) : from % n;
+        int len = to - from;
+        if (len <= 2 * n) {
+            // r + len < 3n: one copy from the tripled sequence
+            int src = at + r;
+            int i = 0;
+            for (; i + 8 <= len; i += 8) {
+                ByteLanes.set(row, from + i, ByteLanes.get(sequences, src + i));
+            }
+            for (; i < len; i++) {
+                row[from + i] = sequences[src + i];
+            }
+        } else {
+            System.arraycopy(sequences, at + r, row, from, n);
+            RowPatterns.replicate(row, from, n, to);
+        }
+    }
+
+    /** Offset in {@link #sequences} of {@code y}'s tripled sequence, built on a miss. */
+    private int slot(long y, int n) {
+        int slot = (int) ((y * 0x9E3779B97F4A7C15L) >>> (64 - SLOT_BITS));
+        int at = slot * STRIDE;
+        if (slotEpoch[slot] == epoch && slotKey[slot] == y) {
+            return at;
+        }
+        slotEpoch[slot] = epoch;
+        slotKey[slot] = y;
+        int count = 0;
+        long bits = y;
+        for (int o = 0; bits != 0; o++, bits >>>= 8) {
+            int b = (int) (bits & 0xff);
+            if (b != 0) {
+                packed[count] = octet(o, b);
+                packedCount[count++] = Integer.bitCount(b);
+            }
+        }
+        // Three copies in order, each overwriting the spill of the previous one's last store.
+        int to = at;
+        for (int c = 0; c < 3; c++) {
+            for (int i = 0; i < count; i++) {
+                ByteLanes.set(sequences, to, packed[i]);
+                to += packedCount[i];
+            }
+        }
+        return at;
+    }
+
+    /** The ports of the positions {@code 8o + i} for the bits {@code i} of {@code b}, packed lowest first. */
+    private long octet(int o, int b) {
+        int base = o << 8;
+        if (octetEpoch[o] != octetGeneration) {
+            octetEpoch[o] = octetGeneration;
+            octets[base] = 0;
+            for (int x = 1; x < 256; x++) {
+                int j = o * 8 + Integer.numberOfTrailingZeros(x);
+                octets[base + x] = (port[j] & 0xffL) | (octets[base + (x & (x - 1))] << 8);
+            }
+        }
+        return octets[base + b];
+    }
+}

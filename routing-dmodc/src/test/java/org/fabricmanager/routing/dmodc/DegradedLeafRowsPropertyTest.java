@@ -1,0 +1,131 @@
+package org.fabricmanager.routing.dmodc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Random three-level PGFTs with random links and switches removed, routed by the engine and by
+ * {@link ReferenceDmodc}: the tables must be equal entry by entry, and equal on one and two threads.
+ * Most draws give leaves one port per uplink ({@code p_2 = 1}), the case whose rows are written as
+ * rotations of the pod's surviving uplinks ({@link RotationRuns}); the leaves' sequences are shared
+ * from leaf to leaf while they number their uplinks alike, so some draws also renumber the uplink
+ * ports of random leaves (cables swapped between ports), which must make the leaves stop sharing.
+ */
+class DegradedLeafRowsPropertyTest {
+    private static final DmodcEngine ONE = new DmodcEngine(1);
+    private static final DmodcEngine TWO = new DmodcEngine(2);
+    private static final int DRAWS = 60;
+
+    @AfterAll
+    static void close() {
+        ONE.close();
+        TWO.close();
+    }
+
+    @Test
+    void degradedLeafRowsAreExactlyWhatTheRulesGive() {
+        for (int seed = 1; seed <= DRAWS; seed++) {
+            Draw draw = draw(seed, false);
+            assertSameAsReference(draw);
+        }
+    }
+
+    @Test
+    void leavesNumberingTheirUplinksDifferentlyStillGetTheRulesPorts() {
+        for (int seed = 1; seed <= DRAWS / 2; seed++) {
+            Draw draw = draw(seed, true);
+            assertSameAsReference(draw);
+        }
+    }
+
+    private record Draw(String description, Fabric fabric) {
+    }
+
+    /** A random PGFT, degraded, and with the uplink ports of some leaves shuffled when {@code rewire}. */
+    private static Draw draw(int seed, boolean rewire) {
+        Random random = new Random(seed);
+        int m1 = 2 + random.nextInt(5);
+        int m2 = 2 + random.nextInt(7);
+        int m3 = 3 + random.nextInt(10);
+        int w2 = 2 + random.nextInt(7);
+        int w3 = 1 + random.nextInt(4);
+        int p2 = random.nextInt(3) == 0 ? 2 : 1;
+        int p3 = 1 + random.nextInt(2);
+        String spec = "PGFT(3;" + m1 + "," + m2 + "," + m3 + ";1," + w2 + "," + w3 + ";1," + p2 + "," + p3 + ")";
+        double fraction = random.nextInt(13) / 100.0;
+        int switches = random.nextInt(3);
+        Fabric fabric = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
+                DegradationPlan.random(fraction, switches, seed));
+        String description = spec + " minus " + fraction + " of links and " + switches + " switches, seed " + seed;
+        if (rewire) {
+            fabric = shuffleLeafUplinks(fabric, random);
+            description += ", leaf uplinks renumbered";
+        }
+        return new Draw(description, fabric);
+    }
+
+    /** For about a third of the leaves, the switch-side ports of their uplinks permuted among themselves. */
+    private static Fabric shuffleLeafUplinks(Fabric fabric, Random random) {
+        List<Link> links = new ArrayList<>(fabric.links());
+        List<Long> leaves = new ArrayList<>();
+        for (Link l : links) {
+            if (fabric.isNode(l.a()) && !leaves.contains(l.b())) {
+                leaves.add(l.b());
+            } else if (fabric.isNode(l.b()) && !leaves.contains(l.a())) {
+                leaves.add(l.a());
+            }
+        }
+        for (long leaf : leaves) {
+            if (random.nextInt(3) != 0) {
+                continue;
+            }
+            List<Integer> at = new ArrayList<>();
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < links.size(); i++) {
+                Link l = links.get(i);
+                if (fabric.isSwitch(l.a()) && fabric.isSwitch(l.b()) && (l.a() == leaf || l.b() == leaf)) {
+                    at.add(i);
+                    ports.add(l.a() == leaf ? l.aPort() : l.bPort());
+                }
+            }
+            Collections.shuffle(ports, random);
+            for (int j = 0; j < at.size(); j++) {
+                Link l = links.get(at.get(j));
+                links.set(at.get(j), l.a() == leaf ? new Link(l.a(), ports.get(j), l.b(), l.bPort())
+                        : new Link(l.a(), l.aPort(), l.b(), ports.get(j)));
+            }
+        }
+        return new Fabric(null, fabric.switches(), fabric.nodes(), links);
+    }
+
+    private static void assertSameAsReference(Draw draw) {
+        ReferenceDmodc reference = new ReferenceDmodc(draw.fabric());
+        int[][] expected = reference.tables();
+        ForwardingTables one = ONE.route(draw.fabric().index()).tables();
+        ForwardingTables two = TWO.route(draw.fabric().index()).tables();
+        assertThat(two.sameAs(one)).as(draw.description() + ": one and two threads").isTrue();
+        assertThat(one.switchCount()).as(draw.description()).isEqualTo(expected.length);
+        for (int s = 0; s < expected.length; s++) {
+            for (int d = 0; d < expected[s].length; d++) {
+                if (one.port(s, d) != expected[s][d]) {
+                    throw new AssertionError(draw.description() + ": switch " + Long.toHexString(reference.guid[s])
+                            + " destination " + d + ": engine port " + one.port(s, d) + ", spec rules give "
+                            + expected[s][d]);
+                }
+            }
+        }
+    }
+}
