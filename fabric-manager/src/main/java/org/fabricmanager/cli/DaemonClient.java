@@ -114,11 +114,28 @@ final class DaemonClient {
 
     /** The JSON at {@code path} (with its query), e.g. {@code /api/v1/status}. */
     JsonNode get(String path) {
-        URI uri = URI.create(base + path);
+        return send(path, HttpRequest.newBuilder(URI.create(base + path)).GET());
+    }
+
+    /**
+     * The JSON answer to a {@code POST} of {@code json} to {@code path}, with the admin token as a bearer
+     * token ({@code null}: none; the daemon then answers 401).
+     */
+    JsonNode post(String path, String json, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json, java.nio.charset.StandardCharsets.UTF_8));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return send(path, request);
+    }
+
+    private JsonNode send(String path, HttpRequest.Builder request) {
         HttpResponse<String> response;
         try {
-            response = http.send(HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT).header("Accept", "application/json")
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            response = http.send(request.timeout(REQUEST_TIMEOUT).header("Accept", "application/json").build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (HttpConnectTimeoutException e) {
             throw new UsageException(command + ": cannot reach the daemon at " + base + ": connection timed out", e);
         } catch (HttpTimeoutException e) {
