@@ -107,7 +107,16 @@ class WhatIfServiceTest {
             assertThat(r.valid()).isEqualTo(offline.validity().isValid());
             assertThat(r.unreachableLeafPairs()).isEqualTo(offline.validity().unreachablePairs());
             assertThat(r.routingVersion()).isEqualTo(1);
-            assertThat(r.congestion()).containsOnlyKeys("shift", "random", "all2all");
+            assertThat(r.congestion()).containsOnlyKeys("random", "all2all");
+            org.fabricmanager.routing.analysis.QualityFigures q = new org.fabricmanager.routing.analysis.TableQuality(
+                    org.fabricmanager.routing.analysis.RoutedFabric.of(degraded.index(), offline.tables()), 1)
+                    .measure(WhatIfService.PATTERNS);
+            for (org.fabricmanager.routing.analysis.PatternCongestion c : q.patterns()) {
+                assertThat(r.congestion().get(c.pattern().name()))
+                        .isEqualTo(org.fabricmanager.daemon.quality.PatternFigures.of(c));
+            }
+            assertThat(r.deadlockFree()).isEqualTo(q.deadlockFree());
+            assertThat(r.maxPathLength()).isEqualTo(q.maxPathLength());
         }
         assertThat(hashes(active.tables())).as("the tables in force are untouched").containsExactly(hashes);
 
