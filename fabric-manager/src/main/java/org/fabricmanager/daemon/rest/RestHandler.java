@@ -63,7 +63,9 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             body = CompletableFuture.failedFuture(e);
         }
         boolean head = request.method().equals(HttpMethod.HEAD);
-        body.orTimeout(TIMEOUT_MS, TimeUnit.MILLISECONDS).whenCompleteAsync((bytes, error) -> {
+        // a what-if routes and analyses a whole fabric: it gets longer than a query of the control thread
+        long timeoutMs = query.path().startsWith("/api/v1/whatif") ? WhatIfEndpoints.TIMEOUT_MS : TIMEOUT_MS;
+        body.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenCompleteAsync((bytes, error) -> {
             if (error == null) {
                 respond(ctx, HttpResponseStatus.OK, bytes, keepAlive, head);
             } else {
@@ -77,7 +79,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     status = HttpResponseStatus.SERVICE_UNAVAILABLE;
                 } else if (cause instanceof TimeoutException) {
                     status = HttpResponseStatus.SERVICE_UNAVAILABLE;
-                    cause = new IllegalStateException("the daemon did not answer within " + TIMEOUT_MS + " ms");
+                    cause = new IllegalStateException("the daemon did not answer within " + timeoutMs + " ms");
                 } else {
                     status = HttpResponseStatus.INTERNAL_SERVER_ERROR;
                     LOG.error("REST {} failed", query.path(), cause);

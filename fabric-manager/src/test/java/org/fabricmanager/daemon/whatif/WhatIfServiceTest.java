@@ -131,6 +131,34 @@ class WhatIfServiceTest {
     }
 
     @Test
+    void worksForVtftrOnATwoDimensionalFatTree() throws Exception {
+        org.fabricmanager.topology.HdftSpec spec = org.fabricmanager.topology.HdftSpec.parse("HDFT(4x4;2;1;1)");
+        Fabric hdft = org.fabricmanager.topology.HdftGenerator.generate(spec);
+        try (RoutingService vtftr = new RoutingService("vtftr", 1)) {
+            RoutingOutcome outcome = vtftr.route(new RoutingJob(1, hdft, null, null)).get(60, TimeUnit.SECONDS);
+            ActiveRouting live = new ActiveRouting(1, hdft, outcome.fingerprint(), outcome.tables(), "vtftr",
+                    outcome.millis(), true, 0, false, null);
+            WhatIfService whatIfs = new WhatIfService(vtftr, executor, 1);
+            long leaf = org.fabricmanager.topology.HdftGenerator.leafGuid(spec, 1, 2);
+            long row = org.fabricmanager.topology.HdftGenerator.rowSwitchGuid(spec, 0, 0);
+            for (List<Long> failed : List.of(List.of(leaf), List.of(row))) {
+                Fabric degraded = hdft.withoutSwitches(failed);
+                RoutingResult offline;
+                try (org.fabricmanager.routing.RoutingEngine engine
+                             = org.fabricmanager.routing.engines.RoutingEngines.create("vtftr", 1)) {
+                    offline = engine.route(degraded.index());
+                }
+                WhatIfResult r = whatIfs.start(live, new WhatIfRequest(failed, List.of())).get(60, TimeUnit.SECONDS);
+                assertThat(new long[] {r.changedEntries(), r.changedBlocks(), r.switchesTouched()}).as("fail %s", failed)
+                        .containsExactly(count(live.tables().tables(), offline.tables()));
+                assertThat(r.engine()).isEqualTo("vtftr");
+                assertThat(r.valid()).isEqualTo(offline.validity().isValid());
+                assertThat(r.deadlockFree()).as("vtftr's (link, VC) graph").isTrue();
+            }
+        }
+    }
+
+    @Test
     void aSecondWhatIfWhileOneRunsIsRefused() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         Executor held = task -> executor.execute(() -> {
