@@ -78,7 +78,7 @@ final class WhatIfCommand implements Command {
         ObjectNode request = json.createObjectNode();
         ArrayNode switches = request.putArray("switches");
         for (String g : args.listValue("switch", java.util.List.of())) {
-            switches.add(Guids.format(guid(g, "--switch")));
+            switches.add(Guids.format(guid(g, "--switch '" + g + "'")));
         }
         ArrayNode links = request.putArray("links");
         for (String l : args.listValue("link", java.util.List.of())) {
@@ -93,7 +93,7 @@ final class WhatIfCommand implements Command {
                 throw new UsageException("whatif: --link '" + l + "': the port must be a number");
             }
             ObjectNode link = links.addObject();
-            link.put("guid", Guids.format(guid(l.substring(0, colon), "--link")));
+            link.put("guid", Guids.format(guid(l.substring(0, colon), "--link '" + l + "'")));
             link.put("port", port);
         }
         String token = args.has("token-file") ? token(Path.of(args.require("token-file"))) : null;
@@ -108,11 +108,12 @@ final class WhatIfCommand implements Command {
         return ExitCodes.OK;
     }
 
-    private static long guid(String text, String option) {
+    /** @param where the option and item, for the message */
+    private static long guid(String text, String where) {
         try {
             return Guids.parseLenient(text);
         } catch (TopologyException e) {
-            throw new UsageException("whatif: " + option + " '" + text + "': not a GUID (0x followed by up to 16 hex digits)");
+            throw new UsageException("whatif: " + where + ": not a GUID (0x followed by up to 16 hex digits)");
         }
     }
 
