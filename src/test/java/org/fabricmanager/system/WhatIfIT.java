@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code whatif --token-file}); the counts equal the CLI's offline {@code route --lft-out} of the degraded
  * topology compared with the LFTs the daemon serves, and afterwards the routing version, the served LFTs and
  * the switches' acknowledged versions are those of before. The routing quality the daemon reports equals
- * {@code quality --lft} run on the served tables and topology.
+ * {@code quality --lft} run on the served tables and topology; when the spine then really loses power, the
+ * quality measured after the daemon's re-route is what the what-if predicted.
  */
 class WhatIfIT {
     /** 56 switches, 96 nodes: two 64-entry blocks per table. */
@@ -60,7 +61,7 @@ class WhatIfIT {
                 """.formatted(SPEC, dir.resolve("state"), token));
         try (FabricProcesses fp = new FabricProcesses(dir)) {
             fp.startDaemon(config, "-Xmx512m");
-            fp.startSimulator("sim", "-Xmx384m", List.of("--pgft", SPEC));
+            FabricProcesses.Simulator sim = fp.startSimulator("sim", "-Xmx384m", List.of("--pgft", SPEC));
             JsonNode status = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED"), "convergence", 180);
             long version = status.at("/routing/version").asLong();
             long computations = status.at("/routing/computations").asLong();
@@ -138,6 +139,32 @@ class WhatIfIT {
                     .body();
             assertThat(metrics).contains("fabric_routing_congestion_max{pattern=\"shift\"} "
                     + (double) row.at("/patterns/shift/max").asLong());
+
+            // the spine really dies: once the daemon has re-routed around it, the quality it measures is what the
+            // what-if predicted, and worse than before
+            sim.command("kill " + Guids.format(spine) + " power");
+            int linksLeft = live.withoutSwitches(List.of(spine)).links().size();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            JsonNode rerouted;
+            while (true) {
+                rerouted = fp.awaitStatus(st -> st.path("state").asText().equals("CONVERGED")
+                        && st.at("/routing/version").asLong() > version, "re-route around the spine", 180);
+                Fabric now = FabricJson.parse(fp.get("/api/v1/topology").toString());
+                if (now.switches().size() == live.switches().size() - 1 && now.links().size() == linksLeft
+                        && fp.get("/api/v1/status").at("/routing/version").asLong() == rerouted.at("/routing/version").asLong()) {
+                    break;
+                }
+                assertThat(System.nanoTime()).as("routed without the spine within 180 s").isLessThan(deadline);
+                Thread.sleep(200);
+            }
+            JsonNode degraded = awaitQuality(fp, rerouted.at("/routing/version").asLong()).get("quality");
+            assertThat(degraded.get("valid").asBoolean()).isEqualTo(spineResult.get("valid").asBoolean());
+            assertThat(degraded.get("maxPathLength").asInt()).isEqualTo(spineResult.get("maxPathLength").asInt());
+            for (String pattern : List.of("random", "all2all")) {
+                assertThat(degraded.at("/patterns/" + pattern)).as(pattern).isEqualTo(spineResult.at("/congestion/" + pattern));
+            }
+            assertThat(degraded.at("/patterns/all2all/max").asLong()).as("quality degrades with the fault")
+                    .isGreaterThan(q.at("/patterns/all2all/max").asLong());
         }
     }
 

@@ -146,7 +146,7 @@ final class WhatIfCommand implements Command {
 
     private static void print(JsonNode r, JsonNode now, PrintStream out) {
         long version = r.path("routingVersion").asLong();
-        out.printf("what-if on routing v%d (%s): %d switches and %d links failed%n", version, r.path("engine").asText("?"),
+        out.printf("what-if on routing v%d (%s): %d switch(es) and %d link(s) failed%n", version, r.path("engine").asText("?"),
                 r.path("failedSwitches").asInt(), r.path("failedLinks").asInt());
         row(out, "changed entries", Long.toString(r.path("changedEntries").asLong()));
         row(out, "changed blocks", Long.toString(r.path("changedBlocks").asLong()));

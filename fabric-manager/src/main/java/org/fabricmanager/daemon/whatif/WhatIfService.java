@@ -114,7 +114,7 @@ public final class WhatIfService {
                 request.links().size(), changes.entries(), changes.blocks(), changes.switchesTouched(),
                 result.validity().isValid(), result.validity().unreachablePairs(), figures.deadlockFree(),
                 figures.maxPathLength() < 0 ? null : figures.maxPathLength(), congestion, routingMs, analysisMs);
-        LOG.info("what-if on v{} ({} switches, {} links failed): {} entries in {} blocks on {} switches would change,"
+        LOG.info("what-if on v{} ({} switch(es), {} link(s) failed): {} entries in {} blocks on {} switches would change,"
                         + " {}; routed in {} ms, analysed in {} ms", active.version(), r.failedSwitches(), r.failedLinks(),
                 r.changedEntries(), r.changedBlocks(), r.switchesTouched(),
                 r.valid() ? "valid" : r.unreachableLeafPairs() + " unreachable leaf pairs",
