@@ -23,6 +23,7 @@ final class Commands {
                 new SwitchesCommand(),
                 new EventsCommand(),
                 new FaultsCommand(),
+                new WhatIfCommand(),
                 new PkiInitCommand(),
                 new PkiIssueCommand(),
                 new PkiShowCommand());

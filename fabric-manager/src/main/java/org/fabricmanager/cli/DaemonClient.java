@@ -42,6 +42,8 @@ final class DaemonClient {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+    /** A POST may start a computation (a what-if: up to 120 s on the daemon's side). */
+    private static final Duration POST_TIMEOUT = Duration.ofSeconds(130);
 
     private final String command;
     private final URI base;
@@ -114,16 +116,33 @@ final class DaemonClient {
 
     /** The JSON at {@code path} (with its query), e.g. {@code /api/v1/status}. */
     JsonNode get(String path) {
-        URI uri = URI.create(base + path);
+        return send(path, HttpRequest.newBuilder(URI.create(base + path)).GET(), REQUEST_TIMEOUT);
+    }
+
+    /**
+     * The JSON answer to a {@code POST} of {@code json} to {@code path}, with the admin token as a bearer
+     * token ({@code null}: none; the daemon then answers 401).
+     */
+    JsonNode post(String path, String json, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json, java.nio.charset.StandardCharsets.UTF_8));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return send(path, request, POST_TIMEOUT);
+    }
+
+    private JsonNode send(String path, HttpRequest.Builder request, Duration timeout) {
         HttpResponse<String> response;
         try {
-            response = http.send(HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT).header("Accept", "application/json")
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            response = http.send(request.timeout(timeout).header("Accept", "application/json").build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (HttpConnectTimeoutException e) {
             throw new UsageException(command + ": cannot reach the daemon at " + base + ": connection timed out", e);
         } catch (HttpTimeoutException e) {
             throw new UsageException(command + ": the daemon at " + base + " did not answer " + path + " within "
-                    + REQUEST_TIMEOUT.toSeconds() + " s", e);
+                    + timeout.toSeconds() + " s", e);
         } catch (ConnectException e) {
             throw new UsageException(command + ": cannot reach the daemon at " + base + ": connection refused"
                     + " (is fabric-manager running, and is rest.port right?)", e);

@@ -1,15 +1,11 @@
 package org.fabricmanager.cli;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.fabricmanager.opensm.OpenSmLfts;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LftText;
 import org.fabricmanager.routing.Validity;
-import org.fabricmanager.routing.analysis.PathTracer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
-import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.TopologyException;
 
@@ -46,31 +42,6 @@ final class LoadedTables {
      * loop), as {@link Validity} counts them for an engine.
      */
     static Validity validity(RoutedFabric routed) {
-        FabricIndex index = routed.index();
-        int[] firstOnLeaf = new int[index.switchCount()];
-        java.util.Arrays.fill(firstOnLeaf, -1);
-        List<Integer> leaves = new ArrayList<>();
-        for (int i = 0; i < routed.attachedCount(); i++) {
-            int d = routed.attachedDestination(i);
-            int leaf = routed.leafOf(d);
-            if (firstOnLeaf[leaf] < 0) {
-                firstOnLeaf[leaf] = d;
-                leaves.add(leaf);
-            }
-        }
-        PathTracer tracer = new PathTracer(routed);
-        long unreachable = 0;
-        List<Validity.LeafPair> examples = new ArrayList<>();
-        for (int a : leaves) {
-            for (int b : leaves) {
-                if (a != b && !tracer.trace(firstOnLeaf[a], firstOnLeaf[b]).delivered()) {
-                    unreachable++;
-                    if (examples.size() < Validity.MAX_EXAMPLES) {
-                        examples.add(new Validity.LeafPair(index.switchGuid(a), index.switchGuid(b)));
-                    }
-                }
-            }
-        }
-        return unreachable == 0 ? Validity.valid() : new Validity(unreachable, examples);
+        return org.fabricmanager.routing.analysis.TracedValidity.of(routed);
     }
 }

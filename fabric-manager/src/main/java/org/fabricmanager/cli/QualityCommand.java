@@ -40,13 +40,13 @@ final class QualityCommand implements Command {
     static final List<String> DEFAULT_ENGINES = List.of("dmodc", "minhop", "updn");
     /** Added first to the default engines for a fabric expected to be a 2-D fat tree. */
     static final String HDFT_ENGINE = "vtftr";
-    static final String DEFAULT_PATTERNS = "shift,random:10,all2all";
+    static final String DEFAULT_PATTERNS = org.fabricmanager.routing.analysis.TableQuality.DEFAULT_PATTERNS;
     /**
      * Above this many attached nodes the default patterns leave out shift: its N-1 permutations
      * cost O(N^2 x path length), tens of minutes at 65,536 nodes on a small machine. Asking for
      * it with --patterns still runs it.
      */
-    static final int DEFAULT_SHIFT_MAX_NODES = 16_384;
+    static final int DEFAULT_SHIFT_MAX_NODES = org.fabricmanager.routing.analysis.TableQuality.DEFAULT_SHIFT_MAX_NODES;
     /** Cycle channels printed in the table's notes; JSON lists them all. */
     private static final int CYCLE_SHOWN = 8;
 
@@ -154,7 +154,7 @@ final class QualityCommand implements Command {
 
     /** Whether the default patterns include shift on a fabric with this many attached nodes. */
     static boolean shiftByDefault(int attachedNodes) {
-        return attachedNodes <= DEFAULT_SHIFT_MAX_NODES;
+        return org.fabricmanager.routing.analysis.TableQuality.shiftByDefault(attachedNodes);
     }
 
     private static List<String> engines(Arguments args) {

@@ -75,6 +75,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final SwitchSessions sessions;
     private final DaemonViews views;
     private final RoutingManager routingManager;
+    /** Measures the quality of each routing installed, on its own thread. */
+    private final org.fabricmanager.daemon.quality.QualityMonitor quality;
+    /** Applies what-if failures and analyses their routing, off the control thread. */
+    private final ExecutorService whatIfExecutor;
+    private final org.fabricmanager.daemon.whatif.WhatIfService whatIfs;
     private final MilestoneLog milestones;
     private final StateDirectoryLock stateLock;
     private SouthboundServer southbound;
@@ -124,6 +129,16 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),
                 storeExecutor, queue, milestones, registry);
         routingManager.listener(coordinator);
+        // analyses share the host with the routing of the next fault: half the processors, routing first
+        int analysisThreads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        this.quality = new org.fabricmanager.daemon.quality.QualityMonitor(analysisThreads, this.registry);
+        routingManager.onInstalled(quality::measure);
+        this.whatIfExecutor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fm-whatif");
+            t.setDaemon(true);
+            return t;
+        });
+        this.whatIfs = new org.fabricmanager.daemon.whatif.WhatIfService(routing, whatIfExecutor, analysisThreads);
         LftPusher pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(),
                 config.push().maxInFlight(), queue, registry, coordinator);
         AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),
@@ -379,6 +394,17 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<org.fabricmanager.daemon.whatif.WhatIfResult> whatIf(
+            org.fabricmanager.daemon.whatif.WhatIfRequest request) {
+        return queue.call("whatif", () -> whatIfs.start(routingManager.active(), request)).thenCompose(f -> f);
+    }
+
+    @Override
+    public CompletableFuture<org.fabricmanager.daemon.quality.QualityView> routingQuality() {
+        return CompletableFuture.completedFuture(quality.view());
+    }
+
+    @Override
     public String adminToken() {
         return adminToken;
     }
@@ -400,6 +426,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         }
         queue.close();
         routing.close();
+        quality.close();
+        whatIfExecutor.shutdownNow();
         checkExecutor.shutdownNow();
         storeExecutor.shutdown();
         try {

@@ -44,6 +44,21 @@ public interface DaemonApi {
     /** Forces a re-route; completes with a one-line answer. */
     CompletableFuture<String> reroute();
 
+    /**
+     * Routes the fabric in force without the request's switches and links, off the control thread and
+     * without touching the live state, and compares with the tables in force; fails with a
+     * {@link org.fabricmanager.daemon.whatif.WhatIfException} saying why it cannot (one runs at a time).
+     */
+    default CompletableFuture<org.fabricmanager.daemon.whatif.WhatIfResult> whatIf(
+            org.fabricmanager.daemon.whatif.WhatIfRequest request) {
+        return CompletableFuture.failedFuture(new IllegalStateException("what-if is not available here"));
+    }
+
+    /** The quality of the tables in force, as last measured after a routing. */
+    default CompletableFuture<org.fabricmanager.daemon.quality.QualityView> routingQuality() {
+        return CompletableFuture.failedFuture(new IllegalStateException("routing quality is not available here"));
+    }
+
     /** The configured REST admin token, or {@code null} when none is configured. */
     default String adminToken() {
         return null;

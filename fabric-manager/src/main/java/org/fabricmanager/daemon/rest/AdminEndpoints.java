@@ -27,7 +27,7 @@ final class AdminEndpoints {
         return api.admit(guid).thenApply(msg -> RestJson.bytes(Map.of("result", msg)));
     }
 
-    private static void authorize(String token, String authorization) {
+    static void authorize(String token, String authorization) {
         if (token == null) {
             throw new RestError(HttpResponseStatus.FORBIDDEN, "no admin token is configured (rest.adminToken): "
                     + "actions are refused");

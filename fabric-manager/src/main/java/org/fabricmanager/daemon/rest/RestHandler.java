@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.rest;
 
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -33,7 +34,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     /** The resources answered with GET. */
     private static final java.util.Set<String> GET_RESOURCES = java.util.Set.of("status", "topology", "faults",
-            "discovery", "events", "switches", "route");
+            "discovery", "events", "switches", "route", "routing");
 
     private final DaemonApi api;
     private final Map<String, RestExtension> extensions;
@@ -50,7 +51,8 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         CompletableFuture<byte[]> body;
         try {
             if (request.method().equals(HttpMethod.POST)) {
-                body = post(query.path(), query.parameters(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
+                body = post(query.path(), query.parameters(), request.headers().get(HttpHeaderNames.AUTHORIZATION),
+                        ByteBufUtil.getBytes(request.content()));
             } else if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {
                 throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "method " + request.method()
                         + " not allowed on " + query.path() + " (GET, or POST for the actions in docs/rest-api.md)");
@@ -61,7 +63,9 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             body = CompletableFuture.failedFuture(e);
         }
         boolean head = request.method().equals(HttpMethod.HEAD);
-        body.orTimeout(TIMEOUT_MS, TimeUnit.MILLISECONDS).whenCompleteAsync((bytes, error) -> {
+        // a what-if routes and analyses a whole fabric: it gets longer than a query of the control thread
+        long timeoutMs = query.path().startsWith("/api/v1/whatif") ? WhatIfEndpoints.TIMEOUT_MS : TIMEOUT_MS;
+        body.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenCompleteAsync((bytes, error) -> {
             if (error == null) {
                 respond(ctx, HttpResponseStatus.OK, bytes, keepAlive, head);
             } else {
@@ -75,7 +79,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     status = HttpResponseStatus.SERVICE_UNAVAILABLE;
                 } else if (cause instanceof TimeoutException) {
                     status = HttpResponseStatus.SERVICE_UNAVAILABLE;
-                    cause = new IllegalStateException("the daemon did not answer within " + TIMEOUT_MS + " ms");
+                    cause = new IllegalStateException("the daemon did not answer within " + timeoutMs + " ms");
                 } else {
                     status = HttpResponseStatus.INTERNAL_SERVER_ERROR;
                     LOG.error("REST {} failed", query.path(), cause);
@@ -89,7 +93,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     /** The methods {@code path} answers, for a 405's {@code Allow} header: POST for the actions, else GET and HEAD. */
     private String allowed(String path) {
         String[] p = path.split("/");
-        boolean action = p.length >= 4 && (p[3].equals("reroute") || extensions.containsKey(p[3])
+        boolean action = p.length >= 4 && (p[3].equals("reroute") || p[3].equals("whatif") || extensions.containsKey(p[3])
                 || (p[3].equals("switches") && p.length == 6 && p[5].equals("admit")));
         return action ? "POST" : "GET, HEAD";
     }
@@ -104,10 +108,14 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         return parts;
     }
 
-    private CompletableFuture<byte[]> post(String path, Map<String, List<String>> params, String authorization) {
+    private CompletableFuture<byte[]> post(String path, Map<String, List<String>> params, String authorization,
+                                           byte[] content) {
         String[] parts = parts(path);
         if (parts[3].equals("reroute") && parts.length == 4) {
             return AdminEndpoints.reroute(api, authorization);
+        }
+        if (parts[3].equals("whatif") && parts.length == 4) {
+            return WhatIfEndpoints.whatIf(api, content, authorization);
         }
         if (parts[3].equals("switches") && parts.length == 6 && parts[5].equals("admit")) {
             return AdminEndpoints.admit(api, guid(parts[4]), authorization);
@@ -118,10 +126,10 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         if (GET_RESOURCES.contains(parts[3])) {
             throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "POST not allowed on " + path
-                    + " (POST: /api/v1/reroute" + (extensions.isEmpty() ? "" : " and /api/v1/"
+                    + " (POST: /api/v1/reroute, /api/v1/whatif" + (extensions.isEmpty() ? "" : " and /api/v1/"
                     + String.join("/..., /api/v1/", extensions.keySet()) + "/...") + ")");
         }
-        throw new RestError(HttpResponseStatus.NOT_FOUND, path + ": no such action (POST: /api/v1/reroute"
+        throw new RestError(HttpResponseStatus.NOT_FOUND, path + ": no such action (POST: /api/v1/reroute, /api/v1/whatif"
                 + (extensions.isEmpty() ? "; the simulation endpoints /api/v1/sim/... exist only in demo mode" : " and /api/v1/"
                 + String.join("/..., /api/v1/", extensions.keySet()) + "/...") + ")");
     }
@@ -145,7 +153,13 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 only(parts, 4, path);
                 return api.faults().thenApply(RestHandler::json);
             }
-            case "reroute" -> throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
+            case "reroute", "whatif" -> throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
+            case "routing" -> {
+                if (parts.length == 5 && parts[4].equals("quality")) {
+                    return WhatIfEndpoints.quality(api);
+                }
+                throw notFound(path);
+            }
             case "discovery" -> {
                 only(parts, 4, path);
                 return api.discovery().thenApply(RestHandler::json);

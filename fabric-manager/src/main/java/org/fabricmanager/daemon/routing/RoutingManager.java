@@ -54,6 +54,8 @@ public final class RoutingManager {
     private final MilestoneLog milestones;
     private final Timer timer;
     private Listener listener;
+    /** Told of every routing made the routing in force, computed or reused (the quality monitor). */
+    private java.util.function.Consumer<ActiveRouting> installed = r -> { };
 
     private RoutingState stored;
     private long nextVersion = 1;
@@ -74,6 +76,11 @@ public final class RoutingManager {
     /** Where computations are reported (set once, before the first {@link #consider}). */
     public void listener(Listener l) {
         this.listener = l;
+    }
+
+    /** Who is told, on the control thread, of each routing made the routing in force (set once, before the first). */
+    public void onInstalled(java.util.function.Consumer<ActiveRouting> observer) {
+        this.installed = observer;
     }
 
     /** Loads the stored routing, if any (start-up); a damaged one is ignored with a warning. */
@@ -112,6 +119,7 @@ public final class RoutingManager {
                 milestones.record(Milestone.Kind.ROUTING_REUSED, "routing v" + stored.version()
                         + " reused from the state directory (fabric unchanged): no recomputation");
                 stored = null;
+                installed.accept(active);
                 return Decision.REUSED;
             }
         }
@@ -159,6 +167,7 @@ public final class RoutingManager {
                 LOG.error("cannot store routing v{}: {}", toStore.version(), e.getMessage());
             }
         });
+        installed.accept(active);
         listener.computed(active, outcome.millis());
     }
 

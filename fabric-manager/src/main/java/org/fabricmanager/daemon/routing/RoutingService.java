@@ -100,6 +100,17 @@ public final class RoutingService implements AutoCloseable {
         }, dispatcher);
     }
 
+    /**
+     * Routes {@code fabric}, a what-if's degraded copy of the fabric in force, with the live engine on the
+     * routing thread (after the computation running, if any; never at the same time as one). From scratch,
+     * and the last routing kept for re-routes is left as it is: nothing of the live routing changes.
+     *
+     * @return fails with {@link org.fabricmanager.routing.RoutingException} when the engine refuses the fabric
+     */
+    public CompletableFuture<RoutingResult> whatIf(org.fabricmanager.topology.Fabric fabric) {
+        return CompletableFuture.supplyAsync(() -> engine.route(fabric.index()), dispatcher);
+    }
+
     @Override
     public void close() {
         dispatcher.shutdownNow();

@@ -1,0 +1,181 @@
+package org.fabricmanager.daemon.quality;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToDoubleFunction;
+import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.routing.analysis.QualityFigures;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.TableQuality;
+import org.fabricmanager.routing.analysis.TracedValidity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Measures the quality of every routing installed ({@link TableQuality}: the figures of {@code quality
+ * --lft} on the tables in force) on a background thread of its own, never the control thread, and keeps
+ * the latest for REST and the {@code fabric.routing.*} gauges. At most one measurement runs and at most one
+ * routing waits: a routing installed meanwhile replaces the waiting one, and the running measurement is
+ * abandoned between two analyses, so a burst of re-routes never queues work. A version already measured is
+ * not measured again.
+ */
+public final class QualityMonitor implements AutoCloseable {
+    /** Gauge with tag {@value #PATTERN_TAG}: routes on the busiest switch-to-switch link under the pattern. */
+    public static final String CONGESTION_MAX = "fabric.routing.congestion.max";
+    /** Gauge with tag {@value #PATTERN_TAG} (shift, random): mean over the permutations of their maxima. */
+    public static final String CONGESTION_MEAN = "fabric.routing.congestion.mean";
+    /** Gauge: the routing version the quality gauges describe (0 before the first measurement). */
+    public static final String VERSION = "fabric.routing.quality.version";
+    /** Gauge: leaf pairs the tables in force do not connect (traced). */
+    public static final String UNREACHABLE = "fabric.routing.quality.unreachable.pairs";
+    /** Gauge: 1 when the tables' channel dependency graph is acyclic. */
+    public static final String DEADLOCK_FREE = "fabric.routing.quality.deadlock.free";
+    /** Gauge: the longest route, in switch-to-switch links. */
+    public static final String MAX_PATH = "fabric.routing.quality.max.path";
+    /** Timer: one routing's quality measurement. */
+    public static final String DURATION = "fabric.routing.quality.duration";
+    /** The tag naming the traffic pattern. */
+    public static final String PATTERN_TAG = "pattern";
+
+    private static final Logger LOG = LoggerFactory.getLogger(QualityMonitor.class);
+
+    private final int threads;
+    private final ExecutorService executor;
+    private final Timer timer;
+    /** The routing waiting to be measured (the newest installed not yet taken), or {@code null}. */
+    private final AtomicReference<ActiveRouting> waiting = new AtomicReference<>();
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private volatile RoutingQuality latest;
+    /** The version being measured, 0 when none. */
+    private volatile long measuring;
+    /** The version installed last, 0 before the first. */
+    private volatile long installed;
+
+    /**
+     * @param threads analysis threads of one measurement; fewer than the routing pool's leave the routing of
+     *                a fault room on a busy host
+     */
+    public QualityMonitor(int threads, MeterRegistry registry) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+        }
+        this.threads = threads;
+        this.executor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fm-quality");
+            t.setDaemon(true);
+            return t;
+        });
+        this.timer = Timer.builder(DURATION).description("quality measurement of one routing's tables").register(registry);
+        for (String pattern : List.of("shift", "random", "all2all")) {
+            gauge(registry, CONGESTION_MAX, pattern, "routes on the busiest directed switch-to-switch link under the"
+                    + " pattern, tables in force (NaN: not measured)", q -> {
+                PatternFigures f = q.patterns().get(pattern);
+                return f == null ? Double.NaN : f.max();
+            });
+            if (!pattern.equals("all2all")) {
+                gauge(registry, CONGESTION_MEAN, pattern, "mean over the pattern's permutations of the busiest link's"
+                        + " routes, tables in force (NaN: not measured)", q -> {
+                    PatternFigures f = q.patterns().get(pattern);
+                    return f == null || f.mean() == null ? Double.NaN : f.mean();
+                });
+            }
+        }
+        Gauge.builder(VERSION, () -> latest == null ? 0 : latest.routingVersion())
+                .description("routing version the fabric.routing.quality and congestion gauges describe").register(registry);
+        Gauge.builder(UNREACHABLE, () -> latest == null ? Double.NaN : latest.unreachableLeafPairs())
+                .description("leaf pairs the tables in force do not connect").register(registry);
+        Gauge.builder(DEADLOCK_FREE, () -> latest == null ? Double.NaN : latest.deadlockFree() ? 1 : 0)
+                .description("1 when the tables' channel dependency graph is acyclic").register(registry);
+        Gauge.builder(MAX_PATH, () -> latest == null || latest.maxPathLength() == null ? Double.NaN
+                : latest.maxPathLength()).description("longest route of the tables in force, in switch-to-switch links")
+                .register(registry);
+    }
+
+    private void gauge(MeterRegistry registry, String name, String pattern, String description,
+                       ToDoubleFunction<RoutingQuality> value) {
+        Gauge.builder(name, () -> {
+            RoutingQuality q = latest;
+            return q == null ? Double.NaN : value.applyAsDouble(q);
+        }).tag(PATTERN_TAG, pattern).description(description).register(registry);
+    }
+
+    /** Measures {@code routing}, the routing just installed, in the background (any thread, returns at once). */
+    public void measure(ActiveRouting routing) {
+        installed = routing.version();
+        RoutingQuality q = latest;
+        if (q != null && q.routingVersion() == routing.version()) {
+            return;
+        }
+        waiting.set(routing);
+        if (draining.compareAndSet(false, true)) {
+            executor.execute(this::drain);
+        }
+    }
+
+    private void drain() {
+        while (true) {
+            ActiveRouting r = waiting.getAndSet(null);
+            if (r == null) {
+                draining.set(false);
+                // a routing set after the getAndSet but before the flag was cleared has no drain to take it
+                if (waiting.get() == null || !draining.compareAndSet(false, true)) {
+                    return;
+                }
+                continue;
+            }
+            measuring = r.version();
+            try {
+                measureNow(r);
+            } catch (RuntimeException e) {
+                LOG.warn("routing v{}: quality not measured: {}", r.version(), e.toString());
+            } finally {
+                measuring = 0;
+            }
+        }
+    }
+
+    private void measureNow(ActiveRouting r) {
+        long begin = System.nanoTime();
+        RoutedFabric routed = RoutedFabric.of(r.fabric().index(), r.tables().tables());
+        TableQuality quality = new TableQuality(routed, threads);
+        QualityFigures figures = quality.measure(TracedValidity.of(routed),
+                TableQuality.defaultPatterns(routed.attachedCount()), () -> waiting.get() != null);
+        if (figures == null) {
+            LOG.debug("routing v{}: quality measurement abandoned for a newer routing", r.version());
+            return;
+        }
+        long nanos = System.nanoTime() - begin;
+        timer.record(nanos, TimeUnit.NANOSECONDS);
+        RoutingQuality q = RoutingQuality.of(r.version(), r.engine(), figures, nanos / 1e6);
+        latest = q;
+        LOG.info("routing v{} quality measured in {} ms: {}{}", r.version(), String.format("%.0f", nanos / 1e6),
+                q.valid() ? "valid" : q.unreachableLeafPairs() + " unreachable leaf pairs", summary(q));
+    }
+
+    private static String summary(RoutingQuality q) {
+        StringBuilder sb = new StringBuilder();
+        q.patterns().forEach((name, f) -> sb.append(", ").append(name).append(" max ").append(f.max())
+                .append(f.mean() == null ? "" : " mean " + f.mean()));
+        return sb.toString();
+    }
+
+    /** The latest quality and whether it describes the routing installed last (any thread). */
+    public QualityView view() {
+        RoutingQuality q = latest;
+        long version = installed;
+        return new QualityView(version, measuring != 0 || waiting.get() != null,
+                q == null || q.routingVersion() != version, q);
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,139 @@
+package org.fabricmanager.daemon.whatif;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PortRef;
+import org.fabricmanager.topology.TopologyException;
+
+/**
+ * The failures a what-if assumes: switches (by GUID) and links (by one end, switch GUID and port). Read from
+ * {@code {"switches":["0x…",…],"links":[{"guid":"0x…","port":P},…]}}, bounded ({@value #MAX_SWITCHES}
+ * switches, {@value #MAX_LINKS} links), every GUID and port checked for form and duplicates here and against
+ * the fabric by {@link WhatIfFailures}.
+ */
+public record WhatIfRequest(List<Long> switches, List<PortRef> links) {
+    /** Most switches one request may fail. */
+    public static final int MAX_SWITCHES = 1024;
+    /** Most links one request may fail. */
+    public static final int MAX_LINKS = 4096;
+    /** Highest port number a switch can have (InfiniBand: 254). */
+    static final int MAX_PORT = 254;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public WhatIfRequest {
+        switches = List.copyOf(switches);
+        links = List.copyOf(links);
+        if (switches.isEmpty() && links.isEmpty()) {
+            throw bad("name at least one switch or link to fail");
+        }
+        if (switches.size() > MAX_SWITCHES) {
+            throw bad(switches.size() + " switches: at most " + MAX_SWITCHES + " per request");
+        }
+        if (links.size() > MAX_LINKS) {
+            throw bad(links.size() + " links: at most " + MAX_LINKS + " per request");
+        }
+        Set<Long> seen = new HashSet<>();
+        for (long g : switches) {
+            if (!seen.add(g)) {
+                throw bad("switch " + Guids.format(g) + " is named twice");
+            }
+        }
+        Set<PortRef> ports = new HashSet<>();
+        for (PortRef p : links) {
+            if (p.port() < 1 || p.port() > MAX_PORT) {
+                throw bad("link " + p + ": port must be in [1, " + MAX_PORT + "]");
+            }
+            if (!ports.add(p)) {
+                throw bad("link " + p + " is named twice");
+            }
+        }
+    }
+
+    /**
+     * Parses a request body.
+     *
+     * @throws WhatIfException of kind {@link WhatIfException.Kind#BAD_REQUEST} naming what is wrong
+     */
+    public static WhatIfRequest parse(byte[] body) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw bad("the body is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw bad("the body cannot be read: " + e.getMessage());
+        }
+        if (root == null || !root.isObject()) {
+            throw bad("the body must be a JSON object {\"switches\":[GUID,...],\"links\":[{\"guid\":GUID,\"port\":P},...]}");
+        }
+        for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!name.equals("switches") && !name.equals("links")) {
+                throw bad("unknown field '" + name + "' (expected switches and links)");
+            }
+        }
+        List<Long> switches = new ArrayList<>();
+        JsonNode s = root.path("switches");
+        if (!s.isMissingNode() && !s.isNull()) {
+            if (!s.isArray()) {
+                throw bad("'switches' must be an array of GUID strings");
+            }
+            if (s.size() > MAX_SWITCHES) {
+                throw bad(s.size() + " switches: at most " + MAX_SWITCHES + " per request");
+            }
+            for (JsonNode g : s) {
+                switches.add(guid(g, "switches"));
+            }
+        }
+        List<PortRef> links = new ArrayList<>();
+        JsonNode l = root.path("links");
+        if (!l.isMissingNode() && !l.isNull()) {
+            if (!l.isArray()) {
+                throw bad("'links' must be an array of {\"guid\":GUID,\"port\":P}");
+            }
+            if (l.size() > MAX_LINKS) {
+                throw bad(l.size() + " links: at most " + MAX_LINKS + " per request");
+            }
+            for (JsonNode link : l) {
+                if (!link.isObject() || !link.has("guid") || !link.has("port") || link.size() != 2) {
+                    throw bad("each link must be {\"guid\":GUID,\"port\":P}, got " + abbreviated(link));
+                }
+                JsonNode port = link.get("port");
+                if (!port.isIntegralNumber() || !port.canConvertToInt()) {
+                    throw bad("link port must be an integer, got " + abbreviated(port));
+                }
+                links.add(new PortRef(guid(link.get("guid"), "links"), port.intValue()));
+            }
+        }
+        return new WhatIfRequest(switches, links);
+    }
+
+    private static long guid(JsonNode node, String field) {
+        if (!node.isTextual()) {
+            throw bad("'" + field + "': a GUID must be a string such as \"0x0002c90300000001\", got " + abbreviated(node));
+        }
+        try {
+            return Guids.parseLenient(node.asText());
+        } catch (TopologyException e) {
+            throw bad("'" + field + "': bad GUID '" + abbreviated(node.asText()) + "': expected 0x followed by up to 16 hex digits");
+        }
+    }
+
+    private static String abbreviated(Object value) {
+        String text = String.valueOf(value);
+        return text.length() <= 64 ? text : text.substring(0, 64) + "...";
+    }
+
+    private static WhatIfException bad(String message) {
+        return new WhatIfException(WhatIfException.Kind.BAD_REQUEST, message);
+    }
+}

@@ -1,0 +1,20 @@
+package org.fabricmanager.daemon.whatif;
+
+import java.util.Map;
+import org.fabricmanager.daemon.quality.PatternFigures;
+
+/**
+ * {@code POST /api/v1/whatif}: the routing the live engine computes for the fabric in force without the
+ * failed switches and links, compared with the tables in force ({@code routingVersion}): entries, 64-entry
+ * blocks and switches that would change among the switches that survive, whether every leaf pair would
+ * still be routed, deadlock freedom, the longest route, and the congestion per traffic pattern
+ * ({@link WhatIfService#PATTERNS}, as {@code GET /api/v1/routing/quality} reports them for the tables in force).
+ */
+public record WhatIfResult(long routingVersion, String engine, int failedSwitches, int failedLinks,
+                           long changedEntries, long changedBlocks, int switchesTouched, boolean valid,
+                           long unreachableLeafPairs, boolean deadlockFree, Integer maxPathLength,
+                           Map<String, PatternFigures> congestion, double routingMs, double analysisMs) {
+    public WhatIfResult {
+        congestion = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(congestion));
+    }
+}

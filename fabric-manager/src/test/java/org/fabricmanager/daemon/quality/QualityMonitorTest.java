@@ -1,0 +1,101 @@
+package org.fabricmanager.daemon.quality;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.push.TableSet;
+import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.analysis.PatternCongestion;
+import org.fabricmanager.routing.analysis.QualityFigures;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.TableQuality;
+import org.fabricmanager.routing.dmodc.DmodcEngine;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The quality measured after each routing: equal to {@link TableQuality} on the same tables, published as
+ * gauges, stale as soon as a newer routing is installed, and after a burst of routings the newest is the one
+ * measured.
+ */
+class QualityMonitorTest {
+    static final PgftSpec SPEC = PgftSpec.parse("PGFT(3;4,4,4;1,4,2;1,1,1)");
+
+    @Test
+    void measuresEachInstalledRoutingAndEndsOnTheNewestOfABurst() throws Exception {
+        Fabric intact = PgftGenerator.generate(SPEC);
+        List<Fabric> fabrics = List.of(intact,
+                intact.withoutSwitches(List.of(PgftGenerator.switchGuid(3, 0))),
+                intact.withoutSwitches(List.of(PgftGenerator.switchGuid(3, 0), PgftGenerator.switchGuid(3, 1))),
+                intact.withoutSwitches(List.of(PgftGenerator.switchGuid(3, 0), PgftGenerator.switchGuid(3, 1),
+                        PgftGenerator.switchGuid(3, 2), PgftGenerator.switchGuid(2, 5))));
+        ActiveRouting[] routings = new ActiveRouting[fabrics.size()];
+        try (DmodcEngine engine = new DmodcEngine(1)) {
+            for (int v = 0; v < routings.length; v++) {
+                RoutingResult r = engine.route(fabrics.get(v).index());
+                routings[v] = new ActiveRouting(v + 1, fabrics.get(v), "fp" + v, new TableSet(v + 1, r.tables()), "dmodc",
+                        1.0, r.validity().isValid(), r.validity().unreachablePairs(), false, null);
+            }
+        }
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (QualityMonitor monitor = new QualityMonitor(1, registry)) {
+            assertThat(monitor.view().quality()).isNull();
+            monitor.measure(routings[0]);
+            QualityView first = await(monitor, 1);
+            assertEqualsAnalysis(first.quality(), routings[0]);
+            assertThat(registry.get(QualityMonitor.CONGESTION_MAX).tag(QualityMonitor.PATTERN_TAG, "all2all").gauge().value())
+                    .isEqualTo(first.quality().patterns().get("all2all").max());
+            assertThat(registry.get(QualityMonitor.VERSION).gauge().value()).isEqualTo(1.0);
+
+            // a burst: each routing installed is stale at once, the newest is the one measured in the end
+            monitor.measure(routings[1]);
+            assertThat(monitor.view().stale()).isTrue();
+            assertThat(monitor.view().routingVersion()).isEqualTo(2);
+            monitor.measure(routings[2]);
+            monitor.measure(routings[3]);
+            QualityView last = await(monitor, 4);
+            assertEqualsAnalysis(last.quality(), routings[3]);
+            assertThat(last.computing()).isFalse();
+            assertThat(registry.get(QualityMonitor.CONGESTION_MAX).tag(QualityMonitor.PATTERN_TAG, "random").gauge().value())
+                    .isEqualTo(last.quality().patterns().get("random").max());
+            assertThat(last.quality().patterns().get("all2all").max())
+                    .as("four switches fewer load the busiest link more")
+                    .isGreaterThan(first.quality().patterns().get("all2all").max());
+
+            // the version measured is not measured again
+            monitor.measure(routings[3]);
+            assertThat(monitor.view()).isEqualTo(last);
+        }
+    }
+
+    private static void assertEqualsAnalysis(RoutingQuality q, ActiveRouting r) {
+        RoutedFabric routed = RoutedFabric.of(r.fabric().index(), r.tables().tables());
+        QualityFigures expected = new TableQuality(routed, 1).measure(TableQuality.defaultPatterns(routed.attachedCount()));
+        assertThat(q.routingVersion()).isEqualTo(r.version());
+        assertThat(q.valid()).isEqualTo(expected.validity().isValid());
+        assertThat(q.unreachableLeafPairs()).isEqualTo(expected.validity().unreachablePairs());
+        assertThat(q.deadlockFree()).isEqualTo(expected.deadlockFree());
+        assertThat(q.maxPathLength()).isEqualTo(expected.maxPathLength());
+        assertThat(q.patterns()).hasSize(3);
+        for (PatternCongestion c : expected.patterns()) {
+            assertThat(q.patterns().get(c.pattern().name())).isEqualTo(PatternFigures.of(c));
+        }
+    }
+
+    private static QualityView await(QualityMonitor monitor, long version) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        QualityView v = monitor.view();
+        while (v.quality() == null || v.quality().routingVersion() != version || v.computing()) {
+            assertThat(System.nanoTime()).as("v%d measured within 60 s: %s", version, v).isLessThan(deadline);
+            Thread.sleep(10);
+            v = monitor.view();
+        }
+        assertThat(v.stale()).isFalse();
+        return v;
+    }
+}
