@@ -563,7 +563,8 @@ public final class RingMember {
         log.debug("member {}: suspects member {} (incarnation {}) after {} ms of silence; asks it to refute", self,
                 emitter, suspectingIncarnation, millis(now - lastHeardFromEmitter));
         transport.send(emitter, new Suspicion(self, incarnation, Suspicion.Kind.SUSPECT, emitter, suspectingIncarnation));
-        int[] candidates = {observer, view.previousLive(emitter)};
+        // Confirmations only shorten the wait above δ, which a healthy member does not have: it asks no one.
+        int[] candidates = health.score() == 0 ? new int[0] : new int[] {observer, view.previousLive(emitter)};
         for (int h : candidates) {
             if (h != NONE && h != self && h != emitter && (helpersAsked == 0 || confirmers[0] != h)) {
                 confirmers[helpersAsked++] = h; // remembered as asked; counted once they confirm
@@ -995,9 +996,10 @@ public final class RingMember {
         if (inc > view.incarnation(from)) {
             boolean wasDead = view.isDead(from);
             MemberRejoined event = new MemberRejoined(from, inc);
-            if (applyEvent(event) && wasDead && phase == MemberPhase.RUNNING) {
+            if (applyEvent(event) && wasDead && phase == MemberPhase.RUNNING && from == emitter) {
                 // it refuted its suspicion after the verdict went out: the ring must hear it is back, as
-                // after a Join (a refutation without a verdict spreads by anti-entropy alone)
+                // after a Join. Its observer tells (one broadcast, not one per member that hears it); a
+                // refutation without a verdict is learnt by the others when they hear from it.
                 log.info("member {}: member {} declared dead is alive at incarnation {}", self, from, inc);
                 originate(event);
             }
