@@ -58,10 +58,15 @@ final class MembershipView {
         if (next <= current) {
             return false;
         }
-        if (current != 0) {
+        // The digest covers the dead entries only: a refutation raises a live member's incarnation, and
+        // views that differ only in that must not set off anti-entropy around the whole ring (the new
+        // incarnation is learnt from the member itself on contact; a verdict or a rejoin still differs).
+        if ((current & 1L) != 0) {
             digest ^= Digests.member(member, current);
         }
-        digest ^= Digests.member(member, next);
+        if ((next & 1L) != 0) {
+            digest ^= Digests.member(member, next);
+        }
         boolean wasDead = (current & 1L) != 0;
         boolean nowDead = (next & 1L) != 0;
         if (wasDead != nowDead) {

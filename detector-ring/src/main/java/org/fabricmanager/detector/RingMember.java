@@ -21,6 +21,7 @@ import org.fabricmanager.detector.message.NewObserver;
 import org.fabricmanager.detector.message.RingMessage;
 import org.fabricmanager.detector.message.StateKind;
 import org.fabricmanager.detector.message.StateSync;
+import org.fabricmanager.detector.message.Suspicion;
 import org.fabricmanager.detector.overlay.BroadcastOverlay;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * (heartbeat the observer every η; suspect a silent emitter after δ, walk back to the next live
  * emitter, send it NewObserver, re-arm to 2δ and broadcast the failure) plus what a fabric manager
  * needs: incarnations, link events, a local-pause guard, joining a running ring, anti-entropy and
- * exactly-once events for the {@link DetectorListener}.
+ * exactly-once events for the {@link DetectorListener}; and, after Lifeguard (Dadgar et al., 2018), a
+ * member that does not accuse when it is the one that is late: a {@link LocalHealth} score that widens
+ * its own timeout, a suspicion its emitter can refute by a higher incarnation, and helpers whose
+ * confirmations bring the verdict back to δ for a member that really died.
  *
  * <p>The member knows nothing of sockets or clocks: everything goes through its {@link RingTransport}.
  * It is not thread-safe: every method, message delivery and timer action must run on the member's
@@ -44,6 +48,15 @@ public final class RingMember {
     private static final Logger log = LoggerFactory.getLogger(RingMember.class);
     private static final int NONE = MembershipView.NONE;
     private static final long NEVER = Long.MIN_VALUE;
+    /** Highest local health score: a member that finds itself late waits up to 4δ before a verdict. */
+    static final int MAX_HEALTH_SCORE = 3;
+    /** Members an observer asks to check a suspect (SWIM's k). */
+    static final int HELPERS = 2;
+    /** Checks a helper runs at once for other observers; more requests are ignored (bounded state). */
+    static final int MAX_PENDING_CHECKS = 8;
+    /** Views store incarnations shifted by one bit and the codec refuses more: a refutation stops here. */
+    static final long MAX_INCARNATION = 1L << 61;
+    private static final long LATE_WARNING_INTERVAL = 10_000_000_000L;
 
     private final int self;
     private final int size;
@@ -51,6 +64,9 @@ public final class RingMember {
     private final long delta;
     private final long pauseThreshold;
     private final long startupGrace;
+    private final boolean lifeguard;
+    private final LocalHealth health;
+    private final ArrayDeque<PendingCheck> pendingChecks = new ArrayDeque<>();
     private final BroadcastRelay relay;
     private final StartMode startMode;
     private final RingTransport transport;
@@ -81,6 +97,16 @@ public final class RingMember {
     private int joinAttempts;
     private long linkSequence;
     private long changes;
+    /** When this member started suspecting its emitter (asked it to refute), or NEVER. */
+    private long suspectingSince = NEVER;
+    private long suspectingIncarnation;
+    private long lastLateWarning = NEVER;
+    private long lateWarningsSuppressed;
+    /** The late-timer slack was given during the current silence of the emitter. */
+    private boolean slackGiven;
+    private int helpersAsked;
+    private final int[] confirmers = new int[HELPERS];
+    private int confirmations;
 
     /**
      * @param self       this member's ring index
@@ -105,6 +131,9 @@ public final class RingMember {
         this.delta = parameters.deltaNanos();
         this.pauseThreshold = parameters.pauseThresholdNanos();
         this.startupGrace = parameters.startupGraceNanos();
+        this.lifeguard = parameters.lifeguard();
+        // a timer later than half a heartbeat period is evidence; one calm δ forgives a point
+        this.health = new LocalHealth(lifeguard ? MAX_HEALTH_SCORE : 0, Math.max(1, eta / 2), delta);
         this.startMode = Objects.requireNonNull(startMode, "startMode");
         this.transport = Objects.requireNonNull(transport, "transport");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -135,6 +164,7 @@ public final class RingMember {
             return;
         }
         cancelTimers();
+        metrics.healthChanged(-health.score());
         phase = MemberPhase.STOPPED;
         emitter = NONE;
         observer = NONE;
@@ -198,6 +228,8 @@ public final class RingMember {
             onJoin(j);
         } else if (message instanceof StateSync s) {
             onState(s);
+        } else if (message instanceof Suspicion s) {
+            onSuspicion(s);
         }
     }
 
@@ -248,6 +280,16 @@ public final class RingMember {
     /** Order-independent hash of the view; equal views have equal digests. */
     public long viewDigest() {
         return view.digest() ^ links.digest();
+    }
+
+    /** This member's local health score: 0 when it is on time, up to {@value #MAX_HEALTH_SCORE}. */
+    public int healthScore() {
+        return health.score();
+    }
+
+    /** Whether this member currently suspects its emitter (asked it to refute, no verdict yet). */
+    public boolean suspectsEmitter() {
+        return suspectingSince != NEVER;
     }
 
     /** Incremented whenever the view, the phase, the emitter or the observer changes. */
@@ -304,6 +346,11 @@ public final class RingMember {
             joinTimer.cancel();
             joinTimer = null;
         }
+        for (PendingCheck c : pendingChecks) {
+            c.timer.cancel();
+        }
+        pendingChecks.clear();
+        suspectingSince = NEVER;
     }
 
     /**
@@ -321,6 +368,8 @@ public final class RingMember {
             emitter = newEmitter;
             changes++;
             mismatchSince = NEVER;
+            suspectingSince = NEVER;
+            slackGiven = false;
             if (emitter == NONE) {
                 if (suspicionTimer != null) {
                     suspicionTimer.cancel();
@@ -357,10 +406,27 @@ public final class RingMember {
         }
         long now = transport.nanoTime();
         long lateness = now - heartbeatDue;
+        int healthChange = health.timerFired(lateness, now);
+        metrics.healthChanged(healthChange);
+        if (healthChange < 0 && suspectingSince != NEVER) {
+            // the verdict depends on the score: a forgiven point brings it forward (a later one is
+            // found by the timer itself, which re-arms when it fires early)
+            rearmIfEarlier();
+        }
         if (lateness > pauseThreshold) {
             metrics.heartbeatLate();
-            log.warn("member {}: heartbeat to observer {} is {} ms late (local pause or overload?); "
-                    + "the observer may suspect this member", self, observer, millis(lateness));
+            // an overloaded host makes every member late at once: warn about lateness the observer may
+            // notice (δ/2, when it starts suspecting), at most once per 10 s per member
+            if (lateness > delta / 2 && (lastLateWarning == NEVER || now - lastLateWarning >= LATE_WARNING_INTERVAL)) {
+                log.warn("member {}: heartbeat to observer {} is {} ms late (local pause or overload?); "
+                        + "the observer may suspect this member{}", self, observer, millis(lateness),
+                        lateWarningsSuppressed > 0 ? " (" + lateWarningsSuppressed + " late heartbeats since the last warning)" : "");
+                lastLateWarning = now;
+                lateWarningsSuppressed = 0;
+            } else {
+                lateWarningsSuppressed++;
+                log.debug("member {}: heartbeat to observer {} is {} ms late", self, observer, millis(lateness));
+            }
             heartbeatDue = now;
         }
         if (observer != NONE) {
@@ -369,6 +435,10 @@ public final class RingMember {
         if (emitter != NONE && !emitterHeard) {
             // The NewObserver was lost, went to a member that died meanwhile, or found it joining: repeat it.
             sendNewObserver();
+        }
+        if (suspectingSince != NEVER && now - suspectingSince >= eta / 2) {
+            // a datagram may be lost: ask again every η until the emitter answers or the verdict
+            transport.send(emitter, new Suspicion(self, incarnation, Suspicion.Kind.SUSPECT, emitter, suspectingIncarnation));
         }
         heartbeatDue += eta;
         if (heartbeatDue <= now) {
@@ -382,7 +452,7 @@ public final class RingMember {
             return;
         }
         long now = transport.nanoTime();
-        long delay = Math.max(0, emitterDeadline - now);
+        long delay = Math.max(0, nextCheck() - now);
         suspicionDue = now + delay;
         suspicionTimer = transport.schedule(delay, this::onSuspicionTimer);
     }
@@ -397,12 +467,13 @@ public final class RingMember {
             return;
         }
         long now = transport.nanoTime();
-        if (now < emitterDeadline) {
+        long lateness = now - suspicionDue;
+        metrics.healthChanged(health.timerFired(lateness, now));
+        if (now < suspicionStart()) {
             armSuspicionTimer();
             return;
         }
-        long lateness = now - suspicionDue;
-        if (lateness > pauseThreshold) {
+        if (lateness > pauseThreshold && !lifeguard) {
             // This member itself did not run for a while: the emitter's heartbeats may be waiting to be
             // read, so the silence proves nothing yet. One more period decides.
             log.warn("member {}: suspicion timer fired {} ms late (was this process paused?); "
@@ -411,7 +482,237 @@ public final class RingMember {
             armSuspicionTimer();
             return;
         }
+        if (lateness > pauseThreshold && !slackGiven) {
+            // The same doubt with local health: look again after η, by when anything waiting in the socket
+            // has been read. Once per silence: a member that stays late is covered by its score, which is
+            // bounded, where repeated slack would never let it declare anyone dead.
+            slackGiven = true;
+            log.debug("member {}: suspicion timer fired {} ms late; looks again at emitter {} in one heartbeat period",
+                    self, millis(lateness), emitter);
+            suspicionDue = now + eta;
+            suspicionTimer = transport.schedule(eta, this::onSuspicionTimer);
+            return;
+        }
+        if (!lifeguard) {
+            suspect(now);
+            return;
+        }
+        if (suspectingSince == NEVER) {
+            startSuspicion(now);
+            armSuspicionTimer();
+            return;
+        }
+        if (now < verdictTime()) {
+            armSuspicionTimer();
+            return;
+        }
         suspect(now);
+    }
+
+    // ------------------------------------------------------------------ local health and refutable suspicion
+
+    /**
+     * When the suspicion timer must next look: the SC'16 deadline without Lifeguard; with it, the start
+     * of the suspicion (δ/2 before that deadline), then the verdict.
+     */
+    private long nextCheck() {
+        if (!lifeguard) {
+            return emitterDeadline;
+        }
+        return suspectingSince == NEVER ? suspicionStart() : verdictTime();
+    }
+
+    /** Moves the suspicion timer to the next check if that is now earlier than the timer. */
+    private void rearmIfEarlier() {
+        if (suspicionTimer != null && nextCheck() < suspicionDue) {
+            suspicionTimer.cancel();
+            suspicionTimer = null;
+            armSuspicionTimer();
+        }
+    }
+
+    private long suspicionStart() {
+        return lifeguard ? emitterDeadline - delta / 2 : emitterDeadline;
+    }
+
+    /**
+     * The verdict: δ·(1 + score) of silence, where the part above δ shrinks as helpers confirm (Lifeguard's
+     * dynamic suspicion, by log(C + 1) / log(K + 1)) and vanishes when every helper asked has confirmed. A
+     * healthy member (score 0) therefore declares a silent emitter dead after δ, the SC'16 bound, whatever
+     * the helpers say; never before.
+     */
+    private long verdictTime() {
+        long extra = delta * health.score();
+        if (extra > 0 && helpersAsked > 0 && confirmations > 0) {
+            double done = Math.log(confirmations + 1) / Math.log(helpersAsked + 1);
+            extra = (long) (extra * Math.max(0, 1 - done));
+        }
+        return emitterDeadline + extra;
+    }
+
+    /**
+     * Silence of δ/2: the emitter is asked to refute, and up to {@value #HELPERS} helpers (this member's
+     * observer and the suspect's own emitter, whichever are alive and distinct) to check it.
+     */
+    private void startSuspicion(long now) {
+        suspectingSince = now;
+        suspectingIncarnation = view.incarnation(emitter);
+        confirmations = 0;
+        helpersAsked = 0;
+        metrics.suspicionRaised();
+        log.debug("member {}: suspects member {} (incarnation {}) after {} ms of silence; asks it to refute", self,
+                emitter, suspectingIncarnation, millis(now - lastHeardFromEmitter));
+        transport.send(emitter, new Suspicion(self, incarnation, Suspicion.Kind.SUSPECT, emitter, suspectingIncarnation));
+        // Confirmations only shorten the wait above δ, which a healthy member does not have: it asks no one.
+        int[] candidates = health.score() == 0 ? new int[0] : new int[] {observer, view.previousLive(emitter)};
+        for (int h : candidates) {
+            if (h != NONE && h != self && h != emitter && (helpersAsked == 0 || confirmers[0] != h)) {
+                confirmers[helpersAsked++] = h; // remembered as asked; counted once they confirm
+                transport.send(h, new Suspicion(self, incarnation, Suspicion.Kind.PROBE, emitter, suspectingIncarnation));
+            }
+        }
+    }
+
+    /** The emitter was heard while suspected: the suspicion ends, and the silence was partly this member's. */
+    private void suspicionRefuted(long now, String how) {
+        if (suspectingSince == NEVER) {
+            return;
+        }
+        log.debug("member {}: suspicion of member {} refuted ({}) after {} ms", self, emitter, how,
+                millis(now - suspectingSince));
+        suspectingSince = NEVER;
+        metrics.suspicionRefuted();
+        metrics.healthChanged(health.raise(now));
+    }
+
+    private void onSuspicion(Suspicion s) {
+        int from = s.from();
+        long inc = s.fromIncarnation();
+        if (isZombie(from, inc)) {
+            answerZombie(from, inc);
+            return;
+        }
+        if (phase != MemberPhase.RUNNING) {
+            return;
+        }
+        learnIncarnation(from, inc);
+        if (phase != MemberPhase.RUNNING) {
+            return;
+        }
+        long now = transport.nanoTime();
+        switch (s.kind()) {
+            case SUSPECT -> {
+                if (s.member() == self) {
+                    refute(s.incarnation(), now);
+                    transport.send(from, new Suspicion(self, incarnation, Suspicion.Kind.ALIVE, self, incarnation));
+                }
+            }
+            case PROBE -> check(from, s.member(), s.incarnation(), now);
+            case ALIVE -> {
+                pendingChecks.removeIf(c -> {
+                    if (c.suspect == from) {
+                        c.timer.cancel();
+                        return true;
+                    }
+                    return false;
+                });
+                if (from == emitter) {
+                    suspicionRefuted(now, "it answered at incarnation " + inc);
+                    heardFromEmitter(now);
+                }
+            }
+            case CONFIRM -> confirmed(from, s.member(), s.incarnation());
+        }
+    }
+
+    /**
+     * This member is suspected at {@code suspectedIncarnation}: if that is its current incarnation, it
+     * takes the next one, so that the suspicion (and any verdict about the old incarnation still under
+     * way) is void. Once per incarnation, whoever asks; and never past {@link #MAX_INCARNATION}.
+     */
+    private void refute(long suspectedIncarnation, long now) {
+        if (suspectedIncarnation != incarnation) {
+            return; // already refuted, or about an earlier life: the ALIVE answer says which incarnation is current
+        }
+        if (incarnation >= MAX_INCARNATION) {
+            log.error("member {}: cannot refute a suspicion: incarnation {} is the highest allowed", self, incarnation);
+            return;
+        }
+        metrics.healthChanged(health.raise(now)); // someone found this member late
+        metrics.refutation();
+        incarnation++;
+        log.debug("member {}: refutes a suspicion; now incarnation {}", self, incarnation);
+        applyEvent(new MemberRejoined(self, incarnation));
+        if (phase == MemberPhase.RUNNING && observer != NONE) {
+            sendHeartbeat();
+        }
+    }
+
+    /**
+     * Another observer asks this member to check {@code suspect}: ask it to refute, and confirm its silence
+     * to the observer after δ/2 unless it answered. A member dead in this view is confirmed at once; one
+     * known at a newer incarnation is not (the suspicion is stale).
+     */
+    private void check(int requester, int suspect, long suspectIncarnation, long now) {
+        if (suspect == self || suspect == requester) {
+            return;
+        }
+        long known = view.incarnation(suspect);
+        if (known > suspectIncarnation) {
+            return;
+        }
+        if (view.isDead(suspect)) {
+            metrics.confirmation();
+            transport.send(requester, new Suspicion(self, incarnation, Suspicion.Kind.CONFIRM, suspect, suspectIncarnation));
+            return;
+        }
+        if (pendingChecks.size() >= MAX_PENDING_CHECKS) {
+            log.debug("member {}: ignores a request to check member {}: {} checks under way", self, suspect,
+                    pendingChecks.size());
+            return;
+        }
+        transport.send(suspect, new Suspicion(self, incarnation, Suspicion.Kind.SUSPECT, suspect, suspectIncarnation));
+        PendingCheck check = new PendingCheck(requester, suspect, suspectIncarnation, now + delta / 2);
+        check.timer = transport.schedule(delta / 2, () -> checkExpired(check));
+        pendingChecks.add(check);
+    }
+
+    private void checkExpired(PendingCheck check) {
+        if (!pendingChecks.remove(check) || phase != MemberPhase.RUNNING) {
+            return;
+        }
+        long now = transport.nanoTime();
+        int change = health.timerFired(now - check.due, now);
+        metrics.healthChanged(change);
+        if (change > 0) {
+            // this member was late itself: its silence proves nothing about the suspect
+            log.debug("member {}: check of member {} ended late; no confirmation", self, check.suspect);
+            return;
+        }
+        metrics.confirmation();
+        transport.send(check.requester,
+                new Suspicion(self, incarnation, Suspicion.Kind.CONFIRM, check.suspect, check.suspectIncarnation));
+    }
+
+    private void confirmed(int helper, int suspect, long suspectIncarnation) {
+        if (suspectingSince == NEVER || suspect != emitter || suspectIncarnation != suspectingIncarnation
+                || confirmations >= helpersAsked) {
+            return;
+        }
+        for (int i = 0; i < helpersAsked; i++) {
+            // confirmers[0..helpersAsked) are the helpers asked; those that confirmed are moved to the front
+            if (confirmers[i] == helper) {
+                if (i < confirmations) {
+                    return; // already counted
+                }
+                confirmers[i] = confirmers[confirmations];
+                confirmers[confirmations++] = helper;
+                log.debug("member {}: member {} confirms the silence of member {} ({} of {})", self, helper, suspect,
+                        confirmations, helpersAsked);
+                rearmIfEarlier();
+                return;
+            }
+        }
     }
 
     private void onJoinTimer() {
@@ -441,6 +742,7 @@ public final class RingMember {
         long inc = view.incarnation(e);
         long silentFor = now - lastHeardFromEmitter;
         metrics.suspicion(silentFor);
+        suspectingSince = NEVER;
         log.info("member {}: suspects member {} (incarnation {}): no heartbeat for {} ms", self, e, inc, millis(silentFor));
         suspected.put(e, inc);
         MemberFailed event = new MemberFailed(e, inc);
@@ -470,16 +772,26 @@ public final class RingMember {
             return;
         }
         long now = transport.nanoTime();
+        suspicionRefuted(now, "heartbeat"); // first: the timer is then re-armed for the next suspicion
+        heardFromEmitter(now);
+        compareDigests(h.digest(), now);
+    }
+
+    private void heardFromEmitter(long now) {
+        slackGiven = false;
         lastHeardFromEmitter = now;
         emitterDeadline = now + delta;
         emitterHeard = true;
-        if (suspicionTimer != null && suspicionDue > emitterDeadline) {
+        if (suspicionTimer != null && suspicionDue > nextCheckAfterHeard()) {
             // armed for a new emitter's 2δ or the start-up grace: once heard, silence counts from δ
             suspicionTimer.cancel();
             suspicionTimer = null;
             armSuspicionTimer();
         }
-        compareDigests(h.digest(), now);
+    }
+
+    private long nextCheckAfterHeard() {
+        return lifeguard ? emitterDeadline - delta / 2 : emitterDeadline;
     }
 
     /**
@@ -682,7 +994,15 @@ public final class RingMember {
     /** A running member's messages carry its incarnation: seeing a newer one is proof of a rejoin. */
     private void learnIncarnation(int from, long inc) {
         if (inc > view.incarnation(from)) {
-            applyEvent(new MemberRejoined(from, inc));
+            boolean wasDead = view.isDead(from);
+            MemberRejoined event = new MemberRejoined(from, inc);
+            if (applyEvent(event) && wasDead && phase == MemberPhase.RUNNING && from == emitter) {
+                // it refuted its suspicion after the verdict went out: the ring must hear it is back, as
+                // after a Join. Its observer tells (one broadcast, not one per member that hears it); a
+                // refutation without a verdict is learnt by the others when they hear from it.
+                log.info("member {}: member {} declared dead is alive at incarnation {}", self, from, inc);
+                originate(event);
+            }
         }
     }
 
@@ -790,5 +1110,21 @@ public final class RingMember {
     }
 
     private record PendingLinkReport(int port, boolean down) {
+    }
+
+    /** A check this member runs for another observer: {@code suspect} must answer before {@code due}. */
+    private static final class PendingCheck {
+        final int requester;
+        final int suspect;
+        final long suspectIncarnation;
+        final long due;
+        TimerHandle timer;
+
+        PendingCheck(int requester, int suspect, long suspectIncarnation, long due) {
+            this.requester = requester;
+            this.suspect = suspect;
+            this.suspectIncarnation = suspectIncarnation;
+            this.due = due;
+        }
     }
 }

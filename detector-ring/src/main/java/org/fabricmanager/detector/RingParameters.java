@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The algorithm's timing and overlay, shared by every member of a ring, plus one member-local
- * setting, the start-up grace.
+ * The algorithm's timing and overlay, shared by every member of a ring, plus two member-local
+ * settings, the start-up grace and whether the member uses local health and refutable suspicion.
  *
  * @param heartbeatInterval η, how often a member heartbeats its observer
  * @param suspicionTimeout  δ, how long an observer waits for a heartbeat before suspecting its emitter
@@ -23,9 +23,15 @@ import java.util.Objects;
  *                          daemon's own member). An emitter once heard is suspected after δ as usual, so a
  *                          failure of a running member is found on time even within the grace. Local to one
  *                          member; at least 2δ ({@link RingMember#endStartupGrace()} ends it early)
+ * @param lifeguard         local health and refutable suspicion (docs/detector.md, "Lifeguard: a ring that does
+ *                          not accuse when it is the one that is late"): the member suspects a silent emitter
+ *                          after δ/2, asks it to refute and two helpers to check it, and declares it dead
+ *                          after δ·(1 + its own lateness score) of silence unless it answered, shortened
+ *                          down to δ by the helpers' confirmations. Local to one member; false gives the
+ *                          SC'16 behaviour (dead after δ of silence, no suspicion phase) for comparison
  */
 public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeout, Overlay overlay,
-                             Duration pauseThreshold, Duration startupGrace) {
+                             Duration pauseThreshold, Duration startupGrace, boolean lifeguard) {
 
     public RingParameters {
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
@@ -50,14 +56,25 @@ public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeo
         }
     }
 
-    /** Parameters without a start-up grace beyond the usual 2δ. */
+    /** Parameters with local health and refutable suspicion on. */
+    public RingParameters(Duration heartbeatInterval, Duration suspicionTimeout, Overlay overlay, Duration pauseThreshold,
+                          Duration startupGrace) {
+        this(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, startupGrace, true);
+    }
+
+    /** Parameters without a start-up grace beyond the usual 2δ, with local health and refutable suspicion on. */
     public RingParameters(Duration heartbeatInterval, Duration suspicionTimeout, Overlay overlay, Duration pauseThreshold) {
         this(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, suspicionTimeout.multipliedBy(2));
     }
 
     /** The same parameters with another start-up grace. */
     public RingParameters withStartupGrace(Duration grace) {
-        return new RingParameters(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, grace);
+        return new RingParameters(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, grace, lifeguard);
+    }
+
+    /** The same parameters with local health and refutable suspicion on or off. */
+    public RingParameters withLifeguard(boolean on) {
+        return new RingParameters(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, startupGrace, on);
     }
 
     /** Parameters with the pause threshold set to one heartbeat interval. */

@@ -34,7 +34,8 @@ class RingMemberTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     private RingMember member(int self, int n, StartMode mode, Overlay overlay) {
-        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), overlay);
+        // the SC'16 state machine exactly; LifeguardTest covers local health and refutable suspicion
+        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), overlay).withLifeguard(false);
         return new RingMember(self, n, p, mode, net, events::add, new DetectorMetrics(registry));
     }
 

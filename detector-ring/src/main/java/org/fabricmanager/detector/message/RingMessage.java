@@ -5,7 +5,7 @@ package org.fabricmanager.detector.message;
  * incarnation, so that a receiver can recognise a zombie (a member it believes dead at that
  * incarnation) and answer it with the view that tells it so.
  */
-public sealed interface RingMessage permits Heartbeat, NewObserver, Join, StateSync, BroadcastCopy {
+public sealed interface RingMessage permits Heartbeat, NewObserver, Join, StateSync, BroadcastCopy, Suspicion {
 
     /** Ring index of the sender. */
     int from();

@@ -18,6 +18,7 @@ import org.fabricmanager.detector.message.NewObserver;
 import org.fabricmanager.detector.message.RingMessage;
 import org.fabricmanager.detector.message.StateKind;
 import org.fabricmanager.detector.message.StateSync;
+import org.fabricmanager.detector.message.Suspicion;
 
 /**
  * Encodes ring messages into datagrams and decodes them back, rejecting anything that is not exactly
@@ -53,6 +54,7 @@ public final class MessageCodec {
     static final int JOIN = 3;
     static final int STATE = 4;
     static final int BROADCAST = 5;
+    static final int SUSPICION = 6;
     private static final int MEMBER_ENTRY = 13;
     private static final int LINK_ENTRY = 25;
     private static final int GAP_ENTRY = 12;
@@ -113,6 +115,8 @@ public final class MessageCodec {
             return HEADER + 1 + 4 + MEMBER_ENTRY * s.members().size() + 4 + LINK_ENTRY * s.links().size();
         } else if (message instanceof BroadcastCopy b) {
             return HEADER + BROADCAST_FIXED + 4 * b.sourceDead().length;
+        } else if (message instanceof Suspicion) {
+            return HEADER + 1 + 4 + 8;
         }
         throw new IllegalArgumentException("unknown message " + message);
     }
@@ -214,6 +218,8 @@ public final class MessageCodec {
             for (int d : b.sourceDead()) {
                 buf.writeInt(d);
             }
+        } else if (message instanceof Suspicion s) {
+            buf.writeByte(s.kind().ordinal()).writeInt(s.member()).writeLong(s.incarnation());
         }
     }
 
@@ -238,6 +244,8 @@ public final class MessageCodec {
             return JOIN;
         } else if (message instanceof StateSync) {
             return STATE;
+        } else if (message instanceof Suspicion) {
+            return SUSPICION;
         }
         return BROADCAST;
     }
@@ -272,12 +280,23 @@ public final class MessageCodec {
             case JOIN -> new Join(from, fromIncarnation);
             case STATE -> readState(r, from, fromIncarnation);
             case BROADCAST -> readBroadcast(r, from, fromIncarnation);
+            case SUSPICION -> readSuspicion(r, from, fromIncarnation);
             default -> throw new MalformedMessageException("unknown message type " + type);
         };
         if (buf.isReadable()) {
             throw new MalformedMessageException(buf.readableBytes() + " trailing byte(s) after a message of type " + type);
         }
         return message;
+    }
+
+    private Suspicion readSuspicion(Reader r, int from, long fromIncarnation) throws MalformedMessageException {
+        int kindCode = r.u8("suspicion kind");
+        Suspicion.Kind[] kinds = Suspicion.Kind.values();
+        if (kindCode >= kinds.length) {
+            throw new MalformedMessageException("unknown suspicion kind " + kindCode);
+        }
+        return new Suspicion(from, fromIncarnation, kinds[kindCode], member(r, "suspected member"),
+                incarnation(r, "suspected incarnation"));
     }
 
     private NewObserver readNewObserver(Reader r, int from, long fromIncarnation) throws MalformedMessageException {

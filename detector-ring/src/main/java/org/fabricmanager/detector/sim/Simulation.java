@@ -25,7 +25,9 @@ import org.fabricmanager.detector.message.StateSync;
  *
  * <p>A crashed member drops everything addressed to it; a paused member keeps its events and handles
  * them, in their original order, when the pause ends (like a process stopped by a long GC pause); a
- * restarted member is a fresh {@link RingMember} that joins the running ring.
+ * lagging member handles each of its events late by a random amount (like a process on an overloaded
+ * machine, whose event loop runs behind); a restarted member is a fresh {@link RingMember} that joins
+ * the running ring.
  */
 public final class Simulation {
     /** Sees every event every member's listener receives, with the virtual time. */
@@ -135,6 +137,21 @@ public final class Simulation {
         at(atNanos, () -> slots[m].pausedUntil = Math.max(slots[m].pausedUntil, now + durationNanos));
     }
 
+    /**
+     * From {@code atNanos} for {@code durationNanos}, member {@code m} handles each message and timer late by
+     * a uniform amount in [0, {@code maxLagNanos}], drawn per event (so events may overtake each other, as
+     * datagrams and timers of a starved event loop do).
+     */
+    public void lag(int m, long atNanos, long durationNanos, long maxLagNanos) {
+        if (durationNanos < 0 || maxLagNanos < 0) {
+            throw new IllegalArgumentException("lag needs durations >= 0, got " + durationNanos + " and " + maxLagNanos);
+        }
+        at(atNanos, () -> {
+            slots[m].lagUntil = now + durationNanos;
+            slots[m].maxLag = maxLagNanos;
+        });
+    }
+
     /** A fresh process takes ring index {@code m} at {@code atNanos} and joins the running ring. */
     public void restart(int m, long atNanos) {
         at(atNanos, () -> {
@@ -204,6 +221,12 @@ public final class Simulation {
         }
         if (s.pausedUntil > now) {
             queue.add(new Event(s.pausedUntil, sequence++, e.kind, e.member, e.generation, e.payload));
+            return;
+        }
+        if (!e.lagged && s.lagUntil > now && s.maxLag > 0) {
+            Event later = new Event(now + random.nextLong(s.maxLag + 1), sequence++, e.kind, e.member, e.generation, e.payload);
+            later.lagged = true;
+            queue.add(later);
             return;
         }
         if (e.kind == DELIVER) {
@@ -300,6 +323,8 @@ public final class Simulation {
         boolean up;
         int generation;
         long pausedUntil;
+        long lagUntil;
+        long maxLag;
         long seenChanges;
     }
 
@@ -310,6 +335,8 @@ public final class Simulation {
         final int member;
         final int generation;
         final Object payload;
+        /** Already delayed once by a lag: handled when due. */
+        boolean lagged;
 
         Event(long time, long seq, int kind, int member, int generation, Object payload) {
             this.time = time;

@@ -36,10 +36,15 @@ class SimulationTest {
         final Simulation sim;
 
         Run(int n, Overlay overlay, long seed) {
+            this(n, overlay, seed, false);
+        }
+
+        /** {@code lifeguard} false: the SC'16 behaviour these scenarios were written for (LifeguardSimulationTest has the rest). */
+        Run(int n, Overlay overlay, long seed, boolean lifeguard) {
             for (int i = 0; i < n; i++) {
                 events.add(new ArrayList<>());
             }
-            RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), overlay);
+            RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), overlay).withLifeguard(lifeguard);
             sim = new Simulation(SimulationConfig.of(n, p, TAU, seed), registry, (m, e, t) -> events.get(m).add(e));
             sim.startAll(ETA);
         }

@@ -254,7 +254,12 @@ public final class FaultManager implements AutoCloseable {
             memberFailed(ring.guid(f.member()), f.member(), f.incarnation());
         } else if (event instanceof DetectorEvent.MemberRejoined r) {
             long guid = ring.guid(r.member());
-            failedSwitches.remove(guid);
+            if (failedSwitches.remove(guid) == null) {
+                // a member that refuted a suspicion takes a higher incarnation without having been dead:
+                // nothing was routed around, so nothing to recover
+                LOG.debug("ring: member {} alive at incarnation {} (a refuted suspicion)", r.member(), r.incarnation());
+                return;
+            }
             event("ring: switch " + Guids.format(guid) + " rejoined");
             metrics.recovery(DaemonMetrics.FaultType.SWITCH);
             actions.stateMayHaveChanged();

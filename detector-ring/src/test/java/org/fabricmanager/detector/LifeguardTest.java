@@ -1,0 +1,275 @@
+package org.fabricmanager.detector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.fabricmanager.detector.message.DetectorEvent;
+import org.fabricmanager.detector.message.DetectorEvent.MemberFailed;
+import org.fabricmanager.detector.message.DetectorEvent.MemberRejoined;
+import org.fabricmanager.detector.message.Heartbeat;
+import org.fabricmanager.detector.message.Suspicion;
+import org.fabricmanager.detector.message.Suspicion.Kind;
+import org.fabricmanager.detector.overlay.Overlay;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Local health and refutable suspicion on one member driven by hand (η 10 ms, δ 100 ms): a healthy member
+ * keeps the SC'16 deadline, a late one waits longer, a suspect refutes once per incarnation, helpers
+ * confirm only what they checked themselves.
+ */
+class LifeguardTest {
+    private static final long MS = 1_000_000L;
+    private static final long ETA = 10 * MS;
+    private static final long DELTA = 100 * MS;
+
+    private final ManualTransport net = new ManualTransport();
+    private final List<DetectorEvent> events = new ArrayList<>();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private RingMember running(int self, int n) {
+        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.BMG);
+        RingMember m = new RingMember(self, n, p, StartMode.BOOTSTRAP, net, events::add, new DetectorMetrics(registry));
+        m.start();
+        return m;
+    }
+
+    /** The emitter heartbeats every η up to and including {@code until}, on time. */
+    private void heartbeats(RingMember m, int emitter, long until) {
+        for (long t = net.now(); t <= until; t += ETA) {
+            net.advanceTo(t);
+            m.deliver(new Heartbeat(emitter, m.knownIncarnation(emitter), m.viewDigest()));
+        }
+    }
+
+    private List<Suspicion> suspicions(Kind kind) {
+        return net.sentOf(Suspicion.class).stream().filter(s -> s.kind() == kind).toList();
+    }
+
+    private List<Integer> recipients(Kind kind) {
+        return net.sentWith(Suspicion.class).stream().filter(s -> ((Suspicion) s.message()).kind() == kind)
+                .map(ManualTransport.Sent::to).toList();
+    }
+
+    private double count(String meter) {
+        return registry.get(meter).counter().count();
+    }
+
+    @Test
+    void aHealthyMemberAsksItsSilentEmitterToRefuteAtHalfDeltaAndDeclaresItDeadAtDelta() {
+        RingMember m = running(3, 8);
+        heartbeats(m, 2, 500 * MS);
+        net.sent.clear();
+        net.advanceTo(550 * MS - 1);
+        assertThat(net.sentOf(Suspicion.class)).isEmpty();
+        net.advanceTo(550 * MS);
+        assertThat(m.suspectsEmitter()).isTrue();
+        assertThat(recipients(Kind.SUSPECT)).containsExactly(2);
+        assertThat(recipients(Kind.PROBE)).as("a healthy member's verdict is at δ anyway: no helpers").isEmpty();
+        assertThat(events).isEmpty();
+        net.advanceTo(600 * MS - 1);
+        assertThat(events).isEmpty();
+        net.advanceTo(600 * MS);
+        assertThat(m.healthScore()).isZero();
+        assertThat(events).as("the SC'16 deadline, δ after the last heartbeat").containsExactly(new MemberFailed(2, 0));
+        assertThat(count(DetectorMetrics.SUSPICIONS_RAISED)).isEqualTo(1);
+    }
+
+    @Test
+    void aSuspectThatAnswersStaysAliveAtItsNewIncarnation() {
+        RingMember m = running(3, 8);
+        heartbeats(m, 2, 500 * MS);
+        net.advanceTo(580 * MS);
+        assertThat(m.suspectsEmitter()).isTrue();
+        m.deliver(new Suspicion(2, 1, Kind.ALIVE, 2, 1));
+        assertThat(m.suspectsEmitter()).isFalse();
+        assertThat(m.knownIncarnation(2)).isEqualTo(1);
+        net.advanceTo(640 * MS);
+        assertThat(events).as("an answer counts as hearing from it: no verdict at 600 ms, only its new incarnation")
+                .containsExactly(new MemberRejoined(2, 1));
+        events.clear();
+        assertThat(count(DetectorMetrics.SUSPICIONS_REFUTED)).isEqualTo(1);
+        assertThat(m.healthScore()).as("the silence was partly this member's own doing").isEqualTo(1);
+        // still watched: silent again, it is declared dead once the point is forgiven (δ after it was
+        // raised, and with it δ after the answer)
+        net.advanceTo(680 * MS - 1);
+        assertThat(events).isEmpty();
+        net.advanceTo(680 * MS);
+        assertThat(m.healthScore()).isZero();
+        assertThat(events).containsExactly(new MemberFailed(2, 1));
+    }
+
+    @Test
+    void aSuspectedMemberRefutesWithTheNextIncarnationOncePerIncarnationAndHeartbeatsAtOnce() {
+        RingMember m = running(3, 8);
+        heartbeats(m, 2, 50 * MS);
+        net.sent.clear();
+        m.deliver(new Suspicion(4, 0, Kind.SUSPECT, 3, 0));
+        assertThat(m.incarnation()).isEqualTo(1);
+        assertThat(m.knownIncarnation(3)).isEqualTo(1);
+        assertThat(net.sentWith(Heartbeat.class)).extracting(ManualTransport.Sent::to).containsExactly(4);
+        assertThat(net.sentOf(Heartbeat.class).get(0).fromIncarnation()).isEqualTo(1);
+        assertThat(suspicions(Kind.ALIVE)).containsExactly(new Suspicion(3, 1, Kind.ALIVE, 3, 1));
+        // a helper's request about the same incarnation: answered, no second increment
+        m.deliver(new Suspicion(5, 0, Kind.SUSPECT, 3, 0));
+        assertThat(m.incarnation()).isEqualTo(1);
+        assertThat(recipients(Kind.ALIVE)).containsExactly(4, 5);
+        // a suspicion of the new incarnation is refuted again
+        m.deliver(new Suspicion(4, 0, Kind.SUSPECT, 3, 1));
+        assertThat(m.incarnation()).isEqualTo(2);
+        assertThat(count(DetectorMetrics.REFUTATIONS)).isEqualTo(2);
+        assertThat(m.healthScore()).as("being suspected is evidence of its own lateness").isEqualTo(2);
+    }
+
+    @Test
+    void aLateVerdictAboutTheRefutedIncarnationNoLongerKillsTheMember() {
+        RingMember m = running(3, 8);
+        heartbeats(m, 2, 50 * MS);
+        m.deliver(new Suspicion(4, 0, Kind.SUSPECT, 3, 0));
+        net.sent.clear();
+        m.deliver(new org.fabricmanager.detector.message.StateSync(4, 0, org.fabricmanager.detector.message.StateKind.SYNC,
+                List.of(new org.fabricmanager.detector.message.MemberStatus(3, 0, true)), List.of()));
+        assertThat(m.phase()).as("dead@0 is older than alive@1: no rejoin").isEqualTo(MemberPhase.RUNNING);
+        assertThat(m.incarnation()).isEqualTo(1);
+        assertThat(count(DetectorMetrics.REJOINS)).isZero();
+    }
+
+    @Test
+    void aMemberWhoseTimersSlipWidensItsTimeoutAndAccusesNobody() {
+        RingMember m = running(3, 8);
+        heartbeats(m, 2, 200 * MS);
+        // the member's own timers fire 8 ms late (above η/2, below the pause threshold η) for a while
+        long t = 200 * MS;
+        for (int i = 0; i < 6; i++) {
+            t += ETA + 8 * MS;
+            net.jumpTo(t);
+            m.deliver(new Heartbeat(2, 0, m.viewDigest()));
+        }
+        assertThat(m.healthScore()).isEqualTo(RingMember.MAX_HEALTH_SCORE);
+        // now the emitter's heartbeats are 1.8 δ apart: a healthy member would declare it dead at δ
+        long last = t;
+        net.advanceTo(last + 180 * MS);
+        m.deliver(new Heartbeat(2, 0, m.viewDigest()));
+        assertThat(events).isEmpty();
+        assertThat(count(DetectorMetrics.SUSPICIONS)).isZero();
+        assertThat(count(DetectorMetrics.SUSPICIONS_RAISED)).as("suspected, asked to refute, never declared").isEqualTo(1);
+    }
+
+    /** The member's timers keep firing 8 ms late (above η/2) from now until {@code until}. */
+    private void slipUntil(long until) {
+        for (long t = net.now() + ETA + 8 * MS; t <= until; t += ETA + 8 * MS) {
+            net.jumpTo(t);
+        }
+    }
+
+    /** Twenty heartbeats, received while the member's timers slip: returns the time of the last. */
+    private long lateMemberHearing(RingMember m) {
+        long t = 0;
+        for (int i = 0; i < 20; i++) {
+            t += ETA + 8 * MS;
+            net.jumpTo(t);
+            m.deliver(new Heartbeat(2, 0, m.viewDigest()));
+        }
+        assertThat(m.healthScore()).isEqualTo(RingMember.MAX_HEALTH_SCORE);
+        return t;
+    }
+
+    @Test
+    void aMemberThatStaysLateDeclaresADeadEmitterAfterDeltaTimesOnePlusItsScoreAtTheLatest() {
+        RingMember m = running(3, 8);
+        long last = lateMemberHearing(m);
+        slipUntil(last + 3 * DELTA);
+        assertThat(events).as("no helper confirmed: it waits the longest").isEmpty();
+        // δ·(1 + 3), plus one η of slack for a late timer and the lateness of the timers themselves
+        slipUntil(last + 4 * DELTA + 3 * (ETA + 8 * MS));
+        assertThat(events).containsExactly(new MemberFailed(2, 0));
+    }
+
+    @Test
+    void aMemberWhoseTimersAreOnTimeAgainIsForgivenOnePointPerDelta() {
+        RingMember m = running(3, 8);
+        long last = lateMemberHearing(m);
+        // score 3 at the last heartbeat, 2 after δ, 1 after 2δ: the verdict is due at δ·(1 + 1) = 2δ
+        net.advanceTo(last + 2 * DELTA - 1);
+        assertThat(events).isEmpty();
+        net.advanceTo(last + 2 * DELTA + ETA);
+        assertThat(events).containsExactly(new MemberFailed(2, 0));
+        assertThat(m.healthScore()).isEqualTo(1);
+    }
+
+    @Test
+    void confirmationsFromEveryHelperBringALateMembersVerdictBackToDelta() {
+        RingMember m = running(3, 8);
+        long last = lateMemberHearing(m);
+        net.advanceTo(last + DELTA / 2);
+        assertThat(recipients(Kind.PROBE)).as("helpers: its observer and the suspect's emitter").containsExactly(4, 1);
+        net.advanceTo(last + 90 * MS);
+        m.deliver(new Suspicion(4, 0, Kind.CONFIRM, 2, 0));
+        m.deliver(new Suspicion(4, 0, Kind.CONFIRM, 2, 0)); // a duplicate counts once
+        // one of two: the 3δ above δ shrink by log 2 / log 3 to 111 ms, verdict at δ + 111 ms
+        net.advanceTo(last + 150 * MS);
+        assertThat(events).as("one of two confirmations: still waiting").isEmpty();
+        m.deliver(new Suspicion(1, 0, Kind.CONFIRM, 2, 0));
+        net.advanceTo(net.now());
+        assertThat(events).as("every helper confirmed: δ has passed, verdict now").containsExactly(new MemberFailed(2, 0));
+    }
+
+    @Test
+    void aConfirmationFromAMemberNotAskedCountsForNothing() {
+        RingMember m = running(3, 8);
+        long last = lateMemberHearing(m);
+        slipUntil(last + 90 * MS);
+        m.deliver(new Suspicion(6, 0, Kind.CONFIRM, 2, 0));
+        m.deliver(new Suspicion(7, 0, Kind.CONFIRM, 2, 0));
+        slipUntil(last + 3 * DELTA);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aHelperAsksTheSuspectToRefuteAndConfirmsOnlyASilenceItSawItself() {
+        RingMember m = running(3, 8);
+        heartbeats(m, 2, 100 * MS);
+        net.sent.clear();
+        // member 6 suspects 5 and asks this member to check
+        m.deliver(new Suspicion(6, 0, Kind.PROBE, 5, 0));
+        assertThat(net.sentWith(Suspicion.class)).extracting(ManualTransport.Sent::to).containsExactly(5);
+        heartbeats(m, 2, 100 * MS + DELTA / 2);
+        assertThat(suspicions(Kind.CONFIRM)).containsExactly(new Suspicion(3, 0, Kind.CONFIRM, 5, 0));
+        assertThat(recipients(Kind.CONFIRM)).containsExactly(6);
+        // member 7 suspects 1, which answers: no confirmation
+        net.sent.clear();
+        m.deliver(new Suspicion(7, 0, Kind.PROBE, 1, 0));
+        m.deliver(new Suspicion(1, 1, Kind.ALIVE, 1, 1));
+        heartbeats(m, 2, net.now() + DELTA);
+        assertThat(suspicions(Kind.CONFIRM)).isEmpty();
+    }
+
+    @Test
+    void aHelperRunsABoundedNumberOfChecks() {
+        RingMember m = running(0, 64);
+        net.sent.clear();
+        for (int suspect = 10; suspect < 30; suspect++) {
+            m.deliver(new Suspicion(suspect + 1, 0, Kind.PROBE, suspect, 0));
+        }
+        assertThat(suspicions(Kind.SUSPECT)).hasSize(RingMember.MAX_PENDING_CHECKS);
+    }
+
+    @Test
+    void withoutLifeguardTheMemberDeclaresAtDeltaWithoutAnySuspicionMessage() {
+        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.BMG).withLifeguard(false);
+        RingMember m = new RingMember(3, 8, p, StartMode.BOOTSTRAP, net, events::add, new DetectorMetrics(registry));
+        m.start();
+        long t = 0;
+        for (int i = 0; i < 20; i++) {
+            t += ETA + 8 * MS;
+            net.jumpTo(t);
+            m.deliver(new Heartbeat(2, 0, m.viewDigest()));
+        }
+        assertThat(m.healthScore()).isZero();
+        net.advanceTo(t + DELTA);
+        assertThat(events).containsExactly(new MemberFailed(2, 0));
+        assertThat(net.sentOf(Suspicion.class)).isEmpty();
+    }
+}
