@@ -76,7 +76,7 @@ public final class FaultManager implements AutoCloseable {
         this.flaps = new FlapGuard(settings.flapThreshold(), settings.flapWindowMs(), settings.quarantineMs());
         MeterRegistry meters = metrics.registry();
         this.ring = settings.detector().enabled() ? new RingCoordinator(settings.detector(), daemonId, meters) : null;
-        this.reactions = new ReactionTracker(milestones, metrics);
+        this.reactions = new ReactionTracker(milestones, metrics, nanoTime);
     }
 
     /** The figures of fault reactions. */
