@@ -14,7 +14,10 @@ public enum MessageType {
     ECHO_REPLY(0x0A),
     DETECTOR_CONFIG(0x0B),
     VC_RULES(0x0E),
-    DETECTOR_ENDPOINT(0x10);
+    DETECTOR_ENDPOINT(0x10),
+    DETECTOR_WINDOW(0x11),
+    DETECTOR_PEERS(0x12),
+    DETECTOR_LOOKUP(0x13);
 
     private static final MessageType[] BY_CODE = new MessageType[256];
 

@@ -27,6 +27,15 @@ public final class Protocol {
     /** Largest port number. */
     /** HELLO feature bit: the agent stages VC_RULES and checks the rules hash of LFT_COMMIT (section 3.11). */
     public static final int FEATURE_VC_RULES = 1;
+    /**
+     * HELLO feature bit: the agent takes its failure-detector ring as DETECTOR_WINDOW (its ring window only) and
+     * asks for other members' addresses with DETECTOR_LOOKUP (sections 3.9, 3.12-3.14).
+     */
+    public static final int FEATURE_DETECTOR_WINDOW = 2;
+    /** Members a DETECTOR_WINDOW or DETECTOR_PEERS may carry (a window of up to 64 on each side and the agent). */
+    public static final int MAX_DETECTOR_PEERS = 129;
+    /** Members one DETECTOR_LOOKUP may ask for. */
+    public static final int MAX_LOOKUP_MEMBERS = 64;
     /** Virtual channels a VC_RULES message may use (InfiniBand has data VLs 0..14). */
     public static final int MAX_VCS = 15;
     /** Port classes VC_RULES knows: 0 other, 1 node, 2 leaf, 3 row, 4 column. */
