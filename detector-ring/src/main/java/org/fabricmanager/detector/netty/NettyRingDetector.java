@@ -87,6 +87,8 @@ public final class NettyRingDetector implements RingDetector {
     private final AddressResolver resolver;
     /** Every member's address as far as known (event loop only): from the configuration, then learned. */
     private final InetSocketAddress[] addresses;
+    /** The inverse of {@link #addresses} (event loop only), so that learning an address costs O(1), not O(n). */
+    private final Map<InetSocketAddress, Integer> memberByAddress = new HashMap<>();
     /** When each member's address was last asked for (0: never), so that a lookup is repeated at most every δ. */
     private final long[] askedNanos;
     /** Messages waiting for their receiver's address (event loop only). */
@@ -100,7 +102,10 @@ public final class NettyRingDetector implements RingDetector {
         this.config = config;
         this.resolver = resolver;
         this.addresses = new InetSocketAddress[config.size()];
-        config.addresses().forEach((i, a) -> addresses[i] = a);
+        config.addresses().forEach((i, a) -> {
+            addresses[i] = a;
+            memberByAddress.put(a, i);
+        });
         this.askedNanos = new long[config.size()];
         this.codec = new MessageCodec(config.size(), config.fingerprint());
         this.group = group;
@@ -215,12 +220,16 @@ public final class NettyRingDetector implements RingDetector {
             if (member == config.self()) {
                 return;
             }
-            for (int i = 0; i < addresses.length; i++) {
-                if (i != member && address.equals(addresses[i])) {
-                    addresses[i] = null; // that member moved away: its address is asked for again when needed
-                }
+            Integer previousHolder = memberByAddress.get(address);
+            if (previousHolder != null && previousHolder != member) {
+                // that member moved away: its address is asked for again when needed
+                addresses[previousHolder] = null;
+            }
+            if (addresses[member] != null) {
+                memberByAddress.remove(addresses[member]);
             }
             addresses[member] = address;
+            memberByAddress.put(address, member);
             ArrayDeque<RingMessage> held = waiting.remove(member);
             if (held != null) {
                 for (RingMessage m : held) {

@@ -24,6 +24,12 @@ public final class RingDirectory {
      * rings of up to 2^17 members, and a longer walk asks for the next address on demand.
      */
     public static final int WINDOW = 16;
+    /**
+     * Lookups remembered per asking agent. A member asks for its 2 log2 n overlay neighbours at start and for a
+     * few more after failures; an agent asking for more than this is not told when those members move (its member
+     * then finds them silent and asks again): the directory's memory stays O(n), whatever an agent sends.
+     */
+    static final int MAX_REMEMBERED_PER_ASKER = 1_024;
 
     private final long[] guids;
     private final InetSocketAddress[] endpoints;
@@ -31,6 +37,8 @@ public final class RingDirectory {
     private final Map<Long, Integer> indexByGuid = new HashMap<>();
     /** Members whose address an agent asked for (outside its window): member -> the askers' indices. */
     private final Map<Integer, Set<Integer>> askedBy = new HashMap<>();
+    /** How many lookups each agent has remembered in {@link #askedBy}. */
+    private final int[] remembered;
 
     /** The epoch's members in ring order with their endpoints (index 0: the daemon). */
     public RingDirectory(List<Long> guids, List<InetSocketAddress> endpoints) {
@@ -42,6 +50,7 @@ public final class RingDirectory {
         this.guids = new long[n];
         this.endpoints = endpoints.toArray(new InetSocketAddress[0]);
         this.incarnations = new long[n];
+        this.remembered = new int[n];
         for (int i = 0; i < n; i++) {
             this.guids[i] = guids.get(i);
             indexByGuid.put(this.guids[i], i);
@@ -96,8 +105,9 @@ public final class RingDirectory {
         }
         List<DetectorPeer> out = new ArrayList<>(wanted.size());
         for (int m : wanted) {
-            if (!inWindow(asker, m)) {
-                askedBy.computeIfAbsent(m, k -> new HashSet<>()).add(asker);
+            if (!inWindow(asker, m) && remembered[asker] < MAX_REMEMBERED_PER_ASKER
+                    && askedBy.computeIfAbsent(m, k -> new HashSet<>()).add(asker)) {
+                remembered[asker]++;
             }
             out.add(peer(m));
         }

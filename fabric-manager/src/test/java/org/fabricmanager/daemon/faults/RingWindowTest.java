@@ -173,4 +173,24 @@ class RingWindowTest {
             }
         }
     }
+
+    @Test
+    void anAgentAskingForEverythingIsRememberedOnlyUpToItsBound() throws Exception {
+        List<Long> order = new ArrayList<>();
+        try (RingCoordinator ring = planned(2_000, order)) {
+            long greedy = order.get(0);
+            for (int from = 0; from < ring.size(); from += 64) {
+                int[] all = java.util.stream.IntStream.range(from, Math.min(ring.size(), from + 64)).toArray();
+                assertThat(ring.lookup(1, ring.epoch(), greedy, all).members()).hasSize(all.length);
+            }
+            int remembered = 0;
+            for (int m = 1; m < ring.size(); m++) {
+                if (ring.moved(ring.guid(m), endpoint(50_000 + m, 1)).containsKey(greedy)) {
+                    remembered++;
+                }
+            }
+            assertThat(remembered).as("told of its window and at most the bound").isLessThanOrEqualTo(
+                    RingDirectory.MAX_REMEMBERED_PER_ASKER + 2 * RingDirectory.WINDOW).isGreaterThan(RingDirectory.WINDOW);
+        }
+    }
 }
