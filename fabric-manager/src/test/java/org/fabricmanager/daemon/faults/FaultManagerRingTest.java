@@ -81,11 +81,15 @@ class FaultManagerRingTest {
     }
 
     ManagedSwitch connect(long guid, InetSocketAddress endpoint, boolean admit) {
+        return connect(guid, endpoint, admit, Protocol.FEATURE_DETECTOR_WINDOW);
+    }
+
+    ManagedSwitch connect(long guid, InetSocketAddress endpoint, boolean admit, int features) {
         ManagedSwitch old = registry.get(guid);
         if (old != null) {
             registry.remove(old.session());
         }
-        FakeSession s = FakeSession.of(guid, "s" + Long.toHexString(guid), 16, 1, Protocol.FEATURE_DETECTOR_WINDOW);
+        FakeSession s = FakeSession.of(guid, "s" + Long.toHexString(guid), 16, 1, features);
         sessions.put(guid, s);
         ManagedSwitch ms = registry.register(s, s.hello(), 0);
         if (admit) {
@@ -164,5 +168,16 @@ class FaultManagerRingTest {
             assertThat(s.detectorFrames).singleElement().isInstanceOfSatisfying(Message.DetectorPeers.class,
                     p -> assertThat(p.members()).singleElement().extracting(Message.DetectorPeer::port).isEqualTo(9000));
         }
+    }
+
+    @Test
+    void anAgentThatPredatesTheWindowStillGetsTheWholeRing() throws Exception {
+        long old = fabric.switches().get(5).guid();
+        connect(old, endpoint(5, 7684), true, 0); // reconnects without features bit 1: it rejoins
+        List<Message> frames = sessions.get(old).detectorFrames;
+        assertThat(frames).isNotEmpty().allSatisfy(f -> assertThat(f).isInstanceOf(Message.DetectorConfig.class));
+        int members = frames.stream().mapToInt(f -> ((Message.DetectorConfig) f).members().size()).sum();
+        assertThat(members).as("every member of the ring").isEqualTo(faults.ring().size());
+        assertThat(((Message.DetectorConfig) frames.get(0)).startMode()).isEqualTo(Message.StartMode.JOIN);
     }
 }
