@@ -23,6 +23,12 @@ public interface RingDetector extends AutoCloseable {
      */
     void endStartupGrace();
 
+    /**
+     * The address of member {@code member} (from an {@link AddressResolver}'s answer or an update of the
+     * ring): datagrams waiting for it are sent. Ignored for this member itself.
+     */
+    void learn(int member, java.net.InetSocketAddress address);
+
     /** A consistent copy of the member's current state. */
     MembershipSnapshot snapshot();
 

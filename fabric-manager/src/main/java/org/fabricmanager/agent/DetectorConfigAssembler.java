@@ -1,9 +1,9 @@
 package org.fabricmanager.agent;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.DetectorConfig;
 import org.fabricmanager.southbound.Message.DetectorMember;
 import org.fabricmanager.southbound.MessageType;
@@ -59,9 +59,14 @@ final class DetectorConfigAssembler {
         if (received < members.length) {
             return Optional.empty();
         }
+        List<Message.DetectorPeer> peers = new java.util.ArrayList<>(members.length);
+        for (int i = 0; i < members.length; i++) {
+            peers.add(new Message.DetectorPeer(i, members[i].guid(), members[i].incarnation(), members[i].address(),
+                    members[i].port()));
+        }
         RingAssignment ring = new RingAssignment(first.epoch(), first.etaMs(), first.deltaMs(), first.pauseMs(),
-                first.overlay(), first.transport(), first.startMode(), first.selfIndex(), Arrays.asList(members),
-                first.ringKey());
+                first.overlay(), first.transport(), first.startMode(), members.length, first.selfIndex(), peers, false,
+                0, first.ringKey());
         first = null;
         members = null;
         return Optional.of(ring);

@@ -15,4 +15,12 @@ public interface DetectorConfigListener {
      *         chunk), or exceptionally when it cannot start (the agent answers DETECTOR_UNAVAILABLE)
      */
     CompletionStage<Void> configured(SwitchAgent agent, RingAssignment ring);
+
+    /**
+     * Addresses of members of ring epoch {@code epoch} (the one last configured): answers to the member's
+     * lookups ({@link SwitchAgent#lookupDetectorPeers}) or updates when a member moved. Called on the agent's
+     * event loop; must not block.
+     */
+    default void peers(SwitchAgent agent, long epoch, java.util.List<org.fabricmanager.southbound.Message.DetectorPeer> peers) {
+    }
 }

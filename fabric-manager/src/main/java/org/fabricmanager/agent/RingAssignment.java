@@ -4,20 +4,39 @@ import java.util.List;
 import org.fabricmanager.southbound.Message;
 
 /**
- * A complete failure-detector configuration received in DETECTOR_CONFIG chunks: the ring in order,
- * this agent's position in it, the periods, the broadcast overlay and the epoch's key that seals the
- * ring's datagrams.
+ * A complete failure-detector configuration: the ring's size, this agent's position in it, the members
+ * it was told about (every member when it came as DETECTOR_CONFIG chunks; its ring window when it came as
+ * one DETECTOR_WINDOW, the others being asked for on demand), the periods, the broadcast overlay and the
+ * epoch's key that seals the ring's datagrams.
+ *
+ * @param members     the members named, ascending by index
+ * @param window      true when {@code members} is only the agent's window (addresses of others are looked up)
+ * @param fingerprint the ring's fingerprint as the daemon computed it (a window cannot compute it); ignored
+ *                    for a whole ring, which computes its own
  */
 public record RingAssignment(long epoch, int etaMs, int deltaMs, int pauseMs, Message.Overlay overlay,
-                           Message.Transport transport, Message.StartMode startMode, int selfIndex,
-                           List<Message.DetectorMember> members, byte[] ringKey) {
+                             Message.Transport transport, Message.StartMode startMode, int memberCount, int selfIndex,
+                             List<Message.DetectorPeer> members, boolean window, int fingerprint, byte[] ringKey) {
     public RingAssignment {
         members = List.copyOf(members);
         ringKey = ringKey.clone();
     }
 
+    /** The assignment a DETECTOR_WINDOW carries. */
+    static RingAssignment of(Message.DetectorWindow w) {
+        return new RingAssignment(w.epoch(), w.etaMs(), w.deltaMs(), w.pauseMs(), w.overlay(), w.transport(),
+                w.startMode(), w.memberCount(), w.selfIndex(), w.members(), true, w.fingerprint(), w.ringKey());
+    }
+
     @Override
     public byte[] ringKey() {
         return ringKey.clone();
+    }
+
+    @Override
+    public String toString() {
+        // never the key
+        return "RingAssignment[epoch=" + epoch + ", n=" + memberCount + ", self=" + selfIndex + ", " + members.size()
+                + (window ? " members of its window]" : " members]");
     }
 }

@@ -115,6 +115,8 @@ public final class SwitchAgent {
     private volatile java.net.InetSocketAddress localAddress;
     private volatile DetectorConfigListener detectorListener;
     private volatile int detectorPort;
+    /** Whether the agent announces {@link Protocol#FEATURE_DETECTOR_WINDOW} (with a detector). */
+    private volatile boolean detectorWindow = true;
 
     private final AtomicLong blocksReceived = new AtomicLong();
     private final AtomicLong commitsApplied = new AtomicLong();
@@ -298,6 +300,34 @@ public final class SwitchAgent {
     }
 
     /**
+     * Whether this agent takes its ring as a window (DETECTOR_WINDOW, asking for other members with
+     * DETECTOR_LOOKUP); true by default, off only to play an agent that predates it (the daemon then sends
+     * the whole ring in DETECTOR_CONFIG chunks). Takes effect at the next connection.
+     */
+    public void detectorWindowForm(boolean on) {
+        detectorWindow = on;
+    }
+
+    /**
+     * Asks the daemon for the addresses of ring members {@code members} of epoch {@code epoch} (answered with
+     * DETECTOR_PEERS, handed to the detector listener); nothing is sent while the session is not active. Any
+     * thread.
+     */
+    public void lookupDetectorPeers(long epoch, int[] members) {
+        int[] copy = members.clone();
+        loop.execute(() -> {
+            if (state != State.ACTIVE) {
+                return;
+            }
+            for (int from = 0; from < copy.length; from += Protocol.MAX_LOOKUP_MEMBERS) {
+                int[] part = java.util.Arrays.copyOfRange(copy, from, Math.min(copy.length, from + Protocol.MAX_LOOKUP_MEMBERS));
+                channel.write(new Message.DetectorLookup(takeTxid(), epoch, part));
+            }
+            channel.flush();
+        });
+    }
+
+    /**
      * The UDP port this agent's failure-detector member listens on (with a detector listener): after each
      * PORT_INFO the agent tells the daemon, with the address its session comes from, in DETECTOR_ENDPOINT.
      * 0 (the default): it says nothing and the daemon uses the session's address and its configured agent port.
@@ -475,7 +505,8 @@ public final class SwitchAgent {
         AppliedTable t = table;
         return new Hello(takeTxid(), Protocol.MIN_VERSION, Protocol.MAX_VERSION, guid, incarnation, portCount,
                 settings.maxFrameBytes(), t.version(), t.length(), t.hash(), name,
-                settings.helloFeatures());
+                settings.helloFeatures()
+                        | (detectorWindow && detectorListener != null && detectorPort != 0 ? Protocol.FEATURE_DETECTOR_WINDOW : 0));
     }
 
     /** The handler of one connection; a new one per connect. */
@@ -623,6 +654,10 @@ public final class SwitchAgent {
                 ctx.writeAndFlush(new EchoReply(echo.txid(), echo.timestamp()));
             } else if (msg instanceof DetectorConfig config) {
                 detectorConfig(ctx, config);
+            } else if (msg instanceof Message.DetectorWindow window) {
+                detectorWindow(ctx, window);
+            } else if (msg instanceof Message.DetectorPeers peers) {
+                detectorPeers(peers);
             } else if (msg instanceof ErrorReport error) {
                 if (error.fatal()) {
                     refused(ctx, error);
@@ -665,6 +700,49 @@ public final class SwitchAgent {
                             MessageType.DETECTOR_CONFIG.code(), "failure detector did not start: " + failure.getMessage()));
                 }
             });
+        }
+
+        private void detectorWindow(ChannelHandlerContext ctx, Message.DetectorWindow window) {
+            DetectorConfigListener l = detectorListener;
+            if (l == null) {
+                ctx.writeAndFlush(new ErrorReport(window.txid(), ErrorCode.UNSUPPORTED_FEATURE.code(),
+                        MessageType.DETECTOR_WINDOW.code(), "this agent has no failure detector"));
+                return;
+            }
+            RingAssignment ring = RingAssignment.of(window);
+            detectorRing = ring;
+            java.util.concurrent.CompletionStage<Void> running;
+            try {
+                running = l.configured(SwitchAgent.this, ring);
+            } catch (RuntimeException e) {
+                running = java.util.concurrent.CompletableFuture.failedFuture(e);
+            }
+            // the ACK tells the daemon this member runs: it ends the daemon's start-up grace
+            running.whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    ctx.writeAndFlush(new Message.Ack(window.txid(), MessageType.DETECTOR_WINDOW));
+                } else {
+                    ctx.writeAndFlush(new ErrorReport(window.txid(), ErrorCode.DETECTOR_UNAVAILABLE.code(),
+                            MessageType.DETECTOR_WINDOW.code(), "failure detector did not start: " + failure.getMessage()));
+                }
+            });
+        }
+
+        /** Addresses of ring members: only those of the ring this agent runs count; others are stale. */
+        private void detectorPeers(Message.DetectorPeers peers) {
+            RingAssignment ring = detectorRing;
+            DetectorConfigListener l = detectorListener;
+            if (ring == null || l == null || ring.epoch() != peers.epoch()) {
+                LOG.debug("{}: ignoring {} (ring epoch {})", SwitchAgent.this, peers, ring == null ? 0 : ring.epoch());
+                return;
+            }
+            for (Message.DetectorPeer p : peers.members()) {
+                if (p.index() >= ring.memberCount()) {
+                    throw new ProtocolException(ErrorCode.MALFORMED, MessageType.DETECTOR_PEERS.code(), peers.txid(),
+                            "DETECTOR_PEERS: member " + p.index() + " outside the ring of " + ring.memberCount());
+                }
+            }
+            l.peers(SwitchAgent.this, peers.epoch(), peers.members());
         }
 
         private void refused(ChannelHandlerContext ctx, ErrorReport error) {

@@ -88,6 +88,17 @@ final class SwitchSessions implements SouthboundListener {
             ManagedSwitch ms = m.registry().get(session.guid());
             if (ms != null && ms.session() == session) {
                 ms.detectorEndpoint(new java.net.InetSocketAddress(endpoint.address(), endpoint.port()));
+                m.faults().detectorEndpoint(ms);
+            }
+        });
+    }
+
+    @Override
+    public void detectorLookupReceived(SwitchSession session, Message.DetectorLookup lookup) {
+        queue.append("detector-lookup " + Guids.format(session.guid()), () -> {
+            ManagedSwitch ms = m.registry().get(session.guid());
+            if (ms != null && ms.session() == session) {
+                m.faults().detectorLookup(ms, lookup);
             }
         });
     }

@@ -68,15 +68,29 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
 
     @Override
     public CompletionStage<Void> configured(SwitchAgent agent, RingAssignment ring) {
-        List<InetSocketAddress> addresses = new ArrayList<>(ring.members().size());
-        for (Message.DetectorMember m : ring.members()) {
-            addresses.add(new InetSocketAddress(m.address(), m.port()));
-        }
         RingParameters parameters = new RingParameters(Duration.ofMillis(ring.etaMs()), Duration.ofMillis(ring.deltaMs()),
                 ring.overlay() == Message.Overlay.HYPERCUBE ? Overlay.HYPERCUBE : Overlay.BMG,
                 Duration.ofMillis(ring.pauseMs()));
-        DetectorConfig config = new DetectorConfig(addresses, ring.selfIndex(), parameters,
-                ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP, ring.ringKey());
+        StartMode mode = ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP;
+        DetectorConfig config;
+        if (ring.window()) {
+            java.util.Map<Integer, InetSocketAddress> known = new java.util.HashMap<>();
+            for (Message.DetectorPeer m : ring.members()) {
+                known.put(m.index(), new InetSocketAddress(m.address(), m.port()));
+            }
+            config = new DetectorConfig(ring.memberCount(), known, ring.selfIndex(), parameters, mode, ring.ringKey(),
+                    ring.fingerprint());
+        } else {
+            List<InetSocketAddress> addresses = new ArrayList<>(ring.members().size());
+            for (Message.DetectorPeer m : ring.members()) {
+                addresses.add(new InetSocketAddress(m.address(), m.port()));
+            }
+            config = new DetectorConfig(addresses, ring.selfIndex(), parameters, mode, ring.ringKey());
+        }
+        // a window's member asks the daemon, over the agent's session, for any other member's address
+        org.fabricmanager.detector.AddressResolver resolver = ring.window()
+                ? members -> agent.lookupDetectorPeers(ring.epoch(), members)
+                : org.fabricmanager.detector.AddressResolver.NONE;
         CompletableFuture<Void> running = new CompletableFuture<>();
         long delayMs;
         long stopsBefore;
@@ -98,7 +112,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
                 }
             }
             try {
-                start(agent.guid(), config, ring.epoch());
+                start(agent.guid(), config, ring.epoch(), resolver);
                 running.complete(null);
             } catch (RuntimeException e) {
                 running.completeExceptionally(e);
@@ -141,7 +155,25 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         }
     }
 
-    private void start(long guid, DetectorConfig config, long epoch) {
+    @Override
+    public void peers(SwitchAgent agent, long epoch, List<Message.DetectorPeer> peers) {
+        RingDetector d;
+        synchronized (this) {
+            d = Long.valueOf(epoch).equals(epochs.get(agent.guid())) ? members.get(agent.guid()) : null;
+        }
+        if (d == null) {
+            return;
+        }
+        for (Message.DetectorPeer p : peers) {
+            try {
+                d.learn(p.index(), new InetSocketAddress(p.address(), p.port()));
+            } catch (IllegalStateException e) {
+                return; // the member stopped meanwhile
+            }
+        }
+    }
+
+    private void start(long guid, DetectorConfig config, long epoch, org.fabricmanager.detector.AddressResolver resolver) {
         stopNow(guid);
         java.net.DatagramSocket reservation;
         synchronized (this) {
@@ -154,7 +186,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         // the previous member's socket may take a moment to be released
         for (int attempt = 0; d == null; attempt++) {
             try {
-                d = NettyRingDetector.start(config, event -> { }, registry, group);
+                d = NettyRingDetector.start(config, event -> { }, registry, group, resolver);
             } catch (RuntimeException e) {
                 if (attempt >= 20) {
                     LOG.warn("switch {}: cannot start its failure detector member: {}", Guids.format(guid), e.getMessage());

@@ -224,9 +224,35 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     @Override
     public CompletableFuture<DetectorConfigReply> sendDetectorConfig(java.util.List<Message.DetectorConfig> chunks,
                                                                      long timeoutMs) {
+        return sendConfigFrames(chunks.size(), chunks::get, Message.DetectorConfig::withTxid, "DETECTOR_CONFIG", timeoutMs);
+    }
+
+    @Override
+    public CompletableFuture<DetectorConfigReply> sendDetectorWindow(Message.DetectorWindow window, long timeoutMs) {
+        return sendConfigFrames(1, i -> window, Message.DetectorWindow::withTxid, "DETECTOR_WINDOW", timeoutMs);
+    }
+
+    @Override
+    public void sendDetectorPeers(Message.DetectorPeers peers) {
+        Channel ch = channel;
+        if (ch == null) {
+            return;
+        }
+        ch.eventLoop().execute(() -> {
+            if (state == State.ACTIVE) {
+                channel.writeAndFlush(peers.txid() != 0 ? peers
+                        : new Message.DetectorPeers(takeTxid(), peers.epoch(), peers.members()));
+            }
+        });
+    }
+
+    /** Sends {@code count} frames of one configuration under the session's txids, flushing once. */
+    private <M extends Message> CompletableFuture<DetectorConfigReply> sendConfigFrames(
+            int count, java.util.function.IntFunction<M> frame, java.util.function.BiFunction<M, Integer, M> withTxid,
+            String what, long timeoutMs) {
         CompletableFuture<DetectorConfigReply> future = new CompletableFuture<>();
         Channel ch = channel;
-        if (ch == null || chunks.isEmpty()) {
+        if (ch == null || count == 0) {
             future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is not connected"));
             return future;
         }
@@ -235,17 +261,16 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is " + state));
                 return;
             }
-            Pending<DetectorConfigReply> p = new Pending<>(future, new int[chunks.size()]);
-            for (int i = 0; i < chunks.size(); i++) {
-                Message.DetectorConfig c = chunks.get(i);
+            Pending<DetectorConfigReply> p = new Pending<>(future, new int[count]);
+            for (int i = 0; i < count; i++) {
                 int txid = takeTxid();
                 p.txids[i] = txid;
                 pendingConfigs.put(txid, p);
-                channel.write(c.withTxid(txid));
+                channel.write(withTxid.apply(frame.apply(i), txid));
             }
             channel.flush();
             p.timer = channel.eventLoop().schedule(() -> finish(pendingConfigs, p, new DetectorConfigReply(
-                    DetectorConfigReply.Outcome.NO_ANSWER, "no answer to DETECTOR_CONFIG within " + timeoutMs + " ms"), null),
+                    DetectorConfigReply.Outcome.NO_ANSWER, "no answer to " + what + " within " + timeoutMs + " ms"), null),
                     timeoutMs, TimeUnit.MILLISECONDS);
         });
         return future;
@@ -504,13 +529,16 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         } else if (msg instanceof Message.DetectorEndpoint endpoint) {
             ctx.writeAndFlush(new Message.Ack(msg.txid(), MessageType.DETECTOR_ENDPOINT));
             listener.detectorEndpointReceived(this, endpoint);
+        } else if (msg instanceof Message.DetectorLookup lookup) {
+            listener.detectorLookupReceived(this, lookup);
         } else if (msg instanceof EchoRequest echo) {
             ctx.writeAndFlush(new EchoReply(echo.txid(), echo.timestamp()));
         } else if (msg instanceof EchoReply echo) {
             lastRttNanos = Math.max(0, System.nanoTime() - echo.timestamp());
         } else if (msg instanceof Message.Ack ack) {
             Pending<DetectorConfigReply> c = pendingConfigs.get(ack.txid());
-            if (c != null && ack.ackedType() == MessageType.DETECTOR_CONFIG && c.txids[c.txids.length - 1] == ack.txid()) {
+            if (c != null && (ack.ackedType() == MessageType.DETECTOR_CONFIG || ack.ackedType() == MessageType.DETECTOR_WINDOW)
+                    && c.txids[c.txids.length - 1] == ack.txid()) {
                 finish(pendingConfigs, c, DetectorConfigReply.RUNNING, null);
             } else if (c == null) {
                 LOG.debug("{}: ignoring {}", this, msg);

@@ -27,6 +27,11 @@ public sealed interface Message {
                     tableHash, name, 0);
         }
 
+        /** Whether the agent takes its ring as DETECTOR_WINDOW ({@link Protocol#FEATURE_DETECTOR_WINDOW}). */
+        public boolean supportsDetectorWindow() {
+            return (features & Protocol.FEATURE_DETECTOR_WINDOW) != 0;
+        }
+
         /** Whether the agent stages VC_RULES ({@link Protocol#FEATURE_VC_RULES}). */
         public boolean supportsVcRules() {
             return (features & Protocol.FEATURE_VC_RULES) != 0;
@@ -342,6 +347,114 @@ public sealed interface Message {
         public MessageType type() {
             return MessageType.DETECTOR_CONFIG;
         }
+    }
+
+    /**
+     * DETECTOR_WINDOW: an agent's whole failure-detector configuration in one frame, for agents with
+     * {@link Protocol#FEATURE_DETECTOR_WINDOW}: the ring's parameters and size, the agent's position, and the
+     * members of its ring window (itself included), ascending by index. Other members' addresses are asked
+     * for with {@link DetectorLookup}.
+     *
+     * @param fingerprint the ring's fingerprint, carried in every detector datagram
+     * @param ringKey     the epoch's 32-byte key that seals every detector datagram ({@code docs/detector.md})
+     */
+    record DetectorWindow(int txid, long epoch, int fingerprint, int etaMs, int deltaMs, int pauseMs, Overlay overlay,
+                          Transport transport, StartMode startMode, int memberCount, int selfIndex,
+                          List<DetectorPeer> members, byte[] ringKey) implements Message {
+        public DetectorWindow {
+            members = List.copyOf(members);
+            if (ringKey == null || ringKey.length != DetectorConfig.KEY_BYTES) {
+                throw new IllegalArgumentException("a ring key has " + DetectorConfig.KEY_BYTES + " bytes");
+            }
+            ringKey = ringKey.clone();
+        }
+
+        @Override
+        public byte[] ringKey() {
+            return ringKey.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof DetectorWindow d && d.txid == txid && d.epoch == epoch && d.fingerprint == fingerprint
+                    && d.etaMs == etaMs && d.deltaMs == deltaMs && d.pauseMs == pauseMs && d.overlay == overlay
+                    && d.transport == transport && d.startMode == startMode && d.memberCount == memberCount
+                    && d.selfIndex == selfIndex && d.members.equals(members) && Arrays.equals(d.ringKey, ringKey);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(txid, epoch, selfIndex, members) * 31 + Arrays.hashCode(ringKey);
+        }
+
+        @Override
+        public String toString() {
+            // never the key: messages end up in logs
+            return "DetectorWindow[txid=" + txid + ", epoch=" + epoch + ", eta=" + etaMs + "ms, delta=" + deltaMs
+                    + "ms, n=" + memberCount + ", self=" + selfIndex + ", " + members.size() + " members]";
+        }
+
+        /** This configuration under another transaction id. */
+        public DetectorWindow withTxid(int newTxid) {
+            return new DetectorWindow(newTxid, epoch, fingerprint, etaMs, deltaMs, pauseMs, overlay, transport, startMode,
+                    memberCount, selfIndex, members, ringKey);
+        }
+
+        @Override
+        public MessageType type() {
+            return MessageType.DETECTOR_WINDOW;
+        }
+    }
+
+    /**
+     * DETECTOR_PEERS: members' addresses in ring epoch {@code epoch}, ascending by index: the answer to a
+     * {@link DetectorLookup} (its txid), or unsolicited when a member the agent knows moved (a join).
+     */
+    record DetectorPeers(int txid, long epoch, List<DetectorPeer> members) implements Message {
+        public DetectorPeers {
+            members = List.copyOf(members);
+        }
+
+        @Override
+        public MessageType type() {
+            return MessageType.DETECTOR_PEERS;
+        }
+    }
+
+    /** DETECTOR_LOOKUP: an agent asks for the addresses of ring members of {@code epoch} (distinct indices). */
+    record DetectorLookup(int txid, long epoch, int[] members) implements Message {
+        public DetectorLookup {
+            members = members.clone();
+        }
+
+        @Override
+        public int[] members() {
+            return members.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof DetectorLookup l && l.txid == txid && l.epoch == epoch && Arrays.equals(l.members, members);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(txid, epoch) * 31 + Arrays.hashCode(members);
+        }
+
+        @Override
+        public String toString() {
+            return "DetectorLookup[txid=" + txid + ", epoch=" + epoch + ", " + Arrays.toString(members) + "]";
+        }
+
+        @Override
+        public MessageType type() {
+            return MessageType.DETECTOR_LOOKUP;
+        }
+    }
+
+    /** One ring member by index: its GUID, incarnation and the address its detector listens on. */
+    record DetectorPeer(int index, long guid, long incarnation, InetAddress address, int port) {
     }
 
     /** Broadcast overlay of the failure detector. */

@@ -15,6 +15,9 @@ public enum MessageType {
     DETECTOR_CONFIG(0x0B),
     VC_RULES(0x0E),
     DETECTOR_ENDPOINT(0x10),
+    DETECTOR_WINDOW(0x11),
+    DETECTOR_PEERS(0x12),
+    DETECTOR_LOOKUP(0x13),
     LFT_BLOCKS(0x14);
 
     private static final MessageType[] BY_CODE = new MessageType[256];

@@ -28,7 +28,16 @@ public final class Protocol {
     /** HELLO feature bit: the agent stages VC_RULES and checks the rules hash of LFT_COMMIT (section 3.11). */
     public static final int FEATURE_VC_RULES = 1;
     /**
-     * HELLO feature bit: the agent stages LFT_BLOCKS, runs of consecutive blocks in one frame (section 3.12). A full
+     * HELLO feature bit: the agent takes its failure-detector ring as DETECTOR_WINDOW (its ring window only) and
+     * asks for other members' addresses with DETECTOR_LOOKUP (sections 3.9, 3.12-3.14).
+     */
+    public static final int FEATURE_DETECTOR_WINDOW = 2;
+    /** Members a DETECTOR_WINDOW or DETECTOR_PEERS may carry (a window of up to 64 on each side and the agent). */
+    public static final int MAX_DETECTOR_PEERS = 129;
+    /** Members one DETECTOR_LOOKUP may ask for. */
+    public static final int MAX_LOOKUP_MEMBERS = 64;
+    /**
+     * HELLO feature bit: the agent stages LFT_BLOCKS, runs of consecutive blocks in one frame (section 3.15). A full
      * table of 65,536 entries is then 16 frames instead of 1,024: a quarter fewer bytes and a sixty-fourth of the
      * frames for both ends to handle.
      */

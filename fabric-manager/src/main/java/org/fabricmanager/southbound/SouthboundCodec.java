@@ -172,6 +172,29 @@ public final class SouthboundCodec {
                 out.writeShort(member.port());
             }
             out.writeBytes(d.ringKey());
+        } else if (m instanceof Message.DetectorWindow w) {
+            out.writeLong(w.epoch());
+            out.writeInt(w.fingerprint());
+            out.writeInt(w.etaMs());
+            out.writeInt(w.deltaMs());
+            out.writeInt(w.pauseMs());
+            out.writeByte(w.overlay().code());
+            out.writeByte(w.transport().code());
+            out.writeByte(w.startMode().code());
+            out.writeInt(w.memberCount());
+            out.writeInt(w.selfIndex());
+            writePeers(out, w.members());
+            out.writeBytes(w.ringKey());
+        } else if (m instanceof Message.DetectorPeers p) {
+            out.writeLong(p.epoch());
+            writePeers(out, p.members());
+        } else if (m instanceof Message.DetectorLookup l) {
+            out.writeLong(l.epoch());
+            int[] members = l.members();
+            out.writeShort(members.length);
+            for (int member : members) {
+                out.writeInt(member);
+            }
         } else if (m instanceof DetectorEndpoint e) {
             byte[] address = e.address().getAddress();
             out.writeByte(address.length == 4 ? 4 : 6);
@@ -179,6 +202,19 @@ public final class SouthboundCodec {
             out.writeShort(e.port());
         } else {
             throw new IllegalArgumentException("no encoding for " + m);
+        }
+    }
+
+    private static void writePeers(ByteBuf out, List<Message.DetectorPeer> peers) {
+        out.writeShort(peers.size());
+        for (Message.DetectorPeer peer : peers) {
+            out.writeInt(peer.index());
+            out.writeLong(peer.guid());
+            out.writeLong(peer.incarnation());
+            byte[] address = peer.address().getAddress();
+            out.writeByte(address.length == 4 ? 4 : 6);
+            out.writeBytes(address);
+            out.writeShort(peer.port());
         }
     }
 
@@ -233,6 +269,13 @@ public final class SouthboundCodec {
             case DETECTOR_CONFIG -> decodeDetectorConfig(frame, txid);
             case VC_RULES -> decodeVcRules(frame, txid);
             case DETECTOR_ENDPOINT -> decodeDetectorEndpoint(frame, txid);
+            case DETECTOR_WINDOW -> decodeDetectorWindow(frame, txid);
+            case DETECTOR_PEERS -> {
+                Wire.need(frame, 8, "epoch", code, txid);
+                long epoch = frame.readLong();
+                yield new Message.DetectorPeers(txid, epoch, readPeers(frame, code, txid, 0));
+            }
+            case DETECTOR_LOOKUP -> decodeDetectorLookup(frame, txid);
         };
         if (frame.isReadable()) {
             throw Wire.malformed(code, txid, frame.readableBytes() + " unexpected bytes after the payload");
@@ -466,7 +509,7 @@ public final class SouthboundCodec {
             return new CommitAck(txid, version, (int) length, hash, rulesHash);
         }
         if (type != MessageType.PORT_INFO && type != MessageType.PORT_STATUS && type != MessageType.DETECTOR_CONFIG
-                && type != MessageType.DETECTOR_ENDPOINT) {
+                && type != MessageType.DETECTOR_ENDPOINT && type != MessageType.DETECTOR_WINDOW) {
             throw Wire.malformed(t, txid, "ACK of " + MessageType.describe(acked) + ", which is not acknowledged");
         }
         return new Ack(txid, type);
@@ -623,5 +666,123 @@ public final class SouthboundCodec {
         in.readBytes(key);
         return new DetectorConfig(txid, epoch, (int) eta, (int) delta, (int) pause, overlay, transport, startMode,
                 (int) n, (int) self, (int) start, members, key);
+    }
+
+    private static Message.DetectorWindow decodeDetectorWindow(ByteBuf in, int txid) {
+        int t = MessageType.DETECTOR_WINDOW.code();
+        Wire.need(in, 35, "DETECTOR_WINDOW fields", t, txid);
+        long epoch = in.readLong();
+        int fingerprint = in.readInt();
+        long eta = in.readUnsignedInt();
+        long delta = in.readUnsignedInt();
+        long pause = in.readUnsignedInt();
+        int overlayCode = in.readUnsignedByte();
+        int transportCode = in.readUnsignedByte();
+        int startCode = in.readUnsignedByte();
+        long n = in.readUnsignedInt();
+        long self = in.readUnsignedInt();
+        if (epoch < 1) {
+            throw Wire.malformed(t, txid, "epoch " + epoch + " (must be at least 1)");
+        }
+        if (eta < 1 || delta < 2 * eta || delta > Integer.MAX_VALUE) {
+            throw Wire.malformed(t, txid, "eta " + eta + " ms and delta " + delta + " ms: need eta >= 1 and delta >= 2 eta");
+        }
+        if (pause < 1 || pause >= delta) {
+            throw Wire.malformed(t, txid, "pause threshold " + pause + " ms: need 1 <= pause < delta");
+        }
+        Message.Overlay overlay = switch (overlayCode) {
+            case 1 -> Message.Overlay.HYPERCUBE;
+            case 2 -> Message.Overlay.BMG;
+            default -> throw Wire.malformed(t, txid, "overlay " + overlayCode + " (expected 1 or 2)");
+        };
+        Message.Transport transport = switch (transportCode) {
+            case 1 -> Message.Transport.UDP;
+            case 2 -> Message.Transport.TCP;
+            default -> throw Wire.malformed(t, txid, "transport " + transportCode + " (expected 1 or 2)");
+        };
+        Message.StartMode startMode = switch (startCode) {
+            case 1 -> Message.StartMode.BOOTSTRAP;
+            case 2 -> Message.StartMode.JOIN;
+            default -> throw Wire.malformed(t, txid, "start mode " + startCode + " (expected 1 or 2)");
+        };
+        if (n < 2 || n > Integer.MAX_VALUE || self >= n) {
+            throw Wire.malformed(t, txid, "member count " + n + " and self index " + self);
+        }
+        List<Message.DetectorPeer> members = readPeers(in, t, txid, 1);
+        boolean hasSelf = false;
+        for (Message.DetectorPeer p : members) {
+            if (p.index() >= n) {
+                throw Wire.malformed(t, txid, "member " + p.index() + " outside the ring of " + n);
+            }
+            hasSelf |= p.index() == self;
+        }
+        if (!hasSelf) {
+            throw Wire.malformed(t, txid, "the window does not contain the agent itself (member " + self + ")");
+        }
+        Wire.need(in, DetectorConfig.KEY_BYTES, "ring key", t, txid);
+        byte[] key = new byte[DetectorConfig.KEY_BYTES];
+        in.readBytes(key);
+        return new Message.DetectorWindow(txid, epoch, fingerprint, (int) eta, (int) delta, (int) pause, overlay,
+                transport, startMode, (int) n, (int) self, members, key);
+    }
+
+    /** A u16 count (at least {@code min}, at most {@link Protocol#MAX_DETECTOR_PEERS}) of members, ascending by index. */
+    private static List<Message.DetectorPeer> readPeers(ByteBuf in, int t, int txid, int min) {
+        Wire.need(in, 2, "member count", t, txid);
+        int count = in.readUnsignedShort();
+        if (count < min || count > Protocol.MAX_DETECTOR_PEERS) {
+            throw Wire.malformed(t, txid, count + " members (expected " + min + ".." + Protocol.MAX_DETECTOR_PEERS + ")");
+        }
+        List<Message.DetectorPeer> members = new ArrayList<>(count);
+        long previous = -1;
+        for (int i = 0; i < count; i++) {
+            Wire.need(in, 21, "member entry " + i, t, txid);
+            long index = in.readUnsignedInt();
+            long guid = in.readLong();
+            long incarnation = in.readLong();
+            int family = in.readUnsignedByte();
+            if (index > Integer.MAX_VALUE || index <= previous) {
+                throw Wire.malformed(t, txid, "member entry " + i + ": index " + index + " (indices must ascend)");
+            }
+            previous = index;
+            int bytes = switch (family) {
+                case 4 -> 4;
+                case 6 -> 16;
+                default -> throw Wire.malformed(t, txid, "member " + index + ": address family " + family);
+            };
+            Wire.need(in, bytes + 2, "address of member " + index, t, txid);
+            byte[] address = new byte[bytes];
+            in.readBytes(address);
+            int port = in.readUnsignedShort();
+            if (port == 0) {
+                throw Wire.malformed(t, txid, "member " + index + ": port 0");
+            }
+            try {
+                members.add(new Message.DetectorPeer((int) index, guid, incarnation, InetAddress.getByAddress(address), port));
+            } catch (UnknownHostException e) {
+                throw Wire.malformed(t, txid, "member " + index + ": bad address");
+            }
+        }
+        return members;
+    }
+
+    private static Message.DetectorLookup decodeDetectorLookup(ByteBuf in, int txid) {
+        int t = MessageType.DETECTOR_LOOKUP.code();
+        Wire.need(in, 10, "DETECTOR_LOOKUP fields", t, txid);
+        long epoch = in.readLong();
+        int count = in.readUnsignedShort();
+        if (count < 1 || count > Protocol.MAX_LOOKUP_MEMBERS) {
+            throw Wire.malformed(t, txid, count + " members asked for (expected 1.." + Protocol.MAX_LOOKUP_MEMBERS + ")");
+        }
+        Wire.need(in, 4 * count, "members", t, txid);
+        int[] members = new int[count];
+        for (int i = 0; i < count; i++) {
+            long m = in.readUnsignedInt();
+            if (m > Integer.MAX_VALUE) {
+                throw Wire.malformed(t, txid, "member " + m + " outside any ring");
+            }
+            members[i] = (int) m;
+        }
+        return new Message.DetectorLookup(txid, epoch, members);
     }
 }

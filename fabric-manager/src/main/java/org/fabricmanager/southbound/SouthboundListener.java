@@ -31,4 +31,8 @@ public interface SouthboundListener {
     /** The agent said where its failure-detector member listens (after its PORT_INFO; an I/O thread). */
     default void detectorEndpointReceived(SwitchSession session, Message.DetectorEndpoint endpoint) {
     }
+
+    /** The agent asks for ring members' addresses (DETECTOR_LOOKUP); answered with {@link SwitchSession#sendDetectorPeers}. */
+    default void detectorLookupReceived(SwitchSession session, Message.DetectorLookup lookup) {
+    }
 }

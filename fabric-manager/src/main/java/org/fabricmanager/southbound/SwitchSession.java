@@ -62,4 +62,18 @@ public interface SwitchSession {
      * @return completed (never exceptionally) with the agent's answer
      */
     CompletableFuture<DetectorConfigReply> sendDetectorConfig(List<Message.DetectorConfig> chunks, long timeoutMs);
+
+    /**
+     * Sends a failure-detector configuration as one DETECTOR_WINDOW (agents with
+     * {@link Protocol#FEATURE_DETECTOR_WINDOW}).
+     *
+     * @return completed (never exceptionally) with the agent's answer
+     */
+    CompletableFuture<DetectorConfigReply> sendDetectorWindow(Message.DetectorWindow window, long timeoutMs);
+
+    /**
+     * Sends ring members' addresses (DETECTOR_PEERS; not acknowledged): an answer to a lookup carries the lookup's
+     * txid, an update 0 (the session takes its own).
+     */
+    void sendDetectorPeers(Message.DetectorPeers peers);
 }

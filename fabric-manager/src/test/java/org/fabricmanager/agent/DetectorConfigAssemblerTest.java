@@ -34,7 +34,7 @@ class DetectorConfigAssemblerTest {
         assertThat(a.add(chunk(1, 5, 5, 10))).isEmpty();
         Optional<RingAssignment> ring = a.add(chunk(1, 0, 5, 10));
         assertThat(ring).isPresent();
-        assertThat(ring.get().members()).extracting(DetectorMember::guid).containsExactly(100L, 101L, 102L, 103L, 104L,
+        assertThat(ring.get().members()).extracting(org.fabricmanager.southbound.Message.DetectorPeer::guid).containsExactly(100L, 101L, 102L, 103L, 104L,
                 105L, 106L, 107L, 108L, 109L);
         assertThat(ring.get().selfIndex()).isEqualTo(3);
     }

@@ -18,13 +18,17 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.fabricmanager.detector.AddressResolver;
 import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.DetectorListener;
 import org.fabricmanager.detector.DetectorMetrics;
@@ -47,6 +51,13 @@ import org.slf4j.LoggerFactory;
  * <p>Use {@link #start(DetectorConfig, DetectorListener, MeterRegistry)} for a member with its own
  * single event-loop thread, or the overload taking an {@link EventLoopGroup} to run many members
  * (a switch simulator) on a shared group that {@link #close()} leaves running.
+ *
+ * <p>A member configured with only its ring window learns other members' addresses on demand: a message
+ * for a member whose address it does not know waits (at most {@value #MAX_WAITING_PER_MEMBER} per member,
+ * {@value #MAX_WAITING_MEMBERS} members; beyond, it is dropped like a lost datagram) while the
+ * {@link AddressResolver} asks, and is sent when {@link #learn} brings the address. A sealed datagram from a
+ * member whose address is not known yet is authenticated by the ring key alone; once the address is known,
+ * datagrams must come from it.
  */
 public final class NettyRingDetector implements RingDetector {
     public static final String MALFORMED = "fabric.detector.datagrams.malformed";
@@ -55,6 +66,10 @@ public final class NettyRingDetector implements RingDetector {
     private static final Logger log = LoggerFactory.getLogger(NettyRingDetector.class);
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long CALL_TIMEOUT_SECONDS = 5;
+    /** Messages kept per member whose address is being resolved. */
+    static final int MAX_WAITING_PER_MEMBER = 8;
+    /** Members whose address may be awaited at once. */
+    static final int MAX_WAITING_MEMBERS = 128;
 
     private final DetectorConfig config;
     private final MessageCodec codec;
@@ -69,13 +84,29 @@ public final class NettyRingDetector implements RingDetector {
     private final Channel channel;
     private final EventLoop loop;
     private final RingMember member;
+    private final AddressResolver resolver;
+    /** Every member's address as far as known (event loop only): from the configuration, then learned. */
+    private final InetSocketAddress[] addresses;
+    /** The inverse of {@link #addresses} (event loop only), so that learning an address costs O(1), not O(n). */
+    private final Map<InetSocketAddress, Integer> memberByAddress = new HashMap<>();
+    /** When each member's address was last asked for (0: never), so that a lookup is repeated at most every δ. */
+    private final long[] askedNanos;
+    /** Messages waiting for their receiver's address (event loop only). */
+    private final Map<Integer, ArrayDeque<RingMessage>> waiting = new HashMap<>();
     private volatile boolean closed;
     private long lastWarnNanos = Long.MIN_VALUE;
     private long suppressedWarnings;
 
     private NettyRingDetector(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
-                              EventLoopGroup group, boolean ownsGroup) {
+                              EventLoopGroup group, boolean ownsGroup, AddressResolver resolver) {
         this.config = config;
+        this.resolver = resolver;
+        this.addresses = new InetSocketAddress[config.size()];
+        config.addresses().forEach((i, a) -> {
+            addresses[i] = a;
+            memberByAddress.put(a, i);
+        });
+        this.askedNanos = new long[config.size()];
         this.codec = new MessageCodec(config.size(), config.fingerprint());
         this.group = group;
         this.ownsGroup = ownsGroup;
@@ -88,7 +119,7 @@ public final class NettyRingDetector implements RingDetector {
         // Created before the bind so that the first datagram finds it (it ignores input until started).
         this.member = new RingMember(config.self(), config.size(), config.parameters(), config.startMode(),
                 new UdpTransport(), listener, new DetectorMetrics(registry));
-        InetSocketAddress local = config.members().get(config.self());
+        InetSocketAddress local = config.address(config.self());
         ChannelFuture bound = new Bootstrap()
                 .group(group)
                 .channel(NioDatagramChannel.class)
@@ -113,7 +144,7 @@ public final class NettyRingDetector implements RingDetector {
         Objects.requireNonNull(config, "config");
         EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("fabric-detector-" + config.self(), true));
         try {
-            return start(config, listener, registry, group, true);
+            return start(config, listener, registry, group, true, AddressResolver.NONE);
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             throw e;
@@ -123,16 +154,26 @@ public final class NettyRingDetector implements RingDetector {
     /** Binds the member's address and starts it on {@code group}, which the caller owns and shuts down. */
     public static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
                                           EventLoopGroup group) {
-        return start(config, listener, registry, group, false);
+        return start(config, listener, registry, group, false, AddressResolver.NONE);
+    }
+
+    /**
+     * As {@link #start(DetectorConfig, DetectorListener, MeterRegistry, EventLoopGroup)}, for a configuration
+     * that carries only some addresses: {@code resolver} finds the others.
+     */
+    public static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
+                                          EventLoopGroup group, AddressResolver resolver) {
+        return start(config, listener, registry, group, false, Objects.requireNonNull(resolver, "resolver"));
     }
 
     private static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
-                                           EventLoopGroup group, boolean ownsGroup) {
+                                           EventLoopGroup group, boolean ownsGroup, AddressResolver resolver) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(registry, "registry");
-        NettyRingDetector detector = new NettyRingDetector(config, listener, registry, group, ownsGroup);
+        NettyRingDetector detector = new NettyRingDetector(config, listener, registry, group, ownsGroup, resolver);
         detector.call(() -> {
+            detector.prefetchOverlayPeers();
             detector.member.start();
             return null;
         });
@@ -167,6 +208,82 @@ public final class NettyRingDetector implements RingDetector {
     @Override
     public void endStartupGrace() {
         execute(member::endStartupGrace);
+    }
+
+    @Override
+    public void learn(int member, InetSocketAddress address) {
+        Objects.requireNonNull(address, "address");
+        if (member < 0 || member >= addresses.length) {
+            throw new IllegalArgumentException("member " + member + " is outside the ring of " + addresses.length);
+        }
+        execute(() -> {
+            if (member == config.self()) {
+                return;
+            }
+            Integer previousHolder = memberByAddress.get(address);
+            if (previousHolder != null && previousHolder != member) {
+                // that member moved away: its address is asked for again when needed
+                addresses[previousHolder] = null;
+            }
+            if (addresses[member] != null) {
+                memberByAddress.remove(addresses[member]);
+            }
+            addresses[member] = address;
+            memberByAddress.put(address, member);
+            ArrayDeque<RingMessage> held = waiting.remove(member);
+            if (held != null) {
+                for (RingMessage m : held) {
+                    sendNow(member, m);
+                }
+            }
+        });
+    }
+
+    /** The number of members whose address this member knows (the window, then whatever it learned). */
+    public int knownAddresses() {
+        return call(() -> {
+            int known = 0;
+            for (InetSocketAddress a : addresses) {
+                known += a == null ? 0 : 1;
+            }
+            return known;
+        });
+    }
+
+    /**
+     * Asks at once for the members a failure-free broadcast reaches from here (self ± 2^j, the neighbours of
+     * both overlays while nobody is dead), so that the first broadcast does not wait for lookups.
+     */
+    private void prefetchOverlayPeers() {
+        int n = addresses.length;
+        int[] ask = new int[64];
+        int count = 0;
+        for (long step = 1; step < n && count + 2 <= ask.length; step <<= 1) {
+            for (long peer : new long[] {config.self() + step, config.self() - step + n}) {
+                int p = (int) (peer % n);
+                if (addresses[p] == null && askedNanos[p] == 0) {
+                    askedNanos[p] = System.nanoTime() | 1;
+                    ask[count++] = p;
+                }
+            }
+        }
+        if (count > 0) {
+            resolver.resolve(java.util.Arrays.copyOf(ask, count));
+        }
+    }
+
+    /** Asks for member {@code m}'s address unless it was asked for less than δ ago. */
+    private void resolve(int m) {
+        long now = System.nanoTime() | 1;
+        if (askedNanos[m] != 0 && now - askedNanos[m] < config.parameters().suspicionTimeout().toNanos()) {
+            return;
+        }
+        askedNanos[m] = now;
+        try {
+            resolver.resolve(new int[] {m});
+        } catch (RuntimeException e) {
+            log.warn("member {}: cannot ask for member {}'s address: {}", config.self(), m, e.toString());
+        }
     }
 
     @Override
@@ -285,8 +402,14 @@ public final class NettyRingDetector implements RingDetector {
                 reportBadDatagram(packet.sender(), e.getMessage());
                 return;
             }
-            InetSocketAddress expected = config.members().get(message.from());
-            if (!expected.equals(packet.sender())) {
+            InetSocketAddress expected = addresses[message.from()];
+            if (expected == null) {
+                resolve(message.from());
+                if (seal == null) {
+                    reportBadDatagram(packet.sender(), "claims to be member " + message.from() + ", whose address is unknown");
+                    return;
+                }
+            } else if (!expected.equals(packet.sender())) {
                 reportBadDatagram(packet.sender(), "claims to be member " + message.from() + ", whose address is " + expected);
                 return;
             }
@@ -324,24 +447,22 @@ public final class NettyRingDetector implements RingDetector {
             if (!channel.isActive()) {
                 return;
             }
-            List<ByteBuf> datagrams;
-            try {
-                datagrams = codec.encode(message, to, channel.alloc(), seal == null ? 0 : DatagramSeal.OVERHEAD);
-            } catch (IllegalArgumentException e) {
-                log.error("member {}: cannot send to member {}: {}", config.self(), to, e.getMessage());
+            if (addresses[to] == null) {
+                ArrayDeque<RingMessage> held = waiting.get(to);
+                if (held == null && waiting.size() < MAX_WAITING_MEMBERS) {
+                    held = new ArrayDeque<>();
+                    waiting.put(to, held);
+                }
+                if (held != null) {
+                    if (held.size() == MAX_WAITING_PER_MEMBER) {
+                        held.poll(); // the newest view matters most; the ring tolerates lost datagrams
+                    }
+                    held.add(message);
+                }
+                resolve(to);
                 return;
             }
-            InetSocketAddress address = config.members().get(to);
-            for (ByteBuf datagram : datagrams) {
-                if (seal != null) {
-                    seal.seal(datagram, nextSequence++);
-                }
-                channel.writeAndFlush(new DatagramPacket(datagram, address)).addListener(f -> {
-                    if (!f.isSuccess() && !closed) {
-                        log.debug("member {}: datagram to member {} ({}) failed: {}", config.self(), to, address, f.cause().toString());
-                    }
-                });
-            }
+            sendNow(to, message);
         }
 
         @Override
@@ -354,6 +475,31 @@ public final class NettyRingDetector implements RingDetector {
                 }
             }, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
             return () -> future.cancel(false);
+        }
+    }
+
+    /** Encodes, seals and sends {@code message} to member {@code to}, whose address is known (event loop). */
+    private void sendNow(int to, RingMessage message) {
+        if (!channel.isActive()) {
+            return;
+        }
+        List<ByteBuf> datagrams;
+        try {
+            datagrams = codec.encode(message, to, channel.alloc(), seal == null ? 0 : DatagramSeal.OVERHEAD);
+        } catch (IllegalArgumentException e) {
+            log.error("member {}: cannot send to member {}: {}", config.self(), to, e.getMessage());
+            return;
+        }
+        InetSocketAddress address = addresses[to];
+        for (ByteBuf datagram : datagrams) {
+            if (seal != null) {
+                seal.seal(datagram, nextSequence++);
+            }
+            channel.writeAndFlush(new DatagramPacket(datagram, address)).addListener(f -> {
+                if (!f.isSuccess() && !closed) {
+                    log.debug("member {}: datagram to member {} ({}) failed: {}", config.self(), to, address, f.cause().toString());
+                }
+            });
         }
     }
 }

@@ -76,7 +76,7 @@ public final class FaultManager implements AutoCloseable {
         this.flaps = new FlapGuard(settings.flapThreshold(), settings.flapWindowMs(), settings.quarantineMs());
         MeterRegistry meters = metrics.registry();
         this.ring = settings.detector().enabled() ? new RingCoordinator(settings.detector(), daemonId, meters) : null;
-        this.reactions = new ReactionTracker(milestones, metrics);
+        this.reactions = new ReactionTracker(milestones, metrics, nanoTime);
     }
 
     /** The figures of fault reactions. */
@@ -154,13 +154,48 @@ public final class FaultManager implements AutoCloseable {
         return ring;
     }
 
-    /** A switch was admitted: a restarted agent of a ring member joins the running ring. */
+    /**
+     * A switch was admitted: a restarted agent of a ring member joins the running ring, without a new epoch.
+     * An agent that takes its ring as a window joins once its DETECTOR_ENDPOINT is known (it follows PORT_INFO
+     * at once), so that the members holding its address can be told where it is now.
+     */
     public void switchAdmitted(ManagedSwitch ms) {
         if (ring != null && ring.active() && ring.contains(ms.guid())) {
             // it joins above the incarnation of its previous run
             ms.replacedRingIncarnation(ring.incarnation(ms.guid()));
-            sendDetectorConfig(ms, true);
+            if (!ms.session().hello().supportsDetectorWindow() || ms.detectorEndpoint() != null) {
+                joinRing(ms);
+            }
         }
+    }
+
+    /** An admitted switch's agent said where its member listens (after its PORT_INFO). */
+    public void detectorEndpoint(ManagedSwitch ms) {
+        if (ring != null && ring.active() && ms.admitted() && ring.contains(ms.guid())
+                && ms.session().hello().supportsDetectorWindow()) {
+            joinRing(ms);
+        }
+    }
+
+    private void joinRing(ManagedSwitch ms) {
+        if (ms.detectorEndpoint() != null) {
+            // only the members that hold its previous address hear of the move: O(window + lookups), not O(n)
+            ring.moved(ms.guid(), ms.detectorEndpoint()).forEach((guid, update) -> {
+                ManagedSwitch holder = registry.get(guid);
+                if (holder != null && holder.admitted() && holder.session().hello().supportsDetectorWindow()) {
+                    holder.session().sendDetectorPeers(update);
+                }
+            });
+        }
+        sendDetectorConfig(ms, true);
+    }
+
+    /** A switch's agent asks for ring members' addresses: answered from this epoch's directory. */
+    public void detectorLookup(ManagedSwitch ms, org.fabricmanager.southbound.Message.DetectorLookup lookup) {
+        if (ring == null || !ring.active() || stopping || !ms.admitted()) {
+            return;
+        }
+        ms.session().sendDetectorPeers(ring.lookup(lookup.txid(), lookup.epoch(), ms.guid(), lookup.members()));
     }
 
     /** Plans the ring on the first routing, and again when admitted switches outside it connected. */
@@ -170,7 +205,9 @@ public final class FaultManager implements AutoCloseable {
         }
         boolean outside = !ring.active();
         for (ManagedSwitch ms : registry.all()) {
-            if (ms.admitted() && !ring.contains(ms.guid())) {
+            // a switch this epoch left out on purpose (its endpoint is another member's) does not replan the ring
+            // each time it connects: a new epoch would leave it out again, at the cost of every agent's restart
+            if (ms.admitted() && !ring.contains(ms.guid()) && !ring.leftOut(ms.guid())) {
                 outside = true;
                 break;
             }
@@ -215,7 +252,10 @@ public final class FaultManager implements AutoCloseable {
         long guid = ms.guid();
         long epoch = ring.epoch();
         SwitchSession session = ms.session();
-        session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs()).thenAccept(reply ->
+        // agents that take a window get O(window) bytes; older ones the whole ring, as before
+        (session.hello().supportsDetectorWindow()
+                ? session.sendDetectorWindow(ring.windowFor(guid, join), ring.answerTimeoutMs())
+                : session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs())).thenAccept(reply ->
                 queue.append("detector config answer " + Guids.format(guid), () -> {
                     // a session superseded by its restarted agent answers NO_ANSWER as it closes, after the
                     // new session took the GUID: only the new session's own answer counts
@@ -254,6 +294,7 @@ public final class FaultManager implements AutoCloseable {
             memberFailed(ring.guid(f.member()), f.member(), f.incarnation());
         } else if (event instanceof DetectorEvent.MemberRejoined r) {
             long guid = ring.guid(r.member());
+            ring.rejoined(r.member(), r.incarnation());
             if (failedSwitches.remove(guid) == null) {
                 // a member that refuted a suspicion takes a higher incarnation without having been dead:
                 // nothing was routed around, so nothing to recover

@@ -26,6 +26,8 @@ public final class ReactionTracker {
 
     private final MilestoneLog milestones;
     private final DaemonMetrics metrics;
+    /** Monotonic nanoseconds: the figures are differences of it (tests drive it). */
+    private final java.util.function.LongSupplier nanoTime;
     private Reaction open;
     private long completed;
 
@@ -37,7 +39,7 @@ public final class ReactionTracker {
     /** Figures of one reaction, from its first event to convergence. */
     private static final class Reaction {
         final Cause cause;
-        final long startNanos = System.nanoTime();
+        final long startNanos;
         final List<String> triggers = new ArrayList<>();
         int triggerCount;
         int computations;
@@ -49,8 +51,9 @@ public final class ReactionTracker {
         long bytes;
         PushRound lastRound;
 
-        Reaction(Cause cause) {
+        Reaction(Cause cause, long startNanos) {
             this.cause = cause;
+            this.startNanos = startNanos;
         }
 
         void trigger(String what) {
@@ -69,8 +72,14 @@ public final class ReactionTracker {
     }
 
     public ReactionTracker(MilestoneLog milestones, DaemonMetrics metrics) {
+        this(milestones, metrics, System::nanoTime);
+    }
+
+    /** As the public constructor, with the clock reactions are timed by. */
+    ReactionTracker(MilestoneLog milestones, DaemonMetrics metrics, java.util.function.LongSupplier nanoTime) {
         this.milestones = milestones;
         this.metrics = metrics;
+        this.nanoTime = nanoTime;
     }
 
     /** A fault or recovery happened: it belongs to the open fault reaction (a new one when none is open). */
@@ -80,7 +89,7 @@ public final class ReactionTracker {
             open = null;
         }
         if (open == null) {
-            open = new Reaction(Cause.FAULT);
+            open = new Reaction(Cause.FAULT, nanoTime.getAsLong());
         }
         open.trigger(what);
         LOG.debug("fault event: {}", what);
@@ -89,7 +98,7 @@ public final class ReactionTracker {
     /** An operator forced a re-route: a reaction of its own unless a fault reaction is open (it joins that). */
     public void operator(String what) {
         if (open == null) {
-            open = new Reaction(Cause.OPERATOR);
+            open = new Reaction(Cause.OPERATOR, nanoTime.getAsLong());
         }
         open.trigger(what);
     }
@@ -120,7 +129,7 @@ public final class ReactionTracker {
     public void snapshot(double ms) {
         if (open != null) {
             if (open.firstSnapshotNanos < 0) {
-                open.firstSnapshotNanos = System.nanoTime();
+                open.firstSnapshotNanos = nanoTime.getAsLong();
             }
             open.snapshotMs += ms;
         }
@@ -139,7 +148,7 @@ public final class ReactionTracker {
         if (open != null) {
             open.roundDone(open.lastRound == null ? null : previous);
             open.lastRound = round;
-            open.lastPushNanos = System.nanoTime();
+            open.lastPushNanos = nanoTime.getAsLong();
         }
     }
 
@@ -156,7 +165,7 @@ public final class ReactionTracker {
         open = null;
         r.roundDone(last);
         completed++;
-        double ms = (System.nanoTime() - r.startNanos) / 1e6;
+        double ms = (nanoTime.getAsLong() - r.startNanos) / 1e6;
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("triggerCount", r.triggerCount);
         d.put("triggers", List.copyOf(r.triggers));
@@ -164,7 +173,7 @@ public final class ReactionTracker {
         d.put("engineMs", Math.round(r.engineMs * 10) / 10.0);
         // where the time went: until the first snapshot (the settle window, and reports still arriving), in
         // snapshots, and from the last push's start to the last acknowledgement
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         d.put("settledAfterMs", r.firstSnapshotNanos < 0 ? null : Math.round((r.firstSnapshotNanos - r.startNanos) / 1e5) / 10.0);
         d.put("snapshotMs", Math.round(r.snapshotMs * 10) / 10.0);
         d.put("pushMs", r.lastPushNanos < 0 ? null : Math.round((now - r.lastPushNanos) / 1e5) / 10.0);

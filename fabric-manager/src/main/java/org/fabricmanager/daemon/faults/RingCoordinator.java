@@ -61,6 +61,12 @@ public final class RingCoordinator implements AutoCloseable {
      */
     private List<List<Message.DetectorMember>> memberChunks = List.of();
     private final Map<Long, Integer> indexByGuid = new HashMap<>();
+    /** Where each member of this epoch listens, for agents told only their window; {@code null} before a plan. */
+    private RingDirectory directory;
+    /** The epoch's ring fingerprint (every datagram carries it), computed over the whole ring at the plan. */
+    private int fingerprint;
+    /** Switches this epoch left out of the ring on purpose (an endpoint shared with an earlier member). */
+    private final Set<Long> leftOut = new HashSet<>();
     /** Switches of this epoch whose answer to the configuration is still awaited. */
     private final Set<Long> awaiting = new HashSet<>();
     /** Switches of this epoch without a running member, with why. */
@@ -112,6 +118,8 @@ public final class RingCoordinator implements AutoCloseable {
         }
         RingParameters p = parameters().withStartupGrace(Duration.ofMillis(settings.startupGraceMs()));
         member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP, ringKey), listener, registry);
+        fingerprint = DetectorConfig.fingerprint(a, p);
+        directory = new RingDirectory(g, a);
         guids = List.copyOf(g);
         List<List<Message.DetectorMember>> chunks = new ArrayList<>();
         for (int start = 0; start < g.size(); start += CHUNK) {
@@ -132,6 +140,8 @@ public final class RingCoordinator implements AutoCloseable {
         awaiting.addAll(members);
         unwatched.clear();
         unwatched.putAll(shared);
+        leftOut.clear();
+        leftOut.addAll(shared.keySet());
         shared.forEach((guid, why) -> LOG.warn("failure detector: switch {} left out of the ring: {}",
                 Guids.format(guid), why));
         return List.copyOf(members);
@@ -259,6 +269,74 @@ public final class RingCoordinator implements AutoCloseable {
                     self, c * CHUNK, memberChunks.get(c), ringKey));
         }
         return chunks;
+    }
+
+    /**
+     * The DETECTOR_WINDOW for switch {@code guid} (a member), txid left 0: the same bytes for every ring size
+     * (docs/protocol.md, section 3.12).
+     */
+    public Message.DetectorWindow windowFor(long guid, boolean join) {
+        int self = indexByGuid.get(guid);
+        RingParameters p = parameters();
+        return new Message.DetectorWindow(0, epoch, fingerprint, settings.etaMs(), settings.deltaMs(),
+                (int) p.pauseThreshold().toMillis(),
+                p.overlay() == Overlay.HYPERCUBE ? Message.Overlay.HYPERCUBE : Message.Overlay.BMG,
+                Message.Transport.UDP, join ? Message.StartMode.JOIN : Message.StartMode.BOOTSTRAP, guids.size(), self,
+                directory.window(self), ringKey);
+    }
+
+    /**
+     * Answers switch {@code guid}'s DETECTOR_LOOKUP of {@code epoch}: the members asked for, or none when the
+     * epoch is not the current one (its member is about to be replaced) or the switch is no member.
+     */
+    public Message.DetectorPeers lookup(int txid, long epoch, long guid, int[] members) {
+        Integer asker = indexByGuid.get(guid);
+        if (epoch != this.epoch || asker == null || directory == null) {
+            return new Message.DetectorPeers(txid, this.epoch, List.of());
+        }
+        return new Message.DetectorPeers(txid, epoch, directory.lookup(asker, members));
+    }
+
+    /**
+     * Member {@code guid} (restarted, joining the running ring) now listens at {@code endpoint}: the daemon's
+     * member learns it at once; the switches that hold its previous address are returned with the update each
+     * must be sent (no new epoch, the key stays). An endpoint another member has is refused (the member keeps
+     * its previous one and the ring declares it dead, as for any member that does not heartbeat).
+     *
+     * @return switch GUID -> DETECTOR_PEERS update; empty when nothing moved
+     */
+    public Map<Long, Message.DetectorPeers> moved(long guid, InetSocketAddress endpoint) {
+        Integer i = indexByGuid.get(guid);
+        if (i == null || directory == null || member == null || endpoint.equals(directory.endpoint(i))) {
+            return Map.of();
+        }
+        if (directory.takenByOther(i, endpoint)) {
+            LOG.warn("failure detector: switch {} rejoins at {}, another member's endpoint: it keeps {} in this epoch",
+                    Guids.format(guid), endpoint, directory.endpoint(i));
+            return Map.of();
+        }
+        int[] holders = directory.moved(i, endpoint);
+        member.learn(i, endpoint);
+        Message.DetectorPeers update = new Message.DetectorPeers(0, epoch, List.of(directory.peer(i)));
+        Map<Long, Message.DetectorPeers> out = new LinkedHashMap<>();
+        for (int h : holders) {
+            out.put(directory.guid(h), update);
+        }
+        LOG.info("failure detector: switch {} rejoins at {}; {} members told (epoch {} kept)", Guids.format(guid),
+                endpoint, holders.length, epoch);
+        return out;
+    }
+
+    /** Member {@code index} rejoined at {@code incarnation} (the daemon member's event). */
+    public void rejoined(int index, long incarnation) {
+        if (directory != null && index >= 0 && index < directory.size()) {
+            directory.rejoined(index, incarnation);
+        }
+    }
+
+    /** True when this epoch left {@code guid} out of the ring on purpose (its endpoint was another member's). */
+    public boolean leftOut(long guid) {
+        return leftOut.contains(guid);
     }
 
     /** The daemon member's dead set size now (0 without a ring). */

@@ -35,6 +35,8 @@ public final class FakeSession implements SwitchSession {
     private final Hello hello;
     public final List<SentBatch> batches = new ArrayList<>();
     public final List<String> events = new ArrayList<>();
+    /** Every detector frame the daemon sent (DETECTOR_CONFIG chunks, DETECTOR_WINDOW, DETECTOR_PEERS), in order. */
+    public final List<Message> detectorFrames = new ArrayList<>();
     public boolean closed;
 
     public FakeSession(Hello hello) {
@@ -44,6 +46,11 @@ public final class FakeSession implements SwitchSession {
     /** A session whose HELLO says: switch {@code guid}, {@code ports} ports, incarnation, holding nothing. */
     public static FakeSession of(long guid, String name, int ports, long incarnation) {
         return new FakeSession(new Hello(1, 1, 1, guid, incarnation, ports, 65536, 0, 0, TableHash.EMPTY, name));
+    }
+
+    /** As {@link #of}, with HELLO {@code features} (e.g. {@code Protocol.FEATURE_DETECTOR_WINDOW}). */
+    public static FakeSession of(long guid, String name, int ports, long incarnation, int features) {
+        return new FakeSession(new Hello(1, 1, 1, guid, incarnation, ports, 65536, 0, 0, TableHash.EMPTY, name, features));
     }
 
     /** The batch sent last. */
@@ -107,8 +114,20 @@ public final class FakeSession implements SwitchSession {
 
     @Override
     public CompletableFuture<DetectorConfigReply> sendDetectorConfig(List<Message.DetectorConfig> chunks, long timeoutMs) {
+        detectorFrames.addAll(chunks);
         return CompletableFuture.completedFuture(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
                 "fake session"));
+    }
+
+    @Override
+    public CompletableFuture<DetectorConfigReply> sendDetectorWindow(Message.DetectorWindow window, long timeoutMs) {
+        detectorFrames.add(window);
+        return CompletableFuture.completedFuture(DetectorConfigReply.RUNNING);
+    }
+
+    @Override
+    public void sendDetectorPeers(Message.DetectorPeers peers) {
+        detectorFrames.add(peers);
     }
 
     @Override

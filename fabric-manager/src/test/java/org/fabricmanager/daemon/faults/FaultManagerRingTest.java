@@ -1,0 +1,183 @@
+package org.fabricmanager.daemon.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.daemon.testing.FakeSession;
+import org.fabricmanager.daemon.testing.ManualControlLoop;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Protocol;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the fault manager sends the agents about the ring: one DETECTOR_WINDOW each at the plan, nothing to
+ * ring members when a switch outside the ring connects, and to a rejoining member's window only a
+ * one-member update, with no new epoch.
+ */
+class FaultManagerRingTest {
+    static final String SPEC = "PGFT(3;8,8,4;1,8,4;1,1,1)"; // 64 + 64 + 32 = 160 switches
+
+    final ManualControlLoop loop = new ManualControlLoop();
+    final SwitchRegistry registry = new SwitchRegistry();
+    final DaemonMetrics metrics = new DaemonMetrics(new SimpleMeterRegistry());
+    final Map<Long, FakeSession> sessions = new HashMap<>();
+    Fabric fabric;
+    FaultManager faults;
+
+    @BeforeEach
+    void plan() throws Exception {
+        int port;
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
+                new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000));
+        faults = new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, new FaultActions() {
+            @Override
+            public void dropSession(ManagedSwitch ms, String reason) {
+            }
+
+            @Override
+            public void maskChanged() {
+            }
+
+            @Override
+            public void stateMayHaveChanged() {
+            }
+        }, () -> loop.nowMs() * 1_000_000L);
+        fabric = PgftGenerator.generate(PgftSpec.parse(SPEC));
+        int i = 0;
+        for (FabricSwitch s : fabric.switches()) {
+            connect(s.guid(), endpoint(i++, 7684), true);
+        }
+        faults.planRing(fabric);
+    }
+
+    @AfterEach
+    void close() {
+        faults.close();
+        metrics.close();
+    }
+
+    static InetSocketAddress endpoint(int i, int port) throws Exception {
+        return new InetSocketAddress(InetAddress.getByAddress(new byte[] {10, 9, (byte) (i >> 8), (byte) i}), port);
+    }
+
+    ManagedSwitch connect(long guid, InetSocketAddress endpoint, boolean admit) {
+        return connect(guid, endpoint, admit, Protocol.FEATURE_DETECTOR_WINDOW);
+    }
+
+    ManagedSwitch connect(long guid, InetSocketAddress endpoint, boolean admit, int features) {
+        ManagedSwitch old = registry.get(guid);
+        if (old != null) {
+            registry.remove(old.session());
+        }
+        FakeSession s = FakeSession.of(guid, "s" + Long.toHexString(guid), 16, 1, features);
+        sessions.put(guid, s);
+        ManagedSwitch ms = registry.register(s, s.hello(), 0);
+        if (admit) {
+            registry.admit(ms);
+            faults.switchAdmitted(ms);
+        }
+        ms.detectorEndpoint(endpoint);
+        faults.detectorEndpoint(ms);
+        return ms;
+    }
+
+    int framesToRingMembers() {
+        return sessions.values().stream().mapToInt(s -> s.detectorFrames.size()).sum();
+    }
+
+    @Test
+    void everyAgentGetsOneWindowOfTheSameSizeAtThePlan() {
+        assertThat(faults.ring().size()).isEqualTo(fabric.switches().size() + 1);
+        for (FakeSession s : sessions.values()) {
+            assertThat(s.detectorFrames).singleElement().isInstanceOfSatisfying(Message.DetectorWindow.class,
+                    w -> assertThat(w.members()).hasSize(2 * RingDirectory.WINDOW + 1));
+        }
+    }
+
+    @Test
+    void aSwitchOutsideTheRingConnectingSendsNothingToRingMembers() throws Exception {
+        long epoch = faults.ring().epoch();
+        int before = framesToRingMembers();
+        // pending admission: not in the fabric yet
+        connect(0xABCDEFL, endpoint(900, 7684), false);
+        // and routing runs again (the daemon re-plans only for admitted switches outside the ring)
+        faults.planRing(fabric);
+        assertThat(faults.ring().epoch()).isEqualTo(epoch);
+        assertThat(framesToRingMembers()).as("nothing to the ring's members").isEqualTo(before);
+        assertThat(sessions.get(0xABCDEFL).detectorFrames).isEmpty();
+    }
+
+    @Test
+    void aSwitchLeftOutOfTheRingDoesNotReplanItWhenItReconnects() throws Exception {
+        // a plan in which two switches share an endpoint: the later one in ring order is left out
+        long a = fabric.switches().get(0).guid();
+        long b = fabric.switches().get(fabric.switches().size() - 1).guid();
+        faults.close();
+        connect(b, endpoint(0, 7684), true); // a's endpoint
+        faults.planRing(fabric);
+        long epoch = faults.ring().epoch();
+        long out = faults.ring().leftOut(a) ? a : b;
+        assertThat(faults.ring().leftOut(out)).isTrue();
+        assertThat(faults.ring().contains(out)).isFalse();
+        assertThat(faults.ring().contains(out == a ? b : a)).isTrue();
+        for (FakeSession s : sessions.values()) {
+            s.detectorFrames.clear();
+        }
+        connect(out, endpoint(0, 7684), true); // its agent reconnects, still on the shared endpoint
+        faults.planRing(fabric);
+        assertThat(faults.ring().epoch()).as("no new epoch").isEqualTo(epoch);
+        assertThat(framesToRingMembers()).as("nothing sent to anyone").isZero();
+    }
+
+    @Test
+    void aRejoiningMemberOnANewEndpointIsAnnouncedOnlyToItsWindow() throws Exception {
+        long epoch = faults.ring().epoch();
+        for (FakeSession s : sessions.values()) {
+            s.detectorFrames.clear();
+        }
+        long mover = fabric.switches().get(77).guid();
+        connect(mover, endpoint(77, 9000), true); // its agent restarted and listens elsewhere now
+        assertThat(faults.ring().epoch()).isEqualTo(epoch);
+        assertThat(sessions.get(mover).detectorFrames).singleElement().isInstanceOfSatisfying(
+                Message.DetectorWindow.class, w -> assertThat(w.startMode()).isEqualTo(Message.StartMode.JOIN));
+        List<FakeSession> told = sessions.entrySet().stream().filter(e -> e.getKey() != mover)
+                .filter(e -> !e.getValue().detectorFrames.isEmpty()).map(Map.Entry::getValue).toList();
+        assertThat(told.size()).as("its window (the daemon is told directly)").isBetween(2 * RingDirectory.WINDOW - 1,
+                2 * RingDirectory.WINDOW);
+        for (FakeSession s : told) {
+            assertThat(s.detectorFrames).singleElement().isInstanceOfSatisfying(Message.DetectorPeers.class,
+                    p -> assertThat(p.members()).singleElement().extracting(Message.DetectorPeer::port).isEqualTo(9000));
+        }
+    }
+
+    @Test
+    void anAgentThatPredatesTheWindowStillGetsTheWholeRing() throws Exception {
+        long old = fabric.switches().get(5).guid();
+        connect(old, endpoint(5, 7684), true, 0); // reconnects without features bit 1: it rejoins
+        List<Message> frames = sessions.get(old).detectorFrames;
+        assertThat(frames).isNotEmpty().allSatisfy(f -> assertThat(f).isInstanceOf(Message.DetectorConfig.class));
+        int members = frames.stream().mapToInt(f -> ((Message.DetectorConfig) f).members().size()).sum();
+        assertThat(members).as("every member of the ring").isEqualTo(faults.ring().size());
+        assertThat(((Message.DetectorConfig) frames.get(0)).startMode()).isEqualTo(Message.StartMode.JOIN);
+    }
+}
