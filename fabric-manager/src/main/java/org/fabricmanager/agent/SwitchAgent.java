@@ -180,11 +180,13 @@ public final class SwitchAgent {
                         if (tls != null) {
                             SslHandler handler = tls.newHandler(ch.alloc(), target().getHostString(),
                                     target().getPort());
-                            handler.setHandshakeTimeoutMillis(settings.handshakeTimeoutMs());
+                            // from the connect, so it includes the wait in the daemon's admission queue
+                            handler.setHandshakeTimeoutMillis(settings.tlsHandshakeTimeoutMs());
                             ch.pipeline().addLast("tls", handler);
-                        }
+                        } else {
+                            ch.pipeline().addLast("idle", helloReplyTimeout());
+                        } // with TLS, the HELLO_REPLY timeout starts when the TLS handshake completes (tlsHandshakeDone)
                         ch.pipeline()
-                                .addLast("idle", new IdleStateHandler(settings.handshakeTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("frames", new FrameDecoder(settings.maxFrameBytes()))
                                 .addLast("decoder", new MessageDecoder())
                                 .addLast("encoder", MessageEncoder.INSTANCE);
@@ -471,6 +473,11 @@ public final class SwitchAgent {
         reconnectTimer = loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
     }
 
+    /** Closes a connection whose HELLO_REPLY does not come within the handshake timeout. */
+    private IdleStateHandler helloReplyTimeout() {
+        return new IdleStateHandler(settings.handshakeTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS);
+    }
+
     private Hello hello() {
         AppliedTable t = table;
         return new Hello(takeTxid(), Protocol.MIN_VERSION, Protocol.MAX_VERSION, guid, incarnation, portCount,
@@ -520,6 +527,7 @@ public final class SwitchAgent {
                 return;
             }
             if (state == State.HELLO_SENT && channel == ctx.channel()) {
+                ctx.pipeline().addBefore("frames", "idle", helloReplyTimeout());
                 ctx.writeAndFlush(hello());
             }
         }

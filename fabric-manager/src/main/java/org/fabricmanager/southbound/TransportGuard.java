@@ -39,6 +39,8 @@ final class TransportGuard extends ByteToMessageDecoder {
         }
         if (SslHandler.isEncrypted(in)) {
             SslHandler tls = context.newHandler(ctx.alloc());
+            // a backstop: HandshakeAdmission's timer, started at admission just before these bytes were read,
+            // fires first and counts the timeout
             tls.setHandshakeTimeoutMillis(handshakeTimeoutMs);
             // the bytes read so far are handed on to the SslHandler as this decoder leaves the pipeline
             ctx.pipeline().replace(this, "tls", tls);
@@ -51,7 +53,7 @@ final class TransportGuard extends ByteToMessageDecoder {
         }
         boolean hello = helloType && in.getInt(start + HELLO_MAGIC_OFFSET) == Protocol.MAGIC;
         in.skipBytes(in.readableBytes());
-        rejections.record(Rejection.PLAINTEXT, ctx.channel().remoteAddress(), hello
+        rejections.record(ctx.channel(), Rejection.PLAINTEXT, hello
                 ? "plaintext HELLO (an agent without TLS, or speaking protocol 1)" : "plain bytes instead of a TLS handshake");
         if (hello) {
             ByteBuf frame = ctx.alloc().buffer(256);
