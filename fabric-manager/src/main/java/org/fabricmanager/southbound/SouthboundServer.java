@@ -17,6 +17,8 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +44,8 @@ public final class SouthboundServer implements AutoCloseable {
     private final ChannelGroup channels = new DefaultChannelGroup("southbound", GlobalEventExecutor.INSTANCE);
     private final SouthboundRejections rejections;
     private final HandshakeAdmission admission;
+    /** Runs TLS handshake work (secure daemons); as many threads as I/O threads, idle ones released. */
+    private final ThreadPoolExecutor handshakeWork;
     private final Counter connections;
     private Channel serverChannel;
 
@@ -59,6 +63,11 @@ public final class SouthboundServer implements AutoCloseable {
         this.rejections = new SouthboundRejections(registry, SouthboundRejections.DEFAULT_INTERVAL_MS,
                 System::currentTimeMillis, boss);
         this.admission = new HandshakeAdmission(settings.tlsAdmission(), rejections, System::nanoTime);
+        int tlsThreads = Math.max(1, settings.ioThreads());
+        // unbounded queue, bounded in practice: only admitted handshakes (tlsHandshakesAtOnce) submit work
+        this.handshakeWork = new ThreadPoolExecutor(tlsThreads, tlsThreads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), new DefaultThreadFactory("fm-southbound-tls", true));
+        handshakeWork.allowCoreThreadTimeOut(true);
         if (registry != null) {
             connections = Counter.builder(CONNECTIONS_METER).description("TCP connections accepted from agents (or anyone)")
                     .register(registry);
@@ -112,7 +121,7 @@ public final class SouthboundServer implements AutoCloseable {
                             // nothing is read until the connection's TLS handshake is admitted (HandshakeAdmission)
                             ch.config().setAutoRead(false);
                             ch.pipeline().addLast("guard", new TransportGuard(settings.tls(),
-                                    settings.tlsAdmission().timeoutMs(), rejections)).addLast("admission", admission.gate());
+                                    settings.tlsAdmission().timeoutMs(), rejections, handshakeWork)).addLast("admission", admission.gate());
                         }
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(settings.idleTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
@@ -146,5 +155,6 @@ public final class SouthboundServer implements AutoCloseable {
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        handshakeWork.shutdownNow();
     }
 }
