@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * agent its own certificate), plaintext and TLS runs interleaved, each with a fresh state directory (so
  * that nothing is reused from a previous run) and fresh processes. Measures the daemon's STARTED to
  * CONVERGED (from its events), and the CPU the daemon and the simulators spent until then, whose TLS
- * minus plaintext difference per switch is the handshake cost per agent. Run after packaging:
+ * minus plaintext difference per switch is the handshake cost per agent, and the daemon's count of accepted
+ * connections, timed-out and turned-away ones ({@code /metrics}). Run after packaging:
  * <pre>
  * mvn -B -o -pl fabric-manager -am verify -DskipTests -Dit.test=TlsProductionShapeBenchmark -Dfm.bench=true \
  *     -Dfailsafe.failIfNoSpecifiedTests=false [-Dfm.bench.spec=...] [-Dfm.bench.repeats=3]
@@ -41,7 +42,8 @@ class TlsProductionShapeBenchmark {
     Path work;
 
     /** One start: daemon STARTED to CONVERGED, and CPU seconds spent by the daemon and the simulators until then. */
-    record Start(boolean tls, long startToConvergedMs, double daemonCpuS, double simulatorCpuS, String load) {
+    record Start(boolean tls, long startToConvergedMs, double daemonCpuS, double simulatorCpuS, String load,
+                 double connections, double timeouts, double busy) {
     }
 
     @Test
@@ -73,9 +75,10 @@ class TlsProductionShapeBenchmark {
         for (int round = -1; round < REPEATS; round++) {
             for (boolean tls : new boolean[] {false, true}) {
                 Start s = start(round, tls, fabric, parts, pkiDir);
-                System.out.printf("%s %s: %,d ms STARTED->CONVERGED, daemon %.2f CPU-s, simulators %.2f CPU-s, load %s%n",
+                System.out.printf("%s %s: %,d ms STARTED->CONVERGED, daemon %.2f CPU-s, simulators %.2f CPU-s, "
+                                + "%.0f connections, %.0f timeouts, %.0f busy, load %s%n",
                         round < 0 ? "warm-up" : "run " + (round + 1), tls ? "TLS  " : "plain", s.startToConvergedMs(),
-                        s.daemonCpuS(), s.simulatorCpuS(), s.load());
+                        s.daemonCpuS(), s.simulatorCpuS(), s.connections(), s.timeouts(), s.busy(), s.load());
                 if (round >= 0) {
                     starts.add(s);
                 }
@@ -110,6 +113,7 @@ class TlsProductionShapeBenchmark {
                 """.formatted(SPEC, dir.resolve("state"), tls ? "  pkiDirectory: \"" + pkiDir + "\"" : "  insecure: true"));
         try (FabricProcesses fp = new FabricProcesses(dir)) {
             fp.startDaemon(config, "-Xmx2g");
+            long startedFallback = System.currentTimeMillis(); // if STARTED has left the event buffer (a storm's events)
             List<FabricProcesses.Simulator> sims = new ArrayList<>();
             for (int i = 0; i < parts.size(); i++) {
                 List<String> args = new ArrayList<>(List.of("--pgft", SPEC, "--only", String.join(",", parts.get(i))));
@@ -126,7 +130,15 @@ class TlsProductionShapeBenchmark {
                 simCpu += FabricProcesses.cpuSeconds(s.pid());
             }
             List<JsonNode> events = fp.events(0);
-            return new Start(tls, time(events, "CONVERGED") - time(events, "STARTED"), daemonCpu, simCpu, load());
+            String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(fp.restUrl() + "/metrics")).timeout(Duration.ofSeconds(30)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            long started = time(events, "STARTED");
+            return new Start(tls, time(events, "CONVERGED") - (started > 0 ? started : startedFallback), daemonCpu, simCpu,
+                    load(),
+                    TlsAdmissionIT.value(metrics, "fabric_southbound_connections_total", ""),
+                    TlsAdmissionIT.value(metrics, "fabric_southbound_rejected_total", "reason=\"timeout\""),
+                    TlsAdmissionIT.value(metrics, "fabric_southbound_rejected_total", "reason=\"busy\""));
         }
     }
 

@@ -11,7 +11,8 @@ import org.fabricmanager.southbound.Protocol;
  * @param daemon             the daemon's southbound address
  * @param maxFrameBytes      the agent's receive limit (announced in HELLO)
  * @param connectTimeoutMs   TCP connect timeout
- * @param handshakeTimeoutMs HELLO_REPLY must arrive within this after connecting (TLS handshake included)
+ * @param handshakeTimeoutMs HELLO_REPLY must arrive within this after connecting (plaintext) or after the TLS
+ *                           handshake completed
  * @param initialBackoffMs   first reconnection delay (before jitter)
  * @param maxBackoffMs       largest reconnection delay (before jitter)
  * @param tls                the switch's certificate (naming its GUID) and key, and the fabric CA(s) it trusts
@@ -22,25 +23,41 @@ import org.fabricmanager.southbound.Protocol;
  * @param managers           every manager's southbound address, {@code daemon} first (hot-standby managers,
  *                           docs/operations.md): the agent tries the next one whenever a connection fails or ends
  *                           before the handshake completed (a standby refuses it)
+ * @param tlsHandshakeTimeoutMs the TLS handshake must complete within this after connecting. Generous on purpose:
+ *                           the daemon runs a few handshakes at once and lets the other connections wait unread
+ *                           (up to {@code southbound.tlsQueueWaitMs} plus {@code tlsHandshakeTimeoutMs}, 55 s by
+ *                           default), and an agent that gives up while it waits loses its place and its work
  * @param lftRuns            whether the agent announces and stages LFT_BLOCKS runs (HELLO feature bit); off only
  *                           to play an agent that predates them
  */
 public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
                             long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, boolean vcRules,
-                            List<InetSocketAddress> managers, boolean lftRuns) {
+                            List<InetSocketAddress> managers, int tlsHandshakeTimeoutMs, boolean lftRuns) {
+    /** Default TLS handshake timeout: longer than the daemon's default queue wait plus handshake timeout (55 s). */
+    public static final int DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS = 60_000;
 
     public AgentSettings {
         managers = managers == null || managers.isEmpty() ? List.of(daemon) : List.copyOf(managers);
         if (!managers.get(0).equals(daemon)) {
             throw new IllegalArgumentException("managers must start with the daemon address " + daemon);
         }
+        if (tlsHandshakeTimeoutMs < 1) {
+            throw new IllegalArgumentException("tlsHandshakeTimeoutMs must be positive, got " + tlsHandshakeTimeoutMs);
+        }
+    }
+
+    /** Settings with the default TLS handshake timeout. */
+    public AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
+                         long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, boolean vcRules,
+                         List<InetSocketAddress> managers) {
+        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, vcRules,
+                managers, DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS, true);
     }
 
     /** Settings of an agent that supports VC rules, for one manager. */
     public AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
                          long initialBackoffMs, long maxBackoffMs, TlsMaterial tls) {
-        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, true, null,
-                true);
+        this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, true, null);
     }
 
     /** Plaintext settings. */
@@ -57,13 +74,19 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
     /** These settings with TLS material ({@code null}: plaintext). */
     public AgentSettings withTls(TlsMaterial material) {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, material, vcRules, managers, lftRuns);
+                maxBackoffMs, material, vcRules, managers, tlsHandshakeTimeoutMs, lftRuns);
+    }
+
+    /** These settings with another TLS handshake timeout. */
+    public AgentSettings withTlsHandshakeTimeoutMs(int timeoutMs) {
+        return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
+                maxBackoffMs, tls, vcRules, managers, timeoutMs, lftRuns);
     }
 
     /** These settings for an agent that predates VC rules: no feature bit in HELLO, VC_RULES refused. */
     public AgentSettings withoutVcRules() {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, false, managers, lftRuns);
+                maxBackoffMs, tls, false, managers, tlsHandshakeTimeoutMs, lftRuns);
     }
 
     /** These settings with every manager's address (the first one becomes {@link #daemon}). */
@@ -72,13 +95,13 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
             throw new IllegalArgumentException("at least one manager address");
         }
         return new AgentSettings(all.get(0), maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, vcRules, all, lftRuns);
+                maxBackoffMs, tls, vcRules, all, tlsHandshakeTimeoutMs, lftRuns);
     }
 
     /** These settings for an agent that predates LFT_BLOCKS runs: no feature bit in HELLO, the message refused. */
     public AgentSettings withoutLftRuns() {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, vcRules, managers, false);
+                maxBackoffMs, tls, vcRules, managers, tlsHandshakeTimeoutMs, false);
     }
 
     /** The HELLO {@code features} these settings announce. */

@@ -3,10 +3,12 @@ package org.fabricmanager.agent;
 import java.util.Random;
 
 /**
- * Reconnection delays: exponential growth from {@code initialMs}, capped at {@code maxMs}, each delay
- * multiplied by a random factor in [0.5, 1.0] ("equal jitter") so that many agents that lost the
- * daemon at the same moment do not reconnect in lock step. Not thread-safe: one per agent, used on
- * the agent's event loop.
+ * Reconnection delays: a ceiling growing exponentially from {@code initialMs}, capped at {@code maxMs},
+ * and each delay drawn uniformly from [0, ceiling] ("full jitter"). Many agents that lost the daemon at
+ * the same moment (a daemon restart) or were turned away together (its TLS handshake queue full) then
+ * come back spread over the whole window rather than in waves, so a reconnect storm thins out instead of
+ * repeating; full jitter spreads them more than "equal jitter" ([ceiling/2, ceiling]) for the same
+ * cap. Not thread-safe: one per agent, used on the agent's event loop.
  */
 public final class Backoff {
     private final long initialMs;
@@ -23,12 +25,16 @@ public final class Backoff {
         this.random = random;
     }
 
-    /** The delay before the next attempt; each call counts one more failed attempt. */
+    /** The delay before the next attempt, in [0, min(maxMs, initialMs * 2^attempts)]; each call counts one more failed attempt. */
     public long nextDelayMs() {
-        long ceiling = attempt >= 62 ? maxMs : Math.min(maxMs, initialMs << Math.min(attempt, 30));
-        attempt++;
-        long half = ceiling / 2;
-        return half + (long) (random.nextDouble() * (ceiling - half + 1));
+        int shift = Math.min(attempt, 62);
+        // initialMs << shift only when it stays within maxMs: it can neither overflow nor wrap
+        long ceiling = initialMs > (maxMs >>> shift) ? maxMs : initialMs << shift;
+        if (attempt < Integer.MAX_VALUE) {
+            attempt++;
+        }
+        // in double, so that ceiling + 1 cannot overflow; the min keeps a rounded-up product within the ceiling
+        return Math.min(ceiling, (long) (random.nextDouble() * ((double) ceiling + 1.0)));
     }
 
     /** Starts over after a successful connection. */

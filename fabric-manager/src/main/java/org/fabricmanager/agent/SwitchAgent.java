@@ -104,6 +104,8 @@ public final class SwitchAgent {
     private final TableStager stager;
     private final DetectorConfigAssembler detectorAssembler = new DetectorConfigAssembler();
     private final SslContext tls;
+    /** Runs the TLS handshake's heavy steps ({@code null}: the event loop). */
+    private final java.util.concurrent.Executor tlsWork;
 
     private volatile PortRecord[] ports;
     private volatile AppliedTable table = AppliedTable.EMPTY;
@@ -146,6 +148,17 @@ public final class SwitchAgent {
      */
     public SwitchAgent(long guid, String name, int portCount, Collection<PortRecord> ports, AgentSettings settings,
                        EventLoop loop, AgentListener listener, Random random, ConnectionTap tap) {
+        this(guid, name, portCount, ports, settings, loop, listener, random, tap, null);
+    }
+
+    /**
+     * As above, with the TLS handshake's CPU-heavy steps run by {@code tlsWork} rather than on {@code loop}
+     * ({@code null}: on the loop). Many agents sharing a few event loops (a simulator) pass a shared executor,
+     * so that one agent's handshake does not hold up the echoes and acks of the others on its loop.
+     */
+    public SwitchAgent(long guid, String name, int portCount, Collection<PortRecord> ports, AgentSettings settings,
+                       EventLoop loop, AgentListener listener, Random random, ConnectionTap tap,
+                       java.util.concurrent.Executor tlsWork) {
         if (portCount < 1 || portCount > Protocol.MAX_PORTS) {
             throw new IllegalArgumentException("switch " + Guids.format(guid) + ": port count " + portCount);
         }
@@ -156,6 +169,7 @@ public final class SwitchAgent {
         this.loop = loop;
         this.listener = listener;
         this.tap = tap;
+        this.tlsWork = tlsWork;
         this.stager = new TableStager(portCount);
         this.backoff = new Backoff(settings.initialBackoffMs(), settings.maxBackoffMs(), random);
         PortRecord[] initial = new PortRecord[portCount + 1];
@@ -180,13 +194,16 @@ public final class SwitchAgent {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (tls != null) {
-                            SslHandler handler = tls.newHandler(ch.alloc(), target().getHostString(),
-                                    target().getPort());
-                            handler.setHandshakeTimeoutMillis(settings.handshakeTimeoutMs());
+                            SslHandler handler = tlsWork == null
+                                    ? tls.newHandler(ch.alloc(), target().getHostString(), target().getPort())
+                                    : tls.newHandler(ch.alloc(), target().getHostString(), target().getPort(), tlsWork);
+                            // from the connect, so it includes the wait in the daemon's admission queue
+                            handler.setHandshakeTimeoutMillis(settings.tlsHandshakeTimeoutMs());
                             ch.pipeline().addLast("tls", handler);
-                        }
+                        } else {
+                            ch.pipeline().addLast("idle", helloReplyTimeout());
+                        } // with TLS, the HELLO_REPLY timeout starts when the TLS handshake completes (tlsHandshakeDone)
                         ch.pipeline()
-                                .addLast("idle", new IdleStateHandler(settings.handshakeTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("frames", new FrameDecoder(settings.maxFrameBytes()))
                                 .addLast("decoder", new MessageDecoder())
                                 .addLast("encoder", MessageEncoder.INSTANCE);
@@ -501,6 +518,11 @@ public final class SwitchAgent {
         reconnectTimer = loop.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
     }
 
+    /** Closes a connection whose HELLO_REPLY does not come within the handshake timeout. */
+    private IdleStateHandler helloReplyTimeout() {
+        return new IdleStateHandler(settings.handshakeTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS);
+    }
+
     private Hello hello() {
         AppliedTable t = table;
         return new Hello(takeTxid(), Protocol.MIN_VERSION, Protocol.MAX_VERSION, guid, incarnation, portCount,
@@ -551,6 +573,7 @@ public final class SwitchAgent {
                 return;
             }
             if (state == State.HELLO_SENT && channel == ctx.channel()) {
+                ctx.pipeline().addBefore("frames", "idle", helloReplyTimeout());
                 ctx.writeAndFlush(hello());
             }
         }

@@ -54,6 +54,7 @@ public final class FabricSimulator implements AutoCloseable {
     private final Fabric fabric;
     private final EventLoopGroup group;
     private final boolean ownsGroup;
+    private final java.util.concurrent.ThreadPoolExecutor tlsWork;
     private final Map<Long, SwitchAgent> agents = new LinkedHashMap<>();
     private final Map<Long, FaultSettings> faults = new HashMap<>();
     private final Map<PortRef, PortRef> cables = new HashMap<>();
@@ -95,6 +96,12 @@ public final class FabricSimulator implements AutoCloseable {
                            java.util.function.LongPredicate runs, EventLoopGroup group, int ioThreads,
                            AgentListener listener, long seed) {
         this.fabric = fabric;
+        // the agents' TLS handshake work, off the event loops that carry every agent's echoes and acks (a real
+        // switch has its own CPU); threads start only when a TLS handshake needs one and end when idle
+        int tlsThreads = Math.max(1, ioThreads);
+        this.tlsWork = new java.util.concurrent.ThreadPoolExecutor(tlsThreads, tlsThreads, 30, TimeUnit.SECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(), new DefaultThreadFactory("fm-sim-tls", true));
+        tlsWork.allowCoreThreadTimeOut(true);
         this.ownsGroup = group == null;
         this.group = group != null ? group
                 : new NioEventLoopGroup(Math.max(1, ioThreads), new DefaultThreadFactory("fm-sim-io", true));
@@ -124,7 +131,7 @@ public final class FabricSimulator implements AutoCloseable {
             FaultSettings f = new FaultSettings();
             faults.put(s.guid(), f);
             agents.put(s.guid(), new SwitchAgent(s.guid(), s.name(), s.ports(), ports, settingsFor.apply(s.guid()),
-                    this.group.next(), listener, new Random(agentSeed), f));
+                    this.group.next(), listener, new Random(agentSeed), f, tlsWork));
         }
     }
 
@@ -325,5 +332,6 @@ public final class FabricSimulator implements AutoCloseable {
         if (ownsGroup) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
+        tlsWork.shutdownNow();
     }
 }

@@ -103,6 +103,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     private boolean rejected;
     private boolean closeReported;
     private ScheduledFuture<?> handshakeTimer;
+    /** The TLS handshake completed: an ERROR written now is encrypted (secure daemons only). */
+    private boolean tlsEstablished;
     private ScheduledFuture<?> echoTimer;
     /** The switch GUID of the peer's certificate, once the TLS handshake completed (secure daemons only). */
     private volatile OptionalLong certificateGuid = OptionalLong.empty();
@@ -374,14 +376,23 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         channel = ctx.channel();
         remote = channel.remoteAddress();
-        handshakeTimer = ctx.executor().schedule(() -> {
-            if (state != State.ACTIVE && state != State.CLOSED) {
-                fail(new ProtocolException(ErrorCode.HANDSHAKE_TIMEOUT, 0, 0, "handshake not complete after "
-                        + settings.handshakeTimeoutMs() + " ms (state " + state + ")"));
-            }
-        }, settings.handshakeTimeoutMs(), TimeUnit.MILLISECONDS);
+        if (!settings.secure()) {
+            startHandshakeTimer(ctx);
+        } // else from the TLS handshake's completion: the wait for a handshake slot and the handshake itself are
+          // bounded by HandshakeAdmission, and must not eat into the agent's time to say HELLO
         LOG.debug("{}: connected", this);
         super.channelActive(ctx);
+    }
+
+    /** Bounds HELLO .. PORT_INFO; from the connect on a plaintext daemon, from the TLS handshake's completion on a secure one. */
+    private void startHandshakeTimer(ChannelHandlerContext ctx) {
+        handshakeTimer = ctx.executor().schedule(() -> {
+            if (state != State.ACTIVE && state != State.CLOSED) {
+                fail(new ProtocolException(ErrorCode.HANDSHAKE_TIMEOUT, 0, 0, "handshake not complete "
+                        + settings.handshakeTimeoutMs() + " ms after " + (settings.secure() ? "the TLS handshake" : "connecting")
+                        + " (state " + state + ")"));
+            }
+        }, settings.handshakeTimeoutMs(), TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -404,7 +415,9 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 }
                 checkPorts(info.ports(), true, msg);
                 state = State.ACTIVE;
-                handshakeTimer.cancel(false);
+                if (handshakeTimer != null) {
+                    handshakeTimer.cancel(false);
+                }
                 echoTimer = ctx.executor().scheduleAtFixedRate(this::sendEcho, settings.echoIntervalMs(),
                         settings.echoIntervalMs(), TimeUnit.MILLISECONDS);
                 listener.portInfoReceived(this, info);
@@ -471,13 +484,18 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             subject = subject + " (" + e.getMessage() + ")";
         }
         if (certificateGuid.isEmpty()) {
+            tlsEstablished = true; // the ERROR below travels encrypted
             String message = "certificate '" + subject + "' names no switch (needs the URI " + FabricIdentity.GUID_PREFIX
                     + "0x<16 hex digits>)";
             reject(Rejection.NO_GUID, remote, message);
             fail(new ProtocolException(ErrorCode.IDENTITY_MISMATCH, 0, 0, message));
         } else {
+            tlsEstablished = true;
             LOG.debug("{}: TLS {} with switch {}", this, tls.engine().getSession().getProtocol(),
                     Guids.format(certificateGuid.getAsLong()));
+            if (state == State.AWAIT_HELLO) {
+                startHandshakeTimer(ctx);
+            }
         }
     }
 
@@ -617,7 +635,11 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     /** Counts a refused peer (logged rate-limited by {@link SouthboundRejections}), once per connection. */
     private void reject(Rejection reason, java.net.SocketAddress peer, String detail) {
         rejected = true;
-        rejections.record(reason, peer, detail);
+        if (channel != null) {
+            rejections.record(channel, reason, detail);
+        } else {
+            rejections.record(reason, peer, detail);
+        }
     }
 
     /** Sends {@code e} as ERROR (when the connection still takes it), logs the cause and closes. */
@@ -642,6 +664,12 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         }
         if (state == State.CLOSED) {
             return; // found while the connection was closing (a truncated last frame): nothing to send
+        }
+        if (settings.secure() && !tlsEstablished) {
+            // no TLS session yet (e.g. the daemon stops while the connection waits for a handshake slot): an ERROR
+            // written now would leave in plaintext on a connection the peer reads as TLS; close without a word
+            channel.close();
+            return;
         }
         if (channel.isActive()) {
             channel.writeAndFlush(e.toMessage()).addListener(ChannelFutureListener.CLOSE);

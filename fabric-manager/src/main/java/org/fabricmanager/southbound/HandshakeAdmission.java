@@ -3,28 +3,43 @@ package org.fabricmanager.southbound;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
- * Lets at most a fixed number of TLS handshakes run at once on the daemon and admits the others in
- * the order they connected. A TLS handshake costs the daemon a few milliseconds of CPU (a key
+ * Lets at most {@link TlsAdmissionLimits#atOnce} TLS handshakes run at once on the daemon and admits the
+ * others in the order they connected. A TLS handshake costs the daemon a few milliseconds of CPU (a key
  * exchange, one signature, two verifications); when thousands of agents reconnect at once (a daemon
- * restart), serving them all in parallel would finish every handshake late, past the handshake
- * timeout, and the retries would repeat the collapse. Served first come, first served, the early ones
- * finish at once and only the tail waits. A waiting connection is not read from; its handshake
- * timeout keeps running. One instance per server; {@link #gate()} makes the per-connection handler.
+ * restart), serving them all in parallel would finish every handshake late and the retries would repeat
+ * the collapse. Served first come, first served, the early ones finish at once and only the tail waits.
+ *
+ * <p>Every phase has its own bound, and each timer starts where its work starts, so that a connection is
+ * never timed out for the time it spent waiting behind others (the reconnect storm this replaced: both
+ * ends timed a handshake from the TCP connect while it waited in this queue, and the tail's work was lost):
+ * <ul>
+ *   <li>waiting for a slot: at most {@link TlsAdmissionLimits#queueLength} connections, unread; the next
+ *       one is closed at once, and one whose turn comes after {@link TlsAdmissionLimits#queueWaitMs} is
+ *       closed unread (both {@link Rejection#BUSY}: nothing was sent, the agent backs off and retries);</li>
+ *   <li>the TLS handshake: {@link TlsAdmissionLimits#timeoutMs} from admission ({@link Rejection#TIMEOUT});</li>
+ *   <li>HELLO to PORT_INFO: {@link AgentSession}'s timer, started when the handshake completes.</li>
+ * </ul>
+ * Such a connection is closed without writing anything: no TLS session exists to carry an ERROR. One
+ * instance per server; {@link #gate()} makes the per-connection handler.
  */
 final class HandshakeAdmission {
-    /** Default number of TLS handshakes in progress at once. */
-    static final int DEFAULT_CONCURRENT = 64;
-
-    private final int max;
+    private final TlsAdmissionLimits limits;
+    private final SouthboundRejections rejections;
+    private final LongSupplier nanoClock;
     // guarded by this
     private final ArrayDeque<Gate> waiting = new ArrayDeque<>();
     private int active;
 
-    HandshakeAdmission(int max) {
-        this.max = max;
+    HandshakeAdmission(TlsAdmissionLimits limits, SouthboundRejections rejections, LongSupplier nanoClock) {
+        this.limits = limits;
+        this.rejections = rejections;
+        this.nanoClock = nanoClock;
     }
 
     /** The handler of one connection; place it after the TLS handler, on a channel created with autoRead off. */
@@ -32,9 +47,14 @@ final class HandshakeAdmission {
         return new Gate();
     }
 
-    /** Handshakes in progress (for tests). */
+    /** Handshakes in progress (admitted, not complete). */
     synchronized int active() {
         return active;
+    }
+
+    /** Connections waiting for a handshake slot. */
+    synchronized int waiting() {
+        return waiting.size();
     }
 
     private void leave() {
@@ -53,28 +73,42 @@ final class HandshakeAdmission {
 
     private final class Gate extends ChannelInboundHandlerAdapter {
         private ChannelHandlerContext ctx;
+        private long connectedNanos;
+        /** Holds one of the {@code atOnce} slots (given back exactly once, by {@link #finish}). */
         private boolean admitted;
+        /** The handshake completed, failed, or the connection closed: nothing more to admit. */
         private boolean done;
+        private ScheduledFuture<?> timer;
 
         @Override
         public void channelActive(ChannelHandlerContext context) throws Exception {
             ctx = context;
-            boolean now;
+            connectedNanos = nanoClock.getAsLong();
+            boolean now = false;
+            boolean full = false;
             synchronized (HandshakeAdmission.this) {
-                now = active < max;
-                if (now) {
+                if (active < limits.atOnce()) {
                     active++;
-                } else {
+                    now = true;
+                } else if (waiting.size() < limits.queueLength()) {
                     waiting.add(this);
+                } else {
+                    full = true;
                 }
             }
+            super.channelActive(context);
             if (now) {
                 admit();
+            } else if (full) {
+                done = true;
+                rejections.record(context.channel(), Rejection.BUSY, "the queue of " + limits.queueLength()
+                        + " connections waiting for a TLS handshake slot is full (" + limits.atOnce()
+                        + " handshakes at once); closed unread");
+                context.close();
             }
-            super.channelActive(context);
         }
 
-        /** Starts reading (and so the TLS handshake); on the channel's event loop. */
+        /** Starts reading (and so the TLS handshake) once a slot is taken for it; on the channel's event loop. */
         void admit() {
             ctx.executor().execute(() -> {
                 admitted = true;
@@ -82,13 +116,35 @@ final class HandshakeAdmission {
                     finish();
                     return;
                 }
+                long waitedMs = TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - connectedNanos);
+                if (waitedMs > limits.queueWaitMs()) {
+                    finish();
+                    rejections.record(ctx.channel(), Rejection.BUSY, "waited " + waitedMs + " ms for a TLS handshake "
+                            + "slot (at most " + limits.queueWaitMs() + "); closed unread");
+                    ctx.close();
+                    return;
+                }
+                timer = ctx.executor().schedule(this::timedOut, limits.timeoutMs(), TimeUnit.MILLISECONDS);
                 ctx.channel().config().setAutoRead(true);
             });
         }
 
+        private void timedOut() {
+            if (done) {
+                return;
+            }
+            finish();
+            rejections.record(ctx.channel(), Rejection.TIMEOUT, "TLS handshake not complete " + limits.timeoutMs()
+                    + " ms after its admission");
+            ctx.close();
+        }
+
+        /** The connection needs its slot no more; gives it back once. */
         private void finish() {
-            if (!done) {
-                done = true;
+            done = true;
+            if (timer != null) {
+                timer.cancel(false);
+                timer = null;
             }
             if (admitted) {
                 admitted = false;
@@ -110,10 +166,10 @@ final class HandshakeAdmission {
             synchronized (HandshakeAdmission.this) {
                 wasWaiting = waiting.remove(this);
             }
-            if (!wasWaiting) {
-                finish();
-            } else {
+            if (wasWaiting) {
                 done = true;
+            } else {
+                finish();
             }
             super.channelInactive(context);
         }

@@ -19,8 +19,16 @@ public enum Rejection {
     INCARNATION,
     /** A HELLO with no protocol version in common (e.g. a protocol-1 agent on a plaintext daemon). */
     VERSION,
-    /** No HELLO within the handshake timeout (a peer that connects and says nothing, or waits too long). */
+    /**
+     * A TLS handshake not complete within its timeout from its admission, or no HELLO/PORT_INFO within the
+     * handshake timeout from the TLS handshake's completion (from the connect on a plaintext daemon).
+     */
     TIMEOUT,
+    /**
+     * The daemon's queue of connections waiting for a TLS handshake slot was full, or the connection waited
+     * longer than allowed for its slot: closed unread, before any TLS byte was sent (a reconnect storm).
+     */
+    BUSY,
     /** Anything else wrong before a HELLO was accepted: another message first, a malformed frame, an ERROR. */
     PROTOCOL;
 

@@ -2,6 +2,8 @@ package org.fabricmanager.southbound;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
 import java.net.SocketAddress;
 import java.util.EnumMap;
 import java.util.Map;
@@ -23,6 +25,8 @@ public final class SouthboundRejections {
     /** Default interval between two log lines. */
     public static final long DEFAULT_INTERVAL_MS = 10_000;
     private static final Logger LOG = LoggerFactory.getLogger(SouthboundRejections.class);
+    /** Set on a connection once it is counted: the handlers that may refuse it count it once between them. */
+    private static final AttributeKey<Rejection> COUNTED = AttributeKey.valueOf(SouthboundRejections.class, "counted");
 
     private final Map<Rejection, Counter> counters = new EnumMap<>(Rejection.class);
     private final long intervalMs;
@@ -54,6 +58,18 @@ public final class SouthboundRejections {
     /** Counted in memory only, logged at most every 10 s (tests, embedded use). */
     public static SouthboundRejections unmetered() {
         return new SouthboundRejections(null, DEFAULT_INTERVAL_MS, System::currentTimeMillis, null);
+    }
+
+    /**
+     * Records the refusal of {@code connection}, unless it was counted already (a connection that the admission
+     * queue timed out also fails its TLS handshake, for example); true when this call counted it.
+     */
+    public boolean record(Channel connection, Rejection reason, String detail) {
+        if (connection.attr(COUNTED).setIfAbsent(reason) != null) {
+            return false;
+        }
+        record(reason, connection.remoteAddress(), detail);
+        return true;
     }
 
     /** Records one refused peer. */

@@ -1,5 +1,7 @@
 package org.fabricmanager.southbound;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -15,6 +17,8 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +32,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class SouthboundServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SouthboundServer.class);
+    /** Counter of accepted TCP connections: about one per switch at a start, unless connections are lost and retried. */
+    public static final String CONNECTIONS_METER = "fabric.southbound.connections";
+    /** Gauge of TLS handshakes, tagged {@code phase}: {@code active} (in progress) or {@code waiting} (queued). */
+    public static final String HANDSHAKES_METER = "fabric.southbound.tls.handshakes";
 
     private final SouthboundSettings settings;
     private final SouthboundListener listener;
@@ -35,7 +43,10 @@ public final class SouthboundServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final ChannelGroup channels = new DefaultChannelGroup("southbound", GlobalEventExecutor.INSTANCE);
     private final SouthboundRejections rejections;
-    private final HandshakeAdmission admission = new HandshakeAdmission(HandshakeAdmission.DEFAULT_CONCURRENT);
+    private final HandshakeAdmission admission;
+    /** Runs TLS handshake work (secure daemons); as many threads as I/O threads, idle ones released. */
+    private final ThreadPoolExecutor handshakeWork;
+    private final Counter connections;
     private Channel serverChannel;
 
     /** A server whose refused peers are counted in memory only. */
@@ -51,6 +62,34 @@ public final class SouthboundServer implements AutoCloseable {
                 new DefaultThreadFactory("fm-southbound-io", true));
         this.rejections = new SouthboundRejections(registry, SouthboundRejections.DEFAULT_INTERVAL_MS,
                 System::currentTimeMillis, boss);
+        this.admission = new HandshakeAdmission(settings.tlsAdmission(), rejections, System::nanoTime);
+        int tlsThreads = Math.max(1, settings.ioThreads());
+        // unbounded queue, bounded in practice: only admitted handshakes (tlsHandshakesAtOnce) submit work
+        this.handshakeWork = new ThreadPoolExecutor(tlsThreads, tlsThreads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), new DefaultThreadFactory("fm-southbound-tls", true));
+        handshakeWork.allowCoreThreadTimeOut(true);
+        if (registry != null) {
+            connections = Counter.builder(CONNECTIONS_METER).description("TCP connections accepted from agents (or anyone)")
+                    .register(registry);
+            if (settings.secure()) {
+                Gauge.builder(HANDSHAKES_METER, admission, HandshakeAdmission::active).tag("phase", "active")
+                        .description("TLS handshakes in progress").register(registry);
+                Gauge.builder(HANDSHAKES_METER, admission, HandshakeAdmission::waiting).tag("phase", "waiting")
+                        .description("connections waiting for a TLS handshake slot").register(registry);
+            }
+        } else {
+            connections = null;
+        }
+    }
+
+    /** TLS handshakes in progress now (0 on a plaintext daemon). */
+    public int tlsHandshakesActive() {
+        return admission.active();
+    }
+
+    /** Connections waiting for a TLS handshake slot now (0 on a plaintext daemon). */
+    public int tlsHandshakesWaiting() {
+        return admission.waiting();
     }
 
     /** The peers refused so far. */
@@ -75,11 +114,14 @@ public final class SouthboundServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
+                        if (connections != null) {
+                            connections.increment();
+                        }
                         if (settings.secure()) {
                             // nothing is read until the connection's TLS handshake is admitted (HandshakeAdmission)
                             ch.config().setAutoRead(false);
-                            ch.pipeline().addLast("guard", new TransportGuard(settings.tls(), settings.handshakeTimeoutMs(),
-                                    rejections)).addLast("admission", admission.gate());
+                            ch.pipeline().addLast("guard", new TransportGuard(settings.tls(),
+                                    settings.tlsAdmission().timeoutMs(), rejections, handshakeWork)).addLast("admission", admission.gate());
                         }
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(settings.idleTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
@@ -113,5 +155,6 @@ public final class SouthboundServer implements AutoCloseable {
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        handshakeWork.shutdownNow();
     }
 }

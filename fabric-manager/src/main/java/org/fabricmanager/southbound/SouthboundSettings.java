@@ -8,18 +8,24 @@ import io.netty.handler.ssl.SslContext;
  * @param bindAddress           address to listen on ({@code 0.0.0.0} for all)
  * @param port                  TCP port (0 = any free port)
  * @param maxFrameBytes         receive limit on a frame's length
- * @param handshakeTimeoutMs    connect to PORT_INFO (TLS handshake included) must take less than this
+ * @param handshakeTimeoutMs    HELLO to PORT_INFO must take less than this, counted from the TCP connect on a
+ *                              plaintext daemon and from the TLS handshake's completion on a secure one
  * @param echoIntervalMs        ECHO_REQUEST period once a session is active
  * @param idleTimeoutMs         a session that sends nothing for this long is closed
  * @param ioThreads             Netty worker threads
  * @param tls                   the server's TLS context (mutual TLS, see {@code org.fabricmanager.pki.TlsContexts});
  *                              {@code null} = plaintext, any peer may claim any GUID
  * @param incarnationAheadMs    HELLOs whose incarnation lies further ahead of the daemon's clock are refused
+ * @param managerTerm           the Raft term carried in HELLO_REPLY and LFT_COMMIT (0: no hot-standby group)
+ * @param tlsAdmission          how TLS handshakes are paced and bounded (secure daemons only)
  */
 public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes, int handshakeTimeoutMs,
                                  int echoIntervalMs, int idleTimeoutMs, int ioThreads, SslContext tls,
-                                 long incarnationAheadMs, long managerTerm) {
+                                 long incarnationAheadMs, long managerTerm, TlsAdmissionLimits tlsAdmission) {
     public SouthboundSettings {
+        if (tlsAdmission == null) {
+            tlsAdmission = TlsAdmissionLimits.DEFAULTS;
+        }
         if (managerTerm < 0) {
             throw new IllegalArgumentException("managerTerm " + managerTerm + " is negative");
         }
@@ -30,6 +36,14 @@ public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes
         if (incarnationAheadMs < 0) {
             throw new IllegalArgumentException("incarnationAheadMs " + incarnationAheadMs + " is negative");
         }
+    }
+
+    /** Settings with the default TLS admission limits. */
+    public SouthboundSettings(String bindAddress, int port, int maxFrameBytes, int handshakeTimeoutMs,
+                              int echoIntervalMs, int idleTimeoutMs, int ioThreads, SslContext tls,
+                              long incarnationAheadMs, long managerTerm) {
+        this(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs, ioThreads, tls,
+                incarnationAheadMs, managerTerm, TlsAdmissionLimits.DEFAULTS);
     }
 
     /** Settings of a manager outside a hot-standby group (term 0: HELLO_REPLY and LFT_COMMIT carry no term). */
@@ -46,6 +60,12 @@ public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes
                 Protocol.DEFAULT_INCARNATION_AHEAD_MS);
     }
 
+    /** These settings with other TLS admission limits. */
+    public SouthboundSettings withTlsAdmission(TlsAdmissionLimits limits) {
+        return new SouthboundSettings(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
+                ioThreads, tls, incarnationAheadMs, managerTerm, limits);
+    }
+
     /** True when agents must authenticate with mutual TLS. */
     public boolean secure() {
         return tls != null;
@@ -54,7 +74,7 @@ public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes
     /** These settings with another TLS context ({@code null}: plaintext). */
     public SouthboundSettings withTls(SslContext context) {
         return new SouthboundSettings(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
-                ioThreads, context, incarnationAheadMs, managerTerm);
+                ioThreads, context, incarnationAheadMs, managerTerm, tlsAdmission);
     }
 
     /**
@@ -63,6 +83,6 @@ public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes
      */
     public SouthboundSettings withManagerTerm(long term) {
         return new SouthboundSettings(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
-                ioThreads, tls, incarnationAheadMs, term);
+                ioThreads, tls, incarnationAheadMs, term, tlsAdmission);
     }
 }

@@ -7,6 +7,7 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * The first handler of a connection to a daemon that requires TLS. It looks at the first bytes: a TLS
@@ -25,11 +26,14 @@ final class TransportGuard extends ByteToMessageDecoder {
     private final SslContext context;
     private final long handshakeTimeoutMs;
     private final SouthboundRejections rejections;
+    private final Executor handshakeWork;
 
-    TransportGuard(SslContext context, long handshakeTimeoutMs, SouthboundRejections rejections) {
+    /** @param handshakeWork runs the TLS engine's expensive handshake steps (signatures, key exchange) */
+    TransportGuard(SslContext context, long handshakeTimeoutMs, SouthboundRejections rejections, Executor handshakeWork) {
         this.context = context;
         this.handshakeTimeoutMs = handshakeTimeoutMs;
         this.rejections = rejections;
+        this.handshakeWork = handshakeWork;
     }
 
     @Override
@@ -38,7 +42,11 @@ final class TransportGuard extends ByteToMessageDecoder {
             return;
         }
         if (SslHandler.isEncrypted(in)) {
-            SslHandler tls = context.newHandler(ctx.alloc());
+            // the handshake's CPU-heavy steps run off the I/O thread, so that the sessions sharing it keep being
+            // read and answered (echoes, PORT_INFO, acks) while a whole fabric's handshakes are worked through
+            SslHandler tls = context.newHandler(ctx.alloc(), handshakeWork);
+            // a backstop: HandshakeAdmission's timer, started at admission just before these bytes were read,
+            // fires first and counts the timeout
             tls.setHandshakeTimeoutMillis(handshakeTimeoutMs);
             // the bytes read so far are handed on to the SslHandler as this decoder leaves the pipeline
             ctx.pipeline().replace(this, "tls", tls);
@@ -51,7 +59,7 @@ final class TransportGuard extends ByteToMessageDecoder {
         }
         boolean hello = helloType && in.getInt(start + HELLO_MAGIC_OFFSET) == Protocol.MAGIC;
         in.skipBytes(in.readableBytes());
-        rejections.record(Rejection.PLAINTEXT, ctx.channel().remoteAddress(), hello
+        rejections.record(ctx.channel(), Rejection.PLAINTEXT, hello
                 ? "plaintext HELLO (an agent without TLS, or speaking protocol 1)" : "plain bytes instead of a TLS handshake");
         if (hello) {
             ByteBuf frame = ctx.alloc().buffer(256);

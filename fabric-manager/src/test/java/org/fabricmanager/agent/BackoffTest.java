@@ -2,30 +2,68 @@ package org.fabricmanager.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigInteger;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class BackoffTest {
+    /**
+     * Property, over generated (initial, cap) pairs and attempt counts up to past the shift's range: every delay
+     * lies in [0, min(cap, initial * 2^attempt)], never above the cap, never negative (no overflow), and resets.
+     */
     @Test
-    void delaysGrowExponentiallyWithinJitterAndAreCapped() {
-        Backoff b = new Backoff(100, 5_000, new Random(3));
-        long[] ceilings = {100, 200, 400, 800, 1600, 3200, 5000, 5000, 5000};
-        for (long ceiling : ceilings) {
-            long d = b.nextDelayMs();
-            assertThat(d).isBetween(ceiling / 2, ceiling);
+    void everyDelayLiesInTheFullJitterWindowAndUnderTheCap() {
+        long seed = new Random().nextLong();
+        Random gen = new Random(seed);
+        for (int trial = 0; trial < 500; trial++) {
+            long initial = 1 + (long) (gen.nextDouble() * (gen.nextBoolean() ? 1_000 : Long.MAX_VALUE / 4));
+            long cap = initial + (long) (gen.nextDouble() * (gen.nextBoolean() ? 60_000 : Long.MAX_VALUE / 2));
+            Backoff b = new Backoff(initial, cap, new Random(gen.nextLong()));
+            String where = "seed " + seed + ", trial " + trial + ", initial " + initial + ", cap " + cap;
+            for (int attempt = 0; attempt < 80; attempt++) {
+                long ceiling = BigInteger.valueOf(initial).shiftLeft(attempt).min(BigInteger.valueOf(cap)).longValueExact();
+                long d = b.nextDelayMs();
+                assertThat(d).as(where + ", attempt " + attempt).isBetween(0L, ceiling);
+            }
+            assertThat(b.attempts()).isEqualTo(80);
+            b.reset();
+            assertThat(b.attempts()).isZero();
+            assertThat(b.nextDelayMs()).as(where + " after reset").isBetween(0L, initial);
         }
-        b.reset();
-        assertThat(b.nextDelayMs()).isBetween(50L, 100L);
     }
 
     @Test
-    void jitterSpreadsAgentsThatFailTogether() {
+    void delaysReachTheCapAndNeverExceedIt() {
+        Backoff b = new Backoff(100, 5_000, new Random(3));
+        long max = 0;
+        for (int i = 0; i < 2_000; i++) {
+            long d = b.nextDelayMs();
+            assertThat(d).isBetween(0L, 5_000L);
+            max = Math.max(max, d);
+        }
+        assertThat(max).as("the window grows to the cap").isGreaterThan(4_500L);
+    }
+
+    /** Full jitter: agents that failed together spread over the whole window, below half of it too. */
+    @Test
+    void jitterSpreadsAgentsThatFailTogetherOverTheWholeWindow() {
         Random seeds = new Random(11);
         java.util.Set<Long> firstDelays = new java.util.HashSet<>();
-        for (int agent = 0; agent < 200; agent++) {
-            Backoff b = new Backoff(1_000, 5_000, new Random(seeds.nextLong()));
-            firstDelays.add(b.nextDelayMs());
+        int belowHalf = 0;
+        int aboveHalf = 0;
+        for (int agent = 0; agent < 1_000; agent++) {
+            Backoff b = new Backoff(5_000, 5_000, new Random(seeds.nextLong()));
+            long d = b.nextDelayMs();
+            firstDelays.add(d);
+            if (d < 2_500) {
+                belowHalf++;
+            } else {
+                aboveHalf++;
+            }
         }
-        assertThat(firstDelays.size()).isGreaterThan(150);
+        assertThat(firstDelays.size()).isGreaterThan(800);
+        // uniform on [0, 5000]: about 500 each side; equal jitter would put none below half
+        assertThat(belowHalf).isBetween(400, 600);
+        assertThat(aboveHalf).isBetween(400, 600);
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.southbound.SouthboundSettings;
+import org.fabricmanager.southbound.TlsAdmissionLimits;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
@@ -57,7 +58,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                   @JsonProperty("state") State state, @JsonProperty("faults") Faults faults,
                                   @JsonProperty("security") Security security, @JsonProperty("ha") Ha ha) {
         return new DaemonConfig(
-                southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null),
+                southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null, null, null, null, null),
                 rest != null ? rest : Rest.of(null, null, null, null, null, null),
                 fabric != null ? fabric : FabricSection.of(null),
                 discovery != null ? discovery : Discovery.of(null, null),
@@ -76,17 +77,14 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with other listening ports (command-line overrides); {@code null} keeps a port. */
     public DaemonConfig withPorts(Integer southboundPort, Integer httpPort) {
-        Southbound s = southboundPort == null ? southbound : new Southbound(southbound.bind(), southboundPort,
-                southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(), southbound.echoIntervalMs(),
-                southbound.idleTimeoutMs(), southbound.ioThreads());
+        Southbound s = southboundPort == null ? southbound : southbound.withAddress(southbound.bind(), southboundPort);
         Rest r = httpPort == null ? rest : rest.withPort(httpPort);
         return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security, ha);
     }
 
     /** This configuration with the southbound server listening on another address. */
     public DaemonConfig withSouthboundBind(String bind) {
-        Southbound s = new Southbound(bind, southbound.port(), southbound.maxFrameBytes(), southbound.handshakeTimeoutMs(),
-                southbound.echoIntervalMs(), southbound.idleTimeoutMs(), southbound.ioThreads());
+        Southbound s = southbound.withAddress(bind, southbound.port());
         return new DaemonConfig(s, rest, fabric, discovery, routing, push, state, faults, security, ha);
     }
 
@@ -142,8 +140,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** Where switch agents connect. */
     public record Southbound(String bind, int port, int maxFrameBytes, int handshakeTimeoutMs, int echoIntervalMs,
-                             int idleTimeoutMs, int ioThreads) {
+                             int idleTimeoutMs, int ioThreads, int tlsHandshakesAtOnce, int tlsQueueLength,
+                             int tlsQueueWaitMs, int tlsHandshakeTimeoutMs) {
         public Southbound {
+            check("southbound.tlsHandshakesAtOnce", tlsHandshakesAtOnce, 1, 4_096);
+            check("southbound.tlsQueueLength", tlsQueueLength, 0, 1_000_000);
+            check("southbound.tlsQueueWaitMs", tlsQueueWaitMs, 100, 3_600_000);
+            check("southbound.tlsHandshakeTimeoutMs", tlsHandshakeTimeoutMs, 100, 600_000);
             check("southbound.port", port, 0, 65535);
             check("southbound.maxFrameBytes", maxFrameBytes, Protocol.MIN_MAX_FRAME, Protocol.MAX_MAX_FRAME);
             check("southbound.handshakeTimeoutMs", handshakeTimeoutMs, 100, 600_000);
@@ -159,24 +162,57 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             }
         }
 
+        /** Options with the default TLS admission limits ({@link TlsAdmissionLimits#DEFAULTS}). */
+        public Southbound(String bind, int port, int maxFrameBytes, int handshakeTimeoutMs, int echoIntervalMs,
+                          int idleTimeoutMs, int ioThreads) {
+            this(bind, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs, ioThreads,
+                    TlsAdmissionLimits.DEFAULTS);
+        }
+
+        private Southbound(String bind, int port, int maxFrameBytes, int handshakeTimeoutMs, int echoIntervalMs,
+                           int idleTimeoutMs, int ioThreads, TlsAdmissionLimits tls) {
+            this(bind, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs, ioThreads, tls.atOnce(),
+                    tls.queueLength(), tls.queueWaitMs(), tls.timeoutMs());
+        }
+
         @JsonCreator
         public static Southbound of(@JsonProperty("bind") String bind, @JsonProperty("port") Integer port,
                                     @JsonProperty("maxFrameBytes") Integer maxFrameBytes,
                                     @JsonProperty("handshakeTimeoutMs") Integer handshakeTimeoutMs,
                                     @JsonProperty("echoIntervalMs") Integer echoIntervalMs,
                                     @JsonProperty("idleTimeoutMs") Integer idleTimeoutMs,
-                                    @JsonProperty("ioThreads") Integer ioThreads) {
+                                    @JsonProperty("ioThreads") Integer ioThreads,
+                                    @JsonProperty("tlsHandshakesAtOnce") Integer tlsHandshakesAtOnce,
+                                    @JsonProperty("tlsQueueLength") Integer tlsQueueLength,
+                                    @JsonProperty("tlsQueueWaitMs") Integer tlsQueueWaitMs,
+                                    @JsonProperty("tlsHandshakeTimeoutMs") Integer tlsHandshakeTimeoutMs) {
+            TlsAdmissionLimits d = TlsAdmissionLimits.DEFAULTS;
             return new Southbound(bind != null ? bind : "0.0.0.0", port != null ? port : 7654,
                     maxFrameBytes != null ? maxFrameBytes : Protocol.DEFAULT_MAX_FRAME,
                     handshakeTimeoutMs != null ? handshakeTimeoutMs : 10_000,
                     echoIntervalMs != null ? echoIntervalMs : 2_000, idleTimeoutMs != null ? idleTimeoutMs : 10_000,
-                    ioThreads != null ? ioThreads : 2);
+                    ioThreads != null ? ioThreads : 2,
+                    tlsHandshakesAtOnce != null ? tlsHandshakesAtOnce : d.atOnce(),
+                    tlsQueueLength != null ? tlsQueueLength : d.queueLength(),
+                    tlsQueueWaitMs != null ? tlsQueueWaitMs : d.queueWaitMs(),
+                    tlsHandshakeTimeoutMs != null ? tlsHandshakeTimeoutMs : d.timeoutMs());
+        }
+
+        /** How TLS handshakes are paced and bounded. */
+        public TlsAdmissionLimits tlsAdmission() {
+            return new TlsAdmissionLimits(tlsHandshakesAtOnce, tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs);
+        }
+
+        /** These options with another port and bind address, the rest kept. */
+        Southbound withAddress(String newBind, int newPort) {
+            return new Southbound(newBind, newPort, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
+                    ioThreads, tlsHandshakesAtOnce, tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs);
         }
 
         /** The southbound server's settings. */
         public SouthboundSettings settings() {
             return new SouthboundSettings(bind, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
-                    ioThreads);
+                    ioThreads).withTlsAdmission(tlsAdmission());
         }
     }
 

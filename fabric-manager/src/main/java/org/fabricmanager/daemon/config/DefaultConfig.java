@@ -20,10 +20,16 @@ public final class DefaultConfig {
                   bind: "%s"            # address to listen on; 0.0.0.0 = every interface
                   port: %d                  # TCP port; 0 = pick a free port and print it
                   maxFrameBytes: %d        # largest frame accepted from an agent (1024..16777216)
-                  handshakeTimeoutMs: %d    # connect..PORT_INFO must complete within this
+                  handshakeTimeoutMs: %d    # HELLO..PORT_INFO must complete within this, from the TLS handshake's
+                                              # completion (from the TCP connect without TLS)
                   echoIntervalMs: %d         # keepalive ECHO period; RTT shown per switch in REST
                   idleTimeoutMs: %d         # close a session that sent nothing for this long (> echoIntervalMs)
                   ioThreads: %d                # Netty I/O threads for agent connections
+                  tlsHandshakesAtOnce: %d      # TLS handshakes in progress at once; other connections wait, unread
+                  tlsQueueLength: %d         # connections waiting for a handshake slot; beyond it a connection is
+                                              # closed at once (counted as rejected, reason busy; the agent backs off)
+                  tlsQueueWaitMs: %d        # a connection whose turn comes after waiting longer is closed unread (busy)
+                  tlsHandshakeTimeoutMs: %d # a TLS handshake must complete within this from its admission
 
                 rest:                       # the REST API (docs/rest-api.md)
                   bind: "%s"          # address to listen on; keep it on loopback unless a proxy guards it
@@ -101,7 +107,8 @@ public final class DefaultConfig {
                   snapshotEvery: %d         # committed state writes between two snapshots (the log before one is dropped)
                 """.formatted(d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
-                d.southbound().ioThreads(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
+                d.southbound().ioThreads(), d.southbound().tlsHandshakesAtOnce(), d.southbound().tlsQueueLength(),
+                d.southbound().tlsQueueWaitMs(), d.southbound().tlsHandshakeTimeoutMs(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
                 d.fabric().expectedPgft() == null ? "null" : "\"" + d.fabric().expectedPgft() + "\"",
                 d.fabric().expectedHdft() == null ? "null" : "\"" + d.fabric().expectedHdft() + "\"",
                 d.fabric().unreadyOnMismatch(),

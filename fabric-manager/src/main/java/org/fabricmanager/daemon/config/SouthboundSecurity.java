@@ -47,7 +47,7 @@ public final class SouthboundSecurity {
                     security.insecure() ? "security.insecure: true" : "no TLS files configured", sb.bind(), sb.port());
         }
         return new SouthboundSettings(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(), sb.echoIntervalMs(),
-                sb.idleTimeoutMs(), sb.ioThreads(), context, security.incarnationAheadMs());
+                sb.idleTimeoutMs(), sb.ioThreads(), context, security.incarnationAheadMs()).withTlsAdmission(sb.tlsAdmission());
     }
 
     /** Loads and checks the daemon's TLS files. */

@@ -1,0 +1,35 @@
+package org.fabricmanager.southbound;
+
+/**
+ * How the daemon paces TLS handshakes ({@link HandshakeAdmission}). A full TLS 1.3 handshake costs the
+ * daemon milliseconds of CPU; when every agent of a large fabric connects at once (a daemon start or
+ * restart), the handshakes are run a few at a time, the other connections wait unread in a bounded
+ * queue, and each timer starts where the work it bounds starts: the handshake's at its admission, the
+ * HELLO's when the handshake completes ({@link SouthboundSettings#handshakeTimeoutMs}). Waiting for a
+ * slot is bounded on its own, so a queued agent is never timed out for the daemon's backlog.
+ *
+ * @param atOnce      TLS handshakes in progress at once
+ * @param queueLength connections waiting for a handshake slot; a connection beyond it is closed at once and
+ *                    counted as {@link Rejection#BUSY}
+ * @param queueWaitMs a connection whose turn comes after waiting longer than this is closed unread (counted
+ *                    as {@link Rejection#BUSY}): its agent has probably given up, so the handshake would be lost
+ * @param timeoutMs   a TLS handshake must complete within this from its admission ({@link Rejection#TIMEOUT})
+ */
+public record TlsAdmissionLimits(int atOnce, int queueLength, int queueWaitMs, int timeoutMs) {
+    /** Defaults: 64 at once, 4,096 waiting for at most 45 s, 10 s per handshake. */
+    public static final TlsAdmissionLimits DEFAULTS = new TlsAdmissionLimits(64, 4_096, 45_000, 10_000);
+
+    public TlsAdmissionLimits {
+        check("atOnce", atOnce, 1, 4_096);
+        check("queueLength", queueLength, 0, 1_000_000);
+        check("queueWaitMs", queueWaitMs, 100, 3_600_000);
+        check("timeoutMs", timeoutMs, 100, 600_000);
+    }
+
+    private static void check(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("TLS admission " + name + " must be in [" + min + ", " + max + "], got "
+                    + value);
+        }
+    }
+}
