@@ -54,9 +54,13 @@ final class HaNode implements AutoCloseable {
     private final String nodeId;
     private final RaftServer server;
     private final RaftClient client;
+    private final StateDirectoryMachine machine;
+    private final Map<String, String> peers;
 
     HaNode(DaemonConfig.Ha ha, Path stateDirectory) throws IOException {
         this.nodeId = ha.nodeId();
+        this.peers = Map.copyOf(ha.peerAddresses());
+        this.machine = new StateDirectoryMachine(stateDirectory);
         List<RaftPeer> peers = new ArrayList<>();
         String own = null;
         for (Map.Entry<String, String> p : ha.peerAddresses().entrySet()) {
@@ -86,7 +90,7 @@ final class HaNode implements AutoCloseable {
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, ha.snapshotEvery());
         this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(nodeId)).setGroup(group)
-                .setProperties(props).setStateMachine(new StateDirectoryMachine(stateDirectory))
+                .setProperties(props).setStateMachine(machine)
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
         this.client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
@@ -100,6 +104,17 @@ final class HaNode implements AutoCloseable {
 
     String nodeId() {
         return nodeId;
+    }
+
+    /** Every member's id and Raft address, as configured. */
+    Map<String, String> peers() {
+        return peers;
+    }
+
+    /** The endpoints the active manager of {@code term} committed, if {@code leaderId} did so in that term. */
+    java.util.Optional<LeaderEndpoints> endpoints(String leaderId, long term) {
+        return LeaderEndpoints.decode(machine.committed(LeaderEndpoints.FILE))
+                .filter(e -> e.nodeId().equals(leaderId) && e.term() == term);
     }
 
     /** The member's role and term now. */
