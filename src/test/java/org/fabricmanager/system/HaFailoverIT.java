@@ -43,7 +43,10 @@ import org.junit.jupiter.api.io.TempDir;
  * with -Dfm.bench=true the kill is repeated ({@code fm.ha.kills}, default 10) for docs/benchmarks.md.
  */
 class HaFailoverIT {
-    static final String SPEC = "PGFT(2;4,4;1,4;1,1)";
+    /** The fabric; {@code -Dfm.ha.pgft} for the benchmark at 192 or 768 switches. */
+    static final String SPEC = System.getProperty("fm.ha.pgft", "PGFT(2;4,4;1,4;1,1)");
+    static final int SWITCHES = org.fabricmanager.topology.PgftGenerator.generate(
+            org.fabricmanager.topology.PgftSpec.parse(SPEC)).switches().size();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -62,6 +65,8 @@ class HaFailoverIT {
         final Path state;
         Process process;
         BlockingQueue<String> lines;
+        /** Each line with the System.nanoTime() it was read at. */
+        final java.util.Queue<Map.Entry<Long, String>> timed = new java.util.concurrent.ConcurrentLinkedQueue<>();
         int starts;
 
         Manager(int n) throws IOException {
@@ -89,6 +94,7 @@ class HaFailoverIT {
             Thread reader = new Thread(() -> {
                 try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                     for (String l = out.readLine(); l != null; l = out.readLine()) {
+                        timed.add(Map.entry(System.nanoTime(), l));
                         q.add(l);
                     }
                 } catch (IOException e) {
@@ -97,6 +103,16 @@ class HaFailoverIT {
             }, "out-" + id);
             reader.setDaemon(true);
             reader.start();
+        }
+
+        /** Milliseconds from {@code begin} (nanoTime) to the first line starting with {@code prefix} read after it, -1 if none. */
+        long msUntil(String prefix, long begin) {
+            for (Map.Entry<Long, String> e : timed) {
+                if (e.getKey() >= begin && e.getValue().startsWith(prefix)) {
+                    return TimeUnit.NANOSECONDS.toMillis(e.getKey() - begin);
+                }
+            }
+            return -1;
         }
 
         boolean printed(String prefix) {
@@ -168,11 +184,11 @@ class HaFailoverIT {
                 "--pgft", SPEC, "--connect", connect.toString(), "--commands")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("simulate.out").toFile()).start();
         JsonNode first = awaitConverged(leader, 60);
-        assertThat(first.at("/switches/connected").asInt()).isEqualTo(8);
+        assertThat(first.at("/switches/connected").asInt()).isEqualTo(SWITCHES);
         assertThat(first.at("/routing/computations").asLong()).isEqualTo(1);
         version = first.at("/routing/version").asLong();
         tables = tableVersions(leader);
-        assertThat(tables).hasSize(8).allSatisfy((g, v) -> assertThat(v).isEqualTo(version));
+        assertThat(tables).hasSize(SWITCHES).allSatisfy((g, v) -> assertThat(v).isEqualTo(version));
         // the committed state is in every member's state directory, byte for byte
         indices = Files.readAllBytes(leader.state.resolve("guid2index"));
         // the stored routing is written (committed through Raft) after the push started: CONVERGED may come first
@@ -257,10 +273,11 @@ class HaFailoverIT {
             JsonNode after = awaitConverged(leader, 60);
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
             failoverMs.add(ms);
-            System.out.println("ha failover " + (k + 1) + ": " + dead.id + " killed, " + leader.id + " active after " + activeMs
+            System.out.println("ha failover " + (k + 1) + ": " + dead.id + " killed, " + leader.id + " elected after "
+                    + leader.msUntil("ha " + leader.id + " LEADER", begin) + " ms, active after " + activeMs
                     + " ms, CONVERGED after " + ms + " ms");
-            assertThat(after.at("/switches/connected").asInt()).isEqualTo(8);
-            assertThat(after.at("/tables/inSync").asInt()).isEqualTo(8);
+            assertThat(after.at("/switches/connected").asInt()).isEqualTo(SWITCHES);
+            assertThat(after.at("/tables/inSync").asInt()).isEqualTo(SWITCHES);
             assertThat(after.at("/routing/version").asLong()).as("routing version").isEqualTo(version);
             assertThat(after.at("/routing/reusedFromState").asBoolean()).as("stored routing reused").isTrue();
             assertThat(after.at("/routing/computations").asLong()).as("no computation").isZero();
@@ -342,7 +359,7 @@ class HaFailoverIT {
         command("kill " + Guids.format(spine) + " power");
         Manager leader = awaitActive(old, 60);
         // expectedPgft is now incomplete: discovery ends at discovery.maxWaitMs (30 s) and routes what it found
-        JsonNode after = awaitConverged(leader, 120, 7);
+        JsonNode after = awaitConverged(leader, 120, SWITCHES - 1);
         assertThat(after.at("/routing/version").asLong()).as("re-routed").isGreaterThan(version);
         assertThat(after.at("/routing/computations").asLong()).isPositive();
         String topology = text(leader.url() + "/api/v1/topology");
@@ -350,7 +367,7 @@ class HaFailoverIT {
         Files.writeString(live, topology);
         org.fabricmanager.topology.Fabric fabric = FabricJson.read(live);
         ForwardingTables expected = SystemSupport.routeCommand(fabric, dir, "live");
-        assertThat(expected.switchCount()).isEqualTo(7);
+        assertThat(expected.switchCount()).isEqualTo(SWITCHES - 1);
         for (int s = 0; s < expected.switchCount(); s++) {
             long guid = expected.switchGuid(s);
             assertThat(guid).isNotEqualTo(spine);
@@ -504,7 +521,7 @@ class HaFailoverIT {
     }
 
     private JsonNode awaitConverged(Manager m, int seconds) throws Exception {
-        return awaitConverged(m, seconds, 8);
+        return awaitConverged(m, seconds, SWITCHES);
     }
 
     private JsonNode awaitConverged(Manager m, int seconds, int switches) throws Exception {

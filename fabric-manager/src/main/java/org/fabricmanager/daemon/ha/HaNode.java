@@ -92,7 +92,9 @@ final class HaNode implements AutoCloseable {
         this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(nodeId)).setGroup(group)
                 .setProperties(props).setStateMachine(machine)
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
+        // the client writes only while this member leads: its first request goes here, not to a guessed peer
         this.client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
+                .setLeaderId(RaftPeerId.valueOf(nodeId))
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
                         Math.max(10, 4 * ha.electionTimeoutMs() / 100), TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
                 .build();
