@@ -203,6 +203,7 @@ class HaFailoverIT {
             assertThat(Files.readAllBytes(m.state.resolve("guid2index"))).as(m.id + " guid2index").isEqualTo(indices);
         }
         assertStandbysServe(leader);
+        System.out.println("ha replication, first start on " + SPEC + ": " + replication(leader));
         return leader;
     }
 
@@ -275,7 +276,7 @@ class HaFailoverIT {
             failoverMs.add(ms);
             System.out.println("ha failover " + (k + 1) + ": " + dead.id + " killed, " + leader.id + " elected after "
                     + leader.msUntil("ha " + leader.id + " LEADER", begin) + " ms, active after " + activeMs
-                    + " ms, CONVERGED after " + ms + " ms");
+                    + " ms, CONVERGED after " + ms + " ms; " + activationLine(leader));
             assertThat(after.at("/switches/connected").asInt()).isEqualTo(SWITCHES);
             assertThat(after.at("/tables/inSync").asInt()).isEqualTo(SWITCHES);
             assertThat(after.at("/routing/version").asLong()).as("routing version").isEqualTo(version);
@@ -380,6 +381,7 @@ class HaFailoverIT {
             }
         }
         assertThat(Files.readAllBytes(leader.state.resolve("guid2index"))).as("destination indices").isEqualTo(indices);
+        System.out.println("ha replication, new leader's reaction to a dead spine: " + replication(leader));
     }
 
     /**
@@ -455,6 +457,44 @@ class HaFailoverIT {
             assertThat(Files.readAllBytes(m.state.resolve("guid2index"))).as(m.id + " guid2index").isEqualTo(indices);
         }
         assertStandbysServe(leader);
+    }
+
+    /** The new manager's own account of its start (HaManager's "active in term" log line). */
+    private String activationLine(Manager m) throws IOException {
+        Path err = dir.resolve(m.id + "-" + m.starts + ".err");
+        String found = "";
+        for (String l : Files.readAllLines(err, StandardCharsets.UTF_8)) {
+            int at = l.indexOf("active in term");
+            if (at >= 0) {
+                found = l.substring(at);
+            }
+        }
+        return found;
+    }
+
+    /**
+     * What a manager committed through Raft, from its /metrics: per state file, commits, bytes and mean commit
+     * time (submission to committed by a majority and applied on the leader).
+     */
+    private String replication(Manager m) throws Exception {
+        Map<String, double[]> byFile = new TreeMap<>();
+        for (String l : text(m.url() + "/metrics").split("\n")) {
+            java.util.regex.Matcher x = java.util.regex.Pattern.compile(
+                    "fabric_ha_(replicated_bytes_total|commit_seconds_count|commit_seconds_sum)\\{file=\"([^\"]+)\"} (\\S+)")
+                    .matcher(l);
+            if (x.matches()) {
+                double[] v = byFile.computeIfAbsent(x.group(2), k -> new double[3]);
+                v[x.group(1).startsWith("replicated") ? 0 : x.group(1).endsWith("count") ? 1 : 2] = Double.parseDouble(x.group(3));
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        byFile.forEach((f, v) -> {
+            if (v[1] > 0) {
+                out.append(String.format(java.util.Locale.ROOT, "%s: %d commits, %d bytes, mean %.1f ms; ", f, (long) v[1],
+                        (long) v[0], 1000 * v[2] / v[1]));
+            }
+        });
+        return out.toString();
     }
 
     /** A fault injection for the simulator ({@code simulate --commands}); its answer lands in simulate.out. */

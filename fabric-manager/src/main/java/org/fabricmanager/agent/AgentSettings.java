@@ -20,8 +20,9 @@ import org.fabricmanager.southbound.Protocol;
  * @param vcRules            whether the agent announces and stages VC_RULES (HELLO feature bit); off only to
  *                           play an agent that predates them
  * @param managers           every manager's southbound address, {@code daemon} first (hot-standby managers,
- *                           docs/operations.md): the agent tries the next one whenever a connection fails or ends
- *                           before the handshake completed (a standby refuses it)
+ *                           docs/operations.md): a standby's redirect ({@code ERROR NOT_LEADER}) is followed at
+ *                           once; the agent tries the next one whenever a connection fails or ends before the
+ *                           handshake completed
  */
 public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
                             long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, boolean vcRules,

@@ -129,13 +129,19 @@ public final class SouthboundServer implements AutoCloseable {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
+        boolean sessions = false;
         for (io.netty.channel.Channel ch : channels) {
             AgentSession session = ch.pipeline().get(AgentSession.class); // none on a standby
             if (session != null) {
                 session.shutdown();
+                sessions = true;
             }
         }
-        channels.newCloseFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        if (sessions) {
+            // sessions say SHUTTING_DOWN and close; a standby's redirects are cut at once (its port is
+            // wanted by the manager starting in this process)
+            channels.newCloseFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.config.ConfigException;
@@ -50,6 +51,8 @@ public final class HaManager implements AutoCloseable {
     private FabricManagerDaemon daemon;
     private long daemonTerm = -1;
     private String lastRole = "";
+    /** When this member was first seen leading its current term (nanoTime; -1 when not leading). */
+    private long leaderSince = -1;
 
     private HaManager(DaemonConfig config, Consumer<String> announce, HaNode node, StateDirectoryLock lock) {
         this.config = config;
@@ -57,7 +60,7 @@ public final class HaManager implements AutoCloseable {
         this.node = node;
         this.lock = lock;
         this.standby = new StandbyListeners(config, new Standby());
-        HaMetrics.bind(standby.registry(), () -> view, elections::get);
+        HaMetrics.bind(standby.registry(), () -> view, elections::get, node.commits());
         this.watcher = new Thread(this::watch, "fm-ha-role");
     }
 
@@ -131,18 +134,24 @@ public final class HaManager implements AutoCloseable {
                 + (v.leaderId() == null || v.leading() ? "" : ", leader " + v.leaderId());
         if (daemon == null && !role.equals(lastRole)) {
             lastRole = role;
+            leaderSince = v.leading() ? System.nanoTime() : -1;
             announce.accept("ha " + node.nodeId() + " " + role);
         }
         if (daemon == null && v.leading() && v.leaderReady() && v.appliedIndex() >= v.commitIndex()) {
             // every committed write of earlier leaders is in the state directory now; the standby listeners
             // give the ports to the manager
+            long begin = System.nanoTime();
             standby.close();
+            long closed = System.nanoTime();
             daemonTerm = v.term();
             published = false;
             MeterRegistry registry = DaemonMetrics.newRegistry();
-            HaMetrics.bind(registry, () -> view, elections::get);
+            HaMetrics.bind(registry, () -> view, elections::get, node.commits());
             daemon = FabricManagerDaemon.start(config, List.of(), registry, null, List.of(new HaResource(this::ha)),
                     node.files(daemonTerm), daemonTerm);
+            LOG.info("ha: {} active in term {}: leader for {} ms, standby ports released in {} ms, manager started in {} ms",
+                    node.nodeId(), daemonTerm, leaderSince < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(begin - leaderSince),
+                    TimeUnit.NANOSECONDS.toMillis(closed - begin), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed));
             announce.accept("ha " + node.nodeId() + " ACTIVE term " + daemonTerm);
             announce.accept("southbound " + daemon.southboundAddress().getHostString() + ":"
                     + daemon.southboundAddress().getPort());
@@ -167,10 +176,11 @@ public final class HaManager implements AutoCloseable {
         LeaderEndpoints e = new LeaderEndpoints(node.nodeId(), daemonTerm, bracket(sbHost) + ":"
                 + daemon.southboundAddress().getPort(), daemon.restUrl().substring(0, daemon.restUrl().indexOf("://") + 3)
                 + bracket(restHost) + ":" + daemon.restAddress().getPort());
+        long begin = System.nanoTime();
         node.files(daemonTerm).write(java.nio.file.Path.of(LeaderEndpoints.FILE), e.encode());
         published = true;
-        LOG.info("ha: {} serves agents on {} and REST on {} (committed for the standbys' redirects)", node.nodeId(),
-                e.southbound(), e.rest());
+        LOG.info("ha: {} serves agents on {} and REST on {} (committed for the standbys' redirects in {} ms)",
+                node.nodeId(), e.southbound(), e.rest(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
     }
 
     private static String hostOf(String hostPort) {

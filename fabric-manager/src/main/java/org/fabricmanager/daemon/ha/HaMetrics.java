@@ -1,15 +1,18 @@
 package org.fabricmanager.daemon.ha;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * The hot-standby group's meters, read from the member's last polled view at scrape time: which role
  * it has (one gauge per role, 1 for the current one), the Raft term, the commit and applied indices,
- * and the elections this member has seen (terms begun since it started). They are registered in the
+ * the elections this member has seen (terms begun since it started), and per state file the writes its
+ * manager committed (count, time, bytes: the replication cost). They are registered in the
  * standby's own registry and in every manager's registry while it leads, so that {@code /metrics} on
  * any member shows them.
  */
@@ -19,6 +22,8 @@ final class HaMetrics {
     static final String COMMIT_INDEX = "fabric.ha.commit.index";
     static final String APPLIED_INDEX = "fabric.ha.applied.index";
     static final String ELECTIONS = "fabric.ha.elections";
+    static final String COMMIT = "fabric.ha.commit";
+    static final String REPLICATED_BYTES = "fabric.ha.replicated.bytes";
     private static final List<String> ROLES = List.of("LEADER", "FOLLOWER", "CANDIDATE", "LISTENER", "UNKNOWN");
 
     private HaMetrics() {
@@ -28,7 +33,16 @@ final class HaMetrics {
      * @param view      the member's last polled view ({@code null} before the first poll)
      * @param elections terms begun since this member started
      */
-    static void bind(MeterRegistry registry, Supplier<HaNode.View> view, Supplier<Long> elections) {
+    static void bind(MeterRegistry registry, Supplier<HaNode.View> view, Supplier<Long> elections, CommitStats commits) {
+        for (java.util.Map.Entry<String, CommitStats.PerFile> f : commits.files().entrySet()) {
+            CommitStats.PerFile p = f.getValue();
+            FunctionTimer.builder(COMMIT, p, c -> c.commits.get(), c -> c.nanos.get(), TimeUnit.NANOSECONDS)
+                    .tag("file", f.getKey())
+                    .description("state writes this member's manager committed through Raft: submission to committed and applied here")
+                    .register(registry);
+            FunctionCounter.builder(REPLICATED_BYTES, p, c -> c.bytes.get()).tag("file", f.getKey()).baseUnit("bytes")
+                    .description("state file bytes this member's manager committed through Raft").register(registry);
+        }
         for (String role : ROLES) {
             Gauge.builder(ROLE, () -> {
                 HaNode.View v = view.get();
