@@ -21,8 +21,9 @@ import org.fabricmanager.southbound.Protocol;
  * @param vcRules            whether the agent announces and stages VC_RULES (HELLO feature bit); off only to
  *                           play an agent that predates them
  * @param managers           every manager's southbound address, {@code daemon} first (hot-standby managers,
- *                           docs/operations.md): the agent tries the next one whenever a connection fails or ends
- *                           before the handshake completed (a standby refuses it)
+ *                           docs/operations.md): a standby's redirect ({@code ERROR NOT_LEADER}) is followed at
+ *                           once; the agent tries the next one whenever a connection fails or ends before the
+ *                           handshake completed
  * @param tlsHandshakeTimeoutMs the TLS handshake must complete within this after connecting. Generous on purpose:
  *                           the daemon runs a few handshakes at once and lets the other connections wait unread
  *                           (up to {@code southbound.tlsQueueWaitMs} plus {@code tlsHandshakeTimeoutMs}, 55 s by

@@ -98,6 +98,17 @@ public final class SwitchAgent {
     private static final long MAX_ROUND_DELAY_MS = 250;
     /** Index into {@link AgentSettings#managers} of the manager to connect to (loop thread). */
     private int managerIndex;
+    /** At most this many standbys' redirects are followed in a row before the agent walks its list again. */
+    private static final int MAX_REDIRECTS_IN_ROW = 3;
+    /**
+     * Where a standby's {@code ERROR NOT_LEADER} sent this agent: the next connect goes there at once, once
+     * (loop thread; {@code null} when no redirect is pending).
+     */
+    private java.net.InetSocketAddress redirect;
+    /** Redirects followed since the last handshake (loop thread): bounds a loop between two confused standbys. */
+    private int redirectsInRow;
+    /** The address of the current or last connect (loop thread). */
+    private java.net.InetSocketAddress connectedTo;
     /** Whether the current connection reached ACTIVE: its end keeps the manager, a failed attempt moves on. */
     private boolean handshakeDone;
     private final ConnectionTap tap;
@@ -471,7 +482,9 @@ public final class SwitchAgent {
         setState(State.CONNECTING);
         handshakeDone = false;
         java.net.InetSocketAddress from = localAddress;
-        java.net.InetSocketAddress to = target();
+        java.net.InetSocketAddress to = redirect != null ? redirect : settings.managers().get(managerIndex);
+        redirect = null;
+        connectedTo = to;
         ChannelFuture f = from == null ? bootstrap.connect(to) : bootstrap.connect(to, from);
         channel = f.channel();
         f.addListener((ChannelFutureListener) cf -> {
@@ -486,14 +499,64 @@ public final class SwitchAgent {
         });
     }
 
-    /** The manager this agent connects to now. */
+    /** The manager this agent connects to now (or last did). */
     private java.net.InetSocketAddress target() {
-        return settings.managers().get(managerIndex);
+        return connectedTo != null ? connectedTo : settings.managers().get(managerIndex);
+    }
+
+    /**
+     * A standby's answer to HELLO: {@code message} is the active manager's {@code HOST:PORT}, or empty when it
+     * knows none. A usable address becomes the next connect, made at once; a known manager's address also
+     * moves the place in the list, so that the walk resumes after the leader when it fails.
+     */
+    private void redirected(String message) {
+        java.util.Optional<java.net.InetSocketAddress> to = parseRedirect(message);
+        if (to.isEmpty() || redirectsInRow >= MAX_REDIRECTS_IN_ROW) {
+            return;
+        }
+        redirectsInRow++;
+        redirect = to.get();
+        List<java.net.InetSocketAddress> managers = settings.managers();
+        for (int i = 0; i < managers.size(); i++) {
+            if (managers.get(i).getPort() == redirect.getPort() && managers.get(i).getHostString().equals(redirect.getHostString())) {
+                managerIndex = i;
+            }
+        }
+    }
+
+    /** {@code HOST:PORT} of a NOT_LEADER message (a bracketed IPv6 host too), or empty for anything else. */
+    static java.util.Optional<java.net.InetSocketAddress> parseRedirect(String message) {
+        int colon = message == null ? -1 : message.lastIndexOf(':');
+        if (colon <= 0 || colon == message.length() - 1 || message.length() > 260) {
+            return java.util.Optional.empty();
+        }
+        String host = message.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (host.isEmpty() || !host.matches("[A-Za-z0-9._:-]+")) {
+            return java.util.Optional.empty();
+        }
+        String port = message.substring(colon + 1);
+        if (port.length() > 5 || !port.chars().allMatch(Character::isDigit)) {
+            return java.util.Optional.empty();
+        }
+        int p = Integer.parseInt(port);
+        if (p < 1 || p > 65535) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(java.net.InetSocketAddress.createUnresolved(host, p));
     }
 
     private void scheduleReconnect() {
         if (!running) {
             setState(State.STOPPED);
+            return;
+        }
+        if (redirect != null) {
+            // a standby named the active manager: go there now, not after a round over the list
+            setState(State.WAITING);
+            reconnectTimer = loop.schedule(this::connect, 0, TimeUnit.MILLISECONDS);
             return;
         }
         int managers = settings.managers().size();
@@ -593,6 +656,7 @@ public final class SwitchAgent {
                             new IdleStateHandler(3L * reply.echoIntervalMs(), 0, 0, TimeUnit.MILLISECONDS));
                     backoff.reset();
                     handshakeDone = true;
+                    redirectsInRow = 0;
                     detectorAssembler.reset();
                     handshakes.incrementAndGet();
                     setState(State.ACTIVE);
@@ -770,7 +834,12 @@ public final class SwitchAgent {
 
         private void refused(ChannelHandlerContext ctx, ErrorReport error) {
             closeCause = "daemon sent " + error;
-            if (error.errorCode().orElse(null) == ErrorCode.SHUTTING_DOWN) {
+            if (error.errorCode().orElse(null) == ErrorCode.NOT_LEADER) {
+                if (state == State.HELLO_SENT) {
+                    redirected(error.message());
+                }
+                LOG.debug("{}: {}", SwitchAgent.this, closeCause);
+            } else if (error.errorCode().orElse(null) == ErrorCode.SHUTTING_DOWN) {
                 LOG.debug("{}: {}", SwitchAgent.this, closeCause);
             } else {
                 LOG.info("{}: {}", SwitchAgent.this, closeCause);

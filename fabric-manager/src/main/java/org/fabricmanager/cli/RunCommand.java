@@ -46,7 +46,8 @@ final class RunCommand implements Command {
                 With ha.enabled (hot-standby managers, docs/operations.md) the daemon first prints
                 'ha ID started', then 'ha ID STANDBY term T, leader L' or 'ha ID LEADER term T' whenever its role
                 changes, and 'ha ID ACTIVE term T' followed by the two address lines each time it becomes the
-                active manager.""";
+                active manager. While it does not lead it serves the same ports as a standby: agents are
+                redirected to the active manager, REST answers /api/v1/ha and /api/v1/status (STANDBY).""";
     }
 
     @Override

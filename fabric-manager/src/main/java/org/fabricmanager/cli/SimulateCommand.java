@@ -41,8 +41,8 @@ final class SimulateCommand implements Command {
                   --except names (the cabling is the whole fabric's in every process).
                 %s
                   --connect HOST:PORT[,...] the daemon's southbound address; with hot-standby managers (ha) every
-                                           manager's, in any order: an agent tries the next one when a connection
-                                           fails or a standby refuses it
+                                           manager's, in any order: an agent goes where a standby redirects it,
+                                           and tries the next one when a connection fails
                   --pki DIR                speak mutual TLS: each agent presents DIR/switches/0x<guid>.crt and trusts
                                            DIR/ca.crt; missing switch certificates are issued with DIR/ca.key
                                            (without --pki the agents speak plaintext: security.insecure daemons only)

@@ -33,7 +33,12 @@ public enum ErrorCode {
      * An LFT_COMMIT from a manager whose Raft term is below the highest the agent has seen: a deposed
      * hot-standby manager (paused, partitioned) must never overwrite the new leader's tables.
      */
-    STALE_TERM(20, false);
+    STALE_TERM(20, false),
+    /**
+     * Answer of a hot-standby manager to HELLO: it does not lead. The message is the active manager's
+     * southbound address {@code HOST:PORT}, or empty while no leader is known; the standby then closes.
+     */
+    NOT_LEADER(21, true);
 
     private final int code;
     private final boolean fatal;

@@ -38,7 +38,11 @@ public final class SouthboundServer implements AutoCloseable {
     public static final String HANDSHAKES_METER = "fabric.southbound.tls.handshakes";
 
     private final SouthboundSettings settings;
-    private final SouthboundListener listener;
+    /** The last handler of a connection: a switch's session, or a standby's redirect. */
+    private final java.util.function.Supplier<io.netty.channel.ChannelHandler> sessions;
+    /** Reader idle time of a connection before its session sets its own (a redirect's whole life). */
+    private final long idleMs;
+    private final String role;
     private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("fm-southbound-accept", true));
     private final EventLoopGroup workers;
     private final ChannelGroup channels = new DefaultChannelGroup("southbound", GlobalEventExecutor.INSTANCE);
@@ -56,8 +60,14 @@ public final class SouthboundServer implements AutoCloseable {
 
     /** @param registry where {@value SouthboundRejections#METER} is counted ({@code null}: nowhere) */
     public SouthboundServer(SouthboundSettings settings, SouthboundListener listener, MeterRegistry registry) {
+        this(settings, registry, settings.idleTimeoutMs(), "southbound", null, listener);
+    }
+
+    private SouthboundServer(SouthboundSettings settings, MeterRegistry registry, long idleMs, String role,
+                             java.util.function.Supplier<String> leader, SouthboundListener listener) {
         this.settings = settings;
-        this.listener = listener;
+        this.idleMs = idleMs;
+        this.role = role;
         this.workers = new NioEventLoopGroup(Math.max(1, settings.ioThreads()),
                 new DefaultThreadFactory("fm-southbound-io", true));
         this.rejections = new SouthboundRejections(registry, SouthboundRejections.DEFAULT_INTERVAL_MS,
@@ -80,6 +90,9 @@ public final class SouthboundServer implements AutoCloseable {
         } else {
             connections = null;
         }
+        SouthboundRejections refused = this.rejections;
+        this.sessions = listener != null ? () -> new AgentSession(settings, listener, refused)
+                : () -> new NotLeaderResponder(leader, refused);
     }
 
     /** TLS handshakes in progress now (0 on a plaintext daemon). */
@@ -90,6 +103,19 @@ public final class SouthboundServer implements AutoCloseable {
     /** Connections waiting for a TLS handshake slot now (0 on a plaintext daemon). */
     public int tlsHandshakesWaiting() {
         return admission.waiting();
+    }
+
+    /**
+     * The southbound listener of a hot-standby manager that does not lead: the same address, TLS and
+     * limits, answering every HELLO with {@code ERROR NOT_LEADER} and the active manager's address
+     * ({@link NotLeaderResponder}, docs/protocol.md section 3.16). One I/O thread: it holds no session.
+     *
+     * @param leader the active manager's southbound {@code HOST:PORT}, {@code null} while unknown
+     */
+    public static SouthboundServer redirecting(SouthboundSettings settings, java.util.function.Supplier<String> leader,
+                                               MeterRegistry registry) {
+        return new SouthboundServer(settings.withIoThreads(1), registry, settings.handshakeTimeoutMs(), "standby southbound",
+                leader, null);
     }
 
     /** The peers refused so far. */
@@ -124,16 +150,16 @@ public final class SouthboundServer implements AutoCloseable {
                                     settings.tlsAdmission().timeoutMs(), rejections, handshakeWork)).addLast("admission", admission.gate());
                         }
                         ch.pipeline()
-                                .addLast("idle", new IdleStateHandler(settings.idleTimeoutMs(), 0, 0, TimeUnit.MILLISECONDS))
+                                .addLast("idle", new IdleStateHandler(idleMs, 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("frames", new FrameDecoder(settings.maxFrameBytes()))
                                 .addLast("decoder", new MessageDecoder())
                                 .addLast("encoder", MessageEncoder.INSTANCE)
-                                .addLast("session", new AgentSession(settings, listener, rejections));
+                                .addLast("session", sessions.get());
                     }
                 });
         serverChannel = b.bind(settings.bindAddress(), settings.port()).sync().channel();
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
-        LOG.info("southbound listening on {}:{} ({})", settings.bindAddress(), bound.getPort(), settings.secure()
+        LOG.info("{} listening on {}:{} ({})", role, settings.bindAddress(), bound.getPort(), settings.secure()
                 ? "mutual TLS 1.3: agents authenticate with certificates naming their GUID"
                 : "plaintext: any host that reaches this port can impersonate any switch");
         return bound;
@@ -145,13 +171,19 @@ public final class SouthboundServer implements AutoCloseable {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
+        boolean sessions = false;
         for (io.netty.channel.Channel ch : channels) {
-            AgentSession session = ch.pipeline().get(AgentSession.class);
+            AgentSession session = ch.pipeline().get(AgentSession.class); // none on a standby
             if (session != null) {
                 session.shutdown();
+                sessions = true;
             }
         }
-        channels.newCloseFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        if (sessions) {
+            // sessions say SHUTTING_DOWN and close; a standby's redirects are cut at once (its port is
+            // wanted by the manager starting in this process)
+            channels.newCloseFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -85,4 +85,10 @@ public record SouthboundSettings(String bindAddress, int port, int maxFrameBytes
         return new SouthboundSettings(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
                 ioThreads, tls, incarnationAheadMs, term, tlsAdmission);
     }
+
+    /** These settings with another number of I/O threads. */
+    public SouthboundSettings withIoThreads(int threads) {
+        return new SouthboundSettings(bindAddress, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
+                threads, tls, incarnationAheadMs, managerTerm);
+    }
 }

@@ -1,24 +1,28 @@
 package org.fabricmanager.daemon.ha;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.RaftConfigKeys;
-import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
@@ -33,7 +37,7 @@ import org.fabricmanager.daemon.store.StoreException;
 
 /**
  * This daemon's member of the Raft group: the Ratis server (log and snapshots under
- * {@code <state.directory>/ha}), a client to submit state writes, and what the member knows of the
+ * {@code <state.directory>/ha}), the submission of state writes to it, and what the member knows of the
  * group (role, term, leader, how far the state directory is applied).
  */
 final class HaNode implements AutoCloseable {
@@ -52,11 +56,22 @@ final class HaNode implements AutoCloseable {
     static final int ENTRY_LIMIT = StateEntry.MAX_CONTENT + 4096;
 
     private final String nodeId;
+    private final RaftPeerId self;
     private final RaftServer server;
-    private final RaftClient client;
+    /** Identifies this member's manager as the submitter of its writes (Ratis's retry cache keys on it). */
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+    /** A write not committed within this long fails (a leader without a majority steps down well before). */
+    private final long writeTimeoutMs;
+    private final StateDirectoryMachine machine;
+    private final Map<String, String> peers;
+    private final CommitStats commits = new CommitStats();
 
     HaNode(DaemonConfig.Ha ha, Path stateDirectory) throws IOException {
         this.nodeId = ha.nodeId();
+        this.self = RaftPeerId.valueOf(nodeId);
+        this.peers = Map.copyOf(ha.peerAddresses());
+        this.machine = new StateDirectoryMachine(stateDirectory);
         List<RaftPeer> peers = new ArrayList<>();
         String own = null;
         for (Map.Entry<String, String> p : ha.peerAddresses().entrySet()) {
@@ -86,12 +101,9 @@ final class HaNode implements AutoCloseable {
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, ha.snapshotEvery());
         this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(nodeId)).setGroup(group)
-                .setProperties(props).setStateMachine(new StateDirectoryMachine(stateDirectory))
+                .setProperties(props).setStateMachine(machine)
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
-        this.client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
-                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
-                        Math.max(10, 4 * ha.electionTimeoutMs() / 100), TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
-                .build();
+        this.writeTimeoutMs = Math.max(10_000L, 10L * ha.electionTimeoutMs());
     }
 
     void start() throws IOException {
@@ -100,6 +112,22 @@ final class HaNode implements AutoCloseable {
 
     String nodeId() {
         return nodeId;
+    }
+
+    /** What this member's managers committed since it started. */
+    CommitStats commits() {
+        return commits;
+    }
+
+    /** Every member's id and Raft address, as configured. */
+    Map<String, String> peers() {
+        return peers;
+    }
+
+    /** The endpoints the active manager of {@code term} committed, if {@code leaderId} did so in that term. */
+    java.util.Optional<LeaderEndpoints> endpoints(String leaderId, long term) {
+        return LeaderEndpoints.decode(machine.committed(LeaderEndpoints.FILE))
+                .filter(e -> e.nodeId().equals(leaderId) && e.term() == term);
     }
 
     /** The member's role and term now. */
@@ -119,7 +147,25 @@ final class HaNode implements AutoCloseable {
     StateFiles files(long term) {
         return (file, content) -> {
             StateEntry entry = new StateEntry(term, file.getFileName().toString(), content);
-            RaftClientReply reply = client.io().send(Message.valueOf(ByteString.copyFrom(entry.encode())));
+            long begin = System.nanoTime();
+            // submitted to this member's own server: the manager writes only while it leads, so there is
+            // no leader to find and no client connection to open (a first write used to take seconds)
+            RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(clientId).setServerId(self)
+                    .setGroupId(GROUP).setCallId(callIds.incrementAndGet())
+                    .setMessage(Message.valueOf(ByteString.copyFrom(entry.encode())))
+                    .setType(RaftClientRequest.writeRequestType()).build();
+            RaftClientReply reply;
+            try {
+                reply = server.submitClientRequestAsync(request).get(writeTimeoutMs, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                throw new StoreException(file + ": not committed by the ha group: " + e.getCause());
+            } catch (TimeoutException e) {
+                throw new StoreException(file + ": not committed by the ha group within " + writeTimeoutMs
+                        + " ms (no majority of " + peers.size() + " members?)");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException(file + ": interrupted while the ha group committed it");
+            }
             if (!reply.isSuccess()) {
                 throw new StoreException(file + ": not committed by the ha group: " + reply.getException());
             }
@@ -128,15 +174,12 @@ final class HaNode implements AutoCloseable {
                 throw new StoreException(file + ": not written by the ha group (" + outcome + "): this manager led term "
                         + term + " and was deposed");
             }
+            commits.record(entry.name(), content.length, System.nanoTime() - begin);
         };
     }
 
     @Override
     public void close() throws IOException {
-        try {
-            client.close();
-        } finally {
-            server.close();
-        }
+        server.close();
     }
 }

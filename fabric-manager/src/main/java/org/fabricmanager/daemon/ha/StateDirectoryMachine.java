@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The replicated state: the daemon's state files (the index map, the admitted switches, the stored
- * routing with its version and fingerprint, in the stores' own formats). Applying a committed entry
+ * routing with its version and fingerprint, in the stores' own formats) and where the active manager
+ * serves ({@link LeaderEndpoints}). Applying a committed entry
  * writes the file atomically into this member's state directory, so that whichever member becomes
  * leader starts its manager from exactly the committed state, as a restarted daemon would. A snapshot
  * is every file's content in one file; it lets Ratis drop the log and bring a replaced member up to date.
@@ -143,6 +144,11 @@ final class StateDirectoryMachine extends BaseStateMachine {
             }
         }
         setLastAppliedTermIndex(snapshot.getTermIndex());
+    }
+
+    /** The committed content of a replicated file, {@code null} before its first write. */
+    synchronized byte[] committed(String name) {
+        return files.get(name);
     }
 
     private void write(String name, byte[] content) throws IOException {

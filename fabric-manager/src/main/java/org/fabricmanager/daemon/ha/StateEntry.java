@@ -17,7 +17,7 @@ import java.util.Set;
  */
 record StateEntry(long term, String name, byte[] content) {
     /** The state files that are replicated; nothing else may be named (no path may leave the directory). */
-    static final Set<String> FILES = Set.of("guid2index", "admitted-switches", "routing.state");
+    static final Set<String> FILES = Set.of("guid2index", "admitted-switches", "routing.state", LeaderEndpoints.FILE);
     private static final int FORMAT = 1;
     /** Three times the stored routing of 5,120 switches (5 MB); a larger state file is not replicated. */
     static final int MAX_CONTENT = 16 << 20;

@@ -27,6 +27,12 @@ final class HttpResponses {
     /** As above; {@code allow}, when not {@code null}, is the {@code Allow} header of a 405. */
     static void send(ChannelHandlerContext ctx, HttpResponseStatus status, String contentType, byte[] body,
                      boolean keepAlive, boolean head, String allow) {
+        send(ctx, status, contentType, body, keepAlive, head, allow, null);
+    }
+
+    /** As above; {@code location}, when not {@code null}, is the {@code Location} header (a standby's 421). */
+    static void send(ChannelHandlerContext ctx, HttpResponseStatus status, String contentType, byte[] body,
+                     boolean keepAlive, boolean head, String allow, String location) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                 head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
@@ -34,6 +40,9 @@ final class HttpResponses {
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
         if (allow != null) {
             response.headers().set(HttpHeaderNames.ALLOW, allow);
+        }
+        if (location != null) {
+            response.headers().set(HttpHeaderNames.LOCATION, location);
         }
         if (keepAlive) {
             HttpUtil.setKeepAlive(response, true);

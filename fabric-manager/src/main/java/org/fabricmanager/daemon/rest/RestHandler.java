@@ -93,6 +93,9 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     /** The methods {@code path} answers, for a 405's {@code Allow} header: POST for the actions, else GET and HEAD. */
     private String allowed(String path) {
         String[] p = path.split("/");
+        if (p.length >= 4 && extensions.containsKey(p[3])) {
+            return extensions.get(p[3]).allow();
+        }
         boolean action = p.length >= 4 && (p[3].equals("reroute") || p[3].equals("whatif") || extensions.containsKey(p[3])
                 || (p[3].equals("switches") && p.length == 6 && p[5].equals("admit")));
         return action ? "POST" : "GET, HEAD";
@@ -137,8 +140,9 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private CompletableFuture<byte[]> dispatch(String path, Map<String, List<String>> params) {
         String[] parts = parts(path);
         String resource = parts[3];
-        if (extensions.containsKey(resource)) {
-            throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
+        RestExtension extension = extensions.get(resource);
+        if (extension != null) {
+            return extension.get(parts, params, path);
         }
         switch (resource) {
             case "status" -> {

@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.rest;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -37,10 +38,11 @@ public final class RestServer implements AutoCloseable {
     private final String bind;
     private final int port;
     private final EventLoopGroup group;
-    private final DaemonApi api;
-    private final Supplier<String> metrics;
-    private final Map<String, RestExtension> extensions;
+    /** The handlers after request aggregation, new ones per connection. */
+    private final Supplier<List<ChannelHandler>> endpoints;
     private final SslContext tls;
+    /** What the start-up line calls this listener. */
+    private final String role;
     private final RestRejections rejections;
     private Channel channel;
 
@@ -67,14 +69,34 @@ public final class RestServer implements AutoCloseable {
                 throw new IllegalArgumentException("two REST extensions for /api/v1/" + e.resource());
             }
         }
-        this.extensions = java.util.Collections.unmodifiableMap(byResource);
+        Map<String, RestExtension> byName = java.util.Collections.unmodifiableMap(byResource);
+        this.endpoints = () -> List.of(new OpsHandler(api, metrics), new RestHandler(api, byName));
+        this.role = "REST";
         this.bind = bind;
         this.port = port;
-        this.api = api;
-        this.metrics = metrics;
         this.tls = tls;
         this.rejections = rejections;
         this.group = new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("fm-rest", true));
+    }
+
+    private RestServer(String bind, int port, Supplier<List<ChannelHandler>> endpoints, SslContext tls,
+                       RestRejections rejections) {
+        this.bind = bind;
+        this.port = port;
+        this.endpoints = endpoints;
+        this.role = "standby REST";
+        this.tls = tls;
+        this.rejections = rejections;
+        this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("fm-rest-standby", true));
+    }
+
+    /**
+     * The REST server of a hot-standby manager that does not lead: the same listener, limits and TLS, with
+     * {@link StandbyHandler} answering every path ({@code docs/rest-api.md}, "On a standby").
+     */
+    public static RestServer standby(String bind, int port, StandbyEndpoints standby, SslContext tls,
+                                     RestRejections rejections) {
+        return new RestServer(bind, port, () -> List.of(new StandbyHandler(standby)), tls, rejections);
     }
 
     /** The scheme clients use: {@code https} with TLS, else {@code http}. */
@@ -102,14 +124,15 @@ public final class RestServer implements AutoCloseable {
                                 .addLast(new HttpObjectAggregator(RestLimits.MAX_BODY_BYTES))
                                 .addLast(new MalformedRequests(rejections))
                                 .addLast(new FlowControlHandler())
-                                .addLast(new OneRequestInFlight())
-                                .addLast(new OpsHandler(api, metrics))
-                                .addLast(new RestHandler(api, extensions));
+                                .addLast(new OneRequestInFlight());
+                        for (ChannelHandler h : endpoints.get()) {
+                            ch.pipeline().addLast(h);
+                        }
                     }
                 })
                 .bind(bind, port).sync().channel();
         InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
-        LOG.info("REST listening on {}://{}:{}/api/v1/status", scheme(), bind, bound.getPort());
+        LOG.info("{} listening on {}://{}:{}/api/v1/status", role, scheme(), bind, bound.getPort());
         return bound;
     }
 

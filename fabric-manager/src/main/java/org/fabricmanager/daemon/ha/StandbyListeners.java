@@ -1,0 +1,149 @@
+package org.fabricmanager.daemon.ha;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Map;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.SouthboundSecurity;
+import org.fabricmanager.daemon.rest.RestHttps;
+import org.fabricmanager.daemon.rest.RestRejections;
+import org.fabricmanager.daemon.rest.RestServer;
+import org.fabricmanager.daemon.rest.StandbyEndpoints;
+import org.fabricmanager.southbound.SouthboundServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ports of a member that does not lead: the southbound port, where every HELLO is answered with the
+ * active manager's address ({@link SouthboundServer#redirecting}), and the REST port, serving the group's
+ * state and sending mutations to the leader ({@link RestServer#standby}). Same addresses, TLS and limits
+ * as the manager's, so that agents, probes and operators need one address per member. They are closed
+ * before this member's manager binds the same ports and opened again when it stops leading.
+ */
+final class StandbyListeners implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StandbyListeners.class);
+    /** A port that cannot be bound is tried again after this long. */
+    private static final long RETRY_MS = 1_000;
+
+    /** What a standby tells (see {@link StandbyEndpoints}), and the leader's southbound address. */
+    interface Source {
+        Map<String, Object> ha();
+
+        String nodeId();
+
+        String leaderId();
+
+        String leaderRest();
+
+        /** The active manager's southbound {@code HOST:PORT}, {@code null} while not known. */
+        String leaderSouthbound();
+
+        String standbyUnready();
+    }
+
+    private final DaemonConfig config;
+    private final Source source;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private SouthboundServer southbound;
+    private RestServer rest;
+    private long nextTry;
+    private String lastFailure = "";
+
+    StandbyListeners(DaemonConfig config, Source source) {
+        this.config = config;
+        this.source = source;
+    }
+
+    /** The registry {@code /metrics} shows on a standby. */
+    MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Binds whatever is not bound yet; a failure is logged once per cause and retried after {@value #RETRY_MS} ms. */
+    void open() throws InterruptedException {
+        if (southbound != null && rest != null || System.currentTimeMillis() < nextTry) {
+            return;
+        }
+        try {
+            if (southbound == null) {
+                SouthboundServer s = SouthboundServer.redirecting(SouthboundSecurity.settings(config),
+                        source::leaderSouthbound, registry);
+                try {
+                    s.start();
+                } catch (RuntimeException e) {
+                    s.close();
+                    throw new IllegalStateException("southbound " + config.southbound().bind() + ":"
+                            + config.southbound().port() + ": " + e.getMessage(), e);
+                }
+                southbound = s;
+            }
+            if (rest == null) {
+                RestServer r = RestServer.standby(config.rest().bind(), config.rest().port(), new Endpoints(),
+                        RestHttps.context(config.rest().tls()), new RestRejections(registry, 10_000, System::currentTimeMillis));
+                try {
+                    r.start();
+                } catch (RuntimeException e) {
+                    r.close();
+                    throw new IllegalStateException("REST " + config.rest().bind() + ":" + config.rest().port() + ": "
+                            + e.getMessage(), e);
+                }
+                rest = r;
+            }
+            lastFailure = "";
+        } catch (RuntimeException e) {
+            nextTry = System.currentTimeMillis() + RETRY_MS;
+            if (!e.getMessage().equals(lastFailure)) {
+                lastFailure = e.getMessage();
+                LOG.warn("ha standby: cannot listen on {}; retrying every {} ms", e.getMessage(), RETRY_MS);
+            }
+        }
+    }
+
+    /** Unbinds both ports (no effect when they are not bound). */
+    @Override
+    public void close() {
+        if (southbound != null) {
+            southbound.close();
+            southbound = null;
+        }
+        if (rest != null) {
+            rest.close();
+            rest = null;
+        }
+        nextTry = 0;
+    }
+
+    /** The REST view of {@link Source}, with the metrics of this registry. */
+    private final class Endpoints implements StandbyEndpoints {
+        @Override
+        public Map<String, Object> ha() {
+            return source.ha();
+        }
+
+        @Override
+        public String nodeId() {
+            return source.nodeId();
+        }
+
+        @Override
+        public String leaderId() {
+            return source.leaderId();
+        }
+
+        @Override
+        public String leaderRest() {
+            return source.leaderRest();
+        }
+
+        @Override
+        public String standbyUnready() {
+            return source.standbyUnready();
+        }
+
+        @Override
+        public String metrics() {
+            return registry.scrape();
+        }
+    }
+}
