@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.api;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.topology.Fabric;
 
 /**
@@ -43,6 +44,16 @@ public interface DaemonApi {
 
     /** Forces a re-route; completes with a one-line answer. */
     CompletableFuture<String> reroute();
+
+    /** The fabric as the status page draws it (switch states, groups, cables not up). */
+    default CompletableFuture<FabricGraph> fabricGraph() {
+        return CompletableFuture.failedFuture(new IllegalStateException("this daemon does not serve the fabric graph"));
+    }
+
+    /** Routes per directed switch link of the tables in force under {@code pattern}, computed off the control thread. */
+    default CompletableFuture<LinkLoad> linkLoad(TrafficPattern pattern) {
+        return CompletableFuture.failedFuture(new IllegalStateException("this daemon does not serve link loads"));
+    }
 
     /** The configured REST admin token, or {@code null} when none is configured. */
     default String adminToken() {

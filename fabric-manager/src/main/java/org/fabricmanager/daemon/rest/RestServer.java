@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * The REST listener: optional HTTPS, HTTP codec and request aggregation within {@link RestLimits},
  * malformed requests answered and closed ({@link MalformedRequests}), one request in flight per
  * connection ({@link OneRequestInFlight}), keep-alive, an idle timeout, and the {@link RestHandler} that
- * maps paths to daemon queries, behind the {@link OpsHandler} for {@code /metrics} and {@code /health/*}.
+ * maps paths to daemon queries, behind the {@link StatusPageHandler} for the status page ({@code /}) and the
+ * {@link OpsHandler} for {@code /metrics} and {@code /health/*}.
  */
 public final class RestServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
@@ -42,6 +43,7 @@ public final class RestServer implements AutoCloseable {
     private final Map<String, RestExtension> extensions;
     private final SslContext tls;
     private final RestRejections rejections;
+    private final StaticAssets page = StaticAssets.load();
     private Channel channel;
 
     /**
@@ -103,6 +105,7 @@ public final class RestServer implements AutoCloseable {
                                 .addLast(new MalformedRequests(rejections))
                                 .addLast(new FlowControlHandler())
                                 .addLast(new OneRequestInFlight())
+                                .addLast(new StatusPageHandler(api, page))
                                 .addLast(new OpsHandler(api, metrics))
                                 .addLast(new RestHandler(api, extensions));
                     }
