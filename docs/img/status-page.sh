@@ -11,7 +11,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 work=$(mktemp -d)
 java -Xmx2g -jar "$jar" demo --pgft "$spec" --http-port "$port" --state-dir "$work/state" >"$work/demo.out" 2>&1 &
 demo=$!
-trap 'kill $demo 2>/dev/null; wait $demo 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $demo 2>/dev/null; wait $demo 2>/dev/null || true; rm -rf "$work"' EXIT
 base="http://127.0.0.1:$port"
 version() { curl -sf "$base/api/v1/status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["routing"]["version"])' 2>/dev/null || echo 0; }
 state() { curl -sf "$base/api/v1/status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2>/dev/null || echo none; }

@@ -13,7 +13,7 @@ public enum SwitchState {
     PENDING_ADMISSION,
     /** Connected and admitted; its pushes failed more than {@code push.retries} times in a row (still retried). */
     FAILING,
-    /** Declared dead by the ring failure detector, or known to the fabric but without a session. */
+    /** Known to the fabric but without an admitted session (lost, or dropped when the ring declared it dead). */
     DEAD;
 
     /** The more severe of the two. */
@@ -24,7 +24,8 @@ public enum SwitchState {
     /**
      * The state of a switch from what the daemon knows of it.
      *
-     * @param ringDead          the ring failure detector declared it dead and it has not rejoined
+     * @param ringDead          the ring failure detector declared it dead and it has not rejoined the ring (dead
+     *                          unless it is admitted again: the daemon drops a dead switch's session)
      * @param pendingAdmission  it is connected and waits for admission
      * @param admitted          it is connected and admitted
      * @param inSync            it holds the tables in force
@@ -32,10 +33,9 @@ public enum SwitchState {
      */
     public static SwitchState of(boolean ringDead, boolean pendingAdmission, boolean admitted, boolean inSync,
                                  boolean failing) {
-        if (ringDead) {
-            return DEAD;
-        }
-        if (pendingAdmission) {
+        // the daemon drops the session of a switch the ring declares dead: one admitted again has reconnected,
+        // and the ring's list only forgets it once it rejoins the ring, so its own session and tables tell more
+        if (pendingAdmission && !ringDead) {
             return PENDING_ADMISSION;
         }
         if (!admitted) {

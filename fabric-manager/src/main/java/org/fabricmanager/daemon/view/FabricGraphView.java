@@ -183,7 +183,7 @@ public final class FabricGraphView {
 
     private boolean portUp(long guid, int port) {
         ManagedSwitch ms = registry.get(guid);
-        if (ms == null || !ms.admitted() || faults.failedSwitches().containsKey(guid) || port > ms.ports().portCount()) {
+        if (ms == null || !ms.admitted() || port > ms.ports().portCount()) {
             return false;
         }
         PortRecord r = ms.ports().port(port);

@@ -101,7 +101,12 @@ class FabricGraphViewTest {
     @Test
     void switchStatesFollowTheFaultsThenAdmissionThenThePush() {
         // ringDead, pendingAdmission, admitted, inSync, failing
-        assertThat(SwitchState.of(true, false, true, true, false)).as("the ring's verdict wins").isEqualTo(SwitchState.DEAD);
+        assertThat(SwitchState.of(true, false, false, false, false)).as("the ring's verdict, session dropped")
+                .isEqualTo(SwitchState.DEAD);
+        assertThat(SwitchState.of(true, false, true, true, false)).as("reconnected and admitted since the verdict")
+                .isEqualTo(SwitchState.IN_SYNC);
+        assertThat(SwitchState.of(true, true, false, false, false)).as("reconnected, waiting for admission")
+                .isEqualTo(SwitchState.DEAD);
         assertThat(SwitchState.of(false, false, false, false, false)).as("known, no session").isEqualTo(SwitchState.DEAD);
         assertThat(SwitchState.of(false, true, false, false, false)).isEqualTo(SwitchState.PENDING_ADMISSION);
         assertThat(SwitchState.of(false, false, true, false, true)).isEqualTo(SwitchState.FAILING);
