@@ -5,6 +5,11 @@ import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.api.DaemonApi;
+import org.fabricmanager.daemon.api.FabricGraph;
+import org.fabricmanager.daemon.api.LinkLoad;
+import org.fabricmanager.daemon.view.FabricGraphView;
+import org.fabricmanager.daemon.view.LinkLoadService;
+import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
@@ -74,6 +79,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final FabricCoordinator coordinator;
     private final SwitchSessions sessions;
     private final DaemonViews views;
+    private final FabricGraphView graphView;
+    private final LinkLoadService linkLoads = new LinkLoadService();
     private final RoutingManager routingManager;
     /** Measures the quality of each routing installed, on its own thread. */
     private final org.fabricmanager.daemon.quality.QualityMonitor quality;
@@ -152,6 +159,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         coordinator.wire(managers, sessions);
         this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId,
                 config.fabric().unreadyOnMismatch());
+        this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, coordinator::state);
         Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
                 .description("switches with a session, admitted into the fabric").register(registry);
         metrics.bindState(coordinator::state);
@@ -349,6 +357,17 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<FabricGraph> fabricGraph() {
+        return queue.call("fabric graph", graphView::graph);
+    }
+
+    @Override
+    public CompletableFuture<LinkLoad> linkLoad(TrafficPattern pattern) {
+        // the control thread only hands over the routing in force; the analysis runs on the service's thread
+        return queue.call("link load", routingManager::active).thenCompose(a -> linkLoads.load(a, pattern));
+    }
+
+    @Override
     public CompletableFuture<Views.SwitchDetail> switchDetail(long guid) {
         return queue.call("switch " + Guids.format(guid), () -> views.switchDetail(guid));
     }
@@ -428,6 +447,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         routing.close();
         quality.close();
         whatIfExecutor.shutdownNow();
+        linkLoads.close();
         checkExecutor.shutdownNow();
         storeExecutor.shutdown();
         try {

@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.api;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.topology.Fabric;
 
 /**
@@ -57,6 +58,16 @@ public interface DaemonApi {
     /** The quality of the tables in force, as last measured after a routing. */
     default CompletableFuture<org.fabricmanager.daemon.quality.QualityView> routingQuality() {
         return CompletableFuture.failedFuture(new IllegalStateException("routing quality is not available here"));
+    }
+
+    /** The fabric as the status page draws it (switch states, groups, cables not up). */
+    default CompletableFuture<FabricGraph> fabricGraph() {
+        return CompletableFuture.failedFuture(new IllegalStateException("this daemon does not serve the fabric graph"));
+    }
+
+    /** Routes per directed switch link of the tables in force under {@code pattern}, computed off the control thread. */
+    default CompletableFuture<LinkLoad> linkLoad(TrafficPattern pattern) {
+        return CompletableFuture.failedFuture(new IllegalStateException("this daemon does not serve link loads"));
     }
 
     /** The configured REST admin token, or {@code null} when none is configured. */

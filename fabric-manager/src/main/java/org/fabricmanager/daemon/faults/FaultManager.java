@@ -40,6 +40,8 @@ public final class FaultManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FaultManager.class);
 
     private DaemonConfig.Faults settings; // re-tuned by a reload (control thread)
+    /** The first routed fabric, kept with {@link #baselinePeers}. */
+    private Fabric baseline;
     private final long daemonId;
     private final ControlLoop queue;
     private final SwitchRegistry registry;
@@ -369,6 +371,7 @@ public final class FaultManager implements AutoCloseable {
         if (!baselinePeers.isEmpty()) {
             return;
         }
+        baseline = fabric;
         for (Link l : fabric.links()) {
             remember(l.a(), l.aPort(), l.b());
             remember(l.b(), l.bPort(), l.a());
@@ -380,6 +383,11 @@ public final class FaultManager implements AutoCloseable {
         if (port < peers.length) {
             peers[port] = peer;
         }
+    }
+
+    /** The first routed fabric ({@code null} before it): where the status page places switches that died since. */
+    public Fabric baseline() {
+        return baseline;
     }
 
     /** The peer GUID at (guid, port) in the first routed fabric (0: none). */

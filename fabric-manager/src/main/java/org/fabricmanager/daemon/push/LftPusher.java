@@ -317,6 +317,12 @@ public final class LftPusher {
                 sp.retries, sp.lastError);
     }
 
+    /** Whether the push to an attached switch failed more than {@code push.retries} times in a row (still retried). */
+    public boolean isFailing(long guid) {
+        SwitchPush sp = switches.get(guid);
+        return sp != null && sp.failing;
+    }
+
     /** The hash of the VC rules the switch acknowledged (0: none), {@link HeldTable#RULES_UNKNOWN} when unknown or detached. */
     public long heldRulesHash(long guid) {
         SwitchPush sp = switches.get(guid);

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * The REST listener: optional HTTPS, HTTP codec and request aggregation within {@link RestLimits},
  * malformed requests answered and closed ({@link MalformedRequests}), one request in flight per
  * connection ({@link OneRequestInFlight}), keep-alive, an idle timeout, and the {@link RestHandler} that
- * maps paths to daemon queries, behind the {@link OpsHandler} for {@code /metrics} and {@code /health/*}.
+ * maps paths to daemon queries, behind the {@link StatusPageHandler} for the status page ({@code /}) and the
+ * {@link OpsHandler} for {@code /metrics} and {@code /health/*}.
  */
 public final class RestServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
@@ -70,7 +71,9 @@ public final class RestServer implements AutoCloseable {
             }
         }
         Map<String, RestExtension> byName = java.util.Collections.unmodifiableMap(byResource);
-        this.endpoints = () -> List.of(new OpsHandler(api, metrics), new RestHandler(api, byName));
+        StaticAssets page = StaticAssets.load();
+        this.endpoints = () -> List.of(new StatusPageHandler(api, page), new OpsHandler(api, metrics),
+                new RestHandler(api, byName));
         this.role = "REST";
         this.bind = bind;
         this.port = port;

@@ -60,6 +60,33 @@ public final class CongestionAnalyzer {
         return result;
     }
 
+    /**
+     * Evaluates one pattern and keeps what each directed link carries: for the permutation patterns the
+     * most routes the link carries in any one permutation (its own worst case, so the heat of a link and
+     * the pattern's {@code max} are the same measure), for all-to-all the routes crossing it. Indexed by
+     * {@link DirectedLinks} id; links to nodes and unplugged ports stay 0.
+     */
+    public LinkLoads linkLoads(TrafficPattern pattern) {
+        if (pattern instanceof TrafficPattern.AllToAll) {
+            AllToAll a = allToAllCounts();
+            long max = 0;
+            for (long v : a.loads) {
+                max = Math.max(max, v);
+            }
+            return new LinkLoads(new PatternCongestion(pattern, 1, max, max, a.unrouted), a.loads);
+        }
+        List<PermutationWorker> workers = new java.util.ArrayList<>();
+        PatternCongestion summary = pattern instanceof TrafficPattern.RandomPermutations r ? random(r, workers)
+                : shift(workers);
+        long[] loads = new long[routed.links().count()];
+        for (PermutationWorker w : workers) {
+            for (int l = 0; l < loads.length; l++) {
+                loads[l] = Math.max(loads[l], w.peak[l]);
+            }
+        }
+        return new LinkLoads(summary, loads);
+    }
+
     /** Runs permutations {@code 0..count-1} over the analyzer's threads; returns the workers. */
     private List<PermutationWorker> permutations(int count, Supplier<PermutationWorker> factory) {
         try (RoutingPool pool = new RoutingPool(threads, "congestion")) {
@@ -70,22 +97,33 @@ public final class CongestionAnalyzer {
     // ---- permutations -----------------------------------------------------------------------
 
     private PatternCongestion shift() {
+        return shift(null);
+    }
+
+    private PatternCongestion shift(List<PermutationWorker> keep) {
         int n = routed.attachedCount();
         int[] maxima = new int[Math.max(0, n - 1)];
-        List<PermutationWorker> workers = permutations(maxima.length, () -> new PermutationWorker(maxima) {
+        List<PermutationWorker> workers = permutations(maxima.length, () -> new PermutationWorker(maxima, keep != null) {
             @Override
             int target(int item, int i) {
                 int t = i + item + 1;
                 return t >= n ? t - n : t;
             }
         });
+        if (keep != null) {
+            keep.addAll(workers);
+        }
         return summary(new TrafficPattern.Shift(), maxima, workers);
     }
 
     private PatternCongestion random(TrafficPattern.RandomPermutations pattern) {
+        return random(pattern, null);
+    }
+
+    private PatternCongestion random(TrafficPattern.RandomPermutations pattern, List<PermutationWorker> keep) {
         int n = routed.attachedCount();
         int[] maxima = new int[pattern.count()];
-        List<PermutationWorker> workers = permutations(maxima.length, () -> new PermutationWorker(maxima) {
+        List<PermutationWorker> workers = permutations(maxima.length, () -> new PermutationWorker(maxima, keep != null) {
             private final int[] permutation = new int[n];
             private int current = -1;
 
@@ -98,6 +136,9 @@ public final class CongestionAnalyzer {
                 return permutation[i];
             }
         });
+        if (keep != null) {
+            keep.addAll(workers);
+        }
         return summary(pattern, maxima, workers);
     }
 
@@ -140,10 +181,13 @@ public final class CongestionAnalyzer {
         private final int[] count = new int[routed.links().count()];
         private final int[] stamp = new int[routed.links().count()];
         private final int[] path = new int[routed.index().switchCount() + 1];
+        /** Per link, the most routes it carried in one permutation; null unless asked for (only {@link #linkLoads} pays). */
+        final int[] peak;
         long unrouted;
 
-        PermutationWorker(int[] maxima) {
+        PermutationWorker(int[] maxima, boolean keepPeaks) {
             this.maxima = maxima;
+            this.peak = keepPeaks ? new int[routed.links().count()] : null;
         }
 
         abstract int target(int item, int i);
@@ -172,6 +216,9 @@ public final class CongestionAnalyzer {
                     int c = ++count[l];
                     if (c > max) {
                         max = c;
+                    }
+                    if (peak != null && c > peak[l]) {
+                        peak[l] = c;
                     }
                 }
             }

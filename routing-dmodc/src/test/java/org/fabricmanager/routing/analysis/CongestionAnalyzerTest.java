@@ -137,6 +137,46 @@ class CongestionAnalyzerTest {
     }
 
     @Test
+    void linkLoadsArePerLinkPeaksOverPermutationsPairByPair() {
+        for (String spec : TestFabrics.SPECS.subList(0, 4)) {
+            for (long seed = 1; seed <= 3; seed++) {
+                Fabric fabric = seed == 1 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
+                FabricIndex index = fabric.index();
+                for (ForwardingTables tables : tablesFor(index, seed)) {
+                    String what = TestFabrics.describe(spec, seed);
+                    RoutedFabric routed = RoutedFabric.of(index, tables);
+                    int n = routed.attachedCount();
+                    long[] peak = new long[routed.links().count()];
+                    for (int r = 0; r < 4; r++) {
+                        int[] permutation = new int[n];
+                        CongestionAnalyzer.fill(permutation, 11, r);
+                        long[] one = pairByPairLoads(routed, permutation);
+                        for (int l = 0; l < peak.length; l++) {
+                            peak[l] = Math.max(peak[l], one[l]);
+                        }
+                    }
+                    TrafficPattern random = new TrafficPattern.RandomPermutations(4, 11);
+                    LinkLoads loads = new CongestionAnalyzer(routed, 1 + (int) (seed % 2)).linkLoads(random);
+                    assertThat(loads.loads()).as(what).isEqualTo(peak);
+                    assertThat(loads.summary()).as(what).isEqualTo(new CongestionAnalyzer(routed, 1).analyze(random));
+                    assertThat(loads.summary().max()).as(what)
+                            .isEqualTo(java.util.Arrays.stream(peak).max().orElse(0));
+
+                    LinkLoads shift = new CongestionAnalyzer(routed, 2).linkLoads(new TrafficPattern.Shift());
+                    assertThat(shift.summary()).as(what).isEqualTo(new CongestionAnalyzer(routed, 1)
+                            .analyze(new TrafficPattern.Shift()));
+                    assertThat(java.util.Arrays.stream(shift.loads()).max().orElse(0)).as(what)
+                            .isEqualTo(shift.summary().max());
+
+                    LinkLoads all = new CongestionAnalyzer(routed, 1).linkLoads(new TrafficPattern.AllToAll());
+                    assertThat(all.loads()).as(what).isEqualTo(pairByPairAllToAll(routed));
+                    assertThat(all.summary().max()).as(what).isEqualTo(java.util.Arrays.stream(all.loads()).max().orElse(0));
+                }
+            }
+        }
+    }
+
+    @Test
     void resultsDoNotDependOnTheThreadCount() {
         FabricIndex index = TestFabrics.degraded("PGFT(3;4,4,4;1,4,4;1,1,1)", 11).index();
         try (RoutingEngine engine = new MinHopEngine(1)) {
@@ -205,6 +245,18 @@ class CongestionAnalyzerTest {
                 if (i != j) {
                     add(routed, tracer.trace(routed.attachedDestination(i), routed.attachedDestination(j)), loads);
                 }
+            }
+        }
+        return loads;
+    }
+
+    /** Routes per directed link of one permutation, pair by pair. */
+    private static long[] pairByPairLoads(RoutedFabric routed, int[] target) {
+        long[] loads = new long[routed.links().count()];
+        PathTracer tracer = new PathTracer(routed);
+        for (int i = 0; i < target.length; i++) {
+            if (target[i] != i) {
+                add(routed, tracer.trace(routed.attachedDestination(i), routed.attachedDestination(target[i])), loads);
             }
         }
         return loads;
