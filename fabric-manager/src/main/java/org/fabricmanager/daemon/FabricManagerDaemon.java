@@ -413,13 +413,13 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<org.fabricmanager.daemon.whatif.WhatIfResult> whatIf(
-            org.fabricmanager.daemon.whatif.WhatIfRequest request) {
+    public CompletableFuture<org.fabricmanager.daemon.api.WhatIfResult> whatIf(
+            org.fabricmanager.daemon.api.WhatIfRequest request) {
         return queue.call("whatif", () -> whatIfs.start(routingManager.active(), request)).thenCompose(f -> f);
     }
 
     @Override
-    public CompletableFuture<org.fabricmanager.daemon.quality.QualityView> routingQuality() {
+    public CompletableFuture<org.fabricmanager.daemon.api.QualityView> routingQuality() {
         return CompletableFuture.completedFuture(quality.view());
     }
 

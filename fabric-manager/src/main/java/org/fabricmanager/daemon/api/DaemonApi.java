@@ -48,15 +48,15 @@ public interface DaemonApi {
     /**
      * Routes the fabric in force without the request's switches and links, off the control thread and
      * without touching the live state, and compares with the tables in force; fails with a
-     * {@link org.fabricmanager.daemon.whatif.WhatIfException} saying why it cannot (one runs at a time).
+     * {@link org.fabricmanager.daemon.api.WhatIfException} saying why it cannot (one runs at a time).
      */
-    default CompletableFuture<org.fabricmanager.daemon.whatif.WhatIfResult> whatIf(
-            org.fabricmanager.daemon.whatif.WhatIfRequest request) {
+    default CompletableFuture<org.fabricmanager.daemon.api.WhatIfResult> whatIf(
+            org.fabricmanager.daemon.api.WhatIfRequest request) {
         return CompletableFuture.failedFuture(new IllegalStateException("what-if is not available here"));
     }
 
     /** The quality of the tables in force, as last measured after a routing. */
-    default CompletableFuture<org.fabricmanager.daemon.quality.QualityView> routingQuality() {
+    default CompletableFuture<org.fabricmanager.daemon.api.QualityView> routingQuality() {
         return CompletableFuture.failedFuture(new IllegalStateException("routing quality is not available here"));
     }
 

@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon.quality;
 
+import org.fabricmanager.daemon.api.QualityView;
+import org.fabricmanager.daemon.api.RoutingQuality;
+import org.fabricmanager.daemon.api.PatternFigures;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

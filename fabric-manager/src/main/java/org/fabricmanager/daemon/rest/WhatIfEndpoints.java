@@ -4,8 +4,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.fabricmanager.daemon.api.DaemonApi;
-import org.fabricmanager.daemon.whatif.WhatIfException;
-import org.fabricmanager.daemon.whatif.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfException;
+import org.fabricmanager.daemon.api.WhatIfRequest;
 
 /**
  * {@code POST /api/v1/whatif} and {@code GET /api/v1/routing/quality}. What-if changes nothing but costs a

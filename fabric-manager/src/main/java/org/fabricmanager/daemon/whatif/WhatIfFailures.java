@@ -1,5 +1,8 @@
 package org.fabricmanager.daemon.whatif;
 
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfException;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon.whatif;
 
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
+import org.fabricmanager.daemon.api.WhatIfException;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.fabricmanager.daemon.quality.PatternFigures;
+import org.fabricmanager.daemon.api.PatternFigures;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.routing.RoutingException;

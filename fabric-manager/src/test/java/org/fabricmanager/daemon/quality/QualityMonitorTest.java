@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon.quality;
 
+import org.fabricmanager.daemon.api.QualityView;
+import org.fabricmanager.daemon.api.RoutingQuality;
+import org.fabricmanager.daemon.api.PatternFigures;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,5 +1,8 @@
 package org.fabricmanager.daemon.whatif;
 
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon.whatif;
 
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
+import org.fabricmanager.daemon.api.WhatIfException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -113,7 +117,7 @@ class WhatIfServiceTest {
                     .measure(WhatIfService.PATTERNS);
             for (org.fabricmanager.routing.analysis.PatternCongestion c : q.patterns()) {
                 assertThat(r.congestion().get(c.pattern().name()))
-                        .isEqualTo(org.fabricmanager.daemon.quality.PatternFigures.of(c));
+                        .isEqualTo(org.fabricmanager.daemon.api.PatternFigures.of(c));
             }
             assertThat(r.deadlockFree()).isEqualTo(q.deadlockFree());
             assertThat(r.maxPathLength()).isEqualTo(q.maxPathLength());

@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon.whatif;
+package org.fabricmanager.daemon.api;
 
 /**
  * A what-if that cannot run, with why: the request names what the fabric does not have, another what-if

@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon.quality;
+package org.fabricmanager.daemon.api;
 
 import org.fabricmanager.routing.analysis.PatternCongestion;
 import org.fabricmanager.routing.analysis.TrafficPattern;

@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon.whatif;
+package org.fabricmanager.daemon.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,7 +1,7 @@
-package org.fabricmanager.daemon.whatif;
+package org.fabricmanager.daemon.api;
 
 import java.util.Map;
-import org.fabricmanager.daemon.quality.PatternFigures;
+import org.fabricmanager.daemon.api.PatternFigures;
 
 /**
  * {@code POST /api/v1/whatif}: the routing the live engine computes for the fabric in force without the

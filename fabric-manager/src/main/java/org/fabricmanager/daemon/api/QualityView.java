@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon.quality;
+package org.fabricmanager.daemon.api;
 
 /**
  * {@code GET /api/v1/routing/quality}: the routing version in force ({@code 0} before the first), the

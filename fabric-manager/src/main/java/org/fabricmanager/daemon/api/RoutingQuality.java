@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon.quality;
+package org.fabricmanager.daemon.api;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
