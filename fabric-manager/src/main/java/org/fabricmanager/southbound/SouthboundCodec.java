@@ -596,6 +596,43 @@ public final class SouthboundCodec {
         }
     }
 
+    /** The epoch and timing rules DETECTOR_CONFIG and DETECTOR_WINDOW share (docs/protocol.md, section 3.9). */
+    private static void checkRingTiming(long epoch, long eta, long delta, long pause, int t, int txid) {
+        if (epoch < 1) {
+            throw Wire.malformed(t, txid, "epoch " + epoch + " (must be at least 1)");
+        }
+        if (eta < 1 || delta < 2 * eta || delta > Integer.MAX_VALUE) {
+            throw Wire.malformed(t, txid, "eta " + eta + " ms and delta " + delta + " ms: need eta >= 1 and delta >= 2 eta");
+        }
+        if (pause < 1 || pause >= delta) {
+            throw Wire.malformed(t, txid, "pause threshold " + pause + " ms: need 1 <= pause < delta");
+        }
+    }
+
+    private static Message.Overlay overlay(int code, int t, int txid) {
+        return switch (code) {
+            case 1 -> Message.Overlay.HYPERCUBE;
+            case 2 -> Message.Overlay.BMG;
+            default -> throw Wire.malformed(t, txid, "overlay " + code + " (expected 1 or 2)");
+        };
+    }
+
+    private static Message.Transport transport(int code, int t, int txid) {
+        return switch (code) {
+            case 1 -> Message.Transport.UDP;
+            case 2 -> Message.Transport.TCP;
+            default -> throw Wire.malformed(t, txid, "transport " + code + " (expected 1 or 2)");
+        };
+    }
+
+    private static Message.StartMode startMode(int code, int t, int txid) {
+        return switch (code) {
+            case 1 -> Message.StartMode.BOOTSTRAP;
+            case 2 -> Message.StartMode.JOIN;
+            default -> throw Wire.malformed(t, txid, "start mode " + code + " (expected 1 or 2)");
+        };
+    }
+
     private static DetectorConfig decodeDetectorConfig(ByteBuf in, int txid) {
         int t = MessageType.DETECTOR_CONFIG.code();
         Wire.need(in, 41, "DETECTOR_CONFIG fields", t, txid);
@@ -610,30 +647,10 @@ public final class SouthboundCodec {
         long self = in.readUnsignedInt();
         long start = in.readUnsignedInt();
         int count = in.readUnsignedShort();
-        if (epoch < 1) {
-            throw Wire.malformed(t, txid, "epoch " + epoch + " (must be at least 1)");
-        }
-        if (eta < 1 || delta < 2 * eta || delta > Integer.MAX_VALUE) {
-            throw Wire.malformed(t, txid, "eta " + eta + " ms and delta " + delta + " ms: need eta >= 1 and delta >= 2 eta");
-        }
-        if (pause < 1 || pause >= delta) {
-            throw Wire.malformed(t, txid, "pause threshold " + pause + " ms: need 1 <= pause < delta");
-        }
-        Message.Overlay overlay = switch (overlayCode) {
-            case 1 -> Message.Overlay.HYPERCUBE;
-            case 2 -> Message.Overlay.BMG;
-            default -> throw Wire.malformed(t, txid, "overlay " + overlayCode + " (expected 1 or 2)");
-        };
-        Message.Transport transport = switch (transportCode) {
-            case 1 -> Message.Transport.UDP;
-            case 2 -> Message.Transport.TCP;
-            default -> throw Wire.malformed(t, txid, "transport " + transportCode + " (expected 1 or 2)");
-        };
-        Message.StartMode startMode = switch (startCode) {
-            case 1 -> Message.StartMode.BOOTSTRAP;
-            case 2 -> Message.StartMode.JOIN;
-            default -> throw Wire.malformed(t, txid, "start mode " + startCode + " (expected 1 or 2)");
-        };
+        checkRingTiming(epoch, eta, delta, pause, t, txid);
+        Message.Overlay overlay = overlay(overlayCode, t, txid);
+        Message.Transport transport = transport(transportCode, t, txid);
+        Message.StartMode startMode = startMode(startCode, t, txid);
         if (n < 1 || n > Integer.MAX_VALUE || self >= n) {
             throw Wire.malformed(t, txid, "member count " + n + " and self index " + self);
         }
@@ -681,30 +698,10 @@ public final class SouthboundCodec {
         int startCode = in.readUnsignedByte();
         long n = in.readUnsignedInt();
         long self = in.readUnsignedInt();
-        if (epoch < 1) {
-            throw Wire.malformed(t, txid, "epoch " + epoch + " (must be at least 1)");
-        }
-        if (eta < 1 || delta < 2 * eta || delta > Integer.MAX_VALUE) {
-            throw Wire.malformed(t, txid, "eta " + eta + " ms and delta " + delta + " ms: need eta >= 1 and delta >= 2 eta");
-        }
-        if (pause < 1 || pause >= delta) {
-            throw Wire.malformed(t, txid, "pause threshold " + pause + " ms: need 1 <= pause < delta");
-        }
-        Message.Overlay overlay = switch (overlayCode) {
-            case 1 -> Message.Overlay.HYPERCUBE;
-            case 2 -> Message.Overlay.BMG;
-            default -> throw Wire.malformed(t, txid, "overlay " + overlayCode + " (expected 1 or 2)");
-        };
-        Message.Transport transport = switch (transportCode) {
-            case 1 -> Message.Transport.UDP;
-            case 2 -> Message.Transport.TCP;
-            default -> throw Wire.malformed(t, txid, "transport " + transportCode + " (expected 1 or 2)");
-        };
-        Message.StartMode startMode = switch (startCode) {
-            case 1 -> Message.StartMode.BOOTSTRAP;
-            case 2 -> Message.StartMode.JOIN;
-            default -> throw Wire.malformed(t, txid, "start mode " + startCode + " (expected 1 or 2)");
-        };
+        checkRingTiming(epoch, eta, delta, pause, t, txid);
+        Message.Overlay overlay = overlay(overlayCode, t, txid);
+        Message.Transport transport = transport(transportCode, t, txid);
+        Message.StartMode startMode = startMode(startCode, t, txid);
         if (n < 2 || n > Integer.MAX_VALUE || self >= n) {
             throw Wire.malformed(t, txid, "member count " + n + " and self index " + self);
         }

@@ -189,7 +189,12 @@ public final class FaultManager implements AutoCloseable {
                 }
             });
         }
-        sendDetectorConfig(ms, true);
+        // a member of the cold start whose endpoint came after the ring plan (it was admitted before the ring ran,
+        // and has not answered yet) starts with the others, under the start-up grace, rather than joining a ring
+        // that does not run yet: a JOIN then left it unheard by its successor until it was declared dead
+        // (FaultReactionIT, after the window change). A restarted agent (admitted while the ring ran) joins.
+        boolean coldStart = ms.replacedRingIncarnation() < 0 && ring.awaitingAnswer(ms.guid());
+        sendDetectorConfig(ms, !coldStart);
     }
 
     /** A switch's agent asks for ring members' addresses: answered from this epoch's directory. */

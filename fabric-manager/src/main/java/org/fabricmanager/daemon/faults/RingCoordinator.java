@@ -185,7 +185,12 @@ public final class RingCoordinator implements AutoCloseable {
         return 0;
     }
 
-    /** Answers still awaited in this epoch's start. */
+    /** Whether member {@code guid} has not answered this epoch's configuration yet (the ring's cold start). */
+    public boolean awaitingAnswer(long guid) {
+        return awaiting.contains(guid);
+    }
+
+    /** Members of this epoch that have not answered their configuration yet. */
     public int awaitingAnswers() {
         return awaiting.size();
     }
