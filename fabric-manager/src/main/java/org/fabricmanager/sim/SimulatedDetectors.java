@@ -41,6 +41,16 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     private final MeterRegistry registry;
     private final Map<Long, RingDetector> members = new HashMap<>();
     private final Map<Long, Long> epochs = new HashMap<>();
+    /** Addresses announced (DETECTOR_PEERS) for an epoch whose member had not started yet, by switch. */
+    private final Map<Long, PendingPeers> pendingPeers = new HashMap<>();
+    /** At most this many pending addresses per switch: a window's worth and its lookups. */
+    private static final int MAX_PENDING_PEERS = 1_024;
+
+    private record PendingPeers(long epoch, List<Message.DetectorPeer> peers) {
+    }
+
+    /** The address each running member bound (its own entry of the configuration it was started with). */
+    private final Map<Long, InetSocketAddress> bound = new HashMap<>();
     /** Fault injection: switches whose member starts this many ms after its configuration arrives. */
     private final Map<Long, Long> startDelays = new HashMap<>();
     /** Bumped by every stop, so that a delayed start asked for before it does not resurrect the member. */
@@ -106,7 +116,10 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
                 }
                 // a member that was suspected by mistake rejoins the ring by itself: a reconnecting agent
                 // keeps its running member of the same epoch instead of restarting it
-                if (members.containsKey(agent.guid()) && Long.valueOf(ring.epoch()).equals(epochs.get(agent.guid()))) {
+                // (unless the configuration moves it: a member configured before its endpoint reached the daemon
+                // bound the address the daemon guessed, and must now bind the one the agent advertised)
+                if (members.containsKey(agent.guid()) && Long.valueOf(ring.epoch()).equals(epochs.get(agent.guid()))
+                        && config.address(config.self()).equals(bound.get(agent.guid()))) {
                     running.complete(null);
                     return;
                 }
@@ -160,10 +173,24 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         RingDetector d;
         synchronized (this) {
             d = Long.valueOf(epoch).equals(epochs.get(agent.guid())) ? members.get(agent.guid()) : null;
+            if (d == null) {
+                // the member of this epoch is still starting (its start runs on the lifecycle thread): the
+                // addresses are applied when it runs, or a move announced meanwhile would be lost
+                PendingPeers pending = pendingPeers.get(agent.guid());
+                if (pending == null || pending.epoch() != epoch) {
+                    pending = new PendingPeers(epoch, new ArrayList<>());
+                    pendingPeers.put(agent.guid(), pending);
+                }
+                if (pending.peers().size() + peers.size() <= MAX_PENDING_PEERS) {
+                    pending.peers().addAll(peers);
+                }
+                return;
+            }
         }
-        if (d == null) {
-            return;
-        }
+        learn(d, peers);
+    }
+
+    private static void learn(RingDetector d, List<Message.DetectorPeer> peers) {
         for (Message.DetectorPeer p : peers) {
             try {
                 d.learn(p.index(), new InetSocketAddress(p.address(), p.port()));
@@ -202,9 +229,14 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         }
         synchronized (this) {
             epochs.put(guid, epoch);
+            bound.put(guid, config.address(config.self()));
             RingDetector previous = members.put(guid, d);
             if (previous != null) {
                 previous.close();
+            }
+            PendingPeers pending = pendingPeers.remove(guid);
+            if (pending != null && pending.epoch() == epoch) {
+                learn(d, pending.peers());
             }
         }
     }
@@ -238,6 +270,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         RingDetector d;
         synchronized (this) {
             d = members.remove(guid);
+            bound.remove(guid);
         }
         if (d != null) {
             d.close();
