@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The fabric converges and the ring starts (before, agents behind one address stopped all routing: "member
  * repeats address"); the ring stays quiet; SIGSTOP on the spine's process (TCP open, heartbeats stopped) is
  * found by the ring and costs one re-route, after which every live switch holds what an offline {@code route} of
- * the live topology computes; SIGCONT brings the spine back and the intact tables return.
+ * the live topology computes; SIGCONT brings the spine back and the intact tables return. Before the stop, a leaf's
+ * detector member is muted while its agent runs on: the ring really declares it dead, the daemon's second opinion
+ * (an echo on the leaf's session) refutes the verdict, and nothing is re-routed.
  */
 class DetectorProcessesIT {
     static final String SPEC = "PGFT(3;8,8,8;1,8,8;1,1,1)";
@@ -54,7 +56,8 @@ class DetectorProcessesIT {
             fp.startDaemon(config, "-Xmx512m");
             FabricProcesses.Simulator lone = fp.startSimulator("sim-spine", "-Xmx256m",
                     List.of("--pgft", SPEC, "--only", spine));
-            fp.startSimulator("sim-rest", "-Xmx512m", List.of("--pgft", SPEC, "--except", spine));
+            FabricProcesses.Simulator rest = fp.startSimulator("sim-rest", "-Xmx512m",
+                    List.of("--pgft", SPEC, "--except", spine));
             JsonNode st = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/switches/connected").asInt() == 192, "convergence with 192 switches", 180);
             long v1 = st.at("/routing/version").asLong();
@@ -68,6 +71,16 @@ class DetectorProcessesIT {
             assertThat(fp.get("/api/v1/faults").path("switches")).as("no false death").isEmpty();
             assertThat(fp.get("/api/v1/status").at("/routing/version").asLong()).isEqualTo(v1);
 
+            // a false verdict through the real ring: the leaf's member stops, its agent still answers its session
+            String leaf = Guids.format(PgftGenerator.switchGuid(1, 5));
+            rest.command("mute " + leaf);
+            awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 1, "the verdict on the muted leaf refuted", 60);
+            assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).isZero();
+            assertThat(fp.get("/api/v1/faults").path("switches")).as("not declared dead").isEmpty();
+            JsonNode afterMute = fp.get("/api/v1/status");
+            assertThat(afterMute.at("/routing/version").asLong()).as("nothing re-routed").isEqualTo(v1);
+            assertThat(afterMute.at("/switches/connected").asInt()).as("its session kept").isEqualTo(192);
+
             long seq = fp.lastSeq();
             FabricProcesses.signal(lone.pid(), "STOP");
             JsonNode failed = fp.awaitEvent("SWITCH_FAILED", seq, 30);
@@ -77,6 +90,8 @@ class DetectorProcessesIT {
             assertThat(after.at("/switches/connected").asInt()).isEqualTo(191);
             assertThat(after.at("/routing/version").asLong()).as("one re-route").isEqualTo(v1 + 1);
             assertThat(fp.get("/api/v1/faults").path("switches").toString()).contains(spine);
+            assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).as("the stop was confirmed")
+                    .isGreaterThanOrEqualTo(1);
             assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-spine", "dmodc").switches()).hasSize(191);
 
             FabricProcesses.signal(lone.pid(), "CONT");
@@ -87,6 +102,33 @@ class DetectorProcessesIT {
             assertThat(back.at("/routing/valid").asBoolean()).isTrue();
             assertThat(LiveTables.hashes(fp)).as("the intact tables return").isEqualTo(intact);
         }
+    }
+
+    /** The value of the Prometheus sample whose line starts with {@code prefix} (0 when absent). */
+    private static double meter(FabricProcesses fp, String prefix) throws Exception {
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create(fp.restUrl() + "/metrics"))
+                .timeout(java.time.Duration.ofSeconds(30)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith(prefix)) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
+    private static void awaitMeter(FabricProcesses fp, String prefix, double atLeast, String what, int seconds)
+            throws Exception {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        double last = 0;
+        while (System.nanoTime() < deadline) {
+            last = meter(fp, prefix);
+            if (last >= atLeast) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("timed out waiting for " + what + "; " + prefix + " is " + last);
     }
 
     private static JsonNode awaitFaults(FabricProcesses fp, java.util.function.Predicate<JsonNode> done, String what,

@@ -92,6 +92,31 @@ class DetectorStartIT {
     }
 
     @Test
+    void aMemberStartedLateInAColdStartIsNotSuspectedByItsObserver() throws Exception {
+        // members start as their windows arrive, in no ring order: an agent's member whose emitter (another agent's)
+        // starts 3δ after it used to give that emitter the SC'16 2δ and declare it dead (the demo's cold-start death)
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        List<Long> order = RingOrder.of(fabric);
+        long late = order.get(order.size() / 3);
+        SimpleMeterRegistry agents = new SimpleMeterRegistry();
+        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config(), List.of());
+             FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
+            sim.enableDetectors(agents);
+            sim.detectors().delayStart(late, 3L * DELTA_MS);
+            sim.start();
+            SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
+                    "first convergence");
+            SystemSupport.awaitTrue(() -> kinds(daemon).contains(Milestone.Kind.DETECTOR_RUNNING),
+                    "every member running (the late one answers once it runs)", 60);
+            assertThat(sim.detectors().running()).isEqualTo(SWITCHES);
+            Thread.sleep(2L * DELTA_MS);
+            assertThat(agents.counter(org.fabricmanager.detector.DetectorMetrics.SUSPICIONS).count())
+                    .as("no agent's member declared its emitter dead").isZero();
+            assertThat(kinds(daemon)).doesNotContain(Milestone.Kind.SWITCH_FAILED);
+        }
+    }
+
+    @Test
     void anAgentRestartedFasterThanTheRingNoticesKeepsItsNewSession() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         List<Milestone> seen = new java.util.concurrent.CopyOnWriteArrayList<>();

@@ -1,6 +1,7 @@
 package org.fabricmanager.system;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * fault to convergence, with what they pushed. Run after packaging:
  * <pre>
  * mvn -B -pl fabric-manager -am verify -DskipTests -Dit.test=ProductionScaleBenchmark -Dfm.bench=true \
- *     -Dfailsafe.failIfNoSpecifiedTests=false [-Dfm.bench.spec=...] [-Dfm.bench.simulators=3]
+ *     -Dfailsafe.failIfNoSpecifiedTests=false [-Dfm.bench.spec=...] [-Dfm.bench.simulators=3] [-Dfm.bench.startOnly=true]
+ *     [-Dfm.bench.detector=true -Dfm.bench.etaMs=100 -Dfm.bench.deltaMs=1000]
  * </pre>
  * Figures go to stdout (and the processes' logs to the work directory it prints).
  */
@@ -37,6 +39,10 @@ class ProductionScaleBenchmark {
     /** Extra {@code simulate} flags, e.g. {@code --no-lft-runs} to push to agents that predate LFT_BLOCKS. */
     private static final List<String> SIM_FLAGS = List.of(System.getProperty("fm.bench.simFlags", "").trim().split("\\s+"))
             .stream().filter(f -> !f.isEmpty()).toList();
+    /** The ring detector on (members in the simulators, one UDP port each); the spine then dies silently (SIGSTOP). */
+    private static final boolean DETECTOR = Boolean.getBoolean("fm.bench.detector");
+    private static final int ETA_MS = Integer.getInteger("fm.bench.etaMs", 100);
+    private static final int DELTA_MS = Integer.getInteger("fm.bench.deltaMs", 1000);
     /** Only the start: stop after the first convergence and the steady-state sample (no faults). */
     private static final boolean START_ONLY = Boolean.getBoolean("fm.bench.startOnly");
 
@@ -64,7 +70,15 @@ class ProductionScaleBenchmark {
                   directory: "%s"
                 security:
                   insecure: true
-                """.formatted(SPEC, work.resolve("state")));
+                """.formatted(SPEC, work.resolve("state")) + (!DETECTOR ? "" : """
+                faults:
+                  detector:
+                    enabled: true
+                    etaMs: %d
+                    deltaMs: %d
+                    bind: "127.0.0.1"
+                    port: 0
+                """.formatted(ETA_MS, DELTA_MS)));
 
         // the links to cut, one per round (the same link five times would be quarantined as flapping):
         // between the two top levels, away from the lone spine, no two on one switch; their ends run in process 0
@@ -114,6 +128,14 @@ class ProductionScaleBenchmark {
             long started = time(events, "STARTED") >= 0 ? time(events, "STARTED") : t0;
             System.out.printf("start to CONVERGED: %,d ms (daemon start to CONVERGED %,d ms)%n", convergedAt - t0,
                     time(events, "CONVERGED") - started);
+            // on a real fabric the agents run before the daemon starts; here each simulator first starts a JVM and
+            // generates the whole fabric (seconds at this size): from the last simulator's agents starting is the
+            // figure of a daemon facing agents that are already there
+            long agentsReady = rest.stream().mapToLong(s -> agentsStartedAt(work.resolve(s.name() + ".out"))).max().orElse(-1);
+            if (agentsReady > 0) {
+                System.out.printf("  agents started (last simulator) at %,d ms; from there to CONVERGED %,d ms%n",
+                        agentsReady - started, time(events, "CONVERGED") - agentsReady);
+            }
             System.out.printf("  discovered at %,d ms, routing computed at %,d ms (%s), push started at %,d ms%n",
                     time(events, "FABRIC_DISCOVERED") - started, time(events, "ROUTING_COMPUTED") - started,
                     message(events, "ROUTING_COMPUTED"), time(events, "PUSH_STARTED") - started);
@@ -124,10 +146,48 @@ class ProductionScaleBenchmark {
             System.out.printf("  CPU from start to CONVERGED: daemon %.1f s; simulators %s s%n",
                     FabricProcesses.cpuSeconds(fp.daemon().pid()),
                     rest.stream().map(s -> String.format("%.1f", FabricProcesses.cpuSeconds(s.pid()))).toList());
+            if (DETECTOR) {
+                long ringFrom = System.nanoTime();
+                JsonNode f = fp.get("/api/v1/faults");
+                while (!(f.path("ringMembers").asInt() == fabric.switches().size() + 1 && f.path("ringStarting").asInt() == 0)
+                        && System.nanoTime() - ringFrom < 300_000_000_000L) {
+                    Thread.sleep(200);
+                    f = fp.get("/api/v1/faults");
+                }
+                System.out.printf("  ring: %d members, epoch %d, running %.1f s after convergence; %d switches faulted%n",
+                        f.path("ringMembers").asInt(), f.path("ringEpoch").asLong(), (System.nanoTime() - ringFrom) / 1e9,
+                        f.path("switches").size());
+            }
+            // the routing's quality is measured once its tables converged (a core for tens of seconds at this
+            // size): steady state starts after it
+            long qualityFrom = System.nanoTime();
+            double cpuQ = FabricProcesses.cpuSeconds(fp.daemon().pid());
+            JsonNode quality = fp.get("/api/v1/routing/quality");
+            while ((quality.path("computing").asBoolean() || quality.path("quality").isNull())
+                    && System.nanoTime() - qualityFrom < 300_000_000_000L) {
+                Thread.sleep(200);
+                quality = fp.get("/api/v1/routing/quality");
+            }
+            System.out.printf("  quality of v1 measured after convergence: %.1f s, %.1f daemon CPU-s (%s)%n",
+                    (System.nanoTime() - qualityFrom) / 1e9, FabricProcesses.cpuSeconds(fp.daemon().pid()) - cpuQ,
+                    quality.path("quality").isNull() ? "not finished in 300 s" : "done");
             double cpu0 = FabricProcesses.cpuSeconds(fp.daemon().pid());
             Thread.sleep(10_000);
             System.out.printf("  daemon CPU at steady state: %.2f CPU-s/s%n",
                     (FabricProcesses.cpuSeconds(fp.daemon().pid()) - cpu0) / 10.0);
+            if (DETECTOR) {
+                double[] simCpu = rest.stream().mapToDouble(x -> FabricProcesses.cpuSeconds(x.pid())).toArray();
+                long steadyFrom = System.nanoTime();
+                Thread.sleep(20_000);
+                double secs = (System.nanoTime() - steadyFrom) / 1e9;
+                java.util.List<String> perSim = new ArrayList<>();
+                for (int i = 0; i < rest.size(); i++) {
+                    perSim.add(String.format("%.2f", (FabricProcesses.cpuSeconds(rest.get(i).pid()) - simCpu[i]) / secs));
+                }
+                JsonNode f = fp.get("/api/v1/faults");
+                System.out.printf("  ring steady for %.0f s: simulators %s CPU-s/s; switches faulted %d, routing v%d%n", secs,
+                        perSim, f.path("switches").size(), fp.get("/api/v1/status").at("/routing/version").asLong());
+            }
             if (START_ONLY) {
                 System.out.printf("load after: %s%n", load());
                 return;
@@ -157,14 +217,55 @@ class ProductionScaleBenchmark {
                     median(downs.subList(1, downs.size())), min(downs.subList(1, downs.size())),
                     max(downs.subList(1, downs.size())), ups.get(0), median(ups.subList(1, ups.size())));
 
-            // a spine death: its process dies (its session closes, its neighbours' cables stay up in their processes)
+            // a spine death: its process dies (its session closes, its neighbours' cables stay up in their processes);
+            // with the detector, it stops silently instead (TCP stays open): only the ring can tell
             long seq = fp.lastSeq();
-            spine.process().destroyForcibly();
+            long stoppedAt = System.currentTimeMillis();
+            if (DETECTOR) {
+                FabricProcesses.signal(spine.process().pid(), "STOP");
+                // the reaction to the spine's verdict, not to a false one meanwhile (those are counted)
+                awaitSpineVerdict(fp, seq, Guids.format(loneSpine));
+                seq = spineVerdictSeq;
+            } else {
+                spine.process().destroyForcibly();
+            }
             JsonNode r = fp.awaitEvent("REACTION", seq, 120);
             System.out.printf("spine death %s: %s%n  %s%n", Guids.format(loneSpine), figures(r),
                     message(fp.events(seq), "ROUTING_COMPUTED"));
+            if (DETECTOR) {
+                System.out.printf("  silent stop to the ring's verdict %,d ms (delta %d ms); stop to converged %,d ms; "
+                                + "other switches declared dead meanwhile: %d%n", spineVerdictAt - stoppedAt, DELTA_MS,
+                        time(fp.events(seq), "CONVERGED") - stoppedAt, falseVerdicts);
+                FabricProcesses.signal(spine.process().pid(), "CONT");
+            }
             System.out.printf("load after: %s%n", load());
         }
+    }
+
+    private long spineVerdictSeq;
+    private long spineVerdictAt;
+    private int falseVerdicts;
+
+    /** Waits for the ring's verdict on {@code spine} after {@code since}, counting verdicts on other switches. */
+    private void awaitSpineVerdict(FabricProcesses fp, long since, String spine) throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            int others = 0;
+            for (JsonNode e : fp.events(since)) {
+                if (!e.path("kind").asText().equals("SWITCH_FAILED")) {
+                    continue;
+                }
+                if (e.path("message").asText().contains(spine)) {
+                    spineVerdictSeq = e.path("seq").asLong();
+                    spineVerdictAt = e.path("timeMillis").asLong();
+                    falseVerdicts = others;
+                    return;
+                }
+                others++;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the ring never declared the stopped spine " + spine + " dead");
     }
 
     /** The level of a canonical switch GUID ({@code docs/formats.md}). */
@@ -204,6 +305,22 @@ class ProductionScaleBenchmark {
             if (e.path("kind").asText().equals(kind)) {
                 return e.path("timeMillis").asLong();
             }
+        }
+        return -1;
+    }
+
+    /** When the simulator logged "started N switch agents" (epoch ms, today in this host's zone), or -1. */
+    private static long agentsStartedAt(Path out) {
+        try {
+            for (String line : Files.readAllLines(out)) {
+                if (line.contains("simulator: started ") && line.length() > 12) {
+                    java.time.LocalTime t = java.time.LocalTime.parse(line.substring(0, 12));
+                    return java.time.LocalDate.now().atTime(t).atZone(java.time.ZoneId.systemDefault()).toInstant()
+                            .toEpochMilli();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
         return -1;
     }

@@ -32,6 +32,7 @@ import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.TlsMaterial;
+import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
@@ -73,6 +74,11 @@ class SouthboundSecurityIT {
     long victim = PgftGenerator.switchGuid(1, 0);
     long other = PgftGenerator.switchGuid(1, 1);
 
+    /** The TLS engine of the daemon and the agents; {@link SouthboundSecurityJdkIT} runs every case on the JDK's. */
+    TlsProvider provider() {
+        return TlsProvider.OPENSSL;
+    }
+
     @BeforeEach
     void converge() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
@@ -85,10 +91,10 @@ class SouthboundSecurityIT {
         Map<Long, TlsMaterial> materials = pki.switchMaterials(switches, Duration.ofDays(2), Clock.systemUTC());
         String engine = RoutingEngines.names().contains("dmodc") ? "dmodc" : RoutingEngines.names().get(0);
         DaemonConfig config = SystemSupport.config(state, SPEC).withEngine(engine)
-                .withSecurity(DaemonConfig.Security.pki(pkiDir));
+                .withSecurity(DaemonConfig.Security.pki(pkiDir).withTlsProvider(provider()));
         daemon = FabricManagerDaemon.start(config, List.of(), registry, null);
         AgentSettings base = new AgentSettings(new java.net.InetSocketAddress("127.0.0.1",
-                daemon.southboundAddress().getPort()), 65_536, 2_000, 10_000, 50, 500);
+                daemon.southboundAddress().getPort()), 65_536, 2_000, 10_000, 50, 500).withTlsProvider(provider());
         sim = new FabricSimulator(fabric, guid -> base.withTls(materials.get(guid)), null, 2, null, 7);
         sim.start();
         before = await(daemon, s -> s.state() == DaemonState.CONVERGED, "convergence over TLS");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.junit.jupiter.api.Assumptions;
@@ -112,10 +115,11 @@ class StatusPageBrowserIT {
         Assumptions.assumeTrue(browser != null, "no Chromium binary (/usr/bin/chromium): install Debian's chromium "
                 + "package to run the status page's browser test");
         String spec = "PGFT(2;4,4;1,4;1,1)";
-        // an ECDSA certificate: browsers refuse the Ed25519 ones of `pki init` for TLS (docs/operations.md)
-        Path cert = dir.resolve("rest.crt");
-        Path key = dir.resolve("rest.key");
-        RestTrust.browserCertificate(cert, key);
+        // the production shape: mutual TLS on the southbound and HTTPS for REST, both with the certificates of
+        // `pki init` (ECDSA P-256 under an RSA CA, which Chromium accepts; it refuses Ed25519 ones)
+        Path pki = dir.resolve("pki");
+        new PkiDirectory(pki).init("test CA", Duration.ofDays(2), List.of("localhost"),
+                List.of(InetAddress.getByName("127.0.0.1")), Duration.ofDays(2), Clock.systemUTC());
         Path config = dir.resolve("fabric-manager.yaml");
         Files.writeString(config, """
                 fabric:
@@ -123,16 +127,17 @@ class StatusPageBrowserIT {
                 state:
                   directory: "%s"
                 security:
-                  insecure: true
+                  pkiDirectory: "%s"
                 rest:
                   tls:
                     certFile: "%s"
                     keyFile: "%s"
-                """.formatted(spec, dir.resolve("state"), cert, key));
-        try (FabricProcesses fp = new FabricProcesses(dir, RestTrust.trusting(cert))) {
+                """.formatted(spec, dir.resolve("state"), pki, pki.resolve("daemon.crt"), pki.resolve("daemon.key")));
+        try (FabricProcesses fp = new FabricProcesses(dir, RestTrust.trusting(pki.resolve("ca.crt")))) {
             fp.startDaemon(config, "-Xmx256m");
             assertThat(fp.restUrl()).startsWith("https://");
-            FabricProcesses.Simulator sim = fp.startSimulator("sim", "-Xmx256m", List.of("--pgft", spec));
+            FabricProcesses.Simulator sim = fp.startSimulator("sim", "-Xmx256m", List.of("--pgft", spec, "--pki",
+                    pki.toString()));
             fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED"), "convergence", START_SECONDS);
             String dom = awaitDom(browser, fp.restUrl(), d -> "8".equals(switchCount(d)) && d.contains("id=\"heat-svg\""),
                     "8 switches and the heat map over HTTPS", "https");
@@ -191,7 +196,8 @@ class StatusPageBrowserIT {
     }
 
     private String dumpDom(String browser, String url, String name) throws IOException, InterruptedException {
-        // the HTTPS test's daemon has a certificate of a throw-away CA the browser does not know
+        // the HTTPS test's daemon has a certificate of a throw-away CA the browser does not know (its key type
+        // still matters: Chromium refuses an Ed25519 server certificate even then)
         List<String> cmd = new ArrayList<>(List.of(browser, "--headless", "--no-sandbox", "--disable-gpu",
                 "--ignore-certificate-errors",
                 "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + dir.resolve("chromium-profile"),

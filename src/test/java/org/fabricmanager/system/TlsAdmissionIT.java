@@ -22,7 +22,8 @@ import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,8 +40,10 @@ class TlsAdmissionIT {
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)
     Path dir;
 
-    @Test
-    void aWholeFabricConnectingAtOnceThroughOneHandshakeSlotConvergesWithOneConnectionPerSwitch() throws Exception {
+    @ParameterizedTest(name = "tlsProvider {0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void aWholeFabricConnectingAtOnceThroughOneHandshakeSlotConvergesWithOneConnectionPerSwitch(String provider)
+            throws Exception {
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse(SPEC));
         int n = fabric.switches().size();
         Path pkiDir = dir.resolve("pki");
@@ -69,16 +72,21 @@ class TlsAdmissionIT {
                   directory: "%s"
                 security:
                   pkiDirectory: "%s"
-                """.formatted(SPEC, dir.resolve("state"), pkiDir));
+                  tlsProvider: %s
+                """.formatted(SPEC, dir.resolve("state"), pkiDir, provider));
         try (FabricProcesses fp = new FabricProcesses(dir)) {
             fp.startDaemon(config, "-Xmx512m");
             fp.startSimulator("sim-even", "-Xmx384m", List.of("--pgft", SPEC, "--only", String.join(",", even),
-                    "--pki", pkiDir.toString()));
+                    "--pki", pkiDir.toString(), "--tls-provider", provider));
             fp.startSimulator("sim-odd", "-Xmx384m", List.of("--pgft", SPEC, "--only", String.join(",", odd),
-                    "--pki", pkiDir.toString()));
+                    "--pki", pkiDir.toString(), "--tls-provider", provider));
             fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED") && s.at("/switches/connected").asInt() == n
                     && s.at("/tables/inSync").asInt() == n, "convergence of " + n + " switches over TLS", 300);
 
+            // both ends report the engine the setting chose
+            String engine = provider.equals("openssl") ? "OpenSSL (BoringSSL" : "JDK (SunJSSE)";
+            assertThat(Files.readString(dir.resolve("daemon.err"))).contains("engine " + engine);
+            assertThat(Files.readString(dir.resolve("sim-even.out"))).contains("TLS engine " + engine);
             String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(fp.restUrl() + "/metrics"))
                     .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
             double connections = value(metrics, "fabric_southbound_connections_total", "");

@@ -23,8 +23,13 @@ import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import io.netty.handler.ssl.SslContext;
+import org.fabricmanager.pki.InMemoryHandshake;
+import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.PkiDirectory;
+import org.fabricmanager.pki.TlsContexts;
 import org.fabricmanager.pki.TlsMaterial;
+import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.southbound.TableHash;
@@ -40,14 +45,25 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * switches ({@code PGFT(3;16,16,16;1,16,16;1,1,1)}) with and without TLS, runs interleaved so that the
  * machine's load drifts over both alike; then the cost of one agent's connection (TCP connect, TLS
  * handshake with both certificates checked, HELLO, HELLO_REPLY) against the same without TLS; and the
- * time {@code pki issue} takes per switch. Run with {@code mvn -B -q -pl fabric-manager -am verify
- * -DskipITs -Dsurefire.failIfNoSpecifiedTests=false -Dtest=TlsConvergenceBenchmark -Dfm.bench=true}.
+ * time {@code pki issue} takes per switch. Each TLS variant is a TLS engine ({@code security.tlsProvider}, for
+ * the daemon and the agents alike) and a key type: {@code openssl} and {@code jdk} with the ECDSA P-256 PKI that
+ * {@code pki init} makes, {@code jdk-ed25519} with an Ed25519 one (what earlier releases made); choose them with
+ * {@code -Dfm.bench.variants=openssl,jdk,jdk-ed25519}. Last, the CPU one handshake costs each side, both engines
+ * driven in memory on this thread (no sockets, no scheduling): what the daemon pays per agent. Run with
+ * {@code mvn -B -q -pl fabric-manager -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dtest=TlsConvergenceBenchmark -Dfm.bench=true}.
  */
 @EnabledIfSystemProperty(named = "fm.bench", matches = "true")
 class TlsConvergenceBenchmark {
     private static final int REPEATS = Integer.getInteger("fm.bench.repeats", 5);
     private static final int HANDSHAKES = Integer.getInteger("fm.bench.handshakes", 300);
     private static final String SPEC = "PGFT(3;16,16,16;1,16,16;1,1,1)";
+    private static final List<String> VARIANTS = List.of(System.getProperty("fm.bench.variants", "openssl,jdk,jdk-ed25519")
+            .split(","));
+
+    /** One way of running the southbound: plaintext ({@code provider == null}) or an engine with a PKI. */
+    private record Variant(String name, TlsProvider provider, PkiDirectory pki, Map<Long, TlsMaterial> materials) {
+    }
 
     @Test
     void tlsCost() throws Exception {
@@ -55,36 +71,57 @@ class TlsConvergenceBenchmark {
                 System.getProperty("java.vm.name"), System.getProperty("java.version"), load());
         PgftSpec spec = PgftSpec.parse(SPEC);
         Fabric fabric = PgftGenerator.generate(spec);
-        Path pkiDir = Files.createTempDirectory("fm-bench-pki-");
-        PkiDirectory pki = new PkiDirectory(pkiDir);
-        pki.init("bench CA", Duration.ofDays(2), List.of(), List.of(), Duration.ofDays(2), Clock.systemUTC());
         Map<Long, String> switches = new LinkedHashMap<>();
         for (FabricSwitch s : fabric.switches()) {
             switches.put(s.guid(), s.name());
         }
-        long issue = System.nanoTime();
-        Map<Long, TlsMaterial> materials = pki.switchMaterials(switches, Duration.ofDays(2), Clock.systemUTC());
-        double issueMs = (System.nanoTime() - issue) / 1e6;
-        System.out.printf("issued and loaded %d switch certificates in %.0f ms (%.2f ms each)%n", switches.size(), issueMs,
-                issueMs / switches.size());
-
-        once(spec, fabric, null, null); // warm the JIT on both paths
-        once(spec, fabric, pki, materials);
-        List<Double> plain = new ArrayList<>();
-        List<Double> tls = new ArrayList<>();
-        for (int i = 0; i < REPEATS; i++) {
-            plain.add(once(spec, fabric, null, null));
-            tls.add(once(spec, fabric, pki, materials));
+        Map<KeyType, PkiDirectory> pkis = new java.util.EnumMap<>(KeyType.class);
+        Map<KeyType, Map<Long, TlsMaterial>> materials = new java.util.EnumMap<>(KeyType.class);
+        for (KeyType type : KeyType.values()) {
+            PkiDirectory pki = new PkiDirectory(Files.createTempDirectory("fm-bench-pki-"));
+            pki.init("bench CA", Duration.ofDays(2), List.of(), List.of(), Duration.ofDays(2), Clock.systemUTC(), type);
+            long issue = System.nanoTime();
+            materials.put(type, pki.switchMaterials(switches, Duration.ofDays(2), Clock.systemUTC()));
+            double issueMs = (System.nanoTime() - issue) / 1e6;
+            System.out.printf("%s: issued and loaded %d switch certificates in %.0f ms (%.2f ms each)%n", type.option(),
+                    switches.size(), issueMs, issueMs / switches.size());
+            pkis.put(type, pki);
         }
-        print("start-to-converged, plaintext", plain);
-        print("start-to-converged, mutual TLS", tls);
-        System.out.printf("TLS / plaintext (medians): %.3f%n", median(tls) / median(plain));
+        List<Variant> variants = new ArrayList<>();
+        variants.add(new Variant("plaintext", null, null, null));
+        for (String v : VARIANTS) {
+            KeyType type = v.endsWith("-ed25519") ? KeyType.ED25519 : KeyType.ECDSA_P256;
+            TlsProvider provider = TlsProvider.parse(v.replace("-ed25519", ""));
+            variants.add(new Variant(v + " (" + type.option() + ")", provider, pkis.get(type), materials.get(type)));
+        }
 
-        handshakes(spec, pki);
+        for (Variant v : variants) {
+            once(spec, fabric, v); // warm the JIT on every path
+        }
+        Map<Variant, List<Double>> runs = new LinkedHashMap<>();
+        for (int i = 0; i < REPEATS; i++) {
+            for (Variant v : variants) {
+                runs.computeIfAbsent(v, k -> new ArrayList<>()).add(once(spec, fabric, v));
+            }
+        }
+        double plain = median(runs.get(variants.get(0)));
+        for (Map.Entry<Variant, List<Double>> r : runs.entrySet()) {
+            print("start-to-converged, " + r.getKey().name(), r.getValue());
+            if (r.getKey().provider() != null) {
+                System.out.printf("  %s / plaintext (medians): %.3f%n", r.getKey().name(), median(r.getValue()) / plain);
+            }
+        }
+        System.out.printf("load after the start-ups: %s%n", load());
+
+        for (Variant v : variants.subList(1, variants.size())) {
+            handshakes(spec, v);
+        }
+        handshakeCpu(pkis);
         System.out.printf("load after: %s%n", load());
     }
 
-    private static void handshakes(PgftSpec spec, PkiDirectory pki) throws Exception {
+    private static void handshakes(PgftSpec spec, Variant variant) throws Exception {
+        PkiDirectory pki = variant.pki();
         long guid = 0x3000000000000001L;
         pki.issueSwitch(pki.loadCa(Clock.systemUTC()), guid, "bench", Duration.ofDays(1), true);
         TlsMaterial m = pki.switchMaterial(guid).orElseThrow();
@@ -95,7 +132,7 @@ class TlsConvergenceBenchmark {
             Path state = Files.createTempDirectory("fm-bench-");
             DaemonConfig config = SystemSupport.config(state, spec);
             if (secure) {
-                config = config.withSecurity(DaemonConfig.Security.pki(pki.path()));
+                config = config.withSecurity(DaemonConfig.Security.pki(pki.path()).withTlsProvider(variant.provider()));
             }
             FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
             try {
@@ -119,9 +156,9 @@ class TlsConvergenceBenchmark {
                     }
                 }
                 Arrays.sort(ms);
-                System.out.printf("connect + %sHELLO/HELLO_REPLY, one agent after another (client and daemon in this JVM), "
-                                + "%d times: median %.2f ms (p10 %.2f, p90 %.2f)%n", switch (mode) {
-                            case "full" -> "full TLS 1.3 handshake (Ed25519, both certificates checked) + ";
+                System.out.printf("daemon %s: connect + %sHELLO/HELLO_REPLY, one JDK client after another (client and daemon "
+                                + "in this JVM), %d times: median %.2f ms (p10 %.2f, p90 %.2f)%n", variant.name(), switch (mode) {
+                            case "full" -> "full TLS 1.3 handshake (both certificates checked) + ";
                             case "resumed" -> "resumed TLS 1.3 handshake (session ticket) + ";
                             default -> "";
                         }, HANDSHAKES, ms[ms.length / 2], ms[ms.length / 10], ms[ms.length * 9 / 10]);
@@ -139,14 +176,13 @@ class TlsConvergenceBenchmark {
         return s;
     }
 
-    private static double once(PgftSpec spec, Fabric fabric, PkiDirectory pki, Map<Long, TlsMaterial> materials)
-            throws Exception {
+    private static double once(PgftSpec spec, Fabric fabric, Variant variant) throws Exception {
         Path state = Files.createTempDirectory("fm-bench-");
         CountDownLatch converged = new CountDownLatch(1);
         long[] convergedAt = new long[1];
         DaemonConfig config = SystemSupport.config(state, spec);
-        if (pki != null) {
-            config = config.withSecurity(DaemonConfig.Security.pki(pki.path()));
+        if (variant.provider() != null) {
+            config = config.withSecurity(DaemonConfig.Security.pki(variant.pki().path()).withTlsProvider(variant.provider()));
         }
         long start = System.nanoTime();
         FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(m -> {
@@ -157,16 +193,60 @@ class TlsConvergenceBenchmark {
         }));
         AgentSettings base = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
                 65_536, 2_000, 10_000, 50, 500);
-        try (FabricSimulator sim = new FabricSimulator(fabric, guid -> materials == null ? base
-                : base.withTls(materials.get(guid)), null, 2, null, 7)) {
+        AgentSettings secure = variant.provider() == null ? base : base.withTlsProvider(variant.provider());
+        try (FabricSimulator sim = new FabricSimulator(fabric, guid -> variant.materials() == null ? base
+                : secure.withTls(variant.materials().get(guid)), null, 2, null, 7)) {
             sim.start();
             if (!converged.await(180, TimeUnit.SECONDS)) {
-                throw new AssertionError("no convergence for " + spec + (pki == null ? "" : " over TLS"));
+                throw new AssertionError("no convergence for " + spec + " (" + variant.name() + ")");
             }
             return (convergedAt[0] - start) / 1e6;
         } finally {
             daemon.close();
             delete(state);
+        }
+    }
+
+    /**
+     * CPU of one full handshake for each side (a new client context each time, as an agent's first connection;
+     * the daemon's context shared, as in the daemon), the two engines driven in memory on this thread and timed
+     * by its CPU clock: what a handshake costs the daemon, without the sockets and the scheduling.
+     */
+    private static void handshakeCpu(Map<KeyType, PkiDirectory> pkis) throws Exception {
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        String[][] cases = {{"openssl", "openssl", "ECDSA_P256"}, {"jdk", "jdk", "ECDSA_P256"}, {"jdk", "jdk", "ED25519"},
+            {"openssl", "jdk", "ECDSA_P256"}};
+        for (String[] c : cases) {
+            PkiDirectory pki = pkis.get(KeyType.valueOf(c[2]));
+            long guid = 0x3000000000000002L;
+            pki.issueSwitch(pki.loadCa(Clock.systemUTC()), guid, "bench", Duration.ofDays(1), true);
+            TlsMaterial agent = pki.switchMaterial(guid).orElseThrow();
+            TlsMaterial daemon = pki.daemonMaterial();
+            TlsProvider daemonSide = TlsProvider.parse(c[0]);
+            TlsProvider agentSide = TlsProvider.parse(c[1]);
+            SslContext server = TlsContexts.server(daemon, daemonSide.engine(daemon));
+            long[] daemonNs = new long[HANDSHAKES];
+            long[] agentNs = new long[HANDSHAKES];
+            for (int i = -HANDSHAKES / 3; i < HANDSHAKES; i++) { // the first third warms the JIT
+                long t0 = cpu.getCurrentThreadCpuTime();
+                SslContext client = TlsContexts.client(agent, agentSide.engine(agent));
+                long contextNs = cpu.getCurrentThreadCpuTime() - t0;
+                InMemoryHandshake h = InMemoryHandshake.run(server, client);
+                h.release();
+                if (h.failure() != null) {
+                    throw new AssertionError("handshake failed: " + h.failure(), h.failure());
+                }
+                if (i >= 0) {
+                    daemonNs[i] = h.serverNs();
+                    agentNs[i] = h.clientNs() + contextNs;
+                }
+            }
+            Arrays.sort(daemonNs);
+            Arrays.sort(agentNs);
+            System.out.printf("CPU per full handshake, daemon %s / agent %s, %s keys, %d handshakes in memory: daemon median "
+                            + "%.3f ms (p90 %.3f), agent median %.3f ms incl. its context (p90 %.3f)%n", c[0], c[1],
+                    KeyType.valueOf(c[2]).option(), HANDSHAKES, daemonNs[HANDSHAKES / 2] / 1e6,
+                    daemonNs[HANDSHAKES * 9 / 10] / 1e6, agentNs[HANDSHAKES / 2] / 1e6, agentNs[HANDSHAKES * 9 / 10] / 1e6);
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
@@ -26,7 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * that nothing is reused from a previous run) and fresh processes. Measures the daemon's STARTED to
  * CONVERGED (from its events), and the CPU the daemon and the simulators spent until then, whose TLS
  * minus plaintext difference per switch is the handshake cost per agent, and the daemon's count of accepted
- * connections, timed-out and turned-away ones ({@code /metrics}). Run after packaging:
+ * connections, timed-out and turned-away ones ({@code /metrics}). The TLS runs are one per TLS engine of
+ * {@code -Dfm.bench.variants} (default {@code openssl,jdk}: {@code security.tlsProvider} and {@code simulate
+ * --tls-provider} alike, with the ECDSA P-256 PKI of {@code pki init}; {@code jdk-ed25519} adds the JDK with an
+ * Ed25519 PKI, what earlier releases made). Run after packaging:
  * <pre>
  * mvn -B -o -pl fabric-manager -am verify -DskipTests -Dit.test=TlsProductionShapeBenchmark -Dfm.bench=true \
  *     -Dfailsafe.failIfNoSpecifiedTests=false [-Dfm.bench.spec=...] [-Dfm.bench.repeats=3]
@@ -37,12 +41,14 @@ class TlsProductionShapeBenchmark {
     private static final String SPEC = System.getProperty("fm.bench.spec", "PGFT(3;16,16,16;1,16,16;1,1,1)");
     private static final int SIMULATORS = Integer.getInteger("fm.bench.simulators", 2);
     private static final int REPEATS = Integer.getInteger("fm.bench.repeats", 3);
+    private static final List<String> VARIANTS = List.of(System.getProperty("fm.bench.variants", "openssl,jdk").split(","));
+    private static final String PLAIN = "plain";
 
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.NEVER)
     Path work;
 
     /** One start: daemon STARTED to CONVERGED, and CPU seconds spent by the daemon and the simulators until then. */
-    record Start(boolean tls, long startToConvergedMs, double daemonCpuS, double simulatorCpuS, String load,
+    record Start(String mode, long startToConvergedMs, double daemonCpuS, double simulatorCpuS, String load,
                  double connections, double timeouts, double busy) {
     }
 
@@ -50,14 +56,20 @@ class TlsProductionShapeBenchmark {
     void tlsCostAtStartInTheProductionShape() throws Exception {
         PgftSpec spec = PgftSpec.parse(SPEC);
         Fabric fabric = PgftGenerator.generate(spec);
-        Path pkiDir = work.resolve("pki");
-        PkiDirectory pki = new PkiDirectory(pkiDir);
-        pki.init("bench CA", Duration.ofDays(2), List.of(), List.of(), Duration.ofDays(2), Clock.systemUTC());
         Map<Long, String> switches = new LinkedHashMap<>();
         for (FabricSwitch s : fabric.switches()) {
             switches.put(s.guid(), s.name());
         }
-        pki.switchMaterials(switches, Duration.ofDays(2), Clock.systemUTC()); // issued once, before any timing
+        Map<KeyType, Path> pkiDirs = new java.util.EnumMap<>(KeyType.class);
+        for (KeyType type : KeyType.values()) {
+            Path pkiDir = work.resolve("pki-" + type.option());
+            PkiDirectory pki = new PkiDirectory(pkiDir);
+            pki.init("bench CA", Duration.ofDays(2), List.of(), List.of(), Duration.ofDays(2), Clock.systemUTC(), type);
+            pki.switchMaterials(switches, Duration.ofDays(2), Clock.systemUTC()); // issued once, before any timing
+            pkiDirs.put(type, pkiDir);
+        }
+        List<String> modes = new ArrayList<>(List.of(PLAIN));
+        modes.addAll(VARIANTS);
         System.out.printf("TLS in the production shape: %s, %d switches, %d simulate processes, %d repeats; work in %s%n",
                 SPEC, fabric.switches().size(), SIMULATORS, REPEATS, work);
         System.out.printf("machine: %d cores; load before: %s%n", Runtime.getRuntime().availableProcessors(), load());
@@ -73,31 +85,37 @@ class TlsProductionShapeBenchmark {
         List<Start> starts = new ArrayList<>();
         // a warm-up of each first (page cache, JIT of the JDK's TLS in a fresh JVM is part of every run anyway)
         for (int round = -1; round < REPEATS; round++) {
-            for (boolean tls : new boolean[] {false, true}) {
-                Start s = start(round, tls, fabric, parts, pkiDir);
+            for (String mode : modes) {
+                Start s = start(round, mode, fabric, parts,
+                        pkiDirs.get(mode.endsWith("-ed25519") ? KeyType.ED25519 : KeyType.ECDSA_P256));
                 System.out.printf("%s %s: %,d ms STARTED->CONVERGED, daemon %.2f CPU-s, simulators %.2f CPU-s, "
                                 + "%.0f connections, %.0f timeouts, %.0f busy, load %s%n",
-                        round < 0 ? "warm-up" : "run " + (round + 1), tls ? "TLS  " : "plain", s.startToConvergedMs(),
+                        round < 0 ? "warm-up" : "run " + (round + 1), mode, s.startToConvergedMs(),
                         s.daemonCpuS(), s.simulatorCpuS(), s.connections(), s.timeouts(), s.busy(), s.load());
                 if (round >= 0) {
                     starts.add(s);
                 }
             }
         }
-        summary(starts, false, fabric.switches().size());
-        summary(starts, true, fabric.switches().size());
-        double plainMs = median(starts, false, Start::startToConvergedMs);
-        double tlsMs = median(starts, true, Start::startToConvergedMs);
+        for (String mode : modes) {
+            summary(starts, mode);
+        }
+        double plainMs = median(starts, PLAIN, Start::startToConvergedMs);
         int n = fabric.switches().size();
-        System.out.printf("TLS / plain start-to-CONVERGED (medians): %.2f; handshake cost per agent (median CPU difference / "
-                        + "%d switches): daemon %.2f ms, agent side %.2f ms%n", tlsMs / plainMs, n,
-                1000 * (median(starts, true, Start::daemonCpuS) - median(starts, false, Start::daemonCpuS)) / n,
-                1000 * (median(starts, true, Start::simulatorCpuS) - median(starts, false, Start::simulatorCpuS)) / n);
+        for (String mode : VARIANTS) {
+            System.out.printf("%s / plain start-to-CONVERGED (medians): %.2f; handshake cost per agent (median CPU "
+                            + "difference / %d switches): daemon %.2f ms, agent side %.2f ms%n", mode,
+                    median(starts, mode, Start::startToConvergedMs) / plainMs, n,
+                    1000 * (median(starts, mode, Start::daemonCpuS) - median(starts, PLAIN, Start::daemonCpuS)) / n,
+                    1000 * (median(starts, mode, Start::simulatorCpuS) - median(starts, PLAIN, Start::simulatorCpuS)) / n);
+        }
         System.out.printf("load after: %s%n", load());
     }
 
-    private Start start(int round, boolean tls, Fabric fabric, List<List<String>> parts, Path pkiDir) throws Exception {
-        Path dir = work.resolve((tls ? "tls-" : "plain-") + (round + 1));
+    private Start start(int round, String mode, Fabric fabric, List<List<String>> parts, Path pkiDir) throws Exception {
+        boolean tls = !mode.equals(PLAIN);
+        String provider = mode.replace("-ed25519", "");
+        Path dir = work.resolve(mode + "-" + (round + 1));
         Files.createDirectories(dir);
         Path config = dir.resolve("fabric-manager.yaml");
         Files.writeString(config, """
@@ -110,7 +128,8 @@ class TlsProductionShapeBenchmark {
                   directory: "%s"
                 security:
                 %s
-                """.formatted(SPEC, dir.resolve("state"), tls ? "  pkiDirectory: \"" + pkiDir + "\"" : "  insecure: true"));
+                """.formatted(SPEC, dir.resolve("state"), tls ? "  pkiDirectory: \"" + pkiDir + "\"\n  tlsProvider: " + provider
+                        : "  insecure: true"));
         try (FabricProcesses fp = new FabricProcesses(dir)) {
             fp.startDaemon(config, "-Xmx2g");
             long startedFallback = System.currentTimeMillis(); // if STARTED has left the event buffer (a storm's events)
@@ -118,7 +137,7 @@ class TlsProductionShapeBenchmark {
             for (int i = 0; i < parts.size(); i++) {
                 List<String> args = new ArrayList<>(List.of("--pgft", SPEC, "--only", String.join(",", parts.get(i))));
                 if (tls) {
-                    args.addAll(List.of("--pki", pkiDir.toString()));
+                    args.addAll(List.of("--pki", pkiDir.toString(), "--tls-provider", provider));
                 }
                 sims.add(fp.startSimulator("sim-" + i, "-Xmx1g", args));
             }
@@ -134,7 +153,7 @@ class TlsProductionShapeBenchmark {
                     java.net.URI.create(fp.restUrl() + "/metrics")).timeout(Duration.ofSeconds(30)).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).body();
             long started = time(events, "STARTED");
-            return new Start(tls, time(events, "CONVERGED") - (started > 0 ? started : startedFallback), daemonCpu, simCpu,
+            return new Start(mode, time(events, "CONVERGED") - (started > 0 ? started : startedFallback), daemonCpu, simCpu,
                     load(),
                     TlsAdmissionIT.value(metrics, "fabric_southbound_connections_total", ""),
                     TlsAdmissionIT.value(metrics, "fabric_southbound_rejected_total", "reason=\"timeout\""),
@@ -142,14 +161,14 @@ class TlsProductionShapeBenchmark {
         }
     }
 
-    private static void summary(List<Start> starts, boolean tls, int switches) {
-        List<Long> ms = starts.stream().filter(s -> s.tls() == tls).map(Start::startToConvergedMs).sorted().toList();
-        System.out.printf("%s: start-to-CONVERGED median %,d ms (min %,d, max %,d) over %d runs%n", tls ? "TLS  " : "plain",
+    private static void summary(List<Start> starts, String mode) {
+        List<Long> ms = starts.stream().filter(s -> s.mode().equals(mode)).map(Start::startToConvergedMs).sorted().toList();
+        System.out.printf("%s: start-to-CONVERGED median %,d ms (min %,d, max %,d) over %d runs%n", mode,
                 ms.get(ms.size() / 2), ms.get(0), ms.get(ms.size() - 1), ms.size());
     }
 
-    private static double median(List<Start> starts, boolean tls, java.util.function.ToDoubleFunction<Start> f) {
-        double[] v = starts.stream().filter(s -> s.tls() == tls).mapToDouble(f).sorted().toArray();
+    private static double median(List<Start> starts, String mode, java.util.function.ToDoubleFunction<Start> f) {
+        double[] v = starts.stream().filter(s -> s.mode().equals(mode)).mapToDouble(f).sorted().toArray();
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 

@@ -3,6 +3,7 @@ package org.fabricmanager.agent;
 import java.net.InetSocketAddress;
 import java.util.List;
 import org.fabricmanager.pki.TlsMaterial;
+import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.Protocol;
 
 /**
@@ -30,10 +31,13 @@ import org.fabricmanager.southbound.Protocol;
  *                           default), and an agent that gives up while it waits loses its place and its work
  * @param lftRuns            whether the agent announces and stages LFT_BLOCKS runs (HELLO feature bit); off only
  *                           to play an agent that predates them
+ * @param tlsProvider        the TLS engine ({@link TlsProvider}: auto = BoringSSL when it loads and the switch's
+ *                           PKI is not Ed25519, else the JDK's)
  */
 public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int connectTimeoutMs, int handshakeTimeoutMs,
                             long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, boolean vcRules,
-                            List<InetSocketAddress> managers, int tlsHandshakeTimeoutMs, boolean lftRuns) {
+                            List<InetSocketAddress> managers, int tlsHandshakeTimeoutMs, boolean lftRuns,
+                            TlsProvider tlsProvider) {
     /** Default TLS handshake timeout: longer than the daemon's default queue wait plus handshake timeout (55 s). */
     public static final int DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS = 60_000;
 
@@ -45,6 +49,9 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
         if (tlsHandshakeTimeoutMs < 1) {
             throw new IllegalArgumentException("tlsHandshakeTimeoutMs must be positive, got " + tlsHandshakeTimeoutMs);
         }
+        if (tlsProvider == null) {
+            tlsProvider = TlsProvider.AUTO;
+        }
     }
 
     /** Settings with the default TLS handshake timeout. */
@@ -52,7 +59,7 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
                          long initialBackoffMs, long maxBackoffMs, TlsMaterial tls, boolean vcRules,
                          List<InetSocketAddress> managers) {
         this(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs, maxBackoffMs, tls, vcRules,
-                managers, DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS, true);
+                managers, DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS, true, TlsProvider.AUTO);
     }
 
     /** Settings of an agent that supports VC rules, for one manager. */
@@ -75,19 +82,19 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
     /** These settings with TLS material ({@code null}: plaintext). */
     public AgentSettings withTls(TlsMaterial material) {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, material, vcRules, managers, tlsHandshakeTimeoutMs, lftRuns);
+                maxBackoffMs, material, vcRules, managers, tlsHandshakeTimeoutMs, lftRuns, tlsProvider);
     }
 
     /** These settings with another TLS handshake timeout. */
     public AgentSettings withTlsHandshakeTimeoutMs(int timeoutMs) {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, vcRules, managers, timeoutMs, lftRuns);
+                maxBackoffMs, tls, vcRules, managers, timeoutMs, lftRuns, tlsProvider);
     }
 
     /** These settings for an agent that predates VC rules: no feature bit in HELLO, VC_RULES refused. */
     public AgentSettings withoutVcRules() {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, false, managers, tlsHandshakeTimeoutMs, lftRuns);
+                maxBackoffMs, tls, false, managers, tlsHandshakeTimeoutMs, lftRuns, tlsProvider);
     }
 
     /** These settings with every manager's address (the first one becomes {@link #daemon}). */
@@ -96,13 +103,19 @@ public record AgentSettings(InetSocketAddress daemon, int maxFrameBytes, int con
             throw new IllegalArgumentException("at least one manager address");
         }
         return new AgentSettings(all.get(0), maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, vcRules, all, tlsHandshakeTimeoutMs, lftRuns);
+                maxBackoffMs, tls, vcRules, all, tlsHandshakeTimeoutMs, lftRuns, tlsProvider);
     }
 
     /** These settings for an agent that predates LFT_BLOCKS runs: no feature bit in HELLO, the message refused. */
     public AgentSettings withoutLftRuns() {
         return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
-                maxBackoffMs, tls, vcRules, managers, tlsHandshakeTimeoutMs, false);
+                maxBackoffMs, tls, vcRules, managers, tlsHandshakeTimeoutMs, false, tlsProvider);
+    }
+
+    /** These settings with another TLS engine setting. */
+    public AgentSettings withTlsProvider(TlsProvider provider) {
+        return new AgentSettings(daemon, maxFrameBytes, connectTimeoutMs, handshakeTimeoutMs, initialBackoffMs,
+                maxBackoffMs, tls, vcRules, managers, tlsHandshakeTimeoutMs, lftRuns, provider);
     }
 
     /** The HELLO {@code features} these settings announce. */

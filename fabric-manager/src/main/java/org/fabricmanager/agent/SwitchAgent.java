@@ -195,7 +195,8 @@ public final class SwitchAgent {
             initial[r.port()] = r;
         }
         this.ports = initial;
-        this.tls = settings.tls() == null ? null : TlsContexts.client(settings.tls());
+        this.tls = settings.tls() == null ? null
+                : TlsContexts.client(settings.tls(), settings.tlsProvider().engine(settings.tls()));
         this.bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(NioSocketChannel.class)

@@ -25,6 +25,7 @@ import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
+import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
 import org.fabricmanager.topology.HdftGenerator;
@@ -58,7 +59,7 @@ final class DemoCommand implements Command {
     public String usage() {
         return """
                 usage: fabric-manager demo [--pgft SPEC | --hdft SPEC] [--http-port P] [--southbound-port P] [--state-dir DIR]
-                                           [--engine NAME] [--until-converged]
+                                           [--engine NAME] [--until-converged] [--tls-provider auto|openssl|jdk]
                   Starts the daemon and a simulated fabric of SPEC (default %s) on loopback, prints each step,
                   then serves the REST API until Ctrl-C (docs/rest-api.md). The agents speak mutual TLS with
                   certificates of a throw-away CA made in the state directory (DIR/pki).
@@ -69,12 +70,14 @@ final class DemoCommand implements Command {
                   --southbound-port P    port the simulated agents connect to (default 0 = pick a free one)
                   --state-dir DIR        keep the daemon's state there (default: a temporary directory, removed on exit)
                   --engine NAME          routing engine (default dmodc; vtftr with --hdft)
-                  --until-converged      exit once every table is acknowledged instead of serving REST""".formatted(DEFAULT_PGFT);
+                  --until-converged      exit once every table is acknowledged instead of serving REST
+                  --tls-provider P       the southbound's TLS engine, daemon and agents (security.tlsProvider):
+                                         auto (default), openssl or jdk""".formatted(DEFAULT_PGFT);
     }
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("pgft", "hdft", "http-port", "southbound-port", "state-dir", "engine");
+        return Set.of("pgft", "hdft", "http-port", "southbound-port", "state-dir", "engine", "tls-provider");
     }
 
     @Override
@@ -121,8 +124,11 @@ final class DemoCommand implements Command {
             DaemonConfig.Faults f = config.faults();
             config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),
                     f.quarantineMs(), new DaemonConfig.Detector(true, f.detector().etaMs(), f.detector().deltaMs(),
-                    f.detector().overlay(), "127.0.0.1", freeUdpPort(), freeUdpPort(), f.detector().startupGraceMs())));
-            config = config.withSecurity(demoPki(state, out));
+                    f.detector().overlay(), "127.0.0.1", freeUdpPort(), freeUdpPort(), f.detector().startupGraceMs(),
+                    f.detector().secondOpinionMs())));
+            TlsProvider tlsProvider = args.has("tls-provider")
+                    ? SimulateCommand.tlsProvider("demo", args.require("tls-provider")) : TlsProvider.AUTO;
+            config = config.withSecurity(demoPki(state, out).withTlsProvider(tlsProvider));
         } catch (ConfigException e) {
             throw new UsageException("demo: " + e.getMessage(), e);
         }
@@ -158,11 +164,13 @@ final class DemoCommand implements Command {
         InetSocketAddress agents = daemon.southboundAddress();
         out.printf("daemon: agents on %s:%d, state in %s%s%n", agents.getHostString(), agents.getPort(), state,
                 temporary ? " (temporary)" : "");
-        FabricSimulator sim = new FabricSimulator(fabric, SimulatorTls.settings("demo", state.resolve(PKI), fabric,
-                AgentSettings.defaults(new InetSocketAddress("127.0.0.1", agents.getPort()))), null, 2, null, 1L);
+        SimulatorTls.Agents tlsAgents = SimulatorTls.agents("demo", state.resolve(PKI), fabric,
+                AgentSettings.defaults(new InetSocketAddress("127.0.0.1", agents.getPort()))
+                        .withTlsProvider(config.security().tlsProvider()));
+        FabricSimulator sim = new FabricSimulator(fabric, tlsAgents.settings(), null, 2, null, 1L);
         sim.enableDetectors(daemon.registry());
         simEndpoints.attach(sim);
-        out.printf("simulator: starting %d switch agents%n", total);
+        out.printf("simulator: starting %d switch agents, TLS engine %s%n", total, tlsAgents.engines());
         sim.start();
         AutoCloseable shutdown = () -> {
             daemon.close();
@@ -198,7 +206,8 @@ final class DemoCommand implements Command {
         }
         out.printf("demo: mutual TLS with a throw-away CA in %s%n", pki.path());
         return new DaemonConfig.Security(false, null, pki.daemonCertificate().toString(), pki.daemonKey().toString(),
-                pki.caCertificate().toString(), (int) org.fabricmanager.southbound.Protocol.DEFAULT_INCARNATION_AHEAD_MS);
+                pki.caCertificate().toString(), (int) org.fabricmanager.southbound.Protocol.DEFAULT_INCARNATION_AHEAD_MS,
+                TlsProvider.AUTO);
     }
 
     /** The daemon's milestones are printed as progress lines; its info logs would repeat them. */

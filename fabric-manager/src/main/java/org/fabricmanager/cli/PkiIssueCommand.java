@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
@@ -37,7 +38,8 @@ final class PkiIssueCommand implements Command {
     public String usage() {
         return """
                 usage: fabric-manager pki issue --dir DIR (--guid G[,G...] | --pgft SPEC | --topology FILE | --daemon)
-                                                [--days N] [--renew]
+                                                [--days N] [--renew] [--daemon-dns NAME,...] [--daemon-ip ADDRESS,...]
+                                                [--out DIR2]
                   Issues, with the CA in DIR (ca.crt, ca.key), a certificate and key per switch into DIR/switches/:
                   0x<guid>.crt names the switch as urn:fabric:guid:0x<16 hex digits>; 0x<guid>.key is its key (0600).
                   Copy both and DIR/ca.crt to the switch (docs/security.md). Switches that have a certificate already
@@ -45,14 +47,20 @@ final class PkiIssueCommand implements Command {
                   --guid G,...            these switches (GUIDs as 0x + hex digits)
                   --pgft SPEC             every switch of the canonical PGFT(...)
                   --topology FILE         every switch of a fabric-topology/1 file
-                  --daemon                re-issue the daemon's certificate (daemon.crt, daemon.key; restart the daemon)
+                  --daemon                re-issue the daemon's certificate (daemon.crt, daemon.key; restart the daemon);
+                                          it keeps the host names and addresses of the one it replaces unless
+                                          --daemon-dns or --daemon-ip are given
+                  --daemon-dns NAME,...   with --daemon: host names agents and the other managers use to reach it
+                  --daemon-ip ADDR,...    with --daemon: addresses agents and the other managers use to reach it
+                  --out DIR2              with --daemon: write it (and a copy of ca.crt, no CA key) into DIR2 instead,
+                                          the security.pkiDirectory of another management node (docs/operations.md)
                   --days N                validity in days (default 730)
                   --renew                 replace existing switch certificates (new keys)""";
     }
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("dir", "guid", "pgft", "topology", "days");
+        return Set.of("dir", "guid", "pgft", "topology", "days", "daemon-dns", "daemon-ip", "out");
     }
 
     @Override
@@ -68,14 +76,13 @@ final class PkiIssueCommand implements Command {
         if (daemon && (args.has("guid") || args.has("pgft") || args.has("topology"))) {
             throw new UsageException("pki issue: --daemon goes alone (no --guid, --pgft or --topology)");
         }
+        if (!daemon && (args.has("daemon-dns") || args.has("daemon-ip") || args.has("out"))) {
+            throw new UsageException("pki issue: --daemon-dns, --daemon-ip and --out go with --daemon");
+        }
         try {
             CertificateAuthority ca = dir.loadCa(Clock.systemUTC());
             if (daemon) {
-                var issued = dir.issueDaemon(ca, List.of(), List.of(), validity);
-                console.out().println("pki issue: daemon certificate re-issued, valid until "
-                        + issued.certificate().getNotAfter().toInstant() + " (" + dir.daemonCertificate()
-                        + "); restart the daemon to use it");
-                return ExitCodes.OK;
+                return issueDaemon(args, console, dir, ca, validity);
             }
             Map<Long, String> switches = switches(args);
             int issued = 0;
@@ -94,6 +101,36 @@ final class PkiIssueCommand implements Command {
     }
 
     /** GUID to switch name (null when only the GUID is known), in the order given. */
+    /**
+     * Re-issues the daemon's certificate in DIR, or issues one for another management node into {@code --out}. The
+     * names it carries matter: an agent, and a manager connecting to a peer's Raft port, check that the certificate
+     * names the host or address they dialled; so without {@code --daemon-dns}/{@code --daemon-ip} the names of the
+     * certificate being replaced are kept rather than dropped.
+     */
+    private static int issueDaemon(Arguments args, Console console, PkiDirectory dir, CertificateAuthority ca,
+                                   Duration validity) {
+        PkiDirectory target = args.has("out") ? new PkiDirectory(Path.of(args.require("out"))) : dir;
+        List<String> dns = args.listValue("daemon-dns", List.of());
+        List<java.net.InetAddress> ips = new java.util.ArrayList<>();
+        for (String a : args.listValue("daemon-ip", List.of())) {
+            ips.add(PkiInitCommand.address("pki issue", a));
+        }
+        if (dns.isEmpty() && ips.isEmpty()) {
+            PkiDirectory.DaemonNames kept = target.daemonNames();
+            dns = kept.dnsNames();
+            ips = kept.addresses();
+        }
+        var issued = target == dir ? dir.issueDaemon(ca, dns, ips, validity)
+                : dir.issueDaemonInto(target, ca, dns, ips, validity);
+        String names = Stream.concat(dns.stream(), ips.stream().map(java.net.InetAddress::getHostAddress))
+                .collect(java.util.stream.Collectors.joining(", "));
+        console.out().println("pki issue: daemon certificate " + (target == dir ? "re-issued" : "issued") + " for "
+                + (names.isEmpty() ? "no host name or address (peers that check one will refuse it)" : names)
+                + ", valid until " + issued.certificate().getNotAfter().toInstant() + " (" + target.daemonCertificate()
+                + "); restart the daemon to use it");
+        return ExitCodes.OK;
+    }
+
     private static Map<Long, String> switches(Arguments args) {
         String which = args.exactlyOneOf("guid", "pgft", "topology");
         Map<Long, String> switches = new LinkedHashMap<>();

@@ -14,6 +14,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.fabricmanager.pki.FabricIdentity;
+import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
@@ -195,6 +196,9 @@ final class PkiShowCommand implements Command {
         long days = Duration.between(now, c.getNotAfter().toInstant()).toDays();
         return who + (guid.isPresent() ? " [" + FabricIdentity.switchUri(guid.getAsLong()) + "]" : "")
                 + (FabricIdentity.isDaemon(c) ? " [" + FabricIdentity.DAEMON_URI + "]" : "")
+                + ", " + KeyType.of(c.getPublicKey()).map(KeyType::option)
+                        .orElse(c.getPublicKey() instanceof java.security.interfaces.RSAKey rsa
+                                ? "rsa-" + rsa.getModulus().bitLength() : c.getPublicKey().getAlgorithm())
                 + ", valid until " + c.getNotAfter().toInstant() + " (" + days + " days), sha256 " + fingerprint + "...";
     }
 }

@@ -94,11 +94,13 @@ final class RunCommand implements Command {
         } catch (ConfigException | StoreException e) {
             throw new UsageException("run: " + e.getMessage(), e);
         }
+        // before the addresses are printed: whoever reads them (systemd's ExecReload, a test) may send SIGHUP at
+        // once, and without the handler the JVM's default action for SIGHUP is to shut down
+        HangupReload.install(daemon, () -> load(args), args.has("config") ? args.require("config") : "the defaults");
         console.out().println("southbound " + daemon.southboundAddress().getHostString() + ":"
                 + daemon.southboundAddress().getPort());
         console.out().println("rest " + daemon.restUrl());
         console.out().flush();
-        HangupReload.install(daemon, () -> load(args), args.has("config") ? args.require("config") : "the defaults");
         awaitShutdown(daemon);
         return ExitCodes.OK;
     }

@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.pki.PkiException;
+import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.topology.Fabric;
@@ -34,7 +36,7 @@ final class SimulateCommand implements Command {
         return """
                 usage: fabric-manager simulate (--pgft SPEC | --hdft SPEC | --topology FILE) --connect HOST:PORT[,HOST:PORT...] [--pki DIR]
                                                [--only GUID[,GUID...] | --except GUID[,GUID...]] [--io-threads N]
-                                               [--no-vc-rules] [--no-lft-runs]
+                                               [--no-vc-rules] [--no-lft-runs] [--tls-provider auto|openssl|jdk]
                   Runs one switch agent per switch of the fabric in this process (each with its own TCP connection
                   to the daemon), prints progress, and runs until Ctrl-C. A fabric can be split over several
                   processes, as agents are spread over hosts: each runs the switches --only names, or all but those
@@ -46,8 +48,11 @@ final class SimulateCommand implements Command {
                   --pki DIR                speak mutual TLS: each agent presents DIR/switches/0x<guid>.crt and trusts
                                            DIR/ca.crt; missing switch certificates are issued with DIR/ca.key
                                            (without --pki the agents speak plaintext: security.insecure daemons only)
+                  --tls-provider P         the agents' TLS engine: auto (default: OpenSSL/BoringSSL when it loads and
+                                           the PKI is not Ed25519, else the JDK's), openssl or jdk
                   --commands               read fault injections from stdin, one per line: 'kill GUID power|agent',
-                                           'revive GUID', 'link down GUID PORT', 'link up GUID PORT' (switches of
+                                           'revive GUID', 'link down GUID PORT', 'link up GUID PORT', 'mute GUID'
+                                           (its failure-detector member stops, its agent runs on) (switches of
                                            this process); each is answered on stderr with 'ok: ...' or 'error: ...'
                   --only GUID[,GUID...]    run only these switches' agents
                   --except GUID[,GUID...]  run every switch's agent but these
@@ -66,6 +71,7 @@ final class SimulateCommand implements Command {
         s.add("connect");
         s.add("io-threads");
         s.add("pki");
+        s.add("tls-provider");
         s.add("only");
         s.add("except");
         return s;
@@ -90,10 +96,20 @@ final class SimulateCommand implements Command {
         if (args.flag("no-lft-runs")) {
             configured = configured.withoutLftRuns();
         }
+        if (args.has("tls-provider")) {
+            if (!args.has("pki")) {
+                throw new UsageException("simulate: --tls-provider needs --pki (without it the agents speak plaintext)");
+            }
+            configured = configured.withTlsProvider(tlsProvider("simulate", args.require("tls-provider")));
+        }
         AgentSettings base = configured;
-        java.util.function.LongFunction<AgentSettings> settings = args.has("pki")
-                ? SimulatorTls.settings("simulate", java.nio.file.Path.of(args.require("pki")), fabric, base, runs)
-                : guid -> base;
+        java.util.function.LongFunction<AgentSettings> settings = guid -> base;
+        if (args.has("pki")) {
+            SimulatorTls.Agents agents = SimulatorTls.agents("simulate", java.nio.file.Path.of(args.require("pki")), fabric,
+                    base, runs);
+            settings = agents.settings();
+            console.err().println("simulate: TLS engine " + agents.engines());
+        }
         FabricSimulator sim = new FabricSimulator(fabric, settings, runs, null, threads, null, args.longValue("seed", 1L));
         int running = sim.agents().size();
         if (running == 0) {
@@ -128,6 +144,15 @@ final class SimulateCommand implements Command {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** The TLS engine setting {@code text} names, for {@code command}'s {@code --tls-provider}. */
+    static TlsProvider tlsProvider(String command, String text) {
+        try {
+            return TlsProvider.parse(text);
+        } catch (PkiException e) {
+            throw new UsageException(command + ": --tls-provider: " + e.getMessage(), e);
+        }
     }
 
     /** The switches this process runs: all, --only's, or all but --except's (GUIDs checked against the fabric). */

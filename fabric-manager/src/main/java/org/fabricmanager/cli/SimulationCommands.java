@@ -13,7 +13,8 @@ import org.fabricmanager.topology.TopologyException;
 /**
  * Fault injection for a {@code simulate} process, one command per line on its standard input (the
  * process has no REST server): {@code kill GUID power|agent}, {@code revive GUID}, {@code link down GUID PORT},
- * {@code link up GUID PORT}. Each line is answered on the error stream with {@code ok: ...} or
+ * {@code link up GUID PORT}, {@code mute GUID} (the switch's failure-detector member stops while its agent runs on: the
+ * ring's verdict on it is false, which the daemon's second opinion must refute). Each line is answered on the error stream with {@code ok: ...} or
  * {@code error: ...}; a bad line never stops the simulator. Lines are capped at 256 characters.
  */
 final class SimulationCommands {
@@ -80,8 +81,16 @@ final class SimulationCommands {
                     }
                     return "ok: link " + Guids.format(guid) + "/" + port + " " + w[1];
                 }
+                case "mute" -> {
+                    expect(w, 2, "mute GUID");
+                    long guid = Guids.parseLenient(w[1]);
+                    if (!sim.muteDetector(guid)) {
+                        return "error: " + t + ": this simulator runs no failure-detector members";
+                    }
+                    return "ok: muted " + Guids.format(guid) + "'s failure-detector member (its agent runs on)";
+                }
                 default -> {
-                    return "error: unknown command '" + w[0] + "' (kill, revive, link down, link up)";
+                    return "error: unknown command '" + w[0] + "' (kill, revive, link down, link up, mute)";
                 }
             }
         } catch (TopologyException | IllegalArgumentException e) {

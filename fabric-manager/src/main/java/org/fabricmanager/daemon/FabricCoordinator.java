@@ -46,6 +46,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** When the fabric last changed while converged: the start of the convergence time reported. */
     private long changeStartNanos = System.nanoTime();
     private long convergences;
+    /** Told of the routing in force each time the tables converge (the quality monitor; control thread). */
+    private java.util.function.Consumer<ActiveRouting> convergedObserver = r -> { };
 
     /** The managers the coordinator sequences (built by {@link FabricManagerDaemon}). */
     record Managers(SwitchRegistry registry, AdmissionPolicy admission, DiscoveryManager discovery,
@@ -65,6 +67,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         }
         m = managers;
         sessions = switchSessions;
+    }
+
+    /** {@code observer} is told of the routing in force each time the tables converge on it (control thread). */
+    void onConverged(java.util.function.Consumer<ActiveRouting> observer) {
+        convergedObserver = observer;
     }
 
     @Override
@@ -232,6 +239,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
                     convergences == 1 ? "start" : "the first change",
                     round == null ? 0 : round.blocks(), round == null ? 0 : round.bytes(), round == null ? 0 : round.retries()));
             m.faults().reactions().converged(round, active.version());
+            convergedObserver.accept(active);
         } else if (next == DaemonState.CONVERGED) {
             m.faults().reactions().noTablesNeeded();
         }

@@ -47,6 +47,8 @@ import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.store.StateDirectoryLock;
+import org.fabricmanager.daemon.store.PendingSwitchStore;
+import org.fabricmanager.daemon.store.QuarantineStore;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingEngine;
@@ -82,7 +84,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final FabricGraphView graphView;
     private final LinkLoadService linkLoads = new LinkLoadService();
     private final RoutingManager routingManager;
-    /** Measures the quality of each routing installed, on its own thread. */
+    /** Measures the quality of each routing once its tables have converged, on its own thread. */
     private final org.fabricmanager.daemon.quality.QualityMonitor quality;
     /** Applies what-if failures and analyses their routing, off the control thread. */
     private final ExecutorService whatIfExecutor;
@@ -127,7 +129,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         long daemonId = new SecureRandom().nextLong();
         this.coordinator = new FabricCoordinator(config, queue, milestones);
         SwitchRegistry switches = new SwitchRegistry();
-        FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator);
+        FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator,
+                new QuarantineStore(config.state().path(), files));
         this.faultManager = faults;
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
                 config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft()),
@@ -139,7 +142,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         // analyses share the host with the routing of the next fault: half the processors, routing first
         int analysisThreads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         this.quality = new org.fabricmanager.daemon.quality.QualityMonitor(analysisThreads, this.registry);
-        routingManager.onInstalled(quality::measure);
+        routingManager.onInstalled(quality::installed);
+        coordinator.onConverged(quality::measure);
         this.whatIfExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "fm-whatif");
             t.setDaemon(true);
@@ -150,7 +154,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 config.push().maxInFlight(), queue, registry, coordinator);
         AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),
                 config.fabric().expectedSpec()), config.fabric().admitGuids(), config.fabric().expectedSpec(),
-                new AdmittedSwitchStore(config.state().path(), files));
+                new AdmittedSwitchStore(config.state().path(), files), new PendingSwitchStore(config.state().path(), files));
         FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
                 routingManager, pusher, faults);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
@@ -192,17 +196,19 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
                                             RoutingEngine engine, List<RestExtension> restExtensions)
             throws InterruptedException {
-        return start(config, listeners, registry, engine, restExtensions, StateFiles.LOCAL, 0);
+        return start(config, listeners, registry, engine, restExtensions, StateFiles.LOCAL, 0, () -> { });
     }
 
     /**
      * As {@link #start(DaemonConfig, List, MeterRegistry, RoutingEngine, List)}, with the stores writing
      * through {@code files} and the Raft term sent to agents: the active manager of a hot-standby group
-     * replicates its state and is fenced by its term ({@code daemon.ha}); 0 = no group.
+     * replicates its state and is fenced by its term ({@code daemon.ha}); 0 = no group. {@code beforeListening}
+     * runs once the state is loaded, just before the ports are bound: a hot standby frees the same ports there,
+     * so that they are unbound for as short a time as possible.
      */
     public static FabricManagerDaemon start(DaemonConfig config, List<DaemonListener> listeners, MeterRegistry registry,
                                             RoutingEngine engine, List<RestExtension> restExtensions, StateFiles files,
-                                            long managerTerm)
+                                            long managerTerm, Runnable beforeListening)
             throws InterruptedException {
         prepareStateDirectory(config.state().path());
         StateDirectoryLock lock = StateDirectoryLock.acquire(config.state().path());
@@ -218,6 +224,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 d.coordinator.loadState();
                 return null;
             }).get();
+            beforeListening.run();
             d.southbound = new SouthboundServer(SouthboundSecurity.settings(config).withManagerTerm(managerTerm), d.sessions,
                     d.registry);
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);

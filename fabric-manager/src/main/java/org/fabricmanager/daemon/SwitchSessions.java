@@ -43,6 +43,8 @@ final class SwitchSessions implements SouthboundListener {
     private final String vcRulesEngine;
     /** Switches refused for lacking VC rules, warned about once each (they retry with backoff). */
     private final java.util.Set<Long> refusedWithoutRules = new java.util.HashSet<>();
+    /** Each session's budget of DETECTOR_LOOKUP members, checked on the I/O thread before anything is queued. */
+    private final org.fabricmanager.daemon.faults.LookupLimiter lookups;
 
     SwitchSessions(ControlLoop queue, MilestoneLog milestones, DaemonMetrics metrics, long daemonId,
                    FabricCoordinator.Managers managers, FabricCoordinator coordinator) {
@@ -63,6 +65,7 @@ final class SwitchSessions implements SouthboundListener {
         this.m = managers;
         this.coordinator = coordinator;
         this.rejectedLog = new PendingLog(milestones);
+        this.lookups = new org.fabricmanager.daemon.faults.LookupLimiter(metrics.registry());
     }
 
     // ---- southbound callbacks (I/O threads) ---------------------------------------------------
@@ -95,6 +98,9 @@ final class SwitchSessions implements SouthboundListener {
 
     @Override
     public void detectorLookupReceived(SwitchSession session, Message.DetectorLookup lookup) {
+        if (!lookups.admit(session, lookup.members().length)) {
+            return; // dropped like a lost datagram: the member asks again after delta
+        }
         queue.append("detector-lookup " + Guids.format(session.guid()), () -> {
             ManagedSwitch ms = m.registry().get(session.guid());
             if (ms != null && ms.session() == session) {
@@ -105,6 +111,7 @@ final class SwitchSessions implements SouthboundListener {
 
     @Override
     public void sessionClosed(SwitchSession session, String reason) {
+        lookups.forget(session);
         queue.append("closed " + session.id(), () -> onClosed(session, reason));
     }
 
@@ -190,6 +197,7 @@ final class SwitchSessions implements SouthboundListener {
             String wait = m.admission().judge(ms.guid(), m.registry().admittedCount(), !m.discovery().done());
             if (wait != null) {
                 m.registry().pend(ms, wait);
+                m.admission().held(ms.guid(), wait);
                 rejectedLog.pending(ms, wait);
                 return;
             }

@@ -4,7 +4,6 @@ import java.math.BigInteger;
 import java.net.InetAddress;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
@@ -36,23 +35,17 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.fabricmanager.topology.Guids;
 
 /**
- * The fabric CA: a self-signed Ed25519 certificate that may sign end-entity certificates only
- * (path length 0), and the issuing of the two kinds of end-entity certificates the southbound knows:
- * a switch's (client authentication only, naming its GUID as {@code urn:fabric:guid:0x...}) and the
- * daemon's (server authentication only, naming {@code urn:fabric:daemon} and optionally the host names
- * and addresses agents use). The key usages keep the roles apart: the JDK refuses a switch certificate
- * offered by a server and the daemon's offered by a client. Keys are made and certificates signed by
- * the JDK's providers; BouncyCastle only assembles the certificate structures.
+ * The fabric CA: a self-signed certificate that may sign end-entity certificates only (path length 0),
+ * and the issuing of the two kinds of end-entity certificates the southbound knows: a switch's (client
+ * authentication only, naming its GUID as {@code urn:fabric:guid:0x...}) and the daemon's (server
+ * authentication only, naming {@code urn:fabric:daemon} and optionally the host names and addresses agents
+ * use). The key usages keep the roles apart: the TLS engines refuse a switch certificate offered by a server
+ * and the daemon's offered by a client. Certificates have keys of a {@link KeyType}: ECDSA P-256 under an
+ * RSA-3072 CA unless asked otherwise (why RSA: {@link KeyType}), or Ed25519 under an Ed25519 CA, as earlier
+ * releases made them; the CA signs with its key's own algorithm. Keys are
+ * made and certificates signed by the JDK's providers; BouncyCastle only assembles the certificate structures.
  */
 public final class CertificateAuthority {
-    /** Signature algorithm of every certificate. */
-    /**
-     * Key and signature algorithm of every certificate: Ed25519. Measured on the project's JDK 17, an
-     * Ed25519 signature takes about as long to make as ECDSA P-256 but five times less to check (0.8
-     * against 4.2 ms on the loaded 2-core build machine), and a TLS handshake checks two signatures per
-     * side: the daemon's CPU per agent handshake drops to about a third (docs/benchmarks.md).
-     */
-    static final String SIGNATURE = "Ed25519";
     /** Certificates start this long before they are made, so that a switch whose clock is a little behind accepts them. */
     static final Duration BACKDATE = Duration.ofHours(1);
 
@@ -68,9 +61,17 @@ public final class CertificateAuthority {
         this.clock = clock;
     }
 
-    /** Makes a new CA named {@code commonName}, valid for {@code validity}. */
+    /** Makes a new CA named {@code commonName}, valid for {@code validity}, with a key of the default type. */
     public static CertificateAuthority create(String commonName, Duration validity, Clock clock) {
-        KeyPair pair = newKeyPair();
+        return create(commonName, validity, clock, KeyType.DEFAULT);
+    }
+
+    /**
+     * Makes a new CA named {@code commonName}, valid for {@code validity}, whose certificates get keys of
+     * {@code keyType} (the CA's own key: {@link KeyType#newCaKeyPair}).
+     */
+    public static CertificateAuthority create(String commonName, Duration validity, Clock clock, KeyType keyType) {
+        KeyPair pair = keyType.newCaKeyPair();
         X500Name name = name(commonName);
         Instant now = clock.instant();
         try {
@@ -94,15 +95,27 @@ public final class CertificateAuthority {
         return key;
     }
 
-    /** Issues switch {@code guid}'s certificate (subject CN = its name, or its GUID when it has none). */
-    public IssuedCertificate issueSwitch(long guid, String switchName, Duration validity) {
-        String cn = switchName == null || switchName.isBlank() ? Guids.format(guid) : switchName;
-        return issue(cn, validity, KeyPurposeId.id_kp_clientAuth,
-                List.of(new GeneralName(GeneralName.uniformResourceIdentifier, FabricIdentity.switchUri(guid))));
+    /**
+     * The type of key this CA's certificates get: Ed25519 for an Ed25519 CA, ECDSA P-256 for any other (RSA,
+     * ECDSA), so that an Ed25519 PKI stays whole and the TLS engine can be chosen from the trust bundle alone
+     * ({@link TlsProvider}).
+     */
+    public KeyType keyType() {
+        return KeyType.of(key).filter(t -> t == KeyType.ED25519).orElse(KeyType.ECDSA_P256);
     }
 
     /**
-     * Issues the daemon's certificate.
+     * Issues switch {@code guid}'s certificate (subject CN = its name, or its GUID when it has none), with a
+     * key of the CA's {@link #keyType()}.
+     */
+    public IssuedCertificate issueSwitch(long guid, String switchName, Duration validity) {
+        String cn = switchName == null || switchName.isBlank() ? Guids.format(guid) : switchName;
+        return issue(cn, validity, List.of(new GeneralName(GeneralName.uniformResourceIdentifier,
+                FabricIdentity.switchUri(guid))), KeyPurposeId.id_kp_clientAuth);
+    }
+
+    /**
+     * Issues the daemon's certificate, with a key of the CA's {@link #keyType()}.
      *
      * @param dnsNames  host names agents may use to reach the daemon (recorded for tools that check them)
      * @param addresses addresses agents may use
@@ -116,11 +129,12 @@ public final class CertificateAuthority {
         for (InetAddress a : addresses) {
             names.add(new GeneralName(GeneralName.iPAddress, a.getHostAddress()));
         }
-        return issue("fabric-manager daemon", validity, KeyPurposeId.id_kp_serverAuth, names);
+        // client too: a hot-standby manager opens the Raft connections to its peers with this certificate
+        return issue("fabric-manager daemon", validity, names, KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth);
     }
 
-    private IssuedCertificate issue(String commonName, Duration validity, KeyPurposeId purpose, List<GeneralName> names) {
-        KeyPair pair = newKeyPair();
+    private IssuedCertificate issue(String commonName, Duration validity, List<GeneralName> names, KeyPurposeId... purposes) {
+        KeyPair pair = keyType().newKeyPair();
         Instant now = clock.instant();
         Instant notAfter = now.plus(validity);
         if (notAfter.isAfter(certificate.getNotAfter().toInstant())) {
@@ -134,7 +148,7 @@ public final class CertificateAuthority {
                     Date.from(now.minus(BACKDATE)), Date.from(notAfter), name(commonName), pub)
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
-                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose))
+                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purposes))
                     .addExtension(Extension.subjectAlternativeName, false,
                             new GeneralNames(names.toArray(GeneralName[]::new)))
                     .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pub))
@@ -145,22 +159,19 @@ public final class CertificateAuthority {
         }
     }
 
-    /** A fresh Ed25519 key pair (small keys, fast handshakes for thousands of switches). */
-    static KeyPair newKeyPair() {
-        try {
-            return KeyPairGenerator.getInstance(SIGNATURE).generateKeyPair();
-        } catch (GeneralSecurityException e) {
-            throw new PkiException("this JVM cannot make Ed25519 keys: " + e.getMessage(), e);
-        }
-    }
-
     private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer) throws GeneralSecurityException {
         try {
-            ContentSigner s = new JcaContentSignerBuilder(SIGNATURE).build(signer);
+            ContentSigner s = new JcaContentSignerBuilder(signatureAlgorithm(signer)).build(signer);
             return new JcaX509CertificateConverter().getCertificate(builder.build(s));
         } catch (OperatorCreationException e) {
             throw new GeneralSecurityException(e.getMessage(), e);
         }
+    }
+
+    /** The algorithm a CA key signs with: its key type's, or SHA-256 with RSA for an RSA CA made elsewhere. */
+    private static String signatureAlgorithm(PrivateKey signer) {
+        return KeyType.of(signer).map(KeyType::signatureAlgorithm)
+                .orElse("RSA".equals(signer.getAlgorithm()) ? "SHA256withRSA" : "SHA256withECDSA");
     }
 
     private static X500Name name(String commonName) {

@@ -13,12 +13,12 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * encrypt the key into an in-memory PKCS#12 store and decrypt it again (10,000 PBKDF2 iterations each
  * way, tens of milliseconds per context): the simulator builds one context per switch.
  */
-final class FixedKeyManager extends X509ExtendedKeyManager {
+public final class FixedKeyManager extends X509ExtendedKeyManager {
     private static final String ALIAS = "fabric";
     private final X509Certificate[] chain;
     private final PrivateKey key;
 
-    FixedKeyManager(X509Certificate[] chain, PrivateKey key) {
+    public FixedKeyManager(X509Certificate[] chain, PrivateKey key) {
         this.chain = chain.clone();
         this.key = key;
     }

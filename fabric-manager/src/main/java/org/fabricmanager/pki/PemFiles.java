@@ -113,7 +113,7 @@ public final class PemFiles {
                 case "1.2.840.113549.1.1.1" -> "RSA";
                 case "1.3.101.112" -> "Ed25519";
                 default -> throw new PkiException(file + ": private key of unsupported algorithm " + oid
-                        + " (fabric-manager makes Ed25519 keys; ECDSA and RSA keys are read too)");
+                        + " (fabric-manager makes ECDSA P-256 and Ed25519 keys and reads RSA keys too)");
             };
             return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(info.getEncoded()));
         } catch (GeneralSecurityException | IOException e) {

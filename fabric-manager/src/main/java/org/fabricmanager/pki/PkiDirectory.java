@@ -71,33 +71,88 @@ public final class PkiDirectory {
         return Files.exists(caCertificate());
     }
 
+    /** Creates a new CA and the daemon's certificate, with keys of the default type ({@link KeyType#DEFAULT}). */
+    public CertificateAuthority init(String caName, Duration caValidity, List<String> daemonNames,
+                                     List<InetAddress> daemonAddresses, Duration validity, Clock clock) {
+        return init(caName, caValidity, daemonNames, daemonAddresses, validity, clock, KeyType.DEFAULT);
+    }
+
     /**
-     * Creates a new CA and the daemon's certificate.
+     * Creates a new CA and the daemon's certificate, both with keys of {@code keyType}, the type of every
+     * certificate the CA issues ({@link CertificateAuthority#keyType()}).
      *
      * @throws PkiException when the directory already has a CA (never overwritten: every certificate it
      *                      issued would stop being trusted)
      */
     public CertificateAuthority init(String caName, Duration caValidity, List<String> daemonNames,
-                                     List<InetAddress> daemonAddresses, Duration validity, Clock clock) {
+                                     List<InetAddress> daemonAddresses, Duration validity, Clock clock, KeyType keyType) {
         if (hasCa()) {
             throw new PkiException(caCertificate() + " exists already; a new CA would invalidate every certificate it "
                     + "issued (to rotate the CA, init another directory and follow docs/security.md)");
         }
         createPrivateDirectory(dir);
-        CertificateAuthority ca = CertificateAuthority.create(caName, caValidity, clock);
+        CertificateAuthority ca = CertificateAuthority.create(caName, caValidity, clock, keyType);
         PemFiles.writePrivateKey(caKey(), ca.key());
         PemFiles.writeCertificates(caCertificate(), List.of(ca.certificate()));
         issueDaemon(ca, daemonNames, daemonAddresses, validity);
         return ca;
     }
 
-    /** (Re-)issues the daemon's certificate and key. */
+    /** (Re-)issues the daemon's certificate and key (of the CA's key type). */
     public IssuedCertificate issueDaemon(CertificateAuthority ca, List<String> names, List<InetAddress> addresses,
                                          Duration validity) {
         IssuedCertificate daemon = ca.issueDaemon(names, addresses, validity);
         PemFiles.writePrivateKey(daemonKey(), daemon.key());
         PemFiles.writeCertificates(daemonCertificate(), List.of(daemon.certificate()));
         return daemon;
+    }
+
+    /**
+     * Issues a daemon certificate and key into {@code target}, another management node's directory, with
+     * {@code ca.crt} copied there from this one: what a hot-standby manager's {@code security.pkiDirectory} needs,
+     * and nothing more (no CA key, no switch keys). Each manager gets its own key, so that one node's stolen key
+     * can be revoked by re-issuing the others.
+     */
+    public IssuedCertificate issueDaemonInto(PkiDirectory target, CertificateAuthority ca, List<String> names,
+                                             List<InetAddress> addresses, Duration validity) {
+        createPrivateDirectory(target.dir);
+        PemFiles.writeCertificates(target.caCertificate(), PemFiles.readCertificates(caCertificate()));
+        return target.issueDaemon(ca, names, addresses, validity);
+    }
+
+    /**
+     * The host names and addresses the current {@code daemon.crt} names, so that re-issuing it keeps them; empty
+     * lists when there is no such file.
+     */
+    public DaemonNames daemonNames() {
+        if (!Files.exists(daemonCertificate())) {
+            return new DaemonNames(List.of(), List.of());
+        }
+        X509Certificate c = PemFiles.readCertificate(daemonCertificate());
+        List<String> dns = new java.util.ArrayList<>();
+        List<InetAddress> ips = new java.util.ArrayList<>();
+        try {
+            java.util.Collection<List<?>> sans = c.getSubjectAlternativeNames();
+            for (List<?> n : sans == null ? List.<List<?>>of() : sans) {
+                if (n.get(0) instanceof Integer type && type == 2) {
+                    dns.add((String) n.get(1));
+                } else if (n.get(0) instanceof Integer type && type == 7) {
+                    // a literal address as the JDK prints it: parsed without a name lookup
+                    ips.add(InetAddress.getByName((String) n.get(1)));
+                }
+            }
+        } catch (java.security.cert.CertificateParsingException | java.net.UnknownHostException e) {
+            throw new PkiException(daemonCertificate() + ": unreadable subject alternative names: " + e.getMessage(), e);
+        }
+        return new DaemonNames(dns, ips);
+    }
+
+    /** The host names and addresses a daemon certificate names (besides {@value FabricIdentity#DAEMON_URI}). */
+    public record DaemonNames(List<String> dnsNames, List<InetAddress> addresses) {
+        public DaemonNames {
+            dnsNames = List.copyOf(dnsNames);
+            addresses = List.copyOf(addresses);
+        }
     }
 
     /** Loads the CA that issues (its certificate is the first of {@code ca.crt} whose key is {@code ca.key}). */
@@ -116,7 +171,7 @@ public final class PkiDirectory {
     }
 
     /**
-     * Issues switch {@code guid}'s certificate and key.
+     * Issues switch {@code guid}'s certificate and key (of the CA's key type).
      *
      * @param replace replace an existing certificate (rotation); otherwise an existing one is kept
      * @return true when one was written

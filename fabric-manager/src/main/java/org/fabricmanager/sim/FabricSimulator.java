@@ -210,6 +210,21 @@ public final class FabricSimulator implements AutoCloseable {
         return faults.get(guid);
     }
 
+    /**
+     * Fault injection: switch {@code guid}'s failure-detector member stops while its agent runs on (a crashed
+     * detector thread, a firewall dropping its UDP): the ring declares a switch dead that still answers its
+     * session. False without detector members.
+     */
+    public synchronized boolean muteDetector(long guid) {
+        SwitchAgent agent = agent(guid);
+        if (detectors == null) {
+            return false;
+        }
+        detectors.stop(guid);
+        LOG.info("simulator: muted the failure-detector member of {}", agent);
+        return true;
+    }
+
     /** Kills switch {@code guid} (see {@link KillMode}). */
     public synchronized void kill(long guid, KillMode mode) {
         SwitchAgent agent = agent(guid);

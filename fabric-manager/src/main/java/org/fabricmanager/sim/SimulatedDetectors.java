@@ -82,6 +82,9 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
                 ring.overlay() == Message.Overlay.HYPERCUBE ? Overlay.HYPERCUBE : Overlay.BMG,
                 Duration.ofMillis(ring.pauseMs()));
         StartMode mode = ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP;
+        if (mode == StartMode.BOOTSTRAP) {
+            parameters = parameters.withStartupGrace(coldStartGrace(parameters.suspicionTimeout()));
+        }
         DetectorConfig config;
         if (ring.window()) {
             java.util.Map<Integer, InetSocketAddress> known = new java.util.HashMap<>();
@@ -147,6 +150,19 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
             running.completeExceptionally(new IllegalStateException("the simulator is closing"));
         }
         return running;
+    }
+
+    /**
+     * How long a member of a cold start (BOOTSTRAP) waits for an emitter it has never heard from: members start as
+     * their configurations arrive, in no ring order and over seconds (each agent's window waits behind its table
+     * blocks; here one thread starts them all), so the SC'16 2δ, meant for members started at once, declared
+     * emitters dead that had simply not started yet (a false death and a rejoin after a demo's cold start). An
+     * emitter once heard is suspected after δ as always; one that never starts is found after this grace, the time
+     * the daemon itself waits for every configuration's answer by default ({@code faults.detector.startupGraceMs}).
+     */
+    static java.time.Duration coldStartGrace(java.time.Duration delta) {
+        java.time.Duration grace = java.time.Duration.ofSeconds(30);
+        return grace.compareTo(delta.multipliedBy(2)) < 0 ? delta.multipliedBy(2) : grace;
     }
 
     /**

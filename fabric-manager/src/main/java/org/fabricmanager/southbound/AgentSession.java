@@ -90,6 +90,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     /** The same batches, to find the one an ERROR about one of its blocks belongs to (txid ranges). */
     private final List<Pending<CommitAck>> batches = new ArrayList<>();
     private final Map<Integer, Pending<DetectorConfigReply>> pendingConfigs = new HashMap<>();
+    /** Echoes sent by {@link #probe}, by txid: their replies complete them (the periodic echoes are not here). */
+    private final Map<Integer, Pending<Long>> probes = new HashMap<>();
 
     private Channel channel;
     private volatile State state = State.AWAIT_HELLO;
@@ -248,6 +250,39 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         });
     }
 
+    @Override
+    public CompletableFuture<Long> probe(long timeoutMs) {
+        CompletableFuture<Long> future = new CompletableFuture<>();
+        whenActive(future, () -> {
+            int txid = takeTxid();
+            Pending<Long> p = new Pending<>(future, new int[] {txid});
+            probes.put(txid, p);
+            channel.writeAndFlush(new EchoRequest(txid, System.nanoTime()));
+            p.timer = channel.eventLoop().schedule(() -> finish(probes, p, null, new RequestFailedException(
+                    "no echo reply within " + timeoutMs + " ms", true)), timeoutMs, TimeUnit.MILLISECONDS);
+        });
+        return future;
+    }
+
+    /**
+     * Runs {@code request} on the session's event loop if the session is active there; otherwise fails
+     * {@code future} with a {@link RequestFailedException} saying why (not connected, or the state it is in).
+     */
+    private void whenActive(CompletableFuture<?> future, Runnable request) {
+        Channel ch = channel;
+        if (ch == null) {
+            future.completeExceptionally(new RequestFailedException(this + " is not connected", false));
+            return;
+        }
+        ch.eventLoop().execute(() -> {
+            if (state != State.ACTIVE) {
+                future.completeExceptionally(new RequestFailedException(this + " is " + state, false));
+                return;
+            }
+            request.run();
+        });
+    }
+
     /** Sends {@code count} frames of one configuration under the session's txids, flushing once. */
     private <M extends Message> CompletableFuture<DetectorConfigReply> sendConfigFrames(
             int count, java.util.function.IntFunction<M> frame, java.util.function.BiFunction<M, Integer, M> withTxid,
@@ -288,16 +323,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     @Override
     public CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
         CompletableFuture<CommitAck> future = new CompletableFuture<>();
-        Channel ch = channel;
-        if (ch == null) {
-            future.completeExceptionally(new RequestFailedException(this + " is not connected", false));
-            return future;
-        }
-        ch.eventLoop().execute(() -> {
-            if (state != State.ACTIVE) {
-                future.completeExceptionally(new RequestFailedException(this + " is " + state, false));
-                return;
-            }
+        whenActive(future, () -> {
             // a few buffers and one flush for the whole batch: at a full push that is a thousand 85-byte frames
             // per switch, which as separate messages cost more in the pipeline than on the wire
             ByteBuf frames = channel.alloc().buffer(Math.min(BATCH_BUFFER_BYTES, batch.blocks().size()
@@ -553,6 +579,10 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             ctx.writeAndFlush(new EchoReply(echo.txid(), echo.timestamp()));
         } else if (msg instanceof EchoReply echo) {
             lastRttNanos = Math.max(0, System.nanoTime() - echo.timestamp());
+            Pending<Long> probe = probes.get(echo.txid());
+            if (probe != null) {
+                finish(probes, probe, lastRttNanos, null);
+            }
         } else if (msg instanceof Message.Ack ack) {
             Pending<DetectorConfigReply> c = pendingConfigs.get(ack.txid());
             if (c != null && (ack.ackedType() == MessageType.DETECTOR_CONFIG || ack.ackedType() == MessageType.DETECTOR_WINDOW)
@@ -704,6 +734,9 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         DetectorConfigReply noAnswer = new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " closed");
         for (Pending<DetectorConfigReply> p : new ArrayList<>(pendingConfigs.values())) {
             finish(pendingConfigs, p, noAnswer, null);
+        }
+        for (Pending<Long> p : new ArrayList<>(probes.values())) {
+            finish(probes, p, null, closed);
         }
         String reason = closeReason != null ? closeReason : "connection closed by the agent";
         LOG.debug("{}: closed in state {}: {}", this, previous, reason);

@@ -1,6 +1,5 @@
 package org.fabricmanager.southbound;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -8,18 +7,21 @@ import java.util.function.Supplier;
 
 /**
  * The session handler of a hot-standby manager's southbound listener: it answers an agent's HELLO with
- * {@code ERROR NOT_LEADER} carrying the active manager's southbound address (empty while none is known)
- * and closes. Anything else, a silence longer than the handshake timeout, or a frame the decoder refuses
+ * {@code ERROR NOT_LEADER} carrying the active manager's southbound address and closes; while no live
+ * leader is known the HELLO is held ({@link ParkedHellos}) until one is, or answered with an empty address
+ * after the longest hold. Anything else, a silence longer than the handshake timeout, or a frame the decoder refuses
  * closes the connection without an answer. The connection went through the same TLS as a manager's, so
  * only an authenticated agent learns the address, and it will authenticate the leader in turn.
  */
 final class NotLeaderResponder extends SimpleChannelInboundHandler<Message> {
     private final Supplier<String> leader;
+    private final ParkedHellos parked;
     private final SouthboundRejections rejections;
 
     /** @param leader the active manager's {@code HOST:PORT}, {@code null} while unknown (called per HELLO) */
-    NotLeaderResponder(Supplier<String> leader, SouthboundRejections rejections) {
+    NotLeaderResponder(Supplier<String> leader, ParkedHellos parked, SouthboundRejections rejections) {
         this.leader = leader;
+        this.parked = parked;
         this.rejections = rejections;
     }
 
@@ -27,8 +29,11 @@ final class NotLeaderResponder extends SimpleChannelInboundHandler<Message> {
     protected void channelRead0(ChannelHandlerContext ctx, Message msg) {
         if (msg instanceof Message.Hello hello) {
             String address = leader.get();
-            ctx.writeAndFlush(new Message.ErrorReport(hello.txid(), ErrorCode.NOT_LEADER.code(), MessageType.HELLO.code(),
-                    address == null ? "" : address)).addListener(ChannelFutureListener.CLOSE);
+            if (address == null) {
+                parked.park(ctx.channel(), hello.txid());
+            } else {
+                ParkedHellos.answer(ctx.channel(), hello.txid(), address);
+            }
         } else {
             ctx.close();
         }

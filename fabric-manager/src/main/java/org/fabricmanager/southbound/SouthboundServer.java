@@ -17,6 +17,8 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +53,13 @@ public final class SouthboundServer implements AutoCloseable {
     /** Runs TLS handshake work (secure daemons); as many threads as I/O threads, idle ones released. */
     private final ThreadPoolExecutor handshakeWork;
     private final Counter connections;
+    /**
+     * The handshake gauges this server registered, removed at close: a standby opens a new server in the same
+     * registry after each term it led, and Micrometer would keep the first server's gauges (reading a closed
+     * server's admission) instead of registering the new ones.
+     */
+    private final List<Gauge> gauges = new ArrayList<>(2);
+    private final MeterRegistry registry;
     private Channel serverChannel;
 
     /** A server whose refused peers are counted in memory only. */
@@ -60,11 +69,11 @@ public final class SouthboundServer implements AutoCloseable {
 
     /** @param registry where {@value SouthboundRejections#METER} is counted ({@code null}: nowhere) */
     public SouthboundServer(SouthboundSettings settings, SouthboundListener listener, MeterRegistry registry) {
-        this(settings, registry, settings.idleTimeoutMs(), "southbound", null, listener);
+        this(settings, registry, settings.idleTimeoutMs(), "southbound", null, null, listener);
     }
 
     private SouthboundServer(SouthboundSettings settings, MeterRegistry registry, long idleMs, String role,
-                             java.util.function.Supplier<String> leader, SouthboundListener listener) {
+                             java.util.function.Supplier<String> leader, ParkedHellos parked, SouthboundListener listener) {
         this.settings = settings;
         this.idleMs = idleMs;
         this.role = role;
@@ -78,21 +87,22 @@ public final class SouthboundServer implements AutoCloseable {
         this.handshakeWork = new ThreadPoolExecutor(tlsThreads, tlsThreads, 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), new DefaultThreadFactory("fm-southbound-tls", true));
         handshakeWork.allowCoreThreadTimeOut(true);
+        this.registry = registry;
         if (registry != null) {
             connections = Counter.builder(CONNECTIONS_METER).description("TCP connections accepted from agents (or anyone)")
                     .register(registry);
             if (settings.secure()) {
-                Gauge.builder(HANDSHAKES_METER, admission, HandshakeAdmission::active).tag("phase", "active")
-                        .description("TLS handshakes in progress").register(registry);
-                Gauge.builder(HANDSHAKES_METER, admission, HandshakeAdmission::waiting).tag("phase", "waiting")
-                        .description("connections waiting for a TLS handshake slot").register(registry);
+                gauges.add(Gauge.builder(HANDSHAKES_METER, admission, HandshakeAdmission::active).tag("phase", "active")
+                        .description("TLS handshakes in progress").register(registry));
+                gauges.add(Gauge.builder(HANDSHAKES_METER, admission, HandshakeAdmission::waiting).tag("phase", "waiting")
+                        .description("connections waiting for a TLS handshake slot").register(registry));
             }
         } else {
             connections = null;
         }
         SouthboundRejections refused = this.rejections;
         this.sessions = listener != null ? () -> new AgentSession(settings, listener, refused)
-                : () -> new NotLeaderResponder(leader, refused);
+                : () -> new NotLeaderResponder(leader, parked, refused);
     }
 
     /** TLS handshakes in progress now (0 on a plaintext daemon). */
@@ -111,11 +121,12 @@ public final class SouthboundServer implements AutoCloseable {
      * ({@link NotLeaderResponder}, docs/protocol.md section 3.16). One I/O thread: it holds no session.
      *
      * @param leader the active manager's southbound {@code HOST:PORT}, {@code null} while unknown
+     * @param parked where HELLOs wait while {@code leader} is {@code null}
      */
     public static SouthboundServer redirecting(SouthboundSettings settings, java.util.function.Supplier<String> leader,
-                                               MeterRegistry registry) {
+                                               ParkedHellos parked, MeterRegistry registry) {
         return new SouthboundServer(settings.withIoThreads(1), registry, settings.handshakeTimeoutMs(), "standby southbound",
-                leader, null);
+                leader, parked, null);
     }
 
     /** The peers refused so far. */
@@ -165,6 +176,16 @@ public final class SouthboundServer implements AutoCloseable {
         return bound;
     }
 
+    /**
+     * Unbinds the listening port and keeps the connections: a standby that was elected frees its port for its
+     * manager and then tells the agents it held where that manager listens.
+     */
+    public void stopAccepting() {
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+    }
+
     /** Stops accepting, closes every session and releases the I/O threads. */
     @Override
     public void close() {
@@ -188,5 +209,9 @@ public final class SouthboundServer implements AutoCloseable {
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         handshakeWork.shutdownNow();
+        for (Gauge g : gauges) {
+            registry.remove(g);
+        }
+        gauges.clear();
     }
 }

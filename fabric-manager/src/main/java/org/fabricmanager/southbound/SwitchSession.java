@@ -28,6 +28,16 @@ public interface SwitchSession {
     /** The last echo round-trip time in nanoseconds, or -1 before the first reply. */
     long lastRttNanos();
 
+    /**
+     * Sends an ECHO_REQUEST now, for a fresh sign of life: the reply can only come from an agent that ran after
+     * this call, which traffic received earlier (already in the socket buffer, or read late by a busy daemon)
+     * cannot prove.
+     *
+     * @return completed with the round trip in nanoseconds when the agent answers; failed with
+     *         {@link RequestFailedException} when nothing comes within {@code timeoutMs} or the session closes
+     */
+    CompletableFuture<Long> probe(long timeoutMs);
+
     /** Completes the handshake's GUID check: the agent may send its PORT_INFO. */
     void acceptHello(long daemonId);
 

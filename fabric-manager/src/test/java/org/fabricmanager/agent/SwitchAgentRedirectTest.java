@@ -20,6 +20,7 @@ import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.ErrorReport;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.HelloReply;
+import org.fabricmanager.southbound.ParkedHellos;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundServer;
 import org.fabricmanager.southbound.SouthboundSettings;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A hot-standby manager's southbound ({@link SouthboundServer#redirecting}) answers HELLO with
- * {@code ERROR NOT_LEADER} and the leader's address, and an agent goes straight there, not around its list.
+ * {@code ERROR NOT_LEADER} and the leader's address, holds it while no leader is known, and an agent goes
+ * straight to the address, not around its list.
  */
 class SwitchAgentRedirectTest {
     private final NioEventLoopGroup group = new NioEventLoopGroup(1);
@@ -46,7 +48,7 @@ class SwitchAgentRedirectTest {
     @Test
     void aStandbyAnswersHelloWithTheLeadersAddressAndCloses() throws Exception {
         AtomicReference<String> leader = new AtomicReference<>();
-        SouthboundServer standby = SouthboundServer.redirecting(settings(), leader::get, null);
+        SouthboundServer standby = SouthboundServer.redirecting(settings(), leader::get, new ParkedHellos(200), null);
         int port = standby.start().getPort();
         try {
             try (Socket s = new Socket("127.0.0.1", port)) {
@@ -54,7 +56,7 @@ class SwitchAgentRedirectTest {
                 s.getOutputStream().write(frame(new Hello(7, 2, 2, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s")));
                 ErrorReport e = lastError(readUntilClosed(s));
                 assertThat(e.errorCode()).contains(ErrorCode.NOT_LEADER);
-                assertThat(e.message()).as("no leader known yet").isEmpty();
+                assertThat(e.message()).as("no leader known within the longest hold").isEmpty();
                 assertThat(e.txid()).isEqualTo(7);
             }
             leader.set("127.0.0.1:7654");
@@ -77,6 +79,33 @@ class SwitchAgentRedirectTest {
     }
 
     @Test
+    void aHelloHeldWhileNoLeaderIsKnownIsAnsweredWithTheLeaderOnceKnownEvenAfterThePortIsUnbound() throws Exception {
+        ParkedHellos parked = new ParkedHellos(60_000);
+        SouthboundServer standby = SouthboundServer.redirecting(settings(), () -> null, parked, null);
+        int port = standby.start().getPort();
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(frame(new Hello(9, 2, 2, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s")));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (parked.size() == 0) {
+                assertThat(System.nanoTime()).as("the HELLO is held").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+            // the elected standby frees its port for its manager; the held agent keeps its connection
+            standby.stopAccepting();
+            assertThat(s.getInputStream().available()).isZero();
+            assertThat(parked.release("127.0.0.1:7654")).isEqualTo(1);
+            ErrorReport e = lastError(readUntilClosed(s));
+            assertThat(e.errorCode()).contains(ErrorCode.NOT_LEADER);
+            assertThat(e.message()).isEqualTo("127.0.0.1:7654");
+            assertThat(e.txid()).isEqualTo(9);
+            assertThat(parked.size()).isZero();
+        } finally {
+            standby.close();
+        }
+    }
+
+    @Test
     void anAgentFollowsTheRedirectAtOnceEvenToAManagerNotInItsList() throws Exception {
         int closedPort;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -85,7 +114,7 @@ class SwitchAgentRedirectTest {
         try (ServerSocket manager = new ServerSocket(0)) {
             manager.setSoTimeout(10_000);
             SouthboundServer standby = SouthboundServer.redirecting(settings(), () -> "127.0.0.1:" + manager.getLocalPort(),
-                    null);
+                    new ParkedHellos(1_000), null);
             int standbyPort = standby.start().getPort();
             InetSocketAddress first = new InetSocketAddress("127.0.0.1", standbyPort);
             InetSocketAddress dead = new InetSocketAddress("127.0.0.1", closedPort);

@@ -94,6 +94,33 @@ class DaemonCommandsTest {
     }
 
     @Test
+    void reissuingTheDaemonCertificateKeepsItsNamesAndOutWritesAnotherManagersDirectory() throws Exception {
+        Path pki = dir.resolve("pki");
+        assertThat(run("pki", "init", "--dir", pki.toString(), "--daemon-dns", "mgmt1", "--daemon-ip", "10.0.0.1")).isZero();
+        assertThat(run("pki", "issue", "--dir", pki.toString(), "--daemon")).isZero();
+        assertThat(out()).contains("re-issued for mgmt1, 10.0.0.1");
+        assertThat(sans(pki.resolve("daemon.crt"))).contains("mgmt1", "10.0.0.1");
+
+        Path mgmt2 = dir.resolve("pki-mgmt2");
+        assertThat(run("pki", "issue", "--dir", pki.toString(), "--daemon", "--daemon-dns", "mgmt2", "--out",
+                mgmt2.toString())).isZero();
+        assertThat(sans(mgmt2.resolve("daemon.crt"))).contains("mgmt2").doesNotContain("mgmt1");
+        assertThat(mgmt2.resolve("ca.crt")).hasSameBinaryContentAs(pki.resolve("ca.crt"));
+        assertThat(mgmt2.resolve("ca.key")).doesNotExist();
+        assertThat(java.nio.file.Files.getPosixFilePermissions(mgmt2.resolve("daemon.key")))
+                .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        assertThat(sans(pki.resolve("daemon.crt"))).as("the CA's own directory untouched").contains("mgmt1");
+        assertThat(run("pki", "issue", "--dir", pki.toString(), "--guid", "0x1", "--out", mgmt2.toString())).isEqualTo(2);
+        assertThat(err()).contains("go with --daemon");
+    }
+
+    private static java.util.List<String> sans(Path certificate) throws Exception {
+        return org.fabricmanager.pki.PemFiles.readCertificate(certificate).getSubjectAlternativeNames().stream()
+                .map(n -> String.valueOf(n.get(1))).toList();
+    }
+
+    @Test
     void aConfigurationFileIsReadOnlyUpToOneMebibyte() throws Exception {
         assertThat(run("run", "--config", "/dev/zero")).isEqualTo(2);
         assertThat(err()).contains("/dev/zero: larger than 1048576 bytes");

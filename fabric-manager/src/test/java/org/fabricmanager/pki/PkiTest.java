@@ -40,7 +40,9 @@ class PkiTest {
         X509Certificate sw = ca.issueSwitch(0x10L, "s", Duration.ofDays(1)).certificate();
         X509Certificate daemon = ca.issueDaemon(List.of("fm.example"), List.of(), Duration.ofDays(1)).certificate();
         assertThat(sw.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.2"); // clientAuth only
-        assertThat(daemon.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1"); // serverAuth only
+        // serverAuth, and clientAuth for a hot-standby manager dialling its peers' Raft ports; as a client of the
+        // southbound it names no switch and is refused (AgentSession), and no switch certificate can serve
+        assertThat(daemon.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2");
         assertThat(FabricIdentity.isDaemon(daemon)).isTrue();
         assertThat(FabricIdentity.switchGuid(daemon)).isEmpty();
         assertThat(sw.getBasicConstraints()).isEqualTo(-1);
@@ -102,5 +104,45 @@ class PkiTest {
         Files.write(dir.resolve("big.crt"), new byte[PemFiles.MAX_PEM_BYTES + 1]);
         assertThatThrownBy(() -> PemFiles.readCertificates(dir.resolve("big.crt"))).isInstanceOf(PkiException.class)
                 .hasMessageContaining("larger than");
+    }
+
+    @Test
+    void aNewPkiIssuesEcdsaP256CertificatesSignedByAnRsaCa() throws Exception {
+        PkiDirectory pki = new PkiDirectory(dir.resolve("pki"));
+        CertificateAuthority ca = pki.init("t", Duration.ofDays(1), List.of(), List.of(), Duration.ofDays(1), Clock.systemUTC());
+        assertThat(ca.keyType()).isEqualTo(KeyType.ECDSA_P256);
+        assertThat(ca.certificate().getPublicKey().getAlgorithm()).isEqualTo("RSA");
+        assertThat(((java.security.interfaces.RSAKey) ca.certificate().getPublicKey()).getModulus().bitLength())
+                .isEqualTo(3072);
+        pki.issueSwitch(pki.loadCa(Clock.systemUTC()), 0x10L, "s", Duration.ofDays(1), false);
+        TlsMaterial sw = pki.switchMaterial(0x10L).orElseThrow();
+        assertThat(KeyType.of(sw.key())).contains(KeyType.ECDSA_P256);
+        assertThat(KeyType.of(sw.certificate().getPublicKey())).contains(KeyType.ECDSA_P256);
+        assertThat(sw.certificate().getSigAlgName()).isEqualTo("SHA256withRSA");
+        assertThat(KeyType.of(pki.daemonMaterial().key())).contains(KeyType.ECDSA_P256);
+        sw.certificate().verify(ca.certificate().getPublicKey());
+    }
+
+    @Test
+    void anEd25519PkiAsEarlierReleasesMadeItIsStillReadAndIssuedFrom() throws Exception {
+        PkiDirectory pki = new PkiDirectory(dir.resolve("pki"));
+        pki.init("t", Duration.ofDays(1), List.of(), List.of(), Duration.ofDays(1), Clock.systemUTC(), KeyType.ED25519);
+        CertificateAuthority loaded = pki.loadCa(Clock.systemUTC());
+        assertThat(loaded.keyType()).isEqualTo(KeyType.ED25519);
+        var materials = pki.switchMaterials(java.util.Map.of(0x20L, "s"), Duration.ofDays(1), Clock.systemUTC());
+        TlsMaterial sw = materials.get(0x20L);
+        assertThat(KeyType.of(sw.key())).contains(KeyType.ED25519);
+        assertThat(sw.certificate().getSigAlgName()).isEqualTo("Ed25519");
+        assertThat(FabricIdentity.switchGuid(sw.certificate())).hasValue(0x20L);
+        assertThat(KeyType.of(pki.daemonMaterial().certificate().getPublicKey())).contains(KeyType.ED25519);
+    }
+
+    @Test
+    void keyTypesAreNamedAsOnTheCommandLine() {
+        assertThat(KeyType.parse("ecdsa-p256")).isEqualTo(KeyType.ECDSA_P256);
+        assertThat(KeyType.parse(" Ed25519 ")).isEqualTo(KeyType.ED25519);
+        assertThat(KeyType.DEFAULT).isEqualTo(KeyType.ECDSA_P256);
+        assertThatThrownBy(() -> KeyType.parse("rsa")).isInstanceOf(PkiException.class)
+                .hasMessageContaining("ecdsa-p256, ed25519");
     }
 }

@@ -130,6 +130,25 @@ class AgentSessionTest {
         assertThat(next()).startsWith("closed");
     }
 
+    @Test
+    void aProbeIsAnsweredByARunningAgentAndTimesOutOnAFrozenOne() throws Exception {
+        SwitchAgent agent = agent(8);
+        agent.start();
+        assertThat(next()).isEqualTo("hello s8");
+        assertThat(next()).isEqualTo("ports 4");
+        AgentSession session = byGuid.get(8L);
+        assertThat(session.probe(2_000).get(5, TimeUnit.SECONDS)).as("a round trip in ns").isPositive();
+
+        taps.get(8L).freeze(); // SIGSTOP-like: the connection stays open, nothing is read or written
+        assertThatThrownBy(() -> session.probe(300).get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOfSatisfying(RequestFailedException.class, e -> assertThat(e.timeout()).isTrue());
+        assertThat(session.state()).as("a missed probe alone closes nothing").isEqualTo(AgentSession.State.ACTIVE);
+        java.util.concurrent.CompletableFuture<Long> pending = session.probe(60_000);
+        session.close("test");
+        assertThatThrownBy(() -> pending.get(5, TimeUnit.SECONDS)).cause().isInstanceOfSatisfying(
+                RequestFailedException.class, e -> assertThat(e.timeout()).as("failed by the close").isFalse());
+    }
+
     /** A 3-member ring in two chunks, for switch {@code self} at ring index 1. */
     private static List<Message.DetectorConfig> ringConfig(long self) throws Exception {
         java.net.InetAddress lo = java.net.InetAddress.getLoopbackAddress();

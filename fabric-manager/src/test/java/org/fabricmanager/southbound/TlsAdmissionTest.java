@@ -23,6 +23,7 @@ import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.TlsContexts;
 import org.fabricmanager.pki.TlsMaterial;
+import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
@@ -83,9 +84,9 @@ class TlsAdmissionTest {
     /** A secure server whose HELLO timer is {@code helloTimeoutMs} and whose handshakes are paced by {@code limits}. */
     private void startServer(int helloTimeoutMs, TlsAdmissionLimits limits) throws Exception {
         IssuedCertificate daemon = ca.issueDaemon(List.of(), List.of(), Duration.ofDays(1));
+        TlsMaterial material = new TlsMaterial(List.of(daemon.certificate()), daemon.key(), List.of(ca.certificate()));
         SouthboundSettings settings = new SouthboundSettings("127.0.0.1", 0, 4096, helloTimeoutMs, 200, 5_000, 1)
-                .withTls(TlsContexts.server(new TlsMaterial(List.of(daemon.certificate()), daemon.key(),
-                        List.of(ca.certificate()))))
+                .withTls(TlsContexts.server(material, TlsProvider.AUTO.engine(material)))
                 .withTlsAdmission(limits);
         server = new SouthboundServer(settings, listener, registry);
         address = server.start();

@@ -4,6 +4,8 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
+import org.fabricmanager.pki.PkiException;
+import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.southbound.SouthboundSettings;
 import org.fabricmanager.southbound.TlsAdmissionLimits;
@@ -47,7 +49,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     /** A configuration with the default (secure, but not yet provisioned) security section. */
     public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
                         Push push, State state, Faults faults) {
-        this(southbound, rest, fabric, discovery, routing, push, state, faults, Security.of(null, null, null, null, null, null));
+        this(southbound, rest, fabric, discovery, routing, push, state, faults, Security.of(null, null, null, null, null, null, null));
     }
 
     @JsonCreator
@@ -66,7 +68,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 push != null ? push : Push.of(null, null, null),
                 state != null ? state : State.of(null),
                 faults != null ? faults : Faults.of(null, null, null, null, null),
-                security != null ? security : Security.of(null, null, null, null, null, null),
+                security != null ? security : Security.of(null, null, null, null, null, null, null),
                 ha != null ? ha : Ha.of(null, null, null, null, null));
     }
 
@@ -460,11 +462,16 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      * @param privateKey           the daemon's PKCS#8 key PEM (mode 0600), or {@code null} for {@code pkiDirectory/daemon.key}
      * @param trustedCas           the CA bundle agents' certificates must chain to, or {@code null} for {@code pkiDirectory/ca.crt}
      * @param incarnationAheadMs   a HELLO whose incarnation (start time in µs) lies more than this ahead of the daemon's clock is refused
+     * @param tlsProvider          the southbound's TLS engine: auto (BoringSSL when it loads and the keys are not
+     *                             Ed25519, else the JDK's), openssl or jdk ({@link TlsProvider})
      */
     public record Security(boolean insecure, String pkiDirectory, String certificate, String privateKey, String trustedCas,
-                           int incarnationAheadMs) {
+                           int incarnationAheadMs, TlsProvider tlsProvider) {
         public Security {
             check("security.incarnationAheadMs", incarnationAheadMs, 1_000, 604_800_000);
+            if (tlsProvider == null) {
+                tlsProvider = TlsProvider.AUTO;
+            }
             boolean anyFile = pkiDirectory != null || certificate != null || privateKey != null || trustedCas != null;
             if (insecure && anyFile) {
                 throw new ConfigException("option security.insecure: true together with TLS files (security.pkiDirectory, "
@@ -481,20 +488,33 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                   @JsonProperty("certificate") String certificate,
                                   @JsonProperty("privateKey") String privateKey,
                                   @JsonProperty("trustedCas") String trustedCas,
-                                  @JsonProperty("incarnationAheadMs") Integer incarnationAheadMs) {
+                                  @JsonProperty("incarnationAheadMs") Integer incarnationAheadMs,
+                                  @JsonProperty("tlsProvider") String tlsProvider) {
+            TlsProvider provider;
+            try {
+                provider = tlsProvider == null || tlsProvider.isBlank() ? TlsProvider.AUTO : TlsProvider.parse(tlsProvider);
+            } catch (PkiException e) {
+                throw new ConfigException("option security.tlsProvider: " + e.getMessage(), e);
+            }
             return new Security(insecure != null && insecure, blankToNull(pkiDirectory), blankToNull(certificate),
                     blankToNull(privateKey), blankToNull(trustedCas),
-                    incarnationAheadMs != null ? incarnationAheadMs : (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS);
+                    incarnationAheadMs != null ? incarnationAheadMs : (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS, provider);
         }
 
         /** A plaintext southbound, as {@code security.insecure: true}. */
         public static Security plaintext() {
-            return new Security(true, null, null, null, null, (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS);
+            return new Security(true, null, null, null, null, (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS, TlsProvider.AUTO);
         }
 
         /** Mutual TLS with the files of a {@code fabric-manager pki} directory. */
         public static Security pki(Path directory) {
-            return new Security(false, directory.toString(), null, null, null, (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS);
+            return new Security(false, directory.toString(), null, null, null, (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS,
+                    TlsProvider.AUTO);
+        }
+
+        /** This section with another TLS engine setting. */
+        public Security withTlsProvider(TlsProvider provider) {
+            return new Security(insecure, pkiDirectory, certificate, privateKey, trustedCas, incarnationAheadMs, provider);
         }
 
         /** True when TLS files are configured. */
@@ -568,7 +588,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                 @JsonProperty("detector") Detector detector) {
             return new Faults(settleMs != null ? settleMs : 50, flapThreshold != null ? flapThreshold : 3,
                     flapWindowMs != null ? flapWindowMs : 60_000, quarantineMs != null ? quarantineMs : 120_000,
-                    detector != null ? detector : Detector.of(null, null, null, null, null, null, null, null));
+                    detector != null ? detector : Detector.of(null, null, null, null, null, null, null, null, null));
         }
     }
 
@@ -585,9 +605,12 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      * @param startupGraceMs at a cold start of the ring, how long the daemon's member waits at most for its
      *                  emitter (the last switch configured) to start; the wait ends earlier, 2δ after every
      *                  agent has answered its configuration. At least 2δ
+     * @param secondOpinionMs before acting on the ring's verdict that a switch is dead, how long the daemon waits
+     *                  for that switch's agent to answer an echo on its session (an answer refutes the verdict);
+     *                  0 acts on the verdict alone. At most δ; by default δ/2
      */
     public record Detector(boolean enabled, int etaMs, int deltaMs, String overlay, String bind, int port, int agentPort,
-                           int startupGraceMs) {
+                           int startupGraceMs, int secondOpinionMs) {
         public Detector {
             check("faults.detector.etaMs", etaMs, 1, 600_000);
             check("faults.detector.deltaMs", deltaMs, 2, 3_600_000);
@@ -609,6 +632,14 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 throw new ConfigException("option faults.detector.startupGraceMs (" + startupGraceMs
                         + ") must be at least twice faults.detector.deltaMs (" + deltaMs + ")");
             }
+            // a longer wait would cost more than the ring's own bound on a real death
+            check("faults.detector.secondOpinionMs", secondOpinionMs, 0, deltaMs);
+        }
+
+        /** As the canonical constructor, with the default second opinion of δ/2. */
+        public Detector(boolean enabled, int etaMs, int deltaMs, String overlay, String bind, int port, int agentPort,
+                        int startupGraceMs) {
+            this(enabled, etaMs, deltaMs, overlay, bind, port, agentPort, startupGraceMs, deltaMs / 2);
         }
 
         @JsonCreator
@@ -616,10 +647,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                   @JsonProperty("deltaMs") Integer deltaMs, @JsonProperty("overlay") String overlay,
                                   @JsonProperty("bind") String bind, @JsonProperty("port") Integer port,
                                   @JsonProperty("agentPort") Integer agentPort,
-                                  @JsonProperty("startupGraceMs") Integer startupGraceMs) {
-            return new Detector(enabled != null && enabled, etaMs != null ? etaMs : 100, deltaMs != null ? deltaMs : 500,
+                                  @JsonProperty("startupGraceMs") Integer startupGraceMs,
+                                  @JsonProperty("secondOpinionMs") Integer secondOpinionMs) {
+            int delta = deltaMs != null ? deltaMs : 500;
+            return new Detector(enabled != null && enabled, etaMs != null ? etaMs : 100, delta,
                     overlay != null ? overlay : "bmg", bind != null ? bind : "127.0.0.1", port != null ? port : 7683,
-                    agentPort != null ? agentPort : 7684, startupGraceMs != null ? startupGraceMs : 30_000);
+                    agentPort != null ? agentPort : 7684, startupGraceMs != null ? startupGraceMs : 30_000,
+                    secondOpinionMs != null ? secondOpinionMs : delta / 2);
         }
     }
 
@@ -675,7 +709,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                             @JsonProperty("peers") List<String> peers,
                             @JsonProperty("electionTimeoutMs") Integer electionTimeoutMs,
                             @JsonProperty("snapshotEvery") Integer snapshotEvery) {
-            return new Ha(enabled != null && enabled, nodeId, peers, electionTimeoutMs != null ? electionTimeoutMs : 1_000,
+            return new Ha(enabled != null && enabled, nodeId, peers, electionTimeoutMs != null ? electionTimeoutMs : 500,
                     snapshotEvery != null ? snapshotEvery : 64);
         }
 

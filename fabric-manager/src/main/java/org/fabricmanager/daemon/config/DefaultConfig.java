@@ -87,6 +87,9 @@ public final class DefaultConfig {
                     agentPort: %d          # UDP port of every agent's member, at the address it connects from
                     startupGraceMs: %d     # cold start: the daemon's member waits this long at most for every agent's
                                             # member to run (ends 2 deltaMs after all agents answered); >= 2 deltaMs
+                    secondOpinionMs: %d      # before routing around a switch the ring declares dead, wait at most this
+                                            # for its agent to answer an echo (8 keepalive round trips, >= 100 ms; an
+                                            # answer refutes); 0 = off; <= deltaMs
 
                 security:                   # who may speak for a switch (docs/security.md)
                   pkiDirectory: null        # directory made by 'fabric-manager pki init': daemon.crt, daemon.key (0600),
@@ -98,6 +101,9 @@ public final class DefaultConfig {
                                               # refuses to start without TLS files unless this is set
                   incarnationAheadMs: %d # refuse HELLOs whose incarnation (start time in us) is further ahead of
                                               # the daemon's clock than this (a GUID cannot be held beyond its agent's reach)
+                  tlsProvider: %s          # the southbound's TLS engine: auto = OpenSSL (BoringSSL, native, several times
+                                              # cheaper per handshake) when it loads and no key or CA is Ed25519, else
+                                              # the JDK's; openssl = BoringSSL or refuse to start; jdk = the JDK's
 
                 ha:                         # hot-standby managers on Raft (docs/operations.md, "High availability")
                   enabled: %s              # false = one daemon, no Raft; true = this daemon is one of ha.peers
@@ -117,7 +123,8 @@ public final class DefaultConfig {
                 d.faults().settleMs(), d.faults().flapThreshold(), d.faults().flapWindowMs(), d.faults().quarantineMs(),
                 d.faults().detector().enabled(), d.faults().detector().etaMs(), d.faults().detector().deltaMs(),
                 d.faults().detector().overlay(), d.faults().detector().bind(), d.faults().detector().port(),
-                d.faults().detector().agentPort(), d.faults().detector().startupGraceMs(), d.security().insecure(),
-                d.security().incarnationAheadMs(), d.ha().enabled(), d.ha().electionTimeoutMs(), d.ha().snapshotEvery());
+                d.faults().detector().agentPort(), d.faults().detector().startupGraceMs(),
+                d.faults().detector().secondOpinionMs(), d.security().insecure(),
+                d.security().incarnationAheadMs(), d.security().tlsProvider().option(), d.ha().enabled(), d.ha().electionTimeoutMs(), d.ha().snapshotEvery());
     }
 }

@@ -9,6 +9,7 @@ import org.fabricmanager.pki.FabricIdentity;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsContexts;
+import org.fabricmanager.pki.TlsEngine;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.southbound.SouthboundSettings;
 import org.slf4j.Logger;
@@ -33,8 +34,16 @@ public final class SouthboundSecurity {
         DaemonConfig.Security security = config.security();
         SslContext context = null;
         if (security.tlsConfigured()) {
-            context = TlsContexts.server(material(security));
-            LOG.info("southbound: mutual TLS with {} (trusting {})", security.certificatePath(), security.trustedCasPath());
+            TlsMaterial material = material(security);
+            TlsEngine engine;
+            try {
+                engine = security.tlsProvider().engine(material);
+                context = TlsContexts.server(material, engine);
+            } catch (PkiException e) {
+                throw new ConfigException("option security.tlsProvider: " + e.getMessage(), e);
+            }
+            LOG.info("southbound: mutual TLS with {} (trusting {}), engine {}", security.certificatePath(),
+                    security.trustedCasPath(), engine);
             if (security.pkiDirectory() != null && Files.exists(Path.of(security.pkiDirectory()).resolve(PkiDirectory.CA_KEY))) {
                 LOG.warn("security: {} holds the CA's private key ({}); whoever reads it can mint a certificate for any "
                         + "switch: keep it on the host that issues certificates, not on the daemon's", security.pkiDirectory(),
@@ -50,8 +59,8 @@ public final class SouthboundSecurity {
                 sb.idleTimeoutMs(), sb.ioThreads(), context, security.incarnationAheadMs()).withTlsAdmission(sb.tlsAdmission());
     }
 
-    /** Loads and checks the daemon's TLS files. */
-    static TlsMaterial material(DaemonConfig.Security security) {
+    /** Loads and checks the daemon's TLS files (the southbound's, and the Raft port's with ha). */
+    public static TlsMaterial material(DaemonConfig.Security security) {
         TlsMaterial m;
         try {
             m = TlsMaterial.load(security.certificatePath(), security.privateKeyPath(), security.trustedCasPath());

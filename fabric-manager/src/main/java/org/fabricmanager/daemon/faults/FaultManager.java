@@ -18,6 +18,8 @@ import org.fabricmanager.daemon.discovery.SwitchPorts;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.daemon.store.QuarantineStore;
+import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.DetectorConfigReply;
@@ -51,23 +53,45 @@ public final class FaultManager implements AutoCloseable {
     private final FlapGuard flaps;
     private final RingCoordinator ring;
     private final ReactionTracker reactions;
+    /** Ring verdicts waiting for the accused switch's session to answer (Lifeguard's second opinion). */
+    private final SecondOpinion opinions;
     /** Switches the ring declared dead and that have not rejoined, with when. */
     private final Map<Long, Long> failedSwitches = new TreeMap<>(Long::compareUnsigned);
     private final Map<Long, String> failedNames = new HashMap<>();
     /** The peer GUID at (guid, port) in the first routed fabric, so a down port can name its link. */
     private final Map<Long, long[]> baselinePeers = new HashMap<>();
     private final LongSupplier nanoTime;
+    /** Where the quarantine is kept for the next manager, {@code null}: nowhere (tests). */
+    private final QuarantineStore quarantineStore;
     private boolean stopping;
 
     public FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
                         MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions) {
-        this(settings, daemonId, queue, registry, milestones, metrics, actions, System::nanoTime);
+        this(settings, daemonId, queue, registry, milestones, metrics, actions, System::nanoTime, null);
+    }
+
+    /**
+     * As above, with the flap quarantine kept in {@code quarantine}: the ports it holds are quarantined from
+     * the start, and every quarantine and release is written to it.
+     *
+     * @throws org.fabricmanager.daemon.store.StoreException when the stored quarantine is damaged
+     */
+    public FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
+                        MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions, QuarantineStore quarantine) {
+        this(settings, daemonId, queue, registry, milestones, metrics, actions, System::nanoTime, quarantine);
     }
 
     /** As the public constructor, with the clock flap quarantine measures time by (tests drive it). */
     FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
                  MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions, LongSupplier nanoTime) {
+        this(settings, daemonId, queue, registry, milestones, metrics, actions, nanoTime, null);
+    }
+
+    FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
+                 MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions, LongSupplier nanoTime,
+                 QuarantineStore quarantine) {
         this.nanoTime = nanoTime;
+        this.quarantineStore = quarantine;
         this.settings = settings;
         this.daemonId = daemonId;
         this.queue = queue;
@@ -79,6 +103,43 @@ public final class FaultManager implements AutoCloseable {
         MeterRegistry meters = metrics.registry();
         this.ring = settings.detector().enabled() ? new RingCoordinator(settings.detector(), daemonId, meters) : null;
         this.reactions = new ReactionTracker(milestones, metrics, nanoTime);
+        this.opinions = new SecondOpinion(meters, nanoTime);
+        if (quarantine != null) {
+            restoreQuarantine(quarantine.load());
+        }
+    }
+
+    /**
+     * Quarantines the ports an earlier manager quarantined (a standby taking over, a restart): without this a
+     * flapping link would be routed back in, and pushed to the switches, until it flapped again. Each is
+     * released once it has stayed up for the quarantine time as this manager sees it.
+     */
+    private void restoreQuarantine(List<QuarantineStore.Entry> stored) {
+        for (QuarantineStore.Entry e : stored) {
+            flaps.restore(e.guid(), e.port(), e.flaps(), e.sinceMillis(), nanoTime.getAsLong());
+            queue.scheduleDeferred("quarantine " + Guids.format(e.guid()) + "/" + e.port(), flaps.quarantineMs(),
+                    () -> releaseQuarantine(e.guid(), e.port()));
+        }
+        if (!stored.isEmpty()) {
+            LOG.info("flap quarantine: {} port(s) still quarantined from the state directory, released after {} ms up",
+                    stored.size(), flaps.quarantineMs());
+        }
+    }
+
+    /** Writes the quarantine as it is now (control thread); a failure leaves the next manager the previous one. */
+    private void storeQuarantine() {
+        if (quarantineStore == null) {
+            return;
+        }
+        List<QuarantineStore.Entry> entries = new ArrayList<>();
+        for (org.fabricmanager.daemon.api.FaultReport.Quarantine q : flaps.quarantined()) {
+            entries.add(new QuarantineStore.Entry(Guids.parse(q.guid()), q.port(), q.flaps(), q.sinceMillis()));
+        }
+        try {
+            quarantineStore.save(entries);
+        } catch (StoreException e) {
+            LOG.error("flap quarantine not stored ({}): a manager started next would not know it", e.getMessage());
+        }
     }
 
     /** The figures of fault reactions. */
@@ -104,6 +165,7 @@ public final class FaultManager implements AutoCloseable {
                 milestones.record(Milestone.Kind.LINK_QUARANTINED, "link at " + ms.name() + " port " + port
                         + " flaps (more than " + settings.flapThreshold() + " downs in " + settings.flapWindowMs()
                         + " ms): quarantined, kept down until it is up for " + settings.quarantineMs() + " ms");
+                storeQuarantine();
                 return true;
             }
             case MASKED -> {
@@ -141,6 +203,7 @@ public final class FaultManager implements AutoCloseable {
         milestones.record(Milestone.Kind.LINK_RELEASED, "link at " + name + " port " + port + " stable for "
                 + settings.quarantineMs() + " ms: quarantine lifted");
         event("quarantine lifted: " + name + " port " + port);
+        storeQuarantine();
         actions.maskChanged();
     }
 
@@ -248,8 +311,17 @@ public final class FaultManager implements AutoCloseable {
             return;
         }
         failedSwitches.clear();
+        opinions.clear();
         for (long guid : members) {
-            sendDetectorConfig(registry.get(guid), false);
+            ManagedSwitch ms = registry.get(guid);
+            // An agent that takes a window advertises its endpoint right after its PORT_INFO; one whose endpoint is
+            // not here yet gets its window when it comes (detectorEndpoint, still BOOTSTRAP), not now with the guessed
+            // address: its member would bind that, be heard there by its observer, and then move, and the observer,
+            // told the new address before the restarted member ran, declared it dead (a cold-start false death)
+            if (ms.session().hello().supportsDetectorWindow() && ms.detectorEndpoint() == null) {
+                continue;
+            }
+            sendDetectorConfig(ms, false);
         }
         LOG.info("failure detector: ring epoch {} of {} members (the daemon and {} switches), eta {} ms, delta {} ms",
                 ring.epoch(), ring.size(), order.size(), settings.detector().etaMs(), settings.detector().deltaMs());
@@ -293,7 +365,8 @@ public final class FaultManager implements AutoCloseable {
         }
     }
 
-    private void onDetectorEvent(DetectorEvent event) {
+    /** A verdict or rejoin from the daemon's member (control thread; package-private for tests). */
+    void onDetectorEvent(DetectorEvent event) {
         if (ring == null || !ring.active() || stopping) {
             return;
         }
@@ -302,6 +375,13 @@ public final class FaultManager implements AutoCloseable {
         } else if (event instanceof DetectorEvent.MemberRejoined r) {
             long guid = ring.guid(r.member());
             ring.rejoined(r.member(), r.incarnation());
+            SecondOpinion.Check check = opinions.pendingFor(guid);
+            if (check != null && r.incarnation() > check.incarnation()
+                    && opinions.decide(check, SecondOpinion.Outcome.REFUTED)) {
+                // the ring itself hears the member again (it learnt of the verdict and rejoined) before the echo
+                // decided: the best evidence there is that it lives
+                refuted(check, "its member rejoined the ring at incarnation " + r.incarnation());
+            }
             if (failedSwitches.remove(guid) == null) {
                 // a member that refuted a suspicion takes a higher incarnation without having been dead:
                 // nothing was routed around, so nothing to recover
@@ -337,6 +417,69 @@ public final class FaultManager implements AutoCloseable {
                     + "agent is connected and joins the ring", Guids.format(guid), ms.name(), incarnation);
             return;
         }
+        int boundMs = settings.detector().secondOpinionMs();
+        if (ms == null || !ms.admitted() || boundMs == 0) {
+            // no session to ask (it is gone, and the switch with it), or second opinions are off
+            opinions.count(SecondOpinion.Outcome.CONFIRMED);
+            routeAround(guid, incarnation, ms, ms != null && ms.admitted() ? "its session still looks alive" : null);
+            return;
+        }
+        // one observer's word is not enough (it may be the one that is late): the switch's own session is asked for
+        // a sign of life sent after the verdict. A silent death (a stopped agent keeps TCP open) answers nothing
+        // and is acted on after waitMs; a live switch answers within a round trip
+        SecondOpinion.Check check = new SecondOpinion.Check(guid, member, incarnation, ms.session());
+        if (!opinions.begin(check)) {
+            LOG.debug("ring: switch {} declared dead again at incarnation {} while a second opinion is under way",
+                    Guids.format(guid), incarnation);
+            return;
+        }
+        int waitMs = SecondOpinion.waitMs(boundMs, ms.session().lastRttNanos());
+        ms.session().probe(waitMs).whenComplete((rttNanos, failure) -> queue.append("detector second opinion "
+                + Guids.format(guid), () -> secondOpinion(check, failure == null ? rttNanos : -1, waitMs)));
+    }
+
+    /** The accused switch's session answered the echo ({@code rttNanos} ≥ 0) or did not (-1) within {@code waitMs}. */
+    private void secondOpinion(SecondOpinion.Check check, long rttNanos, int waitMs) {
+        if (ring == null || stopping) {
+            return;
+        }
+        boolean answered = rttNanos >= 0;
+        if (!opinions.decide(check, answered ? SecondOpinion.Outcome.REFUTED : SecondOpinion.Outcome.CONFIRMED)) {
+            return; // decided already (its member rejoined the ring), or a new epoch dropped it
+        }
+        if (answered) {
+            refuted(check, String.format("its agent answered an echo in %.1f ms", rttNanos / 1e6));
+            return;
+        }
+        ManagedSwitch ms = registry.get(check.guid());
+        if (ms != null && ms.session() != check.session()) {
+            // its agent reconnected meanwhile: the verdict is about the run that session had; the new one joins the ring
+            LOG.info("ring: the previous session of switch {} ({}) did not answer after the ring declared it dead; its "
+                    + "agent is connected again and joins the ring", Guids.format(check.guid()), ms.name());
+            return;
+        }
+        routeAround(check.guid(), check.incarnation(), ms, ms == null ? null
+                : "its agent did not answer an echo within " + waitMs + " ms");
+    }
+
+    /**
+     * A verdict the switch refuted: logged (rate-limited), nothing re-routed. Its member is sent its window again
+     * (JOIN, same epoch): an agent whose member runs keeps it (it rejoins by itself once it hears of the verdict),
+     * and one whose member died while the agent lives starts it again, so the ring watches the switch again.
+     */
+    private void refuted(SecondOpinion.Check check, String evidence) {
+        ManagedSwitch ms = registry.get(check.guid());
+        opinions.logRefuted(check, ms == null ? "" : ms.name(), evidence);
+        if (ms != null && ms.admitted() && ms.session() == check.session() && ring.active() && ring.contains(ms.guid())) {
+            sendDetectorConfig(ms, true);
+        }
+    }
+
+    /**
+     * Acts on a confirmed verdict: the switch is out of the fabric until its member rejoins. {@code ms} is {@code null}
+     * when its session is gone; {@code why} says what the daemon knows of the session, or is {@code null}.
+     */
+    private void routeAround(long guid, long incarnation, ManagedSwitch ms, String why) {
         failedSwitches.put(guid, System.currentTimeMillis());
         String name = ms == null ? Guids.format(guid) : Guids.format(guid) + " (" + ms.name() + ")";
         if (ms != null) {
@@ -351,8 +494,8 @@ public final class FaultManager implements AutoCloseable {
         }
         metrics.fault(DaemonMetrics.FaultType.SWITCH);
         milestones.record(Milestone.Kind.SWITCH_FAILED, "failure detector: switch " + name
-                + " declared dead by the ring" + (ms != null && ms.admitted() ? "; its session still looks alive: "
-                + "routing around it" : ""));
+                + " declared dead by the ring at incarnation " + incarnation + (why == null ? "" : "; " + why
+                + ": routing around it"));
         if (ms != null) {
             // the daemon cannot manage a switch whose agent the ring declared dead: drop the session
             actions.dropSession(ms, "declared dead by the failure detector");

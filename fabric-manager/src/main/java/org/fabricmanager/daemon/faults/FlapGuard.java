@@ -86,6 +86,20 @@ public final class FlapGuard {
         return Verdict.PASS;
     }
 
+    /**
+     * Quarantines a port as an earlier manager did (the replicated or stored quarantine, read at start). Its
+     * stable-up clock starts at {@code nowNanos}: this manager has not seen the port stay up, so it counts the
+     * whole quarantine time itself, and a down meanwhile stops the clock as for any quarantined port.
+     */
+    public void restore(long guid, int port, int flaps, long sinceMillis, long nowNanos) {
+        PortFlaps f = ports.computeIfAbsent(guid, g -> new HashMap<>()).computeIfAbsent(port, p -> new PortFlaps());
+        f.quarantined = true;
+        f.flaps = flaps;
+        f.sinceMillis = sinceMillis;
+        f.upSinceNanos = nowNanos;
+        f.upSinceMillis = System.currentTimeMillis();
+    }
+
     /** True when the port is quarantined. */
     public boolean isQuarantined(long guid, int port) {
         Map<Integer, PortFlaps> m = ports.get(guid);

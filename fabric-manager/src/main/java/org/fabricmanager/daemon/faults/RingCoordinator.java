@@ -327,7 +327,7 @@ public final class RingCoordinator implements AutoCloseable {
         for (int h : holders) {
             out.put(directory.guid(h), update);
         }
-        LOG.info("failure detector: switch {} rejoins at {}; {} members told (epoch {} kept)", Guids.format(guid),
+        LOG.info("failure detector: switch {} listens at {} (a restarted agent, or an endpoint that came after the plan); {} members told (epoch {} kept)", Guids.format(guid),
                 endpoint, holders.length, epoch);
         return out;
     }

@@ -13,9 +13,11 @@ import java.util.function.Consumer;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.SouthboundSecurity;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StateDirectoryLock;
 import org.fabricmanager.daemon.store.StoreException;
+import org.fabricmanager.pki.TlsMaterial;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,10 @@ public final class HaManager implements AutoCloseable {
     private final Thread watcher;
     private final StateDirectoryLock lock;
     private final StandbyListeners standby;
+    /** Released by the Raft member on every change the watcher may act on; the watcher polls without one too. */
+    private final java.util.concurrent.Semaphore changed;
+    /** Whether this JVM rehearsed a manager start ({@link ManagerRehearsal}); watcher thread. */
+    private boolean rehearsed;
     /** The member's view at the last poll, {@code null} before it (watcher writes, REST and meters read). */
     private volatile HaNode.View view;
     /** Terms begun since start, as this member saw them (watcher thread writes). */
@@ -46,6 +52,8 @@ public final class HaManager implements AutoCloseable {
     private long lastTerm = -1;
     /** Whether the running manager's endpoints are committed for its term (watcher thread). */
     private boolean published;
+    /** The endpoints submitted at election, before the manager started, and their commit (watcher thread). */
+    private Map.Entry<LeaderEndpoints, java.util.concurrent.CompletableFuture<Void>> early;
     private volatile boolean closing;
     /** The running manager, while this member leads (watcher thread, and close after it ended). */
     private FabricManagerDaemon daemon;
@@ -54,8 +62,10 @@ public final class HaManager implements AutoCloseable {
     /** When this member was first seen leading its current term (nanoTime; -1 when not leading). */
     private long leaderSince = -1;
 
-    private HaManager(DaemonConfig config, Consumer<String> announce, HaNode node, StateDirectoryLock lock) {
+    private HaManager(DaemonConfig config, Consumer<String> announce, HaNode node, StateDirectoryLock lock,
+                      java.util.concurrent.Semaphore changed) {
         this.config = config;
+        this.changed = changed;
         this.announce = announce;
         this.node = node;
         this.lock = lock;
@@ -74,6 +84,8 @@ public final class HaManager implements AutoCloseable {
         if (!config.ha().enabled()) {
             throw new ConfigException("ha.enabled is false: run the daemon directly");
         }
+        // the Raft port uses the southbound's certificate and CA: a member is the daemon, and its peers are daemons
+        TlsMaterial tls = config.security().tlsConfigured() ? SouthboundSecurity.material(config.security()) : null;
         java.nio.file.Path dir = config.state().path();
         try {
             java.nio.file.Files.createDirectories(dir.resolve("ha"));
@@ -84,8 +96,9 @@ public final class HaManager implements AutoCloseable {
         // members on one directory would share a Raft identity and its votes
         StateDirectoryLock lock = StateDirectoryLock.acquire(dir.resolve("ha"));
         HaNode node;
+        java.util.concurrent.Semaphore changed = new java.util.concurrent.Semaphore(0);
         try {
-            node = new HaNode(config.ha(), dir);
+            node = new HaNode(config.ha(), dir, tls, changed::release);
             node.start();
         } catch (IOException | RuntimeException | LinkageError e) {
             LOG.error("ha: the Raft member did not start", e);
@@ -93,7 +106,17 @@ public final class HaManager implements AutoCloseable {
             throw new ConfigException("ha: cannot start the Raft member " + config.ha().nodeId() + " on "
                     + config.ha().peerAddresses().get(config.ha().nodeId()) + ": " + e.getMessage(), e);
         }
-        HaManager m = new HaManager(config, announce, node, lock);
+        String raftPort = config.ha().peerAddresses().get(config.ha().nodeId());
+        if (tls != null) {
+            LOG.info("ha: the Raft port {} runs mutual TLS as '{}': peers must present a manager certificate of the fabric"
+                    + " CA", raftPort, tls.certificate().getSubjectX500Principal().getName());
+        } else {
+            LOG.warn("ha: the Raft port {} runs WITHOUT TLS ({}): any host that reaches it can vote and append to the"
+                    + " managers' log, and so decide the fabric's state; keep it reachable by the members of ha.peers only,"
+                    + " or configure security.pkiDirectory (docs/security.md)", raftPort,
+                    config.security().insecure() ? "security.insecure: true" : "no TLS files configured");
+        }
+        HaManager m = new HaManager(config, announce, node, lock, changed);
         m.announce.accept("ha " + node.nodeId() + " started, peers " + config.ha().peers());
         m.watcher.start();
         return m;
@@ -112,7 +135,14 @@ public final class HaManager implements AutoCloseable {
                 return;
             }
             try {
-                Thread.sleep(pause);
+                // woken early by the member (a new leader, its first commit of the term, an applied entry), so
+                // that a takeover does not wait for the next poll; a failure is retried after the full pause
+                if (pause == POLL_MS) {
+                    changed.tryAcquire(pause, TimeUnit.MILLISECONDS);
+                    changed.drainPermits();
+                } else {
+                    Thread.sleep(pause);
+                }
             } catch (InterruptedException e) {
                 return;
             }
@@ -141,17 +171,36 @@ public final class HaManager implements AutoCloseable {
             // every committed write of earlier leaders is in the state directory now; the standby listeners
             // give the ports to the manager
             long begin = System.nanoTime();
-            standby.close();
-            long closed = System.nanoTime();
             daemonTerm = v.term();
             published = false;
+            // with configured ports the manager's endpoints are known now: committed while it starts, the other
+            // standbys send their held agents here (this member's standby port holds them until the manager
+            // listens on it), instead of waiting for a commit after the start
+            early = predictedEndpoints().map(e -> Map.entry(e, node.write(daemonTerm, LeaderEndpoints.FILE, e.encode())))
+                    .orElse(null);
             MeterRegistry registry = DaemonMetrics.newRegistry();
             HaMetrics.bind(registry, () -> view, elections::get, node.commits());
-            daemon = FabricManagerDaemon.start(config, List.of(), registry, null, List.of(new HaResource(this::ha)),
-                    node.files(daemonTerm), daemonTerm);
-            LOG.info("ha: {} active in term {}: leader for {} ms, standby ports released in {} ms, manager started in {} ms",
-                    node.nodeId(), daemonTerm, leaderSince < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(begin - leaderSince),
-                    TimeUnit.NANOSECONDS.toMillis(closed - begin), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed));
+            long[] released = new long[2];
+            try {
+                // the ports go to the manager once its state is loaded, just before it binds them; the agents
+                // held here wait on their connections until it listens
+                daemon = FabricManagerDaemon.start(config, List.of(), registry, null, List.of(new HaResource(this::ha)),
+                        node.files(daemonTerm), daemonTerm, () -> {
+                            released[0] = System.nanoTime();
+                            standby.stopAccepting();
+                            released[1] = System.nanoTime();
+                        });
+            } catch (RuntimeException | InterruptedException e) {
+                standby.close();
+                throw e;
+            }
+            standby.releaseParked(endpoints().southbound());
+            long started = System.nanoTime();
+            LOG.info("ha: {} active in term {}: leader for {} ms, manager started in {} ms (standby ports released in {} ms,"
+                    + " unbound for {} ms)", node.nodeId(), daemonTerm,
+                    leaderSince < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(begin - leaderSince),
+                    TimeUnit.NANOSECONDS.toMillis(started - begin), TimeUnit.NANOSECONDS.toMillis(released[1] - released[0]),
+                    TimeUnit.NANOSECONDS.toMillis(started - released[0]));
             announce.accept("ha " + node.nodeId() + " ACTIVE term " + daemonTerm);
             announce.accept("southbound " + daemon.southboundAddress().getHostString() + ":"
                     + daemon.southboundAddress().getPort());
@@ -160,9 +209,41 @@ public final class HaManager implements AutoCloseable {
         if (daemon != null && !published) {
             publish();
         }
+        if (daemon != null) {
+            // after the endpoints are committed: closing waits for the standby's I/O threads to end
+            standby.close();
+        }
         if (daemon == null) {
             standby.open();
+            String leader = leaderSouthbound(v);
+            if (leader != null) {
+                standby.releaseParked(leader);
+            }
+            rehearseOnce(v);
         }
+    }
+
+    /**
+     * Once this member is a standby in step with the group and the replicated state holds a stored routing,
+     * rehearses a manager start on another thread ({@link ManagerRehearsal}), so that a takeover starts in
+     * tens of milliseconds instead of the first, cold start's second. The group's leader needs nothing from it.
+     */
+    private void rehearseOnce(HaNode.View v) {
+        if (rehearsed || v.leading() || new Standby().standbyUnready() != null
+                || !java.nio.file.Files.exists(config.state().path().resolve("routing.state"))) {
+            return;
+        }
+        rehearsed = true;
+        Thread t = new Thread(() -> {
+            long ms = ManagerRehearsal.run(config);
+            if (ms >= 0) {
+                LOG.info("ha: {} rehearsed a manager start on a copy of its state in {} ms", node.nodeId(), ms);
+                // not an "ha ..." line: those say the member's role, which this is not
+                announce.accept("hot " + node.nodeId() + ": manager start rehearsed in " + ms + " ms");
+            }
+        }, "fm-ha-rehearsal");
+        t.setDaemon(true);
+        t.start();
     }
 
     /**
@@ -170,17 +251,59 @@ public final class HaManager implements AutoCloseable {
      * bind is advertised as this member's host in {@code ha.peers}.
      */
     private void publish() throws IOException {
-        String raftHost = hostOf(node.peers().get(node.nodeId()));
-        String sbHost = advertised(daemon.southboundAddress().getHostString(), raftHost);
-        String restHost = advertised(daemon.restAddress().getHostString(), raftHost);
-        LeaderEndpoints e = new LeaderEndpoints(node.nodeId(), daemonTerm, bracket(sbHost) + ":"
-                + daemon.southboundAddress().getPort(), daemon.restUrl().substring(0, daemon.restUrl().indexOf("://") + 3)
-                + bracket(restHost) + ":" + daemon.restAddress().getPort());
+        LeaderEndpoints e = endpoints();
         long begin = System.nanoTime();
+        Map.Entry<LeaderEndpoints, java.util.concurrent.CompletableFuture<Void>> submitted = early;
+        early = null;
+        if (submitted != null && submitted.getKey().equals(e) && committedInTime(submitted.getValue())) {
+            published = true;
+            LOG.info("ha: {} serves agents on {} and REST on {} (committed for the standbys' redirects while it started)",
+                    node.nodeId(), e.southbound(), e.rest());
+            return;
+        }
         node.files(daemonTerm).write(java.nio.file.Path.of(LeaderEndpoints.FILE), e.encode());
         published = true;
         LOG.info("ha: {} serves agents on {} and REST on {} (committed for the standbys' redirects in {} ms)",
                 node.nodeId(), e.southbound(), e.rest(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
+    }
+
+    /** Whether the early commit of the endpoints succeeded (waiting for it as long as any write). */
+    private boolean committedInTime(java.util.concurrent.CompletableFuture<Void> write) {
+        try {
+            write.get(Math.max(10_000L, 10L * config.ha().electionTimeoutMs()), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("ha: {} endpoints not committed before the start: {}", node.nodeId(), e.toString());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Where the manager will serve, when the configuration fixes both ports (the standby listeners use the
+     * same ones); empty with a port 0 (chosen at bind).
+     */
+    private Optional<LeaderEndpoints> predictedEndpoints() {
+        if (config.southbound().port() == 0 || config.rest().port() == 0) {
+            return Optional.empty();
+        }
+        String raftHost = hostOf(node.peers().get(node.nodeId()));
+        String scheme = config.rest().tls() == null ? "http" : "https";
+        return Optional.of(new LeaderEndpoints(node.nodeId(), daemonTerm,
+                bracket(advertised(config.southbound().bind(), raftHost)) + ":" + config.southbound().port(),
+                scheme + "://" + bracket(advertised(config.rest().bind(), raftHost)) + ":" + config.rest().port()));
+    }
+
+    /** Where the running manager serves, as standbys and agents are told. */
+    private LeaderEndpoints endpoints() {
+        String raftHost = hostOf(node.peers().get(node.nodeId()));
+        String sbHost = advertised(daemon.southboundAddress().getHostString(), raftHost);
+        String restHost = advertised(daemon.restAddress().getHostString(), raftHost);
+        return new LeaderEndpoints(node.nodeId(), daemonTerm, bracket(sbHost) + ":"
+                + daemon.southboundAddress().getPort(), daemon.restUrl().substring(0, daemon.restUrl().indexOf("://") + 3)
+                + bracket(restHost) + ":" + daemon.restAddress().getPort());
     }
 
     private static String hostOf(String hostPort) {
@@ -219,6 +342,28 @@ public final class HaManager implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Where a standby sends agents: the leader's southbound address while the leader is alive as far as
+     * this member can tell, {@code null} (the HELLO is held) when no leader is known, it has not published
+     * its endpoints yet, or it has been silent for {@link #silentLeaderMs} (it has most likely died: sending
+     * agents to it would only send them round the managers until the election ends).
+     */
+    private String leaderSouthbound(HaNode.View v) {
+        // an elected member whose manager is not started yet holds them itself: its manager releases them
+        if (v == null || v.leading() || v.leaderSilentMs() > silentLeaderMs()) {
+            return null;
+        }
+        return leaderEndpoints(v).map(LeaderEndpoints::southbound).orElse(null);
+    }
+
+    /**
+     * A leader that sent nothing for this long has missed a heartbeat (Ratis sends one every half election
+     * timeout): three quarters of the election timeout.
+     */
+    private long silentLeaderMs() {
+        return 3L * config.ha().electionTimeoutMs() / 4;
+    }
+
     private Optional<LeaderEndpoints> leaderEndpoints(HaNode.View v) {
         return v == null || v.leaderId() == null ? Optional.empty() : node.endpoints(v.leaderId(), v.term());
     }
@@ -248,7 +393,7 @@ public final class HaManager implements AutoCloseable {
 
         @Override
         public String leaderSouthbound() {
-            return leaderEndpoints(view).map(LeaderEndpoints::southbound).orElse(null);
+            return HaManager.this.leaderSouthbound(view);
         }
 
         @Override
@@ -258,8 +403,10 @@ public final class HaManager implements AutoCloseable {
                 return "the Raft member has not reported its state yet";
             }
             if (!"FOLLOWER".equals(v.role())) {
+                // a candidate is the usual face of a lost quorum (it keeps asking for votes): say what it lacks
                 return "role " + v.role() + " in term " + v.term() + (v.leading()
-                        ? ": this member leads and its manager is starting" : ": no leader is known");
+                        ? ": this member leads and its manager is starting"
+                        : ": no leader is known (a leader needs a majority of " + node.peers().size() + " members)");
             }
             if (v.leaderId() == null) {
                 return "no leader is known in term " + v.term() + " (a leader needs a majority of " + node.peers().size()
@@ -278,6 +425,7 @@ public final class HaManager implements AutoCloseable {
         daemonTerm = -1;
         published = false;
         lastRole = "";
+        early = null;
         d.close();
     }
 

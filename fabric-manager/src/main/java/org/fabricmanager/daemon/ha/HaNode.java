@@ -8,13 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.netty.NettyConfigKeys;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -23,7 +22,6 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
@@ -34,6 +32,7 @@ import org.apache.ratis.util.TimeDuration;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.StoreException;
+import org.fabricmanager.pki.TlsMaterial;
 
 /**
  * This daemon's member of the Raft group: the Ratis server (log and snapshots under
@@ -45,8 +44,12 @@ final class HaNode implements AutoCloseable {
     private static final RaftGroupId GROUP = RaftGroupId.valueOf(
             UUID.nameUUIDFromBytes("fabric-manager/ha".getBytes(StandardCharsets.UTF_8)));
 
-    /** What the member knows; {@code leaderId} is {@code null} while no leader is known. */
-    record View(String role, long term, String leaderId, boolean leaderReady, long appliedIndex, long commitIndex) {
+    /**
+     * What the member knows; {@code leaderId} is {@code null} while no leader is known; {@code leaderSilentMs}
+     * is how long a follower has not heard from its leader (-1 when this member is no follower).
+     */
+    record View(String role, long term, String leaderId, boolean leaderReady, long appliedIndex, long commitIndex,
+                long leaderSilentMs) {
         boolean leading() {
             return "LEADER".equals(role);
         }
@@ -67,11 +70,16 @@ final class HaNode implements AutoCloseable {
     private final Map<String, String> peers;
     private final CommitStats commits = new CommitStats();
 
-    HaNode(DaemonConfig.Ha ha, Path stateDirectory) throws IOException {
+    /**
+     * @param tls     the daemon's TLS material: the Raft port then runs mutual TLS with manager certificates only;
+     *                {@code null} for plaintext ({@code security.insecure: true})
+     * @param changed called (on Ratis threads, must not block) when role, leader or applied state may have changed
+     */
+    HaNode(DaemonConfig.Ha ha, Path stateDirectory, TlsMaterial tls, Runnable changed) throws IOException {
         this.nodeId = ha.nodeId();
         this.self = RaftPeerId.valueOf(nodeId);
         this.peers = Map.copyOf(ha.peerAddresses());
-        this.machine = new StateDirectoryMachine(stateDirectory);
+        this.machine = new StateDirectoryMachine(stateDirectory, changed);
         List<RaftPeer> peers = new ArrayList<>();
         String own = null;
         for (Map.Entry<String, String> p : ha.peerAddresses().entrySet()) {
@@ -82,10 +90,9 @@ final class HaNode implements AutoCloseable {
         }
         RaftGroup group = RaftGroup.valueOf(GROUP, peers);
         RaftProperties props = new RaftProperties();
-        RaftConfigKeys.Rpc.setType(props, SupportedRpcType.NETTY);
         int colon = own.lastIndexOf(':');
-        NettyConfigKeys.Server.setHost(props, own.substring(0, colon));
-        NettyConfigKeys.Server.setPort(props, Integer.parseInt(own.substring(colon + 1)));
+        org.apache.ratis.conf.Parameters transport = RaftTransport.configure(props, own.substring(0, colon),
+                Integer.parseInt(own.substring(colon + 1)), tls);
         RaftServerConfigKeys.setStorageDir(props, List.of(stateDirectory.resolve("ha").toFile()));
         TimeDuration min = TimeDuration.valueOf(ha.electionTimeoutMs(), TimeUnit.MILLISECONDS);
         RaftServerConfigKeys.Rpc.setTimeoutMin(props, min);
@@ -101,7 +108,7 @@ final class HaNode implements AutoCloseable {
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, ha.snapshotEvery());
         this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(nodeId)).setGroup(group)
-                .setProperties(props).setStateMachine(machine)
+                .setProperties(props).setParameters(transport).setStateMachine(machine)
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
         this.writeTimeoutMs = Math.max(10_000L, 10L * ha.electionTimeoutMs());
     }
@@ -135,8 +142,13 @@ final class HaNode implements AutoCloseable {
         RaftServer.Division d = server.getDivision(GROUP);
         DivisionInfo info = d.getInfo();
         RaftPeerId leader = info.getLeaderId();
+        long silent = -1;
+        if (info.isFollower() && leader != null) {
+            org.apache.ratis.proto.RaftProtos.RoleInfoProto r = info.getRoleInfoProto();
+            silent = r.hasFollowerInfo() ? r.getFollowerInfo().getLeaderInfo().getLastRpcElapsedTimeMs() : -1;
+        }
         return new View(info.getCurrentRole().name(), info.getCurrentTerm(), leader == null ? null : leader.toString(),
-                info.isLeaderReady(), info.getLastAppliedIndex(), d.getRaftLog().getLastCommittedIndex());
+                info.isLeaderReady(), info.getLastAppliedIndex(), d.getRaftLog().getLastCommittedIndex(), silent);
     }
 
     /**
@@ -146,19 +158,12 @@ final class HaNode implements AutoCloseable {
      */
     StateFiles files(long term) {
         return (file, content) -> {
-            StateEntry entry = new StateEntry(term, file.getFileName().toString(), content);
-            long begin = System.nanoTime();
-            // submitted to this member's own server: the manager writes only while it leads, so there is
-            // no leader to find and no client connection to open (a first write used to take seconds)
-            RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(clientId).setServerId(self)
-                    .setGroupId(GROUP).setCallId(callIds.incrementAndGet())
-                    .setMessage(Message.valueOf(ByteString.copyFrom(entry.encode())))
-                    .setType(RaftClientRequest.writeRequestType()).build();
-            RaftClientReply reply;
+            CompletableFuture<Void> written = write(term, file.getFileName().toString(), content);
             try {
-                reply = server.submitClientRequestAsync(request).get(writeTimeoutMs, TimeUnit.MILLISECONDS);
+                written.get(writeTimeoutMs, TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
-                throw new StoreException(file + ": not committed by the ha group: " + e.getCause());
+                throw e.getCause() instanceof StoreException se ? se
+                        : new StoreException(file + ": not committed by the ha group: " + e.getCause());
             } catch (TimeoutException e) {
                 throw new StoreException(file + ": not committed by the ha group within " + writeTimeoutMs
                         + " ms (no majority of " + peers.size() + " members?)");
@@ -166,16 +171,40 @@ final class HaNode implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException(file + ": interrupted while the ha group committed it");
             }
-            if (!reply.isSuccess()) {
-                throw new StoreException(file + ": not committed by the ha group: " + reply.getException());
+        };
+    }
+
+    /**
+     * Submits one state file's new content, written while this member leads {@code term}; completes once a
+     * majority committed it and this member applied it, or exceptionally with a {@link StoreException}.
+     */
+    CompletableFuture<Void> write(long term, String name, byte[] content) {
+        StateEntry entry = new StateEntry(term, name, content);
+        long begin = System.nanoTime();
+        // submitted to this member's own server: the manager writes only while it leads, so there is
+        // no leader to find and no client connection to open (a first write used to take seconds)
+        RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(clientId).setServerId(self)
+                .setGroupId(GROUP).setCallId(callIds.incrementAndGet())
+                .setMessage(Message.valueOf(ByteString.copyFrom(entry.encode())))
+                .setType(RaftClientRequest.writeRequestType()).build();
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = server.submitClientRequestAsync(request);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(new StoreException(name + ": not committed by the ha group: " + e));
+        }
+        return reply.thenApply(r -> {
+            if (!r.isSuccess()) {
+                throw new StoreException(name + ": not committed by the ha group: " + r.getException());
             }
-            String outcome = reply.getMessage().getContent().toStringUtf8();
+            String outcome = r.getMessage().getContent().toStringUtf8();
             if (!StateDirectoryMachine.APPLIED.equals(outcome)) {
-                throw new StoreException(file + ": not written by the ha group (" + outcome + "): this manager led term "
+                throw new StoreException(name + ": not written by the ha group (" + outcome + "): this manager led term "
                         + term + " and was deposed");
             }
             commits.record(entry.name(), content.length, System.nanoTime() - begin);
-        };
+            return null;
+        });
     }
 
     @Override

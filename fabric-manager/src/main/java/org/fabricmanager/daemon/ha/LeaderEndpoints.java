@@ -8,10 +8,11 @@ import java.util.regex.Pattern;
 
 /**
  * Where the active manager of a term serves: its southbound address (for agents a standby redirects) and
- * its REST base URL (for operators a standby's REST redirects). The active manager commits it through
- * Raft (state file {@value #FILE}) once its listeners are bound, so every standby learns the actual
- * addresses, also when ports were chosen at start; a standby uses it only while its term and node are
- * the leader it knows, never a deposed leader's.
+ * its REST base URL (for operators a standby's REST redirects). The elected member commits it through
+ * Raft (state file {@value #FILE}) as soon as it is elected when the configuration fixes both ports (its
+ * manager will listen where its standby listens), else once its manager's listeners are bound, so every
+ * standby learns the actual addresses; a standby uses it only while its term and node are the leader it
+ * knows, never a deposed leader's.
  *
  * @param nodeId     the member that leads
  * @param term       the Raft term it leads

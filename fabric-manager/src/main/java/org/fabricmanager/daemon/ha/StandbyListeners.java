@@ -10,13 +10,15 @@ import org.fabricmanager.daemon.rest.RestHttps;
 import org.fabricmanager.daemon.rest.RestRejections;
 import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.rest.StandbyEndpoints;
+import org.fabricmanager.southbound.ParkedHellos;
 import org.fabricmanager.southbound.SouthboundServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The ports of a member that does not lead: the southbound port, where every HELLO is answered with the
- * active manager's address ({@link SouthboundServer#redirecting}), and the REST port, serving the group's
+ * active manager's address ({@link SouthboundServer#redirecting}) or, while no live leader is known, held
+ * until one is ({@link ParkedHellos}), and the REST port, serving the group's
  * state and sending mutations to the leader ({@link RestServer#standby}). Same addresses, TLS and limits
  * as the manager's, so that agents, probes and operators need one address per member. They are closed
  * before this member's manager binds the same ports and opened again when it stops leading.
@@ -45,6 +47,8 @@ final class StandbyListeners implements AutoCloseable {
     private final DaemonConfig config;
     private final Source source;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Agents' HELLOs held while no live leader is known (kept across close and open). */
+    private final ParkedHellos parked;
     private SouthboundServer southbound;
     private RestServer rest;
     private long nextTry;
@@ -53,6 +57,42 @@ final class StandbyListeners implements AutoCloseable {
     StandbyListeners(DaemonConfig config, Source source) {
         this.config = config;
         this.source = source;
+        this.parked = new ParkedHellos(maxParkMs(config));
+    }
+
+    /**
+     * How long a HELLO is held at most: three election timeouts (an election that needs longer has split
+     * votes or no majority; the agent then walks its list once and is held again elsewhere), and less than
+     * half the handshake timeout, so that the standby answers before an agent with the same timeout gives up.
+     */
+    static long maxParkMs(DaemonConfig config) {
+        return Math.min(3L * config.ha().electionTimeoutMs(), config.southbound().handshakeTimeoutMs() / 2);
+    }
+
+    /**
+     * Tells every held agent where the active manager serves; they connect there at once.
+     *
+     * @param leader the active manager's southbound {@code HOST:PORT}
+     */
+    void releaseParked(String leader) {
+        if (parked.size() > 0) {
+            int n = parked.release(leader);
+            LOG.debug("ha standby: {} held agents sent to {}", n, leader);
+        }
+    }
+
+    /**
+     * Frees both ports for this member's own manager and keeps the held agents' connections (close them
+     * with {@link #releaseParked} and {@link #close} once the manager listens).
+     */
+    void stopAccepting() {
+        if (southbound != null) {
+            southbound.stopAccepting();
+        }
+        if (rest != null) {
+            rest.close();
+            rest = null;
+        }
     }
 
     /** The registry {@code /metrics} shows on a standby. */
@@ -68,7 +108,7 @@ final class StandbyListeners implements AutoCloseable {
         try {
             if (southbound == null) {
                 SouthboundServer s = SouthboundServer.redirecting(SouthboundSecurity.settings(config),
-                        source::leaderSouthbound, registry);
+                        source::leaderSouthbound, parked, registry);
                 try {
                     s.start();
                 } catch (RuntimeException e) {

@@ -16,6 +16,8 @@ import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.FileInfo;
@@ -49,9 +51,31 @@ final class StateDirectoryMachine extends BaseStateMachine {
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     /** The committed content of each state file (applier thread, and the snapshot taken on it). */
     private final Map<String, byte[]> files = new TreeMap<>();
+    /** Told of every change of leader, readiness or applied index (Ratis threads; must not block). */
+    private final Runnable changed;
 
-    StateDirectoryMachine(Path stateDirectory) {
+    /** @param changed called when the member's role, leader or applied state may have changed (must not block) */
+    StateDirectoryMachine(Path stateDirectory, Runnable changed) {
         this.stateDirectory = stateDirectory;
+        this.changed = changed;
+    }
+
+    // The role watcher (HaManager) polls; these make it act at once on what a takeover waits for (a new
+    // leader, its first entry of the term committed, the last committed entry applied), not at its next poll.
+    @Override
+    public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId newLeaderId) {
+        changed.run();
+    }
+
+    @Override
+    public void notifyLeaderReady() {
+        changed.run();
+    }
+
+    @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        super.notifyTermIndexUpdated(term, index);
+        changed.run();
     }
 
     @Override
@@ -96,6 +120,7 @@ final class StateDirectoryMachine extends BaseStateMachine {
             reply = "failed: " + ex.getMessage();
         }
         updateLastAppliedTermIndex(at);
+        changed.run();
         return CompletableFuture.completedFuture(Message.valueOf(reply));
     }
 

@@ -6,6 +6,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Set;
+import org.fabricmanager.daemon.store.PendingSwitchStore;
+import org.fabricmanager.daemon.store.QuarantineStore;
 
 /**
  * One replicated write: the new content of a state file, and the Raft term of the leader that asked for
@@ -17,7 +19,8 @@ import java.util.Set;
  */
 record StateEntry(long term, String name, byte[] content) {
     /** The state files that are replicated; nothing else may be named (no path may leave the directory). */
-    static final Set<String> FILES = Set.of("guid2index", "admitted-switches", "routing.state", LeaderEndpoints.FILE);
+    static final Set<String> FILES = Set.of("guid2index", "admitted-switches", "routing.state", LeaderEndpoints.FILE,
+            PendingSwitchStore.FILE, QuarantineStore.FILE);
     private static final int FORMAT = 1;
     /** Three times the stored routing of 5,120 switches (5 MB); a larger state file is not replicated. */
     static final int MAX_CONTENT = 16 << 20;

@@ -13,8 +13,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.ToDoubleFunction;
 import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.routing.Validity;
 import org.fabricmanager.routing.analysis.QualityFigures;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.TableQuality;
@@ -23,12 +25,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Measures the quality of every routing installed ({@link TableQuality}: the figures of {@code quality
+ * Measures the quality of every routing in force ({@link TableQuality}: the figures of {@code quality
  * --lft} on the tables in force) on a background thread of its own, never the control thread, and keeps
- * the latest for REST and the {@code fabric.routing.*} gauges. At most one measurement runs and at most one
- * routing waits: a routing installed meanwhile replaces the waiting one, and the running measurement is
- * abandoned between two analyses, so a burst of re-routes never queues work. A version already measured is
- * not measured again.
+ * the latest for REST and the {@code fabric.routing.*} gauges.
+ *
+ * <p>The daemon hands a routing over when its tables have converged ({@link #measure}), not when it is
+ * installed ({@link #installed}): on a large fabric the measurement costs a core for tens of seconds (65,536
+ * nodes: deadlock analysis, traced validity, path lengths, congestion), and measured during the push it took
+ * three quarters of the daemon's CPU while the agents were still waiting for their tables. At most one
+ * measurement runs and at most one routing waits: a routing converged meanwhile replaces the waiting one, and
+ * the running measurement is abandoned between two analyses as soon as a newer routing is installed, so that
+ * it never competes with the routing and push of a fault. A version already measured is not measured again.
  */
 public final class QualityMonitor implements AutoCloseable {
     /** Gauge with tag {@value #PATTERN_TAG}: routes on the busiest switch-to-switch link under the pattern. */
@@ -110,9 +117,23 @@ public final class QualityMonitor implements AutoCloseable {
         }).tag(PATTERN_TAG, pattern).description(description).register(registry);
     }
 
-    /** Measures {@code routing}, the routing just installed, in the background (any thread, returns at once). */
+    /**
+     * {@code routing} is now the routing in force (any thread): the figures held describe an older one, and a
+     * measurement of an older one still running is abandoned at its next step.
+     */
+    public void installed(ActiveRouting routing) {
+        installed = Math.max(installed, routing.version());
+    }
+
+    /**
+     * Measures {@code routing}, whose tables have converged, in the background (any thread, returns at once);
+     * nothing when it is no longer the routing in force or was measured already.
+     */
     public void measure(ActiveRouting routing) {
-        installed = routing.version();
+        installed(routing);
+        if (routing.version() < installed) {
+            return;
+        }
         RoutingQuality q = latest;
         if (q != null && q.routingVersion() == routing.version()) {
             return;
@@ -147,10 +168,12 @@ public final class QualityMonitor implements AutoCloseable {
 
     private void measureNow(ActiveRouting r) {
         long begin = System.nanoTime();
+        BooleanSupplier superseded = () -> waiting.get() != null || installed > r.version();
         RoutedFabric routed = RoutedFabric.of(r.fabric().index(), r.tables().tables());
         TableQuality quality = new TableQuality(routed, threads);
-        QualityFigures figures = quality.measure(TracedValidity.of(routed),
-                TableQuality.defaultPatterns(routed.attachedCount()), () -> waiting.get() != null);
+        Validity validity = superseded.getAsBoolean() ? null : TracedValidity.of(routed);
+        QualityFigures figures = validity == null ? null
+                : quality.measure(validity, TableQuality.defaultPatterns(routed.attachedCount()), superseded);
         if (figures == null) {
             LOG.debug("routing v{}: quality measurement abandoned for a newer routing", r.version());
             return;

@@ -2,8 +2,11 @@ package org.fabricmanager.daemon.registry;
 
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.fabricmanager.daemon.store.AdmittedSwitchStore;
+import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
@@ -22,10 +25,14 @@ import org.slf4j.LoggerFactory;
  * (a real fabric with its own GUIDs), switches up to the expected count, trusted on first discovery. After
  * that, a new GUID waits for an admin.</li>
  * </ul>
+ * A switch held pending is remembered too (with the pending-switches store): it waits for an admin at every
+ * later connection, whichever manager judges it, until an admin admits it.
  * Used on the control thread.
  */
 public final class AdmissionPolicy {
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionPolicy.class);
+    /** How {@link #judge} begins the answer for a switch held before, followed by the first reason. */
+    public static final String HELD = "waits for an admin since it was first held: ";
 
     /** How switches are admitted. */
     public enum Mode {
@@ -50,6 +57,10 @@ public final class AdmissionPolicy {
     private final PgftSpec expected;
     private final AdmittedSwitchStore store;
     private final Set<Long> admitted = new LinkedHashSet<>();
+    /** Switches held pending (by this manager or an earlier one) and why, until an admin admits them. */
+    private final Map<Long, String> held = new TreeMap<>(Long::compareUnsigned);
+    private final PendingSwitchStore pendingStore;
+    private boolean heldChanged;
     private boolean canonicalSeen;
     /** Switches admitted since the list was last written. */
     private int unsaved;
@@ -59,14 +70,30 @@ public final class AdmissionPolicy {
      * @throws StoreException when the admitted-switches file is damaged
      */
     public AdmissionPolicy(Mode mode, Set<Long> listed, PgftSpec expected, AdmittedSwitchStore store) {
+        this(mode, listed, expected, store, null);
+    }
+
+    /**
+     * As above, with the switches held pending kept in {@code pending}: a switch once held waits for an admin
+     * whichever manager judges it next (a standby taking over, a restart), never trusted on its first discovery.
+     *
+     * @throws StoreException when the admitted-switches or pending-switches file is damaged
+     */
+    public AdmissionPolicy(Mode mode, Set<Long> listed, PgftSpec expected, AdmittedSwitchStore store,
+                           PendingSwitchStore pending) {
         if (mode == Mode.EXPECTED && expected == null) {
             throw new IllegalArgumentException("fabric.admit: expected needs fabric.expectedPgft");
         }
         this.mode = mode;
         this.expected = expected;
         this.store = store;
+        this.pendingStore = pending;
         admitted.addAll(store.load());
         admitted.addAll(listed);
+        if (pending != null) {
+            held.putAll(pending.load());
+            held.keySet().removeAll(admitted);
+        }
     }
 
     public Mode mode() {
@@ -82,6 +109,10 @@ public final class AdmissionPolicy {
     public String judge(long guid, int admittedCount, boolean discovering) {
         if (mode == Mode.ANY || admitted.contains(guid)) {
             return null;
+        }
+        String before = held.get(guid);
+        if (before != null) {
+            return HELD + before;
         }
         if (mode == Mode.LIST) {
             return "not in fabric.admitList";
@@ -114,6 +145,41 @@ public final class AdmissionPolicy {
         if (mode != Mode.ANY && admitted.add(guid)) {
             unsaved++;
         }
+        if (held.remove(guid) != null) {
+            heldChanged = true;
+        }
+    }
+
+    /**
+     * Switch {@code guid} is held pending for {@code reason} (the answer of {@link #judge}): remembered at once
+     * (a held switch is rare, unlike admissions), so that the next manager holds it too. At most
+     * {@link PendingSwitchStore#MAX_ENTRIES} are remembered: a flood of new GUIDs must not grow the state
+     * without bound; beyond it a switch is held by this manager only.
+     */
+    public void held(long guid, String reason) {
+        if (pendingStore == null || held.containsKey(guid)) {
+            return;
+        }
+        if (held.size() >= PendingSwitchStore.MAX_ENTRIES) {
+            LOG.warn("switch {} held pending but not remembered: {} held switches are remembered already",
+                    org.fabricmanager.topology.Guids.format(guid), held.size());
+            return;
+        }
+        held.put(guid, reason);
+        heldChanged = true;
+        rememberHeld();
+    }
+
+    private void rememberHeld() {
+        if (!heldChanged || pendingStore == null) {
+            return;
+        }
+        try {
+            pendingStore.save(held);
+            heldChanged = false;
+        } catch (StoreException e) {
+            LOG.error("held switches not remembered ({}): the next manager judges them again", e.getMessage());
+        }
     }
 
     /**
@@ -123,6 +189,7 @@ public final class AdmissionPolicy {
      * written at once.
      */
     public void remember() {
+        rememberHeld();
         if (unsaved == 0) {
             return;
         }

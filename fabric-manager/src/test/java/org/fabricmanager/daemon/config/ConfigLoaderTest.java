@@ -64,6 +64,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theTlsProviderIsAutoUnlessNamedAndAnUnknownOneNamesTheOption() {
+        assertThat(DaemonConfig.defaults().security().tlsProvider()).isEqualTo(org.fabricmanager.pki.TlsProvider.AUTO);
+        assertThat(ConfigLoader.parse("security:\n  insecure: true\n  tlsProvider: jdk\n", "fm.yaml").security()
+                .tlsProvider()).isEqualTo(org.fabricmanager.pki.TlsProvider.JDK);
+        assertThat(ConfigLoader.parse("security:\n  insecure: true\n  tlsProvider: OpenSSL\n", "fm.yaml").security()
+                .tlsProvider()).isEqualTo(org.fabricmanager.pki.TlsProvider.OPENSSL);
+        assertThatThrownBy(() -> ConfigLoader.parse("security:\n  tlsProvider: boringssl\n", "fm.yaml"))
+                .hasMessageContaining("security.tlsProvider").hasMessageContaining("auto, openssl or jdk");
+    }
+
+    @Test
     void outOfRangeAndWrongTypesNameTheOption() {
         assertThatThrownBy(() -> ConfigLoader.parse("southbound:\n  port: 70000\n", "fm.yaml"))
                 .hasMessageContaining("southbound.port must be in [0, 65535], got 70000");

@@ -13,7 +13,7 @@ class HaConfigTest {
         DaemonConfig.Ha ha = DaemonConfig.defaults().ha();
         assertThat(ha.enabled()).isFalse();
         assertThat(ha.peers()).isEmpty();
-        assertThat(ha.electionTimeoutMs()).isEqualTo(1000);
+        assertThat(ha.electionTimeoutMs()).isEqualTo(500);
         assertThat(ha.snapshotEvery()).isEqualTo(64);
     }
 
@@ -24,7 +24,7 @@ class HaConfigTest {
                   enabled: true
                   nodeId: n2
                   peers: ["n1=mgmt1:7690", "n2=10.0.0.2:7690", "n3=mgmt3:7691"]
-                  electionTimeoutMs: 500
+                  electionTimeoutMs: 700
                 """, "ha.yaml");
         assertThat(c.ha().enabled()).isTrue();
         assertThat(c.ha().peerAddresses()).containsExactly(Map.entry("n1", "mgmt1:7690"), Map.entry("n2", "10.0.0.2:7690"),

@@ -180,4 +180,29 @@ class FaultManagerRingTest {
         assertThat(members).as("every member of the ring").isEqualTo(faults.ring().size());
         assertThat(((Message.DetectorConfig) frames.get(0)).startMode()).isEqualTo(Message.StartMode.JOIN);
     }
+
+    @Test
+    void aMemberWhoseEndpointComesAfterThePlanGetsOneWindowAtItsOwnEndpoint() throws Exception {
+        // a cold start in which one agent's DETECTOR_ENDPOINT is still on its way when the first routing plans the ring
+        long late = fabric.switches().get(42).guid();
+        faults.close();
+        ManagedSwitch ms = registry.get(late);
+        ms.detectorEndpoint(null);
+        for (FakeSession s : sessions.values()) {
+            s.detectorFrames.clear();
+        }
+        faults.planRing(fabric);
+        assertThat(faults.ring().contains(late)).as("in the ring, at a guessed address for now").isTrue();
+        assertThat(sessions.get(late).detectorFrames).as("no window with the guessed address").isEmpty();
+
+        InetSocketAddress advertised = endpoint(42, 9042);
+        ms.detectorEndpoint(advertised);
+        faults.detectorEndpoint(ms);
+        assertThat(sessions.get(late).detectorFrames).singleElement().isInstanceOfSatisfying(Message.DetectorWindow.class,
+                w -> {
+                    assertThat(w.startMode()).as("it starts with the others").isEqualTo(Message.StartMode.BOOTSTRAP);
+                    assertThat(w.members()).filteredOn(p -> p.index() == w.selfIndex()).singleElement()
+                            .extracting(Message.DetectorPeer::port).isEqualTo(9042);
+                });
+    }
 }

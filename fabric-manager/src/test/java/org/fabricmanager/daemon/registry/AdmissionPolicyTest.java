@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.util.Set;
 import org.fabricmanager.daemon.store.AdmittedSwitchStore;
+import org.fabricmanager.daemon.store.PendingSwitchStore;
+import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.Test;
@@ -43,6 +45,36 @@ class AdmissionPolicyTest {
         AdmissionPolicy restarted = new AdmissionPolicy(AdmissionPolicy.Mode.EXPECTED, Set.of(), SPEC, store);
         assertThat(restarted.judge(0x5003, 8, false)).as("known across restarts").isNull();
         assertThat(store.load()).hasSize(8);
+    }
+
+    @Test
+    void aSwitchHeldByOneManagerWaitsForAnAdminUnderTheNextEvenDuringItsFirstDiscovery() {
+        AdmittedSwitchStore admitted = new AdmittedSwitchStore(state, StateFiles.LOCAL);
+        PendingSwitchStore pending = new PendingSwitchStore(state, StateFiles.LOCAL);
+        AdmissionPolicy first = new AdmissionPolicy(AdmissionPolicy.Mode.EXPECTED, Set.of(), SPEC, admitted, pending);
+        for (int i = 0; i < 8; i++) {
+            first.admitted(0x5000 + i);
+        }
+        first.remember();
+        String reason = first.judge(0x6000, 8, false);
+        assertThat(reason).contains("outside the expected");
+        first.held(0x6000, reason);
+        assertThat(pending.load()).as("written at once").containsEntry(0x6000L, reason);
+
+        // the next manager (a standby taking over) in its first discovery, before the shape is full: a new GUID
+        // would be trusted, the held one is not
+        AdmissionPolicy next = new AdmissionPolicy(AdmissionPolicy.Mode.EXPECTED, Set.of(), SPEC, admitted, pending);
+        assertThat(next.judge(0x6001, 3, true)).as("an unknown GUID on first discovery").isNull();
+        assertThat(next.judge(0x6000, 3, true)).startsWith(AdmissionPolicy.HELD).endsWith(reason);
+        next.held(0x6000, next.judge(0x6000, 3, true));
+        assertThat(pending.load()).as("the first reason is kept").containsExactly(java.util.Map.entry(0x6000L, reason));
+
+        next.admitted(0x6000); // an admin admits it
+        next.remember();
+        assertThat(pending.load()).isEmpty();
+        assertThat(admitted.load()).contains(0x6000L);
+        assertThat(new AdmissionPolicy(AdmissionPolicy.Mode.EXPECTED, Set.of(), SPEC, admitted, pending)
+                .judge(0x6000, 8, false)).isNull();
     }
 
     @Test

@@ -38,6 +38,20 @@ public final class FakeSession implements SwitchSession {
     /** Every detector frame the daemon sent (DETECTOR_CONFIG chunks, DETECTOR_WINDOW, DETECTOR_PEERS), in order. */
     public final List<Message> detectorFrames = new ArrayList<>();
     public boolean closed;
+    /** Every echo probe the daemon sent, with its deadline; the test answers it or lets it fail. */
+    public final List<Probe> probes = new ArrayList<>();
+
+    /** A probe the daemon sent: {@link #answer} plays an agent that replies, {@link #expire} one that does not. */
+    public record Probe(long timeoutMs, CompletableFuture<Long> future) {
+        public void answer() {
+            future.complete(1_000_000L);
+        }
+
+        public void expire() {
+            future.completeExceptionally(new org.fabricmanager.southbound.RequestFailedException(
+                    "no echo reply within " + timeoutMs + " ms", true));
+        }
+    }
 
     public FakeSession(Hello hello) {
         this.hello = hello;
@@ -81,6 +95,13 @@ public final class FakeSession implements SwitchSession {
     @Override
     public long lastRttNanos() {
         return -1;
+    }
+
+    @Override
+    public CompletableFuture<Long> probe(long timeoutMs) {
+        CompletableFuture<Long> f = new CompletableFuture<>();
+        probes.add(new Probe(timeoutMs, f));
+        return f;
     }
 
     @Override

@@ -33,9 +33,10 @@ final class NeighbourBlocks {
     private final int[] missingStart;
     private final int[] missing;
     private final SharedRows[] sets;
+    private final IntervalGroups[] intervalGroups;
 
     private NeighbourBlocks(boolean[] eligible, int[] blockStart, int[] groupFrom, int[] groupCount, int[] set,
-                            long[] has, int[] missingStart, int[] missing, SharedRows[] sets) {
+                            long[] has, int[] missingStart, int[] missing, SharedRows[] sets, IntervalGroups[] intervalGroups) {
         this.eligible = eligible;
         this.blockStart = blockStart;
         this.groupFrom = groupFrom;
@@ -45,10 +46,21 @@ final class NeighbourBlocks {
         this.missingStart = missingStart;
         this.missing = missing;
         this.sets = sets;
+        this.intervalGroups = intervalGroups;
     }
 
-    /** Finds the blocks and builds their sets from the final costs, sets in parallel. */
+    /** Finds the blocks and builds their sets from the final costs, sets in parallel; no interval groups. */
     static NeighbourBlocks of(FabricIndex index, int[] rank, CostTable costs, RowProfiles profiles, RoutingPool pool) {
+        return of(index, rank, costs, profiles, null, pool);
+    }
+
+    /**
+     * The same, with the {@link IntervalGroups} of every set asked by a switch whose groups are one
+     * block looking up (a leaf looking up at its pod: the switches routed by rotations), when
+     * {@code destinations} is given.
+     */
+    static NeighbourBlocks of(FabricIndex index, int[] rank, CostTable costs, RowProfiles profiles,
+                              LeafDestinations destinations, RoutingPool pool) {
         int n = index.switchCount();
         int[] groupStart = index.groupStartArray();
         int[] neighbour = index.groupNeighbourArray();
@@ -161,9 +173,15 @@ final class NeighbourBlocks {
         }
         // The most common mode among the switches asking each set: its masks are precomputed.
         int[][] modeCounts = new int[setCount][];
+        boolean[] single = new boolean[setCount];
         for (int s = 0; s < n; s++) {
             if (!eligible[s]) {
                 continue;
+            }
+            // Only a leaf (one block, looking up) is routed by rotations, the one user of IntervalGroups:
+            // a top switch's one block looks down, and building its set's groups would be wasted.
+            if (blockStart[s + 1] - blockStart[s] == 1 && direction[blockStart[s]] == UP) {
+                single[setOfBlock[blockStart[s]]] = true;
             }
             for (int b = blockStart[s]; b < blockStart[s + 1]; b++) {
                 int id = setOfBlock[b];
@@ -173,7 +191,9 @@ final class NeighbourBlocks {
                 modeCounts[id][profiles.mode(s)]++;
             }
         }
+        long[][] unreached = unreachedByAll(n, eligible, blockStart, setOfBlock, setCount, costs, profiles);
         SharedRows[] sets = new SharedRows[setCount];
+        IntervalGroups[] intervalGroups = new IntervalGroups[setCount];
         SharedRows.Scratch[] scratch = new SharedRows.Scratch[pool.threads()];
         pool.forRange(setCount, 1, (worker, from, to) -> {
             if (scratch[worker] == null) {
@@ -181,7 +201,11 @@ final class NeighbourBlocks {
             }
             for (int id = from; id < to; id++) {
                 if (modeCounts[id] != null) {
-                    sets[id] = SharedRows.build(members[id], costs, profiles, mostCommon(modeCounts[id]), scratch[worker]);
+                    sets[id] = SharedRows.build(members[id], costs, profiles, mostCommon(modeCounts[id]), unreached[id],
+                            scratch[worker]);
+                    if (destinations != null && single[id]) {
+                        intervalGroups[id] = IntervalGroups.of(sets[id], destinations);
+                    }
                 }
             }
         });
@@ -218,7 +242,68 @@ final class NeighbourBlocks {
         }
         missingStart[blocks] = missingCount;
         return new NeighbourBlocks(eligible, blockStart, groupFrom, Arrays.copyOf(length, blocks), setOfBlock, has,
-                missingStart, Arrays.copyOf(missing, missingCount), sets);
+                missingStart, Arrays.copyOf(missing, missingCount), sets, intervalGroups);
+    }
+
+    /**
+     * Per set, the leaves that none of the switches asking it reaches (own cost infinite), as a bit
+     * set: a switch writes no route there whatever the set says. From the row profiles (a row
+     * without one is scanned).
+     */
+    private static long[][] unreachedByAll(int n, boolean[] eligible, int[] blockStart, int[] setOfBlock, int setCount,
+                                           CostTable costs, RowProfiles profiles) {
+        int leaves = costs.leafCount();
+        int words = (leaves + 63) >>> 6;
+        long[][] unreached = new long[setCount][];
+        long[] mine = new long[words];
+        byte[] c = costs.array();
+        for (int s = 0; s < n; s++) {
+            if (!eligible[s]) {
+                continue;
+            }
+            Arrays.fill(mine, 0L);
+            int[] segments = profiles.segments(s);
+            if (segments == null) {
+                for (int l = 0; l < leaves; l++) {
+                    if (c[s * leaves + l] == CostTable.INFINITE) {
+                        mine[l >>> 6] |= 1L << l;
+                    }
+                }
+            } else {
+                boolean modeUnreached = profiles.mode(s) == CostTable.INFINITE;
+                if (modeUnreached) {
+                    setRange(mine, 0, leaves, true);
+                }
+                for (int g = 0; g < segments.length; g += 3) {
+                    boolean inf = segments[g + 2] == CostTable.INFINITE;
+                    if (inf != modeUnreached) {
+                        setRange(mine, segments[g], segments[g + 1], inf);
+                    }
+                }
+            }
+            for (int b = blockStart[s]; b < blockStart[s + 1]; b++) {
+                int id = setOfBlock[b];
+                if (unreached[id] == null) {
+                    unreached[id] = mine.clone();
+                } else {
+                    long[] all = unreached[id];
+                    for (int i = 0; i < words; i++) {
+                        all[i] &= mine[i];
+                    }
+                }
+            }
+        }
+        return unreached;
+    }
+
+    private static void setRange(long[] bits, int from, int to, boolean value) {
+        for (int l = from; l < to; l++) {
+            if (value) {
+                bits[l >>> 6] |= 1L << l;
+            } else {
+                bits[l >>> 6] &= ~(1L << l);
+            }
+        }
     }
 
     /** True when switch {@code s} is routed from shared sets. */
@@ -234,6 +319,11 @@ final class NeighbourBlocks {
     /** The set of block {@code b}. */
     SharedRows rows(int b) {
         return sets[set[b]];
+    }
+
+    /** The interval groups of block {@code b}'s set, or null when they were not built. */
+    IntervalGroups intervalGroups(int b) {
+        return intervalGroups[set[b]];
     }
 
     /** First group of block {@code b}, relative to its switch's first group. */

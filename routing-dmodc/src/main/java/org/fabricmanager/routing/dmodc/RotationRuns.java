@@ -42,14 +42,15 @@ final class RotationRuns {
     private final byte[] sequences = new byte[SLOTS * STRIDE];
     private int epoch;
     private final long[] octets = new long[8 * 256];
-    private final int[] octetEpoch = new int[8];
-    private int octetGeneration;
+    /** Whether octet {@code o}'s table holds the ports of {@link #port}. */
+    private final boolean[] octetBuilt = new boolean[8];
+    private final byte[] preparedSequence = new byte[STRIDE];
+    private int prepared;
     private final long[] packed = new long[8];
     private final int[] packedCount = new int[8];
 
     RotationRuns() {
         epoch = 1;
-        octetGeneration = 1;
     }
 
     /**
@@ -78,9 +79,14 @@ final class RotationRuns {
                 port[j] = ports[j];
             }
             known |= added;
-            if (++octetGeneration == 0) {
-                Arrays.fill(octetEpoch, 0);
-                octetGeneration = 1;
+            // Only the octets with a new port are rebuilt: in a degraded pod each leaf brings
+            // back the one or two positions the previous leaves lacked, so this is one table of
+            // four instead of all four per leaf. A table's entries for positions outside `known`
+            // are never read, as every mask looked up is a subset of the switch's positions.
+            for (int o = 0; o < 8; o++) {
+                if ((added >>> (8 * o) & 0xff) != 0) {
+                    octetBuilt[o] = false;
+                }
             }
         }
     }
@@ -92,7 +98,30 @@ final class RotationRuns {
             Arrays.fill(row, from, to, NO_ROUTE);
             return;
         }
-        int at = slot(y, n);
+        copy(row, from, to, sequences, slot(y, n), n);
+    }
+
+    /**
+     * Builds the tripled sequence of {@code y} (a subset of the switch's positions) outside
+     * the cache, for {@link #write}: for a candidate set whose runs are all known at once, which
+     * needs no lookup.
+     */
+    void prepare(long y) {
+        prepared = Long.bitCount(y);
+        triple(y, preparedSequence, 0);
+    }
+
+    /** {@link #fill} over {@code [from, to)} with the set of the last {@link #prepare}. */
+    void write(byte[] row, int from, int to) {
+        if (prepared == 0) {
+            Arrays.fill(row, from, to, NO_ROUTE);
+            return;
+        }
+        copy(row, from, to, preparedSequence, 0, prepared);
+    }
+
+    /** {@code port(d) = C[d mod n]} over {@code [from, to)} from {@code C} tripled at {@code source[at ..]}. */
+    private static void copy(byte[] row, int from, int to, byte[] source, int at, int n) {
         int r = from < MAGIC_LIMIT ? from - n * (int) ((from * MAGIC[n]) >>> 32) : from % n;
         int len = to - from;
         if (len <= 2 * n) {
@@ -100,13 +129,13 @@ final class RotationRuns {
             int src = at + r;
             int i = 0;
             for (; i + 8 <= len; i += 8) {
-                ByteLanes.set(row, from + i, ByteLanes.get(sequences, src + i));
+                ByteLanes.set(row, from + i, ByteLanes.get(source, src + i));
             }
             for (; i < len; i++) {
-                row[from + i] = sequences[src + i];
+                row[from + i] = source[src + i];
             }
         } else {
-            System.arraycopy(sequences, at + r, row, from, n);
+            System.arraycopy(source, at + r, row, from, n);
             RowPatterns.replicate(row, from, n, to);
         }
     }
@@ -120,6 +149,12 @@ final class RotationRuns {
         }
         slotEpoch[slot] = epoch;
         slotKey[slot] = y;
+        triple(y, sequences, at);
+        return at;
+    }
+
+    /** The ports of {@code y}'s positions in ascending order, three times over, into {@code out[at ..]}. */
+    private void triple(long y, byte[] out, int at) {
         int count = 0;
         long bits = y;
         for (int o = 0; bits != 0; o++, bits >>>= 8) {
@@ -133,18 +168,17 @@ final class RotationRuns {
         int to = at;
         for (int c = 0; c < 3; c++) {
             for (int i = 0; i < count; i++) {
-                ByteLanes.set(sequences, to, packed[i]);
+                ByteLanes.set(out, to, packed[i]);
                 to += packedCount[i];
             }
         }
-        return at;
     }
 
     /** The ports of the positions {@code 8o + i} for the bits {@code i} of {@code b}, packed lowest first. */
     private long octet(int o, int b) {
         int base = o << 8;
-        if (octetEpoch[o] != octetGeneration) {
-            octetEpoch[o] = octetGeneration;
+        if (!octetBuilt[o]) {
+            octetBuilt[o] = true;
             octets[base] = 0;
             for (int x = 1; x < 256; x++) {
                 int j = o * 8 + Integer.numberOfTrailingZeros(x);

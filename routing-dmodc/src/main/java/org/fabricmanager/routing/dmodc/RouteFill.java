@@ -59,7 +59,7 @@ final class RouteFill {
 
     /** All rows, switches in parallel, after merging the shared neighbour rows ({@link NeighbourBlocks}). */
     byte[][] computeAll(RoutingPool pool) {
-        blocks = NeighbourBlocks.of(index, rank, costs, profiles, pool);
+        blocks = NeighbourBlocks.of(index, rank, costs, profiles, destinations, pool);
         int[] twinOf = LeafTwins.of(index, costs, divider);
         int switches = index.switchCount();
         byte[][] rows = new byte[switches][];
@@ -142,11 +142,18 @@ final class RouteFill {
         private int[] modes = new int[0];
         private int[] ownRun = new int[48];
         private final int[] cursor = new int[NeighbourBlocks.MAX_BLOCKS];
+        // Intervals of a set overlapping the own row's runs (rotationSweep), listed and flagged.
+        private int[] overlap = new int[16];
+        private int overlapCount;
+        private boolean[] overlapFlag = new boolean[0];
         private final int[] state = new int[NeighbourBlocks.MAX_BLOCKS];
 
         // The open run: destinations [runFrom, runTo) sharing the candidates runMask.
         private int runFrom;
         private int runTo;
+        // Destination ranges [from, to) an open run was carried over, to be set to no route after it.
+        private int[] deferredNoRoute = new int[16];
+        private int deferred;
 
         // The switch being routed.
         private int g0;
@@ -265,9 +272,10 @@ final class RouteFill {
             selectors.begin(g0, w, k);
             runFrom = -1;
             painted = false;
+            deferred = 0;
             if (blocks != null && blocks.eligible(s)) {
                 blockSweep(row, s);
-                flush(row);
+                finish(row);
                 return;
             }
             boolean profiled = profiles.segments(s) != null;
@@ -280,7 +288,7 @@ final class RouteFill {
                 computeMasksDense(s, k);
                 walkAll(row, s);
             }
-            flush(row);
+            finish(row);
         }
 
         /**
@@ -356,7 +364,7 @@ final class RouteFill {
             int b0 = blocks.firstBlock(s);
             int nb = blocks.firstBlock(s + 1) - b0;
             int mode = profiles.mode(s);
-            int runs = ownRuns(s, mode);
+            int runs = deferUnreachable(ownRuns(s, mode));
             // Base: every row at its mode.
             Arrays.fill(mask, 0, w, 0L);
             for (int b = 0; b < nb; b++) {
@@ -367,13 +375,16 @@ final class RouteFill {
                 any |= mask[i] != 0;
             }
             current[0] = mode;
+            boolean rotation = nb == 1 && pi == 1 && w == 1 && selectors.singlePorts();
             if (any && mode != CostTable.INFINITE && mode != 0) {
                 System.arraycopy(mask, 0, base, 0, w);
-                selectors.fill(row, 0, row.length, base, pi);
+                if (!rotation) {
+                    selectors.fill(row, 0, row.length, base, pi);
+                }
                 painted = true;
             }
             if (nb == 1) {
-                if (painted && pi == 1 && w == 1 && selectors.singlePorts()) {
+                if (painted && rotation) {
                     rotationSweep(row, b0, mode, runs);
                 } else {
                     singleBlockSweep(row, b0, mode, runs);
@@ -513,9 +524,16 @@ final class RouteFill {
          * {@link RotationRuns}, without turning masks into group masks or gathering runs. The
          * entries are the same: formulas (3)-(4) depend on the candidates only, and the positions
          * of a block are its groups in order.
+         *
+         * <p>The set's intervals that lie wholly where the own row is at its mode are written group
+         * by group ({@link IntervalGroups}): at the set's threshold all intervals of a group have the
+         * same candidates, so each sequence is built once for all of them; the order of writing does
+         * not matter, as the intervals are disjoint. The intervals overlapping a run of the own row
+         * off its mode are written afterwards, in leaf order, split at the run's ends.
          */
         private void rotationSweep(byte[] row, int b, int mode, int runs) {
             SharedRows r = blocks.rows(b);
+            IntervalGroups groups = blocks.intervalGroups(b);
             long has = blocks.has(b);
             int first = g0 + blocks.groupFrom(b);
             for (int g = first; g < first + blocks.groupCount(b); g++) {
@@ -524,6 +542,15 @@ final class RouteFill {
             rotation.begin(has, positionPorts);
             int count = r.intervals();
             long baseY = r.base(mode) & has;
+            // The base paint (blockSweep leaves it to here): the same ports as the base group mask,
+            // whose groups are the positions in order, but from RotationRuns' octet tables, which
+            // are kept from leaf to leaf of a pod where Selectors would build them again per leaf.
+            rotation.fill(row, 0, row.length, baseY);
+            int overlapping = markOverlapping(r, runs);
+            if (groups != null) {
+                writeGroups(row, r, groups, mode, has, baseY);
+            }
+            int f = 0;
             int run = 0;
             int i = 0;
             int p = 0;
@@ -541,6 +568,7 @@ final class RouteFill {
                         }
                         p = runTo;
                     }
+                    i = firstEndingAfter(r, i, p);
                     while (p < runTo) {
                         while (i < count && r.to(i) <= p) {
                             i++;
@@ -562,22 +590,123 @@ final class RouteFill {
                     run++;
                     continue;
                 }
-                // At the mode up to the next run: only the set's intervals can differ from the base.
-                while (i < count && r.to(i) <= p) {
-                    i++;
-                }
-                while (i < count && r.from(i) < runFrom) {
-                    long y = r.lessThan(i, mode) & has;
-                    if (y != baseY) {
-                        writeLeaves(row, Math.max(p, r.from(i)), Math.min(runFrom, r.to(i)), y);
+                // At the mode up to the next run: the intervals wholly here were written by groups
+                // (or are written now when there are none); those overlapping a run, only in part.
+                if (groups == null) {
+                    i = firstEndingAfter(r, i, p);
+                    while (i < count && r.from(i) < runFrom) {
+                        long y = r.lessThan(i, mode) & has;
+                        if (y != baseY) {
+                            writeLeaves(row, Math.max(p, r.from(i)), Math.min(runFrom, r.to(i)), y);
+                        }
+                        if (r.to(i) > runFrom) {
+                            break;
+                        }
+                        i++;
                     }
-                    if (r.to(i) > runFrom) {
-                        break;
+                } else {
+                    while (f < overlapping && r.to(overlap[f]) <= p) {
+                        f++;
                     }
-                    i++;
+                    while (f < overlapping && r.from(overlap[f]) < runFrom) {
+                        int k = overlap[f];
+                        long y = r.lessThan(k, mode) & has;
+                        if (y != baseY) {
+                            writeLeaves(row, Math.max(p, r.from(k)), Math.min(runFrom, r.to(k)), y);
+                        }
+                        if (r.to(k) > runFrom) {
+                            break;
+                        }
+                        f++;
+                    }
                 }
                 p = runFrom;
             }
+        }
+
+        /**
+         * The set's intervals overlapping a run of the own row off its mode, ascending, into
+         * {@link #overlap} (each once), flagged in {@link #overlapFlag}; returns their number.
+         */
+        private int markOverlapping(SharedRows r, int runs) {
+            if (overlapFlag.length < r.intervals()) {
+                overlapFlag = new boolean[Math.max(r.intervals(), 2 * overlapFlag.length)];
+            }
+            for (int f = 0; f < overlapCount; f++) {
+                overlapFlag[overlap[f]] = false;
+            }
+            int n = 0;
+            int i = 0;
+            for (int run = 0; run < runs; run++) {
+                int from = ownRun[3 * run];
+                int to = ownRun[3 * run + 1];
+                for (i = firstEndingAfter(r, i, from); i < r.intervals() && r.from(i) < to; i++) {
+                    if (!overlapFlag[i]) {
+                        overlapFlag[i] = true;
+                        if (n == overlap.length) {
+                            overlap = Arrays.copyOf(overlap, 2 * n);
+                        }
+                        overlap[n++] = i;
+                    }
+                }
+                // the last interval looked at may reach into the next run too
+                i = Math.max(0, i - 1);
+            }
+            overlapCount = n;
+            return n;
+        }
+
+        /**
+         * The intervals not overlapping a run of the own row, each group's sequence built once when
+         * the own mode is the set's threshold (the masks the groups are made of), interval by
+         * interval otherwise.
+         */
+        private void writeGroups(byte[] row, SharedRows r, IntervalGroups groups, int mode, long has, long baseY) {
+            boolean atThreshold = mode == r.threshold();
+            for (int g = 0; g < groups.count(); g++) {
+                long y = groups.mask(g) & has;
+                if (atThreshold) {
+                    if (y == baseY) {
+                        continue;
+                    }
+                    rotation.prepare(y);
+                }
+                for (int k = groups.start(g); k < groups.start(g + 1); k++) {
+                    int i = groups.interval(k);
+                    if (overlapFlag[i]) {
+                        continue;
+                    }
+                    if (!atThreshold) {
+                        y = r.lessThan(i, mode) & has;
+                        if (y == baseY) {
+                            continue;
+                        }
+                    }
+                    int d0 = groups.destinationFrom(i);
+                    if (d0 < 0) {
+                        writeLeaves(row, r.from(i), r.to(i), y);
+                    } else if (atThreshold) {
+                        rotation.write(row, d0, groups.destinationTo(i));
+                    } else {
+                        rotation.fill(row, d0, groups.destinationTo(i), y);
+                    }
+                }
+            }
+        }
+
+        /** The first interval from {@code i} on that ends after leaf {@code p} (intervals are sorted and disjoint). */
+        private static int firstEndingAfter(SharedRows r, int i, int p) {
+            int lo = i;
+            int hi = r.intervals();
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (r.to(mid) <= p) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
         }
 
         /** The destinations of leaves {@code [from, to)} with the candidate positions {@code y}. */
@@ -618,6 +747,43 @@ final class RouteFill {
             if (shift != 0 && word + 1 < w) {
                 mask[word + 1] |= bits >>> (64 - shift);
             }
+        }
+
+        /**
+         * Takes the runs at infinite own cost out of {@link #ownRun} (keeping the others in order)
+         * and notes their destinations for no route after the row's last run: the sweeps then treat
+         * those leaves as at the mode, whatever candidates they write there is overwritten, and a
+         * set's interval that {@link SharedRows} merged over leaves no asker reaches is not split
+         * there again. Returns the number of runs left.
+         */
+        private int deferUnreachable(int runs) {
+            int kept = 0;
+            for (int run = 0; run < runs; run++) {
+                int from = ownRun[3 * run];
+                int to = ownRun[3 * run + 1];
+                int v = ownRun[3 * run + 2];
+                if (v != CostTable.INFINITE) {
+                    ownRun[3 * kept] = from;
+                    ownRun[3 * kept + 1] = to;
+                    ownRun[3 * kept + 2] = v;
+                    kept++;
+                    continue;
+                }
+                int leaf = from;
+                while (leaf < to) {
+                    if (!destinations.contiguous(leaf)) {
+                        for (int e = destinations.start(leaf); e < destinations.start(leaf + 1); e++) {
+                            deferNoRoute(destinations.destination(e), destinations.destination(e) + 1);
+                        }
+                        leaf++;
+                        continue;
+                    }
+                    int last = Math.min(destinations.chainEnd(leaf), to - 1);
+                    deferNoRoute(destinations.first(leaf), destinations.first(last) + destinations.count(last));
+                    leaf = last + 1;
+                }
+            }
+            return kept;
         }
 
         /**
@@ -719,10 +885,17 @@ final class RouteFill {
                 int last = Math.min(destinations.chainEnd(leaf), to - 1);
                 int d0 = destinations.first(leaf);
                 int d1 = destinations.first(last) + destinations.count(last);
-                if (cost == CostTable.INFINITE) {
-                    Arrays.fill(row, d0, d1, NO_ROUTE);
-                } else {
+                if (cost != CostTable.INFINITE) {
                     add(row, d0, d1);
+                } else if (runFrom >= 0 && d0 == runTo) {
+                    // Unreachable leaves inside a stretch of equal candidates (a destination leaf
+                    // that lost one uplink, in a pod's run): the open run goes on over them and
+                    // they are set to no route after it is written, so that the run is written
+                    // once; its ports elsewhere depend on the candidates and d only.
+                    runTo = d1;
+                    deferNoRoute(d0, d1);
+                } else {
+                    Arrays.fill(row, d0, d1, NO_ROUTE);
                 }
                 leaf = last + 1;
             }
@@ -778,6 +951,24 @@ final class RouteFill {
                 selectors.fill(row, runFrom, runTo, runMask, pi);
                 runFrom = -1;
             }
+        }
+
+        private void deferNoRoute(int from, int to) {
+            if (deferred + 2 > deferredNoRoute.length) {
+                deferredNoRoute = Arrays.copyOf(deferredNoRoute, 2 * deferredNoRoute.length);
+            }
+            deferredNoRoute[deferred++] = from;
+            deferredNoRoute[deferred++] = to;
+        }
+
+        /** The last run written: the unreachable ranges it was carried over get no route. */
+        private void finish(byte[] row) {
+            flush(row);
+            // Mostly one destination leaf each (32 entries): eight-byte stores beat Arrays.fill's loop.
+            for (int i = 0; i < deferred; i += 2) {
+                RowPatterns.fill(row, deferredNoRoute[i], deferredNoRoute[i + 1], NO_ROUTE);
+            }
+            deferred = 0;
         }
 
         /** A leaf whose destinations are not one range, entry by entry, with the candidates in {@link #mask}. */

@@ -7,7 +7,8 @@ import java.util.Arrays;
  * switches have as neighbours (the switches of one pod, for its leaves; the top switches of one
  * plane, for the switches below them), merged once for all of them: each row's mode, and the
  * stretches of leaves where some row is off its mode ("intervals"), each with the rows that are
- * and their costs. Between intervals every row is at its mode.
+ * and their costs. Between intervals every row is at its mode, except on leaves that none of the
+ * switches asking the set reaches, where a set built with them may say anything (they get no route).
  *
  * <p>What a neighbouring switch asks is formula (1) restricted to these rows: which of them are
  * strictly cheaper than its own cost {@code v} at a leaf, as a bit mask over the member positions
@@ -77,6 +78,11 @@ final class SharedRows {
         return to[i];
     }
 
+    /** The own cost whose masks are precomputed ({@link #lessThan} is a lookup for it). */
+    int threshold() {
+        return threshold;
+    }
+
     /** Rows whose mode is below {@code v} (cost {@code 0 .. INFINITE}): the mask outside every interval. */
     long base(int v) {
         return lessThanMode[v];
@@ -104,6 +110,18 @@ final class SharedRows {
      * their profiles (rows without one are scanned), precomputing masks for {@code threshold}.
      */
     static SharedRows build(int[] members, CostTable costs, RowProfiles profiles, int threshold, Scratch x) {
+        return build(members, costs, profiles, threshold, null, x);
+    }
+
+    /**
+     * The same, where the leaves set in {@code unreached} (a bit set, may be null) are reached by
+     * none of the switches that ask: what the masks say there does not matter, so intervals lying
+     * wholly on such leaves are dropped, and two intervals with the same rows and costs separated
+     * only by such leaves become one (a pod's interval on the top switches of a plane is otherwise
+     * split at every destination leaf that lost its uplink of that plane).
+     */
+    static SharedRows build(int[] members, CostTable costs, RowProfiles profiles, int threshold, long[] unreached,
+                            Scratch x) {
         int m = members.length;
         if (m == 0 || m > MAX_MEMBERS) {
             throw new IllegalArgumentException(m + " rows, expected 1 to " + MAX_MEMBERS);
@@ -153,6 +171,9 @@ final class SharedRows {
                     x.open(p, active);
                 }
             }
+        }
+        if (unreached != null) {
+            x.mergeOver(unreached);
         }
         int n = x.intervals;
         int entries = x.entryCount;
@@ -235,6 +256,58 @@ final class SharedRows {
             to[intervals] = p;
             intervals++;
             entryStart[intervals] = entryCount;
+        }
+
+        /** Drops and merges intervals over the leaves of {@code unreached}, compacting in place. */
+        void mergeOver(long[] unreached) {
+            int out = 0;
+            int entriesOut = 0;
+            for (int i = 0; i < intervals; i++) {
+                if (allSet(unreached, from[i], to[i])) {
+                    continue;
+                }
+                int e0 = entryStart[i];
+                int e1 = entryStart[i + 1];
+                if (out > 0 && allSet(unreached, to[out - 1], from[i])
+                        && sameEntries(entryStart[out - 1], entriesOut, e0, e1)) {
+                    to[out - 1] = to[i];
+                    continue;
+                }
+                from[out] = from[i];
+                to[out] = to[i];
+                entryStart[out] = entriesOut;
+                for (int e = e0; e < e1; e++) {
+                    entryMember[entriesOut] = entryMember[e];
+                    entryCost[entriesOut] = entryCost[e];
+                    entriesOut++;
+                }
+                out++;
+            }
+            intervals = out;
+            entryCount = entriesOut;
+            entryStart[out] = entriesOut;
+        }
+
+        private boolean sameEntries(int a0, int a1, int b0, int b1) {
+            if (a1 - a0 != b1 - b0) {
+                return false;
+            }
+            for (int k = 0; k < a1 - a0; k++) {
+                if (entryMember[a0 + k] != entryMember[b0 + k] || entryCost[a0 + k] != entryCost[b0 + k]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** True when every bit of {@code [from, to)} is set (an empty range included). */
+        private static boolean allSet(long[] bits, int from, int to) {
+            for (int l = from; l < to; l++) {
+                if ((bits[l >>> 6] & (1L << l)) == 0) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }

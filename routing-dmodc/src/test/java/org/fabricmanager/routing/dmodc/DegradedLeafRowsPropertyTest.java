@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Random;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Link;
@@ -48,6 +49,16 @@ class DegradedLeafRowsPropertyTest {
         for (int seed = 1; seed <= DRAWS / 2; seed++) {
             Draw draw = draw(seed, true);
             assertSameAsReference(draw);
+        }
+    }
+
+    @Test
+    void leavesWhoseNodesAreNumberedApartStillGetTheRulesPorts() {
+        for (int seed = 1; seed <= DRAWS / 2; seed++) {
+            Draw draw = draw(seed, seed % 2 == 0);
+            Random random = new Random(-seed);
+            assertSameAsReference(new Draw(draw.description() + ", node indices scattered",
+                    scatterNodeIndices(draw.fabric(), random)));
         }
     }
 
@@ -109,6 +120,31 @@ class DegradedLeafRowsPropertyTest {
             }
         }
         return new Fabric(null, fabric.switches(), fabric.nodes(), links);
+    }
+
+    /**
+     * Node indices with gaps, and about one node in four swapped with a random other one, so that
+     * some leaves' destinations are not one range and some ranges run into the next leaf's.
+     */
+    private static Fabric scatterNodeIndices(Fabric fabric, Random random) {
+        List<EndNode> nodes = new ArrayList<>(fabric.nodes());
+        int[] index = new int[nodes.size()];
+        for (int i = 0; i < index.length; i++) {
+            index[i] = nodes.get(i).index() + nodes.get(i).index() / 7;
+        }
+        for (int i = 0; i < index.length; i++) {
+            if (random.nextInt(4) == 0) {
+                int j = random.nextInt(index.length);
+                int t = index[i];
+                index[i] = index[j];
+                index[j] = t;
+            }
+        }
+        for (int i = 0; i < index.length; i++) {
+            EndNode n = nodes.get(i);
+            nodes.set(i, new EndNode(n.guid(), n.name(), index[i]));
+        }
+        return new Fabric(null, fabric.switches(), nodes, fabric.links());
     }
 
     private static void assertSameAsReference(Draw draw) {

@@ -45,6 +45,7 @@ class SharedNeighbourRowsTest {
         }
     }
 
+    /** Exact wherever the asking switch reaches the leaf; where none of a set's askers does, the set may say anything. */
     @Test
     void sharedRowsGiveTheRowsCostsComparedAtEveryLeaf() {
         Random random = new Random(5);
@@ -65,6 +66,9 @@ class SharedNeighbourRowsTest {
                     for (int l = 0; l < index.leafCount(); l++) {
                         while (i < rows.intervals() && rows.to(i) <= l) {
                             i++;
+                        }
+                        if (cd.costs().cost(s, l) == CostTable.INFINITE) {
+                            continue; // no route there whatever the set says (sets merge over such leaves)
                         }
                         long mask = i < rows.intervals() && rows.from(i) <= l ? rows.lessThan(i, v) : rows.base(v);
                         long expected = 0;
@@ -87,6 +91,68 @@ class SharedNeighbourRowsTest {
                     }
                 }
             }
+        }
+    }
+
+    @Test
+    void intervalGroupsHoldEveryIntervalOnceWithItsMaskAndDestinations() {
+        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3)) {
+            FabricIndex index = d.fabric().index();
+            Ranks ranks = Ranks.of(index);
+            CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
+            LeafDestinations destinations = LeafDestinations.of(index);
+            NeighbourBlocks blocks = NeighbourBlocks.of(index, ranks.array(), cd.costs(), cd.profiles(), destinations, POOL);
+            int checked = 0;
+            for (int s = 0; s < index.switchCount(); s++) {
+                // Groups are built for the sets of leaves (one block, looking up), the rotations' users;
+                // a top switch's one block looks down and has none.
+                if (!blocks.eligible(s) || blocks.firstBlock(s + 1) - blocks.firstBlock(s) != 1
+                        || index.leafNumber(s) == FabricIndex.NONE) {
+                    continue;
+                }
+                int b = blocks.firstBlock(s);
+                SharedRows rows = blocks.rows(b);
+                IntervalGroups groups = blocks.intervalGroups(b);
+                assertThat(groups).as("%s: leaf %d has one block", d, s).isNotNull();
+                boolean[] seen = new boolean[rows.intervals()];
+                for (int g = 0; g < groups.count(); g++) {
+                    int previous = -1;
+                    for (int k = groups.start(g); k < groups.start(g + 1); k++) {
+                        int i = groups.interval(k);
+                        assertThat(seen[i]).as("%s: interval %d listed twice", d, i).isFalse();
+                        seen[i] = true;
+                        assertThat(i).as("%s: group %d ascending", d, g).isGreaterThan(previous);
+                        previous = i;
+                        assertThat(rows.lessThan(i, rows.threshold())).as("%s: mask of interval %d", d, i)
+                                .isEqualTo(groups.mask(g));
+                        int expectedFrom = -1;
+                        int expectedTo = -1;
+                        boolean oneRange = true;
+                        for (int l = rows.from(i); l < rows.to(i) && oneRange; l++) {
+                            for (int e = destinations.start(l); e < destinations.start(l + 1); e++) {
+                                int dest = destinations.destination(e);
+                                if (expectedFrom < 0) {
+                                    expectedFrom = dest;
+                                } else if (dest != expectedTo) {
+                                    oneRange = false;
+                                }
+                                expectedTo = dest + 1;
+                            }
+                        }
+                        if (oneRange && expectedFrom >= 0) {
+                            assertThat(groups.destinationFrom(i)).as("%s: interval %d", d, i).isEqualTo(expectedFrom);
+                            assertThat(groups.destinationTo(i)).as("%s: interval %d", d, i).isEqualTo(expectedTo);
+                        } else {
+                            assertThat(groups.destinationFrom(i)).as("%s: interval %d", d, i).isEqualTo(-1);
+                        }
+                    }
+                }
+                for (int i = 0; i < seen.length; i++) {
+                    assertThat(seen[i]).as("%s: interval %d in a group", d, i).isTrue();
+                }
+                checked++;
+            }
+            assertThat(checked).as(d.toString()).isPositive();
         }
     }
 

@@ -1,0 +1,135 @@
+package org.fabricmanager.daemon.faults;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashMap;
+import java.util.Map;
+import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.topology.Guids;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lifeguard's "second opinion before acting", at the daemon: the ring's verdict that a switch is dead comes from
+ * one observer, which may itself be the one that is late; before routing around the switch the daemon asks the
+ * switch's own session for a fresh sign of life (an echo sent after the verdict). An answer refutes the verdict;
+ * silence until the deadline, or the session closing, confirms it. This class keeps the checks under way (at most
+ * one per switch), decides which answer still counts, counts the outcomes ({@value #VERDICTS} with tag
+ * {@code outcome}) and logs refutations at most once per {@link #LOG_INTERVAL_NANOS}. Control thread only.
+ */
+final class SecondOpinion {
+    private static final Logger LOG = LoggerFactory.getLogger(SecondOpinion.class);
+    /** Counter with tag {@code outcome} ({@code confirmed}, {@code refuted}): ring verdicts the daemon judged. */
+    static final String VERDICTS = "fabric.detector.verdicts";
+    static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
+
+    /** What became of a verdict. */
+    enum Outcome {
+        /** The daemon acts on it: the switch's session did not answer in time, closed, or was not asked. */
+        CONFIRMED,
+        /** The switch answered after the verdict (or its member rejoined the ring meanwhile): nothing is re-routed. */
+        REFUTED;
+
+        String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * A verdict under check: the ring declared switch {@code guid} (member {@code member}) dead at
+     * {@code incarnation}; {@code session} is the session that was asked.
+     */
+    record Check(long guid, int member, long incarnation, SwitchSession session) {
+    }
+
+    /** The shortest wait for an answer: a few scheduling quanta of a busy agent host, whatever its round trip. */
+    static final int MIN_WAIT_MS = 100;
+    /** Round trips of the session's last keepalive echo the answer may take (an agent's host may be busier now). */
+    static final int RTT_FACTOR = 8;
+
+    private final Map<Long, Check> pending = new HashMap<>();
+    private final Map<Outcome, Counter> outcomes = new java.util.EnumMap<>(Outcome.class);
+    private final java.util.function.LongSupplier nanoTime;
+    private long lastLogNanos;
+    private boolean logged;
+    private long suppressed;
+
+    SecondOpinion(MeterRegistry registry, java.util.function.LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+        for (Outcome o : Outcome.values()) {
+            outcomes.put(o, Counter.builder(VERDICTS).tag("outcome", o.tag())
+                    .description("ring verdicts that a switch is dead, by what the daemon made of them").register(registry));
+        }
+    }
+
+    /**
+     * How long to wait for the accused switch's answer: {@value #RTT_FACTOR} times its session's last keepalive
+     * round trip, at least {@value #MIN_WAIT_MS} ms, at most {@code boundMs} ({@code faults.detector.secondOpinionMs},
+     * also the wait when no round trip was measured yet). A silent death costs this wait on top of δ: on a quiet
+     * management network a live agent answers in about a millisecond, so waiting the whole bound for every real
+     * death would buy nothing; an agent whose round trips have grown (a loaded host) gets proportionally longer.
+     */
+    static int waitMs(int boundMs, long lastRttNanos) {
+        if (lastRttNanos < 0) {
+            return boundMs;
+        }
+        long scaled = RTT_FACTOR * lastRttNanos / 1_000_000L;
+        return (int) Math.min(boundMs, Math.max(MIN_WAIT_MS, scaled));
+    }
+
+    /** Starts checking {@code check}; false when a check of that switch is already under way (it decides). */
+    boolean begin(Check check) {
+        return pending.putIfAbsent(check.guid(), check) == null;
+    }
+
+    /** The check of switch {@code guid} under way, or {@code null}. */
+    Check pendingFor(long guid) {
+        return pending.get(guid);
+    }
+
+    /**
+     * Ends {@code check} with {@code outcome} and counts it; false (and nothing counted) when it no longer counts:
+     * already decided, or dropped by a new epoch.
+     */
+    boolean decide(Check check, Outcome outcome) {
+        if (!pending.remove(check.guid(), check)) {
+            return false;
+        }
+        count(outcome);
+        return true;
+    }
+
+    /** Counts a verdict decided without a check (no session to ask, or second opinions off). */
+    void count(Outcome outcome) {
+        outcomes.get(outcome).increment();
+    }
+
+    /** A new ring epoch: verdicts of the previous one mean nothing now. */
+    void clear() {
+        pending.clear();
+    }
+
+    /** Checks under way. */
+    int pending() {
+        return pending.size();
+    }
+
+    /**
+     * Logs a refutation: at warn once per {@link #LOG_INTERVAL_NANOS}, with how many went unlogged since (a ring on
+     * an overloaded host can refute many verdicts in a burst; each is counted in the meter anyway).
+     */
+    void logRefuted(Check check, String name, String evidence) {
+        long now = nanoTime.getAsLong();
+        if (logged && now - lastLogNanos < LOG_INTERVAL_NANOS) {
+            suppressed++;
+            LOG.debug("failure detector: verdict on switch {} ({}) refuted: {}", Guids.format(check.guid()), name, evidence);
+            return;
+        }
+        LOG.warn("failure detector: the ring declared switch {} ({}) dead at incarnation {}, but {}: verdict refuted, "
+                        + "nothing re-routed{}", Guids.format(check.guid()), name, check.incarnation(), evidence,
+                suppressed == 0 ? "" : " (" + suppressed + " more refuted since the last such line)");
+        logged = true;
+        lastLogNanos = now;
+        suppressed = 0;
+    }
+}

@@ -1,0 +1,77 @@
+package org.fabricmanager.daemon.ha;
+
+import java.security.cert.X509Certificate;
+import java.util.List;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.pki.FixedKeyManager;
+import org.fabricmanager.pki.KeyType;
+import org.fabricmanager.pki.ManagerPeerTrust;
+import org.fabricmanager.pki.TlsMaterial;
+
+/**
+ * The Raft port of one member: Ratis's gRPC transport on {@code host:port}, with mutual TLS when the daemon has
+ * TLS material. Then the member presents the daemon's certificate and accepts, as server and as client, only
+ * peers whose certificate the fabric CA issued to a manager ({@link ManagerPeerTrust}): a switch's certificate,
+ * though signed by the same CA, is refused. Ratis serves its server, admin and client services on this one port
+ * (no separate admin or client port is configured), so all three sit behind the same TLS.
+ */
+final class RaftTransport {
+    private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
+
+    private RaftTransport() {
+    }
+
+    /**
+     * Sets the transport in {@code props} and returns the parameters carrying the TLS configuration (empty for
+     * plaintext, {@code tls == null}).
+     *
+     * @throws ConfigException when the daemon's certificate cannot serve on the Raft port
+     */
+    static Parameters configure(RaftProperties props, String host, int port, TlsMaterial tls) {
+        RaftConfigKeys.Rpc.setType(props, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(props, host);
+        GrpcConfigKeys.Server.setPort(props, port);
+        Parameters parameters = new Parameters();
+        if (tls != null) {
+            check(tls);
+            GrpcTlsConfig config = new GrpcTlsConfig(
+                    new FixedKeyManager(tls.chain().toArray(X509Certificate[]::new), tls.key()),
+                    new ManagerPeerTrust(tls.trusted()), true);
+            GrpcConfigKeys.TLS.setConf(parameters, config);
+        }
+        return parameters;
+    }
+
+    /**
+     * Refuses, before Ratis would fail with a handshake error on every connection, a certificate that cannot do
+     * both halves of a member's TLS, and a key the Raft port's engine cannot use.
+     */
+    private static void check(TlsMaterial tls) {
+        X509Certificate cert = tls.certificate();
+        String subject = cert.getSubjectX500Principal().getName();
+        List<String> purposes;
+        try {
+            purposes = cert.getExtendedKeyUsage();
+        } catch (java.security.cert.CertificateParsingException e) {
+            throw new ConfigException("ha: the daemon's certificate '" + subject + "': unreadable key purposes: "
+                    + e.getMessage(), e);
+        }
+        if (purposes != null && !purposes.contains(CLIENT_AUTH)) {
+            // certificates issued before the Raft port had TLS name the server purpose only
+            throw new ConfigException("ha: the daemon's certificate '" + subject + "' may not act as a TLS client, which a"
+                    + " member does towards its peers; re-issue it (fabric-manager pki issue --daemon, docs/operations.md)");
+        }
+        if (KeyType.of(tls.key()).filter(t -> t == KeyType.ED25519).isPresent()) {
+            // Ratis builds its gRPC server on the BoringSSL engine, whatever security.tlsProvider says
+            throw new ConfigException("ha: the daemon's key '" + subject + "' is Ed25519, which the Raft port's TLS engine"
+                    + " (BoringSSL, chosen by Ratis) cannot use; use a PKI of ECDSA P-256 keys (pki init --key-type"
+                    + " ecdsa-p256, docs/security.md)");
+        }
+    }
+}

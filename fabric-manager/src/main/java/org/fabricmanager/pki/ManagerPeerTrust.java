@@ -1,0 +1,115 @@
+package org.fabricmanager.pki;
+
+import java.net.Socket;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
+
+/**
+ * The trust of one hot-standby manager in another on the Raft port: the peer's chain must pass the JDK's
+ * PKIX checks against the fabric CA(s) alone (signature, validity, the TLS client or server key purpose, and the
+ * host name when the connecting side asked for it), and its certificate must name the daemon
+ * ({@value FabricIdentity#DAEMON_URI}) and no switch. The second check is why a plain CA trust manager is not
+ * enough: the fabric CA also signs every switch's certificate, and a switch (or whoever stole its key) must
+ * never vote or append to the managers' log.
+ */
+public final class ManagerPeerTrust extends X509ExtendedTrustManager {
+    private final X509ExtendedTrustManager pkix;
+
+    /** Trusts daemon certificates issued by one of {@code trustedCas}. */
+    public ManagerPeerTrust(List<X509Certificate> trustedCas) {
+        this.pkix = pkix(trustedCas);
+    }
+
+    private static X509ExtendedTrustManager pkix(List<X509Certificate> cas) {
+        try {
+            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+            store.load(null, null);
+            for (int i = 0; i < cas.size(); i++) {
+                store.setCertificateEntry("ca-" + i, cas.get(i));
+            }
+            TrustManagerFactory f = TrustManagerFactory.getInstance("PKIX");
+            f.init(store);
+            for (TrustManager t : f.getTrustManagers()) {
+                if (t instanceof X509ExtendedTrustManager x) {
+                    return x;
+                }
+            }
+            throw new PkiException("the JDK offers no X509ExtendedTrustManager for PKIX");
+        } catch (GeneralSecurityException | java.io.IOException e) {
+            throw new PkiException("cannot build the managers' trust manager: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses {@code chain} unless its first certificate names the daemon and no switch.
+     *
+     * @throws CertificateException naming the certificate's subject and what it names instead
+     */
+    static void requireManager(X509Certificate[] chain) throws CertificateException {
+        if (chain == null || chain.length == 0) {
+            throw new CertificateException("no certificate presented");
+        }
+        X509Certificate leaf = chain[0];
+        String subject = leaf.getSubjectX500Principal().getName();
+        try {
+            if (FabricIdentity.switchGuid(leaf).isPresent()) {
+                throw new CertificateException("'" + subject + "' is a switch's certificate, not a manager's: a switch "
+                        + "may not join the managers' Raft group");
+            }
+        } catch (PkiException e) {
+            throw new CertificateException(e.getMessage(), e);
+        }
+        if (!FabricIdentity.isDaemon(leaf)) {
+            throw new CertificateException("'" + subject + "' does not name " + FabricIdentity.DAEMON_URI
+                    + ": not a manager's certificate");
+        }
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+        pkix.checkClientTrusted(chain, authType, socket);
+        requireManager(chain);
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+        pkix.checkServerTrusted(chain, authType, socket);
+        requireManager(chain);
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+        pkix.checkClientTrusted(chain, authType, engine);
+        requireManager(chain);
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+        pkix.checkServerTrusted(chain, authType, engine);
+        requireManager(chain);
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+        pkix.checkClientTrusted(chain, authType);
+        requireManager(chain);
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+        pkix.checkServerTrusted(chain, authType);
+        requireManager(chain);
+    }
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+        return pkix.getAcceptedIssuers();
+    }
+}

@@ -1,0 +1,223 @@
+package org.fabricmanager.daemon.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.daemon.testing.FakeSession;
+import org.fabricmanager.daemon.testing.ManualControlLoop;
+import org.fabricmanager.detector.message.DetectorEvent;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Protocol;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The daemon's second opinion on a ring verdict (Lifeguard): a switch whose session answers an echo sent after the
+ * verdict is not routed around; one that stays silent until the deadline, or whose session closes, is; a member
+ * that rejoins the ring meanwhile refutes the verdict by itself. The echo's deadline is the session's; here the test
+ * answers or expires the probe, so nothing depends on time.
+ */
+class SecondOpinionTest {
+    static final String SPEC = "PGFT(2;4,4;1,4;1,1)"; // 8 switches
+    static final int SECOND_OPINION_MS = 250;
+
+    final ManualControlLoop loop = new ManualControlLoop();
+    final SwitchRegistry registry = new SwitchRegistry();
+    final DaemonMetrics metrics = new DaemonMetrics(new SimpleMeterRegistry());
+    final MilestoneLog milestones = new MilestoneLog();
+    final Map<Long, FakeSession> sessions = new HashMap<>();
+    final List<String> dropped = new ArrayList<>();
+    Fabric fabric;
+    FaultManager faults;
+
+    void plan(int secondOpinionMs) throws Exception {
+        int port;
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
+                new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000, secondOpinionMs));
+        faults = new FaultManager(settings, 1, loop, registry, milestones, metrics, new FaultActions() {
+            @Override
+            public void dropSession(ManagedSwitch ms, String reason) {
+                dropped.add(ms.name());
+            }
+
+            @Override
+            public void maskChanged() {
+            }
+
+            @Override
+            public void stateMayHaveChanged() {
+            }
+        }, () -> loop.nowMs() * 1_000_000L);
+        fabric = PgftGenerator.generate(PgftSpec.parse(SPEC));
+        int i = 0;
+        for (FabricSwitch s : fabric.switches()) {
+            FakeSession session = FakeSession.of(s.guid(), "s" + i, 8, 1, Protocol.FEATURE_DETECTOR_WINDOW);
+            sessions.put(s.guid(), session);
+            ManagedSwitch ms = registry.register(session, session.hello(), 0);
+            registry.admit(ms);
+            ms.detectorEndpoint(new InetSocketAddress(InetAddress.getByAddress(new byte[] {10, 9, 0, (byte) i++}), 7684));
+        }
+        faults.planRing(fabric);
+        sessions.values().forEach(s -> s.detectorFrames.clear());
+    }
+
+    @AfterEach
+    void close() {
+        if (faults != null) {
+            faults.close();
+        }
+        metrics.close();
+    }
+
+    int indexOf(long guid) {
+        for (int i = 0; i < faults.ring().size(); i++) {
+            if (faults.ring().guid(i) == guid) {
+                return i;
+            }
+        }
+        throw new AssertionError("no member " + guid);
+    }
+
+    double verdicts(String outcome) {
+        return metrics.registry().get(SecondOpinion.VERDICTS).tag("outcome", outcome).counter().count();
+    }
+
+    @Test
+    void aVerdictOnASwitchThatAnswersItsEchoIsRefutedAndNothingIsRoutedAround() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(3).guid();
+        FakeSession session = sessions.get(guid);
+
+        faults.memberFailed(guid, indexOf(guid), 0);
+        assertThat(session.probes).as("one echo, with the configured deadline").singleElement()
+                .extracting(FakeSession.Probe::timeoutMs).isEqualTo((long) SECOND_OPINION_MS);
+        assertThat(faults.failedSwitches()).as("nothing decided before the answer").isEmpty();
+
+        session.probes.get(0).answer();
+        loop.runPending();
+        assertThat(faults.failedSwitches()).isEmpty();
+        assertThat(dropped).as("its session is kept").isEmpty();
+        assertThat(faults.reactions().isOpen()).as("no fault reaction, no re-route").isFalse();
+        assertThat(milestones.since(0)).extracting(Milestone::kind).doesNotContain(Milestone.Kind.SWITCH_FAILED);
+        assertThat(verdicts("refuted")).isEqualTo(1.0);
+        assertThat(verdicts("confirmed")).isZero();
+        assertThat(session.detectorFrames).as("its member is told to rejoin, in the same epoch").singleElement()
+                .isInstanceOfSatisfying(Message.DetectorWindow.class, w -> {
+                    assertThat(w.startMode()).isEqualTo(Message.StartMode.JOIN);
+                    assertThat(w.epoch()).isEqualTo(faults.ring().epoch());
+                });
+    }
+
+    @Test
+    void aVerdictOnASwitchThatStaysSilentIsActedOnWhenTheEchoGoesUnanswered() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(5).guid();
+
+        faults.memberFailed(guid, indexOf(guid), 0);
+        sessions.get(guid).probes.get(0).expire(); // a stopped agent: TCP open, nothing answers
+        loop.runPending();
+        assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
+        assertThat(dropped).containsExactly("s5");
+        assertThat(faults.reactions().isOpen()).isTrue();
+        assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
+                .extracting(Milestone::message).asString().contains("declared dead by the ring")
+                .contains("did not answer an echo within " + SECOND_OPINION_MS + " ms");
+        assertThat(verdicts("confirmed")).isEqualTo(1.0);
+        assertThat(verdicts("refuted")).isZero();
+    }
+
+    @Test
+    void verdictsRepeatedWhileTheEchoIsUnderWayAskOnceAndActOnce() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(2).guid();
+        // the same failure broadcast by two sources, or a verdict at the next incarnation, before the answer
+        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.memberFailed(guid, indexOf(guid), 1);
+        assertThat(sessions.get(guid).probes).hasSize(1);
+        sessions.get(guid).probes.get(0).expire();
+        loop.runPending();
+        assertThat(dropped).containsExactly("s2");
+        assertThat(verdicts("confirmed")).isEqualTo(1.0);
+    }
+
+    @Test
+    void aMemberThatRejoinsTheRingBeforeTheEchoDecidesHasRefutedTheVerdict() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(6).guid();
+        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.onDetectorEvent(new DetectorEvent.MemberRejoined(indexOf(guid), 1));
+        assertThat(verdicts("refuted")).isEqualTo(1.0);
+
+        sessions.get(guid).probes.get(0).expire(); // its echo was lost behind a burst of table blocks: too late now
+        loop.runPending();
+        assertThat(faults.failedSwitches()).isEmpty();
+        assertThat(dropped).isEmpty();
+        assertThat(verdicts("confirmed")).as("the late answer is not counted again").isZero();
+    }
+
+    @Test
+    void aVerdictOfAnEarlierEpochIsNotActedOnWhenItsEchoTimesOutAfterANewPlan() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(1).guid();
+        faults.memberFailed(guid, indexOf(guid), 0);
+        // a switch added to the fabric makes a new epoch: earlier verdicts are about members that no longer exist
+        faults.close();
+        faults.planRing(fabric);
+        sessions.get(guid).probes.get(0).expire();
+        loop.runPending();
+        assertThat(faults.failedSwitches()).isEmpty();
+        assertThat(dropped).isEmpty();
+    }
+
+    @Test
+    void withSecondOpinionsOffTheVerdictIsActedOnAtOnce() throws Exception {
+        plan(0);
+        long guid = fabric.switches().get(4).guid();
+        faults.memberFailed(guid, indexOf(guid), 0);
+        assertThat(sessions.get(guid).probes).isEmpty();
+        assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
+        assertThat(dropped).containsExactly("s4");
+        assertThat(verdicts("confirmed")).isEqualTo(1.0);
+    }
+
+    @Test
+    void theWaitForAnAnswerFollowsTheSessionsRoundTripWithinItsBounds() {
+        java.util.Random random = new java.util.Random(17);
+        for (int i = 0; i < 10_000; i++) {
+            int bound = 1 + random.nextInt(5_000);
+            long rtt = random.nextInt(10) == 0 ? -1 : (long) (random.nextDouble() * 2e9);
+            int wait = SecondOpinion.waitMs(bound, rtt);
+            assertThat(wait).as("bound %d, rtt %d ns", bound, rtt).isBetween(Math.min(bound, SecondOpinion.MIN_WAIT_MS), bound);
+            if (rtt < 0) {
+                assertThat(wait).as("no round trip measured yet: the whole bound").isEqualTo(bound);
+            } else if (bound >= SecondOpinion.MIN_WAIT_MS) {
+                assertThat((long) wait * 1_000_000L).as("room for %d round trips of the last keepalive, bound %d",
+                        SecondOpinion.RTT_FACTOR, bound).isGreaterThanOrEqualTo(Math.min((long) bound * 1_000_000L,
+                        SecondOpinion.RTT_FACTOR * rtt - 1_000_000L));
+            }
+        }
+        assertThat(SecondOpinion.waitMs(500, 400_000)).as("a loopback agent answering in 0.4 ms").isEqualTo(100);
+        assertThat(SecondOpinion.waitMs(500, 40_000_000)).as("a busy agent answering in 40 ms").isEqualTo(320);
+    }
+}

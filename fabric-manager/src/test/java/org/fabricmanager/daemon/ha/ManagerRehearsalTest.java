@@ -1,0 +1,89 @@
+package org.fabricmanager.daemon.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.fabricmanager.daemon.config.ConfigLoader;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A standby's rehearsal starts and closes a real manager, but on a copy of the state and on ports the system
+ * picks: the state directory stays byte for byte as it was (no lock, no file written), and the configured
+ * ports, which the standby itself holds, are not needed.
+ */
+class ManagerRehearsalTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void rehearsingLeavesTheStateDirectoryAndTheConfiguredPortsAlone() throws Exception {
+        Path state = dir.resolve("state");
+        Files.createDirectories(state.resolve("ha"));
+        Files.writeString(state.resolve("ha-leader"), "nodeId=n1\nterm=1\nsouthbound=127.0.0.1:1\nrest=http://127.0.0.1:2\n");
+        Files.writeString(state.resolve("ha").resolve("raft-file"), "not state");
+        Map<String, byte[]> before = contents(state);
+        try (ServerSocket southbound = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             ServerSocket rest = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            DaemonConfig config = ConfigLoader.parse("""
+                    southbound:
+                      bind: "127.0.0.1"
+                      port: %d
+                    rest:
+                      bind: "127.0.0.1"
+                      port: %d
+                    state:
+                      directory: "%s"
+                    security:
+                      insecure: true
+                    """.formatted(southbound.getLocalPort(), rest.getLocalPort(), state), "n1.yaml");
+
+            assertThat(ManagerRehearsal.run(config)).as("rehearsal time").isNotNegative();
+        }
+        Map<String, byte[]> after = contents(state);
+        assertThat(after).as("the state directory").containsOnlyKeys(before.keySet());
+        before.forEach((name, bytes) -> assertThat(after.get(name)).as(name).isEqualTo(bytes));
+    }
+
+    @Test
+    void theRehearsalRunsOnLoopbackOnPortsPickedByTheSystemOutsideAnyGroup() {
+        DaemonConfig config = ConfigLoader.parse("""
+                southbound:
+                  bind: "0.0.0.0"
+                  port: 7654
+                rest:
+                  bind: "0.0.0.0"
+                  port: 7680
+                ha:
+                  enabled: true
+                  nodeId: n1
+                  peers: ["n1=127.0.0.1:7690", "n2=127.0.0.1:7691", "n3=127.0.0.1:7692"]
+                """, "n1.yaml");
+        DaemonConfig scratch = ManagerRehearsal.scratch(config, dir);
+        assertThat(scratch.southbound().bind()).isEqualTo("127.0.0.1");
+        assertThat(scratch.southbound().port()).isZero();
+        assertThat(scratch.rest().bind()).isEqualTo("127.0.0.1");
+        assertThat(scratch.rest().port()).isZero();
+        assertThat(scratch.state().path()).isEqualTo(dir);
+        assertThat(scratch.ha().enabled()).isFalse();
+    }
+
+    private static Map<String, byte[]> contents(Path root) throws Exception {
+        Map<String, byte[]> out = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                if (Files.isRegularFile(p)) {
+                    out.put(root.relativize(p).toString(), Files.readAllBytes(p));
+                }
+            }
+        }
+        return out;
+    }
+}
