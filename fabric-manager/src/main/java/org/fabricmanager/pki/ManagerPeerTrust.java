@@ -17,14 +17,50 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * host name when the connecting side asked for it), and its certificate must name the daemon
  * ({@value FabricIdentity#DAEMON_URI}) and no switch. The second check is why a plain CA trust manager is not
  * enough: the fabric CA also signs every switch's certificate, and a switch (or whoever stole its key) must
- * never vote or append to the managers' log.
+ * never vote or append to the managers' log. Every refusal is reported to a {@link Refusals} (counted and logged
+ * rate-limited by the daemon), since a Raft port on the management network is a target like the southbound.
  */
 public final class ManagerPeerTrust extends X509ExtendedTrustManager {
-    private final X509ExtendedTrustManager pkix;
+    /** Why a peer's certificate was refused. */
+    public enum Refusal {
+        /** The chain did not pass PKIX against the fabric CA(s): another CA, self-signed, expired, wrong key purpose. */
+        UNTRUSTED,
+        /** A valid fabric certificate that does not name the daemon: a switch's, or one naming no one. */
+        NOT_A_MANAGER;
 
-    /** Trusts daemon certificates issued by one of {@code trustedCas}. */
+        /** The meter tag: lower case, dashes. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** Told of every refused peer, on the TLS engine's thread: must be quick and thread-safe. */
+    @FunctionalInterface
+    public interface Refusals {
+        /** Nobody is told (tests of the checks alone). */
+        Refusals NONE = (kind, chain, why) -> { };
+
+        void refused(Refusal kind, X509Certificate[] chain, CertificateException why);
+    }
+
+    /** One of the JDK trust manager's checks, for the overloads below to share the refusal handling. */
+    @FunctionalInterface
+    private interface PkixCheck {
+        void run() throws CertificateException;
+    }
+
+    private final X509ExtendedTrustManager pkix;
+    private final Refusals refusals;
+
+    /** Trusts daemon certificates issued by one of {@code trustedCas}; refusals are reported to nobody. */
     public ManagerPeerTrust(List<X509Certificate> trustedCas) {
+        this(trustedCas, Refusals.NONE);
+    }
+
+    /** Trusts daemon certificates issued by one of {@code trustedCas} and reports every refusal to {@code refusals}. */
+    public ManagerPeerTrust(List<X509Certificate> trustedCas, Refusals refusals) {
         this.pkix = pkix(trustedCas);
+        this.refusals = refusals;
     }
 
     private static X509ExtendedTrustManager pkix(List<X509Certificate> cas) {
@@ -72,40 +108,50 @@ public final class ManagerPeerTrust extends X509ExtendedTrustManager {
         }
     }
 
+    /** The PKIX check, then the manager check; either refusal is reported before it is thrown. */
+    private void check(X509Certificate[] chain, PkixCheck pkixCheck) throws CertificateException {
+        try {
+            pkixCheck.run();
+        } catch (CertificateException e) {
+            refusals.refused(Refusal.UNTRUSTED, chain, e);
+            throw e;
+        }
+        try {
+            requireManager(chain);
+        } catch (CertificateException e) {
+            refusals.refused(Refusal.NOT_A_MANAGER, chain, e);
+            throw e;
+        }
+    }
+
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        pkix.checkClientTrusted(chain, authType, socket);
-        requireManager(chain);
+        check(chain, () -> pkix.checkClientTrusted(chain, authType, socket));
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        pkix.checkServerTrusted(chain, authType, socket);
-        requireManager(chain);
+        check(chain, () -> pkix.checkServerTrusted(chain, authType, socket));
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-        pkix.checkClientTrusted(chain, authType, engine);
-        requireManager(chain);
+        check(chain, () -> pkix.checkClientTrusted(chain, authType, engine));
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-        pkix.checkServerTrusted(chain, authType, engine);
-        requireManager(chain);
+        check(chain, () -> pkix.checkServerTrusted(chain, authType, engine));
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        pkix.checkClientTrusted(chain, authType);
-        requireManager(chain);
+        check(chain, () -> pkix.checkClientTrusted(chain, authType));
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        pkix.checkServerTrusted(chain, authType);
-        requireManager(chain);
+        check(chain, () -> pkix.checkServerTrusted(chain, authType));
     }
 
     @Override

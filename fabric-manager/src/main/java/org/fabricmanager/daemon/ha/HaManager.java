@@ -70,7 +70,7 @@ public final class HaManager implements AutoCloseable {
         this.node = node;
         this.lock = lock;
         this.standby = new StandbyListeners(config, new Standby());
-        HaMetrics.bind(standby.registry(), () -> view, elections::get, node.commits());
+        HaMetrics.bind(standby.registry(), () -> view, elections::get, node.commits(), node.refusals());
         this.watcher = new Thread(this::watch, "fm-ha-role");
     }
 
@@ -179,7 +179,7 @@ public final class HaManager implements AutoCloseable {
             early = predictedEndpoints().map(e -> Map.entry(e, node.write(daemonTerm, LeaderEndpoints.FILE, e.encode())))
                     .orElse(null);
             MeterRegistry registry = DaemonMetrics.newRegistry();
-            HaMetrics.bind(registry, () -> view, elections::get, node.commits());
+            HaMetrics.bind(registry, () -> view, elections::get, node.commits(), node.refusals());
             long[] released = new long[2];
             try {
                 // the ports go to the manager once its state is loaded, just before it binds them; the agents

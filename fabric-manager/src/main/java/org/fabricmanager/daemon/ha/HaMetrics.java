@@ -11,8 +11,8 @@ import java.util.function.Supplier;
 /**
  * The hot-standby group's meters, read from the member's last polled view at scrape time: which role
  * it has (one gauge per role, 1 for the current one), the Raft term, the commit and applied indices,
- * the elections this member has seen (terms begun since it started), and per state file the writes its
- * manager committed (count, time, bytes: the replication cost). They are registered in the
+ * the elections this member has seen (terms begun since it started), per state file the writes its
+ * manager committed (count, time, bytes: the replication cost), and the peers its Raft port refused by reason. They are registered in the
  * standby's own registry and in every manager's registry while it leads, so that {@code /metrics} on
  * any member shows them.
  */
@@ -24,6 +24,7 @@ final class HaMetrics {
     static final String ELECTIONS = "fabric.ha.elections";
     static final String COMMIT = "fabric.ha.commit";
     static final String REPLICATED_BYTES = "fabric.ha.replicated.bytes";
+    static final String REJECTED = "fabric.ha.rejected";
     private static final List<String> ROLES = List.of("LEADER", "FOLLOWER", "CANDIDATE", "LISTENER", "UNKNOWN");
 
     private HaMetrics() {
@@ -33,7 +34,14 @@ final class HaMetrics {
      * @param view      the member's last polled view ({@code null} before the first poll)
      * @param elections terms begun since this member started
      */
-    static void bind(MeterRegistry registry, Supplier<HaNode.View> view, Supplier<Long> elections, CommitStats commits) {
+    static void bind(MeterRegistry registry, Supplier<HaNode.View> view, Supplier<Long> elections, CommitStats commits,
+                     RaftRefusals refusals) {
+        for (org.fabricmanager.pki.ManagerPeerTrust.Refusal r : org.fabricmanager.pki.ManagerPeerTrust.Refusal.values()) {
+            FunctionCounter.builder(REJECTED, refusals, x -> x.count(r)).tag("reason", r.tag())
+                    .description("peers whose certificate this member's Raft port refused (untrusted: not the fabric"
+                            + " CA's, expired, wrong purpose; not-a-manager: a switch's or another fabric certificate)")
+                    .register(registry);
+        }
         for (java.util.Map.Entry<String, CommitStats.PerFile> f : commits.files().entrySet()) {
             CommitStats.PerFile p = f.getValue();
             FunctionTimer.builder(COMMIT, p, c -> c.commits.get(), c -> c.nanos.get(), TimeUnit.NANOSECONDS)

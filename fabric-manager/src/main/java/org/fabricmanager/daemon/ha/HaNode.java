@@ -69,6 +69,7 @@ final class HaNode implements AutoCloseable {
     private final StateDirectoryMachine machine;
     private final Map<String, String> peers;
     private final CommitStats commits = new CommitStats();
+    private final RaftRefusals refusals;
 
     /**
      * @param tls     the daemon's TLS material: the Raft port then runs mutual TLS with manager certificates only;
@@ -76,6 +77,13 @@ final class HaNode implements AutoCloseable {
      * @param changed called (on Ratis threads, must not block) when role, leader or applied state may have changed
      */
     HaNode(DaemonConfig.Ha ha, Path stateDirectory, TlsMaterial tls, Runnable changed) throws IOException {
+        this(ha, stateDirectory, tls, changed, new RaftRefusals());
+    }
+
+    /** As above; {@code refusals} counts and logs the peers the Raft port refuses. */
+    HaNode(DaemonConfig.Ha ha, Path stateDirectory, TlsMaterial tls, Runnable changed, RaftRefusals refusals)
+            throws IOException {
+        this.refusals = refusals;
         this.nodeId = ha.nodeId();
         this.self = RaftPeerId.valueOf(nodeId);
         this.peers = Map.copyOf(ha.peerAddresses());
@@ -92,7 +100,7 @@ final class HaNode implements AutoCloseable {
         RaftProperties props = new RaftProperties();
         int colon = own.lastIndexOf(':');
         org.apache.ratis.conf.Parameters transport = RaftTransport.configure(props, own.substring(0, colon),
-                Integer.parseInt(own.substring(colon + 1)), tls);
+                Integer.parseInt(own.substring(colon + 1)), tls, refusals);
         RaftServerConfigKeys.setStorageDir(props, List.of(stateDirectory.resolve("ha").toFile()));
         TimeDuration min = TimeDuration.valueOf(ha.electionTimeoutMs(), TimeUnit.MILLISECONDS);
         RaftServerConfigKeys.Rpc.setTimeoutMin(props, min);
@@ -111,6 +119,11 @@ final class HaNode implements AutoCloseable {
                 .setProperties(props).setParameters(transport).setStateMachine(machine)
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
         this.writeTimeoutMs = Math.max(10_000L, 10L * ha.electionTimeoutMs());
+    }
+
+    /** The peers the Raft port refused. */
+    RaftRefusals refusals() {
+        return refusals;
     }
 
     void start() throws IOException {

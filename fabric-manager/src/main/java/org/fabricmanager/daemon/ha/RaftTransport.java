@@ -31,9 +31,12 @@ final class RaftTransport {
      * Sets the transport in {@code props} and returns the parameters carrying the TLS configuration (empty for
      * plaintext, {@code tls == null}).
      *
+     * @param refusals told of every peer certificate the port refuses, as server or as client
+     *
      * @throws ConfigException when the daemon's certificate cannot serve on the Raft port
      */
-    static Parameters configure(RaftProperties props, String host, int port, TlsMaterial tls) {
+    static Parameters configure(RaftProperties props, String host, int port, TlsMaterial tls,
+                                ManagerPeerTrust.Refusals refusals) {
         RaftConfigKeys.Rpc.setType(props, SupportedRpcType.GRPC);
         GrpcConfigKeys.Server.setHost(props, host);
         GrpcConfigKeys.Server.setPort(props, port);
@@ -42,7 +45,7 @@ final class RaftTransport {
             check(tls);
             GrpcTlsConfig config = new GrpcTlsConfig(
                     new FixedKeyManager(tls.chain().toArray(X509Certificate[]::new), tls.key()),
-                    new ManagerPeerTrust(tls.trusted()), true);
+                    new ManagerPeerTrust(tls.trusted(), refusals), true);
             GrpcConfigKeys.TLS.setConf(parameters, config);
         }
         return parameters;

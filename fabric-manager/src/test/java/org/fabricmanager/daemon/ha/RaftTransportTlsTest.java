@@ -18,6 +18,7 @@ import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
+import org.fabricmanager.pki.ManagerPeerTrust;
 import org.fabricmanager.pki.TlsMaterial;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +59,7 @@ class RaftTransportTlsTest {
     @Test
     void aMemberWithAnotherCasCertificateReceivesNothing() throws Exception {
         start(manager(FABRIC), manager(FABRIC), manager(OTHER));
-        assertExcluded();
+        assertExcluded(ManagerPeerTrust.Refusal.UNTRUSTED);
     }
 
     @Test
@@ -66,7 +67,8 @@ class RaftTransportTlsTest {
         IssuedCertificate sw = FABRIC.issueSwitch(0x0002c90300a1b2c3L, "leaf-1", Duration.ofDays(1));
         start(manager(FABRIC), manager(FABRIC), new TlsMaterial(List.of(sw.certificate()), sw.key(),
                 List.of(FABRIC.certificate())));
-        assertExcluded();
+        // n3 dials n1 and n2 with a certificate PKIX accepts for a client: the manager check refuses it
+        assertExcluded(ManagerPeerTrust.Refusal.NOT_A_MANAGER);
     }
 
     @Test
@@ -92,7 +94,8 @@ class RaftTransportTlsTest {
         assertThat(cert.getExtendedKeyUsage()).as("daemon certificates are issued for both ends now")
                 .contains("1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2");
         assertThatThrownBy(() -> RaftTransport.configure(new org.apache.ratis.conf.RaftProperties(), "127.0.0.1", 1,
-                new TlsMaterial(List.of(serverOnly()), FABRIC.key(), List.of(FABRIC.certificate()))))
+                new TlsMaterial(List.of(serverOnly()), FABRIC.key(), List.of(FABRIC.certificate())),
+                org.fabricmanager.pki.ManagerPeerTrust.Refusals.NONE))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("pki issue --daemon");
     }
 
@@ -109,8 +112,11 @@ class RaftTransportTlsTest {
         return new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(b.build(signer));
     }
 
-    /** Managers n1 and n2 commit without n3, which neither applies the write nor learns who leads. */
-    private void assertExcluded() throws Exception {
+    /**
+     * Managers n1 and n2 commit without n3, which neither applies the write nor learns who leads, and they count
+     * (for {@code fabric.ha.rejected}) n3's certificate refused for {@code why}.
+     */
+    private void assertExcluded(ManagerPeerTrust.Refusal why) throws Exception {
         HaNode leader = awaitLeader(nodes.subList(0, 2));
         write(leader);
         await("n1 and n2 apply the write", () -> applied(0) && applied(1));
@@ -119,6 +125,8 @@ class RaftTransportTlsTest {
         HaNode.View rogue = nodes.get(2).view();
         assertThat(rogue.leaderId()).as("n3 heard from a leader").isNull();
         assertThat(rogue.role()).isNotEqualTo("LEADER");
+        await("n1 or n2 counts n3 refused as " + why.tag(),
+                () -> nodes.get(0).refusals().count(why) + nodes.get(1).refusals().count(why) > 0);
     }
 
     private static TlsMaterial manager(CertificateAuthority ca) throws Exception {
