@@ -3,7 +3,6 @@ package org.fabricmanager.daemon.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
@@ -28,26 +27,12 @@ class FaultManagerTest {
     private final SwitchRegistry registry = new SwitchRegistry();
     private final MilestoneLog milestones = new MilestoneLog();
     private final DaemonMetrics metrics = new DaemonMetrics(new SimpleMeterRegistry());
-    private final List<String> actions = new ArrayList<>();
+    private final RecordingFaultActions recorded = new RecordingFaultActions();
+    private final List<String> actions = recorded.actions;
     private final DaemonConfig.Faults settings = new DaemonConfig.Faults(50, THRESHOLD, WINDOW_MS, QUARANTINE_MS,
             DaemonConfig.defaults().faults().detector());
     private final FaultManager faults = new FaultManager(settings, 1, loop, registry, milestones, metrics,
-            new FaultActions() {
-                @Override
-                public void dropSession(ManagedSwitch ms, String reason) {
-                    actions.add("drop " + ms.name());
-                }
-
-                @Override
-                public void maskChanged() {
-                    actions.add("changed");
-                }
-
-                @Override
-                public void stateMayHaveChanged() {
-                    actions.add("state");
-                }
-            }, () -> loop.nowMs() * 1_000_000L);
+            recorded, () -> loop.nowMs() * 1_000_000L);
 
     @AfterEach
     void close() {

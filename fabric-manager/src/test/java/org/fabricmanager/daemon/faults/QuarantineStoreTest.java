@@ -39,15 +39,16 @@ class QuarantineStoreTest {
     private final List<Manager> managers = new ArrayList<>();
 
     /** One manager's fault handling over the state directory, with its own registry, clock and actions. */
-    private final class Manager implements FaultActions {
+    private final class Manager {
         final ManualControlLoop loop = new ManualControlLoop();
         final SwitchRegistry registry = new SwitchRegistry();
         final DaemonMetrics metrics = new DaemonMetrics(new SimpleMeterRegistry());
-        final List<String> actions = new ArrayList<>();
+        final RecordingFaultActions recorded = new RecordingFaultActions();
+        final List<String> actions = recorded.actions;
         final FaultManager faults;
 
         Manager() {
-            faults = new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, this,
+            faults = new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, recorded,
                     () -> loop.nowMs() * 1_000_000L, new QuarantineStore(state, StateFiles.LOCAL));
             managers.add(this);
         }
@@ -58,21 +59,6 @@ class QuarantineStoreTest {
             registry.admit(ms);
             ms.ports().update(PortRecord.toSwitch(2, 99, 1, "peer"));
             return ms;
-        }
-
-        @Override
-        public void dropSession(ManagedSwitch ms, String reason) {
-            actions.add("drop " + ms.name());
-        }
-
-        @Override
-        public void maskChanged() {
-            actions.add("changed");
-        }
-
-        @Override
-        public void stateMayHaveChanged() {
-            actions.add("state");
         }
     }
 

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +42,7 @@ class SecondOpinionTest {
     final DaemonMetrics metrics = new DaemonMetrics(new SimpleMeterRegistry());
     final MilestoneLog milestones = new MilestoneLog();
     final Map<Long, FakeSession> sessions = new HashMap<>();
-    final List<String> dropped = new ArrayList<>();
+    final RecordingFaultActions recorded = new RecordingFaultActions();
     Fabric fabric;
     FaultManager faults;
 
@@ -54,20 +53,7 @@ class SecondOpinionTest {
         }
         DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
                 new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000, secondOpinionMs));
-        faults = new FaultManager(settings, 1, loop, registry, milestones, metrics, new FaultActions() {
-            @Override
-            public void dropSession(ManagedSwitch ms, String reason) {
-                dropped.add(ms.name());
-            }
-
-            @Override
-            public void maskChanged() {
-            }
-
-            @Override
-            public void stateMayHaveChanged() {
-            }
-        }, () -> loop.nowMs() * 1_000_000L);
+        faults = new FaultManager(settings, 1, loop, registry, milestones, metrics, recorded, () -> loop.nowMs() * 1_000_000L);
         fabric = PgftGenerator.generate(PgftSpec.parse(SPEC));
         int i = 0;
         for (FabricSwitch s : fabric.switches()) {
@@ -116,7 +102,7 @@ class SecondOpinionTest {
         session.probes.get(0).answer();
         loop.runPending();
         assertThat(faults.failedSwitches()).isEmpty();
-        assertThat(dropped).as("its session is kept").isEmpty();
+        assertThat(recorded.dropped()).as("its session is kept").isEmpty();
         assertThat(faults.reactions().isOpen()).as("no fault reaction, no re-route").isFalse();
         assertThat(milestones.since(0)).extracting(Milestone::kind).doesNotContain(Milestone.Kind.SWITCH_FAILED);
         assertThat(verdicts("refuted")).isEqualTo(1.0);
@@ -137,7 +123,7 @@ class SecondOpinionTest {
         sessions.get(guid).probes.get(0).expire(); // a stopped agent: TCP open, nothing answers
         loop.runPending();
         assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
-        assertThat(dropped).containsExactly("s5");
+        assertThat(recorded.dropped()).containsExactly("s5");
         assertThat(faults.reactions().isOpen()).isTrue();
         assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
                 .extracting(Milestone::message).asString().contains("declared dead by the ring")
@@ -157,7 +143,7 @@ class SecondOpinionTest {
         assertThat(sessions.get(guid).probes).hasSize(1);
         sessions.get(guid).probes.get(0).expire();
         loop.runPending();
-        assertThat(dropped).containsExactly("s2");
+        assertThat(recorded.dropped()).containsExactly("s2");
         assertThat(verdicts("confirmed")).isEqualTo(1.0);
     }
 
@@ -172,7 +158,7 @@ class SecondOpinionTest {
         sessions.get(guid).probes.get(0).expire(); // its echo was lost behind a burst of table blocks: too late now
         loop.runPending();
         assertThat(faults.failedSwitches()).isEmpty();
-        assertThat(dropped).isEmpty();
+        assertThat(recorded.dropped()).isEmpty();
         assertThat(verdicts("confirmed")).as("the late answer is not counted again").isZero();
     }
 
@@ -187,7 +173,7 @@ class SecondOpinionTest {
         sessions.get(guid).probes.get(0).expire();
         loop.runPending();
         assertThat(faults.failedSwitches()).isEmpty();
-        assertThat(dropped).isEmpty();
+        assertThat(recorded.dropped()).isEmpty();
     }
 
     @Test
@@ -197,7 +183,7 @@ class SecondOpinionTest {
         faults.memberFailed(guid, indexOf(guid), 0);
         assertThat(sessions.get(guid).probes).isEmpty();
         assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
-        assertThat(dropped).containsExactly("s4");
+        assertThat(recorded.dropped()).containsExactly("s4");
         assertThat(verdicts("confirmed")).isEqualTo(1.0);
     }
 
