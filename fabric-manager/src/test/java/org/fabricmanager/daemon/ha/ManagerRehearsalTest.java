@@ -53,6 +53,28 @@ class ManagerRehearsalTest {
     }
 
     @Test
+    void withTlsTheRehearsalAlsoWarmsTheSouthboundsTlsCode() throws Exception {
+        Path pki = dir.resolve("pki");
+        new org.fabricmanager.pki.PkiDirectory(pki).init("fabric", java.time.Duration.ofDays(1), java.util.List.of("localhost"),
+                java.util.List.of(InetAddress.getLoopbackAddress()), java.time.Duration.ofDays(1), java.time.Clock.systemUTC());
+        DaemonConfig config = ConfigLoader.parse("""
+                southbound:
+                  bind: "127.0.0.1"
+                rest:
+                  bind: "127.0.0.1"
+                state:
+                  directory: "%s"
+                security:
+                  pkiDirectory: "%s"
+                """.formatted(dir.resolve("state"), pki), "n1.yaml");
+        long withTls = ManagerRehearsal.run(config);
+        assertThat(withTls).as("rehearsal with TLS warm-up (ms)").isNotNegative();
+        assertThat(org.fabricmanager.pki.TlsWarmup.run(org.fabricmanager.daemon.config.SouthboundSecurity.material(config.security()),
+                config.security().tlsProvider().engine(org.fabricmanager.daemon.config.SouthboundSecurity.material(config.security())),
+                1, 60_000).handshakes()).as("the daemon certificate pki init makes serves both ends of the warm-up").isOne();
+    }
+
+    @Test
     void theRehearsalRunsOnLoopbackOnPortsPickedByTheSystemOutsideAnyGroup() {
         DaemonConfig config = ConfigLoader.parse("""
                 southbound:
