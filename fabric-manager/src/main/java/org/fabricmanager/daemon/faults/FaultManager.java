@@ -64,6 +64,18 @@ public final class FaultManager implements AutoCloseable {
     /** Where the quarantine is kept for the next manager, {@code null}: nowhere (tests). */
     private final QuarantineStore quarantineStore;
     private boolean stopping;
+    /**
+     * The expected PGFT's switches in ring order ({@code fabric.expectedPgft}), or {@code null}: when the fabric uses
+     * its canonical GUIDs, the ring is planned over all of them and a switch that connects late takes its slot.
+     */
+    private List<Long> expectedOrder;
+    private java.util.Set<Long> expectedGuids = java.util.Set.of();
+    /** The newest fabric {@link #planRing} was given: what a replan deferred by {@link #replanIntervalMs} plans. */
+    private Fabric latestFabric;
+    /** When the current epoch was planned ({@link #nanoTime}), to batch replans. */
+    private long plannedAtNanos;
+    private boolean replanScheduled;
+    static final String REPLAN = "detector-replan";
 
     public FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
                         MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions) {
@@ -214,7 +226,31 @@ public final class FaultManager implements AutoCloseable {
 
     // ---- ring failure detector ---------------------------------------------------------------------
 
-    /** The ring, or {@code null} when the detector is disabled. */
+    /**
+     * The switches the daemon expects ({@code fabric.expectedPgft}, as its canonical numbering gives them): the ring is
+     * planned over every one of them, those not connected yet in slots that start dead (docs/detector.md, "Slots for
+     * switches that come late"). Call before the first plan; {@code null} leaves the ring to the connected switches.
+     */
+    public void expectSwitches(Fabric expected) {
+        if (expected == null || ring == null) {
+            expectedOrder = null;
+            expectedGuids = java.util.Set.of();
+            return;
+        }
+        expectedOrder = List.copyOf(RingOrder.of(expected));
+        expectedGuids = new java.util.HashSet<>(expectedOrder);
+    }
+
+    /**
+     * How long after a plan the next one waits: a switch the ring has no slot for (a GUID outside the expected
+     * fabric) needs a new epoch, which restarts every member; a stream of such switches (a pod being cabled) costs
+     * one restart per interval, not one per switch.
+     */
+    long replanIntervalMs() {
+        return Math.max(5_000L, 10L * settings.detector().deltaMs());
+    }
+
+        /** The ring, or {@code null} when the detector is disabled. */
     public RingCoordinator ring() {
         return ring;
     }
@@ -243,6 +279,12 @@ public final class FaultManager implements AutoCloseable {
     }
 
     private void joinRing(ManagedSwitch ms) {
+        if (ring.vacant(ms.guid())) {
+            // an expected switch that connected after the plan takes its slot: same epoch, same key, a JOIN
+            ring.filled(ms.guid());
+            LOG.info("failure detector: switch {} ({}) connected late and joins its slot in ring epoch {} (no new epoch)",
+                    Guids.format(ms.guid()), ms.name(), ring.epoch());
+        }
         if (ms.detectorEndpoint() != null) {
             // only the members that hold its previous address hear of the move: O(window + lookups), not O(n)
             ring.moved(ms.guid(), ms.detectorEndpoint()).forEach((guid, update) -> {
@@ -268,11 +310,16 @@ public final class FaultManager implements AutoCloseable {
         ms.session().sendDetectorPeers(ring.lookup(lookup.txid(), lookup.epoch(), ms.guid(), lookup.members()));
     }
 
-    /** Plans the ring on the first routing, and again when admitted switches outside it connected. */
+    /**
+     * Plans the ring on the first routing, and again when admitted switches the ring has no slot for connected (at most
+     * once per {@link #replanIntervalMs}: later ones wait for the same replan). A switch that has a slot (it was
+     * expected, and connected late or not at all) joins the running epoch instead.
+     */
     public void planRing(Fabric fabric) {
         if (ring == null || fabric.switches().isEmpty()) {
             return;
         }
+        latestFabric = fabric;
         boolean outside = !ring.active();
         for (ManagedSwitch ms : registry.all()) {
             // a switch this epoch left out on purpose (its endpoint is another member's) does not replan the ring
@@ -285,9 +332,33 @@ public final class FaultManager implements AutoCloseable {
         if (!outside) {
             return;
         }
+        if (ring.active()) {
+            long sinceMs = (nanoTime.getAsLong() - plannedAtNanos) / 1_000_000L;
+            if (sinceMs < replanIntervalMs()) {
+                if (!replanScheduled) {
+                    replanScheduled = true;
+                    LOG.info("failure detector: a switch the ring has no slot for connected; the ring is planned again "
+                            + "in {} ms (epoch {} runs until then, one replan for every such switch meanwhile)",
+                            replanIntervalMs() - sinceMs, ring.epoch());
+                    queue.scheduleDeferred(REPLAN, replanIntervalMs() - sinceMs, () -> {
+                        replanScheduled = false;
+                        if (!stopping) {
+                            planRing(latestFabric);
+                        }
+                    });
+                }
+                return;
+            }
+        }
+        if (replanScheduled) {
+            queue.cancelDeferred(REPLAN);
+            replanScheduled = false;
+        }
+        List<Long> slotted = slotOrder(fabric);
         List<Long> order = new ArrayList<>();
         Map<Long, InetSocketAddress> endpoints = new HashMap<>();
-        for (long guid : RingOrder.of(fabric)) {
+        java.util.Set<Long> vacant = new java.util.HashSet<>();
+        for (long guid : slotted != null ? slotted : RingOrder.of(fabric)) {
             ManagedSwitch ms = registry.get(guid);
             if (ms != null && ms.admitted() && ms.session().remoteAddress() instanceof InetSocketAddress a) {
                 order.add(guid);
@@ -295,14 +366,18 @@ public final class FaultManager implements AutoCloseable {
                 // address and the configured agent port
                 endpoints.put(guid, ms.detectorEndpoint() != null ? ms.detectorEndpoint()
                         : new InetSocketAddress(a.getAddress(), settings.detector().agentPort()));
+            } else if (slotted != null && (ms == null || !ms.admitted())) {
+                // expected, not connected (or not admitted) yet: a slot that starts dead, which it joins when it comes
+                order.add(guid);
+                vacant.add(guid);
             }
         }
-        if (order.isEmpty()) {
+        if (order.size() == vacant.size()) {
             return;
         }
         List<Long> members;
         try {
-            members = ring.plan(order, endpoints,
+            members = ring.plan(order, endpoints, vacant,
                     event -> queue.append("detector " + event, () -> onDetectorEvent(event)));
         } catch (RuntimeException e) {
             // a detector that cannot start must not stop routing: faults still arrive by sessions and PORT_STATUS
@@ -323,8 +398,54 @@ public final class FaultManager implements AutoCloseable {
             }
             sendDetectorConfig(ms, false);
         }
-        LOG.info("failure detector: ring epoch {} of {} members (the daemon and {} switches), eta {} ms, delta {} ms",
-                ring.epoch(), ring.size(), order.size(), settings.detector().etaMs(), settings.detector().deltaMs());
+        plannedAtNanos = nanoTime.getAsLong();
+        LOG.info("failure detector: ring epoch {} of {} members (the daemon and {} switches{}), eta {} ms, delta {} ms",
+                ring.epoch(), ring.size(), order.size(), vacant.isEmpty() ? "" : ", " + vacant.size()
+                        + " of them slots for expected switches not connected yet, which join this epoch when they come",
+                settings.detector().etaMs(), settings.detector().deltaMs());
+    }
+
+    /**
+     * The expected switches in ring order when the ring can give slots to those not connected yet, else {@code null}
+     * (the ring is then planned over the connected switches, and a switch that comes later needs a new epoch): the
+     * fabric must use the expected PGFT's canonical GUIDs (a fabric with its own GUIDs cannot be told which switch a
+     * missing one will be), every connected agent must start its member with the slots dead
+     * ({@code FEATURE_DETECTOR_SLOTS}; one that cannot would suspect every vacant slot), and the slots must fit one
+     * window ({@link org.fabricmanager.southbound.Protocol#MAX_DEAD_AT_START}).
+     */
+    private List<Long> slotOrder(Fabric fabric) {
+        if (expectedOrder == null) {
+            return null;
+        }
+        for (org.fabricmanager.topology.FabricSwitch s : fabric.switches()) {
+            if (!expectedGuids.contains(s.guid())) {
+                LOG.debug("failure detector: switch {} is not of the expected fabric's numbering: no slots",
+                        Guids.format(s.guid()));
+                return null;
+            }
+        }
+        int connected = 0;
+        for (ManagedSwitch ms : registry.all()) {
+            if (!ms.admitted()) {
+                continue;
+            }
+            if (!ms.session().hello().supportsDetectorSlots()) {
+                LOG.info("failure detector: switch {} ({}) cannot start its member with vacant slots dead: the ring "
+                        + "covers the connected switches only", Guids.format(ms.guid()), ms.name());
+                return null;
+            }
+            if (expectedGuids.contains(ms.guid())) {
+                connected++;
+            }
+        }
+        int vacant = expectedOrder.size() - connected;
+        if (vacant > org.fabricmanager.southbound.Protocol.MAX_DEAD_AT_START) {
+            LOG.info("failure detector: {} expected switches are not connected, more slots than a window names ({}): "
+                    + "the ring covers the connected switches only", vacant,
+                    org.fabricmanager.southbound.Protocol.MAX_DEAD_AT_START);
+            return null;
+        }
+        return expectedOrder;
     }
 
     private void sendDetectorConfig(ManagedSwitch ms, boolean join) {
@@ -333,7 +454,8 @@ public final class FaultManager implements AutoCloseable {
         SwitchSession session = ms.session();
         // agents that take a window get O(window) bytes; older ones the whole ring, as before
         (session.hello().supportsDetectorWindow()
-                ? session.sendDetectorWindow(ring.windowFor(guid, join), ring.answerTimeoutMs())
+                ? session.sendDetectorWindow(ring.windowFor(guid, join, session.hello().supportsDetectorSlots()),
+                        ring.answerTimeoutMs())
                 : session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs())).thenAccept(reply ->
                 queue.append("detector config answer " + Guids.format(guid), () -> {
                     // a session superseded by its restarted agent answers NO_ANSWER as it closes, after the
@@ -554,6 +676,10 @@ public final class FaultManager implements AutoCloseable {
     public void close() {
         if (ring != null) {
             ring.close();
+        }
+        if (replanScheduled) {
+            queue.cancelDeferred(REPLAN);
+            replanScheduled = false;
         }
     }
 
