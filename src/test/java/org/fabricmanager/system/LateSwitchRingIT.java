@@ -8,8 +8,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 17, in the production shape: a switch that connects after the ring runs joins the running epoch instead of
@@ -17,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * one {@code simulate --except X} process: the fabric is routed without leaf X, and the ring is planned over all 48
  * expected switches, X's slot vacant (unwatched, no verdict). Then {@code simulate --only X} starts: the epoch does not
  * change, X's member joins its slot and answers that it runs, and the ring really watches it: SIGSTOP on X's process
- * (TCP open, heartbeats stopped) is declared dead by the ring and routed around, still in the same epoch.
+ * (TCP open, heartbeats stopped) is declared dead by the ring and routed around, still in the same epoch. The same
+ * without an expected PGFT: X's slot then comes from its neighbours' port reports (their cables to X are up, its agent
+ * is not there).
  */
 class LateSwitchRingIT {
     static final String SPEC = "PGFT(3;4,4,4;1,4,4;1,1,1)";
@@ -29,13 +32,16 @@ class LateSwitchRingIT {
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)
     Path dir;
 
-    @Test
-    void aLeafThatConnectsLateJoinsTheRunningEpochAndIsWatched() throws Exception {
+    @ParameterizedTest(name = "slots from {0}")
+    @ValueSource(strings = {"the expected PGFT", "neighbours' port reports"})
+    void aLeafThatConnectsLateJoinsTheRunningEpochAndIsWatched(String slotsFrom) throws Exception {
         String late = Guids.format(PgftGenerator.switchGuid(1, 5));
         Path config = dir.resolve("fabric-manager.yaml");
-        Files.writeString(config, """
+        boolean expected = slotsFrom.startsWith("the expected");
+        Files.writeString(config, (expected ? """
                 fabric:
                   expectedPgft: "%s"
+                """.formatted(SPEC) : "") + """
                 state:
                   directory: "%s"
                 security:
@@ -50,7 +56,7 @@ class LateSwitchRingIT {
                     deltaMs: %d
                     bind: "127.0.0.1"
                     port: 0
-                """.formatted(SPEC, dir.resolve("state"), DELTA_MS));
+                """.formatted(dir.resolve("state"), DELTA_MS));
         try (FabricProcesses fp = new FabricProcesses(dir)) {
             fp.startDaemon(config, "-Xmx256m");
             fp.startSimulator("sim-rest", "-Xmx256m", List.of("--pgft", SPEC, "--except", late));

@@ -250,7 +250,7 @@ public final class FaultManager implements AutoCloseable {
         return Math.max(5_000L, 10L * settings.detector().deltaMs());
     }
 
-        /** The ring, or {@code null} when the detector is disabled. */
+    /** The ring, or {@code null} when the detector is disabled. */
     public RingCoordinator ring() {
         return ring;
     }
@@ -406,25 +406,17 @@ public final class FaultManager implements AutoCloseable {
     }
 
     /**
-     * The expected switches in ring order when the ring can give slots to those not connected yet, else {@code null}
-     * (the ring is then planned over the connected switches, and a switch that comes later needs a new epoch): the
-     * fabric must use the expected PGFT's canonical GUIDs (a fabric with its own GUIDs cannot be told which switch a
-     * missing one will be), every connected agent must start its member with the slots dead
-     * ({@code FEATURE_DETECTOR_SLOTS}; one that cannot would suspect every vacant slot), and the slots must fit one
-     * window ({@link org.fabricmanager.southbound.Protocol#MAX_DEAD_AT_START}).
+     * The switches of the ring in order, slots for switches not connected yet included, when the ring can give such
+     * slots; else {@code null} (the ring is then planned over the connected switches, and a switch that comes later
+     * needs a new epoch). The slots are those of the expected PGFT when the fabric uses its canonical GUIDs; otherwise
+     * (no expected PGFT, or a fabric with its own GUIDs, which cannot say which GUID a missing switch will have) the
+     * switches that connected switches' port reports name as cabled neighbours without being connected themselves.
+     * Every connected agent must start its member with the slots dead ({@code FEATURE_DETECTOR_SLOTS}: one that
+     * cannot would suspect every vacant slot), and the slots must fit one window
+     * ({@link org.fabricmanager.southbound.Protocol#MAX_DEAD_AT_START}).
      */
     private List<Long> slotOrder(Fabric fabric) {
-        if (expectedOrder == null) {
-            return null;
-        }
-        for (org.fabricmanager.topology.FabricSwitch s : fabric.switches()) {
-            if (!expectedGuids.contains(s.guid())) {
-                LOG.debug("failure detector: switch {} is not of the expected fabric's numbering: no slots",
-                        Guids.format(s.guid()));
-                return null;
-            }
-        }
-        int connected = 0;
+        int connectedExpected = 0;
         for (ManagedSwitch ms : registry.all()) {
             if (!ms.admitted()) {
                 continue;
@@ -435,17 +427,96 @@ public final class FaultManager implements AutoCloseable {
                 return null;
             }
             if (expectedGuids.contains(ms.guid())) {
-                connected++;
+                connectedExpected++;
             }
         }
-        int vacant = expectedOrder.size() - connected;
+        int vacant;
+        List<Long> order;
+        if (expectedOrder != null && canonical(fabric)) {
+            vacant = expectedOrder.size() - connectedExpected;
+            order = expectedOrder;
+        } else {
+            java.util.Set<Long> absent = new java.util.HashSet<>();
+            Fabric planned = withKnownNeighbours(fabric, absent);
+            if (absent.isEmpty()) {
+                return null;
+            }
+            vacant = absent.size();
+            order = RingOrder.of(planned);
+        }
         if (vacant > org.fabricmanager.southbound.Protocol.MAX_DEAD_AT_START) {
             LOG.info("failure detector: {} expected switches are not connected, more slots than a window names ({}): "
                     + "the ring covers the connected switches only", vacant,
                     org.fabricmanager.southbound.Protocol.MAX_DEAD_AT_START);
             return null;
         }
-        return expectedOrder;
+        return order;
+    }
+
+    /** True when every switch of {@code fabric} has a GUID of the expected PGFT's canonical numbering. */
+    private boolean canonical(Fabric fabric) {
+        for (org.fabricmanager.topology.FabricSwitch s : fabric.switches()) {
+            if (!expectedGuids.contains(s.guid())) {
+                LOG.debug("failure detector: switch {} is not of the expected fabric's numbering: slots for known "
+                        + "neighbours only", Guids.format(s.guid()));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code fabric} with the switches that its switches' port reports name as cabled neighbours (a port up to a
+     * switch) but that are not connected or not admitted, and the links claimed to them, so that {@link RingOrder}
+     * places them by level like the others; their GUIDs are added to {@code absent}. The fabric itself when there are
+     * none, or when the claims contradict each other (two claims on one port of the missing switch): then no slots.
+     */
+    private Fabric withKnownNeighbours(Fabric fabric, java.util.Set<Long> absent) {
+        Map<Long, Integer> portCounts = new HashMap<>();
+        java.util.Set<org.fabricmanager.topology.PortRef> claimedPorts = new java.util.HashSet<>();
+        List<Link> claims = new ArrayList<>();
+        for (ManagedSwitch ms : registry.all()) {
+            if (!ms.admitted() || !fabric.isSwitch(ms.guid())) {
+                continue;
+            }
+            SwitchPorts ports = ms.ports();
+            for (int p = 1; p <= ports.portCount(); p++) {
+                PortRecord r = ports.port(p);
+                if (!r.isUp() || r.peerKind() != PortRecord.PeerKind.SWITCH || fabric.isSwitch(r.peerGuid())) {
+                    continue;
+                }
+                ManagedSwitch peer = registry.get(r.peerGuid());
+                if (peer != null && peer.admitted()) {
+                    continue; // connected, only not in this fabric yet (its own report is on its way)
+                }
+                if (!claimedPorts.add(new org.fabricmanager.topology.PortRef(r.peerGuid(), r.peerPort()))) {
+                    LOG.debug("failure detector: two switches claim port {} of {}: no slots for known neighbours",
+                            r.peerPort(), Guids.format(r.peerGuid()));
+                    absent.clear();
+                    return fabric;
+                }
+                absent.add(r.peerGuid());
+                portCounts.merge(r.peerGuid(), r.peerPort(), Math::max);
+                claims.add(new Link(ms.guid(), p, r.peerGuid(), r.peerPort()));
+            }
+        }
+        if (absent.isEmpty()) {
+            return fabric;
+        }
+        List<org.fabricmanager.topology.FabricSwitch> switches = new ArrayList<>(fabric.switches());
+        for (long guid : absent) {
+            switches.add(new org.fabricmanager.topology.FabricSwitch(guid, Guids.format(guid), portCounts.get(guid)));
+        }
+        List<Link> links = new ArrayList<>(fabric.links());
+        links.addAll(claims);
+        try {
+            return new Fabric(null, switches, fabric.nodes(), links);
+        } catch (org.fabricmanager.topology.TopologyException e) {
+            LOG.debug("failure detector: the neighbours named in port reports do not make a fabric ({}): no slots for "
+                    + "them", e.getMessage());
+            absent.clear();
+            return fabric;
+        }
     }
 
     private void sendDetectorConfig(ManagedSwitch ms, boolean join) {

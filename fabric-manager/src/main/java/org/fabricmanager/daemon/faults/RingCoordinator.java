@@ -73,7 +73,7 @@ public final class RingCoordinator implements AutoCloseable {
     private int[] deadAtStart = new int[0];
     /** Why a vacant slot is not watched, as {@code GET /api/v1/faults} shows it. */
     static final String VACANT = "not connected yet: its ring slot waits for it, dead from the start (no verdict)";
-        /** Switches this epoch left out of the ring on purpose (an endpoint shared with an earlier member). */
+    /** Switches this epoch left out of the ring on purpose (an endpoint shared with an earlier member). */
     private final Set<Long> leftOut = new HashSet<>();
     /** Switches of this epoch whose answer to the configuration is still awaited. */
     private final Set<Long> awaiting = new HashSet<>();
@@ -316,11 +316,6 @@ public final class RingCoordinator implements AutoCloseable {
         return vacant.contains(guid);
     }
 
-    /** Vacant slots of this epoch. */
-    public int vacantCount() {
-        return vacant.size();
-    }
-
     /**
      * The switch of a vacant slot connected: it joins the running epoch (JOIN above the incarnation its slot is dead
      * at); it counts as watched once it answers that its member runs.
@@ -331,7 +326,7 @@ public final class RingCoordinator implements AutoCloseable {
         }
     }
 
-        /** The DETECTOR_CONFIG chunks for switch {@code guid} (a member), txids left 0. */
+    /** The DETECTOR_CONFIG chunks for switch {@code guid} (a member), txids left 0. */
     public List<Message.DetectorConfig> configFor(long guid, boolean join) {
         int self = indexByGuid.get(guid);
         RingParameters p = parameters();

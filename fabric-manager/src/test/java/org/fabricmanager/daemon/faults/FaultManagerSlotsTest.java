@@ -182,6 +182,47 @@ class FaultManagerSlotsTest {
     }
 
     @Test
+    void withoutAnExpectedFabricANeighbourNamedInPortReportsHasASlotAndJoinsItLate() throws Exception {
+        faults.expectSwitches(null); // no expected PGFT (or a fabric with its own GUIDs): only port reports name it
+        int i = 0;
+        for (FabricSwitch s : expected.switches()) {
+            if (s.guid() != late) {
+                connect(s.guid(), endpoint(i, 7684), SLOTS);
+            }
+            i++;
+        }
+        int cabled = 0;
+        for (org.fabricmanager.topology.Link l : expected.links()) {
+            // its neighbours' ports are up and name it (the cable is there; its agent is not)
+            if (!expected.isSwitch(l.a()) || !expected.isSwitch(l.b())) {
+                continue; // its end nodes have no agent to report them
+            }
+            if (l.b() == late) {
+                registry.get(l.a()).ports().update(org.fabricmanager.southbound.PortRecord.toSwitch(l.aPort(), late,
+                        l.bPort(), "late"));
+                cabled++;
+            } else if (l.a() == late) {
+                registry.get(l.b()).ports().update(org.fabricmanager.southbound.PortRecord.toSwitch(l.bPort(), late,
+                        l.aPort(), "late"));
+                cabled++;
+            }
+        }
+        assertThat(cabled).as("a leaf has uplinks").isPositive();
+        faults.planRing(expected.withoutSwitches(List.of(late)));
+        long epoch = faults.ring().epoch();
+        assertThat(faults.ring().size()).isEqualTo(expected.switches().size() + 1);
+        assertThat(faults.ring().vacant(late)).isTrue();
+        assertThat(faults.ring().deadCount()).isEqualTo(1);
+
+        connect(late, endpoint(900, 9100), SLOTS);
+        faults.planRing(expected);
+        loop.advance(faults.replanIntervalMs());
+        assertThat(faults.ring().epoch()).as("it joined its slot: no new epoch").isEqualTo(epoch);
+        assertThat(sessions.get(late).detectorFrames).last().isInstanceOfSatisfying(Message.DetectorWindow.class,
+                w -> assertThat(w.startMode()).isEqualTo(Message.StartMode.JOIN));
+    }
+
+    @Test
     void aSwitchWithoutASlotStartsANewEpochButABurstCostsOneReplan() throws Exception {
         planWithout(late, SLOTS);
         long epoch = faults.ring().epoch();
