@@ -351,9 +351,11 @@ public final class RingCoordinator implements AutoCloseable {
 
     /**
      * As above; {@code slots}: the agent takes the members that start dead (its HELLO set
-     * {@code FEATURE_DETECTOR_SLOTS}), and a cold start's window names this epoch's vacant slots (appended, 4 bytes
-     * each; none when no slot is vacant, so the bytes do not grow with the ring). A JOIN needs none: the view the
-     * member is admitted with has them.
+     * {@code FEATURE_DETECTOR_SLOTS}), and the window names the slots vacant at this epoch's plan (appended, 4 bytes
+     * each; none when no slot is vacant, so the bytes do not grow with the ring). A cold start needs them (every
+     * member starts with the same dead set); a JOIN uses them only to skip vacant slots when it looks for a running
+     * member to admit it (one δ per vacant successor otherwise), and then takes the view it is admitted with, in
+     * which a slot filled since is alive at a higher incarnation.
      */
     public Message.DetectorWindow windowFor(long guid, boolean join, boolean slots) {
         int self = indexByGuid.get(guid);
@@ -362,7 +364,7 @@ public final class RingCoordinator implements AutoCloseable {
                 (int) p.pauseThreshold().toMillis(),
                 p.overlay() == Overlay.HYPERCUBE ? Message.Overlay.HYPERCUBE : Message.Overlay.BMG,
                 Message.Transport.UDP, join ? Message.StartMode.JOIN : Message.StartMode.BOOTSTRAP, guids.size(), self,
-                directory.window(self), ringKey, !join && slots ? withoutSelf(deadAtStart, self) : new int[0]);
+                directory.window(self), ringKey, slots ? withoutSelf(deadAtStart, self) : new int[0]);
     }
 
     private static int[] withoutSelf(int[] members, int self) {

@@ -182,6 +182,27 @@ class FaultManagerSlotsTest {
     }
 
     @Test
+    void aLateSwitchsJoinNamesTheOtherVacantSlotsSoItsJoinSkipsThem() throws Exception {
+        long other = PgftGenerator.switchGuid(2, 3);
+        int i = 0;
+        for (FabricSwitch s : expected.switches()) {
+            if (s.guid() != late && s.guid() != other) {
+                connect(s.guid(), endpoint(i, 7684), SLOTS);
+            }
+            i++;
+        }
+        faults.planRing(expected.withoutSwitches(List.of(late, other)));
+        int otherSlot = indexOf(faults.ring(), other);
+        assertThat(faults.ring().deadCount()).isEqualTo(2);
+        connect(late, endpoint(900, 9100), SLOTS);
+        assertThat(sessions.get(late).detectorFrames).singleElement().isInstanceOfSatisfying(Message.DetectorWindow.class,
+                w -> {
+                    assertThat(w.startMode()).isEqualTo(Message.StartMode.JOIN);
+                    assertThat(w.deadAtStart()).as("the other vacant slot, not itself").containsExactly(otherSlot);
+                });
+    }
+
+    @Test
     void withoutAnExpectedFabricANeighbourNamedInPortReportsHasASlotAndJoinsItLate() throws Exception {
         faults.expectSwitches(null); // no expected PGFT (or a fabric with its own GUIDs): only port reports name it
         int i = 0;
