@@ -24,9 +24,13 @@ import java.util.TreeMap;
  *                    {@code docs/detector.md}); {@code null}: datagrams are not authenticated
  * @param fingerprint the ring's 32-bit fingerprint carried in every datagram (members of another ring are
  *                    ignored); the same on every member of one epoch
+ * @param deadAtStart members already in the dead set D when this member starts, at incarnation 0, ascending: ring
+ *                    slots whose process is not there yet (nobody suspects them, no verdict is raised; one joins
+ *                    its slot with {@link StartMode#JOIN}). Every member of a {@link StartMode#BOOTSTRAP} must be
+ *                    given the same set, or their view digests differ until anti-entropy merges them
  */
 public record DetectorConfig(int size, Map<Integer, InetSocketAddress> addresses, int self, RingParameters parameters,
-                             StartMode startMode, byte[] ringKey, int fingerprint) {
+                             StartMode startMode, byte[] ringKey, int fingerprint, int[] deadAtStart) {
     /** Length of a ring key. */
     public static final int KEY_BYTES = 32;
 
@@ -40,6 +44,12 @@ public record DetectorConfig(int size, Map<Integer, InetSocketAddress> addresses
                           byte[] ringKey) {
         this(Objects.requireNonNull(members, "members").size(), byIndex(members), self, parameters, startMode, ringKey,
                 fingerprint(members, parameters));
+    }
+
+    /** A ring in which every member starts alive. */
+    public DetectorConfig(int size, Map<Integer, InetSocketAddress> addresses, int self, RingParameters parameters,
+                          StartMode startMode, byte[] ringKey, int fingerprint) {
+        this(size, addresses, self, parameters, startMode, ringKey, fingerprint, new int[0]);
     }
 
     public DetectorConfig {
@@ -71,6 +81,25 @@ public record DetectorConfig(int size, Map<Integer, InetSocketAddress> addresses
             throw new IllegalArgumentException("member " + self + " does not know its own address");
         }
         addresses = Collections.unmodifiableMap(copy);
+        deadAtStart = Objects.requireNonNull(deadAtStart, "deadAtStart").clone();
+        for (int k = 0; k < deadAtStart.length; k++) {
+            int m = deadAtStart[k];
+            if (m < 0 || m >= size || m == self || (k > 0 && m <= deadAtStart[k - 1])) {
+                throw new IllegalArgumentException("member " + m + " cannot start dead (ring of " + size + ", self "
+                        + self + ", ascending and distinct)");
+            }
+        }
+    }
+
+    /** A copy of the members that start dead. */
+    @Override
+    public int[] deadAtStart() {
+        return deadAtStart.clone();
+    }
+
+    /** This configuration with {@code members} (ascending) in the dead set from the start. */
+    public DetectorConfig withDeadAtStart(int[] members) {
+        return new DetectorConfig(size, addresses, self, parameters, startMode, ringKey, fingerprint, members);
     }
 
     private static Map<Integer, InetSocketAddress> byIndex(List<InetSocketAddress> members) {

@@ -158,6 +158,25 @@ public final class RingMember {
         }
     }
 
+    /**
+     * Before {@link #start()}: {@code members} are in the dead set from the start, at incarnation 0, as if a
+     * broadcast had declared them dead. They are ring slots whose process is not there yet: nobody suspects them
+     * (the ring closes over them as over any dead member) and nobody reports an event about them; a process that
+     * later takes such a slot joins ({@link StartMode#JOIN}) above incarnation 0 and is broadcast as rejoined.
+     * Every member of a cold start must be given the same set, or their view digests differ until anti-entropy
+     * merges them. Its own index is ignored.
+     */
+    public void startDead(int[] members) {
+        if (phase != MemberPhase.CREATED) {
+            throw new IllegalStateException("member " + self + ": the dead set at start is given before start()");
+        }
+        for (int m : members) {
+            if (m != self) {
+                view.markDead(m, 0);
+            }
+        }
+    }
+
     /** Stops for good: cancels every timer and ignores every later input. */
     public void stop() {
         if (phase == MemberPhase.STOPPED) {

@@ -592,7 +592,10 @@ public final class SwitchAgent {
         return new Hello(takeTxid(), Protocol.MIN_VERSION, Protocol.MAX_VERSION, guid, incarnation, portCount,
                 settings.maxFrameBytes(), t.version(), t.length(), t.hash(), name,
                 settings.helloFeatures()
-                        | (detectorWindow && detectorListener != null && detectorPort != 0 ? Protocol.FEATURE_DETECTOR_WINDOW : 0));
+                        | (detectorWindow && detectorListener != null && detectorPort != 0 ? Protocol.FEATURE_DETECTOR_WINDOW
+                        // slots dead at start come appended to the window: only an agent whose frames can hold them
+                        | (settings.maxFrameBytes() >= Protocol.MIN_MAX_FRAME_DEAD_AT_START
+                                ? Protocol.FEATURE_DETECTOR_SLOTS : 0) : 0));
     }
 
     /** The handler of one connection; a new one per connect. */

@@ -132,6 +132,10 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator,
                 new QuarantineStore(config.state().path(), files));
         this.faultManager = faults;
+        if (config.fabric().expectedSpec() != null && config.faults().detector().enabled()) {
+            // the ring gets a slot for every expected switch: one that connects late joins it without a new epoch
+            faults.expectSwitches(org.fabricmanager.topology.PgftGenerator.generate(config.fabric().expectedSpec()));
+        }
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
                 config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft()),
                 new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path(), files), queue,

@@ -85,21 +85,23 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         if (mode == StartMode.BOOTSTRAP) {
             parameters = parameters.withStartupGrace(coldStartGrace(parameters.suspicionTimeout()));
         }
-        DetectorConfig config;
+        DetectorConfig whole;
         if (ring.window()) {
             java.util.Map<Integer, InetSocketAddress> known = new java.util.HashMap<>();
             for (Message.DetectorPeer m : ring.members()) {
                 known.put(m.index(), new InetSocketAddress(m.address(), m.port()));
             }
-            config = new DetectorConfig(ring.memberCount(), known, ring.selfIndex(), parameters, mode, ring.ringKey(),
+            whole = new DetectorConfig(ring.memberCount(), known, ring.selfIndex(), parameters, mode, ring.ringKey(),
                     ring.fingerprint());
         } else {
             List<InetSocketAddress> addresses = new ArrayList<>(ring.members().size());
             for (Message.DetectorPeer m : ring.members()) {
                 addresses.add(new InetSocketAddress(m.address(), m.port()));
             }
-            config = new DetectorConfig(addresses, ring.selfIndex(), parameters, mode, ring.ringKey());
+            whole = new DetectorConfig(addresses, ring.selfIndex(), parameters, mode, ring.ringKey());
         }
+        // ring slots of switches not connected yet start dead, as in every other member's view: nobody suspects them
+        DetectorConfig config = whole.withDeadAtStart(ring.deadAtStart());
         // a window's member asks the daemon, over the agent's session, for any other member's address
         org.fabricmanager.detector.AddressResolver resolver = ring.window()
                 ? members -> agent.lookupDetectorPeers(ring.epoch(), members)

@@ -32,6 +32,15 @@ public sealed interface Message {
             return (features & Protocol.FEATURE_DETECTOR_WINDOW) != 0;
         }
 
+        /**
+         * Whether the agent starts its ring member with the members its window names dead at start
+         * ({@link Protocol#FEATURE_DETECTOR_SLOTS}, with a receive limit that fits the longest such list).
+         */
+        public boolean supportsDetectorSlots() {
+            return (features & Protocol.FEATURE_DETECTOR_SLOTS) != 0 && supportsDetectorWindow()
+                    && Integer.toUnsignedLong(maxFrame) >= Protocol.MIN_MAX_FRAME_DEAD_AT_START;
+        }
+
         /** Whether the agent stages VC_RULES ({@link Protocol#FEATURE_VC_RULES}). */
         public boolean supportsVcRules() {
             return (features & Protocol.FEATURE_VC_RULES) != 0;
@@ -357,16 +366,32 @@ public sealed interface Message {
      *
      * @param fingerprint the ring's fingerprint, carried in every detector datagram
      * @param ringKey     the epoch's 32-byte key that seals every detector datagram ({@code docs/detector.md})
+     * @param deadAtStart ring members the agent's member starts with in its dead set (slots of switches that have not
+     *                    connected), ascending; empty for agents without {@link Protocol#FEATURE_DETECTOR_SLOTS}, and
+     *                    then not on the wire
      */
     record DetectorWindow(int txid, long epoch, int fingerprint, int etaMs, int deltaMs, int pauseMs, Overlay overlay,
                           Transport transport, StartMode startMode, int memberCount, int selfIndex,
-                          List<DetectorPeer> members, byte[] ringKey) implements Message {
+                          List<DetectorPeer> members, byte[] ringKey, int[] deadAtStart) implements Message {
         public DetectorWindow {
             members = List.copyOf(members);
             if (ringKey == null || ringKey.length != DetectorConfig.KEY_BYTES) {
                 throw new IllegalArgumentException("a ring key has " + DetectorConfig.KEY_BYTES + " bytes");
             }
             ringKey = ringKey.clone();
+            deadAtStart = deadAtStart.clone();
+            if (deadAtStart.length > Protocol.MAX_DEAD_AT_START) {
+                throw new IllegalArgumentException(deadAtStart.length + " members dead at start, more than "
+                        + Protocol.MAX_DEAD_AT_START);
+            }
+        }
+
+        /** A window in which every member starts alive. */
+        public DetectorWindow(int txid, long epoch, int fingerprint, int etaMs, int deltaMs, int pauseMs, Overlay overlay,
+                              Transport transport, StartMode startMode, int memberCount, int selfIndex,
+                              List<DetectorPeer> members, byte[] ringKey) {
+            this(txid, epoch, fingerprint, etaMs, deltaMs, pauseMs, overlay, transport, startMode, memberCount, selfIndex,
+                    members, ringKey, new int[0]);
         }
 
         @Override
@@ -375,11 +400,17 @@ public sealed interface Message {
         }
 
         @Override
+        public int[] deadAtStart() {
+            return deadAtStart.clone();
+        }
+
+        @Override
         public boolean equals(Object o) {
             return o instanceof DetectorWindow d && d.txid == txid && d.epoch == epoch && d.fingerprint == fingerprint
                     && d.etaMs == etaMs && d.deltaMs == deltaMs && d.pauseMs == pauseMs && d.overlay == overlay
                     && d.transport == transport && d.startMode == startMode && d.memberCount == memberCount
-                    && d.selfIndex == selfIndex && d.members.equals(members) && Arrays.equals(d.ringKey, ringKey);
+                    && d.selfIndex == selfIndex && d.members.equals(members) && Arrays.equals(d.ringKey, ringKey)
+                    && Arrays.equals(d.deadAtStart, deadAtStart);
         }
 
         @Override
@@ -391,13 +422,14 @@ public sealed interface Message {
         public String toString() {
             // never the key: messages end up in logs
             return "DetectorWindow[txid=" + txid + ", epoch=" + epoch + ", eta=" + etaMs + "ms, delta=" + deltaMs
-                    + "ms, n=" + memberCount + ", self=" + selfIndex + ", " + members.size() + " members]";
+                    + "ms, n=" + memberCount + ", self=" + selfIndex + ", " + members.size() + " members"
+                    + (deadAtStart.length == 0 ? "" : ", " + deadAtStart.length + " dead at start") + "]";
         }
 
         /** This configuration under another transaction id. */
         public DetectorWindow withTxid(int newTxid) {
             return new DetectorWindow(newTxid, epoch, fingerprint, etaMs, deltaMs, pauseMs, overlay, transport, startMode,
-                    memberCount, selfIndex, members, ringKey);
+                    memberCount, selfIndex, members, ringKey, deadAtStart);
         }
 
         @Override

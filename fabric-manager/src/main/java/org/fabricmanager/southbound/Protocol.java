@@ -42,6 +42,17 @@ public final class Protocol {
      * frames for both ends to handle.
      */
     public static final int FEATURE_LFT_RUNS = 1 << 2;
+    /**
+     * HELLO feature bit: the agent starts its ring member with the members a DETECTOR_WINDOW names as dead at start
+     * (ring slots of switches that have not connected yet, section 3.12), so the daemon can give a switch that comes
+     * late its slot in the running ring instead of starting a new epoch for every member. The daemon counts the bit
+     * only from an agent whose {@code maxFrame} is at least {@link #MIN_MAX_FRAME_DEAD_AT_START}.
+     */
+    public static final int FEATURE_DETECTOR_SLOTS = 1 << 3;
+    /** Most members a DETECTOR_WINDOW may name as dead at start (4 bytes each). */
+    public static final int MAX_DEAD_AT_START = 1_024;
+    /** The receive limit an agent needs for a DETECTOR_WINDOW with {@link #MAX_DEAD_AT_START} members dead at start. */
+    public static final int MIN_MAX_FRAME_DEAD_AT_START = 16_384;
     /** Most entries in one LFT_BLOCKS frame: 64 blocks (a frame of 4,119 bytes). */
     public static final int MAX_RUN_ENTRIES = 64 * 64;
     /** Virtual channels a VC_RULES message may use (InfiniBand has data VLs 0..14). */

@@ -185,6 +185,14 @@ public final class SouthboundCodec {
             out.writeInt(w.selfIndex());
             writePeers(out, w.members());
             out.writeBytes(w.ringKey());
+            int[] dead = w.deadAtStart();
+            if (dead.length > 0) {
+                // appended, optional: only for agents with FEATURE_DETECTOR_SLOTS, and only when a slot is vacant
+                out.writeShort(dead.length);
+                for (int member : dead) {
+                    out.writeInt(member);
+                }
+            }
         } else if (m instanceof Message.DetectorPeers p) {
             out.writeLong(p.epoch());
             writePeers(out, p.members());
@@ -719,8 +727,27 @@ public final class SouthboundCodec {
         Wire.need(in, DetectorConfig.KEY_BYTES, "ring key", t, txid);
         byte[] key = new byte[DetectorConfig.KEY_BYTES];
         in.readBytes(key);
+        int[] dead = new int[0];
+        if (in.isReadable()) {
+            Wire.need(in, 2, "dead-at-start count", t, txid);
+            int count = in.readUnsignedShort();
+            if (count < 1 || count > Protocol.MAX_DEAD_AT_START) {
+                throw Wire.malformed(t, txid, "dead-at-start count " + count + " outside [1, "
+                        + Protocol.MAX_DEAD_AT_START + "]");
+            }
+            Wire.need(in, 4 * count, "dead-at-start members", t, txid);
+            dead = new int[count];
+            for (int k = 0; k < count; k++) {
+                long m = in.readUnsignedInt();
+                if (m >= n || m == self || (k > 0 && m <= dead[k - 1])) {
+                    throw Wire.malformed(t, txid, "dead-at-start member " + m + " (ring of " + n + ", self " + self
+                            + ", strictly ascending)");
+                }
+                dead[k] = (int) m;
+            }
+        }
         return new Message.DetectorWindow(txid, epoch, fingerprint, (int) eta, (int) delta, (int) pause, overlay,
-                transport, startMode, (int) n, (int) self, members, key);
+                transport, startMode, (int) n, (int) self, members, key, dead);
     }
 
     /** A u16 count (at least {@code min}, at most {@link Protocol#MAX_DETECTOR_PEERS}) of members, ascending by index. */

@@ -50,6 +50,37 @@ class DetectorWindowCodecTest {
         }
     }
 
+    static Message.DetectorWindow withDead(int n, int self, int... dead) throws Exception {
+        return new Message.DetectorWindow(3, 9, 0xCAFE, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
+                Message.StartMode.BOOTSTRAP, n, self, List.of(peer(0), peer(1), peer(2)), KEY, dead);
+    }
+
+    @Test
+    void slotsDeadAtStartAreAppendedOnlyWhenThereAreAnyAndCheckedLikeEveryField() throws Exception {
+        Message.DetectorWindow plain = withDead(100, 1);
+        Message.DetectorWindow slots = withDead(100, 1, 7, 40, 99);
+        int plainBytes = encoded(plain).readableBytes();
+        // the window of a ring without vacant slots is byte for byte what agents before FEATURE_DETECTOR_SLOTS decode
+        assertThat(encoded(window(100, 1, List.of(peer(0), peer(1), peer(2)))).readableBytes()).isEqualTo(plainBytes);
+        ByteBuf frame = encoded(slots);
+        assertThat(frame.readableBytes()).as("a u16 count and 4 bytes a slot").isEqualTo(plainBytes + 2 + 3 * 4);
+        assertThat(SouthboundCodec.decode(frame.slice())).isEqualTo(slots);
+        for (int cut = plainBytes + 1; cut < frame.readableBytes(); cut++) {
+            ByteBuf partial = frame.slice(0, cut);
+            assertThatThrownBy(() -> SouthboundCodec.decode(partial)).as("cut at %d", cut)
+                    .isInstanceOf(ProtocolException.class);
+        }
+        assertThatThrownBy(() -> SouthboundCodec.decode(encoded(withDead(100, 1, 40, 7))))
+                .hasMessageContaining("dead-at-start member 7");
+        assertThatThrownBy(() -> SouthboundCodec.decode(encoded(withDead(100, 1, 1))))
+                .as("the agent itself").hasMessageContaining("dead-at-start member 1");
+        assertThatThrownBy(() -> SouthboundCodec.decode(encoded(withDead(100, 1, 100))))
+                .hasMessageContaining("dead-at-start member 100");
+        ByteBuf zero = encoded(plain);
+        zero.writeShort(0);
+        assertThatThrownBy(() -> SouthboundCodec.decode(zero)).hasMessageContaining("dead-at-start count 0");
+    }
+
     @Test
     void boundsAreEnforced() throws Exception {
         List<Message.DetectorPeer> tooMany = new ArrayList<>();

@@ -119,6 +119,8 @@ public final class NettyRingDetector implements RingDetector {
         // Created before the bind so that the first datagram finds it (it ignores input until started).
         this.member = new RingMember(config.self(), config.size(), config.parameters(), config.startMode(),
                 new UdpTransport(), listener, new DetectorMetrics(registry));
+        // slots without a process yet: dead from the start, so nobody suspects them (before any input is handled)
+        this.member.startDead(config.deadAtStart());
         InetSocketAddress local = config.address(config.self());
         ChannelFuture bound = new Bootstrap()
                 .group(group)

@@ -122,6 +122,30 @@ public final class Simulation {
         }
     }
 
+    /**
+     * Starts every member but {@code vacant} as {@link #startAll} does, each with {@code vacant} (ascending) in its
+     * dead set from the start ({@link RingMember#startDead}): ring slots whose process is not there yet. Messages to
+     * a vacant slot are lost; a process takes one with {@link #restart}.
+     */
+    public void startAllBut(int[] vacant, long spreadNanos) {
+        boolean[] skip = new boolean[slots.length];
+        for (int v : vacant) {
+            skip[v] = true;
+        }
+        for (int i = 0; i < slots.length; i++) {
+            if (skip[i]) {
+                continue;
+            }
+            int m = i;
+            slots[m].member.startDead(vacant);
+            long offset = spreadNanos > 0 ? random.nextLong(spreadNanos) : 0;
+            at(now + offset, () -> {
+                slots[m].up = true;
+                slots[m].member.start();
+            });
+        }
+    }
+
     /** Member {@code m} crashes at {@code atNanos}: it stops and everything addressed to it is lost. */
     public void crash(int m, long atNanos) {
         at(atNanos, () -> {

@@ -64,6 +64,18 @@ public final class FaultManager implements AutoCloseable {
     /** Where the quarantine is kept for the next manager, {@code null}: nowhere (tests). */
     private final QuarantineStore quarantineStore;
     private boolean stopping;
+    /**
+     * The expected PGFT's switches in ring order ({@code fabric.expectedPgft}), or {@code null}: when the fabric uses
+     * its canonical GUIDs, the ring is planned over all of them and a switch that connects late takes its slot.
+     */
+    private List<Long> expectedOrder;
+    private java.util.Set<Long> expectedGuids = java.util.Set.of();
+    /** The newest fabric {@link #planRing} was given: what a replan deferred by {@link #replanIntervalMs} plans. */
+    private Fabric latestFabric;
+    /** When the current epoch was planned ({@link #nanoTime}), to batch replans. */
+    private long plannedAtNanos;
+    private boolean replanScheduled;
+    static final String REPLAN = "detector-replan";
 
     public FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
                         MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions) {
@@ -214,6 +226,30 @@ public final class FaultManager implements AutoCloseable {
 
     // ---- ring failure detector ---------------------------------------------------------------------
 
+    /**
+     * The switches the daemon expects ({@code fabric.expectedPgft}, as its canonical numbering gives them): the ring is
+     * planned over every one of them, those not connected yet in slots that start dead (docs/detector.md, "Slots for
+     * switches that come late"). Call before the first plan; {@code null} leaves the ring to the connected switches.
+     */
+    public void expectSwitches(Fabric expected) {
+        if (expected == null || ring == null) {
+            expectedOrder = null;
+            expectedGuids = java.util.Set.of();
+            return;
+        }
+        expectedOrder = List.copyOf(RingOrder.of(expected));
+        expectedGuids = new java.util.HashSet<>(expectedOrder);
+    }
+
+    /**
+     * How long after a plan the next one waits: a switch the ring has no slot for (a GUID outside the expected
+     * fabric) needs a new epoch, which restarts every member; a stream of such switches (a pod being cabled) costs
+     * one restart per interval, not one per switch.
+     */
+    long replanIntervalMs() {
+        return Math.max(5_000L, 10L * settings.detector().deltaMs());
+    }
+
     /** The ring, or {@code null} when the detector is disabled. */
     public RingCoordinator ring() {
         return ring;
@@ -243,6 +279,12 @@ public final class FaultManager implements AutoCloseable {
     }
 
     private void joinRing(ManagedSwitch ms) {
+        if (ring.vacant(ms.guid())) {
+            // an expected switch that connected after the plan takes its slot: same epoch, same key, a JOIN
+            ring.filled(ms.guid());
+            LOG.info("failure detector: switch {} ({}) connected late and joins its slot in ring epoch {} (no new epoch)",
+                    Guids.format(ms.guid()), ms.name(), ring.epoch());
+        }
         if (ms.detectorEndpoint() != null) {
             // only the members that hold its previous address hear of the move: O(window + lookups), not O(n)
             ring.moved(ms.guid(), ms.detectorEndpoint()).forEach((guid, update) -> {
@@ -268,11 +310,16 @@ public final class FaultManager implements AutoCloseable {
         ms.session().sendDetectorPeers(ring.lookup(lookup.txid(), lookup.epoch(), ms.guid(), lookup.members()));
     }
 
-    /** Plans the ring on the first routing, and again when admitted switches outside it connected. */
+    /**
+     * Plans the ring on the first routing, and again when admitted switches the ring has no slot for connected (at most
+     * once per {@link #replanIntervalMs}: later ones wait for the same replan). A switch that has a slot (it was
+     * expected, and connected late or not at all) joins the running epoch instead.
+     */
     public void planRing(Fabric fabric) {
         if (ring == null || fabric.switches().isEmpty()) {
             return;
         }
+        latestFabric = fabric;
         boolean outside = !ring.active();
         for (ManagedSwitch ms : registry.all()) {
             // a switch this epoch left out on purpose (its endpoint is another member's) does not replan the ring
@@ -285,9 +332,33 @@ public final class FaultManager implements AutoCloseable {
         if (!outside) {
             return;
         }
+        if (ring.active()) {
+            long sinceMs = (nanoTime.getAsLong() - plannedAtNanos) / 1_000_000L;
+            if (sinceMs < replanIntervalMs()) {
+                if (!replanScheduled) {
+                    replanScheduled = true;
+                    LOG.info("failure detector: a switch the ring has no slot for connected; the ring is planned again "
+                            + "in {} ms (epoch {} runs until then, one replan for every such switch meanwhile)",
+                            replanIntervalMs() - sinceMs, ring.epoch());
+                    queue.scheduleDeferred(REPLAN, replanIntervalMs() - sinceMs, () -> {
+                        replanScheduled = false;
+                        if (!stopping) {
+                            planRing(latestFabric);
+                        }
+                    });
+                }
+                return;
+            }
+        }
+        if (replanScheduled) {
+            queue.cancelDeferred(REPLAN);
+            replanScheduled = false;
+        }
+        List<Long> slotted = slotOrder(fabric);
         List<Long> order = new ArrayList<>();
         Map<Long, InetSocketAddress> endpoints = new HashMap<>();
-        for (long guid : RingOrder.of(fabric)) {
+        java.util.Set<Long> vacant = new java.util.HashSet<>();
+        for (long guid : slotted != null ? slotted : RingOrder.of(fabric)) {
             ManagedSwitch ms = registry.get(guid);
             if (ms != null && ms.admitted() && ms.session().remoteAddress() instanceof InetSocketAddress a) {
                 order.add(guid);
@@ -295,14 +366,18 @@ public final class FaultManager implements AutoCloseable {
                 // address and the configured agent port
                 endpoints.put(guid, ms.detectorEndpoint() != null ? ms.detectorEndpoint()
                         : new InetSocketAddress(a.getAddress(), settings.detector().agentPort()));
+            } else if (slotted != null && (ms == null || !ms.admitted())) {
+                // expected, not connected (or not admitted) yet: a slot that starts dead, which it joins when it comes
+                order.add(guid);
+                vacant.add(guid);
             }
         }
-        if (order.isEmpty()) {
+        if (order.size() == vacant.size()) {
             return;
         }
         List<Long> members;
         try {
-            members = ring.plan(order, endpoints,
+            members = ring.plan(order, endpoints, vacant,
                     event -> queue.append("detector " + event, () -> onDetectorEvent(event)));
         } catch (RuntimeException e) {
             // a detector that cannot start must not stop routing: faults still arrive by sessions and PORT_STATUS
@@ -323,8 +398,125 @@ public final class FaultManager implements AutoCloseable {
             }
             sendDetectorConfig(ms, false);
         }
-        LOG.info("failure detector: ring epoch {} of {} members (the daemon and {} switches), eta {} ms, delta {} ms",
-                ring.epoch(), ring.size(), order.size(), settings.detector().etaMs(), settings.detector().deltaMs());
+        plannedAtNanos = nanoTime.getAsLong();
+        LOG.info("failure detector: ring epoch {} of {} members (the daemon and {} switches{}), eta {} ms, delta {} ms",
+                ring.epoch(), ring.size(), order.size(), vacant.isEmpty() ? "" : ", " + vacant.size()
+                        + " of them slots for expected switches not connected yet, which join this epoch when they come",
+                settings.detector().etaMs(), settings.detector().deltaMs());
+    }
+
+    /**
+     * The switches of the ring in order, slots for switches not connected yet included, when the ring can give such
+     * slots; else {@code null} (the ring is then planned over the connected switches, and a switch that comes later
+     * needs a new epoch). The slots are those of the expected PGFT when the fabric uses its canonical GUIDs; otherwise
+     * (no expected PGFT, or a fabric with its own GUIDs, which cannot say which GUID a missing switch will have) the
+     * switches that connected switches' port reports name as cabled neighbours without being connected themselves.
+     * Every connected agent must start its member with the slots dead ({@code FEATURE_DETECTOR_SLOTS}: one that
+     * cannot would suspect every vacant slot), and the slots must fit one window
+     * ({@link org.fabricmanager.southbound.Protocol#MAX_DEAD_AT_START}).
+     */
+    private List<Long> slotOrder(Fabric fabric) {
+        int connectedExpected = 0;
+        for (ManagedSwitch ms : registry.all()) {
+            if (!ms.admitted()) {
+                continue;
+            }
+            if (!ms.session().hello().supportsDetectorSlots()) {
+                LOG.info("failure detector: switch {} ({}) cannot start its member with vacant slots dead: the ring "
+                        + "covers the connected switches only", Guids.format(ms.guid()), ms.name());
+                return null;
+            }
+            if (expectedGuids.contains(ms.guid())) {
+                connectedExpected++;
+            }
+        }
+        int vacant;
+        List<Long> order;
+        if (expectedOrder != null && canonical(fabric)) {
+            vacant = expectedOrder.size() - connectedExpected;
+            order = expectedOrder;
+        } else {
+            java.util.Set<Long> absent = new java.util.HashSet<>();
+            Fabric planned = withKnownNeighbours(fabric, absent);
+            if (absent.isEmpty()) {
+                return null;
+            }
+            vacant = absent.size();
+            order = RingOrder.of(planned);
+        }
+        if (vacant > org.fabricmanager.southbound.Protocol.MAX_DEAD_AT_START) {
+            LOG.info("failure detector: {} expected switches are not connected, more slots than a window names ({}): "
+                    + "the ring covers the connected switches only", vacant,
+                    org.fabricmanager.southbound.Protocol.MAX_DEAD_AT_START);
+            return null;
+        }
+        return order;
+    }
+
+    /** True when every switch of {@code fabric} has a GUID of the expected PGFT's canonical numbering. */
+    private boolean canonical(Fabric fabric) {
+        for (org.fabricmanager.topology.FabricSwitch s : fabric.switches()) {
+            if (!expectedGuids.contains(s.guid())) {
+                LOG.debug("failure detector: switch {} is not of the expected fabric's numbering: slots for known "
+                        + "neighbours only", Guids.format(s.guid()));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code fabric} with the switches that its switches' port reports name as cabled neighbours (a port up to a
+     * switch) but that are not connected or not admitted, and the links claimed to them, so that {@link RingOrder}
+     * places them by level like the others; their GUIDs are added to {@code absent}. The fabric itself when there are
+     * none, or when the claims contradict each other (two claims on one port of the missing switch): then no slots.
+     */
+    private Fabric withKnownNeighbours(Fabric fabric, java.util.Set<Long> absent) {
+        Map<Long, Integer> portCounts = new HashMap<>();
+        java.util.Set<org.fabricmanager.topology.PortRef> claimedPorts = new java.util.HashSet<>();
+        List<Link> claims = new ArrayList<>();
+        for (ManagedSwitch ms : registry.all()) {
+            if (!ms.admitted() || !fabric.isSwitch(ms.guid())) {
+                continue;
+            }
+            SwitchPorts ports = ms.ports();
+            for (int p = 1; p <= ports.portCount(); p++) {
+                PortRecord r = ports.port(p);
+                if (!r.isUp() || r.peerKind() != PortRecord.PeerKind.SWITCH || fabric.isSwitch(r.peerGuid())) {
+                    continue;
+                }
+                ManagedSwitch peer = registry.get(r.peerGuid());
+                if (peer != null && peer.admitted()) {
+                    continue; // connected, only not in this fabric yet (its own report is on its way)
+                }
+                if (!claimedPorts.add(new org.fabricmanager.topology.PortRef(r.peerGuid(), r.peerPort()))) {
+                    LOG.debug("failure detector: two switches claim port {} of {}: no slots for known neighbours",
+                            r.peerPort(), Guids.format(r.peerGuid()));
+                    absent.clear();
+                    return fabric;
+                }
+                absent.add(r.peerGuid());
+                portCounts.merge(r.peerGuid(), r.peerPort(), Math::max);
+                claims.add(new Link(ms.guid(), p, r.peerGuid(), r.peerPort()));
+            }
+        }
+        if (absent.isEmpty()) {
+            return fabric;
+        }
+        List<org.fabricmanager.topology.FabricSwitch> switches = new ArrayList<>(fabric.switches());
+        for (long guid : absent) {
+            switches.add(new org.fabricmanager.topology.FabricSwitch(guid, Guids.format(guid), portCounts.get(guid)));
+        }
+        List<Link> links = new ArrayList<>(fabric.links());
+        links.addAll(claims);
+        try {
+            return new Fabric(null, switches, fabric.nodes(), links);
+        } catch (org.fabricmanager.topology.TopologyException e) {
+            LOG.debug("failure detector: the neighbours named in port reports do not make a fabric ({}): no slots for "
+                    + "them", e.getMessage());
+            absent.clear();
+            return fabric;
+        }
     }
 
     private void sendDetectorConfig(ManagedSwitch ms, boolean join) {
@@ -333,7 +525,8 @@ public final class FaultManager implements AutoCloseable {
         SwitchSession session = ms.session();
         // agents that take a window get O(window) bytes; older ones the whole ring, as before
         (session.hello().supportsDetectorWindow()
-                ? session.sendDetectorWindow(ring.windowFor(guid, join), ring.answerTimeoutMs())
+                ? session.sendDetectorWindow(ring.windowFor(guid, join, session.hello().supportsDetectorSlots()),
+                        ring.answerTimeoutMs())
                 : session.sendDetectorConfig(ring.configFor(guid, join), ring.answerTimeoutMs())).thenAccept(reply ->
                 queue.append("detector config answer " + Guids.format(guid), () -> {
                     // a session superseded by its restarted agent answers NO_ANSWER as it closes, after the
@@ -554,6 +747,10 @@ public final class FaultManager implements AutoCloseable {
     public void close() {
         if (ring != null) {
             ring.close();
+        }
+        if (replanScheduled) {
+            queue.cancelDeferred(REPLAN);
+            replanScheduled = false;
         }
     }
 

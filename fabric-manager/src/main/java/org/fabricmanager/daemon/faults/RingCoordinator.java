@@ -65,6 +65,14 @@ public final class RingCoordinator implements AutoCloseable {
     private RingDirectory directory;
     /** The epoch's ring fingerprint (every datagram carries it), computed over the whole ring at the plan. */
     private int fingerprint;
+    /**
+     * Slots of this epoch whose switch has not connected (an expected switch): dead from the start in every member's
+     * view, at a placeholder address, until the switch joins; their ring indices ascending in {@link #deadAtStart}.
+     */
+    private final Set<Long> vacant = new HashSet<>();
+    private int[] deadAtStart = new int[0];
+    /** Why a vacant slot is not watched, as {@code GET /api/v1/faults} shows it. */
+    static final String VACANT = "not connected yet: its ring slot waits for it, dead from the start (no verdict)";
     /** Switches this epoch left out of the ring on purpose (an endpoint shared with an earlier member). */
     private final Set<Long> leftOut = new HashSet<>();
     /** Switches of this epoch whose answer to the configuration is still awaited. */
@@ -94,6 +102,18 @@ public final class RingCoordinator implements AutoCloseable {
      *         which are left unwatched with the reason (two members on one address would confuse the ring)
      */
     public List<Long> plan(List<Long> switchGuids, Map<Long, InetSocketAddress> endpoints, DetectorListener listener) {
+        return plan(switchGuids, endpoints, Set.of(), listener);
+    }
+
+    /**
+     * As above, with slots for switches not connected yet: {@code vacantGuids} (some of {@code switchGuids}, without
+     * an endpoint) are members that start dead in every view, so nobody suspects them; one that connects later joins
+     * its slot in this epoch ({@link #filled}, {@link #moved}).
+     *
+     * @return the connected switches in the ring (not the vacant slots)
+     */
+    public List<Long> plan(List<Long> switchGuids, Map<Long, InetSocketAddress> endpoints, Set<Long> vacantGuids,
+                           DetectorListener listener) {
         close();
         epoch++;
         // a new key per epoch: datagrams of an earlier epoch (a replay, a member left out) fail their tag
@@ -105,7 +125,14 @@ public final class RingCoordinator implements AutoCloseable {
         Map<InetSocketAddress, Long> taken = new HashMap<>();
         taken.put(a.get(0), daemonId);
         Map<Long, String> shared = new LinkedHashMap<>();
+        List<Integer> dead = new ArrayList<>();
         for (long guid : switchGuids) {
+            if (vacantGuids.contains(guid)) {
+                dead.add(g.size());
+                g.add(guid);
+                a.add(placeholder(g.size() - 1));
+                continue;
+            }
             InetSocketAddress endpoint = endpoints.get(guid);
             Long other = taken.putIfAbsent(endpoint, guid);
             if (other != null) {
@@ -117,7 +144,9 @@ public final class RingCoordinator implements AutoCloseable {
             a.add(endpoint);
         }
         RingParameters p = parameters().withStartupGrace(Duration.ofMillis(settings.startupGraceMs()));
-        member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP, ringKey), listener, registry);
+        deadAtStart = dead.stream().mapToInt(Integer::intValue).toArray();
+        member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP, ringKey)
+                .withDeadAtStart(deadAtStart), listener, registry);
         fingerprint = DetectorConfig.fingerprint(a, p);
         directory = new RingDirectory(g, a);
         guids = List.copyOf(g);
@@ -135,11 +164,19 @@ public final class RingCoordinator implements AutoCloseable {
         for (int i = 0; i < g.size(); i++) {
             indexByGuid.put(g.get(i), i);
         }
-        List<Long> members = g.subList(1, g.size());
+        List<Long> members = new ArrayList<>(g.subList(1, g.size()));
+        members.removeAll(vacantGuids);
         awaiting.clear();
         awaiting.addAll(members);
         unwatched.clear();
         unwatched.putAll(shared);
+        vacant.clear();
+        for (long guid : g) {
+            if (vacantGuids.contains(guid)) {
+                vacant.add(guid);
+                unwatched.put(guid, VACANT);
+            }
+        }
         leftOut.clear();
         leftOut.addAll(shared.keySet());
         shared.forEach((guid, why) -> LOG.warn("failure detector: switch {} left out of the ring: {}",
@@ -261,6 +298,34 @@ public final class RingCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * A vacant slot's address until its switch comes: unique (a member's address is), in TEST-NET-1 (RFC 5737), which
+     * no host has, and never used (the slot is dead in every view, so nobody sends to it).
+     */
+    private static InetSocketAddress placeholder(int index) {
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2,
+                    (byte) (1 + index / 65_535)}), 1 + index % 65_535);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** True when {@code guid}'s slot in this epoch waits for its switch (it never connected since the plan). */
+    public boolean vacant(long guid) {
+        return vacant.contains(guid);
+    }
+
+    /**
+     * The switch of a vacant slot connected: it joins the running epoch (JOIN above the incarnation its slot is dead
+     * at); it counts as watched once it answers that its member runs.
+     */
+    public void filled(long guid) {
+        if (vacant.remove(guid)) {
+            unwatched.put(guid, "connected late: joining its ring slot");
+        }
+    }
+
     /** The DETECTOR_CONFIG chunks for switch {@code guid} (a member), txids left 0. */
     public List<Message.DetectorConfig> configFor(long guid, boolean join) {
         int self = indexByGuid.get(guid);
@@ -281,13 +346,29 @@ public final class RingCoordinator implements AutoCloseable {
      * (docs/protocol.md, section 3.12).
      */
     public Message.DetectorWindow windowFor(long guid, boolean join) {
+        return windowFor(guid, join, false);
+    }
+
+    /**
+     * As above; {@code slots}: the agent takes the members that start dead (its HELLO set
+     * {@code FEATURE_DETECTOR_SLOTS}), and the window names the slots vacant at this epoch's plan (appended, 4 bytes
+     * each; none when no slot is vacant, so the bytes do not grow with the ring). A cold start needs them (every
+     * member starts with the same dead set); a JOIN uses them only to skip vacant slots when it looks for a running
+     * member to admit it (one δ per vacant successor otherwise), and then takes the view it is admitted with, in
+     * which a slot filled since is alive at a higher incarnation.
+     */
+    public Message.DetectorWindow windowFor(long guid, boolean join, boolean slots) {
         int self = indexByGuid.get(guid);
         RingParameters p = parameters();
         return new Message.DetectorWindow(0, epoch, fingerprint, settings.etaMs(), settings.deltaMs(),
                 (int) p.pauseThreshold().toMillis(),
                 p.overlay() == Overlay.HYPERCUBE ? Message.Overlay.HYPERCUBE : Message.Overlay.BMG,
                 Message.Transport.UDP, join ? Message.StartMode.JOIN : Message.StartMode.BOOTSTRAP, guids.size(), self,
-                directory.window(self), ringKey);
+                directory.window(self), ringKey, slots ? withoutSelf(deadAtStart, self) : new int[0]);
+    }
+
+    private static int[] withoutSelf(int[] members, int self) {
+        return java.util.Arrays.stream(members).filter(m -> m != self).toArray();
     }
 
     /**
@@ -327,7 +408,7 @@ public final class RingCoordinator implements AutoCloseable {
         for (int h : holders) {
             out.put(directory.guid(h), update);
         }
-        LOG.info("failure detector: switch {} listens at {} (a restarted agent, or an endpoint that came after the plan); {} members told (epoch {} kept)", Guids.format(guid),
+        LOG.info("failure detector: switch {} listens at {} (a restarted agent, a switch taking its vacant slot, or an endpoint that came after the plan); {} members told (epoch {} kept)", Guids.format(guid),
                 endpoint, holders.length, epoch);
         return out;
     }
@@ -362,5 +443,6 @@ public final class RingCoordinator implements AutoCloseable {
         }
         awaiting.clear();
         unwatched.clear();
+        vacant.clear();
     }
 }
