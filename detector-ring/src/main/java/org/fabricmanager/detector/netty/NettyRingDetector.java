@@ -36,6 +36,7 @@ import org.fabricmanager.detector.MembershipSnapshot;
 import org.fabricmanager.detector.RingDetector;
 import org.fabricmanager.detector.RingMember;
 import org.fabricmanager.detector.RingTransport;
+import org.fabricmanager.detector.VacantAddress;
 import org.fabricmanager.detector.TimerHandle;
 import org.fabricmanager.detector.message.RingMessage;
 import org.slf4j.Logger;
@@ -493,6 +494,14 @@ public final class NettyRingDetector implements RingDetector {
             return;
         }
         InetSocketAddress address = addresses[to];
+        if (VacantAddress.is(address)) {
+            // a vacant slot is dead in every view, so the protocol never gets here; if it did, the datagram is lost
+            // rather than sent to an address that is no member's
+            datagrams.forEach(ByteBuf::release);
+            log.debug("member {}: datagram to member {} dropped: {} is a vacant slot's placeholder", config.self(), to,
+                    address);
+            return;
+        }
         for (ByteBuf datagram : datagrams) {
             if (seal != null) {
                 seal.seal(datagram, nextSequence++);

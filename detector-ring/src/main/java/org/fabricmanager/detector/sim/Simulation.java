@@ -178,12 +178,21 @@ public final class Simulation {
 
     /** A fresh process takes ring index {@code m} at {@code atNanos} and joins the running ring. */
     public void restart(int m, long atNanos) {
+        restart(m, atNanos, new int[0]);
+    }
+
+    /**
+     * As {@link #restart(int, long)}, the process knowing {@code deadAtStart} (ascending) dead from the start, as a
+     * late switch's member is told the slots still vacant in its JOIN window: it never addresses them.
+     */
+    public void restart(int m, long atNanos, int[] deadAtStart) {
         at(atNanos, () -> {
             Slot s = slots[m];
             s.generation++;
             s.up = true;
             s.pausedUntil = 0;
             s.member = newMember(m, StartMode.JOIN);
+            s.member.startDead(deadAtStart);
             s.seenChanges = s.member.changeCount();
             s.member.start();
             track(s);

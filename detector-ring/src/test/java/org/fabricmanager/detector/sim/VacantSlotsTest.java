@@ -41,6 +41,18 @@ class VacantSlotsTest {
 
     @Test
     void vacantSlotsAreNeverSuspectedAndALateProcessJoinsItsSlotAndIsWatched() {
+        // nothing is ever sent to a vacant slot: the daemon gives it a placeholder address no datagram may go to
+        boolean[] unfilled = new boolean[N];
+        for (int v : VACANT) {
+            unfilled[v] = true;
+        }
+        List<String> sentToVacant = new ArrayList<>();
+        sim.dropIf((from, to, message, nanos) -> {
+            if (unfilled[to]) {
+                sentToVacant.add(from + " -> " + to + ": " + message.getClass().getSimpleName());
+            }
+            return false;
+        });
         sim.startAllBut(VACANT, ETA);
         // far beyond δ and 2δ: a slot's observer that did not know it dead would have declared it by now
         sim.runUntil(30 * DELTA);
@@ -52,8 +64,11 @@ class VacantSlotsTest {
                 .as("seed %d: every member runs with D = the vacant slots, neighbours closed over them", SEED).isTrue();
         assertThat(events).as("no verdict, no event about a slot nobody ever heard").allMatch(List::isEmpty);
 
+        assertThat(sentToVacant).as("seed %d: messages to vacant slots", SEED).isEmpty();
         // the process of slot 3 arrives: it joins the running ring above the incarnation its slot is dead at
-        sim.restart(3, sim.now());
+        unfilled[3] = false;
+        // as the daemon's JOIN window tells it: the slots still vacant (its successor, 4, among them)
+        sim.restart(3, sim.now(), new int[] {4, 40});
         sim.runUntil(sim.now() + 10 * DELTA);
         int[] stillVacant = {4, 40};
         boolean[] nowVacant = vacant.clone();
@@ -79,5 +94,6 @@ class VacantSlotsTest {
             }
         }
         assertThat(FailureExperiment.agreed(sim, vacant, VACANT)).as("seed %d", SEED).isTrue();
+        assertThat(sentToVacant).as("seed %d: messages to the slots that stayed vacant", SEED).isEmpty();
     }
 }

@@ -130,7 +130,7 @@ public final class RingCoordinator implements AutoCloseable {
             if (vacantGuids.contains(guid)) {
                 dead.add(g.size());
                 g.add(guid);
-                a.add(placeholder(g.size() - 1));
+                a.add(org.fabricmanager.detector.VacantAddress.of(g.size() - 1));
                 continue;
             }
             InetSocketAddress endpoint = endpoints.get(guid);
@@ -295,19 +295,6 @@ public final class RingCoordinator implements AutoCloseable {
             return chosenPort;
         } catch (java.net.SocketException e) {
             throw new IllegalStateException("no free UDP port on " + bind + " for the daemon's detector member", e);
-        }
-    }
-
-    /**
-     * A vacant slot's address until its switch comes: unique (a member's address is), in TEST-NET-1 (RFC 5737), which
-     * no host has, and never used (the slot is dead in every view, so nobody sends to it).
-     */
-    private static InetSocketAddress placeholder(int index) {
-        try {
-            return new InetSocketAddress(InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2,
-                    (byte) (1 + index / 65_535)}), 1 + index % 65_535);
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
         }
     }
 

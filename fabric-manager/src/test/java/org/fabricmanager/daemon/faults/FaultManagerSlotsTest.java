@@ -128,6 +128,10 @@ class FaultManagerSlotsTest {
             assertThat(s.detectorFrames).singleElement().isInstanceOfSatisfying(Message.DetectorWindow.class, w -> {
                 assertThat(w.startMode()).isEqualTo(Message.StartMode.BOOTSTRAP);
                 assertThat(w.deadAtStart()).as("every member starts with the same dead set").containsExactly(slot);
+                // where a window holds the slot, its address is a placeholder no datagram may go to
+                assertThat(w.members()).filteredOn(m -> m.index() == slot).allSatisfy(m -> assertThat(
+                        org.fabricmanager.detector.VacantAddress.is(new java.net.InetSocketAddress(m.address(), m.port())))
+                        .as("slot address %s:%d is a vacant placeholder", m.address(), m.port()).isTrue());
             });
         }
         // operators see the slot as unwatched, with why; the ring never sent a verdict, and a stray one is ignored
