@@ -89,6 +89,13 @@ final class RotationRuns {
                 }
             }
         }
+        // Built now rather than on first use, so that triple() reads the tables of a set of at
+        // most 32 positions without a check per octet.
+        for (int o = 0; o < 8; o++) {
+            if ((has >>> (8 * o) & 0xff) != 0 && !octetBuilt[o]) {
+                octet(o, 0);
+            }
+        }
     }
 
     /** Writes {@code port(d) = C[d mod #C]} over {@code [from, to)}, {@code C} the ports of {@code y} (a subset of the switch's positions). */
@@ -155,6 +162,31 @@ final class RotationRuns {
 
     /** The ports of {@code y}'s positions in ascending order, three times over, into {@code out[at ..]}. */
     private void triple(long y, byte[] out, int at) {
+        if (y >>> 32 == 0) {
+            // Positions 0-31 (a pod of up to 32 switches), without branches: an octet without
+            // candidates packs nothing (entry 0 is 0) and advances by 0, so its store is
+            // overwritten by the next one. The tables of the switch's octets are built (begin).
+            int b0 = (int) y & 0xff;
+            int b1 = (int) (y >>> 8) & 0xff;
+            int b2 = (int) (y >>> 16) & 0xff;
+            int b3 = (int) (y >>> 24) & 0xff;
+            long p0 = octets[b0];
+            long p1 = octets[256 + b1];
+            long p2 = octets[512 + b2];
+            long p3 = octets[768 + b3];
+            int c0 = Integer.bitCount(b0);
+            int c1 = Integer.bitCount(b1);
+            int c2 = Integer.bitCount(b2);
+            int c3 = Integer.bitCount(b3);
+            int n = c0 + c1 + c2 + c3;
+            for (int to = at; to < at + 3 * n; to += n) {
+                ByteLanes.set(out, to, p0);
+                ByteLanes.set(out, to + c0, p1);
+                ByteLanes.set(out, to + c0 + c1, p2);
+                ByteLanes.set(out, to + c0 + c1 + c2, p3);
+            }
+            return;
+        }
         int count = 0;
         long bits = y;
         for (int o = 0; bits != 0; o++, bits >>>= 8) {

@@ -136,6 +136,13 @@ final class SharedRows {
             int[] segments = profiles.segments(u);
             if (segments != null) {
                 for (int g = 0; g < segments.length; g += 3) {
+                    // A segment lying wholly on leaves no asker reaches changes no mask that is
+                    // read (mergeOver would drop or merge its intervals): not swept at all. On a
+                    // plane's sets these are the ~100 destination leaves that lost their uplink of
+                    // the plane, repeated in every member's row.
+                    if (unreached != null && Scratch.allSet(unreached, segments[g], segments[g + 1])) {
+                        continue;
+                    }
                     x.events.add(segments[g], j, segments[g + 2], true);
                     x.events.add(segments[g + 1], j, 0, false);
                 }
@@ -301,7 +308,7 @@ final class SharedRows {
         }
 
         /** True when every bit of {@code [from, to)} is set (an empty range included). */
-        private static boolean allSet(long[] bits, int from, int to) {
+        static boolean allSet(long[] bits, int from, int to) {
             for (int l = from; l < to; l++) {
                 if ((bits[l >>> 6] & (1L << l)) == 0) {
                     return false;
