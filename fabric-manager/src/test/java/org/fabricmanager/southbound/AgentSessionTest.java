@@ -335,6 +335,43 @@ class AgentSessionTest {
         }
     }
 
+    /**
+     * Issue 17's first suspect, ruled out: a stopped agent (SIGSTOP) reads nothing, so what the daemon writes backs up
+     * behind a full TCP window. The second opinion's echo waits behind it like everything else, yet its deadline is a
+     * timer on the event loop, not a wait on writability: the probe fails at its deadline, and the session is then
+     * closed (the verdict confirmed) without waiting for the peer to read.
+     */
+    @Test
+    void aProbeBehindAFullWindowFailsAtItsDeadlineAndTheSessionStillCloses() throws Exception {
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(4096);
+            s.connect(address);
+            send(s, new Hello(1, 2, 2, 11, 1, 4, 4096, 0, 0, TableHash.EMPTY, "stopped"));
+            readFrame(s); // HELLO_REPLY
+            send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2), PortRecord.down(3),
+                    PortRecord.down(4))));
+            assertThat(next()).isEqualTo("hello stopped");
+            assertThat(next()).isEqualTo("ports 4");
+            AgentSession session = byGuid.get(11L);
+            byte[] entries = new byte[64];
+            List<LftBatch.Block> blocks = new java.util.ArrayList<>();
+            for (int base = 0; base < Protocol.MAX_TABLE_LENGTH; base += 64) {
+                blocks.add(new LftBatch.Block(base, entries));
+            }
+            java.util.concurrent.CompletableFuture<CommitAck> parked =
+                    session.sendBatch(new LftBatch(1, blocks, Protocol.MAX_TABLE_LENGTH, 0), 600_000);
+
+            assertThatThrownBy(() -> session.probe(200).get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOfSatisfying(RequestFailedException.class, e -> assertThat(e.timeout()).isTrue());
+            assertThat(parked).as("the blocks are still unread").isNotDone();
+
+            session.close("declared dead by the failure detector");
+            assertThat(next()).isEqualTo("closed declared dead by the failure detector");
+            assertThatThrownBy(() -> parked.get(5, TimeUnit.SECONDS)).cause()
+                    .isInstanceOfSatisfying(RequestFailedException.class, e -> assertThat(e.timeout()).isFalse());
+        }
+    }
+
     @Test
     void messageBeforeHelloIsUnexpected() throws Exception {
         try (Socket s = rawConnect()) {

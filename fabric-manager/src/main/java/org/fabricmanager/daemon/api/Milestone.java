@@ -8,7 +8,8 @@ package org.fabricmanager.daemon.api;
  * @param timeMillis wall-clock time
  * @param kind       machine-readable kind
  * @param message    the log line
- * @param details    figures of a fault reaction ({@code null} for other kinds)
+ * @param details    figures of a fault reaction, what became of a ring verdict ({@code SWITCH_FAILED}), or
+ *                   {@code null} for other kinds
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record Milestone(long seq, long timeMillis, Kind kind, String message, java.util.Map<String, Object> details) {

@@ -614,7 +614,7 @@ public final class FaultManager implements AutoCloseable {
         if (ms == null || !ms.admitted() || boundMs == 0) {
             // no session to ask (it is gone, and the switch with it), or second opinions are off
             opinions.count(SecondOpinion.Outcome.CONFIRMED);
-            routeAround(guid, incarnation, ms, ms != null && ms.admitted() ? "its session still looks alive" : null);
+            routeAround(guid, incarnation, ms, ms != null && ms.admitted() ? "its session still looks alive" : null, -1);
             return;
         }
         // one observer's word is not enough (it may be the one that is late): the switch's own session is asked for
@@ -652,7 +652,7 @@ public final class FaultManager implements AutoCloseable {
             return;
         }
         routeAround(check.guid(), check.incarnation(), ms, ms == null ? null
-                : "its agent did not answer an echo within " + waitMs + " ms");
+                : "its agent did not answer an echo within " + waitMs + " ms", waitMs);
     }
 
     /**
@@ -670,9 +670,15 @@ public final class FaultManager implements AutoCloseable {
 
     /**
      * Acts on a confirmed verdict: the switch is out of the fabric until its member rejoins. {@code ms} is {@code null}
-     * when its session is gone; {@code why} says what the daemon knows of the session, or is {@code null}.
+     * when its session is gone; {@code why} says what the daemon knows of the session, or is {@code null};
+     * {@code echoWaitMs} is how long the second opinion waited for an echo (-1: no echo was asked).
+     *
+     * <p>A verdict that comes after the session closed (the agent crashed and closed TCP, or a silent agent's session
+     * reached the southbound idle timeout before the ring decided) finds the switch out of the fabric already: the
+     * reaction to the session's loss has run or runs. Its {@code SWITCH_FAILED} milestone says so, in its message and
+     * in its details ({@code routedAround: false}), so that nobody waits for a reaction to it.
      */
-    private void routeAround(long guid, long incarnation, ManagedSwitch ms, String why) {
+    private void routeAround(long guid, long incarnation, ManagedSwitch ms, String why, int echoWaitMs) {
         failedSwitches.put(guid, System.currentTimeMillis());
         String name = ms == null ? Guids.format(guid) : Guids.format(guid) + " (" + ms.name() + ")";
         if (ms != null) {
@@ -686,9 +692,17 @@ public final class FaultManager implements AutoCloseable {
             reactions.joinIfOpen("ring: switch " + name + " failed (no session left)");
         }
         metrics.fault(DaemonMetrics.FaultType.SWITCH);
+        Map<String, Object> details = new java.util.LinkedHashMap<>();
+        details.put("guid", Guids.format(guid));
+        details.put("incarnation", incarnation);
+        details.put("routedAround", ms != null);
+        if (echoWaitMs >= 0) {
+            details.put("echoWaitMs", echoWaitMs);
+        }
         milestones.record(Milestone.Kind.SWITCH_FAILED, "failure detector: switch " + name
-                + " declared dead by the ring at incarnation " + incarnation + (why == null ? "" : "; " + why
-                + ": routing around it"));
+                + " declared dead by the ring at incarnation " + incarnation + (ms == null
+                ? "; its session had already closed and the switch left the fabric with it: nothing more to route around"
+                : why == null ? "" : "; " + why + ": routing around it"), details);
         if (ms != null) {
             // the daemon cannot manage a switch whose agent the ring declared dead: drop the session
             actions.dropSession(ms, "declared dead by the failure detector");

@@ -128,8 +128,54 @@ class SecondOpinionTest {
         assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
                 .extracting(Milestone::message).asString().contains("declared dead by the ring")
                 .contains("did not answer an echo within " + SECOND_OPINION_MS + " ms");
+        assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
+                .extracting(Milestone::details).satisfies(d -> assertThat(d)
+                        .containsEntry("routedAround", true).containsEntry("echoWaitMs", SECOND_OPINION_MS)
+                        .containsEntry("incarnation", 0L));
         assertThat(verdicts("confirmed")).isEqualTo(1.0);
         assertThat(verdicts("refuted")).isZero();
+    }
+
+    /**
+     * The 5,120-switch benchmark's stopped spine (issue 17): its session reached the southbound idle timeout before the
+     * ring's verdict reached the daemon, so the switch had left the fabric, and its reaction had converged, when the
+     * verdict came. The verdict opens no reaction of its own and must say so: the harness took it for the start of
+     * the reaction and waited 120 s for a REACTION after it.
+     */
+    @Test
+    void aVerdictAfterTheSessionClosedSaysTheSwitchHadAlreadyLeftAndOpensNoReaction() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(7).guid();
+        registry.remove(sessions.get(guid)); // the idle timeout closed its session; the daemon reacted to that
+
+        faults.memberFailed(guid, indexOf(guid), 4);
+        loop.runPending();
+        assertThat(sessions.get(guid).probes).as("no session to ask").isEmpty();
+        assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
+        assertThat(dropped).as("nothing left to drop").isEmpty();
+        assertThat(faults.reactions().isOpen()).as("no reaction of its own").isFalse();
+        Milestone failed = milestones.since(0).stream().filter(m -> m.kind() == Milestone.Kind.SWITCH_FAILED)
+                .findFirst().orElseThrow();
+        assertThat(failed.message()).contains("declared dead by the ring at incarnation 4")
+                .contains("its session had already closed").doesNotContain("routing around it");
+        assertThat(failed.details()).containsEntry("routedAround", false).doesNotContainKey("echoWaitMs");
+        assertThat(verdicts("confirmed")).isEqualTo(1.0);
+    }
+
+    /** The same race the other way round: the idle timeout closes the session while the echo is under way. */
+    @Test
+    void aSessionThatClosesWhileItsEchoIsUnderWayLeavesTheVerdictNothingToRouteAround() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(0).guid();
+        faults.memberFailed(guid, indexOf(guid), 0);
+        registry.remove(sessions.get(guid));
+        sessions.get(guid).probes.get(0).future().completeExceptionally(
+                new org.fabricmanager.southbound.RequestFailedException("session closed", false));
+        loop.runPending();
+        assertThat(dropped).isEmpty();
+        assertThat(faults.reactions().isOpen()).isFalse();
+        assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
+                .extracting(Milestone::details).satisfies(d -> assertThat(d).containsEntry("routedAround", false));
     }
 
     @Test
