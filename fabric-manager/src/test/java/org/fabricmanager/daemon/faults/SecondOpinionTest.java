@@ -152,7 +152,7 @@ class SecondOpinionTest {
         loop.runPending();
         assertThat(sessions.get(guid).probes).as("no session to ask").isEmpty();
         assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
-        assertThat(dropped).as("nothing left to drop").isEmpty();
+        assertThat(recorded.dropped()).as("nothing left to drop").isEmpty();
         assertThat(faults.reactions().isOpen()).as("no reaction of its own").isFalse();
         Milestone failed = milestones.since(0).stream().filter(m -> m.kind() == Milestone.Kind.SWITCH_FAILED)
                 .findFirst().orElseThrow();
@@ -172,7 +172,7 @@ class SecondOpinionTest {
         sessions.get(guid).probes.get(0).future().completeExceptionally(
                 new org.fabricmanager.southbound.RequestFailedException("session closed", false));
         loop.runPending();
-        assertThat(dropped).isEmpty();
+        assertThat(recorded.dropped()).isEmpty();
         assertThat(faults.reactions().isOpen()).isFalse();
         assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
                 .extracting(Milestone::details).satisfies(d -> assertThat(d).containsEntry("routedAround", false));
