@@ -295,21 +295,6 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         }
     }
 
-    /** The switch's own port went down or up: tell the ring (no effect without a member). */
-    public void portChanged(long guid, int port, boolean up) {
-        RingDetector d;
-        synchronized (this) {
-            d = members.get(guid);
-        }
-        if (d != null) {
-            if (up) {
-                d.reportLinkUp(port);
-            } else {
-                d.reportLinkDown(port);
-            }
-        }
-    }
-
     /** Members running now. */
     public synchronized int running() {
         return members.size();
