@@ -61,7 +61,7 @@ class DetectorProcessesIT {
             JsonNode st = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/switches/connected").asInt() == 192, "convergence with 192 switches", 180);
             long v1 = st.at("/routing/version").asLong();
-            JsonNode faults = awaitFaults(fp, f -> f.path("ringMembers").asInt() == 193 && f.path("ringStarting").asInt() == 0,
+            JsonNode faults = fp.awaitFaults(f -> f.path("ringMembers").asInt() == 193 && f.path("ringStarting").asInt() == 0,
                     "the ring of the daemon and 192 agents running", 60);
             assertThat(faults.path("unwatched")).as("every agent is watched").isEmpty();
 
@@ -129,19 +129,5 @@ class DetectorProcessesIT {
             Thread.sleep(200);
         }
         throw new AssertionError("timed out waiting for " + what + "; " + prefix + " is " + last);
-    }
-
-    private static JsonNode awaitFaults(FabricProcesses fp, java.util.function.Predicate<JsonNode> done, String what,
-                                        int seconds) throws Exception {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            last = fp.get("/api/v1/faults");
-            if (done.test(last)) {
-                return last;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("timed out waiting for " + what + "; last " + last);
     }
 }

@@ -117,6 +117,20 @@ final class FabricProcesses implements AutoCloseable {
     }
 
     /** {@code GET path} of the daemon's REST API as JSON. */
+    /** Polls {@code GET /api/v1/faults} every 200 ms until {@code done} accepts it; fails after {@code seconds}. */
+    JsonNode awaitFaults(java.util.function.Predicate<JsonNode> done, String what, int seconds) throws Exception {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = get("/api/v1/faults");
+            if (done.test(last)) {
+                return last;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("timed out waiting for " + what + "; last " + last);
+    }
+
     JsonNode get(String path) throws IOException, InterruptedException {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(restUrl + path)).timeout(Duration.ofSeconds(30))
                 .build(), HttpResponse.BodyHandlers.ofString());

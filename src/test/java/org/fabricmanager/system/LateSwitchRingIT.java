@@ -63,7 +63,7 @@ class LateSwitchRingIT {
             JsonNode first = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/switches/connected").asInt() == SWITCHES - 1, "convergence without the late leaf", 60);
             long v1 = first.at("/routing/version").asLong();
-            JsonNode ring = awaitFaults(fp, f -> f.path("ringEpoch").asLong() > 0 && f.path("ringStarting").asInt() == 0,
+            JsonNode ring = fp.awaitFaults(f -> f.path("ringEpoch").asLong() > 0 && f.path("ringStarting").asInt() == 0,
                     "the ring running without the late leaf", 60);
             long epoch = ring.path("ringEpoch").asLong();
             assertThat(ring.path("ringMembers").asInt()).as("the daemon and a slot for every expected switch")
@@ -82,7 +82,7 @@ class LateSwitchRingIT {
                     && s.at("/tables/inSync").asInt() == SWITCHES, "the late leaf routed in", 60);
             long v2 = joined.at("/routing/version").asLong();
             // its member answered that it runs: nothing is unwatched any more (a vacant slot stays unwatched)
-            JsonNode after = awaitFaults(fp, f -> f.path("unwatched").isEmpty(), "the late leaf's member running", 60);
+            JsonNode after = fp.awaitFaults(f -> f.path("unwatched").isEmpty(), "the late leaf's member running", 60);
             assertThat(after.path("ringEpoch").asLong()).as("no new epoch for the late leaf").isEqualTo(epoch);
             assertThat(after.path("ringMembers").asInt()).isEqualTo(SWITCHES + 1);
             assertThat(after.path("switches")).as("no false death on the way").isEmpty();
@@ -105,19 +105,5 @@ class LateSwitchRingIT {
                     .hasSize(SWITCHES - 1);
             FabricProcesses.signal(lone.pid(), "CONT"); // so that close() ends it like the others
         }
-    }
-
-    private static JsonNode awaitFaults(FabricProcesses fp, java.util.function.Predicate<JsonNode> done, String what,
-                                        int seconds) throws Exception {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            last = fp.get("/api/v1/faults");
-            if (done.test(last)) {
-                return last;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("timed out waiting for " + what + "; last " + last);
     }
 }

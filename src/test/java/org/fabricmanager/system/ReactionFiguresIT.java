@@ -53,7 +53,7 @@ class ReactionFiguresIT {
             JsonNode st = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/switches/connected").asInt() == 192, "convergence with 192 switches", 180);
             long v1 = st.at("/routing/version").asLong();
-            awaitFaults(fp, f -> f.path("ringMembers").asInt() == 193 && f.path("ringStarting").asInt() == 0,
+            fp.awaitFaults(f -> f.path("ringMembers").asInt() == 193 && f.path("ringStarting").asInt() == 0,
                     "the ring of the daemon and 192 agents running", 60);
             Thread.sleep(2L * DELTA_MS);
 
@@ -84,19 +84,5 @@ class ReactionFiguresIT {
             assertThat(details.path("faultToConvergedMs").asDouble()).as("timed from the link fault, not before")
                     .isPositive().isLessThanOrEqualTo(sinceCausedMs);
         }
-    }
-
-    private static JsonNode awaitFaults(FabricProcesses fp, java.util.function.Predicate<JsonNode> done, String what,
-                                        int seconds) throws Exception {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            last = fp.get("/api/v1/faults");
-            if (done.test(last)) {
-                return last;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("timed out waiting for " + what + "; last " + last);
     }
 }

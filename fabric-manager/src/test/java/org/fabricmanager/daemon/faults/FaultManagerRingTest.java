@@ -3,14 +3,11 @@ package org.fabricmanager.daemon.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
@@ -43,25 +40,7 @@ class FaultManagerRingTest {
 
     @BeforeEach
     void plan() throws Exception {
-        int port;
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
-                new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000));
-        faults = new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, new FaultActions() {
-            @Override
-            public void dropSession(ManagedSwitch ms, String reason) {
-            }
-
-            @Override
-            public void maskChanged() {
-            }
-
-            @Override
-            public void stateMayHaveChanged() {
-            }
-        }, () -> loop.nowMs() * 1_000_000L);
+        faults = RingFaultManagers.start(loop, registry, metrics, new RecordingFaultActions());
         fabric = PgftGenerator.generate(PgftSpec.parse(SPEC));
         int i = 0;
         for (FabricSwitch s : fabric.switches()) {

@@ -3,7 +3,6 @@ package org.fabricmanager.daemon.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -11,8 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
@@ -43,7 +40,7 @@ class FaultManagerSlotsTest {
     final SwitchRegistry registry = new SwitchRegistry();
     final DaemonMetrics metrics = new DaemonMetrics(new SimpleMeterRegistry());
     final Map<Long, FakeSession> sessions = new HashMap<>();
-    final List<String> dropped = new ArrayList<>();
+    final RecordingFaultActions recorded = new RecordingFaultActions();
     final Fabric expected = PgftGenerator.generate(PgftSpec.parse(SPEC));
     /** A leaf whose simulator starts after the ring runs. */
     final long late = PgftGenerator.switchGuid(1, 5);
@@ -51,26 +48,7 @@ class FaultManagerSlotsTest {
 
     @BeforeEach
     void start() throws Exception {
-        int port;
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
-                new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000));
-        faults = new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, new FaultActions() {
-            @Override
-            public void dropSession(ManagedSwitch ms, String reason) {
-                dropped.add(ms.name());
-            }
-
-            @Override
-            public void maskChanged() {
-            }
-
-            @Override
-            public void stateMayHaveChanged() {
-            }
-        }, () -> loop.nowMs() * 1_000_000L);
+        faults = RingFaultManagers.start(loop, registry, metrics, recorded);
         faults.expectSwitches(expected);
     }
 
@@ -139,7 +117,7 @@ class FaultManagerSlotsTest {
         loop.runPending();
         faults.onDetectorEvent(new DetectorEvent.MemberFailed(slot, 0));
         assertThat(faults.failedSwitches()).isEmpty();
-        assertThat(dropped).isEmpty();
+        assertThat(recorded.dropped()).isEmpty();
     }
 
     @Test

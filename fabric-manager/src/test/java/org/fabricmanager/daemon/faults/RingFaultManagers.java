@@ -1,0 +1,31 @@
+package org.fabricmanager.daemon.faults;
+
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.daemon.testing.ManualControlLoop;
+
+/** Fault managers with the ring detector on, for tests that plan rings on a manual clock. */
+final class RingFaultManagers {
+    private RingFaultManagers() {
+    }
+
+    /**
+     * A fault manager whose own ring member listens on a free loopback UDP port (η 100 ms, δ 500 ms, BMG overlay,
+     * agents' port 7684), on {@code loop}'s clock.
+     */
+    static FaultManager start(ManualControlLoop loop, SwitchRegistry registry, DaemonMetrics metrics, FaultActions actions)
+            throws Exception {
+        int port;
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
+                new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000));
+        return new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, actions,
+                () -> loop.nowMs() * 1_000_000L);
+    }
+}
