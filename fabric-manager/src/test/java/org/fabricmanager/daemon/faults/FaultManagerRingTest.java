@@ -3,7 +3,6 @@ package org.fabricmanager.daemon.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.List;
@@ -56,7 +55,7 @@ class FaultManagerRingTest {
     }
 
     static InetSocketAddress endpoint(int i, int port) throws Exception {
-        return new InetSocketAddress(InetAddress.getByAddress(new byte[] {10, 9, (byte) (i >> 8), (byte) i}), port);
+        return RingFaultManagers.endpoint(i, port);
     }
 
     ManagedSwitch connect(long guid, InetSocketAddress endpoint, boolean admit) {

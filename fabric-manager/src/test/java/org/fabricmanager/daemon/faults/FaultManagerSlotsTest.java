@@ -3,7 +3,6 @@ package org.fabricmanager.daemon.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,7 +58,7 @@ class FaultManagerSlotsTest {
     }
 
     static InetSocketAddress endpoint(int i, int port) throws Exception {
-        return new InetSocketAddress(InetAddress.getByAddress(new byte[] {10, 9, (byte) (i >> 8), (byte) i}), port);
+        return RingFaultManagers.endpoint(i, port);
     }
 
     ManagedSwitch connect(long guid, InetSocketAddress endpoint, int features) {

@@ -38,7 +38,7 @@ class RingCoordinatorTest {
         for (int i = 0; i < SWITCHES; i++) {
             long guid = 0x1000L + i;
             order.add(guid);
-            from.put(guid, new InetSocketAddress(InetAddress.getByAddress(new byte[] {10, 1, (byte) (i / 250), (byte) (i % 250 + 1)}), 7684));
+            from.put(guid, new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 1, (byte) (i / 250), (byte) (i % 250 + 1)}), 7684));
         }
         ring.plan(order, from, event -> { });
     }

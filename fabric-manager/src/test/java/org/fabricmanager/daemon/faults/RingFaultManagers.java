@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.faults;
 
 import java.net.DatagramSocket;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
@@ -11,6 +12,14 @@ import org.fabricmanager.daemon.testing.ManualControlLoop;
 /** Fault managers with the ring detector on, for tests that plan rings on a manual clock. */
 final class RingFaultManagers {
     private RingFaultManagers() {
+    }
+
+    /**
+     * Switch {@code i}'s detector endpoint: a distinct loopback address (127.9.x.y). The daemon's member is real and
+     * heartbeats its observer, so test endpoints must be addresses of this host, where nobody listens.
+     */
+    static InetSocketAddress endpoint(int i, int port) throws Exception {
+        return new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 9, (byte) (i >> 8), (byte) i}), port);
     }
 
     /**

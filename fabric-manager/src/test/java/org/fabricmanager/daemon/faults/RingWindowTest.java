@@ -42,7 +42,7 @@ class RingWindowTest {
     }
 
     static InetSocketAddress endpoint(int i, int port) throws Exception {
-        return new InetSocketAddress(InetAddress.getByAddress(new byte[] {10, (byte) (i >> 16), (byte) (i >> 8),
+        return new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, (byte) (i >> 16), (byte) (i >> 8),
                 (byte) i}), port);
     }
 

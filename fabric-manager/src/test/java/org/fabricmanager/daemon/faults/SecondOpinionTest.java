@@ -61,7 +61,7 @@ class SecondOpinionTest {
             sessions.put(s.guid(), session);
             ManagedSwitch ms = registry.register(session, session.hello(), 0);
             registry.admit(ms);
-            ms.detectorEndpoint(new InetSocketAddress(InetAddress.getByAddress(new byte[] {10, 9, 0, (byte) i++}), 7684));
+            ms.detectorEndpoint(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 9, 0, (byte) i++}), 7684));
         }
         faults.planRing(fabric);
         sessions.values().forEach(s -> s.detectorFrames.clear());
