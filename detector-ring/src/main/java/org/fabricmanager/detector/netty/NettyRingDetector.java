@@ -486,6 +486,13 @@ public final class NettyRingDetector implements RingDetector {
         if (!channel.isActive()) {
             return;
         }
+        if (VacantAddress.is(addresses[to])) {
+            // a vacant slot is dead in every view, so the protocol never gets here; if it did, nothing is encoded
+            // and nothing sent to an address that is no member's
+            log.debug("member {}: datagram to member {} dropped: {} is a vacant slot's placeholder", config.self(), to,
+                    addresses[to]);
+            return;
+        }
         List<ByteBuf> datagrams;
         try {
             datagrams = codec.encode(message, to, channel.alloc(), seal == null ? 0 : DatagramSeal.OVERHEAD);
@@ -494,14 +501,6 @@ public final class NettyRingDetector implements RingDetector {
             return;
         }
         InetSocketAddress address = addresses[to];
-        if (VacantAddress.is(address)) {
-            // a vacant slot is dead in every view, so the protocol never gets here; if it did, the datagram is lost
-            // rather than sent to an address that is no member's
-            datagrams.forEach(ByteBuf::release);
-            log.debug("member {}: datagram to member {} dropped: {} is a vacant slot's placeholder", config.self(), to,
-                    address);
-            return;
-        }
         for (ByteBuf datagram : datagrams) {
             if (seal != null) {
                 seal.seal(datagram, nextSequence++);

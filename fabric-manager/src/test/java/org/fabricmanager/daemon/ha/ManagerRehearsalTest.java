@@ -69,9 +69,9 @@ class ManagerRehearsalTest {
                 """.formatted(dir.resolve("state"), pki), "n1.yaml");
         long withTls = ManagerRehearsal.run(config);
         assertThat(withTls).as("rehearsal with TLS warm-up (ms)").isNotNegative();
-        assertThat(org.fabricmanager.pki.TlsWarmup.run(org.fabricmanager.daemon.config.SouthboundSecurity.material(config.security()),
-                config.security().tlsProvider().engine(org.fabricmanager.daemon.config.SouthboundSecurity.material(config.security())),
-                1, 60_000).handshakes()).as("the daemon certificate pki init makes serves both ends of the warm-up").isOne();
+        org.fabricmanager.pki.TlsMaterial material = org.fabricmanager.daemon.config.SouthboundSecurity.material(config.security());
+        assertThat(org.fabricmanager.pki.TlsWarmup.run(material, config.security().tlsProvider().engine(material), 1, 60_000)
+                .handshakes()).as("the daemon certificate pki init makes serves both ends of the warm-up").isOne();
     }
 
     @Test
