@@ -77,9 +77,14 @@ class DetectorProcessesIT {
             awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 1, "the verdict on the muted leaf refuted", 60);
             assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).isZero();
             assertThat(fp.get("/api/v1/faults").path("switches")).as("not declared dead").isEmpty();
+            // the same for a spine (its verdict has a routing without it prepared during the echo wait): refuted,
+            // the prepared routing is dropped, nothing installed, no version used
+            rest.command("mute " + Guids.format(PgftGenerator.switchGuid(3, 1)));
+            awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 2, "the verdict on the muted spine refuted", 60);
             JsonNode afterMute = fp.get("/api/v1/status");
             assertThat(afterMute.at("/routing/version").asLong()).as("nothing re-routed").isEqualTo(v1);
             assertThat(afterMute.at("/switches/connected").asInt()).as("its session kept").isEqualTo(192);
+            assertThat(LiveTables.hashes(fp)).as("the tables untouched").isEqualTo(intact);
 
             long seq = fp.lastSeq();
             FabricProcesses.signal(lone.pid(), "STOP");
@@ -89,6 +94,10 @@ class DetectorProcessesIT {
                     && s.at("/routing/version").asLong() > v1, "the re-route around the stopped spine", 60);
             assertThat(after.at("/switches/connected").asInt()).isEqualTo(191);
             assertThat(after.at("/routing/version").asLong()).as("one re-route").isEqualTo(v1 + 1);
+            assertThat(fp.events(seq)).filteredOn(e -> e.path("kind").asText().equals("ROUTING_COMPUTED"))
+                    .singleElement().extracting(e -> e.path("message").asText()).asString()
+                    .as("computed during the second opinion's echo wait, installed on the confirmation")
+                    .contains("computed while the verdict was checked");
             assertThat(fp.get("/api/v1/faults").path("switches").toString()).contains(spine);
             assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).as("the stop was confirmed")
                     .isGreaterThanOrEqualTo(1);

@@ -48,6 +48,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     private long convergences;
     /** Told of the routing in force each time the tables converge (the quality monitor; control thread). */
     private java.util.function.Consumer<ActiveRouting> convergedObserver = r -> { };
+    private Runnable changeObserver = () -> { };
+    /** The switch a prepared routing leaves out (its verdict is being checked), 0 when none. */
+    private long preparedFor;
 
     /** The managers the coordinator sequences (built by {@link FabricManagerDaemon}). */
     record Managers(SwitchRegistry registry, AdmissionPolicy admission, DiscoveryManager discovery,
@@ -72,6 +75,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** {@code observer} is told of the routing in force each time the tables converge on it (control thread). */
     void onConverged(java.util.function.Consumer<ActiveRouting> observer) {
         convergedObserver = observer;
+    }
+
+    /** {@code observer} runs on the control thread at every change of the fabric (the quality measurement yields). */
+    void onFabricChanging(Runnable observer) {
+        changeObserver = observer;
     }
 
     @Override
@@ -110,6 +118,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     /** The fabric changed (a report, a switch admitted or lost): route again once it settles. */
     public void fabricChanged() {
+        changeObserver.run();
         if (state == DaemonState.CONVERGED) {
             changeStartNanos = System.nanoTime();
         }
@@ -117,20 +126,70 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             m.discovery().changed();
             return;
         }
-        if (m.routing().running()) {
+        if (m.routing().busy()) {
             changedWhileRouting = true;
             return;
         }
         if (!rerouteScheduled) {
             rerouteScheduled = true;
-            queue.scheduleDeferred(REROUTE, m.faults().reactions().isOpen() ? config.faults().settleMs()
-                    : config.routing().settleMs(), this::reroute);
+            // a prepared routing waits for the confirmation of a verdict, whose echo wait was the settle window
+            queue.scheduleDeferred(REROUTE, m.routing().hasPrepared() ? 0 : m.faults().reactions().isOpen()
+                    ? config.faults().settleMs() : config.routing().settleMs(), this::reroute);
         }
         updateState();
     }
 
     @Override
     public void stateMayHaveChanged() {
+        updateState();
+    }
+
+    /**
+     * Lifeguard's second opinion costs its echo wait on every real death; the routing without the accused switch is
+     * computed during that wait (from the fabric derived without it), so that the confirmation only installs it.
+     * Skipped when anything else is under way (a computation, a re-route due, changes not snapshotted): the normal
+     * path then handles the confirmation.
+     */
+    @Override
+    public void prepareWithout(long guid) {
+        if (state != DaemonState.CONVERGED || rerouteScheduled || m.routing().busy() || m.routing().hasPrepared()) {
+            LOG.debug("no routing prepared without {}: state {}, re-route due {}, computing {}, one prepared already {}",
+                    org.fabricmanager.topology.Guids.format(guid), state, rerouteScheduled, m.routing().busy(),
+                    m.routing().hasPrepared());
+            return;
+        }
+        Fabric without = m.discovery().snapshotWithout(guid);
+        if (without != null && m.routing().prepare(without)) {
+            changeObserver.run(); // the quality measurement gives the cores to this computation
+            preparedFor = guid;
+        } else {
+            LOG.debug("no routing prepared without {}: {}", org.fabricmanager.topology.Guids.format(guid), without == null
+                    ? "the fabric without it is not derivable now (a build is due, or it claims nodes)" : "not started");
+        }
+    }
+
+    @Override
+    public void preparationRefuted(long guid) {
+        if (preparedFor != guid) {
+            return;
+        }
+        preparedFor = 0;
+        m.routing().discardPrepared();
+        m.discovery().forgetTentative();
+        ActiveRouting active = m.routing().active();
+        if (state == DaemonState.CONVERGED && active != null) {
+            convergedObserver.accept(active); // the measurement it interrupted starts again
+        }
+    }
+
+    @Override
+    public void prepared() {
+        if (changedWhileRouting) {
+            // the confirmation came during the computation: its snapshot is the prepared fabric, no settle needed
+            changedWhileRouting = false;
+            rerouteScheduled = true;
+            queue.scheduleDeferred(REROUTE, 0, this::reroute);
+        }
         updateState();
     }
 
@@ -148,7 +207,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     private void reroute() {
         rerouteScheduled = false;
-        if (m.routing().running()) {
+        if (m.routing().busy()) {
             changedWhileRouting = true;
             return;
         }
@@ -170,6 +229,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         }
         m.faults().rememberBaseline(fabric);
         m.faults().planRing(fabric);
+        preparedFor = 0; // the prepared routing, if any, is installed now (this very fabric) or dropped
         RoutingManager.Decision d = m.routing().consider(fabric);
         if (d == RoutingManager.Decision.REUSED) {
             startPush(m.routing().active().tables());

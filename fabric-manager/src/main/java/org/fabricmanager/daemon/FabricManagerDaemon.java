@@ -148,6 +148,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         this.quality = new org.fabricmanager.daemon.quality.QualityMonitor(analysisThreads, this.registry);
         routingManager.onInstalled(quality::installed);
         coordinator.onConverged(quality::measure);
+        coordinator.onFabricChanging(quality::fabricChanging);
         this.whatIfExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "fm-whatif");
             t.setDaemon(true);

@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
@@ -123,6 +124,14 @@ public final class RoutingPool implements AutoCloseable {
      * {@code max(1, min(threads, items))} of them, in worker order.
      */
     public <W extends IntConsumer> List<W> forEach(int items, Supplier<W> factory) {
+        return forEach(items, factory, () -> false);
+    }
+
+    /**
+     * {@link #forEach(int, Supplier)}, checking {@code abandon} before each item: once it is true, no worker
+     * starts another item and {@link AbandonedException} is thrown here when the items under way are done.
+     */
+    public <W extends IntConsumer> List<W> forEach(int items, Supplier<W> factory, BooleanSupplier abandon) {
         int count = Math.max(1, Math.min(threads, items));
         List<W> workers = new ArrayList<>(count);
         for (int w = 0; w < count; w++) {
@@ -131,6 +140,9 @@ public final class RoutingPool implements AutoCloseable {
         forRange(items, 1, (worker, from, to) -> {
             IntConsumer consumer = workers.get(worker);
             for (int i = from; i < to; i++) {
+                if (abandon.getAsBoolean()) {
+                    throw new AbandonedException();
+                }
                 consumer.accept(i);
             }
         });

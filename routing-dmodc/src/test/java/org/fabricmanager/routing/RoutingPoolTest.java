@@ -30,6 +30,23 @@ class RoutingPoolTest {
     }
 
     @Test
+    void anAbandonedLoopStartsNoFurtherItemAndSaysSo() {
+        for (int threads = 1; threads <= 4; threads++) {
+            try (RoutingPool pool = new RoutingPool(threads, "test")) {
+                java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+                assertThatThrownBy(() -> pool.forEach(10_000, () -> i -> done.incrementAndGet(), () -> done.get() >= 100))
+                        .isInstanceOf(AbandonedException.class);
+                // each worker finishes the item it holds when the flag turns: at most one more per worker
+                assertThat(done.get()).as("threads " + threads).isBetween(100, 100 + threads);
+                // never abandoned: every item, as without the check
+                done.set(0);
+                pool.forEach(1_000, () -> i -> done.incrementAndGet(), () -> false);
+                assertThat(done.get()).isEqualTo(1_000);
+            }
+        }
+    }
+
+    @Test
     void rethrowsAWorkersFailure() {
         try (RoutingPool pool = new RoutingPool(3, "test")) {
             assertThatThrownBy(() -> pool.forRange(100, 1, (worker, from, to) -> {

@@ -20,6 +20,7 @@ import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftSpec;
 import org.slf4j.Logger;
@@ -81,6 +82,8 @@ public final class DiscoveryManager {
     private final Set<Long> left = new HashSet<>();
     private boolean rebuild = true;
     private long derivedSnapshots;
+    /** The fabric without one switch, derived ahead of its leaving ({@link #snapshotWithout}), or {@code null}. */
+    private Tentative tentative;
     /** Indices the last build assigned that are not stored yet. */
     private int unsaved;
     // volatile: the verdict gauge reads it at scrape time, off the control thread
@@ -234,7 +237,11 @@ public final class DiscoveryManager {
             indices = trial;
             last = r;
             unsaved += r.newIndices();
+            // a build from every report: what was pending is in it (the first fault after it can be derived)
             stale = false;
+            rebuild = false;
+            dirty.clear();
+            left.clear();
         }
         return complete;
     }
@@ -275,7 +282,9 @@ public final class DiscoveryManager {
         if (stale || last == null) {
             long begin = System.nanoTime();
             Fabric derived = rebuild || last == null || unsaved > 0 ? null
+                    : tentativeFits() ? tentative.fabric()
                     : FabricDelta.apply(last.fabric(), dirty, left, reports, mask);
+            tentative = null;
             if (derived != null) {
                 derivedSnapshots++;
                 // the claims not taken are the last build's until the refresh rebuilds (off a fault's path)
@@ -323,6 +332,44 @@ public final class DiscoveryManager {
             });
         }
         return r;
+    }
+
+    /**
+     * The fabric as {@link #snapshot} will give it once switch {@code guid} has left, if nothing else changes before:
+     * derived now, ahead of the leaving, and handed out again by that snapshot (the very same object, which the
+     * routing prepared from it recognises). Changes nothing else. {@code null} when the fabric cannot be derived
+     * this way (changes pending since the last snapshot, a build due, the switch not in the fabric, or it claims nodes,
+     * whose fate a build decides when it leaves).
+     */
+    public Fabric snapshotWithout(long guid) {
+        if (!done || stale || rebuild || last == null || unsaved > 0
+                || last.fabric().index().switchId(guid) == FabricIndex.NONE) {
+            return null;
+        }
+        SwitchPorts ports = reports.admittedPorts(guid);
+        for (int p = 1; ports != null && p <= ports.portCount(); p++) {
+            if (ports.port(p).isUp() && ports.port(p).peerKind() == PortRecord.PeerKind.NODE) {
+                return null; // its nodes may go to other claims when it leaves: a build decides (see leaving)
+            }
+        }
+        Fabric derived = FabricDelta.apply(last.fabric(), Set.of(), Set.of(guid), reports, mask);
+        tentative = derived == null ? null : new Tentative(guid, last, derived);
+        return derived;
+    }
+
+    /** Forgets the fabric derived ahead of a leaving that did not happen (the verdict was refuted). */
+    public void forgetTentative() {
+        tentative = null;
+    }
+
+    /** The tentative fabric is the one due: derived from the last snapshot, and its switch alone left since. */
+    private boolean tentativeFits() {
+        return tentative != null && tentative.base() == last && dirty.isEmpty() && left.size() == 1
+                && left.contains(tentative.guid());
+    }
+
+    /** A fabric derived from {@code base} without switch {@code guid}. */
+    private record Tentative(long guid, TopologyBuilder.Result base, Fabric fabric) {
     }
 
     /**

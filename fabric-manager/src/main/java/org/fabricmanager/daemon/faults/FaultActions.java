@@ -17,4 +17,15 @@ public interface FaultActions {
 
     /** Something the daemon's state depends on changed (a switch rejoined the ring). */
     void stateMayHaveChanged();
+
+    /**
+     * The ring declared switch {@code guid} dead and its second opinion is being asked: compute, meanwhile, the routing
+     * without it, so that a confirmation installs it at once. Nothing installed or pushed until then.
+     */
+    default void prepareWithout(long guid) {
+    }
+
+    /** The verdict on switch {@code guid} was refuted: the routing prepared without it is not wanted. */
+    default void preparationRefuted(long guid) {
+    }
 }

@@ -627,6 +627,9 @@ public final class FaultManager implements AutoCloseable {
             return;
         }
         int waitMs = SecondOpinion.waitMs(boundMs, ms.session().lastRttNanos());
+        // most verdicts that reach this point are real deaths: the routing without the switch is computed during the
+        // wait and installed if the verdict is confirmed, dropped if it is refuted
+        actions.prepareWithout(guid);
         ms.session().probe(waitMs).whenComplete((rttNanos, failure) -> queue.append("detector second opinion "
                 + Guids.format(guid), () -> secondOpinion(check, failure == null ? rttNanos : -1, waitMs)));
     }
@@ -646,6 +649,7 @@ public final class FaultManager implements AutoCloseable {
         }
         ManagedSwitch ms = registry.get(check.guid());
         if (ms != null && ms.session() != check.session()) {
+            actions.preparationRefuted(check.guid());
             // its agent reconnected meanwhile: the verdict is about the run that session had; the new one joins the ring
             LOG.info("ring: the previous session of switch {} ({}) did not answer after the ring declared it dead; its "
                     + "agent is connected again and joins the ring", Guids.format(check.guid()), ms.name());
@@ -661,6 +665,7 @@ public final class FaultManager implements AutoCloseable {
      * and one whose member died while the agent lives starts it again, so the ring watches the switch again.
      */
     private void refuted(SecondOpinion.Check check, String evidence) {
+        actions.preparationRefuted(check.guid());
         ManagedSwitch ms = registry.get(check.guid());
         opinions.logRefuted(check, ms == null ? "" : ms.name(), evidence);
         if (ms != null && ms.admitted() && ms.session() == check.session() && ring.active() && ring.contains(ms.guid())) {

@@ -12,10 +12,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.ToDoubleFunction;
 import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.routing.AbandonedException;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.routing.analysis.QualityFigures;
 import org.fabricmanager.routing.analysis.RoutedFabric;
@@ -35,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * three quarters of the daemon's CPU while the agents were still waiting for their tables. At most one
  * measurement runs and at most one routing waits: a routing converged meanwhile replaces the waiting one, and
  * the running measurement is abandoned between two analyses as soon as a newer routing is installed, so that
- * it never competes with the routing and push of a fault. A version already measured is not measured again.
+ * it never competes with the routing and push of a fault; so is a measurement under way when the fabric starts to
+ * change ({@link #fabricChanging}), before the fault's routing is even computed. A version already measured is not
+ * measured again.
  */
 public final class QualityMonitor implements AutoCloseable {
     /** Gauge with tag {@value #PATTERN_TAG}: routes on the busiest switch-to-switch link under the pattern. */
@@ -61,13 +65,15 @@ public final class QualityMonitor implements AutoCloseable {
     private final ExecutorService executor;
     private final Timer timer;
     /** The routing waiting to be measured (the newest installed not yet taken), or {@code null}. */
-    private final AtomicReference<ActiveRouting> waiting = new AtomicReference<>();
+    private final AtomicReference<Handover> waiting = new AtomicReference<>();
     private final AtomicBoolean draining = new AtomicBoolean();
     private volatile RoutingQuality latest;
     /** The version being measured, 0 when none. */
     private volatile long measuring;
     /** The version installed last, 0 before the first. */
     private volatile long installed;
+    /** Fabric changes seen ({@link #fabricChanging}): a measurement started before the last one gives way. */
+    private final AtomicLong changes = new AtomicLong();
 
     /**
      * @param threads analysis threads of one measurement; fewer than the routing pool's leave the routing of
@@ -126,6 +132,15 @@ public final class QualityMonitor implements AutoCloseable {
     }
 
     /**
+     * The fabric is changing (any thread; a fault or a report the daemon will route): the running measurement
+     * is abandoned within about a millisecond of its work, so that the re-route and its push have the cores.
+     * The routing in force is measured again, from the start, when tables converge next ({@link #measure}).
+     */
+    public void fabricChanging() {
+        changes.incrementAndGet();
+    }
+
+    /**
      * Measures {@code routing}, whose tables have converged, in the background (any thread, returns at once);
      * nothing when it is no longer the routing in force or was measured already.
      */
@@ -138,7 +153,7 @@ public final class QualityMonitor implements AutoCloseable {
         if (q != null && q.routingVersion() == routing.version()) {
             return;
         }
-        waiting.set(routing);
+        waiting.set(new Handover(routing, changes.get()));
         if (draining.compareAndSet(false, true)) {
             executor.execute(this::drain);
         }
@@ -146,8 +161,8 @@ public final class QualityMonitor implements AutoCloseable {
 
     private void drain() {
         while (true) {
-            ActiveRouting r = waiting.getAndSet(null);
-            if (r == null) {
+            Handover h = waiting.getAndSet(null);
+            if (h == null) {
                 draining.set(false);
                 // a routing set after the getAndSet but before the flag was cleared has no drain to take it
                 if (waiting.get() == null || !draining.compareAndSet(false, true)) {
@@ -155,27 +170,34 @@ public final class QualityMonitor implements AutoCloseable {
                 }
                 continue;
             }
-            measuring = r.version();
+            measuring = h.routing().version();
             try {
-                measureNow(r);
+                measureNow(h.routing(), h.changes());
             } catch (RuntimeException e) {
-                LOG.warn("routing v{}: quality not measured: {}", r.version(), e.toString());
+                LOG.warn("routing v{}: quality not measured: {}", h.routing().version(), e.toString());
             } finally {
                 measuring = 0;
             }
         }
     }
 
-    private void measureNow(ActiveRouting r) {
+    /** Measures {@code r}, giving up once a newer routing waits or the fabric changed after {@code changesAtHandover}. */
+    private void measureNow(ActiveRouting r, long changesAtHandover) {
         long begin = System.nanoTime();
-        BooleanSupplier superseded = () -> waiting.get() != null || installed > r.version();
+        BooleanSupplier superseded = () -> waiting.get() != null || installed > r.version()
+                || changes.get() != changesAtHandover;
         RoutedFabric routed = RoutedFabric.of(r.fabric().index(), r.tables().tables());
         TableQuality quality = new TableQuality(routed, threads);
-        Validity validity = superseded.getAsBoolean() ? null : TracedValidity.of(routed);
-        QualityFigures figures = validity == null ? null
-                : quality.measure(validity, TableQuality.defaultPatterns(routed.attachedCount()), superseded);
+        QualityFigures figures = null;
+        try {
+            Validity validity = TracedValidity.of(routed, superseded);
+            figures = quality.measure(validity, TableQuality.defaultPatterns(routed.attachedCount()), superseded);
+        } catch (AbandonedException e) {
+            // figures stay null: given up below
+        }
         if (figures == null) {
-            LOG.debug("routing v{}: quality measurement abandoned for a newer routing", r.version());
+            LOG.debug("routing v{}: quality measurement abandoned after {} ms for a newer routing or a fabric change",
+                    r.version(), String.format("%.0f", (System.nanoTime() - begin) / 1e6));
             return;
         }
         long nanos = System.nanoTime() - begin;
@@ -184,6 +206,10 @@ public final class QualityMonitor implements AutoCloseable {
         latest = q;
         LOG.info("routing v{} quality measured in {} ms: {}{}", r.version(), String.format("%.0f", nanos / 1e6),
                 q.valid() ? "valid" : q.unreachableLeafPairs() + " unreachable leaf pairs", summary(q));
+    }
+
+    /** A routing handed over for measurement, and the fabric changes seen by then. */
+    private record Handover(ActiveRouting routing, long changes) {
     }
 
     private static String summary(RoutingQuality q) {

@@ -45,6 +45,17 @@ public final class RoutingManager {
 
         /** The fabric considered was the routed one: nothing was computed. */
         void unchanged();
+
+        /**
+         * A {@link #prepare prepared} computation ended (kept for {@link #consider}, or dropped: failed, unchanged,
+         * or discarded meanwhile); changes that waited for it can be routed now.
+         */
+        default void prepared() {
+        }
+    }
+
+    /** A computation started by {@link #prepare}, and its outcome once it is done ({@code null} before). */
+    private record Prepared(RoutingJob job, RoutingOutcome outcome) {
     }
 
     private final RoutingService service;
@@ -61,6 +72,10 @@ public final class RoutingManager {
     private long nextVersion = 1;
     private ActiveRouting active;
     private boolean running;
+    /** A prepared computation is running (it does not make the daemon ROUTING: it may never be installed). */
+    private boolean preparing;
+    /** The prepared routing under way or done, waiting for {@link #consider} of its very fabric; or {@code null}. */
+    private Prepared prepared;
     private long computations;
 
     public RoutingManager(RoutingService service, RoutingStateStore store, Executor storeExecutor, ControlLoop queue,
@@ -106,8 +121,22 @@ public final class RoutingManager {
      * (found off the control thread: {@link Listener#unchanged} follows); never while a job runs.
      */
     public Decision consider(Fabric fabric) {
-        if (running) {
+        if (running || preparing) {
             throw new IllegalStateException("a routing computation is running");
+        }
+        Prepared p = prepared;
+        prepared = null;
+        if (p != null && p.outcome() != null && p.job().fabric() == fabric && active != null
+                && p.job().previous() == active.tables() && p.job().version() == nextVersion) {
+            // computed while the second opinion was asked, for this very snapshot and from the routing in force
+            nextVersion++;
+            running = true;
+            RoutingOutcome o = p.outcome();
+            RoutingOutcome told = new RoutingOutcome(o.job(), o.fingerprint(), o.result(), o.tables(), o.nanos(),
+                    o.compareNanos(), o.detail() + "; computed while the verdict was checked, installed on its "
+                    + "confirmation", o.deadlockFree());
+            queue.append("routing-done v" + p.job().version() + " (prepared)", () -> done(p.job(), told, null));
+            return Decision.STARTED;
         }
         String engine = service.engineName();
         if (active == null && stored != null && stored.engine().equals(engine)) {
@@ -130,6 +159,48 @@ public final class RoutingManager {
         service.route(job).whenComplete((outcome, error) -> queue.append("routing-done v" + version,
                 () -> done(job, outcome, error)));
         return Decision.STARTED;
+    }
+
+    /**
+     * Computes the routing of {@code fabric} (a snapshot that assumes a change not yet confirmed: a switch the ring
+     * declared dead while its second opinion is asked) without installing it: if {@link #consider} is then called with
+     * this very {@code fabric} object, the routing is installed at once instead of being computed again. Nothing
+     * when a computation runs or no routing is in force yet.
+     *
+     * @return true when the computation started
+     */
+    public boolean prepare(Fabric fabric) {
+        if (running || preparing || active == null) {
+            return false;
+        }
+        RoutingJob job = new RoutingJob(nextVersion, fabric, active.tables(), active.fingerprint());
+        preparing = true;
+        Prepared mine = new Prepared(job, null);
+        prepared = mine;
+        service.route(job).whenComplete((outcome, error) -> queue.append("routing-prepared v" + job.version(),
+                () -> preparedDone(mine, outcome, error)));
+        return true;
+    }
+
+    private void preparedDone(Prepared mine, RoutingOutcome outcome, Throwable error) {
+        preparing = false;
+        if (prepared == mine) {
+            prepared = error != null || outcome.unchanged() ? null : new Prepared(mine.job(), outcome);
+            if (error != null) {
+                LOG.debug("prepared routing v{} failed: {}", mine.job().version(), error.toString());
+            }
+        }
+        listener.prepared();
+    }
+
+    /** Drops the prepared routing (the change it assumed did not happen); one still computing is dropped when done. */
+    public void discardPrepared() {
+        prepared = null;
+    }
+
+    /** True while a prepared routing waits for its {@link #consider} (done or still computing). */
+    public boolean hasPrepared() {
+        return prepared != null;
     }
 
     private void done(RoutingJob job, RoutingOutcome outcome, Throwable error) {
@@ -183,9 +254,14 @@ public final class RoutingManager {
         return active;
     }
 
-    /** True while a computation runs. */
+    /** True while a computation runs (not a prepared one: {@link #busy}). */
     public boolean running() {
         return running;
+    }
+
+    /** True while any computation runs, prepared or not: {@link #consider} must wait. */
+    public boolean busy() {
+        return running || preparing;
     }
 
     /** Routing computations since start (0 when the stored routing was reused). */

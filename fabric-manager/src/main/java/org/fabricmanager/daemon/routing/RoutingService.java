@@ -23,8 +23,13 @@ import org.fabricmanager.topology.FabricIndex;
  */
 public final class RoutingService implements AutoCloseable {
     private final RoutingEngine engine;
-    /** The last routing computed, for the next re-route (dispatcher thread only). */
+    /**
+     * The last routing computed and the one it continued, for the next re-route (dispatcher thread only). Two, so that
+     * a routing prepared and then not installed (a verdict refuted: {@link RoutingManager#prepare}) leaves the routing
+     * in force to continue from, while one that is installed is continued from itself.
+     */
     private RoutedSnapshot last;
+    private RoutedSnapshot base;
     private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "fm-routing");
         t.setDaemon(true);
@@ -69,8 +74,7 @@ public final class RoutingService implements AutoCloseable {
                     () -> FabricFingerprint.of(job.fabric(), engine.name()), fingerprinter);
             // from the last routing when the job continues it: an incremental engine recomputes only what
             // the change affects (the result is exactly a routing from scratch)
-            RoutedSnapshot previous = last != null && job.previous() != null
-                    && job.previous().tables() == last.result().tables() ? last : null;
+            RoutedSnapshot previous = continued(job);
             RoutedSnapshot snapshot = previous == null ? engine.routeSnapshot(index) : engine.reroute(index, previous);
             long routed = System.nanoTime();
             String fingerprint = print.join();
@@ -78,13 +82,14 @@ public final class RoutingService implements AutoCloseable {
             if (fingerprint.equals(job.activeFingerprint())) {
                 return new RoutingOutcome(job, fingerprint, null, null, 0, 0, "", null);
             }
+            base = previous;
             last = snapshot;
             RoutingResult result = snapshot.result();
             TableSet tables = TableSet.derive(job.version(), result.tables(), job.previous());
             // where the time went, for the operator's log line: a slow re-route says which part to blame
-            String detail = String.format("index %.1f ms, %s %.1f ms, then waited %.1f ms for the fingerprint",
+            String detail = String.format("index %.1f ms, %s %.1f ms%s, then waited %.1f ms for the fingerprint",
                     (indexed - begin) / 1e6, previous == null ? "engine from scratch" : "engine re-routing",
-                    (routed - indexed) / 1e6, (printed - routed) / 1e6);
+                    (routed - indexed) / 1e6, phases(result), (printed - routed) / 1e6);
             long compared = System.nanoTime();
             Boolean deadlockFree = null;
             if (result.tables().vcRules().isPresent()) {
@@ -98,6 +103,31 @@ public final class RoutingService implements AutoCloseable {
             return new RoutingOutcome(job, fingerprint, result, tables, printed - begin, compared - printed,
                     detail, deadlockFree);
         }, dispatcher);
+    }
+
+    /** The snapshot of the job's previous tables, if one of the two kept is theirs. */
+    private RoutedSnapshot continued(RoutingJob job) {
+        if (job.previous() == null) {
+            return null;
+        }
+        for (RoutedSnapshot s : new RoutedSnapshot[] {last, base}) {
+            if (s != null && job.previous().tables() == s.result().tables()) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** The engine's own phases, " (ranking 0.3, routes 16.1)", or nothing when it reports none. */
+    private static String phases(RoutingResult result) {
+        if (result.timings() == null || result.timings().phases().isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder(" (");
+        for (org.fabricmanager.routing.PhaseTimings.Phase p : result.timings().phases()) {
+            sb.append(sb.length() > 2 ? ", " : "").append(p.name()).append(' ').append(String.format("%.1f", p.millis()));
+        }
+        return sb.append(')').toString();
     }
 
     /**

@@ -22,6 +22,7 @@ import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.AfterEach;
@@ -99,10 +100,14 @@ class SecondOpinionTest {
                 .extracting(FakeSession.Probe::timeoutMs).isEqualTo((long) SECOND_OPINION_MS);
         assertThat(faults.failedSwitches()).as("nothing decided before the answer").isEmpty();
 
+        assertThat(recorded.actions).as("the routing without it is prepared during the wait")
+                .containsExactly("prepare " + Guids.format(guid));
         session.probes.get(0).answer();
         loop.runPending();
         assertThat(faults.failedSwitches()).isEmpty();
         assertThat(recorded.dropped()).as("its session is kept").isEmpty();
+        assertThat(recorded.actions).as("and dropped when the verdict is refuted")
+                .containsExactly("prepare " + Guids.format(guid), "refuted " + Guids.format(guid));
         assertThat(faults.reactions().isOpen()).as("no fault reaction, no re-route").isFalse();
         assertThat(milestones.since(0)).extracting(Milestone::kind).doesNotContain(Milestone.Kind.SWITCH_FAILED);
         assertThat(verdicts("refuted")).isEqualTo(1.0);
@@ -124,6 +129,8 @@ class SecondOpinionTest {
         loop.runPending();
         assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
         assertThat(recorded.dropped()).containsExactly("s5");
+        assertThat(recorded.actions).as("prepared during the wait, then the session dropped: the prepared routing is "
+                + "the one installed").containsExactly("prepare " + Guids.format(guid), "drop s5");
         assertThat(faults.reactions().isOpen()).isTrue();
         assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
                 .extracting(Milestone::message).asString().contains("declared dead by the ring")

@@ -86,6 +86,33 @@ class QualityMonitorTest {
         }
     }
 
+    @Test
+    void aFabricChangeAbandonsTheMeasurementUnderWayAndTheNextConvergenceMeasuresAgain() throws Exception {
+        // 4,096 nodes: seconds of analysis on one thread, so the change lands while it runs
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;16,16,16;1,16,16;1,1,1)"));
+        ActiveRouting routing;
+        try (DmodcEngine engine = new DmodcEngine(2)) {
+            RoutingResult r = engine.route(fabric.index());
+            routing = new ActiveRouting(1, fabric, "fp", new TableSet(1, r.tables()), "dmodc", 1.0, true, 0, false, null);
+        }
+        try (QualityMonitor monitor = new QualityMonitor(1, new SimpleMeterRegistry())) {
+            monitor.measure(routing);
+            assertThat(monitor.view().computing()).isTrue();
+            monitor.fabricChanging();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (monitor.view().computing()) {
+                assertThat(System.nanoTime()).as("the measurement ends").isLessThan(deadline);
+                Thread.sleep(5);
+            }
+            assertThat(monitor.view().quality()).as("abandoned: no figures of a measurement cut short").isNull();
+            assertThat(monitor.view().stale()).isTrue();
+
+            // the fault needed no new tables: they converge again on the same routing, which is measured whole
+            monitor.measure(routing);
+            assertThat(await(monitor, 1).quality().valid()).isTrue();
+        }
+    }
+
     /** Four routings of {@link #SPEC}, each with more spines gone, as versions 1 to 4. */
     private static ActiveRouting[] routings() {
         Fabric intact = PgftGenerator.generate(SPEC);

@@ -56,6 +56,11 @@ class RoutingManagerTest {
             public void unchanged() {
                 outcomes.add("unchanged");
             }
+
+            @Override
+            public void prepared() {
+                outcomes.add("prepared");
+            }
         });
         m.load();
         return m;
@@ -156,5 +161,104 @@ class RoutingManagerTest {
         assertThat(m.active().version()).isEqualTo(1);
         assertThat(m.running()).isFalse();
         assertThat(milestones.since(0)).extracting(Milestone::kind).contains(Milestone.Kind.ROUTING_FAILED);
+    }
+
+    /** Dmodc, counting the computations it was asked for (from scratch or re-routed). */
+    private static final class CountingEngine implements RoutingEngine {
+        final DmodcEngine dmodc = new DmodcEngine(1);
+        int computations;
+
+        @Override
+        public String name() {
+            return dmodc.name();
+        }
+
+        @Override
+        public RoutingResult route(FabricIndex fabric) {
+            computations++;
+            return dmodc.route(fabric);
+        }
+
+        @Override
+        public org.fabricmanager.routing.RoutedSnapshot routeSnapshot(FabricIndex fabric) {
+            computations++;
+            return dmodc.routeSnapshot(fabric);
+        }
+
+        @Override
+        public org.fabricmanager.routing.RoutedSnapshot reroute(FabricIndex next,
+                                                                  org.fabricmanager.routing.RoutedSnapshot previous) {
+            computations++;
+            return dmodc.reroute(next, previous);
+        }
+
+        @Override
+        public void close() {
+            dmodc.close();
+        }
+    }
+
+    private static final long SPINE = PgftGenerator.switchGuid(2, 1);
+
+    @Test
+    void aRoutingPreparedForTheVerySnapshotConsideredIsInstalledWithoutComputingAgain() throws Exception {
+        CountingEngine engine = new CountingEngine();
+        RoutingManager m = manager(engine);
+        m.consider(FABRIC);
+        loop.awaitAndRun(30);
+        Fabric without = FABRIC.withoutSwitches(List.of(SPINE));
+
+        assertThat(m.prepare(without)).isTrue();
+        assertThat(m.running()).as("a prepared computation does not make the daemon ROUTING").isFalse();
+        assertThat(m.busy()).isTrue();
+        assertThat(m.prepare(without)).as("one computation at a time").isFalse();
+        assertThatThrownBy(() -> m.consider(without)).isInstanceOf(IllegalStateException.class);
+        loop.awaitAndRun(30);
+        assertThat(outcomes).containsExactly("computed v1", "prepared");
+        assertThat(m.active().version()).as("nothing installed before the confirmation").isEqualTo(1);
+        assertThat(engine.computations).isEqualTo(2);
+
+        assertThat(m.consider(without)).isEqualTo(RoutingManager.Decision.STARTED);
+        loop.awaitAndRun(30);
+        assertThat(outcomes).containsExactly("computed v1", "prepared", "computed v2");
+        assertThat(engine.computations).as("installed as prepared: no second computation").isEqualTo(2);
+        assertThat(m.active().version()).isEqualTo(2);
+        assertThat(m.active().fabric()).isSameAs(without);
+        try (DmodcEngine fresh = new DmodcEngine(1)) {
+            RoutingResult expected = fresh.route(without.index());
+            for (int s = 0; s < without.index().switchCount(); s++) {
+                assertThat(m.active().tables().tables().copyRow(s)).isEqualTo(expected.tables().copyRow(s));
+            }
+        }
+    }
+
+    @Test
+    void aPreparedRoutingIsNeverInstalledForAnotherSnapshotOrOnceDiscarded() throws Exception {
+        CountingEngine engine = new CountingEngine();
+        RoutingManager m = manager(engine);
+        m.consider(FABRIC);
+        loop.awaitAndRun(30);
+
+        // an equal fabric, but not the snapshot it was prepared from: something else may have changed, so computed
+        m.prepare(FABRIC.withoutSwitches(List.of(SPINE)));
+        loop.awaitAndRun(30);
+        m.consider(FABRIC.withoutSwitches(List.of(SPINE)));
+        loop.awaitAndRun(30);
+        assertThat(engine.computations).isEqualTo(3);
+        assertThat(m.active().version()).isEqualTo(2);
+
+        // refuted: discarded, the same snapshot is computed (and continued from the routing in force, not the prepared)
+        Fabric back = FABRIC;
+        m.prepare(FABRIC.withoutSwitches(List.of(PgftGenerator.switchGuid(2, 0))));
+        loop.awaitAndRun(30);
+        m.discardPrepared();
+        assertThat(m.hasPrepared()).isFalse();
+        m.consider(back);
+        loop.awaitAndRun(30);
+        assertThat(engine.computations).isEqualTo(5);
+        assertThat(m.active().version()).as("the discarded preparation used no version").isEqualTo(3);
+        assertThat(milestones.since(0)).filteredOn(x -> x.kind() == Milestone.Kind.ROUTING_COMPUTED).last()
+                .extracting(Milestone::message).asString().contains("engine re-routing");
+        assertThat(m.active().fabric()).isSameAs(back);
     }
 }

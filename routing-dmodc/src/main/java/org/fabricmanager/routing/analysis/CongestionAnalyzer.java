@@ -2,6 +2,7 @@ package org.fabricmanager.routing.analysis;
 
 import java.util.List;
 import java.util.Random;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import org.fabricmanager.routing.ForwardingTables;
@@ -35,13 +36,23 @@ public final class CongestionAnalyzer {
 
     private final RoutedFabric routed;
     private final int threads;
+    private final BooleanSupplier abandon;
 
     public CongestionAnalyzer(RoutedFabric routed, int threads) {
+        this(routed, threads, () -> false);
+    }
+
+    /**
+     * An analyzer that gives up (throws {@link org.fabricmanager.routing.AbandonedException}) at the next
+     * permutation or block of destinations once {@code abandon} is true.
+     */
+    public CongestionAnalyzer(RoutedFabric routed, int threads, BooleanSupplier abandon) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
         this.routed = routed;
         this.threads = threads;
+        this.abandon = abandon;
     }
 
     /** Evaluates one pattern. */
@@ -90,7 +101,7 @@ public final class CongestionAnalyzer {
     /** Runs permutations {@code 0..count-1} over the analyzer's threads; returns the workers. */
     private List<PermutationWorker> permutations(int count, Supplier<PermutationWorker> factory) {
         try (RoutingPool pool = new RoutingPool(threads, "congestion")) {
-            return pool.forEach(count, factory);
+            return pool.forEach(count, factory, abandon);
         }
     }
 
@@ -282,7 +293,7 @@ public final class CongestionAnalyzer {
     }
 
     private AllToAll allToAllCounts() {
-        List<TreeWorker> workers = DestinationWorker.runAll(routed, threads, "congestion", TreeWorker::new);
+        List<TreeWorker> workers = DestinationWorker.runAll(routed, threads, "congestion", abandon, TreeWorker::new);
         long[] loads = workers.get(0).loads;
         long unrouted = workers.get(0).unrouted;
         for (int w = 1; w < workers.size(); w++) {

@@ -2,6 +2,7 @@ package org.fabricmanager.routing.analysis;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
@@ -31,8 +32,17 @@ public final class DeadlockAnalyzer {
     private final int channelCount;
     // Per channel: first word of its successor bitset (bits = (out port) * vcCount + out vc).
     private final int[] depStart;
+    private final BooleanSupplier abandon;
 
     public DeadlockAnalyzer(RoutedFabric routed, VirtualChannels vcs, int threads) {
+        this(routed, vcs, threads, () -> false);
+    }
+
+    /**
+     * An analyzer that gives up (throws {@link org.fabricmanager.routing.AbandonedException}) at the next block
+     * of destinations once {@code abandon} is true.
+     */
+    public DeadlockAnalyzer(RoutedFabric routed, VirtualChannels vcs, int threads, BooleanSupplier abandon) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
@@ -40,6 +50,7 @@ public final class DeadlockAnalyzer {
             throw new IllegalArgumentException("virtual channel count must be at least 1, got " + vcs.count());
         }
         this.routed = routed;
+        this.abandon = abandon;
         this.vcs = vcs;
         this.threads = threads;
         this.vcCount = vcs.count();
@@ -66,7 +77,7 @@ public final class DeadlockAnalyzer {
     /** Builds the graph and searches it for a cycle. */
     public DeadlockReport analyze() {
         long t0 = System.nanoTime();
-        List<Builder> workers = DestinationWorker.runAll(routed, threads, "deadlock", Builder::new);
+        List<Builder> workers = DestinationWorker.runAll(routed, threads, "deadlock", abandon, Builder::new);
         long[] deps = workers.get(0).deps;
         long[] used = workers.get(0).used;
         for (int w = 1; w < workers.size(); w++) {

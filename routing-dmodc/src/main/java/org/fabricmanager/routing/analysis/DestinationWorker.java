@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.analysis;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import org.fabricmanager.routing.RoutingPool;
@@ -25,13 +26,14 @@ abstract class DestinationWorker implements IntConsumer {
     /**
      * Runs workers from {@code factory} over every destination block of {@code routed} on
      * {@code threads} threads named after {@code analysis}; returns the workers, in worker order,
-     * for the caller to merge.
+     * for the caller to merge. {@code abandon} is checked before each block
+     * ({@link org.fabricmanager.routing.AbandonedException} once it is true).
      */
     static <W extends DestinationWorker> List<W> runAll(RoutedFabric routed, int threads, String analysis,
-                                                        Supplier<W> factory) {
+                                                        BooleanSupplier abandon, Supplier<W> factory) {
         int blocks = DestinationBlock.blockCount(routed.index().destinationCount());
         try (RoutingPool pool = new RoutingPool(threads, analysis)) {
-            return pool.forEach(blocks, factory);
+            return pool.forEach(blocks, factory, abandon);
         }
     }
 

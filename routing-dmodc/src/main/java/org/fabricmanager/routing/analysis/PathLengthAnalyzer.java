@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.analysis;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
@@ -20,19 +21,26 @@ public final class PathLengthAnalyzer {
 
     private final RoutedFabric routed;
     private final int threads;
+    private final BooleanSupplier abandon;
 
     public PathLengthAnalyzer(RoutedFabric routed, int threads) {
+        this(routed, threads, () -> false);
+    }
+
+    /** An analyzer that gives up at the next block of destinations once {@code abandon} is true. */
+    public PathLengthAnalyzer(RoutedFabric routed, int threads, BooleanSupplier abandon) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
         this.routed = routed;
         this.threads = threads;
+        this.abandon = abandon;
     }
 
     /** Measures every route between attached nodes. */
     public PathLengths analyze() {
         long t0 = System.nanoTime();
-        List<Worker> workers = DestinationWorker.runAll(routed, threads, "path-lengths", Worker::new);
+        List<Worker> workers = DestinationWorker.runAll(routed, threads, "path-lengths", abandon, Worker::new);
         int max = -1;
         long routedPairs = 0;
         long unrouted = 0;

@@ -3,6 +3,8 @@ package org.fabricmanager.routing.analysis;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.fabricmanager.routing.AbandonedException;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.topology.FabricIndex;
 
@@ -17,6 +19,14 @@ public final class TracedValidity {
 
     /** The validity of {@code routed}'s tables over its leaves that have attached nodes. */
     public static Validity of(RoutedFabric routed) {
+        return of(routed, () -> false);
+    }
+
+    /**
+     * The same, checking {@code abandon} before the traces from each leaf: once it is true,
+     * {@link AbandonedException} is thrown (a measurement overtaken by a newer routing or a fault).
+     */
+    public static Validity of(RoutedFabric routed, BooleanSupplier abandon) {
         FabricIndex index = routed.index();
         int[] firstOnLeaf = new int[index.switchCount()];
         Arrays.fill(firstOnLeaf, -1);
@@ -33,6 +43,9 @@ public final class TracedValidity {
         long unreachable = 0;
         List<Validity.LeafPair> examples = new ArrayList<>();
         for (int a : leaves) {
+            if (abandon.getAsBoolean()) {
+                throw new AbandonedException();
+            }
             for (int b : leaves) {
                 if (a != b && !tracer.trace(firstOnLeaf[a], firstOnLeaf[b]).delivered()) {
                     unreachable++;
