@@ -281,7 +281,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         ActiveRouting active = m.routing().active();
         int admitted = m.registry().admittedCount();
         DaemonState next;
-        if (m.routing().running() || rerouteScheduled) {
+        // a change that arrived during a prepared computation waits for it: ROUTING too (not CONVERGED, which would
+        // close the reaction the change opened as needing no tables)
+        if (m.routing().running() || rerouteScheduled || changedWhileRouting && m.routing().busy()) {
             next = DaemonState.ROUTING;
         } else if (active == null || admitted == 0) {
             next = DaemonState.DISCOVERING;
