@@ -160,7 +160,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         }
         Fabric without = m.discovery().snapshotWithout(guid);
         if (without != null && m.routing().prepare(without)) {
-            changeObserver.run(); // the quality measurement gives the cores to this computation
+            // the quality measurement goes on: abandoning it for a verdict that may be refuted would restart it from
+            // scratch each time (a confirmation abandons it, as every fabric change does)
             preparedFor = guid;
         } else {
             LOG.debug("no routing prepared without {}: {}", org.fabricmanager.topology.Guids.format(guid), without == null
@@ -176,10 +177,6 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         preparedFor = 0;
         m.routing().discardPrepared();
         m.discovery().forgetTentative();
-        ActiveRouting active = m.routing().active();
-        if (state == DaemonState.CONVERGED && active != null) {
-            convergedObserver.accept(active); // the measurement it interrupted starts again
-        }
     }
 
     @Override

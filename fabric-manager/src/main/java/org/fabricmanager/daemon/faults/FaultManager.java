@@ -627,9 +627,12 @@ public final class FaultManager implements AutoCloseable {
             return;
         }
         int waitMs = SecondOpinion.waitMs(boundMs, ms.session().lastRttNanos());
-        // most verdicts that reach this point are real deaths: the routing without the switch is computed during the
-        // wait and installed if the verdict is confirmed, dropped if it is refuted
-        actions.prepareWithout(guid);
+        // on a quiet ring the verdicts that reach this point are real deaths: the routing without the switch is computed
+        // during the wait and installed if the verdict is confirmed, dropped if it is refuted. Not on a ring that has
+        // just accused a live switch: its verdicts are likely false, and a computation for each adds to the load
+        if (opinions.worthPreparing()) {
+            actions.prepareWithout(guid);
+        }
         ms.session().probe(waitMs).whenComplete((rttNanos, failure) -> queue.append("detector second opinion "
                 + Guids.format(guid), () -> secondOpinion(check, failure == null ? rttNanos : -1, waitMs)));
     }

@@ -47,7 +47,16 @@ final class SecondOpinion {
     /** Round trips of the session's last keepalive echo the answer may take (an agent's host may be busier now). */
     static final int RTT_FACTOR = 8;
 
+    /**
+     * How long after a refuted verdict the daemon stops preparing routings during second opinions: a ring that has
+     * just accused a live switch is likely to do it again (an overloaded host), and a routing computed for each false
+     * verdict would add to the load that causes them.
+     */
+    static final long PREPARE_AFTER_REFUTATION_NANOS = 30_000_000_000L;
+
     private final Map<Long, Check> pending = new HashMap<>();
+    private long lastRefutedNanos;
+    private boolean refutedOnce;
     private final Map<Outcome, Counter> outcomes = new java.util.EnumMap<>(Outcome.class);
     private final java.util.function.LongSupplier nanoTime;
     private long lastLogNanos;
@@ -96,6 +105,10 @@ final class SecondOpinion {
             return false;
         }
         count(outcome);
+        if (outcome == Outcome.REFUTED) {
+            refutedOnce = true;
+            lastRefutedNanos = nanoTime.getAsLong();
+        }
         return true;
     }
 
@@ -107,6 +120,14 @@ final class SecondOpinion {
     /** A new ring epoch: verdicts of the previous one mean nothing now. */
     void clear() {
         pending.clear();
+    }
+
+    /**
+     * Whether a verdict's routing is worth computing during its check: no verdict was refuted in the last
+     * {@link #PREPARE_AFTER_REFUTATION_NANOS} (a quiet ring's verdicts are real deaths).
+     */
+    boolean worthPreparing() {
+        return !refutedOnce || nanoTime.getAsLong() - lastRefutedNanos >= PREPARE_AFTER_REFUTATION_NANOS;
     }
 
     /** Checks under way. */

@@ -143,6 +143,31 @@ class SecondOpinionTest {
         assertThat(verdicts("refuted")).isZero();
     }
 
+    @Test
+    void noRoutingIsPreparedWhileTheRingHasJustAccusedALiveSwitch() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long live = fabric.switches().get(3).guid();
+        faults.memberFailed(live, indexOf(live), 0);
+        sessions.get(live).probes.get(0).answer();
+        loop.runPending();
+        recorded.actions.clear();
+
+        // 29 s later: verdicts of a ring that just accused a live switch are likely false, no computation for them
+        loop.advance(29_000);
+        long other = fabric.switches().get(5).guid();
+        faults.memberFailed(other, indexOf(other), 0);
+        assertThat(recorded.actions).as("not prepared").isEmpty();
+        sessions.get(other).probes.get(0).expire();
+        loop.runPending();
+        assertThat(recorded.dropped()).as("acted on all the same").containsExactly("s5");
+
+        // 30 s after the refutation: the ring is trusted again
+        loop.advance(1_000);
+        long third = fabric.switches().get(6).guid();
+        faults.memberFailed(third, indexOf(third), 0);
+        assertThat(recorded.actions).last().isEqualTo("prepare " + Guids.format(third));
+    }
+
     /**
      * The 5,120-switch benchmark's stopped spine (issue 17): its session reached the southbound idle timeout before the
      * ring's verdict reached the daemon, so the switch had left the fabric, and its reaction had converged, when the
