@@ -19,9 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The fabric converges and the ring starts (before, agents behind one address stopped all routing: "member
  * repeats address"); the ring stays quiet; SIGSTOP on the spine's process (TCP open, heartbeats stopped) is
  * found by the ring and costs one re-route, after which every live switch holds what an offline {@code route} of
- * the live topology computes; SIGCONT brings the spine back and the intact tables return. Before the stop, a leaf's
- * detector member is muted while its agent runs on: the ring really declares it dead, the daemon's second opinion
- * (an echo on the leaf's session) refutes the verdict, and nothing is re-routed.
+ * the live topology computes, with the routing computed during the second opinion's echo wait; SIGCONT brings the
+ * spine back and the intact tables return. Then another spine's and a leaf's detector members are muted while their
+ * agents run on: the ring really declares them dead, the daemon's second opinion (an echo on the session) refutes the
+ * verdicts, the routing prepared for the spine is dropped, and nothing is re-routed.
  */
 class DetectorProcessesIT {
     static final String SPEC = "PGFT(3;8,8,8;1,8,8;1,1,1)";
@@ -71,21 +72,6 @@ class DetectorProcessesIT {
             assertThat(fp.get("/api/v1/faults").path("switches")).as("no false death").isEmpty();
             assertThat(fp.get("/api/v1/status").at("/routing/version").asLong()).isEqualTo(v1);
 
-            // a false verdict through the real ring: the leaf's member stops, its agent still answers its session
-            String leaf = Guids.format(PgftGenerator.switchGuid(1, 5));
-            rest.command("mute " + leaf);
-            awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 1, "the verdict on the muted leaf refuted", 60);
-            assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).isZero();
-            assertThat(fp.get("/api/v1/faults").path("switches")).as("not declared dead").isEmpty();
-            // the same for a spine (its verdict has a routing without it prepared during the echo wait): refuted,
-            // the prepared routing is dropped, nothing installed, no version used
-            rest.command("mute " + Guids.format(PgftGenerator.switchGuid(3, 1)));
-            awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 2, "the verdict on the muted spine refuted", 60);
-            JsonNode afterMute = fp.get("/api/v1/status");
-            assertThat(afterMute.at("/routing/version").asLong()).as("nothing re-routed").isEqualTo(v1);
-            assertThat(afterMute.at("/switches/connected").asInt()).as("its session kept").isEqualTo(192);
-            assertThat(LiveTables.hashes(fp)).as("the tables untouched").isEqualTo(intact);
-
             long seq = fp.lastSeq();
             FabricProcesses.signal(lone.pid(), "STOP");
             JsonNode failed = fp.awaitEvent("SWITCH_FAILED", seq, 30);
@@ -110,6 +96,24 @@ class DetectorProcessesIT {
             assertThat(back.at("/tables/inSync").asInt()).isEqualTo(192);
             assertThat(back.at("/routing/valid").asBoolean()).isTrue();
             assertThat(LiveTables.hashes(fp)).as("the intact tables return").isEqualTo(intact);
+
+            // false verdicts through the real ring: a member stops, its agent still answers its session. A spine first
+            // (more than 30 s after the last refutation, so a routing without it is prepared during the echo wait):
+            // refuted, the prepared routing dropped, nothing installed, no version used
+            long vBack = back.at("/routing/version").asLong();
+            double confirmed = meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"");
+            rest.command("mute " + Guids.format(PgftGenerator.switchGuid(3, 1)));
+            awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 1, "the verdict on the muted spine refuted", 60);
+            // then a leaf (nothing prepared: a build decides its nodes, and a verdict was just refuted)
+            String leaf = Guids.format(PgftGenerator.switchGuid(1, 5));
+            rest.command("mute " + leaf);
+            awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 2, "the verdict on the muted leaf refuted", 60);
+            assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).isEqualTo(confirmed);
+            assertThat(fp.get("/api/v1/faults").path("switches").toString()).as("not declared dead").doesNotContain(leaf);
+            JsonNode afterMute = fp.get("/api/v1/status");
+            assertThat(afterMute.at("/routing/version").asLong()).as("nothing re-routed").isEqualTo(vBack);
+            assertThat(afterMute.at("/switches/connected").asInt()).as("their sessions kept").isEqualTo(192);
+            assertThat(LiveTables.hashes(fp)).as("the tables untouched").isEqualTo(intact);
         }
     }
 
