@@ -298,6 +298,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
                     convergences == 1 ? "start" : "the first change",
                     round == null ? 0 : round.blocks(), round == null ? 0 : round.bytes(), round == null ? 0 : round.retries()));
             m.faults().reactions().converged(round, active.version());
+            if (convergences == 1) {
+                m.routing().rehearse(); // compiles the fault path before the first fault needs it
+            }
             convergedObserver.accept(active);
         } else if (next == DaemonState.CONVERGED) {
             m.faults().reactions().noTablesNeeded();

@@ -49,6 +49,14 @@ public interface RoutingEngine extends AutoCloseable {
         return routeSnapshot(next);
     }
 
+    /**
+     * True when {@link #reroute} does less work than a routing from scratch (it reuses the previous routing): the
+     * daemon then rehearses it once after start, so that a real fault's re-route runs compiled code.
+     */
+    default boolean reroutesIncrementally() {
+        return false;
+    }
+
     /** Releases the engine's threads, if it has any; the engine must not be used afterwards. */
     @Override
     default void close() {

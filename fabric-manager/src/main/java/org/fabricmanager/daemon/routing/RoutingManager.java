@@ -193,6 +193,32 @@ public final class RoutingManager {
         listener.prepared();
     }
 
+    /**
+     * Rehearses the re-route of a few faults of the fabric in force (a leaf's uplink, a link between two upper
+     * switches, an upper switch; twice each) on the routing thread, results dropped, so that the first real faults
+     * after a start run compiled code ({@link RoutingService#rehearse}). Call once the first tables converged.
+     */
+    public java.util.concurrent.CompletableFuture<Integer> rehearse() {
+        if (active == null) {
+            return java.util.concurrent.CompletableFuture.completedFuture(0);
+        }
+        Fabric fabric = active.fabric();
+        java.util.List<Fabric> faults = RehearsalFaults.of(fabric);
+        java.util.List<Fabric> variants = new java.util.ArrayList<>();
+        for (int round = 0; round < 2; round++) {
+            variants.addAll(faults);
+        }
+        long begin = System.nanoTime();
+        return service.rehearse(variants, active.tables()).whenComplete((done, error) -> {
+            if (error != null) {
+                LOG.warn("re-route rehearsal failed (the first fault will be routed by colder code): {}", error.toString());
+            } else if (done > 0) {
+                LOG.info("rehearsed {} fault re-routes in {} ms, results dropped (the first real fault runs warm code)",
+                        done, String.format("%.0f", (System.nanoTime() - begin) / 1e6));
+            }
+        });
+    }
+
     /** Drops the prepared routing (the change it assumed did not happen); one still computing is dropped when done. */
     public void discardPrepared() {
         prepared = null;

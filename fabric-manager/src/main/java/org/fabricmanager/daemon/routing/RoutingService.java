@@ -30,6 +30,8 @@ public final class RoutingService implements AutoCloseable {
      */
     private RoutedSnapshot last;
     private RoutedSnapshot base;
+    /** Computations submitted and not started yet: a rehearsal gives way to them. */
+    private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
     private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "fm-routing");
         t.setDaemon(true);
@@ -64,7 +66,9 @@ public final class RoutingService implements AutoCloseable {
      * control thread only installs them.
      */
     public CompletableFuture<RoutingOutcome> route(RoutingJob job) {
+        queued.incrementAndGet();
         return CompletableFuture.supplyAsync(() -> {
+            queued.decrementAndGet();
             long begin = System.nanoTime();
             FabricIndex index = job.fabric().index();
             long indexed = System.nanoTime();
@@ -102,6 +106,36 @@ public final class RoutingService implements AutoCloseable {
             }
             return new RoutingOutcome(job, fingerprint, result, tables, printed - begin, compared - printed,
                     detail, deadlockFree);
+        }, dispatcher);
+    }
+
+    /**
+     * Re-routes each of {@code variants} (the fabric in force with a fault applied) from the last routing and compares
+     * the tables with {@code inForce}, as a fault's computation does, and drops the results: the first real faults
+     * after a start otherwise run that path in the interpreter (at 5,120 switches a cold re-route took 160-470 ms
+     * against 80 ms after ten). Nothing of the routing kept for re-routes changes. Stops before the next variant as
+     * soon as a real computation is waiting. Only for engines that re-route incrementally.
+     *
+     * @return the variants re-routed
+     */
+    public CompletableFuture<Integer> rehearse(java.util.List<org.fabricmanager.topology.Fabric> variants,
+                                               TableSet inForce) {
+        return CompletableFuture.supplyAsync(() -> {
+            RoutedSnapshot from = last;
+            int done = 0;
+            if (!engine.reroutesIncrementally() || from == null || from.result().tables() != inForce.tables()) {
+                return done;
+            }
+            for (org.fabricmanager.topology.Fabric variant : variants) {
+                if (queued.get() > 0) {
+                    break;
+                }
+                RoutedSnapshot s = engine.reroute(variant.index(), from);
+                TableSet.derive(inForce.version() + 1, s.result().tables(), inForce);
+                FabricFingerprint.of(variant, engine.name());
+                done++;
+            }
+            return done;
         }, dispatcher);
     }
 

@@ -193,9 +193,60 @@ class RoutingManagerTest {
         }
 
         @Override
+        public boolean reroutesIncrementally() {
+            return dmodc.reroutesIncrementally();
+        }
+
+        @Override
         public void close() {
             dmodc.close();
         }
+    }
+
+    @Test
+    void aRehearsalReroutesFaultsOfTheFabricInForceAndChangesNothing() throws Exception {
+        CountingEngine engine = new CountingEngine();
+        RoutingManager m = manager(engine);
+        Fabric threeLevels = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,2;1,1,1)"));
+        m.consider(threeLevels);
+        loop.awaitAndRun(30);
+        ActiveRouting v1 = m.active();
+
+        assertThat(m.rehearse().get(60, java.util.concurrent.TimeUnit.SECONDS))
+                .as("a leaf's uplink, an upper link, a top switch; twice each").isEqualTo(6);
+        assertThat(engine.computations).isEqualTo(1 + 6);
+        assertThat(m.active()).isSameAs(v1);
+        assertThat(outcomes).containsExactly("computed v1");
+
+        // the next fault still continues from the routing in force, and is exactly a routing from scratch
+        Fabric degraded = Degrader.degrade(threeLevels, DegradationPlan.random(0.1, 0, 5));
+        m.consider(degraded);
+        loop.awaitAndRun(30);
+        assertThat(m.active().version()).isEqualTo(2);
+        assertThat(milestones.since(0)).filteredOn(x -> x.kind() == Milestone.Kind.ROUTING_COMPUTED).last()
+                .extracting(Milestone::message).asString().contains("engine re-routing");
+        try (DmodcEngine fresh = new DmodcEngine(1)) {
+            RoutingResult expected = fresh.route(degraded.index());
+            for (int s = 0; s < degraded.index().switchCount(); s++) {
+                assertThat(m.active().tables().tables().copyRow(s)).isEqualTo(expected.tables().copyRow(s));
+            }
+        }
+    }
+
+    @Test
+    void rehearsalFaultsAreOneOfEachKindTheFabricHas() {
+        Fabric threeLevels = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,2;1,1,1)"));
+        List<Fabric> faults = RehearsalFaults.of(threeLevels);
+        assertThat(faults).hasSize(3);
+        assertThat(faults.get(0).links()).hasSize(threeLevels.links().size() - 1);
+        assertThat(faults.get(1).links()).hasSize(threeLevels.links().size() - 1);
+        assertThat(faults.get(2).switches()).hasSize(threeLevels.switches().size() - 1);
+        long gone = threeLevels.switches().stream().mapToLong(org.fabricmanager.topology.FabricSwitch::guid)
+                .filter(g -> !faults.get(2).isSwitch(g)).findFirst().orElseThrow();
+        assertThat(gone >>> 32).as("a top switch (level 3 in the canonical numbering)").isEqualTo(
+                PgftGenerator.switchGuid(3, 0) >>> 32);
+        // two levels: no link between upper switches
+        assertThat(RehearsalFaults.of(FABRIC)).hasSize(2);
     }
 
     private static final long SPINE = PgftGenerator.switchGuid(2, 1);

@@ -113,6 +113,11 @@ public final class DmodcEngine implements RoutingEngine {
         return finish(next, pre, tables, t5, changes);
     }
 
+    @Override
+    public boolean reroutesIncrementally() {
+        return true;
+    }
+
     /** Ranking, groups, costs and dividers, with their timings. */
     private Preprocessing preprocess(FabricIndex fabric) {
         return preprocess(fabric, null);
