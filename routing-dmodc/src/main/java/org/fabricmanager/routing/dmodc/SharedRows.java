@@ -236,8 +236,8 @@ final class SharedRows {
 
     /**
      * The intervals into {@code x} leaf by leaf: a mask per leaf of the rows off their modes there
-     * (segments on leaves no asker reaches left out, as in {@link #sweepEvents}), and an interval
-     * wherever that mask, or the cost of one of its rows, changes from one leaf to the next. These
+     * (segments on leaves no asker reaches left out, as in {@link #sweepEvents}) and of the rows
+     * starting a segment there, and an interval wherever that mask changes or a row starts. These
      * are the boundaries where the event sweep closes and opens intervals (a row's consecutive
      * segments have different costs), so the intervals are the same; this costs a pass over the
      * leaves instead of a few operations per boundary, which is cheaper when every row has a
@@ -249,7 +249,9 @@ final class SharedRows {
         int leaves = costs.leafCount();
         byte[] c = costs.array();
         long[] off = x.offRows;
+        long[] starts = x.startRows;
         Arrays.fill(off, 0, leaves, 0L);
+        Arrays.fill(starts, 0, leaves, 0L);
         for (int j = 0; j < m; j++) {
             int u = members[j];
             long bit = 1L << j;
@@ -259,6 +261,7 @@ final class SharedRows {
                     if (unreached != null && Scratch.allSet(unreached, segments[g], segments[g + 1])) {
                         continue;
                     }
+                    starts[segments[g]] |= bit;
                     for (int l = segments[g]; l < segments[g + 1]; l++) {
                         off[l] |= bit;
                     }
@@ -267,34 +270,32 @@ final class SharedRows {
                 int mode = profiles.mode(u);
                 int row = u * leaves;
                 for (int l = 0; l < leaves; l++) {
-                    if (c[row + l] != mode) {
+                    int v = c[row + l];
+                    if (v != mode) {
                         off[l] |= bit;
+                        if (l == 0 || c[row + l - 1] != v) {
+                            starts[l] |= bit;
+                        }
                     }
                 }
             }
         }
+        // A row starts a segment where it becomes off its mode or changes cost there (a row's
+        // consecutive segments have different costs): the state changes exactly where the mask
+        // changes or a row starts, and only the rows starting take a new cost.
         x.reset();
         long previous = 0;
         for (int l = 0; l < leaves; l++) {
             long active = off[l];
-            if (active == previous) {
-                if (active == 0) {
-                    continue;
-                }
-                boolean same = true;
-                for (long bits = active; bits != 0 && same; bits &= bits - 1) {
-                    int row = members[Long.numberOfTrailingZeros(bits)] * leaves;
-                    same = c[row + l] == c[row + l - 1];
-                }
-                if (same) {
-                    continue;
-                }
+            long started = starts[l];
+            if (active == previous && started == 0) {
+                continue;
             }
             if (previous != 0) {
                 x.close(l);
             }
             if (active != 0) {
-                for (long bits = active; bits != 0; bits &= bits - 1) {
+                for (long bits = started; bits != 0; bits &= bits - 1) {
                     int j = Long.numberOfTrailingZeros(bits);
                     x.cost[j] = c[members[j] * leaves + l];
                 }
@@ -340,10 +341,12 @@ final class SharedRows {
         int entryCount;
 
         final long[] offRows;
+        final long[] startRows;
 
         Scratch(int leaves) {
             events = new BoundaryEvents(leaves);
             offRows = new long[leaves];
+            startRows = new long[leaves];
         }
 
         void reset() {
