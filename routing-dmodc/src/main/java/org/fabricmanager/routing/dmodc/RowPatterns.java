@@ -20,6 +20,14 @@ final class RowPatterns {
             return;
         }
         long v = ByteLanes.ONES * (value & 0xff);
+        if (len == 32) {
+            // one destination leaf of 32 nodes (a deferred no-route, a level-2 step): straight stores
+            ByteLanes.set(row, from, v);
+            ByteLanes.set(row, from + 8, v);
+            ByteLanes.set(row, from + 16, v);
+            ByteLanes.set(row, from + 24, v);
+            return;
+        }
         int d = from;
         for (; d + 8 <= to; d += 8) {
             ByteLanes.set(row, d, v);

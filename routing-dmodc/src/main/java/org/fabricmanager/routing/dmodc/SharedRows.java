@@ -122,12 +122,69 @@ final class SharedRows {
      */
     static SharedRows build(int[] members, CostTable costs, RowProfiles profiles, int threshold, long[] unreached,
                             Scratch x) {
+        return build(members, costs, profiles, threshold, unreached, x, Sweep.CHOOSE);
+    }
+
+    /** How {@link #build} finds the intervals; the result is the same (see {@link #sweepLeaves}). */
+    enum Sweep {
+        /** By the number of boundaries: leaf by leaf when there are more than an eighth of the leaves. */
+        CHOOSE,
+        /** Over the boundaries of the rows' segments ({@link BoundaryEvents}). */
+        EVENTS,
+        /** Leaf by leaf over a mask of the rows off their modes at each leaf. */
+        LEAVES
+    }
+
+    /** {@link #build}, the intervals found as {@code sweep} says. */
+    static SharedRows build(int[] members, CostTable costs, RowProfiles profiles, int threshold, long[] unreached,
+                            Scratch x, Sweep sweep) {
         int m = members.length;
         if (m == 0 || m > MAX_MEMBERS) {
             throw new IllegalArgumentException(m + " rows, expected 1 to " + MAX_MEMBERS);
         }
         int leaves = costs.leafCount();
         long[] classes = new long[CostTable.INFINITE + 1];
+        boolean byLeaves = sweep == Sweep.LEAVES;
+        if (sweep == Sweep.CHOOSE) {
+            int boundaries = 0;
+            for (int j = 0; j < m; j++) {
+                int[] segments = profiles.segments(members[j]);
+                boundaries += segments == null ? leaves : 2 * segments.length / 3;
+            }
+            byLeaves = boundaries > leaves / 8;
+        }
+        if (byLeaves) {
+            for (int j = 0; j < m; j++) {
+                classes[profiles.mode(members[j])] |= 1L << j;
+            }
+            sweepLeaves(members, costs, profiles, unreached, x);
+        } else {
+            sweepEvents(members, costs, profiles, unreached, x, classes);
+        }
+        long[] lessThanMode = new long[CostTable.INFINITE + 1];
+        for (int v = 1; v <= CostTable.INFINITE; v++) {
+            lessThanMode[v] = lessThanMode[v - 1] | classes[v - 1];
+        }
+        if (unreached != null) {
+            x.mergeOver(unreached);
+        }
+        int n = x.intervals;
+        int entries = x.entryCount;
+        long[] atThreshold = new long[n];
+        SharedRows rows = new SharedRows(members.clone(), lessThanMode, n, Arrays.copyOf(x.from, n),
+                Arrays.copyOf(x.to, n), Arrays.copyOf(x.entryStart, n + 1), Arrays.copyOf(x.entryMember, entries),
+                Arrays.copyOf(x.entryCost, entries), threshold, atThreshold);
+        for (int i = 0; i < n; i++) {
+            atThreshold[i] = rows.compute(i, threshold);
+        }
+        return rows;
+    }
+
+    /** The intervals into {@code x} by a sweep over the boundaries of the rows' segments; the rows' modes into {@code classes}. */
+    private static void sweepEvents(int[] members, CostTable costs, RowProfiles profiles, long[] unreached, Scratch x,
+                                    long[] classes) {
+        int m = members.length;
+        int leaves = costs.leafCount();
         x.events.clear();
         for (int j = 0; j < m; j++) {
             int u = members[j];
@@ -149,10 +206,6 @@ final class SharedRows {
             } else {
                 addRuns(x, costs, u, j, mode, leaves);
             }
-        }
-        long[] lessThanMode = new long[CostTable.INFINITE + 1];
-        for (int v = 1; v <= CostTable.INFINITE; v++) {
-            lessThanMode[v] = lessThanMode[v - 1] | classes[v - 1];
         }
         // Sweep the boundaries: an interval is a maximal stretch with the same off-mode rows and costs.
         x.reset();
@@ -179,19 +232,80 @@ final class SharedRows {
                 }
             }
         }
-        if (unreached != null) {
-            x.mergeOver(unreached);
+    }
+
+    /**
+     * The intervals into {@code x} leaf by leaf: a mask per leaf of the rows off their modes there
+     * (segments on leaves no asker reaches left out, as in {@link #sweepEvents}) and of the rows
+     * starting a segment there, and an interval wherever that mask changes or a row starts. These
+     * are the boundaries where the event sweep closes and opens intervals (a row's consecutive
+     * segments have different costs), so the intervals are the same; this costs a pass over the
+     * leaves instead of a few operations per boundary, which is cheaper when every row has a
+     * hundred one-leaf segments (a pod's switches, each missing the destination leaves that lost
+     * their uplink of its plane).
+     */
+    private static void sweepLeaves(int[] members, CostTable costs, RowProfiles profiles, long[] unreached, Scratch x) {
+        int m = members.length;
+        int leaves = costs.leafCount();
+        byte[] c = costs.array();
+        long[] off = x.offRows;
+        long[] starts = x.startRows;
+        Arrays.fill(off, 0, leaves, 0L);
+        Arrays.fill(starts, 0, leaves, 0L);
+        for (int j = 0; j < m; j++) {
+            int u = members[j];
+            long bit = 1L << j;
+            int[] segments = profiles.segments(u);
+            if (segments != null) {
+                for (int g = 0; g < segments.length; g += 3) {
+                    if (unreached != null && Scratch.allSet(unreached, segments[g], segments[g + 1])) {
+                        continue;
+                    }
+                    starts[segments[g]] |= bit;
+                    for (int l = segments[g]; l < segments[g + 1]; l++) {
+                        off[l] |= bit;
+                    }
+                }
+            } else {
+                int mode = profiles.mode(u);
+                int row = u * leaves;
+                for (int l = 0; l < leaves; l++) {
+                    int v = c[row + l];
+                    if (v != mode) {
+                        off[l] |= bit;
+                        if (l == 0 || c[row + l - 1] != v) {
+                            starts[l] |= bit;
+                        }
+                    }
+                }
+            }
         }
-        int n = x.intervals;
-        int entries = x.entryCount;
-        long[] atThreshold = new long[n];
-        SharedRows rows = new SharedRows(members.clone(), lessThanMode, n, Arrays.copyOf(x.from, n),
-                Arrays.copyOf(x.to, n), Arrays.copyOf(x.entryStart, n + 1), Arrays.copyOf(x.entryMember, entries),
-                Arrays.copyOf(x.entryCost, entries), threshold, atThreshold);
-        for (int i = 0; i < n; i++) {
-            atThreshold[i] = rows.compute(i, threshold);
+        // A row starts a segment where it becomes off its mode or changes cost there (a row's
+        // consecutive segments have different costs): the state changes exactly where the mask
+        // changes or a row starts, and only the rows starting take a new cost.
+        x.reset();
+        long previous = 0;
+        for (int l = 0; l < leaves; l++) {
+            long active = off[l];
+            long started = starts[l];
+            if (active == previous && started == 0) {
+                continue;
+            }
+            if (previous != 0) {
+                x.close(l);
+            }
+            if (active != 0) {
+                for (long bits = started; bits != 0; bits &= bits - 1) {
+                    int j = Long.numberOfTrailingZeros(bits);
+                    x.cost[j] = c[members[j] * leaves + l];
+                }
+                x.open(l, active);
+            }
+            previous = active;
         }
-        return rows;
+        if (previous != 0) {
+            x.close(leaves);
+        }
     }
 
     /** The runs of a row without a profile where it is off {@code mode}, as events of row {@code j}. */
@@ -226,8 +340,13 @@ final class SharedRows {
         int intervals;
         int entryCount;
 
+        final long[] offRows;
+        final long[] startRows;
+
         Scratch(int leaves) {
             events = new BoundaryEvents(leaves);
+            offRows = new long[leaves];
+            startRows = new long[leaves];
         }
 
         void reset() {

@@ -62,6 +62,43 @@ class DegradedLeafRowsPropertyTest {
         }
     }
 
+    /**
+     * Leaves of 32 nodes and dividers of 32 (a level-2 switch under 32 parents' worth of leaf
+     * uplinks, or a top switch with {@code w_2 w_3 = 32}): the sizes whose runs and steps are written
+     * by the straight 32-entry paths of {@link RotationRuns} and {@link Selectors}; some draws with
+     * parallel links (sequences longer than the candidates) or scattered node indices (partial steps).
+     */
+    @Test
+    void leavesOfThirtyTwoNodesAndDividersOfThirtyTwoGetTheRulesPorts() {
+        for (int seed = 1; seed <= 16; seed++) {
+            Random random = new Random(1000 + seed);
+            int m2 = 2 + random.nextInt(3);
+            int m3 = 2 + random.nextInt(3);
+            int w2;
+            int w3;
+            if (seed % 2 == 0) {
+                w2 = 32;
+                w3 = 1 + random.nextInt(2);
+            } else {
+                w2 = random.nextBoolean() ? 4 : 8;
+                w3 = 32 / w2;
+            }
+            int p2 = random.nextInt(4) == 0 ? 2 : 1;
+            int p3 = random.nextInt(4) == 0 ? 2 : 1;
+            String spec = "PGFT(3;32," + m2 + "," + m3 + ";1," + w2 + "," + w3 + ";1," + p2 + "," + p3 + ")";
+            double fraction = random.nextInt(13) / 100.0;
+            int switches = random.nextInt(3);
+            Fabric fabric = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
+                    DegradationPlan.random(fraction, switches, seed));
+            String description = spec + " minus " + fraction + " of links and " + switches + " switches, seed " + seed;
+            if (seed % 4 == 1) {
+                fabric = scatterNodeIndices(fabric, random);
+                description += ", node indices scattered";
+            }
+            assertSameAsReference(new Draw(description, fabric));
+        }
+    }
+
     private record Draw(String description, Fabric fabric) {
     }
 

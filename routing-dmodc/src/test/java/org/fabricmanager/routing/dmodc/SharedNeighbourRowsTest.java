@@ -94,6 +94,74 @@ class SharedNeighbourRowsTest {
         }
     }
 
+    /**
+     * {@link SharedRows} finds its intervals leaf by leaf when its rows have many segments, over the
+     * segments' boundaries otherwise: both must give the same intervals, rows and costs. Random sets of
+     * switches of one rank (up to 64) on randomly degraded fabrics, and medium ones with pods large
+     * enough that rows have many one-leaf segments; the leaves no asker reaches none, random, or those
+     * of a random switch; every interval's masks compared below every cost.
+     */
+    @Test
+    void leafByLeafSweepFindsTheSameIntervalsAsTheBoundarySweep() {
+        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(3));
+        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3));
+        fabrics.addAll(TestFabrics.degraded(List.of("PGFT(3;4,16,12;1,16,4;1,1,1)", "PGFT(3;2,8,24;1,8,8;1,1,2)"), 4));
+        fabrics.addAll(TestFabrics.irregular(6));
+        for (TestFabrics.Degraded d : fabrics) {
+            FabricIndex index = d.fabric().index();
+            Ranks ranks = Ranks.of(index);
+            CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
+            int leaves = index.leafCount();
+            SharedRows.Scratch x = new SharedRows.Scratch(leaves);
+            Random random = new Random(d.description().hashCode());
+            for (int draw = 0; draw < 40; draw++) {
+                int rank = random.nextInt(ranks.top() + 1);
+                List<Integer> level = new ArrayList<>();
+                for (int s = 0; s < index.switchCount(); s++) {
+                    if (ranks.array()[s] == rank) {
+                        level.add(s);
+                    }
+                }
+                if (level.isEmpty()) {
+                    continue;
+                }
+                java.util.Collections.shuffle(level, random);
+                int[] members = level.subList(0, Math.min(level.size(), 1 + random.nextInt(SharedRows.MAX_MEMBERS)))
+                        .stream().mapToInt(Integer::intValue).sorted().toArray();
+                long[] unreached = null;
+                int kind = random.nextInt(3);
+                if (kind > 0) {
+                    unreached = new long[(leaves + 63) >>> 6];
+                    int asker = random.nextInt(index.switchCount());
+                    for (int l = 0; l < leaves; l++) {
+                        boolean set = kind == 1 ? random.nextInt(8) == 0 : cd.costs().cost(asker, l) == CostTable.INFINITE;
+                        if (set) {
+                            unreached[l >>> 6] |= 1L << l;
+                        }
+                    }
+                }
+                int threshold = random.nextInt(8);
+                SharedRows byEvents = SharedRows.build(members, cd.costs(), cd.profiles(), threshold, unreached, x,
+                        SharedRows.Sweep.EVENTS);
+                SharedRows byLeaves = SharedRows.build(members, cd.costs(), cd.profiles(), threshold, unreached, x,
+                        SharedRows.Sweep.LEAVES);
+                String what = d + ", draw " + draw + ", rank " + rank + ", " + members.length + " rows";
+                assertThat(byLeaves.intervals()).as(what).isEqualTo(byEvents.intervals());
+                for (int v = 0; v <= CostTable.INFINITE; v++) {
+                    assertThat(byLeaves.base(v)).as("%s: base below %d", what, v).isEqualTo(byEvents.base(v));
+                }
+                for (int i = 0; i < byEvents.intervals(); i++) {
+                    assertThat(byLeaves.from(i)).as("%s: interval %d", what, i).isEqualTo(byEvents.from(i));
+                    assertThat(byLeaves.to(i)).as("%s: interval %d", what, i).isEqualTo(byEvents.to(i));
+                    for (int v = 0; v <= CostTable.INFINITE; v++) {
+                        assertThat(byLeaves.lessThan(i, v)).as("%s: interval %d below %d", what, i, v)
+                                .isEqualTo(byEvents.lessThan(i, v));
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void intervalGroupsHoldEveryIntervalOnceWithItsMaskAndDestinations() {
         for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3)) {
