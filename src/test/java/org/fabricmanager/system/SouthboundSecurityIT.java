@@ -154,6 +154,36 @@ class SouthboundSecurityIT {
         assertUnaffected();
     }
 
+    /**
+     * Session resumption keeps the HELLO bound to the certificate: the daemon shares its session-ticket keys across
+     * restarts and managers, and a resumed TLS 1.3 session skips the check of the agent's chain, so the certificate it
+     * reads must be the one of the ticket's full handshake: switch A's resumed session still cannot speak for switch B.
+     */
+    @Test
+    void aResumedSessionOfSwitchACannotSpeakForSwitchB() throws Exception {
+        TlsMaterial a = pki.switchMaterial(other).orElseThrow();
+        javax.net.ssl.SSLContext context = TlsPeers.context(a.chain(), a.key(), a.trusted());
+        double resumedBefore = tlsCompleted("resumed");
+        for (int i = 0; i < 3; i++) {
+            try (SSLSocket s = TlsPeers.connect(port(), context)) {
+                send(s, hello(victim, sim.agent(victim).incarnation() + 1));
+                ErrorReport e = lastError(readUntilClosed(s)); // reads the daemon's session tickets too
+                assertThat(e.errorCode()).as("connection %d", i).contains(ErrorCode.IDENTITY_MISMATCH);
+                assertThat(e.message()).contains("certificate names switch " + Guids.format(other));
+            }
+        }
+        // the second and third connections resumed the session of the first (the JDK client offers its ticket)
+        assertThat(tlsCompleted("resumed") - resumedBefore).as("resumed TLS handshakes").isEqualTo(provider()
+                == TlsProvider.OPENSSL ? 2 : 0);
+        assertCounted("identity", 3);
+        assertUnaffected();
+    }
+
+    private double tlsCompleted(String kind) {
+        var c = registry.find("fabric.southbound.tls.completed").tag("kind", kind).counter();
+        return c == null ? 0 : c.count();
+    }
+
     @Test
     void incarnationTwoToTheSixtyFourMinusOneIsRefusedEvenWithTheSwitchsOwnCertificate() throws Exception {
         TlsMaterial own = pki.switchMaterial(victim).orElseThrow();
