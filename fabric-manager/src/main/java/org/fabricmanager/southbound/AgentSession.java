@@ -505,16 +505,14 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             Certificate[] chain = tls.engine().getSession().getPeerCertificates();
             X509Certificate peer = (X509Certificate) chain[0];
             subject = peer.getSubjectX500Principal().getName();
-            if (TlsContexts.resumed(tls.engine())) {
-                // a resumed session skipped the chain check: its certificate may have expired since the ticket's full
-                // handshake (a ticket lives up to 2 days, renewed up to 7); refuse it as a full handshake would
-                peer.checkValidity();
-            }
+            // a resumed session (either engine) skipped the chain check: its certificate may have expired since the
+            // ticket's full handshake (a ticket lives up to 2 days, renewed up to 7); refuse it as a full handshake would
+            peer.checkValidity();
             certificateGuid = FabricIdentity.switchGuid(peer);
         } catch (java.security.cert.CertificateExpiredException | java.security.cert.CertificateNotYetValidException e) {
-            reject(Rejection.HANDSHAKE, remote, "resumed TLS session of '" + subject + "': the certificate is no longer"
-                    + " valid (" + e.getMessage() + ")");
-            closeReason = "TLS: the resumed session's certificate is no longer valid";
+            reject(Rejection.HANDSHAKE, remote, (TlsContexts.resumed(tls.engine()) ? "resumed " : "") + "TLS session of '"
+                    + subject + "': the certificate is not valid now (" + e.getMessage() + ")");
+            closeReason = "TLS: the session's certificate is not valid now";
             tlsEstablished = true;
             ctx.close();
             return;
