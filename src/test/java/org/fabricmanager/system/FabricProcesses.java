@@ -96,7 +96,7 @@ final class FabricProcesses implements AutoCloseable {
         if (southbound == null || rest == null || !southbound.startsWith("southbound ")) {
             throw new IllegalStateException("the daemon did not start; see " + dir.resolve("daemon.err"));
         }
-        southboundPort = Integer.parseInt(southbound.substring(southbound.lastIndexOf(':') + 1));
+        this.southboundPort = Integer.parseInt(southbound.substring(southbound.lastIndexOf(':') + 1));
         restUrl = rest.substring("rest ".length());
     }
 
