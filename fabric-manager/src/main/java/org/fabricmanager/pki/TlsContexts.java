@@ -34,6 +34,8 @@ public final class TlsContexts {
      * (the daemon uses none); the daemon's identity is checked from its certificate after the handshake, as before.
      */
     public static final String MANAGERS_PEER_HOST = "fabric-managers";
+    /** Session tickets an agent keeps: those of its last handshake (BoringSSL sends two per handshake). */
+    static final int AGENT_TICKETS = 2;
     /** The port half of the agents' session-cache key ({@link #MANAGERS_PEER_HOST}): a label, not a port dialled. */
     public static final int MANAGERS_PEER_PORT = 7654;
 
@@ -118,6 +120,10 @@ public final class TlsContexts {
                     // keep a ticket as long as a manager accepts it (Netty's default keeps it 5 minutes only, so that a
                     // failover after an hour of calm would not resume)
                     .sessionTimeout(SessionTicketKeys.TICKET_LIFETIME_S)
+                    // only the tickets of the last handshake (a manager sends two): Netty's cache would keep every valid
+                    // ticket and offer any of them, also those of keys no manager holds any more (a restart that lost its
+                    // keys, a CA bundle changed), each costing a full handshake when picked
+                    .sessionCacheSize(AGENT_TICKETS)
                     .keyManager(keyManager(material, engine.provider()))
                     .trustManager(material.trusted().toArray(X509Certificate[]::new))
                     .build();

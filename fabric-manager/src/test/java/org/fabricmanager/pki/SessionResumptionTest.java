@@ -169,6 +169,24 @@ class SessionResumptionTest {
     }
 
     @Test
+    void anAgentOffersTheTicketOfItsLastHandshakeNotAStaleOne() throws Exception {
+        // tickets of keys no manager holds any more (a restart that lost its keys) must not be picked over fresh ones
+        SslContext lost = manager(ca, keys);
+        SslContext current = manager(ca, SessionTicketKeys.none().rotated(NOW, random));
+        for (int i = 0; i < 8; i++) {
+            SslContext agent = agent(ca, 0x20L + i);
+            handshake(lost, agent).release();
+            handshake(lost, agent).release();   // resumed: two more tickets of the lost keys
+            InMemoryHandshake full = handshake(current, agent);
+            assertThat(TlsContexts.resumed(full.server())).isFalse();
+            full.release();
+            InMemoryHandshake h = handshake(current, agent);
+            assertThat(TlsContexts.resumed(h.server())).as("agent %d offers a ticket of its last handshake", i).isTrue();
+            h.release();
+        }
+    }
+
+    @Test
     void theJdkEngineTakesNoKeys() throws Exception {
         TlsMaterial d = daemonMaterial(ca, List.of(ca.certificate()));
         SslContext jdk = TlsContexts.server(d, TlsProvider.JDK.engine(d));
