@@ -74,8 +74,17 @@ final class FabricProcesses implements AutoCloseable {
 
     /** Starts {@code run --config CONFIG} on free ports and waits for the addresses it prints. */
     void startDaemon(Path config, String heap) throws IOException {
-        daemon = new ProcessBuilder(jar(heap, List.of("run", "--config", config.toString(), "--southbound-port", "0",
-                "--http-port", "0"))).redirectError(dir.resolve("daemon.err").toFile()).start();
+        startDaemon(config, heap, 0);
+    }
+
+    /**
+     * As {@link #startDaemon(Path, String)}, the southbound on {@code southboundPort} (0: a free one): a daemon
+     * restarted on the port of its previous run, where its agents reconnect.
+     */
+    void startDaemon(Path config, String heap, int southboundPort) throws IOException {
+        daemon = new ProcessBuilder(jar(heap, List.of("run", "--config", config.toString(), "--southbound-port",
+                String.valueOf(southboundPort), "--http-port", "0")))
+                .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve("daemon.err").toFile())).start();
         processes.add(daemon);
         BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
         // the JVM may print first (a JFR recording starting): the daemon's own lines start with these words
@@ -87,7 +96,7 @@ final class FabricProcesses implements AutoCloseable {
         if (southbound == null || rest == null || !southbound.startsWith("southbound ")) {
             throw new IllegalStateException("the daemon did not start; see " + dir.resolve("daemon.err"));
         }
-        southboundPort = Integer.parseInt(southbound.substring(southbound.lastIndexOf(':') + 1));
+        this.southboundPort = Integer.parseInt(southbound.substring(southbound.lastIndexOf(':') + 1));
         restUrl = rest.substring("rest ".length());
     }
 

@@ -285,6 +285,17 @@ class HaFailoverIT {
         }
     }
 
+    /** {@code fabric_southbound_tls_completed_total} of a member's {@code /metrics}, by {@code kind}. */
+    private Map<String, Double> tlsHandshakes(Manager m) throws Exception {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        java.util.regex.Matcher r = java.util.regex.Pattern.compile(
+                "(?m)^fabric_southbound_tls_completed_total\\{kind=\"(\\w+)\"} ([0-9.Ee+-]+)$").matcher(text(m.url() + "/metrics"));
+        while (r.find()) {
+            out.put(r.group(1), Double.parseDouble(r.group(2)));
+        }
+        return out;
+    }
+
     /** Says HELLO to a member's southbound port (plaintext: these daemons run insecure); the ERROR it answers. */
     private static String helloAnswer(Manager m) throws Exception {
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", m.southboundPort)) {
@@ -358,6 +369,16 @@ class HaFailoverIT {
             assertThat(after.at("/push/totalBlocks").asLong()).as("blocks pushed by the new leader").isZero();
             assertThat(tableVersions(leader)).as("every switch's table").isEqualTo(tables);
             assertThat(Files.readAllBytes(leader.state.resolve("guid2index"))).as("destination indices").isEqualTo(indices);
+            if (tls) {
+                // the managers share their session-ticket keys through Raft: every agent resumes the TLS session it had
+                // with the dead leader (or with the standby that held it during the election) instead of a full handshake
+                Map<String, Double> kinds = tlsHandshakes(leader);
+                System.out.println("ha failover " + (k + 1) + ": TLS handshakes completed by " + leader.id + "'s manager: "
+                        + kinds);
+                assertThat(kinds.getOrDefault("resumed", 0.0)).as("resumed TLS handshakes with the new leader")
+                        .isGreaterThanOrEqualTo(SWITCHES);
+                assertThat(kinds.getOrDefault("full", 0.0)).as("full TLS handshakes with the new leader").isZero();
+            }
             // the killed member comes back as a standby (from its snapshot and log) and catches up
             dead.start();
             awaitLine(dead, "ha " + dead.id + " STANDBY", 60);

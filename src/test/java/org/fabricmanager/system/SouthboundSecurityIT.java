@@ -154,6 +154,70 @@ class SouthboundSecurityIT {
         assertUnaffected();
     }
 
+    /**
+     * Session resumption keeps the HELLO bound to the certificate: the daemon shares its session-ticket keys across
+     * restarts and managers, and a resumed TLS 1.3 session skips the check of the agent's chain, so the certificate it
+     * reads must be the one of the ticket's full handshake: switch A's resumed session still cannot speak for switch B.
+     */
+    @Test
+    void aResumedSessionOfSwitchACannotSpeakForSwitchB() throws Exception {
+        TlsMaterial a = pki.switchMaterial(other).orElseThrow();
+        javax.net.ssl.SSLContext context = TlsPeers.context(a.chain(), a.key(), a.trusted());
+        double resumedBefore = tlsCompleted("resumed");
+        for (int i = 0; i < 3; i++) {
+            try (SSLSocket s = TlsPeers.connect(port(), context)) {
+                send(s, hello(victim, sim.agent(victim).incarnation() + 1));
+                ErrorReport e = lastError(readUntilClosed(s)); // reads the daemon's session tickets too
+                assertThat(e.errorCode()).as("connection %d", i).contains(ErrorCode.IDENTITY_MISMATCH);
+                assertThat(e.message()).contains("certificate names switch " + Guids.format(other));
+            }
+        }
+        // the second and third connections resumed the session of the first (the JDK client offers its ticket)
+        assertThat(tlsCompleted("resumed") - resumedBefore).as("resumed TLS handshakes").isEqualTo(provider()
+                == TlsProvider.OPENSSL ? 2 : 0);
+        assertCounted("identity", 3);
+        assertUnaffected();
+    }
+
+    /**
+     * A resumed session skips the check of the agent's chain, and a ticket may outlive the certificate it names: the
+     * daemon checks the validity period itself and refuses a resumed session whose certificate has expired since.
+     */
+    @Test
+    void aResumedSessionWhoseCertificateHasExpiredSinceIsRefused() throws Exception {
+        org.fabricmanager.pki.CertificateAuthority ca = new org.fabricmanager.pki.CertificateAuthority(
+                org.fabricmanager.pki.PemFiles.readCertificate(pki.caCertificate()),
+                org.fabricmanager.pki.PemFiles.readPrivateKey(pki.caKey(), true), Clock.systemUTC());
+        IssuedCertificate brief = ca.issueSwitch(other, "s1-1", Duration.ofSeconds(3));
+        javax.net.ssl.SSLContext context = TlsPeers.context(List.of(brief.certificate()), brief.key(),
+                List.of(ca.certificate()));
+        try (SSLSocket s = TlsPeers.connect(port(), context)) {
+            send(s, hello(victim, sim.agent(victim).incarnation() + 1));
+            assertThat(lastError(readUntilClosed(s)).errorCode()).contains(ErrorCode.IDENTITY_MISMATCH);
+        }
+        long wait = brief.certificate().getNotAfter().getTime() - System.currentTimeMillis() + 1_000;
+        Thread.sleep(Math.max(0, wait));
+        double resumedBefore = tlsCompleted("resumed");
+        Message answer = null;
+        try (SSLSocket s = TlsPeers.connect(port(), context)) {
+            send(s, hello(other, sim.agent(other).incarnation() + 1));
+            answer = readFrame(s);
+        } catch (IOException expected) {
+            // closed without a frame
+        }
+        assertThat(answer).as("nothing answers a resumed session of an expired certificate").isNull();
+        if (provider() == TlsProvider.OPENSSL) {
+            assertThat(tlsCompleted("resumed") - resumedBefore).as("the session was resumed").isEqualTo(1);
+        } // the JDK's engine counts no resumption; whether it resumed or not, the outcome is the same
+        assertCounted("handshake", 1);
+        assertUnaffected();
+    }
+
+    private double tlsCompleted(String kind) {
+        var c = registry.find("fabric.southbound.tls.completed").tag("kind", kind).counter();
+        return c == null ? 0 : c.count();
+    }
+
     @Test
     void incarnationTwoToTheSixtyFourMinusOneIsRefusedEvenWithTheSwitchsOwnCertificate() throws Exception {
         TlsMaterial own = pki.switchMaterial(victim).orElseThrow();

@@ -135,6 +135,7 @@ public final class SwitchAgent {
     private final AtomicLong commitsApplied = new AtomicLong();
     private final AtomicLong commitsRefused = new AtomicLong();
     private final AtomicLong handshakes = new AtomicLong();
+    private final AtomicLong tlsResumptions = new AtomicLong();
 
     // event-loop confined
     private boolean running;
@@ -206,9 +207,12 @@ public final class SwitchAgent {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (tls != null) {
+                            // one session-cache key for every manager: the agent offers its last ticket to whichever
+                            // manager it reaches (they share ticket keys), so a failover or a restart resumes
                             SslHandler handler = tlsWork == null
-                                    ? tls.newHandler(ch.alloc(), target().getHostString(), target().getPort())
-                                    : tls.newHandler(ch.alloc(), target().getHostString(), target().getPort(), tlsWork);
+                                    ? tls.newHandler(ch.alloc(), TlsContexts.MANAGERS_PEER_HOST, TlsContexts.MANAGERS_PEER_PORT)
+                                    : tls.newHandler(ch.alloc(), TlsContexts.MANAGERS_PEER_HOST, TlsContexts.MANAGERS_PEER_PORT,
+                                    tlsWork);
                             // from the connect, so it includes the wait in the daemon's admission queue
                             handler.setHandshakeTimeoutMillis(settings.tlsHandshakeTimeoutMs());
                             ch.pipeline().addLast("tls", handler);
@@ -308,14 +312,19 @@ public final class SwitchAgent {
         return commitsRefused.get();
     }
 
-    /** Completed handshakes since construction. */
     /** The highest manager term seen (0 without hot-standby managers). */
     public long highestManagerTerm() {
         return highestTerm;
     }
 
+    /** Completed handshakes since construction. */
     public long handshakes() {
         return handshakes.get();
+    }
+
+    /** TLS handshakes since construction that resumed an earlier session (a ticket) instead of a full one (BoringSSL only). */
+    public long tlsResumptions() {
+        return tlsResumptions.get();
     }
 
     /** The last complete failure-detector configuration, or {@code null}. */
@@ -638,6 +647,9 @@ public final class SwitchAgent {
                 LOG.warn("{}: {}", SwitchAgent.this, closeCause);
                 ctx.close();
                 return;
+            }
+            if (TlsContexts.resumed(ctx.pipeline().get(SslHandler.class).engine())) {
+                tlsResumptions.incrementAndGet();
             }
             if (state == State.HELLO_SENT && channel == ctx.channel()) {
                 ctx.pipeline().addBefore("frames", "idle", helloReplyTimeout());

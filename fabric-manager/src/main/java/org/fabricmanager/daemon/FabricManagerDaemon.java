@@ -50,6 +50,7 @@ import org.fabricmanager.daemon.store.StateDirectoryLock;
 import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.QuarantineStore;
 import org.fabricmanager.daemon.store.StateFiles;
+import org.fabricmanager.daemon.store.TicketKeyStore;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
@@ -96,6 +97,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     /** The REST actions' bearer token ({@code rest.adminToken} or read from {@code rest.adminTokenFile}). */
     private volatile String adminToken;
     private InetSocketAddress southboundAddress;
+    /** Rotates the southbound's session-ticket keys (secure daemons on BoringSSL), {@code null} otherwise. */
+    private TicketKeyRotation tickets;
     private InetSocketAddress restAddress;
 
     private FabricManagerDaemon(DaemonConfig config, MeterRegistry registry, List<DaemonListener> listeners,
@@ -230,8 +233,14 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 return null;
             }).get();
             beforeListening.run();
-            d.southbound = new SouthboundServer(SouthboundSecurity.settings(config).withManagerTerm(managerTerm), d.sessions,
-                    d.registry);
+            org.fabricmanager.southbound.SouthboundSettings southbound = SouthboundSecurity.settings(config)
+                    .withManagerTerm(managerTerm);
+            if (southbound.secure()) {
+                // before listening: the first agents must resume with the keys of the previous run (or leader)
+                d.tickets = TicketKeyRotation.start(new TicketKeyStore(config.state().path(), files), southbound.tls(),
+                        SouthboundSecurity.trusted(config.security()), System::currentTimeMillis);
+            }
+            d.southbound = new SouthboundServer(southbound, d.sessions, d.registry);
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
@@ -454,6 +463,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         queue.append("stopping", coordinator::stopping);
         if (southbound != null) {
             southbound.close();
+        }
+        if (tickets != null) {
+            tickets.close();
         }
         queue.close();
         routing.close();

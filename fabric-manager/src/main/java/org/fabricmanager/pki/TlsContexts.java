@@ -3,6 +3,8 @@ package org.fabricmanager.pki;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSslCachingX509KeyManagerFactory;
 import io.netty.handler.ssl.OpenSslContextOption;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
+import io.netty.internal.tcnative.SSL;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -11,6 +13,7 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 
 /**
@@ -23,8 +26,32 @@ import javax.net.ssl.SSLException;
 public final class TlsContexts {
     /** The only protocol spoken on the southbound. */
     public static final String PROTOCOL = "TLSv1.3";
+    /**
+     * The peer an agent's TLS engine is made for, whichever manager it connects to: the client's session cache is
+     * keyed by the peer given to {@code newHandler}, so one key for the whole group of managers lets an agent offer
+     * the ticket of its last session to any of them (they share ticket keys, {@link SessionTicketKeys}): after a
+     * failover or a daemon restart it resumes instead of making a full handshake. No dot, hence no SNI is sent
+     * (the daemon uses none); the daemon's identity is checked from its certificate after the handshake, as before.
+     */
+    public static final String MANAGERS_PEER_HOST = "fabric-managers";
+    /** Session tickets an agent keeps: those of its last handshake (BoringSSL sends two per handshake). */
+    static final int AGENT_TICKETS = 2;
+    /** The port half of the agents' session-cache key ({@link #MANAGERS_PEER_HOST}): a label, not a port dialled. */
+    public static final int MANAGERS_PEER_PORT = 7654;
 
     private TlsContexts() {
+    }
+
+    /**
+     * Whether the handshake just completed on {@code engine} resumed an earlier session (a TLS 1.3 ticket) rather than
+     * authenticating both ends anew. Known for BoringSSL's engines only; {@code false} for the JDK's.
+     */
+    public static boolean resumed(SSLEngine engine) {
+        if (engine instanceof ReferenceCountedOpenSslEngine e) {
+            long ssl = e.sslPointer();
+            return ssl != 0 && SSL.isSessionReused(ssl);
+        }
+        return false;
     }
 
     /** The daemon's context: presents the daemon's certificate, requires one from every agent. */
@@ -81,11 +108,22 @@ public final class TlsContexts {
         return builder;
     }
 
-    /** An agent's context: presents the switch's certificate, trusts only the fabric CA(s). */
+    /**
+     * An agent's context: presents the switch's certificate, trusts only the fabric CA(s), and keeps the session
+     * tickets of its managers for {@link SessionTicketKeys#TICKET_LIFETIME_S} (make engines for
+     * {@link #MANAGERS_PEER_HOST}, so that any manager of the group is offered them).
+     */
     public static SslContext client(TlsMaterial material, TlsEngine engine) {
         try {
             return options(SslContextBuilder.forClient(), engine.provider())
                     .protocols(PROTOCOL)
+                    // keep a ticket as long as a manager accepts it (Netty's default keeps it 5 minutes only, so that a
+                    // failover after an hour of calm would not resume)
+                    .sessionTimeout(SessionTicketKeys.TICKET_LIFETIME_S)
+                    // only the tickets of the last handshake (a manager sends two): Netty's cache would keep every valid
+                    // ticket and offer any of them, also those of keys no manager holds any more (a restart that lost its
+                    // keys, a CA bundle changed), each costing a full handshake when picked
+                    .sessionCacheSize(AGENT_TICKETS)
                     .keyManager(keyManager(material, engine.provider()))
                     .trustManager(material.trusted().toArray(X509Certificate[]::new))
                     .build();

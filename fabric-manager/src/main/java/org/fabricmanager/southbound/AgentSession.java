@@ -36,6 +36,7 @@ import org.fabricmanager.southbound.Message.LftCommit;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
 import org.fabricmanager.pki.FabricIdentity;
+import org.fabricmanager.pki.TlsContexts;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
@@ -504,7 +505,17 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             Certificate[] chain = tls.engine().getSession().getPeerCertificates();
             X509Certificate peer = (X509Certificate) chain[0];
             subject = peer.getSubjectX500Principal().getName();
+            // a resumed session (either engine) skipped the chain check: its certificate may have expired since the
+            // ticket's full handshake (a ticket lives up to 2 days, renewed up to 7); refuse it as a full handshake would
+            peer.checkValidity();
             certificateGuid = FabricIdentity.switchGuid(peer);
+        } catch (java.security.cert.CertificateExpiredException | java.security.cert.CertificateNotYetValidException e) {
+            reject(Rejection.HANDSHAKE, remote, (TlsContexts.resumed(tls.engine()) ? "resumed " : "") + "TLS session of '"
+                    + subject + "': the certificate is not valid now (" + e.getMessage() + ")");
+            closeReason = "TLS: the session's certificate is not valid now";
+            tlsEstablished = true;
+            ctx.close();
+            return;
         } catch (SSLPeerUnverifiedException | PkiException | ClassCastException e) {
             certificateGuid = OptionalLong.empty();
             subject = subject + " (" + e.getMessage() + ")";

@@ -50,6 +50,8 @@ public final class SouthboundServer implements AutoCloseable {
     private final ChannelGroup channels = new DefaultChannelGroup("southbound", GlobalEventExecutor.INSTANCE);
     private final SouthboundRejections rejections;
     private final HandshakeAdmission admission;
+    /** Completed TLS handshakes, full and resumed (secure daemons). */
+    private final TlsHandshakeCounter handshakeKinds;
     /** Runs TLS handshake work (secure daemons); as many threads as I/O threads, idle ones released. */
     private final ThreadPoolExecutor handshakeWork;
     private final Counter connections;
@@ -82,6 +84,7 @@ public final class SouthboundServer implements AutoCloseable {
         this.rejections = new SouthboundRejections(registry, SouthboundRejections.DEFAULT_INTERVAL_MS,
                 System::currentTimeMillis, boss);
         this.admission = new HandshakeAdmission(settings.tlsAdmission(), rejections, System::nanoTime);
+        this.handshakeKinds = settings.secure() ? new TlsHandshakeCounter(registry) : null;
         int tlsThreads = Math.max(1, settings.ioThreads());
         // unbounded queue, bounded in practice: only admitted handshakes (tlsHandshakesAtOnce) submit work
         this.handshakeWork = new ThreadPoolExecutor(tlsThreads, tlsThreads, 30, TimeUnit.SECONDS,
@@ -108,6 +111,16 @@ public final class SouthboundServer implements AutoCloseable {
     /** TLS handshakes in progress now (0 on a plaintext daemon). */
     public int tlsHandshakesActive() {
         return admission.active();
+    }
+
+    /** TLS handshakes completed by this server that resumed an agent's session (0 on a plaintext daemon). */
+    public long tlsResumed() {
+        return handshakeKinds == null ? 0 : handshakeKinds.resumed();
+    }
+
+    /** TLS handshakes completed by this server in full (0 on a plaintext daemon). */
+    public long tlsFull() {
+        return handshakeKinds == null ? 0 : handshakeKinds.full();
     }
 
     /** Connections waiting for a TLS handshake slot now (0 on a plaintext daemon). */
@@ -158,7 +171,8 @@ public final class SouthboundServer implements AutoCloseable {
                             // nothing is read until the connection's TLS handshake is admitted (HandshakeAdmission)
                             ch.config().setAutoRead(false);
                             ch.pipeline().addLast("guard", new TransportGuard(settings.tls(),
-                                    settings.tlsAdmission().timeoutMs(), rejections, handshakeWork)).addLast("admission", admission.gate());
+                                    settings.tlsAdmission().timeoutMs(), rejections, handshakeWork)).addLast("admission", admission.gate())
+                                    .addLast("tls-kinds", handshakeKinds);
                         }
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(idleMs, 0, 0, TimeUnit.MILLISECONDS))

@@ -59,6 +59,15 @@ public final class SouthboundSecurity {
                 sb.idleTimeoutMs(), sb.ioThreads(), context, security.incarnationAheadMs()).withTlsAdmission(sb.tlsAdmission());
     }
 
+    /** The CA bundle the southbound trusts ({@code security}'s trusted CAs file); session-ticket keys are derived for it. */
+    public static java.util.List<X509Certificate> trusted(DaemonConfig.Security security) {
+        try {
+            return org.fabricmanager.pki.PemFiles.readCertificates(security.trustedCasPath());
+        } catch (PkiException e) {
+            throw new ConfigException("option security: " + e.getMessage(), e);
+        }
+    }
+
     /** Loads and checks the daemon's TLS files (the southbound's, and the Raft port's with ha). */
     public static TlsMaterial material(DaemonConfig.Security security) {
         TlsMaterial m;

@@ -89,6 +89,7 @@ public final class HaManager implements AutoCloseable {
         java.nio.file.Path dir = config.state().path();
         try {
             java.nio.file.Files.createDirectories(dir.resolve("ha"));
+            ownerOnly(dir.resolve("ha"));
         } catch (IOException e) {
             throw new StoreException("state directory " + dir + ": cannot create " + dir.resolve("ha") + ": " + e);
         }
@@ -120,6 +121,18 @@ public final class HaManager implements AutoCloseable {
         m.announce.accept("ha " + node.nodeId() + " started, peers " + config.ha().peers());
         m.watcher.start();
         return m;
+    }
+
+    /**
+     * Makes the Raft log's directory owner-only (0700): its segments and snapshots hold every replicated state file,
+     * the session-ticket secrets among them, written with whatever mode Ratis gives its files.
+     */
+    static void ownerOnly(java.nio.file.Path dir) throws IOException {
+        try {
+            java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system
+        }
     }
 
     private void watch() {
@@ -215,6 +228,8 @@ public final class HaManager implements AutoCloseable {
         }
         if (daemon == null) {
             standby.open();
+            // a rotation the leader committed: the standby's southbound opens (and seals) tickets with it too
+            standby.refreshTicketKeys();
             String leader = leaderSouthbound(v);
             if (leader != null) {
                 standby.releaseParked(leader);

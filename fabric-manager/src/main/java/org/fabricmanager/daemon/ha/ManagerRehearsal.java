@@ -106,7 +106,9 @@ final class ManagerRehearsal {
                 // regular files only (the Raft log and snapshots live in ha/), not the applier's hidden temporaries
                 if (Files.isRegularFile(f) && !name.equals(LOCK) && !name.startsWith(".")) {
                     try {
-                        Files.copy(f, to.resolve(name));
+                        // with their modes: the state files are owner-only (ticket-keys holds secrets, and a copy others
+                        // could read would not be used)
+                        Files.copy(f, to.resolve(name), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
                     } catch (java.nio.file.NoSuchFileException e) {
                         // replaced by the applier between list and copy: the rehearsal does without it
                     }

@@ -5,7 +5,12 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.TicketKeyRotation;
 import org.fabricmanager.daemon.config.SouthboundSecurity;
+import org.fabricmanager.daemon.store.StateFiles;
+import org.fabricmanager.daemon.store.TicketKeyStore;
+import org.fabricmanager.pki.SessionTicketKeys;
+import org.fabricmanager.southbound.SouthboundSettings;
 import org.fabricmanager.daemon.rest.RestHttps;
 import org.fabricmanager.daemon.rest.RestRejections;
 import org.fabricmanager.daemon.rest.RestServer;
@@ -50,6 +55,8 @@ final class StandbyListeners implements AutoCloseable {
     /** Agents' HELLOs held while no live leader is known (kept across close and open). */
     private final ParkedHellos parked;
     private SouthboundServer southbound;
+    /** The session-ticket keys of the standby's southbound, followed from the state directory (secure only). */
+    private StoredTicketKeys tickets;
     private RestServer rest;
     private long nextTry;
     private String lastFailure = "";
@@ -107,8 +114,12 @@ final class StandbyListeners implements AutoCloseable {
         }
         try {
             if (southbound == null) {
-                SouthboundServer s = SouthboundServer.redirecting(SouthboundSecurity.settings(config),
-                        source::leaderSouthbound, parked, registry);
+                SouthboundSettings settings = SouthboundSecurity.settings(config);
+                tickets = settings.secure() ? new StoredTicketKeys(settings.tls()) : null;
+                if (tickets != null) {
+                    tickets.refresh();
+                }
+                SouthboundServer s = SouthboundServer.redirecting(settings, source::leaderSouthbound, parked, registry);
                 try {
                     s.start();
                 } catch (RuntimeException e) {
@@ -140,12 +151,54 @@ final class StandbyListeners implements AutoCloseable {
         }
     }
 
+    /**
+     * Installs the session-ticket keys of the state directory on the standby's southbound when they changed (the
+     * leader committed a rotation, or its first keys), so that agents resume with this member too: while it holds
+     * them during an election, and once it leads.
+     */
+    void refreshTicketKeys() {
+        if (tickets != null && southbound != null) {
+            tickets.refresh();
+        }
+    }
+
+    /** The keys of {@code ticket-keys} on one standby context: re-read when the file's time or size changed. */
+    private final class StoredTicketKeys {
+        private final io.netty.handler.ssl.SslContext context;
+        private final TicketKeyStore store = new TicketKeyStore(config.state().path(), StateFiles.LOCAL);
+        private final java.util.List<java.security.cert.X509Certificate> trusted = SouthboundSecurity.trusted(config.security());
+        private String seen = "";
+
+        StoredTicketKeys(io.netty.handler.ssl.SslContext context) {
+            this.context = context;
+        }
+
+        void refresh() {
+            String now;
+            try {
+                java.nio.file.Path f = store.file();
+                now = java.nio.file.Files.exists(f) ? java.nio.file.Files.getLastModifiedTime(f) + "/" + java.nio.file.Files.size(f) : "";
+            } catch (java.io.IOException e) {
+                now = "";
+            }
+            if (now.equals(seen)) {
+                return;
+            }
+            seen = now;
+            SessionTicketKeys keys = TicketKeyRotation.loadOrNone(store);
+            if (keys.installOn(context, trusted)) {
+                LOG.info("ha standby: southbound TLS session tickets under the group's {} key(s)", keys.secrets().size());
+            }
+        }
+    }
+
     /** Unbinds both ports (no effect when they are not bound). */
     @Override
     public void close() {
         if (southbound != null) {
             southbound.close();
             southbound = null;
+            tickets = null;
         }
         if (rest != null) {
             rest.close();

@@ -8,10 +8,12 @@ import java.io.UncheckedIOException;
 import java.util.Set;
 import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.QuarantineStore;
+import org.fabricmanager.daemon.store.TicketKeyStore;
 
 /**
  * One replicated write: the new content of a state file, and the Raft term of the leader that asked for
  * it. The term fences a deposed leader: its entry, appended (if at all) in a later term, is not applied.
+ * {@link #toString} never shows the content ({@code ticket-keys} holds secrets).
  *
  * @param term    the term in which the submitting daemon was leader
  * @param name    the state file's name, one of {@link #FILES}
@@ -20,7 +22,7 @@ import org.fabricmanager.daemon.store.QuarantineStore;
 record StateEntry(long term, String name, byte[] content) {
     /** The state files that are replicated; nothing else may be named (no path may leave the directory). */
     static final Set<String> FILES = Set.of("guid2index", "admitted-switches", "routing.state", LeaderEndpoints.FILE,
-            PendingSwitchStore.FILE, QuarantineStore.FILE);
+            PendingSwitchStore.FILE, QuarantineStore.FILE, TicketKeyStore.FILE);
     private static final int FORMAT = 1;
     /** Three times the stored routing of 5,120 switches (5 MB); a larger state file is not replicated. */
     static final int MAX_CONTENT = 16 << 20;
@@ -29,6 +31,11 @@ record StateEntry(long term, String name, byte[] content) {
         if (!FILES.contains(name)) {
             throw new IllegalArgumentException("not a replicated state file: " + name);
         }
+    }
+
+    @Override
+    public String toString() {
+        return "StateEntry[term " + term + ", " + name + ", " + content.length + " bytes]";
     }
 
     byte[] encode() {

@@ -13,7 +13,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * Replaces a file so that a crash at any moment leaves either the old content or the new one: the
  * content goes to a temporary file in the same directory, which is fsynced and renamed over the
- * target; the directory is then fsynced so that the rename itself is durable.
+ * target; the directory is then fsynced so that the rename itself is durable. The new file is owner-only
+ * (0600: the temporary file's mode, {@link Files#createTempFile}), which {@code ticket-keys} relies on.
  */
 public final class AtomicFiles {
     private AtomicFiles() {
