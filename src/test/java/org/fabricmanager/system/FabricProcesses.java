@@ -63,10 +63,19 @@ final class FabricProcesses implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** The JVM command: {@code heap} may hold several options separated by spaces (e.g. a JFR recording). */
+    /**
+     * The JVM command: {@code heap} may hold several options separated by spaces (e.g. a JFR recording), and may start
+     * with {@code cpus=LIST}, which runs the JVM under {@code taskset -c LIST} (a benchmark that keeps the daemon off
+     * the cores of the simulated agents, as on a real fabric where they run on the switches).
+     */
     private static List<String> jar(String heap, List<String> args) {
-        List<String> cmd = new ArrayList<>(List.of(java()));
-        cmd.addAll(List.of(heap.trim().split("\\s+")));
+        List<String> cmd = new ArrayList<>();
+        List<String> options = new ArrayList<>(List.of(heap.trim().split("\\s+")));
+        if (!options.isEmpty() && options.get(0).startsWith("cpus=")) {
+            cmd.addAll(List.of("taskset", "-c", options.remove(0).substring("cpus=".length())));
+        }
+        cmd.add(java());
+        cmd.addAll(options);
         cmd.addAll(List.of("-jar", System.getProperty("fm.jar")));
         cmd.addAll(args);
         return cmd;
