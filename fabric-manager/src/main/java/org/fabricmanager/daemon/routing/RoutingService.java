@@ -130,9 +130,16 @@ public final class RoutingService implements AutoCloseable {
                 if (queued.get() > 0) {
                     break;
                 }
-                RoutedSnapshot s = engine.reroute(variant.index(), from);
-                TableSet.derive(inForce.version() + 1, s.result().tables(), inForce);
-                FabricFingerprint.of(variant, engine.name());
+                try {
+                    RoutedSnapshot s = engine.reroute(variant.index(), from);
+                    TableSet.derive(inForce.version() + 1, s.result().tables(), inForce);
+                    FabricFingerprint.of(variant, engine.name());
+                } catch (RuntimeException e) {
+                    if (dispatcher.isShutdown()) {
+                        return done; // the daemon is stopping: nothing to warm any more
+                    }
+                    throw e;
+                }
                 done++;
             }
             return done;
