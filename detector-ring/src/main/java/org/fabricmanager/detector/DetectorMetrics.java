@@ -74,11 +74,14 @@ public final class DetectorMetrics {
         healthRaised = counter(registry, HEALTH_RAISED, "points added to local health scores");
         healthForgiven = counter(registry, HEALTH_FORGIVEN, "points forgiven from local health scores");
         // Members sharing a registry share these counters, so the gauge derives the sum of their scores
-        // from them: whichever member registers the gauge first, it reports all of them.
-        Gauge.builder(HEALTH_SCORE, registry, r -> r.counter(HEALTH_RAISED).count() - r.counter(HEALTH_FORGIVEN).count())
-                .description("local health score (0 healthy, up to 3): the member's own lateness; the sum over members "
-                        + "sharing the registry")
-                .register(registry);
+        // from them: whichever member registers the gauge first, it reports all of them (registered once: Micrometer
+        // warns at a second registration, which the demo's daemon and simulated members did at every start).
+        if (registry.find(HEALTH_SCORE).gauge() == null) {
+            Gauge.builder(HEALTH_SCORE, registry, r -> r.counter(HEALTH_RAISED).count() - r.counter(HEALTH_FORGIVEN).count())
+                    .description("local health score (0 healthy, up to 3): the member's own lateness; the sum over "
+                            + "members sharing the registry")
+                    .register(registry);
+        }
     }
 
     /** Meters in a private registry, for tests and for callers that do not export metrics. */
