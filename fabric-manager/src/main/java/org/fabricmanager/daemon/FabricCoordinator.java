@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.topology.Guids;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
@@ -154,7 +155,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     public void prepareWithout(long guid) {
         if (state != DaemonState.CONVERGED || rerouteScheduled || m.routing().busy() || m.routing().hasPrepared()) {
             LOG.debug("no routing prepared without {}: state {}, re-route due {}, computing {}, one prepared already {}",
-                    org.fabricmanager.topology.Guids.format(guid), state, rerouteScheduled, m.routing().busy(),
+                    Guids.format(guid), state, rerouteScheduled, m.routing().busy(),
                     m.routing().hasPrepared());
             return;
         }
@@ -165,7 +166,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             changeObserver.run();
             preparedFor = guid;
         } else {
-            LOG.debug("no routing prepared without {}: {}", org.fabricmanager.topology.Guids.format(guid), without == null
+            LOG.debug("no routing prepared without {}: {}", Guids.format(guid), without == null
                     ? "the fabric without it is not derivable now (a build is due, or it claims nodes)" : "not started");
         }
     }

@@ -1,5 +1,8 @@
 package org.fabricmanager.daemon.routing;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.List;
+import java.util.ArrayList;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.Executor;
@@ -198,13 +201,13 @@ public final class RoutingManager {
      * switches, an upper switch; twice each) on the routing thread, results dropped, so that the first real faults
      * after a start run compiled code ({@link RoutingService#rehearse}). Call once the first tables converged.
      */
-    public java.util.concurrent.CompletableFuture<Integer> rehearse() {
+    public CompletableFuture<Integer> rehearse() {
         if (active == null) {
-            return java.util.concurrent.CompletableFuture.completedFuture(0);
+            return CompletableFuture.completedFuture(0);
         }
         Fabric fabric = active.fabric();
-        java.util.List<Fabric> faults = RehearsalFaults.of(fabric);
-        java.util.List<Fabric> variants = new java.util.ArrayList<>();
+        List<Fabric> faults = RehearsalFaults.of(fabric);
+        List<Fabric> variants = new ArrayList<>();
         for (int round = 0; round < 2; round++) {
             variants.addAll(faults);
         }

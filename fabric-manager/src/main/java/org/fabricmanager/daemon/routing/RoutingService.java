@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon.routing;
 
+import org.fabricmanager.routing.PhaseTimings;
+import org.fabricmanager.topology.Fabric;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.List;
 import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.DeadlockReport;
 import org.fabricmanager.routing.analysis.RoutedFabric;
@@ -31,7 +35,7 @@ public final class RoutingService implements AutoCloseable {
     private RoutedSnapshot last;
     private RoutedSnapshot base;
     /** Computations submitted and not started yet: a rehearsal gives way to them. */
-    private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger queued = new AtomicInteger();
     private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "fm-routing");
         t.setDaemon(true);
@@ -118,7 +122,7 @@ public final class RoutingService implements AutoCloseable {
      *
      * @return the variants re-routed
      */
-    public CompletableFuture<Integer> rehearse(java.util.List<org.fabricmanager.topology.Fabric> variants,
+    public CompletableFuture<Integer> rehearse(List<Fabric> variants,
                                                TableSet inForce) {
         return CompletableFuture.supplyAsync(() -> {
             RoutedSnapshot from = last;
@@ -126,7 +130,7 @@ public final class RoutingService implements AutoCloseable {
             if (!engine.reroutesIncrementally() || from == null || from.result().tables() != inForce.tables()) {
                 return done;
             }
-            for (org.fabricmanager.topology.Fabric variant : variants) {
+            for (Fabric variant : variants) {
                 if (queued.get() > 0) {
                     break;
                 }
@@ -165,7 +169,7 @@ public final class RoutingService implements AutoCloseable {
             return "";
         }
         StringBuilder sb = new StringBuilder(" (");
-        for (org.fabricmanager.routing.PhaseTimings.Phase p : result.timings().phases()) {
+        for (PhaseTimings.Phase p : result.timings().phases()) {
             sb.append(sb.length() > 2 ? ", " : "").append(p.name()).append(' ').append(String.format("%.1f", p.millis()));
         }
         return sb.append(')').toString();
