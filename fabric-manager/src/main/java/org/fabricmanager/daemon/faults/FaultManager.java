@@ -362,10 +362,13 @@ public final class FaultManager implements AutoCloseable {
             ManagedSwitch ms = registry.get(guid);
             if (ms != null && ms.admitted() && ms.session().remoteAddress() instanceof InetSocketAddress a) {
                 order.add(guid);
-                // the endpoint the agent advertised; else (an agent that does not say) its session's
-                // address and the configured agent port
-                endpoints.put(guid, ms.detectorEndpoint() != null ? ms.detectorEndpoint()
-                        : new InetSocketAddress(a.getAddress(), settings.detector().agentPort()));
+                // the endpoint the agent advertised; else, for an agent that never says (no detector window), its
+                // session's address and the configured agent port; one that will say gets a placeholder until then
+                if (ms.detectorEndpoint() != null) {
+                    endpoints.put(guid, ms.detectorEndpoint());
+                } else if (!ms.session().hello().supportsDetectorWindow()) {
+                    endpoints.put(guid, new InetSocketAddress(a.getAddress(), settings.detector().agentPort()));
+                }
             } else if (slotted != null && (ms == null || !ms.admitted())) {
                 // expected, not connected (or not admitted) yet: a slot that starts dead, which it joins when it comes
                 order.add(guid);
