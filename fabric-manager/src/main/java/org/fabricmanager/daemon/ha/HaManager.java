@@ -41,6 +41,10 @@ public final class HaManager implements AutoCloseable {
     private final Thread watcher;
     private final StateDirectoryLock lock;
     private final StandbyListeners standby;
+    /** Tells this standby when the leader's process ended, so that it need not wait out an election timeout. */
+    private final LeaderWatch leaderWatch;
+    /** The leader the watch found gone (its term), until another is known: agents are held, not sent there. */
+    private volatile LeaderWatch.Target goneLeader;
     /** Released by the Raft member on every change the watcher may act on; the watcher polls without one too. */
     private final java.util.concurrent.Semaphore changed;
     /** Whether this JVM rehearsed a manager start ({@link ManagerRehearsal}); watcher thread. */
@@ -72,6 +76,7 @@ public final class HaManager implements AutoCloseable {
         this.standby = new StandbyListeners(config, new Standby());
         HaMetrics.bind(standby.registry(), () -> view, elections::get, node.commits(), node.refusals());
         this.watcher = new Thread(this::watch, "fm-ha-role");
+        this.leaderWatch = new LeaderWatch("fm-ha-leader-watch", this::leaderGone);
     }
 
     /**
@@ -164,6 +169,7 @@ public final class HaManager implements AutoCloseable {
 
     private void step(HaNode.View v) throws InterruptedException, IOException {
         view = v;
+        leaderWatch.follow(watchTarget(v));
         if (lastTerm >= 0 && v.term() > lastTerm) {
             elections.addAndGet(v.term() - lastTerm);
         }
@@ -236,6 +242,58 @@ public final class HaManager implements AutoCloseable {
             }
             rehearseOnce(v);
         }
+    }
+
+    /** The leader a follower watches: its id, term and Raft port; {@code null} when this member leads or knows none. */
+    private LeaderWatch.Target watchTarget(HaNode.View v) {
+        if (!"FOLLOWER".equals(v.role()) || v.leaderId() == null || v.leaderId().equals(node.nodeId())) {
+            return null;
+        }
+        String address = node.peers().get(v.leaderId());
+        if (address == null) {
+            return null;
+        }
+        int colon = address.lastIndexOf(':');
+        return new LeaderWatch.Target(v.leaderId(), v.term(),
+                new java.net.InetSocketAddress(hostOf(address), Integer.parseInt(address.substring(colon + 1))));
+    }
+
+    /**
+     * The leader's process is gone (the watch's thread). One member starts the election at once: the first after the
+     * gone leader in the order of the members' ids, the same order on every member, so that two standbys do not split
+     * the vote by campaigning together. The others vote for it, or (if it is down too) elect after their timeout.
+     */
+    private void leaderGone(LeaderWatch.Target leader) {
+        goneLeader = leader;
+        String first = campaigner(node.peers().keySet(), leader.leaderId());
+        if (node.nodeId().equals(first)) {
+            try {
+                boolean started = node.campaign(leader.leaderId(), leader.term());
+                LOG.info("ha: {} {} an election after leader {} of term {} was found gone", node.nodeId(),
+                        started ? "starts" : "did not start (no longer its follower in that term)", leader.leaderId(),
+                        leader.term());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("ha: {} could not start an election after leader {} was found gone: {}; the election timeout"
+                        + " starts one", node.nodeId(), leader.leaderId(), e.toString());
+            }
+        } else {
+            LOG.info("ha: leader {} of term {} is gone; {} starts the election (or this member after its election timeout)",
+                    leader.leaderId(), leader.term(), first);
+        }
+        changed.release();
+    }
+
+    /** The member that campaigns when {@code gone} leaves: the next id after it, in sorted order, wrapping around. */
+    static String campaigner(java.util.Collection<String> ids, String gone) {
+        List<String> sorted = new ArrayList<>(new java.util.TreeSet<>(ids));
+        int at = sorted.indexOf(gone);
+        for (int i = 1; i < sorted.size(); i++) {
+            String next = sorted.get(Math.floorMod(at + i, sorted.size()));
+            if (!next.equals(gone)) {
+                return next;
+            }
+        }
+        return null;
     }
 
     /**
@@ -368,6 +426,10 @@ public final class HaManager implements AutoCloseable {
         if (v == null || v.leading() || v.leaderSilentMs() > silentLeaderMs()) {
             return null;
         }
+        LeaderWatch.Target gone = goneLeader;
+        if (gone != null && gone.leaderId().equals(v.leaderId()) && gone.term() == v.term()) {
+            return null;
+        }
         return leaderEndpoints(v).map(LeaderEndpoints::southbound).orElse(null);
     }
 
@@ -458,6 +520,7 @@ public final class HaManager implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        leaderWatch.close();
         if (daemon != null) {
             stopManager();
         }

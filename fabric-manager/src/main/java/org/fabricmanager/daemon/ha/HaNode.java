@@ -14,6 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.proto.RaftProtos.RaftGroupIdProto;
+import org.apache.ratis.proto.RaftProtos.RaftRpcRequestProto;
+import org.apache.ratis.proto.RaftProtos.StartLeaderElectionRequestProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -25,6 +28,7 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.SizeInBytes;
@@ -162,6 +166,32 @@ final class HaNode implements AutoCloseable {
         }
         return new View(info.getCurrentRole().name(), info.getCurrentTerm(), leader == null ? null : leader.toString(),
                 info.isLeaderReady(), info.getLastAppliedIndex(), d.getRaftLog().getLastCommittedIndex(), silent);
+    }
+
+    /**
+     * Starts an election now, because {@code leaderId}, the leader of {@code term}, is known to be gone
+     * ({@link LeaderWatch}): the request a leader sends the member it hands its leadership to (Raft's TimeoutNow,
+     * Ratis's StartLeaderElection), made to this member's own server on the gone leader's behalf. It only spares
+     * the wait for an election timeout of silence: the candidate still needs a majority's votes, and a member
+     * whose log is ahead of it refuses, so Raft's safety is the same as for any election.
+     *
+     * @return whether this member became a candidate: false when it no longer follows {@code leaderId} in
+     *         {@code term} (an election already ran, or it never did), or its log has no entry of that term yet
+     */
+    boolean campaign(String leaderId, long term) throws IOException {
+        RaftServer.Division d = server.getDivision(GROUP);
+        DivisionInfo info = d.getInfo();
+        TermIndex last = d.getRaftLog().getLastEntryTermIndex();
+        if (!info.isFollower() || info.getCurrentTerm() != term || info.getLeaderId() == null
+                || !info.getLeaderId().toString().equals(leaderId) || last == null || last.getTerm() != term) {
+            return false;
+        }
+        // the leader's last entry as this member holds it: the election is asked of a member no further behind
+        RaftRpcRequestProto rpc = RaftRpcRequestProto.newBuilder()
+                .setRequestorId(RaftPeerId.valueOf(leaderId).toByteString()).setReplyId(self.toByteString())
+                .setRaftGroupId(RaftGroupIdProto.newBuilder().setId(GROUP.toByteString())).build();
+        return server.startLeaderElection(StartLeaderElectionRequestProto.newBuilder().setServerRequest(rpc)
+                .setLeaderLastEntry(last.toProto()).build()).getServerReply().getSuccess();
     }
 
     /**

@@ -1,0 +1,115 @@
+package org.fabricmanager.daemon.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three Raft members in this JVM (plaintext): when the leader's member ends, the member that campaigns on its
+ * behalf ({@link HaNode#campaign}) is the next leader, in a later term, with the committed state; a member asked to
+ * campaign for a leader it does not follow, or for a term that is over, does nothing.
+ */
+class HaNodeCampaignTest {
+    /** Long enough that no member's own timeout elects it before the campaign does. */
+    private static final int ELECTION_MS = 3_000;
+
+    @TempDir
+    Path dir;
+    private final List<HaNode> nodes = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (HaNode n : nodes) {
+            n.close();
+        }
+    }
+
+    @Test
+    void theMemberThatCampaignsForAGoneLeaderLeadsTheNextTerm() throws Exception {
+        List<String> peers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                peers.add("n" + (i + 1) + "=127.0.0.1:" + s.getLocalPort());
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            DaemonConfig.Ha ha = new DaemonConfig.Ha(true, "n" + (i + 1), peers, ELECTION_MS, 1_000);
+            HaNode n = new HaNode(ha, Files.createDirectories(dir.resolve("n" + (i + 1))), null, () -> { });
+            nodes.add(n);
+            n.start();
+        }
+        HaNode leader = awaitLeader(nodes);
+        long term = leader.view().term();
+        leader.write(term, LeaderEndpoints.FILE, "before".getBytes(StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
+        List<HaNode> others = new ArrayList<>(nodes);
+        others.remove(leader);
+        for (HaNode f : others) {
+            await(f.nodeId() + " applies the write", () -> Files.exists(dir.resolve(f.nodeId()).resolve(LeaderEndpoints.FILE)));
+            assertThat(f.campaign("n9", term)).as("not its leader").isFalse();
+            assertThat(f.campaign(leader.nodeId(), term - 1)).as("a term that is over").isFalse();
+        }
+        assertThat(leader.campaign(leader.nodeId(), term)).as("the leader does not campaign against itself").isFalse();
+
+        leader.close(); // its process ends
+        nodes.remove(leader);
+        String next = HaManager.campaigner(List.of("n1", "n2", "n3"), leader.nodeId());
+        HaNode campaigner = others.stream().filter(n -> n.nodeId().equals(next)).findFirst().orElseThrow();
+        assertThat(campaigner.campaign(leader.nodeId(), term)).as("%s campaigns", next).isTrue();
+
+        HaNode elected = awaitLeader(others);
+        assertThat(elected.nodeId()).isEqualTo(next);
+        assertThat(elected.view().term()).isGreaterThan(term);
+        assertThat(elected.campaign(leader.nodeId(), term)).as("once elected, no second campaign").isFalse();
+        elected.write(elected.view().term(), LeaderEndpoints.FILE, "after".getBytes(StandardCharsets.UTF_8))
+                .get(10, TimeUnit.SECONDS);
+        for (HaNode f : others) {
+            await(f.nodeId() + " applies the new leader's write", () -> {
+                try {
+                    return Files.readString(dir.resolve(f.nodeId()).resolve(LeaderEndpoints.FILE)).equals("after");
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    private static HaNode awaitLeader(List<HaNode> among) throws Exception {
+        HaNode[] found = new HaNode[1];
+        await("a leader among " + among.stream().map(HaNode::nodeId).toList(), () -> {
+            for (HaNode n : among) {
+                try {
+                    HaNode.View v = n.view();
+                    if (v.leading() && v.leaderReady()) {
+                        found[0] = n;
+                        return true;
+                    }
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+            return false;
+        });
+        return found[0];
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("not within 30 s: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}

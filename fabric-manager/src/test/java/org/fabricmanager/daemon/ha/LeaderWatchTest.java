@@ -1,0 +1,121 @@
+package org.fabricmanager.daemon.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The watch's verdict against real sockets on loopback: "gone" only when the leader's port, which accepted the
+ * watch before, closes it and then refuses; a server that closes idle connections but still listens, and a port
+ * that never accepted, are no verdict.
+ */
+class LeaderWatchTest {
+    final List<LeaderWatch.Target> gone = new CopyOnWriteArrayList<>();
+    final LeaderWatch watch = new LeaderWatch("test-leader-watch", gone::add);
+
+    @AfterEach
+    void close() {
+        watch.close();
+    }
+
+    @Test
+    void aLeaderWhosePortClosesIsGone() throws Exception {
+        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        LeaderWatch.Target leader = target("n2", 3, server.getLocalPort());
+        watch.follow(leader);
+        Socket accepted = server.accept(); // the watch holds a connection
+        assertThat(gone).as("nothing while the leader listens").isEmpty();
+        // the process dies: its kernel closes the listening socket and the held connection
+        server.close();
+        accepted.close();
+        await("the verdict", () -> !gone.isEmpty());
+        assertThat(gone).containsExactly(leader);
+    }
+
+    @Test
+    void aDyingProcessWhoseListenerOutlivesTheHeldConnectionIsGone() throws Exception {
+        // the kernel of a dying process may close the held connection first: the reconnect is accepted by the
+        // listener that is about to close, then reset with it
+        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        LeaderWatch.Target leader = target("n1", 7, server.getLocalPort());
+        watch.follow(leader);
+        server.accept().close();
+        Socket last = server.accept();
+        server.close();
+        last.setSoLinger(true, 0); // a reset
+        last.close();
+        await("the verdict", () -> !gone.isEmpty());
+        assertThat(gone).containsExactly(leader);
+    }
+
+    @Test
+    void aServerThatClosesIdleConnectionsButListensIsNotGone() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            watch.follow(target("n1", 2, server.getLocalPort()));
+            server.accept().close(); // e.g. the Raft server's TLS handshake timeout
+            server.setSoTimeout((int) (5 * LeaderWatch.MIN_HOLD_MS));
+            try (Socket again = server.accept()) {
+                assertThat(again.isConnected()).as("the watch connected again").isTrue();
+            }
+            assertThat(gone).isEmpty();
+        }
+    }
+
+    @Test
+    void aPortThatNeverAcceptedIsNoVerdict() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        watch.follow(target("n3", 5, port)); // refused from the start: a wrong address, not a death
+        Thread.sleep(3 * LeaderWatch.MIN_HOLD_MS);
+        assertThat(gone).isEmpty();
+    }
+
+    @Test
+    void aNewLeaderIsWatchedInsteadOfTheOld() throws Exception {
+        try (ServerSocket first = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             ServerSocket second = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            watch.follow(target("n1", 2, first.getLocalPort()));
+            Socket held = first.accept();
+            watch.follow(target("n2", 3, second.getLocalPort()));
+            held.setSoTimeout(5_000);
+            assertThat(held.getInputStream().read()).as("the old leader's connection is closed").isEqualTo(-1);
+            held.close();
+            second.setSoTimeout(5_000);
+            second.accept().close(); // and the new one is held (then closed by it: it still listens)
+            Thread.sleep(LeaderWatch.MIN_HOLD_MS);
+            assertThat(gone).isEmpty();
+        }
+    }
+
+    @Test
+    void theMemberAfterTheGoneLeaderCampaigns() {
+        assertThat(HaManager.campaigner(List.of("n1", "n2", "n3"), "n2")).isEqualTo("n3");
+        assertThat(HaManager.campaigner(List.of("n3", "n1", "n2"), "n3")).as("wraps around, any order").isEqualTo("n1");
+        assertThat(HaManager.campaigner(List.of("b", "a", "e", "d", "c"), "c")).isEqualTo("d");
+    }
+
+    private static LeaderWatch.Target target(String id, long term, int port) {
+        return new LeaderWatch.Target(id, term, new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("not within 15 s: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
