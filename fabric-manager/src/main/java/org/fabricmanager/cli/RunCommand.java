@@ -81,7 +81,7 @@ final class RunCommand implements Command {
                 ha = HaManager.start(config, line -> {
                     console.out().println(line);
                     console.out().flush();
-                });
+                }, new SimulatedRehearsalAgents());
             } catch (ConfigException | StoreException e) {
                 throw new UsageException("run: " + e.getMessage(), e);
             }

@@ -41,6 +41,8 @@ public final class HaManager implements AutoCloseable {
     private final Thread watcher;
     private final StateDirectoryLock lock;
     private final StandbyListeners standby;
+    /** Agents for the rehearsal ({@code null}: a rehearsal without agents). */
+    private final RehearsalAgents rehearsalAgents;
     /** Tells this standby when the leader's process ended, so that it need not wait out an election timeout. */
     private final LeaderWatch leaderWatch;
     /** The leader the watch found gone (its term), until another is known: agents are held, not sent there. */
@@ -67,8 +69,9 @@ public final class HaManager implements AutoCloseable {
     private long leaderSince = -1;
 
     private HaManager(DaemonConfig config, Consumer<String> announce, HaNode node, StateDirectoryLock lock,
-                      java.util.concurrent.Semaphore changed) {
+                      java.util.concurrent.Semaphore changed, RehearsalAgents rehearsalAgents) {
         this.config = config;
+        this.rehearsalAgents = rehearsalAgents;
         this.changed = changed;
         this.announce = announce;
         this.node = node;
@@ -86,6 +89,14 @@ public final class HaManager implements AutoCloseable {
      * @throws ConfigException when ha is not enabled or the Raft port cannot be bound
      */
     public static HaManager start(DaemonConfig config, Consumer<String> announce) {
+        return start(config, announce, null);
+    }
+
+    /**
+     * As {@link #start(DaemonConfig, Consumer)}, with agents for the standby's rehearsal (docs/operations.md, "Hot
+     * standby"); {@code null} rehearses without agents.
+     */
+    public static HaManager start(DaemonConfig config, Consumer<String> announce, RehearsalAgents rehearsalAgents) {
         if (!config.ha().enabled()) {
             throw new ConfigException("ha.enabled is false: run the daemon directly");
         }
@@ -122,7 +133,7 @@ public final class HaManager implements AutoCloseable {
                     + " or configure security.pkiDirectory (docs/security.md)", raftPort,
                     config.security().insecure() ? "security.insecure: true" : "no TLS files configured");
         }
-        HaManager m = new HaManager(config, announce, node, lock, changed);
+        HaManager m = new HaManager(config, announce, node, lock, changed, rehearsalAgents);
         m.announce.accept("ha " + node.nodeId() + " started, peers " + config.ha().peers());
         m.watcher.start();
         return m;
@@ -308,7 +319,7 @@ public final class HaManager implements AutoCloseable {
         }
         rehearsed = true;
         Thread t = new Thread(() -> {
-            long ms = ManagerRehearsal.run(config);
+            long ms = ManagerRehearsal.run(config, rehearsalAgents);
             if (ms >= 0) {
                 LOG.info("ha: {} rehearsed a manager start on a copy of its state in {} ms", node.nodeId(), ms);
                 // not an "ha ..." line: those say the member's role, which this is not

@@ -48,6 +48,15 @@ final class ManagerRehearsal {
      * @return how long start and close took, in milliseconds, or -1 when the rehearsal failed
      */
     static long run(DaemonConfig config) {
+        return run(config, null);
+    }
+
+    /**
+     * As {@link #run(DaemonConfig)}, then, when {@code agents} is given and the fabric is small enough
+     * ({@link AgentRehearsal}), a second manager on the same copy discovers the expected fabric from in-process
+     * agents and converges, so that a takeover also runs the sessions' and discovery's code compiled.
+     */
+    static long run(DaemonConfig config, RehearsalAgents agents) {
         long begin = System.nanoTime();
         Path copy = null;
         try {
@@ -56,6 +65,13 @@ final class ManagerRehearsal {
             DaemonConfig scratch = scratch(config, copy);
             FabricManagerDaemon d = FabricManagerDaemon.start(scratch, List.of(), DaemonMetrics.newRegistry(), null);
             d.close();
+            if (AgentRehearsal.applies(config, agents)) {
+                long agentsBegin = System.nanoTime();
+                boolean converged = AgentRehearsal.run(scratch, copy, agents);
+                LOG.info("ha: rehearsal with an agent per switch of {}: {} in {} ms", config.fabric().expectedSpec(),
+                        converged ? "converged" : "not converged (stopped there: what ran is compiled)",
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - agentsBegin));
+            }
             warmTls(config.security());
             return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
         } catch (IOException | RuntimeException e) {

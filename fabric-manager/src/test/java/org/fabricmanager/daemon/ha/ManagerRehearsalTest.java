@@ -75,6 +75,66 @@ class ManagerRehearsalTest {
     }
 
     @Test
+    void withAgentsTheRehearsalConvergesUnderAThrowAwayCa() throws Exception {
+        Path pki = dir.resolve("pki");
+        new org.fabricmanager.pki.PkiDirectory(pki).init("fabric", java.time.Duration.ofDays(1), java.util.List.of("localhost"),
+                java.util.List.of(InetAddress.getLoopbackAddress()), java.time.Duration.ofDays(1), java.time.Clock.systemUTC());
+        DaemonConfig config = ConfigLoader.parse("""
+                southbound:
+                  bind: "127.0.0.1"
+                rest:
+                  bind: "127.0.0.1"
+                fabric:
+                  expectedPgft: "PGFT(2;4,4;1,4;1,1)"
+                state:
+                  directory: "%s"
+                security:
+                  pkiDirectory: "%s"
+                faults:
+                  detector:
+                    enabled: true
+                """.formatted(dir.resolve("state"), pki), "n1.yaml");
+        java.security.cert.X509Certificate fabricCa = org.fabricmanager.pki.PemFiles.readCertificates(pki.resolve("ca.crt")).get(0);
+        java.util.List<Long> identities = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger tablesHeld = new java.util.concurrent.atomic.AtomicInteger();
+        RehearsalAgents agents = (spec, southbound, identity, provider) -> {
+            org.fabricmanager.agent.AgentSettings base = org.fabricmanager.agent.AgentSettings.defaults(southbound)
+                    .withTlsProvider(provider);
+            org.fabricmanager.sim.FabricSimulator sim = new org.fabricmanager.sim.FabricSimulator(
+                    org.fabricmanager.topology.PgftGenerator.generate(spec), guid -> {
+                        org.fabricmanager.pki.TlsMaterial m = identity.apply(guid);
+                        assertThat(m.trusted()).as("a throw-away CA, not the fabric's").doesNotContain(fabricCa);
+                        identities.add(guid);
+                        return base.withTls(m);
+                    }, null, 1, null, 1L);
+            sim.start();
+            return () -> {
+                tablesHeld.set((int) sim.agents().stream().filter(a -> a.table().version() > 0).count());
+                sim.close();
+            };
+        };
+        assertThat(AgentRehearsal.applies(config, agents)).isTrue();
+        assertThat(AgentRehearsal.applies(config, null)).as("no agents given").isFalse();
+        Files.createDirectories(dir.resolve("copy"));
+        assertThat(AgentRehearsal.run(ManagerRehearsal.scratch(config, dir.resolve("copy")), dir.resolve("copy"), agents))
+                .as("converged").isTrue();
+        assertThat(identities).as("an identity per switch").hasSize(8).doesNotHaveDuplicates();
+        assertThat(tablesHeld.get()).as("every agent got its table").isEqualTo(8);
+        assertThat(dir.resolve("copy").resolve("rehearsal-pki").resolve("ca.key")).as("no CA key on disk").doesNotExist();
+    }
+
+    @Test
+    void aFabricTooLargeForAgentsIsRehearsedWithout() {
+        DaemonConfig config = ConfigLoader.parse("""
+                fabric:
+                  expectedPgft: "PGFT(3;32,32,64;1,32,32;1,1,1)"
+                security:
+                  insecure: true
+                """, "n1.yaml");
+        assertThat(AgentRehearsal.applies(config, (spec, southbound, identity, provider) -> () -> { })).isFalse();
+    }
+
+    @Test
     void theRehearsalRunsOnLoopbackOnPortsPickedByTheSystemOutsideAnyGroup() {
         DaemonConfig config = ConfigLoader.parse("""
                 southbound:
