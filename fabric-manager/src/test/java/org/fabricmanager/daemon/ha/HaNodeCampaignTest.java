@@ -85,31 +85,10 @@ class HaNodeCampaignTest {
     }
 
     private static HaNode awaitLeader(List<HaNode> among) throws Exception {
-        HaNode[] found = new HaNode[1];
-        await("a leader among " + among.stream().map(HaNode::nodeId).toList(), () -> {
-            for (HaNode n : among) {
-                try {
-                    HaNode.View v = n.view();
-                    if (v.leading() && v.leaderReady()) {
-                        found[0] = n;
-                        return true;
-                    }
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }
-            return false;
-        });
-        return found[0];
+        return HaAwait.leader(among, 30);
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("not within 30 s: " + what);
-            }
-            Thread.sleep(20);
-        }
+        HaAwait.until(what, 30, condition);
     }
 }

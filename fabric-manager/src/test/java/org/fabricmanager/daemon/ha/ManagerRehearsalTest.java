@@ -55,8 +55,7 @@ class ManagerRehearsalTest {
     @Test
     void withTlsTheRehearsalAlsoWarmsTheSouthboundsTlsCode() throws Exception {
         Path pki = dir.resolve("pki");
-        new org.fabricmanager.pki.PkiDirectory(pki).init("fabric", java.time.Duration.ofDays(1), java.util.List.of("localhost"),
-                java.util.List.of(InetAddress.getLoopbackAddress()), java.time.Duration.ofDays(1), java.time.Clock.systemUTC());
+        initPki(pki);
         DaemonConfig config = ConfigLoader.parse("""
                 southbound:
                   bind: "127.0.0.1"
@@ -77,8 +76,7 @@ class ManagerRehearsalTest {
     @Test
     void withAgentsTheRehearsalConvergesUnderAThrowAwayCa() throws Exception {
         Path pki = dir.resolve("pki");
-        new org.fabricmanager.pki.PkiDirectory(pki).init("fabric", java.time.Duration.ofDays(1), java.util.List.of("localhost"),
-                java.util.List.of(InetAddress.getLoopbackAddress()), java.time.Duration.ofDays(1), java.time.Clock.systemUTC());
+        initPki(pki);
         DaemonConfig config = ConfigLoader.parse("""
                 southbound:
                   bind: "127.0.0.1"
@@ -155,6 +153,11 @@ class ManagerRehearsalTest {
         assertThat(scratch.rest().port()).isZero();
         assertThat(scratch.state().path()).isEqualTo(dir);
         assertThat(scratch.ha().enabled()).isFalse();
+    }
+
+    private static void initPki(Path pki) {
+        new org.fabricmanager.pki.PkiDirectory(pki).init("fabric", java.time.Duration.ofDays(1), java.util.List.of("localhost"),
+                java.util.List.of(InetAddress.getLoopbackAddress()), java.time.Duration.ofDays(1), java.time.Clock.systemUTC());
     }
 
     private static Map<String, byte[]> contents(Path root) throws Exception {

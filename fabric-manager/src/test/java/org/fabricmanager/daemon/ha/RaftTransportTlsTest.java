@@ -152,22 +152,7 @@ class RaftTransportTlsTest {
     }
 
     private static HaNode awaitLeader(List<HaNode> among) throws Exception {
-        HaNode[] found = new HaNode[1];
-        await("a leader among " + among.stream().map(HaNode::nodeId).toList(), () -> {
-            for (HaNode n : among) {
-                try {
-                    HaNode.View v = n.view();
-                    if (v.leading() && v.leaderReady()) {
-                        found[0] = n;
-                        return true;
-                    }
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }
-            return false;
-        });
-        return found[0];
+        return HaAwait.leader(among, 15);
     }
 
     private static void write(HaNode leader) throws Exception {
@@ -180,12 +165,6 @@ class RaftTransportTlsTest {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > until) {
-                throw new AssertionError("not within 15 s: " + what);
-            }
-            Thread.sleep(20);
-        }
+        HaAwait.until(what, 15, condition);
     }
 }
