@@ -47,6 +47,12 @@ public final class HaManager implements AutoCloseable {
     private final LeaderWatch leaderWatch;
     /** The leader the watch found gone (its term), until another is known: agents are held, not sent there. */
     private volatile LeaderWatch.Target goneLeader;
+    /** When the watch found it gone (nanoTime). */
+    private volatile long goneAtNanos;
+    /** The gone leader this member campaigned for (once per leader and term). */
+    private volatile LeaderWatch.Target campaigned;
+    /** A member that is n-th after the first campaigner campaigns n times this long after its verdict, if none did. */
+    static final long BACKUP_CAMPAIGN_MS = 300;
     /** Released by the Raft member on every change the watcher may act on; the watcher polls without one too. */
     private final java.util.concurrent.Semaphore changed;
     /** Whether this JVM rehearsed a manager start ({@link ManagerRehearsal}); watcher thread. */
@@ -181,6 +187,7 @@ public final class HaManager implements AutoCloseable {
     private void step(HaNode.View v) throws InterruptedException, IOException {
         view = v;
         leaderWatch.follow(watchTarget(v));
+        backupCampaign(v);
         if (lastTerm >= 0 && v.term() > lastTerm) {
             elections.addAndGet(v.term() - lastTerm);
         }
@@ -272,26 +279,66 @@ public final class HaManager implements AutoCloseable {
     /**
      * The leader's process is gone (the watch's thread). One member starts the election at once: the first after the
      * gone leader in the order of the members' ids, the same order on every member, so that two standbys do not split
-     * the vote by campaigning together. The others vote for it, or (if it is down too) elect after their timeout.
+     * the vote by campaigning together. The others vote for it; each of them campaigns itself only if no election has
+     * begun {@link #BACKUP_CAMPAIGN_MS} times its place in that order after its own verdict (the first is down too,
+     * or its campaign failed), and else leaves it to the election timeout.
      */
     private void leaderGone(LeaderWatch.Target leader) {
+        goneAtNanos = System.nanoTime();
         goneLeader = leader;
-        String first = campaigner(node.peers().keySet(), leader.leaderId());
-        if (node.nodeId().equals(first)) {
-            try {
-                boolean started = node.campaign(leader.leaderId(), leader.term());
-                LOG.info("ha: {} {} an election after leader {} of term {} was found gone", node.nodeId(),
-                        started ? "starts" : "did not start (no longer its follower in that term)", leader.leaderId(),
-                        leader.term());
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("ha: {} could not start an election after leader {} was found gone: {}; the election timeout"
-                        + " starts one", node.nodeId(), leader.leaderId(), e.toString());
-            }
+        int rank = campaignRank(node.peers().keySet(), leader.leaderId(), node.nodeId());
+        if (rank == 0) {
+            campaign(leader, "at once");
         } else {
-            LOG.info("ha: leader {} of term {} is gone; {} starts the election (or this member after its election timeout)",
-                    leader.leaderId(), leader.term(), first);
+            LOG.info("ha: leader {} of term {} is gone; {} starts the election (this member if none began within {} ms)",
+                    leader.leaderId(), leader.term(), campaigner(node.peers().keySet(), leader.leaderId()),
+                    rank * BACKUP_CAMPAIGN_MS);
         }
         changed.release();
+    }
+
+    /** The role loop's part: a member after the first campaigns when no election began in its time. */
+    private void backupCampaign(HaNode.View v) {
+        LeaderWatch.Target gone = goneLeader;
+        if (gone == null || gone.equals(campaigned) || !"FOLLOWER".equals(v.role()) || !gone.leaderId().equals(v.leaderId())
+                || gone.term() != v.term()) {
+            return;
+        }
+        int rank = campaignRank(node.peers().keySet(), gone.leaderId(), node.nodeId());
+        if (System.nanoTime() - goneAtNanos >= TimeUnit.MILLISECONDS.toNanos(rank * BACKUP_CAMPAIGN_MS)) {
+            campaign(gone, "no election began within " + rank * BACKUP_CAMPAIGN_MS + " ms of the verdict");
+        }
+    }
+
+    private void campaign(LeaderWatch.Target leader, String when) {
+        campaigned = leader;
+        try {
+            boolean started = node.campaign(leader.leaderId(), leader.term());
+            LOG.info("ha: {} {} an election ({}) after leader {} of term {} was found gone", node.nodeId(),
+                    started ? "starts" : "did not start (no longer its follower in that term)", when, leader.leaderId(),
+                    leader.term());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("ha: {} could not start an election after leader {} was found gone: {}; the election timeout"
+                    + " starts one", node.nodeId(), leader.leaderId(), e.toString());
+        }
+    }
+
+    /**
+     * This member's place among those that may campaign when {@code gone} leaves: 0 for the next id after it in sorted
+     * order (wrapping around), 1 for the one after, and so on.
+     */
+    static int campaignRank(java.util.Collection<String> ids, String gone, String self) {
+        List<String> sorted = new ArrayList<>(new java.util.TreeSet<>(ids));
+        int at = sorted.indexOf(gone);
+        int rank = 0;
+        for (int i = 1; i < sorted.size(); i++) {
+            String next = sorted.get(Math.floorMod(at + i, sorted.size()));
+            if (next.equals(self)) {
+                return rank;
+            }
+            rank++;
+        }
+        return rank;
     }
 
     /** The member that campaigns when {@code gone} leaves: the next id after it, in sorted order, wrapping around. */
