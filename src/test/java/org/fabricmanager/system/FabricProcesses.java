@@ -66,13 +66,17 @@ final class FabricProcesses implements AutoCloseable {
     /**
      * The JVM command: {@code heap} may hold several options separated by spaces (e.g. a JFR recording), and may start
      * with {@code cpus=LIST}, which runs the JVM under {@code taskset -c LIST} (a benchmark that keeps the daemon off
-     * the cores of the simulated agents, as on a real fabric where they run on the switches).
+     * the cores of the simulated agents, as on a real fabric where they run on the switches), and with {@code nice=N},
+     * which runs it under {@code nice -n N} (simulated agents that yield the shared cores to the daemon whenever it
+     * needs them, and use them otherwise).
      */
     private static List<String> jar(String heap, List<String> args) {
         List<String> cmd = new ArrayList<>();
         List<String> options = new ArrayList<>(List.of(heap.trim().split("\\s+")));
-        if (!options.isEmpty() && options.get(0).startsWith("cpus=")) {
-            cmd.addAll(List.of("taskset", "-c", options.remove(0).substring("cpus=".length())));
+        while (!options.isEmpty() && (options.get(0).startsWith("cpus=") || options.get(0).startsWith("nice="))) {
+            String o = options.remove(0);
+            cmd.addAll(o.startsWith("cpus=") ? List.of("taskset", "-c", o.substring("cpus=".length()))
+                    : List.of("nice", "-n", o.substring("nice=".length())));
         }
         cmd.add(java());
         cmd.addAll(options);
