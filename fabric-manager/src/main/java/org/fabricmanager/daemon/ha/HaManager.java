@@ -284,9 +284,12 @@ public final class HaManager implements AutoCloseable {
      * or its campaign failed), and else leaves it to the election timeout.
      */
     private void leaderGone(LeaderWatch.Target leader) {
+        int rank = campaignRank(node.peers().keySet(), leader.leaderId(), node.nodeId());
+        if (rank == 0) {
+            campaigned = leader; // before goneLeader: the role loop must not campaign for it as well
+        }
         goneAtNanos = System.nanoTime();
         goneLeader = leader;
-        int rank = campaignRank(node.peers().keySet(), leader.leaderId(), node.nodeId());
         if (rank == 0) {
             campaign(leader, "at once");
         } else {
