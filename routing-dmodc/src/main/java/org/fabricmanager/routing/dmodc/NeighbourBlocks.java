@@ -272,12 +272,16 @@ final class NeighbourBlocks {
             } else {
                 boolean modeUnreached = profiles.mode(s) == CostTable.INFINITE;
                 if (modeUnreached) {
-                    setRange(mine, 0, leaves, true);
+                    BitRanges.set(mine, 0, leaves);
                 }
                 for (int g = 0; g < segments.length; g += 3) {
                     boolean inf = segments[g + 2] == CostTable.INFINITE;
                     if (inf != modeUnreached) {
-                        setRange(mine, segments[g], segments[g + 1], inf);
+                        if (inf) {
+                            BitRanges.set(mine, segments[g], segments[g + 1]);
+                        } else {
+                            BitRanges.clear(mine, segments[g], segments[g + 1]);
+                        }
                     }
                 }
             }
@@ -294,16 +298,6 @@ final class NeighbourBlocks {
             }
         }
         return unreached;
-    }
-
-    private static void setRange(long[] bits, int from, int to, boolean value) {
-        for (int l = from; l < to; l++) {
-            if (value) {
-                bits[l >>> 6] |= 1L << l;
-            } else {
-                bits[l >>> 6] &= ~(1L << l);
-            }
-        }
     }
 
     /** True when switch {@code s} is routed from shared sets. */

@@ -147,6 +147,8 @@ final class RouteFill {
         private int overlapCount;
         private boolean[] overlapFlag = new boolean[0];
         private final int[] state = new int[NeighbourBlocks.MAX_BLOCKS];
+        // blockSweep: each block's groups at its set's base for the own row's mode.
+        private final long[] modeGroups = new long[NeighbourBlocks.MAX_BLOCKS];
 
         // The open run: destinations [runFrom, runTo) sharing the candidates runMask.
         private int runFrom;
@@ -393,6 +395,10 @@ final class RouteFill {
             }
             for (int b = 0; b < nb; b++) {
                 cursor[b] = 0;
+                // A block at its set's base where the own row is at its mode (a level-2 switch's
+                // down block towards other pods) gives the same groups at every stretch: turned
+                // into groups once rather than per stretch.
+                modeGroups[b] = blocks.toGroups(b0 + b, blocks.rows(b0 + b).base(mode));
             }
             int run = 0;
             int p = 0;
@@ -436,7 +442,11 @@ final class RouteFill {
                     Arrays.fill(mask, 0, w, 0L);
                     for (int b = 0; b < nb; b++) {
                         SharedRows r = blocks.rows(b0 + b);
-                        place(b0 + b, state[b] < 0 ? r.base(v) : r.lessThan(state[b], v));
+                        if (state[b] < 0 && v == mode) {
+                            placeGroups(b0 + b, modeGroups[b]);
+                        } else {
+                            place(b0 + b, state[b] < 0 ? r.base(v) : r.lessThan(state[b], v));
+                        }
                     }
                     current[0] = v;
                     interval(row, p, next);
@@ -736,7 +746,11 @@ final class RouteFill {
 
         /** ORs block {@code b}'s mask (over its set's rows) into {@link #mask} at its groups. */
         private void place(int b, long rowsMask) {
-            long bits = blocks.toGroups(b, rowsMask);
+            placeGroups(b, blocks.toGroups(b, rowsMask));
+        }
+
+        /** ORs block {@code b}'s mask over its groups into {@link #mask} at its first group. */
+        private void placeGroups(int b, long bits) {
             if (bits == 0) {
                 return;
             }

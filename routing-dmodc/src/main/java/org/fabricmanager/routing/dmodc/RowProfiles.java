@@ -69,10 +69,17 @@ final class RowProfiles {
         int open = -1;
         int value = m;
         for (int l = 0; l < leaves; ) {
-            if (l + 8 <= leaves && open < 0
-                    && (((ByteLanes.get(c, row + l) ^ m8) + 0x7F7F7F7F7F7F7F7FL) & ByteLanes.HIGH) == 0) {
-                l += 8;
-                continue;
+            if (l + 8 <= leaves && open < 0) {
+                // High bit of each byte whose cost is not m (costs are at most 127: no carries).
+                long other = ((ByteLanes.get(c, row + l) ^ m8) + 0x7F7F7F7F7F7F7F7FL) & ByteLanes.HIGH;
+                if (other == 0) {
+                    l += 8;
+                    continue;
+                }
+                // Straight to the first leaf off m: the ones before it are at m with nothing open,
+                // where the loop below would only step on. A degraded row's one-leaf segments
+                // otherwise cost up to eight single steps each, each after a failed eight-leaf test.
+                l += Long.numberOfTrailingZeros(other) >>> 3;
             }
             int v = c[row + l];
             if (open >= 0 && v != value) {

@@ -197,7 +197,7 @@ final class SharedRows {
                     // read (mergeOver would drop or merge its intervals): not swept at all. On a
                     // plane's sets these are the ~100 destination leaves that lost their uplink of
                     // the plane, repeated in every member's row.
-                    if (unreached != null && Scratch.allSet(unreached, segments[g], segments[g + 1])) {
+                    if (unreached != null && BitRanges.allSet(unreached, segments[g], segments[g + 1])) {
                         continue;
                     }
                     x.events.add(segments[g], j, segments[g + 2], true);
@@ -252,16 +252,22 @@ final class SharedRows {
         long[] starts = x.startRows;
         Arrays.fill(off, 0, leaves, 0L);
         Arrays.fill(starts, 0, leaves, 0L);
+        // The cost each row starts a segment with, by leaf and row, written while the rows are
+        // marked and read back in leaf order: taking it from the cost table at each start read the
+        // table by column (a cache miss per read: a pod set's rows start about 3,000 segments at 5%
+        // of links removed), which was the largest part of building the 64 pod sets.
+        byte[] startCost = x.startCost;
         for (int j = 0; j < m; j++) {
             int u = members[j];
             long bit = 1L << j;
             int[] segments = profiles.segments(u);
             if (segments != null) {
                 for (int g = 0; g < segments.length; g += 3) {
-                    if (unreached != null && Scratch.allSet(unreached, segments[g], segments[g + 1])) {
+                    if (unreached != null && BitRanges.allSet(unreached, segments[g], segments[g + 1])) {
                         continue;
                     }
                     starts[segments[g]] |= bit;
+                    startCost[(segments[g] << 6) + j] = (byte) segments[g + 2];
                     for (int l = segments[g]; l < segments[g + 1]; l++) {
                         off[l] |= bit;
                     }
@@ -275,6 +281,7 @@ final class SharedRows {
                         off[l] |= bit;
                         if (l == 0 || c[row + l - 1] != v) {
                             starts[l] |= bit;
+                            startCost[(l << 6) + j] = (byte) v;
                         }
                     }
                 }
@@ -297,7 +304,7 @@ final class SharedRows {
             if (active != 0) {
                 for (long bits = started; bits != 0; bits &= bits - 1) {
                     int j = Long.numberOfTrailingZeros(bits);
-                    x.cost[j] = c[members[j] * leaves + l];
+                    x.cost[j] = startCost[(l << 6) + j];
                 }
                 x.open(l, active);
             }
@@ -342,11 +349,14 @@ final class SharedRows {
 
         final long[] offRows;
         final long[] startRows;
+        /** {@link #sweepLeaves}: the cost row {@code j} starts a segment with at leaf {@code l}, at {@code 64 l + j}. */
+        final byte[] startCost;
 
         Scratch(int leaves) {
             events = new BoundaryEvents(leaves);
             offRows = new long[leaves];
             startRows = new long[leaves];
+            startCost = new byte[leaves * MAX_MEMBERS];
         }
 
         void reset() {
@@ -389,12 +399,12 @@ final class SharedRows {
             int out = 0;
             int entriesOut = 0;
             for (int i = 0; i < intervals; i++) {
-                if (allSet(unreached, from[i], to[i])) {
+                if (BitRanges.allSet(unreached, from[i], to[i])) {
                     continue;
                 }
                 int e0 = entryStart[i];
                 int e1 = entryStart[i + 1];
-                if (out > 0 && allSet(unreached, to[out - 1], from[i])
+                if (out > 0 && BitRanges.allSet(unreached, to[out - 1], from[i])
                         && sameEntries(entryStart[out - 1], entriesOut, e0, e1)) {
                     to[out - 1] = to[i];
                     continue;
@@ -420,16 +430,6 @@ final class SharedRows {
             }
             for (int k = 0; k < a1 - a0; k++) {
                 if (entryMember[a0 + k] != entryMember[b0 + k] || entryCost[a0 + k] != entryCost[b0 + k]) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** True when every bit of {@code [from, to)} is set (an empty range included). */
-        static boolean allSet(long[] bits, int from, int to) {
-            for (int l = from; l < to; l++) {
-                if ((bits[l >>> 6] & (1L << l)) == 0) {
                     return false;
                 }
             }

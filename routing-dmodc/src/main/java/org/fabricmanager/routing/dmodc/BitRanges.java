@@ -1,0 +1,77 @@
+package org.fabricmanager.routing.dmodc;
+
+/**
+ * Ranges of bits in a bit set over the leaves ({@code long[]}, bit {@code l} of word
+ * {@code l >>> 6}), a word at a time. The sets of leaves that no switch asking a {@link SharedRows}
+ * set reaches are built and queried range by range: once per segment of every row profile, about
+ * half a million segments per routing with 5% of the links of a 65,536-node fabric removed, where a
+ * loop over single bits cost a few milliseconds of the preprocessing's serial part.
+ */
+final class BitRanges {
+    private BitRanges() {
+    }
+
+    /** Sets the bits {@code [from, to)} (nothing when {@code from >= to}). */
+    static void set(long[] bits, int from, int to) {
+        if (from >= to) {
+            return;
+        }
+        int first = from >>> 6;
+        int last = (to - 1) >>> 6;
+        long low = -1L << from; // Java shifts by the low six bits: bits from (from mod 64) upwards
+        long high = -1L >>> -to; // bits below (to mod 64), or all when to is a multiple of 64
+        if (first == last) {
+            bits[first] |= low & high;
+            return;
+        }
+        bits[first] |= low;
+        for (int w = first + 1; w < last; w++) {
+            bits[w] = -1L;
+        }
+        bits[last] |= high;
+    }
+
+    /** Clears the bits {@code [from, to)} (nothing when {@code from >= to}). */
+    static void clear(long[] bits, int from, int to) {
+        if (from >= to) {
+            return;
+        }
+        int first = from >>> 6;
+        int last = (to - 1) >>> 6;
+        long low = -1L << from;
+        long high = -1L >>> -to;
+        if (first == last) {
+            bits[first] &= ~(low & high);
+            return;
+        }
+        bits[first] &= ~low;
+        for (int w = first + 1; w < last; w++) {
+            bits[w] = 0L;
+        }
+        bits[last] &= ~high;
+    }
+
+    /** True when every bit of {@code [from, to)} is set (an empty range included). */
+    static boolean allSet(long[] bits, int from, int to) {
+        if (from >= to) {
+            return true;
+        }
+        int first = from >>> 6;
+        int last = (to - 1) >>> 6;
+        long low = -1L << from;
+        long high = -1L >>> -to;
+        if (first == last) {
+            long range = low & high;
+            return (bits[first] & range) == range;
+        }
+        if ((bits[first] & low) != low) {
+            return false;
+        }
+        for (int w = first + 1; w < last; w++) {
+            if (bits[w] != -1L) {
+                return false;
+            }
+        }
+        return (bits[last] & high) == high;
+    }
+}
