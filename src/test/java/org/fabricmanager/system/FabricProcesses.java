@@ -59,6 +59,19 @@ final class FabricProcesses implements AutoCloseable {
         this.http = (ssl == null ? b : b.sslContext(ssl)).build();
     }
 
+    /** The switches' GUIDs dealt round-robin into {@code n} lists, one per {@code simulate --only} process. */
+    static List<List<String>> split(org.fabricmanager.topology.Fabric fabric, int n) {
+        List<List<String>> parts = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            parts.add(new ArrayList<>());
+        }
+        int next = 0;
+        for (org.fabricmanager.topology.FabricSwitch s : fabric.switches()) {
+            parts.get(next++ % n).add(org.fabricmanager.topology.Guids.format(s.guid()));
+        }
+        return parts;
+    }
+
     static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }

@@ -13,7 +13,6 @@ import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
-import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.Test;
@@ -74,14 +73,7 @@ class TlsProductionShapeBenchmark {
                 SPEC, fabric.switches().size(), SIMULATORS, REPEATS, work);
         System.out.printf("machine: %d cores; load before: %s%n", Runtime.getRuntime().availableProcessors(), load());
 
-        List<List<String>> parts = new ArrayList<>();
-        for (int i = 0; i < SIMULATORS; i++) {
-            parts.add(new ArrayList<>());
-        }
-        int next = 0;
-        for (FabricSwitch s : fabric.switches()) {
-            parts.get(next++ % SIMULATORS).add(Guids.format(s.guid()));
-        }
+        List<List<String>> parts = FabricProcesses.split(fabric, SIMULATORS);
         List<Start> starts = new ArrayList<>();
         // a warm-up of each first (page cache, JIT of the JDK's TLS in a fresh JVM is part of every run anyway)
         for (int round = -1; round < REPEATS; round++) {
@@ -118,18 +110,8 @@ class TlsProductionShapeBenchmark {
         Path dir = work.resolve(mode + "-" + (round + 1));
         Files.createDirectories(dir);
         Path config = dir.resolve("fabric-manager.yaml");
-        Files.writeString(config, """
-                fabric:
-                  expectedPgft: "%s"
-                discovery:
-                  settleMs: 1000
-                  maxWaitMs: 120000
-                state:
-                  directory: "%s"
-                security:
-                %s
-                """.formatted(SPEC, dir.resolve("state"), tls ? "  pkiDirectory: \"" + pkiDir + "\"\n  tlsProvider: " + provider
-                        : "  insecure: true"));
+        Files.writeString(config, config(SPEC, dir.resolve("state"), tls ? "  pkiDirectory: \"" + pkiDir + "\"\n  tlsProvider: "
+                + provider : "  insecure: true"));
         try (FabricProcesses fp = new FabricProcesses(dir)) {
             fp.startDaemon(config, "-Xmx2g");
             long startedFallback = System.currentTimeMillis(); // if STARTED has left the event buffer (a storm's events)
@@ -159,6 +141,21 @@ class TlsProductionShapeBenchmark {
                     TlsAdmissionIT.value(metrics, "fabric_southbound_rejected_total", "reason=\"timeout\""),
                     TlsAdmissionIT.value(metrics, "fabric_southbound_rejected_total", "reason=\"busy\""));
         }
+    }
+
+    /** The daemon's configuration of these benchmarks: {@code security} is the section's lines, indented. */
+    static String config(String spec, Path state, String security) {
+        return """
+                fabric:
+                  expectedPgft: "%s"
+                discovery:
+                  settleMs: 1000
+                  maxWaitMs: 120000
+                state:
+                  directory: "%s"
+                security:
+                %s
+                """.formatted(spec, state, security);
     }
 
     private static void summary(List<Start> starts, String mode) {

@@ -11,7 +11,6 @@ import java.util.Map;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
-import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.Test;
@@ -55,32 +54,15 @@ class TlsRestartBenchmark {
         pki.switchMaterials(switches, Duration.ofDays(2), Clock.systemUTC());
         Path state = work.resolve("state");
         Path config = work.resolve("fabric-manager.yaml");
-        Files.writeString(config, """
-                fabric:
-                  expectedPgft: "%s"
-                discovery:
-                  settleMs: 1000
-                  maxWaitMs: 120000
-                state:
-                  directory: "%s"
-                security:
-                  pkiDirectory: "%s"
-                  tlsProvider: openssl
-                """.formatted(SPEC, state, pkiDir));
+        Files.writeString(config, TlsProductionShapeBenchmark.config(SPEC, state, "  pkiDirectory: \"" + pkiDir
+                + "\"\n  tlsProvider: openssl"));
         System.out.printf("TLS daemon restart: %s, %d switches, %d simulate processes, %d repeats; load before: %s%n",
                 SPEC, fabric.switches().size(), SIMULATORS, REPEATS, load());
         List<Restart> restarts = new ArrayList<>();
         try (FabricProcesses fp = new FabricProcesses(work)) {
             fp.startDaemon(config, "-Xmx2g");
             int port = fp.southboundPort();
-            List<List<String>> parts = new ArrayList<>();
-            for (int i = 0; i < SIMULATORS; i++) {
-                parts.add(new ArrayList<>());
-            }
-            int next = 0;
-            for (FabricSwitch s : fabric.switches()) {
-                parts.get(next++ % SIMULATORS).add(Guids.format(s.guid()));
-            }
+            List<List<String>> parts = FabricProcesses.split(fabric, SIMULATORS);
             for (int i = 0; i < SIMULATORS; i++) {
                 fp.startSimulator("sim-" + i, "-Xmx1g", List.of("--pgft", SPEC, "--only", String.join(",", parts.get(i)),
                         "--pki", pkiDir.toString(), "--tls-provider", "openssl"));

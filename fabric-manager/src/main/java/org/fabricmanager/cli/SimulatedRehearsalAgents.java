@@ -13,12 +13,12 @@ import org.fabricmanager.topology.PgftSpec;
 /** A standby's rehearsal agents: the simulator's agents of the expected fabric, on one event-loop thread. */
 final class SimulatedRehearsalAgents implements RehearsalAgents {
     @Override
-    public AutoCloseable start(PgftSpec spec, InetSocketAddress southbound, LongFunction<TlsMaterial> identity,
-                               TlsProvider provider) {
+    public Running start(PgftSpec spec, InetSocketAddress southbound, LongFunction<TlsMaterial> identity,
+                         TlsProvider provider) {
         AgentSettings base = AgentSettings.defaults(southbound).withTlsProvider(provider);
         FabricSimulator sim = new FabricSimulator(PgftGenerator.generate(spec), guid -> base.withTls(identity.apply(guid)),
                 null, 1, null, 1L);
         sim.start();
-        return sim;
+        return sim::close;
     }
 }

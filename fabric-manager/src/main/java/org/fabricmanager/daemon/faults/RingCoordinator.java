@@ -21,6 +21,7 @@ import org.fabricmanager.detector.overlay.Overlay;
 import org.fabricmanager.detector.RingDetector;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.StartMode;
+import org.fabricmanager.detector.VacantAddress;
 import org.fabricmanager.detector.netty.NettyRingDetector;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.Message;
@@ -131,7 +132,7 @@ public final class RingCoordinator implements AutoCloseable {
             if (vacantGuids.contains(guid)) {
                 dead.add(g.size());
                 g.add(guid);
-                a.add(org.fabricmanager.detector.VacantAddress.of(g.size() - 1));
+                a.add(VacantAddress.of(g.size() - 1));
                 continue;
             }
             InetSocketAddress endpoint = endpoints.get(guid);
@@ -141,7 +142,7 @@ public final class RingCoordinator implements AutoCloseable {
                 // session's address and the default port) was the same for every such agent behind one address,
                 // and all but the first were left out of the epoch for good (DetectorProcessesIT, once in four runs)
                 g.add(guid);
-                a.add(org.fabricmanager.detector.VacantAddress.of(g.size() - 1));
+                a.add(VacantAddress.of(g.size() - 1));
                 continue;
             }
             Long other = taken.putIfAbsent(endpoint, guid);

@@ -19,8 +19,6 @@ import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.topology.PgftSpec;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The part of a standby's rehearsal that has agents: the rehearsal's manager discovers the expected fabric from an
@@ -34,7 +32,6 @@ import org.slf4j.LoggerFactory;
  * to {@link #MAX_ENTRIES} table entries are rehearsed so (every table is pushed once, in memory).
  */
 final class AgentRehearsal {
-    private static final Logger LOG = LoggerFactory.getLogger(AgentRehearsal.class);
     /** Switches x end nodes of the largest fabric rehearsed with agents: 768 x 4,096 is 3.1 million. */
     static final long MAX_ENTRIES = 8L << 20;
     /** The rehearsal gives up waiting for convergence after this long (a busy host): what ran is compiled anyway. */
@@ -74,7 +71,7 @@ final class AgentRehearsal {
                 converged.countDown();
             }
         }), DaemonMetrics.newRegistry(), null);
-        try (AutoCloseable running = agents.start(spec, new java.net.InetSocketAddress("127.0.0.1",
+        try (RehearsalAgents.Running running = agents.start(spec, new java.net.InetSocketAddress("127.0.0.1",
                 manager.southboundAddress().getPort()), guid -> {
                     if (ca == null) {
                         return null;
@@ -83,11 +80,6 @@ final class AgentRehearsal {
                     return new TlsMaterial(List.of(c.certificate()), c.key(), List.of(ca.certificate()));
                 }, real.tlsProvider())) {
             return converged.await(BUDGET_MS, TimeUnit.MILLISECONDS);
-        } catch (IOException | RuntimeException | InterruptedException e) {
-            throw e;
-        } catch (Exception e) {
-            LOG.debug("ha: closing the rehearsal's agents: {}", e.toString());
-            return false;
         } finally {
             manager.close();
         }

@@ -267,13 +267,8 @@ public final class HaManager implements AutoCloseable {
         if (!"FOLLOWER".equals(v.role()) || v.leaderId() == null || v.leaderId().equals(node.nodeId())) {
             return null;
         }
-        String address = node.peers().get(v.leaderId());
-        if (address == null) {
-            return null;
-        }
-        int colon = address.lastIndexOf(':');
-        return new LeaderWatch.Target(v.leaderId(), v.term(),
-                new java.net.InetSocketAddress(hostOf(address), Integer.parseInt(address.substring(colon + 1))));
+        java.net.InetSocketAddress address = node.raftAddress(v.leaderId());
+        return address == null ? null : new LeaderWatch.Target(v.leaderId(), v.term(), address);
     }
 
     /**
@@ -327,34 +322,30 @@ public final class HaManager implements AutoCloseable {
     }
 
     /**
-     * This member's place among those that may campaign when {@code gone} leaves: 0 for the next id after it in sorted
-     * order (wrapping around), 1 for the one after, and so on.
+     * The members that may campaign when {@code gone} leaves, in their order: the ids after it in sorted order,
+     * wrapping around (the same order on every member).
      */
-    static int campaignRank(java.util.Collection<String> ids, String gone, String self) {
+    static List<String> campaignOrder(java.util.Collection<String> ids, String gone) {
         List<String> sorted = new ArrayList<>(new java.util.TreeSet<>(ids));
         int at = sorted.indexOf(gone);
-        int rank = 0;
-        for (int i = 1; i < sorted.size(); i++) {
-            String next = sorted.get(Math.floorMod(at + i, sorted.size()));
-            if (next.equals(self)) {
-                return rank;
-            }
-            rank++;
-        }
-        return rank;
-    }
-
-    /** The member that campaigns when {@code gone} leaves: the next id after it, in sorted order, wrapping around. */
-    static String campaigner(java.util.Collection<String> ids, String gone) {
-        List<String> sorted = new ArrayList<>(new java.util.TreeSet<>(ids));
-        int at = sorted.indexOf(gone);
-        for (int i = 1; i < sorted.size(); i++) {
+        List<String> order = new ArrayList<>(sorted.size());
+        for (int i = 1; i <= sorted.size(); i++) {
             String next = sorted.get(Math.floorMod(at + i, sorted.size()));
             if (!next.equals(gone)) {
-                return next;
+                order.add(next);
             }
         }
-        return null;
+        return order;
+    }
+
+    /** This member's place in {@link #campaignOrder}: 0 campaigns at once. */
+    static int campaignRank(java.util.Collection<String> ids, String gone, String self) {
+        return campaignOrder(ids, gone).indexOf(self);
+    }
+
+    /** The member that campaigns at once when {@code gone} leaves. */
+    static String campaigner(java.util.Collection<String> ids, String gone) {
+        return campaignOrder(ids, gone).get(0);
     }
 
     /**
@@ -423,7 +414,7 @@ public final class HaManager implements AutoCloseable {
         if (config.southbound().port() == 0 || config.rest().port() == 0) {
             return Optional.empty();
         }
-        String raftHost = hostOf(node.peers().get(node.nodeId()));
+        String raftHost = node.raftAddress(node.nodeId()).getHostString();
         String scheme = config.rest().tls() == null ? "http" : "https";
         return Optional.of(new LeaderEndpoints(node.nodeId(), daemonTerm,
                 bracket(advertised(config.southbound().bind(), raftHost)) + ":" + config.southbound().port(),
@@ -432,17 +423,12 @@ public final class HaManager implements AutoCloseable {
 
     /** Where the running manager serves, as standbys and agents are told. */
     private LeaderEndpoints endpoints() {
-        String raftHost = hostOf(node.peers().get(node.nodeId()));
+        String raftHost = node.raftAddress(node.nodeId()).getHostString();
         String sbHost = advertised(daemon.southboundAddress().getHostString(), raftHost);
         String restHost = advertised(daemon.restAddress().getHostString(), raftHost);
         return new LeaderEndpoints(node.nodeId(), daemonTerm, bracket(sbHost) + ":"
                 + daemon.southboundAddress().getPort(), daemon.restUrl().substring(0, daemon.restUrl().indexOf("://") + 3)
                 + bracket(restHost) + ":" + daemon.restAddress().getPort());
-    }
-
-    private static String hostOf(String hostPort) {
-        String h = hostPort.substring(0, hostPort.lastIndexOf(':'));
-        return h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
     }
 
     private static String advertised(String bind, String raftHost) {

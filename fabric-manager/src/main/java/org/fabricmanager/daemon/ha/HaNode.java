@@ -72,6 +72,8 @@ final class HaNode implements AutoCloseable {
     private final long writeTimeoutMs;
     private final StateDirectoryMachine machine;
     private final Map<String, String> peers;
+    /** Every member's Raft address, unresolved (a standby resolves its leader's when it connects to it). */
+    private final Map<String, java.net.InetSocketAddress> raftAddresses;
     private final CommitStats commits = new CommitStats();
     private final RaftRefusals refusals;
 
@@ -91,6 +93,9 @@ final class HaNode implements AutoCloseable {
         this.nodeId = ha.nodeId();
         this.self = RaftPeerId.valueOf(nodeId);
         this.peers = Map.copyOf(ha.peerAddresses());
+        Map<String, java.net.InetSocketAddress> raft = new java.util.HashMap<>();
+        peers.forEach((id, hostPort) -> raft.put(id, parseRaftAddress(hostPort)));
+        this.raftAddresses = Map.copyOf(raft);
         this.machine = new StateDirectoryMachine(stateDirectory, changed);
         List<RaftPeer> peers = new ArrayList<>();
         String own = null;
@@ -146,6 +151,21 @@ final class HaNode implements AutoCloseable {
     /** Every member's id and Raft address, as configured. */
     Map<String, String> peers() {
         return peers;
+    }
+
+    /** Member {@code id}'s Raft address, unresolved ({@code null} for no member). */
+    java.net.InetSocketAddress raftAddress(String id) {
+        return raftAddresses.get(id);
+    }
+
+    /** {@code HOST:PORT} of {@code ha.peers} ({@code [v6]:PORT} too) as an unresolved address. */
+    static java.net.InetSocketAddress parseRaftAddress(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        String host = hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return java.net.InetSocketAddress.createUnresolved(host, Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
     /** The endpoints the active manager of {@code term} committed, if {@code leaderId} did so in that term. */

@@ -44,7 +44,7 @@ final class LeaderWatch implements AutoCloseable {
         void gone(Target leader);
     }
 
-    /** The leader of {@code term} and its Raft port. */
+    /** The leader of {@code term} and its Raft port (resolved or not). */
     record Target(String leaderId, long term, InetSocketAddress raftAddress) {
         Target {
             Objects.requireNonNull(leaderId);
@@ -94,14 +94,17 @@ final class LeaderWatch implements AutoCloseable {
                 t = target;
             }
             Socket s = new Socket();
+            // resolved at each connect, as the Raft transport does: a name in ha.peers may move
+            InetSocketAddress to = t.raftAddress().isUnresolved()
+                    ? new InetSocketAddress(t.raftAddress().getHostString(), t.raftAddress().getPort()) : t.raftAddress();
             try {
                 s.setTcpNoDelay(true);
-                s.connect(t.raftAddress(), CONNECT_TIMEOUT_MS);
+                s.connect(to, CONNECT_TIMEOUT_MS);
             } catch (ConnectException e) {
                 closeQuietly(s);
                 if (t.equals(accepted) && refused(e)) {
                     LOG.info("ha: leader {} of term {} is gone: its Raft port {} closed the watch's connection and now refuses"
-                            + " new ones (its process ended)", t.leaderId(), t.term(), t.raftAddress());
+                            + " new ones (its process ended)", t.leaderId(), t.term(), to);
                     listener.gone(t);
                     awaitOtherThan(t, 0);
                 } else {

@@ -52,9 +52,9 @@ final class ManagerRehearsal {
     }
 
     /**
-     * As {@link #run(DaemonConfig)}, then, when {@code agents} is given and the fabric is small enough
-     * ({@link AgentRehearsal}), a second manager on the same copy discovers the expected fabric from in-process
-     * agents and converges, so that a takeover also runs the sessions' and discovery's code compiled.
+     * As {@link #run(DaemonConfig)}; when {@code agents} is given and the fabric is small enough
+     * ({@link AgentRehearsal}), the rehearsal's manager also discovers the expected fabric from in-process agents and
+     * converges, so that a takeover also runs the sessions' and discovery's code compiled.
      */
     static long run(DaemonConfig config, RehearsalAgents agents) {
         long begin = System.nanoTime();
@@ -63,14 +63,16 @@ final class ManagerRehearsal {
             copy = Files.createTempDirectory("fm-ha-rehearsal");
             copyStateFiles(config.state().path(), copy);
             DaemonConfig scratch = scratch(config, copy);
-            FabricManagerDaemon d = FabricManagerDaemon.start(scratch, List.of(), DaemonMetrics.newRegistry(), null);
-            d.close();
             if (AgentRehearsal.applies(config, agents)) {
+                // its manager's start is the rehearsal's start as well
                 long agentsBegin = System.nanoTime();
                 boolean converged = AgentRehearsal.run(scratch, copy, agents);
                 LOG.info("ha: rehearsal with an agent per switch of {}: {} in {} ms", config.fabric().expectedSpec(),
                         converged ? "converged" : "not converged (stopped there: what ran is compiled)",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - agentsBegin));
+            } else {
+                FabricManagerDaemon d = FabricManagerDaemon.start(scratch, List.of(), DaemonMetrics.newRegistry(), null);
+                d.close();
             }
             warmTls(config.security());
             return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);

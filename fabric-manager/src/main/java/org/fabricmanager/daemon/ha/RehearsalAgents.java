@@ -19,6 +19,12 @@ public interface RehearsalAgents {
      *
      * @return closes every agent it started
      */
-    AutoCloseable start(PgftSpec spec, InetSocketAddress southbound, LongFunction<TlsMaterial> identity,
-                        TlsProvider provider);
+    Running start(PgftSpec spec, InetSocketAddress southbound, LongFunction<TlsMaterial> identity, TlsProvider provider);
+
+    /** Agents started for a rehearsal. */
+    interface Running extends AutoCloseable {
+        /** Stops every agent. */
+        @Override
+        void close();
+    }
 }

@@ -2,7 +2,6 @@ package org.fabricmanager.daemon.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,18 +35,7 @@ class HaNodeCampaignTest {
 
     @Test
     void theMemberThatCampaignsForAGoneLeaderLeadsTheNextTerm() throws Exception {
-        List<String> peers = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                peers.add("n" + (i + 1) + "=127.0.0.1:" + s.getLocalPort());
-            }
-        }
-        for (int i = 0; i < 3; i++) {
-            DaemonConfig.Ha ha = new DaemonConfig.Ha(true, "n" + (i + 1), peers, ELECTION_MS, 1_000);
-            HaNode n = new HaNode(ha, Files.createDirectories(dir.resolve("n" + (i + 1))), null, () -> { });
-            nodes.add(n);
-            n.start();
-        }
+        HaMembers.start(dir, ELECTION_MS, nodes, new org.fabricmanager.pki.TlsMaterial[3]);
         HaNode leader = awaitLeader(nodes);
         long term = leader.view().term();
         leader.write(term, LeaderEndpoints.FILE, "before".getBytes(StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.fabricmanager.daemon.config.ConfigException;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.ManagerPeerTrust;
@@ -136,19 +134,7 @@ class RaftTransportTlsTest {
     }
 
     private void start(TlsMaterial... materials) throws Exception {
-        List<String> peers = new ArrayList<>();
-        for (int i = 0; i < materials.length; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                peers.add("n" + (i + 1) + "=127.0.0.1:" + s.getLocalPort());
-            }
-        }
-        for (int i = 0; i < materials.length; i++) {
-            DaemonConfig.Ha ha = new DaemonConfig.Ha(true, "n" + (i + 1), peers, ELECTION_MS, 1_000);
-            Path state = Files.createDirectories(dir.resolve("n" + (i + 1)));
-            HaNode n = new HaNode(ha, state, materials[i], () -> { });
-            nodes.add(n);
-            n.start();
-        }
+        HaMembers.start(dir, ELECTION_MS, nodes, materials);
     }
 
     private static HaNode awaitLeader(List<HaNode> among) throws Exception {
