@@ -65,6 +65,8 @@ public final class RingMember {
     private final long pauseThreshold;
     private final long startupGrace;
     private final boolean lifeguard;
+    /** The member told of each suspicion this member starts ({@link RingParameters#witness()}), or NONE. */
+    private final int witness;
     private final LocalHealth health;
     private final ArrayDeque<PendingCheck> pendingChecks = new ArrayDeque<>();
     private final BroadcastRelay relay;
@@ -132,6 +134,7 @@ public final class RingMember {
         this.pauseThreshold = parameters.pauseThresholdNanos();
         this.startupGrace = parameters.startupGraceNanos();
         this.lifeguard = parameters.lifeguard();
+        this.witness = parameters.witness() < size ? parameters.witness() : NONE;
         // a timer later than half a heartbeat period is evidence; one calm δ forgives a point
         this.health = new LocalHealth(lifeguard ? MAX_HEALTH_SCORE : 0, Math.max(1, eta / 2), delta);
         this.startMode = Objects.requireNonNull(startMode, "startMode");
@@ -582,6 +585,13 @@ public final class RingMember {
         log.debug("member {}: suspects member {} (incarnation {}) after {} ms of silence; asks it to refute", self,
                 emitter, suspectingIncarnation, millis(now - lastHeardFromEmitter));
         transport.send(emitter, new Suspicion(self, incarnation, Suspicion.Kind.SUSPECT, emitter, suspectingIncarnation));
+        if (witness == self) {
+            notifyListener(new DetectorEvent.MemberSuspected(emitter, suspectingIncarnation, self));
+        } else if (witness != NONE && witness != emitter) {
+            // the witness (the fabric manager) checks the suspect its own way meanwhile; one datagram, not repeated:
+            // a lost notice costs only the head start
+            transport.send(witness, new Suspicion(self, incarnation, Suspicion.Kind.NOTICE, emitter, suspectingIncarnation));
+        }
         // Confirmations only shorten the wait above δ, which a healthy member does not have: it asks no one.
         int[] candidates = health.score() == 0 ? new int[0] : new int[] {observer, view.previousLive(emitter)};
         for (int h : candidates) {
@@ -641,7 +651,23 @@ public final class RingMember {
                 }
             }
             case CONFIRM -> confirmed(from, s.member(), s.incarnation());
+            case NOTICE -> noticed(from, s.member(), s.incarnation());
         }
+    }
+
+    /**
+     * A member began suspecting {@code suspect}: told to the listener when this member is the ring's witness and
+     * {@code from} is the suspect's observer in this view (any other member has no business suspecting it, and a
+     * member can only ever cause notices about its own emitter), about the suspect's current incarnation.
+     */
+    private void noticed(int from, int suspect, long suspectIncarnation) {
+        if (witness != self || suspect == self || suspect == from || view.isDead(suspect)
+                || view.nextLive(suspect) != from || view.incarnation(suspect) > suspectIncarnation) {
+            log.debug("member {}: notice from member {} about member {}@{} ignored", self, from, suspect,
+                    suspectIncarnation);
+            return;
+        }
+        notifyListener(new DetectorEvent.MemberSuspected(suspect, suspectIncarnation, from));
     }
 
     /**

@@ -29,9 +29,15 @@ import java.util.Objects;
  *                          after δ·(1 + its own lateness score) of silence unless it answered, shortened
  *                          down to δ by the helpers' confirmations. Local to one member; false gives the
  *                          SC'16 behaviour (dead after δ of silence, no suspicion phase) for comparison
+ * @param witness           the member told whenever a member starts suspecting its emitter (a {@code NOTICE}, sent
+ *                          with the suspect's {@code SUSPECT}), or -1 for none. In a fabric manager's ring it is
+ *                          member 0, the daemon's own member: the daemon then asks the suspect's agent for a sign of
+ *                          life and prepares the routing without it during the second half of δ, instead of after
+ *                          the verdict. The witness takes a notice only from the suspect's observer in its view.
+ *                          The same on every member of a ring (a member whose witness differs ignores notices)
  */
 public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeout, Overlay overlay,
-                             Duration pauseThreshold, Duration startupGrace, boolean lifeguard) {
+                             Duration pauseThreshold, Duration startupGrace, boolean lifeguard, int witness) {
 
     public RingParameters {
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
@@ -54,6 +60,15 @@ public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeo
             throw new IllegalArgumentException("start-up grace " + startupGrace
                     + " must be at least twice the suspicion timeout " + suspicionTimeout);
         }
+        if (witness < -1) {
+            throw new IllegalArgumentException("witness must be a member index or -1 for none, got " + witness);
+        }
+    }
+
+    /** Parameters without a witness. */
+    public RingParameters(Duration heartbeatInterval, Duration suspicionTimeout, Overlay overlay, Duration pauseThreshold,
+                          Duration startupGrace, boolean lifeguard) {
+        this(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, startupGrace, lifeguard, -1);
     }
 
     /** Parameters with local health and refutable suspicion on. */
@@ -69,12 +84,19 @@ public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeo
 
     /** The same parameters with another start-up grace. */
     public RingParameters withStartupGrace(Duration grace) {
-        return new RingParameters(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, grace, lifeguard);
+        return new RingParameters(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, grace, lifeguard,
+                witness);
     }
 
     /** The same parameters with local health and refutable suspicion on or off. */
     public RingParameters withLifeguard(boolean on) {
-        return new RingParameters(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, startupGrace, on);
+        return new RingParameters(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, startupGrace, on, witness);
+    }
+
+    /** The same parameters with another witness of suspicions (a member index, or -1 for none). */
+    public RingParameters withWitness(int member) {
+        return new RingParameters(heartbeatInterval, suspicionTimeout, overlay, pauseThreshold, startupGrace, lifeguard,
+                member);
     }
 
     /** Parameters with the pause threshold set to one heartbeat interval. */

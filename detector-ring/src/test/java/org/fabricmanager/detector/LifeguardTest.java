@@ -30,7 +30,11 @@ class LifeguardTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     private RingMember running(int self, int n) {
-        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.BMG);
+        return running(self, n, -1);
+    }
+
+    private RingMember running(int self, int n, int witness) {
+        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.BMG).withWitness(witness);
         RingMember m = new RingMember(self, n, p, StartMode.BOOTSTRAP, net, events::add, new DetectorMetrics(registry));
         m.start();
         return m;
@@ -271,5 +275,68 @@ class LifeguardTest {
         net.advanceTo(t + DELTA);
         assertThat(events).containsExactly(new MemberFailed(2, 0));
         assertThat(net.sentOf(Suspicion.class)).isEmpty();
+    }
+
+    @Test
+    void anObserverTellsTheWitnessOnceWhenItStartsSuspectingAndTheVerdictStaysAtDelta() {
+        RingMember m = running(3, 8, 0);
+        heartbeats(m, 2, 500 * MS);
+        net.sent.clear();
+        net.advanceTo(550 * MS);
+        assertThat(recipients(Kind.NOTICE)).containsExactly(0);
+        assertThat(suspicions(Kind.NOTICE)).containsExactly(new Suspicion(3, 0, Kind.NOTICE, 2, 0));
+        net.advanceTo(599 * MS);
+        assertThat(recipients(Kind.NOTICE)).as("not repeated with the SUSPECTs").containsExactly(0);
+        assertThat(events).isEmpty();
+        net.advanceTo(600 * MS);
+        assertThat(events).containsExactly(new MemberFailed(2, 0));
+    }
+
+    @Test
+    void withoutAWitnessNobodyIsNoticed() {
+        RingMember m = running(3, 8);
+        heartbeats(m, 2, 500 * MS);
+        net.advanceTo(600 * MS);
+        assertThat(suspicions(Kind.NOTICE)).isEmpty();
+        assertThat(events).containsExactly(new MemberFailed(2, 0));
+    }
+
+    @Test
+    void theWitnessTellsItsListenerOnlyOfNoticesFromTheSuspectsObserverAboutItsCurrentIncarnation() {
+        RingMember witness = running(0, 8, 0);
+        heartbeats(witness, 7, 20 * MS);
+        witness.deliver(new Suspicion(5, 0, Kind.NOTICE, 4, 0));
+        assertThat(events).as("member 5 observes 4").containsExactly(new DetectorEvent.MemberSuspected(4, 0, 5));
+        events.clear();
+        witness.deliver(new Suspicion(6, 0, Kind.NOTICE, 4, 0));
+        witness.deliver(new Suspicion(3, 0, Kind.NOTICE, 4, 0));
+        witness.deliver(new Suspicion(5, 0, Kind.NOTICE, 5, 0));
+        witness.deliver(new Suspicion(1, 0, Kind.NOTICE, 0, 0));
+        assertThat(events).as("not the observer, the suspect itself, or about the witness").isEmpty();
+        // member 4 is heard at incarnation 1 (it refuted someone's suspicion)
+        witness.deliver(new Suspicion(4, 1, Kind.ALIVE, 4, 1));
+        assertThat(witness.knownIncarnation(4)).isEqualTo(1);
+        events.clear();
+        witness.deliver(new Suspicion(5, 0, Kind.NOTICE, 4, 0));
+        assertThat(events).as("an incarnation the suspect already left").isEmpty();
+        witness.deliver(new Suspicion(5, 0, Kind.NOTICE, 4, 1));
+        assertThat(events).containsExactly(new DetectorEvent.MemberSuspected(4, 1, 5));
+    }
+
+    @Test
+    void aMemberThatIsNotTheWitnessIgnoresNotices() {
+        RingMember m = running(3, 8, 0);
+        m.deliver(new Suspicion(5, 0, Kind.NOTICE, 4, 0));
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aWitnessThatObservesTheSuspectItselfTellsItsListenerWithoutADatagram() {
+        RingMember m = running(0, 8, 0);
+        heartbeats(m, 7, 500 * MS);
+        net.sent.clear();
+        net.advanceTo(550 * MS);
+        assertThat(events).containsExactly(new DetectorEvent.MemberSuspected(7, 0, 0));
+        assertThat(suspicions(Kind.NOTICE)).isEmpty();
     }
 }

@@ -80,7 +80,9 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     public CompletionStage<Void> configured(SwitchAgent agent, RingAssignment ring) {
         RingParameters parameters = new RingParameters(Duration.ofMillis(ring.etaMs()), Duration.ofMillis(ring.deltaMs()),
                 ring.overlay() == Message.Overlay.HYPERCUBE ? Overlay.HYPERCUBE : Overlay.BMG,
-                Duration.ofMillis(ring.pauseMs()));
+                Duration.ofMillis(ring.pauseMs()))
+                // member 0 is the daemon's, the ring's witness: told when this member begins suspecting its emitter
+                .withWitness(org.fabricmanager.southbound.Protocol.DAEMON_RING_MEMBER);
         StartMode mode = ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP;
         if (mode == StartMode.BOOTSTRAP) {
             parameters = parameters.withStartupGrace(coldStartGrace(parameters.suspicionTimeout()));

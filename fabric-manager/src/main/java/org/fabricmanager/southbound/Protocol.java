@@ -34,6 +34,11 @@ public final class Protocol {
     public static final int FEATURE_DETECTOR_WINDOW = 2;
     /** Members a DETECTOR_WINDOW or DETECTOR_PEERS may carry (a window of up to 64 on each side and the agent). */
     public static final int MAX_DETECTOR_PEERS = 129;
+    /**
+     * The daemon's member's index in every ring epoch (section 3.12): the first, before the switches in ring order. It
+     * is the ring's witness: a member that begins suspecting its emitter tells it (a ring datagram, docs/detector.md).
+     */
+    public static final int DAEMON_RING_MEMBER = 0;
     /** Members one DETECTOR_LOOKUP may ask for. */
     public static final int MAX_LOOKUP_MEMBERS = 64;
     /**

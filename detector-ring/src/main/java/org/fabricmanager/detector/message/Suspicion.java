@@ -15,6 +15,9 @@ import java.util.Objects;
  *       (above the suspected one when it refuted).</li>
  *   <li>{@link Kind#CONFIRM}: a helper tells the observer that {@code member}@{@code incarnation} did
  *       not answer it either; independent confirmations shorten the suspicion.</li>
+ *   <li>{@link Kind#NOTICE}: the observer tells the ring's witness (the fabric manager's member) that it
+ *       began suspecting {@code member}@{@code incarnation}. Nothing is decided by it: the witness's
+ *       owner may start checking on its own, half a δ before any verdict.</li>
  * </ul>
  *
  * @param member     the suspected member (for ALIVE, the sender itself)
@@ -24,7 +27,7 @@ public record Suspicion(int from, long fromIncarnation, Kind kind, int member, l
 
     /** What a {@link Suspicion} message says. */
     public enum Kind {
-        SUSPECT, PROBE, ALIVE, CONFIRM
+        SUSPECT, PROBE, ALIVE, CONFIRM, NOTICE
     }
 
     public Suspicion {

@@ -255,12 +255,19 @@ public final class NettyRingDetector implements RingDetector {
 
     /**
      * Asks at once for the members a failure-free broadcast reaches from here (self ± 2^j, the neighbours of
-     * both overlays while nobody is dead), so that the first broadcast does not wait for lookups.
+     * both overlays while nobody is dead) and the ring's witness, so that the first broadcast or notice does not
+     * wait for lookups.
      */
     private void prefetchOverlayPeers() {
         int n = addresses.length;
         int[] ask = new int[64];
         int count = 0;
+        int witness = config.parameters().witness();
+        if (witness >= 0 && witness < n && addresses[witness] == null) {
+            // the witness is told of every suspicion this member starts: a notice must not wait for a lookup
+            askedNanos[witness] = System.nanoTime() | 1;
+            ask[count++] = witness;
+        }
         for (long step = 1; step < n && count + 2 <= ask.length; step <<= 1) {
             for (long peer : new long[] {config.self() + step, config.self() - step + n}) {
                 int p = (int) (peer % n);

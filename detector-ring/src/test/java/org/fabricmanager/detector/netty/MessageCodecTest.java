@@ -22,6 +22,7 @@ import org.fabricmanager.detector.message.NewObserver;
 import org.fabricmanager.detector.message.RingMessage;
 import org.fabricmanager.detector.message.StateKind;
 import org.fabricmanager.detector.message.StateSync;
+import org.fabricmanager.detector.message.Suspicion;
 import org.junit.jupiter.api.Test;
 
 class MessageCodecTest {
@@ -42,7 +43,12 @@ class MessageCodecTest {
                 new BroadcastCopy(5, 1, 6, 0, 42, 1, 8, new int[] {7, 100, 998}, new MemberFailed(7, 0)),
                 new BroadcastCopy(5, 1, 6, 0, 43, 0, 0, new int[0], new MemberRejoined(8, 3)),
                 new BroadcastCopy(5, 1, 6, 0, 44, 0, 2, new int[] {1}, new LinkDown(6, 0, 12, 1)),
-                new BroadcastCopy(5, 1, 6, 0, 45, 0, 3, new int[] {1}, new LinkUp(6, 0, 12, 2)));
+                new BroadcastCopy(5, 1, 6, 0, 45, 0, 3, new int[] {1}, new LinkUp(6, 0, 12, 2)),
+                new Suspicion(4, 1, Suspicion.Kind.SUSPECT, 3, 0),
+                new Suspicion(4, 1, Suspicion.Kind.PROBE, 3, 0),
+                new Suspicion(3, 1, Suspicion.Kind.ALIVE, 3, 1),
+                new Suspicion(5, 0, Suspicion.Kind.CONFIRM, 3, 0),
+                new Suspicion(4, 1, Suspicion.Kind.NOTICE, 3, 2));
     }
 
     private byte[] bytes(RingMessage m) {

@@ -25,6 +25,7 @@ import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.slf4j.Logger;
@@ -55,6 +56,8 @@ public final class FaultManager implements AutoCloseable {
     private final ReactionTracker reactions;
     /** Ring verdicts waiting for the accused switch's session to answer (Lifeguard's second opinion). */
     private final SecondOpinion opinions;
+    /** Echoes sent when the ring began suspecting a switch, before any verdict. */
+    private final EarlyEchoes earlyEchoes;
     /** Switches the ring declared dead and that have not rejoined, with when. */
     private final Map<Long, Long> failedSwitches = new TreeMap<>(Long::compareUnsigned);
     private final Map<Long, String> failedNames = new HashMap<>();
@@ -116,6 +119,7 @@ public final class FaultManager implements AutoCloseable {
         this.ring = settings.detector().enabled() ? new RingCoordinator(settings.detector(), daemonId, meters) : null;
         this.reactions = new ReactionTracker(milestones, metrics, nanoTime);
         this.opinions = new SecondOpinion(meters, nanoTime);
+        this.earlyEchoes = new EarlyEchoes(meters, nanoTime);
         if (quarantine != null) {
             restoreQuarantine(quarantine.load());
         }
@@ -390,6 +394,7 @@ public final class FaultManager implements AutoCloseable {
         }
         failedSwitches.clear();
         opinions.clear();
+        earlyEchoes.clear();
         for (long guid : members) {
             ManagedSwitch ms = registry.get(guid);
             // An agent that takes a window advertises its endpoint right after its PORT_INFO; one whose endpoint is
@@ -568,9 +573,15 @@ public final class FaultManager implements AutoCloseable {
         }
         if (event instanceof DetectorEvent.MemberFailed f) {
             memberFailed(ring.guid(f.member()), f.member(), f.incarnation());
+        } else if (event instanceof DetectorEvent.MemberSuspected s) {
+            memberSuspected(ring.guid(s.member()), s.member(), s.incarnation());
         } else if (event instanceof DetectorEvent.MemberRejoined r) {
             long guid = ring.guid(r.member());
             ring.rejoined(r.member(), r.incarnation());
+            EarlyEchoes.Echo early = earlyEchoes.get(guid);
+            if (early != null && r.incarnation() > early.incarnation && earlyEchoes.end(early) && early.prepared) {
+                actions.preparationRefuted(guid); // it refuted the suspicion: no verdict on that incarnation will come
+            }
             SecondOpinion.Check check = opinions.pendingFor(guid);
             if (check != null && r.incarnation() > check.incarnation()
                     && opinions.decide(check, SecondOpinion.Outcome.REFUTED)) {
@@ -597,6 +608,69 @@ public final class FaultManager implements AutoCloseable {
         }
     }
 
+    /**
+     * A ring member began suspecting switch {@code guid} (member {@code member}) at {@code incarnation}: half a δ before
+     * any verdict, its session is asked for a sign of life ({@link EarlyEchoes}). Package-private for tests.
+     */
+    void memberSuspected(long guid, int member, long incarnation) {
+        int boundMs = settings.detector().secondOpinionMs();
+        if (guid == daemonId || member == Protocol.DAEMON_RING_MEMBER || boundMs == 0 || ring.unwatched(guid)
+                || opinions.pendingFor(guid) != null) {
+            return;
+        }
+        ManagedSwitch ms = registry.get(guid);
+        if (ms == null || !ms.admitted() || incarnation <= ms.replacedRingIncarnation()) {
+            return;
+        }
+        EarlyEchoes.Echo echo = earlyEchoes.begin(guid, incarnation, ms.session());
+        if (echo == null) {
+            return; // one under way already
+        }
+        int waitMs = SecondOpinion.waitMs(boundMs, ms.session().lastRttNanos());
+        // the echo stays open until the verdict can have come and been delivered (the verdict is due half a δ after the
+        // notice, later on a member that finds itself late); an answer at any time up to then proves the agent lives
+        long openMs = settings.detector().deltaMs() + (long) boundMs;
+        ms.session().probe(openMs).whenComplete((rttNanos, failure) -> queue.append("early echo answer "
+                + Guids.format(guid), () -> earlyEchoEnded(echo, failure == null ? rttNanos : -1)));
+        queue.scheduleDeferred("early echo wait " + Guids.format(guid), waitMs, () -> earlyEchoWaited(echo));
+        LOG.debug("ring: switch {} ({}) suspected at incarnation {}; its agent is asked for a sign of life",
+                Guids.format(guid), ms.name(), incarnation);
+    }
+
+    /** The early echo went unanswered for the second opinion's wait: the routing without the switch may start. */
+    private void earlyEchoWaited(EarlyEchoes.Echo echo) {
+        if (stopping || !earlyEchoes.current(echo)) {
+            return;
+        }
+        earlyEchoes.silent(echo);
+        if (opinions.worthPreparing()) {
+            echo.prepared = true;
+            actions.prepareWithout(echo.guid);
+        }
+    }
+
+    /** The early echo was answered ({@code rttNanos} ≥ 0), timed out or failed with its session (-1). */
+    private void earlyEchoEnded(EarlyEchoes.Echo echo, long rttNanos) {
+        if (stopping) {
+            return;
+        }
+        if (rttNanos >= 0) {
+            if (earlyEchoes.answered(echo)) {
+                LOG.debug("ring: suspected switch {} answered an echo in {} ms", Guids.format(echo.guid), rttNanos / 1e6);
+                if (echo.prepared) {
+                    actions.preparationRefuted(echo.guid);
+                }
+            }
+            return;
+        }
+        ManagedSwitch ms = registry.get(echo.guid);
+        if (earlyEchoes.end(echo) && echo.prepared && ms != null && ms.session() == echo.session) {
+            // the session lives on and no verdict came: the suspicion ended some other way; a routing prepared for it
+            // is not wanted. (A closed session's loss is routed by its own path, which uses the prepared routing.)
+            actions.preparationRefuted(echo.guid);
+        }
+    }
+
     /** The ring declared switch {@code guid} (member {@code member}) dead at {@code incarnation}. */
     void memberFailed(long guid, int member, long incarnation) {
         if (guid == daemonId || member == 0) {
@@ -614,6 +688,19 @@ public final class FaultManager implements AutoCloseable {
             return;
         }
         int boundMs = settings.detector().secondOpinionMs();
+        EarlyEchoes.Echo early = earlyEchoes.get(guid);
+        if (early != null) {
+            earlyEchoes.end(early);
+            if (ms != null && ms.admitted() && EarlyEchoes.proves(early, ms.session(), incarnation)) {
+                // its agent has answered nothing since an echo sent when the ring began suspecting it, at least the
+                // wait ago: the second opinion is in already (and the routing without it, prepared meanwhile)
+                opinions.count(SecondOpinion.Outcome.CONFIRMED);
+                long ageMs = earlyEchoes.ageMs(early);
+                routeAround(guid, incarnation, ms, "its agent has not answered an echo sent " + ageMs
+                        + " ms ago, when the ring began suspecting it", (int) Math.min(Integer.MAX_VALUE, ageMs));
+                return;
+            }
+        }
         if (ms == null || !ms.admitted() || boundMs == 0) {
             // no session to ask (it is gone, and the switch with it), or second opinions are off
             opinions.count(SecondOpinion.Outcome.CONFIRMED);

@@ -25,6 +25,7 @@ import org.fabricmanager.detector.VacantAddress;
 import org.fabricmanager.detector.netty.NettyRingDetector;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.topology.Guids;
 
 /**
@@ -154,7 +155,10 @@ public final class RingCoordinator implements AutoCloseable {
             g.add(guid);
             a.add(endpoint);
         }
-        RingParameters p = parameters().withStartupGrace(Duration.ofMillis(settings.startupGraceMs()));
+        // the daemon's member is the ring's witness: agents' members tell it when they begin suspecting their emitter
+        // (docs/protocol.md, 3.12), so that the second opinion and the routing without the suspect start half a δ early
+        RingParameters p = parameters().withStartupGrace(Duration.ofMillis(settings.startupGraceMs()))
+                .withWitness(Protocol.DAEMON_RING_MEMBER);
         deadAtStart = dead.stream().mapToInt(Integer::intValue).toArray();
         member = NettyRingDetector.start(new DetectorConfig(a, 0, p, StartMode.BOOTSTRAP, ringKey)
                 .withDeadAtStart(deadAtStart), listener, registry);

@@ -284,4 +284,161 @@ class SecondOpinionTest {
         assertThat(SecondOpinion.waitMs(500, 400_000)).as("a loopback agent answering in 0.4 ms").isEqualTo(100);
         assertThat(SecondOpinion.waitMs(500, 40_000_000)).as("a busy agent answering in 40 ms").isEqualTo(320);
     }
+
+    // ---- the second opinion started when the ring begins suspecting (the witness's notice, δ/2 before a verdict)
+
+    static final long EARLY_OPEN_MS = 500 + SECOND_OPINION_MS; // δ of plan() plus the bound
+
+    double suspicions(String outcome) {
+        return metrics.registry().get(EarlyEchoes.NOTICES).tag("outcome", outcome).counter().count();
+    }
+
+    @Test
+    void aSuspectThatStaysSilentIsRoutedAroundAtTheVerdictWithoutASecondWait() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(5).guid();
+        FakeSession session = sessions.get(guid);
+
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        assertThat(session.probes).as("an echo at once, open until the verdict can have come").singleElement()
+                .extracting(FakeSession.Probe::timeoutMs).isEqualTo(EARLY_OPEN_MS);
+        loop.advance(SECOND_OPINION_MS - 1);
+        assertThat(recorded.actions).as("nothing before the wait is over").isEmpty();
+        loop.advance(1);
+        assertThat(recorded.actions).as("silent for the wait: the routing without it starts")
+                .containsExactly("prepare " + Guids.format(guid));
+        assertThat(suspicions("silent")).isEqualTo(1.0);
+
+        loop.advance(200);
+        faults.memberFailed(guid, indexOf(guid), 0);
+        assertThat(session.probes).as("no second echo").hasSize(1);
+        assertThat(recorded.dropped()).as("acted on at the verdict").containsExactly("s5");
+        assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
+        assertThat(verdicts("confirmed")).isEqualTo(1.0);
+        assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
+                .satisfies(m -> {
+                    assertThat(m.message()).contains("has not answered an echo sent 450 ms ago, when the ring began "
+                            + "suspecting it");
+                    assertThat(m.details()).containsEntry("echoWaitMs", 450).containsEntry("routedAround", true);
+                });
+
+        session.probes.get(0).future().completeExceptionally(
+                new org.fabricmanager.southbound.RequestFailedException("session closed", false));
+        loop.runPending();
+        assertThat(recorded.actions).as("the prepared routing is not dropped when the dropped session's echo fails")
+                .containsExactly("prepare " + Guids.format(guid), "drop s5");
+    }
+
+    @Test
+    void aSuspectThatAnswersGetsTheUsualCheckIfAVerdictStillComes() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(3).guid();
+        FakeSession session = sessions.get(guid);
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        session.probes.get(0).answer();
+        loop.advance(SECOND_OPINION_MS);
+        assertThat(recorded.actions).as("an agent that answered: nothing prepared").isEmpty();
+        assertThat(suspicions("answered")).isEqualTo(1.0);
+
+        faults.memberFailed(guid, indexOf(guid), 0);
+        assertThat(session.probes).as("the verdict asks again").hasSize(2);
+        assertThat(recorded.dropped()).isEmpty();
+        session.probes.get(1).answer();
+        loop.runPending();
+        assertThat(verdicts("refuted")).isEqualTo(1.0);
+        assertThat(faults.failedSwitches()).isEmpty();
+    }
+
+    @Test
+    void aVerdictWithinTheWaitAfterTheNoticeHasItsOwnEcho() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(2).guid();
+        FakeSession session = sessions.get(guid);
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        loop.advance(SECOND_OPINION_MS - 50);
+        faults.memberFailed(guid, indexOf(guid), 0);
+        assertThat(recorded.dropped()).as("the early echo was not unanswered long enough").isEmpty();
+        assertThat(session.probes).hasSize(2);
+        loop.advance(100);
+        assertThat(recorded.actions).as("the early echo's wait no longer prepares anything")
+                .containsExactly("prepare " + Guids.format(guid));
+        session.probes.get(1).expire();
+        loop.runPending();
+        assertThat(recorded.dropped()).containsExactly("s2");
+    }
+
+    @Test
+    void aVerdictAboutAnotherIncarnationThanTheNoticeHasItsOwnEcho() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(2).guid();
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        loop.advance(SECOND_OPINION_MS + 100);
+        faults.memberFailed(guid, indexOf(guid), 1);
+        assertThat(recorded.dropped()).isEmpty();
+        assertThat(sessions.get(guid).probes).hasSize(2);
+    }
+
+    @Test
+    void aLateAnswerOrAFadingSuspicionDropsTheRoutingPreparedForIt() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long late = fabric.switches().get(4).guid();
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(late), 0, indexOf(late) + 1));
+        loop.advance(SECOND_OPINION_MS);
+        sessions.get(late).probes.get(0).answer(); // a busy agent, 300 ms late
+        loop.runPending();
+        assertThat(recorded.actions).containsExactly("prepare " + Guids.format(late), "refuted " + Guids.format(late));
+
+        recorded.actions.clear();
+        long fading = fabric.switches().get(6).guid();
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(fading), 0, indexOf(fading) + 1));
+        loop.advance(SECOND_OPINION_MS);
+        sessions.get(fading).probes.get(0).expire(); // no verdict came while the echo was open
+        loop.runPending();
+        assertThat(recorded.actions).containsExactly("prepare " + Guids.format(fading), "refuted " + Guids.format(fading));
+        faults.memberFailed(fading, indexOf(fading), 0);
+        assertThat(sessions.get(fading).probes).as("a verdict after that has its own echo").hasSize(2);
+    }
+
+    @Test
+    void aSuspectThatRefutesInTheRingDropsTheRoutingPreparedForIt() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(1).guid();
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        loop.advance(SECOND_OPINION_MS);
+        faults.onDetectorEvent(new DetectorEvent.MemberRejoined(indexOf(guid), 1));
+        assertThat(recorded.actions).containsExactly("prepare " + Guids.format(guid), "refuted " + Guids.format(guid));
+    }
+
+    @Test
+    void repeatedNoticesSendOneEchoAndNoticesAreIgnoredWhereTheyCannotHelp() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(0).guid();
+        for (int i = 0; i < 100; i++) {
+            faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        }
+        assertThat(sessions.get(guid).probes).hasSize(1);
+
+        long checked = fabric.switches().get(7).guid();
+        faults.memberFailed(checked, indexOf(checked), 0);
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(checked), 0, 0));
+        assertThat(sessions.get(checked).probes).as("a verdict's check under way decides").hasSize(1);
+
+        long gone = fabric.switches().get(6).guid();
+        registry.remove(sessions.get(gone));
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(gone), 0, 0));
+        assertThat(sessions.get(gone).probes).as("no session to ask").isEmpty();
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(0, 0, 1));
+        assertThat(recorded.actions).as("nothing about the daemon's own member").containsExactly(
+                "prepare " + Guids.format(checked));
+    }
+
+    @Test
+    void withSecondOpinionsOffNoticesAreIgnored() throws Exception {
+        plan(0);
+        long guid = fabric.switches().get(4).guid();
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        loop.advance(1_000);
+        assertThat(sessions.get(guid).probes).isEmpty();
+        assertThat(recorded.actions).isEmpty();
+    }
 }
