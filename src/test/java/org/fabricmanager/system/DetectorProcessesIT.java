@@ -75,7 +75,9 @@ class DetectorProcessesIT {
             long seq = fp.lastSeq();
             FabricProcesses.signal(lone.pid(), "STOP");
             JsonNode failed = fp.awaitEvent("SWITCH_FAILED", seq, 30);
-            assertThat(failed.path("message").asText()).contains(spine).contains("declared dead by the ring");
+            assertThat(failed.path("message").asText()).contains(spine).contains("declared dead by the ring")
+                    .as("the second opinion began at the observer's first suspicion, δ/2 before the verdict")
+                    .contains("when the ring began suspecting it");
             JsonNode after = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/routing/version").asLong() > v1, "the re-route around the stopped spine", 60);
             assertThat(after.at("/switches/connected").asInt()).isEqualTo(191);
@@ -86,6 +88,8 @@ class DetectorProcessesIT {
                     .contains("computed while the verdict was checked");
             assertThat(fp.get("/api/v1/faults").path("switches").toString()).contains(spine);
             assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).as("the stop was confirmed")
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(meter(fp, "fabric_detector_suspicions_total{outcome=\"silent\"")).as("noticed by the witness")
                     .isGreaterThanOrEqualTo(1);
             assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-spine", "dmodc").switches()).hasSize(191);
 
@@ -109,6 +113,8 @@ class DetectorProcessesIT {
             rest.command("mute " + leaf);
             awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 2, "the verdict on the muted leaf refuted", 60);
             assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).isEqualTo(confirmed);
+            assertThat(meter(fp, "fabric_detector_suspicions_total{outcome=\"answered\"")).as("the muted members' "
+                    + "agents answered the echo sent at the first suspicion").isGreaterThanOrEqualTo(2);
             assertThat(fp.get("/api/v1/faults").path("switches").toString()).as("not declared dead").doesNotContain(leaf);
             JsonNode afterMute = fp.get("/api/v1/status");
             assertThat(afterMute.at("/routing/version").asLong()).as("nothing re-routed").isEqualTo(vBack);

@@ -12,9 +12,10 @@ import org.fabricmanager.southbound.SwitchSession;
  * the daemon's member, the ring's witness; the daemon then sends the suspect's session an echo at once, instead of
  * after the verdict. If the echo is still unanswered when the verdict comes, and was sent at least the second
  * opinion's wait before, the verdict is confirmed without a new wait: the agent has answered nothing since an echo
- * sent before the verdict, which is at least the evidence the echo after the verdict gives. An echo unanswered for the
- * wait also lets the daemon compute the routing without the suspect before the verdict. An answer, at any time,
- * proves only that the agent lives: the verdict, if one still comes, gets its usual check.
+ * sent before the verdict, which is at least the evidence the echo after the verdict gives; a verdict that comes
+ * sooner waits for the rest of that wait. An echo unanswered for the wait also lets the daemon compute the routing
+ * without the suspect before the verdict. An answer, at any time, proves only that the agent lives: the verdict, if
+ * one comes, gets its usual check, an echo sent after it.
  *
  * <p>This class keeps the echoes under way (at most one per switch, so a member repeating notices costs nothing) and
  * counts what became of them ({@value #NOTICES}, tag {@code outcome}: {@code answered}, {@code silent}). Control thread
@@ -34,6 +35,8 @@ final class EarlyEchoes {
         boolean silent;
         /** The routing without the switch was asked for because of this echo. */
         boolean prepared;
+        /** A verdict that came before the wait was over and waits for the rest of it, or {@code null}. */
+        SecondOpinion.Check check;
 
         Echo(long guid, long incarnation, SwitchSession session, long sentNanos) {
             this.guid = guid;
@@ -108,11 +111,12 @@ final class EarlyEchoes {
     }
 
     /**
-     * Whether a verdict on {@code session}'s switch at {@code incarnation} may be confirmed on {@code e}'s evidence:
-     * the same session and incarnation, and the echo unanswered for the whole wait.
+     * Whether {@code e} may stand for the second opinion on a verdict on {@code session}'s switch at
+     * {@code incarnation}: the same session (a reconnected agent is another run) and incarnation (a refutation since
+     * is a sign of life after the echo was sent).
      */
-    static boolean proves(Echo e, SwitchSession session, long incarnation) {
-        return e != null && e.silent && e.session == session && e.incarnation == incarnation;
+    static boolean matches(Echo e, SwitchSession session, long incarnation) {
+        return e.session == session && e.incarnation == incarnation;
     }
 
     /** A new ring epoch: its suspicions mean nothing now. */

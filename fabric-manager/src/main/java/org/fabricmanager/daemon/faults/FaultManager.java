@@ -637,16 +637,38 @@ public final class FaultManager implements AutoCloseable {
                 Guids.format(guid), ms.name(), incarnation);
     }
 
-    /** The early echo went unanswered for the second opinion's wait: the routing without the switch may start. */
+    /**
+     * The early echo went unanswered for the second opinion's wait: a verdict waiting on it is confirmed; without one,
+     * the routing without the switch may start.
+     */
     private void earlyEchoWaited(EarlyEchoes.Echo echo) {
         if (stopping || !earlyEchoes.current(echo)) {
             return;
         }
         earlyEchoes.silent(echo);
+        if (echo.check != null) {
+            earlyEchoes.end(echo);
+            if (opinions.decide(echo.check, SecondOpinion.Outcome.CONFIRMED)) {
+                ManagedSwitch ms = registry.get(echo.guid);
+                if (ms != null && ms.session() == echo.session) {
+                    confirmedEarly(echo, ms);
+                } else {
+                    routeAround(echo.guid, echo.incarnation, ms, null, (int) earlyEchoes.ageMs(echo));
+                }
+            }
+            return;
+        }
         if (opinions.worthPreparing()) {
             echo.prepared = true;
             actions.prepareWithout(echo.guid);
         }
+    }
+
+    /** A verdict confirmed by the early echo: routed around, its milestone saying on what evidence. */
+    private void confirmedEarly(EarlyEchoes.Echo echo, ManagedSwitch ms) {
+        long ageMs = earlyEchoes.ageMs(echo);
+        routeAround(echo.guid, echo.incarnation, ms, "its agent has not answered an echo sent " + ageMs
+                + " ms ago, when the ring began suspecting it", (int) Math.min(Integer.MAX_VALUE, ageMs));
     }
 
     /** The early echo was answered ({@code rttNanos} ≥ 0), timed out or failed with its session (-1). */
@@ -654,20 +676,27 @@ public final class FaultManager implements AutoCloseable {
         if (stopping) {
             return;
         }
-        if (rttNanos >= 0) {
-            if (earlyEchoes.answered(echo)) {
-                LOG.debug("ring: suspected switch {} answered an echo in {} ms", Guids.format(echo.guid), rttNanos / 1e6);
-                if (echo.prepared) {
-                    actions.preparationRefuted(echo.guid);
-                }
+        boolean answered = rttNanos >= 0;
+        if (answered ? !earlyEchoes.answered(echo) : !earlyEchoes.end(echo)) {
+            return; // a verdict took it, a new epoch dropped it, or it was decided already
+        }
+        if (echo.check != null) {
+            // a verdict waits on it: an answer to an echo sent before the verdict does not show that the agent ran
+            // after the ring stopped hearing it, so the verdict gets the usual echo, sent now
+            if (opinions.pendingFor(echo.guid) == echo.check) {
+                askAfterVerdict(echo.check, SecondOpinion.waitMs(settings.detector().secondOpinionMs(),
+                        echo.session.lastRttNanos()));
             }
             return;
         }
         ManagedSwitch ms = registry.get(echo.guid);
-        if (earlyEchoes.end(echo) && echo.prepared && ms != null && ms.session() == echo.session) {
-            // the session lives on and no verdict came: the suspicion ended some other way; a routing prepared for it
-            // is not wanted. (A closed session's loss is routed by its own path, which uses the prepared routing.)
+        if (echo.prepared && (answered || (ms != null && ms.session() == echo.session))) {
+            // it answered, or its session lives on and no verdict came (the suspicion ended some other way): the
+            // routing prepared for it is not wanted. (A closed session's loss is routed by its own path, which uses it.)
             actions.preparationRefuted(echo.guid);
+        }
+        if (answered) {
+            LOG.debug("ring: suspected switch {} answered an echo in {} ms", Guids.format(echo.guid), rttNanos / 1e6);
         }
     }
 
@@ -689,17 +718,33 @@ public final class FaultManager implements AutoCloseable {
         }
         int boundMs = settings.detector().secondOpinionMs();
         EarlyEchoes.Echo early = earlyEchoes.get(guid);
-        if (early != null) {
-            earlyEchoes.end(early);
-            if (ms != null && ms.admitted() && EarlyEchoes.proves(early, ms.session(), incarnation)) {
+        if (early != null && early.check != null) {
+            LOG.debug("ring: switch {} declared dead again at incarnation {} while its early echo decides",
+                    Guids.format(guid), incarnation);
+            return;
+        }
+        if (early != null && ms != null && ms.admitted() && EarlyEchoes.matches(early, ms.session(), incarnation)) {
+            if (early.silent) {
                 // its agent has answered nothing since an echo sent when the ring began suspecting it, at least the
                 // wait ago: the second opinion is in already (and the routing without it, prepared meanwhile)
+                earlyEchoes.end(early);
                 opinions.count(SecondOpinion.Outcome.CONFIRMED);
-                long ageMs = earlyEchoes.ageMs(early);
-                routeAround(guid, incarnation, ms, "its agent has not answered an echo sent " + ageMs
-                        + " ms ago, when the ring began suspecting it", (int) Math.min(Integer.MAX_VALUE, ageMs));
+                confirmedEarly(early, ms);
                 return;
             }
+            // the early echo has not been unanswered for the whole wait yet: the rest of its wait decides
+            SecondOpinion.Check check = new SecondOpinion.Check(guid, member, incarnation, ms.session());
+            if (opinions.begin(check)) {
+                early.check = check;
+                if (opinions.worthPreparing()) {
+                    early.prepared = true;
+                    actions.prepareWithout(guid);
+                }
+            }
+            return;
+        }
+        if (early != null) {
+            earlyEchoes.end(early); // about another session or incarnation: the verdict gets its own echo
         }
         if (ms == null || !ms.admitted() || boundMs == 0) {
             // no session to ask (it is gone, and the switch with it), or second opinions are off
@@ -723,8 +768,13 @@ public final class FaultManager implements AutoCloseable {
         if (opinions.worthPreparing()) {
             actions.prepareWithout(guid);
         }
-        ms.session().probe(waitMs).whenComplete((rttNanos, failure) -> queue.append("detector second opinion "
-                + Guids.format(guid), () -> secondOpinion(check, failure == null ? rttNanos : -1, waitMs)));
+        askAfterVerdict(check, waitMs);
+    }
+
+    /** Sends the accused switch's session the echo after the verdict; its answer or silence decides {@code check}. */
+    private void askAfterVerdict(SecondOpinion.Check check, int waitMs) {
+        check.session().probe(waitMs).whenComplete((rttNanos, failure) -> queue.append("detector second opinion "
+                + Guids.format(check.guid()), () -> secondOpinion(check, failure == null ? rttNanos : -1, waitMs)));
     }
 
     /** The accused switch's session answered the echo ({@code rttNanos} ≥ 0) or did not (-1) within {@code waitMs}. */

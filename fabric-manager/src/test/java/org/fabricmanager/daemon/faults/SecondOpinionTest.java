@@ -350,21 +350,60 @@ class SecondOpinionTest {
     }
 
     @Test
-    void aVerdictWithinTheWaitAfterTheNoticeHasItsOwnEcho() throws Exception {
+    void aVerdictWithinTheWaitAfterTheNoticeWaitsForTheRestOfIt() throws Exception {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(2).guid();
         FakeSession session = sessions.get(guid);
         faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         loop.advance(SECOND_OPINION_MS - 50);
         faults.memberFailed(guid, indexOf(guid), 0);
-        assertThat(recorded.dropped()).as("the early echo was not unanswered long enough").isEmpty();
-        assertThat(session.probes).hasSize(2);
-        loop.advance(100);
-        assertThat(recorded.actions).as("the early echo's wait no longer prepares anything")
+        faults.memberFailed(guid, indexOf(guid), 0);
+        assertThat(session.probes).as("no second echo").hasSize(1);
+        assertThat(recorded.actions).as("the routing without it starts at the verdict")
                 .containsExactly("prepare " + Guids.format(guid));
-        session.probes.get(1).expire();
+        loop.advance(49);
+        assertThat(recorded.dropped()).isEmpty();
+        loop.advance(1);
+        assertThat(recorded.dropped()).as("the early echo unanswered for the whole wait").containsExactly("s2");
+        assertThat(verdicts("confirmed")).isEqualTo(1.0);
+        assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
+                .extracting(Milestone::message).asString().contains("an echo sent " + SECOND_OPINION_MS + " ms ago");
+    }
+
+    @Test
+    void anEarlyEchoAnsweredWhileAVerdictWaitsOnItGivesTheVerdictTheUsualEcho() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(2).guid();
+        FakeSession session = sessions.get(guid);
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        loop.advance(100);
+        faults.memberFailed(guid, indexOf(guid), 0);
+        session.probes.get(0).answer(); // sent before the verdict: proves nothing about the time after it
         loop.runPending();
-        assertThat(recorded.dropped()).containsExactly("s2");
+        assertThat(session.probes).as("an echo sent after the verdict").hasSize(2)
+                .last().extracting(FakeSession.Probe::timeoutMs).isEqualTo((long) SECOND_OPINION_MS);
+        loop.advance(SECOND_OPINION_MS);
+        assertThat(recorded.dropped()).as("the early echo's wait decides nothing now").isEmpty();
+        session.probes.get(1).answer();
+        loop.runPending();
+        assertThat(verdicts("refuted")).isEqualTo(1.0);
+        assertThat(verdicts("confirmed")).isZero();
+        assertThat(recorded.actions).containsExactly("prepare " + Guids.format(guid), "refuted " + Guids.format(guid));
+    }
+
+    @Test
+    void aMemberThatRejoinsWhileAVerdictWaitsOnTheEarlyEchoHasRefutedIt() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(2).guid();
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        loop.advance(100);
+        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.onDetectorEvent(new DetectorEvent.MemberRejoined(indexOf(guid), 1));
+        loop.advance(1_000);
+        assertThat(verdicts("refuted")).isEqualTo(1.0);
+        assertThat(verdicts("confirmed")).isZero();
+        assertThat(recorded.dropped()).isEmpty();
+        assertThat(faults.failedSwitches()).isEmpty();
     }
 
     @Test
