@@ -245,12 +245,23 @@ class ProductionScaleBenchmark {
                     message(fp.events(seq), "ROUTING_COMPUTED"));
             if (DETECTOR) {
                 long reconvergedAt = time(fp.events(seq), "CONVERGED");
-                if (spineOutByVerdict) {
+                if (spineOutByVerdict && spineEchoBeforeVerdict) {
+                    // the echo went out at the observer's first suspicion and was unanswered when the verdict came:
+                    // confirmed at the verdict, no wait after it
+                    System.out.printf("  taken out by the ring's verdict: stop to the first suspicion's echo %,d ms, stop to "
+                                    + "the daemon's verdict (confirmed at once, the echo unanswered for %d ms) %,d ms "
+                                    + "(delta %d ms), verdict to converged %.1f ms; stop to converged %,d ms (delta %+,d ms); "
+                                    + "other switches declared dead meanwhile: %d%n",
+                            spineOutAt - spineEchoWaitMs - stoppedAt, spineEchoWaitMs, spineOutAt - stoppedAt, DELTA_MS,
+                            r.at("/details/faultToConvergedMs").asDouble(), reconvergedAt - stoppedAt,
+                            reconvergedAt - stoppedAt - DELTA_MS, falseVerdicts);
+                } else if (spineOutByVerdict) {
                     System.out.printf("  taken out by the ring's verdict: stop to the daemon's verdict %,d ms (delta %d ms), "
                                     + "second opinion (echo wait) %d ms, verdict confirmed to converged %.1f ms; stop to "
-                                    + "converged %,d ms; other switches declared dead meanwhile: %d%n",
+                                    + "converged %,d ms (delta %+,d ms); other switches declared dead meanwhile: %d%n",
                             spineOutAt - spineEchoWaitMs - stoppedAt, DELTA_MS, spineEchoWaitMs,
-                            r.at("/details/faultToConvergedMs").asDouble(), reconvergedAt - stoppedAt, falseVerdicts);
+                            r.at("/details/faultToConvergedMs").asDouble(), reconvergedAt - stoppedAt,
+                            reconvergedAt - stoppedAt - DELTA_MS, falseVerdicts);
                 } else {
                     JsonNode late = awaitSpineFailed(fp, seq, Guids.format(loneSpine), 120);
                     System.out.printf("  taken out by its session's idle timeout %,d ms after the stop (the ring's verdict "
@@ -269,6 +280,7 @@ class ProductionScaleBenchmark {
     private long spineOutAt;
     private boolean spineOutByVerdict;
     private int spineEchoWaitMs;
+    private boolean spineEchoBeforeVerdict;
     private int falseVerdicts;
 
     /**
@@ -291,6 +303,7 @@ class ProductionScaleBenchmark {
                     spineOutAt = e.path("timeMillis").asLong();
                     spineOutByVerdict = failed;
                     spineEchoWaitMs = e.at("/details/echoWaitMs").asInt(0);
+                    spineEchoBeforeVerdict = e.at("/details/echoBeforeVerdict").asBoolean(false);
                     falseVerdicts = others;
                     return;
                 }

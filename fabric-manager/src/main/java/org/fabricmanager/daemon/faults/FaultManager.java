@@ -653,7 +653,7 @@ public final class FaultManager implements AutoCloseable {
                 if (ms != null && ms.session() == echo.session) {
                     confirmedEarly(echo, ms);
                 } else {
-                    routeAround(echo.guid, echo.incarnation, ms, null, (int) earlyEchoes.ageMs(echo));
+                    routeAround(echo.guid, echo.incarnation, ms, null, (int) earlyEchoes.ageMs(echo), true);
                 }
             }
             return;
@@ -668,7 +668,7 @@ public final class FaultManager implements AutoCloseable {
     private void confirmedEarly(EarlyEchoes.Echo echo, ManagedSwitch ms) {
         long ageMs = earlyEchoes.ageMs(echo);
         routeAround(echo.guid, echo.incarnation, ms, "its agent has not answered an echo sent " + ageMs
-                + " ms ago, when the ring began suspecting it", (int) Math.min(Integer.MAX_VALUE, ageMs));
+                + " ms ago, when the ring began suspecting it", (int) Math.min(Integer.MAX_VALUE, ageMs), true);
     }
 
     /** The early echo was answered ({@code rttNanos} ≥ 0), timed out or failed with its session (-1). */
@@ -749,7 +749,8 @@ public final class FaultManager implements AutoCloseable {
         if (ms == null || !ms.admitted() || boundMs == 0) {
             // no session to ask (it is gone, and the switch with it), or second opinions are off
             opinions.count(SecondOpinion.Outcome.CONFIRMED);
-            routeAround(guid, incarnation, ms, ms != null && ms.admitted() ? "its session still looks alive" : null, -1);
+            routeAround(guid, incarnation, ms, ms != null && ms.admitted() ? "its session still looks alive" : null, -1,
+                    false);
             return;
         }
         // one observer's word is not enough (it may be the one that is late): the switch's own session is asked for
@@ -799,7 +800,7 @@ public final class FaultManager implements AutoCloseable {
             return;
         }
         routeAround(check.guid(), check.incarnation(), ms, ms == null ? null
-                : "its agent did not answer an echo within " + waitMs + " ms", waitMs);
+                : "its agent did not answer an echo within " + waitMs + " ms", waitMs, false);
     }
 
     /**
@@ -819,14 +820,17 @@ public final class FaultManager implements AutoCloseable {
     /**
      * Acts on a confirmed verdict: the switch is out of the fabric until its member rejoins. {@code ms} is {@code null}
      * when its session is gone; {@code why} says what the daemon knows of the session, or is {@code null};
-     * {@code echoWaitMs} is how long the second opinion waited for an echo (-1: no echo was asked).
+     * {@code echoWaitMs} is how long the second opinion waited for an echo (-1: no echo was asked), and
+     * {@code echoBeforeVerdict} whether that echo was sent when the ring began suspecting the switch (its wait then
+     * began before the verdict, and mostly overlaps the ring's own).
      *
      * <p>A verdict that comes after the session closed (the agent crashed and closed TCP, or a silent agent's session
      * reached the southbound idle timeout before the ring decided) finds the switch out of the fabric already: the
      * reaction to the session's loss has run or runs. Its {@code SWITCH_FAILED} milestone says so, in its message and
      * in its details ({@code routedAround: false}), so that nobody waits for a reaction to it.
      */
-    private void routeAround(long guid, long incarnation, ManagedSwitch ms, String why, int echoWaitMs) {
+    private void routeAround(long guid, long incarnation, ManagedSwitch ms, String why, int echoWaitMs,
+                             boolean echoBeforeVerdict) {
         failedSwitches.put(guid, System.currentTimeMillis());
         String name = ms == null ? Guids.format(guid) : Guids.format(guid) + " (" + ms.name() + ")";
         if (ms != null) {
@@ -846,6 +850,7 @@ public final class FaultManager implements AutoCloseable {
         details.put("routedAround", ms != null);
         if (echoWaitMs >= 0) {
             details.put("echoWaitMs", echoWaitMs);
+            details.put("echoBeforeVerdict", echoBeforeVerdict);
         }
         milestones.record(Milestone.Kind.SWITCH_FAILED, "failure detector: switch " + name
                 + " declared dead by the ring at incarnation " + incarnation + (ms == null

@@ -138,6 +138,7 @@ class SecondOpinionTest {
         assertThat(milestones.since(0)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_FAILED).singleElement()
                 .extracting(Milestone::details).satisfies(d -> assertThat(d)
                         .containsEntry("routedAround", true).containsEntry("echoWaitMs", SECOND_OPINION_MS)
+                        .containsEntry("echoBeforeVerdict", false)
                         .containsEntry("incarnation", 0L));
         assertThat(verdicts("confirmed")).isEqualTo(1.0);
         assertThat(verdicts("refuted")).isZero();
@@ -319,7 +320,8 @@ class SecondOpinionTest {
                 .satisfies(m -> {
                     assertThat(m.message()).contains("has not answered an echo sent 450 ms ago, when the ring began "
                             + "suspecting it");
-                    assertThat(m.details()).containsEntry("echoWaitMs", 450).containsEntry("routedAround", true);
+                    assertThat(m.details()).containsEntry("echoWaitMs", 450).containsEntry("routedAround", true)
+                            .containsEntry("echoBeforeVerdict", true);
                 });
 
         session.probes.get(0).future().completeExceptionally(
