@@ -304,6 +304,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
                     convergences == 1 ? "start" : "the first change",
                     round == null ? 0 : round.blocks(), round == null ? 0 : round.bytes(), round == null ? 0 : round.retries()));
             m.faults().reactions().converged(round, active.version());
+            m.routing().storeUnsaved(); // after the push, which needed the cores more
             if (convergences == 1) {
                 m.routing().rehearse(); // compiles the fault path before the first fault needs it
             }
@@ -349,6 +350,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m.faults().stopping();
         queue.cancelDeferred(REROUTE);
         m.discovery().cancel();
+        m.routing().storeUnsaved(); // the daemon waits for the store executor before it releases the directory
     }
 
     /** The settle windows of a configuration reload (control thread): the next re-route uses them. */

@@ -64,6 +64,12 @@ public final class RoutingManager {
     private final RoutingService service;
     private final RoutingStateStore store;
     private final Executor storeExecutor;
+    /** The latest routing installed and not yet handed to the store executor, or {@code null}. */
+    private RoutingState unsaved;
+    /** Deferred-action tag of the write of {@link #unsaved}. */
+    static final String STORE = "routing-store";
+    /** The latest a routing is written after its installation when its tables have not converged by then. */
+    static final long STORE_DELAY_MS = 5_000;
     private final ControlLoop queue;
     private final MilestoneLog milestones;
     private final Timer timer;
@@ -259,7 +265,26 @@ public final class RoutingManager {
         LOG.debug("routing v{}: {} of {} switches' tables changed (compared in {} ms)", job.version(),
                 outcome.tables().changedRows(), outcome.tables().rowCount(), String.format("%.1f", outcome.compareMillis()));
         stored = null;
-        RoutingState toStore = new RoutingState(outcome.fingerprint(), job.version(), r.engine(), r.tables());
+        // written once the push is done (storeUnsaved at CONVERGED), at the latest after STORE_DELAY_MS: compressing
+        // 335 MB of tables at 5,120 switches takes a core for about a second, which the push of the same tables
+        // needs more (a crash before the write costs the next start one computation, nothing else)
+        unsaved = new RoutingState(outcome.fingerprint(), job.version(), r.engine(), r.tables());
+        queue.scheduleDeferred(STORE, STORE_DELAY_MS, this::storeUnsaved);
+        installed.accept(active);
+        listener.computed(active, outcome.millis());
+    }
+
+    /**
+     * Writes the routing in force to the state directory if it is not written yet (off the control thread): called
+     * when its tables have converged, when the daemon stops, and {@link #STORE_DELAY_MS} after it was installed.
+     */
+    public void storeUnsaved() {
+        RoutingState toStore = unsaved;
+        unsaved = null;
+        queue.cancelDeferred(STORE);
+        if (toStore == null) {
+            return;
+        }
         storeExecutor.execute(() -> {
             try {
                 store.save(toStore);
@@ -267,8 +292,6 @@ public final class RoutingManager {
                 LOG.error("cannot store routing v{}: {}", toStore.version(), e.getMessage());
             }
         });
-        installed.accept(active);
-        listener.computed(active, outcome.millis());
     }
 
     /** Makes the next {@link #consider} compute even for the routed fabric (an operator's forced re-route). */

@@ -102,6 +102,9 @@ class RoutingManagerTest {
         first.consider(FABRIC);
         loop.awaitAndRun(30);
         ActiveRouting computed = first.active();
+        assertThat(loop.isScheduled(RoutingManager.STORE)).as("written once the push is done, not during it").isTrue();
+        first.storeUnsaved(); // the tables converged
+        assertThat(loop.isScheduled(RoutingManager.STORE)).isFalse();
 
         RoutingManager restarted = manager(new DmodcEngine(1));
         assertThat(restarted.stored()).isNotNull();
