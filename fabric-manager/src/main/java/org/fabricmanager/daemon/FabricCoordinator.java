@@ -52,6 +52,10 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     private Runnable changeObserver = () -> { };
     /** The switch a prepared routing leaves out (its verdict is being checked), 0 when none. */
     private long preparedFor;
+    /** Whether the changes since the last re-route are links reported by both ends (the settle can end at once). */
+    private final LinkReports links = new LinkReports();
+    /** The fault settle window once every changed link was reported by both its ends: reports of one burst coalesce. */
+    static final long LINKS_COMPLETE_SETTLE_MS = 5;
 
     /** The managers the coordinator sequences (built by {@link FabricManagerDaemon}). */
     record Managers(SwitchRegistry registry, AdmissionPolicy admission, DiscoveryManager discovery,
@@ -117,8 +121,34 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         fabricChanged();
     }
 
-    /** The fabric changed (a report, a switch admitted or lost): route again once it settles. */
+    /** The fabric changed (a switch admitted or lost, a mask, a rebuild): route again once it settles. */
     public void fabricChanged() {
+        links.otherChange();
+        changed();
+    }
+
+    /**
+     * Switch {@code guid}'s port {@code port} changed state (a PORT_STATUS); the switch at the link's other end,
+     * {@code peerGuid} port {@code peerPort} (0: none, or a node), reported the same state already when
+     * {@code peerAgrees}. Call {@link #linksChanged} after the report's ports.
+     */
+    void linkPortChanged(long guid, int port, long peerGuid, int peerPort, boolean peerAgrees) {
+        links.portChanged(guid, port, peerGuid, peerPort, peerAgrees);
+    }
+
+    /**
+     * Ports changed state (after {@link #linkPortChanged} for each): route again once it settles; during a fault
+     * reaction, at once when every changed link has been reported by both its ends (nothing more about it can come).
+     */
+    void linksChanged() {
+        changed();
+        if (rerouteScheduled && links.complete() && m.faults().reactions().isOpen() && !m.routing().hasPrepared()
+                && state != DaemonState.DISCOVERING) {
+            queue.scheduleDeferred(REROUTE, Math.min(LINKS_COMPLETE_SETTLE_MS, config.faults().settleMs()), this::reroute);
+        }
+    }
+
+    private void changed() {
         changeObserver.run();
         if (state == DaemonState.CONVERGED) {
             changeStartNanos = System.nanoTime();
@@ -219,6 +249,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     /** Snapshots the fabric and routes it unless the routed fabric is the same. */
     private void route() {
+        links.clear(); // the snapshot takes every change reported so far
         m.admission().remember();
         long t0 = System.nanoTime();
         TopologyBuilder.Result discovery = m.discovery().snapshot();

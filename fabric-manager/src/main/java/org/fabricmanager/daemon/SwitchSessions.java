@@ -256,7 +256,8 @@ final class SwitchSessions implements SouthboundListener {
         boolean discovered = m.discovery().done();
         boolean changed = false;
         for (PortRecord r : status.ports()) {
-            boolean wasUp = ms.ports().port(r.port()).isUp();
+            PortRecord before = ms.ports().port(r.port());
+            boolean wasUp = before.isUp();
             if (!m.discovery().report(ms.ports(), r, true)) {
                 continue;
             }
@@ -264,6 +265,9 @@ final class SwitchSessions implements SouthboundListener {
                 continue;
             }
             changed = true;
+            if (wasUp != r.isUp()) {
+                linkEnd(ms, r.isUp() ? r : before, r.isUp());
+            }
             if (discovered) {
                 m.faults().event("port-status: " + ms.name() + " port " + r.port() + (r.isUp() ? " up" : " down"));
                 if (wasUp != r.isUp()) {
@@ -277,9 +281,28 @@ final class SwitchSessions implements SouthboundListener {
             LOG.debug("{}: {}", ms, r);
         }
         if (changed) {
-            coordinator.fabricChanged();
+            coordinator.linksChanged();
             coordinator.updateState();
         }
+    }
+
+    /**
+     * Tells the coordinator about a port of {@code ms} that went {@code up} or down, with its link's other end as
+     * {@code link} names it (the new record when up, the previous one when down) and whether that end reported the
+     * same state already.
+     */
+    private void linkEnd(ManagedSwitch ms, PortRecord link, boolean up) {
+        if (link.peerKind() != PortRecord.PeerKind.SWITCH) {
+            coordinator.linkPortChanged(ms.guid(), link.port(), 0, 0, true);
+            return;
+        }
+        ManagedSwitch peer = m.registry().get(link.peerGuid());
+        boolean agrees = false;
+        if (peer != null && peer.admitted() && link.peerPort() >= 1 && link.peerPort() <= peer.ports().portCount()) {
+            PortRecord other = peer.ports().port(link.peerPort());
+            agrees = other.isUp() == up && (!up || other.peerGuid() == ms.guid() && other.peerPort() == link.port());
+        }
+        coordinator.linkPortChanged(ms.guid(), link.port(), link.peerGuid(), link.peerPort(), agrees);
     }
 
     private void refuse(ManagedSwitch ms, Message about, String conflict) {

@@ -1,0 +1,106 @@
+package org.fabricmanager.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
+import static org.fabricmanager.daemon.DaemonSimulationTest.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.sim.FabricSimulator;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftGenerator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault settle window ends as soon as every changed link was reported by both its ends, and is waited in full
+ * when one end stays silent. A daemon and a simulated fabric in one JVM, with a settle window (2 s) far longer than
+ * anything else in a reaction, so that the reaction's {@code settledAfterMs} tells which case happened.
+ */
+class LinkSettleTest {
+    static final int SETTLE_MS = 2_000;
+
+    @TempDir
+    Path state;
+    FabricManagerDaemon daemon;
+    FabricSimulator sim;
+    final Fabric fabric = PgftGenerator.generate(SPEC);
+
+    @BeforeEach
+    void start() throws Exception {
+        DaemonConfig base = DaemonSimulationTest.config(state, SPEC);
+        DaemonConfig.Faults f = base.faults();
+        DaemonConfig config = base.withFaults(new DaemonConfig.Faults(SETTLE_MS, f.flapThreshold(), f.flapWindowMs(),
+                f.quarantineMs(), f.detector()));
+        daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        AgentSettings settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
+                65536, 1_000, 5_000, 20, 200);
+        sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
+        sim.start();
+        await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");
+    }
+
+    @AfterEach
+    void stop() {
+        daemon.close();
+        sim.close();
+    }
+
+    private Link switchLink() {
+        return fabric.links().stream().filter(l -> fabric.isSwitch(l.a()) && fabric.isSwitch(l.b())).findFirst()
+                .orElseThrow();
+    }
+
+    private double settledAfterMs(long since) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            for (Milestone m : daemon.milestones(since).get()) {
+                if (m.kind() == Milestone.Kind.REACTION) {
+                    return ((Number) m.details().get("settledAfterMs")).doubleValue();
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no reaction within 30 s");
+    }
+
+    private long lastSeq() throws Exception {
+        List<Milestone> all = daemon.milestones(0).get();
+        return all.isEmpty() ? 0 : all.get(all.size() - 1).seq();
+    }
+
+    @Test
+    void aLinkReportedByBothEndsIsReroutedWithoutWaitingTheWholeWindow() throws Exception {
+        Link link = switchLink();
+        long since = lastSeq();
+        sim.linkDown(link.a(), link.aPort());
+        assertThat(settledAfterMs(since)).as("both ends reported: nothing more to wait for").isLessThan(SETTLE_MS / 2.0);
+        await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "the re-route");
+        assertThat(daemon.topology().get().links()).hasSize(fabric.links().size() - 1);
+
+        since = lastSeq();
+        sim.linkUp(link.a(), link.aPort());
+        assertThat(settledAfterMs(since)).as("and back up").isLessThan(SETTLE_MS / 2.0);
+        await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 3, "the link back");
+        assertThat(daemon.topology().get().links()).hasSize(fabric.links().size());
+    }
+
+    @Test
+    void aLinkReportedByOneEndOnlyWaitsTheWholeWindow() throws Exception {
+        Link link = switchLink();
+        sim.faults(link.b()).dropOutbound(true); // its PORT_STATUS is lost
+        long since = lastSeq();
+        sim.linkDown(link.a(), link.aPort());
+        assertThat(settledAfterMs(since)).as("the other end may still report").isGreaterThanOrEqualTo(SETTLE_MS);
+        sim.faults(link.b()).clear();
+    }
+}
