@@ -47,6 +47,12 @@ final class EarlyEchoes {
     }
 
     private final Map<Long, Echo> byGuid = new HashMap<>();
+    /**
+     * When an echo to each switch last began: one ring member can notice its emitter only once per silence, and a
+     * new silence takes at least half a δ, so a member repeating notices (a bug, or a compromised agent that holds the
+     * ring key) gets at most one echo to its emitter per half δ, not one per datagram. One entry per ring member.
+     */
+    private final Map<Long, Long> lastBeganNanos = new HashMap<>();
     private final LongSupplier nanoTime;
     private final Counter answered;
     private final Counter silent;
@@ -63,13 +69,19 @@ final class EarlyEchoes {
                 .register(registry);
     }
 
-    /** Starts an echo to {@code session}, now; {@code null} when one to that switch is under way already. */
-    Echo begin(long guid, long incarnation, SwitchSession session) {
-        if (byGuid.containsKey(guid)) {
+    /**
+     * Starts an echo to {@code session}, now; {@code null} when one to that switch is under way already, or began
+     * less than {@code minIntervalMs} ago.
+     */
+    Echo begin(long guid, long incarnation, SwitchSession session, long minIntervalMs) {
+        long now = nanoTime.getAsLong();
+        Long last = lastBeganNanos.get(guid);
+        if (byGuid.containsKey(guid) || last != null && now - last < minIntervalMs * 1_000_000L) {
             return null;
         }
-        Echo e = new Echo(guid, incarnation, session, nanoTime.getAsLong());
+        Echo e = new Echo(guid, incarnation, session, now);
         byGuid.put(guid, e);
+        lastBeganNanos.put(guid, now);
         return e;
     }
 
@@ -119,9 +131,10 @@ final class EarlyEchoes {
         return e.session == session && e.incarnation == incarnation;
     }
 
-    /** A new ring epoch: its suspicions mean nothing now. */
+    /** A new ring epoch: its suspicions mean nothing now (its members may be others). */
     void clear() {
         byGuid.clear();
+        lastBeganNanos.clear();
     }
 
     /** Echoes under way. */

@@ -622,9 +622,9 @@ public final class FaultManager implements AutoCloseable {
         if (ms == null || !ms.admitted() || incarnation <= ms.replacedRingIncarnation()) {
             return;
         }
-        EarlyEchoes.Echo echo = earlyEchoes.begin(guid, incarnation, ms.session());
+        EarlyEchoes.Echo echo = earlyEchoes.begin(guid, incarnation, ms.session(), settings.detector().deltaMs() / 2);
         if (echo == null) {
-            return; // one under way already
+            return; // one under way already, or one began less than half a δ ago
         }
         int waitMs = SecondOpinion.waitMs(boundMs, ms.session().lastRttNanos());
         // the echo stays open until the verdict can have come and been delivered (the verdict is due half a δ after the

@@ -458,6 +458,19 @@ class SecondOpinionTest {
             faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         }
         assertThat(sessions.get(guid).probes).hasSize(1);
+        sessions.get(guid).probes.get(0).answer();
+        loop.runPending();
+        loop.advance(100);
+        for (int i = 0; i < 100; i++) {
+            faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        }
+        assertThat(sessions.get(guid).probes).as("answered, but within half a δ (250 ms) of the last").hasSize(1);
+        loop.advance(150);
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        assertThat(sessions.get(guid).probes).as("a new silence").hasSize(2);
+        sessions.get(guid).probes.get(1).answer();
+        loop.runPending();
+        recorded.actions.clear();
 
         long checked = fabric.switches().get(7).guid();
         faults.memberFailed(checked, indexOf(checked), 0);
