@@ -89,7 +89,7 @@ class DetectorProcessesIT {
             assertThat(fp.get("/api/v1/faults").path("switches").toString()).contains(spine);
             assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).as("the stop was confirmed")
                     .isGreaterThanOrEqualTo(1);
-            assertThat(meter(fp, "fabric_detector_suspicions_total{outcome=\"silent\"")).as("noticed by the witness")
+            assertThat(meter(fp, "fabric_detector_notices_total{outcome=\"silent\"")).as("noticed by the witness")
                     .isGreaterThanOrEqualTo(1);
             assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-spine", "dmodc").switches()).hasSize(191);
 
@@ -113,7 +113,7 @@ class DetectorProcessesIT {
             rest.command("mute " + leaf);
             awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 2, "the verdict on the muted leaf refuted", 60);
             assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).isEqualTo(confirmed);
-            assertThat(meter(fp, "fabric_detector_suspicions_total{outcome=\"answered\"")).as("the muted members' "
+            assertThat(meter(fp, "fabric_detector_notices_total{outcome=\"answered\"")).as("the muted members' "
                     + "agents answered the echo sent at the first suspicion").isGreaterThanOrEqualTo(2);
             assertThat(fp.get("/api/v1/faults").path("switches").toString()).as("not declared dead").doesNotContain(leaf);
             JsonNode afterMute = fp.get("/api/v1/status");

@@ -23,7 +23,7 @@ import org.fabricmanager.southbound.SwitchSession;
  */
 final class EarlyEchoes {
     /** Counter with tag {@code outcome}: suspicions the ring told the daemon of, by what the suspect's echo showed. */
-    static final String NOTICES = "fabric.detector.suspicions";
+    static final String NOTICES = "fabric.detector.notices";
 
     /** One echo under way: to the session of switch {@code guid}, suspected at {@code incarnation}. */
     static final class Echo {
