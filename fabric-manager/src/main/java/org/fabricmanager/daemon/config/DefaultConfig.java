@@ -74,6 +74,7 @@ public final class DefaultConfig {
 
                 faults:                     # fault reaction (docs/architecture.md, "Fault path")
                   settleMs: %d                # fault events this close together, and during a computation, make one re-route
+                                              # (ended after 5 ms once every changed link was reported by both its ends)
                   flapThreshold: %d            # a link going down more than this many times within flapWindowMs ...
                   flapWindowMs: %d         # ... is quarantined (kept down) ...
                   quarantineMs: %d        # ... until it has stayed up this long
