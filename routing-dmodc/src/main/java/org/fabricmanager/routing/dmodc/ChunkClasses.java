@@ -20,8 +20,6 @@ final class ChunkClasses {
     static final int CHUNK = 32;
     private static final int WORDS = CHUNK / 8;
     private static final int FIRST_MIXED = CostTable.INFINITE + 1;
-    /** Chunks per task of the pool. */
-    private static final int GRAIN = 4;
 
     private final CostTable costs;
     private final RowProfiles profiles;
@@ -55,7 +53,10 @@ final class ChunkClasses {
                 classes.classified[s] = true;
             }
         }
-        pool.forRange(classes.chunks, GRAIN, (w, from, to) -> {
+        // Each worker a contiguous share of every row's chunks: tasks of a few chunks had the two workers
+        // writing the same cache lines of the ids, which made the classification slower on two threads.
+        int grain = (classes.chunks + pool.threads() - 1) / pool.threads();
+        pool.forRange(classes.chunks, grain, (w, from, to) -> {
             for (int c = from; c < to; c++) {
                 classes.tables[c] = new Table();
             }

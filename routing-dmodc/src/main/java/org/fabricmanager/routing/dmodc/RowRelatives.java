@@ -25,8 +25,6 @@ import org.fabricmanager.topology.FabricIndex;
  */
 final class RowRelatives {
     private static final int NONE = -1;
-    /** Representatives tried per key; more rarely find a relative the first ones did not. */
-    private static final int TRIES = 4;
 
     private final int[] relativeOf;
     private final long[][] leaves;
@@ -64,10 +62,11 @@ final class RowRelatives {
     }
 
     /**
-     * Finds relatives among the switches with {@code candidate[s]} set, in switch order: each is compared
-     * with up to {@link #TRIES} earlier candidates of the same group count, divider and ports that are
-     * routed on their own, and becomes a relative of the first that differs in few enough chunks, or a
-     * representative itself. Only the candidates' and their neighbours' rows are classified.
+     * Finds relatives among the switches with {@code candidate[s]} set: each is compared with the first
+     * candidate (in switch order) of the same group count, divider and ports, its representative, and
+     * becomes its relative when they differ in few enough chunks; any other is routed on its own. Only the
+     * candidates' and their neighbours' rows are classified; the comparisons run in parallel, each
+     * depending on its own two switches only, so the result does not depend on the threads.
      */
     static RowRelatives of(FabricIndex index, CostTable costs, int[] divider, RowProfiles profiles,
                            boolean[] candidate, RoutingPool pool) {
@@ -79,26 +78,11 @@ final class RowRelatives {
         int[] neighbour = index.groupNeighbourArray();
         int[] portStart = index.groupPortStartArray();
         int[] ports = index.groupPortArray();
-        boolean[] wanted = new boolean[n];
-        boolean any = false;
-        for (int s = 0; s < n; s++) {
-            if (candidate[s]) {
-                any = true;
-                wanted[s] = true;
-                for (int g = groupStart[s]; g < groupStart[s + 1]; g++) {
-                    wanted[neighbour[g]] = true;
-                }
-            }
-        }
-        if (!any) {
-            return new RowRelatives(relativeOf, leaves, 0);
-        }
-        ChunkClasses classes = ChunkClasses.of(costs, profiles, wanted, pool);
-        int chunks = classes.chunks();
-        int limit = maxChunks(chunks);
-        long[] differ = new long[(chunks + 63) >>> 6];
-        Map<Key, int[]> representatives = new HashMap<>();
-        int found = 0;
+        // Each candidate's representative, by key; the candidates that are not one are compared below.
+        Map<Key, Integer> first = new HashMap<>();
+        int[] pending = new int[n];
+        int[] representative = new int[n];
+        int count = 0;
         for (int s = 0; s < n; s++) {
             int g0 = groupStart[s];
             int k = groupStart[s + 1] - g0;
@@ -107,35 +91,55 @@ final class RowRelatives {
             }
             Key key = new Key(k, divider[s], Arrays.copyOfRange(ports, portStart[g0], portStart[g0 + k]),
                     Arrays.copyOfRange(portStart, g0, g0 + k + 1));
-            int[] list = representatives.get(key);
-            int match = NONE;
-            for (int t = 1; list != null && t <= list[0] && match == NONE; t++) {
-                int r = list[t];
+            Integer r = first.putIfAbsent(key, s);
+            if (r != null) {
+                pending[count] = s;
+                representative[count++] = r;
+            }
+        }
+        if (count == 0) {
+            return new RowRelatives(relativeOf, leaves, 0);
+        }
+        boolean[] wanted = new boolean[n];
+        for (int p = 0; p < count; p++) {
+            for (int s : new int[] {pending[p], representative[p]}) {
+                wanted[s] = true;
+                for (int g = groupStart[s]; g < groupStart[s + 1]; g++) {
+                    wanted[neighbour[g]] = true;
+                }
+            }
+        }
+        ChunkClasses classes = ChunkClasses.of(costs, profiles, wanted, pool);
+        int chunks = classes.chunks();
+        int limit = maxChunks(chunks);
+        int total = count;
+        pool.forRange(count, 32, (w, from, to) -> {
+            long[] differ = new long[(chunks + 63) >>> 6];
+            for (int p = from; p < to; p++) {
+                int s = pending[p];
+                int r = representative[p];
                 Arrays.fill(differ, 0L);
-                int count = classes.addDifferences(s, r, differ);
+                int differing = classes.addDifferences(s, r, differ);
+                int g0 = groupStart[s];
                 int gr = groupStart[r];
-                for (int i = 0; i < k && count <= limit; i++) {
+                int k = groupStart[s + 1] - g0;
+                for (int i = 0; i < k && differing <= limit; i++) {
                     if (neighbour[g0 + i] != neighbour[gr + i]) {
-                        count = classes.addDifferences(neighbour[g0 + i], neighbour[gr + i], differ);
+                        differing = classes.addDifferences(neighbour[g0 + i], neighbour[gr + i], differ);
                     }
                 }
-                if (count <= limit) {
-                    match = r;
+                if (differing <= limit) {
+                    relativeOf[s] = r;
+                    leaves[s] = leafBits(differ, classes, costs.leafCount());
                 }
             }
-            if (match != NONE) {
-                relativeOf[s] = match;
-                leaves[s] = leafBits(differ, classes, costs.leafCount());
-                found++;
-            } else if (list == null || list[0] < TRIES) {
-                list = list == null ? new int[TRIES + 1] : list;
-                list[++list[0]] = s;
-                representatives.put(key, list);
-            }
+        });
+        int found = 0;
+        for (int p = 0; p < total; p++) {
+            found += relativeOf[pending[p]] >= 0 ? 1 : 0;
         }
         return new RowRelatives(relativeOf, leaves, found);
     }
-
 
     /** The switch whose row {@code s} copies, or -1. */
     int relativeOf(int s) {
