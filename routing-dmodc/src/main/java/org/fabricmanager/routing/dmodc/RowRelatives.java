@@ -112,7 +112,6 @@ final class RowRelatives {
         ChunkClasses classes = ChunkClasses.of(costs, profiles, wanted, pool);
         int chunks = classes.chunks();
         int limit = maxChunks(chunks);
-        int total = count;
         pool.forRange(count, 32, (w, from, to) -> {
             long[] differ = new long[(chunks + 63) >>> 6];
             for (int p = from; p < to; p++) {
@@ -135,7 +134,7 @@ final class RowRelatives {
             }
         });
         int found = 0;
-        for (int p = 0; p < total; p++) {
+        for (int p = 0; p < count; p++) {
             found += relativeOf[pending[p]] >= 0 ? 1 : 0;
         }
         return new RowRelatives(relativeOf, leaves, found);
