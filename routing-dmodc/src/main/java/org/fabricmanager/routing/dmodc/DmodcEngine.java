@@ -34,10 +34,17 @@ public final class DmodcEngine implements RoutingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(DmodcEngine.class);
 
     private final RoutingPool pool;
+    private final boolean relativesForAnyLeaf;
 
     /** An engine with {@code threads} workers (the calling thread included). */
     public DmodcEngine(int threads) {
+        this(threads, false);
+    }
+
+    /** The same; tests force {@link RouteFill#relativesForAnyLeaf} on fabrics too small to look for relatives. */
+    DmodcEngine(int threads, boolean relativesForAnyLeaf) {
         this.pool = new RoutingPool(threads, NAME);
+        this.relativesForAnyLeaf = relativesForAnyLeaf;
     }
 
     /** An engine with one worker per available processor. */
@@ -69,8 +76,9 @@ public final class DmodcEngine implements RoutingEngine {
     public DmodcRouting compute(FabricIndex fabric) {
         Preprocessing pre = preprocess(fabric);
         long t3 = System.nanoTime();
-        byte[][] rows = new RouteFill(fabric, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations)
-                .computeAll(pool);
+        RouteFill fill = new RouteFill(fabric, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(),
+                pre.destinations);
+        byte[][] rows = (relativesForAnyLeaf ? fill.relativesForAnyLeaf() : fill).computeAll(pool);
         ForwardingTables tables = ForwardingTables.ofRows(guids(fabric), rows, fabric.destinationCount());
         long t4 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("routes", t4 - t3));
