@@ -648,13 +648,19 @@ public final class FaultManager implements AutoCloseable {
         earlyEchoes.silent(echo);
         if (echo.check != null) {
             earlyEchoes.end(echo);
-            if (opinions.decide(echo.check, SecondOpinion.Outcome.CONFIRMED)) {
-                ManagedSwitch ms = registry.get(echo.guid);
-                if (ms != null && ms.session() == echo.session) {
-                    confirmedEarly(echo, ms);
-                } else {
-                    routeAround(echo.guid, echo.incarnation, ms, null, (int) earlyEchoes.ageMs(echo), true);
-                }
+            if (!opinions.decide(echo.check, SecondOpinion.Outcome.CONFIRMED)) {
+                return;
+            }
+            ManagedSwitch ms = registry.get(echo.guid);
+            if (ms == null) {
+                routeAround(echo.guid, echo.incarnation, null, null, (int) earlyEchoes.ageMs(echo), true);
+            } else if (ms.session() != echo.session) {
+                // as after an echo sent at the verdict: the verdict is about the run that session had
+                actions.preparationRefuted(echo.guid);
+                LOG.info("ring: the previous session of switch {} ({}) did not answer after the ring declared it dead; "
+                        + "its agent is connected again and joins the ring", Guids.format(echo.guid), ms.name());
+            } else {
+                confirmedEarly(echo, ms);
             }
             return;
         }

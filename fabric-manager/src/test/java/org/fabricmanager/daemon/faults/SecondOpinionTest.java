@@ -373,6 +373,24 @@ class SecondOpinionTest {
     }
 
     @Test
+    void anAgentThatReconnectsWhileAVerdictWaitsOnTheEarlyEchoKeepsItsNewSession() throws Exception {
+        plan(SECOND_OPINION_MS);
+        long guid = fabric.switches().get(2).guid();
+        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        loop.advance(100);
+        faults.memberFailed(guid, indexOf(guid), 0);
+        // its agent restarted: the old session is gone, a new one holds the switch
+        registry.remove(sessions.get(guid));
+        FakeSession restarted = FakeSession.of(guid, "s2", 8, 2, Protocol.FEATURE_DETECTOR_WINDOW);
+        ManagedSwitch ms = registry.register(restarted, restarted.hello(), 0);
+        registry.admit(ms);
+        loop.advance(SECOND_OPINION_MS);
+        assertThat(recorded.dropped()).as("the new session is not dropped for the old one's silence").isEmpty();
+        assertThat(faults.failedSwitches()).isEmpty();
+        assertThat(recorded.actions).containsExactly("prepare " + Guids.format(guid), "refuted " + Guids.format(guid));
+    }
+
+    @Test
     void anEarlyEchoAnsweredWhileAVerdictWaitsOnItGivesTheVerdictTheUsualEcho() throws Exception {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(2).guid();
