@@ -97,10 +97,11 @@ class LinkSettleTest {
     @Test
     void aLinkReportedByOneEndOnlyWaitsTheWholeWindow() throws Exception {
         Link link = switchLink();
-        sim.faults(link.b()).dropOutbound(true); // its PORT_STATUS is lost
+        sim.faults(link.b()).dropOutbound(true); // its PORT_STATUS is lost (and its acknowledgements)
         long since = lastSeq();
         sim.linkDown(link.a(), link.aPort());
+        await(daemon, st -> st.routing().version() == 2, "the re-route on one end's report");
+        sim.faults(link.b()).clear(); // the push to it completes on the next retry: the reaction can close
         assertThat(settledAfterMs(since)).as("the other end may still report").isGreaterThanOrEqualTo(SETTLE_MS);
-        sim.faults(link.b()).clear();
     }
 }
