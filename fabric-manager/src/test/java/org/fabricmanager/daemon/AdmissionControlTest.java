@@ -5,7 +5,6 @@ import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,8 +44,7 @@ class AdmissionControlTest {
                 List.of(new Link(rogue, 1, victim.guid(), 1)));
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
                 .withAdminToken("t0ken"), List.of(), new SimpleMeterRegistry(), new HopTestEngine());
-        AgentSettings settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
-                65536, 1_000, 5_000, 20, 200);
+        AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1);
              FabricSimulator rogueSim = new FabricSimulator(rogueFabric, settings, null, 1, null, 2)) {
             sim.start();

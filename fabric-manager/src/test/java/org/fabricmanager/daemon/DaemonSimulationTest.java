@@ -36,6 +36,12 @@ class DaemonSimulationTest {
                 .withDiscovery(300, 10_000).withPush(2_000, 3);
     }
 
+    /** Agents of daemon {@code d} on loopback that give up quickly and reconnect within 20-200 ms (tests' pace). */
+    static AgentSettings agentSettings(FabricManagerDaemon d) {
+        return new AgentSettings(new InetSocketAddress("127.0.0.1", d.southboundAddress().getPort()), 65536, 1_000, 5_000,
+                20, 200);
+    }
+
     static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         Views.Status s = d.status().get(5, TimeUnit.SECONDS);

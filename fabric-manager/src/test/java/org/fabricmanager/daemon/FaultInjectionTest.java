@@ -14,7 +14,6 @@ import static org.fabricmanager.daemon.DaemonSimulationTest.assertAgentsHold;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import org.fabricmanager.agent.AgentSettings;
@@ -41,8 +40,7 @@ class FaultInjectionTest {
     void start() throws Exception {
         DaemonConfig config = DaemonSimulationTest.config(state, SPEC).withPush(200, 2);
         daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
-        AgentSettings settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
-                65536, 1_000, 5_000, 20, 200);
+        AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
     }
 

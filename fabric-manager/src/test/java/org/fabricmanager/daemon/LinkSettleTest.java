@@ -5,7 +5,6 @@ import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import org.fabricmanager.agent.AgentSettings;
@@ -42,8 +41,7 @@ class LinkSettleTest {
         DaemonConfig config = base.withFaults(new DaemonConfig.Faults(SETTLE_MS, f.flapThreshold(), f.flapWindowMs(),
                 f.quarantineMs(), f.detector()));
         daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
-        AgentSettings settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
-                65536, 1_000, 5_000, 20, 200);
+        AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
         sim.start();
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");

@@ -136,9 +136,4 @@ final class EarlyEchoes {
         byGuid.clear();
         lastBeganNanos.clear();
     }
-
-    /** Echoes under way. */
-    int size() {
-        return byGuid.size();
-    }
 }

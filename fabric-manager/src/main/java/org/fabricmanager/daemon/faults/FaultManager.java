@@ -655,10 +655,7 @@ public final class FaultManager implements AutoCloseable {
             if (ms == null) {
                 routeAround(echo.guid, echo.incarnation, null, null, (int) earlyEchoes.ageMs(echo), true);
             } else if (ms.session() != echo.session) {
-                // as after an echo sent at the verdict: the verdict is about the run that session had
-                actions.preparationRefuted(echo.guid);
-                LOG.info("ring: the previous session of switch {} ({}) did not answer after the ring declared it dead; "
-                        + "its agent is connected again and joins the ring", Guids.format(echo.guid), ms.name());
+                reconnectedMeanwhile(ms);
             } else {
                 confirmedEarly(echo, ms);
             }
@@ -708,7 +705,7 @@ public final class FaultManager implements AutoCloseable {
 
     /** The ring declared switch {@code guid} (member {@code member}) dead at {@code incarnation}. */
     void memberFailed(long guid, int member, long incarnation) {
-        if (guid == daemonId || member == 0) {
+        if (guid == daemonId || member == Protocol.DAEMON_RING_MEMBER) {
             return;
         }
         if (ring != null && ring.unwatched(guid)) {
@@ -799,14 +796,21 @@ public final class FaultManager implements AutoCloseable {
         }
         ManagedSwitch ms = registry.get(check.guid());
         if (ms != null && ms.session() != check.session()) {
-            actions.preparationRefuted(check.guid());
-            // its agent reconnected meanwhile: the verdict is about the run that session had; the new one joins the ring
-            LOG.info("ring: the previous session of switch {} ({}) did not answer after the ring declared it dead; its "
-                    + "agent is connected again and joins the ring", Guids.format(check.guid()), ms.name());
+            reconnectedMeanwhile(ms);
             return;
         }
         routeAround(check.guid(), check.incarnation(), ms, ms == null ? null
                 : "its agent did not answer an echo within " + waitMs + " ms", waitMs, false);
+    }
+
+    /**
+     * A confirmed verdict whose session has been replaced meanwhile (the agent reconnected): it is about the run that
+     * session had; the new one joins the ring, and nothing is routed around.
+     */
+    private void reconnectedMeanwhile(ManagedSwitch ms) {
+        actions.preparationRefuted(ms.guid());
+        LOG.info("ring: the previous session of switch {} ({}) did not answer after the ring declared it dead; its "
+                + "agent is connected again and joins the ring", Guids.format(ms.guid()), ms.name());
     }
 
     /**

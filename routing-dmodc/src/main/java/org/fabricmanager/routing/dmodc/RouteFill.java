@@ -274,11 +274,7 @@ final class RouteFill {
             int b = blocks.firstBlock(s);
             SharedRows r = blocks.rows(b);
             long has = blocks.has(b);
-            int first = g0 + blocks.groupFrom(b);
-            for (int g = first; g < first + blocks.groupCount(b); g++) {
-                positionPorts[r.position(groupNeighbour[g])] = (byte) groupPorts[groupPortStart[g]];
-            }
-            rotation.begin(has, positionPorts);
+            beginRotation(b, r, has);
             byte[] c = costs.array();
             int at = s * this.leaves;
             int count = r.intervals();
@@ -626,6 +622,18 @@ final class RouteFill {
         }
 
         /**
+         * Starts {@link RotationRuns} on block {@code b} of set {@code r}: each of the set's positions the block has
+         * ({@code has}) written with its group's port.
+         */
+        private void beginRotation(int b, SharedRows r, long has) {
+            int first = g0 + blocks.groupFrom(b);
+            for (int g = first; g < first + blocks.groupCount(b); g++) {
+                positionPorts[r.position(groupNeighbour[g])] = (byte) groupPorts[groupPortStart[g]];
+            }
+            rotation.begin(has, positionPorts);
+        }
+
+        /**
          * {@link #singleBlockSweep} for a painted row with {@code Π_s = 1} and one port per group (a
          * leaf): candidates stay masks over the set's rows ("positions", those the switch lacks
          * cleared) and every stretch whose candidates differ from the base is written at once by
@@ -643,11 +651,7 @@ final class RouteFill {
             SharedRows r = blocks.rows(b);
             IntervalGroups groups = blocks.intervalGroups(b);
             long has = blocks.has(b);
-            int first = g0 + blocks.groupFrom(b);
-            for (int g = first; g < first + blocks.groupCount(b); g++) {
-                positionPorts[r.position(groupNeighbour[g])] = (byte) groupPorts[groupPortStart[g]];
-            }
-            rotation.begin(has, positionPorts);
+            beginRotation(b, r, has);
             int count = r.intervals();
             long baseY = r.base(mode) & has;
             // The base paint (blockSweep leaves it to here): the same ports as the base group mask,

@@ -28,15 +28,13 @@ final class RowRelatives {
 
     private final int[] relativeOf;
     private final long[][] leaves;
-    private final int relatives;
     // The relatives of each representative: relative[first[s] .. first[s + 1]), ascending.
     private final int[] first;
     private final int[] relative;
 
-    private RowRelatives(int[] relativeOf, long[][] leaves, int relatives) {
+    private RowRelatives(int[] relativeOf, long[][] leaves) {
         this.relativeOf = relativeOf;
         this.leaves = leaves;
-        this.relatives = relatives;
         int n = relativeOf.length;
         first = new int[n + 1];
         for (int r : relativeOf) {
@@ -47,7 +45,7 @@ final class RowRelatives {
         for (int s = 0; s < n; s++) {
             first[s + 1] += first[s];
         }
-        relative = new int[relatives];
+        relative = new int[first[n]];
         int[] fill = Arrays.copyOf(first, n);
         for (int s = 0; s < n; s++) {
             if (relativeOf[s] >= 0) {
@@ -98,7 +96,7 @@ final class RowRelatives {
             }
         }
         if (count == 0) {
-            return new RowRelatives(relativeOf, leaves, 0);
+            return new RowRelatives(relativeOf, leaves);
         }
         boolean[] wanted = new boolean[n];
         for (int p = 0; p < count; p++) {
@@ -133,11 +131,7 @@ final class RowRelatives {
                 }
             }
         });
-        int found = 0;
-        for (int p = 0; p < count; p++) {
-            found += relativeOf[pending[p]] >= 0 ? 1 : 0;
-        }
-        return new RowRelatives(relativeOf, leaves, found);
+        return new RowRelatives(relativeOf, leaves);
     }
 
     /** The switch whose row {@code s} copies, or -1. */
@@ -162,7 +156,7 @@ final class RowRelatives {
 
     /** Number of relatives. */
     int count() {
-        return relatives;
+        return relative.length;
     }
 
     private static long[] leafBits(long[] differ, ChunkClasses classes, int leafCount) {
