@@ -16,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -256,6 +258,32 @@ final class FabricProcesses implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /**
+     * CPU seconds of a process's threads, grouped by name without its trailing digits and separators (the
+     * kernel keeps 15 characters of a name: "C2 CompilerThre", "fm-southbound-t"), largest first.
+     */
+    static Map<String, Double> threadCpuSeconds(long pid) {
+        Map<String, Double> byName = new java.util.TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[-#0-9 ]+$", "");
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    byName.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0, Double::sum);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        Map<String, Double> sorted = new LinkedHashMap<>();
+        byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
     }
 
     @Override

@@ -42,6 +42,11 @@ class TlsProductionShapeBenchmark {
     private static final int REPEATS = Integer.getInteger("fm.bench.repeats", 3);
     private static final List<String> VARIANTS = List.of(System.getProperty("fm.bench.variants", "openssl,jdk").split(","));
     private static final String PLAIN = "plain";
+    /** Prints where each process's CPU went until convergence, by thread (the JIT, the TLS pool, the I/O threads). */
+    private static final boolean THREADS = Boolean.getBoolean("fm.bench.threads");
+    /** JVM options of the daemon and of the simulators (e.g. a Flight Recorder recording of the compilations). */
+    private static final String DAEMON_JVM = System.getProperty("fm.bench.daemonJvm", "-Xmx2g");
+    private static final String SIM_JVM = System.getProperty("fm.bench.simJvm", "-Xmx1g");
 
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.NEVER)
     Path work;
@@ -113,7 +118,7 @@ class TlsProductionShapeBenchmark {
         Files.writeString(config, config(SPEC, dir.resolve("state"), tls ? "  pkiDirectory: \"" + pkiDir + "\"\n  tlsProvider: "
                 + provider : "  insecure: true"));
         try (FabricProcesses fp = new FabricProcesses(dir)) {
-            fp.startDaemon(config, "-Xmx2g");
+            fp.startDaemon(config, DAEMON_JVM.replace("{run}", dir.getFileName().toString()));
             long startedFallback = System.currentTimeMillis(); // if STARTED has left the event buffer (a storm's events)
             List<FabricProcesses.Simulator> sims = new ArrayList<>();
             for (int i = 0; i < parts.size(); i++) {
@@ -121,14 +126,22 @@ class TlsProductionShapeBenchmark {
                 if (tls) {
                     args.addAll(List.of("--pki", pkiDir.toString(), "--tls-provider", provider));
                 }
-                sims.add(fp.startSimulator("sim-" + i, "-Xmx1g", args));
+                sims.add(fp.startSimulator("sim-" + i, SIM_JVM.replace("{run}", dir.getFileName() + "-sim-" + i), args));
             }
             fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/switches/connected").asInt() == fabric.switches().size(), "convergence", 900);
             double daemonCpu = FabricProcesses.cpuSeconds(fp.daemon().pid());
             double simCpu = 0;
+            Map<String, Double> simThreads = new java.util.TreeMap<>();
             for (FabricProcesses.Simulator s : sims) {
                 simCpu += FabricProcesses.cpuSeconds(s.pid());
+                if (THREADS) {
+                    FabricProcesses.threadCpuSeconds(s.pid()).forEach((k, v) -> simThreads.merge(k, v, Double::sum));
+                }
+            }
+            if (THREADS) {
+                System.out.printf("  %s daemon threads (CPU-s): %s%n", mode, top(FabricProcesses.threadCpuSeconds(fp.daemon().pid())));
+                System.out.printf("  %s simulators' threads (CPU-s): %s%n", mode, top(simThreads));
             }
             List<JsonNode> events = fp.events(0);
             String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
@@ -141,6 +154,11 @@ class TlsProductionShapeBenchmark {
                     TlsAdmissionIT.value(metrics, "fabric_southbound_rejected_total", "reason=\"timeout\""),
                     TlsAdmissionIT.value(metrics, "fabric_southbound_rejected_total", "reason=\"busy\""));
         }
+    }
+
+    private static String top(Map<String, Double> threads) {
+        return threads.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(10)
+                .map(e -> "%s %.2f".formatted(e.getKey(), e.getValue())).collect(java.util.stream.Collectors.joining(", "));
     }
 
     /** The daemon's configuration of these benchmarks: {@code security} is the section's lines, indented. */
