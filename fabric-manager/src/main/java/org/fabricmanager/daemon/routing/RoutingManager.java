@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -70,6 +71,14 @@ public final class RoutingManager {
     static final String STORE = "routing-store";
     /** The latest a routing is written after its installation when its tables have not converged by then. */
     static final long STORE_DELAY_MS = 5_000;
+    /**
+     * How long a routing whose tables converged must stay in force before it is written: faults come in bursts (a
+     * flapping link, a switch's links going one by one), and each write of 335 MB of tables at 5,120 switches takes a
+     * core for about a second, which the next re-route needs more.
+     */
+    static final long STORE_QUIET_MS = 1_000;
+    /** Routings installed with tables to write: a write of an older one still running gives way ({@link #storeUnsaved}). */
+    private final AtomicLong installations = new AtomicLong();
     private final ControlLoop queue;
     private final MilestoneLog milestones;
     private final Timer timer;
@@ -265,18 +274,31 @@ public final class RoutingManager {
         LOG.debug("routing v{}: {} of {} switches' tables changed (compared in {} ms)", job.version(),
                 outcome.tables().changedRows(), outcome.tables().rowCount(), String.format("%.1f", outcome.compareMillis()));
         stored = null;
-        // written once the push is done (storeUnsaved at CONVERGED), at the latest after STORE_DELAY_MS: compressing
-        // 335 MB of tables at 5,120 switches takes a core for about a second, which the push of the same tables
-        // needs more (a crash before the write costs the next start one computation, nothing else)
+        // written once the push is done and a quiet second passed (storeWhenQuiet at CONVERGED), at the latest after
+        // STORE_DELAY_MS: compressing 335 MB of tables at 5,120 switches takes a core for about a second, which the
+        // push of the same tables needs more (a crash before the write costs the next start one computation, nothing else)
         unsaved = new RoutingState(outcome.fingerprint(), job.version(), r.engine(), r.tables());
+        installations.incrementAndGet();
         queue.scheduleDeferred(STORE, STORE_DELAY_MS, this::storeUnsaved);
         installed.accept(active);
         listener.computed(active, outcome.millis());
     }
 
     /**
+     * The routing in force converged: it is written once it has stayed in force for {@link #STORE_QUIET_MS} (a newer
+     * routing installed meanwhile takes its place, and is written in turn once it converged and stayed).
+     */
+    public void storeWhenQuiet() {
+        if (unsaved != null) {
+            queue.scheduleDeferred(STORE, STORE_QUIET_MS, this::storeUnsaved);
+        }
+    }
+
+    /**
      * Writes the routing in force to the state directory if it is not written yet (off the control thread): called
-     * when its tables have converged, when the daemon stops, and {@link #STORE_DELAY_MS} after it was installed.
+     * {@link #STORE_QUIET_MS} after its tables converged, {@link #STORE_DELAY_MS} after it was installed if they have
+     * not by then, and when the daemon stops. A write still running when a newer routing is installed is abandoned
+     * and leaves the file as it was: the newer one is written instead, and the cores go to its push.
      */
     public void storeUnsaved() {
         RoutingState toStore = unsaved;
@@ -285,9 +307,12 @@ public final class RoutingManager {
         if (toStore == null) {
             return;
         }
+        long installation = installations.get();
         storeExecutor.execute(() -> {
             try {
-                store.save(toStore);
+                if (!store.save(toStore, () -> installations.get() != installation)) {
+                    LOG.debug("routing v{} not stored: a newer routing was installed while it was written", toStore.version());
+                }
             } catch (StoreException e) {
                 LOG.error("cannot store routing v{}: {}", toStore.version(), e.getMessage());
             }

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
@@ -192,6 +193,16 @@ public final class RoutingStateStore {
 
     /** Atomically replaces the stored routing. */
     public void save(RoutingState state) {
+        save(state, () -> false);
+    }
+
+    /**
+     * Atomically replaces the stored routing, unless {@code abandoned} says so before the last table is compressed
+     * (asked before each table): the file is then left as it was.
+     *
+     * @return true when the file was written, false when abandoned
+     */
+    public boolean save(RoutingState state, BooleanSupplier abandoned) {
         ForwardingTables t = state.tables();
         try {
             ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 16);
@@ -213,6 +224,9 @@ public final class RoutingStateStore {
             }
             byte[] row = new byte[t.destinationCount()];
             for (int s = 0; s < t.switchCount(); s++) {
+                if (abandoned.getAsBoolean()) {
+                    return false;
+                }
                 t.copyEntries(s, 0, row, 0, row.length);
                 out.write(row);
             }
@@ -228,6 +242,7 @@ public final class RoutingStateStore {
             System.arraycopy(header.array(), 0, content, 0, HEADER_BYTES);
             System.arraycopy(compressed, 0, content, HEADER_BYTES, compressed.length);
             files.write(file, content);
+            return true;
         } catch (IOException e) {
             throw new StoreException(file + ": cannot write: " + e.getMessage(), e);
         }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.store.RoutingState;
 import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.testing.ManualControlLoop;
 import org.fabricmanager.routing.RoutingEngine;
@@ -37,9 +38,14 @@ class RoutingManagerTest {
     private final List<RoutingService> services = new ArrayList<>();
 
     private RoutingManager manager(RoutingEngine engine) {
+        return manager(engine, Runnable::run);
+    }
+
+    /** A manager whose writes of the stored routing run on {@code storeExecutor}. */
+    private RoutingManager manager(RoutingEngine engine, java.util.concurrent.Executor storeExecutor) {
         RoutingService service = new RoutingService(engine);
         services.add(service);
-        RoutingManager m = new RoutingManager(service, new RoutingStateStore(state), Runnable::run, loop, milestones,
+        RoutingManager m = new RoutingManager(service, new RoutingStateStore(state), storeExecutor, loop, milestones,
                 new SimpleMeterRegistry());
         m.listener(new RoutingManager.Listener() {
             @Override
@@ -69,6 +75,44 @@ class RoutingManagerTest {
     @AfterEach
     void close() {
         services.forEach(RoutingService::close);
+    }
+
+    @Test
+    void aConvergedRoutingIsWrittenOnceItStayedInForceForAQuietSecond() throws Exception {
+        RoutingStateStore files = new RoutingStateStore(state);
+        RoutingManager m = manager(new DmodcEngine(1));
+        m.consider(FABRIC);
+        loop.awaitAndRun(30);
+        m.storeWhenQuiet(); // v1's tables converged
+        loop.advance(RoutingManager.STORE_QUIET_MS - 1);
+        assertThat(files.load()).as("not within the quiet second").isEmpty();
+        // a fault of the burst: v2 replaces v1 before v1 was written
+        assertThat(m.consider(Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 3)))).isEqualTo(
+                RoutingManager.Decision.STARTED);
+        loop.awaitAndRun(30);
+        loop.advance(RoutingManager.STORE_QUIET_MS);
+        assertThat(files.load()).as("v1 is never written, v2 not before its own convergence").isEmpty();
+        m.storeWhenQuiet();
+        loop.advance(RoutingManager.STORE_QUIET_MS);
+        assertThat(files.load()).map(RoutingState::version).contains(2L);
+    }
+
+    @Test
+    void aWriteStillRunningGivesWayToANewerRouting() throws Exception {
+        RoutingStateStore files = new RoutingStateStore(state);
+        List<Runnable> writes = new ArrayList<>();
+        RoutingManager m = manager(new DmodcEngine(1), writes::add);
+        m.consider(FABRIC);
+        loop.awaitAndRun(30);
+        m.storeUnsaved();
+        assertThat(writes).hasSize(1); // v1's write, handed to the store thread
+        m.consider(Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 3)));
+        loop.awaitAndRun(30);
+        writes.remove(0).run(); // the store thread gets to it only now
+        assertThat(files.load()).as("v1's write abandoned, the file left as it was").isEmpty();
+        m.storeUnsaved();
+        writes.remove(0).run();
+        assertThat(files.load()).map(RoutingState::version).contains(2L);
     }
 
     @Test

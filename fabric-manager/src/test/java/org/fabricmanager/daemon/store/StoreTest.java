@@ -89,6 +89,14 @@ class StoreTest {
         assertThat(back.tables().sameAs(tables)).isTrue();
 
         byte[] bytes = Files.readAllBytes(store.file());
+        // a write abandoned before its last table (a newer routing came) leaves the file as it was
+        int[] asked = {0};
+        assertThat(store.save(new RoutingState("def", 8, "dmodc", tables), () -> ++asked[0] == 3)).isFalse();
+        assertThat(Files.readAllBytes(store.file())).isEqualTo(bytes);
+        assertThat(store.save(new RoutingState("def", 8, "dmodc", tables), () -> false)).isTrue();
+        assertThat(store.load().orElseThrow().version()).isEqualTo(8);
+        store.save(new RoutingState("abc", 7, "dmodc", tables));
+        assertThat(Files.readAllBytes(store.file())).isEqualTo(bytes);
         Files.write(store.file(), java.util.Arrays.copyOf(bytes, bytes.length - 6));
         assertThatThrownBy(store::load).isInstanceOf(StoreException.class).hasMessageContaining("routing.state");
         bytes[bytes.length - 5] ^= 0x55; // the gzip trailer's length/CRC
