@@ -34,6 +34,11 @@ class TlsRestartBenchmark {
     private static final String SPEC = System.getProperty("fm.bench.spec", "PGFT(3;16,16,16;1,16,16;1,1,1)");
     private static final int SIMULATORS = Integer.getInteger("fm.bench.simulators", 2);
     private static final int REPEATS = Integer.getInteger("fm.bench.repeats", 4);
+    /**
+     * The restarts made: {@code kept} and {@code new-keys} (TLS, by default both), or {@code plain} (the same daemon and
+     * agents in plaintext, {@code security.insecure}: what a restart costs without TLS).
+     */
+    private static final List<String> MODES = List.of(System.getProperty("fm.bench.modes", "kept,new-keys").split(","));
 
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.NEVER)
     Path work;
@@ -54,8 +59,12 @@ class TlsRestartBenchmark {
         pki.switchMaterials(switches, Duration.ofDays(2), Clock.systemUTC());
         Path state = work.resolve("state");
         Path config = work.resolve("fabric-manager.yaml");
-        Files.writeString(config, TlsProductionShapeBenchmark.config(SPEC, state, "  pkiDirectory: \"" + pkiDir
-                + "\"\n  tlsProvider: openssl"));
+        boolean plain = MODES.contains("plain");
+        if (plain && MODES.size() > 1) {
+            throw new IllegalArgumentException("fm.bench.modes: plain restarts a plaintext group, alone");
+        }
+        Files.writeString(config, TlsProductionShapeBenchmark.config(SPEC, state, plain ? "  insecure: true"
+                : "  pkiDirectory: \"" + pkiDir + "\"\n  tlsProvider: openssl"));
         System.out.printf("TLS daemon restart: %s, %d switches, %d simulate processes, %d repeats; load before: %s%n",
                 SPEC, fabric.switches().size(), SIMULATORS, REPEATS, load());
         List<Restart> restarts = new ArrayList<>();
@@ -64,13 +73,16 @@ class TlsRestartBenchmark {
             int port = fp.southboundPort();
             List<List<String>> parts = FabricProcesses.split(fabric, SIMULATORS);
             for (int i = 0; i < SIMULATORS; i++) {
-                fp.startSimulator("sim-" + i, "-Xmx1g", List.of("--pgft", SPEC, "--only", String.join(",", parts.get(i)),
-                        "--pki", pkiDir.toString(), "--tls-provider", "openssl"));
+                List<String> args = new ArrayList<>(List.of("--pgft", SPEC, "--only", String.join(",", parts.get(i))));
+                if (!plain) {
+                    args.addAll(List.of("--pki", pkiDir.toString(), "--tls-provider", "openssl"));
+                }
+                fp.startSimulator("sim-" + i, "-Xmx1g", args);
             }
             awaitConverged(fp, fabric);
             System.out.println("first start converged");
             for (int round = -1; round < REPEATS; round++) {
-                for (String mode : List.of("kept", "new-keys")) {
+                for (String mode : MODES) {
                     Restart r = restart(fp, config, port, state, mode, fabric);
                     System.out.printf("%s %s: %,d ms STARTED->CONVERGED, daemon %.2f CPU-s, TLS handshakes %.0f full,"
                                     + " %.0f resumed, load %s%n", round < 0 ? "warm-up" : "run " + (round + 1), mode,
@@ -81,7 +93,7 @@ class TlsRestartBenchmark {
                 }
             }
         }
-        for (String mode : List.of("kept", "new-keys")) {
+        for (String mode : MODES) {
             List<Restart> rs = restarts.stream().filter(r -> r.mode().equals(mode)).toList();
             System.out.printf("%s: STARTED->CONVERGED median %,.0f ms (min %,d, max %,d), daemon CPU median %.2f s,"
                             + " resumed median %.0f of %d%n", mode, median(rs.stream().mapToDouble(Restart::startToConvergedMs)),

@@ -15,6 +15,9 @@ public final class Backoff {
     private final long maxMs;
     private final Random random;
     private int attempt;
+    /** Delays still held within {@link #returnCapMs} after the peer said it is stopping ({@link #expectReturn}). */
+    private int returnProbes;
+    private long returnCapMs;
 
     public Backoff(long initialMs, long maxMs, Random random) {
         if (initialMs < 1 || maxMs < initialMs) {
@@ -30,6 +33,10 @@ public final class Backoff {
         int shift = Math.min(attempt, 62);
         // initialMs << shift only when it stays within maxMs: it can neither overflow nor wrap
         long ceiling = initialMs > (maxMs >>> shift) ? maxMs : initialMs << shift;
+        if (returnProbes > 0) {
+            returnProbes--;
+            ceiling = Math.min(ceiling, returnCapMs);
+        }
         if (attempt < Integer.MAX_VALUE) {
             attempt++;
         }
@@ -37,9 +44,24 @@ public final class Backoff {
         return Math.min(ceiling, (long) (random.nextDouble() * ((double) ceiling + 1.0)));
     }
 
+    /**
+     * The peer said it is stopping (a daemon restart, as a rule, back within seconds): the next {@code probes} delays
+     * stay within [0, {@code capMs}] while the ceiling keeps growing underneath, so that the attempts refused while
+     * it is down do not leave the agent waiting up to the cap once it is back. After them, or after a
+     * {@link #reset}, delays are as before: a peer stopped for longer is not probed at that rate for good.
+     */
+    public void expectReturn(long capMs, int probes) {
+        if (capMs < 0 || probes < 0) {
+            throw new IllegalArgumentException("a return needs capMs >= 0 and probes >= 0, got " + capMs + " and " + probes);
+        }
+        returnCapMs = capMs;
+        returnProbes = probes;
+    }
+
     /** Starts over after a successful connection. */
     public void reset() {
         attempt = 0;
+        returnProbes = 0;
     }
 
     /** Failed attempts since the last reset. */

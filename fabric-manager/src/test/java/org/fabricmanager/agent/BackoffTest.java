@@ -44,6 +44,53 @@ class BackoffTest {
         assertThat(max).as("the window grows to the cap").isGreaterThan(4_500L);
     }
 
+    /**
+     * Property: after the peer said it is stopping, the next probes stay within the return cap however far the
+     * ceiling has grown, spread over the whole of it; then, or after a reset, delays are as without the notice.
+     */
+    @Test
+    void afterAStopNoticeTheNextProbesStayWithinTheReturnCap() {
+        long seed = new Random().nextLong();
+        Random gen = new Random(seed);
+        for (int trial = 0; trial < 200; trial++) {
+            String where = "seed " + seed + ", trial " + trial;
+            Backoff b = new Backoff(100, 5_000, new Random(gen.nextLong()));
+            int before = gen.nextInt(12);
+            for (int i = 0; i < before; i++) {
+                b.nextDelayMs();
+            }
+            int probes = 1 + gen.nextInt(60);
+            b.expectReturn(1_000, probes);
+            long max = 0;
+            for (int i = 0; i < probes; i++) {
+                long d = b.nextDelayMs();
+                assertThat(d).as(where + ", probe " + i).isBetween(0L, 1_000L);
+                max = Math.max(max, d);
+            }
+            assertThat(b.attempts()).as(where + ": the ceiling kept growing underneath").isEqualTo(before + probes);
+            long after = 0;
+            for (int i = 0; i < 200; i++) {
+                after = Math.max(after, b.nextDelayMs());
+            }
+            assertThat(after).as(where + ": back to the usual window").isBetween(1_001L, 5_000L);
+            b.expectReturn(1_000, 60);
+            b.reset();
+            assertThat(b.nextDelayMs()).as(where + ": a reset ends the notice").isBetween(0L, 100L);
+        }
+        Backoff b = new Backoff(100, 5_000, new Random(5));
+        for (int i = 0; i < 10; i++) {
+            b.nextDelayMs();
+        }
+        b.expectReturn(1_000, 1_000);
+        int belowHalf = 0;
+        for (int i = 0; i < 1_000; i++) {
+            if (b.nextDelayMs() < 500) {
+                belowHalf++;
+            }
+        }
+        assertThat(belowHalf).as("uniform on [0, 1000]").isBetween(400, 600);
+    }
+
     /** Full jitter: agents that failed together spread over the whole window, below half of it too. */
     @Test
     void jitterSpreadsAgentsThatFailTogetherOverTheWholeWindow() {
