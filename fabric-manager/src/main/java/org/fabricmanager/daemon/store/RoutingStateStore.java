@@ -225,13 +225,14 @@ public final class RoutingStateStore {
             byte[] row = new byte[t.destinationCount()];
             for (int s = 0; s < t.switchCount(); s++) {
                 if (abandoned.getAsBoolean()) {
+                    gz.close(); // frees the deflater's native memory now, not at the next collection
                     return false;
                 }
                 t.copyEntries(s, 0, row, 0, row.length);
                 out.write(row);
             }
             out.flush();
-            gz.finish();
+            gz.close();
             byte[] compressed = body.toByteArray();
             CRC32C crc = new CRC32C();
             crc.update(compressed);
