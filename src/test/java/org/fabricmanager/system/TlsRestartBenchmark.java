@@ -116,6 +116,11 @@ class TlsRestartBenchmark {
         fp.startDaemon(config, "-Xmx2g", port);
         awaitConverged(fp, fabric);
         double cpu = FabricProcesses.cpuSeconds(fp.daemon().pid());
+        if (Boolean.getBoolean("fm.bench.threads")) {
+            System.out.printf("  %s daemon threads (CPU-s): %s%n", mode, FabricProcesses.threadCpuSeconds(fp.daemon().pid())
+                    .entrySet().stream().limit(10).map(e -> "%s %.2f".formatted(e.getKey(), e.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", ")));
+        }
         List<com.fasterxml.jackson.databind.JsonNode> events = fp.events(0);
         String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create(fp.restUrl() + "/metrics")).timeout(Duration.ofSeconds(30)).build(),
