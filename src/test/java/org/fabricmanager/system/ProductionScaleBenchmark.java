@@ -47,6 +47,11 @@ class ProductionScaleBenchmark {
     private static final int QUIET_BEFORE_STOP_MS = Integer.getInteger("fm.bench.quietBeforeStopMs", 10_000);
     /** Only the start: stop after the first convergence and the steady-state sample (no faults). */
     private static final boolean START_ONLY = Boolean.getBoolean("fm.bench.startOnly");
+    /**
+     * Mutual TLS (BoringSSL) instead of plaintext, with the PKI in {@code fm.bench.pkiDir} (made and filled with every
+     * switch's certificate before any timing if missing; keep it between runs: issuing 5,120 certificates takes a minute).
+     */
+    private static final boolean TLS = Boolean.getBoolean("fm.bench.tls");
 
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.NEVER)
     Path work;
@@ -61,6 +66,7 @@ class ProductionScaleBenchmark {
                 fabric.switches().size(), fabric.nodes().size(), SIMULATORS, work);
         System.out.printf("machine: %d cores; load before: %s%n", Runtime.getRuntime().availableProcessors(), load());
 
+        Path pkiDir = TLS ? pki(fabric) : null;
         Path config = work.resolve("fabric-manager.yaml");
         Files.writeString(config, """
                 fabric:
@@ -71,8 +77,9 @@ class ProductionScaleBenchmark {
                 state:
                   directory: "%s"
                 security:
-                  insecure: true
-                """.formatted(SPEC, work.resolve("state")) + (!DETECTOR ? "" : """
+                %s
+                """.formatted(SPEC, work.resolve("state"), TLS ? "  pkiDirectory: \"" + pkiDir + "\"\n  tlsProvider: openssl"
+                : "  insecure: true") + (!DETECTOR ? "" : """
                 faults:
                   detector:
                     enabled: true
@@ -114,11 +121,13 @@ class ProductionScaleBenchmark {
             fp.startDaemon(config, DAEMON_HEAP);
             List<String> spineArgs = new ArrayList<>(List.of("--pgft", SPEC, "--only", Guids.format(loneSpine)));
             spineArgs.addAll(SIM_FLAGS);
+            spineArgs.addAll(tlsArgs(pkiDir));
             FabricProcesses.Simulator spine = fp.startSimulator("sim-spine", "-Xmx256m", spineArgs);
             List<FabricProcesses.Simulator> rest = new ArrayList<>();
             for (int i = 0; i < parts.size(); i++) {
                 List<String> args = new ArrayList<>(List.of("--pgft", SPEC, "--only", String.join(",", parts.get(i))));
                 args.addAll(SIM_FLAGS);
+                args.addAll(tlsArgs(pkiDir));
                 rest.add(fp.startSimulator("sim-" + i, SIM_HEAP, args));
             }
             JsonNode st = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
@@ -148,6 +157,9 @@ class ProductionScaleBenchmark {
             System.out.printf("  CPU from start to CONVERGED: daemon %.1f s; simulators %s s%n",
                     FabricProcesses.cpuSeconds(fp.daemon().pid()),
                     rest.stream().map(s -> String.format("%.1f", FabricProcesses.cpuSeconds(s.pid()))).toList());
+            System.out.printf("  daemon CPU by thread until CONVERGED: %s%n", FabricProcesses.threadCpuSeconds(fp.daemon().pid())
+                    .entrySet().stream().limit(10).map(e -> "%s %.2f".formatted(e.getKey(), e.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", ")));
             if (DETECTOR) {
                 long ringFrom = System.nanoTime();
                 JsonNode f = fp.get("/api/v1/faults");
@@ -402,5 +414,29 @@ class ProductionScaleBenchmark {
         } catch (Exception e) {
             return "unknown";
         }
+    }
+
+    /** The simulators' TLS flags for {@code pkiDir} (none in plaintext). */
+    private static List<String> tlsArgs(Path pkiDir) {
+        return pkiDir == null ? List.of() : List.of("--pki", pkiDir.toString(), "--tls-provider", "openssl");
+    }
+
+    /** The benchmark's PKI, every switch's certificate issued (once: it is kept for the next runs). */
+    private Path pki(Fabric fabric) {
+        Path dir = Path.of(System.getProperty("fm.bench.pkiDir", work.resolve("pki").toString()));
+        org.fabricmanager.pki.PkiDirectory pki = new org.fabricmanager.pki.PkiDirectory(dir);
+        java.time.Clock clock = java.time.Clock.systemUTC();
+        if (!Files.exists(dir.resolve(org.fabricmanager.pki.PkiDirectory.CA_KEY))) {
+            pki.init("bench CA", java.time.Duration.ofDays(30), List.of(), List.of(), java.time.Duration.ofDays(30), clock);
+        }
+        java.util.Map<Long, String> switches = new java.util.LinkedHashMap<>();
+        for (FabricSwitch s : fabric.switches()) {
+            switches.put(s.guid(), s.name());
+        }
+        long t = System.nanoTime();
+        pki.switchMaterials(switches, java.time.Duration.ofDays(30), clock);
+        System.out.printf("PKI %s: %d switch certificates read or issued in %,d ms (before any timing)%n", dir,
+                switches.size(), (System.nanoTime() - t) / 1_000_000);
+        return dir;
     }
 }
