@@ -114,7 +114,10 @@ final class SharedRows {
         return (lessThanMode[v] & ~entryRows[i]) | listed;
     }
 
-    /** The steps of every interval ({@link #lessThan}): its entries' distinct costs, ascending, with the rows at or below each. */
+    /**
+     * The steps of every interval ({@link #lessThan}): its entries' distinct costs, ascending, each with the
+     * rows it lists at that cost or below.
+     */
     private void buildSteps() {
         int n = 0;
         for (int i = 0; i < count; i++) {
