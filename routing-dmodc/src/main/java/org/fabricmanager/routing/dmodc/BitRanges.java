@@ -51,6 +51,16 @@ final class BitRanges {
         bits[last] &= ~high;
     }
 
+    /** Whether no bit is set. */
+    static boolean none(long[] bits) {
+        for (long word : bits) {
+            if (word != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** True when every bit of {@code [from, to)} is set (an empty range included). */
     static boolean allSet(long[] bits, int from, int to) {
         if (from >= to) {

@@ -247,8 +247,8 @@ final class NeighbourBlocks {
 
     /**
      * Per set, the leaves that none of the switches asking it reaches (own cost infinite), as a bit
-     * set: a switch writes no route there whatever the set says. From the row profiles (a row
-     * without one is scanned).
+     * set, or null where there is no such leaf: a switch writes no route there whatever the set
+     * says. From the row profiles (a row without one is scanned).
      */
     private static long[][] unreachedByAll(int n, boolean[] eligible, int[] blockStart, int[] setOfBlock, int setCount,
                                            CostTable costs, RowProfiles profiles) {
@@ -295,6 +295,14 @@ final class NeighbourBlocks {
                         all[i] &= mine[i];
                     }
                 }
+            }
+        }
+        // A set whose askers all reach every leaf (a pod's set, asked by its leaves) has nothing to drop or
+        // merge over: null spares SharedRows.build its checks and its pass over the intervals (at 5% of links
+        // removed, the 64 pod sets' 110,000 intervals).
+        for (int id = 0; id < setCount; id++) {
+            if (unreached[id] != null && BitRanges.none(unreached[id])) {
+                unreached[id] = null;
             }
         }
         return unreached;

@@ -13,10 +13,11 @@ import java.util.Arrays;
  * <p>What a neighbouring switch asks is formula (1) restricted to these rows: which of them are
  * strictly cheaper than its own cost {@code v} at a leaf, as a bit mask over the member positions
  * ({@link #base} outside the intervals, {@link #lessThan} inside). Masks for one threshold, the
- * most common own cost of the switches that ask, are precomputed per interval. A degraded fat tree
- * repeats the same few off-mode leaves in every row of a pod or plane; merging the rows here
- * instead of in every neighbour's own sweep is what keeps Dmodc's routes phase close to the
- * intact case. Immutable once built.
+ * most common own cost of the switches that ask, are precomputed per interval; below any other cost
+ * a mask is the last of a few steps (the interval's distinct costs), not a walk over its rows. A
+ * degraded fat tree repeats the same few off-mode leaves in every row of a pod or plane; merging the
+ * rows here instead of in every neighbour's own sweep is what keeps Dmodc's routes phase close to
+ * the intact case. Immutable once built.
  */
 final class SharedRows {
     /** Most rows a set may have: masks are one {@code long}. */
@@ -32,6 +33,12 @@ final class SharedRows {
     private final byte[] entryCost;
     private final int threshold;
     private final long[] atThreshold;
+    // Per interval, for lessThan below any cost: the rows it lists (entryRows) and its entries' costs as
+    // steps, ascending distinct costs with the rows listed at that cost or below (stepStart, CSR).
+    private final long[] entryRows;
+    private final int[] stepStart;
+    private final byte[] stepCost;
+    private final long[] stepRows;
 
     private SharedRows(int[] member, long[] lessThanMode, int count, int[] from, int[] to, int[] entryStart,
                        byte[] entryMember, byte[] entryCost, int threshold, long[] atThreshold) {
@@ -45,6 +52,11 @@ final class SharedRows {
         this.entryCost = entryCost;
         this.threshold = threshold;
         this.atThreshold = atThreshold;
+        this.entryRows = new long[count];
+        this.stepStart = new int[count + 1];
+        this.stepCost = new byte[entryCost.length];
+        this.stepRows = new long[entryCost.length];
+        buildSteps();
     }
 
     /** Number of rows. */
@@ -93,9 +105,58 @@ final class SharedRows {
         if (v == threshold) {
             return atThreshold[i];
         }
-        return compute(i, v);
+        // The rows it does not list are at their modes; of those it lists, the ones below v are the
+        // last step below v. An interval on a pod's own leaves lists all 32 rows at two or three costs.
+        long listed = 0;
+        for (int t = stepStart[i]; t < stepStart[i + 1] && stepCost[t] < v; t++) {
+            listed = stepRows[t];
+        }
+        return (lessThanMode[v] & ~entryRows[i]) | listed;
     }
 
+    /**
+     * The steps of every interval ({@link #lessThan}): its entries' distinct costs, ascending, each with the
+     * rows it lists at that cost or below.
+     */
+    private void buildSteps() {
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            stepStart[i] = n;
+            int e0 = entryStart[i];
+            int e1 = entryStart[i + 1];
+            long rows = 0;
+            for (int e = e0; e < e1; e++) {
+                rows |= 1L << entryMember[e];
+            }
+            entryRows[i] = rows;
+            // distinct costs ascending (an interval has a few), each with the rows at or below it
+            int last = -1;
+            while (true) {
+                int next = Integer.MAX_VALUE;
+                for (int e = e0; e < e1; e++) {
+                    if (entryCost[e] > last && entryCost[e] < next) {
+                        next = entryCost[e];
+                    }
+                }
+                if (next == Integer.MAX_VALUE) {
+                    break;
+                }
+                long atOrBelow = n > stepStart[i] ? stepRows[n - 1] : 0;
+                for (int e = e0; e < e1; e++) {
+                    if (entryCost[e] == next) {
+                        atOrBelow |= 1L << entryMember[e];
+                    }
+                }
+                stepCost[n] = (byte) next;
+                stepRows[n] = atOrBelow;
+                n++;
+                last = next;
+            }
+        }
+        stepStart[count] = n;
+    }
+
+    /** {@link #lessThan} by a walk over the interval's rows: for the precomputed threshold masks. */
     private long compute(int i, int v) {
         long mask = lessThanMode[v];
         for (int e = entryStart[i]; e < entryStart[i + 1]; e++) {

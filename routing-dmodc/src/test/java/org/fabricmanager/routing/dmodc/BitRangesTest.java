@@ -55,6 +55,19 @@ class BitRangesTest {
         }
     }
 
+    @Test
+    void noneSaysWhetherAnyBitIsSet() {
+        for (int size = 1; size <= 200; size++) {
+            long[] bits = new long[(size + 63) >>> 6];
+            assertThat(BitRanges.none(bits)).as("size %d, empty", size).isTrue();
+            for (int l = 0; l < size; l++) {
+                bits[l >>> 6] = 1L << l;
+                assertThat(BitRanges.none(bits)).as("size %d, bit %d", size, l).isFalse();
+                bits[l >>> 6] = 0;
+            }
+        }
+    }
+
     private static boolean allSetBitByBit(long[] bits, int from, int to) {
         for (int l = from; l < to; l++) {
             if ((bits[l >>> 6] & (1L << l)) == 0) {
