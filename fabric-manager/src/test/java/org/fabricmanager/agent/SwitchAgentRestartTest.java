@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class SwitchAgentRestartTest {
     /** The agent's backoff: its first delay alone (seed 1: 14.6 s) is longer than the wait for a reconnection below. */
     private static final int INITIAL_BACKOFF_MS = 20_000;
-    private static final int WAIT_MS = 8_000;
+    private static final int WAIT_MS = 4_000;
 
     private final NioEventLoopGroup group = new NioEventLoopGroup(1);
 
