@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -262,7 +261,7 @@ final class FabricProcesses implements AutoCloseable {
 
     /**
      * CPU seconds of a process's threads, grouped by name without its trailing digits and separators (the
-     * kernel keeps 15 characters of a name: "C2 CompilerThre", "fm-southbound-t"), largest first.
+     * kernel keeps 15 characters of a name: "C2 CompilerThre", "fm-southbound-t").
      */
     static Map<String, Double> threadCpuSeconds(long pid) {
         Map<String, Double> byName = new java.util.TreeMap<>();
@@ -280,10 +279,13 @@ final class FabricProcesses implements AutoCloseable {
         } catch (IOException e) {
             return Map.of();
         }
-        Map<String, Double> sorted = new LinkedHashMap<>();
-        byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-        return sorted;
+        return byName;
+    }
+
+    /** The ten threads (by name, as {@link #threadCpuSeconds} groups them) that took most CPU, as "name seconds, ...". */
+    static String topThreads(Map<String, Double> threads) {
+        return threads.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(10)
+                .map(e -> "%s %.2f".formatted(e.getKey(), e.getValue())).collect(java.util.stream.Collectors.joining(", "));
     }
 
     @Override

@@ -157,9 +157,8 @@ class ProductionScaleBenchmark {
             System.out.printf("  CPU from start to CONVERGED: daemon %.1f s; simulators %s s%n",
                     FabricProcesses.cpuSeconds(fp.daemon().pid()),
                     rest.stream().map(s -> String.format("%.1f", FabricProcesses.cpuSeconds(s.pid()))).toList());
-            System.out.printf("  daemon CPU by thread until CONVERGED: %s%n", FabricProcesses.threadCpuSeconds(fp.daemon().pid())
-                    .entrySet().stream().limit(10).map(e -> "%s %.2f".formatted(e.getKey(), e.getValue()))
-                    .collect(java.util.stream.Collectors.joining(", ")));
+            System.out.printf("  daemon CPU by thread until CONVERGED: %s%n", FabricProcesses.topThreads(
+                    FabricProcesses.threadCpuSeconds(fp.daemon().pid())));
             if (DETECTOR) {
                 long ringFrom = System.nanoTime();
                 JsonNode f = fp.get("/api/v1/faults");

@@ -140,8 +140,9 @@ class TlsProductionShapeBenchmark {
                 }
             }
             if (THREADS) {
-                System.out.printf("  %s daemon threads (CPU-s): %s%n", mode, top(FabricProcesses.threadCpuSeconds(fp.daemon().pid())));
-                System.out.printf("  %s simulators' threads (CPU-s): %s%n", mode, top(simThreads));
+                System.out.printf("  %s daemon threads (CPU-s): %s%n", mode,
+                        FabricProcesses.topThreads(FabricProcesses.threadCpuSeconds(fp.daemon().pid())));
+                System.out.printf("  %s simulators' threads (CPU-s): %s%n", mode, FabricProcesses.topThreads(simThreads));
             }
             List<JsonNode> events = fp.events(0);
             String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
@@ -154,11 +155,6 @@ class TlsProductionShapeBenchmark {
                     TlsAdmissionIT.value(metrics, "fabric_southbound_rejected_total", "reason=\"timeout\""),
                     TlsAdmissionIT.value(metrics, "fabric_southbound_rejected_total", "reason=\"busy\""));
         }
-    }
-
-    private static String top(Map<String, Double> threads) {
-        return threads.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(10)
-                .map(e -> "%s %.2f".formatted(e.getKey(), e.getValue())).collect(java.util.stream.Collectors.joining(", "));
     }
 
     /** The daemon's configuration of these benchmarks: {@code security} is the section's lines, indented. */

@@ -117,9 +117,8 @@ class TlsRestartBenchmark {
         awaitConverged(fp, fabric);
         double cpu = FabricProcesses.cpuSeconds(fp.daemon().pid());
         if (Boolean.getBoolean("fm.bench.threads")) {
-            System.out.printf("  %s daemon threads (CPU-s): %s%n", mode, FabricProcesses.threadCpuSeconds(fp.daemon().pid())
-                    .entrySet().stream().limit(10).map(e -> "%s %.2f".formatted(e.getKey(), e.getValue()))
-                    .collect(java.util.stream.Collectors.joining(", ")));
+            System.out.printf("  %s daemon threads (CPU-s): %s%n", mode, FabricProcesses.topThreads(
+                    FabricProcesses.threadCpuSeconds(fp.daemon().pid())));
         }
         List<com.fasterxml.jackson.databind.JsonNode> events = fp.events(0);
         String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(

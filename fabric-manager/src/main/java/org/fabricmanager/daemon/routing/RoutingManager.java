@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -77,8 +76,11 @@ public final class RoutingManager {
      * core for about a second, which the next re-route needs more.
      */
     static final long STORE_QUIET_MS = 1_000;
-    /** Routings installed with tables to write: a write of an older one still running gives way ({@link #storeUnsaved}). */
-    private final AtomicLong installations = new AtomicLong();
+    /**
+     * Version of the routing last computed and installed (read by the store thread): a write of an older one still
+     * running gives way ({@link #storeUnsaved}).
+     */
+    private volatile long installedVersion;
     private final ControlLoop queue;
     private final MilestoneLog milestones;
     private final Timer timer;
@@ -278,7 +280,7 @@ public final class RoutingManager {
         // STORE_DELAY_MS: compressing 335 MB of tables at 5,120 switches takes a core for about a second, which the
         // push of the same tables needs more (a crash before the write costs the next start one computation, nothing else)
         unsaved = new RoutingState(outcome.fingerprint(), job.version(), r.engine(), r.tables());
-        installations.incrementAndGet();
+        installedVersion = job.version();
         queue.scheduleDeferred(STORE, STORE_DELAY_MS, this::storeUnsaved);
         installed.accept(active);
         listener.computed(active, outcome.millis());
@@ -307,10 +309,9 @@ public final class RoutingManager {
         if (toStore == null) {
             return;
         }
-        long installation = installations.get();
         storeExecutor.execute(() -> {
             try {
-                if (!store.save(toStore, () -> installations.get() != installation)) {
+                if (!store.save(toStore, () -> installedVersion != toStore.version())) {
                     LOG.debug("routing v{} not stored: a newer routing was installed while it was written", toStore.version());
                 }
             } catch (StoreException e) {

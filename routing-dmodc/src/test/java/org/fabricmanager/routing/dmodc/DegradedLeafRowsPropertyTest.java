@@ -185,16 +185,24 @@ class DegradedLeafRowsPropertyTest {
     }
 
     private static void assertSameAsReference(Draw draw) {
-        ReferenceDmodc reference = new ReferenceDmodc(draw.fabric());
+        assertSameAsReference(draw.description(), draw.fabric(), ONE, TWO);
+    }
+
+    /**
+     * {@code fabric} routed by {@code one} and {@code two} (one and two threads) gives the same tables, entry for entry
+     * those of {@link ReferenceDmodc}; {@code description} names the draw in a failure.
+     */
+    static void assertSameAsReference(String description, Fabric fabric, DmodcEngine oneThread, DmodcEngine twoThreads) {
+        ReferenceDmodc reference = new ReferenceDmodc(fabric);
         int[][] expected = reference.tables();
-        ForwardingTables one = ONE.route(draw.fabric().index()).tables();
-        ForwardingTables two = TWO.route(draw.fabric().index()).tables();
-        assertThat(two.sameAs(one)).as(draw.description() + ": one and two threads").isTrue();
-        assertThat(one.switchCount()).as(draw.description()).isEqualTo(expected.length);
+        ForwardingTables one = oneThread.route(fabric.index()).tables();
+        ForwardingTables two = twoThreads.route(fabric.index()).tables();
+        assertThat(two.sameAs(one)).as(description + ": one and two threads").isTrue();
+        assertThat(one.switchCount()).as(description).isEqualTo(expected.length);
         for (int s = 0; s < expected.length; s++) {
             for (int d = 0; d < expected[s].length; d++) {
                 if (one.port(s, d) != expected[s][d]) {
-                    throw new AssertionError(draw.description() + ": switch " + Long.toHexString(reference.guid[s])
+                    throw new AssertionError(description + ": switch " + Long.toHexString(reference.guid[s])
                             + " destination " + d + ": engine port " + one.port(s, d) + ", spec rules give "
                             + expected[s][d]);
                 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
@@ -132,20 +131,6 @@ class RowRelativesTest {
     }
 
     private static void assertSameAsReference(Draw draw) {
-        ReferenceDmodc reference = new ReferenceDmodc(draw.fabric());
-        int[][] expected = reference.tables();
-        ForwardingTables one = ONE.route(draw.fabric().index()).tables();
-        ForwardingTables two = TWO.route(draw.fabric().index()).tables();
-        assertThat(two.sameAs(one)).as(draw.description() + ": one and two threads").isTrue();
-        assertThat(one.switchCount()).as(draw.description()).isEqualTo(expected.length);
-        for (int s = 0; s < expected.length; s++) {
-            for (int d = 0; d < expected[s].length; d++) {
-                if (one.port(s, d) != expected[s][d]) {
-                    throw new AssertionError(draw.description() + ": switch " + Long.toHexString(reference.guid[s])
-                            + " destination " + d + ": engine port " + one.port(s, d) + ", spec rules give "
-                            + expected[s][d]);
-                }
-            }
-        }
+        DegradedLeafRowsPropertyTest.assertSameAsReference(draw.description(), draw.fabric(), ONE, TWO);
     }
 }
