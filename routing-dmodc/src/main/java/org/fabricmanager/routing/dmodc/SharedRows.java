@@ -115,55 +115,50 @@ final class SharedRows {
     }
 
     /**
-     * The steps of every interval ({@link #lessThan}): its entries' distinct costs, ascending, each with the
-     * rows it lists at that cost or below.
+     * The steps of every interval and its mask at the threshold, in one pass over its entries: each
+     * entry's row goes into its cost's mask, and the costs present (at most 128, two words of bits)
+     * are then taken in ascending order, so an interval costs one pass plus one step per distinct
+     * cost (a degraded pod's set has about 1,700 intervals, most with one entry).
      */
     private void buildSteps() {
+        long[] byCost = new long[CostTable.INFINITE + 1];
+        long base = lessThanMode[threshold];
         int n = 0;
         for (int i = 0; i < count; i++) {
             stepStart[i] = n;
-            int e0 = entryStart[i];
-            int e1 = entryStart[i + 1];
             long rows = 0;
-            for (int e = e0; e < e1; e++) {
-                rows |= 1L << entryMember[e];
+            long low = 0;
+            long high = 0;
+            for (int e = entryStart[i]; e < entryStart[i + 1]; e++) {
+                int c = entryCost[e];
+                long bit = 1L << entryMember[e];
+                rows |= bit;
+                byCost[c] |= bit;
+                if (c < 64) {
+                    low |= 1L << c;
+                } else {
+                    high |= 1L << c; // Java shifts by the low six bits: bit c - 64
+                }
             }
             entryRows[i] = rows;
-            // distinct costs ascending (an interval has a few), each with the rows at or below it
-            int last = -1;
-            while (true) {
-                int next = Integer.MAX_VALUE;
-                for (int e = e0; e < e1; e++) {
-                    if (entryCost[e] > last && entryCost[e] < next) {
-                        next = entryCost[e];
+            long atOrBelow = 0;
+            long below = 0; // rows listed below the threshold
+            for (int half = 0; half < 2; half++) {
+                for (long costs = half == 0 ? low : high; costs != 0; costs &= costs - 1) {
+                    int c = (half << 6) + Long.numberOfTrailingZeros(costs);
+                    atOrBelow |= byCost[c];
+                    byCost[c] = 0;
+                    stepCost[n] = (byte) c;
+                    stepRows[n] = atOrBelow;
+                    n++;
+                    if (c < threshold) {
+                        below = atOrBelow;
                     }
                 }
-                if (next == Integer.MAX_VALUE) {
-                    break;
-                }
-                long atOrBelow = n > stepStart[i] ? stepRows[n - 1] : 0;
-                for (int e = e0; e < e1; e++) {
-                    if (entryCost[e] == next) {
-                        atOrBelow |= 1L << entryMember[e];
-                    }
-                }
-                stepCost[n] = (byte) next;
-                stepRows[n] = atOrBelow;
-                n++;
-                last = next;
             }
+            atThreshold[i] = (base & ~rows) | below;
         }
         stepStart[count] = n;
-    }
-
-    /** {@link #lessThan} by a walk over the interval's rows: for the precomputed threshold masks. */
-    private long compute(int i, int v) {
-        long mask = lessThanMode[v];
-        for (int e = entryStart[i]; e < entryStart[i + 1]; e++) {
-            long bit = 1L << entryMember[e];
-            mask = entryCost[e] < v ? mask | bit : mask & ~bit;
-        }
-        return mask;
     }
 
     /**
@@ -222,23 +217,23 @@ final class SharedRows {
         } else {
             sweepEvents(members, costs, profiles, unreached, x, classes);
         }
+        if (unreached != null) {
+            x.mergeOver(unreached);
+        }
+        return fromScratch(members, classes, threshold, x);
+    }
+
+    /** The set of the intervals in {@code x}, its rows' modes given as {@code classes} (rows by mode). */
+    private static SharedRows fromScratch(int[] members, long[] classes, int threshold, Scratch x) {
         long[] lessThanMode = new long[CostTable.INFINITE + 1];
         for (int v = 1; v <= CostTable.INFINITE; v++) {
             lessThanMode[v] = lessThanMode[v - 1] | classes[v - 1];
         }
-        if (unreached != null) {
-            x.mergeOver(unreached);
-        }
         int n = x.intervals;
         int entries = x.entryCount;
-        long[] atThreshold = new long[n];
-        SharedRows rows = new SharedRows(members.clone(), lessThanMode, n, Arrays.copyOf(x.from, n),
+        return new SharedRows(members.clone(), lessThanMode, n, Arrays.copyOf(x.from, n),
                 Arrays.copyOf(x.to, n), Arrays.copyOf(x.entryStart, n + 1), Arrays.copyOf(x.entryMember, entries),
-                Arrays.copyOf(x.entryCost, entries), threshold, atThreshold);
-        for (int i = 0; i < n; i++) {
-            atThreshold[i] = rows.compute(i, threshold);
-        }
-        return rows;
+                Arrays.copyOf(x.entryCost, entries), threshold, new long[n]);
     }
 
     /** The intervals into {@code x} by a sweep over the boundaries of the rows' segments; the rows' modes into {@code classes}. */
