@@ -195,14 +195,26 @@ final class NeighbourBlocks {
         SharedRows[] sets = new SharedRows[setCount];
         IntervalGroups[] intervalGroups = new IntervalGroups[setCount];
         SharedRows.Scratch[] scratch = new SharedRows.Scratch[pool.threads()];
+        SharedRows[] lastPod = new SharedRows[pool.threads()];
         pool.forRange(setCount, 1, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = new SharedRows.Scratch(costs.leafCount());
             }
             for (int id = from; id < to; id++) {
                 if (modeCounts[id] != null) {
-                    sets[id] = SharedRows.build(members[id], costs, profiles, mostCommon(modeCounts[id]), unreached[id],
-                            scratch[worker]);
+                    int threshold = mostCommon(modeCounts[id]);
+                    // A pod's set, asked by its leaves, from the last one this worker built: they differ on
+                    // the two pods' own leaves and little else (SharedRows.splice), and each set is exact.
+                    boolean pod = single[id] && unreached[id] == null;
+                    sets[id] = pod && lastPod[worker] != null
+                            ? SharedRows.splice(lastPod[worker], members[id], costs, profiles, threshold, scratch[worker])
+                            : null;
+                    if (sets[id] == null) {
+                        sets[id] = SharedRows.build(members[id], costs, profiles, threshold, unreached[id], scratch[worker]);
+                    }
+                    if (pod) {
+                        lastPod[worker] = sets[id];
+                    }
                     if (destinations != null && single[id]) {
                         intervalGroups[id] = IntervalGroups.of(sets[id], destinations);
                     }
