@@ -228,7 +228,8 @@ class SharedNeighbourRowsTest {
             }
             for (int[][] pair : pairs) {
                 int threshold = random.nextInt(8);
-                SharedRows like = SharedRows.build(pair[0], cd.costs(), cd.profiles(), random.nextInt(8), x);
+                SharedRows like = SharedRows.build(pair[0], cd.costs(), cd.profiles(),
+                        random.nextBoolean() ? threshold : random.nextInt(8), x);
                 SharedRows splice = SharedRows.splice(like, pair[1], cd.costs(), cd.profiles(), threshold, x);
                 if (splice == null) {
                     continue;
