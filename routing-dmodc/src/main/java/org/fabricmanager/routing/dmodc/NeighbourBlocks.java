@@ -269,9 +269,9 @@ final class NeighbourBlocks {
         int leaves = costs.leafCount();
         int words = (leaves + 63) >>> 6;
         long[][] unreached = new long[setCount][];
-        // A set none of whose leaves is left (its askers so far reach every leaf) stays so: its later
-        // askers are not looked at. A pod's set is such after its first leaf, so only one leaf per pod
-        // is; a plane's set keeps the ~100 leaves that lost their uplink of the plane.
+        // A set with no leaf left (its askers so far reach every leaf) stays so: its later askers are
+        // not looked at. A pod's set is such after its first leaf, so one leaf per pod is looked at;
+        // a plane's set keeps the ~100 leaves that lost their uplink of the plane.
         boolean[] none = new boolean[setCount];
         long[] mine = new long[words];
         byte[] c = costs.array();
