@@ -84,4 +84,36 @@ final class BitRanges {
         }
         return (bits[last] & high) == high;
     }
+
+    /** The first set bit in {@code [from, limit)}, or {@code limit} when there is none. */
+    static int nextSet(long[] bits, int from, int limit) {
+        if (from >= limit) {
+            return limit;
+        }
+        int w = from >>> 6;
+        long word = bits[w] & (-1L << from);
+        while (word == 0) {
+            if (++w >= bits.length) {
+                return limit;
+            }
+            word = bits[w];
+        }
+        return Math.min(limit, (w << 6) + Long.numberOfTrailingZeros(word));
+    }
+
+    /** The first clear bit in {@code [from, limit)}, or {@code limit} when there is none. */
+    static int nextClear(long[] bits, int from, int limit) {
+        if (from >= limit) {
+            return limit;
+        }
+        int w = from >>> 6;
+        long word = ~bits[w] & (-1L << from);
+        while (word == 0) {
+            if (++w >= bits.length) {
+                return limit;
+            }
+            word = ~bits[w];
+        }
+        return Math.min(limit, (w << 6) + Long.numberOfTrailingZeros(word));
+    }
 }

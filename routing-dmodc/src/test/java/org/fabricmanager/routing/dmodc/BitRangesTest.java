@@ -56,6 +56,34 @@ class BitRangesTest {
     }
 
     @Test
+    void nextSetAndNextClearFindTheFirstSuchBitBeforeTheLimit() {
+        for (int seed = 1; seed <= 300; seed++) {
+            Random random = new Random(seed);
+            int size = 1 + random.nextInt(300);
+            long[] bits = new long[(size + 63) >>> 6];
+            for (int w = 0; w < bits.length; w++) {
+                int kind = random.nextInt(4);
+                bits[w] = kind == 0 ? 0L : kind == 1 ? -1L : random.nextLong() & random.nextLong();
+            }
+            for (int op = 0; op < 50; op++) {
+                int limit = random.nextInt(size + 1);
+                int from = random.nextInt(size + 1);
+                int set = from;
+                while (set < limit && (bits[set >>> 6] & (1L << set)) == 0) {
+                    set++;
+                }
+                int clear = from;
+                while (clear < limit && (bits[clear >>> 6] & (1L << clear)) != 0) {
+                    clear++;
+                }
+                String what = String.format("seed %d, from %d, limit %d of %d", seed, from, limit, size);
+                assertThat(BitRanges.nextSet(bits, from, limit)).as(what).isEqualTo(Math.min(set, limit));
+                assertThat(BitRanges.nextClear(bits, from, limit)).as(what).isEqualTo(Math.min(clear, limit));
+            }
+        }
+    }
+
+    @Test
     void noneSaysWhetherAnyBitIsSet() {
         for (int size = 1; size <= 200; size++) {
             long[] bits = new long[(size + 63) >>> 6];

@@ -162,6 +162,98 @@ class SharedNeighbourRowsTest {
         }
     }
 
+    /**
+     * {@link SharedRows#splice} gives the set {@link SharedRows#build} gives from the same rows: every
+     * pair of the sets asked by leaves (the pods' sets, the case it is for), and sets of random rows of
+     * one rank spliced from the same rows with one to three of them replaced, on randomly degraded and
+     * irregular fabrics; every interval's masks compared below every cost.
+     */
+    @Test
+    void splicedSetsEqualSetsBuiltFromTheirRows() {
+        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(3));
+        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3));
+        fabrics.addAll(TestFabrics.degraded(List.of("PGFT(3;4,16,12;1,16,4;1,1,1)", "PGFT(3;2,8,24;1,8,8;1,1,2)"), 4));
+        fabrics.addAll(TestFabrics.irregular(6));
+        int spliced = 0;
+        for (TestFabrics.Degraded d : fabrics) {
+            FabricIndex index = d.fabric().index();
+            Ranks ranks = Ranks.of(index);
+            CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
+            SharedRows.Scratch x = new SharedRows.Scratch(index.leafCount());
+            Random random = new Random(d.description().hashCode());
+            List<int[][]> pairs = new ArrayList<>();
+            NeighbourBlocks blocks = NeighbourBlocks.of(index, ranks.array(), cd.costs(), cd.profiles(), POOL);
+            List<int[]> podSets = new ArrayList<>();
+            for (int s = 0; s < index.switchCount(); s++) {
+                if (blocks.eligible(s) && index.leafNumber(s) != FabricIndex.NONE
+                        && blocks.firstBlock(s + 1) - blocks.firstBlock(s) == 1) {
+                    SharedRows rows = blocks.rows(blocks.firstBlock(s));
+                    int[] members = new int[rows.size()];
+                    for (int j = 0; j < members.length; j++) {
+                        members[j] = rows.member(j);
+                    }
+                    if (podSets.stream().noneMatch(p -> java.util.Arrays.equals(p, members))) {
+                        podSets.add(members);
+                    }
+                }
+            }
+            for (int[] a : podSets) {
+                for (int[] b : podSets) {
+                    pairs.add(new int[][] {a, b});
+                }
+            }
+            for (int draw = 0; draw < 40; draw++) {
+                int rank = random.nextInt(ranks.top() + 1);
+                List<Integer> level = new ArrayList<>();
+                for (int s = 0; s < index.switchCount(); s++) {
+                    if (ranks.array()[s] == rank) {
+                        level.add(s);
+                    }
+                }
+                if (level.size() < 2) {
+                    continue;
+                }
+                java.util.Collections.shuffle(level, random);
+                int m = Math.min(level.size() - 1, 1 + random.nextInt(SharedRows.MAX_MEMBERS));
+                int[] members = level.subList(0, m).stream().mapToInt(Integer::intValue).toArray();
+                int[] like = members.clone();
+                for (int r = 1 + random.nextInt(3); r > 0; r--) {
+                    like[random.nextInt(m)] = level.get(m + random.nextInt(level.size() - m));
+                }
+                java.util.Arrays.sort(members);
+                java.util.Arrays.sort(like);
+                if (java.util.Arrays.stream(like).distinct().count() == m) {
+                    pairs.add(new int[][] {like, members});
+                }
+            }
+            for (int[][] pair : pairs) {
+                int threshold = random.nextInt(8);
+                SharedRows like = SharedRows.build(pair[0], cd.costs(), cd.profiles(),
+                        random.nextBoolean() ? threshold : random.nextInt(8), x);
+                SharedRows splice = SharedRows.splice(like, pair[1], cd.costs(), cd.profiles(), threshold, x);
+                if (splice == null) {
+                    continue;
+                }
+                spliced++;
+                SharedRows built = SharedRows.build(pair[1], cd.costs(), cd.profiles(), threshold, x);
+                String what = d + ", rows " + java.util.Arrays.toString(pair[1]) + " from " + java.util.Arrays.toString(pair[0]);
+                assertThat(splice.intervals()).as(what).isEqualTo(built.intervals());
+                for (int v = 0; v <= CostTable.INFINITE; v++) {
+                    assertThat(splice.base(v)).as("%s: base below %d", what, v).isEqualTo(built.base(v));
+                }
+                for (int i = 0; i < built.intervals(); i++) {
+                    assertThat(splice.from(i)).as("%s: interval %d", what, i).isEqualTo(built.from(i));
+                    assertThat(splice.to(i)).as("%s: interval %d", what, i).isEqualTo(built.to(i));
+                    for (int v = 0; v <= CostTable.INFINITE; v++) {
+                        assertThat(splice.lessThan(i, v)).as("%s: interval %d below %d", what, i, v)
+                                .isEqualTo(built.lessThan(i, v));
+                    }
+                }
+            }
+        }
+        assertThat(spliced).as("sets spliced").isGreaterThan(200);
+    }
+
     @Test
     void intervalGroupsHoldEveryIntervalOnceWithItsMaskAndDestinations() {
         for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3)) {
