@@ -10,7 +10,8 @@ import org.fabricmanager.routing.RoutingPool;
  * {@link RowRelatives} affordable: it compares the rows of a switch's 32 or 64 neighbours with another's.
  *
  * <p>A chunk whose leaves all have cost {@code v} has id {@code v} (at most {@link CostTable#INFINITE});
- * any other chunk an id above that, from a hash table of that chunk's contents compared byte for byte.
+ * a chunk at one cost but for one or two leaves a negative id packing its contents; any other chunk an
+ * id above {@link CostTable#INFINITE}, from a hash table of that chunk's contents compared byte for byte.
  * Rows with a {@link RowProfiles profile} are read only where a segment touches a chunk: elsewhere the
  * chunk is all at the mode. Only the rows asked for are classified, chunks in parallel (each chunk has
  * its own table, so workers share nothing).
@@ -177,7 +178,47 @@ final class ChunkClasses {
                 uniform &= cost[from + i] == cost[from];
             }
         }
-        return uniform ? cost[from] : FIRST_MIXED + tables[c].id(words);
+        return uniform ? cost[from] : mixedId(c, words);
+    }
+
+    /**
+     * The id of a chunk that is not of one cost. A chunk at one cost but for one or two leaves (its
+     * majority cost is then one of its first three) is its own id, packed: that cost and each other
+     * leaf's place and cost, under the sign bit; any other comes from the chunk's table. Both are
+     * functions of the contents alone, so equal contents get equal ids and the packed ids differ
+     * from the table's. In a level-2 row almost every chunk is of this kind (its plane's leaves that
+     * lost their uplink of the plane, one here and there), and the table's hashing and probing was
+     * most of the classification.
+     */
+    private int mixedId(int c, long[] words) {
+        for (int k = 0; k < 3; k++) {
+            long base = words[0] >>> (8 * k) & 0xffL;
+            long same = ByteLanes.ONES * base;
+            int others = 0;
+            for (int i = 0; i < WORDS; i++) {
+                others += Long.bitCount(nonZeroBytes(words[i] ^ same));
+            }
+            if (others > 2) {
+                continue;
+            }
+            int packed = 0;
+            for (int i = 0; i < WORDS; i++) {
+                for (long bits = nonZeroBytes(words[i] ^ same); bits != 0; bits &= bits - 1) {
+                    int b = Long.numberOfTrailingZeros(bits) >>> 3;
+                    packed = packed << 12 | (8 * i + b) << 7 | (int) (words[i] >>> (8 * b) & 0x7f);
+                }
+            }
+            if (others == 1) {
+                packed |= packed << 12; // one other leaf: its place and cost twice
+            }
+            return Integer.MIN_VALUE | (int) base << 24 | packed;
+        }
+        return FIRST_MIXED + tables[c].id(words);
+    }
+
+    /** The high bit of each non-zero byte of {@code x}. */
+    private static long nonZeroBytes(long x) {
+        return ((x & 0x7F7F7F7F7F7F7F7FL) + 0x7F7F7F7F7F7F7F7FL | x) & ByteLanes.HIGH;
     }
 
     /** The distinct mixed contents of one chunk, by open addressing on their words. */
