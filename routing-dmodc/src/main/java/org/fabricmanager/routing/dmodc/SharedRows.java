@@ -44,29 +44,16 @@ final class SharedRows {
 
     private SharedRows(int[] member, long[] lessThanMode, int count, int[] from, int[] to, int[] entryStart,
                        byte[] entryMember, byte[] entryCost, int threshold, long[] atThreshold, boolean exact) {
-        this.exact = exact;
-        this.member = member;
-        this.lessThanMode = lessThanMode;
-        this.count = count;
-        this.from = from;
-        this.to = to;
-        this.entryStart = entryStart;
-        this.entryMember = entryMember;
-        this.entryCost = entryCost;
-        this.threshold = threshold;
-        this.atThreshold = atThreshold;
-        this.entryRows = new long[count];
-        this.stepStart = new int[count + 1];
-        this.stepCost = new byte[entryCost.length];
-        this.stepRows = new long[entryCost.length];
+        this(member, lessThanMode, count, from, to, entryStart, entryMember, entryCost, threshold, atThreshold,
+                new long[count], new int[count + 1], new byte[entryCost.length], new long[entryCost.length], exact);
         buildSteps();
     }
 
-    /** A set whose steps and threshold masks its maker fills in ({@link #splice}). */
+    /** A set whose steps and threshold masks fill the arrays given: {@link #splice} fills them, or {@link #buildSteps}. */
     private SharedRows(int[] member, long[] lessThanMode, int count, int[] from, int[] to, int[] entryStart,
                        byte[] entryMember, byte[] entryCost, int threshold, long[] atThreshold, long[] entryRows,
-                       int[] stepStart, byte[] stepCost, long[] stepRows) {
-        this.exact = true;
+                       int[] stepStart, byte[] stepCost, long[] stepRows, boolean exact) {
+        this.exact = exact;
         this.member = member;
         this.lessThanMode = lessThanMode;
         this.count = count;
@@ -373,7 +360,7 @@ final class SharedRows {
         long[] lessThanMode = lessThanModes(classes);
         SharedRows rows = new SharedRows(members.clone(), lessThanMode, n, new int[n], new int[n], new int[n + 1],
                 new byte[entries], new byte[entries], threshold, new long[n], new long[n], new int[n + 1],
-                new byte[entries], new long[entries]);
+                new byte[entries], new long[entries], true);
         long[] byCost = new long[CostTable.INFINITE + 1];
         int out = 0;
         int steps = 0;
@@ -490,28 +477,7 @@ final class SharedRows {
                 }
             }
         }
-        long previous = 0;
-        for (int l = a; l < b; l++) {
-            long active = off[l];
-            long started = starts[l];
-            if (active == previous && started == 0) {
-                continue;
-            }
-            if (previous != 0) {
-                x.close(l);
-            }
-            if (active != 0) {
-                for (long bits = started; bits != 0; bits &= bits - 1) {
-                    int j = Long.numberOfTrailingZeros(bits);
-                    x.cost[j] = startCost[(l << 6) + j];
-                }
-                x.open(l, active);
-            }
-            previous = active;
-        }
-        if (previous != 0) {
-            x.close(b);
-        }
+        intervals(off, starts, startCost, a, b, x);
     }
 
     /** Index of the first segment (a multiple of 3) ending after leaf {@code a}. */
@@ -640,8 +606,16 @@ final class SharedRows {
         // consecutive segments have different costs): the state changes exactly where the mask
         // changes or a row starts, and only the rows starting take a new cost.
         x.reset();
+        intervals(off, starts, startCost, 0, leaves, x);
+    }
+
+    /**
+     * Opens and closes the intervals of leaves {@code [a, b)} from the rows off their modes ({@code off}) and
+     * the rows starting a segment ({@code starts}, with their costs in {@code startCost}) at each leaf.
+     */
+    private static void intervals(long[] off, long[] starts, byte[] startCost, int a, int b, Scratch x) {
         long previous = 0;
-        for (int l = 0; l < leaves; l++) {
+        for (int l = a; l < b; l++) {
             long active = off[l];
             long started = starts[l];
             if (active == previous && started == 0) {
@@ -660,7 +634,7 @@ final class SharedRows {
             previous = active;
         }
         if (previous != 0) {
-            x.close(leaves);
+            x.close(b);
         }
     }
 

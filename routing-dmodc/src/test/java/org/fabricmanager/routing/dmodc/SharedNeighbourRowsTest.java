@@ -103,10 +103,7 @@ class SharedNeighbourRowsTest {
      */
     @Test
     void leafByLeafSweepFindsTheSameIntervalsAsTheBoundarySweep() {
-        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(3));
-        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3));
-        fabrics.addAll(TestFabrics.degraded(List.of("PGFT(3;4,16,12;1,16,4;1,1,1)", "PGFT(3;2,8,24;1,8,8;1,1,2)"), 4));
-        fabrics.addAll(TestFabrics.irregular(6));
+        List<TestFabrics.Degraded> fabrics = fabrics();
         for (TestFabrics.Degraded d : fabrics) {
             FabricIndex index = d.fabric().index();
             Ranks ranks = Ranks.of(index);
@@ -116,12 +113,7 @@ class SharedNeighbourRowsTest {
             Random random = new Random(d.description().hashCode());
             for (int draw = 0; draw < 40; draw++) {
                 int rank = random.nextInt(ranks.top() + 1);
-                List<Integer> level = new ArrayList<>();
-                for (int s = 0; s < index.switchCount(); s++) {
-                    if (ranks.array()[s] == rank) {
-                        level.add(s);
-                    }
-                }
+                List<Integer> level = ofRank(ranks, rank);
                 if (level.isEmpty()) {
                     continue;
                 }
@@ -146,18 +138,7 @@ class SharedNeighbourRowsTest {
                 SharedRows byLeaves = SharedRows.build(members, cd.costs(), cd.profiles(), threshold, unreached, x,
                         SharedRows.Sweep.LEAVES);
                 String what = d + ", draw " + draw + ", rank " + rank + ", " + members.length + " rows";
-                assertThat(byLeaves.intervals()).as(what).isEqualTo(byEvents.intervals());
-                for (int v = 0; v <= CostTable.INFINITE; v++) {
-                    assertThat(byLeaves.base(v)).as("%s: base below %d", what, v).isEqualTo(byEvents.base(v));
-                }
-                for (int i = 0; i < byEvents.intervals(); i++) {
-                    assertThat(byLeaves.from(i)).as("%s: interval %d", what, i).isEqualTo(byEvents.from(i));
-                    assertThat(byLeaves.to(i)).as("%s: interval %d", what, i).isEqualTo(byEvents.to(i));
-                    for (int v = 0; v <= CostTable.INFINITE; v++) {
-                        assertThat(byLeaves.lessThan(i, v)).as("%s: interval %d below %d", what, i, v)
-                                .isEqualTo(byEvents.lessThan(i, v));
-                    }
-                }
+                assertSameSet(byLeaves, byEvents, what);
             }
         }
     }
@@ -170,10 +151,7 @@ class SharedNeighbourRowsTest {
      */
     @Test
     void splicedSetsEqualSetsBuiltFromTheirRows() {
-        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(3));
-        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3));
-        fabrics.addAll(TestFabrics.degraded(List.of("PGFT(3;4,16,12;1,16,4;1,1,1)", "PGFT(3;2,8,24;1,8,8;1,1,2)"), 4));
-        fabrics.addAll(TestFabrics.irregular(6));
+        List<TestFabrics.Degraded> fabrics = fabrics();
         int spliced = 0;
         for (TestFabrics.Degraded d : fabrics) {
             FabricIndex index = d.fabric().index();
@@ -204,12 +182,7 @@ class SharedNeighbourRowsTest {
             }
             for (int draw = 0; draw < 40; draw++) {
                 int rank = random.nextInt(ranks.top() + 1);
-                List<Integer> level = new ArrayList<>();
-                for (int s = 0; s < index.switchCount(); s++) {
-                    if (ranks.array()[s] == rank) {
-                        level.add(s);
-                    }
-                }
+                List<Integer> level = ofRank(ranks, rank);
                 if (level.size() < 2) {
                     continue;
                 }
@@ -237,18 +210,7 @@ class SharedNeighbourRowsTest {
                 spliced++;
                 SharedRows built = SharedRows.build(pair[1], cd.costs(), cd.profiles(), threshold, x);
                 String what = d + ", rows " + java.util.Arrays.toString(pair[1]) + " from " + java.util.Arrays.toString(pair[0]);
-                assertThat(splice.intervals()).as(what).isEqualTo(built.intervals());
-                for (int v = 0; v <= CostTable.INFINITE; v++) {
-                    assertThat(splice.base(v)).as("%s: base below %d", what, v).isEqualTo(built.base(v));
-                }
-                for (int i = 0; i < built.intervals(); i++) {
-                    assertThat(splice.from(i)).as("%s: interval %d", what, i).isEqualTo(built.from(i));
-                    assertThat(splice.to(i)).as("%s: interval %d", what, i).isEqualTo(built.to(i));
-                    for (int v = 0; v <= CostTable.INFINITE; v++) {
-                        assertThat(splice.lessThan(i, v)).as("%s: interval %d below %d", what, i, v)
-                                .isEqualTo(built.lessThan(i, v));
-                    }
-                }
+                assertSameSet(splice, built, what);
             }
         }
         assertThat(spliced).as("sets spliced").isGreaterThan(200);
@@ -352,5 +314,41 @@ class SharedNeighbourRowsTest {
     private static CostDivider.Result preprocess(FabricIndex index) {
         Ranks ranks = Ranks.of(index);
         return CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
+    }
+
+    /** The same intervals, and the same masks below every cost, at the base and in every interval. */
+    private static void assertSameSet(SharedRows actual, SharedRows expected, String what) {
+        assertThat(actual.intervals()).as(what).isEqualTo(expected.intervals());
+        for (int v = 0; v <= CostTable.INFINITE; v++) {
+            assertThat(actual.base(v)).as("%s: base below %d", what, v).isEqualTo(expected.base(v));
+        }
+        for (int i = 0; i < expected.intervals(); i++) {
+            assertThat(actual.from(i)).as("%s: interval %d", what, i).isEqualTo(expected.from(i));
+            assertThat(actual.to(i)).as("%s: interval %d", what, i).isEqualTo(expected.to(i));
+            for (int v = 0; v <= CostTable.INFINITE; v++) {
+                assertThat(actual.lessThan(i, v)).as("%s: interval %d below %d", what, i, v)
+                        .isEqualTo(expected.lessThan(i, v));
+            }
+        }
+    }
+
+    /** Small and medium degraded PGFTs, two with pods large enough for many one-leaf segments, irregular fabrics. */
+    private static List<TestFabrics.Degraded> fabrics() {
+        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(3));
+        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3));
+        fabrics.addAll(TestFabrics.degraded(List.of("PGFT(3;4,16,12;1,16,4;1,1,1)", "PGFT(3;2,8,24;1,8,8;1,1,2)"), 4));
+        fabrics.addAll(TestFabrics.irregular(6));
+        return fabrics;
+    }
+
+    /** The switches of rank {@code rank}, in switch order. */
+    private static List<Integer> ofRank(Ranks ranks, int rank) {
+        List<Integer> level = new ArrayList<>();
+        for (int s = 0; s < ranks.array().length; s++) {
+            if (ranks.array()[s] == rank) {
+                level.add(s);
+            }
+        }
+        return level;
     }
 }
