@@ -2,12 +2,11 @@ package org.fabricmanager.routing;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
@@ -69,43 +68,33 @@ public final class RoutingPool implements AutoCloseable {
      * Runs {@code task} over {@code [0, count)} in chunks of at most {@code grain} indices and
      * waits for all of them. An exception thrown by any chunk is rethrown here, once the other
      * workers have finished the chunks they hold (no further chunk is started).
+     *
+     * <p>The caller waits for the chunks, not for the pool's threads: a thread that has not started
+     * by the time the caller has claimed the last chunk finds nothing left and is not waited for. On
+     * a host whose cores are busy (a daemon beside its agents, its quality measurement, a collector)
+     * a pool thread can wait a scheduler slice to run, and a re-route's small loops would each wait
+     * for it; and a pool closed while a loop runs drops its queued tasks, which a wait for them
+     * would never see end.
      */
     public void forRange(int count, int grain, RangeTask task) {
         if (count <= 0) {
             return;
         }
         int chunk = Math.max(1, grain);
-        int workers = Math.min(threads, (count + chunk - 1) / chunk);
+        int chunks = (count + chunk - 1) / chunk;
+        int workers = Math.min(threads, chunks);
         if (workers <= 1 || executor == null) {
             task.run(0, 0, count);
             return;
         }
-        AtomicInteger next = new AtomicInteger();
-        Future<?>[] futures = new Future<?>[workers - 1];
+        Loop loop = new Loop(count, chunk, chunks, task);
         for (int w = 1; w < workers; w++) {
             int worker = w;
-            futures[w - 1] = executor.submit(() -> claim(worker, count, chunk, next, task));
+            executor.execute(() -> loop.claim(worker));
         }
-        Throwable failure = null;
-        try {
-            claim(0, count, chunk, next, task);
-        } catch (RuntimeException | Error e) {
-            failure = e;
-        }
-        for (Future<?> f : futures) {
-            try {
-                f.get();
-            } catch (ExecutionException e) {
-                if (failure == null) {
-                    failure = e.getCause();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                if (failure == null) {
-                    failure = new RoutingException("interrupted while routing", e);
-                }
-            }
-        }
+        loop.claim(0);
+        loop.awaitChunks();
+        Throwable failure = loop.failure.get();
         if (failure instanceof RuntimeException r) {
             throw r;
         }
@@ -149,18 +138,72 @@ public final class RoutingPool implements AutoCloseable {
         return workers;
     }
 
-    private static void claim(int worker, int count, int chunk, AtomicInteger next, RangeTask task) {
-        try {
+    /**
+     * One {@link #forRange} call: chunks are claimed by number, and the caller waits until every chunk is finished,
+     * or given up after a failure (the first failure is kept; no chunk starts after it).
+     */
+    private static final class Loop {
+        private final int count;
+        private final int chunk;
+        private final int chunks;
+        private final RangeTask task;
+        private final AtomicInteger next = new AtomicInteger();
+        private final AtomicInteger finished = new AtomicInteger();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        Loop(int count, int chunk, int chunks, RangeTask task) {
+            this.count = count;
+            this.chunk = chunk;
+            this.chunks = chunks;
+            this.task = task;
+        }
+
+        void claim(int worker) {
             while (true) {
-                int from = next.getAndAdd(chunk);
-                if (from >= count) {
+                int c = next.getAndIncrement();
+                if (c >= chunks) {
                     return;
                 }
-                task.run(worker, from, Math.min(count, from + chunk));
+                try {
+                    task.run(worker, c * chunk, Math.min(count, (c + 1) * chunk));
+                } catch (RuntimeException | Error e) {
+                    failure.compareAndSet(null, e);
+                    // the others stop claiming: the chunks nobody took are given up, as finished
+                    int unclaimed = chunks - Math.min(chunks, next.getAndSet(chunks));
+                    finish(1 + unclaimed);
+                    return;
+                }
+                finish(1);
             }
-        } catch (RuntimeException | Error e) {
-            next.set(count); // the others stop claiming: the loop has failed
-            throw e;
+        }
+
+        private void finish(int n) {
+            if (finished.addAndGet(n) == chunks) {
+                synchronized (this) {
+                    notifyAll();
+                }
+            }
+        }
+
+        /** Returns once every chunk is finished or given up; the workers' writes are then visible here. */
+        void awaitChunks() {
+            if (finished.get() == chunks) {
+                return;
+            }
+            boolean interrupted = false;
+            synchronized (this) {
+                while (finished.get() != chunks) {
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        // the chunks under way write into the caller's arrays: they must end before it goes on
+                        interrupted = true;
+                    }
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -3,6 +3,11 @@ package org.fabricmanager.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 
@@ -63,5 +68,55 @@ class RoutingPoolTest {
     void refusesZeroThreads() {
         assertThatThrownBy(() -> new RoutingPool(0, "test")).isInstanceOf(RoutingException.class)
                 .hasMessageContaining("at least 1");
+    }
+
+    /**
+     * A loop whose pool thread is held elsewhere (here by another loop's chunk, on a busy host by the scheduler) is
+     * finished by the caller alone and returns without waiting for that thread to start: it waits for chunks, not
+     * threads. Waiting for the thread, this call would only return once the latch is released below.
+     */
+    @Test
+    void aLoopDoesNotWaitForAPoolThreadThatHasNotStarted() throws Exception {
+        try (RoutingPool pool = new RoutingPool(2, "test")) {
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            ExecutorService callers = Executors.newFixedThreadPool(2);
+            try {
+                // another loop: worker 1 runs on the pool's only thread and stays in its chunk; worker 0 cannot take
+                // the second chunk before worker 1 holds one
+                Future<?> first = callers.submit(() -> pool.forRange(2, 1, (worker, from, to) -> {
+                    if (worker == 1) {
+                        holding.countDown();
+                        awaitQuietly(release);
+                    } else {
+                        awaitQuietly(holding);
+                    }
+                }));
+                assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+                AtomicIntegerArray workerOf = new AtomicIntegerArray(50);
+                Future<?> second = callers.submit(() -> pool.forRange(50, 1, (worker, from, to) -> {
+                    for (int i = from; i < to; i++) {
+                        workerOf.set(i, worker + 1);
+                    }
+                }));
+                second.get(10, TimeUnit.SECONDS); // returns with the pool thread still held
+                for (int i = 0; i < 50; i++) {
+                    assertThat(workerOf.get(i)).as("index %d done by the caller", i).isEqualTo(1);
+                }
+                release.countDown();
+                first.get(10, TimeUnit.SECONDS);
+            } finally {
+                release.countDown();
+                callers.shutdownNow();
+            }
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
