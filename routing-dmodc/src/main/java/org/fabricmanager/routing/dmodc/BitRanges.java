@@ -87,32 +87,26 @@ final class BitRanges {
 
     /** The first set bit in {@code [from, limit)}, or {@code limit} when there is none. */
     static int nextSet(long[] bits, int from, int limit) {
-        if (from >= limit) {
-            return limit;
-        }
-        int w = from >>> 6;
-        long word = bits[w] & (-1L << from);
-        while (word == 0) {
-            if (++w >= bits.length) {
-                return limit;
-            }
-            word = bits[w];
-        }
-        return Math.min(limit, (w << 6) + Long.numberOfTrailingZeros(word));
+        return next(bits, from, limit, 0L);
     }
 
     /** The first clear bit in {@code [from, limit)}, or {@code limit} when there is none. */
     static int nextClear(long[] bits, int from, int limit) {
+        return next(bits, from, limit, -1L);
+    }
+
+    /** The first bit in {@code [from, limit)} that differs from {@code flip}'s (all zeroes or all ones), or {@code limit}. */
+    private static int next(long[] bits, int from, int limit, long flip) {
         if (from >= limit) {
             return limit;
         }
         int w = from >>> 6;
-        long word = ~bits[w] & (-1L << from);
+        long word = (bits[w] ^ flip) & (-1L << from);
         while (word == 0) {
             if (++w >= bits.length) {
                 return limit;
             }
-            word = ~bits[w];
+            word = bits[w] ^ flip;
         }
         return Math.min(limit, (w << 6) + Long.numberOfTrailingZeros(word));
     }

@@ -325,9 +325,7 @@ final class NeighbourBlocks {
                 boolean left = false;
                 if (all == null) {
                     unreached[id] = all = mine.clone();
-                    for (int w = 0; w < words && !left; w++) {
-                        left = all[w] != 0;
-                    }
+                    left = !BitRanges.none(all);
                 } else {
                     // Only the leaves still left can stay: each is looked up in this switch's row
                     // (a plane's set keeps about a hundred, against about as many segments per row).

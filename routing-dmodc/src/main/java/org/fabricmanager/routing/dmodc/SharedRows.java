@@ -465,19 +465,22 @@ final class SharedRows {
         Arrays.fill(off, a, b, 0L);
         Arrays.fill(starts, a, b, 0L);
         for (int j = 0; j < members.length; j++) {
-            long bit = 1L << j;
             int[] segments = profiles.segments(members[j]);
             for (int g = firstEndingAfter(segments, a); g < segments.length && segments[g] < b; g += 3) {
-                int from = Math.max(segments[g], a);
-                int to = Math.min(segments[g + 1], b);
-                starts[from] |= bit;
-                startCost[(from << 6) + j] = (byte) segments[g + 2];
-                for (int l = from; l < to; l++) {
-                    off[l] |= bit;
-                }
+                mark(off, starts, startCost, j, Math.max(segments[g], a), Math.min(segments[g + 1], b), segments[g + 2]);
             }
         }
         intervals(off, starts, startCost, a, b, x);
+    }
+
+    /** Row {@code j} starts a segment at cost {@code cost} on leaf {@code from} and is off its mode up to {@code to}. */
+    private static void mark(long[] off, long[] starts, byte[] startCost, int j, int from, int to, int cost) {
+        long bit = 1L << j;
+        starts[from] |= bit;
+        startCost[(from << 6) + j] = (byte) cost;
+        for (int l = from; l < to; l++) {
+            off[l] |= bit;
+        }
     }
 
     /** Index of the first segment (a multiple of 3) ending after leaf {@code a}. */
@@ -581,11 +584,7 @@ final class SharedRows {
                     if (unreached != null && BitRanges.allSet(unreached, segments[g], segments[g + 1])) {
                         continue;
                     }
-                    starts[segments[g]] |= bit;
-                    startCost[(segments[g] << 6) + j] = (byte) segments[g + 2];
-                    for (int l = segments[g]; l < segments[g + 1]; l++) {
-                        off[l] |= bit;
-                    }
+                    mark(off, starts, startCost, j, segments[g], segments[g + 1], segments[g + 2]);
                 }
             } else {
                 int mode = profiles.mode(u);
