@@ -191,7 +191,13 @@ final class NeighbourBlocks {
                 modeCounts[id][profiles.mode(s)]++;
             }
         }
-        long[][] unreached = unreachedByAll(n, eligible, blockStart, setOfBlock, setCount, costs, profiles);
+        UnreachedLeaves unreachedLeaves = new UnreachedLeaves(setCount, costs, profiles);
+        for (int s = 0; s < n; s++) {
+            if (eligible[s]) {
+                unreachedLeaves.ask(s, setOfBlock, blockStart[s], blockStart[s + 1]);
+            }
+        }
+        long[][] unreached = unreachedLeaves.bySet();
         SharedRows[] sets = new SharedRows[setCount];
         IntervalGroups[] intervalGroups = new IntervalGroups[setCount];
         SharedRows.Scratch[] scratch = new SharedRows.Scratch[pool.threads()];
@@ -255,99 +261,6 @@ final class NeighbourBlocks {
         missingStart[blocks] = missingCount;
         return new NeighbourBlocks(eligible, blockStart, groupFrom, Arrays.copyOf(length, blocks), setOfBlock, has,
                 missingStart, Arrays.copyOf(missing, missingCount), sets, intervalGroups);
-    }
-
-    /**
-     * Per set, the leaves that none of the switches asking it reaches (own cost infinite), as a bit
-     * set, or null where there is no such leaf: a switch writes no route there whatever the set
-     * says. A set's first asker gives its leaves at cost infinite from its row profile (a row without
-     * one is scanned); each later asker keeps those of the leaves still left that it does not reach
-     * either, looked up in its row.
-     */
-    private static long[][] unreachedByAll(int n, boolean[] eligible, int[] blockStart, int[] setOfBlock, int setCount,
-                                           CostTable costs, RowProfiles profiles) {
-        int leaves = costs.leafCount();
-        int words = (leaves + 63) >>> 6;
-        long[][] unreached = new long[setCount][];
-        // A set with no leaf left (its askers so far reach every leaf) stays so: its later askers are
-        // not looked at. A pod's set is such after its first leaf, so one leaf per pod is looked at;
-        // a plane's set keeps the ~100 leaves that lost their uplink of the plane.
-        boolean[] none = new boolean[setCount];
-        long[] mine = new long[words];
-        byte[] c = costs.array();
-        for (int s = 0; s < n; s++) {
-            if (!eligible[s]) {
-                continue;
-            }
-            boolean first = false;
-            boolean open = false;
-            for (int b = blockStart[s]; b < blockStart[s + 1]; b++) {
-                int id = setOfBlock[b];
-                first |= unreached[id] == null && !none[id];
-                open |= !none[id];
-            }
-            if (!open) {
-                continue;
-            }
-            int row = s * leaves;
-            if (first) {
-                Arrays.fill(mine, 0L);
-                int[] segments = profiles.segments(s);
-                if (segments == null) {
-                    for (int l = 0; l < leaves; l++) {
-                        if (c[row + l] == CostTable.INFINITE) {
-                            mine[l >>> 6] |= 1L << l;
-                        }
-                    }
-                } else {
-                    boolean modeUnreached = profiles.mode(s) == CostTable.INFINITE;
-                    if (modeUnreached) {
-                        BitRanges.set(mine, 0, leaves);
-                    }
-                    for (int g = 0; g < segments.length; g += 3) {
-                        boolean inf = segments[g + 2] == CostTable.INFINITE;
-                        if (inf != modeUnreached) {
-                            if (inf) {
-                                BitRanges.set(mine, segments[g], segments[g + 1]);
-                            } else {
-                                BitRanges.clear(mine, segments[g], segments[g + 1]);
-                            }
-                        }
-                    }
-                }
-            }
-            for (int b = blockStart[s]; b < blockStart[s + 1]; b++) {
-                int id = setOfBlock[b];
-                if (none[id]) {
-                    continue;
-                }
-                long[] all = unreached[id];
-                boolean left = false;
-                if (all == null) {
-                    unreached[id] = all = mine.clone();
-                    left = !BitRanges.none(all);
-                } else {
-                    // Only the leaves still left can stay: each is looked up in this switch's row
-                    // (a plane's set keeps about a hundred, against about as many segments per row).
-                    for (int w = 0; w < words; w++) {
-                        long word = all[w];
-                        for (long bits = word; bits != 0; bits &= bits - 1) {
-                            int l = (w << 6) + Long.numberOfTrailingZeros(bits);
-                            if (c[row + l] != CostTable.INFINITE) {
-                                word &= ~(1L << l);
-                            }
-                        }
-                        all[w] = word;
-                        left |= word != 0;
-                    }
-                }
-                if (!left) {
-                    none[id] = true;
-                    unreached[id] = null;
-                }
-            }
-        }
-        return unreached;
     }
 
     /** True when switch {@code s} is routed from shared sets. */
