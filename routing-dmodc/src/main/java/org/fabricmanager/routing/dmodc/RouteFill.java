@@ -607,7 +607,7 @@ final class RouteFill {
                     int to = Math.min(limit, r.to(i));
                     long bits = others | blocks.toGroups(b0 + busy, r.lessThan(i, mode)) << shift;
                     if (bits != baseBits) {
-                        emit(row, p, to, mode, bits);
+                        write(row, p, to, bits);
                     }
                     p = to;
                     if (r.to(i) <= p) {
@@ -907,6 +907,28 @@ final class RouteFill {
                 }
                 int last = Math.min(destinations.chainEnd(leaf), to - 1);
                 rotation.fill(row, destinations.first(leaf), destinations.first(last) + destinations.count(last), y);
+                leaf = last + 1;
+            }
+        }
+
+        /**
+         * The destinations of leaves {@code [from, to)} at the own row's mode with the one-word candidates
+         * {@code bits}, written at once rather than gathered into runs ({@link #emit}): a level-2 switch's
+         * stretch is a destination pod whose top switches lost a link, each with its own candidates, so
+         * there is no run to extend. The entries are the same: they depend on the candidates and on
+         * {@code d} only.
+         */
+        private void write(byte[] row, int from, int to, long bits) {
+            mask[0] = bits;
+            int leaf = from;
+            while (leaf < to) {
+                if (!destinations.contiguous(leaf)) {
+                    fillScattered(row, leaf);
+                    leaf++;
+                    continue;
+                }
+                int last = Math.min(destinations.chainEnd(leaf), to - 1);
+                selectors.fill(row, destinations.first(leaf), destinations.first(last) + destinations.count(last), mask, pi);
                 leaf = last + 1;
             }
         }

@@ -68,8 +68,23 @@ final class RowProfiles {
         long m8 = ByteLanes.ONES * m;
         int open = -1;
         int value = m;
+        long value8 = m8;
         for (int l = 0; l < leaves; ) {
-            if (l + 8 <= leaves && open < 0) {
+            if (l + 8 <= leaves && open >= 0) {
+                // Inside a segment: eight leaves at its cost at a time, then straight to its end. A
+                // degraded row's segments are often a pod of 32 leaves (its own, or one it reaches
+                // otherwise), which the loop below would take leaf by leaf.
+                long other = ((ByteLanes.get(c, row + l) ^ value8) + 0x7F7F7F7F7F7F7F7FL) & ByteLanes.HIGH;
+                int same = other == 0 ? 8 : Long.numberOfTrailingZeros(other) >>> 3;
+                differ += same;
+                if (differ > limit) {
+                    return -1;
+                }
+                l += same;
+                if (same == 8) {
+                    continue;
+                }
+            } else if (l + 8 <= leaves) {
                 // High bit of each byte whose cost is not m (costs are at most 127: no carries).
                 long other = ((ByteLanes.get(c, row + l) ^ m8) + 0x7F7F7F7F7F7F7F7FL) & ByteLanes.HIGH;
                 if (other == 0) {
@@ -95,6 +110,7 @@ final class RowProfiles {
                 if (open < 0) {
                     open = l;
                     value = v;
+                    value8 = ByteLanes.ONES * v;
                 }
             }
             l++;
