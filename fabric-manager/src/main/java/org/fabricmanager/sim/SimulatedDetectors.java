@@ -40,6 +40,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     private final EventLoopGroup group;
     private final MeterRegistry registry;
     private final Map<Long, RingDetector> members = new HashMap<>();
+    /** Whether a member has started: the first one is logged at INFO, the others at DEBUG. */
+    private boolean anyStarted;
     private final Map<Long, Long> epochs = new HashMap<>();
     /** Addresses announced (DETECTOR_PEERS) for an epoch whose member had not started yet, by switch. */
     private final Map<Long, PendingPeers> pendingPeers = new HashMap<>();
@@ -248,6 +250,12 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
             }
         }
         synchronized (this) {
+            if (!anyStarted) {
+                anyStarted = true;
+                LOG.info("switch {}: failure detector member listening on UDP {}; the simulated switches' members "
+                        + "start as their configurations arrive (each logged at DEBUG)", Guids.format(guid),
+                        config.address(config.self()));
+            }
             epochs.put(guid, epoch);
             bound.put(guid, config.address(config.self()));
             RingDetector previous = members.put(guid, d);
@@ -319,6 +327,9 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         }
         for (RingDetector d : all) {
             d.close();
+        }
+        if (!all.isEmpty()) {
+            LOG.info("stopped {} failure detector members", all.size());
         }
         group.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly(10,
                 java.util.concurrent.TimeUnit.SECONDS);

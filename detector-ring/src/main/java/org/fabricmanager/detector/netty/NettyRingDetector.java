@@ -180,9 +180,17 @@ public final class NettyRingDetector implements RingDetector {
             detector.member.start();
             return null;
         });
-        log.info("member {}: detector listening on UDP {} ({} members, {} overlay, {} mode)", config.self(),
-                detector.channel.localAddress(), config.size(), config.parameters().overlay().label(),
-                config.startMode());
+        // A member on its own loop is a process's one member (an agent, the daemon): its start is news. Members on
+        // a shared loop are hosted by the thousand (the simulator), whose host says so once.
+        if (ownsGroup) {
+            log.info("member {}: detector listening on UDP {} ({} members, {} overlay, {} mode)", config.self(),
+                    detector.channel.localAddress(), config.size(), config.parameters().overlay().label(),
+                    config.startMode());
+        } else {
+            log.debug("member {}: detector listening on UDP {} ({} members, {} overlay, {} mode)", config.self(),
+                    detector.channel.localAddress(), config.size(), config.parameters().overlay().label(),
+                    config.startMode());
+        }
         return detector;
     }
 
@@ -319,7 +327,11 @@ public final class NettyRingDetector implements RingDetector {
         if (terminated != null && !terminated.awaitUninterruptibly(CALL_TIMEOUT_SECONDS * 2, TimeUnit.SECONDS)) {
             log.warn("member {}: event loop did not stop within {} s", config.self(), CALL_TIMEOUT_SECONDS * 2);
         }
-        log.info("member {}: detector stopped", config.self());
+        if (ownsGroup) {
+            log.info("member {}: detector stopped", config.self());
+        } else {
+            log.debug("member {}: detector stopped", config.self());
+        }
     }
 
     private Future<?> releaseGroup() {

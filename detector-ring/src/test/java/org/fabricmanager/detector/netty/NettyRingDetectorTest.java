@@ -24,7 +24,12 @@ import org.fabricmanager.detector.MembershipSnapshot;
 import org.fabricmanager.detector.overlay.Overlay;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.StartMode;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.Test;
 
 /** Real members on loopback UDP, one event-loop thread each. */
@@ -232,5 +237,38 @@ class NettyRingDetectorTest {
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
+    }
+
+    /**
+     * A member on its own event loop (an agent's, the daemon's) logs its start and stop at INFO; members on a shared
+     * loop (a simulator hosts thousands) at DEBUG, so that a simulator's log is not two lines per switch.
+     */
+    @Test
+    void membersOnASharedEventLoopLogTheirStartAndStopAtDebug() throws Exception {
+        List<InetSocketAddress> addresses = loopbackAddresses(2);
+        RingParameters p = RingParameters.of(ETA, DELTA, Overlay.BMG);
+        Logger logger = (Logger) LoggerFactory.getLogger(NettyRingDetector.class);
+        Level before = logger.getLevel();
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        logger.setLevel(Level.DEBUG);
+        NioEventLoopGroup group = new NioEventLoopGroup(1);
+        try {
+            NettyRingDetector.start(new DetectorConfig(addresses, 0, p, StartMode.BOOTSTRAP), e -> { }, registry).close();
+            NettyRingDetector.start(new DetectorConfig(addresses, 1, p, StartMode.BOOTSTRAP), e -> { }, registry, group)
+                    .close();
+        } finally {
+            logger.detachAppender(lines);
+            logger.setLevel(before);
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        List<String> seen;
+        synchronized (lines) {
+            seen = lines.list.stream().map(e -> e.getLevel() + " " + e.getFormattedMessage().replaceAll(" on UDP .*", ""))
+                    .toList();
+        }
+        assertThat(seen).containsExactly("INFO member 0: detector listening", "INFO member 0: detector stopped",
+                "DEBUG member 1: detector listening", "DEBUG member 1: detector stopped");
     }
 }

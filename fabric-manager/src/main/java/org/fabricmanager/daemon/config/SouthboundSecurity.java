@@ -50,10 +50,12 @@ public final class SouthboundSecurity {
                         PkiDirectory.CA_KEY);
             }
         } else {
-            LOG.warn("security: the southbound runs WITHOUT TLS ({}): any host that can reach {}:{} can claim any "
+            // Logged before the bind: with port 0 the port is not known yet (the "started" line names it).
+            LOG.warn("security: the southbound runs WITHOUT TLS ({}): any host that can reach {} can claim any "
                     + "switch's GUID, receive its forwarding tables and make the daemon re-route with false port reports; "
                     + "configure security.pkiDirectory (fabric-manager pki init, docs/security.md)",
-                    security.insecure() ? "security.insecure: true" : "no TLS files configured", sb.bind(), sb.port());
+                    security.insecure() ? "security.insecure: true" : "no TLS files configured",
+                    sb.port() == 0 ? sb.bind() + " on the port chosen at start" : sb.bind() + ":" + sb.port());
         }
         return new SouthboundSettings(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(), sb.echoIntervalMs(),
                 sb.idleTimeoutMs(), sb.ioThreads(), context, security.incarnationAheadMs()).withTlsAdmission(sb.tlsAdmission());

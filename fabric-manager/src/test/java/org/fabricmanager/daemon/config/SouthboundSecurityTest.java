@@ -15,7 +15,12 @@ import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.SouthboundSettings;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The daemon's southbound TLS context as {@code security.tlsProvider} selects its engine. */
@@ -50,5 +55,34 @@ class SouthboundSecurityTest {
         DaemonConfig openssl = auto.withSecurity(auto.security().withTlsProvider(TlsProvider.OPENSSL));
         assertThatThrownBy(() -> SouthboundSecurity.settings(openssl)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("security.tlsProvider").hasMessageContaining("Ed25519");
+    }
+
+    /** Without TLS the daemon warns at every start, naming where agents reach it; port 0 is not known before the bind. */
+    @Test
+    void thePlaintextWarningNamesTheSouthboundOrSaysItsPortIsChosenAtStart() {
+        DaemonConfig plaintext = DaemonConfig.defaults().withSecurity(DaemonConfig.Security.plaintext())
+                .withSouthboundBind("127.0.0.1");
+        assertThat(plaintextWarning(plaintext.withPorts(7011, null))).contains("any host that can reach 127.0.0.1:7011 can")
+                .contains("WITHOUT TLS");
+        assertThat(plaintextWarning(plaintext.withPorts(0, null)))
+                .contains("any host that can reach 127.0.0.1 on the port chosen at start can").doesNotContain(":0 ");
+    }
+
+    private static String plaintextWarning(DaemonConfig config) {
+        Logger logger = (Logger) LoggerFactory.getLogger(SouthboundSecurity.class);
+        Level before = logger.getLevel();
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        logger.setLevel(Level.WARN);
+        try {
+            assertThat(SouthboundSecurity.settings(config).tls()).isNull();
+        } finally {
+            logger.detachAppender(lines);
+            logger.setLevel(before);
+        }
+        assertThat(lines.list).hasSize(1);
+        assertThat(lines.list.get(0).getLevel()).isEqualTo(Level.WARN);
+        return lines.list.get(0).getFormattedMessage();
     }
 }
