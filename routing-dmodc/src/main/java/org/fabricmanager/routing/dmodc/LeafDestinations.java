@@ -16,6 +16,7 @@ final class LeafDestinations {
     private final int[] gaps;
     private final int[] first;
     private final int[] chainEnd;
+    private final int stride;
 
     private LeafDestinations(int[] start, int[] destination, int[] port, boolean[] contiguous, int[] gaps) {
         this.start = start;
@@ -32,6 +33,12 @@ final class LeafDestinations {
                     && destination[start[leaf + 1]] == destination[start[leaf + 1] - 1] + 1;
             chainEnd[leaf] = joins ? chainEnd[leaf + 1] : leaf;
         }
+        int k = leaves > 0 ? start[1] - start[0] : 0;
+        boolean regular = k > 0;
+        for (int leaf = 0; leaf < leaves && regular; leaf++) {
+            regular = contiguous[leaf] && start[leaf + 1] - start[leaf] == k && first[leaf] == first[0] + k * leaf;
+        }
+        this.stride = regular ? k : 0;
     }
 
     static LeafDestinations of(FabricIndex index) {
@@ -99,6 +106,15 @@ final class LeafDestinations {
      */
     int chainEnd(int leaf) {
         return chainEnd[leaf];
+    }
+
+    /**
+     * {@code k} when every leaf {@code l} has exactly the destinations {@code first(0) + k l .. first(0) + k (l + 1) - 1}
+     * (leaves of {@code k} nodes each, numbered leaf after leaf, as generated and complete fabrics are), else 0:
+     * the destinations of leaves {@code [a, b)} are then {@code [first(0) + k a, first(0) + k b)}, without a lookup.
+     */
+    int stride() {
+        return stride;
     }
 
     /** Destination ranges without a linked node: {@code [gaps[2i], gaps[2i+1])}. */

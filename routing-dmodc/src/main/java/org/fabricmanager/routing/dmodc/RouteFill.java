@@ -162,6 +162,8 @@ final class RouteFill {
     /** One thread's scratch space, reused from switch to switch. */
     private final class Worker {
         private final int leaves = costs.leafCount();
+        private final int stride = destinations.stride();
+        private final int firstDestination = leaves > 0 ? destinations.first(0) : 0;
         private final int words = Math.max(1, (maxGroups + 63) >>> 6);
         private final Selectors selectors = new Selectors(groupPortStart, groupPorts, maxGroups);
         private final RotationRuns rotation = new RotationRuns();
@@ -191,6 +193,8 @@ final class RouteFill {
         // Destination ranges [from, to) an open run was carried over, to be set to no route after it.
         private int[] deferredNoRoute = new int[16];
         private int deferred;
+        // The profile segments whose runs at infinite own cost finish() sets to no route (keepReachable), or null.
+        private int[] unreachableSegments;
 
         // The switch being routed.
         private int g0;
@@ -369,6 +373,7 @@ final class RouteFill {
             runFrom = -1;
             painted = false;
             deferred = 0;
+            unreachableSegments = null;
             if (blocks != null && blocks.eligible(s)) {
                 blockSweep(row, s);
                 finish(row);
@@ -460,7 +465,14 @@ final class RouteFill {
             int b0 = blocks.firstBlock(s);
             int nb = blocks.firstBlock(s + 1) - b0;
             int mode = profiles.mode(s);
-            int runs = deferUnreachable(ownRuns(s, mode));
+            int[] segments = profiles.segments(s);
+            int runs;
+            if (segments != null) {
+                runs = keepReachable(segments);
+            } else {
+                int found = ownRuns(s, mode); // may grow ownRun: read it after
+                runs = deferUnreachable(ownRun, found);
+            }
             // Base: every row at its mode.
             Arrays.fill(mask, 0, w, 0L);
             for (int b = 0; b < nb; b++) {
@@ -960,18 +972,22 @@ final class RouteFill {
         }
 
         /**
-         * Takes the runs at infinite own cost out of {@link #ownRun} (keeping the others in order)
-         * and notes their destinations for no route after the row's last run: the sweeps then treat
+         * Copies the first {@code runs} runs (triples) of {@code source} (a row's profile segments, or
+         * {@link #ownRun} itself) into {@link #ownRun} but those at infinite own cost, keeping their order,
+         * and notes the destinations of those for no route after the row's last run: the sweeps then treat
          * those leaves as at the mode, whatever candidates they write there is overwritten, and a
          * set's interval that {@link SharedRows} merged over leaves no asker reaches is not split
-         * there again. Returns the number of runs left.
+         * there again. Returns the number of runs kept.
          */
-        private int deferUnreachable(int runs) {
+        private int deferUnreachable(int[] source, int runs) {
+            if (ownRun.length < 3 * runs) {
+                ownRun = new int[3 * runs];
+            }
             int kept = 0;
             for (int run = 0; run < runs; run++) {
-                int from = ownRun[3 * run];
-                int to = ownRun[3 * run + 1];
-                int v = ownRun[3 * run + 2];
+                int from = source[3 * run];
+                int to = source[3 * run + 1];
+                int v = source[3 * run + 2];
                 if (v != CostTable.INFINITE) {
                     ownRun[3 * kept] = from;
                     ownRun[3 * kept + 1] = to;
@@ -997,18 +1013,33 @@ final class RouteFill {
         }
 
         /**
+         * {@link #deferUnreachable} for a row's profile {@code segments}: the runs at infinite own cost are
+         * not noted one by one but set to no route by {@link #finish} straight from the segments, which stay
+         * as they are (level-2 and top rows at 5% of links removed have about a hundred such runs each, one
+         * unreachable leaf apiece). Returns the number of runs kept in {@link #ownRun}.
+         */
+        private int keepReachable(int[] segments) {
+            if (ownRun.length < segments.length) {
+                ownRun = new int[segments.length];
+            }
+            int kept = 0;
+            for (int g = 0; g < segments.length; g += 3) {
+                if (segments[g + 2] != CostTable.INFINITE) {
+                    ownRun[3 * kept] = segments[g];
+                    ownRun[3 * kept + 1] = segments[g + 1];
+                    ownRun[3 * kept + 2] = segments[g + 2];
+                    kept++;
+                }
+            }
+            unreachableSegments = kept == segments.length / 3 ? null : segments;
+            return kept;
+        }
+
+        /**
          * The runs of the row of {@code s} off {@code mode} into {@link #ownRun} as triples
-         * (from, to, cost); returns their number. From the profile when there is one.
+         * (from, to, cost), from its costs (a row without a profile); returns their number.
          */
         private int ownRuns(int s, int mode) {
-            int[] segments = profiles.segments(s);
-            if (segments != null) {
-                if (ownRun.length < segments.length) {
-                    ownRun = new int[segments.length];
-                }
-                System.arraycopy(segments, 0, ownRun, 0, segments.length);
-                return segments.length / 3;
-            }
             byte[] c = costs.array();
             int at = s * leaves;
             int n = 0;
@@ -1171,7 +1202,10 @@ final class RouteFill {
             deferredNoRoute[deferred++] = to;
         }
 
-        /** The last run written: the unreachable ranges it was carried over get no route. */
+        /**
+         * The last run written; then no route where runs were carried over unreachable leaves and at the
+         * leaves {@link #keepReachable} left out.
+         */
         private void finish(byte[] row) {
             flush(row);
             // Mostly one destination leaf each (32 entries): eight-byte stores beat Arrays.fill's loop.
@@ -1179,6 +1213,15 @@ final class RouteFill {
                 RowPatterns.fill(row, deferredNoRoute[i], deferredNoRoute[i + 1], NO_ROUTE);
             }
             deferred = 0;
+            if (unreachableSegments != null) {
+                int[] segments = unreachableSegments;
+                unreachableSegments = null;
+                for (int g = 0; g < segments.length; g += 3) {
+                    if (segments[g + 2] == CostTable.INFINITE) {
+                        noRoute(row, segments[g], segments[g + 1]);
+                    }
+                }
+            }
         }
 
         /** A leaf whose destinations are not one range, entry by entry, with the candidates in {@link #mask}. */
@@ -1186,6 +1229,17 @@ final class RouteFill {
             for (int i = destinations.start(leaf); i < destinations.start(leaf + 1); i++) {
                 int d = destinations.destination(i);
                 row[d] = selectors.port(mask, d, pi);
+            }
+        }
+
+        /** No route to the destinations of leaves {@code [from, to)}. */
+        private void noRoute(byte[] row, int from, int to) {
+            if (stride > 0) {
+                RowPatterns.fill(row, firstDestination + stride * from, firstDestination + stride * to, NO_ROUTE);
+                return;
+            }
+            for (int leaf = from; leaf < to; leaf++) {
+                noRoute(row, leaf);
             }
         }
 
