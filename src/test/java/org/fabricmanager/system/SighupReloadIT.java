@@ -14,12 +14,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SIGHUP to a real {@code run} process: the daemon stays up (it used to exit with 129), applies the flap
- * knobs and a new log level, names what needs a restart, and keeps everything on an invalid file.
+ * knobs and a new log level, names what needs a restart, and keeps everything on an invalid file. A daemon
+ * started with SIGHUP ignored (under nohup) cannot catch it, and says so at start.
  */
 class SighupReloadIT {
     @TempDir
@@ -27,16 +29,16 @@ class SighupReloadIT {
 
     @Test
     void sighupReloadsWhatItSafelyCanAndTheDaemonStaysUp() throws Exception {
+        // A child inherits an ignored SIGHUP, and the JVM then cannot catch it (the next test covers that case).
+        Assumptions.assumeFalse(hangupIgnoredHere(),
+                "SIGHUP is ignored in this process tree (run under nohup?): a daemon started from here cannot catch it");
         Path config = dir.resolve("fabric-manager.yaml");
         Path logback = dir.resolve("logback.xml");
         Path err = dir.resolve("daemon.err");
         int threshold = DaemonConfig.defaults().faults().flapThreshold();
         Files.writeString(config, yaml(threshold, 300));
         Files.writeString(logback, logback("INFO"));
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process daemon = new ProcessBuilder(java, "-Xmx256m", "-Dlogback.configurationFile=" + logback, "-jar",
-                System.getProperty("fm.jar"), "run", "--config", config.toString(), "--southbound-port", "0",
-                "--http-port", "0").redirectError(err.toFile()).start();
+        Process daemon = startDaemon(List.of(), config, logback, err);
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
             assertThat(out.readLine()).as("stderr: %s", err).startsWith("southbound ");
@@ -64,6 +66,52 @@ class SighupReloadIT {
                 daemon.destroyForcibly();
             }
         }
+    }
+
+    @Test
+    void aDaemonStartedWithSighupIgnoredSaysThatReloadIsUnavailableAndStaysUp() throws Exception {
+        Path config = dir.resolve("fabric-manager.yaml");
+        Path logback = dir.resolve("logback.xml");
+        Path err = dir.resolve("daemon.err");
+        Files.writeString(config, yaml(DaemonConfig.defaults().faults().flapThreshold(), 300));
+        Files.writeString(logback, logback("INFO"));
+        // nohup starts the daemon with SIGHUP ignored, as an operator's `nohup fabric-manager run &` would
+        Process daemon = startDaemon(List.of("nohup"), config, logback, err);
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out.readLine()).as("stderr: %s", err).startsWith("southbound ");
+            String url = out.readLine().substring("rest ".length());
+            assertThat(awaitLine(err, "SIGHUP is ignored in this process")).startsWith("WARN")
+                    .contains("reload by SIGHUP is unavailable");
+            hangUp(daemon);
+            assertThat(get(url + "/health/live").statusCode()).isEqualTo(200);
+            assertThat(daemon.isAlive()).isTrue();
+        } finally {
+            daemon.destroy();
+            if (!daemon.waitFor(20, TimeUnit.SECONDS)) {
+                daemon.destroyForcibly();
+            }
+        }
+    }
+
+    /** {@code run} with the test's logback file and ports chosen at start, after {@code prefix} (a command such as nohup). */
+    private static Process startDaemon(List<String> prefix, Path config, Path logback, Path err) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new java.util.ArrayList<>(prefix);
+        command.addAll(List.of(java, "-Xmx256m", "-Dlogback.configurationFile=" + logback, "-jar",
+                System.getProperty("fm.jar"), "run", "--config", config.toString(), "--southbound-port", "0",
+                "--http-port", "0"));
+        return new ProcessBuilder(command).redirectError(err.toFile()).start();
+    }
+
+    /** Whether this JVM was started with SIGHUP ignored (the SigIgn mask of /proc/self/status, SIGHUP its lowest bit). */
+    private static boolean hangupIgnoredHere() throws Exception {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & 1L) != 0;
+            }
+        }
+        return false;
     }
 
     private String yaml(int flapThreshold, int discoverySettleMs) {

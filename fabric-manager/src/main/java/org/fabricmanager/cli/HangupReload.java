@@ -21,6 +21,7 @@ import org.fabricmanager.daemon.config.ConfigReload;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * SIGHUP for {@code run}: re-reads the logging configuration and the YAML configuration, applies what can
@@ -49,7 +50,14 @@ final class HangupReload {
     static void install(FabricManagerDaemon daemon, Supplier<DaemonConfig> reader, String source) {
         HangupReload reload = new HangupReload(daemon, reader, source);
         // the JVM runs handlers on its own short-lived thread: a reload must not be lost to an exception
-        Signal.handle(new Signal("HUP"), sig -> reload.reload());
+        SignalHandler before = Signal.handle(new Signal("HUP"), sig -> reload.reload());
+        if (before == SignalHandler.SIG_IGN) {
+            // A process started with SIGHUP ignored (nohup, some init scripts) keeps it ignored: the JVM installs
+            // no handler then, and without this line a reload would silently do nothing.
+            LOG.warn("SIGHUP is ignored in this process (it was started with SIGHUP ignored, e.g. under nohup): "
+                    + "configuration reload by SIGHUP is unavailable; restart the daemon to apply changes, or start "
+                    + "it without nohup (the systemd unit does)");
+        }
     }
 
     /** One reload; never throws (a bad file keeps everything as it runs). */
