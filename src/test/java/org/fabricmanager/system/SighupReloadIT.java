@@ -32,20 +32,15 @@ class SighupReloadIT {
         // A child inherits an ignored SIGHUP, and the JVM then cannot catch it (the next test covers that case).
         Assumptions.assumeFalse(hangupIgnoredHere(),
                 "SIGHUP is ignored in this process tree (run under nohup?): a daemon started from here cannot catch it");
-        Path config = dir.resolve("fabric-manager.yaml");
-        Path logback = dir.resolve("logback.xml");
-        Path err = dir.resolve("daemon.err");
         int threshold = DaemonConfig.defaults().faults().flapThreshold();
-        Files.writeString(config, yaml(threshold, 300));
-        Files.writeString(logback, logback("INFO"));
-        Process daemon = startDaemon(List.of(), config, logback, err);
+        Path config = dir.resolve("fabric-manager.yaml");
+        Path err = dir.resolve("daemon.err");
+        Process daemon = start(List.of(), threshold);
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
-            assertThat(out.readLine()).as("stderr: %s", err).startsWith("southbound ");
-            String url = out.readLine().substring("rest ".length());
+            String url = restUrl(daemon);
 
             Files.writeString(config, yaml(threshold + 3, 900));
-            Files.writeString(logback, logback("DEBUG"));
+            Files.writeString(dir.resolve("logback.xml"), logback("DEBUG"));
             hangUp(daemon);
             String line = awaitLine(err, "SIGHUP: reloaded");
             assertThat(line).contains("faults.flapThreshold: " + threshold + " -> " + (threshold + 3))
@@ -61,47 +56,55 @@ class SighupReloadIT {
             assertThat(daemon.isAlive()).isTrue();
             assertThat(get(url + "/health/live").statusCode()).isEqualTo(200);
         } finally {
-            daemon.destroy();
-            if (!daemon.waitFor(20, TimeUnit.SECONDS)) {
-                daemon.destroyForcibly();
-            }
+            stop(daemon);
         }
     }
 
     @Test
     void aDaemonStartedWithSighupIgnoredSaysThatReloadIsUnavailableAndStaysUp() throws Exception {
-        Path config = dir.resolve("fabric-manager.yaml");
-        Path logback = dir.resolve("logback.xml");
-        Path err = dir.resolve("daemon.err");
-        Files.writeString(config, yaml(DaemonConfig.defaults().faults().flapThreshold(), 300));
-        Files.writeString(logback, logback("INFO"));
         // nohup starts the daemon with SIGHUP ignored, as an operator's `nohup fabric-manager run &` would
-        Process daemon = startDaemon(List.of("nohup"), config, logback, err);
+        Process daemon = start(List.of("nohup"), DaemonConfig.defaults().faults().flapThreshold());
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
-            assertThat(out.readLine()).as("stderr: %s", err).startsWith("southbound ");
-            String url = out.readLine().substring("rest ".length());
-            assertThat(awaitLine(err, "SIGHUP is ignored in this process")).startsWith("WARN")
+            String url = restUrl(daemon);
+            assertThat(awaitLine(dir.resolve("daemon.err"), "SIGHUP is ignored in this process")).startsWith("WARN")
                     .contains("reload by SIGHUP is unavailable");
             hangUp(daemon);
             assertThat(get(url + "/health/live").statusCode()).isEqualTo(200);
             assertThat(daemon.isAlive()).isTrue();
         } finally {
-            daemon.destroy();
-            if (!daemon.waitFor(20, TimeUnit.SECONDS)) {
-                daemon.destroyForcibly();
-            }
+            stop(daemon);
         }
     }
 
-    /** {@code run} with the test's logback file and ports chosen at start, after {@code prefix} (a command such as nohup). */
-    private static Process startDaemon(List<String> prefix, Path config, Path logback, Path err) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
+    /**
+     * Writes the configuration (flap threshold {@code threshold}) and an INFO logback file into the test's folder and
+     * starts {@code run} with them, ports chosen at start and stderr to daemon.err, after {@code prefix} (a command
+     * such as nohup).
+     */
+    private Process start(List<String> prefix, int threshold) throws Exception {
+        Path config = dir.resolve("fabric-manager.yaml");
+        Path logback = dir.resolve("logback.xml");
+        Files.writeString(config, yaml(threshold, 300));
+        Files.writeString(logback, logback("INFO"));
         List<String> command = new java.util.ArrayList<>(prefix);
-        command.addAll(List.of(java, "-Xmx256m", "-Dlogback.configurationFile=" + logback, "-jar",
+        command.addAll(List.of(FabricProcesses.java(), "-Xmx256m", "-Dlogback.configurationFile=" + logback, "-jar",
                 System.getProperty("fm.jar"), "run", "--config", config.toString(), "--southbound-port", "0",
                 "--http-port", "0"));
-        return new ProcessBuilder(command).redirectError(err.toFile()).start();
+        return new ProcessBuilder(command).redirectError(dir.resolve("daemon.err").toFile()).start();
+    }
+
+    /** The REST address {@code run} prints, after its southbound address. */
+    private String restUrl(Process daemon) throws Exception {
+        BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(out.readLine()).as("stderr: %s", dir.resolve("daemon.err")).startsWith("southbound ");
+        return out.readLine().substring("rest ".length());
+    }
+
+    private static void stop(Process daemon) throws InterruptedException {
+        daemon.destroy();
+        if (!daemon.waitFor(20, TimeUnit.SECONDS)) {
+            daemon.destroyForcibly();
+        }
     }
 
     /** Whether this JVM was started with SIGHUP ignored (the SigIgn mask of /proc/self/status, SIGHUP its lowest bit). */
@@ -144,9 +147,7 @@ class SighupReloadIT {
     }
 
     private static void hangUp(Process p) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-HUP", String.valueOf(p.pid())).inheritIO().start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(kill.exitValue()).isZero();
+        FabricProcesses.signal(p.pid(), "HUP");
     }
 
     /** The first line of {@code file} containing {@code text} that was not returned before. */
