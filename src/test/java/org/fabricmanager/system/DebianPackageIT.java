@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.fabricmanager.release.BuildInfo;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Debian package {@code mvn package} builds, read with Debian's own {@code dpkg-deb}: its control
  * fields, conffiles and maintainer scripts, and its files unpacked into a scratch root, where the
- * launcher the unit starts runs {@code --version} with only a Java runtime. (Installing it for real
- * would change this machine: users, /opt, systemd.)
+ * launcher the unit starts runs {@code --version} with only a Java runtime, and again with the unit's own
+ * JVM options (a misspelt or retired {@code -XX} flag stops the JVM before the daemon starts). (Installing it
+ * for real would change this machine: users, /opt, systemd.)
  */
 class DebianPackageIT {
     private static final long RUN_LIMIT_SECONDS = 120;
@@ -90,5 +93,22 @@ class DebianPackageIT {
         OperatorShell.Result r = shell.run(List.of(launcher.toString(), "--version"), RUN_LIMIT_SECONDS);
         assertThat(r.code()).as(r.output()).isZero();
         assertThat(r.output().lines().findFirst()).hasValue(BuildInfo.current().describe());
+    }
+
+    @Test
+    void theUnitsJvmOptionsStartThisRuntime() throws Exception {
+        String unit = Files.readString(root.resolve("lib/systemd/system/fabric-manager.service"));
+        String prefix = "Environment=\"FM_JAVA_OPTS=";
+        String line = unit.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow();
+        String options = line.substring(prefix.length(), line.length() - 1);
+        assertThat(options).as("heap touched at start, on huge pages where the kernel has them")
+                .contains("-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
+        Map<String, String> env = new HashMap<>(shell.environment());
+        env.put("FM_JAVA_OPTS", options);
+        OperatorShell.Result r = shell.run(List.of(root.resolve("opt/fabric-manager/bin/fabric-manager").toString(),
+                "--version"), env, RUN_LIMIT_SECONDS);
+        // with transparent huge pages off the JVM prints a warning first: the version need not be the first line
+        assertThat(r.code()).as(r.output()).isZero();
+        assertThat(r.output().lines()).as(r.output()).contains(BuildInfo.current().describe());
     }
 }

@@ -83,6 +83,8 @@ class FalseDeathBenchmark {
         // member 0's view of deaths: (member -> nanoTime of its MemberFailed), and how many in all
         ConcurrentHashMap<Integer, Long> deathsSeen = new ConcurrentHashMap<>();
         AtomicInteger deaths = new AtomicInteger();
+        // every MemberFailed's member, in order: a repeated verdict on a stopped member is not a false death
+        List<Integer> failed = java.util.Collections.synchronizedList(new ArrayList<>());
         EventLoopGroup group = new NioEventLoopGroup(2);
         List<NettyRingDetector> members = new ArrayList<>();
         List<Process> burners = new ArrayList<>();
@@ -93,6 +95,7 @@ class FalseDeathBenchmark {
                 members.add(NettyRingDetector.start(new DetectorConfig(addresses, i, p, StartMode.BOOTSTRAP, key), e -> {
                     if (daemon && e instanceof DetectorEvent.MemberFailed f) {
                         deaths.incrementAndGet();
+                        failed.add(f.member());
                         deathsSeen.putIfAbsent(f.member(), System.nanoTime());
                     }
                 }, registry, group));
@@ -134,6 +137,7 @@ class FalseDeathBenchmark {
             int done = 0;
             deathsSeen.clear();
             int deathsBeforeKills = deaths.get();
+            int failedBeforeKills = failed.size();
             List<Integer> killed = new ArrayList<>();
             while (done < kills) {
                 int victim = 1 + pick.nextInt(n - 1);
@@ -155,7 +159,17 @@ class FalseDeathBenchmark {
                 done++;
                 Thread.sleep(3_000);
             }
-            int falseDuringKills = deaths.get() - deathsBeforeKills - (int) Arrays.stream(latency).filter(l -> l >= 0).count();
+            // deaths member 0 heard during the kills of members that were not stopped; repeats on stopped ones apart
+            List<Integer> duringKills;
+            synchronized (failed) {
+                duringKills = new ArrayList<>(failed.subList(failedBeforeKills, failed.size()));
+            }
+            int falseDuringKills = (int) duringKills.stream().filter(m -> !killed.contains(m)).count();
+            int repeats = deaths.get() - deathsBeforeKills - falseDuringKills
+                    - (int) Arrays.stream(latency).filter(l -> l >= 0).count();
+            System.out.printf("  [%s] during the kills: %d verdicts on members not stopped %s, %d repeated on stopped ones%n",
+                    lifeguard ? "on" : "off", falseDuringKills,
+                    duringKills.stream().filter(m -> !killed.contains(m)).toList(), repeats);
             long[] sorted = Arrays.stream(latency).filter(l -> l >= 0).sorted().toArray();
             String median = sorted.length == 0 ? "–" : String.format("%.0f ms", sorted[sorted.length / 2] / 1e6);
             if (sorted.length > 0 && sorted.length % 2 == 0) {
