@@ -185,7 +185,12 @@ class FalseDeathBenchmark {
             System.out.println(row + "  (highest sum of health scores seen: " + maxHealth + ")");
             return row;
         } finally {
-            burners.forEach(Process::destroyForcibly);
+            // the loops first: killed, `timeout` leaves its child running (adopted by init) until it ends on its own,
+            // and a busy loop left by each run loaded the next runs twice, three times as much
+            for (Process burner : burners) {
+                burner.descendants().forEach(ProcessHandle::destroyForcibly);
+                burner.destroyForcibly();
+            }
             members.forEach(NettyRingDetector::close);
             group.shutdownGracefully().awaitUninterruptibly();
         }
