@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.detector.RingParameters;
@@ -80,10 +79,9 @@ class FalseDeathBenchmark {
         RingParameters p = RingParameters.of(Duration.ofMillis(eta), Duration.ofMillis(delta), Overlay.BMG)
                 .withLifeguard(lifeguard);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        // member 0's view of deaths: (member -> nanoTime of its MemberFailed), and how many in all
+        // member 0's view of deaths: (member -> nanoTime of its first MemberFailed), and every MemberFailed's member
+        // in order (a repeated verdict on a stopped member is not a false death)
         ConcurrentHashMap<Integer, Long> deathsSeen = new ConcurrentHashMap<>();
-        AtomicInteger deaths = new AtomicInteger();
-        // every MemberFailed's member, in order: a repeated verdict on a stopped member is not a false death
         List<Integer> failed = java.util.Collections.synchronizedList(new ArrayList<>());
         EventLoopGroup group = new NioEventLoopGroup(2);
         List<NettyRingDetector> members = new ArrayList<>();
@@ -94,7 +92,6 @@ class FalseDeathBenchmark {
                 boolean daemon = i == 0;
                 members.add(NettyRingDetector.start(new DetectorConfig(addresses, i, p, StartMode.BOOTSTRAP, key), e -> {
                     if (daemon && e instanceof DetectorEvent.MemberFailed f) {
-                        deaths.incrementAndGet();
                         failed.add(f.member());
                         deathsSeen.putIfAbsent(f.member(), System.nanoTime());
                     }
@@ -111,7 +108,7 @@ class FalseDeathBenchmark {
             double refuted0 = count(registry, DetectorMetrics.SUSPICIONS_REFUTED);
             double refutations0 = count(registry, DetectorMetrics.REFUTATIONS);
             double late0 = count(registry, DetectorMetrics.HEARTBEATS_LATE);
-            int deaths0 = deaths.get();
+            int deaths0 = failed.size();
             int maxHealth = 0;
             for (int s = 0; s < steady; s += 10) {
                 Thread.sleep(10_000);
@@ -119,12 +116,12 @@ class FalseDeathBenchmark {
                 maxHealth = Math.max(maxHealth, health);
                 if (s % 60 == 50) {
                     System.out.printf("  [%s] %d s: false deaths %d, verdicts %.0f, raised %.0f, health sum %d, load %s%n",
-                            lifeguard ? "on" : "off", s + 10, deaths.get() - deaths0,
+                            lifeguard ? "on" : "off", s + 10, failed.size() - deaths0,
                             count(registry, DetectorMetrics.SUSPICIONS) - verdicts0,
                             count(registry, DetectorMetrics.SUSPICIONS_RAISED) - raised0, health, loadAverage());
                 }
             }
-            int falseSteady = deaths.get() - deaths0;
+            int falseSteady = failed.size() - deaths0;
             double verdicts = count(registry, DetectorMetrics.SUSPICIONS) - verdicts0;
             double raised = count(registry, DetectorMetrics.SUSPICIONS_RAISED) - raised0;
             double refuted = count(registry, DetectorMetrics.SUSPICIONS_REFUTED) - refuted0;
@@ -136,7 +133,6 @@ class FalseDeathBenchmark {
             long[] latency = new long[kills];
             int done = 0;
             deathsSeen.clear();
-            int deathsBeforeKills = deaths.get();
             int failedBeforeKills = failed.size();
             List<Integer> killed = new ArrayList<>();
             while (done < kills) {
@@ -164,12 +160,11 @@ class FalseDeathBenchmark {
             synchronized (failed) {
                 duringKills = new ArrayList<>(failed.subList(failedBeforeKills, failed.size()));
             }
-            int falseDuringKills = (int) duringKills.stream().filter(m -> !killed.contains(m)).count();
-            int repeats = deaths.get() - deathsBeforeKills - falseDuringKills
-                    - (int) Arrays.stream(latency).filter(l -> l >= 0).count();
+            List<Integer> notStopped = duringKills.stream().filter(m -> !killed.contains(m)).toList();
+            int falseDuringKills = notStopped.size();
+            int repeats = duringKills.size() - falseDuringKills - (int) Arrays.stream(latency).filter(l -> l >= 0).count();
             System.out.printf("  [%s] during the kills: %d verdicts on members not stopped %s, %d repeated on stopped ones%n",
-                    lifeguard ? "on" : "off", falseDuringKills,
-                    duringKills.stream().filter(m -> !killed.contains(m)).toList(), repeats);
+                    lifeguard ? "on" : "off", falseDuringKills, notStopped, repeats);
             long[] sorted = Arrays.stream(latency).filter(l -> l >= 0).sorted().toArray();
             String median = sorted.length == 0 ? "–" : String.format("%.0f ms", sorted[sorted.length / 2] / 1e6);
             if (sorted.length > 0 && sorted.length % 2 == 0) {

@@ -45,8 +45,6 @@ final class Selectors {
     private final byte[] rotation = new byte[3 * 64 + 16];
     private final long[] packed = new long[8];
     private final int[] packedCount = new int[8];
-    /** {@link #fillSteps}' candidate ports in order, plus the spill of an eight-byte store. */
-    private final byte[] stepPorts = new byte[64 + 8];
 
     Selectors(int[] groupPortStart, int[] groupPorts, int maxGroups) {
         this.groupPortStart = groupPortStart;
@@ -97,7 +95,7 @@ final class Selectors {
         }
         if (singlePorts && w == 1 && to - from >= DIRECT_STEPS * pi
                 && to - from <= 2L * pi * Long.bitCount(mask[0])) {
-            fillSteps(row, from, to, mask[0], pi);
+            fillSteps(row, from, to, mask, pi);
             return;
         }
         int q = from / pi;
@@ -174,29 +172,22 @@ final class Selectors {
     /**
      * Formulas (3)-(4) with one port per group, candidates in one word, over a range shorter than two
      * periods of {@code q} ({@code 2 Π_s #C} destinations): {@code port(d) = C[floor(d / Π_s) mod #C]},
-     * written step by step ({@code Π_s} equal entries each) from the candidates' ports in order, with no
-     * selector. This is a level-2 switch's destination pod whose top switches lost a link: about 44
+     * written step by step ({@code Π_s} equal entries each) from the candidates' ports in order
+     * ({@link #materialize}), with no period set-up. This is a level-2 switch's destination pod whose top switches lost a link: about 44
      * pods of 1,024 entries per row at 5% of links removed, each with its own candidates. The selector
      * path (a sequence materialised into a slot, then {@link #fillRange}'s period set-up for a range
      * that never repeats it) cost about half again as much per pod; measured in one JVM against it, 5 to 8
      * ms less CPU per routing at 5%, the intact fabric unchanged (its rows are painted over whole
      * periods, which stay with {@link #fillRange}).
      */
-    private void fillSteps(byte[] row, int from, int to, long bits, int pi) {
-        int n = Long.bitCount(bits);
+    private void fillSteps(byte[] row, int from, int to, long[] mask, int pi) {
+        int n = Long.bitCount(mask[0]);
         if (n == 0) {
             Arrays.fill(row, from, to, NO_ROUTE);
             return;
         }
-        byte[] steps = stepPorts;
-        int count = 0;
-        for (long b = bits; b != 0; ) {
-            int o = Long.numberOfTrailingZeros(b) >>> 3;
-            int octet = (int) (b >>> (8 * o)) & 0xff;
-            ByteLanes.set(steps, count, octet(o)[(o << 8) + octet]);
-            count += Integer.bitCount(octet);
-            b &= ~(0xffL << (8 * o));
-        }
+        byte[] steps = slotSequence;
+        int at = materialize(mask) * SEQUENCE_MAX;
         int q = from / pi;
         int r = q % n;
         int d = from;
@@ -204,7 +195,7 @@ final class Selectors {
         if (into != 0) {
             // the rest of a step begun before from
             int stop = Math.min(to, from - into + pi);
-            RowPatterns.fill(row, d, stop, steps[r]);
+            RowPatterns.fill(row, d, stop, steps[at + r]);
             d = stop;
             r = r + 1 == n ? 0 : r + 1;
         }
@@ -214,7 +205,7 @@ final class Selectors {
             while (d + 32 <= to) {
                 int end = Math.min(d + 32 * (n - r), to - 31);
                 for (; d < end; d += 32, r++) {
-                    long v = ByteLanes.ONES * (steps[r] & 0xffL);
+                    long v = ByteLanes.ONES * (steps[at + r] & 0xffL);
                     ByteLanes.set(row, d, v);
                     ByteLanes.set(row, d + 8, v);
                     ByteLanes.set(row, d + 16, v);
@@ -226,12 +217,12 @@ final class Selectors {
             }
         } else {
             for (; d + pi <= to; d += pi) {
-                RowPatterns.fill(row, d, d + pi, steps[r]);
+                RowPatterns.fill(row, d, d + pi, steps[at + r]);
                 r = r + 1 == n ? 0 : r + 1;
             }
         }
         if (d < to) {
-            RowPatterns.fill(row, d, to, steps[r]);
+            RowPatterns.fill(row, d, to, steps[at + r]);
         }
     }
 
@@ -257,13 +248,14 @@ final class Selectors {
         int seq = SLOTS * SEQUENCE_MAX;
         int n = 0;
         for (int i = 0; i < w; i++) {
-            long bits = mask[i];
-            for (int o = i * 8; bits != 0; o++, bits >>>= 8) {
-                int b = (int) (bits & 0xff);
-                if (b != 0) {
-                    ByteLanes.set(slotSequence, seq + n, octet(o)[(o << 8) + b]);
-                    n += Integer.bitCount(b);
-                }
+            // only the octets with candidates (a level-2 switch's up groups are its upper four)
+            for (long bits = mask[i]; bits != 0; ) {
+                int at = Long.numberOfTrailingZeros(bits) >>> 3;
+                int b = (int) (bits >>> (8 * at)) & 0xff;
+                int o = i * 8 + at;
+                ByteLanes.set(slotSequence, seq + n, octet(o)[(o << 8) + b]);
+                n += Integer.bitCount(b);
+                bits &= ~(0xffL << (8 * at));
             }
         }
         slotCount[SLOTS] = n;
