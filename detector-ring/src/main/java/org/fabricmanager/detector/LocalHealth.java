@@ -63,6 +63,10 @@ final class LocalHealth {
         return change;
     }
 
+    long slipThreshold() {
+        return slipThreshold;
+    }
+
     int score() {
         return score;
     }

@@ -68,6 +68,8 @@ public final class RingMember {
     /** The member told of each suspicion this member starts ({@link RingParameters#witness()}), or NONE. */
     private final int witness;
     private final LocalHealth health;
+    /** The lateness shared with the other members of this process, or null (alone in it, or Lifeguard off). */
+    private final ProcessHealth process;
     private final ArrayDeque<PendingCheck> pendingChecks = new ArrayDeque<>();
     private final BroadcastRelay relay;
     private final StartMode startMode;
@@ -121,6 +123,16 @@ public final class RingMember {
      */
     public RingMember(int self, int size, RingParameters parameters, StartMode startMode, RingTransport transport,
                       DetectorListener listener, DetectorMetrics metrics) {
+        this(self, size, parameters, startMode, transport, listener, metrics, null);
+    }
+
+    /**
+     * As above, for a member that shares its process with other members: {@code process} (null: none) gathers the
+     * late timers of all of them, and this member waits for a verdict as long as the later of its own health and the
+     * process's says (with Lifeguard on).
+     */
+    public RingMember(int self, int size, RingParameters parameters, StartMode startMode, RingTransport transport,
+                      DetectorListener listener, DetectorMetrics metrics, ProcessHealth process) {
         if (size < 2) {
             throw new IllegalArgumentException("a ring needs at least 2 members, got " + size);
         }
@@ -137,6 +149,7 @@ public final class RingMember {
         this.witness = parameters.witness() < size ? parameters.witness() : NONE;
         // a timer later than half a heartbeat period is evidence; one calm δ forgives a point
         this.health = new LocalHealth(lifeguard ? MAX_HEALTH_SCORE : 0, Math.max(1, eta / 2), delta);
+        this.process = lifeguard ? process : null;
         this.startMode = Objects.requireNonNull(startMode, "startMode");
         this.transport = Objects.requireNonNull(transport, "transport");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -428,7 +441,7 @@ public final class RingMember {
         }
         long now = transport.nanoTime();
         long lateness = now - heartbeatDue;
-        int healthChange = health.timerFired(lateness, now);
+        int healthChange = timerFired(lateness, now);
         metrics.healthChanged(healthChange);
         if (healthChange < 0 && suspectingSince != NEVER) {
             // the verdict depends on the score: a forgiven point brings it forward (a later one is
@@ -490,7 +503,7 @@ public final class RingMember {
         }
         long now = transport.nanoTime();
         long lateness = now - suspicionDue;
-        metrics.healthChanged(health.timerFired(lateness, now));
+        metrics.healthChanged(timerFired(lateness, now));
         if (now < suspicionStart()) {
             armSuspicionTimer();
             return;
@@ -564,7 +577,7 @@ public final class RingMember {
      * the helpers say; never before.
      */
     private long verdictTime() {
-        long extra = delta * health.score();
+        long extra = delta * score(transport.nanoTime());
         if (extra > 0 && helpersAsked > 0 && confirmations > 0) {
             double done = Math.log(confirmations + 1) / Math.log(helpersAsked + 1);
             extra = (long) (extra * Math.max(0, 1 - done));
@@ -593,13 +606,27 @@ public final class RingMember {
             transport.send(witness, new Suspicion(self, incarnation, Suspicion.Kind.NOTICE, emitter, suspectingIncarnation));
         }
         // Confirmations only shorten the wait above δ, which a healthy member does not have: it asks no one.
-        int[] candidates = health.score() == 0 ? new int[0] : new int[] {observer, view.previousLive(emitter)};
+        int[] candidates = score(now) == 0 ? new int[0] : new int[] {observer, view.previousLive(emitter)};
         for (int h : candidates) {
             if (h != NONE && h != self && h != emitter && (helpersAsked == 0 || confirmers[0] != h)) {
                 confirmers[helpersAsked++] = h; // remembered as asked; counted once they confirm
                 transport.send(h, new Suspicion(self, incarnation, Suspicion.Kind.PROBE, emitter, suspectingIncarnation));
             }
         }
+    }
+
+    /** One of this member's timers fired {@code lateness} late: evidence for its own health and its process's. */
+    private int timerFired(long lateness, long now) {
+        if (process != null) {
+            process.timerFired(lateness, health.slipThreshold(), delta, now);
+        }
+        return health.timerFired(lateness, now);
+    }
+
+    /** The score a verdict waits by: this member's own, or its process's when that is higher. */
+    private int score(long now) {
+        int own = health.score();
+        return process == null ? own : Math.max(own, process.score(delta, now));
     }
 
     /** The emitter was heard while suspected: the suspicion ends, and the silence was partly this member's. */
@@ -727,7 +754,7 @@ public final class RingMember {
             return;
         }
         long now = transport.nanoTime();
-        int change = health.timerFired(now - check.due, now);
+        int change = timerFired(now - check.due, now);
         metrics.healthChanged(change);
         if (change > 0) {
             // this member was late itself: its silence proves nothing about the suspect

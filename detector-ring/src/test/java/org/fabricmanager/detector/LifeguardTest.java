@@ -260,6 +260,54 @@ class LifeguardTest {
         assertThat(suspicions(Kind.SUSPECT)).hasSize(RingMember.MAX_PENDING_CHECKS);
     }
 
+    /**
+     * Two members of one process on two event loops (two hand-driven clocks kept together): member 5's loop falls
+     * behind, member 3's does not. Member 3's own timers are on time, but its process is late, so it waits as a late
+     * member does before it declares its silent emitter dead.
+     */
+    @Test
+    void aMemberOnTimeWaitsLongerWhileAnotherMemberOfItsProcessIsLate() {
+        ProcessHealth process = new ProcessHealth();
+        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.BMG);
+        RingMember m = new RingMember(3, 8, p, StartMode.BOOTSTRAP, net, events::add, new DetectorMetrics(registry), process);
+        m.start();
+        ManualTransport otherLoop = new ManualTransport();
+        RingMember other = new RingMember(5, 8, p, StartMode.BOOTSTRAP, otherLoop, e -> { }, new DetectorMetrics(registry),
+                process);
+        other.start();
+        heartbeats(m, 2, 200 * MS);
+        otherLoop.advanceTo(200 * MS);
+        long last = net.now();
+        // the other loop's timers fire 8 ms late (above η/2) from now on; this member's own clock runs on time
+        for (long t = last + ETA + 8 * MS; t <= last + 3 * DELTA; t += ETA + 8 * MS) {
+            otherLoop.jumpTo(t);
+            net.advanceTo(t);
+        }
+        assertThat(m.healthScore()).as("its own timers were on time").isZero();
+        assertThat(process.score()).isEqualTo(RingMember.MAX_HEALTH_SCORE);
+        assertThat(events).as("a healthy process would have declared member 2 dead at δ").isEmpty();
+        // the lag goes on: δ·(1 + 3) after the last heartbeat, the verdict comes all the same
+        for (long t = otherLoop.now() + ETA + 8 * MS; t <= last + 4 * DELTA + 2 * ETA; t += ETA + 8 * MS) {
+            otherLoop.jumpTo(t);
+            net.advanceTo(t);
+        }
+        assertThat(events).containsExactly(new MemberFailed(2, 0));
+    }
+
+    @Test
+    void aLateProcessCountsForNothingWithoutLifeguard() {
+        ProcessHealth process = new ProcessHealth();
+        for (int i = 1; i <= 5; i++) {
+            process.timerFired(20 * MS, ETA / 2, DELTA, i * MS);
+        }
+        RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.BMG).withLifeguard(false);
+        RingMember m = new RingMember(3, 8, p, StartMode.BOOTSTRAP, net, events::add, new DetectorMetrics(registry), process);
+        m.start();
+        heartbeats(m, 2, 50 * MS);
+        net.advanceTo(50 * MS + DELTA);
+        assertThat(events).containsExactly(new MemberFailed(2, 0));
+    }
+
     @Test
     void withoutLifeguardTheMemberDeclaresAtDeltaWithoutAnySuspicionMessage() {
         RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.BMG).withLifeguard(false);

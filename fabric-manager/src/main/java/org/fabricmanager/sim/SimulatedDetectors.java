@@ -39,6 +39,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
 
     private final EventLoopGroup group;
     private final MeterRegistry registry;
+    /** The lateness all members of this process share: one loop falling behind makes none of them accuse. */
+    private final org.fabricmanager.detector.ProcessHealth process = new org.fabricmanager.detector.ProcessHealth();
     private final Map<Long, RingDetector> members = new HashMap<>();
     /** Whether a member has started: the first one is logged at INFO, the others at DEBUG. */
     private boolean anyStarted;
@@ -285,7 +287,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         // the previous member's socket may take a moment to be released
         for (int attempt = 0; d == null; attempt++) {
             try {
-                d = NettyRingDetector.start(config, event -> { }, registry, group, resolver);
+                d = NettyRingDetector.start(config, event -> { }, registry, group, resolver, process);
             } catch (RuntimeException e) {
                 if (attempt >= 20) {
                     LOG.warn("switch {}: cannot start its failure detector member: {}", Guids.format(guid), e.getMessage());

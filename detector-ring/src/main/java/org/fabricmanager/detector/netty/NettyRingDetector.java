@@ -33,6 +33,7 @@ import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.DetectorListener;
 import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.detector.MembershipSnapshot;
+import org.fabricmanager.detector.ProcessHealth;
 import org.fabricmanager.detector.RingDetector;
 import org.fabricmanager.detector.RingMember;
 import org.fabricmanager.detector.RingTransport;
@@ -99,7 +100,7 @@ public final class NettyRingDetector implements RingDetector {
     private long suppressedWarnings;
 
     private NettyRingDetector(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
-                              EventLoopGroup group, boolean ownsGroup, AddressResolver resolver) {
+                              EventLoopGroup group, boolean ownsGroup, AddressResolver resolver, ProcessHealth process) {
         this.config = config;
         this.resolver = resolver;
         this.addresses = new InetSocketAddress[config.size()];
@@ -119,7 +120,7 @@ public final class NettyRingDetector implements RingDetector {
         this.window = new ReplayWindow(config.size());
         // Created before the bind so that the first datagram finds it (it ignores input until started).
         this.member = new RingMember(config.self(), config.size(), config.parameters(), config.startMode(),
-                new UdpTransport(), listener, new DetectorMetrics(registry));
+                new UdpTransport(), listener, new DetectorMetrics(registry), process);
         // slots without a process yet: dead from the start, so nobody suspects them (before any input is handled)
         this.member.startDead(config.deadAtStart());
         InetSocketAddress local = config.address(config.self());
@@ -147,7 +148,7 @@ public final class NettyRingDetector implements RingDetector {
         Objects.requireNonNull(config, "config");
         EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("fabric-detector-" + config.self(), true));
         try {
-            return start(config, listener, registry, group, true, AddressResolver.NONE);
+            return start(config, listener, registry, group, true, AddressResolver.NONE, null);
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             throw e;
@@ -157,7 +158,7 @@ public final class NettyRingDetector implements RingDetector {
     /** Binds the member's address and starts it on {@code group}, which the caller owns and shuts down. */
     public static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
                                           EventLoopGroup group) {
-        return start(config, listener, registry, group, false, AddressResolver.NONE);
+        return start(config, listener, registry, group, false, AddressResolver.NONE, null);
     }
 
     /**
@@ -166,15 +167,27 @@ public final class NettyRingDetector implements RingDetector {
      */
     public static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
                                           EventLoopGroup group, AddressResolver resolver) {
-        return start(config, listener, registry, group, false, Objects.requireNonNull(resolver, "resolver"));
+        return start(config, listener, registry, group, false, Objects.requireNonNull(resolver, "resolver"), null);
+    }
+
+    /**
+     * As {@link #start(DetectorConfig, DetectorListener, MeterRegistry, EventLoopGroup, AddressResolver)}, for one of
+     * several members of this process: {@code process} is the lateness they share ({@link ProcessHealth}).
+     */
+    public static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
+                                          EventLoopGroup group, AddressResolver resolver, ProcessHealth process) {
+        return start(config, listener, registry, group, false, Objects.requireNonNull(resolver, "resolver"),
+                Objects.requireNonNull(process, "process"));
     }
 
     private static NettyRingDetector start(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
-                                           EventLoopGroup group, boolean ownsGroup, AddressResolver resolver) {
+                                           EventLoopGroup group, boolean ownsGroup, AddressResolver resolver,
+                                           ProcessHealth process) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(registry, "registry");
-        NettyRingDetector detector = new NettyRingDetector(config, listener, registry, group, ownsGroup, resolver);
+        NettyRingDetector detector = new NettyRingDetector(config, listener, registry, group, ownsGroup, resolver,
+                process);
         detector.call(() -> {
             detector.prefetchOverlayPeers();
             detector.member.start();

@@ -17,6 +17,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.DetectorMetrics;
+import org.fabricmanager.detector.ProcessHealth;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.StartMode;
 import org.fabricmanager.detector.message.DetectorEvent;
@@ -84,6 +85,11 @@ class FalseDeathBenchmark {
         ConcurrentHashMap<Integer, Long> deathsSeen = new ConcurrentHashMap<>();
         List<Integer> failed = java.util.Collections.synchronizedList(new ArrayList<>());
         EventLoopGroup group = new NioEventLoopGroup(2);
+        // one process, as simulate's: its members share its lateness (ProcessHealth), with Lifeguard on, unless
+        // fm.bench.processHealth=false (each member then judges by its own timers only, as before 2026-11-25)
+        ProcessHealth process = new ProcessHealth();
+        boolean shared = !"false".equals(System.getProperty("fm.bench.processHealth"));
+        int[] highestProcessScore = {0};
         List<NettyRingDetector> members = new ArrayList<>();
         List<Process> burners = new ArrayList<>();
         String loadBefore = loadAverage();
@@ -95,7 +101,7 @@ class FalseDeathBenchmark {
                         failed.add(f.member());
                         deathsSeen.putIfAbsent(f.member(), System.nanoTime());
                     }
-                }, registry, group));
+                }, registry, group, org.fabricmanager.detector.AddressResolver.NONE, shared ? process : new ProcessHealth()));
             }
             long bound = steady + 60L * kills + 120;
             for (int c = 0; c < 2; c++) {
@@ -147,13 +153,17 @@ class FalseDeathBenchmark {
                 long deadline = t0 + 30_000 * MS;
                 while (!deathsSeen.containsKey(victim) && System.nanoTime() < deadline) {
                     Thread.sleep(5);
+                    highestProcessScore[0] = Math.max(highestProcessScore[0], process.score());
                 }
                 Long seen = deathsSeen.get(victim);
                 latency[done] = seen == null ? -1 : seen - t0;
                 System.out.printf("  [%s] kill %d: member %d, member 0 knew after %s%n", lifeguard ? "on" : "off", done + 1,
                         victim, seen == null ? "more than 30 s" : String.format("%.0f ms", (seen - t0) / 1e6));
                 done++;
-                Thread.sleep(3_000);
+                for (int w = 0; w < 600; w++) {
+                    Thread.sleep(5);
+                    highestProcessScore[0] = Math.max(highestProcessScore[0], process.score());
+                }
             }
             // deaths member 0 heard during the kills of members that were not stopped; repeats on stopped ones apart
             List<Integer> duringKills;
@@ -163,8 +173,9 @@ class FalseDeathBenchmark {
             List<Integer> notStopped = duringKills.stream().filter(m -> !killed.contains(m)).toList();
             int falseDuringKills = notStopped.size();
             int repeats = duringKills.size() - falseDuringKills - (int) Arrays.stream(latency).filter(l -> l >= 0).count();
-            System.out.printf("  [%s] during the kills: %d verdicts on members not stopped %s, %d repeated on stopped ones%n",
-                    lifeguard ? "on" : "off", falseDuringKills, notStopped, repeats);
+            System.out.printf("  [%s] during the kills: %d verdicts on members not stopped %s, %d repeated on stopped ones; "
+                    + "highest process health score seen %s%n", lifeguard ? "on" : "off", falseDuringKills, notStopped, repeats,
+                    shared ? Integer.toString(highestProcessScore[0]) : "(not shared)");
             long[] sorted = Arrays.stream(latency).filter(l -> l >= 0).sorted().toArray();
             String median = sorted.length == 0 ? "–" : String.format("%.0f ms", sorted[sorted.length / 2] / 1e6);
             if (sorted.length > 0 && sorted.length % 2 == 0) {
