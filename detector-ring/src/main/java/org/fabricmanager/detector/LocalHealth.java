@@ -67,6 +67,10 @@ final class LocalHealth {
         return slipThreshold;
     }
 
+    long calmPeriod() {
+        return calmPeriod;
+    }
+
     int score() {
         return score;
     }

@@ -13,42 +13,32 @@ package org.fabricmanager.detector;
  * per calm period without a late timer. Thread-safe.
  */
 public final class ProcessHealth {
-    private int score;
-    /** When the score last rose or was last forgiven a point. */
-    private long since;
+    /** The score, kept by the rule of a member's own; null until a member's timer first fires. */
+    private LocalHealth health;
 
     /**
      * A member's timer fired {@code lateness} ns after it was due; later than {@code slipThreshold}, it raises the
-     * score. {@code calmPeriod}: how long without a late timer forgives one point (the member's δ).
+     * score. {@code calmPeriod}: how long without a late timer forgives one point (the member's δ). Members of one
+     * ring pass the same periods; a member of a ring with other ones (a new epoch's) starts the score over.
      */
     synchronized void timerFired(long lateness, long slipThreshold, long calmPeriod, long now) {
-        decay(calmPeriod, now);
-        if (lateness > slipThreshold) {
-            if (score < RingMember.MAX_HEALTH_SCORE) {
-                score++;
-            }
-            since = now;
+        if (health == null || health.slipThreshold() != slipThreshold || health.calmPeriod() != calmPeriod) {
+            health = new LocalHealth(RingMember.MAX_HEALTH_SCORE, slipThreshold, calmPeriod);
         }
+        health.timerFired(lateness, now);
     }
 
     /** The score at {@code now}: 0 when no member of the process was late in the last calm periods. */
-    synchronized int score(long calmPeriod, long now) {
-        decay(calmPeriod, now);
-        return score;
+    synchronized int score(long now) {
+        if (health == null) {
+            return 0;
+        }
+        health.decay(now);
+        return health.score();
     }
 
     /** The score as last computed (for inspection). */
     public synchronized int score() {
-        return score;
-    }
-
-    private void decay(long calmPeriod, long now) {
-        if (score == 0 || now - since < calmPeriod) {
-            return;
-        }
-        long periods = (now - since) / calmPeriod;
-        int forgiven = (int) Math.min(score, periods);
-        score -= forgiven;
-        since += periods * calmPeriod;
+        return health == null ? 0 : health.score();
     }
 }

@@ -626,7 +626,7 @@ public final class RingMember {
     /** The score a verdict waits by: this member's own, or its process's when that is higher. */
     private int score(long now) {
         int own = health.score();
-        return process == null ? own : Math.max(own, process.score(delta, now));
+        return process == null ? own : Math.max(own, process.score(now));
     }
 
     /** The emitter was heard while suspected: the suspicion ends, and the silence was partly this member's. */

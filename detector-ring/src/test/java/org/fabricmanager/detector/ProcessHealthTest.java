@@ -14,10 +14,10 @@ class ProcessHealthTest {
     void lateTimersRaiseTheScoreUpToTheMaximumAndOnTimeOnesDoNot() {
         ProcessHealth h = new ProcessHealth();
         h.timerFired(SLIP, SLIP, CALM, 10);
-        assertThat(h.score(CALM, 10)).as("exactly the threshold is on time").isZero();
+        assertThat(h.score(10)).as("exactly the threshold is on time").isZero();
         for (int i = 1; i <= 10; i++) {
             h.timerFired(SLIP + 1, SLIP, CALM, 10 + i);
-            assertThat(h.score(CALM, 10 + i)).isEqualTo(Math.min(i, RingMember.MAX_HEALTH_SCORE));
+            assertThat(h.score(10 + i)).isEqualTo(Math.min(i, RingMember.MAX_HEALTH_SCORE));
         }
     }
 
@@ -27,11 +27,11 @@ class ProcessHealthTest {
         for (int i = 0; i < 3; i++) {
             h.timerFired(SLIP * 4, SLIP, CALM, 100);
         }
-        assertThat(h.score(CALM, 100 + CALM - 1)).isEqualTo(3);
-        assertThat(h.score(CALM, 100 + CALM)).isEqualTo(2);
+        assertThat(h.score(100 + CALM - 1)).isEqualTo(3);
+        assertThat(h.score(100 + CALM)).isEqualTo(2);
         h.timerFired(0, SLIP, CALM, 100 + CALM + 10); // on time: no new evidence, no reset of the calm
-        assertThat(h.score(CALM, 100 + 2 * CALM)).isEqualTo(1);
-        assertThat(h.score(CALM, 100 + 10 * CALM)).isZero();
+        assertThat(h.score(100 + 2 * CALM)).isEqualTo(1);
+        assertThat(h.score(100 + 10 * CALM)).isZero();
     }
 
     /**
@@ -47,13 +47,13 @@ class ProcessHealthTest {
             long lastLate = -1;
             int scoreAtLastLate = 0;
             for (int step = 0; step < 100; step++) {
-                int before = h.score(CALM, now);
+                int before = h.score(now);
                 now += random.nextLong(1, 2 * CALM);
                 boolean late = random.nextInt(3) == 0;
-                int decayed = h.score(CALM, now);
+                int decayed = h.score(now);
                 assertThat(decayed).as("run %d step %d: no rise without evidence", run, step).isLessThanOrEqualTo(before);
                 h.timerFired(late ? SLIP + 1 + random.nextLong(1_000) : random.nextLong(SLIP + 1), SLIP, CALM, now);
-                int after = h.score(CALM, now);
+                int after = h.score(now);
                 assertThat(after).isBetween(0, RingMember.MAX_HEALTH_SCORE);
                 if (late) {
                     assertThat(after).isEqualTo(Math.min(RingMember.MAX_HEALTH_SCORE, decayed + 1));

@@ -89,7 +89,7 @@ class FalseDeathBenchmark {
         // fm.bench.processHealth=false (each member then judges by its own timers only, as before 2026-11-25)
         ProcessHealth process = new ProcessHealth();
         boolean shared = !"false".equals(System.getProperty("fm.bench.processHealth"));
-        int[] highestProcessScore = {0};
+        int highestProcessScore = 0;
         List<NettyRingDetector> members = new ArrayList<>();
         List<Process> burners = new ArrayList<>();
         String loadBefore = loadAverage();
@@ -153,7 +153,7 @@ class FalseDeathBenchmark {
                 long deadline = t0 + 30_000 * MS;
                 while (!deathsSeen.containsKey(victim) && System.nanoTime() < deadline) {
                     Thread.sleep(5);
-                    highestProcessScore[0] = Math.max(highestProcessScore[0], process.score());
+                    highestProcessScore = Math.max(highestProcessScore, process.score());
                 }
                 Long seen = deathsSeen.get(victim);
                 latency[done] = seen == null ? -1 : seen - t0;
@@ -162,7 +162,7 @@ class FalseDeathBenchmark {
                 done++;
                 for (int w = 0; w < 600; w++) {
                     Thread.sleep(5);
-                    highestProcessScore[0] = Math.max(highestProcessScore[0], process.score());
+                    highestProcessScore = Math.max(highestProcessScore, process.score());
                 }
             }
             // deaths member 0 heard during the kills of members that were not stopped; repeats on stopped ones apart
@@ -175,7 +175,7 @@ class FalseDeathBenchmark {
             int repeats = duringKills.size() - falseDuringKills - (int) Arrays.stream(latency).filter(l -> l >= 0).count();
             System.out.printf("  [%s] during the kills: %d verdicts on members not stopped %s, %d repeated on stopped ones; "
                     + "highest process health score seen %s%n", lifeguard ? "on" : "off", falseDuringKills, notStopped, repeats,
-                    shared ? Integer.toString(highestProcessScore[0]) : "(not shared)");
+                    shared ? Integer.toString(highestProcessScore) : "(not shared)");
             long[] sorted = Arrays.stream(latency).filter(l -> l >= 0).sorted().toArray();
             String median = sorted.length == 0 ? "–" : String.format("%.0f ms", sorted[sorted.length / 2] / 1e6);
             if (sorted.length > 0 && sorted.length % 2 == 0) {
