@@ -64,6 +64,7 @@ class DetectorStartIT {
             assertThat(sim.detectors().running()).isEqualTo(SWITCHES - withoutDetector.size());
             FaultReport faults = daemon.faults().get(10, TimeUnit.SECONDS);
             assertThat(faults.ringStarting()).isZero();
+            assertThat(faults.ringUnconfirmed()).isZero();
             assertThat(faults.unwatched()).extracting(FaultReport.Unwatched::guid)
                     .containsExactlyInAnyOrderElementsOf(withoutDetector.stream().map(Guids::format).toList());
             assertThat(faults.unwatched()).allSatisfy(u -> assertThat(u.reason()).contains("no failure detector")
@@ -117,6 +118,35 @@ class DetectorStartIT {
     }
 
     @Test
+    void aMemberThatAnswersAfterTheWaitIsUnconfirmedUntilItsAnswerComes() throws Exception {
+        // the daemon waits 2δ for each answer; one member starts 4δ after its window arrived (a busy switch, or
+        // one of thousands in a simulator): the ring runs, but the daemon must not call that member confirmed
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        List<Long> order = RingOrder.of(fabric);
+        long late = order.get(order.size() / 2);
+        SimpleMeterRegistry agents = new SimpleMeterRegistry();
+        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config(2 * DELTA_MS), List.of());
+             FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
+            sim.enableDetectors(agents);
+            sim.detectors().delayStart(late, 4L * DELTA_MS);
+            sim.start();
+            SystemSupport.awaitTrue(() -> kinds(daemon).contains(Milestone.Kind.DETECTOR_RUNNING),
+                    "the wait for answers ends", 60);
+            String running = daemon.milestones(0).get(10, TimeUnit.SECONDS).stream()
+                    .filter(m -> m.kind() == Milestone.Kind.DETECTOR_RUNNING).findFirst().orElseThrow().message();
+            assertThat(running).contains("48 of 48 switches watched").contains("1 of them did not answer in time");
+            SystemSupport.awaitTrue(() -> daemon.faults().get(10, TimeUnit.SECONDS).ringUnconfirmed() == 0,
+                    "the late member's answer", 60);
+            assertThat(sim.detectors().running()).isEqualTo(SWITCHES);
+            FaultReport faults = daemon.faults().get(10, TimeUnit.SECONDS);
+            assertThat(faults.ringStarting()).isZero();
+            assertThat(faults.unwatched()).isEmpty();
+            Thread.sleep(2L * DELTA_MS);
+            assertThat(kinds(daemon)).doesNotContain(Milestone.Kind.SWITCH_FAILED);
+        }
+    }
+
+    @Test
     void anAgentRestartedFasterThanTheRingNoticesKeepsItsNewSession() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         List<Milestone> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -148,9 +178,14 @@ class DetectorStartIT {
     }
 
     private DaemonConfig config() throws Exception {
+        return config(30_000);
+    }
+
+    /** The daemon with a start-up grace (and wait for each answer) of {@code graceMs}. */
+    private DaemonConfig config(int graceMs) throws Exception {
         return SystemSupport.config(state, SPEC).withFaults(DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
                 new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(),
-                        SystemSupport.freeUdpPort(), 30_000)));
+                        SystemSupport.freeUdpPort(), graceMs)));
     }
 
     /** Sessions of switch {@code guid} admitted so far (connections are announced, not kept in the log). */

@@ -63,7 +63,7 @@ class LateSwitchRingIT {
             JsonNode first = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/switches/connected").asInt() == SWITCHES - 1, "convergence without the late leaf", 60);
             long v1 = first.at("/routing/version").asLong();
-            JsonNode ring = fp.awaitFaults(f -> f.path("ringEpoch").asLong() > 0 && f.path("ringStarting").asInt() == 0,
+            JsonNode ring = fp.awaitFaults(f -> f.path("ringEpoch").asLong() > 0 && f.path("ringStarting").asInt() == 0 && f.path("ringUnconfirmed").asInt() == 0,
                     "the ring running without the late leaf", 60);
             long epoch = ring.path("ringEpoch").asLong();
             assertThat(ring.path("ringMembers").asInt()).as("the daemon and a slot for every expected switch")

@@ -165,7 +165,8 @@ class ProductionScaleBenchmark {
             if (DETECTOR) {
                 long ringFrom = System.nanoTime();
                 JsonNode f = fp.get("/api/v1/faults");
-                while (!(f.path("ringMembers").asInt() == fabric.switches().size() + 1 && f.path("ringStarting").asInt() == 0)
+                while (!(f.path("ringMembers").asInt() == fabric.switches().size() + 1 && f.path("ringStarting").asInt() == 0
+                        && f.path("ringUnconfirmed").asInt() == 0)
                         && System.nanoTime() - ringFrom < 300_000_000_000L) {
                     Thread.sleep(200);
                     f = fp.get("/api/v1/faults");

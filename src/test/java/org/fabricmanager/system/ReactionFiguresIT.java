@@ -53,7 +53,7 @@ class ReactionFiguresIT {
             JsonNode st = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/switches/connected").asInt() == 192, "convergence with 192 switches", 180);
             long v1 = st.at("/routing/version").asLong();
-            fp.awaitFaults(f -> f.path("ringMembers").asInt() == 193 && f.path("ringStarting").asInt() == 0,
+            fp.awaitFaults(f -> f.path("ringMembers").asInt() == 193 && f.path("ringStarting").asInt() == 0 && f.path("ringUnconfirmed").asInt() == 0,
                     "the ring of the daemon and 192 agents running", 60);
             Thread.sleep(2L * DELTA_MS);
 

@@ -58,6 +58,10 @@ final class FaultsCommand implements Command {
         if (f.path("ringStarting").asInt() > 0) {
             out.printf("ring starting: %d switches have not answered their configuration yet%n", f.path("ringStarting").asInt());
         }
+        if (f.path("ringUnconfirmed").asInt() > 0) {
+            out.printf("ring not confirmed: %d switches did not answer their configuration in time and have not since "
+                    + "(watched, but their members may still be starting)%n", f.path("ringUnconfirmed").asInt());
+        }
 
         JsonNode switches = f.path("switches");
         out.printf("%nfailed switches: %d%n", switches.size());

@@ -91,6 +91,11 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     /** The same batches, to find the one an ERROR about one of its blocks belongs to (txid ranges). */
     private final List<Pending<CommitAck>> batches = new ArrayList<>();
     private final Map<Integer, Pending<DetectorConfigReply>> pendingConfigs = new HashMap<>();
+    /**
+     * The configuration whose wait ended without an answer, still listened for (its answer completes the
+     * NO_ANSWER's {@link DetectorConfigReply#late()}); at most one: a newer configuration supersedes it.
+     */
+    private Pending<DetectorConfigReply> lateConfig;
     /** Echoes sent by {@link #probe}, by txid: their replies complete them (the periodic echoes are not here). */
     private final Map<Integer, Pending<Long>> probes = new HashMap<>();
 
@@ -299,6 +304,10 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is " + state));
                 return;
             }
+            if (lateConfig != null) {
+                finishConfig(lateConfig, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER,
+                        "superseded by a newer configuration"));
+            }
             Pending<DetectorConfigReply> p = new Pending<>(future, new int[count]);
             for (int i = 0; i < count; i++) {
                 int txid = takeTxid();
@@ -307,11 +316,42 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 channel.write(withTxid.apply(frame.apply(i), txid));
             }
             channel.flush();
-            p.timer = channel.eventLoop().schedule(() -> finish(pendingConfigs, p, new DetectorConfigReply(
-                    DetectorConfigReply.Outcome.NO_ANSWER, "no answer to " + what + " within " + timeoutMs + " ms"), null),
-                    timeoutMs, TimeUnit.MILLISECONDS);
+            p.timer = channel.eventLoop().schedule(() -> waitEnded(p, "no answer to " + what + " within " + timeoutMs
+                    + " ms"), timeoutMs, TimeUnit.MILLISECONDS);
         });
         return future;
+    }
+
+    /**
+     * The wait for configuration {@code p} ended: it is answered NO_ANSWER, but its txids stay listened for so
+     * that an answer that comes later completes the reply's {@link DetectorConfigReply#late()}.
+     */
+    private void waitEnded(Pending<DetectorConfigReply> p, String why) {
+        if (p.done) {
+            return;
+        }
+        CompletableFuture<DetectorConfigReply> late = new CompletableFuture<>();
+        finish(pendingConfigs, p, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, why, late), null);
+        if (state != State.ACTIVE) {
+            late.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is " + state));
+            return;
+        }
+        if (lateConfig != null) {
+            finishConfig(lateConfig, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER,
+                    "superseded by a newer configuration"));
+        }
+        lateConfig = new Pending<>(late, p.txids);
+        for (int txid : p.txids) {
+            pendingConfigs.put(txid, lateConfig);
+        }
+    }
+
+    /** Completes a configuration's answer (in time or late) once. */
+    private void finishConfig(Pending<DetectorConfigReply> c, DetectorConfigReply reply) {
+        if (c == lateConfig) {
+            lateConfig = null;
+        }
+        finish(pendingConfigs, c, reply, null);
     }
 
     /**
@@ -566,8 +606,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             }
             Pending<DetectorConfigReply> c = pendingConfigs.get(error.txid());
             if (c != null) {
-                finish(pendingConfigs, c, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
-                        error.errorCode().map(Enum::name).orElse("error " + error.code()) + ": " + error.message()), null);
+                finishConfig(c, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
+                        error.errorCode().map(Enum::name).orElse("error " + error.code()) + ": " + error.message()));
             }
             if (error.fatal()) {
                 closeReason = "agent sent " + error;
@@ -598,7 +638,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             Pending<DetectorConfigReply> c = pendingConfigs.get(ack.txid());
             if (c != null && (ack.ackedType() == MessageType.DETECTOR_CONFIG || ack.ackedType() == MessageType.DETECTOR_WINDOW)
                     && c.txids[c.txids.length - 1] == ack.txid()) {
-                finish(pendingConfigs, c, DetectorConfigReply.RUNNING, null);
+                finishConfig(c, DetectorConfigReply.RUNNING);
             } else if (c == null) {
                 LOG.debug("{}: ignoring {}", this, msg);
             }
@@ -744,7 +784,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         }
         DetectorConfigReply noAnswer = new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " closed");
         for (Pending<DetectorConfigReply> p : new ArrayList<>(pendingConfigs.values())) {
-            finish(pendingConfigs, p, noAnswer, null);
+            finishConfig(p, noAnswer);
         }
         for (Pending<Long> p : new ArrayList<>(probes.values())) {
             finish(probes, p, null, closed);

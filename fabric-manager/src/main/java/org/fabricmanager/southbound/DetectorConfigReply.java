@@ -6,10 +6,29 @@ package org.fabricmanager.southbound;
  * wait ended. The daemon uses it to end its own member's start-up grace and to know which ring
  * members will never heartbeat.
  *
+ * <p>An agent whose member is slow to start (a simulator starting thousands, a busy switch CPU) may
+ * answer after the wait ended. The wait's NO_ANSWER then carries {@link #late()}: the session keeps
+ * listening for that configuration's answer and completes it with the answer when it comes, or with
+ * NO_ANSWER when the session closes or a newer configuration supersedes it. So the daemon can tell a
+ * member that runs but started late from one that never answered.
+ *
  * @param outcome what the answer means for the ring
  * @param detail  the agent's error message or why no answer came; empty when running
+ * @param late    for a NO_ANSWER because the wait ended: the answer that may still come; {@code null} otherwise
  */
-public record DetectorConfigReply(Outcome outcome, String detail) {
+public record DetectorConfigReply(Outcome outcome, String detail,
+                                  java.util.concurrent.CompletableFuture<DetectorConfigReply> late) {
+
+    public DetectorConfigReply {
+        if (late != null && outcome != Outcome.NO_ANSWER) {
+            throw new IllegalArgumentException("only an answer that did not come can come late");
+        }
+    }
+
+    /** An answer that came, or NO_ANSWER that will never come (the session closed). */
+    public DetectorConfigReply(Outcome outcome, String detail) {
+        this(outcome, detail, null);
+    }
 
     /** What the answer means for the ring. */
     public enum Outcome {

@@ -76,12 +76,13 @@ class AdminDisplayTest {
                              {"guid":"0x1000000300000006","name":"s3-6","source":"ring","sinceMillis":1795268699229,"sessionAlive":true}],
                  "links":[{"guid":"0x1000000100000014","name":"s1-20","port":12,"peerGuid":"0x1000000200000013","quarantined":true}],
                  "quarantined":[{"guid":"0x1000000100000014","port":12,"flaps":4,"sinceMillis":1795268701002,"stableUpSinceMillis":null}],
-                 "reactions":3,"pendingEvents":2,"ringStarting":0,
+                 "reactions":3,"pendingEvents":2,"ringStarting":0,"ringUnconfirmed":2,
                  "unwatched":[{"guid":"0x1000000100000007","name":"s1-7","reason":"no failure detector"}]}""");
         String out = ok("faults", "--url", url).out();
         assertThat(out).startsWith("failure detector: on (ring epoch 3, 193 members); 3 reactions since start,"
                 + " one in progress (2 events)\n");
-        assertThat(out).doesNotContain("null")
+        assertThat(out).doesNotContain("null").doesNotContain("ring starting")
+                .contains("ring not confirmed: 2 switches did not answer their configuration in time")
                 .contains("failed switches: 2\n")
                 .containsPattern("(?m)^  0x1000000300000005  -     session  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  gone$")
                 .containsPattern("(?m)^  0x1000000300000006  s3-6  ring  .*  alive$")

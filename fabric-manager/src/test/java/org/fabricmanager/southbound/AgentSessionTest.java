@@ -188,6 +188,45 @@ class AgentSessionTest {
     }
 
     @Test
+    void anAnswerAfterTheWaitStillComesUntilANewerConfigurationOrTheCloseSupersedesIt() throws Exception {
+        SwitchAgent agent = agent(16);
+        List<java.util.concurrent.CompletableFuture<Void>> starts = new java.util.concurrent.CopyOnWriteArrayList<>();
+        agent.detectorListener((a, ring) -> {
+            java.util.concurrent.CompletableFuture<Void> start = new java.util.concurrent.CompletableFuture<>();
+            starts.add(start);
+            return start;
+        });
+        agent.start();
+        next();
+        next();
+        AgentSession session = byGuid.get(16L);
+
+        DetectorConfigReply first = session.sendDetectorConfig(ringConfig(16), 100).get(5, TimeUnit.SECONDS);
+        assertThat(first.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_ANSWER);
+        assertThat(first.detail()).contains("within 100 ms");
+        assertThat(first.late()).as("the wait ended: the answer may still come").isNotNull().isNotDone();
+        starts.get(0).complete(null); // the member runs, 100 ms too late
+        assertThat(first.late().get(5, TimeUnit.SECONDS)).isEqualTo(DetectorConfigReply.RUNNING);
+
+        DetectorConfigReply second = session.sendDetectorConfig(ringConfig(16), 100).get(5, TimeUnit.SECONDS);
+        assertThat(second.late()).isNotNull();
+        java.util.concurrent.CompletableFuture<DetectorConfigReply> third = session.sendDetectorConfig(ringConfig(16), 100);
+        DetectorConfigReply superseded = second.late().get(5, TimeUnit.SECONDS);
+        assertThat(superseded.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_ANSWER);
+        assertThat(superseded.detail()).contains("superseded");
+        assertThat(superseded.late()).as("never twice late").isNull();
+        DetectorConfigReply thirdReply = third.get(5, TimeUnit.SECONDS);
+        assertThat(thirdReply.late()).isNotNull();
+        session.close("test");
+        DetectorConfigReply closed = thirdReply.late().get(5, TimeUnit.SECONDS);
+        assertThat(closed.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_ANSWER);
+        assertThat(closed.detail()).contains("closed");
+        // an answer that came in time has nothing to come late
+        assertThat(DetectorConfigReply.RUNNING.late()).isNull();
+        agent.stop().syncUninterruptibly();
+    }
+
+    @Test
     void detectorConfigAnswersTellWhyAnAgentRunsNoMember() throws Exception {
         SwitchAgent without = agent(12);
         without.start();

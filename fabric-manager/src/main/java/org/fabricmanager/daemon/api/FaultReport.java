@@ -15,12 +15,14 @@ import java.util.List;
  * @param quarantined       links kept down because they flap
  * @param reactions         fault reactions completed since start
  * @param pendingEvents     events of the reaction in progress (0: none)
- * @param ringStarting      answers to the ring's configuration still awaited (0: the ring runs)
+ * @param ringStarting      answers to the ring's configuration still awaited
+ * @param ringUnconfirmed   answers that did not come within the wait and have not come since: watched, but
+ *                          their member may still be starting (the ring runs when this and ringStarting are 0)
  * @param unwatched         ring members whose agent said it runs no member (no detector, or it could not start)
  */
 public record FaultReport(boolean detectorEnabled, long ringEpoch, int ringMembers, List<SwitchFault> switches,
                           List<LinkFault> links, List<Quarantine> quarantined, long reactions, int pendingEvents,
-                          int ringStarting, List<Unwatched> unwatched) {
+                          int ringStarting, int ringUnconfirmed, List<Unwatched> unwatched) {
 
     /** A switch the ring cannot watch; its faults come from its session and its neighbours' PORT_STATUS. */
     public record Unwatched(String guid, String name, String reason) {

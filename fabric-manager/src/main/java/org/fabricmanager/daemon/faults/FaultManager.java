@@ -539,8 +539,19 @@ public final class FaultManager implements AutoCloseable {
                 queue.append("detector config answer " + Guids.format(guid), () -> {
                     // a session superseded by its restarted agent answers NO_ANSWER as it closes, after the
                     // new session took the GUID: only the new session's own answer counts
-                    if (registry.current(session) != null) {
-                        onDetectorConfigAnswer(epoch, guid, reply);
+                    if (registry.current(session) == null) {
+                        return;
+                    }
+                    onDetectorConfigAnswer(epoch, guid, reply);
+                    if (reply.late() != null) {
+                        // its member may be starting slowly: an answer after the wait still tells the ring it runs
+                        long waitEnded = System.nanoTime();
+                        reply.late().thenAccept(late -> queue.append("late detector config answer " + Guids.format(guid),
+                                () -> {
+                                    if (registry.current(session) != null) {
+                                        onLateDetectorConfigAnswer(epoch, guid, late, waitEnded);
+                                    }
+                                }));
                     }
                 }));
     }
@@ -560,9 +571,36 @@ public final class FaultManager implements AutoCloseable {
         }
         if (ring.answered(epoch, guid, reply)) {
             Map<Long, String> unwatched = ring.unwatchedSwitches();
+            int unconfirmed = ring.unconfirmedAnswers();
             milestones.record(Milestone.Kind.DETECTOR_RUNNING, String.format("failure detector: ring epoch %d running, "
-                    + "%d of %d switches watched%s", epoch, ring.size() - 1 - unwatched.size(), ring.size() - 1,
-                    unwatched.isEmpty() ? "" : " (" + unwatched.size() + " without a running member: see /api/v1/faults)"));
+                    + "%d of %d switches watched%s%s", epoch, ring.size() - 1 - unwatched.size(), ring.size() - 1,
+                    unwatched.isEmpty() ? "" : " (" + unwatched.size() + " without a running member: see /api/v1/faults)",
+                    unconfirmed == 0 ? "" : "; " + unconfirmed + " of them did not answer in time and may still be "
+                            + "starting (ringUnconfirmed in /api/v1/faults)"));
+        }
+    }
+
+    private void onLateDetectorConfigAnswer(long epoch, long guid, DetectorConfigReply late, long waitEndedNanos) {
+        if (stopping || epoch != ring.epoch() || late.outcome() == DetectorConfigReply.Outcome.NO_ANSWER) {
+            return; // superseded (the next configuration has its own answer) or its session closed (it reconnects)
+        }
+        boolean wasUnconfirmed = ring.unconfirmedAnswers() > 0;
+        ring.answered(epoch, guid, late);
+        ManagedSwitch ms = registry.get(guid);
+        String name = ms == null ? Guids.format(guid) : ms.name();
+        long lateMs = (System.nanoTime() - waitEndedNanos) / 1_000_000;
+        if (!late.running()) {
+            LOG.warn("failure detector: switch {} ({}) runs no ring member ({}), it said {} ms after the wait ended: its "
+                    + "faults are known only through its session and its neighbours' port status", Guids.format(guid),
+                    name, late.detail(), lateMs);
+        } else {
+            // one line per switch only at debug: at a cold start of thousands, hundreds may come late together
+            LOG.debug("failure detector: switch {} ({}) confirmed its ring member runs {} ms after the wait ended",
+                    Guids.format(guid), name, lateMs);
+        }
+        if (wasUnconfirmed && ring.unconfirmedAnswers() == 0) {
+            LOG.info("failure detector: every switch of ring epoch {} has answered its configuration, the last {} ms "
+                    + "after the wait ended", epoch, lateMs);
         }
     }
 

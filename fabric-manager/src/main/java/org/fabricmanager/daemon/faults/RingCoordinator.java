@@ -79,6 +79,11 @@ public final class RingCoordinator implements AutoCloseable {
     private final Set<Long> leftOut = new HashSet<>();
     /** Switches of this epoch whose answer to the configuration is still awaited. */
     private final Set<Long> awaiting = new HashSet<>();
+    /**
+     * Switches of this epoch whose answer did not come within the wait and has not come since: the ring
+     * watches them (a hung agent is what it is for) but their member may still be starting.
+     */
+    private final Set<Long> unconfirmed = new HashSet<>();
     /** Switches of this epoch without a running member, with why. */
     private final Map<Long, String> unwatched = new LinkedHashMap<>();
 
@@ -183,6 +188,7 @@ public final class RingCoordinator implements AutoCloseable {
         members.removeAll(vacantGuids);
         awaiting.clear();
         awaiting.addAll(members);
+        unconfirmed.clear();
         unwatched.clear();
         unwatched.putAll(shared);
         vacant.clear();
@@ -200,8 +206,9 @@ public final class RingCoordinator implements AutoCloseable {
     }
 
     /**
-     * Records a switch's answer to its configuration of {@code epoch} (stale epochs are ignored). When
-     * it was the last answer awaited, the daemon's member ends its start-up grace.
+     * Records a switch's answer to its configuration of {@code epoch} (stale epochs are ignored), in time
+     * or late (after the wait had answered NO_ANSWER). When it was the last answer awaited, the daemon's
+     * member ends its start-up grace.
      *
      * @return true when this answer completed the epoch's start
      */
@@ -213,8 +220,12 @@ public final class RingCoordinator implements AutoCloseable {
         // member heartbeats later); only an agent that says it runs no member makes the verdict meaningless.
         if (reply.outcome() == DetectorConfigReply.Outcome.NO_DETECTOR) {
             unwatched.put(guid, "no failure detector: " + reply.detail());
+            unconfirmed.remove(guid);
         } else if (reply.running()) {
             unwatched.remove(guid);
+            unconfirmed.remove(guid);
+        } else {
+            unconfirmed.add(guid); // no answer (yet): a late one, or the next configuration's, may still confirm it
         }
         if (awaiting.remove(guid) && awaiting.isEmpty()) {
             member.endStartupGrace();
@@ -245,6 +256,14 @@ public final class RingCoordinator implements AutoCloseable {
     /** Members of this epoch that have not answered their configuration yet. */
     public int awaitingAnswers() {
         return awaiting.size();
+    }
+
+    /**
+     * Members of this epoch whose answer did not come within the wait and has not come since: watched, but
+     * perhaps not running yet (the ring runs for all of them only when this and {@link #awaitingAnswers()} are 0).
+     */
+    public int unconfirmedAnswers() {
+        return unconfirmed.size();
     }
 
     /** True when the switch said it runs no ring member in this epoch (the ring's verdicts on it mean nothing). */
@@ -444,6 +463,7 @@ public final class RingCoordinator implements AutoCloseable {
             member = null;
         }
         awaiting.clear();
+        unconfirmed.clear();
         unwatched.clear();
         vacant.clear();
     }

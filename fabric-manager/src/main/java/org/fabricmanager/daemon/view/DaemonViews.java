@@ -314,6 +314,7 @@ public final class DaemonViews {
         }
         return new FaultReport(ring != null && ring.active(), ring == null ? 0 : ring.epoch(),
                 ring == null ? 0 : ring.size(), sf, lf, faults.flaps().quarantined(), faults.reactions().completed(),
-                faults.reactions().pendingEvents(), ring == null ? 0 : ring.awaitingAnswers(), unwatched);
+                faults.reactions().pendingEvents(), ring == null ? 0 : ring.awaitingAnswers(),
+                ring == null ? 0 : ring.unconfirmedAnswers(), unwatched);
     }
 }

@@ -108,11 +108,30 @@ class RingCoordinatorTest {
         assertThat(ring.awaitingAnswers()).isZero();
         assertThat(ring.unwatched(refuses)).isTrue();
         assertThat(ring.unwatched(silent)).as("a hung agent is what the ring is for").isFalse();
+        assertThat(ring.unconfirmedAnswers()).as("the silent switch's member may still be starting").isEqualTo(1);
         assertThat(ring.unwatchedSwitches()).containsOnlyKeys(refuses);
         assertThat(ring.unwatchedSwitches().get(refuses)).isEqualTo("no failure detector: UNSUPPORTED_FEATURE: no detector");
         // a later JOIN of that switch with a running member makes it watched again; no second completion
         assertThat(ring.answered(epoch, refuses, new DetectorConfigReply(Outcome.RUNNING, ""))).isFalse();
         assertThat(ring.unwatched(refuses)).isFalse();
+        // the silent switch's answer, late: confirmed, no second completion; a stale epoch's confirms nothing
+        assertThat(ring.answered(epoch - 1, silent, DetectorConfigReply.RUNNING)).isFalse();
+        assertThat(ring.unconfirmedAnswers()).isEqualTo(1);
+        assertThat(ring.answered(epoch, silent, DetectorConfigReply.RUNNING)).isFalse();
+        assertThat(ring.unconfirmedAnswers()).isZero();
+    }
+
+    @Test
+    void aNewEpochForgetsTheLastOnesUnconfirmedSwitches() throws Exception {
+        long silent = order.get(2);
+        ring.answered(ring.epoch(), silent, new DetectorConfigReply(Outcome.NO_ANSWER, "timed out"));
+        assertThat(ring.unconfirmedAnswers()).isEqualTo(1);
+        ring.answered(ring.epoch(), order.get(3), new DetectorConfigReply(Outcome.NO_ANSWER, "closed"));
+        ring.answered(ring.epoch(), order.get(3), new DetectorConfigReply(Outcome.NO_ANSWER, "timed out again"));
+        assertThat(ring.unconfirmedAnswers()).as("counted once").isEqualTo(2);
+        ring.plan(order, from, event -> { });
+        assertThat(ring.unconfirmedAnswers()).isZero();
+        assertThat(ring.awaitingAnswers()).isEqualTo(SWITCHES);
     }
 
     @Test
