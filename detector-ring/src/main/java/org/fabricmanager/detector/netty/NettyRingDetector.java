@@ -87,12 +87,19 @@ public final class NettyRingDetector implements RingDetector {
     private final EventLoop loop;
     private final RingMember member;
     private final AddressResolver resolver;
-    /** Every member's address as far as known (event loop only): from the configuration, then learned. */
-    private final InetSocketAddress[] addresses;
-    /** The inverse of {@link #addresses} (event loop only), so that learning an address costs O(1), not O(n). */
+    /** Members in the ring. */
+    private final int ringSize;
+    /**
+     * The members this one deals with (event loop only): its configuration's, those it sent to or heard from,
+     * those it asked for. What it keeps per member is by their slot, so its memory grows with them, not the ring.
+     */
+    private final MemberSlots peers;
+    /** By slot: the member's address as far as known, from the configuration, then learned; {@code null}: unknown. */
+    private InetSocketAddress[] peerAddress;
+    /** By slot: when the member's address was last asked for (0: never), so a lookup is repeated at most every δ. */
+    private long[] peerAsked;
+    /** The inverse of the addresses (event loop only), so that learning an address costs O(1), not O(n). */
     private final Map<InetSocketAddress, Integer> memberByAddress = new HashMap<>();
-    /** When each member's address was last asked for (0: never), so that a lookup is repeated at most every δ. */
-    private final long[] askedNanos;
     /** Messages waiting for their receiver's address (event loop only). */
     private final Map<Integer, ArrayDeque<RingMessage>> waiting = new HashMap<>();
     private volatile boolean closed;
@@ -103,12 +110,14 @@ public final class NettyRingDetector implements RingDetector {
                               EventLoopGroup group, boolean ownsGroup, AddressResolver resolver, ProcessHealth process) {
         this.config = config;
         this.resolver = resolver;
-        this.addresses = new InetSocketAddress[config.size()];
+        this.ringSize = config.size();
+        this.peers = new MemberSlots(config.addresses().size() + 32);
+        this.peerAddress = new InetSocketAddress[config.addresses().size() + 32];
+        this.peerAsked = new long[peerAddress.length];
         config.addresses().forEach((i, a) -> {
-            addresses[i] = a;
+            setAddress(i, a);
             memberByAddress.put(a, i);
         });
-        this.askedNanos = new long[config.size()];
         this.codec = new MessageCodec(config.size(), config.fingerprint());
         this.group = group;
         this.ownsGroup = ownsGroup;
@@ -237,8 +246,8 @@ public final class NettyRingDetector implements RingDetector {
     @Override
     public void learn(int member, InetSocketAddress address) {
         Objects.requireNonNull(address, "address");
-        if (member < 0 || member >= addresses.length) {
-            throw new IllegalArgumentException("member " + member + " is outside the ring of " + addresses.length);
+        if (member < 0 || member >= ringSize) {
+            throw new IllegalArgumentException("member " + member + " is outside the ring of " + ringSize);
         }
         execute(() -> {
             if (member == config.self()) {
@@ -247,12 +256,12 @@ public final class NettyRingDetector implements RingDetector {
             Integer previousHolder = memberByAddress.get(address);
             if (previousHolder != null && previousHolder != member) {
                 // that member moved away: its address is asked for again when needed
-                addresses[previousHolder] = null;
+                setAddress(previousHolder, null);
             }
-            if (addresses[member] != null) {
-                memberByAddress.remove(addresses[member]);
+            if (address(member) != null) {
+                memberByAddress.remove(address(member));
             }
-            addresses[member] = address;
+            setAddress(member, address);
             memberByAddress.put(address, member);
             ArrayDeque<RingMessage> held = waiting.remove(member);
             if (held != null) {
@@ -267,11 +276,43 @@ public final class NettyRingDetector implements RingDetector {
     public int knownAddresses() {
         return call(() -> {
             int known = 0;
-            for (InetSocketAddress a : addresses) {
-                known += a == null ? 0 : 1;
+            for (int slot = 0; slot < peers.size(); slot++) {
+                known += peerAddress[slot] == null ? 0 : 1;
             }
             return known;
         });
+    }
+
+    /** The members this one keeps anything about (configured, asked for, sent to or heard from): its memory's measure. */
+    public int peerCount() {
+        return call(peers::size);
+    }
+
+    /** Member {@code m}'s address as far as known, {@code null} when unknown (event loop). */
+    private InetSocketAddress address(int m) {
+        int slot = peers.find(m);
+        return slot < 0 ? null : peerAddress[slot];
+    }
+
+    private void setAddress(int m, InetSocketAddress address) {
+        peerAddress[slotOf(m)] = address;
+    }
+
+    /** When member {@code m}'s address was last asked for, 0 when never (event loop). */
+    private long asked(int m) {
+        int slot = peers.find(m);
+        return slot < 0 ? 0 : peerAsked[slot];
+    }
+
+    /** Member {@code m}'s slot, given one (and room in the per-slot arrays) if it had none. */
+    private int slotOf(int m) {
+        int slot = peers.add(m);
+        if (slot == peerAddress.length) {
+            int grown = Math.min(ringSize, slot * 2);
+            peerAddress = java.util.Arrays.copyOf(peerAddress, grown);
+            peerAsked = java.util.Arrays.copyOf(peerAsked, grown);
+        }
+        return slot;
     }
 
     /**
@@ -280,20 +321,20 @@ public final class NettyRingDetector implements RingDetector {
      * wait for lookups.
      */
     private void prefetchOverlayPeers() {
-        int n = addresses.length;
+        int n = ringSize;
         int[] ask = new int[64];
         int count = 0;
         int witness = config.parameters().witness();
-        if (witness >= 0 && witness < n && addresses[witness] == null) {
+        if (witness >= 0 && witness < n && address(witness) == null) {
             // the witness is told of every suspicion this member starts: a notice must not wait for a lookup
-            askedNanos[witness] = System.nanoTime() | 1;
+            peerAsked[slotOf(witness)] = System.nanoTime() | 1;
             ask[count++] = witness;
         }
         for (long step = 1; step < n && count + 2 <= ask.length; step <<= 1) {
             for (long peer : new long[] {config.self() + step, config.self() - step + n}) {
                 int p = (int) (peer % n);
-                if (addresses[p] == null && askedNanos[p] == 0) {
-                    askedNanos[p] = System.nanoTime() | 1;
+                if (address(p) == null && asked(p) == 0) {
+                    peerAsked[slotOf(p)] = System.nanoTime() | 1;
                     ask[count++] = p;
                 }
             }
@@ -306,10 +347,11 @@ public final class NettyRingDetector implements RingDetector {
     /** Asks for member {@code m}'s address unless it was asked for less than δ ago. */
     private void resolve(int m) {
         long now = System.nanoTime() | 1;
-        if (askedNanos[m] != 0 && now - askedNanos[m] < config.parameters().suspicionTimeout().toNanos()) {
+        long last = asked(m);
+        if (last != 0 && now - last < config.parameters().suspicionTimeout().toNanos()) {
             return;
         }
-        askedNanos[m] = now;
+        peerAsked[slotOf(m)] = now;
         try {
             resolver.resolve(new int[] {m});
         } catch (RuntimeException e) {
@@ -437,7 +479,7 @@ public final class NettyRingDetector implements RingDetector {
                 reportBadDatagram(packet.sender(), e.getMessage());
                 return;
             }
-            InetSocketAddress expected = addresses[message.from()];
+            InetSocketAddress expected = address(message.from());
             if (expected == null) {
                 resolve(message.from());
                 if (seal == null) {
@@ -482,7 +524,7 @@ public final class NettyRingDetector implements RingDetector {
             if (!channel.isActive()) {
                 return;
             }
-            if (addresses[to] == null) {
+            if (address(to) == null) {
                 ArrayDeque<RingMessage> held = waiting.get(to);
                 if (held == null && waiting.size() < MAX_WAITING_MEMBERS) {
                     held = new ArrayDeque<>();
@@ -518,11 +560,12 @@ public final class NettyRingDetector implements RingDetector {
         if (!channel.isActive()) {
             return;
         }
-        if (VacantAddress.is(addresses[to])) {
+        InetSocketAddress address = address(to);
+        if (VacantAddress.is(address)) {
             // a vacant slot is dead in every view, so the protocol never gets here; if it did, nothing is encoded
             // and nothing sent to an address that is no member's
             log.debug("member {}: datagram to member {} dropped: {} is a vacant slot's placeholder", config.self(), to,
-                    addresses[to]);
+                    address);
             return;
         }
         List<ByteBuf> datagrams;
@@ -532,7 +575,6 @@ public final class NettyRingDetector implements RingDetector {
             log.error("member {}: cannot send to member {}: {}", config.self(), to, e.getMessage());
             return;
         }
-        InetSocketAddress address = addresses[to];
         for (ByteBuf datagram : datagrams) {
             if (seal != null) {
                 seal.seal(datagram, nextSequence++);

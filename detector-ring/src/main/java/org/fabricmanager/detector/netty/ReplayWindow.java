@@ -6,8 +6,9 @@ package org.fabricmanager.detector.netty;
  * reordered datagrams still count and replayed ones do not. A sender numbers its datagrams from its start
  * time in microseconds times a thousand ({@link #firstSequence}), so a restarted member continues above
  * everything its previous life sent and needs no reset here. Also refuses a sender's incarnation rising by
- * more than {@link #MAX_JUMP} at once: the ring raises a member's incarnation by one per rejoin. Arrays
- * indexed by ring position: a fixed cost per member. Not thread-safe (the member's event loop).
+ * more than {@link #MAX_JUMP} at once: the ring raises a member's incarnation by one per rejoin. Kept only
+ * for the senders heard from ({@link MemberSlots}): a member hears from a few dozen members, not the whole
+ * ring. Not thread-safe (the member's event loop).
  */
 final class ReplayWindow {
     /** Sequence numbers below the highest seen that are still accepted once. */
@@ -20,16 +21,21 @@ final class ReplayWindow {
         ACCEPTED, REPLAYED, TOO_OLD, INCARNATION_JUMP
     }
 
-    private final long[] incarnation;
-    private final long[] highest;
-    private final long[] seen;
-    private final boolean[] known;
+    private final int members;
+    private final MemberSlots senders = new MemberSlots(16);
+    /** By sender slot. */
+    private long[] incarnation = new long[16];
+    private long[] highest = new long[16];
+    private long[] seen = new long[16];
 
+    /** @param members the ring's size: senders are member indices below it */
     ReplayWindow(int members) {
-        incarnation = new long[members];
-        highest = new long[members];
-        seen = new long[members];
-        known = new boolean[members];
+        this.members = members;
+    }
+
+    /** Senders heard from so far. */
+    int senders() {
+        return senders.size();
     }
 
     /** The first sequence number of a member started at {@code epochMillis} (wall clock). */
@@ -39,33 +45,43 @@ final class ReplayWindow {
 
     /** Judges (and, if accepted, records) datagram {@code sequence} of {@code from} at {@code fromIncarnation}. */
     Verdict accept(int from, long fromIncarnation, long sequence) {
-        if (!known[from]) {
-            known[from] = true;
-            incarnation[from] = fromIncarnation;
-            highest[from] = sequence;
-            seen[from] = 1L;
+        if (from < 0 || from >= members) {
+            throw new IllegalArgumentException("member " + from + " outside the ring of " + members);
+        }
+        int at = senders.find(from);
+        if (at < 0) {
+            at = senders.add(from);
+            if (at == seen.length) {
+                int grown = Math.min(members, at * 2);
+                incarnation = java.util.Arrays.copyOf(incarnation, grown);
+                highest = java.util.Arrays.copyOf(highest, grown);
+                seen = java.util.Arrays.copyOf(seen, grown);
+            }
+            incarnation[at] = fromIncarnation;
+            highest[at] = sequence;
+            seen[at] = 1L;
             return Verdict.ACCEPTED;
         }
-        if (fromIncarnation > incarnation[from] && fromIncarnation - incarnation[from] > MAX_JUMP) {
+        if (fromIncarnation > incarnation[at] && fromIncarnation - incarnation[at] > MAX_JUMP) {
             return Verdict.INCARNATION_JUMP;
         }
-        long top = highest[from];
+        long top = highest[at];
         if (sequence > top) {
             long shift = sequence - top;
-            seen[from] = shift >= WINDOW ? 1L : (seen[from] << shift) | 1L;
-            highest[from] = sequence;
+            seen[at] = shift >= WINDOW ? 1L : (seen[at] << shift) | 1L;
+            highest[at] = sequence;
         } else {
             long back = top - sequence;
             if (back >= WINDOW) {
                 return Verdict.TOO_OLD;
             }
             long bit = 1L << back;
-            if ((seen[from] & bit) != 0) {
+            if ((seen[at] & bit) != 0) {
                 return Verdict.REPLAYED;
             }
-            seen[from] |= bit;
+            seen[at] |= bit;
         }
-        incarnation[from] = Math.max(incarnation[from], fromIncarnation);
+        incarnation[at] = Math.max(incarnation[at], fromIncarnation);
         return Verdict.ACCEPTED;
     }
 }

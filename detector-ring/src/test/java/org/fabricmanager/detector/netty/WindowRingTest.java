@@ -115,4 +115,32 @@ class WindowRingTest {
         assertThat(detectors.get(23).snapshot().emitter()).isEqualTo(19);
         assertThat(detectors.get(23).knownAddresses()).isGreaterThan(2 * WINDOW + 1);
     }
+
+    @Test
+    void aMemberOfAHugeRingKeepsStateOnlyForTheMembersItDealsWith() throws Exception {
+        // a simulator runs thousands of members: each must cost what its window and overlay need, not the ring
+        int n = 100_000;
+        int window = 16;
+        int self = 50_000;
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        Map<Integer, InetSocketAddress> known = new HashMap<>();
+        for (int d = -window; d <= window; d++) {
+            known.put(self + d, new InetSocketAddress(loopback, d == 0 ? 0 : 40_000 + d)); // nobody there
+        }
+        RingParameters p = RingParameters.of(ETA, DELTA, Overlay.BMG);
+        java.util.Set<Integer> asked = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        NettyRingDetector d = NettyRingDetector.start(new DetectorConfig(n, known, self, p, StartMode.BOOTSTRAP,
+                new byte[DetectorConfig.KEY_BYTES], 1), e -> { }, new SimpleMeterRegistry(), group, members -> {
+                    for (int m : members) {
+                        asked.add(m);
+                    }
+                });
+        detectors.add(d);
+        Thread.sleep(4 * ETA.toMillis());
+        int overlayPeers = 2 * (32 - Integer.numberOfLeadingZeros(n - 1)); // self +- 2^j
+        assertThat(asked).as("its overlay peers were asked for").isNotEmpty().hasSizeLessThanOrEqualTo(overlayPeers);
+        assertThat(d.knownAddresses()).isEqualTo(2 * window + 1);
+        assertThat(d.peerCount()).as("its window and the peers it asked for, out of %d members", n)
+                .isEqualTo(2 * window + 1 + asked.size());
+    }
 }
