@@ -295,7 +295,13 @@ public final class NettyRingDetector implements RingDetector {
     }
 
     private void setAddress(int m, InetSocketAddress address) {
-        peerAddress[slotOf(m)] = address;
+        int slot = slotOf(m); // first: it may grow the array, and a[slotOf(m)] = x would write the old one
+        peerAddress[slot] = address;
+    }
+
+    private void setAsked(int m, long nanos) {
+        int slot = slotOf(m);
+        peerAsked[slot] = nanos;
     }
 
     /** When member {@code m}'s address was last asked for, 0 when never (event loop). */
@@ -327,14 +333,14 @@ public final class NettyRingDetector implements RingDetector {
         int witness = config.parameters().witness();
         if (witness >= 0 && witness < n && address(witness) == null) {
             // the witness is told of every suspicion this member starts: a notice must not wait for a lookup
-            peerAsked[slotOf(witness)] = System.nanoTime() | 1;
+            setAsked(witness, System.nanoTime() | 1);
             ask[count++] = witness;
         }
         for (long step = 1; step < n && count + 2 <= ask.length; step <<= 1) {
             for (long peer : new long[] {config.self() + step, config.self() - step + n}) {
                 int p = (int) (peer % n);
                 if (address(p) == null && asked(p) == 0) {
-                    peerAsked[slotOf(p)] = System.nanoTime() | 1;
+                    setAsked(p, System.nanoTime() | 1);
                     ask[count++] = p;
                 }
             }
@@ -351,7 +357,7 @@ public final class NettyRingDetector implements RingDetector {
         if (last != 0 && now - last < config.parameters().suspicionTimeout().toNanos()) {
             return;
         }
-        peerAsked[slotOf(m)] = now;
+        setAsked(m, now);
         try {
             resolver.resolve(new int[] {m});
         } catch (RuntimeException e) {

@@ -142,5 +142,17 @@ class WindowRingTest {
         assertThat(d.knownAddresses()).isEqualTo(2 * window + 1);
         assertThat(d.peerCount()).as("its window and the peers it asked for, out of %d members", n)
                 .isEqualTo(2 * window + 1 + asked.size());
+
+        // after failures it learns more addresses: its state grows with them, past its first arrays
+        int before = d.peerCount();
+        int learnt = 0;
+        for (int m = 0; learnt < 300; m += 7) {
+            if (Math.abs(m - self) > window && !asked.contains(m)) {
+                d.learn(m, new InetSocketAddress(loopback, 1_024 + m % 30_000 + learnt));
+                learnt++;
+            }
+        }
+        assertThat(d.knownAddresses()).isEqualTo(2 * window + 1 + learnt);
+        assertThat(d.peerCount()).isEqualTo(before + learnt);
     }
 }
