@@ -335,6 +335,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
                     convergences == 1 ? "start" : "the first change",
                     round == null ? 0 : round.blocks(), round == null ? 0 : round.bytes(), round == null ? 0 : round.retries()));
             m.faults().reactions().converged(round, active.version());
+            m.faults().tablesConverged(); // the first time: the ring starts now that the tables are in place
             m.routing().storeWhenQuiet(); // after the push, which needed the cores more, and after a burst of faults
             if (convergences == 1) {
                 m.routing().rehearse(); // compiles the fault path before the first fault needs it

@@ -79,6 +79,16 @@ public final class FaultManager implements AutoCloseable {
     private long plannedAtNanos;
     private boolean replanScheduled;
     static final String REPLAN = "detector-replan";
+    /**
+     * Whether the first ring may be planned: once the first tables converged, or {@link #FIRST_PUSH_WAIT_MS} after
+     * the first routing. Until then the agents take their tables without starting members and asking for their
+     * peers' addresses at the same moment (5,120 members ask for about 130,000 addresses as they start).
+     */
+    private boolean firstTablesInPlace;
+    private boolean firstPlanScheduled;
+    static final String FIRST_PLAN = "detector-first-plan";
+    /** How long the first ring waits for the first push to converge before it starts anyway. */
+    static final long FIRST_PUSH_WAIT_MS = 30_000;
 
     public FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
                         MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions) {
@@ -306,6 +316,23 @@ public final class FaultManager implements AutoCloseable {
         sendDetectorConfig(ms, !coldStart);
     }
 
+    /**
+     * The tables converged (every admitted switch acknowledged the routing in force). The first time, the ring is
+     * planned over the newest fabric: routing a cold fabric comes first, the ring right after.
+     */
+    public void tablesConverged() {
+        if (firstTablesInPlace) {
+            return;
+        }
+        firstTablesInPlace = true;
+        if (firstPlanScheduled) {
+            queue.cancelDeferred(FIRST_PLAN);
+        }
+        if (latestFabric != null && !stopping) {
+            planRing(latestFabric);
+        }
+    }
+
     /** A switch's agent asks for ring members' addresses: answered from this epoch's directory. */
     public void detectorLookup(ManagedSwitch ms, org.fabricmanager.southbound.Message.DetectorLookup lookup) {
         if (ring == null || !ring.active() || stopping || !ms.admitted()) {
@@ -315,7 +342,8 @@ public final class FaultManager implements AutoCloseable {
     }
 
     /**
-     * Plans the ring on the first routing, and again when admitted switches the ring has no slot for connected (at most
+     * Plans the ring once the first routing's tables converged ({@link #tablesConverged}, or {@link #FIRST_PUSH_WAIT_MS}
+     * after the first routing), and again when admitted switches the ring has no slot for connected (at most
      * once per {@link #replanIntervalMs}: later ones wait for the same replan). A switch that has a slot (it was
      * expected, and connected late or not at all) joins the running epoch instead.
      */
@@ -324,6 +352,19 @@ public final class FaultManager implements AutoCloseable {
             return;
         }
         latestFabric = fabric;
+        if (!ring.active() && !firstTablesInPlace) {
+            if (!firstPlanScheduled) {
+                firstPlanScheduled = true;
+                queue.scheduleDeferred(FIRST_PLAN, FIRST_PUSH_WAIT_MS, () -> {
+                    if (!stopping && !firstTablesInPlace) {
+                        LOG.warn("failure detector: the first tables have not converged {} ms after the first routing; "
+                                + "the ring starts anyway", FIRST_PUSH_WAIT_MS);
+                        tablesConverged();
+                    }
+                });
+            }
+            return; // planned when the first tables are in place (tablesConverged)
+        }
         boolean outside = !ring.active();
         for (ManagedSwitch ms : registry.all()) {
             // a switch this epoch left out on purpose (its endpoint is another member's) does not replan the ring

@@ -217,4 +217,45 @@ class FaultManagerRingTest {
                             .extracting(Message.DetectorPeer::port).isEqualTo(9042);
                 });
     }
+
+    @Test
+    void theFirstRingWaitsForTheFirstTablesSoThatAgentsTakeThemFirst() throws Exception {
+        faults.close();
+        sessions.values().forEach(s -> s.detectorFrames.clear());
+        FaultManager cold = RingFaultManagers.beforeFirstConvergence(loop, registry, metrics, new RecordingFaultActions());
+        try {
+            cold.planRing(fabric); // the first routing
+            loop.advance(FaultManager.FIRST_PUSH_WAIT_MS - 1);
+            assertThat(cold.ring().active()).as("not while the first push runs").isFalse();
+            assertThat(framesToRingMembers()).isZero();
+            cold.tablesConverged();
+            assertThat(cold.ring().active()).isTrue();
+            assertThat(cold.ring().size()).isEqualTo(fabric.switches().size() + 1);
+            assertThat(sessions.values()).allSatisfy(s -> assertThat(s.detectorFrames).singleElement()
+                    .isInstanceOf(Message.DetectorWindow.class));
+            long epoch = cold.ring().epoch();
+            cold.tablesConverged(); // every later convergence changes nothing
+            loop.advance(2 * FaultManager.FIRST_PUSH_WAIT_MS);
+            assertThat(cold.ring().epoch()).isEqualTo(epoch);
+            assertThat(framesToRingMembers()).isEqualTo(sessions.size());
+        } finally {
+            cold.close();
+        }
+    }
+
+    @Test
+    void aFirstPushThatNeverConvergesDelaysTheRingOnlySoLong() throws Exception {
+        faults.close();
+        sessions.values().forEach(s -> s.detectorFrames.clear());
+        FaultManager cold = RingFaultManagers.beforeFirstConvergence(loop, registry, metrics, new RecordingFaultActions());
+        try {
+            cold.planRing(fabric);
+            cold.planRing(fabric); // a re-route during the push: still one wait, counted from the first routing
+            loop.advance(FaultManager.FIRST_PUSH_WAIT_MS);
+            assertThat(cold.ring().active()).as("a hung agent must not keep the ring from starting").isTrue();
+            assertThat(framesToRingMembers()).isEqualTo(sessions.size());
+        } finally {
+            cold.close();
+        }
+    }
 }

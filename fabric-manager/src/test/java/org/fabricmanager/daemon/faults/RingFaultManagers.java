@@ -34,6 +34,21 @@ final class RingFaultManagers {
         }
         DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
                 new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000));
+        FaultManager faults = new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, actions,
+                () -> loop.nowMs() * 1_000_000L);
+        faults.tablesConverged(); // as after the daemon's first convergence: planRing plans at once
+        return faults;
+    }
+
+    /** As {@link #start}, before the first tables converged: the first planRing waits for them. */
+    static FaultManager beforeFirstConvergence(ManualControlLoop loop, SwitchRegistry registry, DaemonMetrics metrics,
+                                               FaultActions actions) throws Exception {
+        int port;
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
+                new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000));
         return new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, actions,
                 () -> loop.nowMs() * 1_000_000L);
     }

@@ -55,6 +55,7 @@ class SecondOpinionTest {
         DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
                 new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000, secondOpinionMs));
         faults = new FaultManager(settings, 1, loop, registry, milestones, metrics, recorded, () -> loop.nowMs() * 1_000_000L);
+        faults.tablesConverged(); // as after the daemon's first convergence: planRing plans at once
         fabric = PgftGenerator.generate(PgftSpec.parse(SPEC));
         int i = 0;
         for (FabricSwitch s : fabric.switches()) {
