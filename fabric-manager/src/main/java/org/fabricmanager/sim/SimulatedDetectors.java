@@ -81,11 +81,13 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     private final java.util.concurrent.ExecutorService[] lifecycles = new java.util.concurrent.ExecutorService[LIFECYCLE_THREADS];
 
     /**
-     * Heartbeats sent through the datagram path once at start ({@link DatagramRehearsal}), about 0.7 s on a quiet
-     * core: enough for the JIT to compile HMAC-SHA-256 with its intrinsics before the ring starts thousands of
-     * members here, whose first tens of thousands of datagrams would otherwise run interpreted.
+     * Heartbeats sent through the datagram path when the first configuration arrives ({@link DatagramRehearsal}),
+     * about 0.7 s on a quiet core: enough for the JIT to compile HMAC-SHA-256 with its intrinsics within a second
+     * or so, while thousands of members start here, whose datagrams would otherwise run interpreted for tens of
+     * seconds. Not at the simulator's start: the agents' connections and the first push need the cores then.
      */
     static final int REHEARSAL_DATAGRAMS = 20_000;
+    private final java.util.concurrent.atomic.AtomicBoolean rehearsed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Members run on {@code threads} event loops owned by this object. */
     public SimulatedDetectors(int threads, MeterRegistry registry) {
@@ -96,7 +98,13 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
             lifecycles[i] = java.util.concurrent.Executors.newSingleThreadExecutor(
                     new io.netty.util.concurrent.DefaultThreadFactory("fm-sim-detectors-" + i, true));
         }
-        // while the agents connect and take their tables, long before the daemon starts the ring
+    }
+
+    /** Rehearses the datagram path on a thread of its own, once, beside the first members' starts. */
+    private void rehearseOnce() {
+        if (!rehearsed.compareAndSet(false, true)) {
+            return;
+        }
         Thread rehearsal = new Thread(() -> {
             long t0 = System.nanoTime();
             int intact = DatagramRehearsal.run(REHEARSAL_DATAGRAMS);
@@ -114,6 +122,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
 
     @Override
     public CompletionStage<Void> configured(SwitchAgent agent, RingAssignment ring) {
+        rehearseOnce();
         RingParameters parameters = new RingParameters(Duration.ofMillis(ring.etaMs()), Duration.ofMillis(ring.deltaMs()),
                 ring.overlay() == Message.Overlay.HYPERCUBE ? Overlay.HYPERCUBE : Overlay.BMG,
                 Duration.ofMillis(ring.pauseMs()))
