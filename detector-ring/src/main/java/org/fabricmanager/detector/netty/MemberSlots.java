@@ -43,16 +43,8 @@ final class MemberSlots {
         if (member < 0) {
             return -1; // never added, and EMPTY marks a free bucket
         }
-        int mask = keys.length - 1;
-        for (int i = bucket(member, mask); ; i = (i + 1) & mask) {
-            int k = keys[i];
-            if (k == member) {
-                return slotOf[i];
-            }
-            if (k == EMPTY) {
-                return -1;
-            }
-        }
+        int i = probe(member);
+        return keys[i] == member ? slotOf[i] : -1;
     }
 
     /** The slot of {@code member} (≥ 0), given the next free one if it had none: then it equals the old {@link #size()}. */
@@ -60,26 +52,31 @@ final class MemberSlots {
         if (member < 0) {
             throw new IllegalArgumentException("negative member " + member);
         }
-        int mask = keys.length - 1;
-        for (int i = bucket(member, mask); ; i = (i + 1) & mask) {
-            int k = keys[i];
-            if (k == member) {
-                return slotOf[i];
-            }
-            if (k == EMPTY) {
-                int slot = size++;
-                keys[i] = member;
-                slotOf[i] = slot;
-                if (slot == members.length) {
-                    members = Arrays.copyOf(members, slot * 2);
-                }
-                members[slot] = member;
-                if (size * 2 > keys.length) {
-                    rehash();
-                }
-                return slot;
-            }
+        int i = probe(member);
+        if (keys[i] == member) {
+            return slotOf[i];
         }
+        int slot = size++;
+        keys[i] = member;
+        slotOf[i] = slot;
+        if (slot == members.length) {
+            members = Arrays.copyOf(members, slot * 2);
+        }
+        members[slot] = member;
+        if (size * 2 > keys.length) {
+            rehash();
+        }
+        return slot;
+    }
+
+    /** The bucket holding {@code member}, or the empty one where it would go (the table is never full). */
+    private int probe(int member) {
+        int mask = keys.length - 1;
+        int i = bucket(member, mask);
+        while (keys[i] != member && keys[i] != EMPTY) {
+            i = (i + 1) & mask;
+        }
+        return i;
     }
 
     private void rehash() {

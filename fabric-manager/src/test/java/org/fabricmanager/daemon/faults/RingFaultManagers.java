@@ -28,14 +28,7 @@ final class RingFaultManagers {
      */
     static FaultManager start(ManualControlLoop loop, SwitchRegistry registry, DaemonMetrics metrics, FaultActions actions)
             throws Exception {
-        int port;
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
-                new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000));
-        FaultManager faults = new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, actions,
-                () -> loop.nowMs() * 1_000_000L);
+        FaultManager faults = beforeFirstConvergence(loop, registry, metrics, actions);
         faults.tablesConverged(); // as after the daemon's first convergence: planRing plans at once
         return faults;
     }
