@@ -33,6 +33,10 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         RoutingManager.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(FabricCoordinator.class);
     private static final String REROUTE = "reroute";
+    /** Deferred: the work after the first convergence, if the ring's start has not ended by then. */
+    static final String AFTER_RING_START = "after-ring-start";
+    /** The fault rehearsal and the first quality measurement wait for the ring's start ({@link #afterRingStart}). */
+    private boolean afterRingStartPending;
 
     private DaemonConfig config; // its settle windows are re-tuned by a reload (control thread)
     private final ControlLoop queue;
@@ -75,6 +79,26 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         }
         m = managers;
         sessions = switchSessions;
+        m.faults().onRingStarted(this::afterRingStart);
+    }
+
+    /**
+     * The ring's start ended (every switch answered its configuration, or the wait for the last answer ended), or
+     * the deferred bound passed: the fault rehearsal and the quality measurement held back at the first convergence
+     * run now (control thread). They took the daemon's cores for 20-30 s at 5,120 switches, while thousands of
+     * members started on the agents' hosts (in a simulator, on the same cores) and answered the daemon's lookups.
+     */
+    private void afterRingStart() {
+        if (!afterRingStartPending) {
+            return;
+        }
+        afterRingStartPending = false;
+        queue.cancelDeferred(AFTER_RING_START);
+        m.routing().rehearse(); // compiles the fault path before the first fault needs it
+        ActiveRouting active = m.routing().active();
+        if (state == DaemonState.CONVERGED && active != null) {
+            convergedObserver.accept(active); // otherwise the next convergence measures
+        }
     }
 
     /** {@code observer} is told of the routing in force each time the tables converge on it (control thread). */
@@ -337,10 +361,16 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             m.faults().reactions().converged(round, active.version());
             m.faults().tablesConverged(); // the first time: the ring starts now that the tables are in place
             m.routing().storeWhenQuiet(); // after the push, which needed the cores more, and after a burst of faults
-            if (convergences == 1) {
-                m.routing().rehearse(); // compiles the fault path before the first fault needs it
+            if (convergences == 1 && m.faults().ringStarting()) {
+                // the ring starts now (the first tables are in place): its members and their lookups first
+                afterRingStartPending = true;
+                queue.scheduleDeferred(AFTER_RING_START, m.faults().ringStartWaitMs(), this::afterRingStart);
+            } else {
+                if (convergences == 1) {
+                    m.routing().rehearse(); // compiles the fault path before the first fault needs it
+                }
+                convergedObserver.accept(active);
             }
-            convergedObserver.accept(active);
         } else if (next == DaemonState.CONVERGED) {
             m.faults().reactions().noTablesNeeded();
         }

@@ -89,6 +89,8 @@ public final class FaultManager implements AutoCloseable {
     static final String FIRST_PLAN = "detector-first-plan";
     /** How long the first ring waits for the first push to converge before it starts anyway. */
     static final long FIRST_PUSH_WAIT_MS = 30_000;
+    /** Told when an epoch's start ends: its last awaited answer came, or the wait for it ended. */
+    private Runnable ringStarted = () -> { };
 
     public FaultManager(DaemonConfig.Faults settings, long daemonId, ControlLoop queue, SwitchRegistry registry,
                         MilestoneLog milestones, DaemonMetrics metrics, FaultActions actions) {
@@ -331,6 +333,24 @@ public final class FaultManager implements AutoCloseable {
         if (latestFabric != null && !stopping) {
             planRing(latestFabric);
         }
+    }
+
+    /** {@code action} runs on the control thread whenever a ring epoch's start ends (every answer in, or its wait over). */
+    public void onRingStarted(Runnable action) {
+        ringStarted = java.util.Objects.requireNonNull(action, "action");
+    }
+
+    /** True while a planned ring epoch still awaits some switch's answer to its configuration. */
+    public boolean ringStarting() {
+        return ring != null && ring.active() && ring.awaitingAnswers() > 0;
+    }
+
+    /**
+     * The longest a ring's start can take: each answer is awaited {@link RingCoordinator#answerTimeoutMs}, and an
+     * agent whose endpoint comes late is configured later; twice that bounds what waits for the start.
+     */
+    public long ringStartWaitMs() {
+        return ring == null ? 0 : 2 * ring.answerTimeoutMs();
     }
 
     /** A switch's agent asks for ring members' addresses: answered from this epoch's directory. */
@@ -618,6 +638,7 @@ public final class FaultManager implements AutoCloseable {
                     unwatched.isEmpty() ? "" : " (" + unwatched.size() + " without a running member: see /api/v1/faults)",
                     unconfirmed == 0 ? "" : "; " + unconfirmed + " of them did not answer in time and may still be "
                             + "starting (ringUnconfirmed in /api/v1/faults)"));
+            ringStarted.run();
         }
     }
 

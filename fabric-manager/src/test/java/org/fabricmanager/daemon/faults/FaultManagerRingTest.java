@@ -223,13 +223,21 @@ class FaultManagerRingTest {
         faults.close();
         sessions.values().forEach(s -> s.detectorFrames.clear());
         FaultManager cold = RingFaultManagers.beforeFirstConvergence(loop, registry, metrics, new RecordingFaultActions());
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        cold.onRingStarted(started::incrementAndGet);
         try {
             cold.planRing(fabric); // the first routing
             loop.advance(FaultManager.FIRST_PUSH_WAIT_MS - 1);
             assertThat(cold.ring().active()).as("not while the first push runs").isFalse();
+            assertThat(cold.ringStarting()).isFalse();
             assertThat(framesToRingMembers()).isZero();
             cold.tablesConverged();
             assertThat(cold.ring().active()).isTrue();
+            assertThat(cold.ringStarting()).as("every answer awaited").isTrue();
+            assertThat(started).hasValue(0);
+            loop.advance(0); // the agents' answers
+            assertThat(cold.ringStarting()).isFalse();
+            assertThat(started).as("told once, when the last answer came").hasValue(1);
             assertThat(cold.ring().size()).isEqualTo(fabric.switches().size() + 1);
             assertThat(sessions.values()).allSatisfy(s -> assertThat(s.detectorFrames).singleElement()
                     .isInstanceOf(Message.DetectorWindow.class));
