@@ -4,27 +4,32 @@ import java.util.Arrays;
 
 /**
  * Open-addressing map from non-negative int keys to long values, without boxing, for the per-message
- * lookups of a member's view. Keys are never removed: view entries only ever grow.
+ * lookups of a member's view and of its per-peer state ({@code netty.MemberSlots}). Keys are never removed:
+ * view entries and peers only ever grow. Not thread-safe.
  */
-final class IntLongMap {
+public final class IntLongMap {
     private static final int EMPTY = -1;
 
     private int[] keys;
     private long[] values;
     private int size;
 
-    IntLongMap(int expected) {
+    public IntLongMap(int expected) {
         int capacity = Integer.highestOneBit(Math.max(4, expected * 2 - 1)) << 1;
         keys = new int[capacity];
         values = new long[capacity];
         Arrays.fill(keys, EMPTY);
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    long get(int key, long absent) {
+    /** The value of {@code key}, or {@code absent} when it has none (or is negative: no key is). */
+    public long get(int key, long absent) {
+        if (key < 0) {
+            return absent; // -1 marks a free bucket
+        }
         int mask = keys.length - 1;
         for (int i = slot(key, mask); ; i = (i + 1) & mask) {
             int k = keys[i];
@@ -37,7 +42,7 @@ final class IntLongMap {
         }
     }
 
-    void put(int key, long value) {
+    public void put(int key, long value) {
         if (key < 0) {
             throw new IllegalArgumentException("negative key " + key);
         }

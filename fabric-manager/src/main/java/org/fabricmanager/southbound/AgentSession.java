@@ -304,10 +304,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is " + state));
                 return;
             }
-            if (lateConfig != null) {
-                finishConfig(lateConfig, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER,
-                        "superseded by a newer configuration"));
-            }
+            supersedeLateConfig();
             Pending<DetectorConfigReply> p = new Pending<>(future, new int[count]);
             for (int i = 0; i < count; i++) {
                 int txid = takeTxid();
@@ -336,13 +333,18 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             late.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is " + state));
             return;
         }
-        if (lateConfig != null) {
-            finishConfig(lateConfig, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER,
-                    "superseded by a newer configuration"));
-        }
+        supersedeLateConfig();
         lateConfig = new Pending<>(late, p.txids);
         for (int txid : p.txids) {
             pendingConfigs.put(txid, lateConfig);
+        }
+    }
+
+    /** A newer configuration replaces the one still listened for after its wait: that one will not be answered. */
+    private void supersedeLateConfig() {
+        if (lateConfig != null) {
+            finishConfig(lateConfig, new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER,
+                    "superseded by a newer configuration"));
         }
     }
 

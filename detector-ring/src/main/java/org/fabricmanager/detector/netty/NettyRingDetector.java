@@ -258,15 +258,16 @@ public final class NettyRingDetector implements RingDetector {
                 // that member moved away: its address is asked for again when needed
                 setAddress(previousHolder, null);
             }
-            if (address(member) != null) {
-                memberByAddress.remove(address(member));
+            InetSocketAddress previous = address(member);
+            if (previous != null) {
+                memberByAddress.remove(previous);
             }
             setAddress(member, address);
             memberByAddress.put(address, member);
             ArrayDeque<RingMessage> held = waiting.remove(member);
             if (held != null) {
                 for (RingMessage m : held) {
-                    sendNow(member, m);
+                    sendNow(member, address, m);
                 }
             }
         });
@@ -530,7 +531,8 @@ public final class NettyRingDetector implements RingDetector {
             if (!channel.isActive()) {
                 return;
             }
-            if (address(to) == null) {
+            InetSocketAddress address = address(to);
+            if (address == null) {
                 ArrayDeque<RingMessage> held = waiting.get(to);
                 if (held == null && waiting.size() < MAX_WAITING_MEMBERS) {
                     held = new ArrayDeque<>();
@@ -545,7 +547,7 @@ public final class NettyRingDetector implements RingDetector {
                 resolve(to);
                 return;
             }
-            sendNow(to, message);
+            sendNow(to, address, message);
         }
 
         @Override
@@ -562,11 +564,10 @@ public final class NettyRingDetector implements RingDetector {
     }
 
     /** Encodes, seals and sends {@code message} to member {@code to}, whose address is known (event loop). */
-    private void sendNow(int to, RingMessage message) {
+    private void sendNow(int to, InetSocketAddress address, RingMessage message) {
         if (!channel.isActive()) {
             return;
         }
-        InetSocketAddress address = address(to);
         if (VacantAddress.is(address)) {
             // a vacant slot is dead in every view, so the protocol never gets here; if it did, nothing is encoded
             // and nothing sent to an address that is no member's
