@@ -122,9 +122,16 @@ class HaFailoverIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /** Ports handed out to this test's managers: the kernel may give a port just closed to the next bind(0). */
+    private final java.util.Set<Integer> taken = new java.util.HashSet<>();
+
+    private int freePort() throws IOException {
+        while (true) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                if (taken.add(s.getLocalPort())) {
+                    return s.getLocalPort();
+                }
+            }
         }
     }
 
@@ -204,7 +211,10 @@ class HaFailoverIT {
                     : "  electionTimeoutMs: " + ELECTION_TIMEOUT_MS + "\n"));
             m.start();
         }
+        long begin = System.nanoTime();
         Manager leader = awaitActive(null, 60);
+        System.out.println("ha group start" + (tls ? " (mutual TLS)" : "") + ": " + leader.id + " active "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms after the members' start");
         List<String> simulate = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx256m", "-jar", System.getProperty("fm.jar"),
                 "simulate", "--pgft", SPEC, "--connect", connect.toString(), "--commands"));
         if (tls) {
@@ -732,7 +742,33 @@ class HaFailoverIT {
             }
             Thread.sleep(20);
         }
-        throw new AssertionError("no active manager within " + seconds + " s; see " + dir);
+        throw new AssertionError("no active manager within " + seconds + " s; see " + dir + "; " + whereEachStands());
+    }
+
+    /**
+     * For a failure message (CI keeps only the message): each member's liveness, last role line and last WARN or
+     * ERROR line of its current run's stderr (but the expected one of a member running without TLS).
+     */
+    private String whereEachStands() {
+        StringBuilder out = new StringBuilder();
+        for (Manager m : managers) {
+            if (m == null || m.process == null) {
+                continue;
+            }
+            String warn = "none";
+            try {
+                for (String l : Files.readAllLines(dir.resolve(m.id + "-" + m.starts + ".err"))) {
+                    if ((l.contains(" WARN ") || l.contains(" ERROR ")) && !l.contains("WITHOUT TLS")) {
+                        warn = l.length() > 300 ? l.substring(0, 300) + "…" : l;
+                    }
+                }
+            } catch (IOException e) {
+                warn = "stderr unreadable: " + e;
+            }
+            out.append(m.id).append(m.process.isAlive() ? " alive" : " exited " + m.process.exitValue())
+                    .append(", last role '").append(lastRole(m)).append("', last warning: ").append(warn).append("; ");
+        }
+        return out.toString();
     }
 
     private static String lastRole(Manager m) {
