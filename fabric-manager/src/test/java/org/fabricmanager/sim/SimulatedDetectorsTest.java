@@ -69,6 +69,44 @@ class SimulatedDetectorsTest {
         }
     }
 
+    @Test
+    void noMemberStartsBeforeTheDatagramPathIsRehearsed() throws Exception {
+        java.util.concurrent.CountDownLatch compiled = new java.util.concurrent.CountDownLatch(1);
+        DefaultEventLoopGroup agentLoops = new DefaultEventLoopGroup(1);
+        try (SimulatedDetectors detectors = new SimulatedDetectors(2, new SimpleMeterRegistry(), () -> {
+            try {
+                compiled.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new org.fabricmanager.detector.netty.DatagramRehearsal.Outcome(1_500, 1_500, true, 4_000, 1_000_000);
+        })) {
+            InetAddress lo = InetAddress.getLoopbackAddress();
+            AgentSettings settings = AgentSettings.defaults(new InetSocketAddress(lo, 9));
+            List<Message.DetectorPeer> peers = new ArrayList<>();
+            List<SwitchAgent> agents = new ArrayList<>();
+            peers.add(new Message.DetectorPeer(0, 1L, 0, lo, detectors.reservePort(1L, lo)));
+            for (int i = 1; i <= SWITCHES; i++) {
+                long guid = 0x1000L + i;
+                agents.add(new SwitchAgent(guid, "s" + i, 1, List.of(PortRecord.down(1)), settings, agentLoops.next(),
+                        null, new Random(i)));
+                peers.add(new Message.DetectorPeer(i, guid, 0, lo, detectors.reservePort(guid, lo)));
+            }
+            List<CompletableFuture<Void>> running = new ArrayList<>();
+            for (int i = 1; i <= SWITCHES; i++) {
+                running.add(detectors.configured(agents.get(i - 1), ring(1, i, peers)).toCompletableFuture());
+            }
+            Thread.sleep(500);
+            assertThat(detectors.running()).as("members started while the datagram path was not compiled").isZero();
+            assertThat(running).noneMatch(CompletableFuture::isDone);
+            compiled.countDown();
+            CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            assertThat(detectors.running()).isEqualTo(SWITCHES);
+        } finally {
+            agentLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
+    }
+
     private static RingAssignment ring(long epoch, int self, List<Message.DetectorPeer> peers) {
         return new RingAssignment(epoch, 100, 1000, 500, Message.Overlay.BMG, Message.Transport.UDP,
                 Message.StartMode.BOOTSTRAP, SWITCHES + 1, self, peers, false, 0, KEY);
