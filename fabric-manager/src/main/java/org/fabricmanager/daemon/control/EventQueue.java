@@ -32,8 +32,10 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
     private boolean closing;
     private volatile long processed;
     private volatile long failures;
+    private final SlowEvents slowEvents = new SlowEvents();
 
-    private record Named(String name, Runnable action) {
+    /** An event ready to run, and when it became due (appended, or its deadline): how long it waited. */
+    private record Named(String name, Runnable action, long dueNanos) {
     }
 
     private static final class Deferred implements Comparable<Deferred> {
@@ -73,7 +75,7 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
                 LOG.debug("event queue closed, dropping {}", name);
                 return;
             }
-            ready.addLast(new Named(name, action));
+            ready.addLast(new Named(name, action, System.nanoTime()));
             wake.signal();
         } finally {
             lock.unlock();
@@ -145,7 +147,7 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
                 } catch (Throwable t) {
                     future.completeExceptionally(t);
                 }
-            }));
+            }, System.nanoTime()));
             wake.signal();
         } finally {
             lock.unlock();
@@ -195,7 +197,7 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
                     if (wait <= 0) {
                         deferred.poll();
                         byTag.remove(head.tag, head);
-                        next = new Named(head.tag, head.action);
+                        next = new Named(head.tag, head.action, head.deadline);
                     } else {
                         try {
                             wake.awaitNanos(wait);
@@ -208,12 +210,15 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
             } finally {
                 lock.unlock();
             }
+            long start = System.nanoTime();
             try {
                 next.action().run();
             } catch (Throwable t) {
                 failures++;
                 LOG.error("control event '{}' failed", next.name(), t);
             }
+            long end = System.nanoTime();
+            slowEvents.ran(next.name(), start - next.dueNanos(), end - start, end);
             processed++;
         }
     }
