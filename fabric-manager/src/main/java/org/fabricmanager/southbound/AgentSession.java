@@ -248,7 +248,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         if (ch == null) {
             return;
         }
-        ch.eventLoop().execute(() -> {
+        onLoopOf(ch, () -> {
             if (state == State.ACTIVE) {
                 channel.writeAndFlush(peers.txid() != 0 ? peers
                         : new Message.DetectorPeers(takeTxid(), peers.epoch(), peers.members()));
@@ -280,13 +280,15 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             future.completeExceptionally(new RequestFailedException(this + " is not connected", false));
             return;
         }
-        ch.eventLoop().execute(() -> {
+        if (!onLoopOf(ch, () -> {
             if (state != State.ACTIVE) {
                 future.completeExceptionally(new RequestFailedException(this + " is " + state, false));
                 return;
             }
             request.run();
-        });
+        })) {
+            future.completeExceptionally(new RequestFailedException(this + " is closing (the daemon stops)", false));
+        }
     }
 
     /** Sends {@code count} frames of one configuration under the session's txids, flushing once. */
@@ -299,7 +301,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is not connected"));
             return future;
         }
-        ch.eventLoop().execute(() -> {
+        boolean taken = onLoopOf(ch, () -> {
             if (state != State.ACTIVE) {
                 future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER, this + " is " + state));
                 return;
@@ -316,6 +318,10 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             p.timer = channel.eventLoop().schedule(() -> waitEnded(p, "no answer to " + what + " within " + timeoutMs
                     + " ms"), timeoutMs, TimeUnit.MILLISECONDS);
         });
+        if (!taken) {
+            future.complete(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_ANSWER,
+                    this + " is closing (the daemon stops)"));
+        }
         return future;
     }
 
@@ -420,7 +426,21 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         if (ch.eventLoop().inEventLoop()) {
             r.run();
         } else {
+            onLoopOf(ch, r);
+        }
+    }
+
+    /**
+     * Hands {@code r} to the channel's event loop; false when the loop takes no more tasks: the daemon is stopping
+     * and its southbound loops shut down while the control thread still ends an event (the request is then as
+     * good as sent to a closed session, not an error to log with a stack trace).
+     */
+    private static boolean onLoopOf(Channel ch, Runnable r) {
+        try {
             ch.eventLoop().execute(r);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false;
         }
     }
 

@@ -63,6 +63,7 @@ public final class SouthboundServer implements AutoCloseable {
     private final List<Gauge> gauges = new ArrayList<>(2);
     private final MeterRegistry registry;
     private Channel serverChannel;
+    private boolean closed;
 
     /** A server whose refused peers are counted in memory only. */
     public SouthboundServer(SouthboundSettings settings, SouthboundListener listener) {
@@ -200,9 +201,13 @@ public final class SouthboundServer implements AutoCloseable {
         }
     }
 
-    /** Stops accepting, closes every session and releases the I/O threads. */
+    /** Stops accepting, closes every session and releases the I/O threads; again, nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }

@@ -446,6 +446,25 @@ class AgentSessionTest {
     }
 
     @Test
+    void requestsToASessionWhoseLoopHasStoppedEndQuietly() throws Exception {
+        SwitchAgent agent = agent(12);
+        agent.start();
+        assertThat(next()).isEqualTo("hello s12");
+        assertThat(next()).isEqualTo("ports 4");
+        AgentSession session = byGuid.get(12L);
+        // the daemon stops: its southbound loops end while the control thread may still finish an event that
+        // configures the ring or probes a switch (it used to end in a RejectedExecutionException and a stack trace)
+        server.close();
+        DetectorConfigReply reply = session.sendDetectorWindow(DetectorWindowCodecTest.window(3, 1,
+                List.of(DetectorWindowCodecTest.peer(0))), 1_000).get(5, TimeUnit.SECONDS);
+        assertThat(reply.outcome()).isEqualTo(DetectorConfigReply.Outcome.NO_ANSWER);
+        session.sendDetectorPeers(new Message.DetectorPeers(0, 9, List.of()));
+        assertThatThrownBy(() -> session.probe(1_000).get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(RequestFailedException.class);
+        agent.stop().syncUninterruptibly();
+    }
+
+    @Test
     void silentConnectionHitsTheHandshakeTimeout() throws Exception {
         server.close();
         server = new SouthboundServer(new SouthboundSettings("127.0.0.1", 0, 4096, 150, 200, 5_000, 1), listener);

@@ -48,6 +48,13 @@ public final class SwitchPorts {
         return changed;
     }
 
+    /** A copy that later updates of this one do not change (port records are immutable). */
+    public SwitchPorts copy() {
+        SwitchPorts c = new SwitchPorts(guid, name, portCount());
+        System.arraycopy(ports, 1, c.ports, 1, portCount());
+        return c;
+    }
+
     /** Number of ports that are up. */
     public int portsUp() {
         int n = 0;

@@ -288,12 +288,15 @@ public final class DaemonViews {
         }
         List<FaultReport.LinkFault> lf = new ArrayList<>();
         if (routing.active() != null) {
+            // 330,000 ports at 5,120 switches, on the control thread: the quarantine lookups (boxed keys) only for a
+            // switch that has one, which made this view cost 50 ms there
             for (ManagedSwitch ms : registry.all()) {
                 if (!ms.admitted()) {
                     continue;
                 }
+                boolean anyQuarantined = faults.flaps().hasQuarantined(ms.guid());
                 for (int p = 1; p <= ms.ports().portCount(); p++) {
-                    boolean q = faults.flaps().isQuarantined(ms.guid(), p);
+                    boolean q = anyQuarantined && faults.flaps().isQuarantined(ms.guid(), p);
                     if (!ms.ports().port(p).isUp() || q) {
                         long peer = faults.baselinePeer(ms.guid(), p);
                         if (peer != 0) {

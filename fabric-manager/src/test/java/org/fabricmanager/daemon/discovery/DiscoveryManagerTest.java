@@ -277,6 +277,45 @@ class DiscoveryManagerTest {
     }
 
     @Test
+    void theRefreshBuildsOffTheControlThreadAndKeepsTheFabricDerivedAheadOfALeaving() {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricReports reports = new FabricReports(fabric);
+        List<Runnable> offThread = new ArrayList<>();
+        DiscoveryManager d = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null,
+                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state), loop, milestones,
+                registry, UnaryOperator.identity(), offThread::add, settled::add);
+        List<ManagedSwitch> connected = new ArrayList<>();
+        for (FabricSwitch s : fabric.switches()) {
+            connected.add(connect(d, s, reports.of(s.guid())));
+        }
+        loop.advance(SETTLE_MS);
+        d.snapshot();
+        // a link goes down: the fabric is derived, and checked against a build 2 s later
+        ManagedSwitch leaf = registry.get(PgftGenerator.switchGuid(1, 0));
+        int uplink = leaf.ports().portCount();
+        d.report(leaf.ports(), PortRecord.down(uplink), true);
+        TopologyBuilder.Result derived = d.snapshot();
+        assertThat(derived.fabric().links()).hasSize(fabric.links().size() - 1);
+        loop.advance(2_000);
+        assertThat(offThread).as("the refresh's build is handed to the check executor").hasSize(1);
+        assertThat(d.last()).as("nothing replaced on the control thread").isSameAs(derived);
+
+        // meanwhile a verdict on a top switch is checked: the fabric without it is derived ahead
+        ManagedSwitch top = registry.get(PgftGenerator.switchGuid(2, 1));
+        Fabric without = d.snapshotWithout(top.guid());
+        assertThat(without).isNotNull();
+        offThread.remove(0).run(); // the build, as the executor runs it, from copies of the reports
+        loop.runPending();
+        assertThat(d.last()).as("refreshed: same fabric").isNotSameAs(derived);
+        assertThat(d.last().fabric()).isSameAs(derived.fabric());
+
+        // the verdict is confirmed: the snapshot is the very fabric derived ahead (a routing prepared from it applies)
+        d.leaving(top.ports());
+        registry.remove(top.session());
+        assertThat(d.snapshot().fabric()).isSameAs(without);
+    }
+
+    @Test
     void fabricsDerivedFromTheLastChangesEqualFabricsBuiltFromScratch() {
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,2,3;1,2,2;1,2,1)"));
         FabricReports reports = new FabricReports(fabric);
