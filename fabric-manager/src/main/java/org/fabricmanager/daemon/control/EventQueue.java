@@ -33,6 +33,7 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
     private volatile long processed;
     private volatile long failures;
     private final SlowEvents slowEvents = new SlowEvents();
+    private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
 
     /** An event ready to run, and when it became due (appended, or its deadline): how long it waited. */
     private record Named(String name, Runnable action, long dueNanos) {
@@ -210,6 +211,8 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
             } finally {
                 lock.unlock();
             }
+            boolean cpu = slowEvents.wantsCpu();
+            long cpuStart = cpu ? threads.getCurrentThreadCpuTime() : 0;
             long start = System.nanoTime();
             try {
                 next.action().run();
@@ -218,7 +221,8 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
                 LOG.error("control event '{}' failed", next.name(), t);
             }
             long end = System.nanoTime();
-            slowEvents.ran(next.name(), start - next.dueNanos(), end - start, end);
+            slowEvents.ran(next.name(), start - next.dueNanos(), end - start,
+                    cpu ? threads.getCurrentThreadCpuTime() - cpuStart : -1, end);
             processed++;
         }
     }

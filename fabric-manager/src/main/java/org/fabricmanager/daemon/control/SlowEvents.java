@@ -28,8 +28,25 @@ final class SlowEvents {
     private long waitSecondStartNanos = Long.MIN_VALUE / 2;
     private int waitLines;
 
+    /**
+     * Whether the queue should also measure the CPU each event takes (only when its lines are logged: a thread's
+     * CPU clock costs a system call, twice per event). On a busy host an event's wall time is mostly waiting for a
+     * core; the CPU time says what the event itself costs.
+     */
+    boolean wantsCpu() {
+        return LOG.isDebugEnabled();
+    }
+
     /** Event {@code name} waited {@code waitNanos} after it was due and then ran for {@code runNanos}. */
     void ran(String name, long waitNanos, long runNanos, long nowNanos) {
+        ran(name, waitNanos, runNanos, -1, nowNanos);
+    }
+
+    /**
+     * Event {@code name} waited {@code waitNanos} after it was due and then ran for {@code runNanos}, of which
+     * {@code cpuNanos} on a core (-1: not measured).
+     */
+    void ran(String name, long waitNanos, long runNanos, long cpuNanos, long nowNanos) {
         longestNanos = Math.max(longestNanos, runNanos);
         long runMs = TimeUnit.NANOSECONDS.toMillis(runNanos);
         if (runMs >= WARN_MS) {
@@ -44,8 +61,9 @@ final class SlowEvents {
                 unlogged++;
             }
         } else if (LOG.isDebugEnabled() && (runMs >= DEBUG_MS || waitedLong(waitNanos, nowNanos))) {
-            LOG.debug("control event '{}': waited {} ms, ran {} ms", name,
-                    String.format(Locale.ROOT, "%.1f", waitNanos / 1e6), String.format(Locale.ROOT, "%.1f", runNanos / 1e6));
+            LOG.debug("control event '{}': waited {} ms, ran {} ms{}", name,
+                    String.format(Locale.ROOT, "%.1f", waitNanos / 1e6), String.format(Locale.ROOT, "%.1f", runNanos / 1e6),
+                    cpuNanos < 0 ? "" : String.format(Locale.ROOT, " (%.1f ms of CPU)", cpuNanos / 1e6));
         }
     }
 

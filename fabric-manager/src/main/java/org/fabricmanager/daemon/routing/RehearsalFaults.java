@@ -55,16 +55,19 @@ final class RehearsalFaults {
                 top = s.guid();
             }
         }
+        // derived as discovery derives a fault's fabric (withChanges, whose index is derived from this one's): that
+        // code is then compiled too, not first run by the first switch's death (235 ms on the control thread at
+        // 5,120 switches, against 38 ms warm)
         List<Fabric> out = new ArrayList<>(3);
         if (uplink != null) {
-            out.add(fabric.withoutLinks(List.of(uplink)));
+            out.add(fabric.withChanges(Set.of(), Set.of(), List.of(uplink), List.of()));
         }
         if (upper != null) {
-            out.add(fabric.withoutLinks(List.of(upper)));
+            out.add(fabric.withChanges(Set.of(), Set.of(), List.of(upper), List.of()));
         }
         Long gone = top != null ? top : anyUpper;
         if (gone != null) {
-            out.add(fabric.withoutSwitches(List.of(gone)));
+            out.add(fabric.withChanges(Set.of(gone), Set.of(), List.of(), List.of()));
         }
         return out;
     }

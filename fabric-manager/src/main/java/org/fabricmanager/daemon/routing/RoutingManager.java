@@ -223,12 +223,15 @@ public final class RoutingManager {
             return CompletableFuture.completedFuture(0);
         }
         Fabric fabric = active.fabric();
-        List<Fabric> faults = RehearsalFaults.of(fabric);
-        List<Fabric> variants = new ArrayList<>();
-        for (int round = 0; round < 2; round++) {
-            variants.addAll(faults);
-        }
         long begin = System.nanoTime();
+        // the faulty fabrics are derived on the routing thread, anew each round (each derives its index once)
+        java.util.function.Supplier<List<Fabric>> variants = () -> {
+            List<Fabric> out = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                out.addAll(RehearsalFaults.of(fabric));
+            }
+            return out;
+        };
         return service.rehearse(variants, active.tables()).whenComplete((done, error) -> {
             if (error != null) {
                 LOG.warn("re-route rehearsal failed (the first fault will be routed by colder code): {}", error.toString());

@@ -45,6 +45,7 @@ class SlowEventsTest {
         long now = 1_000 * MS;
         slow.ran("routing-done v7", 0, 999 * MS, now);
         assertThat(lines(Level.WARN)).isEmpty();
+        assertThat(slow.wantsCpu()).as("the CPU clock only for DEBUG lines").isFalse();
 
         slow.ran("routing-done v8", 0, 1_200 * MS, now += 2_000 * MS);
         slow.ran("push ack", 0, 1_500 * MS, now += 5_000 * MS);
@@ -66,8 +67,11 @@ class SlowEventsTest {
         slow.ran("quick", 2 * MS, 9 * MS, 100 * MS);
         slow.ran("late", 12 * MS, 1 * MS, 200 * MS);
         slow.ran("long", 0, 25 * MS, 300 * MS);
+        slow.ran("starved", 0, 30 * MS, 4 * MS, 400 * MS);
         assertThat(lines(Level.DEBUG)).containsExactly("control event 'late': waited 12.0 ms, ran 1.0 ms",
-                "control event 'long': waited 0.0 ms, ran 25.0 ms");
+                "control event 'long': waited 0.0 ms, ran 25.0 ms",
+                "control event 'starved': waited 0.0 ms, ran 30.0 ms (4.0 ms of CPU)");
+        assertThat(slow.wantsCpu()).isTrue();
         assertThat(lines(Level.WARN)).isEmpty();
         assertThat(slow.slow()).isZero();
     }
