@@ -27,22 +27,32 @@ class SimulatedDetectorsTest {
     private static final int SWITCHES = 48;
     private static final byte[] KEY = new byte[32];
 
+    /**
+     * {@link #SWITCHES} agents on {@code loops} (added to {@code agents}) and the ring's peers: member 0 is the
+     * daemon's slot, never started here; members 1..SWITCHES are the switches', each on a port {@code detectors}
+     * reserved.
+     */
+    private static List<Message.DetectorPeer> switches(SimulatedDetectors detectors, DefaultEventLoopGroup loops,
+                                                       List<SwitchAgent> agents) {
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        AgentSettings settings = AgentSettings.defaults(new InetSocketAddress(lo, 9));
+        List<Message.DetectorPeer> peers = new ArrayList<>();
+        peers.add(new Message.DetectorPeer(0, 1L, 0, lo, detectors.reservePort(1L, lo)));
+        for (int i = 1; i <= SWITCHES; i++) {
+            long guid = 0x1000L + i;
+            agents.add(new SwitchAgent(guid, "s" + i, 1, List.of(PortRecord.down(1)), settings, loops.next(), null,
+                    new Random(i)));
+            peers.add(new Message.DetectorPeer(i, guid, 0, lo, detectors.reservePort(guid, lo)));
+        }
+        return peers;
+    }
+
     @Test
     void membersConfiguredAtOnceAllRunAndAStopRightAfterItsStartWins() throws Exception {
         DefaultEventLoopGroup agentLoops = new DefaultEventLoopGroup(1);
         try (SimulatedDetectors detectors = new SimulatedDetectors(2, new SimpleMeterRegistry())) {
-            InetAddress lo = InetAddress.getLoopbackAddress();
-            AgentSettings settings = AgentSettings.defaults(new InetSocketAddress(lo, 9));
             List<SwitchAgent> agents = new ArrayList<>();
-            List<Message.DetectorPeer> peers = new ArrayList<>();
-            // member 0 is the daemon's slot, never started here; members 1..SWITCHES are the switches'
-            peers.add(new Message.DetectorPeer(0, 1L, 0, lo, detectors.reservePort(1L, lo)));
-            for (int i = 1; i <= SWITCHES; i++) {
-                long guid = 0x1000L + i;
-                agents.add(new SwitchAgent(guid, "s" + i, 1, List.of(PortRecord.down(1)), settings, agentLoops.next(),
-                        null, new Random(i)));
-                peers.add(new Message.DetectorPeer(i, guid, 0, lo, detectors.reservePort(guid, lo)));
-            }
+            List<Message.DetectorPeer> peers = switches(detectors, agentLoops, agents);
             List<CompletionStage<Void>> running = new ArrayList<>();
             for (int i = 1; i <= SWITCHES; i++) {
                 running.add(detectors.configured(agents.get(i - 1), ring(1, i, peers)));
@@ -81,17 +91,8 @@ class SimulatedDetectorsTest {
             }
             return new org.fabricmanager.detector.netty.DatagramRehearsal.Outcome(1_500, 1_500, true, 4_000, 1_000_000);
         })) {
-            InetAddress lo = InetAddress.getLoopbackAddress();
-            AgentSettings settings = AgentSettings.defaults(new InetSocketAddress(lo, 9));
-            List<Message.DetectorPeer> peers = new ArrayList<>();
             List<SwitchAgent> agents = new ArrayList<>();
-            peers.add(new Message.DetectorPeer(0, 1L, 0, lo, detectors.reservePort(1L, lo)));
-            for (int i = 1; i <= SWITCHES; i++) {
-                long guid = 0x1000L + i;
-                agents.add(new SwitchAgent(guid, "s" + i, 1, List.of(PortRecord.down(1)), settings, agentLoops.next(),
-                        null, new Random(i)));
-                peers.add(new Message.DetectorPeer(i, guid, 0, lo, detectors.reservePort(guid, lo)));
-            }
+            List<Message.DetectorPeer> peers = switches(detectors, agentLoops, agents);
             List<CompletableFuture<Void>> running = new ArrayList<>();
             for (int i = 1; i <= SWITCHES; i++) {
                 running.add(detectors.configured(agents.get(i - 1), ring(1, i, peers)).toCompletableFuture());
