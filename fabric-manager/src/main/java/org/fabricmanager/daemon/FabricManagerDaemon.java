@@ -256,6 +256,10 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                     + d.restAddress.getHostString() + ":" + d.restAddress.getPort() + "/api/v1/status, engine "
                     + d.routing.engineName() + (config.fabric().expectedPgft() == null ? "" : ", expecting "
                     + config.fabric().expectedPgft())));
+            // while the agents connect: the first discovery's and routing's code compiled before they need it
+            StartRehearsal.startIfWorthIt(config.fabric().expectedSpec(), d.routing.engineName(),
+                    new RecognizingFabricChecker(), TopologicalIndexer::order,
+                    () -> d.coordinator.state() == DaemonState.DISCOVERING);
             return d;
         } catch (ExecutionException e) {
             d.close();
