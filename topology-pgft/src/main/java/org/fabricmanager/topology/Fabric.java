@@ -101,6 +101,24 @@ public final class Fabric {
      */
     public Fabric withChanges(Set<Long> removedSwitches, Set<Long> removedNodes, Collection<Link> removedLinks,
                               Collection<Link> addedLinks) {
+        return withChanges(removedSwitches, removedNodes, removedLinks, List.of(), addedLinks);
+    }
+
+    /**
+     * As {@link #withChanges(Set, Set, Collection, Collection)}, with switches joining too (a switch that came back):
+     * {@code addedLinks} may use their ports. The derived fabric's index is then built, not derived.
+     *
+     * @throws TopologyException also for an added switch whose GUID is already a switch's or a node's
+     */
+    public Fabric withChanges(Set<Long> removedSwitches, Set<Long> removedNodes, Collection<Link> removedLinks,
+                              Collection<FabricSwitch> addedSwitches, Collection<Link> addedLinks) {
+        LongIntMap joining = new LongIntMap(addedSwitches.size() * 2 + 1);
+        for (FabricSwitch sw : addedSwitches) {
+            boolean present = isSwitch(sw.guid()) && !removedSwitches.contains(sw.guid());
+            if (present || isNode(sw.guid()) || joining.putIfAbsent(sw.guid(), sw.ports()) != LongIntMap.ABSENT) {
+                throw new TopologyException("added switch " + Guids.format(sw.guid()) + ": GUID already in the fabric");
+            }
+        }
         Set<Link> gone = new HashSet<>(removedLinks.size() * 2);
         // GUIDs whose links may go: a link touching none of them is kept without a set lookup (a fabric of
         // 5,120 switches has 200,000 links; a fault touches a handful)
@@ -138,16 +156,17 @@ public final class Fabric {
                 }
             }
         }
-        boolean sameMembers = removedSwitches.isEmpty() && removedNodes.isEmpty();
+        boolean sameMembers = removedSwitches.isEmpty() && removedNodes.isEmpty() && addedSwitches.isEmpty();
         List<FabricSwitch> keptSwitches = switches;
         List<EndNode> keptNodes = nodes;
         if (!sameMembers) {
-            keptSwitches = new ArrayList<>(switches.size());
+            keptSwitches = new ArrayList<>(switches.size() + addedSwitches.size());
             for (FabricSwitch sw : switches) {
                 if (!removedSwitches.contains(sw.guid())) {
                     keptSwitches.add(sw);
                 }
             }
+            keptSwitches.addAll(addedSwitches);
             keptNodes = new ArrayList<>(nodes.size());
             for (EndNode n : nodes) {
                 if (!removedNodes.contains(n.guid())) {
@@ -162,12 +181,15 @@ public final class Fabric {
             for (int end = 0; end < 2; end++) {
                 long guid = end == 0 ? l.a() : l.b();
                 int port = end == 0 ? l.aPort() : l.bPort();
-                boolean isSwitch = isSwitch(guid) && !removedSwitches.contains(guid);
+                int joiningPorts = joining.get(guid);
+                boolean isSwitch = isSwitch(guid) && !removedSwitches.contains(guid) || joiningPorts != LongIntMap.ABSENT;
                 boolean isNode = isNode(guid) && !removedNodes.contains(guid);
                 if (!isSwitch && !isNode) {
                     throw new TopologyException("added link " + l + ": unknown GUID " + Guids.format(guid));
                 }
-                if (isSwitch && (port < 1 || port > switchByGuid(guid).orElseThrow().ports())) {
+                int ports = !isSwitch ? 0 : joiningPorts != LongIntMap.ABSENT ? joiningPorts
+                        : switchByGuid(guid).orElseThrow().ports();
+                if (isSwitch && (port < 1 || port > ports)) {
                     throw new TopologyException("added link " + l + ": port " + port + " outside the ports of switch "
                             + Guids.format(guid));
                 }
@@ -183,7 +205,7 @@ public final class Fabric {
         }
         Fabric derived = new Fabric(this, sameMembers ? switches : List.copyOf(keptSwitches),
                 sameMembers ? nodes : List.copyOf(keptNodes), Collections.unmodifiableList(kept), sameMembers);
-        if (removedNodes.isEmpty()) {
+        if (removedNodes.isEmpty() && addedSwitches.isEmpty()) {
             derived.parentIndex = old;
             derived.switchesRemovedFromParent = List.copyOf(removedSwitches);
             derived.removedFromParent = List.copyOf(gone);
@@ -195,6 +217,9 @@ public final class Fabric {
     /** True when a link of this fabric that is kept uses {@code guid}'s port {@code port}. */
     private boolean usedByKept(FabricIndex old, long guid, int port, Set<Link> gone, Set<Long> removedSwitches,
                                Set<Long> removedNodes) {
+        if (removedSwitches.contains(guid) || removedNodes.contains(guid)) {
+            return false; // its kept links went with it (it may come back as an added switch)
+        }
         long peer;
         int peerPort;
         int s = old.switchId(guid);

@@ -18,7 +18,7 @@ class FabricChangesTest {
         derive(40, 4, 3);
         // link changes only: indexes are then derived from the previous one, step after step
         derive(40, Integer.MAX_VALUE, Integer.MAX_VALUE);
-        // switches going too: ids renumbered
+        // switches going too: ids renumbered; and coming back (an added switch, its cables with it)
         derive(40, 2, Integer.MAX_VALUE);
     }
 
@@ -27,8 +27,16 @@ class FabricChangesTest {
         for (long seed = 1; seed <= seeds; seed++) {
             Random random = new Random(seed);
             Fabric current = FABRIC;
+            List<FabricSwitch> gone = new ArrayList<>();
             for (int step = 0; step < 6; step++) {
                 List<Link> links = current.links();
+                // a switch removed at an earlier step comes back, one step in two
+                List<FabricSwitch> joining = new ArrayList<>();
+                if (!gone.isEmpty() && random.nextBoolean()) {
+                    joining.add(gone.remove(random.nextInt(gone.size())));
+                }
+                Set<Long> joiningGuids = new HashSet<>();
+                joining.forEach(j -> joiningGuids.add(j.guid()));
                 Set<Long> removedSwitches = new HashSet<>();
                 Set<Long> removedNodes = new HashSet<>();
                 List<Link> removedLinks = new ArrayList<>();
@@ -54,19 +62,28 @@ class FabricChangesTest {
                     }
                 }
                 for (Link l : FABRIC.links()) {
-                    boolean endsThere = (current.isSwitch(l.a()) || current.isNode(l.a())) && (current.isSwitch(l.b())
-                            || current.isNode(l.b())) && !removedSwitches.contains(l.a()) && !removedSwitches.contains(l.b())
+                    boolean endsThere = (current.isSwitch(l.a()) || current.isNode(l.a()) || joiningGuids.contains(l.a()))
+                            && (current.isSwitch(l.b()) || current.isNode(l.b()) || joiningGuids.contains(l.b()))
+                            && !removedSwitches.contains(l.a()) && !removedSwitches.contains(l.b())
                             && !removedNodes.contains(l.a()) && !removedNodes.contains(l.b());
+                    // a joining switch's cables come with it (most of them: a free end of each is needed)
+                    boolean joins = joiningGuids.contains(l.a()) || joiningGuids.contains(l.b());
                     if (endsThere && !used.contains(new PortRef(l.a(), l.aPort())) && !used.contains(new PortRef(l.b(), l.bPort()))
-                            && random.nextInt(3) == 0) {
+                            && (joins || random.nextInt(3) == 0)) {
                         added.add(l);
                         used.add(new PortRef(l.a(), l.aPort()));
                         used.add(new PortRef(l.b(), l.bPort()));
                     }
                 }
-                Fabric derived = current.withChanges(removedSwitches, removedNodes, removedLinks, added);
-                List<FabricSwitch> switches = current.switches().stream().filter(s -> !removedSwitches.contains(s.guid()))
-                        .toList();
+                Fabric derived = current.withChanges(removedSwitches, removedNodes, removedLinks, joining, added);
+                for (FabricSwitch sw : current.switches()) {
+                    if (removedSwitches.contains(sw.guid())) {
+                        gone.add(sw);
+                    }
+                }
+                List<FabricSwitch> switches = new ArrayList<>(current.switches().stream()
+                        .filter(s -> !removedSwitches.contains(s.guid())).toList());
+                switches.addAll(joining);
                 List<EndNode> nodes = current.nodes().stream().filter(n -> !removedNodes.contains(n.guid())).toList();
                 List<Link> expectedLinks = new ArrayList<>();
                 for (Link l : current.links()) {
@@ -141,6 +158,13 @@ class FabricChangesTest {
         long sw = FABRIC.switches().get(0).guid();
         Link tooFar = new Link(sw, 99, l.b(), l.bPort());
         assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(l), List.of(tooFar)))
+                .hasMessageContaining("outside the ports");
+        FabricSwitch present = FABRIC.switches().get(1);
+        assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(), List.of(present), List.of()))
+                .hasMessageContaining("GUID already in the fabric");
+        FabricSwitch newcomer = new FabricSwitch(0x99, "s99", 4);
+        Link beyond = new Link(0x99, 5, l.b(), l.bPort());
+        assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(l), List.of(newcomer), List.of(beyond)))
                 .hasMessageContaining("outside the ports");
     }
 }

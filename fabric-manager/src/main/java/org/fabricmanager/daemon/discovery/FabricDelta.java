@@ -2,19 +2,23 @@ package org.fabricmanager.daemon.discovery;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 
 /**
  * The fabric after a change, derived from the fabric before it instead of rebuilt from every report:
  * only the ports of the switches whose reports changed, and the switches that left, are looked at, with
  * {@link TopologyBuilder}'s rules (a switch link when both ends are up and name each other, a node link from
- * the leaf's report). What the rules cannot decide locally gives up ({@code null}) and the caller builds from
- * scratch: a node link that appears (a node's index and the first of two claims are a build's to decide). A fault
+ * the leaf's report), and the switches that joined with all their ports. What the rules cannot decide locally gives
+ * up ({@code null}) and the caller builds from scratch: a node link that appears (a node's index and the first of two
+ * claims are a build's to decide). A fault
  * among 5,120 switches then costs the control thread the changed ports and one copy of the link list.
  */
 final class FabricDelta {
@@ -28,6 +32,16 @@ final class FabricDelta {
      * @return the new fabric, or {@code null} when the change needs a build from scratch
      */
     static Fabric apply(Fabric before, Set<Long> dirty, Set<Long> left, PortReports reports,
+                        UnaryOperator<SwitchPorts> mask) {
+        return apply(before, dirty, left, Set.of(), reports, mask);
+    }
+
+    /**
+     * As {@link #apply(Fabric, Set, Set, PortReports, UnaryOperator)}, with switches that were admitted since
+     * ({@code joined}): a switch that comes back with switch links only (a spine after a reboot) joins with the
+     * links both ends claim; one that claims a node, or that left and came back since {@code before}, needs a build.
+     */
+    static Fabric apply(Fabric before, Set<Long> dirty, Set<Long> left, Set<Long> joined, PortReports reports,
                         UnaryOperator<SwitchPorts> mask) {
         FabricIndex index = before.index();
         Set<Long> removedSwitches = new HashSet<>();
@@ -46,7 +60,31 @@ final class FabricDelta {
         }
         Set<Link> removed = new HashSet<>();
         Set<Link> added = new HashSet<>();
+        List<FabricSwitch> addedSwitches = new ArrayList<>(joined.size());
+        for (long guid : joined) {
+            SwitchPorts ports = reports.admittedPorts(guid);
+            if (left.contains(guid) || index.switchId(guid) != FabricIndex.NONE || ports == null) {
+                return null;
+            }
+            ports = mask.apply(ports);
+            // named as TopologyBuilder names it
+            String name = ports.name() == null || ports.name().isBlank() ? "switch-" + Guids.format(guid) : ports.name();
+            addedSwitches.add(new FabricSwitch(guid, name, ports.portCount()));
+            for (int p = 1; p <= ports.portCount(); p++) {
+                Link now = claim(guid, p, ports.port(p), reports, mask, removedSwitches);
+                if (now == null) {
+                    continue;
+                }
+                if (!before.isSwitch(now.b()) && !joined.contains(now.b())) {
+                    return null; // a node it claims: destination indices and first claims decide, a build does
+                }
+                added.add(now.normalized());
+            }
+        }
         for (long guid : dirty) {
+            if (joined.contains(guid)) {
+                continue; // all its ports were taken above
+            }
             int s = index.switchId(guid);
             SwitchPorts ports = reports.admittedPorts(guid);
             if (s == FabricIndex.NONE || ports == null) {
@@ -67,7 +105,7 @@ final class FabricDelta {
                     }
                 }
                 if (now != null) {
-                    if (!before.isSwitch(now.b())) {
+                    if (!before.isSwitch(now.b()) && !joined.contains(now.b())) {
                         return null; // a node link appears: destination indices and first claims decide, a build does
                     }
                     added.add(now.normalized());
@@ -79,7 +117,7 @@ final class FabricDelta {
                 return null;
             }
         }
-        return before.withChanges(removedSwitches, removedNodes, removed, new ArrayList<>(added));
+        return before.withChanges(removedSwitches, removedNodes, removed, addedSwitches, new ArrayList<>(added));
     }
 
     /** The link {@link TopologyBuilder} takes at {@code guid}'s port {@code p} from the reports now, or null. */

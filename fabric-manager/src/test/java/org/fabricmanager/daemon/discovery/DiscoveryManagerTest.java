@@ -320,6 +320,7 @@ class DiscoveryManagerTest {
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,2,3;1,2,2;1,2,1)"));
         FabricReports reports = new FabricReports(fabric);
         long derived = 0;
+        long joins = 0;
         int tentativesUsed = 0;
         for (long seed = 1; seed <= 8; seed++) {
             Random random = new Random(seed);
@@ -401,8 +402,10 @@ class DiscoveryManagerTest {
                 assertThat(snapshot).as("seed %d step %d", seed, step).isEqualTo(built);
             }
             derived += d.derivedSnapshots();
+            joins += d.derivedJoins();
         }
         assertThat(derived).as("changes that touch no node claim are derived, not built").isGreaterThan(150);
+        assertThat(joins).as("switches back with switch links only join by derivation").isGreaterThan(10);
         assertThat(tentativesUsed).as("fabrics derived ahead of a leaving, used as they were").isGreaterThan(10);
     }
 }
