@@ -68,22 +68,29 @@ public final class Fabric {
         validate();
     }
 
-    /** A fabric derived from a valid one by {@link #withChanges}: nothing to validate again. */
-    private Fabric(Fabric from, List<FabricSwitch> switches, List<EndNode> nodes, List<Link> links, boolean sameMembers) {
+    /**
+     * A fabric derived from a valid one by {@link #withChanges}: nothing to validate again. The maps of the members
+     * that did not change are shared (65,536 nodes at 5,120 switches: a switch's death or return does not copy them).
+     */
+    private Fabric(Fabric from, List<FabricSwitch> switches, List<EndNode> nodes, List<Link> links, boolean sameSwitches,
+                   boolean sameNodes) {
         this.pgft = from.pgft;
         this.hdft = from.hdft;
         this.switches = switches;
         this.nodes = nodes;
         this.links = links;
-        if (sameMembers) {
+        if (sameSwitches) {
             this.switchByGuid = from.switchByGuid;
-            this.nodeByGuid = from.nodeByGuid;
         } else {
             this.switchByGuid = new LongIntMap(switches.size());
-            this.nodeByGuid = new LongIntMap(nodes.size());
             for (int i = 0; i < switches.size(); i++) {
                 switchByGuid.putIfAbsent(switches.get(i).guid(), i);
             }
+        }
+        if (sameNodes) {
+            this.nodeByGuid = from.nodeByGuid;
+        } else {
+            this.nodeByGuid = new LongIntMap(nodes.size());
             for (int i = 0; i < nodes.size(); i++) {
                 nodeByGuid.putIfAbsent(nodes.get(i).guid(), i);
             }
@@ -156,10 +163,11 @@ public final class Fabric {
                 }
             }
         }
-        boolean sameMembers = removedSwitches.isEmpty() && removedNodes.isEmpty() && addedSwitches.isEmpty();
+        boolean sameSwitches = removedSwitches.isEmpty() && addedSwitches.isEmpty();
+        boolean sameNodes = removedNodes.isEmpty();
         List<FabricSwitch> keptSwitches = switches;
         List<EndNode> keptNodes = nodes;
-        if (!sameMembers) {
+        if (!sameSwitches) {
             keptSwitches = new ArrayList<>(switches.size() + addedSwitches.size());
             for (FabricSwitch sw : switches) {
                 if (!removedSwitches.contains(sw.guid())) {
@@ -167,6 +175,8 @@ public final class Fabric {
                 }
             }
             keptSwitches.addAll(addedSwitches);
+        }
+        if (!sameNodes) {
             keptNodes = new ArrayList<>(nodes.size());
             for (EndNode n : nodes) {
                 if (!removedNodes.contains(n.guid())) {
@@ -203,8 +213,8 @@ public final class Fabric {
             }
             kept.add(l);
         }
-        Fabric derived = new Fabric(this, sameMembers ? switches : List.copyOf(keptSwitches),
-                sameMembers ? nodes : List.copyOf(keptNodes), Collections.unmodifiableList(kept), sameMembers);
+        Fabric derived = new Fabric(this, sameSwitches ? switches : List.copyOf(keptSwitches),
+                sameNodes ? nodes : List.copyOf(keptNodes), Collections.unmodifiableList(kept), sameSwitches, sameNodes);
         if (removedNodes.isEmpty() && addedSwitches.isEmpty()) {
             derived.parentIndex = old;
             derived.switchesRemovedFromParent = List.copyOf(removedSwitches);
