@@ -33,6 +33,7 @@ public final class Fabric {
      */
     private FabricIndex parentIndex;
     private Collection<Long> switchesRemovedFromParent;
+    private Collection<FabricSwitch> switchesAddedToParent;
     private Collection<Link> removedFromParent;
     private Collection<Link> addedToParent;
 
@@ -113,7 +114,7 @@ public final class Fabric {
 
     /**
      * As {@link #withChanges(Set, Set, Collection, Collection)}, with switches joining too (a switch that came back):
-     * {@code addedLinks} may use their ports. The derived fabric's index is then built, not derived.
+     * {@code addedLinks} may use their ports; the derived index gives them their places in GUID order.
      *
      * @throws TopologyException also for an added switch whose GUID is already a switch's or a node's
      */
@@ -215,9 +216,10 @@ public final class Fabric {
         }
         Fabric derived = new Fabric(this, sameSwitches ? switches : List.copyOf(keptSwitches),
                 sameNodes ? nodes : List.copyOf(keptNodes), Collections.unmodifiableList(kept), sameSwitches, sameNodes);
-        if (removedNodes.isEmpty() && addedSwitches.isEmpty()) {
+        if (removedNodes.isEmpty()) {
             derived.parentIndex = old;
             derived.switchesRemovedFromParent = List.copyOf(removedSwitches);
+            derived.switchesAddedToParent = List.copyOf(addedSwitches);
             derived.removedFromParent = List.copyOf(gone);
             derived.addedToParent = List.copyOf(addedLinks);
         }
@@ -391,10 +393,11 @@ public final class Fabric {
                 i = index;
                 if (i == null) {
                     i = parentIndex != null ? FabricIndex.derive(this, parentIndex, switchesRemovedFromParent,
-                            removedFromParent, addedToParent) : new FabricIndex(this);
+                            switchesAddedToParent, removedFromParent, addedToParent) : new FabricIndex(this);
                     index = i;
                     parentIndex = null;
                     switchesRemovedFromParent = null;
+                    switchesAddedToParent = null;
                     removedFromParent = null;
                     addedToParent = null;
                 }

@@ -128,16 +128,25 @@ public final class FabricIndex {
      */
     static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches, Collection<Link> removed,
                               Collection<Link> added) {
-        return new FabricIndex(fabric, old, removedSwitches, removed, added);
+        return new FabricIndex(fabric, old, removedSwitches, List.of(), removed, added);
     }
 
-    private FabricIndex(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches, Collection<Link> removed,
-                        Collection<Link> added) {
+    /**
+     * As {@link #derive(Fabric, FabricIndex, Collection, Collection, Collection)}, with switches joining too
+     * ({@code addedSwitches}, whose links are among {@code added}): they take their places in GUID order.
+     */
+    static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches,
+                              Collection<FabricSwitch> addedSwitches, Collection<Link> removed, Collection<Link> added) {
+        return new FabricIndex(fabric, old, removedSwitches, addedSwitches, removed, added);
+    }
+
+    private FabricIndex(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches,
+                        Collection<FabricSwitch> addedSwitches, Collection<Link> removed, Collection<Link> added) {
         this.fabric = fabric;
         int oldCount = old.switchGuid.length;
-        // Switch ids stay dense and in GUID order: without the removed switches, the others move down.
+        // Switch ids stay dense and in GUID order: without the removed switches the others move down, and the added
+        // ones take their places among them (a merge of the two GUID orders).
         int[] newId = new int[oldCount];
-        int n = 0;
         boolean[] dropped = new boolean[oldCount];
         for (long g : removedSwitches) {
             int s = old.switchIdByGuid.get(g);
@@ -145,10 +154,21 @@ public final class FabricIndex {
                 dropped[s] = true;
             }
         }
+        FabricSwitch[] joining = addedSwitches.toArray(new FabricSwitch[0]);
+        Arrays.sort(joining, (x, y) -> Long.compareUnsigned(x.guid(), y.guid()));
+        int[] joiningId = new int[joining.length];
+        int n = 0;
+        int j = 0;
         for (int s = 0; s < oldCount; s++) {
+            while (j < joining.length && Long.compareUnsigned(joining[j].guid(), old.switchGuid[s]) < 0) {
+                joiningId[j++] = n++;
+            }
             newId[s] = dropped[s] ? NONE : n++;
         }
-        boolean renumber = n != oldCount;
+        while (j < joining.length) {
+            joiningId[j++] = n++;
+        }
+        boolean renumber = n != oldCount || joining.length > 0;
         nodeGuid = old.nodeGuid;
         nodeIndex = old.nodeIndex;
         nodePosByGuid = old.nodePosByGuid;
@@ -200,6 +220,18 @@ public final class FabricIndex {
                 peerSwitch[t] = peers;
                 peerPort[t] = ports;
                 peerNode[t] = old.peerNode[s];
+            }
+            for (int k = 0; k < joining.length; k++) {
+                // a joining switch's rows are new (its links are added below): touched, and owned already
+                int t = joiningId[k];
+                switchGuid[t] = joining[k].guid();
+                switchPorts[t] = joining[k].ports();
+                switchIdByGuid.putIfAbsent(switchGuid[t], t);
+                peerSwitch[t] = filled(joining[k].ports() + 1);
+                peerPort[t] = filled(joining[k].ports() + 1);
+                peerNode[t] = filled(joining[k].ports() + 1);
+                touched[t] = true;
+                own[t] = true;
             }
             leafOf = leafOf.clone();
             leafPortOf = leafPortOf.clone();
