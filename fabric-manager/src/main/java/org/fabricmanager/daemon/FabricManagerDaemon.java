@@ -91,6 +91,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final ExecutorService whatIfExecutor;
     private final org.fabricmanager.daemon.whatif.WhatIfService whatIfs;
     private final MilestoneLog milestones;
+    /** The expected PGFT generated at start for the ring's slots (the start rehearsal reuses it), or {@code null}. */
+    private final org.fabricmanager.topology.Fabric expectedFabric;
     private final StateDirectoryLock stateLock;
     private SouthboundServer southbound;
     private RestServer rest;
@@ -137,7 +139,10 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         this.faultManager = faults;
         if (config.fabric().expectedSpec() != null && config.faults().detector().enabled()) {
             // the ring gets a slot for every expected switch: one that connects late joins it without a new epoch
-            faults.expectSwitches(org.fabricmanager.topology.PgftGenerator.generate(config.fabric().expectedSpec()));
+            expectedFabric = org.fabricmanager.topology.PgftGenerator.generate(config.fabric().expectedSpec());
+            faults.expectSwitches(expectedFabric);
+        } else {
+            expectedFabric = null;
         }
         DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
                 config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft()),
@@ -257,7 +262,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                     + d.routing.engineName() + (config.fabric().expectedPgft() == null ? "" : ", expecting "
                     + config.fabric().expectedPgft())));
             // while the agents connect: the first discovery's and routing's code compiled before they need it
-            StartRehearsal.startIfWorthIt(config.fabric().expectedSpec(), d.routing.engineName(),
+            StartRehearsal.startIfWorthIt(config.fabric().expectedSpec(), d.expectedFabric, d.routing.engineName(),
                     new RecognizingFabricChecker(), TopologicalIndexer::order,
                     () -> d.coordinator.state() == DaemonState.DISCOVERING);
             return d;

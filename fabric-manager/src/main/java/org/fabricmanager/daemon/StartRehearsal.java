@@ -38,13 +38,18 @@ final class StartRehearsal {
     private StartRehearsal() {
     }
 
-    /** Starts the rehearsal on its own thread when {@code expected} is large enough; returns at once. */
-    static void startIfWorthIt(PgftSpec expected, String engineName, FabricChecker checker, NodeOrdering ordering,
-                               BooleanSupplier discovering) {
+    /**
+     * Starts the rehearsal on its own thread when {@code expected} is large enough; returns at once.
+     *
+     * @param generated {@code expected} generated already (for the ring's slots), or {@code null}: generated here
+     */
+    static void startIfWorthIt(PgftSpec expected, Fabric generated, String engineName, FabricChecker checker,
+                               NodeOrdering ordering, BooleanSupplier discovering) {
         if (expected == null || expected.totalSwitchCount() < MIN_SWITCHES) {
             return;
         }
-        Thread t = new Thread(() -> run(expected, engineName, checker, ordering, discovering), "fm-start-rehearsal");
+        Thread t = new Thread(() -> run(expected, generated, engineName, checker, ordering, discovering),
+                "fm-start-rehearsal");
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         t.start();
@@ -57,11 +62,15 @@ final class StartRehearsal {
      */
     static int run(PgftSpec expected, String engineName, FabricChecker checker, NodeOrdering ordering,
                    BooleanSupplier discovering) {
+        return run(expected, null, engineName, checker, ordering, discovering);
+    }
+
+    private static int run(PgftSpec expected, Fabric generated, String engineName, FabricChecker checker,
+                           NodeOrdering ordering, BooleanSupplier discovering) {
         long begin = System.nanoTime();
         int steps = 0;
         try {
-            Fabric generated = PgftGenerator.generate(expected);
-            List<SwitchPorts> reports = reports(generated);
+            List<SwitchPorts> reports = reports(generated != null ? generated : PgftGenerator.generate(expected));
             if (!discovering.getAsBoolean()) {
                 return log(steps, begin);
             }

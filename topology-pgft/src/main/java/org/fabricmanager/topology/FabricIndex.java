@@ -60,12 +60,7 @@ public final class FabricIndex {
         peerPort = new int[n][];
         peerNode = new int[n][];
         for (int s = 0; s < n; s++) {
-            switchGuid[s] = sorted[s].guid();
-            switchPorts[s] = sorted[s].ports();
-            switchIdByGuid.putIfAbsent(switchGuid[s], s);
-            peerSwitch[s] = filled(sorted[s].ports() + 1);
-            peerPort[s] = filled(sorted[s].ports() + 1);
-            peerNode[s] = filled(sorted[s].ports() + 1);
+            unconnectedRow(s, sorted[s]);
         }
 
         EndNode[] nodes = fabric.nodes().toArray(new EndNode[0]);
@@ -224,12 +219,7 @@ public final class FabricIndex {
             for (int k = 0; k < joining.length; k++) {
                 // a joining switch's rows are new (its links are added below): touched, and owned already
                 int t = joiningId[k];
-                switchGuid[t] = joining[k].guid();
-                switchPorts[t] = joining[k].ports();
-                switchIdByGuid.putIfAbsent(switchGuid[t], t);
-                peerSwitch[t] = filled(joining[k].ports() + 1);
-                peerPort[t] = filled(joining[k].ports() + 1);
-                peerNode[t] = filled(joining[k].ports() + 1);
+                unconnectedRow(t, joining[k]);
                 touched[t] = true;
                 own[t] = true;
             }
@@ -314,6 +304,16 @@ public final class FabricIndex {
         leafNumber = layout.leafNumber;
         leafNodeStart = layout.leafNodeStart;
         leafNodes = layout.leafNodes;
+    }
+
+    /** Switch id {@code s} is {@code sw}, none of its ports connected yet. */
+    private void unconnectedRow(int s, FabricSwitch sw) {
+        switchGuid[s] = sw.guid();
+        switchPorts[s] = sw.ports();
+        switchIdByGuid.putIfAbsent(sw.guid(), s);
+        peerSwitch[s] = filled(sw.ports() + 1);
+        peerPort[s] = filled(sw.ports() + 1);
+        peerNode[s] = filled(sw.ports() + 1);
     }
 
     /** Port groups in CSR layout. */

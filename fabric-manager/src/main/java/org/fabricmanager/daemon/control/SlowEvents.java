@@ -37,11 +37,6 @@ final class SlowEvents {
         return LOG.isDebugEnabled();
     }
 
-    /** Event {@code name} waited {@code waitNanos} after it was due and then ran for {@code runNanos}. */
-    void ran(String name, long waitNanos, long runNanos, long nowNanos) {
-        ran(name, waitNanos, runNanos, -1, nowNanos);
-    }
-
     /**
      * Event {@code name} waited {@code waitNanos} after it was due and then ran for {@code runNanos}, of which
      * {@code cpuNanos} on a core (-1: not measured).

@@ -9,7 +9,6 @@ import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.FabricSwitch;
-import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 
 /**
@@ -67,9 +66,7 @@ final class FabricDelta {
                 return null;
             }
             ports = mask.apply(ports);
-            // named as TopologyBuilder names it
-            String name = ports.name() == null || ports.name().isBlank() ? "switch-" + Guids.format(guid) : ports.name();
-            addedSwitches.add(new FabricSwitch(guid, name, ports.portCount()));
+            addedSwitches.add(TopologyBuilder.fabricSwitch(ports));
             for (int p = 1; p <= ports.portCount(); p++) {
                 Link now = claim(guid, p, ports.port(p), reports, mask, removedSwitches);
                 if (now == null) {

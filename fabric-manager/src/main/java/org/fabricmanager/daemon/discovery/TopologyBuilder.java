@@ -37,6 +37,12 @@ public final class TopologyBuilder {
         }
     }
 
+    /** The fabric's switch for {@code s}'s reports: its agent's name, or one made of its GUID when it has none. */
+    static FabricSwitch fabricSwitch(SwitchPorts s) {
+        String name = s.name() == null || s.name().isBlank() ? "switch-" + Guids.format(s.guid()) : s.name();
+        return new FabricSwitch(s.guid(), name, s.portCount());
+    }
+
     private record NodeClaim(long guid, String name, long leaf, int port) {
     }
 
@@ -53,8 +59,7 @@ public final class TopologyBuilder {
         List<FabricSwitch> fabricSwitches = new ArrayList<>(sorted.size());
         for (SwitchPorts s : sorted) {
             positions.putIfAbsent(s.guid(), fabricSwitches.size());
-            String name = s.name() == null || s.name().isBlank() ? "switch-" + Guids.format(s.guid()) : s.name();
-            fabricSwitches.add(new FabricSwitch(s.guid(), name, s.portCount()));
+            fabricSwitches.add(fabricSwitch(s));
         }
         List<Link> links = new ArrayList<>();
         List<LinkIssue> issues = new ArrayList<>();
