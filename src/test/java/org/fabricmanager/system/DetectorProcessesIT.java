@@ -86,6 +86,10 @@ class DetectorProcessesIT {
                     .singleElement().extracting(e -> e.path("message").asText()).asString()
                     .as("computed during the second opinion's echo wait, installed on the confirmation")
                     .contains("computed while the verdict was checked");
+            JsonNode reaction = fp.awaitEvent("REACTION", seq, 30);
+            assertThat(reaction.at("/details/switchesStagedAhead").asInt())
+                    .as("the prepared routing's blocks went out during the echo wait: the verdict sent commits")
+                    .isEqualTo(reaction.at("/details/switchesAcked").asInt()).isPositive();
             assertThat(fp.get("/api/v1/faults").path("switches").toString()).contains(spine);
             assertThat(meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"")).as("the stop was confirmed")
                     .isGreaterThanOrEqualTo(1);
@@ -103,7 +107,7 @@ class DetectorProcessesIT {
 
             // false verdicts through the real ring: a member stops, its agent still answers its session. A spine first
             // (more than 30 s after the last refutation, so a routing without it is prepared during the echo wait):
-            // refuted, the prepared routing dropped, nothing installed, no version used
+            // refuted, the prepared routing and the blocks it staged on the switches dropped, nothing installed
             long vBack = back.at("/routing/version").asLong();
             double confirmed = meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"");
             rest.command("mute " + Guids.format(PgftGenerator.switchGuid(3, 1)));

@@ -232,6 +232,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         }
         preparedFor = 0;
         m.routing().discardPrepared();
+        m.pusher().dropStaged();
         m.discovery().forgetTentative();
         ActiveRouting active = m.routing().active();
         if (state == DaemonState.CONVERGED && active != null) {
@@ -246,8 +247,26 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             changedWhileRouting = false;
             rerouteScheduled = true;
             queue.scheduleDeferred(REROUTE, 0, this::reroute);
+        } else {
+            stageAhead();
         }
         updateState();
+    }
+
+    /**
+     * Sends the prepared routing's blocks to the switches it changes while the verdict is still being confirmed, so
+     * that the confirmation sends only commits: at 5,120 switches a spine's death changes about 1,000 blocks on each
+     * of 64 switches (4 MB), which otherwise go out after the verdict, on the reaction's path. Only when every switch
+     * holds the tables in force (a push under way would be interleaved with it).
+     */
+    private void stageAhead() {
+        TableSet next = m.routing().preparedTables();
+        if (next == null || preparedFor == 0 || state != DaemonState.CONVERGED) {
+            return;
+        }
+        int switches = m.pusher().stage(next);
+        LOG.debug("prepared routing v{} without {}: blocks staged on {} switches ahead of the confirmation",
+                next.version(), Guids.format(preparedFor), switches);
     }
 
     // ---- discovery, routing, push (control thread) --------------------------------------------
@@ -289,6 +308,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m.faults().planRing(fabric);
         preparedFor = 0; // the prepared routing, if any, is installed now (this very fabric) or dropped
         RoutingManager.Decision d = m.routing().consider(fabric);
+        if (d != RoutingManager.Decision.STARTED) {
+            m.pusher().dropStaged(); // no new tables: whatever was staged ahead will not be installed
+        }
         if (d == RoutingManager.Decision.REUSED) {
             startPush(m.routing().active().tables());
         } else if (d == RoutingManager.Decision.STARTED) {

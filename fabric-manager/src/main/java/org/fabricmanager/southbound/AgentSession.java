@@ -385,26 +385,11 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 SouthboundCodec.encode(new Message.VcRuleSet(first, batch.version(), r.vcCount(), r.portClasses(),
                         r.transitions()), frames);
             }
-            int runEntries = blockRunEntries();
-            List<LftBatch.Block> blocks = batch.blocks();
-            for (int from = 0; from < blocks.size(); ) {
-                int to = runEntries > LftBlock.SIZE ? batch.runEnd(from, runEntries) : from + 1;
-                if (frames.readableBytes() > BATCH_BUFFER_BYTES - LftBatch.runFrameBytes(runEntries)) {
-                    channel.write(frames);
-                    frames = channel.alloc().buffer(BATCH_BUFFER_BYTES);
-                }
-                int txid = takeTxid();
-                first = first == 0 ? txid : first;
-                if (runEntries > LftBlock.SIZE) {
-                    SouthboundCodec.encodeRun(txid, batch, from, to, frames);
-                } else {
-                    LftBatch.Block b = blocks.get(from);
-                    SouthboundCodec.encode(new LftBlock(txid, batch.version(), b.base(), b.entries()), frames);
-                }
-                from = to;
-            }
+            int[] firstBlock = {0};
+            frames = writeBlocks(batch, frames, firstBlock);
+            first = first == 0 ? firstBlock[0] : first;
             int commitTxid = takeTxid();
-            SouthboundCodec.encode(new LftCommit(commitTxid, batch.version(), batch.length(), batch.blocks().size(),
+            SouthboundCodec.encode(new LftCommit(commitTxid, batch.version(), batch.length(), batch.commitBlocks(),
                     batch.hash(), batch.rulesHash(), settings.managerTerm()), frames);
             Pending<CommitAck> p = new Pending<>(future, new int[] {commitTxid});
             p.firstTxid = first == 0 ? commitTxid : first;
@@ -416,6 +401,48 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                     timeoutMs, TimeUnit.MILLISECONDS);
         });
         return future;
+    }
+
+    @Override
+    public void stage(LftBatch batch) {
+        if (batch.blocks().isEmpty()) {
+            return;
+        }
+        // nothing to complete: a refused block makes the commit refused, and a closed session loses the staging
+        whenActive(new CompletableFuture<Void>(), () -> {
+            ByteBuf frames = channel.alloc().buffer(Math.min(BATCH_BUFFER_BYTES, batch.blocks().size()
+                    * LftBatch.blockFrameBytes(LftBlock.SIZE)));
+            channel.writeAndFlush(writeBlocks(batch, frames, new int[1]));
+        });
+    }
+
+    /**
+     * Encodes the blocks of {@code batch} after what {@code frames} holds, in runs when the agent takes them, writing
+     * (without a flush) each buffer that fills up.
+     *
+     * @param first set to the first block's txid (left as it is when the batch has no block)
+     * @return the buffer the next frames go into
+     */
+    private ByteBuf writeBlocks(LftBatch batch, ByteBuf frames, int[] first) {
+        int runEntries = blockRunEntries();
+        List<LftBatch.Block> blocks = batch.blocks();
+        for (int from = 0; from < blocks.size(); ) {
+            int to = runEntries > LftBlock.SIZE ? batch.runEnd(from, runEntries) : from + 1;
+            if (frames.readableBytes() > BATCH_BUFFER_BYTES - LftBatch.runFrameBytes(runEntries)) {
+                channel.write(frames);
+                frames = channel.alloc().buffer(BATCH_BUFFER_BYTES);
+            }
+            int txid = takeTxid();
+            first[0] = first[0] == 0 ? txid : first[0];
+            if (runEntries > LftBlock.SIZE) {
+                SouthboundCodec.encodeRun(txid, batch, from, to, frames);
+            } else {
+                LftBatch.Block b = blocks.get(from);
+                SouthboundCodec.encode(new LftBlock(txid, batch.version(), b.base(), b.entries()), frames);
+            }
+            from = to;
+        }
+        return frames;
     }
 
     private void onLoop(Runnable r) {

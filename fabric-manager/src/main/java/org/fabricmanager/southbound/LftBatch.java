@@ -8,15 +8,31 @@ import org.fabricmanager.southbound.Message.LftBlock;
  * {@code version} whose resulting table has {@code length} entries and hash {@code hash}. For a fabric
  * routed with virtual-channel rules, {@code rules} (sent first, when not {@code null}) and
  * {@code rulesHash} (announced in the commit, 0 for none) install the switch's rules with the table.
+ * {@code stagedAhead} blocks of {@code version} were sent earlier, without a commit
+ * ({@link SwitchSession#stage}); the commit counts them with {@code blocks}.
  */
-public record LftBatch(long version, List<Block> blocks, int length, long hash, Rules rules, long rulesHash) {
+public record LftBatch(long version, List<Block> blocks, int length, long hash, Rules rules, long rulesHash,
+                       int stagedAhead) {
     public LftBatch {
         blocks = List.copyOf(blocks);
+        if (stagedAhead < 0) {
+            throw new IllegalArgumentException("stagedAhead " + stagedAhead);
+        }
+    }
+
+    /** A batch whose blocks all go with it. */
+    public LftBatch(long version, List<Block> blocks, int length, long hash, Rules rules, long rulesHash) {
+        this(version, blocks, length, hash, rules, rulesHash, 0);
     }
 
     /** A batch without VC rules. */
     public LftBatch(long version, List<Block> blocks, int length, long hash) {
         this(version, blocks, length, hash, null, 0);
+    }
+
+    /** The blocks the commit announces: those sent ahead and those sent with it (distinct bases). */
+    public int commitBlocks() {
+        return stagedAhead + blocks.size();
     }
 
     /** A switch's virtual-channel rules as VC_RULES carries them (section 3.11 of docs/protocol.md). */
@@ -67,6 +83,11 @@ public record LftBatch(long version, List<Block> blocks, int length, long hash, 
             end++;
         }
         return end;
+    }
+
+    /** Bytes on the wire of the blocks alone (runs of at most {@code runEntries} entries), as {@link SwitchSession#stage} sends them. */
+    public long blockBytes(int runEntries) {
+        return wireBytes(runEntries) - COMMIT_FRAME_BYTES - (rulesHash != 0 ? 8 : 0) - (rules != null ? rules.frameBytes() : 0);
     }
 
     /** Bytes on the wire as LFT_BLOCK frames: every block frame and the commit frame. */

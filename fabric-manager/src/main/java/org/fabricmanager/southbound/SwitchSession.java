@@ -59,6 +59,14 @@ public interface SwitchSession {
     CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs);
 
     /**
+     * Sends the blocks of {@code batch} without their commit (nor its rules): the agent stages them until a
+     * {@link #sendBatch} of the same version commits them with {@link LftBatch#stagedAhead} counting them, or a block
+     * of another version discards them. No answer comes unless the agent refuses a block, which its commit then
+     * reports (a refused commit).
+     */
+    void stage(LftBatch batch);
+
+    /**
      * Most entries {@link #sendBatch} puts in one frame: above 64 when the agent stages LFT_BLOCKS runs (HELLO
      * feature {@link Protocol#FEATURE_LFT_RUNS}), 64 (one LFT_BLOCK per block) otherwise. For byte counts.
      */

@@ -131,6 +131,59 @@ class AgentSessionTest {
     }
 
     @Test
+    void blocksStagedAheadChangeNothingUntilACommitCountsThemAndAnotherVersionDiscardsThem() throws Exception {
+        SwitchAgent agent = agent(12);
+        agent.start();
+        assertThat(next()).isEqualTo("hello s12");
+        assertThat(next()).isEqualTo("ports 4");
+        AgentSession session = byGuid.get(12L);
+        byte[] v1 = new byte[200];
+        java.util.Arrays.fill(v1, (byte) 1);
+        assertThat(session.sendBatch(batch(1, v1, 0, 200), 2_000).get(5, TimeUnit.SECONDS).version()).isEqualTo(1);
+
+        byte[] v2 = v1.clone();
+        java.util.Arrays.fill(v2, 64, 200, (byte) 3);
+        session.stage(batch(2, v2, 64, 200));
+        // the echo's answer comes after the agent read the blocks (one connection, read in order)
+        session.probe(2_000).get(5, TimeUnit.SECONDS);
+        assertThat(agent.table().version()).as("staged blocks change nothing").isEqualTo(1);
+        assertThat(agent.table().entries()).isEqualTo(v1);
+
+        LftBatch commitOnly = new LftBatch(2, List.of(), 200, TableHash.of(v2), null, 0, 3);
+        assertThat(session.sendBatch(commitOnly, 2_000).get(5, TimeUnit.SECONDS).hash()).isEqualTo(TableHash.of(v2));
+        assertThat(agent.table().version()).isEqualTo(2);
+        assertThat(agent.table().entries()).isEqualTo(v2);
+
+        // staged for a version never installed (a refuted verdict): the next version's blocks discard them
+        byte[] refuted = v2.clone();
+        java.util.Arrays.fill(refuted, (byte) 4);
+        session.stage(batch(3, refuted, 0, 200));
+        byte[] v4 = v2.clone();
+        java.util.Arrays.fill(v4, 0, 64, (byte) 2);
+        assertThat(session.sendBatch(batch(4, v4, 0, 64), 2_000).get(5, TimeUnit.SECONDS).version()).isEqualTo(4);
+        assertThat(agent.table().entries()).isEqualTo(v4);
+
+        // a commit that counts blocks the agent does not have staged is refused and changes nothing
+        session.stage(batch(5, v1, 64, 128));
+        assertThatThrownBy(() -> session.sendBatch(new LftBatch(5, List.of(), 200, TableHash.of(v1), null, 0, 3), 2_000)
+                .get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOfSatisfying(AgentErrorException.class,
+                        e -> assertThat(e.error().errorCode()).contains(ErrorCode.BATCH_INCOMPLETE));
+        assertThat(agent.table().entries()).isEqualTo(v4);
+        agent.stop().syncUninterruptibly();
+        assertThat(next()).startsWith("closed");
+    }
+
+    /** A batch of {@code table}'s blocks from index {@code from} (a multiple of 64) to {@code to}. */
+    private static LftBatch batch(long version, byte[] table, int from, int to) {
+        List<LftBatch.Block> blocks = new java.util.ArrayList<>();
+        for (int base = from; base < to; base += 64) {
+            blocks.add(new LftBatch.Block(base, java.util.Arrays.copyOfRange(table, base, Math.min(to, base + 64))));
+        }
+        return new LftBatch(version, blocks, table.length, TableHash.of(table));
+    }
+
+    @Test
     void aProbeIsAnsweredByARunningAgentAndTimesOutOnAFrozenOne() throws Exception {
         SwitchAgent agent = agent(8);
         agent.start();

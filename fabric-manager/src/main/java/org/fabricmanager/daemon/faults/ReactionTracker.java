@@ -49,6 +49,7 @@ public final class ReactionTracker {
         long lastPushNanos = -1;
         long blocks;
         long bytes;
+        long stagedAhead;
         PushRound lastRound;
 
         Reaction(Cause cause, long startNanos) {
@@ -67,6 +68,7 @@ public final class ReactionTracker {
             if (r != null) {
                 blocks += r.blocks();
                 bytes += r.bytes();
+                stagedAhead += r.stagedAhead();
             }
         }
     }
@@ -180,6 +182,8 @@ public final class ReactionTracker {
         d.put("blocksPushed", r.blocks);
         d.put("bytesPushed", r.bytes);
         d.put("switchesAcked", last == null ? 0 : last.acked());
+        // switches whose blocks went out during the verdict's confirmation: their commits alone were on the path
+        d.put("switchesStagedAhead", r.stagedAhead);
         d.put("tableVersion", tableVersion);
         boolean fault = r.cause == Cause.FAULT;
         d.put(fault ? "faultToConvergedMs" : "requestToConvergedMs", Math.round(ms * 10) / 10.0);
@@ -189,9 +193,10 @@ public final class ReactionTracker {
             metrics.rerouteToConverged(ms);
         }
         milestones.record(fault ? Milestone.Kind.REACTION : Milestone.Kind.REROUTE, String.format("%s: %d events (%s%s), "
-                        + "%d routing computations (%.1f ms), %d blocks / %d bytes pushed, %d switches acked, converged "
-                        + "%.1f ms after the first event", fault ? "fault reaction" : "operator re-route", r.triggerCount,
-                r.triggers.get(0), r.triggerCount > 1 ? ", ..." : "", r.computations, r.engineMs, r.blocks, r.bytes,
+                        + "%d routing computations (%.1f ms), %d blocks / %d bytes pushed%s, %d switches acked, "
+                        + "converged %.1f ms after the first event", fault ? "fault reaction" : "operator re-route",
+                r.triggerCount, r.triggers.get(0), r.triggerCount > 1 ? ", ..." : "", r.computations, r.engineMs,
+                r.blocks, r.bytes, r.stagedAhead == 0 ? "" : " (staged ahead on " + r.stagedAhead + " switches)",
                 last == null ? 0 : last.acked(), ms), d);
     }
 

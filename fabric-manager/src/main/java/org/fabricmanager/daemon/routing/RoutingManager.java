@@ -147,9 +147,9 @@ public final class RoutingManager {
         Prepared p = prepared;
         prepared = null;
         if (p != null && p.outcome() != null && p.job().fabric() == fabric && active != null
-                && p.job().previous() == active.tables() && p.job().version() == nextVersion) {
-            // computed while the second opinion was asked, for this very snapshot and from the routing in force
-            nextVersion++;
+                && p.job().previous() == active.tables() && p.job().version() == nextVersion - 1) {
+            // computed while the second opinion was asked, for this very snapshot and from the routing in force (its
+            // version was taken by prepare(), and none since)
             running = true;
             RoutingOutcome o = p.outcome();
             RoutingOutcome told = new RoutingOutcome(o.job(), o.fingerprint(), o.result(), o.tables(), o.nanos(),
@@ -193,7 +193,10 @@ public final class RoutingManager {
         if (running || preparing || active == null) {
             return false;
         }
-        RoutingJob job = new RoutingJob(nextVersion, fabric, active.tables(), active.fingerprint());
+        // the version is taken now, and never given to another routing even if this one is dropped: its blocks may be
+        // staged on the switches ahead of the confirmation (LftPusher.stage), and a later routing's blocks under the
+        // same version would add to those instead of replacing them
+        RoutingJob job = new RoutingJob(nextVersion++, fabric, active.tables(), active.fingerprint());
         preparing = true;
         Prepared mine = new Prepared(job, null);
         prepared = mine;
@@ -245,6 +248,12 @@ public final class RoutingManager {
     /** Drops the prepared routing (the change it assumed did not happen); one still computing is dropped when done. */
     public void discardPrepared() {
         prepared = null;
+    }
+
+    /** The tables of the prepared routing once computed (not yet installed), or {@code null}. */
+    public TableSet preparedTables() {
+        Prepared p = prepared;
+        return p == null || p.outcome() == null ? null : p.outcome().tables();
     }
 
     /** True while a prepared routing waits for its {@link #consider} (done or still computing). */

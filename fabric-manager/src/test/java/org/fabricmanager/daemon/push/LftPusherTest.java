@@ -187,6 +187,245 @@ class LftPusherTest {
         assertThat(p.inSyncCount()).isEqualTo(1);
     }
 
+    /** {@code base}'s tables under {@code version}, with destination {@code d} of each row in {@code rows} moved. */
+    private static TableSet changed(TableSet base, long version, int d, int... rows) {
+        int n = base.rowCount();
+        long[] guids = new long[n];
+        for (int s = 0; s < n; s++) {
+            guids[s] = base.guid(s);
+        }
+        ForwardingTables.Builder b = ForwardingTables.builder(guids, base.length());
+        for (int s = 0; s < n; s++) {
+            for (int e = 0; e < base.length(); e++) {
+                b.set(s, e, base.tables().port(s, e));
+            }
+        }
+        for (int row : rows) {
+            b.set(row, d, base.tables().port(row, d) % 4 + 1);
+        }
+        return new TableSet(version, b.build());
+    }
+
+    @Test
+    void blocksStagedAheadLeaveOnlyTheCommitsForTheInstallation() {
+        LftPusher p = pusher(8);
+        FakeSession[] s = {attach(p, 1), attach(p, 2), attach(p, 3)};
+        TableSet v1 = tables(1, 3, 0);
+        p.install(v1);
+        for (FakeSession x : s) {
+            x.last().ack();
+        }
+        loop.runPending();
+        TableSet v2 = changed(v1, 2, 70, 0, 1); // block 1 of switches 1 and 2
+
+        assertThat(p.stage(v2)).isEqualTo(2);
+        assertThat(s[0].staged).singleElement().satisfies(b -> {
+            assertThat(b.version()).isEqualTo(2);
+            assertThat(b.blocks()).extracting(LftBatchBlockBase::of).containsExactly(64);
+        });
+        assertThat(s[2].staged).as("its row is unchanged").isEmpty();
+        assertThat(s[0].batches).as("no commit before the installation").hasSize(1);
+        assertThat(p.inSyncCount()).isEqualTo(3);
+
+        p.install(v2);
+        for (int i = 0; i < 2; i++) {
+            assertThat(s[i].last().batch().blocks()).as("sent ahead").isEmpty();
+            assertThat(s[i].last().batch().commitBlocks()).isEqualTo(1);
+            assertThat(s[i].last().batch().hash()).isEqualTo(v2.hash(i));
+        }
+        assertThat(s[2].batches).as("unchanged: no round trip").hasSize(1);
+        assertThat(p.round().stagedAhead()).isEqualTo(2);
+        assertThat(p.round().blocks()).as("the staged blocks count in the round that installs them").isEqualTo(2);
+        s[0].last().ack();
+        s[1].last().ack();
+        loop.runPending();
+        assertThat(p.inSyncCount()).isEqualTo(3);
+        assertThat(p.round().completedNanos()).isPositive();
+    }
+
+    @Test
+    void stagedBlocksAreNeverCountedForOtherTablesOrAfterTheSwitchWasSentAnything() {
+        LftPusher p = pusher(8);
+        FakeSession s = attach(p, 1);
+        TableSet v1 = tables(1, 1, 0);
+        p.install(v1);
+        s.last().ack();
+        loop.runPending();
+
+        // staged, then other tables installed (the verdict was refuted, a link died)
+        p.stage(changed(v1, 2, 70, 0));
+        p.install(changed(v1, 3, 130, 0));
+        assertThat(s.last().batch().stagedAhead()).isZero();
+        assertThat(s.last().batch().blocks()).extracting(LftBatchBlockBase::of).containsExactly(128);
+        s.last().ack();
+        loop.runPending();
+
+        // staged, then dropped: installed after all, its blocks go with the commit
+        TableSet v4 = changed(p.current(), 4, 10, 0);
+        p.stage(v4);
+        p.dropStaged();
+        p.install(v4);
+        assertThat(s.last().batch().stagedAhead()).isZero();
+        assertThat(s.last().batch().blocks()).hasSize(1);
+        // no ACK: the retry after the timeout sends the blocks again
+        s.last().future().completeExceptionally(new RequestFailedException("no ACK", true));
+        loop.runPending();
+        assertThat(s.last().batch().blocks()).hasSize(1);
+        s.last().ack();
+        loop.runPending();
+
+        // a switch with a batch on the wire gets nothing staged; nor do tables older than the current
+        TableSet v5 = changed(p.current(), 5, 20, 0);
+        p.install(v5);
+        assertThat(p.stage(changed(v5, 6, 30, 0))).isZero();
+        assertThat(p.stage(changed(v5, 5, 30, 0))).isZero();
+        s.last().ack();
+        loop.runPending();
+
+        // staged, then a commit-only batch times out: the retry carries the blocks (the same again, same version)
+        TableSet v7 = changed(p.current(), 7, 40, 0);
+        assertThat(p.stage(v7)).isEqualTo(1);
+        p.install(v7);
+        assertThat(s.last().batch().stagedAhead()).isEqualTo(1);
+        s.last().future().completeExceptionally(new RequestFailedException("no ACK", true));
+        loop.runPending();
+        assertThat(s.last().batch().stagedAhead()).isZero();
+        assertThat(s.last().batch().blocks()).extracting(LftBatchBlockBase::of).containsExactly(0);
+    }
+
+    @Test
+    void atMostMaxInFlightSwitchesGetBlocksStagedAhead() {
+        LftPusher p = pusher(2);
+        FakeSession[] s = {attach(p, 1), attach(p, 2), attach(p, 3)};
+        TableSet v1 = tables(1, 3, 0);
+        p.install(v1);
+        for (int round = 0; round < 2; round++) {
+            for (FakeSession x : s) {
+                if (x.batches.size() > 0 && !x.last().future().isDone()) {
+                    x.last().ack();
+                }
+            }
+            loop.runPending();
+        }
+        assertThat(p.inSyncCount()).isEqualTo(3);
+        assertThat(p.stage(changed(v1, 2, 0, 0, 1, 2))).isEqualTo(2);
+    }
+
+    /**
+     * An agent as docs/protocol.md 3.4-3.5 describes its staging (blocks kept per base for one version, a commit
+     * counts those of its version): what the pusher's batches and staged blocks do to a switch's table.
+     */
+    private static final class ModelAgent {
+        byte[] table = new byte[0];
+        long stagedVersion;
+        final java.util.Map<Integer, byte[]> staged = new java.util.HashMap<>();
+
+        void stage(org.fabricmanager.southbound.LftBatch b) {
+            for (org.fabricmanager.southbound.LftBatch.Block block : b.blocks()) {
+                if (b.version() != stagedVersion) {
+                    staged.clear();
+                    stagedVersion = b.version();
+                }
+                staged.put(block.base(), block.entries());
+            }
+        }
+
+        /** The ACK, or {@code null} when the agent refuses the commit. */
+        CommitAck commit(org.fabricmanager.southbound.LftBatch b) {
+            stage(b);
+            int count = stagedVersion == b.version() ? staged.size() : 0;
+            byte[] next = java.util.Arrays.copyOf(table, b.length());
+            for (int i = table.length; i < next.length; i++) {
+                next[i] = (byte) 255;
+            }
+            if (count == b.commitBlocks() && count > 0) {
+                staged.forEach((base, entries) -> System.arraycopy(entries, 0, next, base, entries.length));
+            }
+            staged.clear();
+            stagedVersion = 0;
+            if (count != b.commitBlocks() || org.fabricmanager.southbound.TableHash.of(next) != b.hash()) {
+                return null;
+            }
+            table = next;
+            return new CommitAck(0, b.version(), b.length(), b.hash());
+        }
+    }
+
+    @Test
+    void anyMixOfStagingInstallationsDropsAndLostBatchesLeavesEverySwitchWithItsRow() {
+        int commitsOfStagedBlocks = 0;
+        for (long seed = 1; seed <= 40; seed++) {
+            java.util.Random rnd = new java.util.Random(seed);
+            LftPusher p = pusher(1 + rnd.nextInt(4));
+            int n = 4;
+            FakeSession[] s = new FakeSession[n];
+            ModelAgent[] agents = new ModelAgent[n];
+            int[] seenStaged = new int[n];
+            int[] seenBatches = new int[n];
+            for (int i = 0; i < n; i++) {
+                s[i] = attach(p, i + 1);
+                agents[i] = new ModelAgent();
+            }
+            long version = 1;
+            TableSet candidate = null;
+            p.install(tables(version, n, 0));
+            for (int step = 0; step < 60; step++) {
+                switch (rnd.nextInt(5)) {
+                    case 0 -> {
+                        candidate = changed(p.current(), ++version, rnd.nextInt(DESTINATIONS), rnd.nextInt(n),
+                                rnd.nextInt(n));
+                        p.stage(candidate);
+                    }
+                    case 1 -> {
+                        if (candidate != null && candidate.version() > p.current().version()) {
+                            p.install(candidate); // the verdict confirmed
+                        }
+                    }
+                    case 2 -> p.install(changed(p.current(), ++version, rnd.nextInt(DESTINATIONS), rnd.nextInt(n)));
+                    case 3 -> p.dropStaged();
+                    default -> {
+                    }
+                }
+                // what reached each agent, in order: the blocks staged, then its batches; some batches are lost
+                for (int i = 0; i < n; i++) {
+                    while (seenStaged[i] < s[i].staged.size()) {
+                        agents[i].stage(s[i].staged.get(seenStaged[i]++));
+                    }
+                    while (seenBatches[i] < s[i].batches.size()) {
+                        FakeSession.SentBatch b = s[i].batches.get(seenBatches[i]++);
+                        if (rnd.nextInt(6) == 0) {
+                            b.future().completeExceptionally(new RequestFailedException("no ACK", true));
+                            continue;
+                        }
+                        commitsOfStagedBlocks += b.batch().stagedAhead() > 0 ? 1 : 0;
+                        CommitAck ack = agents[i].commit(b.batch());
+                        assertThat(ack).as("seed %d step %d: switch %d refused v%d (%d blocks counted)", seed, step,
+                                i + 1, b.batch().version(), b.batch().commitBlocks()).isNotNull();
+                        b.future().complete(ack);
+                    }
+                }
+                loop.runPending();
+            }
+            for (int rounds = 0; rounds < 20 && p.pendingCount() > 0; rounds++) {
+                for (int i = 0; i < n; i++) {
+                    while (seenBatches[i] < s[i].batches.size()) {
+                        FakeSession.SentBatch b = s[i].batches.get(seenBatches[i]++);
+                        CommitAck ack = agents[i].commit(b.batch());
+                        assertThat(ack).as("seed %d: switch %d refused v%d", seed, i + 1, b.batch().version()).isNotNull();
+                        b.future().complete(ack);
+                    }
+                }
+                loop.runPending();
+            }
+            assertThat(p.inSyncCount()).as("seed %d", seed).isEqualTo(n);
+            for (int i = 0; i < n; i++) {
+                assertThat(agents[i].table).as("seed %d switch %d", seed, i + 1)
+                        .isEqualTo(p.current().tables().copyRow(i));
+            }
+        }
+        assertThat(commitsOfStagedBlocks).as("commits of blocks staged ahead").isGreaterThan(20);
+    }
+
     /** The base of a block, for assertions. */
     private static final class LftBatchBlockBase {
         static int of(org.fabricmanager.southbound.LftBatch.Block b) {

@@ -34,6 +34,8 @@ public final class FakeSession implements SwitchSession {
     private final long id = IDS.incrementAndGet();
     private final Hello hello;
     public final List<SentBatch> batches = new ArrayList<>();
+    /** Batches whose blocks were sent without a commit ({@link #stage}), in order. */
+    public final List<LftBatch> staged = new ArrayList<>();
     public final List<String> events = new ArrayList<>();
     /** Every detector frame the daemon sent (DETECTOR_CONFIG chunks, DETECTOR_WINDOW, DETECTOR_PEERS), in order. */
     public final List<Message> detectorFrames = new ArrayList<>();
@@ -124,6 +126,11 @@ public final class FakeSession implements SwitchSession {
     public void close(String reason) {
         events.add("closed: " + reason);
         closed = true;
+    }
+
+    @Override
+    public void stage(LftBatch batch) {
+        staged.add(batch);
     }
 
     @Override
