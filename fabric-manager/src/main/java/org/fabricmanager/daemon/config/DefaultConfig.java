@@ -66,8 +66,9 @@ public final class DefaultConfig {
                 push:                       # table installation (docs/protocol.md, section 6)
                   ackTimeoutMs: %d          # a commit not acknowledged within this is retried (timeout doubles per retry)
                   retries: %d                  # failures in a row before the switch is reported as failing (still retried)
-                  maxInFlight: %d            # switches with a batch on the wire at once; the others wait their turn, so that
-                                              # keepalives and ACKs are not queued behind megabytes of blocks
+                  maxInFlight: %d            # full tables' worth of batches on the wire at once (a smaller batch takes its
+                                              # share); the others wait their turn, so that keepalives and ACKs are not queued
+                                              # behind megabytes of blocks
 
                 state:
                   directory: "%s"   # destination indices and stored routing (survives restarts)

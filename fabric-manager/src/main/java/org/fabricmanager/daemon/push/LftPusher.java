@@ -14,6 +14,7 @@ import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.LftBatch;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.RequestFailedException;
 import org.fabricmanager.southbound.TableHash;
 import org.fabricmanager.topology.Guids;
@@ -28,9 +29,11 @@ import org.slf4j.LoggerFactory;
  * a refused commit turns into a full push, and after {@code push.retries} failures in a row the switch
  * is reported as failing but still retried: a slow agent converges, a session that is really dead is
  * closed by the southbound idle timeout, never by the pusher.
- * At most {@code push.maxInFlight} switches have a batch on the wire; the others wait their turn (like
- * OpenSM's limit on SMPs on the wire), so that keepalives and ACKs are not queued behind megabytes of
- * blocks on thousands of connections.
+ * At most {@code push.maxInFlight} full tables' worth of batches are on the wire; the other switches wait
+ * their turn, first come first served (like OpenSM's limit on SMPs on the wire), so that keepalives and ACKs
+ * are not queued behind megabytes of blocks on thousands of connections. A batch counts as its share of a
+ * full table, at least a sixty-fourth: when a node's link changes one block on each of 5,120 switches, they
+ * are not paced like 5,120 full pushes.
  * On (re)connection the HELLO's version and hash tell what the switch holds: when they match a table
  * the daemon still has, only the differences are sent, and nothing at all when it is current.
  * Tables likely to be installed soon (the routing prepared while a switch's death is confirmed) can be
@@ -53,9 +56,12 @@ public final class LftPusher {
     private final long ackTimeoutMs;
     private final int retries;
     private final int maxInFlight;
-    /** Batches on the wire (at most {@code maxInFlight}); the switches beyond wait in {@code waiting}. */
+    /** Batches on the wire (at most {@code maxInFlight} full tables' worth); the switches beyond wait in {@code waiting}. */
     private final java.util.Set<InFlight> active = new java.util.HashSet<>();
+    /** Switches waiting for room on the wire, first come first served. */
     private final java.util.LinkedHashSet<Long> waiting = new java.util.LinkedHashSet<>();
+    /** The {@link #weight}s of the batches in {@code active}. */
+    private long activeWeight;
     private final ControlLoop queue;
     private final Listener listener;
     private final Map<Long, SwitchPush> switches = new HashMap<>();
@@ -91,6 +97,8 @@ public final class LftPusher {
         String lastError;
         /** Blocks sent ahead of their version's installation, or {@code null}. */
         Staged staged;
+        /** The blocks it waits to be sent, computed when it came first in line without room on the wire, or {@code null}. */
+        Diff waitingDiff;
 
         SwitchPush(long guid, String name, SwitchSession session, HeldTable held) {
             this.guid = guid;
@@ -111,14 +119,23 @@ public final class LftPusher {
         final TableSet target;
         final int row;
         final boolean full;
+        final int weight;
 
-        InFlight(LftBatch batch, TableSet target, int row, boolean full) {
+        InFlight(LftBatch batch, TableSet target, int row, boolean full, int weight) {
             this.batch = batch;
             this.target = target;
             this.row = row;
             this.full = full;
+            this.weight = weight;
         }
     }
+
+    /** The blocks of row {@code row} of {@code target} for a switch holding {@code base}. */
+    private record Diff(TableSet target, int row, HeldTable base, List<LftBatch.Block> blocks) {
+    }
+
+    /** A full table's {@link #weight}: {@code push.maxInFlight} counts full tables. */
+    private static final int FULL_TABLE_WEIGHT = 64;
 
     /**
      * The blocks of row {@code row} of {@code target} staged on a switch that held {@code base} then: its commit
@@ -161,6 +178,11 @@ public final class LftPusher {
         }
     }
 
+    /**
+     * @param maxInFlight how many full tables may be on the wire at once; a batch of fewer blocks takes its share (a
+     *                    sixty-fourth at least), so that a change of one block on every switch (a node's link) is not
+     *                    paced like a full push
+     */
     public LftPusher(long ackTimeoutMs, int retries, int maxInFlight, ControlLoop queue, MeterRegistry registry,
                      Listener listener) {
         this.ackTimeoutMs = ackTimeoutMs;
@@ -186,7 +208,7 @@ public final class LftPusher {
      * reaction's path (about 1,000 blocks for each of 64 switches at 5,120), sent during the echo wait that
      * confirms the death; if it is refuted, {@link #dropStaged} forgets them, and the switches discard them at
      * their next batch (another version). {@code next}'s version must never be used by other tables.
-     * At most {@code push.maxInFlight} switches, as for a push.
+     * At most {@code push.maxInFlight} full tables' worth, as a push puts on the wire at once.
      *
      * @return the switches that got blocks
      */
@@ -197,10 +219,8 @@ public final class LftPusher {
         }
         int count = 0;
         long blocks = 0;
+        long room = (long) maxInFlight * FULL_TABLE_WEIGHT;
         for (SwitchPush sp : switches.values()) {
-            if (count >= maxInFlight) {
-                break;
-            }
             int row = next.row(sp.guid);
             if (sp.status != Status.IN_SYNC || sp.inFlight != null || waiting.contains(sp.guid) || row < 0) {
                 continue;
@@ -208,6 +228,10 @@ public final class LftPusher {
             List<LftBatch.Block> diff = BlockDiff.blocks(sp.held, next, row);
             if (diff.isEmpty()) {
                 continue;
+            }
+            room -= weight(next, diff.size());
+            if (room < 0) {
+                break; // as much as a push puts on the wire at once; the rest goes with the commits
             }
             LftBatch batch = new LftBatch(next.version(), diff, next.length(), next.hash(row));
             long bytes = batch.blockBytes(sp.session.blockRunEntries());
@@ -256,6 +280,7 @@ public final class LftPusher {
         for (SwitchPush sp : switches.values()) {
             sync(sp);
         }
+        drain(); // a switch first in line that needs nothing any more must not hold the others back
         checkRoundComplete();
     }
 
@@ -268,6 +293,7 @@ public final class LftPusher {
         }
         classify(sp);
         sync(sp);
+        drain();
     }
 
     private HeldTable reconcile(long guid, Hello hello) {
@@ -296,9 +322,10 @@ public final class LftPusher {
         waiting.remove(guid);
         if (sp != null) {
             forget(sp);
-            if (sp.inFlight != null && active.remove(sp.inFlight)) {
-                drain();
+            if (sp.inFlight != null) {
+                retire(sp.inFlight);
             }
+            drain();
         }
         checkRoundComplete();
     }
@@ -428,29 +455,49 @@ public final class LftPusher {
         return totalRetries;
     }
 
-    private void sync(SwitchPush sp) {
+    /**
+     * Sends {@code sp} the blocks it lacks and the commit if there is room on the wire and no switch is waiting before
+     * it; otherwise it waits its turn ({@link #drain}).
+     *
+     * @return false when it waits for room on the wire
+     */
+    private boolean sync(SwitchPush sp) {
         if (current == null || sp.inFlight != null) {
-            return;
+            return true;
         }
         int row = current.row(sp.guid);
         if (row < 0 || inSync(sp)) {
-            return;
+            waiting.remove(sp.guid);
+            sp.waitingDiff = null;
+            return true;
         }
-        if (active.size() >= maxInFlight) {
+        if (!waiting.isEmpty() && waiting.iterator().next() != sp.guid) {
+            waiting.add(sp.guid); // first come, first served: and its blocks are not computed until its turn
+            return false;
+        }
+        Staged staged = sp.staged;
+        boolean ahead = staged != null && staged.target() == current && staged.row() == row && staged.base() == sp.held;
+        Diff diff = sp.waitingDiff;
+        if (!ahead && (diff == null || diff.target() != current || diff.row() != row || diff.base() != sp.held)) {
+            diff = new Diff(current, row, sp.held, BlockDiff.blocks(sp.held, current, row));
+        }
+        List<LftBatch.Block> blocks = ahead ? List.of() : diff.blocks();
+        int weight = weight(blocks.size());
+        if (!active.isEmpty() && activeWeight + weight > (long) maxInFlight * FULL_TABLE_WEIGHT) {
             waiting.add(sp.guid);
-            return;
+            sp.waitingDiff = ahead ? null : diff; // not computed again at each try
+            return false;
         }
         waiting.remove(sp.guid);
-        Staged staged = sp.staged;
+        sp.waitingDiff = null;
         sp.staged = null; // used now, or outdated: anything sent to the switch from here on discards it there
-        boolean ahead = staged != null && staged.target() == current && staged.row() == row && staged.base() == sp.held;
-        List<LftBatch.Block> blocks = ahead ? List.of() : BlockDiff.blocks(sp.held, current, row);
         // rules go with every batch of a fabric that has them: the HELLO does not say which rules a switch holds
         LftBatch batch = new LftBatch(current.version(), blocks, current.length(), current.hash(row),
                 current.rules(row), current.rulesHash(row), ahead ? staged.blocks() : 0);
-        InFlight f = new InFlight(batch, current, row, !sp.held.known());
+        InFlight f = new InFlight(batch, current, row, !sp.held.known(), weight);
         sp.inFlight = f;
         active.add(f);
+        activeWeight += weight;
         long bytes = batch.wireBytes(sp.session.blockRunEntries());
         totalBlocks += blocks.size();
         totalBytes += bytes;
@@ -476,10 +523,33 @@ public final class LftPusher {
         CompletableFuture<CommitAck> future = sp.session.sendBatch(batch, timeout);
         future.whenComplete((ack, error) -> queue.append("push-done " + sp.name,
                 () -> batchDone(sp, f, ack, error)));
+        return true;
+    }
+
+    /**
+     * What a batch of {@code blocks} blocks takes of the room on the wire: its share of a full table, at least a
+     * sixty-fourth (a commit alone still costs both ends a round trip).
+     */
+    private int weight(int blocks) {
+        return weight(current, blocks);
+    }
+
+    private static int weight(TableSet tables, int blocks) {
+        long tableBlocks = Math.max(1, ((long) tables.length() + LftBlock.SIZE - 1) / LftBlock.SIZE);
+        return (int) Math.max(1, Math.min(FULL_TABLE_WEIGHT, (blocks * (long) FULL_TABLE_WEIGHT + tableBlocks - 1) / tableBlocks));
+    }
+
+    /** Takes {@code f} off the wire; false when it was not on it (abandoned already). */
+    private boolean retire(InFlight f) {
+        if (!active.remove(f)) {
+            return false;
+        }
+        activeWeight -= f.weight;
+        return true;
     }
 
     private void batchDone(SwitchPush sp, InFlight f, CommitAck ack, Throwable error) {
-        if (!active.remove(f)) {
+        if (!retire(f)) {
             return; // abandoned when its switch was detached
         }
         try {
@@ -489,15 +559,19 @@ public final class LftPusher {
         }
     }
 
-    /** Starts waiting switches while there is room on the wire. */
+    /** Starts waiting switches, in their order, while there is room on the wire. */
     private void drain() {
-        java.util.Iterator<Long> it = waiting.iterator();
-        while (active.size() < maxInFlight && it.hasNext()) {
-            SwitchPush next = switches.get(it.next());
-            it.remove();
-            if (next != null) {
-                sync(next);
+        while (!waiting.isEmpty()) {
+            long guid = waiting.iterator().next();
+            SwitchPush next = switches.get(guid);
+            if (next == null) {
+                waiting.remove(guid);
+                continue;
             }
+            if (!sync(next)) {
+                return; // the first in line waits for more room
+            }
+            waiting.remove(guid); // sent, or nothing to send any more
         }
     }
 

@@ -151,6 +151,51 @@ class LftPusherTest {
     }
 
     @Test
+    void smallBatchesTakeTheirShareOfTheRoomOnTheWireInTheOrderTheyCame() {
+        LftPusher p = pusher(2); // two full tables of 4 blocks; a batch of one block takes a quarter of one
+        int n = 20;
+        List<FakeSession> sessions = new java.util.ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            sessions.add(attach(p, i));
+        }
+        TableSet v1 = tables(1, n, 0);
+        p.install(v1);
+        ackUntilInSync(sessions, p, 2);
+        int[] everyRow = new int[n];
+        for (int i = 0; i < n; i++) {
+            everyRow[i] = i;
+        }
+        p.install(changed(v1, 2, 70, everyRow)); // one block on every switch, as a node's link does
+        ackUntilInSync(sessions, p, 8);
+        assertThat(p.round().blocks()).isEqualTo(n);
+    }
+
+    /** Acknowledges the oldest batch on the wire until every switch is in sync; at most {@code room} on the wire. */
+    private void ackUntilInSync(List<FakeSession> sessions, LftPusher p, int room) {
+        int most = 0;
+        java.util.List<Long> order = new java.util.ArrayList<>();
+        while (p.pendingCount() > 0) {
+            List<FakeSession.SentBatch> onWire = new java.util.ArrayList<>();
+            for (FakeSession s : sessions) {
+                s.batches.stream().filter(b -> !b.future().isDone()).forEach(onWire::add);
+            }
+            most = Math.max(most, onWire.size());
+            assertThat(onWire).as("batches on the wire").hasSizeLessThanOrEqualTo(room).isNotEmpty();
+            for (FakeSession s : sessions) {
+                if (!s.batches.isEmpty() && !s.last().future().isDone() && !order.contains(s.id())) {
+                    order.add(s.id());
+                }
+            }
+            FakeSession first = sessions.stream().filter(s -> s.id() == order.get(0)).findFirst().orElseThrow();
+            order.remove(0);
+            first.last().ack();
+            loop.runPending();
+        }
+        assertThat(most).as("the room is used").isEqualTo(room);
+        assertThat(p.inSyncCount()).isEqualTo(sessions.size());
+    }
+
+    @Test
     void aDetachedSwitchLeavesEveryCountAndItsLateAnswerIsIgnored() {
         LftPusher p = pusher(8);
         FakeSession a = attach(p, 1);
@@ -294,7 +339,7 @@ class LftPusherTest {
     }
 
     @Test
-    void atMostMaxInFlightSwitchesGetBlocksStagedAhead() {
+    void atMostMaxInFlightFullTablesWorthOfBlocksIsStagedAhead() {
         LftPusher p = pusher(2);
         FakeSession[] s = {attach(p, 1), attach(p, 2), attach(p, 3)};
         TableSet v1 = tables(1, 3, 0);
@@ -308,7 +353,8 @@ class LftPusherTest {
             loop.runPending();
         }
         assertThat(p.inSyncCount()).isEqualTo(3);
-        assertThat(p.stage(changed(v1, 2, 0, 0, 1, 2))).isEqualTo(2);
+        assertThat(p.stage(tables(2, 3, 1))).as("every block of every table: room for two").isEqualTo(2);
+        assertThat(p.stage(changed(v1, 3, 0, 0, 1, 2))).as("one block each: a quarter of a table").isEqualTo(3);
     }
 
     /**
