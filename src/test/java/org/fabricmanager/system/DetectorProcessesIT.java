@@ -112,7 +112,7 @@ class DetectorProcessesIT {
             double confirmed = meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"");
             rest.command("mute " + Guids.format(PgftGenerator.switchGuid(3, 1)));
             awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 1, "the verdict on the muted spine refuted", 60);
-            // then a leaf (nothing prepared: a build decides its nodes, and a verdict was just refuted)
+            // then a leaf (nothing prepared: a verdict was refuted within 30 s)
             String leaf = Guids.format(PgftGenerator.switchGuid(1, 5));
             rest.command("mute " + leaf);
             awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 2, "the verdict on the muted leaf refuted", 60);

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Benchmark (not part of the test suite): the production shape at scale. The daemon is a {@code run}
  * process of the packaged jar, the agents {@code simulate} processes (one of them runs a single spine, so
  * that killing it is a spine death). It measures start to CONVERGED (and its phases from the daemon's
- * events), the bytes of the full push, the processes' memory, then a link death and a spine death from the
- * fault to convergence, with what they pushed. Run after packaging:
+ * events), the bytes of the full push, the processes' memory, then link deaths, a node's link going down and up,
+ * and a spine death from the fault to convergence, with what they pushed. Run after packaging:
  * <pre>
  * mvn -B -pl fabric-manager -am verify -DskipTests -Dit.test=ProductionScaleBenchmark -Dfm.bench=true \
  *     -Dfailsafe.failIfNoSpecifiedTests=false [-Dfm.bench.spec=...] [-Dfm.bench.simulators=3] [-Dfm.bench.startOnly=true]
@@ -39,6 +39,8 @@ class ProductionScaleBenchmark {
     /** The simulators' heap, on 2 MiB pages too: they keep their switches' tables, 335 MB between them. */
     private static final String SIM_HEAP = System.getProperty("fm.bench.simHeap", "-Xmx3g -XX:+UseTransparentHugePages");
     private static final int LINK_ROUNDS = Integer.getInteger("fm.bench.linkRounds", 5);
+    /** Rounds of a node's link going down and up again (a node's reboot as its leaf sees it). */
+    private static final int NODE_ROUNDS = Integer.getInteger("fm.bench.nodeRounds", 2);
     /** Extra {@code simulate} flags, e.g. {@code --no-lft-runs} to push to agents that predate LFT_BLOCKS. */
     private static final List<String> SIM_FLAGS = List.of(System.getProperty("fm.bench.simFlags", "").trim().split("\\s+"))
             .stream().filter(f -> !f.isEmpty()).toList();
@@ -103,6 +105,16 @@ class ProductionScaleBenchmark {
                 cuts.add(l);
                 ends.add(l.a());
                 ends.add(l.b());
+            }
+        }
+        // the node links to cut, one per round, each on another leaf; the leaves run in process 0
+        List<Link> nodeLinks = new ArrayList<>();
+        for (Link l : fabric.links()) {
+            Link o = fabric.isSwitch(l.a()) ? l : new Link(l.b(), l.bPort(), l.a(), l.aPort());
+            if (nodeLinks.size() < NODE_ROUNDS && fabric.isSwitch(o.a()) && fabric.isNode(o.b())
+                    && !ends.contains(o.a())) {
+                nodeLinks.add(o);
+                ends.add(o.a());
             }
         }
         // the other switches dealt round-robin to the other processes
@@ -233,6 +245,22 @@ class ProductionScaleBenchmark {
                             + "link back up: first %.1f ms, later rounds median %.1f ms%n", downs.get(0),
                     median(downs.subList(1, downs.size())), min(downs.subList(1, downs.size())),
                     max(downs.subList(1, downs.size())), ups.get(0), median(ups.subList(1, ups.size())));
+
+            // a node's link (a node rebooting): only its leaf reports it, and the node's destination leaves every
+            // switch's table, so every switch gets a block; then the link back
+            for (int round = 0; round < NODE_ROUNDS; round++) {
+                Link nodeLink = nodeLinks.get(round);
+                long seq = fp.lastSeq();
+                rest.get(0).command("link down " + Guids.format(nodeLink.a()) + " " + nodeLink.aPort());
+                JsonNode r = fp.awaitEvent("REACTION", seq, 120);
+                System.out.printf("node link down %s/%d (round %d): %s%n  %s%n", Guids.format(nodeLink.a()),
+                        nodeLink.aPort(), round + 1, figures(r), message(fp.events(seq), "ROUTING_COMPUTED"));
+                seq = fp.lastSeq();
+                rest.get(0).command("link up " + Guids.format(nodeLink.a()) + " " + nodeLink.aPort());
+                r = fp.awaitEvent("REACTION", seq, 120);
+                System.out.printf("node link up (round %d): %s%n  %s%n", round + 1, figures(r),
+                        message(fp.events(seq), "ROUTING_COMPUTED"));
+            }
 
             // a spine death: its process dies (its session closes, its neighbours' cables stay up in their processes);
             // with the detector, it stops silently instead (TCP stays open): only the ring can tell

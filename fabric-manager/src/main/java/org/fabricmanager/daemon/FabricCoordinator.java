@@ -221,7 +221,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             preparedFor = guid;
         } else {
             LOG.debug("no routing prepared without {}: {}", Guids.format(guid), without == null
-                    ? "the fabric without it is not derivable now (a build is due, or it claims nodes)" : "not started");
+                    ? "the fabric without it is not derivable now (a build is due, or a node of it has another claim)" : "not started");
         }
     }
 

@@ -33,6 +33,7 @@ public final class Fabric {
      */
     private FabricIndex parentIndex;
     private Collection<Long> switchesRemovedFromParent;
+    private Collection<Long> nodesRemovedFromParent;
     private Collection<FabricSwitch> switchesAddedToParent;
     private Collection<Link> removedFromParent;
     private Collection<Link> addedToParent;
@@ -216,13 +217,13 @@ public final class Fabric {
         }
         Fabric derived = new Fabric(this, sameSwitches ? switches : List.copyOf(keptSwitches),
                 sameNodes ? nodes : List.copyOf(keptNodes), Collections.unmodifiableList(kept), sameSwitches, sameNodes);
-        if (removedNodes.isEmpty()) {
-            derived.parentIndex = old;
-            derived.switchesRemovedFromParent = List.copyOf(removedSwitches);
-            derived.switchesAddedToParent = List.copyOf(addedSwitches);
-            derived.removedFromParent = List.copyOf(gone);
-            derived.addedToParent = List.copyOf(addedLinks);
-        }
+        // its index is derived from this one's when first asked for (FabricIndex.derive), nodes removed included
+        derived.parentIndex = old;
+        derived.nodesRemovedFromParent = List.copyOf(removedNodes);
+        derived.switchesRemovedFromParent = List.copyOf(removedSwitches);
+        derived.switchesAddedToParent = List.copyOf(addedSwitches);
+        derived.removedFromParent = List.copyOf(gone);
+        derived.addedToParent = List.copyOf(addedLinks);
         return derived;
     }
 
@@ -393,10 +394,12 @@ public final class Fabric {
                 i = index;
                 if (i == null) {
                     i = parentIndex != null ? FabricIndex.derive(this, parentIndex, switchesRemovedFromParent,
-                            switchesAddedToParent, removedFromParent, addedToParent) : new FabricIndex(this);
+                            switchesAddedToParent, nodesRemovedFromParent, removedFromParent, addedToParent)
+                            : new FabricIndex(this);
                     index = i;
                     parentIndex = null;
                     switchesRemovedFromParent = null;
+                    nodesRemovedFromParent = null;
                     switchesAddedToParent = null;
                     removedFromParent = null;
                     addedToParent = null;

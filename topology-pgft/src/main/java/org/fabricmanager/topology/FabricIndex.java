@@ -123,7 +123,7 @@ public final class FabricIndex {
      */
     static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches, Collection<Link> removed,
                               Collection<Link> added) {
-        return new FabricIndex(fabric, old, removedSwitches, List.of(), removed, added);
+        return new FabricIndex(fabric, old, removedSwitches, List.of(), List.of(), removed, added);
     }
 
     /**
@@ -132,11 +132,23 @@ public final class FabricIndex {
      */
     static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches,
                               Collection<FabricSwitch> addedSwitches, Collection<Link> removed, Collection<Link> added) {
-        return new FabricIndex(fabric, old, removedSwitches, addedSwitches, removed, added);
+        return new FabricIndex(fabric, old, removedSwitches, addedSwitches, List.of(), removed, added);
+    }
+
+    /**
+     * As {@link #derive(Fabric, FabricIndex, Collection, Collection, Collection, Collection)}, with end nodes leaving
+     * too ({@code removedNodes}, whose links are among {@code removed}: a node's link down, its leaf gone): the others
+     * keep their destination indices and move down in position, so the leaves' node rows are renumbered.
+     */
+    static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches,
+                              Collection<FabricSwitch> addedSwitches, Collection<Long> removedNodes,
+                              Collection<Link> removed, Collection<Link> added) {
+        return new FabricIndex(fabric, old, removedSwitches, addedSwitches, removedNodes, removed, added);
     }
 
     private FabricIndex(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches,
-                        Collection<FabricSwitch> addedSwitches, Collection<Link> removed, Collection<Link> added) {
+                        Collection<FabricSwitch> addedSwitches, Collection<Long> removedNodes, Collection<Link> removed,
+                        Collection<Link> added) {
         this.fabric = fabric;
         int oldCount = old.switchGuid.length;
         // Switch ids stay dense and in GUID order: without the removed switches the others move down, and the added
@@ -164,16 +176,53 @@ public final class FabricIndex {
             joiningId[j++] = n++;
         }
         boolean renumber = n != oldCount || joining.length > 0;
-        nodeGuid = old.nodeGuid;
-        nodeIndex = old.nodeIndex;
-        nodePosByGuid = old.nodePosByGuid;
-        destinationCount = old.destinationCount;
-        nodeByDestination = old.nodeByDestination;
-        boolean[] touched = new boolean[n];
-        boolean[] own = new boolean[n];
-        boolean nodesMoved = renumber;
+        // nodes keep their order (destination index); without the removed ones the others move down in position
+        int[] newPos = null;
         int[] leafOf = old.nodeLeaf;
         int[] leafPortOf = old.nodeLeafPort;
+        if (removedNodes.isEmpty()) {
+            nodeGuid = old.nodeGuid;
+            nodeIndex = old.nodeIndex;
+            nodePosByGuid = old.nodePosByGuid;
+            destinationCount = old.destinationCount;
+            nodeByDestination = old.nodeByDestination;
+        } else {
+            int oldNodes = old.nodeGuid.length;
+            newPos = new int[oldNodes];
+            for (long g : removedNodes) {
+                int pos = old.nodePosByGuid.get(g);
+                if (pos != NONE) {
+                    newPos[pos] = NONE;
+                }
+            }
+            int kept = 0;
+            for (int i = 0; i < oldNodes; i++) {
+                newPos[i] = newPos[i] == NONE ? NONE : kept++;
+            }
+            nodeGuid = new long[kept];
+            nodeIndex = new int[kept];
+            nodePosByGuid = new LongIntMap(kept);
+            leafOf = new int[kept];
+            leafPortOf = new int[kept];
+            for (int i = 0; i < oldNodes; i++) {
+                int k = newPos[i];
+                if (k != NONE) {
+                    nodeGuid[k] = old.nodeGuid[i];
+                    nodeIndex[k] = old.nodeIndex[i];
+                    nodePosByGuid.putIfAbsent(nodeGuid[k], k);
+                    leafOf[k] = old.nodeLeaf[i];
+                    leafPortOf[k] = old.nodeLeafPort[i];
+                }
+            }
+            destinationCount = kept == 0 ? 0 : nodeIndex[kept - 1] + 1;
+            nodeByDestination = filled(destinationCount);
+            for (int k = 0; k < kept; k++) {
+                nodeByDestination[nodeIndex[k]] = k;
+            }
+        }
+        boolean[] touched = new boolean[n];
+        boolean[] own = new boolean[n];
+        boolean nodesMoved = renumber || newPos != null;
         if (!renumber) {
             switchGuid = old.switchGuid;
             switchPorts = old.switchPorts;
@@ -181,6 +230,11 @@ public final class FabricIndex {
             peerSwitch = old.peerSwitch.clone();
             peerPort = old.peerPort.clone();
             peerNode = old.peerNode.clone();
+            if (newPos != null) {
+                for (int leaf : old.leaves) {
+                    peerNode[leaf] = renumberedNodes(peerNode[leaf], newPos);
+                }
+            }
         } else {
             switchGuid = new long[n];
             switchPorts = new int[n];
@@ -214,7 +268,7 @@ public final class FabricIndex {
                 }
                 peerSwitch[t] = peers;
                 peerPort[t] = ports;
-                peerNode[t] = old.peerNode[s];
+                peerNode[t] = newPos == null ? old.peerNode[s] : renumberedNodes(old.peerNode[s], newPos);
             }
             for (int k = 0; k < joining.length; k++) {
                 // a joining switch's rows are new (its links are added below): touched, and owned already
@@ -223,8 +277,10 @@ public final class FabricIndex {
                 touched[t] = true;
                 own[t] = true;
             }
-            leafOf = leafOf.clone();
-            leafPortOf = leafPortOf.clone();
+            if (newPos == null) {
+                leafOf = leafOf.clone();
+                leafPortOf = leafPortOf.clone();
+            } // else new arrays already
             for (int i = 0; i < leafOf.length; i++) {
                 if (leafOf[i] != NONE) {
                     int t = newId[leafOf[i]];
@@ -245,6 +301,9 @@ public final class FabricIndex {
                 if ((sa == NONE && old.switchIdByGuid.get(l.a()) != NONE)
                         || (sb == NONE && old.switchIdByGuid.get(l.b()) != NONE)) {
                     continue; // went with a removed switch
+                }
+                if ((sa == NONE && nodePosByGuid.get(l.a()) == NONE) || (sb == NONE && nodePosByGuid.get(l.b()) == NONE)) {
+                    continue; // went with a removed node (its leaf's row was renumbered without it)
                 }
                 for (int s : new int[] {sa, sb}) {
                     if (s != NONE && !own[s]) {
@@ -304,6 +363,20 @@ public final class FabricIndex {
         leafNumber = layout.leafNumber;
         leafNodeStart = layout.leafNodeStart;
         leafNodes = layout.leafNodes;
+    }
+
+    /** A copy of node row {@code row} with the positions mapped by {@code newPos} (a removed node: {@link #NONE}). */
+    private static int[] renumberedNodes(int[] row, int[] newPos) {
+        int[] out = row;
+        for (int p = 0; p < row.length; p++) {
+            if (row[p] != NONE) {
+                if (out == row) {
+                    out = row.clone();
+                }
+                out[p] = newPos[row[p]];
+            }
+        }
+        return out;
     }
 
     /** Switch id {@code s} is {@code sw}, none of its ports connected yet. */

@@ -152,9 +152,11 @@ public final class DiscoveryManager {
     public void leaving(SwitchPorts ports) {
         for (int p = 1; p <= ports.portCount(); p++) {
             ledger.replace(ports, ports.port(p), PortRecord.down(p), reports);
-            if (ports.port(p).isUp() && ports.port(p).peerKind() == PortRecord.PeerKind.NODE) {
-                rebuild = true; // a node it claimed may now go to another claim: a build decides
-            }
+        }
+        for (int p = 1; p <= ports.portCount(); p++) {
+            if (movesToAnotherClaim(ports.port(p))) {
+                rebuild = true; // a node it claimed goes to another claim: a build decides which
+            } // otherwise its nodes leave with it, derived (a leaf's death at 5,120 switches was a build)
         }
         stale = true;
         joined.remove(ports.guid()); // joined and gone again before any snapshot: nothing to add
@@ -175,12 +177,18 @@ public final class DiscoveryManager {
             ledger.replace(ports, before, r, reports);
             stale = true;
             dirty.add(ports.guid());
-            if (before.peerKind() == PortRecord.PeerKind.NODE || r.peerKind() == PortRecord.PeerKind.NODE) {
-                // node claims are decided over the whole fabric (indices, two claims of one node): build
+            if (r.isUp() && r.peerKind() == PortRecord.PeerKind.NODE || movesToAnotherClaim(before)) {
+                // a node link that appears or moves: its destination index and the first of two claims are decided
+                // over the whole fabric, by a build; a node's link that goes down (a reboot) is derived
                 rebuild = true;
             }
         }
         return true;
+    }
+
+    /** {@code was} claimed a node (up) that another port of an admitted switch claims now. */
+    private boolean movesToAnotherClaim(PortRecord was) {
+        return was.isUp() && was.peerKind() == PortRecord.PeerKind.NODE && ledger.nodeClaims(was.peerGuid()) > 0;
     }
 
     /** Something beyond the reports changed what a build yields: a quarantine (the mask) began or ended. */
@@ -349,8 +357,8 @@ public final class DiscoveryManager {
      * The fabric as {@link #snapshot} will give it once switch {@code guid} has left, if nothing else changes before:
      * derived now, ahead of the leaving, and handed out again by that snapshot (the very same object, which the
      * routing prepared from it recognises). Changes nothing else. {@code null} when the fabric cannot be derived
-     * this way (changes pending since the last snapshot, a build due, the switch not in the fabric, or it claims nodes,
-     * whose fate a build decides when it leaves).
+     * this way (changes pending since the last snapshot, a build due, the switch not in the fabric, or it claims a node
+     * that another port claims too, whose fate a build decides when it leaves).
      */
     public Fabric snapshotWithout(long guid) {
         if (!done || stale || rebuild || last == null || unsaved > 0
@@ -359,8 +367,9 @@ public final class DiscoveryManager {
         }
         SwitchPorts ports = reports.admittedPorts(guid);
         for (int p = 1; ports != null && p <= ports.portCount(); p++) {
-            if (ports.port(p).isUp() && ports.port(p).peerKind() == PortRecord.PeerKind.NODE) {
-                return null; // its nodes may go to other claims when it leaves: a build decides (see leaving)
+            PortRecord r = ports.port(p);
+            if (r.isUp() && r.peerKind() == PortRecord.PeerKind.NODE && ledger.nodeClaims(r.peerGuid()) > 1) {
+                return null; // a node of it would go to another claim when it leaves: a build decides (see leaving)
             }
         }
         Fabric derived = FabricDelta.apply(last.fabric(), Set.of(), Set.of(guid), reports, mask);

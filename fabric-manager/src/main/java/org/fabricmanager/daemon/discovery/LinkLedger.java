@@ -11,6 +11,8 @@ import org.fabricmanager.southbound.PortRecord;
 final class LinkLedger {
     private long confirmedSwitchLinks;
     private long nodePorts;
+    /** Up ports that report each end node, by the node's GUID (absent: none). */
+    private final java.util.Map<Long, Integer> nodeClaims = new java.util.HashMap<>();
 
     /**
      * Port {@code port} of admitted switch {@code owner} changes from {@code before} to {@code after}
@@ -25,10 +27,17 @@ final class LinkLedger {
         }
         if (before.isUp() && before.peerKind() == PortRecord.PeerKind.NODE) {
             nodePorts--;
+            nodeClaims.computeIfPresent(before.peerGuid(), (g, n) -> n == 1 ? null : n - 1);
         }
         if (after.isUp() && after.peerKind() == PortRecord.PeerKind.NODE) {
             nodePorts++;
+            nodeClaims.merge(after.peerGuid(), 1, Integer::sum);
         }
+    }
+
+    /** Up ports of admitted switches that report end node {@code guid} (a node with two claims is an anomaly). */
+    int nodeClaims(long guid) {
+        return nodeClaims.getOrDefault(guid, 0);
     }
 
     private static boolean confirmed(SwitchPorts owner, PortRecord r, PortReports reports) {

@@ -315,6 +315,73 @@ class DiscoveryManagerTest {
         assertThat(d.snapshot().fabric()).isSameAs(without);
     }
 
+    /** The fabric {@link TopologyBuilder} builds from the admitted switches' reports now. */
+    private Fabric built() {
+        List<SwitchPorts> ports = new ArrayList<>();
+        registry.forEachAdmitted(ports::add);
+        return TopologyBuilder.build(ports, new IndexMapStore(state).load(), null, TopologicalIndexer::order).fabric();
+    }
+
+    @Test
+    void aNodesLinkGoingDownAndALeafLeavingAreDerivedUnlessANodeHasAnotherClaim() {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricReports reports = new FabricReports(fabric);
+        DiscoveryManager d = manager(null);
+        for (FabricSwitch s : fabric.switches()) {
+            connect(d, s, reports.of(s.guid()));
+        }
+        loop.advance(SETTLE_MS);
+        d.snapshot();
+        long derived = d.derivedSnapshots();
+
+        // a node reboots: its leaf reports the port down; the node leaves the fabric, derived
+        ManagedSwitch leaf0 = registry.get(PgftGenerator.switchGuid(1, 0));
+        PortRecord node = leaf0.ports().port(1);
+        assertThat(node.peerKind()).isEqualTo(PortRecord.PeerKind.NODE);
+        d.report(leaf0.ports(), PortRecord.down(1), true);
+        Fabric down = d.snapshot().fabric();
+        assertThat(d.derivedSnapshots()).isEqualTo(++derived);
+        assertThat(down.isNode(node.peerGuid())).isFalse();
+        assertThat(down).isEqualTo(built());
+
+        // it comes back: a node link appears, which a build decides (its index, a first claim)
+        d.report(leaf0.ports(), node, true);
+        assertThat(d.snapshot().fabric()).isEqualTo(built());
+        assertThat(d.last().fabric().isNode(node.peerGuid())).isTrue();
+        assertThat(d.derivedSnapshots()).isEqualTo(derived);
+
+        // a leaf dies: derived ahead of its leaving (a routing is prepared from it) and used as it is
+        ManagedSwitch leaf1 = registry.get(PgftGenerator.switchGuid(1, 1));
+        Fabric without = d.snapshotWithout(leaf1.guid());
+        assertThat(without).as("its nodes have no other claim").isNotNull();
+        d.leaving(leaf1.ports());
+        registry.remove(leaf1.session());
+        assertThat(d.snapshot().fabric()).isSameAs(without).isEqualTo(built());
+        assertThat(d.derivedSnapshots()).isEqualTo(++derived);
+
+        // a node claimed by two leaves (a miscabling): the first claim's leaving gives it to the other, a build decides
+        ManagedSwitch leaf2 = registry.get(PgftGenerator.switchGuid(1, 2));
+        ManagedSwitch leaf3 = registry.get(PgftGenerator.switchGuid(1, 3));
+        PortRecord claimed = leaf2.ports().port(1);
+        d.report(leaf3.ports(), PortRecord.toNode(1, claimed.peerGuid(), ""), true);
+        d.snapshot();
+        derived = d.derivedSnapshots();
+        assertThat(d.snapshotWithout(leaf2.guid())).as("a node of it has another claim").isNull();
+        d.leaving(leaf2.ports());
+        registry.remove(leaf2.session());
+        Fabric moved = d.snapshot().fabric();
+        assertThat(d.derivedSnapshots()).isEqualTo(derived);
+        assertThat(moved.isNode(claimed.peerGuid())).as("the node went to its other claim").isTrue();
+        assertThat(moved).isEqualTo(built());
+        // and its link going down where another claim exists is a build too
+        d.report(leaf3.ports(), PortRecord.toNode(2, claimed.peerGuid(), ""), true);
+        d.snapshot();
+        derived = d.derivedSnapshots();
+        d.report(leaf3.ports(), PortRecord.down(1), true);
+        assertThat(d.snapshot().fabric()).isEqualTo(built());
+        assertThat(d.derivedSnapshots()).isEqualTo(derived);
+    }
+
     @Test
     void fabricsDerivedFromTheLastChangesEqualFabricsBuiltFromScratch() {
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,2,3;1,2,2;1,2,1)"));
@@ -322,6 +389,7 @@ class DiscoveryManagerTest {
         long derived = 0;
         long joins = 0;
         int tentativesUsed = 0;
+        int leavesWithNodesUsed = 0;
         for (long seed = 1; seed <= 8; seed++) {
             Random random = new Random(seed);
             SwitchRegistry reg = new SwitchRegistry();
@@ -348,6 +416,7 @@ class DiscoveryManagerTest {
                 int changes = 1 + random.nextInt(3);
                 Fabric tentative = null;
                 boolean nodesLeft = false;
+                boolean leavesWithNodes = false;
                 for (int c = 0; c < changes; c++) {
                     int op = random.nextInt(12);
                     if (op == 0 && connected.size() > 2) {
@@ -358,8 +427,11 @@ class DiscoveryManagerTest {
                             tentative = d.snapshotWithout(ms.guid());
                         }
                         for (int p = 1; p <= ms.ports().portCount(); p++) {
-                            // its nodes may go to other claims: a build decides, not the fabric derived ahead
-                            nodesLeft |= ms.ports().port(p).isUp() && ms.ports().port(p).peerKind() == PortRecord.PeerKind.NODE;
+                            // a node of it with another claim goes there: a build decides, not the fabric derived ahead
+                            PortRecord r = ms.ports().port(p);
+                            nodesLeft |= r.isUp() && r.peerKind() == PortRecord.PeerKind.NODE
+                                    && d.ledger().nodeClaims(r.peerGuid()) > 1;
+                            leavesWithNodes |= r.isUp() && r.peerKind() == PortRecord.PeerKind.NODE;
                         }
                         d.leaving(ms.ports());
                         reg.remove(ms.session());
@@ -394,6 +466,7 @@ class DiscoveryManagerTest {
                     // its leaving alone: the very fabric derived ahead, so the prepared routing is the one installed
                     assertThat(snapshot).as("seed %d step %d", seed, step).isSameAs(tentative);
                     tentativesUsed++;
+                    leavesWithNodesUsed += leavesWithNodes ? 1 : 0;
                 }
                 List<SwitchPorts> ports = new ArrayList<>();
                 reg.forEachAdmitted(ports::add);
@@ -407,5 +480,6 @@ class DiscoveryManagerTest {
         assertThat(derived).as("changes that touch no node claim are derived, not built").isGreaterThan(150);
         assertThat(joins).as("switches back with switch links only join by derivation").isGreaterThan(10);
         assertThat(tentativesUsed).as("fabrics derived ahead of a leaving, used as they were").isGreaterThan(10);
+        assertThat(leavesWithNodesUsed).as("leaves among them, their nodes leaving with them").isGreaterThanOrEqualTo(2);
     }
 }
