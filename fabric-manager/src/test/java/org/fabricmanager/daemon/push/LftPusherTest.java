@@ -42,6 +42,13 @@ class LftPusherTest {
         return new TableSet(version, b.build());
     }
 
+    /** Installs {@code t} and acknowledges the batch {@code s} got for it. */
+    private void installAcked(LftPusher p, FakeSession s, TableSet t) {
+        p.install(t);
+        s.last().ack();
+        loop.runPending();
+    }
+
     private static FakeSession attach(LftPusher p, long guid) {
         FakeSession s = FakeSession.of(guid, "s" + guid, 4, 1);
         p.attach(guid, "s" + guid, s, s.hello());
@@ -73,9 +80,7 @@ class LftPusherTest {
         LftPusher p = pusher(8);
         FakeSession s = attach(p, 1);
         TableSet v1 = tables(1, 1, 0);
-        p.install(v1);
-        s.last().ack();
-        loop.runPending();
+        installAcked(p, s, v1);
         long[] guids = {1};
         ForwardingTables.Builder b = ForwardingTables.builder(guids, DESTINATIONS);
         for (int d = 0; d < DESTINATIONS; d++) {
@@ -113,9 +118,7 @@ class LftPusherTest {
     void aWrongAckOrARefusalMakesTheHeldContentUnknownAndTheNextPushFull() {
         LftPusher p = pusher(8);
         FakeSession s = attach(p, 1);
-        p.install(tables(1, 1, 0));
-        s.last().ack();
-        loop.runPending();
+        installAcked(p, s, tables(1, 1, 0));
         p.install(tables(2, 1, 1));
         int blocks = (DESTINATIONS + 63) / 64;
         s.last().future().complete(new CommitAck(0, 2, DESTINATIONS, 12345));
@@ -220,9 +223,7 @@ class LftPusherTest {
         LftPusher p = pusher(8);
         FakeSession s = attach(p, 1);
         TableSet v1 = tables(1, 1, 0);
-        p.install(v1);
-        s.last().ack();
-        loop.runPending();
+        installAcked(p, s, v1);
         p.detach(1);
         Hello back = new Hello(1, 1, 1, 1, 2, 4, 65536, 1, DESTINATIONS, v1.hash(0), "s1");
         FakeSession again = new FakeSession(back);
@@ -293,9 +294,7 @@ class LftPusherTest {
         LftPusher p = pusher(8);
         FakeSession s = attach(p, 1);
         TableSet v1 = tables(1, 1, 0);
-        p.install(v1);
-        s.last().ack();
-        loop.runPending();
+        installAcked(p, s, v1);
 
         // staged, then other tables installed (the verdict was refuted, a link died)
         p.stage(changed(v1, 2, 70, 0));
