@@ -34,6 +34,7 @@ public final class Fabric {
     private FabricIndex parentIndex;
     private Collection<Long> switchesRemovedFromParent;
     private Collection<Long> nodesRemovedFromParent;
+    private Collection<EndNode> nodesAddedToParent;
     private Collection<FabricSwitch> switchesAddedToParent;
     private Collection<Link> removedFromParent;
     private Collection<Link> addedToParent;
@@ -121,11 +122,41 @@ public final class Fabric {
      */
     public Fabric withChanges(Set<Long> removedSwitches, Set<Long> removedNodes, Collection<Link> removedLinks,
                               Collection<FabricSwitch> addedSwitches, Collection<Link> addedLinks) {
+        return withChanges(removedSwitches, removedNodes, removedLinks, addedSwitches, List.of(), addedLinks);
+    }
+
+    /**
+     * As {@link #withChanges(Set, Set, Collection, Collection, Collection)}, with end nodes joining too (a node whose
+     * link came back, with the destination index it had): {@code addedLinks} may attach them.
+     *
+     * @throws TopologyException also for an added node whose GUID is already a switch's or a node's, or whose
+     *                           destination index a node of the fabric has
+     */
+    public Fabric withChanges(Set<Long> removedSwitches, Set<Long> removedNodes, Collection<Link> removedLinks,
+                              Collection<FabricSwitch> addedSwitches, Collection<EndNode> addedNodes,
+                              Collection<Link> addedLinks) {
         LongIntMap joining = new LongIntMap(addedSwitches.size() * 2 + 1);
         for (FabricSwitch sw : addedSwitches) {
             boolean present = isSwitch(sw.guid()) && !removedSwitches.contains(sw.guid());
             if (present || isNode(sw.guid()) || joining.putIfAbsent(sw.guid(), sw.ports()) != LongIntMap.ABSENT) {
                 throw new TopologyException("added switch " + Guids.format(sw.guid()) + ": GUID already in the fabric");
+            }
+        }
+        LongIntMap arriving = new LongIntMap(addedNodes.size() * 2 + 1);
+        if (!addedNodes.isEmpty()) {
+            FabricIndex before = index();
+            Set<Integer> taken = new HashSet<>();
+            for (EndNode n : addedNodes) {
+                boolean present = isNode(n.guid()) && !removedNodes.contains(n.guid());
+                if (present || isSwitch(n.guid()) && !removedSwitches.contains(n.guid()) || joining.containsKey(n.guid())
+                        || arriving.putIfAbsent(n.guid(), n.index()) != LongIntMap.ABSENT) {
+                    throw new TopologyException("added node " + Guids.format(n.guid()) + ": GUID already in the fabric");
+                }
+                int holder = n.index() < before.destinationCount() ? before.nodeByDestination(n.index()) : FabricIndex.NONE;
+                if (!taken.add(n.index()) || holder != FabricIndex.NONE && !removedNodes.contains(before.nodeGuid(holder))) {
+                    throw new TopologyException("added node " + Guids.format(n.guid()) + ": destination index "
+                            + n.index() + " is another node's");
+                }
             }
         }
         Set<Link> gone = new HashSet<>(removedLinks.size() * 2);
@@ -166,7 +197,7 @@ public final class Fabric {
             }
         }
         boolean sameSwitches = removedSwitches.isEmpty() && addedSwitches.isEmpty();
-        boolean sameNodes = removedNodes.isEmpty();
+        boolean sameNodes = removedNodes.isEmpty() && addedNodes.isEmpty();
         List<FabricSwitch> keptSwitches = switches;
         List<EndNode> keptNodes = nodes;
         if (!sameSwitches) {
@@ -179,12 +210,13 @@ public final class Fabric {
             keptSwitches.addAll(addedSwitches);
         }
         if (!sameNodes) {
-            keptNodes = new ArrayList<>(nodes.size());
+            keptNodes = new ArrayList<>(nodes.size() + addedNodes.size());
             for (EndNode n : nodes) {
                 if (!removedNodes.contains(n.guid())) {
                     keptNodes.add(n);
                 }
             }
+            keptNodes.addAll(addedNodes);
         }
         // ports the added links take, checked against the kept links through this fabric's index
         FabricIndex old = index();
@@ -195,7 +227,7 @@ public final class Fabric {
                 int port = end == 0 ? l.aPort() : l.bPort();
                 int joiningPorts = joining.get(guid);
                 boolean isSwitch = isSwitch(guid) && !removedSwitches.contains(guid) || joiningPorts != LongIntMap.ABSENT;
-                boolean isNode = isNode(guid) && !removedNodes.contains(guid);
+                boolean isNode = isNode(guid) && !removedNodes.contains(guid) || arriving.containsKey(guid);
                 if (!isSwitch && !isNode) {
                     throw new TopologyException("added link " + l + ": unknown GUID " + Guids.format(guid));
                 }
@@ -220,6 +252,7 @@ public final class Fabric {
         // its index is derived from this one's when first asked for (FabricIndex.derive), nodes removed included
         derived.parentIndex = old;
         derived.nodesRemovedFromParent = List.copyOf(removedNodes);
+        derived.nodesAddedToParent = List.copyOf(addedNodes);
         derived.switchesRemovedFromParent = List.copyOf(removedSwitches);
         derived.switchesAddedToParent = List.copyOf(addedSwitches);
         derived.removedFromParent = List.copyOf(gone);
@@ -394,12 +427,14 @@ public final class Fabric {
                 i = index;
                 if (i == null) {
                     i = parentIndex != null ? FabricIndex.derive(this, parentIndex, switchesRemovedFromParent,
-                            switchesAddedToParent, nodesRemovedFromParent, removedFromParent, addedToParent)
+                            switchesAddedToParent, nodesRemovedFromParent, nodesAddedToParent, removedFromParent,
+                            addedToParent)
                             : new FabricIndex(this);
                     index = i;
                     parentIndex = null;
                     switchesRemovedFromParent = null;
                     nodesRemovedFromParent = null;
+                    nodesAddedToParent = null;
                     switchesAddedToParent = null;
                     removedFromParent = null;
                     addedToParent = null;

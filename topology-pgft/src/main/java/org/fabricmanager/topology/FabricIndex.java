@@ -123,7 +123,7 @@ public final class FabricIndex {
      */
     static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches, Collection<Link> removed,
                               Collection<Link> added) {
-        return new FabricIndex(fabric, old, removedSwitches, List.of(), List.of(), removed, added);
+        return new FabricIndex(fabric, old, removedSwitches, List.of(), List.of(), List.of(), removed, added);
     }
 
     /**
@@ -132,7 +132,7 @@ public final class FabricIndex {
      */
     static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches,
                               Collection<FabricSwitch> addedSwitches, Collection<Link> removed, Collection<Link> added) {
-        return new FabricIndex(fabric, old, removedSwitches, addedSwitches, List.of(), removed, added);
+        return new FabricIndex(fabric, old, removedSwitches, addedSwitches, List.of(), List.of(), removed, added);
     }
 
     /**
@@ -143,12 +143,23 @@ public final class FabricIndex {
     static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches,
                               Collection<FabricSwitch> addedSwitches, Collection<Long> removedNodes,
                               Collection<Link> removed, Collection<Link> added) {
-        return new FabricIndex(fabric, old, removedSwitches, addedSwitches, removedNodes, removed, added);
+        return new FabricIndex(fabric, old, removedSwitches, addedSwitches, removedNodes, List.of(), removed, added);
+    }
+
+    /**
+     * As {@link #derive(Fabric, FabricIndex, Collection, Collection, Collection, Collection, Collection)}, with end
+     * nodes joining too ({@code addedNodes}, whose links are among {@code added}): they take their places in
+     * destination-index order.
+     */
+    static FabricIndex derive(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches,
+                              Collection<FabricSwitch> addedSwitches, Collection<Long> removedNodes,
+                              Collection<EndNode> addedNodes, Collection<Link> removed, Collection<Link> added) {
+        return new FabricIndex(fabric, old, removedSwitches, addedSwitches, removedNodes, addedNodes, removed, added);
     }
 
     private FabricIndex(Fabric fabric, FabricIndex old, Collection<Long> removedSwitches,
-                        Collection<FabricSwitch> addedSwitches, Collection<Long> removedNodes, Collection<Link> removed,
-                        Collection<Link> added) {
+                        Collection<FabricSwitch> addedSwitches, Collection<Long> removedNodes,
+                        Collection<EndNode> addedNodes, Collection<Link> removed, Collection<Link> added) {
         this.fabric = fabric;
         int oldCount = old.switchGuid.length;
         // Switch ids stay dense and in GUID order: without the removed switches the others move down, and the added
@@ -176,11 +187,12 @@ public final class FabricIndex {
             joiningId[j++] = n++;
         }
         boolean renumber = n != oldCount || joining.length > 0;
-        // nodes keep their order (destination index); without the removed ones the others move down in position
+        // nodes keep their order (destination index): without the removed ones the others move down in position, and
+        // the added ones take their places among them (a merge of the two index orders)
         int[] newPos = null;
         int[] leafOf = old.nodeLeaf;
         int[] leafPortOf = old.nodeLeafPort;
-        if (removedNodes.isEmpty()) {
+        if (removedNodes.isEmpty() && addedNodes.isEmpty()) {
             nodeGuid = old.nodeGuid;
             nodeIndex = old.nodeIndex;
             nodePosByGuid = old.nodePosByGuid;
@@ -189,35 +201,52 @@ public final class FabricIndex {
         } else {
             int oldNodes = old.nodeGuid.length;
             newPos = new int[oldNodes];
+            int gone = 0;
             for (long g : removedNodes) {
                 int pos = old.nodePosByGuid.get(g);
-                if (pos != NONE) {
+                if (pos != NONE && newPos[pos] != NONE) {
                     newPos[pos] = NONE;
+                    gone++;
                 }
             }
-            int kept = 0;
-            for (int i = 0; i < oldNodes; i++) {
-                newPos[i] = newPos[i] == NONE ? NONE : kept++;
-            }
-            nodeGuid = new long[kept];
-            nodeIndex = new int[kept];
-            nodePosByGuid = new LongIntMap(kept);
-            leafOf = new int[kept];
-            leafPortOf = new int[kept];
-            for (int i = 0; i < oldNodes; i++) {
-                int k = newPos[i];
-                if (k != NONE) {
-                    nodeGuid[k] = old.nodeGuid[i];
-                    nodeIndex[k] = old.nodeIndex[i];
+            EndNode[] arriving = addedNodes.toArray(new EndNode[0]);
+            Arrays.sort(arriving, (x, y) -> Integer.compare(x.index(), y.index()));
+            int count = oldNodes - gone + arriving.length;
+            nodeGuid = new long[count];
+            nodeIndex = new int[count];
+            nodePosByGuid = new LongIntMap(count);
+            leafOf = new int[count];
+            leafPortOf = new int[count];
+            int k = 0;
+            int a = 0;
+            for (int i = 0; i <= oldNodes; i++) {
+                while (a < arriving.length && (i == oldNodes || arriving[a].index() < old.nodeIndex[i])) {
+                    nodeGuid[k] = arriving[a].guid();
+                    nodeIndex[k] = arriving[a].index();
+                    leafOf[k] = NONE; // its link is among the added ones
+                    leafPortOf[k] = NONE;
                     nodePosByGuid.putIfAbsent(nodeGuid[k], k);
-                    leafOf[k] = old.nodeLeaf[i];
-                    leafPortOf[k] = old.nodeLeafPort[i];
+                    k++;
+                    a++;
                 }
+                if (i == oldNodes) {
+                    break;
+                }
+                if (newPos[i] == NONE) {
+                    continue;
+                }
+                newPos[i] = k;
+                nodeGuid[k] = old.nodeGuid[i];
+                nodeIndex[k] = old.nodeIndex[i];
+                leafOf[k] = old.nodeLeaf[i];
+                leafPortOf[k] = old.nodeLeafPort[i];
+                nodePosByGuid.putIfAbsent(nodeGuid[k], k);
+                k++;
             }
-            destinationCount = kept == 0 ? 0 : nodeIndex[kept - 1] + 1;
+            destinationCount = count == 0 ? 0 : nodeIndex[count - 1] + 1;
             nodeByDestination = filled(destinationCount);
-            for (int k = 0; k < kept; k++) {
-                nodeByDestination[nodeIndex[k]] = k;
+            for (int pos = 0; pos < count; pos++) {
+                nodeByDestination[nodeIndex[pos]] = pos;
             }
         }
         boolean[] touched = new boolean[n];

@@ -28,15 +28,21 @@ class FabricChangesTest {
             Random random = new Random(seed);
             Fabric current = FABRIC;
             List<FabricSwitch> gone = new ArrayList<>();
+            List<EndNode> goneNodes = new ArrayList<>();
             for (int step = 0; step < 6; step++) {
                 List<Link> links = current.links();
-                // a switch removed at an earlier step comes back, one step in two
+                // a switch removed at an earlier step comes back, one step in two; so does a node, with its index
                 List<FabricSwitch> joining = new ArrayList<>();
                 if (!gone.isEmpty() && random.nextBoolean()) {
                     joining.add(gone.remove(random.nextInt(gone.size())));
                 }
+                List<EndNode> arriving = new ArrayList<>();
+                if (!goneNodes.isEmpty() && random.nextBoolean()) {
+                    arriving.add(goneNodes.remove(random.nextInt(goneNodes.size())));
+                }
                 Set<Long> joiningGuids = new HashSet<>();
                 joining.forEach(j -> joiningGuids.add(j.guid()));
+                arriving.forEach(n -> joiningGuids.add(n.guid()));
                 Set<Long> removedSwitches = new HashSet<>();
                 Set<Long> removedNodes = new HashSet<>();
                 List<Link> removedLinks = new ArrayList<>();
@@ -75,16 +81,22 @@ class FabricChangesTest {
                         used.add(new PortRef(l.b(), l.bPort()));
                     }
                 }
-                Fabric derived = current.withChanges(removedSwitches, removedNodes, removedLinks, joining, added);
+                Fabric derived = current.withChanges(removedSwitches, removedNodes, removedLinks, joining, arriving, added);
                 for (FabricSwitch sw : current.switches()) {
                     if (removedSwitches.contains(sw.guid())) {
                         gone.add(sw);
                     }
                 }
+                for (EndNode n : current.nodes()) {
+                    if (removedNodes.contains(n.guid())) {
+                        goneNodes.add(n);
+                    }
+                }
                 List<FabricSwitch> switches = new ArrayList<>(current.switches().stream()
                         .filter(s -> !removedSwitches.contains(s.guid())).toList());
                 switches.addAll(joining);
-                List<EndNode> nodes = current.nodes().stream().filter(n -> !removedNodes.contains(n.guid())).toList();
+                List<EndNode> nodes = new ArrayList<>(current.nodes().stream().filter(n -> !removedNodes.contains(n.guid())).toList());
+                nodes.addAll(arriving);
                 List<Link> expectedLinks = new ArrayList<>();
                 for (Link l : current.links()) {
                     if (!removedLinks.contains(l) && !removedLinks.contains(new Link(l.b(), l.bPort(), l.a(), l.aPort()))
@@ -166,5 +178,14 @@ class FabricChangesTest {
         Link beyond = new Link(0x99, 5, l.b(), l.bPort());
         assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(l), List.of(newcomer), List.of(beyond)))
                 .hasMessageContaining("outside the ports");
+        EndNode node = FABRIC.nodes().get(0);
+        assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(), List.of(), List.of(node), List.of()))
+                .hasMessageContaining("GUID already in the fabric");
+        EndNode sameIndex = new EndNode(0x1234, "n", FABRIC.nodes().get(1).index());
+        assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(), List.of(), List.of(sameIndex), List.of()))
+                .hasMessageContaining("is another node's");
+        // the node that held the index leaves in the same change: its index is free
+        assertThat(FABRIC.withChanges(Set.of(), Set.of(FABRIC.nodes().get(1).guid()), List.of(), List.of(),
+                List.of(sameIndex), List.of()).isNode(0x1234)).isTrue();
     }
 }

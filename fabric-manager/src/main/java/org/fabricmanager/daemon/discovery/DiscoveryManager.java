@@ -143,8 +143,8 @@ public final class DiscoveryManager {
             ledger.replace(ports, PortRecord.down(p), ports.port(p), reports);
         }
         stale = true;
-        // a spine back from a reboot joins the fabric in force by derivation (a build from scratch held the control
-        // thread 0.3-1.2 s at 5,120 switches); FabricDelta gives up, and a build decides, for one that claims nodes
+        // a switch back from a reboot joins the fabric in force by derivation (a build from scratch held the control
+        // thread 0.3-1.2 s at 5,120 switches), a leaf with its nodes when they come back with their indices
         joined.add(ports.guid());
     }
 
@@ -177,14 +177,33 @@ public final class DiscoveryManager {
             ledger.replace(ports, before, r, reports);
             stale = true;
             dirty.add(ports.guid());
-            if (r.isUp() && r.peerKind() == PortRecord.PeerKind.NODE || movesToAnotherClaim(before)) {
-                // a node link that appears or moves: its destination index and the first of two claims are decided
-                // over the whole fabric, by a build; a node's link that goes down (a reboot) is derived
+            if (r.isUp() && r.peerKind() == PortRecord.PeerKind.NODE && !returning(r.peerGuid()) || movesToAnotherClaim(before)) {
+                // a node new to the daemon takes its destination index in topological order, and a node claimed twice
+                // goes to neither claim: a build decides over the whole fabric; a node's link going down or coming back
+                // (a reboot) is derived
                 rebuild = true;
             }
         }
         return true;
     }
+
+    /** Node {@code guid} had a destination index already and one port claims it now: it can come back by derivation. */
+    private boolean returning(long guid) {
+        return indices.indexOf(guid) >= 0 && ledger.nodeClaims(guid) == 1;
+    }
+
+    /** What {@link FabricDelta} needs to bring a node back: its claims and its stored index. */
+    private final FabricDelta.Nodes nodes = new FabricDelta.Nodes() {
+        @Override
+        public int claims(long guid) {
+            return ledger.nodeClaims(guid);
+        }
+
+        @Override
+        public int index(long guid) {
+            return indices.indexOf(guid);
+        }
+    };
 
     /** {@code was} claimed a node (up) that another port of an admitted switch claims now. */
     private boolean movesToAnotherClaim(PortRecord was) {
@@ -298,7 +317,7 @@ public final class DiscoveryManager {
             long begin = System.nanoTime();
             Fabric derived = rebuild || last == null || unsaved > 0 ? null
                     : tentativeFits() ? tentative.fabric()
-                    : FabricDelta.apply(last.fabric(), dirty, left, joined, reports, mask);
+                    : FabricDelta.apply(last.fabric(), dirty, left, joined, reports, mask, nodes);
             tentative = null;
             if (derived != null) {
                 derivedSnapshots++;

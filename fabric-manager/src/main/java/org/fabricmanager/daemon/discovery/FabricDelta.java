@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.FabricSwitch;
@@ -16,13 +17,35 @@ import org.fabricmanager.topology.Link;
  * only the ports of the switches whose reports changed, and the switches that left, are looked at, with
  * {@link TopologyBuilder}'s rules (a switch link when both ends are up and name each other, a node link from
  * the leaf's report), and the switches that joined with all their ports. What the rules cannot decide locally gives
- * up ({@code null}) and the caller builds from scratch: a node link that appears (a node's index and the first of two
- * claims are a build's to decide). A fault
+ * up ({@code null}) and the caller builds from scratch: a node new to the daemon (its index is assigned in
+ * topological order) or one that two ports claim. A fault
  * among 5,120 switches then costs the control thread the changed ports and one copy of the link list.
  */
 final class FabricDelta {
     private FabricDelta() {
     }
+
+    /** What discovery knows of end nodes beyond the reports of the changed switches. */
+    interface Nodes {
+        /** Up ports of admitted switches that claim node {@code guid} (two or more: none gets it). */
+        int claims(long guid);
+
+        /** Node {@code guid}'s stored destination index, or a negative number when it has none yet. */
+        int index(long guid);
+    }
+
+    /** For changes in which no node link may appear (a switch derived away): every appearance needs a build. */
+    static final Nodes NO_NODES = new Nodes() {
+        @Override
+        public int claims(long guid) {
+            return 0;
+        }
+
+        @Override
+        public int index(long guid) {
+            return -1;
+        }
+    };
 
     /**
      * The fabric of the reports now, given {@code before} (built from the reports as they were) and what
@@ -32,16 +55,18 @@ final class FabricDelta {
      */
     static Fabric apply(Fabric before, Set<Long> dirty, Set<Long> left, PortReports reports,
                         UnaryOperator<SwitchPorts> mask) {
-        return apply(before, dirty, left, Set.of(), reports, mask);
+        return apply(before, dirty, left, Set.of(), reports, mask, NO_NODES);
     }
 
     /**
      * As {@link #apply(Fabric, Set, Set, PortReports, UnaryOperator)}, with switches that were admitted since
-     * ({@code joined}): a switch that comes back with switch links only (a spine after a reboot) joins with the
-     * links both ends claim; one that claims a node, or that left and came back since {@code before}, needs a build.
+     * ({@code joined}): a switch that comes back (a spine or a leaf after a reboot) joins with the links both ends
+     * claim; one that left and came back since {@code before} needs a build. A node link that appears brings its
+     * node back when {@code nodes} says it has a destination index already and this one claim; otherwise (a new node,
+     * two claims) a build decides.
      */
     static Fabric apply(Fabric before, Set<Long> dirty, Set<Long> left, Set<Long> joined, PortReports reports,
-                        UnaryOperator<SwitchPorts> mask) {
+                        UnaryOperator<SwitchPorts> mask, Nodes nodes) {
         FabricIndex index = before.index();
         Set<Long> removedSwitches = new HashSet<>();
         Set<Long> removedNodes = new HashSet<>();
@@ -60,6 +85,7 @@ final class FabricDelta {
         Set<Link> removed = new HashSet<>();
         Set<Link> added = new HashSet<>();
         List<FabricSwitch> addedSwitches = new ArrayList<>(joined.size());
+        List<EndNode> addedNodes = new ArrayList<>();
         for (long guid : joined) {
             SwitchPorts ports = reports.admittedPorts(guid);
             if (left.contains(guid) || index.switchId(guid) != FabricIndex.NONE || ports == null) {
@@ -73,7 +99,11 @@ final class FabricDelta {
                     continue;
                 }
                 if (!before.isSwitch(now.b()) && !joined.contains(now.b())) {
-                    return null; // a node it claims: destination indices and first claims decide, a build does
+                    EndNode node = arriving(before, now, ports.port(p), nodes);
+                    if (node == null) {
+                        return null; // a node it claims that a build must place
+                    }
+                    addedNodes.add(node);
                 }
                 added.add(now.normalized());
             }
@@ -103,7 +133,11 @@ final class FabricDelta {
                 }
                 if (now != null) {
                     if (!before.isSwitch(now.b()) && !joined.contains(now.b())) {
-                        return null; // a node link appears: destination indices and first claims decide, a build does
+                        EndNode node = arriving(before, now, ports.port(p), nodes);
+                        if (node == null) {
+                            return null; // a node link appears that a build must place
+                        }
+                        addedNodes.add(node);
                     }
                     added.add(now.normalized());
                 }
@@ -114,7 +148,22 @@ final class FabricDelta {
                 return null;
             }
         }
-        return before.withChanges(removedSwitches, removedNodes, removed, addedSwitches, new ArrayList<>(added));
+        return before.withChanges(removedSwitches, removedNodes, removed, addedSwitches, addedNodes,
+                new ArrayList<>(added));
+    }
+
+    /**
+     * The node that node link {@code now} (from claim {@code r}) brings into the fabric: one that was there before with
+     * the destination index it keeps, claimed by this port alone; {@code null} when a build must decide (a node new to
+     * the daemon takes its index in topological order, two claims leave it out, one still in the fabric moves).
+     */
+    private static EndNode arriving(Fabric before, Link now, PortRecord r, Nodes nodes) {
+        long guid = now.b();
+        int index = nodes.index(guid);
+        if (index < 0 || nodes.claims(guid) != 1 || before.isNode(guid)) {
+            return null;
+        }
+        return new EndNode(guid, TopologyBuilder.nodeName(r), index);
     }
 
     /** The link {@link TopologyBuilder} takes at {@code guid}'s port {@code p} from the reports now, or null. */

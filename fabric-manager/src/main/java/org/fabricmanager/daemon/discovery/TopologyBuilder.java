@@ -93,8 +93,7 @@ public final class TopologyBuilder {
                         contested.add(r.peerGuid());
                         continue;
                     }
-                    String name = r.peerName().isBlank() ? "node-" + Guids.format(r.peerGuid()) : r.peerName();
-                    nodeClaims.put(r.peerGuid(), new NodeClaim(r.peerGuid(), name, s.guid(), p));
+                    nodeClaims.put(r.peerGuid(), new NodeClaim(r.peerGuid(), nodeName(r), s.guid(), p));
                 }
             }
         }
@@ -143,6 +142,11 @@ public final class TopologyBuilder {
         }
         issues.add(new LinkIssue(LinkIssue.Kind.CONTRADICTED, new PortRef(s.guid(), p), claim(r) + ", which reports "
                 + back));
+    }
+
+    /** The name of the node port record {@code r} claims: the one it reports, or one made of its GUID. */
+    static String nodeName(PortRecord r) {
+        return r.peerName().isBlank() ? "node-" + Guids.format(r.peerGuid()) : r.peerName();
     }
 
     private static String claim(PortRecord r) {

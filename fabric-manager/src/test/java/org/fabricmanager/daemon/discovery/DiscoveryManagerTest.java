@@ -323,7 +323,7 @@ class DiscoveryManagerTest {
     }
 
     @Test
-    void aNodesLinkGoingDownAndALeafLeavingAreDerivedUnlessANodeHasAnotherClaim() {
+    void aNodesLinkGoingDownOrComingBackAndALeafLeavingAreDerivedUnlessANodeHasAnotherClaim() {
         Fabric fabric = PgftGenerator.generate(SPEC);
         FabricReports reports = new FabricReports(fabric);
         DiscoveryManager d = manager(null);
@@ -344,11 +344,21 @@ class DiscoveryManagerTest {
         assertThat(down.isNode(node.peerGuid())).isFalse();
         assertThat(down).isEqualTo(built());
 
-        // it comes back: a node link appears, which a build decides (its index, a first claim)
+        // it comes back with the destination index it had: derived too
         d.report(leaf0.ports(), node, true);
         assertThat(d.snapshot().fabric()).isEqualTo(built());
-        assertThat(d.last().fabric().isNode(node.peerGuid())).isTrue();
+        assertThat(d.last().fabric().nodeByGuid(node.peerGuid()).orElseThrow().index())
+                .isEqualTo(fabric.nodeByGuid(node.peerGuid()).orElseThrow().index());
+        assertThat(d.derivedSnapshots()).isEqualTo(++derived);
+
+        // a node the daemon has never seen takes its index in topological order: a build
+        d.report(leaf0.ports(), PortRecord.toNode(1, 0x7777L, "newcomer"), true);
+        assertThat(d.snapshot().fabric()).isEqualTo(built());
+        assertThat(d.last().fabric().isNode(0x7777L)).isTrue();
         assertThat(d.derivedSnapshots()).isEqualTo(derived);
+        d.report(leaf0.ports(), node, true);
+        d.snapshot();
+        derived = d.derivedSnapshots();
 
         // a leaf dies: derived ahead of its leaving (a routing is prepared from it) and used as it is
         ManagedSwitch leaf1 = registry.get(PgftGenerator.switchGuid(1, 1));
