@@ -105,10 +105,23 @@ class DetectorProcessesIT {
             assertThat(back.at("/routing/valid").asBoolean()).isTrue();
             assertThat(LiveTables.hashes(fp)).as("the intact tables return").isEqualTo(intact);
 
+            // a node's link goes down and comes back (a reboot, as its leaf reports it): discovery derives the node's
+            // leaving and its return; each time every switch holds route's tables for the live topology
+            String nodeLeaf = Guids.format(PgftGenerator.switchGuid(1, 3));
+            long vNode = back.at("/routing/version").asLong();
+            rest.command("link down " + nodeLeaf + " 1");
+            fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED") && s.at("/routing/version").asLong() > vNode,
+                    "the re-route without the node", 60);
+            assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-node", "dmodc").nodes()).hasSize(511);
+            rest.command("link up " + nodeLeaf + " 1");
+            fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED") && s.at("/routing/version").asLong() > vNode + 1,
+                    "the node back", 60);
+            assertThat(LiveTables.hashes(fp)).as("the node back at its destination index: the intact tables").isEqualTo(intact);
+
             // false verdicts through the real ring: a member stops, its agent still answers its session. A spine first
             // (more than 30 s after the last refutation, so a routing without it is prepared during the echo wait):
             // refuted, the prepared routing and the blocks it staged on the switches dropped, nothing installed
-            long vBack = back.at("/routing/version").asLong();
+            long vBack = fp.get("/api/v1/status").at("/routing/version").asLong();
             double confirmed = meter(fp, "fabric_detector_verdicts_total{outcome=\"confirmed\"");
             rest.command("mute " + Guids.format(PgftGenerator.switchGuid(3, 1)));
             awaitMeter(fp, "fabric_detector_verdicts_total{outcome=\"refuted\"", 1, "the verdict on the muted spine refuted", 60);
