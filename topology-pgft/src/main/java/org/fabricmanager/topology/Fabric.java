@@ -111,26 +111,16 @@ public final class Fabric {
      */
     public Fabric withChanges(Set<Long> removedSwitches, Set<Long> removedNodes, Collection<Link> removedLinks,
                               Collection<Link> addedLinks) {
-        return withChanges(removedSwitches, removedNodes, removedLinks, List.of(), addedLinks);
+        return withChanges(removedSwitches, removedNodes, removedLinks, List.of(), List.of(), addedLinks);
     }
 
     /**
-     * As {@link #withChanges(Set, Set, Collection, Collection)}, with switches joining too (a switch that came back):
-     * {@code addedLinks} may use their ports; the derived index gives them their places in GUID order.
+     * As {@link #withChanges(Set, Set, Collection, Collection)}, with switches and end nodes joining too (a switch
+     * that came back; a node whose link came back, with the destination index it had): {@code addedLinks} may use
+     * their ports; the derived index gives switches their places in GUID order and nodes in destination-index order.
      *
-     * @throws TopologyException also for an added switch whose GUID is already a switch's or a node's
-     */
-    public Fabric withChanges(Set<Long> removedSwitches, Set<Long> removedNodes, Collection<Link> removedLinks,
-                              Collection<FabricSwitch> addedSwitches, Collection<Link> addedLinks) {
-        return withChanges(removedSwitches, removedNodes, removedLinks, addedSwitches, List.of(), addedLinks);
-    }
-
-    /**
-     * As {@link #withChanges(Set, Set, Collection, Collection, Collection)}, with end nodes joining too (a node whose
-     * link came back, with the destination index it had): {@code addedLinks} may attach them.
-     *
-     * @throws TopologyException also for an added node whose GUID is already a switch's or a node's, or whose
-     *                           destination index a node of the fabric has
+     * @throws TopologyException also for an added switch or node whose GUID is already a switch's or a node's, or an
+     *                           added node whose destination index a node of the fabric has
      */
     public Fabric withChanges(Set<Long> removedSwitches, Set<Long> removedNodes, Collection<Link> removedLinks,
                               Collection<FabricSwitch> addedSwitches, Collection<EndNode> addedNodes,

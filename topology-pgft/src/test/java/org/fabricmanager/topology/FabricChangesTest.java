@@ -172,11 +172,11 @@ class FabricChangesTest {
         assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(l), List.of(tooFar)))
                 .hasMessageContaining("outside the ports");
         FabricSwitch present = FABRIC.switches().get(1);
-        assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(), List.of(present), List.of()))
+        assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(), List.of(present), List.of(), List.of()))
                 .hasMessageContaining("GUID already in the fabric");
         FabricSwitch newcomer = new FabricSwitch(0x99, "s99", 4);
         Link beyond = new Link(0x99, 5, l.b(), l.bPort());
-        assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(l), List.of(newcomer), List.of(beyond)))
+        assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(l), List.of(newcomer), List.of(), List.of(beyond)))
                 .hasMessageContaining("outside the ports");
         EndNode node = FABRIC.nodes().get(0);
         assertThatThrownBy(() -> FABRIC.withChanges(Set.of(), Set.of(), List.of(), List.of(), List.of(node), List.of()))

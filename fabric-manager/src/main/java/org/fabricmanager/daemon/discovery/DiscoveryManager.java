@@ -177,19 +177,13 @@ public final class DiscoveryManager {
             ledger.replace(ports, before, r, reports);
             stale = true;
             dirty.add(ports.guid());
-            if (r.isUp() && r.peerKind() == PortRecord.PeerKind.NODE && !returning(r.peerGuid()) || movesToAnotherClaim(before)) {
-                // a node new to the daemon takes its destination index in topological order, and a node claimed twice
-                // goes to neither claim: a build decides over the whole fabric; a node's link going down or coming back
-                // (a reboot) is derived
+            if (movesToAnotherClaim(before)) {
+                // its node goes to the other claim, a switch whose report did not change: a build decides; a node's link
+                // going down or coming back (a reboot) is derived, and FabricDelta gives up on a node it cannot place
                 rebuild = true;
             }
         }
         return true;
-    }
-
-    /** Node {@code guid} had a destination index already and one port claims it now: it can come back by derivation. */
-    private boolean returning(long guid) {
-        return indices.indexOf(guid) >= 0 && ledger.nodeClaims(guid) == 1;
     }
 
     /** What {@link FabricDelta} needs to bring a node back: its claims and its stored index. */
@@ -391,7 +385,7 @@ public final class DiscoveryManager {
                 return null; // a node of it would go to another claim when it leaves: a build decides (see leaving)
             }
         }
-        Fabric derived = FabricDelta.apply(last.fabric(), Set.of(), Set.of(guid), reports, mask);
+        Fabric derived = FabricDelta.apply(last.fabric(), Set.of(), Set.of(guid), Set.of(), reports, mask, nodes);
         tentative = derived == null ? null : new Tentative(guid, last, derived);
         return derived;
     }

@@ -34,36 +34,15 @@ final class FabricDelta {
         int index(long guid);
     }
 
-    /** For changes in which no node link may appear (a switch derived away): every appearance needs a build. */
-    static final Nodes NO_NODES = new Nodes() {
-        @Override
-        public int claims(long guid) {
-            return 0;
-        }
-
-        @Override
-        public int index(long guid) {
-            return -1;
-        }
-    };
-
     /**
      * The fabric of the reports now, given {@code before} (built from the reports as they were) and what
-     * changed since: the switches whose reports changed ({@code dirty}, still admitted) and those that left.
+     * changed since: the switches whose reports changed ({@code dirty}, still admitted), those that left, and those
+     * admitted since ({@code joined}). A switch that comes back (a spine or a leaf after a reboot) joins with the
+     * links both ends claim; one that left and came back since {@code before} needs a build. A node link that appears
+     * brings its node back when {@code nodes} says it has a destination index already and this one claim; otherwise
+     * (a new node, two claims) a build decides.
      *
      * @return the new fabric, or {@code null} when the change needs a build from scratch
-     */
-    static Fabric apply(Fabric before, Set<Long> dirty, Set<Long> left, PortReports reports,
-                        UnaryOperator<SwitchPorts> mask) {
-        return apply(before, dirty, left, Set.of(), reports, mask, NO_NODES);
-    }
-
-    /**
-     * As {@link #apply(Fabric, Set, Set, PortReports, UnaryOperator)}, with switches that were admitted since
-     * ({@code joined}): a switch that comes back (a spine or a leaf after a reboot) joins with the links both ends
-     * claim; one that left and came back since {@code before} needs a build. A node link that appears brings its
-     * node back when {@code nodes} says it has a destination index already and this one claim; otherwise (a new node,
-     * two claims) a build decides.
      */
     static Fabric apply(Fabric before, Set<Long> dirty, Set<Long> left, Set<Long> joined, PortReports reports,
                         UnaryOperator<SwitchPorts> mask, Nodes nodes) {
@@ -95,17 +74,9 @@ final class FabricDelta {
             addedSwitches.add(TopologyBuilder.fabricSwitch(ports));
             for (int p = 1; p <= ports.portCount(); p++) {
                 Link now = claim(guid, p, ports.port(p), reports, mask, removedSwitches);
-                if (now == null) {
-                    continue;
+                if (now != null && !take(before, joined, now, ports.port(p), nodes, added, addedNodes)) {
+                    return null;
                 }
-                if (!before.isSwitch(now.b()) && !joined.contains(now.b())) {
-                    EndNode node = arriving(before, now, ports.port(p), nodes);
-                    if (node == null) {
-                        return null; // a node it claims that a build must place
-                    }
-                    addedNodes.add(node);
-                }
-                added.add(now.normalized());
             }
         }
         for (long guid : dirty) {
@@ -131,15 +102,8 @@ final class FabricDelta {
                         removedNodes.add(was.b());
                     }
                 }
-                if (now != null) {
-                    if (!before.isSwitch(now.b()) && !joined.contains(now.b())) {
-                        EndNode node = arriving(before, now, ports.port(p), nodes);
-                        if (node == null) {
-                            return null; // a node link appears that a build must place
-                        }
-                        addedNodes.add(node);
-                    }
-                    added.add(now.normalized());
+                if (now != null && !take(before, joined, now, ports.port(p), nodes, added, addedNodes)) {
+                    return null;
                 }
             }
         }
@@ -153,17 +117,24 @@ final class FabricDelta {
     }
 
     /**
-     * The node that node link {@code now} (from claim {@code r}) brings into the fabric: one that was there before with
-     * the destination index it keeps, claimed by this port alone; {@code null} when a build must decide (a node new to
-     * the daemon takes its index in topological order, two claims leave it out, one still in the fabric moves).
+     * Adds link {@code now}, claimed by {@code r}, and the node it brings into the fabric if it ends at one: a node
+     * that was there before, with the destination index it keeps, claimed by this port alone.
+     *
+     * @return false when a build must place that node (a node new to the daemon takes its index in topological
+     *         order, two claims leave it out, one still in the fabric moves)
      */
-    private static EndNode arriving(Fabric before, Link now, PortRecord r, Nodes nodes) {
+    private static boolean take(Fabric before, Set<Long> joined, Link now, PortRecord r, Nodes nodes, Set<Link> added,
+                                List<EndNode> addedNodes) {
         long guid = now.b();
-        int index = nodes.index(guid);
-        if (index < 0 || nodes.claims(guid) != 1 || before.isNode(guid)) {
-            return null;
+        if (!before.isSwitch(guid) && !joined.contains(guid)) {
+            int index = nodes.index(guid);
+            if (index < 0 || nodes.claims(guid) != 1 || before.isNode(guid)) {
+                return false;
+            }
+            addedNodes.add(new EndNode(guid, TopologyBuilder.nodeName(r), index));
         }
-        return new EndNode(guid, TopologyBuilder.nodeName(r), index);
+        added.add(now.normalized());
+        return true;
     }
 
     /** The link {@link TopologyBuilder} takes at {@code guid}'s port {@code p} from the reports now, or null. */

@@ -132,16 +132,20 @@ public final class LftPusher {
 
     /** The blocks of row {@code row} of {@code target} for a switch holding {@code base}. */
     private record Diff(TableSet target, int row, HeldTable base, List<LftBatch.Block> blocks) {
+        /** Still the blocks to send for row {@code r} of {@code t} to a switch holding {@code held}. */
+        boolean isFor(TableSet t, int r, HeldTable held) {
+            return target == t && row == r && base == held;
+        }
     }
 
     /** A full table's {@link #weight}: {@code push.maxInFlight} counts full tables. */
     private static final int FULL_TABLE_WEIGHT = 64;
 
     /**
-     * The blocks of row {@code row} of {@code target} staged on a switch that held {@code base} then: its commit
-     * alone installs them as long as the switch holds {@code base} still and was sent nothing since.
+     * Blocks sent ahead ({@code bytes} on the wire) without their commit: the commit alone installs them as long as
+     * the switch holds the diff's base still and was sent nothing since.
      */
-    private record Staged(TableSet target, int row, HeldTable base, int blocks, long bytes) {
+    private record Staged(Diff diff, long bytes) {
     }
 
     /** Where an attached switch stands against the current tables. */
@@ -236,7 +240,7 @@ public final class LftPusher {
             LftBatch batch = new LftBatch(next.version(), diff, next.length(), next.hash(row));
             long bytes = batch.blockBytes(sp.session.blockRunEntries());
             sp.session.stage(batch);
-            sp.staged = new Staged(next, row, sp.held, diff.size(), bytes);
+            sp.staged = new Staged(new Diff(next, row, sp.held, diff), bytes);
             count++;
             blocks += diff.size();
             totalBlocks += diff.size();
@@ -476,9 +480,9 @@ public final class LftPusher {
             return false;
         }
         Staged staged = sp.staged;
-        boolean ahead = staged != null && staged.target() == current && staged.row() == row && staged.base() == sp.held;
+        boolean ahead = staged != null && staged.diff().isFor(current, row, sp.held);
         Diff diff = sp.waitingDiff;
-        if (!ahead && (diff == null || diff.target() != current || diff.row() != row || diff.base() != sp.held)) {
+        if (!ahead && (diff == null || !diff.isFor(current, row, sp.held))) {
             diff = new Diff(current, row, sp.held, BlockDiff.blocks(sp.held, current, row));
         }
         List<LftBatch.Block> blocks = ahead ? List.of() : diff.blocks();
@@ -493,7 +497,7 @@ public final class LftPusher {
         sp.staged = null; // used now, or outdated: anything sent to the switch from here on discards it there
         // rules go with every batch of a fabric that has them: the HELLO does not say which rules a switch holds
         LftBatch batch = new LftBatch(current.version(), blocks, current.length(), current.hash(row),
-                current.rules(row), current.rulesHash(row), ahead ? staged.blocks() : 0);
+                current.rules(row), current.rulesHash(row), ahead ? staged.diff().blocks().size() : 0);
         InFlight f = new InFlight(batch, current, row, !sp.held.known(), weight);
         sp.inFlight = f;
         active.add(f);
