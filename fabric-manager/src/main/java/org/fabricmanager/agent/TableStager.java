@@ -121,10 +121,8 @@ final class TableStager {
             if (poison != null && staged > 0) {
                 throw new ProtocolException(ErrorCode.BAD_BLOCK, t, commit.txid(), "batch v" + version + " has a refused block: " + poison);
             }
-            byte[] next = Arrays.copyOf(held.entriesShared(), commit.length());
-            if (commit.length() > held.length()) {
-                Arrays.fill(next, held.length(), commit.length(), (byte) 255);
-            }
+            int length = commit.length();
+            byte[][] next = held.chunksResized(length);
             if (staged > 0) {
                 for (int b = 0; b < blocks.length; b++) {
                     byte[] entries = blocks[b];
@@ -132,11 +130,17 @@ final class TableStager {
                         continue;
                     }
                     int base = b * LftBlock.SIZE;
-                    if (base + entries.length > commit.length()) {
+                    if (base + entries.length > length) {
                         throw new ProtocolException(ErrorCode.BAD_BLOCK, t, commit.txid(), "block at " + base + " ("
-                                + entries.length + " entries) reaches beyond the table length " + commit.length());
+                                + entries.length + " entries) reaches beyond the table length " + length);
                     }
-                    System.arraycopy(entries, 0, next, base, entries.length);
+                    if (entries.length == next[b].length) {
+                        next[b] = entries; // a whole chunk: the staged block becomes it (nothing writes either)
+                    } else {
+                        byte[] chunk = next[b].clone();
+                        System.arraycopy(entries, 0, chunk, 0, entries.length);
+                        next[b] = chunk;
+                    }
                 }
             }
             Message.VcRuleSet nextRules = held.rules().orElse(null);
@@ -155,7 +159,7 @@ final class TableStager {
                             + Long.toHexString(commit.rulesHash()));
                 }
             }
-            AppliedTable table = new AppliedTable(commit.version(), next, nextRules);
+            AppliedTable table = new AppliedTable(commit.version(), next, length, nextRules);
             if (table.hash() != commit.hash()) {
                 throw new ProtocolException(ErrorCode.HASH_MISMATCH, t, commit.txid(), "table v" + commit.version()
                         + " hashes to " + Long.toHexString(table.hash()) + ", commit announced "

@@ -30,7 +30,7 @@ public final class TableHash {
 
     /** Hash of the table {@code entries[from .. from+length)}. */
     public static long of(byte[] entries, int from, int length) {
-        long h = (OFFSET_BASIS ^ length) * PRIME;
+        long h = start(length);
         int i = from;
         int end = from + length;
         for (; i + Long.BYTES <= end; i += Long.BYTES) {
@@ -42,6 +42,53 @@ public final class TableHash {
                 w |= (entries[i] & 0xffL) << shift;
             }
             h = (h ^ w) * PRIME;
+        }
+        return h;
+    }
+
+    /**
+     * The running hash of a table of {@code length} entries before its first word: with {@link #step} over
+     * each of its words in order (the last one zero-padded), the table's hash, for a caller that reads the
+     * words where the table is instead of copying it into an array.
+     */
+    public static long start(int length) {
+        return (OFFSET_BASIS ^ length) * PRIME;
+    }
+
+    /** The running hash {@code h} after the next word of the table. */
+    public static long step(long h, long word) {
+        return (h ^ word) * PRIME;
+    }
+
+    /**
+     * Hash of a table of {@code length} entries held in consecutive chunks: the same value as {@link #of} of
+     * their concatenation. Every chunk but the last must hold a multiple of eight entries, so that a word
+     * never spans two chunks.
+     */
+    public static long ofChunks(byte[][] chunks, int length) {
+        long h = start(length);
+        int seen = 0;
+        for (int c = 0; c < chunks.length; c++) {
+            byte[] chunk = chunks[c];
+            int end = chunk.length;
+            if (c < chunks.length - 1 && end % Long.BYTES != 0) {
+                throw new IllegalArgumentException("chunk " + c + " of " + end + " entries is not whole words");
+            }
+            int i = 0;
+            for (; i + Long.BYTES <= end; i += Long.BYTES) {
+                h = (h ^ (long) WORDS.get(chunk, i)) * PRIME;
+            }
+            if (i < end) {
+                long w = 0;
+                for (int shift = 0; i < end; i++, shift += 8) {
+                    w |= (chunk[i] & 0xffL) << shift;
+                }
+                h = (h ^ w) * PRIME;
+            }
+            seen += end;
+        }
+        if (seen != length) {
+            throw new IllegalArgumentException("chunks hold " + seen + " entries, not " + length);
         }
         return h;
     }

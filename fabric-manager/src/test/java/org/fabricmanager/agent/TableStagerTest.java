@@ -131,6 +131,49 @@ class TableStagerTest {
     }
 
     @Test
+    void tablesShareUnchangedChunksAndEarlierTablesNeverChange() {
+        long seed = 8;
+        Random r = new Random(seed);
+        TableStager stager = new TableStager(PORTS);
+        java.util.List<AppliedTable> tables = new java.util.ArrayList<>();
+        java.util.List<byte[]> expected = new java.util.ArrayList<>();
+        AppliedTable held = AppliedTable.EMPTY;
+        for (int version = 1; version <= 300; version++) {
+            int length = held.length() > 0 && r.nextInt(4) > 0 ? held.length() : 1 + r.nextInt(1000);
+            byte[] target = Arrays.copyOf(held.entries(), length);
+            Arrays.fill(target, Math.min(held.length(), length), length, (byte) 255);
+            // a few short blocks that overwrite part of a block (the rest of it stays as held)
+            int blocks = r.nextInt(4);
+            java.util.Map<Integer, byte[]> staged = new java.util.TreeMap<>();
+            for (int i = 0; i < blocks; i++) {
+                int base = 64 * r.nextInt((length + 63) / 64);
+                byte[] entries = randomTable(r, 1 + r.nextInt(Math.min(64, length - base)));
+                staged.put(base, entries);
+            }
+            int txid = 1;
+            for (var e : staged.entrySet()) {
+                System.arraycopy(e.getValue(), 0, target, e.getKey(), e.getValue().length);
+                stager.stage(new LftBlock(txid++, version, e.getKey(), e.getValue()));
+            }
+            AppliedTable next = stager.commit(held, new LftCommit(99, version, length, staged.size(), TableHash.of(target)));
+            assertThat(next.entries()).as("seed %d version %d", seed, version).isEqualTo(target);
+            assertThat(next.hash()).isEqualTo(TableHash.of(target));
+            if (length == held.length()) {
+                // only the chunks of the staged blocks are new: an agent does not copy its whole table per commit
+                assertThat(next.chunksSharedWith(held)).as("seed %d version %d", seed, version)
+                        .isEqualTo((length + 63) / 64 - staged.size());
+            }
+            tables.add(next);
+            expected.add(target);
+            held = next;
+        }
+        for (int i = 0; i < tables.size(); i++) {
+            assertThat(tables.get(i).entries()).as("table v%d after all later commits", i + 1).isEqualTo(expected.get(i));
+            assertThat(tables.get(i).sameEntries(expected.get(i))).isTrue();
+        }
+    }
+
+    @Test
     void emptyCommitRenamesTheHeldTable() {
         TableStager stager = new TableStager(PORTS);
         byte[] t = {1, 2, 3};

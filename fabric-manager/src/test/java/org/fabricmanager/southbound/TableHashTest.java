@@ -54,4 +54,29 @@ class TableHashTest {
         byte[] big = {9, 1, 2, 3};
         assertThat(TableHash.of(big, 1, 3)).isEqualTo(TableHash.of(new byte[] {1, 2, 3}));
     }
+
+    @Test
+    void chunksOfWholeWordsHashAsTheirConcatenation() {
+        java.util.Random random = new java.util.Random(7);
+        for (int n = 0; n < 300; n++) {
+            byte[] t = new byte[random.nextInt(700)];
+            random.nextBytes(t);
+            java.util.List<byte[]> chunks = new java.util.ArrayList<>();
+            for (int from = 0; from < t.length; ) {
+                int size = Math.min(t.length - from, 8 * (1 + random.nextInt(12)));
+                chunks.add(Arrays.copyOfRange(t, from, from + size));
+                from += size;
+            }
+            assertThat(TableHash.ofChunks(chunks.toArray(byte[][]::new), t.length)).as("length %d in %d chunks",
+                    t.length, chunks.size()).isEqualTo(TableHash.of(t));
+        }
+    }
+
+    @Test
+    void chunksThatSplitAWordOrMissEntriesAreRefused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TableHash.ofChunks(new byte[][] {new byte[5], new byte[3]}, 8))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whole words");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TableHash.ofChunks(new byte[][] {new byte[8]}, 9))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not 9");
+    }
 }

@@ -1,5 +1,8 @@
 package org.fabricmanager.routing;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,6 +15,7 @@ import java.util.Optional;
  * there are none (one channel, every packet on channel 0).
  */
 public final class ForwardingTables {
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** InfiniBand's unassigned LFT entry. */
     public static final int NO_ROUTE = 255;
 
@@ -160,6 +164,38 @@ public final class ForwardingTables {
         byte[] a = ports[s];
         byte[] b = other.ports[otherS];
         return a == b || Arrays.equals(a, from, to, b, from, to);
+    }
+
+    /**
+     * The first destination at or after {@code from} whose entry differs between switch {@code s} and
+     * switch {@code otherS} of {@code other}, or -1 when none does (both rows must have this table's length);
+     * a vectorised scan, so finding the few changed blocks of a row costs one pass over it, no copy.
+     */
+    public int mismatch(int s, ForwardingTables other, int otherS, int from) {
+        byte[] a = ports[s];
+        byte[] b = other.ports[otherS];
+        if (a == b || from >= a.length) {
+            return -1;
+        }
+        int at = Arrays.mismatch(a, from, a.length, b, from, a.length);
+        return at < 0 ? -1 : from + at;
+    }
+
+    /**
+     * Entries {@code [i, i + 8)} of switch {@code s}'s table as one little-endian 64-bit word (entry
+     * {@code i} in the low byte), entries past the table's end read as 0: what a table hash that works on
+     * words reads, without copying the row.
+     */
+    public long word(int s, int i) {
+        byte[] row = ports[s];
+        if (i + Long.BYTES <= row.length) {
+            return (long) WORDS.get(row, i);
+        }
+        long w = 0;
+        for (int k = i, shift = 0; k < row.length; k++, shift += 8) {
+            w |= (row[k] & 0xffL) << shift;
+        }
+        return w;
     }
 
     /** True when entries {@code [from, to)} of switch {@code s} are all {@link #NO_ROUTE}. */

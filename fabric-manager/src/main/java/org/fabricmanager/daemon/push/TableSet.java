@@ -72,7 +72,8 @@ public final class TableSet {
                 set.hash(s);
                 continue;
             }
-            if (tables.rowEquals(s, previous.tables, p)) {
+            int at = tables.mismatch(s, previous.tables, p, 0);
+            if (at < 0) {
                 changed[s] = NONE;
                 // a derived set's hashes were all written before it was published; a lazy one's may be
                 // written by the control thread meanwhile, so it is not read from here
@@ -84,11 +85,12 @@ public final class TableSet {
                 }
                 continue;
             }
+            // from one difference to the next, skipping the rest of each changed block: one pass over the row
             int n = 0;
-            for (int b = 0, base = 0; base < length; b++, base += LftBlock.SIZE) {
-                if (!tables.rangeEquals(s, previous.tables, p, base, Math.min(length, base + LftBlock.SIZE))) {
-                    scratch[n++] = b;
-                }
+            while (at >= 0) {
+                int b = at / LftBlock.SIZE;
+                scratch[n++] = b;
+                at = tables.mismatch(s, previous.tables, p, (b + 1) * LftBlock.SIZE);
             }
             changed[s] = java.util.Arrays.copyOf(scratch, n);
             changedRows++;
@@ -144,9 +146,12 @@ public final class TableSet {
     /** The protocol hash of row {@code s}. */
     public long hash(int s) {
         if (!hashed[s]) {
-            byte[] row = new byte[length()];
-            tables.copyEntries(s, 0, row, 0, row.length);
-            hashes[s] = TableHash.of(row);
+            int length = length();
+            long h = TableHash.start(length);
+            for (int i = 0; i < length; i += Long.BYTES) {
+                h = TableHash.step(h, tables.word(s, i));
+            }
+            hashes[s] = h;
             hashed[s] = true;
         }
         return hashes[s];
