@@ -30,9 +30,12 @@ public final class TableHash {
 
     /** Hash of the table {@code entries[from .. from+length)}. */
     public static long of(byte[] entries, int from, int length) {
-        long h = start(length);
+        return fold(start(length), entries, from, from + length);
+    }
+
+    /** {@code h} after the words of {@code entries[from .. end)}, the last one zero-padded. */
+    private static long fold(long h, byte[] entries, int from, int end) {
         int i = from;
-        int end = from + length;
         for (; i + Long.BYTES <= end; i += Long.BYTES) {
             h = (h ^ (long) WORDS.get(entries, i)) * PRIME;
         }
@@ -70,22 +73,11 @@ public final class TableHash {
         int seen = 0;
         for (int c = 0; c < chunks.length; c++) {
             byte[] chunk = chunks[c];
-            int end = chunk.length;
-            if (c < chunks.length - 1 && end % Long.BYTES != 0) {
-                throw new IllegalArgumentException("chunk " + c + " of " + end + " entries is not whole words");
+            if (c < chunks.length - 1 && chunk.length % Long.BYTES != 0) {
+                throw new IllegalArgumentException("chunk " + c + " of " + chunk.length + " entries is not whole words");
             }
-            int i = 0;
-            for (; i + Long.BYTES <= end; i += Long.BYTES) {
-                h = (h ^ (long) WORDS.get(chunk, i)) * PRIME;
-            }
-            if (i < end) {
-                long w = 0;
-                for (int shift = 0; i < end; i++, shift += 8) {
-                    w |= (chunk[i] & 0xffL) << shift;
-                }
-                h = (h ^ w) * PRIME;
-            }
-            seen += end;
+            h = fold(h, chunk, 0, chunk.length);
+            seen += chunk.length;
         }
         if (seen != length) {
             throw new IllegalArgumentException("chunks hold " + seen + " entries, not " + length);

@@ -15,11 +15,61 @@ import org.fabricmanager.topology.FabricIndex;
 public final class PathTracer {
     private final RoutedFabric routed;
     private final int[] positionInPath;
+    /** The switches {@link #delivers} crossed, to clear their marks. */
+    private final int[] crossed;
 
     public PathTracer(RoutedFabric routed) {
         this.routed = routed;
         this.positionInPath = new int[routed.index().switchCount()];
+        this.crossed = new int[routed.index().switchCount()];
         Arrays.fill(positionInPath, -1);
+    }
+
+    /**
+     * Whether the route from node {@code source} to node {@code destination} reaches it: the same answer as
+     * {@code trace(source, destination).delivered()}, without recording the hops. A validity check asks this
+     * for every pair of leaves (about four million at 65,536 nodes), so it allocates nothing.
+     *
+     * @throws IllegalArgumentException when either index names no node, or both name the same node
+     */
+    public boolean delivers(int source, int destination) {
+        FabricIndex index = routed.index();
+        int dstPos = nodeAt(index, destination, "destination");
+        int srcPos = sourceNode(index, source, dstPos);
+        int s = index.nodeLeaf(srcPos);
+        if (s == FabricIndex.NONE) {
+            return false;
+        }
+        ForwardingTables tables = routed.tables();
+        DirectedLinks links = routed.links();
+        int n = 0;
+        try {
+            while (true) {
+                int port = tables.port(s, destination);
+                positionInPath[s] = n;
+                crossed[n++] = s;
+                if (port == ForwardingTables.NO_ROUTE) {
+                    return false;
+                }
+                int link = links.id(s, port);
+                if (link == FabricIndex.NONE) {
+                    return false;
+                }
+                int node = links.peerNode(link);
+                if (node != FabricIndex.NONE) {
+                    return node == dstPos;
+                }
+                int next = links.peerSwitch(link);
+                if (next == FabricIndex.NONE || positionInPath[next] >= 0) {
+                    return false;
+                }
+                s = next;
+            }
+        } finally {
+            for (int i = 0; i < n; i++) {
+                positionInPath[crossed[i]] = -1;
+            }
+        }
     }
 
     /**
@@ -29,11 +79,8 @@ public final class PathTracer {
      */
     public Trace trace(int source, int destination) {
         FabricIndex index = routed.index();
-        int srcPos = nodeAt(index, source, "source");
         int dstPos = nodeAt(index, destination, "destination");
-        if (srcPos == dstPos) {
-            throw new IllegalArgumentException("source and destination are the same node (index " + source + ")");
-        }
+        int srcPos = sourceNode(index, source, dstPos);
         List<Trace.Hop> hops = new ArrayList<>();
         int s = index.nodeLeaf(srcPos);
         if (s == FabricIndex.NONE) {
@@ -72,6 +119,15 @@ public final class PathTracer {
                 positionInPath[hop.switchId()] = -1;
             }
         }
+    }
+
+    /** The node of {@code source}, which must not be the destination's node {@code dstPos}. */
+    private static int sourceNode(FabricIndex index, int source, int dstPos) {
+        int srcPos = nodeAt(index, source, "source");
+        if (srcPos == dstPos) {
+            throw new IllegalArgumentException("source and destination are the same node (index " + source + ")");
+        }
+        return srcPos;
     }
 
     private static int nodeAt(FabricIndex index, int d, String role) {

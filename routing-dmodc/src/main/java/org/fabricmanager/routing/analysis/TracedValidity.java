@@ -47,7 +47,7 @@ public final class TracedValidity {
                 throw new AbandonedException();
             }
             for (int b : leaves) {
-                if (a != b && !tracer.trace(firstOnLeaf[a], firstOnLeaf[b]).delivered()) {
+                if (a != b && !tracer.delivers(firstOnLeaf[a], firstOnLeaf[b])) {
                     unreachable++;
                     if (examples.size() < Validity.MAX_EXAMPLES) {
                         examples.add(new Validity.LeafPair(index.switchGuid(a), index.switchGuid(b)));

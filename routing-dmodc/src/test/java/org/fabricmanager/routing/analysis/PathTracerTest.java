@@ -129,4 +129,49 @@ class PathTracerTest {
         assertThatThrownBy(() -> RoutedFabric.of(fewer.index(), tables))
                 .hasMessageContaining("they have 4 switches, the fabric has 3");
     }
+
+    @Test
+    void deliversAnswersAsTheTraceOnDamagedTablesOfDegradedFabrics() {
+        java.util.EnumMap<Trace.Outcome, Integer> seen = new java.util.EnumMap<>(Trace.Outcome.class);
+        try (org.fabricmanager.routing.dmodc.DmodcEngine engine = new org.fabricmanager.routing.dmodc.DmodcEngine(1)) {
+            for (int seed = 1; seed <= 27; seed++) {
+                String spec = org.fabricmanager.routing.TestFabrics.SPECS.get(seed % org.fabricmanager.routing.TestFabrics.SPECS.size());
+                Fabric f = org.fabricmanager.routing.TestFabrics.degraded(spec, seed);
+                FabricIndex fi = f.index();
+                ForwardingTables routed = engine.route(fi).tables();
+                // damage some entries: other ports (some without a cable or beyond the switch, some that loop) and 255
+                java.util.Random r = new java.util.Random(seed);
+                long[] guids = new long[routed.switchCount()];
+                for (int s = 0; s < guids.length; s++) {
+                    guids[s] = routed.switchGuid(s);
+                }
+                ForwardingTables.Builder b = ForwardingTables.builder(guids, routed.destinationCount());
+                for (int s = 0; s < guids.length; s++) {
+                    for (int d = 0; d < routed.destinationCount(); d++) {
+                        int port = routed.port(s, d);
+                        if (r.nextInt(8) == 0) {
+                            port = r.nextInt(10) == 0 ? ForwardingTables.NO_ROUTE : 1 + r.nextInt(12);
+                        }
+                        b.set(s, d, port);
+                    }
+                }
+                PathTracer tracer = new PathTracer(RoutedFabric.of(fi, b.build()));
+                for (int src = 0; src < fi.destinationCount(); src++) {
+                    for (int dst = 0; dst < fi.destinationCount(); dst++) {
+                        if (src == dst || fi.nodeByDestination(src) == FabricIndex.NONE
+                                || fi.nodeByDestination(dst) == FabricIndex.NONE) {
+                            continue;
+                        }
+                        Trace t = tracer.trace(src, dst);
+                        seen.merge(t.outcome(), 1, Integer::sum);
+                        assertThat(tracer.delivers(src, dst)).as("%s seed %d: %d to %d (%s)", spec, seed, src, dst,
+                                t.outcome()).isEqualTo(t.delivered());
+                    }
+                }
+            }
+        }
+        // the damage reached every way a route can end, so each branch of delivers was compared
+        assertThat(seen.keySet()).contains(Trace.Outcome.DELIVERED, Trace.Outcome.NO_ROUTE, Trace.Outcome.LOOP,
+                Trace.Outcome.UNCONNECTED_PORT, Trace.Outcome.WRONG_NODE);
+    }
 }
