@@ -41,6 +41,8 @@ class ProductionScaleBenchmark {
     private static final int LINK_ROUNDS = Integer.getInteger("fm.bench.linkRounds", 5);
     /** Rounds of a node's link going down and up again (a node's reboot as its leaf sees it). */
     private static final int NODE_ROUNDS = Integer.getInteger("fm.bench.nodeRounds", 2);
+    /** Rounds of every node of one leaf going down at once and coming back (a rack's nodes powered off and on). */
+    private static final int RACK_ROUNDS = Integer.getInteger("fm.bench.rackRounds", 1);
     /** Extra {@code simulate} flags, e.g. {@code --no-lft-runs} to push to agents that predate LFT_BLOCKS. */
     private static final List<String> SIM_FLAGS = List.of(System.getProperty("fm.bench.simFlags", "").trim().split("\\s+"))
             .stream().filter(f -> !f.isEmpty()).toList();
@@ -115,6 +117,24 @@ class ProductionScaleBenchmark {
                     && !ends.contains(o.a())) {
                 nodeLinks.add(o);
                 ends.add(o.a());
+            }
+        }
+        // the leaves whose nodes all go down at once, one per round, in process 0 too
+        List<List<Link>> racks = new ArrayList<>();
+        for (FabricSwitch s : fabric.switches()) {
+            if (racks.size() == RACK_ROUNDS) {
+                break;
+            }
+            List<Link> nodesOf = new ArrayList<>();
+            for (Link l : fabric.links()) {
+                Link o = l.a() == s.guid() ? l : l.b() == s.guid() ? new Link(l.b(), l.bPort(), l.a(), l.aPort()) : null;
+                if (o != null && fabric.isNode(o.b())) {
+                    nodesOf.add(o);
+                }
+            }
+            if (!nodesOf.isEmpty() && !ends.contains(s.guid())) {
+                racks.add(nodesOf);
+                ends.add(s.guid());
             }
         }
         // the other switches dealt round-robin to the other processes
@@ -260,6 +280,37 @@ class ProductionScaleBenchmark {
                 r = fp.awaitEvent("REACTION", seq, 120);
                 System.out.printf("node link up (round %d): %s%n  %s%n", round + 1, figures(r),
                         message(fp.events(seq), "ROUTING_COMPUTED"));
+            }
+
+            // every node of a leaf at once (a rack powered off), then all back: the leaf reports them one PORT_STATUS
+            // each within milliseconds; the settle window should gather them into few routings
+            for (int round = 0; round < racks.size(); round++) {
+                List<Link> rack = racks.get(round);
+                for (String state : List.of("down", "up")) {
+                    long seq = fp.lastSeq();
+                    long sent = System.currentTimeMillis();
+                    for (Link l : rack) {
+                        rest.get(0).command("link " + state + " " + Guids.format(l.a()) + " " + l.aPort());
+                    }
+                    int triggers = 0;
+                    int reactions = 0;
+                    long last = -1;
+                    List<String> each = new ArrayList<>();
+                    while (triggers < rack.size()) {
+                        JsonNode r = fp.awaitEvent("REACTION", seq, 120);
+                        seq = r.path("seq").asLong();
+                        reactions++;
+                        triggers += r.at("/details/triggerCount").asInt();
+                        last = r.path("timeMillis").asLong();
+                        each.add(figures(r));
+                    }
+                    System.out.printf("rack %s, %d node links of %s (round %d): %d reactions, last converged %,d ms after the "
+                            + "first command%n", state, rack.size(), Guids.format(rack.get(0).a()), round + 1, reactions,
+                            last - sent);
+                    for (String f : each) {
+                        System.out.printf("  %s%n", f);
+                    }
+                }
             }
 
             // a spine death: its process dies (its session closes, its neighbours' cables stay up in their processes);
