@@ -243,10 +243,7 @@ public final class LftPusher {
             sp.staged = new Staged(new Diff(next, row, sp.held, diff), bytes);
             count++;
             blocks += diff.size();
-            totalBlocks += diff.size();
-            totalBytes += bytes;
-            blocksCounter.increment(diff.size());
-            bytesCounter.increment(bytes);
+            countSent(diff.size(), bytes);
         }
         if (count > 0) {
             staging = next;
@@ -486,7 +483,7 @@ public final class LftPusher {
             diff = new Diff(current, row, sp.held, BlockDiff.blocks(sp.held, current, row));
         }
         List<LftBatch.Block> blocks = ahead ? List.of() : diff.blocks();
-        int weight = weight(blocks.size());
+        int weight = weight(current, blocks.size());
         if (!active.isEmpty() && activeWeight + weight > (long) maxInFlight * FULL_TABLE_WEIGHT) {
             waiting.add(sp.guid);
             sp.waitingDiff = ahead ? null : diff; // not computed again at each try
@@ -503,11 +500,8 @@ public final class LftPusher {
         active.add(f);
         activeWeight += weight;
         long bytes = batch.wireBytes(sp.session.blockRunEntries());
-        totalBlocks += blocks.size();
-        totalBytes += bytes;
+        countSent(blocks.size(), bytes);
         totalCommits++;
-        blocksCounter.increment(blocks.size());
-        bytesCounter.increment(bytes);
         commitsCounter.increment();
         if (round != null && round.version == batch.version()) {
             // blocks staged ahead count in the round that installs them (sent earlier, counted in the totals then)
@@ -531,16 +525,20 @@ public final class LftPusher {
     }
 
     /**
-     * What a batch of {@code blocks} blocks takes of the room on the wire: its share of a full table, at least a
+     * What a batch of {@code blocks} blocks of {@code tables} takes of the room on the wire: its share of a full table, at least a
      * sixty-fourth (a commit alone still costs both ends a round trip).
      */
-    private int weight(int blocks) {
-        return weight(current, blocks);
-    }
-
     private static int weight(TableSet tables, int blocks) {
         long tableBlocks = Math.max(1, ((long) tables.length() + LftBlock.SIZE - 1) / LftBlock.SIZE);
         return (int) Math.max(1, Math.min(FULL_TABLE_WEIGHT, (blocks * (long) FULL_TABLE_WEIGHT + tableBlocks - 1) / tableBlocks));
+    }
+
+    /** Counts blocks and bytes sent, with their commit or ahead of it, in the totals and the meters. */
+    private void countSent(int blocks, long bytes) {
+        totalBlocks += blocks;
+        totalBytes += bytes;
+        blocksCounter.increment(blocks);
+        bytesCounter.increment(bytes);
     }
 
     /** Takes {@code f} off the wire; false when it was not on it (abandoned already). */

@@ -10,12 +10,6 @@ package org.fabricmanager.daemon.push;
 public record PushRound(long version, long startedNanos, long completedNanos, long blocks, long bytes, long commits,
                         long acked, long retries, long fullPushes, long stagedAhead) {
 
-    /** A round without blocks staged ahead. */
-    public PushRound(long version, long startedNanos, long completedNanos, long blocks, long bytes, long commits,
-                     long acked, long retries, long fullPushes) {
-        this(version, startedNanos, completedNanos, blocks, bytes, commits, acked, retries, fullPushes, 0);
-    }
-
     /** Milliseconds from start to completion, or -1 while pending. */
     public double durationMs() {
         return completedNanos < 0 ? -1 : (completedNanos - startedNanos) / 1e6;

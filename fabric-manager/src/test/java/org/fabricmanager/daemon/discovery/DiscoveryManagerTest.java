@@ -284,12 +284,7 @@ class DiscoveryManagerTest {
         DiscoveryManager d = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null,
                 new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state), loop, milestones,
                 registry, UnaryOperator.identity(), offThread::add, settled::add);
-        List<ManagedSwitch> connected = new ArrayList<>();
-        for (FabricSwitch s : fabric.switches()) {
-            connected.add(connect(d, s, reports.of(s.guid())));
-        }
-        loop.advance(SETTLE_MS);
-        d.snapshot();
+        discoverAll(d, fabric, reports);
         // a link goes down: the fabric is derived, and checked against a build 2 s later
         ManagedSwitch leaf = registry.get(PgftGenerator.switchGuid(1, 0));
         int uplink = leaf.ports().portCount();
@@ -315,6 +310,15 @@ class DiscoveryManagerTest {
         assertThat(d.snapshot().fabric()).isSameAs(without);
     }
 
+    /** Connects every switch of {@code fabric} with its reports, lets discovery settle and takes the first snapshot. */
+    private void discoverAll(DiscoveryManager d, Fabric fabric, FabricReports reports) {
+        for (FabricSwitch s : fabric.switches()) {
+            connect(d, s, reports.of(s.guid()));
+        }
+        loop.advance(SETTLE_MS);
+        d.snapshot();
+    }
+
     /** The fabric {@link TopologyBuilder} builds from the admitted switches' reports now. */
     private Fabric built() {
         List<SwitchPorts> ports = new ArrayList<>();
@@ -327,11 +331,7 @@ class DiscoveryManagerTest {
         Fabric fabric = PgftGenerator.generate(SPEC);
         FabricReports reports = new FabricReports(fabric);
         DiscoveryManager d = manager(null);
-        for (FabricSwitch s : fabric.switches()) {
-            connect(d, s, reports.of(s.guid()));
-        }
-        loop.advance(SETTLE_MS);
-        d.snapshot();
+        discoverAll(d, fabric, reports);
         long derived = d.derivedSnapshots();
 
         // a node reboots: its leaf reports the port down; the node leaves the fabric, derived

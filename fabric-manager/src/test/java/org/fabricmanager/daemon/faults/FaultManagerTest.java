@@ -93,11 +93,11 @@ class FaultManagerTest {
         r.event("port-status: s1 port 3 down");
         r.event("port-status: s7 port 1 down");
         r.computed(12.5);
-        PushRound round = new PushRound(2, 0, 1_000_000, 10, 900, 3, 3, 0, 0);
+        PushRound round = new PushRound(2, 0, 1_000_000, 10, 900, 3, 3, 0, 0, 0);
         r.pushStarted(null, round);
         assertThat(r.isOpen()).isTrue();
         assertThat(r.pendingEvents()).isEqualTo(2);
-        r.converged(new PushRound(2, 0, 5_000_000, 12, 1_000, 3, 3, 0, 0), 2);
+        r.converged(new PushRound(2, 0, 5_000_000, 12, 1_000, 3, 3, 0, 0, 0), 2);
         assertThat(r.isOpen()).isFalse();
         assertThat(r.completed()).isEqualTo(1);
         Milestone m = milestones.since(0).get(0);
@@ -126,7 +126,7 @@ class FaultManagerTest {
         loop.advance(7_734); // the case: the next, unrelated fault 7.7 s later converges in 75 ms
         r.event("port-status: s2 port 1 down");
         loop.advance(75);
-        r.converged(new PushRound(5, 0, 1, 3, 300, 2, 2, 0, 0), 5);
+        r.converged(new PushRound(5, 0, 1, 3, 300, 2, 2, 0, 0, 0), 5);
         Milestone m = milestones.since(0).stream().filter(x -> x.kind() == Milestone.Kind.REACTION).findFirst()
                 .orElseThrow();
         assertThat(m.details()).containsEntry("triggerCount", 1)
@@ -146,7 +146,7 @@ class FaultManagerTest {
     void anOperatorRerouteIsItsOwnKindAndNeverAFaultFigure() {
         ReactionTracker r = faults.reactions();
         r.operator("operator: forced re-route");
-        r.converged(new PushRound(2, 0, 1, 0, 0, 0, 0, 0, 0), 2);
+        r.converged(new PushRound(2, 0, 1, 0, 0, 0, 0, 0, 0, 0), 2);
         assertThat(milestones.since(0)).extracting(Milestone::kind).containsExactly(Milestone.Kind.REROUTE);
         assertThat(milestones.since(0).get(0).details()).containsKey("requestToConvergedMs")
                 .doesNotContainKey("faultToConvergedMs");

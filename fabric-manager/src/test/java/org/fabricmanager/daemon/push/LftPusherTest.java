@@ -234,6 +234,21 @@ class LftPusherTest {
     }
 
     /** {@code base}'s tables under {@code version}, with destination {@code d} of each row in {@code rows} moved. */
+    /** Acknowledges the batches on the wire, as room frees for the next, until no switch waits for the current tables. */
+    private void ackAll(LftPusher p, FakeSession... sessions) {
+        while (p.pendingCount() > 0) {
+            boolean acked = false;
+            for (FakeSession x : sessions) {
+                if (!x.batches.isEmpty() && !x.last().future().isDone()) {
+                    x.last().ack();
+                    acked = true;
+                }
+            }
+            assertThat(acked).as("a batch on the wire while switches wait").isTrue();
+            loop.runPending();
+        }
+    }
+
     private static TableSet changed(TableSet base, long version, int d, int... rows) {
         int n = base.rowCount();
         long[] guids = new long[n];
@@ -258,10 +273,7 @@ class LftPusherTest {
         FakeSession[] s = {attach(p, 1), attach(p, 2), attach(p, 3)};
         TableSet v1 = tables(1, 3, 0);
         p.install(v1);
-        for (FakeSession x : s) {
-            x.last().ack();
-        }
-        loop.runPending();
+        ackAll(p, s);
         TableSet v2 = changed(v1, 2, 70, 0, 1); // block 1 of switches 1 and 2
 
         assertThat(p.stage(v2)).isEqualTo(2);
@@ -343,14 +355,7 @@ class LftPusherTest {
         FakeSession[] s = {attach(p, 1), attach(p, 2), attach(p, 3)};
         TableSet v1 = tables(1, 3, 0);
         p.install(v1);
-        for (int round = 0; round < 2; round++) {
-            for (FakeSession x : s) {
-                if (x.batches.size() > 0 && !x.last().future().isDone()) {
-                    x.last().ack();
-                }
-            }
-            loop.runPending();
-        }
+        ackAll(p, s);
         assertThat(p.inSyncCount()).isEqualTo(3);
         assertThat(p.stage(tables(2, 3, 1))).as("every block of every table: room for two").isEqualTo(2);
         assertThat(p.stage(changed(v1, 3, 0, 0, 1, 2))).as("one block each: a quarter of a table").isEqualTo(3);
