@@ -1,5 +1,7 @@
 package org.fabricmanager.detector;
 
+import java.net.InetSocketAddress;
+
 /**
  * A running ring member as the daemon and the switch agents use it: report this member's own link
  * faults and recoveries, read its view, and stop it. Events arrive through the
@@ -27,7 +29,7 @@ public interface RingDetector extends AutoCloseable {
      * The address of member {@code member} (from an {@link AddressResolver}'s answer or an update of the
      * ring): datagrams waiting for it are sent. Ignored for this member itself.
      */
-    void learn(int member, java.net.InetSocketAddress address);
+    void learn(int member, InetSocketAddress address);
 
     /** A consistent copy of the member's current state. */
     MembershipSnapshot snapshot();

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.TableHash;
+import java.util.Optional;
 
 /**
  * The forwarding table a switch applies: an immutable snapshot with its version and hash. A commit
@@ -111,8 +112,8 @@ public final class AppliedTable {
     }
 
     /** The virtual-channel rules held with the table, if any. */
-    public java.util.Optional<Message.VcRuleSet> rules() {
-        return java.util.Optional.ofNullable(rules);
+    public Optional<Message.VcRuleSet> rules() {
+        return Optional.ofNullable(rules);
     }
 
     /** Hash of the held rules ({@link TableHash#rules}), 0 when there are none. */

@@ -8,6 +8,8 @@ import org.fabricmanager.southbound.Message.DetectorConfig;
 import org.fabricmanager.southbound.Message.DetectorMember;
 import org.fabricmanager.southbound.MessageType;
 import org.fabricmanager.southbound.ProtocolException;
+import java.security.MessageDigest;
+import java.util.ArrayList;
 
 /**
  * Collects the chunks of one DETECTOR_CONFIG epoch ({@code docs/protocol.md}, section 3.9): chunks
@@ -44,7 +46,7 @@ final class DetectorConfigAssembler {
                 || chunk.pauseMs() != first.pauseMs() || chunk.startMode() != first.startMode()
                 || chunk.overlay() != first.overlay() || chunk.transport() != first.transport()
                 || chunk.memberCount() != first.memberCount() || chunk.selfIndex() != first.selfIndex()
-                || !java.security.MessageDigest.isEqual(chunk.ringKey(), first.ringKey())) {
+                || !MessageDigest.isEqual(chunk.ringKey(), first.ringKey())) {
             throw new ProtocolException(ErrorCode.MALFORMED, MessageType.DETECTOR_CONFIG.code(), chunk.txid(),
                     "DETECTOR_CONFIG: chunk of epoch " + chunk.epoch() + " disagrees with the epoch's first chunk");
         }
@@ -59,7 +61,7 @@ final class DetectorConfigAssembler {
         if (received < members.length) {
             return Optional.empty();
         }
-        List<Message.DetectorPeer> peers = new java.util.ArrayList<>(members.length);
+        List<Message.DetectorPeer> peers = new ArrayList<>(members.length);
         for (int i = 0; i < members.length; i++) {
             peers.add(new Message.DetectorPeer(i, members[i].guid(), members[i].incarnation(), members[i].address(),
                     members[i].port()));

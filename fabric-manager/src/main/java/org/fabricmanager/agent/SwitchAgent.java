@@ -48,6 +48,16 @@ import org.fabricmanager.southbound.ProtocolException;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * One switch's agent: the switch's ports and neighbours, the forwarding table it applies (with version
@@ -113,11 +123,11 @@ public final class SwitchAgent {
      * Where a standby's {@code ERROR NOT_LEADER} sent this agent: the next connect goes there at once, once
      * (loop thread; {@code null} when no redirect is pending).
      */
-    private java.net.InetSocketAddress redirect;
+    private InetSocketAddress redirect;
     /** Redirects followed since the last handshake (loop thread): bounds a loop between two confused standbys. */
     private int redirectsInRow;
     /** The address of the current or last connect (loop thread). */
-    private java.net.InetSocketAddress connectedTo;
+    private InetSocketAddress connectedTo;
     /** Whether the current connection reached ACTIVE: its end keeps the manager, a failed attempt moves on. */
     private boolean handshakeDone;
     private final ConnectionTap tap;
@@ -125,7 +135,7 @@ public final class SwitchAgent {
     private final DetectorConfigAssembler detectorAssembler = new DetectorConfigAssembler();
     private final SslContext tls;
     /** Runs the TLS handshake's heavy steps ({@code null}: the event loop). */
-    private final java.util.concurrent.Executor tlsWork;
+    private final Executor tlsWork;
 
     private volatile PortRecord[] ports;
     private volatile AppliedTable table = AppliedTable.EMPTY;
@@ -134,7 +144,7 @@ public final class SwitchAgent {
     private volatile long incarnationFloor;
     private volatile long daemonId;
     private volatile RingAssignment detectorRing;
-    private volatile java.net.InetSocketAddress localAddress;
+    private volatile InetSocketAddress localAddress;
     private volatile DetectorConfigListener detectorListener;
     private volatile int detectorPort;
     /** Whether the agent announces {@link Protocol#FEATURE_DETECTOR_WINDOW} (with a detector). */
@@ -179,7 +189,7 @@ public final class SwitchAgent {
      */
     public SwitchAgent(long guid, String name, int portCount, Collection<PortRecord> ports, AgentSettings settings,
                        EventLoop loop, AgentListener listener, Random random, ConnectionTap tap,
-                       java.util.concurrent.Executor tlsWork) {
+                       Executor tlsWork) {
         if (portCount < 1 || portCount > Protocol.MAX_PORTS) {
             throw new IllegalArgumentException("switch " + Guids.format(guid) + ": port count " + portCount);
         }
@@ -367,7 +377,7 @@ public final class SwitchAgent {
                 return;
             }
             for (int from = 0; from < copy.length; from += Protocol.MAX_LOOKUP_MEMBERS) {
-                int[] part = java.util.Arrays.copyOfRange(copy, from, Math.min(copy.length, from + Protocol.MAX_LOOKUP_MEMBERS));
+                int[] part = Arrays.copyOfRange(copy, from, Math.min(copy.length, from + Protocol.MAX_LOOKUP_MEMBERS));
                 channel.write(new Message.DetectorLookup(takeTxid(), epoch, part));
             }
             channel.flush();
@@ -390,13 +400,13 @@ public final class SwitchAgent {
      * Connects from {@code address} (set before {@link #start}): the management interface of a switch with
      * several, or distinct loopback addresses for simulated switches.
      */
-    public void bindFrom(java.net.InetAddress address) {
-        localAddress = address == null ? null : new java.net.InetSocketAddress(address, 0);
+    public void bindFrom(InetAddress address) {
+        localAddress = address == null ? null : new InetSocketAddress(address, 0);
     }
 
     /** The address the agent connects from, or {@code null} for the system's choice. */
-    public java.net.InetAddress boundAddress() {
-        java.net.InetSocketAddress a = localAddress;
+    public InetAddress boundAddress() {
+        InetSocketAddress a = localAddress;
         return a == null ? null : a.getAddress();
     }
 
@@ -500,8 +510,8 @@ public final class SwitchAgent {
         }
         setState(State.CONNECTING);
         handshakeDone = false;
-        java.net.InetSocketAddress from = localAddress;
-        java.net.InetSocketAddress to = redirect != null ? redirect : settings.managers().get(managerIndex);
+        InetSocketAddress from = localAddress;
+        InetSocketAddress to = redirect != null ? redirect : settings.managers().get(managerIndex);
         redirect = null;
         connectedTo = to;
         ChannelFuture f = from == null ? bootstrap.connect(to) : bootstrap.connect(to, from);
@@ -519,7 +529,7 @@ public final class SwitchAgent {
     }
 
     /** The manager this agent connects to now (or last did). */
-    private java.net.InetSocketAddress target() {
+    private InetSocketAddress target() {
         return connectedTo != null ? connectedTo : settings.managers().get(managerIndex);
     }
 
@@ -529,13 +539,13 @@ public final class SwitchAgent {
      * moves the place in the list, so that the walk resumes after the leader when it fails.
      */
     private void redirected(String message) {
-        java.util.Optional<java.net.InetSocketAddress> to = parseRedirect(message);
+        Optional<InetSocketAddress> to = parseRedirect(message);
         if (to.isEmpty() || redirectsInRow >= MAX_REDIRECTS_IN_ROW) {
             return;
         }
         redirectsInRow++;
         redirect = to.get();
-        List<java.net.InetSocketAddress> managers = settings.managers();
+        List<InetSocketAddress> managers = settings.managers();
         for (int i = 0; i < managers.size(); i++) {
             if (managers.get(i).getPort() == redirect.getPort() && managers.get(i).getHostString().equals(redirect.getHostString())) {
                 managerIndex = i;
@@ -544,27 +554,27 @@ public final class SwitchAgent {
     }
 
     /** {@code HOST:PORT} of a NOT_LEADER message (a bracketed IPv6 host too), or empty for anything else. */
-    static java.util.Optional<java.net.InetSocketAddress> parseRedirect(String message) {
+    static Optional<InetSocketAddress> parseRedirect(String message) {
         int colon = message == null ? -1 : message.lastIndexOf(':');
         if (colon <= 0 || colon == message.length() - 1 || message.length() > 260) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String host = message.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
         if (host.isEmpty() || !host.matches("[A-Za-z0-9._:-]+")) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String port = message.substring(colon + 1);
         if (port.length() > 5 || !port.chars().allMatch(Character::isDigit)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         int p = Integer.parseInt(port);
         if (p < 1 || p > 65535) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(java.net.InetSocketAddress.createUnresolved(host, p));
+        return Optional.of(InetSocketAddress.createUnresolved(host, p));
     }
 
     private void scheduleReconnect() {
@@ -640,11 +650,11 @@ public final class SwitchAgent {
                 ctx.close();
                 return;
             }
-            java.security.cert.X509Certificate peer;
+            X509Certificate peer;
             try {
-                peer = (java.security.cert.X509Certificate) ctx.pipeline().get(SslHandler.class).engine().getSession()
+                peer = (X509Certificate) ctx.pipeline().get(SslHandler.class).engine().getSession()
                         .getPeerCertificates()[0];
-            } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+            } catch (SSLPeerUnverifiedException e) {
                 closeCause = "the daemon presented no certificate";
                 LOG.warn("{}: {}", SwitchAgent.this, closeCause);
                 ctx.close();
@@ -693,7 +703,7 @@ public final class SwitchAgent {
                     ctx.writeAndFlush(new Message.PortInfo(takeTxid(), all));
                     int udp = detectorPort;
                     if (udp != 0 && detectorListener != null
-                            && ctx.channel().localAddress() instanceof java.net.InetSocketAddress local) {
+                            && ctx.channel().localAddress() instanceof InetSocketAddress local) {
                         ctx.writeAndFlush(new Message.DetectorEndpoint(takeTxid(), local.getAddress(), udp));
                     }
                 } else if (msg instanceof ErrorReport error) {
@@ -790,18 +800,18 @@ public final class SwitchAgent {
                         MessageType.DETECTOR_CONFIG.code(), "this agent has no failure detector"));
                 return;
             }
-            java.util.Optional<RingAssignment> complete = detectorAssembler.add(config);
+            Optional<RingAssignment> complete = detectorAssembler.add(config);
             if (complete.isEmpty()) {
                 ctx.writeAndFlush(new Message.Ack(config.txid(), MessageType.DETECTOR_CONFIG));
                 return;
             }
             detectorRing = complete.get();
-            java.util.concurrent.CompletionStage<Void> running;
+            CompletionStage<Void> running;
             try {
                 running = l.configured(SwitchAgent.this, complete.get());
             } catch (RuntimeException e) {
                 // a ring this agent cannot run (two members at one address...) costs its detector, not its session
-                running = java.util.concurrent.CompletableFuture.failedFuture(e);
+                running = CompletableFuture.failedFuture(e);
             }
             // the last chunk's ACK tells the daemon this member runs: it ends the daemon's start-up grace
             running.whenComplete((ok, failure) -> {
@@ -823,11 +833,11 @@ public final class SwitchAgent {
             }
             RingAssignment ring = RingAssignment.of(window);
             detectorRing = ring;
-            java.util.concurrent.CompletionStage<Void> running;
+            CompletionStage<Void> running;
             try {
                 running = l.configured(SwitchAgent.this, ring);
             } catch (RuntimeException e) {
-                running = java.util.concurrent.CompletableFuture.failedFuture(e);
+                running = CompletableFuture.failedFuture(e);
             }
             // the ACK tells the daemon this member runs: it ends the daemon's start-up grace
             running.whenComplete((ok, failure) -> {
@@ -905,7 +915,7 @@ public final class SwitchAgent {
                 }
             } else {
                 boolean tlsFailure = cause instanceof io.netty.handler.codec.DecoderException
-                        && cause.getCause() instanceof javax.net.ssl.SSLException;
+                        && cause.getCause() instanceof SSLException;
                 closeCause = cause instanceof IOException ? cause.getMessage()
                         : tlsFailure ? "TLS: " + cause.getCause().getMessage() : cause.toString();
                 if (!(cause instanceof IOException) && !tlsFailure) {

@@ -174,7 +174,7 @@ final class TableStager {
     /** Drops the staged batch (new version, failed commit, lost connection). */
     void clear() {
         if (staged > 0) {
-            java.util.Arrays.fill(blocks, null);
+            Arrays.fill(blocks, null);
         }
         staged = 0;
         poison = null;

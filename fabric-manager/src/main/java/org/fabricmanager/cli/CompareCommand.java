@@ -31,6 +31,7 @@ import org.fabricmanager.topology.IbnetdiscoverReader;
 import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.LidPlan;
 import org.fabricmanager.topology.TopologyException;
+import java.util.function.Supplier;
 
 /**
  * {@code compare}: OpenSM's routing engines and ours side by side on one fabric. The fabric is
@@ -46,13 +47,13 @@ final class CompareCommand implements Command {
     private static final int OUR_REPEATS = 3;
 
     /** Finds the tools: {@link OpenSmTools#find()}, or another finder in tests of the missing-tools path. */
-    private final java.util.function.Supplier<Optional<OpenSmTools>> finder;
+    private final Supplier<Optional<OpenSmTools>> finder;
 
     CompareCommand() {
         this(OpenSmTools::find);
     }
 
-    CompareCommand(java.util.function.Supplier<Optional<OpenSmTools>> finder) {
+    CompareCommand(Supplier<Optional<OpenSmTools>> finder) {
         this.finder = finder;
     }
 

@@ -22,6 +22,8 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 
 /**
  * The admin commands' view of a running daemon's REST API: GETs a path, returns the JSON, and turns
@@ -75,7 +77,7 @@ final class DaemonClient {
 
     /** The options of every admin command that talks to a daemon. */
     static Set<String> options(String... more) {
-        Set<String> all = new java.util.HashSet<>(Set.of(more));
+        Set<String> all = new HashSet<>(Set.of(more));
         all.add(URL_OPTION);
         all.add(CA_OPTION);
         return Set.copyOf(all);
@@ -126,7 +128,7 @@ final class DaemonClient {
     JsonNode post(String path, String json, String token) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json, java.nio.charset.StandardCharsets.UTF_8));
+                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }

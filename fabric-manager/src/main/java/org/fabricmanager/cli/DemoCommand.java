@@ -34,6 +34,8 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
 import org.slf4j.LoggerFactory;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 
 /**
  * {@code demo}: the README's main command. Runs the daemon and a simulated PGFT (one agent per switch,
@@ -199,7 +201,7 @@ final class DemoCommand implements Command {
         try {
             if (!pki.hasCa()) {
                 pki.init("fabric-manager demo CA", Duration.ofDays(30), List.of("localhost"),
-                        List.of(java.net.InetAddress.getLoopbackAddress()), Duration.ofDays(30), Clock.systemUTC());
+                        List.of(InetAddress.getLoopbackAddress()), Duration.ofDays(30), Clock.systemUTC());
             }
         } catch (PkiException e) {
             throw new UsageException("demo: " + e.getMessage(), e);
@@ -231,9 +233,9 @@ final class DemoCommand implements Command {
     }
 
     private static int freeUdpPort() {
-        try (java.net.DatagramSocket s = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UsageException("demo: no free UDP port on loopback for the failure detector: " + e.getMessage(), e);
         }
     }

@@ -98,7 +98,7 @@ final class FabricSource {
             if (loaded.lids() == null) {
                 return LidPlan.sequential(loaded.fabric());
             }
-            java.util.List<Long> missing = loaded.lids().missing(loaded.fabric());
+            List<Long> missing = loaded.lids().missing(loaded.fabric());
             if (!missing.isEmpty()) {
                 throw new UsageException(command + ": " + missing.size() + " switches or nodes have no LID in the"
                         + " ibnetdiscover dump (first " + Guids.format(missing.get(0)) + "): run ibnetdiscover after"

@@ -17,6 +17,9 @@ import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.stream.Collectors;
 
 /**
  * {@code pki issue}: issues one certificate per switch (named by GUID, or every switch of a PGFT or a
@@ -111,7 +114,7 @@ final class PkiIssueCommand implements Command {
                                    Duration validity) {
         PkiDirectory target = args.has("out") ? new PkiDirectory(Path.of(args.require("out"))) : dir;
         List<String> dns = args.listValue("daemon-dns", List.of());
-        List<java.net.InetAddress> ips = new java.util.ArrayList<>();
+        List<InetAddress> ips = new ArrayList<>();
         for (String a : args.listValue("daemon-ip", List.of())) {
             ips.add(PkiInitCommand.address("pki issue", a));
         }
@@ -122,8 +125,8 @@ final class PkiIssueCommand implements Command {
         }
         var issued = target == dir ? dir.issueDaemon(ca, dns, ips, validity)
                 : dir.issueDaemonInto(target, ca, dns, ips, validity);
-        String names = Stream.concat(dns.stream(), ips.stream().map(java.net.InetAddress::getHostAddress))
-                .collect(java.util.stream.Collectors.joining(", "));
+        String names = Stream.concat(dns.stream(), ips.stream().map(InetAddress::getHostAddress))
+                .collect(Collectors.joining(", "));
         console.out().println("pki issue: daemon certificate " + (target == dir ? "re-issued" : "issued") + " for "
                 + (names.isEmpty() ? "no host name or address (peers that check one will refuse it)" : names)
                 + ", valid until " + issued.certificate().getNotAfter().toInstant() + " (" + target.daemonCertificate()

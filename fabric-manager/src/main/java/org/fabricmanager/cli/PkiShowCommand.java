@@ -20,6 +20,7 @@ import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
+import java.security.interfaces.RSAKey;
 
 /**
  * {@code pki show}: what a PKI directory holds: the trusted CA(s), the daemon's certificate and a
@@ -197,7 +198,7 @@ final class PkiShowCommand implements Command {
         return who + (guid.isPresent() ? " [" + FabricIdentity.switchUri(guid.getAsLong()) + "]" : "")
                 + (FabricIdentity.isDaemon(c) ? " [" + FabricIdentity.DAEMON_URI + "]" : "")
                 + ", " + KeyType.of(c.getPublicKey()).map(KeyType::option)
-                        .orElse(c.getPublicKey() instanceof java.security.interfaces.RSAKey rsa
+                        .orElse(c.getPublicKey() instanceof RSAKey rsa
                                 ? "rsa-" + rsa.getModulus().bitLength() : c.getPublicKey().getAlgorithm())
                 + ", valid until " + c.getNotAfter().toInstant() + " (" + days + " days), sha256 " + fingerprint + "...";
     }

@@ -18,6 +18,7 @@ import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.Ranking;
+import java.util.Arrays;
 
 /**
  * {@code bench --reroute KINDS}: what one fault costs to re-route. For each kind of fault (a leaf's
@@ -168,7 +169,7 @@ final class RerouteBench {
         for (int k = 0; k < v.length; k++) {
             v[k] = rows.get(k)[i];
         }
-        java.util.Arrays.sort(v);
+        Arrays.sort(v);
         return v[v.length / 2];
     }
 

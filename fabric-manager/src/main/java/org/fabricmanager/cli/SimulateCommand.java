@@ -15,6 +15,9 @@ import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.topology.Fabric;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.function.LongFunction;
 
 /**
  * {@code simulate}: a simulated fabric as its own process: one switch agent per switch of a PGFT or a
@@ -103,9 +106,9 @@ final class SimulateCommand implements Command {
             configured = configured.withTlsProvider(tlsProvider("simulate", args.require("tls-provider")));
         }
         AgentSettings base = configured;
-        java.util.function.LongFunction<AgentSettings> settings = guid -> base;
+        LongFunction<AgentSettings> settings = guid -> base;
         if (args.has("pki")) {
-            SimulatorTls.Agents agents = SimulatorTls.agents("simulate", java.nio.file.Path.of(args.require("pki")), fabric,
+            SimulatorTls.Agents agents = SimulatorTls.agents("simulate", Path.of(args.require("pki")), fabric,
                     base, runs);
             settings = agents.settings();
             console.err().println("simulate: TLS engine " + agents.engines());
@@ -204,7 +207,7 @@ final class SimulateCommand implements Command {
 
     /** The comma-separated HOST:PORT list of --connect. */
     static List<InetSocketAddress> addresses(String text) {
-        List<InetSocketAddress> out = new java.util.ArrayList<>();
+        List<InetSocketAddress> out = new ArrayList<>();
         for (String one : text.split(",", -1)) {
             InetSocketAddress a = address(one.trim());
             if (out.contains(a)) {

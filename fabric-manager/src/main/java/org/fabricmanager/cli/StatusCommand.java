@@ -3,6 +3,7 @@ package org.fabricmanager.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
 import java.util.Set;
+import java.util.Locale;
 
 /**
  * {@code status}: the daemon's state as an administrator reads it on the management node, from
@@ -92,8 +93,8 @@ final class StatusCommand implements Command {
     }
 
     static String ms(double millis) {
-        return millis >= 1000 ? String.format(java.util.Locale.ROOT, "%.2f s", millis / 1000)
-                : String.format(java.util.Locale.ROOT, "%.1f ms", millis);
+        return millis >= 1000 ? String.format(Locale.ROOT, "%.2f s", millis / 1000)
+                : String.format(Locale.ROOT, "%.1f ms", millis);
     }
 
     static String duration(long millis) {

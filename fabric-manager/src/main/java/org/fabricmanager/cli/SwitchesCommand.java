@@ -2,6 +2,7 @@ package org.fabricmanager.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
+import java.util.Locale;
 
 /**
  * {@code switches}: every switch a running daemon knows, one line each (GUID, name, connection,
@@ -57,7 +58,7 @@ final class SwitchesCommand implements Command {
             table.row(s.path("guid").asText(), text(s, "name"), c ? "yes" : "NO", text(s, "address"),
                     portsUp(s),
                     s.hasNonNull("tableVersion") ? "v" + s.get("tableVersion").asLong() : null, sync ? "yes" : "NO",
-                    s.hasNonNull("rttMs") ? String.format(java.util.Locale.ROOT, "%.2f", s.get("rttMs").asDouble()) : null);
+                    s.hasNonNull("rttMs") ? String.format(Locale.ROOT, "%.2f", s.get("rttMs").asDouble()) : null);
         }
         if (table.size() > 0) {
             table.print(console.out());

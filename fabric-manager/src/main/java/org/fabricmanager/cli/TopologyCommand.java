@@ -21,6 +21,9 @@ import org.fabricmanager.topology.PgftRecognizer;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.RecognitionReport;
 import org.fabricmanager.topology.TopologyException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * {@code topology}: writes the canonical (optionally degraded) fabric of a PGFT or of a 2-D fat tree
@@ -137,7 +140,7 @@ final class TopologyCommand implements Command {
                 IbsimNet.write(fabric, out);
                 console.err().println("wrote " + out + " (ibsim net format)");
             } else {
-                java.io.Writer w = new java.io.OutputStreamWriter(console.out(), java.nio.charset.StandardCharsets.UTF_8);
+                Writer w = new OutputStreamWriter(console.out(), StandardCharsets.UTF_8);
                 IbsimNet.write(fabric, w);
             }
         } catch (UncheckedIOException e) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.NoSuchFileException;
 
 /**
  * The format of a {@code --topology} file: {@code --topology-format} when given, otherwise
@@ -42,7 +43,7 @@ enum TopologyFormat {
                 return t.startsWith("{") ? FABRIC_TOPOLOGY : IBNETDISCOVER;
             }
             return FABRIC_TOPOLOGY;
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new UsageException(file + ": no such file");
         } catch (IOException e) {
             // a file that is not text falls to the JSON reader, whose message names the problem

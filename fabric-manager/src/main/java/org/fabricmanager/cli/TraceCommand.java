@@ -13,6 +13,8 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.Guids;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * {@code trace}: follows the forwarding tables of an {@code lft-text/1} file from one node to
@@ -121,7 +123,7 @@ final class TraceCommand implements Command {
      * tables), {@code -1} where the hop leads nowhere; the rules are indexed like {@code tables}.
      */
     static int[] channels(FabricIndex index, ForwardingTables tables, VcRules rules, Trace trace) {
-        java.util.Map<Long, Integer> ids = new java.util.HashMap<>();
+        Map<Long, Integer> ids = new HashMap<>();
         for (int s = 0; s < tables.switchCount(); s++) {
             ids.put(tables.switchGuid(s), s);
         }

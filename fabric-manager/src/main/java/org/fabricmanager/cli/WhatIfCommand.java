@@ -18,6 +18,7 @@ import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
+import java.util.List;
 
 /**
  * {@code whatif}: asks a running daemon what its engine would do if switches or links failed
@@ -77,11 +78,11 @@ final class WhatIfCommand implements Command {
         ObjectMapper json = new ObjectMapper();
         ObjectNode request = json.createObjectNode();
         ArrayNode switches = request.putArray("switches");
-        for (String g : args.listValue("switch", java.util.List.of())) {
+        for (String g : args.listValue("switch", List.of())) {
             switches.add(Guids.format(guid(g, "--switch '" + g + "'")));
         }
         ArrayNode links = request.putArray("links");
-        for (String l : args.listValue("link", java.util.List.of())) {
+        for (String l : args.listValue("link", List.of())) {
             int colon = l.lastIndexOf(':');
             if (colon <= 0) {
                 throw new UsageException("whatif: --link '" + l + "': expected GUID:PORT, e.g. 0x1000000200000001:5");

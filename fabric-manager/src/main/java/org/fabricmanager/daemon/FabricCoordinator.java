@@ -21,6 +21,7 @@ import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.topology.Fabric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.Consumer;
 
 /**
  * The control loop's sequence: once discovery settles, every change of the fabric (from
@@ -52,7 +53,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     private long changeStartNanos = System.nanoTime();
     private long convergences;
     /** Told of the routing in force each time the tables converge (the quality monitor; control thread). */
-    private java.util.function.Consumer<ActiveRouting> convergedObserver = r -> { };
+    private Consumer<ActiveRouting> convergedObserver = r -> { };
     private Runnable changeObserver = () -> { };
     /** The switch a prepared routing leaves out (its verdict is being checked), 0 when none. */
     private long preparedFor;
@@ -102,7 +103,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     }
 
     /** {@code observer} is told of the routing in force each time the tables converge on it (control thread). */
-    void onConverged(java.util.function.Consumer<ActiveRouting> observer) {
+    void onConverged(Consumer<ActiveRouting> observer) {
         convergedObserver = observer;
     }
 

@@ -60,6 +60,11 @@ import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologicalIndexer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Objects;
 
 /**
  * The running daemon: wires the control thread, the stores, the routing service, the southbound
@@ -276,13 +281,13 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         }
     }
 
-    private static void prepareStateDirectory(java.nio.file.Path dir) {
+    private static void prepareStateDirectory(Path dir) {
         try {
-            java.nio.file.Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
             throw new StoreException("state directory " + dir + ": cannot create it: " + e);
         }
-        if (!java.nio.file.Files.isWritable(dir)) {
+        if (!Files.isWritable(dir)) {
             throw new StoreException("state directory " + dir + " is not writable by this user");
         }
     }
@@ -353,8 +358,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             // the token file is read again (rotated tokens take effect); a bad one refuses the whole reload
             String token = AdminTokenFile.resolve(read.rest());
             ConfigReload plan = ConfigReload.plan(config, read);
-            if (!java.util.Objects.equals(token, adminToken) && read.rest().adminTokenFile() != null) {
-                List<String> changed = new java.util.ArrayList<>(plan.changed());
+            if (!Objects.equals(token, adminToken) && read.rest().adminTokenFile() != null) {
+                List<String> changed = new ArrayList<>(plan.changed());
                 changed.add("admin token read from " + read.rest().adminTokenFile() + ": another");
                 plan = new ConfigReload(plan.effective(), changed, plan.needRestart());
             }

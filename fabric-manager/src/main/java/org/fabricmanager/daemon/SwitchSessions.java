@@ -19,6 +19,9 @@ import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.net.InetSocketAddress;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The agents' sessions as the control loop sees them: a HELLO is judged by the registry (new switch,
@@ -42,7 +45,7 @@ final class SwitchSessions implements SouthboundListener {
     /** The engine whose tables need VC rules on every switch (vtftr), or {@code null}. */
     private final String vcRulesEngine;
     /** Switches refused for lacking VC rules, warned about once each (they retry with backoff). */
-    private final java.util.Set<Long> refusedWithoutRules = new java.util.HashSet<>();
+    private final Set<Long> refusedWithoutRules = new HashSet<>();
     /** Each session's budget of DETECTOR_LOOKUP members, checked on the I/O thread before anything is queued. */
     private final org.fabricmanager.daemon.faults.LookupLimiter lookups;
 
@@ -90,7 +93,7 @@ final class SwitchSessions implements SouthboundListener {
         queue.append("detector-endpoint " + Guids.format(session.guid()), () -> {
             ManagedSwitch ms = m.registry().get(session.guid());
             if (ms != null && ms.session() == session) {
-                ms.detectorEndpoint(new java.net.InetSocketAddress(endpoint.address(), endpoint.port()));
+                ms.detectorEndpoint(new InetSocketAddress(endpoint.address(), endpoint.port()));
                 m.faults().detectorEndpoint(ms);
             }
         });

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
+import java.util.OptionalDouble;
 
 /**
  * A fabric simulated by ibsim, with OpenSM and ibnetdiscover run against it through
@@ -131,7 +132,7 @@ public final class IbsimFabric implements AutoCloseable {
         }
         int code = run(cmd, runDir, runDir.resolve("opensm.out"), timeoutSeconds);
         return new OpenSmRun(code, runDir.resolve("opensm-lfts.dump"),
-                Files.exists(logFile) ? OpenSmLog.read(logFile) : new OpenSmLog(java.util.OptionalDouble.empty(), ""),
+                Files.exists(logFile) ? OpenSmLog.read(logFile) : new OpenSmLog(OptionalDouble.empty(), ""),
                 logFile);
     }
 

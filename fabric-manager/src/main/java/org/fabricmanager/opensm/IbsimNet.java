@@ -16,6 +16,7 @@ import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.TopologyException;
+import java.util.TreeMap;
 
 /**
  * ibsim's net format (ibsim-utils): one record per device, {@code Switch N "id"} or
@@ -40,9 +41,9 @@ public final class IbsimNet {
         }
         Map<Long, Map<Integer, String>> byPort = new HashMap<>();
         for (Link l : fabric.links()) {
-            byPort.computeIfAbsent(l.a(), k -> new java.util.TreeMap<>()).put(l.aPort(),
+            byPort.computeIfAbsent(l.a(), k -> new TreeMap<>()).put(l.aPort(),
                     "[" + l.aPort() + "]\t\"" + ids.get(l.b()) + "\"[" + l.bPort() + "]");
-            byPort.computeIfAbsent(l.b(), k -> new java.util.TreeMap<>()).put(l.bPort(),
+            byPort.computeIfAbsent(l.b(), k -> new TreeMap<>()).put(l.bPort(),
                     "[" + l.bPort() + "]\t\"" + ids.get(l.a()) + "\"[" + l.aPort() + "]");
         }
         out.write("# ibsim net file written by fabric-manager: " + fabric + "\n\n");

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.security.interfaces.ECKey;
 
 /**
  * The key types of the daemon's and the switches' certificates that {@code fabric-manager pki} makes
@@ -94,15 +95,15 @@ public enum KeyType {
 
     /** The type of a key read from a file, empty for one no certificate of {@code pki} has (RSA, other curves). */
     public static Optional<KeyType> of(PrivateKey key) {
-        return ofAlgorithm(key.getAlgorithm(), key instanceof java.security.interfaces.ECKey ec ? ec : null);
+        return ofAlgorithm(key.getAlgorithm(), key instanceof ECKey ec ? ec : null);
     }
 
     /** As {@link #of(PrivateKey)}, for a certificate's public key. */
     public static Optional<KeyType> of(PublicKey key) {
-        return ofAlgorithm(key.getAlgorithm(), key instanceof java.security.interfaces.ECKey ec ? ec : null);
+        return ofAlgorithm(key.getAlgorithm(), key instanceof ECKey ec ? ec : null);
     }
 
-    private static Optional<KeyType> ofAlgorithm(String algorithm, java.security.interfaces.ECKey ec) {
+    private static Optional<KeyType> ofAlgorithm(String algorithm, ECKey ec) {
         if ("Ed25519".equalsIgnoreCase(algorithm) || "EdDSA".equalsIgnoreCase(algorithm)) {
             return Optional.of(ED25519);
         }

@@ -10,6 +10,8 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
+import java.io.IOException;
+import java.util.Locale;
 
 /**
  * The trust of one hot-standby manager in another on the Raft port: the peer's chain must pass the JDK's
@@ -30,7 +32,7 @@ public final class ManagerPeerTrust extends X509ExtendedTrustManager {
 
         /** The meter tag: lower case, dashes. */
         public String tag() {
-            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 
@@ -78,7 +80,7 @@ public final class ManagerPeerTrust extends X509ExtendedTrustManager {
                 }
             }
             throw new PkiException("the JDK offers no X509ExtendedTrustManager for PKIX");
-        } catch (GeneralSecurityException | java.io.IOException e) {
+        } catch (GeneralSecurityException | IOException e) {
             throw new PkiException("cannot build the managers' trust manager: " + e.getMessage(), e);
         }
     }

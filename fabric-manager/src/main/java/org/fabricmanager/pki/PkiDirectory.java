@@ -13,6 +13,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.fabricmanager.topology.Guids;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.Signature;
+import java.security.cert.CertificateParsingException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The files of a fabric PKI directory, as {@code fabric-manager pki} writes them and the daemon and
@@ -129,10 +138,10 @@ public final class PkiDirectory {
             return new DaemonNames(List.of(), List.of());
         }
         X509Certificate c = PemFiles.readCertificate(daemonCertificate());
-        List<String> dns = new java.util.ArrayList<>();
-        List<InetAddress> ips = new java.util.ArrayList<>();
+        List<String> dns = new ArrayList<>();
+        List<InetAddress> ips = new ArrayList<>();
         try {
-            java.util.Collection<List<?>> sans = c.getSubjectAlternativeNames();
+            Collection<List<?>> sans = c.getSubjectAlternativeNames();
             for (List<?> n : sans == null ? List.<List<?>>of() : sans) {
                 if (n.get(0) instanceof Integer type && type == 2) {
                     dns.add((String) n.get(1));
@@ -141,7 +150,7 @@ public final class PkiDirectory {
                     ips.add(InetAddress.getByName((String) n.get(1)));
                 }
             }
-        } catch (java.security.cert.CertificateParsingException | java.net.UnknownHostException e) {
+        } catch (CertificateParsingException | UnknownHostException e) {
             throw new PkiException(daemonCertificate() + ": unreadable subject alternative names: " + e.getMessage(), e);
         }
         return new DaemonNames(dns, ips);
@@ -192,12 +201,12 @@ public final class PkiDirectory {
      * the certificates missing from {@code switches/}: a simulator's convenience. A real switch receives
      * its certificate from {@code pki issue} instead.
      */
-    public java.util.Map<Long, TlsMaterial> switchMaterials(java.util.Map<Long, String> switches, Duration validity,
+    public Map<Long, TlsMaterial> switchMaterials(Map<Long, String> switches, Duration validity,
                                                          Clock clock) {
         CertificateAuthority ca = null;
-        java.util.Map<Long, TlsMaterial> materials = new java.util.HashMap<>(switches.size() * 2);
+        Map<Long, TlsMaterial> materials = new HashMap<>(switches.size() * 2);
         List<X509Certificate> trusted = PemFiles.readCertificates(caCertificate());
-        for (java.util.Map.Entry<Long, String> s : switches.entrySet()) {
+        for (Map.Entry<Long, String> s : switches.entrySet()) {
             long guid = s.getKey();
             if (!Files.exists(switchCertificate(guid)) || !Files.exists(switchKey(guid))) {
                 if (ca == null) {
@@ -236,16 +245,16 @@ public final class PkiDirectory {
                 case "RSA" -> "SHA256withRSA";
                 default -> key.getAlgorithm(); // Ed25519, EdDSA
             };
-            java.security.Signature s = java.security.Signature.getInstance(alg);
+            Signature s = Signature.getInstance(alg);
             s.initSign(key);
-            byte[] probe = "fabric-manager key check".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] probe = "fabric-manager key check".getBytes(StandardCharsets.US_ASCII);
             s.update(probe);
             byte[] sig = s.sign();
-            java.security.Signature v = java.security.Signature.getInstance(alg);
+            Signature v = Signature.getInstance(alg);
             v.initVerify(pub);
             v.update(probe);
             return v.verify(sig);
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             return false;
         }
     }

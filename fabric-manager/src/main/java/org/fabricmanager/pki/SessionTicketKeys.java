@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import java.time.Instant;
 
 /**
  * The secrets from which every manager of a fabric derives the same TLS session-ticket keys, so that an agent
@@ -81,7 +82,7 @@ public record SessionTicketKeys(List<Secret> secrets) {
         /** Never the bytes. */
         @Override
         public String toString() {
-            return "Secret[created " + java.time.Instant.ofEpochMilli(createdMs) + "]";
+            return "Secret[created " + Instant.ofEpochMilli(createdMs) + "]";
         }
     }
 

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.regex.Pattern;
+import java.io.ByteArrayInputStream;
 
 /**
  * The version and source commit this copy of fabric-manager was built from, so that an operator can
@@ -80,7 +81,7 @@ public record BuildInfo(String version, String commit, boolean dirty, String com
             if (in != null) {
                 byte[] bytes = in.readNBytes(MAX_RESOURCE_BYTES + 1);
                 if (bytes.length <= MAX_RESOURCE_BYTES) {
-                    try (Reader r = new InputStreamReader(new java.io.ByteArrayInputStream(bytes), StandardCharsets.UTF_8)) {
+                    try (Reader r = new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.UTF_8)) {
                         properties.load(r);
                     }
                 }

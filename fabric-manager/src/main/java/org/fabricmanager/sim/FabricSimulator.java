@@ -28,6 +28,12 @@ import org.fabricmanager.topology.PortRef;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
 
 /**
  * A simulated fabric: one {@link SwitchAgent} per switch of a {@link Fabric}, each with its own TCP
@@ -54,7 +60,7 @@ public final class FabricSimulator implements AutoCloseable {
     private final Fabric fabric;
     private final EventLoopGroup group;
     private final boolean ownsGroup;
-    private final java.util.concurrent.ThreadPoolExecutor tlsWork;
+    private final ThreadPoolExecutor tlsWork;
     private final Map<Long, SwitchAgent> agents = new LinkedHashMap<>();
     private final Map<Long, FaultSettings> faults = new HashMap<>();
     private final Map<PortRef, PortRef> cables = new HashMap<>();
@@ -82,7 +88,7 @@ public final class FabricSimulator implements AutoCloseable {
      *
      * @param settingsFor the settings of the switch with the given GUID
      */
-    public FabricSimulator(Fabric fabric, java.util.function.LongFunction<AgentSettings> settingsFor, EventLoopGroup group,
+    public FabricSimulator(Fabric fabric, LongFunction<AgentSettings> settingsFor, EventLoopGroup group,
                            int ioThreads, AgentListener listener, long seed) {
         this(fabric, settingsFor, guid -> true, group, ioThreads, listener, seed);
     }
@@ -92,15 +98,15 @@ public final class FabricSimulator implements AutoCloseable {
      * processes (each its own {@code simulate --only/--except}), as agents are spread over hosts in production.
      * The cabling model covers the whole fabric; each switch's agent gets the same jitter seed whatever the split.
      */
-    public FabricSimulator(Fabric fabric, java.util.function.LongFunction<AgentSettings> settingsFor,
-                           java.util.function.LongPredicate runs, EventLoopGroup group, int ioThreads,
+    public FabricSimulator(Fabric fabric, LongFunction<AgentSettings> settingsFor,
+                           LongPredicate runs, EventLoopGroup group, int ioThreads,
                            AgentListener listener, long seed) {
         this.fabric = fabric;
         // the agents' TLS handshake work, off the event loops that carry every agent's echoes and acks (a real
         // switch has its own CPU); threads start only when a TLS handshake needs one and end when idle
         int tlsThreads = Math.max(1, ioThreads);
-        this.tlsWork = new java.util.concurrent.ThreadPoolExecutor(tlsThreads, tlsThreads, 30, TimeUnit.SECONDS,
-                new java.util.concurrent.LinkedBlockingQueue<>(), new DefaultThreadFactory("fm-sim-tls", true));
+        this.tlsWork = new ThreadPoolExecutor(tlsThreads, tlsThreads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), new DefaultThreadFactory("fm-sim-tls", true));
         tlsWork.allowCoreThreadTimeOut(true);
         this.ownsGroup = group == null;
         this.group = group != null ? group
@@ -156,11 +162,11 @@ public final class FabricSimulator implements AutoCloseable {
         int i = 0;
         for (SwitchAgent a : agents.values()) {
             int n = i++;
-            java.net.InetAddress from = null;
+            InetAddress from = null;
             if (distinctAddresses) {
                 try {
-                    from = java.net.InetAddress.getByAddress(new byte[]{127, 1, (byte) (n / 250), (byte) (n % 250 + 1)});
-                } catch (java.net.UnknownHostException e) {
+                    from = InetAddress.getByAddress(new byte[]{127, 1, (byte) (n / 250), (byte) (n % 250 + 1)});
+                } catch (UnknownHostException e) {
                     throw new IllegalStateException(e);
                 }
                 a.bindFrom(from);

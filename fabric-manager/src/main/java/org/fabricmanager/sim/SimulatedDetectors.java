@@ -25,6 +25,15 @@ import org.fabricmanager.southbound.Message;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.SocketException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * The failure-detector members of simulated agents: when an agent's DETECTOR_CONFIG is complete its
@@ -69,7 +78,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
      * Each agent's UDP port, held by an open socket from {@link #reservePort} until its member first binds it,
      * so that no other process (another simulator) is given the port the agent advertised meanwhile.
      */
-    private final Map<Long, java.net.DatagramSocket> reserved = new HashMap<>();
+    private final Map<Long, DatagramSocket> reserved = new HashMap<>();
     /**
      * Threads that start and stop members, a switch always on the same one so that its starts and stops stay in
      * order. Starting binds a socket and waits twice for the member's event loop, never on an agent's loop. Several
@@ -78,7 +87,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
      * declared dead by them (the 30 s start-up grace had passed).
      */
     static final int LIFECYCLE_THREADS = 16;
-    private final java.util.concurrent.ExecutorService[] lifecycles = new java.util.concurrent.ExecutorService[LIFECYCLE_THREADS];
+    private final ExecutorService[] lifecycles = new ExecutorService[LIFECYCLE_THREADS];
 
     /**
      * The datagram path is rehearsed ({@link DatagramRehearsal#untilCompiled}) when the first configuration arrives,
@@ -89,11 +98,11 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
      * start: the agents' connections and the first push need the cores then.
      */
     static final int REHEARSAL_MAX_DATAGRAMS = 400_000;
-    static final long REHEARSAL_MAX_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
-    private final java.util.concurrent.atomic.AtomicBoolean rehearsed = new java.util.concurrent.atomic.AtomicBoolean();
-    private final java.util.concurrent.CountDownLatch rehearsal = new java.util.concurrent.CountDownLatch(1);
+    static final long REHEARSAL_MAX_NANOS = TimeUnit.SECONDS.toNanos(15);
+    private final AtomicBoolean rehearsed = new AtomicBoolean();
+    private final CountDownLatch rehearsal = new CountDownLatch(1);
 
-    private final java.util.function.Supplier<DatagramRehearsal.Outcome> rehearse;
+    private final Supplier<DatagramRehearsal.Outcome> rehearse;
 
     /** Members run on {@code threads} event loops owned by this object. */
     public SimulatedDetectors(int threads, MeterRegistry registry) {
@@ -101,13 +110,13 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     }
 
     /** As {@link #SimulatedDetectors(int, MeterRegistry)}, with the rehearsal the members' first start waits for. */
-    SimulatedDetectors(int threads, MeterRegistry registry, java.util.function.Supplier<DatagramRehearsal.Outcome> rehearse) {
+    SimulatedDetectors(int threads, MeterRegistry registry, Supplier<DatagramRehearsal.Outcome> rehearse) {
         this.rehearse = rehearse;
         this.group = new io.netty.channel.nio.NioEventLoopGroup(threads,
                 new io.netty.util.concurrent.DefaultThreadFactory("fm-sim-detector", true));
         this.registry = registry;
         for (int i = 0; i < LIFECYCLE_THREADS; i++) {
-            lifecycles[i] = java.util.concurrent.Executors.newSingleThreadExecutor(
+            lifecycles[i] = Executors.newSingleThreadExecutor(
                     new io.netty.util.concurrent.DefaultThreadFactory("fm-sim-detectors-" + i, true));
         }
     }
@@ -143,8 +152,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     /** Waits for the rehearsal (bounded by its own limits); false if interrupted. */
     private boolean awaitRehearsal() {
         try {
-            rehearsal.await(REHEARSAL_MAX_NANOS + java.util.concurrent.TimeUnit.SECONDS.toNanos(5),
-                    java.util.concurrent.TimeUnit.NANOSECONDS);
+            rehearsal.await(REHEARSAL_MAX_NANOS + TimeUnit.SECONDS.toNanos(5),
+                    TimeUnit.NANOSECONDS);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -153,7 +162,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     }
 
     /** The thread that starts and stops switch {@code guid}'s member (the same one every time). */
-    private java.util.concurrent.ExecutorService lifecycle(long guid) {
+    private ExecutorService lifecycle(long guid) {
         return lifecycles[(int) Math.floorMod(Long.hashCode(guid * 0x9E3779B97F4A7C15L), (long) LIFECYCLE_THREADS)];
     }
 
@@ -171,7 +180,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         }
         DetectorConfig whole;
         if (ring.window()) {
-            java.util.Map<Integer, InetSocketAddress> known = new java.util.HashMap<>();
+            Map<Integer, InetSocketAddress> known = new HashMap<>();
             for (Message.DetectorPeer m : ring.members()) {
                 known.put(m.index(), new InetSocketAddress(m.address(), m.port()));
             }
@@ -241,7 +250,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
                     } catch (RejectedExecutionException e) {
                         running.completeExceptionally(new IllegalStateException("the simulator is closing"));
                     }
-                }, delayMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+                }, delayMs, TimeUnit.MILLISECONDS);
             } else {
                 lifecycle(agent.guid()).execute(startTask);
             }
@@ -285,8 +294,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
      * emitter once heard is suspected after δ as always; one that never starts is found after this grace, the time
      * the daemon itself waits for every configuration's answer by default ({@code faults.detector.startupGraceMs}).
      */
-    static java.time.Duration coldStartGrace(java.time.Duration delta) {
-        java.time.Duration grace = java.time.Duration.ofSeconds(30);
+    static Duration coldStartGrace(Duration delta) {
+        Duration grace = Duration.ofSeconds(30);
         return grace.compareTo(delta.multipliedBy(2)) < 0 ? delta.multipliedBy(2) : grace;
     }
 
@@ -294,16 +303,16 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
      * Takes a free UDP port on {@code address} ({@code null}: every local address) for switch {@code guid}'s
      * member and holds it until the member starts; returns the port, which the agent advertises.
      */
-    public synchronized int reservePort(long guid, java.net.InetAddress address) {
-        java.net.DatagramSocket old = reserved.remove(guid);
+    public synchronized int reservePort(long guid, InetAddress address) {
+        DatagramSocket old = reserved.remove(guid);
         if (old != null) {
             old.close();
         }
         try {
-            java.net.DatagramSocket socket = new java.net.DatagramSocket(new InetSocketAddress(address, 0));
+            DatagramSocket socket = new DatagramSocket(new InetSocketAddress(address, 0));
             reserved.put(guid, socket);
             return socket.getLocalPort();
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             throw new IllegalStateException("no UDP port for switch " + Guids.format(guid) + "'s detector: "
                     + e.getMessage(), e);
         }
@@ -343,7 +352,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
 
     private void start(long guid, DetectorConfig config, long epoch, org.fabricmanager.detector.AddressResolver resolver) {
         stopNow(guid);
-        java.net.DatagramSocket reservation;
+        DatagramSocket reservation;
         synchronized (this) {
             reservation = reserved.remove(guid);
         }
@@ -431,13 +440,13 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
 
     @Override
     public void close() {
-        for (java.util.concurrent.ExecutorService lifecycle : lifecycles) {
+        for (ExecutorService lifecycle : lifecycles) {
             lifecycle.shutdown();
         }
         long deadline = System.nanoTime() + 10_000_000_000L;
         try {
-            for (java.util.concurrent.ExecutorService lifecycle : lifecycles) {
-                lifecycle.awaitTermination(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            for (ExecutorService lifecycle : lifecycles) {
+                lifecycle.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -446,7 +455,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         synchronized (this) {
             all = new ArrayList<>(members.values());
             members.clear();
-            reserved.values().forEach(java.net.DatagramSocket::close);
+            reserved.values().forEach(DatagramSocket::close);
             reserved.clear();
         }
         for (RingDetector d : all) {
@@ -455,7 +464,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         if (!all.isEmpty()) {
             LOG.info("stopped {} failure detector members", all.size());
         }
-        group.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly(10,
-                java.util.concurrent.TimeUnit.SECONDS);
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10,
+                TimeUnit.SECONDS);
     }
 }

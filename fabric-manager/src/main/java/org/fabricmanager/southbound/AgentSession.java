@@ -41,6 +41,11 @@ import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 
 /**
  * The daemon's end of one agent connection: the last handler of the pipeline. It runs the handshake
@@ -232,7 +237,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
      *         chunk, NO_ANSWER when the session closes or nothing comes within {@code timeoutMs}
      */
     @Override
-    public CompletableFuture<DetectorConfigReply> sendDetectorConfig(java.util.List<Message.DetectorConfig> chunks,
+    public CompletableFuture<DetectorConfigReply> sendDetectorConfig(List<Message.DetectorConfig> chunks,
                                                                      long timeoutMs) {
         return sendConfigFrames(chunks.size(), chunks::get, Message.DetectorConfig::withTxid, "DETECTOR_CONFIG", timeoutMs);
     }
@@ -293,7 +298,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
 
     /** Sends {@code count} frames of one configuration under the session's txids, flushing once. */
     private <M extends Message> CompletableFuture<DetectorConfigReply> sendConfigFrames(
-            int count, java.util.function.IntFunction<M> frame, java.util.function.BiFunction<M, Integer, M> withTxid,
+            int count, IntFunction<M> frame, BiFunction<M, Integer, M> withTxid,
             String what, long timeoutMs) {
         CompletableFuture<DetectorConfigReply> future = new CompletableFuture<>();
         Channel ch = channel;
@@ -466,7 +471,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         try {
             ch.eventLoop().execute(r);
             return true;
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             return false;
         }
     }
@@ -598,7 +603,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             // ticket's full handshake (a ticket lives up to 2 days, renewed up to 7); refuse it as a full handshake would
             peer.checkValidity();
             certificateGuid = FabricIdentity.switchGuid(peer);
-        } catch (java.security.cert.CertificateExpiredException | java.security.cert.CertificateNotYetValidException e) {
+        } catch (CertificateExpiredException | CertificateNotYetValidException e) {
             reject(Rejection.HANDSHAKE, remote, (TlsContexts.resumed(tls.engine()) ? "resumed " : "") + "TLS session of '"
                     + subject + "': the certificate is not valid now (" + e.getMessage() + ")");
             closeReason = "TLS: the session's certificate is not valid now";
@@ -696,7 +701,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         }
     }
 
-    private void checkPorts(java.util.List<PortRecord> ports, boolean snapshot, Message msg) {
+    private void checkPorts(List<PortRecord> ports, boolean snapshot, Message msg) {
         int portCount = hello.portCount();
         if (snapshot && ports.size() != portCount) {
             throw new ProtocolException(ErrorCode.MALFORMED, msg.type().code(), msg.txid(), msg.type() + " has "
@@ -763,7 +768,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     }
 
     /** Counts a refused peer (logged rate-limited by {@link SouthboundRejections}), once per connection. */
-    private void reject(Rejection reason, java.net.SocketAddress peer, String detail) {
+    private void reject(Rejection reason, SocketAddress peer, String detail) {
         rejected = true;
         if (channel != null) {
             rejections.record(channel, reason, detail);

@@ -1,5 +1,7 @@
 package org.fabricmanager.southbound;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * How an agent answered a DETECTOR_CONFIG ({@code docs/protocol.md}, section 3.9): its member runs,
  * it has no detector (or could not start one), or no answer came before the session closed or the
@@ -17,7 +19,7 @@ package org.fabricmanager.southbound;
  * @param late    for a NO_ANSWER because the wait ended: the answer that may still come; {@code null} otherwise
  */
 public record DetectorConfigReply(Outcome outcome, String detail,
-                                  java.util.concurrent.CompletableFuture<DetectorConfigReply> late) {
+                                  CompletableFuture<DetectorConfigReply> late) {
 
     public DetectorConfigReply {
         if (late != null && outcome != Outcome.NO_ANSWER) {

@@ -4,6 +4,8 @@ import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.List;
 import org.fabricmanager.topology.Guids;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One southbound protocol message ({@code docs/protocol.md}). Every message carries the transaction
@@ -250,7 +252,7 @@ public sealed interface Message {
         }
 
         /** The code if this version knows it. */
-        public java.util.Optional<ErrorCode> errorCode() {
+        public Optional<ErrorCode> errorCode() {
             return ErrorCode.fromCode(code);
         }
 
@@ -279,9 +281,9 @@ public sealed interface Message {
      * detector after its PORT_INFO, so that the ring does not depend on the address the TCP session comes
      * from (several agents behind one address: a simulator, a proxy agent, NAT).
      */
-    record DetectorEndpoint(int txid, java.net.InetAddress address, int port) implements Message {
+    record DetectorEndpoint(int txid, InetAddress address, int port) implements Message {
         public DetectorEndpoint {
-            java.util.Objects.requireNonNull(address, "address");
+            Objects.requireNonNull(address, "address");
             if (port < 1 || port > 65535) {
                 throw new IllegalArgumentException("port " + port + " outside 1..65535");
             }
@@ -331,12 +333,12 @@ public sealed interface Message {
             return o instanceof DetectorConfig d && d.txid == txid && d.epoch == epoch && d.etaMs == etaMs
                     && d.deltaMs == deltaMs && d.pauseMs == pauseMs && d.overlay == overlay && d.transport == transport
                     && d.startMode == startMode && d.memberCount == memberCount && d.selfIndex == selfIndex
-                    && d.chunkStart == chunkStart && d.members.equals(members) && java.util.Arrays.equals(d.ringKey, ringKey);
+                    && d.chunkStart == chunkStart && d.members.equals(members) && Arrays.equals(d.ringKey, ringKey);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hash(txid, epoch, chunkStart, members) * 31 + java.util.Arrays.hashCode(ringKey);
+            return Objects.hash(txid, epoch, chunkStart, members) * 31 + Arrays.hashCode(ringKey);
         }
 
         @Override
@@ -415,7 +417,7 @@ public sealed interface Message {
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hash(txid, epoch, selfIndex, members) * 31 + Arrays.hashCode(ringKey);
+            return Objects.hash(txid, epoch, selfIndex, members) * 31 + Arrays.hashCode(ringKey);
         }
 
         @Override
@@ -471,7 +473,7 @@ public sealed interface Message {
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hash(txid, epoch) * 31 + Arrays.hashCode(members);
+            return Objects.hash(txid, epoch) * 31 + Arrays.hashCode(members);
         }
 
         @Override

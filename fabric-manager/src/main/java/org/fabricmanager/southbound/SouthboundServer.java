@@ -24,6 +24,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.Supplier;
 
 /**
  * The daemon's TCP listener for switch agents. Each connection gets the pipeline
@@ -41,7 +42,7 @@ public final class SouthboundServer implements AutoCloseable {
 
     private final SouthboundSettings settings;
     /** The last handler of a connection: a switch's session, or a standby's redirect. */
-    private final java.util.function.Supplier<io.netty.channel.ChannelHandler> sessions;
+    private final Supplier<io.netty.channel.ChannelHandler> sessions;
     /** Reader idle time of a connection before its session sets its own (a redirect's whole life). */
     private final long idleMs;
     private final String role;
@@ -76,7 +77,7 @@ public final class SouthboundServer implements AutoCloseable {
     }
 
     private SouthboundServer(SouthboundSettings settings, MeterRegistry registry, long idleMs, String role,
-                             java.util.function.Supplier<String> leader, ParkedHellos parked, SouthboundListener listener) {
+                             Supplier<String> leader, ParkedHellos parked, SouthboundListener listener) {
         this.settings = settings;
         this.idleMs = idleMs;
         this.role = role;
@@ -137,7 +138,7 @@ public final class SouthboundServer implements AutoCloseable {
      * @param leader the active manager's southbound {@code HOST:PORT}, {@code null} while unknown
      * @param parked where HELLOs wait while {@code leader} is {@code null}
      */
-    public static SouthboundServer redirecting(SouthboundSettings settings, java.util.function.Supplier<String> leader,
+    public static SouthboundServer redirecting(SouthboundSettings settings, Supplier<String> leader,
                                                ParkedHellos parked, MeterRegistry registry) {
         return new SouthboundServer(settings.withIoThreads(1), registry, settings.handshakeTimeoutMs(), "standby southbound",
                 leader, parked, null);

@@ -1,8 +1,11 @@
 package org.fabricmanager.routing;
 
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
 /**
  * A parallel loop given up because its caller no longer wants the result ({@link RoutingPool#forEach(int,
- * java.util.function.Supplier, java.util.function.BooleanSupplier)}): for example a routing's quality
+ * Supplier, BooleanSupplier)}): for example a routing's quality
  * measurement overtaken by a fault, whose routing must not share the cores with it. Not an error: the caller
  * that asked for the abandonment catches it. No stack trace: it is thrown on purpose, and may be often.
  */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
+import java.util.Arrays;
 
 /**
  * Reader and writer of {@code lft-text/1} (see {@code docs/formats.md}): one line per switch
@@ -36,7 +37,7 @@ public final class LftText {
         for (int s = 0; s < order.length; s++) {
             order[s] = s;
         }
-        java.util.Arrays.sort(order, (x, y) -> Long.compareUnsigned(tables.switchGuid(x), tables.switchGuid(y)));
+        Arrays.sort(order, (x, y) -> Long.compareUnsigned(tables.switchGuid(x), tables.switchGuid(y)));
         StringBuilder line = new StringBuilder(tables.destinationCount() * 4 + 24);
         for (int s : order) {
             line.setLength(0);

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
+import java.util.Arrays;
 
 /**
  * Reader and writer of {@code vc-text/1} (see {@code docs/formats.md}), the virtual-channel rules
@@ -50,7 +51,7 @@ public final class VcText {
         for (int s = 0; s < order.length; s++) {
             order[s] = s;
         }
-        java.util.Arrays.sort(order, (x, y) -> Long.compareUnsigned(tables.switchGuid(x), tables.switchGuid(y)));
+        Arrays.sort(order, (x, y) -> Long.compareUnsigned(tables.switchGuid(x), tables.switchGuid(y)));
         StringBuilder line = new StringBuilder(128);
         for (int s : order) {
             line.setLength(0);

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * Removes switches and links from a fabric to model failures, deterministically for a seed. The
  * random choices are made over entries sorted canonically (by GUID and port) with
- * {@link java.util.Random}, whose algorithm is fixed by the Java specification, so that a seed
+ * {@link Random}, whose algorithm is fixed by the Java specification, so that a seed
  * gives the same degraded fabric on every JVM.
  */
 public final class Degrader {

@@ -7,6 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * An immutable snapshot of a fabric: switches, end nodes and the links between their ports, plus
@@ -293,7 +295,7 @@ public final class Fabric {
             portBase[i + 1] = portBase[i] + s.ports() + 1;
         }
         int span = maxIndexSpan(nodes.size());
-        java.util.BitSet indices = new java.util.BitSet();
+        BitSet indices = new BitSet();
         for (int i = 0; i < nodes.size(); i++) {
             EndNode n = nodes.get(i);
             if (switchByGuid.containsKey(n.guid())) {
@@ -315,8 +317,8 @@ public final class Fabric {
         // the link using each switch port and each node, by position: arrays instead of a map of port keys
         int[] switchPortUse = new int[portBase[switches.size()]];
         int[] nodeUse = new int[nodes.size()];
-        java.util.Arrays.fill(switchPortUse, -1);
-        java.util.Arrays.fill(nodeUse, -1);
+        Arrays.fill(switchPortUse, -1);
+        Arrays.fill(nodeUse, -1);
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
             checkEnd(i, l, l.a(), l.aPort(), portBase, switchPortUse, nodeUse);

@@ -21,6 +21,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.io.ByteArrayInputStream;
 
 /**
  * Reader and writer of {@code fabric-topology/1} (see {@code docs/formats.md}). The reader
@@ -78,7 +79,7 @@ public final class FabricJson {
 
     /** Parses a JSON string (used by the REST client and tests). */
     public static Fabric parse(String json) {
-        return read(new java.io.ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "<json>");
+        return read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "<json>");
     }
 
     private static Fabric parse(JsonNode root) {

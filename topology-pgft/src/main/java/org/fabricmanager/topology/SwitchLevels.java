@@ -1,5 +1,7 @@
 package org.fabricmanager.topology;
 
+import java.util.Arrays;
+
 /**
  * Levels of the switches of a fabric as a fat tree sees them: level 1 for leaves (switches with end
  * nodes), then breadth-first hop distance from the leaves plus one; 0 for switches no leaf reaches.
@@ -35,7 +37,7 @@ final class SwitchLevels {
                 sources[k++] = s;
             }
         }
-        int[] rank = Ranking.fromSources(index, java.util.Arrays.copyOf(sources, k));
+        int[] rank = Ranking.fromSources(index, Arrays.copyOf(sources, k));
         int[] level = new int[n];
         for (int s = 0; s < n; s++) {
             level[s] = rank[s] == Ranking.UNREACHED ? 0 : rank[s] + 1;

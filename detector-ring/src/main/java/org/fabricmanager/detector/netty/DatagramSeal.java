@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.security.GeneralSecurityException;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import javax.crypto.ShortBufferException;
 
 /**
  * Authenticates datagrams with the ring's key (one per configuration epoch, handed to the members over the
@@ -93,7 +94,7 @@ final class DatagramSeal {
         }
         try {
             mac.doFinal(full, 0);
-        } catch (javax.crypto.ShortBufferException e) {
+        } catch (ShortBufferException e) {
             throw new IllegalStateException(e);
         }
     }

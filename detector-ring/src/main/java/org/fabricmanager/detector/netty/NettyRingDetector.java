@@ -42,6 +42,8 @@ import org.fabricmanager.detector.TimerHandle;
 import org.fabricmanager.detector.message.RingMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * One ring member over UDP: binds the member's configured address, runs its {@link RingMember} on
@@ -316,8 +318,8 @@ public final class NettyRingDetector implements RingDetector {
         int slot = peers.add(m);
         if (slot == peerAddress.length) {
             int grown = Math.min(ringSize, slot * 2);
-            peerAddress = java.util.Arrays.copyOf(peerAddress, grown);
-            peerAsked = java.util.Arrays.copyOf(peerAsked, grown);
+            peerAddress = Arrays.copyOf(peerAddress, grown);
+            peerAsked = Arrays.copyOf(peerAsked, grown);
         }
         return slot;
     }
@@ -347,7 +349,7 @@ public final class NettyRingDetector implements RingDetector {
             }
         }
         if (count > 0) {
-            resolver.resolve(java.util.Arrays.copyOf(ask, count));
+            resolver.resolve(Arrays.copyOf(ask, count));
         }
     }
 
@@ -500,7 +502,7 @@ public final class NettyRingDetector implements RingDetector {
             if (seal != null) {
                 ReplayWindow.Verdict verdict = window.accept(message.from(), message.fromIncarnation(), sequence);
                 if (verdict != ReplayWindow.Verdict.ACCEPTED) {
-                    reject(packet.sender(), verdict.name().toLowerCase(java.util.Locale.ROOT),
+                    reject(packet.sender(), verdict.name().toLowerCase(Locale.ROOT),
                             "member " + message.from() + " datagram " + sequence + " " + verdict);
                     return;
                 }

@@ -1,5 +1,7 @@
 package org.fabricmanager.detector.netty;
 
+import java.util.Arrays;
+
 /**
  * Which authenticated datagrams a member takes, per sender: each datagram sequence number once, within a
  * window of the last {@link #WINDOW} numbers below the highest seen (as IPsec's anti-replay window), so that
@@ -53,9 +55,9 @@ final class ReplayWindow {
             at = senders.add(from);
             if (at == seen.length) {
                 int grown = Math.min(members, at * 2);
-                incarnation = java.util.Arrays.copyOf(incarnation, grown);
-                highest = java.util.Arrays.copyOf(highest, grown);
-                seen = java.util.Arrays.copyOf(seen, grown);
+                incarnation = Arrays.copyOf(incarnation, grown);
+                highest = Arrays.copyOf(highest, grown);
+                seen = Arrays.copyOf(seen, grown);
             }
             incarnation[at] = fromIncarnation;
             highest[at] = sequence;

@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon.api;
 
+import java.util.Map;
+
 /**
  * A milestone an operator cares about (switches discovered, routing computed, tables converged...),
  * numbered in order of occurrence.
@@ -12,7 +14,7 @@ package org.fabricmanager.daemon.api;
  *                   {@code null} for other kinds
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-public record Milestone(long seq, long timeMillis, Kind kind, String message, java.util.Map<String, Object> details) {
+public record Milestone(long seq, long timeMillis, Kind kind, String message, Map<String, Object> details) {
     /** A milestone without figures. */
     public Milestone(long seq, long timeMillis, Kind kind, String message) {
         this(seq, timeMillis, kind, message, null);

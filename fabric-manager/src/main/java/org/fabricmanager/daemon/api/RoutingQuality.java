@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabricmanager.routing.analysis.PatternCongestion;
 import org.fabricmanager.routing.analysis.QualityFigures;
+import java.util.Collections;
 
 /**
  * The quality of one routing version's tables, the figures {@code quality --lft} prints for them:
@@ -15,7 +16,7 @@ public record RoutingQuality(long routingVersion, String engine, boolean valid, 
                              boolean deadlockFree, int virtualChannels, Integer maxPathLength, String patternsMeasured,
                              Map<String, PatternFigures> patterns, double durationMs) {
     public RoutingQuality {
-        patterns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(patterns));
+        patterns = Collections.unmodifiableMap(new LinkedHashMap<>(patterns));
     }
 
     /** The report of {@code figures} for routing {@code version}. */

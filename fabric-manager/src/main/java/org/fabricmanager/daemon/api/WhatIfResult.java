@@ -2,6 +2,8 @@ package org.fabricmanager.daemon.api;
 
 import java.util.Map;
 import org.fabricmanager.daemon.api.PatternFigures;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 
 /**
  * {@code POST /api/v1/whatif}: the routing the live engine computes for the fabric in force without the
@@ -15,6 +17,6 @@ public record WhatIfResult(long routingVersion, String engine, int failedSwitche
                            long unreachableLeafPairs, boolean deadlockFree, Integer maxPathLength,
                            Map<String, PatternFigures> congestion, double routingMs, double analysisMs) {
     public WhatIfResult {
-        congestion = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(congestion));
+        congestion = Collections.unmodifiableMap(new LinkedHashMap<>(congestion));
     }
 }

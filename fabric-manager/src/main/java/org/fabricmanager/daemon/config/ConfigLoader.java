@@ -18,6 +18,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads the daemon's YAML configuration strictly: unknown keys, wrong types and out-of-range values
@@ -40,16 +48,16 @@ public final class ConfigLoader {
     /** Reads {@code file} (at most {@value #MAX_CONFIG_BYTES} bytes, UTF-8). */
     public static DaemonConfig load(Path file) {
         String text;
-        try (java.io.InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = Files.newInputStream(file)) {
             byte[] bytes = in.readNBytes(MAX_CONFIG_BYTES + 1);
             if (bytes.length > MAX_CONFIG_BYTES) {
                 throw new ConfigException(file + ": larger than " + MAX_CONFIG_BYTES + " bytes; not a fabric-manager "
                         + "configuration file");
             }
-            java.nio.charset.CharsetDecoder utf8 = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
+            CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder();
             try {
-                text = utf8.decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-            } catch (java.nio.charset.CharacterCodingException e) {
+                text = utf8.decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (CharacterCodingException e) {
                 throw new ConfigException(file + ": not UTF-8 text; not a fabric-manager configuration file");
             }
         } catch (NoSuchFileException e) {
@@ -80,7 +88,7 @@ public final class ConfigLoader {
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause();
             String message = cause instanceof ConfigException ? cause.getMessage() : e.getOriginalMessage();
-            java.util.regex.Matcher m = OPTION.matcher(message);
+            Matcher m = OPTION.matcher(message);
             String option = m.find() ? m.group(1) : path(e, null);
             throw new ConfigException(where(source, yaml, option, e.getLocation()) + message, e);
         } catch (InvalidFormatException e) {
@@ -97,7 +105,7 @@ public final class ConfigLoader {
         }
     }
 
-    private static final java.util.regex.Pattern OPTION = java.util.regex.Pattern.compile("option ([A-Za-z.]+)");
+    private static final Pattern OPTION = Pattern.compile("option ([A-Za-z.]+)");
 
     /**
      * "file:line: " for the key {@code option} (dotted path): Jackson reports errors of creator-built
@@ -105,7 +113,7 @@ public final class ConfigLoader {
      */
     private static String where(String source, String yaml, String option, JsonLocation fallback) {
         try (com.fasterxml.jackson.core.JsonParser p = YAML.createParser(yaml)) {
-            java.util.ArrayDeque<String> path = new java.util.ArrayDeque<>();
+            ArrayDeque<String> path = new ArrayDeque<>();
             String pending = null;
             com.fasterxml.jackson.core.JsonToken t;
             while ((t = p.nextToken()) != null) {

@@ -12,6 +12,13 @@ import org.fabricmanager.southbound.TlsAdmissionLimits;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The daemon's whole configuration. Every option has a default (see {@link DefaultConfig} for the
@@ -44,7 +51,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     }
 
     /** Engines built for PGFTs, refused for an expected HDFT. */
-    private static final java.util.Set<String> PGFT_ONLY_ENGINES = java.util.Set.of("dmodc", "dmodk");
+    private static final Set<String> PGFT_ONLY_ENGINES = Set.of("dmodc", "dmodk");
 
     /** A configuration with the default (secure, but not yet provisioned) security section. */
     public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
@@ -365,8 +372,8 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         }
 
         /** The GUIDs of {@code admitList}. */
-        public java.util.Set<Long> admitGuids() {
-            java.util.Set<Long> out = new java.util.LinkedHashSet<>();
+        public Set<Long> admitGuids() {
+            Set<Long> out = new LinkedHashSet<>();
             for (String g : admitList) {
                 out.add(Guids.parseLenient(g));
             }
@@ -676,16 +683,16 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      *                          snapshot is dropped; a member that rejoins late receives the snapshot)
      */
     public record Ha(boolean enabled, String nodeId, List<String> peers, int electionTimeoutMs, int snapshotEvery) {
-        private static final java.util.regex.Pattern PEER = java.util.regex.Pattern.compile(
+        private static final Pattern PEER = Pattern.compile(
                 "([A-Za-z0-9_-]{1,64})=(.+):(\\d{1,5})");
 
         public Ha {
             peers = peers == null ? List.of() : List.copyOf(peers);
             check("ha.electionTimeoutMs", electionTimeoutMs, 150, 60_000);
             check("ha.snapshotEvery", snapshotEvery, 1, 1_000_000);
-            java.util.Set<String> ids = new java.util.HashSet<>();
+            Set<String> ids = new HashSet<>();
             for (String p : peers) {
-                java.util.regex.Matcher m = PEER.matcher(p == null ? "" : p);
+                Matcher m = PEER.matcher(p == null ? "" : p);
                 if (!m.matches() || Integer.parseInt(m.group(3)) < 1 || Integer.parseInt(m.group(3)) > 65535) {
                     throw new ConfigException("option ha.peers: '" + p + "' is not ID=HOST:PORT (ID of letters, digits,"
                             + " '-' or '_'; PORT in [1, 65535])");
@@ -714,10 +721,10 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         }
 
         /** The peers as id → "HOST:PORT", in configured order. */
-        public java.util.Map<String, String> peerAddresses() {
-            java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        public Map<String, String> peerAddresses() {
+            Map<String, String> out = new LinkedHashMap<>();
             for (String p : peers) {
-                java.util.regex.Matcher m = PEER.matcher(p);
+                Matcher m = PEER.matcher(p);
                 if (m.matches()) {
                     out.put(m.group(1), m.group(2) + ":" + m.group(3));
                 }

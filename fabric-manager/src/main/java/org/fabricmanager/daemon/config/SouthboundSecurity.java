@@ -14,6 +14,7 @@ import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.southbound.SouthboundSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.List;
 
 /**
  * Turns the {@code security} section into the southbound's settings: loads the daemon's certificate,
@@ -62,7 +63,7 @@ public final class SouthboundSecurity {
     }
 
     /** The CA bundle the southbound trusts ({@code security}'s trusted CAs file); session-ticket keys are derived for it. */
-    public static java.util.List<X509Certificate> trusted(DaemonConfig.Security security) {
+    public static List<X509Certificate> trusted(DaemonConfig.Security security) {
         try {
             return org.fabricmanager.pki.PemFiles.readCertificates(security.trustedCasPath());
         } catch (PkiException e) {

@@ -12,6 +12,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 
 /**
  * A single-threaded event loop: events appended from any thread run one at a time, in order, on the
@@ -33,7 +35,7 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
     private volatile long processed;
     private volatile long failures;
     private final SlowEvents slowEvents = new SlowEvents();
-    private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
     /** An event ready to run, and when it became due (appended, or its deadline): how long it waited. */
     private record Named(String name, Runnable action, long dueNanos) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Map;
 
 /**
  * The daemon's recent milestones (bounded), each also logged at info and handed to the listeners.
@@ -35,7 +36,7 @@ public final class MilestoneLog {
     }
 
     /** As {@link #record(Milestone.Kind, String)}, with figures. */
-    public Milestone record(Milestone.Kind kind, String message, java.util.Map<String, Object> details) {
+    public Milestone record(Milestone.Kind kind, String message, Map<String, Object> details) {
         boolean transientKind = kind == Milestone.Kind.SWITCH_CONNECTED;
         Milestone m = new Milestone(transientKind ? 0 : ++seq, System.currentTimeMillis(), kind, message, details);
         if (transientKind) {

@@ -1,6 +1,8 @@
 package org.fabricmanager.daemon.discovery;
 
 import org.fabricmanager.southbound.PortRecord;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Counts, as reports arrive, what a discovery of the admitted switches would find: switch-to-switch
@@ -12,7 +14,7 @@ final class LinkLedger {
     private long confirmedSwitchLinks;
     private long nodePorts;
     /** Up ports that report each end node, by the node's GUID (absent: none). */
-    private final java.util.Map<Long, Integer> nodeClaims = new java.util.HashMap<>();
+    private final Map<Long, Integer> nodeClaims = new HashMap<>();
 
     /**
      * Port {@code port} of admitted switch {@code owner} changes from {@code before} to {@code after}

@@ -30,6 +30,10 @@ import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * The daemon's reaction to faults beyond what the agents' reports say by themselves: the ring failure
@@ -72,7 +76,7 @@ public final class FaultManager implements AutoCloseable {
      * its canonical GUIDs, the ring is planned over all of them and a switch that connects late takes its slot.
      */
     private List<Long> expectedOrder;
-    private java.util.Set<Long> expectedGuids = java.util.Set.of();
+    private Set<Long> expectedGuids = Set.of();
     /** The newest fabric {@link #planRing} was given: what a replan deferred by {@link #replanIntervalMs} plans. */
     private Fabric latestFabric;
     /** When the current epoch was planned ({@link #nanoTime}), to batch replans. */
@@ -250,11 +254,11 @@ public final class FaultManager implements AutoCloseable {
     public void expectSwitches(Fabric expected) {
         if (expected == null || ring == null) {
             expectedOrder = null;
-            expectedGuids = java.util.Set.of();
+            expectedGuids = Set.of();
             return;
         }
         expectedOrder = List.copyOf(RingOrder.of(expected));
-        expectedGuids = new java.util.HashSet<>(expectedOrder);
+        expectedGuids = new HashSet<>(expectedOrder);
     }
 
     /**
@@ -337,7 +341,7 @@ public final class FaultManager implements AutoCloseable {
 
     /** {@code action} runs on the control thread whenever a ring epoch's start ends (every answer in, or its wait over). */
     public void onRingStarted(Runnable action) {
-        ringStarted = java.util.Objects.requireNonNull(action, "action");
+        ringStarted = Objects.requireNonNull(action, "action");
     }
 
     /** True while a planned ring epoch still awaits some switch's answer to its configuration. */
@@ -422,7 +426,7 @@ public final class FaultManager implements AutoCloseable {
         List<Long> slotted = slotOrder(fabric);
         List<Long> order = new ArrayList<>();
         Map<Long, InetSocketAddress> endpoints = new HashMap<>();
-        java.util.Set<Long> vacant = new java.util.HashSet<>();
+        Set<Long> vacant = new HashSet<>();
         for (long guid : slotted != null ? slotted : RingOrder.of(fabric)) {
             ManagedSwitch ms = registry.get(guid);
             if (ms != null && ms.admitted() && ms.session().remoteAddress() instanceof InetSocketAddress a) {
@@ -505,7 +509,7 @@ public final class FaultManager implements AutoCloseable {
             vacant = expectedOrder.size() - connectedExpected;
             order = expectedOrder;
         } else {
-            java.util.Set<Long> absent = new java.util.HashSet<>();
+            Set<Long> absent = new HashSet<>();
             Fabric planned = withKnownNeighbours(fabric, absent);
             if (absent.isEmpty()) {
                 return null;
@@ -540,9 +544,9 @@ public final class FaultManager implements AutoCloseable {
      * places them by level like the others; their GUIDs are added to {@code absent}. The fabric itself when there are
      * none, or when the claims contradict each other (two claims on one port of the missing switch): then no slots.
      */
-    private Fabric withKnownNeighbours(Fabric fabric, java.util.Set<Long> absent) {
+    private Fabric withKnownNeighbours(Fabric fabric, Set<Long> absent) {
         Map<Long, Integer> portCounts = new HashMap<>();
-        java.util.Set<org.fabricmanager.topology.PortRef> claimedPorts = new java.util.HashSet<>();
+        Set<org.fabricmanager.topology.PortRef> claimedPorts = new HashSet<>();
         List<Link> claims = new ArrayList<>();
         for (ManagedSwitch ms : registry.all()) {
             if (!ms.admitted() || !fabric.isSwitch(ms.guid())) {
@@ -954,7 +958,7 @@ public final class FaultManager implements AutoCloseable {
             reactions.joinIfOpen("ring: switch " + name + " failed (no session left)");
         }
         metrics.fault(DaemonMetrics.FaultType.SWITCH);
-        Map<String, Object> details = new java.util.LinkedHashMap<>();
+        Map<String, Object> details = new LinkedHashMap<>();
         details.put("guid", Guids.format(guid));
         details.put("incarnation", incarnation);
         details.put("routedAround", ms != null);

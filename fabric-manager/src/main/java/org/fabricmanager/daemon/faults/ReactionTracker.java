@@ -10,6 +10,7 @@ import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.push.PushRound;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.LongSupplier;
 
 /**
  * The figures of fault reactions: a reaction opens with the first fault event after convergence,
@@ -27,7 +28,7 @@ public final class ReactionTracker {
     private final MilestoneLog milestones;
     private final DaemonMetrics metrics;
     /** Monotonic nanoseconds: the figures are differences of it (tests drive it). */
-    private final java.util.function.LongSupplier nanoTime;
+    private final LongSupplier nanoTime;
     private Reaction open;
     private long completed;
 
@@ -78,7 +79,7 @@ public final class ReactionTracker {
     }
 
     /** As the public constructor, with the clock reactions are timed by. */
-    ReactionTracker(MilestoneLog milestones, DaemonMetrics metrics, java.util.function.LongSupplier nanoTime) {
+    ReactionTracker(MilestoneLog milestones, DaemonMetrics metrics, LongSupplier nanoTime) {
         this.milestones = milestones;
         this.metrics = metrics;
         this.nanoTime = nanoTime;

@@ -27,6 +27,10 @@ import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.topology.Guids;
+import java.net.DatagramSocket;
+import java.net.SocketException;
+import java.util.Arrays;
+import java.util.Collections;
 
 /**
  * The ring the daemon configures: member 0 is the daemon's own member (so that it hears every
@@ -273,7 +277,7 @@ public final class RingCoordinator implements AutoCloseable {
 
     /** Members of this epoch without a running ring member, with why, in the order they answered. */
     public Map<Long, String> unwatchedSwitches() {
-        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(unwatched));
+        return Collections.unmodifiableMap(new LinkedHashMap<>(unwatched));
     }
 
     private RingParameters parameters() {
@@ -318,16 +322,16 @@ public final class RingCoordinator implements AutoCloseable {
             return settings.port();
         }
         if (chosenPort != 0) {
-            try (java.net.DatagramSocket probe = new java.net.DatagramSocket(new InetSocketAddress(bind, chosenPort))) {
+            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(bind, chosenPort))) {
                 return chosenPort;
-            } catch (java.net.SocketException e) {
+            } catch (SocketException e) {
                 LOG.warn("failure detector: the daemon member's UDP port {} is taken now; choosing another", chosenPort);
             }
         }
-        try (java.net.DatagramSocket probe = new java.net.DatagramSocket(new InetSocketAddress(bind, 0))) {
+        try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(bind, 0))) {
             chosenPort = probe.getLocalPort();
             return chosenPort;
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             throw new IllegalStateException("no free UDP port on " + bind + " for the daemon's detector member", e);
         }
     }
@@ -389,7 +393,7 @@ public final class RingCoordinator implements AutoCloseable {
     }
 
     private static int[] withoutSelf(int[] members, int self) {
-        return java.util.Arrays.stream(members).filter(m -> m != self).toArray();
+        return Arrays.stream(members).filter(m -> m != self).toArray();
     }
 
     /**

@@ -8,6 +8,9 @@ import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * Lifeguard's "second opinion before acting", at the daemon: the ring's verdict that a switch is dead comes from
@@ -31,7 +34,7 @@ final class SecondOpinion {
         REFUTED;
 
         String tag() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -57,13 +60,13 @@ final class SecondOpinion {
     private final Map<Long, Check> pending = new HashMap<>();
     private long lastRefutedNanos;
     private boolean refutedOnce;
-    private final Map<Outcome, Counter> outcomes = new java.util.EnumMap<>(Outcome.class);
-    private final java.util.function.LongSupplier nanoTime;
+    private final Map<Outcome, Counter> outcomes = new EnumMap<>(Outcome.class);
+    private final LongSupplier nanoTime;
     private long lastLogNanos;
     private boolean logged;
     private long suppressed;
 
-    SecondOpinion(MeterRegistry registry, java.util.function.LongSupplier nanoTime) {
+    SecondOpinion(MeterRegistry registry, LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
         for (Outcome o : Outcome.values()) {
             outcomes.put(o, Counter.builder(VERDICTS).tag("outcome", o.tag())

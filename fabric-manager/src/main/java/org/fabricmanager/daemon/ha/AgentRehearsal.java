@@ -19,6 +19,7 @@ import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.topology.PgftSpec;
+import java.net.InetSocketAddress;
 
 /**
  * The part of a standby's rehearsal that has agents: the rehearsal's manager discovers the expected fabric from an
@@ -71,7 +72,7 @@ final class AgentRehearsal {
                 converged.countDown();
             }
         }), DaemonMetrics.newRegistry(), null);
-        try (RehearsalAgents.Running running = agents.start(spec, new java.net.InetSocketAddress("127.0.0.1",
+        try (RehearsalAgents.Running running = agents.start(spec, new InetSocketAddress("127.0.0.1",
                 manager.southboundAddress().getPort()), guid -> {
                     if (ca == null) {
                         return null;

@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.ha;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.Collections;
 
 /**
  * What this member's manager replicated: per state file, the writes committed, their bytes and the time
@@ -24,7 +25,7 @@ final class CommitStats {
         for (String f : StateEntry.FILES) {
             m.put(f, new PerFile());
         }
-        this.files = java.util.Collections.unmodifiableMap(m);
+        this.files = Collections.unmodifiableMap(m);
     }
 
     void record(String file, int bytes, long nanos) {

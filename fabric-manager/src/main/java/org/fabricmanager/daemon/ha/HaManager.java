@@ -20,6 +20,17 @@ import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.pki.TlsMaterial;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collection;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A hot-standby manager ({@code ha.enabled: true}): runs this daemon's Raft member and, while the member
@@ -54,18 +65,18 @@ public final class HaManager implements AutoCloseable {
     /** A member that is n-th after the first campaigner campaigns n times this long after its verdict, if none did. */
     static final long BACKUP_CAMPAIGN_MS = 300;
     /** Released by the Raft member on every change the watcher may act on; the watcher polls without one too. */
-    private final java.util.concurrent.Semaphore changed;
+    private final Semaphore changed;
     /** Whether this JVM rehearsed a manager start ({@link ManagerRehearsal}); watcher thread. */
     private boolean rehearsed;
     /** The member's view at the last poll, {@code null} before it (watcher writes, REST and meters read). */
     private volatile HaNode.View view;
     /** Terms begun since start, as this member saw them (watcher thread writes). */
-    private final java.util.concurrent.atomic.AtomicLong elections = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong elections = new AtomicLong();
     private long lastTerm = -1;
     /** Whether the running manager's endpoints are committed for its term (watcher thread). */
     private boolean published;
     /** The endpoints submitted at election, before the manager started, and their commit (watcher thread). */
-    private Map.Entry<LeaderEndpoints, java.util.concurrent.CompletableFuture<Void>> early;
+    private Map.Entry<LeaderEndpoints, CompletableFuture<Void>> early;
     private volatile boolean closing;
     /** The running manager, while this member leads (watcher thread, and close after it ended). */
     private FabricManagerDaemon daemon;
@@ -75,7 +86,7 @@ public final class HaManager implements AutoCloseable {
     private long leaderSince = -1;
 
     private HaManager(DaemonConfig config, Consumer<String> announce, HaNode node, StateDirectoryLock lock,
-                      java.util.concurrent.Semaphore changed, RehearsalAgents rehearsalAgents) {
+                      Semaphore changed, RehearsalAgents rehearsalAgents) {
         this.config = config;
         this.rehearsalAgents = rehearsalAgents;
         this.changed = changed;
@@ -108,9 +119,9 @@ public final class HaManager implements AutoCloseable {
         }
         // the Raft port uses the southbound's certificate and CA: a member is the daemon, and its peers are daemons
         TlsMaterial tls = config.security().tlsConfigured() ? SouthboundSecurity.material(config.security()) : null;
-        java.nio.file.Path dir = config.state().path();
+        Path dir = config.state().path();
         try {
-            java.nio.file.Files.createDirectories(dir.resolve("ha"));
+            Files.createDirectories(dir.resolve("ha"));
             ownerOnly(dir.resolve("ha"));
         } catch (IOException e) {
             throw new StoreException("state directory " + dir + ": cannot create " + dir.resolve("ha") + ": " + e);
@@ -119,7 +130,7 @@ public final class HaManager implements AutoCloseable {
         // members on one directory would share a Raft identity and its votes
         StateDirectoryLock lock = StateDirectoryLock.acquire(dir.resolve("ha"));
         HaNode node;
-        java.util.concurrent.Semaphore changed = new java.util.concurrent.Semaphore(0);
+        Semaphore changed = new Semaphore(0);
         try {
             node = new HaNode(config.ha(), dir, tls, changed::release);
             node.start();
@@ -149,9 +160,9 @@ public final class HaManager implements AutoCloseable {
      * Makes the Raft log's directory owner-only (0700): its segments and snapshots hold every replicated state file,
      * the session-ticket secrets among them, written with whatever mode Ratis gives its files.
      */
-    static void ownerOnly(java.nio.file.Path dir) throws IOException {
+    static void ownerOnly(Path dir) throws IOException {
         try {
-            java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
         } catch (UnsupportedOperationException e) {
             // not a POSIX file system
         }
@@ -267,7 +278,7 @@ public final class HaManager implements AutoCloseable {
         if (!"FOLLOWER".equals(v.role()) || v.leaderId() == null || v.leaderId().equals(node.nodeId())) {
             return null;
         }
-        java.net.InetSocketAddress address = node.raftAddress(v.leaderId());
+        InetSocketAddress address = node.raftAddress(v.leaderId());
         return address == null ? null : new LeaderWatch.Target(v.leaderId(), v.term(), address);
     }
 
@@ -325,8 +336,8 @@ public final class HaManager implements AutoCloseable {
      * The members that may campaign when {@code gone} leaves, in their order: the ids after it in sorted order,
      * wrapping around (the same order on every member).
      */
-    static List<String> campaignOrder(java.util.Collection<String> ids, String gone) {
-        List<String> sorted = new ArrayList<>(new java.util.TreeSet<>(ids));
+    static List<String> campaignOrder(Collection<String> ids, String gone) {
+        List<String> sorted = new ArrayList<>(new TreeSet<>(ids));
         int at = sorted.indexOf(gone);
         List<String> order = new ArrayList<>(sorted.size());
         for (int i = 1; i <= sorted.size(); i++) {
@@ -339,12 +350,12 @@ public final class HaManager implements AutoCloseable {
     }
 
     /** This member's place in {@link #campaignOrder}: 0 campaigns at once. */
-    static int campaignRank(java.util.Collection<String> ids, String gone, String self) {
+    static int campaignRank(Collection<String> ids, String gone, String self) {
         return campaignOrder(ids, gone).indexOf(self);
     }
 
     /** The member that campaigns at once when {@code gone} leaves. */
-    static String campaigner(java.util.Collection<String> ids, String gone) {
+    static String campaigner(Collection<String> ids, String gone) {
         return campaignOrder(ids, gone).get(0);
     }
 
@@ -355,7 +366,7 @@ public final class HaManager implements AutoCloseable {
      */
     private void rehearseOnce(HaNode.View v) {
         if (rehearsed || v.leading() || new Standby().standbyUnready() != null
-                || !java.nio.file.Files.exists(config.state().path().resolve("routing.state"))) {
+                || !Files.exists(config.state().path().resolve("routing.state"))) {
             return;
         }
         rehearsed = true;
@@ -378,7 +389,7 @@ public final class HaManager implements AutoCloseable {
     private void publish() throws IOException {
         LeaderEndpoints e = endpoints();
         long begin = System.nanoTime();
-        Map.Entry<LeaderEndpoints, java.util.concurrent.CompletableFuture<Void>> submitted = early;
+        Map.Entry<LeaderEndpoints, CompletableFuture<Void>> submitted = early;
         early = null;
         if (submitted != null && submitted.getKey().equals(e) && committedInTime(submitted.getValue())) {
             published = true;
@@ -386,18 +397,18 @@ public final class HaManager implements AutoCloseable {
                     node.nodeId(), e.southbound(), e.rest());
             return;
         }
-        node.files(daemonTerm).write(java.nio.file.Path.of(LeaderEndpoints.FILE), e.encode());
+        node.files(daemonTerm).write(Path.of(LeaderEndpoints.FILE), e.encode());
         published = true;
         LOG.info("ha: {} serves agents on {} and REST on {} (committed for the standbys' redirects in {} ms)",
                 node.nodeId(), e.southbound(), e.rest(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
     }
 
     /** Whether the early commit of the endpoints succeeded (waiting for it as long as any write). */
-    private boolean committedInTime(java.util.concurrent.CompletableFuture<Void> write) {
+    private boolean committedInTime(CompletableFuture<Void> write) {
         try {
             write.get(Math.max(10_000L, 10L * config.ha().electionTimeoutMs()), TimeUnit.MILLISECONDS);
             return true;
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             LOG.warn("ha: {} endpoints not committed before the start: {}", node.nodeId(), e.toString());
             return false;
         } catch (InterruptedException e) {

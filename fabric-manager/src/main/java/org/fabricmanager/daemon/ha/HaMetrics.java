@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * The hot-standby group's meters, read from the member's last polled view at scrape time: which role
@@ -42,7 +44,7 @@ final class HaMetrics {
                             + " CA's, expired, wrong purpose; not-a-manager: a switch's or another fabric certificate)")
                     .register(registry);
         }
-        for (java.util.Map.Entry<String, CommitStats.PerFile> f : commits.files().entrySet()) {
+        for (Map.Entry<String, CommitStats.PerFile> f : commits.files().entrySet()) {
             CommitStats.PerFile p = f.getValue();
             FunctionTimer.builder(COMMIT, p, c -> c.commits.get(), c -> c.nanos.get(), TimeUnit.NANOSECONDS)
                     .tag("file", f.getKey())
@@ -55,7 +57,7 @@ final class HaMetrics {
             Gauge.builder(ROLE, () -> {
                 HaNode.View v = view.get();
                 return v != null && v.role().equals(role) ? 1 : 0;
-            }).tag("role", role.toLowerCase(java.util.Locale.ROOT))
+            }).tag("role", role.toLowerCase(Locale.ROOT))
                     .description("1 for this member's current Raft role, 0 for the others").register(registry);
         }
         Gauge.builder(TERM, () -> {

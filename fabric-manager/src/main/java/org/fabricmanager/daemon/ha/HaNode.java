@@ -37,6 +37,9 @@ import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.pki.TlsMaterial;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Optional;
 
 /**
  * This daemon's member of the Raft group: the Ratis server (log and snapshots under
@@ -73,7 +76,7 @@ final class HaNode implements AutoCloseable {
     private final StateDirectoryMachine machine;
     private final Map<String, String> peers;
     /** Every member's Raft address, unresolved (a standby resolves its leader's when it connects to it). */
-    private final Map<String, java.net.InetSocketAddress> raftAddresses;
+    private final Map<String, InetSocketAddress> raftAddresses;
     private final CommitStats commits = new CommitStats();
     private final RaftRefusals refusals;
 
@@ -93,7 +96,7 @@ final class HaNode implements AutoCloseable {
         this.nodeId = ha.nodeId();
         this.self = RaftPeerId.valueOf(nodeId);
         this.peers = Map.copyOf(ha.peerAddresses());
-        Map<String, java.net.InetSocketAddress> raft = new java.util.HashMap<>();
+        Map<String, InetSocketAddress> raft = new HashMap<>();
         peers.forEach((id, hostPort) -> raft.put(id, parseRaftAddress(hostPort)));
         this.raftAddresses = Map.copyOf(raft);
         this.machine = new StateDirectoryMachine(stateDirectory, changed);
@@ -154,22 +157,22 @@ final class HaNode implements AutoCloseable {
     }
 
     /** Member {@code id}'s Raft address, unresolved ({@code null} for no member). */
-    java.net.InetSocketAddress raftAddress(String id) {
+    InetSocketAddress raftAddress(String id) {
         return raftAddresses.get(id);
     }
 
     /** {@code HOST:PORT} of {@code ha.peers} ({@code [v6]:PORT} too) as an unresolved address. */
-    static java.net.InetSocketAddress parseRaftAddress(String hostPort) {
+    static InetSocketAddress parseRaftAddress(String hostPort) {
         int colon = hostPort.lastIndexOf(':');
         String host = hostPort.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        return java.net.InetSocketAddress.createUnresolved(host, Integer.parseInt(hostPort.substring(colon + 1)));
+        return InetSocketAddress.createUnresolved(host, Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
     /** The endpoints the active manager of {@code term} committed, if {@code leaderId} did so in that term. */
-    java.util.Optional<LeaderEndpoints> endpoints(String leaderId, long term) {
+    Optional<LeaderEndpoints> endpoints(String leaderId, long term) {
         return LeaderEndpoints.decode(machine.committed(LeaderEndpoints.FILE))
                 .filter(e -> e.nodeId().equals(leaderId) && e.term() == term);
     }

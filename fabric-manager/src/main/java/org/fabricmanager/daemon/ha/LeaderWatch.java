@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Locale;
 
 /**
  * Tells a standby at once that the active manager's process is gone, so that the election need not wait for an
@@ -147,7 +148,7 @@ final class LeaderWatch implements AutoCloseable {
 
     /** "Connection refused" (a closed port), not an unreachable host or network. */
     private static boolean refused(ConnectException e) {
-        return e.getMessage() != null && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("refused");
+        return e.getMessage() != null && e.getMessage().toLowerCase(Locale.ROOT).contains("refused");
     }
 
     /** Reads (and drops) whatever the server sends until the connection ends or {@link #follow} closes it. */

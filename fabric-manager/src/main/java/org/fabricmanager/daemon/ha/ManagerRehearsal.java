@@ -14,6 +14,9 @@ import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.pki.TlsWarmup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
 
 /**
  * What makes a standby hot: it starts and closes a manager once, from a private copy of the replicated
@@ -126,8 +129,8 @@ final class ManagerRehearsal {
                     try {
                         // with their modes: the state files are owner-only (ticket-keys holds secrets, and a copy others
                         // could read would not be used)
-                        Files.copy(f, to.resolve(name), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-                    } catch (java.nio.file.NoSuchFileException e) {
+                        Files.copy(f, to.resolve(name), StandardCopyOption.COPY_ATTRIBUTES);
+                    } catch (NoSuchFileException e) {
                         // replaced by the applier between list and copy: the rehearsal does without it
                     }
                 }
@@ -137,7 +140,7 @@ final class ManagerRehearsal {
 
     private static void delete(Path dir) {
         try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) {
+            for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(p);
             }
         } catch (IOException e) {

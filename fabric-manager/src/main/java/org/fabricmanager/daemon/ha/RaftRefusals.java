@@ -10,6 +10,7 @@ import java.util.function.LongSupplier;
 import org.fabricmanager.pki.ManagerPeerTrust;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Arrays;
 
 /**
  * The peers this member's Raft port refused (or refused to talk to), by {@link ManagerPeerTrust.Refusal}: counted
@@ -60,7 +61,7 @@ final class RaftRefusals implements ManagerPeerTrust.Refusals {
             }
             lastLineMs = now;
             line = line(kind, chain, why);
-            java.util.Arrays.fill(sinceLine, 0);
+            Arrays.fill(sinceLine, 0);
         }
         log.accept(line);
     }

@@ -13,6 +13,7 @@ import org.fabricmanager.pki.FixedKeyManager;
 import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.ManagerPeerTrust;
 import org.fabricmanager.pki.TlsMaterial;
+import java.security.cert.CertificateParsingException;
 
 /**
  * The Raft port of one member: Ratis's gRPC transport on {@code host:port}, with mutual TLS when the daemon has
@@ -61,7 +62,7 @@ final class RaftTransport {
         List<String> purposes;
         try {
             purposes = cert.getExtendedKeyUsage();
-        } catch (java.security.cert.CertificateParsingException e) {
+        } catch (CertificateParsingException e) {
             throw new ConfigException("ha: the daemon's certificate '" + subject + "': unreadable key purposes: "
                     + e.getMessage(), e);
         }

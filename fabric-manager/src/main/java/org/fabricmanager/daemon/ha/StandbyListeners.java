@@ -19,6 +19,11 @@ import org.fabricmanager.southbound.ParkedHellos;
 import org.fabricmanager.southbound.SouthboundServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.List;
 
 /**
  * The ports of a member that does not lead: the southbound port, where every HELLO is answered with the
@@ -166,7 +171,7 @@ final class StandbyListeners implements AutoCloseable {
     private final class StoredTicketKeys {
         private final io.netty.handler.ssl.SslContext context;
         private final TicketKeyStore store = new TicketKeyStore(config.state().path(), StateFiles.LOCAL);
-        private final java.util.List<java.security.cert.X509Certificate> trusted = SouthboundSecurity.trusted(config.security());
+        private final List<X509Certificate> trusted = SouthboundSecurity.trusted(config.security());
         private String seen = "";
 
         StoredTicketKeys(io.netty.handler.ssl.SslContext context) {
@@ -176,9 +181,9 @@ final class StandbyListeners implements AutoCloseable {
         void refresh() {
             String now;
             try {
-                java.nio.file.Path f = store.file();
-                now = java.nio.file.Files.exists(f) ? java.nio.file.Files.getLastModifiedTime(f) + "/" + java.nio.file.Files.size(f) : "";
-            } catch (java.io.IOException e) {
+                Path f = store.file();
+                now = Files.exists(f) ? Files.getLastModifiedTime(f) + "/" + Files.size(f) : "";
+            } catch (IOException e) {
                 now = "";
             }
             if (now.equals(seen)) {

@@ -31,6 +31,7 @@ import org.apache.ratis.util.MD5FileUtil;
 import org.fabricmanager.daemon.store.AtomicFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.nio.file.StandardCopyOption;
 
 /**
  * The replicated state: the daemon's state files (the index map, the admitted switches, the stored
@@ -140,7 +141,7 @@ final class StateDirectoryMachine extends BaseStateMachine {
                 out.write(f.getValue());
             }
         }
-        Files.move(tmp, target.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, target.toPath(), StandardCopyOption.ATOMIC_MOVE);
         MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(target);
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
         return last.getIndex();

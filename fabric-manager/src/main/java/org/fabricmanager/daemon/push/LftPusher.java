@@ -20,6 +20,9 @@ import org.fabricmanager.southbound.TableHash;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * Installs the current tables on every connected switch and tracks what each one holds. Per switch:
@@ -57,9 +60,9 @@ public final class LftPusher {
     private final int retries;
     private final int maxInFlight;
     /** Batches on the wire (at most {@code maxInFlight} full tables' worth); the switches beyond wait in {@code waiting}. */
-    private final java.util.Set<InFlight> active = new java.util.HashSet<>();
+    private final Set<InFlight> active = new HashSet<>();
     /** Switches waiting for room on the wire, first come first served. */
-    private final java.util.LinkedHashSet<Long> waiting = new java.util.LinkedHashSet<>();
+    private final LinkedHashSet<Long> waiting = new LinkedHashSet<>();
     /** The {@link #weight}s of the batches in {@code active}. */
     private long activeWeight;
     private final ControlLoop queue;

@@ -3,6 +3,8 @@ package org.fabricmanager.daemon.push;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.TableHash;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * One version of the whole fabric's tables, with a lookup of a switch's row by GUID and each row's
@@ -92,7 +94,7 @@ public final class TableSet {
                 scratch[n++] = b;
                 at = tables.mismatch(s, previous.tables, p, (b + 1) * LftBlock.SIZE);
             }
-            changed[s] = java.util.Arrays.copyOf(scratch, n);
+            changed[s] = Arrays.copyOf(scratch, n);
             changedRows++;
             set.hash(s);
         }
@@ -175,7 +177,7 @@ public final class TableSet {
                 // PortClass ordinals are the wire's class codes (0 other, 1 node, 2 leaf, 3 row, 4 column)
                 classes[p - 1] = (byte) r.portClass(s, p).ordinal();
             }
-            java.util.List<org.fabricmanager.routing.VcTransition> ts = r.transitions(s);
+            List<org.fabricmanager.routing.VcTransition> ts = r.transitions(s);
             byte[] transitions = new byte[ts.size() * 3];
             for (int i = 0; i < ts.size(); i++) {
                 transitions[3 * i] = (byte) ts.get(i).from().ordinal();

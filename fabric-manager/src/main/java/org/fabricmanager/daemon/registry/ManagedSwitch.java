@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.registry;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
 import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.Message.Hello;
+import java.net.InetSocketAddress;
 
 /**
  * A switch with a session: its agent's HELLO, its latest port reports, and whether it is admitted
@@ -17,7 +18,7 @@ public final class ManagedSwitch {
     private boolean admitted;
     private String pending;
     private long replacedRingIncarnation = -1;
-    private java.net.InetSocketAddress detectorEndpoint;
+    private InetSocketAddress detectorEndpoint;
 
     ManagedSwitch(SwitchSession session, Hello hello, long connectedAtMillis) {
         this.session = session;
@@ -74,11 +75,11 @@ public final class ManagedSwitch {
      * ring (-1: it was not): a ring verdict at or below it is about the previous run.
      */
     /** Where the agent's failure-detector member listens, as the agent said (DETECTOR_ENDPOINT), or {@code null}. */
-    public java.net.InetSocketAddress detectorEndpoint() {
+    public InetSocketAddress detectorEndpoint() {
         return detectorEndpoint;
     }
 
-    public void detectorEndpoint(java.net.InetSocketAddress endpoint) {
+    public void detectorEndpoint(InetSocketAddress endpoint) {
         this.detectorEndpoint = endpoint;
     }
 

@@ -8,6 +8,9 @@ import org.fabricmanager.daemon.discovery.PortReports;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
 import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.Message.Hello;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The switches that have a session, by GUID: who holds each GUID's session, which are admitted into
@@ -74,8 +77,8 @@ public final class SwitchRegistry implements PortReports {
     }
 
     /** Registered switches waiting for admission. */
-    public java.util.List<ManagedSwitch> pending() {
-        java.util.List<ManagedSwitch> out = new java.util.ArrayList<>();
+    public List<ManagedSwitch> pending() {
+        List<ManagedSwitch> out = new ArrayList<>();
         for (ManagedSwitch ms : switches.values()) {
             if (ms.pendingReason() != null) {
                 out.add(ms);
@@ -124,7 +127,7 @@ public final class SwitchRegistry implements PortReports {
     }
 
     @Override
-    public void forEachAdmitted(java.util.function.Consumer<SwitchPorts> action) {
+    public void forEachAdmitted(Consumer<SwitchPorts> action) {
         for (ManagedSwitch ms : switches.values()) {
             if (ms.admitted()) {
                 action.accept(ms.ports());

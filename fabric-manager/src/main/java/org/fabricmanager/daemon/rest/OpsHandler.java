@@ -18,6 +18,7 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The operations endpoints, outside {@code /api/v1}: {@code GET /metrics} (Prometheus text),
@@ -123,7 +124,7 @@ final class OpsHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static Reply failed(String path, Throwable error) {
         Throwable cause = error.getCause() != null ? error.getCause() : error;
-        if (cause instanceof java.util.concurrent.TimeoutException) {
+        if (cause instanceof TimeoutException) {
             return Reply.json(HttpResponseStatus.SERVICE_UNAVAILABLE, Map.of("ready", false,
                     "reason", "the daemon's control thread did not answer within " + READY_TIMEOUT_MS + " ms"));
         }

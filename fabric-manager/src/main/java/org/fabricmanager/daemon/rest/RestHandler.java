@@ -22,6 +22,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Set;
 
 /**
  * Maps REST paths to daemon queries ({@code docs/rest-api.md}). Queries complete on the daemon's
@@ -33,7 +34,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final long TIMEOUT_MS = 10_000;
 
     /** The resources answered with GET. */
-    private static final java.util.Set<String> GET_RESOURCES = java.util.Set.of("status", "topology", "faults",
+    private static final Set<String> GET_RESOURCES = Set.of("status", "topology", "faults",
             "discovery", "events", "switches", "route", "routing");
 
     private final DaemonApi api;

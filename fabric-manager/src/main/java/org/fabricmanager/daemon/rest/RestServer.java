@@ -25,6 +25,7 @@ import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonApi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Collections;
 
 /**
  * The REST listener: optional HTTPS, HTTP codec and request aggregation within {@link RestLimits},
@@ -70,7 +71,7 @@ public final class RestServer implements AutoCloseable {
                 throw new IllegalArgumentException("two REST extensions for /api/v1/" + e.resource());
             }
         }
-        Map<String, RestExtension> byName = java.util.Collections.unmodifiableMap(byResource);
+        Map<String, RestExtension> byName = Collections.unmodifiableMap(byResource);
         StaticAssets page = StaticAssets.load();
         this.endpoints = () -> List.of(new StatusPageHandler(api, page), new OpsHandler(api, metrics),
                 new RestHandler(api, byName));

@@ -19,6 +19,8 @@ import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.topology.Fabric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Decides what a fabric snapshot needs: nothing (the routed fabric is the same), the routing stored in
@@ -86,7 +88,7 @@ public final class RoutingManager {
     private final Timer timer;
     private Listener listener;
     /** Told of every routing made the routing in force, computed or reused (the quality monitor). */
-    private java.util.function.Consumer<ActiveRouting> installed = r -> { };
+    private Consumer<ActiveRouting> installed = r -> { };
 
     private RoutingState stored;
     private long nextVersion = 1;
@@ -114,7 +116,7 @@ public final class RoutingManager {
     }
 
     /** Who is told, on the control thread, of each routing made the routing in force (set once, before the first). */
-    public void onInstalled(java.util.function.Consumer<ActiveRouting> observer) {
+    public void onInstalled(Consumer<ActiveRouting> observer) {
         this.installed = observer;
     }
 
@@ -228,7 +230,7 @@ public final class RoutingManager {
         Fabric fabric = active.fabric();
         long begin = System.nanoTime();
         // the faulty fabrics are derived on the routing thread, anew each round (each derives its index once)
-        java.util.function.Supplier<List<Fabric>> variants = () -> {
+        Supplier<List<Fabric>> variants = () -> {
             List<Fabric> out = new ArrayList<>();
             for (int round = 0; round < 2; round++) {
                 out.addAll(RehearsalFaults.of(fabric));

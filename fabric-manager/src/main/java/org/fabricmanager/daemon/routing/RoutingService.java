@@ -19,6 +19,7 @@ import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.FabricIndex;
+import java.util.function.Supplier;
 
 /**
  * Runs routing computations one at a time on a dedicated dispatcher thread, so the control thread
@@ -123,7 +124,7 @@ public final class RoutingService implements AutoCloseable {
      *
      * @return the variants re-routed
      */
-    public CompletableFuture<Integer> rehearse(java.util.function.Supplier<List<Fabric>> variants,
+    public CompletableFuture<Integer> rehearse(Supplier<List<Fabric>> variants,
                                                TableSet inForce) {
         return CompletableFuture.supplyAsync(() -> {
             RoutedSnapshot from = last;

@@ -20,6 +20,8 @@ import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipException;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.Protocol;
+import java.io.FilterOutputStream;
+import java.io.OutputStream;
 
 /**
  * The stored routing of the state directory ({@code routing.state}): a 32-byte header, then a
@@ -263,10 +265,10 @@ public final class RoutingStateStore {
     }
 
     /** Counts the uncompressed bytes written. */
-    private static final class CountingOutput extends java.io.FilterOutputStream {
+    private static final class CountingOutput extends FilterOutputStream {
         long count;
 
-        CountingOutput(java.io.OutputStream out) {
+        CountingOutput(OutputStream out) {
             super(out);
         }
 

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.pki.SessionTicketKeys;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * The secrets of the southbound's TLS session-ticket keys (state file {@value #FILE}, one
@@ -79,7 +80,7 @@ public final class TicketKeyStore {
             if (p.contains(PosixFilePermission.GROUP_READ) || p.contains(PosixFilePermission.OTHERS_READ)
                     || p.contains(PosixFilePermission.GROUP_WRITE) || p.contains(PosixFilePermission.OTHERS_WRITE)) {
                 throw new StoreException(file + ": group or others may read or write it (mode "
-                        + java.nio.file.attribute.PosixFilePermissions.toString(p) + "): its secrets may be known; "
+                        + PosixFilePermissions.toString(p) + "): its secrets may be known; "
                         + "not used");
             }
         } catch (UnsupportedOperationException e) {

@@ -233,7 +233,7 @@ public final class DaemonViews {
             return null;
         }
         org.fabricmanager.routing.VcRules rules = t.tables().vcRules().get();
-        List<String> ports = new java.util.ArrayList<>();
+        List<String> ports = new ArrayList<>();
         for (int p = 1; p <= rules.ports(row); p++) {
             ports.add(rules.portClass(row, p).name().toLowerCase());
         }

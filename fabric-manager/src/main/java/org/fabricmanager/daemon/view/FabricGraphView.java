@@ -19,6 +19,7 @@ import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Guids;
+import java.util.function.Function;
 
 /**
  * Builds {@code GET /api/v1/fabric/graph} for the status page: every switch with its level, group and
@@ -86,7 +87,7 @@ public final class FabricGraphView {
      */
     static FabricGraph assemble(long version, String engine, DaemonState daemonState, FabricLayout layout,
                                 Map<Long, SwitchState> states, Map<Long, String> names,
-                                java.util.function.Function<FabricLayout.Cable, String> cableState) {
+                                Function<FabricLayout.Cable, String> cableState) {
         List<FabricGraph.Node> nodes = new ArrayList<>(states.size());
         Map<SwitchState, Integer> counts = zeroCounts();
         Map<Long, GroupTally> groups = new TreeMap<>();

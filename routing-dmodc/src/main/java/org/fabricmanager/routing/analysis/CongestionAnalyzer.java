@@ -10,6 +10,7 @@ import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.ArrayList;
 
 /**
  * Congestion risk of forwarding tables: how many routes of a traffic pattern cross each directed
@@ -86,7 +87,7 @@ public final class CongestionAnalyzer {
             }
             return new LinkLoads(new PatternCongestion(pattern, 1, max, max, a.unrouted), a.loads);
         }
-        List<PermutationWorker> workers = new java.util.ArrayList<>();
+        List<PermutationWorker> workers = new ArrayList<>();
         PatternCongestion summary = pattern instanceof TrafficPattern.RandomPermutations r ? random(r, workers)
                 : shift(workers);
         long[] loads = new long[routed.links().count()];

@@ -11,6 +11,7 @@ import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Locale;
 
 /**
  * OpenSM's Up*&#47;Down* engine after the routing memo: switches are ordered by an
@@ -167,6 +168,6 @@ public final class UpDownEngine implements RoutingEngine {
 
     @Override
     public String toString() {
-        return NAME + "(" + ranking.name().toLowerCase(java.util.Locale.ROOT) + ")";
+        return NAME + "(" + ranking.name().toLowerCase(Locale.ROOT) + ")";
     }
 }

@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.dmodc;
 
 import org.fabricmanager.topology.FabricIndex;
+import java.util.Arrays;
 
 /**
  * The destination indices of each leaf's nodes, ascending, in {@link FabricIndex#leafNodeArray()}
@@ -82,12 +83,12 @@ final class LeafDestinations {
                 d++;
             }
             if (n + 2 > out.length) {
-                out = java.util.Arrays.copyOf(out, out.length * 2);
+                out = Arrays.copyOf(out, out.length * 2);
             }
             out[n++] = from;
             out[n++] = d;
         }
-        return java.util.Arrays.copyOf(out, n);
+        return Arrays.copyOf(out, n);
     }
 
     /** The smallest destination index of the leaf's nodes. */

@@ -2,6 +2,8 @@ package org.fabricmanager.routing.dmodc;
 
 import java.util.Arrays;
 import org.fabricmanager.topology.FabricIndex;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Leaves whose forwarding rows are a copy of another leaf's row but for two destination leaves. Two leaves
@@ -34,7 +36,7 @@ final class LeafTwins {
         int leaves = costs.leafCount();
         // candidates: leaves grouped by (first neighbour, last neighbour, group count); each group keeps its
         // representatives (leaves routed on their own) in a small list
-        java.util.Map<Long, int[]> reps = new java.util.HashMap<>();
+        Map<Long, int[]> reps = new HashMap<>();
         for (int s = 0; s < n; s++) {
             int own = index.leafNumber(s);
             int g0 = groupStart[s];

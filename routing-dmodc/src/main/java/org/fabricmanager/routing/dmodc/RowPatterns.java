@@ -1,5 +1,7 @@
 package org.fabricmanager.routing.dmodc;
 
+import java.util.Arrays;
+
 /**
  * Fills table rows with periodic port patterns at memory speed: once one period of a pattern is
  * written, the rest of the range is copied from it with doubling {@code System.arraycopy} calls
@@ -16,7 +18,7 @@ final class RowPatterns {
     static void fill(byte[] row, int from, int to, byte value) {
         int len = to - from;
         if (len > 64) {
-            java.util.Arrays.fill(row, from, to, value);
+            Arrays.fill(row, from, to, value);
             return;
         }
         long v = ByteLanes.ONES * (value & 0xff);
