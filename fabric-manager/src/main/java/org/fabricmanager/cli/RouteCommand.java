@@ -46,6 +46,7 @@ final class RouteCommand implements Command {
                 usage: fabric-manager route (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
                                              | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                             [--engine %s] [--threads T] [--lft-out FILE] [--lft-format lft-text|opensm]
+                                            [--verify]
                   Routes the fabric and writes its tables as lft-text/1 to FILE (default: stdout);
                   phase timings and validity go to stderr.
                 %s
@@ -53,6 +54,9 @@ final class RouteCommand implements Command {
                   --threads T              routing threads (default: available processors, %d here)
                   --lft-out FILE           write the tables to FILE instead of stdout, and the engine's
                                            virtual-channel rules, if any (vtftr), to FILE.vc (lft-text only)
+                  --verify                 instead of writing tables, route with dmodc and with dmodc-plain (the
+                                           paper's algorithm written plainly) and compare every entry; exit
+                                           code 3 when any differs (the first %d are named)
                   --lft-format F           lft-text (default) or opensm: OpenSM's opensm-lfts.dump, keyed by LID
                                            (the dump's LIDs, or the plan of docs/opensm.md), switch LIDs routed
                                            MinHop, for opensm -R file -U FILE
@@ -61,7 +65,7 @@ final class RouteCommand implements Command {
                   written, unreachable entries are 255).
                 %s""".formatted(String.join("|", RoutingEngines.names()),
                 FabricSource.USAGE.indent(2).stripTrailing(), RoutingEngines.DEFAULT, Runtime.getRuntime().availableProcessors(),
-                RouteQuery.USAGE);
+                RouteVerify.EXAMPLES, RouteQuery.USAGE);
     }
 
     @Override
@@ -74,7 +78,7 @@ final class RouteCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of();
+        return Set.of("verify");
     }
 
     @Override
@@ -97,6 +101,15 @@ final class RouteCommand implements Command {
         FabricIndex index = fabric.index();
         if (index.leafCount() == 0) {
             throw new UsageException("route: the fabric has no leaf switch (no node is linked to a switch): nothing to route");
+        }
+        if (args.flag("verify")) {
+            if (args.has("engine") || args.has("lft-out") || args.has("lft-format")) {
+                throw new UsageException("route: --verify compares dmodc with dmodc-plain and writes no tables:"
+                        + " it takes no --engine, --lft-out or --lft-format");
+            }
+            RouteVerify.Report report = RouteVerify.verify(index, threads);
+            RouteVerify.lines(report).forEach(console.out()::println);
+            return report.differing() == 0 ? ExitCodes.OK : ExitCodes.MISMATCH;
         }
         RoutingResult result;
         try (RoutingEngine engine = RoutingEngines.create(engineName, threads)) {

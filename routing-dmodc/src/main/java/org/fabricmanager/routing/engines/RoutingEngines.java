@@ -7,6 +7,7 @@ import org.fabricmanager.routing.baseline.MinHopEngine;
 import org.fabricmanager.routing.baseline.UpDownEngine;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.dmodc.DmodkEngine;
+import org.fabricmanager.routing.dmodc.plain.PlainDmodcEngine;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
 
 /**
@@ -23,7 +24,8 @@ public final class RoutingEngines {
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME, VtftrEngine.NAME);
+        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME, VtftrEngine.NAME,
+                PlainDmodcEngine.NAME);
     }
 
     /**
@@ -39,6 +41,8 @@ public final class RoutingEngines {
         switch (name) {
             case DmodcEngine.NAME:
                 return new DmodcEngine(threads);
+            case PlainDmodcEngine.NAME:
+                return new PlainDmodcEngine();
             case DmodkEngine.NAME:
                 return new DmodkEngine(threads);
             case MinHopEngine.NAME:

@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc;
 
+import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Random three-level PGFTs with random links and switches removed, routed by the engine and by
- * {@link ReferenceDmodc}: the tables must be equal entry by entry, and equal on one and two threads.
+ * {@link PlainDmodc}: the tables must be equal entry by entry, and equal on one and two threads.
  * Most draws give leaves one port per uplink ({@code p_2 = 1}), the case whose rows are written as
  * rotations of the pod's surviving uplinks ({@link RotationRuns}); the leaves' sequences are shared
  * from leaf to leaf while they number their uplinks alike, so some draws also renumber the uplink
@@ -190,10 +191,10 @@ class DegradedLeafRowsPropertyTest {
 
     /**
      * {@code fabric} routed by {@code one} and {@code two} (one and two threads) gives the same tables, entry for entry
-     * those of {@link ReferenceDmodc}; {@code description} names the draw in a failure.
+     * those of {@link PlainDmodc}; {@code description} names the draw in a failure.
      */
     static void assertSameAsReference(String description, Fabric fabric, DmodcEngine oneThread, DmodcEngine twoThreads) {
-        ReferenceDmodc reference = new ReferenceDmodc(fabric);
+        PlainDmodc reference = new PlainDmodc(fabric);
         int[][] expected = reference.tables();
         ForwardingTables one = oneThread.route(fabric.index()).tables();
         ForwardingTables two = twoThreads.route(fabric.index()).tables();
@@ -202,7 +203,7 @@ class DegradedLeafRowsPropertyTest {
         for (int s = 0; s < expected.length; s++) {
             for (int d = 0; d < expected[s].length; d++) {
                 if (one.port(s, d) != expected[s][d]) {
-                    throw new AssertionError(description + ": switch " + Long.toHexString(reference.guid[s])
+                    throw new AssertionError(description + ": switch " + Long.toHexString(reference.switchGuid(s))
                             + " destination " + d + ": engine port " + one.port(s, d) + ", spec rules give "
                             + expected[s][d]);
                 }

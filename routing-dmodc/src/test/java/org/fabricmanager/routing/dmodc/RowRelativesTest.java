@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc;
 
+import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Rows copied from a relative ({@link RowRelatives}) and recomputed where the two differ. The engine is made to
  * look for relatives among all leaves (the fabrics here are too small for their sets to be busy enough
- * otherwise), and its tables must still be those of {@link ReferenceDmodc} entry by entry, on one and two
+ * otherwise), and its tables must still be those of {@link PlainDmodc} entry by entry, on one and two
  * threads: degraded PGFTs with pods of up to 32 switches, irregular fabrics, scattered node indices. Which
  * switches are relatives is checked on its own: same ports group by group, and the chunks to recompute cover
  * the own leaves of both.
