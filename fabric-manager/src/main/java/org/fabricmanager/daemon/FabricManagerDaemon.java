@@ -16,6 +16,7 @@ import org.fabricmanager.daemon.api.Views;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Gauge;
 import org.fabricmanager.daemon.discovery.DiscoveryManager;
+import org.fabricmanager.daemon.faults.FaultDependencies;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.registry.AdmissionPolicy;
@@ -139,7 +140,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         long daemonId = new SecureRandom().nextLong();
         this.coordinator = new FabricCoordinator(config, queue, milestones);
         SwitchRegistry switches = new SwitchRegistry();
-        FaultManager faults = new FaultManager(config.faults(), daemonId, queue, switches, milestones, metrics, coordinator,
+        FaultManager faults = new FaultManager(config.faults(), daemonId,
+                new FaultDependencies(queue, switches, milestones, metrics, coordinator, System::nanoTime),
                 new QuarantineStore(config.state().path(), files));
         this.faultManager = faults;
         if (config.fabric().expectedSpec() != null && config.faults().detector().enabled()) {

@@ -227,7 +227,7 @@ class FaultManagerRingTest {
         cold.onRingStarted(started::incrementAndGet);
         try {
             cold.planRing(fabric); // the first routing
-            loop.advance(FaultManager.FIRST_PUSH_WAIT_MS - 1);
+            loop.advance(RingPlanner.FIRST_PUSH_WAIT_MS - 1);
             assertThat(cold.ring().active()).as("not while the first push runs").isFalse();
             assertThat(cold.ringStarting()).isFalse();
             assertThat(framesToRingMembers()).isZero();
@@ -243,7 +243,7 @@ class FaultManagerRingTest {
                     .isInstanceOf(Message.DetectorWindow.class));
             long epoch = cold.ring().epoch();
             cold.tablesConverged(); // every later convergence changes nothing
-            loop.advance(2 * FaultManager.FIRST_PUSH_WAIT_MS);
+            loop.advance(2 * RingPlanner.FIRST_PUSH_WAIT_MS);
             assertThat(cold.ring().epoch()).isEqualTo(epoch);
             assertThat(framesToRingMembers()).isEqualTo(sessions.size());
         } finally {
@@ -259,7 +259,7 @@ class FaultManagerRingTest {
         try {
             cold.planRing(fabric);
             cold.planRing(fabric); // a re-route during the push: still one wait, counted from the first routing
-            loop.advance(FaultManager.FIRST_PUSH_WAIT_MS);
+            loop.advance(RingPlanner.FIRST_PUSH_WAIT_MS);
             assertThat(cold.ring().active()).as("a hung agent must not keep the ring from starting").isTrue();
             assertThat(framesToRingMembers()).isEqualTo(sessions.size());
         } finally {

@@ -114,7 +114,7 @@ class FaultManagerSlotsTest {
         // operators see the slot as unwatched, with why; the ring never sent a verdict, and a stray one is ignored
         assertThat(ring.unwatchedSwitches()).containsEntry(late, RingCoordinator.VACANT);
         loop.runPending();
-        faults.onDetectorEvent(new DetectorEvent.MemberFailed(slot, 0));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberFailed(slot, 0));
         assertThat(faults.failedSwitches()).isEmpty();
         assertThat(recorded.dropped()).isEmpty();
     }
@@ -129,7 +129,7 @@ class FaultManagerSlotsTest {
         connect(late, endpoint(900, 9100), SLOTS);
         faults.planRing(expected); // the routing that follows its connection
         assertThat(faults.ring().epoch()).as("no new epoch").isEqualTo(epoch);
-        assertThat(loop.isScheduled(FaultManager.REPLAN)).as("nor one deferred").isFalse();
+        assertThat(loop.isScheduled(RingPlanner.REPLAN)).as("nor one deferred").isFalse();
         assertThat(faults.ring().vacant(late)).isFalse();
         assertThat(sessions.get(late).detectorFrames).singleElement().isInstanceOfSatisfying(Message.DetectorWindow.class,
                 w -> {
@@ -218,7 +218,7 @@ class FaultManagerSlotsTest {
 
         connect(late, endpoint(900, 9100), SLOTS);
         faults.planRing(expected);
-        loop.advance(faults.replanIntervalMs());
+        loop.advance(faults.planner().replanIntervalMs());
         assertThat(faults.ring().epoch()).as("it joined its slot: no new epoch").isEqualTo(epoch);
         assertThat(sessions.get(late).detectorFrames).last().isInstanceOfSatisfying(Message.DetectorWindow.class,
                 w -> assertThat(w.startMode()).isEqualTo(Message.StartMode.JOIN));
@@ -233,16 +233,16 @@ class FaultManagerSlotsTest {
         connect(first, endpoint(901, 7684), SLOTS);
         faults.planRing(withExtra(Set.of(first)));
         assertThat(faults.ring().epoch()).as("a new epoch waits for the replan interval").isEqualTo(epoch);
-        assertThat(loop.isScheduled(FaultManager.REPLAN)).isTrue();
+        assertThat(loop.isScheduled(RingPlanner.REPLAN)).isTrue();
         connect(second, endpoint(902, 7684), SLOTS);
         faults.planRing(withExtra(Set.of(first, second)));
 
-        loop.advance(faults.replanIntervalMs());
+        loop.advance(faults.planner().replanIntervalMs());
         assertThat(faults.ring().epoch()).as("one replan for both").isEqualTo(epoch + 1);
         assertThat(faults.ring().contains(first)).isTrue();
         assertThat(faults.ring().contains(second)).isTrue();
-        assertThat(loop.isScheduled(FaultManager.REPLAN)).isFalse();
-        loop.advance(10 * faults.replanIntervalMs());
+        assertThat(loop.isScheduled(RingPlanner.REPLAN)).isFalse();
+        loop.advance(10 * faults.planner().replanIntervalMs());
         assertThat(faults.ring().epoch()).as("and no further one").isEqualTo(epoch + 1);
     }
 
@@ -255,7 +255,7 @@ class FaultManagerSlotsTest {
         long epoch = faults.ring().epoch();
         connect(late, endpoint(900, 9100), Protocol.FEATURE_DETECTOR_WINDOW);
         faults.planRing(expected);
-        loop.advance(faults.replanIntervalMs());
+        loop.advance(faults.planner().replanIntervalMs());
         assertThat(faults.ring().epoch()).as("the late switch needs a new epoch").isEqualTo(epoch + 1);
         assertThat(faults.ring().contains(late)).isTrue();
     }

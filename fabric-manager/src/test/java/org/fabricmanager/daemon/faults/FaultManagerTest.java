@@ -31,8 +31,8 @@ class FaultManagerTest {
     private final List<String> actions = recorded.actions;
     private final DaemonConfig.Faults settings = new DaemonConfig.Faults(50, THRESHOLD, WINDOW_MS, QUARANTINE_MS,
             DaemonConfig.defaults().faults().detector());
-    private final FaultManager faults = new FaultManager(settings, 1, loop, registry, milestones, metrics,
-            recorded, () -> loop.nowMs() * 1_000_000L);
+    private final FaultManager faults = new FaultManager(settings, 1,
+            FaultFixtures.onLoop(loop, registry, milestones, metrics, recorded), null);
 
     @AfterEach
     void close() {
@@ -120,7 +120,7 @@ class FaultManagerTest {
     @Test
     void aVerdictOnASwitchWhoseSessionIsGoneOpensNoReactionAndTheNextFaultHasItsOwnFigures() {
         ReactionTracker r = faults.reactions();
-        faults.memberFailed(0x77, 5, 1); // powered off: its session closed before the ring spoke
+        faults.verdicts().memberFailed(0x77, 5, 1); // powered off: its session closed before the ring spoke
         assertThat(r.isOpen()).as("nothing left to react to").isFalse();
         assertThat(faults.failedSwitches()).containsKey(0x77L);
         loop.advance(7_734); // the case: the next, unrelated fault 7.7 s later converges in 75 ms
@@ -138,7 +138,7 @@ class FaultManagerTest {
 
         // a verdict while a reaction is open joins it as a trigger
         r.event("switch s9 disconnected");
-        faults.memberFailed(0x99, 6, 1);
+        faults.verdicts().memberFailed(0x99, 6, 1);
         assertThat(r.pendingEvents()).isEqualTo(2);
     }
 

@@ -48,8 +48,8 @@ class QuarantineStoreTest {
         final FaultManager faults;
 
         Manager() {
-            faults = new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, recorded,
-                    () -> loop.nowMs() * 1_000_000L, new QuarantineStore(state, StateFiles.LOCAL));
+            faults = new FaultManager(settings, 1, FaultFixtures.onLoop(loop, registry, new MilestoneLog(), metrics, recorded),
+                    new QuarantineStore(state, StateFiles.LOCAL));
             managers.add(this);
         }
 

@@ -42,7 +42,7 @@ final class RingFaultManagers {
         }
         DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
                 new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000));
-        return new FaultManager(settings, 1, loop, registry, new MilestoneLog(), metrics, actions,
-                () -> loop.nowMs() * 1_000_000L);
+        return new FaultManager(settings, 1, FaultFixtures.onLoop(loop, registry, new MilestoneLog(), metrics, actions),
+                null);
     }
 }

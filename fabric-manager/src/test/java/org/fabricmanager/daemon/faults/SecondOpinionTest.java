@@ -54,7 +54,7 @@ class SecondOpinionTest {
         }
         DaemonConfig.Faults settings = new DaemonConfig.Faults(50, 3, 10_000, 2_000,
                 new DaemonConfig.Detector(true, 100, 500, "bmg", "127.0.0.1", port, 7684, 30_000, secondOpinionMs));
-        faults = new FaultManager(settings, 1, loop, registry, milestones, metrics, recorded, () -> loop.nowMs() * 1_000_000L);
+        faults = new FaultManager(settings, 1, FaultFixtures.onLoop(loop, registry, milestones, metrics, recorded), null);
         faults.tablesConverged(); // as after the daemon's first convergence: planRing plans at once
         fabric = PgftGenerator.generate(PgftSpec.parse(SPEC));
         int i = 0;
@@ -96,7 +96,7 @@ class SecondOpinionTest {
         long guid = fabric.switches().get(3).guid();
         FakeSession session = sessions.get(guid);
 
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         assertThat(session.probes).as("one echo, with the configured deadline").singleElement()
                 .extracting(FakeSession.Probe::timeoutMs).isEqualTo((long) SECOND_OPINION_MS);
         assertThat(faults.failedSwitches()).as("nothing decided before the answer").isEmpty();
@@ -125,7 +125,7 @@ class SecondOpinionTest {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(5).guid();
 
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         sessions.get(guid).probes.get(0).expire(); // a stopped agent: TCP open, nothing answers
         loop.runPending();
         assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
@@ -149,7 +149,7 @@ class SecondOpinionTest {
     void noRoutingIsPreparedWhileTheRingHasJustAccusedALiveSwitch() throws Exception {
         plan(SECOND_OPINION_MS);
         long live = fabric.switches().get(3).guid();
-        faults.memberFailed(live, indexOf(live), 0);
+        faults.verdicts().memberFailed(live, indexOf(live), 0);
         sessions.get(live).probes.get(0).answer();
         loop.runPending();
         recorded.actions.clear();
@@ -157,7 +157,7 @@ class SecondOpinionTest {
         // 29 s later: verdicts of a ring that just accused a live switch are likely false, no computation for them
         loop.advance(29_000);
         long other = fabric.switches().get(5).guid();
-        faults.memberFailed(other, indexOf(other), 0);
+        faults.verdicts().memberFailed(other, indexOf(other), 0);
         assertThat(recorded.actions).as("not prepared").isEmpty();
         sessions.get(other).probes.get(0).expire();
         loop.runPending();
@@ -166,7 +166,7 @@ class SecondOpinionTest {
         // 30 s after the refutation: the ring is trusted again
         loop.advance(1_000);
         long third = fabric.switches().get(6).guid();
-        faults.memberFailed(third, indexOf(third), 0);
+        faults.verdicts().memberFailed(third, indexOf(third), 0);
         assertThat(recorded.actions).last().isEqualTo("prepare " + Guids.format(third));
     }
 
@@ -182,7 +182,7 @@ class SecondOpinionTest {
         long guid = fabric.switches().get(7).guid();
         registry.remove(sessions.get(guid)); // the idle timeout closed its session; the daemon reacted to that
 
-        faults.memberFailed(guid, indexOf(guid), 4);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 4);
         loop.runPending();
         assertThat(sessions.get(guid).probes).as("no session to ask").isEmpty();
         assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
@@ -201,7 +201,7 @@ class SecondOpinionTest {
     void aSessionThatClosesWhileItsEchoIsUnderWayLeavesTheVerdictNothingToRouteAround() throws Exception {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(0).guid();
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         registry.remove(sessions.get(guid));
         sessions.get(guid).probes.get(0).future().completeExceptionally(
                 new org.fabricmanager.southbound.RequestFailedException("session closed", false));
@@ -217,9 +217,9 @@ class SecondOpinionTest {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(2).guid();
         // the same failure broadcast by two sources, or a verdict at the next incarnation, before the answer
-        faults.memberFailed(guid, indexOf(guid), 0);
-        faults.memberFailed(guid, indexOf(guid), 0);
-        faults.memberFailed(guid, indexOf(guid), 1);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 1);
         assertThat(sessions.get(guid).probes).hasSize(1);
         sessions.get(guid).probes.get(0).expire();
         loop.runPending();
@@ -231,8 +231,8 @@ class SecondOpinionTest {
     void aMemberThatRejoinsTheRingBeforeTheEchoDecidesHasRefutedTheVerdict() throws Exception {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(6).guid();
-        faults.memberFailed(guid, indexOf(guid), 0);
-        faults.onDetectorEvent(new DetectorEvent.MemberRejoined(indexOf(guid), 1));
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberRejoined(indexOf(guid), 1));
         assertThat(verdicts("refuted")).isEqualTo(1.0);
 
         sessions.get(guid).probes.get(0).expire(); // its echo was lost behind a burst of table blocks: too late now
@@ -246,7 +246,7 @@ class SecondOpinionTest {
     void aVerdictOfAnEarlierEpochIsNotActedOnWhenItsEchoTimesOutAfterANewPlan() throws Exception {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(1).guid();
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         // a switch added to the fabric makes a new epoch: earlier verdicts are about members that no longer exist
         faults.close();
         faults.planRing(fabric);
@@ -260,7 +260,7 @@ class SecondOpinionTest {
     void withSecondOpinionsOffTheVerdictIsActedOnAtOnce() throws Exception {
         plan(0);
         long guid = fabric.switches().get(4).guid();
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         assertThat(sessions.get(guid).probes).isEmpty();
         assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
         assertThat(recorded.dropped()).containsExactly("s4");
@@ -301,7 +301,7 @@ class SecondOpinionTest {
         long guid = fabric.switches().get(5).guid();
         FakeSession session = sessions.get(guid);
 
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         assertThat(session.probes).as("an echo at once, open until the verdict can have come").singleElement()
                 .extracting(FakeSession.Probe::timeoutMs).isEqualTo(EARLY_OPEN_MS);
         loop.advance(SECOND_OPINION_MS - 1);
@@ -312,7 +312,7 @@ class SecondOpinionTest {
         assertThat(suspicions("silent")).isEqualTo(1.0);
 
         loop.advance(200);
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         assertThat(session.probes).as("no second echo").hasSize(1);
         assertThat(recorded.dropped()).as("acted on at the verdict").containsExactly("s5");
         assertThat(faults.failedSwitches()).containsOnlyKeys(guid);
@@ -337,13 +337,13 @@ class SecondOpinionTest {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(3).guid();
         FakeSession session = sessions.get(guid);
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         session.probes.get(0).answer();
         loop.advance(SECOND_OPINION_MS);
         assertThat(recorded.actions).as("an agent that answered: nothing prepared").isEmpty();
         assertThat(suspicions("answered")).isEqualTo(1.0);
 
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         assertThat(session.probes).as("the verdict asks again").hasSize(2);
         assertThat(recorded.dropped()).isEmpty();
         session.probes.get(1).answer();
@@ -357,10 +357,10 @@ class SecondOpinionTest {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(2).guid();
         FakeSession session = sessions.get(guid);
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         loop.advance(SECOND_OPINION_MS - 50);
-        faults.memberFailed(guid, indexOf(guid), 0);
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         assertThat(session.probes).as("no second echo").hasSize(1);
         assertThat(recorded.actions).as("the routing without it starts at the verdict")
                 .containsExactly("prepare " + Guids.format(guid));
@@ -377,9 +377,9 @@ class SecondOpinionTest {
     void anAgentThatReconnectsWhileAVerdictWaitsOnTheEarlyEchoKeepsItsNewSession() throws Exception {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(2).guid();
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         loop.advance(100);
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         // its agent restarted: the old session is gone, a new one holds the switch
         registry.remove(sessions.get(guid));
         FakeSession restarted = FakeSession.of(guid, "s2", 8, 2, Protocol.FEATURE_DETECTOR_WINDOW);
@@ -396,9 +396,9 @@ class SecondOpinionTest {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(2).guid();
         FakeSession session = sessions.get(guid);
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         loop.advance(100);
-        faults.memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
         session.probes.get(0).answer(); // sent before the verdict: proves nothing about the time after it
         loop.runPending();
         assertThat(session.probes).as("an echo sent after the verdict").hasSize(2)
@@ -416,10 +416,10 @@ class SecondOpinionTest {
     void aMemberThatRejoinsWhileAVerdictWaitsOnTheEarlyEchoHasRefutedIt() throws Exception {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(2).guid();
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         loop.advance(100);
-        faults.memberFailed(guid, indexOf(guid), 0);
-        faults.onDetectorEvent(new DetectorEvent.MemberRejoined(indexOf(guid), 1));
+        faults.verdicts().memberFailed(guid, indexOf(guid), 0);
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberRejoined(indexOf(guid), 1));
         loop.advance(1_000);
         assertThat(verdicts("refuted")).isEqualTo(1.0);
         assertThat(verdicts("confirmed")).isZero();
@@ -431,9 +431,9 @@ class SecondOpinionTest {
     void aVerdictAboutAnotherIncarnationThanTheNoticeHasItsOwnEcho() throws Exception {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(2).guid();
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         loop.advance(SECOND_OPINION_MS + 100);
-        faults.memberFailed(guid, indexOf(guid), 1);
+        faults.verdicts().memberFailed(guid, indexOf(guid), 1);
         assertThat(recorded.dropped()).isEmpty();
         assertThat(sessions.get(guid).probes).hasSize(2);
     }
@@ -442,7 +442,7 @@ class SecondOpinionTest {
     void aLateAnswerOrAFadingSuspicionDropsTheRoutingPreparedForIt() throws Exception {
         plan(SECOND_OPINION_MS);
         long late = fabric.switches().get(4).guid();
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(late), 0, indexOf(late) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(late), 0, indexOf(late) + 1));
         loop.advance(SECOND_OPINION_MS);
         sessions.get(late).probes.get(0).answer(); // a busy agent, 300 ms late
         loop.runPending();
@@ -450,12 +450,12 @@ class SecondOpinionTest {
 
         recorded.actions.clear();
         long fading = fabric.switches().get(6).guid();
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(fading), 0, indexOf(fading) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(fading), 0, indexOf(fading) + 1));
         loop.advance(SECOND_OPINION_MS);
         sessions.get(fading).probes.get(0).expire(); // no verdict came while the echo was open
         loop.runPending();
         assertThat(recorded.actions).containsExactly("prepare " + Guids.format(fading), "refuted " + Guids.format(fading));
-        faults.memberFailed(fading, indexOf(fading), 0);
+        faults.verdicts().memberFailed(fading, indexOf(fading), 0);
         assertThat(sessions.get(fading).probes).as("a verdict after that has its own echo").hasSize(2);
     }
 
@@ -463,9 +463,9 @@ class SecondOpinionTest {
     void aSuspectThatRefutesInTheRingDropsTheRoutingPreparedForIt() throws Exception {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(1).guid();
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         loop.advance(SECOND_OPINION_MS);
-        faults.onDetectorEvent(new DetectorEvent.MemberRejoined(indexOf(guid), 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberRejoined(indexOf(guid), 1));
         assertThat(recorded.actions).containsExactly("prepare " + Guids.format(guid), "refuted " + Guids.format(guid));
     }
 
@@ -474,33 +474,33 @@ class SecondOpinionTest {
         plan(SECOND_OPINION_MS);
         long guid = fabric.switches().get(0).guid();
         for (int i = 0; i < 100; i++) {
-            faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+            faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         }
         assertThat(sessions.get(guid).probes).hasSize(1);
         sessions.get(guid).probes.get(0).answer();
         loop.runPending();
         loop.advance(100);
         for (int i = 0; i < 100; i++) {
-            faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+            faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         }
         assertThat(sessions.get(guid).probes).as("answered, but within half a δ (250 ms) of the last").hasSize(1);
         loop.advance(150);
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         assertThat(sessions.get(guid).probes).as("a new silence").hasSize(2);
         sessions.get(guid).probes.get(1).answer();
         loop.runPending();
         recorded.actions.clear();
 
         long checked = fabric.switches().get(7).guid();
-        faults.memberFailed(checked, indexOf(checked), 0);
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(checked), 0, 0));
+        faults.verdicts().memberFailed(checked, indexOf(checked), 0);
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(checked), 0, 0));
         assertThat(sessions.get(checked).probes).as("a verdict's check under way decides").hasSize(1);
 
         long gone = fabric.switches().get(6).guid();
         registry.remove(sessions.get(gone));
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(gone), 0, 0));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(gone), 0, 0));
         assertThat(sessions.get(gone).probes).as("no session to ask").isEmpty();
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(0, 0, 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(0, 0, 1));
         assertThat(recorded.actions).as("nothing about the daemon's own member").containsExactly(
                 "prepare " + Guids.format(checked));
     }
@@ -509,7 +509,7 @@ class SecondOpinionTest {
     void withSecondOpinionsOffNoticesAreIgnored() throws Exception {
         plan(0);
         long guid = fabric.switches().get(4).guid();
-        faults.onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
+        faults.verdicts().onDetectorEvent(new DetectorEvent.MemberSuspected(indexOf(guid), 0, indexOf(guid) + 1));
         loop.advance(1_000);
         assertThat(sessions.get(guid).probes).isEmpty();
         assertThat(recorded.actions).isEmpty();
