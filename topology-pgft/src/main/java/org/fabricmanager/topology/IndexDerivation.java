@@ -164,7 +164,7 @@ final class IndexDerivation {
         this.newPos = newPos;
         this.leafOf = leafOf;
         this.leafPortOf = leafPortOf;
-        // leaf and leafPort are placeholders here: derive takes leafOf and leafPortOf as the links left them
+        // derive takes the leaf columns as the links leave them (leafOf, leafPortOf), not these
         this.nodes = new NodeTable(nodeGuid, nodeIndex, leafOf, leafPortOf, nodePosByGuid, destinationCount,
                 nodeByDestination);
     }
