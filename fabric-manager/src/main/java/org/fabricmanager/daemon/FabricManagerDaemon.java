@@ -16,6 +16,8 @@ import org.fabricmanager.daemon.api.Views;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Gauge;
 import org.fabricmanager.daemon.discovery.DiscoveryManager;
+import org.fabricmanager.daemon.discovery.DiscoverySettings;
+import org.fabricmanager.daemon.discovery.DiscoverySources;
 import org.fabricmanager.daemon.faults.FaultDependencies;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
@@ -24,6 +26,7 @@ import org.fabricmanager.daemon.registry.SwitchRegistry;
 import org.fabricmanager.daemon.store.AdmittedSwitchStore;
 import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.daemon.view.DaemonViews;
+import org.fabricmanager.daemon.view.ViewSources;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.List;
@@ -42,6 +45,7 @@ import org.fabricmanager.daemon.discovery.RecognizingFabricChecker;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.rest.RestExtension;
 import org.fabricmanager.daemon.rest.RestHttps;
+import org.fabricmanager.daemon.rest.RestListener;
 import org.fabricmanager.daemon.rest.RestRejections;
 import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.routing.RoutingService;
@@ -151,10 +155,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         } else {
             expectedFabric = null;
         }
-        DiscoveryManager discovery = new DiscoveryManager(config.discovery(), config.fabric().expectedSpec(),
-                config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft()),
-                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(config.state().path(), files), queue,
-                milestones, switches, faults::masked, checkExecutor, coordinator);
+        DiscoveryManager discovery = new DiscoveryManager(new DiscoverySettings(config.discovery(),
+                config.fabric().expectedSpec(),
+                config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft())),
+                new DiscoverySources(switches, faults::masked, TopologicalIndexer::order,
+                        new IndexMapStore(config.state().path(), files), new RecognizingFabricChecker()),
+                queue, milestones, checkExecutor, coordinator);
         this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),
                 storeExecutor, queue, milestones, registry);
         routingManager.listener(coordinator);
@@ -181,8 +187,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
                         ? config.routing().engine() : null);
         coordinator.wire(managers, sessions);
-        this.views = new DaemonViews(switches, discovery, routingManager, pusher, faults, coordinator::state, daemonId,
-                config.fabric().unreadyOnMismatch());
+        this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults),
+                coordinator::state, daemonId, config.fabric().unreadyOnMismatch());
         this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, coordinator::state);
         Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
                 .description("switches with a session, admitted into the fabric").register(registry);
@@ -256,9 +262,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
-            d.rest = new RestServer(config.rest().bind(), config.rest().port(), config.rest().ioThreads(), d,
-                    d.metrics::scrape, restExtensions, RestHttps.context(config.rest().tls()),
-                    new RestRejections(d.registry, 10_000, System::currentTimeMillis));
+            d.rest = new RestServer(new RestListener(config.rest().bind(), config.rest().port(),
+                    RestHttps.context(config.rest().tls()), new RestRejections(d.registry, 10_000, System::currentTimeMillis)),
+                    config.rest().ioThreads(), d, d.metrics::scrape, restExtensions);
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
             d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, org.fabricmanager.release.BuildInfo.current().describe()

@@ -34,12 +34,7 @@ public final class Fabric {
      * building one; dropped once the index exists.
      */
     private FabricIndex parentIndex;
-    private Collection<Long> switchesRemovedFromParent;
-    private Collection<Long> nodesRemovedFromParent;
-    private Collection<EndNode> nodesAddedToParent;
-    private Collection<FabricSwitch> switchesAddedToParent;
-    private Collection<Link> removedFromParent;
-    private Collection<Link> addedToParent;
+    private IndexChange changeFromParent;
 
     /**
      * Builds and validates a fabric.
@@ -243,12 +238,8 @@ public final class Fabric {
                 sameNodes ? nodes : List.copyOf(keptNodes), Collections.unmodifiableList(kept), sameSwitches, sameNodes);
         // its index is derived from this one's when first asked for (FabricIndex.derive), nodes removed included
         derived.parentIndex = old;
-        derived.nodesRemovedFromParent = List.copyOf(removedNodes);
-        derived.nodesAddedToParent = List.copyOf(addedNodes);
-        derived.switchesRemovedFromParent = List.copyOf(removedSwitches);
-        derived.switchesAddedToParent = List.copyOf(addedSwitches);
-        derived.removedFromParent = List.copyOf(gone);
-        derived.addedToParent = List.copyOf(addedLinks);
+        derived.changeFromParent = new IndexChange(List.copyOf(removedSwitches), List.copyOf(addedSwitches),
+                List.copyOf(removedNodes), List.copyOf(addedNodes), List.copyOf(gone), List.copyOf(addedLinks));
         return derived;
     }
 
@@ -418,18 +409,11 @@ public final class Fabric {
             synchronized (this) {
                 i = index;
                 if (i == null) {
-                    i = parentIndex != null ? FabricIndex.derive(this, parentIndex, switchesRemovedFromParent,
-                            switchesAddedToParent, nodesRemovedFromParent, nodesAddedToParent, removedFromParent,
-                            addedToParent)
-                            : new FabricIndex(this);
+                    i = parentIndex != null ? FabricIndex.derive(this, parentIndex, changeFromParent)
+                            : FabricIndex.of(this);
                     index = i;
                     parentIndex = null;
-                    switchesRemovedFromParent = null;
-                    nodesRemovedFromParent = null;
-                    nodesAddedToParent = null;
-                    switchesAddedToParent = null;
-                    removedFromParent = null;
-                    addedToParent = null;
+                    changeFromParent = null;
                 }
             }
         }

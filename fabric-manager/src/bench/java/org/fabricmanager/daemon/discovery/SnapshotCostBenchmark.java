@@ -68,11 +68,13 @@ class SnapshotCostBenchmark {
         // the discovery manager's own snapshot of one link going down and up, warm: the control thread's part
         org.fabricmanager.daemon.registry.SwitchRegistry registry = new org.fabricmanager.daemon.registry.SwitchRegistry();
         org.fabricmanager.daemon.testing.ManualControlLoop loop = new org.fabricmanager.daemon.testing.ManualControlLoop();
-        DiscoveryManager d = new DiscoveryManager(new org.fabricmanager.daemon.config.DaemonConfig.Discovery(500, 60_000),
-                spec, checker, TopologicalIndexer::order, new org.fabricmanager.daemon.store.IndexMapStore(
-                java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "fm-snapshot-bench-" + System.nanoTime())),
-                loop, new org.fabricmanager.daemon.control.MilestoneLog(), registry, java.util.function.UnaryOperator.identity(),
-                task -> { }, why -> { }); // the check and the refresh run on their own thread in the daemon: not timed here
+        DiscoveryManager d = new DiscoveryManager(
+                new DiscoverySettings(new org.fabricmanager.daemon.config.DaemonConfig.Discovery(500, 60_000), spec),
+                new DiscoverySources(registry, java.util.function.UnaryOperator.identity(), TopologicalIndexer::order,
+                        new org.fabricmanager.daemon.store.IndexMapStore(java.nio.file.Path.of(
+                                System.getProperty("java.io.tmpdir"), "fm-snapshot-bench-" + System.nanoTime())),
+                        checker),
+                loop, new org.fabricmanager.daemon.control.MilestoneLog(), task -> { }, why -> { }); // the check and the refresh run on their own thread in the daemon: not timed here
         java.util.Map<Long, org.fabricmanager.daemon.registry.ManagedSwitch> byGuid = new java.util.HashMap<>();
         for (FabricSwitch s : fabric.switches()) {
             org.fabricmanager.daemon.testing.FakeSession session = org.fabricmanager.daemon.testing.FakeSession.of(

@@ -93,31 +93,21 @@ public final class DiscoveryManager {
     private volatile FabricCheck check = FabricCheck.notChecked();
     private String announced;
 
-    public DiscoveryManager(DaemonConfig.Discovery settings, PgftSpec expected, FabricChecker checker,
-                            NodeOrdering ordering, IndexMapStore indexStore, ControlLoop queue, MilestoneLog milestones,
-                            PortReports reports, UnaryOperator<SwitchPorts> mask, Executor checks, Listener listener) {
-        this(settings, expected, null, checker, ordering, indexStore, queue, milestones, reports, mask, checks, listener);
-    }
-
     /**
-     * @param expectedHdft the 2-D fat tree the fabric is meant to be ({@code fabric.expectedHdft}), or {@code null};
-     *                     each discovery is then recognised against it (intact, degraded, miswired) for the log
-     *                     and {@code GET /api/v1/discovery}, off the control thread
+     * @param checks where the checks against the expected shape and the refresh builds run, off the control thread
      */
-    public DiscoveryManager(DaemonConfig.Discovery settings, PgftSpec expected, HdftSpec expectedHdft,
-                            FabricChecker checker, NodeOrdering ordering, IndexMapStore indexStore, ControlLoop queue,
-                            MilestoneLog milestones, PortReports reports, UnaryOperator<SwitchPorts> mask,
-                            Executor checks, Listener listener) {
-        this.expectedHdft = expectedHdft;
-        this.settings = settings;
-        this.expected = expected;
-        this.checker = checker;
-        this.ordering = ordering;
-        this.indexStore = indexStore;
+    public DiscoveryManager(DiscoverySettings settings, DiscoverySources sources, ControlLoop queue,
+                            MilestoneLog milestones, Executor checks, Listener listener) {
+        this.settings = settings.timing();
+        this.expected = settings.expected();
+        this.expectedHdft = settings.expectedHdft();
+        this.checker = sources.checker();
+        this.ordering = sources.ordering();
+        this.indexStore = sources.indexStore();
+        this.reports = sources.reports();
+        this.mask = sources.mask();
         this.queue = queue;
         this.milestones = milestones;
-        this.reports = reports;
-        this.mask = mask;
         this.checks = checks;
         this.listener = listener;
     }

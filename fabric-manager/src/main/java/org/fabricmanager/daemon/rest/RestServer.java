@@ -54,17 +54,15 @@ public final class RestServer implements AutoCloseable {
      * @param metrics the Prometheus text served on {@code /metrics} (called on an I/O thread per scrape)
      */
     public RestServer(String bind, int port, int ioThreads, DaemonApi api, Supplier<String> metrics) {
-        this(bind, port, ioThreads, api, metrics, List.of(), null, new RestRejections(null, 10_000,
-                System::currentTimeMillis));
+        this(new RestListener(bind, port, null, new RestRejections(null, 10_000, System::currentTimeMillis)),
+                ioThreads, api, metrics, List.of());
     }
 
     /**
      * @param extensions actions served under {@code /api/v1/{resource}} by the caller (at most one per resource)
-     * @param tls        the HTTPS context ({@code null}: plain HTTP)
-     * @param rejections where requests refused before any endpoint are counted
      */
-    public RestServer(String bind, int port, int ioThreads, DaemonApi api, Supplier<String> metrics,
-                      List<RestExtension> extensions, SslContext tls, RestRejections rejections) {
+    public RestServer(RestListener listener, int ioThreads, DaemonApi api, Supplier<String> metrics,
+                      List<RestExtension> extensions) {
         Map<String, RestExtension> byResource = new LinkedHashMap<>();
         for (RestExtension e : extensions) {
             if (byResource.put(e.resource(), e) != null) {
@@ -76,10 +74,10 @@ public final class RestServer implements AutoCloseable {
         this.endpoints = () -> List.of(new StatusPageHandler(api, page), new OpsHandler(api, metrics),
                 new RestHandler(api, byName));
         this.role = "REST";
-        this.bind = bind;
-        this.port = port;
-        this.tls = tls;
-        this.rejections = rejections;
+        this.bind = listener.bind();
+        this.port = listener.port();
+        this.tls = listener.tls();
+        this.rejections = listener.rejections();
         this.group = new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("fm-rest", true));
     }
 

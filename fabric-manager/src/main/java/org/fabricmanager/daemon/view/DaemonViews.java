@@ -55,13 +55,16 @@ public final class DaemonViews {
     private PathTracer tracer;
     private long tracerVersion = -1;
 
-    public DaemonViews(SwitchRegistry registry, DiscoveryManager discovery, RoutingManager routing, LftPusher pusher,
-                       FaultManager faults, Supplier<DaemonState> state, long daemonId, boolean unreadyOnMismatch) {
-        this.registry = registry;
-        this.discovery = discovery;
-        this.routing = routing;
-        this.pusher = pusher;
-        this.faults = faults;
+    /**
+     * @param unreadyOnMismatch whether the status says the daemon is not ready while the fabric is miswired against
+     *                          the expected shape ({@code fabric.unreadyOnMismatch})
+     */
+    public DaemonViews(ViewSources sources, Supplier<DaemonState> state, long daemonId, boolean unreadyOnMismatch) {
+        this.registry = sources.registry();
+        this.discovery = sources.discovery();
+        this.routing = sources.routing();
+        this.pusher = sources.pusher();
+        this.faults = sources.faults();
         this.state = state;
         this.daemonId = daemonId;
         this.unreadyOnMismatch = unreadyOnMismatch;

@@ -42,9 +42,11 @@ class DiscoveryManagerTest {
     private final List<String> settled = new ArrayList<>();
 
     private DiscoveryManager manager(PgftSpec expected) {
-        return new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), expected,
-                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state), loop, milestones,
-                registry, UnaryOperator.identity(), Runnable::run, settled::add);
+        return new DiscoveryManager(
+                new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), expected),
+                new DiscoverySources(registry, UnaryOperator.identity(), TopologicalIndexer::order,
+                        new IndexMapStore(state), new RecognizingFabricChecker()),
+                loop, milestones, Runnable::run, settled::add);
     }
 
     /** Connects switch {@code s} with {@code ports}: its reports, its admission, the change. */
@@ -174,9 +176,11 @@ class DiscoveryManagerTest {
 
         settled.clear();
         SwitchRegistry alone = new SwitchRegistry();
-        DiscoveryManager lonely = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), SPEC,
-                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state.resolve("alone")), loop,
-                milestones, alone, UnaryOperator.identity(), Runnable::run, settled::add);
+        DiscoveryManager lonely = new DiscoveryManager(
+                new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), SPEC),
+                new DiscoverySources(alone, UnaryOperator.identity(), TopologicalIndexer::order,
+                        new IndexMapStore(state.resolve("alone")), new RecognizingFabricChecker()),
+                loop, milestones, Runnable::run, settled::add);
         FabricSwitch last = switches.get(switches.size() - 1);
         FakeSession session = FakeSession.of(last.guid(), last.name(), last.ports(), 1);
         ManagedSwitch ms = alone.register(session, session.hello(), 0);
@@ -218,9 +222,11 @@ class DiscoveryManagerTest {
         for (long seed = 1; seed <= 5; seed++) {
             Random random = new Random(seed);
             SwitchRegistry reg = new SwitchRegistry();
-            DiscoveryManager d = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null,
-                    new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state.resolve("s" + seed)),
-                    loop, milestones, reg, UnaryOperator.identity(), Runnable::run, settled::add);
+            DiscoveryManager d = new DiscoveryManager(
+                    new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null),
+                    new DiscoverySources(reg, UnaryOperator.identity(), TopologicalIndexer::order,
+                            new IndexMapStore(state.resolve("s" + seed)), new RecognizingFabricChecker()),
+                    loop, milestones, Runnable::run, settled::add);
             List<ManagedSwitch> connected = new ArrayList<>();
             List<FabricSwitch> all = fabric.switches();
             for (int step = 0; step < 400; step++) {
@@ -281,9 +287,11 @@ class DiscoveryManagerTest {
         Fabric fabric = PgftGenerator.generate(SPEC);
         FabricReports reports = new FabricReports(fabric);
         List<Runnable> offThread = new ArrayList<>();
-        DiscoveryManager d = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null,
-                new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state), loop, milestones,
-                registry, UnaryOperator.identity(), offThread::add, settled::add);
+        DiscoveryManager d = new DiscoveryManager(
+                new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null),
+                new DiscoverySources(registry, UnaryOperator.identity(), TopologicalIndexer::order,
+                        new IndexMapStore(state), new RecognizingFabricChecker()),
+                loop, milestones, offThread::add, settled::add);
         discoverAll(d, fabric, reports);
         // a link goes down: the fabric is derived, and checked against a build 2 s later
         ManagedSwitch leaf = registry.get(PgftGenerator.switchGuid(1, 0));
@@ -404,9 +412,11 @@ class DiscoveryManagerTest {
             Random random = new Random(seed);
             SwitchRegistry reg = new SwitchRegistry();
             List<String> done = new ArrayList<>();
-            DiscoveryManager d = new DiscoveryManager(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null,
-                    new RecognizingFabricChecker(), TopologicalIndexer::order, new IndexMapStore(state.resolve("d" + seed)),
-                    loop, milestones, reg, UnaryOperator.identity(), Runnable::run, done::add);
+            DiscoveryManager d = new DiscoveryManager(
+                    new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null),
+                    new DiscoverySources(reg, UnaryOperator.identity(), TopologicalIndexer::order,
+                            new IndexMapStore(state.resolve("d" + seed)), new RecognizingFabricChecker()),
+                    loop, milestones, Runnable::run, done::add);
             List<ManagedSwitch> connected = new ArrayList<>();
             for (FabricSwitch s : fabric.switches()) {
                 FakeSession session = FakeSession.of(s.guid(), s.name(), s.ports(), 1);

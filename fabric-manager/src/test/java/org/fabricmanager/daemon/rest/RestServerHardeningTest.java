@@ -50,7 +50,7 @@ class RestServerHardeningTest {
     private int port;
 
     private void start(io.netty.handler.ssl.SslContext tls) throws Exception {
-        server = new RestServer("127.0.0.1", 0, 1, api, () -> "", List.of(), tls, rejections);
+        server = new RestServer(new RestListener("127.0.0.1", 0, tls, rejections), 1, api, () -> "", List.of());
         port = server.start().getPort();
     }
 

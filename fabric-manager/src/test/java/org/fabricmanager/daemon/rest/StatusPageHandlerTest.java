@@ -43,8 +43,8 @@ class StatusPageHandlerTest {
 
     @BeforeEach
     void start() throws Exception {
-        server = new RestServer("127.0.0.1", 0, 1, api, () -> "", List.of(), null,
-                new RestRejections(null, 10_000, System::currentTimeMillis));
+        server = new RestServer(new RestListener("127.0.0.1", 0, null,
+                new RestRejections(null, 10_000, System::currentTimeMillis)), 1, api, () -> "", List.of());
         port = server.start().getPort();
     }
 

@@ -1,0 +1,17 @@
+package org.fabricmanager.daemon.discovery;
+
+import java.util.function.UnaryOperator;
+import org.fabricmanager.daemon.store.IndexMapStore;
+
+/**
+ * What a {@link DiscoveryManager} builds fabrics from and checks them with.
+ *
+ * @param reports    the admitted switches' port reports
+ * @param mask       what a quarantine hides of a switch's ports (identity when nothing is quarantined)
+ * @param ordering   the order in which new end nodes get destination indices
+ * @param indexStore where the destination indices are stored
+ * @param checker    the check of a fabric against the expected PGFT
+ */
+public record DiscoverySources(PortReports reports, UnaryOperator<SwitchPorts> mask, NodeOrdering ordering,
+                               IndexMapStore indexStore, FabricChecker checker) {
+}
