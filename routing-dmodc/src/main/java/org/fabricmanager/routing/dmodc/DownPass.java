@@ -18,7 +18,7 @@ final class DownPass {
     private final Neighbours neighbours;
     private final RowProfiles profiles;
 
-    /** Pulls rows of {@code table} through {@code neighbours}, the up neighbours' profiles read from {@code profiles}. */
+    /** Pulls rows of {@code table} through {@code neighbours}, reading the up neighbours' {@code profiles}. */
     DownPass(CostTable table, Neighbours neighbours, RowProfiles profiles) {
         this.c = table.array();
         this.leaves = table.leafCount();
