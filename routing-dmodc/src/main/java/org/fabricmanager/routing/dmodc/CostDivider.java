@@ -26,24 +26,13 @@ import org.fabricmanager.topology.Ranking;
  * boundaries, or through the leaves their segments cover), identical neighbour rows once. Whole
  * rows are handled eight leaves at a time ({@link ByteLanes}).
  */
-final class CostDivider {
+final class CostDivider extends CostRows {
     /** Switches of one rank a worker takes at a time. */
     static final int GRAIN = 16;
 
-    private final FabricIndex index;
-    private final Ranks ranks;
-    private final Neighbours neighbours;
-    private final int leaves;
-    private final int wide;
-    private final CostTable table;
-    private final byte[] c;
-    private final int[] divider;
     /** Going up: the leaves with a finite cost, for rows that have few; null for dense rows. */
     private final int[][] finite;
-    /** Final rows, profiled as soon as they are final. */
-    private final RowProfiles profiles;
     private final int sparseLimit;
-    private final DownPass down;
 
     /**
      * The result: costs and dividers, indexed by switch id. After an incremental update, also the
@@ -55,21 +44,12 @@ final class CostDivider {
     }
 
     private CostDivider(FabricIndex index, Ranks ranks, Neighbours neighbours) {
-        this.index = index;
-        this.ranks = ranks;
-        this.neighbours = neighbours;
-        this.leaves = index.leafCount();
-        this.wide = leaves & ~7;
-        int switches = index.switchCount();
-        this.table = new CostTable(switches, leaves);
-        this.c = table.array();
-        this.divider = new int[switches];
-        this.finite = new int[switches][];
-        this.profiles = new RowProfiles(switches);
+        super(index, ranks, neighbours);
+        this.finite = new int[index.switchCount()][];
         this.sparseLimit = leaves / 16;
-        this.down = new DownPass(table, neighbours, profiles);
     }
 
+    /** Costs, dividers and profiles of every switch of {@code index}, ranks in parallel on {@code pool}. */
     static Result compute(FabricIndex index, Ranks ranks, Neighbours neighbours, RoutingPool pool) {
         return new CostDivider(index, ranks, neighbours).compute(pool);
     }

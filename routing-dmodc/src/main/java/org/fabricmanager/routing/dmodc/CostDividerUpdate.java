@@ -10,8 +10,8 @@ import org.fabricmanager.topology.Ranking;
  * routing of an earlier snapshot with exactly the same leaves (GUIDs, in the same order). Rows whose
  * inputs did not change are copied (with their profiles), the others recomputed, rank by rank, with
  * the full computation's down pass ({@link DownPass}); the result is exactly what
- * {@link CostDivider#compute} gives, plus the leaves at which each row changed, which the routes'
- * update reads to patch only those columns.
+ * {@link CostDivider#compute} gives, plus the leaves at which each row changed, which
+ * {@link RouteChanges} takes instead of comparing the cost tables again.
  *
  * <p>Going up, a row of rank {@code r} holds {@code r} at the leaves below it (reached by a
  * strictly descending path) and infinity elsewhere, so the up-pass row of any switch can be read
@@ -20,31 +20,9 @@ import org.fabricmanager.topology.Ranking;
  * leaves below it; going down when its leaves below, its up neighbours or one of their final
  * rows changed. Dividers are recomputed for all switches (they cost no per-leaf work).
  */
-final class CostDividerUpdate {
-    private final FabricIndex index;
-    private final Ranks ranks;
-    private final Neighbours neighbours;
-    private final int leaves;
-    private final int wide;
-    private final CostTable table;
-    private final byte[] c;
-    private final int[] divider;
-    /** Final rows, profiled as soon as they are final. */
-    private final RowProfiles profiles;
-    private final DownPass down;
-
+final class CostDividerUpdate extends CostRows {
     private CostDividerUpdate(FabricIndex index, Ranks ranks, Neighbours neighbours) {
-        this.index = index;
-        this.ranks = ranks;
-        this.neighbours = neighbours;
-        this.leaves = index.leafCount();
-        this.wide = leaves & ~7;
-        int switches = index.switchCount();
-        this.table = new CostTable(switches, leaves);
-        this.c = table.array();
-        this.divider = new int[switches];
-        this.profiles = new RowProfiles(switches);
-        this.down = new DownPass(table, neighbours, profiles);
+        super(index, ranks, neighbours);
     }
 
     /** The costs and dividers of {@code index} updated from {@code previous}: see the class comment. */

@@ -47,35 +47,11 @@ final class SharedRowsSplice {
             classes[mode] |= 1L << j;
             RowDifferences.add(mine, theirs, mode, leaves, differ);
         }
-        // Windows [a, b): each starts at a leaf where like has an interval starting, or none open
-        // before it, and ends where like's interval ends, or at a leaf in none: like's intervals are
-        // each wholly inside a window or wholly outside.
-        int windows = 0;
-        int covered = 0;
-        int[] window = x.windows;
-        for (int l = BitRanges.nextSet(differ, 0, leaves); l < leaves; ) {
-            int a = startBefore(like, l);
-            int b = l;
-            int d = l;
-            // Take in differing leaves while they lie in the window or their own window would touch it.
-            while (d < leaves && (d < b || startBefore(like, d) <= b)) {
-                int e = BitRanges.nextClear(differ, d, leaves);
-                b = Math.max(b, endAfter(like, e, leaves));
-                d = BitRanges.nextSet(differ, e, leaves);
-            }
-            if (2 * windows + 2 > window.length) {
-                window = Arrays.copyOf(window, window.length * 2);
-                x.windows = window;
-            }
-            window[2 * windows] = a;
-            window[2 * windows + 1] = b;
-            windows++;
-            covered += b - a;
-            l = d;
-        }
-        if (covered > leaves / 4) {
+        int windows = windows(like, differ, leaves, x);
+        if (windows < 0) {
             return null;
         }
+        int[] window = x.windows;
         // The windows' intervals swept into x; like's between them copied a run at a time, with
         // their steps (the same entries give the same steps) and threshold masks (the same when the
         // threshold is: the rows' modes are the same).
@@ -166,6 +142,40 @@ final class SharedRowsSplice {
             }
         }
         return rows;
+    }
+
+    /**
+     * The windows around the leaves set in {@code differ}, as (from, to) pairs into
+     * {@code x.windows}: how many, or -1 when they cover more than a quarter of the leaves.
+     */
+    private static int windows(SharedRows like, long[] differ, int leaves, SharedRowsScratch x) {
+        // Windows [a, b): each starts at a leaf where like has an interval starting, or none open
+        // before it, and ends where like's interval ends, or at a leaf in none: like's intervals are
+        // each wholly inside a window or wholly outside.
+        int windows = 0;
+        int covered = 0;
+        int[] window = x.windows;
+        for (int l = BitRanges.nextSet(differ, 0, leaves); l < leaves; ) {
+            int a = startBefore(like, l);
+            int b = l;
+            int d = l;
+            // Take in differing leaves while they lie in the window or their own window would touch it.
+            while (d < leaves && (d < b || startBefore(like, d) <= b)) {
+                int e = BitRanges.nextClear(differ, d, leaves);
+                b = Math.max(b, endAfter(like, e, leaves));
+                d = BitRanges.nextSet(differ, e, leaves);
+            }
+            if (2 * windows + 2 > window.length) {
+                window = Arrays.copyOf(window, window.length * 2);
+                x.windows = window;
+            }
+            window[2 * windows] = a;
+            window[2 * windows + 1] = b;
+            windows++;
+            covered += b - a;
+            l = d;
+        }
+        return covered > leaves / 4 ? -1 : windows;
     }
 
     /**
