@@ -148,7 +148,7 @@ public final class DmodcEngine implements RoutingEngine {
         phases.add(new PhaseTimings.Phase("groups", t2 - t1));
 
         CostDivider.Result cd = previous == null ? CostDivider.compute(fabric, ranks, neighbours, pool)
-                : CostDivider.update(fabric, ranks, neighbours, pool, previous);
+                : CostDividerUpdate.update(fabric, ranks, neighbours, pool, previous);
         long t3 = System.nanoTime();
         phases.add(new PhaseTimings.Phase("cost+divider", t3 - t2));
         return new Preprocessing(phases, t0, ranks, destinations, cd);

@@ -35,18 +35,38 @@ final class NeighbourBlocks {
     private final SharedRows[] sets;
     private final IntervalGroups[] intervalGroups;
 
-    private NeighbourBlocks(boolean[] eligible, int[] blockStart, int[] groupFrom, int[] groupCount, int[] set,
-                            long[] has, int[] missingStart, int[] missing, SharedRows[] sets, IntervalGroups[] intervalGroups) {
-        this.eligible = eligible;
-        this.blockStart = blockStart;
-        this.groupFrom = groupFrom;
-        this.groupCount = groupCount;
-        this.set = set;
-        this.has = has;
-        this.missingStart = missingStart;
-        this.missing = missing;
-        this.sets = sets;
-        this.intervalGroups = intervalGroups;
+    /**
+     * Where the blocks are: per switch whether it is routed from shared sets ({@code eligible}) and
+     * its first block ({@code blockStart}, {@code n + 1} entries); per block its first group relative
+     * to its switch's ({@code groupFrom}), its number of groups ({@code groupCount}) and its set's id
+     * ({@code set}).
+     */
+    record Layout(boolean[] eligible, int[] blockStart, int[] groupFrom, int[] groupCount, int[] set) {
+    }
+
+    /**
+     * Per block, the rows of its set it has ({@code has}, a mask over their positions) and the
+     * positions it lacks, highest first ({@code missing[missingStart[b] .. missingStart[b + 1])}).
+     */
+    record RowMasks(long[] has, int[] missingStart, int[] missing) {
+    }
+
+    /** The shared sets by id, and the interval groups of each (null where not built). */
+    record Sets(SharedRows[] rows, IntervalGroups[] intervalGroups) {
+    }
+
+    /** Unpacks the arrays, which routing reads per block and per interval. */
+    private NeighbourBlocks(Layout layout, RowMasks masks, Sets sets) {
+        this.eligible = layout.eligible();
+        this.blockStart = layout.blockStart();
+        this.groupFrom = layout.groupFrom();
+        this.groupCount = layout.groupCount();
+        this.set = layout.set();
+        this.has = masks.has();
+        this.missingStart = masks.missingStart();
+        this.missing = masks.missing();
+        this.sets = sets.rows();
+        this.intervalGroups = sets.intervalGroups();
     }
 
     /** Finds the blocks and builds their sets from the final costs, sets in parallel; no interval groups. */
@@ -200,23 +220,23 @@ final class NeighbourBlocks {
         long[][] unreached = unreachedLeaves.bySet();
         SharedRows[] sets = new SharedRows[setCount];
         IntervalGroups[] intervalGroups = new IntervalGroups[setCount];
-        SharedRows.Scratch[] scratch = new SharedRows.Scratch[pool.threads()];
+        SharedRowsScratch[] scratch = new SharedRowsScratch[pool.threads()];
         SharedRows[] lastPod = new SharedRows[pool.threads()];
         pool.forRange(setCount, 1, (worker, from, to) -> {
             if (scratch[worker] == null) {
-                scratch[worker] = new SharedRows.Scratch(costs.leafCount());
+                scratch[worker] = new SharedRowsScratch(costs.leafCount());
             }
             for (int id = from; id < to; id++) {
                 if (modeCounts[id] != null) {
                     int threshold = mostCommon(modeCounts[id]);
                     // A pod's set, asked by its leaves, from the last one this worker built: they differ on
-                    // the two pods' own leaves and little else (SharedRows.splice), and each set is exact.
+                    // the two pods' own leaves and little else (SharedRowsSplice.splice), and each set is exact.
                     boolean pod = single[id] && unreached[id] == null;
                     sets[id] = pod && lastPod[worker] != null
-                            ? SharedRows.splice(lastPod[worker], members[id], costs, profiles, threshold, scratch[worker])
+                            ? SharedRowsSplice.splice(lastPod[worker], members[id], costs, profiles, threshold, scratch[worker])
                             : null;
                     if (sets[id] == null) {
-                        sets[id] = SharedRows.build(members[id], costs, profiles, threshold, unreached[id], scratch[worker]);
+                        sets[id] = SharedRowsBuilder.build(members[id], costs, profiles, threshold, unreached[id], scratch[worker]);
                     }
                     if (pod) {
                         lastPod[worker] = sets[id];
@@ -259,8 +279,9 @@ final class NeighbourBlocks {
             }
         }
         missingStart[blocks] = missingCount;
-        return new NeighbourBlocks(eligible, blockStart, groupFrom, Arrays.copyOf(length, blocks), setOfBlock, has,
-                missingStart, Arrays.copyOf(missing, missingCount), sets, intervalGroups);
+        Layout layout = new Layout(eligible, blockStart, groupFrom, Arrays.copyOf(length, blocks), setOfBlock);
+        RowMasks masks = new RowMasks(has, missingStart, Arrays.copyOf(missing, missingCount));
+        return new NeighbourBlocks(layout, masks, new Sets(sets, intervalGroups));
     }
 
     /** True when switch {@code s} is routed from shared sets. */

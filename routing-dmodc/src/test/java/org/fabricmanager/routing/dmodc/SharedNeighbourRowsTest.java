@@ -110,7 +110,7 @@ class SharedNeighbourRowsTest {
             Ranks ranks = Ranks.of(index);
             CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
             int leaves = index.leafCount();
-            SharedRows.Scratch x = new SharedRows.Scratch(leaves);
+            SharedRowsScratch x = new SharedRowsScratch(leaves);
             Random random = new Random(d.description().hashCode());
             for (int draw = 0; draw < 40; draw++) {
                 int rank = random.nextInt(ranks.top() + 1);
@@ -134,10 +134,10 @@ class SharedNeighbourRowsTest {
                     }
                 }
                 int threshold = random.nextInt(8);
-                SharedRows byEvents = SharedRows.build(members, cd.costs(), cd.profiles(), threshold, unreached, x,
-                        SharedRows.Sweep.EVENTS);
-                SharedRows byLeaves = SharedRows.build(members, cd.costs(), cd.profiles(), threshold, unreached, x,
-                        SharedRows.Sweep.LEAVES);
+                SharedRows byEvents = SharedRowsBuilder.build(members, cd.costs(), cd.profiles(), threshold, unreached, x,
+                        SharedRowsBuilder.Sweep.EVENTS);
+                SharedRows byLeaves = SharedRowsBuilder.build(members, cd.costs(), cd.profiles(), threshold, unreached, x,
+                        SharedRowsBuilder.Sweep.LEAVES);
                 String what = d + ", draw " + draw + ", rank " + rank + ", " + members.length + " rows";
                 assertSameSet(byLeaves, byEvents, what);
             }
@@ -145,7 +145,7 @@ class SharedNeighbourRowsTest {
     }
 
     /**
-     * {@link SharedRows#splice} gives the set {@link SharedRows#build} gives from the same rows: every
+     * {@link SharedRowsSplice#splice} gives the set {@link SharedRowsBuilder#build} gives from the same rows: every
      * pair of the sets asked by leaves (the pods' sets, the case it is for), and sets of random rows of
      * one rank spliced from the same rows with one to three of them replaced, on randomly degraded and
      * irregular fabrics; every interval's masks compared below every cost.
@@ -158,7 +158,7 @@ class SharedNeighbourRowsTest {
             FabricIndex index = d.fabric().index();
             Ranks ranks = Ranks.of(index);
             CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
-            SharedRows.Scratch x = new SharedRows.Scratch(index.leafCount());
+            SharedRowsScratch x = new SharedRowsScratch(index.leafCount());
             Random random = new Random(d.description().hashCode());
             List<int[][]> pairs = new ArrayList<>();
             NeighbourBlocks blocks = NeighbourBlocks.of(index, ranks.array(), cd.costs(), cd.profiles(), POOL);
@@ -202,14 +202,14 @@ class SharedNeighbourRowsTest {
             }
             for (int[][] pair : pairs) {
                 int threshold = random.nextInt(8);
-                SharedRows like = SharedRows.build(pair[0], cd.costs(), cd.profiles(),
+                SharedRows like = SharedRowsBuilder.build(pair[0], cd.costs(), cd.profiles(),
                         random.nextBoolean() ? threshold : random.nextInt(8), x);
-                SharedRows splice = SharedRows.splice(like, pair[1], cd.costs(), cd.profiles(), threshold, x);
+                SharedRows splice = SharedRowsSplice.splice(like, pair[1], cd.costs(), cd.profiles(), threshold, x);
                 if (splice == null) {
                     continue;
                 }
                 spliced++;
-                SharedRows built = SharedRows.build(pair[1], cd.costs(), cd.profiles(), threshold, x);
+                SharedRows built = SharedRowsBuilder.build(pair[1], cd.costs(), cd.profiles(), threshold, x);
                 String what = d + ", rows " + java.util.Arrays.toString(pair[1]) + " from " + java.util.Arrays.toString(pair[0]);
                 assertSameSet(splice, built, what);
             }
