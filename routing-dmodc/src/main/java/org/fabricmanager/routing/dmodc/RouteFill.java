@@ -12,8 +12,9 @@ import org.fabricmanager.topology.FabricIndex;
  * {@code s}. With the {@link RowProfiles} (each cost row as a mode plus a few segments of other
  * costs), a sweep over the leaves meets only the segment boundaries of {@code s} and its
  * neighbours: in between, every cost involved is constant and so is the mask, and the leaves there
- * are routed as one destination range. Rows without a profile fall back to comparing whole rows,
- * eight leaves and eight groups at a time ({@link ByteLanes}).
+ * are routed as one destination range ({@link ProfileSweep}; over the neighbour rows merged into
+ * shared rows, {@link BlockSweep}). Rows without a profile fall back to comparing whole rows,
+ * eight leaves and eight groups at a time ({@link DenseSweep}).
  *
  * <p>Consecutive leaves with the same candidates and adjacent destinations form one run, whose
  * ports {@link Selectors} writes by formulas (3)-(4). Each row is first painted with the ports of
@@ -30,6 +31,8 @@ final class RouteFill {
 
     private final FillInputs inputs;
     private final int[] rank;
+    // The merged neighbour rows, made by computeAll; computeChanged routes without them (null) unless
+    // computeAll ran first on this instance.
     private NeighbourBlocks blocks;
     private boolean relativesForAnyLeaf;
 
