@@ -145,10 +145,7 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
             }
         } else if (msg instanceof Message.LftBlocks run) {
             if (!settings.lftRuns()) {
-                // an agent that predates LFT_BLOCKS knows no type 0x14: what such an agent answers
-                ctx.writeAndFlush(new ErrorReport(run.txid(), ErrorCode.UNKNOWN_TYPE.code(),
-                        MessageType.LFT_BLOCKS.code(), "unknown message type 0x14"));
-                ctx.close();
+                unknownType(ctx, run.txid(), MessageType.LFT_BLOCKS);
                 return;
             }
             state.blocksReceived().addAndGet(run.blockCount());
@@ -161,10 +158,7 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
             commit(ctx, commit);
         } else if (msg instanceof Message.VcRuleSet rules) {
             if (!settings.vcRules()) {
-                // an agent that predates VC rules knows no type 0x0E: what such an agent answers
-                ctx.writeAndFlush(new ErrorReport(rules.txid(), ErrorCode.UNKNOWN_TYPE.code(),
-                        MessageType.VC_RULES.code(), "unknown message type 0x0e"));
-                ctx.close();
+                unknownType(ctx, rules.txid(), MessageType.VC_RULES);
                 return;
             }
             try {
@@ -223,6 +217,16 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
             LOG.debug("{}: commit refused: {}", agent, e.getMessage());
             ctx.writeAndFlush(e.toMessage());
         }
+    }
+
+    /**
+     * What an agent that predates {@code type} (LFT_BLOCKS, VC_RULES) answers it, playing one: it knows no such
+     * type ("unknown message type 0x14"), and closes.
+     */
+    private static void unknownType(ChannelHandlerContext ctx, int txid, MessageType type) {
+        ctx.writeAndFlush(new ErrorReport(txid, ErrorCode.UNKNOWN_TYPE.code(), type.code(),
+                String.format("unknown message type 0x%02x", type.code())));
+        ctx.close();
     }
 
     private void refused(ChannelHandlerContext ctx, ErrorReport error) {
