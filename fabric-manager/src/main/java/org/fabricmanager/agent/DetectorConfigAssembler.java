@@ -66,9 +66,10 @@ final class DetectorConfigAssembler {
             peers.add(new Message.DetectorPeer(i, members[i].guid(), members[i].incarnation(), members[i].address(),
                     members[i].port()));
         }
-        RingAssignment ring = new RingAssignment(first.epoch(), first.etaMs(), first.deltaMs(), first.pauseMs(),
-                first.overlay(), first.transport(), first.startMode(), members.length, first.selfIndex(), peers, false,
-                0, first.ringKey());
+        RingAssignment ring = new RingAssignment(first.epoch(),
+                new RingAssignment.Parameters(first.etaMs(), first.deltaMs(), first.pauseMs(), first.overlay(),
+                        first.transport(), first.startMode()),
+                new RingAssignment.Membership(members.length, first.selfIndex(), peers, false, 0), first.ringKey());
         first = null;
         members = null;
         return Optional.of(ring);

@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.agent.AgentListener;
+import org.fabricmanager.agent.AgentDependencies;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.southbound.PortRecord;
@@ -137,7 +138,7 @@ public final class FabricSimulator implements AutoCloseable {
             FaultSettings f = new FaultSettings();
             faults.put(s.guid(), f);
             agents.put(s.guid(), new SwitchAgent(s.guid(), s.name(), s.ports(), ports, settingsFor.apply(s.guid()),
-                    this.group.next(), listener, new Random(agentSeed), f, tlsWork));
+                    new AgentDependencies(this.group.next(), listener, new Random(agentSeed), f, tlsWork)));
         }
     }
 

@@ -49,7 +49,7 @@ class SwitchAgentFencingTest {
             InetSocketAddress live = new InetSocketAddress("127.0.0.1", manager.getLocalPort());
             AgentSettings settings = new AgentSettings(dead, 65536, 1_000, 5_000, 20, 200).withManagers(List.of(dead, live));
             SwitchAgent agent = new SwitchAgent(0x10L, "s", 2, List.of(PortRecord.down(1), PortRecord.down(2)), settings,
-                    group.next(), null, new Random(1));
+                    new AgentDependencies(group.next(), null, new Random(1)));
             agent.start();
             try (Socket s = manager.accept()) {
                 s.setSoTimeout(10_000);

@@ -22,10 +22,10 @@ class SwitchAgentIncarnationTest {
 
     @Test
     void anIncarnationIsTheStartTimeUnlessThatIsNotAboveThePreviousOne() {
-        assertThat(SwitchAgent.nextIncarnation(0, 1_700_000_000_000L)).isEqualTo(1_700_000_000_000_000L);
-        assertThat(SwitchAgent.nextIncarnation(1_700_000_000_000_000L, 1_700_000_000_000L))
+        assertThat(AgentState.nextIncarnation(0, 1_700_000_000_000L)).isEqualTo(1_700_000_000_000_000L);
+        assertThat(AgentState.nextIncarnation(1_700_000_000_000_000L, 1_700_000_000_000L))
                 .as("a restart within the same millisecond").isEqualTo(1_700_000_000_000_001L);
-        assertThat(SwitchAgent.nextIncarnation(1_700_000_000_000_007L, 1_699_999_000_000L))
+        assertThat(AgentState.nextIncarnation(1_700_000_000_000_007L, 1_699_999_000_000L))
                 .as("a wall clock set back").isEqualTo(1_700_000_000_000_008L);
     }
 
@@ -44,7 +44,7 @@ class SwitchAgentIncarnationTest {
                         // restarted within the same millisecond
                     }
                 }
-                long next = SwitchAgent.nextIncarnation(previous, clock);
+                long next = AgentState.nextIncarnation(previous, clock);
                 assertThat(next).as("seed %d round %d start %d", seed, round, start).isGreaterThan(previous);
                 assertThat(next).as("seed %d round %d start %d: not below the start time", seed, round, start)
                         .isGreaterThanOrEqualTo(clock * 1000);
@@ -60,7 +60,7 @@ class SwitchAgentIncarnationTest {
             nowhere = new InetSocketAddress("127.0.0.1", s.getLocalPort()); // closed again: connects are refused
         }
         AgentSettings settings = new AgentSettings(nowhere, 4096, 1_000, 1_000, 1_000, 1_000);
-        SwitchAgent agent = new SwitchAgent(5, "s5", 2, List.of(), settings, group.next(), null, new Random(1));
+        SwitchAgent agent = new SwitchAgent(5, "s5", 2, List.of(), settings, new AgentDependencies(group.next(), null, new Random(1)));
         assertThat(agent.incarnation()).isZero();
         long previous = 0;
         for (int i = 0; i < 50; i++) {
@@ -76,7 +76,7 @@ class SwitchAgentIncarnationTest {
         agent.stop().syncUninterruptibly();
 
         // a new object for the same switch, quite possibly started within the millisecond of the last start
-        SwitchAgent replacement = new SwitchAgent(5, "s5", 2, List.of(), settings, group.next(), null, new Random(2));
+        SwitchAgent replacement = new SwitchAgent(5, "s5", 2, List.of(), settings, new AgentDependencies(group.next(), null, new Random(2)));
         replacement.continueAfter(running);
         replacement.start().syncUninterruptibly();
         assertThat(replacement.incarnation()).isGreaterThan(running);

@@ -20,6 +20,7 @@ import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.ErrorReport;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.HelloReply;
+import org.fabricmanager.southbound.MessageType;
 import org.fabricmanager.southbound.ParkedHellos;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundServer;
@@ -121,7 +122,7 @@ class SwitchAgentRedirectTest {
             // the leader is in no list the agent has: only the redirect brings it there
             AgentSettings a = new AgentSettings(first, 65536, 5_000, 10_000, 20, 200).withManagers(List.of(first, dead));
             SwitchAgent agent = new SwitchAgent(0x10L, "s", 2, List.of(PortRecord.down(1), PortRecord.down(2)), a,
-                    group.next(), null, new Random(1));
+                    new AgentDependencies(group.next(), null, new Random(1)));
             agent.start();
             try (Socket s = manager.accept()) {
                 s.setSoTimeout(10_000);
@@ -139,11 +140,16 @@ class SwitchAgentRedirectTest {
 
     @Test
     void onlyAHostAndPortAreFollowed() {
-        assertThat(SwitchAgent.parseRedirect("mgmt2:7654")).contains(InetSocketAddress.createUnresolved("mgmt2", 7654));
-        assertThat(SwitchAgent.parseRedirect("[::1]:7654")).contains(InetSocketAddress.createUnresolved("::1", 7654));
+        assertThat(ManagerConnector.parseRedirect(notLeader("mgmt2:7654"))).contains(InetSocketAddress.createUnresolved("mgmt2", 7654));
+        assertThat(ManagerConnector.parseRedirect(notLeader("[::1]:7654"))).contains(InetSocketAddress.createUnresolved("::1", 7654));
         for (String bad : new String[] {"", ":7654", "mgmt2:", "mgmt2:0", "mgmt2:65536", "mgmt2:123456", "mgmt2:-1",
                 "mgmt 2:7654", "mgmt2:76a4", "x/y:1", "a".repeat(300) + ":1", null}) {
-            assertThat(SwitchAgent.parseRedirect(bad)).as("'%s'", bad).isEmpty();
+            assertThat(ManagerConnector.parseRedirect(notLeader(bad))).as("'%s'", bad).isEmpty();
         }
+    }
+
+    /** A standby's answer to HELLO naming {@code message}. */
+    private static ErrorReport notLeader(String message) {
+        return new ErrorReport(1, ErrorCode.NOT_LEADER.code(), MessageType.HELLO.code(), message);
     }
 }

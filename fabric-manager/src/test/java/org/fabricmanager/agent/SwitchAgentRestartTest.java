@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A daemon that says SHUTTING_DOWN is restarting as a rule: its agent probes for its return within
- * {@link SwitchAgent#RETURN_PROBE_MS}, not after delays grown while it was down; a daemon that just vanished gets the
+ * {@link ManagerConnector#RETURN_PROBE_MS}, not after delays grown while it was down; a daemon that just vanished gets the
  * usual backoff.
  */
 class SwitchAgentRestartTest {
@@ -58,7 +58,7 @@ class SwitchAgentRestartTest {
             InetSocketAddress at = new InetSocketAddress("127.0.0.1", daemon.getLocalPort());
             AgentSettings a = new AgentSettings(at, 65536, 5_000, 10_000, INITIAL_BACKOFF_MS, 60_000);
             SwitchAgent agent = new SwitchAgent(0x10L, "s", 2, List.of(PortRecord.down(1), PortRecord.down(2)), a,
-                    group.next(), null, new Random(1));
+                    new AgentDependencies(group.next(), null, new Random(1)));
             agent.start();
             try {
                 try (Socket s = daemon.accept()) {

@@ -80,7 +80,7 @@ class SwitchAgentTlsTest {
             AgentSettings settings = new AgentSettings(new InetSocketAddress(InetAddress.getLoopbackAddress(),
                     listener.getLocalPort()), 65_536, 2_000, 5_000, 10_000, 10_000)
                     .withTls(new TlsMaterial(List.of(own.certificate()), own.key(), List.of(ca.certificate())));
-            SwitchAgent agent = new SwitchAgent(0x10L, "s1-0", 4, List.of(), settings, group.next(), null, new Random(1));
+            SwitchAgent agent = new SwitchAgent(0x10L, "s1-0", 4, List.of(), settings, new AgentDependencies(group.next(), null, new Random(1)));
             agent.start().syncUninterruptibly();
             try {
                 return first.get(10, TimeUnit.SECONDS);

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.agent.AgentDependencies;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
@@ -207,8 +208,8 @@ class SessionTakeoverTest {
     }
 
     private SwitchAgent agentFor(SwitchAgent like, long seed) {
-        SwitchAgent a = new SwitchAgent(like.guid(), like.name(), like.portCount(), like.ports(), settings, group.next(),
-                null, new Random(seed));
+        SwitchAgent a = new SwitchAgent(like.guid(), like.name(), like.portCount(), like.ports(), settings,
+                new AgentDependencies(group.next(), null, new Random(seed)));
         extraAgents.add(a);
         return a;
     }

@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.agent.AgentDependencies;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.agent.RingAssignment;
 import org.fabricmanager.agent.SwitchAgent;
@@ -40,8 +41,8 @@ class SimulatedDetectorsTest {
         peers.add(new Message.DetectorPeer(0, 1L, 0, lo, detectors.reservePort(1L, lo)));
         for (int i = 1; i <= SWITCHES; i++) {
             long guid = 0x1000L + i;
-            agents.add(new SwitchAgent(guid, "s" + i, 1, List.of(PortRecord.down(1)), settings, loops.next(), null,
-                    new Random(i)));
+            agents.add(new SwitchAgent(guid, "s" + i, 1, List.of(PortRecord.down(1)), settings,
+                    new AgentDependencies(loops.next(), null, new Random(i))));
             peers.add(new Message.DetectorPeer(i, guid, 0, lo, detectors.reservePort(guid, lo)));
         }
         return peers;
@@ -109,7 +110,8 @@ class SimulatedDetectorsTest {
     }
 
     private static RingAssignment ring(long epoch, int self, List<Message.DetectorPeer> peers) {
-        return new RingAssignment(epoch, 100, 1000, 500, Message.Overlay.BMG, Message.Transport.UDP,
-                Message.StartMode.BOOTSTRAP, SWITCHES + 1, self, peers, false, 0, KEY);
+        return new RingAssignment(epoch, new RingAssignment.Parameters(100, 1000, 500, Message.Overlay.BMG,
+                Message.Transport.UDP, Message.StartMode.BOOTSTRAP),
+                new RingAssignment.Membership(SWITCHES + 1, self, peers, false, 0), KEY);
     }
 }

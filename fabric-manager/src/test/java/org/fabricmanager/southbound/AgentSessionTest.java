@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.agent.AgentDependencies;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.southbound.Message.CommitAck;
@@ -85,7 +86,7 @@ class AgentSessionTest {
         FaultSettings tap = new FaultSettings();
         taps.put(guid, tap);
         return new SwitchAgent(guid, "s" + guid, 4, List.of(PortRecord.toNode(1, 0x2000L, "n0"), PortRecord.toSwitch(2, 77, 3, "s77")),
-                new AgentSettings(address, 4096, 1_000, 2_000, 20, 200), group.next(), null, new Random(1), tap);
+                new AgentSettings(address, 4096, 1_000, 2_000, 20, 200), new AgentDependencies(group.next(), null, new Random(1), tap, null));
     }
 
     /** Each agent's fault injection, by GUID. */

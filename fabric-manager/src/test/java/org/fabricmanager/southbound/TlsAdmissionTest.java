@@ -17,6 +17,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.fabricmanager.agent.AgentDependencies;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.pki.CertificateAuthority;
@@ -134,7 +135,7 @@ class TlsAdmissionTest {
             IssuedCertificate own = ca.issueSwitch(GUID, "s1", Duration.ofDays(1));
             AgentSettings settings = new AgentSettings(address, 4096, 2_000, 2_000, 20, 200)
                     .withTls(new TlsMaterial(List.of(own.certificate()), own.key(), List.of(ca.certificate())));
-            SwitchAgent agent = new SwitchAgent(GUID, "s1", 4, List.of(), settings, group.next(), null, new Random(1));
+            SwitchAgent agent = new SwitchAgent(GUID, "s1", 4, List.of(), settings, new AgentDependencies(group.next(), null, new Random(1)));
             long start = System.nanoTime();
             agent.start().syncUninterruptibly();
             try {
