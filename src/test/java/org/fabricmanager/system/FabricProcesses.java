@@ -84,7 +84,7 @@ final class FabricProcesses implements AutoCloseable {
      * which runs it under {@code nice -n N} (simulated agents that yield the shared cores to the daemon whenever it
      * needs them, and use them otherwise). Not on a host where the daemon keeps both cores busy for many seconds: on
      * the 2-vCPU PVM host of 2026-11-25 {@code nice=10} starved the agents through the daemon's start (echoes
-     * unanswered, sessions idled out, ring members started minutes late and declared dead; docs/benchmarks.md).
+     * unanswered, sessions idled out, ring members started minutes late and declared dead; docs/operations.md, "Sizing").
      */
     private static List<String> jar(String heap, List<String> args) {
         List<String> cmd = new ArrayList<>();

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * kill -9 of the leader makes a standby the active manager, the agents reconnect to it, and it converges
  * from the replicated state without computing or pushing anything: every table and every destination
  * index stays as it was. The failover time (kill to CONVERGED on the new leader) is printed, not asserted;
- * with -Dfm.bench=true the kill is repeated ({@code fm.ha.kills}, default 10) for docs/benchmarks.md.
+ * with -Dfm.bench=true the kill is repeated ({@code fm.ha.kills}, default 10) for docs/performance.md.
  */
 class HaFailoverIT {
     /** The fabric; {@code -Dfm.ha.pgft} for the benchmark at 192 or 768 switches. */

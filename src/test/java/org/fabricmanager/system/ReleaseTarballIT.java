@@ -59,7 +59,7 @@ class ReleaseTarballIT {
         assertThat(home.resolve("docs/operations.md")).isRegularFile();
         assertThat(home.resolve("docs/formats.md")).isRegularFile();
         assertThat(home.resolve("docs/img/load-balance.svg")).isRegularFile();
-        assertThat(home.resolve("docs/img/plot-benchmarks.py")).as("the generator stays in the source tree").doesNotExist();
+        assertThat(home.resolve("docs/img/plot-performance.py")).as("the generator stays in the source tree").doesNotExist();
         assertThat(Files.readString(home.resolve("LICENSE"))).contains("Apache License").contains("Version 2.0, January 2004");
         assertThat(Files.readString(home.resolve("conf/fabric-manager.yaml")))
                 .as("the shipped configuration is the daemon's own default file")

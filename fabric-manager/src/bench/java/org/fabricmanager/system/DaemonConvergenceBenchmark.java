@@ -21,7 +21,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Benchmark (not part of the test suite): daemon start to every table acknowledged, with a simulated
- * fabric in the same JVM, for the two fabrics of {@code docs/benchmarks.md}. Run with
+ * fabric in the same JVM, for the two fabrics of {@code docs/performance.md}. Run with
  * {@code mvn -B -q -pl fabric-manager -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=DaemonConvergenceBenchmark -Dfm.bench=true}; figures go to stdout.
  */

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>{@code openssl}: Netty's OpenSSL engine over the BoringSSL of netty-tcnative, linked into the jar for
  *       linux-x86_64. Key exchange and signatures run natively: a full handshake costs the daemon a fraction
- *       of the JDK's (docs/benchmarks.md). BoringSSL offers no Ed25519 signatures in TLS, so it needs a PKI
+ *       of the JDK's (docs/performance.md, "Mutual TLS"). BoringSSL offers no Ed25519 signatures in TLS, so it needs a PKI
  *       of ECDSA (or RSA) keys: {@code pki init} makes ECDSA P-256 by default.</li>
  *   <li>{@code jdk}: the JDK's own TLS 1.3 (SunJSSE), on any platform and with any key type.</li>
  *   <li>{@code auto} (the default): {@code openssl} when the native library loads and no key or trusted CA

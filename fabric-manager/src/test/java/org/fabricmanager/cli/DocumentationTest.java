@@ -3,6 +3,7 @@ package org.fabricmanager.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,18 +20,27 @@ import org.fabricmanager.daemon.config.DefaultConfig;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README and docs/ as a user reads them from the repository alone: code blocks that close,
- * links to files and headings that exist, nothing that points outside the repository, the
- * configuration page equal to {@code run --print-default-config}, every command in the README.
+ * The README, CONTRIBUTING, CHANGELOG and docs/ as a user reads them from the repository alone: code blocks
+ * that close, links to files and headings that exist, nothing that points outside the repository, the
+ * configuration page equal to {@code run --print-default-config}, every command in the README. The
+ * reference pages (README, CONTRIBUTING and docs/ outside docs/history/) say what is true now: no dates,
+ * no issue numbers; and docs/performance.md stays a page an operator reads, not a diary.
  */
 class DocumentationTest {
-    /**
-     * Pages another change rewrites now (issue 14): their references to the old shared spec go with
-     * that rewrite. Remove a page from here once it is rewritten.
-     */
-    private static final Set<String> OUTSIDE_REFERENCES_PENDING = Set.of("docs/routing.md");
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*]\\(([^)\\s]+)\\)");
     private static final Pattern OUTSIDE = Pattern.compile("shared/spec|shared/seeds|FORMATS\\.md|/work/");
+    /**
+     * A calendar date, YYYY-MM-DD. A date-time ({@code 2026-11-21T16:50:14+00:00}) is left alone: it is the
+     * format of a field in example output (a build's commit time), not the date of an event.
+     */
+    static final Pattern DATE = Pattern.compile("(?<![\\w.:-])\\d{4}-\\d{2}-\\d{2}(?![\\w:])");
+    /**
+     * An issue or pull request cited by number: "issue 12", "issues 3 and 4", "#12" (not "PKCS#8", and not a
+     * link's "#anchor", whose targets are blanked before the match).
+     */
+    static final Pattern ISSUE = Pattern.compile("(?i)\\b(?:issues?|pull request|PR) #?\\d+\\b|(?<![\\w&#/])#\\d+\\b");
+    /** The most lines docs/performance.md may have: the figures of today, each with its command, not their history. */
+    static final int PERFORMANCE_PAGE_MAX_LINES = 400;
 
     private static Path root() {
         Path dir = Path.of("").toAbsolutePath();
@@ -44,10 +54,21 @@ class DocumentationTest {
     private static List<Path> pages() throws IOException {
         Path root = root();
         List<Path> pages = new ArrayList<>(List.of(root.resolve("README.md")));
+        for (String top : List.of("CONTRIBUTING.md", "CHANGELOG.md")) {
+            if (Files.isRegularFile(root.resolve(top))) {
+                pages.add(root.resolve(top));
+            }
+        }
         try (Stream<Path> docs = Files.walk(root.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         }
         return pages;
+    }
+
+    /** The pages that say what is true now: README, CONTRIBUTING and docs/ outside docs/history/. */
+    private static List<Path> referencePages() throws IOException {
+        Path history = root().resolve("docs/history");
+        return pages().stream().filter(p -> !p.startsWith(history) && !name(p).equals("CHANGELOG.md")).toList();
     }
 
     private static String name(Path page) {
@@ -71,9 +92,6 @@ class DocumentationTest {
     @Test
     void nothingPointsOutsideTheRepository() throws IOException {
         for (Path page : pages()) {
-            if (OUTSIDE_REFERENCES_PENDING.contains(name(page))) {
-                continue;
-            }
             List<String> lines = Files.readAllLines(page);
             for (int i = 0; i < lines.size(); i++) {
                 assertThat(OUTSIDE.matcher(lines.get(i)).find()).as("%s:%d points outside the repository: %s", name(page),
@@ -119,6 +137,71 @@ class DocumentationTest {
         }
     }
 
+    @Test
+    void referencePagesCarryNoDates() throws IOException {
+        for (Path page : referencePages()) {
+            List<String> lines = Files.readAllLines(page);
+            for (int i = 0; i < lines.size(); i++) {
+                assertThat(DATE.matcher(lines.get(i)).find())
+                        .as("%s:%d carries a date; say what is true now (history goes to docs/history/ or git): %s",
+                                name(page), i + 1, lines.get(i))
+                        .isFalse();
+            }
+        }
+    }
+
+    @Test
+    void referencePagesCiteNoIssueNumbers() throws IOException {
+        for (Path page : referencePages()) {
+            List<String> lines = Files.readAllLines(page);
+            for (int i = 0; i < lines.size(); i++) {
+                String withoutLinkTargets = lines.get(i).replaceAll("]\\([^)]*\\)", "]()");
+                assertThat(ISSUE.matcher(withoutLinkTargets).find())
+                        .as("%s:%d cites an issue by number; say what the text means instead: %s", name(page), i + 1,
+                                lines.get(i))
+                        .isFalse();
+            }
+        }
+    }
+
+    @Test
+    void theDateAndIssueRulesCatchWhatTheyMeanAndNothingElse() {
+        for (String dated : List.of("before 2026-11-23", "(2026-11-25, 19:40 UTC)", "2026-11-24/25")) {
+            assertThat(DATE.matcher(dated).find()).as(dated).isTrue();
+        }
+        for (String undated : List.of("\"commitTime\":\"2026-11-21T16:50:14+00:00\"", "PGFT(3;8,8,16;1,8,8;1,1,1)",
+                "0x1000000200000000:1", "10,485,760 bytes")) {
+            assertThat(DATE.matcher(undated).find()).as(undated).isFalse();
+        }
+        for (String cited : List.of("the benchmark (issue 17)", "added with Issue 6", "fixed in #12", "issues 3 and 4")) {
+            assertThat(ISSUE.matcher(cited).find()).as(cited).isTrue();
+        }
+        for (String uncited : List.of("PKCS#8 PEM", "the issuer's name", "pki issue --dir DIR", "a LinkIssue", "]()",
+                "&#8203;")) {
+            assertThat(ISSUE.matcher(uncited).find()).as(uncited).isFalse();
+        }
+    }
+
+    @Test
+    void thePerformancePageStaysShort() throws IOException {
+        Path page = root().resolve("docs/performance.md");
+        assertThat(Files.readAllLines(page)).as("docs/performance.md: today's figures, each with its command, commit and "
+                + "machine; history stays in git").hasSizeLessThanOrEqualTo(PERFORMANCE_PAGE_MAX_LINES);
+    }
+
+    @Test
+    void nothingLinksToTheRetiredBenchmarkDiary() throws IOException {
+        for (Path page : pages()) {
+            if (name(page).equals("docs/performance.md") || name(page).equals("CHANGELOG.md")) {
+                continue; // they say, once, that performance.md replaced it
+            }
+            List<String> lines = Files.readAllLines(page);
+            for (int i = 0; i < lines.size(); i++) {
+                assertThat(lines.get(i)).as("%s:%d", name(page), i + 1).doesNotContain("benchmarks.md");
+            }
+        }
+    }
+
     /** The anchors GitHub gives the headings of a page: lower case, punctuation dropped, spaces as '-'. */
     static Set<String> headingAnchors(Path page) {
         Set<String> out = new HashSet<>();
@@ -138,7 +221,7 @@ class DocumentationTest {
                 out.add(n == 1 ? slug : slug + "-" + (n - 1));
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return out;
     }

@@ -24,7 +24,7 @@ public final class DatagramRehearsal {
     static final int FAST_BATCHES = 3;
     /**
      * CPU time per heartbeat (seal, open, replay check, both codecs) under which the path counts as compiled: about
-     * 4 µs compiled on the 2-core Zen 5 host of docs/benchmarks.md, 4-8 µs beside a busy process, and 35-1,200 µs
+     * 4 µs compiled on the 2-core Zen 5 host of docs/performance.md, 4-8 µs beside a busy process, and 35-1,200 µs
      * while SHA-256 still runs interpreted or in C1's code, without its intrinsic.
      */
     public static final long COMPILED_NANOS_PER_HEARTBEAT = 20_000;

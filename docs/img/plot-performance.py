@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Draws the figures of docs/benchmarks.md as SVG, from the tables of that page.
+"""Draws the figures of docs/performance.md as SVG, from the tables of that page.
 
-The numbers are read from docs/benchmarks.md itself, so the pictures cannot drift from the text:
+The numbers are read from docs/performance.md itself, so the pictures cannot drift from the text:
 re-run this script after changing a table there. Python 3 standard library only.
 
-    python3 docs/img/plot-benchmarks.py            # writes docs/img/*.svg
-    python3 docs/img/plot-benchmarks.py --check    # exit 1 if a committed SVG is not what the page gives
+    python3 docs/img/plot-performance.py           # writes docs/img/*.svg
+    python3 docs/img/plot-performance.py --check   # exit 1 if a committed SVG is not what the page gives
 
 Figures:
     load-balance.svg    shift congestion of dmodc, minhop and updn on the degraded PGFTs of the
-                        "Load balance under failures" section, with the cut bound
+                        "Load balance under failures" table, with the cut bound
     routing-growth.svg  Dmodc and Dmodk routing time against fabric size ("Growth with size")
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 HERE = Path(__file__).resolve().parent
-PAGE = HERE.parent / "benchmarks.md"
+PAGE = HERE.parent / "performance.md"
 
 ENGINES = [("dmodc", "#1f6fb4"), ("minhop", "#e8822a"), ("updn", "#3a9a3a")]
 FONT = 'font-family="DejaVu Sans, Helvetica, Arial, sans-serif"'
@@ -78,24 +78,18 @@ def number(cell, where):
 
 
 def load_balance(text):
-    """[(title, [(removed, cut, {engine: (median, max)})])] per fabric of the load-balance sweep."""
-    body = section(text, "## Load balance under failures: dmodc vs minhop and updn")
-    fabrics = []
-    for m in re.finditer(r"^#### (PGFT\([^)]*\)) \(([^)]*)\)$", body, re.M):
-        rest = body[m.end():]
-        nxt = re.search(r"^#{1,4} (?!\d)", rest, re.M)
-        found = [t for t in tables(rest[:nxt.start()] if nxt else rest) if t and "dmodc shift max" in t[0]]
-        if not found:
-            raise PageError(f"{PAGE.name}: {m.group(1)}: no table with a 'dmodc shift max' column")
-        groups = []
-        for row in found[0]:
-            where = f"{m.group(1)}, {row['removed']}"
-            groups.append((row["removed"], median_max(row["cut"], where),
-                           {e: median_max(row[f"{e} shift max"], where) for e, _ in ENGINES}))
-        fabrics.append((f"{m.group(1)}, {m.group(2)}", groups))
-    if not fabrics:
-        raise PageError(f"{PAGE.name}: no '#### PGFT(...)' tables in the load-balance section")
-    return fabrics
+    """[(title, [(removed, cut, {engine: (median, max)})])] per fabric of the load-balance table."""
+    body = section(text, "## Load balance under failures")
+    found = [t for t in tables(body) if t and "dmodc shift max" in t[0] and "fabric" in t[0]]
+    if not found:
+        raise PageError(f"{PAGE.name}: no table with 'fabric' and 'dmodc shift max' columns in the load-balance section")
+    fabrics = {}
+    for row in found[0]:
+        where = f"{row['fabric']}, {row['removed']}"
+        fabrics.setdefault(row["fabric"], []).append(
+            (row["removed"], median_max(row["cut"], where),
+             {e: median_max(row[f"{e} shift max"], where) for e, _ in ENGINES}))
+    return list(fabrics.items())
 
 
 def growth(text):
@@ -158,7 +152,7 @@ def draw_load_balance(fabrics):
     svg.text(svg.width / 2, 26, "Shift congestion under failures: routes on the busiest link (lower is better)",
              size=16, anchor="middle", weight="bold")
     svg.text(svg.width / 2, 46, "bar: median over 20 seeds; whisker: maximum; dashed: cut bound no routing can go"
-             " below (docs/benchmarks.md)", size=12, anchor="middle", fill="#555")
+             " below (docs/performance.md)", size=12, anchor="middle", fill="#555")
     lx = svg.width / 2 - 170
     for i, (engine, colour) in enumerate(ENGINES):
         svg.rect(lx + i * 110, 58, 14, 14, colour)
@@ -248,7 +242,7 @@ def main(argv):
         figures = {"load-balance.svg": draw_load_balance(load_balance(text)),
                    "routing-growth.svg": draw_growth(growth(text))}
     except PageError as e:
-        print(f"plot-benchmarks: {e}", file=sys.stderr)
+        print(f"plot-performance: {e}", file=sys.stderr)
         return 2
     stale = []
     for name, svg in figures.items():
@@ -260,8 +254,8 @@ def main(argv):
             path.write_text(svg, encoding="utf-8")
             print(f"wrote {path.relative_to(HERE.parent.parent)}")
     if stale:
-        print("plot-benchmarks: out of date with docs/benchmarks.md: " + ", ".join(stale)
-              + " (run python3 docs/img/plot-benchmarks.py)", file=sys.stderr)
+        print("plot-performance: out of date with docs/performance.md: " + ", ".join(stale)
+              + " (run python3 docs/img/plot-performance.py)", file=sys.stderr)
         return 1
     return 0
 
