@@ -29,13 +29,13 @@ import org.slf4j.LoggerFactory;
  * its own timeout, a suspicion its emitter can refute by a higher incarnation, and helpers whose
  * confirmations bring the verdict back to δ for a member that really died.
  *
- * <p>This class is the member's face and its heartbeat and monitoring core (phase, incarnation, emitter,
- * observer, the heartbeat and suspicion timers); its parts hold the rest of its state: the
- * {@link SuspicionPolicy} (Lifeguard), the {@link JoinProtocol} and the {@link ViewMerger} (the view, the
- * link reports, broadcasts and anti-entropy). The member knows nothing of sockets or clocks: everything
- * goes through its {@link RingTransport}. It is not thread-safe: every method, message delivery and timer
- * action, its parts' included, must run on the member's thread (the simulator's loop or the member's Netty
- * event loop).
+ * <p>This class is the member's face and the core of the protocol: its phase and incarnation, the emitter and
+ * observer it derives from the view, and the dispatch of messages to its parts, each holding its own state:
+ * {@link Heartbeats} (to the observer), {@link EmitterWatch} (the emitter's silence and the suspicion timer),
+ * {@link SuspicionPolicy} (Lifeguard), {@link JoinProtocol} and {@link ViewMerger} (the view, the link reports,
+ * broadcasts and anti-entropy). The member knows nothing of sockets or clocks: everything goes through its
+ * {@link RingTransport}. It is not thread-safe: every method, message delivery and timer action, its parts'
+ * included, must run on the member's thread (the simulator's loop or the member's Netty event loop).
  *
  * <p>The emitter and observer are always derived from the view: the emitter is the first live member
  * before this one and the observer the first live member after it, so whatever way the view learns
@@ -46,14 +46,9 @@ public final class RingMember {
     private static final int NONE = MembershipView.NONE;
     /** No such time (no grace, no suspicion, no warning yet). */
     static final long NEVER = Long.MIN_VALUE;
-    private static final long LATE_WARNING_INTERVAL = 10_000_000_000L;
 
     private final int self;
     private final int size;
-    private final long eta;
-    private final long delta;
-    private final long pauseThreshold;
-    private final long startupGrace;
     private final StartMode startMode;
     private final RingTransport transport;
     private final DetectorListener listener;
@@ -62,6 +57,8 @@ public final class RingMember {
     private final MembershipView view;
     private final ViewMerger views;
     private final SuspicionPolicy suspicion;
+    private final EmitterWatch watch;
+    private final Heartbeats heartbeats;
     private final JoinProtocol joins;
     private final ArrayDeque<PendingLinkReport> pendingLinkReports = new ArrayDeque<>();
 
@@ -69,20 +66,7 @@ public final class RingMember {
     private long incarnation;
     private int emitter = NONE;
     private int observer = NONE;
-    private long lastHeardFromEmitter;
-    private long emitterDeadline;
-    /** Until then an emitter never heard from is not suspected (BOOTSTRAP start-up grace); NEVER: no grace. */
-    private long graceUntil = NEVER;
-    private boolean emitterHeard;
-    private TimerHandle heartbeatTimer;
-    private TimerHandle suspicionTimer;
-    private long heartbeatDue;
-    private long suspicionDue;
     private long changes;
-    private long lastLateWarning = NEVER;
-    private long lateWarningsSuppressed;
-    /** The late-timer slack was given during the current silence of the emitter. */
-    private boolean slackGiven;
 
     /**
      * @param self       this member's ring index
@@ -113,19 +97,17 @@ public final class RingMember {
         }
         this.self = self;
         this.size = size;
-        this.eta = parameters.etaNanos();
-        this.delta = parameters.deltaNanos();
-        this.pauseThreshold = parameters.pauseThresholdNanos();
-        this.startupGrace = parameters.startupGraceNanos();
         this.startMode = Objects.requireNonNull(startMode, "startMode");
         this.transport = Objects.requireNonNull(dependencies.transport(), "transport");
         this.listener = Objects.requireNonNull(dependencies.listener(), "listener");
         this.metrics = Objects.requireNonNull(dependencies.metrics(), "metrics");
         this.view = new MembershipView(size);
         BroadcastRelay relay = new BroadcastRelay(self, size, BroadcastOverlay.of(parameters.overlay()), transport, metrics);
-        this.views = new ViewMerger(this, self, size, view, relay, delta, dependencies);
+        this.views = new ViewMerger(this, self, size, view, relay, parameters.deltaNanos(), dependencies);
         this.suspicion = new SuspicionPolicy(this, self, size, view, parameters, dependencies);
-        this.joins = new JoinProtocol(this, self, size, view, views, delta, transport);
+        this.watch = new EmitterWatch(this, self, parameters, views, suspicion, transport);
+        this.heartbeats = new Heartbeats(this, self, parameters, suspicion, watch, dependencies);
+        this.joins = new JoinProtocol(this, self, size, view, views, parameters.deltaNanos(), transport);
     }
 
     // ------------------------------------------------------------------ life cycle and commands
@@ -137,7 +119,7 @@ public final class RingMember {
         }
         log.debug("member {}: starting ({} of {} members, mode {})", self, self, size, startMode);
         if (startMode == StartMode.BOOTSTRAP) {
-            graceUntil = transport.nanoTime() + startupGrace;
+            watch.startGrace(transport.nanoTime());
             becomeRunning(false);
         } else {
             becomeJoining();
@@ -179,20 +161,7 @@ public final class RingMember {
      * usual 2δ from now. No effect after the grace or without one.
      */
     public void endStartupGrace() {
-        if (graceUntil == NEVER) {
-            return;
-        }
-        graceUntil = NEVER;
-        if (phase != MemberPhase.RUNNING || emitter == NONE) {
-            return;
-        }
-        long latest = transport.nanoTime() + 2 * delta;
-        if (emitterDeadline > latest) {
-            log.debug("member {}: start-up grace ended; emitter {} not heard yet, suspected in {} ms", self, emitter,
-                    millis(2 * delta));
-            emitterDeadline = latest;
-            rearmSuspicionTimer();
-        }
+        watch.endStartupGrace();
     }
 
     /** Reports that this member's own port went down; broadcast to every member once running. */
@@ -311,9 +280,7 @@ public final class RingMember {
         emitter = NONE;
         observer = NONE;
         reconcile(announce);
-        long now = transport.nanoTime();
-        heartbeatDue = now + eta;
-        heartbeatTimer = transport.schedule(eta, this::onHeartbeatTimer);
+        heartbeats.start();
         while (!pendingLinkReports.isEmpty() && phase == MemberPhase.RUNNING) {
             PendingLinkReport r = pendingLinkReports.poll();
             reportLink(r.port(), r.down());
@@ -322,7 +289,7 @@ public final class RingMember {
 
     private void becomeJoining() {
         cancelTimers();
-        graceUntil = NEVER;
+        watch.dropGrace();
         phase = MemberPhase.JOINING;
         changes++;
         emitter = NONE;
@@ -369,7 +336,7 @@ public final class RingMember {
         log.debug("member {}: refutes a suspicion; now incarnation {}", self, incarnation);
         views.apply(new MemberRejoined(self, incarnation));
         if (phase == MemberPhase.RUNNING && observer != NONE) {
-            sendHeartbeat();
+            heartbeats.send();
         }
     }
 
@@ -404,19 +371,14 @@ public final class RingMember {
             changes++;
             views.forgetMismatch();
             suspicion.endSuspicion();
-            slackGiven = false;
             if (emitter == NONE) {
-                suspicionTimer = cancel(suspicionTimer);
+                watch.stopWatching();
                 log.info("member {}: every other member is dead; stops observing", self);
             } else {
-                lastHeardFromEmitter = now;
-                // graceUntil is NEVER or passed except in a cold start, where the emitter may not run yet
-                emitterDeadline = Math.max(now + 2 * delta, graceUntil);
-                emitterHeard = !announce;
                 if (announce) {
                     sendNewObserver();
                 }
-                armSuspicionTimer();
+                watch.watchNew(now, announce);
             }
         }
         int newObserver = view.nextLive(self);
@@ -424,143 +386,29 @@ public final class RingMember {
             observer = newObserver;
             changes++;
             if (observer != NONE) {
-                sendHeartbeat();
+                heartbeats.send();
             }
         }
     }
 
     private void cancelTimers() {
-        heartbeatTimer = cancel(heartbeatTimer);
-        suspicionTimer = cancel(suspicionTimer);
+        heartbeats.cancel();
+        watch.cancel();
         joins.cancel();
         suspicion.cancel();
     }
 
-    /** Cancels {@code timer} if there is one; returns null, the field's new value. */
-    private static TimerHandle cancel(TimerHandle timer) {
-        if (timer != null) {
-            timer.cancel();
-        }
-        return null;
+    /** The emitter answered a suspicion: its silence counts from now. */
+    void heardFromEmitter(long now) {
+        watch.heardAt(now);
     }
 
-    // ------------------------------------------------------------------ heartbeats and monitoring
-
-    private void onHeartbeatTimer() {
-        heartbeatTimer = null;
-        if (phase != MemberPhase.RUNNING) {
-            return;
-        }
-        long now = transport.nanoTime();
-        long lateness = now - heartbeatDue;
-        if (suspicion.timerFired(lateness, now) < 0 && suspicion.suspecting()) {
-            // the verdict depends on the score: a forgiven point brings it forward (a later one is
-            // found by the timer itself, which re-arms when it fires early)
-            rearmIfEarlier();
-        }
-        if (lateness > pauseThreshold) {
-            metrics.heartbeatLate();
-            // an overloaded host makes every member late at once: warn about lateness the observer may
-            // notice (δ/2, when it starts suspecting), at most once per 10 s per member
-            if (lateness > delta / 2 && (lastLateWarning == NEVER || now - lastLateWarning >= LATE_WARNING_INTERVAL)) {
-                log.warn("member {}: heartbeat to observer {} is {} ms late (local pause or overload?); "
-                        + "the observer may suspect this member{}", self, observer, millis(lateness),
-                        lateWarningsSuppressed > 0 ? " (" + lateWarningsSuppressed + " late heartbeats since the last warning)" : "");
-                lastLateWarning = now;
-                lateWarningsSuppressed = 0;
-            } else {
-                lateWarningsSuppressed++;
-                log.debug("member {}: heartbeat to observer {} is {} ms late", self, observer, millis(lateness));
-            }
-            heartbeatDue = now;
-        }
-        if (observer != NONE) {
-            sendHeartbeat();
-        }
-        if (emitter != NONE && !emitterHeard) {
-            // The NewObserver was lost, went to a member that died meanwhile, or found it joining: repeat it.
-            sendNewObserver();
-        }
-        suspicion.askAgain(now);
-        heartbeatDue += eta;
-        if (heartbeatDue <= now) {
-            heartbeatDue = now + eta;
-        }
-        heartbeatTimer = transport.schedule(heartbeatDue - now, this::onHeartbeatTimer);
-    }
-
-    private void armSuspicionTimer() {
-        if (suspicionTimer != null || emitter == NONE) {
-            return;
-        }
-        long now = transport.nanoTime();
-        long delay = Math.max(0, suspicion.nextCheck(emitterDeadline) - now);
-        suspicionDue = now + delay;
-        suspicionTimer = transport.schedule(delay, this::onSuspicionTimer);
-    }
-
-    /** Replaces the suspicion timer by one for the next check (the deadline or the score moved). */
-    private void rearmSuspicionTimer() {
-        suspicionTimer = cancel(suspicionTimer);
-        armSuspicionTimer();
-    }
-
-    /** Moves the suspicion timer to the next check if that is now earlier than the timer. */
+    /** A helper confirmed a suspicion: the verdict may come earlier. */
     void rearmIfEarlier() {
-        if (suspicionTimer != null && suspicion.nextCheck(emitterDeadline) < suspicionDue) {
-            rearmSuspicionTimer();
-        }
+        watch.rearmIfEarlier();
     }
 
-    /**
-     * Fires at the emitter's deadline; heartbeats only move the deadline, so a busy member schedules
-     * one timer per δ instead of one per heartbeat.
-     */
-    private void onSuspicionTimer() {
-        suspicionTimer = null;
-        if (phase != MemberPhase.RUNNING || emitter == NONE) {
-            return;
-        }
-        long now = transport.nanoTime();
-        long lateness = now - suspicionDue;
-        suspicion.timerFired(lateness, now);
-        if (now < suspicion.suspicionStart(emitterDeadline)) {
-            armSuspicionTimer();
-            return;
-        }
-        if (lateness > pauseThreshold && !suspicion.lifeguard()) {
-            // This member itself did not run for a while: the emitter's heartbeats may be waiting to be
-            // read, so the silence proves nothing yet. One more period decides.
-            log.warn("member {}: suspicion timer fired {} ms late (was this process paused?); "
-                    + "gives emitter {} one more period before suspecting it", self, millis(lateness), emitter);
-            emitterDeadline = now + delta;
-            armSuspicionTimer();
-            return;
-        }
-        if (lateness > pauseThreshold && !slackGiven) {
-            // The same doubt with local health: look again after η, by when anything waiting in the socket
-            // has been read. Once per silence: a member that stays late is covered by its score, which is
-            // bounded, where repeated slack would never let it declare anyone dead.
-            slackGiven = true;
-            log.debug("member {}: suspicion timer fired {} ms late; looks again at emitter {} in one heartbeat period",
-                    self, millis(lateness), emitter);
-            suspicionDue = now + eta;
-            suspicionTimer = transport.schedule(eta, this::onSuspicionTimer);
-            return;
-        }
-        if (suspicion.lifeguard() && !suspicion.suspecting()) {
-            suspicion.startSuspicion(now, now - lastHeardFromEmitter);
-            armSuspicionTimer();
-            return;
-        }
-        if (suspicion.lifeguard() && now < suspicion.verdictTime(emitterDeadline)) {
-            armSuspicionTimer();
-            return;
-        }
-        // the verdict: marks the emitter dead, walks back to the next live emitter and sends it NewObserver
-        suspicion.endSuspicion();
-        views.declareDead(emitter, now - lastHeardFromEmitter);
-    }
+    // ------------------------------------------------------------------ messages
 
     private void onHeartbeat(Heartbeat h) {
         metrics.heartbeatReceived();
@@ -577,20 +425,8 @@ public final class RingMember {
         }
         long now = transport.nanoTime();
         suspicion.suspicionRefuted(now, "heartbeat"); // first: the timer is then re-armed for the next suspicion
-        heardFromEmitter(now);
+        watch.heardAt(now);
         views.compareDigests(emitter, h.digest(), now);
-    }
-
-    /** The emitter was heard (a heartbeat, or an answer to a suspicion): its silence counts from now. */
-    void heardFromEmitter(long now) {
-        slackGiven = false;
-        lastHeardFromEmitter = now;
-        emitterDeadline = now + delta;
-        emitterHeard = true;
-        if (suspicionTimer != null && suspicionDue > suspicion.suspicionStart(emitterDeadline)) {
-            // armed for a new emitter's 2δ or the start-up grace: once heard, silence counts from δ
-            rearmSuspicionTimer();
-        }
     }
 
     // ------------------------------------------------------------------ state, links, sending
@@ -625,12 +461,8 @@ public final class RingMember {
         views.reportOwnLink(port, down);
     }
 
-    private void sendHeartbeat() {
-        metrics.heartbeatSent();
-        transport.send(observer, new Heartbeat(self, incarnation, viewDigest()));
-    }
-
-    private void sendNewObserver() {
+    /** Tells the emitter this member is its new observer, naming the dead members in between. */
+    void sendNewObserver() {
         List<MemberStatus> gap = new ArrayList<>();
         for (int m = Math.floorMod(self - 1, size); m != emitter; m = Math.floorMod(m - 1, size)) {
             gap.add(new MemberStatus(m, view.incarnation(m), true));
