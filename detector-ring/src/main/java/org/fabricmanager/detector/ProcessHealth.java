@@ -9,7 +9,7 @@ package org.fabricmanager.detector;
  * their loop, in this very process. A member waits δ·(1 + max(own score, process score)) before a verdict.
  *
  * <p>A process that hosts one member (an agent, the daemon) needs none: that member's own health is the
- * process's. The score rises by one per late timer up to {@link RingMember#MAX_HEALTH_SCORE} and falls by one
+ * process's. The score rises by one per late timer up to {@link SuspicionPolicy#MAX_HEALTH_SCORE} and falls by one
  * per calm period without a late timer. Thread-safe.
  */
 public final class ProcessHealth {
@@ -23,7 +23,7 @@ public final class ProcessHealth {
      */
     synchronized void timerFired(long lateness, long slipThreshold, long calmPeriod, long now) {
         if (health == null || health.slipThreshold() != slipThreshold || health.calmPeriod() != calmPeriod) {
-            health = new LocalHealth(RingMember.MAX_HEALTH_SCORE, slipThreshold, calmPeriod);
+            health = new LocalHealth(SuspicionPolicy.MAX_HEALTH_SCORE, slipThreshold, calmPeriod);
         }
         health.timerFired(lateness, now);
     }

@@ -151,7 +151,7 @@ class LifeguardTest {
             net.jumpTo(t);
             m.deliver(new Heartbeat(2, 0, m.viewDigest()));
         }
-        assertThat(m.healthScore()).isEqualTo(RingMember.MAX_HEALTH_SCORE);
+        assertThat(m.healthScore()).isEqualTo(SuspicionPolicy.MAX_HEALTH_SCORE);
         // now the emitter's heartbeats are 1.8 δ apart: a healthy member would declare it dead at δ
         long last = t;
         net.advanceTo(last + 180 * MS);
@@ -176,7 +176,7 @@ class LifeguardTest {
             net.jumpTo(t);
             m.deliver(new Heartbeat(2, 0, m.viewDigest()));
         }
-        assertThat(m.healthScore()).isEqualTo(RingMember.MAX_HEALTH_SCORE);
+        assertThat(m.healthScore()).isEqualTo(SuspicionPolicy.MAX_HEALTH_SCORE);
         return t;
     }
 
@@ -257,7 +257,7 @@ class LifeguardTest {
         for (int suspect = 10; suspect < 30; suspect++) {
             m.deliver(new Suspicion(suspect + 1, 0, Kind.PROBE, suspect, 0));
         }
-        assertThat(suspicions(Kind.SUSPECT)).hasSize(RingMember.MAX_PENDING_CHECKS);
+        assertThat(suspicions(Kind.SUSPECT)).hasSize(SuspicionPolicy.MAX_PENDING_CHECKS);
     }
 
     /**
@@ -269,11 +269,11 @@ class LifeguardTest {
     void aMemberOnTimeWaitsLongerWhileAnotherMemberOfItsProcessIsLate() {
         ProcessHealth process = new ProcessHealth();
         RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.BMG);
-        RingMember m = new RingMember(3, 8, p, StartMode.BOOTSTRAP, net, events::add, new DetectorMetrics(registry), process);
+        RingMember m = new RingMember(3, 8, p, StartMode.BOOTSTRAP, new MemberDependencies(net, events::add, new DetectorMetrics(registry), process));
         m.start();
         ManualTransport otherLoop = new ManualTransport();
-        RingMember other = new RingMember(5, 8, p, StartMode.BOOTSTRAP, otherLoop, e -> { }, new DetectorMetrics(registry),
-                process);
+        RingMember other = new RingMember(5, 8, p, StartMode.BOOTSTRAP, new MemberDependencies(otherLoop, e -> { },
+                new DetectorMetrics(registry), process));
         other.start();
         heartbeats(m, 2, 200 * MS);
         otherLoop.advanceTo(200 * MS);
@@ -284,7 +284,7 @@ class LifeguardTest {
             net.advanceTo(t);
         }
         assertThat(m.healthScore()).as("its own timers were on time").isZero();
-        assertThat(process.score()).isEqualTo(RingMember.MAX_HEALTH_SCORE);
+        assertThat(process.score()).isEqualTo(SuspicionPolicy.MAX_HEALTH_SCORE);
         assertThat(events).as("a healthy process would have declared member 2 dead at δ").isEmpty();
         // the lag goes on: δ·(1 + 3) after the last heartbeat, the verdict comes all the same
         for (long t = otherLoop.now() + ETA + 8 * MS; t <= last + 4 * DELTA + 2 * ETA; t += ETA + 8 * MS) {
@@ -301,7 +301,7 @@ class LifeguardTest {
             process.timerFired(20 * MS, ETA / 2, DELTA, i * MS);
         }
         RingParameters p = RingParameters.of(Duration.ofNanos(ETA), Duration.ofNanos(DELTA), Overlay.BMG).withLifeguard(false);
-        RingMember m = new RingMember(3, 8, p, StartMode.BOOTSTRAP, net, events::add, new DetectorMetrics(registry), process);
+        RingMember m = new RingMember(3, 8, p, StartMode.BOOTSTRAP, new MemberDependencies(net, events::add, new DetectorMetrics(registry), process));
         m.start();
         heartbeats(m, 2, 50 * MS);
         net.advanceTo(50 * MS + DELTA);

@@ -17,7 +17,7 @@ class ProcessHealthTest {
         assertThat(h.score(10)).as("exactly the threshold is on time").isZero();
         for (int i = 1; i <= 10; i++) {
             h.timerFired(SLIP + 1, SLIP, CALM, 10 + i);
-            assertThat(h.score(10 + i)).isEqualTo(Math.min(i, RingMember.MAX_HEALTH_SCORE));
+            assertThat(h.score(10 + i)).isEqualTo(Math.min(i, SuspicionPolicy.MAX_HEALTH_SCORE));
         }
     }
 
@@ -54,9 +54,9 @@ class ProcessHealthTest {
                 assertThat(decayed).as("run %d step %d: no rise without evidence", run, step).isLessThanOrEqualTo(before);
                 h.timerFired(late ? SLIP + 1 + random.nextLong(1_000) : random.nextLong(SLIP + 1), SLIP, CALM, now);
                 int after = h.score(now);
-                assertThat(after).isBetween(0, RingMember.MAX_HEALTH_SCORE);
+                assertThat(after).isBetween(0, SuspicionPolicy.MAX_HEALTH_SCORE);
                 if (late) {
-                    assertThat(after).isEqualTo(Math.min(RingMember.MAX_HEALTH_SCORE, decayed + 1));
+                    assertThat(after).isEqualTo(Math.min(SuspicionPolicy.MAX_HEALTH_SCORE, decayed + 1));
                     lastLate = now;
                     scoreAtLastLate = after;
                 } else {

@@ -32,6 +32,7 @@ import org.fabricmanager.detector.AddressResolver;
 import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.DetectorListener;
 import org.fabricmanager.detector.DetectorMetrics;
+import org.fabricmanager.detector.MemberDependencies;
 import org.fabricmanager.detector.MembershipSnapshot;
 import org.fabricmanager.detector.ProcessHealth;
 import org.fabricmanager.detector.RingDetector;
@@ -131,7 +132,7 @@ public final class NettyRingDetector implements RingDetector {
         this.window = new ReplayWindow(config.size());
         // Created before the bind so that the first datagram finds it (it ignores input until started).
         this.member = new RingMember(config.self(), config.size(), config.parameters(), config.startMode(),
-                new UdpTransport(), listener, new DetectorMetrics(registry), process);
+                new MemberDependencies(new UdpTransport(), listener, new DetectorMetrics(registry), process));
         // slots without a process yet: dead from the start, so nobody suspects them (before any input is handled)
         this.member.startDead(config.deadAtStart());
         InetSocketAddress local = config.address(config.self());
