@@ -1,15 +1,12 @@
 package org.fabricmanager.southbound;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.OptionalLong;
@@ -17,8 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.SSLException;
-import org.fabricmanager.southbound.CertificateIdentityHandler.CertificateIdentity;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.EchoReply;
 import org.fabricmanager.southbound.Message.EchoRequest;
@@ -26,8 +21,6 @@ import org.fabricmanager.southbound.Message.ErrorReport;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
-import org.fabricmanager.southbound.PendingRequests.Kind;
-import org.fabricmanager.southbound.PendingRequests.Request;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * The daemon's end of one agent connection: the last handler of the pipeline, after the
  * {@link CertificateIdentityHandler} (secure daemons) and the {@link SessionHandshake}, which runs the handshake as
  * an explicit {@link State} machine and hands this handler the messages of the active session. It checks the rules
- * that need the session's context, answers echoes, sends the daemon's requests and tracks them by transaction id in
- * {@link PendingRequests}: {@link #sendBatch} returns a future completed by the commit's ACK and failed by an ERROR,
- * a timeout or the session closing. Any error ends the session with an ERROR, logged by {@link SessionCloseLog}.
+ * that need the session's context, answers echoes, and sends the daemon's requests, tracked by transaction id in
+ * {@link SessionRequests}: {@link #sendBatch} returns a future completed by the commit's ACK and failed by an ERROR,
+ * a timeout or the session closing. Any error ends the session with an ERROR, logged by {@link SessionClosing}.
  *
  * <p>On a daemon that requires TLS, the session learns its peer's switch GUID from the certificate
  * once the TLS handshake completes, and admits only a HELLO naming that GUID ({@code IDENTITY_MISMATCH}
@@ -53,8 +46,6 @@ import org.slf4j.LoggerFactory;
 public final class AgentSession extends SimpleChannelInboundHandler<Message> implements SwitchSession {
     private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
     private static final AtomicLong IDS = new AtomicLong();
-    /** How long a fatal ERROR may wait in the send buffer before the connection is closed without it. */
-    static final long CLOSE_GRACE_MS = 1_000;
 
     /** Handshake and life-cycle states of a session ({@code docs/protocol.md}, section 4). */
     public enum State {
@@ -73,11 +64,9 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     private final long id = IDS.incrementAndGet();
     private final SouthboundSettings settings;
     private final SouthboundListener listener;
-    private final SessionCloseLog closeLog;
+    private final SessionClosing closing;
     private final SessionHandshake handshake;
-    private final PendingRequests requests = new PendingRequests();
-    private final DetectorRequests detector;
-    private final BatchFrames batches = new BatchFrames(this::takeTxid);
+    private final SessionRequests requests;
 
     private Channel channel;
     private volatile Hello hello;
@@ -85,13 +74,8 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     private volatile SocketAddress remote;
     private int peerMaxFrame = Protocol.MIN_MAX_FRAME;
     private int nextTxid;
-    private String closeReason;
     private boolean closeReported;
-    /** The TLS handshake completed: an ERROR written now is encrypted (secure daemons only). */
-    private boolean tlsEstablished;
     private ScheduledFuture<?> echoTimer;
-    /** The switch GUID of the peer's certificate, once the TLS handshake completed (secure daemons only). */
-    private volatile OptionalLong certificateGuid = OptionalLong.empty();
 
     public AgentSession(SouthboundSettings settings, SouthboundListener listener) {
         this(settings, listener, SouthboundRejections.unmetered());
@@ -100,9 +84,9 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     public AgentSession(SouthboundSettings settings, SouthboundListener listener, SouthboundRejections rejections) {
         this.settings = settings;
         this.listener = listener;
-        this.closeLog = new SessionCloseLog(rejections);
+        this.closing = new SessionClosing(this, rejections, settings.secure());
         this.handshake = new SessionHandshake(this, settings, listener);
-        this.detector = new DetectorRequests(this, requests);
+        this.requests = new SessionRequests(this);
     }
 
     /** Adds this session's handlers to a connection's {@code pipeline}, after its codec. */
@@ -115,7 +99,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
 
     /** The switch GUID the peer authenticated as (its certificate), empty on a plaintext daemon or before the handshake. */
     public OptionalLong certificateGuid() {
-        return certificateGuid;
+        return handshake.certificateGuid();
     }
 
     // ---- identity and state (any thread) ----------------------------------------------------
@@ -187,21 +171,19 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     public void reject(ErrorCode code, Message about, String message) {
         int refType = about == null ? 0 : about.type().code();
         int txid = about == null ? 0 : about.txid();
-        onLoop(() -> fail(new ProtocolException(code, refType, txid, message)));
+        onLoop(() -> closing.fail(new ProtocolException(code, refType, txid, message)));
     }
 
     /** Tells the agent the daemon is stopping (ERROR SHUTTING_DOWN) and closes the session. */
     public void shutdown() {
-        onLoop(() -> fail(new ProtocolException(ErrorCode.SHUTTING_DOWN, 0, 0, "the daemon is stopping")));
+        onLoop(() -> closing.fail(new ProtocolException(ErrorCode.SHUTTING_DOWN, 0, 0, "the daemon is stopping")));
     }
 
     /** Closes the session without an ERROR (e.g. after failed pushes). */
     @Override
     public void close(String reason) {
         onLoop(() -> {
-            if (closeReason == null) {
-                closeReason = reason;
-            }
+            closing.because(reason);
             channel.close();
         });
     }
@@ -209,12 +191,12 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
     @Override
     public CompletableFuture<DetectorConfigReply> sendDetectorConfig(List<Message.DetectorConfig> chunks,
                                                                      long timeoutMs) {
-        return detector.send(chunks.size(), chunks::get, Message.DetectorConfig::withTxid, "DETECTOR_CONFIG", timeoutMs);
+        return requests.sendDetectorConfig(chunks, timeoutMs);
     }
 
     @Override
     public CompletableFuture<DetectorConfigReply> sendDetectorWindow(Message.DetectorWindow window, long timeoutMs) {
-        return detector.send(1, i -> window, Message.DetectorWindow::withTxid, "DETECTOR_WINDOW", timeoutMs);
+        return requests.sendDetectorWindow(window, timeoutMs);
     }
 
     @Override
@@ -233,15 +215,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
 
     @Override
     public CompletableFuture<Long> probe(long timeoutMs) {
-        CompletableFuture<Long> future = new CompletableFuture<>();
-        whenActive(future, () -> {
-            int txid = takeTxid();
-            Request<Long> p = requests.add(Kind.PROBE, future, txid, txid,
-                    requests.failing("no echo reply within " + timeoutMs + " ms"));
-            channel.writeAndFlush(new EchoRequest(txid, System.nanoTime()));
-            requests.expireAfter(p, channel.eventLoop(), timeoutMs);
-        });
-        return future;
+        return requests.probe(timeoutMs);
     }
 
     /**
@@ -253,44 +227,13 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
      */
     @Override
     public CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
-        CompletableFuture<CommitAck> future = new CompletableFuture<>();
-        whenActive(future, () -> {
-            BatchFrames.Encoded frames = batches.writeBatch(channel, batch, blockRunEntries(), settings.managerTerm());
-            Request<CommitAck> p = requests.add(Kind.BATCH, future, frames.firstTxid(), frames.commitTxid(),
-                    requests.failing("no ACK for the commit of v" + batch.version() + " within " + timeoutMs + " ms"));
-            channel.writeAndFlush(frames.last());
-            requests.expireAfter(p, channel.eventLoop(), timeoutMs);
-        });
-        return future;
+        return requests.sendBatch(batch, timeoutMs, settings.managerTerm());
     }
 
     @Override
     public void stage(LftBatch batch) {
-        if (batch.blocks().isEmpty()) {
-            return;
-        }
-        // nothing to complete: a refused block makes the commit refused, and a closed session loses the staging
-        whenActive(new CompletableFuture<Void>(), () -> batches.writeStaged(channel, batch, blockRunEntries()));
-    }
-
-    /**
-     * Runs {@code request} on the session's event loop if the session is active there; otherwise fails
-     * {@code future} with a {@link RequestFailedException} saying why (not connected, or the state it is in).
-     */
-    private void whenActive(CompletableFuture<?> future, Runnable request) {
-        Channel ch = channel;
-        if (ch == null) {
-            future.completeExceptionally(new RequestFailedException(this + " is not connected", false));
-            return;
-        }
-        if (!onLoopOf(ch, () -> {
-            if (state() != State.ACTIVE) {
-                future.completeExceptionally(new RequestFailedException(this + " is " + state(), false));
-                return;
-            }
-            request.run();
-        })) {
-            future.completeExceptionally(new RequestFailedException(this + " is closing (the daemon stops)", false));
+        if (!batch.blocks().isEmpty()) {
+            requests.stage(batch);
         }
     }
 
@@ -344,11 +287,6 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
                 settings.echoIntervalMs(), TimeUnit.MILLISECONDS);
     }
 
-    /** Counts this connection as a refused peer (once). */
-    void refused(Rejection reason, String detail) {
-        closeLog.refused(channel, remote, reason, detail);
-    }
-
     // ---- Netty callbacks (event loop) ---------------------------------------------------------
 
     @Override
@@ -375,10 +313,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             ctx.writeAndFlush(new Message.Ack(msg.txid(), MessageType.PORT_STATUS));
             listener.portStatusReceived(this, status);
         } else if (msg instanceof CommitAck ack) {
-            Request<CommitAck> p = requests.find(Kind.BATCH, ack.txid());
-            if (p != null && p.endsWith(ack.txid())) {
-                requests.complete(p, ack);
-            } else {
+            if (!requests.committed(ack)) {
                 LOG.debug("{}: ACK of commit txid {} matches no pending request", this, ack.txid());
             }
         } else if (msg instanceof ErrorReport error) {
@@ -392,12 +327,9 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             ctx.writeAndFlush(new EchoReply(echo.txid(), echo.timestamp()));
         } else if (msg instanceof EchoReply echo) {
             lastRttNanos = Math.max(0, System.nanoTime() - echo.timestamp());
-            Request<Long> probe = requests.find(Kind.PROBE, echo.txid());
-            if (probe != null) {
-                requests.complete(probe, lastRttNanos);
-            }
+            requests.echoed(echo.txid(), lastRttNanos);
         } else if (msg instanceof Message.Ack ack) {
-            if (!detector.acknowledged(ack)) {
+            if (!requests.acknowledged(ack)) {
                 LOG.debug("{}: ignoring {}", this, msg);
             }
         } else {
@@ -407,16 +339,10 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
 
     /** An ERROR from the agent: it fails the request it answers, and ends the session when fatal. */
     private void agentError(ChannelHandlerContext ctx, ErrorReport error) {
-        Request<CommitAck> p = requests.find(Kind.BATCH, error.txid());
-        if (p != null) {
-            requests.fail(p, new AgentErrorException(error));
-        }
-        boolean config = detector.refused(error);
+        boolean answered = requests.refused(error);
         if (error.fatal()) {
-            closeReason = "agent sent " + error;
-            closeLog.agentClosed(this, channel, error, state(), closeReason);
-            ctx.close();
-        } else if (p == null && !config) {
+            closing.agentClosed(ctx, error);
+        } else if (!answered) {
             LOG.debug("{}: agent sent {} for no pending request", this, error);
         }
     }
@@ -429,103 +355,21 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof CertificateIdentity identity) {
-            identified(ctx, identity);
-            return;
-        }
         if (evt instanceof IdleStateEvent idle && idle.state() == IdleState.READER_IDLE && state() == State.ACTIVE) {
-            fail(new ProtocolException(ErrorCode.IDLE_TIMEOUT, 0, 0, "nothing received for "
+            closing.fail(new ProtocolException(ErrorCode.IDLE_TIMEOUT, 0, 0, "nothing received for "
                     + settings.idleTimeoutMs() + " ms"));
             return;
         }
         super.userEventTriggered(ctx, evt);
     }
 
-    /** The TLS handshake completed (or failed): a certificate naming no switch ends the session. */
-    private void identified(ChannelHandlerContext ctx, CertificateIdentity identity) {
-        switch (identity.outcome()) {
-            case HANDSHAKE_FAILED -> {
-                String cause = identity.detail();
-                refused(Rejection.HANDSHAKE, cause == null ? "failed" : cause);
-                if (closeReason == null) {
-                    closeReason = "TLS handshake failed: " + (cause == null ? "" : cause);
-                }
-                // the SslHandler closes the connection
-            }
-            case NOT_VALID_NOW -> {
-                refused(Rejection.HANDSHAKE, identity.detail());
-                closeReason = "TLS: the session's certificate is not valid now";
-                tlsEstablished = true;
-                ctx.close();
-            }
-            case NO_SWITCH -> {
-                certificateGuid = OptionalLong.empty();
-                tlsEstablished = true; // the ERROR below travels encrypted
-                refused(Rejection.NO_GUID, identity.detail());
-                fail(new ProtocolException(ErrorCode.IDENTITY_MISMATCH, 0, 0, identity.detail()));
-            }
-            case SWITCH -> {
-                certificateGuid = identity.guid();
-                tlsEstablished = true;
-                LOG.debug("{}: TLS {} with switch {}", this, identity.detail(), Guids.format(identity.guid().getAsLong()));
-            }
-        }
-    }
-
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof ProtocolException pe) {
-            fail(pe);
-        } else if (cause instanceof DecoderException && cause.getCause() instanceof SSLException tls) {
-            // a failed TLS handshake is counted and logged (rate-limited) by identified
-            if (closeReason == null) {
-                closeReason = "TLS: " + CertificateIdentityHandler.rootMessage(tls);
-            }
-            LOG.debug("{}: {}", this, closeReason);
-            ctx.close();
-        } else if (cause instanceof IOException) {
-            if (closeReason == null) {
-                closeReason = "connection error: " + cause.getMessage();
-            }
-            LOG.debug("{}: {}", this, closeReason);
-            ctx.close();
-        } else {
-            LOG.error("{}: internal error, closing", this, cause);
-            fail(new ProtocolException(ErrorCode.INTERNAL, 0, 0, "internal error: " + cause));
-        }
+        closing.exceptionCaught(ctx, cause);
     }
 
-    /** Sends {@code e} as ERROR (when the connection still takes it), logs the cause and closes. */
-    void fail(ProtocolException e) {
-        if (closeReason != null) {
-            return;
-        }
-        closeReason = e.code() + ": " + e.getMessage();
-        State state = state();
-        closeLog.closing(this, channel, e.code(), state, closeReason);
-        if (state == State.CLOSED) {
-            return; // found while the connection was closing (a truncated last frame): nothing to send
-        }
-        if (settings.secure() && !tlsEstablished) {
-            // no TLS session yet (e.g. the daemon stops while the connection waits for a handshake slot): an ERROR
-            // written now would leave in plaintext on a connection the peer reads as TLS; close without a word
-            channel.close();
-            return;
-        }
-        if (channel.isActive()) {
-            channel.writeAndFlush(e.toMessage()).addListener(ChannelFutureListener.CLOSE);
-            // A peer that stopped reading (a frozen agent, a dead host: exactly the sessions a takeover or
-            // the idle timeout ends) may never take the ERROR, queued behind what it did not read either.
-            Channel ch = channel;
-            ch.eventLoop().schedule(() -> {
-                if (ch.isOpen()) {
-                    LOG.debug("{}: the ERROR could not be delivered within {} ms; closing anyway", this, CLOSE_GRACE_MS);
-                    ch.close();
-                }
-            }, CLOSE_GRACE_MS, TimeUnit.MILLISECONDS);
-        } else {
-            channel.close();
-        }
+    SessionClosing closing() {
+        return closing;
     }
 
     @Override
@@ -535,7 +379,7 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
             echoTimer.cancel(false);
         }
         requests.closeAll(this + " closed");
-        String reason = closeReason != null ? closeReason : "connection closed by the agent";
+        String reason = closing.reason() != null ? closing.reason() : "connection closed by the agent";
         LOG.debug("{}: closed in state {}: {}", this, previous, reason);
         if (!closeReported) {
             closeReported = true;

@@ -13,10 +13,13 @@ import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.HelloReply;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.topology.Guids;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The pipeline handler that runs an agent's handshake as the explicit {@link State} machine of
- * {@code docs/protocol.md} section 4: HELLO (checked: a common version, the certificate's GUID on a secure daemon,
+ * {@code docs/protocol.md} section 4: on a secure daemon the certificate's identity first (a certificate naming no
+ * switch ends the session), then HELLO (checked: a common version, the certificate's GUID on a secure daemon,
  * an incarnation a real agent can have sent), the daemon's GUID check, HELLO_REPLY, PORT_INFO; an unexpected
  * message is a {@link ProtocolException} the session turns into an ERROR. Bounded by the handshake timer, from the
  * connect on a plaintext daemon and from the TLS handshake's completion on a secure one. Once the session is
@@ -24,11 +27,15 @@ import org.fabricmanager.topology.Guids;
  * for {@link #state}, which any thread may read.
  */
 final class SessionHandshake extends ChannelInboundHandlerAdapter {
+    /** The session's lines keep the logger operators configure for sessions. */
+    private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
     private final AgentSession session;
     private final SouthboundSettings settings;
     private final SouthboundListener listener;
     private volatile State state = State.AWAIT_HELLO;
     private ScheduledFuture<?> timer;
+    /** The switch GUID of the peer's certificate, once the TLS handshake completed (secure daemons only). */
+    private volatile OptionalLong certificateGuid = OptionalLong.empty();
 
     SessionHandshake(AgentSession session, SouthboundSettings settings, SouthboundListener listener) {
         this.session = session;
@@ -38,6 +45,10 @@ final class SessionHandshake extends ChannelInboundHandlerAdapter {
 
     State state() {
         return state;
+    }
+
+    OptionalLong certificateGuid() {
+        return certificateGuid;
     }
 
     /** The session closed: everything after is ignored. Returns the state it was in. */
@@ -71,10 +82,43 @@ final class SessionHandshake extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        super.userEventTriggered(ctx, evt); // the session learns the certificate's GUID first
-        if (evt instanceof CertificateIdentity id && id.outcome() == CertificateIdentityHandler.Outcome.SWITCH
-                && state == State.AWAIT_HELLO) {
-            startTimer(ctx);
+        if (evt instanceof CertificateIdentity identity) {
+            identified(ctx, identity);
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    /** The TLS handshake completed (or failed): a certificate naming no switch ends the session. */
+    private void identified(ChannelHandlerContext ctx, CertificateIdentity identity) {
+        SessionClosing closing = session.closing();
+        switch (identity.outcome()) {
+            case HANDSHAKE_FAILED -> {
+                String cause = identity.detail();
+                closing.refused(Rejection.HANDSHAKE, cause == null ? "failed" : cause);
+                closing.because("TLS handshake failed: " + (cause == null ? "" : cause));
+                // the SslHandler closes the connection
+            }
+            case NOT_VALID_NOW -> {
+                closing.refused(Rejection.HANDSHAKE, identity.detail());
+                closing.setReason("TLS: the session's certificate is not valid now");
+                closing.tlsEstablished();
+                ctx.close();
+            }
+            case NO_SWITCH -> {
+                certificateGuid = OptionalLong.empty();
+                closing.tlsEstablished(); // the ERROR below travels encrypted
+                closing.refused(Rejection.NO_GUID, identity.detail());
+                closing.fail(new ProtocolException(ErrorCode.IDENTITY_MISMATCH, 0, 0, identity.detail()));
+            }
+            case SWITCH -> {
+                certificateGuid = identity.guid();
+                closing.tlsEstablished();
+                LOG.debug("{}: TLS {} with switch {}", session, identity.detail(), Guids.format(identity.guid().getAsLong()));
+                if (state == State.AWAIT_HELLO) {
+                    startTimer(ctx);
+                }
+            }
         }
     }
 
@@ -82,7 +126,7 @@ final class SessionHandshake extends ChannelInboundHandlerAdapter {
     private void startTimer(ChannelHandlerContext ctx) {
         timer = ctx.executor().schedule(() -> {
             if (state != State.ACTIVE && state != State.CLOSED) {
-                session.fail(new ProtocolException(ErrorCode.HANDSHAKE_TIMEOUT, 0, 0, "handshake not complete "
+                session.closing().fail(new ProtocolException(ErrorCode.HANDSHAKE_TIMEOUT, 0, 0, "handshake not complete "
                         + settings.handshakeTimeoutMs() + " ms after " + (settings.secure() ? "the TLS handshake" : "connecting")
                         + " (state " + state + ")"));
             }
@@ -130,16 +174,16 @@ final class SessionHandshake extends ChannelInboundHandlerAdapter {
             String message = "agent speaks versions " + h.minVersion() + ".." + h.maxVersion() + ", daemon "
                     + Protocol.MIN_VERSION + ".." + Protocol.MAX_VERSION + (h.maxVersion() < 2
                     ? " (protocol 2 authenticates switches with TLS certificates: upgrade the agent, docs/security.md)" : "");
-            session.refused(Rejection.VERSION, Guids.format(h.guid()) + ": " + message);
+            session.closing().refused(Rejection.VERSION, Guids.format(h.guid()) + ": " + message);
             throw new ProtocolException(ErrorCode.UNSUPPORTED_VERSION, h.type().code(), h.txid(), message);
         }
         if (settings.secure()) {
-            OptionalLong certified = session.certificateGuid();
+            OptionalLong certified = certificateGuid;
             if (certified.isEmpty() || certified.getAsLong() != h.guid()) {
                 String message = "HELLO names switch " + Guids.format(h.guid()) + " but the agent's certificate "
                         + (certified.isEmpty() ? "names no switch" : "names switch " + Guids.format(certified.getAsLong()))
                         + "; a switch may only speak for the GUID of its own certificate";
-                session.refused(Rejection.IDENTITY, message);
+                session.closing().refused(Rejection.IDENTITY, message);
                 throw new ProtocolException(ErrorCode.IDENTITY_MISMATCH, h.type().code(), h.txid(), message);
             }
         }
@@ -149,7 +193,7 @@ final class SessionHandshake extends ChannelInboundHandlerAdapter {
                     + " lies beyond the daemon's clock plus " + settings.incarnationAheadMs() + " ms (at most "
                     + Long.toUnsignedString(limit) + "): an incarnation is the agent's start time in microseconds since "
                     + "1970 (docs/protocol.md, 3.1); check the switch's clock";
-            session.refused(Rejection.INCARNATION, message);
+            session.closing().refused(Rejection.INCARNATION, message);
             throw new ProtocolException(ErrorCode.INCARNATION_OUT_OF_RANGE, h.type().code(), h.txid(), message);
         }
     }
