@@ -1,6 +1,7 @@
 package org.fabricmanager.southbound;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.List;
 import org.fabricmanager.topology.Guids;
@@ -244,8 +245,48 @@ public sealed interface Message {
         }
     }
 
-    /** ERROR: a wire error code (see {@link ErrorCode}), the offending message type and a cause. */
-    record ErrorReport(int txid, int code, int refType, String message) implements Message {
+    /**
+     * ERROR: a wire error code (see {@link ErrorCode}), the offending message type and a cause.
+     *
+     * @param redirect a standby's NOT_LEADER only: the active manager's address, sent as fields appended to the
+     *                 ERROR for agents with {@link Protocol#FEATURE_REDIRECT_FIELDS}; {@code null} when absent (read
+     *                 it with {@link #activeManager()})
+     */
+    record ErrorReport(int txid, int code, int refType, String message, InetSocketAddress redirect) implements Message {
+        public ErrorReport {
+            if (redirect != null && (code != ErrorCode.NOT_LEADER.code() || !ManagerAddress.validHost(redirect.getHostString())
+                    || redirect.getPort() == 0)) {
+                throw new IllegalArgumentException("a redirect to " + redirect + " in ERROR code " + code
+                        + " (only NOT_LEADER names a host and a port above 0)");
+            }
+        }
+
+        /** An ERROR without a redirect. */
+        public ErrorReport(int txid, int code, int refType, String message) {
+            this(txid, code, refType, message, null);
+        }
+
+        /**
+         * A standby's answer to a HELLO: NOT_LEADER whose text is the active manager's {@code HOST:PORT} (empty when
+         * it knows none), with that address as fields too when {@code fields} (the agent announced
+         * {@link Protocol#FEATURE_REDIRECT_FIELDS}) and the text names one.
+         */
+        public static ErrorReport notLeader(int helloTxid, String leader, boolean fields) {
+            return new ErrorReport(helloTxid, ErrorCode.NOT_LEADER.code(), MessageType.HELLO.code(), leader,
+                    fields ? ManagerAddress.parse(leader).orElse(null) : null);
+        }
+
+        /**
+         * Where a standby's NOT_LEADER sends the agent: the address of its fields, else (a standby that predates
+         * them) the {@code HOST:PORT} of its text; empty for other errors, and when the standby knows no leader.
+         */
+        public Optional<InetSocketAddress> activeManager() {
+            if (redirect != null) {
+                return Optional.of(redirect);
+            }
+            return code == ErrorCode.NOT_LEADER.code() ? ManagerAddress.parse(message) : Optional.empty();
+        }
+
         @Override
         public MessageType type() {
             return MessageType.ERROR;

@@ -1,6 +1,7 @@
 package org.fabricmanager.southbound;
 
 import io.netty.buffer.ByteBuf;
+import java.net.InetSocketAddress;
 import org.fabricmanager.southbound.Message.Ack;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.EchoReply;
@@ -45,7 +46,20 @@ final class StatusDecoder {
         int code = in.readUnsignedShort();
         int refType = in.readUnsignedByte();
         String message = Wire.readStr16(in, Protocol.MAX_ERROR_BYTES, "message", t, txid);
-        return new ErrorReport(txid, code, refType, message);
+        // appended, optional: a standby's redirect in NOT_LEADER (other codes end with the message)
+        if (!in.isReadable() || code != ErrorCode.NOT_LEADER.code()) {
+            return new ErrorReport(txid, code, refType, message);
+        }
+        String host = Wire.readStr8(in, Protocol.MAX_HOST_BYTES, "leaderHost", t, txid);
+        Wire.need(in, 2, "leaderPort", t, txid);
+        int port = in.readUnsignedShort();
+        if (!ManagerAddress.validHost(host)) {
+            throw Wire.malformed(t, txid, "leaderHost '" + host + "' is not a host name or an IP address");
+        }
+        if (port == 0) {
+            throw Wire.malformed(t, txid, "leaderPort 0");
+        }
+        return new ErrorReport(txid, code, refType, message, InetSocketAddress.createUnresolved(host, port));
     }
 
     static EchoRequest echoRequest(ByteBuf in, int txid) {

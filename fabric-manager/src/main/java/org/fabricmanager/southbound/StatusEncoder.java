@@ -27,6 +27,11 @@ final class StatusEncoder {
             out.writeShort(e.code());
             out.writeByte(e.refType());
             Wire.writeStr16(out, e.message() == null ? "" : e.message(), Protocol.MAX_ERROR_BYTES);
+            if (e.redirect() != null) {
+                // appended, optional: only in NOT_LEADER to agents with FEATURE_REDIRECT_FIELDS
+                Wire.writeStr8(out, e.redirect().getHostString(), Protocol.MAX_HOST_BYTES);
+                out.writeShort(e.redirect().getPort());
+            }
         } else if (m instanceof EchoRequest e) {
             out.writeLong(e.timestamp());
         } else if (m instanceof EchoReply e) {
