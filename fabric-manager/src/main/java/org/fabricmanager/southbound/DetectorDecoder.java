@@ -182,8 +182,9 @@ final class DetectorDecoder {
                 dead[k] = (int) m;
             }
         }
-        return new Message.DetectorWindow(txid, epoch, fingerprint, (int) eta, (int) delta, (int) pause, overlay,
-                transport, startMode, (int) n, (int) self, members, key, dead);
+        return new Message.DetectorWindow(txid, epoch, fingerprint,
+                new RingHeartbeats((int) eta, (int) delta, (int) pause, overlay, transport),
+                new RingSeat((int) n, (int) self, startMode, dead), members, key);
     }
 
     /** A u16 count (at least {@code min}, at most {@link Protocol#MAX_DETECTOR_PEERS}) of members, ascending by index. */

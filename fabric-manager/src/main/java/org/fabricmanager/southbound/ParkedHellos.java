@@ -73,8 +73,16 @@ public final class ParkedHellos {
      * text, and as fields too when the agent reads them ({@link Protocol#FEATURE_REDIRECT_FIELDS}).
      */
     static void answer(Channel channel, Message.Hello hello, String leader) {
-        Message.ErrorReport notLeader = Message.ErrorReport.notLeader(hello.txid(), leader,
-                (hello.features() & Protocol.FEATURE_REDIRECT_FIELDS) != 0);
-        channel.eventLoop().execute(() -> channel.writeAndFlush(notLeader).addListener(ChannelFutureListener.CLOSE));
+        Message.ErrorReport answer = notLeader(hello.txid(), leader, (hello.features() & Protocol.FEATURE_REDIRECT_FIELDS) != 0);
+        channel.eventLoop().execute(() -> channel.writeAndFlush(answer).addListener(ChannelFutureListener.CLOSE));
+    }
+
+    /**
+     * NOT_LEADER answering HELLO {@code helloTxid}: its text is the active manager's {@code HOST:PORT} (empty when
+     * none is known), with that address as fields too when {@code fields} and the text names one.
+     */
+    static Message.ErrorReport notLeader(int helloTxid, String leader, boolean fields) {
+        return new Message.ErrorReport(helloTxid, ErrorCode.NOT_LEADER.code(), MessageType.HELLO.code(), leader,
+                fields ? ManagerAddress.parse(leader).orElse(null) : null);
     }
 }

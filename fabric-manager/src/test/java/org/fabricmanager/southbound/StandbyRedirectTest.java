@@ -23,7 +23,7 @@ class StandbyRedirectTest {
 
     @Test
     void redirectFieldsSurviveARoundTripAndTheirAbsenceIsTheOlderForm() {
-        ErrorReport withFields = ErrorReport.notLeader(7, "[fd00::2]:7654", true);
+        ErrorReport withFields = ParkedHellos.notLeader(7, "[fd00::2]:7654", true);
         assertThat(withFields.redirect()).isEqualTo(InetSocketAddress.createUnresolved("fd00::2", 7654));
         ByteBuf buf = Unpooled.buffer();
         SouthboundCodec.encode(withFields, buf);
@@ -35,7 +35,7 @@ class StandbyRedirectTest {
         assertThat(decoded.activeManager()).contains(InetSocketAddress.createUnresolved("fd00::2", 7654));
 
         ByteBuf old = Unpooled.buffer();
-        SouthboundCodec.encode(ErrorReport.notLeader(7, "[fd00::2]:7654", false), old);
+        SouthboundCodec.encode(ParkedHellos.notLeader(7, "[fd00::2]:7654", false), old);
         old.skipBytes(4);
         assertThat(old.readableBytes()).as("no fields: the frame of earlier releases").isEqualTo(full - fields);
         assertThat(old).isEqualTo(buf.slice(buf.readerIndex(), full - fields));
@@ -52,19 +52,29 @@ class StandbyRedirectTest {
 
     @Test
     void onlyNotLeaderCarriesAUsableAddress() {
-        assertThat(ErrorReport.notLeader(1, "", true).redirect()).as("no leader known").isNull();
-        assertThat(ErrorReport.notLeader(1, "", true).activeManager()).isEmpty();
-        assertThat(ErrorReport.notLeader(1, "host:0", true).activeManager()).isEmpty();
-        assertThat(ErrorReport.notLeader(1, "a b:7654", true).activeManager()).isEmpty();
+        assertThat(ParkedHellos.notLeader(1, "", true).redirect()).as("no leader known").isNull();
+        assertThat(ParkedHellos.notLeader(1, "", true).activeManager()).isEmpty();
+        assertThat(ParkedHellos.notLeader(1, "host:0", true).activeManager()).isEmpty();
+        assertThat(ParkedHellos.notLeader(1, "a b:7654", true).activeManager()).isEmpty();
         assertThat(new ErrorReport(1, ErrorCode.MALFORMED.code(), 0, "mgr1:7654").activeManager()).isEmpty();
         assertThatThrownBy(() -> new ErrorReport(1, ErrorCode.MALFORMED.code(), 0, "x",
                 InetSocketAddress.createUnresolved("mgr1", 7654))).isInstanceOf(IllegalArgumentException.class);
         // fields after another error's message are trailing bytes
         ByteBuf buf = Unpooled.buffer();
-        SouthboundCodec.encode(ErrorReport.notLeader(3, "mgr1:7654", true), buf);
+        SouthboundCodec.encode(ParkedHellos.notLeader(3, "mgr1:7654", true), buf);
         buf.setShort(4 + 5, ErrorCode.SHUTTING_DOWN.code());
         buf.skipBytes(4);
         assertThatThrownBy(() -> SouthboundCodec.decode(buf)).hasMessageContaining("unexpected bytes after the payload");
+    }
+
+    @Test
+    void onlyAHostAndPortAreReadFromTheText() {
+        assertThat(ManagerAddress.parse("mgmt2:7654")).contains(InetSocketAddress.createUnresolved("mgmt2", 7654));
+        assertThat(ManagerAddress.parse("[::1]:7654")).contains(InetSocketAddress.createUnresolved("::1", 7654));
+        for (String bad : new String[] {"", ":7654", "mgmt2:", "mgmt2:0", "mgmt2:65536", "mgmt2:123456", "mgmt2:-1",
+                "mgmt 2:7654", "mgmt2:76a4", "x/y:1", "a".repeat(300) + ":1", null}) {
+            assertThat(ManagerAddress.parse(bad)).as("'%s'", bad).isEmpty();
+        }
     }
 
     @Test
