@@ -77,10 +77,15 @@ final class DetectorDecoder {
         };
     }
 
-    static DetectorConfig config(ByteBuf in, int txid) {
-        int t = MessageType.DETECTOR_CONFIG.code();
-        Wire.need(in, 41, "DETECTOR_CONFIG fields", t, txid);
-        long epoch = in.readLong();
+    /** What DETECTOR_CONFIG and DETECTOR_WINDOW both say after the epoch (and the window's fingerprint), checked. */
+    private record RingHead(RingHeartbeats heartbeats, Message.StartMode startMode, long memberCount, long selfIndex) {
+    }
+
+    /**
+     * Reads the heartbeats, the start mode, the ring's size and the agent's index, and checks them as section 3.9
+     * says: a ring of at least {@code minMembers} that holds the agent.
+     */
+    private static RingHead readRingHead(ByteBuf in, long epoch, int minMembers, int t, int txid) {
         long eta = in.readUnsignedInt();
         long delta = in.readUnsignedInt();
         long pause = in.readUnsignedInt();
@@ -89,15 +94,24 @@ final class DetectorDecoder {
         int startCode = in.readUnsignedByte();
         long n = in.readUnsignedInt();
         long self = in.readUnsignedInt();
-        long start = in.readUnsignedInt();
-        int count = in.readUnsignedShort();
         checkRingTiming(epoch, eta, delta, pause, t, txid);
         Message.Overlay overlay = overlay(overlayCode, t, txid);
         Message.Transport transport = transport(transportCode, t, txid);
         Message.StartMode startMode = startMode(startCode, t, txid);
-        if (n < 1 || n > Integer.MAX_VALUE || self >= n) {
+        if (n < minMembers || n > Integer.MAX_VALUE || self >= n) {
             throw Wire.malformed(t, txid, "member count " + n + " and self index " + self);
         }
+        return new RingHead(new RingHeartbeats((int) eta, (int) delta, (int) pause, overlay, transport), startMode, n, self);
+    }
+
+    static DetectorConfig config(ByteBuf in, int txid) {
+        int t = MessageType.DETECTOR_CONFIG.code();
+        Wire.need(in, 41, "DETECTOR_CONFIG fields", t, txid);
+        long epoch = in.readLong();
+        RingHead ring = readRingHead(in, epoch, 1, t, txid);
+        long n = ring.memberCount();
+        long start = in.readUnsignedInt();
+        int count = in.readUnsignedShort();
         if (count < 1 || start + count > n) {
             throw Wire.malformed(t, txid, "chunk " + start + "+" + count + " outside the ring of " + n);
         }
@@ -125,8 +139,9 @@ final class DetectorDecoder {
         Wire.need(in, DetectorConfig.KEY_BYTES, "ring key", t, txid);
         byte[] key = new byte[DetectorConfig.KEY_BYTES];
         in.readBytes(key);
-        return new DetectorConfig(txid, epoch, (int) eta, (int) delta, (int) pause, overlay, transport, startMode,
-                (int) n, (int) self, (int) start, members, key);
+        RingHeartbeats h = ring.heartbeats();
+        return new DetectorConfig(txid, epoch, h.etaMs(), h.deltaMs(), h.pauseMs(), h.overlay(), h.transport(),
+                ring.startMode(), (int) n, (int) ring.selfIndex(), (int) start, members, key);
     }
 
     static Message.DetectorWindow window(ByteBuf in, int txid) {
@@ -134,21 +149,9 @@ final class DetectorDecoder {
         Wire.need(in, 35, "DETECTOR_WINDOW fields", t, txid);
         long epoch = in.readLong();
         int fingerprint = in.readInt();
-        long eta = in.readUnsignedInt();
-        long delta = in.readUnsignedInt();
-        long pause = in.readUnsignedInt();
-        int overlayCode = in.readUnsignedByte();
-        int transportCode = in.readUnsignedByte();
-        int startCode = in.readUnsignedByte();
-        long n = in.readUnsignedInt();
-        long self = in.readUnsignedInt();
-        checkRingTiming(epoch, eta, delta, pause, t, txid);
-        Message.Overlay overlay = overlay(overlayCode, t, txid);
-        Message.Transport transport = transport(transportCode, t, txid);
-        Message.StartMode startMode = startMode(startCode, t, txid);
-        if (n < 2 || n > Integer.MAX_VALUE || self >= n) {
-            throw Wire.malformed(t, txid, "member count " + n + " and self index " + self);
-        }
+        RingHead ring = readRingHead(in, epoch, 2, t, txid);
+        long n = ring.memberCount();
+        long self = ring.selfIndex();
         List<Message.DetectorPeer> members = readPeers(in, t, txid, 1);
         boolean hasSelf = false;
         for (Message.DetectorPeer p : members) {
@@ -182,9 +185,8 @@ final class DetectorDecoder {
                 dead[k] = (int) m;
             }
         }
-        return new Message.DetectorWindow(txid, epoch, fingerprint,
-                new RingHeartbeats((int) eta, (int) delta, (int) pause, overlay, transport),
-                new RingSeat((int) n, (int) self, startMode, dead), members, key);
+        return new Message.DetectorWindow(txid, epoch, fingerprint, ring.heartbeats(),
+                new RingSeat((int) n, (int) self, ring.startMode(), dead), members, key);
     }
 
     /** A u16 count (at least {@code min}, at most {@link Protocol#MAX_DETECTOR_PEERS}) of members, ascending by index. */
