@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
  *       one is closed at once, and one whose turn comes after {@link TlsAdmissionLimits#queueWaitMs} is
  *       closed unread (both {@link Rejection#BUSY}: nothing was sent, the agent backs off and retries);</li>
  *   <li>the TLS handshake: {@link TlsAdmissionLimits#timeoutMs} from admission ({@link Rejection#TIMEOUT});</li>
- *   <li>HELLO to PORT_INFO: {@link AgentSession}'s timer, started when the handshake completes.</li>
+ *   <li>HELLO to PORT_INFO: {@link SessionHandshake}'s timer, started when the handshake completes.</li>
  * </ul>
  * Such a connection is closed without writing anything: no TLS session exists to carry an ERROR. One
  * instance per server; {@link #gate()} makes the per-connection handler.

@@ -1,6 +1,7 @@
 package org.fabricmanager.southbound;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.List;
 import org.fabricmanager.topology.Guids;
@@ -244,8 +245,38 @@ public sealed interface Message {
         }
     }
 
-    /** ERROR: a wire error code (see {@link ErrorCode}), the offending message type and a cause. */
-    record ErrorReport(int txid, int code, int refType, String message) implements Message {
+    /**
+     * ERROR: a wire error code (see {@link ErrorCode}), the offending message type and a cause.
+     *
+     * @param redirect a standby's NOT_LEADER only: the active manager's address, sent as fields appended to the
+     *                 ERROR for agents with {@link Protocol#FEATURE_REDIRECT_FIELDS}; {@code null} when absent (read
+     *                 it with {@link #activeManager()})
+     */
+    record ErrorReport(int txid, int code, int refType, String message, InetSocketAddress redirect) implements Message {
+        public ErrorReport {
+            if (redirect != null && (code != ErrorCode.NOT_LEADER.code() || !ManagerAddress.validHost(redirect.getHostString())
+                    || redirect.getPort() == 0)) {
+                throw new IllegalArgumentException("a redirect to " + redirect + " in ERROR code " + code
+                        + " (only NOT_LEADER names a host and a port above 0)");
+            }
+        }
+
+        /** An ERROR without a redirect. */
+        public ErrorReport(int txid, int code, int refType, String message) {
+            this(txid, code, refType, message, null);
+        }
+
+        /**
+         * Where a standby's NOT_LEADER sends the agent: the address of its fields, else (a standby that predates
+         * them) the {@code HOST:PORT} of its text; empty for other errors, and when the standby knows no leader.
+         */
+        public Optional<InetSocketAddress> activeManager() {
+            if (redirect != null) {
+                return Optional.of(redirect);
+            }
+            return code == ErrorCode.NOT_LEADER.code() ? ManagerAddress.parse(message) : Optional.empty();
+        }
+
         @Override
         public MessageType type() {
             return MessageType.ERROR;
@@ -362,38 +393,23 @@ public sealed interface Message {
 
     /**
      * DETECTOR_WINDOW: an agent's whole failure-detector configuration in one frame, for agents with
-     * {@link Protocol#FEATURE_DETECTOR_WINDOW}: the ring's parameters and size, the agent's position, and the
-     * members of its ring window (itself included), ascending by index. Other members' addresses are asked
+     * {@link Protocol#FEATURE_DETECTOR_WINDOW}: the ring's epoch, fingerprint and heartbeats, the agent's seat in it,
+     * and the members of its ring window (itself included), ascending by index. Other members' addresses are asked
      * for with {@link DetectorLookup}.
      *
      * @param fingerprint the ring's fingerprint, carried in every detector datagram
      * @param ringKey     the epoch's 32-byte key that seals every detector datagram ({@code docs/detector.md})
-     * @param deadAtStart ring members the agent's member starts with in its dead set (slots of switches that have not
-     *                    connected), ascending; empty for agents without {@link Protocol#FEATURE_DETECTOR_SLOTS}, and
-     *                    then not on the wire
      */
-    record DetectorWindow(int txid, long epoch, int fingerprint, int etaMs, int deltaMs, int pauseMs, Overlay overlay,
-                          Transport transport, StartMode startMode, int memberCount, int selfIndex,
-                          List<DetectorPeer> members, byte[] ringKey, int[] deadAtStart) implements Message {
+    record DetectorWindow(int txid, long epoch, int fingerprint, RingHeartbeats heartbeats, RingSeat seat,
+                          List<DetectorPeer> members, byte[] ringKey) implements Message {
         public DetectorWindow {
+            Objects.requireNonNull(heartbeats, "heartbeats");
+            Objects.requireNonNull(seat, "seat");
             members = List.copyOf(members);
             if (ringKey == null || ringKey.length != DetectorConfig.KEY_BYTES) {
                 throw new IllegalArgumentException("a ring key has " + DetectorConfig.KEY_BYTES + " bytes");
             }
             ringKey = ringKey.clone();
-            deadAtStart = deadAtStart.clone();
-            if (deadAtStart.length > Protocol.MAX_DEAD_AT_START) {
-                throw new IllegalArgumentException(deadAtStart.length + " members dead at start, more than "
-                        + Protocol.MAX_DEAD_AT_START);
-            }
-        }
-
-        /** A window in which every member starts alive. */
-        public DetectorWindow(int txid, long epoch, int fingerprint, int etaMs, int deltaMs, int pauseMs, Overlay overlay,
-                              Transport transport, StartMode startMode, int memberCount, int selfIndex,
-                              List<DetectorPeer> members, byte[] ringKey) {
-            this(txid, epoch, fingerprint, etaMs, deltaMs, pauseMs, overlay, transport, startMode, memberCount, selfIndex,
-                    members, ringKey, new int[0]);
         }
 
         @Override
@@ -401,37 +417,67 @@ public sealed interface Message {
             return ringKey.clone();
         }
 
-        @Override
+        public int etaMs() {
+            return heartbeats.etaMs();
+        }
+
+        public int deltaMs() {
+            return heartbeats.deltaMs();
+        }
+
+        public int pauseMs() {
+            return heartbeats.pauseMs();
+        }
+
+        public Overlay overlay() {
+            return heartbeats.overlay();
+        }
+
+        public Transport transport() {
+            return heartbeats.transport();
+        }
+
+        public StartMode startMode() {
+            return seat.startMode();
+        }
+
+        public int memberCount() {
+            return seat.memberCount();
+        }
+
+        public int selfIndex() {
+            return seat.selfIndex();
+        }
+
+        /** See {@link RingSeat#deadAtStart()}. */
         public int[] deadAtStart() {
-            return deadAtStart.clone();
+            return seat.deadAtStart();
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof DetectorWindow d && d.txid == txid && d.epoch == epoch && d.fingerprint == fingerprint
-                    && d.etaMs == etaMs && d.deltaMs == deltaMs && d.pauseMs == pauseMs && d.overlay == overlay
-                    && d.transport == transport && d.startMode == startMode && d.memberCount == memberCount
-                    && d.selfIndex == selfIndex && d.members.equals(members) && Arrays.equals(d.ringKey, ringKey)
-                    && Arrays.equals(d.deadAtStart, deadAtStart);
+                    && d.heartbeats.equals(heartbeats) && d.seat.equals(seat) && d.members.equals(members)
+                    && Arrays.equals(d.ringKey, ringKey);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(txid, epoch, selfIndex, members) * 31 + Arrays.hashCode(ringKey);
+            return Objects.hash(txid, epoch, seat.selfIndex(), members) * 31 + Arrays.hashCode(ringKey);
         }
 
         @Override
         public String toString() {
             // never the key: messages end up in logs
-            return "DetectorWindow[txid=" + txid + ", epoch=" + epoch + ", eta=" + etaMs + "ms, delta=" + deltaMs
-                    + "ms, n=" + memberCount + ", self=" + selfIndex + ", " + members.size() + " members"
-                    + (deadAtStart.length == 0 ? "" : ", " + deadAtStart.length + " dead at start") + "]";
+            int dead = seat.deadCount();
+            return "DetectorWindow[txid=" + txid + ", epoch=" + epoch + ", eta=" + etaMs() + "ms, delta=" + deltaMs()
+                    + "ms, n=" + memberCount() + ", self=" + selfIndex() + ", " + members.size() + " members"
+                    + (dead == 0 ? "" : ", " + dead + " dead at start") + "]";
         }
 
         /** This configuration under another transaction id. */
         public DetectorWindow withTxid(int newTxid) {
-            return new DetectorWindow(newTxid, epoch, fingerprint, etaMs, deltaMs, pauseMs, overlay, transport, startMode,
-                    memberCount, selfIndex, members, ringKey, deadAtStart);
+            return new DetectorWindow(newTxid, epoch, fingerprint, heartbeats, seat, members, ringKey);
         }
 
         @Override

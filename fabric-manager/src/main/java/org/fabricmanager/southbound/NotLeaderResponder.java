@@ -7,7 +7,8 @@ import java.util.function.Supplier;
 
 /**
  * The session handler of a hot-standby manager's southbound listener: it answers an agent's HELLO with
- * {@code ERROR NOT_LEADER} carrying the active manager's southbound address and closes; while no live
+ * {@code ERROR NOT_LEADER} carrying the active manager's southbound address (in its text, and as fields for agents
+ * that read them) and closes; while no live
  * leader is known the HELLO is held ({@link ParkedHellos}) until one is, or answered with an empty address
  * after the longest hold. Anything else, a silence longer than the handshake timeout, or a frame the decoder refuses
  * closes the connection without an answer. The connection went through the same TLS as a manager's, so
@@ -30,9 +31,9 @@ final class NotLeaderResponder extends SimpleChannelInboundHandler<Message> {
         if (msg instanceof Message.Hello hello) {
             String address = leader.get();
             if (address == null) {
-                parked.park(ctx.channel(), hello.txid());
+                parked.park(ctx.channel(), hello);
             } else {
-                ParkedHellos.answer(ctx.channel(), hello.txid(), address);
+                ParkedHellos.answer(ctx.channel(), hello, address);
             }
         } else {
             ctx.close();

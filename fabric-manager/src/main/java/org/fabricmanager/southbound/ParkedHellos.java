@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ParkedHellos {
     private final long maxParkMs;
-    /** Each parked connection and its HELLO's transaction id. */
-    private final Map<Channel, Integer> parked = new ConcurrentHashMap<>();
+    /** Each parked connection and its HELLO. */
+    private final Map<Channel, Message.Hello> parked = new ConcurrentHashMap<>();
 
     /** @param maxParkMs how long a HELLO is held at most before it is answered with no address (0: never held) */
     public ParkedHellos(long maxParkMs) {
@@ -34,17 +34,17 @@ public final class ParkedHellos {
     }
 
     /** Holds {@code hello} on {@code channel} (I/O thread); answered with no address after the maximum. */
-    void park(Channel channel, int txid) {
+    void park(Channel channel, Message.Hello hello) {
         if (maxParkMs == 0) {
-            answer(channel, txid, "");
+            answer(channel, hello, "");
             return;
         }
-        parked.put(channel, txid);
+        parked.put(channel, hello);
         channel.closeFuture().addListener(f -> parked.remove(channel));
         channel.eventLoop().schedule(() -> {
-            Integer t = parked.remove(channel);
-            if (t != null) {
-                answer(channel, t, "");
+            Message.Hello h = parked.remove(channel);
+            if (h != null) {
+                answer(channel, h, "");
             }
         }, maxParkMs, TimeUnit.MILLISECONDS);
     }
@@ -59,17 +59,30 @@ public final class ParkedHellos {
     public int release(String leader) {
         int n = 0;
         for (Channel ch : parked.keySet()) {
-            Integer t = parked.remove(ch);
-            if (t != null) {
-                answer(ch, t, leader);
+            Message.Hello h = parked.remove(ch);
+            if (h != null) {
+                answer(ch, h, leader);
                 n++;
             }
         }
         return n;
     }
 
-    static void answer(Channel channel, int txid, String leader) {
-        channel.eventLoop().execute(() -> channel.writeAndFlush(new Message.ErrorReport(txid, ErrorCode.NOT_LEADER.code(),
-                MessageType.HELLO.code(), leader)).addListener(ChannelFutureListener.CLOSE));
+    /**
+     * Answers {@code hello} with NOT_LEADER naming {@code leader} ({@code HOST:PORT}, or empty) and closes: in its
+     * text, and as fields too when the agent reads them ({@link Protocol#FEATURE_REDIRECT_FIELDS}).
+     */
+    static void answer(Channel channel, Message.Hello hello, String leader) {
+        Message.ErrorReport answer = notLeader(hello.txid(), leader, (hello.features() & Protocol.FEATURE_REDIRECT_FIELDS) != 0);
+        channel.eventLoop().execute(() -> channel.writeAndFlush(answer).addListener(ChannelFutureListener.CLOSE));
+    }
+
+    /**
+     * NOT_LEADER answering HELLO {@code helloTxid}: its text is the active manager's {@code HOST:PORT} (empty when
+     * none is known), with that address as fields too when {@code fields} and the text names one.
+     */
+    static Message.ErrorReport notLeader(int helloTxid, String leader, boolean fields) {
+        return new Message.ErrorReport(helloTxid, ErrorCode.NOT_LEADER.code(), MessageType.HELLO.code(), leader,
+                fields ? ManagerAddress.parse(leader).orElse(null) : null);
     }
 }

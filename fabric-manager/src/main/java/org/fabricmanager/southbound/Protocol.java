@@ -54,6 +54,14 @@ public final class Protocol {
      * only from an agent whose {@code maxFrame} is at least {@link #MIN_MAX_FRAME_DEAD_AT_START}.
      */
     public static final int FEATURE_DETECTOR_SLOTS = 1 << 3;
+    /**
+     * HELLO feature bit: the agent reads a standby's redirect from the fields appended to ERROR NOT_LEADER (the
+     * active manager's host and port, section 3.16); a standby appends them only for an agent that sets it, since an
+     * older agent would refuse the longer ERROR as malformed.
+     */
+    public static final int FEATURE_REDIRECT_FIELDS = 1 << 4;
+    /** Longest host in a redirect's fields, in bytes: a DNS name or an IP address (IPv6 without brackets). */
+    public static final int MAX_HOST_BYTES = 253;
     /** Most members a DETECTOR_WINDOW may name as dead at start (4 bytes each). */
     public static final int MAX_DEAD_AT_START = 1_024;
     /** The receive limit an agent needs for a DETECTOR_WINDOW with {@link #MAX_DEAD_AT_START} members dead at start. */

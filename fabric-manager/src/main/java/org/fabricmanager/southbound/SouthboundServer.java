@@ -7,6 +7,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -24,12 +25,14 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * The daemon's TCP listener for switch agents. Each connection gets the pipeline
  * [TLS: {@link TransportGuard}, replaced by the {@code SslHandler}; {@link HandshakeAdmission}] → idle timeout → {@link FrameDecoder}
- * (maximum length) → {@link MessageDecoder} → {@link MessageEncoder} → {@link AgentSession}, and reports
+ * (maximum length) → {@link MessageDecoder} → {@link MessageEncoder} → [TLS: {@link CertificateIdentityHandler}] →
+ * {@link SessionHandshake} → {@link AgentSession}, and reports
  * to one {@link SouthboundListener}. Peers refused before they become a session are counted by
  * {@link SouthboundRejections}.
  */
@@ -42,7 +45,8 @@ public final class SouthboundServer implements AutoCloseable {
 
     private final SouthboundSettings settings;
     /** The last handler of a connection: a switch's session, or a standby's redirect. */
-    private final Supplier<io.netty.channel.ChannelHandler> sessions;
+    /** Adds a connection's session handlers after its codec: an agent session's, or a standby's redirect. */
+    private final Consumer<ChannelPipeline> sessions;
     /** Reader idle time of a connection before its session sets its own (a redirect's whole life). */
     private final long idleMs;
     private final String role;
@@ -106,8 +110,8 @@ public final class SouthboundServer implements AutoCloseable {
             connections = null;
         }
         SouthboundRejections refused = this.rejections;
-        this.sessions = listener != null ? () -> new AgentSession(settings, listener, refused)
-                : () -> new NotLeaderResponder(leader, parked, refused);
+        this.sessions = listener != null ? pipeline -> new AgentSession(settings, listener, refused).install(pipeline)
+                : pipeline -> pipeline.addLast("session", new NotLeaderResponder(leader, parked, refused));
     }
 
     /** TLS handshakes in progress now (0 on a plaintext daemon). */
@@ -180,8 +184,8 @@ public final class SouthboundServer implements AutoCloseable {
                                 .addLast("idle", new IdleStateHandler(idleMs, 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("frames", new FrameDecoder(settings.maxFrameBytes()))
                                 .addLast("decoder", new MessageDecoder())
-                                .addLast("encoder", MessageEncoder.INSTANCE)
-                                .addLast("session", sessions.get());
+                                .addLast("encoder", MessageEncoder.INSTANCE);
+                        sessions.accept(ch.pipeline());
                     }
                 });
         serverChannel = b.bind(settings.bindAddress(), settings.port()).sync().channel();
@@ -213,7 +217,7 @@ public final class SouthboundServer implements AutoCloseable {
             serverChannel.close().syncUninterruptibly();
         }
         boolean sessions = false;
-        for (io.netty.channel.Channel ch : channels) {
+        for (Channel ch : channels) {
             AgentSession session = ch.pipeline().get(AgentSession.class); // none on a standby
             if (session != null) {
                 session.shutdown();

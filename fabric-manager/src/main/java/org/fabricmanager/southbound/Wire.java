@@ -75,4 +75,17 @@ final class Wire {
     static ProtocolException malformed(int type, int txid, String what) {
         return new ProtocolException(ErrorCode.MALFORMED, type, txid, MessageType.describe(type) + ": " + what);
     }
+
+    /** The appended managerTerm (u64) of HELLO_REPLY and LFT_COMMIT: absent (0) outside a hot-standby group. */
+    static long optionalTerm(ByteBuf in, int t, int txid) {
+        if (!in.isReadable()) {
+            return 0;
+        }
+        Wire.need(in, 8, "managerTerm", t, txid);
+        long term = in.readLong();
+        if (term < 1) {
+            throw Wire.malformed(t, txid, "managerTerm " + term + " (sent only when at least 1)");
+        }
+        return term;
+    }
 }

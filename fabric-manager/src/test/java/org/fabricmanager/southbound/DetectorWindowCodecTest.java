@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 /** DETECTOR_WINDOW, DETECTOR_PEERS and DETECTOR_LOOKUP on the wire: round trips and every bound enforced. */
 class DetectorWindowCodecTest {
     static final byte[] KEY = new byte[Message.DetectorConfig.KEY_BYTES];
+    static final RingHeartbeats HEARTBEATS = new RingHeartbeats(100, 500, 100, Message.Overlay.BMG,
+            Message.Transport.UDP);
 
     static Message.DetectorPeer peer(int index) throws Exception {
         return new Message.DetectorPeer(index, 0x1000L + index, index % 3,
@@ -22,8 +24,8 @@ class DetectorWindowCodecTest {
     }
 
     static Message.DetectorWindow window(int n, int self, List<Message.DetectorPeer> members) {
-        return new Message.DetectorWindow(3, 9, 0xCAFE, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
-                Message.StartMode.JOIN, n, self, members, KEY);
+        return new Message.DetectorWindow(3, 9, 0xCAFE, HEARTBEATS, new RingSeat(n, self, Message.StartMode.JOIN),
+                members, KEY);
     }
 
     static ByteBuf encoded(Message m) {
@@ -51,8 +53,8 @@ class DetectorWindowCodecTest {
     }
 
     static Message.DetectorWindow withDead(int n, int self, int... dead) throws Exception {
-        return new Message.DetectorWindow(3, 9, 0xCAFE, 100, 500, 100, Message.Overlay.BMG, Message.Transport.UDP,
-                Message.StartMode.BOOTSTRAP, n, self, List.of(peer(0), peer(1), peer(2)), KEY, dead);
+        return new Message.DetectorWindow(3, 9, 0xCAFE, HEARTBEATS,
+                new RingSeat(n, self, Message.StartMode.BOOTSTRAP, dead), List.of(peer(0), peer(1), peer(2)), KEY);
     }
 
     @Test

@@ -25,6 +25,8 @@ import org.fabricmanager.detector.VacantAddress;
 import org.fabricmanager.detector.netty.NettyRingDetector;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.RingHeartbeats;
+import org.fabricmanager.southbound.RingSeat;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.topology.Guids;
 import java.net.DatagramSocket;
@@ -385,11 +387,12 @@ public final class RingCoordinator implements AutoCloseable {
     public Message.DetectorWindow windowFor(long guid, boolean join, boolean slots) {
         int self = indexByGuid.get(guid);
         RingParameters p = parameters();
-        return new Message.DetectorWindow(0, epoch, fingerprint, settings.etaMs(), settings.deltaMs(),
+        RingHeartbeats heartbeats = new RingHeartbeats(settings.etaMs(), settings.deltaMs(),
                 (int) p.pauseThreshold().toMillis(),
-                p.overlay() == Overlay.HYPERCUBE ? Message.Overlay.HYPERCUBE : Message.Overlay.BMG,
-                Message.Transport.UDP, join ? Message.StartMode.JOIN : Message.StartMode.BOOTSTRAP, guids.size(), self,
-                directory.window(self), ringKey, slots ? withoutSelf(deadAtStart, self) : new int[0]);
+                p.overlay() == Overlay.HYPERCUBE ? Message.Overlay.HYPERCUBE : Message.Overlay.BMG, Message.Transport.UDP);
+        RingSeat seat = new RingSeat(guids.size(), self,
+                join ? Message.StartMode.JOIN : Message.StartMode.BOOTSTRAP, slots ? withoutSelf(deadAtStart, self) : new int[0]);
+        return new Message.DetectorWindow(0, epoch, fingerprint, heartbeats, seat, directory.window(self), ringKey);
     }
 
     private static int[] withoutSelf(int[] members, int self) {
