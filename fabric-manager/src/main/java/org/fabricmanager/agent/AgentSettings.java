@@ -154,6 +154,8 @@ public record AgentSettings(InetSocketAddress daemon, List<InetSocketAddress> ma
 
     /** The HELLO {@code features} these settings announce. */
     public int helloFeatures() {
-        return (vcRules() ? Protocol.FEATURE_VC_RULES : 0) | (lftRuns() ? Protocol.FEATURE_LFT_RUNS : 0);
+        // every agent reads a standby's redirect from the fields of NOT_LEADER
+        return Protocol.FEATURE_REDIRECT_FIELDS | (vcRules() ? Protocol.FEATURE_VC_RULES : 0)
+                | (lftRuns() ? Protocol.FEATURE_LFT_RUNS : 0);
     }
 }

@@ -254,7 +254,7 @@ final class ManagerConnector {
      * the leader when it fails.
      */
     private void redirected(ErrorReport error) {
-        Optional<InetSocketAddress> to = parseRedirect(error);
+        Optional<InetSocketAddress> to = error.activeManager();
         if (to.isEmpty() || redirectsInRow >= MAX_REDIRECTS_IN_ROW) {
             return;
         }
@@ -266,35 +266,6 @@ final class ManagerConnector {
                 managerIndex = i;
             }
         }
-    }
-
-    /**
-     * The active manager a standby's {@code ERROR NOT_LEADER} names: its message's {@code HOST:PORT} (a bracketed
-     * IPv6 host too), or empty for anything else (an empty message: the standby knows no leader). The one place
-     * that reads the redirect out of the error.
-     */
-    static Optional<InetSocketAddress> parseRedirect(ErrorReport error) {
-        String message = error.message();
-        int colon = message == null ? -1 : message.lastIndexOf(':');
-        if (colon <= 0 || colon == message.length() - 1 || message.length() > 260) {
-            return Optional.empty();
-        }
-        String host = message.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        if (host.isEmpty() || !host.matches("[A-Za-z0-9._:-]+")) {
-            return Optional.empty();
-        }
-        String port = message.substring(colon + 1);
-        if (port.length() > 5 || !port.chars().allMatch(Character::isDigit)) {
-            return Optional.empty();
-        }
-        int p = Integer.parseInt(port);
-        if (p < 1 || p > 65535) {
-            return Optional.empty();
-        }
-        return Optional.of(InetSocketAddress.createUnresolved(host, p));
     }
 
     private void scheduleReconnect() {
