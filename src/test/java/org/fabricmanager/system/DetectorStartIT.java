@@ -20,6 +20,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,9 +47,10 @@ class DetectorStartIT {
         List<Long> order = RingOrder.of(fabric);
         long daemonsEmitter = order.get(order.size() - 1);
         List<Long> withoutDetector = List.of(order.get(0), order.get(order.size() / 2));
+        SimpleMeterRegistry agents = new SimpleMeterRegistry();
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(c, List.of());
              FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
-            sim.enableDetectors(new SimpleMeterRegistry());
+            sim.enableDetectors(agents);
             sim.detectors().delayStart(daemonsEmitter, 3L * DELTA_MS);
             for (long g : withoutDetector) {
                 sim.agent(g).detectorListener(null);
@@ -70,7 +72,7 @@ class DetectorStartIT {
             assertThat(faults.unwatched()).allSatisfy(u -> assertThat(u.reason()).contains("no failure detector")
                     .contains("UNSUPPORTED_FEATURE"));
 
-            Thread.sleep(4L * DELTA_MS); // long enough for any suspicion of the late or the silent members
+            awaitRingTime(agents, SWITCHES - withoutDetector.size(), 4); // long enough for any suspicion of the late or the silent members
             assertThat(kinds(daemon)).as("no switch declared dead").doesNotContain(Milestone.Kind.SWITCH_FAILED);
             assertThat(daemon.faults().get(10, TimeUnit.SECONDS).switches()).isEmpty();
             assertThat(daemon.computations().get()).as("nothing routed around").isEqualTo(computations);
@@ -110,7 +112,7 @@ class DetectorStartIT {
             SystemSupport.awaitTrue(() -> kinds(daemon).contains(Milestone.Kind.DETECTOR_RUNNING),
                     "every member running (the late one answers once it runs)", 60);
             assertThat(sim.detectors().running()).isEqualTo(SWITCHES);
-            Thread.sleep(2L * DELTA_MS);
+            awaitRingTime(agents, SWITCHES, 2);
             assertThat(agents.counter(org.fabricmanager.detector.DetectorMetrics.SUSPICIONS).count())
                     .as("no agent's member declared its emitter dead").isZero();
             assertThat(kinds(daemon)).doesNotContain(Milestone.Kind.SWITCH_FAILED);
@@ -141,7 +143,7 @@ class DetectorStartIT {
             FaultReport faults = daemon.faults().get(10, TimeUnit.SECONDS);
             assertThat(faults.ringStarting()).isZero();
             assertThat(faults.unwatched()).isEmpty();
-            Thread.sleep(2L * DELTA_MS);
+            awaitRingTime(agents, SWITCHES, 2);
             assertThat(kinds(daemon)).doesNotContain(Milestone.Kind.SWITCH_FAILED);
         }
     }
@@ -150,9 +152,10 @@ class DetectorStartIT {
     void anAgentRestartedFasterThanTheRingNoticesKeepsItsNewSession() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         List<Milestone> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SimpleMeterRegistry agents = new SimpleMeterRegistry();
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config(), List.of(seen::add));
              FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
-            sim.enableDetectors(new SimpleMeterRegistry());
+            sim.enableDetectors(agents);
             sim.start();
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
                     "first convergence");
@@ -167,7 +170,7 @@ class DetectorStartIT {
             sim.revive(leaf);
             SystemSupport.awaitTrue(() -> connections(seen, name) == 2, "the restarted agent connects", 30);
             SystemSupport.awaitTrue(() -> sim.detectors().running() == SWITCHES, "its new member runs", 30);
-            Thread.sleep(4L * DELTA_MS);
+            awaitRingTime(agents, SWITCHES, 4);
             assertThat(kinds(daemon)).as("the verdict on the previous run is not applied to the new one")
                     .doesNotContain(Milestone.Kind.SWITCH_FAILED);
             assertThat(connections(seen, name)).as("the new session was never dropped").isEqualTo(2);
@@ -175,6 +178,22 @@ class DetectorStartIT {
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
                     "in sync again");
         }
+    }
+
+    /**
+     * Waits until the agents' ring members heard {@code deltas} δ's worth of heartbeats more than so far
+     * ({@code members} members, one heartbeat per η = 100 ms each): ring time, which a loaded machine stretches.
+     */
+    private static void awaitRingTime(SimpleMeterRegistry agents, int members, int deltas) {
+        double from = heartbeatsHeard(agents);
+        double more = members * (deltas * DELTA_MS / 100.0);
+        Await.until(deltas + " δ of ring time (" + (long) more + " heartbeats)", java.time.Duration.ofSeconds(120),
+                () -> heartbeatsHeard(agents) >= from + more);
+    }
+
+    private static double heartbeatsHeard(SimpleMeterRegistry agents) {
+        var c = agents.find(org.fabricmanager.detector.DetectorMetrics.HEARTBEATS_RECEIVED).counter();
+        return c == null ? 0 : c.count();
     }
 
     private DaemonConfig config() throws Exception {

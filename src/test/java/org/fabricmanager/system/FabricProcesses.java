@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.fabricmanager.testing.Await;
 
 /**
  * The production shape on loopback, for system tests and benchmarks: the daemon as a {@code run} process
@@ -154,21 +155,12 @@ final class FabricProcesses implements AutoCloseable {
         return southboundPort;
     }
 
-    /** {@code GET path} of the daemon's REST API as JSON. */
-    /** Polls {@code GET /api/v1/faults} every 200 ms until {@code done} accepts it; fails after {@code seconds}. */
-    JsonNode awaitFaults(java.util.function.Predicate<JsonNode> done, String what, int seconds) throws Exception {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            last = get("/api/v1/faults");
-            if (done.test(last)) {
-                return last;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("timed out waiting for " + what + "; last " + last);
+    /** Polls {@code GET /api/v1/faults} until {@code done} accepts it; fails after {@code seconds}. */
+    JsonNode awaitFaults(java.util.function.Predicate<JsonNode> done, String what, int seconds) {
+        return Await.value(what, Duration.ofSeconds(seconds), () -> get("/api/v1/faults"), done);
     }
 
+    /** {@code GET path} of the daemon's REST API as JSON. */
     JsonNode get(String path) throws IOException, InterruptedException {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(restUrl + path)).timeout(Duration.ofSeconds(30))
                 .build(), HttpResponse.BodyHandlers.ofString());
@@ -179,21 +171,9 @@ final class FabricProcesses implements AutoCloseable {
     }
 
     /** Polls {@code /api/v1/status} until {@code done} holds; the last status. */
-    JsonNode awaitStatus(Predicate<JsonNode> done, String what, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                last = get("/api/v1/status");
-                if (done.test(last)) {
-                    return last;
-                }
-            } catch (IOException e) {
-                // the daemon may be busy: poll again
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("timed out after " + seconds + " s waiting for " + what + "; last status " + last);
+    JsonNode awaitStatus(Predicate<JsonNode> done, String what, int seconds) {
+        // an IOException (the daemon busy) counts as not yet
+        return Await.value(what, Duration.ofSeconds(seconds), () -> get("/api/v1/status"), done);
     }
 
     /** The events ({@code /api/v1/events}) after sequence number {@code since}. */
@@ -206,17 +186,10 @@ final class FabricProcesses implements AutoCloseable {
     }
 
     /** Waits for an event of {@code kind} after {@code since}. */
-    JsonNode awaitEvent(String kind, long since, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            for (JsonNode e : events(since)) {
-                if (e.path("kind").asText().equals(kind)) {
-                    return e;
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no " + kind + " event within " + seconds + " s");
+    JsonNode awaitEvent(String kind, long since, int seconds) {
+        return Await.value("a " + kind + " event after #" + since, Duration.ofSeconds(seconds),
+                () -> events(since).stream().filter(e -> e.path("kind").asText().equals(kind)).findFirst().orElse(null),
+                e -> e != null);
     }
 
     /** The highest event sequence number so far. */

@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.sim.FabricSimulator;
@@ -27,6 +28,8 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.detector.DetectorMetrics;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,7 +67,8 @@ class FaultReactionIT {
         FabricManagerDaemon daemon = FabricManagerDaemon.start(c, List.of(), DaemonMetrics.newRegistry(), null,
                 List.of(simEndpoints));
         try (FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
-            sim.enableDetectors(new SimpleMeterRegistry());
+            SimpleMeterRegistry ring = new SimpleMeterRegistry();
+            sim.enableDetectors(ring);
             // sim endpoints are 404 until a simulator is attached (demo mode)
             assertThat(post(daemon, "/api/v1/sim/links/down?guid=0x1&port=1", null).statusCode()).isEqualTo(404);
             sim.start();
@@ -73,7 +77,11 @@ class FaultReactionIT {
             long v1 = s.routing().version();
             ForwardingTables intact = SystemSupport.routeCommand(daemon.topology().get(), work, "intact");
             awaitDetectors(sim, 192);
-            Thread.sleep(4L * DELTA_MS); // the ring warms up (BOOTSTRAP grants 2δ before the first suspicion)
+            // the ring warms up (BOOTSTRAP grants 2δ before the first suspicion): wait until its members heard 4δ's
+            // worth of heartbeats (η = 100 ms), which on a loaded machine takes longer than 4δ
+            double warm = 192 * (4.0 * DELTA_MS / 100);
+            Await.until("the ring's members to hear " + (long) warm + " heartbeats", Duration.ofSeconds(120),
+                    () -> ring.get(DetectorMetrics.HEARTBEATS_RECEIVED).counter().count() >= warm);
             assertThat(daemon.faults().get().switches()).as("no false suspicion after start-up").isEmpty();
             long computations = daemon.computations().get();
 
@@ -168,13 +176,19 @@ class FaultReactionIT {
             SystemSupport.awaitTrue(() -> daemon.faults().get().quarantined().size() == 2, "both ends quarantined", 60);
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged while quarantined");
             long quarantinedSeq = lastSeq(daemon);
+            // each flap is seen by the daemon (both ends' flap counts grow; an "up" restarts their stable-up clocks)
+            // before the next, and the last is processed before the events are read
+            int flaps = quarantinedFlaps(daemon);
             for (int i = 0; i < 3; i++) {
+                int downs = flaps + 2 * (i + 1);
                 sim.linkDown(flapLeaf, 12);
-                Thread.sleep(60);
+                Await.until("flap " + (i + 1) + " down counted at both ends", Duration.ofSeconds(60),
+                        () -> quarantinedFlaps(daemon) >= downs);
                 sim.linkUp(flapLeaf, 12);
-                Thread.sleep(60);
+                Await.value("flap " + (i + 1) + " up seen at both ends", Duration.ofSeconds(60),
+                        () -> daemon.faults().get().quarantined(),
+                        q -> q.stream().allMatch(e -> e.stableUpSinceMillis() != null));
             }
-            Thread.sleep(300);
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged");
             for (JsonNode e : JSON.readTree(get(daemon, "/api/v1/events?since=" + quarantinedSeq).body())) {
                 assertThat(e.path("details").path("triggers").toString()).as("flaps of a quarantined link cause no "
@@ -234,6 +248,15 @@ class FaultReactionIT {
 
     private static void assertSurvivorsHold(FabricSimulator sim, ForwardingTables expected, long version) {
         SystemSupport.assertSwitchesHold(sim, expected, version);
+    }
+
+    /** The downs counted on the quarantined ports. */
+    private static int quarantinedFlaps(FabricManagerDaemon daemon) {
+        try {
+            return daemon.faults().get().quarantined().stream().mapToInt(q -> q.flaps()).sum();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void awaitDetectors(FabricSimulator sim, int n) throws Exception {

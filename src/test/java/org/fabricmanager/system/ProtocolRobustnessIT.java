@@ -34,6 +34,7 @@ import org.fabricmanager.southbound.TableHash;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -99,10 +100,8 @@ class ProtocolRobustnessIT {
 
     /** The daemon's state is what it was, every agent kept its one session, and a log line names the cause. */
     private void assertUnaffected(String cause) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (logs.messages().stream().noneMatch(m -> m.contains(cause)) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.until("a log line naming " + cause, java.time.Duration.ofSeconds(10),
+                () -> logs.messages().stream().anyMatch(m -> m.contains(cause)));
         assertThat(logs.messages()).as("log lines").anyMatch(m -> m.startsWith("WARN") && m.contains(cause));
         Thread.sleep(150); // longer than routing.settleMs: a wrong re-route would have started
         Views.Status now = daemon.status().get();

@@ -46,6 +46,7 @@ import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -195,8 +196,8 @@ class SouthboundSecurityIT {
             send(s, hello(victim, sim.agent(victim).incarnation() + 1));
             assertThat(lastError(readUntilClosed(s)).errorCode()).contains(ErrorCode.IDENTITY_MISMATCH);
         }
-        long wait = brief.certificate().getNotAfter().getTime() - System.currentTimeMillis() + 1_000;
-        Thread.sleep(Math.max(0, wait));
+        long expired = brief.certificate().getNotAfter().getTime() + 1_000;
+        Await.until("the brief certificate expired", () -> System.currentTimeMillis() > expired);
         double resumedBefore = tlsCompleted("resumed");
         Message answer = null;
         try (SSLSocket s = TlsPeers.connect(port(), context)) {

@@ -13,6 +13,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,7 @@ import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LftText;
+import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;
 import org.fabricmanager.topology.PgftSpec;
@@ -49,21 +51,14 @@ final class SystemSupport {
         return new FabricSimulator(fabric, settings, null, 2, null, 7);
     }
 
-    /** Polls the daemon's status until {@code done} holds (60 s at most). */
     /** A condition polled by {@link #awaitTrue}. */
     interface Check {
         boolean holds() throws Exception;
     }
 
-    /** Polls {@code check} every 20 ms until it holds; fails naming {@code what} after {@code seconds}. */
-    static void awaitTrue(Check check, String what, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(20);
-        }
+    /** Polls {@code check} until it holds (an exception counts as not yet); fails naming {@code what} after {@code seconds}. */
+    static void awaitTrue(Check check, String what, int seconds) {
+        Await.value(what, Duration.ofSeconds(seconds), check::holds, Boolean::booleanValue);
     }
 
     /** A UDP port free on loopback right now (for detector members). */
@@ -73,17 +68,9 @@ final class SystemSupport {
         }
     }
 
-    static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        Views.Status s = d.status().get(10, TimeUnit.SECONDS);
-        while (!done.test(s)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what + "; last status " + s);
-            }
-            Thread.sleep(25);
-            s = d.status().get(10, TimeUnit.SECONDS);
-        }
-        return s;
+    /** Polls the daemon's status until {@code done} holds (60 s at most). */
+    static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) {
+        return Await.value(what, Duration.ofSeconds(60), () -> d.status().get(10, TimeUnit.SECONDS), done);
     }
 
     /**

@@ -8,6 +8,7 @@ import static org.fabricmanager.southbound.RawFrames.readUntilClosed;
 import static org.fabricmanager.southbound.RawFrames.send;
 
 import io.netty.channel.nio.NioEventLoopGroup;
+import java.time.Duration;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -27,6 +28,7 @@ import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundServer;
 import org.fabricmanager.southbound.SouthboundSettings;
 import org.fabricmanager.southbound.TableHash;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -88,11 +90,7 @@ class SwitchAgentRedirectTest {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(10_000);
             s.getOutputStream().write(frame(new Hello(9, 2, 2, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s")));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (parked.size() == 0) {
-                assertThat(System.nanoTime()).as("the HELLO is held").isLessThan(deadline);
-                Thread.sleep(10);
-            }
+            Await.until("the HELLO held", Duration.ofSeconds(10), () -> parked.size() > 0);
             // the elected standby frees its port for its manager; the held agent keeps its connection
             standby.stopAccepting();
             assertThat(s.getInputStream().available()).isZero();

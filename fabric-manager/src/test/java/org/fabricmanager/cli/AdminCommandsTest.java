@@ -23,6 +23,7 @@ import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,11 +49,7 @@ class AdminCommandsTest {
         sim = new FabricSimulator(fabric, AgentSettings.defaults(new InetSocketAddress("127.0.0.1",
                 daemon.southboundAddress().getPort())), null, 1, null, 1);
         sim.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (daemon.status().get().state() != DaemonState.CONVERGED) {
-            assertThat(System.nanoTime()).as("convergence within 30 s").isLessThan(deadline);
-            Thread.sleep(20);
-        }
+        Await.value("convergence", () -> daemon.status().get(), s -> s.state() == DaemonState.CONVERGED);
         url = daemon.restUrl();
     }
 

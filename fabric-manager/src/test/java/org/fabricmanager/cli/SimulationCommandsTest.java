@@ -10,16 +10,13 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 
 class SimulationCommandsTest {
     /** Port changes reach an agent on its event loop: wait for one (5 s at most). */
-    private static void eventually(java.util.function.BooleanSupplier condition) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition within 5 s").isLessThan(deadline);
-            Thread.onSpinWait();
-        }
+    private static void eventually(String what, java.util.function.BooleanSupplier condition) {
+        Await.until(what, java.time.Duration.ofSeconds(5), condition);
     }
 
     @Test
@@ -31,11 +28,11 @@ class SimulationCommandsTest {
                 null, 1, null, 1)) {
             String leafText = Guids.format(leaf);
             assertThat(SimulationCommands.apply("link down " + leafText + " 5", sim)).isEqualTo("ok: link " + leafText + "/5 down");
-            eventually(() -> sim.agent(leaf).ports().get(4).equals(PortRecord.down(5)));
+            eventually("port 5 down", () -> sim.agent(leaf).ports().get(4).equals(PortRecord.down(5)));
             assertThat(SimulationCommands.apply("link up " + leafText + " 5", sim)).startsWith("ok:");
-            eventually(() -> sim.agent(leaf).ports().get(4).isUp());
+            eventually("port 5 up", () -> sim.agent(leaf).ports().get(4).isUp());
             assertThat(SimulationCommands.apply("kill " + Guids.format(spine) + " power", sim)).startsWith("ok: killed");
-            eventually(() -> sim.agent(leaf).ports().stream().filter(p -> !p.isUp()).count() == 1);
+            eventually("the port to the killed spine down", () -> sim.agent(leaf).ports().stream().filter(p -> !p.isUp()).count() == 1);
             assertThat(SimulationCommands.apply("revive " + Guids.format(spine), sim)).startsWith("ok: revived");
             assertThat(SimulationCommands.apply("   ", sim)).isNull();
             assertThat(SimulationCommands.apply("# a comment", sim)).isNull();

@@ -21,6 +21,7 @@ import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,17 +43,9 @@ class DaemonSimulationTest {
                 20, 200);
     }
 
-    static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Views.Status s = d.status().get(5, TimeUnit.SECONDS);
-        while (!done.test(s)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what + "; last status " + s);
-            }
-            Thread.sleep(20);
-            s = d.status().get(5, TimeUnit.SECONDS);
-        }
-        return s;
+    /** The first status of daemon {@code d} that is {@code done} (within {@link Await#DEFAULT}). */
+    static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) {
+        return Await.value(what, () -> d.status().get(5, TimeUnit.SECONDS), done);
     }
 
     static void assertAgentsHold(FabricSimulator sim, ForwardingTables expected, long version) {

@@ -23,7 +23,13 @@ import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,8 +42,17 @@ class FaultInjectionTest {
     FabricSimulator sim;
     final Fabric fabric = PgftGenerator.generate(SPEC);
 
+    /** The southbound's DEBUG lines (an unmatched ACK is logged there). */
+    final ListAppender<ILoggingEvent> southboundLog = new ListAppender<>();
+    final Logger southbound = (Logger) LoggerFactory.getLogger("org.fabricmanager.southbound");
+    Level southboundLevel;
+
     @BeforeEach
     void start() throws Exception {
+        southboundLevel = southbound.getLevel();
+        southboundLog.start();
+        southbound.addAppender(southboundLog);
+        southbound.setLevel(Level.DEBUG);
         DaemonConfig config = DaemonSimulationTest.config(state, SPEC).withPush(200, 2);
         daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
         AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
@@ -48,6 +63,8 @@ class FaultInjectionTest {
     void stop() {
         daemon.close();
         sim.close();
+        southbound.detachAppender(southboundLog);
+        southbound.setLevel(southboundLevel);
     }
 
     /** The tables the test engine computes for {@code f}. */
@@ -118,10 +135,22 @@ class FaultInjectionTest {
         assertThat(s.push().retries()).isGreaterThanOrEqualTo(2);
         assertThat(s.push().totalRetries()).isEqualTo(s.push().retries());
         assertThat(s.tables().failing()).isZero();
-        Thread.sleep(300);
-        assertThat(daemon.status().get().routing().version()).as("a slow agent causes no re-route").isEqualTo(2);
-        assertAgentsHold(sim, tablesOf(daemon.topology().get()), 2, tablesOf(fabric));
+        // the late ACKs of the re-sent commits still come after the convergence: wait until the daemon has read
+        // them all (each matches no pending request any more), then nothing may have changed
         Views.SwitchDetail d = daemon.switchDetail(slow.guid()).get();
+        String slowGuid = Guids.format(slow.guid());
+        long lateAcks = d.pushRetries();
+        Await.until("the " + lateAcks + " late ACKs of " + slowGuid + "'s re-sent commits", () -> {
+            synchronized (southboundLog) {
+                return southboundLog.list.stream().map(ILoggingEvent::getFormattedMessage).filter(line ->
+                        line.contains(slowGuid) && line.contains("matches no pending request")).count() >= lateAcks;
+            }
+        });
+        s = daemon.status().get();
+        assertThat(s.routing().version()).as("a slow agent causes no re-route").isEqualTo(2);
+        assertThat(s.state()).isEqualTo(DaemonState.CONVERGED);
+        assertAgentsHold(sim, tablesOf(daemon.topology().get()), 2, tablesOf(fabric));
+        d = daemon.switchDetail(slow.guid()).get();
         assertThat(d.pushRetries()).isGreaterThanOrEqualTo(2);
         assertThat(d.inSync()).isTrue();
         assertThat(slow.handshakes()).isEqualTo(1);

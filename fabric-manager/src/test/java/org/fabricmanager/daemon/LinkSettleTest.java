@@ -15,6 +15,7 @@ import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,17 +59,11 @@ class LinkSettleTest {
                 .orElseThrow();
     }
 
-    private double settledAfterMs(long since) throws Exception {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            for (Milestone m : daemon.milestones(since).get()) {
-                if (m.kind() == Milestone.Kind.REACTION) {
-                    return ((Number) m.details().get("settledAfterMs")).doubleValue();
-                }
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no reaction within 30 s");
+    private double settledAfterMs(long since) {
+        Milestone reaction = Await.value("a reaction milestone after #" + since,
+                () -> daemon.milestones(since).get().stream().filter(m -> m.kind() == Milestone.Kind.REACTION)
+                        .findFirst().orElse(null), m -> m != null);
+        return ((Number) reaction.details().get("settledAfterMs")).doubleValue();
     }
 
     private long lastSeq() throws Exception {

@@ -38,7 +38,14 @@ import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.fabricmanager.southbound.SouthboundServer;
+import org.fabricmanager.testing.Await;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -55,15 +62,24 @@ class SessionTakeoverTest {
     final Fabric fabric = PgftGenerator.generate(SPEC);
     final NioEventLoopGroup group = new NioEventLoopGroup(1);
     final List<SwitchAgent> extraAgents = new ArrayList<>();
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    final ListAppender<ILoggingEvent> southboundLog = new ListAppender<>();
+    final Logger southbound = (Logger) LoggerFactory.getLogger("org.fabricmanager.southbound");
+    Level southboundLevel;
 
     @BeforeEach
     void start() throws Exception {
+        southboundLevel = southbound.getLevel();
+        southboundLog.start();
+        southbound.addAppender(southboundLog);
+        southbound.setLevel(Level.DEBUG);
         DaemonConfig c = DaemonSimulationTest.config(state, SPEC).withSouthboundBind("127.0.0.1");
         DaemonConfig.Southbound sb = c.southbound();
         c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(),
                 sb.echoIntervalMs(), 600_000, sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(), c.push(),
                 c.state(), c.faults());
-        daemon = FabricManagerDaemon.start(c, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        daemon = FabricManagerDaemon.start(c, List.of(), meters, new HopTestEngine());
         settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()), 65536,
                 1_000, 5_000, 20, 200);
         sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
@@ -77,6 +93,8 @@ class SessionTakeoverTest {
         sim.close();
         daemon.close();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        southbound.detachAppender(southboundLog);
+        southbound.setLevel(southboundLevel);
     }
 
     @Test
@@ -170,7 +188,10 @@ class SessionTakeoverTest {
         assertThat(restarted.table().entries()).as("it started empty and got its whole table")
                 .isEqualTo(expected.copyRow(row));
 
-        Thread.sleep(300); // the old session's own close comes after the takeover: it must change nothing
+        // the old session's own close comes after the takeover: it must change nothing. Its close is reported to the
+        // control loop right after the session logs it; the status call, queued after that report, sees its effect.
+        Await.until("the superseded session's own close", () -> closesLogged().stream()
+                .anyMatch(line -> line.contains("SUPERSEDED") && line.contains("superseded by its restarted agent")));
         s = daemon.status().get(5, TimeUnit.SECONDS);
         assertThat(s.state()).isEqualTo(DaemonState.CONVERGED);
         assertThat(s.switches().connected()).isEqualTo(8);
@@ -196,8 +217,9 @@ class SessionTakeoverTest {
         twin.start();
         awaitIncarnation(leaf, twin);
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.tables().inSync() == 8, "convergence with the twin");
-        // the superseded one reconnects (20-200 ms backoff) and is refused each time
-        Thread.sleep(600);
+        // the superseded one reconnects (20-200 ms backoff) and is refused each time: let it try three more times
+        double connections = connectionsAccepted();
+        Await.until("the superseded agent to reconnect three more times", () -> connectionsAccepted() >= connections + 3);
         assertThat(first.state()).isNotEqualTo(SwitchAgent.State.ACTIVE);
         assertThat(first.handshakes()).as("never admitted again").isEqualTo(1);
         assertThat(twin.handshakes()).as("never disturbed").isEqualTo(1);
@@ -207,6 +229,14 @@ class SessionTakeoverTest {
                 .filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_RESTARTED).hasSize(1);
     }
 
+    /** The southbound's DEBUG lines saying a session closed (its close is reported to the daemon just after). */
+    private List<String> closesLogged() {
+        synchronized (southboundLog) {
+            return southboundLog.list.stream().map(ILoggingEvent::getFormattedMessage)
+                    .filter(line -> line.contains("closed in state")).toList();
+        }
+    }
+
     private SwitchAgent agentFor(SwitchAgent like, long seed) {
         SwitchAgent a = new SwitchAgent(like.guid(), like.name(), like.portCount(), like.ports(), settings,
                 new AgentDependencies(group.next(), null, new Random(seed)));
@@ -214,18 +244,14 @@ class SessionTakeoverTest {
         return a;
     }
 
-    private void awaitIncarnation(long guid, SwitchAgent agent) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            Views.SwitchDetail d = daemon.switchDetail(guid).get(5, TimeUnit.SECONDS);
-            if (d != null && d.connected() && d.incarnation() == agent.incarnation()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + agent + " to hold the session; last " + d);
-            }
-            Thread.sleep(20);
-        }
+    private void awaitIncarnation(long guid, SwitchAgent agent) {
+        Await.value(agent + " to hold the session", () -> daemon.switchDetail(guid).get(5, TimeUnit.SECONDS),
+                d -> d != null && d.connected() && d.incarnation() == agent.incarnation());
+    }
+
+    /** TCP connections the daemon's southbound accepted so far. */
+    private double connectionsAccepted() {
+        return meters.get(SouthboundServer.CONNECTIONS_METER).counter().count();
     }
 
     private static Hello hello(long guid, long incarnation) {

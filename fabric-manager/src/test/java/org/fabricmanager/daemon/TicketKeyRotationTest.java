@@ -21,6 +21,7 @@ import org.fabricmanager.pki.SessionTicketKeys;
 import org.fabricmanager.pki.TlsContexts;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.pki.TlsProvider;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,19 +107,10 @@ class TicketKeyRotationTest {
         assertThat(Files.exists(state.resolve(TicketKeyStore.FILE))).isFalse();
     }
 
-    private static void awaitSaved(TicketKeyStore store, SessionTicketKeys keys) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            try {
-                if (Files.exists(store.file()) && store.load().equals(keys)) {
-                    return;
-                }
-            } catch (org.fabricmanager.daemon.store.StoreException notYet) {
-                // the file of a previous test step, not yet replaced
-            }
-            Thread.sleep(20);
-        }
-        assertThat(store.load()).as("saved").isEqualTo(keys);
+    /** Until the store holds {@code keys} (a StoreException is the file of a previous step, not yet replaced). */
+    private static void awaitSaved(TicketKeyStore store, SessionTicketKeys keys) {
+        Await.value("the keys saved", Duration.ofSeconds(10),
+                () -> Files.exists(store.file()) ? store.load() : null, keys::equals);
     }
 
     private static InMemoryHandshake handshake(SslContext server, SslContext agent) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,6 +30,7 @@ import org.fabricmanager.topology.FabricJson;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -142,15 +144,9 @@ class WhatIfRestTest {
         assertThat(metrics).contains("fabric_routing_quality_version " + (double) q.get("routingVersion").asLong());
     }
 
-    private static JsonNode awaitQuality() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        JsonNode view = json("/api/v1/routing/quality");
-        while (view.get("quality").isNull() || view.get("stale").asBoolean()) {
-            assertThat(System.nanoTime()).as("quality measured within 60 s: %s", view).isLessThan(deadline);
-            Thread.sleep(50);
-            view = json("/api/v1/routing/quality");
-        }
-        return view;
+    private static JsonNode awaitQuality() {
+        return Await.value("quality measured", Duration.ofSeconds(60), () -> json("/api/v1/routing/quality"),
+                view -> !view.get("quality").isNull() && !view.get("stale").asBoolean());
     }
 
     /** The tables the daemon serves, switch by switch, as {@code GET /api/v1/switches/{guid}/lft} reads them. */

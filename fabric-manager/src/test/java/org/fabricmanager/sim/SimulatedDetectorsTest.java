@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.DefaultEventLoopGroup;
+import java.time.Duration;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import org.fabricmanager.agent.RingAssignment;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,11 +72,8 @@ class SimulatedDetectorsTest {
                 detectors.stop(agents.get(i - 1).guid());
             }
             CompletableFuture.allOf(restarted.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (detectors.running() > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            assertThat(detectors.running()).as("members left running after their switch was stopped").isZero();
+            Await.value("no member left running after its switch was stopped", Duration.ofSeconds(60),
+                    detectors::running, n -> n == 0);
         } finally {
             agentLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
         }
@@ -83,8 +82,10 @@ class SimulatedDetectorsTest {
     @Test
     void noMemberStartsBeforeTheDatagramPathIsRehearsed() throws Exception {
         java.util.concurrent.CountDownLatch compiled = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch rehearsing = new java.util.concurrent.CountDownLatch(1);
         DefaultEventLoopGroup agentLoops = new DefaultEventLoopGroup(1);
         try (SimulatedDetectors detectors = new SimulatedDetectors(2, new SimpleMeterRegistry(), () -> {
+            rehearsing.countDown();
             try {
                 compiled.await();
             } catch (InterruptedException e) {
@@ -98,7 +99,8 @@ class SimulatedDetectorsTest {
             for (int i = 1; i <= SWITCHES; i++) {
                 running.add(detectors.configured(agents.get(i - 1), ring(1, i, peers)).toCompletableFuture());
             }
-            Thread.sleep(500);
+            // the rehearsal is under way (and held): the members asked for meanwhile must wait for it
+            Await.until("the datagram path rehearsed", () -> rehearsing.getCount() == 0);
             assertThat(detectors.running()).as("members started while the datagram path was not compiled").isZero();
             assertThat(running).noneMatch(CompletableFuture::isDone);
             compiled.countDown();

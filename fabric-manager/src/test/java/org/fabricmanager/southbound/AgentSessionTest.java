@@ -26,6 +26,7 @@ import org.fabricmanager.southbound.Message.ErrorReport;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -230,11 +231,10 @@ class AgentSessionTest {
         next();
         java.util.concurrent.CompletableFuture<DetectorConfigReply> reply = byGuid.get(11L).sendDetectorConfig(
                 ringConfig(11), 10_000);
-        for (int i = 0; i < 250 && got.get() == null; i++) {
-            Thread.sleep(20);
-        }
+        Await.until("the agent to take its ring", java.time.Duration.ofSeconds(5), () -> got.get() != null);
         assertThat(got.get().members()).hasSize(3);
-        Thread.sleep(100);
+        // an echo round trip after it: an answer the agent had sent already would have come before the echo's
+        byGuid.get(11L).probe(5_000).get(5, TimeUnit.SECONDS);
         assertThat(reply).as("not answered before the member runs").isNotDone();
         memberRunning.complete(null);
         assertThat(reply.get(5, TimeUnit.SECONDS)).isEqualTo(new DetectorConfigReply(DetectorConfigReply.Outcome.RUNNING, ""));

@@ -28,6 +28,7 @@ import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -111,12 +112,8 @@ class TlsAdmissionTest {
         return s;
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+    private static void await(BooleanSupplier condition, String what) {
+        Await.until(what, java.time.Duration.ofSeconds(20), condition);
     }
 
     /** Every byte the daemon sends until it closes the connection; fails if it keeps it open past the socket timeout. */

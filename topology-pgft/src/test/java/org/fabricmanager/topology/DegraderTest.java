@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /** Degradation: deterministic per seed, exact removal counts, only what was asked for. */
 class DegraderTest {

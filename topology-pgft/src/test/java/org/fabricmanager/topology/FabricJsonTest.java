@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.fabricmanager.testing.TestFabrics;
 
 /** {@code fabric-topology/1}: round trips, and every validation rule rejecting a crafted file by entry. */
 class FabricJsonTest {

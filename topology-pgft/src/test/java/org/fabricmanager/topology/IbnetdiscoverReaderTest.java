@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.fabricmanager.testing.TestFabrics;
 
 /** The ibnetdiscover reader on a hand-written sample, on round trips, on the format's variants and on errors. */
 class IbnetdiscoverReaderTest {

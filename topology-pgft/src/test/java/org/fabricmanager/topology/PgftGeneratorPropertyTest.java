@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /**
  * The canonical generator on many PGFTs (1 to 3 levels, w > 1, p > 1, slimmed and full): counts

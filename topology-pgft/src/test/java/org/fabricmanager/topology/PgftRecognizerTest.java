@@ -2,10 +2,10 @@ package org.fabricmanager.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.fabricmanager.topology.TestFabrics.linkAt;
-import static org.fabricmanager.topology.TestFabrics.node;
-import static org.fabricmanager.topology.TestFabrics.rewire;
-import static org.fabricmanager.topology.TestFabrics.sw;
+import static org.fabricmanager.testing.TestFabrics.linkAt;
+import static org.fabricmanager.testing.TestFabrics.node;
+import static org.fabricmanager.testing.TestFabrics.rewire;
+import static org.fabricmanager.testing.TestFabrics.sw;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,6 +19,7 @@ import org.fabricmanager.topology.PgftRecognition.SpecSource;
 import org.fabricmanager.topology.PgftRecognition.SwitchSlot;
 import org.fabricmanager.topology.PgftRecognition.Verdict;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /** Recognition by canonical GUID: intact, degraded (exact lists) and each kind of miswiring. */
 class PgftRecognizerTest {

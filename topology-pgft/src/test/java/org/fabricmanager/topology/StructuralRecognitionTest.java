@@ -1,11 +1,11 @@
 package org.fabricmanager.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.fabricmanager.topology.TestFabrics.linkAt;
-import static org.fabricmanager.topology.TestFabrics.node;
-import static org.fabricmanager.topology.TestFabrics.relabel;
-import static org.fabricmanager.topology.TestFabrics.rewire;
-import static org.fabricmanager.topology.TestFabrics.sw;
+import static org.fabricmanager.testing.TestFabrics.linkAt;
+import static org.fabricmanager.testing.TestFabrics.node;
+import static org.fabricmanager.testing.TestFabrics.relabel;
+import static org.fabricmanager.testing.TestFabrics.rewire;
+import static org.fabricmanager.testing.TestFabrics.sw;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +14,7 @@ import org.fabricmanager.topology.PgftRecognition.Matching;
 import org.fabricmanager.topology.PgftRecognition.Problem;
 import org.fabricmanager.topology.PgftRecognition.Verdict;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Recognition by structure, on canonical fabrics whose GUIDs were replaced by random vendor GUIDs

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /** Destination indices in topological order: the canonical order on canonical fabrics, grouped by ancestry otherwise. */
 class TopologicalIndexerTest {

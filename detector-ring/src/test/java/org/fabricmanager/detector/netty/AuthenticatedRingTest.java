@@ -17,6 +17,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.detector.DetectorConfig;
+import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.detector.MemberPhase;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.StartMode;
@@ -26,6 +27,7 @@ import org.fabricmanager.detector.message.MemberStatus;
 import org.fabricmanager.detector.message.StateKind;
 import org.fabricmanager.detector.message.StateSync;
 import org.fabricmanager.detector.overlay.Overlay;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +46,8 @@ class AuthenticatedRingTest {
 
     private final List<NettyRingDetector> detectors = new ArrayList<>();
     private final List<List<DetectorEvent>> events = new ArrayList<>();
-    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    /** One registry per member, so that a test can wait on one member's counters. */
+    private final List<SimpleMeterRegistry> registries = new ArrayList<>();
     private List<InetSocketAddress> addresses;
 
     @AfterEach
@@ -73,11 +76,18 @@ class AuthenticatedRingTest {
         for (int i = 0; i < N - 1; i++) {
             List<DetectorEvent> mine = new CopyOnWriteArrayList<>();
             events.add(mine);
+            SimpleMeterRegistry own = new SimpleMeterRegistry();
+            registries.add(own);
             detectors.add(NettyRingDetector.start(new DetectorConfig(addresses, i, p, StartMode.BOOTSTRAP, key),
-                    mine::add, registry));
+                    mine::add, own));
         }
-        // member 3 never ran: its observer declares it dead after delta; wait for that to settle
-        Thread.sleep(DELTA.toMillis() * 3);
+        // member 3 never ran: its observer declares it dead after the start-up grace; wait until all know
+        Await.until("every running member to hold member 3 dead",
+                () -> detectors.stream().allMatch(d -> d.snapshot().isDead(3)));
+    }
+
+    private double heartbeatsReceived(int member) {
+        return registries.get(member).get(DetectorMetrics.HEARTBEATS_RECEIVED).counter().count();
     }
 
     /** A view from "member 3" saying member 1 is dead, sealed with {@code key} (none: unsealed). */
@@ -109,7 +119,8 @@ class AuthenticatedRingTest {
     }
 
     private double rejected() {
-        return registry.find(NettyRingDetector.REJECTED).counters().stream().mapToDouble(Counter::count).sum();
+        return registries.stream().flatMap(r -> r.find(NettyRingDetector.REJECTED).counters().stream())
+                .mapToDouble(Counter::count).sum();
     }
 
     private boolean anyoneThinksMember1Died() {
@@ -121,11 +132,8 @@ class AuthenticatedRingTest {
     void withoutAKeyOneForgedDatagramKillsAHealthyMember() throws Exception {
         startRing(null);
         sendFromMember3(forgedView(null, 0));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!anyoneThinksMember1Died() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(anyoneThinksMember1Died()).as("the attack this key stops").isTrue();
+        Await.until("the attack this key stops: someone thinks member 1 died", Duration.ofSeconds(5),
+                this::anyoneThinksMember1Died);
     }
 
     @Test
@@ -142,16 +150,19 @@ class AuthenticatedRingTest {
         // a genuine datagram, sealed with the ring's key, sent twice: the second is a replay
         byte[] genuine = reSealedHeartbeat(key);
         sendFromMember3(genuine, genuine);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         int expected = 3 * (N - 1) + (N - 1);
-        while (rejected() - before < expected && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.value("the forged datagrams to be refused", Duration.ofSeconds(5), () -> rejected() - before,
+                r -> r >= expected);
         assertThat(rejected() - before).as("unsealed, other epoch, random: 3 x 3 members; replays: 3").isEqualTo(expected);
-        Thread.sleep(DELTA.toMillis() + 2 * ETA.toMillis());
+        // More than δ passes with member 1 beating: its observer (member 2) hears δ's worth more of its heartbeats.
+        double heard = heartbeatsReceived(2);
+        long beatsInDelta = DELTA.toMillis() / ETA.toMillis() + 2;
+        Await.until("member 2 to hear " + beatsInDelta + " more heartbeats of member 1",
+                () -> heartbeatsReceived(2) >= heard + beatsInDelta);
         assertThat(anyoneThinksMember1Died()).isFalse();
         assertThat(detectors).allMatch(d -> d.snapshot().phase() == MemberPhase.RUNNING);
-        assertThat(registry.find(NettyRingDetector.REJECTED).tag("reason", "replayed").counter().count()).isEqualTo(N - 1);
+        assertThat(registries.stream().mapToDouble(r -> r.find(NettyRingDetector.REJECTED).tag("reason", "replayed")
+                .counters().stream().mapToDouble(Counter::count).sum()).sum()).isEqualTo(N - 1);
     }
 
     /** A heartbeat of member 3, sealed with the ring's key: what an eavesdropper could capture and replay. */
@@ -175,11 +186,8 @@ class AuthenticatedRingTest {
         startRing(key(3));
         long stopped = System.nanoTime();
         detectors.get(2).close();
-        long deadline = stopped + TimeUnit.SECONDS.toNanos(5);
-        while (System.nanoTime() < deadline && events.get(0).stream()
-                .noneMatch(e -> e instanceof MemberFailed f && f.member() == 2)) {
-            Thread.sleep(5);
-        }
+        Await.until("member 0 to learn member 2 failed", Duration.ofSeconds(5), () -> events.get(0).stream()
+                .anyMatch(e -> e instanceof MemberFailed f && f.member() == 2));
         long foundMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped);
         assertThat(events.get(0)).anyMatch(e -> e instanceof MemberFailed f && f.member() == 2);
         assertThat(foundMs).as("found after %d ms; delta %d ms", foundMs, DELTA.toMillis()).isLessThan(5_000);

@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.detector.DetectorConfig;
+import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.detector.message.DetectorEvent.LinkDown;
 import org.fabricmanager.detector.message.DetectorEvent.MemberFailed;
@@ -28,6 +29,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,8 @@ class NettyRingDetectorTest {
     private final List<NettyRingDetector> detectors = new ArrayList<>();
     private final List<List<DetectorEvent>> events = new ArrayList<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    /** One registry per member started by {@link #startRing}, so that a test can wait on one member's counters. */
+    private final List<SimpleMeterRegistry> registries = new ArrayList<>();
 
     @AfterEach
     void closeAll() {
@@ -69,14 +73,33 @@ class NettyRingDetectorTest {
         for (int i = 0; i < n; i++) {
             List<DetectorEvent> mine = new CopyOnWriteArrayList<>();
             events.add(mine);
+            SimpleMeterRegistry own = new SimpleMeterRegistry();
+            registries.add(own);
             detectors.add(NettyRingDetector.start(new DetectorConfig(addresses, i, p, StartMode.BOOTSTRAP), e -> {
                 mine.add(e);
                 if (latch != null && e.equals(new MemberFailed(failedMember, 0))) {
                     latch.countDown();
                 }
-            }, registry));
+            }, own));
         }
         return addresses;
+    }
+
+    /** Heartbeats member {@code i} (started by {@link #startRing}) has received from its emitter. */
+    private double heartbeatsReceived(int i) {
+        return registries.get(i).get(DetectorMetrics.HEARTBEATS_RECEIVED).counter().count();
+    }
+
+    /** Waits until every member started by {@link #startRing} has heard its emitter. */
+    private void awaitEveryEmitterHeard() {
+        Await.until("every member heard its emitter", () -> {
+            for (int i = 0; i < registries.size(); i++) {
+                if (heartbeatsReceived(i) < 1) {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     private static long detectorThreads() {
@@ -88,14 +111,9 @@ class NettyRingDetectorTest {
      * An event loop completes its termination future from its own thread just before that thread
      * ends, so a thread may still be alive for a moment after close() returns; wait a bounded time.
      */
-    private static long threadsLeftAfterClose() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        long left = detectorThreads();
-        while (left > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            left = detectorThreads();
-        }
-        return left;
+    private static long threadsLeftAfterClose() {
+        return Await.value("detector threads to end after close", Duration.ofSeconds(5),
+                NettyRingDetectorTest::detectorThreads, left -> left == 0);
     }
 
     @Test
@@ -105,7 +123,7 @@ class NettyRingDetectorTest {
         CountDownLatch learned = new CountDownLatch(n - 1);
         startRing(n, Overlay.HYPERCUBE, learned, victim);
         assertThat(detectorThreads()).isEqualTo(n);
-        Thread.sleep(3 * DELTA.toMillis()); // past the start-up grace: every emitter heard
+        awaitEveryEmitterHeard(); // a failure is then found after δ, not after the start-up grace
         for (NettyRingDetector d : detectors) {
             assertThat(d.snapshot().phase()).isEqualTo(MemberPhase.RUNNING);
         }
@@ -125,16 +143,13 @@ class NettyRingDetectorTest {
             }
         }
         // Views settle on D = {victim} (a false suspicion on an overloaded host would heal too).
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (int i = 0; i < n; i++) {
             if (i == victim) {
                 continue;
             }
-            MembershipSnapshot s = detectors.get(i).snapshot();
-            while (s.deadMembers().length != 1 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-                s = detectors.get(i).snapshot();
-            }
+            NettyRingDetector d = detectors.get(i);
+            MembershipSnapshot s = Await.value("member " + i + "'s view to settle on one dead member",
+                    Duration.ofSeconds(10), d::snapshot, v -> v.deadMembers().length == 1);
             assertThat(s.deadMembers()).as("member %d", i).containsExactly(victim);
             assertThat(s.emitter()).as("member %d", i).isEqualTo(i == victim + 1 ? victim - 1 : Math.floorMod(i - 1, n));
         }
@@ -149,7 +164,7 @@ class NettyRingDetectorTest {
         int agent = 5;
         CountDownLatch learned = new CountDownLatch(n - 1);
         List<InetSocketAddress> addresses = startRing(n, Overlay.HYPERCUBE, learned, agent);
-        Thread.sleep(3 * DELTA.toMillis());
+        awaitEveryEmitterHeard();
         detectors.get(agent).close();
         assertThat(learned.await(DELTA.toMillis() + 3_000, TimeUnit.MILLISECONDS)).isTrue();
 
@@ -157,21 +172,18 @@ class NettyRingDetectorTest {
         RingParameters p = RingParameters.of(ETA, DELTA, Overlay.HYPERCUBE);
         detectors.add(NettyRingDetector.start(new DetectorConfig(addresses, agent, p, StartMode.JOIN), restarted::add, registry));
         NettyRingDetector fresh = detectors.get(detectors.size() - 1);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (int i = 0; i < n; i++) {
             List<DetectorEvent> mine = i == agent ? restarted : events.get(i);
-            while (!mine.contains(new DetectorEvent.MemberRejoined(agent, 1)) && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Await.until("member " + i + " to see member " + agent + " rejoin: " + mine, Duration.ofSeconds(10),
+                    () -> mine.contains(new DetectorEvent.MemberRejoined(agent, 1)));
             assertThat(mine).as("member %d", i).containsOnlyOnce(new DetectorEvent.MemberRejoined(agent, 1));
         }
         assertThat(fresh.snapshot().phase()).isEqualTo(MemberPhase.RUNNING);
         assertThat(fresh.snapshot().incarnation()).isEqualTo(1);
         for (int i = 0; i < n; i++) {
             NettyRingDetector d = i == agent ? fresh : detectors.get(i);
-            while (d.snapshot().deadMembers().length > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Await.value("member " + i + " to hold no member dead", Duration.ofSeconds(10), d::snapshot,
+                    v -> v.deadMembers().length == 0);
             assertThat(d.snapshot().deadMembers()).as("member %d", i).isEmpty();
         }
     }
@@ -180,13 +192,12 @@ class NettyRingDetectorTest {
     void aLinkFaultReportedByOneMemberReachesEveryListener() throws Exception {
         int n = 6;
         startRing(n, Overlay.BMG, null, -1);
-        Thread.sleep(2 * ETA.toMillis());
+        awaitEveryEmitterHeard();
         detectors.get(2).reportLinkDown(5);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         for (int i = 0; i < n; i++) {
-            while (!events.get(i).contains(new LinkDown(2, 0, 5, 1)) && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            List<DetectorEvent> mine = events.get(i);
+            Await.until("member " + i + " to hear of the link fault", Duration.ofSeconds(5),
+                    () -> mine.contains(new LinkDown(2, 0, 5, 1)));
             assertThat(events.get(i)).as("member %d", i).containsOnlyOnce(new LinkDown(2, 0, 5, 1));
         }
     }
@@ -207,12 +218,14 @@ class NettyRingDetectorTest {
                 socket.send(new DatagramPacket(j, j.length, target));
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (registry.get(NettyRingDetector.MALFORMED).counter().count() < junk.length && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(registry.get(NettyRingDetector.MALFORMED).counter().count()).isEqualTo(junk.length);
-        Thread.sleep(DELTA.toMillis() + 2 * ETA.toMillis());
+        Await.value("the junk to be counted", Duration.ofSeconds(5),
+                () -> registries.get(1).get(NettyRingDetector.MALFORMED).counter().count(), c -> c >= junk.length);
+        assertThat(registries.get(1).get(NettyRingDetector.MALFORMED).counter().count()).isEqualTo(junk.length);
+        // Member 1 still beats after the junk: its observer (member 2) hears more than δ's worth of its heartbeats.
+        double heard = heartbeatsReceived(2);
+        long beatsInDelta = DELTA.toMillis() / ETA.toMillis() + 2;
+        Await.until("member 2 to hear " + beatsInDelta + " more heartbeats of member 1",
+                () -> heartbeatsReceived(2) >= heard + beatsInDelta);
         assertThat(detectors.get(1).snapshot().phase()).isEqualTo(MemberPhase.RUNNING);
         assertThat(detectors.get(1).snapshot().deadMembers()).isEmpty();
         assertThat(events).allMatch(List::isEmpty);

@@ -18,10 +18,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.fabricmanager.detector.DetectorConfig;
+import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.detector.MembershipSnapshot;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.StartMode;
 import org.fabricmanager.detector.overlay.Overlay;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -71,6 +73,7 @@ class WindowRingTest {
         byte[] key = new byte[DetectorConfig.KEY_BYTES];
         new java.security.SecureRandom().nextBytes(key);
         int fingerprint = DetectorConfig.fingerprint(addresses, p);
+        List<SimpleMeterRegistry> registries = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Map<Integer, InetSocketAddress> window = new HashMap<>();
             for (int d = -WINDOW; d <= WINDOW; d++) {
@@ -81,7 +84,9 @@ class WindowRingTest {
             DetectorConfig config = new DetectorConfig(n, window, i, p, StartMode.BOOTSTRAP, key, fingerprint);
             assertThat(config.address(Math.floorMod(i + WINDOW + 1, n))).isNull();
             // the daemon's answer, a moment later and from another thread, as over a TCP session
-            detectors.add(NettyRingDetector.start(config, e -> { }, new SimpleMeterRegistry(), group, members -> {
+            SimpleMeterRegistry own = new SimpleMeterRegistry();
+            registries.add(own);
+            detectors.add(NettyRingDetector.start(config, e -> { }, own, group, members -> {
                 lookups.incrementAndGet();
                 directory.schedule(() -> {
                     for (int m : members) {
@@ -90,7 +95,10 @@ class WindowRingTest {
                 }, 2, TimeUnit.MILLISECONDS);
             }));
         }
-        Thread.sleep(3 * DELTA.toMillis());
+        // more than δ of running: every member heard δ's worth of heartbeats from its emitter
+        long beatsInDelta = DELTA.toMillis() / ETA.toMillis() + 2;
+        Await.until("every member to hear " + beatsInDelta + " heartbeats", () -> registries.stream()
+                .allMatch(r -> r.get(DetectorMetrics.HEARTBEATS_RECEIVED).counter().count() >= beatsInDelta));
         assertThat(lookups.get()).as("the overlay neighbours were asked for at start").isPositive();
         for (NettyRingDetector d : detectors) {
             assertThat(d.snapshot().deadMembers()).as("member %d before the failures", d.self()).isEmpty();
@@ -99,16 +107,12 @@ class WindowRingTest {
         for (int v : victims) {
             detectors.get(v).close();
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         for (NettyRingDetector d : detectors) {
             if (d.self() >= victims[0] && d.self() <= victims[2]) {
                 continue;
             }
-            MembershipSnapshot s = d.snapshot();
-            while (s.deadMembers().length != victims.length && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-                s = d.snapshot();
-            }
+            MembershipSnapshot s = Await.value("member " + d.self() + " to hold the three victims dead",
+                    java.time.Duration.ofSeconds(20), d::snapshot, v -> v.deadMembers().length == victims.length);
             assertThat(s.deadMembers()).as("member %d", d.self()).containsExactly(victims);
         }
         // the observer of the last victim walked back beyond its window: it had to learn member 19's address
@@ -136,7 +140,8 @@ class WindowRingTest {
                     }
                 });
         detectors.add(d);
-        Thread.sleep(4 * ETA.toMillis());
+        Await.until("its overlay peers to be asked for", () -> !asked.isEmpty()
+                && d.peerCount() == 2 * window + 1 + asked.size());
         int overlayPeers = 2 * (32 - Integer.numberOfLeadingZeros(n - 1)); // self +- 2^j
         assertThat(asked).as("its overlay peers were asked for").isNotEmpty().hasSizeLessThanOrEqualTo(overlayPeers);
         assertThat(d.knownAddresses()).isEqualTo(2 * window + 1);

@@ -7,8 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,11 +73,11 @@ class HaNodeCampaignTest {
         }
     }
 
-    private static HaNode awaitLeader(List<HaNode> among) throws Exception {
-        return HaAwait.leader(among, 30);
+    private static HaNode awaitLeader(List<HaNode> among) {
+        return HaLeaders.awaitReady(among, Duration.ofSeconds(30));
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        HaAwait.until(what, 30, condition);
+    private static void await(String what, BooleanSupplier condition) {
+        Await.until(what, Duration.ofSeconds(30), condition);
     }
 }

@@ -6,9 +6,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +78,9 @@ class LeaderWatchTest {
             port = s.getLocalPort();
         }
         watch.follow(target("n3", 5, port)); // refused from the start: a wrong address, not a death
-        Thread.sleep(3 * LeaderWatch.MIN_HOLD_MS);
+        // refused, the watch waits MIN_HOLD_MS to try again (a timed wait); after a verdict it would wait untimed
+        Thread thread = watchThread();
+        await("the watch to wait before trying again", () -> thread.getState() == Thread.State.TIMED_WAITING);
         assertThat(gone).isEmpty();
     }
 
@@ -92,7 +96,9 @@ class LeaderWatchTest {
             held.close();
             second.setSoTimeout(5_000);
             second.accept().close(); // and the new one is held (then closed by it: it still listens)
-            Thread.sleep(LeaderWatch.MIN_HOLD_MS);
+            try (Socket again = second.accept()) {
+                assertThat(again.isConnected()).as("the watch connected again: no verdict").isTrue();
+            }
             assertThat(gone).isEmpty();
         }
     }
@@ -112,7 +118,13 @@ class LeaderWatchTest {
         return new LeaderWatch.Target(id, term, new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        HaAwait.until(what, 15, condition);
+    private static void await(String what, BooleanSupplier condition) {
+        Await.until(what, Duration.ofSeconds(15), condition);
+    }
+
+    /** The watch's thread, found by its name. */
+    private static Thread watchThread() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("test-leader-watch"))
+                .findFirst().orElseThrow();
     }
 }

@@ -18,6 +18,7 @@ import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.ManagerPeerTrust;
 import org.fabricmanager.pki.TlsMaterial;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,13 +75,13 @@ class RaftTransportTlsTest {
         IssuedCertificate sw = FABRIC.issueSwitch(0x0002c90300a1b2c4L, "leaf-2", Duration.ofDays(1));
         start(manager(FABRIC), manager(OTHER), new TlsMaterial(List.of(sw.certificate()), sw.key(),
                 List.of(FABRIC.certificate())));
-        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(12L * ELECTION_MS);
-        while (System.nanoTime() < until) {
+        // the intruders keep dialling n1 (pre-votes, elections) and are refused: nobody leads meanwhile
+        Await.value("n1 to refuse the intruders 6 times, with no leader meanwhile", () -> {
             for (HaNode n : nodes) {
                 assertThat(n.view().role()).as(n.nodeId() + "'s role").isNotEqualTo("LEADER");
             }
-            Thread.sleep(50);
-        }
+            return refusedBy(0);
+        }, refused -> refused >= 6);
         // with Ratis's pre-vote, n1 does not even raise its term: no peer answers it
         assertThat(nodes.get(0).view().leaderId()).as("n1 knows a leader").isNull();
     }
@@ -118,13 +119,15 @@ class RaftTransportTlsTest {
         HaNode leader = awaitLeader(nodes.subList(0, 2));
         write(leader);
         await("n1 and n2 apply the write", () -> applied(0) && applied(1));
-        Thread.sleep(4L * ELECTION_MS);
+        await("n1 or n2 counts n3 refused as " + why.tag(),
+                () -> nodes.get(0).refusals().count(why) + nodes.get(1).refusals().count(why) > 0);
+        // n3 keeps dialling after the commit and keeps being refused: by then it would have had the write
+        long refused = refusedBy(0) + refusedBy(1);
+        Await.until("n1 and n2 to refuse n3 twice more", () -> refusedBy(0) + refusedBy(1) >= refused + 2);
         assertThat(applied(2)).as("n3 received the committed write").isFalse();
         HaNode.View rogue = nodes.get(2).view();
         assertThat(rogue.leaderId()).as("n3 heard from a leader").isNull();
         assertThat(rogue.role()).isNotEqualTo("LEADER");
-        await("n1 or n2 counts n3 refused as " + why.tag(),
-                () -> nodes.get(0).refusals().count(why) + nodes.get(1).refusals().count(why) > 0);
     }
 
     private static TlsMaterial manager(CertificateAuthority ca) throws Exception {
@@ -137,8 +140,8 @@ class RaftTransportTlsTest {
         HaMembers.start(dir, ELECTION_MS, nodes, materials);
     }
 
-    private static HaNode awaitLeader(List<HaNode> among) throws Exception {
-        return HaAwait.leader(among, 15);
+    private static HaNode awaitLeader(List<HaNode> among) {
+        return HaLeaders.awaitReady(among, Duration.ofSeconds(15));
     }
 
     private static void write(HaNode leader) throws Exception {
@@ -150,7 +153,16 @@ class RaftTransportTlsTest {
         return Files.exists(dir.resolve("n" + (member + 1)).resolve(LeaderEndpoints.FILE));
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        HaAwait.until(what, 15, condition);
+    private static void await(String what, BooleanSupplier condition) {
+        Await.until(what, Duration.ofSeconds(15), condition);
+    }
+
+    /** Certificates member {@code i} refused, for any reason. */
+    private long refusedBy(int i) {
+        long n = 0;
+        for (ManagerPeerTrust.Refusal r : ManagerPeerTrust.Refusal.values()) {
+            n += nodes.get(i).refusals().count(r);
+        }
+        return n;
     }
 }

@@ -7,6 +7,7 @@ import org.fabricmanager.daemon.api.PatternFigures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.push.TableSet;
@@ -20,6 +21,7 @@ import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -99,11 +101,7 @@ class QualityMonitorTest {
             monitor.measure(routing);
             assertThat(monitor.view().computing()).isTrue();
             monitor.fabricChanging();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (monitor.view().computing()) {
-                assertThat(System.nanoTime()).as("the measurement ends").isLessThan(deadline);
-                Thread.sleep(5);
-            }
+            Await.value("the measurement to end", Duration.ofSeconds(60), monitor::view, v -> !v.computing());
             assertThat(monitor.view().quality()).as("abandoned: no figures of a measurement cut short").isNull();
             assertThat(monitor.view().stale()).isTrue();
 
@@ -146,14 +144,9 @@ class QualityMonitorTest {
         }
     }
 
-    private static QualityView await(QualityMonitor monitor, long version) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        QualityView v = monitor.view();
-        while (v.quality() == null || v.quality().routingVersion() != version || v.computing()) {
-            assertThat(System.nanoTime()).as("v%d measured within 60 s: %s", version, v).isLessThan(deadline);
-            Thread.sleep(10);
-            v = monitor.view();
-        }
+    private static QualityView await(QualityMonitor monitor, long version) {
+        QualityView v = Await.value("v" + version + " measured", Duration.ofSeconds(60), monitor::view,
+                w -> w.quality() != null && w.quality().routingVersion() == version && !w.computing());
         assertThat(v.stale()).isFalse();
         return v;
     }

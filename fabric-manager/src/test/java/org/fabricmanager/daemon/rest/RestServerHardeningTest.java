@@ -32,6 +32,7 @@ import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.TlsContexts;
 import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -132,12 +133,18 @@ class RestServerHardeningTest {
                     // the test closing the socket ends a blocked write
                 }
             });
-            int before = -1;
-            // wait until the daemon stops answering: the count holds still for a second
-            for (int i = 0; i < 30 && api.calls.get() != before; i++) {
-                before = api.calls.get();
-                Thread.sleep(1_000);
-            }
+            // wait until the daemon stops answering: the count holds still for a second (without backpressure it
+            // answers all the requests first, and the bound below fails)
+            long[] last = {-1, System.nanoTime()};
+            Await.until("the daemon to stop answering: its count still for a second", () -> {
+                int now = api.calls.get();
+                if (now != last[0]) {
+                    last[0] = now;
+                    last[1] = System.nanoTime();
+                    return false;
+                }
+                return System.nanoTime() - last[1] >= 1_000_000_000L;
+            });
             assertThat(api.calls.get()).as("answers made for %d pipelined requests nobody read", sent)
                     .isPositive().isLessThan(500);
             assertThat(writer).as("the daemon stopped reading the client").isNotDone();

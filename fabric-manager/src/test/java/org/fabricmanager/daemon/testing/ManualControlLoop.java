@@ -6,8 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.control.ControlLoop;
+import org.fabricmanager.testing.Await;
 
 /**
  * A control loop for managers' unit tests: appended actions wait until {@link #runPending} (they may be
@@ -56,13 +56,7 @@ public final class ManualControlLoop implements ControlLoop {
 
     /** Waits up to {@code seconds} for an action appended from another thread, then runs all pending ones. */
     public void awaitAndRun(long seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (ready.isEmpty()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("nothing was appended within " + seconds + " s");
-            }
-            Thread.sleep(2);
-        }
+        Await.until("an action appended", java.time.Duration.ofSeconds(seconds), () -> !ready.isEmpty());
         runPending();
     }
 

@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Random;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingEngine;
-import org.fabricmanager.routing.TestFabrics;
 import org.fabricmanager.routing.baseline.MinHopEngine;
 import org.fabricmanager.routing.baseline.UpDownEngine;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 class CongestionAnalyzerTest {
     private final FabricIndex hand = HandTables.fabric().index();
@@ -74,7 +74,7 @@ class CongestionAnalyzerTest {
 
     @Test
     void allToAllPerDestinationTreeEqualsPairByPairCounts() {
-        for (String spec : TestFabrics.SPECS) {
+        for (String spec : TestFabrics.ROUTING_SPECS) {
             for (long seed = 1; seed <= 8; seed++) {
                 Fabric fabric = seed == 1 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
                 FabricIndex index = fabric.index();
@@ -91,7 +91,7 @@ class CongestionAnalyzerTest {
 
     @Test
     void permutationMaximaEqualPairByPairCounts() {
-        for (String spec : TestFabrics.SPECS.subList(0, 5)) {
+        for (String spec : TestFabrics.ROUTING_SPECS.subList(0, 5)) {
             for (long seed = 1; seed <= 4; seed++) {
                 Fabric fabric = seed == 1 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
                 FabricIndex index = fabric.index();
@@ -138,7 +138,7 @@ class CongestionAnalyzerTest {
 
     @Test
     void linkLoadsArePerLinkPeaksOverPermutationsPairByPair() {
-        for (String spec : TestFabrics.SPECS.subList(0, 4)) {
+        for (String spec : TestFabrics.ROUTING_SPECS.subList(0, 4)) {
             for (long seed = 1; seed <= 3; seed++) {
                 Fabric fabric = seed == 1 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
                 FabricIndex index = fabric.index();

@@ -7,13 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.TestFabrics;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
+import org.fabricmanager.routing.RouteDistances;
 
 /**
  * Dmodc's routes judged by the analyses: shift congestion, shortest up*&#47;down* paths, deadlock
@@ -54,7 +55,7 @@ class DmodcQualityTest {
 
     @Test
     void onDegradedFatTreesRoutesAreValidShortestUpDownAndDeadlockFree() {
-        List<String> specs = new ArrayList<>(TestFabrics.SPECS);
+        List<String> specs = new ArrayList<>(TestFabrics.ROUTING_SPECS);
         specs.addAll(FULL_BISECTION);
         int invalid = 0;
         int checked = 0;
@@ -77,15 +78,15 @@ class DmodcQualityTest {
     /** Checks one fabric; returns whether the routing is valid. */
     private static boolean check(RoutingEngine engine, FabricIndex index, String what) {
         RoutingResult result = engine.route(index);
-        TestFabrics.UpRelation up = TestFabrics.rankFromLeaves(index);
-        int[][] legal = TestFabrics.leafUpDownDistances(index, up);
-        long unreachable = TestFabrics.unreachableLeafPairs(index, legal);
+        RouteDistances.UpRelation up = RouteDistances.rankFromLeaves(index);
+        int[][] legal = RouteDistances.leafUpDownDistances(index, up);
+        long unreachable = RouteDistances.unreachableLeafPairs(index, legal);
         assertThat(result.validity().unreachablePairs()).as(what).isEqualTo(unreachable);
         assertThat(result.validity().isValid()).as(what).isEqualTo(unreachable == 0);
 
         RoutedFabric routed = RoutedFabric.of(index, result.tables());
         PathTracer tracer = new PathTracer(routed);
-        int[] nodes = TestFabrics.attached(index);
+        int[] nodes = RouteDistances.attached(index);
         for (int src : nodes) {
             for (int dst : nodes) {
                 if (src == dst) {
@@ -101,7 +102,7 @@ class DmodcQualityTest {
                 assertThat(t.outcome()).as("%s: %d -> %d", what, src, dst).isEqualTo(Trace.Outcome.DELIVERED);
                 List<Integer> switches = new ArrayList<>();
                 t.hops().forEach(h -> switches.add(h.switchId()));
-                assertThat(TestFabrics.isUpDown(switches, up)).as("%s: %d -> %d is up*/down*: %s", what, src, dst,
+                assertThat(RouteDistances.isUpDown(switches, up)).as("%s: %d -> %d is up*/down*: %s", what, src, dst,
                         switches).isTrue();
                 assertThat(switches).as("%s: %d -> %d is a shortest up*/down* path", what, src, dst)
                         .hasSize(legal[from][to] + 1);

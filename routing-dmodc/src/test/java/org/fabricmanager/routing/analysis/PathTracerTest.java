@@ -12,6 +12,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Link;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 class PathTracerTest {
     private final Fabric fabric = HandTables.fabric();
@@ -120,7 +121,7 @@ class PathTracerTest {
 
     @Test
     void rejectsTablesOfAnotherFabric() {
-        Fabric other = org.fabricmanager.routing.TestFabrics.canonical("PGFT(2;2,3;1,2;1,1)");
+        Fabric other = TestFabrics.canonical("PGFT(2;2,3;1,2;1,1)");
         ForwardingTables tables = HandTables.balanced(index).build();
         assertThatThrownBy(() -> RoutedFabric.of(other.index(), tables))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -135,8 +136,8 @@ class PathTracerTest {
         java.util.EnumMap<Trace.Outcome, Integer> seen = new java.util.EnumMap<>(Trace.Outcome.class);
         try (org.fabricmanager.routing.dmodc.DmodcEngine engine = new org.fabricmanager.routing.dmodc.DmodcEngine(1)) {
             for (int seed = 1; seed <= 27; seed++) {
-                String spec = org.fabricmanager.routing.TestFabrics.SPECS.get(seed % org.fabricmanager.routing.TestFabrics.SPECS.size());
-                Fabric f = org.fabricmanager.routing.TestFabrics.degraded(spec, seed);
+                String spec = TestFabrics.ROUTING_SPECS.get(seed % TestFabrics.ROUTING_SPECS.size());
+                Fabric f = TestFabrics.degraded(spec, seed);
                 FabricIndex fi = f.index();
                 ForwardingTables routed = engine.route(fi).tables();
                 // damage some entries: other ports (some without a cable or beyond the switch, some that loop) and 255

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Random;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.TestFabrics;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
@@ -17,6 +16,7 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Shift congestion against the {@link ShiftCutBound}, the figure no routing can beat: no engine goes
@@ -43,7 +43,7 @@ class ShiftCutBoundTest {
     void dmodcMeetsTheCutBoundOnIntactPgftsWhoseUpLinkCountsDivideN() {
         assumeTrue(RoutingEngines.names().containsAll(ENGINES), "dmodc, minhop and updn are not all registered");
         List<PgftSpec> specs = new ArrayList<>();
-        for (String text : TestFabrics.SPECS) {
+        for (String text : TestFabrics.ROUTING_SPECS) {
             specs.add(PgftSpec.parse(text));
         }
         specs.addAll(generatedSpecs(42, 150));
@@ -79,7 +79,7 @@ class ShiftCutBoundTest {
             for (String name : ENGINES) {
                 engines.add(RoutingEngines.create(name, 2));
             }
-            for (String text : TestFabrics.SPECS) {
+            for (String text : TestFabrics.ROUTING_SPECS) {
                 PgftSpec spec = PgftSpec.parse(text);
                 for (long seed = 1; seed <= 15; seed++) {
                     FabricIndex index = TestFabrics.degraded(text, seed).index();

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.routing.AbandonedException;
 import org.fabricmanager.routing.RoutingEngine;
-import org.fabricmanager.routing.TestFabrics;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /**
  * A quality measurement overtaken by a fault gives up inside its analyses, not only between them: the daemon's

@@ -4,20 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.TestFabrics;
 import org.fabricmanager.routing.analysis.PathTracer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.Trace;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
+import org.fabricmanager.routing.RouteDistances;
 
 class MinHopEngineTest {
 
     @Test
     void everyRouteIsAShortestPathOnGeneratedAndDegradedFabrics() {
         try (RoutingEngine engine = new MinHopEngine(1)) {
-            for (String spec : TestFabrics.SPECS) {
+            for (String spec : TestFabrics.ROUTING_SPECS) {
                 for (long seed = 0; seed < 20; seed++) {
                     Fabric fabric = seed == 0 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
                     checkMinimal(engine, fabric.index(), TestFabrics.describe(spec, seed));
@@ -28,9 +29,9 @@ class MinHopEngineTest {
 
     static void checkMinimal(RoutingEngine engine, FabricIndex index, String what) {
         RoutingResult result = engine.route(index);
-        int[][] distance = TestFabrics.switchDistances(index);
+        int[][] distance = RouteDistances.switchDistances(index);
         PathTracer tracer = new PathTracer(RoutedFabric.of(index, result.tables()));
-        int[] nodes = TestFabrics.attached(index);
+        int[] nodes = RouteDistances.attached(index);
         long disconnectedLeafPairs = 0;
         for (int a : index.leaves()) {
             for (int b : index.leaves()) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.TestFabrics;
 import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.DeadlockReport;
 import org.fabricmanager.routing.analysis.PathTracer;
@@ -15,13 +14,15 @@ import org.fabricmanager.routing.analysis.VirtualChannels;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
+import org.fabricmanager.routing.RouteDistances;
 
 class UpDownEngineTest {
 
     @Test
     void routesAreShortestUpDownPathsAndDeadlockFreeOnDegradedFabrics() {
         try (UpDownEngine engine = new UpDownEngine(2)) {
-            for (String spec : TestFabrics.SPECS) {
+            for (String spec : TestFabrics.ROUTING_SPECS) {
                 for (long seed = 0; seed < 20; seed++) {
                     Fabric fabric = seed == 0 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
                     check(engine, fabric.index(), TestFabrics.describe(spec, seed), true);
@@ -33,7 +34,7 @@ class UpDownEngineTest {
     @Test
     void rankingFromDetectedRootsAlsoGivesLegalDeadlockFreeRoutes() {
         try (UpDownEngine engine = new UpDownEngine(1, UpDownEngine.Ranking.DETECTED_ROOTS)) {
-            for (String spec : TestFabrics.SPECS) {
+            for (String spec : TestFabrics.ROUTING_SPECS) {
                 for (long seed = 0; seed < 10; seed++) {
                     Fabric fabric = seed == 0 ? TestFabrics.canonical(spec) : TestFabrics.degraded(spec, seed);
                     if (RootDetector.detect(fabric.index()).length > 0) {
@@ -46,7 +47,7 @@ class UpDownEngineTest {
 
     @Test
     void intactFatTreesRankedFromRootsRouteLikeRankedFromLeaves() {
-        for (String spec : TestFabrics.SPECS) {
+        for (String spec : TestFabrics.ROUTING_SPECS) {
             FabricIndex index = TestFabrics.canonical(spec).index();
             try (UpDownEngine leaves = new UpDownEngine(1);
                  UpDownEngine roots = new UpDownEngine(1, UpDownEngine.Ranking.DETECTED_ROOTS)) {
@@ -54,8 +55,8 @@ class UpDownEngineTest {
                 RoutedFabric b = RoutedFabric.of(index, roots.route(index).tables());
                 PathTracer ta = new PathTracer(a);
                 PathTracer tb = new PathTracer(b);
-                for (int src : TestFabrics.attached(index)) {
-                    for (int dst : TestFabrics.attached(index)) {
+                for (int src : RouteDistances.attached(index)) {
+                    for (int dst : RouteDistances.attached(index)) {
                         if (src != dst) {
                             assertThat(tb.trace(src, dst).hops()).as(spec).hasSameSizeAs(ta.trace(src, dst).hops());
                         }
@@ -68,12 +69,12 @@ class UpDownEngineTest {
     private static void check(UpDownEngine engine, FabricIndex index, String what, boolean shortest) {
         RoutingResult result = engine.route(index);
         UpDownOrder order = engine.order(index);
-        TestFabrics.UpRelation up = order::isUp;
+        RouteDistances.UpRelation up = order::isUp;
         RoutedFabric routed = RoutedFabric.of(index, result.tables());
         PathTracer tracer = new PathTracer(routed);
-        int[] nodes = TestFabrics.attached(index);
-        int[][] legal = TestFabrics.leafUpDownDistances(index, up);
-        long unreachable = TestFabrics.unreachableLeafPairs(index, legal);
+        int[] nodes = RouteDistances.attached(index);
+        int[][] legal = RouteDistances.leafUpDownDistances(index, up);
+        long unreachable = RouteDistances.unreachableLeafPairs(index, legal);
         assertThat(result.validity().unreachablePairs()).as(what).isEqualTo(unreachable);
         for (int src : nodes) {
             for (int dst : nodes) {
@@ -90,7 +91,7 @@ class UpDownEngineTest {
                 assertThat(t.outcome()).as("%s: %d -> %d", what, src, dst).isEqualTo(Trace.Outcome.DELIVERED);
                 List<Integer> switches = new ArrayList<>();
                 t.hops().forEach(h -> switches.add(h.switchId()));
-                assertThat(TestFabrics.isUpDown(switches, up)).as("%s: %d -> %d is up*/down*: %s", what, src, dst,
+                assertThat(RouteDistances.isUpDown(switches, up)).as("%s: %d -> %d is up*/down*: %s", what, src, dst,
                         switches).isTrue();
                 if (shortest) {
                     assertThat(switches).as("%s: %d -> %d", what, src, dst).hasSize(legal[from][to] + 1);

@@ -11,6 +11,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /** Dmodc against a plain reimplementation of the spec, across thread counts, and route by route. */
 class DmodcEngineTest {
@@ -25,14 +26,14 @@ class DmodcEngineTest {
 
     @Test
     void tablesAreExactlyWhatTheSpecRulesDefineOnIntactFabrics() {
-        for (String spec : TestFabrics.SPECS) {
-            assertMatchesReference(spec, TestFabrics.intact(spec));
+        for (String spec : TestFabrics.DMODC_SPECS) {
+            assertMatchesReference(spec, TestFabrics.canonical(spec));
         }
     }
 
     @Test
     void tablesAreExactlyWhatTheSpecRulesDefineOnDegradedFabrics() {
-        for (TestFabrics.Degraded d : TestFabrics.degraded(6)) {
+        for (TestFabrics.Degraded d : TestFabrics.degradations(6)) {
             assertMatchesReference(d.description(), d.fabric());
         }
     }
@@ -50,9 +51,9 @@ class DmodcEngineTest {
     @Test
     void tablesAreExactlyWhatTheSpecRulesDefineOnLargerFabrics() {
         for (String spec : TestFabrics.MEDIUM_SPECS) {
-            assertMatchesReference(spec, TestFabrics.intact(spec));
+            assertMatchesReference(spec, TestFabrics.canonical(spec));
         }
-        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 4)) {
+        for (TestFabrics.Degraded d : TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 4)) {
             assertMatchesReference(d.description(), d.fabric());
         }
         for (TestFabrics.Degraded d : TestFabrics.irregular(TestFabrics.MEDIUM_SPECS, 8)) {
@@ -64,7 +65,7 @@ class DmodcEngineTest {
     void singleLostLinksSplittingCostSegmentsAreRoutedAsTheRulesSay() {
         // A spine that loses one leaf of its pod sees that leaf at another cost in the middle of
         // its pod's run of leaves: the neighbours' runs then straddle its own.
-        Fabric intact = TestFabrics.intact("PGFT(3;4,8,16;1,4,4;1,1,1)");
+        Fabric intact = TestFabrics.canonical("PGFT(3;4,8,16;1,4,4;1,1,1)");
         for (int spine = 0; spine < 4; spine++) {
             for (int leaf : new int[] {0, 1, 3, 7}) {
                 long spineGuid = org.fabricmanager.topology.PgftGenerator.switchGuid(2, spine);
@@ -85,7 +86,7 @@ class DmodcEngineTest {
     void largerFabricsAreMostlyRoutedFromRowProfiles() {
         // Guards the test above: it must exercise the profile-based paths, not only the fallback.
         for (String spec : TestFabrics.MEDIUM_SPECS) {
-            FabricIndex index = TestFabrics.intact(spec).index();
+            FabricIndex index = TestFabrics.canonical(spec).index();
             Ranks ranks = Ranks.of(index);
             try (RoutingPool pool = new RoutingPool(1, "test")) {
                 RowProfiles profiles = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), pool).profiles();
@@ -100,8 +101,8 @@ class DmodcEngineTest {
 
     @Test
     void oneAndFourThreadsGiveIdenticalTables() {
-        List<TestFabrics.Degraded> fabrics = new java.util.ArrayList<>(TestFabrics.degraded(12));
-        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 4));
+        List<TestFabrics.Degraded> fabrics = new java.util.ArrayList<>(TestFabrics.degradations(12));
+        fabrics.addAll(TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 4));
         for (TestFabrics.Degraded d : fabrics) {
             FabricIndex index = d.fabric().index();
             RoutingResult one = ONE.route(index);
@@ -113,21 +114,21 @@ class DmodcEngineTest {
 
     @Test
     void everyRouteStepsToANeighbourStrictlyCloserToTheDestinationLeaf() {
-        for (TestFabrics.Degraded d : TestFabrics.degraded(8)) {
+        for (TestFabrics.Degraded d : TestFabrics.degradations(8)) {
             DmodcRouting routing = FOUR.compute(d.fabric().index());
             assertEveryStepIsCloser(d.description(), routing);
         }
-        for (String spec : TestFabrics.SPECS) {
-            assertEveryStepIsCloser(spec, FOUR.compute(TestFabrics.intact(spec).index()));
+        for (String spec : TestFabrics.DMODC_SPECS) {
+            assertEveryStepIsCloser(spec, FOUR.compute(TestFabrics.canonical(spec).index()));
         }
-        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 2)) {
+        for (TestFabrics.Degraded d : TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 2)) {
             assertEveryStepIsCloser(d.description(), FOUR.compute(d.fabric().index()));
         }
     }
 
     @Test
     void theTableAlwaysPicksOneOfTheAlternativePorts() {
-        for (TestFabrics.Degraded d : TestFabrics.degraded(3)) {
+        for (TestFabrics.Degraded d : TestFabrics.degradations(3)) {
             DmodcRouting routing = FOUR.compute(d.fabric().index());
             ForwardingTables t = routing.result().tables();
             for (int s = 0; s < t.switchCount(); s++) {
@@ -146,7 +147,7 @@ class DmodcEngineTest {
 
     @Test
     void reportsItsPhasesInOrder() {
-        RoutingResult r = ONE.route(TestFabrics.intact("PGFT(3;4,4,4;1,4,4;1,1,1)").index());
+        RoutingResult r = ONE.route(TestFabrics.canonical("PGFT(3;4,4,4;1,4,4;1,1,1)").index());
         assertThat(r.engine()).isEqualTo("dmodc");
         assertThat(r.timings().phases()).extracting(p -> p.name())
                 .containsExactly("ranking", "groups", "cost+divider", "routes", "validity");
@@ -155,7 +156,7 @@ class DmodcEngineTest {
     @Test
     void tablesAndCostsStayWithinTheirMemoryBounds() {
         for (String spec : List.of("PGFT(3;4,4,4;1,4,4;1,1,1)", "PGFT(3;6,4,4;1,3,2;1,2,1)", "PGFT(2;6,5;1,3;1,1)")) {
-            Fabric fabric = TestFabrics.intact(spec);
+            Fabric fabric = TestFabrics.canonical(spec);
             FabricIndex index = fabric.index();
             DmodcRouting routing = FOUR.compute(index);
             long switches = index.switchCount();

@@ -22,6 +22,7 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Incremental re-routing gives exactly the tables of a routing from scratch: sequences of random
@@ -42,7 +43,7 @@ class DmodcRerouteTest {
     @Test
     void rerouteEqualsRoutingFromScratchAfterEveryFaultAndRecovery() {
         long cases = 0;
-        for (String spec : TestFabrics.SPECS) {
+        for (String spec : TestFabrics.DMODC_SPECS) {
             if (PgftSpec.parse(spec).h() < 2) {
                 continue;
             }
@@ -64,7 +65,7 @@ class DmodcRerouteTest {
 
     @Test
     void anUnchangedFabricReusesEveryRow() {
-        Fabric fabric = TestFabrics.intact("PGFT(3;4,4,4;1,4,4;1,1,1)");
+        Fabric fabric = TestFabrics.canonical("PGFT(3;4,4,4;1,4,4;1,1,1)");
         DmodcRouting first = ONE.compute(fabric.index());
         DmodcRouting again = ONE.reroute(fabric.index(), first);
         ForwardingTables a = first.result().tables();
@@ -79,7 +80,7 @@ class DmodcRerouteTest {
 
     @Test
     void oneLostSpineLinkRecomputesFewRowsAndSharesTheOthers() {
-        Fabric fabric = TestFabrics.intact("PGFT(3;4,8,16;1,4,4;1,1,1)");
+        Fabric fabric = TestFabrics.canonical("PGFT(3;4,8,16;1,4,4;1,1,1)");
         DmodcRouting before = ONE.compute(fabric.index());
         Link spineLink = null;
         for (Link l : fabric.links()) {
@@ -104,7 +105,7 @@ class DmodcRerouteTest {
 
     @Test
     void aSnapshotOfAnotherEngineIsReroutedFromScratch() {
-        Fabric fabric = TestFabrics.intact("PGFT(3;4,4,4;1,4,4;1,1,1)");
+        Fabric fabric = TestFabrics.canonical("PGFT(3;4,4,4;1,4,4;1,1,1)");
         FabricIndex index = fabric.index();
         RoutedSnapshot plain = RoutedSnapshot.of(index, ONE.route(index));
         DmodcRouting again = ONE.reroute(index, plain);
@@ -119,7 +120,7 @@ class DmodcRerouteTest {
      */
     private static int walk(String spec, long seed, int steps) {
         Random random = new Random(seed * 7919 + spec.hashCode());
-        Fabric full = TestFabrics.intact(spec);
+        Fabric full = TestFabrics.canonical(spec);
         if (seed % 2 == 0) {
             full = Degrader.degrade(full, DegradationPlan.random(0.1, 0, seed));
         }

@@ -17,6 +17,7 @@ import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Validity against an independent up*&#47;down* reachability search (a BFS over (switch, going up
@@ -34,10 +35,10 @@ class DmodcValidityTest {
     @Test
     void validExactlyWhenEveryLeafPairHasAnUpDownPath() {
         int invalidSeen = 0;
-        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(10));
+        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degradations(10));
         for (String spec : List.of("PGFT(2;4,4;1,2;1,1)", "PGFT(3;4,4,2;1,2,2;1,1,1)", "PGFT(3;2,2,3;1,2,2;1,2,1)")) {
             for (int seed = 1; seed <= 15; seed++) {
-                Fabric heavy = Degrader.degrade(TestFabrics.intact(spec), DegradationPlan.random(0.45, 1, seed));
+                Fabric heavy = Degrader.degrade(TestFabrics.canonical(spec), DegradationPlan.random(0.45, 1, seed));
                 fabrics.add(new TestFabrics.Degraded(spec + " minus 45% of links and 1 switch, seed " + seed, heavy));
             }
         }
@@ -71,7 +72,7 @@ class DmodcValidityTest {
 
     @Test
     void aLeafCutOffFromItsParentsMakesEveryPairWithItUnreachable() {
-        Fabric intact = TestFabrics.intact("PGFT(3;4,4,4;1,4,4;1,1,1)");
+        Fabric intact = TestFabrics.canonical("PGFT(3;4,4,4;1,4,4;1,1,1)");
         long cut = PgftGenerator.switchGuid(1, 5);
         List<Link> gone = new ArrayList<>();
         for (Link l : intact.links()) {

@@ -15,6 +15,7 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /** Dmodk: equal to Dmodc on every intact canonical PGFT, and refusing everything else. */
 class DmodkEngineTest {
@@ -29,11 +30,11 @@ class DmodkEngineTest {
 
     @Test
     void dmodcAndDmodkTablesAreEqualOnIntactCanonicalPgfts() {
-        List<String> specs = new ArrayList<>(TestFabrics.SPECS);
+        List<String> specs = new ArrayList<>(TestFabrics.DMODC_SPECS);
         specs.addAll(List.of("PGFT(2;16,8;1,4;1,2)", "PGFT(3;8,4,6;1,4,2;1,2,3)", "PGFT(3;5,3,2;1,5,3;1,1,1)",
                 "PGFT(3;2,6,2;1,2,4;1,3,2)", "PGFT(4;3,2,2,3;1,3,2,2;1,2,1,2)", "PGFT(3;16,8,8;1,8,8;1,2,1)"));
         for (String spec : specs) {
-            Fabric fabric = TestFabrics.intact(spec);
+            Fabric fabric = TestFabrics.canonical(spec);
             ForwardingTables dmodk = DMODK.route(fabric.index()).tables();
             ForwardingTables dmodc = DMODC.route(fabric.index()).tables();
             for (int s = 0; s < dmodk.switchCount(); s++) {
@@ -50,7 +51,7 @@ class DmodkEngineTest {
 
     @Test
     void rowsFollowTheClosedFormEntryByEntry() {
-        for (String text : TestFabrics.SPECS) {
+        for (String text : TestFabrics.DMODC_SPECS) {
             PgftSpec spec = PgftSpec.parse(text);
             for (int l = 1; l <= spec.h(); l++) {
                 for (int idx = 0; idx < spec.switchCount(l); idx++) {
@@ -66,7 +67,7 @@ class DmodkEngineTest {
 
     @Test
     void refusesADegradedFabricSayingWhatIsMissing() {
-        Fabric intact = TestFabrics.intact("PGFT(3;4,4,4;1,4,4;1,1,1)");
+        Fabric intact = TestFabrics.canonical("PGFT(3;4,4,4;1,4,4;1,1,1)");
         Fabric fabric = Degrader.degrade(intact, DegradationPlan.random(0.05, 0, 3));
         // 128 switch links, 5% of them
         assertThat(intact.links().size() - fabric.links().size()).isEqualTo(6);
@@ -82,7 +83,7 @@ class DmodkEngineTest {
 
     @Test
     void refusesAFabricWithoutAnExpectedShape() {
-        Fabric fabric = TestFabrics.intact("PGFT(2;4,4;1,2;1,1)").withPgft(null);
+        Fabric fabric = TestFabrics.canonical("PGFT(2;4,4;1,2;1,1)").withPgft(null);
         assertThatThrownBy(() -> DMODK.route(fabric.index()))
                 .isInstanceOf(RoutingException.class)
                 .hasMessageStartingWith("dmodk needs an intact canonical PGFT: the fabric has no expected PGFT shape");
@@ -90,7 +91,7 @@ class DmodkEngineTest {
 
     @Test
     void refusesAMiswiredFabricNamingThePort() {
-        Fabric fabric = TestFabrics.intact("PGFT(2;2,2;1,2;1,1)");
+        Fabric fabric = TestFabrics.canonical("PGFT(2;2,2;1,2;1,1)");
         long leaf0 = PgftGenerator.switchGuid(1, 0);
         long leaf1 = PgftGenerator.switchGuid(1, 1);
         long top0 = PgftGenerator.switchGuid(2, 0);

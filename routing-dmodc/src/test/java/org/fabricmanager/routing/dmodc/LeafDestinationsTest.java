@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /**
  * {@link LeafDestinations#stride}: non-zero exactly when every leaf's destinations are the next {@code k} indices
@@ -16,7 +17,7 @@ class LeafDestinationsTest {
 
     @Test
     void strideIsTheNodesPerLeafExactlyWhenLeavesAreNumberedOneAfterAnother() {
-        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(2));
+        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degradations(2));
         fabrics.addAll(TestFabrics.irregular(12));
         int regular = 0;
         int other = 0;

@@ -8,6 +8,7 @@ import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Link;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Which leaves copy another's row: in an intact PGFT every leaf of a pod but the first; a leaf that lost an
@@ -31,7 +32,7 @@ class LeafTwinsTest {
 
     @Test
     void inAnIntactPgftEveryLeafOfAPodButTheFirstIsATwin() {
-        Fabric fabric = TestFabrics.intact("PGFT(3;4,4,4;1,4,4;1,1,1)"); // 4 pods of 4 leaves
+        Fabric fabric = TestFabrics.canonical("PGFT(3;4,4,4;1,4,4;1,1,1)"); // 4 pods of 4 leaves
         FabricIndex index = fabric.index();
         int[] twinOf = twins(fabric);
         int leaves = 0;
@@ -54,7 +55,7 @@ class LeafTwinsTest {
 
     @Test
     void aLeafThatLostAnUplinkIsNobodysTwin() {
-        Fabric intact = TestFabrics.intact("PGFT(3;4,4,4;1,4,4;1,1,1)");
+        Fabric intact = TestFabrics.canonical("PGFT(3;4,4,4;1,4,4;1,1,1)");
         FabricIndex index = intact.index();
         int leaf = -1;
         for (int s = 0; s < index.switchCount() && leaf < 0; s++) {

@@ -11,6 +11,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.testing.TestFabrics;
 
 /**
  * The rows merged once for many switches ({@link UpSets} for costs, {@link SharedRows} and
@@ -28,8 +29,8 @@ class SharedNeighbourRowsTest {
 
     @Test
     void costsAreExactlyThoseOfProcedureOne() {
-        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(4));
-        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 2));
+        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degradations(4));
+        fabrics.addAll(TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 2));
         fabrics.addAll(TestFabrics.irregular(20));
         for (TestFabrics.Degraded d : fabrics) {
             FabricIndex index = d.fabric().index();
@@ -50,7 +51,7 @@ class SharedNeighbourRowsTest {
     @Test
     void sharedRowsGiveTheRowsCostsComparedAtEveryLeaf() {
         Random random = new Random(5);
-        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3)) {
+        for (TestFabrics.Degraded d : TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 3)) {
             FabricIndex index = d.fabric().index();
             Ranks ranks = Ranks.of(index);
             CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
@@ -219,7 +220,7 @@ class SharedNeighbourRowsTest {
 
     @Test
     void intervalGroupsHoldEveryIntervalOnceWithItsMaskAndDestinations() {
-        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3)) {
+        for (TestFabrics.Degraded d : TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 3)) {
             FabricIndex index = d.fabric().index();
             Ranks ranks = Ranks.of(index);
             CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
@@ -281,7 +282,7 @@ class SharedNeighbourRowsTest {
 
     @Test
     void degradedFatTreesAreMostlyComputedThroughSharedRows() {
-        for (TestFabrics.Degraded d : TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 2)) {
+        for (TestFabrics.Degraded d : TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 2)) {
             FabricIndex index = d.fabric().index();
             Ranks ranks = Ranks.of(index);
             Neighbours neighbours = Neighbours.of(index, ranks);
@@ -303,7 +304,7 @@ class SharedNeighbourRowsTest {
     @Test
     void setsLargerThanAMaskAreLeftToTheSwitchesOwnSweep() {
         // 96 leaves below each top switch: the tops' down block would need 96 rows.
-        Fabric fabric = TestFabrics.intact("PGFT(2;3,96;1,6;1,2)");
+        Fabric fabric = TestFabrics.canonical("PGFT(2;3,96;1,6;1,2)");
         FabricIndex index = fabric.index();
         CostDivider.Result cd = preprocess(index);
         NeighbourBlocks blocks = NeighbourBlocks.of(index, Ranks.of(index).array(), cd.costs(), cd.profiles(), POOL);
@@ -335,9 +336,9 @@ class SharedNeighbourRowsTest {
 
     /** Small and medium degraded PGFTs, two with pods large enough for many one-leaf segments, irregular fabrics. */
     private static List<TestFabrics.Degraded> fabrics() {
-        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degraded(3));
-        fabrics.addAll(TestFabrics.degraded(TestFabrics.MEDIUM_SPECS, 3));
-        fabrics.addAll(TestFabrics.degraded(List.of("PGFT(3;4,16,12;1,16,4;1,1,1)", "PGFT(3;2,8,24;1,8,8;1,1,2)"), 4));
+        List<TestFabrics.Degraded> fabrics = new ArrayList<>(TestFabrics.degradations(3));
+        fabrics.addAll(TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 3));
+        fabrics.addAll(TestFabrics.degradations(List.of("PGFT(3;4,16,12;1,16,4;1,1,1)", "PGFT(3;2,8,24;1,8,8;1,1,2)"), 4));
         fabrics.addAll(TestFabrics.irregular(6));
         return fabrics;
     }

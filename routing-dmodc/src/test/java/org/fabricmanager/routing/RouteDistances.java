@@ -4,56 +4,16 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
-import org.fabricmanager.topology.DegradationPlan;
-import org.fabricmanager.topology.Degrader;
-import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
-import org.fabricmanager.topology.PgftGenerator;
-import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.Ranking;
 
 /**
- * Fabrics for property tests (small canonical PGFTs and seeded degradations of them) and
- * reference computations done the slow, obvious way: BFS switch distances and shortest
- * up*&#47;down* distances by BFS over (switch, phase) states.
+ * Reference computations for the routing tests, done the slow, obvious way: BFS switch distances,
+ * shortest up*&#47;down* distances by BFS over (switch, phase) states, up/down relations and the
+ * destinations attached to leaves. The fabrics themselves come from {@link org.fabricmanager.testing.TestFabrics}.
  */
-public final class TestFabrics {
-    /** Small PGFTs: 2 and 3 levels, w > 1, p > 1, slimmed and full bisection. */
-    public static final List<String> SPECS = List.of(
-            "PGFT(2;4,4;1,4;1,1)",
-            "PGFT(2;4,6;1,2;1,2)",
-            "PGFT(2;6,4;1,3;1,1)",
-            "PGFT(3;2,2,3;1,2,2;1,2,1)",
-            "PGFT(3;4,4,4;1,4,4;1,1,1)",
-            "PGFT(3;4,4,3;1,2,4;1,2,1)",
-            "PGFT(3;3,3,4;1,3,3;1,1,1)",
-            "PGFT(3;4,2,3;1,2,2;1,1,2)",
-            "PGFT(3;4,4,6;1,4,2;1,2,2)");
-
-    private TestFabrics() {
-    }
-
-    public static Fabric canonical(String spec) {
-        return PgftGenerator.generate(PgftSpec.parse(spec));
-    }
-
-    /**
-     * A seeded degradation of {@code spec}: up to 20% of the switch-to-switch links and up to
-     * three non-leaf switches removed (fewer on fabrics with few switches).
-     */
-    public static Fabric degraded(String spec, long seed) {
-        Fabric fabric = canonical(spec);
-        Random random = new Random(seed);
-        double fraction = random.nextInt(21) / 100.0;
-        int nonLeaves = fabric.switches().size() - fabric.index().leafCount();
-        int switches = random.nextInt(Math.min(3, nonLeaves / 3) + 1);
-        return Degrader.degrade(fabric, DegradationPlan.random(fraction, switches, seed));
-    }
-
-    /** Describes a degraded case for failure messages. */
-    public static String describe(String spec, long seed) {
-        return spec + " degraded with seed " + seed;
+public final class RouteDistances {
+    private RouteDistances() {
     }
 
     /** Hop distances between all switches (Integer.MAX_VALUE when disconnected). */
