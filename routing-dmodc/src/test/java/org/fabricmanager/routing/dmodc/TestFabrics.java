@@ -13,10 +13,13 @@ import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 
-/** The generated fabrics the property tests run on: small, but covering every shape parameter. */
-final class TestFabrics {
+/**
+ * The generated fabrics the property tests run on: small, but covering every shape parameter. Public
+ * for the tests of the Dmodc sub-packages.
+ */
+public final class TestFabrics {
     /** 1 to 4 levels; w > 1 and p > 1 at various levels; full and slimmed bisection. */
-    static final List<String> SPECS = List.of(
+    public static final List<String> SPECS = List.of(
             "PGFT(1;8;1;1)",
             "PGFT(2;4,4;1,2;1,1)",
             "PGFT(2;4,8;1,4;1,1)",
@@ -36,7 +39,7 @@ final class TestFabrics {
      * Fabrics with enough leaves (64 to 128) that most cost rows have a dominant cost, so that the
      * engine's profile-based paths (rather than its whole-row fallback) do the work.
      */
-    static final List<String> MEDIUM_SPECS = List.of(
+    public static final List<String> MEDIUM_SPECS = List.of(
             "PGFT(3;4,4,16;1,4,4;1,1,1)",
             "PGFT(3;2,4,16;1,4,2;1,2,1)",
             "PGFT(2;4,64;1,8;1,1)",
@@ -47,12 +50,12 @@ final class TestFabrics {
     private TestFabrics() {
     }
 
-    static Fabric intact(String spec) {
+    public static Fabric intact(String spec) {
         return PgftGenerator.generate(PgftSpec.parse(spec));
     }
 
     /** A degraded fabric and how it was made, for failure messages. */
-    record Degraded(String description, Fabric fabric) {
+    public record Degraded(String description, Fabric fabric) {
         @Override
         public String toString() {
             return description;
@@ -63,11 +66,11 @@ final class TestFabrics {
      * Randomly degraded versions of the multi-level specs: for each seed, a link fraction up to 20%
      * and up to three non-leaf switches, both drawn from the seed.
      */
-    static List<Degraded> degraded(int seedsPerSpec) {
+    public static List<Degraded> degraded(int seedsPerSpec) {
         return degraded(SPECS, seedsPerSpec);
     }
 
-    static List<Degraded> degraded(List<String> specs, int seedsPerSpec) {
+    public static List<Degraded> degraded(List<String> specs, int seedsPerSpec) {
         List<Degraded> out = new ArrayList<>();
         for (String text : specs) {
             PgftSpec spec = PgftSpec.parse(text);
@@ -92,11 +95,11 @@ final class TestFabrics {
      * switches get two spare ports each, then random extra cables between switches (same-level,
      * leaf-to-leaf, level-skipping), node indices shuffled with gaps, and a few nodes unplugged.
      */
-    static List<Degraded> irregular(int count) {
+    public static List<Degraded> irregular(int count) {
         return irregular(SPECS.subList(1, SPECS.size()), count);
     }
 
-    static List<Degraded> irregular(List<String> specs, int count) {
+    public static List<Degraded> irregular(List<String> specs, int count) {
         List<Degraded> out = new ArrayList<>();
         for (int seed = 1; seed <= count; seed++) {
             Random random = new Random(seed);
