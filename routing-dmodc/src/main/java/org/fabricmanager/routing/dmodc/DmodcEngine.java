@@ -9,6 +9,13 @@ import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.Validity;
+import org.fabricmanager.routing.dmodc.fill.RouteFill;
+import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
+import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
+import org.fabricmanager.routing.dmodc.preprocess.CostDividerUpdate;
+import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
+import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
+import org.fabricmanager.routing.dmodc.preprocess.Ranks;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,7 +107,7 @@ public final class DmodcEngine implements RoutingEngine {
         }
         Preprocessing pre = preprocess(next, sameLeaves(before.index(), next) ? before : null);
         long t3 = System.nanoTime();
-        RouteChanges changes = RouteChanges.between(before, next, pre.cd.costs(), pre.cd.dividers(), pre.cd.changed(),
+        RouteChanges changes = RouteChanges.between(before.preprocessed(), next, pre.cd.costs(), pre.cd.dividers(), pre.cd.changed(),
                 pool);
         long t4 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("changes", t4 - t3));
@@ -148,7 +155,7 @@ public final class DmodcEngine implements RoutingEngine {
         phases.add(new PhaseTimings.Phase("groups", t2 - t1));
 
         CostDivider.Result cd = previous == null ? CostDivider.compute(fabric, ranks, neighbours, pool)
-                : CostDividerUpdate.update(fabric, ranks, neighbours, pool, previous);
+                : CostDividerUpdate.update(fabric, ranks, neighbours, pool, previous.preprocessed());
         long t3 = System.nanoTime();
         phases.add(new PhaseTimings.Phase("cost+divider", t3 - t2));
         return new Preprocessing(phases, t0, ranks, destinations, cd);

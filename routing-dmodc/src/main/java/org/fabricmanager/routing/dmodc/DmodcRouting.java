@@ -4,6 +4,9 @@ import java.util.Arrays;
 import java.util.Optional;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.dmodc.preprocess.CostTable;
+import org.fabricmanager.routing.dmodc.preprocess.Preprocessed;
+import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Ranking;
 
@@ -80,6 +83,11 @@ public final class DmodcRouting implements RoutedSnapshot {
     /** The cost rows' profiles; for {@link DmodcEngine#reroute}. */
     RowProfiles profiles() {
         return profiles;
+    }
+
+    /** Its fabric, ranks, costs, dividers and profiles, for {@link DmodcEngine#reroute}. */
+    Preprocessed preprocessed() {
+        return new Preprocessed(index, rank, costs, divider, profiles);
     }
 
     /** Divider {@code Π_s} of switch {@code s}. */

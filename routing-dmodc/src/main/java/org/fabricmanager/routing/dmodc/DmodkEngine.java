@@ -9,6 +9,7 @@ import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.Validity;
+import org.fabricmanager.routing.dmodc.fill.RowPatterns;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;

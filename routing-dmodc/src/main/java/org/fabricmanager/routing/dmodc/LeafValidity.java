@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.Validity;
+import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.topology.FabricIndex;
 
 /**

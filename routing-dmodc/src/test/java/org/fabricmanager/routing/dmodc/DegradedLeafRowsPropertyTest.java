@@ -1,6 +1,5 @@
 package org.fabricmanager.routing.dmodc;
 
-import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -8,9 +7,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
 import org.fabricmanager.topology.DegradationPlan;
-import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * Random three-level PGFTs with random links and switches removed, routed by the engine and by
  * {@link PlainDmodc}: the tables must be equal entry by entry, and equal on one and two threads.
  * Most draws give leaves one port per uplink ({@code p_2 = 1}), the case whose rows are written as
- * rotations of the pod's surviving uplinks ({@link RotationRuns}); the leaves' sequences are shared
+ * rotations of the pod's surviving uplinks ({@link org.fabricmanager.routing.dmodc.fill.RotationRuns}); the leaves' sequences are shared
  * from leaf to leaf while they number their uplinks alike, so some draws also renumber the uplink
  * ports of random leaves (cables swapped between ports), which must make the leaves stop sharing.
  */
@@ -66,7 +66,7 @@ class DegradedLeafRowsPropertyTest {
     /**
      * Leaves of 32 nodes and dividers of 32 (a level-2 switch under 32 parents' worth of leaf
      * uplinks, or a top switch with {@code w_2 w_3 = 32}): the sizes whose runs and steps are written
-     * by the straight 32-entry paths of {@link RotationRuns} and {@link Selectors}; some draws with
+     * by the straight 32-entry paths of {@link org.fabricmanager.routing.dmodc.fill.RotationRuns} and {@link org.fabricmanager.routing.dmodc.fill.Selectors}; some draws with
      * parallel links (sequences longer than the candidates) or scattered node indices (partial steps).
      */
     @Test

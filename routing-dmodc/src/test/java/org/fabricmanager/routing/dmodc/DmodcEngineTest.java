@@ -1,12 +1,17 @@
 package org.fabricmanager.routing.dmodc;
 
-import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
+import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
+import org.fabricmanager.routing.dmodc.preprocess.CostTable;
+import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
+import org.fabricmanager.routing.dmodc.preprocess.Ranks;
+import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.AfterAll;

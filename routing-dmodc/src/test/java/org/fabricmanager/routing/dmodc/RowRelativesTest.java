@@ -1,12 +1,17 @@
 package org.fabricmanager.routing.dmodc;
 
-import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
+import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
+import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
+import org.fabricmanager.routing.dmodc.preprocess.Ranks;
+import org.fabricmanager.routing.dmodc.reuse.LeafTwins;
+import org.fabricmanager.routing.dmodc.reuse.RowRelatives;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;
