@@ -22,6 +22,9 @@ final class BlockSweep {
     private final OwnRuns ownRuns;
     private final SingleBlockSweep singleBlock;
     private final RotationSweep rotationSweep;
+    private final DmodcShortcuts shortcuts;
+    private final boolean rotationOn;
+    private final boolean busyStretchesOn;
     // Per block: the next interval of its set (cursor) and the one the sweep is in, or -1 (state).
     private final int[] cursor = new int[NeighbourBlocks.MAX_BLOCKS];
     private final int[] state = new int[NeighbourBlocks.MAX_BLOCKS];
@@ -40,6 +43,9 @@ final class BlockSweep {
         this.ownRuns = ownRuns;
         this.singleBlock = singleBlock;
         this.rotationSweep = rotationSweep;
+        this.shortcuts = in.shortcuts();
+        this.rotationOn = shortcuts.on(DmodcShortcuts.Shortcut.ROTATION);
+        this.busyStretchesOn = shortcuts.on(DmodcShortcuts.Shortcut.BUSY_STRETCHES);
     }
 
     /** Routes switch {@code s} into {@code row}. */
@@ -58,13 +64,14 @@ final class BlockSweep {
             place(b0 + b, blocks.rows(b0 + b).base(mode));
         }
         current[0] = mode;
-        boolean rotation = nb == 1 && pi == 1 && w == 1 && out.singlePorts();
+        boolean rotation = rotationOn && nb == 1 && pi == 1 && w == 1 && out.singlePorts();
         if (out.anyCandidate() && mode != CostTable.INFINITE && mode != 0) {
             out.paintBase(row, !rotation);
         }
         boolean painted = out.painted();
         if (nb == 1) {
             if (painted && rotation) {
+                shortcuts.hit(DmodcShortcuts.Shortcut.ROTATION);
                 rotationSweep.sweep(row, b0, mode, ownRun, runs);
             } else {
                 singleBlock.sweep(row, b0, mode, ownRun, runs);
@@ -86,7 +93,7 @@ final class BlockSweep {
                 busy = b;
             }
         }
-        boolean fast = painted && w == 1;
+        boolean fast = busyStretchesOn && painted && w == 1;
         int run = 0;
         int p = 0;
         while (p < leaves) {
@@ -122,6 +129,7 @@ final class BlockSweep {
                 }
             }
             if (fast && v == mode && othersAtBase(nb, busy)) {
+                shortcuts.hit(DmodcShortcuts.Shortcut.BUSY_STRETCHES);
                 p = busyStretches(row, b0, nb, busy, p, ownLimit(ownRun, run, runs), mode);
                 continue;
             }

@@ -24,6 +24,7 @@ final class RowPatcher {
     private final RunWriter out;
     private final long[] mask;
     private final RotationSweep rotationSweep;
+    private final boolean rotationOn;
 
     RowPatcher(FillInputs in, RunWriter out, RotationSweep rotationSweep) {
         this.index = in.index();
@@ -35,6 +36,7 @@ final class RowPatcher {
         this.out = out;
         this.mask = out.mask();
         this.rotationSweep = rotationSweep;
+        this.rotationOn = in.shortcuts().on(DmodcShortcuts.Shortcut.ROTATION);
     }
 
     /**
@@ -71,7 +73,7 @@ final class RowPatcher {
     byte[] relative(int s, byte[] row, long[] leaves) {
         int k = out.begin(s);
         out.beginGroups(s, k);
-        if (blocks == null || !blocks.eligible(s) || blocks.firstBlock(s + 1) - blocks.firstBlock(s) != 1
+        if (!rotationOn || blocks == null || !blocks.eligible(s) || blocks.firstBlock(s + 1) - blocks.firstBlock(s) != 1
                 || out.pi() != 1 || out.w() != 1 || !out.singlePorts()) {
             return patch(s, row, leaves, NO_DESTINATIONS);
         }

@@ -57,7 +57,7 @@ final class RunWriter {
         this.destinations = in.destinations();
         this.stride = destinations.stride();
         this.firstDestination = in.leaves() > 0 ? destinations.first(0) : 0;
-        this.selectors = new Selectors(index.groupPortStartArray(), index.groupPortArray(), in.maxGroups());
+        this.selectors = new Selectors(index.groupPortStartArray(), index.groupPortArray(), in.maxGroups(), in.shortcuts());
         int words = Math.max(1, (in.maxGroups() + 63) >>> 6);
         this.mask = new long[words];
         this.base = new long[words];

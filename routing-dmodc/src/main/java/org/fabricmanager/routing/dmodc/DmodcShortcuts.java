@@ -1,0 +1,128 @@
+package org.fabricmanager.routing.dmodc;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Which of {@link DmodcEngine}'s shortcuts a routing takes: each one that can be switched off while
+ * the tables stay exactly those of the paper's rules (the switched-off shortcut's work is then done by
+ * a slower path that already exists). The public engine takes them all ({@link #ALL}); tests and the
+ * shortcut benchmark switch them off one by one or in every combination. Each shortcut is chosen where
+ * its decision is made (per routing, per switch or per shared set, never per table entry).
+ *
+ * <p>With {@link #counting()}, the routing also counts how often each shortcut was taken (per switch or
+ * per set, see {@link Shortcut}), so that tests can show that a fabric exercises it; without, nothing is
+ * counted.
+ *
+ * @param enabled one bit per {@link Shortcut}, by ordinal
+ * @param counts  per shortcut how often it was taken, or null when not counting
+ */
+record DmodcShortcuts(int enabled, AtomicLongArray counts) {
+    /** Every shortcut: the public engine's. */
+    static final DmodcShortcuts ALL = new DmodcShortcuts((1 << Shortcut.values().length) - 1, null);
+
+    /** The shortcuts, each with the option name tests and benchmarks print, and where it is counted. */
+    enum Shortcut {
+        /** {@link CostDivider} up pass: a sparse row pulled through its children's finite leaves; counted per row. */
+        SPARSE_PULL("sparse-pull"),
+        /** {@link RowFiller}: a switch off the shared sets swept over row profiles, not dense rows; per switch. */
+        PROFILE_SWEEP("profile-sweep"),
+        /** {@link RouteFill}/{@link NeighbourBlocks}: neighbour rows merged into shared sets ({@link BlockSweep}); per switch. */
+        SHARED_ROWS("shared-rows"),
+        /** {@link NeighbourBlocks}: a pod's set spliced from the worker's previous pod set ({@link SharedRowsSplice}); per set. */
+        SPLICE("splice"),
+        /** {@link SharedRowsBuilder}: a busy set's intervals found leaf by leaf, not by boundary events; per set. */
+        SET_LEAF_SWEEP("set-leaf-sweep"),
+        /** {@link NeighbourBlocks}: intervals dropped and merged over leaves no asker reaches ({@link UnreachedLeaves}); per set. */
+        UNREACHED_MERGE("unreached-merge"),
+        /** {@link NeighbourBlocks}/{@link RotationSweep}: a pod set's intervals grouped by mask ({@link IntervalGroups}); per switch. */
+        INTERVAL_GROUPS("interval-groups"),
+        /** {@link BlockSweep}/{@link RowPatcher}: a leaf's row written as rotations ({@link RotationSweep}); per switch. */
+        ROTATION("rotation"),
+        /** {@link RotationRuns#begin}: the sequence cache and octet tables kept from leaf to leaf; per switch kept. */
+        ROTATION_CACHE("rotation-cache"),
+        /** {@link BlockSweep}: the busiest block's intervals walked alone; per stretch of stretches. */
+        BUSY_STRETCHES("busy-stretches"),
+        /** {@link RouteFill}: a leaf twin's row copied and patched at two leaves ({@link LeafTwins}); per twin. */
+        TWINS("twins"),
+        /** {@link RouteFill}: a leaf relative's row copied and patched at its differing chunks ({@link RowRelatives}); per relative. */
+        RELATIVES("relatives"),
+        /**
+         * {@link RotationRuns} and {@link Selectors}: runs of 32 entries and steps of {@code Π_s = 32} written as
+         * straight eight-byte stores; counted per switch with {@code Π_s = 32} (the precondition of the step path).
+         */
+        STRAIGHT_32("straight-32"),
+        /** {@link DmodcEngine#reroute}: costs updated and only changed rows recomputed ({@link RouteChanges}); per re-route. */
+        INCREMENTAL("incremental");
+
+        private final String option;
+
+        Shortcut(String option) {
+            this.option = option;
+        }
+
+        /** The option's name, as printed by tests and the benchmark. */
+        String option() {
+            return option;
+        }
+    }
+
+    /** The shortcuts whose bits are set in {@code enabled} (bit {@code i} for ordinal {@code i}). */
+    static DmodcShortcuts of(int enabled) {
+        return new DmodcShortcuts(enabled & ALL.enabled, null);
+    }
+
+    /** Number of shortcuts, so {@code 1 << count()} combinations. */
+    static int count() {
+        return Shortcut.values().length;
+    }
+
+    /** Whether {@code shortcut} is taken. */
+    boolean on(Shortcut shortcut) {
+        return (enabled & (1 << shortcut.ordinal())) != 0;
+    }
+
+    /** These shortcuts but {@code shortcut}. */
+    DmodcShortcuts without(Shortcut shortcut) {
+        return new DmodcShortcuts(enabled & ~(1 << shortcut.ordinal()), counts);
+    }
+
+    /** The same shortcuts, counting from zero how often each is taken. */
+    DmodcShortcuts counting() {
+        return new DmodcShortcuts(enabled, new AtomicLongArray(count()));
+    }
+
+    /** Counts one use of {@code shortcut} when counting. */
+    void hit(Shortcut shortcut) {
+        if (counts != null) {
+            counts.incrementAndGet(shortcut.ordinal());
+        }
+    }
+
+    /** Counts {@code times} uses of {@code shortcut} when counting. */
+    void hit(Shortcut shortcut, int times) {
+        if (counts != null && times > 0) {
+            counts.addAndGet(shortcut.ordinal(), times);
+        }
+    }
+
+    /** How often {@code shortcut} was taken since {@link #counting()} (0 when not counting). */
+    long taken(Shortcut shortcut) {
+        return counts == null ? 0 : counts.get(shortcut.ordinal());
+    }
+
+    @Override
+    public String toString() {
+        if (enabled == ALL.enabled) {
+            return "all shortcuts";
+        }
+        List<String> off = new ArrayList<>();
+        for (Shortcut s : Shortcut.values()) {
+            if (!on(s)) {
+                off.add(s.option());
+            }
+        }
+        return "all shortcuts but " + String.join(", ", off);
+    }
+}
