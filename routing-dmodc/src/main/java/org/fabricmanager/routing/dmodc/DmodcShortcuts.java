@@ -34,8 +34,13 @@ record DmodcShortcuts(int enabled, AtomicLongArray counts) {
         SPLICE("splice"),
         /** {@link SharedRowsBuilder}: a busy set's intervals found leaf by leaf, not by boundary events; per set. */
         SET_LEAF_SWEEP("set-leaf-sweep"),
-        /** {@link NeighbourBlocks}: intervals dropped and merged over leaves no asker reaches ({@link UnreachedLeaves}); per set. */
-        UNREACHED_MERGE("unreached-merge"),
+        /**
+         * Unreachable leaves left to the end: {@link NeighbourBlocks} drops and merges a set's intervals over leaves
+         * no asker reaches ({@link UnreachedLeaves}; counted per set), {@link OwnRuns} leaves a row's runs at
+         * infinite own cost to be set to no route after its last run (counted per profiled row with such runs),
+         * and {@link RunWriter} carries an open run over unreachable leaves.
+         */
+        UNREACHABLE_LAST("unreachable-last"),
         /** {@link NeighbourBlocks}/{@link RotationSweep}: a pod set's intervals grouped by mask ({@link IntervalGroups}); per switch. */
         INTERVAL_GROUPS("interval-groups"),
         /** {@link BlockSweep}/{@link RowPatcher}: a leaf's row written as rotations ({@link RotationSweep}); per switch. */

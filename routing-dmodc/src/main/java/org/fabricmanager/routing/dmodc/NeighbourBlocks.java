@@ -87,7 +87,7 @@ final class NeighbourBlocks {
     /**
      * The same, taking only the {@code shortcuts} given: {@link DmodcShortcuts.Shortcut#SPLICE} (else every
      * set is built in full), {@link DmodcShortcuts.Shortcut#SET_LEAF_SWEEP} (else every set's intervals come
-     * from boundary events) and {@link DmodcShortcuts.Shortcut#UNREACHED_MERGE} (else no interval is dropped
+     * from boundary events) and {@link DmodcShortcuts.Shortcut#UNREACHABLE_LAST} (else no interval is dropped
      * or merged over leaves no asker reaches).
      */
     static NeighbourBlocks of(FabricIndex index, int[] rank, CostTable costs, RowProfiles profiles,
@@ -230,7 +230,7 @@ final class NeighbourBlocks {
         }
         long[][] unreached = unreachedLeaves.bySet();
         boolean splice = shortcuts.on(DmodcShortcuts.Shortcut.SPLICE);
-        boolean merge = shortcuts.on(DmodcShortcuts.Shortcut.UNREACHED_MERGE);
+        boolean merge = shortcuts.on(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
         SharedRowsBuilder.Sweep sweep = shortcuts.on(DmodcShortcuts.Shortcut.SET_LEAF_SWEEP)
                 ? SharedRowsBuilder.Sweep.CHOOSE : SharedRowsBuilder.Sweep.EVENTS;
         SharedRows[] sets = new SharedRows[setCount];
@@ -255,7 +255,7 @@ final class NeighbourBlocks {
                     } else {
                         long[] over = merge ? unreached[id] : null;
                         if (over != null) {
-                            shortcuts.hit(DmodcShortcuts.Shortcut.UNREACHED_MERGE);
+                            shortcuts.hit(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
                         }
                         if (shortcuts.counts() != null && sweep == SharedRowsBuilder.Sweep.CHOOSE
                                 && SharedRowsBuilder.byLeaves(members[id], costs.leafCount(), profiles)) {

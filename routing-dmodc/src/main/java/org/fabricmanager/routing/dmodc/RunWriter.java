@@ -24,6 +24,8 @@ final class RunWriter {
     private final int stride;
     private final int firstDestination;
     private final Selectors selectors;
+    /** Whether an open run is carried over unreachable leaves ({@link DmodcShortcuts.Shortcut#UNREACHABLE_LAST}). */
+    private final boolean carryOn;
 
     // What the sweeps compute: the candidates of the stretch (mask), the base candidates painted
     // over the row (base, when painted), and the costs of the stretch (current[0] the own one; the
@@ -63,6 +65,7 @@ final class RunWriter {
         this.base = new long[words];
         this.runMask = new long[words];
         this.current = new int[in.maxGroups() + 1];
+        this.carryOn = in.shortcuts().on(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
     }
 
     /** Starts switch {@code s}: its own leaf and first group; returns its number of groups. */
@@ -191,7 +194,7 @@ final class RunWriter {
             int d1 = destinations.first(last) + destinations.count(last);
             if (cost != CostTable.INFINITE) {
                 add(row, d0, d1);
-            } else if (runFrom >= 0 && d0 == runTo) {
+            } else if (carryOn && runFrom >= 0 && d0 == runTo) {
                 // Unreachable leaves inside a stretch of equal candidates (a destination leaf
                 // that lost one uplink, in a pod's run): the open run goes on over them and
                 // they are set to no route after it is written, so that the run is written

@@ -61,17 +61,17 @@ class DmodcShortcutsTest {
 
     @BeforeAll
     static void fabrics() {
-        add("PGFT(3;4,4,16;1,4,4;1,1,1) minus 10% of links, seed 3", degraded("PGFT(3;4,4,16;1,4,4;1,1,1)", 0.10, 0, 3),
+        add("PGFT(3;4,4,12;1,4,4;1,1,1) minus 10% of links, seed 3", degraded("PGFT(3;4,4,12;1,4,4;1,1,1)", 0.10, 0, 3),
                 Fault.LINK, 31, true);
         add("PGFT(3;32,2,3;1,32,1;1,1,1) minus 5% of links and a switch, seed 2",
                 degraded("PGFT(3;32,2,3;1,32,1;1,1,1)", 0.05, 1, 2), Fault.SWITCH, 32, false);
-        add("PGFT(3;4,8,16;1,4,4;1,1,2) minus 5% of links and a switch, seed 5",
-                degraded("PGFT(3;4,8,16;1,4,4;1,1,2)", 0.05, 1, 5), Fault.SWITCH, 33, false);
+        add("PGFT(3;4,4,16;1,4,4;1,1,2) minus 5% of links and a switch, seed 5",
+                degraded("PGFT(3;4,4,16;1,4,4;1,1,2)", 0.05, 1, 5), Fault.SWITCH, 33, false);
         add("PGFT(3;4,4,8;1,4,4;1,1,1) intact", TestFabrics.intact("PGFT(3;4,4,8;1,4,4;1,1,1)"), Fault.LINK, 34, false);
         add("PGFT(2;4,64;1,8;1,1) minus 8% of links, seed 4", degraded("PGFT(2;4,64;1,8;1,1)", 0.08, 0, 4), Fault.LINK,
                 35, true);
-        add("PGFT(4;2,4,4,8;1,2,2,2;1,1,2,1) minus 6% of links and a switch, seed 6",
-                degraded("PGFT(4;2,4,4,8;1,2,2,2;1,1,2,1)", 0.06, 1, 6), Fault.LINK, 36, true);
+        add("PGFT(4;2,4,4,4;1,2,2,2;1,1,2,1) minus 6% of links and a switch, seed 6",
+                degraded("PGFT(4;2,4,4,4;1,2,2,2;1,1,2,1)", 0.06, 1, 6), Fault.LINK, 36, true);
         TestFabrics.Degraded irregular = TestFabrics.irregular(TestFabrics.MEDIUM_SPECS, 3).get(2);
         add(irregular.description(), irregular.fabric(), Fault.LINK, 37, false);
         assertThat(cases).hasSize(CASES);
