@@ -47,7 +47,7 @@ record DmodcShortcuts(int enabled, AtomicLongArray counts) {
         ROTATION("rotation"),
         /** {@link RotationRuns#begin}: the sequence cache and octet tables kept from leaf to leaf; per switch kept. */
         ROTATION_CACHE("rotation-cache"),
-        /** {@link BlockSweep}: the busiest block's intervals walked alone; per stretch of stretches. */
+        /** {@link BlockSweep}: the busiest block's intervals walked alone; counted per walk. */
         BUSY_STRETCHES("busy-stretches"),
         /** {@link RouteFill}: a leaf twin's row copied and patched at two leaves ({@link LeafTwins}); per twin. */
         TWINS("twins"),
@@ -102,13 +102,6 @@ record DmodcShortcuts(int enabled, AtomicLongArray counts) {
     void hit(Shortcut shortcut) {
         if (counts != null) {
             counts.incrementAndGet(shortcut.ordinal());
-        }
-    }
-
-    /** Counts {@code times} uses of {@code shortcut} when counting. */
-    void hit(Shortcut shortcut, int times) {
-        if (counts != null && times > 0) {
-            counts.addAndGet(shortcut.ordinal(), times);
         }
     }
 
