@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
@@ -42,6 +43,7 @@ public final class DmodcEngine implements RoutingEngine {
 
     private final RoutingPool pool;
     private final boolean relativesForAnyLeaf;
+    private final DmodcShortcuts shortcuts;
 
     /** An engine with {@code threads} workers (the calling thread included). */
     public DmodcEngine(int threads) {
@@ -50,8 +52,14 @@ public final class DmodcEngine implements RoutingEngine {
 
     /** The same; tests force {@link RouteFill#relativesForAnyLeaf} on fabrics too small to look for relatives. */
     DmodcEngine(int threads, boolean relativesForAnyLeaf) {
+        this(threads, relativesForAnyLeaf, DmodcShortcuts.ALL);
+    }
+
+    /** The same, taking only the {@code shortcuts} given (tests and the shortcut benchmark; the tables are the same). */
+    DmodcEngine(int threads, boolean relativesForAnyLeaf, DmodcShortcuts shortcuts) {
         this.pool = new RoutingPool(threads, NAME);
         this.relativesForAnyLeaf = relativesForAnyLeaf;
+        this.shortcuts = shortcuts;
     }
 
     /** An engine with one worker per available processor. */
@@ -84,7 +92,7 @@ public final class DmodcEngine implements RoutingEngine {
         Preprocessing pre = preprocess(fabric);
         long t3 = System.nanoTime();
         RouteFill fill = new RouteFill(fabric, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(),
-                pre.destinations);
+                pre.destinations).shortcuts(shortcuts);
         byte[][] rows = (relativesForAnyLeaf ? fill.relativesForAnyLeaf() : fill).computeAll(pool);
         ForwardingTables tables = ForwardingTables.ofRows(guids(fabric), rows, fabric.destinationCount());
         long t4 = System.nanoTime();
@@ -102,16 +110,18 @@ public final class DmodcEngine implements RoutingEngine {
      */
     @Override
     public DmodcRouting reroute(FabricIndex next, RoutedSnapshot previous) {
-        if (!(previous instanceof DmodcRouting before)) {
+        if (!(previous instanceof DmodcRouting before) || !shortcuts.on(DmodcShortcuts.Shortcut.INCREMENTAL)) {
             return compute(next);
         }
+        shortcuts.hit(DmodcShortcuts.Shortcut.INCREMENTAL);
         Preprocessing pre = preprocess(next, sameLeaves(before.index(), next) ? before : null);
         long t3 = System.nanoTime();
         RouteChanges changes = RouteChanges.between(before.preprocessed(), next, pre.cd.costs(), pre.cd.dividers(), pre.cd.changed(),
                 pool);
         long t4 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("changes", t4 - t3));
-        RouteFill fill = new RouteFill(next, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations);
+        RouteFill fill = new RouteFill(next, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations)
+                .shortcuts(shortcuts);
         ForwardingTables tables;
         if (changes.everything()) {
             tables = ForwardingTables.ofRows(guids(next), fill.computeAll(pool), next.destinationCount());
@@ -154,7 +164,7 @@ public final class DmodcEngine implements RoutingEngine {
         long t2 = System.nanoTime();
         phases.add(new PhaseTimings.Phase("groups", t2 - t1));
 
-        CostDivider.Result cd = previous == null ? CostDivider.compute(fabric, ranks, neighbours, pool)
+        CostDivider.Result cd = previous == null ? CostDivider.compute(fabric, ranks, neighbours, pool, shortcuts)
                 : CostDividerUpdate.update(fabric, ranks, neighbours, pool, previous.preprocessed());
         long t3 = System.nanoTime();
         phases.add(new PhaseTimings.Phase("cost+divider", t3 - t2));

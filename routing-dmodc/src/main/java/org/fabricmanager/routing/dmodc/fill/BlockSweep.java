@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.fill;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
@@ -26,6 +27,9 @@ final class BlockSweep {
     private final OwnRuns ownRuns;
     private final SingleBlockSweep singleBlock;
     private final RotationSweep rotationSweep;
+    private final DmodcShortcuts shortcuts;
+    private final boolean rotationOn;
+    private final boolean busyStretchesOn;
     // Per block: the next interval of its set (cursor) and the one the sweep is in, or -1 (state).
     private final int[] cursor = new int[NeighbourBlocks.MAX_BLOCKS];
     private final int[] state = new int[NeighbourBlocks.MAX_BLOCKS];
@@ -44,6 +48,9 @@ final class BlockSweep {
         this.ownRuns = ownRuns;
         this.singleBlock = singleBlock;
         this.rotationSweep = rotationSweep;
+        this.shortcuts = in.shortcuts();
+        this.rotationOn = shortcuts.on(DmodcShortcuts.Shortcut.ROTATION);
+        this.busyStretchesOn = shortcuts.on(DmodcShortcuts.Shortcut.BUSY_STRETCHES);
     }
 
     /** Routes switch {@code s} into {@code row}. */
@@ -62,13 +69,14 @@ final class BlockSweep {
             place(b0 + b, blocks.rows(b0 + b).base(mode));
         }
         current[0] = mode;
-        boolean rotation = nb == 1 && pi == 1 && w == 1 && out.singlePorts();
+        boolean rotation = rotationOn && nb == 1 && pi == 1 && w == 1 && out.singlePorts();
         if (out.anyCandidate() && mode != CostTable.INFINITE && mode != 0) {
             out.paintBase(row, !rotation);
         }
         boolean painted = out.painted();
         if (nb == 1) {
             if (painted && rotation) {
+                shortcuts.hit(DmodcShortcuts.Shortcut.ROTATION);
                 rotationSweep.sweep(row, b0, mode, ownRun, runs);
             } else {
                 singleBlock.sweep(row, b0, mode, ownRun, runs);
@@ -90,7 +98,7 @@ final class BlockSweep {
                 busy = b;
             }
         }
-        boolean fast = painted && w == 1;
+        boolean fast = busyStretchesOn && painted && w == 1;
         int run = 0;
         int p = 0;
         while (p < leaves) {
@@ -126,6 +134,7 @@ final class BlockSweep {
                 }
             }
             if (fast && v == mode && othersAtBase(nb, busy)) {
+                shortcuts.hit(DmodcShortcuts.Shortcut.BUSY_STRETCHES);
                 p = busyStretches(row, b0, nb, busy, p, ownLimit(ownRun, run, runs), mode);
                 continue;
             }

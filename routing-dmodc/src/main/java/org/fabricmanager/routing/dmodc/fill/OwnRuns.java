@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.fill;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
@@ -19,12 +20,17 @@ final class OwnRuns {
     private final int leaves;
     private final RunWriter out;
     private int[] ownRun = new int[48];
+    private final DmodcShortcuts shortcuts;
+    /** Whether runs at infinite own cost are left to the writer ({@link DmodcShortcuts.Shortcut#UNREACHABLE_LAST}). */
+    private final boolean deferOn;
 
     OwnRuns(FillInputs in, RunWriter out) {
         this.costs = in.costs();
         this.destinations = in.destinations();
         this.leaves = in.leaves();
         this.out = out;
+        this.shortcuts = in.shortcuts();
+        this.deferOn = shortcuts.on(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
     }
 
     /** The runs found last, as triples; read after finding them, which may grow the array. */
@@ -35,7 +41,8 @@ final class OwnRuns {
     /** The reachable runs of the row of {@code s} off {@code mode}, from its costs (a row without a profile); returns their number. */
     int fromCosts(int s, int mode) {
         int found = ownRuns(s, mode); // may grow ownRun: read it after
-        return deferUnreachable(ownRun, found);
+        // Without the shortcut the runs at infinite own cost stay, and the sweeps write them as no route.
+        return deferOn ? deferUnreachable(ownRun, found) : found;
     }
 
     /**
@@ -50,14 +57,19 @@ final class OwnRuns {
         }
         int kept = 0;
         for (int g = 0; g < segments.length; g += 3) {
-            if (segments[g + 2] != CostTable.INFINITE) {
+            if (segments[g + 2] != CostTable.INFINITE || !deferOn) {
                 ownRun[3 * kept] = segments[g];
                 ownRun[3 * kept + 1] = segments[g + 1];
                 ownRun[3 * kept + 2] = segments[g + 2];
                 kept++;
             }
         }
-        out.unreachableSegments(kept == segments.length / 3 ? null : segments);
+        if (kept != segments.length / 3) {
+            shortcuts.hit(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
+            out.unreachableSegments(segments);
+        } else {
+            out.unreachableSegments(null);
+        }
         return kept;
     }
 

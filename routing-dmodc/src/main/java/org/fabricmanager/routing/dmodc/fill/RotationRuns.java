@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.fill;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.dmodc.preprocess.ByteLanes;
@@ -50,9 +51,22 @@ final class RotationRuns {
     private int prepared;
     private final long[] packed = new long[8];
     private final int[] packedCount = new int[8];
+    /** Whether the cache and octet tables are kept from switch to switch ({@link DmodcShortcuts.Shortcut#ROTATION_CACHE}). */
+    private final boolean keep;
+    /** The run length written as four straight stores: 32, or -1 without {@link DmodcShortcuts.Shortcut#STRAIGHT_32}. */
+    private final int straight;
+    private final DmodcShortcuts shortcuts;
 
     RotationRuns() {
+        this(DmodcShortcuts.ALL);
+    }
+
+    /** Taking only the {@code shortcuts} given ({@link DmodcShortcuts.Shortcut#ROTATION_CACHE}, {@link DmodcShortcuts.Shortcut#STRAIGHT_32}). */
+    RotationRuns(DmodcShortcuts shortcuts) {
         epoch = 1;
+        this.keep = shortcuts.on(DmodcShortcuts.Shortcut.ROTATION_CACHE);
+        this.straight = shortcuts.on(DmodcShortcuts.Shortcut.STRAIGHT_32) ? 32 : -1;
+        this.shortcuts = shortcuts;
     }
 
     /**
@@ -62,7 +76,7 @@ final class RotationRuns {
      */
     void begin(long has, byte[] ports) {
         long common = has & known;
-        boolean consistent = true;
+        boolean consistent = keep;
         for (long bits = common; bits != 0 && consistent; bits &= bits - 1) {
             int j = Long.numberOfTrailingZeros(bits);
             consistent = port[j] == ports[j];
@@ -73,6 +87,8 @@ final class RotationRuns {
                 epoch = 1;
             }
             known = 0;
+        } else if (known != 0) {
+            shortcuts.hit(DmodcShortcuts.Shortcut.ROTATION_CACHE);
         }
         long added = has & ~known;
         if (added != 0) {
@@ -130,10 +146,10 @@ final class RotationRuns {
     }
 
     /** {@code port(d) = C[d mod n]} over {@code [from, to)} from {@code C} tripled at {@code source[at ..]}. */
-    private static void copy(byte[] row, int from, int to, byte[] source, int at, int n) {
+    private void copy(byte[] row, int from, int to, byte[] source, int at, int n) {
         int r = from < MAGIC_LIMIT ? from - n * (int) ((from * MAGIC[n]) >>> 32) : from % n;
         int len = to - from;
-        if (len == 32 && n >= 16) {
+        if (len == straight && n >= 16) {
             // One destination leaf of 32 nodes, the common case of a degraded leaf row (r + 32 <= 3n):
             // four straight copies. Measured against the loop below (A/B in one JVM, one routing
             // thread): the leaves' rows took about 15% less CPU; C2 gives a loop of four iterations

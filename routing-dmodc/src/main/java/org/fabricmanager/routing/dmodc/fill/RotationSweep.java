@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.fill;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
@@ -27,7 +28,8 @@ final class RotationSweep {
     private final int[] groupPorts;
     private final int leaves;
     private final RunWriter out;
-    private final RotationRuns rotation = new RotationRuns();
+    private final RotationRuns rotation;
+    private final DmodcShortcuts shortcuts;
     private final byte[] positionPorts = new byte[SharedRows.MAX_MEMBERS];
     // Intervals of a set overlapping the own row's runs, listed and flagged.
     private int[] overlap = new int[16];
@@ -43,6 +45,8 @@ final class RotationSweep {
         this.groupPorts = in.index().groupPortArray();
         this.leaves = in.leaves();
         this.out = out;
+        this.shortcuts = in.shortcuts();
+        this.rotation = new RotationRuns(shortcuts);
     }
 
     /**
@@ -68,6 +72,7 @@ final class RotationSweep {
         rotation.fill(row, 0, row.length, baseY);
         int overlapping = markOverlapping(r, ownRun, runs);
         if (groups != null) {
+            shortcuts.hit(DmodcShortcuts.Shortcut.INTERVAL_GROUPS);
             writeGroups(row, r, groups, mode, has, baseY);
         }
         int f = 0;

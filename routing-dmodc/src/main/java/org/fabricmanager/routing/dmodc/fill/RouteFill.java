@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.fill;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
@@ -43,6 +44,7 @@ public final class RouteFill {
     // computeAll ran first on this instance.
     private NeighbourBlocks blocks;
     private boolean relativesForAnyLeaf;
+    private DmodcShortcuts shortcuts = DmodcShortcuts.ALL;
 
     public RouteFill(FabricIndex index, int[] rank, CostTable costs, int[] divider, RowProfiles profiles,
               LeafDestinations destinations) {
@@ -59,17 +61,37 @@ public final class RouteFill {
         return this;
     }
 
+    /** Takes only the {@code shortcuts} given (tests and the shortcut benchmark; the rows are the same). */
+    public RouteFill shortcuts(DmodcShortcuts shortcuts) {
+        this.shortcuts = shortcuts;
+        return this;
+    }
+
     /** All rows, switches in parallel, after merging the shared neighbour rows ({@link NeighbourBlocks}). */
     public byte[][] computeAll(RoutingPool pool) {
         FabricIndex index = inputs.index();
         CostTable costs = inputs.costs();
         int[] divider = inputs.divider();
-        blocks = NeighbourBlocks.of(index, rank, costs, inputs.profiles(), inputs.destinations(), pool);
-        FillInputs in = inputs.withBlocks(blocks);
-        int[] twinOf = LeafTwins.of(index, costs, divider);
+        // Without shared rows every switch is routed on its own (profile or dense sweep), and no leaf
+        // looks for relatives (whose candidates are the leaves above one busy shared set).
+        blocks = shortcuts.on(DmodcShortcuts.Shortcut.SHARED_ROWS)
+                ? NeighbourBlocks.of(index, rank, costs, inputs.profiles(),
+                        shortcuts.on(DmodcShortcuts.Shortcut.INTERVAL_GROUPS) ? inputs.destinations() : null, shortcuts, pool)
+                : null;
+        FillInputs in = inputs.withBlocks(blocks).withShortcuts(shortcuts);
         int switches = index.switchCount();
+        int[] twinOf;
+        if (shortcuts.on(DmodcShortcuts.Shortcut.TWINS)) {
+            twinOf = LeafTwins.of(index, costs, divider);
+        } else {
+            twinOf = new int[switches];
+            for (int s = 0; s < switches; s++) {
+                twinOf[s] = -1;
+            }
+        }
         boolean[] candidate = new boolean[switches];
-        for (int s = 0; s < switches; s++) {
+        boolean relativesOn = blocks != null && shortcuts.on(DmodcShortcuts.Shortcut.RELATIVES);
+        for (int s = 0; s < switches && relativesOn; s++) {
             candidate[s] = twinOf[s] < 0 && index.leafNumber(s) != FabricIndex.NONE && busy(s);
         }
         RowRelatives relatives = RowRelatives.of(index, costs, divider, inputs.profiles(), candidate, pool);
@@ -84,6 +106,7 @@ public final class RouteFill {
                     // links removed: 3.4 µs a copy here, about 4 µs in a later pass).
                     for (int i = relatives.firstRelative(s); i < relatives.firstRelative(s + 1); i++) {
                         int t = relatives.relative(i);
+                        in.shortcuts().hit(DmodcShortcuts.Shortcut.RELATIVES);
                         rows[t] = filler.relative(t, rows[s].clone(), relatives.leaves(t));
                     }
                 }
@@ -96,6 +119,7 @@ public final class RouteFill {
             for (int s = from; s < to; s++) {
                 int r = twinOf[s];
                 if (r >= 0) {
+                    in.shortcuts().hit(DmodcShortcuts.Shortcut.TWINS);
                     long[] two = new long[words];
                     int lr = index.leafNumber(r);
                     int ls = index.leafNumber(s);
@@ -135,7 +159,7 @@ public final class RouteFill {
      * previous row copied and patched at its dirty leaves and destinations, or a whole new row.
      */
     public byte[][] computeChanged(RoutingPool pool, RouteChanges changes, ForwardingTables previous) {
-        FillInputs in = inputs.withBlocks(blocks);
+        FillInputs in = inputs.withBlocks(blocks).withShortcuts(shortcuts);
         int switches = inputs.index().switchCount();
         byte[][] rows = new byte[switches][];
         RowFiller[] fillers = new RowFiller[pool.threads()];

@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.fill;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
@@ -26,6 +27,8 @@ final class RowFiller {
     private final ProfileSweep profileSweep;
     private final DenseSweep denseSweep;
     private final RowPatcher patcher;
+    private final DmodcShortcuts shortcuts;
+    private final boolean profileSweepOn;
 
     RowFiller(FillInputs in) {
         this.index = in.index();
@@ -40,6 +43,8 @@ final class RowFiller {
         this.profileSweep = new ProfileSweep(in, out);
         this.denseSweep = new DenseSweep(in, out);
         this.patcher = new RowPatcher(in, out, rotationSweep);
+        this.shortcuts = in.shortcuts();
+        this.profileSweepOn = shortcuts.on(DmodcShortcuts.Shortcut.PROFILE_SWEEP);
     }
 
     /** The row of switch {@code s}, computed afresh. */
@@ -80,17 +85,22 @@ final class RowFiller {
     private void routeLeaves(byte[] row, int s, int k) {
         out.beginGroups(s, k);
         out.beginRow();
+        if (shortcuts.counts() != null && out.pi() == 32 && shortcuts.on(DmodcShortcuts.Shortcut.STRAIGHT_32)) {
+            shortcuts.hit(DmodcShortcuts.Shortcut.STRAIGHT_32);
+        }
         if (blocks != null && blocks.eligible(s)) {
+            shortcuts.hit(DmodcShortcuts.Shortcut.SHARED_ROWS);
             blockSweep.sweep(row, s);
             out.finish(row);
             return;
         }
         int g0 = out.g0();
-        boolean profiled = profiles.segments(s) != null;
+        boolean profiled = profileSweepOn && profiles.segments(s) != null;
         for (int i = 0; i < k && profiled; i++) {
             profiled = profiles.segments(groupNeighbour[g0 + i]) != null;
         }
         if (profiled) {
+            shortcuts.hit(DmodcShortcuts.Shortcut.PROFILE_SWEEP);
             profileSweep.sweep(row, s, k);
         } else {
             denseSweep.sweep(row, s, k);

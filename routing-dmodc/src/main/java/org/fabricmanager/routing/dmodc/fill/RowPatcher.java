@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.fill;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
@@ -30,6 +31,7 @@ final class RowPatcher {
     private final RunWriter out;
     private final long[] mask;
     private final RotationSweep rotationSweep;
+    private final boolean rotationOn;
 
     RowPatcher(FillInputs in, RunWriter out, RotationSweep rotationSweep) {
         this.index = in.index();
@@ -41,6 +43,7 @@ final class RowPatcher {
         this.out = out;
         this.mask = out.mask();
         this.rotationSweep = rotationSweep;
+        this.rotationOn = in.shortcuts().on(DmodcShortcuts.Shortcut.ROTATION);
     }
 
     /**
@@ -77,7 +80,7 @@ final class RowPatcher {
     byte[] relative(int s, byte[] row, long[] leaves) {
         int k = out.begin(s);
         out.beginGroups(s, k);
-        if (blocks == null || !blocks.eligible(s) || blocks.firstBlock(s + 1) - blocks.firstBlock(s) != 1
+        if (!rotationOn || blocks == null || !blocks.eligible(s) || blocks.firstBlock(s + 1) - blocks.firstBlock(s) != 1
                 || out.pi() != 1 || out.w() != 1 || !out.singlePorts()) {
             return patch(s, row, leaves, NO_DESTINATIONS);
         }

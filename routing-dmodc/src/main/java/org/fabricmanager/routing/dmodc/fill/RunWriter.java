@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.fill;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
@@ -26,6 +27,8 @@ final class RunWriter {
     private final int stride;
     private final int firstDestination;
     private final Selectors selectors;
+    /** Whether an open run is carried over unreachable leaves ({@link DmodcShortcuts.Shortcut#UNREACHABLE_LAST}). */
+    private final boolean carryOn;
 
     // What the sweeps compute: the candidates of the stretch (mask), the base candidates painted
     // over the row (base, when painted), and the costs of the stretch (current[0] the own one; the
@@ -59,12 +62,13 @@ final class RunWriter {
         this.destinations = in.destinations();
         this.stride = destinations.stride();
         this.firstDestination = in.leaves() > 0 ? destinations.first(0) : 0;
-        this.selectors = new Selectors(index.groupPortStartArray(), index.groupPortArray(), in.maxGroups());
+        this.selectors = new Selectors(index.groupPortStartArray(), index.groupPortArray(), in.maxGroups(), in.shortcuts());
         int words = Math.max(1, (in.maxGroups() + 63) >>> 6);
         this.mask = new long[words];
         this.base = new long[words];
         this.runMask = new long[words];
         this.current = new int[in.maxGroups() + 1];
+        this.carryOn = in.shortcuts().on(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
     }
 
     /** Starts switch {@code s}: its own leaf and first group; returns its number of groups. */
@@ -193,7 +197,7 @@ final class RunWriter {
             int d1 = destinations.first(last) + destinations.count(last);
             if (cost != CostTable.INFINITE) {
                 add(row, d0, d1);
-            } else if (runFrom >= 0 && d0 == runTo) {
+            } else if (carryOn && runFrom >= 0 && d0 == runTo) {
                 // Unreachable leaves inside a stretch of equal candidates (a destination leaf
                 // that lost one uplink, in a pod's run): the open run goes on over them and
                 // they are set to no route after it is written, so that the run is written

@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.fill;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.dmodc.preprocess.ByteLanes;
@@ -46,8 +47,16 @@ final class Selectors {
     private final byte[] rotation = new byte[3 * 64 + 16];
     private final long[] packed = new long[8];
     private final int[] packedCount = new int[8];
+    /** The step {@code Π_s} written as four straight stores: 32, or -1 without {@link DmodcShortcuts.Shortcut#STRAIGHT_32}. */
+    private final int straight;
 
     Selectors(int[] groupPortStart, int[] groupPorts, int maxGroups) {
+        this(groupPortStart, groupPorts, maxGroups, DmodcShortcuts.ALL);
+    }
+
+    /** Taking only the {@code shortcuts} given ({@link DmodcShortcuts.Shortcut#STRAIGHT_32}). */
+    Selectors(int[] groupPortStart, int[] groupPorts, int maxGroups, DmodcShortcuts shortcuts) {
+        this.straight = shortcuts.on(DmodcShortcuts.Shortcut.STRAIGHT_32) ? 32 : -1;
         this.groupPortStart = groupPortStart;
         this.groupPorts = groupPorts;
         this.maxGroups = Math.max(1, maxGroups);
@@ -200,7 +209,7 @@ final class Selectors {
             d = stop;
             r = r + 1 == n ? 0 : r + 1;
         }
-        if (pi == 32) {
+        if (pi == straight) {
             // Steps of one destination leaf of 32 nodes as four broadcast stores (see fillRange), in
             // stretches over which r does not wrap, so the loop carries no wrap test.
             while (d + 32 <= to) {
@@ -391,7 +400,7 @@ final class Selectors {
                 System.arraycopy(slotSequence, seq + r, row, d, len);
                 d += len;
             }
-        } else if (pi == 32) {
+        } else if (pi == straight) {
             // Steps of one destination leaf of 32 nodes (a level-2 switch above such leaves): whole
             // steps as four broadcast stores, straight; C2 gives RowPatterns.fill's loops per step
             // more overhead than the stores (A/B: about a fifth less CPU in level-2 rows at 5% of

@@ -33,6 +33,7 @@ public final class CostDivider extends CostRows {
     /** Going up: the leaves with a finite cost, for rows that have few; null for dense rows. */
     private final int[][] finite;
     private final int sparseLimit;
+    private final DmodcShortcuts shortcuts;
 
     /**
      * The result: costs and dividers, indexed by switch id. After an incremental update, also the
@@ -43,15 +44,23 @@ public final class CostDivider extends CostRows {
     public record Result(CostTable costs, int[] dividers, RowProfiles profiles, long[][] changed) {
     }
 
-    private CostDivider(FabricIndex index, Ranks ranks, Neighbours neighbours) {
+    private CostDivider(FabricIndex index, Ranks ranks, Neighbours neighbours, DmodcShortcuts shortcuts) {
         super(index, ranks, neighbours);
         this.finite = new int[index.switchCount()][];
-        this.sparseLimit = leaves / 16;
+        // Without the sparse pull no row is listed (a leaf's neither), so every row is pulled whole.
+        this.sparseLimit = shortcuts.on(DmodcShortcuts.Shortcut.SPARSE_PULL) ? leaves / 16 : -1;
+        this.shortcuts = shortcuts;
     }
 
     /** Costs, dividers and profiles of every switch of {@code index}, ranks in parallel on {@code pool}. */
     public static Result compute(FabricIndex index, Ranks ranks, Neighbours neighbours, RoutingPool pool) {
-        return new CostDivider(index, ranks, neighbours).compute(pool);
+        return compute(index, ranks, neighbours, pool, DmodcShortcuts.ALL);
+    }
+
+    /** The same, taking only the {@code shortcuts} given ({@link DmodcShortcuts.Shortcut#SPARSE_PULL} here). */
+    public static Result compute(FabricIndex index, Ranks ranks, Neighbours neighbours, RoutingPool pool,
+                          DmodcShortcuts shortcuts) {
+        return new CostDivider(index, ranks, neighbours, shortcuts).compute(pool);
     }
 
     private Result compute(RoutingPool pool) {
@@ -74,7 +83,7 @@ public final class CostDivider extends CostRows {
                     Arrays.fill(c, s * leaves, (s + 1) * leaves, (byte) CostTable.INFINITE);
                     int own = index.leafNumber(s);
                     c[s * leaves + own] = 0;
-                    finite[s] = new int[] {own};
+                    finite[s] = sparseLimit >= 0 ? new int[] {own} : null;
                     if (top == 0) {
                         profiles.profile(table, s, scratch.histogram, scratch.segments);
                     }
@@ -168,6 +177,7 @@ public final class CostDivider extends CostRows {
         // Dividers beyond every destination index all give floor(d / Π) = 0: saturating keeps that exact.
         divider[s] = (int) Math.min(pi, Integer.MAX_VALUE);
         if (sparse) {
+            shortcuts.hit(DmodcShortcuts.Shortcut.SPARSE_PULL);
             // Only the children's finite leaves can become finite here: pull them, plus one, and list them.
             int[] list = scratch.length >= listed ? scratch : new int[listed];
             int n = 0;

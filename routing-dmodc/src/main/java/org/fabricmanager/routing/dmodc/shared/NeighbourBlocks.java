@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.shared;
 
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
@@ -84,6 +85,17 @@ public final class NeighbourBlocks {
      */
     public static NeighbourBlocks of(FabricIndex index, int[] rank, CostTable costs, RowProfiles profiles,
                               LeafDestinations destinations, RoutingPool pool) {
+        return of(index, rank, costs, profiles, destinations, DmodcShortcuts.ALL, pool);
+    }
+
+    /**
+     * The same, taking only the {@code shortcuts} given: {@link DmodcShortcuts.Shortcut#SPLICE} (else every
+     * set is built in full), {@link DmodcShortcuts.Shortcut#SET_LEAF_SWEEP} (else every set's intervals come
+     * from boundary events) and {@link DmodcShortcuts.Shortcut#UNREACHABLE_LAST} (else no interval is dropped
+     * or merged over leaves no asker reaches).
+     */
+    public static NeighbourBlocks of(FabricIndex index, int[] rank, CostTable costs, RowProfiles profiles,
+                              LeafDestinations destinations, DmodcShortcuts shortcuts, RoutingPool pool) {
         int n = index.switchCount();
         int[] groupStart = index.groupStartArray();
         int[] neighbour = index.groupNeighbourArray();
@@ -221,6 +233,10 @@ public final class NeighbourBlocks {
             }
         }
         long[][] unreached = unreachedLeaves.bySet();
+        boolean splice = shortcuts.on(DmodcShortcuts.Shortcut.SPLICE);
+        boolean merge = shortcuts.on(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
+        SharedRowsBuilder.Sweep sweep = shortcuts.on(DmodcShortcuts.Shortcut.SET_LEAF_SWEEP)
+                ? SharedRowsBuilder.Sweep.CHOOSE : SharedRowsBuilder.Sweep.EVENTS;
         SharedRows[] sets = new SharedRows[setCount];
         IntervalGroups[] intervalGroups = new IntervalGroups[setCount];
         SharedRowsScratch[] scratch = new SharedRowsScratch[pool.threads()];
@@ -235,11 +251,21 @@ public final class NeighbourBlocks {
                     // A pod's set, asked by its leaves, from the last one this worker built: they differ on
                     // the two pods' own leaves and little else (SharedRowsSplice.splice), and each set is exact.
                     boolean pod = single[id] && unreached[id] == null;
-                    sets[id] = pod && lastPod[worker] != null
+                    sets[id] = splice && pod && lastPod[worker] != null
                             ? SharedRowsSplice.splice(lastPod[worker], members[id], costs, profiles, threshold, scratch[worker])
                             : null;
-                    if (sets[id] == null) {
-                        sets[id] = SharedRowsBuilder.build(members[id], costs, profiles, threshold, unreached[id], scratch[worker]);
+                    if (sets[id] != null) {
+                        shortcuts.hit(DmodcShortcuts.Shortcut.SPLICE);
+                    } else {
+                        long[] over = merge ? unreached[id] : null;
+                        if (over != null) {
+                            shortcuts.hit(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
+                        }
+                        if (shortcuts.counts() != null && sweep == SharedRowsBuilder.Sweep.CHOOSE
+                                && SharedRowsBuilder.byLeaves(members[id], costs.leafCount(), profiles)) {
+                            shortcuts.hit(DmodcShortcuts.Shortcut.SET_LEAF_SWEEP);
+                        }
+                        sets[id] = SharedRowsBuilder.build(members[id], costs, profiles, threshold, over, scratch[worker], sweep);
                     }
                     if (pod) {
                         lastPod[worker] = sets[id];

@@ -58,15 +58,7 @@ final class SharedRowsBuilder {
         }
         int leaves = costs.leafCount();
         long[] classes = new long[CostTable.INFINITE + 1];
-        boolean byLeaves = sweep == Sweep.LEAVES;
-        if (sweep == Sweep.CHOOSE) {
-            int boundaries = 0;
-            for (int j = 0; j < m; j++) {
-                int[] segments = profiles.segments(members[j]);
-                boundaries += segments == null ? leaves : 2 * segments.length / 3;
-            }
-            byLeaves = boundaries > leaves / 8;
-        }
+        boolean byLeaves = sweep == Sweep.LEAVES || sweep == Sweep.CHOOSE && byLeaves(members, leaves, profiles);
         if (byLeaves) {
             for (int j = 0; j < m; j++) {
                 classes[profiles.mode(members[j])] |= 1L << j;
@@ -79,6 +71,16 @@ final class SharedRowsBuilder {
             x.mergeOver(unreached);
         }
         return fromScratch(members, classes, threshold, unreached == null, x);
+    }
+
+    /** What {@link Sweep#CHOOSE} chooses: leaf by leaf when the rows have more segment boundaries than an eighth of the leaves. */
+    static boolean byLeaves(int[] members, int leaves, RowProfiles profiles) {
+        int boundaries = 0;
+        for (int member : members) {
+            int[] segments = profiles.segments(member);
+            boundaries += segments == null ? leaves : 2 * segments.length / 3;
+        }
+        return boundaries > leaves / 8;
     }
 
     /** Per cost {@code v}, the rows whose mode is below {@code v}, from the rows by mode. */
