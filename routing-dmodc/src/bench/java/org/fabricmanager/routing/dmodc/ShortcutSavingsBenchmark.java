@@ -31,9 +31,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *
  * <p>The times are the routing thread's CPU time with one worker (the default: the calling thread does the
  * whole routing, so load on the machine moves it far less than the wall clock), or the wall clock with
- * {@code -Dfm.bench.threads=T > 1}. {@link #reroutes} does the same for incremental re-routing: one link
- * fault and one switch fault on the most degraded fabric, re-routed from that fabric's routing with the
- * incremental shortcut on and off.
+ * {@code -Dfm.bench.threads=T > 1}. {@link #reroutes} does the same for re-routing: one link fault and one
+ * switch fault on the most degraded fabric, re-routed from that fabric's routing with each shortcut off in
+ * turn (the incremental one among them).
  *
  * <p>Run with {@code mvn -B -o -Pbench -pl routing-dmodc -am test -Dtest=ShortcutSavingsBenchmark
  * -Dsurefire.failIfNoSpecifiedTests=false -Dfm.test.jvm='-Xms6g -Xmx6g -Xmn3g -XX:+AlwaysPreTouch'}
@@ -42,7 +42,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code -Dfm.bench.fractions=0,0.01,0.05} (links removed, as {@code bench --degrade-links F}),
  * {@code -Dfm.bench.seed=1}, {@code -Dfm.bench.repeat=7} (measured rounds, after
  * {@code -Dfm.bench.warmup=2}), {@code -Dfm.bench.threads=1}, {@code -Dfm.bench.shortcuts=twins,relatives}
- * (only these shortcuts off in turn; default all).
+ * (only these shortcuts off in turn; default all), {@code -Dfm.bench.together=a,b} (also a routing with
+ * these off together).
  */
 @EnabledIfSystemProperty(named = "fm.bench", matches = "true")
 class ShortcutSavingsBenchmark {
@@ -59,11 +60,7 @@ class ShortcutSavingsBenchmark {
     void routings() {
         List<DmodcShortcuts.Shortcut> measured = shortcuts();
         measured.remove(DmodcShortcuts.Shortcut.INCREMENTAL); // re-routes only: see reroutes()
-        List<DmodcShortcuts> configs = new ArrayList<>();
-        configs.add(DmodcShortcuts.ALL);
-        for (DmodcShortcuts.Shortcut s : measured) {
-            configs.add(DmodcShortcuts.ALL.without(s));
-        }
+        List<DmodcShortcuts> configs = configs(measured);
         List<String> lines = new ArrayList<>();
         for (double fraction : fractions) {
             FabricIndex fabric = fabric(fraction).index();
@@ -71,9 +68,7 @@ class ShortcutSavingsBenchmark {
             List<DmodcEngine> engines = engines(configs);
             try {
                 double[][] times = rounds(engines.size(), e -> () -> engines.get(e).route(fabric));
-                for (int i = 0; i < measured.size(); i++) {
-                    lines.add(row(measured.get(i).option(), name, times[0], times[i + 1]));
-                }
+                rows(lines, measured, name, times);
             } finally {
                 engines.forEach(DmodcEngine::close);
             }
@@ -104,7 +99,8 @@ class ShortcutSavingsBenchmark {
         });
         long lostSwitch = inner.get(random.nextInt(inner.size()));
         String name = percent(fraction) + " of links removed, then ";
-        List<DmodcShortcuts> configs = List.of(DmodcShortcuts.ALL, DmodcShortcuts.ALL.without(DmodcShortcuts.Shortcut.INCREMENTAL));
+        List<DmodcShortcuts.Shortcut> measured = shortcuts();
+        List<DmodcShortcuts> configs = configs(measured);
         List<String> lines = new ArrayList<>();
         for (int fault = 0; fault < 2; fault++) {
             FabricIndex next = fault == 0 ? base.withoutLinks(List.of(link)).index()
@@ -118,12 +114,49 @@ class ShortcutSavingsBenchmark {
                     before.add(engine.compute(base.index()));
                 }
                 double[][] times = rounds(engines.size(), e -> () -> engines.get(e).reroute(next, before.get(e)));
-                lines.add(row(DmodcShortcuts.Shortcut.INCREMENTAL.option(), what, times[0], times[1]));
+                rows(lines, measured, what, times);
             } finally {
                 engines.forEach(DmodcEngine::close);
             }
         }
         print("re-routes", lines);
+    }
+
+    /**
+     * All shortcuts, then each measured one off, then (with {@code -Dfm.bench.together=a,b}) those named off together:
+     * what removing several shortcuts at once would cost.
+     */
+    private static List<DmodcShortcuts> configs(List<DmodcShortcuts.Shortcut> measured) {
+        List<DmodcShortcuts> configs = new ArrayList<>();
+        configs.add(DmodcShortcuts.ALL);
+        for (DmodcShortcuts.Shortcut s : measured) {
+            configs.add(DmodcShortcuts.ALL.without(s));
+        }
+        List<DmodcShortcuts.Shortcut> together = together();
+        if (!together.isEmpty()) {
+            DmodcShortcuts c = DmodcShortcuts.ALL;
+            for (DmodcShortcuts.Shortcut s : together) {
+                c = c.without(s);
+            }
+            configs.add(c);
+        }
+        return configs;
+    }
+
+    private static void rows(List<String> lines, List<DmodcShortcuts.Shortcut> measured, String fabric, double[][] times) {
+        for (int i = 0; i < measured.size(); i++) {
+            lines.add(row(measured.get(i).option(), fabric, times[0], times[i + 1]));
+        }
+        List<DmodcShortcuts.Shortcut> together = together();
+        if (!together.isEmpty()) {
+            lines.add(row(String.join(" + ", together.stream().map(DmodcShortcuts.Shortcut::option).toList()), fabric,
+                    times[0], times[measured.size() + 1]));
+        }
+    }
+
+    private static List<DmodcShortcuts.Shortcut> together() {
+        List<String> names = Arrays.asList(System.getProperty("fm.bench.together", "").split(","));
+        return Arrays.stream(DmodcShortcuts.Shortcut.values()).filter(s -> names.contains(s.option())).toList();
     }
 
     /** Per configuration the times of the measured rounds, each round running every configuration once, rotated. */
@@ -157,7 +190,7 @@ class ShortcutSavingsBenchmark {
         return engines;
     }
 
-    private List<DmodcShortcuts.Shortcut> shortcuts() {
+    private static List<DmodcShortcuts.Shortcut> shortcuts() {
         String only = System.getProperty("fm.bench.shortcuts", "");
         List<DmodcShortcuts.Shortcut> list = new ArrayList<>();
         for (DmodcShortcuts.Shortcut s : DmodcShortcuts.Shortcut.values()) {
