@@ -41,7 +41,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code -Dfm.bench.pgft=SPEC} (default {@code PGFT(3;32,32,64;1,32,32;1,1,1)}),
  * {@code -Dfm.bench.fractions=0,0.01,0.05} (links removed, as {@code bench --degrade-links F}),
  * {@code -Dfm.bench.seed=1}, {@code -Dfm.bench.repeat=7} (measured rounds, after
- * {@code -Dfm.bench.warmup=2}), {@code -Dfm.bench.threads=1}, {@code -Dfm.bench.shortcuts=twins,relatives}
+ * {@code -Dfm.bench.warmup=2}), {@code -Dfm.bench.threads=1}, {@code -Dfm.bench.shortcuts=splice,relatives}
  * (only these shortcuts off in turn; default all), {@code -Dfm.bench.together=a,b} (also a routing with
  * these off together).
  */

@@ -9,7 +9,7 @@
  * canonical-PGFT check and the last stage (leaf validity). The pipeline's stages are its
  * sub-packages, each depending only on those after it in this list: {@code fill} (the rows by
  * formulas (1)-(4)), {@code incremental} (what a re-route must recompute), {@code reuse} (rows
- * copied from a twin or a relative), {@code shared} (neighbour rows merged once for many switches)
+ * copied from a relative), {@code shared} (neighbour rows merged once for many switches)
  * and {@code preprocess} (ranks, groups, costs and dividers, row profiles). {@code plain} is the
  * paper written plainly, sharing no code with the others. {@code docs/routing.md} draws the map.
  */

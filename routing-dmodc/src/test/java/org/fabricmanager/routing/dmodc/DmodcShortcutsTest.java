@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * every case sees every shortcut on and off in about half its combinations); all shortcuts on and each
  * one off alone run on every case. The cases are small fabrics chosen so that each shortcut is taken
  * somewhere: degraded three-level PGFTs (busy shared sets, spliced pod sets, unreachable leaves merged
- * over, rotations, twins, relatives with {@code relativesForAnyLeaf}), leaves of 32 nodes under dividers
+ * over, rotations, relatives with {@code relativesForAnyLeaf}), leaves of 32 nodes under dividers
  * of 32, an intact fabric, a two- and a four-level one and an irregular one (switches routed on their own);
  * the counts of {@link DmodcShortcuts#counting()} show that each shortcut was taken at least once.
  */

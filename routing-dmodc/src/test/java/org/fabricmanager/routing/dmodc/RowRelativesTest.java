@@ -10,7 +10,6 @@ import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
 import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;
-import org.fabricmanager.routing.dmodc.reuse.LeafTwins;
 import org.fabricmanager.routing.dmodc.reuse.RowRelatives;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
@@ -124,15 +123,14 @@ class RowRelativesTest {
         return draws;
     }
 
-    /** The relatives among the leaves that are not twins, as the engine looks for them when forced. */
+    /** The relatives among all leaves (the engine, when forced, looks among those above one shared set). */
     private static RowRelatives relatives(Fabric fabric) {
         FabricIndex index = fabric.index();
         Ranks ranks = Ranks.of(index);
         CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
-        int[] twinOf = LeafTwins.of(index, cd.costs(), cd.dividers());
         boolean[] candidate = new boolean[index.switchCount()];
         for (int s = 0; s < candidate.length; s++) {
-            candidate[s] = twinOf[s] < 0 && index.leafNumber(s) != FabricIndex.NONE;
+            candidate[s] = index.leafNumber(s) != FabricIndex.NONE;
         }
         return RowRelatives.of(index, cd.costs(), cd.dividers(), cd.profiles(), candidate, POOL);
     }

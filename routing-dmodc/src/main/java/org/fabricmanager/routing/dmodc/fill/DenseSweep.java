@@ -3,14 +3,13 @@ package org.fabricmanager.routing.dmodc.fill;
 import org.fabricmanager.routing.dmodc.preprocess.ByteLanes;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
-import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 
 /**
- * The sweep of a switch some of whose rows (its own or a neighbour's) have no {@link RowProfiles}:
- * formula (1) by comparing whole cost rows, eight leaves and eight groups per step
- * ({@link ByteLanes}), into one mask per leaf; then every leaf one by one, its destinations given to
- * the {@link RunWriter}, which gathers them into runs. One per thread, its masks reused from switch
- * to switch.
+ * The sweep of every switch not routed from shared rows (equal-rank neighbours, sets too large, the
+ * rows a re-route recomputes): formula (1) by comparing whole cost rows, eight leaves and eight groups
+ * per step ({@link ByteLanes}), into one mask per leaf; then every leaf one by one, its destinations
+ * given to the {@link RunWriter}, which gathers them into runs. One per thread, its masks reused from
+ * switch to switch.
  */
 final class DenseSweep {
     private final CostTable costs;

@@ -8,7 +8,6 @@ import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 import org.fabricmanager.routing.dmodc.reuse.ChunkClasses;
-import org.fabricmanager.routing.dmodc.reuse.LeafTwins;
 import org.fabricmanager.routing.dmodc.reuse.RowRelatives;
 import org.fabricmanager.routing.dmodc.shared.NeighbourBlocks;
 import org.fabricmanager.topology.FabricIndex;
@@ -18,12 +17,12 @@ import org.fabricmanager.topology.FabricIndex;
  * switch at a time.
  *
  * <p>The candidate groups {@code C_{s,λ}} of formula (1) are bit masks over the groups of
- * {@code s}. With the {@link RowProfiles} (each cost row as a mode plus a few segments of other
- * costs), a sweep over the leaves meets only the segment boundaries of {@code s} and its
- * neighbours: in between, every cost involved is constant and so is the mask, and the leaves there
- * are routed as one destination range ({@link ProfileSweep}; over the neighbour rows merged into
- * shared rows, {@link BlockSweep}). Rows without a profile fall back to comparing whole rows,
- * eight leaves and eight groups at a time ({@link DenseSweep}).
+ * {@code s}. Over the neighbour rows merged into shared rows, built from the {@link RowProfiles}
+ * (each cost row as a mode plus a few segments of other costs), a sweep over the leaves meets only
+ * the boundaries of the sets' intervals and of the own row's runs off its mode: in between, every
+ * cost involved is constant and so is the mask, and the leaves there are routed as one destination
+ * range ({@link BlockSweep}). Every other switch compares whole rows, eight leaves and eight groups
+ * at a time ({@link DenseSweep}).
  *
  * <p>Consecutive leaves with the same candidates and adjacent destinations form one run, whose
  * ports {@link Selectors} writes by formulas (3)-(4). Each row is first painted with the ports of
@@ -32,7 +31,7 @@ import org.fabricmanager.topology.FabricIndex;
  *
  * <p>This class runs the switches over the routing pool, one {@link RowFiller} per thread (which
  * picks a sweep and owns the thread's scratch), and chooses how each row is made: afresh, as a copy
- * of a twin's or a relative's row patched where they differ ({@link RowPatcher}), or, in a re-route,
+ * of a relative's row patched where they differ ({@link RowPatcher}), or, in a re-route,
  * reused or patched as {@link RouteChanges} says.
  */
 public final class RouteFill {
@@ -72,7 +71,7 @@ public final class RouteFill {
         FabricIndex index = inputs.index();
         CostTable costs = inputs.costs();
         int[] divider = inputs.divider();
-        // Without shared rows every switch is routed on its own (profile or dense sweep), and no leaf
+        // Without shared rows every switch is routed on its own (dense sweep), and no leaf
         // looks for relatives (whose candidates are the leaves above one busy shared set).
         blocks = shortcuts.on(DmodcShortcuts.Shortcut.SHARED_ROWS)
                 ? NeighbourBlocks.of(index, rank, costs, inputs.profiles(),
@@ -80,19 +79,10 @@ public final class RouteFill {
                 : null;
         FillInputs in = inputs.withBlocks(blocks).withShortcuts(shortcuts);
         int switches = index.switchCount();
-        int[] twinOf;
-        if (shortcuts.on(DmodcShortcuts.Shortcut.TWINS)) {
-            twinOf = LeafTwins.of(index, costs, divider);
-        } else {
-            twinOf = new int[switches];
-            for (int s = 0; s < switches; s++) {
-                twinOf[s] = -1;
-            }
-        }
         boolean[] candidate = new boolean[switches];
         boolean relativesOn = blocks != null && shortcuts.on(DmodcShortcuts.Shortcut.RELATIVES);
         for (int s = 0; s < switches && relativesOn; s++) {
-            candidate[s] = twinOf[s] < 0 && index.leafNumber(s) != FabricIndex.NONE && busy(s);
+            candidate[s] = index.leafNumber(s) != FabricIndex.NONE && busy(s);
         }
         RowRelatives relatives = RowRelatives.of(index, costs, divider, inputs.profiles(), candidate, pool);
         byte[][] rows = new byte[switches][];
@@ -100,7 +90,7 @@ public final class RouteFill {
         pool.forRange(rows.length, GRAIN, (w, from, to) -> {
             RowFiller filler = filler(fillers, w, in);
             for (int s = from; s < to; s++) {
-                if (twinOf[s] < 0 && relatives.relativeOf(s) < 0) {
+                if (relatives.relativeOf(s) < 0) {
                     rows[s] = filler.row(s);
                     // Its relatives now, while its row is in this core's cache (measured at 5% of
                     // links removed: 3.4 µs a copy here, about 4 µs in a later pass).
@@ -109,23 +99,6 @@ public final class RouteFill {
                         in.shortcuts().hit(DmodcShortcuts.Shortcut.RELATIVES);
                         rows[t] = filler.relative(t, rows[s].clone(), relatives.leaves(t));
                     }
-                }
-            }
-        });
-        // twins: the representative's row with the two leaves where they differ recomputed
-        int words = (costs.leafCount() + 63) >>> 6;
-        pool.forRange(rows.length, GRAIN, (w, from, to) -> {
-            RowFiller filler = filler(fillers, w, in);
-            for (int s = from; s < to; s++) {
-                int r = twinOf[s];
-                if (r >= 0) {
-                    in.shortcuts().hit(DmodcShortcuts.Shortcut.TWINS);
-                    long[] two = new long[words];
-                    int lr = index.leafNumber(r);
-                    int ls = index.leafNumber(s);
-                    two[lr >>> 6] |= 1L << lr;
-                    two[ls >>> 6] |= 1L << ls;
-                    rows[s] = filler.patch(s, rows[r].clone(), two, RowPatcher.NO_DESTINATIONS);
                 }
             }
         });

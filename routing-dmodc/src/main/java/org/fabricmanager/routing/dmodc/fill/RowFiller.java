@@ -3,48 +3,38 @@ package org.fabricmanager.routing.dmodc.fill;
 import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
-import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 import org.fabricmanager.routing.dmodc.shared.NeighbourBlocks;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
  * One thread's router of whole forwarding table rows for {@link RouteFill}, reused from switch to
  * switch: it picks the sweep for a switch (over shared rows when its neighbours' rows are merged in
- * {@link NeighbourBlocks}, over row profiles when it and its neighbours all have one, over whole cost
- * rows otherwise), then writes no route at the destination gaps and the own leaf's ports. Patches of
- * copied rows go to its {@link RowPatcher}. It owns the thread's scratch: the {@link RunWriter} all
- * sweeps write through and each sweep's own arrays.
+ * {@link NeighbourBlocks}, over whole cost rows otherwise), then writes no route at the destination
+ * gaps and the own leaf's ports. Patches of copied rows go to its {@link RowPatcher}. It owns the
+ * thread's scratch: the {@link RunWriter} all sweeps write through and each sweep's own arrays.
  */
 final class RowFiller {
     private final FabricIndex index;
     private final LeafDestinations destinations;
-    private final RowProfiles profiles;
     private final NeighbourBlocks blocks;
-    private final int[] groupNeighbour;
     private final int leaves;
     private final RunWriter out;
     private final BlockSweep blockSweep;
-    private final ProfileSweep profileSweep;
     private final DenseSweep denseSweep;
     private final RowPatcher patcher;
     private final DmodcShortcuts shortcuts;
-    private final boolean profileSweepOn;
 
     RowFiller(FillInputs in) {
         this.index = in.index();
         this.destinations = in.destinations();
-        this.profiles = in.profiles();
         this.blocks = in.blocks();
-        this.groupNeighbour = index.groupNeighbourArray();
         this.leaves = in.leaves();
         this.out = new RunWriter(in);
         RotationSweep rotationSweep = new RotationSweep(in, out);
         this.blockSweep = new BlockSweep(in, out, new OwnRuns(in, out), new SingleBlockSweep(in, out), rotationSweep);
-        this.profileSweep = new ProfileSweep(in, out);
         this.denseSweep = new DenseSweep(in, out);
         this.patcher = new RowPatcher(in, out, rotationSweep);
         this.shortcuts = in.shortcuts();
-        this.profileSweepOn = shortcuts.on(DmodcShortcuts.Shortcut.PROFILE_SWEEP);
     }
 
     /** The row of switch {@code s}, computed afresh. */
@@ -91,17 +81,6 @@ final class RowFiller {
         if (blocks != null && blocks.eligible(s)) {
             shortcuts.hit(DmodcShortcuts.Shortcut.SHARED_ROWS);
             blockSweep.sweep(row, s);
-            out.finish(row);
-            return;
-        }
-        int g0 = out.g0();
-        boolean profiled = profileSweepOn && profiles.segments(s) != null;
-        for (int i = 0; i < k && profiled; i++) {
-            profiled = profiles.segments(groupNeighbour[g0 + i]) != null;
-        }
-        if (profiled) {
-            shortcuts.hit(DmodcShortcuts.Shortcut.PROFILE_SWEEP);
-            profileSweep.sweep(row, s, k);
         } else {
             denseSweep.sweep(row, s, k);
         }

@@ -5,18 +5,17 @@ import java.util.Arrays;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
-import org.fabricmanager.routing.dmodc.reuse.LeafTwins;
 import org.fabricmanager.routing.dmodc.reuse.RowRelatives;
 import org.fabricmanager.routing.dmodc.shared.NeighbourBlocks;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
  * Recomputes chosen entries of a copied row, each as a sweep would write it: the destinations of
- * chosen leaves and single destinations of a re-routed switch ({@link RouteChanges}), the two leaves
- * where a twin differs from its representative ({@link LeafTwins}), and the differing chunks of a
- * relative ({@link RowRelatives}). A leaf's candidates come from formula (1) over the cost table
- * (the costs of the switch's neighbours to that leaf), or, for a relative above one shared set, from
- * the set ({@link RotationSweep#relative}). One per thread, sharing its {@link RunWriter}.
+ * chosen leaves and single destinations of a re-routed switch ({@link RouteChanges}), and the
+ * differing chunks of a relative ({@link RowRelatives}). A leaf's candidates come from formula (1)
+ * over the cost table (the costs of the switch's neighbours to that leaf), or, for a relative above
+ * one shared set, from the set ({@link RotationSweep#relative}). One per thread, sharing its
+ * {@link RunWriter}.
  */
 final class RowPatcher {
     /** No single destinations to patch. */

@@ -31,8 +31,8 @@ final class RunWriter {
     private final boolean carryOn;
 
     // What the sweeps compute: the candidates of the stretch (mask), the base candidates painted
-    // over the row (base, when painted), and the costs of the stretch (current[0] the own one; the
-    // profile sweep keeps its neighbours' at 1..k). Sized for the switch with the most groups.
+    // over the row (base, when painted), and the own cost of the stretch (current[0]). Sized for
+    // the switch with the most groups.
     private final long[] mask;
     private final long[] base;
     private final int[] current;
@@ -67,7 +67,7 @@ final class RunWriter {
         this.mask = new long[words];
         this.base = new long[words];
         this.runMask = new long[words];
-        this.current = new int[in.maxGroups() + 1];
+        this.current = new int[1];
         this.carryOn = in.shortcuts().on(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
     }
 
@@ -123,7 +123,7 @@ final class RunWriter {
         return base;
     }
 
-    /** The costs of the stretch, the own one at 0; the same array for the writer's life. */
+    /** The own cost of the stretch, at 0; the same array for the writer's life. */
     int[] current() {
         return current;
     }

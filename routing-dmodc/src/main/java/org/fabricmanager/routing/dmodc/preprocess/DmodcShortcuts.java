@@ -26,14 +26,10 @@ public record DmodcShortcuts(int enabled, AtomicLongArray counts) {
     public enum Shortcut {
         /** {@link CostDivider} up pass: a sparse row pulled through its children's finite leaves; counted per row. */
         SPARSE_PULL("sparse-pull"),
-        /** {@code RowFiller}: a switch off the shared sets swept over row profiles, not dense rows; per switch. */
-        PROFILE_SWEEP("profile-sweep"),
         /** {@code RouteFill}/{@code NeighbourBlocks}: neighbour rows merged into shared sets ({@code BlockSweep}); per switch. */
         SHARED_ROWS("shared-rows"),
         /** {@code NeighbourBlocks}: a pod's set spliced from the worker's previous pod set ({@code SharedRowsSplice}); per set. */
         SPLICE("splice"),
-        /** {@code SharedRowsBuilder}: a busy set's intervals found leaf by leaf, not by boundary events; per set. */
-        SET_LEAF_SWEEP("set-leaf-sweep"),
         /**
          * Unreachable leaves left to the end: {@code NeighbourBlocks} drops and merges a set's intervals over leaves
          * no asker reaches ({@code UnreachedLeaves}; counted per set), {@code OwnRuns} leaves a row's runs at
@@ -49,8 +45,6 @@ public record DmodcShortcuts(int enabled, AtomicLongArray counts) {
         ROTATION_CACHE("rotation-cache"),
         /** {@code BlockSweep}: the busiest block's intervals walked alone; counted per walk. */
         BUSY_STRETCHES("busy-stretches"),
-        /** {@code RouteFill}: a leaf twin's row copied and patched at two leaves ({@code LeafTwins}); per twin. */
-        TWINS("twins"),
         /** {@code RouteFill}: a leaf relative's row copied and patched at its differing chunks ({@code RowRelatives}); per relative. */
         RELATIVES("relatives"),
         /**

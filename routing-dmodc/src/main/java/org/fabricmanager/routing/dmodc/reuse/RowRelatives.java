@@ -11,7 +11,7 @@ import org.fabricmanager.topology.FabricIndex;
 
 /**
  * Switches whose forwarding rows are another switch's row but for a few chunks of destination leaves
- * ("relatives"), generalising {@link LeafTwins} to switches with different neighbours.
+ * ("relatives"), which may have other neighbours.
  *
  * <p>By formulas (1)-(4) the ports a switch gives the destinations of leaf {@code λ} depend only on its
  * own cost to {@code λ}, its neighbours' costs to {@code λ} (which groups are closer), its groups' ports

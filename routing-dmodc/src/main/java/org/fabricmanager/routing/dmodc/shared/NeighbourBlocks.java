@@ -90,8 +90,7 @@ public final class NeighbourBlocks {
 
     /**
      * The same, taking only the {@code shortcuts} given: {@link DmodcShortcuts.Shortcut#SPLICE} (else every
-     * set is built in full), {@link DmodcShortcuts.Shortcut#SET_LEAF_SWEEP} (else every set's intervals come
-     * from boundary events) and {@link DmodcShortcuts.Shortcut#UNREACHABLE_LAST} (else no interval is dropped
+     * set is built in full) and {@link DmodcShortcuts.Shortcut#UNREACHABLE_LAST} (else no interval is dropped
      * or merged over leaves no asker reaches).
      */
     public static NeighbourBlocks of(FabricIndex index, int[] rank, CostTable costs, RowProfiles profiles,
@@ -235,8 +234,6 @@ public final class NeighbourBlocks {
         long[][] unreached = unreachedLeaves.bySet();
         boolean splice = shortcuts.on(DmodcShortcuts.Shortcut.SPLICE);
         boolean merge = shortcuts.on(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
-        SharedRowsBuilder.Sweep sweep = shortcuts.on(DmodcShortcuts.Shortcut.SET_LEAF_SWEEP)
-                ? SharedRowsBuilder.Sweep.CHOOSE : SharedRowsBuilder.Sweep.EVENTS;
         SharedRows[] sets = new SharedRows[setCount];
         IntervalGroups[] intervalGroups = new IntervalGroups[setCount];
         SharedRowsScratch[] scratch = new SharedRowsScratch[pool.threads()];
@@ -261,11 +258,7 @@ public final class NeighbourBlocks {
                         if (over != null) {
                             shortcuts.hit(DmodcShortcuts.Shortcut.UNREACHABLE_LAST);
                         }
-                        if (shortcuts.counts() != null && sweep == SharedRowsBuilder.Sweep.CHOOSE
-                                && SharedRowsBuilder.byLeaves(members[id], costs.leafCount(), profiles)) {
-                            shortcuts.hit(DmodcShortcuts.Shortcut.SET_LEAF_SWEEP);
-                        }
-                        sets[id] = SharedRowsBuilder.build(members[id], costs, profiles, threshold, over, scratch[worker], sweep);
+                        sets[id] = SharedRowsBuilder.build(members[id], costs, profiles, threshold, over, scratch[worker]);
                     }
                     if (pod) {
                         lastPod[worker] = sets[id];

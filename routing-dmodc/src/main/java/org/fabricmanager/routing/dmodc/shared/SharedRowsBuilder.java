@@ -8,11 +8,10 @@ import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 
 /**
  * Builds a {@link SharedRows} set from the cost rows of its members: finds the stretches of leaves
- * where some row is off its mode (the set's intervals) by one of two sweeps that give the same
- * intervals, over the boundaries of the rows' segments or leaf by leaf, chosen by how many
- * boundaries there are; leaves no asker reaches are left out of the sweep and merged over. The
- * sweeps write into one worker's {@link SharedRowsScratch}, reused from set to set; the set keeps
- * copies. {@link SharedRowsSplice} sweeps windows of leaves with the same pieces.
+ * where some row is off its mode (the set's intervals) by a sweep over the boundaries of the rows'
+ * segments ({@link BoundaryEvents}); leaves no asker reaches are left out of the sweep and merged
+ * over. The sweep writes into one worker's {@link SharedRowsScratch}, reused from set to set; the
+ * set keeps copies.
  */
 final class SharedRowsBuilder {
     private SharedRowsBuilder() {
@@ -36,51 +35,16 @@ final class SharedRowsBuilder {
      */
     static SharedRows build(int[] members, CostTable costs, RowProfiles profiles, int threshold, long[] unreached,
                             SharedRowsScratch x) {
-        return build(members, costs, profiles, threshold, unreached, x, Sweep.CHOOSE);
-    }
-
-    /** How {@link #build} finds the intervals; the result is the same (see {@link #sweepLeaves}). */
-    enum Sweep {
-        /** By the number of boundaries: leaf by leaf when there are more than an eighth of the leaves. */
-        CHOOSE,
-        /** Over the boundaries of the rows' segments ({@link BoundaryEvents}). */
-        EVENTS,
-        /** Leaf by leaf over a mask of the rows off their modes at each leaf. */
-        LEAVES
-    }
-
-    /** {@link #build}, the intervals found as {@code sweep} says. */
-    static SharedRows build(int[] members, CostTable costs, RowProfiles profiles, int threshold, long[] unreached,
-                            SharedRowsScratch x, Sweep sweep) {
         int m = members.length;
         if (m == 0 || m > SharedRows.MAX_MEMBERS) {
             throw new IllegalArgumentException(m + " rows, expected 1 to " + SharedRows.MAX_MEMBERS);
         }
-        int leaves = costs.leafCount();
         long[] classes = new long[CostTable.INFINITE + 1];
-        boolean byLeaves = sweep == Sweep.LEAVES || sweep == Sweep.CHOOSE && byLeaves(members, leaves, profiles);
-        if (byLeaves) {
-            for (int j = 0; j < m; j++) {
-                classes[profiles.mode(members[j])] |= 1L << j;
-            }
-            sweepLeaves(members, costs, profiles, unreached, x);
-        } else {
-            sweepEvents(members, costs, profiles, unreached, x, classes);
-        }
+        sweepEvents(members, costs, profiles, unreached, x, classes);
         if (unreached != null) {
             x.mergeOver(unreached);
         }
         return fromScratch(members, classes, threshold, unreached == null, x);
-    }
-
-    /** What {@link Sweep#CHOOSE} chooses: leaf by leaf when the rows have more segment boundaries than an eighth of the leaves. */
-    static boolean byLeaves(int[] members, int leaves, RowProfiles profiles) {
-        int boundaries = 0;
-        for (int member : members) {
-            int[] segments = profiles.segments(member);
-            boundaries += segments == null ? leaves : 2 * segments.length / 3;
-        }
-        return boundaries > leaves / 8;
     }
 
     /** Per cost {@code v}, the rows whose mode is below {@code v}, from the rows by mode. */
@@ -158,92 +122,6 @@ final class SharedRowsBuilder {
         }
     }
 
-    /**
-     * The intervals into {@code x} leaf by leaf: a mask per leaf of the rows off their modes there
-     * (segments on leaves no asker reaches left out, as in {@link #sweepEvents}) and of the rows
-     * starting a segment there, and an interval wherever that mask changes or a row starts. These
-     * are the boundaries where the event sweep closes and opens intervals (a row's consecutive
-     * segments have different costs), so the intervals are the same; this costs a pass over the
-     * leaves instead of a few operations per boundary, which is cheaper when every row has a
-     * hundred one-leaf segments (a pod's switches, each missing the destination leaves that lost
-     * their uplink of its plane).
-     */
-    private static void sweepLeaves(int[] members, CostTable costs, RowProfiles profiles, long[] unreached,
-                                    SharedRowsScratch x) {
-        int m = members.length;
-        int leaves = costs.leafCount();
-        byte[] c = costs.array();
-        long[] off = x.offRows;
-        long[] starts = x.startRows;
-        Arrays.fill(off, 0, leaves, 0L);
-        Arrays.fill(starts, 0, leaves, 0L);
-        // The cost each row starts a segment with, by leaf and row, written while the rows are
-        // marked and read back in leaf order: taking it from the cost table at each start read the
-        // table by column (a cache miss per read: a pod set's rows start about 3,000 segments at 5%
-        // of links removed), which was the largest part of building the 64 pod sets.
-        byte[] startCost = x.startCost;
-        for (int j = 0; j < m; j++) {
-            int u = members[j];
-            long bit = 1L << j;
-            int[] segments = profiles.segments(u);
-            if (segments != null) {
-                for (int g = 0; g < segments.length; g += 3) {
-                    if (unreached != null && BitRanges.allSet(unreached, segments[g], segments[g + 1])) {
-                        continue;
-                    }
-                    mark(off, starts, startCost, j, segments[g], segments[g + 1], segments[g + 2]);
-                }
-            } else {
-                int mode = profiles.mode(u);
-                int row = u * leaves;
-                for (int l = 0; l < leaves; l++) {
-                    int v = c[row + l];
-                    if (v != mode) {
-                        off[l] |= bit;
-                        if (l == 0 || c[row + l - 1] != v) {
-                            starts[l] |= bit;
-                            startCost[(l << 6) + j] = (byte) v;
-                        }
-                    }
-                }
-            }
-        }
-        // A row starts a segment where it becomes off its mode or changes cost there (a row's
-        // consecutive segments have different costs): the state changes exactly where the mask
-        // changes or a row starts, and only the rows starting take a new cost.
-        x.reset();
-        intervals(off, starts, startCost, 0, leaves, x);
-    }
-
-    /**
-     * Opens and closes the intervals of leaves {@code [a, b)} from the rows off their modes ({@code off}) and
-     * the rows starting a segment ({@code starts}, with their costs in {@code startCost}) at each leaf.
-     */
-    static void intervals(long[] off, long[] starts, byte[] startCost, int a, int b, SharedRowsScratch x) {
-        long previous = 0;
-        for (int l = a; l < b; l++) {
-            long active = off[l];
-            long started = starts[l];
-            if (active == previous && started == 0) {
-                continue;
-            }
-            if (previous != 0) {
-                x.close(l);
-            }
-            if (active != 0) {
-                for (long bits = started; bits != 0; bits &= bits - 1) {
-                    int j = Long.numberOfTrailingZeros(bits);
-                    x.cost[j] = startCost[(l << 6) + j];
-                }
-                x.open(l, active);
-            }
-            previous = active;
-        }
-        if (previous != 0) {
-            x.close(b);
-        }
-    }
-
     /** The runs of a row without a profile where it is off {@code mode}, as events of row {@code j}. */
     private static void addRuns(SharedRowsScratch x, CostTable costs, int u, int j, int mode, int leaves) {
         byte[] c = costs.array();
@@ -261,16 +139,6 @@ final class SharedRowsBuilder {
             }
             x.events.add(start, j, v, true);
             x.events.add(l, j, 0, false);
-        }
-    }
-
-    /** Row {@code j} starts a segment at cost {@code cost} on leaf {@code from} and is off its mode up to {@code to}. */
-    static void mark(long[] off, long[] starts, byte[] startCost, int j, int from, int to, int cost) {
-        long bit = 1L << j;
-        starts[from] |= bit;
-        startCost[(from << 6) + j] = (byte) cost;
-        for (int l = from; l < to; l++) {
-            off[l] |= bit;
         }
     }
 }

@@ -52,8 +52,8 @@ final class SharedRowsScratch {
     }
 
     /**
-     * {@link SharedRowsBuilder}'s leaf-by-leaf sweep: the cost row {@code j} starts a segment with at leaf
-     * {@code l}, at {@code 64 l + j}.
+     * {@link SharedRowsSplice}'s leaf-by-leaf sweep of its windows: the cost row {@code j} starts a segment
+     * with at leaf {@code l}, at {@code 64 l + j}.
      */
     final byte[] startCost;
 

@@ -7,9 +7,9 @@ import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 
 /**
  * Builds a {@link SharedRows} set from a set of nearly the same rows: the intervals the two share are
- * copied, with their steps, and only windows around the leaves where the rows differ are swept
- * (with {@link SharedRowsBuilder}'s pieces). What it is for, and why it gives exactly the set
- * {@link SharedRowsBuilder#build} gives, is said at {@link #splice}.
+ * copied, with their steps, and only windows around the leaves where the rows differ are swept, leaf
+ * by leaf. What it is for, and why it gives exactly the set {@link SharedRowsBuilder#build} gives,
+ * is said at {@link #splice}.
  */
 final class SharedRowsSplice {
     private SharedRowsSplice() {
@@ -214,11 +214,54 @@ final class SharedRowsSplice {
         for (int j = 0; j < members.length; j++) {
             int[] segments = profiles.segments(members[j]);
             for (int g = firstEndingAfter(segments, a); g < segments.length && segments[g] < b; g += 3) {
-                SharedRowsBuilder.mark(off, starts, startCost, j, Math.max(segments[g], a),
+                mark(off, starts, startCost, j, Math.max(segments[g], a),
                         Math.min(segments[g + 1], b), segments[g + 2]);
             }
         }
-        SharedRowsBuilder.intervals(off, starts, startCost, a, b, x);
+        intervals(off, starts, startCost, a, b, x);
+    }
+
+    /** Row {@code j} starts a segment at cost {@code cost} on leaf {@code from} and is off its mode up to {@code to}. */
+    private static void mark(long[] off, long[] starts, byte[] startCost, int j, int from, int to, int cost) {
+        long bit = 1L << j;
+        starts[from] |= bit;
+        startCost[(from << 6) + j] = (byte) cost;
+        for (int l = from; l < to; l++) {
+            off[l] |= bit;
+        }
+    }
+
+    /**
+     * Opens and closes the intervals of leaves {@code [a, b)} from the rows off their modes ({@code off}) and
+     * the rows starting a segment ({@code starts}, with their costs in {@code startCost}) at each leaf. A row
+     * starts a segment where it becomes off its mode or changes cost there (a row's consecutive segments have
+     * different costs), so the state changes exactly where the mask changes or a row starts, and only the rows
+     * starting take a new cost: these are the boundaries where {@link SharedRowsBuilder}'s sweep over the
+     * segments' boundaries closes and opens intervals, so the intervals are the same.
+     */
+    private static void intervals(long[] off, long[] starts, byte[] startCost, int a, int b, SharedRowsScratch x) {
+        long previous = 0;
+        for (int l = a; l < b; l++) {
+            long active = off[l];
+            long started = starts[l];
+            if (active == previous && started == 0) {
+                continue;
+            }
+            if (previous != 0) {
+                x.close(l);
+            }
+            if (active != 0) {
+                for (long bits = started; bits != 0; bits &= bits - 1) {
+                    int j = Long.numberOfTrailingZeros(bits);
+                    x.cost[j] = startCost[(l << 6) + j];
+                }
+                x.open(l, active);
+            }
+            previous = active;
+        }
+        if (previous != 0) {
+            x.close(b);
+        }
     }
 
     /** Index of the first segment (a multiple of 3) ending after leaf {@code a}. */

@@ -82,55 +82,6 @@ class SharedNeighbourRowsTest {
     }
 
     /**
-     * {@link SharedRows} finds its intervals leaf by leaf when its rows have many segments, over the
-     * segments' boundaries otherwise: both must give the same intervals, rows and costs. Random sets of
-     * switches of one rank (up to 64) on randomly degraded fabrics, and medium ones with pods large
-     * enough that rows have many one-leaf segments; the leaves no asker reaches none, random, or those
-     * of a random switch; every interval's masks compared below every cost.
-     */
-    @Test
-    void leafByLeafSweepFindsTheSameIntervalsAsTheBoundarySweep() {
-        List<TestFabrics.Degraded> fabrics = fabrics();
-        for (TestFabrics.Degraded d : fabrics) {
-            FabricIndex index = d.fabric().index();
-            Ranks ranks = Ranks.of(index);
-            CostDivider.Result cd = CostDivider.compute(index, ranks, Neighbours.of(index, ranks), POOL);
-            int leaves = index.leafCount();
-            SharedRowsScratch x = new SharedRowsScratch(leaves);
-            Random random = new Random(d.description().hashCode());
-            for (int draw = 0; draw < 40; draw++) {
-                int rank = random.nextInt(ranks.top() + 1);
-                List<Integer> level = ofRank(ranks, rank);
-                if (level.isEmpty()) {
-                    continue;
-                }
-                java.util.Collections.shuffle(level, random);
-                int[] members = level.subList(0, Math.min(level.size(), 1 + random.nextInt(SharedRows.MAX_MEMBERS)))
-                        .stream().mapToInt(Integer::intValue).sorted().toArray();
-                long[] unreached = null;
-                int kind = random.nextInt(3);
-                if (kind > 0) {
-                    unreached = new long[(leaves + 63) >>> 6];
-                    int asker = random.nextInt(index.switchCount());
-                    for (int l = 0; l < leaves; l++) {
-                        boolean set = kind == 1 ? random.nextInt(8) == 0 : cd.costs().cost(asker, l) == CostTable.INFINITE;
-                        if (set) {
-                            unreached[l >>> 6] |= 1L << l;
-                        }
-                    }
-                }
-                int threshold = random.nextInt(8);
-                SharedRows byEvents = SharedRowsBuilder.build(members, cd.costs(), cd.profiles(), threshold, unreached, x,
-                        SharedRowsBuilder.Sweep.EVENTS);
-                SharedRows byLeaves = SharedRowsBuilder.build(members, cd.costs(), cd.profiles(), threshold, unreached, x,
-                        SharedRowsBuilder.Sweep.LEAVES);
-                String what = d + ", draw " + draw + ", rank " + rank + ", " + members.length + " rows";
-                assertSameSet(byLeaves, byEvents, what);
-            }
-        }
-    }
-
-    /**
      * {@link SharedRowsSplice#splice} gives the set {@link SharedRowsBuilder#build} gives from the same rows: every
      * pair of the sets asked by leaves (the pods' sets, the case it is for), and sets of random rows of
      * one rank spliced from the same rows with one to three of them replaced, on randomly degraded and
