@@ -33,7 +33,7 @@ class DocumentationTest {
      * A calendar date, YYYY-MM-DD. A date-time ({@code 2026-11-21T16:50:14+00:00}) is left alone: it is the
      * format of a field in example output (a build's commit time), not the date of an event.
      */
-    static final Pattern DATE = Pattern.compile("(?<![\\w.:-])\\d{4}-\\d{2}-\\d{2}(?![\\w:])");
+    static final Pattern DATE = Pattern.compile("(?<![\\w.:-])\\d{4}-\\d{2}-\\d{2}(?![\\d:])");
     /**
      * An issue or pull request cited by number: "issue 12", "issues 3 and 4", "#12" (not "PKCS#8", and not a
      * link's "#anchor", whose targets are blanked before the match).
@@ -166,10 +166,11 @@ class DocumentationTest {
 
     @Test
     void theDateAndIssueRulesCatchWhatTheyMeanAndNothingElse() {
-        for (String dated : List.of("before 2026-11-23", "(2026-11-25, 19:40 UTC)", "2026-11-24/25")) {
+        for (String dated : List.of("before 2026-11-23", "(2026-11-25, 19:40 UTC)", "2026-11-24/25",
+                "\"commitTime\":\"2026-11-21T16:50:14+00:00\"")) {
             assertThat(DATE.matcher(dated).find()).as(dated).isTrue();
         }
-        for (String undated : List.of("\"commitTime\":\"2026-11-21T16:50:14+00:00\"", "PGFT(3;8,8,16;1,8,8;1,1,1)",
+        for (String undated : List.of("\"commitTime\":\"YYYY-MM-DDThh:mm:ss+00:00\"", "PGFT(3;8,8,16;1,8,8;1,1,1)",
                 "0x1000000200000000:1", "10,485,760 bytes")) {
             assertThat(DATE.matcher(undated).find()).as(undated).isFalse();
         }
