@@ -22,7 +22,6 @@ import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.southbound.Message.ErrorReport;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.HelloReply;
-import org.fabricmanager.southbound.MessageType;
 import org.fabricmanager.southbound.ParkedHellos;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundServer;

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.faults;
 
+import java.util.function.BooleanSupplier;
 import java.util.Map;
 import java.util.Objects;
 import org.fabricmanager.daemon.api.Milestone;
@@ -25,9 +26,11 @@ final class DetectorConfigurator {
     private final FaultDependencies deps;
     /** Told when an epoch's start ends: its last awaited answer came, or the wait for it ended. */
     private Runnable ringStarted = () -> { };
-    private boolean stopping;
+    /** Whether the daemon is stopping: from then on, lost sessions are its own doing (FaultManager#stopping). */
+    private final BooleanSupplier stopping;
 
-    DetectorConfigurator(RingCoordinator ring, FaultDependencies deps) {
+    DetectorConfigurator(RingCoordinator ring, FaultDependencies deps, BooleanSupplier stopping) {
+        this.stopping = stopping;
         this.ring = ring;
         this.deps = deps;
     }
@@ -99,7 +102,7 @@ final class DetectorConfigurator {
 
     /** A switch's agent asks for ring members' addresses: answered from this epoch's directory. */
     void detectorLookup(ManagedSwitch ms, Message.DetectorLookup lookup) {
-        if (ring == null || !ring.active() || stopping || !ms.admitted()) {
+        if (ring == null || !ring.active() || stopping.getAsBoolean() || !ms.admitted()) {
             return;
         }
         ms.session().sendDetectorPeers(ring.lookup(lookup.txid(), lookup.epoch(), ms.guid(), lookup.members()));
@@ -139,7 +142,7 @@ final class DetectorConfigurator {
     }
 
     private void onAnswer(long epoch, long guid, DetectorConfigReply reply) {
-        if (stopping) {
+        if (stopping.getAsBoolean()) {
             return;
         }
         String name = nameOf(guid);
@@ -164,7 +167,7 @@ final class DetectorConfigurator {
     }
 
     private void onLateAnswer(long epoch, long guid, DetectorConfigReply late, long waitEndedNanos) {
-        if (stopping || epoch != ring.epoch() || late.outcome() == DetectorConfigReply.Outcome.NO_ANSWER) {
+        if (stopping.getAsBoolean() || epoch != ring.epoch() || late.outcome() == DetectorConfigReply.Outcome.NO_ANSWER) {
             return; // superseded (the next configuration has its own answer) or its session closed (it reconnects)
         }
         boolean wasUnconfirmed = ring.unconfirmedAnswers() > 0;
@@ -192,8 +195,4 @@ final class DetectorConfigurator {
         return ms == null ? Guids.format(guid) : ms.name();
     }
 
-    /** From now on, lost sessions are the daemon's own doing: answers and lookups are moot. */
-    void stop() {
-        stopping = true;
-    }
 }

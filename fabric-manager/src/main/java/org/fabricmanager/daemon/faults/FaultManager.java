@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.faults;
 
+import java.util.function.BooleanSupplier;
 import java.util.Map;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
@@ -28,6 +29,8 @@ public final class FaultManager implements AutoCloseable {
     private final RingPlanner planner;
     private final QuarantineKeeper quarantine;
     private final BaselineCabling baseline = new BaselineCabling();
+    /** Set once the daemon stops; every part reads it (control thread). */
+    private boolean stopping;
 
     /**
      * A fault manager with the flap quarantine kept in {@code quarantine}: the ports it holds are quarantined from
@@ -41,11 +44,12 @@ public final class FaultManager implements AutoCloseable {
         DaemonConfig.Detector detector = settings.detector();
         this.ring = detector.enabled() ? new RingCoordinator(detector, daemonId, deps.metrics().registry()) : null;
         this.reactions = new ReactionTracker(deps.milestones(), deps.metrics(), deps.nanoTime());
-        this.configurator = new DetectorConfigurator(ring, deps);
+        BooleanSupplier stopped = () -> this.stopping;
+        this.configurator = new DetectorConfigurator(ring, deps, stopped);
         this.failed = new FailedSwitches(deps, reactions);
-        this.verdicts = new VerdictJudge(detector, daemonId, ring, deps, configurator, failed);
-        this.planner = new RingPlanner(detector, ring, deps, configurator, verdicts);
-        this.quarantine = new QuarantineKeeper(settings, deps, reactions, quarantine);
+        this.verdicts = new VerdictJudge(detector, daemonId, ring, deps, configurator, failed, stopped);
+        this.planner = new RingPlanner(detector, ring, deps, configurator, verdicts, stopped);
+        this.quarantine = new QuarantineKeeper(settings, deps, reactions, quarantine, stopped);
     }
 
     /** The figures of fault reactions. */
@@ -181,10 +185,7 @@ public final class FaultManager implements AutoCloseable {
 
     /** From now on, lost sessions are the daemon's own doing: the ring stops, quarantine timers are moot. */
     public void stopping() {
-        quarantine.stop();
-        planner.stop();
-        configurator.stop();
-        verdicts.stop();
+        stopping = true;
         close();
     }
 

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.faults;
 
+import java.util.function.BooleanSupplier;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.daemon.api.FaultReport;
@@ -30,7 +31,8 @@ final class QuarantineKeeper {
     private final FlapGuard flaps;
     /** Where the quarantine is kept for the next manager, {@code null}: nowhere (tests). */
     private final QuarantineStore store;
-    private boolean stopping;
+    /** Whether the daemon is stopping: from then on, lost sessions are its own doing (FaultManager#stopping). */
+    private final BooleanSupplier stopping;
 
     /**
      * A keeper with the ports {@code store} holds quarantined from the start; every quarantine and release is written
@@ -39,7 +41,8 @@ final class QuarantineKeeper {
      * @throws StoreException when the stored quarantine is damaged
      */
     QuarantineKeeper(DaemonConfig.Faults settings, FaultDependencies deps, ReactionTracker reactions,
-                     QuarantineStore store) {
+                     QuarantineStore store, BooleanSupplier stopping) {
+        this.stopping = stopping;
         this.settings = settings;
         this.deps = deps;
         this.reactions = reactions;
@@ -128,7 +131,7 @@ final class QuarantineKeeper {
     }
 
     private void release(long guid, int port) {
-        if (stopping || !flaps.releaseIfStable(guid, port, deps.nanoTime().getAsLong())) {
+        if (stopping.getAsBoolean() || !flaps.releaseIfStable(guid, port, deps.nanoTime().getAsLong())) {
             return;
         }
         ManagedSwitch ms = deps.registry().get(guid);
@@ -151,8 +154,4 @@ final class QuarantineKeeper {
         flaps.retune(faults.flapThreshold(), faults.flapWindowMs(), faults.quarantineMs());
     }
 
-    /** From now on, lost sessions are the daemon's own doing: release timers are moot. */
-    void stop() {
-        stopping = true;
-    }
 }

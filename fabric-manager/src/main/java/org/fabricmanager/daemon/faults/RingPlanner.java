@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.faults;
 
+import java.util.function.BooleanSupplier;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,10 +47,12 @@ final class RingPlanner {
      */
     private boolean firstTablesInPlace;
     private boolean firstPlanScheduled;
-    private boolean stopping;
+    /** Whether the daemon is stopping: from then on, lost sessions are its own doing (FaultManager#stopping). */
+    private final BooleanSupplier stopping;
 
     RingPlanner(DaemonConfig.Detector settings, RingCoordinator ring, FaultDependencies deps,
-                DetectorConfigurator configurator, VerdictJudge verdicts) {
+                DetectorConfigurator configurator, VerdictJudge verdicts, BooleanSupplier stopping) {
+        this.stopping = stopping;
         this.settings = settings;
         this.ring = ring;
         this.deps = deps;
@@ -87,7 +90,7 @@ final class RingPlanner {
         if (firstPlanScheduled) {
             deps.queue().cancelDeferred(FIRST_PLAN);
         }
-        if (latestFabric != null && !stopping) {
+        if (latestFabric != null && !stopping.getAsBoolean()) {
             planRing(latestFabric);
         }
     }
@@ -131,7 +134,7 @@ final class RingPlanner {
         }
         firstPlanScheduled = true;
         deps.queue().scheduleDeferred(FIRST_PLAN, FIRST_PUSH_WAIT_MS, () -> {
-            if (!stopping && !firstTablesInPlace) {
+            if (!stopping.getAsBoolean() && !firstTablesInPlace) {
                 LOG.warn("failure detector: the first tables have not converged {} ms after the first routing; "
                         + "the ring starts anyway", FIRST_PUSH_WAIT_MS);
                 tablesConverged();
@@ -161,7 +164,7 @@ final class RingPlanner {
                 + "in {} ms (epoch {} runs until then, one replan for every such switch meanwhile)", delayMs, ring.epoch());
         deps.queue().scheduleDeferred(REPLAN, delayMs, () -> {
             replanScheduled = false;
-            if (!stopping) {
+            if (!stopping.getAsBoolean()) {
                 planRing(latestFabric);
             }
         });
@@ -222,10 +225,6 @@ final class RingPlanner {
                 settings.etaMs(), settings.deltaMs());
     }
 
-    /** From now on, lost sessions are the daemon's own doing: deferred plans are moot. */
-    void stop() {
-        stopping = true;
-    }
 
     /** Cancels a deferred replan (the ring is closing). */
     void close() {

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.faults;
 
+import java.util.function.BooleanSupplier;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.detector.message.DetectorEvent;
@@ -30,10 +31,12 @@ final class VerdictJudge {
     private final SecondOpinion opinions;
     /** Echoes sent when the ring began suspecting a switch, before any verdict. */
     private final EarlyEchoes earlyEchoes;
-    private boolean stopping;
+    /** Whether the daemon is stopping: from then on, lost sessions are its own doing (FaultManager#stopping). */
+    private final BooleanSupplier stopping;
 
     VerdictJudge(DaemonConfig.Detector settings, long daemonId, RingCoordinator ring, FaultDependencies deps,
-                 DetectorConfigurator configurator, FailedSwitches failed) {
+                 DetectorConfigurator configurator, FailedSwitches failed, BooleanSupplier stopping) {
+        this.stopping = stopping;
         this.settings = settings;
         this.daemonId = daemonId;
         this.ring = ring;
@@ -53,7 +56,7 @@ final class VerdictJudge {
 
     /** A verdict or rejoin from the daemon's member (control thread; package-private for tests). */
     void onDetectorEvent(DetectorEvent event) {
-        if (ring == null || !ring.active() || stopping) {
+        if (ring == null || !ring.active() || stopping.getAsBoolean()) {
             return;
         }
         if (event instanceof DetectorEvent.MemberFailed f) {
@@ -124,7 +127,7 @@ final class VerdictJudge {
      * the routing without the switch may start.
      */
     private void earlyEchoWaited(EarlyEchoes.Echo echo) {
-        if (stopping || !earlyEchoes.current(echo)) {
+        if (stopping.getAsBoolean() || !earlyEchoes.current(echo)) {
             return;
         }
         earlyEchoes.silent(echo);
@@ -158,7 +161,7 @@ final class VerdictJudge {
 
     /** The early echo was answered ({@code rttNanos} ≥ 0), timed out or failed with its session (-1). */
     private void earlyEchoEnded(EarlyEchoes.Echo echo, long rttNanos) {
-        if (stopping) {
+        if (stopping.getAsBoolean()) {
             return;
         }
         boolean answered = rttNanos >= 0;
@@ -270,7 +273,7 @@ final class VerdictJudge {
 
     /** The accused switch's session answered the echo ({@code rttNanos} ≥ 0) or did not (-1) within {@code waitMs}. */
     private void secondOpinion(SecondOpinion.Check check, long rttNanos, int waitMs) {
-        if (ring == null || stopping) {
+        if (ring == null || stopping.getAsBoolean()) {
             return;
         }
         boolean answered = rttNanos >= 0;
@@ -314,8 +317,4 @@ final class VerdictJudge {
         }
     }
 
-    /** From now on, lost sessions are the daemon's own doing: verdicts and echoes are moot. */
-    void stop() {
-        stopping = true;
-    }
 }

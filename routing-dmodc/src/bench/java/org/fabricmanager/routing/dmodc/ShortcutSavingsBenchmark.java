@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
@@ -160,7 +161,7 @@ class ShortcutSavingsBenchmark {
     }
 
     /** Per configuration the times of the measured rounds, each round running every configuration once, rotated. */
-    private double[][] rounds(int configs, java.util.function.IntFunction<Supplier<Object>> run) {
+    private double[][] rounds(int configs, IntFunction<Supplier<Object>> run) {
         double[][] times = new double[configs][repeat];
         for (int round = -warmup; round < repeat; round++) {
             for (int j = 0; j < configs; j++) {
