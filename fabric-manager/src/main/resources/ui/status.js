@@ -9,19 +9,29 @@
   var POLL_MS = 3000;
   /** Above this many switches the fabric is drawn one cell per (level, group) instead of one per switch. */
   var DRAW_EVERY_SWITCH_UP_TO = 256;
+  /** Above this many switches link loads are computed only when asked for (about a second of CPU at 768). */
+  var AUTO_LOAD_UP_TO = 256;
+  /**
+   * The load scale is absolute, not relative to the busiest link: a balanced fabric is pale and a fault makes
+   * links darker. Under a permutation pattern a link carrying 1 route is free of contention and HOT_ROUTES or
+   * more is the darkest; under all-to-all a link is compared with its tier's fair share (the mean of the links
+   * of the same levels), the darkest from HOT_SHARE times it.
+   */
+  var HOT_ROUTES = 4;
+  var HOT_SHARE = 2;
   var EVENTS_KEPT = 200;
   var REACTIONS_SHOWN = 8;
   var STATES = ['IN_SYNC', 'PENDING', 'PENDING_ADMISSION', 'FAILING', 'DEAD'];
   var STATE_TEXT = {
     IN_SYNC: 'in sync', PENDING: 'pending', PENDING_ADMISSION: 'pending admission', FAILING: 'failing', DEAD: 'dead'
   };
-  // light to dark blue-purple: low load is pale, the busiest links stand out
+  // light to dark blue-purple: no contention is pale, contended links stand out
   var HEAT = [[0xe0, 0xec, 0xf4], [0x9e, 0xbc, 0xda], [0x8c, 0x96, 0xc6], [0x88, 0x56, 0xa7], [0x81, 0x0f, 0x7c]];
   var SVG_NS = 'http://www.w3.org/2000/svg';
 
   var view = {
     status: null, graph: null, faults: null, events: [], lastSeq: 0,
-    load: null, loadKey: null, loadError: null, loadPending: false,
+    load: null, loadKey: null, loadError: null, loadPending: false, loadAsked: false,
     expanded: null, // "level:group" of the group drawn switch by switch below the aggregate
     pattern: 'shift'
   };
@@ -84,6 +94,31 @@
     return 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')';
   }
 
+  /** Where a link's load falls on the absolute scale (0 pale .. 1 darkest) for a link from level a to level b. */
+  function loadScale(load) {
+    if (load.pattern !== 'all2all') {
+      return { at: function (routes) { return (routes - 1) / (HOT_ROUTES - 1); }, share: false };
+    }
+    var byLevel = {};
+    var byGuid = {};
+    (view.graph ? view.graph.switches : []).forEach(function (n) { byGuid[n.guid] = n.level; });
+    var q = load.links;
+    for (var k = 0; k < q.length; k += 4) {
+      var tier = byGuid[load.switches[q[k]]] + '>' + byGuid[load.switches[q[k + 2]]];
+      var t = byLevel[tier] || (byLevel[tier] = { sum: 0, n: 0 });
+      t.sum += q[k + 3];
+      t.n++;
+    }
+    return {
+      at: function (routes, from, to) {
+        var t = byLevel[from + '>' + to];
+        var fair = t && t.sum > 0 ? t.sum / t.n : 1;
+        return (routes / fair - 1) / (HOT_SHARE - 1);
+      },
+      share: true
+    };
+  }
+
   // ---- fetching ---------------------------------------------------------------------------------
 
   function getJson(url, acceptStatuses) {
@@ -136,6 +171,10 @@
   function maybeLoad() {
     var g = view.graph;
     if (!g || g.version <= 0 || view.loadPending) { return; }
+    if (g.switchCount > AUTO_LOAD_UP_TO && !view.loadAsked) {
+      $('load-summary').textContent = g.switchCount + ' switches: link loads are computed when asked for (press Show)';
+      return;
+    }
     var key = g.version + '/' + view.pattern;
     if (view.loadKey === key && (view.load || !view.loadError || !view.loadError.retry)) { return; }
     view.loadPending = true;
@@ -239,7 +278,7 @@
       return;
     }
     if (g.switchCount <= DRAW_EVERY_SWITCH_UP_TO) {
-      $('fabric-mode').textContent = 'every switch; links coloured by load' + (view.load ? ' (' + view.load.pattern + ')' : '');
+      $('fabric-mode').textContent = 'every switch; links coloured by predicted load' + (view.load ? ' (' + view.load.pattern + ')' : '');
       box.appendChild(drawSwitches(g.switches, true));
       $('pod-detail').hidden = true;
     } else {
@@ -292,21 +331,24 @@
     if (load) {
       // one line per cable, coloured by the busier direction
       var seen = {};
-      var max = Math.max(1, load.max);
+      var routes = {};
+      var scale = loadScale(load);
       var q = load.links;
       for (var k = 0; k < q.length; k += 4) {
         var a = load.switches[q[k]], b = load.switches[q[k + 2]];
         var id = a < b ? a + '|' + b : b + '|' + a;
         if (!pos[a] || !pos[b]) { continue; }
-        seen[id] = Math.max(seen[id] || 0, q[k + 3]);
+        var f = Math.max(0, Math.min(1, scale.at(q[k + 3], pos[a].level, pos[b].level)));
+        if (seen[id] === undefined || f > seen[id]) { seen[id] = f; routes[id] = q[k + 3]; }
       }
+      // contended cables last, so that they are drawn over the pale ones
       Object.keys(seen).sort(function (x, y) { return seen[x] - seen[y]; }).forEach(function (id) {
         var ends = id.split('|');
         var pa = pos[ends[0]], pb = pos[ends[1]];
-        var line = svg('line', { x1: pa.x, y1: pa.y, x2: pb.x, y2: pb.y, 'class': 'cable' },
-            title(ends[0] + ' – ' + ends[1] + ': up to ' + seen[id] + ' routes'));
-        line.style.stroke = heat(seen[id] / max);
-        line.style.strokeWidth = String(0.6 + 2 * seen[id] / max);
+        var line = svg('line', { x1: pa.x, y1: pa.y, x2: pb.x, y2: pb.y, 'class': 'cable', 'data-heat': seen[id].toFixed(2) },
+            title(ends[0] + ' – ' + ends[1] + ': up to ' + routes[id] + ' routes (predicted for ' + load.pattern + ')'));
+        line.style.stroke = heat(seen[id]);
+        line.style.strokeWidth = String(0.5 + 2 * seen[id]);
         layer.appendChild(line);
       });
     }
@@ -398,18 +440,20 @@
       }
       return;
     }
-    $('load-summary').textContent = load.pattern + ' on v' + load.version + ' (' + load.engine + '): ' + load.permutations +
+    $('load-summary').textContent = 'predicted from the tables, not measured traffic: ' + load.pattern + ' on v' + load.version + ' (' + load.engine + '): ' + load.permutations +
         ' permutation' + (load.permutations === 1 ? '' : 's') + ', at most ' + load.max + ' routes on a link' +
         (load.permutations > 1 ? ', mean of the maxima ' + load.mean.toFixed(2) : '') +
         (load.unroutedPairs ? ', ' + load.unroutedPairs + ' pairs unrouted' : '') + ' — computed in ' + fmtMs(load.computeMs);
-    legend.appendChild(document.createTextNode('0'));
+    var scale = loadScale(load);
+    legend.appendChild(document.createTextNode(scale.share ? 'fair share ' : '1 route (no contention) '));
     for (var i = 0; i <= 10; i++) {
       var sw = el('i', { 'class': 'swatch' });
       sw.style.background = heat(i / 10);
       sw.style.width = '8px';
       legend.appendChild(sw);
     }
-    legend.appendChild(document.createTextNode(String(load.max) + ' routes'));
+    legend.appendChild(document.createTextNode(scale.share ? ' ' + HOT_SHARE + '× fair share or more'
+        : ' ' + HOT_ROUTES + ' routes or more on a link'));
     var g = view.graph;
     var byGuid = {};
     g.switches.forEach(function (n) { byGuid[n.guid] = n; });
@@ -453,7 +497,6 @@
     var width = left + widest * step + 10;
     var height = tiers.length * (h + 6) + 8;
     var s = svg('svg', { width: width, height: height, viewBox: '0 0 ' + width + ' ' + height, id: 'heat-svg' });
-    var max = Math.max(1, load.max);
     tiers.forEach(function (t, i) {
       var y = 4 + i * (h + 6);
       var up = t.to > t.from;
@@ -466,7 +509,7 @@
           'data-load': c.max },
             title(label + ', L' + t.from + ' → L' + t.to + ': at most ' + c.max + ' routes on one of its ' + c.n +
                 ' links (mean ' + (c.sum / c.n).toFixed(1) + ')'));
-        cell.style.fill = heat(c.max / max);
+        cell.style.fill = heat(scale.at(c.max, t.from, t.to));
         s.appendChild(cell);
       });
     });
@@ -545,6 +588,7 @@
     $('load-form').addEventListener('submit', function (e) {
       e.preventDefault();
       view.pattern = patternText();
+      view.loadAsked = true;
       view.load = null;
       view.loadError = null;
       view.loadKey = null;

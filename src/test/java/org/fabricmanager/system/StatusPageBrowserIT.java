@@ -78,6 +78,9 @@ class StatusPageBrowserIT {
                     .as("every switch drawn with its state, plus the legend").isGreaterThanOrEqualTo(192);
             assertThat(dom).contains("id=\"count-DEAD\"").contains("id=\"count-IN_SYNC\"");
             assertThat(dom).contains("data-load=");
+            // the scale is absolute: Dmodc's intact tables carry one route per link under shift, drawn palest
+            List<String> heats = Pattern.compile("data-heat=\"([0-9.]+)\"").matcher(dom).results().map(m -> m.group(1)).toList();
+            assertThat(heats).as("cables coloured by load").hasSizeGreaterThan(1000).allMatch(h -> h.equals("0.00"));
             assertThat(dom).contains("<option value=\"all2all\"");
 
             // a spine the page shows alive loses power

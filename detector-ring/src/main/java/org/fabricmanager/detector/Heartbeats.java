@@ -1,6 +1,5 @@
 package org.fabricmanager.detector;
 
-import static org.fabricmanager.detector.RingMember.NEVER;
 import static org.fabricmanager.detector.RingMember.millis;
 
 import org.fabricmanager.detector.message.Heartbeat;
@@ -16,7 +15,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Heartbeats {
     private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
-    private static final long LATE_WARNING_INTERVAL = 10_000_000_000L;
 
     private final RingMember member;
     private final int self;
@@ -29,8 +27,7 @@ final class Heartbeats {
     private final DetectorMetrics metrics;
     private TimerHandle timer;
     private long due;
-    private long lastLateWarning = NEVER;
-    private long lateWarningsSuppressed;
+    private final LateWarnings lateWarnings;
 
     Heartbeats(RingMember member, int self, RingParameters parameters, SuspicionPolicy suspicion, EmitterWatch watch,
                MemberDependencies dependencies) {
@@ -43,6 +40,7 @@ final class Heartbeats {
         this.watch = watch;
         this.transport = dependencies.transport();
         this.metrics = dependencies.metrics();
+        this.lateWarnings = dependencies.process() != null ? dependencies.process().lateWarnings() : new LateWarnings();
     }
 
     /** The member runs: the first period starts now. */
@@ -97,18 +95,16 @@ final class Heartbeats {
 
     /**
      * An overloaded host makes every member late at once: warn about lateness the observer may notice (δ/2, when
-     * it starts suspecting), at most once per 10 s per member.
+     * it starts suspecting), at most once per 10 s for all the members of the process ({@link LateWarnings}).
      */
     private void late(long lateness, long now) {
         metrics.heartbeatLate();
-        if (lateness > delta / 2 && (lastLateWarning == NEVER || now - lastLateWarning >= LATE_WARNING_INTERVAL)) {
+        long suppressed = lateness > delta / 2 ? lateWarnings.admit(now) : -1;
+        if (suppressed >= 0) {
             log.warn("member {}: heartbeat to observer {} is {} ms late (local pause or overload?); "
                     + "the observer may suspect this member{}", self, member.observer(), millis(lateness),
-                    lateWarningsSuppressed > 0 ? " (" + lateWarningsSuppressed + " late heartbeats since the last warning)" : "");
-            lastLateWarning = now;
-            lateWarningsSuppressed = 0;
+                    suppressed > 0 ? " (" + suppressed + " more late heartbeats since the last warning)" : "");
         } else {
-            lateWarningsSuppressed++;
             log.debug("member {}: heartbeat to observer {} is {} ms late", self, member.observer(), millis(lateness));
         }
     }

@@ -15,6 +15,13 @@ package org.fabricmanager.detector;
 public final class ProcessHealth {
     /** The score, kept by the rule of a member's own; null until a member's timer first fires. */
     private LocalHealth health;
+    /** One warning per 10 s for all the members' late heartbeats, not one per member. */
+    private final LateWarnings lateWarnings = new LateWarnings();
+
+    /** The late-heartbeat warnings all members of this process share. */
+    LateWarnings lateWarnings() {
+        return lateWarnings;
+    }
 
     /**
      * A member's timer fired {@code lateness} ns after it was due; later than {@code slipThreshold}, it raises the

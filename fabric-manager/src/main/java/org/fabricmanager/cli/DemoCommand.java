@@ -181,6 +181,7 @@ final class DemoCommand implements Command {
         };
         converged.await();
         out.printf("REST: %s/api/v1/status%n", daemon.restUrl());
+        out.printf("status page: %s/%n", daemon.restUrl());
         if (args.flag("until-converged")) {
             shutdown.close();
             return ExitCodes.OK;

@@ -165,6 +165,7 @@ class DaemonCommandsTest {
                 .contains("fabric discovered: 8 switches, 16 nodes, 16 switch-to-switch links; INTACT PGFT(2;4,4;1,4;1,1)")
                 .containsPattern("routing v1 computed in [0-9.]+ ms \\(dmodc, valid[;)]")
                 .contains("tables converged: v1 on 8/8 switches")
-                .containsPattern("REST: http://127.0.0.1:[0-9]+/api/v1/status");
+                .containsPattern("REST: http://127.0.0.1:[0-9]+/api/v1/status")
+                .containsPattern("status page: http://127.0.0.1:[0-9]+/");
     }
 }

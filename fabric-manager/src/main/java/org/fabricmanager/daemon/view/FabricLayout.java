@@ -20,7 +20,9 @@ import org.fabricmanager.topology.Ranking;
  * levels or more, a group is a pod: switches joined by cables that do not go through the top level. At the
  * top level, and in fabrics of one or two levels where every pod would be one switch, a group is a block of
  * consecutive switches in GUID order (as many blocks as pods, at most {@value #MAX_BLOCKS}), so that the
- * page draws a few dozen cells per level instead of hundreds of switches. Also keeps the switch-to-switch
+ * page draws a few dozen cells per level instead of hundreds of switches. At the top level of a fabric with
+ * pods, the blocks follow its planes ({@link #byPlane}). Once placed, a switch keeps its place from routing to
+ * routing ({@link #keeping}), so that a failure does not move the others. Also keeps the switch-to-switch
  * cables, so that cables of switches that are gone can still be shown as failed.
  */
 final class FabricLayout {
@@ -67,6 +69,7 @@ final class FabricLayout {
         boolean[] pod = new boolean[n];
         int pods = top >= 3 ? pods(index, level, top, group, pod) : 0;
         int blocks = Math.max(1, Math.min(MAX_BLOCKS, pods));
+        int[] order = pods > 0 ? byPlane(index, level, top, group) : null;
         for (int l = 0; l <= top; l++) {
             if (l > 0 && l < top && pods > 0) {
                 continue; // pods already numbered
@@ -79,7 +82,8 @@ final class FabricLayout {
             }
             int perBlock = Math.max(1, (count + (pods > 0 ? blocks : MAX_BLOCKS) - 1) / (pods > 0 ? blocks : MAX_BLOCKS));
             int i = 0;
-            for (int s = 0; s < n; s++) { // switch ids are in GUID order
+            for (int k = 0; k < n; k++) { // switch ids are in GUID order; the top level of pods goes by plane
+                int s = order != null && l == top ? order[k] : k;
                 if (level[s] == l) {
                     group[s] = i++ / perBlock;
                 }
@@ -102,6 +106,45 @@ final class FabricLayout {
             }
         }
         return new FabricLayout(Collections.unmodifiableMap(placements), Collections.unmodifiableList(cables), top);
+    }
+
+    /**
+     * The switch ids with the top level ordered by plane: a top switch's plane is the lowest position, within
+     * its pod, of the switches below it that it is cabled to (the k-th switch of every pod's level below the top
+     * reaches the same top switches in a PGFT). Blocks cut in this order hold the top switches of one plane, so
+     * that the cables of a pod's k-th switch go to one block instead of across the whole level. Uses the pod
+     * numbers in {@code group}.
+     */
+    private static int[] byPlane(FabricIndex index, int[] level, int top, int[] group) {
+        int n = index.switchCount();
+        int[] position = new int[n];
+        Map<Integer, Integer> nextInPod = new HashMap<>();
+        for (int s = 0; s < n; s++) {
+            if (level[s] == top - 1) {
+                position[s] = nextInPod.merge(group[s], 1, Integer::sum) - 1;
+            }
+        }
+        int[] groupStart = index.groupStartArray();
+        int[] neighbours = index.groupNeighbourArray();
+        long[] key = new long[n];
+        for (int s = 0; s < n; s++) {
+            int plane = Integer.MAX_VALUE;
+            if (level[s] == top) {
+                for (int g = groupStart[s]; g < groupStart[s + 1]; g++) {
+                    int t = neighbours[g];
+                    if (level[t] == top - 1) {
+                        plane = Math.min(plane, position[t]);
+                    }
+                }
+            }
+            key[s] = ((long) (level[s] == top ? plane : 0) << 32) | s;
+        }
+        Arrays.sort(key);
+        int[] order = new int[n];
+        for (int k = 0; k < n; k++) {
+            order[k] = (int) key[k];
+        }
+        return order;
     }
 
     /**
@@ -159,16 +202,17 @@ final class FabricLayout {
     }
 
     /**
-     * This layout, keeping from {@code previous} the switches it no longer has (at most {@code limit}: the
-     * place of a switch that died stays known) and the cables none of whose ends this layout cables elsewhere.
+     * This layout, keeping from {@code previous} the place of every switch whose level did not change, and of
+     * the switches it no longer has (at most {@code limit}: the place of a switch that died stays known), and the cables none of whose ends this layout cables elsewhere.
      */
     FabricLayout keeping(FabricLayout previous, int limit) {
         Map<Long, Placement> merged = new HashMap<>(placements);
         int kept = 0;
         for (Map.Entry<Long, Placement> e : previous.placements.entrySet()) {
-            if (kept < limit && !merged.containsKey(e.getKey())) {
+            Placement now = merged.get(e.getKey());
+            if (now == null ? kept++ < limit : now.level() == e.getValue().level()) {
+                // a switch keeps its place while its level holds: a failure elsewhere must not move the blocks
                 merged.put(e.getKey(), e.getValue());
-                kept++;
             }
         }
         Set<End> cabled = new HashSet<>();

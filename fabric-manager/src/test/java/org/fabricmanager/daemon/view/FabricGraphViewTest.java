@@ -64,6 +64,42 @@ class FabricGraphViewTest {
     }
 
     @Test
+    void theTopBlocksAreThePlanesSoThatEachSwitchBelowCablesIntoOneBlock() {
+        for (String spec : new String[] {"PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,4,4;1,4,4;1,1,1)"}) {
+            Fabric fabric = pgft(spec);
+            FabricLayout layout = FabricLayout.of(fabric);
+            Map<Long, Set<Integer>> blocksBelow = new HashMap<>();
+            for (Link l : fabric.links()) {
+                if (!fabric.isSwitch(l.a()) || !fabric.isSwitch(l.b())) {
+                    continue;
+                }
+                FabricLayout.Placement a = layout.placement(l.a());
+                FabricLayout.Placement b = layout.placement(l.b());
+                if (a.level() == 3 || b.level() == 3) {
+                    long below = a.level() == 3 ? l.b() : l.a();
+                    blocksBelow.computeIfAbsent(below, k -> new HashSet<>()).add(a.level() == 3 ? a.group() : b.group());
+                }
+            }
+            assertThat(blocksBelow).as(spec).isNotEmpty();
+            assertThat(blocksBelow.values()).as(spec + ": the top switches of a level-2 switch are one block")
+                    .allMatch(blocks -> blocks.size() == 1);
+        }
+    }
+
+    @Test
+    void aFailureMovesNoOtherSwitch() {
+        Fabric full = pgft("PGFT(3;8,8,8;1,8,8;1,1,1)");
+        FabricLayout before = FabricLayout.of(full);
+        List<Long> top = full.switches().stream().map(s -> s.guid()).filter(g -> before.placement(g).level() == 3)
+                .sorted().toList();
+        List<Long> gone = List.of(top.get(0), top.get(9));
+        FabricLayout after = FabricLayout.of(full.withoutSwitches(gone)).keeping(before, 100);
+        for (Map.Entry<Long, FabricLayout.Placement> e : before.placements().entrySet()) {
+            assertThat(after.placement(e.getKey())).as(Guids.format(e.getKey())).isEqualTo(e.getValue());
+        }
+    }
+
+    @Test
     void twoLevelFabricsAreCutIntoAtMostSixteenBlocksPerLevel() {
         Fabric fabric = pgft("PGFT(2;8,40;1,8;1,1)");
         FabricLayout layout = FabricLayout.of(fabric);
