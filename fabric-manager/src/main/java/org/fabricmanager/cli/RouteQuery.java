@@ -4,17 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
 
 /**
- * {@code route --src D --dst D [--url URL]}: the path a running daemon's tables in force take from one
- * destination index to another ({@code GET /api/v1/route}), one line per switch crossed.
+ * {@code route --src NODE --dst NODE [--url URL]}: the path a running daemon's tables in force take from one
+ * end node (by destination index, GUID or name, {@link FabricNames}) to another ({@code GET /api/v1/route}), one line per switch crossed.
  */
 final class RouteQuery {
     static final Set<String> OPTIONS = DaemonClient.options("src", "dst");
     private static final Set<String> OFFLINE = Set.of("topology", "pgft", "hdft", "engine", "threads", "lft-out",
             "degrade-links", "degrade-switches", "seed", "fail-leaves", "fail");
     static final String USAGE = """
-            usage: fabric-manager route --src D --dst D [--url URL]
-              Prints the switches a packet from destination index D (src) to D (dst) crosses with the
-              tables a running daemon has in force, and the output port at each.
+            usage: fabric-manager route --src NODE --dst NODE [--url URL]
+              Prints the switches a packet from one end node to another crosses with the tables a
+              running daemon has in force, and the output port at each. NODE is a destination index,
+              a node GUID (0x...) or a node name as the fabric reports it.
               %s""".formatted(DaemonClient.URL_USAGE);
 
     private RouteQuery() {
@@ -33,11 +34,14 @@ final class RouteQuery {
             }
         }
         if (!args.has("src") || !args.has("dst")) {
-            throw new UsageException("route: a query of the daemon needs both --src D and --dst D (destination indices)");
+            throw new UsageException("route: a query of the daemon needs both --src NODE and --dst NODE "
+                    + "(destination indices, node GUIDs or node names)");
         }
-        int src = args.intValue("src", 0, 0, Integer.MAX_VALUE);
-        int dst = args.intValue("dst", 0, 0, Integer.MAX_VALUE);
-        JsonNode r = DaemonClient.of(args).get("/api/v1/route?src=" + src + "&dst=" + dst);
+        DaemonClient client = DaemonClient.of(args);
+        FabricNames names = new FabricNames("route", () -> client.get("/api/v1/topology"));
+        int src = names.node(args.require("src"), "src");
+        int dst = names.node(args.require("dst"), "dst");
+        JsonNode r = client.get("/api/v1/route?src=" + src + "&dst=" + dst);
         console.out().printf("%d (%s) -> %d (%s): %s with tables v%d, %d switches%n", src, r.path("srcNode").asText("?"),
                 dst, r.path("dstNode").asText("?"), r.path("outcome").asText("?"), r.path("version").asLong(),
                 r.path("hops").size());

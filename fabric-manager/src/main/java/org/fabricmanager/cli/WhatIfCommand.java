@@ -16,8 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;
-import org.fabricmanager.topology.Guids;
-import org.fabricmanager.topology.TopologyException;
 import java.util.List;
 
 /**
@@ -53,8 +51,9 @@ final class WhatIfCommand implements Command {
                   %s
                   --token-file F          the daemon's admin token (rest.adminToken), first line of a file
                                           only its owner may read; what-if is an admin action
-                  --switch LIST           switches to fail, by GUID
-                  --link LIST             links to fail, by one end: switch GUID and port, e.g. 0x1000000200000001:5
+                  --switch LIST           switches to fail, by GUID or name
+                  --link LIST             links to fail, by one end: switch GUID or name and port,
+                                          e.g. 0x1000000200000001:5 or s2-1:5
                   --json                  the daemon's JSON answer instead of the table
                   One what-if runs at a time: the daemon answers 429 while another runs.
                   Exit code 0 when the daemon answered, 2 for bad input or when it refused.""".formatted(DaemonClient.URL_USAGE);
@@ -75,17 +74,19 @@ final class WhatIfCommand implements Command {
         if (!args.has("switch") && !args.has("link")) {
             throw new UsageException("whatif: name at least one --switch or --link to fail");
         }
+        DaemonClient client = DaemonClient.of(args);
+        FabricNames names = new FabricNames("whatif", () -> client.get("/api/v1/topology"));
         ObjectMapper json = new ObjectMapper();
         ObjectNode request = json.createObjectNode();
         ArrayNode switches = request.putArray("switches");
         for (String g : args.listValue("switch", List.of())) {
-            switches.add(Guids.format(guid(g, "--switch '" + g + "'")));
+            switches.add(names.switchGuid(g, "--switch '" + g + "'"));
         }
         ArrayNode links = request.putArray("links");
         for (String l : args.listValue("link", List.of())) {
             int colon = l.lastIndexOf(':');
             if (colon <= 0) {
-                throw new UsageException("whatif: --link '" + l + "': expected GUID:PORT, e.g. 0x1000000200000001:5");
+                throw new UsageException("whatif: --link '" + l + "': expected SWITCH:PORT, e.g. 0x1000000200000001:5 or s2-1:5");
             }
             int port;
             try {
@@ -94,11 +95,10 @@ final class WhatIfCommand implements Command {
                 throw new UsageException("whatif: --link '" + l + "': the port must be a number");
             }
             ObjectNode link = links.addObject();
-            link.put("guid", Guids.format(guid(l.substring(0, colon), "--link '" + l + "'")));
+            link.put("guid", names.switchGuid(l.substring(0, colon), "--link '" + l + "'"));
             link.put("port", port);
         }
         String token = args.has("token-file") ? token(Path.of(args.require("token-file"))) : null;
-        DaemonClient client = DaemonClient.of(args);
         JsonNode result = client.post("/api/v1/whatif", request.toString(), token);
         if (args.flag("json")) {
             console.out().println(result.toString());
@@ -107,15 +107,6 @@ final class WhatIfCommand implements Command {
         JsonNode now = client.get("/api/v1/routing/quality");
         print(result, now, console.out());
         return ExitCodes.OK;
-    }
-
-    /** @param where the option and item, for the message */
-    private static long guid(String text, String where) {
-        try {
-            return Guids.parseLenient(text);
-        } catch (TopologyException e) {
-            throw new UsageException("whatif: " + where + ": not a GUID (0x followed by up to 16 hex digits)");
-        }
     }
 
     /** The first line of an owner-only token file, as the daemon reads rest.adminTokenFile. */

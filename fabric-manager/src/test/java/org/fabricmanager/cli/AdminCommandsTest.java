@@ -139,6 +139,16 @@ class AdminCommandsTest {
             assertThat(lines.get(2 + i).trim()).matches((i + 1) + "  " + h.get("guid").asText() + "  "
                     + h.get("name").asText() + " +" + h.get("outPort").asInt());
         }
+        // the same end nodes by name and by GUID, as the daemon's fabric lists them
+        JsonNode nodes = rest("/api/v1/topology").get("nodes");
+        JsonNode first = null;
+        JsonNode last = null;
+        for (JsonNode n : nodes) {
+            first = n.get("index").asInt() == 0 ? n : first;
+            last = n.get("index").asInt() == 15 ? n : last;
+        }
+        assertThat(ok("route", "--url", url, "--src", first.get("name").asText(), "--dst", last.get("guid").asText()).out())
+                .isEqualTo(out);
     }
 
     @Test
@@ -156,8 +166,10 @@ class AdminCommandsTest {
         fails("route: the daemon at " + url + " answered 404: ", "route", "--url", url, "--src", "0", "--dst", "999");
         fails("route: the daemon at " + url + " answered 400: src and dst are the same", "route", "--url", url,
                 "--src", "3", "--dst", "3");
-        fails("route: a query of the daemon needs both --src D and --dst D", "route", "--url", url, "--src", "3");
-        fails("route: a query of the daemon needs both --src D and --dst D", "route", "--dst", "3");
+        fails("route: a query of the daemon needs both --src NODE and --dst NODE", "route", "--url", url, "--src", "3");
+        fails("route: a query of the daemon needs both --src NODE and --dst NODE", "route", "--dst", "3");
+        fails("route: --dst 'no-such-node': no end node of the fabric has this name", "route", "--url", url,
+                "--src", "0", "--dst", "no-such-node");
         fails("route: --src/--dst/--url query a running daemon; --pgft belongs to offline routing", "route", "--url", url,
                 "--pgft", "PGFT(2;4,4;1,4;1,1)", "--src", "0", "--dst", "1");
         fails("events: option --since must be a sequence number", "events", "--url", url, "--since", "-1");

@@ -21,10 +21,8 @@ class WhatIfCommandTest {
     @Test
     void badInputIsOneLineWithExitCode2() throws Exception {
         fails("whatif: name at least one --switch or --link to fail", "whatif");
-        fails("whatif: --switch 'spine': not a GUID", "whatif", "--switch", "spine");
-        fails("whatif: --link '0x10': expected GUID:PORT", "whatif", "--link", "0x10");
+        fails("whatif: --link '0x10': expected SWITCH:PORT", "whatif", "--link", "0x10");
         fails("whatif: --link '0x10:nine': the port must be a number", "whatif", "--link", "0x10:nine");
-        fails("whatif: --link 'x:1': not a GUID", "whatif", "--link", "x:1");
 
         Path token = dir.resolve("token");
         Files.writeString(token, "0123456789abcdef0123\n");
@@ -40,6 +38,9 @@ class WhatIfCommandTest {
         }
         fails("whatif: cannot reach the daemon at http://127.0.0.1:" + closed + ": connection refused", "whatif",
                 "--url", "http://127.0.0.1:" + closed, "--token-file", token.toString(), "--switch", "0x1");
+        // a switch name is looked up in the daemon's fabric: no daemon, the same one line
+        fails("cannot reach the daemon at http://127.0.0.1:" + closed + ": connection refused", "whatif",
+                "--url", "http://127.0.0.1:" + closed, "--token-file", token.toString(), "--switch", "s3-5");
     }
 
     @Test
