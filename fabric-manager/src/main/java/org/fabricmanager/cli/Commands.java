@@ -26,6 +26,8 @@ final class Commands {
                 new WhatIfCommand(),
                 new PkiInitCommand(),
                 new PkiIssueCommand(),
-                new PkiShowCommand());
+                new PkiShowCommand(),
+                new CompletionCommand(),
+                new ManCommand());
     }
 }

@@ -99,6 +99,8 @@ class DaemonCommandsTest {
         assertThat(run("pki", "init", "--dir", pki.toString(), "--daemon-dns", "mgmt1", "--daemon-ip", "10.0.0.1")).isZero();
         assertThat(run("pki", "issue", "--dir", pki.toString(), "--daemon")).isZero();
         assertThat(out()).contains("re-issued for mgmt1, 10.0.0.1");
+        assertThat(run("pki", "show", "--dir", pki.toString())).isZero();
+        assertThat(out()).containsPattern("(?m)^ +names .*DNS:mgmt1.*IP:10\\.0\\.0\\.1");
         assertThat(sans(pki.resolve("daemon.crt"))).contains("mgmt1", "10.0.0.1");
 
         Path mgmt2 = dir.resolve("pki-mgmt2");
