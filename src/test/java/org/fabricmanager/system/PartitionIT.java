@@ -1,0 +1,278 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hot-standby managers under a network partition, Jepsen-style: three {@code run} processes and one
+ * {@code simulate} process, each in its own network namespace ({@link NetnsLab}), and a cut between the leader and
+ * the two other managers while every manager still reaches the agents. The invariants: the two others elect a
+ * leader of a higher term; the cut-off leader stops leading (its manager closes, its agents leave it); the
+ * agents end up under the new leader with its tables; a fault during the partition is routed by the new leader
+ * alone; after healing, the old leader follows and holds the new leader's committed state byte for byte (no
+ * acknowledged write lost). Timings are printed, not asserted. Needs root and iproute2 (skips otherwise).
+ */
+class PartitionIT {
+    private static final String SPEC = "PGFT(2;4,4;1,4;1,1)";
+    private static final int SWITCHES = PgftGenerator.generate(PgftSpec.parse(SPEC)).switches().size();
+    private static final int AGENTS_HOST = 10;
+    private static final int SOUTHBOUND = 7654;
+    private static final int REST = 7680;
+    private static final int RAFT = 7700;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+    private NetnsLab lab;
+    private final List<Process> processes = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private OutputStream simCommands;
+
+    @BeforeEach
+    void lab() throws IOException {
+        String why = NetnsLab.unavailable();
+        Assumptions.assumeTrue(why == null, why);
+        Assumptions.assumeTrue(org.fabricmanager.routing.engines.RoutingEngines.names().contains("dmodc"),
+                "the dmodc engine is not registered in this build");
+        lab = NetnsLab.open("fmpt");
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        for (Process p : processes) {
+            p.destroyForcibly();
+        }
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    private static String url(int manager) {
+        return "http://" + NetnsLab.address(manager) + ":" + REST;
+    }
+
+    private Path state(int manager) {
+        return dir.resolve("state-n" + manager);
+    }
+
+    @Test
+    void aLeaderCutOffFromTheOtherManagersHandsOverAndHealsIntoTheirState() throws Exception {
+        StringBuilder peers = new StringBuilder();
+        StringBuilder connect = new StringBuilder();
+        for (int m = 1; m <= 3; m++) {
+            lab.addHost(m);
+            peers.append(m == 1 ? "" : ", ").append("\"n").append(m).append('=').append(NetnsLab.address(m)).append(':')
+                    .append(RAFT).append('"');
+            connect.append(m == 1 ? "" : ",").append(NetnsLab.address(m)).append(':').append(SOUTHBOUND);
+        }
+        lab.addHost(AGENTS_HOST);
+        for (int m = 1; m <= 3; m++) {
+            Path config = dir.resolve("n" + m + ".yaml");
+            Files.writeString(config, """
+                    southbound:
+                      bind: "%1$s"
+                    rest:
+                      bind: "%1$s"
+                    fabric:
+                      expectedPgft: "%2$s"
+                    discovery:
+                      settleMs: 10000
+                      maxWaitMs: 30000
+                    state:
+                      directory: "%3$s"
+                    security:
+                      insecure: true
+                    ha:
+                      enabled: true
+                      nodeId: n%4$d
+                      peers: [%5$s]
+                      snapshotEvery: 2
+                    """.formatted(NetnsLab.address(m), SPEC, state(m), m, peers));
+            start(m, "n" + m, List.of("-Xmx256m", "-jar", System.getProperty("fm.jar"), "run", "--config",
+                    config.toString(), "--southbound-port", String.valueOf(SOUTHBOUND), "--http-port", String.valueOf(REST)));
+        }
+        int leader = awaitLeader(0, 0, 90);
+        Process sim = start(AGENTS_HOST, "simulate", List.of("-Xmx256m", "-jar", System.getProperty("fm.jar"), "simulate",
+                "--pgft", SPEC, "--connect", connect.toString(), "--commands"));
+        simCommands = sim.getOutputStream();
+        JsonNode first = await(leader, s -> converged(s, -1), "the fabric converged under n" + leader, 90);
+        long version = first.at("/routing/version").asLong();
+        long term = ha(leader).path("term").asLong();
+        byte[] indices = Files.readAllBytes(state(leader).resolve("guid2index"));
+
+        // the cut: the leader no longer reaches the two other managers; everyone still reaches the agents
+        long cut = System.nanoTime();
+        for (int m = 1; m <= 3; m++) {
+            if (m != leader) {
+                lab.cut(leader, m);
+            }
+        }
+        int next = awaitLeader(leader, term, 60);
+        long elected = System.nanoTime();
+        awaitTrue(() -> !ha(leader).path("role").asText().equals("LEADER"), "n" + leader + " stops leading", 60);
+        long steppedDown = System.nanoTime();
+        JsonNode under = await(next, s -> converged(s, -1), "the agents under n" + next, 90);
+        long moved = System.nanoTime();
+        System.out.printf("partition: n%d cut off; n%d leads term %d after %d ms; n%d stopped leading after %d ms; "
+                + "%d switches converged under n%d after %d ms%n", leader, next, ha(next).path("term").asLong(),
+                ms(cut, elected), leader, ms(cut, steppedDown), SWITCHES, next, ms(cut, moved));
+        assertThat(ha(next).path("term").asLong()).as("the new leader's term").isGreaterThan(term);
+        assertThat(under.at("/routing/version").asLong()).as("the routing the agents hold").isEqualTo(version);
+        assertThat(under.at("/push/totalBlocks").asLong()).as("blocks the new leader pushed: the tables were right")
+                .isZero();
+        assertThat(Files.readAllBytes(state(next).resolve("guid2index"))).as("destination indices").isEqualTo(indices);
+        JsonNode old = get(url(leader) + "/api/v1/status");
+        assertThat(old.path("state").asText()).as("the cut-off member serves as a standby").isEqualTo("STANDBY");
+
+        // a fault during the partition: routed and pushed by the new leader alone, its state committed with the
+        // third member's vote
+        long guid = PgftGenerator.switchGuid(1, 0);
+        command("link down " + Guids.format(guid) + " 5");
+        JsonNode rerouted = await(next, s -> converged(s, version), "the cable cut routed by n" + next, 90);
+        long faultVersion = rerouted.at("/routing/version").asLong();
+        // in sync everywhere (converged says so); a switch whose table the cut did not change keeps its version
+        assertThat(tableVersions(next).values()).as("the versions the switches hold").contains(faultVersion)
+                .allMatch(v -> v == faultVersion || v == version);
+
+        // healing: the old leader follows the new one and holds its committed state, byte for byte
+        for (int m = 1; m <= 3; m++) {
+            if (m != leader) {
+                lab.heal(leader, m);
+            }
+        }
+        awaitTrue(() -> ha(leader).path("role").asText().equals("FOLLOWER")
+                && ("n" + next).equals(ha(leader).path("leaderId").asText()), "n" + leader + " follows n" + next, 60);
+        awaitTrue(() -> Files.exists(state(next).resolve("routing.state")) && Arrays.equals(
+                read(state(leader).resolve("routing.state")), read(state(next).resolve("routing.state"))),
+                "n" + leader + "'s stored routing equals n" + next + "'s", 60);
+        assertThat(Files.readAllBytes(state(leader).resolve("guid2index"))).isEqualTo(indices);
+        JsonNode after = get(url(next) + "/api/v1/status");
+        assertThat(after.at("/routing/version").asLong()).as("nothing re-routed by healing").isEqualTo(faultVersion);
+        assertThat(after.at("/tables/inSync").asInt()).isEqualTo(SWITCHES);
+    }
+
+    private static byte[] read(Path file) throws IOException {
+        return Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
+    }
+
+    private static long ms(long from, long to) {
+        return TimeUnit.NANOSECONDS.toMillis(to - from);
+    }
+
+    private Process start(int host, String name, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(FabricProcesses.java()));
+        command.addAll(args);
+        Process p = new ProcessBuilder(lab.inside(host, command)).redirectErrorStream(true)
+                .redirectOutput(dir.resolve(name + ".out").toFile()).start();
+        processes.add(p);
+        return p;
+    }
+
+    private void command(String line) throws IOException {
+        simCommands.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        simCommands.flush();
+    }
+
+    /** The member that leads a term above {@code aboveTerm}, other than {@code not} (0: any). */
+    private int awaitLeader(int not, long aboveTerm, int seconds) throws Exception {
+        int[] found = new int[1];
+        awaitTrue(() -> {
+            for (int m = 1; m <= 3; m++) {
+                if (m == not) {
+                    continue;
+                }
+                JsonNode ha = ha(m);
+                if (ha.path("role").asText().equals("LEADER") && ha.path("term").asLong() > aboveTerm
+                        && !get(url(m) + "/api/v1/status").path("state").asText().equals("STANDBY")) {
+                    found[0] = m;
+                    return true;
+                }
+            }
+            return false;
+        }, "a leader" + (not == 0 ? "" : " other than n" + not) + " above term " + aboveTerm, seconds);
+        return found[0];
+    }
+
+    /** Every switch connected and in sync, on a routing version above {@code aboveVersion}. */
+    private static boolean converged(JsonNode s, long aboveVersion) {
+        return s.path("state").asText().equals("CONVERGED") && s.at("/switches/connected").asInt() == SWITCHES
+                && s.at("/tables/inSync").asInt() == SWITCHES && s.at("/routing/version").asLong() > aboveVersion;
+    }
+
+    private JsonNode await(int manager, Predicate<JsonNode> done, String what, int seconds) throws Exception {
+        JsonNode[] last = new JsonNode[1];
+        awaitTrue(() -> {
+            last[0] = get(url(manager) + "/api/v1/status");
+            return done.test(last[0]);
+        }, what + " (last status " + last[0] + ")", seconds);
+        return last[0];
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    /** Polls {@code check} (a failing request counts as false) until it holds; fails after {@code seconds}. */
+    private void awaitTrue(Check check, String what, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (check.holds()) {
+                    return;
+                }
+            } catch (IOException e) {
+                // a member not serving yet, or closing its manager
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("not within " + seconds + " s: " + what + "; outputs in " + dir);
+    }
+
+    private JsonNode ha(int manager) throws Exception {
+        return get(url(manager) + "/api/v1/ha");
+    }
+
+    private Map<String, Long> tableVersions(int manager) throws Exception {
+        Map<String, Long> out = new TreeMap<>();
+        for (JsonNode s : get(url(manager) + "/api/v1/switches")) {
+            out.put(s.path("guid").asText(), s.path("tableVersion").asLong());
+        }
+        return out;
+    }
+
+    private JsonNode get(String url) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException(url + ": " + r.statusCode());
+        }
+        return JSON.readTree(r.body());
+    }
+}
