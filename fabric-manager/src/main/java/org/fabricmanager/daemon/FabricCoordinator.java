@@ -2,6 +2,7 @@ package org.fabricmanager.daemon;
 
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.ControlLoop;
@@ -46,6 +47,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     private SwitchSessions sessions;
 
     private boolean rerouteScheduled;
+    /** The discovery snapshot the computation under way routes (it is in force once computed or found unchanged). */
+    private long routingSnapshot;
     private boolean changedWhileRouting;
     private DaemonState state = DaemonState.DISCOVERING;
     private volatile DaemonState publishedState = DaemonState.DISCOVERING;
@@ -282,6 +285,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         fabricChanged();
     }
 
+    @Override
+    public void checked() {
+        updateState(); // the verdict of the routed fabric may be the last thing CONVERGED waited for
+    }
+
     private void reroute() {
         rerouteScheduled = false;
         if (m.routing().busy()) {
@@ -308,11 +316,13 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m.faults().rememberBaseline(fabric);
         m.faults().planRing(fabric);
         preparedFor = 0; // the prepared routing, if any, is installed now (this very fabric) or dropped
+        routingSnapshot = m.discovery().snapshotNumber();
         RoutingManager.Decision d = m.routing().consider(fabric);
         if (d != RoutingManager.Decision.STARTED) {
             m.pusher().dropStaged(); // no new tables: whatever was staged ahead will not be installed
         }
         if (d == RoutingManager.Decision.REUSED) {
+            m.discovery().inForce(routingSnapshot);
             startPush(m.routing().active().tables());
         } else if (d == RoutingManager.Decision.STARTED) {
             changedWhileRouting = false;
@@ -323,6 +333,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     @Override
     public void computed(ActiveRouting routing, double engineMs) {
         m.faults().reactions().computed(engineMs);
+        m.discovery().inForce(routingSnapshot);
         startPush(routing.tables());
         afterComputation();
     }
@@ -334,6 +345,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     @Override
     public void unchanged() {
+        m.discovery().inForce(routingSnapshot); // equal to the fabric routed: its check is that fabric's
         afterComputation();
     }
 
@@ -370,6 +382,10 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             next = DaemonState.DISCOVERING;
         } else if (m.pusher().pendingCount() > 0 || m.pusher().uncoveredCount() > 0) {
             next = DaemonState.PUSHING;
+        } else if (m.discovery().routedCheck().verdict() == FabricCheck.Verdict.PENDING) {
+            // the routed fabric's check against the expected shape runs off this thread and may end after the push:
+            // CONVERGED waits for it, so that the status never gives the verdict of another fabric beside it
+            next = DaemonState.ROUTING;
         } else {
             next = DaemonState.CONVERGED;
         }

@@ -84,14 +84,17 @@ public final class DaemonViews {
                 round == null || round.completedNanos() < 0 ? null : round.durationMs(), pusher.totalBlocks(),
                 pusher.totalBytes(), pusher.totalRetries());
         TopologyBuilder.Result last = discovery.last();
-        FabricCheck check = discovery.check();
+        DaemonState now = state.get();
+        // the verdict of the fabric the routing in force was computed for (pending while its check runs), beside that
+        // routing; while discovering (again), the last snapshot's
+        FabricCheck check = now == DaemonState.DISCOVERING ? discovery.lastCheck() : discovery.routedCheck();
         String unready = unreadyOnMismatch && check.verdict() == FabricCheck.Verdict.MISWIRED
                 ? "the fabric is not the expected " + check.expected() + ": " + check.summary() : null;
         Views.Discovery d = new Views.Discovery(check.verdict().name(), check.summary(),
                 last == null ? 0 : last.issues().size(), unready);
         int nodes = a != null ? a.fabric().nodes().size() : last != null ? last.fabric().nodes().size() : 0;
         Integer expected = discovery.expected() == null ? null : discovery.expected().totalSwitchCount();
-        return new Views.Status(state.get(), new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
+        return new Views.Status(now, new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
                 new Views.Tables(pusher.inSyncCount(), pusher.pendingCount(), pusher.failingCount()), push, d,
                 (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId),
                 Views.Build.of(BuildInfo.current()));
