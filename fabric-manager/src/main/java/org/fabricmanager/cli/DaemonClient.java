@@ -24,6 +24,7 @@ import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.Map;
 
 /**
  * The admin commands' view of a running daemon's REST API: GETs a path, returns the JSON, and turns
@@ -35,9 +36,14 @@ final class DaemonClient {
     static final String DEFAULT_URL = "http://127.0.0.1:7680";
     /** The option every admin command takes. */
     static final String URL_OPTION = "url";
+    /** The flag of the commands that can print the daemon's JSON instead of a table. */
+    static final String JSON_OPTION = "json";
+    /** The environment variable giving the daemon's REST address when {@code --url} is not given. */
+    static final String URL_VARIABLE = "FABRIC_MANAGER_URL";
     /** The option naming the CA that signed an HTTPS daemon's certificate ({@code rest.tls}). */
     static final String CA_OPTION = "ca";
-    static final String URL_USAGE = "--url URL               the daemon's REST address (default " + DEFAULT_URL + ")\n"
+    static final String URL_USAGE = "--url URL               the daemon's REST address (default: $" + URL_VARIABLE + ", else "
+            + DEFAULT_URL + ")\n"
             + "  --ca FILE               with an https URL: trust the CA certificate(s) in this PEM file\n"
             + "                          (a daemon whose rest.tls certificate a private CA signed)";
 
@@ -69,10 +75,30 @@ final class DaemonClient {
         this.http = builder.build();
     }
 
-    /** A client for the {@code --url} and {@code --ca} options (or the default). */
+    /** A client for the {@code --url} and {@code --ca} options (else {@code $FABRIC_MANAGER_URL}, else the default). */
     static DaemonClient of(Arguments args) {
+        return of(args, System.getenv());
+    }
+
+    /** {@link #of(Arguments)} with the environment {@code env}. */
+    static DaemonClient of(Arguments args, Map<String, String> env) {
         String ca = args.valueOr(CA_OPTION, null);
-        return new DaemonClient(args.command(), args.valueOr(URL_OPTION, DEFAULT_URL), ca == null ? null : Path.of(ca));
+        return new DaemonClient(args.command(), url(args, env), ca == null ? null : Path.of(ca));
+    }
+
+    /** The daemon's address: {@code --url}, else {@code $FABRIC_MANAGER_URL} when set and not empty, else the default. */
+    static String url(Arguments args, Map<String, String> env) {
+        String fromEnv = env.get(URL_VARIABLE);
+        return args.valueOr(URL_OPTION, fromEnv == null || fromEnv.isBlank() ? DEFAULT_URL : fromEnv.trim());
+    }
+
+    /** {@code node} as indented JSON (what {@code --json} prints). */
+    static String pretty(JsonNode node) {
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a parsed JSON tree cannot be written: " + e.getMessage(), e);
+        }
     }
 
     /** The options of every admin command that talks to a daemon. */
