@@ -13,6 +13,7 @@ import org.fabricmanager.daemon.faults.FaultActions;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.push.PushRound;
+import org.fabricmanager.daemon.push.PushTotals;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.AdmissionPolicy;
@@ -55,6 +56,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** When the fabric last changed while converged: the start of the convergence time reported. */
     private long changeStartNanos = System.nanoTime();
     private long convergences;
+    /** The pusher's totals at the last convergence: the next one reports what was pushed since. */
+    private PushTotals pushedAtConvergence = PushTotals.ZERO;
     /** Told of the routing in force each time the tables converge (the quality monitor; control thread). */
     private Consumer<ActiveRouting> convergedObserver = r -> { };
     private Runnable changeObserver = () -> { };
@@ -84,6 +87,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m = managers;
         sessions = switchSessions;
         m.faults().onRingStarted(this::afterRingStart);
+        m.faults().reactions().pushFigures(m.pusher());
     }
 
     /**
@@ -364,8 +368,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         PushRound round = m.pusher().round();
         m.faults().reactions().pushStarted(previous, round);
         if (m.pusher().pendingCount() > 0) {
+            // the blocks of the batches on the wire so far (push.maxInFlight tables' worth): the others are computed
+            // when their switch's turn comes, and the CONVERGED milestone gives the whole push
             milestones.record(Milestone.Kind.PUSH_STARTED, "pushing v" + tables.version() + " to "
-                    + m.pusher().pendingCount() + " switches (" + round.blocks() + " blocks, " + round.bytes() + " bytes)");
+                    + m.pusher().pendingCount() + " switches (first batches on the wire: " + round.blocks() + " blocks, "
+                    + round.bytes() + " bytes)");
         }
         updateState();
     }
@@ -392,11 +399,16 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         if (next == DaemonState.CONVERGED && state != DaemonState.CONVERGED) {
             PushRound round = m.pusher().round();
             convergences++;
+            // what went out since the last convergence, each block once (a version's round also counts the switches
+            // that reconnected and got it again)
+            PushTotals totals = m.pusher().totals();
+            PushTotals pushed = totals.since(pushedAtConvergence);
+            pushedAtConvergence = totals;
             milestones.record(Milestone.Kind.CONVERGED, String.format(
                     "tables converged: v%d on %d/%d switches, %.0f ms after %s (%d blocks, %d bytes, %d retries)",
                     active.version(), m.pusher().inSyncCount(), admitted, (System.nanoTime() - changeStartNanos) / 1e6,
-                    convergences == 1 ? "start" : "the first change",
-                    round == null ? 0 : round.blocks(), round == null ? 0 : round.bytes(), round == null ? 0 : round.retries()));
+                    convergences == 1 ? "start" : "the first change", pushed.blocks(), pushed.bytes(),
+                    round == null ? 0 : round.retries()));
             m.faults().reactions().converged(round, active.version());
             m.faults().tablesConverged(); // the first time: the ring starts now that the tables are in place
             m.routing().storeWhenQuiet(); // after the push, which needed the cores more, and after a burst of faults
