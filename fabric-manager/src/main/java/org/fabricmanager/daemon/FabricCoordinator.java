@@ -33,7 +33,7 @@ import java.util.function.Consumer;
  * sequences them, on the control thread.
  */
 final class FabricCoordinator implements LftPusher.Listener, FaultActions, DiscoveryManager.Listener,
-        RoutingManager.Listener {
+        RoutingManager.Listener, SessionLosses.Outcome {
     private static final Logger LOG = LoggerFactory.getLogger(FabricCoordinator.class);
     private static final String REROUTE = "reroute";
     /** Deferred: the work after the first convergence, if the ring's start has not ended by then. */
@@ -70,7 +70,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     /** The managers the coordinator sequences (built by {@link FabricManagerDaemon}). */
     record Managers(SwitchRegistry registry, AdmissionPolicy admission, DiscoveryManager discovery,
-                    RoutingManager routing, LftPusher pusher, FaultManager faults) {
+                    RoutingManager routing, LftPusher pusher, FaultManager faults, SessionLosses losses) {
     }
 
     FabricCoordinator(DaemonConfig config, ControlLoop queue, MilestoneLog milestones) {
@@ -88,6 +88,30 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         sessions = switchSessions;
         m.faults().onRingStarted(this::afterRingStart);
         m.faults().reactions().pushFigures(m.pusher());
+        m.losses().outcome(this);
+        m.faults().quietWhileAway(m.losses()::away, m.losses()::declaredDeadWhileAway);
+    }
+
+    /**
+     * An admitted switch lost its session after discovery ({@link SessionLosses} gathers the burst): the re-route waits
+     * for the burst's judgement, since the switches of a management-network outage keep forwarding.
+     */
+    void sessionLost() {
+        links.otherChange();
+        changeObserver.run();
+        updateState();
+    }
+
+    @Override
+    public void switchesLost() {
+        fabricChanged();
+    }
+
+    @Override
+    public void managementOutage() {
+        // their switches kept forwarding: nothing to route around, and no fault reaction to time
+        m.faults().reactions().notAFault("management network outage");
+        updateState();
     }
 
     /**
@@ -422,8 +446,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
                 }
                 convergedObserver.accept(active);
             }
-        } else if (next == DaemonState.CONVERGED) {
-            m.faults().reactions().noTablesNeeded();
+        } else if (next == DaemonState.CONVERGED && !m.losses().gathering()) {
+            m.faults().reactions().noTablesNeeded(); // (lost sessions wait for their burst's judgement first)
         }
         state = next;
         publishedState = next;

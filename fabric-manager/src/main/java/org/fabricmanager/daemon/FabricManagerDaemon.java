@@ -181,8 +181,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),
                 config.fabric().expectedSpec()), config.fabric().admitGuids(), config.fabric().expectedSpec(),
                 new AdmittedSwitchStore(config.state().path(), files), new PendingSwitchStore(config.state().path(), files));
+        // sessions lost within two keepalive periods are one burst (their idle timeouts end up to one period apart):
+        // an outage of the management network, or faults
+        SessionLosses losses = new SessionLosses(queue, milestones, switches, faults,
+                2L * config.southbound().echoIntervalMs());
         FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
-                routingManager, pusher, faults);
+                routingManager, pusher, faults, losses);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
                 config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
                         ? config.routing().engine() : null);
