@@ -42,7 +42,7 @@ class AdminCommandsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        DaemonConfig config = DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, 0)
+        DaemonConfig config = DaemonConfig.defaults().withDetector(false).withSouthboundBind("127.0.0.1").withPorts(0, 0)
                 .withStateDirectory(state).withExpectedPgft(SPEC);
         daemon = FabricManagerDaemon.start(config, List.of());
         fabric = PgftGenerator.generate(SPEC);

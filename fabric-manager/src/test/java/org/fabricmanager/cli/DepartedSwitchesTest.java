@@ -39,7 +39,7 @@ class DepartedSwitchesTest {
 
     @Test
     void aSwitchWhoseAgentIsGoneIsListedAsDisconnectedAndAnsweredByGuid() throws Exception {
-        DaemonConfig config = DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, 0)
+        DaemonConfig config = DaemonConfig.defaults().withDetector(false).withSouthboundBind("127.0.0.1").withPorts(0, 0)
                 .withStateDirectory(state).withExpectedPgft(SPEC);
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
              FabricSimulator sim = new FabricSimulator(PgftGenerator.generate(SPEC), AgentSettings.defaults(

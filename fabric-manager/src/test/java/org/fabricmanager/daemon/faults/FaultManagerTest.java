@@ -30,7 +30,7 @@ class FaultManagerTest {
     private final RecordingFaultActions recorded = new RecordingFaultActions();
     private final List<String> actions = recorded.actions;
     private final DaemonConfig.Faults settings = new DaemonConfig.Faults(50, THRESHOLD, WINDOW_MS, QUARANTINE_MS,
-            DaemonConfig.defaults().faults().detector());
+            DaemonConfig.defaults().faults().detector().withEnabled(false));
     private final FaultManager faults = new FaultManager(settings, 1,
             FaultFixtures.onLoop(loop, registry, milestones, metrics, recorded), null);
 
