@@ -107,6 +107,18 @@ class AdminCommandsTest {
     }
 
     @Test
+    void statusFaultsAndEventsPrintTheDaemonsJsonWithJson() throws Exception {
+        JsonNode status = JSON.readTree(ok("status", "--url", url, "--json").out());
+        assertThat(status.get("state").asText()).isEqualTo("CONVERGED");
+        assertThat(status.get("switches").get("connected").asInt()).isEqualTo(8);
+        JsonNode faults = JSON.readTree(ok("faults", "--url", url, "--json").out());
+        assertThat(faults.has("linkFaults") || faults.has("detectorEnabled")).as(faults.toString()).isTrue();
+        JsonNode events = JSON.readTree(ok("events", "--url", url, "--json").out());
+        assertThat(events.isArray()).isTrue();
+        assertThat(events).hasSize(rest("/api/v1/events").size());
+    }
+
+    @Test
     void eventsPrintsTheMilestonesInOrderAndHonoursSince() throws Exception {
         JsonNode events = rest("/api/v1/events");
         String out = ok("events", "--url", url).out();

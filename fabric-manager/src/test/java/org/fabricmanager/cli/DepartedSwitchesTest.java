@@ -11,7 +11,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.FabricManagerDaemon;
@@ -46,6 +50,14 @@ class DepartedSwitchesTest {
                      new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort())), null, 1, null, 1)) {
             sim.start();
             Await.value("convergence", () -> daemon.status().get(), s -> s.state() == DaemonState.CONVERGED);
+            List<org.fabricmanager.daemon.api.Milestone> before = daemon.milestones(0).get();
+            long last = before.get(before.size() - 1).seq();
+            ByteArrayOutputStream followed = new ByteArrayOutputStream();
+            AtomicInteger followCode = new AtomicInteger(-1);
+            Thread follow = new Thread(() -> followCode.set(new Main(new PrintStream(followed, true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(new String[] {
+                    "events", "--url", daemon.restUrl(), "--follow", "--json", "--since", String.valueOf(last)})));
+            follow.start();
             long spine = PgftGenerator.switchGuid(2, 1);
             sim.kill(spine, FabricSimulator.KillMode.AGENT);
             Await.value("the re-route without the spine", () -> daemon.status().get(),
@@ -80,8 +92,26 @@ class DepartedSwitchesTest {
             assertThat(listed.get(0).get("guid").asText()).isEqualTo(Guids.format(spine));
 
             Arguments noUrl = Arguments.parse("switches", List.of(), DaemonClient.options(), java.util.Set.of());
-            assertThat(DaemonClient.url(noUrl, Map.of(DaemonClient.URL_VARIABLE, url))).isEqualTo(url);
-            assertThat(DaemonClient.url(noUrl, Map.of())).isEqualTo(DaemonClient.DEFAULT_URL);
+            Path restConfig = state.resolve("fm.yaml");
+            java.nio.file.Files.writeString(restConfig, "rest:\n  bind: 0.0.0.0\n  port: 7999\n");
+            assertThat(DaemonClient.url(noUrl, Map.of(DaemonClient.URL_VARIABLE, url), restConfig)).isEqualTo(url);
+            assertThat(DaemonClient.url(noUrl, Map.of(), restConfig)).as("the configuration's REST address")
+                    .isEqualTo("http://127.0.0.1:7999");
+            assertThat(DaemonClient.url(noUrl, Map.of(), state.resolve("none.yaml"))).isEqualTo(DaemonClient.DEFAULT_URL);
+            CliRun fromEnv = CliRun.of("switches", "--json");
+            assertThat(fromEnv.exitCode()).as("no --url, no variable in this JVM: the default address, or the "
+                    + "installed configuration's").isIn(0, 2);
+
+            // events --follow printed the loss as it came, one JSON event a line, only those after --since
+            String lines = Await.value("the loss, followed", () -> followed.toString(StandardCharsets.UTF_8),
+                    t -> t.contains("SWITCH_LOST"));
+            for (String line : lines.lines().toList()) {
+                assertThat(JSON.readTree(line).get("seq").asLong()).isGreaterThan(last);
+            }
+            follow.interrupt();
+            follow.join(10_000);
+            assertThat(follow.isAlive()).as("--follow ends when interrupted").isFalse();
+            assertThat(followCode.get()).isZero();
 
             sim.revive(spine);
             Await.value("the spine back", () -> daemon.switchDetail(spine).get(), s -> "IN_SYNC".equals(s.state()));
