@@ -115,5 +115,14 @@ class ManagementOutageTest {
         Await.value("their loss announced", () -> since(seq, Milestone.Kind.SWITCH_LOST), l -> !l.isEmpty());
         assertThat(since(seq, Milestone.Kind.MANAGEMENT_OUTAGE)).isEmpty();
         assertThat(s.tables().inSync()).isEqualTo(5);
+        // the health gauges (counted every few seconds): 3 leaves gone with their 4 uplinks and 4 node links each
+        Await.until("the gauges count them", () -> gauge("fabric.switches.disconnected") == 3
+                && gauge("fabric.links.down") == 3 * 8);
+        assertThat(gauge("fabric.switches.expected")).isEqualTo(8);
+        assertThat(gauge("fabric.tables.pending")).isZero();
+    }
+
+    private double gauge(String name) {
+        return registry.get(name).gauge().value();
     }
 }
