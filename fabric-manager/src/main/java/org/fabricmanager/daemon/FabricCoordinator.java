@@ -109,8 +109,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     @Override
     public void managementOutage() {
-        // their switches kept forwarding: nothing to route around, and no fault reaction to time
-        m.faults().reactions().notAFault("management network outage");
+        // their switches kept forwarding: nothing to route around, and no fault reaction opened for them
         updateState();
     }
 
@@ -446,8 +445,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
                 }
                 convergedObserver.accept(active);
             }
-        } else if (next == DaemonState.CONVERGED && !m.losses().gathering()) {
-            m.faults().reactions().noTablesNeeded(); // (lost sessions wait for their burst's judgement first)
+        } else if (next == DaemonState.CONVERGED) {
+            m.faults().reactions().noTablesNeeded();
         }
         state = next;
         publishedState = next;

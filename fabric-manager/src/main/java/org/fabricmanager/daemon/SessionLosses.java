@@ -15,7 +15,8 @@ import org.fabricmanager.daemon.registry.SwitchRegistry;
 import org.fabricmanager.topology.Guids;
 
 /**
- * Sessions of admitted switches lost close together, judged once their burst ends (one keepalive period after the
+ * Sessions of admitted switches lost close together (not those the daemon itself ends: a takeover by a restarted
+ * agent, a confirmed verdict of the failure detector), judged once their burst ends (one keepalive period after the
  * first loss). At least {@value #OUTAGE_MIN_SESSIONS} sessions lost in one burst while no connected switch reports a
  * port down towards any of them is a management-network outage: the switches kept forwarding with the tables they
  * hold, so it is one {@code MANAGEMENT_OUTAGE} milestone, no fault reaction and no re-route, and their return is one
@@ -82,11 +83,6 @@ final class SessionLosses {
         burst.put(ms.guid(), Guids.format(ms.guid()) + " (" + ms.name() + ")");
     }
 
-    /** True while a burst of losses is gathered (its re-route waits for its end). */
-    boolean gathering() {
-        return !burst.isEmpty();
-    }
-
     /** True when switch {@code guid} lost its session in an outage, or in the burst being gathered. */
     boolean away(long guid) {
         return away.contains(guid) || burst.containsKey(guid);
@@ -127,7 +123,8 @@ final class SessionLosses {
             return;
         }
         List<String> names = new ArrayList<>(burst.values());
-        Set<Long> lost = new HashSet<>(burst.keySet());
+        Map<Long, String> burstNames = new LinkedHashMap<>(burst);
+        Set<Long> lost = burstNames.keySet();
         burst.clear();
         double spanMs = (System.nanoTime() - burstStartNanos) / 1e6;
         String towards = lost.size() >= OUTAGE_MIN_SESSIONS ? portDownTowards(lost) : null;
@@ -147,6 +144,10 @@ final class SessionLosses {
                     + "re-routed", lost.size(), connectedBefore, spanMs, named(names), firstReason), details);
             outcome.managementOutage();
             return;
+        }
+        for (long guid : lost) {
+            // the fault reaction starts now: the wait for the burst's end was the daemon's choice, not the fabric's
+            faults.event("switch " + burstNames.get(guid) + " disconnected");
         }
         if (names.size() == 1) {
             milestones.record(Milestone.Kind.SWITCH_LOST, "switch " + names.get(0) + " disconnected: " + firstReason);

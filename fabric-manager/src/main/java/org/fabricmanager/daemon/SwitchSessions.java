@@ -338,8 +338,11 @@ final class SwitchSessions implements SouthboundListener {
         onClosed(session, reason, false);
     }
 
-    /** @param superseded the switch's new session takes over (a restart, not a loss the burst judgement is for) */
-    private void onClosed(SwitchSession session, String reason, boolean superseded) {
+    /**
+     * @param known the daemon knows why the session ends (a restarted agent takes it over, or the failure detector's
+     *              confirmed verdict drops it): routed at once, not judged with a burst of losses
+     */
+    private void onClosed(SwitchSession session, String reason, boolean known) {
         ManagedSwitch ms = m.registry().current(session);
         if (ms == null) {
             return;
@@ -351,9 +354,9 @@ final class SwitchSessions implements SouthboundListener {
         removeSwitch(ms);
         if (ms.admitted()) {
             boolean discovered = m.discovery().done();
-            if (discovered && !superseded) {
-                // announced and routed around once its burst is judged: many at once may be the management network
-                m.faults().event("switch " + ms.name() + " disconnected");
+            if (discovered && !known) {
+                // a fault event, announced and routed around once its burst is judged: many at once may be the
+                // management network, whose switches keep forwarding
                 m.losses().lost(ms, reason, m.registry().admittedCount() + 1);
             } else {
                 if (discovered) {
@@ -368,7 +371,7 @@ final class SwitchSessions implements SouthboundListener {
                 coordinator.everySwitchGone();
                 return;
             }
-            if (discovered && !superseded) {
+            if (discovered && !known) {
                 coordinator.sessionLost();
             } else {
                 coordinator.fabricChanged();
@@ -379,7 +382,7 @@ final class SwitchSessions implements SouthboundListener {
 
     /** The switch cannot be managed any more: its session is closed as if it was lost. */
     void drop(ManagedSwitch ms, String reason) {
-        onClosed(ms.session(), reason);
+        onClosed(ms.session(), reason, true); // a confirmed verdict: its routing (perhaps prepared) must not wait
         ms.session().close(reason);
     }
 

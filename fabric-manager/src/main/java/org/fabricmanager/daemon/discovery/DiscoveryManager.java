@@ -1,7 +1,5 @@
 package org.fabricmanager.daemon.discovery;
 
-import org.fabricmanager.topology.HdftRecognition;
-import org.fabricmanager.topology.HdftRecognizer;
 import org.fabricmanager.topology.HdftSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -359,24 +357,13 @@ public final class DiscoveryManager {
             // recognising 5,120 switches takes tens of milliseconds: off the control thread, so a fault's
             // re-route does not wait for the operator's verdict
             checks.execute(() -> {
-                FabricCheck c = checkSafely(fabric);
+                FabricCheck c = ShapeCheck.of(fabric, expected, expectedHdft, checker);
                 queue.append("fabric-check", () -> checked(seq, r, c));
             });
         }
         return r;
     }
 
-    /** The check of {@code fabric} against the expected shape; a failure of the check is a finding, not a hang. */
-    private FabricCheck checkSafely(Fabric fabric) {
-        String shape = expected != null ? expected.toString() : expectedHdft.toString();
-        try {
-            return expected != null ? checker.check(fabric, expected) : hdftCheck(fabric, expectedHdft);
-        } catch (RuntimeException e) {
-            LOG.error("the check of the fabric against {} failed", shape, e);
-            return new FabricCheck(shape, FabricCheck.Verdict.MISWIRED, "the check against " + shape + " failed: " + e,
-                    0, List.of(), 0, List.of(), 0, List.of(), 0, List.of());
-        }
-    }
 
     /**
      * The fabric as {@link #snapshot} will give it once switch {@code guid} has left, if nothing else changes before:
@@ -467,16 +454,6 @@ public final class DiscoveryManager {
         }
     }
 
-    /** The recognition of a discovered fabric against the expected 2-D fat tree, as a check the views show. */
-    static FabricCheck hdftCheck(Fabric fabric, HdftSpec spec) {
-        HdftRecognition h = HdftRecognizer.recognize(fabric, spec);
-        FabricCheck.Verdict v = switch (h.verdict()) {
-            case INTACT -> FabricCheck.Verdict.INTACT;
-            case DEGRADED -> FabricCheck.Verdict.DEGRADED;
-            case MISWIRED, UNRECOGNISED -> FabricCheck.Verdict.MISWIRED;
-        };
-        return new FabricCheck(spec.toString(), v, h.summary(), 0, List.of(), 0, List.of(), 0, List.of(), 0, List.of());
-    }
 
     private void checked(long seq, TopologyBuilder.Result r, FabricCheck c) {
         if (!snapshotChecks.complete(seq, c)) {

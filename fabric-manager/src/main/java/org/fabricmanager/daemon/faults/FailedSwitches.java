@@ -57,19 +57,19 @@ final class FailedSwitches {
         if (ms != null) {
             failedNames.put(guid, ms.name());
         }
+        if (ms == null && away.test(guid)) {
+            // the management network is out: the ring hears nothing of the switches it cannot reach, one verdict a
+            // second; the outage's milestones say how many, not one line each, and no reaction is joined
+            LOG.debug("ring: switch {} declared dead while away in a management-network outage", name);
+            countedAway.accept(guid);
+            return;
+        }
         if (ms != null) {
             reactions.event("ring: switch " + name + " failed");
         } else {
             // its session is already gone, and with it the switch from the fabric: nothing more to react to,
             // and a reaction opened here would stay open and absorb the next, unrelated fault's figures
             reactions.joinIfOpen("ring: switch " + name + " failed (no session left)");
-        }
-        if (ms == null && away.test(guid)) {
-            // the management network is out: the ring hears nothing of the switches it cannot reach, one verdict a
-            // second; the outage's milestones say how many, not one line each
-            LOG.debug("ring: switch {} declared dead while away in a management-network outage", name);
-            countedAway.accept(guid);
-            return;
         }
         deps.metrics().fault(DaemonMetrics.FaultType.SWITCH);
         Map<String, Object> details = new LinkedHashMap<>();

@@ -215,15 +215,4 @@ public final class ReactionTracker {
             open = null;
         }
     }
-
-    /**
-     * The open reaction's events were not a fault of the fabric (sessions lost in a management-network outage, whose
-     * switches kept forwarding): it closes without figures, and nothing of it reaches {@code fabric.faults.converged}.
-     */
-    public void notAFault(String why) {
-        if (open != null) {
-            LOG.debug("not a fault reaction ({}): {}", why, open.triggers);
-            open = null;
-        }
-    }
 }
