@@ -40,7 +40,7 @@ final class SystemSupport {
 
     /** A daemon configuration for tests: free ports, loopback, the given state directory and expectation. */
     static DaemonConfig config(Path state, PgftSpec expected) {
-        return DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, 0).withStateDirectory(state)
+        return DaemonConfig.defaults().withDetector(false).withSouthboundBind("127.0.0.1").withPorts(0, 0).withStateDirectory(state)
                 .withExpectedPgft(expected).withDiscovery(500, 30_000).withPush(3_000, 3);
     }
 

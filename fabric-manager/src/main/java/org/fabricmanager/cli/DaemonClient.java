@@ -24,6 +24,11 @@ import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.nio.file.Files;
+import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.daemon.config.ConfigLoader;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import java.util.Map;
 
 /**
  * The admin commands' view of a running daemon's REST API: GETs a path, returns the JSON, and turns
@@ -35,9 +40,16 @@ final class DaemonClient {
     static final String DEFAULT_URL = "http://127.0.0.1:7680";
     /** The option every admin command takes. */
     static final String URL_OPTION = "url";
+    /** The flag of the commands that can print the daemon's JSON instead of a table. */
+    static final String JSON_OPTION = "json";
+    /** The installed daemon's configuration, read for its REST address when neither --url nor the variable is given. */
+    static final Path INSTALLED_CONFIG = Path.of("/etc/fabric-manager/fabric-manager.yaml");
+    /** The environment variable giving the daemon's REST address when {@code --url} is not given. */
+    static final String URL_VARIABLE = "FABRIC_MANAGER_URL";
     /** The option naming the CA that signed an HTTPS daemon's certificate ({@code rest.tls}). */
     static final String CA_OPTION = "ca";
-    static final String URL_USAGE = "--url URL               the daemon's REST address (default " + DEFAULT_URL + ")\n"
+    static final String URL_USAGE = "--url URL               the daemon's REST address (default: $" + URL_VARIABLE
+            + ", else rest.bind and rest.port of " + INSTALLED_CONFIG + " when readable, else " + DEFAULT_URL + ")\n"
             + "  --ca FILE               with an https URL: trust the CA certificate(s) in this PEM file\n"
             + "                          (a daemon whose rest.tls certificate a private CA signed)";
 
@@ -69,10 +81,53 @@ final class DaemonClient {
         this.http = builder.build();
     }
 
-    /** A client for the {@code --url} and {@code --ca} options (or the default). */
+    /**
+     * A client for the {@code --url} and {@code --ca} options (else {@code $FABRIC_MANAGER_URL}, else the installed
+     * configuration's REST address, else the default).
+     */
     static DaemonClient of(Arguments args) {
+        return of(args, System.getenv(), INSTALLED_CONFIG);
+    }
+
+    /** {@link #of(Arguments)} with the environment {@code env} and the configuration file {@code config}. */
+    static DaemonClient of(Arguments args, Map<String, String> env, Path config) {
         String ca = args.valueOr(CA_OPTION, null);
-        return new DaemonClient(args.command(), args.valueOr(URL_OPTION, DEFAULT_URL), ca == null ? null : Path.of(ca));
+        return new DaemonClient(args.command(), url(args, env, config), ca == null ? null : Path.of(ca));
+    }
+
+    /**
+     * The daemon's address: {@code --url}, else {@code $FABRIC_MANAGER_URL} when set and not empty, else the REST
+     * address of the configuration {@code config} when this user may read it (a wildcard bind is reached on loopback),
+     * else the default.
+     */
+    static String url(Arguments args, Map<String, String> env, Path config) {
+        if (args.has(URL_OPTION)) {
+            return args.valueOr(URL_OPTION, DEFAULT_URL);
+        }
+        String fromEnv = env.get(URL_VARIABLE);
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return fromEnv.trim();
+        }
+        if (config == null || !Files.isReadable(config)) {
+            return DEFAULT_URL;
+        }
+        try {
+            DaemonConfig.Rest rest = ConfigLoader.load(config).rest();
+            String host = rest.bind().equals("0.0.0.0") || rest.bind().equals("::") ? "127.0.0.1" : rest.bind();
+            return (rest.tls() == null ? "http" : "https") + "://" + (host.contains(":") ? "[" + host + "]" : host)
+                    + ":" + rest.port();
+        } catch (ConfigException e) {
+            throw new UsageException(args.command() + ": the daemon's address: " + e.getMessage() + " (or give --url)", e);
+        }
+    }
+
+    /** {@code node} as indented JSON (what {@code --json} prints). */
+    static String pretty(JsonNode node) {
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a parsed JSON tree cannot be written: " + e.getMessage(), e);
+        }
     }
 
     /** The options of every admin command that talks to a daemon. */

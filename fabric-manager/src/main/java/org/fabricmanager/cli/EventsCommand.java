@@ -15,6 +15,8 @@ import java.util.Set;
  */
 final class EventsCommand implements Command {
     private static final Set<String> COLUMNS = Set.of("seq", "timeMillis", "kind", "message");
+    /** How often {@code --follow} asks for new events. */
+    private static final long FOLLOW_POLL_MS = 1_000;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
 
     @Override
@@ -30,10 +32,12 @@ final class EventsCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager events [--url URL] [--since SEQ]
+                usage: fabric-manager events [--url URL] [--since SEQ] [--follow] [--json]
                   Prints the daemon's events in order: sequence number, time, kind, message and figures.
                   %s
                   --since SEQ             only events with a sequence number above SEQ (default 0: all kept)
+                  --follow                keep printing new events as they come (polls every second; Ctrl-C ends)
+                  --json                  the daemon's JSON instead of the table (with --follow: one event a line)
                   Exit code 0 when the daemon answered, 2 when it is unreachable or answers an error.""".formatted(DaemonClient.URL_USAGE);
     }
 
@@ -44,7 +48,7 @@ final class EventsCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of();
+        return Set.of(DaemonClient.JSON_OPTION, "follow");
     }
 
     @Override
@@ -53,7 +57,39 @@ final class EventsCommand implements Command {
         if (since < 0) {
             throw new UsageException("events: option --since must be a sequence number (0 or more), got " + since);
         }
-        JsonNode events = DaemonClient.of(args).get("/api/v1/events?since=" + since);
+        DaemonClient client = DaemonClient.of(args);
+        boolean json = args.flag(DaemonClient.JSON_OPTION);
+        JsonNode events = client.get("/api/v1/events?since=" + since);
+        if (!args.flag("follow")) {
+            if (json) {
+                console.out().println(DaemonClient.pretty(events));
+            } else if (!print(events, console)) {
+                console.out().println("no events after " + since);
+            }
+            return ExitCodes.OK;
+        }
+        while (true) {
+            for (JsonNode e : events) {
+                since = Math.max(since, e.path("seq").asLong());
+            }
+            if (json) {
+                events.forEach(e -> console.out().println(e.toString()));
+            } else {
+                print(events, console);
+            }
+            console.out().flush();
+            try {
+                Thread.sleep(FOLLOW_POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return ExitCodes.OK;
+            }
+            events = client.get("/api/v1/events?since=" + since);
+        }
+    }
+
+    /** Prints {@code events} as a table; false when there is none. */
+    private static boolean print(JsonNode events, Console console) {
         TextTable table = new TextTable(">SEQ", "TIME", "KIND", "MESSAGE");
         for (JsonNode e : events) {
             StringBuilder message = new StringBuilder(e.path("message").asText(""));
@@ -68,10 +104,9 @@ final class EventsCommand implements Command {
                     e.get("timeMillis").asLong()).atZone(ZoneId.systemDefault())) : null, e.path("kind").asText("?"), message);
         }
         if (table.size() == 0) {
-            console.out().println("no events after " + since);
-        } else {
-            table.print(console.out());
+            return false;
         }
-        return ExitCodes.OK;
+        table.print(console.out());
+        return true;
     }
 }

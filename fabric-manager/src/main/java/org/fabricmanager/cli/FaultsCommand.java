@@ -29,10 +29,11 @@ final class FaultsCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager faults [--url URL]
+                usage: fabric-manager faults [--url URL] [--json]
                   Prints the failure detector's state, the switches declared dead or not watched by the ring,
                   the links down and the ports quarantined for flapping.
                   %s
+                  --json                  the daemon's JSON answer instead of the summary
                   Exit code 0 when the daemon answered, 2 when it is unreachable or answers an error.""".formatted(DaemonClient.URL_USAGE);
     }
 
@@ -43,12 +44,16 @@ final class FaultsCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of();
+        return Set.of(DaemonClient.JSON_OPTION);
     }
 
     @Override
     public int run(Arguments args, Console console) {
         JsonNode f = DaemonClient.of(args).get("/api/v1/faults");
+        if (args.flag(DaemonClient.JSON_OPTION)) {
+            console.out().println(DaemonClient.pretty(f));
+            return ExitCodes.OK;
+        }
         PrintStream out = console.out();
         boolean detector = f.path("detectorEnabled").asBoolean();
         out.printf("failure detector: %s%s; %d reactions since start%s%n", detector ? "on" : "off",

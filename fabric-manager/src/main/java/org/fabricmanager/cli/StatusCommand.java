@@ -23,9 +23,10 @@ final class StatusCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager status [--url URL]
+                usage: fabric-manager status [--url URL] [--json]
                   Prints the state of a running daemon: switches, routing in force, tables in sync, last push.
                   %s
+                  --json                  the daemon's JSON answer instead of the summary
                   Exit code 0 when the daemon answered, 2 when it is unreachable or answers an error.""".formatted(DaemonClient.URL_USAGE);
     }
 
@@ -36,12 +37,16 @@ final class StatusCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of();
+        return Set.of(DaemonClient.JSON_OPTION);
     }
 
     @Override
     public int run(Arguments args, Console console) {
         JsonNode s = DaemonClient.of(args).get("/api/v1/status");
+        if (args.flag(DaemonClient.JSON_OPTION)) {
+            console.out().println(DaemonClient.pretty(s));
+            return ExitCodes.OK;
+        }
         PrintStream out = console.out();
         row(out, "state", s.path("state").asText("?"));
         row(out, "daemon", s.path("daemonId").asText("?") + ", up " + duration(s.path("uptimeMs").asLong()));

@@ -1,6 +1,8 @@
 package org.fabricmanager.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.Set;
 import java.util.Locale;
 
@@ -23,10 +25,11 @@ final class SwitchesCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager switches [--url URL] [--not-in-sync]
+                usage: fabric-manager switches [--url URL] [--not-in-sync] [--json]
                   Prints one line per switch the daemon knows.
                   %s
-                  --not-in-sync           only switches that are disconnected or do not hold the current tables
+                  --not-in-sync           only switches that are dead, disconnected or do not hold the current tables
+                  --json                  the daemon's JSON (the switches listed) instead of the table
                   Exit code 0 when the daemon answered, 2 when it is unreachable or answers an error.""".formatted(DaemonClient.URL_USAGE);
     }
 
@@ -37,33 +40,46 @@ final class SwitchesCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of("not-in-sync");
+        return Set.of("not-in-sync", DaemonClient.JSON_OPTION);
     }
 
     @Override
     public int run(Arguments args, Console console) {
         JsonNode list = DaemonClient.of(args).get("/api/v1/switches");
         boolean onlyBad = args.flag("not-in-sync");
-        TextTable table = new TextTable("GUID", "NAME", "CONNECTED", "ADDRESS", ">PORTS UP", ">TABLE", "IN SYNC", ">RTT ms");
+        TextTable table = new TextTable("GUID", "NAME", "STATE", "CONNECTED", "ADDRESS", ">PORTS UP", ">TABLE", "IN SYNC",
+                ">RTT ms");
         int connected = 0;
         int inSync = 0;
+        int dead = 0;
+        int disconnected = 0;
+        ArrayNode listed = JsonNodeFactory.instance.arrayNode();
         for (JsonNode s : list) {
             boolean c = s.path("connected").asBoolean();
             boolean sync = s.path("inSync").asBoolean();
+            String state = text(s, "state");
             connected += c ? 1 : 0;
             inSync += sync ? 1 : 0;
+            dead += "DEAD".equals(state) ? 1 : 0;
+            disconnected += "DISCONNECTED".equals(state) ? 1 : 0;
             if (onlyBad && c && sync) {
                 continue;
             }
-            table.row(s.path("guid").asText(), text(s, "name"), c ? "yes" : "NO", text(s, "address"),
+            listed.add(s);
+            table.row(s.path("guid").asText(), text(s, "name"), state, c ? "yes" : "NO", text(s, "address"),
                     portsUp(s),
                     s.hasNonNull("tableVersion") ? "v" + s.get("tableVersion").asLong() : null, sync ? "yes" : "NO",
                     s.hasNonNull("rttMs") ? String.format(Locale.ROOT, "%.2f", s.get("rttMs").asDouble()) : null);
         }
+        if (args.flag(DaemonClient.JSON_OPTION)) {
+            console.out().println(DaemonClient.pretty(listed));
+            return ExitCodes.OK;
+        }
         if (table.size() > 0) {
             table.print(console.out());
         }
-        console.out().printf("%d switches, %d connected, %d in sync%n", list.size(), connected, inSync);
+        console.out().printf("%d switches, %d connected, %d in sync%s%s%n", list.size(), connected, inSync,
+                dead == 0 ? "" : ", " + dead + " dead", disconnected == 0 ? "" : ", " + disconnected + " disconnected");
         return ExitCodes.OK;
     }
 

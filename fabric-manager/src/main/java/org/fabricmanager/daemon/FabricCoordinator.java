@@ -2,6 +2,7 @@ package org.fabricmanager.daemon;
 
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.ControlLoop;
@@ -12,6 +13,7 @@ import org.fabricmanager.daemon.faults.FaultActions;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.push.PushRound;
+import org.fabricmanager.daemon.push.PushTotals;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.AdmissionPolicy;
@@ -31,7 +33,7 @@ import java.util.function.Consumer;
  * sequences them, on the control thread.
  */
 final class FabricCoordinator implements LftPusher.Listener, FaultActions, DiscoveryManager.Listener,
-        RoutingManager.Listener {
+        RoutingManager.Listener, SessionLosses.Outcome {
     private static final Logger LOG = LoggerFactory.getLogger(FabricCoordinator.class);
     private static final String REROUTE = "reroute";
     /** Deferred: the work after the first convergence, if the ring's start has not ended by then. */
@@ -46,12 +48,16 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     private SwitchSessions sessions;
 
     private boolean rerouteScheduled;
+    /** The discovery snapshot the computation under way routes (it is in force once computed or found unchanged). */
+    private long routingSnapshot;
     private boolean changedWhileRouting;
     private DaemonState state = DaemonState.DISCOVERING;
     private volatile DaemonState publishedState = DaemonState.DISCOVERING;
     /** When the fabric last changed while converged: the start of the convergence time reported. */
     private long changeStartNanos = System.nanoTime();
     private long convergences;
+    /** The pusher's totals at the last convergence: the next one reports what was pushed since. */
+    private PushTotals pushedAtConvergence = PushTotals.ZERO;
     /** Told of the routing in force each time the tables converge (the quality monitor; control thread). */
     private Consumer<ActiveRouting> convergedObserver = r -> { };
     private Runnable changeObserver = () -> { };
@@ -64,7 +70,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     /** The managers the coordinator sequences (built by {@link FabricManagerDaemon}). */
     record Managers(SwitchRegistry registry, AdmissionPolicy admission, DiscoveryManager discovery,
-                    RoutingManager routing, LftPusher pusher, FaultManager faults) {
+                    RoutingManager routing, LftPusher pusher, FaultManager faults, SessionLosses losses) {
     }
 
     FabricCoordinator(DaemonConfig config, ControlLoop queue, MilestoneLog milestones) {
@@ -81,6 +87,30 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m = managers;
         sessions = switchSessions;
         m.faults().onRingStarted(this::afterRingStart);
+        m.faults().reactions().pushFigures(m.pusher());
+        m.losses().outcome(this);
+        m.faults().quietWhileAway(m.losses()::away, m.losses()::declaredDeadWhileAway);
+    }
+
+    /**
+     * An admitted switch lost its session after discovery ({@link SessionLosses} gathers the burst): the re-route waits
+     * for the burst's judgement, since the switches of a management-network outage keep forwarding.
+     */
+    void sessionLost() {
+        links.otherChange();
+        changeObserver.run();
+        updateState();
+    }
+
+    @Override
+    public void switchesLost() {
+        fabricChanged();
+    }
+
+    @Override
+    public void managementOutage() {
+        // their switches kept forwarding: nothing to route around, and no fault reaction opened for them
+        updateState();
     }
 
     /**
@@ -282,6 +312,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         fabricChanged();
     }
 
+    @Override
+    public void checked() {
+        updateState(); // the verdict of the routed fabric may be the last thing CONVERGED waited for
+    }
+
     private void reroute() {
         rerouteScheduled = false;
         if (m.routing().busy()) {
@@ -308,11 +343,13 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m.faults().rememberBaseline(fabric);
         m.faults().planRing(fabric);
         preparedFor = 0; // the prepared routing, if any, is installed now (this very fabric) or dropped
+        routingSnapshot = m.discovery().snapshotNumber();
         RoutingManager.Decision d = m.routing().consider(fabric);
         if (d != RoutingManager.Decision.STARTED) {
             m.pusher().dropStaged(); // no new tables: whatever was staged ahead will not be installed
         }
         if (d == RoutingManager.Decision.REUSED) {
+            m.discovery().inForce(routingSnapshot);
             startPush(m.routing().active().tables());
         } else if (d == RoutingManager.Decision.STARTED) {
             changedWhileRouting = false;
@@ -323,6 +360,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     @Override
     public void computed(ActiveRouting routing, double engineMs) {
         m.faults().reactions().computed(engineMs);
+        m.discovery().inForce(routingSnapshot);
         startPush(routing.tables());
         afterComputation();
     }
@@ -334,6 +372,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     @Override
     public void unchanged() {
+        m.discovery().inForce(routingSnapshot); // equal to the fabric routed: its check is that fabric's
         afterComputation();
     }
 
@@ -352,8 +391,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         PushRound round = m.pusher().round();
         m.faults().reactions().pushStarted(previous, round);
         if (m.pusher().pendingCount() > 0) {
+            // the blocks of the batches on the wire so far (push.maxInFlight tables' worth): the others are computed
+            // when their switch's turn comes, and the CONVERGED milestone gives the whole push
             milestones.record(Milestone.Kind.PUSH_STARTED, "pushing v" + tables.version() + " to "
-                    + m.pusher().pendingCount() + " switches (" + round.blocks() + " blocks, " + round.bytes() + " bytes)");
+                    + m.pusher().pendingCount() + " switches (first batches on the wire: " + round.blocks() + " blocks, "
+                    + round.bytes() + " bytes)");
         }
         updateState();
     }
@@ -370,17 +412,26 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             next = DaemonState.DISCOVERING;
         } else if (m.pusher().pendingCount() > 0 || m.pusher().uncoveredCount() > 0) {
             next = DaemonState.PUSHING;
+        } else if (m.discovery().routedCheck().verdict() == FabricCheck.Verdict.PENDING) {
+            // the routed fabric's check against the expected shape runs off this thread and may end after the push:
+            // CONVERGED waits for it, so that the status never gives the verdict of another fabric beside it
+            next = DaemonState.ROUTING;
         } else {
             next = DaemonState.CONVERGED;
         }
         if (next == DaemonState.CONVERGED && state != DaemonState.CONVERGED) {
             PushRound round = m.pusher().round();
             convergences++;
+            // what went out since the last convergence, each block once (a version's round also counts the switches
+            // that reconnected and got it again)
+            PushTotals totals = m.pusher().totals();
+            PushTotals pushed = totals.since(pushedAtConvergence);
+            pushedAtConvergence = totals;
             milestones.record(Milestone.Kind.CONVERGED, String.format(
                     "tables converged: v%d on %d/%d switches, %.0f ms after %s (%d blocks, %d bytes, %d retries)",
                     active.version(), m.pusher().inSyncCount(), admitted, (System.nanoTime() - changeStartNanos) / 1e6,
-                    convergences == 1 ? "start" : "the first change",
-                    round == null ? 0 : round.blocks(), round == null ? 0 : round.bytes(), round == null ? 0 : round.retries()));
+                    convergences == 1 ? "start" : "the first change", pushed.blocks(), pushed.bytes(),
+                    round == null ? 0 : round.retries()));
             m.faults().reactions().converged(round, active.version());
             m.faults().tablesConverged(); // the first time: the ring starts now that the tables are in place
             m.routing().storeWhenQuiet(); // after the push, which needed the cores more, and after a burst of faults

@@ -89,6 +89,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final ExecutorService storeExecutor;
     /** Checks each discovered fabric against the expected shape, off the control thread. */
     private final ExecutorService checkExecutor;
+    /** The fabric's health gauges (switches dead, links down, tables pending...), refreshed on the control thread. */
+    private final FabricGauges gauges;
     private final FabricCoordinator coordinator;
     private final SwitchSessions sessions;
     private final DaemonViews views;
@@ -181,8 +183,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),
                 config.fabric().expectedSpec()), config.fabric().admitGuids(), config.fabric().expectedSpec(),
                 new AdmittedSwitchStore(config.state().path(), files), new PendingSwitchStore(config.state().path(), files));
+        // sessions lost within two keepalive periods are one burst (their idle timeouts end up to one period apart):
+        // an outage of the management network, or faults
+        SessionLosses losses = new SessionLosses(queue, milestones, switches, faults,
+                2L * config.southbound().echoIntervalMs());
         FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
-                routingManager, pusher, faults);
+                routingManager, pusher, faults, losses);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
                 config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
                         ? config.routing().engine() : null);
@@ -192,6 +198,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, coordinator::state);
         Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
                 .description("switches with a session, admitted into the fabric").register(registry);
+        this.gauges = new FabricGauges(managers, queue, registry, config.fabric().expectedSpec() != null
+                ? config.fabric().expectedSpec().totalSwitchCount() : config.fabric().expectedHdft() != null
+                ? HdftSpec.parse(config.fabric().expectedHdft()).totalSwitchCount() : 0);
         metrics.bindState(coordinator::state);
         metrics.bindVerdict(() -> discovery.check().verdict());
     }
@@ -267,6 +276,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                     config.rest().ioThreads(), d, d.metrics::scrape, restExtensions);
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
             d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
+            d.queue.append("gauges", d.gauges::refresh);
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, org.fabricmanager.release.BuildInfo.current().describe()
                     + " started: agents on "
                     + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on "
@@ -375,6 +385,10 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             coordinator.retune(plan.effective());
             faultManager.retune(plan.effective().faults());
             config = plan.effective();
+            // in the events too, not only the log: what an operator's reload changed, and what it could not
+            milestones.record(Milestone.Kind.CONFIG_RELOADED, "configuration reloaded; changed: "
+                    + (plan.changed().isEmpty() ? "nothing" : String.join(", ", plan.changed())) + "; needs a restart: "
+                    + (plan.needRestart().isEmpty() ? "nothing" : String.join(", ", plan.needRestart())));
             return plan;
         });
     }

@@ -174,7 +174,7 @@ final class SwitchSessions implements SouthboundListener {
                     + "(incarnation " + Long.toUnsignedString(old.hello().incarnation()) + " -> " + incarnation
                     + "): took over its session");
         }
-        onClosed(old.session(), reason);
+        onClosed(old.session(), reason, true);
         old.session().reject(ErrorCode.SUPERSEDED, null, "switch " + guid + ": " + reason);
     }
 
@@ -237,13 +237,20 @@ final class SwitchSessions implements SouthboundListener {
         m.registry().admit(ms);
         m.discovery().admitted(ms.ports());
         m.pusher().attach(ms.guid(), ms.name(), ms.session(), ms.hello());
-        if (m.discovery().done()) {
+        // back from a management-network outage: not a fault's recovery, and announced once for all of them
+        boolean outage = m.losses().back(ms);
+        if (m.discovery().done() && !outage) {
             m.faults().event("switch " + ms.name() + " connected");
         }
         m.faults().switchAdmitted(ms);
-        milestones.record(Milestone.Kind.SWITCH_CONNECTED, "switch " + Guids.format(ms.guid()) + " (" + ms.name()
-                + ") connected from " + ms.session().remoteAddress() + ", " + ms.ports().portsUp() + "/"
-                + ms.hello().portCount() + " ports up, holding table v" + ms.hello().tableVersion());
+        String connected = "switch " + Guids.format(ms.guid()) + " (" + ms.name() + ") connected from "
+                + ms.session().remoteAddress() + ", " + ms.ports().portsUp() + "/" + ms.hello().portCount()
+                + " ports up, holding table v" + ms.hello().tableVersion();
+        if (outage) {
+            LOG.debug("{} (back from the management-network outage)", connected);
+        } else {
+            milestones.record(Milestone.Kind.SWITCH_CONNECTED, connected);
+        }
     }
 
     private void onPortStatus(SwitchSession session, PortStatus status) {
@@ -328,6 +335,14 @@ final class SwitchSessions implements SouthboundListener {
     }
 
     private void onClosed(SwitchSession session, String reason) {
+        onClosed(session, reason, false);
+    }
+
+    /**
+     * @param known the daemon knows why the session ends (a restarted agent takes it over, or the failure detector's
+     *              confirmed verdict drops it): routed at once, not judged with a burst of losses
+     */
+    private void onClosed(SwitchSession session, String reason, boolean known) {
         ManagedSwitch ms = m.registry().current(session);
         if (ms == null) {
             return;
@@ -338,30 +353,42 @@ final class SwitchSessions implements SouthboundListener {
         }
         removeSwitch(ms);
         if (ms.admitted()) {
-            if (m.discovery().done()) {
-                m.faults().event("switch " + ms.name() + " disconnected");
+            boolean discovered = m.discovery().done();
+            if (discovered && !known) {
+                // a fault event, announced and routed around once its burst is judged: many at once may be the
+                // management network, whose switches keep forwarding
+                m.losses().lost(ms, reason, m.registry().admittedCount() + 1);
+            } else {
+                if (discovered) {
+                    m.faults().event("switch " + ms.name() + " disconnected");
+                }
+                milestones.record(Milestone.Kind.SWITCH_LOST, "switch " + Guids.format(ms.guid()) + " (" + ms.name()
+                        + ") disconnected: " + reason);
             }
-            milestones.record(Milestone.Kind.SWITCH_LOST, "switch " + Guids.format(ms.guid()) + " (" + ms.name()
-                    + ") disconnected: " + reason);
-            if (m.registry().admittedCount() == 0 && m.discovery().done()) {
+            if (m.registry().admittedCount() == 0 && discovered) {
                 // every agent is gone (daemon network cut, mass restart): rediscover before routing again,
                 // instead of routing each partial fabric as agents come back one by one
                 coordinator.everySwitchGone();
                 return;
             }
-            coordinator.fabricChanged();
+            if (discovered && !known) {
+                coordinator.sessionLost();
+            } else {
+                coordinator.fabricChanged();
+            }
         }
         coordinator.updateState();
     }
 
     /** The switch cannot be managed any more: its session is closed as if it was lost. */
     void drop(ManagedSwitch ms, String reason) {
-        onClosed(ms.session(), reason);
+        onClosed(ms.session(), reason, true); // a confirmed verdict: its routing (perhaps prepared) must not wait
         ms.session().close(reason);
     }
 
     /** From now on, lost sessions are the daemon's own doing: no milestones, no re-routing. */
     void stopping() {
         stopping = true;
+        m.losses().cancel();
     }
 }

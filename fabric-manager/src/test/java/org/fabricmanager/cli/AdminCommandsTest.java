@@ -42,7 +42,7 @@ class AdminCommandsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        DaemonConfig config = DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, 0)
+        DaemonConfig config = DaemonConfig.defaults().withDetector(false).withSouthboundBind("127.0.0.1").withPorts(0, 0)
                 .withStateDirectory(state).withExpectedPgft(SPEC);
         daemon = FabricManagerDaemon.start(config, List.of());
         fabric = PgftGenerator.generate(SPEC);
@@ -104,6 +104,18 @@ class AdminCommandsTest {
         }
         assertThat(lines.get(9)).isEqualTo("8 switches, 8 connected, 8 in sync");
         assertThat(ok("switches", "--url", url, "--not-in-sync").out()).isEqualTo("8 switches, 8 connected, 8 in sync\n");
+    }
+
+    @Test
+    void statusFaultsAndEventsPrintTheDaemonsJsonWithJson() throws Exception {
+        JsonNode status = JSON.readTree(ok("status", "--url", url, "--json").out());
+        assertThat(status.get("state").asText()).isEqualTo("CONVERGED");
+        assertThat(status.get("switches").get("connected").asInt()).isEqualTo(8);
+        JsonNode faults = JSON.readTree(ok("faults", "--url", url, "--json").out());
+        assertThat(faults.has("linkFaults") || faults.has("detectorEnabled")).as(faults.toString()).isTrue();
+        JsonNode events = JSON.readTree(ok("events", "--url", url, "--json").out());
+        assertThat(events.isArray()).isTrue();
+        assertThat(events).hasSize(rest("/api/v1/events").size());
     }
 
     @Test

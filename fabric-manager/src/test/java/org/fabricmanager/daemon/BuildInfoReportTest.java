@@ -28,7 +28,7 @@ class BuildInfoReportTest {
     @Test
     void theDaemonReportsTheReleaseItRuns() throws Exception {
         BuildInfo build = BuildInfo.current();
-        DaemonConfig config = DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, 0).withStateDirectory(state);
+        DaemonConfig config = DaemonConfig.defaults().withDetector(false).withSouthboundBind("127.0.0.1").withPorts(0, 0).withStateDirectory(state);
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of())) {
             ObjectMapper json = new ObjectMapper();
             JsonNode status = json.readTree(get(daemon.restUrl() + "/api/v1/status"));

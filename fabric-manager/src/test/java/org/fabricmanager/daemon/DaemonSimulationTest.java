@@ -33,7 +33,8 @@ class DaemonSimulationTest {
     Path state;
 
     static DaemonConfig config(Path state, PgftSpec expected) {
-        return DaemonConfig.defaults().withPorts(0, 0).withStateDirectory(state).withExpectedPgft(expected)
+        // the simulated agents here run no failure-detector member
+        return DaemonConfig.defaults().withDetector(false).withPorts(0, 0).withStateDirectory(state).withExpectedPgft(expected)
                 .withDiscovery(300, 10_000).withPush(2_000, 3);
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.ConfigLoader;
 import org.fabricmanager.daemon.config.ConfigReload;
 import org.fabricmanager.daemon.config.DaemonConfig;
@@ -46,6 +47,9 @@ class TokenFileReloadTest {
             assertThat(daemon.adminToken()).isEqualTo("second-token-0123456789");
             assertThat(r.changed()).anySatisfy(c -> assertThat(c).startsWith("admin token read from"));
             assertThat(String.join(" ", r.changed())).doesNotContain("token-0123456789");
+            assertThat(daemon.milestones(0).get()).filteredOn(m -> m.kind() == Milestone.Kind.CONFIG_RELOADED)
+                    .singleElement().extracting(Milestone::message).asString().startsWith("configuration reloaded; changed: ")
+                    .contains("admin token read from").doesNotContain("token-0123456789");
 
             Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
             assertThatThrownBy(() -> daemon.reload(ConfigLoader.parse(yaml, "fm.yaml")).get())

@@ -4,7 +4,10 @@ package org.fabricmanager.daemon.api;
 public enum DaemonState {
     /** Switches are connecting; nothing has been routed yet. */
     DISCOVERING,
-    /** A fabric change is being routed (or waits out its settle window). */
+    /**
+     * A fabric change is being routed (or waits out its settle window), or its tables are installed and the fabric's
+     * check against the expected shape has not ended yet.
+     */
     ROUTING,
     /** Tables are computed; some connected switches have not acknowledged them yet. */
     PUSHING,

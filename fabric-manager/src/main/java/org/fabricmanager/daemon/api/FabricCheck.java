@@ -16,6 +16,8 @@ public record FabricCheck(String expected, Verdict verdict, String summary, int 
     public enum Verdict {
         /** No PGFT is configured: nothing to compare with. */
         NOT_CHECKED,
+        /** A shape is configured and the fabric's check against it has not ended yet (discovering, or checking). */
+        PENDING,
         /** Exactly the expected PGFT. */
         INTACT,
         /** The expected PGFT with switches or links missing. */
@@ -29,6 +31,12 @@ public record FabricCheck(String expected, Verdict verdict, String summary, int 
         extraSwitches = List.copyOf(extraSwitches);
         missingLinks = List.copyOf(missingLinks);
         miswired = List.copyOf(miswired);
+    }
+
+    /** The result while the fabric's check against {@code expected} has not ended (or not begun: discovering). */
+    public static FabricCheck pending(String expected) {
+        return new FabricCheck(expected, Verdict.PENDING, "checking the fabric against " + expected, 0, List.of(), 0,
+                List.of(), 0, List.of(), 0, List.of());
     }
 
     /** The result when there is no expectation. */

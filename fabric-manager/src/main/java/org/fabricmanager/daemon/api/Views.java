@@ -52,20 +52,24 @@ public final class Views {
     public record Discovery(String verdict, String summary, int linkIssues, String unready) {
     }
 
-    /** One switch in {@code GET /api/v1/switches}. */
+    /**
+     * One switch in {@code GET /api/v1/switches}; {@code state} is {@code IN_SYNC}, {@code PENDING}, {@code FAILING}
+     * (connected), {@code DEAD} (the failure detector declared it dead) or {@code DISCONNECTED} (its session ended).
+     */
     public record Switch(String guid, String name, boolean connected, String address, Integer ports, Integer portsUp,
-                         Long tableVersion, boolean inSync, Double rttMs, Long connectedSince) {
+                         Long tableVersion, boolean inSync, Double rttMs, Long connectedSince, String state,
+                         Long disconnectedSince) {
     }
 
     /** One switch in {@code GET /api/v1/switches/pending}: connected, held out of the fabric until admitted. */
     public record PendingSwitch(String guid, String name, String address, String reason, long connectedSince) {
     }
 
-    /** {@code GET /api/v1/switches/{guid}}: the summary plus ports and push state. */
+    /** {@code GET /api/v1/switches/{guid}}: the summary plus ports and push state ({@code state}: as in {@link Switch}). */
     public record SwitchDetail(String guid, String name, boolean connected, String address, Integer ports,
                                Integer portsUp, Long tableVersion, String tableHash, boolean inSync, Double rttMs,
                                Long connectedSince, Long incarnation, Long pushRetries, String lastPushError,
-                               List<Port> portList) {
+                               List<Port> portList, String state, Long disconnectedSince) {
     }
 
     /** One port as the switch reported it and what discovery made of it. */

@@ -91,6 +91,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security, ha);
     }
 
+    /** This configuration with the failure detector switched on or off. */
+    public DaemonConfig withDetector(boolean on) {
+        Faults f = new Faults(faults.settleMs(), faults.flapThreshold(), faults.flapWindowMs(), faults.quarantineMs(),
+                faults.detector().withEnabled(on));
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, f, security, ha);
+    }
+
     /** This configuration with the southbound server listening on another address. */
     public DaemonConfig withSouthboundBind(String bind) {
         Southbound s = southbound.withAddress(bind, southbound.port());
@@ -196,7 +203,8 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                     @JsonProperty("tlsQueueWaitMs") Integer tlsQueueWaitMs,
                                     @JsonProperty("tlsHandshakeTimeoutMs") Integer tlsHandshakeTimeoutMs) {
             TlsAdmissionLimits d = TlsAdmissionLimits.DEFAULTS;
-            return new Southbound(bind != null ? bind : "0.0.0.0", port != null ? port : 7654,
+            // loopback until the operator names the management address: never every interface by default
+            return new Southbound(bind != null ? bind : "127.0.0.1", port != null ? port : 7654,
                     maxFrameBytes != null ? maxFrameBytes : Protocol.DEFAULT_MAX_FRAME,
                     handshakeTimeoutMs != null ? handshakeTimeoutMs : 10_000,
                     echoIntervalMs != null ? echoIntervalMs : 2_000, idleTimeoutMs != null ? idleTimeoutMs : 10_000,
@@ -643,6 +651,11 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             check("faults.detector.secondOpinionMs", secondOpinionMs, 0, deltaMs);
         }
 
+        /** These settings, switched on or off. */
+        public Detector withEnabled(boolean on) {
+            return new Detector(on, etaMs, deltaMs, overlay, bind, port, agentPort, startupGraceMs, secondOpinionMs);
+        }
+
         /** As the canonical constructor, with the default second opinion of δ/2. */
         public Detector(boolean enabled, int etaMs, int deltaMs, String overlay, String bind, int port, int agentPort,
                         int startupGraceMs) {
@@ -657,7 +670,8 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                   @JsonProperty("startupGraceMs") Integer startupGraceMs,
                                   @JsonProperty("secondOpinionMs") Integer secondOpinionMs) {
             int delta = deltaMs != null ? deltaMs : 500;
-            return new Detector(enabled != null && enabled, etaMs != null ? etaMs : 100, delta,
+            // on unless switched off: the ring is what finds a dead switch in a few hundred milliseconds
+            return new Detector(enabled == null || enabled, etaMs != null ? etaMs : 100, delta,
                     overlay != null ? overlay : "bmg", bind != null ? bind : "127.0.0.1", port != null ? port : 7683,
                     agentPort != null ? agentPort : 7684, startupGraceMs != null ? startupGraceMs : 30_000,
                     secondOpinionMs != null ? secondOpinionMs : delta / 2);

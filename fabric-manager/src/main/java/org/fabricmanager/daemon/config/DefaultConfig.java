@@ -17,7 +17,8 @@ public final class DefaultConfig {
                 # Durations are in milliseconds. Unknown keys are rejected.
 
                 southbound:                 # where switch agents connect (docs/protocol.md)
-                  bind: "%s"            # address to listen on; 0.0.0.0 = every interface
+                  bind: "%s"          # set it to the management-network address the agents reach; the default
+                                              # (loopback) takes no remote agent; 0.0.0.0 = every interface (not advised)
                   port: %d                  # TCP port; 0 = pick a free port and print it
                   maxFrameBytes: %d        # largest frame accepted from an agent (1024..16777216)
                   handshakeTimeoutMs: %d    # HELLO..PORT_INFO must complete within this, from the TLS handshake's
@@ -80,11 +81,13 @@ public final class DefaultConfig {
                   flapWindowMs: %d         # ... is quarantined (kept down) ...
                   quarantineMs: %d        # ... until it has stayed up this long
                   detector:                 # ring-heartbeat failure detector in every agent and the daemon (docs/detector.md)
-                    enabled: %s            # send DETECTOR_CONFIG to the agents and run the daemon's member
+                    enabled: %s             # send DETECTOR_CONFIG to the agents and run the daemon's member (false:
+                                            # dead switches are found by their sessions and neighbours' reports only)
                     etaMs: %d               # heartbeat period
                     deltaMs: %d             # suspicion timeout (>= 2 etaMs); a dead switch is known about delta later
                     overlay: %s               # broadcast overlay: bmg or hypercube
-                    bind: "%s"        # the daemon member's UDP address (concrete: members check senders)
+                    bind: "%s"        # the daemon member's UDP address (concrete: members check senders); with
+                                            # remote agents, the management address, as southbound.bind
                     port: %d               # the daemon member's UDP port; 0 = any free one (kept across epochs)
                     agentPort: %d          # UDP port of every agent's member, at the address it connects from
                     startupGraceMs: %d     # cold start: the daemon's member waits this long at most for every agent's

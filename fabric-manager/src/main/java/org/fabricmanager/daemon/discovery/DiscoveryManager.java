@@ -1,7 +1,5 @@
 package org.fabricmanager.daemon.discovery;
 
-import org.fabricmanager.topology.HdftRecognition;
-import org.fabricmanager.topology.HdftRecognizer;
 import org.fabricmanager.topology.HdftSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +50,10 @@ public final class DiscoveryManager {
         /** A build from scratch found another fabric than the one derived: route again. */
         default void rebuilt() {
         }
+
+        /** A snapshot's check against the expected shape ended (the status may change with it). */
+        default void checked() {
+        }
     }
 
     private final DaemonConfig.Discovery settings;
@@ -66,9 +68,11 @@ public final class DiscoveryManager {
     private final UnaryOperator<SwitchPorts> mask;
     private final Executor checks;
     private final Listener listener;
-    /** Builds handed to the expected-shape check; a check's result counts only if no later build's did. */
-    private long checkSeq;
-    private long checkedSeq;
+    /** The snapshots' checks against the expected shape; a check's result counts only if no later one's did. */
+    private final SnapshotChecks snapshotChecks;
+    /** The check the completeness test made of {@link #last} (the first routing's), reused by its snapshot. */
+    private FabricCheck readyCheck;
+    private TopologyBuilder.Result readyBuild;
     private final LinkLedger ledger = new LinkLedger();
 
     private DestinationIndexMap indices = new DestinationIndexMap();
@@ -90,7 +94,7 @@ public final class DiscoveryManager {
     /** Indices the last build assigned that are not stored yet. */
     private int unsaved;
     // volatile: the verdict gauge reads it at scrape time, off the control thread
-    private volatile FabricCheck check = FabricCheck.notChecked();
+    private volatile FabricCheck check;
     private String announced;
 
     /**
@@ -110,6 +114,10 @@ public final class DiscoveryManager {
         this.milestones = milestones;
         this.checks = checks;
         this.listener = listener;
+        String shape = expected != null ? expected.toString() : expectedHdft != null ? expectedHdft.toString() : null;
+        this.snapshotChecks = new SnapshotChecks(shape);
+        // discovering: a configured shape is not checked yet, which is not "no shape configured"
+        this.check = shape == null ? FabricCheck.notChecked() : FabricCheck.pending(shape);
     }
 
     /** Loads the stored destination indices (start-up). */
@@ -247,9 +255,11 @@ public final class DiscoveryManager {
         // try on a copy of the indices: a fabric that is not the expected one yet must not number its nodes
         DestinationIndexMap trial = indices.copy();
         TopologyBuilder.Result r = TopologyBuilder.build(admittedMasked(), trial, expected, ordering);
-        boolean complete = r.fabric().links().size() >= expected.totalLinkCount()
-                && checker.check(r.fabric(), expected).verdict() == FabricCheck.Verdict.INTACT;
+        FabricCheck c = r.fabric().links().size() >= expected.totalLinkCount() ? checker.check(r.fabric(), expected) : null;
+        boolean complete = c != null && c.verdict() == FabricCheck.Verdict.INTACT;
         if (complete) {
+            readyCheck = c;
+            readyBuild = r;
             // the routing that follows at once needs this very fabric: keep the build and its numbering
             indices = trial;
             last = r;
@@ -336,25 +346,24 @@ public final class DiscoveryManager {
             unsaved = 0;
         }
         Fabric fabric = r.fabric();
-        if (expected == null && expectedHdft != null) {
-            long seq = ++checkSeq;
-            checks.execute(() -> {
-                FabricCheck c = hdftCheck(fabric, expectedHdft);
-                queue.append("fabric-check", () -> checked(seq, r, c));
-            });
-        } else if (expected == null) {
-            announce(r, FabricCheck.notChecked());
+        long seq = snapshotChecks.next();
+        FabricCheck ready = readyCheck;
+        readyCheck = null;
+        if (expected == null && expectedHdft == null) {
+            checked(seq, r, FabricCheck.notChecked());
+        } else if (ready != null && readyBuild == r) {
+            checked(seq, r, ready); // the completeness test checked this very build
         } else {
             // recognising 5,120 switches takes tens of milliseconds: off the control thread, so a fault's
             // re-route does not wait for the operator's verdict
-            long seq = ++checkSeq;
             checks.execute(() -> {
-                FabricCheck c = checker.check(fabric, expected);
+                FabricCheck c = ShapeCheck.of(fabric, expected, expectedHdft, checker);
                 queue.append("fabric-check", () -> checked(seq, r, c));
             });
         }
         return r;
     }
+
 
     /**
      * The fabric as {@link #snapshot} will give it once switch {@code guid} has left, if nothing else changes before:
@@ -445,23 +454,13 @@ public final class DiscoveryManager {
         }
     }
 
-    /** The recognition of a discovered fabric against the expected 2-D fat tree, as a check the views show. */
-    static FabricCheck hdftCheck(Fabric fabric, HdftSpec spec) {
-        HdftRecognition h = HdftRecognizer.recognize(fabric, spec);
-        FabricCheck.Verdict v = switch (h.verdict()) {
-            case INTACT -> FabricCheck.Verdict.INTACT;
-            case DEGRADED -> FabricCheck.Verdict.DEGRADED;
-            case MISWIRED, UNRECOGNISED -> FabricCheck.Verdict.MISWIRED;
-        };
-        return new FabricCheck(spec.toString(), v, h.summary(), 0, List.of(), 0, List.of(), 0, List.of(), 0, List.of());
-    }
 
     private void checked(long seq, TopologyBuilder.Result r, FabricCheck c) {
-        if (seq <= checkedSeq) {
+        if (!snapshotChecks.complete(seq, c)) {
             return;
         }
-        checkedSeq = seq;
         announce(r, c);
+        listener.checked();
     }
 
     private void announce(TopologyBuilder.Result r, FabricCheck c) {
@@ -514,9 +513,32 @@ public final class DiscoveryManager {
         return last;
     }
 
-    /** The last check against the expected PGFT. */
+    /** The last check against the expected PGFT that ended (pending before the first). */
     public FabricCheck check() {
         return check;
+    }
+
+    /** The number of the last snapshot (for {@link #inForce}). */
+    public long snapshotNumber() {
+        return snapshotChecks.last();
+    }
+
+    /** The fabric of snapshot {@code number} is now the routed one (computed, reused, or equal to the one routed). */
+    public void inForce(long number) {
+        snapshotChecks.inForce(number);
+    }
+
+    /**
+     * The check of the fabric the routing in force was computed for: {@link FabricCheck.Verdict#PENDING} while it
+     * runs, never the verdict of another snapshot; the last snapshot's before the first routing.
+     */
+    public FabricCheck routedCheck() {
+        return snapshotChecks.ofRouted(check);
+    }
+
+    /** The check of the last snapshot: pending while it runs (discovering again after every switch left). */
+    public FabricCheck lastCheck() {
+        return snapshotChecks.ofLast(check);
     }
 
     /** Derived snapshots in which switches joined (for tests). */

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
@@ -26,6 +28,10 @@ final class FailedSwitches {
     /** Switches the ring declared dead and that have not rejoined, with when. */
     private final Map<Long, Long> failedSwitches = new TreeMap<>(Long::compareUnsigned);
     private final Map<Long, String> failedNames = new HashMap<>();
+
+    /** Switches away in a management-network outage, whose verdicts are counted there instead of announced. */
+    private LongPredicate away = guid -> false;
+    private LongConsumer countedAway = guid -> { };
 
     FailedSwitches(FaultDependencies deps, ReactionTracker reactions) {
         this.deps = deps;
@@ -51,6 +57,13 @@ final class FailedSwitches {
         if (ms != null) {
             failedNames.put(guid, ms.name());
         }
+        if (ms == null && away.test(guid)) {
+            // the management network is out: the ring hears nothing of the switches it cannot reach, one verdict a
+            // second; the outage's milestones say how many, not one line each, and no reaction is joined
+            LOG.debug("ring: switch {} declared dead while away in a management-network outage", name);
+            countedAway.accept(guid);
+            return;
+        }
         if (ms != null) {
             reactions.event("ring: switch " + name + " failed");
         } else {
@@ -75,6 +88,12 @@ final class FailedSwitches {
             // the daemon cannot manage a switch whose agent the ring declared dead: drop the session
             deps.actions().dropSession(ms, "declared dead by the failure detector");
         }
+    }
+
+    /** Verdicts on the switches {@code away} tests true for are counted by {@code counted}, not announced. */
+    void quietWhileAway(LongPredicate awayTest, LongConsumer counted) {
+        this.away = awayTest;
+        this.countedAway = counted;
     }
 
     /** Switch {@code guid}'s member {@code member} is heard again at {@code incarnation}: recovered if it was dead. */

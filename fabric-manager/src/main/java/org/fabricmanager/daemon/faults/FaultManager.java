@@ -1,6 +1,8 @@
 package org.fabricmanager.daemon.faults;
 
 import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 import java.util.Map;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
@@ -55,6 +57,14 @@ public final class FaultManager implements AutoCloseable {
     /** The figures of fault reactions. */
     public ReactionTracker reactions() {
         return reactions;
+    }
+
+    /**
+     * Verdicts on switches that are away in a management-network outage ({@code away}) are counted by
+     * {@code counted} instead of announced one by one (their sessions are gone with the network, not the switches).
+     */
+    public void quietWhileAway(LongPredicate away, LongConsumer counted) {
+        failed.quietWhileAway(away, counted);
     }
 
     /** A fault or recovery event that belongs to the current reaction. */

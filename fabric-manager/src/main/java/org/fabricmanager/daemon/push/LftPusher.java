@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * {@link StatusCounts}', the versions a HELLO is matched against {@link TableHistory}'s and the blocks sent ahead
  * {@link AheadStaging}'s.
  */
-public final class LftPusher {
+public final class LftPusher implements PushFigures {
     private static final Logger LOG = LoggerFactory.getLogger(LftPusher.class);
 
     /** Told after every acknowledgement or failure, to re-evaluate convergence. */
@@ -225,6 +225,20 @@ public final class LftPusher {
         return accounting.round();
     }
 
+    @Override
+    public PushTotals totals() {
+        return accounting.totals();
+    }
+
+    @Override
+    public int switchesAckedAfter(long acks) {
+        int n = 0;
+        for (SwitchPush sp : switches.values()) {
+            n += sp.lastAck > acks ? 1 : 0;
+        }
+        return n;
+    }
+
     public long totalBlocks() {
         return accounting.totalBlocks();
     }
@@ -334,7 +348,7 @@ public final class LftPusher {
                     && ack.rulesHash() == b.rulesHash()) {
                 sp.held = HeldTable.of(f.target, f.row).withRules(ack.rulesHash());
                 retries.succeeded(sp);
-                accounting.acked(b.version());
+                sp.lastAck = accounting.acked(b.version());
             } else {
                 sp.held = HeldTable.unknown(ack.version(), ack.length(), ack.hash());
                 retries.failed(sp, "acknowledged v" + ack.version() + " hash " + Long.toHexString(ack.hash()) + " rules "

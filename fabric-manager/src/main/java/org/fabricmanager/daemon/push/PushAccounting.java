@@ -18,6 +18,8 @@ final class PushAccounting {
     private long totalBytes;
     private long totalCommits;
     private long totalRetries;
+    private long totalAcks;
+    private long totalStagedAhead;
     private Round round;
 
     PushAccounting(MeterRegistry registry) {
@@ -48,6 +50,9 @@ final class PushAccounting {
     void committed(LftBatch batch, long bytes, boolean full, boolean ahead, long stagedBytes) {
         totalCommits++;
         commitsCounter.increment();
+        if (ahead) {
+            totalStagedAhead++;
+        }
         if (round != null && round.version == batch.version()) {
             // blocks staged ahead count in the round that installs them (sent earlier, counted in the totals then)
             round.blocks += batch.commitBlocks();
@@ -62,11 +67,22 @@ final class PushAccounting {
         }
     }
 
-    /** A switch acknowledged version {@code version} as expected. */
-    void acked(long version) {
+    /**
+     * A switch acknowledged version {@code version} as expected.
+     *
+     * @return the acknowledgements in all, this one included (the switch's mark for {@link PushFigures})
+     */
+    long acked(long version) {
+        totalAcks++;
         if (round != null && round.version == version) {
             round.acked++;
         }
+        return totalAcks;
+    }
+
+    /** The totals since start. */
+    PushTotals totals() {
+        return new PushTotals(totalBlocks, totalBytes, totalCommits, totalAcks, totalStagedAhead);
     }
 
     /** A batch is to be sent again after a timeout or a refusal. */

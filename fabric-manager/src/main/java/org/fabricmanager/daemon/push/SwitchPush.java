@@ -20,6 +20,8 @@ final class SwitchPush {
     boolean failing;
     int attempts;
     long retries;
+    /** The pusher's acknowledgements in all when this switch last acknowledged (0: never, in this session). */
+    long lastAck;
     String lastError;
     /** Blocks sent ahead of their version's installation, or {@code null}. */
     Staged staged;

@@ -20,6 +20,7 @@ import java.util.function.Consumer;
  */
 public final class SwitchRegistry implements PortReports {
     private final Map<Long, ManagedSwitch> switches = new HashMap<>();
+    private final DepartedSwitches departed = new DepartedSwitches();
     private int admitted;
     private volatile int admittedVolatile;
 
@@ -46,6 +47,7 @@ public final class SwitchRegistry implements PortReports {
             switches.put(hello.guid(), previous);
             throw new IllegalStateException("switch " + ms + " registered while " + previous.session() + " holds it");
         }
+        departed.back(hello.guid());
         return ms;
     }
 
@@ -95,9 +97,15 @@ public final class SwitchRegistry implements PortReports {
             if (ms.admitted()) {
                 admitted--;
                 admittedVolatile = admitted;
+                departed.left(ms, System.currentTimeMillis());
             }
         }
         return ms;
+    }
+
+    /** The admitted switches whose session ended and that have none since. */
+    public DepartedSwitches departed() {
+        return departed;
     }
 
     /** Every registered switch, admitted or not (a live view: do not change the registry while iterating). */

@@ -3,7 +3,6 @@ package org.fabricmanager.daemon.view;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonState;
@@ -20,6 +19,7 @@ import org.fabricmanager.daemon.push.PushRound;
 import org.fabricmanager.daemon.push.HeldTable;
 import org.fabricmanager.daemon.push.SwitchPushState;
 import org.fabricmanager.daemon.push.TableSet;
+import org.fabricmanager.daemon.registry.DepartedSwitches;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
 import org.fabricmanager.daemon.routing.ActiveRouting;
@@ -84,14 +84,17 @@ public final class DaemonViews {
                 round == null || round.completedNanos() < 0 ? null : round.durationMs(), pusher.totalBlocks(),
                 pusher.totalBytes(), pusher.totalRetries());
         TopologyBuilder.Result last = discovery.last();
-        FabricCheck check = discovery.check();
+        DaemonState now = state.get();
+        // the verdict of the fabric the routing in force was computed for (pending while its check runs), beside that
+        // routing; while discovering (again), the last snapshot's
+        FabricCheck check = now == DaemonState.DISCOVERING ? discovery.lastCheck() : discovery.routedCheck();
         String unready = unreadyOnMismatch && check.verdict() == FabricCheck.Verdict.MISWIRED
                 ? "the fabric is not the expected " + check.expected() + ": " + check.summary() : null;
         Views.Discovery d = new Views.Discovery(check.verdict().name(), check.summary(),
                 last == null ? 0 : last.issues().size(), unready);
         int nodes = a != null ? a.fabric().nodes().size() : last != null ? last.fabric().nodes().size() : 0;
         Integer expected = discovery.expected() == null ? null : discovery.expected().totalSwitchCount();
-        return new Views.Status(state.get(), new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
+        return new Views.Status(now, new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
                 new Views.Tables(pusher.inSyncCount(), pusher.pendingCount(), pusher.failingCount()), push, d,
                 (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId),
                 Views.Build.of(BuildInfo.current()));
@@ -124,16 +127,14 @@ public final class DaemonViews {
         return new Views.DiscoveryReport(discovery.check(), count, issues);
     }
 
-    /** {@code GET /api/v1/switches}: the routed fabric's switches and every admitted one, by GUID. */
+    /**
+     * {@code GET /api/v1/switches}, by GUID: every admitted switch, and every switch the daemon knew that has no
+     * session now (in the routed or the first routed fabric, declared dead, or disconnected since), with its state:
+     * a dead switch does not vanish when the fabric is re-routed without it.
+     */
     public List<Views.Switch> switchList() {
         Map<Long, Views.Switch> out = new TreeMap<>(Long::compareUnsigned);
-        ActiveRouting a = routing.active();
-        if (a != null) {
-            for (FabricSwitch s : a.fabric().switches()) {
-                out.put(s.guid(), new Views.Switch(Guids.format(s.guid()), s.name(), false, null, s.ports(), null, null,
-                        false, null, null));
-            }
-        }
+        forEachAbsent((guid, name, ports) -> out.put(guid, absent(guid, name, ports)));
         for (ManagedSwitch ms : registry.all()) {
             if (ms.admitted()) {
                 out.put(ms.guid(), summary(ms));
@@ -142,12 +143,73 @@ public final class DaemonViews {
         return new ArrayList<>(out.values());
     }
 
+    /** What {@link #forEachAbsent} hands out: a known switch without an admitted session. */
+    @FunctionalInterface
+    private interface AbsentSwitch {
+        void accept(long guid, String name, Integer ports);
+    }
+
+    /** Every switch known from the fabrics, the failure detector or a past session that has no admitted session now. */
+    private void forEachAbsent(AbsentSwitch action) {
+        Map<Long, Boolean> seen = new TreeMap<>(Long::compareUnsigned);
+        ActiveRouting a = routing.active();
+        for (Fabric f : new Fabric[] {faults.baseline(), a == null ? null : a.fabric()}) {
+            if (f == null) {
+                continue;
+            }
+            for (FabricSwitch s : f.switches()) {
+                if (!admitted(s.guid()) && seen.put(s.guid(), Boolean.TRUE) == null) {
+                    action.accept(s.guid(), s.name(), s.ports());
+                }
+            }
+        }
+        for (DepartedSwitches.Departed d : registry.departed().all()) {
+            if (!admitted(d.guid()) && seen.put(d.guid(), Boolean.TRUE) == null) {
+                action.accept(d.guid(), d.name(), d.ports());
+            }
+        }
+        for (Long guid : faults.failedSwitches().keySet()) {
+            if (!admitted(guid) && seen.put(guid, Boolean.TRUE) == null) {
+                action.accept(guid, faults.failedName(guid), null);
+            }
+        }
+    }
+
+    private boolean admitted(long guid) {
+        ManagedSwitch ms = registry.get(guid);
+        return ms != null && ms.admitted();
+    }
+
+    /**
+     * {@code DEAD} when the failure detector declared it dead, {@code PENDING_ADMISSION} when it is connected and waits
+     * for an admin, else {@code DISCONNECTED} (its session ended).
+     */
+    private String absentState(long guid) {
+        return faults.failedSwitches().containsKey(guid) ? "DEAD"
+                : registry.get(guid) != null ? "PENDING_ADMISSION" : "DISCONNECTED";
+    }
+
+    private Long disconnectedSince(long guid) {
+        DepartedSwitches.Departed d = registry.departed().get(guid);
+        return d == null ? null : d.sinceMillis();
+    }
+
+    private Views.Switch absent(long guid, String name, Integer ports) {
+        return new Views.Switch(Guids.format(guid), name, false, null, ports, null, null, false, null, null,
+                absentState(guid), disconnectedSince(guid));
+    }
+
+    /** {@code FAILING}, {@code IN_SYNC} or {@code PENDING}: a switch with an admitted session. */
+    private String connectedState(long guid) {
+        return pusher.isFailing(guid) ? "FAILING" : pusher.inSync(guid) ? "IN_SYNC" : "PENDING";
+    }
+
     private Views.Switch summary(ManagedSwitch ms) {
         SwitchPushState p = pusher.state(ms.guid());
         long rtt = ms.session().lastRttNanos();
         return new Views.Switch(Guids.format(ms.guid()), ms.name(), true, String.valueOf(ms.session().remoteAddress()),
                 ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(), p != null && p.inSync(),
-                rtt < 0 ? null : rtt / 1e6, ms.connectedAtMillis());
+                rtt < 0 ? null : rtt / 1e6, ms.connectedAtMillis(), connectedState(ms.guid()), null);
     }
 
     /** {@code GET /api/v1/switches/pending}, by GUID. */
@@ -166,14 +228,14 @@ public final class DaemonViews {
         ManagedSwitch ms = registry.get(guid);
         ActiveRouting a = routing.active();
         if (ms == null || !ms.admitted()) {
-            if (a != null) {
-                Optional<FabricSwitch> s = a.fabric().switchByGuid(guid);
-                if (s.isPresent()) {
-                    return new Views.SwitchDetail(Guids.format(guid), s.get().name(), false, null, s.get().ports(), null,
-                            null, null, false, null, null, null, null, null, List.of());
+            Views.SwitchDetail[] found = new Views.SwitchDetail[1];
+            forEachAbsent((g, name, ports) -> {
+                if (g == guid) {
+                    found[0] = new Views.SwitchDetail(Guids.format(guid), name, false, null, ports, null, null, null,
+                            false, null, null, null, null, null, List.of(), absentState(guid), disconnectedSince(guid));
                 }
-            }
-            return null;
+            });
+            return found[0];
         }
         SwitchPushState p = pusher.state(guid);
         List<Views.Port> ports = new ArrayList<>();
@@ -201,7 +263,7 @@ public final class DaemonViews {
                 ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(),
                 p == null ? null : Guids.format(p.heldHash()), p != null && p.inSync(), rtt < 0 ? null : rtt / 1e6,
                 ms.connectedAtMillis(), ms.hello().incarnation(), p == null ? null : p.retries(),
-                p == null ? null : p.lastError(), ports);
+                p == null ? null : p.lastError(), ports, connectedState(guid), null);
     }
 
     /** The current table of a switch, or {@code null} when it has none. */

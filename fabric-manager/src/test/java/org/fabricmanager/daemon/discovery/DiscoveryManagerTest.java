@@ -194,6 +194,57 @@ class DiscoveryManagerTest {
         assertThat(settled).as("the maximum wait still ends it").containsExactly("maximum discovery wait reached");
     }
 
+    /**
+     * The race that made the status say CONVERGED on a re-route beside the intact fabric's verdict: the check of the
+     * degraded snapshot ends after its routing is in force. Until it ends the routed check is pending, never the
+     * verdict of the snapshot before; while discovering with a shape configured it is pending too, not "no expected
+     * PGFT configured".
+     */
+    @Test
+    void theRoutedFabricsVerdictIsPendingUntilItsOwnCheckEndsNeverTheFabricBefore() {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricReports reports = new FabricReports(fabric);
+        List<Runnable> held = new ArrayList<>();
+        DiscoveryManager d = new DiscoveryManager(
+                new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), SPEC),
+                new DiscoverySources(registry, UnaryOperator.identity(), TopologicalIndexer::order,
+                        new IndexMapStore(state), new RecognizingFabricChecker()),
+                loop, milestones, held::add, settled::add);
+        assertThat(d.check().verdict()).as("discovering, a shape configured").isEqualTo(FabricCheck.Verdict.PENDING);
+        assertThat(d.check().summary()).contains(SPEC.toString()).doesNotContain("no expected PGFT configured");
+        assertThat(d.routedCheck().verdict()).isEqualTo(FabricCheck.Verdict.PENDING);
+        List<ManagedSwitch> admitted = new ArrayList<>();
+        for (FabricSwitch s : fabric.switches()) {
+            admitted.add(connect(d, s, reports.of(s.guid())));
+        }
+        d.snapshot();
+        d.inForce(d.snapshotNumber());
+        assertThat(held).as("the completeness test checked this build already").isEmpty();
+        assertThat(d.routedCheck().verdict()).isEqualTo(FabricCheck.Verdict.INTACT);
+
+        ManagedSwitch leaf = admitted.stream().filter(m -> m.guid() == PgftGenerator.switchGuid(1, 0)).findFirst()
+                .orElseThrow();
+        int uplink = leaf.ports().portCount();
+        d.report(leaf.ports(), PortRecord.down(uplink), true);
+        d.snapshot();
+        d.inForce(d.snapshotNumber()); // the re-route is computed before the check ends
+        assertThat(d.routedCheck().verdict()).as("the degraded fabric's check still runs")
+                .isEqualTo(FabricCheck.Verdict.PENDING);
+        held.remove(0).run();
+        loop.runPending();
+        assertThat(d.routedCheck().verdict()).isEqualTo(FabricCheck.Verdict.DEGRADED);
+        assertThat(d.check().verdict()).isEqualTo(FabricCheck.Verdict.DEGRADED);
+
+        d.report(leaf.ports(), reports.of(leaf.guid()).get(uplink - 1), true);
+        d.snapshot(); // the link is back; the routing of this snapshot is not in force yet
+        held.remove(0).run();
+        loop.runPending();
+        assertThat(d.routedCheck().verdict()).as("the routing in force is still the degraded fabric's")
+                .isEqualTo(FabricCheck.Verdict.DEGRADED);
+        d.inForce(d.snapshotNumber());
+        assertThat(d.routedCheck().verdict()).isEqualTo(FabricCheck.Verdict.INTACT);
+    }
+
     @Test
     void aMissingLinkIsADegradedFabricAfterTheWindow() {
         Fabric fabric = PgftGenerator.generate(SPEC);

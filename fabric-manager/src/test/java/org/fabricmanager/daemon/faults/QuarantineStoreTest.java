@@ -35,7 +35,7 @@ class QuarantineStoreTest {
     @TempDir
     Path state;
     private final DaemonConfig.Faults settings = new DaemonConfig.Faults(50, THRESHOLD, 10_000, QUARANTINE_MS,
-            DaemonConfig.defaults().faults().detector());
+            DaemonConfig.defaults().faults().detector().withEnabled(false));
     private final List<Manager> managers = new ArrayList<>();
 
     /** One manager's fault handling over the state directory, with its own registry, clock and actions. */

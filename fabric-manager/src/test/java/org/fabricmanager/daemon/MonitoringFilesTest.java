@@ -1,0 +1,109 @@
+package org.fabricmanager.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shipped Prometheus alert rules and Grafana dashboard ({@code conf/}) query only metrics a running daemon
+ * exports, and the new health gauges are among them; the rules pass {@code promtool check rules} where promtool is
+ * installed.
+ */
+class MonitoringFilesTest {
+    static final Path RULES = Path.of("..", "conf", "fabric-manager-alerts.yml");
+    static final Path DASHBOARD = Path.of("..", "conf", "fabric-manager-dashboard.json");
+    private static final Pattern METRIC = Pattern.compile("\\bfabric_[a-z0-9_]+");
+
+    @TempDir
+    Path state;
+
+    /** Every {@code expr} anywhere under {@code node}. */
+    private static void exprs(JsonNode node, List<String> out) {
+        if (node.isObject()) {
+            node.fields().forEachRemaining(e -> {
+                if (e.getKey().equals("expr") && e.getValue().isTextual()) {
+                    out.add(e.getValue().asText());
+                } else {
+                    exprs(e.getValue(), out);
+                }
+            });
+        } else if (node.isArray()) {
+            node.forEach(n -> exprs(n, out));
+        }
+    }
+
+    private static Set<String> metricsIn(List<String> queries) {
+        Set<String> names = new TreeSet<>();
+        for (String q : queries) {
+            Matcher m = METRIC.matcher(q);
+            while (m.find()) {
+                names.add(m.group());
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void theRulesAndTheDashboardQueryOnlyMetricsTheDaemonExports() throws Exception {
+        List<String> rules = new ArrayList<>();
+        exprs(new ObjectMapper(new YAMLFactory()).readTree(RULES.toFile()), rules);
+        List<String> panels = new ArrayList<>();
+        exprs(new ObjectMapper().readTree(DASHBOARD.toFile()), panels);
+        assertThat(rules).hasSizeGreaterThan(5);
+        assertThat(panels).hasSizeGreaterThan(5);
+        Set<String> used = metricsIn(rules);
+        used.addAll(metricsIn(panels));
+        assertThat(used).contains("fabric_switches_expected", "fabric_switches_dead", "fabric_links_down",
+                "fabric_ports_quarantined", "fabric_tables_pending", "fabric_tables_failing");
+
+        PgftSpec spec = DaemonSimulationTest.SPEC;
+        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, spec), List.of(),
+                DaemonMetrics.newRegistry(), new HopTestEngine())) {
+            String scrape = daemon.metrics().scrape();
+            Set<String> exported = new TreeSet<>();
+            for (String line : scrape.split("\n")) {
+                if (!line.startsWith("#") && !line.isBlank()) {
+                    exported.add(line.split("[{ ]", 2)[0]);
+                }
+            }
+            assertThat(exported).as("metrics the shipped rules and dashboard query").containsAll(used);
+            assertThat(scrape).contains("fabric_switches_expected " + (double) spec.totalSwitchCount());
+        }
+    }
+
+    @Test
+    void theRulesPassPromtool() throws Exception {
+        File promtool = null;
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            File f = new File(dir, "promtool");
+            if (f.canExecute()) {
+                promtool = f;
+            }
+        }
+        Assumptions.assumeTrue(promtool != null, "promtool is not installed (Debian: prometheus)");
+        Process p = new ProcessBuilder(promtool.getPath(), "check", "rules", RULES.toString()).redirectErrorStream(true)
+                .start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(Files.readString(RULES)).contains("groups:");
+    }
+}
