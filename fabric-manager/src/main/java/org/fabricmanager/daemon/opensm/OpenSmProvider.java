@@ -41,8 +41,11 @@ public final class OpenSmProvider implements AutoCloseable {
     private static final int MAX_CONNECTIONS = 4;
     /** A frame's bytes must arrive within this once its connection is open (the events' connection waits between frames). */
     private static final long READ_DEADLINE_MS = 10_000;
-    /** The longest the daemon works on one subnet before refusing it (the plug-in has given up long before). */
-    private static final long ANSWER_TIMEOUT_MS = 600_000;
+    /**
+     * The longest the daemon works on one subnet before refusing it: above the plug-in's wait (5 s by default), below
+     * what would hold the next subnet up for long once the plug-in has given up.
+     */
+    private static final long ANSWER_TIMEOUT_MS = 60_000;
 
     private final DaemonConfig.OpenSm config;
     private final Path socket;
@@ -69,8 +72,8 @@ public final class OpenSmProvider implements AutoCloseable {
         this.socket = socket;
         this.server = server;
         this.routing = routing;
-        this.allowed = config.allowUsers().isEmpty() ? Set.of("root", System.getProperty("user.name"))
-                : Set.copyOf(config.allowUsers());
+        this.allowed = Set.copyOf(config.allowUsers().isEmpty() ? List.of("root", System.getProperty("user.name"))
+                : config.allowUsers());
     }
 
     /**
