@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ import java.util.regex.Pattern;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.opensm.OpenSmWire;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.IbsimNet;
 import org.fabricmanager.opensm.OpenSmTools;
@@ -43,7 +45,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code opensm.socket}. The LFTs read back from every simulated switch with {@code ibroute} must equal offline
  * {@code route --engine dmodc --lft-format opensm} of the fabric ibnetdiscover sees, intact and after a cable is
  * unlinked at ibsim's console; with the daemon stopped, then with a fake daemon that answers garbage, then one that
- * answers too late, OpenSM must fall back to minhop and keep the subnet up. Skipped when OpenSM, ibsim,
+ * answers too late, a huge frame, a port a switch does not have or a switch OpenSM does not know, OpenSM must fall back to minhop and keep the subnet up. Skipped when OpenSM, ibsim,
  * infiniband-diags or the plug-in (gcc and OpenSM's headers at build time) are missing.
  */
 class OpenSmRoutingIT {
@@ -114,17 +116,20 @@ class OpenSmRoutingIT {
             assertThat(opensm.isAlive()).as("OpenSM runs on without the daemon").isTrue();
             assertThat(lab.ibnetdiscover(work.resolve("fallback.ibnet"), TOOL_LIMIT_SECONDS)).exists();
 
-            // a fake daemon answering garbage, then one answering too late: OpenSM falls back each time
-            try (FakeDaemon fake = new FakeDaemon(socket, "garbage")) {
-                lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
-                awaitLog(log, "answer is not of this protocol", 1);
+            // fake daemons answering garbage, too late, a huge frame, a port the switch lacks: OpenSM falls back each time
+            String[][] fakes = {{"garbage", "answer is not of this protocol"}, {"late", "no answer in time"},
+                    {"huge", "answer larger than the subnet allows"},
+                    {"bad-port", "answer routes a LID to a port the switch does not have"},
+                    {"unknown-switch", "answer names a switch OpenSM does not know"}};
+            for (int i = 0; i < fakes.length; i++) {
+                try (FakeDaemon fake = new FakeDaemon(socket, fakes[i][0])) {
+                    lab.console((i % 2 == 0 ? "Unlink" : "ReLink") + " \"" + IbsimNet.id(end.name(), end.guid()) + "\"["
+                            + cable.aPort() + "]");
+                    awaitLog(log, fakes[i][1], 1);
+                    awaitLog(log, "OpenSM falls back to minhop", 2 + i);
+                }
             }
-            try (FakeDaemon fake = new FakeDaemon(socket, "late")) {
-                lab.console("ReLink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
-                awaitLog(log, "no answer in time", 1);
-            }
-            awaitLog(log, "OpenSM falls back to minhop", 3);
-            assertThat(opensm.isAlive()).as("OpenSM survived the garbage and the late answer").isTrue();
+            assertThat(opensm.isAlive()).as("OpenSM survived every bad answer").isTrue();
             assertThat(Files.readString(log, StandardCharsets.ISO_8859_1)).doesNotContain("SUBNET_ERROR");
         } finally {
             if (opensm != null) {
@@ -234,18 +239,44 @@ class OpenSmRoutingIT {
                         while (body.hasRemaining() && ch.read(body) >= 0) {
                             // the subnet
                         }
-                        if (mode.equals("garbage")) {
-                            ch.write(ByteBuffer.wrap("HTTP/1.1 200 OK\r\n\r\nnot tables at all".getBytes(StandardCharsets.US_ASCII)));
-                        } else {
-                            Thread.sleep(PLUGIN_TIMEOUT_MS + 2_000);
-                        }
-                    } catch (IOException | InterruptedException e) {
+                        answer(ch, mode, body.flip());
+                    } catch (IOException | InterruptedException | OpenSmWire.WireException e) {
                         return;
                     }
                 }
             }, "fake-daemon-" + mode);
             thread.setDaemon(true);
             thread.start();
+        }
+
+        private static void answer(SocketChannel ch, String mode, ByteBuffer subnet)
+                throws IOException, InterruptedException, OpenSmWire.WireException {
+            OpenSmWire.Subnet sn = OpenSmWire.subnet(subnet);
+            int entries = 1;
+            for (OpenSmWire.SwitchEntry e : sn.switches()) {
+                entries = Math.max(entries, e.lid() + 1);
+            }
+            for (OpenSmWire.EndPort e : sn.endPorts()) {
+                entries = Math.max(entries, e.lid() + 1);
+            }
+            long[] guids = sn.switches().stream().mapToLong(OpenSmWire.SwitchEntry::guid).toArray();
+            byte[][] rows = new byte[guids.length][entries];
+            switch (mode) {
+                case "garbage" -> ch.write(ByteBuffer.wrap("HTTP/1.1 200 OK\r\n\r\nnot tables".getBytes(StandardCharsets.US_ASCII)));
+                case "late" -> Thread.sleep(PLUGIN_TIMEOUT_MS + 2_000);
+                case "huge" -> ch.write(ByteBuffer.allocate(12).putInt(0x464D4F53).put((byte) 1).put((byte) 2)
+                        .putShort((short) 0).putInt(0x7fff_ffff).flip());
+                case "bad-port" -> {
+                    for (byte[] row : rows) {
+                        Arrays.fill(row, (byte) 200);
+                    }
+                    ch.write(OpenSmWire.tables(sn.seq(), guids, rows, entries));
+                }
+                default -> {
+                    guids[0] ^= 0x5a5a; // a switch OpenSM does not have
+                    ch.write(OpenSmWire.tables(sn.seq(), guids, rows, entries));
+                }
+            }
         }
 
         @Override
