@@ -80,6 +80,10 @@ class DebianPackageIT {
         assertThat(launcher).as("the unit's ExecStart is in the package").isEqualTo(root.resolve("opt/fabric-manager/bin/fabric-manager"));
         assertThat(Files.getPosixFilePermissions(launcher)).contains(PosixFilePermission.OTHERS_EXECUTE);
         assertThat(root.resolve("opt/fabric-manager/lib/fabric-manager.jar")).isRegularFile();
+        boolean plugin = Files.isRegularFile(Path.of(System.getProperty("fm.jar")).toAbsolutePath()
+                .resolveSibling("opensm-plugin/libfabricmanager.so"));
+        assertThat(Files.isRegularFile(root.resolve("opt/fabric-manager/lib/opensm/libfabricmanager.so")))
+                .as("OpenSM's plug-in, when this build made it").isEqualTo(plugin);
         assertThat(root.resolve("opt/fabric-manager/docs/formats.md")).isRegularFile();
         assertThat(root.resolve("usr/lib/sysusers.d/fabric-manager.conf")).isRegularFile();
         assertThat(dpkg("--contents", deb.toString()).output()).as("the configuration holds the admin token")

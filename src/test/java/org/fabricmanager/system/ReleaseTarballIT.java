@@ -53,6 +53,11 @@ class ReleaseTarballIT {
         assertThat(Files.getPosixFilePermissions(home.resolve("bin/fabric-manager")))
                 .contains(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_EXECUTE);
         assertThat(home.resolve("lib/fabric-manager.jar")).isRegularFile();
+        // OpenSM's plug-in, when this build had gcc and OpenSM's headers (docs/opensm.md)
+        boolean plugin = Files.isRegularFile(Path.of(System.getProperty("fm.jar")).toAbsolutePath()
+                .resolveSibling("opensm-plugin/libfabricmanager.so"));
+        assertThat(Files.isRegularFile(home.resolve("lib/opensm/libfabricmanager.so"))).as("lib/opensm/libfabricmanager.so")
+                .isEqualTo(plugin);
         for (String f : List.of("fabric-manager.yaml", "logback.xml", "fabric-manager.service", "fabric-manager.sysusers")) {
             assertThat(home.resolve("conf").resolve(f)).isRegularFile();
         }

@@ -35,6 +35,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.opensm.OpenSmProvider;
 import org.fabricmanager.daemon.config.AdminTokenFile;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.ConfigReload;
@@ -107,6 +108,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final org.fabricmanager.topology.Fabric expectedFabric;
     private final StateDirectoryLock stateLock;
     private SouthboundServer southbound;
+    /** OpenSM's plug-in's end ({@code opensm.socket}), or {@code null}. */
+    private OpenSmProvider opensm;
     private RestServer rest;
     /** The REST actions' bearer token ({@code rest.adminToken} or read from {@code rest.adminTokenFile}). */
     private volatile String adminToken;
@@ -277,6 +280,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
             d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
             d.queue.append("gauges", d.gauges::refresh);
+            if (config.opensm().enabled()) {
+                d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d);
+            }
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, org.fabricmanager.release.BuildInfo.current().describe()
                     + " started: agents on "
                     + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on "
@@ -497,6 +503,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             rest.close();
         }
         queue.append("stopping", coordinator::stopping);
+        if (opensm != null) {
+            opensm.close();
+        }
         if (southbound != null) {
             southbound.close();
         }

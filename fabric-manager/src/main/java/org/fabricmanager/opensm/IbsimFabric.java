@@ -66,9 +66,10 @@ public final class IbsimFabric implements AutoCloseable {
         }
         ports += 2 * fabric.nodes().size();
         String socket = "fm-ibsim-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
-        List<String> cmd = List.of(tools.ibsim().toString(), "-s", "-n", "-N", Integer.toString(fabric.nodes().size()
+        List<String> cmd = List.of(tools.ibsim().toString(), "-s", "-N", Integer.toString(fabric.nodes().size()
                 + fabric.switches().size() + 16), "-S", Integer.toString(fabric.switches().size() + 16), "-P",
                 Integer.toString(ports + 1024), "-L", "49152", net.toString());
+        // with its console (no -n) on a pipe that stays open: console() types at it
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
         pb.environment().put("IBSIM_SOCKNAME", socket);
         Process ibsim = pb.start();
@@ -136,6 +137,39 @@ public final class IbsimFabric implements AutoCloseable {
                 logFile);
     }
 
+    /**
+     * Types {@code command} at ibsim's console, e.g. {@code Unlink "id"[3]} or {@code ReLink "id"[3]}: the
+     * simulated switch then reports the change as a real one would (port state, trap).
+     */
+    public void console(String command) throws IOException {
+        var in = ibsim.getOutputStream();
+        in.write((command + "\n").getBytes(StandardCharsets.ISO_8859_1));
+        in.flush();
+    }
+
+    /**
+     * Starts OpenSM as a running subnet manager (no {@code -o}) with the options file {@code conf}, its log and
+     * dumps in {@code runDir}, and {@code env} added to its environment (e.g. {@code LD_LIBRARY_PATH} for an event
+     * plug-in). The caller stops it.
+     */
+    public Process startOpenSm(Path conf, Path runDir, Map<String, String> env) throws IOException {
+        Files.createDirectories(runDir);
+        List<String> cmd = List.of(tools.opensm().toString(), "-F", conf.toString(), "-f",
+                runDir.resolve("opensm.log").toString(), "-d0");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(runDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(runDir.resolve("opensm.out").toFile());
+        Map<String, String> e = pb.environment();
+        e.putAll(environment(runDir));
+        e.putAll(env);
+        return pb.start();
+    }
+
+    /** What a tool needs to reach this simulated fabric: libumad2sim preloaded, this lab's socket. */
+    public Map<String, String> environment(Path workDir) {
+        return Map.of("LD_PRELOAD", tools.umad2sim().toString(), "IBSIM_SOCKNAME", socket,
+                "OSM_TMP_DIR", workDir.toString(), "OSM_CACHE_DIR", workDir.toString());
+    }
+
     /** Runs {@code ibroute LID} (the table a simulated switch holds) and returns its output. */
     public String ibroute(int switchLid, Path out, long timeoutSeconds) throws IOException, InterruptedException {
         Path ibroute = tools.ibnetdiscover().resolveSibling("ibroute");
@@ -162,11 +196,7 @@ public final class IbsimFabric implements AutoCloseable {
             throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(output.toFile());
-        Map<String, String> env = pb.environment();
-        env.put("LD_PRELOAD", tools.umad2sim().toString());
-        env.put("IBSIM_SOCKNAME", socket);
-        env.put("OSM_TMP_DIR", workDir.toString());
-        env.put("OSM_CACHE_DIR", workDir.toString());
+        pb.environment().putAll(environment(workDir));
         Process p = pb.start();
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();

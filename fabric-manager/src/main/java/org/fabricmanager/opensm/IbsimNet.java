@@ -88,7 +88,7 @@ public final class IbsimNet {
     private static final int NAME_CHARS = 40;
 
     /** The ibsim id of a device: its name (quotes and spaces replaced, cut to 40 characters) and GUID, unique by the GUID. */
-    static String id(String name, long guid) {
+    public static String id(String name, long guid) {
         String clean = name.replaceAll("[\"\\s#]", "_");
         return clean.substring(0, Math.min(clean.length(), NAME_CHARS)) + "_" + Guids.format(guid).replace("0x", "");
     }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.routing.ForwardingTables;
@@ -56,16 +57,12 @@ public final class OpenSmLfts {
             throws IOException {
         FabricIndex index = fabric.index();
         int maxLid = lids.maxLid();
-        // destination by LID: a switch id (>= 0) or an end node's destination index as -(d + 1)
-        int[] target = new int[maxLid + 1];
         String[] kind = new String[maxLid + 1];
         long[] portGuid = new long[maxLid + 1];
         String[] name = new String[maxLid + 1];
-        int[] leafOf = new int[maxLid + 1];
         for (int s = 0; s < index.switchCount(); s++) {
             long guid = index.switchGuid(s);
             int lid = requireLid(lids, guid, "switch");
-            target[lid] = s;
             kind[lid] = "Switch";
             portGuid[lid] = guid;
             name[lid] = fabric.switchByGuid(guid).orElseThrow().name();
@@ -73,12 +70,11 @@ public final class OpenSmLfts {
         for (int pos = 0; pos < index.nodeCount(); pos++) {
             long guid = index.nodeGuid(pos);
             int lid = requireLid(lids, guid, "node");
-            target[lid] = -(index.nodeIndex(pos) + 1);
-            leafOf[lid] = index.nodeLeaf(pos);
             kind[lid] = "Channel Adapter";
             portGuid[lid] = lids.portGuid(guid);
             name[lid] = fabric.nodeByGuid(guid).orElseThrow().name();
         }
+        byte[][] byLid = byLid(fabric, tables, switchRoutes, lids);
         StringBuilder sb = new StringBuilder(256);
         for (int s = 0; s < index.switchCount(); s++) {
             long guid = index.switchGuid(s);
@@ -88,17 +84,8 @@ public final class OpenSmLfts {
                     .append(hex16(guid)).append(" ('").append(name[ownLid]).append("'):\n");
             out.write(sb.toString());
             for (int lid = 1; lid <= maxLid; lid++) {
-                if (kind[lid] == null) {
-                    continue;
-                }
-                int port = target[lid] >= 0 ? switchRoutes[target[lid]][s] & 0xff
-                        : tables.port(s, -target[lid] - 1);
-                if (port == ForwardingTables.NO_ROUTE && target[lid] < 0 && leafOf[lid] != FabricIndex.NONE) {
-                    // a switch the engine never routes this node through (e.g. a spine that lost its way
-                    // down): towards the node's leaf by the switch rule, so management replies still arrive
-                    port = switchRoutes[leafOf[lid]][s] & 0xff;
-                }
-                if (port == ForwardingTables.NO_ROUTE) {
+                int port = byLid[s][lid] & 0xff;
+                if (kind[lid] == null || port == ForwardingTables.NO_ROUTE) {
                     continue;
                 }
                 sb.setLength(0);
@@ -111,6 +98,53 @@ public final class OpenSmLfts {
             out.write(maxLid + " lids dumped\n");
         }
         out.flush();
+    }
+
+    /**
+     * The complete table of every switch by LID, as {@link #write} prints it: {@code byLid[s][lid]} for the
+     * fabric's switch {@code s} and every LID 0..{@code lids.maxLid()}, 255 where unrouted. End-node LIDs from
+     * {@code tables} (towards the node's leaf by {@code switchRoutes} where the engine leaves a switch unrouted),
+     * switch LIDs from {@code switchRoutes}.
+     *
+     * @throws TopologyException when a switch or node of the fabric has no LID in {@code lids}
+     */
+    public static byte[][] byLid(Fabric fabric, ForwardingTables tables, byte[][] switchRoutes, LidPlan lids) {
+        FabricIndex index = fabric.index();
+        int maxLid = lids.maxLid();
+        // destination by LID: a switch id (>= 0), an end node's destination index as -(d + 1), or none
+        int[] target = new int[maxLid + 1];
+        boolean[] known = new boolean[maxLid + 1];
+        int[] leafOf = new int[maxLid + 1];
+        for (int s = 0; s < index.switchCount(); s++) {
+            int lid = requireLid(lids, index.switchGuid(s), "switch");
+            target[lid] = s;
+            known[lid] = true;
+        }
+        for (int pos = 0; pos < index.nodeCount(); pos++) {
+            int lid = requireLid(lids, index.nodeGuid(pos), "node");
+            target[lid] = -(index.nodeIndex(pos) + 1);
+            leafOf[lid] = index.nodeLeaf(pos);
+            known[lid] = true;
+        }
+        byte[][] out = new byte[index.switchCount()][maxLid + 1];
+        for (int s = 0; s < index.switchCount(); s++) {
+            byte[] row = out[s];
+            Arrays.fill(row, (byte) ForwardingTables.NO_ROUTE);
+            for (int lid = 1; lid <= maxLid; lid++) {
+                if (!known[lid]) {
+                    continue;
+                }
+                int port = target[lid] >= 0 ? switchRoutes[target[lid]][s] & 0xff
+                        : tables.port(s, -target[lid] - 1);
+                if (port == ForwardingTables.NO_ROUTE && target[lid] < 0 && leafOf[lid] != FabricIndex.NONE) {
+                    // a switch the engine never routes this node through (e.g. a spine that lost its way
+                    // down): towards the node's leaf by the switch rule, so management replies still arrive
+                    port = switchRoutes[leafOf[lid]][s] & 0xff;
+                }
+                row[lid] = (byte) port;
+            }
+        }
+        return out;
     }
 
     /** {@link #write(Fabric, ForwardingTables, byte[][], LidPlan, Writer)} to a file. */

@@ -60,12 +60,13 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
         section(restart, "state", running.state(), read.state());
         section(restart, "security", running.security(), read.security());
         section(restart, "ha", running.ha(), read.ha());
+        section(restart, "opensm", running.opensm(), read.opensm());
         DaemonConfig effective = new DaemonConfig(running.southbound(),
                 new DaemonConfig.Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls()),
                 running.fabric(),
                 running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs()), running.push(),
                 running.state(), new DaemonConfig.Faults(fn.settleMs(), fn.flapThreshold(), fn.flapWindowMs(),
-                        fn.quarantineMs(), fo.detector()), running.security(), running.ha());
+                        fn.quarantineMs(), fo.detector()), running.security(), running.ha(), running.opensm());
         return new ConfigReload(effective, changed, restart);
     }
 

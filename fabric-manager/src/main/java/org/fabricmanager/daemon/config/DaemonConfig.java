@@ -26,7 +26,14 @@ import java.util.regex.Pattern;
  * an instance is always usable.
  */
 public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery,
-                           Routing routing, Push push, State state, Faults faults, Security security, Ha ha) {
+                           Routing routing, Push push, State state, Faults faults, Security security, Ha ha,
+                           OpenSm opensm) {
+
+    /** A configuration without the OpenSM provider ({@code opensm.socket: null}). */
+    public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
+                        Push push, State state, Faults faults, Security security, Ha ha) {
+        this(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, OpenSm.of(null, null, null, null));
+    }
 
     /** A configuration without hot-standby managers ({@code ha.enabled: false}). */
     public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
@@ -65,7 +72,8 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                   @JsonProperty("discovery") Discovery discovery,
                                   @JsonProperty("routing") Routing routing, @JsonProperty("push") Push push,
                                   @JsonProperty("state") State state, @JsonProperty("faults") Faults faults,
-                                  @JsonProperty("security") Security security, @JsonProperty("ha") Ha ha) {
+                                  @JsonProperty("security") Security security, @JsonProperty("ha") Ha ha,
+                                  @JsonProperty("opensm") OpenSm opensm) {
         return new DaemonConfig(
                 southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null, null, null, null, null),
                 rest != null ? rest : Rest.of(null, null, null, null, null, null),
@@ -76,19 +84,20 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 state != null ? state : State.of(null),
                 faults != null ? faults : Faults.of(null, null, null, null, null),
                 security != null ? security : Security.of(null, null, null, null, null, null, null),
-                ha != null ? ha : Ha.of(null, null, null, null, null));
+                ha != null ? ha : Ha.of(null, null, null, null, null),
+                opensm != null ? opensm : OpenSm.of(null, null, null, null));
     }
 
     /** Every option at its default. */
     public static DaemonConfig defaults() {
-        return of(null, null, null, null, null, null, null, null, null, null);
+        return of(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** This configuration with other listening ports (command-line overrides); {@code null} keeps a port. */
     public DaemonConfig withPorts(Integer southboundPort, Integer httpPort) {
         Southbound s = southboundPort == null ? southbound : southbound.withAddress(southbound.bind(), southboundPort);
         Rest r = httpPort == null ? rest : rest.withPort(httpPort);
-        return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security, ha);
+        return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security, ha, opensm);
     }
 
     /** This configuration with the failure detector switched on or off. */
@@ -101,25 +110,25 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     /** This configuration with the southbound server listening on another address. */
     public DaemonConfig withSouthboundBind(String bind) {
         Southbound s = southbound.withAddress(bind, southbound.port());
-        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state, faults, security, ha);
+        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
     }
 
     /** This configuration with another routing engine. */
     public DaemonConfig withEngine(String engine) {
         return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(engine, routing.threads(),
-                routing.settleMs()), push, state, faults, security, ha);
+                routing.settleMs()), push, state, faults, security, ha, opensm);
     }
 
     /** This configuration with another state directory. */
     public DaemonConfig withStateDirectory(Path directory) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults, security, ha);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults, security, ha, opensm);
     }
 
     /** This configuration with another expected PGFT ({@code null} for none). */
     public DaemonConfig withExpectedPgft(PgftSpec spec) {
         return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString(), fabric.admit(), fabric.admitList(),
                 fabric.unreadyOnMismatch(), fabric.expectedHdft()), discovery,
-                routing, push, state, faults, security, ha);
+                routing, push, state, faults, security, ha, opensm);
     }
 
     /** This configuration with an expected HDFT instead of an expected PGFT ({@code null} for none). */
@@ -127,24 +136,29 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         return new DaemonConfig(southbound, rest, new FabricSection(null, "expected".equals(fabric.admit()) ? null
                 : fabric.admit(), fabric.admitList(), fabric.unreadyOnMismatch(), spec == null ? null : spec.toString()),
                 discovery, routing, push,
-                state, faults, security, ha);
+                state, faults, security, ha, opensm);
     }
 
     /** This configuration with other discovery timings. */
     public DaemonConfig withDiscovery(int settleMs, int maxWaitMs) {
-        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state, faults, security, ha);
+        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state, faults, security, ha, opensm);
     }
 
     /** This configuration with other push timings. */
     public DaemonConfig withPush(int ackTimeoutMs, int retries) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(ackTimeoutMs, retries,
-                push.maxInFlight()), state, faults, security, ha);
+                push.maxInFlight()), state, faults, security, ha, opensm);
     }
 
     /** This configuration with another limit on batches in flight. */
     public DaemonConfig withMaxInFlight(int maxInFlight) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(push.ackTimeoutMs(), push.retries(),
-                maxInFlight), state, faults, security, ha);
+                maxInFlight), state, faults, security, ha, opensm);
+    }
+
+    /** This configuration with another OpenSM provider section. */
+    public DaemonConfig withOpenSm(OpenSm section) {
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, section);
     }
 
     static int check(String option, int value, int min, int max) {
@@ -744,6 +758,39 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 }
             }
             return out;
+        }
+    }
+
+    /**
+     * The OpenSM provider (docs/opensm.md, "The daemon as OpenSM's routing engine"): with {@code socket} set,
+     * {@code run} listens there for OpenSM's plug-in, whose subnets it routes.
+     *
+     * @param socket          the Unix socket's path, or {@code null} for no provider
+     * @param socketMode      the socket file's permissions, {@code 0600} or {@code 0660} (octal)
+     * @param allowUsers      the users whose processes may connect (checked by their peer credentials); empty: root
+     *                        and the daemon's own user
+     * @param maxSubnetBytes  the largest subnet report read; a longer one is refused and the connection closed
+     */
+    public record OpenSm(String socket, String socketMode, List<String> allowUsers, int maxSubnetBytes) {
+        public OpenSm {
+            if (!"0600".equals(socketMode) && !"0660".equals(socketMode)) {
+                throw new ConfigException("option opensm.socketMode must be \"0600\" or \"0660\", got " + socketMode);
+            }
+            allowUsers = List.copyOf(allowUsers);
+            check("opensm.maxSubnetBytes", maxSubnetBytes, 1024, 256 * 1024 * 1024);
+        }
+
+        @JsonCreator
+        public static OpenSm of(@JsonProperty("socket") String socket, @JsonProperty("socketMode") String socketMode,
+                                @JsonProperty("allowUsers") List<String> allowUsers,
+                                @JsonProperty("maxSubnetBytes") Integer maxSubnetBytes) {
+            return new OpenSm(socket == null || socket.isBlank() ? null : socket, socketMode != null ? socketMode : "0600",
+                    allowUsers != null ? allowUsers : List.of(), maxSubnetBytes != null ? maxSubnetBytes : 64 * 1024 * 1024);
+        }
+
+        /** Whether {@code run} serves OpenSM's plug-in. */
+        public boolean enabled() {
+            return socket != null;
         }
     }
 }

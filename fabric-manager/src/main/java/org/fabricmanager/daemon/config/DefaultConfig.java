@@ -116,6 +116,13 @@ public final class DefaultConfig {
                   peers: []                 # every member's Raft address, e.g. ["n1=mgmt1:7690", "n2=mgmt2:7690", "n3=mgmt3:7690"]
                   electionTimeoutMs: %d   # a standby that hears no leader for 1-2x this starts an election
                   snapshotEvery: %d         # committed state writes between two snapshots (the log before one is dropped)
+
+                opensm:                     # OpenSM's plug-in routes through this daemon (docs/opensm.md, "The daemon
+                                              # as OpenSM's routing engine")
+                  socket: null              # the Unix socket to listen on for the plug-in, e.g. /run/fabric-manager/opensm.sock
+                  socketMode: "%s"          # the socket file's permissions: "0600" or "0660"
+                  allowUsers: []            # users whose processes may connect (peer credentials); [] = root and this user
+                  maxSubnetBytes: %d  # a longer subnet report is refused and its connection closed
                 """.formatted(d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.southbound().tlsHandshakesAtOnce(), d.southbound().tlsQueueLength(),
@@ -130,6 +137,7 @@ public final class DefaultConfig {
                 d.faults().detector().overlay(), d.faults().detector().bind(), d.faults().detector().port(),
                 d.faults().detector().agentPort(), d.faults().detector().startupGraceMs(),
                 d.faults().detector().secondOpinionMs(), d.security().insecure(),
-                d.security().incarnationAheadMs(), d.security().tlsProvider().option(), d.ha().enabled(), d.ha().electionTimeoutMs(), d.ha().snapshotEvery());
+                d.security().incarnationAheadMs(), d.security().tlsProvider().option(), d.ha().enabled(), d.ha().electionTimeoutMs(), d.ha().snapshotEvery(),
+                d.opensm().socketMode(), d.opensm().maxSubnetBytes());
     }
 }

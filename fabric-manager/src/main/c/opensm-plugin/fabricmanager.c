@@ -1,0 +1,678 @@
+/*
+ * libfabricmanager.so: an OpenSM event plug-in that registers the routing engine "fabric-manager".
+ *
+ * At each unicast routing pass OpenSM calls ucast_build_fwd_tables with the subnet lock held; the
+ * engine sends the subnet it sees (switches, their ports' peers, CA ports, GUIDs and LIDs) to the
+ * fabric-manager daemon over a Unix socket, waits a bounded time for the tables (one LFT per switch,
+ * by LID), checks every byte of the answer against the subnet, and only then writes new_lft. Any
+ * failure (no daemon, timeout, refusal, malformed or oversized answer) returns -1, so OpenSM tries
+ * the next engine of its routing_engine list. report() only queues events for a sender thread: it
+ * never does I/O on OpenSM's threads. The wire format is in docs/opensm.md ("The plug-in's protocol").
+ *
+ * Options (event_plugin_options in opensm.conf, space separated; else the environment variables):
+ *   fm.socket=PATH        FM_OPENSM_SOCKET      default /run/fabric-manager/opensm.sock
+ *   fm.timeout_ms=N       FM_OPENSM_TIMEOUT_MS  default 5000 (1..600000): the whole exchange
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <opensm/osm_config.h>
+#include <opensm/osm_version.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_event_plugin.h>
+#include <opensm/osm_switch.h>
+#include <opensm/osm_node.h>
+#include <opensm/osm_port.h>
+#include <opensm/osm_log.h>
+
+#define FM_ENGINE_NAME "fabric-manager"
+#define FM_MAGIC 0x464D4F53u /* "FMOS" */
+#define FM_WIRE_VERSION 1
+#define FM_SUBNET 1
+#define FM_TABLES 2
+#define FM_REFUSED 3
+#define FM_EVENT 4
+#define FM_HEADER 12
+#define FM_MAX_REASON 1024
+#define FM_EVENT_QUEUE 256
+#define FM_DEFAULT_SOCKET "/run/fabric-manager/opensm.sock"
+#define FM_DEFAULT_TIMEOUT_MS 5000
+
+struct fm_event {
+	uint32_t id;
+	uint64_t answered_seq;
+	uint64_t detail;
+};
+
+struct fm_plugin {
+	osm_opensm_t *osm;
+	char socket_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int timeout_ms;
+	uint64_t seq;           /* last subnet sent; written on the SM thread only */
+	uint64_t answered_seq;  /* last subnet whose tables OpenSM took, 0 when the last pass failed */
+	/* events, queued by report() and sent by the sender thread */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct fm_event queue[FM_EVENT_QUEUE];
+	unsigned head, count, dropped;
+	int stopping;
+	pthread_t sender;
+	int sender_started;
+};
+
+/* a growable output buffer; a failed allocation marks it failed and later writes do nothing */
+struct fm_buf {
+	uint8_t *data;
+	size_t len, cap;
+	int failed;
+};
+
+static void buf_need(struct fm_buf *b, size_t more)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (b->failed || b->len + more <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + more)
+		cap *= 2;
+	p = realloc(b->data, cap);
+	if (!p) {
+		b->failed = 1;
+		return;
+	}
+	b->data = p;
+	b->cap = cap;
+}
+
+static void put_u8(struct fm_buf *b, uint8_t v)
+{
+	buf_need(b, 1);
+	if (!b->failed)
+		b->data[b->len++] = v;
+}
+
+static void put_u16(struct fm_buf *b, uint16_t v)
+{
+	put_u8(b, v >> 8);
+	put_u8(b, v & 0xff);
+}
+
+static void put_u32(struct fm_buf *b, uint32_t v)
+{
+	put_u16(b, v >> 16);
+	put_u16(b, v & 0xffff);
+}
+
+static void put_u64(struct fm_buf *b, uint64_t v)
+{
+	put_u32(b, v >> 32);
+	put_u32(b, v & 0xffffffffu);
+}
+
+static void put_name(struct fm_buf *b, const char *name)
+{
+	size_t n = name ? strnlen(name, 64) : 0;
+
+	put_u8(b, (uint8_t) n);
+	buf_need(b, n);
+	if (!b->failed && n) {
+		memcpy(b->data + b->len, name, n);
+		b->len += n;
+	}
+}
+
+static uint16_t get_u16(const uint8_t *p)
+{
+	return (uint16_t) (p[0] << 8 | p[1]);
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+	return (uint32_t) get_u16(p) << 16 | get_u16(p + 2);
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	return (uint64_t) get_u32(p) << 32 | get_u32(p + 4);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* connects without blocking; -1 when the daemon is not there or its backlog is full */
+static int fm_connect(const char *path)
+{
+	struct sockaddr_un addr;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	strncpy(addr.sun_path, path, sizeof(addr.sun_path) - 1);
+	if (connect(fd, (struct sockaddr *) &addr, sizeof(addr)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* waits for fd until the deadline; 0 when ready, -1 on timeout or error */
+static int fm_wait(int fd, short events, int64_t deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	int64_t left;
+	int rc;
+
+	for (;;) {
+		left = deadline - now_ms();
+		if (left <= 0)
+			return -1;
+		rc = poll(&pfd, 1, left > 1000 ? 1000 : (int) left);
+		if (rc > 0)
+			return (pfd.revents & (events | POLLHUP)) ? 0 : -1;
+		if (rc < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+static int fm_write_all(int fd, const uint8_t *p, size_t n, int64_t deadline)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w > 0) {
+			p += w;
+			n -= (size_t) w;
+		} else if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (fm_wait(fd, POLLOUT, deadline))
+				return -1;
+		} else {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int fm_read_all(int fd, uint8_t *p, size_t n, int64_t deadline)
+{
+	ssize_t r;
+
+	while (n > 0) {
+		r = recv(fd, p, n, 0);
+		if (r > 0) {
+			p += r;
+			n -= (size_t) r;
+		} else if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (fm_wait(fd, POLLIN, deadline))
+				return -1;
+		} else {
+			return -1; /* closed by the daemon, or an error */
+		}
+	}
+	return 0;
+}
+
+static void put_header(struct fm_buf *b, uint8_t type, uint32_t payload)
+{
+	put_u32(b, FM_MAGIC);
+	put_u8(b, FM_WIRE_VERSION);
+	put_u8(b, type);
+	put_u16(b, 0);
+	put_u32(b, payload);
+}
+
+static int is_end_port(const osm_node_t *node)
+{
+	uint8_t type = osm_node_get_type(node);
+
+	return type == IB_NODE_TYPE_CA || type == IB_NODE_TYPE_ROUTER;
+}
+
+/* the SUBNET frame: switches with each port's peer, then the linked CA and router ports */
+static void encode_subnet(struct fm_plugin *fm, struct fm_buf *b)
+{
+	osm_subn_t *subn = &fm->osm->subn;
+	cl_qmap_t *sws = &subn->sw_guid_tbl, *nodes = &subn->node_guid_tbl;
+	cl_map_item_t *it;
+	uint32_t ends = 0;
+	size_t count_at;
+	uint8_t p, n;
+
+	put_header(b, FM_SUBNET, 0);
+	put_u64(b, fm->seq);
+	put_u32(b, cl_qmap_count(sws));
+	count_at = b->len;
+	put_u32(b, 0);
+	for (it = cl_qmap_head(sws); it != cl_qmap_end(sws); it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *) it;
+
+		put_u64(b, cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
+		put_u16(b, cl_ntoh16(osm_node_get_base_lid(sw->p_node, 0)));
+		put_name(b, sw->p_node->print_desc);
+		n = sw->num_ports ? sw->num_ports - 1 : 0;
+		put_u8(b, n);
+		for (p = 1; p <= n; p++) {
+			osm_physp_t *ph = osm_node_get_physp_ptr(sw->p_node, p);
+			osm_physp_t *peer = ph ? osm_physp_get_remote(ph) : NULL;
+
+			if (peer && osm_physp_is_valid(peer) && osm_physp_get_node_ptr(peer)) {
+				put_u64(b, cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(peer))));
+				put_u8(b, osm_physp_get_port_num(peer));
+			} else {
+				put_u64(b, 0);
+				put_u8(b, 0);
+			}
+		}
+	}
+	for (it = cl_qmap_head(nodes); it != cl_qmap_end(nodes); it = cl_qmap_next(it)) {
+		osm_node_t *node = (osm_node_t *) it;
+
+		if (!is_end_port(node))
+			continue;
+		for (p = 1; p < osm_node_get_num_physp(node); p++) {
+			osm_physp_t *ph = osm_node_get_physp_ptr(node, p);
+
+			if (!ph || !osm_physp_get_remote(ph))
+				continue;
+			put_u64(b, cl_ntoh64(osm_node_get_node_guid(node)));
+			put_u64(b, cl_ntoh64(osm_physp_get_port_guid(ph)));
+			put_u8(b, p);
+			put_u16(b, cl_ntoh16(osm_physp_get_base_lid(ph)));
+			put_name(b, node->print_desc);
+			ends++;
+		}
+	}
+	if (b->failed)
+		return;
+	b->data[count_at] = ends >> 24;
+	b->data[count_at + 1] = ends >> 16 & 0xff;
+	b->data[count_at + 2] = ends >> 8 & 0xff;
+	b->data[count_at + 3] = ends & 0xff;
+	b->data[8] = (b->len - FM_HEADER) >> 24;
+	b->data[9] = (b->len - FM_HEADER) >> 16 & 0xff;
+	b->data[10] = (b->len - FM_HEADER) >> 8 & 0xff;
+	b->data[11] = (b->len - FM_HEADER) & 0xff;
+}
+
+/*
+ * Checks a TABLES payload against the subnet without writing anything: the sequence, one table per
+ * switch exactly, known GUIDs, every port within its switch or OSM_NO_PATH, the LID count within
+ * what OpenSM allocated. Returns NULL when it is valid, else why not.
+ */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+static const char *check_tables(struct fm_plugin *fm, const uint8_t *p, size_t len, uint32_t *lids)
+{
+	cl_qmap_t *sws = &fm->osm->subn.sw_guid_tbl;
+	uint32_t count, i, l, entries;
+	osm_switch_t *sw;
+	uint64_t *guids;
+	const char *why = NULL;
+
+	if (len < 14)
+		return "answer shorter than its header";
+	if (get_u64(p) != fm->seq)
+		return "answer to another subnet";
+	count = get_u32(p + 8);
+	entries = get_u16(p + 12);
+	if (count != cl_qmap_count(sws))
+		return "answer does not hold one table per switch";
+	if ((uint64_t) count * (8 + entries) + 14 != len)
+		return "answer length does not match its counts";
+	guids = calloc(count ? count : 1, sizeof(*guids));
+	if (!guids)
+		return "out of memory";
+	p += 14;
+	for (i = 0; i < count && !why; i++, p += 8 + entries) {
+		guids[i] = get_u64(p);
+		sw = (osm_switch_t *) cl_qmap_get(sws, cl_hton64(guids[i]));
+		if (sw == (osm_switch_t *) cl_qmap_end(sws)) {
+			why = "answer names a switch OpenSM does not know";
+			break;
+		}
+		if (entries > (uint32_t) sw->max_lid_ho + 1) {
+			why = "answer has more LIDs than the subnet";
+			break;
+		}
+		for (l = 0; l < entries; l++)
+			if (p[8 + l] != OSM_NO_PATH && p[8 + l] >= sw->num_ports) {
+				why = "answer routes a LID to a port the switch does not have";
+				break;
+			}
+	}
+	if (!why) {
+		/* as many tables as switches, all known: no duplicate means every switch has its table */
+		qsort(guids, count, sizeof(*guids), cmp_u64);
+		for (i = 1; i < count; i++)
+			if (guids[i] == guids[i - 1])
+				why = "answer holds a switch twice";
+	}
+	free(guids);
+	*lids = entries;
+	return why;
+}
+
+/* writes checked tables: every switch's new_lft from the answer, OSM_NO_PATH beyond it */
+static void apply_tables(struct fm_plugin *fm, const uint8_t *p, uint32_t entries)
+{
+	cl_qmap_t *sws = &fm->osm->subn.sw_guid_tbl;
+	uint32_t count = get_u32(p + 8), i;
+	osm_switch_t *sw;
+
+	p += 14;
+	for (i = 0; i < count; i++, p += 8 + entries) {
+		sw = (osm_switch_t *) cl_qmap_get(sws, cl_hton64(get_u64(p)));
+		memset(sw->new_lft, OSM_NO_PATH, (size_t) sw->max_lid_ho + 1);
+		memcpy(sw->new_lft, p + 8, entries);
+	}
+}
+
+/* the most a valid answer can hold for this subnet: one full LFT per switch */
+static uint64_t answer_bound(struct fm_plugin *fm)
+{
+	cl_qmap_t *sws = &fm->osm->subn.sw_guid_tbl;
+	cl_map_item_t *it;
+	uint32_t top = 0;
+
+	for (it = cl_qmap_head(sws); it != cl_qmap_end(sws); it = cl_qmap_next(it))
+		if (((osm_switch_t *) it)->max_lid_ho > top)
+			top = ((osm_switch_t *) it)->max_lid_ho;
+	return 14 + (uint64_t) cl_qmap_count(sws) * (8 + top + 1);
+}
+
+/* one exchange with the daemon; fills why and returns -1 on any failure, else 0 with new_lft set */
+static int exchange(struct fm_plugin *fm, const char **why, char *reason, size_t reason_len)
+{
+	struct fm_buf out = { 0 };
+	uint8_t head[FM_HEADER], *in = NULL;
+	uint32_t length, entries;
+	int64_t deadline = now_ms() + fm->timeout_ms;
+	int fd = -1, rc = -1;
+
+	encode_subnet(fm, &out);
+	if (out.failed) {
+		*why = "out of memory encoding the subnet";
+		goto done;
+	}
+	fd = fm_connect(fm->socket_path);
+	if (fd < 0) {
+		*why = "daemon not listening";
+		goto done;
+	}
+	if (fm_write_all(fd, out.data, out.len, deadline)) {
+		*why = "timeout or error sending the subnet";
+		goto done;
+	}
+	if (fm_read_all(fd, head, FM_HEADER, deadline)) {
+		*why = "no answer in time";
+		goto done;
+	}
+	length = get_u32(head + 8);
+	if (get_u32(head) != FM_MAGIC || head[4] != FM_WIRE_VERSION) {
+		*why = "answer is not of this protocol";
+		goto done;
+	}
+	if (head[5] == FM_REFUSED) {
+		size_t n = length < FM_MAX_REASON ? length : FM_MAX_REASON;
+
+		in = malloc(n + 1);
+		if (in && n >= 8 && !fm_read_all(fd, in, n, deadline)) {
+			size_t text = n - 8 < reason_len - 1 ? n - 8 : reason_len - 1;
+			size_t i;
+
+			memcpy(reason, in + 8, text);
+			reason[text] = '\0';
+			for (i = 0; i < text; i++)
+				if (reason[i] < 0x20 || reason[i] > 0x7e)
+					reason[i] = '?';
+		}
+		*why = "daemon refused";
+		goto done;
+	}
+	if (head[5] != FM_TABLES) {
+		*why = "answer of an unexpected type";
+		goto done;
+	}
+	if (length > answer_bound(fm)) {
+		*why = "answer larger than the subnet allows";
+		goto done;
+	}
+	in = malloc(length ? length : 1);
+	if (!in) {
+		*why = "out of memory reading the answer";
+		goto done;
+	}
+	if (fm_read_all(fd, in, length, deadline)) {
+		*why = "answer cut short or late";
+		goto done;
+	}
+	*why = check_tables(fm, in, length, &entries);
+	if (*why)
+		goto done;
+	apply_tables(fm, in, entries);
+	rc = 0;
+done:
+	if (fd >= 0)
+		close(fd);
+	free(in);
+	free(out.data);
+	return rc;
+}
+
+static int fm_build_fwd_tables(void *context)
+{
+	struct fm_plugin *fm = context;
+	osm_routing_engine_t *next;
+	const char *why = NULL;
+	char reason[FM_MAX_REASON] = "";
+	int64_t start = now_ms();
+
+	fm->seq++;
+	fm->answered_seq = 0;
+	if (exchange(fm, &why, reason, sizeof(reason)) == 0) {
+		fm->answered_seq = fm->seq;
+		osm_log(&fm->osm->log, OSM_LOG_INFO,
+			"fabric-manager: subnet %llu routed by the daemon in %lld ms\n",
+			(unsigned long long) fm->seq, (long long) (now_ms() - start));
+		return 0;
+	}
+	for (next = fm->osm->routing_engine_list; next && next->context != context; next = next->next)
+		;
+	next = next ? next->next : NULL;
+	osm_log(&fm->osm->log, OSM_LOG_ERROR,
+		"fabric-manager: routing subnet %llu failed after %lld ms: %s%s%s (socket %s); "
+		"OpenSM falls back to %s\n", (unsigned long long) fm->seq,
+		(long long) (now_ms() - start), why, *reason ? ": " : "", reason, fm->socket_path,
+		next ? next->name : "its default engine (minhop)");
+	return -1;
+}
+
+/* ------------------------------------------------------------------ events ---------------------- */
+
+static void *sender_main(void *arg)
+{
+	struct fm_plugin *fm = arg;
+	struct fm_event ev;
+	struct fm_buf b = { 0 };
+	struct timespec until;
+	int fd = -1;
+	int64_t retry_at = 0;
+
+	pthread_mutex_lock(&fm->lock);
+	while (!fm->stopping) {
+		if (!fm->count) {
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_sec += 1;
+			pthread_cond_timedwait(&fm->wake, &fm->lock, &until);
+			continue;
+		}
+		ev = fm->queue[fm->head];
+		fm->head = (fm->head + 1) % FM_EVENT_QUEUE;
+		fm->count--;
+		pthread_mutex_unlock(&fm->lock);
+		if (fd < 0 && now_ms() >= retry_at) {
+			fd = fm_connect(fm->socket_path);
+			if (fd < 0)
+				retry_at = now_ms() + 1000;
+		}
+		if (fd >= 0) {
+			b.len = 0;
+			put_header(&b, FM_EVENT, 20);
+			put_u32(&b, ev.id);
+			put_u64(&b, ev.answered_seq);
+			put_u64(&b, ev.detail);
+			if (b.failed || fm_write_all(fd, b.data, b.len, now_ms() + 1000)) {
+				close(fd);
+				fd = -1;
+				retry_at = now_ms() + 1000;
+			}
+		}
+		pthread_mutex_lock(&fm->lock);
+	}
+	pthread_mutex_unlock(&fm->lock);
+	if (fd >= 0)
+		close(fd);
+	free(b.data);
+	return NULL;
+}
+
+static void fm_report(void *data, osm_epi_event_id_t id, void *event_data)
+{
+	struct fm_plugin *fm = data;
+	struct fm_event ev = { .id = (uint32_t) id };
+
+	switch (id) {
+	case OSM_EVENT_ID_TRAP:
+		ev.detail = cl_ntoh16(((ib_mad_notice_attr_t *) event_data)->g_or_v.generic.trap_num);
+		break;
+	case OSM_EVENT_ID_UCAST_ROUTING_DONE:
+		ev.detail = (uint64_t) (uintptr_t) event_data;
+		break;
+	case OSM_EVENT_ID_STATE_CHANGE:
+	case OSM_EVENT_ID_SUBNET_UP:
+	case OSM_EVENT_ID_HEAVY_SWEEP_START:
+	case OSM_EVENT_ID_HEAVY_SWEEP_DONE:
+		break;
+	default:
+		return; /* counters and LFT blocks one by one: not forwarded */
+	}
+	ev.answered_seq = fm->answered_seq;
+	if (pthread_mutex_lock(&fm->lock))
+		return;
+	if (fm->count < FM_EVENT_QUEUE) {
+		fm->queue[(fm->head + fm->count) % FM_EVENT_QUEUE] = ev;
+		fm->count++;
+		pthread_cond_signal(&fm->wake);
+	} else {
+		fm->dropped++;
+	}
+	pthread_mutex_unlock(&fm->lock);
+}
+
+/* ------------------------------------------------------------------ life cycle ------------------- */
+
+static void read_options(struct fm_plugin *fm)
+{
+	const char *opts = fm->osm->subn.opt.event_plugin_options;
+	const char *socket = getenv("FM_OPENSM_SOCKET");
+	const char *timeout = getenv("FM_OPENSM_TIMEOUT_MS");
+	char *copy = opts ? strdup(opts) : NULL, *tok, *save = NULL;
+	long ms;
+
+	for (tok = copy ? strtok_r(copy, " \t,", &save) : NULL; tok; tok = strtok_r(NULL, " \t,", &save)) {
+		if (!strncmp(tok, "fm.socket=", 10))
+			socket = opts + (tok - copy) + 10;
+		else if (!strncmp(tok, "fm.timeout_ms=", 14))
+			timeout = opts + (tok - copy) + 14;
+	}
+	snprintf(fm->socket_path, sizeof(fm->socket_path), "%.*s",
+		 (int) strcspn(socket ? socket : FM_DEFAULT_SOCKET, " \t,"),
+		 socket ? socket : FM_DEFAULT_SOCKET);
+	ms = timeout ? strtol(timeout, NULL, 10) : FM_DEFAULT_TIMEOUT_MS;
+	fm->timeout_ms = ms >= 1 && ms <= 600000 ? (int) ms : FM_DEFAULT_TIMEOUT_MS;
+	free(copy);
+}
+
+/* OpenSM has set re->context to the context registered with the engine: this plug-in's state */
+static int fm_engine_setup(osm_routing_engine_t *re, osm_opensm_t *osm)
+{
+	(void) osm;
+	if (!re->context)
+		return -1;
+	re->ucast_build_fwd_tables = fm_build_fwd_tables;
+	/* build_lid_matrices stays NULL: OpenSM computes its hop tables, which SA path records read */
+	return 0;
+}
+
+static void *fm_create(osm_opensm_t *osm)
+{
+	struct fm_plugin *fm = calloc(1, sizeof(*fm));
+	external_routing_engine_module_t module = { FM_ENGINE_NAME, fm_engine_setup, NULL };
+
+	if (!fm)
+		return NULL;
+	fm->osm = osm;
+	read_options(fm);
+	pthread_mutex_init(&fm->lock, NULL);
+	pthread_cond_init(&fm->wake, NULL);
+	module.context = fm;
+	if (osm_register_external_routing_engine(osm, &module, fm) != CL_SUCCESS) {
+		osm_log(&osm->log, OSM_LOG_ERROR, "fabric-manager: cannot register the routing engine\n");
+		pthread_cond_destroy(&fm->wake);
+		pthread_mutex_destroy(&fm->lock);
+		free(fm);
+		return NULL;
+	}
+	fm->sender_started = !pthread_create(&fm->sender, NULL, sender_main, fm);
+	osm_log(&osm->log, OSM_LOG_INFO,
+		"fabric-manager: routing engine '%s' registered (socket %s, timeout %d ms)\n",
+		FM_ENGINE_NAME, fm->socket_path, fm->timeout_ms);
+	return fm;
+}
+
+static void fm_delete(void *data)
+{
+	struct fm_plugin *fm = data;
+
+	if (!fm)
+		return;
+	pthread_mutex_lock(&fm->lock);
+	fm->stopping = 1;
+	pthread_cond_signal(&fm->wake);
+	pthread_mutex_unlock(&fm->lock);
+	if (fm->sender_started)
+		pthread_join(fm->sender, NULL);
+	pthread_cond_destroy(&fm->wake);
+	pthread_mutex_destroy(&fm->lock);
+	free(fm);
+}
+
+osm_event_plugin_t osm_event_plugin = {
+	OSM_VERSION,
+	fm_create,
+	fm_delete,
+	fm_report
+};

@@ -1,0 +1,208 @@
+package org.fabricmanager.daemon.opensm;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.LidPlan;
+
+/**
+ * The frames between OpenSM's plug-in and the daemon (docs/opensm.md, "The plug-in's protocol"): a 12-byte header
+ * (magic {@code FMOS}, version 1, type, two reserved bytes, payload length, all big-endian), then SUBNET (plug-in to
+ * daemon), TABLES or REFUSED (the answer) or EVENT (plug-in to daemon, on a connection of its own). Every count is
+ * checked against the bytes that remain, so a frame cannot make the daemon allocate more than its length.
+ */
+public final class OpenSmWire {
+    public static final int MAGIC = 0x464D4F53;
+    public static final int VERSION = 1;
+    public static final int SUBNET = 1;
+    public static final int TABLES = 2;
+    public static final int REFUSED = 3;
+    public static final int EVENT = 4;
+    public static final int HEADER_BYTES = 12;
+    /** An EVENT's payload: id, the subnet last answered, a detail. */
+    public static final int EVENT_BYTES = 20;
+    /** OpenSM's event ids (osm_epi_event_id_t) that the plug-in forwards. */
+    public static final int EVENT_TRAP = 3;
+    public static final int EVENT_SUBNET_UP = 4;
+    public static final int EVENT_HEAVY_SWEEP_START = 5;
+    public static final int EVENT_HEAVY_SWEEP_DONE = 6;
+    public static final int EVENT_UCAST_ROUTING_DONE = 7;
+    public static final int EVENT_STATE_CHANGE = 8;
+    /** Longest node description the plug-in sends (InfiniBand's NodeDescription). */
+    public static final int MAX_NAME_BYTES = 64;
+    /** Most ports of a switch (InfiniBand port numbers are one byte, 255 meaning none). */
+    public static final int MAX_PORTS = 254;
+
+    private OpenSmWire() {
+    }
+
+    /** A frame's header. */
+    public record Header(int type, int length) {
+    }
+
+    /** A switch as OpenSM sees it: {@code peerGuid[p - 1]} is the node on port {@code p} (0: none). */
+    public record SwitchEntry(long guid, int lid, String name, long[] peerGuid, int[] peerPort) {
+        public int ports() {
+            return peerGuid.length;
+        }
+    }
+
+    /** A linked port of a CA or router: one destination. */
+    public record EndPort(long nodeGuid, long portGuid, int port, int lid, String name) {
+    }
+
+    /** One SUBNET frame. */
+    public record Subnet(long seq, List<SwitchEntry> switches, List<EndPort> endPorts) {
+    }
+
+    /** One EVENT frame. */
+    public record Event(int id, long answeredSeq, long detail) {
+    }
+
+    /** A frame the daemon refuses; the message says what is wrong with it. */
+    public static final class WireException extends Exception {
+        public WireException(String message) {
+            super(message);
+        }
+    }
+
+    /** Decodes a header; the payload length is checked against {@code maxPayload}. */
+    public static Header header(ByteBuffer b, int maxPayload) throws WireException {
+        int magic = b.getInt();
+        int version = b.get() & 0xff;
+        int type = b.get() & 0xff;
+        b.getShort();
+        long length = b.getInt() & 0xffffffffL;
+        if (magic != MAGIC) {
+            throw new WireException("not the plug-in's protocol (magic 0x" + Integer.toHexString(magic) + ")");
+        }
+        if (version != VERSION) {
+            throw new WireException("protocol version " + version + ", expected " + VERSION);
+        }
+        if (length > maxPayload) {
+            throw new WireException("frame of " + length + " bytes, above the limit of " + maxPayload
+                    + " (opensm.maxSubnetBytes)");
+        }
+        return new Header(type, (int) length);
+    }
+
+    /** Decodes a SUBNET payload, refusing anything out of range, duplicated or left over. */
+    public static Subnet subnet(ByteBuffer b) throws WireException {
+        try {
+            long seq = b.getLong();
+            int switches = count(b.getInt(), b.remaining() / 12, "switches");
+            int ends = b.getInt();
+            List<SwitchEntry> sws = new ArrayList<>(switches);
+            Set<Long> guids = new HashSet<>();
+            for (int i = 0; i < switches; i++) {
+                long guid = b.getLong();
+                int lid = lid(b.getShort() & 0xffff, guid);
+                String name = name(b);
+                int ports = b.get() & 0xff;
+                if (ports > MAX_PORTS) {
+                    throw new WireException("switch " + Guids.format(guid) + " has " + ports + " ports");
+                }
+                long[] peers = new long[ports];
+                int[] peerPorts = new int[ports];
+                for (int p = 0; p < ports; p++) {
+                    peers[p] = b.getLong();
+                    peerPorts[p] = b.get() & 0xff;
+                }
+                if (!guids.add(guid)) {
+                    throw new WireException("switch " + Guids.format(guid) + " twice");
+                }
+                sws.add(new SwitchEntry(guid, lid, name, peers, peerPorts));
+            }
+            count(ends, b.remaining() / 20, "CA ports");
+            List<EndPort> endPorts = new ArrayList<>(ends);
+            Set<Long> ports = new HashSet<>();
+            for (int i = 0; i < ends; i++) {
+                long node = b.getLong();
+                long port = b.getLong();
+                int num = b.get() & 0xff;
+                int lid = lid(b.getShort() & 0xffff, port);
+                String name = name(b);
+                if (!ports.add(port) || guids.contains(port)) {
+                    throw new WireException("port GUID " + Guids.format(port) + " twice");
+                }
+                endPorts.add(new EndPort(node, port, num, lid, name));
+            }
+            if (b.hasRemaining()) {
+                throw new WireException(b.remaining() + " bytes after the subnet");
+            }
+            return new Subnet(seq, List.copyOf(sws), List.copyOf(endPorts));
+        } catch (BufferUnderflowException e) {
+            throw new WireException("subnet cut short");
+        }
+    }
+
+    private static int count(int value, int most, String what) throws WireException {
+        if (value < 0 || value > most) {
+            throw new WireException(Integer.toUnsignedString(value) + " " + what + " cannot fit in the frame");
+        }
+        return value;
+    }
+
+    private static int lid(int lid, long guid) throws WireException {
+        if (lid > LidPlan.MAX_UNICAST_LID) {
+            throw new WireException("LID " + lid + " of " + Guids.format(guid) + " is not a unicast LID");
+        }
+        return lid;
+    }
+
+    private static String name(ByteBuffer b) throws WireException {
+        int n = b.get() & 0xff;
+        if (n > MAX_NAME_BYTES) {
+            throw new WireException("a name of " + n + " bytes");
+        }
+        byte[] bytes = new byte[n];
+        b.get(bytes);
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString().replaceAll("\\p{Cntrl}", "?");
+        } catch (CharacterCodingException e) {
+            throw new WireException("a name that is not UTF-8");
+        }
+    }
+
+    /** Decodes an EVENT payload. */
+    public static Event event(ByteBuffer b) throws WireException {
+        if (b.remaining() != EVENT_BYTES) {
+            throw new WireException("event of " + b.remaining() + " bytes");
+        }
+        return new Event(b.getInt(), b.getLong(), b.getLong());
+    }
+
+    /** The TABLES frame: {@code rows[i]} (LIDs 0..length - 1) for switch {@code guids[i]}. */
+    public static ByteBuffer tables(long seq, long[] guids, byte[][] rows, int entries) {
+        int payload = 14 + guids.length * (8 + entries);
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + payload);
+        header(b, TABLES, payload);
+        b.putLong(seq).putInt(guids.length).putShort((short) entries);
+        for (int i = 0; i < guids.length; i++) {
+            b.putLong(guids[i]).put(rows[i], 0, entries);
+        }
+        return b.flip();
+    }
+
+    /** The REFUSED frame: OpenSM falls back to its next engine and logs {@code reason}. */
+    public static ByteBuffer refused(long seq, String reason) {
+        byte[] text = reason.getBytes(StandardCharsets.UTF_8);
+        int n = Math.min(text.length, 1000);
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 8 + n);
+        header(b, REFUSED, 8 + n);
+        b.putLong(seq).put(text, 0, n);
+        return b.flip();
+    }
+
+    private static void header(ByteBuffer b, int type, int payload) {
+        b.putInt(MAGIC).put((byte) VERSION).put((byte) type).putShort((short) 0).putInt(payload);
+    }
+}

@@ -1,0 +1,81 @@
+package org.fabricmanager.daemon.opensm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class OpenSmWireTest {
+
+    /** A SUBNET payload of one 2-port switch (port 1 to a CA, port 2 unlinked) and that CA's port. */
+    private static ByteBuffer oneSwitch(long switchGuid, long caPortGuid) {
+        ByteBuffer b = ByteBuffer.allocate(256);
+        b.putLong(7).putInt(1).putInt(1);
+        b.putLong(switchGuid).putShort((short) 2).put((byte) 2).put("s1".getBytes(StandardCharsets.UTF_8)).put((byte) 2);
+        b.putLong(0xCA).put((byte) 1);
+        b.putLong(0).put((byte) 0);
+        b.putLong(0xCA).putLong(caPortGuid).put((byte) 1).putShort((short) 1).put((byte) 0);
+        return b.flip();
+    }
+
+    @Test
+    void decodesASubnetAsThePluginEncodesIt() throws Exception {
+        OpenSmWire.Subnet s = OpenSmWire.subnet(oneSwitch(0x20, 0xCB));
+        assertThat(s.seq()).isEqualTo(7);
+        assertThat(s.switches()).hasSize(1);
+        OpenSmWire.SwitchEntry sw = s.switches().get(0);
+        assertThat(sw.guid()).isEqualTo(0x20);
+        assertThat(sw.lid()).isEqualTo(2);
+        assertThat(sw.name()).isEqualTo("s1");
+        assertThat(sw.peerGuid()).containsExactly(0xCA, 0);
+        assertThat(sw.peerPort()).containsExactly(1, 0);
+        assertThat(s.endPorts()).containsExactly(new OpenSmWire.EndPort(0xCA, 0xCB, 1, 1, ""));
+    }
+
+    @Test
+    void refusesCountsTheFrameCannotHold() {
+        ByteBuffer b = ByteBuffer.allocate(16).putLong(1).putInt(0x7fff_ffff).putInt(0).flip();
+        assertThatThrownBy(() -> OpenSmWire.subnet(b)).isInstanceOf(OpenSmWire.WireException.class)
+                .hasMessageContaining("cannot fit");
+    }
+
+    @Test
+    void refusesACutSubnetAndTrailingBytes() {
+        ByteBuffer whole = oneSwitch(0x20, 0xCB);
+        ByteBuffer cut = whole.duplicate().limit(30); // inside the switch's first port
+        assertThatThrownBy(() -> OpenSmWire.subnet(cut)).isInstanceOf(OpenSmWire.WireException.class)
+                .hasMessageContaining("cut short");
+        ByteBuffer longer = ByteBuffer.allocate(whole.limit() + 1).put(whole.duplicate()).put((byte) 0).flip();
+        assertThatThrownBy(() -> OpenSmWire.subnet(longer)).isInstanceOf(OpenSmWire.WireException.class)
+                .hasMessageContaining("after the subnet");
+    }
+
+    @Test
+    void refusesAPortGuidThatIsASwitchsGuid() {
+        assertThatThrownBy(() -> OpenSmWire.subnet(oneSwitch(0x20, 0x20))).isInstanceOf(OpenSmWire.WireException.class)
+                .hasMessageContaining("twice");
+    }
+
+    @Test
+    void refusesAHeaderOfAnotherProtocolOrAboveTheLimit() {
+        ByteBuffer http = ByteBuffer.wrap("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+        assertThatThrownBy(() -> OpenSmWire.header(http, 1024)).hasMessageContaining("not the plug-in's protocol");
+        ByteBuffer big = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) 1).put((byte) 1).putShort((short) 0)
+                .putInt(-1).flip();
+        assertThatThrownBy(() -> OpenSmWire.header(big, 1024)).hasMessageContaining("above the limit of 1024");
+    }
+
+    @Test
+    void tablesFrameHoldsEveryRowAfterItsCounts() {
+        ByteBuffer b = OpenSmWire.tables(9, new long[] {0x20, 0x21}, new byte[][] {{0, 1, 2}, {3, 4, 5}}, 3);
+        assertThat(b.getInt(0)).isEqualTo(OpenSmWire.MAGIC);
+        assertThat(b.get(5)).isEqualTo((byte) OpenSmWire.TABLES);
+        assertThat(b.getInt(8)).isEqualTo(14 + 2 * (8 + 3)).isEqualTo(b.limit() - OpenSmWire.HEADER_BYTES);
+        assertThat(b.getLong(12)).isEqualTo(9);
+        assertThat(b.getLong(26)).isEqualTo(0x20);
+        assertThat(b.get(34 + 2)).isEqualTo((byte) 2);
+        assertThat(b.getLong(37)).isEqualTo(0x21);
+    }
+}

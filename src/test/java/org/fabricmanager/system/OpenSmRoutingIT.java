@@ -1,0 +1,289 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.opensm.OpenSmWire;
+import org.fabricmanager.opensm.IbsimFabric;
+import org.fabricmanager.opensm.IbsimNet;
+import org.fabricmanager.opensm.OpenSmTools;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.IbnetdiscoverReader;
+import org.fabricmanager.topology.LidFabric;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The daemon as OpenSM's live routing engine (docs/opensm.md): ibsim simulates a PGFT, OpenSM runs on it with the
+ * plug-in {@code libfabricmanager.so} and {@code routing_engine fabric-manager,minhop}, and the daemon listens on
+ * {@code opensm.socket}. The LFTs read back from every simulated switch with {@code ibroute} must equal offline
+ * {@code route --engine dmodc --lft-format opensm} of the fabric ibnetdiscover sees, intact and after a cable is
+ * unlinked at ibsim's console; with the daemon stopped, then with a fake daemon that answers garbage, then one that
+ * answers too late, a huge frame, a port a switch does not have or a switch OpenSM does not know, OpenSM must fall back to minhop and keep the subnet up. Skipped when OpenSM, ibsim,
+ * infiniband-diags or the plug-in (gcc and OpenSM's headers at build time) are missing.
+ */
+class OpenSmRoutingIT {
+    /** Bounds, not measures: a stuck tool must not hang the build. */
+    private static final long TOOL_LIMIT_SECONDS = 120;
+    private static final int PLUGIN_TIMEOUT_MS = 15_000;
+    private static final Pattern ENTRY = Pattern.compile("0x([0-9a-fA-F]{4}) (\\d{3})\\b.*");
+    private static final Pattern HEADER = Pattern.compile("Unicast lids .* guid 0x([0-9a-fA-F]{16}).*");
+
+    /** Under target/, so that OpenSM's and ibsim's logs stay for a look after a failure. */
+    static Path dir;
+    static OpenSmTools tools;
+    static Path plugin;
+
+    @BeforeAll
+    static void tools() throws IOException {
+        tools = OpenSmTools.find().orElse(null);
+        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
+                + OpenSmTools.INSTALL_HINT + ")");
+        plugin = Path.of(System.getProperty("fm.jar")).toAbsolutePath().getParent().resolve("opensm-plugin");
+        Assumptions.assumeTrue(Files.isRegularFile(plugin.resolve("libfabricmanager.so")),
+                "the OpenSM plug-in was not built (needs gcc and libopensm-dev libibumad-dev at build time)");
+        dir = Files.createDirectories(plugin.resolveSibling("opensm-routing-it"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"PGFT(2;4,4;1,4;1,1)", "PGFT(3;4,4,4;1,4,4;1,1,1)"})
+    void openSmInstallsTheDaemonsTablesAndFallsBackWithoutIt(String spec) throws Exception {
+        Path work = dir.resolve(spec.replaceAll("[^0-9]", ""));
+        deleteTree(work); // OpenSM appends to its log: a previous run's lines must not count
+        Files.createDirectories(work);
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse(spec));
+        Path socket = work.resolve("opensm.sock");
+        Path conf = work.resolve("opensm.conf");
+        Files.writeString(conf, "event_plugin_name fabricmanager\n"
+                + "event_plugin_options fm.socket=" + socket + " fm.timeout_ms=" + PLUGIN_TIMEOUT_MS + "\n"
+                + "routing_engine fabric-manager,minhop\n"
+                + "sweep_interval 1\n"
+                + "log_flags 0x03\n"
+                + "force_log_flush TRUE\n");
+        DaemonConfig config = SystemSupport.config(work.resolve("state"), null).withDiscovery(300, 30_000)
+                .withOpenSm(DaemonConfig.OpenSm.of(socket.toString(), null, null, null));
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
+        Process opensm = null;
+        try (IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
+            Path osmDir = work.resolve("opensm");
+            Path log = osmDir.resolve("opensm.log");
+            opensm = lab.startOpenSm(conf, osmDir, Map.of("LD_LIBRARY_PATH", plugin.toString()));
+            awaitLog(log, "routed by the daemon", 1);
+            SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
+                    && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
+            assertThat(assertTablesEqualOffline(lab, work.resolve("intact")).fabric().links()).hasSameSizeAs(fabric.links());
+
+            // a cable between two switches pulled at ibsim's console: OpenSM's sweep reaches the daemon
+            Link cable = fabric.links().stream().filter(l -> fabric.switchByGuid(l.b()).isPresent()).findFirst().orElseThrow();
+            FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
+            lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
+            awaitLog(log, "routed by the daemon", 2);
+            assertThat(assertTablesEqualOffline(lab, work.resolve("unlinked")).fabric().links())
+                    .as("ibnetdiscover sees the cable gone").hasSize(fabric.links().size() - 1);
+
+            // the daemon stopped: the next sweep falls back to minhop and the subnet stays up
+            daemon.close();
+            daemon = null;
+            lab.console("ReLink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
+            awaitLog(log, "OpenSM falls back to minhop", 1);
+            awaitLog(log, "minhop tables configured on all switches", 1);
+            assertThat(opensm.isAlive()).as("OpenSM runs on without the daemon").isTrue();
+            assertThat(lab.ibnetdiscover(work.resolve("fallback.ibnet"), TOOL_LIMIT_SECONDS)).exists();
+
+            // fake daemons answering garbage, too late, a huge frame, a port the switch lacks: OpenSM falls back each time
+            String[][] fakes = {{"garbage", "answer is not of this protocol"}, {"late", "no answer in time"},
+                    {"huge", "answer larger than the subnet allows"},
+                    {"bad-port", "answer routes a LID to a port the switch does not have"},
+                    {"unknown-switch", "answer names a switch OpenSM does not know"}};
+            for (int i = 0; i < fakes.length; i++) {
+                try (FakeDaemon fake = new FakeDaemon(socket, fakes[i][0])) {
+                    lab.console((i % 2 == 0 ? "Unlink" : "ReLink") + " \"" + IbsimNet.id(end.name(), end.guid()) + "\"["
+                            + cable.aPort() + "]");
+                    awaitLog(log, fakes[i][1], 1);
+                    awaitLog(log, "OpenSM falls back to minhop", 2 + i);
+                }
+            }
+            assertThat(opensm.isAlive()).as("OpenSM survived every bad answer").isTrue();
+            assertThat(Files.readString(log, StandardCharsets.ISO_8859_1)).doesNotContain("SUBNET_ERROR");
+        } finally {
+            if (opensm != null) {
+                opensm.destroy();
+                opensm.waitFor(10, TimeUnit.SECONDS);
+            }
+            if (daemon != null) {
+                daemon.close();
+            }
+        }
+    }
+
+    /** ibroute's tables of every switch equal offline Dmodc of the fabric ibnetdiscover sees now, by LID. */
+    private static LidFabric assertTablesEqualOffline(IbsimFabric lab, Path work) throws Exception {
+        Files.createDirectories(work);
+        Path ibnet = lab.ibnetdiscover(work.resolve("ibnet.txt"), TOOL_LIMIT_SECONDS);
+        LidFabric seen = IbnetdiscoverReader.readWithLids(ibnet);
+        Path offline = work.resolve("dmodc.lfts");
+        cli(work, "route", "--topology", ibnet.toString(), "--engine", "dmodc", "--lft-format", "opensm",
+                "--lft-out", offline.toString());
+        Map<String, Map<Integer, Integer>> expected = tables(Files.readAllLines(offline));
+        assertThat(expected).hasSize(seen.fabric().switches().size());
+        List<String> read = new ArrayList<>();
+        for (FabricSwitch s : seen.fabric().switches()) {
+            int lid = seen.lids().lid(s.guid()).orElseThrow();
+            read.addAll(List.of(lab.ibroute(lid, work.resolve("ibroute-" + lid + ".txt"), TOOL_LIMIT_SECONDS).split("\n")));
+        }
+        assertThat(tables(read)).as("the LFTs in the simulated switches (ibroute) against offline dmodc, " + work)
+                .isEqualTo(expected);
+        return seen;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (Files.exists(root)) {
+            try (var paths = Files.walk(root)) {
+                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    /** Waits until OpenSM's log holds {@code text} at least {@code times} times. */
+    private static void awaitLog(Path log, String text, int times) {
+        SystemSupport.awaitTrue(() -> Files.exists(log) && count(Files.readString(log, StandardCharsets.ISO_8859_1), text) >= times,
+                "OpenSM's log " + log + " shows '" + text + "' " + times + " times", (int) TOOL_LIMIT_SECONDS);
+    }
+
+    private static int count(String s, String text) {
+        int n = 0;
+        for (int i = s.indexOf(text); i >= 0; i = s.indexOf(text, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Switch GUID -> (LID -> port), from an opensm-lfts.dump or ibroute output. */
+    private static Map<String, Map<Integer, Integer>> tables(List<String> lines) {
+        Map<String, Map<Integer, Integer>> tables = new TreeMap<>();
+        Map<Integer, Integer> current = null;
+        for (String line : lines) {
+            Matcher h = HEADER.matcher(line);
+            if (h.matches()) {
+                current = tables.computeIfAbsent(h.group(1).toLowerCase(), k -> new TreeMap<>());
+                continue;
+            }
+            Matcher e = ENTRY.matcher(line);
+            if (e.matches() && current != null) {
+                current.put(Integer.parseInt(e.group(1), 16), Integer.parseInt(e.group(2)));
+            }
+        }
+        return tables;
+    }
+
+    private static void cli(Path work, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx512m", "-jar", System.getProperty("fm.jar")));
+        cmd.addAll(List.of(args));
+        Path out = work.resolve(args[0] + ".out");
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).redirectOutput(out.toFile())
+                .start();
+        assertThat(p.waitFor(TOOL_LIMIT_SECONDS, TimeUnit.SECONDS)).as(String.join(" ", args)).isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", args) + ": " + Files.readString(out)).isZero();
+    }
+
+    /** A daemon impostor on the plug-in's socket: answers every subnet with garbage, or not before the plug-in's timeout. */
+    private static final class FakeDaemon implements AutoCloseable {
+        private final ServerSocketChannel server;
+        private final Path socket;
+        private final Thread thread;
+
+        FakeDaemon(Path socket, String mode) throws IOException {
+            this.socket = socket;
+            Files.deleteIfExists(socket);
+            server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            server.bind(UnixDomainSocketAddress.of(socket));
+            thread = new Thread(() -> {
+                while (true) {
+                    try (SocketChannel ch = server.accept()) {
+                        ByteBuffer head = ByteBuffer.allocate(12);
+                        while (head.hasRemaining() && ch.read(head) >= 0) {
+                            // the frame's header
+                        }
+                        if (head.getInt(0) != 0x464D4F53 || head.get(5) != 1) {
+                            continue; // the events' connection: nothing to answer
+                        }
+                        ByteBuffer body = ByteBuffer.allocate(head.getInt(8));
+                        while (body.hasRemaining() && ch.read(body) >= 0) {
+                            // the subnet
+                        }
+                        answer(ch, mode, body.flip());
+                    } catch (IOException | InterruptedException | OpenSmWire.WireException e) {
+                        return;
+                    }
+                }
+            }, "fake-daemon-" + mode);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private static void answer(SocketChannel ch, String mode, ByteBuffer subnet)
+                throws IOException, InterruptedException, OpenSmWire.WireException {
+            OpenSmWire.Subnet sn = OpenSmWire.subnet(subnet);
+            int entries = 1;
+            for (OpenSmWire.SwitchEntry e : sn.switches()) {
+                entries = Math.max(entries, e.lid() + 1);
+            }
+            for (OpenSmWire.EndPort e : sn.endPorts()) {
+                entries = Math.max(entries, e.lid() + 1);
+            }
+            long[] guids = sn.switches().stream().mapToLong(OpenSmWire.SwitchEntry::guid).toArray();
+            byte[][] rows = new byte[guids.length][entries];
+            switch (mode) {
+                case "garbage" -> ch.write(ByteBuffer.wrap("HTTP/1.1 200 OK\r\n\r\nnot tables".getBytes(StandardCharsets.US_ASCII)));
+                case "late" -> Thread.sleep(PLUGIN_TIMEOUT_MS + 2_000);
+                case "huge" -> ch.write(ByteBuffer.allocate(12).putInt(0x464D4F53).put((byte) 1).put((byte) 2)
+                        .putShort((short) 0).putInt(0x7fff_ffff).flip());
+                case "bad-port" -> {
+                    for (byte[] row : rows) {
+                        Arrays.fill(row, (byte) 200);
+                    }
+                    ch.write(OpenSmWire.tables(sn.seq(), guids, rows, entries));
+                }
+                default -> {
+                    guids[0] ^= 0x5a5a; // a switch OpenSM does not have
+                    ch.write(OpenSmWire.tables(sn.seq(), guids, rows, entries));
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            thread.interrupt();
+            Files.deleteIfExists(socket);
+        }
+    }
+}
