@@ -54,6 +54,9 @@ class PartitionIT {
     private final List<Process> processes = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private OutputStream simCommands;
+    /** The manager processes by number (1..3), and the command line each was started with. */
+    private final Process[] managers = new Process[4];
+    private final List<List<String>> managerArgs = new ArrayList<>(List.of(List.of(), List.of(), List.of(), List.of()));
 
     @BeforeEach
     void lab() throws IOException {
@@ -65,12 +68,15 @@ class PartitionIT {
     }
 
     @AfterEach
-    void stop() throws IOException {
+    void stop() throws Exception {
         for (Process p : processes) {
             p.destroyForcibly();
         }
         if (lab != null) {
             lab.close();
+        }
+        for (Path m : mounts) {
+            new ProcessBuilder("umount", "-l", m.toString()).redirectErrorStream(true).start().waitFor(30, TimeUnit.SECONDS);
         }
     }
 
@@ -208,6 +214,64 @@ class PartitionIT {
                 assertThat(members).as("term " + term).hasSize(1));
     }
 
+    /**
+     * The leader's disk fills up (its state directory on a small tmpfs, filled to the last byte) and a cable fails:
+     * the leader cannot write the committed routing, so it stops (fail-stop, exit 1, saying why) instead of leading
+     * on a state directory behind the committed state; another member leads a higher term, routes the cable cut
+     * and every switch ends in sync under it. With room again the stopped member restarts, follows, and holds the
+     * committed routing byte for byte.
+     */
+    @Test
+    void aFullDiskStopsTheLeaderAndTheOthersLeadOn() throws Exception {
+        for (int m = 1; m <= 3; m++) {
+            Files.createDirectories(state(m));
+            mount(state(m));
+        }
+        int leader = startGroupAndFabric();
+        long version = status(leader).at("/routing/version").asLong();
+        long term = ha(leader).path("term").asLong();
+        // the stored routing is committed after the push started: CONVERGED may come first
+        awaitTrue(() -> Files.exists(state(leader).resolve("routing.state")), "n" + leader + " stores its routing", 60);
+        Path filler = state(leader).resolve("filler");
+        Process fill = new ProcessBuilder("dd", "if=/dev/zero", "of=" + filler, "bs=1M").redirectErrorStream(true).start();
+        String filled = new String(fill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(fill.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(filled).as("dd filled the tmpfs").contains("No space left on device");
+        long cut = System.nanoTime();
+        command("link down " + Guids.format(PgftGenerator.switchGuid(1, 0)) + " 5");
+
+        assertThat(managers[leader].waitFor(120, TimeUnit.SECONDS)).as("n" + leader + " stops").isTrue();
+        long stopped = System.nanoTime();
+        assertThat(managers[leader].exitValue()).isEqualTo(1);
+        assertThat(Files.readString(dir.resolve("n" + leader + ".out"))).contains("cannot write committed state file")
+                .contains("No space left on device");
+        int next = awaitLeader(leader, term, 60);
+        JsonNode rerouted = await(next, st -> converged(st, version), "the cable cut routed under n" + next, 120);
+        System.out.printf("full disk under n%d: it stopped %d ms after the cable cut; n%d leads term %d and converged "
+                + "v%d after %d ms%n", leader, ms(cut, stopped), next, ha(next).path("term").asLong(),
+                rerouted.at("/routing/version").asLong(), ms(cut, System.nanoTime()));
+
+        // room again: the member restarts, follows and catches up with the committed state
+        Files.delete(filler);
+        managers[leader] = start(leader, "n" + leader + "-again", managerArgs.get(leader));
+        awaitTrue(() -> ha(leader).path("role").asText().equals("FOLLOWER")
+                && ("n" + next).equals(ha(leader).path("leaderId").asText()), "n" + leader + " follows n" + next, 90);
+        awaitTrue(() -> Arrays.equals(read(state(leader).resolve("routing.state")), read(state(next).resolve("routing.state"))),
+                "n" + leader + "'s stored routing equals n" + next + "'s", 60);
+    }
+
+    private final List<Path> mounts = new ArrayList<>();
+
+    /** A 32 MiB tmpfs at {@code dir}, unmounted after the test. */
+    private void mount(Path dir) throws Exception {
+        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=32m,mode=0750", "tmpfs", dir.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        Assumptions.assumeTrue(p.exitValue() == 0, "cannot mount a tmpfs: " + out);
+        mounts.add(dir);
+    }
+
     /** Three managers and the simulator, each in its namespace; the leader, once every switch is in sync under it. */
     private int startGroupAndFabric() throws Exception {
         StringBuilder peers = new StringBuilder();
@@ -241,8 +305,9 @@ class PartitionIT {
                       peers: [%5$s]
                       snapshotEvery: 2
                     """.formatted(NetnsLab.address(m), SPEC, state(m), m, peers));
-            start(m, "n" + m, List.of("-Xmx256m", "-jar", System.getProperty("fm.jar"), "run", "--config",
+            managerArgs.set(m, List.of("-Xmx256m", "-jar", System.getProperty("fm.jar"), "run", "--config",
                     config.toString(), "--southbound-port", String.valueOf(SOUTHBOUND), "--http-port", String.valueOf(REST)));
+            managers[m] = start(m, "n" + m, managerArgs.get(m));
         }
         int leader = awaitLeader(0, 0, 90);
         Process sim = start(AGENTS_HOST, "simulate", List.of("-Xmx256m", "-jar", System.getProperty("fm.jar"), "simulate",

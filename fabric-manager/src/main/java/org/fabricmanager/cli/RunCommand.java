@@ -3,6 +3,7 @@ package org.fabricmanager.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.ha.HaManager;
@@ -85,7 +86,13 @@ final class RunCommand implements Command {
             } catch (ConfigException | StoreException e) {
                 throw new UsageException("run: " + e.getMessage(), e);
             }
-            awaitShutdown(ha);
+            String failed = awaitShutdownOr(ha, ha.failure());
+            if (failed != null) {
+                // fail-stop: the other members lead on; a restart (systemd's Restart=) catches up from the log
+                console.err().println("run: " + failed + "; this member stopped (free the disk of "
+                        + config.state().path() + " and start it again)");
+                return ExitCodes.INTERNAL;
+            }
             return ExitCodes.OK;
         }
         FabricManagerDaemon daemon;
@@ -119,6 +126,39 @@ final class RunCommand implements Command {
             return config;
         } catch (ConfigException e) {
             throw new UsageException(args.command() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Blocks until the JVM is asked to stop (then closes {@code closeable} and returns {@code null}) or until
+     * {@code failure} completes (then closes it and returns the reason).
+     */
+    static String awaitShutdownOr(AutoCloseable closeable, CompletableFuture<String> failure) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            closeQuietly(closeable);
+            stopped.countDown();
+        }, "fm-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        failure.thenRun(stopped::countDown);
+        stopped.await();
+        if (!failure.isDone()) {
+            return null;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            return failure.join(); // the hook closes it
+        }
+        closeQuietly(closeable);
+        return failure.join();
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            // nothing more to do while the process ends
         }
     }
 

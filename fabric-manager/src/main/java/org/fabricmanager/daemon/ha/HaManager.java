@@ -564,6 +564,11 @@ public final class HaManager implements AutoCloseable {
         d.close();
     }
 
+    /** Completes, with the reason, when this member cannot hold the committed state (a full disk): stop it. */
+    public CompletableFuture<String> failure() {
+        return node.storageFailure();
+    }
+
     /** The running manager, {@code null} on a standby. */
     public FabricManagerDaemon daemon() {
         return daemon;

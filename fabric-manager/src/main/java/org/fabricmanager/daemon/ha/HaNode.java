@@ -171,6 +171,11 @@ final class HaNode implements AutoCloseable {
         return InetSocketAddress.createUnresolved(host, Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
+    /** Completes, with the reason, once this member could not write committed state into its directory. */
+    CompletableFuture<String> storageFailure() {
+        return machine.storageFailure();
+    }
+
     /** The endpoints the active manager of {@code term} committed, if {@code leaderId} did so in that term. */
     Optional<LeaderEndpoints> endpoints(String leaderId, long term) {
         return LeaderEndpoints.decode(machine.committed(LeaderEndpoints.FILE))

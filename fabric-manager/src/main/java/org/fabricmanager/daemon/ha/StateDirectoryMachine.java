@@ -54,6 +54,11 @@ final class StateDirectoryMachine extends BaseStateMachine {
     private final Map<String, byte[]> files = new TreeMap<>();
     /** Told of every change of leader, readiness or applied index (Ratis threads; must not block). */
     private final Runnable changed;
+    /**
+     * Completed, with the reason, when this member could not write a committed entry into its state directory
+     * (a full or failing disk): from then on it applies nothing, and the member must stop ({@link HaManager}).
+     */
+    private final CompletableFuture<String> storageFailure = new CompletableFuture<>();
 
     /** @param changed called when the member's role, leader or applied state may have changed (must not block) */
     StateDirectoryMachine(Path stateDirectory, Runnable changed) {
@@ -101,28 +106,50 @@ final class StateDirectoryMachine extends BaseStateMachine {
     public synchronized CompletableFuture<Message> applyTransaction(TransactionContext trx) {
         LogEntryProto entry = trx.getLogEntry();
         TermIndex at = TermIndex.valueOf(entry);
-        String reply;
+        if (storageFailure.isDone()) {
+            return CompletableFuture.failedFuture(new IOException("not applied: " + storageFailure.join()));
+        }
+        StateEntry e;
         try {
-            StateEntry e = StateEntry.decode(new DataInputStream(new ByteArrayInputStream(
+            e = StateEntry.decode(new DataInputStream(new ByteArrayInputStream(
                     entry.getStateMachineLogEntry().getLogData().toByteArray())));
-            if (e.term() != at.getTerm()) {
-                // submitted by a leader of term e.term() but appended by the leader of a later term: the
-                // submitter was deposed meanwhile and its view may be stale, so the write is dropped
-                LOG.warn("ha: dropping {} written by the leader of term {} (committed in term {})", e.name(), e.term(),
-                        at.getTerm());
-                reply = FENCED;
-            } else {
-                write(e.name(), e.content());
-                reply = APPLIED;
-            }
         } catch (IOException ex) {
             // every member sees the same entry and fails the same way; the state stays as it was
             LOG.error("ha: entry {} not applied: {}", at, ex.toString());
-            reply = "failed: " + ex.getMessage();
+            return applied(at, "failed: " + ex.getMessage());
         }
+        if (e.term() != at.getTerm()) {
+            // submitted by a leader of term e.term() but appended by the leader of a later term: the
+            // submitter was deposed meanwhile and its view may be stale, so the write is dropped
+            LOG.warn("ha: dropping {} written by the leader of term {} (committed in term {})", e.name(), e.term(),
+                    at.getTerm());
+            return applied(at, FENCED);
+        }
+        try {
+            write(e.name(), e.content());
+        } catch (IOException ex) {
+            // This member's disk, not the entry: the others wrote it. Counting it applied would leave this state
+            // directory behind the committed state for good, and a manager started here would run on it; so the
+            // member applies nothing more and stops, and is brought up to date from the log when restarted.
+            String why = "cannot write committed state file " + e.name() + " (entry " + at + ") into " + stateDirectory
+                    + ": " + ex.getMessage();
+            LOG.error("ha: {}; this member stops", why);
+            storageFailure.complete(why);
+            changed.run();
+            return CompletableFuture.failedFuture(ex);
+        }
+        return applied(at, APPLIED);
+    }
+
+    private CompletableFuture<Message> applied(TermIndex at, String reply) {
         updateLastAppliedTermIndex(at);
         changed.run();
         return CompletableFuture.completedFuture(Message.valueOf(reply));
+    }
+
+    /** Completes, with the reason, once a committed entry could not be written here (see the field). */
+    CompletableFuture<String> storageFailure() {
+        return storageFailure;
     }
 
     @Override
