@@ -344,6 +344,14 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         return restAddress;
     }
 
+    /**
+     * Southbound sessions whose close the control thread has handled (tests and diagnostics: after this counts
+     * a peer's close, anything that close was going to start has started, or never will).
+     */
+    public long sessionClosesHandled() {
+        return sessions.closesHandled();
+    }
+
     /** The REST base URL, e.g. {@code http://127.0.0.1:7680}. */
     public String restUrl() {
         return rest.scheme() + "://" + restAddress.getHostString() + ":" + restAddress.getPort();

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The agents' sessions as the control loop sees them: a HELLO is judged by the registry (new switch,
@@ -32,6 +33,8 @@ import java.util.Set;
  */
 final class SwitchSessions implements SouthboundListener {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchSessions.class);
+    /** Closes handled on the control thread ({@link #closesHandled()}). */
+    private final AtomicLong closesHandled = new AtomicLong();
 
     private final ControlLoop queue;
     private final MilestoneLog milestones;
@@ -115,7 +118,18 @@ final class SwitchSessions implements SouthboundListener {
     @Override
     public void sessionClosed(SwitchSession session, String reason) {
         lookups.forget(session);
-        queue.append("closed " + session.id(), () -> onClosed(session, reason));
+        queue.append("closed " + session.id(), () -> {
+            onClosed(session, reason);
+            closesHandled.incrementAndGet();
+        });
+    }
+
+    /**
+     * Closed sessions (any: admitted switches, refused peers) whose end the control thread has handled: whatever
+     * a close leads to (a loss judged, a re-route scheduled, the state) is decided once this counts it.
+     */
+    long closesHandled() {
+        return closesHandled.get();
     }
 
     // ---- sessions (control thread) ------------------------------------------------------------
