@@ -193,6 +193,7 @@ final class SwitchSessions implements SouthboundListener {
             changed |= m.discovery().report(ms.ports(), r, ms.admitted());
         }
         session.acknowledge(info.txid(), MessageType.PORT_INFO);
+        m.faults().portsReported(ms);
         if (!ms.admitted()) {
             if (ms.pendingReason() != null) {
                 return; // a pending switch's reports are kept, not counted

@@ -72,6 +72,14 @@ public final class FaultManager implements AutoCloseable {
         return quarantine.portTransition(ms, port, up);
     }
 
+    /**
+     * A switch reported all its ports (PORT_INFO): its quarantined ports that are up start their stable-up clock, so
+     * that a link back up through a reboot or reconnect is released like one reported up by PORT_STATUS.
+     */
+    public void portsReported(ManagedSwitch ms) {
+        quarantine.portsReported(ms.ports());
+    }
+
     /** The reports as routing must see them: a copy with the quarantined ports down, or the reports themselves. */
     public SwitchPorts masked(SwitchPorts ports) {
         return quarantine.masked(ports);
