@@ -262,7 +262,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
-            d.rest = new RestServer(new RestListener(config.rest().bind(), config.rest().port(),
+            d.rest = new RestServer(RestListener.of(config.rest(),
                     RestHttps.context(config.rest().tls()), new RestRejections(d.registry, 10_000, System::currentTimeMillis)),
                     config.rest().ioThreads(), d, d.metrics::scrape, restExtensions);
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
