@@ -174,7 +174,7 @@ public final class SouthboundServer implements AutoCloseable {
                             connections.increment();
                         }
                         if (settings.secure()) {
-                            // nothing is read until the connection's TLS handshake is admitted (HandshakeAdmission)
+                            // nothing is read beyond the first TLS record's header until its handshake is admitted (HandshakeAdmission)
                             ch.config().setAutoRead(false);
                             ch.pipeline().addLast("guard", new TransportGuard(settings.tls(),
                                     settings.tlsAdmission().timeoutMs(), rejections, handshakeWork)).addLast("admission", admission.gate())

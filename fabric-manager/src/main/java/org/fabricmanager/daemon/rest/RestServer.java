@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.southbound.AcceptFailures;
@@ -30,8 +29,8 @@ import org.slf4j.LoggerFactory;
 import java.util.Collections;
 
 /**
- * The REST listener: at most {@code maxConnections} connections at once (more are closed as soon as accepted, counted
- * as 503 in {@link RestRejections}), optional HTTPS, HTTP codec and request aggregation within {@link RestLimits}
+ * The REST listener: at most {@code maxConnections} connections at once, a quarter of them per peer address
+ * ({@link ConnectionCap}; more are closed as soon as accepted, counted as 503 in {@link RestRejections}), optional HTTPS, HTTP codec and request aggregation within {@link RestLimits}
  * ({@link BoundedAggregator}), malformed requests answered and closed ({@link MalformedRequests}), one request in
  * flight per connection ({@link OneRequestInFlight}), keep-alive, an idle timeout for connections with no request in
  * progress ({@link IdleConnections}), failures to accept logged rate-limited ({@link AcceptFailures}), and the
@@ -51,10 +50,8 @@ public final class RestServer implements AutoCloseable {
     /** What the start-up line calls this listener. */
     private final String role;
     private final RestRejections rejections;
-    private final int maxConnections;
+    private final ConnectionCap connections;
     private final int idleTimeoutMs;
-    /** Connections open now on this listener. */
-    private final AtomicInteger open = new AtomicInteger();
     private Channel channel;
 
     /**
@@ -87,7 +84,7 @@ public final class RestServer implements AutoCloseable {
         this.port = listener.port();
         this.tls = listener.tls();
         this.rejections = listener.rejections();
-        this.maxConnections = listener.maxConnections();
+        this.connections = new ConnectionCap(listener.maxConnections());
         this.idleTimeoutMs = listener.idleTimeoutMs();
         this.group = new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("fm-rest", true));
     }
@@ -99,7 +96,7 @@ public final class RestServer implements AutoCloseable {
         this.role = "standby REST";
         this.tls = listener.tls();
         this.rejections = listener.rejections();
-        this.maxConnections = listener.maxConnections();
+        this.connections = new ConnectionCap(listener.maxConnections());
         this.idleTimeoutMs = listener.idleTimeoutMs();
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("fm-rest-standby", true));
     }
@@ -119,7 +116,7 @@ public final class RestServer implements AutoCloseable {
 
     /** Connections open now on this listener. */
     public int openConnections() {
-        return open.get();
+        return connections.open();
     }
 
     /** Binds; returns the bound address (with the chosen port when 0 was asked). */
@@ -131,15 +128,13 @@ public final class RestServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        if (open.incrementAndGet() > maxConnections) {
+                        if (!connections.admit(ch)) {
                             // closed before anything is read or allocated: the listener never holds more
                             // descriptors than its cap, whatever a client opens
-                            open.decrementAndGet();
                             rejections.record(HttpResponseStatus.SERVICE_UNAVAILABLE.code(), ch.remoteAddress());
                             ch.close();
                             return;
                         }
-                        ch.closeFuture().addListener(f -> open.decrementAndGet());
                         ch.pipeline().addLast(new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS));
                         if (tls != null) {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc()));

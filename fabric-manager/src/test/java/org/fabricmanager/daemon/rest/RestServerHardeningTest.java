@@ -99,27 +99,31 @@ class RestServerHardeningTest {
     }
 
     @Test
-    void connectionsBeyondTheCapAreClosedAndTheOthersServed() throws Exception {
-        startOn(new RestListener("127.0.0.1", 0, null, rejections, 4, 60_000));
+    void connectionsBeyondTheCapOrTheirPeersShareAreClosedAndTheOthersServed() throws Exception {
+        startOn(new RestListener("127.0.0.1", 0, null, rejections, 8, 60_000)); // 2 per peer address
         List<Socket> held = new ArrayList<>();
         try {
-            for (int i = 0; i < 4; i++) {
-                held.add(new Socket("127.0.0.1", port));
-            }
-            Await.until("4 connections open on the server", () -> server.openConnections() == 4);
-            for (int i = 0; i < 3; i++) {
-                try (Socket extra = new Socket("127.0.0.1", port)) {
-                    extra.setSoTimeout(10_000);
-                    assertThat(readToEnd(extra)).as("a connection over the cap is closed unanswered").isEmpty();
+            for (int peer = 1; peer <= 4; peer++) {
+                InetAddress from = InetAddress.getByName("127.0.0." + peer);
+                for (int i = 0; i < 2; i++) {
+                    held.add(new Socket(InetAddress.getLoopbackAddress(), port, from, 0));
                 }
             }
-            assertThat(rejections.total()).isEqualTo(3);
+            Await.until("8 connections open on the server", () -> server.openConnections() == 8);
+            try (Socket third = new Socket(InetAddress.getLoopbackAddress(), port, InetAddress.getByName("127.0.0.1"), 0);
+                 Socket ninth = new Socket(InetAddress.getLoopbackAddress(), port, InetAddress.getByName("127.0.0.9"), 0)) {
+                third.setSoTimeout(10_000);
+                ninth.setSoTimeout(10_000);
+                assertThat(readToEnd(third)).as("a peer's third connection is closed unanswered").isEmpty();
+                assertThat(readToEnd(ninth)).as("a connection over the listener's cap is closed unanswered").isEmpty();
+            }
+            assertThat(rejections.total()).isEqualTo(2);
             Socket first = held.get(0);
             first.setSoTimeout(10_000);
             first.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
             assertThat(readToEnd(first)).as("the connections within the cap are served").startsWith("HTTP/1.1 200");
-            Await.until("its slot freed", () -> server.openConnections() == 3);
+            Await.until("its slot freed", () -> server.openConnections() == 7);
             try (Socket again = new Socket("127.0.0.1", port)) {
                 again.setSoTimeout(10_000);
                 again.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
