@@ -56,6 +56,7 @@ import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.QuarantineStore;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.TicketKeyStore;
+import org.fabricmanager.daemon.config.TrustedFiles;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
@@ -68,6 +69,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Objects;
 
@@ -236,6 +238,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                                             RoutingEngine engine, List<RestExtension> restExtensions, StateFiles files,
                                             long managerTerm, Runnable beforeListening)
             throws InterruptedException {
+        TrustedFiles.check(config);
         prepareStateDirectory(config.state().path());
         StateDirectoryLock lock = StateDirectoryLock.acquire(config.state().path());
         FabricManagerDaemon d;
@@ -291,7 +294,15 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
 
     private static void prepareStateDirectory(Path dir) {
         try {
-            Files.createDirectories(dir);
+            if (!Files.isDirectory(dir)) {
+                Files.createDirectories(dir);
+                try {
+                    // what the daemon creates only its group may read, whatever the umask (docs/security.md)
+                    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-x---"));
+                } catch (UnsupportedOperationException e) {
+                    // no POSIX permissions on this file system
+                }
+            }
         } catch (IOException e) {
             throw new StoreException("state directory " + dir + ": cannot create it: " + e);
         }
