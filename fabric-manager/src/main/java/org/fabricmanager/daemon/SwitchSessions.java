@@ -199,6 +199,11 @@ final class SwitchSessions implements SouthboundListener {
                 return; // a pending switch's reports are kept, not counted
             }
             String wait = m.admission().judge(ms.guid(), m.registry().admittedCount(), !m.discovery().done());
+            String flapping = wait == null ? m.faults().switchHeld(ms, () -> releaseHeld(ms)) : null;
+            if (flapping != null) {
+                m.registry().pend(ms, flapping); // not the admission policy's: it enters on its own once stable
+                return;
+            }
             if (wait != null) {
                 m.registry().pend(ms, wait);
                 m.admission().held(ms.guid(), wait);
@@ -211,6 +216,16 @@ final class SwitchSessions implements SouthboundListener {
         if (changed) {
             coordinator.fabricChanged();
         }
+        coordinator.updateState();
+    }
+
+    /** A switch held for flapping stayed connected for the quarantine time: it enters the fabric, if still there. */
+    private void releaseHeld(ManagedSwitch ms) {
+        if (m.registry().get(ms.guid()) != ms || ms.admitted() || stopping) {
+            return;
+        }
+        admit(ms);
+        coordinator.fabricChanged();
         coordinator.updateState();
     }
 
@@ -337,6 +352,7 @@ final class SwitchSessions implements SouthboundListener {
             m.registry().remove(session);
             return;
         }
+        m.faults().switchSessionLost(ms);
         removeSwitch(ms);
         if (ms.admitted()) {
             if (m.discovery().done()) {
