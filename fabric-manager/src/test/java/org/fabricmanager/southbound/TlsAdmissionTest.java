@@ -227,6 +227,56 @@ class TlsAdmissionTest {
         }
     }
 
+    /** A certificate of the fabric CA naming switch {@link #GUID}, with the given constraints and key purposes. */
+    private IssuedCertificate oddSwitchCertificate(boolean isCa, org.bouncycastle.asn1.x509.KeyPurposeId... purposes)
+            throws Exception {
+        java.security.KeyPair pair = java.security.KeyPairGenerator.getInstance("EC").generateKeyPair();
+        var b = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(ca.certificate(), java.math.BigInteger.TEN,
+                new java.util.Date(System.currentTimeMillis() - 60_000), new java.util.Date(System.currentTimeMillis() + 3_600_000),
+                new org.bouncycastle.asn1.x500.X500Name("CN=odd"), pair.getPublic())
+                .addExtension(org.bouncycastle.asn1.x509.Extension.basicConstraints, true,
+                        new org.bouncycastle.asn1.x509.BasicConstraints(isCa))
+                .addExtension(org.bouncycastle.asn1.x509.Extension.subjectAlternativeName, false,
+                        new org.bouncycastle.asn1.x509.GeneralNames(new org.bouncycastle.asn1.x509.GeneralName(
+                                org.bouncycastle.asn1.x509.GeneralName.uniformResourceIdentifier,
+                                org.fabricmanager.pki.FabricIdentity.switchUri(GUID))));
+        if (purposes.length > 0) {
+            b.addExtension(org.bouncycastle.asn1.x509.Extension.extendedKeyUsage, false,
+                    new org.bouncycastle.asn1.x509.ExtendedKeyUsage(purposes));
+        }
+        var signer = new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(
+                "EC".equals(ca.key().getAlgorithm()) ? "SHA256withECDSA" : "SHA256withRSA").build(ca.key());
+        return new IssuedCertificate(new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter()
+                .getCertificate(b.build(signer)), pair.getPrivate());
+    }
+
+    @Test
+    void fabricCertificatesWithoutClientAuthOrWithCaTrueAreNoSwitchCertificates() throws Exception {
+        startServer(10_000, new TlsAdmissionLimits(4, 8, 30_000, 10_000));
+        List<IssuedCertificate> odd = List.of(oddSwitchCertificate(false),
+                oddSwitchCertificate(true, org.bouncycastle.asn1.x509.KeyPurposeId.id_kp_clientAuth));
+        for (IssuedCertificate c : odd) {
+            assertThat(org.fabricmanager.pki.FabricIdentity.switchCertificateProblem(c.certificate())).isNotNull();
+        }
+        assertThat(org.fabricmanager.pki.FabricIdentity.switchCertificateProblem(
+                ca.issueSwitch(GUID, "s1", Duration.ofDays(1)).certificate())).as("one pki issues").isNull();
+        for (int i = 0; i < odd.size(); i++) {
+            AgentSettings settings = new AgentSettings(address, 4096, 2_000, 2_000, 20, 200)
+                    .withTls(new TlsMaterial(List.of(odd.get(i).certificate()), odd.get(i).key(),
+                            List.of(ca.certificate())));
+            SwitchAgent agent = new SwitchAgent(GUID, "s1", 4, List.of(), settings,
+                    new AgentDependencies(group.next(), null, new Random(1)));
+            agent.start().syncUninterruptibly();
+            try {
+                double before = rejected(Rejection.HANDSHAKE);
+                await(() -> rejected(Rejection.HANDSHAKE) > before, "certificate " + i + " refused");
+                assertThat(events).as("no HELLO reached the daemon with certificate %d", i).doesNotContain("hello s1");
+            } finally {
+                agent.stop().syncUninterruptibly();
+            }
+        }
+    }
+
     @Test
     void aFullQueueRefusesAtOnceAndCountsIt() throws Exception {
         startServer(10_000, new TlsAdmissionLimits(1, 1, 60_000, 60_000));
