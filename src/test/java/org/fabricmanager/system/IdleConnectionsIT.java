@@ -95,8 +95,8 @@ class IdleConnectionsIT {
                         southbound.reopened(), rest.reopened(), descriptors);
                 org.fabricmanager.testing.Await.until("the REST connections over the peer's share of the cap of "
                         + REST_CAP + " closed", () -> rest.reopened() >= REST_IDLE - REST_CAP / 4);
-                assertThat(southbound.reopened()).as("idle southbound connections closed by the first-byte timeout")
-                        .isPositive();
+                org.fabricmanager.testing.Await.until("each idle southbound connection closed by the first-byte "
+                        + "timeout", () -> southbound.reopened() >= SOUTHBOUND_IDLE);
             }
             assertThat(Files.readString(dir.resolve("daemon.err"))).doesNotContain("Too many open files");
         }
