@@ -57,6 +57,7 @@ import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.QuarantineStore;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.TicketKeyStore;
+import org.fabricmanager.daemon.config.TrustedFiles;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
@@ -69,6 +70,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Objects;
 
@@ -248,6 +250,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                                             RoutingEngine engine, List<RestExtension> restExtensions, StateFiles files,
                                             long managerTerm, Runnable beforeListening)
             throws InterruptedException {
+        TrustedFiles.check(config);
         prepareStateDirectory(config.state().path());
         StateDirectoryLock lock = StateDirectoryLock.acquire(config.state().path());
         FabricManagerDaemon d;
@@ -274,7 +277,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
             // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
             d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
-            d.rest = new RestServer(new RestListener(config.rest().bind(), config.rest().port(),
+            d.rest = new RestServer(RestListener.of(config.rest(),
                     RestHttps.context(config.rest().tls()), new RestRejections(d.registry, 10_000, System::currentTimeMillis)),
                     config.rest().ioThreads(), d, d.metrics::scrape, restExtensions);
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
@@ -307,7 +310,15 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
 
     private static void prepareStateDirectory(Path dir) {
         try {
-            Files.createDirectories(dir);
+            if (!Files.isDirectory(dir)) {
+                Files.createDirectories(dir);
+                try {
+                    // what the daemon creates only its group may read, whatever the umask (docs/security.md)
+                    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-x---"));
+                } catch (UnsupportedOperationException e) {
+                    // no POSIX permissions on this file system
+                }
+            }
         } catch (IOException e) {
             throw new StoreException("state directory " + dir + ": cannot create it: " + e);
         }

@@ -207,11 +207,17 @@ final class SwitchSessions implements SouthboundListener {
             changed |= m.discovery().report(ms.ports(), r, ms.admitted());
         }
         session.acknowledge(info.txid(), MessageType.PORT_INFO);
+        m.faults().portsReported(ms);
         if (!ms.admitted()) {
             if (ms.pendingReason() != null) {
                 return; // a pending switch's reports are kept, not counted
             }
             String wait = m.admission().judge(ms.guid(), m.registry().admittedCount(), !m.discovery().done());
+            String flapping = wait == null ? m.faults().switchHeld(ms, () -> releaseHeld(ms)) : null;
+            if (flapping != null) {
+                m.registry().pend(ms, flapping); // not the admission policy's: it enters on its own once stable
+                return;
+            }
             if (wait != null) {
                 m.registry().pend(ms, wait);
                 m.admission().held(ms.guid(), wait);
@@ -224,6 +230,16 @@ final class SwitchSessions implements SouthboundListener {
         if (changed) {
             coordinator.fabricChanged();
         }
+        coordinator.updateState();
+    }
+
+    /** A switch held for flapping stayed connected for the quarantine time: it enters the fabric, if still there. */
+    private void releaseHeld(ManagedSwitch ms) {
+        if (m.registry().get(ms.guid()) != ms || ms.admitted() || stopping) {
+            return;
+        }
+        admit(ms);
+        coordinator.fabricChanged();
         coordinator.updateState();
     }
 
@@ -365,6 +381,7 @@ final class SwitchSessions implements SouthboundListener {
             m.registry().remove(session);
             return;
         }
+        m.faults().switchSessionLost(ms);
         removeSwitch(ms);
         if (ms.admitted()) {
             boolean discovered = m.discovery().done();

@@ -54,6 +54,34 @@ public final class FabricIdentity {
         return found;
     }
 
+    /** Extended key usage TLS client authentication. */
+    private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
+
+    /**
+     * Why {@code certificate} cannot serve as a switch's, whatever it names, or {@code null} when it can: a switch
+     * certificate is an end entity's (no {@code CA:TRUE}) for TLS client authentication (extended key usage
+     * {@code clientAuth}). TLS accepts a client certificate without any extended key usage, and a CA certificate
+     * of the fabric CA as a client's, so both are checked here.
+     */
+    public static String switchCertificateProblem(X509Certificate certificate) {
+        if (certificate.getBasicConstraints() != -1) {
+            return "it is a CA certificate (CA:TRUE), not a switch's";
+        }
+        List<String> usages;
+        try {
+            usages = certificate.getExtendedKeyUsage();
+        } catch (CertificateParsingException e) {
+            return "its extended key usage is unreadable: " + e.getMessage();
+        }
+        if (usages == null) {
+            return "it has no extended key usage (a switch certificate is for client authentication: clientAuth)";
+        }
+        if (!usages.contains(CLIENT_AUTH)) {
+            return "its extended key usage " + usages + " lacks clientAuth (" + CLIENT_AUTH + ")";
+        }
+        return null;
+    }
+
     /** True when the certificate names the daemon. */
     public static boolean isDaemon(X509Certificate certificate) {
         return uris(certificate).contains(DAEMON_URI);

@@ -11,6 +11,7 @@ import java.security.cert.X509Certificate;
 import java.util.OptionalLong;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.fabricmanager.pki.FabricIdentity;
+import org.fabricmanager.topology.Guids;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsContexts;
 
@@ -31,7 +32,9 @@ final class CertificateIdentityHandler extends ChannelInboundHandlerAdapter {
         /** The certificate (of a resumed session, whose chain was not checked again) is not valid now. */
         NOT_VALID_NOW,
         /** The certificate names no switch. */
-        NO_SWITCH
+        NO_SWITCH,
+        /** The certificate names a switch but is no switch certificate: a CA's, or not for client authentication. */
+        NOT_A_SWITCH_CERTIFICATE
     }
 
     /**
@@ -61,9 +64,10 @@ final class CertificateIdentityHandler extends ChannelInboundHandlerAdapter {
         SslHandler tls = ctx.pipeline().get(SslHandler.class);
         String subject = "?";
         OptionalLong guid;
+        X509Certificate peer = null;
         try {
             Certificate[] chain = tls.engine().getSession().getPeerCertificates();
-            X509Certificate peer = (X509Certificate) chain[0];
+            peer = (X509Certificate) chain[0];
             subject = peer.getSubjectX500Principal().getName();
             // a resumed session (either engine) skipped the chain check: its certificate may have expired since the
             // ticket's full handshake (a ticket lives up to 2 days, renewed up to 7); refuse it as a full handshake would
@@ -80,6 +84,11 @@ final class CertificateIdentityHandler extends ChannelInboundHandlerAdapter {
         if (guid.isEmpty()) {
             return new CertificateIdentity(Outcome.NO_SWITCH, guid, "certificate '" + subject
                     + "' names no switch (needs the URI " + FabricIdentity.GUID_PREFIX + "0x<16 hex digits>)");
+        }
+        String problem = FabricIdentity.switchCertificateProblem(peer);
+        if (problem != null) {
+            return new CertificateIdentity(Outcome.NOT_A_SWITCH_CERTIFICATE, OptionalLong.empty(), "certificate '"
+                    + subject + "' names switch " + Guids.format(guid.getAsLong()) + " but " + problem);
         }
         return new CertificateIdentity(Outcome.SWITCH, guid, tls.engine().getSession().getProtocol());
     }

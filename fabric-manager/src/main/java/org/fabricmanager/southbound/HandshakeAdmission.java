@@ -4,7 +4,13 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -19,9 +25,14 @@ import java.util.function.LongSupplier;
  * never timed out for the time it spent waiting behind others (the reconnect storm this replaced: both
  * ends timed a handshake from the TCP connect while it waited in this queue, and the tail's work was lost):
  * <ul>
- *   <li>waiting for a slot: at most {@link TlsAdmissionLimits#queueLength} connections, unread; the next
- *       one is closed at once, and one whose turn comes after {@link TlsAdmissionLimits#queueWaitMs} is
- *       closed unread (both {@link Rejection#BUSY}: nothing was sent, the agent backs off and retries);</li>
+ *   <li>the first TLS record: {@link TlsAdmissionLimits#firstByteMs} from the TCP connect
+ *       ({@link Rejection#TIMEOUT}); a connection that sends nothing never waits for a slot, let alone holds one
+ *       (the guard reads the record's first bytes, then stops reading until the connection is admitted);</li>
+ *   <li>waiting for a slot: at most {@link TlsAdmissionLimits#queueLength} connections, unread beyond their
+ *       first record; the next one is closed at once, and one whose turn comes after
+ *       {@link TlsAdmissionLimits#queueWaitMs} (from its connect) is closed unread (both {@link Rejection#BUSY}:
+ *       nothing was sent, the agent backs off and retries). One peer address holds at most
+ *       {@link TlsAdmissionLimits#perPeer} slots: its other connections let those of other peers pass;</li>
  *   <li>the TLS handshake: {@link TlsAdmissionLimits#timeoutMs} from admission ({@link Rejection#TIMEOUT});</li>
  *   <li>HELLO to PORT_INFO: {@link SessionHandshake}'s timer, started when the handshake completes.</li>
  * </ul>
@@ -34,6 +45,7 @@ final class HandshakeAdmission {
     private final LongSupplier nanoClock;
     // guarded by this
     private final ArrayDeque<Gate> waiting = new ArrayDeque<>();
+    private final Map<InetAddress, Integer> activeByPeer = new HashMap<>();
     private int active;
 
     HandshakeAdmission(TlsAdmissionLimits limits, SouthboundRejections rejections, LongSupplier nanoClock) {
@@ -42,7 +54,7 @@ final class HandshakeAdmission {
         this.nanoClock = nanoClock;
     }
 
-    /** The handler of one connection; place it after the TLS handler, on a channel created with autoRead off. */
+    /** The handler of one connection; place it after the {@link TransportGuard}, on a channel created with autoRead off. */
     ChannelInboundHandlerAdapter gate() {
         return new Gate();
     }
@@ -57,13 +69,31 @@ final class HandshakeAdmission {
         return waiting.size();
     }
 
-    private void leave() {
-        Gate next;
+    /** Whether {@code g} may take a slot now (caller holds the lock). */
+    private boolean mayTake(Gate g) {
+        return active < limits.atOnce() && activeByPeer.getOrDefault(g.peer, 0) < limits.perPeer();
+    }
+
+    /** Takes a slot for {@code g} (caller holds the lock and checked {@link #mayTake}). */
+    private void take(Gate g) {
+        active++;
+        activeByPeer.merge(g.peer, 1, Integer::sum);
+    }
+
+    private void leave(Gate left) {
+        Gate next = null;
         synchronized (this) {
             active--;
-            next = waiting.poll();
-            if (next != null) {
-                active++;
+            activeByPeer.computeIfPresent(left.peer, (p, n) -> n == 1 ? null : n - 1);
+            // the first in line whose peer is under its bound: a peer at its bound does not hold up the others
+            for (Iterator<Gate> it = waiting.iterator(); it.hasNext(); ) {
+                Gate g = it.next();
+                if (mayTake(g)) {
+                    it.remove();
+                    take(g);
+                    next = g;
+                    break;
+                }
             }
         }
         if (next != null) {
@@ -74,6 +104,8 @@ final class HandshakeAdmission {
     private final class Gate extends ChannelInboundHandlerAdapter {
         private ChannelHandlerContext ctx;
         private long connectedNanos;
+        /** The peer's address: its slots are bounded ({@code null}: not an IP peer, counted as one). */
+        private InetAddress peer;
         /** Holds one of the {@code atOnce} slots (given back exactly once, by {@link #finish}). */
         private boolean admitted;
         /** The handshake completed, failed, or the connection closed: nothing more to admit. */
@@ -84,11 +116,35 @@ final class HandshakeAdmission {
         public void channelActive(ChannelHandlerContext context) throws Exception {
             ctx = context;
             connectedNanos = nanoClock.getAsLong();
+            SocketAddress remote = context.channel().remoteAddress();
+            peer = remote instanceof InetSocketAddress a ? a.getAddress() : null;
+            super.channelActive(context);
+            // read the first bytes only: the guard stops reading once it has seen a TLS record's header
+            timer = context.executor().schedule(this::silent, limits.firstByteMs(), TimeUnit.MILLISECONDS);
+            context.channel().config().setAutoRead(true);
+        }
+
+        private void silent() {
+            if (done) {
+                return;
+            }
+            done = true;
+            rejections.record(ctx.channel(), Rejection.TIMEOUT, "sent no TLS record within " + limits.firstByteMs()
+                    + " ms of connecting");
+            ctx.close();
+        }
+
+        /** The guard saw the first TLS record (on the event loop): wait for a slot, or take one. */
+        private void tlsRecordArrived() {
+            if (done) {
+                return;
+            }
+            cancelTimer();
             boolean now = false;
             boolean full = false;
             synchronized (HandshakeAdmission.this) {
-                if (active < limits.atOnce()) {
-                    active++;
+                if (mayTake(this)) {
+                    take(this);
                     now = true;
                 } else if (waiting.size() < limits.queueLength()) {
                     waiting.add(this);
@@ -96,19 +152,18 @@ final class HandshakeAdmission {
                     full = true;
                 }
             }
-            super.channelActive(context);
             if (now) {
                 admit();
             } else if (full) {
                 done = true;
-                rejections.record(context.channel(), Rejection.BUSY, "the queue of " + limits.queueLength()
+                rejections.record(ctx.channel(), Rejection.BUSY, "the queue of " + limits.queueLength()
                         + " connections waiting for a TLS handshake slot is full (" + limits.atOnce()
                         + " handshakes at once); closed unread");
-                context.close();
+                ctx.close();
             }
         }
 
-        /** Starts reading (and so the TLS handshake) once a slot is taken for it; on the channel's event loop. */
+        /** Starts the TLS handshake once a slot is taken for it; on the channel's event loop. */
         void admit() {
             ctx.executor().execute(() -> {
                 admitted = true;
@@ -125,6 +180,10 @@ final class HandshakeAdmission {
                     return;
                 }
                 timer = ctx.executor().schedule(this::timedOut, limits.timeoutMs(), TimeUnit.MILLISECONDS);
+                TransportGuard guard = ctx.pipeline().get(TransportGuard.class);
+                if (guard != null) {
+                    guard.startTls();
+                }
                 ctx.channel().config().setAutoRead(true);
             });
         }
@@ -139,21 +198,29 @@ final class HandshakeAdmission {
             ctx.close();
         }
 
-        /** The connection needs its slot no more; gives it back once. */
-        private void finish() {
-            done = true;
+        private void cancelTimer() {
             if (timer != null) {
                 timer.cancel(false);
                 timer = null;
             }
+        }
+
+        /** The connection needs its slot no more; gives it back once. */
+        private void finish() {
+            done = true;
+            cancelTimer();
             if (admitted) {
                 admitted = false;
-                leave();
+                leave(this);
             }
         }
 
         @Override
         public void userEventTriggered(ChannelHandlerContext context, Object evt) throws Exception {
+            if (evt == TransportGuard.TLS_RECORD) {
+                tlsRecordArrived();
+                return;
+            }
             if (evt instanceof SslHandshakeCompletionEvent) {
                 finish();
             }

@@ -29,6 +29,11 @@ public enum Rejection {
      * longer than allowed for its slot: closed unread, before any TLS byte was sent (a reconnect storm).
      */
     BUSY,
+    /**
+     * A HELLO for a switch whose session is held by a run with a higher incarnation ({@code ERROR DUPLICATE_GUID}):
+     * an old agent still running, or whoever holds the switch's key; counted, not a WARN per attempt.
+     */
+    DUPLICATE_GUID,
     /** Anything else wrong before a HELLO was accepted: another message first, a malformed frame, an ERROR. */
     PROTOCOL;
 

@@ -86,6 +86,10 @@ final class SessionClosing {
         if (e.code() == ErrorCode.SHUTTING_DOWN || e.code() == ErrorCode.SUPERSEDED) {
             // the daemon's own doing, logged where it decided it (a takeover is a milestone)
             LOG.debug("{}: closed: {}", session, reason);
+        } else if (e.code() == ErrorCode.DUPLICATE_GUID) {
+            // repeated as fast as a peer reconnects: counted and logged rate-limited, like an unidentified peer
+            refused(Rejection.DUPLICATE_GUID, reason);
+            LOG.debug("{}: closed: {}", session, reason);
         } else if (state == State.AWAIT_HELLO) {
             if (!rejected) {
                 refused(e.code() == ErrorCode.HANDSHAKE_TIMEOUT ? Rejection.TIMEOUT : Rejection.PROTOCOL, reason);

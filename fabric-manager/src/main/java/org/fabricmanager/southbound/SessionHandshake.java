@@ -105,6 +105,12 @@ final class SessionHandshake extends ChannelInboundHandlerAdapter {
                 closing.tlsEstablished();
                 ctx.close();
             }
+            case NOT_A_SWITCH_CERTIFICATE -> {
+                certificateGuid = OptionalLong.empty();
+                closing.tlsEstablished(); // the ERROR below travels encrypted
+                closing.refused(Rejection.HANDSHAKE, identity.detail()); // wrong key usage, as TLS would call it
+                closing.fail(new ProtocolException(ErrorCode.IDENTITY_MISMATCH, 0, 0, identity.detail()));
+            }
             case NO_SWITCH -> {
                 certificateGuid = OptionalLong.empty();
                 closing.tlsEstablished(); // the ERROR below travels encrypted

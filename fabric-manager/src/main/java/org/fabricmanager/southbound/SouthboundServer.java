@@ -174,7 +174,7 @@ public final class SouthboundServer implements AutoCloseable {
                             connections.increment();
                         }
                         if (settings.secure()) {
-                            // nothing is read until the connection's TLS handshake is admitted (HandshakeAdmission)
+                            // nothing is read beyond the first TLS record's header until its handshake is admitted (HandshakeAdmission)
                             ch.config().setAutoRead(false);
                             ch.pipeline().addLast("guard", new TransportGuard(settings.tls(),
                                     settings.tlsAdmission().timeoutMs(), rejections, handshakeWork)).addLast("admission", admission.gate())
@@ -190,6 +190,7 @@ public final class SouthboundServer implements AutoCloseable {
                 });
         serverChannel = b.bind(settings.bindAddress(), settings.port()).sync().channel();
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
+        AcceptFailures.install(serverChannel, role + " " + settings.bindAddress() + ":" + bound.getPort());
         LOG.info("{} listening on {}:{} ({})", role, settings.bindAddress(), bound.getPort(), settings.secure()
                 ? "mutual TLS 1.3: agents authenticate with certificates naming their GUID"
                 : "plaintext: any host that reaches this port can impersonate any switch");

@@ -14,9 +14,17 @@ package org.fabricmanager.southbound;
  * @param queueWaitMs a connection whose turn comes after waiting longer than this is closed unread (counted
  *                    as {@link Rejection#BUSY}): its agent has probably given up, so the handshake would be lost
  * @param timeoutMs   a TLS handshake must complete within this from its admission ({@link Rejection#TIMEOUT})
+ *
+ * <p>Two bounds follow from these: a connection must send its first TLS record within {@link #firstByteMs()} of its
+ * TCP connect, before it may even wait for a slot, and one peer address holds at most {@link #perPeer()} of the
+ * slots at once, so that idle connections, or a few hosts that start handshakes and go silent, cannot hold every
+ * slot against the agents.
  */
 public record TlsAdmissionLimits(int atOnce, int queueLength, int queueWaitMs, int timeoutMs) {
     /** Defaults: 64 at once, 4,096 waiting for at most 45 s, 10 s per handshake. */
+    /** An agent sends its ClientHello as soon as it is connected: 2 s is ample, even on a loaded host. */
+    static final int FIRST_BYTE_MS = 2_000;
+
     public static final TlsAdmissionLimits DEFAULTS = new TlsAdmissionLimits(64, 4_096, 45_000, 10_000);
 
     public TlsAdmissionLimits {
@@ -24,6 +32,16 @@ public record TlsAdmissionLimits(int atOnce, int queueLength, int queueWaitMs, i
         check("queueLength", queueLength, 0, 1_000_000);
         check("queueWaitMs", queueWaitMs, 100, 3_600_000);
         check("timeoutMs", timeoutMs, 100, 600_000);
+    }
+
+    /** Longest wait for a connection's first TLS record, from its TCP connect: 2 s, or the handshake timeout. */
+    public int firstByteMs() {
+        return Math.min(FIRST_BYTE_MS, timeoutMs);
+    }
+
+    /** Slots one peer address may hold at once: a quarter of them (at least one). */
+    public int perPeer() {
+        return Math.max(1, atOnce / 4);
     }
 
     private static void check(String name, int value, int min, int max) {

@@ -16,6 +16,11 @@ import java.util.concurrent.Executor;
  * (an agent of protocol 1, or one not configured for TLS) the peer gets a plaintext
  * {@code ERROR UNSUPPORTED_VERSION} saying why before the connection is closed, since it could not read
  * an encrypted one.
+ *
+ * <p>A TLS record's header is not handed to TLS at once: the guard stops reading, keeps the bytes read so far (one
+ * socket read at most), and tells {@link HandshakeAdmission} with {@link #TLS_RECORD}; the admission calls
+ * {@link #startTls()} when the connection's turn comes. A connection that sends nothing therefore never takes a
+ * handshake slot.
  */
 final class TransportGuard extends ByteToMessageDecoder {
     /** Bytes needed to tell a TLS record header from a frame: both are decided by their first 5 bytes. */
@@ -27,6 +32,16 @@ final class TransportGuard extends ByteToMessageDecoder {
     private final long handshakeTimeoutMs;
     private final SouthboundRejections rejections;
     private final Executor handshakeWork;
+    /** The user event fired once the first bytes are a TLS record: the connection may wait for a handshake slot. */
+    static final Object TLS_RECORD = new Object() {
+        @Override
+        public String toString() {
+            return "TLS_RECORD";
+        }
+    };
+    private ChannelHandlerContext self;
+    /** A TLS record's header was seen: the bytes wait here for {@link #startTls()}. */
+    private boolean tlsSeen;
 
     /** @param handshakeWork runs the TLS engine's expensive handshake steps (signatures, key exchange) */
     TransportGuard(SslContext context, long handshakeTimeoutMs, SouthboundRejections rejections, Executor handshakeWork) {
@@ -37,19 +52,34 @@ final class TransportGuard extends ByteToMessageDecoder {
     }
 
     @Override
-    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        if (in.readableBytes() < PROBE_BYTES) {
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        self = ctx;
+    }
+
+    /** Hands the connection to TLS, with the bytes read so far (on the event loop, once admitted). */
+    void startTls() {
+        if (!tlsSeen || self.isRemoved()) {
             return;
         }
+        // the handshake's CPU-heavy steps run off the I/O thread, so that the sessions sharing it keep being
+        // read and answered (echoes, PORT_INFO, acks) while a whole fabric's handshakes are worked through
+        SslHandler tls = context.newHandler(self.alloc(), handshakeWork);
+        // a backstop: HandshakeAdmission's timer, started at admission just before these bytes were read,
+        // fires first and counts the timeout
+        tls.setHandshakeTimeoutMillis(handshakeTimeoutMs);
+        // the bytes read so far are handed on to the SslHandler as this decoder leaves the pipeline
+        self.pipeline().replace(this, "tls", tls);
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (tlsSeen || in.readableBytes() < PROBE_BYTES) {
+            return; // a TLS connection's bytes wait for its admission
+        }
         if (SslHandler.isEncrypted(in)) {
-            // the handshake's CPU-heavy steps run off the I/O thread, so that the sessions sharing it keep being
-            // read and answered (echoes, PORT_INFO, acks) while a whole fabric's handshakes are worked through
-            SslHandler tls = context.newHandler(ctx.alloc(), handshakeWork);
-            // a backstop: HandshakeAdmission's timer, started at admission just before these bytes were read,
-            // fires first and counts the timeout
-            tls.setHandshakeTimeoutMillis(handshakeTimeoutMs);
-            // the bytes read so far are handed on to the SslHandler as this decoder leaves the pipeline
-            ctx.pipeline().replace(this, "tls", tls);
+            tlsSeen = true;
+            ctx.channel().config().setAutoRead(false);
+            ctx.fireUserEventTriggered(TLS_RECORD);
             return;
         }
         int start = in.readerIndex();

@@ -166,6 +166,33 @@ class SessionTakeoverTest {
     }
 
     @Test
+    void repeatedDuplicateGuidRefusalsAreCountedNotWarnedEachTime() throws Exception {
+        long guid = PgftGenerator.switchGuid(1, 3);
+        try (Socket holder = connect()) {
+            send(holder, hello(guid, 100));
+            assertThat(readFrame(holder)).isInstanceOf(Message.HelloReply.class);
+            for (int i = 0; i < 50; i++) {
+                try (Socket s = connect()) {
+                    send(s, hello(guid, 99));
+                    assertThat(lastError(readUntilClosed(s)).errorCode()).contains(ErrorCode.DUPLICATE_GUID);
+                }
+            }
+        }
+        var refused = meters.find(org.fabricmanager.southbound.SouthboundRejections.METER)
+                .tag("reason", "duplicate-guid").counter();
+        Await.until("50 refusals counted", () -> refused != null && refused.count() == 50.0);
+        List<String> warnings = new ArrayList<>();
+        synchronized (southboundLog) {
+            for (ILoggingEvent e : southboundLog.list) {
+                if (e.getLevel() == Level.WARN && e.getFormattedMessage().contains("DUPLICATE_GUID")) {
+                    warnings.add(e.getFormattedMessage());
+                }
+            }
+        }
+        assertThat(warnings).as("one rate-limited summary at most, not one line per refusal").hasSizeLessThanOrEqualTo(1);
+    }
+
+    @Test
     void restartedAgentTakesOverFromItsHungPredecessorAndGetsItsTable() throws Exception {
         sim.start();
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");

@@ -7,6 +7,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Clock;
@@ -105,7 +106,12 @@ class TlsAdmissionTest {
 
     /** A peer that starts a TLS handshake and goes silent: it holds a handshake slot until the handshake timeout. */
     private Socket silentTlsPeer() throws IOException {
-        Socket s = new Socket(address.getAddress(), address.getPort());
+        return silentTlsPeer(InetAddress.getLoopbackAddress());
+    }
+
+    /** {@link #silentTlsPeer()} from {@code local} (another loopback address is another peer). */
+    private Socket silentTlsPeer(InetAddress local) throws IOException {
+        Socket s = new Socket(address.getAddress(), address.getPort(), local, 0);
         OutputStream out = s.getOutputStream();
         out.write(TLS_RECORD_HEADER);
         out.flush();
@@ -151,12 +157,132 @@ class TlsAdmissionTest {
         }
     }
 
+    /** An agent of switch {@link #GUID} on this server, started. */
+    private SwitchAgent agent() {
+        IssuedCertificate own = ca.issueSwitch(GUID, "s1", Duration.ofDays(1));
+        AgentSettings settings = new AgentSettings(address, 4096, 2_000, 2_000, 20, 200)
+                .withTls(new TlsMaterial(List.of(own.certificate()), own.key(), List.of(ca.certificate())));
+        SwitchAgent agent = new SwitchAgent(GUID, "s1", 4, List.of(), settings,
+                new AgentDependencies(group.next(), null, new Random(1)));
+        agent.start().syncUninterruptibly();
+        return agent;
+    }
+
+    @Test
+    void connectionsThatSendNothingHoldNoSlotAndAreClosedAfterTheFirstByteTimeout() throws Exception {
+        // one slot, a handshake timeout of a minute: a silent connection holding the slot would lock the agent out
+        TlsAdmissionLimits limits = new TlsAdmissionLimits(1, 8, 30_000, 60_000);
+        startServer(10_000, limits);
+        List<Socket> idle = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 50; i++) {
+                idle.add(new Socket(address.getAddress(), address.getPort()));
+            }
+            await(() -> connections() == 50.0, "the 50 idle connections accepted");
+            SwitchAgent agent = agent();
+            try {
+                assertThat(events.poll(30, TimeUnit.SECONDS)).as("the agent gets in past 50 idle connections")
+                        .isEqualTo("hello s1");
+                assertThat(server.tlsHandshakesWaiting()).as("idle connections never wait for a slot").isZero();
+            } finally {
+                agent.stop().syncUninterruptibly();
+            }
+            for (Socket s : idle) {
+                assertThat(readUntilClosed(s, 15_000)).as("closed, unanswered, after %d ms", limits.firstByteMs())
+                        .isEmpty();
+            }
+            await(() -> rejected(Rejection.TIMEOUT) == 50.0, "each idle connection counted as a timeout");
+        } finally {
+            for (Socket s : idle) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void onePeerAddressHoldsAtMostAQuarterOfTheSlots() throws Exception {
+        TlsAdmissionLimits limits = new TlsAdmissionLimits(4, 64, 30_000, 60_000);
+        startServer(10_000, limits);
+        InetAddress other = InetAddress.getByName("127.0.0.2");
+        List<Socket> silent = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 8; i++) {
+                silent.add(silentTlsPeer(other));
+            }
+            await(() -> server.tlsHandshakesActive() == limits.perPeer()
+                    && server.tlsHandshakesWaiting() == 8 - limits.perPeer(), "127.0.0.2 at its bound, the rest waiting");
+            SwitchAgent agent = agent();
+            try {
+                assertThat(events.poll(30, TimeUnit.SECONDS)).as("an agent from 127.0.0.1 gets a slot")
+                        .isEqualTo("hello s1");
+            } finally {
+                agent.stop().syncUninterruptibly();
+            }
+            assertThat(server.tlsHandshakesWaiting()).as("127.0.0.2's connections still wait their turn")
+                    .isEqualTo(8 - limits.perPeer());
+        } finally {
+            for (Socket s : silent) {
+                s.close();
+            }
+        }
+    }
+
+    /** A certificate of the fabric CA naming switch {@link #GUID}, with the given constraints and key purposes. */
+    private IssuedCertificate oddSwitchCertificate(boolean isCa, org.bouncycastle.asn1.x509.KeyPurposeId... purposes)
+            throws Exception {
+        java.security.KeyPair pair = java.security.KeyPairGenerator.getInstance("EC").generateKeyPair();
+        var b = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(ca.certificate(), java.math.BigInteger.TEN,
+                new java.util.Date(System.currentTimeMillis() - 60_000), new java.util.Date(System.currentTimeMillis() + 3_600_000),
+                new org.bouncycastle.asn1.x500.X500Name("CN=odd"), pair.getPublic())
+                .addExtension(org.bouncycastle.asn1.x509.Extension.basicConstraints, true,
+                        new org.bouncycastle.asn1.x509.BasicConstraints(isCa))
+                .addExtension(org.bouncycastle.asn1.x509.Extension.subjectAlternativeName, false,
+                        new org.bouncycastle.asn1.x509.GeneralNames(new org.bouncycastle.asn1.x509.GeneralName(
+                                org.bouncycastle.asn1.x509.GeneralName.uniformResourceIdentifier,
+                                org.fabricmanager.pki.FabricIdentity.switchUri(GUID))));
+        if (purposes.length > 0) {
+            b.addExtension(org.bouncycastle.asn1.x509.Extension.extendedKeyUsage, false,
+                    new org.bouncycastle.asn1.x509.ExtendedKeyUsage(purposes));
+        }
+        var signer = new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(
+                "EC".equals(ca.key().getAlgorithm()) ? "SHA256withECDSA" : "SHA256withRSA").build(ca.key());
+        return new IssuedCertificate(new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter()
+                .getCertificate(b.build(signer)), pair.getPrivate());
+    }
+
+    @Test
+    void fabricCertificatesWithoutClientAuthOrWithCaTrueAreNoSwitchCertificates() throws Exception {
+        startServer(10_000, new TlsAdmissionLimits(4, 8, 30_000, 10_000));
+        List<IssuedCertificate> odd = List.of(oddSwitchCertificate(false),
+                oddSwitchCertificate(true, org.bouncycastle.asn1.x509.KeyPurposeId.id_kp_clientAuth));
+        for (IssuedCertificate c : odd) {
+            assertThat(org.fabricmanager.pki.FabricIdentity.switchCertificateProblem(c.certificate())).isNotNull();
+        }
+        assertThat(org.fabricmanager.pki.FabricIdentity.switchCertificateProblem(
+                ca.issueSwitch(GUID, "s1", Duration.ofDays(1)).certificate())).as("one pki issues").isNull();
+        for (int i = 0; i < odd.size(); i++) {
+            AgentSettings settings = new AgentSettings(address, 4096, 2_000, 2_000, 20, 200)
+                    .withTls(new TlsMaterial(List.of(odd.get(i).certificate()), odd.get(i).key(),
+                            List.of(ca.certificate())));
+            SwitchAgent agent = new SwitchAgent(GUID, "s1", 4, List.of(), settings,
+                    new AgentDependencies(group.next(), null, new Random(1)));
+            agent.start().syncUninterruptibly();
+            try {
+                double before = rejected(Rejection.HANDSHAKE);
+                await(() -> rejected(Rejection.HANDSHAKE) > before, "certificate " + i + " refused");
+                assertThat(events).as("no HELLO reached the daemon with certificate %d", i).doesNotContain("hello s1");
+            } finally {
+                agent.stop().syncUninterruptibly();
+            }
+        }
+    }
+
     @Test
     void aFullQueueRefusesAtOnceAndCountsIt() throws Exception {
         startServer(10_000, new TlsAdmissionLimits(1, 1, 60_000, 60_000));
-        try (Socket holder = silentTlsPeer(); Socket queued = new Socket(address.getAddress(), address.getPort())) {
+        try (Socket holder = silentTlsPeer(); Socket queued = silentTlsPeer()) {
             await(() -> server.tlsHandshakesActive() == 1 && server.tlsHandshakesWaiting() == 1, "one active, one waiting");
-            try (Socket refused = new Socket(address.getAddress(), address.getPort())) {
+            try (Socket refused = silentTlsPeer()) {
                 long start = System.nanoTime();
                 // closed long before any of the 60 s timeouts, unread and without a byte
                 assertThat(readUntilClosed(refused, 15_000)).isEmpty();
@@ -174,7 +300,7 @@ class TlsAdmissionTest {
         startServer(10_000, new TlsAdmissionLimits(1, 4, 200, 1_000));
         try (Socket holder = silentTlsPeer()) {
             await(() -> server.tlsHandshakesActive() == 1, "the holder to take the slot");
-            try (Socket late = new Socket(address.getAddress(), address.getPort())) {
+            try (Socket late = silentTlsPeer()) {
                 // its turn comes when the holder times out (1 s), past its 200 ms of allowed waiting
                 assertThat(readUntilClosed(late, 15_000)).isEmpty();
             }
@@ -199,7 +325,7 @@ class TlsAdmissionTest {
     void aDaemonStoppingWritesNoPlaintextToConnectionsWaitingForTls() throws Exception {
         startServer(10_000, new TlsAdmissionLimits(1, 4, 60_000, 60_000));
         Socket holder = silentTlsPeer();
-        Socket queued = new Socket(address.getAddress(), address.getPort());
+        Socket queued = silentTlsPeer();
         try (holder; queued) {
             await(() -> server.tlsHandshakesActive() == 1 && server.tlsHandshakesWaiting() == 1, "one active, one waiting");
             server.close(); // tells every session SHUTTING_DOWN: only over TLS, so to these two nothing

@@ -44,12 +44,13 @@ class ReplayWindowTest {
     }
 
     @Test
-    void decidesAsTheModelForManySendersReorderedReplayedAndRestarted() {
+    void decidesAsTheModelForManySendersReorderedReplayedAndRejoined() {
         for (int seed = 0; seed < 100; seed++) {
             SplittableRandom random = new SplittableRandom(seed);
             int ring = 2 + random.nextInt(20_000);
             int senders = 1 + random.nextInt(Math.min(ring, 300)); // more than the first arrays hold
-            int[] who = random.ints(senders, 0, ring).toArray();
+            // distinct members: two streams of one member are a restart, judged by tracks (tests below)
+            int[] who = random.ints(0, ring).distinct().limit(senders).toArray();
             long[] next = new long[senders];
             long[] inc = new long[senders];
             for (int s = 0; s < senders; s++) {
@@ -76,6 +77,50 @@ class ReplayWindowTest {
             }
             assertThat(window.senders()).as("state only for those heard from").isEqualTo(model.highest.size());
         }
+    }
+
+    @Test
+    void oneSealedDatagramNumberedAtTheTopCannotBlindTheReceiverToItsSender() {
+        long[] now = {5_000_000_000L};
+        ReplayWindow window = new ReplayWindow(8, () -> now[0]);
+        long next = ReplayWindow.firstSequence(1_700_000_000_000L);
+        for (int i = 0; i < 10; i++) {
+            assertThat(window.accept(3, 1, next++)).isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        }
+        window.accept(3, 1, Long.MAX_VALUE); // forged with the ring key
+        for (int i = 0; i < 1_000; i++) {
+            now[0] += 1_000_000L;
+            assertThat(window.accept(3, 1, next++)).as("true datagram %d after the forged one", i)
+                    .isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        }
+        assertThat(window.accept(3, 1, Long.MAX_VALUE)).as("the forged one replayed")
+                .isEqualTo(ReplayWindow.Verdict.REPLAYED);
+        assertThat(window.accept(3, 1, -2L)).as("a second leap within the interval")
+                .isEqualTo(ReplayWindow.Verdict.SEQUENCE_JUMP);
+        now[0] += ReplayWindow.LEAP_INTERVAL_NANOS;
+        assertThat(window.accept(3, 1, -2L)).as("a second leap later: it takes the forged one's track")
+                .isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        assertThat(window.accept(3, 1, next++)).as("the true track is kept").isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        assertThat(window.accept(3, 1, next - 1)).isEqualTo(ReplayWindow.Verdict.REPLAYED);
+    }
+
+    @Test
+    void aRestartedSenderContinuesOnANewTrackAndItsEarlierLifeCannotBeReplayed() {
+        long[] now = {1L};
+        ReplayWindow window = new ReplayWindow(8, () -> now[0]);
+        long first = ReplayWindow.firstSequence(1_700_000_000_000L);
+        for (long s = first; s < first + 200; s++) {
+            assertThat(window.accept(5, 2, s)).isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        }
+        now[0] += 3_000_000_000L;
+        long restarted = ReplayWindow.firstSequence(1_700_000_003_000L); // started 3 s later
+        for (long s = restarted; s < restarted + 200; s++) {
+            assertThat(window.accept(5, 2, s)).as("restarted life, datagram %d", s - restarted)
+                    .isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        }
+        assertThat(window.accept(5, 2, first + 199)).isEqualTo(ReplayWindow.Verdict.REPLAYED);
+        assertThat(window.accept(5, 2, first + 10)).isEqualTo(ReplayWindow.Verdict.TOO_OLD);
+        assertThat(window.accept(5, 2, restarted + 150)).isEqualTo(ReplayWindow.Verdict.REPLAYED);
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -26,6 +27,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the daemon's YAML configuration strictly: unknown keys, wrong types and out-of-range values
@@ -33,6 +36,7 @@ import java.util.regex.Pattern;
  * misspelt one); missing keys take their defaults; an empty file is all defaults.
  */
 public final class ConfigLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -65,7 +69,24 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read: " + e.getMessage(), e);
         }
-        return parse(text, file.toString());
+        DaemonConfig config = parse(text, file.toString());
+        warnIfTokenReadable(file, config);
+        return config;
+    }
+
+    /** An inline admin token in a file other users may read is theirs too: a WARN, as a 0644 file is common. */
+    private static void warnIfTokenReadable(Path file, DaemonConfig config) {
+        if (config.rest().adminToken() == null) {
+            return;
+        }
+        try {
+            if (Files.getPosixFilePermissions(file).contains(PosixFilePermission.OTHERS_READ)) {
+                LOG.warn("security: {} holds rest.adminToken inline and every user of this host may read it: move the "
+                        + "token to rest.adminTokenFile (mode 0600) or chmod o-r the configuration", file);
+            }
+        } catch (UnsupportedOperationException | IOException e) {
+            // no POSIX permissions: nothing to say
+        }
     }
 
     /** Parses YAML text; {@code source} names it in messages. */

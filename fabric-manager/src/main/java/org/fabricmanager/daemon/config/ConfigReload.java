@@ -37,7 +37,8 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
                     + (nr.adminTokenFile() == null ? "none" : nr.adminTokenFile()));
         }
         if (!rr.bind().equals(nr.bind()) || rr.port() != nr.port() || rr.ioThreads() != nr.ioThreads()
-                || !Objects.equals(rr.tls(), nr.tls())) {
+                || !Objects.equals(rr.tls(), nr.tls()) || rr.maxConnections() != nr.maxConnections()
+                || rr.idleTimeoutMs() != nr.idleTimeoutMs()) {
             restart.add("rest");
         }
         DaemonConfig.Routing ro = running.routing();
@@ -62,7 +63,8 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
         section(restart, "ha", running.ha(), read.ha());
         section(restart, "opensm", running.opensm(), read.opensm());
         DaemonConfig effective = new DaemonConfig(running.southbound(),
-                new DaemonConfig.Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls()),
+                new DaemonConfig.Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls(),
+                        rr.maxConnections(), rr.idleTimeoutMs()),
                 running.fabric(),
                 running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs()), running.push(),
                 running.state(), new DaemonConfig.Faults(fn.settleMs(), fn.flapThreshold(), fn.flapWindowMs(),

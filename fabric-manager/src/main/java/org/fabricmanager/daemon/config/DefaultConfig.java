@@ -40,6 +40,8 @@ public final class DefaultConfig {
                   adminTokenFile: null      # or a file holding the token (mode 0600 or 0400; refused if others
                                               # may read it); not both
                   tls: null                 # HTTPS: {certFile: PEM chain, keyFile: PEM key (mode 0600)}; null = HTTP
+                  maxConnections: %d       # connections open at once; more are closed as soon as accepted
+                  idleTimeoutMs: %d      # close a connection with no request in progress after this long silent
 
                 fabric:
                   expectedPgft: %s          # e.g. "PGFT(3;8,8,8;1,8,8;1,1,1)"; the discovered fabric is checked
@@ -127,6 +129,7 @@ public final class DefaultConfig {
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.southbound().tlsHandshakesAtOnce(), d.southbound().tlsQueueLength(),
                 d.southbound().tlsQueueWaitMs(), d.southbound().tlsHandshakeTimeoutMs(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),
+                d.rest().maxConnections(), d.rest().idleTimeoutMs(),
                 d.fabric().expectedPgft() == null ? "null" : "\"" + d.fabric().expectedPgft() + "\"",
                 d.fabric().expectedHdft() == null ? "null" : "\"" + d.fabric().expectedHdft() + "\"",
                 d.fabric().unreadyOnMismatch(),

@@ -30,6 +30,7 @@ public final class FaultManager implements AutoCloseable {
     private final VerdictJudge verdicts;
     private final RingPlanner planner;
     private final QuarantineKeeper quarantine;
+    private final SwitchFlaps switchFlaps;
     private final BaselineCabling baseline = new BaselineCabling();
     /** Set once the daemon stops; every part reads it (control thread). */
     private boolean stopping;
@@ -52,6 +53,7 @@ public final class FaultManager implements AutoCloseable {
         this.verdicts = new VerdictJudge(detector, daemonId, ring, deps, configurator, failed, stopped);
         this.planner = new RingPlanner(detector, ring, deps, configurator, verdicts, stopped);
         this.quarantine = new QuarantineKeeper(settings, deps, reactions, quarantine, stopped);
+        this.switchFlaps = new SwitchFlaps(settings, deps);
     }
 
     /** The figures of fault reactions. */
@@ -82,9 +84,32 @@ public final class FaultManager implements AutoCloseable {
         return quarantine.portTransition(ms, port, up);
     }
 
+    /**
+     * A switch reported all its ports (PORT_INFO): its quarantined ports that are up start their stable-up clock, so
+     * that a link back up through a reboot or reconnect is released like one reported up by PORT_STATUS.
+     */
+    public void portsReported(ManagedSwitch ms) {
+        quarantine.portsReported(ms.ports());
+    }
+
     /** The reports as routing must see them: a copy with the quarantined ports down, or the reports themselves. */
     public SwitchPorts masked(SwitchPorts ports) {
         return quarantine.masked(ports);
+    }
+
+    /** The session of {@code ms} was lost: counted as a flap if it was in the fabric or waiting out its quarantine. */
+    public void switchSessionLost(ManagedSwitch ms) {
+        if (ms.admitted() || switchFlaps.isQuarantined(ms.guid())) {
+            switchFlaps.sessionLost(ms);
+        }
+    }
+
+    /**
+     * Why {@code ms}, connecting, must wait before it enters the fabric because it flaps, or {@code null}; when it
+     * must, {@code release} runs once its session has stayed up for the quarantine time ({@link SwitchFlaps}).
+     */
+    public String switchHeld(ManagedSwitch ms, Runnable release) {
+        return switchFlaps.held(ms, release);
     }
 
     /** Quarantine state, for the views. */
@@ -210,5 +235,6 @@ public final class FaultManager implements AutoCloseable {
     /** The flap knobs of a configuration reload (control thread); the detector keeps its own. */
     public void retune(DaemonConfig.Faults faults) {
         quarantine.retune(faults);
+        switchFlaps.retune(faults);
     }
 }

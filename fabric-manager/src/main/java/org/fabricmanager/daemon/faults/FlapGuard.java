@@ -87,6 +87,27 @@ public final class FlapGuard {
     }
 
     /**
+     * A quarantined port's state as a new session of its switch reports it (PORT_INFO after a reboot or reconnect):
+     * the port was not watched while the switch was away, so an up port starts its stable-up clock afresh at
+     * {@code nowNanos}, and a down one stops it. Returns true when the clock (re)started, i.e. a release is due after
+     * the quarantine time; false for a port that is not quarantined or is down.
+     */
+    public boolean reported(long guid, int port, boolean up, long nowNanos) {
+        Map<Integer, PortFlaps> m = ports.get(guid);
+        PortFlaps f = m == null ? null : m.get(port);
+        if (f == null || !f.quarantined) {
+            return false;
+        }
+        if (!up) {
+            f.upSinceNanos = -1;
+            return false;
+        }
+        f.upSinceNanos = nowNanos;
+        f.upSinceMillis = System.currentTimeMillis();
+        return true;
+    }
+
+    /**
      * Quarantines a port as an earlier manager did (the replicated or stored quarantine, read at start). Its
      * stable-up clock starts at {@code nowNanos}: this manager has not seen the port stay up, so it counts the
      * whole quarantine time itself, and a down meanwhile stops the clock as for any quarantined port.

@@ -112,6 +112,25 @@ final class QuarantineKeeper {
         }
     }
 
+    /**
+     * A switch's whole port report (its PORT_INFO, when it connects, reconnects or comes back from a reboot): each
+     * quarantined port of it reported up is released once it stays up for the quarantine time, as after a PORT_STATUS
+     * "up". Without this a port that came back up while its switch was away stayed quarantined for good, since no
+     * transition is ever reported for it.
+     */
+    void portsReported(SwitchPorts ports) {
+        long guid = ports.guid();
+        if (!flaps.hasQuarantined(guid)) {
+            return;
+        }
+        long now = deps.nanoTime().getAsLong();
+        for (int p = 1; p <= ports.portCount(); p++) {
+            if (flaps.reported(guid, p, ports.port(p).isUp(), now)) {
+                scheduleRelease(guid, p);
+            }
+        }
+    }
+
     /** The reports as routing must see them: a copy with the quarantined ports down, or the reports themselves. */
     SwitchPorts masked(SwitchPorts ports) {
         if (!flaps.hasQuarantined(ports.guid())) {

@@ -113,7 +113,7 @@ final class ManagerRehearsal {
         DaemonConfig c = config.withPorts(0, 0).withSouthboundBind("127.0.0.1").withStateDirectory(stateCopy)
                 .withHa(DaemonConfig.Ha.of(null, null, null, null, null));
         return new DaemonConfig(c.southbound(), new DaemonConfig.Rest("127.0.0.1", 0, r.ioThreads(), r.adminToken(),
-                r.adminTokenFile(), r.tls()), c.fabric(), c.discovery(), c.routing(), c.push(), c.state(), c.faults(),
+                r.adminTokenFile(), r.tls(), r.maxConnections(), r.idleTimeoutMs()), c.fabric(), c.discovery(), c.routing(), c.push(), c.state(), c.faults(),
                 c.security(), c.ha());
     }
 

@@ -13,6 +13,7 @@ import org.fabricmanager.pki.SessionTicketKeys;
 import org.fabricmanager.southbound.SouthboundSettings;
 import org.fabricmanager.daemon.rest.RestHttps;
 import org.fabricmanager.daemon.rest.RestRejections;
+import org.fabricmanager.daemon.rest.RestListener;
 import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.rest.StandbyEndpoints;
 import org.fabricmanager.southbound.ParkedHellos;
@@ -135,8 +136,8 @@ final class StandbyListeners implements AutoCloseable {
                 southbound = s;
             }
             if (rest == null) {
-                RestServer r = RestServer.standby(config.rest().bind(), config.rest().port(), new Endpoints(),
-                        RestHttps.context(config.rest().tls()), new RestRejections(registry, 10_000, System::currentTimeMillis));
+                RestServer r = RestServer.standby(RestListener.of(config.rest(), RestHttps.context(config.rest().tls()),
+                        new RestRejections(registry, 10_000, System::currentTimeMillis)), new Endpoints());
                 try {
                     r.start();
                 } catch (RuntimeException e) {

@@ -9,12 +9,12 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
@@ -23,14 +23,18 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonApi;
+import org.fabricmanager.southbound.AcceptFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.Collections;
 
 /**
- * The REST listener: optional HTTPS, HTTP codec and request aggregation within {@link RestLimits},
- * malformed requests answered and closed ({@link MalformedRequests}), one request in flight per
- * connection ({@link OneRequestInFlight}), keep-alive, an idle timeout, and the {@link RestHandler} that
+ * The REST listener: at most {@code maxConnections} connections at once, a quarter of them per peer address
+ * ({@link ConnectionCap}; more are closed as soon as accepted, counted as 503 in {@link RestRejections}), optional HTTPS, HTTP codec and request aggregation within {@link RestLimits}
+ * ({@link BoundedAggregator}), malformed requests answered and closed ({@link MalformedRequests}), one request in
+ * flight per connection ({@link OneRequestInFlight}), keep-alive, an idle timeout for connections with no request in
+ * progress ({@link IdleConnections}), failures to accept logged rate-limited ({@link AcceptFailures}), and the
+ * {@link RestHandler} that
  * maps paths to daemon queries, behind the {@link StatusPageHandler} for the status page ({@code /}) and the
  * {@link OpsHandler} for {@code /metrics} and {@code /health/*}.
  */
@@ -46,6 +50,8 @@ public final class RestServer implements AutoCloseable {
     /** What the start-up line calls this listener. */
     private final String role;
     private final RestRejections rejections;
+    private final ConnectionCap connections;
+    private final int idleTimeoutMs;
     private Channel channel;
 
     /**
@@ -78,17 +84,20 @@ public final class RestServer implements AutoCloseable {
         this.port = listener.port();
         this.tls = listener.tls();
         this.rejections = listener.rejections();
+        this.connections = new ConnectionCap(listener.maxConnections());
+        this.idleTimeoutMs = listener.idleTimeoutMs();
         this.group = new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("fm-rest", true));
     }
 
-    private RestServer(String bind, int port, Supplier<List<ChannelHandler>> endpoints, SslContext tls,
-                       RestRejections rejections) {
-        this.bind = bind;
-        this.port = port;
+    private RestServer(RestListener listener, Supplier<List<ChannelHandler>> endpoints) {
+        this.bind = listener.bind();
+        this.port = listener.port();
         this.endpoints = endpoints;
         this.role = "standby REST";
-        this.tls = tls;
-        this.rejections = rejections;
+        this.tls = listener.tls();
+        this.rejections = listener.rejections();
+        this.connections = new ConnectionCap(listener.maxConnections());
+        this.idleTimeoutMs = listener.idleTimeoutMs();
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("fm-rest-standby", true));
     }
 
@@ -96,14 +105,18 @@ public final class RestServer implements AutoCloseable {
      * The REST server of a hot-standby manager that does not lead: the same listener, limits and TLS, with
      * {@link StandbyHandler} answering every path ({@code docs/rest-api.md}, "On a standby").
      */
-    public static RestServer standby(String bind, int port, StandbyEndpoints standby, SslContext tls,
-                                     RestRejections rejections) {
-        return new RestServer(bind, port, () -> List.of(new StandbyHandler(standby)), tls, rejections);
+    public static RestServer standby(RestListener listener, StandbyEndpoints standby) {
+        return new RestServer(listener, () -> List.of(new StandbyHandler(standby)));
     }
 
     /** The scheme clients use: {@code https} with TLS, else {@code http}. */
     public String scheme() {
         return tls == null ? "http" : "https";
+    }
+
+    /** Connections open now on this listener. */
+    public int openConnections() {
+        return connections.open();
     }
 
     /** Binds; returns the bound address (with the chosen port when 0 was asked). */
@@ -115,18 +128,26 @@ public final class RestServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (!connections.admit(ch)) {
+                            // closed before anything is read or allocated: the listener never holds more
+                            // descriptors than its cap, whatever a client opens
+                            rejections.record(HttpResponseStatus.SERVICE_UNAVAILABLE.code(), ch.remoteAddress());
+                            ch.close();
+                            return;
+                        }
+                        ch.pipeline().addLast(new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS));
                         if (tls != null) {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc()));
                         }
                         ch.pipeline()
-                                .addLast(new ReadTimeoutHandler(60, TimeUnit.SECONDS))
                                 .addLast(new HttpServerCodec(RestLimits.MAX_INITIAL_LINE, RestLimits.MAX_HEADER_BYTES,
                                         RestLimits.MAX_CHUNK_BYTES))
                                 .addLast(new HttpServerKeepAliveHandler())
-                                .addLast(new HttpObjectAggregator(RestLimits.MAX_BODY_BYTES))
+                                .addLast(new BoundedAggregator(rejections))
                                 .addLast(new MalformedRequests(rejections))
                                 .addLast(new FlowControlHandler())
-                                .addLast(new OneRequestInFlight());
+                                .addLast(new OneRequestInFlight())
+                                .addLast(new IdleConnections());
                         for (ChannelHandler h : endpoints.get()) {
                             ch.pipeline().addLast(h);
                         }
@@ -134,6 +155,7 @@ public final class RestServer implements AutoCloseable {
                 })
                 .bind(bind, port).sync().channel();
         InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
+        AcceptFailures.install(channel, role + " " + bind + ":" + bound.getPort());
         LOG.info("{} listening on {}://{}:{}/api/v1/status", role, scheme(), bind, bound.getPort());
         return bound;
     }

@@ -164,7 +164,13 @@ public final class RoutingManager {
         if (active == null && stored != null && stored.engine().equals(engine)) {
             // once, at start-up: worth the fingerprint on the control thread to skip a whole computation
             String fingerprint = FabricFingerprint.of(fabric, engine);
-            if (stored.fingerprint().equals(fingerprint)) {
+            String misfit = stored.fingerprint().equals(fingerprint)
+                    ? StoredRoutingCheck.mismatch(stored.tables(), fabric.index()) : null;
+            if (misfit != null) {
+                LOG.warn("stored routing v{} not reused although its fingerprint matches: {}; computing it again",
+                        stored.version(), misfit);
+                stored = null;
+            } else if (stored.fingerprint().equals(fingerprint)) {
                 active = new ActiveRouting(stored.version(), fabric, fingerprint,
                         new TableSet(stored.version(), stored.tables()), engine, null, true, 0, true, null);
                 milestones.record(Milestone.Kind.ROUTING_REUSED, "routing v" + stored.version()

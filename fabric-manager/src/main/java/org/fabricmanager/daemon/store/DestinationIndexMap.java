@@ -16,6 +16,11 @@ public final class DestinationIndexMap {
     private final Map<Long, Integer> indexByGuid = new HashMap<>();
     private final BitSet used = new BitSet();
 
+    /** The highest index given, or -1 when none is. */
+    public int highestIndex() {
+        return used.length() - 1;
+    }
+
     /** The index of {@code guid}, or -1 when it has none. */
     public int indexOf(long guid) {
         Integer i = indexByGuid.get(guid);

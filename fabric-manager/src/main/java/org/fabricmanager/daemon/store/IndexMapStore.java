@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 import org.fabricmanager.southbound.Protocol;
+import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
 import org.slf4j.Logger;
@@ -72,7 +73,7 @@ public final class IndexMapStore {
                 throw damaged("empty file (no guid2index/2 header)");
             }
             if (first.startsWith(LEGACY_HEADER)) {
-                DestinationIndexMap map = readEntries(lines, null, Integer.MAX_VALUE);
+                DestinationIndexMap map = checkSpan(readEntries(lines, null, Integer.MAX_VALUE));
                 LOG.warn("{}: format guid2index/1 has no checksum; rewriting it as guid2index/2 ({} entries)", file,
                         map.size());
                 save(map);
@@ -96,7 +97,7 @@ public final class IndexMapStore {
             if (!actual.equals(m.group(2))) {
                 throw damaged("checksum " + actual + " does not match the header's " + m.group(2));
             }
-            return map;
+            return checkSpan(map);
         } catch (BoundedLines.LineTooLongException e) {
             throw damaged(e.getMessage());
         } catch (IOException e) {
@@ -133,6 +134,21 @@ public final class IndexMapStore {
             } catch (TopologyException | IllegalArgumentException e) {
                 throw new StoreException(file + ":" + lines.number() + ": " + e.getMessage());
             }
+        }
+        return map;
+    }
+
+    /**
+     * The map, if routing can use its indices: indices are given densely (the lowest free one to each new node), so a
+     * file whose highest index lies beyond what a fabric of its nodes accepts ({@link Fabric#maxIndexSpan}) was not
+     * written by the daemon, and every routing of it would fail.
+     */
+    private DestinationIndexMap checkSpan(DestinationIndexMap map) {
+        int span = Fabric.maxIndexSpan(map.size());
+        if (map.highestIndex() >= span) {
+            throw new StoreException(file + ": index " + map.highestIndex() + " is too sparse for its " + map.size()
+                    + " entries (routing accepts indices below " + span + "; the daemon gives them densely): restore the "
+                    + "file from a backup, or delete it (every node then gets a new destination index)");
         }
         return map;
     }

@@ -51,7 +51,11 @@ class RestServerHardeningTest {
     private int port;
 
     private void start(io.netty.handler.ssl.SslContext tls) throws Exception {
-        server = new RestServer(new RestListener("127.0.0.1", 0, tls, rejections), 1, api, () -> "", List.of());
+        startOn(new RestListener("127.0.0.1", 0, tls, rejections));
+    }
+
+    private void startOn(RestListener listener) throws Exception {
+        server = new RestServer(listener, 1, api, () -> "", List.of());
         port = server.start().getPort();
     }
 
@@ -78,6 +82,84 @@ class RestServerHardeningTest {
         assertThat(exchange("\u0001\u0002garbage\r\n\r\n")).as("not HTTP").startsWith("400").endsWith("closed");
         assertThat(rejections.total()).isEqualTo(6);
         assertThat(api.calls.get()).as("no endpoint saw any of them").isZero();
+    }
+
+    @Test
+    void aBodyTooLongIsAnswered413WithAJsonErrorAndTheConnectionClosed() throws Exception {
+        start(null);
+        String body = "{" + "x".repeat(70_000) + "}";
+        assertThat(exchange("POST /api/v1/whatif HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+                + "Content-Length: " + body.length() + "\r\n\r\n" + body
+                + "GET /health/live HTTP/1.1\r\nHost: a\r\n\r\n"))
+                .as("a body beyond 64 KiB, a request pipelined after it")
+                .startsWith("413").contains("{\"error\":\"request body longer than 65536 bytes\"}")
+                .contains("connection: close").endsWith("closed");
+        assertThat(rejections.total()).isEqualTo(1);
+        assertThat(api.calls.get()).as("no endpoint saw it").isZero();
+    }
+
+    @Test
+    void connectionsBeyondTheCapOrTheirPeersShareAreClosedAndTheOthersServed() throws Exception {
+        startOn(new RestListener("127.0.0.1", 0, null, rejections, 8, 60_000)); // 2 per peer address
+        List<Socket> held = new ArrayList<>();
+        try {
+            for (int peer = 1; peer <= 4; peer++) {
+                InetAddress from = InetAddress.getByName("127.0.0." + peer);
+                for (int i = 0; i < 2; i++) {
+                    held.add(new Socket(InetAddress.getLoopbackAddress(), port, from, 0));
+                }
+            }
+            Await.until("8 connections open on the server", () -> server.openConnections() == 8);
+            try (Socket third = new Socket(InetAddress.getLoopbackAddress(), port, InetAddress.getByName("127.0.0.1"), 0);
+                 Socket ninth = new Socket(InetAddress.getLoopbackAddress(), port, InetAddress.getByName("127.0.0.9"), 0)) {
+                third.setSoTimeout(10_000);
+                ninth.setSoTimeout(10_000);
+                assertThat(readToEnd(third)).as("a peer's third connection is closed unanswered").isEmpty();
+                assertThat(readToEnd(ninth)).as("a connection over the listener's cap is closed unanswered").isEmpty();
+            }
+            assertThat(rejections.total()).isEqualTo(2);
+            Socket first = held.get(0);
+            first.setSoTimeout(10_000);
+            first.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            assertThat(readToEnd(first)).as("the connections within the cap are served").startsWith("HTTP/1.1 200");
+            Await.until("its slot freed", () -> server.openConnections() == 7);
+            try (Socket again = new Socket("127.0.0.1", port)) {
+                again.setSoTimeout(10_000);
+                again.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertThat(readToEnd(again)).as("a slot freed serves a new connection").startsWith("HTTP/1.1 200");
+            }
+        } finally {
+            for (Socket s : held) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void aConnectionWithNoRequestInProgressIsClosedWhenIdle() throws Exception {
+        startOn(new RestListener("127.0.0.1", 0, null, rejections, 16, 300));
+        try (Socket silent = new Socket("127.0.0.1", port)) {
+            silent.setSoTimeout(10_000);
+            assertThat(readToEnd(silent)).as("a connection that never sends a request is closed").isEmpty();
+        }
+        try (Socket keptAlive = new Socket("127.0.0.1", port)) {
+            keptAlive.setSoTimeout(10_000);
+            keptAlive.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: a\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            assertThat(readToEnd(keptAlive)).as("answered, then closed once idle").startsWith("HTTP/1.1 200");
+        }
+        Await.until("no connection left open", () -> server.openConnections() == 0);
+    }
+
+    /** What the server sends until it closes the connection (a read timeout fails the test). */
+    private static String readToEnd(Socket s) throws IOException {
+        try {
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        } catch (java.net.SocketException e) {
+            return ""; // reset: closed
+        }
     }
 
     @Test

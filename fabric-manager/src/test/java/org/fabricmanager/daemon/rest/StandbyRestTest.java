@@ -61,7 +61,8 @@ class StandbyRestTest {
                 return "fabric_ha_term 4.0\n";
             }
         };
-        server = RestServer.standby("127.0.0.1", 0, endpoints, null, new RestRejections(null, 10_000, System::currentTimeMillis));
+        server = RestServer.standby(new RestListener("127.0.0.1", 0, null,
+                new RestRejections(null, 10_000, System::currentTimeMillis)), endpoints);
         base = "http://127.0.0.1:" + server.start().getPort();
     }
 

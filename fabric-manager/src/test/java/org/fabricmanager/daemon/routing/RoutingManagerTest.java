@@ -171,6 +171,41 @@ class RoutingManagerTest {
     }
 
     @Test
+    void aStoredRoutingWhoseFingerprintMatchesButWhoseSwitchesOrPortsDoNotIsComputedAgain() throws Exception {
+        RoutingManager first = manager(new DmodcEngine(1));
+        first.consider(FABRIC);
+        loop.awaitAndRun(30);
+        first.storeUnsaved();
+        RoutingState good = new RoutingStateStore(state).load().orElseThrow();
+        org.fabricmanager.routing.ForwardingTables t = good.tables();
+        long[] foreign = new long[t.switchCount()];
+        byte[][] rows = new byte[t.switchCount()][];
+        byte[][] badPort = new byte[t.switchCount()][];
+        for (int s = 0; s < t.switchCount(); s++) {
+            foreign[s] = 0x7700000000000000L + s;
+            rows[s] = t.copyRow(s);
+            badPort[s] = t.copyRow(s);
+        }
+        badPort[0][0] = (byte) 200;
+        long[] own = new long[t.switchCount()];
+        for (int s = 0; s < own.length; s++) {
+            own[s] = t.switchGuid(s);
+        }
+        for (org.fabricmanager.routing.ForwardingTables hostile : List.of(
+                org.fabricmanager.routing.ForwardingTables.ofRows(foreign, rows, t.destinationCount()),
+                org.fabricmanager.routing.ForwardingTables.ofRows(own, badPort, t.destinationCount()))) {
+            new RoutingStateStore(state).save(new RoutingState(good.fingerprint(), good.version(), good.engine(), hostile));
+            RoutingManager restarted = manager(new DmodcEngine(1));
+            assertThat(restarted.consider(FABRIC)).as("the fingerprint matches, the tables do not fit the fabric")
+                    .isEqualTo(RoutingManager.Decision.STARTED);
+            loop.awaitAndRun(30);
+            assertThat(restarted.computations()).isEqualTo(1);
+            assertThat(restarted.active().tables().tables().port(0, 0)).isNotEqualTo(200);
+            assertThat(restarted.active().tables().tables().switchGuid(0)).isEqualTo(own[0]);
+        }
+    }
+
+    @Test
     void aForcedRerouteComputesTheSameFabricAgain() throws Exception {
         RoutingManager m = manager(new DmodcEngine(1));
         m.consider(FABRIC);

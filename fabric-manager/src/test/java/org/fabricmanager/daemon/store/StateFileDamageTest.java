@@ -95,6 +95,19 @@ class StateFileDamageTest {
     }
 
     @Test
+    void guid2indexWithAnIndexTooSparseForRoutingIsRefusedAtLoad() throws Exception {
+        IndexMapStore store = new IndexMapStore(dir);
+        DestinationIndexMap hostile = indexMap(3);
+        hostile.put(0x2000000000000099L, 16_777_215); // accepted by the format, never by routing
+        store.save(hostile);
+        assertThatThrownBy(store::load).isInstanceOf(StoreException.class).hasMessageContaining("guid2index")
+                .hasMessageContaining("index 16777215 is too sparse for its 4 entries")
+                .hasMessageContaining("below 4112");
+        store.save(indexMap(5_000));
+        assertThat(store.load().size()).as("a file the daemon wrote").isEqualTo(5_000);
+    }
+
+    @Test
     void guid2indexOfTheFirstFormatIsReadAndRewrittenWithAChecksum() throws Exception {
         IndexMapStore store = new IndexMapStore(dir);
         Files.writeString(store.file(), "# fabric-manager destination indices (guid2index/1): <node GUID> <index>\n"
