@@ -323,6 +323,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     @Override
     public void computed(ActiveRouting routing, double engineMs) {
         m.faults().reactions().computed(engineMs);
+        if (routing.churn() != null) {
+            m.faults().reactions().churn(routing.churn().changedEntries(), routing.churn().minimumEntries());
+        }
         startPush(routing.tables());
         afterComputation();
     }

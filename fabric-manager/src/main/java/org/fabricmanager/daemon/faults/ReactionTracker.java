@@ -51,6 +51,9 @@ public final class ReactionTracker {
         long blocks;
         long bytes;
         long stagedAhead;
+        long changedEntries;
+        long minimumEntries;
+        boolean churnKnown;
         PushRound lastRound;
 
         Reaction(Cause cause, long startNanos) {
@@ -146,6 +149,18 @@ public final class ReactionTracker {
         }
     }
 
+    /**
+     * A routing of the open reaction, if any, changed {@code changed} table entries where any valid routing
+     * changes {@code minimum} (summed over the reaction's routings).
+     */
+    public void churn(long changed, long minimum) {
+        if (open != null) {
+            open.changedEntries += changed;
+            open.minimumEntries += minimum;
+            open.churnKnown = true;
+        }
+    }
+
     /** A new table version started installing with {@code round}; the previous round's figures are final. */
     public void pushStarted(PushRound previous, PushRound round) {
         if (open != null) {
@@ -174,6 +189,9 @@ public final class ReactionTracker {
         d.put("triggers", List.copyOf(r.triggers));
         d.put("computations", r.computations);
         d.put("engineMs", Math.round(r.engineMs * 10) / 10.0);
+        // table entries the reaction's routings moved, and the least any valid routing moves for the same change
+        d.put("changedEntries", r.churnKnown ? r.changedEntries : null);
+        d.put("minimumEntries", r.churnKnown ? r.minimumEntries : null);
         // where the time went: until the first snapshot (the settle window, and reports still arriving), in
         // snapshots, and from the last push's start to the last acknowledgement
         long now = nanoTime.getAsLong();

@@ -1,6 +1,5 @@
 package org.fabricmanager.routing.dmodc.repair;
 
-import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
@@ -22,22 +21,19 @@ import org.fabricmanager.topology.FabricIndex;
 public record TableChurn(long changedEntries, long minimumEntries) {
 
     /**
-     * The churn from {@code before} to {@code after}, the tables of {@code next} whose costs are
-     * {@code costs}.
+     * The churn from {@code before} to {@code after}, the tables of {@code next} (the same switches in the
+     * same order) whose costs are {@code costs}.
      */
     public static TableChurn between(ForwardingTables before, ForwardingTables after, FabricIndex next,
                                      CostTable costs, RoutingPool pool) {
         int switches = after.switchCount();
-        long[] guids = new long[before.switchCount()];
-        for (int i = 0; i < guids.length; i++) {
-            guids[i] = before.switchGuid(i);
-        }
+        int[] rowBefore = TableRepair.rowsByGuid(next, before);
         long[] changed = new long[switches];
         long[] forced = new long[switches];
         int length = Math.min(before.destinationCount(), after.destinationCount());
         pool.forRange(switches, 16, (worker, from, to) -> {
             for (int s = from; s < to; s++) {
-                int b = Arrays.binarySearch(guids, after.switchGuid(s));
+                int b = rowBefore[s];
                 if (b < 0) {
                     // a new switch: every routed entry is new, and any routing sets it
                     for (int d = 0; d < after.destinationCount(); d++) {

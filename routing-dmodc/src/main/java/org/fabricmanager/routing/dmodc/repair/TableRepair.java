@@ -95,14 +95,18 @@ public final class TableRepair {
 
     /** Per switch of {@code next}, its row in the previous tables (same GUID), or {@code -1}. */
     private int[] previousRows() {
-        long[] guids = new long[previous.switchCount()];
-        for (int i = 0; i < guids.length; i++) {
-            guids[i] = previous.switchGuid(i);
-        }
-        int[] map = new int[next.switchCount()];
-        for (int s = 0; s < map.length; s++) {
-            int at = Arrays.binarySearch(guids, next.switchGuid(s));
-            map[s] = at >= 0 && guids[at] == next.switchGuid(s) ? at : -1;
+        return rowsByGuid(next, previous);
+    }
+
+    /** Per switch of {@code index}, the row of {@code tables} with its GUID, or {@code -1}. */
+    static int[] rowsByGuid(FabricIndex index, ForwardingTables tables) {
+        int[] map = new int[index.switchCount()];
+        Arrays.fill(map, -1);
+        for (int i = 0; i < tables.switchCount(); i++) {
+            int s = index.switchId(tables.switchGuid(i));
+            if (s != FabricIndex.NONE) {
+                map[s] = i;
+            }
         }
         return map;
     }
