@@ -20,7 +20,10 @@ final class RepairFaults {
     record Fault(String name, Fabric degraded) {
     }
 
-    /** Every kind of fault of {@code fabric}, an {@code h}-level PGFT, each element drawn with {@code random}. */
+    /**
+     * Every kind of fault of {@code fabric}, an {@code h}-level PGFT, each element drawn with {@code random}, or
+     * the first of its kind (lowest GUID, first link listed) when {@code random} is {@code null}.
+     */
     static List<Fault> everyKind(Fabric fabric, int h, Random random) {
         List<Fault> out = new ArrayList<>();
         for (int level = 1; level <= h; level++) {
@@ -31,7 +34,8 @@ final class RepairFaults {
                 }
             }
             if (!candidates.isEmpty()) {
-                long guid = candidates.get(random.nextInt(candidates.size()));
+                long guid = random == null ? candidates.stream().min(Long::compare).orElseThrow()
+                        : candidates.get(random.nextInt(candidates.size()));
                 out.add(new Fault("level-" + level + " switch " + Long.toHexString(guid),
                         fabric.withoutSwitches(List.of(guid))));
             }
@@ -46,7 +50,7 @@ final class RepairFaults {
                 }
             }
             if (!candidates.isEmpty()) {
-                Link link = candidates.get(random.nextInt(candidates.size()));
+                Link link = candidates.get(random == null ? 0 : random.nextInt(candidates.size()));
                 out.add(new Fault("cable " + level + "-" + (level + 1) + " " + link, fabric.withoutLinks(List.of(link))));
             }
         }
