@@ -17,6 +17,7 @@ import org.fabricmanager.routing.dmodc.preprocess.CostDividerUpdate;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;
+import org.fabricmanager.routing.dmodc.repair.CostChanges;
 import org.fabricmanager.routing.dmodc.repair.TableRepair;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
@@ -147,15 +148,23 @@ public final class DmodcEngine implements RoutingEngine {
      * only the entries whose route crosses a failed element, or that lose or gain every path, change, to
      * Dmodc's closed form over their surviving candidates; the others stay. Valid and deadlock-free as
      * Dmodc's own tables, with Dmodc's validity; repairing for {@code base}'s own fabric gives its tables
-     * back. The costs are updated from {@code base} when it is a Dmodc routing (then only the entries whose
-     * inputs changed are checked), computed afresh otherwise (every entry checked). Phases: {@code ranking},
+     * back. When {@code base} is a Dmodc routing only the entries whose inputs changed are checked (its costs
+     * updated, or compared with the new ones when the leaves differ); otherwise every entry is. Phases: {@code ranking},
      * {@code groups}, {@code cost+divider}, {@code repair}, {@code validity}.
      */
     public DmodcRouting repair(RoutedSnapshot base, FabricIndex next) {
-        DmodcRouting before = base instanceof DmodcRouting r && sameLeaves(r.index(), next) ? r : null;
-        Preprocessing pre = preprocess(next, before);
-        TableRepair.Changes changes = before == null ? null : new TableRepair.Changes(before.index(), pre.cd.changed());
-        return repairWith(pre, next, base.result().tables(), changes);
+        if (!(base instanceof DmodcRouting before)) {
+            return repair(base.result().tables(), next);
+        }
+        if (sameLeaves(before.index(), next)) {
+            Preprocessing pre = preprocess(next, before);
+            return repairWith(pre, next, base.result().tables(),
+                    new TableRepair.Changes(before.index(), pre.cd.changed()));
+        }
+        // a leaf switch left or came: the cost columns differ, compared leaf by leaf (by GUID)
+        Preprocessing pre = preprocess(next);
+        long[][] changed = CostChanges.between(before.index(), before.costs(), next, pre.cd.costs(), pool);
+        return repairWith(pre, next, base.result().tables(), new TableRepair.Changes(before.index(), changed));
     }
 
     /**
