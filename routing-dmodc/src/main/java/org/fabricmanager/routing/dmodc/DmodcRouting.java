@@ -33,18 +33,17 @@ public final class DmodcRouting implements RoutedSnapshot {
 
     DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider,
                  RowProfiles profiles, RowCounts rowCounts) {
-        this(index, result, rank, costs, divider, profiles, rowCounts, false);
+        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false);
     }
 
-    private DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider,
-                         RowProfiles profiles, RowCounts rowCounts, boolean repair) {
+    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair) {
         this.repair = repair;
-        this.index = index;
+        this.index = pre.index();
         this.result = result;
-        this.rank = rank;
-        this.costs = costs;
-        this.divider = divider;
-        this.profiles = profiles;
+        this.rank = pre.ranks();
+        this.costs = pre.costs();
+        this.divider = pre.dividers();
+        this.profiles = pre.profiles();
         this.rowCounts = rowCounts;
     }
 
@@ -75,7 +74,7 @@ public final class DmodcRouting implements RoutedSnapshot {
 
     /** The same routing marked as a {@link DmodcEngine#repair}: its tables are not Dmodc's own for its fabric. */
     DmodcRouting repaired() {
-        return new DmodcRouting(index, result, rank, costs, divider, profiles, rowCounts, true);
+        return new DmodcRouting(preprocessed(), result, rowCounts, true);
     }
 
     /**
