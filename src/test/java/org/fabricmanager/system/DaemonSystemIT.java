@@ -78,7 +78,7 @@ class DaemonSystemIT {
             Fabric degraded = daemon.topology().get();
             assertThat(degraded.links()).hasSize(fabric.links().size() - 1);
             assertThat(s.discovery().verdict()).isEqualTo("DEGRADED");
-            ForwardingTables rerouted = SystemSupport.routeCommand(degraded, work, "degraded");
+            ForwardingTables rerouted = SystemSupport.routeCommand(degraded, work, "degraded", work.resolve("intact.lft"));
             assertAgentsHold(sim, rerouted, v2);
             long changedBlocks = countChangedBlocks(intact, rerouted);
             System.out.printf("link down: %d blocks pushed (%d changed blocks exist), full push was %d%n",

@@ -103,7 +103,7 @@ class FaultReactionIT {
             Fabric degraded = daemon.topology().get();
             assertThat(degraded.switches()).hasSize(191);
             assertThat(degraded.switchByGuid(spine)).isEmpty();
-            ForwardingTables around = SystemSupport.routeCommand(degraded, work, "degraded");
+            ForwardingTables around = SystemSupport.routeCommand(degraded, work, "degraded", work.resolve("intact.lft"));
             assertSurvivorsHold(sim, around, s.routing().version());
             JsonNode status = JSON.readTree(get(daemon, "/api/v1/status").body());
             assertThat(status.path("switches").path("connected").asInt()).isEqualTo(191);

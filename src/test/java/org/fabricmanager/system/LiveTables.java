@@ -7,6 +7,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.fabricmanager.cli.Main;
@@ -28,14 +30,28 @@ final class LiveTables {
      * table (by its hash). Returns the live fabric.
      */
     static Fabric assertMatchOfflineRoute(FabricProcesses fp, Path work, String name, String engine) throws Exception {
+        return assertMatchOfflineRoute(fp, work, name, engine, null);
+    }
+
+    /**
+     * As {@link #assertMatchOfflineRoute(FabricProcesses, Path, String, String)}, with {@code route --previous
+     * PREVIOUS} when {@code previous} is not null: what a daemon with {@code routing.onFault: repair} holds after a
+     * change, {@code previous} being the tables of its last full routing ({@code NAME.lft} of an earlier check).
+     */
+    static Fabric assertMatchOfflineRoute(FabricProcesses fp, Path work, String name, String engine, Path previous)
+            throws Exception {
         Path topology = work.resolve(name + ".json");
         Files.writeString(topology, fp.get("/api/v1/topology").toString());
         Fabric live = FabricJson.read(topology);
         Path lft = work.resolve(name + ".lft");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> args = new ArrayList<>(List.of("route", "--topology", topology.toString(), "--engine", engine,
+                "--lft-out", lft.toString()));
+        if (previous != null) {
+            args.addAll(List.of("--previous", previous.toString()));
+        }
         int code = new Main(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8))
-                .run("route", "--topology", topology.toString(), "--engine", engine, "--lft-out", lft.toString());
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args.toArray(new String[0]));
         assertThat(code).as("offline route of the live topology (%s): %s", name, err).isZero();
         ForwardingTables expected = LftText.read(lft);
         assertThat(expected.switchCount()).isEqualTo(live.switches().size());

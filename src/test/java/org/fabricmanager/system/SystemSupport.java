@@ -78,13 +78,27 @@ final class SystemSupport {
      * reads back its lft-text/1 output.
      */
     static ForwardingTables routeCommand(Fabric fabric, Path dir, String name) {
+        return routeCommand(fabric, dir, name, null);
+    }
+
+    /**
+     * The same with {@code route --previous PREVIOUS} when {@code previous} is not null: the tables a daemon with
+     * {@code routing.onFault: repair} (the default) holds after a change, {@code previous} being those of its last
+     * full routing ({@code NAME.lft} of an earlier call).
+     */
+    static ForwardingTables routeCommand(Fabric fabric, Path dir, String name, Path previous) {
         Path topology = dir.resolve(name + ".json");
         Path lft = dir.resolve(name + ".lft");
         FabricJson.write(fabric, topology);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> args = new ArrayList<>(List.of("route", "--topology", topology.toString(),
+                "--lft-out", lft.toString()));
+        if (previous != null) {
+            args.addAll(List.of("--previous", previous.toString()));
+        }
         int code = new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
-                .run("route", "--topology", topology.toString(), "--lft-out", lft.toString());
+                .run(args.toArray(new String[0]));
         assertThat(code).as("route: %s", err.toString(StandardCharsets.UTF_8)).isZero();
         return LftText.read(lft);
     }

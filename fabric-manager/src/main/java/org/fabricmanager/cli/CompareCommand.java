@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.fabricmanager.opensm.IbsimFabric;
+import org.fabricmanager.opensm.OpenSmGuidFiles;
 import org.fabricmanager.opensm.OpenSmLfts;
 import org.fabricmanager.opensm.OpenSmTools;
 import org.fabricmanager.routing.ForwardingTables;
@@ -43,6 +44,8 @@ import java.util.function.Supplier;
  */
 final class CompareCommand implements Command {
     static final List<String> DEFAULT_OPENSM_ENGINES = List.of("ftree", "updn", "minhop", "dfsssp");
+    /** OpenSM engines given the root GUID ({@code -a}) and compute-node ({@code -u}) files. */
+    static final List<String> GUID_FILE_ENGINES = List.of("ftree", "updn");
     static final List<String> DEFAULT_OUR_ENGINES = List.of("dmodc");
     private static final int OUR_REPEATS = 3;
 
@@ -73,8 +76,9 @@ final class CompareCommand implements Command {
                 usage: fabric-manager compare (--pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S] | --topology FILE)
                                               [--opensm-engines E,...] [--engines E,...] [--patterns P,...]
                                               [--timeout S] [--work DIR] [--threads T] [--svg FILE]
-                  Simulates the fabric with ibsim, routes it with each OpenSM engine (opensm -o -R E) and with
-                  our engines, and prints per engine: routing time (OpenSM's from its log; ours the median of
+                  Simulates the fabric with ibsim, routes it with each OpenSM engine (opensm -o -R E; ftree and
+                  updn with the fabric's top level as root GUIDs, -a, and its end nodes as compute nodes, -u,
+                  as OpenSM's documentation asks) and with our engines, and prints per engine: routing time (OpenSM's from its log; ours the median of
                   %d warm routings), unrouted leaf pairs, longest path and congestion per traffic pattern.
                   Needs opensm, ibsim (ibsim-utils) and ibnetdiscover (infiniband-diags):
                   %s
@@ -143,15 +147,25 @@ final class CompareCommand implements Command {
         } catch (TopologyException e) {
             throw new UsageException("compare: " + e.getMessage(), e);
         }
-        Path work = args.has("work") ? Files.createDirectories(Path.of(args.require("work")))
+        Path work = args.has("work") ? Files.createDirectories(Path.of(args.require("work")).toAbsolutePath())
                 : Files.createTempDirectory("fm-compare-");
         console.err().println("compare: " + fabric + "; files in " + work);
         List<Row> rows = new ArrayList<>();
         LidFabric seen = null;
         List<TrafficPattern> patterns = null;
         try (IbsimFabric lab = IbsimFabric.start(found.get(), fabric, work.resolve("ibsim"), timeout)) {
+            // the fat-tree engines are given what OpenSM's documentation asks for: the top level as roots, the end
+            // nodes as compute nodes (in ibsim's GUIDs, hence read back by ibnetdiscover before any SM ran)
+            Path bare = lab.ibnetdiscover(work.resolve("ibnetdiscover-guids.txt"), timeout);
+            OpenSmGuidFiles guidFiles = OpenSmGuidFiles.write(bare, IbnetdiscoverReader.read(bare).index(),
+                    work);
+            console.err().println("compare: ftree and updn get -a " + guidFiles.roots() + " (the top level: "
+                    + guidFiles.rootCount() + " switches) and -u " + guidFiles.computeNodes() + " (the end nodes: "
+                    + guidFiles.nodeCount() + " ports)");
             for (String engine : openSmEngines) {
-                IbsimFabric.OpenSmRun run = lab.runOpenSm(engine, null, work.resolve("opensm-" + engine), timeout);
+                List<String> options = GUID_FILE_ENGINES.contains(engine) ? guidFiles.options() : List.of();
+                IbsimFabric.OpenSmRun run = lab.runOpenSm(engine, null, options, work.resolve("opensm-" + engine),
+                        timeout);
                 if (seen == null && run.exitCode() == 0) {
                     // the LIDs OpenSM assigned, and the fabric with ibsim's GUIDs, which every dump is keyed by
                     seen = IbnetdiscoverReader.readWithLids(lab.ibnetdiscover(work.resolve("ibnetdiscover.txt"), timeout));

@@ -14,6 +14,7 @@ import org.fabricmanager.routing.VcText;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
@@ -46,7 +47,7 @@ final class RouteCommand implements Command {
                 usage: fabric-manager route (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
                                              | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                             [--engine %s] [--threads T] [--lft-out FILE] [--lft-format lft-text|opensm]
-                                            [--verify]
+                                            [--verify | --previous LFT]
                   Routes the fabric and writes its tables as lft-text/1 to FILE (default: stdout);
                   phase timings and validity go to stderr.
                 %s
@@ -57,6 +58,11 @@ final class RouteCommand implements Command {
                   --verify                 instead of writing tables, route with dmodc and with dmodc-plain (the
                                            paper's algorithm written plainly) and compare every entry; exit
                                            code 3 when any differs (the first %d are named)
+                  --previous LFT           repair LFT (lft-text/1: the tables in force) for this fabric instead of
+                                           routing it afresh, as the daemon does after a fault (routing.onFault:
+                                           repair): only entries whose route crosses a failed element, or that
+                                           lose or gain every path, get a new port (dmodc only); stderr gives the
+                                           changed entries and the minimum any valid routing changes
                   --lft-format F           lft-text (default) or opensm: OpenSM's opensm-lfts.dump, keyed by LID
                                            (the dump's LIDs, or the plan of docs/opensm.md), switch LIDs routed
                                            MinHop, for opensm -R file -U FILE
@@ -71,7 +77,7 @@ final class RouteCommand implements Command {
     @Override
     public Set<String> valueOptions() {
         Set<String> options = new HashSet<>(FabricSource.OPTIONS);
-        options.addAll(Set.of("engine", "threads", "lft-out", "lft-format"));
+        options.addAll(Set.of("engine", "threads", "lft-out", "lft-format", "previous"));
         options.addAll(RouteQuery.OPTIONS);
         return options;
     }
@@ -112,10 +118,18 @@ final class RouteCommand implements Command {
             return report.differing() == 0 ? ExitCodes.OK : ExitCodes.MISMATCH;
         }
         RoutingResult result;
-        try (RoutingEngine engine = RoutingEngines.create(engineName, threads)) {
-            result = engine.route(index);
-        } catch (RoutingException e) {
-            throw new UsageException("route: " + e.getMessage(), e);
+        if (args.has("previous")) {
+            if (args.flag("verify") || !engineName.equals(DmodcEngine.NAME)) {
+                throw new UsageException("route: --previous repairs tables with dmodc: it takes no --verify and no"
+                        + " --engine other than dmodc");
+            }
+            result = RouteRepair.repair(Path.of(args.require("previous")), index, threads, console);
+        } else {
+            try (RoutingEngine engine = RoutingEngines.create(engineName, threads)) {
+                result = engine.route(index);
+            } catch (RoutingException e) {
+                throw new UsageException("route: " + e.getMessage(), e);
+            }
         }
         String out = args.value("lft-out").orElse(null);
         if (lids != null) {

@@ -361,6 +361,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     public void computed(ActiveRouting routing, double engineMs) {
         m.faults().reactions().computed(engineMs);
         m.discovery().inForce(routingSnapshot);
+        if (routing.churn() != null) {
+            m.faults().reactions().churn(routing.churn().changedEntries(), routing.churn().minimumEntries());
+        }
         startPush(routing.tables());
         afterComputation();
     }

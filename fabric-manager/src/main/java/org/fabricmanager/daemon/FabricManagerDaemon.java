@@ -131,8 +131,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             milestones.addListener(l);
         }
         try {
-            this.routing = engine != null ? new RoutingService(engine)
-                    : new RoutingService(config.routing().engine(), config.routing().effectiveThreads());
+            this.routing = engine != null ? new RoutingService(engine, config.routing().repairs())
+                    : new RoutingService(config.routing().engine(), config.routing().effectiveThreads(),
+                            config.routing().repairs());
         } catch (RoutingException e) {
             throw new ConfigException("option routing.engine: " + e.getMessage(), e);
         }

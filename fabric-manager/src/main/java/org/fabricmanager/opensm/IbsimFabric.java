@@ -47,10 +47,11 @@ public final class IbsimFabric implements AutoCloseable {
      */
     public static IbsimFabric start(OpenSmTools tools, Fabric fabric, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
-        Files.createDirectories(dir);
-        Path net = dir.resolve("ibsim.net");
+        Path absolute = dir.toAbsolutePath();
+        Files.createDirectories(absolute);
+        Path net = absolute.resolve("ibsim.net");
         IbsimNet.write(fabric, net);
-        return start(tools, net, fabric, dir, timeoutSeconds);
+        return start(tools, net, fabric, absolute, timeoutSeconds);
     }
 
     /**
@@ -59,6 +60,9 @@ public final class IbsimFabric implements AutoCloseable {
      */
     public static IbsimFabric start(OpenSmTools tools, Path net, Fabric fabric, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
+        // ibsim runs in dir: a relative net file would be looked for under dir again (it exited with 255)
+        dir = dir.toAbsolutePath();
+        net = net.toAbsolutePath();
         Files.createDirectories(dir);
         int ports = 0;
         for (FabricSwitch s : fabric.switches()) {
@@ -124,13 +128,21 @@ public final class IbsimFabric implements AutoCloseable {
      */
     public OpenSmRun runOpenSm(String engine, Path lftFile, Path runDir, long timeoutSeconds)
             throws IOException, InterruptedException {
+        return runOpenSm(engine, lftFile, List.of(), runDir, timeoutSeconds);
+    }
+
+    /** As {@link #runOpenSm(String, Path, Path, long)}, with {@code options} added to OpenSM's command line. */
+    public OpenSmRun runOpenSm(String engine, Path lftFile, List<String> options, Path runDir, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        runDir = runDir.toAbsolutePath();
         Files.createDirectories(runDir);
         Path logFile = runDir.resolve("opensm.log");
         List<String> cmd = new ArrayList<>(List.of(tools.opensm().toString(), "-o", "-R", engine, "-D", LOG_FLAGS, "-f",
                 logFile.toString(), "-d0"));
         if (lftFile != null) {
-            cmd.addAll(List.of("-U", lftFile.toString()));
+            cmd.addAll(List.of("-U", lftFile.toAbsolutePath().toString()));
         }
+        cmd.addAll(options);
         int code = run(cmd, runDir, runDir.resolve("opensm.out"), timeoutSeconds);
         return new OpenSmRun(code, runDir.resolve("opensm-lfts.dump"),
                 Files.exists(logFile) ? OpenSmLog.read(logFile) : new OpenSmLog(OptionalDouble.empty(), ""),
@@ -183,6 +195,7 @@ public final class IbsimFabric implements AutoCloseable {
 
     /** Runs ibnetdiscover against the simulated fabric and returns the file it wrote. */
     public Path ibnetdiscover(Path out, long timeoutSeconds) throws IOException, InterruptedException {
+        out = out.toAbsolutePath();
         Path errors = out.resolveSibling(out.getFileName() + ".err");
         int code = run(List.of(tools.ibnetdiscover().toString(), out.toString()), dir, errors, timeoutSeconds);
         if (code != 0) {

@@ -44,6 +44,42 @@ class RouteCommandTest {
     }
 
     @Test
+    void previousRepairsTheTablesInForceAsTheDaemonDoesAndAReturnGivesThemBack() throws Exception {
+        String spec = "PGFT(3;4,4,4;1,4,4;1,1,1)";
+        Fabric intact = PgftGenerator.generate(PgftSpec.parse(spec));
+        Path topo = TopologyFiles.write(intact, dir.resolve("intact.json"));
+        Path lft = dir.resolve("intact.lft");
+        assertThat(CliRun.of("route", "--topology", topo.toString(), "--lft-out", lft.toString()).exitCode()).isZero();
+        long top = PgftGenerator.switchGuid(3, 1);
+        Fabric degraded = intact.withoutSwitches(List.of(top));
+        Path degradedTopo = TopologyFiles.write(degraded, dir.resolve("degraded.json"));
+        Path repairedLft = dir.resolve("repaired.lft");
+
+        CliRun run = CliRun.of("route", "--topology", degradedTopo.toString(), "--previous", lft.toString(),
+                "--lft-out", repairedLft.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        ForwardingTables repaired = LftText.read(repairedLft);
+        try (DmodcEngine engine = new DmodcEngine(1)) {
+            ForwardingTables daemonWay = engine.repair(engine.compute(intact.index()), degraded.index()).result().tables();
+            assertThat(repaired.sameAs(daemonWay)).isTrue();
+            assertThat(repaired.sameAs(engine.route(degraded.index()).tables())).as("not Dmodc's own").isFalse();
+        }
+        // the 4 level-2 switches under the top (one per pod) each sent it a quarter of their 48 remote destinations
+        assertThat(run.err()).contains("route: repaired " + lft + ": 48 entries changed, minimum 48 (1.00x)")
+                .contains("repair").contains("route: valid");
+        Path back = dir.resolve("back.lft");
+        CliRun again = CliRun.of("route", "--topology", topo.toString(), "--previous", repairedLft.toString(),
+                "--lft-out", back.toString());
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(CliRun.of("route", "--topology", topo.toString(), "--previous", lft.toString(), "--lft-out",
+                back.toString()).err()).contains(": 0 entries changed, minimum 0");
+        assertThat(LftText.read(back).sameAs(LftText.read(lft))).isTrue();
+        assertThat(CliRun.of("route", "--pgft", spec, "--previous", lft.toString(), "--engine", "minhop").exitCode())
+                .isEqualTo(2);
+    }
+
+    @Test
     void writesTablesToStdoutWithoutLftOutAndDmodkGivesTheSameOnAnIntactFabric() throws Exception {
         CliRun dmodc = CliRun.of("route", "--pgft", EXAMPLE);
         CliRun dmodk = CliRun.of("route", "--pgft", EXAMPLE, "--engine", "dmodk", "--threads", "1");

@@ -47,6 +47,9 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
         if (!ro.engine().equals(rn.engine()) || ro.threads() != rn.threads()) {
             restart.add("routing (engine, threads)");
         }
+        if (!ro.onFault().equals(rn.onFault())) {
+            restart.add("routing.onFault");
+        }
         DaemonConfig.Faults fo = running.faults();
         DaemonConfig.Faults fn = read.faults();
         number(changed, "faults.settleMs", fo.settleMs(), fn.settleMs());
@@ -66,7 +69,7 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
                 new DaemonConfig.Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls(),
                         rr.maxConnections(), rr.idleTimeoutMs()),
                 running.fabric(),
-                running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs()), running.push(),
+                running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs(), ro.onFault()), running.push(),
                 running.state(), new DaemonConfig.Faults(fn.settleMs(), fn.flapThreshold(), fn.flapWindowMs(),
                         fn.quarantineMs(), fo.detector()), running.security(), running.ha(), running.opensm());
         return new ConfigReload(effective, changed, restart);

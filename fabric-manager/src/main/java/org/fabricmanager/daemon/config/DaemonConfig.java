@@ -116,7 +116,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     /** This configuration with another routing engine. */
     public DaemonConfig withEngine(String engine) {
         return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(engine, routing.threads(),
-                routing.settleMs()), push, state, faults, security, ha, opensm);
+                routing.settleMs(), routing.onFault()), push, state, faults, security, ha, opensm);
     }
 
     /** This configuration with another state directory. */
@@ -447,21 +447,48 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         }
     }
 
-    /** How tables are computed. */
-    public record Routing(String engine, int threads, int settleMs) {
+    /**
+     * How tables are computed. {@code onFault}: {@link #REPAIR} (the tables of the last full routing repaired
+     * for the fabric, only the entries a change forces moving; {@code dmodc} only, other engines recompute)
+     * or {@link #RECOMPUTE} (the engine's full routing of every snapshot).
+     */
+    public record Routing(String engine, int threads, int settleMs, String onFault) {
+        /** {@code routing.onFault} that repairs the tables in force after a change. */
+        public static final String REPAIR = "repair";
+        /** {@code routing.onFault} that recomputes the whole routing after a change. */
+        public static final String RECOMPUTE = "recompute";
+
         public Routing {
             if (engine == null || engine.isBlank()) {
                 throw new ConfigException("option routing.engine must not be empty");
             }
             check("routing.threads", threads, 0, 1024);
             check("routing.settleMs", settleMs, 0, 600_000);
+            if (!REPAIR.equals(onFault) && !RECOMPUTE.equals(onFault)) {
+                throw new ConfigException("option routing.onFault must be repair or recompute, got '" + onFault + "'");
+            }
+        }
+
+        /** The same with {@code onFault} {@link #REPAIR}. */
+        public Routing(String engine, int threads, int settleMs) {
+            this(engine, threads, settleMs, REPAIR);
         }
 
         @JsonCreator
         public static Routing of(@JsonProperty("engine") String engine, @JsonProperty("threads") Integer threads,
-                                 @JsonProperty("settleMs") Integer settleMs) {
+                                 @JsonProperty("settleMs") Integer settleMs, @JsonProperty("onFault") String onFault) {
             return new Routing(engine != null ? engine : "dmodc", threads != null ? threads : 0,
-                    settleMs != null ? settleMs : 50);
+                    settleMs != null ? settleMs : 50, onFault != null ? onFault : REPAIR);
+        }
+
+        /** As {@link #of(String, Integer, Integer, String)} with the default {@code onFault}. */
+        public static Routing of(String engine, Integer threads, Integer settleMs) {
+            return of(engine, threads, settleMs, null);
+        }
+
+        /** True when faults repair the tables in force ({@code onFault: repair}). */
+        public boolean repairs() {
+            return REPAIR.equals(onFault);
         }
 
         /** The routing pool size: {@code threads}, or the number of processors when 0. */

@@ -54,6 +54,9 @@ public final class ReactionTracker {
         double snapshotMs;
         long firstSnapshotNanos = -1;
         long lastPushNanos = -1;
+        long changedEntries;
+        long minimumEntries;
+        boolean churnKnown;
 
         Reaction(Cause cause, long startNanos, PushTotals pushedBefore) {
             this.cause = cause;
@@ -150,6 +153,18 @@ public final class ReactionTracker {
         }
     }
 
+    /**
+     * A routing of the open reaction, if any, changed {@code changed} table entries where any valid routing
+     * changes {@code minimum} (summed over the reaction's routings).
+     */
+    public void churn(long changed, long minimum) {
+        if (open != null) {
+            open.changedEntries += changed;
+            open.minimumEntries += minimum;
+            open.churnKnown = true;
+        }
+    }
+
     /** A new table version started installing with {@code round} (the push's time is measured from now). */
     public void pushStarted(PushRound previous, PushRound round) {
         if (open != null) {
@@ -177,6 +192,9 @@ public final class ReactionTracker {
         d.put("triggers", List.copyOf(r.triggers));
         d.put("computations", r.computations);
         d.put("engineMs", Math.round(r.engineMs * 10) / 10.0);
+        // table entries the reaction's routings moved, and the least any valid routing moves for the same change
+        d.put("changedEntries", r.churnKnown ? r.changedEntries : null);
+        d.put("minimumEntries", r.churnKnown ? r.minimumEntries : null);
         // where the time went: until the first snapshot (the settle window, and reports still arriving), in
         // snapshots, and from the last push's start to the last acknowledgement
         long now = nanoTime.getAsLong();

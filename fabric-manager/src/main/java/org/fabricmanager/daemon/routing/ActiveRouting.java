@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon.routing;
 
 import org.fabricmanager.daemon.push.TableSet;
+import org.fabricmanager.routing.dmodc.repair.TableChurn;
 import org.fabricmanager.topology.Fabric;
 
 /**
@@ -10,14 +11,24 @@ import org.fabricmanager.topology.Fabric;
  * @param durationMs       the computation's wall-clock time, {@code null} when reused from the state directory
  * @param unreachablePairs leaf pairs the tables do not connect
  * @param reused           true when the tables were reused from the state directory, not computed
+ * @param churn            entries changed against the tables in force before, and the minimum for that change
+ *                         ({@code null}: the first tables, reused ones, or an engine other than dmodc)
+ * @param repaired         true when the tables are a repair of the last full routing ({@code routing.onFault: repair})
  */
 public record ActiveRouting(long version, Fabric fabric, String fingerprint, TableSet tables, String engine,
                             Double durationMs, boolean valid, long unreachablePairs, boolean reused,
-                            Boolean deadlockFree) {
+                            Boolean deadlockFree, TableChurn churn, boolean repaired) {
+
+    /** A routing without churn figures, not a repair. */
+    public ActiveRouting(long version, Fabric fabric, String fingerprint, TableSet tables, String engine,
+                         Double durationMs, boolean valid, long unreachablePairs, boolean reused, Boolean deadlockFree) {
+        this(version, fabric, fingerprint, tables, engine, durationMs, valid, unreachablePairs, reused, deadlockFree,
+                null, false);
+    }
 
     /** The same routing, marked so that the next fabric, even an equal one, is routed again. */
     ActiveRouting forcedStale() {
         return new ActiveRouting(version, fabric, "forced", tables, engine, durationMs, valid, unreachablePairs, reused,
-                deadlockFree);
+                deadlockFree, churn, repaired);
     }
 }

@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.routing;
 import java.util.concurrent.CompletableFuture;
 import java.util.List;
 import java.util.ArrayList;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.Executor;
@@ -86,6 +87,8 @@ public final class RoutingManager {
     private final ControlLoop queue;
     private final MilestoneLog milestones;
     private final Timer timer;
+    private final DistributionSummary changedEntries;
+    private final DistributionSummary minimumEntries;
     private Listener listener;
     /** Told of every routing made the routing in force, computed or reused (the quality monitor). */
     private Consumer<ActiveRouting> installed = r -> { };
@@ -108,6 +111,10 @@ public final class RoutingManager {
         this.queue = queue;
         this.milestones = milestones;
         this.timer = Timer.builder("fabric.routing.duration").description("routing computations").register(registry);
+        this.changedEntries = DistributionSummary.builder("fabric.routing.changed.entries")
+                .description("table entries each routing changed against the tables in force").register(registry);
+        this.minimumEntries = DistributionSummary.builder("fabric.routing.minimum.entries")
+                .description("table entries any valid routing had to change for the same fabric change").register(registry);
     }
 
     /** Where computations are reported (set once, before the first {@link #consider}). */
@@ -156,7 +163,7 @@ public final class RoutingManager {
             RoutingOutcome o = p.outcome();
             RoutingOutcome told = new RoutingOutcome(o.job(), o.fingerprint(), o.result(), o.tables(), o.nanos(),
                     o.compareNanos(), o.detail() + "; computed while the verdict was checked, installed on its "
-                    + "confirmation", o.deadlockFree());
+                    + "confirmation", o.deadlockFree(), o.churn(), o.repaired());
             queue.append("routing-done v" + p.job().version() + " (prepared)", () -> done(p.job(), told, null));
             return Decision.STARTED;
         }
@@ -289,10 +296,17 @@ public final class RoutingManager {
         computations++;
         timer.record(outcome.nanos(), TimeUnit.NANOSECONDS);
         active = new ActiveRouting(job.version(), job.fabric(), outcome.fingerprint(), outcome.tables(), r.engine(),
-                outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false, outcome.deadlockFree());
-        milestones.record(Milestone.Kind.ROUTING_COMPUTED, String.format("routing v%d computed in %.1f ms (%s, %s; %s)",
-                job.version(), outcome.millis(), r.engine(), r.validity().isValid() ? "valid"
-                        : r.validity().unreachablePairs() + " unreachable leaf pairs", outcome.detail()));
+                outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false, outcome.deadlockFree(),
+                outcome.churn(), outcome.repaired());
+        if (outcome.churn() != null) {
+            changedEntries.record(outcome.churn().changedEntries());
+            minimumEntries.record(outcome.churn().minimumEntries());
+        }
+        milestones.record(Milestone.Kind.ROUTING_COMPUTED, String.format("routing v%d %s in %.1f ms (%s, %s; %s)%s",
+                job.version(), outcome.repaired() ? "repaired" : "computed", outcome.millis(), r.engine(),
+                r.validity().isValid() ? "valid" : r.validity().unreachablePairs() + " unreachable leaf pairs",
+                outcome.detail(), outcome.churn() == null ? "" : String.format("; %d entries changed, minimum %d",
+                        outcome.churn().changedEntries(), outcome.churn().minimumEntries())));
         LOG.debug("routing v{}: {} of {} switches' tables changed (compared in {} ms)", job.version(),
                 outcome.tables().changedRows(), outcome.tables().rowCount(), String.format("%.1f", outcome.compareMillis()));
         stored = null;
@@ -369,5 +383,10 @@ public final class RoutingManager {
 
     public String engineName() {
         return service.engineName();
+    }
+
+    /** True when changes are routed by repairing the last full routing ({@code routing.onFault: repair} with dmodc). */
+    public boolean repairs() {
+        return service.repairs();
     }
 }

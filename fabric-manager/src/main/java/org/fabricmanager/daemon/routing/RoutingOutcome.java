@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.routing;
 
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.dmodc.repair.TableChurn;
 
 /**
  * A finished job: the fabric's fingerprint and, unless that equals the job's active fingerprint (then
@@ -10,10 +11,18 @@ import org.fabricmanager.routing.RoutingResult;
  * including indexing, the time it took to compare the tables with the previous version, and a
  * breakdown of the routing time for the log ({@code ""} when nothing was routed). For tables with
  * virtual-channel rules, {@code deadlockFree} says whether their (link, VC) dependency graph is acyclic
- * ({@code null}: not checked).
+ * ({@code null}: not checked). {@code churn}: entries changed against the job's previous tables and the minimum
+ * ({@code null}: no previous tables, or not a Dmodc routing); {@code repaired}: the tables are a repair.
  */
 public record RoutingOutcome(RoutingJob job, String fingerprint, RoutingResult result, TableSet tables, long nanos,
-                             long compareNanos, String detail, Boolean deadlockFree) {
+                             long compareNanos, String detail, Boolean deadlockFree, TableChurn churn,
+                             boolean repaired) {
+
+    /** An outcome without churn figures, not a repair. */
+    public RoutingOutcome(RoutingJob job, String fingerprint, RoutingResult result, TableSet tables, long nanos,
+                          long compareNanos, String detail, Boolean deadlockFree) {
+        this(job, fingerprint, result, tables, nanos, compareNanos, detail, deadlockFree, null, false);
+    }
 
     /** True when the fabric was the routed one: nothing was computed. */
     public boolean unchanged() {

@@ -17,6 +17,10 @@ import org.fabricmanager.daemon.store.FabricFingerprint;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.dmodc.DmodcEngine;
+import org.fabricmanager.routing.dmodc.DmodcRouting;
+import org.fabricmanager.routing.dmodc.repair.TableChurn;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.FabricIndex;
 import java.util.function.Supplier;
@@ -35,6 +39,14 @@ public final class RoutingService implements AutoCloseable {
      */
     private RoutedSnapshot last;
     private RoutedSnapshot base;
+    /**
+     * With {@code routing.onFault: repair} and a Dmodc engine: the last full routing, which every later fabric's
+     * tables repair (dispatcher thread only), so that an element that comes back takes back what moved for it.
+     */
+    private final boolean repair;
+    private RoutedSnapshot full;
+    /** Counts churn inline on the dispatcher thread (one worker: no threads of its own). */
+    private final RoutingPool churnPool = new RoutingPool(1, "churn");
     /** Computations submitted and not started yet: a rehearsal gives way to them. */
     private final AtomicInteger queued = new AtomicInteger();
     private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(r -> {
@@ -55,9 +67,29 @@ public final class RoutingService implements AutoCloseable {
         this(RoutingEngines.create(engineName, threads));
     }
 
-    /** A service around an engine built elsewhere (the service closes it). */
+    /** As {@link #RoutingService(RoutingEngine, boolean)}, repairing after faults when {@code repair} is true. */
+    public RoutingService(String engineName, int threads, boolean repair) {
+        this(RoutingEngines.create(engineName, threads), repair);
+    }
+
+    /** A service around an engine built elsewhere (the service closes it), routing every fabric in full. */
     public RoutingService(RoutingEngine engine) {
+        this(engine, false);
+    }
+
+    /**
+     * A service around an engine built elsewhere (the service closes it); with {@code repair} and a Dmodc
+     * engine, every fabric after the first is routed by repairing the last full routing's tables
+     * ({@link DmodcEngine#repair}), the others by the engine.
+     */
+    public RoutingService(RoutingEngine engine, boolean repair) {
         this.engine = engine;
+        this.repair = repair && engine instanceof DmodcEngine;
+    }
+
+    /** True when changes are routed by repairing the tables of the last full routing. */
+    public boolean repairs() {
+        return repair;
     }
 
     /** The engine's name as configured. */
@@ -84,7 +116,16 @@ public final class RoutingService implements AutoCloseable {
             // from the last routing when the job continues it: an incremental engine recomputes only what
             // the change affects (the result is exactly a routing from scratch)
             RoutedSnapshot previous = continued(job);
-            RoutedSnapshot snapshot = previous == null ? engine.routeSnapshot(index) : engine.reroute(index, previous);
+            boolean repairing = repair && job.previous() != null;
+            RoutedSnapshot snapshot;
+            if (repairing) {
+                // from the last full routing (the stored tables' when none was computed since the start), not from
+                // the tables in force: a return then gives back exactly what moved for the element
+                DmodcEngine dmodc = (DmodcEngine) engine;
+                snapshot = full != null ? dmodc.repair(full, index) : dmodc.repair(job.previous().tables(), index);
+            } else {
+                snapshot = previous == null ? engine.routeSnapshot(index) : engine.reroute(index, previous);
+            }
             long routed = System.nanoTime();
             String fingerprint = print.join();
             long printed = System.nanoTime();
@@ -93,11 +134,17 @@ public final class RoutingService implements AutoCloseable {
             }
             base = previous;
             last = snapshot;
+            if (repair && (full == null || !repairing)) {
+                full = snapshot;
+            }
             RoutingResult result = snapshot.result();
             TableSet tables = TableSet.derive(job.version(), result.tables(), job.previous());
+            TableChurn churn = job.previous() == null || !(snapshot instanceof DmodcRouting d) ? null
+                    : TableChurn.between(job.previous().tables(), result.tables(), index, d.costs(), churnPool);
             // where the time went, for the operator's log line: a slow re-route says which part to blame
             String detail = String.format("index %.1f ms, %s %.1f ms%s, then waited %.1f ms for the fingerprint",
-                    (indexed - begin) / 1e6, previous == null ? "engine from scratch" : "engine re-routing",
+                    (indexed - begin) / 1e6, repairing ? "engine repairing" : previous == null ? "engine from scratch"
+                            : "engine re-routing",
                     (routed - indexed) / 1e6, phases(result), (printed - routed) / 1e6);
             long compared = System.nanoTime();
             Boolean deadlockFree = null;
@@ -110,7 +157,7 @@ public final class RoutingService implements AutoCloseable {
                         deadlockFree ? "acyclic" : "CYCLE through " + report.cycle().size() + " channels");
             }
             return new RoutingOutcome(job, fingerprint, result, tables, printed - begin, compared - printed,
-                    detail, deadlockFree);
+                    detail, deadlockFree, churn, repairing);
         }, dispatcher);
     }
 
@@ -127,9 +174,10 @@ public final class RoutingService implements AutoCloseable {
     public CompletableFuture<Integer> rehearse(Supplier<List<Fabric>> variants,
                                                TableSet inForce) {
         return CompletableFuture.supplyAsync(() -> {
-            RoutedSnapshot from = last;
+            // a repair starts from the last full routing, whatever the tables in force
+            RoutedSnapshot from = repair ? full : last;
             int done = 0;
-            if (!engine.reroutesIncrementally() || from == null || from.result().tables() != inForce.tables()) {
+            if (!engine.reroutesIncrementally() || from == null || (!repair && from.result().tables() != inForce.tables())) {
                 return done;
             }
             for (Fabric variant : variants.get()) {
@@ -137,7 +185,8 @@ public final class RoutingService implements AutoCloseable {
                     break;
                 }
                 try {
-                    RoutedSnapshot s = engine.reroute(variant.index(), from);
+                    RoutedSnapshot s = repair ? ((DmodcEngine) engine).repair(from, variant.index())
+                            : engine.reroute(variant.index(), from);
                     TableSet.derive(inForce.version() + 1, s.result().tables(), inForce);
                     FabricFingerprint.of(variant, engine.name());
                 } catch (RuntimeException e) {
@@ -198,5 +247,6 @@ public final class RoutingService implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         engine.close();
+        churnPool.close();
     }
 }

@@ -17,6 +17,8 @@ import org.fabricmanager.routing.dmodc.preprocess.CostDividerUpdate;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;
+import org.fabricmanager.routing.dmodc.repair.CostChanges;
+import org.fabricmanager.routing.dmodc.repair.TableRepair;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,13 +106,16 @@ public final class DmodcEngine implements RoutingEngine {
      * Routes {@code next} from the Dmodc routing of an earlier snapshot: the preprocessing is done
      * again (it is a small part of the work), then only the rows and entries whose inputs changed
      * are computed ({@link RouteChanges}); the other rows are the previous ones, shared. The tables
-     * and validity are exactly those of {@link #compute}{@code (next)}. Phases: {@code ranking},
+     * and validity are exactly those of {@link #compute}{@code (next)} (from a {@link #repair}, a routing from
+     * scratch). Phases: {@code ranking},
      * {@code groups}, {@code cost+divider}, {@code changes}, {@code routes}, {@code validity}. A
      * previous routing of another engine gives a routing from scratch.
      */
     @Override
     public DmodcRouting reroute(FabricIndex next, RoutedSnapshot previous) {
-        if (!(previous instanceof DmodcRouting before) || !shortcuts.on(DmodcShortcuts.Shortcut.INCREMENTAL)) {
+        if (!(previous instanceof DmodcRouting before) || before.isRepair()
+                || !shortcuts.on(DmodcShortcuts.Shortcut.INCREMENTAL)) {
+            // a repair's tables are not Dmodc's own: nothing of them can be reused for Dmodc's
             return compute(next);
         }
         shortcuts.hit(DmodcShortcuts.Shortcut.INCREMENTAL);
@@ -136,6 +141,48 @@ public final class DmodcEngine implements RoutingEngine {
         long t5 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("routes", t5 - t4));
         return finish(next, pre, tables, t5, changes);
+    }
+
+    /**
+     * Repairs the tables of {@code base} for {@code next}, a later snapshot of its fabric ({@link TableRepair}):
+     * only the entries whose route crosses a failed element, or that lose or gain every path, change, to
+     * Dmodc's closed form over their surviving candidates; the others stay. Valid and deadlock-free as
+     * Dmodc's own tables, with Dmodc's validity; repairing for {@code base}'s own fabric gives its tables
+     * back. When {@code base} is a Dmodc routing only the entries whose inputs changed are checked (its costs
+     * updated, or compared with the new ones when the leaves differ); otherwise every entry is. Phases: {@code ranking},
+     * {@code groups}, {@code cost+divider}, {@code repair}, {@code validity}.
+     */
+    public DmodcRouting repair(RoutedSnapshot base, FabricIndex next) {
+        if (!(base instanceof DmodcRouting before)) {
+            return repair(base.result().tables(), next);
+        }
+        if (sameLeaves(before.index(), next)) {
+            Preprocessing pre = preprocess(next, before);
+            return repairWith(pre, next, base.result().tables(),
+                    new TableRepair.Changes(before.index(), pre.cd.changed()));
+        }
+        // a leaf switch left or came: the cost columns differ, compared leaf by leaf (by GUID)
+        Preprocessing pre = preprocess(next);
+        long[][] changed = CostChanges.between(before.index(), before.costs(), next, pre.cd.costs(), pool);
+        return repairWith(pre, next, base.result().tables(), new TableRepair.Changes(before.index(), changed));
+    }
+
+    /**
+     * Repairs {@code previous}, tables in force of unknown origin (read from a file), for {@code next}:
+     * as {@link #repair(RoutedSnapshot, FabricIndex)}, every entry checked. For tables that were valid
+     * for an earlier snapshot, the same tables as a repair from a routing of that snapshot.
+     */
+    public DmodcRouting repair(ForwardingTables previous, FabricIndex next) {
+        return repairWith(preprocess(next), next, previous, null);
+    }
+
+    private DmodcRouting repairWith(Preprocessing pre, FabricIndex next, ForwardingTables previous,
+                                    TableRepair.Changes changes) {
+        long t3 = System.nanoTime();
+        ForwardingTables tables = TableRepair.repair(next, pre.cd.costs(), pre.cd.dividers(), previous, changes, pool);
+        long t4 = System.nanoTime();
+        pre.phases.add(new PhaseTimings.Phase("repair", t4 - t3));
+        return finish(next, pre, tables, t4, null).repaired();
     }
 
     @Override

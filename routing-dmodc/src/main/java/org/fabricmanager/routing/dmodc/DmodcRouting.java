@@ -29,15 +29,21 @@ public final class DmodcRouting implements RoutedSnapshot {
     private final int[] divider;
     private final RowProfiles profiles;
     private final RowCounts rowCounts;
+    private final boolean repair;
 
     DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider,
                  RowProfiles profiles, RowCounts rowCounts) {
-        this.index = index;
+        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false);
+    }
+
+    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair) {
+        this.repair = repair;
+        this.index = pre.index();
         this.result = result;
-        this.rank = rank;
-        this.costs = costs;
-        this.divider = divider;
-        this.profiles = profiles;
+        this.rank = pre.ranks();
+        this.costs = pre.costs();
+        this.divider = pre.dividers();
+        this.profiles = pre.profiles();
         this.rowCounts = rowCounts;
     }
 
@@ -64,6 +70,19 @@ public final class DmodcRouting implements RoutedSnapshot {
      */
     public Optional<RowCounts> rowCounts() {
         return Optional.ofNullable(rowCounts);
+    }
+
+    /** The same routing marked as a {@link DmodcEngine#repair}: its tables are not Dmodc's own for its fabric. */
+    DmodcRouting repaired() {
+        return new DmodcRouting(preprocessed(), result, rowCounts, true);
+    }
+
+    /**
+     * True for the result of {@link DmodcEngine#repair}: its tables are the repaired tables in force, not
+     * Dmodc's for this fabric (the costs, dividers and alternatives are this fabric's all the same).
+     */
+    public boolean isRepair() {
+        return repair;
     }
 
     /** Rows of a re-route by what was done with them. */

@@ -1,0 +1,110 @@
+package org.fabricmanager.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.fabricmanager.daemon.DaemonSimulationTest.assertAgentsHold;
+import static org.fabricmanager.daemon.DaemonSimulationTest.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.util.List;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.dmodc.DmodcEngine;
+import org.fabricmanager.routing.dmodc.DmodcRouting;
+import org.fabricmanager.routing.dmodc.repair.TableChurn;
+import org.fabricmanager.sim.FabricSimulator;
+import org.fabricmanager.testing.Await;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The daemon with {@code routing.onFault: repair} (the default) and Dmodc, with a simulated fabric in the same
+ * JVM: after a cable fault it installs the repair of its first routing (the tables {@code route --previous}
+ * computes from them), pushes only the blocks the repair changed, reports the changed entries and the minimum
+ * in the status, the REACTION event and the metrics, and when the cable comes back it installs the first
+ * tables again.
+ */
+class RepairOnFaultTest {
+    private static final PgftSpec SPEC = PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)");
+
+    @TempDir
+    Path state;
+
+    @Test
+    void aFaultPushesOnlyTheRepairedBlocksAndAReturnGivesBackTheFirstTables() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        DaemonConfig config = DaemonSimulationTest.config(state, SPEC);
+        assertThat(config.routing().onFault()).isEqualTo(DaemonConfig.Routing.REPAIR);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(), registry, null);
+        AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
+        int switches = fabric.switches().size();
+        try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1);
+             DmodcEngine engine = new DmodcEngine(1);
+             RoutingPool pool = new RoutingPool(1, "test")) {
+            sim.start();
+            Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED
+                    && st.switches().connected() == switches, "first convergence");
+            assertThat(s.routing().onFault()).isEqualTo("repair");
+            assertThat(s.routing().repaired()).isFalse();
+            Fabric intact = daemon.topology().get();
+            DmodcRouting first = engine.compute(intact.index());
+            ForwardingTables v1 = first.result().tables();
+            assertAgentsHold(sim, v1, 1);
+            long since = daemon.milestones(0).get().size();
+
+            // a cable between a level-2 switch and a top switch fails
+            long l2 = PgftGenerator.switchGuid(2, 0);
+            int up = fabric.switchByGuid(l2).orElseThrow().ports();
+            sim.linkDown(l2, up);
+            s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "repair");
+            Fabric degraded = daemon.topology().get();
+            assertThat(degraded.links()).hasSize(fabric.links().size() - 1);
+            ForwardingTables v2 = engine.repair(v1, degraded.index()).result().tables();
+            assertAgentsHold(sim, v2, 2, v1);
+            TableChurn churn = TableChurn.between(v1, v2, degraded.index(), engine.compute(degraded.index()).costs(),
+                    pool);
+            assertThat(churn.changedEntries()).isPositive().isLessThanOrEqualTo(2 * churn.minimumEntries());
+            assertThat(s.routing().repaired()).isTrue();
+            assertThat(s.routing().changedEntries()).isEqualTo(churn.changedEntries());
+            assertThat(s.routing().minimumEntries()).isEqualTo(churn.minimumEntries());
+            assertThat(s.push().blocks()).as("only the repaired blocks are pushed").isEqualTo(changedBlocks(v1, v2));
+            Milestone reaction = Await.value("the fault's REACTION", () -> daemon.milestones(since).get().stream()
+                    .filter(m -> m.kind() == Milestone.Kind.REACTION).findFirst().orElse(null), m -> m != null);
+            assertThat(((Number) reaction.details().get("changedEntries")).longValue()).isEqualTo(churn.changedEntries());
+            assertThat(((Number) reaction.details().get("minimumEntries")).longValue()).isEqualTo(churn.minimumEntries());
+            assertThat(registry.get("fabric.routing.changed.entries").summary().totalAmount())
+                    .isEqualTo((double) churn.changedEntries());
+
+            // the cable comes back: the first tables, and only the blocks that moved go back
+            sim.linkUp(l2, up);
+            s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 3, "return");
+            assertAgentsHold(sim, v1, 3, v2);
+            assertThat(s.push().blocks()).isEqualTo(changedBlocks(v2, v1));
+            assertThat(s.routing().changedEntries()).isEqualTo(churn.changedEntries());
+        } finally {
+            daemon.close();
+        }
+    }
+
+    /** The 64-entry blocks that differ between the same switches' rows of {@code a} and {@code b}. */
+    private static long changedBlocks(ForwardingTables a, ForwardingTables b) {
+        long blocks = 0;
+        for (int s = 0; s < a.switchCount(); s++) {
+            int row = DaemonSimulationTest.rowOf(b, a.switchGuid(s));
+            for (int from = 0; from < a.destinationCount(); from += 64) {
+                int to = Math.min(a.destinationCount(), from + 64);
+                blocks += a.rangeEquals(s, b, row, from, to) ? 0 : 1;
+            }
+        }
+        return blocks;
+    }
+}

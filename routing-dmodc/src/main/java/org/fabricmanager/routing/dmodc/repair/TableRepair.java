@@ -1,0 +1,324 @@
+package org.fabricmanager.routing.dmodc.repair;
+
+import java.util.Arrays;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.dmodc.preprocess.CostTable;
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * Repairs forwarding tables for a changed fabric instead of routing it again: an entry keeps its port
+ * while that port still leads to a neighbour strictly closer to the destination's leaf (formula (2) of
+ * the Dmodc paper over the new fabric's costs), so every route that does not cross a failed element stays
+ * where it is. Only the other entries change: those whose port leads into a failed link or switch or to a
+ * neighbour that no longer gets closer (its own route crossed the failure), those that lose every path
+ * ({@link ForwardingTables#NO_ROUTE}), and those that gain one. They get Dmodc's closed form (formulas (3)
+ * and (4)) over the surviving candidates, with the new fabric's divider, which spreads the moved
+ * destinations over the candidates as Dmodc spreads all of them.
+ *
+ * <p>Every kept or chosen port steps to a neighbour of strictly lower cost, so the result routes exactly
+ * the leaf pairs with a finite cost (Dmodc's validity) over shortest up*&#47;down* paths, as Dmodc does.
+ * The result depends only on the previous tables and the new fabric: repairing the tables of a full
+ * routing for the fabric it was made for gives them back unchanged, which is how an element that comes
+ * back takes back the entries that moved because of it.
+ *
+ * <p>Every entry is checked, unless the caller says where the inputs changed ({@link Changes}: the costs'
+ * changed leaves per row and the fabric the previous tables were valid for); then only the entries of
+ * rows whose ports changed, of leaves whose cost changed at the switch or a neighbour, and of
+ * destinations that moved are checked, which gives the same tables when the previous ones were valid for
+ * that fabric (a Dmodc routing or a repair of one).
+ */
+public final class TableRepair {
+    /** Switches a worker takes at a time. */
+    private static final int GRAIN = 8;
+
+    private final FabricIndex next;
+    private final CostTable costs;
+    private final int[] dividers;
+    private final ForwardingTables previous;
+    private final Changes changes;
+    private final int leaves;
+
+    /**
+     * Where the inputs of a repair changed since the previous tables were valid: the fabric they were
+     * valid for, and per switch of the new fabric the leaves whose cost differs from that fabric's
+     * ({@code null} rows: unchanged), as {@code CostDividerUpdate} gives them.
+     */
+    public record Changes(FabricIndex before, long[][] changedLeaves) {
+    }
+
+    private TableRepair(FabricIndex next, CostTable costs, int[] dividers, ForwardingTables previous,
+                        Changes changes) {
+        this.next = next;
+        this.costs = costs;
+        this.dividers = dividers;
+        this.previous = previous;
+        this.changes = changes;
+        this.leaves = next.leafCount();
+    }
+
+    /**
+     * The repaired tables of {@code next}: each row is the previous row of the same switch (the very
+     * array, shared) where no entry changed, a new array otherwise.
+     *
+     * @param costs    the costs of {@code next} (Procedure 1)
+     * @param dividers the dividers of {@code next}
+     * @param changes  where the inputs changed, or {@code null} to check every entry
+     */
+    public static ForwardingTables repair(FabricIndex next, CostTable costs, int[] dividers, ForwardingTables previous,
+                                          Changes changes, RoutingPool pool) {
+        return new TableRepair(next, costs, dividers, previous, changes).run(pool);
+    }
+
+    private ForwardingTables run(RoutingPool pool) {
+        int switches = next.switchCount();
+        int[] previousRow = previousRows();
+        int[] movedDestinations = changes == null ? null : movedDestinations();
+        byte[][] rows = new byte[switches][];
+        int words = (leaves + 63) >>> 6;
+        boolean sameLength = previous.destinationCount() == next.destinationCount();
+        pool.forRange(switches, GRAIN, (worker, from, to) -> {
+            long[] columns = new long[words];
+            for (int s = from; s < to; s++) {
+                rows[s] = repairRow(s, previousRow[s], movedDestinations, columns);
+            }
+        });
+        long[] guids = new long[switches];
+        int[] reuse = new int[switches];
+        for (int s = 0; s < switches; s++) {
+            guids[s] = next.switchGuid(s);
+            reuse[s] = rows[s] == null ? previousRow[s] : -1;
+        }
+        return sameLength ? ForwardingTables.ofRows(guids, rows, next.destinationCount(), previous, reuse)
+                : ForwardingTables.ofRows(guids, rows, next.destinationCount());
+    }
+
+    /** Per switch of {@code next}, its row in the previous tables (same GUID), or {@code -1}. */
+    private int[] previousRows() {
+        return rowsByGuid(next, previous);
+    }
+
+    /** Per switch of {@code index}, the row of {@code tables} with its GUID, or {@code -1}. */
+    static int[] rowsByGuid(FabricIndex index, ForwardingTables tables) {
+        int[] map = new int[index.switchCount()];
+        Arrays.fill(map, -1);
+        for (int i = 0; i < tables.switchCount(); i++) {
+            int s = index.switchId(tables.switchGuid(i));
+            if (s != FabricIndex.NONE) {
+                map[s] = i;
+            }
+        }
+        return map;
+    }
+
+    /**
+     * Row {@code s} repaired, from row {@code p} of the previous tables ({@code -1}: none): {@code null}
+     * when it is that row unchanged.
+     */
+    private byte[] repairRow(int s, int p, int[] movedDestinations, long[] columns) {
+        int destinations = next.destinationCount();
+        RowEdit edit = new RowEdit(previous, p, destinations);
+        if (changes == null || p < 0 || previous.destinationCount() != destinations || portsChanged(s)) {
+            for (int l = 0; l < leaves; l++) {
+                repairLeaf(s, l, edit);
+            }
+            unusedDestinations(edit);
+            return edit.result();
+        }
+        Arrays.fill(columns, 0L);
+        boolean any = orInto(columns, changes.changedLeaves()[s]);
+        for (int g = next.groupStart(s), end = g + next.groupCount(s); g < end; g++) {
+            any |= orInto(columns, changes.changedLeaves()[next.groupNeighbour(g)]);
+        }
+        if (any) {
+            for (int w = 0; w < columns.length; w++) {
+                for (long bits = columns[w]; bits != 0; bits &= bits - 1) {
+                    repairLeaf(s, (w << 6) + Long.numberOfTrailingZeros(bits), edit);
+                }
+            }
+        }
+        for (int d : movedDestinations) {
+            int pos = next.nodeByDestination(d);
+            if (pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE) {
+                edit.set(d, ForwardingTables.NO_ROUTE);
+            } else {
+                int l = next.leafNumber(next.nodeLeaf(pos));
+                edit.set(d, portFor(s, l, d, edit.previous(d)));
+            }
+        }
+        return edit.result();
+    }
+
+    /** Checks and repairs the entries of row {@code s} for the nodes of leaf number {@code l}. */
+    private void repairLeaf(int s, int l, RowEdit edit) {
+        int[] nodes = next.leafNodeArray();
+        for (int i = next.leafNodeStart(l), end = next.leafNodeStart(l + 1); i < end; i++) {
+            int d = next.nodeIndex(nodes[i]);
+            edit.set(d, portFor(s, l, d, edit.previous(d)));
+        }
+    }
+
+    /** The port of switch {@code s} for destination {@code d} on leaf number {@code l}: {@code old} if still valid. */
+    private int portFor(int s, int l, int d, int old) {
+        int leafSwitch = next.leaves()[l];
+        if (leafSwitch == s) {
+            return next.nodeLeafPort(next.nodeByDestination(d));
+        }
+        int own = costs.cost(s, l);
+        if (own == CostTable.INFINITE) {
+            return ForwardingTables.NO_ROUTE;
+        }
+        int[] peers = next.peerSwitches(s);
+        if (old != ForwardingTables.NO_ROUTE && old < peers.length && peers[old] != FabricIndex.NONE
+                && costs.cost(peers[old], l) < own) {
+            return old;
+        }
+        return closedForm(s, l, d, own);
+    }
+
+    /**
+     * Formulas (3) and (4) over the candidate groups of {@code s} towards leaf {@code l}:
+     * {@code g = C[⌊d/Π⌋ mod #C]}, {@code p = g[⌊d/(Π·#C)⌋ mod #g]}.
+     */
+    private int closedForm(int s, int l, int d, int own) {
+        int from = next.groupStart(s);
+        int to = from + next.groupCount(s);
+        int count = 0;
+        for (int g = from; g < to; g++) {
+            if (costs.cost(next.groupNeighbour(g), l) < own) {
+                count++;
+            }
+        }
+        if (count == 0) {
+            return ForwardingTables.NO_ROUTE;
+        }
+        int q = d / dividers[s];
+        int pick = q % count;
+        for (int g = from; g < to; g++) {
+            if (costs.cost(next.groupNeighbour(g), l) < own && pick-- == 0) {
+                return next.groupPort(g, (q / count) % next.groupSize(g));
+            }
+        }
+        throw new IllegalStateException("candidate " + (q % count) + " of " + count + " not found at switch " + s);
+    }
+
+    /** Sets every destination index without a linked node to {@link ForwardingTables#NO_ROUTE}. */
+    private void unusedDestinations(RowEdit edit) {
+        for (int d = 0; d < next.destinationCount(); d++) {
+            int pos = next.nodeByDestination(d);
+            if (pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE) {
+                edit.set(d, ForwardingTables.NO_ROUTE);
+            }
+        }
+    }
+
+    /** True when a port of {@code s} leads elsewhere than in {@link Changes#before} (or {@code s} is new there). */
+    private boolean portsChanged(int s) {
+        FabricIndex before = changes.before();
+        int b = before.switchId(next.switchGuid(s));
+        if (b == FabricIndex.NONE || before.switchPorts(b) != next.switchPorts(s)) {
+            return true;
+        }
+        int[] peers = next.peerSwitches(s);
+        int[] peersBefore = before.peerSwitches(b);
+        int[] nodes = next.peerNodes(s);
+        int[] nodesBefore = before.peerNodes(b);
+        for (int port = 1; port < peers.length; port++) {
+            long guid = peers[port] == FabricIndex.NONE ? 0 : next.switchGuid(peers[port]);
+            long guidBefore = peersBefore[port] == FabricIndex.NONE ? 0 : before.switchGuid(peersBefore[port]);
+            long node = nodes[port] == FabricIndex.NONE ? 0 : next.nodeGuid(nodes[port]);
+            long nodeBefore = nodesBefore[port] == FabricIndex.NONE ? 0 : before.nodeGuid(nodesBefore[port]);
+            if (guid != guidBefore || node != nodeBefore) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Destination indices whose node, leaf or leaf port differs from {@link Changes#before}: every
+     * switch checks them, whatever its costs.
+     */
+    private int[] movedDestinations() {
+        FabricIndex before = changes.before();
+        int[] moved = new int[16];
+        int n = 0;
+        for (int d = 0; d < next.destinationCount(); d++) {
+            if (!sameDestination(before, d)) {
+                if (n == moved.length) {
+                    moved = Arrays.copyOf(moved, n * 2);
+                }
+                moved[n++] = d;
+            }
+        }
+        return Arrays.copyOf(moved, n);
+    }
+
+    private boolean sameDestination(FabricIndex before, int d) {
+        int pos = next.nodeByDestination(d);
+        int posBefore = d < before.destinationCount() ? before.nodeByDestination(d) : FabricIndex.NONE;
+        if (pos == FabricIndex.NONE || posBefore == FabricIndex.NONE) {
+            return pos == posBefore;
+        }
+        int leaf = next.nodeLeaf(pos);
+        int leafBefore = before.nodeLeaf(posBefore);
+        if (leaf == FabricIndex.NONE || leafBefore == FabricIndex.NONE) {
+            return leaf == leafBefore && next.nodeGuid(pos) == before.nodeGuid(posBefore);
+        }
+        return next.nodeGuid(pos) == before.nodeGuid(posBefore)
+                && next.switchGuid(leaf) == before.switchGuid(leafBefore)
+                && next.nodeLeafPort(pos) == before.nodeLeafPort(posBefore);
+    }
+
+    private static boolean orInto(long[] columns, long[] changed) {
+        if (changed == null) {
+            return false;
+        }
+        for (int w = 0; w < columns.length; w++) {
+            columns[w] |= changed[w];
+        }
+        return true;
+    }
+
+    /**
+     * One row being repaired: row {@code p} of the previous tables, copied on the first change; for a new
+     * switch, or previous tables of another length, a new row whose entries start as
+     * {@link ForwardingTables#NO_ROUTE} where the previous row has none.
+     */
+    private static final class RowEdit {
+        private final ForwardingTables previous;
+        private final int p;
+        private byte[] row;
+
+        RowEdit(ForwardingTables previous, int p, int length) {
+            this.previous = previous;
+            this.p = p;
+            if (p < 0 || previous.destinationCount() != length) {
+                row = new byte[length];
+                Arrays.fill(row, (byte) ForwardingTables.NO_ROUTE);
+                if (p >= 0) {
+                    previous.copyEntries(p, 0, row, 0, Math.min(length, previous.destinationCount()));
+                }
+            }
+        }
+
+        int previous(int d) {
+            return row != null ? row[d] & 0xff : previous.port(p, d);
+        }
+
+        void set(int d, int port) {
+            if (previous(d) == port) {
+                return;
+            }
+            if (row == null) {
+                row = previous.copyRow(p);
+            }
+            row[d] = (byte) port;
+        }
+
+        /** The new row, or {@code null} when it is the previous one unchanged. */
+        byte[] result() {
+            return row;
+        }
+    }
+}

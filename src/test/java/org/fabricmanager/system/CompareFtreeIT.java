@@ -1,0 +1,56 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.opensm.OpenSmTools;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code compare} gives OpenSM's ftree and updn the fabric's top level as root GUIDs ({@code -a}) and its end
+ * nodes as compute nodes ({@code -u}), so that ftree routes a degraded fat tree itself instead of refusing it
+ * ({@code ERR AB09}) and falling back to minhop; and a relative {@code --work} directory works. Runs the
+ * packaged jar in a process; skipped (an assumption) when OpenSM, ibsim or infiniband-diags are missing.
+ */
+class CompareFtreeIT {
+    /** Bounds, not measures: a stuck tool must not hang the build. */
+    private static final long LIMIT_SECONDS = 300;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void tools() {
+        Assumptions.assumeTrue(OpenSmTools.find().isPresent(), "OpenSM tools missing: " + OpenSmTools.missing() + " ("
+                + OpenSmTools.INSTALL_HINT + ")");
+    }
+
+    @Test
+    void ftreeRoutesADegradedFatTreeWithTheGuidFilesAndNoFallback() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx512m", "-jar", System.getProperty("fm.jar"),
+                "compare", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--degrade-links", "0.05", "--seed", "1",
+                "--opensm-engines", "ftree,updn", "--engines", "dmodc", "--patterns", "shift", "--threads", "1",
+                "--work", "work"));
+        Path out = dir.resolve("compare.out");
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile())
+                .start();
+        assertThat(p.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS)).as("compare ends").isTrue();
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(text).isZero();
+        assertThat(text).as(text).contains("compare: ftree and updn get -a ").contains("(the top level: 16 switches)")
+                .contains("(the end nodes: 64 ports)").doesNotContain("fell back to").doesNotContain("exit code");
+        assertThat(text).containsPattern("opensm ftree +[0-9.]+ +0 ").containsPattern("opensm updn +[0-9.]+ +0 ");
+        Path log = dir.resolve("work/opensm-ftree/opensm.log");
+        String ftreeLog = Files.readString(log, StandardCharsets.ISO_8859_1);
+        assertThat(ftreeLog).as("ftree's log").doesNotContain("AB09").contains("ftree tables configured on all switches");
+        assertThat(Files.readAllLines(dir.resolve("work/root-guids.txt"))).hasSize(16);
+    }
+}
