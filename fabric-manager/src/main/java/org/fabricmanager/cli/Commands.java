@@ -26,6 +26,10 @@ final class Commands {
                 new WhatIfCommand(),
                 new PkiInitCommand(),
                 new PkiIssueCommand(),
-                new PkiShowCommand());
+                new PkiShowCommand(),
+                new AgentCommand(),
+                new NetlabUpCommand(),
+                new NetlabDownCommand(),
+                new NetlabKillSwitchCommand());
     }
 }

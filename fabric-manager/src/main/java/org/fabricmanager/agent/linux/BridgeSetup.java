@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Makes a Linux bridge forward like a linear forwarding table before the agent programs it: the bridge exists
- * (created when missing) with STP, VLAN filtering and multicast snooping off and is up, every switch port is one of
+ * (created when missing) with STP and multicast snooping off (VLAN filtering is left at its default, off) and is up, every switch port is one of
  * its ports with MAC learning and every kind of flooding (unknown unicast, multicast, broadcast) off, so that a frame
  * leaves only by the static entry of its destination MAC. The ports' own up/down state is left alone: it is the
  * link state the agent reports. Idempotent; two {@code ip}/{@code bridge} runs plus one to test for the bridge.
@@ -22,7 +22,7 @@ public final class BridgeSetup {
         if (!ip.run("ip", "link", "show", "dev", bridge).ok()) {
             links.add("link add " + bridge + " type bridge");
         }
-        links.add("link set dev " + bridge + " type bridge stp_state 0 vlan_filtering 0 mcast_snooping 0");
+        links.add("link set dev " + bridge + " type bridge stp_state 0 mcast_snooping 0");
         for (int p = 1; p <= names.portCount(); p++) {
             links.add("link set dev " + names.name(p) + " master " + bridge);
         }

@@ -59,9 +59,10 @@ public final class LinuxSwitch implements AutoCloseable {
      * @param settings how to reach the daemon (VC rules are turned off here)
      * @param deps     the loop, jitter, tap and TLS executor; their plane is replaced by the bridge's
      * @param gone     told once when the switch's namespace or links are gone (the agent is stopped first)
+     * @param prepare  called with the agent before it starts (the address it connects from, its ring member)
      */
     public static LinuxSwitch start(Spec spec, Cabling cabling, AgentSettings settings, AgentDependencies deps,
-                                    Consumer<LinuxSwitch> gone) throws IOException {
+                                    Consumer<LinuxSwitch> gone, Consumer<SwitchAgent> prepare) throws IOException {
         Iproute2 ip = new Iproute2(spec.netns());
         PortNames names = new PortNames(spec.portPrefix(), spec.ports());
         BridgeSetup.apply(ip, spec.bridge(), names);
@@ -77,6 +78,7 @@ public final class LinuxSwitch implements AutoCloseable {
             gone.accept(sw);
         });
         now.forEach(agent::setPort);
+        prepare.accept(agent);
         agent.start();
         return sw;
     }
