@@ -63,7 +63,7 @@ final class NetlabUpCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager netlab up --pgft SPEC --prefix P [--http-port H]
+                usage: fabric-manager netlab up --pgft SPEC --prefix P [--http-port H] [--no-detector]
                   Builds the PGFT out of network namespaces on this machine (root only): switch G is namespace
                   P-s<G in hex> with its port N as interface pN on bridge br0, end node i is namespace P-n<i> with
                   eth0 (MAC 02:66:6d + index, address 10.0.0.0/8 + index + 1, static neighbours for every other
@@ -72,7 +72,10 @@ final class NetlabUpCommand implements Command {
                   until Ctrl-C, then removes every namespace. Leftovers of a crashed lab of prefix P are removed first.
                   --pgft SPEC     PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
                   --prefix P      1 to 8 lower-case letters or digits, starting with a letter
-                  --http-port H   REST port (default 7680; 0 = pick a free one)""";
+                  --http-port H   REST port (default 7680; 0 = pick a free one)
+                  --no-detector   no ring failure detector: faults are seen by carrier and sessions only
+                                  (kill-switch --silent then goes unnoticed); on a machine too loaded for
+                                  the ring's heartbeats to arrive in time""";
     }
 
     @Override
@@ -82,7 +85,7 @@ final class NetlabUpCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of();
+        return Set.of("no-detector");
     }
 
     @Override
@@ -124,7 +127,8 @@ final class NetlabUpCommand implements Command {
                 converged.countDown();
             }
         };
-        DaemonConfig config = config(dir, spec, httpPort);
+        boolean ring = !args.flag("no-detector");
+        DaemonConfig config = config(dir, spec, httpPort, ring);
         try {
             lab.daemon = FabricManagerDaemon.start(config, List.of(progress), DaemonMetrics.newRegistry(), null, List.of());
         } catch (ConfigException | StoreException e) {
@@ -133,7 +137,7 @@ final class NetlabUpCommand implements Command {
         InetSocketAddress southbound = lab.daemon.southboundAddress();
         SimulatorTls.Agents tls = SimulatorTls.agents("netlab up", dir.resolve("pki"), fabric,
                 AgentSettings.defaults(new InetSocketAddress("127.0.0.1", southbound.getPort())));
-        lab.switches = new NetlabSwitches(names, fabric, cabling, tls.settings(), lab.daemon.registry());
+        lab.switches = new NetlabSwitches(names, fabric, cabling, tls.settings(), ring ? lab.daemon.registry() : null);
         out.printf("netlab %s: daemon on %s:%d, %d Linux agents started%n", names.prefix(), southbound.getHostString(),
                 southbound.getPort(), fabric.switches().size());
         converged.await();
@@ -217,7 +221,7 @@ final class NetlabUpCommand implements Command {
         return lines;
     }
 
-    private static DaemonConfig config(Path dir, PgftSpec spec, int httpPort) {
+    private static DaemonConfig config(Path dir, PgftSpec spec, int httpPort, boolean ring) {
         PkiDirectory pki = new PkiDirectory(dir.resolve("pki"));
         try {
             pki.init("fabric-manager netlab CA", Duration.ofDays(30), List.of("localhost"),
@@ -226,7 +230,7 @@ final class NetlabUpCommand implements Command {
                     .withStateDirectory(dir.resolve("state")).withExpectedPgft(spec).withEngine("dmodc");
             DaemonConfig.Faults f = config.faults();
             config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),
-                    f.quarantineMs(), new DaemonConfig.Detector(true, f.detector().etaMs(), f.detector().deltaMs(),
+                    f.quarantineMs(), new DaemonConfig.Detector(ring, f.detector().etaMs(), f.detector().deltaMs(),
                     f.detector().overlay(), "127.0.0.1", DemoCommand.freeUdpPort(), DemoCommand.freeUdpPort(),
                     f.detector().startupGraceMs(), f.detector().secondOpinionMs())));
             return config.withSecurity(new DaemonConfig.Security(false, null, pki.daemonCertificate().toString(),

@@ -52,12 +52,13 @@ public final class NetlabSwitches implements AutoCloseable {
      * Starts an agent for every switch of {@code fabric}.
      *
      * @param settings the agent settings of each switch (its certificate)
+     * @param registry where the ring members' meters go; {@code null}: the switches run no ring member
      */
     public NetlabSwitches(NetlabNames names, Fabric fabric, Cabling cabling, LongFunction<AgentSettings> settings,
                           MeterRegistry registry) throws IOException {
         this.names = names;
         this.loops = new NioEventLoopGroup(fabric.switches().size(), new DefaultThreadFactory("fm-netlab-agent", true));
-        this.detectors = new SimulatedDetectors(2, registry);
+        this.detectors = registry == null ? null : new SimulatedDetectors(2, registry);
         Random random = new Random(1);
         Files.createDirectories(names.requests());
         int i = 0;
@@ -69,11 +70,13 @@ public final class NetlabSwitches implements AutoCloseable {
             InetAddress from = InetAddress.getByAddress(new byte[]{127, 2, (byte) (i / 250), (byte) (i % 250 + 1)});
             i++;
             AgentDependencies deps = new AgentDependencies(loops.next(), null, new Random(random.nextLong()), tap, null);
-            LinuxSwitch sw = LinuxSwitch.start(spec, cabling, settings.apply(s.guid()), deps, gone -> detectors.stop(s.guid()),
+            LinuxSwitch sw = LinuxSwitch.start(spec, cabling, settings.apply(s.guid()), deps, gone -> stopMember(s.guid()),
                     agent -> {
                         agent.bindFrom(from);
-                        agent.detectorListener(detectors);
-                        agent.detectorPort(detectors.reservePort(s.guid(), from));
+                        if (detectors != null) {
+                            agent.detectorListener(detectors);
+                            agent.detectorPort(detectors.reservePort(s.guid(), from));
+                        }
                     });
             switches.put(s.guid(), sw);
         }
@@ -92,9 +95,15 @@ public final class NetlabSwitches implements AutoCloseable {
             LOG.warn("netlab {}: no switch {} to freeze", names.prefix(), Long.toHexString(guid));
             return;
         }
-        detectors.stop(guid);
+        stopMember(guid);
         tap.freeze();
         LOG.info("netlab {}: froze the agent of switch {}", names.prefix(), Long.toHexString(guid));
+    }
+
+    private void stopMember(long guid) {
+        if (detectors != null) {
+            detectors.stop(guid);
+        }
     }
 
     private void takeRequests() {
@@ -120,7 +129,9 @@ public final class NetlabSwitches implements AutoCloseable {
         for (LinuxSwitch sw : switches.values()) {
             sw.close();
         }
-        detectors.close();
+        if (detectors != null) {
+            detectors.close();
+        }
         loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

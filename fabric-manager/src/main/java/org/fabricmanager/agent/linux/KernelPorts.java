@@ -6,6 +6,8 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -17,11 +19,14 @@ import org.slf4j.LoggerFactory;
  * A Linux switch's port states as the kernel sees them: port {@code p} is up when its interface is administratively
  * up and has carrier ({@code UP} and {@code LOWER_UP}), and then its neighbour is the one the {@link Cabling} names.
  * It follows the kernel's link events ({@code ip monitor link}, one process per switch) and reports each port
- * whose record changed; when the monitor ends or the links cannot be read (the namespace is gone), it says so once.
+ * whose record changed; when the monitor ends, the links cannot be read or the namespace's name is gone from
+ * {@code /run/netns}, it says so once.
  */
 public final class KernelPorts implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KernelPorts.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How often a switch namespace's name is looked for. */
+    private static final long NAME_POLL_MS = 100;
 
     private final Iproute2 ip;
     private final PortNames names;
@@ -88,7 +93,27 @@ public final class KernelPorts implements AutoCloseable {
         Thread t = new Thread(() -> watch(p, changed, gone), "fm-linux-ports-" + (ip.netns().isEmpty() ? "host" : ip.netns()));
         t.setDaemon(true);
         t.start();
+        if (!ip.netns().isEmpty()) {
+            // a namespace removed after its links emits no event its monitor could see (and a process still inside
+            // keeps the namespace alive): its name going is the switch's death
+            Thread named = new Thread(() -> watchName(p), "fm-linux-netns-" + ip.netns());
+            named.setDaemon(true);
+            named.start();
+        }
         return now;
+    }
+
+    /** Ends the monitor once the namespace's name is gone from {@code /run/netns}. */
+    private void watchName(Process p) {
+        Path name = Path.of("/run/netns", ip.netns());
+        try {
+            while (p.isAlive() && Files.exists(name)) {
+                Thread.sleep(NAME_POLL_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        p.destroy();
     }
 
     private void watch(Process p, Consumer<PortRecord> changed, Runnable gone) {
