@@ -21,6 +21,7 @@ final class AgentState {
     private final SwitchAgent agent;
     private final AgentListener listener;
     private final TableStager stager;
+    private final ForwardingPlane plane;
 
     private volatile PortRecord[] ports;
     private volatile AppliedTable table = AppliedTable.EMPTY;
@@ -44,11 +45,13 @@ final class AgentState {
     /**
      * @param ports    the port records, index = port number (index 0 unused)
      * @param listener observer of state changes and applied tables, or {@code null}
+     * @param plane    where committed tables are applied
      */
-    AgentState(SwitchAgent agent, PortRecord[] ports, AgentListener listener) {
+    AgentState(SwitchAgent agent, PortRecord[] ports, AgentListener listener, ForwardingPlane plane) {
         this.agent = agent;
         this.ports = ports;
         this.listener = listener;
+        this.plane = plane;
         this.stager = new TableStager(ports.length - 1);
     }
 
@@ -116,7 +119,8 @@ final class AgentState {
      *
      * @return the table now in force
      * @throws ProtocolException STALE_TERM when a manager of a higher term has been seen (the batch is dropped),
-     *                           or whatever the stager finds wrong with the batch
+     *                           whatever the stager finds wrong with the batch, or APPLY_FAILED when the forwarding
+     *                           plane did not take the table (the held table stays)
      */
     AppliedTable applyCommit(LftCommit commit) {
         if (commit.managerTerm() < highestTerm) {
@@ -127,6 +131,12 @@ final class AgentState {
         }
         highestTerm = commit.managerTerm();
         AppliedTable next = stager.commit(table, commit);
+        try {
+            plane.install(table, next);
+        } catch (ForwardingPlane.InstallException e) {
+            throw new ProtocolException(ErrorCode.APPLY_FAILED, commit.type().code(), commit.txid(),
+                    "table v" + commit.version() + " not applied: " + e.getMessage());
+        }
         table = next;
         commitsApplied.incrementAndGet();
         return next;

@@ -65,7 +65,7 @@ public final class SwitchAgent {
         this.name = name;
         this.portCount = portCount;
         this.loop = deps.loop();
-        this.state = new AgentState(this, initialPorts(guid, portCount, ports), deps.listener());
+        this.state = new AgentState(this, initialPorts(guid, portCount, ports), deps.listener(), deps.plane());
         this.detector = new DetectorLink(this, state);
         this.connector = new ManagerConnector(this, state, detector, settings, deps);
     }

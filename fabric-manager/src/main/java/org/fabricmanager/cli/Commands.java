@@ -28,6 +28,10 @@ final class Commands {
                 new PkiIssueCommand(),
                 new PkiShowCommand(),
                 new CompletionCommand(),
-                new ManCommand());
+                new ManCommand(),
+                new AgentCommand(),
+                new NetlabUpCommand(),
+                new NetlabDownCommand(),
+                new NetlabKillSwitchCommand());
     }
 }

@@ -233,7 +233,7 @@ final class DemoCommand implements Command {
         }
     }
 
-    private static int freeUdpPort() {
+    static int freeUdpPort() {
         try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {

@@ -38,7 +38,12 @@ public enum ErrorCode {
      * Answer of a hot-standby manager to HELLO: it does not lead. The message is the active manager's
      * southbound address {@code HOST:PORT}, or empty while no leader is known; the standby then closes.
      */
-    NOT_LEADER(21, true);
+    NOT_LEADER(21, true),
+    /**
+     * An LFT_COMMIT that passed every check but that the switch's forwarding hardware did not take (a kernel
+     * that refused the entries, a bridge that vanished): the agent keeps its previous table and the daemon retries.
+     */
+    APPLY_FAILED(22, false);
 
     private final int code;
     private final boolean fatal;

@@ -1,0 +1,276 @@
+package org.fabricmanager.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.linux.Cabling;
+import org.fabricmanager.agent.linux.DestinationAddresses;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.api.DaemonListener;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.daemon.store.StoreException;
+import org.fabricmanager.netlab.NetlabFabric;
+import org.fabricmanager.netlab.NetlabNames;
+import org.fabricmanager.netlab.NetlabSwitches;
+import org.fabricmanager.pki.PkiDirectory;
+import org.fabricmanager.pki.PkiException;
+import org.fabricmanager.southbound.Protocol;
+import org.fabricmanager.pki.TlsProvider;
+import org.fabricmanager.topology.EndNode;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.TopologyException;
+
+/**
+ * {@code netlab up}: a PGFT of network namespaces on this machine that carries real packets (root only): one
+ * namespace per switch (a bridge programmed by a Linux agent of this process) and per end node, veth pairs as
+ * cables, the daemon with mutual TLS from a throw-away CA, in the foreground until interrupted; then everything it
+ * made is removed. See docs/linux-agent.md.
+ */
+final class NetlabUpCommand implements Command {
+    @Override
+    public String name() {
+        return "netlab up";
+    }
+
+    @Override
+    public String summary() {
+        return "a fat tree of network namespaces with Linux agents and the daemon, real packets (root), until Ctrl-C";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: fabric-manager netlab up --pgft SPEC --prefix P [--http-port H] [--no-detector]
+                  Builds the PGFT out of network namespaces on this machine (root only): switch G is namespace
+                  P-s<G in hex> with its port N as interface pN on bridge br0, end node i is namespace P-n<i> with
+                  eth0 (MAC 02:66:6d + index, address 10.0.0.0/8 + index + 1, static neighbours for every other
+                  node), veth pairs as cables. Starts the daemon (mutual TLS, throw-away CA) and one Linux agent per
+                  switch in this process, prints the namespace map once the tables are installed, and serves REST
+                  until Ctrl-C, then removes every namespace. Leftovers of a crashed lab of prefix P are removed first.
+                  --pgft SPEC     PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
+                  --prefix P      1 to 8 lower-case letters or digits, starting with a letter
+                  --http-port H   REST port (default 7680; 0 = pick a free one)
+                  --no-detector   no ring failure detector: faults are seen by carrier and sessions only
+                                  (kill-switch --silent then goes unnoticed); on a machine too loaded for
+                                  the ring's heartbeats to arrive in time""";
+    }
+
+    @Override
+    public Set<String> valueOptions() {
+        return Set.of("pgft", "prefix", "http-port");
+    }
+
+    @Override
+    public Set<String> flagOptions() {
+        return Set.of("no-detector");
+    }
+
+    @Override
+    public int run(Arguments args, Console console) throws Exception {
+        NetlabNames names = names("netlab up", args);
+        PgftSpec spec;
+        try {
+            spec = PgftSpec.parse(args.require("pgft"));
+        } catch (TopologyException e) {
+            throw new UsageException("netlab up: " + e.getMessage(), e);
+        }
+        int httpPort = args.intValue("http-port", 7680, 0, 65535);
+        requireRoot("netlab up");
+        PrintStream out = console.out();
+        Fabric fabric = PgftGenerator.generate(spec);
+        int removed = NetlabFabric.destroy(names);
+        if (removed > 0) {
+            out.printf("netlab %s: removed %d namespaces left by an earlier lab%n", names.prefix(), removed);
+        }
+        Path dir = names.directory();
+        deleteTree(dir);
+        Files.createDirectories(dir);
+        Cabling cabling;
+        Path cablingFile = dir.resolve("cabling.txt");
+        Files.write(cablingFile, Cabling.lines(fabric), StandardCharsets.UTF_8);
+        cabling = Cabling.read(cablingFile);
+
+        Lab lab = new Lab(names);
+        Runtime.getRuntime().addShutdownHook(new Thread(lab::close, "fm-netlab-shutdown"));
+        out.printf("netlab %s: %s: %d switches, %d nodes, %d cables%n", names.prefix(), spec, fabric.switches().size(),
+                fabric.nodes().size(), fabric.links().size());
+        new NetlabFabric(names, fabric).create();
+        lab.created = true;
+        out.printf("netlab %s: namespaces and cables made%n", names.prefix());
+
+        CountDownLatch converged = new CountDownLatch(1);
+        DaemonListener progress = m -> {
+            if (m.kind() == Milestone.Kind.CONVERGED) {
+                converged.countDown();
+            }
+        };
+        boolean ring = !args.flag("no-detector");
+        DaemonConfig config = config(dir, spec, httpPort, ring);
+        try {
+            lab.daemon = FabricManagerDaemon.start(config, List.of(progress), DaemonMetrics.newRegistry(), null, List.of());
+        } catch (ConfigException | StoreException e) {
+            throw new UsageException("netlab up: " + e.getMessage(), e);
+        }
+        InetSocketAddress southbound = lab.daemon.southboundAddress();
+        SimulatorTls.Agents tls = SimulatorTls.agents("netlab up", dir.resolve("pki"), fabric,
+                AgentSettings.defaults(new InetSocketAddress("127.0.0.1", southbound.getPort())));
+        lab.switches = new NetlabSwitches(names, fabric, cabling, tls.settings(), ring ? lab.daemon.registry() : null);
+        out.printf("netlab %s: daemon on %s:%d, %d Linux agents started%n", names.prefix(), southbound.getHostString(),
+                southbound.getPort(), fabric.switches().size());
+        converged.await();
+        Map<Long, Integer> indices = nodeIndices(lab.daemon, fabric);
+        new NetlabFabric(names, fabric).addressNodes(indices);
+        List<String> map = namespaceMap(names, fabric, indices);
+        Files.write(dir.resolve("namespaces.txt"), map, StandardCharsets.UTF_8);
+        map.forEach(out::println);
+        out.printf("REST: %s/api/v1/status%n", lab.daemon.restUrl());
+        out.printf("netlab %s: ready; the map is in %s; Ctrl-C removes the lab%n", names.prefix(),
+                dir.resolve("namespaces.txt"));
+        out.flush();
+        new CountDownLatch(1).await();
+        return ExitCodes.OK;
+    }
+
+    /** What a lab holds, closed in reverse on the way out (Ctrl-C, or a failure while it starts). */
+    private static final class Lab {
+        private final NetlabNames names;
+        private volatile boolean created;
+        private volatile FabricManagerDaemon daemon;
+        private volatile NetlabSwitches switches;
+
+        Lab(NetlabNames names) {
+            this.names = names;
+        }
+
+        synchronized void close() {
+            if (switches != null) {
+                switches.close();
+                switches = null;
+            }
+            if (daemon != null) {
+                daemon.close();
+                daemon = null;
+            }
+            if (created) {
+                try {
+                    NetlabFabric.destroy(names);
+                    deleteTree(names.directory());
+                } catch (IOException e) {
+                    System.err.println("netlab " + names.prefix() + ": " + e.getMessage()
+                            + " (run: fabric-manager netlab down --prefix " + names.prefix() + ")");
+                }
+                created = false;
+            }
+        }
+    }
+
+    /** Each node's destination index as the daemon gave it (a route query names its source node). */
+    static Map<Long, Integer> nodeIndices(FabricManagerDaemon daemon, Fabric fabric) throws Exception {
+        Map<String, Long> byName = new HashMap<>();
+        for (EndNode n : fabric.nodes()) {
+            byName.put(n.name(), n.guid());
+        }
+        Map<Long, Integer> indices = new HashMap<>();
+        int count = daemon.status().get().nodes();
+        for (int i = 0; i < count && count > 1; i++) {
+            Views.Route r = daemon.route(i, i == 0 ? 1 : 0).get();
+            // the route names a node by its GUID (or by its name)
+            Long guid = r.srcNode() != null && r.srcNode().startsWith("0x") ? Long.valueOf(Guids.parse(r.srcNode()))
+                    : byName.get(r.srcNode());
+            if (guid != null) {
+                indices.put(guid, i);
+            }
+        }
+        return indices;
+    }
+
+    static List<String> namespaceMap(NetlabNames names, Fabric fabric, Map<Long, Integer> indices) {
+        List<String> lines = new ArrayList<>();
+        lines.add("# NAMESPACE KIND GUID NAME [INDEX MAC ADDRESS]");
+        for (FabricSwitch s : fabric.switches()) {
+            lines.add(names.switchNamespace(s.guid()) + " switch " + Guids.format(s.guid()) + " " + s.name());
+        }
+        for (EndNode n : fabric.nodes()) {
+            Integer i = indices.get(n.guid());
+            lines.add(names.nodeNamespace(n.index()) + " node " + Guids.format(n.guid()) + " " + n.name()
+                    + (i == null ? " - - -" : " " + i + " " + DestinationAddresses.mac(i) + " " + DestinationAddresses.ipv4(i)));
+        }
+        return lines;
+    }
+
+    private static DaemonConfig config(Path dir, PgftSpec spec, int httpPort, boolean ring) {
+        PkiDirectory pki = new PkiDirectory(dir.resolve("pki"));
+        try {
+            pki.init("fabric-manager netlab CA", Duration.ofDays(30), List.of("localhost"),
+                    List.of(InetAddress.getLoopbackAddress()), Duration.ofDays(30), Clock.systemUTC());
+            DaemonConfig config = DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, httpPort)
+                    .withStateDirectory(dir.resolve("state")).withExpectedPgft(spec).withEngine("dmodc");
+            DaemonConfig.Faults f = config.faults();
+            config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),
+                    f.quarantineMs(), new DaemonConfig.Detector(ring, f.detector().etaMs(), f.detector().deltaMs(),
+                    f.detector().overlay(), "127.0.0.1", DemoCommand.freeUdpPort(), DemoCommand.freeUdpPort(),
+                    f.detector().startupGraceMs(), f.detector().secondOpinionMs())));
+            return config.withSecurity(new DaemonConfig.Security(false, null, pki.daemonCertificate().toString(),
+                    pki.daemonKey().toString(), pki.caCertificate().toString(),
+                    (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS, TlsProvider.AUTO));
+        } catch (PkiException | ConfigException e) {
+            throw new UsageException("netlab up: " + e.getMessage(), e);
+        }
+    }
+
+    /** Removes a lab's directory left by an earlier run. */
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    static NetlabNames names(String command, Arguments args) {
+        try {
+            return new NetlabNames(args.require("prefix"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(command + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Namespaces and bridges need root (CAP_SYS_ADMIN and CAP_NET_ADMIN). */
+    static void requireRoot(String command) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("Uid:")) {
+                String[] f = line.split("\\s+");
+                if (f.length > 2 && f[2].equals("0")) {
+                    return;
+                }
+            }
+        }
+        throw new UsageException(command + ": needs root (it makes network namespaces, veth pairs and bridges)");
+    }
+}
