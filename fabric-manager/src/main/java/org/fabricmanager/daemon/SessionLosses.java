@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +50,8 @@ final class SessionLosses {
     private Outcome outcome;
     /** The burst being gathered: GUID -> "GUID (name)", in the order of the losses. */
     private final Map<Long, String> burst = new LinkedHashMap<>();
+    /** The burst's switches' names, for what a fault's loss tells the flap damping. */
+    private final Map<Long, String> burstSwitchNames = new HashMap<>();
     private String firstReason;
     private int connectedBefore;
     private long burstStartNanos;
@@ -81,6 +84,7 @@ final class SessionLosses {
             queue.scheduleDeferred(BURST, windowMs, this::judge);
         }
         burst.put(ms.guid(), Guids.format(ms.guid()) + " (" + ms.name() + ")");
+        burstSwitchNames.put(ms.guid(), ms.name());
     }
 
     /** True when switch {@code guid} lost its session in an outage, or in the burst being gathered. */
@@ -124,8 +128,10 @@ final class SessionLosses {
         }
         List<String> names = new ArrayList<>(burst.values());
         Map<Long, String> burstNames = new LinkedHashMap<>(burst);
+        Map<Long, String> switchNames = new HashMap<>(burstSwitchNames);
         Set<Long> lost = burstNames.keySet();
         burst.clear();
+        burstSwitchNames.clear();
         double spanMs = (System.nanoTime() - burstStartNanos) / 1e6;
         String towards = lost.size() >= OUTAGE_MIN_SESSIONS ? portDownTowards(lost) : null;
         if (lost.size() >= OUTAGE_MIN_SESSIONS && towards == null) {
@@ -148,6 +154,9 @@ final class SessionLosses {
         for (long guid : lost) {
             // the fault reaction starts now: the wait for the burst's end was the daemon's choice, not the fabric's
             faults.event("switch " + burstNames.get(guid) + " disconnected");
+            // a fault, so it counts toward the switch's flapping; an outage's losses do not (the management network
+            // flapping must not hold every switch out of the fabric)
+            faults.switchSessionLost(guid, switchNames.get(guid));
         }
         if (names.size() == 1) {
             milestones.record(Milestone.Kind.SWITCH_LOST, "switch " + names.get(0) + " disconnected: " + firstReason);
@@ -184,5 +193,6 @@ final class SessionLosses {
     void cancel() {
         queue.cancelDeferred(BURST);
         burst.clear();
+        burstSwitchNames.clear();
     }
 }

@@ -381,8 +381,12 @@ final class SwitchSessions implements SouthboundListener {
             m.registry().remove(session);
             return;
         }
-        m.faults().switchSessionLost(ms);
         removeSwitch(ms);
+        boolean judged = ms.admitted() && m.discovery().done() && !known;
+        if (!judged) {
+            // a loss judged with its burst counts toward the switch's flapping only if the burst is no outage
+            m.faults().switchSessionLost(ms);
+        }
         if (ms.admitted()) {
             boolean discovered = m.discovery().done();
             if (discovered && !known) {

@@ -103,6 +103,34 @@ class ManagementOutageTest {
     }
 
     @Test
+    void aFlappingManagementNetworkHoldsNoSwitchOutOfTheFabric() throws Exception {
+        Views.Status before = daemon.status().get();
+        long seq = lastSeq();
+        long[] silenced = new long[SessionLosses.OUTAGE_MIN_SESSIONS];
+        for (int i = 0; i < silenced.length; i++) {
+            silenced[i] = PgftGenerator.switchGuid(1, i);
+        }
+        // more outages within faults.flapWindowMs than faults.flapThreshold allows a switch's own sessions
+        int outages = daemon.config().faults().flapThreshold() + 1;
+        for (int round = 1; round <= outages; round++) {
+            for (long g : silenced) {
+                sim.kill(g, FabricSimulator.KillMode.AGENT);
+            }
+            int judged = 2 * round - 1;
+            Await.value("outage " + round, () -> since(seq, Milestone.Kind.MANAGEMENT_OUTAGE), l -> l.size() >= judged);
+            for (long g : silenced) {
+                sim.revive(g);
+            }
+            Await.value("outage " + round + " over", () -> since(seq, Milestone.Kind.MANAGEMENT_OUTAGE),
+                    l -> l.size() >= judged + 1);
+        }
+        Views.Status after = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8
+                && st.tables().inSync() == 8, "every switch back in the fabric");
+        assertThat(since(seq, Milestone.Kind.SWITCH_QUARANTINED)).as("no switch held for the network's flapping").isEmpty();
+        assertThat(after.routing().version()).as("nothing re-routed").isEqualTo(before.routing().version());
+    }
+
+    @Test
     void switchesThatLosePowerTogetherAreStillAFaultRoutedAround() throws Exception {
         Views.Status before = daemon.status().get();
         long seq = lastSeq();

@@ -100,8 +100,13 @@ public final class FaultManager implements AutoCloseable {
     /** The session of {@code ms} was lost: counted as a flap if it was in the fabric or waiting out its quarantine. */
     public void switchSessionLost(ManagedSwitch ms) {
         if (ms.admitted() || switchFlaps.isQuarantined(ms.guid())) {
-            switchFlaps.sessionLost(ms);
+            switchFlaps.sessionLost(ms.guid(), ms.name());
         }
+    }
+
+    /** An admitted switch's lost session, judged a fault with its burst (not a management outage): it counts. */
+    public void switchSessionLost(long guid, String name) {
+        switchFlaps.sessionLost(guid, name);
     }
 
     /**

@@ -32,11 +32,11 @@ final class SwitchFlaps {
         return flaps.isQuarantined(guid, WHOLE_SWITCH);
     }
 
-    /** The session of {@code ms}, in the fabric or waiting out its quarantine, was lost. */
-    void sessionLost(ManagedSwitch ms) {
-        if (flaps.transition(ms.guid(), WHOLE_SWITCH, false, deps.nanoTime().getAsLong()) == FlapGuard.Verdict.QUARANTINED) {
-            deps.milestones().record(Milestone.Kind.SWITCH_QUARANTINED, "switch " + Guids.format(ms.guid()) + " ("
-                    + ms.name() + ") flaps (more than " + settings.flapThreshold() + " lost sessions in "
+    /** The session of switch {@code guid} ({@code name}), in the fabric or waiting out its quarantine, was lost. */
+    void sessionLost(long guid, String name) {
+        if (flaps.transition(guid, WHOLE_SWITCH, false, deps.nanoTime().getAsLong()) == FlapGuard.Verdict.QUARANTINED) {
+            deps.milestones().record(Milestone.Kind.SWITCH_QUARANTINED, "switch " + Guids.format(guid) + " ("
+                    + name + ") flaps (more than " + settings.flapThreshold() + " lost sessions in "
                     + settings.flapWindowMs() + " ms): quarantined, kept out of the fabric until its session is up for "
                     + settings.quarantineMs() + " ms");
         }
