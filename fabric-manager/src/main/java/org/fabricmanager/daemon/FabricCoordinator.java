@@ -409,7 +409,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         DaemonState next;
         // a change that arrived during a prepared computation waits for it: ROUTING too (not CONVERGED, which would
         // close the reaction the change opened as needing no tables)
-        if (m.routing().running() || rerouteScheduled || changedWhileRouting && m.routing().busy()) {
+        // lost sessions waiting for their burst's judgement are a settle window: not CONVERGED on a fabric that has
+        // lost switches the routing in force still holds
+        if (m.routing().running() || rerouteScheduled || changedWhileRouting && m.routing().busy() || m.losses().judging()) {
             next = DaemonState.ROUTING;
         } else if (active == null || admitted == 0) {
             next = DaemonState.DISCOVERING;

@@ -87,6 +87,11 @@ final class SessionLosses {
         burstSwitchNames.put(ms.guid(), ms.name());
     }
 
+    /** True while a burst of losses is gathered: its judgement, then maybe a re-route, is still to come. */
+    boolean judging() {
+        return !burst.isEmpty();
+    }
+
     /** True when switch {@code guid} lost its session in an outage, or in the burst being gathered. */
     boolean away(long guid) {
         return away.contains(guid) || burst.containsKey(guid);

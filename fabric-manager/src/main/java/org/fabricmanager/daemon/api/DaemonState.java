@@ -5,8 +5,8 @@ public enum DaemonState {
     /** Switches are connecting; nothing has been routed yet. */
     DISCOVERING,
     /**
-     * A fabric change is being routed (or waits out its settle window), or its tables are installed and the fabric's
-     * check against the expected shape has not ended yet.
+     * A fabric change is being routed (or waits out its settle window, lost sessions the judgement of their burst), or
+     * its tables are installed and the fabric's check against the expected shape has not ended yet.
      */
     ROUTING,
     /** Tables are computed; some connected switches have not acknowledged them yet. */
