@@ -43,8 +43,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The daemon as OpenSM's live routing engine (docs/opensm.md): ibsim simulates a PGFT, OpenSM runs on it with the
  * plug-in {@code libfabricmanager.so} and {@code routing_engine fabric-manager,minhop}, and the daemon listens on
  * {@code opensm.socket}. The LFTs read back from every simulated switch with {@code ibroute} must equal offline
- * {@code route --engine dmodc --lft-format opensm} of the fabric ibnetdiscover sees, intact and after a cable is
- * unlinked at ibsim's console; with the daemon stopped, then with a fake daemon that answers garbage, then one that
+ * {@code route --engine dmodc --lft-format opensm} of the fabric ibnetdiscover sees, intact, and after a cable is
+ * unlinked at ibsim's console the repair of the intact tables ({@code route --previous}, as the daemon repairs); with the daemon stopped, then with a fake daemon that answers garbage, then one that
  * answers too late, a huge frame, a port a switch does not have or a switch OpenSM does not know, OpenSM must fall back to minhop and keep the subnet up. Skipped when OpenSM, ibsim,
  * infiniband-diags or the plug-in (gcc and OpenSM's headers at build time) are missing.
  */
@@ -97,14 +97,15 @@ class OpenSmRoutingIT {
             awaitLog(log, "routed by the daemon", 1);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
-            assertThat(assertTablesEqualOffline(lab, work.resolve("intact")).fabric().links()).hasSameSizeAs(fabric.links());
+            assertThat(assertTablesEqualOffline(lab, work.resolve("intact"), null).fabric().links()).hasSameSizeAs(fabric.links());
 
             // a cable between two switches pulled at ibsim's console: OpenSM's sweep reaches the daemon
             Link cable = fabric.links().stream().filter(l -> fabric.switchByGuid(l.b()).isPresent()).findFirst().orElseThrow();
             FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
             lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
             awaitLog(log, "routed by the daemon", 2);
-            assertThat(assertTablesEqualOffline(lab, work.resolve("unlinked")).fabric().links())
+            // the daemon repairs the tables in force after a fault (routing.onFault: repair): route --previous offline
+            assertThat(assertTablesEqualOffline(lab, work.resolve("unlinked"), work.resolve("intact").resolve(TABLES)).fabric().links())
                     .as("ibnetdiscover sees the cable gone").hasSize(fabric.links().size() - 1);
 
             // the daemon stopped: the next sweep falls back to minhop and the subnet stays up
@@ -142,14 +143,28 @@ class OpenSmRoutingIT {
         }
     }
 
-    /** ibroute's tables of every switch equal offline Dmodc of the fabric ibnetdiscover sees now, by LID. */
-    private static LidFabric assertTablesEqualOffline(IbsimFabric lab, Path work) throws Exception {
+    /** The tables each phase's offline routing leaves in lft-text/1, for the next phase's {@code --previous}. */
+    private static final String TABLES = "dmodc.lft";
+
+    /**
+     * ibroute's tables of every switch equal offline Dmodc of the fabric ibnetdiscover sees now, by LID: a routing
+     * from scratch, or with {@code previous} the repair of those tables ({@code route --previous}), as the daemon
+     * does after a fault.
+     */
+    private static LidFabric assertTablesEqualOffline(IbsimFabric lab, Path work, Path previous) throws Exception {
         Files.createDirectories(work);
         Path ibnet = lab.ibnetdiscover(work.resolve("ibnet.txt"), TOOL_LIMIT_SECONDS);
         LidFabric seen = IbnetdiscoverReader.readWithLids(ibnet);
         Path offline = work.resolve("dmodc.lfts");
-        cli(work, "route", "--topology", ibnet.toString(), "--engine", "dmodc", "--lft-format", "opensm",
-                "--lft-out", offline.toString());
+        List<String> route = new ArrayList<>(List.of("route", "--topology", ibnet.toString(), "--engine", "dmodc"));
+        if (previous != null) {
+            route.addAll(List.of("--previous", previous.toString()));
+        }
+        List<String> asText = new ArrayList<>(route);
+        asText.addAll(List.of("--lft-out", work.resolve(TABLES).toString()));
+        cli(work, asText.toArray(String[]::new));
+        route.addAll(List.of("--lft-format", "opensm", "--lft-out", offline.toString()));
+        cli(work, route.toArray(String[]::new));
         Map<String, Map<Integer, Integer>> expected = tables(Files.readAllLines(offline));
         assertThat(expected).hasSize(seen.fabric().switches().size());
         List<String> read = new ArrayList<>();

@@ -89,7 +89,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m.faults().onRingStarted(this::afterRingStart);
         m.faults().reactions().pushFigures(m.pusher());
         m.losses().outcome(this);
-        m.faults().quietWhileAway(m.losses()::away, m.losses()::declaredDeadWhileAway);
+        m.faults().quietWhileAway(m.losses()::away, m.losses()::declaredDeadWhileAway, m.losses()::inBurst);
     }
 
     /**

@@ -92,9 +92,14 @@ final class SessionLosses {
         return !burst.isEmpty();
     }
 
-    /** True when switch {@code guid} lost its session in an outage, or in the burst being gathered. */
+    /** True when switch {@code guid} lost its session in an outage. */
     boolean away(long guid) {
-        return away.contains(guid) || burst.containsKey(guid);
+        return away.contains(guid);
+    }
+
+    /** True when switch {@code guid} lost its session in the burst being gathered (not judged yet). */
+    boolean inBurst(long guid) {
+        return burst.containsKey(guid);
     }
 
     /** The ring declared switch {@code guid} dead while it was away in an outage: counted, not announced per switch. */
@@ -153,6 +158,7 @@ final class SessionLosses {
                     + "switches lost their sessions within %.0f ms (%s; first: %s) and no connected switch reports a "
                     + "port down towards them: they keep forwarding with the tables they hold; tables kept, nothing "
                     + "re-routed", lost.size(), connectedBefore, spanMs, named(names), firstReason), details);
+            faults.burstJudged(lost);
             outcome.managementOutage();
             return;
         }
@@ -163,6 +169,8 @@ final class SessionLosses {
             // flapping must not hold every switch out of the fabric)
             faults.switchSessionLost(guid, switchNames.get(guid));
         }
+        // verdicts the ring reached on them meanwhile join the reaction their losses opened
+        faults.burstJudged(lost);
         if (names.size() == 1) {
             milestones.record(Milestone.Kind.SWITCH_LOST, "switch " + names.get(0) + " disconnected: " + firstReason);
         } else {

@@ -32,6 +32,10 @@ final class FailedSwitches {
     /** Switches away in a management-network outage, whose verdicts are counted there instead of announced. */
     private LongPredicate away = guid -> false;
     private LongConsumer countedAway = guid -> { };
+    /** Switches whose lost session waits for its burst's judgement: outage or fault, their verdicts wait for it. */
+    private LongPredicate judging = guid -> false;
+    /** Verdicts held until the judgement of their switch's burst ({@link #burstJudged}). */
+    private final Map<Long, Runnable> held = new HashMap<>();
 
     FailedSwitches(FaultDependencies deps, ReactionTracker reactions) {
         this.deps = deps;
@@ -52,6 +56,11 @@ final class FailedSwitches {
      */
     void routeAround(long guid, long incarnation, ManagedSwitch ms, String why, int echoWaitMs,
                      boolean echoBeforeVerdict) {
+        if (ms == null && judging.test(guid)) {
+            // announced, or counted in an outage, once the burst of lost sessions it belongs to is judged
+            held.put(guid, () -> routeAround(guid, incarnation, null, why, echoWaitMs, echoBeforeVerdict));
+            return;
+        }
         failedSwitches.put(guid, System.currentTimeMillis());
         String name = ms == null ? Guids.format(guid) : Guids.format(guid) + " (" + ms.name() + ")";
         if (ms != null) {
@@ -90,10 +99,24 @@ final class FailedSwitches {
         }
     }
 
-    /** Verdicts on the switches {@code away} tests true for are counted by {@code counted}, not announced. */
-    void quietWhileAway(LongPredicate awayTest, LongConsumer counted) {
+    /**
+     * Verdicts on the switches {@code away} tests true for are counted by {@code counted}, not announced; those on
+     * switches {@code judgingTest} tests true for wait for {@link #burstJudged}.
+     */
+    void quietWhileAway(LongPredicate awayTest, LongConsumer counted, LongPredicate judgingTest) {
         this.away = awayTest;
         this.countedAway = counted;
+        this.judging = judgingTest;
+    }
+
+    /** The burst that lost {@code lost} was judged (an outage or faults): the verdicts held for it go on now. */
+    void burstJudged(Iterable<Long> lost) {
+        for (long guid : lost) {
+            Runnable verdict = held.remove(guid);
+            if (verdict != null) {
+                verdict.run();
+            }
+        }
     }
 
     /** Switch {@code guid}'s member {@code member} is heard again at {@code incarnation}: recovered if it was dead. */

@@ -63,10 +63,16 @@ public final class FaultManager implements AutoCloseable {
 
     /**
      * Verdicts on switches that are away in a management-network outage ({@code away}) are counted by
-     * {@code counted} instead of announced one by one (their sessions are gone with the network, not the switches).
+     * {@code counted} instead of announced one by one (their sessions are gone with the network, not the switches);
+     * verdicts on switches whose lost session waits for its burst's judgement ({@code judging}) wait for it.
      */
-    public void quietWhileAway(LongPredicate away, LongConsumer counted) {
-        failed.quietWhileAway(away, counted);
+    public void quietWhileAway(LongPredicate away, LongConsumer counted, LongPredicate judging) {
+        failed.quietWhileAway(away, counted, judging);
+    }
+
+    /** The burst that lost the sessions of {@code lost} was judged: verdicts on them held meanwhile go on. */
+    public void burstJudged(Iterable<Long> lost) {
+        failed.burstJudged(lost);
     }
 
     /** A fault or recovery event that belongs to the current reaction. */
