@@ -5,12 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.OptionalLong;
@@ -32,9 +30,6 @@ import java.security.interfaces.RSAKey;
  */
 final class PkiShowCommand implements Command {
     private static final Duration SOON = Duration.ofDays(30);
-    /** General-name types of RFC 5280 in {@link X509Certificate#getSubjectAlternativeNames()}. */
-    private static final int DNS_NAME = 2;
-    private static final int IP_ADDRESS = 7;
 
     @Override
     public String name() {
@@ -98,7 +93,7 @@ final class PkiShowCommand implements Command {
                         : "does not name " + FabricIdentity.DAEMON_URI;
                 bad |= problem != null;
                 console.out().println("daemon   " + describe(d, now) + (problem == null ? "" : "  PROBLEM: " + problem));
-                console.out().println("         names " + hostNames(d));
+                console.out().println("         names " + hostNames(dir.daemonNames()));
             } else {
                 console.out().println("daemon   (no " + PkiDirectory.DAEMON_CERT + ")");
             }
@@ -187,26 +182,12 @@ final class PkiShowCommand implements Command {
         return null;
     }
 
-    /**
-     * The host names and addresses a certificate serves (its DNS and IP subject alternative names): what agents
-     * and REST clients check the daemon's address against.
-     */
-    static String hostNames(X509Certificate c) {
-        List<String> names = new ArrayList<>();
-        try {
-            Collection<List<?>> all = c.getSubjectAlternativeNames();
-            for (List<?> san : all == null ? List.<List<?>>of() : all) {
-                int type = (Integer) san.get(0);
-                if (type == DNS_NAME) {
-                    names.add("DNS:" + san.get(1));
-                } else if (type == IP_ADDRESS) {
-                    names.add("IP:" + san.get(1));
-                }
-            }
-        } catch (CertificateParsingException e) {
-            return "(unreadable: " + e.getMessage() + ")";
-        }
-        return names.isEmpty() ? "(no DNS or IP names: clients that check the host name refuse it)" : String.join(", ", names);
+    /** The daemon certificate's DNS and IP names: what agents and REST clients check the daemon's address against. */
+    private static String hostNames(PkiDirectory.DaemonNames names) {
+        List<String> all = new ArrayList<>();
+        names.dnsNames().forEach(n -> all.add("DNS:" + n));
+        names.addresses().forEach(a -> all.add("IP:" + a.getHostAddress()));
+        return all.isEmpty() ? "(none: agents check the daemon by its urn:fabric:daemon name; HTTPS clients that check the host name need DNS or IP names, pki issue --daemon --daemon-dns/--daemon-ip)" : String.join(", ", all);
     }
 
     private static String describe(X509Certificate c, Instant now) {

@@ -164,17 +164,6 @@ final class RunCommand implements Command {
 
     /** Blocks until the JVM is asked to stop, closing {@code closeable} on the way out. */
     static void awaitShutdown(AutoCloseable closeable) throws InterruptedException {
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                // nothing more to do while the JVM exits
-            } finally {
-                stopped.countDown();
-            }
-        }, "fm-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        stopped.await();
+        awaitShutdownOr(closeable, new CompletableFuture<>());
     }
 }
