@@ -117,6 +117,16 @@ final class NetnsLab implements AutoCloseable {
                 run(List.of("ip", "netns", "del", ns));
             }
         }
+        // a namespace outlives `ip netns del` until its last process has exited, and with it the veth end in this
+        // namespace: delete those ends here (either end takes the pair), so that the next lab can make them again
+        for (String line : run(List.of("ip", "-o", "link", "show")).output.split("\n")) {
+            String[] fields = line.split(":\\s+|@");
+            String name = fields.length > 1 ? fields[1].strip() : "";
+            if (name.startsWith(prefix + "v") && name.substring(prefix.length() + 1).chars().allMatch(Character::isDigit)
+                    && name.length() > prefix.length() + 1) {
+                run(List.of("ip", "link", "del", name));
+            }
+        }
         run(List.of("ip", "link", "del", bridge()));
         hosts.clear();
     }
