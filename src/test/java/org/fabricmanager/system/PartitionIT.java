@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -48,7 +49,7 @@ class PartitionIT {
     private static final int RAFT = 7700;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
     private NetnsLab lab;
     private final List<Process> processes = new ArrayList<>();
