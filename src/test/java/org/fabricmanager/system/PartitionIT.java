@@ -393,7 +393,36 @@ class PartitionIT {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("not within " + seconds + " s: " + what + "; outputs in " + dir);
+        throw new AssertionError("not within " + seconds + " s: " + what + "; outputs in " + dir + diagnosis());
+    }
+
+    /**
+     * What each manager says of its group and holds in its state directory, and the end of its output: enough to
+     * tell a member that did not apply from one that applied something else, from CI's log alone.
+     */
+    private String diagnosis() {
+        StringBuilder out = new StringBuilder();
+        for (int m = 1; m <= 3; m++) {
+            out.append("\n--- n").append(m).append(": ");
+            try {
+                out.append(ha(m));
+            } catch (Exception e) {
+                out.append("ha: ").append(e);
+            }
+            try {
+                byte[] routing = read(state(m).resolve("routing.state"));
+                out.append("; routing.state ").append(routing.length).append(" bytes, hash ")
+                        .append(Integer.toHexString(Arrays.hashCode(routing)));
+                Path log = dir.resolve("n" + m + ".out");
+                if (Files.exists(log)) {
+                    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+                    out.append("\n").append(String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size())));
+                }
+            } catch (IOException e) {
+                out.append("; ").append(e);
+            }
+        }
+        return out.toString();
     }
 
     private JsonNode status(int manager) throws Exception {
