@@ -18,8 +18,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
@@ -70,14 +73,23 @@ class PartitionIT {
 
     @AfterEach
     void stop() throws Exception {
+        stopWatching();
         for (Process p : processes) {
             p.destroyForcibly();
+        }
+        for (Process p : processes) {
+            p.waitFor(30, TimeUnit.SECONDS);
         }
         if (lab != null) {
             lab.close();
         }
         for (Path m : mounts) {
             new ProcessBuilder("umount", "-l", m.toString()).redirectErrorStream(true).start().waitFor(30, TimeUnit.SECONDS);
+        }
+        for (LoopDisk d : disks) {
+            if (d != null) {
+                d.close();
+            }
         }
     }
 
@@ -157,24 +169,7 @@ class PartitionIT {
     void flappingLinksBetweenManagersNeverMakeTwoLeadersOfOneTerm() throws Exception {
         int first = startGroupAndFabric();
         long version = status(first).at("/routing/version").asLong();
-        Map<Long, java.util.Set<Integer>> leadersByTerm = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
-        Thread watcher = new Thread(() -> {
-            while (watching.get()) {
-                for (int m = 1; m <= 3; m++) {
-                    try {
-                        JsonNode ha = ha(m);
-                        if (ha.path("role").asText().equals("LEADER")) {
-                            leadersByTerm.computeIfAbsent(ha.path("term").asLong(),
-                                    t -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(m);
-                        }
-                    } catch (Exception e) {
-                        // a member cut off from the test cannot be: the test's namespace reaches all
-                    }
-                }
-            }
-        }, "leader-watch");
-        watcher.start();
+        Map<Long, Set<Integer>> leadersByTerm = watchLeaders();
         try {
             int leader = first;
             for (int round = 0; round < 4; round++) {
@@ -207,8 +202,7 @@ class PartitionIT {
             System.out.printf("flapping: %d terms led, the last by n%d at routing v%d; leaders by term %s%n",
                     leadersByTerm.size(), last, endVersion, new TreeMap<>(leadersByTerm));
         } finally {
-            watching.set(false);
-            watcher.join(10_000);
+            stopWatching();
         }
         assertThat(leadersByTerm).as("terms seen led").isNotEmpty();
         assertThat(leadersByTerm).as("members that led each term").allSatisfy((term, members) ->
@@ -261,7 +255,113 @@ class PartitionIT {
                 "n" + leader + "'s stored routing equals n" + next + "'s", 60);
     }
 
+    /**
+     * The leader's disk turns slow (its state directory and Raft log on an ext4 whose device takes
+     * {@value #SLOW_IOPS} writes a second, journal and fsync included) and a cable fails: the fabric does not wait
+     * for that disk. The cable cut is routed and every switch ends in sync on the new routing, whoever leads; one
+     * leader per term throughout; the slow member applies the committed routing late, and with its disk well again
+     * holds it byte for byte (no acknowledged write lost).
+     */
+    @Test
+    void aSlowDiskUnderTheLeaderDelaysOnlyItsOwnCopy() throws Exception {
+        String why = LoopDisk.unavailable();
+        Assumptions.assumeTrue(why == null, why);
+        for (int m = 1; m <= 3; m++) {
+            disks[m] = LoopDisk.mount(dir.resolve("disk-n" + m + ".img"), state(m));
+        }
+        int leader = startGroupAndFabric();
+        long version = status(leader).at("/routing/version").asLong();
+        awaitTrue(() -> Files.exists(state(leader).resolve("routing.state")), "n" + leader + " stores its routing", 60);
+        Map<Long, Set<Integer>> leadersByTerm = watchLeaders();
+        disks[leader].slowWrites(SLOW_IOPS);
+        long cut = System.nanoTime();
+        command("link down " + Guids.format(PgftGenerator.switchGuid(1, 0)) + " 5");
+        int[] serving = new int[1];
+        awaitTrue(() -> {
+            for (int m = 1; m <= 3; m++) {
+                if (ha(m).path("role").asText().equals("LEADER") && converged(status(m), version)) {
+                    serving[0] = m;
+                    return true;
+                }
+            }
+            return false;
+        }, "the cable cut routed and every switch in sync", 120);
+        long routed = System.nanoTime();
+        int last = serving[0];
+        long faultVersion = status(last).at("/routing/version").asLong();
+        awaitTrue(() -> Files.exists(state(last).resolve("routing.state")) && Arrays.equals(
+                read(state(m(last, leader)).resolve("routing.state")), read(state(last).resolve("routing.state"))),
+                "a member with a healthy disk holds the committed routing", 60);
+        System.out.printf("slow disk (%d writes/s) under n%d: the cable cut converged under n%d (term %d, v%d) after"
+                + " %d ms%n", SLOW_IOPS, leader, last, ha(last).path("term").asLong(), faultVersion, ms(cut, routed));
+
+        disks[leader].fullSpeed();
+        long well = System.nanoTime();
+        for (int m = 1; m <= 3; m++) {
+            int member = m;
+            awaitTrue(() -> Arrays.equals(read(state(member).resolve("routing.state")),
+                    read(state(last).resolve("routing.state"))), "n" + member + "'s stored routing equals n" + last + "'s", 60);
+        }
+        System.out.printf("slow disk: n%d held the committed routing %d ms after its disk was well again%n", leader,
+                ms(well, System.nanoTime()));
+        stopWatching();
+        assertThat(status(last).at("/routing/version").asLong()).as("nothing re-routed since").isEqualTo(faultVersion);
+        assertThat(leadersByTerm).as("members that led each term").allSatisfy((term, members) ->
+                assertThat(members).as("term " + term).hasSize(1));
+    }
+
+    /** Writes a second on the slow disk: a state file's write, fsync and rename take about a second. */
+    private static final int SLOW_IOPS = 5;
+    private final LoopDisk[] disks = new LoopDisk[4];
+
+    /** A member other than {@code a} and {@code b} (which may be equal). */
+    private static int m(int a, int b) {
+        for (int m = 1; m <= 3; m++) {
+            if (m != a && m != b) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("no third member");
+    }
+
     private final List<Path> mounts = new ArrayList<>();
+    private final AtomicBoolean watching = new AtomicBoolean();
+    private Thread watcher;
+
+    /** The members each manager says lead each term, polled on a thread until {@link #stopWatching()}. */
+    private Map<Long, Set<Integer>> watchLeaders() {
+        Map<Long, Set<Integer>> leadersByTerm = new ConcurrentHashMap<>();
+        watching.set(true);
+        watcher = new Thread(() -> {
+            while (watching.get()) {
+                for (int m = 1; m <= 3; m++) {
+                    try {
+                        JsonNode ha = ha(m);
+                        if (ha.path("role").asText().equals("LEADER")) {
+                            leadersByTerm.computeIfAbsent(ha.path("term").asLong(), t -> ConcurrentHashMap.newKeySet()).add(m);
+                        }
+                    } catch (Exception e) {
+                        // a member stopping, or too busy to answer in time: the next poll asks again
+                    }
+                }
+                try {
+                    Thread.sleep(20); // a poll interval (an election takes a second), not a wait for an outcome
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "leader-watch");
+        watcher.start();
+        return leadersByTerm;
+    }
+
+    private void stopWatching() throws InterruptedException {
+        watching.set(false);
+        if (watcher != null) {
+            watcher.join(10_000);
+            watcher = null;
+        }
+    }
 
     /** A 32 MiB tmpfs at {@code dir}, unmounted after the test. */
     private void mount(Path dir) throws Exception {
