@@ -270,8 +270,16 @@ class PartitionIT {
             disks[m] = LoopDisk.mount(dir.resolve("disk-n" + m + ".img"), state(m));
         }
         int leader = startGroupAndFabric();
-        long version = status(leader).at("/routing/version").asLong();
-        awaitTrue(() -> Files.exists(state(leader).resolve("routing.state")), "n" + leader + " stores its routing", 60);
+        // a cable cut at full speed first, for comparison
+        long intact = status(leader).at("/routing/version").asLong();
+        long healthyCut = System.nanoTime();
+        command("link down " + Guids.format(PgftGenerator.switchGuid(1, 1)) + " 5");
+        long version = await(leader, s -> converged(s, intact), "a cable cut routed at full speed", 60)
+                .at("/routing/version").asLong();
+        long healthyMs = ms(healthyCut, System.nanoTime());
+        awaitTrue(() -> Files.exists(state(leader).resolve("routing.state")) && Arrays.equals(
+                read(state(leader).resolve("routing.state")), read(state(m(leader, leader)).resolve("routing.state"))),
+                "n" + leader + " stores the committed routing", 60);
         Map<Long, Set<Integer>> leadersByTerm = watchLeaders();
         disks[leader].slowWrites(SLOW_IOPS);
         long cut = System.nanoTime();
@@ -292,8 +300,12 @@ class PartitionIT {
         awaitTrue(() -> Files.exists(state(last).resolve("routing.state")) && Arrays.equals(
                 read(state(m(last, leader)).resolve("routing.state")), read(state(last).resolve("routing.state"))),
                 "a member with a healthy disk holds the committed routing", 60);
+        boolean heldWhileSlow = Arrays.equals(read(state(leader).resolve("routing.state")),
+                read(state(last).resolve("routing.state")));
         System.out.printf("slow disk (%d writes/s) under n%d: the cable cut converged under n%d (term %d, v%d) after"
-                + " %d ms%n", SLOW_IOPS, leader, last, ha(last).path("term").asLong(), faultVersion, ms(cut, routed));
+                + " %d ms (%d ms at full speed); n%d %s the committed routing before its disk was well%n", SLOW_IOPS,
+                leader, last, ha(last).path("term").asLong(), faultVersion, ms(cut, routed), healthyMs, leader,
+                heldWhileSlow ? "held" : "did not hold");
 
         disks[leader].fullSpeed();
         long well = System.nanoTime();
