@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * make slow: a slow disk under one process's state directory. The slowdown is a write-IOPS limit on the device in
  * the root cgroup of cgroup v1's blkio controller, which also governs the kernel's writeback and journal threads,
  * so a write and its fsync wait as they would on a failing disk. Needs root, losetup, mkfs.ext4 and that
- * controller; {@link #unavailable()} says why not. {@link #close()} lifts the limit, unmounts and detaches.
+ * controller; {@link #unavailable()} and {@link #cannotThrottle()} say why not. {@link #close()} lifts the limit, unmounts and detaches.
  */
 final class LoopDisk implements AutoCloseable {
     private static final Path THROTTLE = Path.of("/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device");
@@ -32,9 +32,6 @@ final class LoopDisk implements AutoCloseable {
         if (!"root".equals(System.getProperty("user.name"))) {
             return "loop devices need root (running as " + System.getProperty("user.name") + ")";
         }
-        if (!Files.isWritable(THROTTLE)) {
-            return "no cgroup v1 blkio write throttle at " + THROTTLE;
-        }
         for (String tool : List.of("losetup", "mkfs.ext4", "mount")) {
             if (!Files.isExecutable(Path.of("/usr/sbin", tool)) && !Files.isExecutable(Path.of("/sbin", tool))
                     && !Files.isExecutable(Path.of("/usr/bin", tool)) && !Files.isExecutable(Path.of("/bin", tool))) {
@@ -44,6 +41,11 @@ final class LoopDisk implements AutoCloseable {
         return null;
     }
 
+    /** Why {@link #slowWrites} cannot work here, or {@code null} when it can. */
+    static String cannotThrottle() {
+        return Files.isWritable(THROTTLE) ? null : "no cgroup v1 blkio write throttle at " + THROTTLE;
+    }
+
     /** A 64 MiB ext4 in {@code image} (sparse), mounted at {@code at}, owner-only, at full speed. */
     static LoopDisk mount(Path image, Path at) throws IOException {
         must("truncate", "-s", "64M", image.toString());
@@ -51,7 +53,9 @@ final class LoopDisk implements AutoCloseable {
         String majorMinor = Files.readString(Path.of("/sys/block", Path.of(device).getFileName().toString(), "dev")).strip();
         LoopDisk disk = new LoopDisk(device, majorMinor, at);
         try {
-            disk.fullSpeed(); // a limit a crashed run left on this device number
+            if (cannotThrottle() == null) {
+                disk.fullSpeed(); // a limit a crashed run left on this device number
+            }
             must("mkfs.ext4", "-q", device);
             Files.createDirectories(at);
             must("mount", device, at.toString());
@@ -77,7 +81,9 @@ final class LoopDisk implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            fullSpeed();
+            if (cannotThrottle() == null) {
+                fullSpeed();
+            }
         } finally {
             run("umount", "-l", mountPoint.toString());
             run("losetup", "-d", device);

@@ -83,9 +83,6 @@ class PartitionIT {
         if (lab != null) {
             lab.close();
         }
-        for (Path m : mounts) {
-            new ProcessBuilder("umount", "-l", m.toString()).redirectErrorStream(true).start().waitFor(30, TimeUnit.SECONDS);
-        }
         for (LoopDisk d : disks) {
             if (d != null) {
                 d.close();
@@ -210,28 +207,40 @@ class PartitionIT {
     }
 
     /**
-     * The leader's disk fills up (its state directory on a small tmpfs, filled to the last byte) and a cable fails:
-     * the leader cannot write the committed routing, so it stops (fail-stop, exit 1, saying why) instead of leading
-     * on a state directory behind the committed state; another member leads a higher term, routes the cable cut
-     * and every switch ends in sync under it. With room again the stopped member restarts, follows, and holds the
-     * committed routing byte for byte.
+     * The leader's disk turns slow, then fills up. Each manager's state directory (its state files and Raft log) is
+     * on its own small ext4 on a loop device ({@link LoopDisk}).
+     * <p>Slow: the device takes {@value #SLOW_IOPS} write a second, journal and fsync included, and a cable fails.
+     * The fabric does not wait for that disk: the cut is routed and every switch is in sync on the new routing,
+     * with one leader per term throughout, and once well again the slow member holds the committed routing byte for
+     * byte. (Skipped, saying so, where the blkio write throttle is missing.)
+     * <p>Full: the disk filled to the last byte and another cable fails. The leader cannot write the committed
+     * routing, so it stops (fail-stop, exit 1, saying why) instead of leading on a state directory behind the
+     * committed state; another member leads a higher term, routes the cable cut and every switch ends in sync under
+     * it. With room again the stopped member restarts, follows, and holds the committed routing byte for byte.
      */
     @Test
-    void aFullDiskStopsTheLeaderAndTheOthersLeadOn() throws Exception {
+    void aSlowDiskHoldsUpNothingAndAFullDiskStopsTheLeader() throws Exception {
+        String why = LoopDisk.unavailable();
+        Assumptions.assumeTrue(why == null, why);
         for (int m = 1; m <= 3; m++) {
-            Files.createDirectories(state(m));
-            mount(state(m));
+            disks[m] = LoopDisk.mount(dir.resolve("disk-n" + m + ".img"), state(m));
         }
         int leader = startGroupAndFabric();
-        long version = status(leader).at("/routing/version").asLong();
-        long term = ha(leader).path("term").asLong();
         // the stored routing is committed after the push started: CONVERGED may come first
         awaitTrue(() -> Files.exists(state(leader).resolve("routing.state")), "n" + leader + " stores its routing", 60);
+        String slow = LoopDisk.cannotThrottle();
+        if (slow == null) {
+            slowDiskUnder(leader);
+        } else {
+            System.out.println("slow disk: skipped (" + slow + ")");
+        }
+        long version = status(leader).at("/routing/version").asLong();
+        long term = ha(leader).path("term").asLong();
         Path filler = state(leader).resolve("filler");
         Process fill = new ProcessBuilder("dd", "if=/dev/zero", "of=" + filler, "bs=1M").redirectErrorStream(true).start();
         String filled = new String(fill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(fill.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(filled).as("dd filled the tmpfs").contains("No space left on device");
+        assertThat(filled).as("dd filled the disk").contains("No space left on device");
         long cut = System.nanoTime();
         command("link down " + Guids.format(PgftGenerator.switchGuid(1, 0)) + " 5");
 
@@ -256,34 +265,22 @@ class PartitionIT {
     }
 
     /**
-     * The leader's disk turns slow (its state directory and Raft log on an ext4 whose device takes
-     * {@value #SLOW_IOPS} writes a second, journal and fsync included) and a cable fails: the fabric does not wait
-     * for that disk. The cable cut is routed and every switch ends in sync on the new routing, whoever leads; one
-     * leader per term throughout; the slow member applies the committed routing late, and with its disk well again
-     * holds it byte for byte (no acknowledged write lost).
+     * A cable cut at full speed, then one with {@code leader}'s disk slow: both routed, one leader per term, and the
+     * slow member holding the committed routing once its disk is well.
      */
-    @Test
-    void aSlowDiskUnderTheLeaderDoesNotHoldUpTheFabric() throws Exception {
-        String why = LoopDisk.unavailable();
-        Assumptions.assumeTrue(why == null, why);
-        for (int m = 1; m <= 3; m++) {
-            disks[m] = LoopDisk.mount(dir.resolve("disk-n" + m + ".img"), state(m));
-        }
-        int leader = startGroupAndFabric();
-        // a cable cut at full speed first, for comparison
+    private void slowDiskUnder(int leader) throws Exception {
         long intact = status(leader).at("/routing/version").asLong();
         long healthyCut = System.nanoTime();
         command("link down " + Guids.format(PgftGenerator.switchGuid(1, 1)) + " 5");
         long version = await(leader, s -> converged(s, intact), "a cable cut routed at full speed", 60)
                 .at("/routing/version").asLong();
         long healthyMs = ms(healthyCut, System.nanoTime());
-        awaitTrue(() -> Files.exists(state(leader).resolve("routing.state")) && Arrays.equals(
-                read(state(leader).resolve("routing.state")), read(state(m(leader, leader)).resolve("routing.state"))),
-                "n" + leader + " stores the committed routing", 60);
+        awaitTrue(() -> Arrays.equals(read(state(leader).resolve("routing.state")),
+                read(state(m(leader, leader)).resolve("routing.state"))), "n" + leader + " stores the committed routing", 60);
         Map<Long, Set<Integer>> leadersByTerm = watchLeaders();
         disks[leader].slowWrites(SLOW_IOPS);
         long cut = System.nanoTime();
-        command("link down " + Guids.format(PgftGenerator.switchGuid(1, 0)) + " 5");
+        command("link down " + Guids.format(PgftGenerator.switchGuid(1, 2)) + " 5");
         int[] serving = new int[1];
         awaitTrue(() -> {
             for (int m = 1; m <= 3; m++) {
@@ -302,11 +299,6 @@ class PartitionIT {
                 "a member with a healthy disk holds the committed routing", 60);
         boolean heldWhileSlow = Arrays.equals(read(state(leader).resolve("routing.state")),
                 read(state(last).resolve("routing.state")));
-        System.out.printf("slow disk (%d writes/s) under n%d: the cable cut converged under n%d (term %d, v%d) after"
-                + " %d ms (%d ms at full speed); n%d %s the committed routing before its disk was well%n", SLOW_IOPS,
-                leader, last, ha(last).path("term").asLong(), faultVersion, ms(cut, routed), healthyMs, leader,
-                heldWhileSlow ? "held" : "did not hold");
-
         disks[leader].fullSpeed();
         long well = System.nanoTime();
         for (int m = 1; m <= 3; m++) {
@@ -314,8 +306,10 @@ class PartitionIT {
             awaitTrue(() -> Arrays.equals(read(state(member).resolve("routing.state")),
                     read(state(last).resolve("routing.state"))), "n" + member + "'s stored routing equals n" + last + "'s", 60);
         }
-        System.out.printf("slow disk: n%d held the committed routing %d ms after its disk was well again%n", leader,
-                ms(well, System.nanoTime()));
+        System.out.printf("slow disk (%d write/s) under n%d: a cable cut converged under n%d (term %d, v%d) after %d ms"
+                + " (%d ms at full speed); n%d %s the committed routing while slow, and %d ms after its disk was well%n",
+                SLOW_IOPS, leader, last, ha(last).path("term").asLong(), faultVersion, ms(cut, routed), healthyMs, leader,
+                heldWhileSlow ? "held" : "did not hold", ms(well, System.nanoTime()));
         stopWatching();
         assertThat(status(last).at("/routing/version").asLong()).as("nothing re-routed since").isEqualTo(faultVersion);
         assertThat(leadersByTerm).as("members that led each term").allSatisfy((term, members) ->
@@ -336,7 +330,6 @@ class PartitionIT {
         throw new IllegalArgumentException("no third member");
     }
 
-    private final List<Path> mounts = new ArrayList<>();
     private final AtomicBoolean watching = new AtomicBoolean();
     private Thread watcher;
 
@@ -373,16 +366,6 @@ class PartitionIT {
             watcher.join(10_000);
             watcher = null;
         }
-    }
-
-    /** A 32 MiB tmpfs at {@code dir}, unmounted after the test. */
-    private void mount(Path dir) throws Exception {
-        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=32m,mode=0750", "tmpfs", dir.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        Assumptions.assumeTrue(p.exitValue() == 0, "cannot mount a tmpfs: " + out);
-        mounts.add(dir);
     }
 
     /** Three managers and the simulator, each in its namespace; the leader, once every switch is in sync under it. */
