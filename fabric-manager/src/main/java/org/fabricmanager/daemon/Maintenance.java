@@ -29,7 +29,8 @@ import org.fabricmanager.topology.PortRef;
  * it would cut off end nodes or leave leaf pairs unreachable, unless forced; then, on the control thread, it is stored
  * ({@link Drains}: replicated with a hot-standby group), recorded as a {@code DRAINED} event, and the fabric is
  * re-routed as after a fault (the same snapshot, the same repair or recomputation, the same push). An undrain is
- * stored, recorded ({@code UNDRAINED}) and re-routed the same way.
+ * stored, recorded ({@code UNDRAINED}) and routed in full, so that the element gets its routes back even when the
+ * repairs' base is a stored routing computed without it (after a restart or a failover).
  */
 final class Maintenance {
     private final EventQueue queue;
@@ -79,6 +80,9 @@ final class Maintenance {
             milestones.record(Milestone.Kind.UNDRAINED, Drains.describe(element) + " (" + name
                     + ") undrained by an operator: routed through again");
             managers.faults().reactions().operator("operator: undrained " + Drains.describe(element));
+            // in full: after a restart or a failover, the repairs' base is the stored routing computed without the
+            // element, and repairing it would give the element nothing back
+            managers.routing().routeInFullNext();
             coordinator.maskChanged();
             return result("undrained", request, name, false, 0, null);
         });
