@@ -7,6 +7,10 @@ import static org.fabricmanager.daemon.DaemonSimulationTest.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -38,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * end nodes, is refused unless forced.
  */
 class DrainTest {
+    static final String TOKEN = "drain-token-0123456789";
     @TempDir
     Path state;
     FabricManagerDaemon daemon;
@@ -47,7 +52,7 @@ class DrainTest {
 
     private void start() throws Exception {
         meters = new SimpleMeterRegistry();
-        daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC).withAdminToken("drain-token-0123456789"),
+        daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC).withAdminToken(TOKEN),
                 List.of(), meters, null);
         sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1, null, 3);
         sim.start();
@@ -99,6 +104,15 @@ class DrainTest {
 
     private List<Milestone> events(Milestone.Kind kind) throws Exception {
         return daemon.milestones(0).get(5, TimeUnit.SECONDS).stream().filter(m -> m.kind() == kind).toList();
+    }
+
+    private HttpResponse<String> rest(String path, String body, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(daemon.restUrl() + path));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        HttpRequest request = body == null ? b.GET().build() : b.POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     private static DrainException refusal(ExecutionException e) {
@@ -164,7 +178,15 @@ class DrainTest {
         Link up = fabric.links().stream().filter(l -> l.a() == spine || l.b() == spine).findFirst().orElseThrow();
         PortRef spineEnd = up.a() == spine ? new PortRef(up.a(), up.aPort()) : new PortRef(up.b(), up.bPort());
         PortRef leafEnd = up.a() == spine ? new PortRef(up.b(), up.bPort()) : new PortRef(up.a(), up.aPort());
-        daemon.drain(new DrainRequest(spineEnd.guid(), spineEnd.port(), false)).get(60, TimeUnit.SECONDS);
+        String body = "{\"guid\":\"" + Guids.format(spineEnd.guid()) + "\",\"port\":" + spineEnd.port() + "}";
+        assertThat(rest("/api/v1/drain", body, null).statusCode()).as("without the admin token").isEqualTo(401);
+        assertThat(rest("/api/v1/drain", body, "wrong-token-0123456789").statusCode()).as("wrong token").isEqualTo(403);
+        assertThat(rest("/api/v1/drain", "{\"guid\":\"0x42\"}", TOKEN).statusCode()).as("unknown switch").isEqualTo(404);
+        assertThat(rest("/api/v1/drain", "{\"guid\":1}", TOKEN).statusCode()).as("malformed").isEqualTo(400);
+        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).as("nothing drained by the refused requests").isEmpty();
+        HttpResponse<String> drained = rest("/api/v1/drain", body, TOKEN);
+        assertThat(drained.statusCode()).as(drained.body()).isEqualTo(200);
+        assertThat(drained.body()).contains("\"result\":\"drained\"").contains("\"element\":\"link " + spineEnd + "\"");
         Views.Status st = convergedAfter(v0, "the routing around the drained cable");
         assertThat(st.drained()).isEqualTo(new Views.Drains(0, 1));
         assertThat(daemon.topology().get().links()).as("the drained cable is not routed").hasSize(fabric.links().size() - 1)
@@ -174,6 +196,8 @@ class DrainTest {
                 .doesNotContain((byte) leafPort);
         Views.SwitchDetail leafDetail = daemon.switchDetail(leafEnd.guid()).get(5, TimeUnit.SECONDS);
         assertThat(leafDetail.portList().get(leafPort - 1).link()).isEqualTo("DRAINED");
+        assertThat(rest("/api/v1/drains", null, null).body()).contains("\"element\":\"link " + spineEnd + "\"")
+                .contains("\"peer\":\"" + leafEnd + "\"");
 
         Link nodeCable = fabric.links().stream().filter(l -> fabric.isNode(l.b())).findFirst().orElseThrow();
         DrainRequest node = new DrainRequest(nodeCable.a(), nodeCable.aPort(), false);
