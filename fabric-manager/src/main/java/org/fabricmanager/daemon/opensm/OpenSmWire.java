@@ -35,6 +35,8 @@ public final class OpenSmWire {
     public static final int EVENT_HEAVY_SWEEP_DONE = 6;
     public static final int EVENT_UCAST_ROUTING_DONE = 7;
     public static final int EVENT_STATE_CHANGE = 8;
+    /** LFT blocks set: the plug-in forwards one per routing, its detail the count (low 32 bits) and span in ms (high). */
+    public static final int EVENT_LFT_CHANGE = 10;
     /** Longest node description the plug-in sends (InfiniBand's NodeDescription). */
     public static final int MAX_NAME_BYTES = 64;
     /** Most ports of a switch (InfiniBand port numbers are one byte, 255 meaning none). */
