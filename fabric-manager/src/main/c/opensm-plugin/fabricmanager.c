@@ -6,8 +6,11 @@
  * fabric-manager daemon over a Unix socket, waits a bounded time for the tables (one LFT per switch,
  * by LID), checks every byte of the answer against the subnet, and only then writes new_lft. Any
  * failure (no daemon, timeout, refusal, malformed or oversized answer) returns -1, so OpenSM tries
- * the next engine of its routing_engine list. report() only queues events for a sender thread: it
- * never does I/O on OpenSM's threads. The wire format is in docs/opensm.md ("The plug-in's protocol").
+ * the next engine of its routing_engine list. Before that pass, the engine's build_lid_matrices fills
+ * OpenSM's hop matrices by breadth-first search (OpenSM's generic build takes seconds at thousands of
+ * switches). report() only queues events for a sender thread (LFT blocks set are counted and sent as
+ * one event per routing): it never does I/O on OpenSM's threads. The wire format is in docs/opensm.md
+ * ("The plug-in's protocol").
  *
  * Options (event_plugin_options in opensm.conf, space separated; else the environment variables):
  *   fm.socket=PATH        FM_OPENSM_SOCKET      default /run/fabric-manager/opensm.sock
@@ -46,6 +49,7 @@
 #define FM_EVENT_QUEUE 256
 #define FM_DEFAULT_SOCKET "/run/fabric-manager/opensm.sock"
 #define FM_DEFAULT_TIMEOUT_MS 5000
+#define FM_NOT_LISTENING "daemon not listening"
 
 struct fm_event {
 	uint32_t id;
@@ -59,6 +63,7 @@ struct fm_plugin {
 	int timeout_ms;
 	uint64_t seq;           /* last subnet sent; written on the SM thread only */
 	uint64_t answered_seq;  /* last subnet whose tables OpenSM took, 0 when the last pass failed */
+	int takeback;           /* the last pass found no daemon: ask for a re-route once it listens again */
 	/* events, queued by report() and sent by the sender thread */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -148,6 +153,15 @@ static uint32_t get_u32(const uint8_t *p)
 static uint64_t get_u64(const uint8_t *p)
 {
 	return (uint64_t) get_u32(p) << 32 | get_u32(p + 4);
+}
+
+/* this thread's CPU time: beside the wall time, it shows how long OpenSM's thread waited for a core */
+static int64_t cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static int64_t now_ms(void)
@@ -422,7 +436,7 @@ static int exchange(struct fm_plugin *fm, const char **why, char *reason, size_t
 	}
 	fd = fm_connect(fm->socket_path);
 	if (fd < 0) {
-		*why = "daemon not listening";
+		*why = FM_NOT_LISTENING;
 		goto done;
 	}
 	if (fm_write_all(fd, out.data, out.len, deadline)) {
@@ -491,15 +505,22 @@ static int fm_build_fwd_tables(void *context)
 	osm_routing_engine_t *next;
 	const char *why = NULL;
 	char reason[FM_MAX_REASON] = "";
-	int64_t start = now_ms();
+	int64_t start = now_ms(), cpu_start = cpu_ms();
+	int rc;
 
 	fm->seq++;
 	fm->answered_seq = 0;
-	if (exchange(fm, &why, reason, sizeof(reason)) == 0) {
+	rc = exchange(fm, &why, reason, sizeof(reason));
+	pthread_mutex_lock(&fm->lock);
+	/* only a daemon that was away is waited for: one that answered badly would be asked again and again */
+	fm->takeback = rc != 0 && strcmp(why, FM_NOT_LISTENING) == 0;
+	pthread_mutex_unlock(&fm->lock);
+	if (rc == 0) {
 		fm->answered_seq = fm->seq;
 		osm_log(&fm->osm->log, OSM_LOG_INFO,
-			"fabric-manager: subnet %llu routed by the daemon in %lld ms\n",
-			(unsigned long long) fm->seq, (long long) (now_ms() - start));
+			"fabric-manager: subnet %llu routed by the daemon in %lld ms (plug-in cpu %lld ms)\n",
+			(unsigned long long) fm->seq, (long long) (now_ms() - start),
+			(long long) (cpu_ms() - cpu_start));
 		return 0;
 	}
 	for (next = fm->osm->routing_engine_list; next && next->context != context; next = next->next)
@@ -514,6 +535,32 @@ static int fm_build_fwd_tables(void *context)
 }
 
 /* ------------------------------------------------------------------ events ---------------------- */
+
+/*
+ * The last routing pass found no daemon and a fallback engine routes: once the daemon listens again
+ * (a connection opens; it is closed at once, before any frame), OpenSM is asked to re-route as its
+ * console's "reroute" does, so the daemon's tables come back without waiting for a fabric change.
+ */
+static void take_back(struct fm_plugin *fm)
+{
+	int probe = fm_connect(fm->socket_path);
+	int ask;
+
+	if (probe < 0)
+		return;
+	close(probe);
+	pthread_mutex_lock(&fm->lock);
+	ask = fm->takeback && !fm->stopping;
+	fm->takeback = 0;
+	pthread_mutex_unlock(&fm->lock);
+	if (ask) {
+		osm_log(&fm->osm->log, OSM_LOG_INFO,
+			"fabric-manager: the daemon listens again on %s; asking OpenSM to re-route\n",
+			fm->socket_path);
+		fm->osm->subn.force_reroute = TRUE;
+		osm_sm_sweep(&fm->osm->sm);
+	}
+}
 
 static void *sender_main(void *arg)
 {
@@ -530,6 +577,12 @@ static void *sender_main(void *arg)
 			clock_gettime(CLOCK_REALTIME, &until);
 			until.tv_sec += 1;
 			pthread_cond_timedwait(&fm->wake, &fm->lock, &until);
+			if (fm->takeback && !fm->stopping && now_ms() >= retry_at) {
+				pthread_mutex_unlock(&fm->lock);
+				take_back(fm);
+				retry_at = now_ms() + 1000;
+				pthread_mutex_lock(&fm->lock);
+			}
 			continue;
 		}
 		ev = fm->queue[fm->head];
@@ -699,7 +752,7 @@ static int fm_build_lid_matrices(void *context)
 	uint8_t *row_t = NULL;        /* one target's distances during its search */
 	uint8_t *dist = NULL;         /* n x n: dist[i * n + t], least hops from i to t, OSM_NO_PATH unreachable */
 	cl_map_item_t *it;
-	int64_t begin = now_ms();
+	int64_t begin = now_ms(), cpu_begin = cpu_ms();
 	int rc = -1;
 	uint8_t p;
 
@@ -815,8 +868,8 @@ static int fm_build_lid_matrices(void *context)
 	}
 	rc = 0;
 	osm_log(&fm->osm->log, OSM_LOG_INFO,
-		"fabric-manager: hop matrices of %u switches built in %lld ms\n", n,
-		(long long) (now_ms() - begin));
+		"fabric-manager: hop matrices of %u switches built in %lld ms (cpu %lld ms)\n", n,
+		(long long) (now_ms() - begin), (long long) (cpu_ms() - cpu_begin));
 done:
 	if (rc)
 		osm_log(&fm->osm->log, OSM_LOG_ERROR,

@@ -167,8 +167,14 @@ public final class OpenSmWire {
         byte[] bytes = new byte[n];
         b.get(bytes);
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString().replaceAll("\\p{Cntrl}", "?");
+            char[] text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString().toCharArray();
+            for (int i = 0; i < text.length; i++) {
+                if (Character.isISOControl(text[i])) {
+                    text[i] = '?'; // thousands of names per subnet: no regular expression per name
+                }
+            }
+            return new String(text);
         } catch (CharacterCodingException e) {
             throw new WireException("a name that is not UTF-8");
         }
