@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
@@ -138,10 +139,12 @@ class OpenSmRoutingIT {
             daemon = null;
 
             // fake daemons answering garbage, too late, a huge frame, a port the switch lacks: OpenSM falls back each time
-            String[][] fakes = {{"garbage", "answer is not of this protocol"}, {"late", "no answer in time"},
-                    {"huge", "answer larger than the subnet allows"},
+            // (the late one waits out the plug-in's whole timeout: on the first fabric only, the bound does not depend on it)
+            String[][] fakes = Stream.of(new String[][] {{"garbage", "answer is not of this protocol"},
+                    {"late", "no answer in time"}, {"huge", "answer larger than the subnet allows"},
                     {"bad-port", "answer routes a LID to a port the switch does not have"},
-                    {"unknown-switch", "answer names a switch OpenSM does not know"}};
+                    {"unknown-switch", "answer names a switch OpenSM does not know"}})
+                    .filter(f -> !f[0].equals("late") || spec.startsWith("PGFT(2;")).toArray(String[][]::new);
             for (int i = 0; i < fakes.length; i++) {
                 try (FakeDaemon fake = new FakeDaemon(socket, fakes[i][0])) {
                     lab.console((i % 2 == 0 ? "Unlink" : "ReLink") + " \"" + IbsimNet.id(end.name(), end.guid()) + "\"["
@@ -204,8 +207,7 @@ class OpenSmRoutingIT {
         int dst = lids.get(lids.size() - 1);
         String record = lab.saquery(List.of("--src-to-dst", src + ":" + dst), work.resolve("saquery.txt"), TOOL_LIMIT_SECONDS);
         assertThat(record).as("saquery --src-to-dst %d:%d", src, dst).contains("PathRecord")
-                .containsPattern("dlid\\.*0x0*" + Integer.toHexString(dst).toUpperCase() + "\\b")
-                .containsPattern("slid\\.*0x0*" + Integer.toHexString(src).toUpperCase() + "\\b");
+                .containsPattern("dlid\\.+" + dst + "\\b").containsPattern("slid\\.+" + src + "\\b");
     }
 
     private static void deleteTree(Path root) throws IOException {
