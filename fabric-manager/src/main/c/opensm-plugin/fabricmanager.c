@@ -64,6 +64,8 @@ struct fm_plugin {
 	uint64_t seq;           /* last subnet sent; written on the SM thread only */
 	uint64_t answered_seq;  /* last subnet whose tables OpenSM took, 0 when the last pass failed */
 	int takeback;           /* the last pass found no daemon: ask for a re-route once it listens again */
+	int64_t takeback_at;    /* not before this (sender thread's clock) */
+	int takeback_wait_ms;   /* doubles after each take-back that did not end with the daemon's tables */
 	/* events, queued by report() and sent by the sender thread */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -514,6 +516,8 @@ static int fm_build_fwd_tables(void *context)
 	pthread_mutex_lock(&fm->lock);
 	/* only a daemon that was away is waited for: one that answered badly would be asked again and again */
 	fm->takeback = rc != 0 && strcmp(why, FM_NOT_LISTENING) == 0;
+	if (rc == 0)
+		fm->takeback_wait_ms = 0;
 	pthread_mutex_unlock(&fm->lock);
 	if (rc == 0) {
 		fm->answered_seq = fm->seq;
@@ -552,6 +556,14 @@ static void take_back(struct fm_plugin *fm)
 	pthread_mutex_lock(&fm->lock);
 	ask = fm->takeback && !fm->stopping;
 	fm->takeback = 0;
+	if (ask) {
+		/* a daemon that accepts but then is not there at the pass (its backlog full, a restart loop)
+		 * is not asked again at once: 1 s, 2 s, 4 s ... 60 s, until a pass takes its tables */
+		fm->takeback_wait_ms = fm->takeback_wait_ms ? fm->takeback_wait_ms * 2 : 1000;
+		if (fm->takeback_wait_ms > 60000)
+			fm->takeback_wait_ms = 60000;
+		fm->takeback_at = now_ms() + fm->takeback_wait_ms;
+	}
 	pthread_mutex_unlock(&fm->lock);
 	if (ask) {
 		osm_log(&fm->osm->log, OSM_LOG_INFO,
@@ -577,10 +589,9 @@ static void *sender_main(void *arg)
 			clock_gettime(CLOCK_REALTIME, &until);
 			until.tv_sec += 1;
 			pthread_cond_timedwait(&fm->wake, &fm->lock, &until);
-			if (fm->takeback && !fm->stopping && now_ms() >= retry_at) {
+			if (fm->takeback && !fm->stopping && now_ms() >= fm->takeback_at) {
 				pthread_mutex_unlock(&fm->lock);
 				take_back(fm);
-				retry_at = now_ms() + 1000;
 				pthread_mutex_lock(&fm->lock);
 			}
 			continue;
