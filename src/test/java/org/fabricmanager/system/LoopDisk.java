@@ -1,7 +1,9 @@
 package org.fabricmanager.system;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +18,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class LoopDisk implements AutoCloseable {
     private static final Path THROTTLE = Path.of("/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device");
+
+    private static final String FILLER = "filler-";
 
     private final String device;
     private final String majorMinor;
@@ -76,6 +80,44 @@ final class LoopDisk implements AutoCloseable {
     /** Lifts the limit. */
     void fullSpeed() throws IOException {
         Files.writeString(THROTTLE, majorMinor + " 0");
+    }
+
+    /**
+     * Fills the file system to the last block: one big file, then 4 KiB files until none fits (ext4 refuses a big
+     * write while it still has room for small ones). Returns how many small files fitted.
+     */
+    long fill() throws IOException {
+        Path big = mountPoint.resolve(FILLER + "big");
+        try (OutputStream out = Files.newOutputStream(big)) {
+            byte[] megabyte = new byte[1 << 20];
+            while (true) {
+                out.write(megabyte);
+            }
+        } catch (IOException full) {
+            if (!String.valueOf(full.getMessage()).contains("No space left")) {
+                throw full;
+            }
+        }
+        byte[] block = new byte[4096];
+        for (long n = 0; ; n++) {
+            try {
+                Files.write(mountPoint.resolve(FILLER + n), block);
+            } catch (IOException full) {
+                if (!String.valueOf(full.getMessage()).contains("No space left")) {
+                    throw full;
+                }
+                return n;
+            }
+        }
+    }
+
+    /** Removes what {@link #fill()} wrote. */
+    void unfill() throws IOException {
+        try (DirectoryStream<Path> fillers = Files.newDirectoryStream(mountPoint, FILLER + "*")) {
+            for (Path f : fillers) {
+                Files.delete(f);
+            }
+        }
     }
 
     @Override

@@ -236,11 +236,8 @@ class PartitionIT {
         }
         long version = status(leader).at("/routing/version").asLong();
         long term = ha(leader).path("term").asLong();
-        Path filler = state(leader).resolve("filler");
-        Process fill = new ProcessBuilder("dd", "if=/dev/zero", "of=" + filler, "bs=1M").redirectErrorStream(true).start();
-        String filled = new String(fill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(fill.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(filled).as("dd filled the disk").contains("No space left on device");
+        long fillers = disks[leader].fill();
+        assertThat(fillers).as("small files written after the big one: ext4 keeps room dd cannot take").isPositive();
         long cut = System.nanoTime();
         command("link down " + Guids.format(PgftGenerator.switchGuid(1, 0)) + " 5");
 
@@ -256,7 +253,7 @@ class PartitionIT {
                 rerouted.at("/routing/version").asLong(), ms(cut, System.nanoTime()));
 
         // room again: the member restarts, follows and catches up with the committed state
-        Files.delete(filler);
+        disks[leader].unfill();
         managers[leader] = start(leader, "n" + leader + "-again", managerArgs.get(leader));
         awaitTrue(() -> ha(leader).path("role").asText().equals("FOLLOWER")
                 && ("n" + next).equals(ha(leader).path("leaderId").asText()), "n" + leader + " follows n" + next, 90);
