@@ -119,13 +119,17 @@ class NetlabIT {
                 // links stay up, so only the ring can see it
                 String silent = switches.stream().filter(s -> s.startsWith(PREFIX + "-s10000003") && !s.equals(top))
                         .findFirst().orElseThrow();
+                String silentGuid = "0x" + silent.substring(PREFIX.length() + 2);
                 Process hush = new ProcessBuilder(FabricProcesses.java(), "-jar", System.getProperty("fm.jar"), "netlab",
-                        "kill-switch", "--prefix", PREFIX, "--guid", "0x" + silent.substring(PREFIX.length() + 2),
-                        "--silent").redirectErrorStream(true).start();
+                        "kill-switch", "--prefix", PREFIX, "--guid", silentGuid, "--silent").redirectErrorStream(true).start();
                 assertThat(hush.waitFor(60, TimeUnit.SECONDS) && hush.exitValue() == 0).as("kill-switch --silent").isTrue();
-                Await.value("the ring declares " + silent + " dead", Duration.ofSeconds(60), () -> get("/api/v1/status"),
-                        s -> s.path("switches").path("connected").asInt() == SWITCHES - 2);
+                Await.value("the ring declares " + silent + " dead", Duration.ofSeconds(60),
+                        () -> get("/api/v1/switches/" + silentGuid), d -> !d.path("connected").asBoolean(true));
                 converged(v3);
+                for (int[] pair : sample) {
+                    assertThat(hops(route(pair[0], pair[1]))).as("route %d -> %d", pair[0], pair[1])
+                            .noneMatch(h -> h.startsWith(silent + " "));
+                }
                 probes.switchesWithout(silent);
                 assertPathsAreTheRoutes(probes, sample, silent + " silent");
                 phase("silent death checked");
