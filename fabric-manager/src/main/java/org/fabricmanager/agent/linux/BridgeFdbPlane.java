@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.fabricmanager.agent.AppliedTable;
 import org.fabricmanager.agent.ForwardingPlane;
+import org.fabricmanager.agent.PortCounterSource;
 
 /**
  * A Linux bridge's static forwarding database as a switch's forwarding table: destination index {@code d} routed to
@@ -30,6 +31,7 @@ public final class BridgeFdbPlane implements ForwardingPlane {
     /** What the kernel held after the last read or verified install, by destination index; null: not known. */
     private int[] kernel;
     private long batches;
+    private final KernelCounters counters;
 
     /**
      * @param ip     iproute2 in the switch's namespace
@@ -40,6 +42,13 @@ public final class BridgeFdbPlane implements ForwardingPlane {
         this.ip = ip;
         this.bridge = bridge;
         this.names = names;
+        this.counters = new KernelCounters(ip, names, System::nanoTime);
+    }
+
+    /** The kernel's statistics of the ports' interfaces ({@link KernelCounters}). */
+    @Override
+    public PortCounterSource counters() {
+        return counters;
     }
 
     /** The {@code bridge -batch} runs that changed entries since construction. */
