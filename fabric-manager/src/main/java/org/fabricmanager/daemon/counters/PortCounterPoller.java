@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon.counters;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -15,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * Asks every admitted switch whose agent announces port counters for them once every {@link #INTERVAL_MS}, and
  * keeps the answers in a {@link PortCounterStore}. The polls are spread: a tick every {@link #TICK_MS} on the control
  * thread asks the switches of one slice (a switch's slice follows from its GUID), so 5,120 switches make 512 requests
- * a second, not a burst of 5,120 every ten. A switch has at most one poll in flight, which fails after an interval;
+ * a second, not a burst of 5,120 every ten. A switch with a new session is asked at the next tick, whatever its slice,
+ * so that its counters are known within a second of its admission (and a restarted agent's count from zero soon). A switch has at most one poll in flight, which fails after an interval;
  * an agent answers only what it is asked ({@code docs/protocol.md}, section 3.17), so the daemon's load from
  * counters is bounded by its own polling whatever the agents do.
  */
@@ -34,6 +37,8 @@ public final class PortCounterPoller {
     private final PortCounterStore store;
     private final LongSupplier clock;
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
+    /** The session each switch was last asked on (control thread): a new session is asked at the next tick. */
+    private final Map<Long, Long> askedSession = new HashMap<>();
     private long tick;
     private volatile boolean stopped;
 
@@ -52,7 +57,9 @@ public final class PortCounterPoller {
         }
         int slice = (int) (tick++ % SLICES);
         for (ManagedSwitch ms : registry.all()) {
-            if (ms.admitted() && slice(ms.guid()) == slice) {
+            Long asked = askedSession.get(ms.guid());
+            boolean fresh = asked == null || asked != ms.session().id();
+            if (ms.admitted() && (fresh || slice(ms.guid()) == slice)) {
                 poll(ms);
             }
         }
@@ -64,6 +71,9 @@ public final class PortCounterPoller {
         SwitchSession session = ms.session();
         long guid = ms.guid();
         long incarnation = ms.hello().incarnation();
+        if (askedSession.size() < PortCounterStore.MAX_SWITCHES || askedSession.containsKey(guid)) {
+            askedSession.put(guid, session.id());
+        }
         if ((ms.hello().features() & Protocol.FEATURE_PORT_COUNTERS) == 0 || !inFlight.add(guid)) {
             return;
         }
