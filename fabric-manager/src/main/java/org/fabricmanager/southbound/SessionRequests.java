@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.fabricmanager.southbound.AgentSession.State;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.Counters;
@@ -62,7 +63,14 @@ final class SessionRequests {
                 ch.writeAndFlush(new CountersRequest(txid, from, to));
                 table.expireAfter(r, ch.eventLoop(), timeoutMs);
             });
-            parts.add(part);
+            parts.add(part.thenApply(c -> {
+                if (c.firstPort() != from || c.lastPort() > to) {
+                    // the agent answered other ports than asked: nothing of it is kept
+                    throw new CompletionException(new RequestFailedException(session + " answered ports "
+                            + c.firstPort() + ".." + c.lastPort() + " when asked for " + from + ".." + to, false));
+                }
+                return c;
+            }));
         }
         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
             long[] all = new long[portCount * PortCounters.FIELDS];
