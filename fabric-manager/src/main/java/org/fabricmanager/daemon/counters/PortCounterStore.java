@@ -64,20 +64,20 @@ public final class PortCounterStore {
         long[] now = counters.values();
         long[] before = previous != null && previous.incarnation() == incarnation
                 && previous.counters().portCount() == counters.portCount() ? previous.counters().values() : null;
-        long errors = 0;
+        // summed here first: one atomic add per counter and report, not one per port
+        long[] increase = new long[PortCounters.FIELDS];
         for (int i = 0; i < now.length; i++) {
             long v = now[i];
             if (v == PortCounters.UNAVAILABLE) {
                 continue;
             }
             long b = before == null || before[i] == PortCounters.UNAVAILABLE ? 0 : before[i];
-            long delta = Long.compareUnsigned(v, b) >= 0 ? v - b : v;
-            int field = i % PortCounters.FIELDS;
-            totals.addAndGet(field, delta);
-            if (field == PortCounter.RX_ERRORS.ordinal() || field == PortCounter.TX_ERRORS.ordinal()) {
-                errors += delta;
-            }
+            increase[i % PortCounters.FIELDS] += Long.compareUnsigned(v, b) >= 0 ? v - b : v;
         }
+        for (int f = 0; f < increase.length; f++) {
+            totals.addAndGet(f, increase[f]);
+        }
+        long errors = increase[PortCounter.RX_ERRORS.ordinal()] + increase[PortCounter.TX_ERRORS.ordinal()];
         Counter perSwitch = switchErrors.computeIfAbsent(guid, g -> Counter.builder("fabric.switch.port.errors")
                 .tag("switch", Guids.format(g))
                 .description("rx and tx errors over the switch's ports, as its agent reports them; increases only")
