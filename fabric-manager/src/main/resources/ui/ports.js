@@ -1,6 +1,7 @@
 // A switch's port counters on the status page: a click on a switch of the fabric drawing shows its ports'
 // packets, bytes, errors and drops as its agent last reported them (GET api/v1/switches/{guid}/ports), errors
-// and drops above zero highlighted; the table follows the daemon's reports while it is open. Kept apart from
+// and drops above zero highlighted; the table follows the daemon's reports while it is open (also opened by a link to
+// the page ending in #ports=GUID). Kept apart from
 // status.js, which draws the fabric: this file only listens for clicks on elements with a data-guid. Text from
 // the fabric is only ever set as textContent.
 (function () {
@@ -98,6 +99,16 @@
     if (timer) { clearInterval(timer); timer = null; }
     var box = document.getElementById('switch-ports');
     if (box) { box.hidden = true; }
+  }
+
+  // a link to one switch's ports: index.html#ports=0x1000000100000000
+  var linked = /^#ports=(0x[0-9a-fA-F]{1,16})$/.exec(location.hash);
+  if (linked) {
+    if (document.readyState === 'loading') {
+      document.addEventListener('DOMContentLoaded', function () { show(linked[1]); });
+    } else {
+      show(linked[1]);
+    }
   }
 
   document.addEventListener('click', function (e) {
