@@ -25,6 +25,8 @@ final class Commands {
                 new FaultsCommand(),
                 new PortsCommand(),
                 new WhatIfCommand(),
+                new DrainCommand(true),
+                new DrainCommand(false),
                 new PkiInitCommand(),
                 new PkiIssueCommand(),
                 new PkiShowCommand(),

@@ -7,7 +7,12 @@ import org.fabricmanager.topology.Fabric;
  * One routing computation to run: the version its tables will carry, the fabric, the tables in force
  * ({@code null} before the first), against which the new ones are compared, and the fingerprint of the
  * fabric they were computed for ({@code null}: none), so that a fabric equal to it is not routed again. The
- * new fabric's fingerprint is computed with the job, off the control thread.
+ * new fabric's fingerprint is computed with the job, off the control thread. {@code inFull}: routed by the engine
+ * even when changes are repaired ({@code routing.onFault: repair}), and the base of the repairs after it.
  */
-public record RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint) {
+public record RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint, boolean inFull) {
+    /** A job routed as {@code routing.onFault} says. */
+    public RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint) {
+        this(version, fabric, previous, activeFingerprint, false);
+    }
 }
