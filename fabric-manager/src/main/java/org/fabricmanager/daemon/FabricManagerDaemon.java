@@ -37,6 +37,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.opensm.OpenSmEvents;
 import org.fabricmanager.daemon.opensm.OpenSmProvider;
 import org.fabricmanager.daemon.config.AdminTokenFile;
 import org.fabricmanager.daemon.config.ConfigException;
@@ -299,7 +300,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             d.queue.append("gauges", d.gauges::refresh);
             d.queue.append("port counters", d.counters.poller()::tick);
             if (config.opensm().enabled()) {
-                d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d);
+                d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d, new OpenSmEvents(d.registry,
+                        (kind, message, details) -> d.queue.append("opensm-event", () -> d.milestones.record(kind, message,
+                                details)), System::currentTimeMillis));
             }
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, org.fabricmanager.release.BuildInfo.current().describe()
                     + " started: agents on "
