@@ -89,8 +89,9 @@ final class RunCommand implements Command {
             String failed = awaitShutdownOr(ha, ha.failure());
             if (failed != null) {
                 // fail-stop: the other members lead on; a restart (systemd's Restart=) catches up from the log
-                console.err().println("run: " + failed + "; this member stopped (free the disk of "
-                        + config.state().path() + " and start it again)");
+                console.err().println("run: " + failed + "; this member stopped (" + (failed.startsWith("cannot write")
+                        ? "free the disk of " + config.state().path() + " and start it again" : "start it again")
+                        + "; it catches up from the others)");
                 return ExitCodes.INTERNAL;
             }
             return ExitCodes.OK;

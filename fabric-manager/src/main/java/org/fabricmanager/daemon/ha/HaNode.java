@@ -74,6 +74,8 @@ final class HaNode implements AutoCloseable {
     /** A write not committed within this long fails (a leader without a majority steps down well before). */
     private final long writeTimeoutMs;
     private final StateDirectoryMachine machine;
+    /** Set by {@link #close()}: from then on a closed server is this member's own doing, not a failure. */
+    private volatile boolean closed;
     private final Map<String, String> peers;
     /** Every member's Raft address, unresolved (a standby resolves its leader's when it connects to it). */
     private final Map<String, InetSocketAddress> raftAddresses;
@@ -186,6 +188,12 @@ final class HaNode implements AutoCloseable {
     View view() throws IOException {
         RaftServer.Division d = server.getDivision(GROUP);
         DivisionInfo info = d.getInfo();
+        if (!info.isAlive() && !closed) {
+            // Ratis closes the member's server when its applier thread dies on an error; the member would then
+            // serve as if in the group while taking part in nothing, so it stops, as on a failing disk
+            machine.failed("the member's Raft server closed itself (" + info.getLifeCycleState()
+                    + ") after an internal error logged above");
+        }
         RaftPeerId leader = info.getLeaderId();
         long silent = -1;
         if (info.isFollower() && leader != null) {
@@ -280,6 +288,7 @@ final class HaNode implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        closed = true;
         server.close();
     }
 }

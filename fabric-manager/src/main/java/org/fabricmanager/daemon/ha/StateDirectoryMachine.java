@@ -147,6 +147,14 @@ final class StateDirectoryMachine extends BaseStateMachine {
         return CompletableFuture.completedFuture(Message.valueOf(reply));
     }
 
+    /** Makes this member stop for {@code why} (see {@link #storageFailure}), unless a reason was given already. */
+    void failed(String why) {
+        if (storageFailure.complete(why)) {
+            LOG.error("ha: {}; this member stops", why);
+            changed.run();
+        }
+    }
+
     /** Completes, with the reason, once a committed entry could not be written here (see the field). */
     CompletableFuture<String> storageFailure() {
         return storageFailure;
