@@ -364,6 +364,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         if (routing.churn() != null) {
             m.faults().reactions().churn(routing.churn().changedEntries(), routing.churn().minimumEntries());
         }
+        m.faults().routingInstalled(routing.impact());
         startPush(routing.tables());
         afterComputation();
     }

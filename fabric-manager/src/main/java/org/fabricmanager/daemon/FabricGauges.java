@@ -14,7 +14,8 @@ import org.fabricmanager.topology.Link;
 /**
  * The fabric's health as gauges an alert can compare without knowing the fabric's size: switches expected, dead
  * (declared by the failure detector) and disconnected (their session ended, not back), links down (links of the first
- * routed fabric with an end down, quarantined or gone), ports quarantined, and tables pending and failing. The counts
+ * routed fabric with an end down, quarantined or gone), ports quarantined, tables pending and failing, and end nodes
+ * no route reaches. The counts
  * are taken on the control thread every {@value #REFRESH_MS} ms (a link count reads every link once) and read at scrape
  * time from volatile fields.
  */
@@ -34,6 +35,7 @@ final class FabricGauges {
     private volatile int quarantined;
     private volatile int pending;
     private volatile int failing;
+    private volatile int nodesUnreachable;
 
     /** @param expected the expected shape's switch count, or 0 without one */
     FabricGauges(FabricCoordinator.Managers m, ControlLoop queue, MeterRegistry meters, int expected) {
@@ -58,6 +60,9 @@ final class FabricGauges {
         Gauge.builder("fabric.tables.failing", () -> failing)
                 .description("connected switches whose pushes failed more than push.retries times in a row")
                 .register(meters);
+        Gauge.builder("fabric.nodes.unreachable", () -> nodesUnreachable)
+                .description("end nodes no route reaches any more (leaf dead, node link down, leaf cut off)")
+                .register(meters);
     }
 
     /** Takes the counts now and again every {@value #REFRESH_MS} ms (control thread). */
@@ -67,6 +72,7 @@ final class FabricGauges {
         quarantined = faults.flaps().quarantined().size();
         pending = pusher.pendingCount();
         failing = pusher.failingCount();
+        nodesUnreachable = faults.unreachable().count();
         linksDown = linksDown(faults.baseline());
         queue.scheduleDeferred(REFRESH, REFRESH_MS, this::refresh);
     }

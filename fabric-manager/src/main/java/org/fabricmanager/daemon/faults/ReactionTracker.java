@@ -10,6 +10,7 @@ import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.push.PushFigures;
 import org.fabricmanager.daemon.push.PushRound;
 import org.fabricmanager.daemon.push.PushTotals;
+import org.fabricmanager.daemon.routing.NodeImpact;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.function.LongSupplier;
@@ -57,6 +58,7 @@ public final class ReactionTracker {
         long changedEntries;
         long minimumEntries;
         boolean churnKnown;
+        final ReactionImpact nodes = new ReactionImpact();
 
         Reaction(Cause cause, long startNanos, PushTotals pushedBefore) {
             this.cause = cause;
@@ -165,6 +167,13 @@ public final class ReactionTracker {
         }
     }
 
+    /** A routing of the open reaction, if any, was installed: the end nodes it cut off, attached and moved. */
+    public void impact(NodeImpact impact) {
+        if (open != null) {
+            open.nodes.add(impact);
+        }
+    }
+
     /** A new table version started installing with {@code round} (the push's time is measured from now). */
     public void pushStarted(PushRound previous, PushRound round) {
         if (open != null) {
@@ -207,6 +216,8 @@ public final class ReactionTracker {
         // switches whose blocks went out during the verdict's confirmation: their commits alone were on the path
         d.put("switchesStagedAhead", pushed.stagedAhead());
         d.put("tableVersion", tableVersion);
+        // the end nodes the reaction cut off (named), attached again and moved: who the fault touched
+        r.nodes.figures(d);
         boolean fault = r.cause == Cause.FAULT;
         d.put(fault ? "faultToConvergedMs" : "requestToConvergedMs", Math.round(ms * 10) / 10.0);
         if (fault) {
@@ -216,10 +227,10 @@ public final class ReactionTracker {
         }
         milestones.record(fault ? Milestone.Kind.REACTION : Milestone.Kind.REROUTE, String.format("%s: %d events (%s%s), "
                         + "%d routing computations (%.1f ms), %d blocks / %d bytes pushed%s, %d switches acked, "
-                        + "converged %.1f ms after the first event", fault ? "fault reaction" : "operator re-route",
+                        + "converged %.1f ms after the first event%s", fault ? "fault reaction" : "operator re-route",
                 r.triggerCount, r.triggers.get(0), r.triggerCount > 1 ? ", ..." : "", r.computations, r.engineMs,
                 pushed.blocks(), pushed.bytes(), pushed.stagedAhead() == 0 ? ""
-                        : " (staged ahead on " + pushed.stagedAhead() + " switches)", switchesAcked, ms), d);
+                        : " (staged ahead on " + pushed.stagedAhead() + " switches)", switchesAcked, ms, r.nodes.text()), d);
     }
 
     /**

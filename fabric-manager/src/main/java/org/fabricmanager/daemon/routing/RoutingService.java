@@ -156,8 +156,10 @@ public final class RoutingService implements AutoCloseable {
                 detail += String.format(", (link, VC) check %.1f ms: %s", (System.nanoTime() - compared) / 1e6,
                         deadlockFree ? "acyclic" : "CYCLE through " + report.cycle().size() + " channels");
             }
+            // which end nodes the change cut off or moved, for the reaction's figures and NODE_UNREACHABLE
+            NodeImpact impact = NodeImpact.between(job.previousFabric(), job.previous(), job.fabric(), tables);
             return new RoutingOutcome(job, fingerprint, result, tables, printed - begin, compared - printed,
-                    detail, deadlockFree, churn, repairing);
+                    detail, deadlockFree, churn, repairing, impact);
         }, dispatcher);
     }
 
