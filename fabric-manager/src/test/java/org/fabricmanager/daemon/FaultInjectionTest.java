@@ -253,6 +253,8 @@ class FaultInjectionTest {
                 .orElseThrow();
         assertThat(reaction.details()).containsEntry("nodesCutOff", 1);
         assertThat(reaction.message()).contains("1 end nodes cut off (n5)");
+        assertThat(reaction.details().get("triggers").toString()).as("the trigger names the node, not only its port")
+                .contains("port 2 down (node n5, index 5)");
         assertThat(events).filteredOn(m -> m.kind() == Milestone.Kind.NODE_UNREACHABLE).singleElement()
                 .satisfies(m -> assertThat(m.message()).startsWith("1 end node no route reaches them: n5"));
         FaultReport faults = daemon.faults().get();
