@@ -70,11 +70,12 @@ public final class FaultManager implements AutoCloseable {
     }
 
     /**
-     * A routing was installed: its impact on the end nodes joins the open reaction's figures, and the nodes it cut off
-     * or brought back are announced ({@code NODE_UNREACHABLE}, {@code NODE_REACHABLE}).
+     * The impact on the end nodes of a routing installed while the reaction of {@code token} was open ({@link
+     * ReactionTracker#impactPending}) came: it joins that reaction's figures, and the nodes it cut off or brought back
+     * are announced ({@code NODE_UNREACHABLE}, {@code NODE_REACHABLE}).
      */
-    public void routingInstalled(NodeImpact impact) {
-        reactions.impact(impact);
+    public void routingImpact(Object token, NodeImpact impact) {
+        reactions.impact(token, impact);
         unreachable.installed(impact);
     }
 

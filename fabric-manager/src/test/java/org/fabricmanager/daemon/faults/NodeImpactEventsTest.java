@@ -57,8 +57,8 @@ class NodeImpactEventsTest {
                     .get(60, TimeUnit.SECONDS);
             RoutingOutcome back = routing.route(new RoutingJob(3, intact, died.tables(), died.fingerprint(), degraded))
                     .get(60, TimeUnit.SECONDS);
-            leafDied = died.impact();
-            leafBack = back.impact();
+            leafDied = died.impact().join();
+            leafBack = back.impact().join();
         }
         assertThat(leafNodes).hasSize(32);
     }
@@ -104,7 +104,7 @@ class NodeImpactEventsTest {
         listen();
         ReactionTracker reactions = new ReactionTracker(milestones, metrics);
         reactions.event("switch leaf-2 lost");
-        reactions.impact(leafDied);
+        reactions.impact(reactions.impactPending(), leafDied);
         reactions.converged(null, 2);
 
         Milestone r = of(Milestone.Kind.REACTION).get(0);
@@ -120,14 +120,34 @@ class NodeImpactEventsTest {
         listen();
         ReactionTracker reactions = new ReactionTracker(milestones, metrics);
         reactions.event("switch leaf-2 lost");
-        reactions.impact(leafDied);
+        reactions.impact(reactions.impactPending(), leafDied);
         reactions.event("switch leaf-2 back");
-        reactions.impact(leafBack);
+        reactions.impact(reactions.impactPending(), leafBack);
         reactions.converged(null, 3);
 
         Milestone r = of(Milestone.Kind.REACTION).get(0);
         assertThat(r.details()).containsEntry("nodesCutOff", 0).containsEntry("nodesAttached", 0);
         assertThat(r.message()).doesNotContain("cut off");
+    }
+
+    @Test
+    void aReactionThatConvergesBeforeItsImpactIsTakenWaitsForItAndTheNextFaultIsAReactionOfItsOwn() {
+        listen();
+        ReactionTracker reactions = new ReactionTracker(milestones, metrics);
+        reactions.event("switch leaf-2 lost");
+        Object token = reactions.impactPending();
+        reactions.converged(null, 2);
+        assertThat(of(Milestone.Kind.REACTION)).as("not before the nodes it touched are known").isEmpty();
+        assertThat(reactions.isOpen()).as("closed at its convergence all the same").isFalse();
+        assertThat(reactions.completed()).isEqualTo(1);
+
+        reactions.event("port-status: s1-1 port 9 down"); // the next fault opens a reaction of its own
+        reactions.impact(token, leafDied);
+        assertThat(of(Milestone.Kind.REACTION)).singleElement()
+                .satisfies(r -> assertThat(r.details()).containsEntry("nodesCutOff", 32).containsEntry("tableVersion", 2L))
+                .satisfies(r -> assertThat(r.message()).contains("switch leaf-2 lost").contains("32 end nodes cut off"));
+        assertThat(reactions.isOpen()).isTrue();
+        assertThat(reactions.pendingEvents()).isEqualTo(1);
     }
 
     private static List<Object> names(Map<String, Object> details) {

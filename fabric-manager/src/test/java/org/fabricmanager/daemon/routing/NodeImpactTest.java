@@ -40,7 +40,7 @@ class NodeImpactTest {
         fabric = PgftGenerator.generate(SPEC);
         routing = new RoutingService("dmodc", 2);
         intact = routing.route(new RoutingJob(1, fabric, null, null)).get(60, TimeUnit.SECONDS);
-        assertThat(intact.impact().isEmpty()).as("the first routing has nothing to compare with").isTrue();
+        assertThat(intact.impact().join().isEmpty()).as("the first routing has nothing to compare with").isTrue();
     }
 
     @AfterEach
@@ -66,12 +66,12 @@ class NodeImpactTest {
         Fabric degraded = fabric.withoutSwitches(List.of(index.switchGuid(leaf)));
         RoutingOutcome o = reroute(2, fabric, intact.tables(), intact.fingerprint(), degraded);
 
-        assertThat(o.impact().cutOff()).extracting(EndNode::name).containsExactlyInAnyOrderElementsOf(itsNodes);
-        assertThat(o.impact().attached()).isEmpty();
+        assertThat(o.impact().join().cutOff()).extracting(EndNode::name).containsExactlyInAnyOrderElementsOf(itsNodes);
+        assertThat(o.impact().join().attached()).isEmpty();
 
         RoutingOutcome back = reroute(3, degraded, o.tables(), o.fingerprint(), fabric);
-        assertThat(back.impact().attached()).extracting(EndNode::name).containsExactlyInAnyOrderElementsOf(itsNodes);
-        assertThat(back.impact().cutOff()).isEmpty();
+        assertThat(back.impact().join().attached()).extracting(EndNode::name).containsExactlyInAnyOrderElementsOf(itsNodes);
+        assertThat(back.impact().join().cutOff()).isEmpty();
     }
 
     @Test
@@ -81,8 +81,8 @@ class NodeImpactTest {
                 .orElseThrow();
         RoutingOutcome o = reroute(2, fabric, intact.tables(), intact.fingerprint(), fabric.withoutLinks(List.of(link)));
 
-        assertThat(o.impact().cutOff()).containsExactly(node);
-        assertThat(o.impact().cutOff().get(0).index()).isEqualTo(node.index());
+        assertThat(o.impact().join().cutOff()).containsExactly(node);
+        assertThat(o.impact().join().cutOff().get(0).index()).isEqualTo(node.index());
     }
 
     @Test
@@ -110,13 +110,13 @@ class NodeImpactTest {
                     cutOff.add(n.guid());
                 }
             }
-            assertThat(o.impact().cutOff()).as(where).extracting(EndNode::guid).containsExactlyInAnyOrderElementsOf(cutOff);
-            assertThat(o.impact().movedCount()).as(where)
+            assertThat(o.impact().join().cutOff()).as(where).extracting(EndNode::guid).containsExactlyInAnyOrderElementsOf(cutOff);
+            assertThat(o.impact().join().movedCount()).as(where)
                     .isEqualTo(moved(intact.tables().tables(), o.tables().tables(), cutOff).cardinality());
-            assertThat(o.impact().movedSample()).as(where).hasSize(Math.min(NodeImpact.MOVED_SAMPLE,
-                    o.impact().movedCount()));
+            assertThat(o.impact().join().movedSample()).as(where).hasSize(Math.min(NodeImpact.MOVED_SAMPLE,
+                    o.impact().join().movedCount()));
             cutOffSeen += cutOff.size();
-            movedSeen += o.impact().movedCount();
+            movedSeen += o.impact().join().movedCount();
         }
         assertThat(cutOffSeen).as("seed " + seed + ": the faults cut off nodes in some round").isPositive();
         assertThat(movedSeen).as("seed " + seed + ": the faults moved routes in some round").isPositive();
