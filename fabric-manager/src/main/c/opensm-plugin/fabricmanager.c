@@ -6,8 +6,11 @@
  * fabric-manager daemon over a Unix socket, waits a bounded time for the tables (one LFT per switch,
  * by LID), checks every byte of the answer against the subnet, and only then writes new_lft. Any
  * failure (no daemon, timeout, refusal, malformed or oversized answer) returns -1, so OpenSM tries
- * the next engine of its routing_engine list. report() only queues events for a sender thread: it
- * never does I/O on OpenSM's threads. The wire format is in docs/opensm.md ("The plug-in's protocol").
+ * the next engine of its routing_engine list. Before that pass, the engine's build_lid_matrices fills
+ * OpenSM's hop matrices by breadth-first search (OpenSM's generic build takes seconds at thousands of
+ * switches). report() only queues events for a sender thread (LFT blocks set are counted and sent as
+ * one event per routing): it never does I/O on OpenSM's threads. The wire format is in docs/opensm.md
+ * ("The plug-in's protocol").
  *
  * Options (event_plugin_options in opensm.conf, space separated; else the environment variables):
  *   fm.socket=PATH        FM_OPENSM_SOCKET      default /run/fabric-manager/opensm.sock
@@ -46,6 +49,7 @@
 #define FM_EVENT_QUEUE 256
 #define FM_DEFAULT_SOCKET "/run/fabric-manager/opensm.sock"
 #define FM_DEFAULT_TIMEOUT_MS 5000
+#define FM_NOT_LISTENING "daemon not listening"
 
 struct fm_event {
 	uint32_t id;
@@ -59,11 +63,17 @@ struct fm_plugin {
 	int timeout_ms;
 	uint64_t seq;           /* last subnet sent; written on the SM thread only */
 	uint64_t answered_seq;  /* last subnet whose tables OpenSM took, 0 when the last pass failed */
+	int takeback;           /* the last pass found no daemon: ask for a re-route once it listens again */
+	int64_t takeback_at;    /* not before this (sender thread's clock) */
+	int takeback_wait_ms;   /* doubles after each take-back that did not end with the daemon's tables */
 	/* events, queued by report() and sent by the sender thread */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	struct fm_event queue[FM_EVENT_QUEUE];
 	unsigned head, count, dropped;
+	/* LFT blocks OpenSM set since the last LFT_CHANGE forwarded, and when the first and last were set */
+	uint32_t lft_blocks;
+	int64_t lft_first_ms, lft_last_ms;
 	int stopping;
 	pthread_t sender;
 	int sender_started;
@@ -145,6 +155,15 @@ static uint32_t get_u32(const uint8_t *p)
 static uint64_t get_u64(const uint8_t *p)
 {
 	return (uint64_t) get_u32(p) << 32 | get_u32(p + 4);
+}
+
+/* this thread's CPU time: beside the wall time, it shows how long OpenSM's thread waited for a core */
+static int64_t cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static int64_t now_ms(void)
@@ -419,7 +438,7 @@ static int exchange(struct fm_plugin *fm, const char **why, char *reason, size_t
 	}
 	fd = fm_connect(fm->socket_path);
 	if (fd < 0) {
-		*why = "daemon not listening";
+		*why = FM_NOT_LISTENING;
 		goto done;
 	}
 	if (fm_write_all(fd, out.data, out.len, deadline)) {
@@ -488,15 +507,24 @@ static int fm_build_fwd_tables(void *context)
 	osm_routing_engine_t *next;
 	const char *why = NULL;
 	char reason[FM_MAX_REASON] = "";
-	int64_t start = now_ms();
+	int64_t start = now_ms(), cpu_start = cpu_ms();
+	int rc;
 
 	fm->seq++;
 	fm->answered_seq = 0;
-	if (exchange(fm, &why, reason, sizeof(reason)) == 0) {
+	rc = exchange(fm, &why, reason, sizeof(reason));
+	pthread_mutex_lock(&fm->lock);
+	/* only a daemon that was away is waited for: one that answered badly would be asked again and again */
+	fm->takeback = rc != 0 && strcmp(why, FM_NOT_LISTENING) == 0;
+	if (rc == 0)
+		fm->takeback_wait_ms = 0;
+	pthread_mutex_unlock(&fm->lock);
+	if (rc == 0) {
 		fm->answered_seq = fm->seq;
 		osm_log(&fm->osm->log, OSM_LOG_INFO,
-			"fabric-manager: subnet %llu routed by the daemon in %lld ms\n",
-			(unsigned long long) fm->seq, (long long) (now_ms() - start));
+			"fabric-manager: subnet %llu routed by the daemon in %lld ms (plug-in cpu %lld ms)\n",
+			(unsigned long long) fm->seq, (long long) (now_ms() - start),
+			(long long) (cpu_ms() - cpu_start));
 		return 0;
 	}
 	for (next = fm->osm->routing_engine_list; next && next->context != context; next = next->next)
@@ -511,6 +539,40 @@ static int fm_build_fwd_tables(void *context)
 }
 
 /* ------------------------------------------------------------------ events ---------------------- */
+
+/*
+ * The last routing pass found no daemon and a fallback engine routes: once the daemon listens again
+ * (a connection opens; it is closed at once, before any frame), OpenSM is asked to re-route as its
+ * console's "reroute" does, so the daemon's tables come back without waiting for a fabric change.
+ */
+static void take_back(struct fm_plugin *fm)
+{
+	int probe = fm_connect(fm->socket_path);
+	int ask;
+
+	if (probe < 0)
+		return;
+	close(probe);
+	pthread_mutex_lock(&fm->lock);
+	ask = fm->takeback && !fm->stopping;
+	fm->takeback = 0;
+	if (ask) {
+		/* a daemon that accepts but then is not there at the pass (its backlog full, a restart loop)
+		 * is not asked again at once: 1 s, 2 s, 4 s ... 60 s, until a pass takes its tables */
+		fm->takeback_wait_ms = fm->takeback_wait_ms ? fm->takeback_wait_ms * 2 : 1000;
+		if (fm->takeback_wait_ms > 60000)
+			fm->takeback_wait_ms = 60000;
+		fm->takeback_at = now_ms() + fm->takeback_wait_ms;
+	}
+	pthread_mutex_unlock(&fm->lock);
+	if (ask) {
+		osm_log(&fm->osm->log, OSM_LOG_INFO,
+			"fabric-manager: the daemon listens again on %s; asking OpenSM to re-route\n",
+			fm->socket_path);
+		fm->osm->subn.force_reroute = TRUE;
+		osm_sm_sweep(&fm->osm->sm);
+	}
+}
 
 static void *sender_main(void *arg)
 {
@@ -527,6 +589,11 @@ static void *sender_main(void *arg)
 			clock_gettime(CLOCK_REALTIME, &until);
 			until.tv_sec += 1;
 			pthread_cond_timedwait(&fm->wake, &fm->lock, &until);
+			if (fm->takeback && !fm->stopping && now_ms() >= fm->takeback_at) {
+				pthread_mutex_unlock(&fm->lock);
+				take_back(fm);
+				pthread_mutex_lock(&fm->lock);
+			}
 			continue;
 		}
 		ev = fm->queue[fm->head];
@@ -559,11 +626,54 @@ static void *sender_main(void *arg)
 	return NULL;
 }
 
+/* queues ev; the caller holds fm->lock. A full queue drops it (the daemon is away or slow). */
+static void enqueue(struct fm_plugin *fm, struct fm_event ev)
+{
+	if (fm->count < FM_EVENT_QUEUE) {
+		fm->queue[(fm->head + fm->count) % FM_EVENT_QUEUE] = ev;
+		fm->count++;
+		pthread_cond_signal(&fm->wake);
+	} else {
+		fm->dropped++;
+	}
+}
+
+/*
+ * OpenSM reports every LFT block a switch acknowledged (thousands per routing): they are counted here
+ * and forwarded as one LFT_CHANGE once the routing's blocks are all set (UCAST_ROUTING_DONE, or
+ * SUBNET_UP), its detail the block count (low 32 bits) and the milliseconds from the first block to
+ * the last (high 32 bits). The caller holds fm->lock.
+ */
+static void flush_lft_changes(struct fm_plugin *fm)
+{
+	struct fm_event ev = { .id = OSM_EVENT_ID_LFT_CHANGE, .answered_seq = fm->answered_seq };
+	int64_t span = fm->lft_last_ms - fm->lft_first_ms;
+
+	if (!fm->lft_blocks)
+		return;
+	ev.detail = (uint64_t) (span > 0 && span < 0xffffffffLL ? span : 0) << 32 | fm->lft_blocks;
+	fm->lft_blocks = 0;
+	enqueue(fm, ev);
+}
+
 static void fm_report(void *data, osm_epi_event_id_t id, void *event_data)
 {
 	struct fm_plugin *fm = data;
 	struct fm_event ev = { .id = (uint32_t) id };
 
+	if (id == OSM_EVENT_ID_LFT_CHANGE) {
+		int64_t now = now_ms();
+
+		if (pthread_mutex_lock(&fm->lock))
+			return;
+		if (!fm->lft_blocks)
+			fm->lft_first_ms = now;
+		fm->lft_last_ms = now;
+		if (fm->lft_blocks < UINT32_MAX)
+			fm->lft_blocks++;
+		pthread_mutex_unlock(&fm->lock);
+		return;
+	}
 	switch (id) {
 	case OSM_EVENT_ID_TRAP:
 		ev.detail = cl_ntoh16(((ib_mad_notice_attr_t *) event_data)->g_or_v.generic.trap_num);
@@ -577,18 +687,14 @@ static void fm_report(void *data, osm_epi_event_id_t id, void *event_data)
 	case OSM_EVENT_ID_HEAVY_SWEEP_DONE:
 		break;
 	default:
-		return; /* counters and LFT blocks one by one: not forwarded */
+		return; /* port counters and SA dumps: not forwarded */
 	}
 	ev.answered_seq = fm->answered_seq;
 	if (pthread_mutex_lock(&fm->lock))
 		return;
-	if (fm->count < FM_EVENT_QUEUE) {
-		fm->queue[(fm->head + fm->count) % FM_EVENT_QUEUE] = ev;
-		fm->count++;
-		pthread_cond_signal(&fm->wake);
-	} else {
-		fm->dropped++;
-	}
+	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE || id == OSM_EVENT_ID_SUBNET_UP)
+		flush_lft_changes(fm);
+	enqueue(fm, ev);
 	pthread_mutex_unlock(&fm->lock);
 }
 
@@ -616,14 +722,190 @@ static void read_options(struct fm_plugin *fm)
 	free(copy);
 }
 
+/* ------------------------------------------------------------------ hop matrices ---------------- */
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) *(void *const *) a, y = (uintptr_t) *(void *const *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the index of sw in sorted (n switch pointers), or -1 */
+static int sw_index(osm_switch_t *const *sorted, uint32_t n, const osm_switch_t *sw)
+{
+	osm_switch_t *const *hit = bsearch(&sw, sorted, n, sizeof(*sorted), cmp_ptr);
+
+	return hit ? (int) (hit - sorted) : -1;
+}
+
+/*
+ * OpenSM's hop matrices between switches, by breadth-first search instead of OpenSM's generic
+ * relaxation (seconds on thousands of switches: one pass over every switch's neighbours per hop of
+ * the diameter, each looking up every switch LID). They hold what OpenSM's own build gives: for
+ * each switch and each switch LID, the hops through each port (1 through a port that reaches that
+ * switch directly, else 1 + the neighbour's least hops, propagated only over healthy links) and the
+ * least in column 0. Multicast trees read them; SA path records follow the LFTs and do not. OpenSM
+ * propagates switch LIDs only, and so does this. A hop_weights_file makes OpenSM build them itself
+ * (return 1), since its weights change the counts.
+ */
+static int fm_build_lid_matrices(void *context)
+{
+	struct fm_plugin *fm = context;
+	cl_qmap_t *sws = &fm->osm->subn.sw_guid_tbl;
+	uint32_t n = cl_qmap_count(sws), i, t, head, tail, e, links = 0;
+	osm_switch_t **sw = NULL;
+	int32_t *nbr = NULL;          /* n x 255: the switch on each port, -1 for none */
+	uint8_t *healthy = NULL;      /* n x 255 */
+	/* links reversed, as CSR: the switches with a link to r are from[start[r]..start[r + 1]) */
+	uint32_t *start = NULL, *from = NULL, *fill = NULL, *queue = NULL;
+	uint8_t *ok = NULL;           /* per reversed link: healthy */
+	uint8_t *row_t = NULL;        /* one target's distances during its search */
+	uint8_t *dist = NULL;         /* n x n: dist[i * n + t], least hops from i to t, OSM_NO_PATH unreachable */
+	cl_map_item_t *it;
+	int64_t begin = now_ms(), cpu_begin = cpu_ms();
+	int rc = -1;
+	uint8_t p;
+
+	if (fm->osm->subn.opt.hop_weights_file)
+		return 1;
+	if (!n)
+		return 0;
+	sw = malloc(n * sizeof(*sw));
+	nbr = malloc((size_t) n * 255 * sizeof(*nbr));
+	healthy = calloc((size_t) n * 255, 1);
+	start = calloc(n + 1, sizeof(*start));
+	fill = calloc(n, sizeof(*fill));
+	queue = malloc(n * sizeof(*queue));
+	row_t = malloc(n);
+	dist = malloc((size_t) n * n);
+	if (!sw || !nbr || !healthy || !start || !fill || !queue || !row_t || !dist)
+		goto done;
+	for (i = 0, it = cl_qmap_head(sws); it != cl_qmap_end(sws); it = cl_qmap_next(it))
+		sw[i++] = (osm_switch_t *) it;
+	qsort(sw, n, sizeof(*sw), cmp_ptr);
+	for (i = 0; i < n; i++) {
+		for (p = 0; p < 255; p++)
+			nbr[i * 255 + p] = -1;
+		for (p = 1; p < sw[i]->num_ports; p++) {
+			osm_physp_t *ph = osm_node_get_physp_ptr(sw[i]->p_node, p);
+			osm_node_t *remote = ph && ph->p_remote_physp ? ph->p_remote_physp->p_node : NULL;
+			int r;
+
+			if (!remote || !remote->sw || remote == sw[i]->p_node)
+				continue;
+			r = sw_index(sw, n, remote->sw);
+			if (r < 0)
+				continue;
+			nbr[i * 255 + p] = r;
+			healthy[i * 255 + p] = osm_link_is_healthy(ph) ? 1 : 0;
+			start[r + 1]++;
+			links++;
+		}
+	}
+	for (i = 0; i < n; i++)
+		start[i + 1] += start[i];
+	from = malloc((links ? links : 1) * sizeof(*from));
+	ok = malloc(links ? links : 1);
+	if (!from || !ok)
+		goto done;
+	for (i = 0; i < n; i++)
+		for (p = 1; p < sw[i]->num_ports; p++)
+			if (nbr[i * 255 + p] >= 0) {
+				uint32_t r = (uint32_t) nbr[i * 255 + p], at = start[r] + fill[r]++;
+
+				from[at] = i;
+				ok[at] = healthy[i * 255 + p];
+			}
+	/*
+	 * From each target t backwards: the switches with any link to t are 1 hop away (OpenSM sets
+	 * direct neighbours without looking at the link's health); beyond, only healthy links carry.
+	 */
+	for (t = 0; t < n; t++) {
+		memset(row_t, OSM_NO_PATH, n);
+		row_t[t] = 0;
+		queue[0] = t;
+		tail = 1;
+		for (head = 0; head < tail; head++) {
+			uint32_t x = queue[head];
+			uint8_t d = row_t[x];
+
+			if (d >= OSM_NO_PATH - 1)
+				continue;
+			for (e = start[x]; e < start[x + 1]; e++) {
+				uint32_t y = from[e];
+
+				if (row_t[y] == OSM_NO_PATH && (ok[e] || x == t)) {
+					row_t[y] = d + 1;
+					queue[tail++] = y;
+				}
+			}
+		}
+		for (i = 0; i < n; i++)
+			dist[(size_t) i * n + t] = row_t[i];
+	}
+	for (i = 0; i < n; i++) {
+		osm_switch_t *s = sw[i];
+		const uint8_t *mine = dist + (size_t) i * n;
+
+		for (t = 0; t < n; t++) {
+			uint16_t lid = cl_ntoh16(osm_node_get_base_lid(sw[t]->p_node, 0));
+			uint8_t *row;
+
+			if (!lid || lid > s->max_lid_ho || lid >= s->num_hops || mine[t] == OSM_NO_PATH)
+				continue;
+			if (!s->hops[lid]) {
+				/* as osm_switch_set_hops allocates it: OpenSM frees it with the switch */
+				s->hops[lid] = malloc(s->num_ports);
+				if (!s->hops[lid])
+					goto done;
+			}
+			row = s->hops[lid];
+			memset(row, OSM_NO_PATH, s->num_ports);
+			row[0] = mine[t];
+			for (p = 1; p < s->num_ports; p++) {
+				int32_t r = nbr[i * 255 + p];
+				uint8_t via;
+
+				if (r < 0)
+					continue;
+				via = dist[(size_t) r * n + t];
+				if ((uint32_t) r == t)
+					row[p] = 1;
+				else if (healthy[i * 255 + p] && via < OSM_NO_PATH - 1)
+					row[p] = via + 1;
+			}
+		}
+	}
+	rc = 0;
+	osm_log(&fm->osm->log, OSM_LOG_INFO,
+		"fabric-manager: hop matrices of %u switches built in %lld ms (cpu %lld ms)\n", n,
+		(long long) (now_ms() - begin), (long long) (cpu_ms() - cpu_begin));
+done:
+	if (rc)
+		osm_log(&fm->osm->log, OSM_LOG_ERROR,
+			"fabric-manager: out of memory building the hop matrices; OpenSM builds them\n");
+	free(sw);
+	free(nbr);
+	free(healthy);
+	free(start);
+	free(fill);
+	free(from);
+	free(ok);
+	free(queue);
+	free(row_t);
+	free(dist);
+	return rc ? 1 : 0;
+}
+
 /* OpenSM has set re->context to the context registered with the engine: this plug-in's state */
 static int fm_engine_setup(osm_routing_engine_t *re, osm_opensm_t *osm)
 {
 	(void) osm;
 	if (!re->context)
 		return -1;
+	re->build_lid_matrices = fm_build_lid_matrices;
 	re->ucast_build_fwd_tables = fm_build_fwd_tables;
-	/* build_lid_matrices stays NULL: OpenSM computes its hop tables, which SA path records read */
 	return 0;
 }
 

@@ -21,9 +21,10 @@
   var HOT_SHARE = 2;
   var EVENTS_KEPT = 200;
   var REACTIONS_SHOWN = 8;
-  var STATES = ['IN_SYNC', 'PENDING', 'PENDING_ADMISSION', 'FAILING', 'DEAD'];
+  var STATES = ['IN_SYNC', 'PENDING', 'PENDING_ADMISSION', 'DRAINED', 'FAILING', 'DEAD'];
   var STATE_TEXT = {
-    IN_SYNC: 'in sync', PENDING: 'pending', PENDING_ADMISSION: 'pending admission', FAILING: 'failing', DEAD: 'dead'
+    IN_SYNC: 'in sync', PENDING: 'pending', PENDING_ADMISSION: 'pending admission', DRAINED: 'drained',
+    FAILING: 'failing', DEAD: 'dead'
   };
   // light to dark blue-purple: no contention is pale, contended links stand out
   var HEAT = [[0xe0, 0xec, 0xf4], [0x9e, 0xbc, 0xda], [0x8c, 0x96, 0xc6], [0x88, 0x56, 0xa7], [0x81, 0x0f, 0x7c]];
@@ -233,8 +234,9 @@
     $('tables-sub').textContent = 'in sync' + (s.tables.pending ? ', ' + s.tables.pending + ' pending' : '') +
         (s.tables.failing ? ', ' + s.tables.failing + ' failing' : '');
     var l = g.links;
-    text('link-count', l.up + l.failed + l.quarantined);
-    $('link-sub').textContent = l.failed + ' failed, ' + l.quarantined + ' quarantined';
+    text('link-count', l.up + l.failed + l.quarantined + (l.drained || 0));
+    $('link-sub').textContent = l.failed + ' failed, ' + l.quarantined + ' quarantined' +
+        (l.drained ? ', ' + l.drained + ' drained' : '');
     var f = view.faults;
     text('reaction-count', f.reactions);
     $('ring').textContent = f.detectorEnabled ? 'ring of ' + f.ringMembers + ', epoch ' + f.ringEpoch +
@@ -253,7 +255,9 @@
     box.appendChild(el('span', { 'class': 'chip' }, [el('i', { 'class': 'swatch', id: 'failed-swatch' }), 'failed link']));
     box.appendChild(el('span', { 'class': 'chip' }, [el('i', { 'class': 'swatch', id: 'quarantined-swatch' }), 'quarantined link']));
     $('failed-swatch').style.background = 'repeating-linear-gradient(90deg, #c92a2a 0 4px, transparent 4px 7px)';
+    box.appendChild(el('span', { 'class': 'chip' }, [el('i', { 'class': 'swatch', id: 'drained-swatch' }), 'drained link']));
     $('quarantined-swatch').style.background = 'repeating-linear-gradient(90deg, #f08c00 0 2px, transparent 2px 4px)';
+    $('drained-swatch').style.background = 'repeating-linear-gradient(90deg, #868e96 0 1px, transparent 1px 4px)';
   }
 
   /** Switches by level (top first), each level's in group order. */
@@ -556,16 +560,19 @@
     var list = clear($('faults'));
     var f = view.faults;
     var g = view.graph;
-    g.switches.filter(function (n) { return n.state === 'DEAD' || n.state === 'FAILING' || n.state === 'PENDING_ADMISSION'; })
+    g.switches.filter(function (n) {
+      return n.state === 'DEAD' || n.state === 'FAILING' || n.state === 'PENDING_ADMISSION' || n.state === 'DRAINED';
+    })
         .slice(0, 50).forEach(function (n) {
           list.appendChild(el('li', { 'data-state': n.state }, [el('span', { 'class': 'chip' }, [el('i', { 'class': 'state-' + n.state })]),
             ' ' + (n.name || n.guid) + ' ' + STATE_TEXT[n.state] + ' (' + levelName(n.level) + ')']));
         });
     var dead = {};
-    g.switches.forEach(function (n) { if (n.state === 'DEAD') { dead[n.guid] = true; } });
-    // a dead switch's cables are down with it: list the others
+    g.switches.forEach(function (n) { if (n.state === 'DEAD' || n.state === 'DRAINED') { dead[n.guid] = true; } });
+    // a dead or drained switch's cables are down with it: list the others
     g.downLinks.filter(function (c) { return !dead[c.a] && !dead[c.b]; }).slice(0, 50).forEach(function (c) {
-      list.appendChild(el('li', { 'data-link': c.state }, (c.state === 'quarantined' ? 'quarantined (flapping): ' : 'link down: ') +
+      list.appendChild(el('li', { 'data-link': c.state }, (c.state === 'quarantined' ? 'quarantined (flapping): '
+          : c.state === 'drained' ? 'drained (maintenance): ' : 'link down: ') +
           (c.aName || c.a) + ':' + c.aPort + ' – ' + (c.bName || c.b) + ':' + c.bPort));
     });
     if (f.nodesUnreachable > 0) {

@@ -32,11 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * nodes) out of network namespaces with Linux agents programming the bridges. After convergence every ordered pair
  * of nodes exchanges UDP packets, and for a sample of pairs the switch ports the packets leave by (their packet
  * counters) are exactly the hops of the daemon's route. The same after a cable between levels is cut (re-routed),
- * after it comes back (the intact routes again) and after a top switch is killed. A commit the kernel refuses (the
+ * after it comes back (the intact routes again), after a top switch is killed and after another dies silently (only
+ * the ring failure detector can see it: the lab's δ is 2 s). A commit the kernel refuses (the
  * bridge removed under its agent) is not acknowledged and the daemon shows the switch out of sync with the error.
- * Ctrl-C removes every namespace. Needs root and iproute2; skips otherwise. The lab runs without the ring failure
- * detector ({@code --no-detector}): every fault here is seen by carrier, and on a loaded 2-core machine late
- * heartbeats declared live switches dead.
+ * Ctrl-C removes every namespace. Needs root and iproute2; skips otherwise.
  */
 class NetlabIT {
     private static final String PREFIX = "fmit";
@@ -48,6 +47,7 @@ class NetlabIT {
     private static final long SEED = 37;
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private final long startNanos = System.nanoTime();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private String rest;
 
@@ -55,7 +55,7 @@ class NetlabIT {
     void packetsFollowTheDaemonsTablesThroughCutsAndDeaths(@TempDir Path dir) throws Exception {
         assumeNamespaces();
         Process lab = new ProcessBuilder(FabricProcesses.java(), "-Xmx1g", "-jar", System.getProperty("fm.jar"), "netlab",
-                "up", "--pgft", SPEC, "--prefix", PREFIX, "--http-port", "0", "--no-detector").redirectErrorStream(true)
+                "up", "--pgft", SPEC, "--prefix", PREFIX, "--http-port", "0").redirectErrorStream(true)
                 .redirectOutput(dir.resolve("netlab.out").toFile()).start();
         try {
             Path out = dir.resolve("netlab.out");
@@ -74,6 +74,7 @@ class NetlabIT {
                     nodes.put(Integer.parseInt(f[4]), f[0]);
                 }
             }
+            phase("netlab ready");
             assertThat(switches).hasSize(SWITCHES);
             assertThat(nodes).hasSize(NODES);
             try (NetlabProbes probes = new NetlabProbes(PREFIX, nodes, switches)) {
@@ -81,6 +82,7 @@ class NetlabIT {
                 long v0 = converged(0);
                 assertEveryPairReachable(probes, "intact");
                 Map<String, Set<String>> intact = assertPathsAreTheRoutes(probes, sample, "intact");
+                phase("intact checked");
 
                 // a cable between the leaves and the second level, on the path of the first sampled pair
                 JsonNode firstHop = route(sample.get(0)[0], sample.get(0)[1]).path("hops").get(0);
@@ -91,11 +93,13 @@ class NetlabIT {
                 assertThat(hops(route(sample.get(0)[0], sample.get(0)[1]))).doesNotContain(leaf + " " + port);
                 assertEveryPairReachable(probes, "cable " + leaf + " " + port + " cut");
                 assertPathsAreTheRoutes(probes, sample, "cable " + leaf + " " + port + " cut");
+                phase("cut checked");
 
                 ip(leaf, "link", "set", port, "up");
                 long v2 = converged(v1);
                 Map<String, Set<String>> restored = assertPathsAreTheRoutes(probes, sample, "cable back");
                 assertThat(restored).as("the intact routes once the cable is back").isEqualTo(intact);
+                phase("cable back checked");
 
                 // a top switch dies: its links and bridge go away
                 String top = switches.stream().filter(s -> s.startsWith(PREFIX + "-s10000003")).findFirst().orElseThrow();
@@ -105,10 +109,30 @@ class NetlabIT {
                 assertThat(kill.waitFor(60, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill-switch").isTrue();
                 Await.value("the daemon sees " + top + " gone", Duration.ofSeconds(60), () -> get("/api/v1/status"),
                         s -> s.path("switches").path("connected").asInt() == SWITCHES - 1);
-                converged(v2);
+                long v3 = converged(v2);
                 probes.switchesWithout(top);
                 assertEveryPairReachable(probes, top + " killed");
                 assertPathsAreTheRoutes(probes, sample, top + " killed");
+                phase("kill checked");
+
+                // another top switch dies silently: its bridge stops forwarding, its agent and ring member freeze, its
+                // links stay up, so only the ring can see it
+                String silent = switches.stream().filter(s -> s.startsWith(PREFIX + "-s10000003") && !s.equals(top))
+                        .findFirst().orElseThrow();
+                String silentGuid = "0x" + silent.substring(PREFIX.length() + 2);
+                Process hush = new ProcessBuilder(FabricProcesses.java(), "-jar", System.getProperty("fm.jar"), "netlab",
+                        "kill-switch", "--prefix", PREFIX, "--guid", silentGuid, "--silent").redirectErrorStream(true).start();
+                assertThat(hush.waitFor(60, TimeUnit.SECONDS) && hush.exitValue() == 0).as("kill-switch --silent").isTrue();
+                Await.value("the ring declares " + silent + " dead", Duration.ofSeconds(60),
+                        () -> get("/api/v1/switches/" + silentGuid), d -> !d.path("connected").asBoolean(true));
+                converged(v3);
+                for (int[] pair : sample) {
+                    assertThat(hops(route(pair[0], pair[1]))).as("route %d -> %d", pair[0], pair[1])
+                            .noneMatch(h -> h.startsWith(silent + " "));
+                }
+                probes.switchesWithout(silent);
+                assertPathsAreTheRoutes(probes, sample, silent + " silent");
+                phase("silent death checked");
 
                 // a commit the kernel refuses: the bridge of a leaf is removed, then a cable of that leaf is cut
                 String broken = switches.stream().filter(s -> s.startsWith(PREFIX + "-s10000001") && !s.equals(leaf))
@@ -122,6 +146,7 @@ class NetlabIT {
                 assertThat(detail.path("lastPushError").asText()).contains("br0");
                 JsonNode status = get("/api/v1/status");
                 assertThat(status.path("tables").path("inSync").asInt()).isLessThan(SWITCHES - 1);
+                phase("refused commit checked");
             }
         } finally {
             lab.destroy();
@@ -132,6 +157,7 @@ class NetlabIT {
             List<String> left = namespaces();
             new ProcessBuilder(FabricProcesses.java(), "-jar", System.getProperty("fm.jar"), "netlab", "down", "--prefix",
                     PREFIX).redirectErrorStream(true).start().waitFor(120, TimeUnit.SECONDS);
+            phase("netlab stopped and removed");
             assertThat(exited).as("netlab up stops on SIGTERM").isTrue();
             assertThat(left).as("namespaces left after netlab up stopped").isEmpty();
         }
@@ -242,6 +268,11 @@ class NetlabIT {
                         && st.path("routing").path("version").asLong() > after
                         && st.path("tables").path("pending").asInt() == 0 && st.path("tables").path("failing").asInt() == 0);
         return s.path("routing").path("version").asLong();
+    }
+
+    /** Prints how long the test has run at each phase's end (to its output file): where its time goes. */
+    private void phase(String what) {
+        System.out.printf("NetlabIT: %s at %.1f s%n", what, (System.nanoTime() - startNanos) / 1e9);
     }
 
     private JsonNode route(int src, int dst) throws Exception {

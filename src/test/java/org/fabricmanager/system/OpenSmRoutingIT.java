@@ -20,8 +20,10 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
 import org.fabricmanager.opensm.IbsimFabric;
@@ -44,7 +46,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * plug-in {@code libfabricmanager.so} and {@code routing_engine fabric-manager,minhop}, and the daemon listens on
  * {@code opensm.socket}. The LFTs read back from every simulated switch with {@code ibroute} must equal offline
  * {@code route --engine dmodc --lft-format opensm} of the fabric ibnetdiscover sees, intact, and after a cable is
- * unlinked at ibsim's console the repair of the intact tables ({@code route --previous}, as the daemon repairs); with the daemon stopped, then with a fake daemon that answers garbage, then one that
+ * unlinked at ibsim's console the repair of the intact tables ({@code route --previous}, as the daemon repairs), OpenSM's
+ * trap and LFT blocks in the daemon's events; SA answers a path record on the plug-in's hop matrices; with the daemon
+ * stopped OpenSM falls back, and a daemon started again takes routing back without a fabric change; then with a fake daemon that answers garbage, then one that
  * answers too late, a huge frame, a port a switch does not have or a switch OpenSM does not know, OpenSM must fall back to minhop and keep the subnet up. Skipped when OpenSM, ibsim,
  * infiniband-diags or the plug-in (gcc and OpenSM's headers at build time) are missing.
  */
@@ -97,7 +101,10 @@ class OpenSmRoutingIT {
             awaitLog(log, "routed by the daemon", 1);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
-            assertThat(assertTablesEqualOffline(lab, work.resolve("intact"), null).fabric().links()).hasSameSizeAs(fabric.links());
+            LidFabric intact = assertTablesEqualOffline(lab, work.resolve("intact"), null);
+            assertThat(intact.fabric().links()).hasSameSizeAs(fabric.links());
+            // the engine built OpenSM's hop matrices itself: SA still answers path records between nodes of two leaves
+            assertPathRecord(lab, intact, work.resolve("intact"));
 
             // a cable between two switches pulled at ibsim's console: OpenSM's sweep reaches the daemon
             Link cable = fabric.links().stream().filter(l -> fabric.switchByGuid(l.b()).isPresent()).findFirst().orElseThrow();
@@ -107,6 +114,12 @@ class OpenSmRoutingIT {
             // the daemon repairs the tables in force after a fault (routing.onFault: repair): route --previous offline
             assertThat(assertTablesEqualOffline(lab, work.resolve("unlinked"), work.resolve("intact").resolve(TABLES)).fabric().links())
                     .as("ibnetdiscover sees the cable gone").hasSize(fabric.links().size() - 1);
+            // OpenSM's trap and the LFT blocks it set reach the daemon's events
+            FabricManagerDaemon running = daemon;
+            SystemSupport.awaitTrue(() -> running.milestones(0).get().stream().map(Milestone::message).toList()
+                    .containsAll(List.of("OpenSM: trap 128 received")) && running.milestones(0).get().stream()
+                    .anyMatch(m -> m.kind() == Milestone.Kind.OPENSM_EVENT && m.message().contains("LFT blocks set")),
+                    "the daemon's events show OpenSM's trap 128 and the LFT blocks it set", (int) TOOL_LIMIT_SECONDS);
 
             // the daemon stopped: the next sweep falls back to minhop and the subnet stays up
             daemon.close();
@@ -117,11 +130,21 @@ class OpenSmRoutingIT {
             assertThat(opensm.isAlive()).as("OpenSM runs on without the daemon").isTrue();
             assertThat(lab.ibnetdiscover(work.resolve("fallback.ibnet"), TOOL_LIMIT_SECONDS)).exists();
 
+            // the daemon back: the plug-in sees it listen and OpenSM re-routes with it, no fabric change needed
+            daemon = FabricManagerDaemon.start(config, List.of());
+            awaitLog(log, "asking OpenSM to re-route", 1);
+            awaitLog(log, "routed by the daemon", 3);
+            awaitLog(log, "fabric-manager tables configured on all switches", 3);
+            daemon.close();
+            daemon = null;
+
             // fake daemons answering garbage, too late, a huge frame, a port the switch lacks: OpenSM falls back each time
-            String[][] fakes = {{"garbage", "answer is not of this protocol"}, {"late", "no answer in time"},
-                    {"huge", "answer larger than the subnet allows"},
+            // (the late one waits out the plug-in's whole timeout: on the first fabric only, the bound does not depend on it)
+            String[][] fakes = Stream.of(new String[][] {{"garbage", "answer is not of this protocol"},
+                    {"late", "no answer in time"}, {"huge", "answer larger than the subnet allows"},
                     {"bad-port", "answer routes a LID to a port the switch does not have"},
-                    {"unknown-switch", "answer names a switch OpenSM does not know"}};
+                    {"unknown-switch", "answer names a switch OpenSM does not know"}})
+                    .filter(f -> !f[0].equals("late") || spec.startsWith("PGFT(2;")).toArray(String[][]::new);
             for (int i = 0; i < fakes.length; i++) {
                 try (FakeDaemon fake = new FakeDaemon(socket, fakes[i][0])) {
                     lab.console((i % 2 == 0 ? "Unlink" : "ReLink") + " \"" + IbsimNet.id(end.name(), end.guid()) + "\"["
@@ -175,6 +198,16 @@ class OpenSmRoutingIT {
         assertThat(tables(read)).as("the LFTs in the simulated switches (ibroute) against offline dmodc, " + work)
                 .isEqualTo(expected);
         return seen;
+    }
+
+    /** saquery's path record from the first end node to the last (another leaf) names both LIDs. */
+    private static void assertPathRecord(IbsimFabric lab, LidFabric seen, Path work) throws Exception {
+        List<Integer> lids = seen.fabric().nodes().stream().map(n -> seen.lids().lid(n.guid()).orElseThrow()).sorted().toList();
+        int src = lids.get(0);
+        int dst = lids.get(lids.size() - 1);
+        String record = lab.saquery(List.of("--src-to-dst", src + ":" + dst), work.resolve("saquery.txt"), TOOL_LIMIT_SECONDS);
+        assertThat(record).as("saquery --src-to-dst %d:%d", src, dst).contains("PathRecord")
+                .containsPattern("dlid\\.+" + dst + "\\b").containsPattern("slid\\.+" + src + "\\b");
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -24,6 +24,8 @@ final class Commands {
                 new EventsCommand(),
                 new FaultsCommand(),
                 new WhatIfCommand(),
+                new DrainCommand(true),
+                new DrainCommand(false),
                 new PkiInitCommand(),
                 new PkiIssueCommand(),
                 new PkiShowCommand(),

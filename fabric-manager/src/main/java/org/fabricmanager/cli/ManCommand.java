@@ -73,7 +73,7 @@ final class ManCommand implements Command {
         b.append(".SH ENVIRONMENT\n.TP\n.B FM_JAVA_OPTS\nOptions of the Java virtual machine, e.g. \\-Xmx8g for ")
                 .append("65,536-node fabrics.\n");
         b.append(".SH FILES\n.TP\n.I /etc/fabric-manager/fabric-manager.yaml\nThe daemon's configuration (Debian package).\n")
-                .append(".TP\n.I /var/lib/fabric-manager\nIts state: destination indices, routing and quarantines.\n");
+                .append(".TP\n.I /var/lib/fabric-manager\nIts state: destination indices, routing, quarantines and drains.\n");
         b.append(".SH SEE ALSO\n.BR opensm (8),\n.BR ibroute (8);\n")
                 .append("the documentation in /opt/fabric-manager/docs (release and Debian package) or the source tree's docs/.\n");
         return b.toString();

@@ -50,6 +50,14 @@ import org.fabricmanager.topology.TopologyException;
  * made is removed. See docs/linux-agent.md.
  */
 final class NetlabUpCommand implements Command {
+    /** The lab's ring heartbeat period: see {@link #LAB_DELTA_MS}. */
+    static final int LAB_ETA_MS = 200;
+    /**
+     * The lab's suspicion timeout. The daemon's default (500 ms) declared live switches dead on this 2-core machine
+     * under load: in a lab every agent, ring member and the daemon share one process, and each agent's loop also waits
+     * for iproute2.
+     */
+    static final int LAB_DELTA_MS = 2_000;
     @Override
     public String name() {
         return "netlab up";
@@ -63,7 +71,8 @@ final class NetlabUpCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager netlab up --pgft SPEC --prefix P [--http-port H] [--no-detector]
+                usage: fabric-manager netlab up --pgft SPEC --prefix P [--http-port H] [--eta-ms E] [--delta-ms D]
+                                                [--no-detector]
                   Builds the PGFT out of network namespaces on this machine (root only): switch G is namespace
                   P-s<G in hex> with its port N as interface pN on bridge br0, end node i is namespace P-n<i> with
                   eth0 (MAC 02:66:6d + index, address 10.0.0.0/8 + index + 1, static neighbours for every other
@@ -73,6 +82,10 @@ final class NetlabUpCommand implements Command {
                   --pgft SPEC     PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
                   --prefix P      1 to 8 lower-case letters or digits, starting with a letter
                   --http-port H   REST port (default 7680; 0 = pick a free one)
+                  --eta-ms E      the ring's heartbeat period (default 200)
+                  --delta-ms D    the ring's suspicion timeout, at least 2 E (default 2000): the lab's agents,
+                                  ring members and daemon share one process and this machine's cores, so
+                                  heartbeats arrive later than on switches with their own CPUs
                   --no-detector   no ring failure detector: faults are seen by carrier and sessions only
                                   (kill-switch --silent then goes unnoticed); on a machine too loaded for
                                   the ring's heartbeats to arrive in time""";
@@ -80,7 +93,7 @@ final class NetlabUpCommand implements Command {
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("pgft", "prefix", "http-port");
+        return Set.of("pgft", "prefix", "http-port", "eta-ms", "delta-ms");
     }
 
     @Override
@@ -98,6 +111,11 @@ final class NetlabUpCommand implements Command {
             throw new UsageException("netlab up: " + e.getMessage(), e);
         }
         int httpPort = args.intValue("http-port", 7680, 0, 65535);
+        int etaMs = args.intValue("eta-ms", LAB_ETA_MS, 1, 600_000);
+        int deltaMs = args.intValue("delta-ms", LAB_DELTA_MS, 2, 3_600_000);
+        if (deltaMs < 2 * etaMs) {
+            throw new UsageException("netlab up: --delta-ms (" + deltaMs + ") must be at least twice --eta-ms (" + etaMs + ")");
+        }
         requireRoot("netlab up");
         PrintStream out = console.out();
         Fabric fabric = PgftGenerator.generate(spec);
@@ -128,7 +146,7 @@ final class NetlabUpCommand implements Command {
             }
         };
         boolean ring = !args.flag("no-detector");
-        DaemonConfig config = config(dir, spec, httpPort, ring);
+        DaemonConfig config = config(dir, spec, httpPort, ring ? new int[]{etaMs, deltaMs} : null);
         try {
             lab.daemon = FabricManagerDaemon.start(config, List.of(progress), DaemonMetrics.newRegistry(), null, List.of());
         } catch (ConfigException | StoreException e) {
@@ -221,7 +239,8 @@ final class NetlabUpCommand implements Command {
         return lines;
     }
 
-    private static DaemonConfig config(Path dir, PgftSpec spec, int httpPort, boolean ring) {
+    /** @param ring the ring's η and δ in ms, or null for no failure detector */
+    private static DaemonConfig config(Path dir, PgftSpec spec, int httpPort, int[] ring) {
         PkiDirectory pki = new PkiDirectory(dir.resolve("pki"));
         try {
             pki.init("fabric-manager netlab CA", Duration.ofDays(30), List.of("localhost"),
@@ -230,9 +249,11 @@ final class NetlabUpCommand implements Command {
                     .withStateDirectory(dir.resolve("state")).withExpectedPgft(spec).withEngine("dmodc");
             DaemonConfig.Faults f = config.faults();
             config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),
-                    f.quarantineMs(), new DaemonConfig.Detector(ring, f.detector().etaMs(), f.detector().deltaMs(),
+                    f.quarantineMs(), new DaemonConfig.Detector(ring != null,
+                    ring == null ? f.detector().etaMs() : ring[0], ring == null ? f.detector().deltaMs() : ring[1],
                     f.detector().overlay(), "127.0.0.1", DemoCommand.freeUdpPort(), DemoCommand.freeUdpPort(),
-                    f.detector().startupGraceMs(), f.detector().secondOpinionMs())));
+                    Math.max(f.detector().startupGraceMs(), ring == null ? 0 : 2 * ring[1]),
+                    Math.min(f.detector().secondOpinionMs(), ring == null ? Integer.MAX_VALUE : ring[1]))));
             return config.withSecurity(new DaemonConfig.Security(false, null, pki.daemonCertificate().toString(),
                     pki.daemonKey().toString(), pki.caCertificate().toString(),
                     (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS, TlsProvider.AUTO));

@@ -84,6 +84,11 @@ final class StatusCommand implements Command {
             row(out, "pushed total", p.path("totalBlocks").asLong() + " blocks, " + p.path("totalBytes").asLong()
                     + " bytes, " + p.path("totalRetries").asLong() + " retries");
         }
+        JsonNode dr = s.path("drained");
+        if (dr.path("switches").asInt() + dr.path("links").asInt() > 0) {
+            row(out, "drained", dr.path("switches").asInt() + " switch(es), " + dr.path("links").asInt()
+                    + " cable(s): routed around (`fabric-manager drain` lists them)");
+        }
         JsonNode d = s.path("discovery");
         if (!d.isMissingNode() && !d.isNull()) {
             row(out, "discovery", d.path("verdict").asText("?")

@@ -53,6 +53,7 @@ final class SwitchesCommand implements Command {
         int inSync = 0;
         int dead = 0;
         int disconnected = 0;
+        int drained = 0;
         ArrayNode listed = JsonNodeFactory.instance.arrayNode();
         for (JsonNode s : list) {
             boolean c = s.path("connected").asBoolean();
@@ -62,11 +63,14 @@ final class SwitchesCommand implements Command {
             inSync += sync ? 1 : 0;
             dead += "DEAD".equals(state) ? 1 : 0;
             disconnected += "DISCONNECTED".equals(state) ? 1 : 0;
+            boolean isDrained = s.path("drained").asBoolean();
+            drained += isDrained ? 1 : 0;
             if (onlyBad && c && sync) {
                 continue;
             }
             listed.add(s);
-            table.row(s.path("guid").asText(), text(s, "name"), state, c ? "yes" : "NO", text(s, "address"),
+            table.row(s.path("guid").asText(), text(s, "name"), isDrained ? state + " (drained)" : state, c ? "yes" : "NO",
+                    text(s, "address"),
                     portsUp(s),
                     s.hasNonNull("tableVersion") ? "v" + s.get("tableVersion").asLong() : null, sync ? "yes" : "NO",
                     s.hasNonNull("rttMs") ? String.format(Locale.ROOT, "%.2f", s.get("rttMs").asDouble()) : null);
@@ -78,8 +82,9 @@ final class SwitchesCommand implements Command {
         if (table.size() > 0) {
             table.print(console.out());
         }
-        console.out().printf("%d switches, %d connected, %d in sync%s%s%n", list.size(), connected, inSync,
-                dead == 0 ? "" : ", " + dead + " dead", disconnected == 0 ? "" : ", " + disconnected + " disconnected");
+        console.out().printf("%d switches, %d connected, %d in sync%s%s%s%n", list.size(), connected, inSync,
+                dead == 0 ? "" : ", " + dead + " dead", disconnected == 0 ? "" : ", " + disconnected + " disconnected",
+                drained == 0 ? "" : ", " + drained + " drained");
         return ExitCodes.OK;
     }
 

@@ -3,6 +3,7 @@ package org.fabricmanager.daemon;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.fabricmanager.daemon.control.ControlLoop;
+import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
@@ -14,8 +15,8 @@ import org.fabricmanager.topology.Link;
 /**
  * The fabric's health as gauges an alert can compare without knowing the fabric's size: switches expected, dead
  * (declared by the failure detector) and disconnected (their session ended, not back), links down (links of the first
- * routed fabric with an end down, quarantined or gone), ports quarantined, tables pending and failing, and end nodes
- * no route reaches. The counts
+ * routed fabric with an end down, quarantined or gone), ports quarantined, switches and cables drained, tables
+ * pending and failing, and end nodes no route reaches. The counts
  * are taken on the control thread every {@value #REFRESH_MS} ms (a link count reads every link once) and read at scrape
  * time from volatile fields.
  */
@@ -35,10 +36,14 @@ final class FabricGauges {
     private volatile int quarantined;
     private volatile int pending;
     private volatile int failing;
+    private final Drains drains;
+    private volatile int drainedSwitches;
+    private volatile int drainedLinks;
     private volatile int nodesUnreachable;
 
     /** @param expected the expected shape's switch count, or 0 without one */
-    FabricGauges(FabricCoordinator.Managers m, ControlLoop queue, MeterRegistry meters, int expected) {
+    FabricGauges(FabricCoordinator.Managers m, Drains drains, ControlLoop queue, MeterRegistry meters, int expected) {
+        this.drains = drains;
         this.registry = m.registry();
         this.pusher = m.pusher();
         this.faults = m.faults();
@@ -55,6 +60,10 @@ final class FabricGauges {
                 .register(meters);
         Gauge.builder("fabric.ports.quarantined", () -> quarantined)
                 .description("ports kept down by flap quarantine").register(meters);
+        Gauge.builder("fabric.drained.switches", () -> drainedSwitches)
+                .description("switches an operator drained (routed around until undrained)").register(meters);
+        Gauge.builder("fabric.drained.links", () -> drainedLinks)
+                .description("cables an operator drained (routed around until undrained)").register(meters);
         Gauge.builder("fabric.tables.pending", () -> pending)
                 .description("connected switches that do not hold the tables in force yet").register(meters);
         Gauge.builder("fabric.tables.failing", () -> failing)
@@ -72,6 +81,8 @@ final class FabricGauges {
         quarantined = faults.flaps().quarantined().size();
         pending = pusher.pendingCount();
         failing = pusher.failingCount();
+        drainedSwitches = drains.switchCount();
+        drainedLinks = drains.linkCount();
         nodesUnreachable = faults.unreachable().count();
         linksDown = linksDown(faults.baseline());
         queue.scheduleDeferred(REFRESH, REFRESH_MS, this::refresh);

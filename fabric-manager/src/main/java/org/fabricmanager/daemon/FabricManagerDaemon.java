@@ -35,6 +35,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.opensm.OpenSmEvents;
 import org.fabricmanager.daemon.opensm.OpenSmProvider;
 import org.fabricmanager.daemon.config.AdminTokenFile;
 import org.fabricmanager.daemon.config.ConfigException;
@@ -55,6 +56,10 @@ import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.store.StateDirectoryLock;
 import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.QuarantineStore;
+import org.fabricmanager.daemon.store.DrainStore;
+import org.fabricmanager.daemon.faults.Drains;
+import org.fabricmanager.daemon.api.DrainRequest;
+import org.fabricmanager.daemon.api.DrainResult;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.TicketKeyStore;
 import org.fabricmanager.daemon.config.TrustedFiles;
@@ -95,6 +100,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     /** The fabric's health gauges (switches dead, links down, tables pending...), refreshed on the control thread. */
     private final FabricGauges gauges;
     private final FabricCoordinator coordinator;
+    /** Drains and undrains by an operator (judged by a what-if, stored, then routed like a fault). */
+    private final Maintenance maintenance;
     private final SwitchSessions sessions;
     private final DaemonViews views;
     private final FabricGraphView graphView;
@@ -156,6 +163,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 new FaultDependencies(queue, switches, milestones, metrics, coordinator, System::nanoTime),
                 new QuarantineStore(config.state().path(), files));
         this.faultManager = faults;
+        Drains drains = new Drains(new DrainStore(config.state().path(), files));
         if (config.fabric().expectedSpec() != null && config.faults().detector().enabled()) {
             // the ring gets a slot for every expected switch: one that connects late joins it without a new epoch
             expectedFabric = org.fabricmanager.topology.PgftGenerator.generate(config.fabric().expectedSpec());
@@ -166,7 +174,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         DiscoveryManager discovery = new DiscoveryManager(new DiscoverySettings(config.discovery(),
                 config.fabric().expectedSpec(),
                 config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft())),
-                new DiscoverySources(switches, faults::masked, TopologicalIndexer::order,
+                new DiscoverySources(switches, p -> drains.masked(faults.masked(p)), TopologicalIndexer::order,
                         new IndexMapStore(config.state().path(), files), new RecognizingFabricChecker()),
                 queue, milestones, checkExecutor, coordinator);
         this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),
@@ -199,12 +207,13 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
                         ? config.routing().engine() : null);
         coordinator.wire(managers, sessions);
-        this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults),
+        this.maintenance = new Maintenance(queue, milestones, coordinator, managers, drains, whatIfs);
+        this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),
                 coordinator::state, daemonId, config.fabric().unreadyOnMismatch());
-        this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, coordinator::state);
+        this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, drains, coordinator::state);
         Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
                 .description("switches with a session, admitted into the fabric").register(registry);
-        this.gauges = new FabricGauges(managers, queue, registry, config.fabric().expectedSpec() != null
+        this.gauges = new FabricGauges(managers, drains, queue, registry, config.fabric().expectedSpec() != null
                 ? config.fabric().expectedSpec().totalSwitchCount() : config.fabric().expectedHdft() != null
                 ? HdftSpec.parse(config.fabric().expectedHdft()).totalSwitchCount() : 0);
         metrics.bindState(coordinator::state);
@@ -285,7 +294,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
             d.queue.append("gauges", d.gauges::refresh);
             if (config.opensm().enabled()) {
-                d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d);
+                d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d, new OpenSmEvents(d.registry,
+                        (kind, message, details) -> d.queue.append("opensm-event", () -> d.milestones.record(kind, message,
+                                details)), System::currentTimeMillis));
             }
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, org.fabricmanager.release.BuildInfo.current().describe()
                     + " started: agents on "
@@ -483,6 +494,21 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     @Override
     public CompletableFuture<String> reroute() {
         return queue.call("reroute", coordinator::forceReroute);
+    }
+
+    @Override
+    public CompletableFuture<DrainResult> drain(DrainRequest request) {
+        return maintenance.drain(request);
+    }
+
+    @Override
+    public CompletableFuture<DrainResult> undrain(DrainRequest request) {
+        return maintenance.undrain(request);
+    }
+
+    @Override
+    public CompletableFuture<List<Views.Drained>> drained() {
+        return queue.call("drains", views::drained);
     }
 
     @Override

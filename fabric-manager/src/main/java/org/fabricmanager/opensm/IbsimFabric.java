@@ -193,6 +193,18 @@ public final class IbsimFabric implements AutoCloseable {
         return text;
     }
 
+    /** Runs {@code saquery} with {@code args} (OpenSM's SA, e.g. {@code --src-to-dst 1:5}) and returns its output. */
+    public String saquery(List<String> args, Path out, long timeoutSeconds) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(tools.ibnetdiscover().resolveSibling("saquery").toString()));
+        cmd.addAll(args);
+        int code = run(cmd, dir, out, timeoutSeconds);
+        String text = Files.readString(out, StandardCharsets.ISO_8859_1);
+        if (code != 0) {
+            throw new IOException("saquery " + String.join(" ", args) + " exited with " + code + ": " + text.strip());
+        }
+        return text;
+    }
+
     /** Runs ibnetdiscover against the simulated fabric and returns the file it wrote. */
     public Path ibnetdiscover(Path out, long timeoutSeconds) throws IOException, InterruptedException {
         out = out.toAbsolutePath();

@@ -9,8 +9,11 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -32,7 +35,11 @@ import java.util.function.LongSupplier;
  *       first record; the next one is closed at once, and one whose turn comes after
  *       {@link TlsAdmissionLimits#queueWaitMs} (from its connect) is closed unread (both {@link Rejection#BUSY}:
  *       nothing was sent, the agent backs off and retries). One peer address holds at most
- *       {@link TlsAdmissionLimits#perPeer} slots: its other connections let those of other peers pass;</li>
+ *       {@link TlsAdmissionLimits#perPeer} slots: its other connections let those of other peers pass. When the
+ *       queue is full, a newcomer whose address holds less than {@link TlsAdmissionLimits#queueShare} of it takes
+ *       the place of the latest connection of an address holding more (that one is closed, {@link Rejection#BUSY}),
+ *       so one address cannot fill the queue against the others, while a single busy address (a simulator, a
+ *       fabric's start behind one NAT) still uses the whole queue when nobody else waits;</li>
  *   <li>the TLS handshake: {@link TlsAdmissionLimits#timeoutMs} from admission ({@link Rejection#TIMEOUT});</li>
  *   <li>HELLO to PORT_INFO: {@link SessionHandshake}'s timer, started when the handshake completes.</li>
  * </ul>
@@ -46,6 +53,9 @@ final class HandshakeAdmission {
     // guarded by this
     private final ArrayDeque<Gate> waiting = new ArrayDeque<>();
     private final Map<InetAddress, Integer> activeByPeer = new HashMap<>();
+    private final Map<InetAddress, Integer> waitingByPeer = new HashMap<>();
+    /** The peers holding more than their share of the queue, whose latest connection a newcomer may displace. */
+    private final Set<InetAddress> overShare = new HashSet<>();
     private int active;
 
     HandshakeAdmission(TlsAdmissionLimits limits, SouthboundRejections rejections, LongSupplier nanoClock) {
@@ -80,6 +90,43 @@ final class HandshakeAdmission {
         activeByPeer.merge(g.peer, 1, Integer::sum);
     }
 
+    /** Queues {@code g} (caller holds the lock and checked there is room). */
+    private void enqueue(Gate g) {
+        waiting.add(g);
+        if (waitingByPeer.merge(g.peer, 1, Integer::sum) > limits.queueShare()) {
+            overShare.add(g.peer);
+        }
+    }
+
+    /** Counts {@code g} out of the queue it was just removed from (caller holds the lock). */
+    private void dequeued(Gate g) {
+        Integer left = waitingByPeer.computeIfPresent(g.peer, (p, n) -> n == 1 ? null : n - 1);
+        if (left == null || left <= limits.queueShare()) {
+            overShare.remove(g.peer);
+        }
+    }
+
+    /**
+     * With the queue full: the latest waiting connection of an address over its share, removed from the queue for
+     * {@code newcomer} to take its place, or {@code null} when the newcomer's own address holds its share or no
+     * address holds more (caller holds the lock).
+     */
+    private Gate displaceFor(Gate newcomer) {
+        if (overShare.isEmpty() || waitingByPeer.getOrDefault(newcomer.peer, 0) >= limits.queueShare()) {
+            return null;
+        }
+        InetAddress heavy = overShare.iterator().next();
+        for (Iterator<Gate> it = waiting.descendingIterator(); it.hasNext(); ) {
+            Gate g = it.next();
+            if (Objects.equals(g.peer, heavy)) {
+                it.remove();
+                dequeued(g);
+                return g;
+            }
+        }
+        return null;
+    }
+
     private void leave(Gate left) {
         Gate next = null;
         synchronized (this) {
@@ -90,6 +137,7 @@ final class HandshakeAdmission {
                 Gate g = it.next();
                 if (mayTake(g)) {
                     it.remove();
+                    dequeued(g);
                     take(g);
                     next = g;
                     break;
@@ -142,15 +190,21 @@ final class HandshakeAdmission {
             cancelTimer();
             boolean now = false;
             boolean full = false;
+            Gate displaced = null;
             synchronized (HandshakeAdmission.this) {
                 if (mayTake(this)) {
                     take(this);
                     now = true;
                 } else if (waiting.size() < limits.queueLength()) {
-                    waiting.add(this);
+                    enqueue(this);
+                } else if ((displaced = displaceFor(this)) != null) {
+                    enqueue(this);
                 } else {
                     full = true;
                 }
+            }
+            if (displaced != null) {
+                displaced.displaced();
             }
             if (now) {
                 admit();
@@ -161,6 +215,20 @@ final class HandshakeAdmission {
                         + " handshakes at once); closed unread");
                 ctx.close();
             }
+        }
+
+        /** Removed from the full queue for a connection of a less busy address: closed unread (any thread). */
+        void displaced() {
+            ctx.executor().execute(() -> {
+                if (done) {
+                    return;
+                }
+                done = true;
+                rejections.record(ctx.channel(), Rejection.BUSY, "the TLS handshake queue is full and this address holds"
+                        + " more than its share (" + limits.queueShare() + " of " + limits.queueLength()
+                        + "); closed unread for another address's connection");
+                ctx.close();
+            });
         }
 
         /** Starts the TLS handshake once a slot is taken for it; on the channel's event loop. */
@@ -232,6 +300,9 @@ final class HandshakeAdmission {
             boolean wasWaiting;
             synchronized (HandshakeAdmission.this) {
                 wasWaiting = waiting.remove(this);
+                if (wasWaiting) {
+                    dequeued(this);
+                }
             }
             if (wasWaiting) {
                 done = true;

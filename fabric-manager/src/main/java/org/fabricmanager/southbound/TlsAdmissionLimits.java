@@ -44,6 +44,14 @@ public record TlsAdmissionLimits(int atOnce, int queueLength, int queueWaitMs, i
         return Math.max(1, atOnce / 4);
     }
 
+    /**
+     * Queue places one peer address keeps when the queue is full and others want in: a quarter of them (at least
+     * one). Below a full queue an address may hold any number.
+     */
+    public int queueShare() {
+        return Math.max(1, queueLength / 4);
+    }
+
     private static void check(String name, int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException("TLS admission " + name + " must be in [" + min + ", " + max + "], got "

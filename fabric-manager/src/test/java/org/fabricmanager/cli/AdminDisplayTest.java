@@ -17,11 +17,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How the admin commands print states a healthy demo does not show (a disconnected switch, a
- * power-killed switch the daemon has no name for, quarantined ports), against a real HTTP server on
+ * power-killed switch the daemon has no name for, quarantined ports, drains), against a real HTTP server on
  * loopback that answers fixed JSON, the shapes of docs/rest-api.md.
  */
 class AdminDisplayTest {
     private final Map<String, String> answers = new ConcurrentHashMap<>();
+    /** The body of the last request to each path. */
+    private final Map<String, String> requests = new ConcurrentHashMap<>();
     private HttpServer server;
     private String url;
 
@@ -29,6 +31,8 @@ class AdminDisplayTest {
     void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
+            requests.put(exchange.getRequestURI().getPath(),
+                    new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             String body = answers.get(exchange.getRequestURI().getPath());
             byte[] bytes = (body == null ? "{\"error\":\"unknown path\"}" : body).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
@@ -108,5 +112,52 @@ class AdminDisplayTest {
         assertThat(run.err()).isEqualTo("faults: the daemon at " + url + " answered 404: unknown path\n");
         CliRun bad = CliRun.of("faults", "--url", "localhost:7680");
         assertThat(bad.err()).isEqualTo("faults: option --url: 'localhost:7680' is not a daemon address (expected http://HOST:PORT)\n");
+    }
+
+    @Test
+    void drainsAreListedAskedByNameAndShownInSwitchesAndStatus() {
+        answers.put("/api/v1/drains", """
+                [{"element":"switch 0x1000000300000005","guid":"0x1000000300000005","port":null,"name":"s3-5","peer":null,
+                  "sinceMillis":1795268702114},
+                 {"element":"link 0x1000000100000000:9","guid":"0x1000000100000000","port":9,"name":"s1-0",
+                  "peer":"0x1000000200000000:1","sinceMillis":1795268703114}]""");
+        List<String> listed = ok("drain", "--url", url).out().lines().toList();
+        assertThat(listed).hasSize(4);
+        assertThat(listed.get(1)).startsWith("switch 0x1000000300000005").contains("s3-5");
+        assertThat(listed.get(2)).startsWith("link 0x1000000100000000:9").contains("0x1000000200000000:1");
+        assertThat(listed.get(3)).isEqualTo("2 drained");
+
+        answers.put("/api/v1/topology", """
+                {"format":"fabric-topology/1","switches":[{"guid":"0x1000000100000000","name":"s1-0","ports":16}],
+                 "nodes":[],"links":[]}""");
+        answers.put("/api/v1/drain", """
+                {"result":"drained","element":"link 0x1000000100000000:9","guid":"0x1000000100000000","port":9,
+                 "name":"s1-0","routingVersion":7,"forced":true,"nodesCutOff":0}""");
+        String out = ok("drain", "--url", url, "--link", "s1-0:9", "--force").out();
+        assertThat(requests.get("/api/v1/drain")).isEqualTo("{\"guid\":\"0x1000000100000000\",\"port\":9,\"force\":true}");
+        assertThat(out).startsWith("drained link 0x1000000100000000:9 (s1-0): routed around").contains("v7");
+        answers.put("/api/v1/undrain", """
+                {"result":"undrained","element":"switch 0x1000000300000005","guid":"0x1000000300000005",
+                 "name":"s3-5","routingVersion":8,"forced":false,"nodesCutOff":0}""");
+        ok("undrain", "--url", url, "--switch", "0x1000000300000005");
+        assertThat(requests.get("/api/v1/undrain")).isEqualTo("{\"guid\":\"0x1000000300000005\"}");
+        CliRun forced = CliRun.of("undrain", "--url", url, "--switch", "s3-5", "--force");
+        assertThat(forced.exitCode()).as("undrain has no --force").isEqualTo(2);
+        CliRun both = CliRun.of("drain", "--url", url, "--switch", "s1-0", "--link", "s1-0:9");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).contains("cannot be used together");
+
+        answers.put("/api/v1/switches", """
+                [{"guid":"0x1000000300000005","name":"s3-5","connected":true,"address":"/127.0.0.1:33598","ports":16,
+                  "portsUp":16,"tableVersion":8,"inSync":true,"rttMs":1.43,"connectedSince":1795268637741,
+                  "state":"IN_SYNC","drained":true}]""");
+        List<String> switches = ok("switches", "--url", url).out().lines().toList();
+        assertThat(switches.get(1)).contains("IN_SYNC (drained)");
+        assertThat(switches.get(2)).isEqualTo("1 switches, 1 connected, 1 in sync, 1 drained");
+        answers.put("/api/v1/status", """
+                {"state":"CONVERGED","switches":{"expected":8,"connected":8},"nodes":16,
+                 "routing":{"engine":"dmodc","version":8,"computations":8},"tables":{"inSync":8,"pending":0,"failing":0},
+                 "drained":{"switches":1,"links":1}}""");
+        assertThat(ok("status", "--url", url).out()).contains("drained       1 switch(es), 1 cable(s)");
     }
 }

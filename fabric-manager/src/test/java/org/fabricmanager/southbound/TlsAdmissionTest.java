@@ -131,8 +131,9 @@ class TlsAdmissionTest {
 
     @Test
     void aHandshakeThatWaitedLongerThanTheHelloTimeoutInTheQueueStillCompletes() throws Exception {
-        // one handshake at once; the slot's holder is timed out after 1.5 s, five times the HELLO timeout
-        startServer(300, new TlsAdmissionLimits(1, 8, 30_000, 1_500));
+        // one handshake at once; the slot's holder is timed out after 4.5 s, three times the HELLO timeout (which
+        // must still leave a loaded host time for HELLO to PORT_INFO)
+        startServer(1_500, new TlsAdmissionLimits(1, 8, 30_000, 4_500));
         try (Socket blocker = silentTlsPeer()) {
             await(() -> server.tlsHandshakesActive() == 1, "the blocker to hold the only slot");
             IssuedCertificate own = ca.issueSwitch(GUID, "s1", Duration.ofDays(1));
@@ -146,7 +147,7 @@ class TlsAdmissionTest {
                 long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
                 assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("ports 4");
                 assertThat(waitedMs).as("the agent waited for the blocker's slot, longer than the HELLO timeout")
-                        .isGreaterThan(1_000);
+                        .isGreaterThan(3_000);
                 assertThat(agent.handshakes()).isEqualTo(1);
                 assertThat(connections()).as("the blocker and one agent connection, no retry").isEqualTo(2.0);
                 assertThat(rejected(Rejection.TIMEOUT)).as("the blocker only").isEqualTo(1.0);
@@ -292,6 +293,62 @@ class TlsAdmissionTest {
             assertThat(server.rejections().count(Rejection.BUSY)).isEqualTo(1);
             assertThat(server.tlsHandshakesWaiting()).as("the queued one keeps its place").isEqualTo(1);
             assertThat(rejected(Rejection.TIMEOUT) + rejected(Rejection.HANDSHAKE)).isZero();
+        }
+    }
+
+    /** Whether the daemon keeps {@code s} open without sending anything (a read times out rather than ends). */
+    private static boolean openAndSilent(Socket s) throws IOException {
+        s.setSoTimeout(200);
+        try {
+            s.getInputStream().read();
+            return false;
+        } catch (java.net.SocketTimeoutException open) {
+            return true;
+        }
+    }
+
+    @Test
+    void oneAddressFillingTheQueueGivesWayToAnotherAddressButKeepsItsShare() throws Exception {
+        // one slot, a queue of 8 (a share of 2): 127.0.0.1 holds the slot and fills the whole queue, as a simulator
+        // of many switches behind one address may when nobody else waits
+        TlsAdmissionLimits limits = new TlsAdmissionLimits(1, 8, 60_000, 60_000);
+        startServer(10_000, limits);
+        InetAddress other = InetAddress.getByName("127.0.0.2");
+        List<Socket> heavy = new java.util.ArrayList<>();
+        List<Socket> light = new java.util.ArrayList<>();
+        try {
+            heavy.add(silentTlsPeer());
+            await(() -> server.tlsHandshakesActive() == 1, "127.0.0.1 to hold the slot");
+            for (int i = 0; i < 8; i++) {
+                heavy.add(silentTlsPeer());
+                int queued = i + 1;
+                await(() -> server.tlsHandshakesWaiting() == queued, queued + " of 127.0.0.1's connections waiting");
+            }
+            assertThat(rejected(Rejection.BUSY)).as("a full queue of one address, nobody refused").isZero();
+            // 127.0.0.2 comes: each of its first two connections takes the place of 127.0.0.1's latest waiting one
+            for (int i = 0; i < limits.queueShare(); i++) {
+                light.add(silentTlsPeer(other));
+                Socket displaced = heavy.get(heavy.size() - 1 - i);
+                assertThat(readUntilClosed(displaced, 15_000)).as("127.0.0.1's latest waiting, closed unread").isEmpty();
+            }
+            await(() -> rejected(Rejection.BUSY) == limits.queueShare(), "the displaced counted as busy");
+            assertThat(server.tlsHandshakesWaiting()).as("the queue stays full").isEqualTo(limits.queueLength());
+            // 127.0.0.2 now holds its share: its next connection is refused, and 127.0.0.1's keep their places
+            try (Socket beyond = silentTlsPeer(other)) {
+                assertThat(readUntilClosed(beyond, 15_000)).isEmpty();
+            }
+            await(() -> rejected(Rejection.BUSY) == limits.queueShare() + 1, "the one beyond 127.0.0.2's share refused");
+            assertThat(server.tlsHandshakesWaiting()).isEqualTo(limits.queueLength());
+            for (Socket s : light) {
+                assertThat(openAndSilent(s)).as("127.0.0.2's connections still wait").isTrue();
+            }
+        } finally {
+            for (Socket s : heavy) {
+                s.close();
+            }
+            for (Socket s : light) {
+                s.close();
+            }
         }
     }
 

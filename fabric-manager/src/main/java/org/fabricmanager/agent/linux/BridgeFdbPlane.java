@@ -8,19 +8,24 @@ import java.util.Arrays;
 import java.util.List;
 import org.fabricmanager.agent.AppliedTable;
 import org.fabricmanager.agent.ForwardingPlane;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Linux bridge's static forwarding database as a switch's forwarding table: destination index {@code d} routed to
  * port {@code p} is the static FDB entry {@link DestinationAddresses#mac(int) mac(d)} on the bridge port of port
  * {@code p}; a destination without a route has no entry (with flooding off, its packets are dropped). An install
- * sends what differs from what the kernel holds as one {@code bridge -batch} (entries {@code replace}d, entries
- * without a route {@code del}eted), then reads the database back and returns only when it holds exactly the new
- * table; any failure (the batch's exit, a difference read back, a namespace or bridge gone) is an
+ * sends what differs from what the kernel holds to the switch's long-running {@code bridge -batch} process
+ * ({@link BridgeSession}: no process starts per commit; entries {@code replace}d, entries without a route
+ * {@code del}eted), then reads the database back through the same process and returns only when it holds exactly
+ * the new table. The changes reach the kernel before the read-back, so traffic moves at once; the read-back delays
+ * only the acknowledgement. Without stdbuf it starts one {@code bridge -batch} and one read-back per commit. Any failure (the batch's exit, a difference read back, a namespace or bridge gone) is an
  * {@link InstallException}, and the next install starts from a fresh read of the kernel.
  *
  * <p>Entries of MACs outside the destination range (the ports' own addresses, multicast) are left alone.
  */
-public final class BridgeFdbPlane implements ForwardingPlane {
+public final class BridgeFdbPlane implements ForwardingPlane, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BridgeFdbPlane.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int NO_ROUTE = 255;
 
@@ -30,6 +35,8 @@ public final class BridgeFdbPlane implements ForwardingPlane {
     /** What the kernel held after the last read or verified install, by destination index; null: not known. */
     private int[] kernel;
     private long batches;
+    /** The switch's long-running bridge process; null on a machine without stdbuf (a process per commit then). */
+    private final BridgeSession session;
 
     /**
      * @param ip     iproute2 in the switch's namespace
@@ -40,6 +47,7 @@ public final class BridgeFdbPlane implements ForwardingPlane {
         this.ip = ip;
         this.bridge = bridge;
         this.names = names;
+        this.session = BridgeSession.stdbuf() == null ? null : new BridgeSession(ip);
     }
 
     /** The {@code bridge -batch} runs that changed entries since construction. */
@@ -49,21 +57,19 @@ public final class BridgeFdbPlane implements ForwardingPlane {
 
     @Override
     public synchronized void install(AppliedTable held, AppliedTable next) throws InstallException {
+        long start = System.nanoTime();
         try {
             if (kernel == null) {
                 kernel = read();
             }
             List<String> lines = changes(kernel, next);
-            if (!lines.isEmpty()) {
-                Iproute2.Result r = ip.batch("bridge", lines);
-                batches++;
-                if (!r.ok()) {
-                    kernel = null;
-                    throw new InstallException(where() + ": bridge -batch of " + lines.size() + " changes failed: "
-                            + r.firstLine());
-                }
+            int[] now;
+            if (session != null) {
+                now = applyInSession(lines);
+            } else {
+                applyInProcess(lines);
+                now = read();
             }
-            int[] now = read();
             kernel = now;
             int d = firstDifference(now, next);
             if (d >= 0) {
@@ -72,9 +78,44 @@ public final class BridgeFdbPlane implements ForwardingPlane {
                         + ") is on " + describe(d < now.length ? now[d] : NO_ROUTE) + ", the table says "
                         + describe(next.port(d)));
             }
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: {} changes applied and read back in {} us", where(), lines.size(),
+                        (System.nanoTime() - start) / 1000);
+            }
         } catch (IOException e) {
             kernel = null;
             throw new InstallException(where() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The changes and the read-back in the switch's bridge process; returns what the kernel holds after them. */
+    private int[] applyInSession(List<String> lines) throws IOException, InstallException {
+        BridgeSession.Answer a = session.run(lines, bridge);
+        if (!lines.isEmpty()) {
+            batches++;
+        }
+        if (!a.errors().isEmpty()) {
+            kernel = null;
+            throw new InstallException(where() + ": bridge -batch of " + lines.size() + " changes failed: "
+                    + a.errors().get(0) + (a.errors().size() > 1 ? " (and " + (a.errors().size() - 1) + " more)" : ""));
+        }
+        if (a.fdb() == null) {
+            throw new InstallException(where() + ": bridge fdb show failed: " + a.showError());
+        }
+        return parse(a.fdb());
+    }
+
+    /** The changes as one {@code bridge -batch} process (a machine without stdbuf). */
+    private void applyInProcess(List<String> lines) throws IOException, InstallException {
+        if (lines.isEmpty()) {
+            return;
+        }
+        Iproute2.Result r = ip.batch("bridge", lines);
+        batches++;
+        if (!r.ok()) {
+            kernel = null;
+            throw new InstallException(where() + ": bridge -batch of " + lines.size() + " changes failed: "
+                    + r.firstLine());
         }
     }
 
@@ -116,6 +157,9 @@ public final class BridgeFdbPlane implements ForwardingPlane {
 
     /** The bridge's destination entries, port by destination index (255: none); an entry on a foreign device is 0. */
     int[] read() throws IOException, InstallException {
+        if (session != null) {
+            return applyInSession(List.of());
+        }
         Iproute2.Result r = ip.run("bridge", "-j", "fdb", "show", "br", bridge);
         if (!r.ok()) {
             throw new InstallException(where() + ": bridge fdb show failed: " + r.firstLine());
@@ -151,5 +195,13 @@ public final class BridgeFdbPlane implements ForwardingPlane {
 
     private String where() {
         return "bridge " + bridge + (ip.netns().isEmpty() ? "" : " in " + ip.netns());
+    }
+
+    /** Ends the switch's bridge process. */
+    @Override
+    public synchronized void close() {
+        if (session != null) {
+            session.close();
+        }
     }
 }

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A Linux switch's port states as the kernel sees them: port {@code p} is up when its interface is administratively
  * up and has carrier ({@code UP} and {@code LOWER_UP}), and then its neighbour is the one the {@link Cabling} names.
- * It follows the kernel's link events ({@code ip monitor link}, one process per switch) and reports each port
- * whose record changed; when the monitor ends, the links cannot be read or the namespace's name is gone from
+ * It follows the kernel's link events ({@code ip -o monitor link}, one process per switch, each event read from
+ * its line: no process starts per event) and reports each port whose record changed; when the monitor ends, the links cannot be read or the namespace's name is gone from
  * {@code /run/netns}, it says so once.
  */
 public final class KernelPorts implements AutoCloseable {
@@ -65,13 +65,11 @@ public final class KernelPorts implements AutoCloseable {
             if (p == 0) {
                 continue;
             }
-            boolean adminUp = false;
-            boolean carrier = false;
+            List<String> flags = new ArrayList<>();
             for (JsonNode f : link.path("flags")) {
-                adminUp |= f.asText().equals("UP");
-                carrier |= f.asText().equals("LOWER_UP");
+                flags.add(f.asText());
             }
-            ports[p] = adminUp && carrier ? cabling.up(guid, p) : PortRecord.down(p);
+            ports[p] = up(flags) ? cabling.up(guid, p) : PortRecord.down(p);
         }
         List<PortRecord> list = new ArrayList<>(names.portCount());
         for (int p = 1; p <= names.portCount(); p++) {
@@ -86,7 +84,7 @@ public final class KernelPorts implements AutoCloseable {
      * so that no change between the two is lost).
      */
     public synchronized List<PortRecord> follow(Consumer<PortRecord> changed, Runnable gone) throws IOException {
-        monitor = ip.start("ip", "monitor", "link");
+        monitor = ip.start("ip", "-o", "monitor", "link");
         List<PortRecord> now = read();
         last = now.toArray(new PortRecord[0]);
         Process p = monitor;
@@ -118,16 +116,17 @@ public final class KernelPorts implements AutoCloseable {
 
     private void watch(Process p, Consumer<PortRecord> changed, Runnable gone) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            while (in.readLine() != null) {
-                // one read of the kernel per burst of events: a switch's death takes all its links at once
-                while (in.ready()) {
-                    if (in.readLine() == null) {
-                        break;
-                    }
+            String line;
+            while ((line = in.readLine()) != null) {
+                // an event names the link and its flags: no process starts to read the kernel again
+                PortRecord r = event(line);
+                if (r == null) {
+                    continue;
                 }
-                if (!refresh(changed)) {
-                    break;
+                if (LOG.isDebugEnabled()) {
+                    LOG.debug("{}: link event: port {} {}", where(), r.port(), r.isUp() ? "up" : "down");
                 }
+                report(r, changed);
             }
         } catch (IOException e) {
             LOG.debug("{}: link monitor ended: {}", ip.netns(), e.getMessage());
@@ -138,28 +137,50 @@ public final class KernelPorts implements AutoCloseable {
         }
     }
 
-    /** Reads the links and reports the changed ports; false when they cannot be read. */
-    private boolean refresh(Consumer<PortRecord> changed) {
-        List<PortRecord> now;
-        try {
-            now = read();
-        } catch (IOException e) {
-            if (!closed) {
-                LOG.warn("switch ports{}: {}", ip.netns().isEmpty() ? "" : " in " + ip.netns(), e.getMessage());
-            }
-            return false;
+    /**
+     * The record of a switch port that one line of {@code ip -o monitor link} gives ({@code [Deleted ]N: NAME[@PEER]:
+     * <FLAGS> ...}), or null when the line is about another interface or is not a link line. A deleted link is
+     * down; a link is up when its flags hold {@code UP} and {@code LOWER_UP} but not {@code NO-CARRIER}.
+     */
+    PortRecord event(String line) {
+        boolean deleted = line.startsWith("Deleted ");
+        String t = deleted ? line.substring("Deleted ".length()) : line;
+        int colon = t.indexOf(": ");
+        int lt = t.indexOf('<');
+        int gt = t.indexOf('>', lt + 1);
+        if (colon < 0 || lt < colon || gt < 0) {
+            return null;
         }
-        List<PortRecord> diff = new ArrayList<>();
+        String name = t.substring(colon + 2, lt).trim();
+        if (name.endsWith(":")) {
+            name = name.substring(0, name.length() - 1);
+        }
+        int at = name.indexOf('@');
+        int p = names.port(at < 0 ? name : name.substring(0, at));
+        if (p == 0) {
+            return null;
+        }
+        return !deleted && up(List.of(t.substring(lt + 1, gt).split(","))) ? cabling.up(guid, p) : PortRecord.down(p);
+    }
+
+    /** A link carries traffic: administratively up with carrier. */
+    private static boolean up(List<String> flags) {
+        return flags.contains("UP") && flags.contains("LOWER_UP") && !flags.contains("NO-CARRIER");
+    }
+
+    /** Reports {@code r} when it differs from the port's last record. */
+    private void report(PortRecord r, Consumer<PortRecord> changed) {
         synchronized (this) {
-            for (int i = 0; i < now.size(); i++) {
-                if (!now.get(i).equals(last[i])) {
-                    last[i] = now.get(i);
-                    diff.add(now.get(i));
-                }
+            if (r.equals(last[r.port() - 1])) {
+                return;
             }
+            last[r.port() - 1] = r;
         }
-        diff.forEach(changed);
-        return true;
+        changed.accept(r);
+    }
+
+    private String where() {
+        return ip.netns().isEmpty() ? "switch ports" : ip.netns();
     }
 
     /** Stops following (the monitor process ends). */

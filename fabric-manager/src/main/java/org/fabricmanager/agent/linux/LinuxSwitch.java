@@ -75,6 +75,7 @@ public final class LinuxSwitch implements AutoCloseable {
         List<PortRecord> now = ports.follow(agent::setPort, () -> {
             LOG.warn("{}: its links are gone, stopping its agent", sw);
             agent.stop();
+            plane.close();
             gone.accept(sw);
         });
         now.forEach(agent::setPort);
@@ -96,11 +97,12 @@ public final class LinuxSwitch implements AutoCloseable {
         return plane.batches();
     }
 
-    /** Stops the agent and the link monitor; the bridge keeps its entries (the switch forwards on). */
+    /** Stops the agent, the link monitor and the bridge process; the bridge keeps its entries (the switch forwards on). */
     @Override
     public void close() {
         ports.close();
         agent.stop().awaitUninterruptibly();
+        plane.close();
     }
 
     @Override

@@ -70,6 +70,24 @@ public interface DaemonApi {
         return CompletableFuture.failedFuture(new IllegalStateException("this daemon does not serve link loads"));
     }
 
+    /**
+     * Drains a switch or a cable: judged by a what-if unless forced, stored (and replicated), then routed around as
+     * after a fault; fails with a {@link DrainException} saying why not.
+     */
+    default CompletableFuture<DrainResult> drain(DrainRequest request) {
+        return CompletableFuture.failedFuture(new IllegalStateException("drains are not available here"));
+    }
+
+    /** Undrains a switch or a cable drained before: stored, then routed through again. */
+    default CompletableFuture<DrainResult> undrain(DrainRequest request) {
+        return CompletableFuture.failedFuture(new IllegalStateException("drains are not available here"));
+    }
+
+    /** The drained switches and cables. */
+    default CompletableFuture<List<Views.Drained>> drained() {
+        return CompletableFuture.failedFuture(new IllegalStateException("drains are not available here"));
+    }
+
     /** The configured REST admin token, or {@code null} when none is configured. */
     default String adminToken() {
         return null;

@@ -19,7 +19,7 @@ import java.util.Map;
  * @param topLevel       the highest level
  * @param switches       every switch, by level, group, then GUID
  * @param groups         every (level, group) that has switches
- * @param links          cables per state ({@code up}, {@code failed}, {@code quarantined})
+ * @param links          cables per state ({@code up}, {@code failed}, {@code quarantined}, {@code drained})
  * @param downLinks      the cables not up, failed ones first, at most {@link #MAX_DOWN_LINKS}
  * @param downLinksTotal the cables not up in all (more than listed when truncated)
  */
@@ -39,7 +39,10 @@ public record FabricGraph(long version, String engine, DaemonState daemonState, 
                         Map<SwitchState, Integer> states) {
     }
 
-    /** A cable between two switches and its state: {@code failed} (a port down or an end gone) or {@code quarantined}. */
+    /**
+     * A cable between two switches and its state: {@code failed} (a port down or an end gone), {@code quarantined} or
+     * {@code drained} (by an operator, or with a switch at its end).
+     */
     public record Cable(String a, String aName, int aPort, String b, String bName, int bPort, String state) {
     }
 }

@@ -11,6 +11,8 @@ public enum SwitchState {
     PENDING,
     /** Connected, waiting for an admin to admit it (admission control). */
     PENDING_ADMISSION,
+    /** Connected and admitted, drained by an operator: routed around until undrained (its own tables still pushed). */
+    DRAINED,
     /** Connected and admitted; its pushes failed more than {@code push.retries} times in a row (still retried). */
     FAILING,
     /** Known to the fabric but without an admitted session (lost, or dropped when the ring declared it dead). */
@@ -45,5 +47,10 @@ public enum SwitchState {
             return FAILING;
         }
         return inSync ? IN_SYNC : PENDING;
+    }
+
+    /** {@code state} of a switch an operator drained: {@link #DRAINED} unless it is worse off (failing, dead). */
+    public static SwitchState drained(SwitchState state) {
+        return state.worse(DRAINED);
     }
 }

@@ -13,7 +13,19 @@ public final class Views {
 
     /** {@code GET /api/v1/status}. */
     public record Status(DaemonState state, SwitchCounts switches, int nodes, Routing routing, Tables tables, Push push,
-                         Discovery discovery, long uptimeMs, String daemonId, Build build) {
+                         Discovery discovery, long uptimeMs, String daemonId, Build build, Drains drained) {
+    }
+
+    /** Switches and cables drained for maintenance (routed around until undrained). */
+    public record Drains(int switches, int links) {
+    }
+
+    /**
+     * One drained element in {@code GET /api/v1/drains}: {@code element} is {@code switch 0x…} or {@code link 0x…:P}
+     * (the end the operator named), {@code peer} the cable's other end as last reported ({@code null}: a switch, or
+     * not known), {@code sinceMillis} when it was drained.
+     */
+    public record Drained(String element, String guid, Integer port, String name, String peer, long sinceMillis) {
     }
 
     /** The release running: version, source commit ({@code -dirty} with local changes) and its date. */
@@ -60,25 +72,32 @@ public final class Views {
 
     /**
      * One switch in {@code GET /api/v1/switches}; {@code state} is {@code IN_SYNC}, {@code PENDING}, {@code FAILING}
-     * (connected), {@code DEAD} (the failure detector declared it dead) or {@code DISCONNECTED} (its session ended).
+     * (connected), {@code DEAD} (the failure detector declared it dead) or {@code DISCONNECTED} (its session ended);
+     * {@code drained}: an operator drained it (routed around, whatever its state).
      */
     public record Switch(String guid, String name, boolean connected, String address, Integer ports, Integer portsUp,
                          Long tableVersion, boolean inSync, Double rttMs, Long connectedSince, String state,
-                         Long disconnectedSince) {
+                         Long disconnectedSince, boolean drained) {
     }
 
     /** One switch in {@code GET /api/v1/switches/pending}: connected, held out of the fabric until admitted. */
     public record PendingSwitch(String guid, String name, String address, String reason, long connectedSince) {
     }
 
-    /** {@code GET /api/v1/switches/{guid}}: the summary plus ports and push state ({@code state}: as in {@link Switch}). */
+    /**
+     * {@code GET /api/v1/switches/{guid}}: the summary plus ports and push state ({@code state} and {@code drained}: as
+     * in {@link Switch}).
+     */
     public record SwitchDetail(String guid, String name, boolean connected, String address, Integer ports,
                                Integer portsUp, Long tableVersion, String tableHash, boolean inSync, Double rttMs,
                                Long connectedSince, Long incarnation, Long pushRetries, String lastPushError,
-                               List<Port> portList, String state, Long disconnectedSince) {
+                               List<Port> portList, String state, Long disconnectedSince, boolean drained) {
     }
 
-    /** One port as the switch reported it and what discovery made of it. */
+    /**
+     * One port as the switch reported it and what discovery made of it ({@code link}: {@code IN_USE}, {@code DOWN},
+     * {@code DRAINED}, {@code NOT_ROUTED}, {@code NO_PEER} or {@code NOT_TAKEN}).
+     */
     public record Port(int port, String state, String peerKind, String peerGuid, Integer peerPort, String peerName,
                        String link) {
     }

@@ -6,6 +6,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Set;
+import org.fabricmanager.daemon.store.DrainStore;
 import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.QuarantineStore;
 import org.fabricmanager.daemon.store.TicketKeyStore;
@@ -22,7 +23,7 @@ import org.fabricmanager.daemon.store.TicketKeyStore;
 record StateEntry(long term, String name, byte[] content) {
     /** The state files that are replicated; nothing else may be named (no path may leave the directory). */
     static final Set<String> FILES = Set.of("guid2index", "admitted-switches", "routing.state", LeaderEndpoints.FILE,
-            PendingSwitchStore.FILE, QuarantineStore.FILE, TicketKeyStore.FILE);
+            PendingSwitchStore.FILE, QuarantineStore.FILE, TicketKeyStore.FILE, DrainStore.FILE);
     private static final int FORMAT = 1;
     /** Three times the stored routing of 5,120 switches (5 MB); a larger state file is not replicated. */
     static final int MAX_CONTENT = 16 << 20;

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * The daemon's end of OpenSM's plug-in: listens on the Unix socket of {@code opensm.socket} (its file mode 0600 or
  * 0660), admits a connection only from a user of {@code opensm.allowUsers} (its peer credentials), reads one frame at
  * a time within {@code opensm.maxSubnetBytes} and a read deadline, and answers each SUBNET through
- * {@link OpenSmRouting}, one at a time. EVENT frames (traps, sweeps, OpenSM's routing done) are logged. At most
+ * {@link OpenSmRouting}, one at a time. EVENT frames (traps, sweeps, LFT blocks set) go to {@link OpenSmEvents}. At most
  * {@value #MAX_CONNECTIONS} connections at once; more are closed at once.
  */
 public final class OpenSmProvider implements AutoCloseable {
@@ -52,6 +52,7 @@ public final class OpenSmProvider implements AutoCloseable {
     private final ServerSocketChannel server;
     private final OpenSmRouting routing;
     private final Set<String> allowed;
+    private final OpenSmEvents events;
     private final Semaphore connections = new Semaphore(MAX_CONNECTIONS);
     private final ExecutorService handlers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "fm-opensm");
@@ -67,8 +68,10 @@ public final class OpenSmProvider implements AutoCloseable {
     private final AtomicLong subnets = new AtomicLong();
     private volatile boolean closed;
 
-    private OpenSmProvider(DaemonConfig.OpenSm config, Path socket, ServerSocketChannel server, OpenSmRouting routing) {
+    private OpenSmProvider(DaemonConfig.OpenSm config, Path socket, ServerSocketChannel server, OpenSmRouting routing,
+                           OpenSmEvents events) {
         this.config = config;
+        this.events = events;
         this.socket = socket;
         this.server = server;
         this.routing = routing;
@@ -81,7 +84,8 @@ public final class OpenSmProvider implements AutoCloseable {
      *
      * @throws ConfigException when the socket cannot be created
      */
-    public static OpenSmProvider start(DaemonConfig.OpenSm config, SouthboundListener listener, DaemonApi api) {
+    public static OpenSmProvider start(DaemonConfig.OpenSm config, SouthboundListener listener, DaemonApi api,
+                                       OpenSmEvents events) {
         Path socket = Path.of(config.socket()).toAbsolutePath();
         try {
             Files.createDirectories(socket.getParent());
@@ -94,7 +98,7 @@ public final class OpenSmProvider implements AutoCloseable {
             Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString(
                     "0660".equals(config.socketMode()) ? "rw-rw----" : "rw-------"));
             OpenSmProvider p = new OpenSmProvider(config, socket, server, new OpenSmRouting(listener, api,
-                    UnixDomainSocketAddress.of(socket)));
+                    UnixDomainSocketAddress.of(socket)), events);
             Thread acceptor = new Thread(p::acceptLoop, "fm-opensm-accept");
             acceptor.setDaemon(true);
             acceptor.start();
@@ -169,6 +173,7 @@ public final class OpenSmProvider implements AutoCloseable {
                 if (!read(ch, head, false)) {
                     return;
                 }
+                long headAt = System.nanoTime();
                 OpenSmWire.Header h = OpenSmWire.header(head.flip(), config.maxSubnetBytes());
                 ByteBuffer payload = ByteBuffer.allocate(h.length());
                 if (!read(ch, payload, true)) {
@@ -176,8 +181,8 @@ public final class OpenSmProvider implements AutoCloseable {
                 }
                 payload.flip();
                 switch (h.type()) {
-                    case OpenSmWire.SUBNET -> answer(ch, OpenSmWire.subnet(payload));
-                    case OpenSmWire.EVENT -> event(OpenSmWire.event(payload));
+                    case OpenSmWire.SUBNET -> answer(ch, OpenSmWire.subnet(payload), (System.nanoTime() - headAt) / 1e6);
+                    case OpenSmWire.EVENT -> events.accept(OpenSmWire.event(payload));
                     default -> throw new OpenSmWire.WireException("unexpected frame type " + h.type());
                 }
             }
@@ -214,7 +219,7 @@ public final class OpenSmProvider implements AutoCloseable {
         }
     }
 
-    private void answer(SocketChannel ch, OpenSmWire.Subnet subnet) throws IOException, InterruptedException {
+    private void answer(SocketChannel ch, OpenSmWire.Subnet subnet, double readMs) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         ByteBuffer answer;
         synchronized (routingLock) {
@@ -230,22 +235,13 @@ public final class OpenSmProvider implements AutoCloseable {
         double ms = (System.nanoTime() - t0) / 1e6;
         if (tables) {
             subnets.incrementAndGet();
-            LOG.info("OpenSM subnet {} ({} switches, {} CA ports) answered in {} ms", subnet.seq(),
-                    subnet.switches().size(), subnet.endPorts().size(), String.format("%.1f", ms));
+            LOG.info("OpenSM subnet {} ({} switches, {} CA ports) answered in {} ms ({}; read in {} ms)", subnet.seq(),
+                    subnet.switches().size(), subnet.endPorts().size(), String.format("%.1f", ms),
+                    routing.lastBreakdown(), String.format("%.1f", readMs));
         } else {
             LOG.warn("OpenSM subnet {} refused after {} ms: {}", subnet.seq(), String.format("%.1f", ms),
                     new String(answer.array(), OpenSmWire.HEADER_BYTES + 8,
                             answer.limit() - OpenSmWire.HEADER_BYTES - 8, StandardCharsets.UTF_8));
-        }
-    }
-
-    private void event(OpenSmWire.Event e) {
-        switch (e.id()) {
-            case OpenSmWire.EVENT_TRAP -> LOG.info("OpenSM: trap {} received", e.detail());
-            case OpenSmWire.EVENT_SUBNET_UP -> LOG.info("OpenSM: subnet up{}", e.answeredSeq() != 0
-                    ? " with this daemon's tables of subnet " + e.answeredSeq() : " (its last routing was not this daemon's)");
-            case OpenSmWire.EVENT_UCAST_ROUTING_DONE -> LOG.debug("OpenSM: unicast routing done (subnet {})", e.answeredSeq());
-            default -> LOG.debug("OpenSM: event {} (detail {})", e.id(), e.detail());
         }
     }
 

@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon.opensm;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -44,6 +46,7 @@ import org.fabricmanager.topology.TopologyException;
 final class OpenSmRouting {
     /** How often the answer's wait looks at the daemon's state. */
     private static final long POLL_MS = 5;
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     private final SouthboundListener listener;
     private final DaemonApi api;
@@ -52,6 +55,8 @@ final class OpenSmRouting {
     private final long incarnation = System.currentTimeMillis() * 1000;
     private final Map<Long, OpenSmSwitchSession> sessions = new HashMap<>();
     private final Map<Long, List<PortRecord>> reported = new HashMap<>();
+    /** Where the last answer's time went, for the provider's log line. */
+    private String lastBreakdown = "";
 
     OpenSmRouting(SouthboundListener listener, DaemonApi api, SocketAddress address) {
         this.listener = listener;
@@ -61,21 +66,39 @@ final class OpenSmRouting {
 
     /** The answer to {@code subnet}: TABLES, or REFUSED saying why (OpenSM then falls back to its next engine). */
     ByteBuffer answer(Subnet subnet, long timeoutMs) throws InterruptedException {
+        long begin = System.nanoTime();
+        long cpuBegin = CPU.getCurrentThreadCpuTime();
+        long deadline = begin + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         Map<Long, Long> destination = destinations(subnet);
         feed(subnet, destination);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long fed = System.nanoTime();
+        long cpuFed = CPU.getCurrentThreadCpuTime();
         try {
             String why = awaitConverged(deadline);
             if (why != null) {
                 return OpenSmWire.refused(subnet.seq(), why);
             }
+            long converged = System.nanoTime();
             Fabric fabric = api.topology().get(remainingMs(deadline), TimeUnit.MILLISECONDS);
-            return tables(subnet, destination, fabric);
+            long fetched = System.nanoTime();
+            long cpuFetched = CPU.getCurrentThreadCpuTime();
+            ByteBuffer out = tables(subnet, destination, fabric);
+            // wall and this thread's CPU: on a loaded machine the difference is the wait for a core
+            lastBreakdown = String.format("fed %.1f ms (cpu %.1f), converged %.1f ms later, fabric %.1f ms, "
+                    + "LID tables %.1f ms (cpu %.1f)", (fed - begin) / 1e6, (cpuFed - cpuBegin) / 1e6,
+                    (converged - fed) / 1e6, (fetched - converged) / 1e6, (System.nanoTime() - fetched) / 1e6,
+                    (CPU.getCurrentThreadCpuTime() - cpuFetched) / 1e6);
+            return out;
         } catch (ExecutionException | TimeoutException e) {
             return OpenSmWire.refused(subnet.seq(), "the daemon did not answer: " + e);
         } catch (TopologyException e) {
             return OpenSmWire.refused(subnet.seq(), e.getMessage());
         }
+    }
+
+    /** Where the last answer with tables spent its time. */
+    String lastBreakdown() {
+        return lastBreakdown;
     }
 
     /** Closes every session (the provider stops): the switches leave the daemon's fabric as lost agents do. */

@@ -35,6 +35,8 @@ public final class OpenSmWire {
     public static final int EVENT_HEAVY_SWEEP_DONE = 6;
     public static final int EVENT_UCAST_ROUTING_DONE = 7;
     public static final int EVENT_STATE_CHANGE = 8;
+    /** LFT blocks set: the plug-in forwards one per routing, its detail the count (low 32 bits) and span in ms (high). */
+    public static final int EVENT_LFT_CHANGE = 10;
     /** Longest node description the plug-in sends (InfiniBand's NodeDescription). */
     public static final int MAX_NAME_BYTES = 64;
     /** Most ports of a switch (InfiniBand port numbers are one byte, 255 meaning none). */
@@ -165,8 +167,14 @@ public final class OpenSmWire {
         byte[] bytes = new byte[n];
         b.get(bytes);
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString().replaceAll("\\p{Cntrl}", "?");
+            char[] text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString().toCharArray();
+            for (int i = 0; i < text.length; i++) {
+                if (Character.isISOControl(text[i])) {
+                    text[i] = '?'; // thousands of names per subnet: no regular expression per name
+                }
+            }
+            return new String(text);
         } catch (CharacterCodingException e) {
             throw new WireException("a name that is not UTF-8");
         }

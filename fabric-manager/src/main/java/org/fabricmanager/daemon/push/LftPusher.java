@@ -123,6 +123,7 @@ public final class LftPusher implements PushFigures {
     public void attach(long guid, String name, SwitchSession session, Hello hello) {
         SwitchPush sp = new SwitchPush(guid, name, session, history.reconcile(guid, hello, current));
         SwitchPush previous = switches.put(guid, sp);
+        queue.cancelDeferred(backoffTag(guid)); // a new session starts without failures
         if (previous != null) {
             counts.forget(previous);
         }
@@ -135,6 +136,7 @@ public final class LftPusher implements PushFigures {
     public void detach(long guid) {
         SwitchPush sp = switches.remove(guid);
         wire.dequeue(guid);
+        queue.cancelDeferred(backoffTag(guid));
         if (sp != null) {
             counts.forget(sp);
             if (sp.inFlight != null) {
@@ -341,6 +343,7 @@ public final class LftPusher implements PushFigures {
             return;
         }
         sp.inFlight = null;
+        long backoff = 0;
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause == null) {
             LftBatch b = f.batch;
@@ -351,24 +354,38 @@ public final class LftPusher implements PushFigures {
                 sp.lastAck = accounting.acked(b.version());
             } else {
                 sp.held = HeldTable.unknown(ack.version(), ack.length(), ack.hash());
-                retries.failed(sp, "acknowledged v" + ack.version() + " hash " + Long.toHexString(ack.hash()) + " rules "
+                backoff = retries.failed(sp, true, "acknowledged v" + ack.version() + " hash " + Long.toHexString(ack.hash()) + " rules "
                         + Long.toHexString(ack.rulesHash()) + ", expected v" + b.version() + " hash "
                         + Long.toHexString(b.hash()) + " rules " + Long.toHexString(b.rulesHash()));
             }
         } else if (cause instanceof RequestFailedException rf && !rf.timeout()) {
             return; // the session closed; the controller detaches the switch
         } else {
-            if (cause instanceof AgentErrorException) {
+            boolean refused = cause instanceof AgentErrorException;
+            if (refused) {
                 sp.held = HeldTable.unknown(sp.held.version(), sp.held.length(), sp.held.hash());
             }
-            retries.failed(sp, cause.getMessage());
+            backoff = retries.failed(sp, refused, cause.getMessage());
         }
         classify(sp);
-        if (switches.get(sp.guid) == sp) {
+        if (backoff > 0) {
+            // a refusal comes back at once: without a wait, a switch whose kernel refuses every table got a full push
+            // per round trip
+            queue.scheduleDeferred(backoffTag(sp.guid), backoff, () -> {
+                if (switches.get(sp.guid) == sp) {
+                    sync(sp);
+                    checkRoundComplete();
+                }
+            });
+        } else if (switches.get(sp.guid) == sp) {
             sync(sp);
         }
         checkRoundComplete();
         listener.progress();
+    }
+
+    private static String backoffTag(long guid) {
+        return "push-backoff " + Long.toHexString(guid);
     }
 
     /** Attached switches whose push failed more than {@code push.retries} times in a row. */

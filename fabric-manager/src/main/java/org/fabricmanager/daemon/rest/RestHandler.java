@@ -35,7 +35,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     /** The resources answered with GET. */
     private static final Set<String> GET_RESOURCES = Set.of("status", "topology", "faults",
-            "discovery", "events", "switches", "route", "routing");
+            "discovery", "events", "switches", "route", "routing", "drains");
 
     private final DaemonApi api;
     private final Map<String, RestExtension> extensions;
@@ -65,7 +65,8 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         boolean head = request.method().equals(HttpMethod.HEAD);
         // a what-if routes and analyses a whole fabric: it gets longer than a query of the control thread
-        long timeoutMs = query.path().startsWith("/api/v1/whatif") ? WhatIfEndpoints.TIMEOUT_MS : TIMEOUT_MS;
+        long timeoutMs = query.path().startsWith("/api/v1/whatif") || query.path().startsWith("/api/v1/drain")
+                ? WhatIfEndpoints.TIMEOUT_MS : TIMEOUT_MS;
         body.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenCompleteAsync((bytes, error) -> {
             if (error == null) {
                 respond(ctx, HttpResponseStatus.OK, bytes, keepAlive, head);
@@ -97,7 +98,8 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (p.length >= 4 && extensions.containsKey(p[3])) {
             return extensions.get(p[3]).allow();
         }
-        boolean action = p.length >= 4 && (p[3].equals("reroute") || p[3].equals("whatif") || extensions.containsKey(p[3])
+        boolean action = p.length >= 4 && (p[3].equals("reroute") || p[3].equals("whatif") || p[3].equals("drain")
+                || p[3].equals("undrain") || extensions.containsKey(p[3])
                 || (p[3].equals("switches") && p.length == 6 && p[5].equals("admit")));
         return action ? "POST" : "GET, HEAD";
     }
@@ -124,16 +126,20 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (parts[3].equals("switches") && parts.length == 6 && parts[5].equals("admit")) {
             return AdminEndpoints.admit(api, guid(parts[4]), authorization);
         }
+        if ((parts[3].equals("drain") || parts[3].equals("undrain")) && parts.length == 4) {
+            return DrainEndpoints.post(api, parts[3].equals("drain"), content, authorization);
+        }
         RestExtension extension = extensions.get(parts[3]);
         if (extension != null) {
             return extension.post(parts, params, path);
         }
         if (GET_RESOURCES.contains(parts[3])) {
             throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "POST not allowed on " + path
-                    + " (POST: /api/v1/reroute, /api/v1/whatif" + (extensions.isEmpty() ? "" : " and /api/v1/"
+                    + " (POST: /api/v1/reroute, /api/v1/whatif, /api/v1/drain, /api/v1/undrain" + (extensions.isEmpty() ? "" : " and /api/v1/"
                     + String.join("/..., /api/v1/", extensions.keySet()) + "/...") + ")");
         }
-        throw new RestError(HttpResponseStatus.NOT_FOUND, path + ": no such action (POST: /api/v1/reroute, /api/v1/whatif"
+        throw new RestError(HttpResponseStatus.NOT_FOUND, path + ": no such action (POST: /api/v1/reroute, /api/v1/whatif,"
+                + " /api/v1/drain, /api/v1/undrain"
                 + (extensions.isEmpty() ? "; the simulation endpoints /api/v1/sim/... exist only in demo mode" : " and /api/v1/"
                 + String.join("/..., /api/v1/", extensions.keySet()) + "/...") + ")");
     }
@@ -158,7 +164,11 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 only(parts, 4, path);
                 return api.faults().thenApply(RestHandler::json);
             }
-            case "reroute", "whatif" -> throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
+            case "drains" -> {
+                only(parts, 4, path);
+                return DrainEndpoints.list(api);
+            }
+            case "reroute", "whatif", "drain", "undrain" -> throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
             case "routing" -> {
                 if (parts.length == 5 && parts[4].equals("quality")) {
                     return WhatIfEndpoints.quality(api);

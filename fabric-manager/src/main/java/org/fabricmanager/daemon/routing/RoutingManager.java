@@ -97,6 +97,8 @@ public final class RoutingManager {
     private long nextVersion = 1;
     private ActiveRouting active;
     private boolean running;
+    /** The next computation routes in full ({@link #routeInFullNext}). */
+    private boolean inFullNext;
     /** A prepared computation is running (it does not make the daemon ROUTING: it may never be installed). */
     private boolean preparing;
     /** The prepared routing under way or done, waiting for {@link #consider} of its very fabric; or {@code null}. */
@@ -190,7 +192,8 @@ public final class RoutingManager {
         long version = nextVersion++;
         running = true;
         RoutingJob job = new RoutingJob(version, fabric, active == null ? null : active.tables(),
-                active == null ? null : active.fingerprint(), active == null ? null : active.fabric());
+                active == null ? null : active.fingerprint(), inFullNext, active == null ? null : active.fabric());
+        inFullNext = false;
         service.route(job).whenComplete((outcome, error) -> queue.append("routing-done v" + version,
                 () -> done(job, outcome, error)));
         return Decision.STARTED;
@@ -211,7 +214,8 @@ public final class RoutingManager {
         // the version is taken now, and never given to another routing even if this one is dropped: its blocks may be
         // staged on the switches ahead of the confirmation (LftPusher.stage), and a later routing's blocks under the
         // same version would add to those instead of replacing them
-        RoutingJob job = new RoutingJob(nextVersion++, fabric, active.tables(), active.fingerprint(), active.fabric());
+        RoutingJob job = new RoutingJob(nextVersion++, fabric, active.tables(), active.fingerprint(), false,
+                active.fabric());
         preparing = true;
         Prepared mine = new Prepared(job, null);
         prepared = mine;
@@ -352,6 +356,15 @@ public final class RoutingManager {
                 LOG.error("cannot store routing v{}: {}", toStore.version(), e.getMessage());
             }
         });
+    }
+
+    /**
+     * Makes the next computation a routing by the engine even when changes are repaired, and the base of the repairs
+     * after it (an undrain: after a restart or a failover the repairs' base is the stored routing, computed without the
+     * element, and a repair would give it nothing back).
+     */
+    public void routeInFullNext() {
+        inFullNext = true;
     }
 
     /** Makes the next {@link #consider} compute even for the routed fabric (an operator's forced re-route). */

@@ -124,7 +124,7 @@ public final class RoutingService implements AutoCloseable {
             // from the last routing when the job continues it: an incremental engine recomputes only what
             // the change affects (the result is exactly a routing from scratch)
             RoutedSnapshot previous = continued(job);
-            boolean repairing = repair && job.previous() != null;
+            boolean repairing = repair && job.previous() != null && !job.inFull();
             RoutedSnapshot snapshot;
             if (repairing) {
                 // from the last full routing (the stored tables' when none was computed since the start), not from

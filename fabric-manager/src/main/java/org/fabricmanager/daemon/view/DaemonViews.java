@@ -12,6 +12,7 @@ import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.discovery.DiscoveryManager;
 import org.fabricmanager.daemon.discovery.LinkIssue;
 import org.fabricmanager.daemon.discovery.TopologyBuilder;
+import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.faults.RingCoordinator;
 import org.fabricmanager.daemon.push.LftPusher;
@@ -48,6 +49,7 @@ public final class DaemonViews {
     private final RoutingManager routing;
     private final LftPusher pusher;
     private final FaultManager faults;
+    private final Drains drains;
     private final Supplier<DaemonState> state;
     private final long daemonId;
     private final boolean unreadyOnMismatch;
@@ -65,6 +67,7 @@ public final class DaemonViews {
         this.routing = sources.routing();
         this.pusher = sources.pusher();
         this.faults = sources.faults();
+        this.drains = sources.drains();
         this.state = state;
         this.daemonId = daemonId;
         this.unreadyOnMismatch = unreadyOnMismatch;
@@ -101,7 +104,26 @@ public final class DaemonViews {
         return new Views.Status(now, new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
                 new Views.Tables(pusher.inSyncCount(), pusher.pendingCount(), pusher.failingCount()), push, d,
                 (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId),
-                Views.Build.of(BuildInfo.current()));
+                Views.Build.of(BuildInfo.current()), new Views.Drains(drains.switchCount(), drains.linkCount()));
+    }
+
+    /** {@code GET /api/v1/drains}: the drained switches and cables, in the order drained. */
+    public List<Views.Drained> drained() {
+        List<Views.Drained> out = new ArrayList<>();
+        drains.view().forEach((at, since) -> {
+            ManagedSwitch ms = registry.get(at.guid());
+            String name = ms != null ? ms.name() : topology() == null ? null
+                    : topology().switchByGuid(at.guid()).map(FabricSwitch::name).orElse(null);
+            String peer = null;
+            if (at.port() > 0 && ms != null && at.port() <= ms.ports().portCount()) {
+                PortRecord r = ms.ports().port(at.port());
+                peer = r.peerKind() == PortRecord.PeerKind.NONE ? null : Guids.format(r.peerGuid())
+                        + (r.peerKind() == PortRecord.PeerKind.SWITCH ? ":" + r.peerPort() : "");
+            }
+            out.add(new Views.Drained(Drains.describe(at), Guids.format(at.guid()), at.port() == 0 ? null : at.port(),
+                    name, peer, since));
+        });
+        return out;
     }
 
     /** The routed fabric (with the destination indices in use), or the last discovered one before routing. */
@@ -200,7 +222,7 @@ public final class DaemonViews {
 
     private Views.Switch absent(long guid, String name, Integer ports) {
         return new Views.Switch(Guids.format(guid), name, false, null, ports, null, null, false, null, null,
-                absentState(guid), disconnectedSince(guid));
+                absentState(guid), disconnectedSince(guid), drains.isSwitchDrained(guid));
     }
 
     /** {@code FAILING}, {@code IN_SYNC} or {@code PENDING}: a switch with an admitted session. */
@@ -213,7 +235,8 @@ public final class DaemonViews {
         long rtt = ms.session().lastRttNanos();
         return new Views.Switch(Guids.format(ms.guid()), ms.name(), true, String.valueOf(ms.session().remoteAddress()),
                 ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(), p != null && p.inSync(),
-                rtt < 0 ? null : rtt / 1e6, ms.connectedAtMillis(), connectedState(ms.guid()), null);
+                rtt < 0 ? null : rtt / 1e6, ms.connectedAtMillis(), connectedState(ms.guid()), null,
+                drains.isSwitchDrained(ms.guid()));
     }
 
     /** {@code GET /api/v1/switches/pending}, by GUID. */
@@ -236,7 +259,8 @@ public final class DaemonViews {
             forEachAbsent((g, name, ports) -> {
                 if (g == guid) {
                     found[0] = new Views.SwitchDetail(Guids.format(guid), name, false, null, ports, null, null, null,
-                            false, null, null, null, null, null, List.of(), absentState(guid), disconnectedSince(guid));
+                            false, null, null, null, null, null, List.of(), absentState(guid), disconnectedSince(guid),
+                            drains.isSwitchDrained(guid));
                 }
             });
             return found[0];
@@ -250,6 +274,8 @@ public final class DaemonViews {
             String link;
             if (!r.isUp()) {
                 link = "DOWN";
+            } else if (drains.masks(guid, port, r)) {
+                link = "DRAINED";
             } else if (id == FabricIndex.NONE || port > index.switchPorts(id)) {
                 link = "NOT_ROUTED";
             } else if (index.peerSwitches(id)[port] != FabricIndex.NONE || index.peerNodes(id)[port] != FabricIndex.NONE) {
@@ -267,7 +293,7 @@ public final class DaemonViews {
                 ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(),
                 p == null ? null : Guids.format(p.heldHash()), p != null && p.inSync(), rtt < 0 ? null : rtt / 1e6,
                 ms.connectedAtMillis(), ms.hello().incarnation(), p == null ? null : p.retries(),
-                p == null ? null : p.lastError(), ports, connectedState(guid), null);
+                p == null ? null : p.lastError(), ports, connectedState(guid), null, drains.isSwitchDrained(guid));
     }
 
     /** The current table of a switch, or {@code null} when it has none. */

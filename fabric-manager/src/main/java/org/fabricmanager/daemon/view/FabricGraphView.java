@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FabricGraph;
 import org.fabricmanager.daemon.api.SwitchState;
+import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
@@ -34,12 +35,14 @@ public final class FabricGraphView {
     private final RoutingManager routing;
     private final LftPusher pusher;
     private final FaultManager faults;
+    private final Drains drains;
     private final Supplier<DaemonState> state;
     private FabricLayout layout = FabricLayout.empty();
     private long layoutVersion = -1;
 
     public FabricGraphView(SwitchRegistry registry, RoutingManager routing, LftPusher pusher, FaultManager faults,
-                           Supplier<DaemonState> state) {
+                           Drains drains, Supplier<DaemonState> state) {
+        this.drains = drains;
         this.registry = registry;
         this.routing = routing;
         this.pusher = pusher;
@@ -112,6 +115,7 @@ public final class FabricGraphView {
         linkCounts.put("up", 0);
         linkCounts.put("failed", 0);
         linkCounts.put("quarantined", 0);
+        linkCounts.put("drained", 0);
         List<FabricGraph.Cable> down = new ArrayList<>();
         for (FabricLayout.Cable c : layout.cables()) {
             String s = cableState.apply(c);
@@ -170,14 +174,22 @@ public final class FabricGraphView {
         boolean ringDead = faults.failedSwitches().containsKey(guid);
         boolean pendingAdmission = ms != null && !ms.admitted();
         boolean admitted = ms != null && ms.admitted();
-        return SwitchState.of(ringDead, pendingAdmission, admitted, admitted && pusher.inSync(guid),
+        SwitchState s = SwitchState.of(ringDead, pendingAdmission, admitted, admitted && pusher.inSync(guid),
                 admitted && pusher.isFailing(guid));
+        return drains.isSwitchDrained(guid) ? SwitchState.drained(s) : s;
     }
 
-    /** {@code quarantined} when either end is, {@code failed} when either end is gone or reports the port down. */
+    /**
+     * {@code quarantined} when either end is, {@code drained} when an operator drained it or a switch at its end,
+     * {@code failed} when either end is gone or reports the port down.
+     */
     private String cableState(FabricLayout.Cable c) {
         if (faults.flaps().isQuarantined(c.a(), c.aPort()) || faults.flaps().isQuarantined(c.b(), c.bPort())) {
             return "quarantined";
+        }
+        if (drains.isSwitchDrained(c.a()) || drains.isSwitchDrained(c.b()) || drains.isLinkDrained(c.a(), c.aPort())
+                || drains.isLinkDrained(c.b(), c.bPort())) {
+            return "drained";
         }
         return portUp(c.a(), c.aPort()) && portUp(c.b(), c.bPort()) ? "up" : "failed";
     }

@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon.view;
 
 import org.fabricmanager.daemon.discovery.DiscoveryManager;
+import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
@@ -11,5 +12,5 @@ import org.fabricmanager.daemon.routing.RoutingManager;
  * thread).
  */
 public record ViewSources(SwitchRegistry registry, DiscoveryManager discovery, RoutingManager routing,
-                          LftPusher pusher, FaultManager faults) {
+                          LftPusher pusher, FaultManager faults, Drains drains) {
 }

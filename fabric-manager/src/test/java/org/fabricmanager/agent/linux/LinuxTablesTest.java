@@ -94,4 +94,28 @@ class LinuxTablesTest {
         assertThat(records.get(1)).isEqualTo(PortRecord.down(2));
         assertThat(records.get(2)).isEqualTo(PortRecord.down(3));
     }
+
+    @Test
+    void eachLineOfTheLinkMonitorGivesItsPortsRecordWithoutReadingTheKernelAgain() throws IOException {
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(2;2,2;1,2;1,1)"));
+        long guid = fabric.switches().get(0).guid();
+        KernelPorts ports = new KernelPorts(new Iproute2("x"), new PortNames("p", 9),
+                Cabling.parse("lab", Cabling.lines(fabric)), guid);
+        // lines as ip -o monitor link prints them (link and bridge-port messages; a link up before its carrier)
+        PortRecord down = ports.event("9: p8@if2: <BROADCAST,MULTICAST> mtu 1500 qdisc noqueue master br0 state DOWN "
+                + "group default \\    link/ether 36:50:11:53:20:b6 brd ff:ff:ff:ff:ff:ff link-netns lab-s2");
+        assertThat(down).isEqualTo(PortRecord.down(8));
+        assertThat(ports.event("9: p8@p1: <NO-CARRIER,BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master br0 state DOWN"))
+                .as("up without carrier").isEqualTo(PortRecord.down(8));
+        PortRecord up = ports.event("3: p2@p1: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master br0 state UP \\    "
+                + "link/ether 36:50:11:53:20:b6");
+        assertThat(up.isUp()).isTrue();
+        assertThat(up).isEqualTo(Cabling.parse("lab", Cabling.lines(fabric)).up(guid, 2));
+        assertThat(ports.event("Deleted 3: p2@if7: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master br0 state UP"))
+                .as("a deleted link").isEqualTo(PortRecord.down(2));
+        assertThat(ports.event("1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN")).isNull();
+        assertThat(ports.event("12: br0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP")).isNull();
+        assertThat(ports.event("    link/ether 36:50:11:53:20:b6 brd ff:ff:ff:ff:ff:ff")).isNull();
+        assertThat(ports.event("10: p10: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500")).as("not a port of 9").isNull();
+    }
 }

@@ -53,9 +53,9 @@ class NodeImpactEventsTest {
         degraded = intact.withoutSwitches(List.of(index.switchGuid(leaf)));
         try (RoutingService routing = new RoutingService("dmodc", 1)) {
             RoutingOutcome first = routing.route(new RoutingJob(1, intact, null, null)).get(60, TimeUnit.SECONDS);
-            RoutingOutcome died = routing.route(new RoutingJob(2, degraded, first.tables(), first.fingerprint(), intact))
+            RoutingOutcome died = routing.route(new RoutingJob(2, degraded, first.tables(), first.fingerprint(), false, intact))
                     .get(60, TimeUnit.SECONDS);
-            RoutingOutcome back = routing.route(new RoutingJob(3, intact, died.tables(), died.fingerprint(), degraded))
+            RoutingOutcome back = routing.route(new RoutingJob(3, intact, died.tables(), died.fingerprint(), false, degraded))
                     .get(60, TimeUnit.SECONDS);
             leafDied = died.impact().join();
             leafBack = back.impact().join();

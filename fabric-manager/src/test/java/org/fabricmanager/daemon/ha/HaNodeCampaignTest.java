@@ -7,10 +7,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.fabricmanager.daemon.faults.Drains;
+import org.fabricmanager.daemon.store.DrainStore;
+import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.testing.Await;
+import org.fabricmanager.topology.PortRef;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three Raft members in this JVM (plaintext): when the leader's member ends, the member that campaigns on its
  * behalf ({@link HaNode#campaign}) is the next leader, in a later term, with the committed state; a member asked to
- * campaign for a leader it does not follow, or for a term that is over, does nothing.
+ * campaign for a leader it does not follow, or for a term that is over, does nothing. A drain the leader's manager
+ * stored is the next leader's: its manager starts with the element drained.
  */
 class HaNodeCampaignTest {
     /** Long enough that no member's own timeout elects it before the campaign does. */
@@ -41,6 +47,11 @@ class HaNodeCampaignTest {
         HaNode leader = awaitLeader(nodes);
         long term = leader.view().term();
         leader.write(term, LeaderEndpoints.FILE, "before".getBytes(StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
+        PortRef drainedSwitch = new PortRef(0x1000000300000002L, 0);
+        PortRef drainedLink = new PortRef(0x1000000300000004L, 7);
+        Drains leaderDrains = new Drains(new DrainStore(dir.resolve(leader.nodeId()), leader.files(term)));
+        leaderDrains.drain(drainedSwitch, 1_000);
+        leaderDrains.drain(drainedLink, 2_000);
         List<HaNode> others = new ArrayList<>(nodes);
         others.remove(leader);
         for (HaNode f : others) {
@@ -60,6 +71,13 @@ class HaNodeCampaignTest {
         assertThat(elected.nodeId()).isEqualTo(next);
         assertThat(elected.view().term()).isGreaterThan(term);
         assertThat(elected.campaign(leader.nodeId(), term)).as("once elected, no second campaign").isFalse();
+        DrainStore electedStore = new DrainStore(dir.resolve(elected.nodeId()), StateFiles.LOCAL);
+        await(elected.nodeId() + " applies the drains", () -> electedStore.load().size() == 2);
+        Drains takenOver = new Drains(electedStore);
+        assertThat(takenOver.view()).as("the drains the deposed leader stored")
+                .containsExactly(Map.entry(drainedSwitch, 1_000L), Map.entry(drainedLink, 2_000L));
+        assertThat(takenOver.isSwitchDrained(drainedSwitch.guid())).isTrue();
+        assertThat(takenOver.isLinkDrained(drainedLink.guid(), drainedLink.port())).isTrue();
         elected.write(elected.view().term(), LeaderEndpoints.FILE, "after".getBytes(StandardCharsets.UTF_8))
                 .get(10, TimeUnit.SECONDS);
         for (HaNode f : others) {

@@ -98,7 +98,7 @@ class OpenSmRoutingTest {
     private record StatusApi(DaemonState state) implements DaemonApi {
         @Override
         public CompletableFuture<Views.Status> status() {
-            return CompletableFuture.completedFuture(new Views.Status(state, null, 0, null, null, null, null, 0, "x", null));
+            return CompletableFuture.completedFuture(new Views.Status(state, null, 0, null, null, null, null, 0, "x", null, null));
         }
 
         private static <T> CompletableFuture<T> none() {

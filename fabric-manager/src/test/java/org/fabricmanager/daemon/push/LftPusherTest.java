@@ -127,11 +127,81 @@ class LftPusherTest {
         s.last().future().completeExceptionally(new AgentErrorException(new Message.ErrorReport(0,
                 ErrorCode.HASH_MISMATCH.code(), 0, "hash mismatch")));
         loop.runPending();
+        assertThat(s.batches).as("the second refusal in a row waits its backoff").hasSize(3);
+        loop.advance(PushRetries.BACKOFF_BASE_MS);
+        assertThat(s.batches).hasSize(4);
         assertThat(s.last().batch().blocks()).hasSize(blocks);
         s.last().ack();
         loop.runPending();
         assertThat(p.inSync(1)).isTrue();
         assertThat(p.round().fullPushes()).isGreaterThanOrEqualTo(2);
+    }
+
+    /** The switch's kernel refuses the last batch sent to {@code s}. */
+    private void refuse(FakeSession s) {
+        s.last().future().completeExceptionally(new AgentErrorException(new Message.ErrorReport(0,
+                ErrorCode.APPLY_FAILED.code(), 0, "table not applied: bridge br0 gone")));
+        loop.runPending();
+    }
+
+    /** After {@code refusal} refusals in a row, the retry waits exactly its backoff: nothing before, one batch then. */
+    private void assertRetriedAfterItsBackoff(FakeSession s, int refusal, long expectedMs) {
+        int before = s.batches.size();
+        refuse(s);
+        if (expectedMs > 0) {
+            loop.advance(expectedMs - 1);
+            assertThat(s.batches).as("no retry within %d ms of refusal %d", expectedMs - 1, refusal).hasSize(before);
+            loop.advance(1);
+        }
+        assertThat(s.batches).as("one retry %d ms after refusal %d", expectedMs, refusal).hasSize(before + 1);
+    }
+
+    @Test
+    void refusedBatchesAreRetriedWithABoundedDoublingBackoffThatAnAckOrAReconnectEnds() {
+        LftPusher p = pusher(8);
+        FakeSession s = attach(p, 1);
+        p.install(tables(1, 1, 0));
+        long wait = 0;
+        for (int refusal = 1; refusal <= 14; refusal++) {
+            assertRetriedAfterItsBackoff(s, refusal, wait);
+            long next = PushRetries.backoffMs(refusal + 1, true);
+            assertThat(next).as("the wait after refusal %d", refusal + 1)
+                    .isEqualTo(wait == 0 ? PushRetries.BACKOFF_BASE_MS : Math.min(2 * wait, PushRetries.BACKOFF_MAX_MS));
+            wait = next;
+        }
+        assertThat(wait).as("bounded").isEqualTo(PushRetries.BACKOFF_MAX_MS);
+        assertThat(p.failingCount()).isEqualTo(1);
+        // a switch that keeps refusing costs one push per BACKOFF_MAX_MS, not one per round trip
+        int before = s.batches.size();
+        for (int i = 0; i < 10; i++) {
+            refuse(s);
+            loop.advance(PushRetries.BACKOFF_MAX_MS);
+        }
+        assertThat(s.batches).hasSize(before + 10);
+        assertThat(PushRetries.backoffMs(1_000_000, true)).isEqualTo(PushRetries.BACKOFF_MAX_MS);
+        assertThat(PushRetries.backoffMs(5, false)).as("a timeout was waited for already").isZero();
+
+        // an acknowledgement ends the backoff: the next refusal is retried at once, the one after it waits again
+        s.last().ack();
+        loop.runPending();
+        assertThat(p.inSync(1)).isTrue();
+        assertThat(p.failingCount()).isZero();
+        p.install(tables(2, 1, 1));
+        assertRetriedAfterItsBackoff(s, 1, 0);
+        int pending = s.batches.size();
+        refuse(s);
+        assertThat(s.batches).as("the second refusal in a row waits").hasSize(pending);
+
+        // so does a reconnect: the new session gets its push at once, and the old session's pending retry never goes
+        FakeSession again = attach(p, 1);
+        assertThat(again.batches).hasSize(1);
+        assertRetriedAfterItsBackoff(again, 1, 0);
+        loop.advance(PushRetries.BACKOFF_MAX_MS);
+        assertThat(s.batches).as("nothing more to the old session").hasSize(pending);
+        assertThat(again.batches).hasSize(2);
+        again.last().ack();
+        loop.runPending();
+        assertThat(p.inSync(1)).isTrue();
     }
 
     @Test

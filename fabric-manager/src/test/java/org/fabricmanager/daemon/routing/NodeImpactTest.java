@@ -50,7 +50,7 @@ class NodeImpactTest {
 
     private RoutingOutcome reroute(long version, Fabric from, TableSet tables, String fingerprint, Fabric to)
             throws Exception {
-        return routing.route(new RoutingJob(version, to, tables, fingerprint, from)).get(60, TimeUnit.SECONDS);
+        return routing.route(new RoutingJob(version, to, tables, fingerprint, false, from)).get(60, TimeUnit.SECONDS);
     }
 
     @Test

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The live OpenSM measurement of docs/performance.md ("OpenSM live"): ibsim simulates the PGFT (its
+# console on a FIFO), OpenSM runs with the plug-in and routing_engine ENGINES, and the daemon listens
+# on opensm.socket when ENGINES starts with fabric-manager. Once the subnet is up and SETTLE seconds
+# have passed, one leaf's first uplink is unlinked at ibsim's console; the script waits for OpenSM's
+# next SUBNET UP and prints OpenSM's log lines that time the routing step and the reaction.
+#   usage: opensm-live.sh ENGINES WORKDIR [SPEC]
+#   e.g.   opensm-live.sh fabric-manager,minhop /tmp/live-fm
+#          opensm-live.sh ftree,minhop /tmp/live-ftree
+# Needs opensm, ibsim-utils, infiniband-diags and the packaged build (mvn -B -q package -DskipTests,
+# which builds the plug-in into fabric-manager/target/opensm-plugin).
+set -euo pipefail
+engines=${1:?usage: opensm-live.sh ENGINES WORKDIR [SPEC]}
+W=${2:?usage: opensm-live.sh ENGINES WORKDIR [SPEC]}
+spec=${3:-'PGFT(3;16,16,16;1,16,16;1,1,1)'}
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+FM="$repo/bin/fabric-manager"
+PLUG=${PLUG:-$repo/fabric-manager/target/opensm-plugin}
+UMAD=${UMAD:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
+rm -rf "$W"; mkdir -p "$W"; cd "$W"
+"$FM" topology --pgft "$spec" --format ibsim --out fabric.net >/dev/null
+nsw=$(grep -c '^Switch' fabric.net); nca=$(grep -c '^Hca' fabric.net)
+export IBSIM_SOCKNAME=fm-live-$$
+mkfifo console
+(exec ibsim -s -N $((nsw + nca + 16)) -S $((nsw + 16)) -P $((nsw * 40 + nca * 2 + 1024)) -L 49152 fabric.net \
+  <console >ibsim.log 2>&1) &
+pids=$!
+exec 3>console
+trap 'for p in $pids; do kill $p 2>/dev/null || true; done' EXIT
+until grep -q "simulator ready" ibsim.log 2>/dev/null; do sleep 1; done
+cat > osm.conf <<C
+event_plugin_name fabricmanager
+event_plugin_options fm.socket=$W/opensm.sock fm.timeout_ms=120000
+routing_engine $engines
+sweep_interval 5
+log_flags ${LOGFLAGS:-0x07}
+force_log_flush TRUE
+C
+if [[ $engines == fabric-manager* ]]; then
+  cat > fm.yaml <<Y
+southbound: {bind: "127.0.0.1", port: 0}
+rest: {bind: "127.0.0.1", port: 0}
+fabric: {expectedPgft: "$spec"}
+discovery: {settleMs: 300}
+state: {directory: "$W/state"}
+security: {insecure: true}
+opensm: {socket: "$W/opensm.sock"}
+Y
+  "$FM" run --config fm.yaml >daemon.log 2>&1 &
+  pids="$pids $!"
+  until grep -q "OpenSM provider listening" daemon.log; do sleep 1; done
+fi
+OSM_TMP_DIR=$W OSM_CACHE_DIR=$W LD_PRELOAD=$UMAD LD_LIBRARY_PATH=$PLUG opensm -F osm.conf -f "$W/opensm.log" -d0 \
+  >opensm.out 2>&1 &
+pids="$pids $!"
+until grep -q "SUBNET UP" opensm.log 2>/dev/null; do sleep 2; done
+sleep "${SETTLE:-15}"
+leaf=$(awk '/^Switch/ {gsub(/"/, "", $3); print $3; exit}' fabric.net)
+up=$(awk -v l="\"$leaf\"" '$1 == "Switch" && $3 == l {f = 1; next} f && /^\[/ && /"s2/ {sub(/\[/, ""); sub(/\].*/, ""); print; exit}' fabric.net)
+ups=$(grep -c "SUBNET UP" opensm.log)
+echo "Unlink \"$leaf\"[$up]" >&3
+until [[ $(grep -c "SUBNET UP" opensm.log) -gt $ups ]]; do sleep 2; done
+sleep 3
+grep "building routing with\|tables configured\|fabric-manager: \|num:128\|SUBNET UP$" opensm.log
+[[ -f daemon.log ]] && grep "answered in\|repaired in\|fault reaction\|LFT blocks set" daemon.log || true

@@ -1,0 +1,206 @@
+package org.fabricmanager.daemon;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.fabricmanager.daemon.api.DrainException;
+import org.fabricmanager.daemon.api.DrainRequest;
+import org.fabricmanager.daemon.api.DrainResult;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.WhatIfException;
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
+import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.faults.Drains;
+import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.daemon.store.StoreException;
+import org.fabricmanager.daemon.whatif.WhatIfService;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PortRef;
+
+/**
+ * An operator's drains and undrains ({@code POST /api/v1/drain}, {@code /api/v1/undrain}): a drain is first judged by a
+ * what-if of the routing in force without the element (off the control thread, like {@code whatif}) and refused when
+ * it would cut off end nodes or leave leaf pairs unreachable, unless forced; then, on the control thread, it is stored
+ * ({@link Drains}: replicated with a hot-standby group), recorded as a {@code DRAINED} event, and the fabric is
+ * re-routed as after a fault (the same snapshot, the same repair or recomputation, the same push). An undrain is
+ * stored, recorded ({@code UNDRAINED}) and routed in full, so that the element gets its routes back even when the
+ * repairs' base is a stored routing computed without it (after a restart or a failover).
+ */
+final class Maintenance {
+    private final EventQueue queue;
+    private final MilestoneLog milestones;
+    private final FabricCoordinator coordinator;
+    private final FabricCoordinator.Managers managers;
+    private final Drains drains;
+    private final WhatIfService whatIfs;
+
+    /** What a drain was judged with: the routing in force (or null) and the end nodes it would cut off. */
+    private record Judged(ActiveRouting active, int nodesCutOff, WhatIfResult whatIf) {
+    }
+
+    Maintenance(EventQueue queue, MilestoneLog milestones, FabricCoordinator coordinator,
+                FabricCoordinator.Managers managers, Drains drains, WhatIfService whatIfs) {
+        this.queue = queue;
+        this.milestones = milestones;
+        this.coordinator = coordinator;
+        this.managers = managers;
+        this.drains = drains;
+        this.whatIfs = whatIfs;
+    }
+
+    /** Drains the request's element once judged (any thread); fails with a {@link DrainException} saying why not. */
+    CompletableFuture<DrainResult> drain(DrainRequest request) {
+        String what = Drains.describe(request.element());
+        return queue.call("drain " + what, () -> check(request)).thenCompose(judged -> {
+            if (request.force() || judged.active() == null) {
+                return CompletableFuture.completedFuture(judged);
+            }
+            WhatIfRequest failures = request.isSwitch() ? new WhatIfRequest(List.of(request.guid()), List.of())
+                    : new WhatIfRequest(List.of(), List.of(request.element()));
+            return whatIfs.start(judged.active(), failures).handle((result, error) -> judge(what, judged, result, error));
+        }).thenCompose(judged -> queue.call("drain " + what, () -> apply(request, judged)));
+    }
+
+    /** Undrains the request's element (any thread); fails with a {@link DrainException} when it is not drained. */
+    CompletableFuture<DrainResult> undrain(DrainRequest request) {
+        return queue.call("undrain " + Drains.describe(request.element()), () -> {
+            PortRef element = request.element();
+            if (!drains.contains(element)) {
+                throw new DrainException(DrainException.Kind.CONFLICT, Drains.describe(element) + " is not drained"
+                        + (drains.view().isEmpty() ? " (nothing is)" : ": see GET /api/v1/drains"));
+            }
+            store(() -> drains.undrain(element));
+            String name = name(element.guid());
+            milestones.record(Milestone.Kind.UNDRAINED, Drains.describe(element) + " (" + name
+                    + ") undrained by an operator: routed through again");
+            managers.faults().reactions().operator("operator: undrained " + Drains.describe(element));
+            // in full: after a restart or a failover, the repairs' base is the stored routing computed without the
+            // element, and repairing it would give the element nothing back
+            managers.routing().routeInFullNext();
+            coordinator.maskChanged();
+            return result("undrained", request, name, false, 0, null);
+        });
+    }
+
+    /** Control thread: the element is known and not drained yet; the end nodes it would cut off. */
+    private Judged check(DrainRequest request) {
+        PortRef element = request.element();
+        if (drains.contains(element)) {
+            throw new DrainException(DrainException.Kind.CONFLICT, Drains.describe(element) + " is drained already");
+        }
+        if (!request.isSwitch() && drains.isSwitchDrained(element.guid())) {
+            throw new DrainException(DrainException.Kind.CONFLICT, "switch " + Guids.format(element.guid())
+                    + " is drained already, with all its cables");
+        }
+        ActiveRouting active = managers.routing().active();
+        Fabric fabric = active == null ? null : active.fabric();
+        ManagedSwitch ms = managers.registry().get(element.guid());
+        int ports = ms != null ? ms.ports().portCount()
+                : fabric == null ? -1 : fabric.switchByGuid(element.guid()).map(FabricSwitch::ports).orElse(-1);
+        if (ports < 0) {
+            throw new DrainException(DrainException.Kind.UNKNOWN, "switch " + Guids.format(element.guid())
+                    + " is neither connected nor in the fabric routed now");
+        }
+        if (element.port() > ports) {
+            throw new DrainException(DrainException.Kind.UNKNOWN, "link " + element + ": switch "
+                    + Guids.format(element.guid()) + " has ports 1.." + ports);
+        }
+        if (active == null && !request.force()) {
+            throw new DrainException(DrainException.Kind.NOT_ROUTED, "the fabric has not been routed yet: a drain"
+                    + " cannot be judged (wait for the first routing, or force it)");
+        }
+        return new Judged(active, fabric == null ? 0 : nodesCutOff(fabric, element), null);
+    }
+
+    /** End nodes whose only cable the element is or holds, in the fabric routed now. */
+    static int nodesCutOff(Fabric fabric, PortRef element) {
+        int cut = 0;
+        for (Link l : fabric.links()) {
+            boolean aSide = l.a() == element.guid() && (element.port() == 0 || l.aPort() == element.port());
+            boolean bSide = l.b() == element.guid() && (element.port() == 0 || l.bPort() == element.port());
+            if (aSide && fabric.isNode(l.b()) || bSide && fabric.isNode(l.a())) {
+                cut++;
+            }
+        }
+        return cut;
+    }
+
+    /** The what-if's verdict on a drain: refused (unless forced, which never asks) when it disconnects or cannot route. */
+    private static Judged judge(String what, Judged judged, WhatIfResult result, Throwable error) {
+        if (error != null) {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof WhatIfException w) {
+                throw switch (w.kind()) {
+                    case BUSY -> new DrainException(DrainException.Kind.BUSY, "a what-if is running: ask again when it"
+                            + " has answered");
+                    case NOT_ROUTED -> new DrainException(DrainException.Kind.NOT_ROUTED, w.getMessage());
+                    case BAD_REQUEST -> new DrainException(DrainException.Kind.UNKNOWN, w.getMessage()
+                            + " (a cable that is down can be drained with force, to keep it out once it is up)");
+                    case REFUSED -> new DrainException(DrainException.Kind.CONFLICT, "draining " + what
+                            + " would leave the fabric unroutable (" + w.getMessage() + "): refused; force to drain anyway");
+                };
+            }
+            throw cause instanceof RuntimeException re ? re : new CompletionException(cause);
+        }
+        if (judged.nodesCutOff() > 0 || !result.valid()) {
+            throw new DrainException(DrainException.Kind.CONFLICT, "draining " + what + " would "
+                    + (judged.nodesCutOff() > 0 ? "cut off " + judged.nodesCutOff() + " end node(s)" : "")
+                    + (judged.nodesCutOff() > 0 && !result.valid() ? " and " : "")
+                    + (result.valid() ? "" : "leave " + result.unreachableLeafPairs() + " leaf pair(s) unreachable")
+                    + ": refused; force to drain anyway");
+        }
+        return new Judged(judged.active(), judged.nodesCutOff(), result);
+    }
+
+    /** Control thread: stores the drain, records it and re-routes around the element. */
+    private DrainResult apply(DrainRequest request, Judged judged) {
+        PortRef element = request.element();
+        if (drains.contains(element)) {
+            throw new DrainException(DrainException.Kind.CONFLICT, Drains.describe(element) + " is drained already");
+        }
+        store(() -> drains.drain(element, System.currentTimeMillis()));
+        String name = name(element.guid());
+        milestones.record(Milestone.Kind.DRAINED, Drains.describe(element) + " (" + name
+                + ") drained by an operator: routed around until undrained"
+                + (request.force() ? " (forced" + (judged.nodesCutOff() > 0 ? ": " + judged.nodesCutOff()
+                + " end node(s) cut off)" : ")") : ""));
+        managers.faults().reactions().operator("operator: drained " + Drains.describe(element));
+        coordinator.maskChanged();
+        return result("drained", request, name, request.force(), judged.nodesCutOff(), judged.whatIf());
+    }
+
+    private DrainResult result(String result, DrainRequest request, String name, boolean forced, int cut,
+                               WhatIfResult whatIf) {
+        ActiveRouting active = managers.routing().active();
+        return new DrainResult(result, Drains.describe(request.element()), Guids.format(request.guid()),
+                request.isSwitch() ? null : request.port(), name, active == null ? 0 : active.version(), forced, cut,
+                whatIf);
+    }
+
+    private static void store(Runnable change) {
+        try {
+            change.run();
+        } catch (StoreException e) {
+            // the next manager would not know it: not done at all
+            throw new IllegalStateException("not stored, nothing changed: " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new DrainException(DrainException.Kind.CONFLICT, e.getMessage());
+        }
+    }
+
+    private String name(long guid) {
+        ManagedSwitch ms = managers.registry().get(guid);
+        if (ms != null) {
+            return ms.name();
+        }
+        ActiveRouting active = managers.routing().active();
+        return active == null ? Guids.format(guid) : active.fabric().switchByGuid(guid).map(FabricSwitch::name)
+                .orElse(Guids.format(guid));
+    }
+}
