@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * after it comes back (the intact routes again), after a top switch is killed and after another dies silently (only
  * the ring failure detector can see it: the lab's δ is 2 s). A commit the kernel refuses (the
  * bridge removed under its agent) is not acknowledged and the daemon shows the switch out of sync with the error.
+ * The daemon serves a switch's port counters as its kernel counts them.
  * Ctrl-C removes every namespace. Needs root and iproute2; skips otherwise.
  */
 class NetlabIT {
@@ -147,6 +148,9 @@ class NetlabIT {
                 JsonNode status = get("/api/v1/status");
                 assertThat(status.path("tables").path("inSync").asInt()).isLessThan(SWITCHES - 1);
                 phase("refused commit checked");
+
+                // last, when the daemon has polled every switch several times since the intact probes went through
+                assertCountersAreTheKernels(firstHop.path("guid").asText(), firstHop.path("outPort").asInt());
             }
         } finally {
             lab.destroy();
@@ -290,6 +294,23 @@ class NetlabIT {
 
     private static String ns(String guid) {
         return PREFIX + "-s" + Long.toHexString(Long.parseUnsignedLong(guid.substring(2), 16));
+    }
+
+    /**
+     * The daemon serves a Linux switch's port counters as its kernel counts them: the port the probes of the first
+     * sampled pair left by has sent packets, and what the daemon shows is never ahead of the kernel's count now.
+     */
+    private void assertCountersAreTheKernels(String guid, int port) throws Exception {
+        JsonNode view = Await.value("port counters of " + guid, Duration.ofSeconds(30),
+                () -> get("/api/v1/switches/" + guid + "/ports"),
+                v -> v.path("ports").size() >= port && v.path("ports").get(port - 1).path("txPackets").asLong() > 0);
+        assertThat(view.path("reporting").asBoolean()).isTrue();
+        JsonNode reported = view.path("ports").get(port - 1);
+        JsonNode kernel = JSON.readTree(new Iproute2(ns(guid)).run("ip", "-s", "-j", "link", "show", "p" + port).output())
+                .get(0).path("stats64");
+        assertThat(reported.path("txPackets").asLong()).as("%s p%d", guid, port).isPositive()
+                .isLessThanOrEqualTo(kernel.path("tx").path("packets").asLong());
+        assertThat(reported.path("rxBytes").asLong()).isLessThanOrEqualTo(kernel.path("rx").path("bytes").asLong());
     }
 
     private JsonNode get(String path) throws IOException, InterruptedException {

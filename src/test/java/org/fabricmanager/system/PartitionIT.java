@@ -244,7 +244,7 @@ class PartitionIT {
         assertThat(managers[leader].waitFor(120, TimeUnit.SECONDS)).as("n" + leader + " stops").isTrue();
         long stopped = System.nanoTime();
         assertThat(managers[leader].exitValue()).isEqualTo(1);
-        assertThat(Files.readString(dir.resolve("n" + leader + ".out"))).contains("cannot write committed state file")
+        assertThat(Files.readString(dir.resolve("n" + leader + ".out"))).contains("cannot write committed state")
                 .contains("No space left on device");
         int next = awaitLeader(leader, term, 60);
         JsonNode rerouted = await(next, st -> converged(st, version), "the cable cut routed under n" + next, 120);

@@ -83,6 +83,13 @@ class StatusPageBrowserIT {
             assertThat(heats).as("cables coloured by load").hasSizeGreaterThan(1000).allMatch(h -> h.equals("0.00"));
             assertThat(dom).contains("<option value=\"all2all\"");
 
+            // a link to a leaf's ports shows their counters, as the simulated agent reported them
+            String leaf = Guids.format(PgftGenerator.switchGuid(1, 0));
+            String ports = dumpDom(browser, base + "/#ports=" + leaf, "ports");
+            assertThat(ports).as("the ports of " + leaf).contains("Ports of ").contains("<table class=\"ports\">");
+            assertThat(Pattern.compile("<tr><td>[0-9]+</td>").matcher(ports).results().count()).as("one row per port")
+                    .isEqualTo(16);
+
             // a spine the page shows alive loses power
             String victim = null;
             for (int i = 0; i < 64 && victim == null; i++) {

@@ -29,6 +29,7 @@ import org.fabricmanager.southbound.Message.HelloReply;
 import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.Message.LftCommit;
 import org.fabricmanager.southbound.MessageType;
+import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.southbound.ProtocolException;
 import org.slf4j.Logger;
@@ -73,7 +74,8 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
         AppliedTable t = state.table();
         return new Hello(state.takeTxid(), Protocol.MIN_VERSION, Protocol.MAX_VERSION, agent.guid(), state.incarnation(),
                 agent.portCount(), settings.maxFrameBytes(), t.version(), t.length(), t.hash(), agent.name(),
-                settings.helloFeatures() | detector.helloFeatures(settings.maxFrameBytes()));
+                settings.helloFeatures() | detector.helloFeatures(settings.maxFrameBytes())
+                        | (agent.counters() != null ? Protocol.FEATURE_PORT_COUNTERS : 0));
     }
 
     @Override
@@ -171,6 +173,8 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
             }
         } else if (msg instanceof EchoRequest echo) {
             ctx.writeAndFlush(new EchoReply(echo.txid(), echo.timestamp()));
+        } else if (msg instanceof Message.CountersRequest request) {
+            counters(ctx, request);
         } else if (msg instanceof DetectorConfig config) {
             detector.config(ctx, config);
         } else if (msg instanceof Message.DetectorWindow window) {
@@ -219,6 +223,32 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
             state.commitsRefused().incrementAndGet();
             LOG.debug("{}: commit refused: {}", agent, e.getMessage());
             ctx.writeAndFlush(e.toMessage());
+        }
+    }
+
+    /**
+     * Answers a PORT_COUNTERS_REQUEST with the ports asked for that the switch has, as many as fit the daemon's
+     * receive limit (the daemon asks again from the first port missing); an agent without counters plays one that
+     * predates them.
+     */
+    private void counters(ChannelHandlerContext ctx, Message.CountersRequest request) {
+        PortCounterSource source = agent.counters();
+        if (source == null) {
+            unknownType(ctx, request.txid(), MessageType.PORT_COUNTERS_REQUEST);
+            return;
+        }
+        if (request.firstPort() > agent.portCount()) {
+            throw new ProtocolException(ErrorCode.MALFORMED, request.type().code(), request.txid(), "first port "
+                    + request.firstPort() + " above the switch's " + agent.portCount());
+        }
+        int last = Math.min(Math.min(request.lastPort(), agent.portCount()),
+                request.firstPort() + PortCounters.portsPerFrame(state.daemonMaxFrame()) - 1);
+        try {
+            ctx.writeAndFlush(new Message.Counters(request.txid(), source.read(request.firstPort(), last)));
+        } catch (IOException e) {
+            LOG.debug("{}: port counters unavailable: {}", agent, e.getMessage());
+            ctx.writeAndFlush(new ErrorReport(request.txid(), ErrorCode.COUNTERS_UNAVAILABLE.code(),
+                    request.type().code(), e.getMessage() == null ? "port counters unavailable" : e.getMessage()));
         }
     }
 

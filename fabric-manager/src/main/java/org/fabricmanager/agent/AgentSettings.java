@@ -69,10 +69,11 @@ public record AgentSettings(InetSocketAddress daemon, List<InetSocketAddress> ma
      *
      * @param vcRules whether the agent announces and stages VC_RULES
      * @param lftRuns whether the agent announces and stages LFT_BLOCKS runs
+     * @param portCounters whether the agent announces and answers port counters (when its plane has them)
      */
-    public record Features(boolean vcRules, boolean lftRuns) {
+    public record Features(boolean vcRules, boolean lftRuns, boolean portCounters) {
         /** Every feature this agent library knows. */
-        public static final Features ALL = new Features(true, true);
+        public static final Features ALL = new Features(true, true, true);
     }
 
     /** Plaintext settings for one manager, with every feature and the default TLS handshake timeout. */
@@ -130,7 +131,7 @@ public record AgentSettings(InetSocketAddress daemon, List<InetSocketAddress> ma
     /** These settings for an agent that predates VC rules: no feature bit in HELLO, VC_RULES refused. */
     public AgentSettings withoutVcRules() {
         return new AgentSettings(daemon, managers, maxFrameBytes, timing, tls, tlsProvider,
-                new Features(false, features.lftRuns()));
+                new Features(false, features.lftRuns(), features.portCounters()));
     }
 
     /** These settings with every manager's address (the first one becomes {@link #daemon}). */
@@ -144,7 +145,17 @@ public record AgentSettings(InetSocketAddress daemon, List<InetSocketAddress> ma
     /** These settings for an agent that predates LFT_BLOCKS runs: no feature bit in HELLO, the message refused. */
     public AgentSettings withoutLftRuns() {
         return new AgentSettings(daemon, managers, maxFrameBytes, timing, tls, tlsProvider,
-                new Features(features.vcRules(), false));
+                new Features(features.vcRules(), false, features.portCounters()));
+    }
+
+    /** These settings for an agent that predates port counters: no feature bit in HELLO, the request refused. */
+    public AgentSettings withoutPortCounters() {
+        return new AgentSettings(daemon, managers, maxFrameBytes, timing, tls, tlsProvider,
+                new Features(features.vcRules(), features.lftRuns(), false));
+    }
+
+    public boolean portCounters() {
+        return features.portCounters();
     }
 
     /** These settings with another TLS engine setting. */

@@ -34,6 +34,8 @@ final class AgentState {
      * outside a group); kept across sessions, so a deposed manager's later commit is refused.
      */
     private long highestTerm;
+    /** The daemon's receive limit from the last HELLO_REPLY: no frame to it may be larger. */
+    private int daemonMaxFrame = Protocol.MIN_MAX_FRAME;
     private int nextTxid;
 
     private final AtomicLong blocksReceived = new AtomicLong();
@@ -180,6 +182,11 @@ final class AgentState {
         return daemonId;
     }
 
+    /** The daemon's receive limit (event loop). */
+    int daemonMaxFrame() {
+        return daemonMaxFrame;
+    }
+
     long highestTerm() {
         return highestTerm;
     }
@@ -187,6 +194,7 @@ final class AgentState {
     /** Takes the daemon's id and its manager's term from the HELLO_REPLY that opened a session. */
     void daemonAnswered(HelloReply reply) {
         daemonId = reply.daemonId();
+        daemonMaxFrame = reply.maxFrame();
         highestTerm = Math.max(highestTerm, reply.managerTerm());
     }
 

@@ -29,6 +29,15 @@ public interface ForwardingPlane {
      */
     void install(AppliedTable held, AppliedTable next) throws InstallException;
 
+    /**
+     * Where the hardware's port counters are read, or {@code null} when this plane has none of its own: the
+     * {@link #SIMULATED} plane's agent then counts for itself ({@link SimulatedCounters}); any other plane without
+     * counters makes an agent that does not announce them.
+     */
+    default PortCounterSource counters() {
+        return null;
+    }
+
     /** The hardware did not take a table; the message says what failed (names the switch and the command). */
     final class InstallException extends Exception {
         private static final long serialVersionUID = 1L;

@@ -51,6 +51,8 @@ public final class SwitchAgent {
     private final AgentState state;
     private final DetectorLink detector;
     private final ManagerConnector connector;
+    /** Where the port counters are read, or {@code null}: the agent announces none. */
+    private final PortCounterSource counters;
 
     /**
      * @param ports the initial port records, one per port 1..{@code portCount} (missing ports are DOWN)
@@ -66,6 +68,10 @@ public final class SwitchAgent {
         this.portCount = portCount;
         this.loop = deps.loop();
         this.state = new AgentState(this, initialPorts(guid, portCount, ports), deps.listener(), deps.plane());
+        PortCounterSource own = deps.plane().counters();
+        this.counters = !settings.portCounters() ? null : own != null ? own
+                : deps.plane() == ForwardingPlane.SIMULATED
+                ? new SimulatedCounters(guid, portCount, state::incarnation, state::ports, System::nanoTime) : null;
         this.detector = new DetectorLink(this, state);
         this.connector = new ManagerConnector(this, state, detector, settings, deps);
     }
@@ -84,6 +90,11 @@ public final class SwitchAgent {
             initial[r.port()] = r;
         }
         return initial;
+    }
+
+    /** Where the port counters are read, or {@code null} when the agent reports none (event loop). */
+    PortCounterSource counters() {
+        return counters;
     }
 
     // ---- public API (any thread) --------------------------------------------------------------

@@ -23,6 +23,7 @@ final class Commands {
                 new SwitchesCommand(),
                 new EventsCommand(),
                 new FaultsCommand(),
+                new PortsCommand(),
                 new WhatIfCommand(),
                 new DrainCommand(true),
                 new DrainCommand(false),

@@ -13,6 +13,8 @@ import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.api.PortCountersView;
+import org.fabricmanager.daemon.counters.PortCounterService;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Gauge;
 import org.fabricmanager.daemon.discovery.DiscoveryManager;
@@ -113,6 +115,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final ExecutorService whatIfExecutor;
     private final org.fabricmanager.daemon.whatif.WhatIfService whatIfs;
     private final MilestoneLog milestones;
+    /** Polls the agents' port counters and serves them ({@code docs/operations.md}, "Port counters"). */
+    private final PortCounterService counters;
     /** The expected PGFT generated at start for the ring's slots (the start rehearsal reuses it), or {@code null}. */
     private final org.fabricmanager.topology.Fabric expectedFabric;
     private final StateDirectoryLock stateLock;
@@ -207,6 +211,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
                         ? config.routing().engine() : null);
         coordinator.wire(managers, sessions);
+        this.counters = new PortCounterService(switches, queue, this.registry, System::currentTimeMillis);
         this.maintenance = new Maintenance(queue, milestones, coordinator, managers, drains, whatIfs);
         this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),
                 coordinator::state, daemonId, config.fabric().unreadyOnMismatch());
@@ -293,6 +298,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             InetSocketAddress http = bind("rest", config.rest().bind(), config.rest().port(), d.rest::start);
             d.restAddress = InetSocketAddress.createUnresolved(config.rest().bind(), http.getPort());
             d.queue.append("gauges", d.gauges::refresh);
+            d.queue.append("port counters", d.counters.poller()::tick);
             if (config.opensm().enabled()) {
                 d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d, new OpenSmEvents(d.registry,
                         (kind, message, details) -> d.queue.append("opensm-event", () -> d.milestones.record(kind, message,
@@ -467,6 +473,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<PortCountersView> portCounters(long guid) {
+        return queue.call("ports " + Guids.format(guid), () -> counters.views().view(guid));
+    }
+
+    @Override
     public CompletableFuture<Views.Lft> lft(long guid) {
         return queue.call("lft " + Guids.format(guid), () -> views.lft(guid));
     }
@@ -549,6 +560,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             rest.close();
         }
         queue.append("stopping", coordinator::stopping);
+        counters.poller().stop();
         if (opensm != null) {
             opensm.close();
         }

@@ -218,6 +218,15 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         return requests.probe(timeoutMs);
     }
 
+    @Override
+    public CompletableFuture<PortCounters> requestCounters(long timeoutMs) {
+        Hello h = hello;
+        if (h == null || (h.features() & Protocol.FEATURE_PORT_COUNTERS) == 0) {
+            return CompletableFuture.failedFuture(new RequestFailedException(this + " reports no port counters", false));
+        }
+        return requests.counters(h.portCount(), settings.maxFrameBytes(), timeoutMs);
+    }
+
     /**
      * Sends the blocks of {@code batch} and its commit, flushing once.
      *
@@ -321,6 +330,14 @@ public final class AgentSession extends SimpleChannelInboundHandler<Message> imp
         } else if (msg instanceof Message.DetectorEndpoint endpoint) {
             ctx.writeAndFlush(new Message.Ack(msg.txid(), MessageType.DETECTOR_ENDPOINT));
             listener.detectorEndpointReceived(this, endpoint);
+        } else if (msg instanceof Message.Counters counters) {
+            if (counters.counters().lastPort() > hello.portCount()) {
+                throw Wire.malformed(msg.type().code(), msg.txid(), "port " + counters.counters().lastPort()
+                        + " above the switch's " + hello.portCount());
+            }
+            if (!requests.counted(counters)) {
+                LOG.debug("{}: PORT_COUNTERS txid {} answers no pending request", this, msg.txid());
+            }
         } else if (msg instanceof Message.DetectorLookup lookup) {
             listener.detectorLookupReceived(this, lookup);
         } else if (msg instanceof EchoRequest echo) {

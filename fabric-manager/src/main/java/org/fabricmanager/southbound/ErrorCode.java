@@ -43,7 +43,12 @@ public enum ErrorCode {
      * An LFT_COMMIT that passed every check but that the switch's forwarding hardware did not take (a kernel
      * that refused the entries, a bridge that vanished): the agent keeps its previous table and the daemon retries.
      */
-    APPLY_FAILED(22, false);
+    APPLY_FAILED(22, false),
+    /**
+     * A PORT_COUNTERS_REQUEST the agent could not answer now, though it announced counters (a Linux switch whose
+     * {@code ip} failed): the daemon asks again at its next poll.
+     */
+    COUNTERS_UNAVAILABLE(23, false);
 
     private final int code;
     private final boolean fatal;

@@ -582,6 +582,16 @@ public sealed interface Message {
         }
     }
 
+    /** PORT_COUNTERS_REQUEST: the daemon asks for the counters of ports {@code firstPort..lastPort} (section 3.17). */
+    record CountersRequest(int txid, int firstPort, int lastPort) implements Message {
+        @Override public MessageType type() { return MessageType.PORT_COUNTERS_REQUEST; }
+    }
+
+    /** PORT_COUNTERS: the answer to a {@link CountersRequest} (its txid), counters of consecutive ports. */
+    record Counters(int txid, PortCounters counters) implements Message {
+        @Override public MessageType type() { return MessageType.PORT_COUNTERS; }
+    }
+
     /** One ring member: its GUID, incarnation and the address its detector listens on. */
     record DetectorMember(long guid, long incarnation, InetAddress address, int port) {
     }

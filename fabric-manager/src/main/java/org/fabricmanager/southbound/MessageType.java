@@ -18,7 +18,9 @@ public enum MessageType {
     DETECTOR_WINDOW(0x11),
     DETECTOR_PEERS(0x12),
     DETECTOR_LOOKUP(0x13),
-    LFT_BLOCKS(0x14);
+    LFT_BLOCKS(0x14),
+    PORT_COUNTERS_REQUEST(0x15),
+    PORT_COUNTERS(0x16);
 
     private static final MessageType[] BY_CODE = new MessageType[256];
 

@@ -27,8 +27,10 @@ final class PendingRequests {
         static final Kind<DetectorConfigReply> DETECTOR_CONFIG = new Kind<>("detector configuration");
         /** An ECHO_REQUEST of {@link SwitchSession#probe}: completed by its ECHO_REPLY with the round trip. */
         static final Kind<Long> PROBE = new Kind<>("probe");
+        /** A PORT_COUNTERS_REQUEST: completed by its PORT_COUNTERS, failed by an ERROR about it. */
+        static final Kind<PortCounters> COUNTERS = new Kind<>("port counters");
         /** The kinds in the order a closing session ends them. */
-        static final List<Kind<?>> ALL = List.of(BATCH, DETECTOR_CONFIG, PROBE);
+        static final List<Kind<?>> ALL = List.of(BATCH, DETECTOR_CONFIG, PROBE, COUNTERS);
 
         private final String name;
 

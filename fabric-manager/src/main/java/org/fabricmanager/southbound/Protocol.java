@@ -60,6 +60,11 @@ public final class Protocol {
      * older agent would refuse the longer ERROR as malformed.
      */
     public static final int FEATURE_REDIRECT_FIELDS = 1 << 4;
+    /**
+     * HELLO feature bit: the agent answers PORT_COUNTERS_REQUEST with its ports' traffic and error counters
+     * (section 3.17); the daemon asks only agents that set it, so an agent without counters needs nothing new.
+     */
+    public static final int FEATURE_PORT_COUNTERS = 1 << 5;
     /** Longest host in a redirect's fields, in bytes: a DNS name or an IP address (IPv6 without brackets). */
     public static final int MAX_HOST_BYTES = 253;
     /** Most members a DETECTOR_WINDOW may name as dead at start (4 bytes each). */

@@ -1,10 +1,15 @@
 package org.fabricmanager.southbound;
 
 import io.netty.channel.Channel;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.fabricmanager.southbound.AgentSession.State;
 import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.Counters;
+import org.fabricmanager.southbound.Message.CountersRequest;
 import org.fabricmanager.southbound.Message.EchoRequest;
 import org.fabricmanager.southbound.Message.ErrorReport;
 import org.fabricmanager.southbound.PendingRequests.Kind;
@@ -38,6 +43,43 @@ final class SessionRequests {
             table.expireAfter(p, ch.eventLoop(), timeoutMs);
         });
         return future;
+    }
+
+    /**
+     * See {@link SwitchSession#requestCounters}: ports 1..{@code portCount} in as many requests as the daemon's receive
+     * limit needs (one at the default limit), each answered by its own PORT_COUNTERS.
+     */
+    CompletableFuture<PortCounters> counters(int portCount, int maxFrame, long timeoutMs) {
+        int perFrame = PortCounters.portsPerFrame(maxFrame);
+        List<CompletableFuture<PortCounters>> parts = new ArrayList<>();
+        for (int first = 1; first <= portCount; first += perFrame) {
+            int from = first;
+            int to = Math.min(portCount, first + perFrame - 1);
+            CompletableFuture<PortCounters> part = new CompletableFuture<>();
+            whenActive(part, ch -> {
+                int txid = session.takeTxid();
+                Request<PortCounters> r = table.add(Kind.COUNTERS, part, txid, txid,
+                        table.failing("no PORT_COUNTERS within " + timeoutMs + " ms"));
+                ch.writeAndFlush(new CountersRequest(txid, from, to));
+                table.expireAfter(r, ch.eventLoop(), timeoutMs);
+            });
+            parts.add(part.thenApply(c -> {
+                if (c.firstPort() != from || c.lastPort() > to) {
+                    // the agent answered other ports than asked: nothing of it is kept
+                    throw new CompletionException(new RequestFailedException(session + " answered ports "
+                            + c.firstPort() + ".." + c.lastPort() + " when asked for " + from + ".." + to, false));
+                }
+                return c;
+            }));
+        }
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            long[] all = new long[portCount * PortCounters.FIELDS];
+            Arrays.fill(all, PortCounters.UNAVAILABLE);
+            for (CompletableFuture<PortCounters> part : parts) {
+                part.join().copyInto(all);
+            }
+            return new PortCounters(1, all);
+        });
     }
 
     /** See {@link SwitchSession#sendBatch}; {@code managerTerm} goes into the commit. */
@@ -86,6 +128,19 @@ final class SessionRequests {
         }
     }
 
+    /**
+     * A PORT_COUNTERS: completes the request it answers; false when it answers none (the answer is then dropped:
+     * only what the daemon asked for reaches the store, so an agent cannot report faster than the daemon polls).
+     */
+    boolean counted(Counters answer) {
+        Request<PortCounters> r = table.find(Kind.COUNTERS, answer.txid());
+        if (r == null) {
+            return false;
+        }
+        table.complete(r, answer.counters());
+        return true;
+    }
+
     /** An ACK of any other request: false when it answers no pending configuration. */
     boolean acknowledged(Message.Ack ack) {
         return detector.acknowledged(ack);
@@ -98,7 +153,11 @@ final class SessionRequests {
             table.fail(p, new AgentErrorException(error));
         }
         boolean config = detector.refused(error);
-        return p != null || config;
+        Request<PortCounters> counters = table.find(Kind.COUNTERS, error.txid());
+        if (counters != null) {
+            table.fail(counters, new AgentErrorException(error));
+        }
+        return p != null || config || counters != null;
     }
 
     /** The session closed: every pending request ends by its rule. */

@@ -8,8 +8,8 @@ import io.netty.buffer.Unpooled;
  * rule of {@code docs/protocol.md}; a violation is a {@link ProtocolException} naming the field.
  * Rules that need the session's context (port count, negotiated version) are the session's job. This
  * class frames and dispatches by type; each message family has its encoder and decoder
- * ({@link HandshakeEncoder}, {@link TableEncoder}, {@link StatusEncoder}, {@link DetectorEncoder} and
- * the matching decoders).
+ * ({@link HandshakeEncoder}, {@link TableEncoder}, {@link StatusEncoder}, {@link DetectorEncoder},
+ * {@link CountersCodec} and the matching decoders).
  */
 public final class SouthboundCodec {
     private SouthboundCodec() {
@@ -27,6 +27,7 @@ public final class SouthboundCodec {
             case ACK, ERROR, ECHO_REQUEST, ECHO_REPLY -> StatusEncoder.payload(m, out);
             case DETECTOR_CONFIG, DETECTOR_WINDOW, DETECTOR_PEERS, DETECTOR_LOOKUP, DETECTOR_ENDPOINT ->
                     DetectorEncoder.payload(m, out);
+            case PORT_COUNTERS_REQUEST, PORT_COUNTERS -> CountersCodec.payload(m, out);
         }
         out.setInt(start, out.writerIndex() - start - Protocol.LENGTH_FIELD_BYTES);
     }
@@ -87,6 +88,8 @@ public final class SouthboundCodec {
             case DETECTOR_WINDOW -> DetectorDecoder.window(frame, txid);
             case DETECTOR_PEERS -> DetectorDecoder.peers(frame, txid);
             case DETECTOR_LOOKUP -> DetectorDecoder.lookup(frame, txid);
+            case PORT_COUNTERS_REQUEST -> CountersCodec.request(frame, txid);
+            case PORT_COUNTERS -> CountersCodec.counters(frame, txid);
         };
         if (frame.isReadable()) {
             throw Wire.malformed(code, txid, frame.readableBytes() + " unexpected bytes after the payload");

@@ -38,6 +38,18 @@ public interface SwitchSession {
      */
     CompletableFuture<Long> probe(long timeoutMs);
 
+    /**
+     * Asks the agent for its ports' counters (PORT_COUNTERS_REQUEST, in as many requests as the daemon's receive limit
+     * needs), if its HELLO set {@link Protocol#FEATURE_PORT_COUNTERS}.
+     *
+     * @return completed with the counters of ports 1..portCount; failed with {@link RequestFailedException} when the
+     *         agent reports none, nothing comes within {@code timeoutMs} or the session closes, and with
+     *         {@link AgentErrorException} when the agent cannot read them now
+     */
+    default CompletableFuture<PortCounters> requestCounters(long timeoutMs) {
+        return CompletableFuture.failedFuture(new RequestFailedException(this + " reports no port counters", false));
+    }
+
     /** Completes the handshake's GUID check: the agent may send its PORT_INFO. */
     void acceptHello(long daemonId);
 

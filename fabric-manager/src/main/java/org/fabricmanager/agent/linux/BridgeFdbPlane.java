@@ -10,6 +10,7 @@ import org.fabricmanager.agent.AppliedTable;
 import org.fabricmanager.agent.ForwardingPlane;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.fabricmanager.agent.PortCounterSource;
 
 /**
  * A Linux bridge's static forwarding database as a switch's forwarding table: destination index {@code d} routed to
@@ -37,6 +38,7 @@ public final class BridgeFdbPlane implements ForwardingPlane, AutoCloseable {
     private long batches;
     /** The switch's long-running bridge process; null on a machine without stdbuf (a process per commit then). */
     private final BridgeSession session;
+    private final KernelCounters counters;
 
     /**
      * @param ip     iproute2 in the switch's namespace
@@ -48,6 +50,13 @@ public final class BridgeFdbPlane implements ForwardingPlane, AutoCloseable {
         this.bridge = bridge;
         this.names = names;
         this.session = BridgeSession.stdbuf() == null ? null : new BridgeSession(ip);
+        this.counters = new KernelCounters(ip, names, System::nanoTime);
+    }
+
+    /** The kernel's statistics of the ports' interfaces ({@link KernelCounters}). */
+    @Override
+    public PortCounterSource counters() {
+        return counters;
     }
 
     /** The {@code bridge -batch} runs that changed entries since construction. */

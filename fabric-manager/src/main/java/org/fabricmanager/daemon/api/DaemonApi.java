@@ -70,6 +70,11 @@ public interface DaemonApi {
         return CompletableFuture.failedFuture(new IllegalStateException("this daemon does not serve link loads"));
     }
 
+    /** A switch's port counters ({@code GET /api/v1/switches/{guid}/ports}); {@code null} for an unknown GUID. */
+    default CompletableFuture<PortCountersView> portCounters(long guid) {
+        return CompletableFuture.failedFuture(new IllegalStateException("this daemon does not serve port counters"));
+    }
+
     /**
      * Drains a switch or a cable: judged by a what-if unless forced, stored (and replicated), then routed around as
      * after a fault; fails with a {@link DrainException} saying why not.

@@ -160,16 +160,29 @@ final class StateDirectoryMachine extends BaseStateMachine {
         }
         File target = storage.getSnapshotFile(last.getTerm(), last.getIndex());
         Path tmp = target.toPath().resolveSibling(target.getName() + ".tmp");
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16))) {
-            out.writeInt(files.size());
-            for (Map.Entry<String, byte[]> f : files.entrySet()) {
-                out.writeUTF(f.getKey());
-                out.writeInt(f.getValue().length);
-                out.write(f.getValue());
+        MD5Hash md5;
+        try {
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16))) {
+                out.writeInt(files.size());
+                for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                    out.writeUTF(f.getKey());
+                    out.writeInt(f.getValue().length);
+                    out.write(f.getValue());
+                }
             }
+            Files.move(tmp, target.toPath(), StandardCopyOption.ATOMIC_MOVE);
+            md5 = MD5FileUtil.computeAndSaveMd5ForFile(target);
+        } catch (IOException | RuntimeException e) {
+            // A disk that cannot hold the snapshot cannot hold the next committed state file either, and Ratis's
+            // applier thread dies on anything but an IOException from here (the MD5 file's write throws an
+            // IllegalStateException), after which this member would lead with nothing applied, silently. So the
+            // member stops, as when a committed entry cannot be written.
+            String why = "cannot write committed state snapshot " + target + ": " + e.getMessage();
+            LOG.error("ha: {}; this member stops", why);
+            storageFailure.complete(why);
+            changed.run();
+            throw e instanceof IOException io ? io : new IOException(why, e);
         }
-        Files.move(tmp, target.toPath(), StandardCopyOption.ATOMIC_MOVE);
-        MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(target);
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
         return last.getIndex();
     }

@@ -201,6 +201,9 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 if (parts.length == 6 && parts[5].equals("lft")) {
                     return api.lft(guid).thenApply(found(parts[4], RestHandler::json));
                 }
+                if (parts.length == 6 && parts[5].equals("ports")) {
+                    return api.portCounters(guid).thenApply(found(parts[4], RestHandler::json));
+                }
                 if (parts.length == 6 && parts[5].equals("vc")) {
                     return api.vc(guid).thenApply(found(parts[4], RestHandler::json));
                 }

@@ -23,6 +23,7 @@ final class StaticAssets {
     private static final Map<String, String> TYPES = Map.of(
             "index.html", "text/html; charset=utf-8",
             "status.js", "text/javascript; charset=utf-8",
+            "ports.js", "text/javascript; charset=utf-8",
             "status.css", "text/css; charset=utf-8",
             "favicon.svg", "image/svg+xml");
 

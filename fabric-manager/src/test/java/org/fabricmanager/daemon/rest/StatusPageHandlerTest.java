@@ -85,6 +85,7 @@ class StatusPageHandlerTest {
     void servesThePageAndItsFilesWithTheirContentTypesAndCachingHeaders() throws Exception {
         Map<String, String> types = Map.of("/", "text/html; charset=utf-8", "/index.html", "text/html; charset=utf-8",
                 "/ui/status.js", "text/javascript; charset=utf-8", "/ui/status.css", "text/css; charset=utf-8",
+                "/ui/ports.js", "text/javascript; charset=utf-8",
                 "/ui/favicon.svg", "image/svg+xml");
         for (Map.Entry<String, String> e : types.entrySet()) {
             Answer a = request("GET", e.getKey(), "");

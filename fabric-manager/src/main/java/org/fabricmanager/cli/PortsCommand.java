@@ -1,0 +1,114 @@
+package org.fabricmanager.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Set;
+import org.fabricmanager.topology.Guids;
+
+/**
+ * {@code ports --switch SWITCH}: a switch's port counters as its agent last reported them
+ * ({@code GET /api/v1/switches/{guid}/ports}), one line per port, errors and drops marked; like
+ * {@code perfquery}/{@code ibqueryerrors} for this fabric. The switch is named by GUID or by its name.
+ */
+final class PortsCommand implements Command {
+    private static final String SWITCH = "switch";
+    private static final String ERRORS = "errors";
+
+    @Override
+    public String name() {
+        return "ports";
+    }
+
+    @Override
+    public String summary() {
+        return "a switch's port counters: packets, bytes, errors, drops (REST /api/v1/switches/GUID/ports)";
+    }
+
+    @Override
+    public String usage() {
+        return """
+                usage: fabric-manager ports --switch SWITCH [--url URL] [--errors] [--json]
+                  Prints the traffic and error counters of each port of a switch, as its agent last reported them
+                  (counts since the agent started; "-" where the switch does not measure one). Ports with errors
+                  or drops are marked with '!'.
+                  --switch SWITCH         the switch's GUID (0x...) or name
+                  %s
+                  --errors                only ports with errors or drops
+                  --json                  the daemon's JSON answer instead of the table
+                  Exit code 0 when the daemon answered, 2 when the switch is unknown, the daemon unreachable or
+                  it answers an error.""".formatted(DaemonClient.URL_USAGE);
+    }
+
+    @Override
+    public Set<String> valueOptions() {
+        return DaemonClient.options(SWITCH);
+    }
+
+    @Override
+    public Set<String> flagOptions() {
+        return Set.of(ERRORS, DaemonClient.JSON_OPTION);
+    }
+
+    @Override
+    public int run(Arguments args, Console console) {
+        DaemonClient client = DaemonClient.of(args);
+        String guid = guid(client, args.require(SWITCH));
+        JsonNode view = client.get("/api/v1/switches/" + guid + "/ports");
+        if (args.flag(DaemonClient.JSON_OPTION)) {
+            console.out().println(DaemonClient.pretty(view));
+            return ExitCodes.OK;
+        }
+        PrintStream out = console.out();
+        String name = view.hasNonNull("name") ? " (" + view.get("name").asText() + ")" : "";
+        if (view.path("ports").isEmpty()) {
+            out.printf("switch %s%s: no port counters %s%n", view.path("guid").asText(), name,
+                    view.path("reporting").asBoolean() ? "yet (the daemon asks every "
+                            + view.path("intervalMs").asLong() / 1000 + " s)" : "(its agent reports none)");
+            return ExitCodes.OK;
+        }
+        out.printf("switch %s%s: counters reported %.1f s ago%s%n", view.path("guid").asText(), name,
+                view.path("ageMs").asLong() / 1000.0, view.path("reporting").asBoolean() ? "" : " (not reporting now)");
+        TextTable table = new TextTable(">PORT", ">RX PACKETS", ">TX PACKETS", ">RX BYTES", ">TX BYTES", ">RX ERR",
+                ">TX ERR", ">RX DROP", ">TX DROP", "");
+        int troubled = 0;
+        for (JsonNode p : view.path("ports")) {
+            boolean trouble = positive(p, "rxErrors") || positive(p, "txErrors") || positive(p, "rxDrops")
+                    || positive(p, "txDrops");
+            troubled += trouble ? 1 : 0;
+            if (args.flag(ERRORS) && !trouble) {
+                continue;
+            }
+            table.row(p.path("port").asText(), n(p, "rxPackets"), n(p, "txPackets"), n(p, "rxBytes"), n(p, "txBytes"),
+                    n(p, "rxErrors"), n(p, "txErrors"), n(p, "rxDrops"), n(p, "txDrops"), trouble ? "!" : "");
+        }
+        if (table.size() > 0) {
+            table.print(out);
+        }
+        out.printf("%d ports, %d with errors or drops%n", view.path("ports").size(), troubled);
+        return ExitCodes.OK;
+    }
+
+    /** The GUID of {@code spec}: itself when it is one, else the switch of that name in the daemon's list. */
+    static String guid(DaemonClient client, String spec) {
+        try {
+            return Guids.format(Guids.parse(spec));
+        } catch (RuntimeException notAGuid) {
+            for (JsonNode s : client.get("/api/v1/switches")) {
+                if (spec.equals(s.path("name").asText(null))) {
+                    return s.path("guid").asText();
+                }
+            }
+            throw new UsageException("ports: no switch named '" + spec + "' (give its GUID, 0x followed by 16 hex digits,"
+                    + " or its name as `fabric-manager switches` lists it)");
+        }
+    }
+
+    private static boolean positive(JsonNode p, String field) {
+        return p.hasNonNull(field) && p.get(field).asLong() > 0;
+    }
+
+    private static String n(JsonNode p, String field) {
+        return p.hasNonNull(field) ? String.format(Locale.ROOT, "%,d", p.get(field).asLong()) : "-";
+    }
+}

@@ -1,0 +1,100 @@
+package org.fabricmanager.daemon.counters;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import org.fabricmanager.daemon.control.ControlLoop;
+import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.registry.SwitchRegistry;
+import org.fabricmanager.southbound.Protocol;
+import org.fabricmanager.southbound.SwitchSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks every admitted switch whose agent announces port counters for them once every {@link #INTERVAL_MS}, and
+ * keeps the answers in a {@link PortCounterStore}. The polls are spread: a tick every {@link #TICK_MS} on the control
+ * thread asks the switches of one slice (a switch's slice follows from its GUID), so 5,120 switches make 512 requests
+ * a second, not a burst of 5,120 every ten. A switch with a new session is asked at the next tick, whatever its slice,
+ * so that its counters are known within a second of its admission (and a restarted agent's count from zero soon). A switch has at most one poll in flight, which fails after an interval;
+ * an agent answers only what it is asked ({@code docs/protocol.md}, section 3.17), so the daemon's load from
+ * counters is bounded by its own polling whatever the agents do.
+ */
+public final class PortCounterPoller {
+    /** How often each switch is asked. */
+    public static final long INTERVAL_MS = 10_000;
+    /** How often a slice of the switches is asked. */
+    static final long TICK_MS = 1_000;
+    /** Deferred-event tag of the tick. */
+    static final String TICK = "port-counters";
+    private static final Logger LOG = LoggerFactory.getLogger(PortCounterPoller.class);
+    private static final int SLICES = (int) (INTERVAL_MS / TICK_MS);
+
+    private final SwitchRegistry registry;
+    private final ControlLoop queue;
+    private final PortCounterStore store;
+    private final LongSupplier clock;
+    private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
+    /** The session each switch was last asked on (control thread): a new session is asked at the next tick. */
+    private final Map<Long, Long> askedSession = new HashMap<>();
+    private long tick;
+    private volatile boolean stopped;
+
+    /** @param clock wall-clock time in ms, for the reports' age */
+    public PortCounterPoller(SwitchRegistry registry, ControlLoop queue, PortCounterStore store, LongSupplier clock) {
+        this.registry = registry;
+        this.queue = queue;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /** Asks this tick's slice now and schedules the next tick (control thread). */
+    public void tick() {
+        if (stopped) {
+            return;
+        }
+        int slice = (int) (tick++ % SLICES);
+        for (ManagedSwitch ms : registry.all()) {
+            Long asked = askedSession.get(ms.guid());
+            boolean fresh = asked == null || asked != ms.session().id();
+            if (ms.admitted() && (fresh || slice(ms.guid()) == slice)) {
+                poll(ms);
+            }
+        }
+        queue.scheduleDeferred(TICK, TICK_MS, this::tick);
+    }
+
+    /** Asks switch {@code ms} now, unless its agent reports no counters or a poll of it is in flight (control thread). */
+    public void poll(ManagedSwitch ms) {
+        SwitchSession session = ms.session();
+        long guid = ms.guid();
+        long incarnation = ms.hello().incarnation();
+        if (askedSession.size() < PortCounterStore.MAX_SWITCHES || askedSession.containsKey(guid)) {
+            askedSession.put(guid, session.id());
+        }
+        if ((ms.hello().features() & Protocol.FEATURE_PORT_COUNTERS) == 0 || !inFlight.add(guid)) {
+            return;
+        }
+        session.requestCounters(INTERVAL_MS).whenComplete((counters, failure) -> {
+            inFlight.remove(guid);
+            if (failure == null) {
+                store.put(guid, incarnation, counters, clock.getAsLong());
+            } else {
+                LOG.debug("switch {}: no port counters: {}", ms, failure.toString());
+            }
+        });
+    }
+
+    /** Stops polling (the daemon stops). */
+    public void stop() {
+        stopped = true;
+    }
+
+    /** The slice of the interval a switch is asked in: its GUID mixed, so that neighbouring GUIDs spread. */
+    static int slice(long guid) {
+        long h = guid * 0x9E3779B97F4A7C15L;
+        return (int) Long.remainderUnsigned(h ^ (h >>> 29), SLICES);
+    }
+}

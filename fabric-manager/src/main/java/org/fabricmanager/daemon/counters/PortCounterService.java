@@ -1,0 +1,32 @@
+package org.fabricmanager.daemon.counters;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.LongSupplier;
+import org.fabricmanager.daemon.control.ControlLoop;
+import org.fabricmanager.daemon.registry.SwitchRegistry;
+
+/** The port counters' parts as the daemon wires them: the store (and its meters), the poller and the views. */
+public final class PortCounterService {
+    private final PortCounterStore store;
+    private final PortCounterPoller poller;
+    private final PortCounterViews views;
+
+    /** @param clock wall-clock time in ms */
+    public PortCounterService(SwitchRegistry registry, ControlLoop queue, MeterRegistry meters, LongSupplier clock) {
+        this.store = new PortCounterStore(meters);
+        this.poller = new PortCounterPoller(registry, queue, store, clock);
+        this.views = new PortCounterViews(registry, store, clock);
+    }
+
+    public PortCounterStore store() {
+        return store;
+    }
+
+    public PortCounterPoller poller() {
+        return poller;
+    }
+
+    public PortCounterViews views() {
+        return views;
+    }
+}

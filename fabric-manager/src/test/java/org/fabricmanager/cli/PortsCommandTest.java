@@ -1,0 +1,106 @@
+package org.fabricmanager.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code fabric-manager ports} against a loopback HTTP server answering the shapes of docs/rest-api.md. */
+class PortsCommandTest {
+    private static final String PORTS = """
+            {"guid":"0x1000000100000000","name":"s1-0","reporting":true,"incarnation":5,"receivedAt":1795349024722,
+             "ageMs":2310,"intervalMs":10000,"totals":{"rxPackets":3000,"rxErrors":4},
+             "ports":[{"port":1,"rxPackets":1000,"txPackets":1000,"rxBytes":256000,"txBytes":256000,"rxErrors":0,
+                       "txErrors":0,"rxDrops":0,"txDrops":0},
+                      {"port":2,"rxPackets":2000,"txPackets":2000,"rxBytes":512000,"txBytes":512000,"rxErrors":4,
+                       "txErrors":null,"rxDrops":0,"txDrops":0},
+                      {"port":3,"rxPackets":0,"txPackets":0,"rxBytes":0,"txBytes":0,"rxErrors":0,
+                       "txErrors":0,"rxDrops":0,"txDrops":0}]}""";
+    private final Map<String, String> answers = new ConcurrentHashMap<>();
+    private HttpServer server;
+    private String url;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            String body = answers.get(exchange.getRequestURI().getPath());
+            byte[] bytes = (body == null ? "{\"error\":\"unknown switch\"}" : body).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
+            exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        server.start();
+        url = "http://127.0.0.1:" + server.getAddress().getPort();
+        answers.put("/api/v1/switches/0x1000000100000000/ports", PORTS);
+        answers.put("/api/v1/switches", """
+                [{"guid":"0x1000000100000000","name":"s1-0","connected":true}]""");
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private CliRun ok(String... args) {
+        CliRun run = CliRun.of(args);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).isEmpty();
+        return run;
+    }
+
+    @Test
+    void printsOneLinePerPortAndMarksThoseWithErrors() {
+        List<String> lines = ok("ports", "--url", url, "--switch", "0x1000000100000000").out().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("switch 0x1000000100000000 (s1-0): counters reported 2.3 s ago");
+        assertThat(lines).hasSize(6);
+        assertThat(lines.get(2)).contains("1,000").doesNotEndWith("!");
+        assertThat(lines.get(3)).contains("2,000").contains(" 4 ").contains(" - ").endsWith("!");
+        assertThat(lines.get(5)).isEqualTo("3 ports, 1 with errors or drops");
+    }
+
+    @Test
+    void aSwitchIsFoundByNameAndErrorsListsOnlyTroubledPorts() {
+        List<String> lines = ok("ports", "--url", url, "--switch", "s1-0", "--errors").out().lines().toList();
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(2).strip()).startsWith("2 ").endsWith("!");
+    }
+
+    @Test
+    void jsonIsTheDaemonsAnswer() throws Exception {
+        String out = ok("ports", "--url", url, "--switch", "0x1000000100000000", "--json").out();
+        ObjectMapper json = new ObjectMapper();
+        assertThat(json.readTree(out)).isEqualTo(json.readTree(PORTS));
+    }
+
+    @Test
+    void anUnknownSwitchIsExitCodeTwoWithOneLine() {
+        CliRun byGuid = CliRun.of("ports", "--url", url, "--switch", "0x00000000000000ff");
+        assertThat(byGuid.exitCode()).isEqualTo(2);
+        assertThat(byGuid.err()).contains("unknown switch");
+        CliRun byName = CliRun.of("ports", "--url", url, "--switch", "nosuch");
+        assertThat(byName.exitCode()).isEqualTo(2);
+        assertThat(byName.err()).contains("no switch named 'nosuch'");
+    }
+
+    @Test
+    void aSwitchWhoseAgentReportsNoCountersSaysSo() {
+        answers.put("/api/v1/switches/0x1000000100000001/ports", """
+                {"guid":"0x1000000100000001","name":"s1-1","reporting":false,"intervalMs":10000,"totals":{},"ports":[]}""");
+        assertThat(ok("ports", "--url", url, "--switch", "0x1000000100000001").out().strip())
+                .isEqualTo("switch 0x1000000100000001 (s1-1): no port counters (its agent reports none)");
+    }
+}
