@@ -539,6 +539,13 @@
         d.blocksPushed + ' blocks, ' + d.switchesAcked + ' switches acked',
         'v' + d.tableVersion
       ];
+      if (d.nodesCutOff !== undefined) {
+        // who the fault touched: the nodes cut off by name, the moved ones by count
+        figures.push(d.nodesCutOff > 0 ? d.nodesCutOff + ' end nodes cut off (' + (d.cutOffNodes || [])
+            .slice(0, 8).map(function (n) { return n.name; }).join(', ') + (d.nodesCutOff > 8 ? ', …' : '') + ')'
+            : 'no end node cut off');
+        figures.push(d.nodesMoved + ' end nodes moved');
+      }
       var what = (m.kind === 'REACTION' ? 'fault: ' : 're-route: ') + (d.triggers && d.triggers.length
           ? d.triggers[0] + (d.triggerCount > 1 ? ' (+' + (d.triggerCount - 1) + ' more)' : '') : m.message);
       body.appendChild(el('tr', { 'data-kind': m.kind }, [
@@ -568,6 +575,11 @@
           : c.state === 'drained' ? 'drained (maintenance): ' : 'link down: ') +
           (c.aName || c.a) + ':' + c.aPort + ' – ' + (c.bName || c.b) + ':' + c.bPort));
     });
+    if (f.nodesUnreachable > 0) {
+      list.appendChild(el('li', { 'data-nodes': 'unreachable' }, f.nodesUnreachable + ' end nodes unreachable: ' +
+          (f.unreachableNodes || []).slice(0, 20).map(function (n) { return n.name + ' (' + n.index + ')'; }).join(', ') +
+          (f.nodesUnreachable > 20 ? ', …' : '')));
+    }
     (f.unwatched || []).slice(0, 20).forEach(function (u) {
       list.appendChild(el('li', null, 'not watched by the ring: ' + (u.name || u.guid) + ' (' + u.reason + ')'));
     });

@@ -16,6 +16,7 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import org.fabricmanager.agent.SwitchAgent.State;
 import org.fabricmanager.pki.FabricIdentity;
 import org.fabricmanager.pki.TlsContexts;
+import org.fabricmanager.pki.TlsFailures;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.CommitAck;
@@ -92,7 +93,9 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
     /** Says HELLO to an authenticated daemon; anything else ends the connection (and is retried with backoff). */
     private void tlsHandshakeDone(ChannelHandlerContext ctx, SslHandshakeCompletionEvent event) {
         if (!event.isSuccess()) {
-            closeCause = "TLS handshake with the daemon failed: " + event.cause();
+            // in plain words with either engine (BoringSSL says "General OpenSslEngine problem" for all of them)
+            closeCause = "TLS handshake with the daemon failed: " + TlsFailures.byAgent(event.cause(),
+                    settings.tls() == null ? null : settings.tls().certificate());
             LOG.warn("{}: {}", agent, closeCause);
             ctx.close();
             return;
@@ -299,6 +302,13 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
             boolean tlsFailure = cause instanceof DecoderException && cause.getCause() instanceof SSLException;
             closeCause = cause instanceof IOException ? cause.getMessage()
                     : tlsFailure ? "TLS: " + cause.getCause().getMessage() : cause.toString();
+            if (tlsFailure && tls && state.state() == State.HELLO_SENT && TlsFailures.isAlert(cause)) {
+                // TLS 1.3: our side of the handshake ends before the daemon checks our certificate, so its refusal comes
+                // as an alert after the handshake, before any HELLO_REPLY
+                closeCause = "TLS handshake with the daemon failed: " + TlsFailures.byAgent(cause,
+                        settings.tls() == null ? null : settings.tls().certificate());
+                LOG.warn("{}: {}", agent, closeCause);
+            }
             if (!(cause instanceof IOException) && !tlsFailure) {
                 LOG.error("{}: internal error", agent, cause);
             }

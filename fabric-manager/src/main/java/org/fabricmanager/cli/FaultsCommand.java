@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * {@code fabric-manager faults}: the daemon's current faults ({@code GET /api/v1/faults}) as readable
  * tables for an administrator on the management node: switches the ring declared dead, switches it
- * cannot watch, links down, quarantined (flapping) ports. Like the other admin commands it asks the
+ * cannot watch, links down (their peer named), quarantined (flapping) ports, end nodes no route reaches. Like the other admin commands it asks the
  * daemon at {@code --url} (default {@value DaemonClient#DEFAULT_URL}) through {@link DaemonClient}.
  */
 final class FaultsCommand implements Command {
@@ -31,7 +31,8 @@ final class FaultsCommand implements Command {
         return """
                 usage: fabric-manager faults [--url URL] [--json]
                   Prints the failure detector's state, the switches declared dead or not watched by the ring,
-                  the links down and the ports quarantined for flapping.
+                  the links down (with the switch or end node at their other end), the ports quarantined for
+                  flapping and the end nodes no route reaches any more.
                   %s
                   --json                  the daemon's JSON answer instead of the summary
                   Exit code 0 when the daemon answered, 2 when it is unreachable or answers an error.""".formatted(DaemonClient.URL_USAGE);
@@ -90,12 +91,27 @@ final class FaultsCommand implements Command {
 
         JsonNode links = f.path("links");
         out.printf("%nlinks down: %d%n", links.size());
-        TextTable down = new TextTable("GUID", "NAME", ">PORT", "PEER", "QUARANTINED");
+        TextTable down = new TextTable("GUID", "NAME", ">PORT", "PEER", "PEER NAME", "QUARANTINED");
         for (JsonNode l : links) {
-            down.row(text(l, "guid"), text(l, "name"), text(l, "port"), text(l, "peerGuid"),
+            // a node link names its node and destination index, as route and whatif take them
+            String peerName = text(l, "peerName");
+            if (peerName != null && l.path("peerNode").asBoolean()) {
+                peerName = "node " + peerName + " (index " + l.path("peerIndex").asInt() + ")";
+            }
+            down.row(text(l, "guid"), text(l, "name"), text(l, "port"), text(l, "peerGuid"), peerName,
                     l.path("quarantined").asBoolean() ? "yes" : "no");
         }
         print(down, out);
+
+        JsonNode unreachable = f.path("unreachableNodes");
+        int unreachableCount = f.path("nodesUnreachable").asInt();
+        out.printf("%nend nodes unreachable: %d%s%n", unreachableCount,
+                unreachableCount > unreachable.size() ? " (the first " + unreachable.size() + " listed)" : "");
+        TextTable nodes = new TextTable("GUID", "NAME", ">INDEX");
+        for (JsonNode n : unreachable) {
+            nodes.row(text(n, "guid"), text(n, "name"), text(n, "index"));
+        }
+        print(nodes, out);
 
         JsonNode quarantined = f.path("quarantined");
         out.printf("%nquarantined ports: %d%n", quarantined.size());

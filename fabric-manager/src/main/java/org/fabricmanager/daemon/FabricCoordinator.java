@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon;
 
+import java.util.concurrent.CompletableFuture;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FabricCheck;
@@ -19,6 +20,7 @@ import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.AdmissionPolicy;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
 import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.daemon.routing.NodeImpact;
 import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.topology.Fabric;
 import org.slf4j.Logger;
@@ -363,6 +365,15 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m.discovery().inForce(routingSnapshot);
         if (routing.churn() != null) {
             m.faults().reactions().churn(routing.churn().changedEntries(), routing.churn().minimumEntries());
+        }
+        // taken off the fault's path above a size: the reaction's milestone waits for it, its convergence does not
+        Object token = m.faults().reactions().impactPending();
+        CompletableFuture<NodeImpact> impact = routing.impact();
+        if (impact.isDone()) {
+            m.faults().routingImpact(token, impact.isCompletedExceptionally() ? NodeImpact.NONE : impact.join());
+        } else {
+            impact.whenComplete((i, error) -> queue.append("node-impact v" + routing.version(),
+                    () -> m.faults().routingImpact(token, error == null ? i : NodeImpact.NONE)));
         }
         startPush(routing.tables());
         afterComputation();

@@ -15,8 +15,8 @@ import org.fabricmanager.topology.Link;
 /**
  * The fabric's health as gauges an alert can compare without knowing the fabric's size: switches expected, dead
  * (declared by the failure detector) and disconnected (their session ended, not back), links down (links of the first
- * routed fabric with an end down, quarantined or gone), ports quarantined, switches and cables drained, and tables
- * pending and failing. The counts
+ * routed fabric with an end down, quarantined or gone), ports quarantined, switches and cables drained, tables
+ * pending and failing, and end nodes no route reaches. The counts
  * are taken on the control thread every {@value #REFRESH_MS} ms (a link count reads every link once) and read at scrape
  * time from volatile fields.
  */
@@ -39,6 +39,7 @@ final class FabricGauges {
     private final Drains drains;
     private volatile int drainedSwitches;
     private volatile int drainedLinks;
+    private volatile int nodesUnreachable;
 
     /** @param expected the expected shape's switch count, or 0 without one */
     FabricGauges(FabricCoordinator.Managers m, Drains drains, ControlLoop queue, MeterRegistry meters, int expected) {
@@ -68,6 +69,9 @@ final class FabricGauges {
         Gauge.builder("fabric.tables.failing", () -> failing)
                 .description("connected switches whose pushes failed more than push.retries times in a row")
                 .register(meters);
+        Gauge.builder("fabric.nodes.unreachable", () -> nodesUnreachable)
+                .description("end nodes no route reaches any more (leaf dead, node link down, leaf cut off)")
+                .register(meters);
     }
 
     /** Takes the counts now and again every {@value #REFRESH_MS} ms (control thread). */
@@ -79,6 +83,7 @@ final class FabricGauges {
         failing = pusher.failingCount();
         drainedSwitches = drains.switchCount();
         drainedLinks = drains.linkCount();
+        nodesUnreachable = faults.unreachable().count();
         linksDown = linksDown(faults.baseline());
         queue.scheduleDeferred(REFRESH, REFRESH_MS, this::refresh);
     }

@@ -16,6 +16,8 @@ import org.fabricmanager.southbound.MessageType;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +74,24 @@ final class SwitchSessions implements SouthboundListener {
         this.coordinator = coordinator;
         this.rejectedLog = new PendingLog(milestones);
         this.lookups = new org.fabricmanager.daemon.faults.LookupLimiter(metrics.registry());
+    }
+
+    /**
+     * " (node n5, index 5)" for a port whose peer is an end node, "" otherwise: a node link's fault names its node as
+     * the fabric in force knows it (the GUID alone named nothing an operator types).
+     */
+    private String nodeOf(PortRecord port) {
+        if (port.peerKind() != PortRecord.PeerKind.NODE) {
+            return "";
+        }
+        // a node coming back is not in the fabric in force: the first routed fabric knows it
+        ActiveRouting a = m.routing().active();
+        EndNode node = a == null ? null : a.fabric().nodeByGuid(port.peerGuid()).orElse(null);
+        if (node == null && m.faults().baseline() != null) {
+            node = m.faults().baseline().nodeByGuid(port.peerGuid()).orElse(null);
+        }
+        return node == null ? " (node " + Guids.format(port.peerGuid()) + ")"
+                : " (node " + node.name() + ", index " + node.index() + ")";
     }
 
     // ---- southbound callbacks (I/O threads) ---------------------------------------------------
@@ -309,7 +329,8 @@ final class SwitchSessions implements SouthboundListener {
                 linkEnd(ms, r.isUp() ? r : before, r.isUp());
             }
             if (discovered) {
-                m.faults().event("port-status: " + ms.name() + " port " + r.port() + (r.isUp() ? " up" : " down"));
+                m.faults().event("port-status: " + ms.name() + " port " + r.port() + (r.isUp() ? " up" : " down")
+                        + nodeOf(r.isUp() ? r : before));
                 if (wasUp != r.isUp()) {
                     if (r.isUp()) {
                         metrics.recovery(DaemonMetrics.FaultType.LINK);

@@ -19,7 +19,8 @@ import javax.net.ssl.SSLException;
 /**
  * Builds the southbound's TLS contexts on the engine {@link TlsProvider} chose (the JDK's or BoringSSL): TLS 1.3
  * only, the peer's certificate required and checked against the fabric CA(s) alone (not the JVM's public
- * CAs), by the JDK's PKIX trust manager with either engine. The daemon requires a client certificate
+ * CAs), by the JDK's PKIX trust manager with either engine, whose refusals name what is wrong
+ * ({@link ChainTrustManager}). The daemon requires a client certificate
  * ({@link ClientAuth#REQUIRE}); which switch it names is checked after the handshake. The REST API's HTTPS
  * stays on the JDK's engine: a few browser connections, where BoringSSL would save nothing worth a second path.
  */
@@ -60,7 +61,7 @@ public final class TlsContexts {
             return options(SslContextBuilder.forServer(keyManager(material, engine.provider())), engine.provider())
                     .protocols(PROTOCOL)
                     .clientAuth(ClientAuth.REQUIRE)
-                    .trustManager(material.trusted().toArray(X509Certificate[]::new))
+                    .trustManager(new ChainTrustManager(material.trusted(), "the fabric CA"))
                     .build();
         } catch (SSLException | IllegalArgumentException e) {
             throw new PkiException("cannot build the daemon's TLS context from '"
@@ -125,7 +126,7 @@ public final class TlsContexts {
                     // keys, a CA bundle changed), each costing a full handshake when picked
                     .sessionCacheSize(AGENT_TICKETS)
                     .keyManager(keyManager(material, engine.provider()))
-                    .trustManager(material.trusted().toArray(X509Certificate[]::new))
+                    .trustManager(new ChainTrustManager(material.trusted(), "the CA this agent trusts"))
                     .build();
         } catch (SSLException | IllegalArgumentException e) {
             throw new PkiException("cannot build an agent's TLS context from '"

@@ -14,6 +14,7 @@ import org.fabricmanager.pki.FabricIdentity;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsContexts;
+import org.fabricmanager.pki.TlsFailures;
 
 /**
  * The pipeline handler of a secure daemon that learns who the peer is once its TLS handshake completes: it
@@ -59,7 +60,7 @@ final class CertificateIdentityHandler extends ChannelInboundHandlerAdapter {
         if (!event.isSuccess()) {
             Throwable cause = event.cause();
             return new CertificateIdentity(Outcome.HANDSHAKE_FAILED, OptionalLong.empty(),
-                    cause == null ? null : rootMessage(cause));
+                    cause == null ? null : TlsFailures.byDaemon(cause));
         }
         SslHandler tls = ctx.pipeline().get(SslHandler.class);
         String subject = "?";
@@ -93,12 +94,8 @@ final class CertificateIdentityHandler extends ChannelInboundHandlerAdapter {
         return new CertificateIdentity(Outcome.SWITCH, guid, tls.engine().getSession().getProtocol());
     }
 
-    /** The innermost cause's class and message: what an operator needs of a TLS failure. */
+    /** A TLS failure in an operator's words: a certificate that does not chain to the fabric CA, an alert, the cause. */
     static String rootMessage(Throwable t) {
-        Throwable c = t;
-        while (c.getCause() != null && c.getCause() != c) {
-            c = c.getCause();
-        }
-        return c.getClass().getSimpleName() + ": " + c.getMessage();
+        return TlsFailures.byDaemon(t);
     }
 }

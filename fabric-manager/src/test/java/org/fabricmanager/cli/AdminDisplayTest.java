@@ -78,10 +78,13 @@ class AdminDisplayTest {
                 {"detectorEnabled":true,"ringEpoch":3,"ringMembers":193,
                  "switches":[{"guid":"0x1000000300000005","name":null,"source":"session","sinceMillis":1795268699229,"sessionAlive":false},
                              {"guid":"0x1000000300000006","name":"s3-6","source":"ring","sinceMillis":1795268699229,"sessionAlive":true}],
-                 "links":[{"guid":"0x1000000100000014","name":"s1-20","port":12,"peerGuid":"0x1000000200000013","quarantined":true}],
+                 "links":[{"guid":"0x1000000100000014","name":"s1-20","port":12,"peerGuid":"0x1000000200000013","quarantined":true},
+                          {"guid":"0x1000000100000002","name":"s1-2","port":3,"peerGuid":"0x2000000000000022","quarantined":false,
+                           "peerName":"n34","peerNode":true,"peerIndex":34}],
                  "quarantined":[{"guid":"0x1000000100000014","port":12,"flaps":4,"sinceMillis":1795268701002,"stableUpSinceMillis":null}],
                  "reactions":3,"pendingEvents":2,"ringStarting":0,"ringUnconfirmed":2,
-                 "unwatched":[{"guid":"0x1000000100000007","name":"s1-7","reason":"no failure detector"}]}""");
+                 "unwatched":[{"guid":"0x1000000100000007","name":"s1-7","reason":"no failure detector"}],
+                 "nodesUnreachable":1,"unreachableNodes":[{"guid":"0x2000000000000022","name":"n34","index":34}]}""");
         String out = ok("faults", "--url", url).out();
         assertThat(out).startsWith("failure detector: on (ring epoch 3, 193 members); 3 reactions since start,"
                 + " one in progress (2 events)\n");
@@ -92,8 +95,12 @@ class AdminDisplayTest {
                 .containsPattern("(?m)^  0x1000000300000006  s3-6  ring  .*  alive$")
                 .contains("switches the ring cannot watch: 1")
                 .containsPattern("(?m)^  0x1000000100000007  s1-7  no failure detector$")
-                .contains("links down: 1\n")
-                .containsPattern("(?m)^  0x1000000100000014  s1-20  +12  0x1000000200000013  yes$")
+                .contains("links down: 2\n")
+                .containsPattern("(?m)^  0x1000000100000014  s1-20  +12  0x1000000200000013  -  +yes$")
+                // a node link names its node and destination index, not only a bare GUID
+                .containsPattern("(?m)^  0x1000000100000002  s1-2  +3  0x2000000000000022  node n34 \\(index 34\\)  no$")
+                .contains("end nodes unreachable: 1\n")
+                .containsPattern("(?m)^  0x2000000000000022  n34  +34$")
                 .contains("quarantined ports: 1\n")
                 .containsPattern("(?m)^  0x1000000100000014  +12  +4  \\d{4}-.*  -$");
     }

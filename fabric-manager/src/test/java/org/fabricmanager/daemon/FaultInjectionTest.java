@@ -7,6 +7,8 @@ import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.daemon.api.Views;
 
 import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.FaultReport;
+import org.fabricmanager.daemon.api.Milestone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
@@ -41,6 +43,7 @@ class FaultInjectionTest {
     FabricManagerDaemon daemon;
     FabricSimulator sim;
     final Fabric fabric = PgftGenerator.generate(SPEC);
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     /** The southbound's DEBUG lines (an unmatched ACK is logged there). */
     final ListAppender<ILoggingEvent> southboundLog = new ListAppender<>();
@@ -54,7 +57,7 @@ class FaultInjectionTest {
         southbound.addAppender(southboundLog);
         southbound.setLevel(Level.DEBUG);
         DaemonConfig config = DaemonSimulationTest.config(state, SPEC).withPush(200, 2);
-        daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        daemon = FabricManagerDaemon.start(config, List.of(), meters, new HopTestEngine());
         AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
     }
@@ -244,8 +247,30 @@ class FaultInjectionTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> daemon.route(0, 5).get())
                 .hasMessageContaining("no node has index 5");
         assertThat(sim.agent(leaf).table().port(5)).as("nothing routes to the absent node").isEqualTo(255);
+        // who the fault touched: the node by name and index, in the reaction, one event, the faults and the gauge
+        List<Milestone> events = daemon.milestones(0).get();
+        Milestone reaction = events.stream().filter(m -> m.kind() == Milestone.Kind.REACTION).reduce((a, b) -> b)
+                .orElseThrow();
+        assertThat(reaction.details()).containsEntry("nodesCutOff", 1);
+        assertThat(reaction.message()).contains("1 end nodes cut off (n5)");
+        assertThat(reaction.details().get("triggers").toString()).as("the trigger names the node, not only its port")
+                .contains("port 2 down (node n5, index 5)");
+        assertThat(events).filteredOn(m -> m.kind() == Milestone.Kind.NODE_UNREACHABLE).singleElement()
+                .satisfies(m -> assertThat(m.message()).startsWith("1 end node no route reaches them: n5"));
+        FaultReport faults = daemon.faults().get();
+        assertThat(faults.nodesUnreachable()).isEqualTo(1);
+        assertThat(faults.unreachableNodes()).containsExactly(new FaultReport.Node(Guids.format(PgftGenerator.nodeGuid(5)),
+                "n5", 5));
+        assertThat(faults.links()).filteredOn(l -> l.peerNode()).singleElement()
+                .satisfies(l -> assertThat(l.peerName()).isEqualTo("n5"))
+                .satisfies(l -> assertThat(l.peerIndex()).isEqualTo(5));
+        Await.value("the unreachable-node gauge", () -> meters.get("fabric.nodes.unreachable").gauge().value(),
+                v -> v == 1.0);
         sim.linkUp(leaf, 2);
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.nodes() == 16, "node back");
+        assertThat(daemon.milestones(0).get()).filteredOn(m -> m.kind() == Milestone.Kind.NODE_REACHABLE).singleElement()
+                .satisfies(m -> assertThat(m.message()).contains("n5").endsWith("(0 unreachable now)"));
+        assertThat(daemon.faults().get().nodesUnreachable()).isZero();
         assertThat(daemon.topology().get().nodeByGuid(PgftGenerator.nodeGuid(5)).orElseThrow().index()).isEqualTo(5);
         assertThat(daemon.route(0, 5).get().outcome()).isEqualTo("DELIVERED");
         assertThat(s.routing().version()).isEqualTo(3);

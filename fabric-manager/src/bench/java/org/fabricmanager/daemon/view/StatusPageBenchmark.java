@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon.view;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -68,6 +70,45 @@ class StatusPageBenchmark {
                 LinkLoad[] load = new LinkLoad[1];
                 t = time(repeats, () -> load[0] = LinkLoadService.compute(active, pattern));
                 row(spec, fabric, "load " + p, t, RestJson.bytes(load[0]).length);
+            }
+        }
+    }
+
+    /**
+     * The page's first render at 768 and 5,120 switches, server side: the layout (once per routing version, on the
+     * first poll), the graph's assembly and its JSON (every poll), and the JSON's size; the link loads are not part of
+     * it above 256 switches (computed when asked for). With {@code -Dfm.bench.out=DIR} the graph JSON is written there
+     * ({@code graph-SWITCHES.json}) for a browser measurement.
+     */
+    @Test
+    void firstRenderAt768And5120Switches() throws Exception {
+        int repeats = Integer.getInteger("fm.bench.repeats", 7);
+        String out = System.getProperty("fm.bench.out");
+        System.out.println("| fabric | switches | nodes | work | median ms | min-max ms | JSON KiB |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        for (String spec : List.of("PGFT(3;16,16,16;1,16,16;1,1,1)", "PGFT(3;32,32,64;1,32,32;1,1,1)")) {
+            Fabric fabric = PgftGenerator.generate(PgftSpec.parse(spec));
+            Map<Long, SwitchState> states = new LinkedHashMap<>();
+            Map<Long, String> names = new HashMap<>();
+            fabric.switches().forEach(s -> {
+                states.put(s.guid(), SwitchState.IN_SYNC);
+                names.put(s.guid(), s.name());
+            });
+            FabricLayout[] layout = new FabricLayout[1];
+            double[] t = time(repeats, () -> layout[0] = FabricLayout.of(fabric));
+            row(spec, fabric, "layout (first poll of a version)", t, -1);
+            FabricGraph[] graph = new FabricGraph[1];
+            t = time(repeats, () -> graph[0] = FabricGraphView.assemble(1, "dmodc", DaemonState.CONVERGED, layout[0],
+                    states, names, c -> "up"));
+            row(spec, fabric, "graph assembly (every poll)", t, -1);
+            byte[][] json = new byte[1][];
+            t = time(repeats, () -> json[0] = RestJson.bytes(graph[0]));
+            row(spec, fabric, "graph JSON (every poll)", t, json[0].length);
+            t = time(repeats, () -> RestJson.bytes(FabricGraphView.assemble(1, "dmodc", DaemonState.CONVERGED,
+                    FabricLayout.of(fabric), states, names, c -> "up")));
+            row(spec, fabric, "first poll: layout + graph + JSON", t, json[0].length);
+            if (out != null) {
+                Files.write(Path.of(out, "graph-" + fabric.switches().size() + ".json"), json[0]);
             }
         }
     }

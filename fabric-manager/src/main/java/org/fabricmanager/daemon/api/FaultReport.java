@@ -19,10 +19,17 @@ import java.util.List;
  * @param ringUnconfirmed   answers that did not come within the wait and have not come since: watched, but
  *                          their member may still be starting (the ring runs when this and ringStarting are 0)
  * @param unwatched         ring members whose agent said it runs no member (no detector, or it could not start)
+ * @param nodesUnreachable  end nodes no route reaches any more (leaf dead, node link down, leaf cut off)
+ * @param unreachableNodes  the first of them (at most 256), in the order they were cut off
  */
 public record FaultReport(boolean detectorEnabled, long ringEpoch, int ringMembers, List<SwitchFault> switches,
                           List<LinkFault> links, List<Quarantine> quarantined, long reactions, int pendingEvents,
-                          int ringStarting, int ringUnconfirmed, List<Unwatched> unwatched) {
+                          int ringStarting, int ringUnconfirmed, List<Unwatched> unwatched, int nodesUnreachable,
+                          List<Node> unreachableNodes) {
+
+    /** An end node: its GUID, its name as the fabric reports it, its destination index. */
+    public record Node(String guid, String name, int index) {
+    }
 
     /** A switch the ring cannot watch; its faults come from its session and its neighbours' PORT_STATUS. */
     public record Unwatched(String guid, String name, String reason) {
@@ -32,8 +39,12 @@ public record FaultReport(boolean detectorEnabled, long ringEpoch, int ringMembe
     public record SwitchFault(String guid, String name, String source, long sinceMillis, boolean sessionAlive) {
     }
 
-    /** A port that is down while the first routed fabric had a link there. */
-    public record LinkFault(String guid, String name, int port, String peerGuid, boolean quarantined) {
+    /**
+     * A port that is down while the first routed fabric had a link there; {@code peerName} names the switch or end
+     * node at its other end ({@code peerNode}: an end node, whose destination index is {@code peerIndex}, else -1).
+     */
+    public record LinkFault(String guid, String name, int port, String peerGuid, boolean quarantined, String peerName,
+                            boolean peerNode, int peerIndex) {
     }
 
     /** A flapping link kept down until it has been stable for the quarantine time. */

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.routing.NodeImpact;
 import org.fabricmanager.daemon.store.QuarantineStore;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.southbound.Message;
@@ -25,6 +26,7 @@ public final class FaultManager implements AutoCloseable {
     /** The ring, or {@code null} when the detector is disabled. */
     private final RingCoordinator ring;
     private final ReactionTracker reactions;
+    private final UnreachableNodes unreachable;
     private final DetectorConfigurator configurator;
     private final FailedSwitches failed;
     private final VerdictJudge verdicts;
@@ -47,6 +49,7 @@ public final class FaultManager implements AutoCloseable {
         DaemonConfig.Detector detector = settings.detector();
         this.ring = detector.enabled() ? new RingCoordinator(detector, daemonId, deps.metrics().registry()) : null;
         this.reactions = new ReactionTracker(deps.milestones(), deps.metrics(), deps.nanoTime());
+        this.unreachable = new UnreachableNodes(deps.milestones());
         BooleanSupplier stopped = () -> this.stopping;
         this.configurator = new DetectorConfigurator(ring, deps, stopped);
         this.failed = new FailedSwitches(deps, reactions);
@@ -59,6 +62,21 @@ public final class FaultManager implements AutoCloseable {
     /** The figures of fault reactions. */
     public ReactionTracker reactions() {
         return reactions;
+    }
+
+    /** The end nodes no route reaches any more. */
+    public UnreachableNodes unreachable() {
+        return unreachable;
+    }
+
+    /**
+     * The impact on the end nodes of a routing installed while the reaction of {@code token} was open ({@link
+     * ReactionTracker#impactPending}) came: it joins that reaction's figures, and the nodes it cut off or brought back
+     * are announced ({@code NODE_UNREACHABLE}, {@code NODE_REACHABLE}).
+     */
+    public void routingImpact(Object token, NodeImpact impact) {
+        reactions.impact(token, impact);
+        unreachable.installed(impact);
     }
 
     /**

@@ -10,6 +10,7 @@ import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.push.PushFigures;
 import org.fabricmanager.daemon.push.PushRound;
 import org.fabricmanager.daemon.push.PushTotals;
+import org.fabricmanager.daemon.routing.NodeImpact;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.function.LongSupplier;
@@ -57,6 +58,11 @@ public final class ReactionTracker {
         long changedEntries;
         long minimumEntries;
         boolean churnKnown;
+        final ReactionImpact nodes = new ReactionImpact();
+        /** Routings of the reaction whose impact on the end nodes is still being taken (off the routing's path). */
+        int impactsPending;
+        /** The reaction's milestone, once converged, waiting for {@link #impactsPending} to reach 0. */
+        Runnable closing;
 
         Reaction(Cause cause, long startNanos, PushTotals pushedBefore) {
             this.cause = cause;
@@ -165,6 +171,34 @@ public final class ReactionTracker {
         }
     }
 
+    /**
+     * A routing of the open reaction, if any, was installed and its impact on the end nodes is being taken: the token to
+     * hand back with it to {@link #impact} ({@code null} when no reaction is open). The impact is taken off the fault's
+     * path (up to 100 ms at 5,120 switches), so a reaction may converge before it comes: its milestone then waits for
+     * it, while its times and metrics are those of the convergence.
+     */
+    public Object impactPending() {
+        if (open == null) {
+            return null;
+        }
+        open.impactsPending++;
+        return open;
+    }
+
+    /** The impact of a routing announced by {@link #impactPending} (its token) came: the end nodes it touched. */
+    public void impact(Object token, NodeImpact impact) {
+        if (!(token instanceof Reaction r)) {
+            return;
+        }
+        r.nodes.add(impact);
+        r.impactsPending--;
+        if (r.impactsPending == 0 && r.closing != null) {
+            Runnable close = r.closing;
+            r.closing = null;
+            close.run();
+        }
+    }
+
     /** A new table version started installing with {@code round} (the push's time is measured from now). */
     public void pushStarted(PushRound previous, PushRound round) {
         if (open != null) {
@@ -214,12 +248,22 @@ public final class ReactionTracker {
         } else {
             metrics.rerouteToConverged(ms);
         }
-        milestones.record(fault ? Milestone.Kind.REACTION : Milestone.Kind.REROUTE, String.format("%s: %d events (%s%s), "
+        String text = String.format("%s: %d events (%s%s), "
                         + "%d routing computations (%.1f ms), %d blocks / %d bytes pushed%s, %d switches acked, "
                         + "converged %.1f ms after the first event", fault ? "fault reaction" : "operator re-route",
                 r.triggerCount, r.triggers.get(0), r.triggerCount > 1 ? ", ..." : "", r.computations, r.engineMs,
                 pushed.blocks(), pushed.bytes(), pushed.stagedAhead() == 0 ? ""
-                        : " (staged ahead on " + pushed.stagedAhead() + " switches)", switchesAcked, ms), d);
+                        : " (staged ahead on " + pushed.stagedAhead() + " switches)", switchesAcked, ms);
+        // the end nodes the reaction cut off (named), attached again and moved: who the fault touched, once known
+        r.closing = () -> {
+            r.nodes.figures(d);
+            milestones.record(fault ? Milestone.Kind.REACTION : Milestone.Kind.REROUTE, text + r.nodes.text(), d);
+        };
+        if (r.impactsPending == 0) {
+            Runnable close = r.closing;
+            r.closing = null;
+            close.run();
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.routing;
 
+import java.util.concurrent.CompletableFuture;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.routing.dmodc.repair.TableChurn;
 import org.fabricmanager.topology.Fabric;
@@ -14,10 +15,21 @@ import org.fabricmanager.topology.Fabric;
  * @param churn            entries changed against the tables in force before, and the minimum for that change
  *                         ({@code null}: the first tables, reused ones, or an engine other than dmodc)
  * @param repaired         true when the tables are a repair of the last full routing ({@code routing.onFault: repair})
+ * @param impact           the end nodes these tables cut off, attached again and moved against the routing before
+ *                         (taken off the fault's path: completes after the routing is installed)
  */
 public record ActiveRouting(long version, Fabric fabric, String fingerprint, TableSet tables, String engine,
                             Double durationMs, boolean valid, long unreachablePairs, boolean reused,
-                            Boolean deadlockFree, TableChurn churn, boolean repaired) {
+                            Boolean deadlockFree, TableChurn churn, boolean repaired,
+                            CompletableFuture<NodeImpact> impact) {
+
+    /** A routing without the impact on end nodes. */
+    public ActiveRouting(long version, Fabric fabric, String fingerprint, TableSet tables, String engine,
+                         Double durationMs, boolean valid, long unreachablePairs, boolean reused, Boolean deadlockFree,
+                         TableChurn churn, boolean repaired) {
+        this(version, fabric, fingerprint, tables, engine, durationMs, valid, unreachablePairs, reused, deadlockFree,
+                churn, repaired, CompletableFuture.completedFuture(NodeImpact.NONE));
+    }
 
     /** A routing without churn figures, not a repair. */
     public ActiveRouting(long version, Fabric fabric, String fingerprint, TableSet tables, String engine,
@@ -29,6 +41,6 @@ public record ActiveRouting(long version, Fabric fabric, String fingerprint, Tab
     /** The same routing, marked so that the next fabric, even an equal one, is routed again. */
     ActiveRouting forcedStale() {
         return new ActiveRouting(version, fabric, "forced", tables, engine, durationMs, valid, unreachablePairs, reused,
-                deadlockFree, churn, repaired);
+                deadlockFree, churn, repaired, impact);
     }
 }

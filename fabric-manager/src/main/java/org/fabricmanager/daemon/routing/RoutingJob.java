@@ -9,10 +9,18 @@ import org.fabricmanager.topology.Fabric;
  * fabric they were computed for ({@code null}: none), so that a fabric equal to it is not routed again. The
  * new fabric's fingerprint is computed with the job, off the control thread. {@code inFull}: routed by the engine
  * even when changes are repaired ({@code routing.onFault: repair}), and the base of the repairs after it.
+ * {@code previousFabric} is the fabric the tables in force route ({@code null}: none), against which the job's
+ * {@link NodeImpact} is taken.
  */
-public record RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint, boolean inFull) {
-    /** A job routed as {@code routing.onFault} says. */
+public record RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint, boolean inFull,
+                         Fabric previousFabric) {
+    /** A job routed as {@code routing.onFault} says, whose impact on the end nodes is not taken. */
     public RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint) {
-        this(version, fabric, previous, activeFingerprint, false);
+        this(version, fabric, previous, activeFingerprint, false, null);
+    }
+
+    /** A job whose impact on the end nodes is not taken (no previous fabric). */
+    public RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint, boolean inFull) {
+        this(version, fabric, previous, activeFingerprint, inFull, null);
     }
 }

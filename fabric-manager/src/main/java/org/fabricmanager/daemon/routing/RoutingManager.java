@@ -165,7 +165,7 @@ public final class RoutingManager {
             RoutingOutcome o = p.outcome();
             RoutingOutcome told = new RoutingOutcome(o.job(), o.fingerprint(), o.result(), o.tables(), o.nanos(),
                     o.compareNanos(), o.detail() + "; computed while the verdict was checked, installed on its "
-                    + "confirmation", o.deadlockFree(), o.churn(), o.repaired());
+                    + "confirmation", o.deadlockFree(), o.churn(), o.repaired(), o.impact());
             queue.append("routing-done v" + p.job().version() + " (prepared)", () -> done(p.job(), told, null));
             return Decision.STARTED;
         }
@@ -192,7 +192,7 @@ public final class RoutingManager {
         long version = nextVersion++;
         running = true;
         RoutingJob job = new RoutingJob(version, fabric, active == null ? null : active.tables(),
-                active == null ? null : active.fingerprint(), inFullNext);
+                active == null ? null : active.fingerprint(), inFullNext, active == null ? null : active.fabric());
         inFullNext = false;
         service.route(job).whenComplete((outcome, error) -> queue.append("routing-done v" + version,
                 () -> done(job, outcome, error)));
@@ -214,7 +214,8 @@ public final class RoutingManager {
         // the version is taken now, and never given to another routing even if this one is dropped: its blocks may be
         // staged on the switches ahead of the confirmation (LftPusher.stage), and a later routing's blocks under the
         // same version would add to those instead of replacing them
-        RoutingJob job = new RoutingJob(nextVersion++, fabric, active.tables(), active.fingerprint());
+        RoutingJob job = new RoutingJob(nextVersion++, fabric, active.tables(), active.fingerprint(), false,
+                active.fabric());
         preparing = true;
         Prepared mine = new Prepared(job, null);
         prepared = mine;
@@ -300,7 +301,7 @@ public final class RoutingManager {
         timer.record(outcome.nanos(), TimeUnit.NANOSECONDS);
         active = new ActiveRouting(job.version(), job.fabric(), outcome.fingerprint(), outcome.tables(), r.engine(),
                 outcome.millis(), r.validity().isValid(), r.validity().unreachablePairs(), false, outcome.deadlockFree(),
-                outcome.churn(), outcome.repaired());
+                outcome.churn(), outcome.repaired(), outcome.impact());
         if (outcome.churn() != null) {
             changedEntries.record(outcome.churn().changedEntries());
             minimumEntries.record(outcome.churn().minimumEntries());

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.routing;
 
+import java.util.concurrent.CompletableFuture;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.dmodc.repair.TableChurn;
@@ -12,11 +13,20 @@ import org.fabricmanager.routing.dmodc.repair.TableChurn;
  * breakdown of the routing time for the log ({@code ""} when nothing was routed). For tables with
  * virtual-channel rules, {@code deadlockFree} says whether their (link, VC) dependency graph is acyclic
  * ({@code null}: not checked). {@code churn}: entries changed against the job's previous tables and the minimum
- * ({@code null}: no previous tables, or not a Dmodc routing); {@code repaired}: the tables are a repair.
+ * ({@code null}: no previous tables, or not a Dmodc routing); {@code repaired}: the tables are a repair;
+ * {@code impact}: the end nodes cut off, attached again and moved against the job's previous routing, taken after
+ * the outcome on a thread of its own (it is not on the fault's path).
  */
 public record RoutingOutcome(RoutingJob job, String fingerprint, RoutingResult result, TableSet tables, long nanos,
                              long compareNanos, String detail, Boolean deadlockFree, TableChurn churn,
-                             boolean repaired) {
+                             boolean repaired, CompletableFuture<NodeImpact> impact) {
+
+    /** An outcome without the impact on end nodes. */
+    public RoutingOutcome(RoutingJob job, String fingerprint, RoutingResult result, TableSet tables, long nanos,
+                          long compareNanos, String detail, Boolean deadlockFree, TableChurn churn, boolean repaired) {
+        this(job, fingerprint, result, tables, nanos, compareNanos, detail, deadlockFree, churn, repaired,
+                CompletableFuture.completedFuture(NodeImpact.NONE));
+    }
 
     /** An outcome without churn figures, not a repair. */
     public RoutingOutcome(RoutingJob job, String fingerprint, RoutingResult result, TableSet tables, long nanos,

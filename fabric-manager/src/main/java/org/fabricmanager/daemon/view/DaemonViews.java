@@ -395,7 +395,7 @@ public final class DaemonViews {
                     if (!ms.ports().port(p).isUp() || q) {
                         long peer = faults.baselinePeer(ms.guid(), p);
                         if (peer != 0) {
-                            lf.add(new FaultReport.LinkFault(Guids.format(ms.guid()), ms.name(), p, Guids.format(peer), q));
+                            lf.add(linkFault(ms, p, peer, q));
                         }
                     }
                 }
@@ -413,6 +413,18 @@ public final class DaemonViews {
         return new FaultReport(ring != null && ring.active(), ring == null ? 0 : ring.epoch(),
                 ring == null ? 0 : ring.size(), sf, lf, faults.flaps().quarantined(), faults.reactions().completed(),
                 faults.reactions().pendingEvents(), ring == null ? 0 : ring.awaitingAnswers(),
-                ring == null ? 0 : ring.unconfirmedAnswers(), unwatched);
+                ring == null ? 0 : ring.unconfirmedAnswers(), unwatched, faults.unreachable().count(),
+                faults.unreachable().sample().stream()
+                        .map(n -> new FaultReport.Node(Guids.format(n.guid()), n.name(), n.index())).toList());
+    }
+
+    /** A down port's link, its peer named from the first routed fabric (a node link names the node and its index). */
+    private FaultReport.LinkFault linkFault(ManagedSwitch ms, int port, long peer, boolean quarantined) {
+        Fabric baseline = faults.baseline();
+        EndNode node = baseline == null ? null : baseline.nodeByGuid(peer).orElse(null);
+        String peerName = node != null ? node.name() : baseline == null ? null
+                : baseline.switchByGuid(peer).map(FabricSwitch::name).orElse(null);
+        return new FaultReport.LinkFault(Guids.format(ms.guid()), ms.name(), port, Guids.format(peer), quarantined,
+                peerName, node != null, node == null ? -1 : node.index());
     }
 }
