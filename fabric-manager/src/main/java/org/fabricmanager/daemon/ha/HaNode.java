@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.proto.RaftProtos.RaftGroupIdProto;
 import org.apache.ratis.proto.RaftProtos.RaftRpcRequestProto;
 import org.apache.ratis.proto.RaftProtos.StartLeaderElectionRequestProto;
@@ -121,6 +122,12 @@ final class HaNode implements AutoCloseable {
         RaftServerConfigKeys.Rpc.setTimeoutMax(props, min.multiply(2));
         RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(props, min);
         RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(props, min.multiply(2));
+        // One stream per follower for entries and heartbeats alike. With Ratis's separate heartbeat stream (its
+        // default), a leader deposed by a partition, healed and following, received both streams at once and its log
+        // wedged for good: "Already running a method" on every append, or INCONSISTENCY on every heartbeat while
+        // the entries never came (PartitionIT, 3 runs in 8). A 5 MB entry then delays heartbeats behind it by the time
+        // it takes to send (tens of ms), well inside an election timeout.
+        GrpcConfigKeys.Server.setHeartbeatChannel(props, false);
         // one entry is a whole state file: the stored routing is 5 MB at 5,120 switches (StateEntry.MAX_CONTENT)
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(props, SizeInBytes.valueOf(ENTRY_LIMIT));
         RaftServerConfigKeys.Log.setWriteBufferSize(props, SizeInBytes.valueOf(ENTRY_LIMIT + 1024));
