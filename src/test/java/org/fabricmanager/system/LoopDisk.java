@@ -7,6 +7,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -88,6 +89,23 @@ final class LoopDisk implements AutoCloseable {
      */
     long fill() throws IOException {
         Path big = mountPoint.resolve(FILLER + "big");
+        return fillBig(big) + fillSmall(0);
+    }
+
+    /**
+     * Keeps the file system full while {@code until} is false, checking every 20 ms: what the manager frees (Raft
+     * purges its log and old snapshots) is taken at once, as by another process filling the disk, so that the next
+     * write of the manager fails however its writes and deletions interleave. Runs on the calling thread.
+     */
+    void keepFull(BooleanSupplier until) throws IOException, InterruptedException {
+        long next = 1L << 32;
+        while (!until.getAsBoolean()) {
+            next += fillSmall(next);
+            Thread.sleep(20); // a pace for re-filling, not a wait for an outcome
+        }
+    }
+
+    private long fillBig(Path big) throws IOException {
         try (OutputStream out = Files.newOutputStream(big)) {
             byte[] megabyte = new byte[1 << 20];
             while (true) {
@@ -98,15 +116,20 @@ final class LoopDisk implements AutoCloseable {
                 throw full;
             }
         }
+        return 0;
+    }
+
+    /** Writes 4 KiB files numbered from {@code first} until none fits; returns how many fitted. */
+    private long fillSmall(long first) throws IOException {
         byte[] block = new byte[4096];
-        for (long n = 0; ; n++) {
+        for (long n = first; ; n++) {
             try {
                 Files.write(mountPoint.resolve(FILLER + n), block);
             } catch (IOException full) {
                 if (!String.valueOf(full.getMessage()).contains("No space left")) {
                     throw full;
                 }
-                return n;
+                return n - first;
             }
         }
     }
