@@ -1,13 +1,10 @@
 package org.fabricmanager.system;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,8 +16,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class LoopDisk implements AutoCloseable {
     private static final Path THROTTLE = Path.of("/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device");
-
-    private static final String FILLER = "filler-";
 
     private final String device;
     private final String majorMinor;
@@ -81,66 +76,6 @@ final class LoopDisk implements AutoCloseable {
     /** Lifts the limit. */
     void fullSpeed() throws IOException {
         Files.writeString(THROTTLE, majorMinor + " 0");
-    }
-
-    /**
-     * Fills the file system to the last block: one big file, then 4 KiB files until none fits (ext4 refuses a big
-     * write while it still has room for small ones). Returns how many small files fitted.
-     */
-    long fill() throws IOException {
-        Path big = mountPoint.resolve(FILLER + "big");
-        return fillBig(big) + fillSmall(0);
-    }
-
-    /**
-     * Keeps the file system full while {@code until} is false, checking every 20 ms: what the manager frees (Raft
-     * purges its log and old snapshots) is taken at once, as by another process filling the disk, so that the next
-     * write of the manager fails however its writes and deletions interleave. Runs on the calling thread.
-     */
-    void keepFull(BooleanSupplier until) throws IOException, InterruptedException {
-        long next = 1L << 32;
-        while (!until.getAsBoolean()) {
-            next += fillSmall(next);
-            Thread.sleep(20); // a pace for re-filling, not a wait for an outcome
-        }
-    }
-
-    private long fillBig(Path big) throws IOException {
-        try (OutputStream out = Files.newOutputStream(big)) {
-            byte[] megabyte = new byte[1 << 20];
-            while (true) {
-                out.write(megabyte);
-            }
-        } catch (IOException full) {
-            if (!String.valueOf(full.getMessage()).contains("No space left")) {
-                throw full;
-            }
-        }
-        return 0;
-    }
-
-    /** Writes 4 KiB files numbered from {@code first} until none fits; returns how many fitted. */
-    private long fillSmall(long first) throws IOException {
-        byte[] block = new byte[4096];
-        for (long n = first; ; n++) {
-            try {
-                Files.write(mountPoint.resolve(FILLER + n), block);
-            } catch (IOException full) {
-                if (!String.valueOf(full.getMessage()).contains("No space left")) {
-                    throw full;
-                }
-                return n - first;
-            }
-        }
-    }
-
-    /** Removes what {@link #fill()} wrote. */
-    void unfill() throws IOException {
-        try (DirectoryStream<Path> fillers = Files.newDirectoryStream(mountPoint, FILLER + "*")) {
-            for (Path f : fillers) {
-                Files.delete(f);
-            }
-        }
     }
 
     @Override
