@@ -167,8 +167,19 @@ final class StateDirectoryMachine extends BaseStateMachine {
             return -1;
         }
         File target = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+        MD5Hash md5 = writeSnapshot(target);
+        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
+        return last.getIndex();
+    }
+
+    /**
+     * Writes every committed file into {@code target}, then its MD5 file. Any failure stops the member: a disk that
+     * cannot hold the snapshot cannot hold the next committed state file either, and Ratis's applier thread dies on
+     * anything but an IOException from a snapshot (the MD5 file's write throws an IllegalStateException), after which
+     * this member would lead with nothing applied, silently.
+     */
+    synchronized MD5Hash writeSnapshot(File target) throws IOException {
         Path tmp = target.toPath().resolveSibling(target.getName() + ".tmp");
-        MD5Hash md5;
         try {
             try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16))) {
                 out.writeInt(files.size());
@@ -179,20 +190,12 @@ final class StateDirectoryMachine extends BaseStateMachine {
                 }
             }
             Files.move(tmp, target.toPath(), StandardCopyOption.ATOMIC_MOVE);
-            md5 = MD5FileUtil.computeAndSaveMd5ForFile(target);
+            return MD5FileUtil.computeAndSaveMd5ForFile(target);
         } catch (IOException | RuntimeException e) {
-            // A disk that cannot hold the snapshot cannot hold the next committed state file either, and Ratis's
-            // applier thread dies on anything but an IOException from here (the MD5 file's write throws an
-            // IllegalStateException), after which this member would lead with nothing applied, silently. So the
-            // member stops, as when a committed entry cannot be written.
             String why = "cannot write committed state snapshot " + target + ": " + e.getMessage();
-            LOG.error("ha: {}; this member stops", why);
-            storageFailure.complete(why);
-            changed.run();
+            failed(why);
             throw e instanceof IOException io ? io : new IOException(why, e);
         }
-        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
-        return last.getIndex();
     }
 
     private synchronized void loadSnapshot(SingleFileSnapshotInfo snapshot) throws IOException {
