@@ -8,10 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.api.DaemonState;
-import org.fabricmanager.daemon.api.FaultReport;
-import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.opensm.OpenSmWire.EndPort;
 import org.fabricmanager.daemon.opensm.OpenSmWire.Subnet;
@@ -20,8 +17,8 @@ import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
-import org.fabricmanager.topology.Fabric;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.daemon.testing.UnansweredApi;
 
 /** What the daemon's discovery hears from OpenSM's subnets, and the refusal when its tables do not converge. */
 class OpenSmRoutingTest {
@@ -95,74 +92,16 @@ class OpenSmRoutingTest {
     }
 
     /** A daemon that is always in one state and answers nothing else. */
-    private record StatusApi(DaemonState state) implements DaemonApi {
+    private static final class StatusApi extends UnansweredApi {
+        private final DaemonState state;
+
+        StatusApi(DaemonState state) {
+            this.state = state;
+        }
+
         @Override
         public CompletableFuture<Views.Status> status() {
             return CompletableFuture.completedFuture(new Views.Status(state, null, 0, null, null, null, null, 0, "x", null, null));
-        }
-
-        private static <T> CompletableFuture<T> none() {
-            return CompletableFuture.failedFuture(new UnsupportedOperationException());
-        }
-
-        @Override
-        public CompletableFuture<Fabric> topology() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.DiscoveryReport> discovery() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<List<Views.Switch>> switches() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.SwitchDetail> switchDetail(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.Lft> lft(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.Vc> vc(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.Route> route(int src, int dst) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<List<Milestone>> milestones(long since) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<FaultReport> faults() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<String> admit(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<List<Views.PendingSwitch>> pendingSwitches() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<String> reroute() {
-            return none();
         }
     }
 }

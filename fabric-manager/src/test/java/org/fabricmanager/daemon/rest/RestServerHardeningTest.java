@@ -24,17 +24,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import org.fabricmanager.daemon.api.DaemonApi;
-import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.Views;
-import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.TlsContexts;
-import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.daemon.testing.UnansweredApi;
 
 /**
  * The REST server against abusive clients, over real sockets on loopback: each malformed request gets its
@@ -283,7 +280,7 @@ class RestServerHardeningTest {
     }
 
     /** Answers every query with little, counting the calls that reach it. */
-    private static final class CountingApi implements DaemonApi {
+    private static final class CountingApi extends UnansweredApi {
         final AtomicInteger calls = new AtomicInteger();
         volatile int pendingEntries;
 
@@ -298,69 +295,10 @@ class RestServerHardeningTest {
             return CompletableFuture.completedFuture(out);
         }
 
-        private <T> CompletableFuture<T> none() {
+        @Override
+        protected <T> CompletableFuture<T> unanswered() {
             calls.incrementAndGet();
             return CompletableFuture.failedFuture(new IllegalStateException("not in this test"));
-        }
-
-        @Override
-        public CompletableFuture<Views.Status> status() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Fabric> topology() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.DiscoveryReport> discovery() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<List<Views.Switch>> switches() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.SwitchDetail> switchDetail(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.Lft> lft(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.Route> route(int src, int dst) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<List<Milestone>> milestones(long since) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<FaultReport> faults() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<String> admit(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<String> reroute() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.Vc> vc(long guid) {
-            return none();
         }
     }
 }

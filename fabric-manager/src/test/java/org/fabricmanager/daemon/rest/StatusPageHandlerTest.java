@@ -14,19 +14,15 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FabricGraph;
-import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.LinkLoad;
-import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.SwitchState;
-import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.routing.analysis.TrafficPattern;
-import org.fabricmanager.topology.Fabric;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.fabricmanager.daemon.testing.UnansweredApi;
 
 /**
  * The status page's files and endpoints through the real REST server on loopback, with raw requests so
@@ -180,7 +176,7 @@ class StatusPageHandlerTest {
     }
 
     /** Answers the page's two queries; every other query fails (503). */
-    private static final class PageApi implements DaemonApi {
+    private static final class PageApi extends UnansweredApi {
         final List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
         volatile boolean busy;
 
@@ -202,74 +198,10 @@ class StatusPageHandlerTest {
                     List.of(), new long[0]));
         }
 
-        private <T> CompletableFuture<T> none() {
+        @Override
+        protected <T> CompletableFuture<T> unanswered() {
             calls.add("other");
             return CompletableFuture.failedFuture(new IllegalStateException("not in this test"));
-        }
-
-        @Override
-        public CompletableFuture<Views.Status> status() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Fabric> topology() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.DiscoveryReport> discovery() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<List<Views.Switch>> switches() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.SwitchDetail> switchDetail(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.Lft> lft(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.Vc> vc(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<Views.Route> route(int src, int dst) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<List<Milestone>> milestones(long since) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<FaultReport> faults() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<String> admit(long guid) {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<List<Views.PendingSwitch>> pendingSwitches() {
-            return none();
-        }
-
-        @Override
-        public CompletableFuture<String> reroute() {
-            return none();
         }
     }
 }
