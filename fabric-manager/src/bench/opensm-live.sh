@@ -6,7 +6,7 @@
 # next SUBNET UP and prints OpenSM's log lines that time the routing step and the reaction.
 #   usage: opensm-live.sh ENGINES WORKDIR [SPEC]
 #   e.g.   opensm-live.sh fabric-manager,minhop /tmp/live-fm
-#          opensm-live.sh ftree,minhop /tmp/live-ftree
+#          opensm-live.sh ftree,minhop /tmp/live-ftree   (ftree and updn get root and compute-node GUID files)
 # Needs opensm, ibsim-utils, infiniband-diags and the packaged build (mvn -B -q package -DskipTests,
 # which builds the plug-in into fabric-manager/target/opensm-plugin).
 set -euo pipefail
@@ -28,6 +28,18 @@ pids=$!
 exec 3>console
 trap 'for p in $pids; do kill $p 2>/dev/null || true; done' EXIT
 until grep -q "simulator ready" ibsim.log 2>/dev/null; do sleep 1; done
+# ftree and updn get the files OpenSM's documentation asks for (as `compare` gives them): the top level
+# as roots, every end node's port as a compute node; without them ftree refuses a degraded tree
+levels=$(sed -E 's/^PGFT\(([0-9]+);.*/\1/' <<<"$spec")
+if [[ $engines == *ftree* || $engines == *updn* ]]; then
+  LD_PRELOAD=$UMAD ibnetdiscover >discovered.txt 2>/dev/null
+  awk -v top="\"s$levels-" '$1 == "Switch" && index($0, "# " top) {gsub(/"S-|"/, "", $3); print "0x" $3}' \
+    discovered.txt >roots.guid
+  grep -o '"H-[0-9a-f]*"\[[0-9]*\]([0-9a-f]*)' discovered.txt | sed -E 's/.*\(([0-9a-f]+)\)$/0x\1/' | sort -u >cn.guid
+  guidfiles="root_guid_file $W/roots.guid
+cn_guid_file $W/cn.guid"
+  echo "GUID files: $(wc -l <roots.guid) roots, $(wc -l <cn.guid) compute nodes"
+fi
 cat > osm.conf <<C
 event_plugin_name fabricmanager
 event_plugin_options fm.socket=$W/opensm.sock fm.timeout_ms=120000
@@ -35,6 +47,7 @@ routing_engine $engines
 sweep_interval 5
 log_flags ${LOGFLAGS:-0x07}
 force_log_flush TRUE
+${guidfiles:-}
 C
 if [[ $engines == fabric-manager* ]]; then
   cat > fm.yaml <<Y

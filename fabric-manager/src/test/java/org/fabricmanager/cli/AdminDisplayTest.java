@@ -2,15 +2,9 @@ package org.fabricmanager.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,33 +15,23 @@ import org.junit.jupiter.api.Test;
  * loopback that answers fixed JSON, the shapes of docs/rest-api.md.
  */
 class AdminDisplayTest {
-    private final Map<String, String> answers = new ConcurrentHashMap<>();
+    private FixedJsonServer server;
+    private Map<String, String> answers;
     /** The body of the last request to each path. */
-    private final Map<String, String> requests = new ConcurrentHashMap<>();
-    private HttpServer server;
+    private Map<String, String> requests;
     private String url;
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", exchange -> {
-            requests.put(exchange.getRequestURI().getPath(),
-                    new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            String body = answers.get(exchange.getRequestURI().getPath());
-            byte[] bytes = (body == null ? "{\"error\":\"unknown path\"}" : body).getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
-            exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        });
-        server.start();
-        url = "http://127.0.0.1:" + server.getAddress().getPort();
+        server = new FixedJsonServer("{\"error\":\"unknown path\"}");
+        answers = server.answers;
+        requests = server.requests;
+        url = server.url();
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     private CliRun ok(String... args) {

@@ -3,15 +3,9 @@ package org.fabricmanager.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,24 +21,15 @@ class PortsCommandTest {
                        "txErrors":null,"rxDrops":0,"txDrops":0},
                       {"port":3,"rxPackets":0,"txPackets":0,"rxBytes":0,"txBytes":0,"rxErrors":0,
                        "txErrors":0,"rxDrops":0,"txDrops":0}]}""";
-    private final Map<String, String> answers = new ConcurrentHashMap<>();
-    private HttpServer server;
+    private FixedJsonServer server;
+    private Map<String, String> answers;
     private String url;
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", exchange -> {
-            String body = answers.get(exchange.getRequestURI().getPath());
-            byte[] bytes = (body == null ? "{\"error\":\"unknown switch\"}" : body).getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
-            exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        });
-        server.start();
-        url = "http://127.0.0.1:" + server.getAddress().getPort();
+        server = new FixedJsonServer("{\"error\":\"unknown switch\"}");
+        answers = server.answers;
+        url = server.url();
         answers.put("/api/v1/switches/0x1000000100000000/ports", PORTS);
         answers.put("/api/v1/switches", """
                 [{"guid":"0x1000000100000000","name":"s1-0","connected":true}]""");
@@ -52,7 +37,7 @@ class PortsCommandTest {
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     private CliRun ok(String... args) {
