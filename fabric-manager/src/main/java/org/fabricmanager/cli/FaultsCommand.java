@@ -31,8 +31,9 @@ final class FaultsCommand implements Command {
         return """
                 usage: fabric-manager faults [--url URL] [--json]
                   Prints the failure detector's state, the switches declared dead or not watched by the ring,
-                  the links down (with the switch or end node at their other end), the ports quarantined for
-                  flapping and the end nodes no route reaches any more.
+                  the links down (with the switch or end node at their other end), the end nodes no route
+                  reaches any more, the switches and cables drained for maintenance and the ports quarantined
+                  for flapping.
                   %s
                   --json                  the daemon's JSON answer instead of the summary
                   Exit code 0 when the daemon answered, 2 when it is unreachable or answers an error.""".formatted(DaemonClient.URL_USAGE);
@@ -112,6 +113,14 @@ final class FaultsCommand implements Command {
             nodes.row(text(n, "guid"), text(n, "name"), text(n, "index"));
         }
         print(nodes, out);
+
+        JsonNode drained = f.path("drained");
+        out.printf("%ndrained for maintenance: %d%n", drained.size());
+        TextTable d = new TextTable("ELEMENT", "NAME", "PEER", "SINCE");
+        for (JsonNode e : drained) {
+            d.row(text(e, "element"), text(e, "name"), text(e, "peer"), time(e, "sinceMillis"));
+        }
+        print(d, out);
 
         JsonNode quarantined = f.path("quarantined");
         out.printf("%nquarantined ports: %d%n", quarantined.size());

@@ -68,7 +68,9 @@ class AdminDisplayTest {
                  "quarantined":[{"guid":"0x1000000100000014","port":12,"flaps":4,"sinceMillis":1795268701002,"stableUpSinceMillis":null}],
                  "reactions":3,"pendingEvents":2,"ringStarting":0,"ringUnconfirmed":2,
                  "unwatched":[{"guid":"0x1000000100000007","name":"s1-7","reason":"no failure detector"}],
-                 "nodesUnreachable":1,"unreachableNodes":[{"guid":"0x2000000000000022","name":"n34","index":34}]}""");
+                 "nodesUnreachable":1,"unreachableNodes":[{"guid":"0x2000000000000022","name":"n34","index":34}],
+                 "drained":[{"element":"link 0x1000000100000003:9","guid":"0x1000000100000003","port":9,"name":"s1-3",
+                             "peer":"0x1000000200000001:4","sinceMillis":1795268712004}]}""");
         String out = ok("faults", "--url", url).out();
         assertThat(out).startsWith("failure detector: on (ring epoch 3, 193 members); 3 reactions since start,"
                 + " one in progress (2 events)\n");
@@ -85,6 +87,8 @@ class AdminDisplayTest {
                 .containsPattern("(?m)^  0x1000000100000002  s1-2  +3  0x2000000000000022  node n34 \\(index 34\\)  no$")
                 .contains("end nodes unreachable: 1\n")
                 .containsPattern("(?m)^  0x2000000000000022  n34  +34$")
+                .contains("drained for maintenance: 1\n")
+                .containsPattern("(?m)^  link 0x1000000100000003:9  s1-3  0x1000000200000001:4  \\d{4}-.*$")
                 .contains("quarantined ports: 1\n")
                 .containsPattern("(?m)^  0x1000000100000014  +12  +4  \\d{4}-.*  -$");
     }

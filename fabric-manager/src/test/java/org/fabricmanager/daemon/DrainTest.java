@@ -156,6 +156,8 @@ class DrainTest {
         long v1 = convergedAfter(0, "convergence after the restart").routing().version();
         assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).extracting(Views.Drained::element)
                 .containsExactly("switch " + Guids.format(spine));
+        assertThat(daemon.faults().get(5, TimeUnit.SECONDS).drained()).as("faults lists what is out of service")
+                .extracting(Views.Drained::element).containsExactly("switch " + Guids.format(spine));
         assertThat(heldRoutesThrough(spine)).as("routes through the spine after the restart").isZero();
 
         DrainResult undrained = daemon.undrain(new DrainRequest(spine, 0, false)).get(10, TimeUnit.SECONDS);
@@ -165,6 +167,7 @@ class DrainTest {
         assertThat(heldRoutesThrough(spine)).as("routes through the spine once undrained").isPositive();
         assertThat(events(Milestone.Kind.UNDRAINED)).hasSize(1);
         assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).isEmpty();
+        assertThat(daemon.faults().get(5, TimeUnit.SECONDS).drained()).isEmpty();
         assertThatThrownBy(() -> daemon.undrain(new DrainRequest(spine, 0, false)).get(10, TimeUnit.SECONDS))
                 .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).getMessage())
                         .contains("is not drained"));

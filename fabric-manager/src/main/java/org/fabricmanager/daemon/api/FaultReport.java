@@ -21,11 +21,13 @@ import java.util.List;
  * @param unwatched         ring members whose agent said it runs no member (no detector, or it could not start)
  * @param nodesUnreachable  end nodes no route reaches any more (leaf dead, node link down, leaf cut off)
  * @param unreachableNodes  the first of them (at most 256), in the order they were cut off
+ * @param drained           switches and cables an operator drained for maintenance (routed around, not faults, but
+ *                          out of service all the same), in the order drained
  */
 public record FaultReport(boolean detectorEnabled, long ringEpoch, int ringMembers, List<SwitchFault> switches,
                           List<LinkFault> links, List<Quarantine> quarantined, long reactions, int pendingEvents,
                           int ringStarting, int ringUnconfirmed, List<Unwatched> unwatched, int nodesUnreachable,
-                          List<Node> unreachableNodes) {
+                          List<Node> unreachableNodes, List<Views.Drained> drained) {
 
     /** An end node: its GUID, its name as the fabric reports it, its destination index. */
     public record Node(String guid, String name, int index) {

@@ -415,7 +415,8 @@ public final class DaemonViews {
                 faults.reactions().pendingEvents(), ring == null ? 0 : ring.awaitingAnswers(),
                 ring == null ? 0 : ring.unconfirmedAnswers(), unwatched, faults.unreachable().count(),
                 faults.unreachable().sample().stream()
-                        .map(n -> new FaultReport.Node(Guids.format(n.guid()), n.name(), n.index())).toList());
+                        .map(n -> new FaultReport.Node(Guids.format(n.guid()), n.name(), n.index())).toList(),
+                drained());
     }
 
     /** A down port's link, its peer named from the first routed fabric (a node link names the node and its index). */
