@@ -55,8 +55,10 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     private boolean changedWhileRouting;
     private DaemonState state = DaemonState.DISCOVERING;
     private volatile DaemonState publishedState = DaemonState.DISCOVERING;
-    /** When the fabric last changed while converged: the start of the convergence time reported. */
+    /** The first change since the last convergence (or the start): the start of the convergence time reported. */
     private long changeStartNanos = System.nanoTime();
+    /** Whether {@link #changeStartNanos} holds the first change since the last convergence. */
+    private boolean changeNoted = true;
     private long convergences;
     /** The pusher's totals at the last convergence: the next one reports what was pushed since. */
     private PushTotals pushedAtConvergence = PushTotals.ZERO;
@@ -101,6 +103,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     void sessionLost() {
         links.otherChange();
         changeObserver.run();
+        noteChange(); // a lost session is judged before the fabric changes: its judgement is part of the convergence
         updateState();
     }
 
@@ -207,9 +210,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     private void changed() {
         changeObserver.run();
-        if (state == DaemonState.CONVERGED) {
-            changeStartNanos = System.nanoTime();
-        }
+        noteChange();
         if (!m.discovery().done()) {
             m.discovery().changed();
             return;
@@ -317,6 +318,14 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     @Override
     public void checked() {
         updateState(); // the verdict of the routed fabric may be the last thing CONVERGED waited for
+    }
+
+    /** Starts the next convergence's clock at the first change since the last convergence. */
+    private void noteChange() {
+        if (!changeNoted) {
+            changeNoted = true;
+            changeStartNanos = System.nanoTime();
+        }
     }
 
     private void reroute() {
@@ -435,9 +444,13 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         } else {
             next = DaemonState.CONVERGED;
         }
+        if (next != DaemonState.CONVERGED && state == DaemonState.CONVERGED) {
+            noteChange(); // whatever took it out of CONVERGED, should no path above have noted it
+        }
         if (next == DaemonState.CONVERGED && state != DaemonState.CONVERGED) {
             PushRound round = m.pusher().round();
             convergences++;
+            changeNoted = false;
             // what went out since the last convergence, each block once (a version's round also counts the switches
             // that reconnected and got it again)
             PushTotals totals = m.pusher().totals();

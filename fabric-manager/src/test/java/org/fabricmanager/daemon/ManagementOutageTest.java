@@ -7,6 +7,8 @@ import static org.fabricmanager.daemon.DaemonSimulationTest.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
@@ -148,6 +150,27 @@ class ManagementOutageTest {
                 && gauge("fabric.links.down") == 3 * 8);
         assertThat(gauge("fabric.switches.expected")).isEqualTo(8);
         assertThat(gauge("fabric.tables.pending")).isZero();
+    }
+
+    @Test
+    void aSilencedAgentAloneIsAFaultAndItsConvergenceIsTimedFromItsLossNotFromTheStart() throws Exception {
+        Views.Status before = daemon.status().get();
+        long seq = lastSeq();
+        long killed = System.nanoTime();
+        sim.kill(PgftGenerator.switchGuid(1, 0), FabricSimulator.KillMode.AGENT);
+        Milestone reaction = Await.value("the reaction to its loss", () -> since(seq, Milestone.Kind.REACTION),
+                l -> !l.isEmpty()).get(0);
+        double sinceKillMs = (System.nanoTime() - killed) / 1e6;
+        Milestone converged = since(seq, Milestone.Kind.CONVERGED).get(0);
+        assertThat(daemon.status().get().routing().version()).isGreaterThan(before.routing().version());
+        // the convergence's clock starts at the session's loss, not at the daemon's start (it said "94749 ms after
+        // the first change" after a reaction of 700 ms); the reaction's own clock starts once the loss is judged a
+        // fault (docs/rest-api.md), so it is the shorter of the two
+        Matcher ms = Pattern.compile("(\\d+) ms after the first change").matcher(converged.message());
+        assertThat(ms.find()).as(converged.message()).isTrue();
+        double reactionMs = ((Number) reaction.details().get("faultToConvergedMs")).doubleValue();
+        assertThat(Double.parseDouble(ms.group(1))).as(converged.message()).isLessThanOrEqualTo(sinceKillMs)
+                .isGreaterThanOrEqualTo(Math.floor(reactionMs));
     }
 
     private double gauge(String name) {
