@@ -84,9 +84,10 @@ class DetectorProcessesIT {
             JsonNode after = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/routing/version").asLong() > v1, "the re-route around the stopped spine", 60);
             assertThat(after.at("/switches/connected").asInt()).isEqualTo(191);
-            assertThat(after.at("/routing/version").asLong()).as("one re-route").isEqualTo(v1 + 1);
+            // one re-route: one routing computed since the stop (a version number may have been skipped: a routing
+            // prepared for a verdict the second opinion refuted, on a loaded host, keeps its number; docs/detector.md)
             assertThat(fp.events(seq)).filteredOn(e -> e.path("kind").asText().equals("ROUTING_COMPUTED"))
-                    .singleElement().extracting(e -> e.path("message").asText()).asString()
+                    .as("one re-route").singleElement().extracting(e -> e.path("message").asText()).asString()
                     .as("computed during the second opinion's echo wait, installed on the confirmation")
                     .contains("computed while the verdict was checked");
             JsonNode reaction = fp.awaitEvent("REACTION", seq, 30);
