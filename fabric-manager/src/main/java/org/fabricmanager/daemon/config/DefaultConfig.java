@@ -66,7 +66,7 @@ public final class DefaultConfig {
                   threads: %d                  # routing pool size; 0 = number of processors
                   settleMs: %d                # after a fabric change, wait this long to coalesce a burst into one re-route
                   onFault: %s             # repair: move only the entries a change forces (dmodc); recompute: route afresh
-                  rebalance:
+                  rebalance:                  # routing in full again after repairs (POST /api/v1/routing/rebalance)
                     quietPeriod: "%s"           # tables repaired and no change for this long (e.g. 30m): route in full
 
                 push:                       # table installation (docs/protocol.md, section 6)
