@@ -215,7 +215,7 @@
   function fromFullText(r) {
     if (!r || !r.routing || !r.routing.repaired) { return ''; }
     if (r.fromFull !== 'known' || !r.estimate) {
-      return ', repaired (distance from a full recompute: ' + r.fromFull + ')';
+      return ', repaired (distance from a full recompute: ' + (r.fromFull === 'onRequest' ? 'ask the rebalance what-if' : r.fromFull) + ')';
     }
     var e = r.estimate;
     var gaps = [];

@@ -79,7 +79,7 @@ final class RoutingActions implements AutoCloseable {
         // how far a repair is from a full recompute: after its quality, so that the two never share the cores, and
         // given up as soon as the fabric changes (GET /api/v1/routing shows it)
         quality.onMeasured((r, q) -> {
-            if (r.repaired()) {
+            if (RebalanceEstimator.estimatedInBackground(r)) {
                 estimator.estimate(r, q);
             }
         });
@@ -145,7 +145,8 @@ final class RoutingActions implements AutoCloseable {
         }
         RebalanceEstimate known = estimator.known(a.version());
         String fromFull = !a.repaired() ? "full" : known != null ? "known"
-                : estimator.computing(a.version()) ? "computing" : "pending";
+                : estimator.computing(a.version()) ? "computing"
+                : RebalanceEstimator.estimatedInBackground(a) ? "pending" : "onRequest";
         return new RoutingView(routing, fromFull, known);
     }
 
