@@ -33,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * of a cable's failure gives the repair and churn the daemon then installs for that very fault; the what-if of a
  * rebalance and {@code GET /api/v1/routing} give how far the repair is from a full Dmodc; {@code POST
  * /api/v1/routing/rebalance} is refused without the admin token, and with it installs exactly a full Dmodc's tables
- * of the degraded fabric, pushing only the blocks that differ from the repair, with a {@code REBALANCED} event.
+ * of the degraded fabric, pushing only the blocks that differ from the repair, with a {@code REBALANCED} event; with
+ * {@code routing.rebalance.quietPeriod} the daemon does the same by itself once the repair has stayed quiet (the policy
+ * itself, on virtual time: {@link QuietRebalanceTest}).
  */
 class RebalanceTest {
     private static final PgftSpec SPEC = PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)");
@@ -118,6 +120,37 @@ class RebalanceTest {
             assertThat(((Number) event.details().get("changedEntries")).longValue()).isEqualTo(differ);
             assertThat(json(rest(daemon, "/api/v1/routing", null, null), 200).path("fromFull").asText())
                     .isEqualTo("full");
+        } finally {
+            daemon.close();
+        }
+    }
+
+    @Test
+    void theQuietPeriodRebalancesARepairByItself() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
+                .withQuietPeriod("1s"), List.of(), new SimpleMeterRegistry(), null);
+        int switches = fabric.switches().size();
+        try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
+                null, 1);
+             DmodcEngine engine = new DmodcEngine(1)) {
+            sim.start();
+            await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == switches
+                    && st.tables().inSync() == switches, "first convergence");
+            long l2 = PgftGenerator.switchGuid(2, 0);
+            sim.linkDown(l2, fabric.switchByGuid(l2).orElseThrow().ports());
+            // the repair (v2), then, a quiet second later, the full routing of the same fabric (v3)
+            Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 3
+                    && st.tables().inSync() == switches, "the quiet period's rebalance");
+            assertThat(s.routing().repaired()).isFalse();
+            ForwardingTables full = engine.compute(daemon.topology().get().index()).result().tables();
+            assertAgentsHold(sim, full, 3, engine.repair(engine.compute(fabric.index()).result().tables(),
+                    daemon.topology().get().index()).result().tables());
+            List<Milestone> rebalanced = daemon.milestones(0).get(5, TimeUnit.SECONDS).stream()
+                    .filter(m -> m.kind() == Milestone.Kind.REBALANCED).toList();
+            assertThat(rebalanced).hasSize(1);
+            assertThat(rebalanced.get(0).details()).containsEntry("reason", "quiet period of 1s")
+                    .containsEntry("previousVersion", 2L);
         } finally {
             daemon.close();
         }

@@ -119,6 +119,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 routing.settleMs(), routing.onFault(), routing.rebalance()), push, state, faults, security, ha, opensm);
     }
 
+    /** This configuration with another {@code routing.rebalance.quietPeriod} ({@code off}, {@code 30m}...). */
+    public DaemonConfig withQuietPeriod(String quietPeriod) {
+        return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(routing.engine(), routing.threads(),
+                routing.settleMs(), routing.onFault(), new Rebalance(quietPeriod)), push, state, faults, security, ha,
+                opensm);
+    }
+
     /** This configuration with another state directory. */
     public DaemonConfig withStateDirectory(Path directory) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults, security, ha, opensm);
