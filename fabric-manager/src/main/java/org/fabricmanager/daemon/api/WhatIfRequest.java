@@ -21,9 +21,6 @@ import org.fabricmanager.topology.TopologyException;
  * ({@code POST /api/v1/routing/rebalance}) would change and gain.
  */
 public record WhatIfRequest(List<Long> switches, List<PortRef> links, boolean rebalance) {
-    /** A rebalance's what-if. */
-    public static final WhatIfRequest REBALANCE = new WhatIfRequest(List.of(), List.of(), true);
-
     /** Most switches one request may fail. */
     public static final int MAX_SWITCHES = 1024;
     /** Most links one request may fail. */

@@ -73,6 +73,10 @@ public final class WhatIfService {
             throw new WhatIfException(WhatIfException.Kind.NOT_ROUTED, "the fabric has not been routed yet: there are"
                     + " no tables to compare with");
         }
+        if (request.rebalance()) {
+            throw new WhatIfException(WhatIfException.Kind.BAD_REQUEST, "a rebalance's what-if is answered by the"
+                    + " rebalance estimate (DaemonApi.whatIfRebalance), not by a routing of failures");
+        }
         if (!running.compareAndSet(false, true)) {
             throw new WhatIfException(WhatIfException.Kind.BUSY, "a what-if is already running (one at a time);"
                     + " ask again when it has answered");
