@@ -31,7 +31,7 @@
   var SVG_NS = 'http://www.w3.org/2000/svg';
 
   var view = {
-    status: null, graph: null, faults: null, events: [], lastSeq: 0,
+    status: null, graph: null, routing: null, faults: null, events: [], lastSeq: 0,
     load: null, loadKey: null, loadError: null, loadPending: false, loadAsked: false,
     expanded: null, // "level:group" of the group drawn switch by switch below the aggregate
     pattern: 'shift'
@@ -139,7 +139,9 @@
       getJson('api/v1/fabric/graph'),
       getJson('api/v1/faults'),
       getJson('api/v1/events?since=' + view.lastSeq),
-      getJson('health/ready', [503])
+      getJson('health/ready', [503]),
+      // how far a repair is from a full recompute (computed once per version by the daemon, read here)
+      getJson('api/v1/routing').catch(function () { return null; })
     ]).then(function (r) {
       view.status = r[0];
       view.graph = r[1];
@@ -147,6 +149,7 @@
       r[3].forEach(function (m) { view.events.push(m); view.lastSeq = Math.max(view.lastSeq, m.seq); });
       if (view.events.length > EVENTS_KEPT) { view.events = view.events.slice(view.events.length - EVENTS_KEPT); }
       view.ready = r[4];
+      view.routing = r[5];
       $('error').hidden = true;
       render();
       maybeLoad();
@@ -208,6 +211,23 @@
     renderEvents();
   }
 
+  /** ", repaired: 1234 entries from a full recompute (all2all max 48 → 40)", or how far that is known. */
+  function fromFullText(r) {
+    if (!r || !r.routing || !r.routing.repaired) { return ''; }
+    if (r.fromFull !== 'known' || !r.estimate) {
+      return ', repaired (distance from a full recompute: ' + (r.fromFull === 'onRequest' ? 'ask the rebalance what-if' : r.fromFull) + ')';
+    }
+    var e = r.estimate;
+    var gaps = [];
+    Object.keys(e.after).forEach(function (p) {
+      var b = e.before[p];
+      if (b && b.max !== e.after[p].max) { gaps.push(p + ' max ' + b.max + ' \u2192 ' + e.after[p].max); }
+    });
+    return ', repaired: ' + e.changedEntries + ' entries from a full recompute' +
+        (gaps.length ? ' (' + gaps.join(', ') + ')' : ', same congestion') +
+        (e.changedEntries > 0 ? '; POST api/v1/routing/rebalance applies it' : '');
+  }
+
   function renderCards() {
     var s = view.status;
     var g = view.graph;
@@ -229,7 +249,8 @@
     text('routing-version', s.routing.version > 0 ? 'v' + s.routing.version : 'none');
     $('routing-engine').textContent = s.routing.engine + (s.routing.durationMs !== null ? ', ' + fmtMs(s.routing.durationMs) : '') +
         (s.routing.reusedFromState ? ', reused' : '') + (s.routing.valid === false ? ', INVALID' : '') +
-        (s.routing.unreachableLeafPairs ? ', ' + s.routing.unreachableLeafPairs + ' leaf pairs unreachable' : '');
+        (s.routing.unreachableLeafPairs ? ', ' + s.routing.unreachableLeafPairs + ' leaf pairs unreachable' : '') +
+        fromFullText(view.routing);
     text('tables', s.tables.inSync + ' / ' + s.switches.connected);
     $('tables-sub').textContent = 'in sync' + (s.tables.pending ? ', ' + s.tables.pending + ' pending' : '') +
         (s.tables.failing ? ', ' + s.tables.failing + ' failing' : '');

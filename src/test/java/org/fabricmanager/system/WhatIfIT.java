@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What-if and routing quality in the production shape: a {@code run} process routing with dmodc and the
  * agents in a {@code simulate} process, over loopback. The admin CLI asks what-if of a spine and of a link
- * ({@code whatif --token-file}); the counts equal the CLI's offline {@code route --lft-out} of the degraded
- * topology compared with the LFTs the daemon serves, and afterwards the routing version, the served LFTs and
+ * ({@code whatif --token-file}); the counts equal the CLI's offline repair of the LFTs the daemon serves for the
+ * degraded topology ({@code route --previous}, what {@code routing.onFault: repair} installs) compared with them, and afterwards the routing version, the served LFTs and
  * the switches' acknowledged versions are those of before. The routing quality the daemon reports equals
  * {@code quality --lft} run on the served tables and topology; when the spine then really loses power, the
  * quality measured after the daemon's re-route is what the what-if predicted.
@@ -76,7 +76,8 @@ class WhatIfIT {
                     Guids.format(spine), "--json");
             assertThat(spineRun.exit).as(spineRun.all).isZero();
             JsonNode spineResult = JSON.readTree(spineRun.out);
-            assertCounts(spineResult, served, offline(live.withoutSwitches(List.of(spine)), "spine"));
+            assertCounts(spineResult, served, offline(live.withoutSwitches(List.of(spine)), served, "spine"));
+            assertThat(spineResult.get("repaired").asBoolean()).isTrue();
             assertThat(spineResult.get("routingVersion").asLong()).isEqualTo(version);
 
             // a link between levels 1 and 2, named by its leaf end, with the table the operator reads
@@ -87,9 +88,9 @@ class WhatIfIT {
             Result linkRun = cli("whatif", "--url", fp.restUrl(), "--token-file", token.toString(), "--link",
                     Guids.format(leaf) + ":" + port);
             assertThat(linkRun.exit).as(linkRun.all).isZero();
-            ForwardingTables afterLink = offline(live.withoutLinks(List.of(up)), "link");
+            ForwardingTables afterLink = offline(live.withoutLinks(List.of(up)), served, "link");
             long[] expected = count(served, afterLink);
-            assertThat(linkRun.out).containsPattern("(?m)^changed entries +" + expected[0] + "$")
+            assertThat(linkRun.out).containsPattern("(?m)^changed entries +" + expected[0] + " \\(repaired; minimum [0-9]+\\)$")
                     .containsPattern("(?m)^changed blocks +" + expected[1] + "$")
                     .containsPattern("(?m)^switches touched +" + expected[2] + "$")
                     .containsPattern("(?m)^valid +yes$");
@@ -186,12 +187,18 @@ class WhatIfIT {
         return view;
     }
 
-    /** The CLI's offline routing of {@code degraded}: {@code route --topology FILE --engine dmodc --lft-out FILE}. */
-    private ForwardingTables offline(Fabric degraded, String name) throws Exception {
+    /**
+     * The CLI's offline repair of {@code served} for {@code degraded}: {@code route --topology FILE --engine dmodc
+     * --previous LFT --lft-out FILE}, as the daemon repairs after that fault.
+     */
+    private ForwardingTables offline(Fabric degraded, ForwardingTables served, String name) throws Exception {
         Path topology = dir.resolve(name + ".topology.json");
         Files.writeString(topology, FabricJson.toJson(degraded));
+        Path previous = dir.resolve(name + ".previous.lft");
+        LftText.write(served, "served", previous);
         Path lft = dir.resolve(name + ".lft");
-        Result route = cli("route", "--topology", topology.toString(), "--engine", "dmodc", "--lft-out", lft.toString());
+        Result route = cli("route", "--topology", topology.toString(), "--engine", "dmodc", "--previous",
+                previous.toString(), "--lft-out", lft.toString());
         assertThat(route.exit).as(route.all).isZero();
         return LftText.read(lft);
     }

@@ -27,6 +27,7 @@ final class Commands {
                 new WhatIfCommand(),
                 new DrainCommand(true),
                 new DrainCommand(false),
+                new RebalanceCommand(),
                 new PkiInitCommand(),
                 new PkiIssueCommand(),
                 new PkiShowCommand(),

@@ -46,8 +46,10 @@ final class WhatIfCommand implements Command {
                   engine and destination indices, and to compare with the tables in force. Nothing changes in
                   the fabric: not the routing, its version, the stored routing nor the switches' tables.
                   Prints the entries, 64-entry blocks and switches that would change (among the switches that
-                  survive), whether every leaf pair would stay routed, and the congestion (routes on the busiest
-                  switch-to-switch link) under quality's traffic patterns, now and after.
+                  survive; with routing.onFault: repair, the repair the daemon would install and the least any
+                  valid routing changes), whether every leaf pair would stay routed, and the congestion (routes
+                  on the busiest switch-to-switch link) under quality's traffic patterns, now and after.
+                  `fabric-manager rebalance --dry-run` asks what a rebalance would change instead.
                   %s
                   --token-file F          the daemon's admin token (rest.adminToken), first line of a file
                                           only its owner may read; what-if is an admin action
@@ -140,7 +142,8 @@ final class WhatIfCommand implements Command {
         long version = r.path("routingVersion").asLong();
         out.printf("what-if on routing v%d (%s): %d switch(es) and %d link(s) failed%n", version, r.path("engine").asText("?"),
                 r.path("failedSwitches").asInt(), r.path("failedLinks").asInt());
-        row(out, "changed entries", Long.toString(r.path("changedEntries").asLong()));
+        row(out, "changed entries", r.path("changedEntries").asLong() + (r.path("minimumEntries").isNumber()
+                ? " (repaired; minimum " + r.path("minimumEntries").asLong() + ")" : ""));
         row(out, "changed blocks", Long.toString(r.path("changedBlocks").asLong()));
         row(out, "switches touched", Integer.toString(r.path("switchesTouched").asInt()));
         row(out, "valid", r.path("valid").asBoolean() ? "yes" : "no (" + r.path("unreachableLeafPairs").asLong()

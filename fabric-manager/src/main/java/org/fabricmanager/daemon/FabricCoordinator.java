@@ -65,6 +65,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** Told of the routing in force each time the tables converge (the quality monitor; control thread). */
     private Consumer<ActiveRouting> convergedObserver = r -> { };
     private Runnable changeObserver = () -> { };
+    /** Told of the end of every computation after the coordinator (the rebalancer; control thread). */
+    private RoutingManager.Listener routingObserver;
     /** The switch a prepared routing leaves out (its verdict is being checked), 0 when none. */
     private long preparedFor;
     /** Whether the changes since the last re-route are links reported by both ends (the settle can end at once). */
@@ -140,6 +142,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** {@code observer} is told of the routing in force each time the tables converge on it (control thread). */
     void onConverged(Consumer<ActiveRouting> observer) {
         convergedObserver = observer;
+    }
+
+    /** {@code observer} is told of the end of every routing computation, after the coordinator (control thread). */
+    void onRoutingEnded(RoutingManager.Listener observer) {
+        routingObserver = observer;
     }
 
     /** {@code observer} runs on the control thread at every change of the fabric (the quality measurement yields). */
@@ -386,17 +393,26 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         }
         startPush(routing.tables());
         afterComputation();
+        if (routingObserver != null) {
+            routingObserver.computed(routing, engineMs);
+        }
     }
 
     @Override
     public void failed(long version, Throwable cause) {
         afterComputation();
+        if (routingObserver != null) {
+            routingObserver.failed(version, cause);
+        }
     }
 
     @Override
     public void unchanged() {
         m.discovery().inForce(routingSnapshot); // equal to the fabric routed: its check is that fabric's
         afterComputation();
+        if (routingObserver != null) {
+            routingObserver.unchanged();
+        }
     }
 
     private void afterComputation() {

@@ -102,18 +102,13 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     /** The fabric's health gauges (switches dead, links down, tables pending...), refreshed on the control thread. */
     private final FabricGauges gauges;
     private final FabricCoordinator coordinator;
-    /** Drains and undrains by an operator (judged by a what-if, stored, then routed like a fault). */
-    private final Maintenance maintenance;
+    /** Quality, what-ifs, drains and rebalances of the routing in force. */
+    private final RoutingActions actions;
     private final SwitchSessions sessions;
     private final DaemonViews views;
     private final FabricGraphView graphView;
     private final LinkLoadService linkLoads = new LinkLoadService();
     private final RoutingManager routingManager;
-    /** Measures the quality of each routing once its tables have converged, on its own thread. */
-    private final org.fabricmanager.daemon.quality.QualityMonitor quality;
-    /** Applies what-if failures and analyses their routing, off the control thread. */
-    private final ExecutorService whatIfExecutor;
-    private final org.fabricmanager.daemon.whatif.WhatIfService whatIfs;
     private final MilestoneLog milestones;
     /** Polls the agents' port counters and serves them ({@code docs/operations.md}, "Port counters"). */
     private final PortCounterService counters;
@@ -184,18 +179,6 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),
                 storeExecutor, queue, milestones, registry);
         routingManager.listener(coordinator);
-        // analyses share the host with the routing of the next fault: half the processors, routing first
-        int analysisThreads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
-        this.quality = new org.fabricmanager.daemon.quality.QualityMonitor(analysisThreads, this.registry);
-        routingManager.onInstalled(quality::installed);
-        coordinator.onConverged(quality::measure);
-        coordinator.onFabricChanging(quality::fabricChanging);
-        this.whatIfExecutor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "fm-whatif");
-            t.setDaemon(true);
-            return t;
-        });
-        this.whatIfs = new org.fabricmanager.daemon.whatif.WhatIfService(routing, whatIfExecutor, analysisThreads);
         LftPusher pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(),
                 config.push().maxInFlight(), queue, registry, coordinator);
         AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),
@@ -212,7 +195,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                         ? config.routing().engine() : null);
         coordinator.wire(managers, sessions);
         this.counters = new PortCounterService(switches, queue, this.registry, System::currentTimeMillis);
-        this.maintenance = new Maintenance(queue, milestones, coordinator, managers, drains, whatIfs);
+        this.actions = new RoutingActions(new RoutingActions.Parts(config, queue, milestones, coordinator, managers,
+                drains, routing, this.registry));
         this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),
                 coordinator::state, daemonId, config.fabric().unreadyOnMismatch());
         this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, drains, coordinator::state);
@@ -509,12 +493,22 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
 
     @Override
     public CompletableFuture<DrainResult> drain(DrainRequest request) {
-        return maintenance.drain(request);
+        return actions.drain(request);
     }
 
     @Override
     public CompletableFuture<DrainResult> undrain(DrainRequest request) {
-        return maintenance.undrain(request);
+        return actions.undrain(request);
+    }
+
+    @Override
+    public CompletableFuture<org.fabricmanager.daemon.api.RebalanceResult> rebalance() {
+        return actions.rebalance();
+    }
+
+    @Override
+    public CompletableFuture<org.fabricmanager.daemon.api.RoutingView> routing() {
+        return queue.call("routing", () -> actions.routingView(views.routing()));
     }
 
     @Override
@@ -535,12 +529,17 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     @Override
     public CompletableFuture<org.fabricmanager.daemon.api.WhatIfResult> whatIf(
             org.fabricmanager.daemon.api.WhatIfRequest request) {
-        return queue.call("whatif", () -> whatIfs.start(routingManager.active(), request)).thenCompose(f -> f);
+        return actions.whatIf(request);
+    }
+
+    @Override
+    public CompletableFuture<org.fabricmanager.daemon.api.RebalanceEstimate> whatIfRebalance() {
+        return actions.whatIfRebalance();
     }
 
     @Override
     public CompletableFuture<org.fabricmanager.daemon.api.QualityView> routingQuality() {
-        return CompletableFuture.completedFuture(quality.view());
+        return CompletableFuture.completedFuture(actions.quality());
     }
 
     @Override
@@ -572,8 +571,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         }
         queue.close();
         routing.close();
-        quality.close();
-        whatIfExecutor.shutdownNow();
+        actions.close();
         linkLoads.close();
         checkExecutor.shutdownNow();
         storeExecutor.shutdown();

@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code POST /api/v1/whatif} and {@code GET /api/v1/routing/quality} on a converged demo-sized fabric
- * routed by dmodc: what-if counts equal routing the degraded fabric offline and comparing with the tables
- * the daemon serves, and leave the routing version and tables as they were; the quality equals
+ * routed by dmodc: what-if counts equal repairing the tables the daemon serves for the degraded fabric offline
+ * ({@code routing.onFault: repair}, what {@code route --previous} does) and comparing with them, and leave the routing version and tables as they were; the quality equals
  * {@link TableQuality} (what {@code quality --lft} computes) on the served tables; the token and request
  * checks answer 401/403/400/405.
  */
@@ -71,7 +71,7 @@ class WhatIfRestTest {
     }
 
     @Test
-    void whatIfCountsEqualAnOfflineRoutingAndChangeNothing() throws Exception {
+    void whatIfCountsEqualAnOfflineRepairAndChangeNothing() throws Exception {
         Fabric live = FabricJson.parse(get("/api/v1/topology").body());
         long version = json("/api/v1/status").at("/routing/version").asLong();
         long computations = daemon.computations().get(5, TimeUnit.SECONDS);
@@ -109,6 +109,8 @@ class WhatIfRestTest {
                 TOKEN), 400, "has ports 1..8");
         assertError(whatIf("{\"switches\":", TOKEN), 400, "not JSON");
         assertError(whatIf("{}", TOKEN), 400, "name at least one switch or link");
+        assertError(whatIf("{\"rebalance\":true,\"switches\":[\"0x1\"]}", TOKEN), 400, "takes no failures");
+        assertError(whatIf("{\"rebalance\":\"yes\"}", TOKEN), 400, "'rebalance' must be true or false");
         HttpResponse<String> getWhatIf = get("/api/v1/whatif");
         assertThat(getWhatIf.statusCode()).isEqualTo(405);
         assertThat(getWhatIf.headers().firstValue("allow")).contains("POST");
@@ -168,7 +170,8 @@ class WhatIfRestTest {
     private static void assertCounts(JsonNode r, ForwardingTables served, Fabric degraded) {
         ForwardingTables after;
         try (DmodcEngine engine = new DmodcEngine(1)) {
-            after = engine.route(degraded.index()).tables();
+            // routing.onFault: repair (the default): the repair of the tables in force, as the daemon would install it
+            after = engine.repair(served, degraded.index()).result().tables();
         }
         long entries = 0;
         long blocks = 0;
@@ -194,6 +197,8 @@ class WhatIfRestTest {
         assertThat(r.get("changedEntries").asLong()).as("changedEntries of %s", r).isEqualTo(entries);
         assertThat(r.get("changedBlocks").asLong()).isEqualTo(blocks);
         assertThat(r.get("switchesTouched").asInt()).isEqualTo(touched);
+        assertThat(r.get("repaired").asBoolean()).isTrue();
+        assertThat(r.get("minimumEntries").asLong()).isPositive().isLessThanOrEqualTo(entries);
     }
 
     private static HttpResponse<String> whatIf(String body, String token) throws Exception {

@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon.whatif;
 
 import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.RebalanceEstimate;
 import org.fabricmanager.daemon.api.WhatIfResult;
 
 import java.util.Arrays;
@@ -26,7 +27,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * Benchmark (not part of the test suite): what one what-if costs (a spine, a link: the engine's routing
  * of the degraded fabric on the routing thread, then the comparison and the quality analysis) and what the
- * quality measurement after a routing costs, with the daemon's thread counts (routing: every processor;
+ * quality measurement after a routing costs, and what the rebalance estimate of a repair costs (after a spine's
+ * repair: the full routing on the routing thread, the comparison and the quality of the full tables; a fresh
+ * estimator each run, since one estimate is kept per version), with the daemon's thread counts (routing: every processor;
  * analyses: half of them), warm medians with min and max. Run with
  * {@code -Dtest=WhatIfCostBenchmark -Dfm.bench=true [-Dfm.bench.spec=PGFT(...)] [-Dfm.bench.repeats=7]}.
  */
@@ -42,7 +45,8 @@ class WhatIfCostBenchmark {
         Link cut = fabric.links().stream().filter(l -> fabric.isSwitch(l.a()) && fabric.isSwitch(l.b())).findFirst()
                 .orElseThrow();
         long spine = PgftGenerator.switchGuid(spec.h(), 0);
-        try (RoutingService routing = new RoutingService("dmodc", processors)) {
+        // routing.onFault: repair, the daemon's default: the what-ifs repair, as the daemon would
+        try (RoutingService routing = new RoutingService("dmodc", processors, true)) {
             ExecutorService executor = Executors.newSingleThreadExecutor();
             try {
                 RoutingOutcome outcome = routing.route(new RoutingJob(1, fabric, null, null)).get(10, TimeUnit.MINUTES);
@@ -78,6 +82,26 @@ class WhatIfCostBenchmark {
                         quality[w - 2] = (System.nanoTime() - t0) / 1e6;
                     }
                 }
+                Fabric withoutSpine = fabric.withoutSwitches(List.of(spine));
+                RoutingOutcome repaired = routing.route(new RoutingJob(2, withoutSpine, outcome.tables(),
+                        outcome.fingerprint())).get(10, TimeUnit.MINUTES);
+                ActiveRouting repair = new ActiveRouting(2, withoutSpine, repaired.fingerprint(), repaired.tables(),
+                        "dmodc", repaired.millis(), true, 0, false, null, repaired.churn(), repaired.repaired());
+                double[][] estimate = new double[3][runs];
+                long[] differ = new long[2];
+                for (int w = 0; w < 2 + runs; w++) {
+                    try (RebalanceEstimator estimator = new RebalanceEstimator(routing, analysisThreads)) {
+                        long t0 = System.nanoTime();
+                        RebalanceEstimate e = estimator.estimate(repair, null).get(10, TimeUnit.MINUTES);
+                        if (w >= 2) {
+                            estimate[0][w - 2] = (System.nanoTime() - t0) / 1e6;
+                            estimate[1][w - 2] = e.routingMs();
+                            estimate[2][w - 2] = e.analysisMs();
+                        }
+                        differ[0] = e.changedEntries();
+                        differ[1] = e.changedBlocks();
+                    }
+                }
                 System.out.printf("%n%s: %d switches, %d nodes; %d processors (routing %d threads, analyses %d); %d warm runs%n",
                         spec, fabric.switches().size(), fabric.nodes().size(), processors, processors, analysisThreads, runs);
                 System.out.println("| what | total median (min–max) | routing | comparison + quality | changed entries | changed blocks |");
@@ -88,6 +112,8 @@ class WhatIfCostBenchmark {
                 }
                 System.out.printf("| quality after a routing (%s) | %s | | | | |%n",
                         TableQuality.defaultPatterns(routed.attachedCount()), stats(quality));
+                System.out.printf("| rebalance estimate of a spine's repair (both tables' quality) | %s | %s | %s | %,d | %,d |%n",
+                        stats(estimate[0]), stats(estimate[1]), stats(estimate[2]), differ[0], differ[1]);
             } finally {
                 executor.shutdownNow();
             }

@@ -93,6 +93,24 @@ public interface DaemonApi {
         return CompletableFuture.failedFuture(new IllegalStateException("drains are not available here"));
     }
 
+    /**
+     * Routes the fabric in full again (the engine from scratch, not a repair) and pushes the blocks that change;
+     * completes once the routing is installed. Fails with a {@link WhatIfException} ({@code NOT_ROUTED}, {@code BUSY}).
+     */
+    default CompletableFuture<RebalanceResult> rebalance() {
+        return CompletableFuture.failedFuture(new IllegalStateException("rebalance is not available here"));
+    }
+
+    /** What a rebalance would change and gain, without doing it (computed once per routing version). */
+    default CompletableFuture<RebalanceEstimate> whatIfRebalance() {
+        return CompletableFuture.failedFuture(new IllegalStateException("what-if is not available here"));
+    }
+
+    /** The routing in force and how far it is from a full recompute. */
+    default CompletableFuture<RoutingView> routing() {
+        return CompletableFuture.failedFuture(new IllegalStateException("the routing view is not available here"));
+    }
+
     /** The configured REST admin token, or {@code null} when none is configured. */
     default String adminToken() {
         return null;

@@ -17,9 +17,10 @@ import org.fabricmanager.topology.TopologyException;
  * The failures a what-if assumes: switches (by GUID) and links (by one end, switch GUID and port). Read from
  * {@code {"switches":["0x…",…],"links":[{"guid":"0x…","port":P},…]}}, bounded ({@value #MAX_SWITCHES}
  * switches, {@value #MAX_LINKS} links), every GUID and port checked for form and duplicates here and against
- * the fabric by {@link WhatIfFailures}.
+ * the fabric by {@link WhatIfFailures}. {@code {"rebalance":true}} (and no failures) asks instead what a rebalance
+ * ({@code POST /api/v1/routing/rebalance}) would change and gain.
  */
-public record WhatIfRequest(List<Long> switches, List<PortRef> links) {
+public record WhatIfRequest(List<Long> switches, List<PortRef> links, boolean rebalance) {
     /** Most switches one request may fail. */
     public static final int MAX_SWITCHES = 1024;
     /** Most links one request may fail. */
@@ -29,11 +30,19 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** A what-if of failures. */
+    public WhatIfRequest(List<Long> switches, List<PortRef> links) {
+        this(switches, links, false);
+    }
+
     public WhatIfRequest {
         switches = List.copyOf(switches);
         links = List.copyOf(links);
-        if (switches.isEmpty() && links.isEmpty()) {
-            throw bad("name at least one switch or link to fail");
+        if (rebalance && !(switches.isEmpty() && links.isEmpty())) {
+            throw bad("a rebalance's what-if takes no failures: ask for the failures, or the rebalance, alone");
+        }
+        if (!rebalance && switches.isEmpty() && links.isEmpty()) {
+            throw bad("name at least one switch or link to fail (or ask {\"rebalance\":true})");
         }
         if (switches.size() > MAX_SWITCHES) {
             throw bad(switches.size() + " switches: at most " + MAX_SWITCHES + " per request");
@@ -77,9 +86,13 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links) {
         }
         for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
-            if (!name.equals("switches") && !name.equals("links")) {
-                throw bad("unknown field '" + name + "' (expected switches and links)");
+            if (!name.equals("switches") && !name.equals("links") && !name.equals("rebalance")) {
+                throw bad("unknown field '" + name + "' (expected switches and links, or rebalance)");
             }
+        }
+        JsonNode rebalance = root.path("rebalance");
+        if (!rebalance.isMissingNode() && !rebalance.isBoolean()) {
+            throw bad("'rebalance' must be true or false, got " + abbreviated(rebalance));
         }
         List<Long> switches = new ArrayList<>();
         JsonNode s = root.path("switches");
@@ -114,7 +127,7 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links) {
                 links.add(new PortRef(guid(link.get("guid"), "links"), port.intValue()));
             }
         }
-        return new WhatIfRequest(switches, links);
+        return new WhatIfRequest(switches, links, rebalance.asBoolean(false));
     }
 
     private static long guid(JsonNode node, String field) {

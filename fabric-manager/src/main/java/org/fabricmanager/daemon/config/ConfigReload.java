@@ -50,6 +50,9 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
         if (!ro.onFault().equals(rn.onFault())) {
             restart.add("routing.onFault");
         }
+        if (!ro.rebalance().equals(rn.rebalance())) {
+            restart.add("routing.rebalance");
+        }
         DaemonConfig.Faults fo = running.faults();
         DaemonConfig.Faults fn = read.faults();
         number(changed, "faults.settleMs", fo.settleMs(), fn.settleMs());
@@ -69,7 +72,8 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
                 new DaemonConfig.Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls(),
                         rr.maxConnections(), rr.idleTimeoutMs()),
                 running.fabric(),
-                running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs(), ro.onFault()), running.push(),
+                running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs(), ro.onFault(),
+                        ro.rebalance()), running.push(),
                 running.state(), new DaemonConfig.Faults(fn.settleMs(), fn.flapThreshold(), fn.flapWindowMs(),
                         fn.quarantineMs(), fo.detector()), running.security(), running.ha(), running.opensm());
         return new ConfigReload(effective, changed, restart);

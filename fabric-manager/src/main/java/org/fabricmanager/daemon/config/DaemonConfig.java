@@ -116,7 +116,14 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     /** This configuration with another routing engine. */
     public DaemonConfig withEngine(String engine) {
         return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(engine, routing.threads(),
-                routing.settleMs(), routing.onFault()), push, state, faults, security, ha, opensm);
+                routing.settleMs(), routing.onFault(), routing.rebalance()), push, state, faults, security, ha, opensm);
+    }
+
+    /** This configuration with another {@code routing.rebalance.quietPeriod} ({@code off}, {@code 30m}...). */
+    public DaemonConfig withQuietPeriod(String quietPeriod) {
+        return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(routing.engine(), routing.threads(),
+                routing.settleMs(), routing.onFault(), new Rebalance(quietPeriod)), push, state, faults, security, ha,
+                opensm);
     }
 
     /** This configuration with another state directory. */
@@ -452,7 +459,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      * for the fabric, only the entries a change forces moving; {@code dmodc} only, other engines recompute)
      * or {@link #RECOMPUTE} (the engine's full routing of every snapshot).
      */
-    public record Routing(String engine, int threads, int settleMs, String onFault) {
+    public record Routing(String engine, int threads, int settleMs, String onFault, Rebalance rebalance) {
         /** {@code routing.onFault} that repairs the tables in force after a change. */
         public static final String REPAIR = "repair";
         /** {@code routing.onFault} that recomputes the whole routing after a change. */
@@ -467,6 +474,12 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             if (!REPAIR.equals(onFault) && !RECOMPUTE.equals(onFault)) {
                 throw new ConfigException("option routing.onFault must be repair or recompute, got '" + onFault + "'");
             }
+            rebalance = rebalance != null ? rebalance : Rebalance.of(null);
+        }
+
+        /** The same with no automatic rebalance. */
+        public Routing(String engine, int threads, int settleMs, String onFault) {
+            this(engine, threads, settleMs, onFault, null);
         }
 
         /** The same with {@code onFault} {@link #REPAIR}. */
@@ -476,14 +489,15 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
         @JsonCreator
         public static Routing of(@JsonProperty("engine") String engine, @JsonProperty("threads") Integer threads,
-                                 @JsonProperty("settleMs") Integer settleMs, @JsonProperty("onFault") String onFault) {
+                                 @JsonProperty("settleMs") Integer settleMs, @JsonProperty("onFault") String onFault,
+                                 @JsonProperty("rebalance") Rebalance rebalance) {
             return new Routing(engine != null ? engine : "dmodc", threads != null ? threads : 0,
-                    settleMs != null ? settleMs : 50, onFault != null ? onFault : REPAIR);
+                    settleMs != null ? settleMs : 50, onFault != null ? onFault : REPAIR, rebalance);
         }
 
-        /** As {@link #of(String, Integer, Integer, String)} with the default {@code onFault}. */
+        /** As {@link #of(String, Integer, Integer, String, Rebalance)} with the default {@code onFault}. */
         public static Routing of(String engine, Integer threads, Integer settleMs) {
-            return of(engine, threads, settleMs, null);
+            return of(engine, threads, settleMs, null, null);
         }
 
         /** True when faults repair the tables in force ({@code onFault: repair}). */
@@ -494,6 +508,54 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         /** The routing pool size: {@code threads}, or the number of processors when 0. */
         public int effectiveThreads() {
             return threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        }
+    }
+
+    /**
+     * {@code routing.rebalance}: {@code quietPeriod}, how long the tables in force must have been a repair with no
+     * change of the fabric before the daemon routes it in full by itself ({@code off}, the default: only an operator's
+     * {@code POST /api/v1/routing/rebalance} does). Written as a number and a unit: {@code 90s}, {@code 30m}, {@code 2h}.
+     */
+    public record Rebalance(String quietPeriod) {
+        /** The longest quiet period accepted: a week. */
+        static final long MAX_QUIET_MS = 7L * 24 * 3_600_000;
+
+        public Rebalance {
+            quietPeriod = quietPeriod == null ? "off" : quietPeriod.trim();
+            quietPeriodMs(quietPeriod); // refuses a malformed one at load
+        }
+
+        @JsonCreator
+        public static Rebalance of(@JsonProperty("quietPeriod") String quietPeriod) {
+            return new Rebalance(quietPeriod);
+        }
+
+        /** The quiet period in milliseconds, 0 when off. */
+        public long quietPeriodMs() {
+            return quietPeriodMs(quietPeriod);
+        }
+
+        private static long quietPeriodMs(String text) {
+            if (text.equals("off") || text.equals("0") || text.equals("false")) { // YAML reads a bare off as false
+                return 0;
+            }
+            Matcher m = Pattern.compile("(\\d{1,9})(ms|s|m|h)").matcher(text);
+            if (!m.matches()) {
+                throw new ConfigException("option routing.rebalance.quietPeriod must be off or a number with a unit"
+                        + " (ms, s, m, h), e.g. 30m; got '" + text + "'");
+            }
+            long n = Long.parseLong(m.group(1));
+            long ms = switch (m.group(2)) {
+                case "ms" -> n;
+                case "s" -> n * 1_000;
+                case "m" -> n * 60_000;
+                default -> n * 3_600_000;
+            };
+            if (ms < 1_000 || ms > MAX_QUIET_MS) {
+                throw new ConfigException("option routing.rebalance.quietPeriod must be off or between 1s and 168h, got '"
+                        + text + "'");
+            }
+            return ms;
         }
     }
 

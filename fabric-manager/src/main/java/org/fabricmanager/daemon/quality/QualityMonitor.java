@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.ToDoubleFunction;
 import org.fabricmanager.daemon.routing.ActiveRouting;
@@ -74,6 +75,8 @@ public final class QualityMonitor implements AutoCloseable {
     private volatile long installed;
     /** Fabric changes seen ({@link #fabricChanging}): a measurement started before the last one gives way. */
     private final AtomicLong changes = new AtomicLong();
+    /** Told of each measurement done, on the measuring thread (the rebalance estimate of a repair follows it). */
+    private volatile BiConsumer<ActiveRouting, RoutingQuality> measured = (r, q) -> { };
 
     /**
      * @param threads analysis threads of one measurement; fewer than the routing pool's leave the routing of
@@ -121,6 +124,11 @@ public final class QualityMonitor implements AutoCloseable {
             RoutingQuality q = latest;
             return q == null ? Double.NaN : value.applyAsDouble(q);
         }).tag(PATTERN_TAG, pattern).description(description).register(registry);
+    }
+
+    /** {@code observer} is told of each routing measured and its quality, on the measuring thread (set once). */
+    public void onMeasured(BiConsumer<ActiveRouting, RoutingQuality> observer) {
+        measured = observer;
     }
 
     /**
@@ -206,6 +214,7 @@ public final class QualityMonitor implements AutoCloseable {
         latest = q;
         LOG.info("routing v{} quality measured in {} ms: {}{}", r.version(), String.format("%.0f", nanos / 1e6),
                 q.valid() ? "valid" : q.unreachableLeafPairs() + " unreachable leaf pairs", summary(q));
+        measured.accept(r, q);
     }
 
     /** A routing handed over for measurement, and the fabric changes seen by then. */

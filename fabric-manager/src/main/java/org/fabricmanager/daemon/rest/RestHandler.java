@@ -66,7 +66,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         boolean head = request.method().equals(HttpMethod.HEAD);
         // a what-if routes and analyses a whole fabric: it gets longer than a query of the control thread
         long timeoutMs = query.path().startsWith("/api/v1/whatif") || query.path().startsWith("/api/v1/drain")
-                ? WhatIfEndpoints.TIMEOUT_MS : TIMEOUT_MS;
+                || query.path().startsWith("/api/v1/routing/rebalance") ? WhatIfEndpoints.TIMEOUT_MS : TIMEOUT_MS;
         body.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenCompleteAsync((bytes, error) -> {
             if (error == null) {
                 respond(ctx, HttpResponseStatus.OK, bytes, keepAlive, head);
@@ -100,7 +100,7 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         boolean action = p.length >= 4 && (p[3].equals("reroute") || p[3].equals("whatif") || p[3].equals("drain")
                 || p[3].equals("undrain") || extensions.containsKey(p[3])
-                || (p[3].equals("switches") && p.length == 6 && p[5].equals("admit")));
+                || (p[3].equals("switches") && p.length == 6 && p[5].equals("admit")) || rebalance(p));
         return action ? "POST" : "GET, HEAD";
     }
 
@@ -129,17 +129,21 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if ((parts[3].equals("drain") || parts[3].equals("undrain")) && parts.length == 4) {
             return DrainEndpoints.post(api, parts[3].equals("drain"), content, authorization);
         }
+        if (rebalance(parts)) {
+            return RebalanceEndpoints.rebalance(api, authorization);
+        }
         RestExtension extension = extensions.get(parts[3]);
         if (extension != null) {
             return extension.post(parts, params, path);
         }
         if (GET_RESOURCES.contains(parts[3])) {
             throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "POST not allowed on " + path
-                    + " (POST: /api/v1/reroute, /api/v1/whatif, /api/v1/drain, /api/v1/undrain" + (extensions.isEmpty() ? "" : " and /api/v1/"
+                    + " (POST: /api/v1/reroute, /api/v1/whatif, /api/v1/drain, /api/v1/undrain, /api/v1/routing/rebalance"
+                    + (extensions.isEmpty() ? "" : " and /api/v1/"
                     + String.join("/..., /api/v1/", extensions.keySet()) + "/...") + ")");
         }
         throw new RestError(HttpResponseStatus.NOT_FOUND, path + ": no such action (POST: /api/v1/reroute, /api/v1/whatif,"
-                + " /api/v1/drain, /api/v1/undrain"
+                + " /api/v1/drain, /api/v1/undrain, /api/v1/routing/rebalance"
                 + (extensions.isEmpty() ? "; the simulation endpoints /api/v1/sim/... exist only in demo mode" : " and /api/v1/"
                 + String.join("/..., /api/v1/", extensions.keySet()) + "/...") + ")");
     }
@@ -170,8 +174,14 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             }
             case "reroute", "whatif", "drain", "undrain" -> throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
             case "routing" -> {
+                if (parts.length == 4) {
+                    return RebalanceEndpoints.routing(api);
+                }
                 if (parts.length == 5 && parts[4].equals("quality")) {
                     return WhatIfEndpoints.quality(api);
+                }
+                if (rebalance(parts)) {
+                    throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
                 }
                 throw notFound(path);
             }
@@ -220,6 +230,11 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             }
             default -> throw notFound(path);
         }
+    }
+
+    /** True for {@code /api/v1/routing/rebalance}. */
+    private static boolean rebalance(String[] parts) {
+        return parts.length == 5 && parts[3].equals("routing") && parts[4].equals("rebalance");
     }
 
     private static void only(String[] parts, int length, String path) {

@@ -8,7 +8,8 @@ import org.fabricmanager.daemon.api.WhatIfException;
 import org.fabricmanager.daemon.api.WhatIfRequest;
 
 /**
- * {@code POST /api/v1/whatif} and {@code GET /api/v1/routing/quality}. What-if changes nothing but costs a
+ * {@code POST /api/v1/whatif} (failures, or {@code {"rebalance":true}}: what a rebalance would change and gain) and
+ * {@code GET /api/v1/routing/quality}. What-if changes nothing but costs a
  * routing and an analysis of CPU, so it takes the admin token like the other actions; one runs at a time
  * (429 while one runs). A request naming what the fabric lacks is 400, nothing routed yet 503, an engine
  * that cannot route the degraded fabric 409; the answer may take up to {@link #TIMEOUT_MS}. The quality needs no token (a GET, cached).
@@ -31,7 +32,8 @@ final class WhatIfEndpoints {
         } catch (WhatIfException e) {
             throw error(e);
         }
-        return api.whatIf(request).handle((result, failure) -> {
+        CompletableFuture<?> answer = request.rebalance() ? api.whatIfRebalance() : api.whatIf(request);
+        return answer.handle((result, failure) -> {
             if (failure == null) {
                 return RestJson.bytes(result);
             }
@@ -49,7 +51,7 @@ final class WhatIfEndpoints {
         return api.routingQuality().thenApply(RestJson::bytes);
     }
 
-    private static RestError error(WhatIfException e) {
+    static RestError error(WhatIfException e) {
         HttpResponseStatus status = switch (e.kind()) {
             case BAD_REQUEST -> HttpResponseStatus.BAD_REQUEST;
             case BUSY -> HttpResponseStatus.TOO_MANY_REQUESTS;

@@ -249,8 +249,32 @@ public final class RoutingService implements AutoCloseable {
      *
      * @return fails with {@link org.fabricmanager.routing.RoutingException} when the engine refuses the fabric
      */
-    public CompletableFuture<RoutingResult> whatIf(org.fabricmanager.topology.Fabric fabric) {
+    public CompletableFuture<RoutingResult> whatIf(Fabric fabric) {
         return CompletableFuture.supplyAsync(() -> engine.route(fabric.index()), dispatcher);
+    }
+
+    /**
+     * Routes {@code fabric}, a what-if's degraded copy of the fabric in force, as the daemon would route that change:
+     * with {@code routing.onFault: repair}, the repair of the same base a real fault's repair starts from (the last
+     * full routing, or {@code inForce} when none was computed since the start), with its churn against
+     * {@code inForce}; otherwise from scratch, without churn. On the routing thread; nothing of the live routing
+     * changes.
+     */
+    public CompletableFuture<FaultRouting> whatIfFault(Fabric fabric, TableSet inForce) {
+        return CompletableFuture.supplyAsync(() -> {
+            FabricIndex index = fabric.index();
+            if (!repair) {
+                return new FaultRouting(engine.route(index), null);
+            }
+            DmodcEngine dmodc = (DmodcEngine) engine;
+            DmodcRouting r = full != null ? dmodc.repair(full, index) : dmodc.repair(inForce.tables(), index);
+            return new FaultRouting(r.result(), TableChurn.between(inForce.tables(), r.result().tables(), index,
+                    r.costs(), churnPool));
+        }, dispatcher);
+    }
+
+    /** A what-if's routing of a fault and, for a repair, its churn against the tables in force ({@code null}: none). */
+    public record FaultRouting(RoutingResult result, TableChurn churn) {
     }
 
     @Override

@@ -73,17 +73,23 @@ public final class DaemonViews {
         this.unreadyOnMismatch = unreadyOnMismatch;
     }
 
-    /** {@code GET /api/v1/status}. */
-    public Views.Status status() {
+    /** The routing in force, as {@code GET /api/v1/status} and {@code GET /api/v1/routing} give it. */
+    public Views.Routing routing() {
         ActiveRouting a = routing.active();
         String onFault = routing.repairs() ? "repair" : "recompute";
-        Views.Routing r = a == null
+        return a == null
                 ? new Views.Routing(routing.engineName(), 0, null, null, null, routing.computations(), null, null,
                         onFault, false, null, null)
                 : new Views.Routing(a.engine(), a.version(), a.durationMs(), a.valid(), a.unreachablePairs(),
                         routing.computations(), a.reused(), a.deadlockFree(), onFault, a.repaired(),
                         a.churn() == null ? null : a.churn().changedEntries(),
                         a.churn() == null ? null : a.churn().minimumEntries());
+    }
+
+    /** {@code GET /api/v1/status}. */
+    public Views.Status status() {
+        Views.Routing r = routing();
+        ActiveRouting a = routing.active();
         PushRound round = pusher.round();
         Views.Push push = new Views.Push(round == null ? 0 : round.version(), round == null ? 0 : round.blocks(),
                 round == null ? 0 : round.bytes(), round == null ? 0 : round.commits(), round == null ? 0 : round.acked(),

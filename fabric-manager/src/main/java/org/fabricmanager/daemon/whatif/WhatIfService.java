@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs what-ifs, one at a time: the failures are applied to the fabric of the routing in force and the
- * degraded fabric is routed by the live engine on the routing thread ({@link RoutingService#whatIf}, from
- * scratch, between real routings); the failures, the comparison with the tables in force and the quality
+ * degraded fabric is routed by the live engine on the routing thread as a real fault would be ({@link
+ * RoutingService#whatIfFault}: repaired with {@code routing.onFault: repair}, with the churn a REACTION reports,
+ * else from scratch; between real routings); the failures, the comparison with the tables in force and the quality
  * analysis run on the what-if executor. Nothing here writes daemon state: the routing in force, its
  * version, the stored routing and the pushed tables are never touched. A second what-if while one runs is
  * refused ({@link WhatIfException.Kind#BUSY}) rather than queued.
@@ -72,6 +73,10 @@ public final class WhatIfService {
             throw new WhatIfException(WhatIfException.Kind.NOT_ROUTED, "the fabric has not been routed yet: there are"
                     + " no tables to compare with");
         }
+        if (request.rebalance()) {
+            throw new WhatIfException(WhatIfException.Kind.BAD_REQUEST, "a rebalance's what-if is answered by the"
+                    + " rebalance estimate (DaemonApi.whatIfRebalance), not by a routing of failures");
+        }
         if (!running.compareAndSet(false, true)) {
             throw new WhatIfException(WhatIfException.Kind.BUSY, "a what-if is already running (one at a time);"
                     + " ask again when it has answered");
@@ -81,8 +86,8 @@ public final class WhatIfService {
             result = CompletableFuture.supplyAsync(() -> WhatIfFailures.apply(active.fabric(), request), executor)
                     .thenCompose(degraded -> {
                         long begin = System.nanoTime();
-                        return routing.whatIf(degraded).thenApplyAsync(r -> analyse(active, request, degraded, r,
-                                (System.nanoTime() - begin) / 1e6), executor);
+                        return routing.whatIfFault(degraded, active.tables()).thenApplyAsync(r -> analyse(active,
+                                request, degraded, r, (System.nanoTime() - begin) / 1e6), executor);
                     });
         } catch (RuntimeException e) {
             // the executor refused the task (shutting down): nothing runs, the next may try
@@ -103,12 +108,12 @@ public final class WhatIfService {
         });
     }
 
-    private WhatIfResult analyse(ActiveRouting active, WhatIfRequest request, Fabric degraded, RoutingResult result,
-                                 double routingMs) {
+    private WhatIfResult analyse(ActiveRouting active, WhatIfRequest request, Fabric degraded,
+                                 RoutingService.FaultRouting routed, double routingMs) {
         long begin = System.nanoTime();
+        RoutingResult result = routed.result();
         TableChanges changes = TableChanges.between(active.tables(), result.tables());
-        RoutedFabric routed = RoutedFabric.of(degraded.index(), result.tables());
-        QualityFigures figures = new TableQuality(routed, threads).measure(result.validity(), PATTERNS, () -> false);
+        QualityFigures figures = new TableQuality(RoutedFabric.of(degraded.index(), result.tables()), threads).measure(result.validity(), PATTERNS, () -> false);
         Map<String, PatternFigures> congestion = new LinkedHashMap<>();
         for (PatternCongestion c : figures.patterns()) {
             congestion.put(c.pattern().name(), PatternFigures.of(c));
@@ -117,12 +122,14 @@ public final class WhatIfService {
         WhatIfResult r = new WhatIfResult(active.version(), result.engine(), request.switches().size(),
                 request.links().size(), changes.entries(), changes.blocks(), changes.switchesTouched(),
                 result.validity().isValid(), result.validity().unreachablePairs(), figures.deadlockFree(),
-                figures.maxPathLength() < 0 ? null : figures.maxPathLength(), congestion, routingMs, analysisMs);
-        LOG.info("what-if on v{} ({} switch(es), {} link(s) failed): {} entries in {} blocks on {} switches would change,"
-                        + " {}; routed in {} ms, analysed in {} ms", active.version(), r.failedSwitches(), r.failedLinks(),
+                figures.maxPathLength() < 0 ? null : figures.maxPathLength(), congestion, routingMs, analysisMs,
+                routed.churn() != null, routed.churn() == null ? null : routed.churn().minimumEntries());
+        LOG.info("what-if on v{} ({} switch(es), {} link(s) failed): {} entries in {} blocks on {} switches would change"
+                        + "{}, {}; {} in {} ms, analysed in {} ms", active.version(), r.failedSwitches(), r.failedLinks(),
                 r.changedEntries(), r.changedBlocks(), r.switchesTouched(),
+                r.minimumEntries() == null ? "" : " (minimum " + r.minimumEntries() + ")",
                 r.valid() ? "valid" : r.unreachableLeafPairs() + " unreachable leaf pairs",
-                String.format("%.1f", routingMs), String.format("%.1f", analysisMs));
+                r.repaired() ? "repaired" : "routed", String.format("%.1f", routingMs), String.format("%.1f", analysisMs));
         return r;
     }
 }
