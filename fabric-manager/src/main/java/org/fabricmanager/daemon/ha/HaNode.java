@@ -86,6 +86,7 @@ final class HaNode implements AutoCloseable {
     /** Every member's Raft address, unresolved (a standby resolves its leader's when it connects to it). */
     private final Map<String, InetSocketAddress> raftAddresses;
     private final CommitStats commits = new CommitStats();
+    private final LeadershipTransfers transfers = new LeadershipTransfers();
     private final RaftRefusals refusals;
     /** The group and the Raft port's transport (its TLS): a leadership transfer is asked through a client of them. */
     private final RaftGroup group;
@@ -166,6 +167,11 @@ final class HaNode implements AutoCloseable {
     /** What this member's managers committed since it started. */
     CommitStats commits() {
         return commits;
+    }
+
+    /** The leadership transfers this member asked for because of OpenSM. */
+    LeadershipTransfers transfers() {
+        return transfers;
     }
 
     /** Every member's id and Raft address, as configured. */
