@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * member's manager (its {@code OpenSmProvider}) binds it once the member leads, and answers the re-route's subnet.
  * <p>
  * Bounded: one transfer in flight; after a failed one, passes are refused with its reason for {@link #RETRY_MS}
- * before another is asked; a member that led within {@link #HOLD_MS} asks for nothing, so that two members whose
- * OpenSMs both sweep for a moment do not hand the leadership back and forth.
+ * before another is asked (the socket stays bound); a member that led within {@link #HOLD_MS} asks only once that
+ * time is over, so that two members whose OpenSMs both sweep for a moment do not hand the leadership back and forth,
+ * and one that knows no leader asks once an election had time to end: meanwhile its socket is unbound, so the
+ * plug-in re-routes when it is back.
  */
 final class OpenSmStandby {
     private static final Logger LOG = LoggerFactory.getLogger(OpenSmStandby.class);
@@ -197,15 +199,19 @@ final class OpenSmStandby {
                     + (now - inFlight.atMs()) + " ms ago)" + falls, false, true, "in flight");
         }
         if (v.leaderId() == null) {
+            // asked again once an election had time to end: the plug-in re-routes when the socket is back
             counts.record(LeadershipTransfers.Outcome.HELD);
-            return new Decision("this manager is a standby and no leader is known in term " + v.term()
-                    + " (an election is under way)" + falls, false, false, "no leader");
+            rebindAtMs = now + 2 * REBIND_MS;
+            return new Decision("this manager is a standby and no leader is known in term " + v.term() + " (an election"
+                    + " is under way); " + MOVING + " once a leader is known" + falls, false, true, "no leader");
         }
         if (now - ledAtMs < HOLD_MS) {
+            // no back and forth between two members whose OpenSMs both sweep: asked again when the hold ends
             counts.record(LeadershipTransfers.Outcome.HELD);
-            return new Decision("this manager is a standby; it led until " + (now - ledAtMs) / 1000 + " s ago and asks "
-                    + v.leaderId() + " for the leadership only " + HOLD_MS / 1000 + " s after that, so that two members do"
-                    + " not hand it back and forth" + falls, false, false, "held");
+            rebindAtMs = ledAtMs + HOLD_MS;
+            return new Decision("this manager is a standby; it led until " + (now - ledAtMs) / 1000 + " s ago, so "
+                    + MOVING + " from " + v.leaderId() + " only " + HOLD_MS / 1000 + " s after that (no back and forth"
+                    + " between members)" + falls, false, true, "held");
         }
         if (now < failedUntilMs) {
             counts.record(LeadershipTransfers.Outcome.HELD);
