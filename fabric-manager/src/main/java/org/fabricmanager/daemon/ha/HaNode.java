@@ -255,7 +255,7 @@ final class HaNode implements AutoCloseable {
      * Asks {@code leaderId}, the leader as this member knows it, to hand its leadership over to this member: Raft's
      * leadership transfer (the leader stops taking writes, waits until this member's log has caught up, then tells it
      * to start an election at once, which the others grant as for any up-to-date candidate). Blocks until the leader
-     * answers, about {@code timeoutMs} at most; asked once, not retried.
+     * answers: {@code timeoutMs} at most once the leader has the request; asked once, not retried.
      *
      * @return {@code null} once the leader reports the transfer done, else why it was not
      * @throws IOException when the leader cannot be reached or refuses (not the leader any more, another transfer)
@@ -263,7 +263,9 @@ final class HaNode implements AutoCloseable {
     String transferLeadershipHere(String leaderId, long timeoutMs) throws IOException {
         RaftProperties props = new RaftProperties();
         RaftConfigKeys.Rpc.setType(props, SupportedRpcType.GRPC);
-        RaftClientConfigKeys.Rpc.setRequestTimeout(props, TimeDuration.valueOf(timeoutMs + 1_000, TimeUnit.MILLISECONDS));
+        // the leader's wait is timeoutMs; the client's first connection comes before it (over half a second on a
+        // loaded host, more under TLS)
+        RaftClientConfigKeys.Rpc.setRequestTimeout(props, TimeDuration.valueOf(timeoutMs + 10_000, TimeUnit.MILLISECONDS));
         RaftPeerId leader = RaftPeerId.valueOf(leaderId);
         try (RaftClient client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group).setParameters(transport)
                 .setLeaderId(leader).setRetryPolicy(RetryPolicies.noRetry()).build()) {
