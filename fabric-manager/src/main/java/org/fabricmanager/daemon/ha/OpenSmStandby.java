@@ -246,6 +246,7 @@ final class OpenSmStandby {
                 return;
             }
             counts.record(LeadershipTransfers.Outcome.FAILED);
+            lastRequest = null; // a leadership that comes later is not put down to OpenSM
             failure = why.length() > 300 ? why.substring(0, 300) + "..." : why;
             failedUntilMs = now + RETRY_MS;
             rebindAtMs = now;

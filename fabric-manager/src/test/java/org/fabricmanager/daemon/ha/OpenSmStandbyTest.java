@@ -113,6 +113,7 @@ class OpenSmStandbyTest {
                 + " within 5000 ms); asked again in 10 s").doesNotContain(OpenSmStandby.MOVING);
         assertThat(standby.listening()).as("refusing with the failure, bound").isTrue();
         assertThat(group.asked.get()).as("rate-limited: one transfer per retry time").isEqualTo(1);
+        assertThat(standby.movedHere()).as("a failed transfer explains no later leadership").isNull();
 
         group.result = new CompletableFuture<>();
         clock.addAndGet(OpenSmStandby.RETRY_MS);
