@@ -50,6 +50,8 @@
 #define FM_DEFAULT_SOCKET "/run/fabric-manager/opensm.sock"
 #define FM_DEFAULT_TIMEOUT_MS 5000
 #define FM_NOT_LISTENING "daemon not listening"
+/* a hot standby's refusal while the leadership moves to it: its socket is unbound until its manager binds it */
+#define FM_MOVING "leadership is moving here"
 
 struct fm_event {
 	uint32_t id;
@@ -514,8 +516,9 @@ static int fm_build_fwd_tables(void *context)
 	fm->answered_seq = 0;
 	rc = exchange(fm, &why, reason, sizeof(reason));
 	pthread_mutex_lock(&fm->lock);
-	/* only a daemon that was away is waited for: one that answered badly would be asked again and again */
-	fm->takeback = rc != 0 && strcmp(why, FM_NOT_LISTENING) == 0;
+	/* only a daemon that was away, or a standby taking the leadership over, is waited for: one that
+	 * answered badly would be asked again and again */
+	fm->takeback = rc != 0 && (strcmp(why, FM_NOT_LISTENING) == 0 || strstr(reason, FM_MOVING) != NULL);
 	if (rc == 0)
 		fm->takeback_wait_ms = 0;
 	pthread_mutex_unlock(&fm->lock);
@@ -541,9 +544,10 @@ static int fm_build_fwd_tables(void *context)
 /* ------------------------------------------------------------------ events ---------------------- */
 
 /*
- * The last routing pass found no daemon and a fallback engine routes: once the daemon listens again
- * (a connection opens; it is closed at once, before any frame), OpenSM is asked to re-route as its
- * console's "reroute" does, so the daemon's tables come back without waiting for a fabric change.
+ * The last routing pass found no daemon (or a hot standby that unbound the socket while the leadership
+ * moves to it) and a fallback engine routes: once the daemon listens again (a connection opens; it is
+ * closed at once, before any frame), OpenSM is asked to re-route as its console's "reroute" does, so the
+ * daemon's tables come back without waiting for a fabric change.
  */
 static void take_back(struct fm_plugin *fm)
 {

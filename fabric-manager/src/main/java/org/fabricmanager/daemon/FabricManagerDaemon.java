@@ -55,6 +55,7 @@ import org.fabricmanager.daemon.rest.RestServer;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.daemon.store.StateDirectory;
 import org.fabricmanager.daemon.store.StateDirectoryLock;
 import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.QuarantineStore;
@@ -65,7 +66,6 @@ import org.fabricmanager.daemon.api.DrainResult;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.TicketKeyStore;
 import org.fabricmanager.daemon.config.TrustedFiles;
-import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.southbound.SouthboundServer;
@@ -74,10 +74,6 @@ import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologicalIndexer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Objects;
 
@@ -250,7 +246,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                                             long managerTerm, Runnable beforeListening)
             throws InterruptedException {
         TrustedFiles.check(config);
-        prepareStateDirectory(config.state().path());
+        StateDirectory.prepare(config.state().path());
         StateDirectoryLock lock = StateDirectoryLock.acquire(config.state().path());
         FabricManagerDaemon d;
         try {
@@ -310,25 +306,6 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         }
     }
 
-    private static void prepareStateDirectory(Path dir) {
-        try {
-            if (!Files.isDirectory(dir)) {
-                Files.createDirectories(dir);
-                try {
-                    // what the daemon creates only its group may read, whatever the umask (docs/security.md)
-                    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-x---"));
-                } catch (UnsupportedOperationException e) {
-                    // no POSIX permissions on this file system
-                }
-            }
-        } catch (IOException e) {
-            throw new StoreException("state directory " + dir + ": cannot create it: " + e);
-        }
-        if (!Files.isWritable(dir)) {
-            throw new StoreException("state directory " + dir + " is not writable by this user");
-        }
-    }
-
     private interface Binder {
         InetSocketAddress bind() throws InterruptedException;
     }
@@ -341,6 +318,14 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         } catch (Exception e) {
             throw new ConfigException("cannot listen for " + what + " on " + host + ":" + port + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Records an event that happened outside the control loop (a hot standby's leadership moved here because of OpenSM),
+     * in order with the loop's own.
+     */
+    public void recordEvent(Milestone.Kind kind, String message) {
+        queue.append("external-event", () -> milestones.record(kind, message));
     }
 
     public DaemonConfig config() {

@@ -93,8 +93,8 @@ public final class HaManager implements AutoCloseable {
         this.announce = announce;
         this.node = node;
         this.lock = lock;
-        this.standby = new StandbyListeners(config, new Standby());
-        HaMetrics.bind(standby.registry(), () -> view, elections::get, node.commits(), node.refusals());
+        this.standby = new StandbyListeners(config, new Standby(), node);
+        HaMetrics.bind(standby.registry(), () -> view, elections::get, node.commits(), node.refusals(), node.transfers());
         this.watcher = new Thread(this::watch, "fm-ha-role");
         this.leaderWatch = new LeaderWatch("fm-ha-leader-watch", this::leaderGone);
     }
@@ -227,7 +227,7 @@ public final class HaManager implements AutoCloseable {
             early = predictedEndpoints().map(e -> Map.entry(e, node.write(daemonTerm, LeaderEndpoints.FILE, e.encode())))
                     .orElse(null);
             MeterRegistry registry = DaemonMetrics.newRegistry();
-            HaMetrics.bind(registry, () -> view, elections::get, node.commits(), node.refusals());
+            HaMetrics.bind(registry, () -> view, elections::get, node.commits(), node.refusals(), node.transfers());
             long[] released = new long[2];
             try {
                 // the ports go to the manager once its state is loaded, just before it binds them; the agents
@@ -242,7 +242,7 @@ public final class HaManager implements AutoCloseable {
                 standby.close();
                 throw e;
             }
-            standby.releaseParked(endpoints().southbound());
+            standby.managerStarted(daemon, endpoints().southbound());
             long started = System.nanoTime();
             LOG.info("ha: {} active in term {}: leader for {} ms, manager started in {} ms (standby ports released in {} ms,"
                     + " unbound for {} ms)", node.nodeId(), daemonTerm,

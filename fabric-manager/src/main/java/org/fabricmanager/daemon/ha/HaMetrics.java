@@ -14,7 +14,8 @@ import java.util.Map;
  * The hot-standby group's meters, read from the member's last polled view at scrape time: which role
  * it has (one gauge per role, 1 for the current one), the Raft term, the commit and applied indices,
  * the elections this member has seen (terms begun since it started), per state file the writes its
- * manager committed (count, time, bytes: the replication cost), and the peers its Raft port refused by reason. They are registered in the
+ * manager committed (count, time, bytes: the replication cost), the peers its Raft port refused by reason, and the
+ * leadership transfers OpenSM's master SM made it ask for. They are registered in the
  * standby's own registry and in every manager's registry while it leads, so that {@code /metrics} on
  * any member shows them.
  */
@@ -27,6 +28,7 @@ final class HaMetrics {
     static final String COMMIT = "fabric.ha.commit";
     static final String REPLICATED_BYTES = "fabric.ha.replicated.bytes";
     static final String REJECTED = "fabric.ha.rejected";
+    static final String OPENSM_TRANSFERS = "fabric.ha.opensm.transfers";
     private static final List<String> ROLES = List.of("LEADER", "FOLLOWER", "CANDIDATE", "LISTENER", "UNKNOWN");
 
     private HaMetrics() {
@@ -37,7 +39,13 @@ final class HaMetrics {
      * @param elections terms begun since this member started
      */
     static void bind(MeterRegistry registry, Supplier<HaNode.View> view, Supplier<Long> elections, CommitStats commits,
-                     RaftRefusals refusals) {
+                     RaftRefusals refusals, LeadershipTransfers transfers) {
+        for (LeadershipTransfers.Outcome o : LeadershipTransfers.Outcome.values()) {
+            FunctionCounter.builder(OPENSM_TRANSFERS, transfers, t -> t.count(o)).tag("outcome", o.tag())
+                    .description("routing passes of OpenSM's master SM that reached this member while a standby, and the"
+                            + " leadership transfers to it they asked for (requested, done, failed; held: refused without asking)")
+                    .register(registry);
+        }
         for (org.fabricmanager.pki.ManagerPeerTrust.Refusal r : org.fabricmanager.pki.ManagerPeerTrust.Refusal.values()) {
             FunctionCounter.builder(REJECTED, refusals, x -> x.count(r)).tag("reason", r.tag())
                     .description("peers whose certificate this member's Raft port refused (untrusted: not the fabric"

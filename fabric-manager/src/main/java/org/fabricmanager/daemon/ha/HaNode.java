@@ -13,7 +13,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.proto.RaftProtos.RaftGroupIdProto;
 import org.apache.ratis.proto.RaftProtos.RaftRpcRequestProto;
@@ -81,7 +86,11 @@ final class HaNode implements AutoCloseable {
     /** Every member's Raft address, unresolved (a standby resolves its leader's when it connects to it). */
     private final Map<String, InetSocketAddress> raftAddresses;
     private final CommitStats commits = new CommitStats();
+    private final LeadershipTransfers transfers = new LeadershipTransfers();
     private final RaftRefusals refusals;
+    /** The group and the Raft port's transport (its TLS): a leadership transfer is asked through a client of them. */
+    private final RaftGroup group;
+    private final org.apache.ratis.conf.Parameters transport;
 
     /**
      * @param tls     the daemon's TLS material: the Raft port then runs mutual TLS with manager certificates only;
@@ -111,10 +120,10 @@ final class HaNode implements AutoCloseable {
                 own = p.getValue();
             }
         }
-        RaftGroup group = RaftGroup.valueOf(GROUP, peers);
+        this.group = RaftGroup.valueOf(GROUP, peers);
         RaftProperties props = new RaftProperties();
         int colon = own.lastIndexOf(':');
-        org.apache.ratis.conf.Parameters transport = RaftTransport.configure(props, own.substring(0, colon),
+        this.transport = RaftTransport.configure(props, own.substring(0, colon),
                 Integer.parseInt(own.substring(colon + 1)), tls, refusals);
         RaftServerConfigKeys.setStorageDir(props, List.of(stateDirectory.resolve("ha").toFile()));
         TimeDuration min = TimeDuration.valueOf(ha.electionTimeoutMs(), TimeUnit.MILLISECONDS);
@@ -158,6 +167,11 @@ final class HaNode implements AutoCloseable {
     /** What this member's managers committed since it started. */
     CommitStats commits() {
         return commits;
+    }
+
+    /** The leadership transfers this member asked for because of OpenSM. */
+    LeadershipTransfers transfers() {
+        return transfers;
     }
 
     /** Every member's id and Raft address, as configured. */
@@ -235,6 +249,29 @@ final class HaNode implements AutoCloseable {
                 .setRaftGroupId(RaftGroupIdProto.newBuilder().setId(GROUP.toByteString())).build();
         return server.startLeaderElection(StartLeaderElectionRequestProto.newBuilder().setServerRequest(rpc)
                 .setLeaderLastEntry(last.toProto()).build()).getServerReply().getSuccess();
+    }
+
+    /**
+     * Asks {@code leaderId}, the leader as this member knows it, to hand its leadership over to this member: Raft's
+     * leadership transfer (the leader stops taking writes, waits until this member's log has caught up, then tells it
+     * to start an election at once, which the others grant as for any up-to-date candidate). Blocks until the leader
+     * answers: {@code timeoutMs} at most once the leader has the request; asked once, not retried.
+     *
+     * @return {@code null} once the leader reports the transfer done, else why it was not
+     * @throws IOException when the leader cannot be reached or refuses (not the leader any more, another transfer)
+     */
+    String transferLeadershipHere(String leaderId, long timeoutMs) throws IOException {
+        RaftProperties props = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(props, SupportedRpcType.GRPC);
+        // the leader's wait is timeoutMs; the client's first connection comes before it (over half a second on a
+        // loaded host, more under TLS)
+        RaftClientConfigKeys.Rpc.setRequestTimeout(props, TimeDuration.valueOf(timeoutMs + 10_000, TimeUnit.MILLISECONDS));
+        RaftPeerId leader = RaftPeerId.valueOf(leaderId);
+        try (RaftClient client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group).setParameters(transport)
+                .setLeaderId(leader).setRetryPolicy(RetryPolicies.noRetry()).build()) {
+            RaftClientReply r = client.admin().transferLeadership(self, leader, timeoutMs);
+            return r.isSuccess() ? null : String.valueOf(r.getException());
+        }
     }
 
     /**

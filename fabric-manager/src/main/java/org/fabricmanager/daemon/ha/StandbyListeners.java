@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.TicketKeyRotation;
 import org.fabricmanager.daemon.config.SouthboundSecurity;
@@ -31,7 +33,8 @@ import java.util.List;
  * active manager's address ({@link SouthboundServer#redirecting}) or, while no live leader is known, held
  * until one is ({@link ParkedHellos}), and the REST port, serving the group's
  * state and sending mutations to the leader ({@link RestServer#standby}). Same addresses, TLS and limits
- * as the manager's, so that agents, probes and operators need one address per member. They are closed
+ * as the manager's, so that agents, probes and operators need one address per member. With {@code opensm.socket},
+ * OpenSM's plug-in's socket too ({@link OpenSmStandby}). They are closed
  * before this member's manager binds the same ports and opened again when it stops leading.
  */
 final class StandbyListeners implements AutoCloseable {
@@ -57,6 +60,8 @@ final class StandbyListeners implements AutoCloseable {
 
     private final DaemonConfig config;
     private final Source source;
+    /** OpenSM's plug-in's socket while a standby ({@code opensm.socket}), {@code null} when not configured. */
+    private final OpenSmStandby opensm;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /** Agents' HELLOs held while no live leader is known (kept across close and open). */
     private final ParkedHellos parked;
@@ -67,9 +72,10 @@ final class StandbyListeners implements AutoCloseable {
     private long nextTry;
     private String lastFailure = "";
 
-    StandbyListeners(DaemonConfig config, Source source) {
+    StandbyListeners(DaemonConfig config, Source source, HaNode node) {
         this.config = config;
         this.source = source;
+        this.opensm = config.opensm().enabled() ? OpenSmStandby.of(config, node) : null;
         this.parked = new ParkedHellos(maxParkMs(config));
     }
 
@@ -95,10 +101,25 @@ final class StandbyListeners implements AutoCloseable {
     }
 
     /**
-     * Frees both ports for this member's own manager and keeps the held agents' connections (close them
+     * This member's manager started and serves agents on {@code southbound}: the held agents go there, and a leadership
+     * that came here because OpenSM's master SM routes through this host is the manager's first event.
+     */
+    void managerStarted(FabricManagerDaemon daemon, String southbound) {
+        releaseParked(southbound);
+        String moved = opensm == null ? null : opensm.movedHere();
+        if (moved != null) {
+            daemon.recordEvent(Milestone.Kind.OPENSM_EVENT, moved);
+        }
+    }
+
+    /**
+     * Frees both ports (and OpenSM's socket) for this member's own manager and keeps the held agents' connections (close them
      * with {@link #releaseParked} and {@link #close} once the manager listens).
      */
     void stopAccepting() {
+        if (opensm != null) {
+            opensm.release();
+        }
         if (southbound != null) {
             southbound.stopAccepting();
         }
@@ -115,6 +136,9 @@ final class StandbyListeners implements AutoCloseable {
 
     /** Binds whatever is not bound yet; a failure is logged once per cause and retried after {@value #RETRY_MS} ms. */
     void open() throws InterruptedException {
+        if (opensm != null) {
+            opensm.open();
+        }
         if (southbound != null && rest != null || System.currentTimeMillis() < nextTry) {
             return;
         }
@@ -198,9 +222,12 @@ final class StandbyListeners implements AutoCloseable {
         }
     }
 
-    /** Unbinds both ports (no effect when they are not bound). */
+    /** Unbinds both ports and OpenSM's socket (no effect when they are not bound). */
     @Override
     public void close() {
+        if (opensm != null) {
+            opensm.release();
+        }
         if (southbound != null) {
             southbound.close();
             southbound = null;

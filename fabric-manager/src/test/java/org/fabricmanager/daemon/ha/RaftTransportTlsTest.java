@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Raft members on loopback with real mutual TLS: managers holding daemon certificates of the fabric CA form a group
  * and replicate; a member holding a certificate of another CA, or a switch's certificate of the fabric CA, gets no
- * connection to the others, so it neither receives the log nor lends its vote to a commit.
+ * connection to the others, so it neither receives the log nor lends its vote to a commit. A member asks the leader
+ * for a leadership transfer over the same TLS.
  */
 class RaftTransportTlsTest {
     private static final int ELECTION_MS = 300;
@@ -53,6 +55,16 @@ class RaftTransportTlsTest {
             int member = i;
             await("member n" + (i + 1) + " applies the write", () -> applied(member));
         }
+        // a leadership transfer is asked through a client of the same port and TLS (OpenSM's master on a standby)
+        HaNode follower = nodes.get(nodes.indexOf(leader) == 0 ? 1 : 0);
+        assertThat(follower.transferLeadershipHere(leader.nodeId(), 5_000)).isNull();
+        await(follower.nodeId() + " leads", () -> {
+            try {
+                return follower.view().leading();
+            } catch (IOException e) {
+                return false;
+            }
+        });
     }
 
     @Test
