@@ -28,6 +28,7 @@ import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.IbsimNet;
+import org.fabricmanager.opensm.OpenSmPlugin;
 import org.fabricmanager.opensm.OpenSmTools;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
@@ -62,17 +63,16 @@ class OpenSmRoutingIT {
     /** Under target/, so that OpenSM's and ibsim's logs stay for a look after a failure. */
     static Path dir;
     static OpenSmTools tools;
-    static Path plugin;
+    static OpenSmPlugin plugin;
 
     @BeforeAll
     static void tools() throws IOException {
         tools = OpenSmTools.find().orElse(null);
         Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
                 + OpenSmTools.INSTALL_HINT + ")");
-        plugin = Path.of(System.getProperty("fm.jar")).toAbsolutePath().getParent().resolve("opensm-plugin");
-        Assumptions.assumeTrue(Files.isRegularFile(plugin.resolve("libfabricmanager.so")),
-                "the OpenSM plug-in was not built (needs gcc and libopensm-dev libibumad-dev at build time)");
-        dir = Files.createDirectories(plugin.resolveSibling("opensm-routing-it"));
+        plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
+        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
+        dir = Files.createDirectories(plugin.directory().resolveSibling("opensm-routing-it"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -83,13 +83,6 @@ class OpenSmRoutingIT {
         Files.createDirectories(work);
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse(spec));
         Path socket = work.resolve("opensm.sock");
-        Path conf = work.resolve("opensm.conf");
-        Files.writeString(conf, "event_plugin_name fabricmanager\n"
-                + "event_plugin_options fm.socket=" + socket + " fm.timeout_ms=" + PLUGIN_TIMEOUT_MS + "\n"
-                + "routing_engine fabric-manager,minhop\n"
-                + "sweep_interval 1\n"
-                + "log_flags 0x03\n"
-                + "force_log_flush TRUE\n");
         DaemonConfig config = SystemSupport.config(work.resolve("state"), null).withDiscovery(300, 30_000)
                 .withOpenSm(DaemonConfig.OpenSm.of(socket.toString(), null, null, null));
         FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
@@ -97,7 +90,7 @@ class OpenSmRoutingIT {
         try (IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
             Path osmDir = work.resolve("opensm");
             Path log = osmDir.resolve("opensm.log");
-            opensm = lab.startOpenSm(conf, osmDir, Map.of("LD_LIBRARY_PATH", plugin.toString()));
+            opensm = plugin.startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, osmDir);
             awaitLog(log, "routed by the daemon", 1);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
