@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
@@ -46,6 +47,15 @@ final class OpenSmDemo implements AutoCloseable {
     /** The plug-in's wait for the daemon: the first answer includes the daemon's discovery. */
     private static final int PLUGIN_TIMEOUT_MS = 10_000;
     private static final long POLL_MS = 100;
+    /** How long an ended OpenSM or ibsim waits for the shutdown hook before it counts as a failure. */
+    private static final long SHUTDOWN_GRACE_MS = 3_000;
+
+    /** A thread of its own for each ended process: {@link #failed} waits, and must hold up no pool. */
+    private static final Executor WATCHER = r -> {
+        Thread t = new Thread(r, "fm-demo-watch");
+        t.setDaemon(true);
+        t.start();
+    };
 
     private final Path work;
     private final boolean temporary;
@@ -163,9 +173,9 @@ final class OpenSmDemo implements AutoCloseable {
                 return "stopped while starting";
             }
             lab = started;
-            lab.onExit().thenAccept(code -> failed("ibsim exited with " + code + " (" + lab.log() + ")"));
+            lab.onExit().thenAcceptAsync(code -> failed("ibsim exited with " + code + " (" + lab.log() + ")"), WATCHER);
             opensm = setup.plugin().startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, work.resolve("opensm"));
-            opensm.onExit().thenAccept(p -> failed("OpenSM exited with " + p.exitValue()));
+            opensm.onExit().thenAcceptAsync(p -> failed("OpenSM exited with " + p.exitValue()), WATCHER);
         }
         out.printf("ibsim: %d switches and %d nodes on socket %s (IBSIM_SOCKNAME)%n", fabric.switches().size(),
                 fabric.nodes().size(), lab.socketName());
@@ -225,8 +235,22 @@ final class OpenSmDemo implements AutoCloseable {
         return work.resolve("opensm").resolve("opensm.log");
     }
 
+    /**
+     * OpenSM or ibsim ended. A Ctrl-C reaches them with the JVM (one process group): that is no failure, and the
+     * shutdown hook closes the demo a moment later; so an exit counts only when no close follows within
+     * {@value #SHUTDOWN_GRACE_MS} ms.
+     */
     private void failed(String why) {
         synchronized (this) {
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SHUTDOWN_GRACE_MS);
+            try {
+                for (long left = SHUTDOWN_GRACE_MS; !closed && left > 0;
+                     left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())) {
+                    wait(left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             if (closed) {
                 return; // the demo stops them itself
             }
@@ -261,6 +285,7 @@ final class OpenSmDemo implements AutoCloseable {
             return;
         }
         closed = true;
+        notifyAll();
         if (opensm != null) {
             opensm.destroy();
             try {
