@@ -102,10 +102,15 @@ final class OpenSmDemo implements AutoCloseable {
         Thread hook = new Thread(demo::close, "fm-demo-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            String failed = demo.serve(args, console.out(), spec, new Setup(tools, plugin, httpPort, southboundPort));
+            String failed;
+            try {
+                failed = demo.serve(args, console.out(), spec, new Setup(tools, plugin, httpPort, southboundPort));
+            } catch (IOException e) {
+                failed = e.getMessage(); // ibsim or OpenSM could not start (e.g. IBSIM_SOCKNAME taken)
+            }
             if (failed != null) {
                 console.err().println("demo --opensm: " + failed);
-                demo.printLogTail(console.err());
+                demo.printLogTails(console.err());
                 return ExitCodes.INTERNAL;
             }
             return ExitCodes.OK;
@@ -258,14 +263,16 @@ final class OpenSmDemo implements AutoCloseable {
         failure.complete(why);
     }
 
-    /** The end of OpenSM's log, which says why a start failed, before the directory goes. */
-    private void printLogTail(PrintStream err) {
-        try {
-            List<String> lines = Files.readAllLines(openSmLog(), StandardCharsets.ISO_8859_1);
-            err.println("the end of OpenSM's log:");
-            lines.subList(Math.max(0, lines.size() - 10), lines.size()).forEach(l -> err.println("  " + l));
-        } catch (IOException e) {
-            // no log: OpenSM did not start
+    /** The ends of ibsim's and OpenSM's logs, which say why a start failed, before the directory goes. */
+    private void printLogTails(PrintStream err) {
+        for (Path log : List.of(work.resolve("ibsim").resolve("ibsim.log"), openSmLog())) {
+            try {
+                List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+                err.println("the end of " + log.getFileName() + ":");
+                lines.subList(Math.max(0, lines.size() - 8), lines.size()).forEach(l -> err.println("  " + l));
+            } catch (IOException e) {
+                // no log: the tool did not start
+            }
         }
     }
 

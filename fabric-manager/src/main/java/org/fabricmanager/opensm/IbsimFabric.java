@@ -3,6 +3,7 @@ package org.fabricmanager.opensm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
@@ -86,6 +88,11 @@ public final class IbsimFabric implements AutoCloseable {
         ports += 2 * fabric.nodes().size();
         String socket = socketName != null ? socketName
                 : "fm-ibsim-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
+        if (socketTaken(socket)) {
+            // ibsim says it is ready before it binds, then dies, and its clients would reach the other ibsim
+            throw new IOException("ibsim's socket " + socket + " (IBSIM_SOCKNAME) is held by another ibsim: stop it, "
+                    + "or name another socket in IBSIM_SOCKNAME");
+        }
         List<String> cmd = List.of(tools.ibsim().toString(), "-s", "-N", Integer.toString(fabric.nodes().size()
                 + fabric.switches().size() + 16), "-S", Integer.toString(fabric.switches().size() + 16), "-P",
                 Integer.toString(ports + 1024), "-L", "49152", net.toString());
@@ -101,6 +108,26 @@ public final class IbsimFabric implements AutoCloseable {
             throw e;
         }
         return lab;
+    }
+
+    /** Whether an ibsim listens on {@code name} already: its control socket in Linux's list of Unix sockets. */
+    static boolean socketTaken(String name) {
+        Path sockets = Path.of("/proc/net/unix");
+        if (!Files.isReadable(sockets)) {
+            return false;
+        }
+        try (var lines = Files.lines(sockets, StandardCharsets.ISO_8859_1)) {
+            return socketTaken(lines, name);
+        } catch (IOException | UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    /** Whether {@code procNetUnix} (lines of {@code /proc/net/unix}) holds ibsim's control socket of {@code name}. */
+    static boolean socketTaken(Stream<String> procNetUnix, String name) {
+        // abstract names are shown with '@' for their NUL bytes: "@NAME:ctl@"
+        String control = "@" + name + ":ctl";
+        return procNetUnix.anyMatch(l -> l.endsWith(" " + control) || l.endsWith(" " + control + "@"));
     }
 
     private void awaitReady(long timeoutSeconds) throws IOException, InterruptedException {
