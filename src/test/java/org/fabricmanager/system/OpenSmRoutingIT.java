@@ -2,7 +2,14 @@ package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -28,6 +35,7 @@ import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.IbsimNet;
+import org.fabricmanager.opensm.OpenSmPlugin;
 import org.fabricmanager.opensm.OpenSmTools;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
@@ -36,8 +44,10 @@ import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -59,20 +69,22 @@ class OpenSmRoutingIT {
     private static final Pattern ENTRY = Pattern.compile("0x([0-9a-fA-F]{4}) (\\d{3})\\b.*");
     private static final Pattern HEADER = Pattern.compile("Unicast lids .* guid 0x([0-9a-fA-F]{16}).*");
 
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     /** Under target/, so that OpenSM's and ibsim's logs stay for a look after a failure. */
     static Path dir;
     static OpenSmTools tools;
-    static Path plugin;
+    static OpenSmPlugin plugin;
 
     @BeforeAll
     static void tools() throws IOException {
         tools = OpenSmTools.find().orElse(null);
         Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
                 + OpenSmTools.INSTALL_HINT + ")");
-        plugin = Path.of(System.getProperty("fm.jar")).toAbsolutePath().getParent().resolve("opensm-plugin");
-        Assumptions.assumeTrue(Files.isRegularFile(plugin.resolve("libfabricmanager.so")),
-                "the OpenSM plug-in was not built (needs gcc and libopensm-dev libibumad-dev at build time)");
-        dir = Files.createDirectories(plugin.resolveSibling("opensm-routing-it"));
+        plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
+        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
+        dir = Files.createDirectories(plugin.directory().resolveSibling("opensm-routing-it"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -83,13 +95,6 @@ class OpenSmRoutingIT {
         Files.createDirectories(work);
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse(spec));
         Path socket = work.resolve("opensm.sock");
-        Path conf = work.resolve("opensm.conf");
-        Files.writeString(conf, "event_plugin_name fabricmanager\n"
-                + "event_plugin_options fm.socket=" + socket + " fm.timeout_ms=" + PLUGIN_TIMEOUT_MS + "\n"
-                + "routing_engine fabric-manager,minhop\n"
-                + "sweep_interval 1\n"
-                + "log_flags 0x03\n"
-                + "force_log_flush TRUE\n");
         DaemonConfig config = SystemSupport.config(work.resolve("state"), null).withDiscovery(300, 30_000)
                 .withOpenSm(DaemonConfig.OpenSm.of(socket.toString(), null, null, null));
         FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
@@ -97,7 +102,7 @@ class OpenSmRoutingIT {
         try (IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
             Path osmDir = work.resolve("opensm");
             Path log = osmDir.resolve("opensm.log");
-            opensm = lab.startOpenSm(conf, osmDir, Map.of("LD_LIBRARY_PATH", plugin.toString()));
+            opensm = plugin.startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, osmDir);
             awaitLog(log, "routed by the daemon", 1);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
@@ -164,6 +169,106 @@ class OpenSmRoutingIT {
                 daemon.close();
             }
         }
+    }
+
+    /**
+     * {@code demo --opensm} as an operator runs it: ibsim, OpenSM with the plug-in and the daemon from one command, on
+     * ibsim's socket of the environment's {@code IBSIM_SOCKNAME}. Converged on OpenSM's subnet, a leaf's uplink taken
+     * down through the demo's endpoint (typed at ibsim's console) reaches the daemon as OpenSM's sweep: a REACTION in the
+     * events naming that port, and the leaf's table no longer uses it; {@code mode=agent} is refused. SIGTERM stops it,
+     * its ibsim and OpenSM with it, and removes its temporary directory.
+     */
+    @Test
+    void demoOpenSmRoutesOpenSmsSubnetReactsToACableDownAndLeavesNothingBehind() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("demo"));
+        Path output = work.resolve("demo.out");
+        String sockName = "fm-it-demo-" + ProcessHandle.current().pid();
+        ProcessBuilder pb = new ProcessBuilder(FabricProcesses.java(), "-Xmx384m", "-jar", System.getProperty("fm.jar"),
+                "demo", "--opensm", "--pgft", "PGFT(2;4,4;1,4;1,1)", "--http-port", "0").directory(work.toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        pb.environment().put("IBSIM_SOCKNAME", sockName);
+        Process demo = pb.start();
+        List<ProcessHandle> children = new ArrayList<>();
+        try {
+            String base = Await.value("the demo's REST address in " + output, Duration.ofSeconds(TOOL_LIMIT_SECONDS),
+                    () -> line(output, "REST: "), l -> l != null || !demo.isAlive());
+            assertThat(base).as("the demo runs: " + Files.readString(output)).isNotNull();
+            base = base.substring("REST: ".length(), base.indexOf("/api/v1/status"));
+            String out = Files.readString(output);
+            assertThat(out).contains("socket " + sockName + " (IBSIM_SOCKNAME)").contains("IBSIM_SOCKNAME=" + sockName
+                    + " ibroute LID");
+            Path temporary = Path.of(out.replaceAll("(?s).*state in (\\S+) \\(temporary\\).*", "$1"));
+            assertThat(temporary).as("the demo's temporary directory").isDirectory();
+            children.addAll(demo.descendants().toList());
+            assertThat(children.stream().map(c -> c.info().command().orElse("")).toList())
+                    .anyMatch(c -> c.endsWith("/ibsim")).anyMatch(c -> c.endsWith("/opensm"));
+            JsonNode status = json(base + "/api/v1/status", null);
+            assertThat(status.path("state").asText()).isEqualTo("CONVERGED");
+            assertThat(status.path("switches").path("connected").asInt()).isEqualTo(8);
+
+            // a leaf away from OpenSM's own (s1-0 holds its port), its first uplink (ports 1-4: nodes, 5-8: spines)
+            String leaf = null;
+            for (JsonNode s : json(base + "/api/v1/switches", null)) {
+                if (s.path("name").asText().startsWith("s1-1_")) {
+                    leaf = s.path("guid").asText();
+                }
+            }
+            assertThat(leaf).as("leaf s1-1 among the daemon's switches").isNotNull();
+            JsonNode before = json(base + "/api/v1/switches/" + leaf + "/lft", null);
+            assertThat(ports(before)).as("the leaf's entries, intact").contains(5, 6);
+            JsonNode refused = json(base + "/api/v1/sim/switches/" + leaf + "/kill?mode=agent", 400);
+            assertThat(refused.path("error").asText()).contains("mode=agent has no meaning under OpenSM");
+            long seen = json(base + "/api/v1/events?since=0", null).size();
+            json(base + "/api/v1/sim/links/down?guid=" + leaf + "&port=5", 200);
+
+            String events = base + "/api/v1/events?since=" + seen;
+            JsonNode reaction = Await.value("a REACTION to the cable at " + leaf + "/5 in " + events,
+                    Duration.ofSeconds(TOOL_LIMIT_SECONDS), () -> {
+                        for (JsonNode e : json(events, null)) {
+                            if (e.path("kind").asText().equals("REACTION") && e.path("message").asText().contains("port 5 down")) {
+                                return e;
+                            }
+                        }
+                        return null;
+                    }, e -> e != null);
+            assertThat(reaction.path("message").asText()).contains("s1-1_");
+            String lft = base + "/api/v1/switches/" + leaf + "/lft";
+            JsonNode after = Await.value("the table of " + leaf + " without port 5", Duration.ofSeconds(TOOL_LIMIT_SECONDS),
+                    () -> json(lft, null), t -> t.path("version").asLong() > before.path("version").asLong()
+                            && t.path("inSync").asBoolean());
+            assertThat(ports(after)).as("the leaf's entries after its cable on port 5 went down").doesNotContain(5).contains(6);
+
+            demo.destroy(); // SIGTERM
+            assertThat(demo.waitFor(TOOL_LIMIT_SECONDS, TimeUnit.SECONDS)).as("the demo stops on SIGTERM").isTrue();
+            SystemSupport.awaitTrue(() -> children.stream().noneMatch(ProcessHandle::isAlive),
+                    "the demo's ibsim and OpenSM gone", 30);
+            assertThat(temporary).as("the demo's temporary directory, socket and logs").doesNotExist();
+        } finally {
+            demo.destroyForcibly();
+            children.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** The output port of each entry of a {@code /lft} answer. */
+    private static List<Integer> ports(JsonNode lft) {
+        List<Integer> ports = new ArrayList<>();
+        lft.path("entries").forEach(p -> ports.add(p.asInt()));
+        return ports;
+    }
+
+    /** The first line of {@code file} that starts with {@code prefix}, or null. */
+    private static String line(Path file, String prefix) throws IOException {
+        return Files.readAllLines(file, StandardCharsets.UTF_8).stream().filter(l -> l.startsWith(prefix)).findFirst()
+                .orElse(null);
+    }
+
+    /** GET {@code url} (or POST, expecting {@code postStatus}) and its JSON body. */
+    private static JsonNode json(String url, Integer postStatus) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
+        HttpResponse<String> r = HTTP.send(postStatus == null ? b.GET().build() : b.POST(HttpRequest.BodyPublishers.noBody())
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(url + ": " + r.body()).isEqualTo(postStatus == null ? 200 : postStatus);
+        return JSON.readTree(r.body());
     }
 
     /** The tables each phase's offline routing leaves in lft-text/1, for the next phase's {@code --previous}. */

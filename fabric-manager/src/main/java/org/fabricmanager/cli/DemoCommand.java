@@ -11,13 +11,10 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.sim.SimEndpoints;
-import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
@@ -62,9 +59,15 @@ final class DemoCommand implements Command {
         return """
                 usage: fabric-manager demo [--pgft SPEC | --hdft SPEC] [--http-port P] [--southbound-port P] [--state-dir DIR]
                                            [--engine NAME] [--until-converged] [--tls-provider auto|openssl|jdk]
+                       fabric-manager demo --opensm [--pgft SPEC] [--http-port P] [--state-dir DIR] [--engine NAME]
+                                           [--until-converged]
                   Starts the daemon and a simulated fabric of SPEC (default %s) on loopback, prints each step,
                   then serves the REST API until Ctrl-C (docs/rest-api.md). The agents speak mutual TLS with
                   certificates of a throw-away CA made in the state directory (DIR/pki).
+                  With --opensm (docs/opensm.md): ibsim simulates SPEC (default %s) as an InfiniBand fabric,
+                  OpenSM runs its subnet with the plug-in libfabricmanager.so and the daemon as its routing engine;
+                  the fault endpoints type at ibsim's console. ibsim and OpenSM inherit the environment
+                  (IBSIM_SOCKNAME names ibsim's socket); needs opensm, ibsim-utils, infiniband-diags and the plug-in.
                   --pgft SPEC            PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
                   --hdft SPEC            HDFT(XxY;leafUp;rowUp;colUp), a 2-D fat tree routed with vtftr and its
                                          virtual-channel rules (docs/vtftr.md)
@@ -74,7 +77,9 @@ final class DemoCommand implements Command {
                   --engine NAME          routing engine (default dmodc; vtftr with --hdft)
                   --until-converged      exit once every table is acknowledged instead of serving REST
                   --tls-provider P       the southbound's TLS engine, daemon and agents (security.tlsProvider):
-                                         auto (default), openssl or jdk""".formatted(DEFAULT_PGFT);
+                                         auto (default), openssl or jdk
+                  --opensm               the subnet of OpenSM on ibsim instead of the agents""".formatted(DEFAULT_PGFT,
+                OpenSmDemo.DEFAULT_PGFT);
     }
 
     @Override
@@ -84,11 +89,14 @@ final class DemoCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of("until-converged");
+        return Set.of("until-converged", "opensm");
     }
 
     @Override
     public int run(Arguments args, Console console) throws Exception {
+        if (args.flag("opensm")) {
+            return OpenSmDemo.run(args, console);
+        }
         if (args.has("pgft") && args.has("hdft")) {
             throw new UsageException("demo: give --pgft or --hdft, not both");
         }
@@ -134,26 +142,7 @@ final class DemoCommand implements Command {
         } catch (ConfigException e) {
             throw new UsageException("demo: " + e.getMessage(), e);
         }
-        CountDownLatch converged = new CountDownLatch(1);
-        int total = fabric.switches().size();
-        AtomicInteger connected = new AtomicInteger();
-        DaemonListener progress = m -> {
-            switch (m.kind()) {
-                case STARTED -> {
-                }
-                case SWITCH_CONNECTED -> {
-                    int n = connected.incrementAndGet();
-                    if (n == total || n * 4 / total != (n - 1) * 4 / total) {
-                        out.printf("switches connected: %d/%d%n", n, total);
-                    }
-                }
-                case CONVERGED -> {
-                    out.println(m.message());
-                    converged.countDown();
-                }
-                default -> out.println(m.message());
-            }
-        };
+        DemoProgress progress = new DemoProgress(out, fabric.switches().size());
         FabricManagerDaemon daemon;
         SimEndpoints simEndpoints = new SimEndpoints();
         try {
@@ -172,14 +161,14 @@ final class DemoCommand implements Command {
         FabricSimulator sim = new FabricSimulator(fabric, tlsAgents.settings(), null, 2, null, 1L);
         sim.enableDetectors(daemon.registry());
         simEndpoints.attach(sim);
-        out.printf("simulator: starting %d switch agents, TLS engine %s%n", total, tlsAgents.engines());
+        out.printf("simulator: starting %d switch agents, TLS engine %s%n", fabric.switches().size(), tlsAgents.engines());
         sim.start();
         AutoCloseable shutdown = () -> {
             daemon.close();
             sim.close();
             deleteQuietly(state, temporary);
         };
-        converged.await();
+        progress.converged().join();
         out.printf("REST: %s/api/v1/status%n", daemon.restUrl());
         out.printf("status page: %s/%n", daemon.restUrl());
         if (args.flag("until-converged")) {
@@ -197,7 +186,7 @@ final class DemoCommand implements Command {
      * the same {@code --state-dir} keeps its certificates). The daemon names its files one by one, so
      * that the CA key beside them is not mistaken for a production daemon host holding its CA key.
      */
-    private static DaemonConfig.Security demoPki(Path state, PrintStream out) {
+    static DaemonConfig.Security demoPki(Path state, PrintStream out) {
         PkiDirectory pki = new PkiDirectory(state.resolve(PKI));
         try {
             if (!pki.hasCa()) {
@@ -214,13 +203,13 @@ final class DemoCommand implements Command {
     }
 
     /** The daemon's milestones are printed as progress lines; its info logs would repeat them. */
-    private static void quietLogs() {
+    static void quietLogs() {
         if (LoggerFactory.getLogger("org.fabricmanager") instanceof ch.qos.logback.classic.Logger l) {
             l.setLevel(Level.WARN);
         }
     }
 
-    private static void deleteQuietly(Path dir, boolean temporary) {
+    static void deleteQuietly(Path dir, boolean temporary) {
         if (!temporary) {
             return;
         }

@@ -3,13 +3,16 @@ package org.fabricmanager.opensm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
@@ -47,11 +50,20 @@ public final class IbsimFabric implements AutoCloseable {
      */
     public static IbsimFabric start(OpenSmTools tools, Fabric fabric, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
+        return start(tools, fabric, dir, timeoutSeconds, null);
+    }
+
+    /**
+     * As {@link #start(OpenSmTools, Fabric, Path, long)} on ibsim's socket {@code socketName} (its
+     * {@code IBSIM_SOCKNAME}, an abstract Unix socket name; {@code null}: one of this lab's own).
+     */
+    public static IbsimFabric start(OpenSmTools tools, Fabric fabric, Path dir, long timeoutSeconds, String socketName)
+            throws IOException, InterruptedException {
         Path absolute = dir.toAbsolutePath();
         Files.createDirectories(absolute);
         Path net = absolute.resolve("ibsim.net");
         IbsimNet.write(fabric, net);
-        return start(tools, net, fabric, absolute, timeoutSeconds);
+        return start(tools, net, fabric, absolute, timeoutSeconds, socketName);
     }
 
     /**
@@ -60,6 +72,11 @@ public final class IbsimFabric implements AutoCloseable {
      */
     public static IbsimFabric start(OpenSmTools tools, Path net, Fabric fabric, Path dir, long timeoutSeconds)
             throws IOException, InterruptedException {
+        return start(tools, net, fabric, dir, timeoutSeconds, null);
+    }
+
+    private static IbsimFabric start(OpenSmTools tools, Path net, Fabric fabric, Path dir, long timeoutSeconds,
+                                     String socketName) throws IOException, InterruptedException {
         // ibsim runs in dir: a relative net file would be looked for under dir again (it exited with 255)
         dir = dir.toAbsolutePath();
         net = net.toAbsolutePath();
@@ -69,7 +86,13 @@ public final class IbsimFabric implements AutoCloseable {
             ports += s.ports() + 1;
         }
         ports += 2 * fabric.nodes().size();
-        String socket = "fm-ibsim-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
+        String socket = socketName != null ? socketName
+                : "fm-ibsim-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
+        if (socketTaken(socket)) {
+            // ibsim says it is ready before it binds, then dies, and its clients would reach the other ibsim
+            throw new IOException("ibsim's socket " + socket + " (IBSIM_SOCKNAME) is held by another ibsim: stop it, "
+                    + "or name another socket in IBSIM_SOCKNAME");
+        }
         List<String> cmd = List.of(tools.ibsim().toString(), "-s", "-N", Integer.toString(fabric.nodes().size()
                 + fabric.switches().size() + 16), "-S", Integer.toString(fabric.switches().size() + 16), "-P",
                 Integer.toString(ports + 1024), "-L", "49152", net.toString());
@@ -85,6 +108,26 @@ public final class IbsimFabric implements AutoCloseable {
             throw e;
         }
         return lab;
+    }
+
+    /** Whether an ibsim listens on {@code name} already: its control socket in Linux's list of Unix sockets. */
+    static boolean socketTaken(String name) {
+        Path sockets = Path.of("/proc/net/unix");
+        if (!Files.isReadable(sockets)) {
+            return false;
+        }
+        try (var lines = Files.lines(sockets, StandardCharsets.ISO_8859_1)) {
+            return socketTaken(lines, name);
+        } catch (IOException | UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    /** Whether {@code procNetUnix} (lines of {@code /proc/net/unix}) holds ibsim's control socket of {@code name}. */
+    static boolean socketTaken(Stream<String> procNetUnix, String name) {
+        // abstract names are shown with '@' for their NUL bytes: "@NAME:ctl@"
+        String control = "@" + name + ":ctl";
+        return procNetUnix.anyMatch(l -> l.endsWith(" " + control) || l.endsWith(" " + control + "@"));
     }
 
     private void awaitReady(long timeoutSeconds) throws IOException, InterruptedException {
@@ -120,6 +163,21 @@ public final class IbsimFabric implements AutoCloseable {
         } catch (IOException e) {
             // ibsim stopped; what it printed so far is in the log
         }
+    }
+
+    /** ibsim's socket name, the {@code IBSIM_SOCKNAME} that tools under libumad2sim need to reach this fabric. */
+    public String socketName() {
+        return socket;
+    }
+
+    /** Completes when ibsim exits, with its exit code. */
+    public CompletableFuture<Integer> onExit() {
+        return ibsim.onExit().thenApply(Process::exitValue);
+    }
+
+    /** ibsim's output (its console's answers included), in this lab's directory. */
+    public Path log() {
+        return dir.resolve("ibsim.log");
     }
 
     /**

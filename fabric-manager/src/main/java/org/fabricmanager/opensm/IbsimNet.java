@@ -16,6 +16,8 @@ import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.TopologyException;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -49,9 +51,7 @@ public final class IbsimNet {
         out.write("# ibsim net file written by fabric-manager: " + fabric + "\n\n");
         List<EndNode> nodes = new ArrayList<>(fabric.nodes());
         nodes.sort((a, b) -> Integer.compare(a.index(), b.index()));
-        // the SM port is the first device's: an attached end node
-        EndNode sm = nodes.stream().filter(n -> byPort.containsKey(n.guid())).findFirst().orElseThrow(
-                () -> new TopologyException("no end node is linked to a switch: ibsim needs one for the SM"));
+        EndNode sm = smNode(fabric);
         record(out, "Hca", 1, ids.get(sm.guid()), byPort.get(sm.guid()));
         for (FabricSwitch s : fabric.switches()) {
             record(out, "Switch", s.ports(), ids.get(s.guid()), byPort.get(s.guid()));
@@ -62,6 +62,23 @@ public final class IbsimNet {
             }
         }
         out.flush();
+    }
+
+    /**
+     * The end node whose port OpenSM runs on: the first record of the net file, the linked end node of the lowest
+     * index.
+     *
+     * @throws TopologyException when no end node is linked to a switch
+     */
+    public static EndNode smNode(Fabric fabric) {
+        Set<Long> linked = new HashSet<>();
+        for (Link l : fabric.links()) {
+            linked.add(l.a());
+            linked.add(l.b());
+        }
+        return fabric.nodes().stream().filter(n -> linked.contains(n.guid()))
+                .min((a, b) -> Integer.compare(a.index(), b.index())).orElseThrow(
+                        () -> new TopologyException("no end node is linked to a switch: ibsim needs one for the SM"));
     }
 
     /** {@link #write(Fabric, Writer)} to a file. */

@@ -47,7 +47,7 @@ import java.util.function.LongPredicate;
  * {@link #revive} it, take a link {@link #linkDown down} or {@link #linkUp up}, and delay or drop an
  * agent's messages through {@link #faults}. Methods are thread-safe (one lock for the cabling model).
  */
-public final class FabricSimulator implements AutoCloseable {
+public final class FabricSimulator implements SimulatedFaults, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FabricSimulator.class);
 
     /** How a switch is killed. */
@@ -211,6 +211,11 @@ public final class FabricSimulator implements AutoCloseable {
         return a;
     }
 
+    @Override
+    public void requireSwitch(long guid) {
+        agent(guid);
+    }
+
     /** Fault injection on one agent's connection. */
     public FaultSettings faults(long guid) {
         agent(guid);
@@ -233,6 +238,7 @@ public final class FabricSimulator implements AutoCloseable {
     }
 
     /** Kills switch {@code guid} (see {@link KillMode}). */
+    @Override
     public synchronized void kill(long guid, KillMode mode) {
         SwitchAgent agent = agent(guid);
         if (detectors != null) {
@@ -253,6 +259,7 @@ public final class FabricSimulator implements AutoCloseable {
     }
 
     /** Brings switch {@code guid} back: powered, its links up where their other end is, its agent restarted. */
+    @Override
     public synchronized void revive(long guid) {
         SwitchAgent agent = agent(guid);
         if (hung.remove(guid)) {
@@ -266,11 +273,13 @@ public final class FabricSimulator implements AutoCloseable {
     }
 
     /** Takes the link at port {@code port} of switch {@code guid} down (both ends report it). */
+    @Override
     public synchronized void linkDown(long guid, int port) {
         setLink(guid, port, false);
     }
 
     /** Brings the link at port {@code port} of switch {@code guid} back up. */
+    @Override
     public synchronized void linkUp(long guid, int port) {
         setLink(guid, port, true);
     }

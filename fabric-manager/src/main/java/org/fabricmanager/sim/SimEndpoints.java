@@ -13,15 +13,17 @@ import org.fabricmanager.topology.Guids;
 /**
  * The demo's fault-injection actions on its simulated fabric, served by the daemon's REST server under
  * {@code /api/v1/sim} ({@code docs/rest-api.md}): kill a switch ({@code mode=power} or {@code mode=agent},
- * required), revive it, take a link down or up. Registered before the simulator exists (the agents need
- * the daemon's port first); until {@link #attach} the actions answer 404, as on a daemon without a simulator.
+ * required), revive it, take a link down or up. Registered before the simulated fabric exists (the agents need
+ * the daemon's port first, ibsim's switches their GUIDs from OpenSM); until {@link #attach} the actions answer 404,
+ * as on a daemon without a simulator. A refused action answers 409 (the fabric's state does not allow it) or 400
+ * (it has no meaning on that fabric), with the fabric's reason.
  */
 public final class SimEndpoints implements RestExtension {
-    private volatile FabricSimulator sim;
+    private volatile SimulatedFaults sim;
 
-    /** The simulator the actions drive from now on. */
-    public void attach(FabricSimulator simulator) {
-        this.sim = simulator;
+    /** The simulated fabric the actions drive from now on. */
+    public void attach(SimulatedFaults fabric) {
+        this.sim = fabric;
     }
 
     @Override
@@ -31,7 +33,7 @@ public final class SimEndpoints implements RestExtension {
 
     @Override
     public CompletableFuture<byte[]> post(String[] parts, Map<String, List<String>> params, String path) {
-        FabricSimulator s = sim;
+        SimulatedFaults s = sim;
         if (s == null) {
             throw new RestError(HttpResponseStatus.NOT_FOUND, path + ": no simulated fabric is attached (the simulation "
                     + "endpoints exist only in demo mode)");
@@ -39,13 +41,13 @@ public final class SimEndpoints implements RestExtension {
         return CompletableFuture.completedFuture(RestJson.bytes(act(s, parts, params, path)));
     }
 
-    private static Map<String, Object> act(FabricSimulator sim, String[] parts, Map<String, List<String>> params,
+    private static Map<String, Object> act(SimulatedFaults sim, String[] parts, Map<String, List<String>> params,
                                            String path) {
         Map<String, Object> out = new LinkedHashMap<>();
         try {
             if (parts.length == 7 && parts[4].equals("switches")) {
                 long guid = RestJson.guid(parts[5]);
-                sim.agent(guid);
+                sim.requireSwitch(guid);
                 switch (parts[6]) {
                     case "kill" -> {
                         String mode = RestJson.single(params, "mode", "");
@@ -78,7 +80,7 @@ public final class SimEndpoints implements RestExtension {
                     throw new RestError(HttpResponseStatus.BAD_REQUEST, "query parameter 'port' must be a port number, "
                             + "got '" + portText + "'");
                 }
-                sim.agent(guid);
+                sim.requireSwitch(guid);
                 if (parts[5].equals("down")) {
                     sim.linkDown(guid, port);
                 } else {
@@ -90,6 +92,10 @@ public final class SimEndpoints implements RestExtension {
             }
         } catch (IllegalArgumentException e) {
             throw new RestError(HttpResponseStatus.NOT_FOUND, e.getMessage());
+        } catch (IllegalStateException e) {
+            throw new RestError(HttpResponseStatus.CONFLICT, e.getMessage());
+        } catch (UnsupportedOperationException e) {
+            throw new RestError(HttpResponseStatus.BAD_REQUEST, e.getMessage());
         }
         throw RestError.notFound(path);
     }

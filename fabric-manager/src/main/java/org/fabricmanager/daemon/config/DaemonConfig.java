@@ -104,7 +104,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     public DaemonConfig withDetector(boolean on) {
         Faults f = new Faults(faults.settleMs(), faults.flapThreshold(), faults.flapWindowMs(), faults.quarantineMs(),
                 faults.detector().withEnabled(on));
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, f, security, ha);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, f, security, ha, opensm);
     }
 
     /** This configuration with the southbound server listening on another address. */
@@ -595,7 +595,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with another security section. */
     public DaemonConfig withSecurity(Security security) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
     }
 
     /**
@@ -700,13 +700,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with other fault-reaction settings. */
     public DaemonConfig withFaults(Faults faults) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
     }
 
     /** This configuration with an admin token for the REST actions ({@code null}: none, actions refused). */
     public DaemonConfig withAdminToken(String token) {
         return new DaemonConfig(southbound, rest.withAdminToken(token), fabric, discovery,
-                routing, push, state, faults, security, ha);
+                routing, push, state, faults, security, ha, opensm);
     }
 
     /**
@@ -814,7 +814,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with another ha section. */
     public DaemonConfig withHa(Ha ha) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
     }
 
     /**

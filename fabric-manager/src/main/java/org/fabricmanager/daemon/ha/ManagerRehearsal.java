@@ -107,14 +107,17 @@ final class ManagerRehearsal {
         }
     }
 
-    /** The configuration of the rehearsal: the copy as state, loopback on ports the system picks, no group. */
+    /**
+     * The configuration of the rehearsal: the copy as state, loopback on ports the system picks, no group, and no OpenSM
+     * provider (it would take over the socket OpenSM's plug-in reaches the active manager on).
+     */
     static DaemonConfig scratch(DaemonConfig config, Path stateCopy) {
         DaemonConfig.Rest r = config.rest();
         DaemonConfig c = config.withPorts(0, 0).withSouthboundBind("127.0.0.1").withStateDirectory(stateCopy)
                 .withHa(DaemonConfig.Ha.of(null, null, null, null, null));
         return new DaemonConfig(c.southbound(), new DaemonConfig.Rest("127.0.0.1", 0, r.ioThreads(), r.adminToken(),
                 r.adminTokenFile(), r.tls(), r.maxConnections(), r.idleTimeoutMs()), c.fabric(), c.discovery(), c.routing(), c.push(), c.state(), c.faults(),
-                c.security(), c.ha());
+                c.security(), c.ha(), DaemonConfig.OpenSm.of(null, null, null, null));
     }
 
     private static void copyStateFiles(Path from, Path to) throws IOException {

@@ -133,7 +133,7 @@ class ManagerRehearsalTest {
     }
 
     @Test
-    void theRehearsalRunsOnLoopbackOnPortsPickedByTheSystemOutsideAnyGroup() {
+    void theRehearsalRunsOnLoopbackOnPortsPickedByTheSystemOutsideAnyGroupWithoutOpenSm() {
         DaemonConfig config = ConfigLoader.parse("""
                 southbound:
                   bind: "0.0.0.0"
@@ -145,7 +145,10 @@ class ManagerRehearsalTest {
                   enabled: true
                   nodeId: n1
                   peers: ["n1=127.0.0.1:7690", "n2=127.0.0.1:7691", "n3=127.0.0.1:7692"]
+                opensm:
+                  socket: /run/fabric-manager/opensm.sock
                 """, "n1.yaml");
+        assertThat(config.opensm().enabled()).isTrue();
         DaemonConfig scratch = ManagerRehearsal.scratch(config, dir);
         assertThat(scratch.southbound().bind()).isEqualTo("127.0.0.1");
         assertThat(scratch.southbound().port()).isZero();
@@ -153,6 +156,8 @@ class ManagerRehearsalTest {
         assertThat(scratch.rest().port()).isZero();
         assertThat(scratch.state().path()).isEqualTo(dir);
         assertThat(scratch.ha().enabled()).isFalse();
+        assertThat(scratch.opensm().enabled()).as("a rehearsal must not take OpenSM's socket from the active manager")
+                .isFalse();
     }
 
     private static void initPki(Path pki) {

@@ -1,0 +1,69 @@
+package org.fabricmanager.opensm;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * OpenSM's plug-in {@code libfabricmanager.so} as built and shipped beside the jar ({@code docs/opensm.md}, "The daemon
+ * as OpenSM's routing engine"), and OpenSM started with it on an {@link IbsimFabric}: the {@code opensm.conf} lines that
+ * load it and make the daemon OpenSM's first routing engine, and the library path that finds it.
+ */
+public record OpenSmPlugin(Path directory) {
+    /** The library's file name; OpenSM's {@code event_plugin_name fabricmanager} opens it. */
+    public static final String LIBRARY = "libfabricmanager.so";
+    /** What the build needs to make it. */
+    public static final String BUILD_HINT = "build it with gcc and OpenSM's headers present: apt-get install gcc "
+            + "libopensm-dev libibumad-dev, then mvn package";
+    /** OpenSM's engine when the daemon does not answer. */
+    public static final String FALLBACK = "minhop";
+
+    /**
+     * The plug-in beside {@code jar}: {@code opensm-plugin/} in a build tree ({@code target/fabric-manager-all.jar}),
+     * {@code opensm/} in a release tarball or the Debian package ({@code lib/fabric-manager.jar}).
+     */
+    public static Optional<OpenSmPlugin> find(Path jar) {
+        Path dir = jar.toAbsolutePath().getParent();
+        if (dir == null) {
+            return Optional.empty();
+        }
+        for (String sub : List.of("opensm-plugin", "opensm")) {
+            if (Files.isRegularFile(dir.resolve(sub).resolve(LIBRARY))) {
+                return Optional.of(new OpenSmPlugin(dir.resolve(sub)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The options file that loads the plug-in, sends every routing pass to the daemon on {@code socket} (waiting at most
+     * {@code timeoutMs}), falls back to {@value #FALLBACK}, sweeps every second (a trap or a missed one is seen at
+     * once) and flushes its log at each line (what the tests and the demo read).
+     */
+    public static String conf(Path socket, int timeoutMs) {
+        return "event_plugin_name fabricmanager\n"
+                + "event_plugin_options fm.socket=" + socket.toAbsolutePath() + " fm.timeout_ms=" + timeoutMs + "\n"
+                + "routing_engine fabric-manager," + FALLBACK + "\n"
+                + "sweep_interval 1\n"
+                + "log_flags 0x03\n"
+                + "force_log_flush TRUE\n";
+    }
+
+    /**
+     * Starts OpenSM on {@code lab} with the plug-in ({@link #conf}), its options file, log ({@code opensm.log}) and
+     * output in {@code runDir}; the caller stops it.
+     */
+    public Process startOpenSm(IbsimFabric lab, Path socket, int timeoutMs, Path runDir) throws IOException {
+        Files.createDirectories(runDir);
+        Path conf = runDir.resolve("opensm.conf");
+        Files.writeString(conf, conf(socket, timeoutMs));
+        String inherited = System.getenv("LD_LIBRARY_PATH");
+        String path = directory.toAbsolutePath() + (inherited == null || inherited.isEmpty() ? ""
+                : File.pathSeparator + inherited);
+        return lab.startOpenSm(conf, runDir, Map.of("LD_LIBRARY_PATH", path));
+    }
+}
