@@ -138,7 +138,8 @@ final class DemoCommand implements Command {
                     f.detector().secondOpinionMs())));
             TlsProvider tlsProvider = args.has("tls-provider")
                     ? SimulateCommand.tlsProvider("demo", args.require("tls-provider")) : TlsProvider.AUTO;
-            config = config.withSecurity(demoPki(state, out).withTlsProvider(tlsProvider));
+            config = config.withSecurity(demoPki(state, out).withTlsProvider(tlsProvider))
+                    .withAdminToken(DemoToken.ensure(state));
         } catch (ConfigException e) {
             throw new UsageException("demo: " + e.getMessage(), e);
         }
@@ -171,6 +172,7 @@ final class DemoCommand implements Command {
         progress.converged().join();
         out.printf("REST: %s/api/v1/status%n", daemon.restUrl());
         out.printf("status page: %s/%n", daemon.restUrl());
+        out.printf("admin token: %s (for whatif, drain, rebalance: --token-file)%n", DemoToken.file(state));
         if (args.flag("until-converged")) {
             shutdown.close();
             return ExitCodes.OK;

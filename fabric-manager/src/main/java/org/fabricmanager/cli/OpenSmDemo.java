@@ -157,7 +157,7 @@ final class OpenSmDemo implements AutoCloseable {
                     .withExpectedPgft(spec).withEngine(args.valueOr("engine", "dmodc"))
                     .withOpenSm(DaemonConfig.OpenSm.of(socket.toString(), null, null, null))
                     // no agent connects, but the southbound listens all the same: as in the agents' demo, TLS only
-                    .withSecurity(DemoCommand.demoPki(work, out));
+                    .withSecurity(DemoCommand.demoPki(work, out)).withAdminToken(DemoToken.ensure(work));
             synchronized (this) {
                 if (closed) {
                     return "stopped while starting";
@@ -195,6 +195,7 @@ final class OpenSmDemo implements AutoCloseable {
         String rest = daemon.restUrl();
         out.printf("REST: %s/api/v1/status%n", rest);
         out.printf("status page: %s/%n", rest);
+        out.printf("admin token: %s (for whatif, drain, rebalance: --token-file)%n", DemoToken.file(work));
         out.printf("faults (typed at ibsim's console, OpenSM sees the switch's trap): curl -X POST '%s/api/v1/sim/links/"
                 + "down?%s' (links/up, switches/{guid}/kill?mode=power, switches/{guid}/revive)%n", rest,
                 faults.sampleCable());

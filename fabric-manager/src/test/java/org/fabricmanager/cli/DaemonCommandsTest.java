@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.fabricmanager.daemon.config.ConfigLoader;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.junit.jupiter.api.Test;
@@ -157,11 +158,18 @@ class DaemonCommandsTest {
     }
 
     @Test
-    void demoRunsTheDaemonOnASimulatedFabricUntilConverged() {
+    void demoRunsTheDaemonOnASimulatedFabricUntilConverged() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.engines.RoutingEngines.names().contains("dmodc"),
                 "the dmodc engine is not registered in this build");
-        int code = run("demo", "--pgft", "PGFT(2;4,4;1,4;1,1)", "--http-port", "0", "--until-converged");
+        Path state = dir.resolve("demo-state");
+        int code = run("demo", "--pgft", "PGFT(2;4,4;1,4;1,1)", "--http-port", "0", "--until-converged",
+                "--state-dir", state.toString());
         assertThat(code).as(err()).isZero();
+        // the actions (whatif, drain, rebalance) need the admin token: the demo makes one only its owner may read
+        Path token = state.resolve(DemoToken.FILE);
+        assertThat(out()).contains("admin token: " + token + " (for whatif, drain, rebalance: --token-file)");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(token))).isEqualTo("rw-------");
+        assertThat(Files.readString(token)).matches("[0-9a-f]{48}\n");
         assertThat(out()).contains("demo: PGFT(2;4,4;1,4;1,1): 8 switches, 16 nodes, 32 links")
                 .contains("switches connected: 8/8")
                 .contains("fabric discovered: 8 switches, 16 nodes, 16 switch-to-switch links; INTACT PGFT(2;4,4;1,4;1,1)")
