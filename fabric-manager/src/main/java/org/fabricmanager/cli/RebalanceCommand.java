@@ -67,12 +67,15 @@ final class RebalanceCommand implements Command {
             estimate(r, console.out());
         } else {
             PrintStream out = console.out();
-            out.printf("routing v%d rebalanced: v%d%s routed in full in %.1f ms%n", r.path("routingVersion").asLong(),
-                    r.path("previousVersion").asLong(), r.path("replacedRepair").asBoolean() ? " (a repair)" : "",
-                    r.path("durationMs").asDouble());
-            out.printf("%s entries in %d blocks on %d switches changed; `fabric-manager status` shows the push"
-                            + " converge%n", r.path("changedEntries").isNumber() ? r.path("changedEntries").asText() : "?",
-                    r.path("changedBlocks").asLong(), r.path("switchesTouched").asInt());
+            out.printf("routing v%d routed in full in %.1f ms, replacing v%d%s%n", r.path("routingVersion").asLong(),
+                    r.path("durationMs").asDouble(), r.path("previousVersion").asLong(),
+                    r.path("replacedRepair").asBoolean() ? " (a repair)" : "");
+            boolean none = r.path("changedBlocks").asLong() == 0;
+            out.printf("%s entries in %d blocks on %d switches changed%s%n",
+                    r.path("changedEntries").isNumber() ? r.path("changedEntries").asText() : "?",
+                    r.path("changedBlocks").asLong(), r.path("switchesTouched").asInt(), none
+                            ? ": the tables in force were a full routing's already"
+                            : "; `fabric-manager status` shows the push converge");
         }
         return ExitCodes.OK;
     }

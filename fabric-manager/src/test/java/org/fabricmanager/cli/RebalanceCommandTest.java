@@ -74,7 +74,7 @@ class RebalanceCommandTest {
         CliRun run = CliRun.of("rebalance", "--url", url, "--token-file", tokenFile());
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(requests.get("/api/v1/routing/rebalance")).isEqualTo("POST ");
-        assertThat(run.out().lines()).containsExactly("routing v3 rebalanced: v2 (a repair) routed in full in 3.2 ms",
+        assertThat(run.out().lines()).containsExactly("routing v3 routed in full in 3.2 ms, replacing v2 (a repair)",
                 "24 entries in 1 blocks on 1 switches changed; `fabric-manager status` shows the push converge");
     }
 
