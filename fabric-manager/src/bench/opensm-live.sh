@@ -4,7 +4,7 @@
 # on opensm.socket when ENGINES starts with fabric-manager. Once the subnet is up and SETTLE seconds
 # have passed, one leaf's first uplink is unlinked at ibsim's console; the script waits for OpenSM's
 # next SUBNET UP and prints OpenSM's log lines that time the routing step and the reaction.
-#   usage: opensm-live.sh ENGINES WORKDIR [SPEC]
+#   usage: [FAULT=cable|switch] opensm-live.sh ENGINES WORKDIR [SPEC]   (switch: a level-2 switch unlinked whole)
 #   e.g.   opensm-live.sh fabric-manager,minhop /tmp/live-fm
 #          opensm-live.sh ftree,minhop /tmp/live-ftree   (ftree and updn get root and compute-node GUID files)
 # Needs opensm, ibsim-utils, infiniband-diags and the packaged build (mvn -B -q package -DskipTests,
@@ -71,7 +71,13 @@ sleep "${SETTLE:-15}"
 leaf=$(awk '/^Switch/ {gsub(/"/, "", $3); print $3; exit}' fabric.net)
 up=$(awk -v l="\"$leaf\"" '$1 == "Switch" && $3 == l {f = 1; next} f && /^\[/ && /"s2/ {sub(/\[/, ""); sub(/\].*/, ""); print; exit}' fabric.net)
 ups=$(grep -c "SUBNET UP" opensm.log)
-echo "Unlink \"$leaf\"[$up]" >&3
+if [[ ${FAULT:-cable} == switch ]]; then
+  # a whole level-2 switch: every cable of it unlinked at once
+  s2=$(awk '$1 == "Switch" && $3 ~ /^"s2-/ {gsub(/"/, "", $3); print $3; exit}' fabric.net)
+  echo "Unlink \"$s2\"" >&3
+else
+  echo "Unlink \"$leaf\"[$up]" >&3
+fi
 until [[ $(grep -c "SUBNET UP" opensm.log) -gt $ups ]]; do sleep 2; done
 sleep 3
 grep "building routing with\|tables configured\|fabric-manager: \|num:128\|SUBNET UP$" opensm.log

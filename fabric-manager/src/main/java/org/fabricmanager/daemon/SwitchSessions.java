@@ -139,7 +139,8 @@ final class SwitchSessions implements SouthboundListener {
     public void sessionClosed(SwitchSession session, String reason) {
         lookups.forget(session);
         queue.append("closed " + session.id(), () -> {
-            onClosed(session, reason);
+            // a session whose end is a fabric change (OpenSM's discovery) is no outage to judge: routed at once
+            onClosed(session, reason, session.endIsFabricChange());
             closesHandled.incrementAndGet();
         });
     }
@@ -385,13 +386,10 @@ final class SwitchSessions implements SouthboundListener {
         m.registry().remove(ms.session());
     }
 
-    private void onClosed(SwitchSession session, String reason) {
-        onClosed(session, reason, false);
-    }
-
     /**
-     * @param known the daemon knows why the session ends (a restarted agent takes it over, or the failure detector's
-     *              confirmed verdict drops it): routed at once, not judged with a burst of losses
+     * @param known the daemon knows why the session ends (a restarted agent takes it over, the failure detector's
+     *              confirmed verdict drops it, or OpenSM's subnet no longer holds the switch): routed at once, not
+     *              judged with a burst of losses
      */
     private void onClosed(SwitchSession session, String reason, boolean known) {
         ManagedSwitch ms = m.registry().current(session);

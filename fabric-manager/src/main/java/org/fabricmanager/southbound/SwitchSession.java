@@ -63,6 +63,15 @@ public interface SwitchSession {
     void close(String reason);
 
     /**
+     * Whether this session's end means the switch left the fabric, as the fabric's own management saw it (OpenSM's
+     * subnet no longer holds it), not merely that its session was lost: such a loss is routed around at once, not
+     * judged with a burst of losses that may be a management-network outage (the switches still forwarding).
+     */
+    default boolean endIsFabricChange() {
+        return false;
+    }
+
+    /**
      * Sends the blocks of {@code batch} and its commit.
      *
      * @return the agent's ACK of the commit; failed with {@link AgentErrorException} when the agent refuses,

@@ -110,6 +110,12 @@ final class OpenSmSwitchSession implements SwitchSession {
         }
     }
 
+    /** OpenSM closes a session when its subnet no longer holds the switch: its discovery, not a lost connection. */
+    @Override
+    public boolean endIsFabricChange() {
+        return true;
+    }
+
     @Override
     public synchronized CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
         if (closed) {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.fabricmanager.daemon.testing.PluginFrames;
 
 /**
  * Three hot-standby managers in this JVM (plaintext), each with its own {@code opensm.socket} as on its own management

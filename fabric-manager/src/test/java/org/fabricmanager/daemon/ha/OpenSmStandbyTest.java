@@ -24,6 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.fabricmanager.daemon.testing.PluginFrames;
 
 /**
  * A standby's end of OpenSM's plug-in, with a fake Raft member: a routing pass is refused with the reason and asks for

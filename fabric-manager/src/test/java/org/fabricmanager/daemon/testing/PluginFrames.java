@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon.ha;
+package org.fabricmanager.daemon.testing;
 
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
@@ -15,17 +15,17 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Link;
 
-/** What OpenSM's plug-in sends and reads, for the ha tests: SUBNET frames as fabricmanager.c encodes them. */
-final class PluginFrames {
+/** What OpenSM's plug-in sends and reads, for the tests: SUBNET frames as fabricmanager.c encodes them. */
+public final class PluginFrames {
     /** An answer: its type and, for REFUSED, the reason. */
-    record Answer(int type, long seq, String reason) {
+    public record Answer(int type, long seq, String reason) {
     }
 
     private PluginFrames() {
     }
 
     /** The SUBNET frame of {@code fabric}: switches at LIDs 1.., then each end node's one port. */
-    static ByteBuffer subnet(long seq, Fabric fabric) {
+    public static ByteBuffer subnet(long seq, Fabric fabric) {
         Map<Long, Map<Integer, Link>> byEnd = new HashMap<>();
         for (Link l : fabric.links()) {
             byEnd.computeIfAbsent(l.a(), k -> new HashMap<>()).put(l.aPort(), l);
@@ -69,7 +69,7 @@ final class PluginFrames {
      *
      * @throws IOException when nothing listens on {@code socket}
      */
-    static Answer exchange(Path socket, ByteBuffer frame) throws IOException {
+    public static Answer exchange(Path socket, ByteBuffer frame) throws IOException {
         try (SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
             return exchange(ch, frame);
         }
