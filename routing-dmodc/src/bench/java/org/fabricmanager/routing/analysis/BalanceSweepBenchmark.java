@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.LongStream;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.engines.RoutingEngines;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *
  * <p>Run with {@code mvn -B -o -q -pl routing-dmodc -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=BalanceSweepBenchmark#sweep -Dfm.bench=true}; {@code -Dfm.bench.pgft=SPEC} (default
- * {@code PGFT(3;16,16,16;1,16,16;1,1,1)}), {@code -Dfm.bench.fraction=0.05}, {@code -Dfm.bench.seeds=1-20},
+ * {@code PGFT(3;16,16,16;1,16,16;1,1,1)}), {@code -Dfm.bench.fraction=0.05}, {@code -Dfm.bench.seeds=1-20} (or {@code 3,6,12}),
  * {@code -Dfm.bench.engines=dmodc,dmodc-weighted,sssp}. {@code -Dtest=BalanceSweepBenchmark#time} with
  * {@code -Dfm.bench.timePgft=SPEC} (default {@code PGFT(3;32,32,64;1,32,32;1,1,1)}), {@code -Dfm.bench.repeat=7},
  * {@code -Dfm.bench.timeEngines=dmodc,dmodc-weighted} and {@code -Dfm.test.jvm='-Xms6g -Xmx6g -Xmn3g'}.
@@ -57,15 +58,14 @@ class BalanceSweepBenchmark {
     void sweep() {
         String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
         double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
-        String[] range = System.getProperty("fm.bench.seeds", "1-20").split("-");
-        long first = Long.parseLong(range[0]);
-        long last = range.length > 1 ? Long.parseLong(range[1]) : first;
+        long[] seeds = seeds(System.getProperty("fm.bench.seeds", "1-20"));
         List<String> names = Arrays.asList(System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(","));
         TrafficPattern random = TrafficPattern.parse("random:10");
         Fabric canonical = PgftGenerator.generate(PgftSpec.parse(spec));
         List<Figures[]> all = new ArrayList<>();
-        System.out.printf(Locale.ROOT, "%s, %s of links removed, seeds %d-%d, %s%n", spec, fraction, first, last, random);
-        for (long seed = first; seed <= last; seed++) {
+        System.out.printf(Locale.ROOT, "%s, %s of links removed, seeds %s, %s%n", spec, fraction,
+                Arrays.toString(seeds), random);
+        for (long seed : seeds) {
             FabricIndex index = Degrader.degrade(canonical, DegradationPlan.random(fraction, 0, seed)).index();
             Figures[] row = new Figures[names.size()];
             for (int e = 0; e < row.length; e++) {
@@ -123,6 +123,16 @@ class BalanceSweepBenchmark {
                 System.out.println(sb);
             }
         }
+    }
+
+    /** {@code 1-20} or {@code 3,6,12}. */
+    private static long[] seeds(String text) {
+        if (text.contains("-")) {
+            String[] range = text.split("-");
+            long first = Long.parseLong(range[0]);
+            return LongStream.rangeClosed(first, Long.parseLong(range[1])).toArray();
+        }
+        return Arrays.stream(text.split(",")).mapToLong(Long::parseLong).toArray();
     }
 
     @Test
@@ -186,7 +196,9 @@ class BalanceSweepBenchmark {
         for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(",")) {
             try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
                 RoutedFabric routed = RoutedFabric.of(index, engine.route(index).tables());
-                long[] loads = new CongestionAnalyzer(routed, THREADS).allToAllLoads();
+                long[] loads = Boolean.getBoolean("fm.bench.shiftLinks")
+                        ? new CongestionAnalyzer(routed, THREADS).linkLoads(new TrafficPattern.Shift()).loads()
+                        : new CongestionAnalyzer(routed, THREADS).allToAllLoads();
                 Integer[] ids = new Integer[loads.length];
                 for (int i = 0; i < ids.length; i++) {
                     ids[i] = i;

@@ -7,23 +7,26 @@ import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
- * The refinement of {@code dmodc-weighted}: Dmodc's tables, with the leaves' up choices that a failure
- * thinned rotated to the least loaded paths, as dfsssp weighs its paths by the routes already placed.
+ * The refinement of {@code dmodc-weighted}: Dmodc's tables, with the up choices that failures made alike on
+ * many switches spread out, at the leaves by the load already placed (as dfsssp weighs its paths), above them
+ * by switch block.
  *
  * <p>Why: Dmodc picks {@code C[⌊d/Π⌋ mod #C]}, a function of the destination and the candidate list alone.
  * When a leaf lost an uplink, every other leaf sees the same shorter list towards it (one plane of the tree no
- * longer reaches it) and maps its destinations over it alike: all of them put the same two destinations on
- * the same plane, whose last link into that leaf then carries twice the all-to-all load of the others.
+ * longer reaches it) and maps its destinations over it alike: all of them put the same two destinations on the
+ * same plane, whose last link into that leaf carries twice the all-to-all load of the others. Likewise every
+ * switch that lost an up link maps all destinations over its shorter list alike, so all of them send the same
+ * extra destinations to their first candidate.
  *
- * <p>What: destination leaves are taken one at a time, in leaf order, and for each the source leaves in leaf
- * order. A source leaf is <em>free</em> towards a destination leaf when its candidate groups there are up
+ * <p>At the leaves: destination leaves are taken one at a time, in leaf order, and for each the source leaves in
+ * leaf order. A source leaf is <em>free</em> towards a destination leaf when its candidate groups there are up
  * groups only, at least two, but not all its up groups. A free leaf keeps Dmodc's spread (consecutive
  * destinations on consecutive candidates, {@code C[(⌊d/Π⌋ + ρ) mod #C]}, the port inside the group by formula
  * (4)) but takes the rotation {@code ρ} whose paths, summed over the destination leaf's nodes, carry the least
- * load so far ({@code ρ = 0}, Dmodc's own, on a tie); a path is the leaf's link, then Dmodc's ports from its
- * neighbour on. Then every source leaf's nodes are added to every link of their paths, so the next source leaf
- * sees them. Above the leaves every entry stays Dmodc's, which keeps its shift balance; on an intact fabric no
- * leaf is free and the tables are Dmodc's.
+ * all-to-all load so far ({@code ρ = 0}, Dmodc's own, on a tie); a path is the leaf's link, then the ports of the
+ * switches above. Then every source leaf's nodes are added to every link of their paths, so the next source
+ * leaf sees them. Above the leaves, see {@link #rotateAboveLeaves}. Every other entry stays Dmodc's, which keeps
+ * its shift balance; on an intact fabric nothing changes.
  *
  * <p>Every entry is one of Dmodc's candidates, so the tables route Dmodc's leaf pairs over shortest
  * up*&#47;down* paths and are deadlock-free as Dmodc's are. The pass is sequential (each choice sees the loads
@@ -101,18 +104,22 @@ final class LoadWeighting {
     }
 
     /**
-     * Above the leaves, every thinned up choice rotated by the switch's block: {@code ρ = ⌊i/u⌋}, {@code i} the
+     * Above the leaves, the up choices of every switch with fewer up groups than another of its rank (a
+     * failure took some of its up links) rotated by the switch's block: {@code ρ = ⌊i/u⌋}, {@code i} the
      * switch's position among the switches of its rank (id order), {@code u} its number of up groups (in a
-     * PGFT, its pod), so that switches of different blocks put a thinned list's extra destinations on different
-     * candidates instead of all on the same one.
+     * PGFT, its pod). Dmodc maps the destinations of all such switches alike over their shorter lists, so
+     * their extra destinations all land on the same candidate (the first), and the links below it carry them
+     * from every pod; rotated, switches of different blocks put them on different candidates.
      */
     private void rotateAboveLeaves() {
         int[] position = new int[ranks.length];
         int[] next = new int[ranks.length + 1];
+        int[] mostUp = new int[ranks.length + 1];
         int[] nodes = index.leafNodeArray();
         for (int s = 0; s < ranks.length; s++) {
             if (ranks[s] >= 0) {
                 position[s] = next[ranks[s]]++;
+                mostUp[ranks[s]] = Math.max(mostUp[ranks[s]], upGroups[s]);
             }
         }
         for (int s = 0; s < ranks.length; s++) {
@@ -120,8 +127,11 @@ final class LoadWeighting {
                 continue;
             }
             int rho = position[s] / upGroups[s];
+            if (upGroups[s] == mostUp[ranks[s]]) {
+                continue; // rotating the thinned choices of whole switches too raised the shift maximum
+            }
             for (int l = 0; l < leaves; l++) {
-                int n = freeCandidates(s, l, 0);
+                int n = upCandidates(s, l, 0, true);
                 if (n == 0) {
                     continue;
                 }
@@ -149,17 +159,18 @@ final class LoadWeighting {
             candStart[k] = n;
             int s = leafSwitches[k];
             if (k != l && ranks[s] == 0) {
-                n = freeCandidates(s, l, n);
+                n = upCandidates(s, l, n, false);
             }
         }
         candStart[leaves] = n;
     }
 
     /**
-     * Appends the candidate groups of switch {@code s} towards leaf {@code l} at {@code n} when {@code s} is
-     * free for it; returns the new end (unchanged when it is not free).
+     * Appends the candidate groups of switch {@code s} towards leaf {@code l} at {@code n} when they are up
+     * groups only, at least two, and either not all of {@code s}'s up groups or {@code weak} (the switch lost
+     * some itself); returns the new end (unchanged otherwise).
      */
-    private int freeCandidates(int s, int l, int n) {
+    private int upCandidates(int s, int l, int n, boolean weak) {
         int own = costs[s * leaves + l];
         int candidates = 0;
         for (int g = index.groupStart(s), to = g + index.groupCount(s); g < to; g++) {
@@ -171,7 +182,7 @@ final class LoadWeighting {
                 candidates++;
             }
         }
-        if (candidates < 2 || candidates == upGroups[s]) {
+        if (candidates < 2 || (candidates == upGroups[s] && !weak)) {
             return n;
         }
         if (n + candidates > candGroups.length) {
