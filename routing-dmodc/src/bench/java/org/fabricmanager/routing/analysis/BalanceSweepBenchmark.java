@@ -31,7 +31,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * -Dtest=BalanceSweepBenchmark#sweep -Dfm.bench=true}; {@code -Dfm.bench.pgft=SPEC} (default
  * {@code PGFT(3;16,16,16;1,16,16;1,1,1)}), {@code -Dfm.bench.fraction=0.05}, {@code -Dfm.bench.seeds=1-20} (or {@code 3,6,12}),
  * {@code -Dfm.bench.engines=dmodc,dmodc-weighted,sssp}. {@code -Dtest=BalanceSweepBenchmark#time} with
- * {@code -Dfm.bench.timePgft=SPEC} (default {@code PGFT(3;32,32,64;1,32,32;1,1,1)}), {@code -Dfm.bench.repeat=7},
+ * {@code -Dfm.bench.timePgft=SPEC} (default {@code PGFT(3;32,32,64;1,32,32;1,1,1)}), {@code -Dfm.bench.repeat=7}, {@code -Dfm.bench.warmups=2},
  * {@code -Dfm.bench.timeEngines=dmodc,dmodc-weighted} and {@code -Dfm.test.jvm='-Xms6g -Xmx6g -Xmn3g'}.
  */
 @EnabledIfSystemProperty(named = "fm.bench", matches = "true")
@@ -141,6 +141,7 @@ class BalanceSweepBenchmark {
         double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
         long seed = Long.getLong("fm.bench.seed", 1L);
         int repeat = Integer.getInteger("fm.bench.repeat", 7);
+        int warmups = Integer.getInteger("fm.bench.warmups", 2);
         List<String> names = Arrays.asList(System.getProperty("fm.bench.timeEngines", "dmodc,dmodc-weighted").split(","));
         FabricIndex index = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
                 DegradationPlan.random(fraction, 0, seed)).index();
@@ -152,7 +153,7 @@ class BalanceSweepBenchmark {
             for (String name : names) {
                 engines.add(RoutingEngines.create(name, 1));
             }
-            for (int round = -2; round < repeat; round++) {
+            for (int round = -warmups; round < repeat; round++) {
                 for (int e = 0; e < engines.size(); e++) {
                     System.gc();
                     long c0 = threads.getCurrentThreadCpuTime();
@@ -172,8 +173,8 @@ class BalanceSweepBenchmark {
         } finally {
             engines.forEach(RoutingEngine::close);
         }
-        System.out.printf(Locale.ROOT, "%s, %s of links removed (seed %d), 1 routing thread, %d interleaved warm runs%n",
-                spec, fraction, seed, repeat);
+        System.out.printf(Locale.ROOT, "%s, %s of links removed (seed %d), 1 routing thread, %d interleaved runs after %d"
+                + " warm-up rounds%n", spec, fraction, seed, repeat, warmups);
         for (int e = 0; e < names.size(); e++) {
             double[] w = wall[e].clone();
             double[] c = cpu[e].clone();

@@ -25,7 +25,7 @@ import org.fabricmanager.topology.FabricIndex;
  * (4)) but takes the rotation {@code ρ} whose paths, summed over the destination leaf's nodes, carry the least
  * all-to-all load so far ({@code ρ = 0}, Dmodc's own, on a tie); a path is the leaf's link, then the ports of the
  * switches above. Then every source leaf's nodes are added to every link of their paths, so the next source
- * leaf sees them. Above the leaves, see {@link #rotateAboveLeaves}. Every other entry stays Dmodc's, which keeps
+ * leaf sees them. Above the leaves, by switch block: see {@link #rotateAboveLeaves}. Every other entry stays Dmodc's, which keeps
  * its shift balance; on an intact fabric nothing changes.
  *
  * <p>Every entry is one of Dmodc's candidates, so the tables route Dmodc's leaf pairs over shortest
@@ -104,12 +104,14 @@ final class LoadWeighting {
     }
 
     /**
-     * Above the leaves, the up choices of every switch with fewer up groups than another of its rank (a
-     * failure took some of its up links) rotated by the switch's block: {@code ρ = ⌊i/u⌋}, {@code i} the
-     * switch's position among the switches of its rank (id order), {@code u} its number of up groups (in a
-     * PGFT, its pod). Dmodc maps the destinations of all such switches alike over their shorter lists, so
-     * their extra destinations all land on the same candidate (the first), and the links below it carry them
-     * from every pod; rotated, switches of different blocks put them on different candidates.
+     * Above the leaves, the thinned up choices (candidates up groups only, at least two, not all the switch's
+     * up groups), and all the up choices of a switch with fewer up groups than another of its rank (a failure
+     * took some of its up links), rotated by the switch's block: {@code ρ = ⌊i/u⌋}, {@code i} the switch's
+     * position among the switches of its rank (id order), {@code u} its number of up groups (in a PGFT, its
+     * pod). Dmodc maps the destinations of all such switches alike over their shorter lists, so their extra
+     * destinations all land on the same candidate, and the links below it carry them from every pod; rotated,
+     * switches of different blocks put them on different candidates. (Rotating by load here, as at the leaves,
+     * is not done: all switches of a plane would choose at once, before any of their loads were placed.)
      */
     private void rotateAboveLeaves() {
         int[] position = new int[ranks.length];
@@ -127,11 +129,9 @@ final class LoadWeighting {
                 continue;
             }
             int rho = position[s] / upGroups[s];
-            if (upGroups[s] == mostUp[ranks[s]]) {
-                continue; // rotating the thinned choices of whole switches too raised the shift maximum
-            }
+            boolean weak = upGroups[s] < mostUp[ranks[s]];
             for (int l = 0; l < leaves; l++) {
-                int n = upCandidates(s, l, 0, true);
+                int n = upCandidates(s, l, 0, weak);
                 if (n == 0) {
                     continue;
                 }

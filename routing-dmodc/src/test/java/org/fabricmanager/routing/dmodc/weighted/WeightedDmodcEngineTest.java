@@ -54,15 +54,15 @@ class WeightedDmodcEngineTest {
     /**
      * Fabrics degraded as the balance sweep degrades its 4,096-node fabric (5% of the links, no switch): the
      * properties, an all-to-all maximum never above Dmodc's, and a shift maximum at most one route above
-     * Dmodc's. One above is what the refinement does on these small fabrics (3 of these 12 cases: 6 against 5);
-     * on the sweep's 4,096-node fabrics it stayed at or below Dmodc's on 19 of 20.
+     * Dmodc's. One above is what the refinement does on these small fabrics (1 of these 9 cases: 6 against 5,
+     * {@code PGFT(3;8,8,8;1,8,8;1,1,1)} seed 2); on the sweep's 4,096-node fabrics it rose from 6 to 7 on 3 of 20.
      */
     @Test
     void sweepLikeDegradationsLowerAllToAllAndKeepShiftWithinOneRoute() {
         long changed = 0;
         int cases = 0;
         for (String spec : List.of("PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,8,16;1,4,4;1,1,2)", "PGFT(3;4,4,16;1,4,4;1,1,1)")) {
-            for (long seed = 1; seed <= 4; seed++) {
+            for (long seed = 1; seed <= 3; seed++) {
                 FabricIndex index = Degrader.degrade(TestFabrics.canonical(spec), DegradationPlan.random(0.05, 0, seed))
                         .index();
                 String what = spec + ", 5% of links removed, seed " + seed;
@@ -73,15 +73,15 @@ class WeightedDmodcEngineTest {
                 cases++;
             }
         }
-        assertThat(cases).isEqualTo(12);
+        assertThat(cases).isEqualTo(9);
         assertThat(changed).as("entries moved off Dmodc's choice").isPositive();
     }
 
     /**
      * Harder degradations (up to 20% of the links and three switches, {@link TestFabrics#degraded}): the
-     * properties hold; the shift maximum stays within two routes of Dmodc's (here 10 against 9 and 11 against
-     * 9 on {@code PGFT(3;8,8,8;1,8,8;1,1,1)} seeds 2 and 4) and the all-to-all maximum within 1% (960 against
-     * 952 on {@code PGFT(3;4,4,16;1,4,4;1,1,1)} seed 2; below or equal on the others).
+     * properties hold and the all-to-all maximum is never above Dmodc's; the shift maximum stays within two
+     * routes of Dmodc's (here 10 against 9, 6 against 5 and 11 against 9 on {@code PGFT(3;8,8,8;1,8,8;1,1,1)}
+     * seeds 2 to 4; equal or lower on the others).
      */
     @Test
     void harderDegradationsKeepThePropertiesAndShiftWithinTwoRoutes() {
@@ -91,7 +91,7 @@ class WeightedDmodcEngineTest {
                 String what = TestFabrics.describe(spec, seed);
                 long[] figures = check(what, index);
                 assertThat(figures[0]).as("%s: shift max", what).isLessThanOrEqualTo(figures[1] + 2);
-                assertThat(figures[2] * 100).as("%s: all-to-all max", what).isLessThanOrEqualTo(figures[3] * 101);
+                assertThat(figures[2]).as("%s: all-to-all max", what).isLessThanOrEqualTo(figures[3]);
 
             }
         }
@@ -99,7 +99,7 @@ class WeightedDmodcEngineTest {
 
     /**
      * Checks the properties on {@code index} (Dmodc's candidates, validity, traced validity, deadlock freedom,
-     * the same tables from one and two threads and again); returns the shift max, Dmodc's, the all-to-all max,
+     * the same tables from two engines, of one and two threads); returns the shift max, Dmodc's, the all-to-all max,
      * Dmodc's, and the number of entries that differ from Dmodc's.
      */
     private static long[] check(String what, FabricIndex index) {
@@ -107,7 +107,6 @@ class WeightedDmodcEngineTest {
         RoutingResult weighted = ONE.route(index);
         ForwardingTables tables = weighted.tables();
         assertThat(TWO.route(index).tables().sameAs(tables)).as("%s: two threads", what).isTrue();
-        assertThat(ONE.route(index).tables().sameAs(tables)).as("%s: again", what).isTrue();
         assertThat(weighted.validity()).as(what).isEqualTo(plain.result().validity());
         RoutedFabric routed = RoutedFabric.of(index, tables);
         assertThat(TracedValidity.of(routed).unreachablePairs()).as("%s: traced", what)
