@@ -16,6 +16,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.Ranking;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -193,7 +194,7 @@ class BalanceSweepBenchmark {
         long seed = Long.getLong("fm.bench.seed", 2L);
         FabricIndex index = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
                 DegradationPlan.random(fraction, 0, seed)).index();
-        int[] ranks = org.fabricmanager.topology.Ranking.fromSources(index, index.leaves());
+        int[] ranks = Ranking.fromSources(index, index.leaves());
         for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(",")) {
             try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
                 RoutedFabric routed = RoutedFabric.of(index, engine.route(index).tables());
