@@ -4,10 +4,12 @@ import java.util.List;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.baseline.MinHopEngine;
+import org.fabricmanager.routing.baseline.SsspEngine;
 import org.fabricmanager.routing.baseline.UpDownEngine;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.dmodc.DmodkEngine;
 import org.fabricmanager.routing.dmodc.plain.PlainDmodcEngine;
+import org.fabricmanager.routing.dmodc.weighted.WeightedDmodcEngine;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
 
 /**
@@ -24,8 +26,8 @@ public final class RoutingEngines {
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME, VtftrEngine.NAME,
-                PlainDmodcEngine.NAME);
+        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, WeightedDmodcEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME,
+                SsspEngine.NAME, VtftrEngine.NAME, PlainDmodcEngine.NAME);
     }
 
     /**
@@ -45,6 +47,10 @@ public final class RoutingEngines {
                 return new PlainDmodcEngine();
             case DmodkEngine.NAME:
                 return new DmodkEngine(threads);
+            case WeightedDmodcEngine.NAME:
+                return new WeightedDmodcEngine(threads);
+            case SsspEngine.NAME:
+                return new SsspEngine();
             case MinHopEngine.NAME:
                 return new MinHopEngine(threads);
             case UpDownEngine.NAME:

@@ -1,0 +1,220 @@
+package org.fabricmanager.routing.analysis;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.LongStream;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.engines.RoutingEngines;
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.Ranking;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Benchmark (not part of the test suite): the balance of engines side by side on the seeded degradations of
+ * one PGFT, as {@code quality --pgft SPEC --degrade-links F --seed S --engines E --patterns shift,random:10,all2all}
+ * reports them (one line per fabric and engine: shift max and mean, random mean and max, all-to-all max, routing
+ * ms), then per engine the minimum, median and maximum over the fabrics and, for every engine after the first,
+ * on how many fabrics each figure is below, equal to or above the first engine's and the last engine's.
+ * {@code time} routes one larger fabric with each engine, interleaved, on one routing thread (wall and CPU).
+ *
+ * <p>Run with {@code mvn -B -o -q -pl routing-dmodc -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dtest=BalanceSweepBenchmark#sweep -Dfm.bench=true}; {@code -Dfm.bench.pgft=SPEC} (default
+ * {@code PGFT(3;16,16,16;1,16,16;1,1,1)}), {@code -Dfm.bench.fraction=0.05}, {@code -Dfm.bench.seeds=1-20} (or {@code 3,6,12}),
+ * {@code -Dfm.bench.engines=dmodc,dmodc-weighted,sssp}. {@code -Dtest=BalanceSweepBenchmark#time} with
+ * {@code -Dfm.bench.timePgft=SPEC} (default {@code PGFT(3;32,32,64;1,32,32;1,1,1)}), {@code -Dfm.bench.repeat=7}, {@code -Dfm.bench.warmups=2},
+ * {@code -Dfm.bench.timeEngines=dmodc,dmodc-weighted} and {@code -Dfm.test.jvm='-Xms6g -Xmx6g -Xmn3g'}.
+ */
+@EnabledIfSystemProperty(named = "fm.bench", matches = "true")
+class BalanceSweepBenchmark {
+    private static final int THREADS = 2;
+
+    /** One engine's figures on one fabric. */
+    record Figures(long shiftMax, double shiftMean, double randomMean, long randomMax, long allToAllMax,
+                   double millis, boolean valid) {
+        double get(int i) {
+            return switch (i) {
+                case 0 -> shiftMax;
+                case 1 -> shiftMean;
+                case 2 -> randomMean;
+                case 3 -> randomMax;
+                default -> allToAllMax;
+            };
+        }
+    }
+
+    private static final String[] NAMES = {"shift max", "shift mean", "random mean", "random max", "all2all max"};
+
+    @Test
+    void sweep() {
+        String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
+        double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
+        long[] seeds = seeds(System.getProperty("fm.bench.seeds", "1-20"));
+        List<String> names = Arrays.asList(System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(","));
+        TrafficPattern random = TrafficPattern.parse("random:10");
+        Fabric canonical = PgftGenerator.generate(PgftSpec.parse(spec));
+        List<Figures[]> all = new ArrayList<>();
+        System.out.printf(Locale.ROOT, "%s, %s of links removed, seeds %s, %s%n", spec, fraction,
+                Arrays.toString(seeds), random);
+        for (long seed : seeds) {
+            FabricIndex index = Degrader.degrade(canonical, DegradationPlan.random(fraction, 0, seed)).index();
+            Figures[] row = new Figures[names.size()];
+            for (int e = 0; e < row.length; e++) {
+                try (RoutingEngine engine = RoutingEngines.create(names.get(e), THREADS)) {
+                    long t0 = System.nanoTime();
+                    RoutingResult result = engine.route(index);
+                    double ms = (System.nanoTime() - t0) / 1e6;
+                    CongestionAnalyzer analyzer = new CongestionAnalyzer(RoutedFabric.of(index, result.tables()), THREADS);
+                    PatternCongestion shift = analyzer.analyze(new TrafficPattern.Shift());
+                    PatternCongestion r = analyzer.analyze(random);
+                    PatternCongestion a = analyzer.analyze(new TrafficPattern.AllToAll());
+                    row[e] = new Figures(shift.max(), shift.mean(), r.mean(), r.max(), a.max(), ms,
+                            result.validity().isValid() && shift.unroutedPairs() == 0 && a.unroutedPairs() == 0);
+                    System.out.printf(Locale.ROOT, "seed %2d %-15s shift %2d %.3f  random %.1f (max %d)  all2all %,6d  %,8.1f ms%s%n",
+                            seed, names.get(e), shift.max(), shift.mean(), r.mean(), r.max(), a.max(), ms,
+                            row[e].valid() ? "" : "  INVALID");
+                }
+            }
+            all.add(row);
+        }
+        for (int e = 0; e < names.size(); e++) {
+            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-15s", names.get(e)));
+            for (int f = 0; f < NAMES.length; f++) {
+                double[] v = new double[all.size()];
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = all.get(i)[e].get(f);
+                }
+                Arrays.sort(v);
+                sb.append(String.format(Locale.ROOT, " | %s %s / %s / %s", NAMES[f], v[0], v[v.length / 2], v[v.length - 1]));
+            }
+            System.out.println(sb);
+        }
+        for (int e = 1; e < names.size(); e++) {
+            for (int against : new int[] {0, names.size() - 1}) {
+                if (against == e) {
+                    continue;
+                }
+                StringBuilder sb = new StringBuilder(names.get(e) + " against " + names.get(against) + " (below/equal/above):");
+                for (int f = 0; f < NAMES.length; f++) {
+                    int below = 0;
+                    int equal = 0;
+                    int above = 0;
+                    for (Figures[] row : all) {
+                        int c = Double.compare(row[e].get(f), row[against].get(f));
+                        if (c < 0) {
+                            below++;
+                        } else if (c == 0) {
+                            equal++;
+                        } else {
+                            above++;
+                        }
+                    }
+                    sb.append(String.format(Locale.ROOT, " %s %d/%d/%d;", NAMES[f], below, equal, above));
+                }
+                System.out.println(sb);
+            }
+        }
+    }
+
+    /** {@code 1-20} or {@code 3,6,12}. */
+    private static long[] seeds(String text) {
+        if (text.contains("-")) {
+            String[] range = text.split("-");
+            long first = Long.parseLong(range[0]);
+            return LongStream.rangeClosed(first, Long.parseLong(range[1])).toArray();
+        }
+        return Arrays.stream(text.split(",")).mapToLong(Long::parseLong).toArray();
+    }
+
+    @Test
+    void time() {
+        String spec = System.getProperty("fm.bench.timePgft", "PGFT(3;32,32,64;1,32,32;1,1,1)");
+        double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
+        long seed = Long.getLong("fm.bench.seed", 1L);
+        int repeat = Integer.getInteger("fm.bench.repeat", 7);
+        int warmups = Integer.getInteger("fm.bench.warmups", 2);
+        List<String> names = Arrays.asList(System.getProperty("fm.bench.timeEngines", "dmodc,dmodc-weighted").split(","));
+        FabricIndex index = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
+                DegradationPlan.random(fraction, 0, seed)).index();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        double[][] wall = new double[names.size()][repeat];
+        double[][] cpu = new double[names.size()][repeat];
+        List<RoutingEngine> engines = new ArrayList<>();
+        try {
+            for (String name : names) {
+                engines.add(RoutingEngines.create(name, 1));
+            }
+            for (int round = -warmups; round < repeat; round++) {
+                for (int e = 0; e < engines.size(); e++) {
+                    System.gc();
+                    long c0 = threads.getCurrentThreadCpuTime();
+                    long t0 = System.nanoTime();
+                    RoutingResult result = engines.get(e).route(index);
+                    long t1 = System.nanoTime();
+                    long c1 = threads.getCurrentThreadCpuTime();
+                    if (round >= 0) {
+                        wall[e][round] = (t1 - t0) / 1e6;
+                        cpu[e][round] = (c1 - c0) / 1e6;
+                    }
+                    if (round == repeat - 1) {
+                        System.out.println(names.get(e) + " phases: " + result.timings().phases());
+                    }
+                }
+            }
+        } finally {
+            engines.forEach(RoutingEngine::close);
+        }
+        System.out.printf(Locale.ROOT, "%s, %s of links removed (seed %d), 1 routing thread, %d interleaved runs after %d"
+                + " warm-up rounds%n", spec, fraction, seed, repeat, warmups);
+        for (int e = 0; e < names.size(); e++) {
+            double[] w = wall[e].clone();
+            double[] c = cpu[e].clone();
+            Arrays.sort(w);
+            Arrays.sort(c);
+            System.out.printf(Locale.ROOT, "%-15s wall median %.1f ms (%.1f-%.1f), CPU median %.1f ms (%.1f-%.1f)%n",
+                    names.get(e), w[repeat / 2], w[0], w[repeat - 1], c[repeat / 2], c[0], c[repeat - 1]);
+        }
+    }
+
+    /** The ten links with the most all-to-all load per engine on one fabric, with the ranks they join (diagnosis). */
+    @Test
+    void hotLinks() {
+        String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
+        double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
+        long seed = Long.getLong("fm.bench.seed", 2L);
+        FabricIndex index = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
+                DegradationPlan.random(fraction, 0, seed)).index();
+        int[] ranks = Ranking.fromSources(index, index.leaves());
+        for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(",")) {
+            try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
+                RoutedFabric routed = RoutedFabric.of(index, engine.route(index).tables());
+                long[] loads = Boolean.getBoolean("fm.bench.shiftLinks")
+                        ? new CongestionAnalyzer(routed, THREADS).linkLoads(new TrafficPattern.Shift()).loads()
+                        : new CongestionAnalyzer(routed, THREADS).allToAllLoads();
+                Integer[] ids = new Integer[loads.length];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = i;
+                }
+                Arrays.sort(ids, (a, b) -> Long.compare(loads[b], loads[a]));
+                StringBuilder sb = new StringBuilder(name + ":");
+                DirectedLinks links = routed.links();
+                for (int i = 0; i < 12; i++) {
+                    int link = ids[i];
+                    sb.append(String.format(Locale.ROOT, " %d(%d->%d %d->%d)", loads[link], ranks[links.sourceSwitch(link)],
+                            ranks[links.peerSwitch(link)], links.sourceSwitch(link), links.peerSwitch(link)));
+                }
+                System.out.println(sb);
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package org.fabricmanager.routing.dmodc.weighted;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.analysis.CongestionAnalyzer;
+import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.TracedValidity;
+import org.fabricmanager.routing.analysis.TrafficPattern;
+import org.fabricmanager.routing.dmodc.DmodcEngine;
+import org.fabricmanager.routing.dmodc.DmodcRouting;
+import org.fabricmanager.testing.TestFabrics;
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.FabricIndex;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code dmodc-weighted} against the plain engine, as properties: on intact fabrics it is Dmodc; on seeded
+ * degraded ones every entry is one of Dmodc's candidates (formula (2): so the routes are Dmodc's shortest
+ * up*&#47;down* paths, for the same leaf pairs, deadlock-free), the same from two engines of one and two
+ * threads; and how its shift and all-to-all maxima compare with Dmodc's, which the refinement does not bound
+ * (it lowers the all-to-all maximum where failures doubled links up, and may add a route to the shift maximum).
+ */
+class WeightedDmodcEngineTest {
+    private static final DmodcEngine DMODC = new DmodcEngine(1);
+    private static final WeightedDmodcEngine ONE = new WeightedDmodcEngine(1);
+    private static final WeightedDmodcEngine TWO = new WeightedDmodcEngine(2);
+
+    @AfterAll
+    static void close() {
+        DMODC.close();
+        ONE.close();
+        TWO.close();
+    }
+
+    @Test
+    void intactFabricsGetDmodcsTables() {
+        List<String> specs = new ArrayList<>(TestFabrics.DMODC_SPECS);
+        specs.addAll(TestFabrics.MEDIUM_SPECS);
+        for (String spec : specs) {
+            FabricIndex index = TestFabrics.canonical(spec).index();
+            RoutingResult weighted = ONE.route(index);
+            assertThat(weighted.engine()).isEqualTo(WeightedDmodcEngine.NAME);
+            assertThat(weighted.tables().sameAs(DMODC.route(index).tables())).as(spec).isTrue();
+        }
+    }
+
+    /**
+     * Fabrics degraded as the balance sweep degrades its 4,096-node fabric (5% of the links, no switch): the
+     * properties, an all-to-all maximum never above Dmodc's, and a shift maximum at most one route above
+     * Dmodc's. One above is what the refinement does on these small fabrics (1 of these 9 cases: 6 against 5,
+     * {@code PGFT(3;8,8,8;1,8,8;1,1,1)} seed 2); on the sweep's 4,096-node fabrics it rose from 6 to 7 on 3 of 20.
+     */
+    @Test
+    void sweepLikeDegradationsLowerAllToAllAndKeepShiftWithinOneRoute() {
+        long changed = 0;
+        int cases = 0;
+        for (String spec : List.of("PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,8,16;1,4,4;1,1,2)", "PGFT(3;4,4,16;1,4,4;1,1,1)")) {
+            for (long seed = 1; seed <= 3; seed++) {
+                FabricIndex index = Degrader.degrade(TestFabrics.canonical(spec), DegradationPlan.random(0.05, 0, seed))
+                        .index();
+                String what = spec + ", 5% of links removed, seed " + seed;
+                long[] figures = check(what, index);
+                assertThat(figures[0]).as("%s: shift max", what).isLessThanOrEqualTo(figures[1] + 1);
+                assertThat(figures[2]).as("%s: all-to-all max", what).isLessThanOrEqualTo(figures[3]);
+                changed += figures[4];
+                cases++;
+            }
+        }
+        assertThat(cases).isEqualTo(9);
+        assertThat(changed).as("entries moved off Dmodc's choice").isPositive();
+    }
+
+    /**
+     * Harder degradations (up to 20% of the links and three switches, {@link TestFabrics#degraded}): the
+     * properties hold and the all-to-all maximum is never above Dmodc's; the shift maximum stays within two
+     * routes of Dmodc's (here 10 against 9, 6 against 5 and 11 against 9 on {@code PGFT(3;8,8,8;1,8,8;1,1,1)}
+     * seeds 2 to 4; equal or lower on the others).
+     */
+    @Test
+    void harderDegradationsKeepThePropertiesAndShiftWithinTwoRoutes() {
+        for (String spec : List.of("PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,4,16;1,4,4;1,1,1)", "PGFT(2;4,64;1,8;1,1)")) {
+            for (long seed = 1; seed <= 4; seed++) {
+                FabricIndex index = TestFabrics.degraded(spec, seed).index();
+                String what = TestFabrics.describe(spec, seed);
+                long[] figures = check(what, index);
+                assertThat(figures[0]).as("%s: shift max", what).isLessThanOrEqualTo(figures[1] + 2);
+                assertThat(figures[2]).as("%s: all-to-all max", what).isLessThanOrEqualTo(figures[3]);
+
+            }
+        }
+    }
+
+    /**
+     * Checks the properties on {@code index} (Dmodc's candidates, validity, traced validity, deadlock freedom,
+     * the same tables from two engines, of one and two threads); returns the shift max, Dmodc's, the all-to-all max,
+     * Dmodc's, and the number of entries that differ from Dmodc's.
+     */
+    private static long[] check(String what, FabricIndex index) {
+        DmodcRouting plain = DMODC.compute(index);
+        RoutingResult weighted = ONE.route(index);
+        ForwardingTables tables = weighted.tables();
+        assertThat(TWO.route(index).tables().sameAs(tables)).as("%s: two threads", what).isTrue();
+        assertThat(weighted.validity()).as(what).isEqualTo(plain.result().validity());
+        RoutedFabric routed = RoutedFabric.of(index, tables);
+        assertThat(TracedValidity.of(routed).unreachablePairs()).as("%s: traced", what)
+                .isEqualTo(plain.result().validity().unreachablePairs());
+        assertThat(new DeadlockAnalyzer(routed).analyze().deadlockFree()).as("%s: deadlock-free", what).isTrue();
+        long changed = assertDmodcCandidates(what, index, plain, tables);
+        CongestionAnalyzer mine = new CongestionAnalyzer(routed, 1);
+        CongestionAnalyzer theirs = new CongestionAnalyzer(RoutedFabric.of(index, plain.result().tables()), 1);
+        return new long[] {mine.analyze(new TrafficPattern.Shift()).max(), theirs.analyze(new TrafficPattern.Shift()).max(),
+                mine.analyze(new TrafficPattern.AllToAll()).max(), theirs.analyze(new TrafficPattern.AllToAll()).max(),
+                changed};
+    }
+
+    @Test
+    void reportsAWeightsPhaseAfterTheRoutes() {
+        RoutingResult result = ONE.route(TestFabrics.degraded("PGFT(3;4,4,4;1,4,4;1,1,1)", 1).index());
+        assertThat(result.timings().phases()).extracting(p -> p.name()).containsSubsequence("routes", "weights",
+                "validity");
+    }
+
+    /** Every entry of {@code tables} is one of Dmodc's candidate ports; returns how many differ from Dmodc's. */
+    private static long assertDmodcCandidates(String what, FabricIndex index, DmodcRouting plain, ForwardingTables tables) {
+        ForwardingTables dmodc = plain.result().tables();
+        long differing = 0;
+        for (int s = 0; s < index.switchCount(); s++) {
+            for (int d = 0; d < index.destinationCount(); d++) {
+                int port = tables.port(s, d);
+                if (port == dmodc.port(s, d)) {
+                    continue;
+                }
+                differing++;
+                assertThat(plain.candidatePorts(s, d)).as("%s: switch %d destination %d", what, s, d).contains(port);
+            }
+        }
+        return differing;
+    }
+}
