@@ -26,7 +26,17 @@ mkfifo console
   <console >ibsim.log 2>&1) &
 pids=$!
 exec 3>console
-trap 'for p in $pids; do kill $p 2>/dev/null || true; done' EXIT
+# at exit: OpenSM first, then the daemon, then ibsim (an OpenSM whose simulator is gone does not exit on SIGTERM)
+stop() {
+  local p rev=""
+  for p in $pids; do rev="$p $rev"; done
+  for p in $rev; do
+    kill "$p" 2>/dev/null || continue
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.5; done
+    kill -9 "$p" 2>/dev/null || true
+  done
+}
+trap stop EXIT
 until grep -q "simulator ready" ibsim.log 2>/dev/null; do sleep 1; done
 # ftree and updn get the files OpenSM's documentation asks for (as `compare` gives them): the top level
 # as roots, every end node's port as a compute node; without them ftree refuses a degraded tree
