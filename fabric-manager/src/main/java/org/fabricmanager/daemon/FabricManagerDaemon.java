@@ -528,6 +528,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
+    public Hold holdAnalyses() {
+        return actions.holdAnalyses();
+    }
+
+    @Override
     public String adminToken() {
         return adminToken;
     }

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.DrainResult;
 import org.fabricmanager.daemon.api.QualityView;
@@ -152,6 +153,11 @@ final class RoutingActions implements AutoCloseable {
 
     QualityView quality() {
         return quality.view();
+    }
+
+    /** Holds the background analyses (quality, then the rebalance estimate) until the hold is closed. */
+    DaemonApi.Hold holdAnalyses() {
+        return quality.hold();
     }
 
     @Override

@@ -111,6 +111,21 @@ public interface DaemonApi {
         return CompletableFuture.failedFuture(new IllegalStateException("the routing view is not available here"));
     }
 
+    /**
+     * Holds the daemon's background analyses of a new routing (its quality measurement) until the returned hold is
+     * closed (any thread): the OpenSM provider's answer, whose tables by LID come after the tables converged, then
+     * has both cores of a small host.
+     */
+    default Hold holdAnalyses() {
+        return () -> { };
+    }
+
+    /** A hold on something, released once by {@link #close()}. */
+    interface Hold extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** The configured REST admin token, or {@code null} when none is configured. */
     default String adminToken() {
         return null;

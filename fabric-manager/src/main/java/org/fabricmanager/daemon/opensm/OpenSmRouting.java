@@ -70,6 +70,14 @@ final class OpenSmRouting {
         long cpuBegin = CPU.getCurrentThreadCpuTime();
         long deadline = begin + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         Map<Long, Long> destination = destinations(subnet);
+        try (DaemonApi.Hold held = api.holdAnalyses()) {
+            return answer(subnet, destination, begin, cpuBegin, deadline);
+        }
+    }
+
+    /** {@link #answer(Subnet, long)} with the daemon's analyses held: its tables by LID have the cores. */
+    private ByteBuffer answer(Subnet subnet, Map<Long, Long> destination, long begin, long cpuBegin, long deadline)
+            throws InterruptedException {
         feed(subnet, destination);
         long fed = System.nanoTime();
         long cpuFed = CPU.getCurrentThreadCpuTime();

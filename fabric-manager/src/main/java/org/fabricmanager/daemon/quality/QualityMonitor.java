@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.quality;
 
+import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.api.QualityView;
 import org.fabricmanager.daemon.api.RoutingQuality;
 import org.fabricmanager.daemon.api.PatternFigures;
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
@@ -68,6 +70,8 @@ public final class QualityMonitor implements AutoCloseable {
     /** The routing waiting to be measured (the newest installed not yet taken), or {@code null}. */
     private final AtomicReference<Handover> waiting = new AtomicReference<>();
     private final AtomicBoolean draining = new AtomicBoolean();
+    /** Holds taken ({@link #hold}): while any is held, a measurement waits instead of starting. */
+    private final AtomicInteger holds = new AtomicInteger();
     private volatile RoutingQuality latest;
     /** The version being measured, 0 when none. */
     private volatile long measuring;
@@ -162,13 +166,41 @@ public final class QualityMonitor implements AutoCloseable {
             return;
         }
         waiting.set(new Handover(routing, changes.get()));
-        if (draining.compareAndSet(false, true)) {
+        startIfFree();
+    }
+
+    /**
+     * Holds measurements back (any thread) until the returned hold is closed: work that ends a routing after its
+     * tables converged (the tables by LID answered to OpenSM) has both cores, instead of sharing one with the
+     * measurement. A measurement already running goes on; one asked for meanwhile starts once every hold is closed.
+     */
+    public DaemonApi.Hold hold() {
+        holds.incrementAndGet();
+        AtomicBoolean closed = new AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true) && holds.decrementAndGet() == 0) {
+                startIfFree();
+            }
+        };
+    }
+
+    /** Starts the drain of the waiting routing unless one runs or a hold is taken (both sides check after writing). */
+    private void startIfFree() {
+        if (holds.get() == 0 && waiting.get() != null && draining.compareAndSet(false, true)) {
             executor.execute(this::drain);
         }
     }
 
     private void drain() {
         while (true) {
+            if (holds.get() > 0) {
+                draining.set(false);
+                // the hold's close starts a drain (startIfFree) unless it ran while this one was still flagged
+                if (holds.get() > 0 || waiting.get() == null || !draining.compareAndSet(false, true)) {
+                    return;
+                }
+                continue;
+            }
             Handover h = waiting.getAndSet(null);
             if (h == null) {
                 draining.set(false);

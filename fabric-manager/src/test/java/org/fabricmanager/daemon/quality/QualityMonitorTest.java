@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.quality;
 
+import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.api.QualityView;
 import org.fabricmanager.daemon.api.RoutingQuality;
 import org.fabricmanager.daemon.api.PatternFigures;
@@ -141,6 +142,24 @@ class QualityMonitorTest {
         assertThat(q.patterns()).hasSize(3);
         for (PatternCongestion c : expected.patterns()) {
             assertThat(q.patterns().get(c.pattern().name())).isEqualTo(PatternFigures.of(c));
+        }
+    }
+
+    @Test
+    void aHeldMonitorMeasuresOnlyOnceEveryHoldIsClosed() throws Exception {
+        ActiveRouting[] routings = routings();
+        try (QualityMonitor monitor = new QualityMonitor(1, new SimpleMeterRegistry())) {
+            // the OpenSM provider holds the analyses while it computes the tables by LID it answers with
+            DaemonApi.Hold first = monitor.hold();
+            DaemonApi.Hold second = monitor.hold();
+            monitor.measure(routings[0]);
+            assertThat(monitor.view().quality()).as("nothing measured while held").isNull();
+            assertThat(monitor.view().computing()).as("the measurement is due").isTrue();
+            first.close();
+            first.close(); // a hold closes once: the second one still holds
+            assertThat(monitor.view().quality()).as("still held by the second hold").isNull();
+            second.close();
+            assertEqualsAnalysis(await(monitor, 1).quality(), routings[0]);
         }
     }
 
