@@ -3,8 +3,6 @@ package org.fabricmanager.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -88,19 +86,7 @@ final class RebalanceCommand implements Command {
         if (!r.path("valid").asBoolean()) {
             out.printf("the full routing leaves %d leaf pairs unreachable%n", r.path("unreachableLeafPairs").asLong());
         }
-        out.printf("%-18s %12s %12s%n", "congestion", "now", "after");
-        for (Iterator<Map.Entry<String, JsonNode>> it = r.path("after").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            for (String figure : new String[] {"max", "mean"}) {
-                JsonNode after = e.getValue().path(figure);
-                if (after.isMissingNode() || after.isNull()) {
-                    continue;
-                }
-                JsonNode before = r.path("before").path(e.getKey()).path(figure);
-                out.printf("  %-16s %12s %12s%n", e.getKey() + " " + figure,
-                        before.isMissingNode() || before.isNull() ? "-" : before.asText(), after.asText());
-            }
-        }
+        WhatIfCommand.congestion(out, "now", r.path("before"), r.path("after"));
         out.printf("routed in %.1f ms, analysed in %.1f ms%n", r.path("routingMs").asDouble(), r.path("analysisMs").asDouble());
     }
 }

@@ -152,20 +152,28 @@ final class WhatIfCommand implements Command {
         row(out, "max path", r.path("maxPathLength").isNull() ? "-" : r.path("maxPathLength").asText());
         JsonNode live = now.path("quality").path("routingVersion").asLong() == version ? now.path("quality").path("patterns")
                 : null;
-        out.printf("%-18s %12s %12s%n", "congestion", live == null ? "now: -" : "now", "after");
-        for (Iterator<Map.Entry<String, JsonNode>> it = r.path("congestion").fields(); it.hasNext(); ) {
+        congestion(out, live == null ? "now: -" : "now", live, r.path("congestion"));
+        out.printf("routed in %.1f ms, analysed in %.1f ms%n", r.path("routingMs").asDouble(), r.path("analysisMs").asDouble());
+    }
+
+    /**
+     * The congestion table of a what-if: each pattern's max and mean {@code after}, beside the same figure of
+     * {@code before} ("-" when {@code before} is {@code null} or lacks it).
+     */
+    static void congestion(PrintStream out, String nowHeader, JsonNode before, JsonNode after) {
+        out.printf("%-18s %12s %12s%n", "congestion", nowHeader, "after");
+        for (Iterator<Map.Entry<String, JsonNode>> it = after.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             for (String figure : new String[] {"max", "mean"}) {
-                JsonNode after = e.getValue().path(figure);
-                if (after.isMissingNode() || after.isNull()) {
+                JsonNode a = e.getValue().path(figure);
+                if (a.isMissingNode() || a.isNull()) {
                     continue;
                 }
-                JsonNode before = live == null ? null : live.path(e.getKey()).path(figure);
+                JsonNode b = before == null ? null : before.path(e.getKey()).path(figure);
                 out.printf("  %-16s %12s %12s%n", e.getKey() + " " + figure,
-                        before == null || before.isMissingNode() || before.isNull() ? "-" : before.asText(), after.asText());
+                        b == null || b.isMissingNode() || b.isNull() ? "-" : b.asText(), a.asText());
             }
         }
-        out.printf("routed in %.1f ms, analysed in %.1f ms%n", r.path("routingMs").asDouble(), r.path("analysisMs").asDouble());
     }
 
     private static void row(PrintStream out, String label, String value) {

@@ -76,7 +76,7 @@ class RepairOnFaultTest {
             assertThat(s.routing().repaired()).isTrue();
             assertThat(s.routing().changedEntries()).isEqualTo(churn.changedEntries());
             assertThat(s.routing().minimumEntries()).isEqualTo(churn.minimumEntries());
-            assertThat(s.push().blocks()).as("only the repaired blocks are pushed").isEqualTo(changedBlocks(v1, v2));
+            assertThat(s.push().blocks()).as("only the repaired blocks are pushed").isEqualTo(RebalanceTest.changedBlocks(v1, v2));
             Milestone reaction = Await.value("the fault's REACTION", () -> daemon.milestones(since).get().stream()
                     .filter(m -> m.kind() == Milestone.Kind.REACTION).findFirst().orElse(null), m -> m != null);
             assertThat(((Number) reaction.details().get("changedEntries")).longValue()).isEqualTo(churn.changedEntries());
@@ -88,23 +88,10 @@ class RepairOnFaultTest {
             sim.linkUp(l2, up);
             s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 3, "return");
             assertAgentsHold(sim, v1, 3, v2);
-            assertThat(s.push().blocks()).isEqualTo(changedBlocks(v2, v1));
+            assertThat(s.push().blocks()).isEqualTo(RebalanceTest.changedBlocks(v2, v1));
             assertThat(s.routing().changedEntries()).isEqualTo(churn.changedEntries());
         } finally {
             daemon.close();
         }
-    }
-
-    /** The 64-entry blocks that differ between the same switches' rows of {@code a} and {@code b}. */
-    private static long changedBlocks(ForwardingTables a, ForwardingTables b) {
-        long blocks = 0;
-        for (int s = 0; s < a.switchCount(); s++) {
-            int row = DaemonSimulationTest.rowOf(b, a.switchGuid(s));
-            for (int from = 0; from < a.destinationCount(); from += 64) {
-                int to = Math.min(a.destinationCount(), from + 64);
-                blocks += a.rangeEquals(s, b, row, from, to) ? 0 : 1;
-            }
-        }
-        return blocks;
     }
 }
