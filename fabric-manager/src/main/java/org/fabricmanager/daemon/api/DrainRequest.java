@@ -1,9 +1,6 @@
 package org.fabricmanager.daemon.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.util.Iterator;
 import java.util.Set;
 import org.fabricmanager.topology.Guids;
@@ -23,7 +20,6 @@ public record DrainRequest(long guid, int port, boolean force) {
     /** Highest port number a switch can have (InfiniBand: 254). */
     static final int MAX_PORT = 254;
     private static final Set<String> FIELDS = Set.of("guid", "port", "force");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     public DrainRequest {
         if (port < 0 || port > MAX_PORT) {
@@ -47,51 +43,40 @@ public record DrainRequest(long guid, int port, boolean force) {
      * @throws DrainException of kind {@link DrainException.Kind#BAD_REQUEST} naming what is wrong
      */
     public static DrainRequest parse(byte[] body) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw bad("the body is not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw bad("the body cannot be read: " + e.getMessage());
-        }
-        if (root == null || !root.isObject() || !root.has("guid")) {
-            throw bad("the body must be a JSON object {\"guid\":GUID} (a switch) or {\"guid\":GUID,\"port\":P} (a cable)");
+        String shape = "{\"guid\":GUID} (a switch) or {\"guid\":GUID,\"port\":P} (a cable)";
+        JsonNode root = RequestBodies.object(body, shape, DrainRequest::bad);
+        if (!root.has("guid")) {
+            throw bad("the body must be a JSON object " + shape);
         }
         for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                throw bad("unknown field '" + abbreviated(name) + "' (expected guid, port and force)");
+                throw bad("unknown field '" + RequestBodies.abbreviated(name) + "' (expected guid, port and force)");
             }
         }
         JsonNode g = root.get("guid");
         if (!g.isTextual()) {
-            throw bad("'guid' must be a string such as \"0x0002c90300000001\", got " + abbreviated(g));
+            throw bad("'guid' must be a string such as \"0x0002c90300000001\", got " + RequestBodies.abbreviated(g));
         }
         long guid;
         try {
             guid = Guids.parseLenient(g.asText());
         } catch (TopologyException e) {
-            throw bad("bad GUID '" + abbreviated(g.asText()) + "': expected 0x followed by up to 16 hex digits");
+            throw bad("bad GUID '" + RequestBodies.abbreviated(g.asText()) + "': expected 0x followed by up to 16 hex digits");
         }
         int port = 0;
         JsonNode p = root.path("port");
         if (!p.isMissingNode() && !p.isNull()) {
             if (!p.isIntegralNumber() || !p.canConvertToInt() || p.intValue() < 1) {
-                throw bad("'port' must be an integer in [1, " + MAX_PORT + "], got " + abbreviated(p));
+                throw bad("'port' must be an integer in [1, " + MAX_PORT + "], got " + RequestBodies.abbreviated(p));
             }
             port = p.intValue();
         }
         JsonNode f = root.path("force");
         if (!f.isMissingNode() && !f.isNull() && !f.isBoolean()) {
-            throw bad("'force' must be true or false, got " + abbreviated(f));
+            throw bad("'force' must be true or false, got " + RequestBodies.abbreviated(f));
         }
         return new DrainRequest(guid, port, f.asBoolean(false));
-    }
-
-    private static String abbreviated(Object value) {
-        String text = String.valueOf(value);
-        return text.length() <= 64 ? text : text.substring(0, 64) + "...";
     }
 
     private static DrainException bad(String message) {

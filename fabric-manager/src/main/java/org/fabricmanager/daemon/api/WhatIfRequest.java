@@ -1,9 +1,6 @@
 package org.fabricmanager.daemon.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -28,7 +25,6 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links, boolean re
     /** Highest port number a switch can have (InfiniBand: 254). */
     static final int MAX_PORT = 254;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A what-if of failures. */
     public WhatIfRequest(List<Long> switches, List<PortRef> links) {
@@ -73,17 +69,8 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links, boolean re
      * @throws WhatIfException of kind {@link WhatIfException.Kind#BAD_REQUEST} naming what is wrong
      */
     public static WhatIfRequest parse(byte[] body) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw bad("the body is not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw bad("the body cannot be read: " + e.getMessage());
-        }
-        if (root == null || !root.isObject()) {
-            throw bad("the body must be a JSON object {\"switches\":[GUID,...],\"links\":[{\"guid\":GUID,\"port\":P},...]}");
-        }
+        JsonNode root = RequestBodies.object(body,
+                "{\"switches\":[GUID,...],\"links\":[{\"guid\":GUID,\"port\":P},...]}", WhatIfRequest::bad);
         for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!name.equals("switches") && !name.equals("links") && !name.equals("rebalance")) {
@@ -92,7 +79,7 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links, boolean re
         }
         JsonNode rebalance = root.path("rebalance");
         if (!rebalance.isMissingNode() && !rebalance.isBoolean()) {
-            throw bad("'rebalance' must be true or false, got " + abbreviated(rebalance));
+            throw bad("'rebalance' must be true or false, got " + RequestBodies.abbreviated(rebalance));
         }
         List<Long> switches = new ArrayList<>();
         JsonNode s = root.path("switches");
@@ -118,11 +105,11 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links, boolean re
             }
             for (JsonNode link : l) {
                 if (!link.isObject() || !link.has("guid") || !link.has("port") || link.size() != 2) {
-                    throw bad("each link must be {\"guid\":GUID,\"port\":P}, got " + abbreviated(link));
+                    throw bad("each link must be {\"guid\":GUID,\"port\":P}, got " + RequestBodies.abbreviated(link));
                 }
                 JsonNode port = link.get("port");
                 if (!port.isIntegralNumber() || !port.canConvertToInt()) {
-                    throw bad("link port must be an integer, got " + abbreviated(port));
+                    throw bad("link port must be an integer, got " + RequestBodies.abbreviated(port));
                 }
                 links.add(new PortRef(guid(link.get("guid"), "links"), port.intValue()));
             }
@@ -132,18 +119,13 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links, boolean re
 
     private static long guid(JsonNode node, String field) {
         if (!node.isTextual()) {
-            throw bad("'" + field + "': a GUID must be a string such as \"0x0002c90300000001\", got " + abbreviated(node));
+            throw bad("'" + field + "': a GUID must be a string such as \"0x0002c90300000001\", got " + RequestBodies.abbreviated(node));
         }
         try {
             return Guids.parseLenient(node.asText());
         } catch (TopologyException e) {
-            throw bad("'" + field + "': bad GUID '" + abbreviated(node.asText()) + "': expected 0x followed by up to 16 hex digits");
+            throw bad("'" + field + "': bad GUID '" + RequestBodies.abbreviated(node.asText()) + "': expected 0x followed by up to 16 hex digits");
         }
-    }
-
-    private static String abbreviated(Object value) {
-        String text = String.valueOf(value);
-        return text.length() <= 64 ? text : text.substring(0, 64) + "...";
     }
 
     private static WhatIfException bad(String message) {
