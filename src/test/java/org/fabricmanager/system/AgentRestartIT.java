@@ -1,5 +1,6 @@
 package org.fabricmanager.system;
 
+import org.fabricmanager.daemon.config.Southbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.southbound.RawFrames.readFrame;
 import static org.fabricmanager.southbound.RawFrames.readUntilClosed;
@@ -55,8 +56,8 @@ class AgentRestartIT {
     @BeforeEach
     void converge() throws Exception {
         DaemonConfig c = SystemSupport.config(state, SPEC);
-        DaemonConfig.Southbound sb = c.southbound();
-        c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(),
+        Southbound sb = c.southbound();
+        c = new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(),
                 sb.echoIntervalMs(), 600_000, sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(), c.push(),
                 c.state(), c.faults());
         daemon = FabricManagerDaemon.start(c, List.of());

@@ -1,5 +1,6 @@
 package org.fabricmanager.system;
 
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 
 import org.fabricmanager.sim.SimEndpoints;
@@ -57,8 +58,8 @@ class FaultReactionIT {
     void ringFindsASilentSpineAndTheDaemonRoutesAroundIt() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         DaemonConfig base = SystemSupport.config(state, SPEC);
-        DaemonConfig.Southbound sb = base.southbound();
-        DaemonConfig c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
+        Southbound sb = base.southbound();
+        DaemonConfig c = new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),
                 base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
                 new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort(), 30_000)))

@@ -1,5 +1,6 @@
 package org.fabricmanager.system;
 
+import org.fabricmanager.daemon.config.OpenSm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -96,7 +97,7 @@ class OpenSmRoutingIT {
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse(spec));
         Path socket = work.resolve("opensm.sock");
         DaemonConfig config = SystemSupport.config(work.resolve("state"), null).withDiscovery(300, 30_000)
-                .withOpenSm(DaemonConfig.OpenSm.of(socket.toString(), null, null, null));
+                .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
         FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
         Process opensm = null;
         try (IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {

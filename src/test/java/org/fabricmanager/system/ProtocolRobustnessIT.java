@@ -1,5 +1,6 @@
 package org.fabricmanager.system;
 
+import org.fabricmanager.daemon.config.Southbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.southbound.RawFrames.frame;
 import static org.fabricmanager.southbound.RawFrames.lastError;
@@ -132,8 +133,8 @@ class ProtocolRobustnessIT {
     void truncatedFrameLeftHangingHitsTheHandshakeTimeout() throws Exception {
         daemon.close();
         DaemonConfig c = config().withPorts(daemon.southboundAddress().getPort(), 0);
-        DaemonConfig.Southbound sb = c.southbound();
-        c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), 1_000,
+        Southbound sb = c.southbound();
+        c = new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), 1_000,
                 sb.echoIntervalMs(), sb.idleTimeoutMs(), sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(),
                 c.push(), c.state(), c.faults());
         daemon = FabricManagerDaemon.start(c, List.of());

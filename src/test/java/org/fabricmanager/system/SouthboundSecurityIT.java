@@ -1,5 +1,6 @@
 package org.fabricmanager.system;
 
+import org.fabricmanager.daemon.config.Security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.southbound.RawFrames.frame;
 import static org.fabricmanager.southbound.RawFrames.lastError;
@@ -92,7 +93,7 @@ class SouthboundSecurityIT {
         Map<Long, TlsMaterial> materials = pki.switchMaterials(switches, Duration.ofDays(2), Clock.systemUTC());
         String engine = RoutingEngines.names().contains("dmodc") ? "dmodc" : RoutingEngines.names().get(0);
         DaemonConfig config = SystemSupport.config(state, SPEC).withEngine(engine)
-                .withSecurity(DaemonConfig.Security.pki(pkiDir).withTlsProvider(provider()));
+                .withSecurity(Security.pki(pkiDir).withTlsProvider(provider()));
         daemon = FabricManagerDaemon.start(config, List.of(), registry, null);
         AgentSettings base = new AgentSettings(new java.net.InetSocketAddress("127.0.0.1",
                 daemon.southboundAddress().getPort()), 65_536, 2_000, 10_000, 50, 500).withTlsProvider(provider());

@@ -1,5 +1,6 @@
 package org.fabricmanager.system;
 
+import org.fabricmanager.daemon.config.Southbound;
 import com.sun.management.OperatingSystemMXBean;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -267,8 +268,8 @@ class FaultReactionBenchmark {
 
     private static DaemonConfig config(Path state, boolean detector) throws Exception {
         DaemonConfig base = SystemSupport.config(state, SPEC);
-        DaemonConfig.Southbound sb = base.southbound();
-        return new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
+        Southbound sb = base.southbound();
+        return new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),
                 base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
                 new DaemonConfig.Detector(detector, ETA_MS, DELTA_MS, System.getProperty("fm.bench.overlay", "bmg"), "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort(),

@@ -1,5 +1,6 @@
 package org.fabricmanager.system;
 
+import org.fabricmanager.daemon.config.Security;
 import static org.fabricmanager.southbound.RawFrames.readFrame;
 import static org.fabricmanager.southbound.RawFrames.send;
 
@@ -132,7 +133,7 @@ class TlsConvergenceBenchmark {
             Path state = Files.createTempDirectory("fm-bench-");
             DaemonConfig config = SystemSupport.config(state, spec);
             if (secure) {
-                config = config.withSecurity(DaemonConfig.Security.pki(pki.path()).withTlsProvider(variant.provider()));
+                config = config.withSecurity(Security.pki(pki.path()).withTlsProvider(variant.provider()));
             }
             FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
             try {
@@ -182,7 +183,7 @@ class TlsConvergenceBenchmark {
         long[] convergedAt = new long[1];
         DaemonConfig config = SystemSupport.config(state, spec);
         if (variant.provider() != null) {
-            config = config.withSecurity(DaemonConfig.Security.pki(variant.pki().path()).withTlsProvider(variant.provider()));
+            config = config.withSecurity(Security.pki(variant.pki().path()).withTlsProvider(variant.provider()));
         }
         long start = System.nanoTime();
         FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(m -> {

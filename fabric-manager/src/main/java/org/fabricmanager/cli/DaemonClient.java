@@ -1,5 +1,6 @@
 package org.fabricmanager.cli;
 
+import org.fabricmanager.daemon.config.Rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -112,7 +113,7 @@ final class DaemonClient {
             return DEFAULT_URL;
         }
         try {
-            DaemonConfig.Rest rest = ConfigLoader.load(config).rest();
+            Rest rest = ConfigLoader.load(config).rest();
             String host = rest.bind().equals("0.0.0.0") || rest.bind().equals("::") ? "127.0.0.1" : rest.bind();
             return (rest.tls() == null ? "http" : "https") + "://" + (host.contains(":") ? "[" + host + "]" : host)
                     + ":" + rest.port();

@@ -1,5 +1,6 @@
 package org.fabricmanager.cli;
 
+import org.fabricmanager.daemon.config.Security;
 import ch.qos.logback.classic.Level;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -188,7 +189,7 @@ final class DemoCommand implements Command {
      * the same {@code --state-dir} keeps its certificates). The daemon names its files one by one, so
      * that the CA key beside them is not mistaken for a production daemon host holding its CA key.
      */
-    static DaemonConfig.Security demoPki(Path state, PrintStream out) {
+    static Security demoPki(Path state, PrintStream out) {
         PkiDirectory pki = new PkiDirectory(state.resolve(PKI));
         try {
             if (!pki.hasCa()) {
@@ -199,7 +200,7 @@ final class DemoCommand implements Command {
             throw new UsageException("demo: " + e.getMessage(), e);
         }
         out.printf("demo: mutual TLS with a throw-away CA in %s%n", pki.path());
-        return new DaemonConfig.Security(false, null, pki.daemonCertificate().toString(), pki.daemonKey().toString(),
+        return new Security(false, null, pki.daemonCertificate().toString(), pki.daemonKey().toString(),
                 pki.caCertificate().toString(), (int) org.fabricmanager.southbound.Protocol.DEFAULT_INCARNATION_AHEAD_MS,
                 TlsProvider.AUTO);
     }

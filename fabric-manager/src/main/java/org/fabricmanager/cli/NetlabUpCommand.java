@@ -1,5 +1,6 @@
 package org.fabricmanager.cli;
 
+import org.fabricmanager.daemon.config.Security;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -254,7 +255,7 @@ final class NetlabUpCommand implements Command {
                     f.detector().overlay(), "127.0.0.1", DemoCommand.freeUdpPort(), DemoCommand.freeUdpPort(),
                     Math.max(f.detector().startupGraceMs(), ring == null ? 0 : 2 * ring[1]),
                     Math.min(f.detector().secondOpinionMs(), ring == null ? Integer.MAX_VALUE : ring[1]))));
-            return config.withSecurity(new DaemonConfig.Security(false, null, pki.daemonCertificate().toString(),
+            return config.withSecurity(new Security(false, null, pki.daemonCertificate().toString(),
                     pki.daemonKey().toString(), pki.caCertificate().toString(),
                     (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS, TlsProvider.AUTO));
         } catch (PkiException | ConfigException e) {

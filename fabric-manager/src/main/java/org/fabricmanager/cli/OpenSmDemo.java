@@ -1,5 +1,6 @@
 package org.fabricmanager.cli;
 
+import org.fabricmanager.daemon.config.OpenSm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
@@ -155,7 +156,7 @@ final class OpenSmDemo implements AutoCloseable {
             DaemonConfig config = DaemonConfig.defaults().withDetector(false).withSouthboundBind("127.0.0.1")
                     .withPorts(setup.southboundPort(), setup.httpPort()).withStateDirectory(work.resolve("state"))
                     .withExpectedPgft(spec).withEngine(args.valueOr("engine", "dmodc"))
-                    .withOpenSm(DaemonConfig.OpenSm.of(socket.toString(), null, null, null))
+                    .withOpenSm(OpenSm.of(socket.toString(), null, null, null))
                     // no agent connects, but the southbound listens all the same: as in the agents' demo, TLS only
                     .withSecurity(DemoCommand.demoPki(work, out)).withAdminToken(DemoToken.ensure(work));
             synchronized (this) {

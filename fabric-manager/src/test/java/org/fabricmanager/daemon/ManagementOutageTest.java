@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.daemon.config.Southbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
@@ -38,9 +39,9 @@ class ManagementOutageTest {
     @BeforeEach
     void start() throws Exception {
         DaemonConfig base = DaemonSimulationTest.config(state, SPEC);
-        DaemonConfig.Southbound sb = base.southbound();
+        Southbound sb = base.southbound();
         // quick keepalives: a silenced agent's session ends after 1.2 s
-        DaemonConfig config = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
+        DaemonConfig config = new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 300, 1_200, sb.ioThreads(), sb.tlsHandshakesAtOnce(), sb.tlsQueueLength(),
                 sb.tlsQueueWaitMs(), sb.tlsHandshakeTimeoutMs()), base.rest(), base.fabric(), base.discovery(),
                 base.routing(), base.push(), base.state(), base.faults(), base.security());

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon;
 
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
@@ -75,8 +76,8 @@ class SessionTakeoverTest {
         southbound.addAppender(southboundLog);
         southbound.setLevel(Level.DEBUG);
         DaemonConfig c = DaemonSimulationTest.config(state, SPEC).withSouthboundBind("127.0.0.1");
-        DaemonConfig.Southbound sb = c.southbound();
-        c = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(),
+        Southbound sb = c.southbound();
+        c = new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(),
                 sb.echoIntervalMs(), 600_000, sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(), c.push(),
                 c.state(), c.faults());
         daemon = FabricManagerDaemon.start(c, List.of(), meters, new HopTestEngine());

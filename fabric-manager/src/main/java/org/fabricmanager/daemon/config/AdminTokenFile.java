@@ -24,7 +24,7 @@ public final class AdminTokenFile {
     }
 
     /** The token of {@code rest}: inline, from its file, or {@code null} when neither is set. */
-    public static String resolve(DaemonConfig.Rest rest) {
+    public static String resolve(Rest rest) {
         return rest.adminTokenFile() != null ? read(Path.of(rest.adminTokenFile())) : rest.adminToken();
     }
 

@@ -26,8 +26,8 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
     public static ConfigReload plan(DaemonConfig running, DaemonConfig read) {
         List<String> changed = new ArrayList<>();
         List<String> restart = new ArrayList<>();
-        DaemonConfig.Rest rr = running.rest();
-        DaemonConfig.Rest nr = read.rest();
+        Rest rr = running.rest();
+        Rest nr = read.rest();
         if (!Objects.equals(rr.adminToken(), nr.adminToken())) {
             changed.add("rest.adminToken: " + (rr.adminToken() == null ? "none" : "set") + " -> "
                     + (nr.adminToken() == null ? "none (actions refused)" : rr.adminToken() == null ? "set" : "another"));
@@ -69,7 +69,7 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
         section(restart, "ha", running.ha(), read.ha());
         section(restart, "opensm", running.opensm(), read.opensm());
         DaemonConfig effective = new DaemonConfig(running.southbound(),
-                new DaemonConfig.Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls(),
+                new Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls(),
                         rr.maxConnections(), rr.idleTimeoutMs()),
                 running.fabric(),
                 running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs(), ro.onFault(),

@@ -31,8 +31,8 @@ public final class SouthboundSecurity {
 
     /** The southbound settings of {@code config}, with TLS when it is configured. */
     public static SouthboundSettings settings(DaemonConfig config) {
-        DaemonConfig.Southbound sb = config.southbound();
-        DaemonConfig.Security security = config.security();
+        Southbound sb = config.southbound();
+        Security security = config.security();
         SslContext context = null;
         if (security.tlsConfigured()) {
             TlsMaterial material = material(security);
@@ -63,7 +63,7 @@ public final class SouthboundSecurity {
     }
 
     /** The CA bundle the southbound trusts ({@code security}'s trusted CAs file); session-ticket keys are derived for it. */
-    public static List<X509Certificate> trusted(DaemonConfig.Security security) {
+    public static List<X509Certificate> trusted(Security security) {
         try {
             return org.fabricmanager.pki.PemFiles.readCertificates(security.trustedCasPath());
         } catch (PkiException e) {
@@ -72,7 +72,7 @@ public final class SouthboundSecurity {
     }
 
     /** Loads and checks the daemon's TLS files (the southbound's, and the Raft port's with ha). */
-    public static TlsMaterial material(DaemonConfig.Security security) {
+    public static TlsMaterial material(Security security) {
         TlsMaterial m;
         try {
             m = TlsMaterial.load(security.certificatePath(), security.privateKeyPath(), security.trustedCasPath());

@@ -34,7 +34,7 @@ public final class TrustedFiles {
      */
     public static void check(DaemonConfig config) {
         Map<Path, String> paths = new LinkedHashMap<>();
-        DaemonConfig.Security security = config.security();
+        Security security = config.security();
         if (security.pkiDirectory() != null) {
             paths.put(Path.of(security.pkiDirectory()), "security.pkiDirectory");
         }

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.ha;
 
+import org.fabricmanager.daemon.config.Security;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -56,11 +57,11 @@ final class AgentRehearsal {
      */
     static boolean run(DaemonConfig scratch, Path copy, RehearsalAgents agents) throws IOException, InterruptedException {
         PgftSpec spec = scratch.fabric().expectedSpec();
-        DaemonConfig.Security real = scratch.security();
+        Security real = scratch.security();
         // a plaintext group (security.insecure) rehearses in plaintext: its manager said so at its own start
         CertificateAuthority ca = real.tlsConfigured() ? CertificateAuthority.create("fabric-manager rehearsal", VALIDITY,
                 Clock.systemUTC(), KeyType.ECDSA_P256) : null;
-        DaemonConfig.Security security = ca == null ? real : throwAway(ca, copy, real);
+        Security security = ca == null ? real : throwAway(ca, copy, real);
         DaemonConfig.Faults f = scratch.faults();
         DaemonConfig.Detector d = f.detector();
         DaemonConfig config = scratch.withSecurity(security).withFaults(new DaemonConfig.Faults(f.settleMs(),
@@ -87,7 +88,7 @@ final class AgentRehearsal {
     }
 
     /** The rehearsal's security: a daemon certificate of {@code ca}, in files of the state copy. */
-    private static DaemonConfig.Security throwAway(CertificateAuthority ca, Path copy, DaemonConfig.Security real)
+    private static Security throwAway(CertificateAuthority ca, Path copy, Security real)
             throws IOException {
         IssuedCertificate daemon = ca.issueDaemon(List.of("localhost"), List.of(InetAddress.getLoopbackAddress()), VALIDITY);
         Path pki = Files.createDirectories(copy.resolve("rehearsal-pki"));
@@ -95,7 +96,7 @@ final class AgentRehearsal {
         PemFiles.writeCertificates(pki.resolve("daemon.crt"), List.of(daemon.certificate()));
         PemFiles.writePrivateKey(pki.resolve("daemon.key"), daemon.key());
         // files one by one, not a directory: no CA key beside them (the CA's key never leaves this JVM)
-        return new DaemonConfig.Security(false, null, pki.resolve("daemon.crt").toString(),
+        return new Security(false, null, pki.resolve("daemon.crt").toString(),
                 pki.resolve("daemon.key").toString(), pki.resolve("ca.crt").toString(), real.incarnationAheadMs(),
                 real.tlsProvider());
     }

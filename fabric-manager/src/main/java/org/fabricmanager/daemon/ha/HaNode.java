@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.ha;
 
+import org.fabricmanager.daemon.config.Ha;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
@@ -97,12 +98,12 @@ final class HaNode implements AutoCloseable {
      *                {@code null} for plaintext ({@code security.insecure: true})
      * @param changed called (on Ratis threads, must not block) when role, leader or applied state may have changed
      */
-    HaNode(DaemonConfig.Ha ha, Path stateDirectory, TlsMaterial tls, Runnable changed) throws IOException {
+    HaNode(Ha ha, Path stateDirectory, TlsMaterial tls, Runnable changed) throws IOException {
         this(ha, stateDirectory, tls, changed, new RaftRefusals());
     }
 
     /** As above; {@code refusals} counts and logs the peers the Raft port refuses. */
-    HaNode(DaemonConfig.Ha ha, Path stateDirectory, TlsMaterial tls, Runnable changed, RaftRefusals refusals)
+    HaNode(Ha ha, Path stateDirectory, TlsMaterial tls, Runnable changed, RaftRefusals refusals)
             throws IOException {
         this.refusals = refusals;
         this.nodeId = ha.nodeId();

@@ -1,5 +1,9 @@
 package org.fabricmanager.daemon.ha;
 
+import org.fabricmanager.daemon.config.Ha;
+import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.daemon.config.Rest;
+import org.fabricmanager.daemon.config.Security;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,7 +97,7 @@ final class ManagerRehearsal {
     }
 
     /** Runs the southbound's TLS warm-up when the daemon has TLS material; a failure leaves the takeover colder. */
-    private static void warmTls(DaemonConfig.Security security) {
+    private static void warmTls(Security security) {
         if (!security.tlsConfigured()) {
             return;
         }
@@ -112,12 +116,12 @@ final class ManagerRehearsal {
      * provider (it would take over the socket OpenSM's plug-in reaches the active manager on).
      */
     static DaemonConfig scratch(DaemonConfig config, Path stateCopy) {
-        DaemonConfig.Rest r = config.rest();
+        Rest r = config.rest();
         DaemonConfig c = config.withPorts(0, 0).withSouthboundBind("127.0.0.1").withStateDirectory(stateCopy)
-                .withHa(DaemonConfig.Ha.of(null, null, null, null, null));
-        return new DaemonConfig(c.southbound(), new DaemonConfig.Rest("127.0.0.1", 0, r.ioThreads(), r.adminToken(),
+                .withHa(Ha.of(null, null, null, null, null));
+        return new DaemonConfig(c.southbound(), new Rest("127.0.0.1", 0, r.ioThreads(), r.adminToken(),
                 r.adminTokenFile(), r.tls(), r.maxConnections(), r.idleTimeoutMs()), c.fabric(), c.discovery(), c.routing(), c.push(), c.state(), c.faults(),
-                c.security(), c.ha(), DaemonConfig.OpenSm.of(null, null, null, null));
+                c.security(), c.ha(), OpenSm.of(null, null, null, null));
     }
 
     private static void copyStateFiles(Path from, Path to) throws IOException {

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.ha;
 
+import org.fabricmanager.daemon.config.OpenSm;
 import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
 import java.util.function.LongSupplier;
@@ -60,7 +61,7 @@ final class OpenSmStandby {
     private record Request(String leaderId, long seq, long atMs) {
     }
 
-    private final DaemonConfig.OpenSm config;
+    private final OpenSm config;
     private final String nodeId;
     private final Group group;
     private final LeadershipTransfers counts;
@@ -85,7 +86,7 @@ final class OpenSmStandby {
      * @param transferTimeoutMs how long a transfer may take (the leader's wait for this member to catch up)
      * @param clockMs           milliseconds, for the hold and retry times
      */
-    OpenSmStandby(DaemonConfig.OpenSm config, String nodeId, Group group, LeadershipTransfers counts,
+    OpenSmStandby(OpenSm config, String nodeId, Group group, LeadershipTransfers counts,
                   long transferTimeoutMs, LongSupplier clockMs) {
         this.config = config;
         this.nodeId = nodeId;

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.opensm;
 
+import org.fabricmanager.daemon.config.OpenSm;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -46,7 +47,7 @@ public final class OpenSmProvider implements AutoCloseable {
      *
      * @throws ConfigException when the socket cannot be created
      */
-    public static OpenSmProvider start(DaemonConfig.OpenSm config, SouthboundListener listener, DaemonApi api,
+    public static OpenSmProvider start(OpenSm config, SouthboundListener listener, DaemonApi api,
                                        OpenSmEvents events) {
         UnixDomainSocketAddress address = UnixDomainSocketAddress.of(Path.of(config.socket()).toAbsolutePath());
         OpenSmProvider p = new OpenSmProvider(new OpenSmRouting(listener, api, address), events);

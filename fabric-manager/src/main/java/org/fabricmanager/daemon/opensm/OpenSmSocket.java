@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.opensm;
 
+import org.fabricmanager.daemon.config.OpenSm;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -48,7 +49,7 @@ public final class OpenSmSocket implements AutoCloseable {
         void event(OpenSmWire.Event event);
     }
 
-    private final DaemonConfig.OpenSm config;
+    private final OpenSm config;
     private final Path socket;
     private final ServerSocketChannel server;
     private final Handler handler;
@@ -68,7 +69,7 @@ public final class OpenSmSocket implements AutoCloseable {
     });
     private volatile boolean closed;
 
-    private OpenSmSocket(DaemonConfig.OpenSm config, Path socket, ServerSocketChannel server, String name, Handler handler) {
+    private OpenSmSocket(OpenSm config, Path socket, ServerSocketChannel server, String name, Handler handler) {
         this.config = config;
         this.socket = socket;
         this.server = server;
@@ -84,7 +85,7 @@ public final class OpenSmSocket implements AutoCloseable {
      * @param name names the listener in the log
      * @throws ConfigException when the socket cannot be created
      */
-    public static OpenSmSocket listen(DaemonConfig.OpenSm config, String name, Handler handler) {
+    public static OpenSmSocket listen(OpenSm config, String name, Handler handler) {
         Path socket = Path.of(config.socket()).toAbsolutePath();
         try {
             Files.createDirectories(socket.getParent());

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.rest;
 
+import org.fabricmanager.daemon.config.RestTls;
 import io.netty.handler.ssl.SslContext;
 import java.nio.file.Path;
 import org.fabricmanager.daemon.config.ConfigException;
@@ -14,7 +15,7 @@ public final class RestHttps {
     }
 
     /** {@code null} (plain HTTP) when {@code tls} is {@code null}. */
-    public static SslContext context(DaemonConfig.RestTls tls) {
+    public static SslContext context(RestTls tls) {
         if (tls == null) {
             return null;
         }

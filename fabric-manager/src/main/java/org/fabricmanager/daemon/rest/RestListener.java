@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.rest;
 
+import org.fabricmanager.daemon.config.Rest;
 import io.netty.handler.ssl.SslContext;
 import org.fabricmanager.daemon.config.DaemonConfig;
 
@@ -13,12 +14,12 @@ public record RestListener(String bind, int port, SslContext tls, RestRejections
                            int idleTimeoutMs) {
     /** The default connection bounds ({@code rest.maxConnections}, {@code rest.idleTimeoutMs}). */
     public RestListener(String bind, int port, SslContext tls, RestRejections rejections) {
-        this(bind, port, tls, rejections, DaemonConfig.Rest.DEFAULT_MAX_CONNECTIONS,
-                DaemonConfig.Rest.DEFAULT_IDLE_TIMEOUT_MS);
+        this(bind, port, tls, rejections, Rest.DEFAULT_MAX_CONNECTIONS,
+                Rest.DEFAULT_IDLE_TIMEOUT_MS);
     }
 
     /** The listener {@code rest} configures, with {@code tls} its HTTPS context. */
-    public static RestListener of(DaemonConfig.Rest rest, SslContext tls, RestRejections rejections) {
+    public static RestListener of(Rest rest, SslContext tls, RestRejections rejections) {
         return new RestListener(rest.bind(), rest.port(), tls, rejections, rest.maxConnections(), rest.idleTimeoutMs());
     }
 }

@@ -27,10 +27,10 @@ class AdminTokenFileTest {
     void readsTheFirstLineOfAnOwnerOnlyFile() throws Exception {
         assertThat(AdminTokenFile.read(file(TOKEN + "\n# rotated 2026-11-23\n", "rw-------"))).isEqualTo(TOKEN);
         assertThat(AdminTokenFile.read(file("  " + TOKEN + "  ", "r--------"))).isEqualTo(TOKEN);
-        DaemonConfig.Rest rest = DaemonConfig.Rest.of(null, null, null, null,
+        Rest rest = Rest.of(null, null, null, null,
                 file(TOKEN, "rw-------").toString(), null);
         assertThat(AdminTokenFile.resolve(rest)).isEqualTo(TOKEN);
-        assertThat(AdminTokenFile.resolve(DaemonConfig.Rest.of(null, null, null, "inline-token-0123456789", null, null)))
+        assertThat(AdminTokenFile.resolve(Rest.of(null, null, null, "inline-token-0123456789", null, null)))
                 .isEqualTo("inline-token-0123456789");
     }
 
@@ -50,8 +50,8 @@ class AdminTokenFileTest {
 
     @Test
     void anInlineTokenAndATokenFileExcludeEachOther() {
-        assertThatThrownBy(() -> DaemonConfig.Rest.of(null, null, null, TOKEN, "/etc/fabric-manager/admin-token", null))
+        assertThatThrownBy(() -> Rest.of(null, null, null, TOKEN, "/etc/fabric-manager/admin-token", null))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("exclude each other");
-        assertThatThrownBy(() -> DaemonConfig.RestTls.of("/etc/x.crt", null)).hasMessageContaining("both certFile and keyFile");
+        assertThatThrownBy(() -> RestTls.of("/etc/x.crt", null)).hasMessageContaining("both certFile and keyFile");
     }
 }

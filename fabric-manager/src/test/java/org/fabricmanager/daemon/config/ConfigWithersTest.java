@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ConfigWithersTest {
     @Test
     void everyWitherKeepsTheOpenSmSection() {
-        DaemonConfig base = DaemonConfig.defaults().withOpenSm(DaemonConfig.OpenSm.of("/run/fm/opensm.sock", "0660",
+        DaemonConfig base = DaemonConfig.defaults().withOpenSm(OpenSm.of("/run/fm/opensm.sock", "0660",
                 List.of("opensm"), 4096));
         List<UnaryOperator<DaemonConfig>> withers = List.of(c -> c.withPorts(1, 2), c -> c.withDetector(false),
                 c -> c.withSouthboundBind("127.0.0.2"), c -> c.withEngine("dmodc"), c -> c.withStateDirectory(Path.of("s")),

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class HaConfigTest {
     @Test
     void haIsOffByDefault() {
-        DaemonConfig.Ha ha = DaemonConfig.defaults().ha();
+        Ha ha = DaemonConfig.defaults().ha();
         assertThat(ha.enabled()).isFalse();
         assertThat(ha.peers()).isEmpty();
         assertThat(ha.electionTimeoutMs()).isEqualTo(500);

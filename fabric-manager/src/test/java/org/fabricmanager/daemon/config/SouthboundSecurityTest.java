@@ -31,7 +31,7 @@ class SouthboundSecurityTest {
     private DaemonConfig config(KeyType keyType, TlsProvider provider) {
         new PkiDirectory(dir).init("t", Duration.ofDays(1), List.of(), List.of(), Duration.ofDays(1), Clock.systemUTC(),
                 keyType);
-        return DaemonConfig.defaults().withSecurity(DaemonConfig.Security.pki(dir).withTlsProvider(provider));
+        return DaemonConfig.defaults().withSecurity(Security.pki(dir).withTlsProvider(provider));
     }
 
     @Test
@@ -60,7 +60,7 @@ class SouthboundSecurityTest {
     /** Without TLS the daemon warns at every start, naming where agents reach it; port 0 is not known before the bind. */
     @Test
     void thePlaintextWarningNamesTheSouthboundOrSaysItsPortIsChosenAtStart() {
-        DaemonConfig plaintext = DaemonConfig.defaults().withSecurity(DaemonConfig.Security.plaintext())
+        DaemonConfig plaintext = DaemonConfig.defaults().withSecurity(Security.plaintext())
                 .withSouthboundBind("127.0.0.1");
         assertThat(plaintextWarning(plaintext.withPorts(7011, null))).contains("any host that can reach 127.0.0.1:7011 can")
                 .contains("WITHOUT TLS");

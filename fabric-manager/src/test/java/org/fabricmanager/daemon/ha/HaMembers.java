@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.ha;
 
+import org.fabricmanager.daemon.config.Ha;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ final class HaMembers {
             }
         }
         for (int i = 0; i < materials.length; i++) {
-            DaemonConfig.Ha ha = new DaemonConfig.Ha(true, "n" + (i + 1), peers, electionMs, 1_000);
+            Ha ha = new Ha(true, "n" + (i + 1), peers, electionMs, 1_000);
             HaNode n = new HaNode(ha, Files.createDirectories(dir.resolve("n" + (i + 1))), materials[i], () -> { });
             into.add(n);
             n.start();

@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon.ha;
 
+import org.fabricmanager.daemon.config.Ha;
+import org.fabricmanager.daemon.config.OpenSm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.ServerSocket;
@@ -63,8 +65,8 @@ class OpenSmHandoverTest {
         for (int i = 1; i <= 3; i++) {
             DaemonConfig config = DaemonConfig.defaults().withDetector(false).withPorts(0, 0)
                     .withStateDirectory(Files.createDirectories(dir.resolve("n" + i))).withDiscovery(300, 10_000)
-                    .withHa(new DaemonConfig.Ha(true, "n" + i, peers, ELECTION_MS, 1_000))
-                    .withOpenSm(DaemonConfig.OpenSm.of(socket(i).toString(), "0600", List.of(), null));
+                    .withHa(new Ha(true, "n" + i, peers, ELECTION_MS, 1_000))
+                    .withOpenSm(OpenSm.of(socket(i).toString(), "0600", List.of(), null));
             managers.add(HaManager.start(config, line -> { }));
         }
         HaManager leader = Await.value("an active manager", Duration.ofSeconds(30),

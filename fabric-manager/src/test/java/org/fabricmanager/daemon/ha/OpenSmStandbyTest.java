@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.ha;
 
+import org.fabricmanager.daemon.config.OpenSm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -77,7 +78,7 @@ class OpenSmStandbyTest {
     }
 
     private OpenSmStandby start(List<String> allowUsers) {
-        DaemonConfig.OpenSm config = DaemonConfig.OpenSm.of(socket().toString(), "0600", allowUsers, 1024);
+        OpenSm config = OpenSm.of(socket().toString(), "0600", allowUsers, 1024);
         standby = new OpenSmStandby(config, "n2", group, counts, 5_000, clock::get);
         standby.open();
         assertThat(standby.listening()).isTrue();

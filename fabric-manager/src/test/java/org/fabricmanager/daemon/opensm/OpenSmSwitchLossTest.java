@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon.opensm;
 
+import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.daemon.config.Southbound;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -35,9 +37,9 @@ class OpenSmSwitchLossTest {
         Path socket = dir.resolve("opensm.sock");
         DaemonConfig base = DaemonConfig.defaults().withDetector(false).withPorts(0, 0)
                 .withStateDirectory(Files.createDirectories(dir.resolve("state"))).withDiscovery(300, 10_000)
-                .withOpenSm(DaemonConfig.OpenSm.of(socket.toString(), "0600", List.of(), null));
-        DaemonConfig.Southbound sb = base.southbound();
-        DaemonConfig config = new DaemonConfig(new DaemonConfig.Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
+                .withOpenSm(OpenSm.of(socket.toString(), "0600", List.of(), null));
+        Southbound sb = base.southbound();
+        DaemonConfig config = new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), ECHO_INTERVAL_MS, 3 * ECHO_INTERVAL_MS, sb.ioThreads(), sb.tlsHandshakesAtOnce(),
                 sb.tlsQueueLength(), sb.tlsQueueWaitMs(), sb.tlsHandshakeTimeoutMs()), base.rest(), base.fabric(),
                 base.discovery(), base.routing(), base.push(), base.state(), base.faults(), base.security(), base.ha(),
