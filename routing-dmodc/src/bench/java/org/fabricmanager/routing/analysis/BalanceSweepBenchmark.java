@@ -7,6 +7,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.LongStream;
+import java.util.Map;
+import java.util.TreeMap;
+import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.engines.RoutingEngines;
@@ -31,7 +34,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * <p>Run with {@code mvn -B -o -q -pl routing-dmodc -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=BalanceSweepBenchmark#sweep -Dfm.bench=true}; {@code -Dfm.bench.pgft=SPEC} (default
  * {@code PGFT(3;16,16,16;1,16,16;1,1,1)}), {@code -Dfm.bench.fraction=0.05}, {@code -Dfm.bench.seeds=1-20} (or {@code 3,6,12}),
- * {@code -Dfm.bench.engines=dmodc,dmodc-weighted,sssp}. {@code -Dtest=BalanceSweepBenchmark#time} with
+ * {@code -Dfm.bench.engines=dmodc,dmodc-weighted,sssp}, {@code -Dfm.bench.random=random:200:99} (default
+ * {@code random:10}, as the docs' figures). {@code -Dtest=BalanceSweepBenchmark#time} with
  * {@code -Dfm.bench.timePgft=SPEC} (default {@code PGFT(3;32,32,64;1,32,32;1,1,1)}), {@code -Dfm.bench.repeat=7}, {@code -Dfm.bench.warmups=2},
  * {@code -Dfm.bench.timeEngines=dmodc,dmodc-weighted} and {@code -Dfm.test.jvm='-Xms6g -Xmx6g -Xmn3g'}.
  */
@@ -61,7 +65,7 @@ class BalanceSweepBenchmark {
         double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
         long[] seeds = seeds(System.getProperty("fm.bench.seeds", "1-20"));
         List<String> names = Arrays.asList(System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(","));
-        TrafficPattern random = TrafficPattern.parse("random:10");
+        TrafficPattern random = TrafficPattern.parse(System.getProperty("fm.bench.random", "random:10"));
         Fabric canonical = PgftGenerator.generate(PgftSpec.parse(spec));
         List<Figures[]> all = new ArrayList<>();
         System.out.printf(Locale.ROOT, "%s, %s of links removed, seeds %s, %s%n", spec, fraction,
@@ -216,5 +220,76 @@ class BalanceSweepBenchmark {
                 System.out.println(sb);
             }
         }
+    }
+
+    /**
+     * Why an engine's random mean is what it is (diagnosis), on seed {@code fm.bench.seed}: per kind of link
+     * (rank to rank), how many links reached each peak (0 to 10 and more routes) in any of {@code random:200:99}'s
+     * permutations, and how many links carry each number of destinations (0 to 38 and more). On an intact tree a
+     * link down carries one destination, so at most one route of a permutation; where sources send a destination
+     * over different planes, the links down carry several, from a few sources each, and fill like the links up.
+     */
+    @Test
+    void randomPeaks() {
+        String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
+        double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
+        long seed = Long.getLong("fm.bench.seed", 1L);
+        FabricIndex index = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
+                DegradationPlan.random(fraction, 0, seed)).index();
+        int[] ranks = Ranking.fromSources(index, index.leaves());
+        for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(",")) {
+            try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
+                RoutedFabric routed = RoutedFabric.of(index, engine.route(index).tables());
+                DirectedLinks links = routed.links();
+                long[] peaks = new CongestionAnalyzer(routed, THREADS).linkLoads(TrafficPattern.parse("random:200:99"))
+                        .loads();
+                int[] destinations = destinationsPerLink(routed);
+                Map<String, long[]> byKind = new TreeMap<>();
+                for (int link = 0; link < links.count(); link++) {
+                    if (!links.isSwitchLink(link)) {
+                        continue;
+                    }
+                    String kind = ranks[links.sourceSwitch(link)] + "->" + ranks[links.peerSwitch(link)];
+                    long[] counts = byKind.computeIfAbsent(kind, k -> new long[11 + 39]);
+                    counts[(int) Math.min(10, peaks[link])]++;
+                    counts[11 + Math.min(38, destinations[link])]++;
+                }
+                System.out.println(name + ", seed " + seed + ":");
+                byKind.forEach((kind, counts) -> System.out.printf(Locale.ROOT, "  %s peaks %s%n  %s destinations %s%n",
+                        kind, Arrays.toString(Arrays.copyOf(counts, 11)), kind,
+                        Arrays.toString(Arrays.copyOfRange(counts, 11, counts.length))));
+            }
+        }
+    }
+
+    /** Per directed link, how many destinations some leaf's route crosses it towards. */
+    private static int[] destinationsPerLink(RoutedFabric routed) {
+        DirectedLinks links = routed.links();
+        ForwardingTables tables = routed.tables();
+        int[] count = new int[links.count()];
+        int[] lastDestination = new int[links.count()];
+        Arrays.fill(lastDestination, -1);
+        int[] leafSwitches = routed.index().leaves();
+        for (int i = 0; i < routed.attachedCount(); i++) {
+            int d = routed.attachedDestination(i);
+            int target = routed.leafOf(d);
+            for (int leaf : leafSwitches) {
+                // stops where an earlier leaf's walk already went: the rest of the route is the same
+                for (int u = leaf, hops = 0; u != target && hops < leafSwitches.length; hops++) {
+                    int port = tables.port(u, d);
+                    if (port == ForwardingTables.NO_ROUTE) {
+                        break;
+                    }
+                    int link = links.id(u, port);
+                    if (lastDestination[link] == d) {
+                        break;
+                    }
+                    lastDestination[link] = d;
+                    count[link]++;
+                    u = links.peerSwitch(link);
+                }
+            }
+        }
+        return count;
     }
 }
