@@ -76,15 +76,20 @@ class OpenSmHandoverTest {
         Await.until("n" + target + "'s standby socket", Duration.ofSeconds(10), () -> Files.exists(socket(target)));
 
         ByteBuffer subnet = PluginFrames.subnet(1, PgftGenerator.generate(spec));
-        long sent = System.nanoTime();
-        PluginFrames.Answer refused = PluginFrames.exchange(socket(target), subnet);
-        assertThat(refused.type()).isEqualTo(OpenSmWire.REFUSED);
-        assertThat(refused.reason()).startsWith("this manager is a standby; leadership is moving here from n"
-                + (managers.indexOf(leader) + 1));
+        // A standby that has not heard from the leader yet (a loaded host) refuses with "no leader is known" and
+        // unbinds its socket; the plug-in routes again once it is back, and so does this test.
+        String moving = "this manager is a standby; leadership is moving here from n" + (managers.indexOf(leader) + 1);
+        long[] sent = new long[1];
+        PluginFrames.Answer refused = Await.value("n" + target + " asking for the leadership", Duration.ofSeconds(30),
+                () -> {
+                    sent[0] = System.nanoTime();
+                    return PluginFrames.exchange(socket(target), subnet.duplicate());
+                }, a -> a.type() == OpenSmWire.REFUSED && a.reason().startsWith(moving));
+        assertThat(refused.seq()).isEqualTo(1);
 
         FabricManagerDaemon moved = Await.value("n" + target + " active", Duration.ofSeconds(20), standby::daemon,
                 d -> d != null);
-        long movedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+        long movedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent[0]);
         Await.until("the old leader's manager stopped", Duration.ofSeconds(10), () -> leader.daemon() == null);
 
         // the plug-in's re-route once the new leader's provider listens
