@@ -882,7 +882,8 @@ class HaFailoverIT {
     }
 
     private JsonNode get(String url) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+        // 10 s as the other requests here: at load 40-140 one /api/v1/ha took more than 5 s
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IOException(url + ": " + r.statusCode());
