@@ -212,7 +212,8 @@ class HaFailoverIT {
             m.start();
         }
         long begin = System.nanoTime();
-        Manager leader = awaitActive(null, 60);
+        // three JVMs starting at once: at load 20-50 on two cores none had even reported a role after 60 s
+        Manager leader = awaitActive(null, 120);
         System.out.println("ha group start" + (tls ? " (mutual TLS)" : "") + ": " + leader.id + " active "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms after the members' start");
         List<String> simulate = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx256m", "-jar", System.getProperty("fm.jar"),
