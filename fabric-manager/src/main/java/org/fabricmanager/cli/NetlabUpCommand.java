@@ -59,6 +59,17 @@ final class NetlabUpCommand implements Command {
      * for iproute2.
      */
     static final int LAB_DELTA_MS = 2_000;
+    /**
+     * The lab's keepalive period (the daemon's default is 2 s): an agent takes the daemon for gone after three periods
+     * without an answer, the daemon closes a session silent for {@link #LAB_IDLE_MS}. An agent's loop also applies its
+     * commits (a bridge batch and its read-back), which took several seconds at 320 switches on this loaded 2-core
+     * machine: with the defaults, the first push to every switch at once set off waves of reconnections.
+     */
+    static final int LAB_ECHO_MS = 5_000;
+    /** See {@link #LAB_ECHO_MS} (the daemon's default is 10 s). */
+    static final int LAB_IDLE_MS = 30_000;
+    /** How long the daemon waits for a commit's acknowledgement before sending it again (default 5 s): see {@link #LAB_ECHO_MS}. */
+    static final int LAB_ACK_TIMEOUT_MS = 20_000;
     @Override
     public String name() {
         return "netlab up";
@@ -246,8 +257,8 @@ final class NetlabUpCommand implements Command {
         try {
             pki.init("fabric-manager netlab CA", Duration.ofDays(30), List.of("localhost"),
                     List.of(InetAddress.getLoopbackAddress()), Duration.ofDays(30), Clock.systemUTC());
-            DaemonConfig config = DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, httpPort)
-                    .withStateDirectory(dir.resolve("state")).withExpectedPgft(spec).withEngine("dmodc");
+            DaemonConfig config = labTimings(DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, httpPort)
+                    .withStateDirectory(dir.resolve("state")).withExpectedPgft(spec).withEngine("dmodc"));
             DaemonConfig.Faults f = config.faults();
             config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),
                     f.quarantineMs(), new DaemonConfig.Detector(ring != null,
@@ -261,6 +272,17 @@ final class NetlabUpCommand implements Command {
         } catch (PkiException | ConfigException e) {
             throw new UsageException("netlab up: " + e.getMessage(), e);
         }
+    }
+
+    /** {@code config} with the lab's keepalive and acknowledgement timings ({@link #LAB_ECHO_MS}). */
+    static DaemonConfig labTimings(DaemonConfig config) {
+        DaemonConfig.Southbound s = config.southbound();
+        DaemonConfig.Southbound lab = new DaemonConfig.Southbound(s.bind(), s.port(), s.maxFrameBytes(),
+                s.handshakeTimeoutMs(), LAB_ECHO_MS, LAB_IDLE_MS, s.ioThreads(), s.tlsHandshakesAtOnce(),
+                s.tlsQueueLength(), s.tlsQueueWaitMs(), s.tlsHandshakeTimeoutMs());
+        return new DaemonConfig(lab, config.rest(), config.fabric(), config.discovery(), config.routing(), config.push(),
+                config.state(), config.faults(), config.security(), config.ha(), config.opensm())
+                .withPush(LAB_ACK_TIMEOUT_MS, config.push().retries());
     }
 
     /** Removes a lab's directory left by an earlier run. */

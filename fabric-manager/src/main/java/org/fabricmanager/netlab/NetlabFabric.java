@@ -26,6 +26,12 @@ import org.fabricmanager.topology.Link;
  */
 public final class NetlabFabric {
     private static final Iproute2 ROOT = new Iproute2("");
+    /**
+     * Most commands per {@code ip -batch} that makes namespaces and cables: iproute2 keeps open the two namespace files
+     * each {@code link add ... netns A ... peer ... netns B} names, so one batch of all 12,288 cables of a 768-switch
+     * lab ran out of file descriptors (20,000 here) and stopped; 400 commands stay below even a limit of 1,024.
+     */
+    static final int COMMANDS_PER_BATCH = 400;
 
     private final NetlabNames names;
     private final Fabric fabric;
@@ -58,7 +64,9 @@ public final class NetlabFabric {
             lines.add("link add " + end(l.a(), l.aPort()) + " netns " + namespace(l.a(), nodeNs) + " type veth peer name "
                     + end(l.b(), l.bPort()) + " netns " + namespace(l.b(), nodeNs));
         }
-        check(ROOT.batch("ip", lines), "creating the namespaces and cables");
+        for (List<String> batch : batches(lines, COMMANDS_PER_BATCH)) {
+            check(ROOT.batch("ip", batch), "creating the namespaces and cables");
+        }
         List<Runnable> jobs = new ArrayList<>();
         for (FabricSwitch s : fabric.switches()) {
             String ns = names.switchNamespace(s.guid());
@@ -77,6 +85,15 @@ public final class NetlabFabric {
                     "net.ipv4.icmp_ratelimit=2000000000"));
         }
         parallel(jobs);
+    }
+
+    /** {@code lines} cut into consecutive batches of at most {@code size}, in order. */
+    static List<List<String>> batches(List<String> lines, int size) {
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i += size) {
+            out.add(lines.subList(i, Math.min(lines.size(), i + size)));
+        }
+        return out;
     }
 
     /** Gives each node its destination MAC and address, and static neighbours for every other node. */

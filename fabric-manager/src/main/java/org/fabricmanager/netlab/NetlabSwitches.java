@@ -49,7 +49,9 @@ public final class NetlabSwitches implements AutoCloseable {
             new DefaultThreadFactory("fm-netlab-requests", true));
 
     /**
-     * Starts an agent for every switch of {@code fabric}.
+     * Starts an agent for every switch of {@code fabric}: first every switch's bridge and port monitor are set up,
+     * then all the agents connect, so that the daemon's first routing covers the whole fabric (agents that connected
+     * one by one while the others were set up made the daemon route and push again for each).
      *
      * @param settings the agent settings of each switch (its certificate)
      * @param registry where the ring members' meters go; {@code null}: the switches run no ring member
@@ -70,7 +72,7 @@ public final class NetlabSwitches implements AutoCloseable {
             InetAddress from = InetAddress.getByAddress(new byte[]{127, 2, (byte) (i / 250), (byte) (i % 250 + 1)});
             i++;
             AgentDependencies deps = new AgentDependencies(loops.next(), null, new Random(random.nextLong()), tap, null);
-            LinuxSwitch sw = LinuxSwitch.start(spec, cabling, settings.apply(s.guid()), deps, gone -> stopMember(s.guid()),
+            LinuxSwitch sw = LinuxSwitch.prepare(spec, cabling, settings.apply(s.guid()), deps, gone -> stopMember(s.guid()),
                     agent -> {
                         agent.bindFrom(from);
                         if (detectors != null) {
@@ -80,6 +82,8 @@ public final class NetlabSwitches implements AutoCloseable {
                     });
             switches.put(s.guid(), sw);
         }
+        // every bridge is set up before any agent connects: the daemon then discovers the whole fabric at once
+        switches.values().forEach(LinuxSwitch::start);
         requests.scheduleWithFixedDelay(this::takeRequests, REQUEST_POLL_MS, REQUEST_POLL_MS, TimeUnit.MILLISECONDS);
     }
 

@@ -17,7 +17,7 @@ import org.fabricmanager.agent.PortCounterSource;
  * port {@code p} is the static FDB entry {@link DestinationAddresses#mac(int) mac(d)} on the bridge port of port
  * {@code p}; a destination without a route has no entry (with flooding off, its packets are dropped). An install
  * sends what differs from what the kernel holds to the switch's long-running {@code bridge -batch} process
- * ({@link BridgeSession}: no process starts per commit; entries {@code replace}d, entries without a route
+ * ({@link BatchSession}: no process starts per commit; entries {@code replace}d, entries without a route
  * {@code del}eted), then reads the database back through the same process and returns only when it holds exactly
  * the new table. The changes reach the kernel before the read-back, so traffic moves at once; the read-back delays
  * only the acknowledgement. Without stdbuf it starts one {@code bridge -batch} and one read-back per commit. Any failure (the batch's exit, a difference read back, a namespace or bridge gone) is an
@@ -37,7 +37,7 @@ public final class BridgeFdbPlane implements ForwardingPlane, AutoCloseable {
     private int[] kernel;
     private long batches;
     /** The switch's long-running bridge process; null on a machine without stdbuf (a process per commit then). */
-    private final BridgeSession session;
+    private final BatchSession session;
     private final KernelCounters counters;
 
     /**
@@ -49,7 +49,7 @@ public final class BridgeFdbPlane implements ForwardingPlane, AutoCloseable {
         this.ip = ip;
         this.bridge = bridge;
         this.names = names;
-        this.session = BridgeSession.stdbuf() == null ? null : new BridgeSession(ip);
+        this.session = BatchSession.stdbuf() == null ? null : new BatchSession(ip, "bridge", "-j");
         this.counters = new KernelCounters(ip, names, System::nanoTime);
     }
 
@@ -99,7 +99,7 @@ public final class BridgeFdbPlane implements ForwardingPlane, AutoCloseable {
 
     /** The changes and the read-back in the switch's bridge process; returns what the kernel holds after them. */
     private int[] applyInSession(List<String> lines) throws IOException, InstallException {
-        BridgeSession.Answer a = session.run(lines, bridge);
+        BatchSession.Answer a = session.run(lines, "fdb show br " + bridge);
         if (!lines.isEmpty()) {
             batches++;
         }
@@ -108,10 +108,10 @@ public final class BridgeFdbPlane implements ForwardingPlane, AutoCloseable {
             throw new InstallException(where() + ": bridge -batch of " + lines.size() + " changes failed: "
                     + a.errors().get(0) + (a.errors().size() > 1 ? " (and " + (a.errors().size() - 1) + " more)" : ""));
         }
-        if (a.fdb() == null) {
+        if (a.shown() == null) {
             throw new InstallException(where() + ": bridge fdb show failed: " + a.showError());
         }
-        return parse(a.fdb());
+        return parse(a.shown());
     }
 
     /** The changes as one {@code bridge -batch} process (a machine without stdbuf). */
@@ -206,11 +206,12 @@ public final class BridgeFdbPlane implements ForwardingPlane, AutoCloseable {
         return "bridge " + bridge + (ip.netns().isEmpty() ? "" : " in " + ip.netns());
     }
 
-    /** Ends the switch's bridge process. */
+    /** Ends the switch's bridge process and its counters' ip process. */
     @Override
     public synchronized void close() {
         if (session != null) {
             session.close();
         }
+        counters.close();
     }
 }

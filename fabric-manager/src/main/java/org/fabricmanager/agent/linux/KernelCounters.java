@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.LongSupplier;
 import org.fabricmanager.agent.PortCounterSource;
 import org.fabricmanager.southbound.PortCounter;
@@ -11,14 +12,16 @@ import org.fabricmanager.southbound.PortCounters;
 
 /**
  * A Linux switch's port counters: the kernel's statistics of each port's interface, read with one
- * {@code ip -s -j link show} in the switch's namespace for all ports at once (never one process per port). The
- * answers to the requests of one poll (several when the daemon's receive limit splits it) share one read: a read
+ * {@code ip -s -j link show} in the switch's namespace for all ports at once (never one process per port), written to
+ * the switch's long-running {@code ip -s -j -batch} process ({@link BatchSession}): a read costs no process start,
+ * which matters because the daemon asks every switch every ten seconds and a lab of hundreds of switches would
+ * otherwise start dozens of processes a second (without stdbuf, one process per read). The answers to the requests of one poll (several when the daemon's receive limit splits it) share one read: a read
  * younger than {@link #REUSE_MS} is reused. Mapped from the kernel's {@code stats64}: packets, bytes, {@code errors}
  * and {@code dropped} of {@code rx} and {@code tx}; a port without an interface has its counters
  * {@link PortCounters#UNAVAILABLE}. The kernel's counters belong to the interface, so they reset when it is
  * re-created, not when the agent restarts.
  */
-final class KernelCounters implements PortCounterSource {
+final class KernelCounters implements PortCounterSource, AutoCloseable {
     /** A read this recent answers the next request too (the ranges of one poll). */
     static final long REUSE_MS = 1_000;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -26,29 +29,60 @@ final class KernelCounters implements PortCounterSource {
     private final Iproute2 ip;
     private final PortNames names;
     private final LongSupplier nanoClock;
+    /** The switch's long-running ip process; null on a machine without stdbuf (a process per read then). */
+    private final BatchSession session;
     private long[] last;
     private long lastNanos;
+    /** Reads run as a process of their own (without stdbuf). */
+    private long processReads;
 
     KernelCounters(Iproute2 ip, PortNames names, LongSupplier nanoClock) {
         this.ip = ip;
         this.names = names;
         this.nanoClock = nanoClock;
+        this.session = BatchSession.stdbuf() == null ? null : new BatchSession(ip, "ip", "-s", "-j");
     }
 
     @Override
     public synchronized PortCounters read(int firstPort, int lastPort) throws IOException {
         long now = nanoClock.getAsLong();
         if (last == null || now - lastNanos > REUSE_MS * 1_000_000) {
-            Iproute2.Result r = ip.run("ip", "-s", "-j", "link", "show");
-            if (!r.ok()) {
-                throw new IOException("ip -s -j link show" + (ip.netns().isEmpty() ? "" : " in namespace " + ip.netns())
-                        + " failed (exit " + r.exit() + "): " + r.firstLine());
-            }
-            last = parse(r.output(), names);
+            last = parse(show(), names);
             lastNanos = now;
         }
         return new PortCounters(firstPort, Arrays.copyOfRange(last, (firstPort - 1) * PortCounters.FIELDS,
                 lastPort * PortCounters.FIELDS));
+    }
+
+    /** The JSON of {@code ip -s -j link show} in the switch's namespace. */
+    private String show() throws IOException {
+        String where = ip.netns().isEmpty() ? "" : " in namespace " + ip.netns();
+        if (session != null) {
+            BatchSession.Answer a = session.run(List.of(), "link show");
+            if (a.shown() == null) {
+                throw new IOException("ip -s -j link show" + where + " failed: " + a.showError());
+            }
+            return a.shown();
+        }
+        processReads++;
+        Iproute2.Result r = ip.run("ip", "-s", "-j", "link", "show");
+        if (!r.ok()) {
+            throw new IOException("ip -s -j link show" + where + " failed (exit " + r.exit() + "): " + r.firstLine());
+        }
+        return r.output();
+    }
+
+    /** Processes started for the reads so far (one per read without stdbuf). */
+    synchronized long processesStarted() {
+        return session == null ? processReads : session.processesStarted();
+    }
+
+    /** Ends the switch's ip process. */
+    @Override
+    public synchronized void close() {
+        if (session != null) {
+            session.close();
+        }
     }
 
     /**

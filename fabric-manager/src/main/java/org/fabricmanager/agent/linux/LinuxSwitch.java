@@ -63,6 +63,19 @@ public final class LinuxSwitch implements AutoCloseable {
      */
     public static LinuxSwitch start(Spec spec, Cabling cabling, AgentSettings settings, AgentDependencies deps,
                                     Consumer<LinuxSwitch> gone, Consumer<SwitchAgent> prepare) throws IOException {
+        LinuxSwitch sw = prepare(spec, cabling, settings, deps, gone, prepare);
+        sw.start();
+        return sw;
+    }
+
+    /**
+     * Like {@link #start} but without connecting: the bridge is set up and the ports followed, and the agent starts
+     * with {@link #start()}. A lab sets all its switches up first and then starts their agents together, so that the
+     * daemon discovers the whole fabric at once instead of routing again and pushing to every switch for each switch
+     * that comes (at hundreds of switches, that work starved the agents still being set up).
+     */
+    public static LinuxSwitch prepare(Spec spec, Cabling cabling, AgentSettings settings, AgentDependencies deps,
+                                      Consumer<LinuxSwitch> gone, Consumer<SwitchAgent> prepare) throws IOException {
         Iproute2 ip = new Iproute2(spec.netns());
         PortNames names = new PortNames(spec.portPrefix(), spec.ports());
         BridgeSetup.apply(ip, spec.bridge(), names);
@@ -80,8 +93,12 @@ public final class LinuxSwitch implements AutoCloseable {
         });
         now.forEach(agent::setPort);
         prepare.accept(agent);
-        agent.start();
         return sw;
+    }
+
+    /** Starts the agent of a {@link #prepare prepared} switch: it connects to the daemon. */
+    public void start() {
+        agent.start();
     }
 
     public Spec spec() {

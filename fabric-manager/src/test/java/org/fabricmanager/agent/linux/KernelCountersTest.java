@@ -2,8 +2,12 @@ package org.fabricmanager.agent.linux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.southbound.PortCounter;
 import org.fabricmanager.southbound.PortCounters;
 import org.junit.jupiter.api.Test;
@@ -52,5 +56,37 @@ class KernelCountersTest {
                 .isInstanceOf(IOException.class).hasMessageContaining("not JSON");
         assertThatThrownBy(() -> KernelCounters.parse("{\"ifname\":\"p1\"}", names))
                 .isInstanceOf(IOException.class).hasMessageContaining("array");
+    }
+
+    /**
+     * The daemon asks every switch every ten seconds: reads go to one long-running ip process, not a process each
+     * (a lab of 320 switches otherwise started 32 processes a second). Reads the links of this process's own
+     * namespace, which needs no privilege.
+     */
+    @Test
+    void readsShareOneIpProcess() throws IOException {
+        assumeThat(BatchSession.stdbuf()).as("stdbuf (coreutils) installed").isNotNull();
+        assumeThat(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))
+                || Files.isExecutable(Path.of("/usr/bin/ip"))).as("iproute2 installed").isTrue();
+        AtomicLong nanos = new AtomicLong();
+        try (KernelCounters counters = new KernelCounters(new Iproute2(""), new PortNames("fmnoport", 2), nanos::get)) {
+            for (int i = 0; i < 3; i++) {
+                nanos.addAndGet((KernelCounters.REUSE_MS + 1) * 1_000_000);
+                PortCounters c = counters.read(1, 2);
+                // no interface is called fmnoport1: read, and unavailable
+                assertThat(c.get(1, PortCounter.RX_PACKETS)).isEqualTo(PortCounters.UNAVAILABLE);
+            }
+            assertThat(counters.processesStarted()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aNamespaceThatIsGoneIsAnErrorNamingIt() {
+        assumeThat(BatchSession.stdbuf()).as("stdbuf (coreutils) installed").isNotNull();
+        try (KernelCounters counters = new KernelCounters(new Iproute2("fm-no-such-namespace"), new PortNames("p", 2),
+                System::nanoTime)) {
+            assertThatThrownBy(() -> counters.read(1, 2)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("fm-no-such-namespace");
+        }
     }
 }
