@@ -27,6 +27,7 @@ import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.netlab.NetlabFabric;
@@ -276,8 +277,8 @@ final class NetlabUpCommand implements Command {
 
     /** {@code config} with the lab's keepalive and acknowledgement timings ({@link #LAB_ECHO_MS}). */
     static DaemonConfig labTimings(DaemonConfig config) {
-        DaemonConfig.Southbound s = config.southbound();
-        DaemonConfig.Southbound lab = new DaemonConfig.Southbound(s.bind(), s.port(), s.maxFrameBytes(),
+        Southbound s = config.southbound();
+        Southbound lab = new Southbound(s.bind(), s.port(), s.maxFrameBytes(),
                 s.handshakeTimeoutMs(), LAB_ECHO_MS, LAB_IDLE_MS, s.ioThreads(), s.tlsHandshakesAtOnce(),
                 s.tlsQueueLength(), s.tlsQueueWaitMs(), s.tlsHandshakeTimeoutMs());
         return new DaemonConfig(lab, config.rest(), config.fabric(), config.discovery(), config.routing(), config.push(),
