@@ -1,6 +1,5 @@
 package org.fabricmanager.system;
 
-import org.fabricmanager.daemon.config.Southbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.southbound.RawFrames.readFrame;
 import static org.fabricmanager.southbound.RawFrames.readUntilClosed;
@@ -17,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.api.DaemonState;

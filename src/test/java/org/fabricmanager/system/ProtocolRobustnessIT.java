@@ -1,6 +1,5 @@
 package org.fabricmanager.system;
 
-import org.fabricmanager.daemon.config.Southbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.southbound.RawFrames.frame;
 import static org.fabricmanager.southbound.RawFrames.lastError;
@@ -18,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.api.DaemonState;

@@ -1,6 +1,5 @@
 package org.fabricmanager.system;
 
-import org.fabricmanager.daemon.config.Security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.southbound.RawFrames.frame;
 import static org.fabricmanager.southbound.RawFrames.lastError;
@@ -23,6 +22,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSocket;
 import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.daemon.config.Security;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.api.DaemonState;

@@ -1,6 +1,5 @@
 package org.fabricmanager.system;
 
-import org.fabricmanager.daemon.config.Southbound;
 import com.sun.management.OperatingSystemMXBean;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.FabricManagerDaemon;

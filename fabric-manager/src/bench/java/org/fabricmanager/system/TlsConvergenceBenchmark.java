@@ -1,6 +1,5 @@
 package org.fabricmanager.system;
 
-import org.fabricmanager.daemon.config.Security;
 import static org.fabricmanager.southbound.RawFrames.readFrame;
 import static org.fabricmanager.southbound.RawFrames.send;
 
@@ -20,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.daemon.config.Security;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.Milestone;

@@ -1,6 +1,5 @@
 package org.fabricmanager.cli;
 
-import org.fabricmanager.daemon.config.Rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,6 +20,7 @@ import java.time.Duration;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.fabricmanager.daemon.config.Rest;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,5 @@
 package org.fabricmanager.cli;
 
-import org.fabricmanager.daemon.config.Security;
 import ch.qos.logback.classic.Level;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.daemon.config.Security;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.sim.SimEndpoints;
 import org.fabricmanager.daemon.FabricManagerDaemon;

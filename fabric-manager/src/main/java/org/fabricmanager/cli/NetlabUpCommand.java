@@ -1,6 +1,5 @@
 package org.fabricmanager.cli;
 
-import org.fabricmanager.daemon.config.Security;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -27,7 +26,7 @@ import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.config.Southbound;
+import org.fabricmanager.daemon.config.Security;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.netlab.NetlabFabric;
@@ -277,14 +276,10 @@ final class NetlabUpCommand implements Command {
 
     /** {@code config} with the lab's keepalive and acknowledgement timings ({@link #LAB_ECHO_MS}). */
     static DaemonConfig labTimings(DaemonConfig config) {
-        Southbound s = config.southbound();
-        Southbound lab = new Southbound(s.bind(), s.port(), s.maxFrameBytes(),
-                s.handshakeTimeoutMs(), LAB_ECHO_MS, LAB_IDLE_MS, s.ioThreads(), s.tlsHandshakesAtOnce(),
-                s.tlsQueueLength(), s.tlsQueueWaitMs(), s.tlsHandshakeTimeoutMs());
-        return new DaemonConfig(lab, config.rest(), config.fabric(), config.discovery(), config.routing(), config.push(),
-                config.state(), config.faults(), config.security(), config.ha(), config.opensm())
+        return config.withSouthbound(config.southbound().withKeepalive(LAB_ECHO_MS, LAB_IDLE_MS))
                 .withPush(LAB_ACK_TIMEOUT_MS, config.push().retries());
     }
+
 
     /** Removes a lab's directory left by an earlier run. */
     static void deleteTree(Path dir) throws IOException {

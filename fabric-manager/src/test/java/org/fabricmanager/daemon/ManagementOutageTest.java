@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon;
 
-import org.fabricmanager.daemon.config.Southbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
@@ -14,6 +13,7 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.testing.Await;

@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon;
 
-import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
@@ -25,6 +24,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.agent.AgentDependencies;
 import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.config.DaemonConfig;

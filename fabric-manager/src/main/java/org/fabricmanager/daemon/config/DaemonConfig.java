@@ -106,8 +106,12 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with the southbound server listening on another address. */
     public DaemonConfig withSouthboundBind(String bind) {
-        Southbound s = southbound.withAddress(bind, southbound.port());
-        return new DaemonConfig(s, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
+        return withSouthbound(southbound.withAddress(bind, southbound.port()));
+    }
+
+    /** This configuration with another southbound section. */
+    public DaemonConfig withSouthbound(Southbound section) {
+        return new DaemonConfig(section, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
     }
 
     /** This configuration with another routing engine. */

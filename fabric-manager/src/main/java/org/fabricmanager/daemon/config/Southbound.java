@@ -78,6 +78,12 @@ public record Southbound(String bind, int port, int maxFrameBytes, int handshake
                 ioThreads, tlsHandshakesAtOnce, tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs);
     }
 
+    /** These settings with another keepalive period and idle timeout (checked as the file's are). */
+    public Southbound withKeepalive(int newEchoIntervalMs, int newIdleTimeoutMs) {
+        return new Southbound(bind, port, maxFrameBytes, handshakeTimeoutMs, newEchoIntervalMs, newIdleTimeoutMs,
+                ioThreads, tlsHandshakesAtOnce, tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs);
+    }
+
     /** The southbound server's settings. */
     public SouthboundSettings settings() {
         return new SouthboundSettings(bind, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,

@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon.ha;
 
-import org.fabricmanager.daemon.config.Security;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -13,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.Security;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;

@@ -1,9 +1,5 @@
 package org.fabricmanager.daemon.ha;
 
-import org.fabricmanager.daemon.config.Ha;
-import org.fabricmanager.daemon.config.OpenSm;
-import org.fabricmanager.daemon.config.Rest;
-import org.fabricmanager.daemon.config.Security;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +8,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.Ha;
+import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.daemon.config.Rest;
+import org.fabricmanager.daemon.config.Security;
 import org.fabricmanager.daemon.config.SouthboundSecurity;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.pki.TlsMaterial;

@@ -1,11 +1,11 @@
 package org.fabricmanager.daemon.ha;
 
-import org.fabricmanager.daemon.config.OpenSm;
 import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
 import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.opensm.OpenSmSocket;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
 import org.slf4j.Logger;

@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon.opensm;
 
-import org.fabricmanager.daemon.config.OpenSm;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -12,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

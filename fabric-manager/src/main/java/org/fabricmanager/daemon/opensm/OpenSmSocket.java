@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon.opensm;
 
-import org.fabricmanager.daemon.config.OpenSm;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -23,6 +22,7 @@ import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.OpenSm;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,10 +1,10 @@
 package org.fabricmanager.daemon.rest;
 
-import org.fabricmanager.daemon.config.RestTls;
 import io.netty.handler.ssl.SslContext;
 import java.nio.file.Path;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.RestTls;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsContexts;

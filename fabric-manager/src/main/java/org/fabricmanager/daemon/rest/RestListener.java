@@ -1,8 +1,8 @@
 package org.fabricmanager.daemon.rest;
 
-import org.fabricmanager.daemon.config.Rest;
 import io.netty.handler.ssl.SslContext;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.Rest;
 
 /**
  * Where and how a {@link RestServer} listens: its address and port (0: any free port), its HTTPS context

@@ -1,12 +1,12 @@
 package org.fabricmanager.daemon.ha;
 
-import org.fabricmanager.daemon.config.Ha;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.Ha;
 import org.fabricmanager.pki.TlsMaterial;
 
 /** A Raft group of this JVM for the ha tests: members n1, n2, ... on free loopback ports, state under {@code dir/nI}. */

@@ -1,7 +1,5 @@
 package org.fabricmanager.daemon.ha;
 
-import org.fabricmanager.daemon.config.Ha;
-import org.fabricmanager.daemon.config.OpenSm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.ServerSocket;
@@ -15,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.Ha;
+import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.PgftGenerator;

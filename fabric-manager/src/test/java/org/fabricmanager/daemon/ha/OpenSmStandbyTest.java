@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon.ha;
 
-import org.fabricmanager.daemon.config.OpenSm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.PgftGenerator;

@@ -1,7 +1,5 @@
 package org.fabricmanager.daemon.opensm;
 
-import org.fabricmanager.daemon.config.OpenSm;
-import org.fabricmanager.daemon.config.Southbound;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -12,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.daemon.testing.PluginFrames;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;

@@ -193,11 +193,8 @@ class BalanceSweepBenchmark {
     /** The ten links with the most all-to-all load per engine on one fabric, with the ranks they join (diagnosis). */
     @Test
     void hotLinks() {
-        String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
-        double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
         long seed = Long.getLong("fm.bench.seed", 2L);
-        FabricIndex index = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
-                DegradationPlan.random(fraction, 0, seed)).index();
+        FabricIndex index = degraded(seed);
         int[] ranks = Ranking.fromSources(index, index.leaves());
         for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(",")) {
             try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
@@ -231,11 +228,8 @@ class BalanceSweepBenchmark {
      */
     @Test
     void randomPeaks() {
-        String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
-        double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
         long seed = Long.getLong("fm.bench.seed", 1L);
-        FabricIndex index = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
-                DegradationPlan.random(fraction, 0, seed)).index();
+        FabricIndex index = degraded(seed);
         int[] ranks = Ranking.fromSources(index, index.leaves());
         for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(",")) {
             try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
@@ -260,6 +254,14 @@ class BalanceSweepBenchmark {
                         Arrays.toString(Arrays.copyOfRange(counts, 11, counts.length))));
             }
         }
+    }
+
+    /** {@code fm.bench.pgft} with {@code fm.bench.fraction} of its links removed by {@code seed}, as the sweep's. */
+    private static FabricIndex degraded(long seed) {
+        String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
+        double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
+        return Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)), DegradationPlan.random(fraction, 0, seed))
+                .index();
     }
 
     /** Per directed link, how many destinations some leaf's route crosses it towards. */
