@@ -191,8 +191,10 @@ class OpenSmRoutingIT {
         Process demo = pb.start();
         List<ProcessHandle> children = new ArrayList<>();
         try {
-            String base = Await.value("the demo's REST address in " + output, Duration.ofSeconds(TOOL_LIMIT_SECONDS),
-                    () -> line(output, "REST: "), l -> l != null || !demo.isAlive());
+            // the diagnostics line comes after the REST address: wait for it, not just the address
+            Await.value("the demo's diagnostics line in " + output, Duration.ofSeconds(TOOL_LIMIT_SECONDS),
+                    () -> line(output, "diagnostics on this subnet"), l -> l != null || !demo.isAlive());
+            String base = line(output, "REST: ");
             assertThat(base).as("the demo runs: " + Files.readString(output)).isNotNull();
             base = base.substring("REST: ".length(), base.indexOf("/api/v1/status"));
             String out = Files.readString(output);
