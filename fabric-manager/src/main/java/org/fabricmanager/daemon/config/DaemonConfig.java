@@ -52,7 +52,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     }
 
     /** Engines for offline routing and comparison only, refused as the daemon's engine. */
-    private static final Set<String> OFFLINE_ENGINES = Set.of("dmodc-weighted", "sssp");
+    private static final Set<String> OFFLINE_ENGINES = Set.of("dmodc-home", "dmodc-weighted", "sssp");
 
     /** Engines built for PGFTs, refused for an expected HDFT. */
     private static final Set<String> PGFT_ONLY_ENGINES = Set.of("dmodc", "dmodk");
@@ -297,7 +297,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             }
             if (OFFLINE_ENGINES.contains(engine)) {
                 throw new ConfigException("option routing.engine: " + engine + " is for route and quality only (it has"
-                        + " no repair path and takes minutes at 65,536 nodes; docs/routing.md): use dmodc");
+                        + " no repair path, so a fault would move routes all over the fabric; docs/routing.md): use dmodc");
             }
             check("routing.threads", threads, 0, 1024);
             check("routing.settleMs", settleMs, 0, 600_000);

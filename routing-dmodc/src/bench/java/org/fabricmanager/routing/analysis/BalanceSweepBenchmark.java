@@ -34,10 +34,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * <p>Run with {@code mvn -B -o -q -pl routing-dmodc -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=BalanceSweepBenchmark#sweep -Dfm.bench=true}; {@code -Dfm.bench.pgft=SPEC} (default
  * {@code PGFT(3;16,16,16;1,16,16;1,1,1)}), {@code -Dfm.bench.fraction=0.05}, {@code -Dfm.bench.seeds=1-20} (or {@code 3,6,12}),
- * {@code -Dfm.bench.engines=dmodc,dmodc-weighted,sssp}, {@code -Dfm.bench.random=random:200:99} (default
+ * {@code -Dfm.bench.engines=dmodc,dmodc-home,sssp}, {@code -Dfm.bench.random=random:200:99} (default
  * {@code random:10}, as the docs' figures). {@code -Dtest=BalanceSweepBenchmark#time} with
  * {@code -Dfm.bench.timePgft=SPEC} (default {@code PGFT(3;32,32,64;1,32,32;1,1,1)}), {@code -Dfm.bench.repeat=7}, {@code -Dfm.bench.warmups=2},
- * {@code -Dfm.bench.timeEngines=dmodc,dmodc-weighted} and {@code -Dfm.test.jvm='-Xms6g -Xmx6g -Xmn3g'}.
+ * {@code -Dfm.bench.timeEngines=dmodc,dmodc-home} and {@code -Dfm.test.jvm='-Xms6g -Xmx6g -Xmn3g'}.
  */
 @EnabledIfSystemProperty(named = "fm.bench", matches = "true")
 class BalanceSweepBenchmark {
@@ -64,7 +64,7 @@ class BalanceSweepBenchmark {
         String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
         double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
         long[] seeds = seeds(System.getProperty("fm.bench.seeds", "1-20"));
-        List<String> names = Arrays.asList(System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(","));
+        List<String> names = Arrays.asList(System.getProperty("fm.bench.engines", "dmodc,dmodc-home,sssp").split(","));
         TrafficPattern random = TrafficPattern.parse(System.getProperty("fm.bench.random", "random:10"));
         Fabric canonical = PgftGenerator.generate(PgftSpec.parse(spec));
         List<Figures[]> all = new ArrayList<>();
@@ -147,7 +147,7 @@ class BalanceSweepBenchmark {
         long seed = Long.getLong("fm.bench.seed", 1L);
         int repeat = Integer.getInteger("fm.bench.repeat", 7);
         int warmups = Integer.getInteger("fm.bench.warmups", 2);
-        List<String> names = Arrays.asList(System.getProperty("fm.bench.timeEngines", "dmodc,dmodc-weighted").split(","));
+        List<String> names = Arrays.asList(System.getProperty("fm.bench.timeEngines", "dmodc,dmodc-home").split(","));
         FabricIndex index = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
                 DegradationPlan.random(fraction, 0, seed)).index();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -196,7 +196,7 @@ class BalanceSweepBenchmark {
         long seed = Long.getLong("fm.bench.seed", 2L);
         FabricIndex index = degraded(seed);
         int[] ranks = Ranking.fromSources(index, index.leaves());
-        for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(",")) {
+        for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-home,sssp").split(",")) {
             try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
                 RoutedFabric routed = RoutedFabric.of(index, engine.route(index).tables());
                 long[] loads = Boolean.getBoolean("fm.bench.shiftLinks")
@@ -231,7 +231,7 @@ class BalanceSweepBenchmark {
         long seed = Long.getLong("fm.bench.seed", 1L);
         FabricIndex index = degraded(seed);
         int[] ranks = Ranking.fromSources(index, index.leaves());
-        for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-weighted,sssp").split(",")) {
+        for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-home,sssp").split(",")) {
             try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
                 RoutedFabric routed = RoutedFabric.of(index, engine.route(index).tables());
                 DirectedLinks links = routed.links();

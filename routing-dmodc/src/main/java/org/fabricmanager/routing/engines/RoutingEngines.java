@@ -8,6 +8,7 @@ import org.fabricmanager.routing.baseline.SsspEngine;
 import org.fabricmanager.routing.baseline.UpDownEngine;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.dmodc.DmodkEngine;
+import org.fabricmanager.routing.dmodc.home.HomeDmodcEngine;
 import org.fabricmanager.routing.dmodc.plain.PlainDmodcEngine;
 import org.fabricmanager.routing.dmodc.weighted.WeightedDmodcEngine;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
@@ -26,7 +27,7 @@ public final class RoutingEngines {
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, WeightedDmodcEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME,
+        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, HomeDmodcEngine.NAME, WeightedDmodcEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME,
                 SsspEngine.NAME, VtftrEngine.NAME, PlainDmodcEngine.NAME);
     }
 
@@ -47,6 +48,8 @@ public final class RoutingEngines {
                 return new PlainDmodcEngine();
             case DmodkEngine.NAME:
                 return new DmodkEngine(threads);
+            case HomeDmodcEngine.NAME:
+                return new HomeDmodcEngine(threads);
             case WeightedDmodcEngine.NAME:
                 return new WeightedDmodcEngine(threads);
             case SsspEngine.NAME:
