@@ -1,7 +1,11 @@
 package org.fabricmanager.routing.dmodc;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
@@ -127,6 +131,32 @@ public final class DmodcRouting implements RoutedSnapshot {
     /** Bytes taken by the cost table. */
     public long costTableBytes() {
         return costs.byteSize();
+    }
+
+    /**
+     * This routing's result as refined by engine {@code engine}: its tables with {@code rows} in place of
+     * Dmodc's ({@code null} rows: Dmodc's, shared), its validity (every refined entry is one of Dmodc's
+     * candidates, so the leaf pairs routed are the same), and the refinement's phase {@code phase} of
+     * {@code nanos} listed after {@code routes} (it runs after the validity, which it does not change).
+     */
+    public RoutingResult refined(String engine, byte[][] rows, String phase, long nanos) {
+        ForwardingTables base = result.tables();
+        int[] reuse = new int[index.switchCount()];
+        long[] guids = new long[index.switchCount()];
+        for (int s = 0; s < reuse.length; s++) {
+            reuse[s] = rows[s] == null ? s : -1;
+            guids[s] = index.switchGuid(s);
+        }
+        ForwardingTables tables = ForwardingTables.ofRows(guids, rows, index.destinationCount(), base, reuse);
+        List<PhaseTimings.Phase> phases = new ArrayList<>(result.timings().phases());
+        int at = phases.size();
+        for (int i = 0; i < phases.size(); i++) {
+            if (phases.get(i).name().equals("routes")) {
+                at = i + 1;
+            }
+        }
+        phases.add(at, new PhaseTimings.Phase(phase, nanos));
+        return new RoutingResult(engine, tables, result.validity(), new PhaseTimings(phases));
     }
 
     /**

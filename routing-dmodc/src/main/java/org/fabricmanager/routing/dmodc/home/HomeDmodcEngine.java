@@ -1,10 +1,6 @@
 package org.fabricmanager.routing.dmodc.home;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import org.fabricmanager.routing.ForwardingTables;
-import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
@@ -44,30 +40,10 @@ public final class HomeDmodcEngine implements RoutingEngine {
         DmodcRouting routing = dmodc.compute(fabric);
         long t0 = System.nanoTime();
         HomePlanes.Result homes = HomePlanes.apply(routing, pool);
-        ForwardingTables base = routing.result().tables();
-        int[] reuse = new int[fabric.switchCount()];
-        byte[][] rows = homes.rows();
-        for (int s = 0; s < reuse.length; s++) {
-            reuse[s] = rows[s] == null ? s : -1;
-        }
-        long[] guids = new long[fabric.switchCount()];
-        for (int s = 0; s < guids.length; s++) {
-            guids[s] = fabric.switchGuid(s);
-        }
-        ForwardingTables tables = ForwardingTables.ofRows(guids, rows, fabric.destinationCount(), base, reuse);
         long t1 = System.nanoTime();
-        // the homes are chosen after Dmodc's validity, which they do not change: listed after routes all the same
-        List<PhaseTimings.Phase> phases = new ArrayList<>(routing.result().timings().phases());
-        int at = phases.size();
-        for (int i = 0; i < phases.size(); i++) {
-            if (phases.get(i).name().equals("routes")) {
-                at = i + 1;
-            }
-        }
-        phases.add(at, new PhaseTimings.Phase("homes", t1 - t0));
-        LOG.debug("dmodc-home: {} rows rewritten in {} ms", Arrays.stream(rows).filter(r -> r != null).count(),
+        LOG.debug("dmodc-home: {} rows rewritten in {} ms", Arrays.stream(homes.rows()).filter(r -> r != null).count(),
                 (t1 - t0) / 1_000_000);
-        return new RoutingResult(NAME, tables, routing.result().validity(), new PhaseTimings(phases));
+        return routing.refined(NAME, homes.rows(), "homes", t1 - t0);
     }
 
     @Override

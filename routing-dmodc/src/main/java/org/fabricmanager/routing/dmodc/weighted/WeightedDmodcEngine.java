@@ -1,9 +1,5 @@
 package org.fabricmanager.routing.dmodc.weighted;
 
-import java.util.ArrayList;
-import java.util.List;
-import org.fabricmanager.routing.ForwardingTables;
-import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
@@ -40,30 +36,10 @@ public final class WeightedDmodcEngine implements RoutingEngine {
         DmodcRouting routing = dmodc.compute(fabric);
         long t0 = System.nanoTime();
         LoadWeighting.Result weighted = LoadWeighting.apply(routing);
-        ForwardingTables base = routing.result().tables();
-        int[] reuse = new int[fabric.switchCount()];
-        byte[][] rows = weighted.rows();
-        for (int s = 0; s < reuse.length; s++) {
-            reuse[s] = rows[s] == null ? s : -1;
-        }
-        long[] guids = new long[fabric.switchCount()];
-        for (int s = 0; s < guids.length; s++) {
-            guids[s] = fabric.switchGuid(s);
-        }
-        ForwardingTables tables = ForwardingTables.ofRows(guids, rows, fabric.destinationCount(), base, reuse);
         long t1 = System.nanoTime();
-        // the weights run after Dmodc's validity, which they do not change: listed after routes all the same
-        List<PhaseTimings.Phase> phases = new ArrayList<>(routing.result().timings().phases());
-        int at = phases.size();
-        for (int i = 0; i < phases.size(); i++) {
-            if (phases.get(i).name().equals("routes")) {
-                at = i + 1;
-            }
-        }
-        phases.add(at, new PhaseTimings.Phase("weights", t1 - t0));
         LOG.debug("dmodc-weighted: {} entries moved off Dmodc's choice in {} ms", weighted.changed(),
                 (t1 - t0) / 1_000_000);
-        return new RoutingResult(NAME, tables, routing.result().validity(), new PhaseTimings(phases));
+        return routing.refined(NAME, weighted.rows(), "weights", t1 - t0);
     }
 
     @Override

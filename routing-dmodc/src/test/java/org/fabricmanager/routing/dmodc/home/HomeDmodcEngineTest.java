@@ -4,15 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.analysis.CongestionAnalyzer;
-import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
-import org.fabricmanager.routing.analysis.RoutedFabric;
-import org.fabricmanager.routing.analysis.TracedValidity;
-import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
-import org.fabricmanager.routing.dmodc.DmodcRouting;
+import org.fabricmanager.routing.dmodc.RefinementProperties;
 import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
@@ -67,12 +61,12 @@ class HomeDmodcEngineTest {
                 FabricIndex index = Degrader.degrade(TestFabrics.canonical(spec), DegradationPlan.random(0.05, 0, seed))
                         .index();
                 String what = spec + ", 5% of links removed, seed " + seed;
-                long[] figures = check(what, index);
-                assertThat(figures[0]).as("%s: shift max", what).isLessThanOrEqualTo(figures[1]);
-                assertThat(figures[4]).as("%s: random max", what).isLessThanOrEqualTo(figures[5] + 1);
-                allToAll += figures[2];
-                dmodcAllToAll += figures[3];
-                changed += figures[6];
+                RefinementProperties.Figures figures = RefinementProperties.check(what, index, DMODC, ONE, TWO);
+                assertThat(figures.shift()).as("%s: shift max", what).isLessThanOrEqualTo(figures.dmodcShift());
+                assertThat(figures.random()).as("%s: random max", what).isLessThanOrEqualTo(figures.dmodcRandom() + 1);
+                allToAll += figures.allToAll();
+                dmodcAllToAll += figures.dmodcAllToAll();
+                changed += figures.changed();
             }
         }
         assertThat(allToAll).as("all-to-all maxima, summed").isLessThan(dmodcAllToAll);
@@ -88,7 +82,8 @@ class HomeDmodcEngineTest {
     void harderDegradationsKeepTheProperties() {
         for (String spec : List.of("PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,4,16;1,4,4;1,1,1)", "PGFT(2;4,64;1,8;1,1)")) {
             for (long seed = 1; seed <= 4; seed++) {
-                check(TestFabrics.describe(spec, seed), TestFabrics.degraded(spec, seed).index());
+                RefinementProperties.check(TestFabrics.describe(spec, seed), TestFabrics.degraded(spec, seed).index(), DMODC, ONE,
+                        TWO);
             }
         }
     }
@@ -98,46 +93,5 @@ class HomeDmodcEngineTest {
         RoutingResult result = ONE.route(TestFabrics.degraded("PGFT(3;4,4,4;1,4,4;1,1,1)", 1).index());
         assertThat(result.timings().phases()).extracting(p -> p.name()).containsSubsequence("routes", "homes",
                 "validity");
-    }
-
-    /**
-     * Checks the properties on {@code index} (Dmodc's candidates, validity, traced validity, deadlock freedom,
-     * the same tables from engines of one and two threads); returns the shift max, Dmodc's, the all-to-all max,
-     * Dmodc's, the random max, Dmodc's, and the number of entries that differ from Dmodc's.
-     */
-    private static long[] check(String what, FabricIndex index) {
-        DmodcRouting plain = DMODC.compute(index);
-        RoutingResult home = ONE.route(index);
-        ForwardingTables tables = home.tables();
-        assertThat(TWO.route(index).tables().sameAs(tables)).as("%s: two threads", what).isTrue();
-        assertThat(home.validity()).as(what).isEqualTo(plain.result().validity());
-        RoutedFabric routed = RoutedFabric.of(index, tables);
-        assertThat(TracedValidity.of(routed).unreachablePairs()).as("%s: traced", what)
-                .isEqualTo(plain.result().validity().unreachablePairs());
-        assertThat(new DeadlockAnalyzer(routed).analyze().deadlockFree()).as("%s: deadlock-free", what).isTrue();
-        long changed = assertDmodcCandidates(what, index, plain, tables);
-        CongestionAnalyzer mine = new CongestionAnalyzer(routed, 1);
-        CongestionAnalyzer theirs = new CongestionAnalyzer(RoutedFabric.of(index, plain.result().tables()), 1);
-        TrafficPattern random = TrafficPattern.parse("random:50:7");
-        return new long[] {mine.analyze(new TrafficPattern.Shift()).max(), theirs.analyze(new TrafficPattern.Shift()).max(),
-                mine.analyze(new TrafficPattern.AllToAll()).max(), theirs.analyze(new TrafficPattern.AllToAll()).max(),
-                mine.analyze(random).max(), theirs.analyze(random).max(), changed};
-    }
-
-    /** Every entry of {@code tables} is one of Dmodc's candidate ports; returns how many differ from Dmodc's. */
-    private static long assertDmodcCandidates(String what, FabricIndex index, DmodcRouting plain, ForwardingTables tables) {
-        ForwardingTables dmodc = plain.result().tables();
-        long differing = 0;
-        for (int s = 0; s < index.switchCount(); s++) {
-            for (int d = 0; d < index.destinationCount(); d++) {
-                int port = tables.port(s, d);
-                if (port == dmodc.port(s, d)) {
-                    continue;
-                }
-                differing++;
-                assertThat(plain.candidatePorts(s, d)).as("%s: switch %d destination %d", what, s, d).contains(port);
-            }
-        }
-        return differing;
     }
 }

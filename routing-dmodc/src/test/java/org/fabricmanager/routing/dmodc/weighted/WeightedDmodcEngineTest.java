@@ -4,15 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.analysis.CongestionAnalyzer;
-import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
-import org.fabricmanager.routing.analysis.RoutedFabric;
-import org.fabricmanager.routing.analysis.TracedValidity;
-import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
-import org.fabricmanager.routing.dmodc.DmodcRouting;
+import org.fabricmanager.routing.dmodc.RefinementProperties;
 import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
@@ -66,10 +60,10 @@ class WeightedDmodcEngineTest {
                 FabricIndex index = Degrader.degrade(TestFabrics.canonical(spec), DegradationPlan.random(0.05, 0, seed))
                         .index();
                 String what = spec + ", 5% of links removed, seed " + seed;
-                long[] figures = check(what, index);
-                assertThat(figures[0]).as("%s: shift max", what).isLessThanOrEqualTo(figures[1] + 1);
-                assertThat(figures[2]).as("%s: all-to-all max", what).isLessThanOrEqualTo(figures[3]);
-                changed += figures[4];
+                RefinementProperties.Figures figures = RefinementProperties.check(what, index, DMODC, ONE, TWO);
+                assertThat(figures.shift()).as("%s: shift max", what).isLessThanOrEqualTo(figures.dmodcShift() + 1);
+                assertThat(figures.allToAll()).as("%s: all-to-all max", what).isLessThanOrEqualTo(figures.dmodcAllToAll());
+                changed += figures.changed();
                 cases++;
             }
         }
@@ -89,35 +83,12 @@ class WeightedDmodcEngineTest {
             for (long seed = 1; seed <= 4; seed++) {
                 FabricIndex index = TestFabrics.degraded(spec, seed).index();
                 String what = TestFabrics.describe(spec, seed);
-                long[] figures = check(what, index);
-                assertThat(figures[0]).as("%s: shift max", what).isLessThanOrEqualTo(figures[1] + 2);
-                assertThat(figures[2]).as("%s: all-to-all max", what).isLessThanOrEqualTo(figures[3]);
+                RefinementProperties.Figures figures = RefinementProperties.check(what, index, DMODC, ONE, TWO);
+                assertThat(figures.shift()).as("%s: shift max", what).isLessThanOrEqualTo(figures.dmodcShift() + 2);
+                assertThat(figures.allToAll()).as("%s: all-to-all max", what).isLessThanOrEqualTo(figures.dmodcAllToAll());
 
             }
         }
-    }
-
-    /**
-     * Checks the properties on {@code index} (Dmodc's candidates, validity, traced validity, deadlock freedom,
-     * the same tables from two engines, of one and two threads); returns the shift max, Dmodc's, the all-to-all max,
-     * Dmodc's, and the number of entries that differ from Dmodc's.
-     */
-    private static long[] check(String what, FabricIndex index) {
-        DmodcRouting plain = DMODC.compute(index);
-        RoutingResult weighted = ONE.route(index);
-        ForwardingTables tables = weighted.tables();
-        assertThat(TWO.route(index).tables().sameAs(tables)).as("%s: two threads", what).isTrue();
-        assertThat(weighted.validity()).as(what).isEqualTo(plain.result().validity());
-        RoutedFabric routed = RoutedFabric.of(index, tables);
-        assertThat(TracedValidity.of(routed).unreachablePairs()).as("%s: traced", what)
-                .isEqualTo(plain.result().validity().unreachablePairs());
-        assertThat(new DeadlockAnalyzer(routed).analyze().deadlockFree()).as("%s: deadlock-free", what).isTrue();
-        long changed = assertDmodcCandidates(what, index, plain, tables);
-        CongestionAnalyzer mine = new CongestionAnalyzer(routed, 1);
-        CongestionAnalyzer theirs = new CongestionAnalyzer(RoutedFabric.of(index, plain.result().tables()), 1);
-        return new long[] {mine.analyze(new TrafficPattern.Shift()).max(), theirs.analyze(new TrafficPattern.Shift()).max(),
-                mine.analyze(new TrafficPattern.AllToAll()).max(), theirs.analyze(new TrafficPattern.AllToAll()).max(),
-                changed};
     }
 
     @Test
@@ -125,22 +96,5 @@ class WeightedDmodcEngineTest {
         RoutingResult result = ONE.route(TestFabrics.degraded("PGFT(3;4,4,4;1,4,4;1,1,1)", 1).index());
         assertThat(result.timings().phases()).extracting(p -> p.name()).containsSubsequence("routes", "weights",
                 "validity");
-    }
-
-    /** Every entry of {@code tables} is one of Dmodc's candidate ports; returns how many differ from Dmodc's. */
-    private static long assertDmodcCandidates(String what, FabricIndex index, DmodcRouting plain, ForwardingTables tables) {
-        ForwardingTables dmodc = plain.result().tables();
-        long differing = 0;
-        for (int s = 0; s < index.switchCount(); s++) {
-            for (int d = 0; d < index.destinationCount(); d++) {
-                int port = tables.port(s, d);
-                if (port == dmodc.port(s, d)) {
-                    continue;
-                }
-                differing++;
-                assertThat(plain.candidatePorts(s, d)).as("%s: switch %d destination %d", what, s, d).contains(port);
-            }
-        }
-        return differing;
     }
 }
