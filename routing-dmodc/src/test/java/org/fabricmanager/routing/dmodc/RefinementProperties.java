@@ -2,6 +2,8 @@ package org.fabricmanager.routing.dmodc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
@@ -10,6 +12,9 @@ import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.TracedValidity;
 import org.fabricmanager.routing.analysis.TrafficPattern;
+import org.fabricmanager.testing.TestFabrics;
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
@@ -27,6 +32,37 @@ public final class RefinementProperties {
     /** Shift, all-to-all and random ({@code random:50:7}) maxima of the refinement and of Dmodc; entries changed. */
     public record Figures(long shift, long dmodcShift, long allToAll, long dmodcAllToAll, long random, long dmodcRandom,
                           long changed) {
+    }
+
+    /** A fabric to check, with what it is. */
+    public record Case(String what, FabricIndex index) {
+    }
+
+    /**
+     * The fabrics degraded as the balance sweep degrades its 4,096-node fabric (5% of the links, no switch), at a
+     * size a unit test can route: three PGFTs, seeds 1 to 3.
+     */
+    public static List<Case> sweepLike() {
+        List<Case> cases = new ArrayList<>();
+        for (String spec : List.of("PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,8,16;1,4,4;1,1,2)", "PGFT(3;4,4,16;1,4,4;1,1,1)")) {
+            for (long seed = 1; seed <= 3; seed++) {
+                cases.add(new Case(spec + ", 5% of links removed, seed " + seed,
+                        Degrader.degrade(TestFabrics.canonical(spec), DegradationPlan.random(0.05, 0, seed)).index()));
+            }
+        }
+        return cases;
+    }
+
+    /** On every intact fabric of the Dmodc and medium test sets, {@code engine} named {@code name} gives Dmodc's tables. */
+    public static void assertIntactTablesAreDmodcs(RoutingEngine engine, String name, DmodcEngine dmodc) {
+        List<String> specs = new ArrayList<>(TestFabrics.DMODC_SPECS);
+        specs.addAll(TestFabrics.MEDIUM_SPECS);
+        for (String spec : specs) {
+            FabricIndex index = TestFabrics.canonical(spec).index();
+            RoutingResult refined = engine.route(index);
+            assertThat(refined.engine()).isEqualTo(name);
+            assertThat(refined.tables().sameAs(dmodc.route(index).tables())).as(spec).isTrue();
+        }
     }
 
     /** Checks the properties of {@code one} and {@code two} (the same engine, one and two threads) on {@code index}. */

@@ -2,15 +2,11 @@ package org.fabricmanager.routing.dmodc.home;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.dmodc.RefinementProperties;
 import org.fabricmanager.testing.TestFabrics;
-import org.fabricmanager.topology.DegradationPlan;
-import org.fabricmanager.topology.Degrader;
-import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,14 +30,7 @@ class HomeDmodcEngineTest {
 
     @Test
     void intactFabricsGetDmodcsTables() {
-        List<String> specs = new ArrayList<>(TestFabrics.DMODC_SPECS);
-        specs.addAll(TestFabrics.MEDIUM_SPECS);
-        for (String spec : specs) {
-            FabricIndex index = TestFabrics.canonical(spec).index();
-            RoutingResult home = ONE.route(index);
-            assertThat(home.engine()).isEqualTo(HomeDmodcEngine.NAME);
-            assertThat(home.tables().sameAs(DMODC.route(index).tables())).as(spec).isTrue();
-        }
+        RefinementProperties.assertIntactTablesAreDmodcs(ONE, HomeDmodcEngine.NAME, DMODC);
     }
 
     /**
@@ -56,18 +45,14 @@ class HomeDmodcEngineTest {
         long changed = 0;
         long allToAll = 0;
         long dmodcAllToAll = 0;
-        for (String spec : List.of("PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,8,16;1,4,4;1,1,2)", "PGFT(3;4,4,16;1,4,4;1,1,1)")) {
-            for (long seed = 1; seed <= 3; seed++) {
-                FabricIndex index = Degrader.degrade(TestFabrics.canonical(spec), DegradationPlan.random(0.05, 0, seed))
-                        .index();
-                String what = spec + ", 5% of links removed, seed " + seed;
-                RefinementProperties.Figures figures = RefinementProperties.check(what, index, DMODC, ONE, TWO);
-                assertThat(figures.shift()).as("%s: shift max", what).isLessThanOrEqualTo(figures.dmodcShift());
-                assertThat(figures.random()).as("%s: random max", what).isLessThanOrEqualTo(figures.dmodcRandom() + 1);
-                allToAll += figures.allToAll();
-                dmodcAllToAll += figures.dmodcAllToAll();
-                changed += figures.changed();
-            }
+        for (RefinementProperties.Case c : RefinementProperties.sweepLike()) {
+            String what = c.what();
+            RefinementProperties.Figures figures = RefinementProperties.check(what, c.index(), DMODC, ONE, TWO);
+            assertThat(figures.shift()).as("%s: shift max", what).isLessThanOrEqualTo(figures.dmodcShift());
+            assertThat(figures.random()).as("%s: random max", what).isLessThanOrEqualTo(figures.dmodcRandom() + 1);
+            allToAll += figures.allToAll();
+            dmodcAllToAll += figures.dmodcAllToAll();
+            changed += figures.changed();
         }
         assertThat(allToAll).as("all-to-all maxima, summed").isLessThan(dmodcAllToAll);
         assertThat(changed).as("entries moved off Dmodc's choice").isPositive();
