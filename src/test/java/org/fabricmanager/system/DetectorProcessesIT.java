@@ -79,7 +79,8 @@ class DetectorProcessesIT {
             FabricProcesses.signal(lone.pid(), "STOP");
             JsonNode failed = fp.awaitEvent("SWITCH_FAILED", seq, 30);
             assertThat(failed.path("message").asText()).contains(spine).contains("declared dead by the ring")
-                    .as("the second opinion began at the observer's first suspicion, δ/2 before the verdict")
+                    .as("the second opinion began at the observer's first suspicion, before the verdict (δ/2 before it, "
+                            + "up to 3δ more from an observer that finds itself late: the early echo stays open that long)")
                     .contains("when the ring began suspecting it");
             JsonNode after = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
                     && s.at("/routing/version").asLong() > v1, "the re-route around the stopped spine", 60);

@@ -38,6 +38,13 @@ import java.util.Objects;
  */
 public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeout, Overlay overlay,
                              Duration pauseThreshold, Duration startupGrace, boolean lifeguard, int witness) {
+    /**
+     * The highest local health score with Lifeguard: a member that finds itself late declares its emitter dead after
+     * at most δ·(1 + this) of silence, so up to this many δ later than a healthy member, δ/2 + this·δ after it began
+     * suspecting the emitter and told the witness. A witness that acts on the notice waits that long for the verdict.
+     */
+    public static final int MAX_HEALTH_SCORE = 3;
+
 
     public RingParameters {
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");

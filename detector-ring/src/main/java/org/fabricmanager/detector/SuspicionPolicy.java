@@ -21,7 +21,7 @@ final class SuspicionPolicy {
     private static final Logger log = LoggerFactory.getLogger(SuspicionPolicy.class);
     private static final int NONE = MembershipView.NONE;
     /** Highest local health score: a member that finds itself late waits up to 4δ before a verdict. */
-    static final int MAX_HEALTH_SCORE = 3;
+    static final int MAX_HEALTH_SCORE = RingParameters.MAX_HEALTH_SCORE;
     /** Members an observer asks to check a suspect (SWIM's k). */
     static final int HELPERS = 2;
     /** Checks a helper runs at once for other observers; more requests are ignored (bounded state). */

@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.faults;
 import java.util.function.BooleanSupplier;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.topology.Guids;
@@ -112,9 +113,12 @@ final class VerdictJudge {
             return; // one under way already, or one began less than half a δ ago
         }
         int waitMs = SecondOpinion.waitMs(boundMs, ms.session().lastRttNanos());
-        // the echo stays open until the verdict can have come and been delivered (the verdict is due half a δ after the
-        // notice, later on a member that finds itself late); an answer at any time up to then proves the agent lives
-        long openMs = settings.deltaMs() + (long) boundMs;
+        // the echo stays open until the verdict can have come and been delivered: it is due half a δ after the notice,
+        // up to MAX_HEALTH_SCORE δ later from an observer that finds itself late (Lifeguard's local health: a loaded
+        // host), plus half a δ for that observer's timer lag and the verdict's way through the ring. Closed sooner, a
+        // late observer's verdict found no early echo and waited for an echo of its own. An answer at any time up to
+        // then proves the agent lives
+        long openMs = (RingParameters.MAX_HEALTH_SCORE + 1L) * settings.deltaMs() + boundMs;
         ms.session().probe(openMs).whenComplete((rttNanos, failure) -> deps.queue().append("early echo answer "
                 + Guids.format(guid), () -> earlyEchoEnded(echo, failure == null ? rttNanos : -1)));
         deps.queue().scheduleDeferred("early echo wait " + Guids.format(guid), waitMs, () -> earlyEchoWaited(echo));

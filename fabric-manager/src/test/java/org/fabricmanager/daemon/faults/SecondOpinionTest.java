@@ -289,7 +289,8 @@ class SecondOpinionTest {
 
     // ---- the second opinion started when the ring begins suspecting (the witness's notice, δ/2 before a verdict)
 
-    static final long EARLY_OPEN_MS = 500 + SECOND_OPINION_MS; // δ of plan() plus the bound
+    // until a late observer's verdict can have come: δ/2 + 3δ after the notice, δ/2 of lag (δ of plan()), plus the bound
+    static final long EARLY_OPEN_MS = 4 * 500 + SECOND_OPINION_MS;
 
     double suspicions(String outcome) {
         return metrics.registry().get(EarlyEchoes.NOTICES).tag("outcome", outcome).counter().count();
