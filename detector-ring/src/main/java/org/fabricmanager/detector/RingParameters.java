@@ -45,7 +45,6 @@ public record RingParameters(Duration heartbeatInterval, Duration suspicionTimeo
      */
     public static final int MAX_HEALTH_SCORE = 3;
 
-
     public RingParameters {
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
         Objects.requireNonNull(suspicionTimeout, "suspicionTimeout");
