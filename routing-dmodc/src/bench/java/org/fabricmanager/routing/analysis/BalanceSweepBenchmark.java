@@ -197,25 +197,23 @@ class BalanceSweepBenchmark {
         FabricIndex index = degraded(seed);
         int[] ranks = Ranking.fromSources(index, index.leaves());
         for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-home,sssp").split(",")) {
-            try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
-                RoutedFabric routed = RoutedFabric.of(index, engine.route(index).tables());
-                long[] loads = Boolean.getBoolean("fm.bench.shiftLinks")
-                        ? new CongestionAnalyzer(routed, THREADS).linkLoads(new TrafficPattern.Shift()).loads()
-                        : new CongestionAnalyzer(routed, THREADS).allToAllLoads();
-                Integer[] ids = new Integer[loads.length];
-                for (int i = 0; i < ids.length; i++) {
-                    ids[i] = i;
-                }
-                Arrays.sort(ids, (a, b) -> Long.compare(loads[b], loads[a]));
-                StringBuilder sb = new StringBuilder(name + ":");
-                DirectedLinks links = routed.links();
-                for (int i = 0; i < 12; i++) {
-                    int link = ids[i];
-                    sb.append(String.format(Locale.ROOT, " %d(%d->%d %d->%d)", loads[link], ranks[links.sourceSwitch(link)],
-                            ranks[links.peerSwitch(link)], links.sourceSwitch(link), links.peerSwitch(link)));
-                }
-                System.out.println(sb);
+            RoutedFabric routed = routed(name, index);
+            long[] loads = Boolean.getBoolean("fm.bench.shiftLinks")
+                    ? new CongestionAnalyzer(routed, THREADS).linkLoads(new TrafficPattern.Shift()).loads()
+                    : new CongestionAnalyzer(routed, THREADS).allToAllLoads();
+            Integer[] ids = new Integer[loads.length];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = i;
             }
+            Arrays.sort(ids, (a, b) -> Long.compare(loads[b], loads[a]));
+            StringBuilder sb = new StringBuilder(name + ":");
+            DirectedLinks links = routed.links();
+            for (int i = 0; i < 12; i++) {
+                int link = ids[i];
+                sb.append(String.format(Locale.ROOT, " %d(%d->%d %d->%d)", loads[link], ranks[links.sourceSwitch(link)],
+                        ranks[links.peerSwitch(link)], links.sourceSwitch(link), links.peerSwitch(link)));
+            }
+            System.out.println(sb);
         }
     }
 
@@ -232,27 +230,32 @@ class BalanceSweepBenchmark {
         FabricIndex index = degraded(seed);
         int[] ranks = Ranking.fromSources(index, index.leaves());
         for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-home,sssp").split(",")) {
-            try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
-                RoutedFabric routed = RoutedFabric.of(index, engine.route(index).tables());
-                DirectedLinks links = routed.links();
-                long[] peaks = new CongestionAnalyzer(routed, THREADS).linkLoads(TrafficPattern.parse("random:200:99"))
-                        .loads();
-                int[] destinations = destinationsPerLink(routed);
-                Map<String, long[]> byKind = new TreeMap<>();
-                for (int link = 0; link < links.count(); link++) {
-                    if (!links.isSwitchLink(link)) {
-                        continue;
-                    }
-                    String kind = ranks[links.sourceSwitch(link)] + "->" + ranks[links.peerSwitch(link)];
-                    long[] counts = byKind.computeIfAbsent(kind, k -> new long[11 + 39]);
-                    counts[(int) Math.min(10, peaks[link])]++;
-                    counts[11 + Math.min(38, destinations[link])]++;
+            RoutedFabric routed = routed(name, index);
+            DirectedLinks links = routed.links();
+            long[] peaks = new CongestionAnalyzer(routed, THREADS).linkLoads(TrafficPattern.parse("random:200:99"))
+                    .loads();
+            int[] destinations = destinationsPerLink(routed);
+            Map<String, long[]> byKind = new TreeMap<>();
+            for (int link = 0; link < links.count(); link++) {
+                if (!links.isSwitchLink(link)) {
+                    continue;
                 }
-                System.out.println(name + ", seed " + seed + ":");
-                byKind.forEach((kind, counts) -> System.out.printf(Locale.ROOT, "  %s peaks %s%n  %s destinations %s%n",
-                        kind, Arrays.toString(Arrays.copyOf(counts, 11)), kind,
-                        Arrays.toString(Arrays.copyOfRange(counts, 11, counts.length))));
+                String kind = ranks[links.sourceSwitch(link)] + "->" + ranks[links.peerSwitch(link)];
+                long[] counts = byKind.computeIfAbsent(kind, k -> new long[11 + 39]);
+                counts[(int) Math.min(10, peaks[link])]++;
+                counts[11 + Math.min(38, destinations[link])]++;
             }
+            System.out.println(name + ", seed " + seed + ":");
+            byKind.forEach((kind, counts) -> System.out.printf(Locale.ROOT, "  %s peaks %s%n  %s destinations %s%n",
+                    kind, Arrays.toString(Arrays.copyOf(counts, 11)), kind,
+                    Arrays.toString(Arrays.copyOfRange(counts, 11, counts.length))));
+        }
+    }
+
+    /** {@code index} routed by engine {@code name}. */
+    private static RoutedFabric routed(String name, FabricIndex index) {
+        try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
+            return RoutedFabric.of(index, engine.route(index).tables());
         }
     }
 

@@ -39,11 +39,13 @@ public final class HomeDmodcEngine implements RoutingEngine {
     public RoutingResult route(FabricIndex fabric) {
         DmodcRouting routing = dmodc.compute(fabric);
         long t0 = System.nanoTime();
-        HomePlanes.Result homes = HomePlanes.apply(routing, pool);
+        byte[][] rows = HomePlanes.apply(routing, pool);
         long t1 = System.nanoTime();
-        LOG.debug("dmodc-home: {} rows rewritten in {} ms", Arrays.stream(homes.rows()).filter(r -> r != null).count(),
-                (t1 - t0) / 1_000_000);
-        return routing.refined(NAME, homes.rows(), "homes", t1 - t0);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("dmodc-home: {} rows rewritten in {} ms", Arrays.stream(rows).filter(r -> r != null).count(),
+                    (t1 - t0) / 1_000_000);
+        }
+        return routing.refined(NAME, rows, "homes", t1 - t0);
     }
 
     @Override

@@ -36,8 +36,10 @@ import org.fabricmanager.topology.FabricIndex;
  * parallel; the work is one pass over the leaves' entries and one over the extras.
  */
 final class HomePlanes {
-    /** Pods a worker takes at a time. */
-    private static final int GRAIN = 1;
+    /** Pods a worker takes at a time (a pod is a few thousand entries' work per leaf). */
+    private static final int PODS_PER_CHUNK = 1;
+    /** Level-1 switches a worker takes at a time. */
+    private static final int SWITCHES_PER_CHUNK = 16;
 
     private final FabricIndex index;
     private final ForwardingTables dmodc;
@@ -67,25 +69,24 @@ final class HomePlanes {
         this.rows = new byte[switches][];
     }
 
-    /** The tables' rows after the pass, {@code null} where no entry of a row was written (Dmodc's unchanged). */
-    record Result(byte[][] rows) {
-    }
-
-    /** Runs the pass over {@code routing}'s tables on {@code pool}'s workers. */
-    static Result apply(DmodcRouting routing, RoutingPool pool) {
+    /**
+     * Runs the pass over {@code routing}'s tables on {@code pool}'s workers; returns the rows after it, {@code null}
+     * where no entry of a row was written (Dmodc's unchanged).
+     */
+    static byte[][] apply(DmodcRouting routing, RoutingPool pool) {
         HomePlanes pass = new HomePlanes(routing);
-        pool.forRange(pass.pods.count(), GRAIN, (worker, from, to) -> {
+        pool.forRange(pass.pods.count(), PODS_PER_CHUNK, (worker, from, to) -> {
             for (int p = from; p < to; p++) {
                 pass.homeLeaves(p);
             }
         });
         int[] levelOne = pass.pods.levelOneSwitches();
-        pool.forRange(levelOne.length, 16, (worker, from, to) -> {
+        pool.forRange(levelOne.length, SWITCHES_PER_CHUNK, (worker, from, to) -> {
             for (int i = from; i < to; i++) {
                 pass.spreadExtras(levelOne[i]);
             }
         });
-        return new Result(pass.rows);
+        return pass.rows;
     }
 
     /** The up choices of the leaves of pod {@code p}, marking the extras they send to its level-1 switches. */
