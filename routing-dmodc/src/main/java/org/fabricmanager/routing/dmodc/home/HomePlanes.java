@@ -32,22 +32,30 @@ import org.fabricmanager.topology.FabricIndex;
  *
  * <p>Every entry is one of Dmodc's candidates, so the tables route exactly Dmodc's leaf pairs over shortest
  * up*&#47;down* paths and are deadlock-free as Dmodc's are; on an intact PGFT nothing changes. Leaves are taken
- * pod by pod in parallel (a pod's leaves mark extras on its own level-1 switches only), then level-1 switches in
- * parallel; the work is one pass over the leaves' entries and one over the extras.
+ * pod by pod in parallel (a pod's leaves mark extras on its own level-1 switches only), then the level-1 switches
+ * plane by plane ({@link ExtraSpread}). A leaf's row is its home pattern copied over the whole row, then only the
+ * entries that leave it are written one by one: where work goes is the entries a failure moves.
  */
 final class HomePlanes {
     /** Pods a worker takes at a time (a pod is a few thousand entries' work per leaf). */
     private static final int PODS_PER_CHUNK = 1;
-    /** Level-1 switches a worker takes at a time. */
-    private static final int SWITCHES_PER_CHUNK = 16;
+    /** Planes a worker takes at a time (a plane is a level-1 switch of every pod). */
+    private static final int PLANES_PER_CHUNK = 1;
 
     private final FabricIndex index;
     private final ForwardingTables dmodc;
     private final byte[] costs;
     private final int leaves;
+    private final int destinations;
     private final int[] ranks;
     private final int[] dividers;
     private final Pods pods;
+    /** Per destination, its leaf's number ({@code -1}: unused index). */
+    private final int[] destinationLeaf;
+    /** Per leaf number, its first destination when its destinations are consecutive, else {@code -1}. */
+    private final int[] leafFirst;
+    /** True when every destination index is a leaf's and every leaf's are consecutive (see {@link #tile}). */
+    private final boolean tiled;
     /** Per level-1 switch, the destinations that reach it as extras (bit per destination), or {@code null}. */
     private final long[][] extras;
     private final byte[][] rows;
@@ -57,6 +65,7 @@ final class HomePlanes {
         this.dmodc = routing.result().tables();
         this.costs = routing.costs().array();
         this.leaves = index.leafCount();
+        this.destinations = index.destinationCount();
         int switches = index.switchCount();
         this.ranks = new int[switches];
         this.dividers = new int[switches];
@@ -64,7 +73,26 @@ final class HomePlanes {
             ranks[s] = routing.rank(s);
             dividers[s] = routing.divider(s);
         }
-        this.pods = Pods.of(index, ranks);
+        this.pods = Pods.of(index, ranks, 0);
+        this.destinationLeaf = new int[destinations];
+        Arrays.fill(destinationLeaf, -1);
+        this.leafFirst = new int[leaves];
+        int[] nodes = index.leafNodeArray();
+        int covered = 0;
+        boolean consecutive = true;
+        for (int l = 0; l < leaves; l++) {
+            int from = index.leafNodeStart(l);
+            int to = index.leafNodeStart(l + 1);
+            int first = to > from ? index.nodeIndex(nodes[from]) : -1;
+            for (int i = from; i < to; i++) {
+                int d = index.nodeIndex(nodes[i]);
+                destinationLeaf[d] = l;
+                consecutive &= d == first + i - from;
+            }
+            leafFirst[l] = to > from && index.nodeIndex(nodes[to - 1]) == first + to - from - 1 ? first : -1;
+            covered += to - from;
+        }
+        this.tiled = consecutive && covered == destinations;
         this.extras = new long[switches][];
         this.rows = new byte[switches][];
     }
@@ -80,10 +108,10 @@ final class HomePlanes {
                 pass.homeLeaves(p);
             }
         });
-        int[] levelOne = pass.pods.levelOneSwitches();
-        pool.forRange(levelOne.length, SWITCHES_PER_CHUNK, (worker, from, to) -> {
-            for (int i = from; i < to; i++) {
-                pass.spreadExtras(levelOne[i]);
+        ExtraSpread spread = new ExtraSpread(pass.index, pass.costs, pass.ranks, pass.dividers, pass.destinationLeaf);
+        pool.forRange(spread.planeCount(), PLANES_PER_CHUNK, (worker, from, to) -> {
+            for (int p = from; p < to; p++) {
+                spread.spread(p, pass.extras, pass::row);
             }
         });
         return pass.rows;
@@ -91,37 +119,16 @@ final class HomePlanes {
 
     /** The up choices of the leaves of pod {@code p}, marking the extras they send to its level-1 switches. */
     private void homeLeaves(int p) {
-        int[] members = pods.members(p);
+        int[] members = pods.upper(p);
         int n = members.length;
         if (n == 0 || !pods.complete(p)) {
             return;
         }
-        LeafScratch scratch = new LeafScratch(n, n <= Long.SIZE ? reachable(members) : null);
-        for (int s : pods.leaves(p)) {
+        LeafScratch scratch = n <= Long.SIZE ? new LeafScratch(n, pods.closest(p, costs, leaves), leafFirst)
+                : new LeafScratch(n, null, null);
+        for (int s : pods.lower(p)) {
             homeLeaf(s, p, members, scratch);
         }
-    }
-
-    /**
-     * Per leaf number, the pod's members closest to that leaf (a bit per member) in the first {@code leaves}
-     * entries, their cost in the next {@code leaves}: one pass along each member's cost row.
-     */
-    private long[] reachable(int[] members) {
-        long[] reach = new long[2 * leaves];
-        Arrays.fill(reach, leaves, 2 * leaves, CostTable.INFINITE);
-        for (int i = 0; i < members.length; i++) {
-            int row = members[i] * leaves;
-            for (int l = 0; l < leaves; l++) {
-                int cost = costs[row + l];
-                if (cost < reach[leaves + l]) {
-                    reach[leaves + l] = cost;
-                    reach[l] = 1L << i;
-                } else if (cost == reach[leaves + l] && cost != CostTable.INFINITE) {
-                    reach[l] |= 1L << i;
-                }
-            }
-        }
-        return reach;
     }
 
     /** A worker's arrays for one pod's leaves. */
@@ -129,19 +136,31 @@ final class HomePlanes {
         final int[] slotGroup;
         final boolean[] candidate;
         final int[] candidates;
+        /** Per leaf number, the pod's closest slots and their cost ({@link Pods#closest}); {@code null} above 64. */
         final long[] reach;
         /** The leaf's ports to its linked slots, twice over (any rotation is one copy); unlinked slots 0. */
         final byte[] base;
-        /** The leaf's linked slots in order. */
-        final int[] linkedSlots;
+        /** Every slot's bit. */
+        final long all;
+        /** Per leaf number, its first destination's home slot; per candidate count {@code c}, {@code n mod c}. */
+        final int[] phase;
+        final int[] steps;
 
-        LeafScratch(int n, long[] reach) {
+        LeafScratch(int n, long[] reach, int[] leafFirst) {
             this.slotGroup = new int[n];
             this.candidate = new boolean[n];
             this.candidates = new int[n];
             this.base = new byte[2 * n];
-            this.linkedSlots = new int[n];
             this.reach = reach;
+            this.all = n >= Long.SIZE ? -1L : (1L << n) - 1;
+            this.phase = new int[leafFirst == null ? 0 : leafFirst.length];
+            for (int l = 0; l < phase.length; l++) {
+                phase[l] = Math.max(leafFirst[l], 0) % n;
+            }
+            this.steps = new int[n + 1];
+            for (int c = 1; c <= n; c++) {
+                steps[c] = n % c;
+            }
         }
     }
 
@@ -162,86 +181,91 @@ final class HomePlanes {
                 others++;
             }
         }
-        boolean fast = x.reach != null && others == 0 && single && dividers[s] == 1;
-        if (fast) {
-            int linkedCount = 0;
-            for (int i = 0; i < n; i++) {
-                byte port = x.slotGroup[i] >= 0 ? (byte) index.groupPort(x.slotGroup[i], 0) : 0;
-                x.base[i] = port;
-                x.base[n + i] = port;
-                if (x.slotGroup[i] >= 0) {
-                    x.linkedSlots[linkedCount++] = i;
+        if (x.reach == null || others > 0 || !single || dividers[s] != 1) {
+            for (int l = 0; l < leaves; l++) {
+                int own = costs[s * leaves + l];
+                if (l != k && own != CostTable.INFINITE && (others == 0 || !otherCandidate(s, l, own, p))) {
+                    homePair(s, l, own, members, x);
                 }
             }
+            return;
         }
+        for (int i = 0; i < n; i++) {
+            byte port = x.slotGroup[i] >= 0 ? (byte) index.groupPort(x.slotGroup[i], 0) : 0;
+            x.base[i] = port;
+            x.base[n + i] = port;
+        }
+        byte[] row = tiled ? tile(s, x.base, n) : row(s);
         for (int l = 0; l < leaves; l++) {
             int own = costs[s * leaves + l];
-            if (l == k || own == CostTable.INFINITE || (others > 0 && otherCandidate(s, l, own, p))) {
-                continue;
-            }
-            long mask = fast ? linked & x.reach[l] : 0;
-            if (mask != 0 && own == x.reach[leaves + l] + 1 && consecutive(l)) {
+            long mask = linked & x.reach[l];
+            boolean open = l != k && own != CostTable.INFINITE;
+            if (open && mask != 0 && own == x.reach[leaves + l] + 1 && leafFirst[l] >= 0) {
                 if (Long.bitCount(mask) < n) {
-                    homeSegment(s, l, members, linked, mask, x);
+                    homeSegment(s, l, members, mask, row, !tiled, x);
                 }
             } else {
-                homePair(s, l, own, members, x);
+                if (tiled && leafFirst[l] >= 0) {
+                    int first = leafFirst[l];
+                    dmodc.copyEntries(s, first, row, first, index.leafNodeStart(l + 1) - index.leafNodeStart(l));
+                }
+                if (open) {
+                    homePair(s, l, own, members, x);
+                }
             }
         }
     }
 
-    /** True when leaf {@code l}'s destination indices are consecutive. */
-    private boolean consecutive(int l) {
-        int first = index.leafNodeStart(l);
-        int end = index.leafNodeStart(l + 1);
-        int[] nodes = index.leafNodeArray();
-        return end > first && index.nodeIndex(nodes[end - 1]) - index.nodeIndex(nodes[first]) == end - first - 1;
+    /**
+     * A new row for leaf {@code s} holding its home pattern everywhere, {@code base[d mod n]} for destination
+     * {@code d}: what Dmodc chooses wherever all {@code n} homes are candidates (its list is in group order, which
+     * is switch id order as the homes are; the caller puts Dmodc's entries back for the leaves where its choice is
+     * not this). Written by doubling copies, not entry by entry.
+     */
+    private byte[] tile(int s, byte[] base, int n) {
+        byte[] row = new byte[destinations];
+        System.arraycopy(base, 0, row, 0, Math.min(n, destinations));
+        for (int done = n; done < destinations; done *= 2) {
+            System.arraycopy(row, 0, row, done, Math.min(done, destinations - done));
+        }
+        rows[s] = row;
+        return row;
     }
 
     /**
-     * The fast way (single-port groups, divider 1, consecutive destinations): the leaf's ports to its homes are
-     * copied as one pattern, then the destinations whose home is not in {@code mask} (not linked, or not closest)
-     * are spread over the {@code mask} slots.
+     * The fast way (single-port groups, divider 1, consecutive destinations): the leaf's ports to its homes as one
+     * pattern (copied here unless {@code row} holds it already), then the destinations whose home is not in
+     * {@code mask} (not linked, or not closest) spread over the {@code mask} slots.
      */
-    private void homeSegment(int s, int l, int[] members, long linked, long mask, LeafScratch x) {
+    private void homeSegment(int s, int l, int[] members, long mask, byte[] row, boolean copyPattern, LeafScratch x) {
         int n = members.length;
-        long all = n == Long.SIZE ? -1L : (1L << n) - 1;
-        long unreachable = linked & ~mask;
-        int c = Long.bitCount(mask);
-        byte[] row = row(s);
-        int[] nodes = index.leafNodeArray();
-        int first = index.nodeIndex(nodes[index.leafNodeStart(l)]);
+        int first = leafFirst[l];
         int count = index.leafNodeStart(l + 1) - index.leafNodeStart(l);
-        int k = index.leafNumber(s);
-        int h0 = first % n;
-        for (int done = 0; done < count; ) {
-            int chunk = Math.min(n, count - done);
-            System.arraycopy(x.base, h0, row, first + done, chunk);
-            done += chunk;
+        int h0 = x.phase[l];
+        if (copyPattern) {
+            for (int done = 0; done < count; ) {
+                int chunk = Math.min(n, count - done);
+                System.arraycopy(x.base, h0, row, first + done, chunk);
+                done += chunk;
+            }
         }
-        for (long missing = all & ~mask; missing != 0; missing &= missing - 1) {
-            int f = Long.numberOfTrailingZeros(missing);
-            for (int d = first + (f - h0 + n) % n; d < first + count; d += n) {
-                int slot = select(x.linkedSlots, unreachable, (int) ((d + (long) k) % c));
-                row[d] = (byte) index.groupPort(x.slotGroup[slot], 0);
+        int c = Long.bitCount(mask);
+        int step = x.steps[c];
+        int r = (first + index.leafNumber(s)) % c; // (d + k) mod c at the segment's first destination
+        for (long missing = x.all & ~mask; missing != 0; missing &= missing - 1) {
+            int offset = Long.numberOfTrailingZeros(missing) - h0;
+            offset += offset < 0 ? n : 0;
+            int i = r + offset;
+            while (i >= c) {
+                i -= c;
+            }
+            for (int d = first + offset; d < first + count; d += n) {
+                int slot = Bits.select(mask, i);
+                row[d] = x.base[slot];
                 markExtra(members[slot], d);
+                i += step;
+                i -= i >= c ? c : 0;
             }
-        }
-    }
-
-    /**
-     * The {@code p}-th of {@code linkedSlots} (ascending) not in {@code removed} (a subset of them): from slot
-     * index {@code j}, the count of slots kept up to it is short of {@code p + 1} by at least the jump to the next
-     * index that could be it.
-     */
-    private static int select(int[] linkedSlots, long removed, int p) {
-        for (int j = p; ; ) {
-            int slot = linkedSlots[j];
-            int kept = j + 1 - Long.bitCount(removed & (slot == Long.SIZE - 1 ? -1L : (2L << slot) - 1));
-            if (kept == p + 1) {
-                return slot;
-            }
-            j += p + 1 - kept;
         }
     }
 
@@ -294,57 +318,6 @@ final class HomePlanes {
             extras[u] = bits;
         }
         bits[d >>> 6] |= 1L << d;
-    }
-
-    /**
-     * The up choices of level-1 switch {@code u} for the extras that reach it, over its up candidates. Those are
-     * worked out for every leaf at once, one pass along each up neighbour's cost row.
-     */
-    private void spreadExtras(int u) {
-        long[] bits = extras[u];
-        if (bits == null) {
-            return;
-        }
-        int[] up = new int[index.groupCount(u)];
-        int ups = 0;
-        for (int g = index.groupStart(u), to = g + index.groupCount(u); g < to; g++) {
-            if (ranks[index.groupNeighbour(g)] > ranks[u]) {
-                up[ups++] = g;
-            }
-        }
-        if (ups == 0 || ups > Long.SIZE) {
-            return;
-        }
-        int[] identity = new int[ups];
-        for (int j = 0; j < ups; j++) {
-            identity[j] = j;
-        }
-        long upAll = ups == Long.SIZE ? -1L : (1L << ups) - 1;
-        long[] candidates = new long[leaves];
-        int own = u * leaves;
-        for (int j = 0; j < ups; j++) {
-            int row = index.groupNeighbour(up[j]) * leaves;
-            for (int l = 0; l < leaves; l++) {
-                if (costs[row + l] < costs[own + l]) {
-                    candidates[l] |= 1L << j;
-                }
-            }
-        }
-        byte[] table = row(u);
-        int div = dividers[u];
-        for (int w = 0; w < bits.length; w++) {
-            for (long word = bits[w]; word != 0; word &= word - 1) {
-                int d = (w << 6) + Long.numberOfTrailingZeros(word);
-                long mask = candidates[index.leafNumber(index.nodeLeaf(index.nodeByDestination(d)))];
-                if (mask == 0) {
-                    continue;
-                }
-                int c = Long.bitCount(mask);
-                int q = d / div;
-                int slot = select(identity, upAll & ~mask, (int) ((q + (long) (c / 2)) % c));
-                table[d] = (byte) port(up[slot], q, c);
-            }
-        }
     }
 
     /** Formula (4): the port of group {@code g} for {@code q = ⌊d/Π⌋} over a list of {@code n} groups. */

@@ -1,0 +1,157 @@
+package org.fabricmanager.routing.dmodc.home;
+
+import java.util.Arrays;
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * The second step of {@code dmodc-home}: at each level-1 switch {@code u}, the up choice of the <em>extras</em>
+ * (destinations a leaf sent there although {@code u} is not their home), {@code C[(⌊d/Π⌋ + ⌊#C/2⌋) mod #C]} over
+ * {@code u}'s up candidates {@code C} towards the destination's leaf, in {@code u}'s group order: half the list away
+ * from Dmodc's choice, which the same leaf's home destinations take.
+ *
+ * <p>Candidate lists are worked out per plane, not per switch: a plane ({@link Pods} above rank 1) is the level-1
+ * switches that share level-2 switches, and a level-2 switch closest to a leaf is so for every level-1 switch
+ * linked to it. So one pass along each level-2 switch's cost row gives, per leaf, the plane's closest level-2
+ * switches; a level-1 switch's candidates are those it is linked to, when its own cost is one more (otherwise
+ * they are worked out for that leaf from its own links). A choice is made once per leaf and {@code ⌊d/Π⌋}, then
+ * written to each extra that shares them.
+ */
+final class ExtraSpread {
+    private final FabricIndex index;
+    private final byte[] costs;
+    private final int leaves;
+    private final int[] ranks;
+    private final int[] dividers;
+    private final int[] destinationLeaf;
+    private final Pods planes;
+
+    ExtraSpread(FabricIndex index, byte[] costs, int[] ranks, int[] dividers, int[] destinationLeaf) {
+        this.index = index;
+        this.costs = costs;
+        this.leaves = index.leafCount();
+        this.ranks = ranks;
+        this.dividers = dividers;
+        this.destinationLeaf = destinationLeaf;
+        this.planes = Pods.of(index, ranks, 1);
+    }
+
+    int planeCount() {
+        return planes.count();
+    }
+
+    /**
+     * The up choices of the extras of plane {@code p}'s level-1 switches: {@code extras[u]} holds a bit per
+     * destination ({@code null}: none), {@code rows.row(u)} the row to write them in.
+     */
+    void spread(int p, long[][] extras, Rows rows) {
+        int[] tops = planes.upper(p);
+        long[] reach = tops.length <= Long.SIZE ? planes.closest(p, costs, leaves) : null;
+        Choices x = new Choices(tops.length);
+        for (int u : planes.lower(p)) {
+            if (extras[u] != null && x.load(u, reach)) {
+                spread(u, extras[u], rows.row(u), x);
+            }
+        }
+    }
+
+    /** A writable row per switch. */
+    interface Rows {
+        byte[] row(int s);
+    }
+
+    /** One level-1 switch's up groups, as a worker sees them. */
+    private final class Choices {
+        /** Up groups in group order. */
+        final int[] up;
+        int ups;
+        /** Group per plane position ({@code -1}: not linked), and the linked positions' mask. */
+        final int[] slotGroup;
+        long linked;
+        long[] reach;
+        int u;
+
+        Choices(int planeSize) {
+            this.slotGroup = new int[planeSize];
+            this.up = new int[Long.SIZE];
+        }
+
+        /** Loads switch {@code u}; false when it has no up group or more than a mask holds. */
+        boolean load(int u, long[] planeReach) {
+            this.u = u;
+            Arrays.fill(slotGroup, -1);
+            ups = 0;
+            linked = 0;
+            for (int g = index.groupStart(u), to = g + index.groupCount(u); g < to; g++) {
+                int t = index.groupNeighbour(g);
+                if (ranks[t] <= ranks[u]) {
+                    continue;
+                }
+                if (ups == Long.SIZE) {
+                    return false;
+                }
+                up[ups++] = g;
+                if (planeReach != null) {
+                    slotGroup[planes.slot(t)] = g;
+                    linked |= 1L << planes.slot(t);
+                }
+            }
+            this.reach = planeReach;
+            return ups > 0;
+        }
+
+        /**
+         * The port for the extras of leaf {@code l} with {@code q = ⌊d/Π⌋} at this switch, or -1 when it has no up
+         * candidate towards {@code l}.
+         */
+        int choose(int l, int q) {
+            int own = costs[u * leaves + l];
+            if (reach != null && own == reach[leaves + l] + 1 && (linked & reach[l]) != 0) {
+                long mask = linked & reach[l];
+                int c = Long.bitCount(mask);
+                int p = (int) ((q + (long) (c / 2)) % c);
+                int g = slotGroup[Bits.select(mask, p)]; // groups and plane positions both ascend by id
+                return port(g, q, c);
+            }
+            long mask = 0;
+            for (int j = 0; j < ups; j++) {
+                if (costs[index.groupNeighbour(up[j]) * leaves + l] < own) {
+                    mask |= 1L << j;
+                }
+            }
+            if (mask == 0) {
+                return -1;
+            }
+            int c = Long.bitCount(mask);
+            return port(up[Bits.select(mask, (int) ((q + (long) (c / 2)) % c))], q, c);
+        }
+    }
+
+    /** Writes the choice of {@code x}'s switch for each extra in {@code bits}, once per leaf and {@code ⌊d/Π⌋}. */
+    private void spread(int u, long[] bits, byte[] table, Choices x) {
+        int div = dividers[u];
+        int leaf = -1;
+        int end = 0;
+        int port = -1;
+        for (int w = 0; w < bits.length; w++) {
+            for (long word = bits[w]; word != 0; word &= word - 1) {
+                int d = (w << 6) + Long.numberOfTrailingZeros(word);
+                int l = destinationLeaf[d];
+                if (l != leaf || d >= end) {
+                    int q = d / div;
+                    leaf = l;
+                    end = (q + 1) * div;
+                    port = x.choose(l, q);
+                }
+                if (port >= 0) {
+                    table[d] = (byte) port;
+                }
+            }
+        }
+    }
+
+    /** Formula (4): the port of group {@code g} for {@code q = ⌊d/Π⌋} over a list of {@code n} groups. */
+    private int port(int g, int q, int n) {
+        int size = index.groupSize(g);
+        return index.groupPort(g, size == 1 ? 0 : (q / n) % size);
+    }
+}
