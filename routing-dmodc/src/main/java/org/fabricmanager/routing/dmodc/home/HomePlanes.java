@@ -108,7 +108,8 @@ final class HomePlanes {
                 pass.homeLeaves(p);
             }
         });
-        ExtraSpread spread = new ExtraSpread(pass.index, pass.costs, pass.ranks, pass.dividers, pass.destinationLeaf);
+        ExtraSpread spread = new ExtraSpread(pass.index, pass.costs, pass.ranks, pass.dividers, pass.destinationLeaf,
+                pass.pods);
         pool.forRange(spread.planeCount(), PLANES_PER_CHUNK, (worker, from, to) -> {
             for (int p = from; p < to; p++) {
                 spread.spread(p, pass.extras, pass::row);
