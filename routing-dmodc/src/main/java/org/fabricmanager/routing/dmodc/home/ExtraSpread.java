@@ -29,10 +29,16 @@ final class ExtraSpread {
     private final int[] destinationLeaf;
     private final Pods planes;
     private final Pods pods;
+    private final int[] leafFirst;
 
-    /** The step over the tables of {@code index}, its level-1 switches' pods numbered as in {@code pods}. */
-    ExtraSpread(FabricIndex index, byte[] costs, int[] ranks, int[] dividers, int[] destinationLeaf, Pods pods) {
+    /**
+     * The step over the tables of {@code index}, its level-1 switches' pods numbered as in {@code pods};
+     * {@code leafFirst}: per leaf number, its first destination when they are consecutive, else -1.
+     */
+    ExtraSpread(FabricIndex index, byte[] costs, int[] ranks, int[] dividers, int[] destinationLeaf, int[] leafFirst,
+            Pods pods) {
         this.index = index;
+        this.leafFirst = leafFirst;
         this.pods = pods;
         this.costs = costs;
         this.leaves = index.leafCount();
@@ -58,11 +64,11 @@ final class ExtraSpread {
             if (!x.load(u, reach)) {
                 continue;
             }
+            if (reach != null && x.rotation != 0) {
+                rotateHomes(u, rows, x);
+            }
             if (extras[u] != null) {
                 spread(u, extras[u], rows.row(u), x);
-            }
-            if (reach != null && x.rotation != 0) {
-                rotateHomes(u, extras[u], rows, x);
             }
         }
     }
@@ -73,9 +79,10 @@ final class ExtraSpread {
      * {@code C[⌊d/Π⌋ mod #C]}. Every pod shortens its list the same way, so Dmodc sends each destination down from
      * one level-2 switch whatever the source pod, and where the shorter list maps two destination leaves to one
      * level-2 switch, that link down carries both from every source: rotated by pod, the sources of one destination
-     * come down several level-2 switches.
+     * come down several level-2 switches. Written for every destination of such a leaf, a run per
+     * {@code ⌊d/Π⌋}; the extras are written over them after.
      */
-    private void rotateHomes(int u, long[] extrasAtU, Rows rows, Choices x) {
+    private void rotateHomes(int u, Rows rows, Choices x) {
         int div = dividers[u];
         int[] nodes = index.leafNodeArray();
         byte[] table = null;
@@ -86,11 +93,19 @@ final class ExtraSpread {
                 continue;
             }
             table = table == null ? rows.row(u) : table;
-            for (int i = index.leafNodeStart(l), end = index.leafNodeStart(l + 1); i < end; i++) {
-                int d = index.nodeIndex(nodes[i]);
-                if (extrasAtU == null || (extrasAtU[d >>> 6] & 1L << d) == 0) {
+            int from = index.leafNodeStart(l);
+            int to = index.leafNodeStart(l + 1);
+            if (leafFirst[l] >= 0) {
+                for (int d = leafFirst[l], end = d + to - from; d < end; ) {
                     int q = d / div;
-                    table[d] = (byte) port(x.slotGroup[Bits.select(mask, (int) ((q + (long) x.rotation) % c))], q, c);
+                    int run = Math.min(end, (q + 1) * div);
+                    Arrays.fill(table, d, run, (byte) rotatedPort(mask, c, q, x));
+                    d = run;
+                }
+            } else {
+                for (int i = from; i < to; i++) {
+                    int d = index.nodeIndex(nodes[i]);
+                    table[d] = (byte) rotatedPort(mask, c, d / div, x);
                 }
             }
         }
@@ -99,6 +114,10 @@ final class ExtraSpread {
     /** A writable row per switch. */
     interface Rows {
         byte[] row(int s);
+    }
+
+    private int rotatedPort(long mask, int c, int q, Choices x) {
+        return port(x.slotGroup[Bits.select(mask, (int) ((q + (long) x.rotation) % c))], q, c);
     }
 
     /** One level-1 switch's up groups, as a worker sees them. */

@@ -109,7 +109,7 @@ final class HomePlanes {
             }
         });
         ExtraSpread spread = new ExtraSpread(pass.index, pass.costs, pass.ranks, pass.dividers, pass.destinationLeaf,
-                pass.pods);
+                pass.leafFirst, pass.pods);
         pool.forRange(spread.planeCount(), PLANES_PER_CHUNK, (worker, from, to) -> {
             for (int p = from; p < to; p++) {
                 spread.spread(p, pass.extras, pass::row);
