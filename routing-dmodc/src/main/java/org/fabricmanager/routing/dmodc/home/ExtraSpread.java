@@ -38,14 +38,14 @@ final class ExtraSpread {
     ExtraSpread(FabricIndex index, byte[] costs, int[] ranks, int[] dividers, int[] destinationLeaf, int[] leafFirst,
             Pods pods) {
         this.index = index;
-        this.leafFirst = leafFirst;
-        this.pods = pods;
         this.costs = costs;
         this.leaves = index.leafCount();
         this.ranks = ranks;
         this.dividers = dividers;
         this.destinationLeaf = destinationLeaf;
         this.planes = Pods.of(index, ranks, 1);
+        this.pods = pods;
+        this.leafFirst = leafFirst;
     }
 
     int planeCount() {
@@ -213,9 +213,7 @@ final class ExtraSpread {
         }
     }
 
-    /** Formula (4): the port of group {@code g} for {@code q = ⌊d/Π⌋} over a list of {@code n} groups. */
     private int port(int g, int q, int n) {
-        int size = index.groupSize(g);
-        return index.groupPort(g, size == 1 ? 0 : (q / n) % size);
+        return HomePlanes.port(index, g, q, n);
     }
 }

@@ -3,6 +3,7 @@ package org.fabricmanager.routing.dmodc.home;
 import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.dmodc.DmodcFormula;
 import org.fabricmanager.routing.dmodc.DmodcRouting;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.topology.FabricIndex;
@@ -321,10 +322,17 @@ final class HomePlanes {
         bits[d >>> 6] |= 1L << d;
     }
 
-    /** Formula (4): the port of group {@code g} for {@code q = ⌊d/Π⌋} over a list of {@code n} groups. */
     private int port(int g, int q, int n) {
+        return port(index, g, q, n);
+    }
+
+    /**
+     * Formula (4) ({@link DmodcFormula#portIndex}): the port of group {@code g} for {@code q = ⌊d/Π⌋} over a list of
+     * {@code n} groups; a single-port group without the division, as most are.
+     */
+    static int port(FabricIndex index, int g, int q, int n) {
         int size = index.groupSize(g);
-        return index.groupPort(g, size == 1 ? 0 : (q / n) % size);
+        return index.groupPort(g, size == 1 ? 0 : DmodcFormula.portIndex(q, 1, n, size));
     }
 
     /** Switch {@code s}'s row, copied from Dmodc's the first time it is written. */

@@ -17,15 +17,13 @@ final class Pods {
     private final int[][] upper;
     private final int[][] lower;
     private final boolean[] complete;
-    private final int[] uppers;
 
-    private Pods(int[] podOf, int[] slot, int[][] upper, int[][] lower, boolean[] complete, int[] uppers) {
+    private Pods(int[] podOf, int[] slot, int[][] upper, int[][] lower, boolean[] complete) {
         this.podOf = podOf;
         this.slot = slot;
         this.upper = upper;
         this.lower = lower;
         this.complete = complete;
-        this.uppers = uppers;
     }
 
     /** The pods above rank {@code r} of {@code index} ranked by {@code ranks} (leaves 0; negative: unranked). */
@@ -51,7 +49,6 @@ final class Pods {
         int[] podOfRoot = new int[switches];
         Arrays.fill(podOfRoot, -1);
         int pods = 0;
-        int upperCount = 0;
         for (int s = 0; s < switches; s++) {
             if (ranks[s] == r + 1) {
                 int root = find(parent, s);
@@ -59,7 +56,6 @@ final class Pods {
                     podOfRoot[root] = pods++;
                 }
                 podOf[s] = podOfRoot[root];
-                upperCount++;
             }
         }
         int[] upperCounts = new int[pods];
@@ -80,14 +76,12 @@ final class Pods {
         }
         int[] slot = new int[switches];
         Arrays.fill(slot, -1);
-        int[] uppers = new int[upperCount];
         Arrays.fill(upperCounts, 0);
         Arrays.fill(lowerCounts, 0);
-        for (int s = 0, i = 0; s < switches; s++) {
+        for (int s = 0; s < switches; s++) {
             if (ranks[s] == r + 1) {
                 slot[s] = upperCounts[podOf[s]]++;
                 upper[podOf[s]][slot[s]] = s;
-                uppers[i++] = s;
             } else if (ranks[s] == r && podOf[s] >= 0) {
                 lower[podOf[s]][lowerCounts[podOf[s]]++] = s;
             }
@@ -104,7 +98,7 @@ final class Pods {
                 complete[p] |= linked == upper[p].length;
             }
         }
-        return new Pods(podOf, slot, upper, lower, complete, uppers);
+        return new Pods(podOf, slot, upper, lower, complete);
     }
 
     private static int find(int[] parent, int s) {
@@ -166,10 +160,5 @@ final class Pods {
             }
         }
         return reach;
-    }
-
-    /** Every upper switch in a pod, in id order. */
-    int[] uppers() {
-        return uppers;
     }
 }
