@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
  * every kind (a switch at each level, a cable at each level), each element drawn from a fixed seed; the
  * repaired tables are valid, deadlock-free, route every pair the fabric still connects, change only
  * entries whose port is no longer a candidate, at most twice the minimum, are the same whether the costs
- * were updated from the routing or the tables came alone (as {@code route --previous} reads them), and a
- * return gives back the tables of the routing repaired from.
+ * were updated from the routing or the tables came alone (as {@code route --previous} reads them), move
+ * each entry to Dmodc's closed form over its surviving candidates, and a return gives back the tables of the
+ * routing repaired from.
  */
 class DmodcRepairTest {
     private static final DmodcEngine ENGINE = new DmodcEngine(2);
@@ -95,6 +96,18 @@ class DmodcRepairTest {
         assertThat(rerouted.result().tables().sameAs(full.result().tables())).isTrue();
     }
 
+    /**
+     * Formulas (3) and (4), written plainly: over the candidate groups {@code C} of {@code s} towards the
+     * destination's leaf, group {@code C[q mod #C]} and its port {@code ⌊q/#C⌋ mod #g}, {@code q = ⌊d/Π⌋}.
+     */
+    private static int closedForm(FabricIndex index, DmodcRouting routing, int s, int d) {
+        int leaf = index.leafNumber(index.nodeLeaf(index.nodeByDestination(d)));
+        int[] groups = routing.candidateGroups(s, leaf);
+        int q = d / routing.divider(s);
+        int g = groups[q % groups.length];
+        return index.groupPort(g, (q / groups.length) % index.groupSize(g));
+    }
+
     private static void check(String what, DmodcRouting full, Fabric degraded) {
         FabricIndex next = degraded.index();
         if (next.leafCount() == 0) {
@@ -130,6 +143,10 @@ class DmodcRepairTest {
                 if (old != now && old != ForwardingTables.NO_ROUTE) {
                     assertThat(candidates).as("%s: switch %d destination %d moved off a candidate", what, s, d)
                             .doesNotContain(old);
+                }
+                if (old != now && now != ForwardingTables.NO_ROUTE && next.nodeLeaf(next.nodeByDestination(d)) != s) {
+                    assertThat(now).as("%s: switch %d destination %d moved to Dmodc's closed form", what, s, d)
+                            .isEqualTo(closedForm(next, scratch, s, d));
                 }
             }
         }

@@ -74,13 +74,13 @@ public final class TableRepair {
         int switches = next.switchCount();
         int[] previousRow = previousRows();
         int[] movedDestinations = changes == null ? null : movedDestinations();
+        int[] unused = unusedDestinations();
         byte[][] rows = new byte[switches][];
-        int words = (leaves + 63) >>> 6;
         boolean sameLength = previous.destinationCount() == next.destinationCount();
         pool.forRange(switches, GRAIN, (worker, from, to) -> {
-            long[] columns = new long[words];
+            Scratch scratch = new Scratch();
             for (int s = from; s < to; s++) {
-                rows[s] = repairRow(s, previousRow[s], movedDestinations, columns);
+                rows[s] = repairRow(s, previousRow[s], movedDestinations, unused, scratch);
             }
         });
         long[] guids = new long[switches];
@@ -115,16 +115,19 @@ public final class TableRepair {
      * Row {@code s} repaired, from row {@code p} of the previous tables ({@code -1}: none): {@code null}
      * when it is that row unchanged.
      */
-    private byte[] repairRow(int s, int p, int[] movedDestinations, long[] columns) {
+    private byte[] repairRow(int s, int p, int[] movedDestinations, int[] unused, Scratch scratch) {
         int destinations = next.destinationCount();
         RowEdit edit = new RowEdit(previous, p, destinations);
         if (changes == null || p < 0 || previous.destinationCount() != destinations || portsChanged(s)) {
             for (int l = 0; l < leaves; l++) {
-                repairLeaf(s, l, edit);
+                repairLeaf(s, l, edit, scratch);
             }
-            unusedDestinations(edit);
+            for (int d : unused) {
+                edit.set(d, ForwardingTables.NO_ROUTE);
+            }
             return edit.result();
         }
+        long[] columns = scratch.columns;
         Arrays.fill(columns, 0L);
         boolean any = orInto(columns, changes.changedLeaves()[s]);
         for (int g = next.groupStart(s), end = g + next.groupCount(s); g < end; g++) {
@@ -133,7 +136,7 @@ public final class TableRepair {
         if (any) {
             for (int w = 0; w < columns.length; w++) {
                 for (long bits = columns[w]; bits != 0; bits &= bits - 1) {
-                    repairLeaf(s, (w << 6) + Long.numberOfTrailingZeros(bits), edit);
+                    repairLeaf(s, (w << 6) + Long.numberOfTrailingZeros(bits), edit, scratch);
                 }
             }
         }
@@ -143,71 +146,114 @@ public final class TableRepair {
                 edit.set(d, ForwardingTables.NO_ROUTE);
             } else {
                 int l = next.leafNumber(next.nodeLeaf(pos));
-                edit.set(d, portFor(s, l, d, edit.previous(d)));
+                Towards towards = scratch.towards(s, l);
+                edit.set(d, towards.port(d, edit.previous(d)));
             }
         }
         return edit.result();
     }
 
     /** Checks and repairs the entries of row {@code s} for the nodes of leaf number {@code l}. */
-    private void repairLeaf(int s, int l, RowEdit edit) {
+    private void repairLeaf(int s, int l, RowEdit edit, Scratch scratch) {
         int[] nodes = next.leafNodeArray();
+        Towards towards = scratch.towards(s, l);
         for (int i = next.leafNodeStart(l), end = next.leafNodeStart(l + 1); i < end; i++) {
             int d = next.nodeIndex(nodes[i]);
-            edit.set(d, portFor(s, l, d, edit.previous(d)));
+            edit.set(d, towards.port(d, edit.previous(d)));
         }
     }
 
-    /** The port of switch {@code s} for destination {@code d} on leaf number {@code l}: {@code old} if still valid. */
-    private int portFor(int s, int l, int d, int old) {
-        int leafSwitch = next.leaves()[l];
-        if (leafSwitch == s) {
-            return next.nodeLeafPort(next.nodeByDestination(d));
-        }
-        int own = costs.cost(s, l);
-        if (own == CostTable.INFINITE) {
-            return ForwardingTables.NO_ROUTE;
-        }
-        int[] peers = next.peerSwitches(s);
-        if (old != ForwardingTables.NO_ROUTE && old < peers.length && peers[old] != FabricIndex.NONE
-                && costs.cost(peers[old], l) < own) {
-            return old;
-        }
-        return closedForm(s, l, d, own);
-    }
-
-    /**
-     * Formulas (3) and (4) over the candidate groups of {@code s} towards leaf {@code l}:
-     * {@code g = C[⌊d/Π⌋ mod #C]}, {@code p = g[⌊d/(Π·#C)⌋ mod #g]}.
-     */
-    private int closedForm(int s, int l, int d, int own) {
-        int from = next.groupStart(s);
-        int to = from + next.groupCount(s);
-        int count = 0;
-        for (int g = from; g < to; g++) {
-            if (costs.cost(next.groupNeighbour(g), l) < own) {
-                count++;
-            }
-        }
-        if (count == 0) {
-            return ForwardingTables.NO_ROUTE;
-        }
-        int q = d / dividers[s];
-        int pick = q % count;
-        for (int g = from; g < to; g++) {
-            if (costs.cost(next.groupNeighbour(g), l) < own && pick-- == 0) {
-                return next.groupPort(g, (q / count) % next.groupSize(g));
-            }
-        }
-        throw new IllegalStateException("candidate " + (q % count) + " of " + count + " not found at switch " + s);
-    }
-
-    /** Sets every destination index without a linked node to {@link ForwardingTables#NO_ROUTE}. */
-    private void unusedDestinations(RowEdit edit) {
+    /** Destination indices without a linked node: {@link ForwardingTables#NO_ROUTE} in every row. */
+    private int[] unusedDestinations() {
+        int[] unused = new int[16];
+        int n = 0;
         for (int d = 0; d < next.destinationCount(); d++) {
             int pos = next.nodeByDestination(d);
             if (pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE) {
-                edit.set(d, ForwardingTables.NO_ROUTE);
+                if (n == unused.length) {
+                    unused = Arrays.copyOf(unused, n * 2);
+                }
+                unused[n++] = d;
+            }
+        }
+        return Arrays.copyOf(unused, n);
+    }
+
+    /** A worker's arrays: the changed-leaf columns of a row, and the switch and leaf it last worked out. */
+    private final class Scratch {
+        final long[] columns = new long[(leaves + 63) >>> 6];
+        final Towards towards = new Towards();
+
+        Towards towards(int s, int l) {
+            towards.load(s, l);
+            return towards;
+        }
+    }
+
+    /**
+     * What one switch needs to choose the port of any destination on one leaf, worked out once for the leaf's
+     * destinations rather than once per entry: its cost to the leaf, and, when first needed, its candidate groups.
+     */
+    private final class Towards {
+        private int s;
+        private int l;
+        private boolean leafSwitch;
+        private int own;
+        private int[] peers;
+        /** The first {@code count} are the candidate groups (neighbour strictly closer to the leaf) in group order. */
+        private int[] candidates = new int[8];
+        /** {@code -1}: candidates not worked out yet for this switch and leaf. */
+        private int count;
+
+        void load(int s, int l) {
+            this.s = s;
+            this.l = l;
+            this.leafSwitch = next.leaves()[l] == s;
+            this.own = costs.cost(s, l);
+            this.peers = next.peerSwitches(s);
+            this.count = -1;
+        }
+
+        /** The port for destination {@code d}: {@code old} while it still leads strictly closer, else Dmodc's. */
+        int port(int d, int old) {
+            if (leafSwitch) {
+                return next.nodeLeafPort(next.nodeByDestination(d));
+            }
+            if (own == CostTable.INFINITE) {
+                return ForwardingTables.NO_ROUTE;
+            }
+            if (old != ForwardingTables.NO_ROUTE && old < peers.length && peers[old] != FabricIndex.NONE
+                    && costs.cost(peers[old], l) < own) {
+                return old;
+            }
+            return closedForm(d);
+        }
+
+        /**
+         * Formulas (3) and (4) over the candidate groups of the switch towards the leaf:
+         * {@code g = C[⌊d/Π⌋ mod #C]}, {@code p = g[⌊d/(Π·#C)⌋ mod #g]}.
+         */
+        private int closedForm(int d) {
+            if (count < 0) {
+                findCandidates();
+            }
+            if (count == 0) {
+                return ForwardingTables.NO_ROUTE;
+            }
+            int q = d / dividers[s];
+            int g = candidates[q % count];
+            return next.groupPort(g, (q / count) % next.groupSize(g));
+        }
+
+        private void findCandidates() {
+            count = 0;
+            for (int g = next.groupStart(s), to = g + next.groupCount(s); g < to; g++) {
+                if (costs.cost(next.groupNeighbour(g), l) < own) {
+                    if (count == candidates.length) {
+                        candidates = Arrays.copyOf(candidates, count * 2);
+                    }
+                    candidates[count++] = g;
+                }
             }
         }
     }
