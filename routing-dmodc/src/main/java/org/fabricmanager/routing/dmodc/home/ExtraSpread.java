@@ -8,10 +8,11 @@ import org.fabricmanager.topology.FabricIndex;
  * (destinations a leaf sent there although {@code u} is not their home), {@code C[(⌊d/Π⌋ + ⌊#C/2⌋) mod #C]} over
  * {@code u}'s up candidates {@code C} towards the destination's leaf, in {@code u}'s group order: half the list away
  * from Dmodc's choice, which the same leaf's home destinations take. Where {@code C} is shorter than the plane's
- * level-2 switches (a link lost there or on the way down), both the extras and the home destinations rotate by
- * {@code u}'s pod number ({@link #rotateHomes}), so that the sources of one destination do not all come down the
- * same level-2 switch: on the 4,096-node sweep this lowered the all-to-all maximum by a fifth, the random mean
- * rising by under 0.06.
+ * level-2 switches (a link lost there or on the way down), a home destination goes up its <em>home top</em>, the
+ * plane's level-2 switch {@code T[⌊d/Π⌋ mod #T]} that Dmodc takes on an intact tree, whenever it is in {@code C};
+ * the others, and the extras, rotate by {@code u}'s pod number ({@link #rotateHomes}). So a destination comes down
+ * its home top from every pod that can reach it, and the sources of those that cannot do not all come down the
+ * same other level-2 switch.
  *
  * <p>Candidate lists are worked out per plane, not per switch: a plane ({@link Pods} above rank 1) is the level-1
  * switches that share level-2 switches, and a level-2 switch closest to a leaf is so for every level-1 switch
@@ -64,7 +65,7 @@ final class ExtraSpread {
             if (!x.load(u, reach)) {
                 continue;
             }
-            if (reach != null && x.rotation != 0) {
+            if (reach != null) {
                 rotateHomes(u, rows, x);
             }
             if (extras[u] != null) {
@@ -75,12 +76,13 @@ final class ExtraSpread {
 
     /**
      * The home destinations (not extras) towards the leaves over which {@code x}'s switch has fewer candidates than
-     * its plane has level-2 switches: {@code C[(⌊d/Π⌋ + r) mod #C]}, {@code r} its pod's number, in place of Dmodc's
-     * {@code C[⌊d/Π⌋ mod #C]}. Every pod shortens its list the same way, so Dmodc sends each destination down from
-     * one level-2 switch whatever the source pod, and where the shorter list maps two destination leaves to one
-     * level-2 switch, that link down carries both from every source: rotated by pod, the sources of one destination
-     * come down several level-2 switches. Written for every destination of such a leaf, a run per
-     * {@code ⌊d/Π⌋}; the extras are written over them after.
+     * its plane has level-2 switches: the home top {@code T[⌊d/Π⌋ mod #T]} when it is a candidate, else
+     * {@code C[(⌊d/Π⌋ + r) mod #C]}, {@code r} its pod's number, in place of Dmodc's {@code C[⌊d/Π⌋ mod #C]}. Dmodc's
+     * shorter list moves every destination to another level-2 switch, the same in every pod, so where it maps two
+     * destination leaves to one level-2 switch that link down carries both from every source; keeping the home top
+     * keeps each destination on one link down wherever it can, and rotating the rest by pod spreads the sources of
+     * a destination that cannot. Written for every destination of such a leaf, a run per {@code ⌊d/Π⌋}; the extras
+     * are written over them after.
      */
     private void rotateHomes(int u, Rows rows, Choices x) {
         int div = dividers[u];
@@ -99,13 +101,13 @@ final class ExtraSpread {
                 for (int d = leafFirst[l], end = d + to - from; d < end; ) {
                     int q = d / div;
                     int run = Math.min(end, (q + 1) * div);
-                    Arrays.fill(table, d, run, (byte) rotatedPort(mask, c, q, x));
+                    Arrays.fill(table, d, run, (byte) homeTopPort(mask, c, q, x));
                     d = run;
                 }
             } else {
                 for (int i = from; i < to; i++) {
                     int d = index.nodeIndex(nodes[i]);
-                    table[d] = (byte) rotatedPort(mask, c, d / div, x);
+                    table[d] = (byte) homeTopPort(mask, c, d / div, x);
                 }
             }
         }
@@ -116,7 +118,12 @@ final class ExtraSpread {
         byte[] row(int s);
     }
 
-    private int rotatedPort(long mask, int c, int q, Choices x) {
+    private int homeTopPort(long mask, int c, int q, Choices x) {
+        int n = x.slotGroup.length;
+        int home = q % n;
+        if ((mask >>> home & 1) != 0) {
+            return port(x.slotGroup[home], q, n);
+        }
         return port(x.slotGroup[Bits.select(mask, (int) ((q + (long) x.rotation) % c))], q, c);
     }
 
