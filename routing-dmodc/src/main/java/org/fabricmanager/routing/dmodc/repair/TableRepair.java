@@ -23,10 +23,11 @@ import org.fabricmanager.topology.FabricIndex;
  * back takes back the entries that moved because of it.
  *
  * <p>Every entry is checked, unless the caller says where the inputs changed ({@link Changes}: the costs'
- * changed leaves per row and the fabric the previous tables were valid for); then only the entries of
- * rows whose ports changed, of leaves whose cost changed at the switch or a neighbour, and of
+ * changed leaves per row and the fabric the previous tables were valid for); then only the entries
+ * whose port leads elsewhere now, of leaves whose cost changed at the switch or a neighbour, and of
  * destinations that moved are checked, which gives the same tables when the previous ones were valid for
- * that fabric (a Dmodc routing or a repair of one).
+ * that fabric (a Dmodc routing or a repair of one): any other entry's port still leads to the same
+ * neighbour, which is as much closer to the destination's leaf as before.
  */
 public final class TableRepair {
     /** Switches a worker takes at a time. */
@@ -118,7 +119,9 @@ public final class TableRepair {
     private byte[] repairRow(int s, int p, int[] movedDestinations, int[] unused, Scratch scratch) {
         int destinations = next.destinationCount();
         RowEdit edit = new RowEdit(previous, p, destinations);
-        if (changes == null || p < 0 || previous.destinationCount() != destinations || portsChanged(s)) {
+        int changedPorts = changes == null || p < 0 || previous.destinationCount() != destinations ? -1
+                : changedPorts(s, scratch.changedPort);
+        if (changedPorts < 0) {
             for (int l = 0; l < leaves; l++) {
                 repairLeaf(s, l, edit, scratch);
             }
@@ -140,6 +143,9 @@ public final class TableRepair {
                 }
             }
         }
+        if (changedPorts > 0) {
+            entriesOnChangedPorts(s, p, edit, scratch);
+        }
         for (int d : movedDestinations) {
             int pos = next.nodeByDestination(d);
             if (pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE) {
@@ -151,6 +157,27 @@ public final class TableRepair {
             }
         }
         return edit.result();
+    }
+
+    /**
+     * Checks and repairs the entries of row {@code s} whose previous port (row {@code p}) now leads elsewhere:
+     * the only entries a port's change can invalidate where the costs did not change.
+     */
+    private void entriesOnChangedPorts(int s, int p, RowEdit edit, Scratch scratch) {
+        byte[] old = scratch.row(next.destinationCount());
+        previous.copyEntries(p, 0, old, 0, old.length);
+        boolean[] changed = scratch.changedPort;
+        for (int d = 0; d < old.length; d++) {
+            int port = old[d] & 0xff;
+            if (port < changed.length && changed[port]) {
+                int pos = next.nodeByDestination(d);
+                if (pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE) {
+                    edit.set(d, ForwardingTables.NO_ROUTE);
+                } else {
+                    edit.set(d, scratch.towards(s, next.leafNumber(next.nodeLeaf(pos))).port(d, edit.previous(d)));
+                }
+            }
+        }
     }
 
     /** Checks and repairs the entries of row {@code s} for the nodes of leaf number {@code l}. */
@@ -179,10 +206,22 @@ public final class TableRepair {
         return Arrays.copyOf(unused, n);
     }
 
-    /** A worker's arrays: the changed-leaf columns of a row, and the switch and leaf it last worked out. */
+    /**
+     * A worker's arrays: the changed-leaf columns of a row, its changed ports, a copy of its previous entries, and the
+     * switch and leaf it last worked out.
+     */
     private final class Scratch {
         final long[] columns = new long[(leaves + 63) >>> 6];
+        final boolean[] changedPort = new boolean[ForwardingTables.NO_ROUTE + 1];
         final Towards towards = new Towards();
+        private byte[] row = new byte[0];
+
+        byte[] row(int length) {
+            if (row.length != length) {
+                row = new byte[length];
+            }
+            return row;
+        }
 
         Towards towards(int s, int l) {
             towards.load(s, l);
@@ -258,13 +297,18 @@ public final class TableRepair {
         }
     }
 
-    /** True when a port of {@code s} leads elsewhere than in {@link Changes#before} (or {@code s} is new there). */
-    private boolean portsChanged(int s) {
+    /**
+     * Marks in {@code changed} the ports of {@code s} that lead elsewhere than in {@link Changes#before} and returns
+     * how many; {@code -1} when {@code s} is new there or has another number of ports (every entry is checked then).
+     */
+    private int changedPorts(int s, boolean[] changed) {
         FabricIndex before = changes.before();
         int b = before.switchId(next.switchGuid(s));
         if (b == FabricIndex.NONE || before.switchPorts(b) != next.switchPorts(s)) {
-            return true;
+            return -1;
         }
+        Arrays.fill(changed, false);
+        int count = 0;
         int[] peers = next.peerSwitches(s);
         int[] peersBefore = before.peerSwitches(b);
         int[] nodes = next.peerNodes(s);
@@ -275,10 +319,14 @@ public final class TableRepair {
             long node = nodes[port] == FabricIndex.NONE ? 0 : next.nodeGuid(nodes[port]);
             long nodeBefore = nodesBefore[port] == FabricIndex.NONE ? 0 : before.nodeGuid(nodesBefore[port]);
             if (guid != guidBefore || node != nodeBefore) {
-                return true;
+                if (port >= changed.length) {
+                    return -1;
+                }
+                changed[port] = true;
+                count++;
             }
         }
-        return false;
+        return count;
     }
 
     /**
