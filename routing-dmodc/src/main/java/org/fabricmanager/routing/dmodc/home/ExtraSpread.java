@@ -137,7 +137,7 @@ final class ExtraSpread {
         long linked;
         long[] reach;
         int u;
-        /** The number of {@code u}'s pod: the rotation where its list is shorter than the plane (0: none). */
+        /** The number of {@code u}'s pod: how far its list turns where it is shorter than the plane. */
         int rotation;
 
         Choices(int planeSize) {

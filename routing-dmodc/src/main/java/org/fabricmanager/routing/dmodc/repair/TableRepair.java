@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.dmodc.repair;
 
 import java.util.Arrays;
+import java.util.function.IntPredicate;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
@@ -147,16 +148,19 @@ public final class TableRepair {
             entriesOnChangedPorts(s, p, edit, scratch);
         }
         for (int d : movedDestinations) {
-            int pos = next.nodeByDestination(d);
-            if (pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE) {
-                edit.set(d, ForwardingTables.NO_ROUTE);
-            } else {
-                int l = next.leafNumber(next.nodeLeaf(pos));
-                Towards towards = scratch.towards(s, l);
-                edit.set(d, towards.port(d, edit.previous(d)));
-            }
+            repairDestination(s, d, edit, scratch);
         }
         return edit.result();
+    }
+
+    /** Checks and repairs the entry of row {@code s} for destination {@code d}, whichever leaf it is on. */
+    private void repairDestination(int s, int d, RowEdit edit, Scratch scratch) {
+        int pos = next.nodeByDestination(d);
+        if (pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE) {
+            edit.set(d, ForwardingTables.NO_ROUTE);
+        } else {
+            edit.set(d, scratch.towards(s, next.leafNumber(next.nodeLeaf(pos))).port(d, edit.previous(d)));
+        }
     }
 
     /**
@@ -170,12 +174,7 @@ public final class TableRepair {
         for (int d = 0; d < old.length; d++) {
             int port = old[d] & 0xff;
             if (port < changed.length && changed[port]) {
-                int pos = next.nodeByDestination(d);
-                if (pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE) {
-                    edit.set(d, ForwardingTables.NO_ROUTE);
-                } else {
-                    edit.set(d, scratch.towards(s, next.leafNumber(next.nodeLeaf(pos))).port(d, edit.previous(d)));
-                }
+                repairDestination(s, d, edit, scratch);
             }
         }
     }
@@ -192,18 +191,25 @@ public final class TableRepair {
 
     /** Destination indices without a linked node: {@link ForwardingTables#NO_ROUTE} in every row. */
     private int[] unusedDestinations() {
-        int[] unused = new int[16];
+        return destinationsWhere(d -> {
+            int pos = next.nodeByDestination(d);
+            return pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE;
+        });
+    }
+
+    /** The destination indices of {@code next} that {@code test} accepts, ascending. */
+    private int[] destinationsWhere(IntPredicate test) {
+        int[] found = new int[16];
         int n = 0;
         for (int d = 0; d < next.destinationCount(); d++) {
-            int pos = next.nodeByDestination(d);
-            if (pos == FabricIndex.NONE || next.nodeLeaf(pos) == FabricIndex.NONE) {
-                if (n == unused.length) {
-                    unused = Arrays.copyOf(unused, n * 2);
+            if (test.test(d)) {
+                if (n == found.length) {
+                    found = Arrays.copyOf(found, n * 2);
                 }
-                unused[n++] = d;
+                found[n++] = d;
             }
         }
-        return Arrays.copyOf(unused, n);
+        return Arrays.copyOf(found, n);
     }
 
     /**
@@ -335,17 +341,7 @@ public final class TableRepair {
      */
     private int[] movedDestinations() {
         FabricIndex before = changes.before();
-        int[] moved = new int[16];
-        int n = 0;
-        for (int d = 0; d < next.destinationCount(); d++) {
-            if (!sameDestination(before, d)) {
-                if (n == moved.length) {
-                    moved = Arrays.copyOf(moved, n * 2);
-                }
-                moved[n++] = d;
-            }
-        }
-        return Arrays.copyOf(moved, n);
+        return destinationsWhere(d -> !sameDestination(before, d));
     }
 
     private boolean sameDestination(FabricIndex before, int d) {
