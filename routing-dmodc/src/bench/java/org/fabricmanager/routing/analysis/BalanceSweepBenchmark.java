@@ -84,7 +84,7 @@ class BalanceSweepBenchmark {
                     PatternCongestion a = analyzer.analyze(new TrafficPattern.AllToAll());
                     row[e] = new Figures(shift.max(), shift.mean(), r.mean(), r.max(), a.max(), ms,
                             result.validity().isValid() && shift.unroutedPairs() == 0 && a.unroutedPairs() == 0);
-                    System.out.printf(Locale.ROOT, "seed %2d %-15s shift %2d %.3f  random %.1f (max %d)  all2all %,6d  %,8.1f ms%s%n",
+                    System.out.printf(Locale.ROOT, "seed %2d %-15s shift %2d %.3f  random %.3f (max %d)  all2all %,6d  %,8.1f ms%s%n",
                             seed, names.get(e), shift.max(), shift.mean(), r.mean(), r.max(), a.max(), ms,
                             row[e].valid() ? "" : "  INVALID");
                 }

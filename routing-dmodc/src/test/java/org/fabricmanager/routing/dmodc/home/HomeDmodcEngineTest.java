@@ -2,17 +2,20 @@ package org.fabricmanager.routing.dmodc.home;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.dmodc.RefinementProperties;
 import org.fabricmanager.testing.TestFabrics;
+import org.fabricmanager.topology.Fabric;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code dmodc-home} against the plain engine, as properties: on intact fabrics it is Dmodc; on seeded degraded
- * ones every entry is one of Dmodc's candidates (formula (2): so the routes are Dmodc's shortest up*&#47;down*
+ * {@code dmodc-home} entry by entry against its rules written plainly ({@link PlainHome}), and against the plain
+ * engine as properties: on intact fabrics it is Dmodc; on seeded degraded ones every entry is one of Dmodc's candidates (formula (2): so the routes are Dmodc's shortest up*&#47;down*
  * paths, for the same leaf pairs, deadlock-free), the same from engines of one and two threads; and its shift,
  * random and all-to-all figures against Dmodc's.
  */
@@ -71,6 +74,38 @@ class HomeDmodcEngineTest {
                         TWO);
             }
         }
+    }
+
+    /**
+     * Entry by entry, the engine's tables are {@link PlainHome}'s (the rules written plainly): on the sweep-like
+     * fabrics, harder degradations with lost switches, renumbered fabrics and irregular ones (extra cables at any
+     * level, shuffled sparse node indices, unplugged nodes), where the pass's fast ways do not apply.
+     */
+    @Test
+    void tablesAreThePlainRulesEntryByEntry() {
+        List<RefinementProperties.Case> cases = new ArrayList<>(RefinementProperties.sweepLike());
+        for (TestFabrics.Degraded d : TestFabrics.degradations(2)) {
+            cases.add(new RefinementProperties.Case(d.toString(), d.fabric().index()));
+        }
+        for (TestFabrics.Degraded d : TestFabrics.irregular(10)) {
+            cases.add(new RefinementProperties.Case(d.toString(), d.fabric().index()));
+        }
+        Fabric relabelled = TestFabrics.relabel(TestFabrics.degraded("PGFT(3;4,4,8;1,4,4;1,1,1)", 2), 5);
+        cases.add(new RefinementProperties.Case("relabelled", relabelled.index()));
+        long moved = 0;
+        for (RefinementProperties.Case c : cases) {
+            int[][] expected = PlainHome.tables(c.index(), DMODC.compute(c.index()));
+            ForwardingTables dmodc = DMODC.route(c.index()).tables();
+            ForwardingTables actual = ONE.route(c.index()).tables();
+            for (int s = 0; s < expected.length; s++) {
+                for (int d = 0; d < expected[s].length; d++) {
+                    assertThat(actual.port(s, d)).as("%s: switch %d, destination %d", c.what(), s, d)
+                            .isEqualTo(expected[s][d]);
+                    moved += expected[s][d] != dmodc.port(s, d) ? 1 : 0;
+                }
+            }
+        }
+        assertThat(moved).as("entries the rules moved off Dmodc's").isPositive();
     }
 
     @Test
