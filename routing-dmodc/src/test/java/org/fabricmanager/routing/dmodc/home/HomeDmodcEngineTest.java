@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code dmodc-home} entry by entry against its rules written plainly ({@link PlainHome}), and against the plain
- * engine as properties: on intact fabrics it is Dmodc; on seeded degraded ones every entry is one of Dmodc's candidates (formula (2): so the routes are Dmodc's shortest up*&#47;down*
- * paths, for the same leaf pairs, deadlock-free), the same from engines of one and two threads; and its shift,
- * random and all-to-all figures against Dmodc's.
+ * engine as properties: on intact fabrics it is Dmodc; on seeded degraded ones every entry is one of Dmodc's
+ * candidates (formula (2): so the routes are Dmodc's shortest up*&#47;down* paths, for the same leaf pairs,
+ * deadlock-free), the same from engines of one and two threads; and its shift, random and all-to-all figures
+ * against Dmodc's.
  */
 class HomeDmodcEngineTest {
     private static final DmodcEngine DMODC = new DmodcEngine(1);
