@@ -71,8 +71,8 @@ class HomeDmodcEngineTest {
     void harderDegradationsKeepTheProperties() {
         for (String spec : List.of("PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,4,16;1,4,4;1,1,1)", "PGFT(2;4,64;1,8;1,1)")) {
             for (long seed = 1; seed <= 4; seed++) {
-                RefinementProperties.check(TestFabrics.describe(spec, seed), TestFabrics.degraded(spec, seed).index(), DMODC, ONE,
-                        TWO);
+                RefinementProperties.check(TestFabrics.describe(spec, seed), TestFabrics.degraded(spec, seed).index(),
+                        DMODC, ONE, TWO);
             }
         }
     }

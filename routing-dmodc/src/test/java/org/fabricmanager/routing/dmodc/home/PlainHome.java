@@ -131,7 +131,8 @@ final class PlainHome {
             List<Integer> c = planeWide ? closestLinked(u, l, tops) : List.of();
             if (planeWide && own == closest(l, tops) + 1 && !c.isEmpty()) {
                 int turn = c.size() < n ? rotation : 0;
-                table[u][d] = port(group(u, tops[c.get((int) ((q + (long) c.size() / 2 + turn) % c.size()))]), q, c.size());
+                int slot = c.get((int) ((q + (long) c.size() / 2 + turn) % c.size()));
+                table[u][d] = port(group(u, tops[slot]), q, c.size());
                 continue;
             }
             List<Integer> closer = new ArrayList<>();
@@ -141,7 +142,8 @@ final class PlainHome {
                 }
             }
             if (!closer.isEmpty()) {
-                table[u][d] = port(closer.get((int) ((q + (long) closer.size() / 2) % closer.size())), q, closer.size());
+                int g = closer.get((int) ((q + (long) closer.size() / 2) % closer.size()));
+                table[u][d] = port(g, q, closer.size());
             }
         }
     }
