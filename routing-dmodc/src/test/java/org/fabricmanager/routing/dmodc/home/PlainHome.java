@@ -64,7 +64,7 @@ final class PlainHome {
     /** Step one, a pod's leaves: each destination to its home when a candidate, else spread by the leaf's number. */
     private void leaves(int[] homes, int[] lower) {
         int n = homes.length;
-        if (n == 0 || Arrays.stream(lower).noneMatch(s -> linkedTo(s, homes).length == n)) {
+        if (n == 0 || Arrays.stream(lower).noneMatch(s -> Arrays.stream(homes).allMatch(h -> group(s, h) >= 0))) {
             return;
         }
         for (int s : lower) {
@@ -176,10 +176,6 @@ final class PlainHome {
             }
         }
         return false;
-    }
-
-    private int[] linkedTo(int s, int[] homes) {
-        return Arrays.stream(homes).filter(h -> group(s, h) >= 0).toArray();
     }
 
     /** Formula (4): port {@code ⌊q / n⌋ mod size} of group {@code g}. */
