@@ -8,9 +8,12 @@
  * failure (no daemon, timeout, refusal, malformed or oversized answer) returns -1, so OpenSM tries
  * the next engine of its routing_engine list. Before that pass, the engine's build_lid_matrices fills
  * OpenSM's hop matrices by breadth-first search (OpenSM's generic build takes seconds at thousands of
- * switches). report() only queues events for a sender thread (LFT blocks set are counted and sent as
- * one event per routing): it never does I/O on OpenSM's threads. The wire format is in docs/opensm.md
- * ("The plug-in's protocol").
+ * switches). report() only queues events for the channel thread (LFT blocks set are counted and sent
+ * as one event per routing): it never does I/O on OpenSM's threads. The channel thread keeps one
+ * connection to the daemon open for events, for the daemon's requests of a routing pass (when it has
+ * tables OpenSM has not installed: a drain, a rebalance), and for the list of switches that hold the
+ * daemon's tables once OpenSM has set them. The wire format is in docs/opensm.md ("The plug-in's
+ * protocol").
  *
  * Options (event_plugin_options in opensm.conf, space separated; else the environment variables):
  *   fm.socket=PATH        FM_OPENSM_SOCKET      default /run/fabric-manager/opensm.sock
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -39,11 +43,17 @@
 
 #define FM_ENGINE_NAME "fabric-manager"
 #define FM_MAGIC 0x464D4F53u /* "FMOS" */
-#define FM_WIRE_VERSION 1
+#define FM_WIRE_VERSION 2
 #define FM_SUBNET 1
 #define FM_TABLES 2
 #define FM_REFUSED 3
 #define FM_EVENT 4
+#define FM_CHANNEL 5    /* plug-in to daemon: this connection is the channel; sent again as a keepalive */
+#define FM_REROUTE 6    /* daemon to plug-in: it has tables OpenSM has not installed */
+#define FM_SET 7        /* plug-in to daemon: the switches whose tables equal the answer, once OpenSM set them */
+#define FM_KEEPALIVE_MS 10000
+/* a routing pass asked by the daemon at most this often: OpenSM's sweeps are not to be driven by a flood */
+#define FM_REROUTE_MIN_MS 1000
 #define FM_HEADER 12
 #define FM_MAX_REASON 1024
 #define FM_EVENT_QUEUE 256
@@ -70,12 +80,19 @@ struct fm_plugin {
 	int takeback_wait_ms;   /* doubles after each take-back that did not end with the daemon's tables */
 	/* events, queued by report() and sent by the sender thread */
 	pthread_mutex_t lock;
-	pthread_cond_t wake;
 	struct fm_event queue[FM_EVENT_QUEUE];
 	unsigned head, count, dropped;
 	/* LFT blocks OpenSM set since the last LFT_CHANGE forwarded, and when the first and last were set */
 	uint32_t lft_blocks;
 	int64_t lft_first_ms, lft_last_ms;
+	/* the last SET frame made and not sent yet (a newer one replaces it), owned under lock */
+	uint8_t *set_frame;
+	size_t set_len;
+	/* the daemon asked for a routing pass: done by the channel thread, not before reroute_at */
+	int reroute_wanted;
+	uint64_t reroute_request;
+	int64_t reroute_at;
+	int wake_fd;            /* eventfd: report() wakes the channel thread without blocking */
 	int stopping;
 	pthread_t sender;
 	int sender_started;
@@ -543,6 +560,16 @@ static int fm_build_fwd_tables(void *context)
 
 /* ------------------------------------------------------------------ events ---------------------- */
 
+/* wakes the channel thread; a full eventfd counter is as good as a wake-up */
+static void wake(struct fm_plugin *fm)
+{
+	uint64_t one = 1;
+
+	if (fm->wake_fd >= 0 && write(fm->wake_fd, &one, sizeof(one)) < 0) {
+		/* EAGAIN: a wake-up is pending already */
+	}
+}
+
 /*
  * The last routing pass found no daemon (or a hot standby that unbound the socket while the leadership
  * moves to it) and a fallback engine routes: once the daemon listens again (a connection opens; it is
@@ -578,54 +605,158 @@ static void take_back(struct fm_plugin *fm)
 	}
 }
 
+/* the daemon asked for a routing pass and its time has come: OpenSM re-routes as for its console's "reroute" */
+static void reroute(struct fm_plugin *fm)
+{
+	uint64_t request;
+
+	pthread_mutex_lock(&fm->lock);
+	request = fm->reroute_request;
+	fm->reroute_wanted = 0;
+	fm->reroute_at = now_ms() + FM_REROUTE_MIN_MS;
+	pthread_mutex_unlock(&fm->lock);
+	osm_log(&fm->osm->log, OSM_LOG_INFO,
+		"fabric-manager: the daemon has tables OpenSM has not installed (request %llu); asking OpenSM to "
+		"re-route\n", (unsigned long long) request);
+	fm->osm->subn.force_reroute = TRUE;
+	osm_sm_sweep(&fm->osm->sm);
+}
+
+/* the daemon's frames on the channel, read as they come; 0, or -1 for anything but a REROUTE (closed) */
+struct fm_inbox {
+	uint8_t data[FM_HEADER + 8];
+	size_t len;
+};
+
+static int read_daemon(struct fm_plugin *fm, int fd, struct fm_inbox *in)
+{
+	ssize_t r = recv(fd, in->data + in->len, sizeof(in->data) - in->len, MSG_DONTWAIT);
+
+	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR))
+		return -1;
+	if (r < 0)
+		return 0;
+	in->len += (size_t) r;
+	if (in->len < FM_HEADER)
+		return 0;
+	if (get_u32(in->data) != FM_MAGIC || in->data[4] != FM_WIRE_VERSION || in->data[5] != FM_REROUTE
+	    || get_u32(in->data + 8) != 8)
+		return -1;
+	if (in->len < sizeof(in->data))
+		return 0;
+	pthread_mutex_lock(&fm->lock);
+	fm->reroute_wanted = 1;
+	fm->reroute_request = get_u64(in->data + FM_HEADER);
+	pthread_mutex_unlock(&fm->lock);
+	in->len = 0;
+	return 0;
+}
+
+static int send_channel(struct fm_plugin *fm, int fd, struct fm_buf *b)
+{
+	b->len = 0;
+	put_header(b, FM_CHANNEL, 8);
+	put_u64(b, __atomic_load_n(&fm->answered_seq, __ATOMIC_RELAXED));
+	return b->failed || fm_write_all(fd, b->data, b->len, now_ms() + 1000);
+}
+
+/*
+ * The channel thread: one connection to the daemon, opened as soon as it listens (again every second
+ * while it does not), named by a CHANNEL frame and kept alive by one every FM_KEEPALIVE_MS. It sends the
+ * queued events and SET frames, reads the daemon's REROUTE requests, and asks OpenSM to re-route for
+ * them (at most every FM_REROUTE_MIN_MS) and for a daemon that listens again after a pass found none.
+ */
 static void *sender_main(void *arg)
 {
 	struct fm_plugin *fm = arg;
-	struct fm_event ev;
+	struct fm_event batch[FM_EVENT_QUEUE];
 	struct fm_buf b = { 0 };
-	struct timespec until;
-	int fd = -1;
-	int64_t retry_at = 0;
+	struct fm_inbox in = { .len = 0 };
+	uint8_t *set = NULL;
+	size_t set_len = 0;
+	unsigned n, i;
+	int fd = -1, failed;
+	int64_t retry_at = 0, keepalive_at = 0, now, wait;
+	uint64_t drained;
 
-	pthread_mutex_lock(&fm->lock);
-	while (!fm->stopping) {
-		if (!fm->count) {
-			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_sec += 1;
-			pthread_cond_timedwait(&fm->wake, &fm->lock, &until);
-			if (fm->takeback && !fm->stopping && now_ms() >= fm->takeback_at) {
-				pthread_mutex_unlock(&fm->lock);
-				take_back(fm);
-				pthread_mutex_lock(&fm->lock);
-			}
-			continue;
+	for (;;) {
+		pthread_mutex_lock(&fm->lock);
+		if (fm->stopping) {
+			pthread_mutex_unlock(&fm->lock);
+			break;
 		}
-		ev = fm->queue[fm->head];
-		fm->head = (fm->head + 1) % FM_EVENT_QUEUE;
-		fm->count--;
+		for (n = 0; fm->count; n++) {
+			batch[n] = fm->queue[fm->head];
+			fm->head = (fm->head + 1) % FM_EVENT_QUEUE;
+			fm->count--;
+		}
+		free(set);
+		set = fm->set_frame;
+		set_len = fm->set_len;
+		fm->set_frame = NULL;
 		pthread_mutex_unlock(&fm->lock);
-		if (fd < 0 && now_ms() >= retry_at) {
+		now = now_ms();
+		if (fd < 0 && now >= retry_at) {
 			fd = fm_connect(fm->socket_path);
-			if (fd < 0)
-				retry_at = now_ms() + 1000;
-		}
-		if (fd >= 0) {
-			b.len = 0;
-			put_header(&b, FM_EVENT, 20);
-			put_u32(&b, ev.id);
-			put_u64(&b, ev.answered_seq);
-			put_u64(&b, ev.detail);
-			if (b.failed || fm_write_all(fd, b.data, b.len, now_ms() + 1000)) {
+			in.len = 0;
+			if (fd >= 0 && send_channel(fm, fd, &b)) {
 				close(fd);
 				fd = -1;
-				retry_at = now_ms() + 1000;
 			}
+			retry_at = now + 1000;
+			keepalive_at = now + FM_KEEPALIVE_MS;
+		}
+		failed = 0;
+		for (i = 0; fd >= 0 && i < n && !failed; i++) {
+			b.len = 0;
+			put_header(&b, FM_EVENT, 20);
+			put_u32(&b, batch[i].id);
+			put_u64(&b, batch[i].answered_seq);
+			put_u64(&b, batch[i].detail);
+			failed = b.failed || fm_write_all(fd, b.data, b.len, now_ms() + 1000);
+		}
+		if (fd >= 0 && set && !failed)
+			failed = fm_write_all(fd, set, set_len, now_ms() + 1000);
+		if (fd >= 0 && !failed && now_ms() >= keepalive_at) {
+			failed = send_channel(fm, fd, &b);
+			keepalive_at = now_ms() + FM_KEEPALIVE_MS;
+		}
+		if (failed) {
+			close(fd);
+			fd = -1; /* the events and the SET are lost with the daemon: it asks again for what it misses */
 		}
 		pthread_mutex_lock(&fm->lock);
+		if (fm->takeback && !fm->stopping && now_ms() >= fm->takeback_at) {
+			pthread_mutex_unlock(&fm->lock);
+			take_back(fm);
+			pthread_mutex_lock(&fm->lock);
+		}
+		if (fm->reroute_wanted && !fm->stopping && now_ms() >= fm->reroute_at) {
+			pthread_mutex_unlock(&fm->lock);
+			reroute(fm);
+			pthread_mutex_lock(&fm->lock);
+		}
+		wait = fm->reroute_wanted ? fm->reroute_at - now_ms() : 1000;
+		pthread_mutex_unlock(&fm->lock);
+		{
+			struct pollfd pfd[2] = { { .fd = fm->wake_fd, .events = POLLIN },
+						 { .fd = fd, .events = POLLIN } };
+
+			if (poll(pfd, fd >= 0 ? 2 : 1, wait < 0 ? 0 : wait > 1000 ? 1000 : (int) wait) > 0) {
+				if (pfd[0].revents & POLLIN && read(fm->wake_fd, &drained, sizeof(drained)) < 0) {
+					/* EAGAIN: another read took it */
+				}
+				if (fd >= 0 && pfd[1].revents && read_daemon(fm, fd, &in)) {
+					close(fd);
+					fd = -1;
+					retry_at = now_ms() + 1000;
+				}
+			}
+		}
 	}
-	pthread_mutex_unlock(&fm->lock);
 	if (fd >= 0)
 		close(fd);
+	free(set);
 	free(b.data);
 	return NULL;
 }
@@ -636,7 +767,7 @@ static void enqueue(struct fm_plugin *fm, struct fm_event ev)
 	if (fm->count < FM_EVENT_QUEUE) {
 		fm->queue[(fm->head + fm->count) % FM_EVENT_QUEUE] = ev;
 		fm->count++;
-		pthread_cond_signal(&fm->wake);
+		wake(fm);
 	} else {
 		fm->dropped++;
 	}
@@ -658,6 +789,59 @@ static void flush_lft_changes(struct fm_plugin *fm)
 	ev.detail = (uint64_t) (span > 0 && span < 0xffffffffLL ? span : 0) << 32 | fm->lft_blocks;
 	fm->lft_blocks = 0;
 	enqueue(fm, ev);
+}
+
+/*
+ * The routing's blocks are all answered (OpenSM reports UCAST_ROUTING_DONE after waiting for every
+ * Set(LinearForwardingTable), on its state manager's thread): the switches whose table, as they
+ * acknowledged it block by block, equals what this pass answered are listed in a SET frame (OpenSM
+ * zeroes a block's copy before sending it, so a block that was not acknowledged differs). Only after a
+ * pass answered by the daemon; the daemon counts a switch in sync on nothing else.
+ */
+static void make_set_frame(struct fm_plugin *fm)
+{
+	cl_qmap_t *sws = &fm->osm->subn.sw_guid_tbl;
+	cl_map_item_t *it;
+	struct fm_buf b = { 0 };
+	uint32_t held = 0;
+	size_t count_at;
+
+	if (!fm->answered_seq || fm->answered_seq != fm->seq)
+		return;
+	put_header(&b, FM_SET, 0);
+	put_u64(&b, fm->seq);
+	CL_PLOCK_ACQUIRE(&fm->osm->lock);
+	put_u32(&b, cl_qmap_count(sws));
+	count_at = b.len;
+	put_u32(&b, 0);
+	for (it = cl_qmap_head(sws); it != cl_qmap_end(sws); it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *) it;
+		size_t n = (size_t) sw->max_lid_ho + 1;
+
+		if (sw->lft && sw->new_lft && n <= sw->lft_size && !memcmp(sw->lft, sw->new_lft, n)) {
+			put_u64(&b, cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
+			held++;
+		}
+	}
+	CL_PLOCK_RELEASE(&fm->osm->lock);
+	if (b.failed) {
+		free(b.data);
+		return;
+	}
+	b.data[count_at] = held >> 24;
+	b.data[count_at + 1] = held >> 16 & 0xff;
+	b.data[count_at + 2] = held >> 8 & 0xff;
+	b.data[count_at + 3] = held & 0xff;
+	b.data[8] = (b.len - FM_HEADER) >> 24;
+	b.data[9] = (b.len - FM_HEADER) >> 16 & 0xff;
+	b.data[10] = (b.len - FM_HEADER) >> 8 & 0xff;
+	b.data[11] = (b.len - FM_HEADER) & 0xff;
+	pthread_mutex_lock(&fm->lock);
+	free(fm->set_frame);
+	fm->set_frame = b.data;
+	fm->set_len = b.len;
+	wake(fm);
+	pthread_mutex_unlock(&fm->lock);
 }
 
 static void fm_report(void *data, osm_epi_event_id_t id, void *event_data)
@@ -684,6 +868,7 @@ static void fm_report(void *data, osm_epi_event_id_t id, void *event_data)
 		break;
 	case OSM_EVENT_ID_UCAST_ROUTING_DONE:
 		ev.detail = (uint64_t) (uintptr_t) event_data;
+		make_set_frame(fm);
 		break;
 	case OSM_EVENT_ID_STATE_CHANGE:
 	case OSM_EVENT_ID_SUBNET_UP:
@@ -923,11 +1108,12 @@ static void *fm_create(osm_opensm_t *osm)
 	fm->osm = osm;
 	read_options(fm);
 	pthread_mutex_init(&fm->lock, NULL);
-	pthread_cond_init(&fm->wake, NULL);
+	fm->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	module.context = fm;
-	if (osm_register_external_routing_engine(osm, &module, fm) != CL_SUCCESS) {
+	if (fm->wake_fd < 0 || osm_register_external_routing_engine(osm, &module, fm) != CL_SUCCESS) {
 		osm_log(&osm->log, OSM_LOG_ERROR, "fabric-manager: cannot register the routing engine\n");
-		pthread_cond_destroy(&fm->wake);
+		if (fm->wake_fd >= 0)
+			close(fm->wake_fd);
 		pthread_mutex_destroy(&fm->lock);
 		free(fm);
 		return NULL;
@@ -947,12 +1133,13 @@ static void fm_delete(void *data)
 		return;
 	pthread_mutex_lock(&fm->lock);
 	fm->stopping = 1;
-	pthread_cond_signal(&fm->wake);
+	wake(fm);
 	pthread_mutex_unlock(&fm->lock);
 	if (fm->sender_started)
 		pthread_join(fm->sender, NULL);
-	pthread_cond_destroy(&fm->wake);
+	close(fm->wake_fd);
 	pthread_mutex_destroy(&fm->lock);
+	free(fm->set_frame);
 	free(fm);
 }
 

@@ -282,7 +282,7 @@ class OpenSmRoutingIT {
      * from scratch, or with {@code previous} the repair of those tables ({@code route --previous}), as the daemon
      * does after a fault.
      */
-    private static LidFabric assertTablesEqualOffline(IbsimFabric lab, Path work, Path previous) throws Exception {
+    static LidFabric assertTablesEqualOffline(IbsimFabric lab, Path work, Path previous) throws Exception {
         Files.createDirectories(work);
         Path ibnet = lab.ibnetdiscover(work.resolve("ibnet.txt"), TOOL_LIMIT_SECONDS);
         LidFabric seen = IbnetdiscoverReader.readWithLids(ibnet);
@@ -318,7 +318,7 @@ class OpenSmRoutingIT {
                 .containsPattern("dlid\\.+" + dst + "\\b").containsPattern("slid\\.+" + src + "\\b");
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (Files.exists(root)) {
             try (var paths = Files.walk(root)) {
                 for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
@@ -389,7 +389,7 @@ class OpenSmRoutingIT {
                             // the frame's header
                         }
                         if (head.getInt(0) != 0x464D4F53 || head.get(5) != 1) {
-                            continue; // the events' connection: nothing to answer
+                            continue; // the plug-in's channel: nothing to answer
                         }
                         ByteBuffer body = ByteBuffer.allocate(head.getInt(8));
                         while (body.hasRemaining() && ch.read(body) >= 0) {
@@ -420,7 +420,7 @@ class OpenSmRoutingIT {
             switch (mode) {
                 case "garbage" -> ch.write(ByteBuffer.wrap("HTTP/1.1 200 OK\r\n\r\nnot tables".getBytes(StandardCharsets.US_ASCII)));
                 case "late" -> Thread.sleep(PLUGIN_TIMEOUT_MS + 2_000);
-                case "huge" -> ch.write(ByteBuffer.allocate(12).putInt(0x464D4F53).put((byte) 1).put((byte) 2)
+                case "huge" -> ch.write(ByteBuffer.allocate(12).putInt(0x464D4F53).put((byte) OpenSmWire.VERSION).put((byte) 2)
                         .putShort((short) 0).putInt(0x7fff_ffff).flip());
                 case "bad-port" -> {
                     for (byte[] row : rows) {

@@ -416,6 +416,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
+    public <T> CompletableFuture<T> readHanded(java.util.function.Function<Fabric, T> read) {
+        return queue.call("read handed tables", () -> views.handed(read));
+    }
+
+    @Override
     public CompletableFuture<Views.DiscoveryReport> discovery() {
         return queue.call("discovery", views::discovery);
     }

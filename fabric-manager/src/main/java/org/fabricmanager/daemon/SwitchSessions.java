@@ -53,6 +53,12 @@ final class SwitchSessions implements SouthboundListener {
     private final Set<Long> refusedWithoutRules = new HashSet<>();
     /** Each session's budget of DETECTOR_LOOKUP members, checked on the I/O thread before anything is queued. */
     private final org.fabricmanager.daemon.faults.LookupLimiter lookups;
+    /**
+     * Switches that an agent of their own managed in this run ({@link #heldByAgent}); read by the OpenSM provider's
+     * thread. Bounded: each one took a certificate of the fabric's CA (or an insecure daemon's agent) to get here.
+     */
+    private final Set<Long> agentSwitches = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final int MAX_AGENT_SWITCHES = 1 << 20;
 
     SwitchSessions(ControlLoop queue, MilestoneLog milestones, DaemonMetrics metrics, long daemonId,
                    FabricCoordinator.Managers managers, FabricCoordinator coordinator) {
@@ -95,6 +101,11 @@ final class SwitchSessions implements SouthboundListener {
     }
 
     // ---- southbound callbacks (I/O threads) ---------------------------------------------------
+
+    @Override
+    public boolean heldByAgent(long guid) {
+        return agentSwitches.contains(guid);
+    }
 
     @Override
     public void helloReceived(SwitchSession session, Hello hello) {
@@ -156,6 +167,12 @@ final class SwitchSessions implements SouthboundListener {
     // ---- sessions (control thread) ------------------------------------------------------------
 
     private void onHello(SwitchSession session, Hello hello) {
+        if (session.viaOpenSm() && agentSwitches.contains(hello.guid())) {
+            // the provider refuses such a subnet before it makes sessions: this is the single writer's own guard
+            session.reject(ErrorCode.DUPLICATE_GUID, hello, "switch " + Guids.format(hello.guid()) + " is managed by "
+                    + "its agent: OpenSM's subnet cannot take it over");
+            return;
+        }
         HelloVerdict v = m.registry().judge(hello);
         if (v.kind() == HelloVerdict.Kind.OLDER) {
             ManagedSwitch existing = v.existing();
@@ -182,6 +199,9 @@ final class SwitchSessions implements SouthboundListener {
             takeOver(v.existing(), session, hello, v.kind() == HelloVerdict.Kind.RECONNECT);
         }
         m.registry().register(session, hello, System.currentTimeMillis());
+        if (!session.viaOpenSm() && agentSwitches.size() < MAX_AGENT_SWITCHES) {
+            agentSwitches.add(hello.guid());
+        }
         session.acceptHello(daemonId);
     }
 

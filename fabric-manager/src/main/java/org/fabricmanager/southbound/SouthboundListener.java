@@ -11,6 +11,15 @@ import org.fabricmanager.southbound.Message.PortStatus;
 public interface SouthboundListener {
 
     /**
+     * Whether switch {@code guid} is managed by an agent of its own (connected now, or earlier in this daemon's run,
+     * and not released to OpenSM by an operator): a subnet that OpenSM's plug-in reports must not speak for it. Any
+     * thread.
+     */
+    default boolean heldByAgent(long guid) {
+        return false;
+    }
+
+    /**
      * A session sent a valid HELLO with a common protocol version. The listener must answer with
      * {@link SwitchSession#acceptHello(long)} or {@link SwitchSession#reject(ErrorCode, Message, String)}.
      */

@@ -72,6 +72,22 @@ public interface SwitchSession {
     }
 
     /**
+     * Whether this is a switch of OpenSM's subnet, reported through OpenSM's plug-in rather than by an agent of its
+     * own: such a session never takes a switch over from an agent.
+     */
+    default boolean viaOpenSm() {
+        return false;
+    }
+
+    /**
+     * Whether its batches go on a connection of its own and wait for room on the wire ({@code push.maxInFlight}); an
+     * OpenSM switch's go to OpenSM in one answer for all switches, which waits for every one of them.
+     */
+    default boolean pacedOnWire() {
+        return true;
+    }
+
+    /**
      * Sends the blocks of {@code batch} and its commit.
      *
      * @return the agent's ACK of the commit; failed with {@link AgentErrorException} when the agent refuses,

@@ -112,6 +112,17 @@ public interface DaemonApi {
     }
 
     /**
+     * Reads the tables the daemon has handed to its switches' sessions, on its control thread, where no routing or push
+     * changes them meanwhile: {@code read} gets the fabric the routing in force covers once that routing is installed
+     * (PUSHING or CONVERGED); while a change is being routed, or before the first routing, the future completes with
+     * {@code null} (ask again). The OpenSM provider's answer takes its tables this way, since OpenSM's switches hold
+     * them only once a pass carries them.
+     */
+    default <T> CompletableFuture<T> readHanded(java.util.function.Function<Fabric, T> read) {
+        return CompletableFuture.failedFuture(new IllegalStateException("handed tables are not available here"));
+    }
+
+    /**
      * Holds the daemon's background analyses of a new routing (its quality measurement) until the returned hold is
      * closed (any thread): the OpenSM provider's answer, whose tables by LID come after the tables converged, then
      * has both cores of a small host.

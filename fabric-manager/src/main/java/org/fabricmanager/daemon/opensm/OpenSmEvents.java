@@ -61,6 +61,7 @@ public final class OpenSmEvents {
     private final Map<Type, Counter> counters = new LinkedHashMap<>();
     private final Counter blocks;
     private final Counter unrecorded;
+    private final Counter tablesSet;
     private double tokens = BURST;
     private long refilledAt;
     private long skipped;
@@ -75,6 +76,8 @@ public final class OpenSmEvents {
         }
         blocks = Counter.builder("fabric.opensm.lft.blocks").description("LFT blocks OpenSM set on the switches")
                 .register(registry);
+        tablesSet = Counter.builder("fabric.opensm.events").tag("type", "tables_set")
+                .description("events OpenSM's plug-in forwarded").register(registry);
         unrecorded = Counter.builder("fabric.opensm.events.unrecorded")
                 .description("OpenSM events left out of the milestones by their rate limit").register(registry);
     }
@@ -89,20 +92,6 @@ public final class OpenSmEvents {
         if (!type.milestone) {
             LOG.debug("OpenSM: event {} (detail {})", e.id(), e.detail());
             return;
-        }
-        long left;
-        synchronized (this) {
-            long now = clockMs.getAsLong();
-            tokens = Math.min(BURST, tokens + (double) Math.max(0, now - refilledAt) / REFILL_MS);
-            refilledAt = now;
-            if (tokens < 1) {
-                skipped++;
-                unrecorded.increment();
-                return;
-            }
-            tokens--;
-            left = skipped;
-            skipped = 0;
         }
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("event", type.name());
@@ -122,11 +111,60 @@ public final class OpenSmEvents {
                         + " ms";
             }
         };
+        record(message, details);
+    }
+
+    /**
+     * OpenSM's word after pass {@code set.seq()}: {@code held} of the {@code answered} switches that pass carried
+     * tables for hold them. Recorded for every pass the daemon answered, the first after OpenSM's start included
+     * (whose blocks OpenSM reports no LFT_CHANGE for).
+     */
+    public void tablesSet(OpenSmWire.TablesSet set, int held, int answered) {
+        tablesSet.increment();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("event", "TABLES_SET");
+        details.put("subnet", set.seq());
+        details.put("held", held);
+        details.put("answered", answered);
+        String message = "OpenSM: the daemon's tables of subnet " + set.seq() + " set on " + held + " of " + answered
+                + " switches" + (held < answered ? " (the others are retried)" : "");
+        if (held < answered) {
+            LOG.warn("{}", message);
+        }
+        record(message, details);
+    }
+
+    /** A SUBNET refused because it names switches that agents manage: logged and recorded, within the rate limit. */
+    public void refused(String why) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("event", "SUBNET_REFUSED");
+        if (record("OpenSM: " + why, details)) {
+            LOG.warn("{}", why);
+        }
+    }
+
+    /** Records a milestone when the rate limit allows; false when it was left out. */
+    private boolean record(String message, Map<String, Object> details) {
+        long left;
+        synchronized (this) {
+            long now = clockMs.getAsLong();
+            tokens = Math.min(BURST, tokens + (double) Math.max(0, now - refilledAt) / REFILL_MS);
+            refilledAt = now;
+            if (tokens < 1) {
+                skipped++;
+                unrecorded.increment();
+                return false;
+            }
+            tokens--;
+            left = skipped;
+            skipped = 0;
+        }
         if (left > 0) {
             details.put("unrecordedBefore", left);
             message += " (" + left + " OpenSM events before it not recorded: rate limit)";
         }
         recorder.record(Milestone.Kind.OPENSM_EVENT, message, details);
+        return true;
     }
 
     /** An LFT_CHANGE's block count (its detail's low 32 bits). */

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The daemon's end of OpenSM's plug-in: on the Unix socket of {@code opensm.socket}, with its admission checks
  * ({@link OpenSmSocket}), answers each SUBNET through {@link OpenSmRouting}, one at a time. EVENT frames (traps,
- * sweeps, LFT blocks set) go to {@link OpenSmEvents}.
+ * sweeps, LFT blocks set) go to {@link OpenSmEvents}; SET frames tell the switches' sessions whether OpenSM set the
+ * tables a pass carried; and when the daemon hands its switches tables that no pass carried yet, {@link PassRequests}
+ * asks the plug-in for a pass.
  */
 public final class OpenSmProvider implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OpenSmProvider.class);
@@ -31,15 +33,18 @@ public final class OpenSmProvider implements AutoCloseable {
 
     private final OpenSmRouting routing;
     private final OpenSmEvents events;
+    private final PassRequests passes;
     private final Object routingLock = new Object();
     private final AtomicLong subnets = new AtomicLong();
     /** Set once by {@link #start} (its frames need no more than the routing). */
     private volatile OpenSmSocket socket;
     private volatile boolean closed;
 
-    private OpenSmProvider(OpenSmRouting routing, OpenSmEvents events) {
+    private OpenSmProvider(SouthboundListener listener, DaemonApi api, UnixDomainSocketAddress address,
+                           OpenSmEvents events) {
         this.events = events;
-        this.routing = routing;
+        this.passes = new PassRequests(n -> socket != null && socket.requestPass(n), System::currentTimeMillis);
+        this.routing = new OpenSmRouting(listener, api, address, passes, events::refused);
     }
 
     /**
@@ -50,7 +55,7 @@ public final class OpenSmProvider implements AutoCloseable {
     public static OpenSmProvider start(OpenSm config, SouthboundListener listener, DaemonApi api,
                                        OpenSmEvents events) {
         UnixDomainSocketAddress address = UnixDomainSocketAddress.of(Path.of(config.socket()).toAbsolutePath());
-        OpenSmProvider p = new OpenSmProvider(new OpenSmRouting(listener, api, address), events);
+        OpenSmProvider p = new OpenSmProvider(listener, api, address, events);
         p.socket = OpenSmSocket.listen(config, "OpenSM provider", p.new Frames());
         LOG.info("OpenSM provider listening on {} (mode {}, users {})", p.socket.path(), config.socketMode(),
                 p.socket.allowedUsers());
@@ -79,20 +84,35 @@ public final class OpenSmProvider implements AutoCloseable {
         public void event(OpenSmWire.Event event) {
             events.accept(event);
         }
+
+        @Override
+        public void tablesSet(OpenSmWire.TablesSet set) {
+            int[] heldOfAnswered = routing.tablesSet(set);
+            events.tablesSet(set, heldOfAnswered[0], heldOfAnswered[1]);
+        }
     }
 
     private void answer(WritableByteChannel ch, OpenSmWire.Subnet subnet, double readMs)
             throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         ByteBuffer answer;
-        synchronized (routingLock) {
-            if (closed) {
-                return;
+        long covered = -1;
+        passes.passStarted();
+        try {
+            synchronized (routingLock) {
+                if (closed) {
+                    return;
+                }
+                answer = routing.answer(subnet, ANSWER_TIMEOUT_MS);
             }
-            answer = routing.answer(subnet, ANSWER_TIMEOUT_MS);
+            OpenSmSocket.write(ch, answer);
+            if (answer.get(5) == OpenSmWire.TABLES) {
+                covered = routing.lastHanded();
+            }
+        } finally {
+            passes.passEnded(covered);
         }
-        boolean tables = answer.get(5) == OpenSmWire.TABLES;
-        OpenSmSocket.write(ch, answer);
+        boolean tables = covered >= 0;
         double ms = (System.nanoTime() - t0) / 1e6;
         if (tables) {
             subnets.incrementAndGet();
@@ -110,6 +130,7 @@ public final class OpenSmProvider implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        passes.close();
         socket.close();
         synchronized (routingLock) {
             routing.closeAll("the daemon stops");

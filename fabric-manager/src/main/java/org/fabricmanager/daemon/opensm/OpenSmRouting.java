@@ -12,12 +12,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.fabricmanager.daemon.api.DaemonApi;
-import org.fabricmanager.daemon.api.DaemonState;
-import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.opensm.OpenSmWire.EndPort;
 import org.fabricmanager.daemon.opensm.OpenSmWire.Subnet;
 import org.fabricmanager.daemon.opensm.OpenSmWire.SwitchEntry;
@@ -38,10 +38,11 @@ import org.fabricmanager.topology.TopologyException;
 
 /**
  * Turns each subnet OpenSM reports into what the agents would have said (a session per switch, its HELLO and
- * PORT_INFO, then PORT_STATUS for the ports that changed, a close for a switch OpenSM lost), waits until the daemon's
- * tables have converged on that fabric, and answers with every switch's table by LID: end nodes as the daemon routed
- * them, switch LIDs by {@link OpenSmTables#switchRoutes}, exactly as {@code route --lft-format opensm} writes them.
- * One subnet at a time (the provider's lock); not thread-safe otherwise.
+ * PORT_INFO, then PORT_STATUS for the ports that changed, a close for a switch OpenSM lost), waits until the daemon has
+ * handed its tables for that fabric to every switch's session, and answers with every switch's table by LID: end
+ * nodes as the daemon routed them, switch LIDs by {@link OpenSmTables#switchRoutes}, exactly as {@code route
+ * --lft-format opensm} writes them. OpenSM's SET after the pass tells each session whether its switch holds them. One
+ * subnet at a time (the provider's lock); {@link #tablesSet} may come from the plug-in's channel meanwhile.
  */
 final class OpenSmRouting {
     /** How often the answer's wait looks at the daemon's state. */
@@ -53,15 +54,23 @@ final class OpenSmRouting {
     private final SocketAddress address;
     /** The sessions' HELLO incarnation: this provider's start, so a restarted daemon's sessions are new runs. */
     private final long incarnation = System.currentTimeMillis() * 1000;
-    private final Map<Long, OpenSmSwitchSession> sessions = new HashMap<>();
+    /** Read by the SET handler while a pass is answered: concurrent. */
+    private final Map<Long, OpenSmSwitchSession> sessions = new ConcurrentHashMap<>();
     private final Map<Long, List<PortRecord>> reported = new HashMap<>();
+    private final PassRequests passes;
+    /** Told why a SUBNET naming agents' switches was refused (logged and recorded, rate-limited). */
+    private final Consumer<String> refusals;
     /** Where the last answer's time went, for the provider's log line. */
     private String lastBreakdown = "";
+    private long lastHanded = -1;
 
-    OpenSmRouting(SouthboundListener listener, DaemonApi api, SocketAddress address) {
+    OpenSmRouting(SouthboundListener listener, DaemonApi api, SocketAddress address, PassRequests passes,
+                  Consumer<String> refusals) {
         this.listener = listener;
         this.api = api;
         this.address = address;
+        this.passes = passes;
+        this.refusals = refusals;
     }
 
     /** The answer to {@code subnet}: TABLES, or REFUSED saying why (OpenSM then falls back to its next engine). */
@@ -69,10 +78,35 @@ final class OpenSmRouting {
         long begin = System.nanoTime();
         long cpuBegin = CPU.getCurrentThreadCpuTime();
         long deadline = begin + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        String taken = agentsSwitches(subnet);
+        if (taken != null) {
+            return OpenSmWire.refused(subnet.seq(), taken); // before any session is made of it
+        }
         Map<Long, Long> destination = destinations(subnet);
         try (DaemonApi.Hold held = api.holdAnalyses()) {
             return answer(subnet, destination, begin, cpuBegin, deadline);
         }
+    }
+
+    /**
+     * Why {@code subnet} is refused because it names switches that agents of their own manage (connected over mutual
+     * TLS now, or earlier in this daemon's run), or {@code null}: the socket never speaks for such a switch.
+     */
+    private String agentsSwitches(Subnet subnet) {
+        List<String> taken = new ArrayList<>();
+        for (SwitchEntry s : subnet.switches()) {
+            if (listener.heldByAgent(s.guid())) {
+                taken.add(Guids.format(s.guid()) + (s.name().isEmpty() ? "" : " (" + s.name() + ")"));
+            }
+        }
+        if (taken.isEmpty()) {
+            return null;
+        }
+        String why = "OpenSM's subnet " + subnet.seq() + " names " + taken.size() + " switch(es) that an agent of its "
+                + "own manages, which the OpenSM socket cannot take over: " + String.join(", ", taken.subList(0,
+                Math.min(taken.size(), 8))) + (taken.size() > 8 ? ", ..." : "");
+        refusals.accept(why);
+        return why;
     }
 
     /** {@link #answer(Subnet, long)} with the daemon's analyses held: its tables by LID have the cores. */
@@ -82,26 +116,104 @@ final class OpenSmRouting {
         long fed = System.nanoTime();
         long cpuFed = CPU.getCurrentThreadCpuTime();
         try {
-            String why = awaitConverged(deadline);
-            if (why != null) {
-                return OpenSmWire.refused(subnet.seq(), why);
+            Handed handed = awaitHanded(subnet, deadline);
+            if (handed == null) {
+                return OpenSmWire.refused(subnet.seq(), "the daemon's tables were not ready in time (state "
+                        + api.status().get(remainingMs(deadline), TimeUnit.MILLISECONDS).state() + ")");
             }
-            long converged = System.nanoTime();
-            Fabric fabric = api.topology().get(remainingMs(deadline), TimeUnit.MILLISECONDS);
-            long fetched = System.nanoTime();
-            long cpuFetched = CPU.getCurrentThreadCpuTime();
-            ByteBuffer out = tables(subnet, destination, fabric);
+            long ready = System.nanoTime();
+            long cpuReady = CPU.getCurrentThreadCpuTime();
+            ByteBuffer out = tables(subnet, destination, handed);
+            lastHanded = handed.upTo();
             // wall and this thread's CPU: on a loaded machine the difference is the wait for a core
-            lastBreakdown = String.format("fed %.1f ms (cpu %.1f), converged %.1f ms later, fabric %.1f ms, "
+            lastBreakdown = String.format("fed %.1f ms (cpu %.1f), tables handed %.1f ms later, "
                     + "LID tables %.1f ms (cpu %.1f)", (fed - begin) / 1e6, (cpuFed - cpuBegin) / 1e6,
-                    (converged - fed) / 1e6, (fetched - converged) / 1e6, (System.nanoTime() - fetched) / 1e6,
-                    (CPU.getCurrentThreadCpuTime() - cpuFetched) / 1e6);
+                    (ready - fed) / 1e6, (System.nanoTime() - ready) / 1e6,
+                    (CPU.getCurrentThreadCpuTime() - cpuReady) / 1e6);
             return out;
-        } catch (ExecutionException | TimeoutException e) {
-            return OpenSmWire.refused(subnet.seq(), "the daemon did not answer: " + e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopologyException t) {
+                return OpenSmWire.refused(subnet.seq(), t.getMessage());
+            }
+            return OpenSmWire.refused(subnet.seq(), "the daemon did not answer: " + e.getCause());
+        } catch (TimeoutException e) {
+            return OpenSmWire.refused(subnet.seq(), "the daemon did not answer in time");
         } catch (TopologyException e) {
             return OpenSmWire.refused(subnet.seq(), e.getMessage());
         }
+    }
+
+    /**
+     * The tables the daemon handed to every switch of its fabric, taken on its control thread once the routing in force
+     * is installed (each OpenSM switch then has its batch, or holds its row already), or {@code null} at the deadline.
+     */
+    private Handed awaitHanded(Subnet subnet, long deadline)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        while (true) {
+            // the read comes after the subnet's reports on the control thread: a change they made is routing by then
+            Handed h = api.readHanded(f -> handed(subnet, f)).get(remainingMs(deadline), TimeUnit.MILLISECONDS);
+            if (h != null) {
+                return h;
+            }
+            if (System.nanoTime() >= deadline) {
+                return null;
+            }
+            Thread.sleep(POLL_MS);
+        }
+    }
+
+    /** What the answer to a pass carries: each switch's row of the fabric in force, by destination index. */
+    private record Handed(Fabric fabric, long[] guids, byte[][] rows, long upTo) {
+    }
+
+    /** On the control thread: each switch's table as handed, remembered by its session as this pass's answer. */
+    private Handed handed(Subnet subnet, Fabric fabric) {
+        FabricIndex index = fabric.index();
+        long upTo = passes.handedSoFar();
+        Set<Long> routed = new HashSet<>();
+        long[] guids = new long[index.switchCount()];
+        byte[][] rows = new byte[guids.length][];
+        for (int s = 0; s < guids.length; s++) {
+            guids[s] = index.switchGuid(s);
+            OpenSmSwitchSession session = sessions.get(guids[s]);
+            if (session == null) {
+                throw new TopologyException("switch " + Guids.format(guids[s]) + " of the daemon's fabric is not in OpenSM's subnet");
+            }
+            routed.add(guids[s]);
+        }
+        for (SwitchEntry s : subnet.switches()) {
+            if (!routed.contains(s.guid())) {
+                throw new TopologyException("switch " + Guids.format(s.guid()) + " (" + s.name() + ") is not in the "
+                        + "daemon's fabric (not admitted, or without links)");
+            }
+        }
+        for (int s = 0; s < guids.length; s++) {
+            rows[s] = sessions.get(guids[s]).answer(subnet.seq());
+        }
+        return new Handed(fabric, guids, rows, upTo);
+    }
+
+    /** The handed count the last answer with tables covered ({@link PassRequests}). */
+    long lastHanded() {
+        return lastHanded;
+    }
+
+    /**
+     * OpenSM's word after a pass: the switches in {@code set} hold what it answered, the others it answered do not.
+     *
+     * @return how many of the switches that pass answered hold it, and how many it answered
+     */
+    int[] tablesSet(OpenSmWire.TablesSet set) {
+        int held = 0;
+        int answered = 0;
+        for (OpenSmSwitchSession s : sessions.values()) {
+            boolean holds = set.held().contains(s.guid());
+            if (s.set(set.seq(), holds)) {
+                answered++;
+                held += holds ? 1 : 0;
+            }
+        }
+        return new int[] {held, answered};
     }
 
     /** Where the last answer with tables spent its time. */
@@ -165,7 +277,7 @@ final class OpenSmRouting {
             if (session == null) {
                 Hello hello = new Hello(0, Protocol.MIN_VERSION, Protocol.MAX_VERSION, s.guid(), incarnation, s.ports(),
                         Protocol.DEFAULT_MAX_FRAME, 0, 0, 0, s.name().isEmpty() ? Guids.format(s.guid()) : s.name());
-                session = new OpenSmSwitchSession(hello, address, listener);
+                session = new OpenSmSwitchSession(hello, address, listener, passes);
                 sessions.put(s.guid(), session);
                 listener.helloReceived(session, hello);
                 listener.portInfoReceived(session, new PortInfo(0, ports));
@@ -201,51 +313,22 @@ final class OpenSmRouting {
         return PortRecord.upWithoutPeer(p); // a node OpenSM has not finished discovering
     }
 
-    /** Waits until the daemon's state says its tables in force are on every switch; null, or why not. */
-    private String awaitConverged(long deadline) throws InterruptedException, ExecutionException, TimeoutException {
-        while (true) {
-            Views.Status status = api.status().get(remainingMs(deadline), TimeUnit.MILLISECONDS);
-            // CONVERGED: every switch holds the version in force (a switch whose table a re-route left alone got
-            // no batch and holds it still); the query comes after the subnet's reports on the control thread
-            if (status.state() == DaemonState.CONVERGED && status.routing() != null) {
-                return null;
-            }
-            if (System.nanoTime() >= deadline) {
-                return "the daemon's tables did not converge in time (state " + status.state() + ")";
-            }
-            Thread.sleep(POLL_MS);
-        }
-    }
-
-    private ByteBuffer tables(Subnet subnet, Map<Long, Long> destination, Fabric fabric) {
+    private ByteBuffer tables(Subnet subnet, Map<Long, Long> destination, Handed handed) {
+        Fabric fabric = handed.fabric();
         FabricIndex index = fabric.index();
-        Set<Long> routed = new HashSet<>();
-        long[] guids = new long[index.switchCount()];
+        long[] guids = handed.guids();
         byte[][] rows = new byte[guids.length][];
         int destinations = 0;
         for (int pos = 0; pos < index.nodeCount(); pos++) {
             destinations = Math.max(destinations, index.nodeIndex(pos) + 1);
         }
-        for (int s = 0; s < guids.length; s++) {
-            guids[s] = index.switchGuid(s);
-            OpenSmSwitchSession session = sessions.get(guids[s]);
-            if (session == null) {
-                throw new TopologyException("switch " + Guids.format(guids[s]) + " of the daemon's fabric is not in OpenSM's subnet");
-            }
-            rows[s] = session.held().entries();
-            destinations = Math.max(destinations, rows[s].length);
-            routed.add(guids[s]);
-        }
-        for (SwitchEntry s : subnet.switches()) {
-            if (!routed.contains(s.guid())) {
-                throw new TopologyException("switch " + Guids.format(s.guid()) + " (" + s.name() + ") is not in the "
-                        + "daemon's fabric (not admitted, or without links)");
-            }
+        for (byte[] row : handed.rows()) {
+            destinations = Math.max(destinations, row.length);
         }
         for (int s = 0; s < rows.length; s++) {
-            int was = rows[s].length;
-            rows[s] = Arrays.copyOf(rows[s], destinations);
-            Arrays.fill(rows[s], was, destinations, (byte) ForwardingTables.NO_ROUTE);
+            byte[] row = handed.rows()[s];
+            rows[s] = Arrays.copyOf(row, destinations);
+            Arrays.fill(rows[s], row.length, destinations, (byte) ForwardingTables.NO_ROUTE);
         }
         Map<Long, Integer> lidByGuid = new HashMap<>();
         Map<Long, Long> portGuids = new HashMap<>();

@@ -10,13 +10,13 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
@@ -31,14 +31,22 @@ import org.slf4j.LoggerFactory;
  * {@link OpenSmProvider}, or a hot standby's listener that refuses and asks for the leadership. The file's mode is
  * 0600 or 0660; a connection is admitted only from a user of {@code opensm.allowUsers} (its peer credentials), at most
  * {@value #MAX_CONNECTIONS} at once; frames are read one at a time within {@code opensm.maxSubnetBytes} and a read
- * deadline, and a frame that breaks the protocol closes its connection.
+ * deadline, and a frame that breaks the protocol closes its connection. Every connection is bounded in time: its first
+ * frame must begin within {@value #FIRST_FRAME_MS} ms, a SUBNET's connection closes once answered, and the plug-in's
+ * channel (opened by CHANNEL, one at a time: a newer one replaces it) closes after {@value #CHANNEL_IDLE_MS} ms
+ * without a frame. A connection that comes when every place is taken takes the place of the oldest one that has sent
+ * nothing yet, so that connections held open without a word cannot keep the plug-in's routing pass out.
  */
 public final class OpenSmSocket implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OpenSmSocket.class);
-    /** The plug-in holds two connections: one per routing pass, one for events. */
+    /** The plug-in holds two connections: one per routing pass, and its channel. */
     private static final int MAX_CONNECTIONS = 4;
-    /** A frame's bytes must arrive within this once its connection is open (the events' connection waits between frames). */
+    /** A frame's bytes must arrive within this once its header has begun. */
     private static final long READ_DEADLINE_MS = 10_000;
+    /** The plug-in sends its first frame as soon as it connects. */
+    static final long FIRST_FRAME_MS = 2_000;
+    /** Three of the plug-in's keepalives (one every 10 s). */
+    static final long CHANNEL_IDLE_MS = 30_000;
 
     /** What is done with the frames of admitted connections (on the socket's handler threads). */
     public interface Handler {
@@ -47,6 +55,30 @@ public final class OpenSmSocket implements AutoCloseable {
 
         /** One EVENT; must not block. */
         void event(OpenSmWire.Event event);
+
+        /** One SET: the switches that hold a pass's answer; must not block. */
+        default void tablesSet(OpenSmWire.TablesSet set) {
+        }
+    }
+
+    /** What an open connection has said so far. */
+    private enum Role {
+        /** Nothing yet: its place goes to a newer connection when all are taken. */
+        SILENT,
+        /** A SUBNET came: answered, then closed. */
+        PASS,
+        /** The plug-in's channel: events, SET, keepalives, and the daemon's REROUTE. */
+        CHANNEL
+    }
+
+    /** An admitted connection. */
+    private static final class Connection {
+        final SocketChannel ch;
+        volatile Role role = Role.SILENT;
+
+        Connection(SocketChannel ch) {
+            this.ch = ch;
+        }
     }
 
     private final OpenSm config;
@@ -56,7 +88,10 @@ public final class OpenSmSocket implements AutoCloseable {
     private final Set<String> allowed;
     /** Names the listener in log lines ("OpenSM provider", "OpenSM standby"). */
     private final String name;
-    private final Semaphore connections = new Semaphore(MAX_CONNECTIONS);
+    /** Admitted connections, oldest first; guarded by itself. */
+    private final List<Connection> open = new ArrayList<>();
+    /** The plug-in's channel, or {@code null}; written under {@code open}'s lock. */
+    private volatile Connection channel;
     private final ExecutorService handlers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "fm-opensm");
         t.setDaemon(true);
@@ -133,65 +168,129 @@ public final class OpenSmSocket implements AutoCloseable {
                 }
                 return;
             }
-            if (!admit(ch)) {
+            Connection c = admit(ch);
+            if (c == null) {
                 closeQuietly(ch);
                 continue;
             }
             try {
                 handlers.execute(() -> {
                     try {
-                        serve(ch);
+                        serve(c);
                     } finally {
-                        closeQuietly(ch);
-                        connections.release();
+                        release(c);
                     }
                 });
             } catch (RuntimeException e) {
                 // closed meanwhile: the pool takes no more connections
-                closeQuietly(ch);
-                connections.release();
+                release(c);
             }
         }
     }
 
-    private boolean admit(SocketChannel ch) {
+    /** The connection admitted, or {@code null}: a user not allowed, or every place taken by one that spoke. */
+    private Connection admit(SocketChannel ch) {
         String user;
         try {
             UnixDomainPrincipal peer = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
             user = peer.user().getName();
         } catch (IOException | UnsupportedOperationException e) {
             LOG.warn("{}: refused a connection whose peer credentials cannot be read: {}", name, e.toString());
-            return false;
+            return null;
         }
         if (!allowed.contains(user)) {
             LOG.warn("{}: refused a connection of user {} (opensm.allowUsers: {})", name, user, allowed);
-            return false;
+            return null;
         }
-        if (!connections.tryAcquire()) {
-            LOG.warn("{}: refused a connection: {} already open", name, MAX_CONNECTIONS);
-            return false;
+        synchronized (open) {
+            if (open.size() >= MAX_CONNECTIONS) {
+                Connection silent = open.stream().filter(c -> c.role == Role.SILENT).findFirst().orElse(null);
+                if (silent == null) {
+                    LOG.warn("{}: refused a connection: {} already open", name, MAX_CONNECTIONS);
+                    return null;
+                }
+                LOG.warn("{}: closed a connection that had sent nothing: {} were open", name, MAX_CONNECTIONS);
+                open.remove(silent);
+                closeQuietly(silent.ch);
+            }
+            Connection c = new Connection(ch);
+            open.add(c);
+            return c;
         }
-        return true;
     }
 
-    /** Reads frames until the peer closes, a frame is refused, or the socket closes. */
-    private void serve(SocketChannel ch) {
+    private void release(Connection c) {
+        closeQuietly(c.ch);
+        synchronized (open) {
+            open.remove(c);
+            if (channel == c) {
+                channel = null;
+            }
+        }
+    }
+
+    /**
+     * Asks the plug-in for a routing pass on its channel.
+     *
+     * @return false when no channel is open (the plug-in is not there, or is reconnecting)
+     */
+    public boolean requestPass(long request) {
+        Connection c = channel;
+        if (c == null) {
+            return false;
+        }
+        try {
+            synchronized (c) {
+                write(c.ch, OpenSmWire.reroute(request));
+            }
+            return true;
+        } catch (IOException e) {
+            LOG.debug("{}: the plug-in's channel closed: {}", name, e.toString());
+            closeQuietly(c.ch);
+            return false;
+        }
+    }
+
+    /** Whether the plug-in's channel is open. */
+    public boolean channelOpen() {
+        return channel != null;
+    }
+
+    /** Reads frames until the peer closes, a frame is refused, a SUBNET is answered, or the socket closes. */
+    private void serve(Connection c) {
+        SocketChannel ch = c.ch;
         try {
             while (!closed) {
                 ByteBuffer head = ByteBuffer.allocate(OpenSmWire.HEADER_BYTES);
-                if (!read(ch, head, false)) {
+                if (!read(ch, head, false, c.role == Role.CHANNEL ? CHANNEL_IDLE_MS : FIRST_FRAME_MS)) {
                     return;
                 }
                 long headAt = System.nanoTime();
                 OpenSmWire.Header h = OpenSmWire.header(head.flip(), config.maxSubnetBytes());
                 ByteBuffer payload = ByteBuffer.allocate(h.length());
-                if (!read(ch, payload, true)) {
+                if (!read(ch, payload, true, READ_DEADLINE_MS)) {
                     throw new OpenSmWire.WireException("frame cut short");
                 }
                 payload.flip();
                 switch (h.type()) {
-                    case OpenSmWire.SUBNET -> handler.subnet(ch, OpenSmWire.subnet(payload), (System.nanoTime() - headAt) / 1e6);
-                    case OpenSmWire.EVENT -> handler.event(OpenSmWire.event(payload));
+                    case OpenSmWire.SUBNET -> {
+                        if (c.role != Role.SILENT) {
+                            throw new OpenSmWire.WireException("a SUBNET after another frame on one connection");
+                        }
+                        c.role = Role.PASS;
+                        handler.subnet(ch, OpenSmWire.subnet(payload), (System.nanoTime() - headAt) / 1e6);
+                        return; // one pass per connection: the plug-in closes it once answered
+                    }
+                    case OpenSmWire.CHANNEL -> {
+                        OpenSmWire.channel(payload);
+                        if (c.role == Role.SILENT) {
+                            becomeChannel(c);
+                        } else if (c.role != Role.CHANNEL) {
+                            throw new OpenSmWire.WireException("a CHANNEL on a routing pass's connection");
+                        }
+                    }
+                    case OpenSmWire.EVENT -> handler.event(OpenSmWire.event(channelFrame(c, payload)));
+                    case OpenSmWire.SET -> handler.tablesSet(OpenSmWire.tablesSet(channelFrame(c, payload)));
                     default -> throw new OpenSmWire.WireException("unexpected frame type " + h.type());
                 }
             }
@@ -204,13 +303,34 @@ public final class OpenSmSocket implements AutoCloseable {
         }
     }
 
+    /** The plug-in's channel replaces any other: it has one, and a stale one must not keep REROUTE. */
+    private void becomeChannel(Connection c) {
+        Connection previous;
+        synchronized (open) {
+            previous = channel;
+            c.role = Role.CHANNEL;
+            channel = c;
+        }
+        if (previous != null) {
+            LOG.info("{}: a new channel of OpenSM's plug-in replaces the previous one", name);
+            closeQuietly(previous.ch);
+        }
+    }
+
+    /** {@code payload}, when {@code c} is the plug-in's channel: events and SET come nowhere else. */
+    private static ByteBuffer channelFrame(Connection c, ByteBuffer payload) throws OpenSmWire.WireException {
+        if (c.role != Role.CHANNEL) {
+            throw new OpenSmWire.WireException("an event before the connection opened as the plug-in's channel");
+        }
+        return payload;
+    }
+
     /**
-     * Reads {@code b} full; false at a clean end of stream before its first byte. Within a frame ({@code inFrame}),
-     * a deadline closes a connection that stops sending.
+     * Reads {@code b} full; false at a clean end of stream before its first byte. A connection that does not send
+     * all of it within {@code deadlineMs} is closed.
      */
-    private boolean read(SocketChannel ch, ByteBuffer b, boolean inFrame) throws IOException {
-        ScheduledFuture<?> deadline = inFrame ? deadlines.schedule(() -> closeQuietly(ch), READ_DEADLINE_MS,
-                TimeUnit.MILLISECONDS) : null;
+    private boolean read(SocketChannel ch, ByteBuffer b, boolean inFrame, long deadlineMs) throws IOException {
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> closeQuietly(ch), deadlineMs, TimeUnit.MILLISECONDS);
         try {
             while (b.hasRemaining()) {
                 if (ch.read(b) < 0) {
@@ -222,9 +342,7 @@ public final class OpenSmSocket implements AutoCloseable {
             }
             return true;
         } finally {
-            if (deadline != null) {
-                deadline.cancel(false);
-            }
+            deadline.cancel(false);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.ErrorCode;
@@ -13,42 +14,109 @@ import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.MessageType;
+import org.fabricmanager.southbound.RequestFailedException;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.TableHash;
 
 /**
  * A switch that OpenSM manages, as the daemon's managers see a session: its HELLO and ports come from OpenSM's
- * subnet, and the tables the daemon installs on it are held here (by destination index) until they go back to
- * OpenSM by LID. A commit counts as installed when it is applied here: OpenSM takes the tables in the answer to the
- * routing pass that is waiting for them. It has no failure-detector member (OpenSM's traps are the fault path).
+ * subnet, and the tables the daemon installs on it are held here (by destination index) until they go to OpenSM in
+ * the answer to a routing pass, by LID. A commit counts as installed only once OpenSM reports, after that pass, that
+ * the switch acknowledged every block of it (the plug-in's SET): until then it is pending, and the daemon asks the
+ * plug-in for a pass ({@link PassRequests}). It has no failure-detector member (OpenSM's traps are the fault path).
  */
 final class OpenSmSwitchSession implements SwitchSession {
+    /**
+     * The least time OpenSM is given to set a table: a pass may wait for a heavy sweep under way (seconds at thousands
+     * of switches) before its answer and uploads.
+     */
+    static final long MIN_CONFIRM_MS = 15_000;
     private static final AtomicLong IDS = new AtomicLong(1L << 40);
 
     private final long id = IDS.incrementAndGet();
     private final Hello hello;
     private final SocketAddress address;
     private final SouthboundListener listener;
+    private final PassRequests passes;
     private volatile boolean closed;
-    private byte[] table = new byte[0];
-    private long version;
+    /** What OpenSM confirmed the switch holds, and its version (0 before the first). */
+    private byte[] confirmed = new byte[0];
+    private long confirmedVersion;
+    /** The table handed by the pusher and not confirmed yet, or {@code null}. */
+    private Pending pending;
+    /** The last pass answered, and what it carried for this switch. */
+    private long answeredSeq;
+    private byte[] answeredTable;
+    private long answeredVersion;
+    /** Why the last pass that carried the pending table did not confirm it, or {@code null}. */
+    private String miss;
     /** Blocks sent ahead of their commit ({@link #stage}), of {@code stagedVersion}. */
     private final List<LftBatch.Block> staged = new ArrayList<>();
     private long stagedVersion;
 
-    OpenSmSwitchSession(Hello hello, SocketAddress address, SouthboundListener listener) {
+    OpenSmSwitchSession(Hello hello, SocketAddress address, SouthboundListener listener, PassRequests passes) {
         this.hello = hello;
         this.address = address;
         this.listener = listener;
+        this.passes = passes;
     }
 
-    /** The table last committed and its version (0 before the first), copied. */
+    /** A table handed by the pusher, waiting for OpenSM to set it. */
+    private record Pending(LftBatch batch, byte[] table, CompletableFuture<CommitAck> ack) {
+    }
+
+    /**
+     * What the answer to pass {@code seq} carries for this switch: the table waiting to be set, else the one OpenSM
+     * confirmed. Remembered, so that the pass's SET confirms exactly it.
+     */
+    synchronized byte[] answer(long seq) {
+        answeredSeq = seq;
+        answeredTable = pending != null ? pending.table : confirmed;
+        answeredVersion = pending != null ? pending.batch.version() : confirmedVersion;
+        return answeredTable;
+    }
+
+    /**
+     * OpenSM's word on pass {@code seq}: whether the switch acknowledged every block of what that pass answered. A
+     * word on an older pass is stale (a newer answer may carry other tables) and changes nothing.
+     *
+     * @return whether that pass answered this switch
+     */
+    boolean set(long seq, boolean holds) {
+        CompletableFuture<CommitAck> done = null;
+        CommitAck ack = null;
+        synchronized (this) {
+            if (seq != answeredSeq || answeredTable == null) {
+                return false;
+            }
+            if (!holds) {
+                miss = "OpenSM's routing pass " + seq + " carried v" + answeredVersion + ", but the table the switch "
+                        + "acknowledged differs (an upload that did not reach it)";
+                return true;
+            }
+            confirmed = answeredTable;
+            confirmedVersion = answeredVersion;
+            miss = null;
+            if (pending != null && pending.table == answeredTable) {
+                done = pending.ack;
+                ack = new CommitAck(0, pending.batch.version(), confirmed.length, TableHash.of(confirmed),
+                        pending.batch.rulesHash());
+                pending = null;
+            }
+        }
+        if (done != null) {
+            done.complete(ack);
+        }
+        return true;
+    }
+
+    /** The table OpenSM confirmed and its version, copied. */
     synchronized Held held() {
-        return new Held(version, table.clone());
+        return new Held(confirmedVersion, confirmed.clone());
     }
 
-    /** A committed table. */
+    /** A confirmed table. */
     record Held(long version, byte[] entries) {
     }
 
@@ -104,10 +172,19 @@ final class OpenSmSwitchSession implements SwitchSession {
 
     @Override
     public void close(String reason) {
-        if (!closed) {
+        CompletableFuture<CommitAck> waiting;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
-            listener.sessionClosed(this, reason);
+            waiting = pending == null ? null : pending.ack;
+            pending = null;
         }
+        if (waiting != null) {
+            waiting.completeExceptionally(new RequestFailedException("switch " + hello.name() + ": " + reason, false));
+        }
+        listener.sessionClosed(this, reason);
     }
 
     /** OpenSM closes a session when its subnet no longer holds the switch: its discovery, not a lost connection. */
@@ -117,32 +194,73 @@ final class OpenSmSwitchSession implements SwitchSession {
     }
 
     @Override
-    public synchronized CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
-        if (closed) {
-            return CompletableFuture.failedFuture(new IllegalStateException("switch " + hello.name() + " left OpenSM's subnet"));
-        }
-        byte[] next = Arrays.copyOf(table, batch.length());
-        if (batch.length() > table.length) {
-            Arrays.fill(next, table.length, next.length, (byte) 0xff);
-        }
-        List<LftBatch.Block> blocks = new ArrayList<>();
-        if (batch.stagedAhead() > 0 && stagedVersion == batch.version()) {
-            blocks.addAll(staged);
-        }
-        blocks.addAll(batch.blocks());
-        staged.clear();
-        for (LftBatch.Block b : blocks) {
-            int n = Math.min(b.entries().length, next.length - b.base());
-            if (b.base() < 0 || n < 0) {
-                return CompletableFuture.failedFuture(new IllegalArgumentException("block at " + b.base()
-                        + " beyond a table of " + next.length));
+    public boolean viaOpenSm() {
+        return true;
+    }
+
+    /** Its tables go to OpenSM in the answer to a pass, which waits for all of them: none may wait for room. */
+    @Override
+    public boolean pacedOnWire() {
+        return false;
+    }
+
+    /**
+     * Holds the batch's table (its blocks over what OpenSM confirmed, which is what the pusher diffed against) until
+     * a pass carries it and OpenSM sets it, and asks for that pass.
+     */
+    @Override
+    public CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
+        CompletableFuture<CommitAck> ack = new CompletableFuture<>();
+        CompletableFuture<CommitAck> superseded;
+        synchronized (this) {
+            if (closed) {
+                return CompletableFuture.failedFuture(new RequestFailedException("switch " + hello.name()
+                        + " left OpenSM's subnet", false));
             }
-            System.arraycopy(b.entries(), 0, next, b.base(), n);
+            byte[] next = Arrays.copyOf(confirmed, batch.length());
+            if (batch.length() > confirmed.length) {
+                Arrays.fill(next, confirmed.length, next.length, (byte) 0xff);
+            }
+            List<LftBatch.Block> blocks = new ArrayList<>();
+            if (batch.stagedAhead() > 0 && stagedVersion == batch.version()) {
+                blocks.addAll(staged);
+            }
+            blocks.addAll(batch.blocks());
+            staged.clear();
+            for (LftBatch.Block b : blocks) {
+                int n = Math.min(b.entries().length, next.length - b.base());
+                if (b.base() < 0 || n < 0) {
+                    return CompletableFuture.failedFuture(new IllegalArgumentException("block at " + b.base()
+                            + " beyond a table of " + next.length));
+                }
+                System.arraycopy(b.entries(), 0, next, b.base(), n);
+            }
+            superseded = pending == null ? null : pending.ack;
+            pending = new Pending(batch, next, ack);
+            miss = null;
         }
-        table = next;
-        version = batch.version();
-        return CompletableFuture.completedFuture(new CommitAck(0, batch.version(), next.length, TableHash.of(next),
-                batch.rulesHash()));
+        if (superseded != null) {
+            superseded.completeExceptionally(new RequestFailedException("superseded by v" + batch.version(), true));
+        }
+        long bound = Math.max(timeoutMs, MIN_CONFIRM_MS);
+        CompletableFuture.delayedExecutor(bound, TimeUnit.MILLISECONDS).execute(() -> timedOut(ack, bound));
+        passes.handed();
+        return ack;
+    }
+
+    private void timedOut(CompletableFuture<CommitAck> ack, long bound) {
+        String why;
+        synchronized (this) {
+            if (pending == null || pending.ack != ack) {
+                return;
+            }
+            long v = pending.batch.version();
+            why = miss != null ? miss
+                    : answeredTable == pending.table ? "OpenSM's routing pass " + answeredSeq + " carried v" + v
+                            + ", and OpenSM has not reported it set on the switch"
+                    : "no routing pass of OpenSM carried v" + v + " (" + passes.describe() + ")";
+        }
+        ack.completeExceptionally(new RequestFailedException(why + ", within " + bound + " ms", true));
     }
 
     @Override

@@ -14,17 +14,24 @@ import org.fabricmanager.topology.LidPlan;
 
 /**
  * The frames between OpenSM's plug-in and the daemon (docs/opensm.md, "The plug-in's protocol"): a 12-byte header
- * (magic {@code FMOS}, version 1, type, two reserved bytes, payload length, all big-endian), then SUBNET (plug-in to
- * daemon), TABLES or REFUSED (the answer) or EVENT (plug-in to daemon, on a connection of its own). Every count is
- * checked against the bytes that remain, so a frame cannot make the daemon allocate more than its length.
+ * (magic {@code FMOS}, version 2, type, two reserved bytes, payload length, all big-endian), then SUBNET (plug-in to
+ * daemon), TABLES or REFUSED (the answer), and on the plug-in's channel (a connection of its own, opened by CHANNEL)
+ * EVENT and SET from the plug-in, REROUTE from the daemon. Every count is checked against the bytes that remain, so a
+ * frame cannot make the daemon allocate more than its length.
  */
 public final class OpenSmWire {
     public static final int MAGIC = 0x464D4F53;
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final int SUBNET = 1;
     public static final int TABLES = 2;
     public static final int REFUSED = 3;
     public static final int EVENT = 4;
+    /** The plug-in's channel opens with it and sends it again as a keepalive: the last subnet answered (u64). */
+    public static final int CHANNEL = 5;
+    /** The daemon asks for a routing pass (it has tables OpenSM has not installed): a request number (u64). */
+    public static final int REROUTE = 6;
+    /** The switches whose tables equal a pass's answer once OpenSM set them: sequence, switch count, GUIDs. */
+    public static final int SET = 7;
     public static final int HEADER_BYTES = 12;
     /** An EVENT's payload: id, the subnet last answered, a detail. */
     public static final int EVENT_BYTES = 20;
@@ -66,6 +73,13 @@ public final class OpenSmWire {
 
     /** One EVENT frame. */
     public record Event(int id, long answeredSeq, long detail) {
+    }
+
+    /**
+     * One SET frame: of the {@code switches} in OpenSM's subnet after the pass {@code seq}, those in {@code held} hold
+     * the tables the daemon answered to it, as the switches acknowledged them.
+     */
+    public record TablesSet(long seq, int switches, Set<Long> held) {
     }
 
     /** A frame the daemon refuses; the message says what is wrong with it. */
@@ -186,6 +200,46 @@ public final class OpenSmWire {
             throw new WireException("event of " + b.remaining() + " bytes");
         }
         return new Event(b.getInt(), b.getLong(), b.getLong());
+    }
+
+    /** Decodes a CHANNEL payload: the last subnet the plug-in answered with the daemon's tables. */
+    public static long channel(ByteBuffer b) throws WireException {
+        if (b.remaining() != 8) {
+            throw new WireException("channel frame of " + b.remaining() + " bytes");
+        }
+        return b.getLong();
+    }
+
+    /** Decodes a SET payload, refusing a count the frame cannot hold, a GUID twice or bytes left over. */
+    public static TablesSet tablesSet(ByteBuffer b) throws WireException {
+        try {
+            long seq = b.getLong();
+            int switches = b.getInt();
+            int held = count(b.getInt(), b.remaining() / 8, "switches set");
+            if (switches < held) {
+                throw new WireException(held + " switches set of " + Integer.toUnsignedString(switches));
+            }
+            Set<Long> guids = new HashSet<>(held * 2);
+            for (int i = 0; i < held; i++) {
+                long guid = b.getLong();
+                if (!guids.add(guid)) {
+                    throw new WireException("switch " + Guids.format(guid) + " set twice");
+                }
+            }
+            if (b.hasRemaining()) {
+                throw new WireException(b.remaining() + " bytes after the switches set");
+            }
+            return new TablesSet(seq, switches, Set.copyOf(guids));
+        } catch (BufferUnderflowException e) {
+            throw new WireException("set frame cut short");
+        }
+    }
+
+    /** The REROUTE frame: the plug-in asks OpenSM for a routing pass. */
+    public static ByteBuffer reroute(long request) {
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 8);
+        header(b, REROUTE, 8);
+        return b.putLong(request).flip();
     }
 
     /** The TABLES frame: {@code rows[i]} (LIDs 0..length - 1) for switch {@code guids[i]}. */

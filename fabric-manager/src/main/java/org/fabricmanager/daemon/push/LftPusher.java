@@ -273,7 +273,8 @@ public final class LftPusher implements PushFigures {
             sp.waitingDiff = null;
             return true;
         }
-        if (wire.othersFirst(sp.guid)) {
+        boolean paced = sp.session.pacedOnWire();
+        if (paced && wire.othersFirst(sp.guid)) {
             wire.enqueue(sp.guid); // first come, first served: and its blocks are not computed until its turn
             return false;
         }
@@ -284,8 +285,9 @@ public final class LftPusher implements PushFigures {
             diff = new Diff(current, row, sp.held, BlockDiff.blocks(sp.held, current, row));
         }
         List<LftBatch.Block> blocks = ahead ? List.of() : diff.blocks();
-        int weight = WireRoom.weight(current, blocks.size());
-        if (!wire.fits(weight)) {
+        // an unpaced switch's batch (OpenSM's) takes no room: its answer waits for every such switch's batch
+        int weight = paced ? WireRoom.weight(current, blocks.size()) : 0;
+        if (paced && !wire.fits(weight)) {
             wire.enqueue(sp.guid);
             sp.waitingDiff = ahead ? null : diff; // not computed again at each try
             return false;

@@ -133,6 +133,14 @@ public final class DaemonViews {
     }
 
     /** The routed fabric (with the destination indices in use), or the last discovered one before routing. */
+    /** {@link org.fabricmanager.daemon.api.DaemonApi#readHanded}'s read, or {@code null} while no routing is installed. */
+    public <T> T handed(java.util.function.Function<Fabric, T> read) {
+        DaemonState now = state.get();
+        ActiveRouting a = routing.active();
+        boolean installed = now == DaemonState.PUSHING || now == DaemonState.CONVERGED;
+        return installed && a != null ? read.apply(a.fabric()) : null;
+    }
+
     public Fabric topology() {
         ActiveRouting a = routing.active();
         if (a != null) {

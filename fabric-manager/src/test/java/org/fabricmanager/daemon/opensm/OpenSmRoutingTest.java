@@ -6,28 +6,45 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.opensm.OpenSmWire.EndPort;
 import org.fabricmanager.daemon.opensm.OpenSmWire.Subnet;
 import org.fabricmanager.daemon.opensm.OpenSmWire.SwitchEntry;
+import org.fabricmanager.southbound.LftBatch;
 import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.TableHash;
+import org.fabricmanager.testing.Await;
+import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
 import org.junit.jupiter.api.Test;
 import org.fabricmanager.daemon.testing.UnansweredApi;
 
-/** What the daemon's discovery hears from OpenSM's subnets, and the refusal when its tables do not converge. */
+/**
+ * What the daemon's discovery hears from OpenSM's subnets, the refusal when its tables are not ready, the refusal of a
+ * subnet naming an agent's switch, and a switch in sync only once OpenSM's SET after the pass that carried its table.
+ */
 class OpenSmRoutingTest {
     private static final long LEAF = 0x10;
     private static final long SPINE = 0x20;
     private static final long CA = 0xC0;
 
     private final List<String> heard = new ArrayList<>();
+    private final List<String> refusals = new ArrayList<>();
+    private final Set<Long> agents = new HashSet<>();
+    private final PassRequests passes = new PassRequests(n -> true, System::currentTimeMillis);
     private final SouthboundListener listener = new SouthboundListener() {
+        @Override
+        public boolean heldByAgent(long guid) {
+            return agents.contains(guid);
+        }
+
         @Override
         public void helloReceived(SwitchSession session, Message.Hello hello) {
             heard.add("hello " + Long.toHexString(hello.guid()) + " ports " + hello.portCount());
@@ -61,8 +78,7 @@ class OpenSmRoutingTest {
 
     @Test
     void reportsSwitchesAsSessionsThenOnlyTheirChangedPortsThenTheirDeparture() throws Exception {
-        OpenSmRouting routing = new OpenSmRouting(listener, new StatusApi(DaemonState.DISCOVERING),
-                UnixDomainSocketAddress.of("/nonexistent"));
+        OpenSmRouting routing = routing(DaemonState.DISCOVERING);
         routing.answer(subnet(1, true, true), 1);
         assertThat(heard).containsExactly("hello 10 ports 2",
                 "info 10 " + List.of(PortRecord.toNode(1, CA, "node"), PortRecord.toSwitch(2, SPINE, 1, "spine")),
@@ -82,13 +98,67 @@ class OpenSmRoutingTest {
 
     @Test
     void refusesASubnetWhoseTablesDoNotConvergeInTime() throws Exception {
-        OpenSmRouting routing = new OpenSmRouting(listener, new StatusApi(DaemonState.ROUTING),
-                UnixDomainSocketAddress.of("/nonexistent"));
+        OpenSmRouting routing = routing(DaemonState.ROUTING);
         ByteBuffer answer = routing.answer(subnet(5, true, true), 20);
         assertThat(answer.get(5)).isEqualTo((byte) OpenSmWire.REFUSED);
         assertThat(answer.getLong(OpenSmWire.HEADER_BYTES)).isEqualTo(5);
-        assertThat(new String(answer.array(), OpenSmWire.HEADER_BYTES + 8, answer.limit() - OpenSmWire.HEADER_BYTES - 8,
-                StandardCharsets.UTF_8)).contains("did not converge in time (state ROUTING)");
+        assertThat(reason(answer)).contains("were not ready in time (state ROUTING)");
+    }
+
+    @Test
+    void refusesASubnetNamingAnAgentsSwitchBeforeMakingAnySessionOfIt() throws Exception {
+        agents.add(SPINE);
+        ByteBuffer answer = routing(DaemonState.CONVERGED).answer(subnet(6, true, true), 1_000);
+        assertThat(answer.get(5)).isEqualTo((byte) OpenSmWire.REFUSED);
+        assertThat(reason(answer)).contains("names 1 switch(es) that an agent of its own manages")
+                .contains("0x0000000000000020 (spine)");
+        assertThat(refusals).containsExactly(reason(answer));
+        assertThat(heard).as("no session of the leaf or the spine").isEmpty();
+    }
+
+    @Test
+    void aTableIsInstalledOnlyOnceOpenSmSetsThePassThatCarriedIt() {
+        OpenSmSwitchSession session = new OpenSmSwitchSession(new Message.Hello(0, 1, 1, LEAF, 1, 2, 65_536, 0, 0, 0,
+                "leaf"), UnixDomainSocketAddress.of("/nonexistent"), listener, passes);
+        byte[] row = {2, 1};
+        CompletableFuture<Message.CommitAck> ack = session.sendBatch(new LftBatch(7, List.of(new LftBatch.Block(0, row)),
+                2, TableHash.of(row)), 1_000);
+        assertThat(session.answer(41)).containsExactly(2, 1);
+        assertThat(session.set(40, true)).as("an older pass's word").isFalse();
+        assertThat(session.set(41, false)).as("the pass's word: not set").isTrue();
+        assertThat(ack).as("not installed while OpenSM has not set it").isNotDone();
+        assertThat(session.held().version()).isZero();
+
+        assertThat(session.answer(42)).as("the next pass carries it again").containsExactly(2, 1);
+        session.set(42, true);
+        assertThat(ack).isCompletedWithValueMatching(a -> a.version() == 7 && a.hash() == TableHash.of(row));
+        assertThat(session.held().version()).isEqualTo(7);
+        assertThat(session.answer(43)).as("then what OpenSM confirmed").containsExactly(2, 1);
+    }
+
+    @Test
+    void aBatchHandedToASessionAsksThePlugInForAPassAgainUntilOneCarriesIt() {
+        List<Long> requests = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (PassRequests asks = new PassRequests(n -> requests.add(n), System::currentTimeMillis)) {
+            asks.handed();
+            asks.handed();
+            Await.value("a pass asked", java.time.Duration.ofSeconds(10), () -> requests.size(), n -> n >= 1);
+            asks.passStarted();
+            asks.passEnded(-1); // refused: what was handed is still not carried
+            Await.value("a pass asked again after the refused one", java.time.Duration.ofSeconds(10),
+                    () -> requests.size(), n -> n >= 2);
+            assertThat(requests).startsWith(1L, 2L);
+        }
+    }
+
+    private OpenSmRouting routing(DaemonState state) {
+        return new OpenSmRouting(listener, new StatusApi(state), UnixDomainSocketAddress.of("/nonexistent"), passes,
+                refusals::add);
+    }
+
+    private static String reason(ByteBuffer answer) {
+        return new String(answer.array(), OpenSmWire.HEADER_BYTES + 8, answer.limit() - OpenSmWire.HEADER_BYTES - 8,
+                StandardCharsets.UTF_8);
     }
 
     /** A daemon that is always in one state and answers nothing else. */
@@ -102,6 +172,11 @@ class OpenSmRoutingTest {
         @Override
         public CompletableFuture<Views.Status> status() {
             return CompletableFuture.completedFuture(new Views.Status(state, null, 0, null, null, null, null, 0, "x", null, null));
+        }
+
+        @Override
+        public <T> CompletableFuture<T> readHanded(java.util.function.Function<Fabric, T> read) {
+            return CompletableFuture.completedFuture(null); // never installed: nothing to read
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class OpenSmWireTest {
@@ -62,9 +63,25 @@ class OpenSmWireTest {
     void refusesAHeaderOfAnotherProtocolOrAboveTheLimit() {
         ByteBuffer http = ByteBuffer.wrap("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
         assertThatThrownBy(() -> OpenSmWire.header(http, 1024)).hasMessageContaining("not the plug-in's protocol");
-        ByteBuffer big = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) 1).put((byte) 1).putShort((short) 0)
-                .putInt(-1).flip();
+        ByteBuffer big = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) OpenSmWire.VERSION).put((byte) 1)
+                .putShort((short) 0).putInt(-1).flip();
         assertThatThrownBy(() -> OpenSmWire.header(big, 1024)).hasMessageContaining("above the limit of 1024");
+        ByteBuffer older = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) 1).put((byte) 1)
+                .putShort((short) 0).putInt(0).flip();
+        assertThatThrownBy(() -> OpenSmWire.header(older, 1024)).as("a plug-in of an older release")
+                .hasMessageContaining("protocol version 1, expected 2");
+    }
+
+    @Test
+    void setFrameListsTheSwitchesThatHoldThePassAndRefusesCountsItCannotHold() throws Exception {
+        ByteBuffer set = ByteBuffer.allocate(32).putLong(12).putInt(3).putInt(2).putLong(0x20).putLong(0x21).flip();
+        assertThat(OpenSmWire.tablesSet(set)).isEqualTo(new OpenSmWire.TablesSet(12, 3, Set.of(0x20L, 0x21L)));
+        ByteBuffer lying = ByteBuffer.allocate(24).putLong(12).putInt(3).putInt(1_000_000).putLong(0x20).flip();
+        assertThatThrownBy(() -> OpenSmWire.tablesSet(lying)).hasMessageContaining("cannot fit in the frame");
+        ByteBuffer twice = ByteBuffer.allocate(32).putLong(12).putInt(3).putInt(2).putLong(0x20).putLong(0x20).flip();
+        assertThatThrownBy(() -> OpenSmWire.tablesSet(twice)).hasMessageContaining("set twice");
+        ByteBuffer more = ByteBuffer.allocate(32).putLong(12).putInt(1).putInt(2).putLong(0x20).putLong(0x21).flip();
+        assertThatThrownBy(() -> OpenSmWire.tablesSet(more)).hasMessageContaining("2 switches set of 1");
     }
 
     @Test

@@ -1,0 +1,139 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.DrainRequest;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.opensm.IbsimFabric;
+import org.fabricmanager.opensm.IbsimNet;
+import org.fabricmanager.opensm.OpenSmPlugin;
+import org.fabricmanager.opensm.OpenSmTools;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.IbnetdiscoverReader;
+import org.fabricmanager.topology.LidFabric;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An administrator's day-2 actions under OpenSM (docs/opensm.md, "Drains, rebalances and in sync"): the daemon routes
+ * OpenSM's subnet under ibsim through the plug-in; a drain of a leaf uplink, its undrain and a rebalance after a repair
+ * each reach the simulated switches through a routing pass the daemon asks for, and the daemon calls them CONVERGED
+ * only once OpenSM set them: at that moment {@code ibroute} reads no end-node LID out of the drained port, then the
+ * port back in use, then every switch's table equal to offline Dmodc of the fabric as it is. Skipped when OpenSM, ibsim,
+ * infiniband-diags or the plug-in are missing.
+ */
+class OpenSmDay2IT {
+    private static final long TOOL_LIMIT_SECONDS = 120;
+    private static final int PLUGIN_TIMEOUT_MS = 15_000;
+    private static final Pattern ENTRY = Pattern.compile("0x([0-9a-fA-F]{4}) (\\d{3})\\b.*");
+
+    static OpenSmTools tools;
+    static OpenSmPlugin plugin;
+    static Path dir;
+
+    @BeforeAll
+    static void tools() throws Exception {
+        tools = OpenSmTools.find().orElse(null);
+        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
+                + OpenSmTools.INSTALL_HINT + ")");
+        plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
+        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
+        dir = Files.createDirectories(plugin.directory().resolveSibling("opensm-day2-it"));
+    }
+
+    @Test
+    void drainUndrainAndRebalanceReachOpenSmsSwitchesBeforeTheDaemonCallsThemInSync() throws Exception {
+        Path work = dir.resolve("pgft-3-4-4-4");
+        OpenSmRoutingIT.deleteTree(work);
+        Files.createDirectories(work);
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)"));
+        Path socket = work.resolve("opensm.sock");
+        DaemonConfig config = SystemSupport.config(work.resolve("state"), null).withDiscovery(300, 30_000)
+                .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
+        Process opensm = null;
+        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
+             IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
+            opensm = plugin.startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, work.resolve("opensm"));
+            Views.Status start = SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
+                    && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
+            LidFabric seen = IbnetdiscoverReader.readWithLids(lab.ibnetdiscover(work.resolve("ibnet.txt"), TOOL_LIMIT_SECONDS));
+            // a leaf away from OpenSM's own port (on s1-0), and its first uplink
+            FabricSwitch leaf = seen.fabric().switches().stream().filter(s -> s.name().startsWith("s1-1_")).findFirst()
+                    .orElseThrow();
+            int uplink = seen.fabric().links().stream().filter(l -> l.a() == leaf.guid()
+                    && seen.fabric().switchByGuid(l.b()).isPresent()).mapToInt(Link::aPort).min().orElseThrow();
+            int leafLid = seen.lids().lid(leaf.guid()).orElseThrow();
+            Set<Integer> nodeLids = new HashSet<>();
+            seen.fabric().nodes().forEach(n -> nodeLids.add(seen.lids().lid(n.guid()).orElseThrow()));
+            Path reads = Files.createDirectories(work.resolve("ibroute"));
+            assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads)).as("end-node LIDs out of the uplink, intact")
+                    .isNotEmpty();
+
+            long drainedAt = System.nanoTime();
+            daemon.drain(new DrainRequest(leaf.guid(), uplink, false)).get(30, TimeUnit.SECONDS);
+            Views.Status drained = convergedAfter(daemon, start.routing().version(), "the drain of " + leaf.name() + ":" + uplink);
+            double drainMs = (System.nanoTime() - drainedAt) / 1e6;
+            assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads))
+                    .as("end-node LIDs ibroute reads out of the drained port once the daemon calls it in sync").isEmpty();
+
+            daemon.undrain(new DrainRequest(leaf.guid(), uplink, false)).get(30, TimeUnit.SECONDS);
+            Views.Status undrained = convergedAfter(daemon, drained.routing().version(), "the undrain");
+            assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads)).as("the uplink in use again").isNotEmpty();
+
+            // a cable between two switches pulled at ibsim's console: repaired; then a rebalance routes the fabric in full
+            Link cable = fabric.links().stream().filter(l -> fabric.switchByGuid(l.b()).isPresent()).skip(5).findFirst()
+                    .orElseThrow();
+            FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
+            lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
+            Views.Status repaired = convergedAfter(daemon, undrained.routing().version(), "the repair of the unlinked cable");
+            long rebalancedAt = System.nanoTime();
+            assertThat(daemon.rebalance().get(60, TimeUnit.SECONDS).routingVersion()).isGreaterThan(repaired.routing().version());
+            convergedAfter(daemon, repaired.routing().version(), "the rebalance");
+            double rebalanceMs = (System.nanoTime() - rebalancedAt) / 1e6;
+            OpenSmRoutingIT.assertTablesEqualOffline(lab, work.resolve("rebalanced"), null);
+            System.out.printf("drain to in sync %.0f ms, rebalance to in sync %.0f ms%n", drainMs, rebalanceMs);
+        } finally {
+            if (opensm != null) {
+                opensm.destroy();
+                opensm.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** The status once the daemon is CONVERGED on a routing newer than {@code version}, every switch in sync. */
+    private static Views.Status convergedAfter(FabricManagerDaemon daemon, long version, String what) {
+        return SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED && s.routing() != null
+                && s.routing().version() > version, "CONVERGED after " + what);
+    }
+
+    /** The end-node LIDs that switch {@code lid}'s table, as ibroute reads it, sends out of {@code port}. */
+    private static Set<Integer> nodeLidsOut(IbsimFabric lab, int lid, int port, Set<Integer> nodeLids, Path reads)
+            throws Exception {
+        Set<Integer> out = new HashSet<>();
+        for (String line : lab.ibroute(lid, reads.resolve(lid + "-" + System.nanoTime() + ".txt"), TOOL_LIMIT_SECONDS)
+                .split("\n")) {
+            Matcher e = ENTRY.matcher(line);
+            if (e.matches() && Integer.parseInt(e.group(2)) == port && nodeLids.contains(Integer.parseInt(e.group(1), 16))) {
+                out.add(Integer.parseInt(e.group(1), 16));
+            }
+        }
+        return out;
+    }
+}
