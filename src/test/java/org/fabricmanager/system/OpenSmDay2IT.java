@@ -2,8 +2,12 @@ package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -36,7 +40,8 @@ import org.junit.jupiter.api.Test;
  * OpenSM's subnet under ibsim through the plug-in; a drain of a leaf uplink, its undrain and a rebalance after a repair
  * each reach the simulated switches through a routing pass the daemon asks for, and the daemon calls them CONVERGED
  * only once OpenSM set them: at that moment {@code ibroute} reads no end-node LID out of the drained port, then the
- * port back in use, then every switch's table equal to offline Dmodc of the fabric as it is. Skipped when OpenSM, ibsim,
+ * port back in use, then every switch's table equal to offline Dmodc of the fabric as it is. A cable's unlink is routed
+ * by the daemon while silent local connections hold every place of its socket. Skipped when OpenSM, ibsim,
  * infiniband-diags or the plug-in are missing.
  */
 class OpenSmDay2IT {
@@ -97,12 +102,22 @@ class OpenSmDay2IT {
             Views.Status undrained = convergedAfter(daemon, drained.routing().version(), "the undrain");
             assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads)).as("the uplink in use again").isNotEmpty();
 
-            // a cable between two switches pulled at ibsim's console: repaired; then a rebalance routes the fabric in full
+            // a cable between two switches pulled at ibsim's console while every connection place of the socket is held
+            // by a silent local process: the daemon still routes the pass (repaired); then a rebalance routes in full
             Link cable = fabric.links().stream().filter(l -> fabric.switchByGuid(l.b()).isPresent()).skip(5).findFirst()
                     .orElseThrow();
             FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
+            List<SocketChannel> silent = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                silent.add(SocketChannel.open(UnixDomainSocketAddress.of(socket)));
+            }
             lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
             Views.Status repaired = convergedAfter(daemon, undrained.routing().version(), "the repair of the unlinked cable");
+            for (SocketChannel c : silent) {
+                c.close();
+            }
+            assertThat(Files.readString(work.resolve("opensm").resolve("opensm.log"), StandardCharsets.ISO_8859_1))
+                    .as("OpenSM never fell back").doesNotContain("OpenSM falls back");
             long rebalancedAt = System.nanoTime();
             assertThat(daemon.rebalance().get(60, TimeUnit.SECONDS).routingVersion()).isGreaterThan(repaired.routing().version());
             convergedAfter(daemon, repaired.routing().version(), "the rebalance");

@@ -45,7 +45,7 @@ final class DrainCommand implements Command {
         String force = drain ? "\n  --force                 drain even when it cuts off end nodes or leaves the fabric unroutable"
                 : "";
         return """
-                usage: fabric-manager %s [--url URL] [--ca FILE] [--token-file F] [--switch S | --link S:P]%s [--json]
+                usage: fabric-manager %s [--url URL] [--ca FILE] [--token-file F] [--switch S | --link S:P]%s [--wait] [--json]
                 %s
                   %s
                   --token-file F          the daemon's admin token (rest.adminToken), first line of a file
@@ -53,10 +53,12 @@ final class DrainCommand implements Command {
                   --switch S              the switch, by GUID or name
                   --link S:P              the cable at port P of switch S (GUID or name); either end names it,
                                           e.g. 0x1000000200000001:5 or s2-1:5%s
+                %s
                   --json                  the daemon's JSON answer instead of the line
                   Without --switch or --link: lists the drained switches and cables (no token needed).
-                  Exit code 0 when the daemon did it, 2 for bad input or when it refused.""".formatted(name(),
-                drain ? " [--force]" : "", what.indent(2).stripTrailing(), DaemonClient.URL_USAGE, force);
+                  Exit code 0 when the daemon did it, 1 when --wait ran out, 2 for bad input or when it
+                  refused.""".formatted(name(), drain ? " [--force]" : "", what.indent(2).stripTrailing(),
+                DaemonClient.URL_USAGE, force, ConvergenceWait.USAGE);
     }
 
     @Override
@@ -66,7 +68,7 @@ final class DrainCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return drain ? Set.of("force", DaemonClient.JSON_OPTION) : Set.of(DaemonClient.JSON_OPTION);
+        return drain ? Set.of("force", "wait", DaemonClient.JSON_OPTION) : Set.of("wait", DaemonClient.JSON_OPTION);
     }
 
     @Override
@@ -102,15 +104,19 @@ final class DrainCommand implements Command {
         JsonNode r = client.post("/api/v1/" + name(), request.toString(), token);
         if (args.flag(DaemonClient.JSON_OPTION)) {
             console.out().println(r.toString());
-            return ExitCodes.OK;
+            return args.flag("wait") ? ConvergenceWait.await(client, r.path("routingVersion").asLong(), console.err())
+                    : ExitCodes.OK;
         }
         console.out().printf("%s %s (%s): %s%n", r.path("result").asText(), r.path("element").asText(),
                 r.path("name").asText(), drain ? "routed around from the next routing version"
                         + (r.path("forced").asBoolean() ? " (forced" + (r.path("nodesCutOff").asInt() > 0 ? ", "
                         + r.path("nodesCutOff").asInt() + " end node(s) cut off" : "") + ")" : "")
                         : "routed through again from the next routing version");
+        if (args.flag("wait")) {
+            return ConvergenceWait.await(client, r.path("routingVersion").asLong(), console.out());
+        }
         console.out().println("the re-route follows routing v" + r.path("routingVersion").asLong()
-                + "; `fabric-manager status` shows it converge");
+                + "; `fabric-manager status` shows it converge (or --wait)");
         return ExitCodes.OK;
     }
 

@@ -25,7 +25,7 @@ final class RebalanceCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: fabric-manager rebalance [--url URL] [--ca FILE] [--token-file F] [--dry-run] [--json]
+                usage: fabric-manager rebalance [--url URL] [--ca FILE] [--token-file F] [--dry-run] [--wait] [--json]
                   Routes the fabric in force in full again, with the engine from scratch, as if it had just
                   been discovered: after faults were repaired (routing.onFault: repair, which moves only the
                   entries a fault forces), the tables become the engine's own again. Only the 64-entry blocks
@@ -36,10 +36,11 @@ final class RebalanceCommand implements Command {
                                           only its owner may read; a rebalance is an admin action
                   --dry-run               change nothing: print what a rebalance would change (entries, blocks,
                                           switches) and the congestion now and after (the what-if of a rebalance)
+                %s
                   --json                  the daemon's JSON answer instead of the lines
                   The daemon answers 429 while the fabric is being routed: ask again once it converged.
-                  Exit code 0 when the daemon answered, 2 for bad input or when it refused.""".formatted(
-                DaemonClient.URL_USAGE);
+                  Exit code 0 when the daemon answered, 1 when --wait ran out, 2 for bad input or when it
+                  refused.""".formatted(DaemonClient.URL_USAGE, ConvergenceWait.USAGE);
     }
 
     @Override
@@ -49,7 +50,7 @@ final class RebalanceCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of("dry-run", DaemonClient.JSON_OPTION);
+        return Set.of("dry-run", "wait", DaemonClient.JSON_OPTION);
     }
 
     @Override
@@ -73,7 +74,11 @@ final class RebalanceCommand implements Command {
                     r.path("changedEntries").isNumber() ? r.path("changedEntries").asText() : "?",
                     r.path("changedBlocks").asLong(), r.path("switchesTouched").asInt(), none
                             ? ": the tables in force were a full routing's already"
-                            : "; `fabric-manager status` shows the push converge");
+                            : "; `fabric-manager status` shows the push converge (or --wait)");
+        }
+        if (args.flag("wait") && !dryRun) {
+            return ConvergenceWait.await(client, r.path("routingVersion").asLong(),
+                    args.flag(DaemonClient.JSON_OPTION) ? console.err() : console.out());
         }
         return ExitCodes.OK;
     }
