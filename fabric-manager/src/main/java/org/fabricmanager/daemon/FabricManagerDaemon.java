@@ -76,6 +76,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The running daemon: wires the control thread, the stores, the routing service, the southbound
@@ -416,7 +417,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public <T> CompletableFuture<T> readHanded(java.util.function.Function<Fabric, T> read) {
+    public <T> CompletableFuture<T> readHanded(Function<Fabric, T> read) {
         return queue.call("read handed tables", () -> views.handed(read));
     }
 

@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -57,7 +58,7 @@ final class SwitchSessions implements SouthboundListener {
      * Switches that an agent of their own managed in this run ({@link #heldByAgent}); read by the OpenSM provider's
      * thread. Bounded: each one took a certificate of the fabric's CA (or an insecure daemon's agent) to get here.
      */
-    private final Set<Long> agentSwitches = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Long> agentSwitches = ConcurrentHashMap.newKeySet();
     private static final int MAX_AGENT_SWITCHES = 1 << 20;
 
     SwitchSessions(ControlLoop queue, MilestoneLog milestones, DaemonMetrics metrics, long daemonId,

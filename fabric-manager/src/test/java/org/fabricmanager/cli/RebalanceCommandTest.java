@@ -40,7 +40,9 @@ class RebalanceCommandTest {
             String path = exchange.getRequestURI().getPath();
             requests.put(path, exchange.getRequestMethod() + " "
                     + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            boolean authorized = ("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"));
+            // as the daemon: reading the status needs no token, the actions do
+            boolean authorized = path.equals("/api/v1/status")
+                    || ("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"));
             String body = !authorized ? "{\"error\":\"missing 'Authorization: Bearer <token>' header\"}"
                     : answers.getOrDefault(path, "{\"error\":\"unknown path\"}");
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
@@ -75,7 +77,20 @@ class RebalanceCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(requests.get("/api/v1/routing/rebalance")).isEqualTo("POST ");
         assertThat(run.out().lines()).containsExactly("routing v3 routed in full in 3.2 ms, replacing v2 (a repair)",
-                "24 entries in 1 blocks on 1 switches changed; `fabric-manager status` shows the push converge");
+                "24 entries in 1 blocks on 1 switches changed; `fabric-manager status` shows the push converge (or --wait)");
+    }
+
+    @Test
+    void aRebalanceWithWaitReturnsOnceTheDaemonConvergedOnItsVersion() throws IOException {
+        answers.put("/api/v1/routing/rebalance", """
+                {"result":"rebalanced","reason":"operator","routingVersion":3,"previousVersion":2,"replacedRepair":true,
+                 "changedEntries":24,"changedBlocks":1,"switchesTouched":1,"durationMs":3.2}""");
+        answers.put("/api/v1/status", """
+                {"state":"CONVERGED","routing":{"version":3},"tables":{"inSync":48,"pending":0,"failing":0}}""");
+        CliRun run = CliRun.of("rebalance", "--url", url, "--token-file", tokenFile(), "--wait");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(requests).containsKey("/api/v1/status");
+        assertThat(run.out().lines().toList()).last().asString().startsWith("converged: v3 on 48 switches after ");
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.api;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.topology.Fabric;
 
@@ -118,7 +119,7 @@ public interface DaemonApi {
      * {@code null} (ask again). The OpenSM provider's answer takes its tables this way, since OpenSM's switches hold
      * them only once a pass carries them.
      */
-    default <T> CompletableFuture<T> readHanded(java.util.function.Function<Fabric, T> read) {
+    default <T> CompletableFuture<T> readHanded(Function<Fabric, T> read) {
         return CompletableFuture.failedFuture(new IllegalStateException("handed tables are not available here"));
     }
 

@@ -111,15 +111,6 @@ final class OpenSmSwitchSession implements SwitchSession {
         return true;
     }
 
-    /** The table OpenSM confirmed and its version, copied. */
-    synchronized Held held() {
-        return new Held(confirmedVersion, confirmed.clone());
-    }
-
-    /** A confirmed table. */
-    record Held(long version, byte[] entries) {
-    }
-
     boolean closed() {
         return closed;
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FabricCheck;
@@ -134,7 +135,7 @@ public final class DaemonViews {
 
     /** The routed fabric (with the destination indices in use), or the last discovered one before routing. */
     /** {@link org.fabricmanager.daemon.api.DaemonApi#readHanded}'s read, or {@code null} while no routing is installed. */
-    public <T> T handed(java.util.function.Function<Fabric, T> read) {
+    public <T> T handed(Function<Fabric, T> read) {
         DaemonState now = state.get();
         ActiveRouting a = routing.active();
         boolean installed = now == DaemonState.PUSHING || now == DaemonState.CONVERGED;
