@@ -51,6 +51,7 @@ final class OpenSmRouting {
     private final SouthboundListener listener;
     private final DaemonApi api;
     private final SocketAddress address;
+    private final OpenSmFallbackFiles fallbackFiles;
     /** The sessions' HELLO incarnation: this provider's start, so a restarted daemon's sessions are new runs. */
     private final long incarnation = System.currentTimeMillis() * 1000;
     private final Map<Long, OpenSmSwitchSession> sessions = new HashMap<>();
@@ -62,6 +63,7 @@ final class OpenSmRouting {
         this.listener = listener;
         this.api = api;
         this.address = address;
+        this.fallbackFiles = OpenSmFallbackFiles.beside(address);
     }
 
     /** The answer to {@code subnet}: TABLES, or REFUSED saying why (OpenSM then falls back to its next engine). */
@@ -262,6 +264,7 @@ final class OpenSmRouting {
             portGuids.put(d, e.portGuid());
         }
         LidPlan lids = new LidPlan(lidByGuid, portGuids);
+        fallbackFiles.write(fabric, portGuids);
         ForwardingTables tables = ForwardingTables.ofRows(guids, rows, destinations);
         byte[][] byLid = OpenSmLfts.byLid(fabric, tables, OpenSmTables.switchRoutes(fabric, lids), lids);
         return OpenSmWire.tables(subnet.seq(), guids, byLid, lids.maxLid() + 1);
