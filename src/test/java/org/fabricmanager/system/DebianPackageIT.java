@@ -8,6 +8,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.fabricmanager.daemon.opensm.OpenSmFallbackFiles;
 import org.fabricmanager.release.BuildInfo;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The Debian package {@code mvn package} builds, read with Debian's own {@code dpkg-deb}: its control
  * fields, conffiles and maintainer scripts, and its files unpacked into a scratch root, where the
  * launcher the unit starts runs {@code --version} with only a Java runtime, and again with the unit's own
- * JVM options (a misspelt or retired {@code -XX} flag stops the JVM before the daemon starts). (Installing it
- * for real would change this machine: users, /opt, systemd.)
+ * JVM options (a misspelt or retired {@code -XX} flag stops the JVM before the daemon starts); the unit's runtime
+ * directory and group for OpenSM's socket and fallback files, and the files shipped beside the configuration.
+ * (Installing it for real would change this machine: users, /opt, systemd.)
  */
 class DebianPackageIT {
     private static final long RUN_LIMIT_SECONDS = 120;
@@ -62,7 +64,9 @@ class DebianPackageIT {
     @Test
     void configurationFilesAreConffilesAndTheScriptsAreValidShell() throws Exception {
         assertThat(Files.readAllLines(dir.resolve("control/conffiles")))
-                .containsExactlyInAnyOrder("/etc/fabric-manager/fabric-manager.yaml", "/etc/fabric-manager/logback.xml");
+                .containsExactlyInAnyOrder("/etc/fabric-manager/fabric-manager.yaml", "/etc/fabric-manager/logback.xml",
+                        "/etc/fabric-manager/fabric-manager-alerts.yml", "/etc/fabric-manager/fabric-manager-dashboard.json",
+                        "/etc/fabric-manager/opensm.conf.example");
         for (String script : List.of("postinst", "prerm", "postrm")) {
             Path p = dir.resolve("control").resolve(script);
             assertThat(Files.getPosixFilePermissions(p)).as(script).contains(PosixFilePermission.OWNER_EXECUTE);
@@ -97,6 +101,44 @@ class DebianPackageIT {
         OperatorShell.Result r = shell.run(List.of(launcher.toString(), "--version"), RUN_LIMIT_SECONDS);
         assertThat(r.code()).as(r.output()).isZero();
         assertThat(r.output().lines().findFirst()).hasValue(BuildInfo.current().describe());
+    }
+
+    @Test
+    void shipsTheMonitoringFilesAndOpenSmsLinesBesideTheConfiguration() throws Exception {
+        Path home = Path.of(System.getProperty("fm.home"));
+        for (String f : List.of("fabric-manager-alerts.yml", "fabric-manager-dashboard.json", "opensm.conf.example")) {
+            assertThat(root.resolve("etc/fabric-manager").resolve(f)).as(f + ", as in the tarball's conf/")
+                    .hasSameBinaryContentAs(home.resolve("conf").resolve(f));
+        }
+    }
+
+    /**
+     * The unit gives the daemon the directory of the documented socket, {@code /run/fabric-manager}, kept while the
+     * daemon is stopped (OpenSM's fallback reads the GUID files in it then), and the group its sysusers entry and
+     * postinst create; opensm.conf's socket and GUID files are in that directory.
+     */
+    @Test
+    void theUnitHostsOpenSmsSocketAndFallbackFilesInItsRuntimeDirectory() throws Exception {
+        String unit = Files.readString(root.resolve("lib/systemd/system/fabric-manager.service"));
+        assertThat(unit).containsPattern("(?m)^RuntimeDirectory=fabric-manager$")
+                .containsPattern("(?m)^RuntimeDirectoryMode=0711$").containsPattern("(?m)^RuntimeDirectoryPreserve=yes$")
+                .containsPattern("(?m)^SupplementaryGroups=fabric-manager-opensm$");
+        assertThat(Files.readString(root.resolve("usr/lib/sysusers.d/fabric-manager.conf")))
+                .as("the unit does not start without its supplementary group").containsPattern("(?m)^g fabric-manager-opensm ");
+        assertThat(Files.readString(dir.resolve("control/postinst")))
+                .as("without systemd-sysusers").contains("groupadd --system fabric-manager-opensm");
+
+        Map<String, String> conf = new HashMap<>();
+        for (String line : Files.readAllLines(root.resolve("etc/fabric-manager/opensm.conf.example"))) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                conf.put(line.substring(0, line.indexOf(' ')), line.substring(line.indexOf(' ') + 1));
+            }
+        }
+        assertThat(conf.get("event_plugin_options")).contains("fm.socket=/run/fabric-manager/opensm.sock ");
+        assertThat(conf).containsEntry("routing_engine", "fabric-manager,ftree,minhop")
+                .containsEntry("root_guid_file", "/run/fabric-manager/" + OpenSmFallbackFiles.ROOTS)
+                .containsEntry("cn_guid_file", "/run/fabric-manager/" + OpenSmFallbackFiles.COMPUTE_NODES)
+                .containsEntry("force_log_flush", "TRUE");
     }
 
     @Test

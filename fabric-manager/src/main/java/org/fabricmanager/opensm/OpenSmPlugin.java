@@ -40,14 +40,39 @@ public record OpenSmPlugin(Path directory) {
     }
 
     /**
+     * OpenSM's engines after the daemon's, for {@code routing_engine}, and the GUID files they read
+     * ({@code root_guid_file}, {@code cn_guid_file}; null: not given).
+     *
+     * @param engines      the engine list after {@code fabric-manager}, e.g. {@code ftree,minhop}
+     * @param rootGuids    the root GUID file, or null
+     * @param computeNodes the compute-node GUID file, or null
+     */
+    public record Fallback(String engines, Path rootGuids, Path computeNodes) {
+        /** {@value OpenSmPlugin#FALLBACK} alone, without GUID files. */
+        public static final Fallback MINHOP = new Fallback(FALLBACK, null, null);
+
+        /** {@code ftree}, then {@value OpenSmPlugin#FALLBACK}, with both GUID files. */
+        public static Fallback ftree(Path rootGuids, Path computeNodes) {
+            return new Fallback("ftree," + FALLBACK, rootGuids, computeNodes);
+        }
+    }
+
+    /**
      * The options file that loads the plug-in, sends every routing pass to the daemon on {@code socket} (waiting at most
      * {@code timeoutMs}), falls back to {@value #FALLBACK}, sweeps every second (a trap or a missed one is seen at
      * once) and flushes its log at each line (what the tests and the demo read).
      */
     public static String conf(Path socket, int timeoutMs) {
+        return conf(socket, timeoutMs, Fallback.MINHOP);
+    }
+
+    /** As {@link #conf(Path, int)}, falling back to {@code fallback}'s engines with its GUID files. */
+    public static String conf(Path socket, int timeoutMs, Fallback fallback) {
         return "event_plugin_name fabricmanager\n"
                 + "event_plugin_options fm.socket=" + socket.toAbsolutePath() + " fm.timeout_ms=" + timeoutMs + "\n"
-                + "routing_engine fabric-manager," + FALLBACK + "\n"
+                + "routing_engine fabric-manager," + fallback.engines() + "\n"
+                + (fallback.rootGuids() == null ? "" : "root_guid_file " + fallback.rootGuids().toAbsolutePath() + "\n")
+                + (fallback.computeNodes() == null ? "" : "cn_guid_file " + fallback.computeNodes().toAbsolutePath() + "\n")
                 + "sweep_interval 1\n"
                 + "log_flags 0x03\n"
                 + "force_log_flush TRUE\n";
@@ -58,9 +83,15 @@ public record OpenSmPlugin(Path directory) {
      * output in {@code runDir}; the caller stops it.
      */
     public Process startOpenSm(IbsimFabric lab, Path socket, int timeoutMs, Path runDir) throws IOException {
+        return startOpenSm(lab, socket, timeoutMs, runDir, Fallback.MINHOP);
+    }
+
+    /** As {@link #startOpenSm(IbsimFabric, Path, int, Path)}, falling back to {@code fallback}. */
+    public Process startOpenSm(IbsimFabric lab, Path socket, int timeoutMs, Path runDir, Fallback fallback)
+            throws IOException {
         Files.createDirectories(runDir);
         Path conf = runDir.resolve("opensm.conf");
-        Files.writeString(conf, conf(socket, timeoutMs));
+        Files.writeString(conf, conf(socket, timeoutMs, fallback));
         String inherited = System.getenv("LD_LIBRARY_PATH");
         String path = directory.toAbsolutePath() + (inherited == null || inherited.isEmpty() ? ""
                 : File.pathSeparator + inherited);

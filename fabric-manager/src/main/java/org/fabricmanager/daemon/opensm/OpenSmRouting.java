@@ -52,6 +52,7 @@ final class OpenSmRouting {
     private final SouthboundListener listener;
     private final DaemonApi api;
     private final SocketAddress address;
+    private final OpenSmFallbackFiles fallbackFiles;
     /** The sessions' HELLO incarnation: this provider's start, so a restarted daemon's sessions are new runs. */
     private final long incarnation = System.currentTimeMillis() * 1000;
     /** Read by the SET handler while a pass is answered: concurrent. */
@@ -71,6 +72,7 @@ final class OpenSmRouting {
         this.address = address;
         this.passes = passes;
         this.refusals = refusals;
+        this.fallbackFiles = OpenSmFallbackFiles.beside(address);
     }
 
     /** The answer to {@code subnet}: TABLES, or REFUSED saying why (OpenSM then falls back to its next engine). */
@@ -345,6 +347,7 @@ final class OpenSmRouting {
             portGuids.put(d, e.portGuid());
         }
         LidPlan lids = new LidPlan(lidByGuid, portGuids);
+        fallbackFiles.write(fabric, portGuids);
         ForwardingTables tables = ForwardingTables.ofRows(guids, rows, destinations);
         byte[][] byLid = OpenSmLfts.byLid(fabric, tables, OpenSmTables.switchRoutes(fabric, lids), lids);
         return OpenSmWire.tables(subnet.seq(), guids, byLid, lids.maxLid() + 1);
