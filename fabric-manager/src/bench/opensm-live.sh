@@ -4,7 +4,10 @@
 # on opensm.socket when ENGINES starts with fabric-manager. Once the subnet is up and SETTLE seconds
 # have passed, one leaf's first uplink is unlinked at ibsim's console; the script waits for OpenSM's
 # next SUBNET UP and prints OpenSM's log lines that time the routing step and the reaction.
-#   usage: [FAULT=cable|switch] opensm-live.sh ENGINES WORKDIR [SPEC]   (switch: a level-2 switch unlinked whole)
+#   usage: [FAULT=cable|switch|drain|rebalance] opensm-live.sh ENGINES WORKDIR [SPEC]
+#          switch: a level-2 switch unlinked whole; drain: `drain --link LEAF:UPLINK --wait` instead of a fault,
+#          timed to CONVERGED (every switch holding it, as OpenSM reports), then the leaf's table read with
+#          ibroute; rebalance: the cable unlinked and repaired, then `rebalance --wait`, timed the same way.
 #   e.g.   opensm-live.sh fabric-manager,minhop /tmp/live-fm
 #          opensm-live.sh ftree,minhop /tmp/live-ftree   (ftree and updn get root and compute-node GUID files)
 # Needs opensm, ibsim-utils, infiniband-diags and the packaged build (mvn -B -q package -DskipTests,
@@ -60,9 +63,10 @@ force_log_flush TRUE
 ${guidfiles:-}
 C
 if [[ $engines == fabric-manager* ]]; then
+  (umask 077; head -c 24 /dev/urandom | base64 >token)
   cat > fm.yaml <<Y
 southbound: {bind: "127.0.0.1", port: 0}
-rest: {bind: "127.0.0.1", port: 0}
+rest: {bind: "127.0.0.1", port: 0, adminTokenFile: "$W/token"}
 fabric: {expectedPgft: "$spec"}
 discovery: {settleMs: 300}
 state: {directory: "$W/state"}
@@ -81,6 +85,19 @@ sleep "${SETTLE:-15}"
 leaf=$(awk '/^Switch/ {gsub(/"/, "", $3); print $3; exit}' fabric.net)
 up=$(awk -v l="\"$leaf\"" '$1 == "Switch" && $3 == l {f = 1; next} f && /^\[/ && /"s2/ {sub(/\[/, ""); sub(/\].*/, ""); print; exit}' fabric.net)
 ups=$(grep -c "SUBNET UP" opensm.log)
+url=$(grep -o "http://127.0.0.1:[0-9]*" daemon.log 2>/dev/null | head -1 || true)
+ms() { date +%s%3N; }
+if [[ ${FAULT:-cable} == drain ]]; then
+  # the leaf's GUID and its uplink's port as OpenSM numbers them: ibsim's ids end with our GUID
+  lg=$(LD_PRELOAD=$UMAD ibnetdiscover 2>/dev/null | awk -v l="$leaf" '$1 == "Switch" && index($0, l) {print $3; exit}' \
+    | sed -E 's/"S-([0-9a-f]+)"/0x\1/')
+  t0=$(ms); "$FM" drain --url "$url" --token-file token --link "$lg:$up" --wait; t1=$(ms)
+  echo "drain to CONVERGED: $((t1 - t0)) ms"
+  lid=$(LD_PRELOAD=$UMAD ibnetdiscover 2>/dev/null | awk -v l="$leaf" '$1 == "Switch" && index($0, l) {print $0; exit}' \
+    | sed -E 's/.*lid ([0-9]+).*/\1/')
+  echo "end-node LIDs out of port $up of $leaf now: $(LD_PRELOAD=$UMAD ibroute "$lid" | grep -c " $(printf %03d "$up") : (Channel")"
+  exit 0
+fi
 if [[ ${FAULT:-cable} == switch ]]; then
   # a whole level-2 switch: every cable of it unlinked at once
   s2=$(awk '$1 == "Switch" && $3 ~ /^"s2-/ {gsub(/"/, "", $3); print $3; exit}' fabric.net)
@@ -89,6 +106,11 @@ else
   echo "Unlink \"$leaf\"[$up]" >&3
 fi
 until [[ $(grep -c "SUBNET UP" opensm.log) -gt $ups ]]; do sleep 2; done
+if [[ ${FAULT:-cable} == rebalance ]]; then
+  until "$FM" status --url "$url" | grep -q "CONVERGED"; do sleep 1; done
+  t0=$(ms); "$FM" rebalance --url "$url" --token-file token --wait; t1=$(ms)
+  echo "rebalance to CONVERGED: $((t1 - t0)) ms"
+fi
 sleep 3
 grep "building routing with\|tables configured\|fabric-manager: \|num:128\|SUBNET UP$" opensm.log
 [[ -f daemon.log ]] && grep "answered in\|repaired in\|fault reaction\|LFT blocks set" daemon.log || true

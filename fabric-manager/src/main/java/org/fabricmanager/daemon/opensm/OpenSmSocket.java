@@ -9,6 +9,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,6 +135,18 @@ public final class OpenSmSocket implements AutoCloseable {
                 server.bind(UnixDomainSocketAddress.of(socket), MAX_CONNECTIONS);
                 Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString(
                         "0660".equals(config.socketMode()) ? "rw-rw----" : "rw-------"));
+                if (config.socketGroup() != null) {
+                    // systemd owns the runtime directory for the daemon's user and group alone: the socket itself
+                    // carries the group through which OpenSM's user reaches it
+                    try {
+                        GroupPrincipal group = socket.getFileSystem().getUserPrincipalLookupService()
+                                .lookupPrincipalByGroupName(config.socketGroup());
+                        Files.getFileAttributeView(socket, PosixFileAttributeView.class).setGroup(group);
+                    } catch (IOException e) {
+                        throw new ConfigException("option opensm.socketGroup: cannot give " + socket + " the group "
+                                + config.socketGroup() + " (no such group, or the daemon's user is not in it): " + e, e);
+                    }
+                }
             } catch (IOException | RuntimeException e) {
                 server.close();
                 throw e;
