@@ -88,14 +88,16 @@ ups=$(grep -c "SUBNET UP" opensm.log)
 url=$(grep -o "http://127.0.0.1:[0-9]*" daemon.log 2>/dev/null | head -1 || true)
 ms() { date +%s%3N; }
 if [[ ${FAULT:-cable} == drain ]]; then
-  # the leaf's GUID and its uplink's port as OpenSM numbers them: ibsim's ids end with our GUID
-  lg=$(LD_PRELOAD=$UMAD ibnetdiscover 2>/dev/null | awk -v l="$leaf" '$1 == "Switch" && index($0, l) {print $3; exit}' \
-    | sed -E 's/"S-([0-9a-f]+)"/0x\1/')
+  # the leaf's GUID and LID as OpenSM knows them: ibsim's ids end with our GUID
+  LD_PRELOAD=$UMAD ibnetdiscover >discovered.txt 2>/dev/null
+  lg=$(awk -v l="$leaf" '$1 == "Switch" && index($0, l) {print $3; exit}' discovered.txt | sed -E 's/"S-([0-9a-f]+)"/0x\1/')
+  lid=$(awk -v l="$leaf" '$1 == "Switch" && index($0, l) {print $0; exit}' discovered.txt | sed -E 's/.*lid ([0-9]+).*/\1/')
+  LD_PRELOAD=$UMAD ibroute "$lid" >leaf-before.txt 2>/dev/null
+  echo "end-node LIDs out of port $up of $leaf before: $(grep -c " $(printf %03d "$up") : (Channel" leaf-before.txt || true)"
   t0=$(ms); "$FM" drain --url "$url" --token-file token --link "$lg:$up" --wait; t1=$(ms)
   echo "drain to CONVERGED: $((t1 - t0)) ms"
-  lid=$(LD_PRELOAD=$UMAD ibnetdiscover 2>/dev/null | awk -v l="$leaf" '$1 == "Switch" && index($0, l) {print $0; exit}' \
-    | sed -E 's/.*lid ([0-9]+).*/\1/')
-  echo "end-node LIDs out of port $up of $leaf now: $(LD_PRELOAD=$UMAD ibroute "$lid" | grep -c " $(printf %03d "$up") : (Channel")"
+  LD_PRELOAD=$UMAD ibroute "$lid" >leaf-after.txt 2>/dev/null
+  echo "end-node LIDs out of port $up of $leaf now: $(grep -c " $(printf %03d "$up") : (Channel" leaf-after.txt || true)"
   exit 0
 fi
 if [[ ${FAULT:-cable} == switch ]]; then

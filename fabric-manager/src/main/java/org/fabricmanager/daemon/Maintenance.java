@@ -63,7 +63,13 @@ final class Maintenance {
             }
             WhatIfRequest failures = request.isSwitch() ? new WhatIfRequest(List.of(request.guid()), List.of())
                     : new WhatIfRequest(List.of(), List.of(request.element()));
-            return whatIfs.start(judged.active(), failures).handle((result, error) -> judge(what, judged, result, error));
+            CompletableFuture<WhatIfResult> judging;
+            try {
+                judging = whatIfs.start(judged.active(), failures);
+            } catch (WhatIfException e) {
+                judging = CompletableFuture.failedFuture(e); // another what-if runs: judged as BUSY, a 429
+            }
+            return judging.handle((result, error) -> judge(what, judged, result, error));
         }).thenCompose(judged -> queue.call("drain " + what, () -> apply(request, judged)));
     }
 

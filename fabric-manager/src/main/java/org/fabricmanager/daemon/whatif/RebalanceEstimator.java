@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.fabricmanager.daemon.api.PatternFigures;
 import org.fabricmanager.daemon.api.RebalanceEstimate;
+import org.fabricmanager.daemon.api.WhatIfException;
 import org.fabricmanager.daemon.api.RoutingQuality;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingService;
@@ -165,7 +166,12 @@ public final class RebalanceEstimator implements AutoCloseable {
         return e;
     }
 
+    /** The figures of {@code q}; {@code null} means the measurement was abandoned for a newer routing or a fault. */
     private static Map<String, PatternFigures> figures(QualityFigures q) {
+        if (q == null) {
+            throw new WhatIfException(WhatIfException.Kind.BUSY, "the routing in force changed while its rebalance was"
+                    + " estimated: ask again once the fabric has converged");
+        }
         Map<String, PatternFigures> out = new LinkedHashMap<>();
         for (PatternCongestion c : q.patterns()) {
             out.put(c.pattern().name(), PatternFigures.of(c));
