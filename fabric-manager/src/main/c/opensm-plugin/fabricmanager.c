@@ -11,8 +11,9 @@
  * switches). report() only queues events for the channel thread (LFT blocks set are counted and sent
  * as one event per routing): it never does I/O on OpenSM's threads. The channel thread keeps one
  * connection to the daemon open for events, for the daemon's requests of a routing pass (when it has
- * tables OpenSM has not installed: a drain, a rebalance), and for the list of switches that hold the
- * daemon's tables once OpenSM has set them. The wire format is in docs/opensm.md ("The plug-in's
+ * tables OpenSM has not installed: a drain, a rebalance), for the list of switches that hold the
+ * daemon's tables once OpenSM has set them, and for the port counters OpenSM's performance manager
+ * reads (batched, at most once a second). The wire format is in docs/opensm.md ("The plug-in's
  * protocol").
  *
  * Options (event_plugin_options in opensm.conf, space separated; else the environment variables):
@@ -51,6 +52,11 @@
 #define FM_CHANNEL 5    /* plug-in to daemon: this connection is the channel; sent again as a keepalive */
 #define FM_REROUTE 6    /* daemon to plug-in: it has tables OpenSM has not installed */
 #define FM_SET 7        /* plug-in to daemon: the switches whose tables equal the answer, once OpenSM set them */
+#define FM_COUNTERS 8   /* plug-in to daemon: port counters' changes read by OpenSM's performance manager */
+/* one port's changes: node GUID, port, then rx/tx packets, rx/tx bytes, rx/tx errors, rx/tx drops (u64 each) */
+#define FM_COUNTER_RECORD (8 + 1 + 8 * 8)
+#define FM_COUNTER_RECORDS_MAX 131072  /* waiting at once (9.6 MB); more are dropped and counted */
+#define FM_COUNTER_RECORDS_FRAME 4096  /* per COUNTERS frame */
 #define FM_KEEPALIVE_MS 10000
 /* a routing pass asked by the daemon at most this often: OpenSM's sweeps are not to be driven by a flood */
 #define FM_REROUTE_MIN_MS 1000
@@ -67,6 +73,13 @@ struct fm_event {
 	uint32_t id;
 	uint64_t answered_seq;
 	uint64_t detail;
+};
+
+/* a growable output buffer; a failed allocation marks it failed and later writes do nothing */
+struct fm_buf {
+	uint8_t *data;
+	size_t len, cap;
+	int failed;
 };
 
 struct fm_plugin {
@@ -92,17 +105,14 @@ struct fm_plugin {
 	int reroute_wanted;
 	uint64_t reroute_request;
 	int64_t reroute_at;
+	/* port counters' changes as OpenSM's performance manager reports them, waiting for the channel thread */
+	struct fm_buf counters;
+	uint32_t counter_records;
+	uint64_t counters_dropped;
 	int wake_fd;            /* eventfd: report() wakes the channel thread without blocking */
 	int stopping;
 	pthread_t sender;
 	int sender_started;
-};
-
-/* a growable output buffer; a failed allocation marks it failed and later writes do nothing */
-struct fm_buf {
-	uint8_t *data;
-	size_t len, cap;
-	int failed;
 };
 
 static void buf_need(struct fm_buf *b, size_t more)
@@ -672,8 +682,12 @@ static void *sender_main(void *arg)
 	struct fm_event batch[FM_EVENT_QUEUE];
 	struct fm_buf b = { 0 };
 	struct fm_inbox in = { .len = 0 };
+	struct fm_buf counters = { 0 };
 	uint8_t *set = NULL;
 	size_t set_len = 0;
+	uint32_t records = 0;
+	uint64_t dropped = 0;
+	int64_t counters_at = 0;
 	unsigned n, i;
 	int fd = -1, failed;
 	int64_t retry_at = 0, keepalive_at = 0, now, wait;
@@ -694,6 +708,18 @@ static void *sender_main(void *arg)
 		set = fm->set_frame;
 		set_len = fm->set_len;
 		fm->set_frame = NULL;
+		free(counters.data);
+		memset(&counters, 0, sizeof(counters));
+		records = 0;
+		if (fm->counter_records && now_ms() >= counters_at) {
+			/* at most one batch a second: a performance manager sweeping every second sends no more */
+			counters = fm->counters;
+			records = fm->counter_records;
+			dropped = fm->counters_dropped;
+			memset(&fm->counters, 0, sizeof(fm->counters));
+			fm->counter_records = 0;
+			counters_at = now_ms() + 1000;
+		}
 		pthread_mutex_unlock(&fm->lock);
 		now = now_ms();
 		if (fd < 0 && now >= retry_at) {
@@ -717,6 +743,17 @@ static void *sender_main(void *arg)
 		}
 		if (fd >= 0 && set && !failed)
 			failed = fm_write_all(fd, set, set_len, now_ms() + 1000);
+		for (i = 0; fd >= 0 && i < records && !failed; i += FM_COUNTER_RECORDS_FRAME) {
+			uint32_t k = records - i < FM_COUNTER_RECORDS_FRAME ? records - i : FM_COUNTER_RECORDS_FRAME;
+
+			b.len = 0;
+			put_header(&b, FM_COUNTERS, 12 + k * FM_COUNTER_RECORD);
+			put_u32(&b, k);
+			put_u64(&b, dropped);
+			failed = b.failed || fm_write_all(fd, b.data, b.len, now_ms() + 1000)
+				 || fm_write_all(fd, counters.data + (size_t) i * FM_COUNTER_RECORD,
+						 (size_t) k * FM_COUNTER_RECORD, now_ms() + 1000);
+		}
 		if (fd >= 0 && !failed && now_ms() >= keepalive_at) {
 			failed = send_channel(fm, fd, &b);
 			keepalive_at = now_ms() + FM_KEEPALIVE_MS;
@@ -757,6 +794,7 @@ static void *sender_main(void *arg)
 	if (fd >= 0)
 		close(fd);
 	free(set);
+	free(counters.data);
 	free(b.data);
 	return NULL;
 }
@@ -844,6 +882,58 @@ static void make_set_frame(struct fm_plugin *fm)
 	pthread_mutex_unlock(&fm->lock);
 }
 
+/*
+ * One port's counters as OpenSM's performance manager read them (perfmgr TRUE in opensm.conf): changes since its
+ * previous reading, kept for the channel thread in our eight counters. Data counters give packets and bytes (IB counts
+ * data in 4-byte words); error counters give errors (received: errors, remote physical errors, constraint errors;
+ * sent: constraint errors) and drops (received: switch relay errors, VL15 drops; sent: discards). The caller holds
+ * fm->lock; past FM_COUNTER_RECORDS_MAX waiting records (the daemon away), a record is dropped and counted.
+ */
+static void record_counters(struct fm_plugin *fm, osm_epi_event_id_t id, const void *event_data)
+{
+	uint64_t v[8] = { 0 };
+	uint64_t guid;
+	uint8_t port;
+	int i;
+
+	if (fm->counter_records >= FM_COUNTER_RECORDS_MAX) {
+		fm->counters_dropped++;
+		return;
+	}
+	if (id == OSM_EVENT_ID_PORT_DATA_COUNTERS) {
+		const osm_epi_dc_event_t *dc = event_data;
+
+		guid = dc->port_id.node_guid;
+		port = dc->port_id.port_num;
+		v[0] = dc->rcv_pkts;
+		v[1] = dc->xmit_pkts;
+		v[2] = dc->rcv_data * 4;
+		v[3] = dc->xmit_data * 4;
+	} else {
+		const osm_epi_pe_event_t *pe = event_data;
+
+		guid = pe->port_id.node_guid;
+		port = pe->port_id.port_num;
+		v[4] = pe->rcv_err + pe->rcv_rem_phys_err + pe->rcv_constraint_err;
+		v[5] = pe->xmit_constraint_err;
+		v[6] = pe->rcv_switch_relay_err + pe->vl15_dropped;
+		v[7] = pe->xmit_discards;
+	}
+	put_u64(&fm->counters, guid); /* the performance manager's GUIDs are in host order */
+	put_u8(&fm->counters, port);
+	for (i = 0; i < 8; i++)
+		put_u64(&fm->counters, v[i]);
+	if (fm->counters.failed) {
+		/* out of memory: what was kept is dropped with it */
+		free(fm->counters.data);
+		memset(&fm->counters, 0, sizeof(fm->counters));
+		fm->counters_dropped += fm->counter_records + 1;
+		fm->counter_records = 0;
+		return;
+	}
+	fm->counter_records++;
+}
+
 static void fm_report(void *data, osm_epi_event_id_t id, void *event_data)
 {
 	struct fm_plugin *fm = data;
@@ -859,6 +949,13 @@ static void fm_report(void *data, osm_epi_event_id_t id, void *event_data)
 		fm->lft_last_ms = now;
 		if (fm->lft_blocks < UINT32_MAX)
 			fm->lft_blocks++;
+		pthread_mutex_unlock(&fm->lock);
+		return;
+	}
+	if (id == OSM_EVENT_ID_PORT_DATA_COUNTERS || id == OSM_EVENT_ID_PORT_ERRORS) {
+		if (pthread_mutex_lock(&fm->lock))
+			return;
+		record_counters(fm, id, event_data);
 		pthread_mutex_unlock(&fm->lock);
 		return;
 	}
@@ -1140,6 +1237,7 @@ static void fm_delete(void *data)
 	close(fm->wake_fd);
 	pthread_mutex_destroy(&fm->lock);
 	free(fm->set_frame);
+	free(fm->counters.data);
 	free(fm);
 }
 

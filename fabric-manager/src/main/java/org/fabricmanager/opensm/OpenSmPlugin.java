@@ -89,9 +89,21 @@ public record OpenSmPlugin(Path directory) {
     /** As {@link #startOpenSm(IbsimFabric, Path, int, Path)}, falling back to {@code fallback}. */
     public Process startOpenSm(IbsimFabric lab, Path socket, int timeoutMs, Path runDir, Fallback fallback)
             throws IOException {
+        return startOpenSm(lab, socket, timeoutMs, runDir, fallback, "");
+    }
+
+    /**
+     * OpenSM's performance manager reading every port's counters every 2 s, a few queries at a time: ibsim answers
+     * MADs one by one, and a performance manager at full speed makes ibroute's queries time out.
+     */
+    public static final String PERFMGR = "perfmgr TRUE\nperfmgr_sweep_time_s 2\nperfmgr_max_outstanding_queries 4\n";
+
+    /** As {@link #startOpenSm(IbsimFabric, Path, int, Path, Fallback)}, with {@code moreOptions} (lines) after. */
+    public Process startOpenSm(IbsimFabric lab, Path socket, int timeoutMs, Path runDir, Fallback fallback,
+                               String moreOptions) throws IOException {
         Files.createDirectories(runDir);
         Path conf = runDir.resolve("opensm.conf");
-        Files.writeString(conf, conf(socket, timeoutMs, fallback));
+        Files.writeString(conf, conf(socket, timeoutMs, fallback) + moreOptions);
         String inherited = System.getenv("LD_LIBRARY_PATH");
         String path = directory.toAbsolutePath() + (inherited == null || inherited.isEmpty() ? ""
                 : File.pathSeparator + inherited);

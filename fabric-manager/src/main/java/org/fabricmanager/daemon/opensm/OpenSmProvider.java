@@ -86,6 +86,11 @@ public final class OpenSmProvider implements AutoCloseable {
         }
 
         @Override
+        public void counters(OpenSmWire.CounterChanges changes) {
+            routing.counters(changes);
+        }
+
+        @Override
         public void tablesSet(OpenSmWire.TablesSet set) {
             int[] heldOfAnswered = routing.tablesSet(set);
             events.tablesSet(set, heldOfAnswered[0], heldOfAnswered[1]);

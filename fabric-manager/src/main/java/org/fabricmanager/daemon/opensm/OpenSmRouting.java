@@ -27,6 +27,7 @@ import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
+import org.fabricmanager.southbound.PortCounter;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.southbound.SouthboundListener;
@@ -201,6 +202,21 @@ final class OpenSmRouting {
     }
 
     /**
+     * Adds the changes OpenSM's performance manager read to the counters of the switches' sessions; records of ports
+     * that are not a switch's of this subnet (CA ports, a switch gone) are left out.
+     */
+    void counters(OpenSmWire.CounterChanges changes) {
+        int fields = PortCounter.ALL.length;
+        long[] guids = changes.guids();
+        for (int i = 0; i < guids.length; i++) {
+            OpenSmSwitchSession s = sessions.get(guids[i]);
+            if (s != null) {
+                s.countersChanged(changes.ports()[i], changes.changes(), i * fields);
+            }
+        }
+    }
+
+    /**
      * OpenSM's word after a pass: the switches in {@code set} hold what it answered, the others it answered do not.
      *
      * @return how many of the switches that pass answered hold it, and how many it answered
@@ -277,8 +293,10 @@ final class OpenSmRouting {
             }
             OpenSmSwitchSession session = sessions.get(s.guid());
             if (session == null) {
+                // port counters come from OpenSM's performance manager, through the session
                 Hello hello = new Hello(0, Protocol.MIN_VERSION, Protocol.MAX_VERSION, s.guid(), incarnation, s.ports(),
-                        Protocol.DEFAULT_MAX_FRAME, 0, 0, 0, s.name().isEmpty() ? Guids.format(s.guid()) : s.name());
+                        Protocol.DEFAULT_MAX_FRAME, 0, 0, 0, s.name().isEmpty() ? Guids.format(s.guid()) : s.name(),
+                        Protocol.FEATURE_PORT_COUNTERS);
                 session = new OpenSmSwitchSession(hello, address, listener, passes);
                 sessions.put(s.guid(), session);
                 listener.helloReceived(session, hello);

@@ -61,6 +61,10 @@ public final class OpenSmSocket implements AutoCloseable {
         /** One SET: the switches that hold a pass's answer; must not block. */
         default void tablesSet(OpenSmWire.TablesSet set) {
         }
+
+        /** One COUNTERS: port counters' changes OpenSM's performance manager read; must not block. */
+        default void counters(OpenSmWire.CounterChanges changes) {
+        }
     }
 
     /** What an open connection has said so far. */
@@ -305,6 +309,7 @@ public final class OpenSmSocket implements AutoCloseable {
                     }
                     case OpenSmWire.EVENT -> handler.event(OpenSmWire.event(channelFrame(c, payload)));
                     case OpenSmWire.SET -> handler.tablesSet(OpenSmWire.tablesSet(channelFrame(c, payload)));
+                    case OpenSmWire.COUNTERS -> handler.counters(OpenSmWire.counters(channelFrame(c, payload)));
                     default -> throw new OpenSmWire.WireException("unexpected frame type " + h.type());
                 }
             }

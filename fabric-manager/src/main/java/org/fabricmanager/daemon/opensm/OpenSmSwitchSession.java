@@ -14,6 +14,8 @@ import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.MessageType;
+import org.fabricmanager.southbound.PortCounter;
+import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.RequestFailedException;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
@@ -51,6 +53,12 @@ final class OpenSmSwitchSession implements SwitchSession {
     private long answeredVersion;
     /** Why the last pass that carried the pending table did not confirm it, or {@code null}. */
     private String miss;
+    /**
+     * Each port's counters since OpenSM's performance manager first read them in this session, {@link
+     * PortCounter#ALL} values per port from port 1, {@link PortCounters#UNAVAILABLE} for a port never read; or
+     * {@code null} before the first reading. Guarded by this.
+     */
+    private long[] counters;
     /** Blocks sent ahead of their commit ({@link #stage}), of {@code stagedVersion}. */
     private final List<LftBatch.Block> staged = new ArrayList<>();
     private long stagedVersion;
@@ -145,6 +153,37 @@ final class OpenSmSwitchSession implements SwitchSession {
         // OpenSM answers for the switch: it is there as long as OpenSM's last subnet holds it
         return closed ? CompletableFuture.failedFuture(new IllegalStateException("session closed"))
                 : CompletableFuture.completedFuture(0L);
+    }
+
+    /**
+     * Adds the changes OpenSM's performance manager read on {@code port} ({@code changes[from ..]}, one per {@link
+     * PortCounter#ALL}); a port beyond the switch's is left out. Unsigned: a count wraps at 2^64 as an agent's does.
+     */
+    synchronized void countersChanged(int port, long[] changes, int from) {
+        int fields = PortCounter.ALL.length;
+        if (port < 1 || port > hello.portCount()) {
+            return;
+        }
+        if (counters == null) {
+            counters = new long[hello.portCount() * fields];
+            Arrays.fill(counters, PortCounters.UNAVAILABLE);
+        }
+        int at = (port - 1) * fields;
+        for (int f = 0; f < fields; f++) {
+            long was = counters[at + f] == PortCounters.UNAVAILABLE ? 0 : counters[at + f];
+            long now = was + changes[from + f];
+            counters[at + f] = now == PortCounters.UNAVAILABLE ? 0 : now; // all ones means unmeasured, never a count
+        }
+    }
+
+    /** The counters OpenSM's performance manager read (perfmgr TRUE in opensm.conf), as an agent reports its own. */
+    @Override
+    public synchronized CompletableFuture<PortCounters> requestCounters(long timeoutMs) {
+        if (counters == null) {
+            return CompletableFuture.failedFuture(new RequestFailedException("OpenSM's performance manager has read no "
+                    + "counters of " + hello.name() + " (perfmgr TRUE in opensm.conf; docs/opensm.md)", false));
+        }
+        return CompletableFuture.completedFuture(new PortCounters(1, counters));
     }
 
     @Override

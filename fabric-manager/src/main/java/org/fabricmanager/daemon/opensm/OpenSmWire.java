@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.fabricmanager.southbound.PortCounter;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.LidPlan;
 
@@ -32,6 +33,10 @@ public final class OpenSmWire {
     public static final int REROUTE = 6;
     /** The switches whose tables equal a pass's answer once OpenSM set them: sequence, switch count, GUIDs. */
     public static final int SET = 7;
+    /** Port counters' changes OpenSM's performance manager read: count, records dropped so far, records. */
+    public static final int COUNTERS = 8;
+    /** A COUNTERS record: node GUID, port, then {@link PortCounter#ALL} changes. */
+    public static final int COUNTER_RECORD_BYTES = 8 + 1 + 8 * 8;
     public static final int HEADER_BYTES = 12;
     /** An EVENT's payload: id, the subnet last answered, a detail. */
     public static final int EVENT_BYTES = 20;
@@ -232,6 +237,43 @@ public final class OpenSmWire {
             return new TablesSet(seq, switches, Set.copyOf(guids));
         } catch (BufferUnderflowException e) {
             throw new WireException("set frame cut short");
+        }
+    }
+
+    /**
+     * One COUNTERS frame: each record's changes since OpenSM's previous reading of that port, in the order of
+     * {@link PortCounter#ALL}.
+     *
+     * @param guids   each record's node GUID
+     * @param ports   each record's port
+     * @param changes {@link PortCounter#ALL} values per record, record after record
+     * @param dropped records the plug-in dropped so far (the daemon away, or too many waiting)
+     */
+    public record CounterChanges(long[] guids, int[] ports, long[] changes, long dropped) {
+    }
+
+    /** Decodes a COUNTERS payload, refusing a count the frame cannot hold or bytes left over. */
+    public static CounterChanges counters(ByteBuffer b) throws WireException {
+        try {
+            int n = count(b.getInt(), b.remaining() / COUNTER_RECORD_BYTES, "counter records");
+            long dropped = b.getLong();
+            if (b.remaining() != n * COUNTER_RECORD_BYTES) {
+                throw new WireException(b.remaining() + " bytes for " + n + " counter records");
+            }
+            int fields = PortCounter.ALL.length;
+            long[] guids = new long[n];
+            int[] ports = new int[n];
+            long[] changes = new long[n * fields];
+            for (int i = 0; i < n; i++) {
+                guids[i] = b.getLong();
+                ports[i] = b.get() & 0xff;
+                for (int f = 0; f < fields; f++) {
+                    changes[i * fields + f] = b.getLong();
+                }
+            }
+            return new CounterChanges(guids, ports, changes, dropped);
+        } catch (BufferUnderflowException e) {
+            throw new WireException("counters frame cut short");
         }
     }
 

@@ -20,6 +20,8 @@ import org.fabricmanager.daemon.opensm.OpenSmWire.Subnet;
 import org.fabricmanager.daemon.opensm.OpenSmWire.SwitchEntry;
 import org.fabricmanager.southbound.LftBatch;
 import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.PortCounter;
+import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.TableHash;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
@@ -135,6 +137,23 @@ class OpenSmRoutingTest {
         session.set(42, true);
         assertThat(ack).isCompletedWithValueMatching(a -> a.version() == 7 && a.hash() == TableHash.of(row));
         assertThat(session.answer(43)).as("then what OpenSM confirmed").containsExactly(2, 1);
+    }
+
+    @Test
+    void openSmsCounterChangesAddUpOnTheSwitchsPortsAsAnAgentReportsThem() {
+        OpenSmSwitchSession session = new OpenSmSwitchSession(new Message.Hello(0, 1, 1, LEAF, 1, 2, 65_536, 0, 0, 0,
+                "leaf"), UnixDomainSocketAddress.of("/nonexistent"), listener, passes);
+        assertThat(session.requestCounters(1_000)).as("before OpenSM's performance manager read any")
+                .isCompletedExceptionally();
+        session.countersChanged(2, new long[] {0, 10, 20, 30, 40, 1, 0, 0, 0, 2}, 2);
+        session.countersChanged(2, new long[] {5, 5, 5, 5, 0, 0, 0, 1}, 0);
+        session.countersChanged(3, new long[] {1, 1, 1, 1, 1, 1, 1, 1}, 0); // beyond the switch's two ports
+        PortCounters c = session.requestCounters(1_000).join();
+        assertThat(c.get(1, PortCounter.RX_PACKETS)).as("a port never read").isEqualTo(PortCounters.UNAVAILABLE);
+        assertThat(c.get(2, PortCounter.RX_PACKETS)).isEqualTo(25);
+        assertThat(c.get(2, PortCounter.TX_BYTES)).isEqualTo(6);
+        assertThat(c.get(2, PortCounter.TX_DROPS)).isEqualTo(3);
+        assertThat(c.lastPort()).isEqualTo(2);
     }
 
     @Test

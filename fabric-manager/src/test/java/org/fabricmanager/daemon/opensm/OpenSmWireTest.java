@@ -73,6 +73,23 @@ class OpenSmWireTest {
     }
 
     @Test
+    void countersFrameCarriesEachPortsChangesAndRefusesACountItCannotHold() throws Exception {
+        ByteBuffer one = ByteBuffer.allocate(12 + OpenSmWire.COUNTER_RECORD_BYTES).putInt(1).putLong(3).putLong(0x20)
+                .put((byte) 5);
+        for (int f = 0; f < 8; f++) {
+            one.putLong(f == 2 ? -2L : f + 1); // an unsigned count near 2^64 stays as it is
+        }
+        OpenSmWire.CounterChanges c = OpenSmWire.counters(one.flip());
+        assertThat(c.guids()).containsExactly(0x20L);
+        assertThat(c.ports()).containsExactly(5);
+        assertThat(c.changes()).containsExactly(1, 2, -2, 4, 5, 6, 7, 8);
+        assertThat(c.dropped()).isEqualTo(3);
+        ByteBuffer lying = ByteBuffer.allocate(12 + OpenSmWire.COUNTER_RECORD_BYTES).putInt(2).putLong(0)
+                .put(new byte[OpenSmWire.COUNTER_RECORD_BYTES]).flip();
+        assertThatThrownBy(() -> OpenSmWire.counters(lying)).hasMessageContaining("cannot fit in the frame");
+    }
+
+    @Test
     void setFrameListsTheSwitchesThatHoldThePassAndRefusesCountsItCannotHold() throws Exception {
         ByteBuffer set = ByteBuffer.allocate(32).putLong(12).putInt(3).putInt(2).putLong(0x20).putLong(0x21).flip();
         assertThat(OpenSmWire.tablesSet(set)).isEqualTo(new OpenSmWire.TablesSet(12, 3, Set.of(0x20L, 0x21L)));

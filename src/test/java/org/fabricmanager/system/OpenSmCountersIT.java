@@ -1,0 +1,82 @@
+package org.fabricmanager.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.PortCountersView;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.opensm.IbsimFabric;
+import org.fabricmanager.opensm.OpenSmPlugin;
+import org.fabricmanager.opensm.OpenSmTools;
+import org.fabricmanager.testing.Await;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Port counters under OpenSM (docs/opensm.md, "Port counters"): with OpenSM's performance manager on, the counters it
+ * reads from the simulated switches reach the daemon's port counters of each switch, as an agent's do: reporting,
+ * one entry per port, packets counted (OpenSM's own management traffic crosses every switch). Skipped when OpenSM,
+ * ibsim, infiniband-diags or the plug-in are missing.
+ */
+class OpenSmCountersIT {
+    private static final long TOOL_LIMIT_SECONDS = 120;
+
+    static OpenSmTools tools;
+    static OpenSmPlugin plugin;
+
+    @BeforeAll
+    static void tools() {
+        tools = OpenSmTools.find().orElse(null);
+        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
+                + OpenSmTools.INSTALL_HINT + ")");
+        plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
+        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
+    }
+
+    @Test
+    void theCountersOpenSmsPerformanceManagerReadsAreTheSwitchesPortCounters() throws Exception {
+        Path work = plugin.directory().resolveSibling("opensm-counters-it");
+        OpenSmRoutingIT.deleteTree(work);
+        Files.createDirectories(work);
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(2;4,4;1,4;1,1)"));
+        Path socket = work.resolve("opensm.sock");
+        DaemonConfig config = SystemSupport.config(work.resolve("state"), null).withDiscovery(300, 30_000)
+                .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
+        Process opensm = null;
+        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
+             IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
+            opensm = plugin.startOpenSm(lab, socket, 15_000, work.resolve("opensm"), OpenSmPlugin.Fallback.MINHOP,
+                    OpenSmPlugin.PERFMGR);
+            SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED && s.switches().connected() == 8,
+                    "the daemon converged on OpenSM's subnet");
+            for (Views.Switch s : daemon.switches().get(10, TimeUnit.SECONDS)) {
+                long guid = Long.parseUnsignedLong(s.guid().substring(2), 16);
+                PortCountersView c = Await.value("the port counters of " + s.name() + " from OpenSM",
+                        Duration.ofSeconds(TOOL_LIMIT_SECONDS), () -> daemon.portCounters(guid).get(10, TimeUnit.SECONDS),
+                        v -> v.ports().size() == s.ports() && v.ports().stream().allMatch(p -> p.rxPackets() != null));
+                assertThat(c.reporting()).isTrue();
+                assertThat(c.ports().stream().mapToLong(p -> p.rxPackets() + p.txPackets()).sum())
+                        .as("packets through " + s.name()).isPositive();
+                assertThat(c.ports().stream().mapToLong(p -> p.rxErrors() + p.rxDrops() + p.txDrops()).sum())
+                        .as("errors and drops of " + s.name()).isZero();
+            }
+        } finally {
+            if (opensm != null) {
+                opensm.destroy();
+                opensm.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+}
