@@ -56,8 +56,9 @@ final class AgentCommand implements Command {
         Cabling cabling;
         TlsMaterial tls = null;
         try {
+            // the configuration and the cabling are checked whole before any ip or bridge process starts
             config = LinuxAgentConfig.load(Path.of(args.require("config")));
-            cabling = Cabling.read(config.cabling());
+            cabling = cabling(config.cabling());
             if (config.tls() != null) {
                 tls = TlsMaterial.load(config.tls().certificate(), config.tls().key(), config.tls().ca());
             }
@@ -86,5 +87,14 @@ final class AgentCommand implements Command {
         gone.await();
         console.err().println("agent: the switch's links are gone; stopping");
         return ExitCodes.INTERNAL;
+    }
+
+    /** The cabling file; its errors begin with the configuration's key, as the configuration's do. */
+    private static Cabling cabling(Path file) throws IOException {
+        try {
+            return Cabling.read(file);
+        } catch (IOException e) {
+            throw new IOException("cabling " + e.getMessage(), e);
+        }
     }
 }

@@ -46,6 +46,7 @@ public final class BridgeFdbPlane implements ForwardingPlane, AutoCloseable {
      * @param names  the bridge port of each switch port
      */
     public BridgeFdbPlane(Iproute2 ip, String bridge, PortNames names) {
+        LinuxNames.requireInterface("bridge", bridge);
         this.ip = ip;
         this.bridge = bridge;
         this.names = names;

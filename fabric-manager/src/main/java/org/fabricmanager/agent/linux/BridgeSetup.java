@@ -17,17 +17,9 @@ public final class BridgeSetup {
 
     /** Sets the bridge up; fails naming the command when a port is missing or the kernel refuses. */
     public static void apply(Iproute2 ip, String bridge, PortNames names) throws IOException {
+        LinuxNames.requireInterface("bridge", bridge);
         String where = ip.netns().isEmpty() ? "" : " in " + ip.netns();
-        List<String> links = new ArrayList<>();
-        if (!ip.run("ip", "link", "show", "dev", bridge).ok()) {
-            links.add("link add " + bridge + " type bridge");
-        }
-        links.add("link set dev " + bridge + " type bridge stp_state 0 mcast_snooping 0");
-        for (int p = 1; p <= names.portCount(); p++) {
-            links.add("link set dev " + names.name(p) + " master " + bridge);
-        }
-        links.add("link set dev " + bridge + " up");
-        Iproute2.Result r = ip.batch("ip", links);
+        Iproute2.Result r = ip.batch("ip", links(bridge, names, ip.run("ip", "link", "show", "dev", bridge).ok()));
         if (!r.ok()) {
             throw new IOException("setting up bridge " + bridge + where + " failed: " + r.firstLine());
         }
@@ -40,5 +32,21 @@ public final class BridgeSetup {
             throw new IOException("turning learning and flooding off on the ports of " + bridge + where + " failed: "
                     + r.firstLine());
         }
+    }
+
+    /** The {@code ip -batch} lines that set {@code bridge} up (created unless it {@code exists}) with the ports. */
+    static List<String> links(String bridge, PortNames names, boolean exists) {
+        List<String> links = new ArrayList<>();
+        if (!exists) {
+            // "name" before it: a bare word that is one of ip link's keywords would be read as that ("link add up
+            // type bridge" makes a bridge called bridge0, up)
+            links.add("link add name " + bridge + " type bridge");
+        }
+        links.add("link set dev " + bridge + " type bridge stp_state 0 mcast_snooping 0");
+        for (int p = 1; p <= names.portCount(); p++) {
+            links.add("link set dev " + names.name(p) + " master " + bridge);
+        }
+        links.add("link set dev " + bridge + " up");
+        return links;
     }
 }

@@ -1,8 +1,11 @@
 package org.fabricmanager.agent.linux;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,12 +29,15 @@ import org.fabricmanager.topology.TopologyException;
  * </pre>
  *
  * GUIDs are {@code 0x} and 16 lower-case hex digits; a port listed twice, a malformed line or a switch port
- * outside 1..254 is an error naming the file and the line. A file may hold a whole fabric (each agent takes the
- * lines of its own GUID), or only one switch's lines.
+ * outside 1..254 is an error naming the file, the line and the field, never the line's text. A file may hold a whole
+ * fabric (each agent takes the lines of its own GUID), or only one switch's lines.
  */
 public final class Cabling {
-    /** Largest file read. */
-    static final long MAX_BYTES = 64L << 20;
+    /**
+     * Largest file read: 8 MiB. A whole fabric's file of 10,240 nodes ({@code PGFT(3;16,16,40;1,16,16;1,1,1)}, 51,201
+     * lines) is 2.9 MB and one of 16,384 nodes 4.6 MB; a larger fabric gives each switch a file of its own lines.
+     */
+    public static final int MAX_BYTES = 8 << 20;
 
     private final Map<Long, Map<Integer, PortRecord>> bySwitch;
 
@@ -50,48 +56,87 @@ public final class Cabling {
         return bySwitch.getOrDefault(guid, Map.of()).size();
     }
 
-    /** Reads {@code file}. */
+    /**
+     * Reads {@code file}: a regular file of at most {@link #MAX_BYTES}, in UTF-8. Errors name the file and the line,
+     * and never show what the file holds: the path comes from a configuration, and a file that is no cabling file
+     * (a secret one) must not be printed through them.
+     */
     public static Cabling read(Path file) throws IOException {
-        if (Files.size(file) > MAX_BYTES) {
-            throw new IOException(file + ": larger than " + MAX_BYTES + " bytes");
-        }
-        return parse(file.toString(), Files.readAllLines(file, StandardCharsets.UTF_8));
+        return parse(file.toString(), textLines(file.toString(), RegularFile.read(file, MAX_BYTES)));
     }
 
-    /** Parses the lines of a cabling file; {@code source} names it in errors. */
+    /** The lines of {@code bytes}, each strictly UTF-8 ({@code \n} or {@code \r\n} ends a line). */
+    static List<String> textLines(String source, byte[] bytes) throws IOException {
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        List<String> lines = new ArrayList<>();
+        int start = 0;
+        while (start < bytes.length) {
+            int end = start;
+            while (end < bytes.length && bytes[end] != '\n') {
+                end++;
+            }
+            int stop = end > start && bytes[end - 1] == '\r' ? end - 1 : end;
+            try {
+                lines.add(utf8.decode(ByteBuffer.wrap(bytes, start, stop - start)).toString());
+            } catch (CharacterCodingException e) {
+                throw new IOException(source + ":" + (lines.size() + 1) + ": not UTF-8 text", e);
+            }
+            start = end + 1;
+        }
+        return lines;
+    }
+
+    /**
+     * Parses the lines of a cabling file; {@code source} names it in errors, which give the line number and the field
+     * but not the text.
+     */
     public static Cabling parse(String source, List<String> lines) throws IOException {
         Map<Long, Map<Integer, PortRecord>> all = new HashMap<>();
+        Map<Long, Map<Integer, Integer>> lineOf = new HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
+            String where = source + ":" + (i + 1);
             String line = lines.get(i);
+            for (int c = 0; c < line.length(); c++) {
+                if (Character.isISOControl(line.charAt(c)) && line.charAt(c) != '\t') {
+                    throw new IOException(where + ": a control character; a cabling file is text");
+                }
+            }
             int hash = line.indexOf('#');
             String[] f = (hash >= 0 ? line.substring(0, hash) : line).trim().split("\\s+");
             if (f.length == 1 && f[0].isEmpty()) {
                 continue;
             }
-            String where = source + ":" + (i + 1);
-            try {
-                long guid = Guids.parse(f[0]);
-                int port = portNumber(f.length > 1 ? f[1] : "", where);
-                PortRecord r;
-                if (f.length >= 5 && f.length <= 6 && f[2].equals("switch")) {
-                    r = PortRecord.toSwitch(port, Guids.parse(f[3]), portNumber(f[4], where), f.length == 6 ? f[5] : "");
-                } else if (f.length >= 4 && f.length <= 5 && f[2].equals("node")) {
-                    r = PortRecord.toNode(port, Guids.parse(f[3]), f.length == 5 ? f[4] : "");
-                } else {
-                    throw new IOException(where + ": expected 'GUID PORT switch PEER-GUID PEER-PORT [NAME]' or"
-                            + " 'GUID PORT node NODE-GUID [NAME]'");
-                }
-                if (all.computeIfAbsent(guid, g -> new HashMap<>()).putIfAbsent(port, r) != null) {
-                    throw new IOException(where + ": port " + port + " of " + Guids.format(guid) + " is cabled twice");
-                }
-            } catch (TopologyException e) {
-                throw new IOException(where + ": " + e.getMessage(), e);
+            long guid = guid(f[0], "SWITCH-GUID (field 1)", where);
+            int port = portNumber(f.length > 1 ? f[1] : "", "PORT (field 2)", where);
+            PortRecord r;
+            if (f.length >= 5 && f.length <= 6 && f[2].equals("switch")) {
+                r = PortRecord.toSwitch(port, guid(f[3], "PEER-GUID (field 4)", where),
+                        portNumber(f[4], "PEER-PORT (field 5)", where), f.length == 6 ? f[5] : "");
+            } else if (f.length >= 4 && f.length <= 5 && f[2].equals("node")) {
+                r = PortRecord.toNode(port, guid(f[3], "NODE-GUID (field 4)", where), f.length == 5 ? f[4] : "");
+            } else {
+                throw new IOException(where + ": expected 'GUID PORT switch PEER-GUID PEER-PORT [NAME]' or"
+                        + " 'GUID PORT node NODE-GUID [NAME]'");
             }
+            Integer first = lineOf.computeIfAbsent(guid, g -> new HashMap<>()).putIfAbsent(port, i + 1);
+            if (first != null) {
+                throw new IOException(where + ": cables the same switch port as line " + first);
+            }
+            all.computeIfAbsent(guid, g -> new HashMap<>()).put(port, r);
         }
         return new Cabling(all);
     }
 
-    private static int portNumber(String text, String where) throws IOException {
+    private static long guid(String text, String field, String where) throws IOException {
+        try {
+            return Guids.parse(text);
+        } catch (TopologyException e) {
+            throw new IOException(where + ": " + field + " is not a GUID (0x and 16 lower-case hex digits)", e);
+        }
+    }
+
+    private static int portNumber(String text, String field, String where) throws IOException {
         try {
             int p = Integer.parseInt(text);
             if (p >= 1 && p <= 254) {
@@ -100,7 +145,7 @@ public final class Cabling {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IOException(where + ": port '" + text + "' is not a number in [1, 254]");
+        throw new IOException(where + ": " + field + " is not a number in [1, 254]");
     }
 
     /** The cabling file of {@code fabric}: both ends of every switch-to-switch cable, the switch end of a node's. */

@@ -22,9 +22,16 @@ public final class Iproute2 {
 
     private final String netns;
 
-    /** @param netns the namespace to act in, or empty for the process's own */
+    /**
+     * @param netns the namespace to act in, or empty for the process's own
+     * @throws IllegalArgumentException when {@code netns} is not a namespace's name ({@link LinuxNames}): {@code -n}
+     *                                  would take a path or an option
+     */
     public Iproute2(String netns) {
         this.netns = netns == null ? "" : netns;
+        if (!this.netns.isEmpty()) {
+            LinuxNames.requireNamespace("netns", this.netns);
+        }
     }
 
     public String netns() {

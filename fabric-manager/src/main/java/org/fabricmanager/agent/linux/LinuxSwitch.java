@@ -30,12 +30,20 @@ public final class LinuxSwitch implements AutoCloseable {
      * @param netns      its network namespace, or empty for the agent's own
      * @param bridge     the bridge's name (created when missing)
      * @param portPrefix the interface name of port {@code p} is this followed by {@code p}
+     * @throws IllegalArgumentException naming the field (as the configuration's key) when a name breaks
+     *                                  {@link LinuxNames}' rules or the bridge is also a port's interface
      */
     public record Spec(long guid, String name, int ports, String netns, String bridge, String portPrefix) {
         public Spec {
             netns = netns == null ? "" : netns;
-            if (bridge == null || !bridge.matches("[A-Za-z][A-Za-z0-9_.-]{0,14}")) {
-                throw new IllegalArgumentException("bridge name '" + bridge + "': up to 15 letters, digits, '_', '.', '-'");
+            if (!netns.isEmpty()) {
+                LinuxNames.requireNamespace("netns", netns);
+            }
+            LinuxNames.requireInterface("bridge", bridge);
+            int port = new PortNames(portPrefix, ports).port(bridge);
+            if (port != 0) {
+                throw new IllegalArgumentException("bridge " + LinuxNames.shown(bridge) + ": the interface of port "
+                        + port + " too");
             }
         }
     }

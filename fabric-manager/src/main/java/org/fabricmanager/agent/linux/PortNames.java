@@ -2,19 +2,25 @@ package org.fabricmanager.agent.linux;
 
 /**
  * The Linux interface of each switch port: port {@code p} is {@code prefix + p} ({@code p1}, {@code p2}, ...
- * with the default prefix {@code p}).
+ * with the default prefix {@code p}). Every such name is a valid interface name ({@link LinuxNames}): the prefix
+ * with the highest port number fits in {@value LinuxNames#MAX_INTERFACE_BYTES} bytes.
  *
  * @param prefix    what precedes the port number
  * @param portCount the switch's ports, 1..portCount
  */
 public record PortNames(String prefix, int portCount) {
     public PortNames {
-        if (prefix == null || prefix.isEmpty() || !prefix.matches("[A-Za-z][A-Za-z0-9_.-]*") || prefix.length() > 10) {
-            throw new IllegalArgumentException("port name prefix '" + prefix + "': 1-10 letters, digits, '_', '.' or"
-                    + " '-', starting with a letter");
-        }
         if (portCount < 1 || portCount > 254) {
-            throw new IllegalArgumentException("port count " + portCount + " outside [1, 254]");
+            throw new IllegalArgumentException("ports " + portCount + ": outside [1, 254]");
+        }
+        String why = LinuxNames.interfaceProblem(prefix);
+        // the longest name is that of the highest port: when it fits, every port's does
+        if (why == null && (prefix + portCount).length() > LinuxNames.MAX_INTERFACE_BYTES) {
+            why = "port " + portCount + " would be " + LinuxNames.shown(prefix + portCount) + ", longer than "
+                    + LinuxNames.MAX_INTERFACE_BYTES + " bytes";
+        }
+        if (why != null) {
+            throw new IllegalArgumentException("portPrefix " + LinuxNames.shown(prefix) + ": " + why);
         }
     }
 
