@@ -175,6 +175,16 @@ final class SwitchSessions implements SouthboundListener {
             return;
         }
         HelloVerdict v = m.registry().judge(hello);
+        if (v.existing() != null && v.existing().session().viaOpenSm() && !session.viaOpenSm()) {
+            // an agent of its own outranks OpenSM's report of the switch, whatever the incarnations (OpenSM's are its
+            // provider's start): OpenSM's session ends, and its subnets are refused while the agent manages it
+            milestones.record(Milestone.Kind.SWITCH_RESTARTED, "switch " + Guids.format(hello.guid()) + " ("
+                    + hello.name() + ") connected with an agent of its own: it leaves OpenSM's subnet");
+            onClosed(v.existing().session(), "its agent connected", true);
+            v.existing().session().reject(ErrorCode.SUPERSEDED, null, "switch " + Guids.format(hello.guid())
+                    + ": its agent connected");
+            v = new HelloVerdict(HelloVerdict.Kind.NEW, null);
+        }
         if (v.kind() == HelloVerdict.Kind.OLDER) {
             ManagedSwitch existing = v.existing();
             session.reject(ErrorCode.DUPLICATE_GUID, hello, "switch " + Guids.format(hello.guid())
