@@ -12,15 +12,12 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.PortCountersView;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.OpenSmPlugin;
-import org.fabricmanager.opensm.OpenSmTools;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,34 +28,28 @@ import org.junit.jupiter.api.Test;
  * ibsim, infiniband-diags or the plug-in are missing.
  */
 class OpenSmCountersIT {
-    private static final long TOOL_LIMIT_SECONDS = 120;
+    private static final long TOOL_LIMIT_SECONDS = OpenSmLab.TOOL_LIMIT_SECONDS;
 
-    static OpenSmTools tools;
-    static OpenSmPlugin plugin;
+    static OpenSmLab lab;
 
     @BeforeAll
     static void tools() {
-        tools = OpenSmTools.find().orElse(null);
-        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
-                + OpenSmTools.INSTALL_HINT + ")");
-        plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
-        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
+        lab = OpenSmLab.require();
     }
 
     @Test
     void theCountersOpenSmsPerformanceManagerReadsAreTheSwitchesPortCounters() throws Exception {
-        Path work = plugin.directory().resolveSibling("opensm-counters-it");
+        Path work = lab.plugin().directory().resolveSibling("opensm-counters-it");
         OpenSmRoutingIT.deleteTree(work);
         Files.createDirectories(work);
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(2;4,4;1,4;1,1)"));
         Path socket = work.resolve("opensm.sock");
-        DaemonConfig config = SystemSupport.config(work.resolve("state"), null).withDiscovery(300, 30_000)
-                .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
+        DaemonConfig config = OpenSmLab.daemonConfig(work.resolve("state"), socket);
         Process opensm = null;
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
-             IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
-            opensm = plugin.startOpenSm(lab, socket, 15_000, work.resolve("opensm"), OpenSmPlugin.Fallback.MINHOP,
-                    OpenSmPlugin.PERFMGR);
+             IbsimFabric ibsim = IbsimFabric.start(lab.tools(), fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
+            opensm = lab.plugin().startOpenSm(ibsim, socket, OpenSmLab.PLUGIN_TIMEOUT_MS, work.resolve("opensm"),
+                    OpenSmPlugin.Fallback.MINHOP, OpenSmPlugin.PERFMGR);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED && s.switches().connected() == 8,
                     "the daemon converged on OpenSM's subnet");
             for (Views.Switch s : daemon.switches().get(10, TimeUnit.SECONDS)) {
@@ -73,10 +64,7 @@ class OpenSmCountersIT {
                         .as("errors and drops of " + s.name()).isZero();
             }
         } finally {
-            if (opensm != null) {
-                opensm.destroy();
-                opensm.waitFor(10, TimeUnit.SECONDS);
-            }
+            OpenSmLab.stop(opensm);
         }
     }
 }

@@ -19,11 +19,8 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.IbsimNet;
-import org.fabricmanager.opensm.OpenSmPlugin;
-import org.fabricmanager.opensm.OpenSmTools;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.IbnetdiscoverReader;
@@ -31,7 +28,6 @@ import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -45,22 +41,16 @@ import org.junit.jupiter.api.Test;
  * infiniband-diags or the plug-in are missing.
  */
 class OpenSmDay2IT {
-    private static final long TOOL_LIMIT_SECONDS = 120;
-    private static final int PLUGIN_TIMEOUT_MS = 15_000;
+    private static final long TOOL_LIMIT_SECONDS = OpenSmLab.TOOL_LIMIT_SECONDS;
     private static final Pattern ENTRY = Pattern.compile("0x([0-9a-fA-F]{4}) (\\d{3})\\b.*");
 
-    static OpenSmTools tools;
-    static OpenSmPlugin plugin;
+    static OpenSmLab tools;
     static Path dir;
 
     @BeforeAll
     static void tools() throws Exception {
-        tools = OpenSmTools.find().orElse(null);
-        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
-                + OpenSmTools.INSTALL_HINT + ")");
-        plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
-        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
-        dir = Files.createDirectories(plugin.directory().resolveSibling("opensm-day2-it"));
+        tools = OpenSmLab.require();
+        dir = Files.createDirectories(tools.plugin().directory().resolveSibling("opensm-day2-it"));
     }
 
     @Test
@@ -70,12 +60,11 @@ class OpenSmDay2IT {
         Files.createDirectories(work);
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)"));
         Path socket = work.resolve("opensm.sock");
-        DaemonConfig config = SystemSupport.config(work.resolve("state"), null).withDiscovery(300, 30_000)
-                .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
+        DaemonConfig config = OpenSmLab.daemonConfig(work.resolve("state"), socket);
         Process opensm = null;
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
-             IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
-            opensm = plugin.startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, work.resolve("opensm"));
+             IbsimFabric lab = IbsimFabric.start(tools.tools(), fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
+            opensm = tools.plugin().startOpenSm(lab, socket, OpenSmLab.PLUGIN_TIMEOUT_MS, work.resolve("opensm"));
             Views.Status start = SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
             LidFabric seen = IbnetdiscoverReader.readWithLids(lab.ibnetdiscover(work.resolve("ibnet.txt"), TOOL_LIMIT_SECONDS));
@@ -125,10 +114,7 @@ class OpenSmDay2IT {
             OpenSmRoutingIT.assertTablesEqualOffline(lab, work.resolve("rebalanced"), null);
             System.out.printf("drain to in sync %.0f ms, rebalance to in sync %.0f ms%n", drainMs, rebalanceMs);
         } finally {
-            if (opensm != null) {
-                opensm.destroy();
-                opensm.waitFor(10, TimeUnit.SECONDS);
-            }
+            OpenSmLab.stop(opensm);
         }
     }
 

@@ -7,10 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.opensm.OpenSmFallbackFiles;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.IbsimNet;
@@ -25,7 +23,6 @@ import org.fabricmanager.topology.IbnetdiscoverReader;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -50,11 +47,9 @@ class OpenSmFallbackIT {
 
     @BeforeAll
     static void tools() {
-        tools = OpenSmTools.find().orElse(null);
-        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
-                + OpenSmTools.INSTALL_HINT + ")");
-        plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
-        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
+        OpenSmLab lab = OpenSmLab.require();
+        tools = lab.tools();
+        plugin = lab.plugin();
     }
 
     @Test
@@ -68,8 +63,7 @@ class OpenSmFallbackIT {
         Path socket = run.resolve("opensm.sock");
         OpenSmPlugin.Fallback ftree = OpenSmPlugin.Fallback.ftree(run.resolve(OpenSmFallbackFiles.ROOTS),
                 run.resolve(OpenSmFallbackFiles.COMPUTE_NODES));
-        DaemonConfig config = SystemSupport.config(work.resolve("state"), null).withDiscovery(300, 30_000)
-                .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
+        DaemonConfig config = OpenSmLab.daemonConfig(work.resolve("state"), socket);
         FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
         Process opensm = null;
         try (IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
@@ -105,10 +99,7 @@ class OpenSmFallbackIT {
                     .as("ftree read the daemon's compute-node file").contains("64 CA ports (64 of them CNs)");
             assertThat(opensm.isAlive()).isTrue();
         } finally {
-            if (opensm != null) {
-                opensm.destroy();
-                opensm.waitFor(10, TimeUnit.SECONDS);
-            }
+            OpenSmLab.stop(opensm);
             if (daemon != null) {
                 daemon.close();
             }

@@ -46,7 +46,6 @@ import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.testing.Await;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -80,11 +79,9 @@ class OpenSmRoutingIT {
 
     @BeforeAll
     static void tools() throws IOException {
-        tools = OpenSmTools.find().orElse(null);
-        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
-                + OpenSmTools.INSTALL_HINT + ")");
-        plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
-        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
+        OpenSmLab lab = OpenSmLab.require();
+        tools = lab.tools();
+        plugin = lab.plugin();
         dir = Files.createDirectories(plugin.directory().resolveSibling("opensm-routing-it"));
     }
 

@@ -1,0 +1,47 @@
+package org.fabricmanager.system;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.opensm.OpenSmPlugin;
+import org.fabricmanager.opensm.OpenSmTools;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * What the system tests with OpenSM share: its tools and the plug-in (the test skips, saying what to install, when
+ * either is missing), a daemon configuration serving the plug-in's socket, and OpenSM's stop.
+ *
+ * @param tools  OpenSM, ibsim and infiniband-diags
+ * @param plugin the plug-in the build made
+ */
+record OpenSmLab(OpenSmTools tools, OpenSmPlugin plugin) {
+    /** Bounds, not measures: a stuck tool must not hang the build. */
+    static final long TOOL_LIMIT_SECONDS = 120;
+    /** The plug-in's wait for the daemon's answer. */
+    static final int PLUGIN_TIMEOUT_MS = 15_000;
+
+    /** The tools and the plug-in; a JUnit assumption (the test skips) when either is missing. */
+    static OpenSmLab require() {
+        OpenSmTools tools = OpenSmTools.find().orElse(null);
+        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
+                + OpenSmTools.INSTALL_HINT + ")");
+        OpenSmPlugin plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
+        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
+        return new OpenSmLab(tools, plugin);
+    }
+
+    /** A test daemon's configuration with its state in {@code state}, serving the plug-in on {@code socket}. */
+    static DaemonConfig daemonConfig(Path state, Path socket) {
+        return SystemSupport.config(state, null).withDiscovery(300, 30_000)
+                .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
+    }
+
+    /** Stops OpenSM, if it started. */
+    static void stop(Process opensm) throws InterruptedException {
+        if (opensm != null) {
+            opensm.destroy();
+            opensm.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
