@@ -1,6 +1,6 @@
 // A switch's port counters on the status page: a click on a switch of the fabric drawing shows its ports'
 // packets, bytes, errors and drops as its agent last reported them (GET api/v1/switches/{guid}/ports), errors
-// and drops above zero highlighted; the table follows the daemon's reports while it is open (also opened by a link to
+// and drops above zero highlighted, values the daemon flagged implausible marked '?' with its reason; the table follows the daemon's reports while it is open (also opened by a link to
 // the page ending in #ports=GUID). Kept apart from
 // status.js, which draws the fabric: this file only listens for clicks on elements with a data-guid. Text from
 // the fabric is only ever set as textContent.
@@ -56,7 +56,11 @@
       var row = el('tr');
       row.appendChild(el('td', null, p.port));
       COLUMNS.forEach(function (c) {
-        row.appendChild(el('td', TROUBLE[c[0]] && p[c[0]] > 0 ? 'num trouble' : 'num', number(p[c[0]])));
+        var why = p.implausible ? p.implausible[c[0]] : undefined;
+        var td = el('td', why ? 'num implausible' : TROUBLE[c[0]] && p[c[0]] > 0 ? 'num trouble' : 'num',
+            number(p[c[0]]) + (why ? ' ?' : ''));
+        if (why) { td.title = why; }
+        row.appendChild(td);
       });
       body.appendChild(row);
     });

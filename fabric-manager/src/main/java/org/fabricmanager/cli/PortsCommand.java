@@ -2,6 +2,8 @@ package org.fabricmanager.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.fabricmanager.topology.Guids;
@@ -30,8 +32,9 @@ final class PortsCommand implements Command {
         return """
                 usage: fabric-manager ports --switch SWITCH [--url URL] [--errors] [--json]
                   Prints the traffic and error counters of each port of a switch, as its agent last reported them
-                  (counts since the agent started; "-" where the switch does not measure one). Ports with errors
-                  or drops are marked with '!'.
+                  ("-" where the switch does not measure one). Ports with errors or drops are marked with '!'; a
+                  value that rose more than a port can count since the daemon's previous poll is marked '?', explained
+                  below the table and left out of the daemon's totals.
                   --switch SWITCH         the switch's GUID (0x...) or name
                   %s
                   --errors                only ports with errors or drops
@@ -72,7 +75,10 @@ final class PortsCommand implements Command {
         TextTable table = new TextTable(">PORT", ">RX PACKETS", ">TX PACKETS", ">RX BYTES", ">TX BYTES", ">RX ERR",
                 ">TX ERR", ">RX DROP", ">TX DROP", "");
         int troubled = 0;
+        List<String> implausible = new ArrayList<>();
         for (JsonNode p : view.path("ports")) {
+            p.path("implausible").properties().forEach(e -> implausible.add("port " + p.path("port").asText() + " "
+                    + e.getKey() + ": " + e.getValue().asText()));
             boolean trouble = positive(p, "rxErrors") || positive(p, "txErrors") || positive(p, "rxDrops")
                     || positive(p, "txDrops");
             troubled += trouble ? 1 : 0;
@@ -86,6 +92,9 @@ final class PortsCommand implements Command {
             table.print(out);
         }
         out.printf("%d ports, %d with errors or drops%n", view.path("ports").size(), troubled);
+        for (String line : implausible) {
+            out.println("? " + line);
+        }
         return ExitCodes.OK;
     }
 
@@ -105,10 +114,14 @@ final class PortsCommand implements Command {
     }
 
     private static boolean positive(JsonNode p, String field) {
-        return p.hasNonNull(field) && p.get(field).asLong() > 0;
+        return p.hasNonNull(field) && p.get(field).bigIntegerValue().signum() > 0;
     }
 
     private static String n(JsonNode p, String field) {
-        return p.hasNonNull(field) ? String.format(Locale.ROOT, "%,d", p.get(field).asLong()) : "-";
+        if (!p.hasNonNull(field)) {
+            return "-";
+        }
+        String value = String.format(Locale.ROOT, "%,d", p.get(field).bigIntegerValue());
+        return p.path("implausible").has(field) ? value + "?" : value;
     }
 }

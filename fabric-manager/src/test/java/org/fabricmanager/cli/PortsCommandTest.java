@@ -65,6 +65,25 @@ class PortsCommandTest {
     }
 
     @Test
+    void countsAboveTwoToThe63PrintUnsignedAndImplausibleOnesAreMarkedAndExplained() {
+        answers.put("/api/v1/switches/0x1000000100000000/ports", """
+                {"guid":"0x1000000100000000","name":"s1-0","reporting":true,"incarnation":5,"receivedAt":1795349024722,
+                 "ageMs":2310,"intervalMs":10000,"totals":{"rxBytes":18446744073709551614},
+                 "ports":[{"port":1,"rxPackets":9223372036854775808,"txPackets":0,"rxBytes":18446744073709551614,
+                           "txBytes":0,"rxErrors":0,"txErrors":0,"rxDrops":0,"txDrops":0},
+                          {"port":2,"rxPackets":0,"txPackets":0,"rxBytes":18446744073709551614,"txBytes":0,
+                           "rxErrors":18446744073709551614,"txErrors":0,"rxDrops":0,"txDrops":0,
+                           "implausible":{"rxErrors":"rose by 18446744073709551614 in 10.0 s"}}]}""");
+        List<String> lines = ok("ports", "--url", url, "--switch", "s1-0").out().lines().toList();
+        assertThat(lines.get(2)).contains("9,223,372,036,854,775,808").contains("18,446,744,073,709,551,614")
+                .doesNotContain("-9").doesNotEndWith("!");
+        assertThat(lines.get(3)).contains("18,446,744,073,709,551,614?").endsWith("!");
+        assertThat(lines.get(4)).isEqualTo("2 ports, 1 with errors or drops");
+        assertThat(lines.get(5)).isEqualTo("? port 2 rxErrors: rose by 18446744073709551614 in 10.0 s");
+        assertThat(lines).hasSize(6);
+    }
+
+    @Test
     void jsonIsTheDaemonsAnswer() throws Exception {
         String out = ok("ports", "--url", url, "--switch", "0x1000000100000000", "--json").out();
         ObjectMapper json = new ObjectMapper();

@@ -36,18 +36,24 @@ public final class PortCounterPoller {
     private final ControlLoop queue;
     private final PortCounterStore store;
     private final LongSupplier clock;
+    private final LongSupplier nanoClock;
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
     /** The session each switch was last asked on (control thread): a new session is asked at the next tick. */
     private final Map<Long, Long> askedSession = new HashMap<>();
     private long tick;
     private volatile boolean stopped;
 
-    /** @param clock wall-clock time in ms, for the reports' age */
-    public PortCounterPoller(SwitchRegistry registry, ControlLoop queue, PortCounterStore store, LongSupplier clock) {
+    /**
+     * @param clock     wall-clock time in ms, for the reports' age
+     * @param nanoClock monotonic time in ns, for the time between two polls (which tells a count from a lie)
+     */
+    public PortCounterPoller(SwitchRegistry registry, ControlLoop queue, PortCounterStore store, LongSupplier clock,
+                             LongSupplier nanoClock) {
         this.registry = registry;
         this.queue = queue;
         this.store = store;
         this.clock = clock;
+        this.nanoClock = nanoClock;
     }
 
     /** Asks this tick's slice now and schedules the next tick (control thread). */
@@ -77,10 +83,12 @@ public final class PortCounterPoller {
         if ((ms.hello().features() & Protocol.FEATURE_PORT_COUNTERS) == 0 || !inFlight.add(guid)) {
             return;
         }
+        long askedNanos = nanoClock.getAsLong();
         session.requestCounters(INTERVAL_MS).whenComplete((counters, failure) -> {
             inFlight.remove(guid);
             if (failure == null) {
-                store.put(guid, incarnation, counters, clock.getAsLong());
+                store.put(guid, incarnation, counters, new PortCounterStore.Poll(askedNanos, nanoClock.getAsLong(),
+                        clock.getAsLong()));
             } else {
                 LOG.debug("switch {}: no port counters: {}", ms, failure.toString());
             }

@@ -14,7 +14,7 @@ public final class PortCounterService {
     /** @param clock wall-clock time in ms */
     public PortCounterService(SwitchRegistry registry, ControlLoop queue, MeterRegistry meters, LongSupplier clock) {
         this.store = new PortCounterStore(meters);
-        this.poller = new PortCounterPoller(registry, queue, store, clock);
+        this.poller = new PortCounterPoller(registry, queue, store, clock, System::nanoTime);
         this.views = new PortCounterViews(registry, store, clock);
     }
 

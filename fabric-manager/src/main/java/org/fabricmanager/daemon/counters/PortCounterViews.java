@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.counters;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +14,11 @@ import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.topology.Guids;
 
-/** Builds {@link PortCountersView}s from the registry (control thread) and the {@link PortCounterStore}. */
+/**
+ * Builds {@link PortCountersView}s from the registry (control thread) and the {@link PortCounterStore}: counts as
+ * unsigned numbers (a {@code long} above 2^63 read as signed would be negative, so JSON gets exact integers), totals
+ * summed exactly without the values the store flagged implausible.
+ */
 public final class PortCounterViews {
     private final SwitchRegistry registry;
     private final PortCounterStore store;
@@ -33,22 +38,22 @@ public final class PortCounterViews {
             return null;
         }
         boolean reporting = ms != null && (ms.hello().features() & Protocol.FEATURE_PORT_COUNTERS) != 0;
-        Map<String, Long> totals = new LinkedHashMap<>();
+        Map<String, BigInteger> totals = new LinkedHashMap<>();
         List<PortCountersView.Port> ports = new ArrayList<>();
         if (report != null) {
             PortCounters c = report.counters();
             for (PortCounter k : PortCounter.ALL) {
-                long sum = 0;
+                UnsignedSum sum = new UnsignedSum();
                 for (int p = c.firstPort(); p <= c.lastPort(); p++) {
                     long v = c.get(p, k);
-                    sum += v == PortCounters.UNAVAILABLE ? 0 : v;
+                    if (v != PortCounters.UNAVAILABLE && report.implausible(p, k) == null) {
+                        sum.add(v);
+                    }
                 }
-                totals.put(k.jsonName(), sum);
+                totals.put(k.jsonName(), sum.value());
             }
             for (int p = c.firstPort(); p <= c.lastPort(); p++) {
-                ports.add(new PortCountersView.Port(p, v(c, p, PortCounter.RX_PACKETS), v(c, p, PortCounter.TX_PACKETS),
-                        v(c, p, PortCounter.RX_BYTES), v(c, p, PortCounter.TX_BYTES), v(c, p, PortCounter.RX_ERRORS),
-                        v(c, p, PortCounter.TX_ERRORS), v(c, p, PortCounter.RX_DROPS), v(c, p, PortCounter.TX_DROPS)));
+                ports.add(port(report, p));
             }
         }
         return new PortCountersView(Guids.format(guid), ms != null ? ms.name() : null, reporting,
@@ -57,9 +62,25 @@ public final class PortCounterViews {
                 PortCounterPoller.INTERVAL_MS, totals, ports);
     }
 
-    /** A counter for JSON: {@code null} when not measured (or beyond what a JSON reader's long holds). */
-    private static Long v(PortCounters c, int port, PortCounter k) {
+    private static PortCountersView.Port port(PortCounterStore.Report report, int p) {
+        PortCounters c = report.counters();
+        Map<String, String> implausible = null;
+        for (PortCounter k : PortCounter.ALL) {
+            PortCounterStore.Implausible i = report.implausible(p, k);
+            if (i != null) {
+                implausible = implausible == null ? new LinkedHashMap<>() : implausible;
+                implausible.put(k.jsonName(), i.reason());
+            }
+        }
+        return new PortCountersView.Port(p, v(c, p, PortCounter.RX_PACKETS), v(c, p, PortCounter.TX_PACKETS),
+                v(c, p, PortCounter.RX_BYTES), v(c, p, PortCounter.TX_BYTES), v(c, p, PortCounter.RX_ERRORS),
+                v(c, p, PortCounter.TX_ERRORS), v(c, p, PortCounter.RX_DROPS), v(c, p, PortCounter.TX_DROPS),
+                implausible);
+    }
+
+    /** A counter for JSON, unsigned: {@code null} when not measured. */
+    private static BigInteger v(PortCounters c, int port, PortCounter k) {
         long v = c.get(port, k);
-        return v < 0 ? null : v;
+        return v == PortCounters.UNAVAILABLE ? null : UnsignedSum.unsigned(v);
     }
 }
