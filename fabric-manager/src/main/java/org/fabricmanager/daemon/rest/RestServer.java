@@ -9,7 +9,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.flow.FlowControlHandler;
@@ -30,7 +29,7 @@ import java.util.Collections;
 
 /**
  * The REST listener: at most {@code maxConnections} connections at once, a quarter of them per peer address
- * ({@link ConnectionCap}; more are closed as soon as accepted, counted as 503 in {@link RestRejections}), optional HTTPS, HTTP codec and request aggregation within {@link RestLimits}
+ * ({@link ConnectionCap}; more are closed as soon as accepted, counted as 503 in {@link RestRejections}), optional HTTPS, the HTTP codec with strict body framing ({@link RestHttpCodec}) and request aggregation within {@link RestLimits}
  * ({@link BoundedAggregator}), malformed requests answered and closed ({@link MalformedRequests}), one request in
  * flight per connection ({@link OneRequestInFlight}), keep-alive, an idle timeout for connections with no request in
  * progress ({@link IdleConnections}), failures to accept logged rate-limited ({@link AcceptFailures}), and the
@@ -140,8 +139,7 @@ public final class RestServer implements AutoCloseable {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc()));
                         }
                         ch.pipeline()
-                                .addLast(new HttpServerCodec(RestLimits.MAX_INITIAL_LINE, RestLimits.MAX_HEADER_BYTES,
-                                        RestLimits.MAX_CHUNK_BYTES))
+                                .addLast(new RestHttpCodec())
                                 .addLast(new HttpServerKeepAliveHandler())
                                 .addLast(new BoundedAggregator(rejections))
                                 .addLast(new MalformedRequests(rejections))

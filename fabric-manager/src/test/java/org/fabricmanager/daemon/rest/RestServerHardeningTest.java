@@ -82,6 +82,29 @@ class RestServerHardeningTest {
     }
 
     @Test
+    void aRequestWhoseBodyLengthIsAmbiguousIsAnswered400AndItsConnectionClosed() throws Exception {
+        start(null);
+        // a proxy reading Content-Length would forward the GET as a request of its own; Netty alone reads chunked
+        String both = "POST /api/v1/whatif HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /api/v1/switches/pending HTTP/1.1\r\nHost: a\r\n\r\n";
+        String answer = exchange(both);
+        assertThat(answer).as("Content-Length and Transfer-Encoding").startsWith("400")
+                .contains("both content-length and transfer-encoding").contains("connection: close").endsWith("closed");
+        assertThat(answer.split("http/1\\.1 ", -1)).as("one answer, the pipelined GET never read").hasSize(2);
+        assertThat(exchange("POST /api/v1/reroute HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n"))
+                .as("a coding other than chunked").startsWith("400").endsWith("closed");
+        assertThat(exchange("POST /api/v1/reroute HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")).as("chunked twice").startsWith("400").endsWith("closed");
+        assertThat(rejections.total()).isEqualTo(3);
+        assertThat(api.calls.get()).as("no endpoint saw any of them").isZero();
+        assertThat(exchange("POST /api/v1/switches/pending HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n")).as("chunked alone is read as before")
+                .startsWith("405").endsWith("closed");
+        assertThat(exchange("HEAD /api/v1/switches/pending HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))
+                .as("HEAD: headers only").startsWith("200").contains("content-length: 2").endsWith("\n\n closed");
+    }
+
+    @Test
     void aBodyTooLongIsAnswered413WithAJsonErrorAndTheConnectionClosed() throws Exception {
         start(null);
         String body = "{" + "x".repeat(70_000) + "}";
