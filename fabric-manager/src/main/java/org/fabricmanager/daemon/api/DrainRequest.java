@@ -3,14 +3,13 @@ package org.fabricmanager.daemon.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
 import java.util.Set;
-import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PortRef;
-import org.fabricmanager.topology.TopologyException;
 
 /**
  * A switch or a cable to drain or undrain: {@code {"guid":"0x…"}} for a switch, {@code {"guid":"0x…","port":P}} for
  * the cable at that port (either end names it), and {@code "force":true} to drain even when the what-if says it would
- * cut off end nodes or leave the fabric unroutable.
+ * cut off end nodes or leave the fabric unroutable. Read strictly ({@link RequestBodies}): each field once, nothing
+ * after the object, the GUID {@code 0x} and 1 to 16 hex digits.
  *
  * @param guid  the switch
  * @param port  the cable's port on it, 0 for the whole switch
@@ -58,12 +57,7 @@ public record DrainRequest(long guid, int port, boolean force) {
         if (!g.isTextual()) {
             throw bad("'guid' must be a string such as \"0x0002c90300000001\", got " + RequestBodies.abbreviated(g));
         }
-        long guid;
-        try {
-            guid = Guids.parseLenient(g.asText());
-        } catch (TopologyException e) {
-            throw bad("bad GUID '" + RequestBodies.abbreviated(g.asText()) + "': expected 0x followed by up to 16 hex digits");
-        }
+        long guid = RequestBodies.guid(g.asText(), DrainRequest::bad);
         int port = 0;
         JsonNode p = root.path("port");
         if (!p.isMissingNode() && !p.isNull()) {

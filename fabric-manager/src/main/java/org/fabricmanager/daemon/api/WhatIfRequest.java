@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Set;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PortRef;
-import org.fabricmanager.topology.TopologyException;
 
 /**
  * The failures a what-if assumes: switches (by GUID) and links (by one end, switch GUID and port). Read from
  * {@code {"switches":["0x…",…],"links":[{"guid":"0x…","port":P},…]}}, bounded ({@value #MAX_SWITCHES}
- * switches, {@value #MAX_LINKS} links), every GUID and port checked for form and duplicates here and against
+ * switches, {@value #MAX_LINKS} links), read strictly ({@link RequestBodies}: each field once, GUIDs {@code 0x} and
+ * 1 to 16 hex digits), every GUID and port checked for form and duplicates here and against
  * the fabric by {@link WhatIfFailures}. {@code {"rebalance":true}} (and no failures) asks instead what a rebalance
  * ({@code POST /api/v1/routing/rebalance}) would change and gain.
  */
@@ -74,7 +74,8 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links, boolean re
         for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!name.equals("switches") && !name.equals("links") && !name.equals("rebalance")) {
-                throw bad("unknown field '" + name + "' (expected switches and links, or rebalance)");
+                throw bad("unknown field '" + RequestBodies.abbreviated(name)
+                        + "' (expected switches and links, or rebalance)");
             }
         }
         JsonNode rebalance = root.path("rebalance");
@@ -121,11 +122,7 @@ public record WhatIfRequest(List<Long> switches, List<PortRef> links, boolean re
         if (!node.isTextual()) {
             throw bad("'" + field + "': a GUID must be a string such as \"0x0002c90300000001\", got " + RequestBodies.abbreviated(node));
         }
-        try {
-            return Guids.parseLenient(node.asText());
-        } catch (TopologyException e) {
-            throw bad("'" + field + "': bad GUID '" + RequestBodies.abbreviated(node.asText()) + "': expected 0x followed by up to 16 hex digits");
-        }
+        return RequestBodies.guid(node.asText(), why -> bad("'" + field + "': " + why));
     }
 
     private static WhatIfException bad(String message) {

@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.List;
 import java.util.Map;
-import org.fabricmanager.topology.Guids;
-import org.fabricmanager.topology.TopologyException;
+import org.fabricmanager.daemon.api.RequestBodies;
 
 /** JSON bodies and the parameter parsing shared by the REST endpoints and extensions. */
 public final class RestJson {
@@ -25,14 +24,12 @@ public final class RestJson {
         }
     }
 
-    /** A GUID path segment or parameter ({@code 0x} and up to 16 hex digits), 400 otherwise. */
+    /**
+     * A GUID path segment or parameter ({@code 0x} and 1 to 16 hex digits, nothing else: no space or control
+     * character, which percent-escapes could bring), 400 otherwise.
+     */
     public static long guid(String text) {
-        try {
-            return Guids.parseLenient(text);
-        } catch (TopologyException e) {
-            throw new RestError(HttpResponseStatus.BAD_REQUEST, "bad GUID '" + text
-                    + "': expected 0x followed by up to 16 hex digits");
-        }
+        return RequestBodies.guid(text, why -> new RestError(HttpResponseStatus.BAD_REQUEST, why));
     }
 
     /** The single value of query parameter {@code name}; 400 when it is missing and {@code fallback} is null. */

@@ -74,6 +74,10 @@ class RestServerHardeningTest {
                 .as("path with a bad percent-escape").startsWith("400").endsWith("closed");
         assertThat(exchange("GET /api/v1/events?since=%4 HTTP/1.1\r\nHost: a\r\n\r\n"))
                 .as("query with a truncated percent-escape").startsWith("400").endsWith("closed");
+        assertThat(exchange("POST /api/v1/switches/0x1%00/admit HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))
+                .as("a GUID with a NUL").startsWith("400").contains("bad guid '0x1\\\\u0000'").endsWith("closed");
+        assertThat(exchange("GET /api/v1/switches/%200x1/ports HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))
+                .as("a GUID with a space").startsWith("400").endsWith("closed");
         assertThat(exchange("GET /metrics?%G0 HTTP/1.1\r\nHost: a\r\n\r\n"))
                 .as("operations endpoint, bad escape").startsWith("400").endsWith("closed");
         assertThat(exchange("\u0001\u0002garbage\r\n\r\n")).as("not HTTP").startsWith("400").endsWith("closed");
