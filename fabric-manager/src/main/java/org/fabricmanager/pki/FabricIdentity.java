@@ -56,6 +56,8 @@ public final class FabricIdentity {
 
     /** Extended key usage TLS client authentication. */
     private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
+    /** Extended key usage TLS server authentication. */
+    private static final String SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
 
     /**
      * Why {@code certificate} cannot serve as a switch's, whatever it names, or {@code null} when it can: a switch
@@ -75,6 +77,36 @@ public final class FabricIdentity {
         }
         if (usages == null) {
             return "it has no extended key usage (a switch certificate is for client authentication: clientAuth)";
+        }
+        if (!usages.contains(CLIENT_AUTH)) {
+            return "its extended key usage " + usages + " lacks clientAuth (" + CLIENT_AUTH + ")";
+        }
+        return null;
+    }
+
+    /**
+     * Why {@code certificate} cannot serve as a manager's on the Raft port, whatever it names, or {@code null} when it
+     * can: a manager's certificate is an end entity's (no {@code CA:TRUE}) with the extended key usages
+     * {@code pki issue --daemon} gives it, {@code serverAuth} and {@code clientAuth} (a member is a TLS server to
+     * some peers and a client to others). TLS accepts a certificate without any extended key usage for either end,
+     * and a CA certificate of the fabric CA as a peer's, so both are checked here.
+     */
+    public static String managerCertificateProblem(X509Certificate certificate) {
+        if (certificate.getBasicConstraints() != -1) {
+            return "it is a CA certificate (CA:TRUE), not a manager's";
+        }
+        List<String> usages;
+        try {
+            usages = certificate.getExtendedKeyUsage();
+        } catch (CertificateParsingException e) {
+            return "its extended key usage is unreadable: " + e.getMessage();
+        }
+        if (usages == null) {
+            return "it has no extended key usage (a manager's certificate is for TLS server and client authentication:"
+                    + " serverAuth and clientAuth, as pki issue --daemon makes it)";
+        }
+        if (!usages.contains(SERVER_AUTH)) {
+            return "its extended key usage " + usages + " lacks serverAuth (" + SERVER_AUTH + ")";
         }
         if (!usages.contains(CLIENT_AUTH)) {
             return "its extended key usage " + usages + " lacks clientAuth (" + CLIENT_AUTH + ")";

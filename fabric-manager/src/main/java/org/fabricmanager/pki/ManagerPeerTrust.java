@@ -17,7 +17,8 @@ import java.util.Locale;
  * The trust of one hot-standby manager in another on the Raft port: the peer's chain must pass the JDK's
  * PKIX checks against the fabric CA(s) alone (signature, validity, the TLS client or server key purpose, and the
  * host name when the connecting side asked for it), and its certificate must name the daemon
- * ({@value FabricIdentity#DAEMON_URI}) and no switch. The second check is why a plain CA trust manager is not
+ * ({@value FabricIdentity#DAEMON_URI}) and no switch, and carry both TLS key purposes a manager's certificate is
+ * issued with (PKIX accepts one that carries none). The second check is why a plain CA trust manager is not
  * enough: the fabric CA also signs every switch's certificate, and a switch (or whoever stole its key) must
  * never vote or append to the managers' log. Every refusal is reported to a {@link Refusals} (counted and logged
  * rate-limited by the daemon), since a Raft port on the management network is a target like the southbound.
@@ -27,7 +28,10 @@ public final class ManagerPeerTrust extends X509ExtendedTrustManager {
     public enum Refusal {
         /** The chain did not pass PKIX against the fabric CA(s): another CA, self-signed, expired, wrong key purpose. */
         UNTRUSTED,
-        /** A valid fabric certificate that does not name the daemon: a switch's, or one naming no one. */
+        /**
+         * A valid fabric certificate that is not a manager's: a switch's, one naming no one, or one naming the daemon
+         * without the key purposes of a manager's (none, one of the two) or a CA's.
+         */
         NOT_A_MANAGER;
 
         /** The meter tag: lower case, dashes. */
@@ -86,7 +90,9 @@ public final class ManagerPeerTrust extends X509ExtendedTrustManager {
     }
 
     /**
-     * Refuses {@code chain} unless its first certificate names the daemon and no switch.
+     * Refuses {@code chain} unless its first certificate names the daemon and no switch, and is a manager's as
+     * {@code pki issue --daemon} makes it ({@link FabricIdentity#managerCertificateProblem}): the JDK's PKIX checks
+     * take a certificate without extended key usages for either TLS end.
      *
      * @throws CertificateException naming the certificate's subject and what it names instead
      */
@@ -106,6 +112,11 @@ public final class ManagerPeerTrust extends X509ExtendedTrustManager {
         }
         if (!FabricIdentity.isDaemon(leaf)) {
             throw new CertificateException("'" + subject + "' does not name " + FabricIdentity.DAEMON_URI
+                    + ": not a manager's certificate");
+        }
+        String problem = FabricIdentity.managerCertificateProblem(leaf);
+        if (problem != null) {
+            throw new CertificateException("'" + subject + "' names " + FabricIdentity.DAEMON_URI + " but " + problem
                     + ": not a manager's certificate");
         }
     }

@@ -10,11 +10,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Raft port's trust: manager certificates of the fabric CA only, never a switch's, never another CA's; each
- * refusal reported once, with its kind, and acceptance reported not at all.
+ * The Raft port's trust: manager certificates of the fabric CA only (both TLS key purposes, as pki issues them), never
+ * a switch's, never one without key purposes, never another CA's; each refusal reported once, with its kind, and
+ * acceptance reported not at all.
  */
 class ManagerPeerTrustTest {
     private static final CertificateAuthority FABRIC = CertificateAuthority.create("fabric", Duration.ofDays(1), Clock.systemUTC());
@@ -36,6 +38,34 @@ class ManagerPeerTrustTest {
         assertThatThrownBy(() -> trust.checkClientTrusted(sw, "UNKNOWN")).isInstanceOf(CertificateException.class)
                 .hasMessageContaining("switch");
         assertThat(refused).singleElement().asString().startsWith("NOT_A_MANAGER CN=leaf,");
+    }
+
+    @Test
+    void refusesADaemonCertificateOfTheFabricCaWithoutExtendedKeyUsageAtEitherEnd() {
+        X509Certificate[] noEku = {TestCertificates.daemon(FABRIC).certificate()};
+        assertThatThrownBy(() -> trust.checkClientTrusted(noEku, "UNKNOWN")).isInstanceOf(CertificateException.class)
+                .hasMessageContaining("names urn:fabric:daemon but it has no extended key usage");
+        assertThatThrownBy(() -> trust.checkServerTrusted(noEku, "UNKNOWN")).isInstanceOf(CertificateException.class)
+                .hasMessageContaining("no extended key usage");
+        assertThat(refused).containsExactly("NOT_A_MANAGER CN=odd daemon,O=fabric-manager",
+                "NOT_A_MANAGER CN=odd daemon,O=fabric-manager");
+    }
+
+    @Test
+    void refusesDaemonCertificatesWithOneKeyPurposeOrCaTrue() {
+        X509Certificate[] serverOnly = {TestCertificates.daemon(FABRIC, KeyPurposeId.id_kp_serverAuth).certificate()};
+        X509Certificate[] clientOnly = {TestCertificates.daemon(FABRIC, KeyPurposeId.id_kp_clientAuth).certificate()};
+        X509Certificate[] ca = {TestCertificates.daemon(FABRIC, true, KeyPurposeId.id_kp_serverAuth,
+                KeyPurposeId.id_kp_clientAuth).certificate()};
+        // each passes the JDK's PKIX check for the end whose purpose it has: only the manager check refuses it
+        assertThatThrownBy(() -> trust.checkServerTrusted(serverOnly, "UNKNOWN")).hasMessageContaining("lacks clientAuth");
+        assertThatThrownBy(() -> trust.checkClientTrusted(clientOnly, "UNKNOWN")).hasMessageContaining("lacks serverAuth");
+        assertThatThrownBy(() -> trust.checkClientTrusted(ca, "UNKNOWN")).hasMessageContaining("CA:TRUE");
+        assertThat(refused).hasSize(3).allMatch(r -> r.startsWith("NOT_A_MANAGER "));
+        X509Certificate[] both = {TestCertificates.daemon(FABRIC, KeyPurposeId.id_kp_serverAuth,
+                KeyPurposeId.id_kp_clientAuth).certificate()};
+        assertThatCode(() -> trust.checkClientTrusted(both, "UNKNOWN")).as("what pki issue --daemon makes")
+                .doesNotThrowAnyException();
     }
 
     @Test

@@ -1,7 +1,6 @@
 package org.fabricmanager.daemon.ha;
 
 import java.security.cert.X509Certificate;
-import java.util.List;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
@@ -9,22 +8,20 @@ import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.pki.FabricIdentity;
 import org.fabricmanager.pki.FixedKeyManager;
 import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.ManagerPeerTrust;
 import org.fabricmanager.pki.TlsMaterial;
-import java.security.cert.CertificateParsingException;
 
 /**
  * The Raft port of one member: Ratis's gRPC transport on {@code host:port}, with mutual TLS when the daemon has
  * TLS material. Then the member presents the daemon's certificate and accepts, as server and as client, only
  * peers whose certificate the fabric CA issued to a manager ({@link ManagerPeerTrust}): a switch's certificate,
- * though signed by the same CA, is refused. Ratis serves its server, admin and client services on this one port
+ * though signed by the same CA, is refused, and so is one naming the daemon without a manager's key purposes. Ratis serves its server, admin and client services on this one port
  * (no separate admin or client port is configured), so all three sit behind the same TLS.
  */
 final class RaftTransport {
-    private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
-
     private RaftTransport() {
     }
 
@@ -59,17 +56,14 @@ final class RaftTransport {
     private static void check(TlsMaterial tls) {
         X509Certificate cert = tls.certificate();
         String subject = cert.getSubjectX500Principal().getName();
-        List<String> purposes;
-        try {
-            purposes = cert.getExtendedKeyUsage();
-        } catch (CertificateParsingException e) {
-            throw new ConfigException("ha: the daemon's certificate '" + subject + "': unreadable key purposes: "
-                    + e.getMessage(), e);
-        }
-        if (purposes != null && !purposes.contains(CLIENT_AUTH)) {
-            // certificates issued before the Raft port had TLS name the server purpose only
-            throw new ConfigException("ha: the daemon's certificate '" + subject + "' may not act as a TLS client, which a"
-                    + " member does towards its peers; re-issue it (fabric-manager pki issue --daemon, docs/operations.md)");
+        // certificates issued before the Raft port had TLS name the server purpose only: the peers refuse those, and
+        // any daemon certificate that is not a manager's (ManagerPeerTrust), so the member would never be heard. A
+        // certificate that names no daemon (a switch's) is left to the peers, which refuse it as not a manager's.
+        String problem = FabricIdentity.isDaemon(cert) ? FabricIdentity.managerCertificateProblem(cert) : null;
+        if (problem != null) {
+            throw new ConfigException("ha: the daemon's certificate '" + subject + "' cannot serve on the Raft port: "
+                    + problem + "; the other managers refuse it (a member is a TLS server and client to its peers);"
+                    + " re-issue it (fabric-manager pki issue --daemon, docs/operations.md)");
         }
         if (KeyType.of(tls.key()).filter(t -> t == KeyType.ED25519).isPresent()) {
             // Ratis builds its gRPC server on the BoringSSL engine, whatever security.tlsProvider says

@@ -5,19 +5,31 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import org.apache.ratis.conf.RaftProperties;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.pki.CertificateAuthority;
+import org.fabricmanager.pki.FixedKeyManager;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.ManagerPeerTrust;
+import org.fabricmanager.pki.TestCertificates;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
@@ -27,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Raft members on loopback with real mutual TLS: managers holding daemon certificates of the fabric CA form a group
  * and replicate; a member holding a certificate of another CA, or a switch's certificate of the fabric CA, gets no
- * connection to the others, so it neither receives the log nor lends its vote to a commit. A member asks the leader
+ * connection to the others, nor does a peer whose daemon certificate lacks the key purposes of a manager's, so it neither receives the log nor lends its vote to a commit. A member asks the leader
  * for a leadership transfer over the same TLS.
  */
 class RaftTransportTlsTest {
@@ -99,28 +111,61 @@ class RaftTransportTlsTest {
     }
 
     @Test
-    void aDaemonCertificateWithoutTheClientPurposeIsRefusedAtStart() throws Exception {
-        // what pki init issued before the Raft port had TLS: a server certificate only
-        java.security.cert.X509Certificate cert = FABRIC.issueDaemon(List.of(), List.of(), Duration.ofDays(1)).certificate();
+    void aDaemonCertificateWithoutBothPurposesIsRefusedAtStart() throws Exception {
+        X509Certificate cert = FABRIC.issueDaemon(List.of(), List.of(), Duration.ofDays(1)).certificate();
         assertThat(cert.getExtendedKeyUsage()).as("daemon certificates are issued for both ends now")
                 .contains("1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2");
-        assertThatThrownBy(() -> RaftTransport.configure(new org.apache.ratis.conf.RaftProperties(), "127.0.0.1", 1,
-                new TlsMaterial(List.of(serverOnly()), FABRIC.key(), List.of(FABRIC.certificate())),
-                org.fabricmanager.pki.ManagerPeerTrust.Refusals.NONE))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("pki issue --daemon");
+        // what pki init issued before the Raft port had TLS (a server certificate only), and one without any purpose
+        IssuedCertificate serverOnly = TestCertificates.daemon(FABRIC, KeyPurposeId.id_kp_serverAuth);
+        IssuedCertificate noPurpose = TestCertificates.daemon(FABRIC);
+        assertThatThrownBy(() -> RaftTransport.configure(new RaftProperties(), "127.0.0.1", 1,
+                new TlsMaterial(List.of(serverOnly.certificate()), serverOnly.key(), List.of(FABRIC.certificate())),
+                ManagerPeerTrust.Refusals.NONE))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("lacks clientAuth")
+                .hasMessageContaining("pki issue --daemon");
+        assertThatThrownBy(() -> RaftTransport.configure(new RaftProperties(), "127.0.0.1", 1,
+                new TlsMaterial(List.of(noPurpose.certificate()), noPurpose.key(), List.of(FABRIC.certificate())),
+                ManagerPeerTrust.Refusals.NONE))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("no extended key usage")
+                .hasMessageContaining("pki issue --daemon");
     }
 
-    /** A certificate with the server purpose alone (the CA's own has no key purposes, so one is made here). */
-    private static java.security.cert.X509Certificate serverOnly() throws Exception {
-        java.security.KeyPair pair = java.security.KeyPairGenerator.getInstance("EC").generateKeyPair();
-        var b = new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(FABRIC.certificate(), java.math.BigInteger.TEN,
-                new java.util.Date(System.currentTimeMillis() - 60_000), new java.util.Date(System.currentTimeMillis() + 3_600_000),
-                new org.bouncycastle.asn1.x500.X500Name("CN=old daemon"), pair.getPublic())
-                .addExtension(org.bouncycastle.asn1.x509.Extension.extendedKeyUsage, false,
-                        new org.bouncycastle.asn1.x509.ExtendedKeyUsage(org.bouncycastle.asn1.x509.KeyPurposeId.id_kp_serverAuth));
-        var signer = new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(
-                "EC".equals(FABRIC.key().getAlgorithm()) ? "SHA256withECDSA" : "SHA256withRSA").build(FABRIC.key());
-        return new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(b.build(signer));
+    @Test
+    void aPeerWithADaemonCertificateWithoutKeyPurposesGetsNoAnswerOnTheRaftPort() throws Exception {
+        start(manager(FABRIC));
+        HaNode member = nodes.get(0);
+        String[] hostPort = member.peers().get(member.nodeId()).split(":");
+        InetSocketAddress raft = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
+        IssuedCertificate manager = FABRIC.issueDaemon(List.of("localhost"), List.of(), Duration.ofDays(1));
+        assertThat(firstBytes(raft, manager)).as("a manager's certificate: the gRPC server's HTTP/2 settings")
+                .isPositive();
+        assertThat(member.refusals().count(ManagerPeerTrust.Refusal.NOT_A_MANAGER)).isZero();
+        // the JDK's PKIX check takes a certificate without extended key usage for a TLS client
+        assertThat(firstBytes(raft, TestCertificates.daemon(FABRIC))).as("no key purposes: refused, nothing read")
+                .isEqualTo(-1);
+        assertThat(member.refusals().count(ManagerPeerTrust.Refusal.NOT_A_MANAGER)).isEqualTo(1);
+    }
+
+    /**
+     * Dials the Raft port over TLS 1.3 (ALPN h2, as gRPC) with {@code cert} and reads: how many bytes the port
+     * answered once the handshake is through, or -1 when it refused the handshake or closed without a byte.
+     */
+    private static int firstBytes(InetSocketAddress raft, IssuedCertificate cert) throws Exception {
+        SSLContext ssl = SSLContext.getInstance("TLSv1.3");
+        ssl.init(new KeyManager[] {new FixedKeyManager(new X509Certificate[] {cert.certificate()}, cert.key())},
+                new TrustManager[] {new ManagerPeerTrust(List.of(FABRIC.certificate()))}, null);
+        try (SSLSocket socket = (SSLSocket) ssl.getSocketFactory().createSocket(raft.getHostString(), raft.getPort())) {
+            socket.setSoTimeout(10_000);
+            SSLParameters params = socket.getSSLParameters();
+            params.setProtocols(new String[] {"TLSv1.3"});
+            params.setApplicationProtocols(new String[] {"h2"});
+            socket.setSSLParameters(params);
+            socket.startHandshake();
+            // TLS 1.3: the server judges the client's certificate after the client's handshake is done
+            return socket.getInputStream().read(new byte[64]);
+        } catch (SSLException refused) {
+            return -1;
+        }
     }
 
     /**
