@@ -1,9 +1,9 @@
 // A switch's port counters on the status page: a click on a switch of the fabric drawing shows its ports'
 // packets, bytes, errors and drops as its agent last reported them (GET api/v1/switches/{guid}/ports), errors
-// and drops above zero highlighted, values the daemon flagged implausible marked '?' with its reason; the table follows the daemon's reports while it is open (also opened by a link to
-// the page ending in #ports=GUID). Kept apart from
-// status.js, which draws the fabric: this file only listens for clicks on elements with a data-guid. Text from
-// the fabric is only ever set as textContent.
+// and drops above zero highlighted, values the daemon flagged implausible marked '?' with the reason; the table
+// follows the daemon's reports while it is open (also opened by a link to the page ending in #ports=GUID). Kept
+// apart from status.js, which draws the fabric: this file only listens for clicks on elements with a data-guid.
+// Text from the fabric is only ever set as textContent.
 (function () {
   'use strict';
 

@@ -58,8 +58,10 @@ class ManagerPeerTrustTest {
         X509Certificate[] ca = {TestCertificates.daemon(FABRIC, true, KeyPurposeId.id_kp_serverAuth,
                 KeyPurposeId.id_kp_clientAuth).certificate()};
         // each passes the JDK's PKIX check for the end whose purpose it has: only the manager check refuses it
-        assertThatThrownBy(() -> trust.checkServerTrusted(serverOnly, "UNKNOWN")).hasMessageContaining("lacks clientAuth");
-        assertThatThrownBy(() -> trust.checkClientTrusted(clientOnly, "UNKNOWN")).hasMessageContaining("lacks serverAuth");
+        assertThatThrownBy(() -> trust.checkServerTrusted(serverOnly, "UNKNOWN"))
+                .hasMessageContaining("lacks clientAuth");
+        assertThatThrownBy(() -> trust.checkClientTrusted(clientOnly, "UNKNOWN"))
+                .hasMessageContaining("lacks serverAuth");
         assertThatThrownBy(() -> trust.checkClientTrusted(ca, "UNKNOWN")).hasMessageContaining("CA:TRUE");
         assertThat(refused).hasSize(3).allMatch(r -> r.startsWith("NOT_A_MANAGER "));
         X509Certificate[] both = {TestCertificates.daemon(FABRIC, KeyPurposeId.id_kp_serverAuth,

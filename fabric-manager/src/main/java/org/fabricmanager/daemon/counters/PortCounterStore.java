@@ -96,7 +96,7 @@ public final class PortCounterStore {
                         + "left out of the totals").register(meters);
     }
 
-    /** Keeps {@code counters}, switch {@code guid}'s report of its run {@code incarnation}, answered to {@code poll}. */
+    /** Keeps {@code counters}: switch {@code guid}'s answer to {@code poll}, of its run {@code incarnation}. */
     public void put(long guid, long incarnation, PortCounters counters, Poll poll) {
         if (!reports.containsKey(guid) && reports.size() >= MAX_SWITCHES) {
             dropped.increment();

@@ -6,9 +6,10 @@ import org.fabricmanager.southbound.PortCounter;
 /**
  * The most a switch port can count in a given time, which tells a count from a lie: the protocol carries no port
  * speed, so the bound is a port faster than any made, {@value #MAX_GBPS} Gb/s in each direction (the fastest
- * ports are 1.6 Tb/s Ethernet and 800 Gb/s InfiniBand XDR). Bytes are bounded by that rate, packets, errors and drops by one per
- * {@value #MIN_PACKET_BYTES} bytes of it (no packet on any link is that short). A real counter never comes near the
- * bound; an agent reporting 2^63 ten seconds after 0 is far beyond it, however the clocks and polls drift.
+ * ports are 1.6 Tb/s Ethernet and 800 Gb/s InfiniBand XDR). Bytes are bounded by that rate, packets, errors and
+ * drops by one per {@value #MIN_PACKET_BYTES} bytes of it (no packet on any link is that short). A real counter
+ * never comes near the bound; an agent reporting 2^63 ten seconds after 0 is far beyond it, however the polls
+ * drift.
  */
 final class PortSpeedLimit {
     /** The fastest port rate allowed for, in Gb/s. */

@@ -18,7 +18,8 @@ import org.fabricmanager.pki.TlsMaterial;
  * The Raft port of one member: Ratis's gRPC transport on {@code host:port}, with mutual TLS when the daemon has
  * TLS material. Then the member presents the daemon's certificate and accepts, as server and as client, only
  * peers whose certificate the fabric CA issued to a manager ({@link ManagerPeerTrust}): a switch's certificate,
- * though signed by the same CA, is refused, and so is one naming the daemon without a manager's key purposes. Ratis serves its server, admin and client services on this one port
+ * though signed by the same CA, is refused, and so is one naming the daemon without a manager's key
+ * purposes. Ratis serves its server, admin and client services on this one port
  * (no separate admin or client port is configured), so all three sit behind the same TLS.
  */
 final class RaftTransport {

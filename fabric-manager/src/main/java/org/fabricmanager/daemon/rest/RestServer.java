@@ -29,7 +29,9 @@ import java.util.Collections;
 
 /**
  * The REST listener: at most {@code maxConnections} connections at once, a quarter of them per peer address
- * ({@link ConnectionCap}; more are closed as soon as accepted, counted as 503 in {@link RestRejections}), optional HTTPS, the HTTP codec with strict body framing ({@link RestHttpCodec}) and request aggregation within {@link RestLimits}
+ * ({@link ConnectionCap}; more are closed as soon as accepted, counted as 503 in {@link RestRejections}), optional
+ * HTTPS, the HTTP codec with strict body framing ({@link RestHttpCodec}) and request aggregation within
+ * {@link RestLimits}
  * ({@link BoundedAggregator}), malformed requests answered and closed ({@link MalformedRequests}), one request in
  * flight per connection ({@link OneRequestInFlight}), keep-alive, an idle timeout for connections with no request in
  * progress ({@link IdleConnections}), failures to accept logged rate-limited ({@link AcceptFailures}), and the

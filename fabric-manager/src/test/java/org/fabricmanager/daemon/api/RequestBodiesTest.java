@@ -32,11 +32,13 @@ class RequestBodiesTest {
 
     @Test
     void guidsTakeZeroXAndOneToSixteenHexDigitsOfEitherCase() {
-        assertThat(RequestBodies.guid("0x0002C90300a1B2c3", IllegalArgumentException::new)).isEqualTo(0x0002c90300a1b2c3L);
+        assertThat(RequestBodies.guid("0x0002C90300a1B2c3", IllegalArgumentException::new))
+                .isEqualTo(0x0002c90300a1b2c3L);
         assertThat(RequestBodies.guid("0x0", IllegalArgumentException::new)).isZero();
         assertThatThrownBy(() -> RequestBodies.guid("0x1\r\nX: y", IllegalArgumentException::new))
                 .hasMessage("bad GUID '0x1\\u000d\\u000aX: y': expected 0x followed by 1 to 16 hex digits");
-        assertThatThrownBy(() -> RequestBodies.guid(null, IllegalArgumentException::new)).hasMessageContaining("'null'");
+        assertThatThrownBy(() -> RequestBodies.guid(null, IllegalArgumentException::new))
+                .hasMessageContaining("'null'");
     }
 
     @Test

@@ -94,8 +94,8 @@ class PortCounterStoreTest {
         assertThat(store.total(PortCounter.RX_ERRORS)).as("nothing added").isZero();
         assertThat(meters.get("fabric.switch.port.errors").tag("switch", "0x0000000000000007").counter().count())
                 .isZero();
-        assertThat(meters.get("fabric.port.implausible").counter().count()).as("rx errors of both, rx packets of port 1")
-                .isEqualTo(3);
+        assertThat(meters.get("fabric.port.implausible").counter().count())
+                .as("rx errors of both, rx packets of port 1").isEqualTo(3);
 
         store.put(7, 1, ports(nearTop, Long.MIN_VALUE + 3), at(20)); // plausible rises of 0 and 3 on bogus values
         r = store.get(7);
@@ -126,7 +126,8 @@ class PortCounterStoreTest {
         assertThat(store.total(PortCounter.RX_BYTES)).isEqualTo(BigInteger.valueOf(2_000_000_000_000L));
         // the same rise over a tenth of the time (the poll asked at 10 s answered at 11 s): no port counts that fast
         values[PortCounter.RX_BYTES.ordinal()] *= 10;
-        store.put(3, 1, new PortCounters(1, values), new PortCounterStore.Poll(10_500_000_000L, 11_000_000_000L, 11_000));
+        store.put(3, 1, new PortCounters(1, values),
+                new PortCounterStore.Poll(10_500_000_000L, 11_000_000_000L, 11_000));
         assertThat(store.get(3).implausible(1, PortCounter.RX_BYTES)).isNotNull();
         assertThat(store.total(PortCounter.RX_BYTES)).isEqualTo(BigInteger.valueOf(2_000_000_000_000L));
     }

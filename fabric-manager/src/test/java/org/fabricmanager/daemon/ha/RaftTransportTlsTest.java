@@ -39,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Raft members on loopback with real mutual TLS: managers holding daemon certificates of the fabric CA form a group
  * and replicate; a member holding a certificate of another CA, or a switch's certificate of the fabric CA, gets no
- * connection to the others, nor does a peer whose daemon certificate lacks the key purposes of a manager's, so it neither receives the log nor lends its vote to a commit. A member asks the leader
- * for a leadership transfer over the same TLS.
+ * connection to the others, so it neither receives the log nor lends its vote to a commit; a peer whose daemon
+ * certificate lacks a manager's key purposes gets no answer at all. A member asks the leader for a leadership
+ * transfer over the same TLS.
  */
 class RaftTransportTlsTest {
     private static final int ELECTION_MS = 300;

@@ -98,7 +98,8 @@ class RestServerHardeningTest {
         assertThat(exchange("POST /api/v1/reroute HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n"))
                 .as("a coding other than chunked").startsWith("400").endsWith("closed");
         assertThat(exchange("POST /api/v1/reroute HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n"
-                + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")).as("chunked twice").startsWith("400").endsWith("closed");
+                + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")).as("chunked twice").startsWith("400")
+                .endsWith("closed");
         assertThat(rejections.total()).isEqualTo(3);
         assertThat(api.calls.get()).as("no endpoint saw any of them").isZero();
         assertThat(exchange("POST /api/v1/switches/pending HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n"
