@@ -2,6 +2,7 @@ package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,10 +59,10 @@ class OpenSmCountersIT {
                         Duration.ofSeconds(TOOL_LIMIT_SECONDS), () -> daemon.portCounters(guid).get(10, TimeUnit.SECONDS),
                         v -> v.ports().size() == s.ports() && v.ports().stream().allMatch(p -> p.rxPackets() != null));
                 assertThat(c.reporting()).isTrue();
-                assertThat(c.ports().stream().mapToLong(p -> p.rxPackets() + p.txPackets()).sum())
-                        .as("packets through " + s.name()).isPositive();
-                assertThat(c.ports().stream().mapToLong(p -> p.rxErrors() + p.rxDrops() + p.txDrops()).sum())
-                        .as("errors and drops of " + s.name()).isZero();
+                assertThat(c.ports().stream().map(p -> p.rxPackets().add(p.txPackets()))
+                        .reduce(BigInteger.ZERO, BigInteger::add)).as("packets through " + s.name()).isPositive();
+                assertThat(c.ports().stream().map(p -> p.rxErrors().add(p.rxDrops()).add(p.txDrops()))
+                        .reduce(BigInteger.ZERO, BigInteger::add)).as("errors and drops of " + s.name()).isZero();
             }
         } finally {
             OpenSmLab.stop(opensm);

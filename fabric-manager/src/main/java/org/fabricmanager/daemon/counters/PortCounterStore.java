@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigInteger;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * implausible and added to nothing; the flag stays with the value until the counter goes down (the jump is still in
  * it). What the totals add is each plausible increase, so they only increase, whatever switches come, go or restart,
  * and they are exact (unsigned, beyond 2^64). A count that did not go down is taken as continuing across an agent's
- * restart too: a Linux agent's counters belong to the interfaces and outlive its runs. A switch's first report in this
- * daemon cannot be judged (nothing says how long its ports counted) and is added whole. Written by the southbound
+ * restart too: a Linux agent's counters belong to the interfaces and outlive its runs. A value measured for the first
+ * time (in a switch's first report to this daemon, or of a port not measured before, such as one OpenSM's
+ * performance manager had not read yet) cannot be judged, since nothing says how long the port counted, and is added
+ * whole; a value that was measured, then not, is judged from 0 when it comes back. Written by the southbound
  * threads that complete the polls, read by REST and scrapes: thread-safe.
  *
  * <p>Bounded: at most {@link #MAX_SWITCHES} switches (reports of more are dropped and counted), and only switches the
@@ -57,10 +60,11 @@ public final class PortCounterStore {
 
     /**
      * One switch's last report: the agent's run, when it arrived, the counters of ports 1..portCount, when its poll
-     * was asked, and its implausible values by their index in {@link PortCounters#values()}.
+     * was asked, its implausible values by their index in {@link PortCounters#values()}, and which values any report
+     * of the switch measured so far (by the same index; never modified once stored).
      */
     public record Report(long guid, long incarnation, long receivedAtMillis, PortCounters counters, long askedNanos,
-                         Map<Integer, Implausible> implausible) {
+                         Map<Integer, Implausible> implausible, BitSet measured) {
         /** Whether value {@code port}, {@code c} is flagged. */
         public Implausible implausible(int port, PortCounter c) {
             return implausible.get((port - counters.firstPort()) * PortCounters.FIELDS + c.ordinal());
@@ -108,6 +112,7 @@ public final class PortCounterStore {
                 : previous.counters().values();
         long windowMs = previous == null ? 0 : (poll.answeredNanos() - previous.askedNanos()) / 1_000_000;
         Map<Integer, Implausible> flagged = new HashMap<>();
+        BitSet measured = previous == null ? new BitSet(now.length) : (BitSet) previous.measured().clone();
         // summed here first: one locked add per counter and report, not one per port
         UnsignedSum[] increase = new UnsignedSum[PortCounters.FIELDS];
         for (int f = 0; f < increase.length; f++) {
@@ -119,8 +124,12 @@ public final class PortCounterStore {
                 continue;
             }
             PortCounter c = PortCounter.ALL[i % PortCounters.FIELDS];
-            if (before == null || i >= before.length) {
-                increase[c.ordinal()].add(v); // no baseline: taken whole
+            boolean measuredBefore = measured.get(i);
+            measured.set(i);
+            if (!measuredBefore || before == null || i >= before.length) {
+                // a first measurement (a port OpenSM's performance manager had not read yet, a first report): no
+                // baseline, taken whole; a value measured before and gone meanwhile is judged from 0 below
+                increase[c.ordinal()].add(v);
                 continue;
             }
             long b = before[i] == PortCounters.UNAVAILABLE ? 0 : before[i];
@@ -137,7 +146,7 @@ public final class PortCounterStore {
             increase[c.ordinal()].add(rise);
         }
         reports.put(guid, new Report(guid, incarnation, poll.answeredAtMillis(), counters, poll.askedNanos(),
-                flagged.isEmpty() ? Map.of() : Map.copyOf(flagged)));
+                flagged.isEmpty() ? Map.of() : Map.copyOf(flagged), measured));
         synchronized (totals) {
             for (int f = 0; f < increase.length; f++) {
                 totals[f].add(increase[f]);

@@ -132,6 +132,29 @@ class PortCounterStoreTest {
         assertThat(store.total(PortCounter.RX_BYTES)).isEqualTo(BigInteger.valueOf(2_000_000_000_000L));
     }
 
+    /** Two ports: every counter of port 1 at 3, every counter of port 2 at {@code second}. */
+    private static PortCounters twoPorts(long second) {
+        long[] values = new long[2 * PortCounters.FIELDS];
+        Arrays.fill(values, 0, PortCounters.FIELDS, 3);
+        Arrays.fill(values, PortCounters.FIELDS, values.length, second);
+        return new PortCounters(1, values);
+    }
+
+    @Test
+    void aPortMeasuredForTheFirstTimeIsTakenWholeButOneThatWasMeasuredIsJudgedWhenItComesBack() {
+        PortCounterStore store = new PortCounterStore(new SimpleMeterRegistry());
+        long bigSinceReset = 1L << 50; // what OpenSM's performance manager's first reading of a busy port may carry
+        store.put(5, 1, twoPorts(PortCounters.UNAVAILABLE), at(0)); // port 2 not read yet
+        store.put(5, 1, twoPorts(bigSinceReset), at(10));
+        assertThat(store.get(5).implausible()).as("a first measurement has nothing to be judged by").isEmpty();
+        assertThat(store.total(PortCounter.RX_ERRORS)).isEqualTo(BigInteger.valueOf(3 + bigSinceReset));
+        store.put(5, 1, twoPorts(PortCounters.UNAVAILABLE), at(20)); // gone (an interface removed)...
+        store.put(5, 1, twoPorts(bigSinceReset), at(30)); // ...and back with 2^50 ten seconds later
+        assertThat(store.get(5).implausible(2, PortCounter.RX_ERRORS)).as("measured before: judged from 0")
+                .isNotNull();
+        assertThat(store.total(PortCounter.RX_ERRORS)).isEqualTo(BigInteger.valueOf(3 + bigSinceReset));
+    }
+
     @Test
     void firstReportsNearTwoToThe64AddUpExactly() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
