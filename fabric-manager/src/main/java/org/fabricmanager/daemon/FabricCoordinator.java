@@ -15,6 +15,7 @@ import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.push.PushRound;
 import org.fabricmanager.daemon.push.PushTotals;
+import org.fabricmanager.daemon.push.RoutedAround;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.AdmissionPolicy;
@@ -26,6 +27,7 @@ import org.fabricmanager.topology.Fabric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 
 /**
  * The control loop's sequence: once discovery settles, every change of the fabric (from
@@ -53,6 +55,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** The discovery snapshot the computation under way routes (it is in force once computed or found unchanged). */
     private long routingSnapshot;
     private boolean changedWhileRouting;
+    /**
+     * The switches the tables being installed route no traffic through ({@link RoutedAround}): neither their push
+     * nor the judgement of their lost sessions holds back CONVERGED.
+     */
+    private LongPredicate routedAround = guid -> false;
     private DaemonState state = DaemonState.DISCOVERING;
     private volatile DaemonState publishedState = DaemonState.DISCOVERING;
     /** The first change since the last convergence (or the start): the start of the convergence time reported. */
@@ -105,7 +112,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     void sessionLost() {
         links.otherChange();
         changeObserver.run();
-        noteChange(); // a lost session is judged before the fabric changes: its judgement is part of the convergence
+        if (m.losses().judging(routedAround)) {
+            noteChange(); // a lost session is judged before the fabric changes: its judgement is part of the convergence
+        }
         updateState();
     }
 
@@ -368,7 +377,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         }
         if (d == RoutingManager.Decision.REUSED) {
             m.discovery().inForce(routingSnapshot);
-            startPush(m.routing().active().tables());
+            startPush(m.routing().active());
         } else if (d == RoutingManager.Decision.STARTED) {
             changedWhileRouting = false;
         }
@@ -391,7 +400,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             impact.whenComplete((i, error) -> queue.append("node-impact v" + routing.version(),
                     () -> m.faults().routingImpact(token, error == null ? i : NodeImpact.NONE)));
         }
-        startPush(routing.tables());
+        startPush(routing);
         afterComputation();
         if (routingObserver != null) {
             routingObserver.computed(routing, engineMs);
@@ -424,9 +433,13 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         updateState();
     }
 
-    private void startPush(TableSet tables) {
+    private void startPush(ActiveRouting routing) {
+        TableSet tables = routing.tables();
         PushRound previous = m.pusher().round();
-        m.pusher().install(tables);
+        // a switch these tables give no link (dead, its agent still refusing tables until its session ends) carries
+        // no packet: the fault's reaction ends when the switches that carry the traffic hold them
+        routedAround = RoutedAround.in(routing.fabric());
+        m.pusher().install(tables, routedAround);
         PushRound round = m.pusher().round();
         m.faults().reactions().pushStarted(previous, round);
         if (m.pusher().pendingCount() > 0) {
@@ -446,12 +459,13 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         // a change that arrived during a prepared computation waits for it: ROUTING too (not CONVERGED, which would
         // close the reaction the change opened as needing no tables)
         // lost sessions waiting for their burst's judgement are a settle window: not CONVERGED on a fabric that has
-        // lost switches the routing in force still holds
-        if (m.routing().running() || rerouteScheduled || changedWhileRouting && m.routing().busy() || m.losses().judging()) {
+        // lost switches the routing in force still routes traffic through (one it routes around changes nothing)
+        if (m.routing().running() || rerouteScheduled || changedWhileRouting && m.routing().busy()
+                || m.losses().judging(routedAround)) {
             next = DaemonState.ROUTING;
         } else if (active == null || admitted == 0) {
             next = DaemonState.DISCOVERING;
-        } else if (m.pusher().pendingCount() > 0 || m.pusher().uncoveredCount() > 0) {
+        } else if (m.pusher().awaitedCount() > 0 || m.pusher().uncoveredCount() > 0) {
             next = DaemonState.PUSHING;
         } else if (m.discovery().routedCheck().verdict() == FabricCheck.Verdict.PENDING) {
             // the routed fabric's check against the expected shape runs off this thread and may end after the push:
@@ -472,11 +486,13 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             PushTotals totals = m.pusher().totals();
             PushTotals pushed = totals.since(pushedAtConvergence);
             pushedAtConvergence = totals;
+            int around = m.pusher().routedAroundCount();
             milestones.record(Milestone.Kind.CONVERGED, String.format(
-                    "tables converged: v%d on %d/%d switches, %.0f ms after %s (%d blocks, %d bytes, %d retries)",
+                    "tables converged: v%d on %d/%d switches, %.0f ms after %s (%d blocks, %d bytes, %d retries)%s",
                     active.version(), m.pusher().inSyncCount(), admitted, (System.nanoTime() - changeStartNanos) / 1e6,
                     convergences == 1 ? "start" : "the first change", pushed.blocks(), pushed.bytes(),
-                    round == null ? 0 : round.retries()));
+                    round == null ? 0 : round.retries(), around == 0 ? "" : "; " + around + (around == 1 ? " switch"
+                            : " switches") + " without a link in the routed fabric not holding them yet (routed around)"));
             m.faults().reactions().converged(round, active.version());
             m.faults().tablesConverged(); // the first time: the ring starts now that the tables are in place
             m.routing().storeWhenQuiet(); // after the push, which needed the cores more, and after a burst of faults

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongPredicate;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -87,9 +88,19 @@ final class SessionLosses {
         burstSwitchNames.put(ms.guid(), ms.name());
     }
 
-    /** True while a burst of losses is gathered: its judgement, then maybe a re-route, is still to come. */
-    boolean judging() {
-        return !burst.isEmpty();
+    /**
+     * True while a burst of losses is gathered (its judgement, then maybe a re-route, is still to come) that holds a
+     * switch {@code routedAround} does not accept: a loss whose judgement may change the routes of traffic. A switch
+     * the routing in force already routes around (no link left in its fabric) changes no route, whether its loss is
+     * judged a fault or an outage.
+     */
+    boolean judging(LongPredicate routedAround) {
+        for (long guid : burst.keySet()) {
+            if (!routedAround.test(guid)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True when switch {@code guid} lost its session in an outage. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.LongPredicate;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.push.SwitchPush.Diff;
 import org.fabricmanager.daemon.push.SwitchPush.InFlight;
@@ -37,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * the daemon still has, only the differences are sent, and nothing at all when it is current.
  * Tables likely to be installed soon (the routing prepared while a switch's death is confirmed) can be
  * {@link #stage staged} ahead: their blocks go out now, and their installation sends only the commits.
+ * A switch that the tables route no traffic through (a dead switch whose links are all gone, whose agent refuses
+ * every table) is pushed and retried like any other, and shown pending or failing, but is not
+ * {@link #awaitedCount awaited}: convergence on the tables that route around it does not wait for it.
  *
  * <p>Runs on the control thread; completions of batches come back as control events. The room on the wire is
  * {@link WireRoom}'s, retries and timeouts {@link PushRetries}', the figures {@link PushAccounting}'s and
@@ -62,6 +66,8 @@ public final class LftPusher implements PushFigures {
     private final TableHistory history = new TableHistory();
     private final AheadStaging staging;
     private TableSet current;
+    /** The switches the current tables route no traffic through (see {@link #install(TableSet, LongPredicate)}). */
+    private LongPredicate routedAround = guid -> false;
 
     /**
      * @param maxInFlight how many full tables may be on the wire at once; a batch of fewer blocks takes its share (a
@@ -103,10 +109,21 @@ public final class LftPusher implements PushFigures {
         staging.drop(switches.values());
     }
 
-    /** Makes {@code tables} the version to install and starts pushing it. */
+    /** Makes {@code tables} the version to install and starts pushing it; every switch they cover is awaited. */
     public void install(TableSet tables) {
+        install(tables, guid -> false);
+    }
+
+    /**
+     * Makes {@code tables} the version to install and starts pushing it.
+     *
+     * @param routedAround the switches {@code tables} route no traffic through (no link left in the fabric they were
+     *                     computed for): pushed as the others, but not {@link #awaitedCount awaited}
+     */
+    public void install(TableSet tables, LongPredicate routedAround) {
         staging.installing(tables, switches.values()); // the staged commits are sent now
         current = tables;
+        this.routedAround = routedAround;
         history.add(tables);
         accounting.startRound(tables.version());
         for (SwitchPush sp : switches.values()) {
@@ -177,6 +194,19 @@ public final class LftPusher implements PushFigures {
         return counts.pending();
     }
 
+    /**
+     * Attached switches that the current tables cover and route traffic through, and that do not hold them yet: what
+     * convergence waits for. The {@link #routedAroundCount others} are pending too, but no packet meets their tables.
+     */
+    public int awaitedCount() {
+        return counts.awaited();
+    }
+
+    /** Pending switches that the current tables route no traffic through (not {@link #awaitedCount awaited}). */
+    public int routedAroundCount() {
+        return counts.routedAround();
+    }
+
     /** Attached switches that the current tables do not cover (none before the first tables). */
     public int uncoveredCount() {
         return counts.uncovered();
@@ -195,7 +225,7 @@ public final class LftPusher implements PushFigures {
                 sp.held = HeldTable.of(current, row, sp.held.version()).withRules(sp.held.rulesHash());
             }
         } else {
-            next = Status.PENDING;
+            next = routedAround.test(sp.guid) ? Status.ROUTED_AROUND : Status.PENDING;
         }
         counts.move(sp, next);
     }

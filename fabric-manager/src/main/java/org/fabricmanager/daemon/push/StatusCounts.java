@@ -9,6 +9,7 @@ import org.fabricmanager.daemon.push.SwitchPush.Status;
 final class StatusCounts {
     private int inSync;
     private int pending;
+    private int routedAround;
     private int uncovered;
     private int failing;
 
@@ -41,6 +42,7 @@ final class StatusCounts {
         switch (s) {
             case IN_SYNC -> inSync += delta;
             case PENDING -> pending += delta;
+            case ROUTED_AROUND -> routedAround += delta;
             case UNCOVERED -> uncovered += delta;
             case DETACHED -> {
             }
@@ -51,8 +53,19 @@ final class StatusCounts {
         return inSync;
     }
 
+    /** Covered switches that do not hold their row, routed around or not. */
     int pending() {
+        return pending + routedAround;
+    }
+
+    /** Covered switches that do not hold their row and that the current tables route traffic through. */
+    int awaited() {
         return pending;
+    }
+
+    /** Covered switches that do not hold their row and that the current tables route no traffic through. */
+    int routedAround() {
+        return routedAround;
     }
 
     int uncovered() {

@@ -46,8 +46,13 @@ final class SwitchPush {
         DETACHED,
         /** The current tables have no row for it (or there are none yet). */
         UNCOVERED,
-        /** Covered, and it does not hold its row yet. */
+        /** Covered, it does not hold its row yet, and the current tables route traffic through it. */
         PENDING,
+        /**
+         * Covered and it does not hold its row yet, but the current tables route no traffic through it (it has no
+         * link left in their fabric): still pushed and retried, but convergence does not wait for it.
+         */
+        ROUTED_AROUND,
         /** Covered, and it holds its row (confirmed). */
         IN_SYNC
     }
