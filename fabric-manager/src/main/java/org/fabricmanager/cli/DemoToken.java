@@ -10,10 +10,10 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * The demos' admin token: without one the daemon refuses every action (what-if, drain, rebalance, re-route), so a
- * new user following the README got "403: no admin token is configured" from the demo. A random token in the demo's
- * state directory, only its owner may read, kept with that directory (a demo restarted on the same
- * {@code --state-dir} keeps it), passed to the CLI's {@code --token-file}.
+ * The demos' and netlab's admin token: without one the daemon refuses every action (what-if, drain, rebalance,
+ * re-route), so a new user following the README got "403: no admin token is configured" from the demo. A random token
+ * in the demo's state directory (a lab's directory), only its owner may read, kept with that directory (a demo
+ * restarted on the same {@code --state-dir} keeps it), passed to the CLI's {@code --token-file}.
  */
 final class DemoToken {
     /** The token's file inside the demo's state directory. */

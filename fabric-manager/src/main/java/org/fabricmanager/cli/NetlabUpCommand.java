@@ -31,6 +31,7 @@ import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.netlab.NetlabFabric;
 import org.fabricmanager.netlab.NetlabNames;
+import org.fabricmanager.netlab.NetlabProcess;
 import org.fabricmanager.netlab.NetlabSwitches;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
@@ -90,7 +91,9 @@ final class NetlabUpCommand implements Command {
                   eth0 (MAC 02:66:6d + index, address 10.0.0.0/8 + index + 1, static neighbours for every other
                   node), veth pairs as cables. Starts the daemon (mutual TLS, throw-away CA) and one Linux agent per
                   switch in this process, prints the namespace map once the tables are installed, and serves REST
-                  until Ctrl-C, then removes every namespace. Leftovers of a crashed lab of prefix P are removed first.
+                  (the actions' admin token in /run/fabric-manager/netlab-P/admin-token) until Ctrl-C or
+                  netlab down --prefix P, then removes every namespace. A lab of prefix P that runs already is
+                  refused; leftovers of a crashed one are removed first.
                   --pgft SPEC     PGFT(h; m1,...,mh; w1,...,wh; p1,...,ph)
                   --prefix P      1 to 8 lower-case letters or digits, starting with a letter
                   --http-port H   REST port (default 7680; 0 = pick a free one)
@@ -130,6 +133,12 @@ final class NetlabUpCommand implements Command {
         }
         requireRoot("netlab up");
         PrintStream out = console.out();
+        NetlabProcess process = NetlabProcess.of(names);
+        ProcessHandle running = process.running().orElse(null);
+        if (running != null) {
+            throw new UsageException("netlab up: the lab " + names.prefix() + " is running (pid " + running.pid()
+                    + "): fabric-manager netlab down --prefix " + names.prefix() + " stops and removes it");
+        }
         Fabric fabric = PgftGenerator.generate(spec);
         int removed = NetlabFabric.destroy(names);
         if (removed > 0) {
@@ -138,6 +147,7 @@ final class NetlabUpCommand implements Command {
         Path dir = names.directory();
         deleteTree(dir);
         Files.createDirectories(dir);
+        process.record(ProcessHandle.current()); // netlab down stops this process before it removes the namespaces
         Cabling cabling;
         Path cablingFile = dir.resolve("cabling.txt");
         Files.write(cablingFile, Cabling.lines(fabric), StandardCharsets.UTF_8);
@@ -177,8 +187,9 @@ final class NetlabUpCommand implements Command {
         Files.write(dir.resolve("namespaces.txt"), map, StandardCharsets.UTF_8);
         map.forEach(out::println);
         out.printf("REST: %s/api/v1/status%n", lab.daemon.restUrl());
-        out.printf("netlab %s: ready; the map is in %s; Ctrl-C removes the lab%n", names.prefix(),
-                dir.resolve("namespaces.txt"));
+        out.printf("admin token: %s (for whatif, drain, rebalance: --token-file)%n", DemoToken.file(dir));
+        out.printf("netlab %s: ready; the map is in %s; Ctrl-C or netlab down --prefix %s removes the lab%n",
+                names.prefix(), dir.resolve("namespaces.txt"), names.prefix());
         out.flush();
         new CountDownLatch(1).await();
         return ExitCodes.OK;
@@ -251,8 +262,13 @@ final class NetlabUpCommand implements Command {
         return lines;
     }
 
-    /** @param ring the ring's η and δ in ms, or null for no failure detector */
-    private static DaemonConfig config(Path dir, PgftSpec spec, int httpPort, int[] ring) {
+    /**
+     * The lab's daemon: its files under {@code dir}, among them the admin token of the actions ({@code whatif},
+     * {@code drain}, {@code rebalance}), written as the demos write theirs.
+     *
+     * @param ring the ring's η and δ in ms, or null for no failure detector
+     */
+    static DaemonConfig config(Path dir, PgftSpec spec, int httpPort, int[] ring) throws IOException {
         PkiDirectory pki = new PkiDirectory(dir.resolve("pki"));
         try {
             pki.init("fabric-manager netlab CA", Duration.ofDays(30), List.of("localhost"),
@@ -268,7 +284,7 @@ final class NetlabUpCommand implements Command {
                     Math.min(f.detector().secondOpinionMs(), ring == null ? Integer.MAX_VALUE : ring[1]))));
             return config.withSecurity(new Security(false, null, pki.daemonCertificate().toString(),
                     pki.daemonKey().toString(), pki.caCertificate().toString(),
-                    (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS, TlsProvider.AUTO));
+                    (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS, TlsProvider.AUTO)).withAdminToken(DemoToken.ensure(dir));
         } catch (PkiException | ConfigException e) {
             throw new UsageException("netlab up: " + e.getMessage(), e);
         }
