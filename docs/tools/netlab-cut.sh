@@ -11,6 +11,14 @@ P=$1; OUT=$2; shift 2
 FROM=${FROM:-0}; TO=${TO:-63}
 here="$(cd "$(dirname "$0")" && pwd)"
 PY=/usr/bin/python3   # not a shim: a slow interpreter start shifts the event against the stream
+if [[ ! -x "$PY" ]]; then
+  echo "netlab-cut.sh: needs $PY (apt-get install python3)" >&2
+  exit 2
+fi
+if [[ ! -f "$here/netlab-stream.py" ]]; then
+  echo "netlab-cut.sh: $here/netlab-stream.py is missing (it ships beside this script, in docs/tools)" >&2
+  exit 2
+fi
 map=/run/fabric-manager/netlab-$P/namespaces.txt
 # map line: NAMESPACE node GUID NAME INDEX MAC ADDRESS
 DST=$(awk -v ns="$P-n$TO" '$1 == ns && $2 == "node" { print $7 }' "$map")

@@ -104,6 +104,13 @@ class DebianPackageIT {
     }
 
     @Test
+    void theMeasurementScriptsShipWithWhatTheyRun() throws Exception {
+        ShippedScripts.assertCompleteIn(root.resolve("opt/fabric-manager/docs/tools"), shell);
+        assertThat(root.resolve("opt/fabric-manager/docs/img/plot-performance.py")).as("the generator stays in the source")
+                .doesNotExist();
+    }
+
+    @Test
     void shipsTheMonitoringFilesAndOpenSmsLinesBesideTheConfiguration() throws Exception {
         Path home = Path.of(System.getProperty("fm.home"));
         for (String f : List.of("fabric-manager-alerts.yml", "fabric-manager-dashboard.json", "opensm.conf.example")) {

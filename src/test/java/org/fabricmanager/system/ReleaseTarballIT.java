@@ -72,6 +72,12 @@ class ReleaseTarballIT {
     }
 
     @Test
+    void theMeasurementScriptsShipWithWhatTheyRun() throws Exception {
+        ShippedScripts.assertCompleteIn(home.resolve("docs/tools"), shell);
+        assertThat(home.resolve("docs/tools/netlab-stream.py")).as("what netlab-cut.sh streams with").isRegularFile();
+    }
+
+    @Test
     void versionRunsFromTheUnpackedTreeWithoutMaven() throws Exception {
         assertThat(shell.tools().resolve("mvn")).doesNotExist();
         OperatorShell.Result r = shell.run(List.of(home.resolve("bin/fabric-manager").toString(), "--version"), RUN_LIMIT_SECONDS);
