@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,10 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
  * of nodes exchanges UDP packets, and for a sample of pairs the switch ports the packets leave by (their packet
  * counters) are exactly the hops of the daemon's route. The same after a cable between levels is cut (re-routed),
  * after it comes back (the intact routes again), after a top switch is killed and after another dies silently (only
- * the ring failure detector can see it: the lab's δ is 2 s). A commit the kernel refuses (the
- * bridge removed under its agent) is not acknowledged and the daemon shows the switch out of sync with the error.
- * The daemon serves a switch's port counters as its kernel counts them.
- * Ctrl-C removes every namespace. Needs root and iproute2; skips otherwise.
+ * the ring failure detector can see it: the lab's δ is 2 s). A cable drained with the lab's admin token while a pair
+ * streams across it loses none of the stream, and carries no packet once drained. The daemon is CONVERGED, and the
+ * kill's reaction recorded, while the killed switch's lost session is judged, though its agent refused tables. A
+ * commit the kernel refuses (the bridge removed under its agent) is not acknowledged and the daemon shows the switch
+ * out of sync with the error. The daemon serves a switch's port counters as its kernel counts them.
+ * {@code netlab down} stops the running lab, which removes every namespace. Needs root and iproute2; skips otherwise.
  */
 class NetlabIT {
     private static final String PREFIX = "fmit";
@@ -46,11 +45,12 @@ class NetlabIT {
     /** Probes per pair in a path check: far above any stray packet, so the path's ports stand out. */
     private static final int PATH_PROBES = 30;
     private static final long SEED = 37;
+    /** Packets that arrive of the stream a drain is made under before the drain, and again after its push. */
+    private static final int STREAM_MARK = 2_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final long startNanos = System.nanoTime();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private String rest;
+    private NetlabDaemon daemon;
 
     @Test
     void packetsFollowTheDaemonsTablesThroughCutsAndDeaths(@TempDir Path dir) throws Exception {
@@ -63,8 +63,10 @@ class NetlabIT {
             Await.until("netlab ready (see " + out + ")", Duration.ofSeconds(300),
                     () -> read(out).contains("ready;") || !lab.isAlive());
             assertThat(lab.isAlive()).as("netlab up is running: %s", read(out)).isTrue();
-            rest = read(out).lines().filter(l -> l.startsWith("REST: ")).findFirst().orElseThrow()
-                    .substring("REST: ".length()).replace("/api/v1/status", "");
+            daemon = new NetlabDaemon(read(out).lines().filter(l -> l.startsWith("REST: ")).findFirst().orElseThrow()
+                    .substring("REST: ".length()).replace("/api/v1/status", ""));
+            String token = read(out).lines().filter(l -> l.startsWith("admin token: ")).findFirst().orElseThrow()
+                    .substring("admin token: ".length()).split(" ")[0];
             Map<Integer, String> nodes = new HashMap<>();
             List<String> switches = new ArrayList<>();
             for (String line : Files.readAllLines(Path.of("/run/fabric-manager/netlab-" + PREFIX, "namespaces.txt"))) {
@@ -80,37 +82,43 @@ class NetlabIT {
             assertThat(nodes).hasSize(NODES);
             try (NetlabProbes probes = new NetlabProbes(PREFIX, nodes, switches)) {
                 List<int[]> sample = samplePairs();
-                long v0 = converged(0);
+                long v0 = daemon.converged(0);
                 assertEveryPairReachable(probes, "intact");
                 Map<String, Set<String>> intact = assertPathsAreTheRoutes(probes, sample, "intact");
                 phase("intact checked");
 
                 // a cable between the leaves and the second level, on the path of the first sampled pair
-                JsonNode firstHop = route(sample.get(0)[0], sample.get(0)[1]).path("hops").get(0);
+                JsonNode firstHop = daemon.route(sample.get(0)[0], sample.get(0)[1]).path("hops").get(0);
                 String leaf = ns(firstHop.path("guid").asText());
                 String port = "p" + firstHop.path("outPort").asInt();
                 ip(leaf, "link", "set", port, "down");
-                long v1 = converged(v0);
-                assertThat(hops(route(sample.get(0)[0], sample.get(0)[1]))).doesNotContain(leaf + " " + port);
+                long v1 = daemon.converged(v0);
+                assertThat(hops(daemon.route(sample.get(0)[0], sample.get(0)[1]))).doesNotContain(leaf + " " + port);
                 assertEveryPairReachable(probes, "cable " + leaf + " " + port + " cut");
                 assertPathsAreTheRoutes(probes, sample, "cable " + leaf + " " + port + " cut");
                 phase("cut checked");
 
                 ip(leaf, "link", "set", port, "up");
-                long v2 = converged(v1);
+                long v2 = daemon.converged(v1);
                 Map<String, Set<String>> restored = assertPathsAreTheRoutes(probes, sample, "cable back");
                 assertThat(restored).as("the intact routes once the cable is back").isEqualTo(intact);
                 phase("cable back checked");
 
-                // a top switch dies: its links and bridge go away
+                long v3 = assertDrainLosesNothing(probes, sample, token, v2);
+                phase("drain checked");
+
+                // a top switch dies: its bridge goes first (renamed, so that its agent refuses every table until its
+                // session ends, and its ports keep their carrier), then its links and bridge are deleted
                 String top = switches.stream().filter(s -> s.startsWith(PREFIX + "-s10000003")).findFirst().orElseThrow();
+                long killSeq = daemon.lastSeq();
+                ip(top, "link", "set", "br0", "down");
+                ip(top, "link", "set", "br0", "name", "gone0");
                 Process kill = new ProcessBuilder(FabricProcesses.java(), "-jar", System.getProperty("fm.jar"), "netlab",
                         "kill-switch", "--prefix", PREFIX, "--guid", "0x" + top.substring(PREFIX.length() + 2))
                         .redirectErrorStream(true).start();
                 assertThat(kill.waitFor(60, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill-switch").isTrue();
-                Await.value("the daemon sees " + top + " gone", Duration.ofSeconds(60), () -> get("/api/v1/status"),
-                        s -> s.path("switches").path("connected").asInt() == SWITCHES - 1);
-                long v3 = converged(v2);
+                assertConvergedWhileItsLossIsJudged(killSeq, top);
+                v3 = daemon.converged(v3);
                 probes.switchesWithout(top);
                 assertEveryPairReachable(probes, top + " killed");
                 assertPathsAreTheRoutes(probes, sample, top + " killed");
@@ -125,10 +133,10 @@ class NetlabIT {
                         "kill-switch", "--prefix", PREFIX, "--guid", silentGuid, "--silent").redirectErrorStream(true).start();
                 assertThat(hush.waitFor(60, TimeUnit.SECONDS) && hush.exitValue() == 0).as("kill-switch --silent").isTrue();
                 Await.value("the ring declares " + silent + " dead", Duration.ofSeconds(60),
-                        () -> get("/api/v1/switches/" + silentGuid), d -> !d.path("connected").asBoolean(true));
-                converged(v3);
+                        () -> daemon.get("/api/v1/switches/" + silentGuid), d -> !d.path("connected").asBoolean(true));
+                daemon.converged(v3);
                 for (int[] pair : sample) {
-                    assertThat(hops(route(pair[0], pair[1]))).as("route %d -> %d", pair[0], pair[1])
+                    assertThat(hops(daemon.route(pair[0], pair[1]))).as("route %d -> %d", pair[0], pair[1])
                             .noneMatch(h -> h.startsWith(silent + " "));
                 }
                 probes.switchesWithout(silent);
@@ -142,28 +150,122 @@ class NetlabIT {
                 ip(broken, "link", "set", "p5", "down");
                 String guid = "0x" + broken.substring(PREFIX.length() + 2);
                 JsonNode detail = Await.value("the daemon shows " + broken + " refusing its table", Duration.ofSeconds(60),
-                        () -> get("/api/v1/switches/" + guid), d -> !d.path("inSync").asBoolean(true)
+                        () -> daemon.get("/api/v1/switches/" + guid), d -> !d.path("inSync").asBoolean(true)
                                 && d.path("lastPushError").asText("").contains("APPLY_FAILED"));
                 assertThat(detail.path("lastPushError").asText()).contains("br0");
-                JsonNode status = get("/api/v1/status");
+                JsonNode status = daemon.get("/api/v1/status");
                 assertThat(status.path("tables").path("inSync").asInt()).isLessThan(SWITCHES - 1);
                 phase("refused commit checked");
 
                 // last, when the daemon has polled every switch several times since the intact probes went through
                 assertCountersAreTheKernels(firstHop.path("guid").asText(), firstHop.path("outPort").asInt());
             }
+
+            String again = NetlabDaemon.netlab("up", "--pgft", SPEC, "--prefix", PREFIX, "--http-port", "0");
+            assertThat(again).as("a second netlab up of a running lab").contains("the lab " + PREFIX + " is running (pid "
+                    + lab.pid() + ")");
+            assertThat(lab.isAlive()).isTrue();
+            // netlab down stops the running lab (which removes its namespaces on SIGTERM), then whatever is left
+            String down = NetlabDaemon.netlab("down", "--prefix", PREFIX);
+            assertThat(down).contains("netlab " + PREFIX + ": stopped its netlab up (pid " + lab.pid() + ")");
+            assertThat(lab.waitFor(10, TimeUnit.SECONDS)).as("netlab up ended by netlab down").isTrue();
+            assertThat(lab.exitValue()).as("by SIGTERM, through its shutdown").isEqualTo(128 + 15);
+            assertThat(namespaces()).as("namespaces left after netlab down").isEmpty();
+            assertThat(Path.of("/run/fabric-manager/netlab-" + PREFIX)).doesNotExist();
+            phase("netlab down checked");
         } finally {
-            lab.destroy();
-            boolean exited = lab.waitFor(60, TimeUnit.SECONDS);
-            if (!exited) {
-                lab.destroyForcibly();
+            if (lab.isAlive()) {
+                lab.destroy();
+                if (!lab.waitFor(60, TimeUnit.SECONDS)) {
+                    lab.destroyForcibly();
+                }
             }
-            List<String> left = namespaces();
-            new ProcessBuilder(FabricProcesses.java(), "-jar", System.getProperty("fm.jar"), "netlab", "down", "--prefix",
-                    PREFIX).redirectErrorStream(true).start().waitFor(120, TimeUnit.SECONDS);
+            NetlabDaemon.netlab("down", "--prefix", PREFIX);
             phase("netlab stopped and removed");
-            assertThat(exited).as("netlab up stops on SIGTERM").isTrue();
-            assertThat(left).as("namespaces left after netlab up stopped").isEmpty();
+        }
+    }
+
+    /**
+     * A cable on the path of the first sampled pair, drained with the lab's admin token while the pair streams
+     * packets across it, from before the drain until after its tables are installed: every packet arrives (the tables
+     * change while the cable is still up), and once drained the cable carries none of any pair's probes, both ways.
+     *
+     * @return the version of the tables that route around the cable
+     */
+    private long assertDrainLosesNothing(NetlabProbes probes, List<int[]> sample, String token, long after)
+            throws Exception {
+        int[] pair = sample.get(0);
+        JsonNode hop = daemon.route(pair[0], pair[1]).path("hops").get(1); // from the second level up to a top switch
+        String guid = hop.path("guid").asText();
+        int port = hop.path("outPort").asInt();
+        JsonNode peer = null;
+        for (JsonNode p : daemon.get("/api/v1/switches/" + guid).path("portList")) {
+            peer = p.path("port").asInt() == port ? p : peer;
+        }
+        Set<String> cable = Set.of(ns(guid) + " p" + port, ns(peer.path("peerGuid").asText()) + " p"
+                + peer.path("peerPort").asInt());
+        long received = probes.nodeReceived().get(pair[1]);
+        NetlabProbes.Stream stream = probes.stream(pair[0], pair[1]);
+        Await.until("the stream flowing", () -> received(probes, pair[1]) > received + STREAM_MARK);
+        String drain = NetlabDaemon.cli("drain", "--url", daemon.url(), "--token-file", token, "--link", guid + ":" + port);
+        assertThat(drain).as("drain with the lab's token").startsWith("drained link ");
+        long v = daemon.converged(after);
+        long installed = probes.nodeReceived().get(pair[1]);
+        Await.until("the stream flowing on the tables without the cable",
+                () -> received(probes, pair[1]) > installed + STREAM_MARK);
+        long sent = stream.stop();
+        long arrived = probes.nodeReceived().get(pair[1]) - received;
+        System.out.printf("NetlabIT: %d -> %d streamed %d packets across the drain of %s, %d arrived%n", pair[0],
+                pair[1], sent, cable, arrived);
+        assertThat(arrived).as("packets of %d -> %d that arrived, of %d sent", pair[0], pair[1], sent)
+                .isGreaterThanOrEqualTo(sent);
+
+        Map<String, Long> before = probes.switchSent();
+        assertEveryPairReachable(probes, "cable " + cable + " drained");
+        assertPathsAreTheRoutes(probes, sample, "cable " + cable + " drained");
+        Map<String, Long> then = probes.switchSent();
+        for (String end : cable) {
+            assertThat(then.get(end) - before.get(end)).as("packets sent by %s, drained", end).isZero();
+        }
+        assertThat(NetlabDaemon.cli("undrain", "--url", daemon.url(), "--token-file", token, "--link", guid + ":" + port))
+                .startsWith("undrained link ");
+        return daemon.converged(v);
+    }
+
+    /**
+     * The killed switch's session ends once its agent sees its links gone, and its loss is judged two keepalive
+     * periods later: meanwhile the daemon is CONVERGED on the tables that route around it (no route depends on that
+     * judgement), and the fault reaction to its cables ended before it, though its agent refused tables while it could.
+     */
+    private void assertConvergedWhileItsLossIsJudged(long since, String top) throws Exception {
+        String guid = String.format("0x%016x", Long.parseUnsignedLong(top.substring(PREFIX.length() + 2), 16));
+        Await.value("CONVERGED without " + top + "'s session", Duration.ofSeconds(60), () -> daemon.get("/api/v1/status"),
+                s -> s.path("switches").path("connected").asInt() == SWITCHES - 1
+                        && s.path("state").asText().equals("CONVERGED"));
+        assertThat(daemon.lostAt(since, guid)).as("the loss of %s judged already: CONVERGED only after it", top).isNegative();
+        long lost = Await.value("the loss of " + top + " judged", Duration.ofSeconds(60), () -> daemon.lostAt(since, guid),
+                seq -> seq > 0);
+        List<String> before = new ArrayList<>();
+        for (JsonNode e : daemon.get("/api/v1/events?since=" + since)) {
+            if (!e.path("kind").asText().equals("REACTION")) {
+                continue;
+            }
+            if (e.path("seq").asLong() < lost) {
+                before.add(e.path("details").path("faultToConvergedMs").asText() + " ms");
+            } else {
+                assertThat(e.path("details").path("triggers").toString()).as("a reaction after the loss was judged: %s",
+                        e.path("message").asText()).doesNotContain("port-status");
+            }
+        }
+        System.out.printf("NetlabIT: %s killed: reactions before its loss was judged: %s%n", top, before);
+        assertThat(before).as("the reaction to the cables of %s, before its loss was judged", top).isNotEmpty();
+    }
+
+    private static long received(NetlabProbes probes, int node) {
+        try {
+            return probes.nodeReceived().get(node);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -233,7 +335,7 @@ class NetlabIT {
             throws Exception {
         Map<String, Set<String>> paths = new HashMap<>();
         for (int[] pair : sample) {
-            Set<String> expected = hops(route(pair[0], pair[1]));
+            Set<String> expected = hops(daemon.route(pair[0], pair[1]));
             Map<String, Long> before = probes.switchSent();
             probes.send(pair[0], List.of(pair[1]), PATH_PROBES);
             Map<String, Long> after = probes.switchSent();
@@ -265,22 +367,9 @@ class NetlabIT {
         return pairs;
     }
 
-    /** Waits until tables newer than {@code after} are computed and installed everywhere; returns their version. */
-    private long converged(long after) {
-        JsonNode s = Await.value("tables newer than v" + after + " installed", Duration.ofSeconds(120),
-                () -> get("/api/v1/status"), st -> st.path("state").asText().equals("CONVERGED")
-                        && st.path("routing").path("version").asLong() > after
-                        && st.path("tables").path("pending").asInt() == 0 && st.path("tables").path("failing").asInt() == 0);
-        return s.path("routing").path("version").asLong();
-    }
-
     /** Prints how long the test has run at each phase's end (to its output file): where its time goes. */
     private void phase(String what) {
         System.out.printf("NetlabIT: %s at %.1f s%n", what, (System.nanoTime() - startNanos) / 1e9);
-    }
-
-    private JsonNode route(int src, int dst) throws Exception {
-        return get("/api/v1/route?src=" + src + "&dst=" + dst);
     }
 
     /** The route's hops as "SWITCH-NAMESPACE pN". */
@@ -302,7 +391,7 @@ class NetlabIT {
      */
     private void assertCountersAreTheKernels(String guid, int port) throws Exception {
         JsonNode view = Await.value("port counters of " + guid, Duration.ofSeconds(30),
-                () -> get("/api/v1/switches/" + guid + "/ports"),
+                () -> daemon.get("/api/v1/switches/" + guid + "/ports"),
                 v -> v.path("ports").size() >= port && v.path("ports").get(port - 1).path("txPackets").asLong() > 0);
         assertThat(view.path("reporting").asBoolean()).isTrue();
         JsonNode reported = view.path("ports").get(port - 1);
@@ -311,12 +400,6 @@ class NetlabIT {
         assertThat(reported.path("txPackets").asLong()).as("%s p%d", guid, port).isPositive()
                 .isLessThanOrEqualTo(kernel.path("tx").path("packets").asLong());
         assertThat(reported.path("rxBytes").asLong()).isLessThanOrEqualTo(kernel.path("rx").path("bytes").asLong());
-    }
-
-    private JsonNode get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(rest + path)).timeout(Duration.ofSeconds(10))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        return JSON.readTree(r.body());
     }
 
     private static void ip(String ns, String... args) throws IOException {

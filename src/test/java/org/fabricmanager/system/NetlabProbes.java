@@ -1,6 +1,7 @@
 package org.fabricmanager.system;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,6 +52,33 @@ final class NetlabProbes implements AutoCloseable {
         Iproute2.Result r = new Iproute2("").run("ip", "netns", "exec", nodes.get(src), "bash", "-c", script);
         if (!r.ok()) {
             throw new IOException("probes from node " + src + " failed: " + r.firstLine());
+        }
+    }
+
+    /**
+     * Starts a stream of UDP packets from node {@code src} to node {@code dst}: runs of 500 as fast as bash sends them,
+     * 10 ms apart, until {@link Stream#stop}.
+     */
+    Stream stream(int src, int dst) throws IOException {
+        Path stop = Files.createTempFile("netlab-stream", ".stop");
+        Files.delete(stop);
+        String script = "n=0; while [ ! -e " + stop + " ]; do for ((k = 0; k < 500; k++)); do echo -n probe > /dev/udp/"
+                + DestinationAddresses.ipv4(dst) + "/9; done; n=$((n + 500)); sleep 0.01; done; echo sent $n";
+        return new Stream(new Iproute2("").start("ip", "netns", "exec", nodes.get(src), "bash", "-c", script), stop);
+    }
+
+    /** A stream of packets under way ({@link #stream}). */
+    record Stream(Process process, Path stopFile) {
+        /** Stops the stream; returns the packets it sent. */
+        long stop() throws IOException, InterruptedException {
+            Files.createFile(stopFile);
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            process.waitFor();
+            Files.deleteIfExists(stopFile);
+            if (process.exitValue() != 0 || !out.startsWith("sent ")) {
+                throw new IOException("the stream failed: " + out);
+            }
+            return Long.parseLong(out.substring("sent ".length()));
         }
     }
 
