@@ -130,6 +130,20 @@ final class FabricProcesses implements AutoCloseable {
         restUrl = rest.substring("rest ".length());
     }
 
+    /**
+     * Starts {@code run --config CONFIG} as a member of a hot-standby group on the given ports, without waiting: a
+     * standby prints no {@code southbound} line until it leads. Its output goes to {@code NAME.out} and {@code NAME.err}
+     * in the work directory; {@link #close} stops it.
+     */
+    Process startMember(String name, Path config, int southboundPort, int httpPort, String heap) throws IOException {
+        Process p = new ProcessBuilder(jar(heap, List.of("run", "--config", config.toString(), "--southbound-port",
+                String.valueOf(southboundPort), "--http-port", String.valueOf(httpPort))))
+                .redirectOutput(dir.resolve(name + ".out").toFile()).redirectError(dir.resolve(name + ".err").toFile())
+                .start();
+        processes.add(p);
+        return p;
+    }
+
     /** Starts {@code simulate} with {@code args} (fabric, selection, TLS) connected to the daemon. */
     Simulator startSimulator(String name, String heap, List<String> args) throws IOException {
         List<String> all = new ArrayList<>(args);

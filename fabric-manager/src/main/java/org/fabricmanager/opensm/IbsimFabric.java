@@ -223,9 +223,19 @@ public final class IbsimFabric implements AutoCloseable {
      * plug-in). The caller stops it.
      */
     public Process startOpenSm(Path conf, Path runDir, Map<String, String> env) throws IOException {
+        // -d0: the only SM of its fabric, it ignores other SMs' ports
+        return startOpenSm(conf, runDir, env, List.of("-d0"));
+    }
+
+    /**
+     * As {@link #startOpenSm(Path, Path, Map)}, with {@code options} after the options file and the log instead of
+     * {@code -d0}: with none, OpenSM takes part in the SM election with the other OpenSMs of the fabric.
+     */
+    public Process startOpenSm(Path conf, Path runDir, Map<String, String> env, List<String> options) throws IOException {
         Files.createDirectories(runDir);
-        List<String> cmd = List.of(tools.opensm().toString(), "-F", conf.toString(), "-f",
-                runDir.resolve("opensm.log").toString(), "-d0");
+        List<String> cmd = new ArrayList<>(List.of(tools.opensm().toString(), "-F", conf.toString(), "-f",
+                runDir.resolve("opensm.log").toString()));
+        cmd.addAll(options);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(runDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(runDir.resolve("opensm.out").toFile());
         Map<String, String> e = pb.environment();

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -101,12 +102,38 @@ public record OpenSmPlugin(Path directory) {
     /** As {@link #startOpenSm(IbsimFabric, Path, int, Path, Fallback)}, with {@code moreOptions} (lines) after. */
     public Process startOpenSm(IbsimFabric lab, Path socket, int timeoutMs, Path runDir, Fallback fallback,
                                String moreOptions) throws IOException {
+        Path conf = writeConf(socket, timeoutMs, runDir, fallback, moreOptions);
+        return lab.startOpenSm(conf, runDir, Map.of("LD_LIBRARY_PATH", libraryPath()));
+    }
+
+    /**
+     * OpenSM with the plug-in ({@link #conf}, falling back to {@value #FALLBACK}, then {@code moreOptions}) as one of
+     * several subnet managers: it takes part in OpenSM's SM election (the other starts ignore other SMs), attached to the
+     * ibsim node {@code simHost} (libumad2sim's {@code SIM_HOST}: an id of the net file; {@code null}: its first
+     * node), as on one of several management hosts. {@code moreOptions} gives it its {@code sm_priority}.
+     */
+    public Process startElectingOpenSm(IbsimFabric lab, Path socket, int timeoutMs, Path runDir, String moreOptions,
+                                       String simHost) throws IOException {
+        Path conf = writeConf(socket, timeoutMs, runDir, Fallback.MINHOP, moreOptions);
+        Map<String, String> env = new HashMap<>();
+        env.put("LD_LIBRARY_PATH", libraryPath());
+        if (simHost != null) {
+            env.put("SIM_HOST", simHost);
+        }
+        return lab.startOpenSm(conf, runDir, env, List.of());
+    }
+
+    private static Path writeConf(Path socket, int timeoutMs, Path runDir, Fallback fallback, String moreOptions)
+            throws IOException {
         Files.createDirectories(runDir);
         Path conf = runDir.resolve("opensm.conf");
         Files.writeString(conf, conf(socket, timeoutMs, fallback) + moreOptions);
+        return conf;
+    }
+
+    /** This plug-in's directory, then the inherited library path. */
+    private String libraryPath() {
         String inherited = System.getenv("LD_LIBRARY_PATH");
-        String path = directory.toAbsolutePath() + (inherited == null || inherited.isEmpty() ? ""
-                : File.pathSeparator + inherited);
-        return lab.startOpenSm(conf, runDir, Map.of("LD_LIBRARY_PATH", path));
+        return directory.toAbsolutePath() + (inherited == null || inherited.isEmpty() ? "" : File.pathSeparator + inherited);
     }
 }
