@@ -66,22 +66,8 @@ public final class FabricIdentity {
      * of the fabric CA as a client's, so both are checked here.
      */
     public static String switchCertificateProblem(X509Certificate certificate) {
-        if (certificate.getBasicConstraints() != -1) {
-            return "it is a CA certificate (CA:TRUE), not a switch's";
-        }
-        List<String> usages;
-        try {
-            usages = certificate.getExtendedKeyUsage();
-        } catch (CertificateParsingException e) {
-            return "its extended key usage is unreadable: " + e.getMessage();
-        }
-        if (usages == null) {
-            return "it has no extended key usage (a switch certificate is for client authentication: clientAuth)";
-        }
-        if (!usages.contains(CLIENT_AUTH)) {
-            return "its extended key usage " + usages + " lacks clientAuth (" + CLIENT_AUTH + ")";
-        }
-        return null;
+        return endEntityProblem(certificate, "a switch's",
+                "a switch certificate is for client authentication: clientAuth", CLIENT_AUTH);
     }
 
     /**
@@ -92,8 +78,18 @@ public final class FabricIdentity {
      * and a CA certificate of the fabric CA as a peer's, so both are checked here.
      */
     public static String managerCertificateProblem(X509Certificate certificate) {
+        return endEntityProblem(certificate, "a manager's", "a manager's certificate is for TLS server and client "
+                + "authentication: serverAuth and clientAuth, as pki issue --daemon makes it", SERVER_AUTH, CLIENT_AUTH);
+    }
+
+    /**
+     * Why {@code certificate} is no end entity's certificate ({@code role}) with every extended key usage of
+     * {@code required}, or {@code null}; {@code purpose} says what the usages are for when it has none.
+     */
+    private static String endEntityProblem(X509Certificate certificate, String role, String purpose,
+                                           String... required) {
         if (certificate.getBasicConstraints() != -1) {
-            return "it is a CA certificate (CA:TRUE), not a manager's";
+            return "it is a CA certificate (CA:TRUE), not " + role;
         }
         List<String> usages;
         try {
@@ -102,14 +98,13 @@ public final class FabricIdentity {
             return "its extended key usage is unreadable: " + e.getMessage();
         }
         if (usages == null) {
-            return "it has no extended key usage (a manager's certificate is for TLS server and client authentication:"
-                    + " serverAuth and clientAuth, as pki issue --daemon makes it)";
+            return "it has no extended key usage (" + purpose + ")";
         }
-        if (!usages.contains(SERVER_AUTH)) {
-            return "its extended key usage " + usages + " lacks serverAuth (" + SERVER_AUTH + ")";
-        }
-        if (!usages.contains(CLIENT_AUTH)) {
-            return "its extended key usage " + usages + " lacks clientAuth (" + CLIENT_AUTH + ")";
+        for (String usage : required) {
+            if (!usages.contains(usage)) {
+                return "its extended key usage " + usages + " lacks " + (usage.equals(SERVER_AUTH) ? "serverAuth"
+                        : "clientAuth") + " (" + usage + ")";
+            }
         }
         return null;
     }

@@ -35,10 +35,7 @@ public final class LinuxNames {
      * @throws IllegalArgumentException naming the option, the value and what is wrong
      */
     public static void requireInterface(String option, String name) {
-        String why = interfaceProblem(name);
-        if (why != null) {
-            throw new IllegalArgumentException(option + " " + shown(name) + ": " + why);
-        }
+        refuse(option, name, interfaceProblem(name));
     }
 
     /** What is wrong with {@code name} as an interface name, or null when nothing is. */
@@ -62,7 +59,11 @@ public final class LinuxNames {
      * @throws IllegalArgumentException naming the option, the value and what is wrong
      */
     public static void requireNamespace(String option, String name) {
-        String why = namespaceProblem(name);
+        refuse(option, name, namespaceProblem(name));
+    }
+
+    /** Throws naming {@code option}, the value and {@code why}, unless {@code why} is null. */
+    private static void refuse(String option, String name, String why) {
         if (why != null) {
             throw new IllegalArgumentException(option + " " + shown(name) + ": " + why);
         }
