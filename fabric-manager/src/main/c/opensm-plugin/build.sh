@@ -4,12 +4,12 @@
 # (Debian: apt-get install gcc libopensm-dev libibumad-dev), so a machine without them still builds.
 set -euo pipefail
 out="${1:?usage: build.sh OUTPUT_DIR}"
-src="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/fabricmanager.c"
+dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 inc=/usr/include/infiniband
 if ! command -v gcc >/dev/null 2>&1 || [[ ! -f $inc/opensm/osm_event_plugin.h || ! -f $inc/umad.h ]]; then
   echo "OpenSM plug-in not built: needs gcc and OpenSM's headers (apt-get install gcc libopensm-dev libibumad-dev)"
   exit 0
 fi
 mkdir -p "$out"
-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -fPIC -shared -I"$inc" -o "$out/libfabricmanager.so" "$src" -lpthread
+gcc -std=gnu11 -Wall -Wextra -Werror -O2 -fPIC -shared -I"$inc" -o "$out/libfabricmanager.so" "$dir"/*.c -lpthread
 echo "OpenSM plug-in built: $out/libfabricmanager.so"

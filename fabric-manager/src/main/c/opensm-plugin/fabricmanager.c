@@ -4,11 +4,12 @@
  * At each unicast routing pass OpenSM calls ucast_build_fwd_tables with the subnet lock held; the
  * engine sends the subnet it sees (switches, their ports' peers, CA ports, GUIDs and LIDs) to the
  * fabric-manager daemon over a Unix socket, waits a bounded time for the tables (one LFT per switch,
- * by LID), checks every byte of the answer against the subnet, and only then writes new_lft. Any
- * failure (no daemon, timeout, refusal, malformed or oversized answer) returns -1, so OpenSM tries
- * the next engine of its routing_engine list. Before that pass, the engine's build_lid_matrices fills
- * OpenSM's hop matrices by breadth-first search (OpenSM's generic build takes seconds at thousands of
- * switches). report() only queues events for the channel thread (LFT blocks set are counted and sent
+ * by LID, or the entries that differ from the last answer it took: fm_tables.c), checks every byte of
+ * the tables against the subnet, and only then writes new_lft. Any failure (no daemon, timeout,
+ * refusal, malformed or oversized answer) returns -1, so OpenSM tries the next engine of its
+ * routing_engine list. Before that pass, the engine's build_lid_matrices fills OpenSM's hop matrices
+ * by breadth-first search, kept from pass to pass (fm_hops.c; OpenSM's generic build takes seconds at
+ * thousands of switches). report() only queues events for the channel thread (LFT blocks set are counted and sent
  * as one event per routing): it never does I/O on OpenSM's threads. The channel thread keeps one
  * connection to the daemon open for events, for the daemon's requests of a routing pass (when it has
  * tables OpenSM has not installed: a drain, a rebalance), for the list of switches that hold the
@@ -20,188 +21,7 @@
  *   fm.socket=PATH        FM_OPENSM_SOCKET      default /run/fabric-manager/opensm.sock
  *   fm.timeout_ms=N       FM_OPENSM_TIMEOUT_MS  default 5000 (1..600000): the whole exchange
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/eventfd.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <time.h>
-#include <unistd.h>
-#include <opensm/osm_config.h>
-#include <opensm/osm_version.h>
-#include <opensm/osm_opensm.h>
-#include <opensm/osm_event_plugin.h>
-#include <opensm/osm_switch.h>
-#include <opensm/osm_node.h>
-#include <opensm/osm_port.h>
-#include <opensm/osm_log.h>
-
-#define FM_ENGINE_NAME "fabric-manager"
-#define FM_MAGIC 0x464D4F53u /* "FMOS" */
-#define FM_WIRE_VERSION 2
-#define FM_SUBNET 1
-#define FM_TABLES 2
-#define FM_REFUSED 3
-#define FM_EVENT 4
-#define FM_CHANNEL 5    /* plug-in to daemon: this connection is the channel; sent again as a keepalive */
-#define FM_REROUTE 6    /* daemon to plug-in: it has tables OpenSM has not installed */
-#define FM_SET 7        /* plug-in to daemon: the switches whose tables equal the answer, once OpenSM set them */
-#define FM_COUNTERS 8   /* plug-in to daemon: port counters' changes read by OpenSM's performance manager */
-/* one port's changes: node GUID, port, then rx/tx packets, rx/tx bytes, rx/tx errors, rx/tx drops (u64 each) */
-#define FM_COUNTER_RECORD (8 + 1 + 8 * 8)
-#define FM_COUNTER_RECORDS_MAX 131072  /* waiting at once (9.6 MB); more are dropped and counted */
-#define FM_COUNTER_RECORDS_FRAME 4096  /* per COUNTERS frame */
-#define FM_KEEPALIVE_MS 10000
-/* a routing pass asked by the daemon at most this often: OpenSM's sweeps are not to be driven by a flood */
-#define FM_REROUTE_MIN_MS 1000
-#define FM_HEADER 12
-#define FM_MAX_REASON 1024
-#define FM_EVENT_QUEUE 256
-#define FM_DEFAULT_SOCKET "/run/fabric-manager/opensm.sock"
-#define FM_DEFAULT_TIMEOUT_MS 5000
-#define FM_NOT_LISTENING "daemon not listening"
-/* a hot standby's refusal while the leadership moves to it: its socket is unbound until its manager binds it */
-#define FM_MOVING "leadership is moving here"
-
-struct fm_event {
-	uint32_t id;
-	uint64_t answered_seq;
-	uint64_t detail;
-};
-
-/* a growable output buffer; a failed allocation marks it failed and later writes do nothing */
-struct fm_buf {
-	uint8_t *data;
-	size_t len, cap;
-	int failed;
-};
-
-struct fm_plugin {
-	osm_opensm_t *osm;
-	char socket_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	int timeout_ms;
-	uint64_t seq;           /* last subnet sent; written on the SM thread only */
-	uint64_t answered_seq;  /* last subnet whose tables OpenSM took, 0 when the last pass failed */
-	int takeback;           /* the last pass found no daemon: ask for a re-route once it listens again */
-	int64_t takeback_at;    /* not before this (sender thread's clock) */
-	int takeback_wait_ms;   /* doubles after each take-back that did not end with the daemon's tables */
-	/* events, queued by report() and sent by the sender thread */
-	pthread_mutex_t lock;
-	struct fm_event queue[FM_EVENT_QUEUE];
-	unsigned head, count, dropped;
-	/* LFT blocks OpenSM set since the last LFT_CHANGE forwarded, and when the first and last were set */
-	uint32_t lft_blocks;
-	int64_t lft_first_ms, lft_last_ms;
-	/* the last SET frame made and not sent yet (a newer one replaces it), owned under lock */
-	uint8_t *set_frame;
-	size_t set_len;
-	/* the daemon asked for a routing pass: done by the channel thread, not before reroute_at */
-	int reroute_wanted;
-	uint64_t reroute_request;
-	int64_t reroute_at;
-	/* port counters' changes as OpenSM's performance manager reports them, waiting for the channel thread */
-	struct fm_buf counters;
-	uint32_t counter_records;
-	uint64_t counters_dropped;
-	int wake_fd;            /* eventfd: report() wakes the channel thread without blocking */
-	int stopping;
-	pthread_t sender;
-	int sender_started;
-};
-
-static void buf_need(struct fm_buf *b, size_t more)
-{
-	size_t cap;
-	uint8_t *p;
-
-	if (b->failed || b->len + more <= b->cap)
-		return;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + more)
-		cap *= 2;
-	p = realloc(b->data, cap);
-	if (!p) {
-		b->failed = 1;
-		return;
-	}
-	b->data = p;
-	b->cap = cap;
-}
-
-static void put_u8(struct fm_buf *b, uint8_t v)
-{
-	buf_need(b, 1);
-	if (!b->failed)
-		b->data[b->len++] = v;
-}
-
-static void put_u16(struct fm_buf *b, uint16_t v)
-{
-	put_u8(b, v >> 8);
-	put_u8(b, v & 0xff);
-}
-
-static void put_u32(struct fm_buf *b, uint32_t v)
-{
-	put_u16(b, v >> 16);
-	put_u16(b, v & 0xffff);
-}
-
-static void put_u64(struct fm_buf *b, uint64_t v)
-{
-	put_u32(b, v >> 32);
-	put_u32(b, v & 0xffffffffu);
-}
-
-static void put_name(struct fm_buf *b, const char *name)
-{
-	size_t n = name ? strnlen(name, 64) : 0;
-
-	put_u8(b, (uint8_t) n);
-	buf_need(b, n);
-	if (!b->failed && n) {
-		memcpy(b->data + b->len, name, n);
-		b->len += n;
-	}
-}
-
-static uint16_t get_u16(const uint8_t *p)
-{
-	return (uint16_t) (p[0] << 8 | p[1]);
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-	return (uint32_t) get_u16(p) << 16 | get_u16(p + 2);
-}
-
-static uint64_t get_u64(const uint8_t *p)
-{
-	return (uint64_t) get_u32(p) << 32 | get_u32(p + 4);
-}
-
-/* this thread's CPU time: beside the wall time, it shows how long OpenSM's thread waited for a core */
-static int64_t cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "fabricmanager.h"
 
 /* connects without blocking; -1 when the daemon is not there or its backlog is full */
 static int fm_connect(const char *path)
@@ -278,15 +98,6 @@ static int fm_read_all(int fd, uint8_t *p, size_t n, int64_t deadline)
 	return 0;
 }
 
-static void put_header(struct fm_buf *b, uint8_t type, uint32_t payload)
-{
-	put_u32(b, FM_MAGIC);
-	put_u8(b, FM_WIRE_VERSION);
-	put_u8(b, type);
-	put_u16(b, 0);
-	put_u32(b, payload);
-}
-
 static int is_end_port(const osm_node_t *node)
 {
 	uint8_t type = osm_node_get_type(node);
@@ -306,6 +117,7 @@ static void encode_subnet(struct fm_plugin *fm, struct fm_buf *b)
 
 	put_header(b, FM_SUBNET, 0);
 	put_u64(b, fm->seq);
+	put_u64(b, fm->held.id);
 	put_u32(b, cl_qmap_count(sws));
 	count_at = b->len;
 	put_u32(b, 0);
@@ -360,103 +172,12 @@ static void encode_subnet(struct fm_plugin *fm, struct fm_buf *b)
 	b->data[11] = (b->len - FM_HEADER) & 0xff;
 }
 
-/*
- * Checks a TABLES payload against the subnet without writing anything: the sequence, one table per
- * switch exactly, known GUIDs, every port within its switch or OSM_NO_PATH, the LID count within
- * what OpenSM allocated. Returns NULL when it is valid, else why not.
- */
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-
-	return x < y ? -1 : x > y;
-}
-
-static const char *check_tables(struct fm_plugin *fm, const uint8_t *p, size_t len, uint32_t *lids)
-{
-	cl_qmap_t *sws = &fm->osm->subn.sw_guid_tbl;
-	uint32_t count, i, l, entries;
-	osm_switch_t *sw;
-	uint64_t *guids;
-	const char *why = NULL;
-
-	if (len < 14)
-		return "answer shorter than its header";
-	if (get_u64(p) != fm->seq)
-		return "answer to another subnet";
-	count = get_u32(p + 8);
-	entries = get_u16(p + 12);
-	if (count != cl_qmap_count(sws))
-		return "answer does not hold one table per switch";
-	if ((uint64_t) count * (8 + entries) + 14 != len)
-		return "answer length does not match its counts";
-	guids = calloc(count ? count : 1, sizeof(*guids));
-	if (!guids)
-		return "out of memory";
-	p += 14;
-	for (i = 0; i < count && !why; i++, p += 8 + entries) {
-		guids[i] = get_u64(p);
-		sw = (osm_switch_t *) cl_qmap_get(sws, cl_hton64(guids[i]));
-		if (sw == (osm_switch_t *) cl_qmap_end(sws)) {
-			why = "answer names a switch OpenSM does not know";
-			break;
-		}
-		if (entries > (uint32_t) sw->max_lid_ho + 1) {
-			why = "answer has more LIDs than the subnet";
-			break;
-		}
-		for (l = 0; l < entries; l++)
-			if (p[8 + l] != OSM_NO_PATH && p[8 + l] >= sw->num_ports) {
-				why = "answer routes a LID to a port the switch does not have";
-				break;
-			}
-	}
-	if (!why) {
-		/* as many tables as switches, all known: no duplicate means every switch has its table */
-		qsort(guids, count, sizeof(*guids), cmp_u64);
-		for (i = 1; i < count; i++)
-			if (guids[i] == guids[i - 1])
-				why = "answer holds a switch twice";
-	}
-	free(guids);
-	*lids = entries;
-	return why;
-}
-
-/* writes checked tables: every switch's new_lft from the answer, OSM_NO_PATH beyond it */
-static void apply_tables(struct fm_plugin *fm, const uint8_t *p, uint32_t entries)
-{
-	cl_qmap_t *sws = &fm->osm->subn.sw_guid_tbl;
-	uint32_t count = get_u32(p + 8), i;
-	osm_switch_t *sw;
-
-	p += 14;
-	for (i = 0; i < count; i++, p += 8 + entries) {
-		sw = (osm_switch_t *) cl_qmap_get(sws, cl_hton64(get_u64(p)));
-		memset(sw->new_lft, OSM_NO_PATH, (size_t) sw->max_lid_ho + 1);
-		memcpy(sw->new_lft, p + 8, entries);
-	}
-}
-
-/* the most a valid answer can hold for this subnet: one full LFT per switch */
-static uint64_t answer_bound(struct fm_plugin *fm)
-{
-	cl_qmap_t *sws = &fm->osm->subn.sw_guid_tbl;
-	cl_map_item_t *it;
-	uint32_t top = 0;
-
-	for (it = cl_qmap_head(sws); it != cl_qmap_end(sws); it = cl_qmap_next(it))
-		if (((osm_switch_t *) it)->max_lid_ho > top)
-			top = ((osm_switch_t *) it)->max_lid_ho;
-	return 14 + (uint64_t) cl_qmap_count(sws) * (8 + top + 1);
-}
-
 /* one exchange with the daemon; fills why and returns -1 on any failure, else 0 with new_lft set */
 static int exchange(struct fm_plugin *fm, const char **why, char *reason, size_t reason_len)
 {
 	struct fm_buf out = { 0 };
 	uint8_t head[FM_HEADER], *in = NULL;
-	uint32_t length, entries;
+	uint32_t length;
 	int64_t deadline = now_ms() + fm->timeout_ms;
 	int fd = -1, rc = -1;
 
@@ -500,11 +221,11 @@ static int exchange(struct fm_plugin *fm, const char **why, char *reason, size_t
 		*why = "daemon refused";
 		goto done;
 	}
-	if (head[5] != FM_TABLES) {
+	if (head[5] != FM_TABLES && head[5] != FM_DELTA) {
 		*why = "answer of an unexpected type";
 		goto done;
 	}
-	if (length > answer_bound(fm)) {
+	if (length > fm_tables_bound(fm)) {
 		*why = "answer larger than the subnet allows";
 		goto done;
 	}
@@ -517,10 +238,9 @@ static int exchange(struct fm_plugin *fm, const char **why, char *reason, size_t
 		*why = "answer cut short or late";
 		goto done;
 	}
-	*why = check_tables(fm, in, length, &entries);
+	*why = fm_tables_take(fm, head[5], in, length);
 	if (*why)
 		goto done;
-	apply_tables(fm, in, entries);
 	rc = 0;
 done:
 	if (fd >= 0)
@@ -552,9 +272,10 @@ static int fm_build_fwd_tables(void *context)
 	if (rc == 0) {
 		fm->answered_seq = fm->seq;
 		osm_log(&fm->osm->log, OSM_LOG_INFO,
-			"fabric-manager: subnet %llu routed by the daemon in %lld ms (plug-in cpu %lld ms)\n",
+			"fabric-manager: subnet %llu routed by the daemon in %lld ms (plug-in cpu %lld ms; %s of %llu entries)\n",
 			(unsigned long long) fm->seq, (long long) (now_ms() - start),
-			(long long) (cpu_ms() - cpu_start));
+			(long long) (cpu_ms() - cpu_start), fm->held.delta ? "delta" : "whole tables",
+			(unsigned long long) fm->held.changed);
 		return 0;
 	}
 	for (next = fm->osm->routing_engine_list; next && next->context != context; next = next->next)
@@ -1008,182 +729,6 @@ static void read_options(struct fm_plugin *fm)
 	free(copy);
 }
 
-/* ------------------------------------------------------------------ hop matrices ---------------- */
-
-static int cmp_ptr(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t) *(void *const *) a, y = (uintptr_t) *(void *const *) b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* the index of sw in sorted (n switch pointers), or -1 */
-static int sw_index(osm_switch_t *const *sorted, uint32_t n, const osm_switch_t *sw)
-{
-	osm_switch_t *const *hit = bsearch(&sw, sorted, n, sizeof(*sorted), cmp_ptr);
-
-	return hit ? (int) (hit - sorted) : -1;
-}
-
-/*
- * OpenSM's hop matrices between switches, by breadth-first search instead of OpenSM's generic
- * relaxation (seconds on thousands of switches: one pass over every switch's neighbours per hop of
- * the diameter, each looking up every switch LID). They hold what OpenSM's own build gives: for
- * each switch and each switch LID, the hops through each port (1 through a port that reaches that
- * switch directly, else 1 + the neighbour's least hops, propagated only over healthy links) and the
- * least in column 0. Multicast trees read them; SA path records follow the LFTs and do not. OpenSM
- * propagates switch LIDs only, and so does this. A hop_weights_file makes OpenSM build them itself
- * (return 1), since its weights change the counts.
- */
-static int fm_build_lid_matrices(void *context)
-{
-	struct fm_plugin *fm = context;
-	cl_qmap_t *sws = &fm->osm->subn.sw_guid_tbl;
-	uint32_t n = cl_qmap_count(sws), i, t, head, tail, e, links = 0;
-	osm_switch_t **sw = NULL;
-	int32_t *nbr = NULL;          /* n x 255: the switch on each port, -1 for none */
-	uint8_t *healthy = NULL;      /* n x 255 */
-	/* links reversed, as CSR: the switches with a link to r are from[start[r]..start[r + 1]) */
-	uint32_t *start = NULL, *from = NULL, *fill = NULL, *queue = NULL;
-	uint8_t *ok = NULL;           /* per reversed link: healthy */
-	uint8_t *row_t = NULL;        /* one target's distances during its search */
-	uint8_t *dist = NULL;         /* n x n: dist[i * n + t], least hops from i to t, OSM_NO_PATH unreachable */
-	cl_map_item_t *it;
-	int64_t begin = now_ms(), cpu_begin = cpu_ms();
-	int rc = -1;
-	uint8_t p;
-
-	if (fm->osm->subn.opt.hop_weights_file)
-		return 1;
-	if (!n)
-		return 0;
-	sw = malloc(n * sizeof(*sw));
-	nbr = malloc((size_t) n * 255 * sizeof(*nbr));
-	healthy = calloc((size_t) n * 255, 1);
-	start = calloc(n + 1, sizeof(*start));
-	fill = calloc(n, sizeof(*fill));
-	queue = malloc(n * sizeof(*queue));
-	row_t = malloc(n);
-	dist = malloc((size_t) n * n);
-	if (!sw || !nbr || !healthy || !start || !fill || !queue || !row_t || !dist)
-		goto done;
-	for (i = 0, it = cl_qmap_head(sws); it != cl_qmap_end(sws); it = cl_qmap_next(it))
-		sw[i++] = (osm_switch_t *) it;
-	qsort(sw, n, sizeof(*sw), cmp_ptr);
-	for (i = 0; i < n; i++) {
-		for (p = 0; p < 255; p++)
-			nbr[i * 255 + p] = -1;
-		for (p = 1; p < sw[i]->num_ports; p++) {
-			osm_physp_t *ph = osm_node_get_physp_ptr(sw[i]->p_node, p);
-			osm_node_t *remote = ph && ph->p_remote_physp ? ph->p_remote_physp->p_node : NULL;
-			int r;
-
-			if (!remote || !remote->sw || remote == sw[i]->p_node)
-				continue;
-			r = sw_index(sw, n, remote->sw);
-			if (r < 0)
-				continue;
-			nbr[i * 255 + p] = r;
-			healthy[i * 255 + p] = osm_link_is_healthy(ph) ? 1 : 0;
-			start[r + 1]++;
-			links++;
-		}
-	}
-	for (i = 0; i < n; i++)
-		start[i + 1] += start[i];
-	from = malloc((links ? links : 1) * sizeof(*from));
-	ok = malloc(links ? links : 1);
-	if (!from || !ok)
-		goto done;
-	for (i = 0; i < n; i++)
-		for (p = 1; p < sw[i]->num_ports; p++)
-			if (nbr[i * 255 + p] >= 0) {
-				uint32_t r = (uint32_t) nbr[i * 255 + p], at = start[r] + fill[r]++;
-
-				from[at] = i;
-				ok[at] = healthy[i * 255 + p];
-			}
-	/*
-	 * From each target t backwards: the switches with any link to t are 1 hop away (OpenSM sets
-	 * direct neighbours without looking at the link's health); beyond, only healthy links carry.
-	 */
-	for (t = 0; t < n; t++) {
-		memset(row_t, OSM_NO_PATH, n);
-		row_t[t] = 0;
-		queue[0] = t;
-		tail = 1;
-		for (head = 0; head < tail; head++) {
-			uint32_t x = queue[head];
-			uint8_t d = row_t[x];
-
-			if (d >= OSM_NO_PATH - 1)
-				continue;
-			for (e = start[x]; e < start[x + 1]; e++) {
-				uint32_t y = from[e];
-
-				if (row_t[y] == OSM_NO_PATH && (ok[e] || x == t)) {
-					row_t[y] = d + 1;
-					queue[tail++] = y;
-				}
-			}
-		}
-		for (i = 0; i < n; i++)
-			dist[(size_t) i * n + t] = row_t[i];
-	}
-	for (i = 0; i < n; i++) {
-		osm_switch_t *s = sw[i];
-		const uint8_t *mine = dist + (size_t) i * n;
-
-		for (t = 0; t < n; t++) {
-			uint16_t lid = cl_ntoh16(osm_node_get_base_lid(sw[t]->p_node, 0));
-			uint8_t *row;
-
-			if (!lid || lid > s->max_lid_ho || lid >= s->num_hops || mine[t] == OSM_NO_PATH)
-				continue;
-			if (!s->hops[lid]) {
-				/* as osm_switch_set_hops allocates it: OpenSM frees it with the switch */
-				s->hops[lid] = malloc(s->num_ports);
-				if (!s->hops[lid])
-					goto done;
-			}
-			row = s->hops[lid];
-			memset(row, OSM_NO_PATH, s->num_ports);
-			row[0] = mine[t];
-			for (p = 1; p < s->num_ports; p++) {
-				int32_t r = nbr[i * 255 + p];
-				uint8_t via;
-
-				if (r < 0)
-					continue;
-				via = dist[(size_t) r * n + t];
-				if ((uint32_t) r == t)
-					row[p] = 1;
-				else if (healthy[i * 255 + p] && via < OSM_NO_PATH - 1)
-					row[p] = via + 1;
-			}
-		}
-	}
-	rc = 0;
-	osm_log(&fm->osm->log, OSM_LOG_INFO,
-		"fabric-manager: hop matrices of %u switches built in %lld ms (cpu %lld ms)\n", n,
-		(long long) (now_ms() - begin), (long long) (cpu_ms() - cpu_begin));
-done:
-	if (rc)
-		osm_log(&fm->osm->log, OSM_LOG_ERROR,
-			"fabric-manager: out of memory building the hop matrices; OpenSM builds them\n");
-	free(sw);
-	free(nbr);
-	free(healthy);
-	free(start);
-	free(fill);
-	free(from);
-	free(ok);
-	free(queue);
-	free(row_t);
-	free(dist);
-	return rc ? 1 : 0;
-}
-
 /* OpenSM has set re->context to the context registered with the engine: this plug-in's state */
 static int fm_engine_setup(osm_routing_engine_t *re, osm_opensm_t *osm)
 {
@@ -1238,6 +783,8 @@ static void fm_delete(void *data)
 	pthread_mutex_destroy(&fm->lock);
 	free(fm->set_frame);
 	free(fm->counters.data);
+	fm_tables_free(fm);
+	fm_hops_free(fm);
 	free(fm);
 }
 

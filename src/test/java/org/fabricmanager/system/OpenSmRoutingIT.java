@@ -114,6 +114,8 @@ class OpenSmRoutingIT {
             FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
             lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
             awaitLog(log, "routed by the daemon", 2);
+            assertThat(logLines(log, "routed by the daemon").get(1)).as("the answer after the cable: what changed only")
+                    .contains("; delta of");
             // the daemon repairs the tables in force after a fault (routing.onFault: repair): route --previous offline
             assertThat(assertTablesEqualOffline(lab, work.resolve("unlinked"), work.resolve("intact").resolve(TABLES)).fabric().links())
                     .as("ibnetdiscover sees the cable gone").hasSize(fabric.links().size() - 1);
@@ -137,6 +139,8 @@ class OpenSmRoutingIT {
             daemon = FabricManagerDaemon.start(config, List.of());
             awaitLog(log, "asking OpenSM to re-route", 1);
             awaitLog(log, "routed by the daemon", 3);
+            assertThat(logLines(log, "routed by the daemon").get(2)).as("a new daemon holds no earlier answer")
+                    .contains("; whole tables of");
             awaitLog(log, "fabric-manager tables configured on all switches", 3);
             daemon.close();
             daemon = null;
@@ -331,6 +335,11 @@ class OpenSmRoutingIT {
                 "OpenSM's log " + log + " shows '" + text + "' " + times + " times", (int) TOOL_LIMIT_SECONDS);
     }
 
+    /** OpenSM's log lines that hold {@code text}, in order. */
+    private static List<String> logLines(Path log, String text) throws IOException {
+        return Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().filter(l -> l.contains(text)).toList();
+    }
+
     private static int count(String s, String text) {
         int n = 0;
         for (int i = s.indexOf(text); i >= 0; i = s.indexOf(text, i + 1)) {
@@ -423,11 +432,11 @@ class OpenSmRoutingIT {
                     for (byte[] row : rows) {
                         Arrays.fill(row, (byte) 200);
                     }
-                    ch.write(OpenSmWire.tables(sn.seq(), guids, rows, entries));
+                    ch.write(OpenSmWire.tables(sn.seq(), 1, guids, rows, entries));
                 }
                 default -> {
                     guids[0] ^= 0x5a5a; // a switch OpenSM does not have
-                    ch.write(OpenSmWire.tables(sn.seq(), guids, rows, entries));
+                    ch.write(OpenSmWire.tables(sn.seq(), 1, guids, rows, entries));
                 }
             }
         }

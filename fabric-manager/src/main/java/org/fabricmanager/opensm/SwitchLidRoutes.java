@@ -21,36 +21,51 @@ public final class SwitchLidRoutes {
      */
     public static byte[][] compute(FabricIndex index, int[] lids) {
         int n = index.switchCount();
+        int[][] peers = new int[n][];
+        for (int s = 0; s < n; s++) {
+            peers[s] = index.peerSwitches(s);
+        }
         byte[][] ports = new byte[n][];
         int[] distance = new int[n];
-        int[] queue = new int[n];
         for (int t = 0; t < n; t++) {
-            Arrays.fill(distance, -1);
-            distance[t] = 0;
-            int head = 0;
-            int tail = 0;
-            queue[tail++] = t;
-            while (head < tail) {
-                int u = queue[head++];
-                int[] peers = index.peerSwitches(u);
-                for (int p = 1; p < peers.length; p++) {
-                    int v = peers[p];
-                    if (v != FabricIndex.NONE && distance[v] < 0) {
-                        distance[v] = distance[u] + 1;
-                        queue[tail++] = v;
-                    }
-                }
-            }
-            byte[] row = new byte[n];
-            for (int s = 0; s < n; s++) {
-                row[s] = (byte) (s == t ? 0 : choose(index.peerSwitches(s), distance, s, lids[t]));
-            }
-            ports[t] = row;
+            ports[t] = route(peers, t, lids[t], distance);
         }
         return ports;
     }
 
-    private static int choose(int[] peers, int[] distance, int s, int lid) {
+    /**
+     * Every switch's port towards switch {@code t} (LID {@code lid}) over the links {@code peers} (per switch, per port:
+     * the neighbour switch or {@link FabricIndex#NONE}), leaving each switch's hops to {@code t} in {@code distance}
+     * (-1 when unreachable).
+     */
+    static byte[] route(int[][] peers, int t, int lid, int[] distance) {
+        int n = peers.length;
+        int[] queue = new int[n];
+        Arrays.fill(distance, -1);
+        distance[t] = 0;
+        int head = 0;
+        int tail = 0;
+        queue[tail++] = t;
+        while (head < tail) {
+            int u = queue[head++];
+            int[] around = peers[u];
+            for (int p = 1; p < around.length; p++) {
+                int v = around[p];
+                if (v != FabricIndex.NONE && distance[v] < 0) {
+                    distance[v] = distance[u] + 1;
+                    queue[tail++] = v;
+                }
+            }
+        }
+        byte[] row = new byte[n];
+        for (int s = 0; s < n; s++) {
+            row[s] = (byte) (s == t ? 0 : choose(peers[s], distance, s, lid));
+        }
+        return row;
+    }
+
+    /** Switch {@code s}'s port towards the target whose distances are {@code distance}: 255 when unreachable. */
+    static int choose(int[] peers, int[] distance, int s, int lid) {
         if (distance[s] <= 0) {
             return 255;
         }

@@ -102,6 +102,7 @@ public final class OpenSmProvider implements AutoCloseable {
         long t0 = System.nanoTime();
         ByteBuffer answer;
         long covered = -1;
+        double ms;
         passes.passStarted();
         try {
             synchronized (routingLock) {
@@ -110,15 +111,21 @@ public final class OpenSmProvider implements AutoCloseable {
                 }
                 answer = routing.answer(subnet, ANSWER_TIMEOUT_MS);
             }
-            OpenSmSocket.write(ch, answer);
-            if (answer.get(5) == OpenSmWire.TABLES) {
+            try {
+                OpenSmSocket.write(ch, answer);
+            } finally {
+                ms = (System.nanoTime() - t0) / 1e6;
+                synchronized (routingLock) {
+                    routing.writeFallbackFiles(); // after the answer: OpenSM's pass does not wait for them
+                }
+            }
+            if (answer.get(5) == OpenSmWire.TABLES || answer.get(5) == OpenSmWire.DELTA) {
                 covered = routing.lastHanded();
             }
         } finally {
             passes.passEnded(covered);
         }
         boolean tables = covered >= 0;
-        double ms = (System.nanoTime() - t0) / 1e6;
         if (tables) {
             subnets.incrementAndGet();
             LOG.info("OpenSM subnet {} ({} switches, {} CA ports) answered in {} ms ({}; read in {} ms)", subnet.seq(),

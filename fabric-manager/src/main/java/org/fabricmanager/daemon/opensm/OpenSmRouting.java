@@ -21,8 +21,6 @@ import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.opensm.OpenSmWire.EndPort;
 import org.fabricmanager.daemon.opensm.OpenSmWire.Subnet;
 import org.fabricmanager.daemon.opensm.OpenSmWire.SwitchEntry;
-import org.fabricmanager.opensm.OpenSmLfts;
-import org.fabricmanager.opensm.OpenSmTables;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.PortInfo;
@@ -41,7 +39,7 @@ import org.fabricmanager.topology.TopologyException;
  * Turns each subnet OpenSM reports into what the agents would have said (a session per switch, its HELLO and
  * PORT_INFO, then PORT_STATUS for the ports that changed, a close for a switch OpenSM lost), waits until the daemon has
  * handed its tables for that fabric to every switch's session, and answers with every switch's table by LID: end
- * nodes as the daemon routed them, switch LIDs by {@link OpenSmTables#switchRoutes}, exactly as {@code route
+ * nodes as the daemon routed them, switch LIDs by the MinHop rule of {@code OpenSmTables}, exactly as {@code route
  * --lft-format opensm} writes them. OpenSM's SET after the pass tells each session whether its switch holds them. One
  * subnet at a time (the provider's lock); {@link #tablesSet} may come from the plug-in's channel meanwhile.
  */
@@ -59,12 +57,18 @@ final class OpenSmRouting {
     /** Read by the SET handler while a pass is answered: concurrent. */
     private final Map<Long, OpenSmSwitchSession> sessions = new ConcurrentHashMap<>();
     private final Map<Long, List<PortRecord>> reported = new HashMap<>();
+    /** The last subnet's switches and CA ports: a switch reported as before is not fed again. */
+    private final Map<Long, SwitchEntry> lastSwitches = new HashMap<>();
+    private List<EndPort> lastEnds = List.of();
     private final PassRequests passes;
+    private final OpenSmAnswers answers = new OpenSmAnswers();
     /** Told why a SUBNET naming agents' switches was refused (logged and recorded, rate-limited). */
     private final Consumer<String> refusals;
     /** Where the last answer's time went, for the provider's log line. */
     private String lastBreakdown = "";
     private long lastHanded = -1;
+    /** The fallback GUID files of the last answer, written once it is sent: the pass does not wait for them. */
+    private Runnable filesDue;
 
     OpenSmRouting(SouthboundListener listener, DaemonApi api, SocketAddress address, PassRequests passes,
                   Consumer<String> refusals) {
@@ -130,9 +134,9 @@ final class OpenSmRouting {
             lastHanded = handed.upTo();
             // wall and this thread's CPU: on a loaded machine the difference is the wait for a core
             lastBreakdown = String.format("fed %.1f ms (cpu %.1f), tables handed %.1f ms later, "
-                    + "LID tables %.1f ms (cpu %.1f)", (fed - begin) / 1e6, (cpuFed - cpuBegin) / 1e6,
-                    (ready - fed) / 1e6, (System.nanoTime() - ready) / 1e6,
-                    (CPU.getCurrentThreadCpuTime() - cpuReady) / 1e6);
+                    + "LID tables %.1f ms (cpu %.1f; %s, %d switches' routes searched)", (fed - begin) / 1e6,
+                    (cpuFed - cpuBegin) / 1e6, (ready - fed) / 1e6, (System.nanoTime() - ready) / 1e6,
+                    (CPU.getCurrentThreadCpuTime() - cpuReady) / 1e6, answers.lastKind(), answers.switchesSearched());
             return out;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopologyException t) {
@@ -196,6 +200,15 @@ final class OpenSmRouting {
         return new Handed(fabric, guids, rows, upTo);
     }
 
+    /** Brings OpenSM's fallback GUID files up to the last answer's fabric (after the answer is sent). */
+    void writeFallbackFiles() {
+        Runnable due = filesDue;
+        filesDue = null;
+        if (due != null) {
+            due.run();
+        }
+    }
+
     /** The handed count the last answer with tables covered ({@link PassRequests}). */
     long lastHanded() {
         return lastHanded;
@@ -246,6 +259,8 @@ final class OpenSmRouting {
         }
         sessions.clear();
         reported.clear();
+        lastSwitches.clear();
+        lastEnds = List.of();
     }
 
     /**
@@ -286,7 +301,11 @@ final class OpenSmRouting {
                 it.remove();
             }
         }
+        boolean sameEnds = subnet.endPorts().equals(lastEnds);
         for (SwitchEntry s : subnet.switches()) {
+            if (sameEnds && sessions.containsKey(s.guid()) && same(s, lastSwitches.get(s.guid()))) {
+                continue; // what it reports is what it reported: no record to build
+            }
             List<PortRecord> ports = new ArrayList<>(s.ports());
             for (int p = 1; p <= s.ports(); p++) {
                 ports.add(port(p, s.peerGuid()[p - 1], s.peerPort()[p - 1], byGuid, ends, destination));
@@ -315,6 +334,17 @@ final class OpenSmRouting {
             }
             reported.put(s.guid(), ports);
         }
+        lastEnds = subnet.endPorts();
+        lastSwitches.clear();
+        for (SwitchEntry s : subnet.switches()) {
+            lastSwitches.put(s.guid(), s);
+        }
+    }
+
+    /** Whether {@code a} says what {@code b} said: its LID, name and every port's peer. */
+    private static boolean same(SwitchEntry a, SwitchEntry b) {
+        return b != null && a.lid() == b.lid() && a.name().equals(b.name()) && Arrays.equals(a.peerGuid(), b.peerGuid())
+                && Arrays.equals(a.peerPort(), b.peerPort());
     }
 
     private static PortRecord port(int p, long peer, int peerPort, Map<Long, SwitchEntry> switches,
@@ -365,10 +395,8 @@ final class OpenSmRouting {
             portGuids.put(d, e.portGuid());
         }
         LidPlan lids = new LidPlan(lidByGuid, portGuids);
-        fallbackFiles.write(fabric, portGuids);
-        ForwardingTables tables = ForwardingTables.ofRows(guids, rows, destinations);
-        byte[][] byLid = OpenSmLfts.byLid(fabric, tables, OpenSmTables.switchRoutes(fabric, lids), lids);
-        return OpenSmWire.tables(subnet.seq(), guids, byLid, lids.maxLid() + 1);
+        filesDue = () -> fallbackFiles.write(fabric, portGuids);
+        return answers.answer(subnet.seq(), subnet.held(), fabric, guids, rows, lids);
     }
 
     private static long remainingMs(long deadline) {

@@ -15,14 +15,14 @@ import org.fabricmanager.topology.LidPlan;
 
 /**
  * The frames between OpenSM's plug-in and the daemon (docs/opensm.md, "The plug-in's protocol"): a 12-byte header
- * (magic {@code FMOS}, version 2, type, two reserved bytes, payload length, all big-endian), then SUBNET (plug-in to
- * daemon), TABLES or REFUSED (the answer), and on the plug-in's channel (a connection of its own, opened by CHANNEL)
+ * (magic {@code FMOS}, version 3, type, two reserved bytes, payload length, all big-endian), then SUBNET (plug-in to
+ * daemon), TABLES, DELTA or REFUSED (the answer), and on the plug-in's channel (a connection of its own, opened by CHANNEL)
  * EVENT and SET from the plug-in, REROUTE from the daemon. Every count is checked against the bytes that remain, so a
  * frame cannot make the daemon allocate more than its length.
  */
 public final class OpenSmWire {
     public static final int MAGIC = 0x464D4F53;
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     public static final int SUBNET = 1;
     public static final int TABLES = 2;
     public static final int REFUSED = 3;
@@ -35,6 +35,10 @@ public final class OpenSmWire {
     public static final int SET = 7;
     /** Port counters' changes OpenSM's performance manager read: count, records dropped so far, records. */
     public static final int COUNTERS = 8;
+    /** The answer as the change to the tables of an earlier answer the plug-in holds: the entries that differ. */
+    public static final int DELTA = 9;
+    /** A DELTA's fixed part: sequence, answer, base, switch count, entries per switch, changed switches. */
+    private static final int DELTA_HEAD = 8 + 8 + 8 + 4 + 2 + 4;
     /** A COUNTERS record: node GUID, port, then {@link PortCounter#ALL} changes. */
     public static final int COUNTER_RECORD_BYTES = 8 + 1 + 8 * 8;
     public static final int HEADER_BYTES = 12;
@@ -72,8 +76,11 @@ public final class OpenSmWire {
     public record EndPort(long nodeGuid, long portGuid, int port, int lid, String name) {
     }
 
-    /** One SUBNET frame. */
-    public record Subnet(long seq, List<SwitchEntry> switches, List<EndPort> endPorts) {
+    /**
+     * One SUBNET frame; {@code held} names the daemon's answer whose tables the plug-in holds (0: none), which the
+     * daemon may answer with a DELTA.
+     */
+    public record Subnet(long seq, long held, List<SwitchEntry> switches, List<EndPort> endPorts) {
     }
 
     /** One EVENT frame. */
@@ -118,6 +125,7 @@ public final class OpenSmWire {
     public static Subnet subnet(ByteBuffer b) throws WireException {
         try {
             long seq = b.getLong();
+            long held = b.getLong();
             int switches = count(b.getInt(), b.remaining() / 12, "switches");
             int ends = b.getInt();
             List<SwitchEntry> sws = new ArrayList<>(switches);
@@ -158,7 +166,7 @@ public final class OpenSmWire {
             if (b.hasRemaining()) {
                 throw new WireException(b.remaining() + " bytes after the subnet");
             }
-            return new Subnet(seq, List.copyOf(sws), List.copyOf(endPorts));
+            return new Subnet(seq, held, List.copyOf(sws), List.copyOf(endPorts));
         } catch (BufferUnderflowException e) {
             throw new WireException("subnet cut short");
         }
@@ -284,16 +292,47 @@ public final class OpenSmWire {
         return b.putLong(request).flip();
     }
 
-    /** The TABLES frame: {@code rows[i]} (LIDs 0..length - 1) for switch {@code guids[i]}. */
-    public static ByteBuffer tables(long seq, long[] guids, byte[][] rows, int entries) {
-        int payload = 14 + guids.length * (8 + entries);
+    /** The TABLES frame, answer {@code answer}: {@code rows[i]} (LIDs 0..entries - 1) for switch {@code guids[i]}. */
+    public static ByteBuffer tables(long seq, long answer, long[] guids, byte[][] rows, int entries) {
+        int payload = 22 + guids.length * (8 + entries);
         ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + payload);
         header(b, TABLES, payload);
-        b.putLong(seq).putInt(guids.length).putShort((short) entries);
+        b.putLong(seq).putLong(answer).putInt(guids.length).putShort((short) entries);
         for (int i = 0; i < guids.length; i++) {
             b.putLong(guids[i]).put(rows[i], 0, entries);
         }
         return b.flip();
+    }
+
+    /** One switch's entries that differ from the base: LIDs and their new ports, in ascending LID order. */
+    public record SwitchChanges(long guid, int[] lids, byte[] ports) {
+    }
+
+    /**
+     * The DELTA frame, answer {@code answer}: the tables of answer {@code base} (which the plug-in holds, for the same
+     * {@code switches} switches), each row cut or filled with 255 to {@code entries}, with {@code changes} applied.
+     */
+    public static ByteBuffer delta(long seq, long answer, long base, int switches, int entries,
+                                   List<SwitchChanges> changes) {
+        int payload = DELTA_HEAD;
+        for (SwitchChanges c : changes) {
+            payload += 8 + 2 + 3 * c.lids().length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + payload);
+        header(b, DELTA, payload);
+        b.putLong(seq).putLong(answer).putLong(base).putInt(switches).putShort((short) entries).putInt(changes.size());
+        for (SwitchChanges c : changes) {
+            b.putLong(c.guid()).putShort((short) c.lids().length);
+            for (int i = 0; i < c.lids().length; i++) {
+                b.putShort((short) c.lids()[i]).put(c.ports()[i]);
+            }
+        }
+        return b.flip();
+    }
+
+    /** The size of a DELTA frame with {@code switches} changed switches and {@code entries} changed entries. */
+    public static long deltaBytes(int switches, long entries) {
+        return HEADER_BYTES + DELTA_HEAD + 10L * switches + 3 * entries;
     }
 
     /** The REFUSED frame: OpenSM falls back to its next engine and logs {@code reason}. */

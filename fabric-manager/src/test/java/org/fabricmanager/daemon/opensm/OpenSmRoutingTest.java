@@ -78,7 +78,7 @@ class OpenSmRoutingTest {
         if (withSpine) {
             switches.add(new SwitchEntry(SPINE, 2, "spine", new long[] {linked ? LEAF : 0}, new int[] {linked ? 2 : 0}));
         }
-        return new Subnet(seq, switches, List.of(new EndPort(CA, CA + 1, 1, 3, "node")));
+        return new Subnet(seq, 0, switches, List.of(new EndPort(CA, CA + 1, 1, 3, "node")));
     }
 
     @Test

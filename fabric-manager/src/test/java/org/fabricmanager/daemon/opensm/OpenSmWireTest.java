@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,7 @@ class OpenSmWireTest {
     /** A SUBNET payload of one 2-port switch (port 1 to a CA, port 2 unlinked) and that CA's port. */
     private static ByteBuffer oneSwitch(long switchGuid, long caPortGuid) {
         ByteBuffer b = ByteBuffer.allocate(256);
-        b.putLong(7).putInt(1).putInt(1);
+        b.putLong(7).putLong(0x5eed).putInt(1).putInt(1);
         b.putLong(switchGuid).putShort((short) 2).put((byte) 2).put("s1".getBytes(StandardCharsets.UTF_8)).put((byte) 2);
         b.putLong(0xCA).put((byte) 1);
         b.putLong(0).put((byte) 0);
@@ -25,6 +26,7 @@ class OpenSmWireTest {
     void decodesASubnetAsThePluginEncodesIt() throws Exception {
         OpenSmWire.Subnet s = OpenSmWire.subnet(oneSwitch(0x20, 0xCB));
         assertThat(s.seq()).isEqualTo(7);
+        assertThat(s.held()).isEqualTo(0x5eed);
         assertThat(s.switches()).hasSize(1);
         OpenSmWire.SwitchEntry sw = s.switches().get(0);
         assertThat(sw.guid()).isEqualTo(0x20);
@@ -37,7 +39,7 @@ class OpenSmWireTest {
 
     @Test
     void refusesCountsTheFrameCannotHold() {
-        ByteBuffer b = ByteBuffer.allocate(16).putLong(1).putInt(0x7fff_ffff).putInt(0).flip();
+        ByteBuffer b = ByteBuffer.allocate(24).putLong(1).putLong(0).putInt(0x7fff_ffff).putInt(0).flip();
         assertThatThrownBy(() -> OpenSmWire.subnet(b)).isInstanceOf(OpenSmWire.WireException.class)
                 .hasMessageContaining("cannot fit");
     }
@@ -45,7 +47,7 @@ class OpenSmWireTest {
     @Test
     void refusesACutSubnetAndTrailingBytes() {
         ByteBuffer whole = oneSwitch(0x20, 0xCB);
-        ByteBuffer cut = whole.duplicate().limit(30); // inside the switch's first port
+        ByteBuffer cut = whole.duplicate().limit(40); // inside the switch's first port
         assertThatThrownBy(() -> OpenSmWire.subnet(cut)).isInstanceOf(OpenSmWire.WireException.class)
                 .hasMessageContaining("cut short");
         ByteBuffer longer = ByteBuffer.allocate(whole.limit() + 1).put(whole.duplicate()).put((byte) 0).flip();
@@ -66,10 +68,10 @@ class OpenSmWireTest {
         ByteBuffer big = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) OpenSmWire.VERSION).put((byte) 1)
                 .putShort((short) 0).putInt(-1).flip();
         assertThatThrownBy(() -> OpenSmWire.header(big, 1024)).hasMessageContaining("above the limit of 1024");
-        ByteBuffer older = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) 1).put((byte) 1)
+        ByteBuffer older = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) 2).put((byte) 1)
                 .putShort((short) 0).putInt(0).flip();
         assertThatThrownBy(() -> OpenSmWire.header(older, 1024)).as("a plug-in of an older release")
-                .hasMessageContaining("protocol version 1, expected 2");
+                .hasMessageContaining("protocol version 2, expected 3");
     }
 
     @Test
@@ -103,13 +105,37 @@ class OpenSmWireTest {
 
     @Test
     void tablesFrameHoldsEveryRowAfterItsCounts() {
-        ByteBuffer b = OpenSmWire.tables(9, new long[] {0x20, 0x21}, new byte[][] {{0, 1, 2}, {3, 4, 5}}, 3);
+        ByteBuffer b = OpenSmWire.tables(9, 0xA1, new long[] {0x20, 0x21}, new byte[][] {{0, 1, 2}, {3, 4, 5}}, 3);
         assertThat(b.getInt(0)).isEqualTo(OpenSmWire.MAGIC);
         assertThat(b.get(5)).isEqualTo((byte) OpenSmWire.TABLES);
-        assertThat(b.getInt(8)).isEqualTo(14 + 2 * (8 + 3)).isEqualTo(b.limit() - OpenSmWire.HEADER_BYTES);
+        assertThat(b.getInt(8)).isEqualTo(22 + 2 * (8 + 3)).isEqualTo(b.limit() - OpenSmWire.HEADER_BYTES);
         assertThat(b.getLong(12)).isEqualTo(9);
-        assertThat(b.getLong(26)).isEqualTo(0x20);
-        assertThat(b.get(34 + 2)).isEqualTo((byte) 2);
-        assertThat(b.getLong(37)).isEqualTo(0x21);
+        assertThat(b.getLong(20)).isEqualTo(0xA1);
+        assertThat(b.getInt(28)).isEqualTo(2);
+        assertThat(b.getShort(32)).isEqualTo((short) 3);
+        assertThat(b.getLong(34)).isEqualTo(0x20);
+        assertThat(b.get(42 + 2)).isEqualTo((byte) 2);
+        assertThat(b.getLong(45)).isEqualTo(0x21);
+    }
+
+    @Test
+    void deltaFrameHoldsEachChangedSwitchWithItsEntries() {
+        ByteBuffer b = OpenSmWire.delta(9, 0xA2, 0xA1, 768, 4865, List.of(
+                new OpenSmWire.SwitchChanges(0x20, new int[] {5, 4864}, new byte[] {3, 7})));
+        assertThat(b.get(5)).isEqualTo((byte) OpenSmWire.DELTA);
+        assertThat(b.getInt(8)).isEqualTo(34 + 10 + 2 * 3).isEqualTo(b.limit() - OpenSmWire.HEADER_BYTES);
+        assertThat(b.limit()).isEqualTo(OpenSmWire.deltaBytes(1, 2));
+        assertThat(b.getLong(12)).isEqualTo(9);
+        assertThat(b.getLong(20)).isEqualTo(0xA2);
+        assertThat(b.getLong(28)).isEqualTo(0xA1);
+        assertThat(b.getInt(36)).isEqualTo(768);
+        assertThat(b.getShort(40) & 0xffff).isEqualTo(4865);
+        assertThat(b.getInt(42)).isEqualTo(1);
+        assertThat(b.getLong(46)).isEqualTo(0x20);
+        assertThat(b.getShort(54)).isEqualTo((short) 2);
+        assertThat(b.getShort(56)).isEqualTo((short) 5);
+        assertThat(b.get(58)).isEqualTo((byte) 3);
+        assertThat(b.getShort(59) & 0xffff).isEqualTo(4864);
+        assertThat(b.get(61)).isEqualTo((byte) 7);
     }
 }

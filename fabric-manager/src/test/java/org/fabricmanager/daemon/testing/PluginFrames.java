@@ -35,7 +35,7 @@ public final class PluginFrames {
         b.put(new byte[OpenSmWire.HEADER_BYTES]);
         List<FabricSwitch> switches = fabric.switches();
         List<EndNode> nodes = fabric.nodes();
-        b.putLong(seq).putInt(switches.size()).putInt(nodes.size());
+        b.putLong(seq).putLong(0).putInt(switches.size()).putInt(nodes.size()); // holding no answer's tables
         int lid = 1;
         for (FabricSwitch s : switches) {
             b.putLong(s.guid()).putShort((short) lid++);
