@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import org.fabricmanager.daemon.config.DefaultConfig;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README, CONTRIBUTING, CHANGELOG and docs/ as a user reads them from the repository alone: code blocks
@@ -222,11 +223,7 @@ class DocumentationTest {
     void noProseLineIsWiderThan200Characters() throws IOException {
         List<String> wide = new ArrayList<>();
         for (Path page : pages()) {
-            proseLines(page).forEach((n, line) -> {
-                if (line.length() > PROSE_MAX) {
-                    wide.add(name(page) + ":" + n + " (" + line.length() + " characters)");
-                }
-            });
+            wide.addAll(wider(page, PROSE_MAX));
         }
         assertThat(wide).as("prose lines above %d characters: say less, in lines under 120 (tables and code blocks may "
                 + "be wider)", PROSE_MAX).isEmpty();
@@ -234,27 +231,27 @@ class DocumentationTest {
 
     @Test
     void thePerformancePageReadsAtANormalWidth() throws IOException {
-        Path page = root().resolve("docs/performance.md");
+        assertThat(wider(root().resolve("docs/performance.md"), PERFORMANCE_PROSE_MAX)).as("prose lines above %d "
+                + "characters: a figure, its command in a code block, its commit and machine, in as many lines as that "
+                + "takes", PERFORMANCE_PROSE_MAX).isEmpty();
+    }
+
+    /** The prose lines of {@code page} wider than {@code max}, as "page:line (N characters)". */
+    private static List<String> wider(Path page, int max) throws IOException {
         List<String> wide = new ArrayList<>();
         proseLines(page).forEach((n, line) -> {
-            if (line.length() > PERFORMANCE_PROSE_MAX) {
+            if (line.length() > max) {
                 wide.add(name(page) + ":" + n + " (" + line.length() + " characters)");
             }
         });
-        assertThat(wide).as("docs/performance.md: prose lines above %d characters (a figure, its command in a code "
-                + "block, its commit and machine; as many lines as that takes)", PERFORMANCE_PROSE_MAX).isEmpty();
+        return wide;
     }
 
     @Test
-    void theWidthRulesReadProseAndLeaveTablesAndCodeAlone() throws IOException {
-        Path page = Files.createTempFile("prose", ".md");
-        try {
-            Files.writeString(page, String.join("\n", "a line", "| a | table |", "```", "code", "```", "  ```yaml",
-                    "key: value", "  ```", "- an item"));
-            assertThat(proseLines(page)).containsOnlyKeys(1, 9).containsEntry(9, "- an item");
-        } finally {
-            Files.delete(page);
-        }
+    void theWidthRulesReadProseAndLeaveTablesAndCodeAlone(@TempDir Path dir) throws IOException {
+        Path page = Files.writeString(dir.resolve("page.md"), String.join("\n", "a line", "| a | table |", "```", "code",
+                "```", "  ```yaml", "key: value", "  ```", "- an item"));
+        assertThat(proseLines(page)).containsOnlyKeys(1, 9).containsEntry(9, "- an item");
         assertThat(BEFORE_AND_AFTER.matcher("27-131 packets, was 158-1,058").find()).isTrue();
         assertThat(BEFORE_AND_AFTER.matcher("Variants measured and not adopted: two").find()).isTrue();
         assertThat(BEFORE_AND_AFTER.matcher("192 switches was ready in 6.8 min").find()).isFalse();
@@ -339,6 +336,19 @@ class DocumentationTest {
             }
         }
         return false;
+    }
+
+    @Test
+    void nothingLinksToTheRetiredBenchmarkDiary() throws IOException {
+        for (Path page : pages()) {
+            if (name(page).equals("docs/performance.md") || name(page).equals("CHANGELOG.md")) {
+                continue; // they say, once, that performance.md replaced it
+            }
+            List<String> lines = Files.readAllLines(page);
+            for (int i = 0; i < lines.size(); i++) {
+                assertThat(lines.get(i)).as("%s:%d", name(page), i + 1).doesNotContain("benchmarks.md");
+            }
+        }
     }
 
     /** The anchors GitHub gives the headings of a page: lower case, punctuation dropped, spaces as '-'. */
