@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The house rules of CONTRIBUTING.md that a machine can check, on the main sources of every module: no class
- * file above 600 lines (the configuration schema excepted: it is one record per section of the file), no
+ * file above 600 lines (split along its jobs, never squeezed), no
  * class constructor above 7 parameters (records are data and keep their components), and no {@code java.*}
  * name written out in the code instead of imported.
  */

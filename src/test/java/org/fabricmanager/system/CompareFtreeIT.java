@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.fabricmanager.opensm.OpenSmTools;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,16 +32,12 @@ class CompareFtreeIT {
 
     @Test
     void ftreeRoutesADegradedFatTreeWithTheGuidFilesAndNoFallback() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx512m", "-jar", System.getProperty("fm.jar"),
+        FabricProcesses.CliResult run = FabricProcesses.cli(dir, "-Xmx512m", LIMIT_SECONDS,
                 "compare", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--degrade-links", "0.05", "--seed", "1",
                 "--opensm-engines", "ftree,updn", "--engines", "dmodc", "--patterns", "shift", "--threads", "1",
-                "--work", "work"));
-        Path out = dir.resolve("compare.out");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile())
-                .start();
-        assertThat(p.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS)).as("compare ends").isTrue();
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as(text).isZero();
+                "--work", "work");
+        String text = run.all();
+        assertThat(run.exit()).as(text).isZero();
         assertThat(text).as(text).contains("compare: ftree and updn get -a ").contains("(the top level: 16 switches)")
                 .contains("(the end nodes: 64 ports)").doesNotContain("fell back to").doesNotContain("exit code");
         assertThat(text).containsPattern("opensm ftree +[0-9.]+ +0 ").containsPattern("opensm updn +[0-9.]+ +0 ");

@@ -1,5 +1,7 @@
 package org.fabricmanager.system;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -89,7 +91,7 @@ final class FabricProcesses implements AutoCloseable {
      */
     private static List<String> jar(String heap, List<String> args) {
         List<String> cmd = new ArrayList<>();
-        List<String> options = new ArrayList<>(List.of(heap.trim().split("\\s+")));
+        List<String> options = heap.isBlank() ? new ArrayList<>() : new ArrayList<>(List.of(heap.trim().split("\\s+")));
         while (!options.isEmpty() && (options.get(0).startsWith("cpus=") || options.get(0).startsWith("nice="))) {
             String o = options.remove(0);
             cmd.addAll(o.startsWith("cpus=") ? List.of("taskset", "-c", o.substring("cpus=".length()))
@@ -100,6 +102,51 @@ final class FabricProcesses implements AutoCloseable {
         cmd.addAll(List.of("-jar", System.getProperty("fm.jar")));
         cmd.addAll(args);
         return cmd;
+    }
+
+    /** One run of a CLI command of the jar ({@link #cli}): its arguments, exit status, stdout and stderr. */
+    record CliResult(List<String> args, int exit, String out, String err) {
+        /** stdout then stderr: for failure messages, and for checks that do not mind which stream a line went to. */
+        String all() {
+            return out + err;
+        }
+
+        /** This run, once asserted to have exited 0 (the message names the command and holds what it printed). */
+        CliResult succeeded() {
+            assertThat(exit).as("%s: %s", String.join(" ", args), all()).isZero();
+            return this;
+        }
+    }
+
+    /**
+     * Runs {@code java HEAP -jar fm.jar ARGS} to its end, as an operator runs a command: in {@code dir} ({@code null}:
+     * this JVM's working directory), with the JVM options {@code heap} ({@code ""}: none, as in {@link #jar}). Fails
+     * naming the command, with what it printed, when it outlives {@code limitSeconds}. Its output goes through files,
+     * not pipes, so that a command that hangs cannot hang the test past the limit.
+     */
+    static CliResult cli(Path dir, String heap, long limitSeconds, String... args) throws IOException, InterruptedException {
+        List<String> command = jar(heap, List.of(args));
+        Path tmp = dir != null ? dir : Path.of(System.getProperty("java.io.tmpdir"));
+        Path out = Files.createTempFile(tmp, args[0] + "-", ".out");
+        Path err = Files.createTempFile(tmp, args[0] + "-", ".err");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            Process p = (dir == null ? pb : pb.directory(dir.toFile())).start();
+            boolean ended = p.waitFor(limitSeconds, TimeUnit.SECONDS);
+            if (!ended) {
+                p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+            CliResult result = new CliResult(List.of(args), ended ? p.exitValue() : -1,
+                    Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+            if (!ended) {
+                throw new AssertionError(String.join(" ", command) + " did not end within " + limitSeconds + " s; it printed:\n"
+                        + result.all());
+            }
+            return result;
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
     }
 
     /** Starts {@code run --config CONFIG} on free ports and waits for the addresses it prints. */
@@ -215,7 +262,7 @@ final class FabricProcesses implements AutoCloseable {
         return seq;
     }
 
-    /** Sends a signal (STOP, CONT, KILL, TERM) to a process. */
+    /** Sends a signal (STOP, CONT, KILL, TERM) to a process, as {@code kill -SIGNAL PID}; fails unless kill succeeds. */
     static void signal(long pid, String signal) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {

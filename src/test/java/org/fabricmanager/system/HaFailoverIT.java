@@ -17,12 +17,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.store.RoutingState;
+import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.RawFrames;
@@ -118,8 +121,9 @@ class HaFailoverIT {
             return -1;
         }
 
-        boolean printed(String prefix) {
-            return lines.stream().anyMatch(l -> l.startsWith(prefix));
+        @Override
+        public String toString() {
+            return id;
         }
     }
 
@@ -181,10 +185,10 @@ class HaFailoverIT {
         }
         Path pki = dir.resolve("pki");
         if (tls) {
-            pki("init", "--dir", pki.toString(), "--daemon-ip", "127.0.0.1");
+            FabricProcesses.cli(dir, "", 120, "pki", "init", "--dir", pki.toString(), "--daemon-ip", "127.0.0.1").succeeded();
             for (Manager m : managers) {
-                pki("issue", "--dir", pki.toString(), "--daemon", "--daemon-ip", "127.0.0.1", "--out",
-                        dir.resolve("pki-" + m.id).toString());
+                FabricProcesses.cli(dir, "", 120, "pki", "issue", "--dir", pki.toString(), "--daemon", "--daemon-ip",
+                        "127.0.0.1", "--out", dir.resolve("pki-" + m.id).toString()).succeeded();
             }
         }
         for (Manager m : managers) {
@@ -234,10 +238,7 @@ class HaFailoverIT {
         indices = Files.readAllBytes(leader.state.resolve("guid2index"));
         // the stored routing is written (committed through Raft) after the push started: CONVERGED may come first
         Path stored = leader.state.resolve("routing.state");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(stored) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
+        awaitStored(stored);
         byte[] routing = Files.readAllBytes(stored);
         for (Manager m : managers) {
             awaitFile(m.state.resolve("routing.state"), routing);
@@ -445,7 +446,7 @@ class HaFailoverIT {
     @Test
     void aPausedLeaderIsDeposedAndStepsDownWhenItResumes() throws Exception {
         Manager old = startGroupAndFabric();
-        signal("STOP", old.process.pid());
+        FabricProcesses.signal(old.process.pid(), "STOP");
         Manager leader;
         try {
             leader = awaitActive(old, 60);
@@ -454,28 +455,17 @@ class HaFailoverIT {
             assertThat(after.at("/routing/computations").asLong()).isZero();
             assertThat(after.at("/push/totalBlocks").asLong()).as("blocks pushed by the new leader").isZero();
         } finally {
-            signal("CONT", old.process.pid());
+            FabricProcesses.signal(old.process.pid(), "CONT");
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         // it prints STANDBY once its member stopped leading and its manager is closed (it may learn the new
         // leader's id only later: the new leader's appender to it can still be backing off after the pause)
-        while (!lastRole(old).startsWith("ha " + old.id + " STANDBY")) {
-            assertThat(System.nanoTime()).as("%s steps down after SIGCONT: %s", old.id, old.lines).isLessThan(deadline);
-            Thread.sleep(50);
-        }
+        Await.value(old.id + " stepping down after SIGCONT", Duration.ofSeconds(60), () -> lastRole(old),
+                role -> role.startsWith("ha " + old.id + " STANDBY"));
         assertThat(old.process.isAlive()).isTrue();
-        // its manager is closed: the port now serves the standby's REST, which manages nothing
-        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        JsonNode deposed = null;
-        while (deposed == null || !"STANDBY".equals(deposed.path("state").asText())) {
-            assertThat(System.nanoTime()).as("%s serves as a standby: %s", old.id, deposed).isLessThan(deadline);
-            try {
-                deposed = get(old.url() + "/api/v1/status");
-            } catch (IOException e) {
-                // between the manager's REST and the standby's
-            }
-            Thread.sleep(50);
-        }
+        // its manager is closed: the port now serves the standby's REST, which manages nothing (an IOException
+        // between the manager's REST and the standby's counts as not yet)
+        Await.value(old.id + " serving as a standby", Duration.ofSeconds(60), () -> get(old.url() + "/api/v1/status"),
+                deposed -> "STANDBY".equals(deposed.path("state").asText()));
         assertThat(status(old.url() + "/health/ready")).as("the deposed member is not ready as a manager").isEqualTo(503);
         JsonNode now = awaitConverged(leader, 30);
         assertThat(now.at("/push/totalBlocks").asLong()).isZero();
@@ -502,22 +492,16 @@ class HaFailoverIT {
             command("link down " + Guids.format(flapping.a()) + " " + flapping.aPort());
             command("link up " + Guids.format(flapping.a()) + " " + flapping.aPort());
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (get(leader.url() + "/api/v1/faults").path("quarantined").size() < 2) {
-            assertThat(System.nanoTime()).as("both ends of %s quarantined", flapping).isLessThan(deadline);
-            Thread.sleep(50);
-        }
+        Await.value("both ends of " + flapping + " quarantined", Duration.ofSeconds(60),
+                () -> get(leader.url() + "/api/v1/faults").path("quarantined").size(), ends -> ends >= 2);
         JsonNode quarantined = awaitConverged(leader, 60);
         assertThat(routedLinks(leader)).as("routed without the quarantined link").isEqualTo(fabric.links().size() - 1);
         Map<String, Long> held = tableVersions(leader);
         // the routing without the link is written a second after its push converged (an earlier one is on disk)
         long withoutLink = quarantined.at("/routing/version").asLong();
-        long storeDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (new org.fabricmanager.daemon.store.RoutingStateStore(leader.state).load()
-                .map(org.fabricmanager.daemon.store.RoutingState::version).orElse(-1L) != withoutLink) {
-            assertThat(System.nanoTime()).as("routing v%d stored", withoutLink).isLessThan(storeDeadline);
-            Thread.sleep(50);
-        }
+        Await.value("routing v" + withoutLink + " stored", Duration.ofSeconds(30),
+                () -> new RoutingStateStore(leader.state).load().map(RoutingState::version).orElse(-1L),
+                stored -> stored == withoutLink);
         for (Path file : List.of(leader.state.resolve("pending-switches"), leader.state.resolve("flap-quarantine"),
                 leader.state.resolve("routing.state"))) {
             awaitStored(file);
@@ -557,16 +541,14 @@ class HaFailoverIT {
                 ports.add(org.fabricmanager.southbound.PortRecord.down(p));
             }
             RawFrames.send(s, new Message.PortInfo(2, ports));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
+            return Await.value("switch " + Guids.format(guid) + " pending on " + m.id, Duration.ofSeconds(30), () -> {
                 for (JsonNode p : get(m.url() + "/api/v1/switches/pending")) {
                     if (p.path("guid").asText().equals(Guids.format(guid))) {
                         return p.path("reason").asText();
                     }
                 }
-                Thread.sleep(20);
-            }
-            throw new AssertionError("switch " + Guids.format(guid) + " not pending on " + m.id);
+                return null;
+            }, reason -> reason != null);
         }
     }
 
@@ -578,12 +560,8 @@ class HaFailoverIT {
     }
 
     /** Waits for a state file the manager writes through Raft after the event the test waited for. */
-    private static void awaitStored(Path file) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(file)) {
-            assertThat(System.nanoTime()).as("%s written", file).isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    private static void awaitStored(Path file) {
+        Await.until(file + " written", Duration.ofSeconds(30), () -> Files.exists(file));
     }
 
     /**
@@ -638,13 +616,9 @@ class HaFailoverIT {
         standby.process.destroyForcibly();
         leader.process.waitFor(30, TimeUnit.SECONDS);
         standby.process.waitFor(30, TimeUnit.SECONDS);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        JsonNode st = get(survivor.url() + "/api/v1/status");
-        while (!st.path("leaderId").isNull()) {
-            assertThat(System.nanoTime()).as("%s forgets the dead leader: %s", survivor.id, st).isLessThan(deadline);
-            Thread.sleep(100);
-            st = get(survivor.url() + "/api/v1/status");
-        }
+        long killed = System.nanoTime();
+        JsonNode st = Await.value(survivor.id + " forgetting the dead leader", Duration.ofSeconds(60),
+                () -> get(survivor.url() + "/api/v1/status"), status -> status.path("leaderId").isNull());
         assertThat(st.path("state").asText()).isEqualTo("STANDBY");
         assertThat(st.at("/ha/role").asText()).isNotEqualTo("LEADER");
         HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(survivor.url() + "/health/ready-standby"))
@@ -656,12 +630,20 @@ class HaFailoverIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(reroute.statusCode()).isEqualTo(503);
         assertThat(reroute.body()).contains("no active manager is known");
-        Thread.sleep(5_000); // several election timeouts: still no leader
+        // it asks for votes (its election timeout passed without a leader) and gets no majority
+        Await.value(survivor.id + " campaigning alone", Duration.ofSeconds(60), () -> lastRole(survivor),
+                role -> survivor.msUntil("ha " + survivor.id + " CANDIDATE", killed) >= 0);
         assertThat(survivor.lines).noneMatch(l -> l.startsWith("ha " + survivor.id + " ACTIVE"));
         assertThat(helloAnswer(survivor)).isEqualTo("NOT_LEADER ");
 
+        long restarted = System.nanoTime();
         standby.start();
         Manager next = awaitActive(leader, 90);
+        // until the restarted member's Raft server ran there was no majority: the survivor led at no moment of it
+        long majorityBack = restarted + TimeUnit.MILLISECONDS.toNanos(standby.msUntil("ha " + standby.id + " started", restarted));
+        assertThat(survivor.timed).filteredOn(line -> line.getKey() >= killed && line.getKey() < majorityBack)
+                .extracting(Map.Entry::getValue).as("%s's lines while it was alone", survivor.id)
+                .noneMatch(l -> l.startsWith("ha " + survivor.id + " LEADER") || l.startsWith("ha " + survivor.id + " ACTIVE"));
         JsonNode after = awaitConverged(next, 60);
         assertThat(after.at("/routing/version").asLong()).isEqualTo(version);
         assertThat(after.at("/routing/computations").asLong()).as("no computation").isZero();
@@ -741,40 +723,36 @@ class HaFailoverIT {
     private void command(String line) throws Exception {
         sim.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
         sim.getOutputStream().flush();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.readString(dir.resolve("simulate.out")).contains("ok: " + line.split(" ")[0])) {
-            assertThat(System.nanoTime()).as("simulate answers '%s'", line).isLessThan(deadline);
-            Thread.sleep(50);
+        Await.until("simulate answering '" + line + "'", Duration.ofSeconds(30),
+                () -> printed(dir.resolve("simulate.out"), "ok: " + line.split(" ")[0]));
+    }
+
+    private static boolean printed(Path out, String text) {
+        try {
+            return Files.readString(out).contains(text);
+        } catch (IOException e) {
+            return false; // not written yet
         }
     }
 
-    /** Runs {@code fabric-manager pki ARGS}; fails the test unless it exits 0. */
-    private void pki(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-jar", System.getProperty("fm.jar"), "pki"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor()).as("pki " + String.join(" ", args) + ": " + out).isZero();
+    private Manager awaitActive(Manager not, int seconds) {
+        try {
+            return Await.value("an active manager" + (not == null ? "" : " other than " + not), Duration.ofSeconds(seconds),
+                    () -> active(not), m -> m != null);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; see " + dir + "; " + whereEachStands(), e);
+        }
     }
 
-    private static void signal(String name, long pid) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(pid)).inheritIO().start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(kill.exitValue()).as("kill -%s %d", name, pid).isZero();
-    }
-
-    private Manager awaitActive(Manager not, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            for (Manager m : managers) {
-                if (m != not && m.process.isAlive() && m.lines.stream().anyMatch(l -> l.matches("rest http://.*"))
-                        && lastRole(m).contains(" ACTIVE ")) {
-                    return m;
-                }
+    /** The member whose manager is active now, never {@code not}; {@code null} if none. */
+    private Manager active(Manager not) {
+        for (Manager m : managers) {
+            if (m != not && m.process.isAlive() && m.lines.stream().anyMatch(l -> l.matches("rest http://.*"))
+                    && lastRole(m).contains(" ACTIVE ")) {
+                return m;
             }
-            Thread.sleep(20);
         }
-        throw new AssertionError("no active manager within " + seconds + " s; see " + dir + "; " + whereEachStands());
+        return null;
     }
 
     /**
@@ -813,43 +791,34 @@ class HaFailoverIT {
         return last;
     }
 
-    private void awaitLine(Manager m, String prefix, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            if (m.printed(prefix)) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError(m.id + " did not print '" + prefix + "' within " + seconds + " s: " + m.lines);
+    /** Waits until {@code m}'s current run printed a line starting with {@code prefix}. */
+    private static void awaitLine(Manager m, String prefix, int seconds) {
+        Await.value(m.id + " printing '" + prefix + "'", Duration.ofSeconds(seconds), () -> List.copyOf(m.lines),
+                lines -> lines.stream().anyMatch(l -> l.startsWith(prefix)));
     }
 
-    private static void awaitFile(Path file, byte[] content) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(file) && java.util.Arrays.equals(Files.readAllBytes(file), content)) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        assertThat(Files.exists(file) ? Files.readAllBytes(file) : new byte[0]).as(file.toString()).isEqualTo(content);
+    /** Waits until {@code file} holds {@code content} (a state file replicated through Raft). */
+    private static void awaitFile(Path file, byte[] content) {
+        Await.until(file + " equal to the leader's " + content.length + " bytes", Duration.ofSeconds(30),
+                () -> Arrays.equals(bytes(file), content));
     }
 
-    private JsonNode awaitConverged(Manager m, int seconds) throws Exception {
+    /** The content of {@code file}, empty while it does not exist. */
+    private static byte[] bytes(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
+        } catch (IOException e) {
+            return new byte[0]; // replaced meanwhile
+        }
+    }
+
+    private JsonNode awaitConverged(Manager m, int seconds) {
         return awaitConverged(m, seconds, SWITCHES);
     }
 
-    private JsonNode awaitConverged(Manager m, int seconds, int switches) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            last = status(m);
-            if (converged(last, switches)) {
-                return last;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError(m.id + " not CONVERGED within " + seconds + " s; last status " + last);
+    private JsonNode awaitConverged(Manager m, int seconds, int switches) {
+        return Await.value(m.id + " CONVERGED on " + switches + " switches", Duration.ofSeconds(seconds), () -> status(m),
+                last -> converged(last, switches));
     }
 
     /**
@@ -858,20 +827,11 @@ class HaFailoverIT {
      * another take over: the one active at each poll is the one waited for, and what the caller asserts of a
      * takeover (nothing pushed, nothing computed, nothing renumbered) holds for whichever member that is.
      */
-    private Converged awaitConvergedActive(Manager not, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        Manager m = null;
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            m = awaitActive(not, seconds);
-            last = status(m);
-            if (converged(last, SWITCHES)) {
-                return new Converged(m, last);
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError((m == null ? "no member" : m.id) + " not CONVERGED within " + seconds
-                + " s; last status " + last);
+    private Converged awaitConvergedActive(Manager not, int seconds) {
+        return Await.value("a manager other than " + not + " active and CONVERGED", Duration.ofSeconds(seconds), () -> {
+            Manager m = active(not);
+            return new Converged(m, m == null ? null : status(m));
+        }, c -> converged(c.status(), SWITCHES));
     }
 
     /** A manager and the status in which it reported every switch in sync. */

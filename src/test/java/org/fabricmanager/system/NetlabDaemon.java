@@ -1,7 +1,5 @@
 package org.fabricmanager.system;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -9,11 +7,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.fabricmanager.testing.Await;
 
 /**
@@ -73,14 +69,9 @@ final class NetlabDaemon {
         return -1;
     }
 
-    /** Runs the CLI of the jar under test; its output, stdout and stderr. */
+    /** Runs the CLI of the jar under test ({@link FabricProcesses#cli}); its output, stdout then stderr. */
     static String cli(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(FabricProcesses.java(), "-jar", System.getProperty("fm.jar")));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("%s", command).isTrue();
-        return output;
+        return FabricProcesses.cli(null, "", 180, args).all();
     }
 
     /** {@code fabric-manager netlab ARGS}; its output. */

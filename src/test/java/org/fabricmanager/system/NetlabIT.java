@@ -113,10 +113,8 @@ class NetlabIT {
                 long killSeq = daemon.lastSeq();
                 ip(top, "link", "set", "br0", "down");
                 ip(top, "link", "set", "br0", "name", "gone0");
-                Process kill = new ProcessBuilder(FabricProcesses.java(), "-jar", System.getProperty("fm.jar"), "netlab",
-                        "kill-switch", "--prefix", PREFIX, "--guid", "0x" + top.substring(PREFIX.length() + 2))
-                        .redirectErrorStream(true).start();
-                assertThat(kill.waitFor(60, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill-switch").isTrue();
+                FabricProcesses.cli(null, "", 60, "netlab", "kill-switch", "--prefix", PREFIX, "--guid",
+                        "0x" + top.substring(PREFIX.length() + 2)).succeeded();
                 assertConvergedWhileItsLossIsJudged(killSeq, top);
                 v3 = daemon.converged(v3);
                 probes.switchesWithout(top);
@@ -129,9 +127,8 @@ class NetlabIT {
                 String silent = switches.stream().filter(s -> s.startsWith(PREFIX + "-s10000003") && !s.equals(top))
                         .findFirst().orElseThrow();
                 String silentGuid = "0x" + silent.substring(PREFIX.length() + 2);
-                Process hush = new ProcessBuilder(FabricProcesses.java(), "-jar", System.getProperty("fm.jar"), "netlab",
-                        "kill-switch", "--prefix", PREFIX, "--guid", silentGuid, "--silent").redirectErrorStream(true).start();
-                assertThat(hush.waitFor(60, TimeUnit.SECONDS) && hush.exitValue() == 0).as("kill-switch --silent").isTrue();
+                FabricProcesses.cli(null, "", 60, "netlab", "kill-switch", "--prefix", PREFIX, "--guid", silentGuid, "--silent")
+                        .succeeded();
                 Await.value("the ring declares " + silent + " dead", Duration.ofSeconds(60),
                         () -> daemon.get("/api/v1/switches/" + silentGuid), d -> !d.path("connected").asBoolean(true));
                 daemon.converged(v3);

@@ -2,7 +2,6 @@ package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.opensm.IbsimFabric;
@@ -56,7 +54,8 @@ class OpenSmBridgeIT {
     void openSmInstallsOurTablesUnchanged(String degrade) throws Exception {
         Path work = Files.createDirectories(dir.resolve("degrade-" + degrade));
         Path net = work.resolve("fabric.net");
-        cli(work, "topology", "--pgft", SPEC, "--degrade-links", degrade, "--format", "ibsim", "--out", net.toString());
+        FabricProcesses.cli(work, "-Xmx512m", TOOL_LIMIT_SECONDS, "topology", "--pgft", SPEC, "--degrade-links", degrade,
+                "--format", "ibsim", "--out", net.toString()).succeeded();
         Fabric generated = org.fabricmanager.topology.Degrader.degrade(
                 org.fabricmanager.topology.PgftGenerator.generate(org.fabricmanager.topology.PgftSpec.parse(SPEC)),
                 org.fabricmanager.topology.DegradationPlan.random(Double.parseDouble(degrade), 0, 1L));
@@ -70,8 +69,8 @@ class OpenSmBridgeIT {
             assertThat(seen.lids().missing(seen.fabric())).as("every switch and node has a LID").isEmpty();
 
             Path ours = work.resolve("dmodc.lfts");
-            cli(work, "route", "--topology", ibnet.toString(), "--engine", "dmodc", "--lft-format", "opensm",
-                    "--lft-out", ours.toString());
+            FabricProcesses.cli(work, "-Xmx512m", TOOL_LIMIT_SECONDS, "route", "--topology", ibnet.toString(), "--engine",
+                    "dmodc", "--lft-format", "opensm", "--lft-out", ours.toString()).succeeded();
             IbsimFabric.OpenSmRun loaded = lab.runOpenSm("file", ours, work.resolve("file"), TOOL_LIMIT_SECONDS);
             assertThat(loaded.exitCode()).as("opensm -R file, see " + loaded.logFile()).isZero();
             assertThat(loaded.log().configuredBy()).as("the file engine configured the tables, no fallback").isEqualTo("file");
@@ -109,15 +108,5 @@ class OpenSmBridgeIT {
             }
         }
         return tables;
-    }
-
-    private static void cli(Path work, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx512m", "-jar", System.getProperty("fm.jar")));
-        cmd.addAll(List.of(args));
-        Path out = work.resolve(args[0] + ".out");
-        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).redirectOutput(out.toFile())
-                .start();
-        assertThat(p.waitFor(TOOL_LIMIT_SECONDS, TimeUnit.SECONDS)).as(String.join(" ", args)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", args) + ": " + Files.readString(out)).isZero();
     }
 }

@@ -294,9 +294,9 @@ class OpenSmRoutingIT {
         }
         List<String> asText = new ArrayList<>(route);
         asText.addAll(List.of("--lft-out", work.resolve(TABLES).toString()));
-        cli(work, asText.toArray(String[]::new));
+        FabricProcesses.cli(work, "-Xmx512m", TOOL_LIMIT_SECONDS, asText.toArray(String[]::new)).succeeded();
         route.addAll(List.of("--lft-format", "opensm", "--lft-out", offline.toString()));
-        cli(work, route.toArray(String[]::new));
+        FabricProcesses.cli(work, "-Xmx512m", TOOL_LIMIT_SECONDS, route.toArray(String[]::new)).succeeded();
         Map<String, Map<Integer, Integer>> expected = tables(Files.readAllLines(offline));
         assertThat(expected).hasSize(seen.fabric().switches().size());
         List<String> read = new ArrayList<>();
@@ -366,15 +366,6 @@ class OpenSmRoutingIT {
         return tables;
     }
 
-    private static void cli(Path work, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx512m", "-jar", System.getProperty("fm.jar")));
-        cmd.addAll(List.of(args));
-        Path out = work.resolve(args[0] + ".out");
-        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).redirectOutput(out.toFile())
-                .start();
-        assertThat(p.waitFor(TOOL_LIMIT_SECONDS, TimeUnit.SECONDS)).as(String.join(" ", args)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", args) + ": " + Files.readString(out)).isZero();
-    }
 
     /** A daemon impostor on the plug-in's socket: answers every subnet with garbage, or not before the plug-in's timeout. */
     private static final class FakeDaemon implements AutoCloseable {

@@ -1,23 +1,22 @@
 package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fabricmanager.system.FabricProcesses.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.fabricmanager.pki.PemFiles;
+import org.fabricmanager.system.FabricProcesses.CliResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +36,8 @@ class RestSecurityIT {
     @Test
     void httpsAndATokenFile() throws Exception {
         Path pki = dir.resolve("pki");
-        assertThat(cli("pki", "init", "--dir", pki.toString(), "--daemon-ip", "127.0.0.1").exit).isZero();
+        assertThat(cli(dir, "-Xmx256m", 60, "pki", "init", "--dir", pki.toString(), "--daemon-ip", "127.0.0.1").exit())
+                .isZero();
         Path token = dir.resolve("admin-token");
         Files.writeString(token, TOKEN + "\n");
         Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
@@ -62,11 +62,12 @@ class RestSecurityIT {
             JsonNode st = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED"), "convergence", 120);
             assertThat(st.at("/switches/connected").asInt()).isEqualTo(8);
 
-            Result status = cli("status", "--url", fp.restUrl(), "--ca", pki.resolve("ca.crt").toString());
-            assertThat(status.exit).as(status.out).isZero();
-            assertThat(status.out).contains("CONVERGED");
-            Result untrusted = cli("status", "--url", fp.restUrl());
-            assertThat(untrusted.exit).as("a certificate the JDK's CAs did not sign").isEqualTo(2);
+            CliResult status = cli(dir, "-Xmx256m", 60, "status", "--url", fp.restUrl(), "--ca",
+                    pki.resolve("ca.crt").toString());
+            assertThat(status.exit()).as(status.all()).isZero();
+            assertThat(status.all()).contains("CONVERGED");
+            CliResult untrusted = cli(dir, "-Xmx256m", 60, "status", "--url", fp.restUrl());
+            assertThat(untrusted.exit()).as("a certificate the JDK's CAs did not sign").isEqualTo(2);
 
             HttpClient http = HttpClient.newBuilder().sslContext(trusting(pki.resolve("ca.crt"))).build();
             URI reroute = URI.create(fp.restUrl() + "/api/v1/reroute");
@@ -80,9 +81,10 @@ class RestSecurityIT {
 
         // the same daemon with a token file its group may read: refused at start, one line, nothing else
         Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r-----"));
-        Result refused = cli("run", "--config", config.toString(), "--southbound-port", "0", "--http-port", "0");
-        assertThat(refused.exit).isEqualTo(2);
-        assertThat(refused.out).contains("rest.adminTokenFile").contains("chmod 600").doesNotContain("\tat ");
+        CliResult refused = cli(dir, "-Xmx256m", 60, "run", "--config", config.toString(), "--southbound-port", "0",
+                "--http-port", "0");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.all()).contains("rest.adminTokenFile").contains("chmod 600").doesNotContain("\tat ");
     }
 
     private static SSLContext trusting(Path caPem) throws Exception {
@@ -94,17 +96,5 @@ class RestSecurityIT {
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(null, tmf.getTrustManagers(), null);
         return ssl;
-    }
-
-    private record Result(int exit, String out) {
-    }
-
-    private Result cli(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx256m", "-jar", System.getProperty("fm.jar")));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Result(p.exitValue(), out);
     }
 }

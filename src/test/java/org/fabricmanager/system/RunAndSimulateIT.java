@@ -13,11 +13,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,12 +33,8 @@ class RunAndSimulateIT {
     @TempDir
     Path dir;
 
-    private static String java() {
-        return ProcessHandle.current().info().command().orElse("java");
-    }
-
     private List<String> jar(String... args) {
-        List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx256m", "-jar", System.getProperty("fm.jar")));
+        List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx256m", "-jar", System.getProperty("fm.jar")));
         cmd.addAll(List.of(args));
         return cmd;
     }
@@ -49,8 +47,8 @@ class RunAndSimulateIT {
         Path config = dir.resolve("fabric-manager.yaml");
         // the operator's PKI: a CA and the daemon's certificate, then one certificate per switch
         Path pki = dir.resolve("pki");
-        runToCompletion("pki", "init", "--dir", pki.toString());
-        runToCompletion("pki", "issue", "--dir", pki.toString(), "--pgft", SPEC);
+        FabricProcesses.cli(dir, "-Xmx256m", 60, "pki", "init", "--dir", pki.toString()).succeeded();
+        FabricProcesses.cli(dir, "-Xmx256m", 60, "pki", "issue", "--dir", pki.toString(), "--pgft", SPEC).succeeded();
         assertThat(pki.resolve("switches")).isDirectoryContaining(p -> p.getFileName().toString().endsWith(".key"));
         // Discovery ends as soon as every expected switch is present; the long settle window only
         // keeps a restarted daemon from routing a partial fabric while agents are still in their
@@ -89,10 +87,7 @@ class RunAndSimulateIT {
             assertThat(get(url + "/metrics").body()).contains("fabric_switches_connected 8.0");
 
             // the admin CLI of the packaged jar against the daemon process
-            Process admin = new ProcessBuilder(jar("status", "--url", url)).redirectErrorStream(true).start();
-            String adminOut = new String(admin.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(admin.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(admin.exitValue()).as(adminOut).isZero();
+            String adminOut = FabricProcesses.cli(dir, "-Xmx256m", 30, "status", "--url", url).succeeded().all();
             assertThat(adminOut).containsPattern("(?m)^state +CONVERGED$").contains("8 in sync, 0 pending");
 
             // SIGTERM with every agent still connected: stop accepting, persist, exit in time
@@ -135,33 +130,14 @@ class RunAndSimulateIT {
         }
     }
 
-    private List<String> runToCompletion(String... args) throws Exception {
-        Process p = new ProcessBuilder(jar(args)).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", args) + ": " + out).isZero();
-        return out.lines().toList();
-    }
-
     private static HttpResponse<String> get(String url) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static JsonNode awaitConverged(String url) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
+    private static JsonNode awaitConverged(String url) {
         ObjectMapper json = new ObjectMapper();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/api/v1/status")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            last = json.readTree(r.body());
-            if (last.get("state").asText().equals("CONVERGED")) {
-                return last;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("daemon did not converge; last status " + last);
+        return Await.value("the daemon at " + url + " CONVERGED", Duration.ofSeconds(60),
+                () -> json.readTree(get(url + "/api/v1/status").body()), s -> s.path("state").asText().equals("CONVERGED"));
     }
 }

@@ -153,13 +153,10 @@ class VtftrSystemIT {
     }
 
     private String runAndFail(String config) throws Exception {
-        Process p = new ProcessBuilder(FabricProcesses.java(), "-Xmx128m", "-jar", System.getProperty("fm.jar"), "run",
-                "--config", work.resolve(config).toString(), "--southbound-port", "0", "--http-port", "0")
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isNotZero();
-        return out;
+        FabricProcesses.CliResult run = FabricProcesses.cli(work, "-Xmx128m", 60, "run", "--config",
+                work.resolve(config).toString(), "--southbound-port", "0", "--http-port", "0");
+        assertThat(run.exit()).as(run.all()).isNotZero();
+        return run.all();
     }
 
     /**

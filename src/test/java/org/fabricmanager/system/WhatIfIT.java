@@ -1,10 +1,10 @@
 package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fabricmanager.system.FabricProcesses.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LftText;
+import org.fabricmanager.system.FabricProcesses.CliResult;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;
 import org.fabricmanager.topology.Guids;
@@ -72,10 +73,10 @@ class WhatIfIT {
 
             // a spine
             long spine = PgftGenerator.switchGuid(3, 5);
-            Result spineRun = cli("whatif", "--url", fp.restUrl(), "--token-file", token.toString(), "--switch",
-                    Guids.format(spine), "--json");
-            assertThat(spineRun.exit).as(spineRun.all).isZero();
-            JsonNode spineResult = JSON.readTree(spineRun.out);
+            CliResult spineRun = cli(dir, "-Xmx256m", 120, "whatif", "--url", fp.restUrl(), "--token-file", token.toString(),
+                    "--switch", Guids.format(spine), "--json");
+            assertThat(spineRun.exit()).as(spineRun.all()).isZero();
+            JsonNode spineResult = JSON.readTree(spineRun.out());
             assertCounts(spineResult, served, offline(live.withoutSwitches(List.of(spine)), served, "spine"));
             assertThat(spineResult.get("repaired").asBoolean()).isTrue();
             assertThat(spineResult.get("routingVersion").asLong()).isEqualTo(version);
@@ -85,23 +86,24 @@ class WhatIfIT {
             Link up = live.links().stream().filter(l -> (l.a() == leaf && live.isSwitch(l.b()))
                     || (l.b() == leaf && live.isSwitch(l.a()))).findFirst().orElseThrow();
             int port = up.a() == leaf ? up.aPort() : up.bPort();
-            Result linkRun = cli("whatif", "--url", fp.restUrl(), "--token-file", token.toString(), "--link",
-                    Guids.format(leaf) + ":" + port);
-            assertThat(linkRun.exit).as(linkRun.all).isZero();
+            CliResult linkRun = cli(dir, "-Xmx256m", 120, "whatif", "--url", fp.restUrl(), "--token-file", token.toString(),
+                    "--link", Guids.format(leaf) + ":" + port);
+            assertThat(linkRun.exit()).as(linkRun.all()).isZero();
             ForwardingTables afterLink = offline(live.withoutLinks(List.of(up)), served, "link");
             long[] expected = count(served, afterLink);
-            assertThat(linkRun.out).containsPattern("(?m)^changed entries +" + expected[0] + " \\(repaired; minimum [0-9]+\\)$")
+            assertThat(linkRun.out()).containsPattern("(?m)^changed entries +" + expected[0] + " \\(repaired; minimum [0-9]+\\)$")
                     .containsPattern("(?m)^changed blocks +" + expected[1] + "$")
                     .containsPattern("(?m)^switches touched +" + expected[2] + "$")
                     .containsPattern("(?m)^valid +yes$");
 
             // no token, an unknown switch: refused with the daemon's message, exit 2
-            Result anonymous = cli("whatif", "--url", fp.restUrl(), "--switch", Guids.format(spine));
-            assertThat(anonymous.exit).isEqualTo(2);
-            assertThat(anonymous.all).contains("401");
-            Result unknown = cli("whatif", "--url", fp.restUrl(), "--token-file", token.toString(), "--switch", "0x42");
-            assertThat(unknown.exit).isEqualTo(2);
-            assertThat(unknown.all).contains("400").contains("switch 0x0000000000000042 is not in the fabric");
+            CliResult anonymous = cli(dir, "-Xmx256m", 120, "whatif", "--url", fp.restUrl(), "--switch", Guids.format(spine));
+            assertThat(anonymous.exit()).isEqualTo(2);
+            assertThat(anonymous.all()).contains("401");
+            CliResult unknown = cli(dir, "-Xmx256m", 120, "whatif", "--url", fp.restUrl(), "--token-file", token.toString(),
+                    "--switch", "0x42");
+            assertThat(unknown.exit()).isEqualTo(2);
+            assertThat(unknown.all()).contains("400").contains("switch 0x0000000000000042 is not in the fabric");
 
             // nothing changed: version, computations, served tables, every switch still holding them
             JsonNode after = fp.get("/api/v1/status");
@@ -115,10 +117,10 @@ class WhatIfIT {
             JsonNode view = awaitQuality(fp, version);
             Path lft = dir.resolve("live.lft");
             LftText.write(served, "live", lft);
-            Result quality = cli("quality", "--topology", topology.toString(), "--lft", lft.toString(), "--engines", "dmodc",
-                    "--json");
-            assertThat(quality.exit).as(quality.all).isZero();
-            JsonNode row = JSON.readTree(quality.out).at("/engines/0");
+            CliResult quality = cli(dir, "-Xmx256m", 120, "quality", "--topology", topology.toString(), "--lft", lft.toString(),
+                    "--engines", "dmodc", "--json");
+            assertThat(quality.exit()).as(quality.all()).isZero();
+            JsonNode row = JSON.readTree(quality.out()).at("/engines/0");
             assertThat(row.get("engine").asText()).isEqualTo("file live.lft");
             JsonNode q = view.get("quality");
             assertThat(q.get("valid").asBoolean()).isEqualTo(row.get("valid").asBoolean());
@@ -197,9 +199,9 @@ class WhatIfIT {
         Path previous = dir.resolve(name + ".previous.lft");
         LftText.write(served, "served", previous);
         Path lft = dir.resolve(name + ".lft");
-        Result route = cli("route", "--topology", topology.toString(), "--engine", "dmodc", "--previous",
-                previous.toString(), "--lft-out", lft.toString());
-        assertThat(route.exit).as(route.all).isZero();
+        CliResult route = cli(dir, "-Xmx256m", 120, "route", "--topology", topology.toString(), "--engine", "dmodc",
+                "--previous", previous.toString(), "--lft-out", lft.toString());
+        assertThat(route.exit()).as(route.all()).isZero();
         return LftText.read(lft);
     }
 
@@ -252,19 +254,5 @@ class WhatIfIT {
             touched += row > 0 ? 1 : 0;
         }
         return new long[] {entries, blocks, touched};
-    }
-
-    /** Exit code, stdout, and both streams for messages. */
-    private record Result(int exit, String out, String all) {
-    }
-
-    private Result cli(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx256m", "-jar", System.getProperty("fm.jar")));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(false).redirectError(dir.resolve("cli.err").toFile()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        String err = Files.readString(dir.resolve("cli.err"));
-        return new Result(p.exitValue(), out, out + err);
     }
 }

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,18 +15,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.fabricmanager.daemon.config.DefaultConfig;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README, CONTRIBUTING, CHANGELOG and docs/ as a user reads them from the repository alone: code blocks
- * that close, links to files and headings that exist, nothing that points outside the repository, the
- * configuration page equal to {@code run --print-default-config}, every command in the README. The
- * reference pages (README, CONTRIBUTING and docs/ outside docs/history/) say what is true now: no dates,
- * no issue numbers; and docs/performance.md stays a page an operator reads, not a diary.
+ * that close, links to files and headings that exist, nothing that points outside the repository, prose at a
+ * width one can read, the configuration page equal to {@code run --print-default-config}, every command in the
+ * README, and CONTRIBUTING's map true to the tree. The reference pages (all but the CHANGELOG) say what is true
+ * now: no dates, no issue numbers, no "was X".
  */
 class DocumentationTest {
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*]\\(([^)\\s]+)\\)");
@@ -39,8 +44,15 @@ class DocumentationTest {
      * link's "#anchor", whose targets are blanked before the match).
      */
     static final Pattern ISSUE = Pattern.compile("(?i)\\b(?:issues?|pull request|PR) #?\\d+\\b|(?<![\\w&#/])#\\d+\\b");
-    /** The most lines docs/performance.md may have: the figures of today, each with its command, not their history. */
-    static final int PERFORMANCE_PAGE_MAX_LINES = 400;
+    /** "Was X" and the alternatives not taken: the history of a figure, which stays in git. */
+    static final Pattern BEFORE_AND_AFTER = Pattern.compile("(?i)\\bwas \\d|\\bnot adopted\\b");
+    /** The widest a prose line may be anywhere (tables and code blocks may be wider). */
+    static final int PROSE_MAX = 200;
+    /** The widest a prose line of docs/performance.md may be: the page of figures, where packing happened. */
+    static final int PERFORMANCE_PROSE_MAX = 120;
+    /** Text in {@code code} without spaces: what may name a path, a package or a class. */
+    private static final Pattern CODE_WORD = Pattern.compile("`([^`\\s]+)`");
+    private static final Pattern JAVA_NAME = Pattern.compile("org\\.fabricmanager(?:\\.[a-z_]\\w*)*(?:\\.[A-Z]\\w*)?(?:\\.\\*)?");
 
     private static Path root() {
         Path dir = Path.of("").toAbsolutePath();
@@ -65,10 +77,25 @@ class DocumentationTest {
         return pages;
     }
 
-    /** The pages that say what is true now: README, CONTRIBUTING and docs/ outside docs/history/. */
+    /** The pages that say what is true now: all but the CHANGELOG. */
     private static List<Path> referencePages() throws IOException {
-        Path history = root().resolve("docs/history");
-        return pages().stream().filter(p -> !p.startsWith(history) && !name(p).equals("CHANGELOG.md")).toList();
+        return pages().stream().filter(p -> !name(p).equals("CHANGELOG.md")).toList();
+    }
+
+    /** The lines of a page outside code blocks and tables, by line number (from 1). */
+    private static Map<Integer, String> proseLines(Path page) throws IOException {
+        Map<Integer, String> prose = new TreeMap<>();
+        List<String> lines = Files.readAllLines(page);
+        boolean inCode = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).stripLeading();
+            if (line.startsWith("```")) {
+                inCode = !inCode;
+            } else if (!inCode && !line.startsWith("|")) {
+                prose.put(i + 1, lines.get(i));
+            }
+        }
+        return prose;
     }
 
     private static String name(Path page) {
@@ -143,7 +170,7 @@ class DocumentationTest {
             List<String> lines = Files.readAllLines(page);
             for (int i = 0; i < lines.size(); i++) {
                 assertThat(DATE.matcher(lines.get(i)).find())
-                        .as("%s:%d carries a date; say what is true now (history goes to docs/history/ or git): %s",
+                        .as("%s:%d carries a date; say what is true now (history goes to git): %s",
                                 name(page), i + 1, lines.get(i))
                         .isFalse();
             }
@@ -184,10 +211,131 @@ class DocumentationTest {
     }
 
     @Test
-    void thePerformancePageStaysShort() throws IOException {
-        Path page = root().resolve("docs/performance.md");
-        assertThat(Files.readAllLines(page)).as("docs/performance.md: today's figures, each with its command, commit and "
-                + "machine; history stays in git").hasSizeLessThanOrEqualTo(PERFORMANCE_PAGE_MAX_LINES);
+    void referencePagesGiveNoBeforeAndAfter() throws IOException {
+        for (Path page : referencePages()) {
+            proseLines(page).forEach((n, line) -> assertThat(BEFORE_AND_AFTER.matcher(line).find())
+                    .as("%s:%d gives a figure's history; give today's figure (history goes to git): %s", name(page), n, line)
+                    .isFalse());
+        }
+    }
+
+    @Test
+    void noProseLineIsWiderThan200Characters() throws IOException {
+        List<String> wide = new ArrayList<>();
+        for (Path page : pages()) {
+            wide.addAll(wider(page, PROSE_MAX));
+        }
+        assertThat(wide).as("prose lines above %d characters: say less, in lines under 120 (tables and code blocks may "
+                + "be wider)", PROSE_MAX).isEmpty();
+    }
+
+    @Test
+    void thePerformancePageReadsAtANormalWidth() throws IOException {
+        assertThat(wider(root().resolve("docs/performance.md"), PERFORMANCE_PROSE_MAX)).as("prose lines above %d "
+                + "characters: a figure, its command in a code block, its commit and machine, in as many lines as that "
+                + "takes", PERFORMANCE_PROSE_MAX).isEmpty();
+    }
+
+    /** The prose lines of {@code page} wider than {@code max}, as "page:line (N characters)". */
+    private static List<String> wider(Path page, int max) throws IOException {
+        List<String> wide = new ArrayList<>();
+        proseLines(page).forEach((n, line) -> {
+            if (line.length() > max) {
+                wide.add(name(page) + ":" + n + " (" + line.length() + " characters)");
+            }
+        });
+        return wide;
+    }
+
+    @Test
+    void theWidthRulesReadProseAndLeaveTablesAndCodeAlone(@TempDir Path dir) throws IOException {
+        Path page = Files.writeString(dir.resolve("page.md"), String.join("\n", "a line", "| a | table |", "```", "code",
+                "```", "  ```yaml", "key: value", "  ```", "- an item"));
+        assertThat(proseLines(page)).containsOnlyKeys(1, 9).containsEntry(9, "- an item");
+        assertThat(BEFORE_AND_AFTER.matcher("27-131 packets, was 158-1,058").find()).isTrue();
+        assertThat(BEFORE_AND_AFTER.matcher("Variants measured and not adopted: two").find()).isTrue();
+        assertThat(BEFORE_AND_AFTER.matcher("192 switches was ready in 6.8 min").find()).isFalse();
+    }
+
+    @Test
+    void everyPathAndJavaNameContributingGivesExists() throws IOException {
+        Path root = root();
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<Integer, String> line : proseLines(root.resolve("CONTRIBUTING.md")).entrySet()) {
+            Matcher m = CODE_WORD.matcher(line.getValue());
+            while (m.find()) {
+                String named = m.group(1);
+                // not absolute (a machine's path), not an option, not under target/ (what a build writes)
+                boolean path = named.contains("/") && named.matches("[\\w.*/-]+") && !named.startsWith("/")
+                        && !named.startsWith("-") && !named.startsWith("target/");
+                if (path && !inTheTree(root, named) || JAVA_NAME.matcher(named).matches() && !javaNameExists(root, named)) {
+                    missing.add("CONTRIBUTING.md:" + line.getKey() + ": " + named);
+                }
+            }
+        }
+        assertThat(missing).as("paths, packages and classes CONTRIBUTING.md names that the tree does not hold").isEmpty();
+    }
+
+    @Test
+    void contributingMapsEveryModuleEngineAndPackageOfTheManager() throws IOException {
+        Path root = root();
+        String page = Files.readString(root.resolve("CONTRIBUTING.md"));
+        for (Path module : bases(root).subList(1, bases(root).size())) {
+            assertThat(page).as("the module map has a row for %s", module.getFileName())
+                    .contains("| `" + module.getFileName() + "/` |");
+        }
+        for (String engine : RoutingEngines.names()) {
+            assertThat(page).as("the module map names the engine %s", engine).contains("`" + engine + "`");
+        }
+        Path manager = root.resolve("fabric-manager/src/main/java/org/fabricmanager");
+        try (Stream<Path> files = Files.walk(manager)) {
+            for (Path info : files.filter(f -> f.getFileName().toString().equals("package-info.java")).toList()) {
+                String pkg = manager.relativize(info.getParent()).toString().replace('/', '.');
+                assertThat(page).as("the module map names the package %s", pkg)
+                        .contains("`" + (pkg.startsWith("daemon.") ? "daemon.*" : pkg) + "`");
+            }
+        }
+    }
+
+    /** Where CONTRIBUTING's names are read from: the root, then each module (a directory with a POM). */
+    private static List<Path> bases(Path root) throws IOException {
+        try (Stream<Path> dirs = Files.list(root)) {
+            List<Path> bases = new ArrayList<>(List.of(root));
+            bases.addAll(dirs.filter(d -> Files.isRegularFile(d.resolve("pom.xml"))).sorted().toList());
+            return bases;
+        }
+    }
+
+    /** Whether {@code named} (relative; a segment may be '*') is in the tree, from the root or from a module. */
+    private static boolean inTheTree(Path root, String named) throws IOException {
+        String path = named.replaceFirst("/$", "");
+        PathMatcher glob = FileSystems.getDefault().getPathMatcher("glob:" + path);
+        for (Path base : bases(root)) {
+            if (!path.contains("*") && Files.exists(base.resolve(path))) {
+                return true;
+            }
+            if (path.contains("*")) {
+                try (Stream<Path> all = Files.walk(base, path.split("/").length)) {
+                    if (all.anyMatch(p -> glob.matches(base.relativize(p)))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether a package ({@code org.fabricmanager.x}, {@code org.fabricmanager.x.*}) or a class is in a source tree. */
+    private static boolean javaNameExists(Path root, String name) throws IOException {
+        String path = name.replaceFirst("\\.\\*$", "").replace('.', '/');
+        for (Path base : bases(root)) {
+            for (String tree : List.of("src/main/java/", "src/test/java/", "src/bench/java/")) {
+                if (Files.isDirectory(base.resolve(tree + path)) || Files.isRegularFile(base.resolve(tree + path + ".java"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     @Test

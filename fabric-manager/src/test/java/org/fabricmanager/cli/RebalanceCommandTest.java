@@ -2,17 +2,12 @@ package org.fabricmanager.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,40 +20,31 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RebalanceCommandTest {
     private static final String TOKEN = "rebalance-token-0123456789";
-    private final Map<String, String> answers = new ConcurrentHashMap<>();
+    private FixedJsonServer server;
+    private Map<String, String> answers;
     /** The body of the last request to each path. */
-    private final Map<String, String> requests = new ConcurrentHashMap<>();
-    private HttpServer server;
+    private Map<String, String> requests;
     private String url;
     @TempDir
     Path dir;
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            requests.put(path, exchange.getRequestMethod() + " "
-                    + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            // as the daemon: reading the status needs no token, the actions do
-            boolean authorized = path.equals("/api/v1/status")
-                    || ("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"));
-            String body = !authorized ? "{\"error\":\"missing 'Authorization: Bearer <token>' header\"}"
-                    : answers.getOrDefault(path, "{\"error\":\"unknown path\"}");
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
-            exchange.sendResponseHeaders(!authorized ? 401 : answers.containsKey(path) ? 200 : 404, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        });
-        server.start();
-        url = "http://127.0.0.1:" + server.getAddress().getPort();
+        // as the daemon: reading the status needs no token, the actions do
+        server = new FixedJsonServer("{\"error\":\"unknown path\"}").requireToken(TOKEN, Set.of("/api/v1/status"));
+        answers = server.answers;
+        requests = server.requests;
+        url = server.url();
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
+    }
+
+    /** The method and body of the last request to {@code path}, as "METHOD BODY". */
+    private String request(String path) {
+        return server.methods.get(path) + " " + requests.get(path);
     }
 
     private String tokenFile() throws IOException {
@@ -75,7 +61,7 @@ class RebalanceCommandTest {
                  "changedEntries":24,"changedBlocks":1,"switchesTouched":1,"durationMs":3.2}""");
         CliRun run = CliRun.of("rebalance", "--url", url, "--token-file", tokenFile());
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(requests.get("/api/v1/routing/rebalance")).isEqualTo("POST ");
+        assertThat(request("/api/v1/routing/rebalance")).isEqualTo("POST ");
         assertThat(run.out().lines()).containsExactly("routing v3 routed in full in 3.2 ms, replacing v2 (a repair)",
                 "24 entries in 1 blocks on 1 switches changed; `fabric-manager status` shows the push converge (or --wait)");
     }
@@ -104,7 +90,7 @@ class RebalanceCommandTest {
         CliRun run = CliRun.of("rebalance", "--url", url, "--token-file", tokenFile(), "--dry-run");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(requests).containsOnlyKeys("/api/v1/whatif");
-        assertThat(requests.get("/api/v1/whatif")).isEqualTo("POST {\"rebalance\":true}");
+        assertThat(request("/api/v1/whatif")).isEqualTo("POST {\"rebalance\":true}");
         assertThat(run.out()).startsWith("a rebalance of routing v2 (dmodc, a repair) would change 24 entries in 1 blocks"
                 + " on 1 switches\n").contains("  shift mean              1.571          1.5\n")
                 .contains("  all2all max                96           80\n");
