@@ -4,10 +4,11 @@
 # on opensm.socket when ENGINES starts with fabric-manager. Once the subnet is up and SETTLE seconds
 # have passed, one leaf's first uplink is unlinked at ibsim's console; the script waits for OpenSM's
 # next SUBNET UP and prints OpenSM's log lines that time the routing step and the reaction.
-#   usage: [FAULT=cable|switch|drain|rebalance] opensm-live.sh ENGINES WORKDIR [SPEC]
+#   usage: [FAULT=cable|switch|drain|rebalance] [OSMCONF=LINES] opensm-live.sh ENGINES WORKDIR [SPEC]
 #          switch: a level-2 switch unlinked whole; drain: `drain --link LEAF:UPLINK --wait` instead of a fault,
 #          timed to CONVERGED (every switch holding it, as OpenSM reports), then the leaf's table read with
 #          ibroute; rebalance: the cable unlinked and repaired, then `rebalance --wait`, timed the same way.
+#          OSMCONF: more opensm.conf lines (e.g. "max_wire_smps 32"), for every engine alike.
 #   e.g.   opensm-live.sh fabric-manager,minhop /tmp/live-fm
 #          opensm-live.sh ftree,minhop /tmp/live-ftree   (ftree and updn get root and compute-node GUID files)
 # Needs opensm, ibsim-utils, infiniband-diags and the packaged build (mvn -B -q package -DskipTests,
@@ -61,6 +62,7 @@ sweep_interval 5
 log_flags ${LOGFLAGS:-0x07}
 force_log_flush TRUE
 ${guidfiles:-}
+${OSMCONF:-}
 C
 if [[ $engines == fabric-manager* ]]; then
   (umask 077; head -c 24 /dev/urandom | base64 >token)
