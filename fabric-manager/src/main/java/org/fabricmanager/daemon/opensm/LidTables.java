@@ -32,7 +32,8 @@ final class LidTables {
 
     /**
      * The tables by LID of {@code fabric}: {@code rows[s]} is switch {@code s}'s port by destination index as handed
-     * (every row as long as the others), {@code guids[s]} its GUID.
+     * (every row as long as the others, never written afterwards: a row that is the same array as in the last call is
+     * taken as unchanged), {@code guids[s]} its GUID.
      */
     byte[][] tables(Fabric fabric, long[] guids, byte[][] rows, LidPlan lids) {
         FabricIndex index = fabric.index();
@@ -89,6 +90,9 @@ final class LidTables {
         for (int s = 0; s < newRows.length; s++) {
             byte[] before = rows[s];
             byte[] after = newRows[s];
+            if (before == after) {
+                continue; // the session's table as handed before
+            }
             for (int d = mismatch(before, after, 0); d < after.length; d = mismatch(before, after, d + 1)) {
                 if (lidOfDest[d] != 0) {
                     set(out, s, lidOfDest[d], nodePort(after[d], newRoutes, d, s));

@@ -376,8 +376,10 @@ final class OpenSmRouting {
             destinations = Math.max(destinations, row.length);
         }
         for (int s = 0; s < rows.length; s++) {
+            // a session's tables are never written once handed: a switch whose table did not change gives the same
+            // array again, which the LID tables skip without comparing it
             byte[] row = handed.rows()[s];
-            rows[s] = Arrays.copyOf(row, destinations);
+            rows[s] = row.length == destinations ? row : Arrays.copyOf(row, destinations);
             Arrays.fill(rows[s], row.length, destinations, (byte) ForwardingTables.NO_ROUTE);
         }
         Map<Long, Integer> lidByGuid = new HashMap<>();
