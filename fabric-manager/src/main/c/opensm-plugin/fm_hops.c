@@ -17,8 +17,6 @@
 
 /* above this share of switches with changed links, searching every target is as cheap */
 #define FULL_BELOW_ONE_IN 8
-/* the rows are kept between passes while they take at most this (768 switches of 37 ports: 22 MB) */
-#define ROWS_KEPT_MAX ((size_t) 256 << 20)
 
 /* what the last pass saw, and the distances it found */
 struct fm_hops {
@@ -29,8 +27,6 @@ struct fm_hops {
 	int32_t *nbr;           /* n x 255: the switch on each port, -1 for none */
 	uint8_t *healthy;       /* n x 255 */
 	uint8_t *dist;          /* n x n: dist[i * n + t], least hops from i to t, OSM_NO_PATH unreachable */
-	uint32_t stride;        /* the most ports of a switch, port 0 included */
-	uint8_t *rows;          /* n x n x stride: the row of switch i towards t, or NULL when not kept */
 };
 
 /* the links reversed, as CSR: the switches with a link to r are from[start[r]..start[r + 1]) */
@@ -64,7 +60,6 @@ static void hops_free(struct fm_hops *h)
 	free(h->nbr);
 	free(h->healthy);
 	free(h->dist);
-	free(h->rows);
 	free(h);
 }
 
@@ -102,8 +97,6 @@ static struct fm_hops *read_subnet(struct fm_plugin *fm, uint32_t n)
 	for (i = 0; i < n; i++) {
 		h->guid[i] = osm_node_get_node_guid(h->sw[i]->p_node);
 		h->lid[i] = cl_ntoh16(osm_node_get_base_lid(h->sw[i]->p_node, 0));
-		if (h->sw[i]->num_ports > h->stride)
-			h->stride = h->sw[i]->num_ports;
 		for (p = 0; p < 255; p++)
 			h->nbr[i * 255 + p] = -1;
 		for (p = 1; p < h->sw[i]->num_ports; p++) {
@@ -241,129 +234,58 @@ static int64_t changed_switches(const struct fm_hops *last, const struct fm_hops
 }
 
 /*
- * Switch i's rows towards every target t with rowp[t] set, from the distances: port by port over all
- * targets, so that the neighbour's distances are read in order and the switch's rows (small,
+ * Every switch's row towards every switch LID it can reach, from the distances. Port by port over
+ * all targets, so that the neighbour's distances are read in order and the switch's rows (small,
  * together) take the scattered writes.
  */
-static void fill_switch(const struct fm_hops *h, uint32_t i, uint8_t **rowp)
-{
-	uint32_t n = h->n, t;
-	uint8_t ports = h->sw[i]->num_ports, p;
-
-	for (t = 0; t < n; t++)
-		if (rowp[t]) {
-			memset(rowp[t], OSM_NO_PATH, ports);
-			rowp[t][0] = h->dist[(size_t) i * n + t];
-		}
-	for (p = 1; p < ports; p++) {
-		int32_t r = h->nbr[i * 255 + p];
-		const uint8_t *via;
-
-		if (r < 0)
-			continue;
-		via = h->dist + (size_t) r * n;
-		if (rowp[r])
-			rowp[r][p] = 1;
-		if (!h->healthy[i * 255 + p])
-			continue;
-		for (t = 0; t < n; t++)
-			if (rowp[t] && (uint32_t) r != t && via[t] < OSM_NO_PATH - 1)
-				rowp[t][p] = via[t] + 1;
-	}
-}
-
-/* switch i's row towards target t alone, into row */
-static void fill_row(const struct fm_hops *h, uint32_t i, uint32_t t, uint8_t *row)
-{
-	uint32_t n = h->n;
-	uint8_t ports = h->sw[i]->num_ports, p;
-
-	memset(row, OSM_NO_PATH, ports);
-	row[0] = h->dist[(size_t) i * n + t];
-	for (p = 1; p < ports; p++) {
-		int32_t r = h->nbr[i * 255 + p];
-		uint8_t via;
-
-		if (r < 0)
-			continue;
-		via = h->dist[(size_t) r * n + t];
-		if ((uint32_t) r == t)
-			row[p] = 1;
-		else if (h->healthy[i * 255 + p] && via < OSM_NO_PATH - 1)
-			row[p] = via + 1;
-	}
-}
-
-/* switch s's hop row towards LID lid, allocated as osm_switch_set_hops does (OpenSM frees it); NULL when none */
-static uint8_t *hop_row(osm_switch_t *s, uint16_t lid, int *failed)
-{
-	if (!lid || lid > s->max_lid_ho || lid >= s->num_hops)
-		return NULL;
-	if (!s->hops[lid] && !(s->hops[lid] = malloc(s->num_ports)))
-		*failed = 1;
-	return s->hops[lid];
-}
-
-/* every switch's row towards every switch LID it can reach, computed into OpenSM's matrices */
 static int write_rows(const struct fm_hops *h)
 {
 	uint32_t n = h->n, i, t;
 	uint8_t **rowp = malloc((n ? n : 1) * sizeof(*rowp));
-	int failed = 0;
+	uint8_t p;
 
 	if (!rowp)
 		return -1;
-	for (i = 0; i < n && !failed; i++) {
-		for (t = 0; t < n; t++)
-			rowp[t] = h->dist[(size_t) i * n + t] == OSM_NO_PATH ? NULL : hop_row(h->sw[i], h->lid[t], &failed);
-		if (!failed)
-			fill_switch(h, i, rowp);
-	}
-	free(rowp);
-	return failed ? -1 : 0;
-}
+	for (i = 0; i < n; i++) {
+		osm_switch_t *s = h->sw[i];
+		const uint8_t *mine = h->dist + (size_t) i * n;
 
-/*
- * The kept rows brought up to the distances: the columns of the targets searched again and the rows
- * of the switches whose links changed (the others' rows depend on nothing that changed), or every row
- * when fresh; then copied into OpenSM's matrices.
- */
-static int copy_kept_rows(struct fm_hops *h, const uint8_t *searched, const uint32_t *changed, uint32_t count,
-			  int fresh)
-{
-	uint32_t n = h->n, i, t, c;
-	uint8_t **rowp = malloc((n ? n : 1) * sizeof(*rowp));
-	int failed = 0;
-
-	if (!rowp)
-		return -1;
-	if (fresh)
-		for (i = 0; i < n; i++) {
-			for (t = 0; t < n; t++)
-				rowp[t] = h->rows + ((size_t) i * n + t) * h->stride;
-			fill_switch(h, i, rowp);
-		}
-	for (t = 0; t < n && !fresh; t++)
-		if (searched[t])
-			for (i = 0; i < n; i++)
-				fill_row(h, i, t, h->rows + ((size_t) i * n + t) * h->stride);
-	for (c = 0; c < count && !fresh; c++) {
-		for (t = 0; t < n; t++)
-			rowp[t] = h->rows + ((size_t) changed[c] * n + t) * h->stride;
-		fill_switch(h, changed[c], rowp);
-	}
-	free(rowp);
-	for (i = 0; i < n && !failed; i++)
 		for (t = 0; t < n; t++) {
-			uint8_t *row;
+			uint16_t lid = h->lid[t];
 
-			if (h->dist[(size_t) i * n + t] == OSM_NO_PATH)
+			rowp[t] = NULL;
+			if (!lid || lid > s->max_lid_ho || lid >= s->num_hops || mine[t] == OSM_NO_PATH)
 				continue;
-			row = hop_row(h->sw[i], h->lid[t], &failed);
-			if (row)
-				memcpy(row, h->rows + ((size_t) i * n + t) * h->stride, h->sw[i]->num_ports);
+			if (!s->hops[lid]) {
+				/* as osm_switch_set_hops allocates it: OpenSM frees it with the switch */
+				s->hops[lid] = malloc(s->num_ports);
+				if (!s->hops[lid]) {
+					free(rowp);
+					return -1;
+				}
+			}
+			rowp[t] = s->hops[lid];
+			memset(rowp[t], OSM_NO_PATH, s->num_ports);
+			rowp[t][0] = mine[t];
 		}
-	return failed ? -1 : 0;
+		for (p = 1; p < s->num_ports; p++) {
+			int32_t r = h->nbr[i * 255 + p];
+			const uint8_t *via;
+
+			if (r < 0)
+				continue;
+			via = h->dist + (size_t) r * n;
+			if (rowp[r])
+				rowp[r][p] = 1;
+			if (!h->healthy[i * 255 + p])
+				continue;
+			for (t = 0; t < n; t++)
+				if (rowp[t] && (uint32_t) r != t && via[t] < OSM_NO_PATH - 1)
+					rowp[t][p] = via[t] + 1;
+		}
+	}
+	free(rowp);
+	return 0;
 }
 
 int fm_build_lid_matrices(void *context)
@@ -373,9 +295,9 @@ int fm_build_lid_matrices(void *context)
 	struct fm_hops *now = NULL;
 	struct reversed rv = { 0 };
 	uint32_t *changed = NULL, *queue = NULL;
-	uint8_t *row_t = NULL, *searched_t = NULL;
+	uint8_t *row_t = NULL;
 	int64_t begin = now_ms(), cpu_begin = cpu_ms(), count;
-	int rc = -1, kept, written;
+	int rc = -1;
 
 	if (fm->osm->subn.opt.hop_weights_file) {
 		fm_hops_free(fm);
@@ -387,18 +309,15 @@ int fm_build_lid_matrices(void *context)
 	changed = malloc(n * sizeof(*changed));
 	queue = malloc(n * sizeof(*queue));
 	row_t = malloc(n);
-	searched_t = calloc(n, 1);
-	if (!now || !changed || !queue || !row_t || !searched_t || reversed_links(now, &rv))
+	if (!now || !changed || !queue || !row_t || reversed_links(now, &rv))
 		goto done;
 	count = changed_switches(fm->hops, now, changed);
-	kept = count >= 0 && count * FULL_BELOW_ONE_IN <= n;
-	if (kept) {
+	if (count >= 0 && count * FULL_BELOW_ONE_IN <= n) {
 		/* the last pass's distances, checked target by target */
 		memcpy(now->dist, fm->hops->dist, (size_t) n * n);
 		for (t = 0; t < n; t++)
 			if (!still_shortest(now, t, changed, (uint32_t) count)) {
 				search(now, &rv, t, row_t, queue);
-				searched_t[t] = 1;
 				searched++;
 			}
 	} else {
@@ -406,22 +325,7 @@ int fm_build_lid_matrices(void *context)
 			search(now, &rv, t, row_t, queue);
 		searched = n;
 	}
-	written = 0;
-	if ((size_t) n * n * now->stride <= ROWS_KEPT_MAX) {
-		if (kept && fm->hops->rows && fm->hops->stride == now->stride) {
-			now->rows = fm->hops->rows;
-			fm->hops->rows = NULL;
-		} else {
-			kept = 0;
-			now->rows = malloc((size_t) n * n * now->stride);
-		}
-		if (now->rows) {
-			if (copy_kept_rows(now, searched_t, changed, kept ? (uint32_t) count : 0, !kept))
-				goto done;
-			written = 1;
-		}
-	}
-	if (!written && write_rows(now))
+	if (write_rows(now))
 		goto done;
 	rc = 0;
 	osm_log(&fm->osm->log, OSM_LOG_INFO,
@@ -443,6 +347,5 @@ done:
 	free(changed);
 	free(queue);
 	free(row_t);
-	free(searched_t);
 	return rc ? 1 : 0;
 }
