@@ -56,11 +56,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * plug-in {@code libfabricmanager.so} and {@code routing_engine fabric-manager,minhop}, and the daemon listens on
  * {@code opensm.socket}. The LFTs read back from every simulated switch with {@code ibroute} must equal offline
  * {@code route --engine dmodc --lft-format opensm} of the fabric ibnetdiscover sees, intact, and after a cable is
- * unlinked at ibsim's console the repair of the intact tables ({@code route --previous}, as the daemon repairs), OpenSM's
- * trap and LFT blocks in the daemon's events; SA answers a path record on the plug-in's hop matrices; with the daemon
- * stopped OpenSM falls back, and a daemon started again takes routing back without a fabric change; then with a fake daemon that answers garbage, then one that
- * answers too late, a huge frame, a port a switch does not have or a switch OpenSM does not know, OpenSM must fall back to minhop and keep the subnet up. Skipped when OpenSM, ibsim,
- * infiniband-diags or the plug-in (gcc and OpenSM's headers at build time) are missing.
+ * unlinked at ibsim's console the repair of the intact tables ({@code route --previous}, as the daemon repairs), answered
+ * as a delta, OpenSM's trap and LFT blocks in the daemon's events; SA answers a path record on the plug-in's hop
+ * matrices; with the daemon stopped OpenSM falls back, and a daemon started again takes routing back without a fabric
+ * change, with whole tables; then with fake daemons that answer garbage, too late, a huge frame, a delta against
+ * tables the plug-in does not hold, a delta out of range, a port a switch does not have or a switch OpenSM does not
+ * know, OpenSM must fall back to minhop and keep the subnet up. Skipped when OpenSM, ibsim, infiniband-diags or the
+ * plug-in (gcc and OpenSM's headers at build time) are missing.
  */
 class OpenSmRoutingIT {
     /** Bounds, not measures: a stuck tool must not hang the build. */
@@ -149,6 +151,8 @@ class OpenSmRoutingIT {
             // (the late one waits out the plug-in's whole timeout: on the first fabric only, the bound does not depend on it)
             String[][] fakes = Stream.of(new String[][] {{"garbage", "answer is not of this protocol"},
                     {"late", "no answer in time"}, {"huge", "answer larger than the subnet allows"},
+                    {"stale-delta", "answer changes tables the plug-in does not hold"},
+                    {"bad-delta", "answer changes a LID beyond its entries"},
                     {"bad-port", "answer routes a LID to a port the switch does not have"},
                     {"unknown-switch", "answer names a switch OpenSM does not know"}})
                     .filter(f -> !f[0].equals("late") || spec.startsWith("PGFT(2;")).toArray(String[][]::new);
@@ -419,6 +423,11 @@ class OpenSmRoutingIT {
                 case "late" -> Thread.sleep(PLUGIN_TIMEOUT_MS + 2_000);
                 case "huge" -> ch.write(ByteBuffer.allocate(12).putInt(0x464D4F53).put((byte) OpenSmWire.VERSION).put((byte) 2)
                         .putShort((short) 0).putInt(0x7fff_ffff).flip());
+                // a delta against tables the plug-in does not hold, then one against those it holds, out of range
+                case "stale-delta" -> ch.write(OpenSmWire.delta(sn.seq(), 7, sn.held() + 1, guids.length, entries,
+                        List.of()));
+                case "bad-delta" -> ch.write(OpenSmWire.delta(sn.seq(), 7, sn.held(), guids.length, entries, List.of(
+                        new OpenSmWire.SwitchChanges(guids[0], new int[] {entries}, new byte[] {1}))));
                 case "bad-port" -> {
                     for (byte[] row : rows) {
                         Arrays.fill(row, (byte) 200);
