@@ -2,12 +2,9 @@ package org.fabricmanager.daemon.ha;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.fabricmanager.daemon.FabricManagerDaemon;
@@ -28,7 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A hot-standby manager ({@code ha.enabled: true}): runs this daemon's Raft member and, while the member
@@ -60,11 +56,8 @@ public final class HaManager implements AutoCloseable {
     private final Semaphore changed;
     /** Whether this JVM rehearsed a manager start ({@link ManagerRehearsal}); watcher thread. */
     private boolean rehearsed;
-    /** The member's view at the last poll, {@code null} before it (watcher writes, REST and meters read). */
-    private volatile HaNode.View view;
-    /** Terms begun since start, as this member saw them (watcher thread writes). */
-    private final AtomicLong elections = new AtomicLong();
-    private long lastTerm = -1;
+    /** What this member tells of the group: its view at the last poll, REST's body, the standby's answers. */
+    private final GroupView group;
     /** Whether the running manager's endpoints are committed for its term (watcher thread). */
     private boolean published;
     /** The endpoints submitted at election, before the manager started, and their commit (watcher thread). */
@@ -85,10 +78,11 @@ public final class HaManager implements AutoCloseable {
         this.announce = announce;
         this.node = node;
         this.lock = lock;
-        this.standby = new StandbyListeners(config, new Standby(), node);
-        HaMetrics.bind(standby.registry(), () -> view, elections::get, node.commits(), node.refusals(), node.transfers());
-        this.watcher = new Thread(this::watch, "fm-ha-role");
         this.campaigns = new Campaigns(node, changed::release);
+        this.group = new GroupView(node, campaigns, config.ha().electionTimeoutMs(), () -> daemon != null);
+        this.standby = new StandbyListeners(config, group, node);
+        HaMetrics.bind(standby.registry(), group::view, group::elections, node.commits(), node.refusals(), node.transfers());
+        this.watcher = new Thread(this::watch, "fm-ha-role");
         this.leaderWatch = new LeaderWatch("fm-ha-leader-watch", campaigns::leaderGone);
     }
 
@@ -190,10 +184,10 @@ public final class HaManager implements AutoCloseable {
 
     /** One turn of the role loop: follow the member's view, and start, serve or stop the manager to match it. */
     private void step(HaNode.View v) throws InterruptedException, IOException {
-        view = v;
+        group.seen(v);
         leaderWatch.follow(watchTarget(v));
         campaigns.backup(v);
-        countElections(v);
+        group.countElections(v);
         if (daemon != null && (!v.leading() || v.term() != daemonTerm)) {
             LOG.warn("ha: {} no longer leads term {} (now {} in term {}): stopping the manager", node.nodeId(), daemonTerm,
                     v.role(), v.term());
@@ -211,14 +205,6 @@ public final class HaManager implements AutoCloseable {
         } else {
             serveStandby(v);
         }
-    }
-
-    /** Counts the terms begun since the last poll (a member may skip some: each was an election). */
-    private void countElections(HaNode.View v) {
-        if (lastTerm >= 0 && v.term() > lastTerm) {
-            elections.addAndGet(v.term() - lastTerm);
-        }
-        lastTerm = v.term();
     }
 
     /** Prints the member's role when it changed (while no manager runs: a running manager announces itself). */
@@ -243,12 +229,12 @@ public final class HaManager implements AutoCloseable {
         early = predictedEndpoints().map(e -> Map.entry(e, node.write(daemonTerm, LeaderEndpoints.FILE, e.encode())))
                 .orElse(null);
         MeterRegistry registry = DaemonMetrics.newRegistry();
-        HaMetrics.bind(registry, () -> view, elections::get, node.commits(), node.refusals(), node.transfers());
+        HaMetrics.bind(registry, group::view, group::elections, node.commits(), node.refusals(), node.transfers());
         long[] released = new long[2];
         try {
             // the ports go to the manager once its state is loaded, just before it binds them; the agents
             // held here wait on their connections until it listens
-            daemon = FabricManagerDaemon.start(config, List.of(), registry, null, List.of(new HaResource(this::ha)),
+            daemon = FabricManagerDaemon.start(config, List.of(), registry, null, List.of(new HaResource(group::ha)),
                     node.files(daemonTerm), daemonTerm, () -> {
                         released[0] = System.nanoTime();
                         standby.stopAccepting();
@@ -293,7 +279,7 @@ public final class HaManager implements AutoCloseable {
         standby.open();
         // a rotation the leader committed: the standby's southbound opens (and seals) tickets with it too
         standby.refreshTicketKeys();
-        String leader = leaderSouthbound(v);
+        String leader = group.leaderSouthbound(v);
         if (leader != null) {
             standby.releaseParked(leader);
         }
@@ -315,7 +301,7 @@ public final class HaManager implements AutoCloseable {
      * tens of milliseconds instead of the first, cold start's second. The group's leader needs nothing from it.
      */
     private void rehearseOnce(HaNode.View v) {
-        if (rehearsed || v.leading() || new Standby().standbyUnready() != null
+        if (rehearsed || v.leading() || group.standbyUnready() != null
                 || !Files.exists(config.state().path().resolve("routing.state"))) {
             return;
         }
@@ -398,109 +384,6 @@ public final class HaManager implements AutoCloseable {
 
     private static String bracket(String host) {
         return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-    }
-
-    /** The body of {@code GET /api/v1/ha} on any member. */
-    Map<String, Object> ha() {
-        HaNode.View v = view;
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("role", v == null ? "UNKNOWN" : v.role());
-        out.put("nodeId", node.nodeId());
-        out.put("leaderId", v == null ? null : v.leaderId());
-        out.put("term", v == null ? 0 : v.term());
-        out.put("active", daemon != null);
-        List<Map<String, String>> peers = new ArrayList<>();
-        for (Map.Entry<String, String> p : new TreeMap<>(node.peers()).entrySet()) {
-            peers.add(Map.of("id", p.getKey(), "address", p.getValue()));
-        }
-        out.put("peers", peers);
-        out.put("commitIndex", v == null ? 0 : v.commitIndex());
-        out.put("appliedIndex", v == null ? 0 : v.appliedIndex());
-        out.put("elections", elections.get());
-        Optional<LeaderEndpoints> e = leaderEndpoints(v);
-        out.put("leaderSouthbound", e.map(LeaderEndpoints::southbound).orElse(null));
-        out.put("leaderRest", e.map(LeaderEndpoints::rest).orElse(null));
-        return out;
-    }
-
-    /**
-     * Where a standby sends agents: the leader's southbound address while the leader is alive as far as
-     * this member can tell, {@code null} (the HELLO is held) when no leader is known, it has not published
-     * its endpoints yet, or it has been silent for {@link #silentLeaderMs} (it has most likely died: sending
-     * agents to it would only send them round the managers until the election ends).
-     */
-    private String leaderSouthbound(HaNode.View v) {
-        // an elected member whose manager is not started yet holds them itself: its manager releases them
-        if (v == null || v.leading() || v.leaderSilentMs() > silentLeaderMs()) {
-            return null;
-        }
-        if (campaigns.isGone(v)) {
-            return null;
-        }
-        return leaderEndpoints(v).map(LeaderEndpoints::southbound).orElse(null);
-    }
-
-    /**
-     * A leader that sent nothing for this long has missed a heartbeat (Ratis sends one every half election
-     * timeout): three quarters of the election timeout.
-     */
-    private long silentLeaderMs() {
-        return 3L * config.ha().electionTimeoutMs() / 4;
-    }
-
-    private Optional<LeaderEndpoints> leaderEndpoints(HaNode.View v) {
-        return v == null || v.leaderId() == null ? Optional.empty() : node.endpoints(v.leaderId(), v.term());
-    }
-
-    /** What the standby listeners tell (REST I/O threads, southbound I/O threads). */
-    private final class Standby implements StandbyListeners.Source {
-        @Override
-        public Map<String, Object> ha() {
-            return HaManager.this.ha();
-        }
-
-        @Override
-        public String nodeId() {
-            return node.nodeId();
-        }
-
-        @Override
-        public String leaderId() {
-            HaNode.View v = view;
-            return v == null ? null : v.leaderId();
-        }
-
-        @Override
-        public String leaderRest() {
-            return leaderEndpoints(view).map(LeaderEndpoints::rest).orElse(null);
-        }
-
-        @Override
-        public String leaderSouthbound() {
-            return HaManager.this.leaderSouthbound(view);
-        }
-
-        @Override
-        public String standbyUnready() {
-            HaNode.View v = view;
-            if (v == null) {
-                return "the Raft member has not reported its state yet";
-            }
-            if (!"FOLLOWER".equals(v.role())) {
-                // a candidate is the usual face of a lost quorum (it keeps asking for votes): say what it lacks
-                return "role " + v.role() + " in term " + v.term() + (v.leading()
-                        ? ": this member leads and its manager is starting"
-                        : ": no leader is known (a leader needs a majority of " + node.peers().size() + " members)");
-            }
-            if (v.leaderId() == null) {
-                return "no leader is known in term " + v.term() + " (a leader needs a majority of " + node.peers().size()
-                        + " members)";
-            }
-            if (v.appliedIndex() < v.commitIndex()) {
-                return "applying the committed state: index " + v.appliedIndex() + " of " + v.commitIndex();
-            }
-            return null;
-        }
     }
 
     private void stopManager() {
