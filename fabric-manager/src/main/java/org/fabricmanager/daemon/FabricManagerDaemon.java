@@ -193,8 +193,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
                         ? config.routing().engine() : null);
         this.counters = new PortCounterService(switches, queue, this.registry, System::currentTimeMillis);
-        this.actions = new RoutingActions(new RoutingActions.Parts(config, queue, milestones, coordinator, managers,
-                drains, routing, this.registry));
+        this.actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), queue, milestones,
+                coordinator, managers, drains, routing, this.registry));
         this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),
                 coordinator::state, daemonId, config.fabric().unreadyOnMismatch());
         this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, drains, coordinator::state);
