@@ -49,7 +49,6 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     private final ControlLoop queue;
     private final MilestoneLog milestones;
     private Managers m;
-    private SwitchSessions sessions;
 
     private boolean rerouteScheduled;
     /** The discovery snapshot the computation under way routes (it is in force once computed or found unchanged). */
@@ -83,7 +82,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     /** The managers the coordinator sequences (built by {@link FabricManagerDaemon}). */
     record Managers(SwitchRegistry registry, AdmissionPolicy admission, DiscoveryManager discovery,
-                    RoutingManager routing, LftPusher pusher, FaultManager faults, SessionLosses losses) {
+                    RoutingManager routing, LftPusher pusher, FaultManager faults, SessionLosses losses,
+                    SessionEnds ends) {
     }
 
     FabricCoordinator(DaemonConfig config, ControlLoop queue, MilestoneLog milestones) {
@@ -93,12 +93,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     }
 
     /** Hands the coordinator its managers (once, before any event; they were built with it as their listener). */
-    void wire(Managers managers, SwitchSessions switchSessions) {
+    void wire(Managers managers) {
         if (m != null) {
             throw new IllegalStateException("already wired");
         }
         m = managers;
-        sessions = switchSessions;
         m.faults().onRingStarted(this::afterRingStart);
         m.faults().reactions().pushFigures(m.pusher());
         m.losses().outcome(this);
@@ -186,9 +185,29 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     // ---- fault actions (control thread) -------------------------------------------------------
 
+    /** The switch cannot be managed any more: its session is closed as if it was lost. */
     @Override
     public void dropSession(ManagedSwitch ms, String reason) {
-        sessions.drop(ms, reason);
+        // a confirmed verdict: its routing (perhaps prepared) must not wait
+        sessionEnded(m.ends().end(ms.session(), reason, true));
+        ms.session().close(reason);
+    }
+
+    /** Carries out what the end of a session asks of the fabric ({@link SessionEnds}). */
+    void sessionEnded(SessionEnds.Outcome outcome) {
+        switch (outcome) {
+            case NONE -> { }
+            case STATE -> updateState();
+            case FABRIC_CHANGED -> {
+                fabricChanged();
+                updateState();
+            }
+            case SESSION_LOST -> {
+                sessionLost();
+                updateState();
+            }
+            case EVERY_SWITCH_GONE -> everySwitchGone();
+        }
     }
 
     @Override
@@ -543,7 +562,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** From now on, lost sessions are the daemon's own doing: no milestones, no re-routing. */
     void stopping() {
         m.admission().remember();
-        sessions.stopping();
+        m.ends().stopping();
         m.faults().stopping();
         queue.cancelDeferred(REROUTE);
         m.discovery().cancel();

@@ -186,14 +186,15 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         SessionLosses losses = new SessionLosses(queue, milestones, switches, faults,
                 2L * config.southbound().echoIntervalMs());
         FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
-                routingManager, pusher, faults, losses);
+                routingManager, pusher, faults, losses,
+                new SessionEnds(switches, discovery, pusher, faults, losses, milestones));
+        coordinator.wire(managers);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
                 config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
                         ? config.routing().engine() : null);
-        coordinator.wire(managers, sessions);
         this.counters = new PortCounterService(switches, queue, this.registry, System::currentTimeMillis);
-        this.actions = new RoutingActions(new RoutingActions.Parts(config, queue, milestones, coordinator, managers,
-                drains, routing, this.registry));
+        this.actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), queue, milestones,
+                coordinator, managers, drains, routing, this.registry));
         this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),
                 coordinator::state, daemonId, config.fabric().unreadyOnMismatch());
         this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, drains, coordinator::state);

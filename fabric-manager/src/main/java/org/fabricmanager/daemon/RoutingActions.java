@@ -38,8 +38,9 @@ import org.fabricmanager.routing.RoutingException;
  */
 final class RoutingActions implements AutoCloseable {
     /** What the actions are built from. */
-    record Parts(DaemonConfig config, EventQueue queue, MilestoneLog milestones, FabricCoordinator coordinator,
-                 FabricCoordinator.Managers managers, Drains drains, RoutingService routing, MeterRegistry registry) {
+    record Parts(DaemonConfig.Rebalance rebalance, EventQueue queue, MilestoneLog milestones,
+                 FabricCoordinator coordinator, FabricCoordinator.Managers managers, Drains drains, RoutingService routing,
+                 MeterRegistry registry) {
     }
 
     private final EventQueue queue;
@@ -60,7 +61,7 @@ final class RoutingActions implements AutoCloseable {
         this.quality = new QualityMonitor(analysisThreads, p.registry());
         this.estimator = new RebalanceEstimator(p.routing(), analysisThreads);
         this.rebalancer = new Rebalancer(p.milestones(), p.coordinator(), p.managers());
-        DaemonConfig.Rebalance policy = p.config().routing().rebalance();
+        DaemonConfig.Rebalance policy = p.rebalance();
         QuietRebalance quiet = new QuietRebalance(p.queue(), policy.quietPeriodMs(), policy.quietPeriod(),
                 routingManager::active, rebalancer::rebalance);
         routingManager.onInstalled(r -> {

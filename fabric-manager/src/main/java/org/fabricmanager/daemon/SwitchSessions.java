@@ -45,7 +45,6 @@ final class SwitchSessions implements SouthboundListener {
     private final long daemonId;
     private final FabricCoordinator.Managers m;
     private final FabricCoordinator coordinator;
-    private boolean stopping;
     /** One milestone per pending switch and session, and one WARN line per interval however many wait. */
     private final PendingLog rejectedLog;
     /** The engine whose tables need VC rules on every switch (vtftr), or {@code null}. */
@@ -287,7 +286,7 @@ final class SwitchSessions implements SouthboundListener {
 
     /** A switch held for flapping stayed connected for the quarantine time: it enters the fabric, if still there. */
     private void releaseHeld(ManagedSwitch ms) {
-        if (m.registry().get(ms.guid()) != ms || ms.admitted() || stopping) {
+        if (m.registry().get(ms.guid()) != ms || ms.admitted() || m.ends().isStopping()) {
             return;
         }
         admit(ms);
@@ -400,7 +399,7 @@ final class SwitchSessions implements SouthboundListener {
 
     private void refuse(ManagedSwitch ms, Message about, String conflict) {
         LOG.warn("switch {}: neighbour conflict: {}; closing its session, the confirmed link is kept", ms, conflict);
-        removeSwitch(ms);
+        m.ends().remove(ms);
         if (ms.admitted()) {
             coordinator.fabricChanged();
         }
@@ -408,72 +407,8 @@ final class SwitchSessions implements SouthboundListener {
         coordinator.updateState();
     }
 
-    /** Takes a switch out of the registry, discovery and the pusher. */
-    private void removeSwitch(ManagedSwitch ms) {
-        if (ms.admitted()) {
-            m.discovery().leaving(ms.ports());
-            m.pusher().detach(ms.guid());
-        }
-        m.registry().remove(ms.session());
-    }
-
-    /**
-     * @param known the daemon knows why the session ends (a restarted agent takes it over, the failure detector's
-     *              confirmed verdict drops it, or OpenSM's subnet no longer holds the switch): routed at once, not
-     *              judged with a burst of losses
-     */
+    /** Ends the switch of {@code session}, if it still holds one ({@link SessionEnds#end}), and acts on it. */
     private void onClosed(SwitchSession session, String reason, boolean known) {
-        ManagedSwitch ms = m.registry().current(session);
-        if (ms == null) {
-            return;
-        }
-        if (stopping) {
-            m.registry().remove(session);
-            return;
-        }
-        removeSwitch(ms);
-        boolean judged = ms.admitted() && m.discovery().done() && !known;
-        if (!judged) {
-            // a loss judged with its burst counts toward the switch's flapping only if the burst is no outage
-            m.faults().switchSessionLost(ms);
-        }
-        if (ms.admitted()) {
-            boolean discovered = m.discovery().done();
-            if (discovered && !known) {
-                // a fault event, announced and routed around once its burst is judged: many at once may be the
-                // management network, whose switches keep forwarding
-                m.losses().lost(ms, reason, m.registry().admittedCount() + 1);
-            } else {
-                if (discovered) {
-                    m.faults().event("switch " + ms.name() + " disconnected");
-                }
-                milestones.record(Milestone.Kind.SWITCH_LOST, "switch " + Guids.format(ms.guid()) + " (" + ms.name()
-                        + ") disconnected: " + reason);
-            }
-            if (m.registry().admittedCount() == 0 && discovered) {
-                // every agent is gone (daemon network cut, mass restart): rediscover before routing again,
-                // instead of routing each partial fabric as agents come back one by one
-                coordinator.everySwitchGone();
-                return;
-            }
-            if (discovered && !known) {
-                coordinator.sessionLost();
-            } else {
-                coordinator.fabricChanged();
-            }
-        }
-        coordinator.updateState();
-    }
-
-    /** The switch cannot be managed any more: its session is closed as if it was lost. */
-    void drop(ManagedSwitch ms, String reason) {
-        onClosed(ms.session(), reason, true); // a confirmed verdict: its routing (perhaps prepared) must not wait
-        ms.session().close(reason);
-    }
-
-    /** From now on, lost sessions are the daemon's own doing: no milestones, no re-routing. */
-    void stopping() {
-        stopping = true;
-        m.losses().cancel();
+        coordinator.sessionEnded(m.ends().end(session, reason, known));
     }
 }

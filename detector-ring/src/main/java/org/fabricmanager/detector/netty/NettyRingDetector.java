@@ -18,10 +18,7 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -43,7 +40,6 @@ import org.fabricmanager.detector.TimerHandle;
 import org.fabricmanager.detector.message.RingMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -58,9 +54,8 @@ import java.util.Locale;
  * (a switch simulator) on a shared group that {@link #close()} leaves running.
  *
  * <p>A member configured with only its ring window learns other members' addresses on demand: a message
- * for a member whose address it does not know waits (at most {@value #MAX_WAITING_PER_MEMBER} per member,
- * {@value #MAX_WAITING_MEMBERS} members; beyond, it is dropped like a lost datagram) while the
- * {@link AddressResolver} asks, and is sent when {@link #learn} brings the address. A sealed datagram from a
+ * for a member whose address it does not know waits in its {@link AddressBook} while the {@link AddressResolver}
+ * asks, and is sent when {@link #learn} brings the address. A sealed datagram from a
  * member whose address is not known yet is authenticated by the ring key alone; once the address is known,
  * datagrams must come from it.
  */
@@ -71,10 +66,6 @@ public final class NettyRingDetector implements RingDetector {
     private static final Logger log = LoggerFactory.getLogger(NettyRingDetector.class);
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long CALL_TIMEOUT_SECONDS = 5;
-    /** Messages kept per member whose address is being resolved. */
-    static final int MAX_WAITING_PER_MEMBER = 8;
-    /** Members whose address may be awaited at once. */
-    static final int MAX_WAITING_MEMBERS = 128;
 
     private final DetectorConfig config;
     private final MessageCodec codec;
@@ -89,22 +80,10 @@ public final class NettyRingDetector implements RingDetector {
     private final Channel channel;
     private final EventLoop loop;
     private final RingMember member;
-    private final AddressResolver resolver;
     /** Members in the ring. */
     private final int ringSize;
-    /**
-     * The members this one deals with (event loop only): its configuration's, those it sent to or heard from,
-     * those it asked for. What it keeps per member is by their slot, so its memory grows with them, not the ring.
-     */
-    private final MemberSlots peers;
-    /** By slot: the member's address as far as known, from the configuration, then learned; {@code null}: unknown. */
-    private InetSocketAddress[] peerAddress;
-    /** By slot: when the member's address was last asked for (0: never), so a lookup is repeated at most every δ. */
-    private long[] peerAsked;
-    /** The inverse of the addresses (event loop only), so that learning an address costs O(1), not O(n). */
-    private final Map<InetSocketAddress, Integer> memberByAddress = new HashMap<>();
-    /** Messages waiting for their receiver's address (event loop only). */
-    private final Map<Integer, ArrayDeque<RingMessage>> waiting = new HashMap<>();
+    /** The other members' addresses and the messages waiting for one (event loop only). */
+    private final AddressBook addresses;
     private volatile boolean closed;
     private long lastWarnNanos = Long.MIN_VALUE;
     private long suppressedWarnings;
@@ -112,15 +91,8 @@ public final class NettyRingDetector implements RingDetector {
     private NettyRingDetector(DetectorConfig config, DetectorListener listener, MeterRegistry registry,
                               EventLoopGroup group, boolean ownsGroup, AddressResolver resolver, ProcessHealth process) {
         this.config = config;
-        this.resolver = resolver;
         this.ringSize = config.size();
-        this.peers = new MemberSlots(config.addresses().size() + 32);
-        this.peerAddress = new InetSocketAddress[config.addresses().size() + 32];
-        this.peerAsked = new long[peerAddress.length];
-        config.addresses().forEach((i, a) -> {
-            setAddress(i, a);
-            memberByAddress.put(a, i);
-        });
+        this.addresses = new AddressBook(config, resolver);
         this.codec = new MessageCodec(config.size(), config.fingerprint());
         this.group = group;
         this.ownsGroup = ownsGroup;
@@ -201,7 +173,7 @@ public final class NettyRingDetector implements RingDetector {
         NettyRingDetector detector = new NettyRingDetector(config, listener, registry, group, ownsGroup, resolver,
                 process);
         detector.call(() -> {
-            detector.prefetchOverlayPeers();
+            detector.addresses.prefetchOverlayPeers();
             detector.member.start();
             return null;
         });
@@ -256,117 +228,20 @@ public final class NettyRingDetector implements RingDetector {
             if (member == config.self()) {
                 return;
             }
-            Integer previousHolder = memberByAddress.get(address);
-            if (previousHolder != null && previousHolder != member) {
-                // that member moved away: its address is asked for again when needed
-                setAddress(previousHolder, null);
-            }
-            InetSocketAddress previous = address(member);
-            if (previous != null) {
-                memberByAddress.remove(previous);
-            }
-            setAddress(member, address);
-            memberByAddress.put(address, member);
-            ArrayDeque<RingMessage> held = waiting.remove(member);
-            if (held != null) {
-                for (RingMessage m : held) {
-                    sendNow(member, address, m);
-                }
+            for (RingMessage m : addresses.learn(member, address)) {
+                sendNow(member, address, m);
             }
         });
     }
 
     /** The number of members whose address this member knows (the window, then whatever it learned). */
     public int knownAddresses() {
-        return call(() -> {
-            int known = 0;
-            for (int slot = 0; slot < peers.size(); slot++) {
-                known += peerAddress[slot] == null ? 0 : 1;
-            }
-            return known;
-        });
+        return call(addresses::knownAddresses);
     }
 
     /** The members this one keeps anything about (configured, asked for, sent to or heard from): its memory's measure. */
     public int peerCount() {
-        return call(peers::size);
-    }
-
-    /** Member {@code m}'s address as far as known, {@code null} when unknown (event loop). */
-    private InetSocketAddress address(int m) {
-        int slot = peers.find(m);
-        return slot < 0 ? null : peerAddress[slot];
-    }
-
-    private void setAddress(int m, InetSocketAddress address) {
-        int slot = slotOf(m); // first: it may grow the array, and a[slotOf(m)] = x would write the old one
-        peerAddress[slot] = address;
-    }
-
-    private void setAsked(int m, long nanos) {
-        int slot = slotOf(m);
-        peerAsked[slot] = nanos;
-    }
-
-    /** When member {@code m}'s address was last asked for, 0 when never (event loop). */
-    private long asked(int m) {
-        int slot = peers.find(m);
-        return slot < 0 ? 0 : peerAsked[slot];
-    }
-
-    /** Member {@code m}'s slot, given one (and room in the per-slot arrays) if it had none. */
-    private int slotOf(int m) {
-        int slot = peers.add(m);
-        if (slot == peerAddress.length) {
-            int grown = Math.min(ringSize, slot * 2);
-            peerAddress = Arrays.copyOf(peerAddress, grown);
-            peerAsked = Arrays.copyOf(peerAsked, grown);
-        }
-        return slot;
-    }
-
-    /**
-     * Asks at once for the members a failure-free broadcast reaches from here (self ± 2^j, the neighbours of
-     * both overlays while nobody is dead) and the ring's witness, so that the first broadcast or notice does not
-     * wait for lookups.
-     */
-    private void prefetchOverlayPeers() {
-        int n = ringSize;
-        int[] ask = new int[64];
-        int count = 0;
-        int witness = config.parameters().witness();
-        if (witness >= 0 && witness < n && address(witness) == null) {
-            // the witness is told of every suspicion this member starts: a notice must not wait for a lookup
-            setAsked(witness, System.nanoTime() | 1);
-            ask[count++] = witness;
-        }
-        for (long step = 1; step < n && count + 2 <= ask.length; step <<= 1) {
-            for (long peer : new long[] {config.self() + step, config.self() - step + n}) {
-                int p = (int) (peer % n);
-                if (address(p) == null && asked(p) == 0) {
-                    setAsked(p, System.nanoTime() | 1);
-                    ask[count++] = p;
-                }
-            }
-        }
-        if (count > 0) {
-            resolver.resolve(Arrays.copyOf(ask, count));
-        }
-    }
-
-    /** Asks for member {@code m}'s address unless it was asked for less than δ ago. */
-    private void resolve(int m) {
-        long now = System.nanoTime() | 1;
-        long last = asked(m);
-        if (last != 0 && now - last < config.parameters().suspicionTimeout().toNanos()) {
-            return;
-        }
-        setAsked(m, now);
-        try {
-            resolver.resolve(new int[] {m});
-        } catch (RuntimeException e) {
-            log.warn("member {}: cannot ask for member {}'s address: {}", config.self(), m, e.toString());
-        }
+        return call(addresses::size);
     }
 
     @Override
@@ -489,9 +364,9 @@ public final class NettyRingDetector implements RingDetector {
                 reportBadDatagram(packet.sender(), e.getMessage());
                 return;
             }
-            InetSocketAddress expected = address(message.from());
+            InetSocketAddress expected = addresses.address(message.from());
             if (expected == null) {
-                resolve(message.from());
+                addresses.resolve(message.from());
                 if (seal == null) {
                     reportBadDatagram(packet.sender(), "claims to be member " + message.from() + ", whose address is unknown");
                     return;
@@ -534,20 +409,9 @@ public final class NettyRingDetector implements RingDetector {
             if (!channel.isActive()) {
                 return;
             }
-            InetSocketAddress address = address(to);
+            InetSocketAddress address = addresses.address(to);
             if (address == null) {
-                ArrayDeque<RingMessage> held = waiting.get(to);
-                if (held == null && waiting.size() < MAX_WAITING_MEMBERS) {
-                    held = new ArrayDeque<>();
-                    waiting.put(to, held);
-                }
-                if (held != null) {
-                    if (held.size() == MAX_WAITING_PER_MEMBER) {
-                        held.poll(); // the newest view matters most; the ring tolerates lost datagrams
-                    }
-                    held.add(message);
-                }
-                resolve(to);
+                addresses.hold(to, message);
                 return;
             }
             sendNow(to, address, message);

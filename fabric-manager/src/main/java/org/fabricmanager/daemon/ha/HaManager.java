@@ -2,12 +2,9 @@ package org.fabricmanager.daemon.ha;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.fabricmanager.daemon.FabricManagerDaemon;
@@ -24,13 +21,10 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Collection;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A hot-standby manager ({@code ha.enabled: true}): runs this daemon's Raft member and, while the member
@@ -56,23 +50,14 @@ public final class HaManager implements AutoCloseable {
     private final RehearsalAgents rehearsalAgents;
     /** Tells this standby when the leader's process ended, so that it need not wait out an election timeout. */
     private final LeaderWatch leaderWatch;
-    /** The leader the watch found gone (its term), until another is known: agents are held, not sent there. */
-    private volatile LeaderWatch.Target goneLeader;
-    /** When the watch found it gone (nanoTime). */
-    private volatile long goneAtNanos;
-    /** The gone leader this member campaigned for (once per leader and term). */
-    private volatile LeaderWatch.Target campaigned;
-    /** A member that is n-th after the first campaigner campaigns n times this long after its verdict, if none did. */
-    static final long BACKUP_CAMPAIGN_MS = 300;
+    /** Who campaigns, and when, once the watch finds the leader gone. */
+    private final Campaigns campaigns;
     /** Released by the Raft member on every change the watcher may act on; the watcher polls without one too. */
     private final Semaphore changed;
     /** Whether this JVM rehearsed a manager start ({@link ManagerRehearsal}); watcher thread. */
     private boolean rehearsed;
-    /** The member's view at the last poll, {@code null} before it (watcher writes, REST and meters read). */
-    private volatile HaNode.View view;
-    /** Terms begun since start, as this member saw them (watcher thread writes). */
-    private final AtomicLong elections = new AtomicLong();
-    private long lastTerm = -1;
+    /** What this member tells of the group: its view at the last poll, REST's body, the standby's answers. */
+    private final GroupView group;
     /** Whether the running manager's endpoints are committed for its term (watcher thread). */
     private boolean published;
     /** The endpoints submitted at election, before the manager started, and their commit (watcher thread). */
@@ -93,10 +78,12 @@ public final class HaManager implements AutoCloseable {
         this.announce = announce;
         this.node = node;
         this.lock = lock;
-        this.standby = new StandbyListeners(config, new Standby(), node);
-        HaMetrics.bind(standby.registry(), () -> view, elections::get, node.commits(), node.refusals(), node.transfers());
+        this.campaigns = new Campaigns(node, changed::release);
+        this.group = new GroupView(node, campaigns, config.ha().electionTimeoutMs(), () -> daemon != null);
+        this.standby = new StandbyListeners(config, group, node);
+        HaMetrics.bind(standby.registry(), group::view, group::elections, node.commits(), node.refusals(), node.transfers());
         this.watcher = new Thread(this::watch, "fm-ha-role");
-        this.leaderWatch = new LeaderWatch("fm-ha-leader-watch", this::leaderGone);
+        this.leaderWatch = new LeaderWatch("fm-ha-leader-watch", campaigns::leaderGone);
     }
 
     /**
@@ -195,82 +182,108 @@ public final class HaManager implements AutoCloseable {
         }
     }
 
+    /** One turn of the role loop: follow the member's view, and start, serve or stop the manager to match it. */
     private void step(HaNode.View v) throws InterruptedException, IOException {
-        view = v;
+        group.seen(v);
         leaderWatch.follow(watchTarget(v));
-        backupCampaign(v);
-        if (lastTerm >= 0 && v.term() > lastTerm) {
-            elections.addAndGet(v.term() - lastTerm);
-        }
-        lastTerm = v.term();
+        campaigns.backup(v);
+        group.countElections(v);
         if (daemon != null && (!v.leading() || v.term() != daemonTerm)) {
             LOG.warn("ha: {} no longer leads term {} (now {} in term {}): stopping the manager", node.nodeId(), daemonTerm,
                     v.role(), v.term());
             stopManager();
         }
+        if (daemon == null) {
+            announceRole(v);
+        }
+        if (daemon == null && v.leading() && v.leaderReady() && v.appliedIndex() >= v.commitIndex()) {
+            // every committed write of earlier leaders is in the state directory now
+            startManager(v.term());
+        }
+        if (daemon != null) {
+            serveActive();
+        } else {
+            serveStandby(v);
+        }
+    }
+
+    /** Prints the member's role when it changed (while no manager runs: a running manager announces itself). */
+    private void announceRole(HaNode.View v) {
         String role = (v.leading() ? "LEADER" : "FOLLOWER".equals(v.role()) ? "STANDBY" : v.role()) + " term " + v.term()
                 + (v.leaderId() == null || v.leading() ? "" : ", leader " + v.leaderId());
-        if (daemon == null && !role.equals(lastRole)) {
+        if (!role.equals(lastRole)) {
             lastRole = role;
             leaderSince = v.leading() ? System.nanoTime() : -1;
             announce.accept("ha " + node.nodeId() + " " + role);
         }
-        if (daemon == null && v.leading() && v.leaderReady() && v.appliedIndex() >= v.commitIndex()) {
-            // every committed write of earlier leaders is in the state directory now; the standby listeners
-            // give the ports to the manager
-            long begin = System.nanoTime();
-            daemonTerm = v.term();
-            published = false;
-            // with configured ports the manager's endpoints are known now: committed while it starts, the other
-            // standbys send their held agents here (this member's standby port holds them until the manager
-            // listens on it), instead of waiting for a commit after the start
-            early = predictedEndpoints().map(e -> Map.entry(e, node.write(daemonTerm, LeaderEndpoints.FILE, e.encode())))
-                    .orElse(null);
-            MeterRegistry registry = DaemonMetrics.newRegistry();
-            HaMetrics.bind(registry, () -> view, elections::get, node.commits(), node.refusals(), node.transfers());
-            long[] released = new long[2];
-            try {
-                // the ports go to the manager once its state is loaded, just before it binds them; the agents
-                // held here wait on their connections until it listens
-                daemon = FabricManagerDaemon.start(config, List.of(), registry, null, List.of(new HaResource(this::ha)),
-                        node.files(daemonTerm), daemonTerm, () -> {
-                            released[0] = System.nanoTime();
-                            standby.stopAccepting();
-                            released[1] = System.nanoTime();
-                        });
-            } catch (RuntimeException | InterruptedException e) {
-                standby.close();
-                throw e;
-            }
-            standby.managerStarted(daemon, endpoints().southbound());
-            long started = System.nanoTime();
-            LOG.info("ha: {} active in term {}: leader for {} ms, manager started in {} ms (standby ports released in {} ms,"
-                    + " unbound for {} ms)", node.nodeId(), daemonTerm,
-                    leaderSince < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(begin - leaderSince),
-                    TimeUnit.NANOSECONDS.toMillis(started - begin), TimeUnit.NANOSECONDS.toMillis(released[1] - released[0]),
-                    TimeUnit.NANOSECONDS.toMillis(started - released[0]));
-            announce.accept("ha " + node.nodeId() + " ACTIVE term " + daemonTerm);
-            announce.accept("southbound " + daemon.southboundAddress().getHostString() + ":"
-                    + daemon.southboundAddress().getPort());
-            announce.accept("rest " + daemon.restUrl());
+    }
+
+    /** Starts the manager for {@code term}; the standby listeners give it their ports. */
+    private void startManager(long term) throws InterruptedException {
+        long begin = System.nanoTime();
+        daemonTerm = term;
+        published = false;
+        // with configured ports the manager's endpoints are known now: committed while it starts, the other
+        // standbys send their held agents here (this member's standby port holds them until the manager
+        // listens on it), instead of waiting for a commit after the start
+        early = predictedEndpoints().map(e -> Map.entry(e, node.write(daemonTerm, LeaderEndpoints.FILE, e.encode())))
+                .orElse(null);
+        MeterRegistry registry = DaemonMetrics.newRegistry();
+        HaMetrics.bind(registry, group::view, group::elections, node.commits(), node.refusals(), node.transfers());
+        long[] released = new long[2];
+        try {
+            // the ports go to the manager once its state is loaded, just before it binds them; the agents
+            // held here wait on their connections until it listens
+            daemon = FabricManagerDaemon.start(config, List.of(), registry, null, List.of(new HaResource(group::ha)),
+                    node.files(daemonTerm), daemonTerm, () -> {
+                        released[0] = System.nanoTime();
+                        standby.stopAccepting();
+                        released[1] = System.nanoTime();
+                    });
+        } catch (RuntimeException | InterruptedException e) {
+            standby.close();
+            throw e;
         }
-        if (daemon != null && !published) {
+        standby.managerStarted(daemon, endpoints().southbound());
+        announceActive(begin, released);
+    }
+
+    /**
+     * Logs the start's times (since this member was elected, the start's own, the ports' handover between
+     * {@code released[0]} and {@code released[1]}) and prints where the manager serves.
+     */
+    private void announceActive(long begin, long[] released) {
+        long started = System.nanoTime();
+        LOG.info("ha: {} active in term {}: leader for {} ms, manager started in {} ms (standby ports released in {} ms,"
+                + " unbound for {} ms)", node.nodeId(), daemonTerm,
+                leaderSince < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(begin - leaderSince),
+                TimeUnit.NANOSECONDS.toMillis(started - begin), TimeUnit.NANOSECONDS.toMillis(released[1] - released[0]),
+                TimeUnit.NANOSECONDS.toMillis(started - released[0]));
+        announce.accept("ha " + node.nodeId() + " ACTIVE term " + daemonTerm);
+        announce.accept("southbound " + daemon.southboundAddress().getHostString() + ":"
+                + daemon.southboundAddress().getPort());
+        announce.accept("rest " + daemon.restUrl());
+    }
+
+    /** While the manager runs: its endpoints committed once, then the standby listeners closed. */
+    private void serveActive() throws IOException {
+        if (!published) {
             publish();
         }
-        if (daemon != null) {
-            // after the endpoints are committed: closing waits for the standby's I/O threads to end
-            standby.close();
+        // after the endpoints are committed: closing waits for the standby's I/O threads to end
+        standby.close();
+    }
+
+    /** While no manager runs: the standby listeners open, held agents sent to a live leader, a start rehearsed. */
+    private void serveStandby(HaNode.View v) throws InterruptedException {
+        standby.open();
+        // a rotation the leader committed: the standby's southbound opens (and seals) tickets with it too
+        standby.refreshTicketKeys();
+        String leader = group.leaderSouthbound(v);
+        if (leader != null) {
+            standby.releaseParked(leader);
         }
-        if (daemon == null) {
-            standby.open();
-            // a rotation the leader committed: the standby's southbound opens (and seals) tickets with it too
-            standby.refreshTicketKeys();
-            String leader = leaderSouthbound(v);
-            if (leader != null) {
-                standby.releaseParked(leader);
-            }
-            rehearseOnce(v);
-        }
+        rehearseOnce(v);
     }
 
     /** The leader a follower watches: its id, term and Raft port; {@code null} when this member leads or knows none. */
@@ -283,89 +296,12 @@ public final class HaManager implements AutoCloseable {
     }
 
     /**
-     * The leader's process is gone (the watch's thread). One member starts the election at once: the first after the
-     * gone leader in the order of the members' ids, the same order on every member, so that two standbys do not split
-     * the vote by campaigning together. The others vote for it; each of them campaigns itself only if no election has
-     * begun {@link #BACKUP_CAMPAIGN_MS} times its place in that order after its own verdict (the first is down too,
-     * or its campaign failed), and else leaves it to the election timeout.
-     */
-    private void leaderGone(LeaderWatch.Target leader) {
-        int rank = campaignRank(node.peers().keySet(), leader.leaderId(), node.nodeId());
-        if (rank == 0) {
-            campaigned = leader; // before goneLeader: the role loop must not campaign for it as well
-        }
-        goneAtNanos = System.nanoTime();
-        goneLeader = leader;
-        if (rank == 0) {
-            campaign(leader, "at once");
-        } else {
-            LOG.info("ha: leader {} of term {} is gone; {} starts the election (this member if none began within {} ms)",
-                    leader.leaderId(), leader.term(), campaigner(node.peers().keySet(), leader.leaderId()),
-                    rank * BACKUP_CAMPAIGN_MS);
-        }
-        changed.release();
-    }
-
-    /** The role loop's part: a member after the first campaigns when no election began in its time. */
-    private void backupCampaign(HaNode.View v) {
-        LeaderWatch.Target gone = goneLeader;
-        if (gone == null || gone.equals(campaigned) || !"FOLLOWER".equals(v.role()) || !gone.leaderId().equals(v.leaderId())
-                || gone.term() != v.term()) {
-            return;
-        }
-        int rank = campaignRank(node.peers().keySet(), gone.leaderId(), node.nodeId());
-        if (System.nanoTime() - goneAtNanos >= TimeUnit.MILLISECONDS.toNanos(rank * BACKUP_CAMPAIGN_MS)) {
-            campaign(gone, "no election began within " + rank * BACKUP_CAMPAIGN_MS + " ms of the verdict");
-        }
-    }
-
-    private void campaign(LeaderWatch.Target leader, String when) {
-        campaigned = leader;
-        try {
-            boolean started = node.campaign(leader.leaderId(), leader.term());
-            LOG.info("ha: {} {} an election ({}) after leader {} of term {} was found gone", node.nodeId(),
-                    started ? "starts" : "did not start (no longer its follower in that term)", when, leader.leaderId(),
-                    leader.term());
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("ha: {} could not start an election after leader {} was found gone: {}; the election timeout"
-                    + " starts one", node.nodeId(), leader.leaderId(), e.toString());
-        }
-    }
-
-    /**
-     * The members that may campaign when {@code gone} leaves, in their order: the ids after it in sorted order,
-     * wrapping around (the same order on every member).
-     */
-    static List<String> campaignOrder(Collection<String> ids, String gone) {
-        List<String> sorted = new ArrayList<>(new TreeSet<>(ids));
-        int at = sorted.indexOf(gone);
-        List<String> order = new ArrayList<>(sorted.size());
-        for (int i = 1; i <= sorted.size(); i++) {
-            String next = sorted.get(Math.floorMod(at + i, sorted.size()));
-            if (!next.equals(gone)) {
-                order.add(next);
-            }
-        }
-        return order;
-    }
-
-    /** This member's place in {@link #campaignOrder}: 0 campaigns at once. */
-    static int campaignRank(Collection<String> ids, String gone, String self) {
-        return campaignOrder(ids, gone).indexOf(self);
-    }
-
-    /** The member that campaigns at once when {@code gone} leaves. */
-    static String campaigner(Collection<String> ids, String gone) {
-        return campaignOrder(ids, gone).get(0);
-    }
-
-    /**
      * Once this member is a standby in step with the group and the replicated state holds a stored routing,
      * rehearses a manager start on another thread ({@link ManagerRehearsal}), so that a takeover starts in
      * tens of milliseconds instead of the first, cold start's second. The group's leader needs nothing from it.
      */
     private void rehearseOnce(HaNode.View v) {
-        if (rehearsed || v.leading() || new Standby().standbyUnready() != null
+        if (rehearsed || v.leading() || group.standbyUnready() != null
                 || !Files.exists(config.state().path().resolve("routing.state"))) {
             return;
         }
@@ -448,110 +384,6 @@ public final class HaManager implements AutoCloseable {
 
     private static String bracket(String host) {
         return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-    }
-
-    /** The body of {@code GET /api/v1/ha} on any member. */
-    Map<String, Object> ha() {
-        HaNode.View v = view;
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("role", v == null ? "UNKNOWN" : v.role());
-        out.put("nodeId", node.nodeId());
-        out.put("leaderId", v == null ? null : v.leaderId());
-        out.put("term", v == null ? 0 : v.term());
-        out.put("active", daemon != null);
-        List<Map<String, String>> peers = new ArrayList<>();
-        for (Map.Entry<String, String> p : new TreeMap<>(node.peers()).entrySet()) {
-            peers.add(Map.of("id", p.getKey(), "address", p.getValue()));
-        }
-        out.put("peers", peers);
-        out.put("commitIndex", v == null ? 0 : v.commitIndex());
-        out.put("appliedIndex", v == null ? 0 : v.appliedIndex());
-        out.put("elections", elections.get());
-        Optional<LeaderEndpoints> e = leaderEndpoints(v);
-        out.put("leaderSouthbound", e.map(LeaderEndpoints::southbound).orElse(null));
-        out.put("leaderRest", e.map(LeaderEndpoints::rest).orElse(null));
-        return out;
-    }
-
-    /**
-     * Where a standby sends agents: the leader's southbound address while the leader is alive as far as
-     * this member can tell, {@code null} (the HELLO is held) when no leader is known, it has not published
-     * its endpoints yet, or it has been silent for {@link #silentLeaderMs} (it has most likely died: sending
-     * agents to it would only send them round the managers until the election ends).
-     */
-    private String leaderSouthbound(HaNode.View v) {
-        // an elected member whose manager is not started yet holds them itself: its manager releases them
-        if (v == null || v.leading() || v.leaderSilentMs() > silentLeaderMs()) {
-            return null;
-        }
-        LeaderWatch.Target gone = goneLeader;
-        if (gone != null && gone.leaderId().equals(v.leaderId()) && gone.term() == v.term()) {
-            return null;
-        }
-        return leaderEndpoints(v).map(LeaderEndpoints::southbound).orElse(null);
-    }
-
-    /**
-     * A leader that sent nothing for this long has missed a heartbeat (Ratis sends one every half election
-     * timeout): three quarters of the election timeout.
-     */
-    private long silentLeaderMs() {
-        return 3L * config.ha().electionTimeoutMs() / 4;
-    }
-
-    private Optional<LeaderEndpoints> leaderEndpoints(HaNode.View v) {
-        return v == null || v.leaderId() == null ? Optional.empty() : node.endpoints(v.leaderId(), v.term());
-    }
-
-    /** What the standby listeners tell (REST I/O threads, southbound I/O threads). */
-    private final class Standby implements StandbyListeners.Source {
-        @Override
-        public Map<String, Object> ha() {
-            return HaManager.this.ha();
-        }
-
-        @Override
-        public String nodeId() {
-            return node.nodeId();
-        }
-
-        @Override
-        public String leaderId() {
-            HaNode.View v = view;
-            return v == null ? null : v.leaderId();
-        }
-
-        @Override
-        public String leaderRest() {
-            return leaderEndpoints(view).map(LeaderEndpoints::rest).orElse(null);
-        }
-
-        @Override
-        public String leaderSouthbound() {
-            return HaManager.this.leaderSouthbound(view);
-        }
-
-        @Override
-        public String standbyUnready() {
-            HaNode.View v = view;
-            if (v == null) {
-                return "the Raft member has not reported its state yet";
-            }
-            if (!"FOLLOWER".equals(v.role())) {
-                // a candidate is the usual face of a lost quorum (it keeps asking for votes): say what it lacks
-                return "role " + v.role() + " in term " + v.term() + (v.leading()
-                        ? ": this member leads and its manager is starting"
-                        : ": no leader is known (a leader needs a majority of " + node.peers().size() + " members)");
-            }
-            if (v.leaderId() == null) {
-                return "no leader is known in term " + v.term() + " (a leader needs a majority of " + node.peers().size()
-                        + " members)";
-            }
-            if (v.appliedIndex() < v.commitIndex()) {
-                return "applying the committed state: index " + v.appliedIndex() + " of " + v.commitIndex();
-            }
-            return null;
-        }
     }
 
     private void stopManager() {

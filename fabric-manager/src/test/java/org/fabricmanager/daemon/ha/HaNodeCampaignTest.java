@@ -63,7 +63,7 @@ class HaNodeCampaignTest {
 
         leader.close(); // its process ends
         nodes.remove(leader);
-        String next = HaManager.campaigner(List.of("n1", "n2", "n3"), leader.nodeId());
+        String next = Campaigns.campaigner(List.of("n1", "n2", "n3"), leader.nodeId());
         HaNode campaigner = others.stream().filter(n -> n.nodeId().equals(next)).findFirst().orElseThrow();
         assertThat(campaigner.campaign(leader.nodeId(), term)).as("%s campaigns", next).isTrue();
 

@@ -105,13 +105,13 @@ class LeaderWatchTest {
 
     @Test
     void theMemberAfterTheGoneLeaderCampaigns() {
-        assertThat(HaManager.campaigner(List.of("n1", "n2", "n3"), "n2")).isEqualTo("n3");
-        assertThat(HaManager.campaigner(List.of("n3", "n1", "n2"), "n3")).as("wraps around, any order").isEqualTo("n1");
-        assertThat(HaManager.campaigner(List.of("b", "a", "e", "d", "c"), "c")).isEqualTo("d");
-        assertThat(HaManager.campaignRank(List.of("n1", "n2", "n3"), "n2", "n3")).as("the first campaigns at once").isZero();
-        assertThat(HaManager.campaignRank(List.of("n1", "n2", "n3"), "n2", "n1")).as("the other after one backup wait")
+        assertThat(Campaigns.campaigner(List.of("n1", "n2", "n3"), "n2")).isEqualTo("n3");
+        assertThat(Campaigns.campaigner(List.of("n3", "n1", "n2"), "n3")).as("wraps around, any order").isEqualTo("n1");
+        assertThat(Campaigns.campaigner(List.of("b", "a", "e", "d", "c"), "c")).isEqualTo("d");
+        assertThat(Campaigns.campaignRank(List.of("n1", "n2", "n3"), "n2", "n3")).as("the first campaigns at once").isZero();
+        assertThat(Campaigns.campaignRank(List.of("n1", "n2", "n3"), "n2", "n1")).as("the other after one backup wait")
                 .isOne();
-        assertThat(HaManager.campaignRank(List.of("b", "a", "e", "d", "c"), "c", "b")).isEqualTo(3);
+        assertThat(Campaigns.campaignRank(List.of("b", "a", "e", "d", "c"), "c", "b")).isEqualTo(3);
     }
 
     private static LeaderWatch.Target target(String id, long term, int port) {
