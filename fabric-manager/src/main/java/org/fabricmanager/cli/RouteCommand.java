@@ -14,7 +14,6 @@ import org.fabricmanager.routing.VcText;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
@@ -58,11 +57,13 @@ final class RouteCommand implements Command {
                   --verify                 instead of writing tables, route with dmodc and with dmodc-plain (the
                                            paper's algorithm written plainly) and compare every entry; exit
                                            code 3 when any differs (the first %d are named)
-                  --previous LFT           repair LFT (lft-text/1: the tables in force) for this fabric instead of
-                                           routing it afresh, as the daemon does after a fault (routing.onFault:
-                                           repair): only entries whose route crosses a failed element, or that
-                                           lose or gain every path, get a new port (dmodc only); stderr gives the
-                                           changed entries and the minimum any valid routing changes
+                  --previous LFT           repair LFT (the tables in force) for this fabric instead of routing it
+                                           afresh, as the daemon does after a change (routing.onFault: repair):
+                                           only entries whose route crosses a failed element, or that lose or
+                                           gain every path, get a new port, and an element that came back takes
+                                           back the routes a full routing gives it (engines that repair: dmodc);
+                                           stderr gives the changed entries, the minimum any valid routing
+                                           changes and the entries taken back
                   --lft-format F           lft-text (default) or opensm: OpenSM's opensm-lfts.dump, keyed by LID
                                            (the dump's LIDs, or the plan of docs/opensm.md), switch LIDs routed
                                            MinHop, for opensm -R file -U FILE
@@ -119,11 +120,7 @@ final class RouteCommand implements Command {
         }
         RoutingResult result;
         if (args.has("previous")) {
-            if (args.flag("verify") || !engineName.equals(DmodcEngine.NAME)) {
-                throw new UsageException("route: --previous repairs tables with dmodc: it takes no --verify and no"
-                        + " --engine other than dmodc");
-            }
-            result = RouteRepair.repair(Path.of(args.require("previous")), index, threads, console);
+            result = RouteRepair.repair(Path.of(args.require("previous")), index, engineName, threads, console);
         } else {
             try (RoutingEngine engine = RoutingEngines.create(engineName, threads)) {
                 result = engine.route(index);

@@ -9,6 +9,9 @@ import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.TableChurn;
+import org.fabricmanager.routing.TableRepairer;
+import java.util.Optional;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.routing.dmodc.fill.RouteFill;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
@@ -17,7 +20,9 @@ import org.fabricmanager.routing.dmodc.preprocess.CostDividerUpdate;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;
+import org.fabricmanager.routing.dmodc.repair.ChurnCount;
 import org.fabricmanager.routing.dmodc.repair.CostChanges;
+import org.fabricmanager.routing.dmodc.repair.ReturnOverlay;
 import org.fabricmanager.routing.dmodc.repair.TableRepair;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
@@ -37,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #reroute} routes a later snapshot from the previous {@link DmodcRouting}, recomputing
  * only the table entries the change can affect.
  */
-public final class DmodcEngine implements RoutingEngine {
+public final class DmodcEngine implements RoutingEngine, TableRepairer {
     /** The engine's name. */
     public static final String NAME = "dmodc";
 
@@ -146,15 +151,19 @@ public final class DmodcEngine implements RoutingEngine {
     /**
      * Repairs the tables of {@code base} for {@code next}, a later snapshot of its fabric ({@link TableRepair}):
      * only the entries whose route crosses a failed element, or that lose or gain every path, change, to
-     * Dmodc's closed form over their surviving candidates; the others stay. Valid and deadlock-free as
-     * Dmodc's own tables, with Dmodc's validity; repairing for {@code base}'s own fabric gives its tables
-     * back. When {@code base} is a Dmodc routing only the entries whose inputs changed are checked (its costs
-     * updated, or compared with the new ones when the leaves differ); otherwise every entry is. Phases: {@code ranking},
-     * {@code groups}, {@code cost+divider}, {@code repair}, {@code validity}.
+     * Dmodc's closed form over their surviving candidates; the others stay. An element that came back (a link
+     * between switches over which the tables route nothing) takes back every route Dmodc's routing of {@code next}
+     * sends over it ({@link ReturnOverlay}), and on a whole fabric (an intact canonical PGFT) the result is Dmodc's
+     * routing of it. Valid and deadlock-free as Dmodc's own tables, with Dmodc's validity; repairing for
+     * {@code base}'s own fabric gives its tables back. When {@code base} is a Dmodc routing only the entries whose
+     * inputs changed are checked (its costs updated, or compared with the new ones when the leaves differ); otherwise
+     * every entry is. Phases: {@code ranking}, {@code groups}, {@code cost+divider}, {@code repair}, then
+     * {@code returns} when something came back, {@code validity}.
      */
+    @Override
     public DmodcRouting repair(RoutedSnapshot base, FabricIndex next) {
         if (!(base instanceof DmodcRouting before)) {
-            return repair(base.result().tables(), next);
+            return repair(base.result().tables(), base.fabric(), next);
         }
         if (sameLeaves(before.index(), next)) {
             Preprocessing pre = preprocess(next, before);
@@ -173,16 +182,62 @@ public final class DmodcEngine implements RoutingEngine {
      * for an earlier snapshot, the same tables as a repair from a routing of that snapshot.
      */
     public DmodcRouting repair(ForwardingTables previous, FabricIndex next) {
-        return repairWith(preprocess(next), next, previous, null);
+        return repair(previous, null, next);
+    }
+
+    /**
+     * As {@link #repair(ForwardingTables, FabricIndex)}, the tables known to be valid for {@code before}
+     * ({@code null}: unknown): when {@code next} has no link {@code before} lacks, nothing came back, and the tables
+     * are not searched for returned links.
+     */
+    @Override
+    public DmodcRouting repair(ForwardingTables previous, FabricIndex before, FabricIndex next) {
+        return repairWith(preprocess(next), next, previous, null, before);
+    }
+
+    @Override
+    public Optional<TableRepairer> repairer() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public TableChurn churn(ForwardingTables before, RoutedSnapshot after, RoutingPool churnPool) {
+        if (!(after instanceof DmodcRouting d)) {
+            return null;
+        }
+        return ChurnCount.between(before, d.result().tables(), d.index(), d.costs(), churnPool, d.takenBack());
     }
 
     private DmodcRouting repairWith(Preprocessing pre, FabricIndex next, ForwardingTables previous,
                                     TableRepair.Changes changes) {
+        return repairWith(pre, next, previous, changes, changes == null ? null : changes.before());
+    }
+
+    private DmodcRouting repairWith(Preprocessing pre, FabricIndex next, ForwardingTables previous,
+                                    TableRepair.Changes changes, FabricIndex before) {
         long t3 = System.nanoTime();
         ForwardingTables tables = TableRepair.repair(next, pre.cd.costs(), pre.cd.dividers(), previous, changes, pool);
         long t4 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("repair", t4 - t3));
-        return finish(next, pre, tables, t4, null).repaired();
+        long takenBack = 0;
+        boolean whole = CanonicalPgftCheck.intact(next);
+        long[] returned = whole || before != null && !ReturnOverlay.anyAdded(before, next) ? null
+                : ReturnOverlay.returnedPorts(next, previous, pool);
+        if (whole || returned != null) {
+            // an element came back: the routes a full routing sends over it go back to it; on a whole fabric, every
+            // route goes back to the full routing's
+            ForwardingTables full = ForwardingTables.ofRows(guids(next), new RouteFill(next, pre.ranks.array(),
+                    pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations).shortcuts(shortcuts)
+                    .computeAll(pool), next.destinationCount());
+            ReturnOverlay.Result r = whole ? ReturnOverlay.whole(tables, full, pool)
+                    : ReturnOverlay.overlay(next, pre.cd.costs(), tables, full, returned, pool);
+            tables = r.tables();
+            takenBack = r.takenBack();
+            long t5 = System.nanoTime();
+            pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
+            t4 = t5;
+        }
+        return finish(next, pre, tables, t4, null).repaired(takenBack);
     }
 
     @Override

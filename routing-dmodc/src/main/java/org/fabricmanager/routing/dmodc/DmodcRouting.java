@@ -34,14 +34,16 @@ public final class DmodcRouting implements RoutedSnapshot {
     private final RowProfiles profiles;
     private final RowCounts rowCounts;
     private final boolean repair;
+    private final long takenBack;
 
     DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider,
                  RowProfiles profiles, RowCounts rowCounts) {
-        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false);
+        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false, 0);
     }
 
-    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair) {
+    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair, long takenBack) {
         this.repair = repair;
+        this.takenBack = takenBack;
         this.index = pre.index();
         this.result = result;
         this.rank = pre.ranks();
@@ -76,9 +78,20 @@ public final class DmodcRouting implements RoutedSnapshot {
         return Optional.ofNullable(rowCounts);
     }
 
-    /** The same routing marked as a {@link DmodcEngine#repair}: its tables are not Dmodc's own for its fabric. */
-    DmodcRouting repaired() {
-        return new DmodcRouting(preprocessed(), result, rowCounts, true);
+    /**
+     * The same routing marked as a {@link DmodcEngine#repair}: its tables are not Dmodc's own for its fabric;
+     * {@code takenBack} entries were taken back by elements that came back.
+     */
+    DmodcRouting repaired(long takenBack) {
+        return new DmodcRouting(preprocessed(), result, rowCounts, true, takenBack);
+    }
+
+    /**
+     * For a repair: the entries that took back a full routing's port because their route there crosses an element
+     * that came back ({@link org.fabricmanager.routing.dmodc.repair.ReturnOverlay}); 0 when nothing came back.
+     */
+    public long takenBack() {
+        return takenBack;
     }
 
     /**

@@ -2,30 +2,31 @@ package org.fabricmanager.routing.dmodc.repair;
 
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
- * How many entries a new routing changed against the tables in force, and the least any valid routing of
- * the new fabric must change: the entries whose port leads into a failed element (a port without a live
- * link in the new fabric), those that lose every path (the destination's leaf has an infinite cost from
- * the switch, or the node left), those whose next hop loses every path (an infinite cost from the
- * neighbour: no up*&#47;down* route goes on from there) and those that gain a path. Rows of switches in
- * both tables are compared (by GUID); a row of a switch new in the new fabric counts its routed entries.
- * Since a valid routing changes every such entry, only the changed entries are examined: the cost is a
- * comparison of the rows that are not shared, plus a check per changed entry.
- *
- * @param changedEntries entries whose port differs
- * @param minimumEntries entries every valid routing of the new fabric changes
+ * Counts the {@link TableChurn} of a new routing against the tables in force: the entries that changed, and the
+ * least any valid routing of the new fabric must change: the entries whose port leads into a failed element (a
+ * port without a live link in the new fabric), those that lose every path (the destination's leaf has an infinite
+ * cost from the switch, or the node left), those whose next hop loses every path (an infinite cost from the
+ * neighbour: no up*&#47;down* route goes on from there) and those that gain a path. Rows of switches in both tables
+ * are compared (by GUID); a row of a switch new in the new fabric counts its routed entries. Since a valid routing
+ * changes every such entry, only the changed entries are examined: the cost is a comparison of the rows that are
+ * not shared, plus a check per changed entry.
  */
-public record TableChurn(long changedEntries, long minimumEntries) {
+public final class ChurnCount {
+    private ChurnCount() {
+    }
 
     /**
      * The churn from {@code before} to {@code after}, the tables of {@code next} (the same switches in the
-     * same order) whose costs are {@code costs}.
+     * same order) whose costs are {@code costs}, of which {@code takenBack} entries went back to elements that
+     * came back.
      */
     public static TableChurn between(ForwardingTables before, ForwardingTables after, FabricIndex next,
-                                     CostTable costs, RoutingPool pool) {
+                                     CostTable costs, RoutingPool pool, long takenBack) {
         int switches = after.switchCount();
         int[] rowBefore = TableRepair.rowsByGuid(next, before);
         long[] changed = new long[switches];
@@ -64,7 +65,7 @@ public record TableChurn(long changedEntries, long minimumEntries) {
             c += changed[s];
             f += forced[s];
         }
-        return new TableChurn(c, f);
+        return new TableChurn(c, f, takenBack);
     }
 
     /** True when an entry that was {@code old} must change in any valid routing of {@code next}. */
@@ -96,9 +97,4 @@ public record TableChurn(long changedEntries, long minimumEntries) {
         return leaf == s || costs.isFinite(s, next.leafNumber(leaf));
     }
 
-    /** Changed entries per entry any valid routing changes (1.0 when both are 0). */
-    public double ratio() {
-        return minimumEntries == 0 ? (changedEntries == 0 ? 1.0 : Double.POSITIVE_INFINITY)
-                : (double) changedEntries / minimumEntries;
-    }
 }

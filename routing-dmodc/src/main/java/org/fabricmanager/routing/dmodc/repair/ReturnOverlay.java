@@ -1,0 +1,231 @@
+package org.fabricmanager.routing.dmodc.repair;
+
+import java.util.Arrays;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.dmodc.preprocess.CostTable;
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * What an element that comes back takes back. A link between two switches over which the tables in force route
+ * nothing from either end is <em>returned</em> (a cable or a switch that came back, or a link no route used); every
+ * entry whose route in a full routing of the fabric now crosses a returned link takes that routing's port, hop by
+ * hop up to the link, so the returned element carries exactly the routes a full routing gives it and the entries
+ * that moved away for it come back. The other entries keep their repair ({@link TableRepair}).
+ *
+ * <p>Both tables step to a strictly closer neighbour at every entry, so any mix of them does too: the result is
+ * valid and deadlock-free as a repair is. Which entries cross a returned link follows from the full routing alone,
+ * destination by destination, switches in increasing cost to the destination's leaf: an entry crosses one when its
+ * own port's link is returned or its next hop's entry crosses one.
+ */
+public final class ReturnOverlay {
+    /** Words of a switch's port mask (ports 0 to 255). */
+    private static final int WORDS = 4;
+    /** Leaves a worker takes at a time. */
+    private static final int GRAIN = 4;
+
+    private ReturnOverlay() {
+    }
+
+    /** The overlaid tables, and the entries that took the full routing's port and differ from the repair's. */
+    public record Result(ForwardingTables tables, long takenBack) {
+    }
+
+    /**
+     * True when {@code next} has a link between two switches that {@code before} does not have (a switch or a cable
+     * that came back): only then can a repair from tables valid for {@code before} find returned links. A look at
+     * every port, not at the tables.
+     */
+    public static boolean anyAdded(FabricIndex before, FabricIndex next) {
+        for (int s = 0; s < next.switchCount(); s++) {
+            int b = before.switchId(next.switchGuid(s));
+            int[] peers = next.peerSwitches(s);
+            int[] peersBefore = b == FabricIndex.NONE ? new int[0] : before.peerSwitches(b);
+            for (int p = 1; p < peers.length; p++) {
+                if (peers[p] == FabricIndex.NONE) {
+                    continue;
+                }
+                if (p >= peersBefore.length || peersBefore[p] == FabricIndex.NONE
+                        || before.switchGuid(peersBefore[p]) != next.switchGuid(peers[p])) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Per switch of {@code next}, its returned ports ({@link #WORDS} words, bit {@code p} for port {@code p}):
+     * ports to a switch such that {@code inForce} routes nothing over the link from either end (a switch without a
+     * row in {@code inForce} routes nothing). {@code null} when there is none.
+     */
+    public static long[] returnedPorts(FabricIndex next, ForwardingTables inForce, RoutingPool pool) {
+        int switches = next.switchCount();
+        int[] rowOf = TableRepair.rowsByGuid(next, inForce);
+        long[] used = new long[switches * WORDS];
+        pool.forRange(switches, 16, (worker, from, to) -> {
+            for (int s = from; s < to; s++) {
+                if (rowOf[s] >= 0) {
+                    markUsed(inForce, rowOf[s], used, s * WORDS);
+                }
+            }
+        });
+        long[] returned = new long[switches * WORDS];
+        boolean any = false;
+        for (int s = 0; s < switches; s++) {
+            int[] peers = next.peerSwitches(s);
+            int[] peerPorts = next.peerPorts(s);
+            for (int p = 1; p < peers.length && p < WORDS * 64; p++) {
+                int t = peers[p];
+                if (t != FabricIndex.NONE && !isSet(used, s * WORDS, p) && !isSet(used, t * WORDS, peerPorts[p])) {
+                    returned[s * WORDS + (p >>> 6)] |= 1L << p;
+                    any = true;
+                }
+            }
+        }
+        return any ? returned : null;
+    }
+
+    /** Sets in {@code used} (from {@code base}) the port of every routed entry of row {@code row}. */
+    private static void markUsed(ForwardingTables tables, int row, long[] used, int base) {
+        byte[] entries = tables.copyRow(row);
+        long[] seen = new long[WORDS];
+        for (byte e : entries) {
+            int port = e & 0xff;
+            seen[port >>> 6] |= 1L << port;
+        }
+        // NO_ROUTE (255) is not a port
+        seen[ForwardingTables.NO_ROUTE >>> 6] &= ~(1L << ForwardingTables.NO_ROUTE);
+        System.arraycopy(seen, 0, used, base, WORDS);
+    }
+
+    private static boolean isSet(long[] bits, int base, int p) {
+        return p < WORDS * 64 && (bits[base + (p >>> 6)] & (1L << p)) != 0;
+    }
+
+    /**
+     * {@code repaired} with, at every entry whose route in {@code full} crosses a returned port, {@code full}'s
+     * port. Both tables are of {@code next} (same switches, same order), whose costs are {@code costs}; rows that
+     * take nothing are {@code repaired}'s own arrays.
+     */
+    public static Result overlay(FabricIndex next, CostTable costs, ForwardingTables repaired, ForwardingTables full,
+                                 long[] returned, RoutingPool pool) {
+        int switches = next.switchCount();
+        int destinations = next.destinationCount();
+        int leaves = next.leafCount();
+        // bit (d, s): the entry takes full's port; destination-major, so that each worker (a range of leaves) writes
+        // only the words of its own destinations
+        int switchWords = (switches + 63) >>> 6;
+        long[] take = new long[destinations * switchWords];
+        long[] counts = new long[pool.threads()];
+        pool.forRange(leaves, GRAIN, (worker, from, to) -> {
+            int[] order = new int[switches];
+            boolean[] crosses = new boolean[switches];
+            int[] nodes = next.leafNodeArray();
+            for (int l = from; l < to; l++) {
+                int n = byCost(next, costs, l, order);
+                int leafSwitch = next.leaves()[l];
+                for (int i = next.leafNodeStart(l), end = next.leafNodeStart(l + 1); i < end; i++) {
+                    int d = next.nodeIndex(nodes[i]);
+                    if (d >= destinations) {
+                        continue;
+                    }
+                    crosses[leafSwitch] = false;
+                    for (int k = 0; k < n; k++) {
+                        int s = order[k];
+                        int port = full.port(s, d);
+                        boolean c = false;
+                        if (port != ForwardingTables.NO_ROUTE && port < next.peerSwitches(s).length) {
+                            int t = next.peerSwitches(s)[port];
+                            c = isSet(returned, s * WORDS, port) || (t != FabricIndex.NONE && crosses[t]);
+                        }
+                        crosses[s] = c;
+                        if (c) {
+                            take[d * switchWords + (s >>> 6)] |= 1L << s;
+                        }
+                    }
+                }
+            }
+        });
+        byte[][] rows = new byte[switches][];
+        int[] reuse = new int[switches];
+        pool.forRange(switches, 16, (worker, from, to) -> {
+            long taken = 0;
+            for (int s = from; s < to; s++) {
+                reuse[s] = s;
+                byte[] row = null;
+                int word = s >>> 6;
+                long bit = 1L << s;
+                for (int d = 0; d < destinations; d++) {
+                    if ((take[d * switchWords + word] & bit) == 0) {
+                        continue;
+                    }
+                    int port = full.port(s, d);
+                    if (port != repaired.port(s, d)) {
+                        if (row == null) {
+                            row = repaired.copyRow(s);
+                        }
+                        row[d] = (byte) port;
+                        taken++;
+                    }
+                }
+                if (row != null) {
+                    rows[s] = row;
+                    reuse[s] = -1;
+                }
+            }
+            counts[worker] += taken;
+        });
+        long takenBack = Arrays.stream(counts).sum();
+        long[] guids = new long[switches];
+        for (int s = 0; s < switches; s++) {
+            guids[s] = repaired.switchGuid(s);
+        }
+        return new Result(ForwardingTables.ofRows(guids, rows, destinations, repaired, reuse), takenBack);
+    }
+
+    /**
+     * {@code full} itself, for a whole fabric: every entry where {@code repaired} differs is taken back. Both tables
+     * are of the same fabric (same switches, same order).
+     */
+    public static Result whole(ForwardingTables repaired, ForwardingTables full, RoutingPool pool) {
+        long[] counts = new long[pool.threads()];
+        pool.forRange(full.switchCount(), 16, (worker, from, to) -> {
+            long taken = 0;
+            for (int s = from; s < to; s++) {
+                for (int d = full.mismatch(s, repaired, s, 0); d >= 0; d = full.mismatch(s, repaired, s, d + 1)) {
+                    taken++;
+                }
+            }
+            counts[worker] += taken;
+        });
+        return new Result(full, Arrays.stream(counts).sum());
+    }
+
+    /**
+     * Fills {@code order} with the switches other than leaf {@code l}'s own that reach it, by increasing cost (a
+     * counting sort over the small costs), and returns how many.
+     */
+    private static int byCost(FabricIndex next, CostTable costs, int l, int[] order) {
+        int switches = next.switchCount();
+        int[] count = new int[CostTable.MAX_FINITE + 2];
+        int leafSwitch = next.leaves()[l];
+        for (int s = 0; s < switches; s++) {
+            int c = costs.cost(s, l);
+            if (s != leafSwitch && c != CostTable.INFINITE) {
+                count[c + 1]++;
+            }
+        }
+        for (int c = 1; c < count.length; c++) {
+            count[c] += count[c - 1];
+        }
+        int n = count[count.length - 1];
+        for (int s = 0; s < switches; s++) {
+            int c = costs.cost(s, l);
+            if (s != leafSwitch && c != CostTable.INFINITE) {
+                order[count[c]++] = s;
+            }
+        }
+        return n;
+    }
+}
