@@ -13,6 +13,9 @@ import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.routing.TableRepairer;
 import java.util.Optional;
 import org.fabricmanager.routing.Validity;
+import org.fabricmanager.routing.analysis.CongestionAnalyzer;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.dmodc.fill.RouteFill;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
 import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
@@ -47,6 +50,11 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
     public static final String NAME = "dmodc";
 
     private static final Logger LOG = LoggerFactory.getLogger(DmodcEngine.class);
+    /**
+     * After a return, the most the all-to-all maximum of the repaired tables may exceed that of Dmodc's routing of the
+     * fabric (as a factor) before the return takes Dmodc's routing whole.
+     */
+    static final double RETURN_BALANCE = 1.02;
 
     private final RoutingPool pool;
     private final boolean relativesForAnyLeaf;
@@ -195,6 +203,12 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         return repairWith(preprocess(next), next, previous, null, before);
     }
 
+    /** The all-to-all maximum of {@code tables}, on the engine's threads. */
+    private long allToAllMax(FabricIndex fabric, ForwardingTables tables) {
+        return new CongestionAnalyzer(RoutedFabric.of(fabric, tables), pool.threads()).analyze(new TrafficPattern.AllToAll())
+                .max();
+    }
+
     @Override
     public Optional<TableRepairer> repairer() {
         return Optional.of(this);
@@ -231,6 +245,11 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
                     .computeAll(pool), next.destinationCount());
             ReturnOverlay.Result r = whole ? ReturnOverlay.whole(tables, full, pool)
                     : ReturnOverlay.overlay(next, pre.cd.costs(), tables, full, returned, pool);
+            if (!whole && allToAllMax(next, r.tables()) > allToAllMax(next, full) * RETURN_BALANCE) {
+                // the repairs of the faults still out crowd more than a full routing does: a return gives the balance
+                // back, so it takes the full routing whole
+                r = ReturnOverlay.whole(tables, full, pool);
+            }
             tables = r.tables();
             takenBack = r.takenBack();
             long t5 = System.nanoTime();
