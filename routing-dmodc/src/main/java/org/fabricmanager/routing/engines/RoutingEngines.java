@@ -11,7 +11,6 @@ import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.dmodc.DmodkEngine;
 import org.fabricmanager.routing.dmodc.home.HomeDmodcEngine;
 import org.fabricmanager.routing.dmodc.plain.PlainDmodcEngine;
-import org.fabricmanager.routing.dmodc.weighted.WeightedDmodcEngine;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
 
 /**
@@ -28,7 +27,7 @@ public final class RoutingEngines {
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, HomeDmodcEngine.NAME, WeightedDmodcEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME,
+        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, HomeDmodcEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME,
                 SsspEngine.NAME, VtftrEngine.NAME, PlainDmodcEngine.NAME);
     }
 
@@ -72,8 +71,6 @@ public final class RoutingEngines {
                 return new DmodkEngine(threads);
             case HomeDmodcEngine.NAME:
                 return new HomeDmodcEngine(threads);
-            case WeightedDmodcEngine.NAME:
-                return new WeightedDmodcEngine(threads);
             case SsspEngine.NAME:
                 return new SsspEngine();
             case MinHopEngine.NAME:
