@@ -2,7 +2,7 @@ package org.fabricmanager.cli;
 
 import java.nio.file.Path;
 import org.fabricmanager.routing.ForwardingTables;
-import org.fabricmanager.routing.LftText;
+import org.fabricmanager.routing.LftBinary;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
@@ -15,7 +15,7 @@ import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.TopologyException;
 
 /**
- * {@code route --previous LFT}: repairs the tables in force (an {@code lft-text/1} file) for the fabric
+ * {@code route --previous LFT}: repairs the tables in force (an {@code lft-text/1} or {@code lft-bin/1} file) for the fabric
  * given, as the daemon does after a change ({@link TableRepairer#repair(ForwardingTables, FabricIndex, FabricIndex)}:
  * faults with the least change, returned elements taking back their routes), and says on stderr how many entries
  * changed against them, the least any valid routing changes and how many went back to returned elements.
@@ -27,7 +27,7 @@ final class RouteRepair {
     static RoutingResult repair(Path previousFile, FabricIndex index, String engineName, int threads, Console console) {
         ForwardingTables previous;
         try {
-            previous = LftText.read(previousFile);
+            previous = LftBinary.readEither(previousFile);
         } catch (TopologyException | IllegalArgumentException e) {
             throw new UsageException("route: --previous " + previousFile + ": " + e.getMessage(), e);
         }

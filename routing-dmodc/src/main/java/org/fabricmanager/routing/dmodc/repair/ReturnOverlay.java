@@ -185,21 +185,34 @@ public final class ReturnOverlay {
     }
 
     /**
-     * {@code full} itself, for a whole fabric: every entry where {@code repaired} differs is taken back. Both tables
-     * are of the same fabric (same switches, same order).
+     * {@code full}'s entries, for a whole fabric: every entry where {@code repaired} differs is taken back. Both
+     * tables are of the same fabric (same switches, same order); rows that are equal stay {@code repaired}'s arrays.
      */
     public static Result whole(ForwardingTables repaired, ForwardingTables full, RoutingPool pool) {
+        int switches = full.switchCount();
+        byte[][] rows = new byte[switches][];
+        int[] reuse = new int[switches];
         long[] counts = new long[pool.threads()];
-        pool.forRange(full.switchCount(), 16, (worker, from, to) -> {
+        pool.forRange(switches, 16, (worker, from, to) -> {
             long taken = 0;
             for (int s = from; s < to; s++) {
+                reuse[s] = s;
                 for (int d = full.mismatch(s, repaired, s, 0); d >= 0; d = full.mismatch(s, repaired, s, d + 1)) {
                     taken++;
+                    reuse[s] = -1;
+                }
+                if (reuse[s] < 0) {
+                    rows[s] = full.copyRow(s);
                 }
             }
             counts[worker] += taken;
         });
-        return new Result(full, Arrays.stream(counts).sum());
+        long[] guids = new long[switches];
+        for (int s = 0; s < switches; s++) {
+            guids[s] = full.switchGuid(s);
+        }
+        return new Result(ForwardingTables.ofRows(guids, rows, full.destinationCount(), repaired, reuse),
+                Arrays.stream(counts).sum());
     }
 
     /**
