@@ -18,6 +18,7 @@ import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.LinkChanges;
 import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.routing.TableRepairer;
 import org.fabricmanager.routing.engines.RoutingEngines;
@@ -150,9 +151,9 @@ public final class RoutingService implements AutoCloseable {
             TableSet tables = TableSet.derive(job.version(), result.tables(), job.previous());
             TableChurn churn = job.previous() == null || repairer == null ? null
                     : repairer.churn(job.previous().tables(), snapshot, churnPool);
-            if (repair && (full == null || !repairing || churn != null && churn.takenBack() > 0)) {
+            if (repair && (full == null || !repairing || LinkChanges.added(full.fabric(), index))) {
                 // an element the base lacked came back into this repair: the base from now on, so that the routes
-                // it took back stay with it through later faults
+                // it took back stay with it through later faults, and its later returns give back what moved
                 full = snapshot;
             }
             // where the time went, for the operator's log line: a slow re-route says which part to blame

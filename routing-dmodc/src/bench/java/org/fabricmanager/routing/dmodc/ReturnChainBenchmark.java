@@ -3,6 +3,7 @@ package org.fabricmanager.routing.dmodc;
 import java.util.List;
 import java.util.Locale;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.LinkChanges;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.TableChurn;
@@ -60,7 +61,7 @@ class ReturnChainBenchmark {
                     DmodcRouting r = mode.equals("offline") ? engine.repair(tables, next) : engine.repair(base, next);
                     double ms = (System.nanoTime() - t0) / 1e6;
                     TableChurn churn = engine.churn(tables, r, pool);
-                    if (mode.equals("daemon") && churn.takenBack() > 0) {
+                    if (mode.equals("daemon") && LinkChanges.added(base.fabric(), next)) {
                         base = r;
                     }
                     tables = r.result().tables();

@@ -4,6 +4,7 @@ import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.LinkChanges;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
@@ -219,7 +220,7 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         if (!(after instanceof DmodcRouting d)) {
             return null;
         }
-        return ChurnCount.between(before, d.result().tables(), d.index(), d.costs(), churnPool, d.takenBack());
+        return ChurnCount.between(before, d.result().tables(), d.index(), d.costs(), churnPool);
     }
 
     private DmodcRouting repairWith(Preprocessing pre, FabricIndex next, ForwardingTables previous,
@@ -233,9 +234,9 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         ForwardingTables tables = TableRepair.repair(next, pre.cd.costs(), pre.cd.dividers(), previous, changes, pool);
         long t4 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("repair", t4 - t3));
-        long takenBack = 0;
+        long fromFull = 0;
         boolean whole = CanonicalPgftCheck.intact(next);
-        long[] returned = whole || before != null && !ReturnOverlay.anyAdded(before, next) ? null
+        long[] returned = whole || before != null && !LinkChanges.added(before, next) ? null
                 : ReturnOverlay.returnedPorts(next, previous, pool);
         if (whole || returned != null) {
             // an element came back: the routes a full routing sends over it go back to it; on a whole fabric, every
@@ -251,12 +252,12 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
                 r = ReturnOverlay.whole(tables, full, pool);
             }
             tables = r.tables();
-            takenBack = r.takenBack();
+            fromFull = r.fromFull();
             long t5 = System.nanoTime();
             pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
             t4 = t5;
         }
-        return finish(next, pre, tables, t4, null).repaired(takenBack);
+        return finish(next, pre, tables, t4, null).repaired(fromFull);
     }
 
     @Override

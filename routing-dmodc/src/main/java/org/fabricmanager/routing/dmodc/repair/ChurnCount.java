@@ -22,15 +22,17 @@ public final class ChurnCount {
 
     /**
      * The churn from {@code before} to {@code after}, the tables of {@code next} (the same switches in the
-     * same order) whose costs are {@code costs}, of which {@code takenBack} entries went back to elements that
-     * came back.
+     * same order) whose costs are {@code costs}. Taken back: the changed entries of a switch that had no row in
+     * {@code before} (its routed entries), and those whose new port is one {@code before} routed nothing over from
+     * that switch (a link that came back).
      */
     public static TableChurn between(ForwardingTables before, ForwardingTables after, FabricIndex next,
-                                     CostTable costs, RoutingPool pool, long takenBack) {
+                                     CostTable costs, RoutingPool pool) {
         int switches = after.switchCount();
         int[] rowBefore = TableRepair.rowsByGuid(next, before);
         long[] changed = new long[switches];
         long[] forced = new long[switches];
+        long[] taken = new long[switches];
         int length = Math.min(before.destinationCount(), after.destinationCount());
         pool.forRange(switches, 16, (worker, from, to) -> {
             for (int s = from; s < to; s++) {
@@ -41,15 +43,24 @@ public final class ChurnCount {
                         if (after.port(s, d) != ForwardingTables.NO_ROUTE) {
                             changed[s]++;
                             forced[s]++;
+                            taken[s]++;
                         }
                     }
                     continue;
                 }
+                long[] used = null;
                 for (int d = before.destinationCount() == after.destinationCount() ? after.mismatch(s, before, b, 0)
                         : 0; d >= 0 && d < after.destinationCount(); ) {
                     int old = d < length ? before.port(b, d) : ForwardingTables.NO_ROUTE;
-                    if (old != after.port(s, d)) {
+                    int now = after.port(s, d);
+                    if (old != now) {
                         changed[s]++;
+                        if (used == null) {
+                            used = portsUsed(before, b);
+                        }
+                        if (now != ForwardingTables.NO_ROUTE && (used[now >>> 6] & (1L << now)) == 0) {
+                            taken[s]++;
+                        }
                         if (mustChange(next, costs, s, d, old)) {
                             forced[s]++;
                         }
@@ -61,11 +72,24 @@ public final class ChurnCount {
         });
         long c = 0;
         long f = 0;
+        long t = 0;
         for (int s = 0; s < switches; s++) {
             c += changed[s];
             f += forced[s];
+            t += taken[s];
         }
-        return new TableChurn(c, f, takenBack);
+        return new TableChurn(c, f, t);
+    }
+
+    /** The ports row {@code b} of {@code tables} routes some entry over, as a mask of 256 bits. */
+    private static long[] portsUsed(ForwardingTables tables, int b) {
+        long[] used = new long[4];
+        byte[] row = tables.copyRow(b);
+        for (byte e : row) {
+            int port = e & 0xff;
+            used[port >>> 6] |= 1L << port;
+        }
+        return used;
     }
 
     /** True when an entry that was {@code old} must change in any valid routing of {@code next}. */

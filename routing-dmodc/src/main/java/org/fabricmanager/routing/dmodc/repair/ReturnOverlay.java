@@ -27,31 +27,8 @@ public final class ReturnOverlay {
     private ReturnOverlay() {
     }
 
-    /** The overlaid tables, and the entries that took the full routing's port and differ from the repair's. */
-    public record Result(ForwardingTables tables, long takenBack) {
-    }
-
-    /**
-     * True when {@code next} has a link between two switches that {@code before} does not have (a switch or a cable
-     * that came back): only then can a repair from tables valid for {@code before} find returned links. A look at
-     * every port, not at the tables.
-     */
-    public static boolean anyAdded(FabricIndex before, FabricIndex next) {
-        for (int s = 0; s < next.switchCount(); s++) {
-            int b = before.switchId(next.switchGuid(s));
-            int[] peers = next.peerSwitches(s);
-            int[] peersBefore = b == FabricIndex.NONE ? new int[0] : before.peerSwitches(b);
-            for (int p = 1; p < peers.length; p++) {
-                if (peers[p] == FabricIndex.NONE) {
-                    continue;
-                }
-                if (p >= peersBefore.length || peersBefore[p] == FabricIndex.NONE
-                        || before.switchGuid(peersBefore[p]) != next.switchGuid(peers[p])) {
-                    return true;
-                }
-            }
-        }
-        return false;
+    /** The overlaid tables, and the entries that took the full routing's port where the repair's differs. */
+    public record Result(ForwardingTables tables, long fromFull) {
     }
 
     /**
@@ -176,12 +153,12 @@ public final class ReturnOverlay {
             }
             counts[worker] += taken;
         });
-        long takenBack = Arrays.stream(counts).sum();
+        long fromFull = Arrays.stream(counts).sum();
         long[] guids = new long[switches];
         for (int s = 0; s < switches; s++) {
             guids[s] = repaired.switchGuid(s);
         }
-        return new Result(ForwardingTables.ofRows(guids, rows, destinations, repaired, reuse), takenBack);
+        return new Result(ForwardingTables.ofRows(guids, rows, destinations, repaired, reuse), fromFull);
     }
 
     /**
