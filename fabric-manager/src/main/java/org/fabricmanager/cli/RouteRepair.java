@@ -3,6 +3,7 @@ package org.fabricmanager.cli;
 import java.nio.file.Path;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LftBinary;
+import org.fabricmanager.routing.LftText;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
@@ -26,11 +27,18 @@ final class RouteRepair {
 
     static RoutingResult repair(Path previousFile, FabricIndex index, String engineName, int threads, Console console) {
         ForwardingTables previous;
+        long begin = System.nanoTime();
+        boolean binary;
         try {
-            previous = LftBinary.readEither(previousFile);
+            binary = LftBinary.isBinary(previousFile);
+            previous = binary ? LftBinary.read(previousFile) : LftText.read(previousFile);
         } catch (TopologyException | IllegalArgumentException e) {
             throw new UsageException("route: --previous " + previousFile + ": " + e.getMessage(), e);
         }
+        // reading the tables in force was once most of a repair's time at 65,536 nodes: say what it cost
+        console.err().printf("route: read %s (%s, %,d switches x %,d destinations) in %.0f ms%n", previousFile,
+                binary ? LftBinary.FORMAT : LftText.FORMAT, previous.switchCount(), previous.destinationCount(),
+                (System.nanoTime() - begin) / 1e6);
         try (RoutingEngine engine = RoutingEngines.create(engineName, threads);
              RoutingPool pool = new RoutingPool(threads, "churn")) {
             TableRepairer repairer = engine.repairer().orElseThrow(() -> new UsageException("route: --previous: engine "

@@ -17,6 +17,7 @@ import org.fabricmanager.routing.analysis.TracedValidity;
 import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.sim.FabricSimulator;
+import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Link;
@@ -81,7 +82,7 @@ class ReturnsTest {
                     .isEqualTo(transit(now.index(), full, top));
             assertBalanced("the top switch back", now.index(), tables, full);
             assertThat(s.routing().takenBackEntries()).as("status: taken back").isPositive();
-            Milestone reaction = org.fabricmanager.testing.Await.value("the return's REACTION", () -> daemon
+            Milestone reaction = Await.value("the return's REACTION", () -> daemon
                     .milestones(since).get().stream().filter(m -> m.kind() == Milestone.Kind.REACTION).findFirst()
                     .orElse(null), m -> m != null);
             assertThat(((Number) reaction.details().get("takenBackEntries")).longValue()).isPositive();
