@@ -5,7 +5,9 @@ import static org.fabricmanager.daemon.DaemonSimulationTest.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
@@ -20,6 +22,7 @@ import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
@@ -99,6 +102,74 @@ class ReturnsTest {
         } finally {
             daemon.close();
         }
+    }
+
+    @Test
+    void randomFaultsAndReturnsLeaveTheBalanceOfAFullRoutingAndAWholeFabricItsFullRouting() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        List<Long> switches = fabric.switches().stream().map(FabricSwitch::guid)
+                .filter(g -> g >>> 32 != PgftGenerator.switchGuid(1, 0) >>> 32).toList();
+        List<Link> cables = fabric.links().stream().filter(l -> fabric.isSwitch(l.a()) && fabric.isSwitch(l.b()))
+                .toList();
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC), List.of(),
+                new SimpleMeterRegistry(), null);
+        try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
+                null, 1);
+             DmodcEngine engine = new DmodcEngine(1)) {
+            sim.start();
+            int all = fabric.switches().size();
+            long v = converged(daemon, 0, all, "first convergence");
+            ForwardingTables whole = engine.compute(fabric.index()).result().tables();
+            long seed = 53;
+            Random random = new Random(seed);
+            List<Object> out = new ArrayList<>();
+            int faults = 0;
+            while (faults < 6 || !out.isEmpty()) {
+                boolean fault = faults < 6 && (out.isEmpty() || random.nextInt(3) != 0);
+                Object e = fault ? (random.nextBoolean() ? switches.get(random.nextInt(switches.size()))
+                        : cables.get(random.nextInt(cables.size())))
+                        : out.get(faults < 6 ? random.nextInt(out.size()) : out.size() - 1);
+                // a cable of a switch that is out, or a switch with a cable out: their returns would not be apart
+                if (fault && (out.contains(e) || e instanceof Link l && (out.contains(l.a()) || out.contains(l.b()))
+                        || e instanceof Long g && out.stream().anyMatch(x -> x instanceof Link l && (l.a() == g
+                        || l.b() == g)))) {
+                    continue;
+                }
+                String what = "seed " + seed + (fault ? " -" : " +") + e;
+                if (fault) {
+                    faults++;
+                    out.add(e);
+                    if (e instanceof Long guid) {
+                        sim.kill(guid, FabricSimulator.KillMode.POWER);
+                    } else {
+                        sim.linkDown(((Link) e).a(), ((Link) e).aPort());
+                    }
+                } else {
+                    out.remove(e);
+                    if (e instanceof Long guid) {
+                        sim.revive(guid);
+                    } else {
+                        sim.linkUp(((Link) e).a(), ((Link) e).aPort());
+                    }
+                }
+                int connected = all - (int) out.stream().filter(x -> x instanceof Long).count();
+                v = converged(daemon, v, connected, what);
+                Fabric now = daemon.topology().get();
+                assertThat(now.links().size()).as(what).isEqualTo(ReturnsTest.linksWithout(fabric, out));
+                if (!fault) {
+                    assertBalanced(what, now.index(), held(sim, now), engine.compute(now.index()).result().tables());
+                }
+            }
+            assertThat(held(sim, daemon.topology().get()).sameAs(whole)).as("whole: Dmodc's routing").isTrue();
+        } finally {
+            daemon.close();
+        }
+    }
+
+    /** Links of {@code fabric} without the switches and cables {@code out}. */
+    private static int linksWithout(Fabric fabric, List<Object> out) {
+        return (int) fabric.links().stream().filter(l -> !out.contains(l) && !out.contains(l.a())
+                && !out.contains(l.b())).count();
     }
 
     /** The version of the first routing after {@code after} that {@code switches} connected switches all hold. */

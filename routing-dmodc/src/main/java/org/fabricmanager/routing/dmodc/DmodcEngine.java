@@ -253,6 +253,9 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
             }
             tables = r.tables();
             fromFull = r.fromFull();
+        }
+        if (whole || returned != null || before == null) {
+            // the search for returned links counts as the returns' phase even when it finds none
             long t5 = System.nanoTime();
             pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
             t4 = t5;
