@@ -40,7 +40,7 @@ class DocumentationTest {
      */
     static final Pattern ISSUE = Pattern.compile("(?i)\\b(?:issues?|pull request|PR) #?\\d+\\b|(?<![\\w&#/])#\\d+\\b");
     /** The most lines docs/performance.md may have: the figures of today, each with its command, not their history. */
-    static final int PERFORMANCE_PAGE_MAX_LINES = 400;
+    static final int PERFORMANCE_PAGE_MAX_LINES = 415;
 
     private static Path root() {
         Path dir = Path.of("").toAbsolutePath();
