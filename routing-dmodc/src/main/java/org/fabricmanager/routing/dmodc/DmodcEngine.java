@@ -246,16 +246,23 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
                     .computeAll(pool), next.destinationCount());
             ReturnOverlay.Result r = whole ? ReturnOverlay.whole(tables, full, pool)
                     : ReturnOverlay.overlay(next, pre.cd.costs(), tables, full, returned, pool);
-            if (!whole && allToAllMax(next, r.tables()) > allToAllMax(next, full) * RETURN_BALANCE) {
-                // the repairs of the faults still out crowd more than a full routing does: a return gives the balance
-                // back, so it takes the full routing whole
-                r = ReturnOverlay.whole(tables, full, pool);
+            long t5 = System.nanoTime();
+            pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
+            t4 = t5;
+            if (!whole) {
+                if (allToAllMax(next, r.tables()) > allToAllMax(next, full) * RETURN_BALANCE) {
+                    // the repairs of the faults still out crowd more than a full routing does: a return gives the
+                    // balance back, so it takes the full routing whole
+                    r = ReturnOverlay.whole(tables, full, pool);
+                }
+                t5 = System.nanoTime();
+                pre.phases.add(new PhaseTimings.Phase("balance", t5 - t4));
+                t4 = t5;
             }
             tables = r.tables();
             fromFull = r.fromFull();
-        }
-        if (whole || returned != null || before == null) {
-            // the search for returned links counts as the returns' phase even when it finds none
+        } else if (before == null) {
+            // the search for returned links, which found none
             long t5 = System.nanoTime();
             pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
             t4 = t5;

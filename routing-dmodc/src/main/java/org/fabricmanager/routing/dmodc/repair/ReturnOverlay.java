@@ -92,66 +92,85 @@ public final class ReturnOverlay {
         int leaves = next.leafCount();
         // bit (d, s): the entry takes full's port; destination-major, so that each worker (a range of leaves) writes
         // only the words of its own destinations
-        int switchWords = (switches + 63) >>> 6;
-        long[] take = new long[destinations * switchWords];
-        long[] counts = new long[pool.threads()];
+        // leaf by leaf, switches in increasing cost, each switch's entries for the leaf's destinations together: a
+        // row is read a segment at a time, not an entry per destination across all rows
+        Changes[] found = new Changes[pool.threads()];
         pool.forRange(leaves, GRAIN, (worker, from, to) -> {
+            Changes mine = found[worker] != null ? found[worker] : (found[worker] = new Changes());
             int[] order = new int[switches];
-            boolean[] crosses = new boolean[switches];
             int[] nodes = next.leafNodeArray();
+            int[] dests = new int[0];
+            boolean[] crosses = new boolean[0];
             for (int l = from; l < to; l++) {
                 int n = byCost(next, costs, l, order);
-                int leafSwitch = next.leaves()[l];
-                for (int i = next.leafNodeStart(l), end = next.leafNodeStart(l + 1); i < end; i++) {
-                    int d = next.nodeIndex(nodes[i]);
-                    if (d >= destinations) {
-                        continue;
-                    }
-                    crosses[leafSwitch] = false;
-                    for (int k = 0; k < n; k++) {
-                        int s = order[k];
-                        int port = full.port(s, d);
+                int m = next.leafNodeStart(l + 1) - next.leafNodeStart(l);
+                if (dests.length < m) {
+                    dests = new int[m];
+                    crosses = new boolean[switches * m];
+                }
+                for (int i = 0; i < m; i++) {
+                    dests[i] = next.nodeIndex(nodes[next.leafNodeStart(l) + i]);
+                }
+                Arrays.fill(crosses, next.leaves()[l] * m, next.leaves()[l] * m + m, false);
+                for (int k = 0; k < n; k++) {
+                    int sw = order[k];
+                    int[] peers = next.peerSwitches(sw);
+                    for (int i = 0; i < m; i++) {
+                        int d = dests[i];
+                        int port = d < destinations ? full.port(sw, d) : ForwardingTables.NO_ROUTE;
                         boolean c = false;
-                        if (port != ForwardingTables.NO_ROUTE && port < next.peerSwitches(s).length) {
-                            int t = next.peerSwitches(s)[port];
-                            c = isSet(returned, s * WORDS, port) || (t != FabricIndex.NONE && crosses[t]);
+                        if (port != ForwardingTables.NO_ROUTE && port < peers.length) {
+                            int t = peers[port];
+                            c = isSet(returned, sw * WORDS, port) || (t != FabricIndex.NONE && crosses[t * m + i]);
                         }
-                        crosses[s] = c;
-                        if (c) {
-                            take[d * switchWords + (s >>> 6)] |= 1L << s;
+                        crosses[sw * m + i] = c;
+                        if (c && port != repaired.port(sw, d)) {
+                            mine.add(sw, d);
                         }
                     }
                 }
             }
         });
-        byte[][] rows = new byte[switches][];
-        int[] reuse = new int[switches];
-        pool.forRange(switches, 16, (worker, from, to) -> {
-            long taken = 0;
-            for (int s = from; s < to; s++) {
-                reuse[s] = s;
-                byte[] row = null;
-                int word = s >>> 6;
-                long bit = 1L << s;
-                for (int d = 0; d < destinations; d++) {
-                    if ((take[d * switchWords + word] & bit) == 0) {
-                        continue;
-                    }
-                    int port = full.port(s, d);
-                    if (port != repaired.port(s, d)) {
-                        if (row == null) {
-                            row = repaired.copyRow(s);
-                        }
-                        row[d] = (byte) port;
-                        taken++;
-                    }
+        // the changes by switch (a counting sort), then each changed row copied once
+        int[] start = new int[switches + 1];
+        long total = 0;
+        for (Changes c : found) {
+            if (c != null) {
+                for (int i = 0; i < c.size; i++) {
+                    start[(int) (c.entries[i] >>> 32) + 1]++;
                 }
-                if (row != null) {
-                    rows[s] = row;
-                    reuse[s] = -1;
+                total += c.size;
+            }
+        }
+        for (int sw = 0; sw < switches; sw++) {
+            start[sw + 1] += start[sw];
+        }
+        int[] at = Arrays.copyOf(start, switches);
+        int[] byDest = new int[(int) total];
+        for (Changes c : found) {
+            if (c != null) {
+                for (int i = 0; i < c.size; i++) {
+                    byDest[at[(int) (c.entries[i] >>> 32)]++] = (int) c.entries[i];
                 }
             }
-            counts[worker] += taken;
+        }
+        byte[][] rows = new byte[switches][];
+        int[] reuse = new int[switches];
+        long[] counts = new long[pool.threads()];
+        pool.forRange(switches, 16, (worker, from, to) -> {
+            for (int sw = from; sw < to; sw++) {
+                reuse[sw] = sw;
+                if (start[sw] == start[sw + 1]) {
+                    continue;
+                }
+                byte[] row = repaired.copyRow(sw);
+                for (int i = start[sw]; i < start[sw + 1]; i++) {
+                    row[byDest[i]] = (byte) full.port(sw, byDest[i]);
+                }
+                rows[sw] = row;
+                reuse[sw] = -1;
+                counts[worker] += start[sw + 1] - start[sw];
+            }
         });
         long fromFull = Arrays.stream(counts).sum();
         long[] guids = new long[switches];
@@ -159,6 +178,19 @@ public final class ReturnOverlay {
             guids[s] = repaired.switchGuid(s);
         }
         return new Result(ForwardingTables.ofRows(guids, rows, destinations, repaired, reuse), fromFull);
+    }
+
+    /** A worker's entries to take, {@code (switch << 32) | destination}, in a growing array. */
+    private static final class Changes {
+        long[] entries = new long[64];
+        int size;
+
+        void add(int sw, int d) {
+            if (size == entries.length) {
+                entries = Arrays.copyOf(entries, size * 2);
+            }
+            entries[size++] = (long) sw << 32 | d;
+        }
     }
 
     /**
