@@ -14,12 +14,10 @@ import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.routing.TableRepairer;
 import java.util.Optional;
 import org.fabricmanager.routing.Validity;
-import org.fabricmanager.routing.analysis.CongestionAnalyzer;
-import org.fabricmanager.routing.analysis.RoutedFabric;
-import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.dmodc.fill.RouteFill;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
 import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
+import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.CostDividerUpdate;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
@@ -204,12 +202,6 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         return repairWith(preprocess(next), next, previous, null, before);
     }
 
-    /** The all-to-all maximum of {@code tables}, on the engine's threads. */
-    private long allToAllMax(FabricIndex fabric, ForwardingTables tables) {
-        return new CongestionAnalyzer(RoutedFabric.of(fabric, tables), pool.threads()).analyze(new TrafficPattern.AllToAll())
-                .max();
-    }
-
     @Override
     public Optional<TableRepairer> repairer() {
         return Optional.of(this);
@@ -250,7 +242,9 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
             pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
             t4 = t5;
             if (!whole) {
-                if (allToAllMax(next, r.tables()) > allToAllMax(next, full) * RETURN_BALANCE) {
+                CostTable costs = pre.cd.costs();
+                if (ReturnOverlay.allToAllMax(next, costs, r.tables(), pool)
+                        > ReturnOverlay.allToAllMax(next, costs, full, pool) * RETURN_BALANCE) {
                     // the repairs of the faults still out crowd more than a full routing does: a return gives the
                     // balance back, so it takes the full routing whole
                     r = ReturnOverlay.whole(tables, full, pool);

@@ -180,6 +180,76 @@ public final class ReturnOverlay {
         return new Result(ForwardingTables.ofRows(guids, rows, destinations, repaired, reuse), fromFull);
     }
 
+    /**
+     * The all-to-all maximum of {@code tables} (valid tables of {@code next}, whose costs are {@code costs}): the most
+     * routes between attached nodes on one directed link between switches, as the congestion analysis counts them.
+     * Leaf by leaf like {@link #overlay}: for each destination the routes are pushed down the tables from the switches
+     * farthest from its leaf, so each row is read a segment at a time.
+     */
+    public static long allToAllMax(FabricIndex next, CostTable costs, ForwardingTables tables, RoutingPool pool) {
+        int switches = next.switchCount();
+        int leaves = next.leafCount();
+        int destinations = next.destinationCount();
+        int ports = 1;
+        for (int sw = 0; sw < switches; sw++) {
+            ports = Math.max(ports, next.peerSwitches(sw).length);
+        }
+        int stride = ports;
+        long[][] loads = new long[pool.threads()][];
+        pool.forRange(leaves, GRAIN, (worker, from, to) -> {
+            long[] load = loads[worker] != null ? loads[worker] : (loads[worker] = new long[switches * stride]);
+            int[] order = new int[switches];
+            int[] nodes = next.leafNodeArray();
+            int[] dests = new int[0];
+            long[] weight = new long[0];
+            for (int l = from; l < to; l++) {
+                int n = byCost(next, costs, l, order);
+                int m = next.leafNodeStart(l + 1) - next.leafNodeStart(l);
+                if (dests.length < m) {
+                    dests = new int[m];
+                    weight = new long[switches * m];
+                }
+                for (int i = 0; i < m; i++) {
+                    dests[i] = next.nodeIndex(nodes[next.leafNodeStart(l) + i]);
+                }
+                // every other leaf sends from all its nodes
+                for (int k = 0; k < n; k++) {
+                    int sw = order[k];
+                    int ln = next.leafNumber(sw);
+                    long own = ln == FabricIndex.NONE ? 0 : next.leafNodeStart(ln + 1) - next.leafNodeStart(ln);
+                    Arrays.fill(weight, sw * m, sw * m + m, own);
+                }
+                for (int k = n - 1; k >= 0; k--) {
+                    int sw = order[k];
+                    int[] peers = next.peerSwitches(sw);
+                    for (int i = 0; i < m; i++) {
+                        long w = weight[sw * m + i];
+                        int d = dests[i];
+                        int port = d < destinations ? tables.port(sw, d) : ForwardingTables.NO_ROUTE;
+                        if (w == 0 || port == ForwardingTables.NO_ROUTE || port >= peers.length
+                                || peers[port] == FabricIndex.NONE) {
+                            continue;
+                        }
+                        load[sw * stride + port] += w;
+                        int t = peers[port];
+                        if (t != next.leaves()[l]) {
+                            weight[t * m + i] += w;
+                        }
+                    }
+                }
+            }
+        });
+        long max = 0;
+        for (int i = 0; i < switches * stride; i++) {
+            long sum = 0;
+            for (long[] load : loads) {
+                sum += load == null ? 0 : load[i];
+            }
+            max = Math.max(max, sum);
+        }
+        return max;
+    }
+
     /** A worker's entries to take, {@code (switch << 32) | destination}, in a growing array. */
     private static final class Changes {
         long[] entries = new long[64];
