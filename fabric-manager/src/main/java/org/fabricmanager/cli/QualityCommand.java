@@ -80,7 +80,7 @@ final class QualityCommand implements Command {
                                            all2all (every node to every other); default %s
                   --lft FILE               also analyse these tables (first row, named by the file), e.g. an
                                            opensm-lfts.dump of the OpenSM routing in use today, or route --lft-out's
-                                           lft-text/1 with the virtual-channel rules of FILE.vc when it exists
+                                           lft-text/1 or lft-bin/1 with the virtual-channel rules of FILE.vc if any
                                            (vc-text/1): the deadlock check then runs over (link, VC)
                   --lft-format F           lft-text (default) or opensm (keyed by the LIDs of the
                                            --topology ibnetdiscover dump)

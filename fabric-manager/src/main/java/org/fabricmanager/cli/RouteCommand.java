@@ -14,7 +14,6 @@ import org.fabricmanager.routing.VcText;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
@@ -46,7 +45,7 @@ final class RouteCommand implements Command {
         return """
                 usage: fabric-manager route (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
                                              | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
-                                            [--engine %s] [--threads T] [--lft-out FILE] [--lft-format lft-text|opensm]
+                                            [--engine %s] [--threads T] [--lft-out FILE] [--lft-format lft-text|lft-bin|opensm]
                                             [--verify | --previous LFT]
                   Routes the fabric and writes its tables as lft-text/1 to FILE (default: stdout);
                   phase timings and validity go to stderr.
@@ -58,12 +57,16 @@ final class RouteCommand implements Command {
                   --verify                 instead of writing tables, route with dmodc and with dmodc-plain (the
                                            paper's algorithm written plainly) and compare every entry; exit
                                            code 3 when any differs (the first %d are named)
-                  --previous LFT           repair LFT (lft-text/1: the tables in force) for this fabric instead of
-                                           routing it afresh, as the daemon does after a fault (routing.onFault:
-                                           repair): only entries whose route crosses a failed element, or that
-                                           lose or gain every path, get a new port (dmodc only); stderr gives the
-                                           changed entries and the minimum any valid routing changes
-                  --lft-format F           lft-text (default) or opensm: OpenSM's opensm-lfts.dump, keyed by LID
+                  --previous LFT           repair LFT (the tables in force, lft-text or lft-bin) for this fabric
+                                           instead of routing it afresh, as the daemon does after a change
+                                           (routing.onFault: repair): only entries whose route crosses a failed
+                                           element, or that lose or gain every path, get a new port, and an
+                                           element that came back takes back the routes a full routing gives it
+                                           (engines that repair: dmodc); stderr gives the changed entries, the
+                                           minimum any valid routing changes and the entries taken back
+                  --lft-format F           lft-text (default); lft-bin (lft-bin/1: the same tables as bytes, read
+                                           back by --previous, trace and quality in a fraction of the time; needs
+                                           --lft-out); or opensm: OpenSM's opensm-lfts.dump, keyed by LID
                                            (the dump's LIDs, or the plan of docs/opensm.md), switch LIDs routed
                                            MinHop, for opensm -R file -U FILE
                   Exit code 0 when every leaf pair is routed; 2 for bad input, an engine that refuses
@@ -95,8 +98,11 @@ final class RouteCommand implements Command {
         }
         int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
         String format = args.valueOr("lft-format", "lft-text");
-        if (!format.equals("lft-text") && !format.equals("opensm")) {
-            throw new UsageException("route: --lft-format must be lft-text or opensm, got '" + format + "'");
+        if (!format.equals("lft-text") && !format.equals("lft-bin") && !format.equals("opensm")) {
+            throw new UsageException("route: --lft-format must be lft-text, lft-bin or opensm, got '" + format + "'");
+        }
+        if (format.equals("lft-bin") && !args.has("lft-out")) {
+            throw new UsageException("route: --lft-format lft-bin writes bytes: it needs --lft-out FILE");
         }
         LidFabric loaded = FabricSource.loadWithLids(args);
         Fabric fabric = loaded.fabric();
@@ -119,11 +125,7 @@ final class RouteCommand implements Command {
         }
         RoutingResult result;
         if (args.has("previous")) {
-            if (args.flag("verify") || !engineName.equals(DmodcEngine.NAME)) {
-                throw new UsageException("route: --previous repairs tables with dmodc: it takes no --verify and no"
-                        + " --engine other than dmodc");
-            }
-            result = RouteRepair.repair(Path.of(args.require("previous")), index, threads, console);
+            result = RouteRepair.repair(Path.of(args.require("previous")), index, engineName, threads, console);
         } else {
             try (RoutingEngine engine = RoutingEngines.create(engineName, threads)) {
                 result = engine.route(index);
@@ -136,7 +138,8 @@ final class RouteCommand implements Command {
             writeOpenSm(fabric, result, lids, out, console);
         } else if (out != null) {
             try {
-                Path rules = VcText.writeWithTables(result.tables(), result.engine(), Path.of(out));
+                Path rules = VcText.writeWithTables(result.tables(), result.engine(), Path.of(out),
+                        format.equals("lft-bin"));
                 if (rules != null) {
                     console.err().println("route: virtual-channel rules (" + VcText.FORMAT + ") written to " + rules);
                 }

@@ -2,37 +2,53 @@ package org.fabricmanager.cli;
 
 import java.nio.file.Path;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.LftBinary;
 import org.fabricmanager.routing.LftText;
+import org.fabricmanager.routing.RoutedSnapshot;
+import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.dmodc.DmodcEngine;
-import org.fabricmanager.routing.dmodc.DmodcRouting;
-import org.fabricmanager.routing.dmodc.repair.TableChurn;
+import org.fabricmanager.routing.TableChurn;
+import org.fabricmanager.routing.TableRepairer;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.TopologyException;
 
 /**
- * {@code route --previous LFT}: repairs the tables in force (an {@code lft-text/1} file) for the fabric
- * given, as the daemon does after a fault ({@link DmodcEngine#repair(ForwardingTables, FabricIndex)}), and
- * says on stderr how many entries changed against them and the least any valid routing changes.
+ * {@code route --previous LFT}: repairs the tables in force (an {@code lft-text/1} or {@code lft-bin/1} file) for the fabric
+ * given, as the daemon does after a change ({@link TableRepairer#repair(ForwardingTables, FabricIndex, FabricIndex)}:
+ * faults with the least change, returned elements taking back their routes), and says on stderr how many entries
+ * changed against them, the least any valid routing changes and how many went back to returned elements.
  */
 final class RouteRepair {
     private RouteRepair() {
     }
 
-    static RoutingResult repair(Path previousFile, FabricIndex index, int threads, Console console) {
+    static RoutingResult repair(Path previousFile, FabricIndex index, String engineName, int threads, Console console) {
         ForwardingTables previous;
+        long begin = System.nanoTime();
+        boolean binary;
         try {
-            previous = LftText.read(previousFile);
+            binary = LftBinary.isBinary(previousFile);
+            previous = binary ? LftBinary.read(previousFile) : LftText.read(previousFile);
         } catch (TopologyException | IllegalArgumentException e) {
             throw new UsageException("route: --previous " + previousFile + ": " + e.getMessage(), e);
         }
-        try (DmodcEngine engine = new DmodcEngine(threads); RoutingPool pool = new RoutingPool(threads, "churn")) {
-            DmodcRouting repaired = engine.repair(previous, index);
-            TableChurn churn = TableChurn.between(previous, repaired.result().tables(), index, repaired.costs(), pool);
-            console.err().printf("route: repaired %s: %,d entries changed, minimum %,d (%.2fx)%n", previousFile,
-                    churn.changedEntries(), churn.minimumEntries(), churn.ratio());
+        // reading the tables in force was once most of a repair's time at 65,536 nodes: say what it cost
+        console.err().printf("route: read %s (%s, %,d switches x %,d destinations) in %.0f ms%n", previousFile,
+                binary ? LftBinary.FORMAT : LftText.FORMAT, previous.switchCount(), previous.destinationCount(),
+                (System.nanoTime() - begin) / 1e6);
+        try (RoutingEngine engine = RoutingEngines.create(engineName, threads);
+             RoutingPool pool = new RoutingPool(threads, "churn")) {
+            TableRepairer repairer = engine.repairer().orElseThrow(() -> new UsageException("route: --previous: engine "
+                    + engineName + " does not repair tables (engines that do: "
+                    + String.join(", ", RoutingEngines.repairing()) + ")"));
+            RoutedSnapshot repaired = repairer.repair(previous, null, index);
+            TableChurn churn = repairer.churn(previous, repaired, pool);
+            console.err().printf("route: repaired %s: %,d entries changed, minimum %,d (%.2fx)%s%n", previousFile,
+                    churn.changedEntries(), churn.minimumEntries(), churn.ratio(), churn.takenBack() == 0 ? ""
+                            : String.format(", %,d taken back by returned elements", churn.takenBack()));
             return repaired.result();
         } catch (RoutingException e) {
             throw new UsageException("route: " + e.getMessage(), e);

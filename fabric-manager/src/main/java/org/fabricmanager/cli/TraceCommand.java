@@ -41,7 +41,7 @@ final class TraceCommand implements Command {
                   destination index D (--dst): each switch crossed with the output port its table gives.
                   --topology FILE   the fabric (fabric-topology/1, or an ibnetdiscover dump: detected)
                   --topology-format F  fabric-topology or ibnetdiscover, instead of detecting it
-                  --lft FILE        its forwarding tables (lft-text/1), e.g. written by route --lft-out;
+                  --lft FILE        its forwarding tables (lft-text/1 or lft-bin/1), e.g. from route --lft-out;
                                     with FILE.vc beside it (vc-text/1) the channel of each hop is shown
                   --lft-format F    lft-text (default) or opensm: an opensm-lfts.dump (or ibroute output),
                                     keyed by the LIDs of the --topology ibnetdiscover dump

@@ -408,7 +408,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m.faults().reactions().computed(engineMs);
         m.discovery().inForce(routingSnapshot);
         if (routing.churn() != null) {
-            m.faults().reactions().churn(routing.churn().changedEntries(), routing.churn().minimumEntries());
+            m.faults().reactions().churn(routing.churn());
         }
         // taken off the fault's path above a size: the reaction's milestone waits for it, its convergence does not
         Object token = m.faults().reactions().impactPending();

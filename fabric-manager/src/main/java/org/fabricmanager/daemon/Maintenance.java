@@ -86,9 +86,8 @@ final class Maintenance {
             milestones.record(Milestone.Kind.UNDRAINED, Drains.describe(element) + " (" + name
                     + ") undrained by an operator: routed through again");
             managers.faults().reactions().operator("operator: undrained " + Drains.describe(element));
-            // in full: after a restart or a failover, the repairs' base is the stored routing computed without the
-            // element, and repairing it would give the element nothing back
-            managers.routing().routeInFullNext();
+            // repaired like any return: the element takes back the routes a full routing gives it, also after a
+            // restart or a failover, when the repairs' base is the stored routing computed without it
             coordinator.maskChanged();
             return result("undrained", request, name, false, 0, null);
         });

@@ -16,7 +16,7 @@ import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.dmodc.DmodcRouting;
-import org.fabricmanager.routing.dmodc.repair.TableChurn;
+import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
@@ -70,8 +70,7 @@ class RepairOnFaultTest {
             assertThat(degraded.links()).hasSize(fabric.links().size() - 1);
             ForwardingTables v2 = engine.repair(v1, degraded.index()).result().tables();
             assertAgentsHold(sim, v2, 2, v1);
-            TableChurn churn = TableChurn.between(v1, v2, degraded.index(), engine.compute(degraded.index()).costs(),
-                    pool);
+            TableChurn churn = engine.churn(v1, engine.repair(v1, degraded.index()), pool);
             assertThat(churn.changedEntries()).isPositive().isLessThanOrEqualTo(2 * churn.minimumEntries());
             assertThat(s.routing().repaired()).isTrue();
             assertThat(s.routing().changedEntries()).isEqualTo(churn.changedEntries());

@@ -1,5 +1,6 @@
 package org.fabricmanager.routing;
 
+import java.util.Optional;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
@@ -55,6 +56,20 @@ public interface RoutingEngine extends AutoCloseable {
      */
     default boolean reroutesIncrementally() {
         return false;
+    }
+
+    /**
+     * True when the daemon may route with this engine (start, rebalance, every change): fast enough at the
+     * fabric's size and stable under faults. False for engines kept for {@code route}, {@code quality} and
+     * {@code compare} only.
+     */
+    default boolean routesForDaemon() {
+        return true;
+    }
+
+    /** How this engine repairs the tables in force for a changed fabric, when it can ({@link TableRepairer}). */
+    default Optional<TableRepairer> repairer() {
+        return Optional.empty();
     }
 
     /** Releases the engine's threads, if it has any; the engine must not be used afterwards. */

@@ -90,7 +90,16 @@ public final class VcText {
      * @return the rules file written, or {@code null}
      */
     public static Path writeWithTables(ForwardingTables tables, String engine, Path lftFile) {
-        LftText.write(tables, engine, lftFile);
+        return writeWithTables(tables, engine, lftFile, false);
+    }
+
+    /** As {@link #writeWithTables(ForwardingTables, String, Path)}, the tables as {@code lft-bin} when {@code binary}. */
+    public static Path writeWithTables(ForwardingTables tables, String engine, Path lftFile, boolean binary) {
+        if (binary) {
+            LftBinary.write(tables, engine, lftFile);
+        } else {
+            LftText.write(tables, engine, lftFile);
+        }
         Path vc = besides(lftFile);
         if (tables.vcRules().isPresent()) {
             write(tables, tables.vcRules().get(), engine, vc);
@@ -104,9 +113,12 @@ public final class VcText {
         return null;
     }
 
-    /** Reads {@code lftFile} and, when {@link #besides} it exists, its rules with it. */
+    /**
+     * Reads {@code lftFile} ({@code lft-text} or {@code lft-bin}) and, when {@link #besides} it exists, its rules with
+     * it.
+     */
     public static ForwardingTables readWithTables(Path lftFile) {
-        ForwardingTables tables = LftText.read(lftFile);
+        ForwardingTables tables = LftBinary.readEither(lftFile);
         Path vc = besides(lftFile);
         if (!Files.exists(vc)) {
             return tables;

@@ -43,11 +43,12 @@ public final class Views {
      * The tables in force. {@code onFault}: {@code repair} or {@code recompute}, how changes are routed;
      * {@code repaired}: the tables are a repair of the last full routing; {@code changedEntries} and
      * {@code minimumEntries}: entries they changed against the tables before them, and the least any valid routing
-     * of the same fabric changes ({@code null}: the first tables, reused ones, or an engine other than dmodc).
+     * of the same fabric changes, {@code takenBackEntries}: of the changed entries, those that went back to
+     * elements that came back ({@code null}: the first tables, reused ones, or an engine that does not repair).
      */
     public record Routing(String engine, long version, Double durationMs, Boolean valid, Long unreachableLeafPairs,
                           long computations, Boolean reusedFromState, Boolean deadlockFree, String onFault,
-                          boolean repaired, Long changedEntries, Long minimumEntries) {
+                          boolean repaired, Long changedEntries, Long minimumEntries, Long takenBackEntries) {
     }
 
     /**

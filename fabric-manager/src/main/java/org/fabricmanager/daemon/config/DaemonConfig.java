@@ -4,6 +4,8 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
@@ -52,7 +54,6 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     }
 
     /** Engines for offline routing and comparison only, refused as the daemon's engine. */
-    private static final Set<String> OFFLINE_ENGINES = Set.of("dmodc-home", "dmodc-weighted", "sssp");
 
     /** Engines built for PGFTs, refused for an expected HDFT. */
     private static final Set<String> PGFT_ONLY_ENGINES = Set.of("dmodc", "dmodk");
@@ -295,9 +296,10 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             if (engine == null || engine.isBlank()) {
                 throw new ConfigException("option routing.engine must not be empty");
             }
-            if (OFFLINE_ENGINES.contains(engine)) {
+            if (RoutingEngines.names().contains(engine) && !RoutingEngines.ask(engine, RoutingEngine::routesForDaemon)) {
                 throw new ConfigException("option routing.engine: " + engine + " is for route and quality only (it has"
-                        + " no repair path, so a fault would move routes all over the fabric; docs/routing.md): use dmodc");
+                        + " no repair path, so a fault would move routes all over the fabric; docs/routing.md): use one of "
+                        + String.join(", ", RoutingEngines.forDaemon()));
             }
             check("routing.threads", threads, 0, 1024);
             check("routing.settleMs", settleMs, 0, 600_000);

@@ -11,6 +11,7 @@ import org.fabricmanager.daemon.push.PushFigures;
 import org.fabricmanager.daemon.push.PushRound;
 import org.fabricmanager.daemon.push.PushTotals;
 import org.fabricmanager.daemon.routing.NodeImpact;
+import org.fabricmanager.routing.TableChurn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.function.LongSupplier;
@@ -57,6 +58,7 @@ public final class ReactionTracker {
         long lastPushNanos = -1;
         long changedEntries;
         long minimumEntries;
+        long takenBackEntries;
         boolean churnKnown;
         final ReactionImpact nodes = new ReactionImpact();
         /** Routings of the reaction whose impact on the end nodes is still being taken (off the routing's path). */
@@ -160,13 +162,15 @@ public final class ReactionTracker {
     }
 
     /**
-     * A routing of the open reaction, if any, changed {@code changed} table entries where any valid routing
-     * changes {@code minimum} (summed over the reaction's routings).
+     * A routing of the open reaction, if any, changed {@code churn.changedEntries()} table entries where any valid
+     * routing changes {@code churn.minimumEntries()}, {@code churn.takenBack()} of them going back to elements that
+     * came back (summed over the reaction's routings).
      */
-    public void churn(long changed, long minimum) {
+    public void churn(TableChurn churn) {
         if (open != null) {
-            open.changedEntries += changed;
-            open.minimumEntries += minimum;
+            open.changedEntries += churn.changedEntries();
+            open.minimumEntries += churn.minimumEntries();
+            open.takenBackEntries += churn.takenBack();
             open.churnKnown = true;
         }
     }
@@ -229,6 +233,8 @@ public final class ReactionTracker {
         // table entries the reaction's routings moved, and the least any valid routing moves for the same change
         d.put("changedEntries", r.churnKnown ? r.changedEntries : null);
         d.put("minimumEntries", r.churnKnown ? r.minimumEntries : null);
+        // of the changed entries, those that went back to switches and cables that came back
+        d.put("takenBackEntries", r.churnKnown ? r.takenBackEntries : null);
         // where the time went: until the first snapshot (the settle window, and reports still arriving), in
         // snapshots, and from the last push's start to the last acknowledgement
         long now = nanoTime.getAsLong();

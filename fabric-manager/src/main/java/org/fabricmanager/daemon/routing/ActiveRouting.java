@@ -2,7 +2,7 @@ package org.fabricmanager.daemon.routing;
 
 import java.util.concurrent.CompletableFuture;
 import org.fabricmanager.daemon.push.TableSet;
-import org.fabricmanager.routing.dmodc.repair.TableChurn;
+import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.topology.Fabric;
 
 /**

@@ -89,6 +89,7 @@ public final class RoutingManager {
     private final Timer timer;
     private final DistributionSummary changedEntries;
     private final DistributionSummary minimumEntries;
+    private final DistributionSummary takenBackEntries;
     private Listener listener;
     /** Told of every routing made the routing in force, computed or reused (the quality monitor). */
     private Consumer<ActiveRouting> installed = r -> { };
@@ -117,6 +118,9 @@ public final class RoutingManager {
                 .description("table entries each routing changed against the tables in force").register(registry);
         this.minimumEntries = DistributionSummary.builder("fabric.routing.minimum.entries")
                 .description("table entries any valid routing had to change for the same fabric change").register(registry);
+        this.takenBackEntries = DistributionSummary.builder("fabric.routing.takenback.entries")
+                .description("changed table entries that went back to switches and cables that came back")
+                .register(registry);
     }
 
     /** Where computations are reported (set once, before the first {@link #consider}). */
@@ -305,12 +309,15 @@ public final class RoutingManager {
         if (outcome.churn() != null) {
             changedEntries.record(outcome.churn().changedEntries());
             minimumEntries.record(outcome.churn().minimumEntries());
+            takenBackEntries.record(outcome.churn().takenBack());
         }
         milestones.record(Milestone.Kind.ROUTING_COMPUTED, String.format("routing v%d %s in %.1f ms (%s, %s; %s)%s",
                 job.version(), outcome.repaired() ? "repaired" : "computed", outcome.millis(), r.engine(),
                 r.validity().isValid() ? "valid" : r.validity().unreachablePairs() + " unreachable leaf pairs",
-                outcome.detail(), outcome.churn() == null ? "" : String.format("; %d entries changed, minimum %d",
-                        outcome.churn().changedEntries(), outcome.churn().minimumEntries())));
+                outcome.detail(), outcome.churn() == null ? "" : String.format("; %d entries changed, minimum %d%s",
+                        outcome.churn().changedEntries(), outcome.churn().minimumEntries(),
+                        outcome.churn().takenBack() == 0 ? ""
+                                : ", " + outcome.churn().takenBack() + " taken back by returned elements")));
         LOG.debug("routing v{}: {} of {} switches' tables changed (compared in {} ms)", job.version(),
                 outcome.tables().changedRows(), outcome.tables().rowCount(), String.format("%.1f", outcome.compareMillis()));
         stored = null;
@@ -360,8 +367,7 @@ public final class RoutingManager {
 
     /**
      * Makes the next computation a routing by the engine even when changes are repaired, and the base of the repairs
-     * after it (an undrain: after a restart or a failover the repairs' base is the stored routing, computed without the
-     * element, and a repair would give it nothing back).
+     * after it (a rebalance).
      */
     public void routeInFullNext() {
         inFullNext = true;

@@ -3,7 +3,7 @@ package org.fabricmanager.daemon.routing;
 import java.util.concurrent.CompletableFuture;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.routing.RoutingResult;
-import org.fabricmanager.routing.dmodc.repair.TableChurn;
+import org.fabricmanager.routing.TableChurn;
 
 /**
  * A finished job: the fabric's fingerprint and, unless that equals the job's active fingerprint (then

@@ -18,9 +18,9 @@ import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.RoutingPool;
-import org.fabricmanager.routing.dmodc.DmodcEngine;
-import org.fabricmanager.routing.dmodc.DmodcRouting;
-import org.fabricmanager.routing.dmodc.repair.TableChurn;
+import org.fabricmanager.routing.LinkChanges;
+import org.fabricmanager.routing.TableChurn;
+import org.fabricmanager.routing.TableRepairer;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.FabricIndex;
 import java.util.function.Supplier;
@@ -39,9 +39,13 @@ public final class RoutingService implements AutoCloseable {
      */
     private RoutedSnapshot last;
     private RoutedSnapshot base;
+    /** The engine's repairs ({@code null}: it has none); they also count every routing's churn. */
+    private final TableRepairer repairer;
     /**
-     * With {@code routing.onFault: repair} and a Dmodc engine: the last full routing, which every later fabric's
-     * tables repair (dispatcher thread only), so that an element that comes back takes back what moved for it.
+     * With {@code routing.onFault: repair} and an engine that repairs: the base that every later fabric's tables
+     * repair (dispatcher thread only): the last full routing, or the last repair in which an element the base did
+     * not have came back. An element that comes back then takes back what moved for it, and one the base never had
+     * the routes a full routing of the fabric gives it.
      */
     private final boolean repair;
     private RoutedSnapshot full;
@@ -86,13 +90,14 @@ public final class RoutingService implements AutoCloseable {
     }
 
     /**
-     * A service around an engine built elsewhere (the service closes it); with {@code repair} and a Dmodc
-     * engine, every fabric after the first is routed by repairing the last full routing's tables
-     * ({@link DmodcEngine#repair}), the others by the engine.
+     * A service around an engine built elsewhere (the service closes it); with {@code repair} and an engine that
+     * repairs ({@link RoutingEngine#repairer()}), every fabric after the first is routed by repairing the base's
+     * tables ({@link TableRepairer#repair(RoutedSnapshot, FabricIndex)}), the others by the engine.
      */
     public RoutingService(RoutingEngine engine, boolean repair) {
         this.engine = engine;
-        this.repair = repair && engine instanceof DmodcEngine;
+        this.repairer = engine.repairer().orElse(null);
+        this.repair = repair && repairer != null;
     }
 
     /** True when changes are routed by repairing the tables of the last full routing. */
@@ -127,10 +132,10 @@ public final class RoutingService implements AutoCloseable {
             boolean repairing = repair && job.previous() != null && !job.inFull();
             RoutedSnapshot snapshot;
             if (repairing) {
-                // from the last full routing (the stored tables' when none was computed since the start), not from
-                // the tables in force: a return then gives back exactly what moved for the element
-                DmodcEngine dmodc = (DmodcEngine) engine;
-                snapshot = full != null ? dmodc.repair(full, index) : dmodc.repair(job.previous().tables(), index);
+                // from the base (the stored tables' when none was computed since the start), not from the tables in
+                // force: a return then gives back exactly what moved for the element
+                snapshot = full != null ? repairer.repair(full, index) : repairer.repair(job.previous().tables(),
+                        job.previousFabric() == null ? null : job.previousFabric().index(), index);
             } else {
                 snapshot = previous == null ? engine.routeSnapshot(index) : engine.reroute(index, previous);
             }
@@ -142,13 +147,15 @@ public final class RoutingService implements AutoCloseable {
             }
             base = previous;
             last = snapshot;
-            if (repair && (full == null || !repairing)) {
-                full = snapshot;
-            }
             RoutingResult result = snapshot.result();
             TableSet tables = TableSet.derive(job.version(), result.tables(), job.previous());
-            TableChurn churn = job.previous() == null || !(snapshot instanceof DmodcRouting d) ? null
-                    : TableChurn.between(job.previous().tables(), result.tables(), index, d.costs(), churnPool);
+            TableChurn churn = job.previous() == null || repairer == null ? null
+                    : repairer.churn(job.previous().tables(), snapshot, churnPool);
+            if (repair && (full == null || !repairing || LinkChanges.added(full.fabric(), index))) {
+                // an element the base lacked came back into this repair: the base from now on, so that the routes
+                // it took back stay with it through later faults, and its later returns give back what moved
+                full = snapshot;
+            }
             // where the time went, for the operator's log line: a slow re-route says which part to blame
             String detail = String.format("index %.1f ms, %s %.1f ms%s, then waited %.1f ms for the fingerprint",
                     (indexed - begin) / 1e6, repairing ? "engine repairing" : previous == null ? "engine from scratch"
@@ -201,7 +208,7 @@ public final class RoutingService implements AutoCloseable {
                     break;
                 }
                 try {
-                    RoutedSnapshot s = repair ? ((DmodcEngine) engine).repair(from, variant.index())
+                    RoutedSnapshot s = repair ? repairer.repair(from, variant.index())
                             : engine.reroute(variant.index(), from);
                     TableSet.derive(inForce.version() + 1, s.result().tables(), inForce);
                     FabricFingerprint.of(variant, engine.name());
@@ -266,10 +273,9 @@ public final class RoutingService implements AutoCloseable {
             if (!repair) {
                 return new FaultRouting(engine.route(index), null);
             }
-            DmodcEngine dmodc = (DmodcEngine) engine;
-            DmodcRouting r = full != null ? dmodc.repair(full, index) : dmodc.repair(inForce.tables(), index);
-            return new FaultRouting(r.result(), TableChurn.between(inForce.tables(), r.result().tables(), index,
-                    r.costs(), churnPool));
+            RoutedSnapshot r = full != null ? repairer.repair(full, index)
+                    : repairer.repair(inForce.tables(), null, index);
+            return new FaultRouting(r.result(), repairer.churn(inForce.tables(), r, churnPool));
         }, dispatcher);
     }
 

@@ -9,7 +9,7 @@ import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.analysis.CongestionAnalyzer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.TrafficPattern;
-import org.fabricmanager.routing.dmodc.repair.TableChurn;
+import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.PgftGenerator;
@@ -68,8 +68,8 @@ class RepairChurnBenchmark {
                     }
                 }
                 ForwardingTables before = base.result().tables();
-                TableChurn dmodc = TableChurn.between(before, rerouted.result().tables(), next, rerouted.costs(), pool);
-                TableChurn repair = TableChurn.between(before, repaired.result().tables(), next, repaired.costs(), pool);
+                TableChurn dmodc = engine.churn(before, rerouted, pool);
+                TableChurn repair = engine.churn(before, repaired, pool);
                 StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
                         "%s | %,d | %,d (%.1fx) | %,d (%.2fx) | %.1f | %.1f | %.1f", fault.name(), repair.minimumEntries(),
                         dmodc.changedEntries(), dmodc.ratio(), repair.changedEntries(), repair.ratio(), median(repairMs),

@@ -38,6 +38,12 @@ public final class SsspEngine implements RoutingEngine {
         return NAME;
     }
 
+    /** Offline only: minutes at 65,536 nodes and no repair path (docs/routing.md). */
+    @Override
+    public boolean routesForDaemon() {
+        return false;
+    }
+
     @Override
     public RoutingResult route(FabricIndex index) {
         if (index.switchCount() >= 1 << ID_BITS) {

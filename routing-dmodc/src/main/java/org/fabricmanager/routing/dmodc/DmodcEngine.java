@@ -4,20 +4,27 @@ import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.LinkChanges;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.TableChurn;
+import org.fabricmanager.routing.TableRepairer;
+import java.util.Optional;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.routing.dmodc.fill.RouteFill;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
 import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
+import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.CostDividerUpdate;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;
+import org.fabricmanager.routing.dmodc.repair.ChurnCount;
 import org.fabricmanager.routing.dmodc.repair.CostChanges;
+import org.fabricmanager.routing.dmodc.repair.ReturnOverlay;
 import org.fabricmanager.routing.dmodc.repair.TableRepair;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
@@ -37,11 +44,16 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #reroute} routes a later snapshot from the previous {@link DmodcRouting}, recomputing
  * only the table entries the change can affect.
  */
-public final class DmodcEngine implements RoutingEngine {
+public final class DmodcEngine implements RoutingEngine, TableRepairer {
     /** The engine's name. */
     public static final String NAME = "dmodc";
 
     private static final Logger LOG = LoggerFactory.getLogger(DmodcEngine.class);
+    /**
+     * After a return, the most the all-to-all maximum of the repaired tables may exceed that of Dmodc's routing of the
+     * fabric (as a factor) before the return takes Dmodc's routing whole.
+     */
+    static final double RETURN_BALANCE = 1.02;
 
     private final RoutingPool pool;
     private final boolean relativesForAnyLeaf;
@@ -146,15 +158,19 @@ public final class DmodcEngine implements RoutingEngine {
     /**
      * Repairs the tables of {@code base} for {@code next}, a later snapshot of its fabric ({@link TableRepair}):
      * only the entries whose route crosses a failed element, or that lose or gain every path, change, to
-     * Dmodc's closed form over their surviving candidates; the others stay. Valid and deadlock-free as
-     * Dmodc's own tables, with Dmodc's validity; repairing for {@code base}'s own fabric gives its tables
-     * back. When {@code base} is a Dmodc routing only the entries whose inputs changed are checked (its costs
-     * updated, or compared with the new ones when the leaves differ); otherwise every entry is. Phases: {@code ranking},
-     * {@code groups}, {@code cost+divider}, {@code repair}, {@code validity}.
+     * Dmodc's closed form over their surviving candidates; the others stay. An element that came back (a link
+     * between switches over which the tables route nothing) takes back every route Dmodc's routing of {@code next}
+     * sends over it ({@link ReturnOverlay}), and on a whole fabric (an intact canonical PGFT) the result is Dmodc's
+     * routing of it. Valid and deadlock-free as Dmodc's own tables, with Dmodc's validity; repairing for
+     * {@code base}'s own fabric gives its tables back. When {@code base} is a Dmodc routing only the entries whose
+     * inputs changed are checked (its costs updated, or compared with the new ones when the leaves differ); otherwise
+     * every entry is. Phases: {@code ranking}, {@code groups}, {@code cost+divider}, {@code repair}, then
+     * {@code returns} when something came back, {@code validity}.
      */
+    @Override
     public DmodcRouting repair(RoutedSnapshot base, FabricIndex next) {
         if (!(base instanceof DmodcRouting before)) {
-            return repair(base.result().tables(), next);
+            return repair(base.result().tables(), base.fabric(), next);
         }
         if (sameLeaves(before.index(), next)) {
             Preprocessing pre = preprocess(next, before);
@@ -173,16 +189,79 @@ public final class DmodcEngine implements RoutingEngine {
      * for an earlier snapshot, the same tables as a repair from a routing of that snapshot.
      */
     public DmodcRouting repair(ForwardingTables previous, FabricIndex next) {
-        return repairWith(preprocess(next), next, previous, null);
+        return repair(previous, null, next);
+    }
+
+    /**
+     * As {@link #repair(ForwardingTables, FabricIndex)}, the tables known to be valid for {@code before}
+     * ({@code null}: unknown): when {@code next} has no link {@code before} lacks, nothing came back, and the tables
+     * are not searched for returned links.
+     */
+    @Override
+    public DmodcRouting repair(ForwardingTables previous, FabricIndex before, FabricIndex next) {
+        return repairWith(preprocess(next), next, previous, null, before);
+    }
+
+    @Override
+    public Optional<TableRepairer> repairer() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public TableChurn churn(ForwardingTables before, RoutedSnapshot after, RoutingPool churnPool) {
+        if (!(after instanceof DmodcRouting d)) {
+            return null;
+        }
+        return ChurnCount.between(before, d.result().tables(), d.index(), d.costs(), churnPool);
     }
 
     private DmodcRouting repairWith(Preprocessing pre, FabricIndex next, ForwardingTables previous,
                                     TableRepair.Changes changes) {
+        return repairWith(pre, next, previous, changes, changes == null ? null : changes.before());
+    }
+
+    private DmodcRouting repairWith(Preprocessing pre, FabricIndex next, ForwardingTables previous,
+                                    TableRepair.Changes changes, FabricIndex before) {
         long t3 = System.nanoTime();
         ForwardingTables tables = TableRepair.repair(next, pre.cd.costs(), pre.cd.dividers(), previous, changes, pool);
         long t4 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("repair", t4 - t3));
-        return finish(next, pre, tables, t4, null).repaired();
+        long fromFull = 0;
+        boolean whole = CanonicalPgftCheck.intact(next);
+        long[] returned = whole || before != null && !LinkChanges.added(before, next) ? null
+                : ReturnOverlay.returnedPorts(next, previous, pool);
+        if (whole || returned != null) {
+            // an element came back: the routes a full routing sends over it go back to it; on a whole fabric, every
+            // route goes back to the full routing's
+            ForwardingTables full = ForwardingTables.ofRows(guids(next), new RouteFill(next, pre.ranks.array(),
+                    pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations).shortcuts(shortcuts)
+                    .computeAll(pool), next.destinationCount());
+            ReturnOverlay.Result r = whole ? ReturnOverlay.whole(tables, full, pool)
+                    : ReturnOverlay.overlay(next, pre.cd.costs(), tables, full, returned, pool);
+            long t5 = System.nanoTime();
+            pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
+            t4 = t5;
+            if (!whole) {
+                CostTable costs = pre.cd.costs();
+                if (ReturnOverlay.allToAllMax(next, costs, r.tables(), pool)
+                        > ReturnOverlay.allToAllMax(next, costs, full, pool) * RETURN_BALANCE) {
+                    // the repairs of the faults still out crowd more than a full routing does: a return gives the
+                    // balance back, so it takes the full routing whole
+                    r = ReturnOverlay.whole(tables, full, pool);
+                }
+                t5 = System.nanoTime();
+                pre.phases.add(new PhaseTimings.Phase("balance", t5 - t4));
+                t4 = t5;
+            }
+            tables = r.tables();
+            fromFull = r.fromFull();
+        } else if (before == null) {
+            // the search for returned links, which found none
+            long t5 = System.nanoTime();
+            pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
+            t4 = t5;
+        }
+        return finish(next, pre, tables, t4, null).repaired(fromFull);
     }
 
     @Override

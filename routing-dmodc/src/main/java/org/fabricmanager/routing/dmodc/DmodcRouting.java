@@ -34,14 +34,16 @@ public final class DmodcRouting implements RoutedSnapshot {
     private final RowProfiles profiles;
     private final RowCounts rowCounts;
     private final boolean repair;
+    private final long fromFull;
 
     DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider,
                  RowProfiles profiles, RowCounts rowCounts) {
-        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false);
+        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false, 0);
     }
 
-    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair) {
+    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair, long fromFull) {
         this.repair = repair;
+        this.fromFull = fromFull;
         this.index = pre.index();
         this.result = result;
         this.rank = pre.ranks();
@@ -76,9 +78,21 @@ public final class DmodcRouting implements RoutedSnapshot {
         return Optional.ofNullable(rowCounts);
     }
 
-    /** The same routing marked as a {@link DmodcEngine#repair}: its tables are not Dmodc's own for its fabric. */
-    DmodcRouting repaired() {
-        return new DmodcRouting(preprocessed(), result, rowCounts, true);
+    /**
+     * The same routing marked as a {@link DmodcEngine#repair}: its tables are not Dmodc's own for its fabric;
+     * {@code fromFull} entries took Dmodc's port because elements came back.
+     */
+    DmodcRouting repaired(long fromFull) {
+        return new DmodcRouting(preprocessed(), result, rowCounts, true, fromFull);
+    }
+
+    /**
+     * For a repair: the entries that took Dmodc's port (where the repair's differed) because their route in Dmodc's
+     * routing crosses an element that came back, or because the fabric is whole again
+     * ({@link org.fabricmanager.routing.dmodc.repair.ReturnOverlay}); 0 when nothing came back.
+     */
+    public long fromFull() {
+        return fromFull;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.engines;
 
 import java.util.List;
+import java.util.function.Predicate;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.baseline.MinHopEngine;
@@ -10,7 +11,6 @@ import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.dmodc.DmodkEngine;
 import org.fabricmanager.routing.dmodc.home.HomeDmodcEngine;
 import org.fabricmanager.routing.dmodc.plain.PlainDmodcEngine;
-import org.fabricmanager.routing.dmodc.weighted.WeightedDmodcEngine;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
 
 /**
@@ -27,8 +27,29 @@ public final class RoutingEngines {
 
     /** Every engine name, in the order the CLI lists them. */
     public static List<String> names() {
-        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, HomeDmodcEngine.NAME, WeightedDmodcEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME,
+        return List.of(DmodcEngine.NAME, DmodkEngine.NAME, HomeDmodcEngine.NAME, MinHopEngine.NAME, UpDownEngine.NAME,
                 SsspEngine.NAME, VtftrEngine.NAME, PlainDmodcEngine.NAME);
+    }
+
+    /** The names of the engines the daemon may route with ({@link RoutingEngine#routesForDaemon()}). */
+    public static List<String> forDaemon() {
+        return names().stream().filter(n -> ask(n, RoutingEngine::routesForDaemon)).toList();
+    }
+
+    /** The names of the engines that repair tables ({@link RoutingEngine#repairer()}). */
+    public static List<String> repairing() {
+        return names().stream().filter(n -> ask(n, e -> e.repairer().isPresent())).toList();
+    }
+
+    /**
+     * What engine {@code name} says of itself, asked of a one-thread instance made for the question.
+     *
+     * @throws RoutingException for an unknown name
+     */
+    public static boolean ask(String name, Predicate<RoutingEngine> question) {
+        try (RoutingEngine engine = create(name, 1)) {
+            return question.test(engine);
+        }
     }
 
     /**
@@ -50,8 +71,6 @@ public final class RoutingEngines {
                 return new DmodkEngine(threads);
             case HomeDmodcEngine.NAME:
                 return new HomeDmodcEngine(threads);
-            case WeightedDmodcEngine.NAME:
-                return new WeightedDmodcEngine(threads);
             case SsspEngine.NAME:
                 return new SsspEngine();
             case MinHopEngine.NAME:

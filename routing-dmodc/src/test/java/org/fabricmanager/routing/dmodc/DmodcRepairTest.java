@@ -11,7 +11,7 @@ import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.TracedValidity;
-import org.fabricmanager.routing.dmodc.repair.TableChurn;
+import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
@@ -150,7 +150,7 @@ class DmodcRepairTest {
                 }
             }
         }
-        TableChurn churn = TableChurn.between(before, tables, next, repaired.costs(), POOL);
+        TableChurn churn = ENGINE.churn(before, repaired, POOL);
         assertThat(churn.changedEntries()).as("%s: %s", what, churn).isLessThanOrEqualTo(2 * churn.minimumEntries());
         assertThat(churn.changedEntries()).as("%s: %s", what, churn).isGreaterThanOrEqualTo(churn.minimumEntries());
     }

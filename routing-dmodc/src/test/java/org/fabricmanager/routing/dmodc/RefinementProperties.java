@@ -18,7 +18,7 @@ import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
- * The properties every refinement of Dmodc's tables keeps ({@code dmodc-home}, {@code dmodc-weighted}), checked
+ * The properties every refinement of Dmodc's tables keeps ({@code dmodc-home}), checked
  * against the plain engine: every entry one of Dmodc's candidates (formula (2): the same leaf pairs routed, over
  * shortest up*&#47;down* paths), Dmodc's validity (also traced), deadlock freedom, and the same tables from engines
  * of one and two threads. Returns the balance figures of both, for the caller's own bounds.

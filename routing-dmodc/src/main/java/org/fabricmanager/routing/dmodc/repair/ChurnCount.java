@@ -2,27 +2,29 @@ package org.fabricmanager.routing.dmodc.repair;
 
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
- * How many entries a new routing changed against the tables in force, and the least any valid routing of
- * the new fabric must change: the entries whose port leads into a failed element (a port without a live
- * link in the new fabric), those that lose every path (the destination's leaf has an infinite cost from
- * the switch, or the node left), those whose next hop loses every path (an infinite cost from the
- * neighbour: no up*&#47;down* route goes on from there) and those that gain a path. Rows of switches in
- * both tables are compared (by GUID); a row of a switch new in the new fabric counts its routed entries.
- * Since a valid routing changes every such entry, only the changed entries are examined: the cost is a
- * comparison of the rows that are not shared, plus a check per changed entry.
- *
- * @param changedEntries entries whose port differs
- * @param minimumEntries entries every valid routing of the new fabric changes
+ * Counts the {@link TableChurn} of a new routing against the tables in force: the entries that changed, and the
+ * least any valid routing of the new fabric must change: the entries whose port leads into a failed element (a
+ * port without a live link in the new fabric), those that lose every path (the destination's leaf has an infinite
+ * cost from the switch, or the node left), those whose next hop loses every path (an infinite cost from the
+ * neighbour: no up*&#47;down* route goes on from there) and those that gain a path. Rows of switches in both tables
+ * are compared (by GUID); a row of a switch new in the new fabric counts its routed entries. Since a valid routing
+ * changes every such entry, only the changed entries are examined: the cost is a comparison of the rows that are
+ * not shared, plus a check per changed entry.
  */
-public record TableChurn(long changedEntries, long minimumEntries) {
+public final class ChurnCount {
+    private ChurnCount() {
+    }
 
     /**
      * The churn from {@code before} to {@code after}, the tables of {@code next} (the same switches in the
-     * same order) whose costs are {@code costs}.
+     * same order) whose costs are {@code costs}. Taken back: the changed entries of a switch that had no row in
+     * {@code before} (its routed entries), and those whose new port is one {@code before} routed nothing over from
+     * that switch (a link that came back).
      */
     public static TableChurn between(ForwardingTables before, ForwardingTables after, FabricIndex next,
                                      CostTable costs, RoutingPool pool) {
@@ -30,6 +32,7 @@ public record TableChurn(long changedEntries, long minimumEntries) {
         int[] rowBefore = TableRepair.rowsByGuid(next, before);
         long[] changed = new long[switches];
         long[] forced = new long[switches];
+        long[] taken = new long[switches];
         int length = Math.min(before.destinationCount(), after.destinationCount());
         pool.forRange(switches, 16, (worker, from, to) -> {
             for (int s = from; s < to; s++) {
@@ -40,15 +43,24 @@ public record TableChurn(long changedEntries, long minimumEntries) {
                         if (after.port(s, d) != ForwardingTables.NO_ROUTE) {
                             changed[s]++;
                             forced[s]++;
+                            taken[s]++;
                         }
                     }
                     continue;
                 }
+                long[] used = null;
                 for (int d = before.destinationCount() == after.destinationCount() ? after.mismatch(s, before, b, 0)
                         : 0; d >= 0 && d < after.destinationCount(); ) {
                     int old = d < length ? before.port(b, d) : ForwardingTables.NO_ROUTE;
-                    if (old != after.port(s, d)) {
+                    int now = after.port(s, d);
+                    if (old != now) {
                         changed[s]++;
+                        if (used == null) {
+                            used = portsUsed(before, b);
+                        }
+                        if (now != ForwardingTables.NO_ROUTE && (used[now >>> 6] & (1L << now)) == 0) {
+                            taken[s]++;
+                        }
                         if (mustChange(next, costs, s, d, old)) {
                             forced[s]++;
                         }
@@ -60,11 +72,24 @@ public record TableChurn(long changedEntries, long minimumEntries) {
         });
         long c = 0;
         long f = 0;
+        long t = 0;
         for (int s = 0; s < switches; s++) {
             c += changed[s];
             f += forced[s];
+            t += taken[s];
         }
-        return new TableChurn(c, f);
+        return new TableChurn(c, f, t);
+    }
+
+    /** The ports row {@code b} of {@code tables} routes some entry over, as a mask of 256 bits. */
+    private static long[] portsUsed(ForwardingTables tables, int b) {
+        long[] used = new long[4];
+        byte[] row = tables.copyRow(b);
+        for (byte e : row) {
+            int port = e & 0xff;
+            used[port >>> 6] |= 1L << port;
+        }
+        return used;
     }
 
     /** True when an entry that was {@code old} must change in any valid routing of {@code next}. */
@@ -96,9 +121,4 @@ public record TableChurn(long changedEntries, long minimumEntries) {
         return leaf == s || costs.isFinite(s, next.leafNumber(leaf));
     }
 
-    /** Changed entries per entry any valid routing changes (1.0 when both are 0). */
-    public double ratio() {
-        return minimumEntries == 0 ? (changedEntries == 0 ? 1.0 : Double.POSITIVE_INFINITY)
-                : (double) changedEntries / minimumEntries;
-    }
 }

@@ -1,0 +1,32 @@
+package org.fabricmanager.routing;
+
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * What an engine that repairs offers ({@link RoutingEngine#repairer()}): the tables in force carried over to a
+ * changed fabric with the least change for a fault, and for an element that came back the routes a full routing
+ * gives it; and the churn of any routing against the tables in force. The daemon ({@code routing.onFault: repair})
+ * and {@code route --previous} use it without knowing the engine.
+ */
+public interface TableRepairer {
+
+    /**
+     * The tables of {@code base} (a routing of this engine, or a repair) repaired for {@code next}, a later snapshot
+     * of its fabric: valid for {@code next}, every entry whose route a fault did not reach kept, every route a full
+     * routing of {@code next} sends over an element that came back taken back; on a whole fabric (nothing missing
+     * from its expected shape) its full routing.
+     */
+    RoutedSnapshot repair(RoutedSnapshot base, FabricIndex next);
+
+    /**
+     * The same for tables of unknown origin ({@code inForce}, e.g. read from a file), valid for {@code before}
+     * ({@code null}: unknown), every entry checked.
+     */
+    RoutedSnapshot repair(ForwardingTables inForce, FabricIndex before, FabricIndex next);
+
+    /**
+     * The churn of {@code after} (a routing or repair of this engine) against {@code before}, the tables in force,
+     * counted on {@code pool}; {@code null} when {@code after} is not this engine's.
+     */
+    TableChurn churn(ForwardingTables before, RoutedSnapshot after, RoutingPool pool);
+}

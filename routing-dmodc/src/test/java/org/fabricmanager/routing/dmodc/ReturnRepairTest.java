@@ -1,0 +1,143 @@
+package org.fabricmanager.routing.dmodc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Random;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.TableChurn;
+import org.fabricmanager.routing.analysis.CongestionAnalyzer;
+import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.TracedValidity;
+import org.fabricmanager.routing.analysis.TrafficPattern;
+import org.fabricmanager.routing.dmodc.repair.ReturnOverlay;
+import org.fabricmanager.testing.TestFabrics;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Returns after faults, offline as {@code route --previous} chains them (each step repairs the tables the step before
+ * left): random sequences of faults and returns on generated PGFTs, each from a fixed seed. After every step the
+ * tables are valid (traced) and deadlock-free; after every return their all-to-all maximum and random-permutation
+ * mean are within a few per cent of Dmodc's routing of the fabric as it is; once whole, they are Dmodc's routing.
+ */
+class ReturnRepairTest {
+    private static final DmodcEngine ENGINE = new DmodcEngine(2);
+    private static final RoutingPool POOL = new RoutingPool(1, "test");
+    /** Largest all-to-all maximum after a return, as a share of a full routing's. */
+    static final double ALL_TO_ALL_SLACK = 1.05;
+    /** Largest random-permutation mean after a return, as a share of a full routing's. */
+    static final double RANDOM_SLACK = 1.05;
+
+    @AfterAll
+    static void close() {
+        ENGINE.close();
+        POOL.close();
+    }
+
+    @Test
+    void everyReturnGivesTheBalanceBackAndAWholeFabricItsFullRouting() {
+        int returns = 0;
+        for (String spec : TestFabrics.MEDIUM_SPECS) {
+            for (long seed = 1; seed <= 3; seed++) {
+                Fabric whole = TestFabrics.canonical(spec);
+                ForwardingTables tables = ENGINE.compute(whole.index()).result().tables();
+                for (ReturnSequences.Step step : ReturnSequences.of(whole, 4, new Random(seed * 1_000 + spec.hashCode()))) {
+                    String what = spec + " seed " + seed + " " + step.what();
+                    FabricIndex index = step.fabric().index();
+                    DmodcRouting repaired = ENGINE.repair(tables, index);
+                    ForwardingTables next = repaired.result().tables();
+                    assertThat(TracedValidity.of(RoutedFabric.of(index, next)).unreachablePairs()).as(what)
+                            .isEqualTo(repaired.result().validity().unreachablePairs());
+                    assertThat(new DeadlockAnalyzer(RoutedFabric.of(index, next)).analyze().deadlockFree()).as(what)
+                            .isTrue();
+                    if (step.isReturn()) {
+                        returns++;
+                        assertBalanced(what, index, next, ENGINE.compute(index).result().tables(), repaired);
+                    }
+                    TableChurn churn = ENGINE.churn(tables, repaired, POOL);
+                    assertThat(churn.takenBack()).as(what).isLessThanOrEqualTo(churn.changedEntries());
+                    tables = next;
+                }
+                assertThat(tables.sameAs(ENGINE.compute(whole.index()).result().tables()))
+                        .as("%s seed %d: whole again, the full routing", spec, seed).isTrue();
+            }
+        }
+        assertThat(returns).isGreaterThan(50);
+    }
+
+    @Test
+    void aReturnedTopSwitchCarriesWhatAFullRoutingGivesIt() {
+        String spec = "PGFT(3;4,4,16;1,4,4;1,1,1)";
+        Fabric whole = TestFabrics.canonical(spec);
+        long top = TestFabrics.sw(3, 1);
+        long l2 = TestFabrics.sw(2, 6);
+        Fabric withoutTop = whole.withoutSwitches(List.of(top));
+        Fabric withoutBoth = withoutTop.withoutSwitches(List.of(l2));
+        ForwardingTables intact = ENGINE.compute(whole.index()).result().tables();
+        ForwardingTables t1 = ENGINE.repair(intact, withoutTop.index()).result().tables();
+        ForwardingTables t2 = ENGINE.repair(t1, withoutBoth.index()).result().tables();
+        // the top switch comes back while the level-2 switch is still out: it carries its full routing's routes
+        FabricIndex index = whole.withoutSwitches(List.of(l2)).index();
+        DmodcRouting back = ENGINE.repair(t2, index);
+        ForwardingTables full = ENGINE.compute(index).result().tables();
+        int s = index.switchId(top);
+        long carried = transitRoutes(index, back.result().tables(), s);
+        assertThat(carried).as("routes through the returned top switch").isPositive()
+                .isEqualTo(transitRoutes(index, full, s));
+        assertThat(back.fromFull()).isPositive();
+        assertThat(ENGINE.churn(t2, back, POOL).takenBack()).as("entries sent over the returned links").isPositive();
+    }
+
+    @Test
+    void theBalanceCheckCountsAllToAllAsTheCongestionAnalysisDoes() {
+        int fabrics = 0;
+        for (TestFabrics.Degraded f : TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 2)) {
+            FabricIndex index = f.fabric().index();
+            DmodcRouting routing = ENGINE.compute(index);
+            ForwardingTables tables = routing.result().tables();
+            long expected = new CongestionAnalyzer(RoutedFabric.of(index, tables), 1)
+                    .analyze(new TrafficPattern.AllToAll()).max();
+            assertThat(ReturnOverlay.allToAllMax(index, routing.costs(), tables, POOL)).as(f.toString())
+                    .isEqualTo(expected);
+            fabrics++;
+        }
+        assertThat(fabrics).isGreaterThan(5);
+    }
+
+    /** Entries of switches other than {@code s} whose port leads to {@code s}. */
+    private static long transitRoutes(FabricIndex index, ForwardingTables tables, int s) {
+        long n = 0;
+        for (int t = 0; t < index.switchCount(); t++) {
+            int[] peers = index.peerSwitches(t);
+            for (int d = 0; d < tables.destinationCount(); d++) {
+                int port = tables.port(t, d);
+                if (port < peers.length && peers[port] == s) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    private static void assertBalanced(String what, FabricIndex index, ForwardingTables tables, ForwardingTables full,
+                                       DmodcRouting repaired) {
+        CongestionAnalyzer ours = new CongestionAnalyzer(RoutedFabric.of(index, tables), 1);
+        CongestionAnalyzer theirs = new CongestionAnalyzer(RoutedFabric.of(index, full), 1);
+        TrafficPattern random = new TrafficPattern.RandomPermutations(50, 99);
+        long a2a = ours.analyze(new TrafficPattern.AllToAll()).max();
+        long a2aFull = theirs.analyze(new TrafficPattern.AllToAll()).max();
+        double mean = ours.analyze(random).mean();
+        double meanFull = theirs.analyze(random).mean();
+        System.out.printf("%s: all-to-all %d / %d, random mean %.3f / %.3f, from the full routing %d%n", what, a2a, a2aFull, mean,
+                meanFull, repaired.fromFull());
+        assertThat((double) a2a).as("%s: all-to-all max against the full routing's %d", what, a2aFull)
+                .isLessThanOrEqualTo(a2aFull * ALL_TO_ALL_SLACK);
+        assertThat(mean).as("%s: random mean against the full routing's %.3f", what, meanFull)
+                .isLessThanOrEqualTo(meanFull * RANDOM_SLACK);
+    }
+}
