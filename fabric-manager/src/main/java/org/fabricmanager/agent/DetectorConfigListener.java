@@ -2,6 +2,7 @@ package org.fabricmanager.agent;
 
 import java.util.concurrent.CompletionStage;
 import java.util.List;
+import org.fabricmanager.southbound.Message;
 
 /**
  * Receives the failure-detector configuration once all of its chunks have arrived. An agent without
@@ -22,6 +23,6 @@ public interface DetectorConfigListener {
      * lookups ({@link SwitchAgent#lookupDetectorPeers}) or updates when a member moved. Called on the agent's
      * event loop; must not block.
      */
-    default void peers(SwitchAgent agent, long epoch, List<org.fabricmanager.southbound.Message.DetectorPeer> peers) {
+    default void peers(SwitchAgent agent, long epoch, List<Message.DetectorPeer> peers) {
     }
 }

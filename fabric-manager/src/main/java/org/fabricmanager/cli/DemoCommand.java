@@ -34,6 +34,7 @@ import org.fabricmanager.topology.TopologyException;
 import org.slf4j.LoggerFactory;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
+import org.fabricmanager.southbound.Protocol;
 
 /**
  * {@code demo}: the README's main command. Runs the daemon and a simulated PGFT (one agent per switch,
@@ -201,7 +202,7 @@ final class DemoCommand implements Command {
         }
         out.printf("demo: mutual TLS with a throw-away CA in %s%n", pki.path());
         return new Security(false, null, pki.daemonCertificate().toString(), pki.daemonKey().toString(),
-                pki.caCertificate().toString(), (int) org.fabricmanager.southbound.Protocol.DEFAULT_INCARNATION_AHEAD_MS,
+                pki.caCertificate().toString(), (int) Protocol.DEFAULT_INCARNATION_AHEAD_MS,
                 TlsProvider.AUTO);
     }
 

@@ -8,6 +8,8 @@ import org.fabricmanager.routing.Validity;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.TopologyException;
+import org.fabricmanager.routing.VcText;
+import org.fabricmanager.routing.analysis.TracedValidity;
 
 /**
  * Tables that no engine of ours computed: an {@code lft-text/1} file, or an
@@ -27,7 +29,7 @@ final class LoadedTables {
         String format = args.valueOr("lft-format", "lft-text");
         try {
             return switch (format) {
-                case "lft-text" -> org.fabricmanager.routing.VcText.readWithTables(Path.of(file)); // with FILE.vc
+                case "lft-text" -> VcText.readWithTables(Path.of(file)); // with FILE.vc
                 case "opensm" -> OpenSmLfts.read(Path.of(file), loaded.fabric(), FabricSource.lidsOf(loaded, args.command()));
                 default -> throw new UsageException(args.command() + ": --lft-format must be " + FORMATS + ", got '"
                         + format + "'");
@@ -42,6 +44,6 @@ final class LoadedTables {
      * loop), as {@link Validity} counts them for an engine.
      */
     static Validity validity(RoutedFabric routed) {
-        return org.fabricmanager.routing.analysis.TracedValidity.of(routed);
+        return TracedValidity.of(routed);
     }
 }

@@ -27,6 +27,8 @@ import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.routing.ForwardingTables;
 import java.nio.file.Path;
+import org.fabricmanager.routing.PhaseTimings;
+import org.fabricmanager.routing.analysis.TableQuality;
 
 /**
  * {@code quality}: routes one fabric with several engines and compares them: validity, deadlock
@@ -40,13 +42,13 @@ final class QualityCommand implements Command {
     static final List<String> DEFAULT_ENGINES = List.of("dmodc", "minhop", "updn");
     /** Added first to the default engines for a fabric expected to be a 2-D fat tree. */
     static final String HDFT_ENGINE = "vtftr";
-    static final String DEFAULT_PATTERNS = org.fabricmanager.routing.analysis.TableQuality.DEFAULT_PATTERNS;
+    static final String DEFAULT_PATTERNS = TableQuality.DEFAULT_PATTERNS;
     /**
      * Above this many attached nodes the default patterns leave out shift: its N-1 permutations
      * cost O(N^2 x path length), tens of minutes at 65,536 nodes on a small machine. Asking for
      * it with --patterns still runs it.
      */
-    static final int DEFAULT_SHIFT_MAX_NODES = org.fabricmanager.routing.analysis.TableQuality.DEFAULT_SHIFT_MAX_NODES;
+    static final int DEFAULT_SHIFT_MAX_NODES = TableQuality.DEFAULT_SHIFT_MAX_NODES;
     /** Cycle channels printed in the table's notes; JSON lists them all. */
     private static final int CYCLE_SHOWN = 8;
 
@@ -154,7 +156,7 @@ final class QualityCommand implements Command {
 
     /** Whether the default patterns include shift on a fabric with this many attached nodes. */
     static boolean shiftByDefault(int attachedNodes) {
-        return org.fabricmanager.routing.analysis.TableQuality.shiftByDefault(attachedNodes);
+        return TableQuality.shiftByDefault(attachedNodes);
     }
 
     private static List<String> engines(Arguments args) {
@@ -221,7 +223,7 @@ final class QualityCommand implements Command {
         }
         String name = "file " + Path.of(args.require("lft")).getFileName();
         RoutingResult result = new RoutingResult(name, tables, LoadedTables.validity(routed),
-                new org.fabricmanager.routing.PhaseTimings(List.of()));
+                new PhaseTimings(List.of()));
         return analyse(name, index, routed, result, patterns, threads);
     }
 

@@ -77,6 +77,18 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Objects;
 import java.util.function.Function;
+import org.fabricmanager.daemon.api.FaultReport;
+import org.fabricmanager.daemon.api.QualityView;
+import org.fabricmanager.daemon.api.RebalanceEstimate;
+import org.fabricmanager.daemon.api.RebalanceResult;
+import org.fabricmanager.daemon.api.RoutingView;
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
+import org.fabricmanager.release.BuildInfo;
+import org.fabricmanager.routing.vtftr.VtftrEngine;
+import org.fabricmanager.southbound.SouthboundSettings;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.PgftGenerator;
 
 /**
  * The running daemon: wires the control thread, the stores, the routing service, the southbound
@@ -110,7 +122,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     /** Polls the agents' port counters and serves them ({@code docs/operations.md}, "Port counters"). */
     private final PortCounterService counters;
     /** The expected PGFT generated at start for the ring's slots (the start rehearsal reuses it), or {@code null}. */
-    private final org.fabricmanager.topology.Fabric expectedFabric;
+    private final Fabric expectedFabric;
     private final StateDirectoryLock stateLock;
     private SouthboundServer southbound;
     /** OpenSM's plug-in's end ({@code opensm.socket}), or {@code null}. */
@@ -162,7 +174,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         Drains drains = new Drains(new DrainStore(config.state().path(), files));
         if (config.fabric().expectedSpec() != null && config.faults().detector().enabled()) {
             // the ring gets a slot for every expected switch: one that connects late joins it without a new epoch
-            expectedFabric = org.fabricmanager.topology.PgftGenerator.generate(config.fabric().expectedSpec());
+            expectedFabric = PgftGenerator.generate(config.fabric().expectedSpec());
             faults.expectSwitches(expectedFabric);
         } else {
             expectedFabric = null;
@@ -190,7 +202,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 new SessionEnds(switches, discovery, pusher, faults, losses, milestones));
         coordinator.wire(managers);
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
-                config.routing().engine().equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME)
+                config.routing().engine().equals(VtftrEngine.NAME)
                         ? config.routing().engine() : null);
         this.counters = new PortCounterService(switches, queue, this.registry, System::currentTimeMillis);
         this.actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), queue, milestones,
@@ -263,7 +275,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 return null;
             }).get();
             beforeListening.run();
-            org.fabricmanager.southbound.SouthboundSettings southbound = SouthboundSecurity.settings(config)
+            SouthboundSettings southbound = SouthboundSecurity.settings(config)
                     .withManagerTerm(managerTerm);
             if (southbound.secure()) {
                 // before listening: the first agents must resume with the keys of the previous run (or leader)
@@ -286,7 +298,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                         (kind, message, details) -> d.queue.append("opensm-event", () -> d.milestones.record(kind, message,
                                 details)), System::currentTimeMillis));
             }
-            d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, org.fabricmanager.release.BuildInfo.current().describe()
+            d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, BuildInfo.current().describe()
                     + " started: agents on "
                     + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on "
                     + d.rest.scheme() + "://"
@@ -474,7 +486,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<org.fabricmanager.daemon.api.FaultReport> faults() {
+    public CompletableFuture<FaultReport> faults() {
         return queue.call("faults", views::faults);
     }
 
@@ -494,12 +506,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<org.fabricmanager.daemon.api.RebalanceResult> rebalance() {
+    public CompletableFuture<RebalanceResult> rebalance() {
         return actions.rebalance();
     }
 
     @Override
-    public CompletableFuture<org.fabricmanager.daemon.api.RoutingView> routing() {
+    public CompletableFuture<RoutingView> routing() {
         return queue.call("routing", () -> actions.routingView(views.routing()));
     }
 
@@ -519,18 +531,18 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<org.fabricmanager.daemon.api.WhatIfResult> whatIf(
-            org.fabricmanager.daemon.api.WhatIfRequest request) {
+    public CompletableFuture<WhatIfResult> whatIf(
+            WhatIfRequest request) {
         return actions.whatIf(request);
     }
 
     @Override
-    public CompletableFuture<org.fabricmanager.daemon.api.RebalanceEstimate> whatIfRebalance() {
+    public CompletableFuture<RebalanceEstimate> whatIfRebalance() {
         return actions.whatIfRebalance();
     }
 
     @Override
-    public CompletableFuture<org.fabricmanager.daemon.api.QualityView> routingQuality() {
+    public CompletableFuture<QualityView> routingQuality() {
         return CompletableFuture.completedFuture(actions.quality());
     }
 

@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.fabricmanager.daemon.faults.LookupLimiter;
 
 /**
  * The agents' sessions as the control loop sees them: a HELLO is judged by the registry (new switch,
@@ -52,7 +53,7 @@ final class SwitchSessions implements SouthboundListener {
     /** Switches refused for lacking VC rules, warned about once each (they retry with backoff). */
     private final Set<Long> refusedWithoutRules = new HashSet<>();
     /** Each session's budget of DETECTOR_LOOKUP members, checked on the I/O thread before anything is queued. */
-    private final org.fabricmanager.daemon.faults.LookupLimiter lookups;
+    private final LookupLimiter lookups;
     /**
      * Switches that an agent of their own managed in this run ({@link #heldByAgent}); read by the OpenSM provider's
      * thread. Bounded: each one took a certificate of the fabric's CA (or an insecure daemon's agent) to get here.
@@ -79,7 +80,7 @@ final class SwitchSessions implements SouthboundListener {
         this.m = managers;
         this.coordinator = coordinator;
         this.rejectedLog = new PendingLog(milestones);
-        this.lookups = new org.fabricmanager.daemon.faults.LookupLimiter(metrics.registry());
+        this.lookups = new LookupLimiter(metrics.registry());
     }
 
     /**

@@ -34,6 +34,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.fabricmanager.detector.AddressResolver;
+import org.fabricmanager.detector.ProcessHealth;
+import org.fabricmanager.southbound.Protocol;
 
 /**
  * The failure-detector members of simulated agents: when an agent's DETECTOR_CONFIG is complete its
@@ -50,7 +55,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     private final EventLoopGroup group;
     private final MeterRegistry registry;
     /** The lateness all members of this process share: one loop falling behind makes none of them accuse. */
-    private final org.fabricmanager.detector.ProcessHealth process = new org.fabricmanager.detector.ProcessHealth();
+    private final ProcessHealth process = new ProcessHealth();
     private final Map<Long, RingDetector> members = new HashMap<>();
     /** Whether a member has started: the first one is logged at INFO, the others at DEBUG. */
     private boolean anyStarted;
@@ -112,12 +117,12 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     /** As {@link #SimulatedDetectors(int, MeterRegistry)}, with the rehearsal the members' first start waits for. */
     SimulatedDetectors(int threads, MeterRegistry registry, Supplier<DatagramRehearsal.Outcome> rehearse) {
         this.rehearse = rehearse;
-        this.group = new io.netty.channel.nio.NioEventLoopGroup(threads,
-                new io.netty.util.concurrent.DefaultThreadFactory("fm-sim-detector", true));
+        this.group = new NioEventLoopGroup(threads,
+                new DefaultThreadFactory("fm-sim-detector", true));
         this.registry = registry;
         for (int i = 0; i < LIFECYCLE_THREADS; i++) {
             lifecycles[i] = Executors.newSingleThreadExecutor(
-                    new io.netty.util.concurrent.DefaultThreadFactory("fm-sim-detectors-" + i, true));
+                    new DefaultThreadFactory("fm-sim-detectors-" + i, true));
         }
     }
 
@@ -173,7 +178,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
                 ring.overlay() == Message.Overlay.HYPERCUBE ? Overlay.HYPERCUBE : Overlay.BMG,
                 Duration.ofMillis(ring.pauseMs()))
                 // member 0 is the daemon's, the ring's witness: told when this member begins suspecting its emitter
-                .withWitness(org.fabricmanager.southbound.Protocol.DAEMON_RING_MEMBER);
+                .withWitness(Protocol.DAEMON_RING_MEMBER);
         StartMode mode = ring.startMode() == Message.StartMode.JOIN ? StartMode.JOIN : StartMode.BOOTSTRAP;
         if (mode == StartMode.BOOTSTRAP) {
             parameters = parameters.withStartupGrace(coldStartGrace(parameters.suspicionTimeout()));
@@ -196,9 +201,9 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         // ring slots of switches not connected yet start dead, as in every other member's view: nobody suspects them
         DetectorConfig config = whole.withDeadAtStart(ring.deadAtStart());
         // a window's member asks the daemon, over the agent's session, for any other member's address
-        org.fabricmanager.detector.AddressResolver resolver = ring.window()
+        AddressResolver resolver = ring.window()
                 ? members -> agent.lookupDetectorPeers(ring.epoch(), members)
-                : org.fabricmanager.detector.AddressResolver.NONE;
+                : AddressResolver.NONE;
         CompletableFuture<Void> running = new CompletableFuture<>();
         long delayMs;
         long stopsBefore;
@@ -350,7 +355,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         }
     }
 
-    private void start(long guid, DetectorConfig config, long epoch, org.fabricmanager.detector.AddressResolver resolver) {
+    private void start(long guid, DetectorConfig config, long epoch, AddressResolver resolver) {
         stopNow(guid);
         DatagramSocket reservation;
         synchronized (this) {

@@ -35,7 +35,7 @@ public interface DaemonApi {
     CompletableFuture<List<Milestone>> milestones(long since);
 
     /** Current switch and link faults and quarantined links. */
-    CompletableFuture<org.fabricmanager.daemon.api.FaultReport> faults();
+    CompletableFuture<FaultReport> faults();
 
     /** Admits switch {@code guid} into the fabric (admission control); completes with a one-line answer. */
     CompletableFuture<String> admit(long guid);
@@ -51,13 +51,13 @@ public interface DaemonApi {
      * without touching the live state, and compares with the tables in force; fails with a
      * {@link org.fabricmanager.daemon.api.WhatIfException} saying why it cannot (one runs at a time).
      */
-    default CompletableFuture<org.fabricmanager.daemon.api.WhatIfResult> whatIf(
-            org.fabricmanager.daemon.api.WhatIfRequest request) {
+    default CompletableFuture<WhatIfResult> whatIf(
+            WhatIfRequest request) {
         return CompletableFuture.failedFuture(new IllegalStateException("what-if is not available here"));
     }
 
     /** The quality of the tables in force, as last measured after a routing. */
-    default CompletableFuture<org.fabricmanager.daemon.api.QualityView> routingQuality() {
+    default CompletableFuture<QualityView> routingQuality() {
         return CompletableFuture.failedFuture(new IllegalStateException("routing quality is not available here"));
     }
 

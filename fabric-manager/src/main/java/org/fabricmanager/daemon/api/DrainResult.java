@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * {@code POST /api/v1/drain} and {@code /api/v1/undrain}: what was done. The re-route it starts follows at once
  * (the status shows it converge, with a routing version above {@code routingVersion}).
@@ -14,7 +16,7 @@ package org.fabricmanager.daemon.api;
  * @param nodesCutOff    end nodes the drain cuts off (only ever above 0 when forced)
  * @param whatIf         the what-if that judged the drain, {@code null} when forced or for an undrain
  */
-@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record DrainResult(String result, String element, String guid, Integer port, String name, long routingVersion,
                           boolean forced, int nodesCutOff, WhatIfResult whatIf) {
 }

@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon.api;
 
 import java.util.Map;
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * A milestone an operator cares about (switches discovered, routing computed, tables converged...),
@@ -13,7 +14,7 @@ import java.util.Map;
  * @param details    figures of a fault reaction, what became of a ring verdict ({@code SWITCH_FAILED}), or
  *                   {@code null} for other kinds
  */
-@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record Milestone(long seq, long timeMillis, Kind kind, String message, Map<String, Object> details) {
     /** A milestone without figures. */
     public Milestone(long seq, long timeMillis, Kind kind, String message) {

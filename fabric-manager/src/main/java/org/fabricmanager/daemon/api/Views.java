@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.api;
 
 import java.util.List;
 import org.fabricmanager.daemon.api.FabricCheck;
+import org.fabricmanager.release.BuildInfo;
 
 /**
  * The read-only views the daemon answers queries with (and REST serialises as JSON). GUIDs are in
@@ -30,7 +31,7 @@ public final class Views {
 
     /** The release running: version, source commit ({@code -dirty} with local changes) and its date. */
     public record Build(String version, String commit, String commitTime) {
-        public static Build of(org.fabricmanager.release.BuildInfo info) {
+        public static Build of(BuildInfo info) {
             return new Build(info.version(), info.commitLabel(), info.commitTime());
         }
     }

@@ -29,6 +29,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 
 /**
  * Reads the daemon's YAML configuration strictly: unknown keys, wrong types and out-of-range values
@@ -95,7 +97,7 @@ public final class ConfigLoader {
             return DaemonConfig.defaults();
         }
         try {
-            try (com.fasterxml.jackson.core.JsonParser probe = YAML.createParser(yaml)) {
+            try (JsonParser probe = YAML.createParser(yaml)) {
                 if (probe.nextToken() == null) {
                     return DaemonConfig.defaults();
                 }
@@ -133,10 +135,10 @@ public final class ConfigLoader {
      * objects at the end of the object, so the key's own line is looked up in the token stream.
      */
     private static String where(String source, String yaml, String option, JsonLocation fallback) {
-        try (com.fasterxml.jackson.core.JsonParser p = YAML.createParser(yaml)) {
+        try (JsonParser p = YAML.createParser(yaml)) {
             ArrayDeque<String> path = new ArrayDeque<>();
             String pending = null;
-            com.fasterxml.jackson.core.JsonToken t;
+            JsonToken t;
             while ((t = p.nextToken()) != null) {
                 switch (t) {
                     case FIELD_NAME -> {

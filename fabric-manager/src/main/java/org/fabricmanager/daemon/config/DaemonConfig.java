@@ -13,6 +13,8 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.fabricmanager.routing.vtftr.VtftrEngine;
+import org.fabricmanager.topology.HdftSpec;
 
 /**
  * The daemon's whole configuration. Every option has a default (see {@link DefaultConfig} for the
@@ -41,7 +43,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         // an engine and the expected shape it cannot route deadlock-free: refused before anything starts
         if (routing != null && fabric != null) {
             String engine = routing.engine();
-            if (engine.equals(org.fabricmanager.routing.vtftr.VtftrEngine.NAME) && fabric.expectedPgft() != null) {
+            if (engine.equals(VtftrEngine.NAME) && fabric.expectedPgft() != null) {
                 throw new ConfigException("option routing.engine: vtftr routes 2-D fat trees (fabric.expectedHdft), but "
                         + "fabric.expectedPgft is " + fabric.expectedPgft() + ": use dmodc for a PGFT");
             }
@@ -141,7 +143,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     }
 
     /** This configuration with an expected HDFT instead of an expected PGFT ({@code null} for none). */
-    public DaemonConfig withExpectedHdft(org.fabricmanager.topology.HdftSpec spec) {
+    public DaemonConfig withExpectedHdft(HdftSpec spec) {
         return new DaemonConfig(southbound, rest, new FabricSection(null, "expected".equals(fabric.admit()) ? null
                 : fabric.admit(), fabric.admitList(), fabric.unreadyOnMismatch(), spec == null ? null : spec.toString()),
                 discovery, routing, push,
@@ -193,7 +195,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             unreadyOnMismatch = unreadyOnMismatch == null ? Boolean.TRUE : unreadyOnMismatch;
             if (expectedHdft != null) {
                 try {
-                    org.fabricmanager.topology.HdftSpec.parse(expectedHdft);
+                    HdftSpec.parse(expectedHdft);
                 } catch (TopologyException e) {
                     throw new ConfigException("option fabric.expectedHdft: " + e.getMessage());
                 }

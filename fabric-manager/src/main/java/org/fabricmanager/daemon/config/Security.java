@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.Protocol;
+import org.fabricmanager.pki.PkiDirectory;
 
 /**
  * Who may speak for a switch ({@code docs/security.md}). Mutual TLS needs the daemon's certificate,
@@ -82,17 +83,17 @@ public record Security(boolean insecure, String pkiDirectory, String certificate
 
     /** The daemon's certificate file, or {@code null} without TLS. */
     public Path certificatePath() {
-        return file(certificate, org.fabricmanager.pki.PkiDirectory.DAEMON_CERT);
+        return file(certificate, PkiDirectory.DAEMON_CERT);
     }
 
     /** The daemon's key file, or {@code null} without TLS. */
     public Path privateKeyPath() {
-        return file(privateKey, org.fabricmanager.pki.PkiDirectory.DAEMON_KEY);
+        return file(privateKey, PkiDirectory.DAEMON_KEY);
     }
 
     /** The trusted CA bundle, or {@code null} without TLS. */
     public Path trustedCasPath() {
-        return file(trustedCas, org.fabricmanager.pki.PkiDirectory.CA_CERT);
+        return file(trustedCas, PkiDirectory.CA_CERT);
     }
 
     private Path file(String explicit, String inDirectory) {

@@ -15,6 +15,7 @@ import org.fabricmanager.southbound.SouthboundSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.List;
+import org.fabricmanager.pki.PemFiles;
 
 /**
  * Turns the {@code security} section into the southbound's settings: loads the daemon's certificate,
@@ -65,7 +66,7 @@ public final class SouthboundSecurity {
     /** The CA bundle the southbound trusts ({@code security}'s trusted CAs file); session-ticket keys are derived for it. */
     public static List<X509Certificate> trusted(Security security) {
         try {
-            return org.fabricmanager.pki.PemFiles.readCertificates(security.trustedCasPath());
+            return PemFiles.readCertificates(security.trustedCasPath());
         } catch (PkiException e) {
             throw new ConfigException("option security: " + e.getMessage(), e);
         }

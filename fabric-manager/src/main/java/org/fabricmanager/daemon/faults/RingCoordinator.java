@@ -33,6 +33,7 @@ import java.net.DatagramSocket;
 import java.net.SocketException;
 import java.util.Arrays;
 import java.util.Collections;
+import org.fabricmanager.detector.message.MemberStatus;
 
 /**
  * The ring the daemon configures: member 0 is the daemon's own member (so that it hears every
@@ -246,7 +247,7 @@ public final class RingCoordinator implements AutoCloseable {
         if (member == null || index == null) {
             return -1;
         }
-        for (org.fabricmanager.detector.message.MemberStatus s : member.snapshot().members()) {
+        for (MemberStatus s : member.snapshot().members()) {
             if (s.member() == index) {
                 return s.incarnation();
             }

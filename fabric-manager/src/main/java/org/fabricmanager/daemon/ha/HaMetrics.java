@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.Locale;
 import java.util.Map;
+import org.fabricmanager.pki.ManagerPeerTrust;
 
 /**
  * The hot-standby group's meters, read from the member's last polled view at scrape time: which role
@@ -46,7 +47,7 @@ final class HaMetrics {
                             + " leadership transfers to it they asked for (requested, done, failed; held: refused without asking)")
                     .register(registry);
         }
-        for (org.fabricmanager.pki.ManagerPeerTrust.Refusal r : org.fabricmanager.pki.ManagerPeerTrust.Refusal.values()) {
+        for (ManagerPeerTrust.Refusal r : ManagerPeerTrust.Refusal.values()) {
             FunctionCounter.builder(REJECTED, refusals, x -> x.count(r)).tag("reason", r.tag())
                     .description("peers whose certificate this member's Raft port refused (untrusted: not the fabric"
                             + " CA's, expired, wrong purpose; not-a-manager: a switch's or another fabric certificate)")

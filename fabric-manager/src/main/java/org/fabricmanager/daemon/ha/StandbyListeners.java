@@ -27,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import io.netty.handler.ssl.SslContext;
 
 /**
  * The ports of a member that does not lead: the southbound port, where every HELLO is answered with the
@@ -194,12 +195,12 @@ final class StandbyListeners implements AutoCloseable {
 
     /** The keys of {@code ticket-keys} on one standby context: re-read when the file's time or size changed. */
     private final class StoredTicketKeys {
-        private final io.netty.handler.ssl.SslContext context;
+        private final SslContext context;
         private final TicketKeyStore store = new TicketKeyStore(config.state().path(), StateFiles.LOCAL);
         private final List<X509Certificate> trusted = SouthboundSecurity.trusted(config.security());
         private String seen = "";
 
-        StoredTicketKeys(io.netty.handler.ssl.SslContext context) {
+        StoredTicketKeys(SslContext context) {
             this.context = context;
         }
 

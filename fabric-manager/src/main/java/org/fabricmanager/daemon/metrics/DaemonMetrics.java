@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FabricCheck;
+import org.fabricmanager.release.BuildInfo;
 
 /**
  * The daemon's operator-facing meters beyond those its components register themselves, and the
@@ -98,7 +99,7 @@ public final class DaemonMetrics implements AutoCloseable {
                 .maximumExpectedValue(Duration.ofMinutes(2))
                 .register(registry);
         // the release running, as Prometheus "info" metrics do it: constant 1, the facts in the tags
-        org.fabricmanager.release.BuildInfo build = org.fabricmanager.release.BuildInfo.current();
+        BuildInfo build = BuildInfo.current();
         Gauge.builder(BUILD_INFO, () -> 1).tag("version", build.version()).tag("commit", build.commitLabel())
                 .description("1; the tags name the fabric-manager release running").register(registry);
         this.rerouteToConverged = Timer.builder(REROUTES_CONVERGED)

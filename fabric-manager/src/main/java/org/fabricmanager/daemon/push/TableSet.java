@@ -5,6 +5,9 @@ import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.TableHash;
 import java.util.Arrays;
 import java.util.List;
+import org.fabricmanager.routing.VcRules;
+import org.fabricmanager.routing.VcTransition;
+import org.fabricmanager.southbound.LftBatch;
 
 /**
  * One version of the whole fabric's tables, with a lookup of a switch's row by GUID and each row's
@@ -22,7 +25,7 @@ public final class TableSet {
     private final long[] guids;
     private final long[] hashes;
     /** Per row the VC rules on the wire, built on first use; {@code null} when the tables carry none. */
-    private final org.fabricmanager.southbound.LftBatch.Rules[] rules;
+    private final LftBatch.Rules[] rules;
     private final boolean[] hashed;
     private final long previousVersion;
     /** Per row: the blocks that differ from the previous version's row of the same switch, or null when unknown. */
@@ -48,7 +51,7 @@ public final class TableSet {
         }
         this.hashes = new long[guids.length];
         this.hashed = new boolean[guids.length];
-        this.rules = tables.vcRules().isPresent() ? new org.fabricmanager.southbound.LftBatch.Rules[guids.length] : null;
+        this.rules = tables.vcRules().isPresent() ? new LftBatch.Rules[guids.length] : null;
         this.previousVersion = previousVersion;
         this.changedBlocks = changedBlocks;
     }
@@ -165,26 +168,26 @@ public final class TableSet {
     }
 
     /** The VC rules of row {@code s} as VC_RULES carries them, or {@code null} when the tables have none. */
-    public org.fabricmanager.southbound.LftBatch.Rules rules(int s) {
+    public LftBatch.Rules rules(int s) {
         if (rules == null) {
             return null;
         }
         if (rules[s] == null) {
-            org.fabricmanager.routing.VcRules r = tables.vcRules().get();
+            VcRules r = tables.vcRules().get();
             int ports = r.ports(s);
             byte[] classes = new byte[ports];
             for (int p = 1; p <= ports; p++) {
                 // PortClass ordinals are the wire's class codes (0 other, 1 node, 2 leaf, 3 row, 4 column)
                 classes[p - 1] = (byte) r.portClass(s, p).ordinal();
             }
-            List<org.fabricmanager.routing.VcTransition> ts = r.transitions(s);
+            List<VcTransition> ts = r.transitions(s);
             byte[] transitions = new byte[ts.size() * 3];
             for (int i = 0; i < ts.size(); i++) {
                 transitions[3 * i] = (byte) ts.get(i).from().ordinal();
                 transitions[3 * i + 1] = (byte) ts.get(i).to().ordinal();
                 transitions[3 * i + 2] = (byte) ts.get(i).vc();
             }
-            rules[s] = new org.fabricmanager.southbound.LftBatch.Rules(r.vcCount(), classes, transitions);
+            rules[s] = new LftBatch.Rules(r.vcCount(), classes, transitions);
         }
         return rules[s];
     }

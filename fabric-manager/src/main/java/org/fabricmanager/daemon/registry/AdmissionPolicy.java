@@ -12,6 +12,7 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.fabricmanager.topology.Guids;
 
 /**
  * Which switches enter the fabric when their agent first reports ({@code fabric.admit}, docs/security.md).
@@ -162,7 +163,7 @@ public final class AdmissionPolicy {
         }
         if (held.size() >= PendingSwitchStore.MAX_ENTRIES) {
             LOG.warn("switch {} held pending but not remembered: {} held switches are remembered already",
-                    org.fabricmanager.topology.Guids.format(guid), held.size());
+                    Guids.format(guid), held.size());
             return;
         }
         held.put(guid, reason);

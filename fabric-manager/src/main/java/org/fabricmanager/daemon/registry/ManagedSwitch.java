@@ -4,6 +4,7 @@ import org.fabricmanager.daemon.discovery.SwitchPorts;
 import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.Message.Hello;
 import java.net.InetSocketAddress;
+import org.fabricmanager.topology.Guids;
 
 /**
  * A switch with a session: its agent's HELLO, its latest port reports, and whether it is admitted
@@ -93,6 +94,6 @@ public final class ManagedSwitch {
 
     @Override
     public String toString() {
-        return name() + " (" + org.fabricmanager.topology.Guids.format(guid()) + ")";
+        return name() + " (" + Guids.format(guid()) + ")";
     }
 }

@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.rest;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
  * Resources served under {@code /api/v1/{resource}/...} by something outside the daemon and wired in by
@@ -36,6 +37,6 @@ public interface RestExtension {
      * @return the JSON body of a 200 answer; fails with {@link RestError} for others
      */
     default CompletableFuture<byte[]> get(String[] parts, Map<String, List<String>> params, String path) {
-        throw new RestError(io.netty.handler.codec.http.HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
+        throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
     }
 }

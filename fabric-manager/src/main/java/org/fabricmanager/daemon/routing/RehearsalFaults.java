@@ -7,6 +7,7 @@ import java.util.Set;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.FabricSwitch;
 
 /**
  * The faults a re-route rehearsal applies to the fabric in force, one of each kind a real fault re-routes
@@ -44,7 +45,7 @@ final class RehearsalFaults {
         }
         Long top = null;
         Long anyUpper = null;
-        for (org.fabricmanager.topology.FabricSwitch s : fabric.switches()) {
+        for (FabricSwitch s : fabric.switches()) {
             if (leaves.contains(s.guid())) {
                 continue;
             }

@@ -36,6 +36,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
+import org.fabricmanager.routing.VcRules;
 
 /**
  * Builds the answers to the daemon's queries from its managers' state: status, switches, tables,
@@ -343,7 +344,7 @@ public final class DaemonViews {
         if (row < 0 || !t.hasRules()) {
             return null;
         }
-        org.fabricmanager.routing.VcRules rules = t.tables().vcRules().get();
+        VcRules rules = t.tables().vcRules().get();
         List<String> ports = new ArrayList<>();
         for (int p = 1; p <= rules.ports(row); p++) {
             ports.add(rules.portClass(row, p).name().toLowerCase());

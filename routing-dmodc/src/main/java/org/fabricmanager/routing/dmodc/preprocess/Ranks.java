@@ -2,6 +2,7 @@ package org.fabricmanager.routing.dmodc.preprocess;
 
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Ranking;
+import org.fabricmanager.routing.RoutingException;
 
 /**
  * Switch ranks (BFS hop distance from the leaves, {@link Ranking}) and the switches of each rank,
@@ -33,7 +34,7 @@ public final class Ranks {
             }
         }
         if (top > MAX_RANK) {
-            throw new org.fabricmanager.routing.RoutingException("fabric has switches " + top
+            throw new RoutingException("fabric has switches " + top
                     + " hops above the leaves; Dmodc supports at most " + MAX_RANK + " (not a fat tree?)");
         }
         int[] levelStart = new int[top + 2];
