@@ -1,10 +1,5 @@
 package org.fabricmanager.system;
 
-import org.fabricmanager.daemon.config.Southbound;
-import org.fabricmanager.daemon.metrics.DaemonMetrics;
-
-import org.fabricmanager.sim.SimEndpoints;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,19 +13,22 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.fabricmanager.sim.FabricSimulator;
-import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.api.FaultReport;
+import org.fabricmanager.daemon.config.Southbound;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.sim.FabricSimulator;
+import org.fabricmanager.sim.SimEndpoints;
+import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
-import org.fabricmanager.detector.DetectorMetrics;
-import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -18,9 +18,9 @@ import org.fabricmanager.topology.IbnetdiscoverReader;
 import org.fabricmanager.topology.LidFabric;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Dmodc's tables installed by OpenSM on a simulated InfiniBand fabric, as docs/opensm.md tells an

@@ -1,6 +1,5 @@
 package org.fabricmanager.system;
 
-import org.fabricmanager.southbound.TableHash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.cli.Main;
 import org.fabricmanager.daemon.FabricManagerDaemon;
@@ -27,6 +25,8 @@ import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LftText;
+import org.fabricmanager.sim.FabricSimulator;
+import org.fabricmanager.southbound.TableHash;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;

@@ -22,9 +22,9 @@ import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * TLS handshake pacing in the production shape: a {@code run} process with mutual TLS that admits one TLS

@@ -1,10 +1,9 @@
 package org.fabricmanager.detector;
 
-import org.fabricmanager.detector.message.DetectorEvent;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabricmanager.detector.message.BroadcastCopy;
+import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.detector.overlay.BroadcastOverlay;
 import org.fabricmanager.detector.overlay.LiveRanks;
 import org.slf4j.Logger;

@@ -1,9 +1,8 @@
 package org.fabricmanager.detector;
 
-import org.fabricmanager.detector.overlay.Overlay;
-
 import java.time.Duration;
 import java.util.Objects;
+import org.fabricmanager.detector.overlay.Overlay;
 
 /**
  * The algorithm's timing and overlay, shared by every member of a ring, plus two member-local

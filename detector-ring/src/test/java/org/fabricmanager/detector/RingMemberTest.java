@@ -1,19 +1,17 @@
 package org.fabricmanager.detector;
 
-import org.fabricmanager.detector.message.DetectorEvent;
-import org.fabricmanager.detector.overlay.Overlay;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.detector.message.BroadcastCopy;
+import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.detector.message.DetectorEvent.LinkDown;
 import org.fabricmanager.detector.message.DetectorEvent.LinkUp;
 import org.fabricmanager.detector.message.DetectorEvent.MemberFailed;
 import org.fabricmanager.detector.message.DetectorEvent.MemberRejoined;
-import org.fabricmanager.detector.message.BroadcastCopy;
 import org.fabricmanager.detector.message.Heartbeat;
 import org.fabricmanager.detector.message.Join;
 import org.fabricmanager.detector.message.LinkStatus;
@@ -21,6 +19,7 @@ import org.fabricmanager.detector.message.MemberStatus;
 import org.fabricmanager.detector.message.NewObserver;
 import org.fabricmanager.detector.message.StateKind;
 import org.fabricmanager.detector.message.StateSync;
+import org.fabricmanager.detector.overlay.Overlay;
 import org.junit.jupiter.api.Test;
 
 /** One member driven by hand: every message it sends and every event it reports is checked. */

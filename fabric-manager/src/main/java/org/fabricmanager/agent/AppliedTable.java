@@ -1,10 +1,10 @@
 package org.fabricmanager.agent;
 
 import java.util.Arrays;
+import java.util.Optional;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.TableHash;
-import java.util.Optional;
 
 /**
  * The forwarding table a switch applies: an immutable snapshot with its version and hash. A commit

@@ -1,5 +1,7 @@
 package org.fabricmanager.agent;
 
+import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.fabricmanager.southbound.ErrorCode;
@@ -8,8 +10,6 @@ import org.fabricmanager.southbound.Message.DetectorConfig;
 import org.fabricmanager.southbound.Message.DetectorMember;
 import org.fabricmanager.southbound.MessageType;
 import org.fabricmanager.southbound.ProtocolException;
-import java.security.MessageDigest;
-import java.util.ArrayList;
 
 /**
  * Collects the chunks of one DETECTOR_CONFIG epoch ({@code docs/protocol.md}, section 3.9): chunks

@@ -1,7 +1,7 @@
 package org.fabricmanager.agent;
 
-import java.util.concurrent.CompletionStage;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import org.fabricmanager.southbound.Message;
 
 /**

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.OpenSmGuidFiles;
 import org.fabricmanager.opensm.OpenSmLfts;
@@ -32,7 +33,6 @@ import org.fabricmanager.topology.IbnetdiscoverReader;
 import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.LidPlan;
 import org.fabricmanager.topology.TopologyException;
-import java.util.function.Supplier;
 
 /**
  * {@code compare}: OpenSM's routing engines and ours side by side on one fabric. The fabric is

@@ -12,24 +12,23 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.daemon.config.ConfigLoader;
 import org.fabricmanager.daemon.config.Rest;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;
-import java.nio.charset.StandardCharsets;
-import java.util.HashSet;
-import java.nio.file.Files;
-import org.fabricmanager.daemon.config.ConfigException;
-import org.fabricmanager.daemon.config.ConfigLoader;
-import org.fabricmanager.daemon.config.DaemonConfig;
-import java.util.Map;
 
 /**
  * The admin commands' view of a running daemon's REST API: GETs a path, returns the JSON, and turns

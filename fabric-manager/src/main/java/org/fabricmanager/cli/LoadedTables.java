@@ -3,13 +3,12 @@ package org.fabricmanager.cli;
 import java.nio.file.Path;
 import org.fabricmanager.opensm.OpenSmLfts;
 import org.fabricmanager.routing.ForwardingTables;
-import org.fabricmanager.routing.LftText;
 import org.fabricmanager.routing.Validity;
+import org.fabricmanager.routing.VcText;
 import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.TracedValidity;
 import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.TopologyException;
-import org.fabricmanager.routing.VcText;
-import org.fabricmanager.routing.analysis.TracedValidity;
 
 /**
  * Tables that no engine of ours computed: an {@code lft-text/1} file, or an

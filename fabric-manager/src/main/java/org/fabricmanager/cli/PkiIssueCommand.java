@@ -1,12 +1,15 @@
 package org.fabricmanager.cli;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.PkiDirectory;
@@ -17,9 +20,6 @@ import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
-import java.net.InetAddress;
-import java.util.ArrayList;
-import java.util.stream.Collectors;
 
 /**
  * {@code pki issue}: issues one certificate per switch (named by GUID, or every switch of a PGFT or a

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.RSAKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,7 +22,6 @@ import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
-import java.security.interfaces.RSAKey;
 
 /**
  * {@code pki show}: what a PKI directory holds: the trusted CA(s), the daemon's certificate and a

@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
@@ -19,16 +22,13 @@ import org.fabricmanager.routing.analysis.PathLengthAnalyzer;
 import org.fabricmanager.routing.analysis.PathLengths;
 import org.fabricmanager.routing.analysis.PatternCongestion;
 import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.TableQuality;
 import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.analysis.VirtualChannels;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.LidFabric;
-import org.fabricmanager.routing.ForwardingTables;
-import java.nio.file.Path;
-import org.fabricmanager.routing.PhaseTimings;
-import org.fabricmanager.routing.analysis.TableQuality;
 
 /**
  * {@code quality}: routes one fabric with several engines and compares them: validity, deadlock

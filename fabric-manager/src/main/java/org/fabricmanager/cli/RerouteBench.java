@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,14 +12,13 @@ import java.util.Random;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
-import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.routing.dmodc.DmodcRouting;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.Ranking;
-import java.util.Arrays;
 
 /**
  * {@code bench --reroute KINDS}: what one fault costs to re-route. For each kind of fault (a leaf's

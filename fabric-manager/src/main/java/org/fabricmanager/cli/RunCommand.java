@@ -6,11 +6,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.fabricmanager.daemon.FabricManagerDaemon;
-import org.fabricmanager.daemon.ha.HaManager;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.ConfigLoader;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.DefaultConfig;
+import org.fabricmanager.daemon.ha.HaManager;
 import org.fabricmanager.daemon.store.StoreException;
 
 /**

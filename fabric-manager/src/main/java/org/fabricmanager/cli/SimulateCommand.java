@@ -1,23 +1,23 @@
 package org.fabricmanager.cli;
 
-import java.util.function.LongPredicate;
-import org.fabricmanager.topology.Guids;
-import org.fabricmanager.topology.TopologyException;
 import java.net.InetSocketAddress;
-import java.util.List;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
 import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.sim.FabricSimulator;
-import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.topology.Fabric;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.function.LongFunction;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.TopologyException;
 
 /**
  * {@code simulate}: a simulated fabric as its own process: one switch agent per switch of a PGFT or a

@@ -2,8 +2,8 @@ package org.fabricmanager.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
-import java.util.Set;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * {@code status}: the daemon's state as an administrator reads it on the management node, from

@@ -3,8 +3,8 @@ package org.fabricmanager.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import java.util.Set;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * {@code switches}: every switch a running daemon knows, one line each (GUID, name, connection,

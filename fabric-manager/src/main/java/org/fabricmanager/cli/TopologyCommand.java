@@ -2,7 +2,10 @@ package org.fabricmanager.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -21,9 +24,6 @@ import org.fabricmanager.topology.PgftRecognizer;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.RecognitionReport;
 import org.fabricmanager.topology.TopologyException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * {@code topology}: writes the canonical (optionally degraded) fabric of a PGFT or of a 2-D fat tree

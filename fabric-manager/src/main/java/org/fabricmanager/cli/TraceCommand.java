@@ -1,20 +1,19 @@
 package org.fabricmanager.cli;
 
 import java.io.PrintStream;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.VcRules;
-import org.fabricmanager.routing.VcText;
 import org.fabricmanager.routing.analysis.PathTracer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.Trace;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
-import org.fabricmanager.topology.LidFabric;
 import org.fabricmanager.topology.Guids;
-import java.util.HashMap;
-import java.util.Map;
+import org.fabricmanager.topology.LidFabric;
 
 /**
  * {@code trace}: follows the forwarding tables of an {@code lft-text/1} file from one node to

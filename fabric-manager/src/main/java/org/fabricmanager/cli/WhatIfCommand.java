@@ -12,11 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;
-import java.util.List;
 
 /**
  * {@code whatif}: asks a running daemon what its engine would do if switches or links failed

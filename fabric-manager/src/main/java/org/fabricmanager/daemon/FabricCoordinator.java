@@ -1,7 +1,8 @@
 package org.fabricmanager.daemon;
 
 import java.util.concurrent.CompletableFuture;
-import org.fabricmanager.topology.Guids;
+import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
@@ -17,17 +18,16 @@ import org.fabricmanager.daemon.push.PushRound;
 import org.fabricmanager.daemon.push.PushTotals;
 import org.fabricmanager.daemon.push.RoutedAround;
 import org.fabricmanager.daemon.push.TableSet;
-import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.AdmissionPolicy;
+import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.NodeImpact;
 import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.function.Consumer;
-import java.util.function.LongPredicate;
 
 /**
  * The control loop's sequence: once discovery settles, every change of the fabric (from

@@ -1,12 +1,19 @@
 package org.fabricmanager.daemon;
 
+import java.net.InetSocketAddress;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.faults.LookupLimiter;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.registry.HelloVerdict;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
+import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.Hello;
@@ -16,17 +23,10 @@ import org.fabricmanager.southbound.MessageType;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
-import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.net.InetSocketAddress;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import org.fabricmanager.daemon.faults.LookupLimiter;
 
 /**
  * The agents' sessions as the control loop sees them: a HELLO is judged by the registry (new switch,

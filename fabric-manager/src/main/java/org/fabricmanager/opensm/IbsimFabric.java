@@ -10,13 +10,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
-import java.util.OptionalDouble;
 
 /**
  * A fabric simulated by ibsim, with OpenSM and ibnetdiscover run against it through

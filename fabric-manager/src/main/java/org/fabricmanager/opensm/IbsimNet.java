@@ -8,17 +8,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.TopologyException;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * ibsim's net format (ibsim-utils): one record per device, {@code Switch N "id"} or

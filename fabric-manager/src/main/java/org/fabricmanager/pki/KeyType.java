@@ -5,12 +5,12 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
+import java.security.interfaces.ECKey;
 import java.security.spec.ECGenParameterSpec;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import java.security.interfaces.ECKey;
 
 /**
  * The key types of the daemon's and the switches' certificates that {@code fabric-manager pki} makes

@@ -1,17 +1,17 @@
 package org.fabricmanager.pki;
 
+import java.io.IOException;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Locale;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
-import java.io.IOException;
-import java.util.Locale;
 
 /**
  * The trust of one hot-standby manager in another on the Raft port: the peer's chain must pass the JDK's

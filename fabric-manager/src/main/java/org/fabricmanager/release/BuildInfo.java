@@ -1,5 +1,6 @@
 package org.fabricmanager.release;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -8,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.regex.Pattern;
-import java.io.ByteArrayInputStream;
 
 /**
  * The version and source commit this copy of fabric-manager was built from, so that an operator can

@@ -1,9 +1,12 @@
 package org.fabricmanager.sim;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -14,9 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.fabricmanager.agent.AgentListener;
+import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
 import org.fabricmanager.agent.AgentDependencies;
+import org.fabricmanager.agent.AgentListener;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.southbound.PortRecord;
@@ -26,15 +33,8 @@ import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PortRef;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.function.LongFunction;
-import java.util.function.LongPredicate;
 
 /**
  * A simulated fabric: one {@link SwitchAgent} per switch of a {@link Fabric}, each with its own TCP

@@ -11,10 +11,10 @@ import java.security.cert.X509Certificate;
 import java.util.OptionalLong;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.fabricmanager.pki.FabricIdentity;
-import org.fabricmanager.topology.Guids;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsContexts;
 import org.fabricmanager.pki.TlsFailures;
+import org.fabricmanager.topology.Guids;
 
 /**
  * The pipeline handler of a secure daemon that learns who the peer is once its TLS handshake completes: it

@@ -4,9 +4,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.List;
-import org.fabricmanager.topology.Guids;
 import java.util.Objects;
 import java.util.Optional;
+import org.fabricmanager.topology.Guids;
 
 /**
  * One southbound protocol message ({@code docs/protocol.md}). Every message carries the transaction

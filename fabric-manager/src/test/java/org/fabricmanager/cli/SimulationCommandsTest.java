@@ -6,11 +6,11 @@ import java.net.InetSocketAddress;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.southbound.PortRecord;
+import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
-import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 
 class SimulationCommandsTest {

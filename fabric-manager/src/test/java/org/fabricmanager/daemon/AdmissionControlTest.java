@@ -16,13 +16,13 @@ import org.fabricmanager.daemon.store.AdmittedSwitchStore;
 import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.sim.FabricSimulator;
+import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
-import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,8 +1,5 @@
 package org.fabricmanager.daemon;
 
-import org.fabricmanager.daemon.api.Views;
-import org.fabricmanager.daemon.api.DaemonState;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -12,16 +9,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
-import org.fabricmanager.southbound.LftBatch;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.sim.FabricSimulator;
+import org.fabricmanager.southbound.LftBatch;
+import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
-import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,40 +1,38 @@
 package org.fabricmanager.daemon;
 
-import org.fabricmanager.topology.DegradationPlan;
-import org.fabricmanager.topology.Degrader;
-import org.fabricmanager.topology.Link;
-import org.fabricmanager.routing.ForwardingTables;
-import org.fabricmanager.daemon.api.Views;
-
-import org.fabricmanager.daemon.api.DaemonState;
-import org.fabricmanager.daemon.api.FaultReport;
-import org.fabricmanager.daemon.api.Milestone;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.assertAgentsHold;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Path;
-import java.util.List;
-import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.sim.FabricSimulator;
-import org.fabricmanager.agent.SwitchAgent;
-import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.topology.Fabric;
-import org.fabricmanager.topology.Guids;
-import org.fabricmanager.topology.PgftGenerator;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.util.List;
+import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.FaultReport;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.testing.Await;
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftGenerator;
 import org.junit.jupiter.api.AfterEach;
-import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** Lost, late and refused pushes, and killed switches, with the simulator's fault injection. */
 class FaultInjectionTest {

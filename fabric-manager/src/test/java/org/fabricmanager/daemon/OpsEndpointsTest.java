@@ -1,7 +1,5 @@
 package org.fabricmanager.daemon;
 
-import org.fabricmanager.daemon.api.DaemonState;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,14 +18,15 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.sim.FabricSimulator;
-import org.fabricmanager.daemon.metrics.DaemonMetrics;
-import org.fabricmanager.detector.DetectorMetrics;
-import org.fabricmanager.topology.PgftGenerator;
-import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.discovery.DiscoveryManager;
+import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.detector.DetectorMetrics;
+import org.fabricmanager.sim.FabricSimulator;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,5 @@
 package org.fabricmanager.daemon;
 
-import org.fabricmanager.daemon.api.DaemonState;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import org.fabricmanager.agent.AgentSettings;
+import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;

@@ -1,9 +1,5 @@
 package org.fabricmanager.daemon;
 
-import org.fabricmanager.daemon.api.Views;
-import org.fabricmanager.daemon.api.DaemonState;
-import org.fabricmanager.daemon.api.Milestone;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.fabricmanager.daemon.DaemonSimulationTest.SPEC;
 import static org.fabricmanager.daemon.DaemonSimulationTest.await;
@@ -12,6 +8,10 @@ import static org.fabricmanager.southbound.RawFrames.readFrame;
 import static org.fabricmanager.southbound.RawFrames.readUntilClosed;
 import static org.fabricmanager.southbound.RawFrames.send;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.IOException;
@@ -24,30 +24,29 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.agent.AgentDependencies;
 import org.fabricmanager.agent.AgentSettings;
-import org.fabricmanager.daemon.config.Southbound;
-import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.ErrorReport;
 import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.SouthboundServer;
 import org.fabricmanager.southbound.TableHash;
+import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.fabricmanager.southbound.SouthboundServer;
-import org.fabricmanager.testing.Await;
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * A HELLO for a GUID that has a session takes it over with a higher incarnation (a restarted agent)

@@ -1,7 +1,5 @@
 package org.fabricmanager.southbound;
 
-import org.fabricmanager.sim.FaultSettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.fabricmanager.southbound.RawFrames.readFrame;
@@ -21,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.fabricmanager.agent.AgentDependencies;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.agent.SwitchAgent;
+import org.fabricmanager.sim.FaultSettings;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.ErrorReport;
 import org.fabricmanager.southbound.Message.Hello;

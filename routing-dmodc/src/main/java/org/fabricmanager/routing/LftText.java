@@ -11,10 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
-import java.util.Arrays;
 
 /**
  * Reader and writer of {@code lft-text/1} (see {@code docs/formats.md}): one line per switch

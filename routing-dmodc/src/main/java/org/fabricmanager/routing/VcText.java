@@ -8,15 +8,14 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.TopologyException;
-import java.util.Arrays;
 
 /**
  * Reader and writer of {@code vc-text/1} (see {@code docs/formats.md}), the virtual-channel rules

@@ -1,14 +1,14 @@
 package org.fabricmanager.topology;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.Arrays;
-import java.util.BitSet;
 
 /**
  * An immutable snapshot of a fabric: switches, end nodes and the links between their ports, plus

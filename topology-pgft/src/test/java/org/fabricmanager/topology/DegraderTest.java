@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
 import org.fabricmanager.testing.TestFabrics;
+import org.junit.jupiter.api.Test;
 
 /** Degradation: deterministic per seed, exact removal counts, only what was asked for. */
 class DegraderTest {

@@ -7,11 +7,11 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.fabricmanager.testing.TestFabrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.fabricmanager.testing.TestFabrics;
 
 /** {@code fabric-topology/1}: round trips, and every validation rule rejecting a crafted file by entry. */
 class FabricJsonTest {

@@ -9,12 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.PgftRecognition.Verdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.fabricmanager.testing.TestFabrics;
 
 /** The ibnetdiscover reader on a hand-written sample, on round trips, on the format's variants and on errors. */
 class IbnetdiscoverReaderTest {

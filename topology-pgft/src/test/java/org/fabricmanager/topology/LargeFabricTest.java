@@ -2,8 +2,8 @@ package org.fabricmanager.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
 import org.fabricmanager.testing.TestFabrics;
+import org.junit.jupiter.api.Test;
 
 /**
  * The largest fabric the issue names, {@code PGFT(3;32,32,64;1,32,32;1,1,1)} (65,536 nodes, 5,120

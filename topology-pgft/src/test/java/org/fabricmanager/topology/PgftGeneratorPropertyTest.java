@@ -6,8 +6,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
 import org.fabricmanager.testing.TestFabrics;
+import org.junit.jupiter.api.Test;
 
 /**
  * The canonical generator on many PGFTs (1 to 3 levels, w > 1, p > 1, slimmed and full): counts

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.PgftRecognition.Kind;
 import org.fabricmanager.topology.PgftRecognition.Matching;
 import org.fabricmanager.topology.PgftRecognition.MissingLink;
@@ -19,7 +20,6 @@ import org.fabricmanager.topology.PgftRecognition.SpecSource;
 import org.fabricmanager.topology.PgftRecognition.SwitchSlot;
 import org.fabricmanager.topology.PgftRecognition.Verdict;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /** Recognition by canonical GUID: intact, degraded (exact lists) and each kind of miswiring. */
 class PgftRecognizerTest {

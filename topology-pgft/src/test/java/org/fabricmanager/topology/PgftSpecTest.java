@@ -3,11 +3,11 @@ package org.fabricmanager.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.fabricmanager.testing.TestFabrics;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /** Parsing and printing of the PGFT notation, and every rejection with its message. */
 class PgftSpecTest {

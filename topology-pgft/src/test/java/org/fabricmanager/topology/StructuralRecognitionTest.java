@@ -9,12 +9,12 @@ import static org.fabricmanager.testing.TestFabrics.sw;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.PgftRecognition.Kind;
 import org.fabricmanager.topology.PgftRecognition.Matching;
 import org.fabricmanager.topology.PgftRecognition.Problem;
 import org.fabricmanager.topology.PgftRecognition.Verdict;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Recognition by structure, on canonical fabrics whose GUIDs were replaced by random vendor GUIDs

@@ -9,8 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
 import org.fabricmanager.testing.TestFabrics;
+import org.junit.jupiter.api.Test;
 
 /** Destination indices in topological order: the canonical order on canonical fabrics, grouped by ancestry otherwise. */
 class TopologicalIndexerTest {

@@ -1,7 +1,6 @@
 package org.fabricmanager.detector.message;
 
 import java.util.Arrays;
-import org.fabricmanager.detector.message.DetectorEvent;
 
 /**
  * One copy of a reliable broadcast (the slides' BcastMsg(dead, s, D)). The broadcast instance is

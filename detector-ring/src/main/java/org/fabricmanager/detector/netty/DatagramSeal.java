@@ -3,8 +3,8 @@ package org.fabricmanager.detector.netty;
 import io.netty.buffer.ByteBuf;
 import java.security.GeneralSecurityException;
 import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import javax.crypto.ShortBufferException;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Authenticates datagrams with the ring's key (one per configuration epoch, handed to the members over the

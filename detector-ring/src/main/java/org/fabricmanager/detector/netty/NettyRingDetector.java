@@ -19,6 +19,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -35,12 +36,11 @@ import org.fabricmanager.detector.ProcessHealth;
 import org.fabricmanager.detector.RingDetector;
 import org.fabricmanager.detector.RingMember;
 import org.fabricmanager.detector.RingTransport;
-import org.fabricmanager.detector.VacantAddress;
 import org.fabricmanager.detector.TimerHandle;
+import org.fabricmanager.detector.VacantAddress;
 import org.fabricmanager.detector.message.RingMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Locale;
 
 /**
  * One ring member over UDP: binds the member's configured address, runs its {@link RingMember} on

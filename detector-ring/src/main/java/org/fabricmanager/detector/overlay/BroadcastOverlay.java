@@ -1,6 +1,5 @@
 package org.fabricmanager.detector.overlay;
 
-import org.fabricmanager.detector.overlay.Overlay;
 
 /**
  * The forwarding rule of a reliable broadcast over the live members named by {@link LiveRanks}.

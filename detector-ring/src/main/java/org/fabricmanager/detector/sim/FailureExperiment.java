@@ -4,10 +4,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.detector.MemberPhase;
 import org.fabricmanager.detector.RingMember;
+import org.fabricmanager.detector.message.DetectorEvent;
 
 /**
  * Crashes f members at one instant in a warmed-up simulated ring and measures what the paper bounds:

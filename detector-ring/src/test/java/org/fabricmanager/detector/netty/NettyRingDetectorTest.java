@@ -2,6 +2,10 @@ package org.fabricmanager.detector.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.net.DatagramPacket;
@@ -17,22 +21,18 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.DetectorMetrics;
+import org.fabricmanager.detector.MemberPhase;
+import org.fabricmanager.detector.MembershipSnapshot;
+import org.fabricmanager.detector.RingParameters;
+import org.fabricmanager.detector.StartMode;
 import org.fabricmanager.detector.message.DetectorEvent;
 import org.fabricmanager.detector.message.DetectorEvent.LinkDown;
 import org.fabricmanager.detector.message.DetectorEvent.MemberFailed;
-import org.fabricmanager.detector.MemberPhase;
-import org.fabricmanager.detector.MembershipSnapshot;
 import org.fabricmanager.detector.overlay.Overlay;
-import org.fabricmanager.detector.RingParameters;
-import org.fabricmanager.detector.StartMode;
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
-import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** Real members on loopback UDP, one event-loop thread each. */
 class NettyRingDetectorTest {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.fabricmanager.detector.overlay.Overlay;
 import org.junit.jupiter.api.Test;
 
 class BinomialGraphOverlayTest {

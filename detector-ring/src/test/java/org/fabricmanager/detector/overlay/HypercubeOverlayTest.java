@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.fabricmanager.detector.overlay.Overlay;
 import org.junit.jupiter.api.Test;
 
 class HypercubeOverlayTest {

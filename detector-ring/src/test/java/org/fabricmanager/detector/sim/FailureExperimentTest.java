@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.SplittableRandom;
-import org.fabricmanager.detector.overlay.Overlay;
 import org.fabricmanager.detector.RingParameters;
+import org.fabricmanager.detector.overlay.Overlay;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /** The bounds, measured in the simulator with on-time heartbeats and reliable links. */
 class FailureExperimentTest {

@@ -1,14 +1,13 @@
 package org.fabricmanager.daemon.whatif;
 
-import org.fabricmanager.daemon.api.WhatIfRequest;
-import org.fabricmanager.daemon.api.RebalanceEstimate;
-import org.fabricmanager.daemon.api.WhatIfResult;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.api.RebalanceEstimate;
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingJob;
 import org.fabricmanager.daemon.routing.RoutingOutcome;

@@ -8,9 +8,9 @@ import java.util.Arrays;
 import java.util.List;
 import org.fabricmanager.agent.AppliedTable;
 import org.fabricmanager.agent.ForwardingPlane;
+import org.fabricmanager.agent.PortCounterSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.fabricmanager.agent.PortCounterSource;
 
 /**
  * A Linux bridge's static forwarding database as a switch's forwarding table: destination index {@code d} routed to

@@ -1,7 +1,7 @@
 package org.fabricmanager.daemon.api;
 
-import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Map;
 
 /**
  * A milestone an operator cares about (switches discovered, routing computed, tables converged...),

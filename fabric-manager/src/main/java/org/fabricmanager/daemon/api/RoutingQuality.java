@@ -1,10 +1,10 @@
 package org.fabricmanager.daemon.api;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.fabricmanager.routing.analysis.PatternCongestion;
 import org.fabricmanager.routing.analysis.QualityFigures;
-import java.util.Collections;
 
 /**
  * The quality of one routing version's tables, the figures {@code quality --lft} prints for them:

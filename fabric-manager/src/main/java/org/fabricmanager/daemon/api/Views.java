@@ -1,7 +1,6 @@
 package org.fabricmanager.daemon.api;
 
 import java.util.List;
-import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.release.BuildInfo;
 
 /**

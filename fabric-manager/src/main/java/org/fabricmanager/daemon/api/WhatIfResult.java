@@ -1,9 +1,8 @@
 package org.fabricmanager.daemon.api;
 
-import java.util.Map;
-import org.fabricmanager.daemon.api.PatternFigures;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * {@code POST /api/v1/whatif}: the routing the live engine computes for the fabric in force without the

@@ -1,20 +1,20 @@
 package org.fabricmanager.daemon.config;
 
-import java.util.List;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
-import org.fabricmanager.routing.RoutingEngine;
-import org.fabricmanager.routing.engines.RoutingEngines;
-import org.fabricmanager.topology.Guids;
-import org.fabricmanager.topology.PgftSpec;
-import org.fabricmanager.topology.TopologyException;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
+import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.HdftSpec;
+import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.TopologyException;
 
 /**
  * The daemon's whole configuration. Every option has a default (see {@link DefaultConfig} for the

@@ -3,10 +3,10 @@ package org.fabricmanager.daemon.config;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.file.Path;
+import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.Protocol;
-import org.fabricmanager.pki.PkiDirectory;
 
 /**
  * Who may speak for a switch ({@code docs/security.md}). Mutual TLS needs the daemon's certificate,

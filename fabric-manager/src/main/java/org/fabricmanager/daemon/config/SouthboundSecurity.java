@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.Date;
+import java.util.List;
 import org.fabricmanager.pki.FabricIdentity;
+import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsContexts;
@@ -14,8 +16,6 @@ import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.southbound.SouthboundSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.List;
-import org.fabricmanager.pki.PemFiles;
 
 /**
  * Turns the {@code security} section into the southbound's settings: loads the daemon's certificate,

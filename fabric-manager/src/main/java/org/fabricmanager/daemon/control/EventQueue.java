@@ -1,5 +1,7 @@
 package org.fabricmanager.daemon.control;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -12,8 +14,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 
 /**
  * A single-threaded event loop: events appended from any thread run one at a time, in order, on the

@@ -1,14 +1,14 @@
 package org.fabricmanager.daemon.control;
 
-import org.fabricmanager.daemon.api.DaemonListener;
-import org.fabricmanager.daemon.api.Milestone;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.fabricmanager.daemon.api.DaemonListener;
+import org.fabricmanager.daemon.api.Milestone;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Map;
 
 /**
  * The daemon's recent milestones (bounded), each also logged at info and handed to the listeners.

@@ -1,9 +1,8 @@
 package org.fabricmanager.daemon.discovery;
 
-import org.fabricmanager.topology.HdftSpec;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -19,6 +18,7 @@ import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.HdftSpec;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftSpec;
 import org.slf4j.Logger;

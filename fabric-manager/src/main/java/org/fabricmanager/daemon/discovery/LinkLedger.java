@@ -1,8 +1,8 @@
 package org.fabricmanager.daemon.discovery;
 
-import org.fabricmanager.southbound.PortRecord;
 import java.util.HashMap;
 import java.util.Map;
+import org.fabricmanager.southbound.PortRecord;
 
 /**
  * Counts, as reports arrive, what a discovery of the admitted switches would find: switch-to-switch

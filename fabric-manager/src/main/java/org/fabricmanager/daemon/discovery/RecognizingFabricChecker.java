@@ -1,8 +1,8 @@
 package org.fabricmanager.daemon.discovery;
 
-import org.fabricmanager.daemon.api.FabricCheck;
 import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftRecognition;

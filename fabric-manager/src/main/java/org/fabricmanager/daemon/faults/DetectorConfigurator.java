@@ -1,8 +1,8 @@
 package org.fabricmanager.daemon.faults;
 
-import java.util.function.BooleanSupplier;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.southbound.DetectorConfigReply;

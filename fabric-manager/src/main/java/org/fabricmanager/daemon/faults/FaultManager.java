@@ -1,9 +1,9 @@
 package org.fabricmanager.daemon.faults;
 
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
-import java.util.Map;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
 import org.fabricmanager.daemon.registry.ManagedSwitch;

@@ -1,11 +1,11 @@
 package org.fabricmanager.daemon.faults;
 
-import org.fabricmanager.daemon.api.FaultReport;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.topology.Guids;
 
 /**

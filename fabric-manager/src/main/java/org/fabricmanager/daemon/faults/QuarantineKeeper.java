@@ -1,8 +1,8 @@
 package org.fabricmanager.daemon.faults;
 
-import java.util.function.BooleanSupplier;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;

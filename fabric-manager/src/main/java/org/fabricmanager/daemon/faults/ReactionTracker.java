@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
@@ -14,7 +15,6 @@ import org.fabricmanager.daemon.routing.NodeImpact;
 import org.fabricmanager.routing.TableChurn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.function.LongSupplier;
 
 /**
  * The figures of fault reactions: a reaction opens with the first fault event after convergence,

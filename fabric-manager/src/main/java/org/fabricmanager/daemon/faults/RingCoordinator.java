@@ -1,12 +1,16 @@
 package org.fabricmanager.daemon.faults;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,23 +21,19 @@ import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.detector.DetectorConfig;
 import org.fabricmanager.detector.DetectorListener;
-import org.fabricmanager.detector.overlay.Overlay;
 import org.fabricmanager.detector.RingDetector;
 import org.fabricmanager.detector.RingParameters;
 import org.fabricmanager.detector.StartMode;
 import org.fabricmanager.detector.VacantAddress;
+import org.fabricmanager.detector.message.MemberStatus;
 import org.fabricmanager.detector.netty.NettyRingDetector;
+import org.fabricmanager.detector.overlay.Overlay;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.southbound.RingHeartbeats;
 import org.fabricmanager.southbound.RingSeat;
-import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.topology.Guids;
-import java.net.DatagramSocket;
-import java.net.SocketException;
-import java.util.Arrays;
-import java.util.Collections;
-import org.fabricmanager.detector.message.MemberStatus;
 
 /**
  * The ring the daemon configures: member 0 is the daemon's own member (so that it hears every

@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon.faults;
 
-import java.util.function.BooleanSupplier;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
 import org.fabricmanager.topology.Fabric;

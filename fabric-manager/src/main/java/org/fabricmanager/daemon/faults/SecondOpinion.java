@@ -2,15 +2,15 @@ package org.fabricmanager.daemon.faults;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.EnumMap;
-import java.util.Locale;
-import java.util.function.LongSupplier;
 
 /**
  * Lifeguard's "second opinion before acting", at the daemon: the ring's verdict that a switch is dead comes from

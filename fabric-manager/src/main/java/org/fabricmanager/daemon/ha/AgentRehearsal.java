@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.ha;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,7 +21,6 @@ import org.fabricmanager.pki.KeyType;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.topology.PgftSpec;
-import java.net.InetSocketAddress;
 
 /**
  * The part of a standby's rehearsal that has agents: the rehearsal's manager discovers the expected fabric from an

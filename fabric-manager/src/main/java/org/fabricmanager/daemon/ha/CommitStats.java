@@ -1,9 +1,9 @@
 package org.fabricmanager.daemon.ha;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.Collections;
 
 /**
  * What this member's manager replicated: per state file, the writes committed, their bytes and the time

@@ -2,10 +2,18 @@ package org.fabricmanager.daemon.ha;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.config.ConfigException;
@@ -17,14 +25,6 @@ import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.pki.TlsMaterial;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A hot-standby manager ({@code ha.enabled: true}): runs this daemon's Raft member and, while the member

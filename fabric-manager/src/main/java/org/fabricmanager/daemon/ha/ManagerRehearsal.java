@@ -2,7 +2,10 @@ package org.fabricmanager.daemon.ha;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -18,9 +21,6 @@ import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.pki.TlsWarmup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 
 /**
  * What makes a standby hot: it starts and closes a manager once, from a private copy of the replicated

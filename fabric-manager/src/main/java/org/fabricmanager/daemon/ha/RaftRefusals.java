@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.ha;
 
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -10,7 +11,6 @@ import java.util.function.LongSupplier;
 import org.fabricmanager.pki.ManagerPeerTrust;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Arrays;
 
 /**
  * The peers this member's Raft port refused (or refused to talk to), by {@link ManagerPeerTrust.Refusal}: counted

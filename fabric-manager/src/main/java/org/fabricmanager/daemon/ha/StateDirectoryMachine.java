@@ -9,6 +9,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +32,6 @@ import org.apache.ratis.util.MD5FileUtil;
 import org.fabricmanager.daemon.store.AtomicFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.nio.file.StandardCopyOption;
 
 /**
  * The replicated state: the daemon's state files (the index map, the admitted switches, the stored

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.config.ConfigException;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.slf4j.Logger;

@@ -23,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.fabricmanager.daemon.config.ConfigException;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,8 +1,8 @@
 package org.fabricmanager.daemon.push;
 
 import java.util.function.LongPredicate;
-import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
 
 /**
  * Which switches the tables computed for a fabric route no traffic through: those with no link to a switch or an end

@@ -1,13 +1,13 @@
 package org.fabricmanager.daemon.push;
 
-import org.fabricmanager.routing.ForwardingTables;
-import org.fabricmanager.southbound.Message.LftBlock;
-import org.fabricmanager.southbound.TableHash;
 import java.util.Arrays;
 import java.util.List;
+import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.VcRules;
 import org.fabricmanager.routing.VcTransition;
 import org.fabricmanager.southbound.LftBatch;
+import org.fabricmanager.southbound.Message.LftBlock;
+import org.fabricmanager.southbound.TableHash;
 
 /**
  * One version of the whole fabric's tables, with a lookup of a switch's row by GUID and each row's

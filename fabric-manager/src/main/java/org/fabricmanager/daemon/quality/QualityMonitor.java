@@ -1,10 +1,5 @@
 package org.fabricmanager.daemon.quality;
 
-import org.fabricmanager.daemon.api.DaemonApi;
-import org.fabricmanager.daemon.api.QualityView;
-import org.fabricmanager.daemon.api.RoutingQuality;
-import org.fabricmanager.daemon.api.PatternFigures;
-
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -19,6 +14,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.ToDoubleFunction;
+import org.fabricmanager.daemon.api.DaemonApi;
+import org.fabricmanager.daemon.api.PatternFigures;
+import org.fabricmanager.daemon.api.QualityView;
+import org.fabricmanager.daemon.api.RoutingQuality;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.routing.AbandonedException;
 import org.fabricmanager.routing.Validity;

@@ -8,11 +8,11 @@ import java.util.TreeMap;
 import org.fabricmanager.daemon.store.AdmittedSwitchStore;
 import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.StoreException;
+import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.fabricmanager.topology.Guids;
 
 /**
  * Which switches enter the fabric when their agent first reports ({@code fabric.admit}, docs/security.md).

@@ -1,9 +1,9 @@
 package org.fabricmanager.daemon.registry;
 
-import org.fabricmanager.daemon.discovery.SwitchPorts;
-import org.fabricmanager.southbound.SwitchSession;
-import org.fabricmanager.southbound.Message.Hello;
 import java.net.InetSocketAddress;
+import org.fabricmanager.daemon.discovery.SwitchPorts;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.topology.Guids;
 
 /**

@@ -1,16 +1,16 @@
 package org.fabricmanager.daemon.registry;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.fabricmanager.daemon.discovery.PortReports;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
-import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.Message.Hello;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
+import org.fabricmanager.southbound.SwitchSession;
 
 /**
  * The switches that have a session, by GUID: who holds each GUID's session, which are admitted into

@@ -12,13 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The operations endpoints, outside {@code /api/v1}: {@code GET /metrics} (Prometheus text),

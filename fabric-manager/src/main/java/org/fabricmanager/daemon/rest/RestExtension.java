@@ -1,9 +1,9 @@
 package org.fabricmanager.daemon.rest;
 
+import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
  * Resources served under {@code /api/v1/{resource}/...} by something outside the daemon and wired in by

@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +23,6 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Set;
 
 /**
  * Maps REST paths to daemon queries ({@code docs/rest-api.md}). Queries complete on the daemon's

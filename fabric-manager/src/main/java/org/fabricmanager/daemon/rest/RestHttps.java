@@ -3,7 +3,6 @@ package org.fabricmanager.daemon.rest;
 import io.netty.handler.ssl.SslContext;
 import java.nio.file.Path;
 import org.fabricmanager.daemon.config.ConfigException;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.RestTls;
 import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiException;

@@ -1,7 +1,6 @@
 package org.fabricmanager.daemon.rest;
 
 import io.netty.handler.ssl.SslContext;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.Rest;
 
 /**

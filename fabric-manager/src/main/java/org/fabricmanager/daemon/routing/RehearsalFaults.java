@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Set;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
-import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Link;
 
 /**
  * The faults a re-route rehearsal applies to the fabric in force, one of each kind a real fault re-routes

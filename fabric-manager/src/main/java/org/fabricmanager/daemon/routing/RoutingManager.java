@@ -1,13 +1,15 @@
 package org.fabricmanager.daemon.routing;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.List;
-import java.util.ArrayList;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -20,8 +22,6 @@ import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.topology.Fabric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * Decides what a fabric snapshot needs: nothing (the routed fabric is the same), the routing stored in

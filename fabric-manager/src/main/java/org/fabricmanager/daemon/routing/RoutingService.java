@@ -1,29 +1,29 @@
 package org.fabricmanager.daemon.routing;
 
-import org.fabricmanager.routing.PhaseTimings;
-import org.fabricmanager.topology.Fabric;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.List;
-import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
-import org.fabricmanager.routing.analysis.DeadlockReport;
-import org.fabricmanager.routing.analysis.RoutedFabric;
-import org.fabricmanager.routing.analysis.VirtualChannels;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.store.FabricFingerprint;
+import org.fabricmanager.routing.LinkChanges;
+import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
-import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.RoutingPool;
-import org.fabricmanager.routing.LinkChanges;
+import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.routing.TableRepairer;
+import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
+import org.fabricmanager.routing.analysis.DeadlockReport;
+import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.routing.analysis.VirtualChannels;
 import org.fabricmanager.routing.engines.RoutingEngines;
+import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
-import java.util.function.Supplier;
 
 /**
  * Runs routing computations one at a time on a dedicated dispatcher thread, so the control thread

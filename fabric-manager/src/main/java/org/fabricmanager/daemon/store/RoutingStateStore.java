@@ -5,8 +5,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,8 +22,6 @@ import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipException;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.Protocol;
-import java.io.FilterOutputStream;
-import java.io.OutputStream;
 
 /**
  * The stored routing of the state directory ({@code routing.state}): a 32-byte header, then a

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -11,7 +12,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.pki.SessionTicketKeys;
-import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * The secrets of the southbound's TLS session-ticket keys (state file {@value #FILE}, one

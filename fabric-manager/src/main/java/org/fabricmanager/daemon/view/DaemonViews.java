@@ -16,9 +16,9 @@ import org.fabricmanager.daemon.discovery.TopologyBuilder;
 import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.faults.RingCoordinator;
+import org.fabricmanager.daemon.push.HeldTable;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.push.PushRound;
-import org.fabricmanager.daemon.push.HeldTable;
 import org.fabricmanager.daemon.push.SwitchPushState;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.registry.DepartedSwitches;
@@ -27,6 +27,7 @@ import org.fabricmanager.daemon.registry.SwitchRegistry;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.release.BuildInfo;
+import org.fabricmanager.routing.VcRules;
 import org.fabricmanager.routing.analysis.PathTracer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.Trace;
@@ -36,7 +37,6 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
-import org.fabricmanager.routing.VcRules;
 
 /**
  * Builds the answers to the daemon's queries from its managers' state: status, switches, tables,

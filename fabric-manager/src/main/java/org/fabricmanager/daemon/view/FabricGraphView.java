@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FabricGraph;
@@ -20,7 +21,6 @@ import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Guids;
-import java.util.function.Function;
 
 /**
  * Builds {@code GET /api/v1/fabric/graph} for the status page: every switch with its level, group and

@@ -1,14 +1,13 @@
 package org.fabricmanager.daemon.whatif;
 
-import org.fabricmanager.daemon.api.WhatIfRequest;
-import org.fabricmanager.daemon.api.WhatIfException;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.fabricmanager.daemon.api.WhatIfException;
+import org.fabricmanager.daemon.api.WhatIfRequest;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;

@@ -1,9 +1,5 @@
 package org.fabricmanager.daemon.whatif;
 
-import org.fabricmanager.daemon.api.WhatIfRequest;
-import org.fabricmanager.daemon.api.WhatIfResult;
-import org.fabricmanager.daemon.api.WhatIfException;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +8,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.fabricmanager.daemon.api.PatternFigures;
+import org.fabricmanager.daemon.api.WhatIfException;
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.routing.RoutingException;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.util.List;
+import org.fabricmanager.agent.TestTables;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
-import org.fabricmanager.agent.TestTables;
 import org.junit.jupiter.api.Test;
 
 /**

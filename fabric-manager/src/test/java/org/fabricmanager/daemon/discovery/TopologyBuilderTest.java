@@ -1,7 +1,5 @@
 package org.fabricmanager.daemon.discovery;
 
-import org.fabricmanager.daemon.api.FabricCheck;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -9,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.store.DestinationIndexMap;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.DegradationPlan;

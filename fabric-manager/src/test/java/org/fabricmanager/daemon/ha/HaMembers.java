@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.Ha;
 import org.fabricmanager.pki.TlsMaterial;
 

@@ -16,6 +16,7 @@ import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.Ha;
 import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
+import org.fabricmanager.daemon.testing.PluginFrames;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.fabricmanager.daemon.testing.PluginFrames;
 
 /**
  * Three hot-standby managers in this JVM (plaintext), each with its own {@code opensm.socket} as on its own management

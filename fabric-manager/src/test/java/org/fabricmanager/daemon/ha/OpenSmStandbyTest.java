@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
+import org.fabricmanager.daemon.testing.PluginFrames;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
@@ -25,7 +25,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.fabricmanager.daemon.testing.PluginFrames;
 
 /**
  * A standby's end of OpenSM's plug-in, with a fake Raft member: a routing pass is refused with the reason and asks for

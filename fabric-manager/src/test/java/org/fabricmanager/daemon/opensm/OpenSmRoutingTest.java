@@ -18,18 +18,18 @@ import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.opensm.OpenSmWire.EndPort;
 import org.fabricmanager.daemon.opensm.OpenSmWire.Subnet;
 import org.fabricmanager.daemon.opensm.OpenSmWire.SwitchEntry;
+import org.fabricmanager.daemon.testing.UnansweredApi;
 import org.fabricmanager.southbound.LftBatch;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.PortCounter;
 import org.fabricmanager.southbound.PortCounters;
-import org.fabricmanager.southbound.TableHash;
-import org.fabricmanager.testing.Await;
-import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.southbound.TableHash;
+import org.fabricmanager.testing.Await;
+import org.fabricmanager.topology.Fabric;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.daemon.testing.UnansweredApi;
 
 /**
  * What the daemon's discovery hears from OpenSM's subnets, the refusal when its tables are not ready, the refusal of a

@@ -7,12 +7,12 @@ import java.util.List;
 import org.fabricmanager.daemon.testing.FakeSession;
 import org.fabricmanager.daemon.testing.ManualControlLoop;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.southbound.AgentErrorException;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.RequestFailedException;
-import org.fabricmanager.southbound.AgentErrorException;
 import org.junit.jupiter.api.Test;
 
 class LftPusherTest {

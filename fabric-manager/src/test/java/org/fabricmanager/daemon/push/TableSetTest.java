@@ -3,7 +3,6 @@ package org.fabricmanager.daemon.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;

@@ -1,16 +1,14 @@
 package org.fabricmanager.daemon.quality;
 
-import org.fabricmanager.daemon.api.DaemonApi;
-import org.fabricmanager.daemon.api.QualityView;
-import org.fabricmanager.daemon.api.RoutingQuality;
-import org.fabricmanager.daemon.api.PatternFigures;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.api.DaemonApi;
+import org.fabricmanager.daemon.api.PatternFigures;
+import org.fabricmanager.daemon.api.QualityView;
+import org.fabricmanager.daemon.api.RoutingQuality;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.routing.RoutingResult;
@@ -19,10 +17,10 @@ import org.fabricmanager.routing.analysis.QualityFigures;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.TableQuality;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
+import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
-import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -25,13 +25,13 @@ import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.testing.UnansweredApi;
 import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.TlsContexts;
 import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.daemon.testing.UnansweredApi;
 
 /**
  * The REST server against abusive clients, over real sockets on loopback: each malformed request gets its

@@ -18,11 +18,11 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FabricGraph;
 import org.fabricmanager.daemon.api.LinkLoad;
 import org.fabricmanager.daemon.api.SwitchState;
+import org.fabricmanager.daemon.testing.UnansweredApi;
 import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.daemon.testing.UnansweredApi;
 
 /**
  * The status page's files and endpoints through the real REST server on loopback, with raw requests so

@@ -1,9 +1,5 @@
 package org.fabricmanager.daemon.whatif;
 
-import org.fabricmanager.daemon.api.WhatIfRequest;
-import org.fabricmanager.daemon.api.WhatIfResult;
-import org.fabricmanager.daemon.api.WhatIfException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +13,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.api.WhatIfException;
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingJob;

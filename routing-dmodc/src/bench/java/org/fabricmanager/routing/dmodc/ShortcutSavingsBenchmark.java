@@ -1,6 +1,5 @@
 package org.fabricmanager.routing.dmodc;
 
-import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -10,6 +9,7 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;

@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.analysis;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
@@ -10,7 +11,6 @@ import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.ArrayList;
 
 /**
  * Congestion risk of forwarding tables: how many routes of a traffic pattern cross each directed

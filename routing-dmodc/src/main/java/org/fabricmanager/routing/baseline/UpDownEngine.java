@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.baseline;
 
+import java.util.Locale;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
@@ -11,7 +12,6 @@ import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Locale;
 
 /**
  * OpenSM's Up*&#47;Down* engine after the routing memo: switches are ordered by an

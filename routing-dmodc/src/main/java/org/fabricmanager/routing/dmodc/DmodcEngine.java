@@ -1,8 +1,8 @@
 package org.fabricmanager.routing.dmodc;
 
-import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LinkChanges;
 import org.fabricmanager.routing.PhaseTimings;
@@ -12,13 +12,13 @@ import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.TableChurn;
 import org.fabricmanager.routing.TableRepairer;
-import java.util.Optional;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.routing.dmodc.fill.RouteFill;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
 import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
-import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.CostDividerUpdate;
+import org.fabricmanager.routing.dmodc.preprocess.CostTable;
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;

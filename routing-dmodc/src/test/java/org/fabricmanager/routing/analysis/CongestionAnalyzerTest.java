@@ -8,10 +8,10 @@ import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.baseline.MinHopEngine;
 import org.fabricmanager.routing.baseline.UpDownEngine;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 class CongestionAnalyzerTest {
     private final FabricIndex hand = HandTables.fabric().index();

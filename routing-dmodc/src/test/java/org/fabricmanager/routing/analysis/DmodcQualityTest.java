@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.routing.RouteDistances;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.engines.RoutingEngines;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
-import org.fabricmanager.routing.RouteDistances;
 
 /**
  * Dmodc's routes judged by the analyses: shift congestion, shortest up*&#47;down* paths, deadlock

@@ -1,9 +1,9 @@
 package org.fabricmanager.routing.analysis;
 
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
-import org.fabricmanager.testing.TestFabrics;
 
 /**
  * The hand-made fabric of the analysis tests, {@code PGFT(2;2,2;1,2;1,1)}: leaves L0 (id 0) and L1

@@ -8,11 +8,11 @@ import static org.fabricmanager.routing.analysis.HandTables.S0;
 
 import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Link;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 class PathTracerTest {
     private final Fabric fabric = HandTables.fabric();

@@ -9,6 +9,7 @@ import java.util.Random;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.engines.RoutingEngines;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Link;
@@ -16,7 +17,6 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.fabricmanager.topology.TopologyException;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Shift congestion against the {@link ShiftCutBound}, the figure no routing can beat: no engine goes

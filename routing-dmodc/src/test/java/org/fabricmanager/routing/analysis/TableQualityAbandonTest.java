@@ -9,9 +9,9 @@ import org.fabricmanager.routing.AbandonedException;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.routing.engines.RoutingEngines;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /**
  * A quality measurement overtaken by a fault gives up inside its analyses, not only between them: the daemon's

@@ -2,16 +2,16 @@ package org.fabricmanager.routing.baseline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.fabricmanager.routing.RouteDistances;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.analysis.PathTracer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.Trace;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
-import org.fabricmanager.routing.RouteDistances;
 
 class MinHopEngineTest {
 

@@ -11,6 +11,7 @@ import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.DeadlockReport;
 import org.fabricmanager.routing.analysis.RoutedFabric;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
@@ -19,7 +20,6 @@ import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 class RootDetectorTest {
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.routing.RouteDistances;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.DeadlockReport;
@@ -11,11 +12,10 @@ import org.fabricmanager.routing.analysis.PathTracer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.Trace;
 import org.fabricmanager.routing.analysis.VirtualChannels;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
-import org.fabricmanager.routing.RouteDistances;
 
 class UpDownEngineTest {
 

@@ -12,11 +12,11 @@ import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;
 import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /** Dmodc against a plain reimplementation of the spec, across thread counts, and route by route. */
 class DmodcEngineTest {

@@ -10,6 +10,7 @@ import java.util.Set;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.EndNode;
@@ -22,7 +23,6 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Incremental re-routing gives exactly the tables of a routing from scratch: sequences of random

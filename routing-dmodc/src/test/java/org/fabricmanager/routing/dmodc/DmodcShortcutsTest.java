@@ -1,7 +1,5 @@
 package org.fabricmanager.routing.dmodc;
 
-import org.fabricmanager.testing.TestFabrics;
-import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -9,6 +7,8 @@ import java.util.List;
 import java.util.Random;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.dmodc.plain.PlainDmodc;
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;

@@ -9,6 +9,7 @@ import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.Validity;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;
@@ -17,7 +18,6 @@ import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Validity against an independent up*&#47;down* reachability search (a BFS over (switch, going up

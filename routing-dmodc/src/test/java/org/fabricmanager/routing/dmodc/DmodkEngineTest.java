@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingException;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;
@@ -15,7 +16,6 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /** Dmodk: equal to Dmodc on every intact canonical PGFT, and refusing everything else. */
 class DmodkEngineTest {

@@ -11,6 +11,7 @@ import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;
 import org.fabricmanager.routing.dmodc.reuse.RowRelatives;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;
@@ -19,7 +20,6 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /**
  * Rows copied from a relative ({@link RowRelatives}) and recomputed where the two differ. The engine is made to

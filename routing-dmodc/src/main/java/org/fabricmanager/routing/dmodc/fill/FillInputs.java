@@ -1,7 +1,7 @@
 package org.fabricmanager.routing.dmodc.fill;
 
-import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 import org.fabricmanager.routing.dmodc.shared.NeighbourBlocks;

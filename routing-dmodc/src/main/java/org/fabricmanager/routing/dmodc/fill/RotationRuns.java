@@ -1,9 +1,9 @@
 package org.fabricmanager.routing.dmodc.fill;
 
-import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.dmodc.preprocess.ByteLanes;
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.dmodc.shared.SharedRows;
 
 /**

@@ -1,10 +1,10 @@
 package org.fabricmanager.routing.dmodc.fill;
 
-import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 import org.fabricmanager.routing.dmodc.reuse.ChunkClasses;

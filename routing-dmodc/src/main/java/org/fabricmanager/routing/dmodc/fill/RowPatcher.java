@@ -1,9 +1,9 @@
 package org.fabricmanager.routing.dmodc.fill;
 
-import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.reuse.RowRelatives;
 import org.fabricmanager.routing.dmodc.shared.NeighbourBlocks;

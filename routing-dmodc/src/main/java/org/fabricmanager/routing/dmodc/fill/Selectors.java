@@ -1,9 +1,9 @@
 package org.fabricmanager.routing.dmodc.fill;
 
-import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.dmodc.preprocess.ByteLanes;
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 
 /**
  * Formulas (3) and (4) for one switch at a time, per set of candidate groups (a bit mask over the

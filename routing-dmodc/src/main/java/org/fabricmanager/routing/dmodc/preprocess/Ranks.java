@@ -1,8 +1,8 @@
 package org.fabricmanager.routing.dmodc.preprocess;
 
+import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.Ranking;
-import org.fabricmanager.routing.RoutingException;
 
 /**
  * Switch ranks (BFS hop distance from the leaves, {@link Ranking}) and the switches of each rank,

@@ -1,9 +1,9 @@
 package org.fabricmanager.routing.dmodc.shared;
 
-import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import java.util.Arrays;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
+import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 import org.fabricmanager.topology.FabricIndex;

@@ -7,7 +7,6 @@ import java.util.List;
 import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /**
  * {@link LeafDestinations#stride}: non-zero exactly when every leaf's destinations are the next {@code k} indices

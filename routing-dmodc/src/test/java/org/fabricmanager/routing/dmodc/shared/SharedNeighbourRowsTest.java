@@ -6,17 +6,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.fabricmanager.routing.RoutingPool;
-import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;
+import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.fabricmanager.testing.TestFabrics;
 
 /**
  * The rows merged once for many switches ({@link SharedRows} and {@link NeighbourBlocks} for routes)
