@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 import org.fabricmanager.daemon.api.FabricCheck;
@@ -90,7 +91,7 @@ public final class DiscoveryManager {
     private long derivedSnapshots;
     private long derivedJoins;
     /** The fabric without one switch, derived ahead of its leaving ({@link #snapshotWithout}), or {@code null}. */
-    private Tentative tentative;
+    private TentativeFabric tentative;
     /** Indices the last build assigned that are not stored yet. */
     private int unsaved;
     // volatile: the verdict gauge reads it at scrape time, off the control thread
@@ -307,11 +308,15 @@ public final class DiscoveryManager {
      * on the check executor and comes back as a control event ({@link #check()} then, and the milestone).
      */
     public TopologyBuilder.Result snapshot() {
+        CompletableFuture<FabricCheck> checkedAhead = null;
         if (stale || last == null) {
             long begin = System.nanoTime();
             Fabric derived = rebuild || last == null || unsaved > 0 ? null
                     : tentativeFits() ? tentative.fabric()
                     : FabricDelta.apply(last.fabric(), dirty, left, joined, reports, mask, nodes);
+            if (derived != null && tentative != null && derived == tentative.fabric()) {
+                checkedAhead = tentative.check();
+            }
             tentative = null;
             if (derived != null) {
                 derivedSnapshots++;
@@ -353,6 +358,10 @@ public final class DiscoveryManager {
             checked(seq, r, FabricCheck.notChecked());
         } else if (ready != null && readyBuild == r) {
             checked(seq, r, ready); // the completeness test checked this very build
+        } else if (checkedAhead != null) {
+            // checked while the verdict on its switch was confirmed (TentativeFabric); an event, as the others: the
+            // coordinator is in the middle of a re-route
+            checkedAhead.thenAccept(c -> queue.append("fabric-check", () -> checked(seq, r, c)));
         } else {
             // recognising 5,120 switches takes tens of milliseconds: off the control thread, so a fault's
             // re-route does not wait for the operator's verdict
@@ -370,7 +379,8 @@ public final class DiscoveryManager {
      * derived now, ahead of the leaving, and handed out again by that snapshot (the very same object, which the
      * routing prepared from it recognises). Changes nothing else. {@code null} when the fabric cannot be derived
      * this way (changes pending since the last snapshot, a build due, the switch not in the fabric, or it claims a node
-     * that another port claims too, whose fate a build decides when it leaves).
+     * that another port claims too, whose fate a build decides when it leaves). Its check against the expected shape
+     * starts now, and that snapshot takes it.
      */
     public Fabric snapshotWithout(long guid) {
         if (!done || stale || rebuild || last == null || unsaved > 0
@@ -385,8 +395,18 @@ public final class DiscoveryManager {
             }
         }
         Fabric derived = FabricDelta.apply(last.fabric(), Set.of(), Set.of(guid), Set.of(), reports, mask, nodes);
-        tentative = derived == null ? null : new Tentative(guid, last, derived);
+        tentative = derived == null ? null : new TentativeFabric(guid, last, derived, checkAhead(derived));
         return derived;
+    }
+
+    /** Starts the check of {@code fabric}, derived ahead of a change, on the check executor ({@code null}: no shape). */
+    private CompletableFuture<FabricCheck> checkAhead(Fabric fabric) {
+        if (expected == null && expectedHdft == null) {
+            return null;
+        }
+        CompletableFuture<FabricCheck> c = new CompletableFuture<>();
+        checks.execute(() -> c.complete(ShapeCheck.of(fabric, expected, expectedHdft, checker)));
+        return c;
     }
 
     /** Forgets the fabric derived ahead of a leaving that did not happen (the verdict was refuted). */
@@ -398,10 +418,6 @@ public final class DiscoveryManager {
     private boolean tentativeFits() {
         return tentative != null && tentative.base() == last && dirty.isEmpty() && joined.isEmpty() && left.size() == 1
                 && left.contains(tentative.guid());
-    }
-
-    /** A fabric derived from {@code base} without switch {@code guid}. */
-    private record Tentative(long guid, TopologyBuilder.Result base, Fabric fabric) {
     }
 
     /**
@@ -450,7 +466,7 @@ public final class DiscoveryManager {
         last = new TopologyBuilder.Result(base.fabric(), built.issues(), 0);
         if (tentative != null && tentative.base() == base) {
             // a routing prepared from the fabric without one switch stays good: same fabric, claims refreshed
-            tentative = new Tentative(tentative.guid(), last, tentative.fabric());
+            tentative = tentative.over(last);
         }
     }
 
