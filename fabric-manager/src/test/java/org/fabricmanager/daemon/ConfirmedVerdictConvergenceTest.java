@@ -85,9 +85,9 @@ class ConfirmedVerdictConvergenceTest {
                 new AdmittedSwitchStore(state));
         SessionLosses losses = new SessionLosses(loop, milestones, registry, faults, 6_000);
         FabricCoordinator.Managers m = new FabricCoordinator.Managers(registry, admission, discovery, routingManager,
-                pusher, faults, losses);
+                pusher, faults, losses, new SessionEnds(registry, discovery, pusher, faults, losses, milestones));
+        coordinator.wire(m);
         southbound = new SwitchSessions(loop, milestones, metrics, 1, m, coordinator);
-        coordinator.wire(m, southbound);
     }
 
     @AfterEach
