@@ -92,11 +92,11 @@ class OpenSmSocketSecurityIT {
     /** A SUBNET of the plug-in's protocol naming switch {@code guid} alone, with its ports linked to nothing. */
     private static ByteBuffer subnet(long seq, long guid) {
         byte[] name = "s1-1 impostor".getBytes(StandardCharsets.UTF_8);
-        int payload = 8 + 4 + 4 + 8 + 2 + 1 + name.length + 1 + 8 * 9;
+        int payload = 8 + 8 + 4 + 4 + 8 + 2 + 1 + name.length + 1 + 8 * 9;
         ByteBuffer b = ByteBuffer.allocate(OpenSmWire.HEADER_BYTES + payload);
         b.putInt(OpenSmWire.MAGIC).put((byte) OpenSmWire.VERSION).put((byte) OpenSmWire.SUBNET).putShort((short) 0)
                 .putInt(payload);
-        b.putLong(seq).putInt(1).putInt(0);
+        b.putLong(seq).putLong(0).putInt(1).putInt(0); // holding no answer's tables
         b.putLong(guid).putShort((short) 5).put((byte) name.length).put(name).put((byte) 8);
         for (int p = 0; p < 8; p++) {
             b.putLong(0).put((byte) 0);
