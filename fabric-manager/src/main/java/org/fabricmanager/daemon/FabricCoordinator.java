@@ -6,7 +6,6 @@ import java.util.function.LongPredicate;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.discovery.DiscoveryManager;
@@ -45,7 +44,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** The fault rehearsal and the first quality measurement wait for the ring's start ({@link #afterRingStart}). */
     private boolean afterRingStartPending;
 
-    private DaemonConfig config; // its settle windows are re-tuned by a reload (control thread)
+    private SettleWindows settle; // re-tuned by a reload (control thread)
     private final ControlLoop queue;
     private final MilestoneLog milestones;
     private Managers m;
@@ -86,8 +85,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
                     SessionEnds ends) {
     }
 
-    FabricCoordinator(DaemonConfig config, ControlLoop queue, MilestoneLog milestones) {
-        this.config = config;
+    FabricCoordinator(SettleWindows settle, ControlLoop queue, MilestoneLog milestones) {
+        this.settle = settle;
         this.queue = queue;
         this.milestones = milestones;
     }
@@ -239,7 +238,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         changed();
         if (rerouteScheduled && links.complete() && m.faults().reactions().isOpen() && !m.routing().hasPrepared()
                 && state != DaemonState.DISCOVERING) {
-            queue.scheduleDeferred(REROUTE, Math.min(LINKS_COMPLETE_SETTLE_MS, config.faults().settleMs()), this::reroute);
+            queue.scheduleDeferred(REROUTE, Math.min(LINKS_COMPLETE_SETTLE_MS, settle.faultsMs()), this::reroute);
         }
     }
 
@@ -258,7 +257,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             rerouteScheduled = true;
             // a prepared routing waits for the confirmation of a verdict, whose echo wait was the settle window
             queue.scheduleDeferred(REROUTE, m.routing().hasPrepared() ? 0 : m.faults().reactions().isOpen()
-                    ? config.faults().settleMs() : config.routing().settleMs(), this::reroute);
+                    ? settle.faultsMs() : settle.routingMs(), this::reroute);
         }
         updateState();
     }
@@ -447,7 +446,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         if (changedWhileRouting) {
             changedWhileRouting = false;
             rerouteScheduled = true;
-            queue.scheduleDeferred(REROUTE, config.routing().settleMs(), this::reroute);
+            queue.scheduleDeferred(REROUTE, settle.routingMs(), this::reroute);
         }
         updateState();
     }
@@ -570,7 +569,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     }
 
     /** The settle windows of a configuration reload (control thread): the next re-route uses them. */
-    void retune(DaemonConfig effective) {
-        config = effective;
+    void retune(SettleWindows windows) {
+        settle = windows;
     }
 }

@@ -163,7 +163,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         });
         this.adminToken = AdminTokenFile.resolve(config.rest());
         long daemonId = new SecureRandom().nextLong();
-        this.coordinator = new FabricCoordinator(config, queue, milestones);
+        this.coordinator = new FabricCoordinator(SettleWindows.of(config), queue, milestones);
         SwitchRegistry switches = new SwitchRegistry();
         FaultManager faults = new FaultManager(config.faults(), daemonId,
                 new FaultDependencies(queue, switches, milestones, metrics, coordinator, System::nanoTime),
@@ -406,7 +406,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 plan = new ConfigReload(plan.effective(), changed, plan.needRestart());
             }
             adminToken = token;
-            coordinator.retune(plan.effective());
+            coordinator.retune(SettleWindows.of(plan.effective()));
             faultManager.retune(plan.effective().faults());
             config = plan.effective();
             // in the events too, not only the log: what an operator's reload changed, and what it could not

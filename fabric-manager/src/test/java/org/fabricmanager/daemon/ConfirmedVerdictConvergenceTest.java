@@ -69,7 +69,7 @@ class ConfirmedVerdictConvergenceTest {
         DaemonConfig config = DaemonSimulationTest.config(state, SPEC);
         MilestoneLog milestones = new MilestoneLog();
         DaemonMetrics metrics = new DaemonMetrics(new SimpleMeterRegistry());
-        coordinator = new FabricCoordinator(config, loop, milestones);
+        coordinator = new FabricCoordinator(SettleWindows.of(config), loop, milestones);
         registry = new SwitchRegistry();
         FaultManager faults = new FaultManager(config.faults(), 1, new FaultDependencies(loop, registry, milestones,
                 metrics, coordinator, () -> loop.nowMs() * 1_000_000L), null);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
 import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.config.ConfigException;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.opensm.OpenSmSocket;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
@@ -96,10 +95,10 @@ final class OpenSmStandby {
         this.attributeMs = transferTimeoutMs + 30_000;
     }
 
-    /** The listener of member {@code node} with {@code config.opensm()}. */
-    static OpenSmStandby of(DaemonConfig config, HaNode node) {
-        long timeoutMs = Math.max(3_000L, 5L * config.ha().electionTimeoutMs());
-        return new OpenSmStandby(config.opensm(), node.nodeId(), new Group() {
+    /** The listener of member {@code node} on {@code opensm}'s socket, in a group of that election timeout. */
+    static OpenSmStandby of(OpenSm opensm, int electionTimeoutMs, HaNode node) {
+        long timeoutMs = Math.max(3_000L, 5L * electionTimeoutMs);
+        return new OpenSmStandby(opensm, node.nodeId(), new Group() {
             @Override
             public HaNode.View view() throws IOException {
                 return node.view();

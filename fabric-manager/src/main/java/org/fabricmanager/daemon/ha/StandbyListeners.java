@@ -76,7 +76,7 @@ final class StandbyListeners implements AutoCloseable {
     StandbyListeners(DaemonConfig config, Source source, HaNode node) {
         this.config = config;
         this.source = source;
-        this.opensm = config.opensm().enabled() ? OpenSmStandby.of(config, node) : null;
+        this.opensm = config.opensm().enabled() ? OpenSmStandby.of(config.opensm(), config.ha().electionTimeoutMs(), node) : null;
         this.parked = new ParkedHellos(maxParkMs(config));
     }
 
