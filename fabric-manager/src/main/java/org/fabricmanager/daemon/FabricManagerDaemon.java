@@ -202,7 +202,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         this.sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
                 config.routing().engine().equals(VtftrEngine.NAME)
                         ? config.routing().engine() : null);
-        this.counters = new PortCounterService(switches, queue, this.registry, System::currentTimeMillis);
+        this.counters = new PortCounterService(switches, queue, this.registry, System::currentTimeMillis,
+                () -> coordinator.state() == DaemonState.CONVERGED);
         this.actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), queue, milestones,
                 coordinator, managers, drains, routing, this.registry));
         this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),

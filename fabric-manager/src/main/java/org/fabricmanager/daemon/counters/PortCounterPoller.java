@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
@@ -18,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * keeps the answers in a {@link PortCounterStore}. The polls are spread: a tick every {@link #TICK_MS} on the control
  * thread asks the switches of one slice (a switch's slice follows from its GUID), so 5,120 switches make 512 requests
  * a second, not a burst of 5,120 every ten. A switch with a new session is asked at the next tick, whatever its slice,
- * so that its counters are known within a second of its admission (and a restarted agent's count from zero soon). A switch has at most one poll in flight, which fails after an interval;
+ * so that its counters are known within a second of its admission (and a restarted agent's count from zero soon),
+ * once the daemon has first converged: until then (at most {@link #HOLD_TICKS_MAX} ticks) the start's push has the
+ * cores. A switch has at most one poll in flight, which fails after an interval;
  * an agent answers only what it is asked ({@code docs/protocol.md}, section 3.17), so the daemon's load from
  * counters is bounded by its own polling whatever the agents do.
  */
@@ -27,6 +30,8 @@ public final class PortCounterPoller {
     public static final long INTERVAL_MS = 10_000;
     /** How often a slice of the switches is asked. */
     static final long TICK_MS = 1_000;
+    /** The longest the polls wait for the daemon's first convergence (ticks). */
+    static final int HOLD_TICKS_MAX = 30;
     /** Deferred-event tag of the tick. */
     static final String TICK = "port-counters";
     private static final Logger LOG = LoggerFactory.getLogger(PortCounterPoller.class);
@@ -41,14 +46,20 @@ public final class PortCounterPoller {
     /** The session each switch was last asked on (control thread): a new session is asked at the next tick. */
     private final Map<Long, Long> askedSession = new HashMap<>();
     private long tick;
+    /** Until the daemon first converges (or {@link #HOLD_TICKS_MAX} ticks), no switch is asked. */
+    private final BooleanSupplier converged;
+    private int held;
     private volatile boolean stopped;
 
     /**
      * @param clock     wall-clock time in ms, for the reports' age
      * @param nanoClock monotonic time in ns, for the time between two polls (which tells a count from a lie)
+     * @param converged whether the daemon has converged (control thread): at a start, thousands of switches'
+     *                  first counters would take the agents' and the daemon's cores from the first push
      */
     public PortCounterPoller(SwitchRegistry registry, ControlLoop queue, PortCounterStore store, LongSupplier clock,
-                             LongSupplier nanoClock) {
+                             LongSupplier nanoClock, BooleanSupplier converged) {
+        this.converged = converged;
         this.registry = registry;
         this.queue = queue;
         this.store = store;
@@ -61,6 +72,11 @@ public final class PortCounterPoller {
         if (stopped) {
             return;
         }
+        if (held >= 0 && !converged.getAsBoolean() && held++ < HOLD_TICKS_MAX) {
+            queue.scheduleDeferred(TICK, TICK_MS, this::tick);
+            return;
+        }
+        held = -1; // from the first convergence on, counters are polled whatever the state
         int slice = (int) (tick++ % SLICES);
         for (ManagedSwitch ms : registry.all()) {
             Long asked = askedSession.get(ms.guid());

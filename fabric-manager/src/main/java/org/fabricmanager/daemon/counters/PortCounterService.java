@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon.counters;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.registry.SwitchRegistry;
@@ -11,10 +12,14 @@ public final class PortCounterService {
     private final PortCounterPoller poller;
     private final PortCounterViews views;
 
-    /** @param clock wall-clock time in ms */
-    public PortCounterService(SwitchRegistry registry, ControlLoop queue, MeterRegistry meters, LongSupplier clock) {
+    /**
+     * @param clock     wall-clock time in ms
+     * @param converged whether the daemon has converged (control thread): the polls start at its first convergence
+     */
+    public PortCounterService(SwitchRegistry registry, ControlLoop queue, MeterRegistry meters, LongSupplier clock,
+                              BooleanSupplier converged) {
         this.store = new PortCounterStore(meters);
-        this.poller = new PortCounterPoller(registry, queue, store, clock, System::nanoTime);
+        this.poller = new PortCounterPoller(registry, queue, store, clock, System::nanoTime, converged);
         this.views = new PortCounterViews(registry, store, clock);
     }
 

@@ -13,6 +13,7 @@ import org.fabricmanager.southbound.Message;
 import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.MessageType;
+import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.TableHash;
 
@@ -42,6 +43,8 @@ public final class FakeSession implements SwitchSession {
     public boolean closed;
     /** Every echo probe the daemon sent, with its deadline; the test answers it or lets it fail. */
     public final List<Probe> probes = new ArrayList<>();
+    /** Every port-counter request the daemon sent (its timeout); each fails as an agent without counters would. */
+    public final List<Long> counterRequests = new ArrayList<>();
 
     /** A probe the daemon sent: {@link #answer} plays an agent that replies, {@link #expire} one that does not. */
     public record Probe(long timeoutMs, CompletableFuture<Long> future) {
@@ -67,6 +70,12 @@ public final class FakeSession implements SwitchSession {
     /** As {@link #of}, with HELLO {@code features} (e.g. {@code Protocol.FEATURE_DETECTOR_WINDOW}). */
     public static FakeSession of(long guid, String name, int ports, long incarnation, int features) {
         return new FakeSession(new Hello(1, 1, 1, guid, incarnation, ports, 65536, 0, 0, TableHash.EMPTY, name, features));
+    }
+
+    @Override
+    public CompletableFuture<PortCounters> requestCounters(long timeoutMs) {
+        counterRequests.add(timeoutMs);
+        return SwitchSession.super.requestCounters(timeoutMs);
     }
 
     /** The batch sent last. */
