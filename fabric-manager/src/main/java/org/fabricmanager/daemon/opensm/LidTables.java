@@ -93,7 +93,8 @@ final class LidTables {
             if (before == after) {
                 continue; // the session's table as handed before
             }
-            for (int d = mismatch(before, after, 0); d < after.length; d = mismatch(before, after, d + 1)) {
+            for (int d = mismatch(before, after, 0, after.length); d < after.length;
+                 d = mismatch(before, after, d + 1, after.length)) {
                 if (lidOfDest[d] != 0) {
                     set(out, s, lidOfDest[d], nodePort(after[d], newRoutes, d, s));
                 }
@@ -105,7 +106,8 @@ final class LidTables {
             if (before == after) {
                 continue;
             }
-            for (int s = mismatch(before, after, 0); s < after.length; s = mismatch(before, after, s + 1)) {
+            for (int s = mismatch(before, after, 0, after.length); s < after.length;
+                 s = mismatch(before, after, s + 1, after.length)) {
                 if (lidOfSwitch[t] != 0) {
                     set(out, s, lidOfSwitch[t], after[s]);
                 }
@@ -160,9 +162,9 @@ final class LidTables {
         return out;
     }
 
-    /** The first index from {@code from} where the rows differ, else their length. */
-    static int mismatch(byte[] a, byte[] b, int from) {
-        int at = Arrays.mismatch(a, from, a.length, b, from, b.length);
-        return at < 0 ? b.length : from + at;
+    /** The first index from {@code from} below {@code to} where the rows differ, else {@code to}. */
+    static int mismatch(byte[] a, byte[] b, int from, int to) {
+        int at = Arrays.mismatch(a, from, to, b, from, to);
+        return at < 0 ? to : from + at;
     }
 }

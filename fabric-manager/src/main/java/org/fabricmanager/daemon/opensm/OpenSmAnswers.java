@@ -67,8 +67,8 @@ final class OpenSmAnswers {
             }
             int n = 0;
             int common = Math.min(before.length, entries);
-            for (int lid = mismatch(before, after, 0, common); lid < common;
-                 lid = mismatch(before, after, lid + 1, common)) {
+            for (int lid = LidTables.mismatch(before, after, 0, common); lid < common;
+                 lid = LidTables.mismatch(before, after, lid + 1, common)) {
                 lidBuf[n] = lid;
                 portBuf[n++] = after[lid];
             }
@@ -88,12 +88,6 @@ final class OpenSmAnswers {
         }
         lastChanged = changed;
         return OpenSmWire.delta(seq, id, lastId, guids.length, entries, changes);
-    }
-
-    /** The first index from {@code from} below {@code to} where the rows differ, else {@code to}. */
-    private static int mismatch(byte[] a, byte[] b, int from, int to) {
-        int at = Arrays.mismatch(a, from, to, b, from, to);
-        return at < 0 ? to : from + at;
     }
 
     private long newId() {
