@@ -34,15 +34,19 @@ public final class DmodcRouting implements RoutedSnapshot {
     private final RowProfiles profiles;
     private final RowCounts rowCounts;
     private final boolean repair;
+    /** True when the tables are a refinement's of Dmodc's ({@link #refinedRouting}). */
+    private final boolean refined;
     private final long fromFull;
 
     DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider,
                  RowProfiles profiles, RowCounts rowCounts) {
-        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false, 0);
+        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false, false, 0);
     }
 
-    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair, long fromFull) {
+    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair, boolean refined,
+                         long fromFull) {
         this.repair = repair;
+        this.refined = refined;
         this.fromFull = fromFull;
         this.index = pre.index();
         this.result = result;
@@ -83,7 +87,7 @@ public final class DmodcRouting implements RoutedSnapshot {
      * {@code fromFull} entries took Dmodc's port because elements came back.
      */
     DmodcRouting repaired(long fromFull) {
-        return new DmodcRouting(preprocessed(), result, rowCounts, true, fromFull);
+        return new DmodcRouting(preprocessed(), result, rowCounts, true, refined, fromFull);
     }
 
     /**
@@ -101,6 +105,14 @@ public final class DmodcRouting implements RoutedSnapshot {
      */
     public boolean isRepair() {
         return repair;
+    }
+
+    /**
+     * True when the tables are Dmodc's own for its fabric: not a repair's ({@link #isRepair}) nor a refinement's
+     * ({@link #refinedRouting}), so that a re-route may reuse them.
+     */
+    public boolean dmodcTables() {
+        return !repair && !refined;
     }
 
     /** Rows of a re-route by what was done with them. */
@@ -171,6 +183,15 @@ public final class DmodcRouting implements RoutedSnapshot {
         }
         phases.add(at, new PhaseTimings.Phase(phase, nanos));
         return new RoutingResult(engine, tables, result.validity(), new PhaseTimings(phases));
+    }
+
+    /**
+     * {@link #refined} kept with this routing's preprocessing: a snapshot that {@link DmodcEngine#repair} repairs
+     * from as it does from Dmodc's own (only the entries whose costs changed are checked), and that a re-route
+     * does not reuse ({@link #dmodcTables}).
+     */
+    public DmodcRouting refinedRouting(String engine, byte[][] rows, String phase, long nanos) {
+        return new DmodcRouting(preprocessed(), refined(engine, rows, phase, nanos), rowCounts, false, true, 0);
     }
 
     /**
