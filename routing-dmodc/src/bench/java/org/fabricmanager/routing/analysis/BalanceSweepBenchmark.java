@@ -260,12 +260,16 @@ class BalanceSweepBenchmark {
         }
     }
 
-    /** {@code fm.bench.pgft} with {@code fm.bench.fraction} of its links removed by {@code seed}, as the sweep's. */
+    /**
+     * {@code fm.bench.pgft} with {@code fm.bench.fraction} of its links and {@code fm.bench.switches} switches removed
+     * by {@code seed}, as the sweep's.
+     */
     private static FabricIndex degraded(long seed) {
         String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
         double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
-        return Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)), DegradationPlan.random(fraction, 0, seed))
-                .index();
+        int switches = Integer.getInteger("fm.bench.switches", 0);
+        return Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
+                DegradationPlan.random(fraction, switches, seed)).index();
     }
 
     /** Per directed link, how many destinations some leaf's route crosses it towards. */

@@ -50,8 +50,8 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
 
     private static final Logger LOG = LoggerFactory.getLogger(DmodcEngine.class);
     /**
-     * After a return, the most the all-to-all maximum of the repaired tables may exceed that of Dmodc's routing of the
-     * fabric (as a factor) before the return takes Dmodc's routing whole.
+     * After a return, the most the all-to-all maximum of the repaired tables may exceed that of the full routing of the
+     * fabric (Dmodc's, or its refinement's; as a factor) before the return takes the full routing whole.
      */
     static final double RETURN_BALANCE = 1.02;
     /**
@@ -134,7 +134,7 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         RouteFill fill = new RouteFill(fabric, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(),
                 pre.destinations).shortcuts(shortcuts);
         byte[][] rows = (relativesForAnyLeaf ? fill.relativesForAnyLeaf() : fill).computeAll(pool);
-        ForwardingTables tables = ForwardingTables.ofRows(guids(fabric), rows, fabric.destinationCount());
+        ForwardingTables tables = ForwardingTables.ofRows(DmodcRouting.guids(fabric), rows, fabric.destinationCount());
         long t4 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("routes", t4 - t3));
         return finish(fabric, pre, tables, t4, null, NAME);
@@ -167,14 +167,15 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
                 .shortcuts(shortcuts);
         ForwardingTables tables;
         if (changes.everything()) {
-            tables = ForwardingTables.ofRows(guids(next), fill.computeAll(pool), next.destinationCount());
+            tables = ForwardingTables.ofRows(DmodcRouting.guids(next), fill.computeAll(pool), next.destinationCount());
         } else {
             byte[][] rows = fill.computeChanged(pool, changes, before.result().tables());
             int[] reuse = new int[rows.length];
             for (int s = 0; s < reuse.length; s++) {
                 reuse[s] = changes.kind(s) == RouteChanges.REUSE ? changes.previousRow(s) : -1;
             }
-            tables = ForwardingTables.ofRows(guids(next), rows, next.destinationCount(), before.result().tables(), reuse);
+            tables = ForwardingTables.ofRows(DmodcRouting.guids(next), rows, next.destinationCount(),
+                    before.result().tables(), reuse);
         }
         long t5 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("routes", t5 - t4));
@@ -298,9 +299,9 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      * refinement, except on a {@code whole} fabric (an intact PGFT), where a refinement keeps Dmodc's tables.
      */
     private ForwardingTables fullTables(FabricIndex next, Preprocessing pre, boolean whole) {
-        ForwardingTables dmodc = ForwardingTables.ofRows(guids(next), new RouteFill(next, pre.ranks.array(),
-                pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations).shortcuts(shortcuts)
-                .computeAll(pool), next.destinationCount());
+        byte[][] rows = new RouteFill(next, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(),
+                pre.destinations).shortcuts(shortcuts).computeAll(pool);
+        ForwardingTables dmodc = ForwardingTables.ofRows(DmodcRouting.guids(next), rows, next.destinationCount());
         if (refinement == null || whole) {
             return dmodc;
         }
@@ -381,14 +382,6 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
             }
         }
         return true;
-    }
-
-    private static long[] guids(FabricIndex fabric) {
-        long[] guids = new long[fabric.switchCount()];
-        for (int s = 0; s < guids.length; s++) {
-            guids[s] = fabric.switchGuid(s);
-        }
-        return guids;
     }
 
     /** What the preprocessing phases produced, and their timings so far. */

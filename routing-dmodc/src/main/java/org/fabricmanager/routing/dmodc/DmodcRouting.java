@@ -168,12 +168,10 @@ public final class DmodcRouting implements RoutedSnapshot {
     public RoutingResult refined(String engine, byte[][] rows, String phase, long nanos) {
         ForwardingTables base = result.tables();
         int[] reuse = new int[index.switchCount()];
-        long[] guids = new long[index.switchCount()];
         for (int s = 0; s < reuse.length; s++) {
             reuse[s] = rows[s] == null ? s : -1;
-            guids[s] = index.switchGuid(s);
         }
-        ForwardingTables tables = ForwardingTables.ofRows(guids, rows, index.destinationCount(), base, reuse);
+        ForwardingTables tables = ForwardingTables.ofRows(guids(index), rows, index.destinationCount(), base, reuse);
         List<PhaseTimings.Phase> phases = new ArrayList<>(result.timings().phases());
         int at = phases.size();
         for (int i = 0; i < phases.size(); i++) {
@@ -192,6 +190,15 @@ public final class DmodcRouting implements RoutedSnapshot {
      */
     public DmodcRouting refinedRouting(String engine, byte[][] rows, String phase, long nanos) {
         return new DmodcRouting(preprocessed(), refined(engine, rows, phase, nanos), rowCounts, false, true, 0);
+    }
+
+    /** The GUIDs of {@code fabric}'s switches, by id: the rows of its tables. */
+    static long[] guids(FabricIndex fabric) {
+        long[] guids = new long[fabric.switchCount()];
+        for (int s = 0; s < guids.length; s++) {
+            guids[s] = fabric.switchGuid(s);
+        }
+        return guids;
     }
 
     /**

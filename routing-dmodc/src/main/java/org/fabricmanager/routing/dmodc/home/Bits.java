@@ -82,7 +82,7 @@ final class Bits {
         }
     }
 
-    /** Bits {@code [from, from + count)} of {@code bits} (a bit per index), as the low bits of a word; {@code count <= 64}. */
+    /** Bits {@code [from, from + count)} of {@code bits} (a bit per index) as a word's low bits; {@code count <= 64}. */
     static long range(long[] bits, int from, int count) {
         int w = from >>> 6;
         int shift = from & 63;

@@ -283,7 +283,7 @@ final class ExtraSpread {
             return port >= 0 ? port : port(slotGroup[slot], q, c);
         }
 
-        /** {@code ⌊d/Π⌋} by a multiplication (exact for {@code 0 <= d < 2^32}), as a division costs tens of cycles. */
+        /** {@code ⌊d/Π⌋} by a multiplication (exact for {@code 0 <= d < 2^32}): a division costs tens of cycles. */
         int quotient(int d) {
             return div == 1 ? d : (int) (Math.multiplyHigh(divMagic, d) + ((divMagic >> 63) & d));
         }
