@@ -14,10 +14,11 @@ import java.util.Arrays;
  * strictly cheaper than its own cost {@code v} at a leaf, as a bit mask over the member positions
  * ({@link #base} outside the intervals, {@link #lessThan} inside). Masks for one threshold, the
  * most common own cost of the switches that ask, are precomputed per interval; below any other cost
- * a mask is a walk over the few rows the interval lists. A degraded fat tree repeats the same few off-mode leaves in every row of a pod or plane; merging the
- * rows here instead of in every neighbour's own sweep is what keeps Dmodc's routes phase close to
- * the intact case. Immutable once built ({@link SharedRowsBuilder} sweeps the rows,
- * {@link SharedRowsSplice} reuses a set of nearly the same rows).
+ * a mask is a walk over the rows the interval lists (most list one). A degraded fat tree repeats the
+ * same few off-mode leaves in every row of a pod or plane; merging the rows here instead of in every
+ * neighbour's own sweep is what keeps Dmodc's routes phase close to the intact case. Immutable once
+ * built ({@link SharedRowsBuilder} sweeps the rows, {@link SharedRowsSplice} reuses a set of nearly the
+ * same rows).
  */
 public final class SharedRows {
     /** Most rows a set may have: masks are one {@code long}. */
