@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.dmodc.home;
 
 import java.util.Arrays;
+import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.RoutingResult;
@@ -33,6 +34,12 @@ public final class HomeDmodcEngine implements RoutingEngine {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** Dmodc's candidates, another choice among them. */
+    @Override
+    public FabricShapes shapes() {
+        return FabricShapes.PGFT;
     }
 
     /** Offline only: 4.4-5.2 times Dmodc's time at 65,536 nodes and no repair path (docs/routing.md). */
