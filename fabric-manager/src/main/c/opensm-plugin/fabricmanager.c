@@ -60,6 +60,7 @@ static int fm_wait(int fd, short events, int64_t deadline)
 	}
 }
 
+/* 0 when all is written; -2 when the daemon closed the connection, -1 for a timeout or another error */
 static int fm_write_all(int fd, const uint8_t *p, size_t n, int64_t deadline)
 {
 	ssize_t w;
@@ -73,12 +74,13 @@ static int fm_write_all(int fd, const uint8_t *p, size_t n, int64_t deadline)
 			if (fm_wait(fd, POLLOUT, deadline))
 				return -1;
 		} else {
-			return -1;
+			return w < 0 && (errno == EPIPE || errno == ECONNRESET) ? -2 : -1;
 		}
 	}
 	return 0;
 }
 
+/* 0 when all is read; -2 when the daemon closed the connection, -1 for a timeout or another error */
 static int fm_read_all(int fd, uint8_t *p, size_t n, int64_t deadline)
 {
 	ssize_t r;
@@ -92,7 +94,7 @@ static int fm_read_all(int fd, uint8_t *p, size_t n, int64_t deadline)
 			if (fm_wait(fd, POLLIN, deadline))
 				return -1;
 		} else {
-			return -1; /* closed by the daemon, or an error */
+			return r == 0 || errno == ECONNRESET ? -2 : -1; /* -2: closed by the daemon */
 		}
 	}
 	return 0;
@@ -179,7 +181,7 @@ static int exchange(struct fm_plugin *fm, const char **why, char *reason, size_t
 	uint8_t head[FM_HEADER], *in = NULL;
 	uint32_t length;
 	int64_t deadline = now_ms() + fm->timeout_ms;
-	int fd = -1, rc = -1;
+	int fd = -1, rc = -1, io;
 
 	encode_subnet(fm, &out);
 	if (out.failed) {
@@ -191,12 +193,14 @@ static int exchange(struct fm_plugin *fm, const char **why, char *reason, size_t
 		*why = FM_NOT_LISTENING;
 		goto done;
 	}
-	if (fm_write_all(fd, out.data, out.len, deadline)) {
-		*why = "timeout or error sending the subnet";
+	io = fm_write_all(fd, out.data, out.len, deadline);
+	if (io) {
+		*why = io == -2 ? FM_CLOSED : "timeout or error sending the subnet";
 		goto done;
 	}
-	if (fm_read_all(fd, head, FM_HEADER, deadline)) {
-		*why = "no answer in time";
+	io = fm_read_all(fd, head, FM_HEADER, deadline);
+	if (io) {
+		*why = io == -2 ? FM_CLOSED : "no answer in time";
 		goto done;
 	}
 	length = get_u32(head + 8);
@@ -263,9 +267,11 @@ static int fm_build_fwd_tables(void *context)
 	fm->answered_seq = 0;
 	rc = exchange(fm, &why, reason, sizeof(reason));
 	pthread_mutex_lock(&fm->lock);
-	/* only a daemon that was away, or a standby taking the leadership over, is waited for: one that
-	 * answered badly would be asked again and again */
-	fm->takeback = rc != 0 && (strcmp(why, FM_NOT_LISTENING) == 0 || strstr(reason, FM_MOVING) != NULL);
+	/* only a daemon that was away (not listening, or closing the connection before it answered: a
+	 * standby releasing the socket to its manager), or a standby taking the leadership over, is waited
+	 * for: one that answered badly would be asked again and again */
+	fm->takeback = rc != 0 && (strcmp(why, FM_NOT_LISTENING) == 0 || strcmp(why, FM_CLOSED) == 0
+				   || strstr(reason, FM_MOVING) != NULL);
 	if (rc == 0)
 		fm->takeback_wait_ms = 0;
 	pthread_mutex_unlock(&fm->lock);

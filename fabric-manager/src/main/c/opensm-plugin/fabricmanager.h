@@ -52,6 +52,8 @@
 #define FM_DEFAULT_SOCKET "/run/fabric-manager/opensm.sock"
 #define FM_DEFAULT_TIMEOUT_MS 5000
 #define FM_NOT_LISTENING "daemon not listening"
+/* the connection closed before an answer: a daemon stopping, or a standby releasing the socket to its manager */
+#define FM_CLOSED "daemon closed the connection without answering"
 /* a hot standby's refusal while the leadership moves to it: its socket is unbound until its manager binds it */
 #define FM_MOVING "leadership is moving here"
 

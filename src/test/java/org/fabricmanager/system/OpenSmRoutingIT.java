@@ -154,7 +154,8 @@ class OpenSmRoutingIT {
                     {"stale-delta", "answer changes tables the plug-in does not hold"},
                     {"bad-delta", "answer changes a LID beyond its entries"},
                     {"bad-port", "answer routes a LID to a port the switch does not have"},
-                    {"unknown-switch", "answer names a switch OpenSM does not know"}})
+                    {"unknown-switch", "answer names a switch OpenSM does not know"},
+                    {"closes", "daemon closed the connection without answering"}})
                     .filter(f -> !f[0].equals("late") || spec.startsWith("PGFT(2;")).toArray(String[][]::new);
             for (int i = 0; i < fakes.length; i++) {
                 try (FakeDaemon fake = new FakeDaemon(socket, fakes[i][0])) {
@@ -162,6 +163,11 @@ class OpenSmRoutingIT {
                             + cable.aPort() + "]");
                     awaitLog(log, fakes[i][1], 1);
                     awaitLog(log, "OpenSM falls back to minhop", 2 + i);
+                    if (fakes[i][0].equals("closes")) {
+                        // a daemon that closed before answering was going away (a standby releasing the socket to
+                        // its manager): once something listens, OpenSM is asked to re-route, as after a restart
+                        awaitLog(log, "the daemon listens again", 2);
+                    }
                 }
             }
             assertThat(opensm.isAlive()).as("OpenSM survived every bad answer").isTrue();
@@ -371,7 +377,10 @@ class OpenSmRoutingIT {
     }
 
 
-    /** A daemon impostor on the plug-in's socket: answers every subnet with garbage, or not before the plug-in's timeout. */
+    /**
+     * A daemon impostor on the plug-in's socket: answers every subnet with garbage, not before the plug-in's timeout, or
+     * not at all (closing the connection).
+     */
     private static final class FakeDaemon implements AutoCloseable {
         private final ServerSocketChannel server;
         private final Path socket;
@@ -433,6 +442,9 @@ class OpenSmRoutingIT {
                         Arrays.fill(row, (byte) 200);
                     }
                     ch.write(OpenSmWire.tables(sn.seq(), 1, guids, rows, entries));
+                }
+                case "closes" -> {
+                    // nothing: the connection closes unanswered
                 }
                 default -> {
                     guids[0] ^= 0x5a5a; // a switch OpenSM does not have

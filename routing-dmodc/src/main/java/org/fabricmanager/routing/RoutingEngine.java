@@ -67,6 +67,14 @@ public interface RoutingEngine extends AutoCloseable {
         return true;
     }
 
+    /**
+     * The expected fabric shapes this engine is made for; the daemon refuses it for another expected shape. By
+     * default {@link FabricShapes#ANY}.
+     */
+    default FabricShapes shapes() {
+        return FabricShapes.ANY;
+    }
+
     /** How this engine repairs the tables in force for a changed fabric, when it can ({@link TableRepairer}). */
     default Optional<TableRepairer> repairer() {
         return Optional.empty();

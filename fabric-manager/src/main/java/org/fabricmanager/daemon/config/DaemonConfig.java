@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
-import org.fabricmanager.routing.vtftr.VtftrEngine;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.HdftSpec;
 import org.fabricmanager.topology.PgftSpec;
@@ -40,25 +40,23 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     }
 
     public DaemonConfig {
-        // an engine and the expected shape it cannot route deadlock-free: refused before anything starts
-        if (routing != null && fabric != null) {
+        // an engine and an expected shape it is not made for (RoutingEngine.shapes): refused before anything starts
+        if (routing != null && fabric != null && (fabric.expectedPgft() != null || fabric.expectedHdft() != null)
+                && RoutingEngines.names().contains(routing.engine())) {
             String engine = routing.engine();
-            if (engine.equals(VtftrEngine.NAME) && fabric.expectedPgft() != null) {
-                throw new ConfigException("option routing.engine: vtftr routes 2-D fat trees (fabric.expectedHdft), but "
-                        + "fabric.expectedPgft is " + fabric.expectedPgft() + ": use dmodc for a PGFT");
+            FabricShapes shapes = RoutingEngines.ask(engine, RoutingEngine::shapes);
+            if (fabric.expectedPgft() != null && !shapes.pgft()) {
+                throw new ConfigException("option routing.engine: " + engine + " routes 2-D fat trees "
+                        + "(fabric.expectedHdft), but fabric.expectedPgft is " + fabric.expectedPgft() + ": use "
+                        + RoutingEngines.DEFAULT + " for a PGFT");
             }
-            if (fabric.expectedHdft() != null && PGFT_ONLY_ENGINES.contains(engine)) {
+            if (fabric.expectedHdft() != null && !shapes.hdft()) {
                 throw new ConfigException("option routing.engine: " + engine + " routes PGFTs and its tables can "
                         + "deadlock on the 2-D fat tree of fabric.expectedHdft (" + fabric.expectedHdft()
-                        + "): use vtftr");
+                        + "): use " + String.join(" or ", RoutingEngines.forDaemon(FabricShapes.HDFT)));
             }
         }
     }
-
-    /** Engines for offline routing and comparison only, refused as the daemon's engine. */
-
-    /** Engines built for PGFTs, refused for an expected HDFT. */
-    private static final Set<String> PGFT_ONLY_ENGINES = Set.of("dmodc", "dmodk");
 
     /** A configuration with the default (secure, but not yet provisioned) security section. */
     public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,

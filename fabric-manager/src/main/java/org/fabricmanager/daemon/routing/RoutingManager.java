@@ -240,9 +240,15 @@ public final class RoutingManager {
     }
 
     /**
+     * Rounds of the rehearsal: the first fault's computation at 4,096 nodes took 12-20 ms after two, 9-11 after
+     * four and 6-12 after eight (36-180 ms before the rehearsal took the churn and the impact; one fresh JVM each).
+     */
+    static final int REHEARSAL_ROUNDS = 4;
+
+    /**
      * Rehearses the re-route of a few faults of the fabric in force (a leaf's uplink, a link between two upper
-     * switches, an upper switch; twice each) on the routing thread, results dropped, so that the first real faults
-     * after a start run compiled code ({@link RoutingService#rehearse}). Call once the first tables converged.
+     * switches, an upper switch; each once a round) on the routing thread, results dropped, so that the first real
+     * faults after a start run compiled code ({@link RoutingService#rehearse}). Call once the first tables converged.
      */
     public CompletableFuture<Integer> rehearse() {
         if (active == null) {
@@ -253,12 +259,12 @@ public final class RoutingManager {
         // the faulty fabrics are derived on the routing thread, anew each round (each derives its index once)
         Supplier<List<Fabric>> variants = () -> {
             List<Fabric> out = new ArrayList<>();
-            for (int round = 0; round < 2; round++) {
+            for (int round = 0; round < REHEARSAL_ROUNDS; round++) {
                 out.addAll(RehearsalFaults.of(fabric));
             }
             return out;
         };
-        return service.rehearse(variants, active.tables()).whenComplete((done, error) -> {
+        return service.rehearse(variants, fabric, active.tables()).whenComplete((done, error) -> {
             if (error != null) {
                 LOG.warn("re-route rehearsal failed (the first fault will be routed by colder code): {}", error.toString());
             } else if (done > 0) {

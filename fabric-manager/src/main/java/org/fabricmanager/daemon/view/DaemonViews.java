@@ -135,7 +135,6 @@ public final class DaemonViews {
         return out;
     }
 
-    /** The routed fabric (with the destination indices in use), or the last discovered one before routing. */
     /** {@link org.fabricmanager.daemon.api.DaemonApi#readHanded}'s read, or {@code null} while no routing is installed. */
     public <T> T handed(Function<Fabric, T> read) {
         DaemonState now = state.get();
@@ -144,6 +143,7 @@ public final class DaemonViews {
         return installed && a != null ? read.apply(a.fabric()) : null;
     }
 
+    /** The routed fabric (with the destination indices in use), or the last discovered one before routing. */
     public Fabric topology() {
         ActiveRouting a = routing.active();
         if (a != null) {

@@ -104,6 +104,9 @@ class ConfigLoaderTest {
                 + "  engine: dmodc\n", "fm.yaml"))
                 .hasMessageContaining("routing.engine: dmodc routes PGFTs and its tables can deadlock on the 2-D fat "
                         + "tree of fabric.expectedHdft (HDFT(4x4;2;1;1)): use vtftr");
+        assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedHdft: \"HDFT(4x4;2;1;1)\"\nrouting:\n"
+                + "  engine: dmodc-plain\n", "fm.yaml"))
+                .hasMessageContaining("routing.engine: dmodc-plain routes PGFTs and its tables can deadlock");
         assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedHdft: \"HDFT(4x4;2;1;1)\"\n  expectedPgft: "
                 + "\"PGFT(2;4,4;1,4;1,1)\"\n", "fm.yaml")).hasMessageContaining("give one expected shape, not both");
         assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedHdft: \"HDFT(4x4)\"\n", "fm.yaml"))

@@ -3,6 +3,7 @@ package org.fabricmanager.routing.dmodc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LinkChanges;
 import org.fabricmanager.routing.PhaseTimings;
@@ -110,6 +111,12 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** Up and down a fat tree: on a 2-D fat tree its tables leave leaf pairs unrouted. */
+    @Override
+    public FabricShapes shapes() {
+        return FabricShapes.PGFT;
     }
 
     /** Number of worker threads. */

@@ -2,6 +2,7 @@ package org.fabricmanager.routing.dmodc;
 
 import java.util.Arrays;
 import java.util.List;
+import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
@@ -38,6 +39,12 @@ public final class DmodkEngine implements RoutingEngine {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** The closed form of an intact canonical PGFT. */
+    @Override
+    public FabricShapes shapes() {
+        return FabricShapes.PGFT;
     }
 
     @Override

@@ -1,7 +1,8 @@
 package org.fabricmanager.routing.engines;
 
 import java.util.List;
-import java.util.function.Predicate;
+import java.util.function.Function;
+import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.baseline.MinHopEngine;
@@ -36,6 +37,11 @@ public final class RoutingEngines {
         return names().stream().filter(n -> ask(n, RoutingEngine::routesForDaemon)).toList();
     }
 
+    /** The names of the engines the daemon may route with that are made for exactly {@code shapes}. */
+    public static List<String> forDaemon(FabricShapes shapes) {
+        return forDaemon().stream().filter(n -> ask(n, RoutingEngine::shapes) == shapes).toList();
+    }
+
     /** The names of the engines that repair tables ({@link RoutingEngine#repairer()}). */
     public static List<String> repairing() {
         return names().stream().filter(n -> ask(n, e -> e.repairer().isPresent())).toList();
@@ -46,9 +52,9 @@ public final class RoutingEngines {
      *
      * @throws RoutingException for an unknown name
      */
-    public static boolean ask(String name, Predicate<RoutingEngine> question) {
+    public static <T> T ask(String name, Function<RoutingEngine, T> question) {
         try (RoutingEngine engine = create(name, 1)) {
-            return question.test(engine);
+            return question.apply(engine);
         }
     }
 

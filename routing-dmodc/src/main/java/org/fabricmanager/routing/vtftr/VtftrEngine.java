@@ -2,6 +2,7 @@ package org.fabricmanager.routing.vtftr;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
@@ -43,6 +44,12 @@ public final class VtftrEngine implements RoutingEngine {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** It refuses a fabric that is not a 2-D fat tree. */
+    @Override
+    public FabricShapes shapes() {
+        return FabricShapes.HDFT;
     }
 
     @Override

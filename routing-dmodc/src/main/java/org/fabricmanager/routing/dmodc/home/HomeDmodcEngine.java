@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.dmodc.home;
 
 import java.util.Optional;
+import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
@@ -36,6 +37,12 @@ public final class HomeDmodcEngine implements RoutingEngine {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** Dmodc's candidates, another choice among them. */
+    @Override
+    public FabricShapes shapes() {
+        return FabricShapes.PGFT;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.dmodc.plain;
 
 import java.util.List;
+import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
@@ -24,6 +25,12 @@ public final class PlainDmodcEngine implements RoutingEngine {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** Dmodc's tables. */
+    @Override
+    public FabricShapes shapes() {
+        return FabricShapes.PGFT;
     }
 
     @Override

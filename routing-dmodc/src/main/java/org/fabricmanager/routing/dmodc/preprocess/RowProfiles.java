@@ -91,23 +91,6 @@ public final class RowProfiles {
                     l += 8;
                     continue;
                 }
-                if ((other & (other >>> 8 | Long.MIN_VALUE)) == 0) {
-                    // Leaves off m one by one, each followed by a leaf at m in these eight: one-leaf
-                    // segments, written straight (a level-2 or top row at 5% of links removed has about
-                    // a hundred, its plane's leaves that lost their uplink, each several steps below).
-                    differ += Long.bitCount(other);
-                    if (differ > limit) {
-                        return -1;
-                    }
-                    for (long bits = other; bits != 0; bits &= bits - 1) {
-                        int at = l + (Long.numberOfTrailingZeros(bits) >>> 3);
-                        list[n++] = at;
-                        list[n++] = at + 1;
-                        list[n++] = c[row + at];
-                    }
-                    l += 8;
-                    continue;
-                }
                 // Straight to the first leaf off m: the ones before it are at m with nothing open,
                 // where the loop below would only step on. A degraded row's one-leaf segments
                 // otherwise cost up to eight single steps each, each after a failed eight-leaf test.

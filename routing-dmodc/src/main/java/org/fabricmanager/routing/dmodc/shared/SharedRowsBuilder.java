@@ -65,7 +65,7 @@ final class SharedRowsBuilder {
         SharedRows.IntervalTable intervals = new SharedRows.IntervalTable(n, Arrays.copyOf(x.from, n),
                 Arrays.copyOf(x.to, n), Arrays.copyOf(x.entryStart, n + 1), Arrays.copyOf(x.entryMember, entries),
                 Arrays.copyOf(x.entryCost, entries));
-        return SharedRows.withSteps(members.clone(), lessThanMode, intervals, threshold, exact);
+        return SharedRows.withMasks(members.clone(), lessThanMode, intervals, threshold, exact);
     }
 
     /** The intervals into {@code x} by a sweep over the boundaries of the rows' segments; the rows' modes into {@code classes}. */

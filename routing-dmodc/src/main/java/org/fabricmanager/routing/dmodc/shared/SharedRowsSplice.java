@@ -7,7 +7,7 @@ import org.fabricmanager.routing.dmodc.preprocess.RowProfiles;
 
 /**
  * Builds a {@link SharedRows} set from a set of nearly the same rows: the intervals the two share are
- * copied, with their steps, and only windows around the leaves where the rows differ are swept, leaf
+ * copied, with their masks, and only windows around the leaves where the rows differ are swept, leaf
  * by leaf. What it is for, and why it gives exactly the set {@link SharedRowsBuilder#build} gives,
  * is said at {@link #splice}.
  */
@@ -56,10 +56,10 @@ final class SharedRowsSplice {
         }
         int[] window = x.windows;
         // The windows' intervals swept into x; like's between them copied a run at a time, with
-        // their steps (the same entries give the same steps) and threshold masks (the same when the
-        // threshold is: the rows' modes are the same).
+        // their rows and threshold masks (the same entries give the same rows, and the same masks
+        // when the threshold is: the rows' modes are the same).
         SharedRows.IntervalTable likeTable = like.intervalTable();
-        SharedRows.MaskSteps likeSteps = like.maskSteps();
+        SharedRows.Masks likeMasks = like.masks();
         x.reset();
         int[] windowStart = x.windowStart(windows + 1);
         int[] copyFrom = x.copyFrom(windows + 1);
@@ -89,38 +89,35 @@ final class SharedRowsSplice {
         int entries = copiedEntries + x.entryCount;
         long[] lessThanMode = SharedRowsBuilder.lessThanModes(classes);
         SharedRows.IntervalTable into = SharedRows.IntervalTable.empty(n, entries);
-        SharedRows.MaskSteps intoSteps = SharedRows.MaskSteps.empty(threshold, n, entries);
-        SharedRows rows = new SharedRows(members.clone(), lessThanMode, into, intoSteps, true);
-        long[] byCost = new long[CostTable.INFINITE + 1];
+        SharedRows.Masks intoMasks = SharedRows.Masks.empty(threshold, n);
+        SharedRows rows = new SharedRows(members.clone(), lessThanMode, into, intoMasks, true);
+        boolean sameThreshold = like.threshold() == threshold;
         int out = 0;
-        int steps = 0;
         for (int w = 0; w <= windows; w++) {
             int c0 = copyFrom[w];
             int c1 = copyTo[w];
             if (c1 > c0) {
                 int len = c1 - c0;
                 int e0 = likeTable.entryStart()[c0];
-                int s0 = likeSteps.stepStart()[c0];
                 int eShift = into.entryStart()[out] - e0;
-                int sShift = steps - s0;
                 System.arraycopy(likeTable.from(), c0, into.from(), out, len);
                 System.arraycopy(likeTable.to(), c0, into.to(), out, len);
-                System.arraycopy(likeSteps.entryRows(), c0, intoSteps.entryRows(), out, len);
                 for (int k = 0; k < len; k++) {
                     into.entryStart()[out + k] = likeTable.entryStart()[c0 + k] + eShift;
-                    intoSteps.stepStart()[out + k] = likeSteps.stepStart()[c0 + k] + sShift;
                 }
                 int e1 = likeTable.entryStart()[c1];
-                int s1 = likeSteps.stepStart()[c1];
                 System.arraycopy(likeTable.entryMember(), e0, into.entryMember(), e0 + eShift, e1 - e0);
                 System.arraycopy(likeTable.entryCost(), e0, into.entryCost(), e0 + eShift, e1 - e0);
-                System.arraycopy(likeSteps.stepCost(), s0, intoSteps.stepCost(), steps, s1 - s0);
-                System.arraycopy(likeSteps.stepRows(), s0, intoSteps.stepRows(), steps, s1 - s0);
-                // Redone below if the threshold differs.
-                System.arraycopy(likeSteps.atThreshold(), c0, intoSteps.atThreshold(), out, len);
+                into.entryStart()[out + len] = e1 + eShift;
+                if (sameThreshold) {
+                    System.arraycopy(likeMasks.entryRows(), c0, intoMasks.entryRows(), out, len);
+                    System.arraycopy(likeMasks.atThreshold(), c0, intoMasks.atThreshold(), out, len);
+                } else {
+                    for (int k = out; k < out + len; k++) {
+                        rows.masksOf(k);
+                    }
+                }
                 out += len;
-                steps += s1 - s0;
-                into.entryStart()[out] = e1 + eShift;
             }
             if (w < windows) {
                 for (int k = windowStart[w]; k < windowStart[w + 1]; k++) {
@@ -132,16 +129,9 @@ final class SharedRowsSplice {
                     System.arraycopy(x.entryMember, e0, into.entryMember(), at, e1 - e0);
                     System.arraycopy(x.entryCost, e0, into.entryCost(), at, e1 - e0);
                     into.entryStart()[out + 1] = at + e1 - e0;
-                    intoSteps.stepStart()[out] = steps;
-                    steps = rows.stepsOf(out, steps, byCost);
+                    rows.masksOf(out);
                     out++;
                 }
-            }
-        }
-        intoSteps.stepStart()[n] = steps;
-        if (like.threshold() != threshold) {
-            for (int k = 0; k < n; k++) {
-                intoSteps.atThreshold()[k] = rows.fromSteps(k, threshold);
             }
         }
         return rows;
