@@ -298,7 +298,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             }
             if (RoutingEngines.names().contains(engine) && !RoutingEngines.ask(engine, RoutingEngine::routesForDaemon)) {
                 throw new ConfigException("option routing.engine: " + engine + " is for route and quality only (it has"
-                        + " no repair path, so a fault would move routes all over the fabric; docs/routing.md): use one of "
+                        + " no repair path and is slow on large fabrics; docs/routing.md): use one of "
                         + String.join(", ", RoutingEngines.forDaemon()));
             }
             check("routing.threads", threads, 0, 1024);

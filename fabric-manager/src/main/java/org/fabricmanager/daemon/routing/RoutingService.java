@@ -191,7 +191,8 @@ public final class RoutingService implements AutoCloseable {
      * inline), results dropped: the first real faults after a start otherwise run that path in the interpreter (at
      * 5,120 switches a cold re-route took 160-470 ms against 80 ms after ten; at 4,096 nodes under OpenSM the churn
      * and the impact took 30-70 ms each the first time, 1-10 ms warm). Nothing of the routing kept for re-routes
-     * changes. Stops before the next variant as soon as a real computation is waiting. Only for engines that re-route
+     * changes. Stops before the next variant as soon as a real computation is waiting. Only for engines that repair
+     * ({@code routing.onFault: repair}) or re-route
      * incrementally.
      *
      * @param fabricInForce the fabric {@code inForce} routes
@@ -203,7 +204,9 @@ public final class RoutingService implements AutoCloseable {
             // a repair starts from the last full routing, whatever the tables in force
             RoutedSnapshot from = repair ? full : last;
             int done = 0;
-            if (!engine.reroutesIncrementally() || from == null || (!repair && from.result().tables() != inForce.tables())) {
+            // a repair is rehearsed whatever the engine's re-route (dmodc-home's is from scratch); a re-route only when
+            // it is incremental and continues the tables in force
+            if (from == null || !repair && (!engine.reroutesIncrementally() || from.result().tables() != inForce.tables())) {
                 return done;
             }
             for (Fabric variant : variants.get()) {

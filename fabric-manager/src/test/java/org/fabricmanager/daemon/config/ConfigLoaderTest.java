@@ -85,9 +85,7 @@ class ConfigLoaderTest {
                 .hasMessageContaining("push.ackTimeoutMs");
         assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedPgft: \"PGFT(2;4)\"\n", "fm.yaml"))
                 .hasMessageContaining("fabric.expectedPgft");
-        // the balance baselines route offline only: no repair path, minutes at 65,536 nodes
-        assertThatThrownBy(() -> ConfigLoader.parse("routing:\n  engine: dmodc-home\n", "fm.yaml"))
-                .hasMessageContaining("routing.engine: dmodc-home is for route and quality only");
+        // the balance baseline routes offline only: no repair path, minutes at 65,536 nodes
         assertThatThrownBy(() -> ConfigLoader.parse("routing:\n  engine: sssp\n", "fm.yaml"))
                 .hasMessageContaining("routing.engine: sssp is for route and quality only");
         assertThatThrownBy(() -> ConfigLoader.parse("southbound: 5\n", "fm.yaml"))

@@ -16,6 +16,7 @@ import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
+import org.fabricmanager.routing.dmodc.home.HomeDmodcEngine;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;
@@ -43,7 +44,10 @@ class RoutingManagerTest {
 
     /** A manager whose writes of the stored routing run on {@code storeExecutor}. */
     private RoutingManager manager(RoutingEngine engine, java.util.concurrent.Executor storeExecutor) {
-        RoutingService service = new RoutingService(engine);
+        return manager(new RoutingService(engine), storeExecutor);
+    }
+
+    private RoutingManager manager(RoutingService service, java.util.concurrent.Executor storeExecutor) {
         services.add(service);
         RoutingManager m = new RoutingManager(service, new RoutingStateStore(state), storeExecutor, loop, milestones,
                 new SimpleMeterRegistry());
@@ -283,6 +287,22 @@ class RoutingManagerTest {
         public void close() {
             dmodc.close();
         }
+    }
+
+    /** dmodc-home re-routes from scratch, but repairs: with {@code routing.onFault: repair} its repairs are rehearsed. */
+    @Test
+    void aRepairingServiceRehearsesRepairsOfAnEngineThatReroutesFromScratch() throws Exception {
+        RoutingManager m = manager(new RoutingService(new HomeDmodcEngine(1), true), Runnable::run);
+        Fabric threeLevels = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,2;1,1,1)"));
+        m.consider(threeLevels);
+        loop.awaitAndRun(30);
+        ActiveRouting v1 = m.active();
+
+        assertThat(m.rehearse().get(60, java.util.concurrent.TimeUnit.SECONDS))
+                .as("a leaf's uplink, an upper link, a top switch; each once a round")
+                .isEqualTo(3 * RoutingManager.REHEARSAL_ROUNDS);
+        assertThat(m.active()).isSameAs(v1);
+        assertThat(outcomes).containsExactly("computed v1");
     }
 
     @Test

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *
  * <p>Run with {@code mvn -B -o -q -pl routing-dmodc -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=BalanceSweepBenchmark#sweep -Dfm.bench=true}; {@code -Dfm.bench.pgft=SPEC} (default
- * {@code PGFT(3;16,16,16;1,16,16;1,1,1)}), {@code -Dfm.bench.fraction=0.05}, {@code -Dfm.bench.seeds=1-20} (or {@code 3,6,12}),
+ * {@code PGFT(3;16,16,16;1,16,16;1,1,1)}), {@code -Dfm.bench.fraction=0.05}, {@code -Dfm.bench.switches=0} (random non-leaf switches removed too), {@code -Dfm.bench.seeds=1-20} (or {@code 3,6,12}),
  * {@code -Dfm.bench.engines=dmodc,dmodc-home,sssp}, {@code -Dfm.bench.random=random:200:99} (default
  * {@code random:10}, as the docs' figures). {@code -Dtest=BalanceSweepBenchmark#time} with
  * {@code -Dfm.bench.timePgft=SPEC} (default {@code PGFT(3;32,32,64;1,32,32;1,1,1)}), {@code -Dfm.bench.repeat=7}, {@code -Dfm.bench.warmups=2},
@@ -63,15 +63,16 @@ class BalanceSweepBenchmark {
     void sweep() {
         String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
         double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
+        int switches = Integer.getInteger("fm.bench.switches", 0);
         long[] seeds = seeds(System.getProperty("fm.bench.seeds", "1-20"));
         List<String> names = Arrays.asList(System.getProperty("fm.bench.engines", "dmodc,dmodc-home,sssp").split(","));
         TrafficPattern random = TrafficPattern.parse(System.getProperty("fm.bench.random", "random:10"));
         Fabric canonical = PgftGenerator.generate(PgftSpec.parse(spec));
         List<Figures[]> all = new ArrayList<>();
-        System.out.printf(Locale.ROOT, "%s, %s of links removed, seeds %s, %s%n", spec, fraction,
-                Arrays.toString(seeds), random);
+        System.out.printf(Locale.ROOT, "%s, %s of links and %d switches removed, seeds %s, %s%n", spec, fraction,
+                switches, Arrays.toString(seeds), random);
         for (long seed : seeds) {
-            FabricIndex index = Degrader.degrade(canonical, DegradationPlan.random(fraction, 0, seed)).index();
+            FabricIndex index = Degrader.degrade(canonical, DegradationPlan.random(fraction, switches, seed)).index();
             Figures[] row = new Figures[names.size()];
             for (int e = 0; e < row.length; e++) {
                 try (RoutingEngine engine = RoutingEngines.create(names.get(e), THREADS)) {
@@ -259,12 +260,16 @@ class BalanceSweepBenchmark {
         }
     }
 
-    /** {@code fm.bench.pgft} with {@code fm.bench.fraction} of its links removed by {@code seed}, as the sweep's. */
+    /**
+     * {@code fm.bench.pgft} with {@code fm.bench.fraction} of its links and {@code fm.bench.switches} switches removed
+     * by {@code seed}, as the sweep's.
+     */
     private static FabricIndex degraded(long seed) {
         String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
         double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
-        return Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)), DegradationPlan.random(fraction, 0, seed))
-                .index();
+        int switches = Integer.getInteger("fm.bench.switches", 0);
+        return Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
+                DegradationPlan.random(fraction, switches, seed)).index();
     }
 
     /** Per directed link, how many destinations some leaf's route crosses it towards. */

@@ -51,8 +51,8 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
 
     private static final Logger LOG = LoggerFactory.getLogger(DmodcEngine.class);
     /**
-     * After a return, the most the all-to-all maximum of the repaired tables may exceed that of Dmodc's routing of the
-     * fabric (as a factor) before the return takes Dmodc's routing whole.
+     * After a return, the most the all-to-all maximum of the repaired tables may exceed that of the full routing of the
+     * fabric (Dmodc's, or its refinement's; as a factor) before the return takes the full routing whole.
      */
     static final double RETURN_BALANCE = 1.02;
     /**
@@ -65,6 +65,9 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
     private final RoutingPool pool;
     private final boolean relativesForAnyLeaf;
     private final DmodcShortcuts shortcuts;
+    /** The pass applied to the full routings that repairs give back ({@code null}: Dmodc's own), and its engine. */
+    private final DmodcRefinement refinement;
+    private final String repairName;
 
     /** An engine with {@code threads} workers (the calling thread included). */
     public DmodcEngine(int threads) {
@@ -78,9 +81,26 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
 
     /** The same, taking only the {@code shortcuts} given (tests and the shortcut benchmark; the tables are the same). */
     DmodcEngine(int threads, boolean relativesForAnyLeaf, DmodcShortcuts shortcuts) {
+        this(threads, relativesForAnyLeaf, shortcuts, NAME, null);
+    }
+
+    /**
+     * An engine of {@code threads} workers for engine {@code engine}, which refines every full routing of Dmodc with
+     * {@code refinement}: it routes ({@link #compute}) as Dmodc, and repairs as Dmodc, but an element that comes back
+     * takes back the routes of the refined full routing, and a whole fabric gets it whole (on an intact PGFT a
+     * refinement keeps Dmodc's tables, so there Dmodc's); its repairs are named {@code engine}.
+     */
+    public DmodcEngine(int threads, String engine, DmodcRefinement refinement) {
+        this(threads, false, DmodcShortcuts.ALL, engine, refinement);
+    }
+
+    private DmodcEngine(int threads, boolean relativesForAnyLeaf, DmodcShortcuts shortcuts, String repairName,
+                        DmodcRefinement refinement) {
         this.pool = new RoutingPool(threads, NAME);
         this.relativesForAnyLeaf = relativesForAnyLeaf;
         this.shortcuts = shortcuts;
+        this.repairName = repairName;
+        this.refinement = refinement;
     }
 
     /** An engine with one worker per available processor. */
@@ -121,10 +141,10 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         RouteFill fill = new RouteFill(fabric, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(),
                 pre.destinations).shortcuts(shortcuts);
         byte[][] rows = (relativesForAnyLeaf ? fill.relativesForAnyLeaf() : fill).computeAll(pool);
-        ForwardingTables tables = ForwardingTables.ofRows(guids(fabric), rows, fabric.destinationCount());
+        ForwardingTables tables = ForwardingTables.ofRows(DmodcRouting.guids(fabric), rows, fabric.destinationCount());
         long t4 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("routes", t4 - t3));
-        return finish(fabric, pre, tables, t4, null);
+        return finish(fabric, pre, tables, t4, null, NAME);
     }
 
     /**
@@ -138,9 +158,9 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      */
     @Override
     public DmodcRouting reroute(FabricIndex next, RoutedSnapshot previous) {
-        if (!(previous instanceof DmodcRouting before) || before.isRepair()
+        if (!(previous instanceof DmodcRouting before) || !before.dmodcTables()
                 || !shortcuts.on(DmodcShortcuts.Shortcut.INCREMENTAL)) {
-            // a repair's tables are not Dmodc's own: nothing of them can be reused for Dmodc's
+            // a repair's or a refinement's tables are not Dmodc's own: nothing of them can be reused for Dmodc's
             return compute(next);
         }
         shortcuts.hit(DmodcShortcuts.Shortcut.INCREMENTAL);
@@ -154,27 +174,28 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
                 .shortcuts(shortcuts);
         ForwardingTables tables;
         if (changes.everything()) {
-            tables = ForwardingTables.ofRows(guids(next), fill.computeAll(pool), next.destinationCount());
+            tables = ForwardingTables.ofRows(DmodcRouting.guids(next), fill.computeAll(pool), next.destinationCount());
         } else {
             byte[][] rows = fill.computeChanged(pool, changes, before.result().tables());
             int[] reuse = new int[rows.length];
             for (int s = 0; s < reuse.length; s++) {
                 reuse[s] = changes.kind(s) == RouteChanges.REUSE ? changes.previousRow(s) : -1;
             }
-            tables = ForwardingTables.ofRows(guids(next), rows, next.destinationCount(), before.result().tables(), reuse);
+            tables = ForwardingTables.ofRows(DmodcRouting.guids(next), rows, next.destinationCount(),
+                    before.result().tables(), reuse);
         }
         long t5 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("routes", t5 - t4));
-        return finish(next, pre, tables, t5, changes);
+        return finish(next, pre, tables, t5, changes, NAME);
     }
 
     /**
      * Repairs the tables of {@code base} for {@code next}, a later snapshot of its fabric ({@link TableRepair}):
      * only the entries whose route crosses a failed element, or that lose or gain every path, change, to
      * Dmodc's closed form over their surviving candidates; the others stay. An element that came back (a link
-     * between switches over which the tables route nothing) takes back every route Dmodc's routing of {@code next}
-     * sends over it ({@link ReturnOverlay}), and on a whole fabric (an intact canonical PGFT) the result is Dmodc's
-     * routing of it. Valid and deadlock-free as Dmodc's own tables, with Dmodc's validity; repairing for
+     * between switches over which the tables route nothing) takes back every route the full routing of {@code next}
+     * (Dmodc's, or its refinement's) sends over it ({@link ReturnOverlay}), and on a whole fabric (an intact canonical
+     * PGFT) the result is Dmodc's routing of it. Valid and deadlock-free as Dmodc's own tables, with Dmodc's validity; repairing for
      * {@code base}'s own fabric gives its tables back. When {@code base} is a Dmodc routing only the entries whose
      * inputs changed are checked (its costs updated, or compared with the new ones when the leaves differ); otherwise
      * every entry is. Phases: {@code ranking}, {@code groups}, {@code cost+divider}, {@code repair}, then
@@ -246,9 +267,7 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         if (whole || returned != null) {
             // an element came back: the routes a full routing sends over it go back to it; on a whole fabric, every
             // route goes back to the full routing's
-            ForwardingTables full = ForwardingTables.ofRows(guids(next), new RouteFill(next, pre.ranks.array(),
-                    pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations).shortcuts(shortcuts)
-                    .computeAll(pool), next.destinationCount());
+            ForwardingTables full = fullTables(next, pre, whole);
             ReturnOverlay.Result r = whole ? ReturnOverlay.whole(tables, full, pool)
                     : ReturnOverlay.overlay(next, pre.cd.costs(), tables, full, returned, pool);
             long t5 = System.nanoTime();
@@ -274,7 +293,28 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
             pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
             t4 = t5;
         }
-        return finish(next, pre, tables, t4, null).repaired(fromFull);
+        return finish(next, pre, tables, t4, null, repairName).repaired(fromFull);
+    }
+
+    /** This engine's refinement of {@code routing} ({@link #compute}'s), on its workers: the rows it rewrites. */
+    public byte[][] refine(DmodcRouting routing) {
+        return refinement.rows(routing, pool);
+    }
+
+    /**
+     * The full routing of {@code next} that returns take routes back from: Dmodc's, refined when this engine has a
+     * refinement, except on a {@code whole} fabric (an intact PGFT), where a refinement keeps Dmodc's tables.
+     */
+    private ForwardingTables fullTables(FabricIndex next, Preprocessing pre, boolean whole) {
+        byte[][] rows = new RouteFill(next, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(),
+                pre.destinations).shortcuts(shortcuts).computeAll(pool);
+        ForwardingTables dmodc = ForwardingTables.ofRows(DmodcRouting.guids(next), rows, next.destinationCount());
+        if (refinement == null || whole) {
+            return dmodc;
+        }
+        DmodcRouting routing = new DmodcRouting(next, new RoutingResult(NAME, dmodc, null, new PhaseTimings(List.of())),
+                pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), null);
+        return routing.refined(repairName, refinement.rows(routing, pool), "refinement", 0).tables();
     }
 
     @Override
@@ -311,7 +351,7 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
     }
 
     private DmodcRouting finish(FabricIndex fabric, Preprocessing pre, ForwardingTables tables, long routed,
-                                RouteChanges changes) {
+                                RouteChanges changes, String engine) {
         Validity validity = LeafValidity.check(fabric, pre.cd.costs(), pool);
         long end = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("validity", end - routed));
@@ -327,7 +367,7 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
                     fabric.switchCount(), fabric.destinationCount(), (end - pre.start) / 1_000_000, pool.threads(),
                     validity.unreachablePairs(), how);
         }
-        RoutingResult result = new RoutingResult(NAME, tables, validity, new PhaseTimings(pre.phases));
+        RoutingResult result = new RoutingResult(engine, tables, validity, new PhaseTimings(pre.phases));
         DmodcRouting.RowCounts rowCounts = null;
         if (changes != null) {
             int[] counts = changes.counts();
@@ -349,14 +389,6 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
             }
         }
         return true;
-    }
-
-    private static long[] guids(FabricIndex fabric) {
-        long[] guids = new long[fabric.switchCount()];
-        for (int s = 0; s < guids.length; s++) {
-            guids[s] = fabric.switchGuid(s);
-        }
-        return guids;
     }
 
     /** What the preprocessing phases produced, and their timings so far. */

@@ -34,15 +34,19 @@ public final class DmodcRouting implements RoutedSnapshot {
     private final RowProfiles profiles;
     private final RowCounts rowCounts;
     private final boolean repair;
+    /** True when the tables are a refinement's of Dmodc's ({@link #refinedRouting}). */
+    private final boolean refined;
     private final long fromFull;
 
     DmodcRouting(FabricIndex index, RoutingResult result, int[] rank, CostTable costs, int[] divider,
                  RowProfiles profiles, RowCounts rowCounts) {
-        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false, 0);
+        this(new Preprocessed(index, rank, costs, divider, profiles), result, rowCounts, false, false, 0);
     }
 
-    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair, long fromFull) {
+    private DmodcRouting(Preprocessed pre, RoutingResult result, RowCounts rowCounts, boolean repair, boolean refined,
+                         long fromFull) {
         this.repair = repair;
+        this.refined = refined;
         this.fromFull = fromFull;
         this.index = pre.index();
         this.result = result;
@@ -83,7 +87,7 @@ public final class DmodcRouting implements RoutedSnapshot {
      * {@code fromFull} entries took Dmodc's port because elements came back.
      */
     DmodcRouting repaired(long fromFull) {
-        return new DmodcRouting(preprocessed(), result, rowCounts, true, fromFull);
+        return new DmodcRouting(preprocessed(), result, rowCounts, true, refined, fromFull);
     }
 
     /**
@@ -101,6 +105,14 @@ public final class DmodcRouting implements RoutedSnapshot {
      */
     public boolean isRepair() {
         return repair;
+    }
+
+    /**
+     * True when the tables are Dmodc's own for its fabric: not a repair's ({@link #isRepair}) nor a refinement's
+     * ({@link #refinedRouting}), so that a re-route may reuse them.
+     */
+    public boolean dmodcTables() {
+        return !repair && !refined;
     }
 
     /** Rows of a re-route by what was done with them. */
@@ -156,12 +168,10 @@ public final class DmodcRouting implements RoutedSnapshot {
     public RoutingResult refined(String engine, byte[][] rows, String phase, long nanos) {
         ForwardingTables base = result.tables();
         int[] reuse = new int[index.switchCount()];
-        long[] guids = new long[index.switchCount()];
         for (int s = 0; s < reuse.length; s++) {
             reuse[s] = rows[s] == null ? s : -1;
-            guids[s] = index.switchGuid(s);
         }
-        ForwardingTables tables = ForwardingTables.ofRows(guids, rows, index.destinationCount(), base, reuse);
+        ForwardingTables tables = ForwardingTables.ofRows(guids(index), rows, index.destinationCount(), base, reuse);
         List<PhaseTimings.Phase> phases = new ArrayList<>(result.timings().phases());
         int at = phases.size();
         for (int i = 0; i < phases.size(); i++) {
@@ -171,6 +181,24 @@ public final class DmodcRouting implements RoutedSnapshot {
         }
         phases.add(at, new PhaseTimings.Phase(phase, nanos));
         return new RoutingResult(engine, tables, result.validity(), new PhaseTimings(phases));
+    }
+
+    /**
+     * {@link #refined} kept with this routing's preprocessing: a snapshot that {@link DmodcEngine#repair} repairs
+     * from as it does from Dmodc's own (only the entries whose costs changed are checked), and that a re-route
+     * does not reuse ({@link #dmodcTables}).
+     */
+    public DmodcRouting refinedRouting(String engine, byte[][] rows, String phase, long nanos) {
+        return new DmodcRouting(preprocessed(), refined(engine, rows, phase, nanos), rowCounts, false, true, 0);
+    }
+
+    /** The GUIDs of {@code fabric}'s switches, by id: the rows of its tables. */
+    static long[] guids(FabricIndex fabric) {
+        long[] guids = new long[fabric.switchCount()];
+        for (int s = 0; s < guids.length; s++) {
+            guids[s] = fabric.switchGuid(s);
+        }
+        return guids;
     }
 
     /**

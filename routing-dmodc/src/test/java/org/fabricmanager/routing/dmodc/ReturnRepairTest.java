@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.TableChurn;
+import org.fabricmanager.routing.TableRepairer;
 import org.fabricmanager.routing.analysis.CongestionAnalyzer;
 import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
@@ -41,33 +44,48 @@ class ReturnRepairTest {
 
     @Test
     void everyReturnGivesTheBalanceBackAndAWholeFabricItsFullRouting() {
+        assertThat(chainedReturns(ENGINE, index -> ENGINE.compute(index).result().tables())).isGreaterThan(50);
+    }
+
+    /**
+     * The sequences of {@link ReturnSequences} on {@link TestFabrics#MEDIUM_SPECS}, each step repairing the tables the
+     * step before left with {@code repairer}: valid (traced), deadlock-free, the churn's taken-back entries among its
+     * changed ones; after each return balanced against {@code full}'s routing of the fabric; whole again, the whole
+     * fabric's full routing. Returns how many returns there were.
+     */
+    static int chainedReturns(TableRepairer repairer, Function<FabricIndex, ForwardingTables> full) {
         int returns = 0;
         for (String spec : TestFabrics.MEDIUM_SPECS) {
             for (long seed = 1; seed <= 3; seed++) {
                 Fabric whole = TestFabrics.canonical(spec);
-                ForwardingTables tables = ENGINE.compute(whole.index()).result().tables();
+                ForwardingTables tables = full.apply(whole.index());
                 for (ReturnSequences.Step step : ReturnSequences.of(whole, 4, new Random(seed * 1_000 + spec.hashCode()))) {
                     String what = spec + " seed " + seed + " " + step.what();
                     FabricIndex index = step.fabric().index();
-                    DmodcRouting repaired = ENGINE.repair(tables, index);
+                    RoutedSnapshot repaired = repairer.repair(tables, null, index);
                     ForwardingTables next = repaired.result().tables();
-                    assertThat(TracedValidity.of(RoutedFabric.of(index, next)).unreachablePairs()).as(what)
-                            .isEqualTo(repaired.result().validity().unreachablePairs());
-                    assertThat(new DeadlockAnalyzer(RoutedFabric.of(index, next)).analyze().deadlockFree()).as(what)
-                            .isTrue();
+                    assertValidAndDeadlockFree(what, index, repaired);
                     if (step.isReturn()) {
                         returns++;
-                        assertBalanced(what, index, next, ENGINE.compute(index).result().tables(), repaired);
+                        assertBalanced(what, index, next, full.apply(index), repaired);
                     }
-                    TableChurn churn = ENGINE.churn(tables, repaired, POOL);
+                    TableChurn churn = repairer.churn(tables, repaired, POOL);
                     assertThat(churn.takenBack()).as(what).isLessThanOrEqualTo(churn.changedEntries());
                     tables = next;
                 }
-                assertThat(tables.sameAs(ENGINE.compute(whole.index()).result().tables()))
+                assertThat(tables.sameAs(full.apply(whole.index())))
                         .as("%s seed %d: whole again, the full routing", spec, seed).isTrue();
             }
         }
-        assertThat(returns).isGreaterThan(50);
+        return returns;
+    }
+
+    /** The tables of {@code repaired} route the pairs its validity says (traced), deadlock-free. */
+    static void assertValidAndDeadlockFree(String what, FabricIndex index, RoutedSnapshot repaired) {
+        ForwardingTables next = repaired.result().tables();
+        assertThat(TracedValidity.of(RoutedFabric.of(index, next)).unreachablePairs()).as(what)
+                .isEqualTo(repaired.result().validity().unreachablePairs());
+        assertThat(new DeadlockAnalyzer(RoutedFabric.of(index, next)).analyze().deadlockFree()).as(what).isTrue();
     }
 
     @Test
@@ -124,8 +142,9 @@ class ReturnRepairTest {
         return n;
     }
 
-    private static void assertBalanced(String what, FabricIndex index, ForwardingTables tables, ForwardingTables full,
-                                       DmodcRouting repaired) {
+    static void assertBalanced(String what, FabricIndex index, ForwardingTables tables, ForwardingTables full,
+                               RoutedSnapshot snapshot) {
+        DmodcRouting repaired = (DmodcRouting) snapshot;
         CongestionAnalyzer ours = new CongestionAnalyzer(RoutedFabric.of(index, tables), 1);
         CongestionAnalyzer theirs = new CongestionAnalyzer(RoutedFabric.of(index, full), 1);
         TrafficPattern random = new TrafficPattern.RandomPermutations(50, 99);

@@ -1,9 +1,14 @@
 package org.fabricmanager.routing.dmodc.home;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
- * Which set bit of a word is the {@code p}-th: the refinement picks a slot this way for every moved entry, millions
- * of times on a large fabric, so it is done without a loop or a data-dependent branch (byte sums by broadword
- * arithmetic, then a table for the byte).
+ * Word tricks of the refinement's inner loops, each run millions of times on a large fabric: which set bit of a word
+ * is the {@code p}-th (without a loop or a data-dependent branch: byte sums by broadword arithmetic, then a table for
+ * the byte); a remainder by a small divisor by multiplication, as a division costs tens of cycles; and a short run
+ * of one byte value written a word at a time.
  */
 final class Bits {
     private static final long ONES = 0x0101010101010101L;
@@ -22,6 +27,24 @@ final class Bits {
         }
     }
 
+    /** Per divisor {@code c <= 64}, {@code ⌈2^64 / c⌉} (Lemire, Kaser and Kurz, "Faster remainder by direct
+     * computation"). */
+    private static final long[] MOD_MAGIC = new long[Long.SIZE + 1];
+    /** Per byte value {@code b}: a word with {@code 0xFF} in byte {@code i} where bit {@code i} of {@code b} is set. */
+    private static final long[] BYTE_MASKS = new long[256];
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    static {
+        for (int c = 1; c <= Long.SIZE; c++) {
+            MOD_MAGIC[c] = Long.divideUnsigned(-1L, c) + 1;
+        }
+        for (int b = 0; b < 256; b++) {
+            for (int i = 0; i < Byte.SIZE; i++) {
+                BYTE_MASKS[b] |= (b >>> i & 1L) * (0xFFL << (i * Byte.SIZE));
+            }
+        }
+    }
+
     private Bits() {
     }
 
@@ -33,5 +56,54 @@ final class Bits {
         int shift = Long.bitCount((((p * ONES) | HIGHS) - sums) & HIGHS) << 3; // 8 × bytes whose sum is ≤ p
         int before = (int) ((sums << 8) >>> shift) & 0xFF;
         return shift + IN_BYTE[(int) ((word >>> shift) & 0xFF) << 3 | (p - before)];
+    }
+
+    /** {@code a mod c} for {@code 0 <= a < 2^32} and {@code 1 <= c <= 64}. */
+    static int mod(long a, int c) {
+        long low = MOD_MAGIC[c] * a;
+        return (int) (Math.multiplyHigh(low, c) + ((low >> 63) & c)); // the high word of low × c, unsigned
+    }
+
+    /** {@code Arrays.fill(a, from, to, value)}, eight bytes at a time where it can. */
+    static void fill(byte[] a, int from, int to, byte value) {
+        int i = from;
+        if (to - from >= Long.BYTES) {
+            long word = (value & 0xFFL) * 0x0101010101010101L;
+            for (; i + Long.BYTES <= to; i += Long.BYTES) {
+                LONGS.set(a, i, word);
+            }
+            if (i < to) {
+                LONGS.set(a, to - Long.BYTES, word); // the tail, overlapping bytes already written
+                return;
+            }
+        }
+        for (; i < to; i++) {
+            a[i] = value;
+        }
+    }
+
+    /** Bits {@code [from, from + count)} of {@code bits} (a bit per index) as a word's low bits; {@code count <= 64}. */
+    static long range(long[] bits, int from, int count) {
+        int w = from >>> 6;
+        int shift = from & 63;
+        long chunk = bits[w] >>> shift;
+        if (shift != 0 && shift + count > Long.SIZE) {
+            chunk |= bits[w + 1] << (Long.SIZE - shift);
+        }
+        return count == Long.SIZE ? chunk : chunk & (1L << count) - 1;
+    }
+
+    /**
+     * Entries {@code [from, from + count)} of {@code a} ({@code count} a multiple of 8): {@code port} where
+     * {@code chunk}'s bit is set, else {@code fill} ({@code fill < 0}: as they are), eight at a time.
+     */
+    static void blend(byte[] a, int from, int count, long chunk, int port, int fill) {
+        long ports = (port & 0xFFL) * 0x0101010101010101L;
+        long fills = (fill & 0xFFL) * 0x0101010101010101L;
+        for (int i = 0; i < count; i += Long.BYTES) {
+            long select = BYTE_MASKS[(int) (chunk >>> i) & 0xFF];
+            long old = fill < 0 ? (long) LONGS.get(a, from + i) : fills;
+            LONGS.set(a, from + i, old & ~select | ports & select);
+        }
     }
 }

@@ -31,6 +31,8 @@ final class ExtraSpread {
     private final Pods planes;
     private final Pods pods;
     private final int[] leafFirst;
+    /** True when every leaf's destinations are consecutive ({@link #leafByLeaf}). */
+    private final boolean consecutive;
 
     /**
      * The step over the tables of {@code index}, its level-1 switches' pods numbered as in {@code pods};
@@ -47,6 +49,11 @@ final class ExtraSpread {
         this.planes = Pods.of(index, ranks, 1);
         this.pods = pods;
         this.leafFirst = leafFirst;
+        boolean all = true;
+        for (int first : leafFirst) {
+            all &= first >= 0;
+        }
+        this.consecutive = all;
     }
 
     int planeCount() {
@@ -63,6 +70,10 @@ final class ExtraSpread {
         Choices x = new Choices(tops.length);
         for (int u : planes.lower(p)) {
             if (!x.load(u, reach)) {
+                continue;
+            }
+            if (reach != null && consecutive) {
+                leafByLeaf(u, extras[u], rows, x);
                 continue;
             }
             if (reach != null) {
@@ -101,13 +112,91 @@ final class ExtraSpread {
                 for (int d = leafFirst[l], end = d + to - from; d < end; ) {
                     int q = d / div;
                     int run = Math.min(end, (q + 1) * div);
-                    Arrays.fill(table, d, run, (byte) homeTopPort(mask, c, q, x));
+                    Bits.fill(table, d, run, (byte) homeTopPort(mask, c, q, x));
                     d = run;
                 }
             } else {
                 for (int i = from; i < to; i++) {
                     int d = index.nodeIndex(nodes[i]);
                     table[d] = (byte) homeTopPort(mask, c, d / div, x);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link #rotateHomes} and then {@link #spread(int, long[], byte[], Choices)} in one pass, leaf by leaf, where
+     * every leaf's destinations are consecutive: the same entries, as each writes only the destinations of the leaf
+     * at hand (the extras over the homes), with a leaf's row segment in cache for both. {@code bits}: {@code u}'s
+     * extras, or {@code null}.
+     */
+    private void leafByLeaf(int u, long[] bits, Rows rows, Choices x) {
+        int n = x.slotGroup.length;
+        int row = u * leaves;
+        byte[] table = bits == null ? null : rows.row(u);
+        for (int l = 0; l < leaves; l++) {
+            int from = leafFirst[l];
+            int count = index.leafNodeStart(l + 1) - index.leafNodeStart(l);
+            if (count == 0) {
+                continue;
+            }
+            long mask = x.linked & x.reach[l];
+            int c = Long.bitCount(mask);
+            boolean closest = costs[row + l] == x.reach[leaves + l] + 1;
+            boolean rotate = closest && c != 0 && c != n;
+            int q = x.quotient(from);
+            if (count <= Long.SIZE && (count & 7) == 0 && x.quotient(from + count - 1) == q) {
+                // one ⌊d/Π⌋ over the whole leaf (a PGFT's leaf under a level-1 switch): one home top, one choice
+                // for its extras, written eight entries at a time
+                long chunk = bits == null ? 0 : Bits.range(bits, from, count);
+                if (!rotate && chunk == 0) {
+                    continue;
+                }
+                table = table == null ? rows.row(u) : table;
+                int port = chunk == 0 ? -1 : closest && c != 0 ? x.chooseAmong(mask, c, q) : x.choose(l, q);
+                int home = rotate ? homeTopPort(mask, c, q, x) : -1;
+                Bits.blend(table, from, count, port < 0 ? 0 : chunk, port, home);
+                continue;
+            }
+            if (rotate) {
+                table = table == null ? rows.row(u) : table;
+                for (int d = from, end = from + count; d < end; ) {
+                    q = x.quotient(d);
+                    int run = Math.min(end, (q + 1) * x.div);
+                    Bits.fill(table, d, run, (byte) homeTopPort(mask, c, q, x));
+                    d = run;
+                }
+            }
+            if (bits != null) {
+                spreadLeaf(l, from, from + count, bits, table, closest && c != 0 ? mask : 0, x);
+            }
+        }
+    }
+
+    /**
+     * The extras of leaf {@code l} among destinations {@code [from, end)} by their choices at {@code x}'s switch;
+     * {@code mask}: its closest linked plane positions when it is closest, else 0.
+     */
+    private void spreadLeaf(int l, int from, int end, long[] bits, byte[] table, long mask, Choices x) {
+        int runEnd = 0;
+        int port = -1;
+        for (int w = from >>> 6, last = (end - 1) >>> 6; w <= last; w++) {
+            long word = bits[w];
+            if (w == from >>> 6) {
+                word &= -1L << from;
+            }
+            if (w == last) {
+                word &= -1L >>> (63 - ((end - 1) & 63));
+            }
+            for (; word != 0; word &= word - 1) {
+                int d = (w << 6) + Long.numberOfTrailingZeros(word);
+                if (d >= runEnd) {
+                    int q = x.quotient(d);
+                    runEnd = (q + 1) * x.div;
+                    port = mask != 0 ? x.chooseAmong(mask, Long.bitCount(mask), q) : x.choose(l, q);
+                }
+                if (port >= 0) {
+                    table[d] = (byte) port;
                 }
             }
         }
@@ -120,11 +209,11 @@ final class ExtraSpread {
 
     private int homeTopPort(long mask, int c, int q, Choices x) {
         int n = x.slotGroup.length;
-        int home = q % n;
+        int home = Bits.mod(q, n);
         if ((mask >>> home & 1) != 0) {
-            return port(x.slotGroup[home], q, n);
+            return x.slotPort(home, q, n);
         }
-        return port(x.slotGroup[Bits.select(mask, (int) ((q + (long) x.rotation) % c))], q, c);
+        return x.slotPort(Bits.select(mask, Bits.mod((long) q + x.rotation, c)), q, c);
     }
 
     /** One level-1 switch's up groups, as a worker sees them. */
@@ -134,14 +223,20 @@ final class ExtraSpread {
         int ups;
         /** Group per plane position ({@code -1}: not linked), and the linked positions' mask. */
         final int[] slotGroup;
+        /** Per plane position, the port of its group when that group is a single port, else -1. */
+        final int[] slotPorts;
         long linked;
         long[] reach;
         int u;
         /** The number of {@code u}'s pod: how far its list turns where it is shorter than the plane. */
         int rotation;
+        /** {@code u}'s divider {@code Π}, and {@code ⌈2^64 / Π⌉} to divide by it ({@link #quotient}). */
+        int div;
+        long divMagic;
 
         Choices(int planeSize) {
             this.slotGroup = new int[planeSize];
+            this.slotPorts = new int[planeSize];
             this.up = new int[Long.SIZE];
         }
 
@@ -149,6 +244,8 @@ final class ExtraSpread {
         boolean load(int u, long[] planeReach) {
             this.u = u;
             this.rotation = Math.max(pods.podOf(u), 0);
+            this.div = dividers[u];
+            this.divMagic = Long.divideUnsigned(-1L, div) + 1;
             Arrays.fill(slotGroup, -1);
             ups = 0;
             linked = 0;
@@ -163,11 +260,32 @@ final class ExtraSpread {
                 up[ups++] = g;
                 if (planeReach != null) {
                     slotGroup[planes.slot(t)] = g;
+                    slotPorts[planes.slot(t)] = index.groupSize(g) == 1 ? index.groupPort(g, 0) : -1;
                     linked |= 1L << planes.slot(t);
                 }
             }
             this.reach = planeReach;
             return ups > 0;
+        }
+
+        /**
+         * {@link #choose} where the switch is closest to the leaf by the plane positions in {@code mask} ({@code c}
+         * of them, the plane's closest level-2 switches it is linked to).
+         */
+        int chooseAmong(long mask, int c, int q) {
+            int p = Bits.mod((long) q + c / 2 + (c < slotGroup.length ? rotation : 0), c);
+            return slotPort(Bits.select(mask, p), q, c); // groups and plane positions both ascend by id
+        }
+
+        /** The port of the group at plane position {@code slot} for {@code q} over a list of {@code c} groups. */
+        int slotPort(int slot, int q, int c) {
+            int port = slotPorts[slot];
+            return port >= 0 ? port : port(slotGroup[slot], q, c);
+        }
+
+        /** {@code ⌊d/Π⌋} by a multiplication (exact for {@code 0 <= d < 2^32}): a division costs tens of cycles. */
+        int quotient(int d) {
+            return div == 1 ? d : (int) (Math.multiplyHigh(divMagic, d) + ((divMagic >> 63) & d));
         }
 
         /**
@@ -178,10 +296,7 @@ final class ExtraSpread {
             int own = costs[u * leaves + l];
             if (reach != null && own == reach[leaves + l] + 1 && (linked & reach[l]) != 0) {
                 long mask = linked & reach[l];
-                int c = Long.bitCount(mask);
-                int p = (int) ((q + (long) (c / 2) + (c < slotGroup.length ? rotation : 0)) % c);
-                int g = slotGroup[Bits.select(mask, p)]; // groups and plane positions both ascend by id
-                return port(g, q, c);
+                return chooseAmong(mask, Long.bitCount(mask), q);
             }
             long mask = 0;
             for (int j = 0; j < ups; j++) {
@@ -193,7 +308,7 @@ final class ExtraSpread {
                 return -1;
             }
             int c = Long.bitCount(mask);
-            return port(up[Bits.select(mask, (int) ((q + (long) (c / 2)) % c))], q, c);
+            return port(up[Bits.select(mask, Bits.mod((long) q + c / 2, c))], q, c);
         }
     }
 

@@ -134,7 +134,7 @@ final class HomePlanes {
     }
 
     /** A worker's arrays for one pod's leaves. */
-    private static final class LeafScratch {
+    private final class LeafScratch {
         final int[] slotGroup;
         final boolean[] candidate;
         final int[] candidates;
@@ -147,8 +147,16 @@ final class HomePlanes {
         /** Per leaf number, its first destination's home slot; per candidate count {@code c}, {@code n mod c}. */
         final int[] phase;
         final int[] steps;
+        /**
+         * The last home pattern tiled over a whole row ({@link #tile}), copied for every leaf whose linked slots have
+         * the same ports: an unlinked slot's entries are all written again (to another slot, or Dmodc's).
+         */
+        byte[] pattern;
+        /** Per slot, its switch's extras ({@link #extras}), once looked up. */
+        final long[][] slotExtras;
 
         LeafScratch(int n, long[] reach, int[] leafFirst) {
+            this.slotExtras = new long[n][];
             this.slotGroup = new int[n];
             this.candidate = new boolean[n];
             this.candidates = new int[n];
@@ -163,6 +171,19 @@ final class HomePlanes {
             for (int c = 1; c <= n; c++) {
                 steps[c] = n % c;
             }
+        }
+
+        /**
+         * Per slot, the extras of the pod's upper switch there, all allocated the first time one is marked (a pod
+         * whose leaves move anything sends extras to most of its upper switches).
+         */
+        long[][] extras(int[] members) {
+            if (slotExtras[0] == null) {
+                for (int i = 0; i < members.length; i++) {
+                    slotExtras[i] = extrasOf(members[i]);
+                }
+            }
+            return slotExtras;
         }
     }
 
@@ -197,7 +218,7 @@ final class HomePlanes {
             x.base[i] = port;
             x.base[n + i] = port;
         }
-        byte[] row = tiled ? tile(s, x.base, n) : row(s);
+        byte[] row = tiled ? tile(s, x.base, n, x) : row(s);
         for (int l = 0; l < leaves; l++) {
             int own = costs[s * leaves + l];
             long mask = linked & x.reach[l];
@@ -224,12 +245,20 @@ final class HomePlanes {
      * is switch id order as the homes are; the caller puts Dmodc's entries back for the leaves where its choice is
      * not this). Written by doubling copies, not entry by entry.
      */
-    private byte[] tile(int s, byte[] base, int n) {
-        byte[] row = new byte[destinations];
-        System.arraycopy(base, 0, row, 0, Math.min(n, destinations));
-        for (int done = n; done < destinations; done *= 2) {
-            System.arraycopy(row, 0, row, done, Math.min(done, destinations - done));
+    private byte[] tile(int s, byte[] base, int n, LeafScratch x) {
+        boolean same = x.pattern != null;
+        for (int i = 0; i < n && same; i++) {
+            same = x.slotGroup[i] < 0 || x.pattern[i] == base[i];
         }
+        if (!same) {
+            byte[] pattern = x.pattern == null ? new byte[destinations] : x.pattern;
+            System.arraycopy(base, 0, pattern, 0, Math.min(n, destinations));
+            for (int done = n; done < destinations; done *= 2) {
+                System.arraycopy(pattern, 0, pattern, done, Math.min(done, destinations - done));
+            }
+            x.pattern = pattern;
+        }
+        byte[] row = x.pattern.clone();
         rows[s] = row;
         return row;
     }
@@ -252,19 +281,30 @@ final class HomePlanes {
             }
         }
         int c = Long.bitCount(mask);
+        int r = Bits.mod((long) first + index.leafNumber(s), c); // (d + k) mod c at the segment's first destination
+        if (count == n) {
+            // one destination per slot, as in a PGFT whose leaves have as many nodes as uplinks: no inner loop
+            byte[] base = x.base;
+            long[][] marks = x.extras(members);
+            for (long missing = x.all & ~mask; missing != 0; missing &= missing - 1) {
+                int offset = Long.numberOfTrailingZeros(missing) - h0;
+                offset += offset < 0 ? n : 0;
+                int slot = Bits.select(mask, Bits.mod(r + offset, c));
+                int d = first + offset;
+                row[d] = base[slot];
+                marks[slot][d >>> 6] |= 1L << d;
+            }
+            return;
+        }
         int step = x.steps[c];
-        int r = (first + index.leafNumber(s)) % c; // (d + k) mod c at the segment's first destination
         for (long missing = x.all & ~mask; missing != 0; missing &= missing - 1) {
             int offset = Long.numberOfTrailingZeros(missing) - h0;
             offset += offset < 0 ? n : 0;
-            int i = r + offset;
-            while (i >= c) {
-                i -= c;
-            }
+            int i = Bits.mod(r + offset, c);
             for (int d = first + offset; d < first + count; d += n) {
                 int slot = Bits.select(mask, i);
                 row[d] = x.base[slot];
-                markExtra(members[slot], d);
+                x.extras(members)[slot][d >>> 6] |= 1L << d;
                 i += step;
                 i -= i >= c ? c : 0;
             }
@@ -314,12 +354,17 @@ final class HomePlanes {
     }
 
     private void markExtra(int u, int d) {
+        extrasOf(u)[d >>> 6] |= 1L << d;
+    }
+
+    /** Switch {@code u}'s extras, a bit per destination, allocated the first time. */
+    private long[] extrasOf(int u) {
         long[] bits = extras[u];
         if (bits == null) {
             bits = new long[(index.destinationCount() + 63) >>> 6];
             extras[u] = bits;
         }
-        bits[d >>> 6] |= 1L << d;
+        return bits;
     }
 
     private int port(int g, int q, int n) {

@@ -1,0 +1,117 @@
+package org.fabricmanager.routing.dmodc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.LinkChanges;
+import org.fabricmanager.routing.RoutedSnapshot;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.TableRepairer;
+import org.fabricmanager.routing.dmodc.home.HomeDmodcEngine;
+import org.fabricmanager.testing.TestFabrics;
+import org.fabricmanager.topology.DegradationPlan;
+import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code dmodc-home} as the daemon routes with it: an engine for the daemon whose repairer is Dmodc's repair on top of
+ * its tables, with returns taking back its own full routing. The repair properties of {@link DmodcRepairTest} from
+ * its routings of intact and degraded fabrics; the fault-and-return sequences of {@link ReturnRepairTest}, chained as
+ * {@code route --previous} chains them and from a base as the daemon repairs (the base moving to a repair into which
+ * an element it lacked came back), balanced after such returns against its full routing and, once whole, that
+ * routing, which is Dmodc's.
+ */
+class HomeRepairTest {
+    private static final HomeDmodcEngine HOME = new HomeDmodcEngine(2);
+    private static final TableRepairer REPAIRER = HOME.repairer().orElseThrow();
+
+    @AfterAll
+    static void close() {
+        HOME.close();
+    }
+
+    @Test
+    void routesForTheDaemonAndRepairs() {
+        assertThat(HOME.routesForDaemon()).isTrue();
+        assertThat(HOME.repairer()).isPresent();
+    }
+
+    @Test
+    void repairsEveryFaultKindOfItsTablesAsDmodcRepairs() {
+        int cases = 0;
+        List<String> specs = new ArrayList<>(TestFabrics.MEDIUM_SPECS);
+        specs.add("PGFT(3;8,8,8;1,8,8;1,1,1)");
+        for (String spec : specs) {
+            for (long seed = 1; seed <= 2; seed++) {
+                Fabric base = TestFabrics.canonical(spec);
+                if (seed == 2) {
+                    base = Degrader.degrade(base, DegradationPlan.random(0.05, 0, seed));
+                }
+                RoutedSnapshot full = HOME.routeSnapshot(base.index());
+                // repairing for its own fabric gives its tables back
+                assertThat(REPAIRER.repair(full, base.index()).result().tables().sameAs(full.result().tables()))
+                        .as("%s seed %d: repaired for its own fabric", spec, seed).isTrue();
+                Random random = new Random(seed * 31 + spec.hashCode());
+                for (RepairFaults.Fault fault : RepairFaults.everyKind(base, PgftSpec.parse(spec).h(), random)) {
+                    DmodcRepairTest.check(spec + " seed " + seed + " " + fault.name(), REPAIRER, full,
+                            fault.degraded());
+                    cases++;
+                }
+            }
+        }
+        assertThat(cases).isGreaterThan(40);
+    }
+
+    @Test
+    void chainedReturnsGiveItsBalanceBackAndAWholeFabricItsFullRouting() {
+        assertThat(ReturnRepairTest.chainedReturns(REPAIRER, index -> HOME.route(index).tables())).isGreaterThan(50);
+    }
+
+    @Test
+    void returnsFromTheDaemonsBaseGiveItsBalanceBackAndAWholeFabricItsFullRouting() {
+        int returns = 0;
+        for (String spec : TestFabrics.MEDIUM_SPECS) {
+            for (long seed = 1; seed <= 3; seed++) {
+                Fabric whole = TestFabrics.canonical(spec);
+                List<ReturnSequences.Step> steps = ReturnSequences.of(whole, 4,
+                        new Random(seed * 7_000 + spec.hashCode()));
+                // the daemon started with the first fault's element out: its base is the full routing of that fabric
+                RoutedSnapshot base = HOME.routeSnapshot(steps.get(0).fabric().index());
+                ForwardingTables tables = base.result().tables();
+                for (ReturnSequences.Step step : steps.subList(1, steps.size())) {
+                    String what = spec + " seed " + seed + " " + step.what();
+                    FabricIndex index = step.fabric().index();
+                    RoutedSnapshot repaired = REPAIRER.repair(base, index);
+                    ReturnRepairTest.assertValidAndDeadlockFree(what, index, repaired);
+                    if (LinkChanges.added(base.fabric(), index)) {
+                        // an element the base lacked came back: it takes back the full routing's routes, and the
+                        // balance is a full routing's (one the base had gives back what moved for it, and the
+                        // faults still out keep their repair, with Dmodc as with this engine)
+                        returns++;
+                        ReturnRepairTest.assertBalanced(what, index, repaired.result().tables(),
+                                HOME.route(index).tables(), repaired);
+                        base = repaired; // as the daemon's RoutingService moves its base
+                    }
+                    tables = repaired.result().tables();
+                }
+                assertThat(tables.sameAs(HOME.route(whole.index()).tables()))
+                        .as("%s seed %d: whole again, the full routing", spec, seed).isTrue();
+                assertThat(tables.sameAs(dmodc(whole.index()))).as("%s seed %d: Dmodc's", spec, seed).isTrue();
+            }
+        }
+        assertThat(returns).isGreaterThan(10);
+    }
+
+    private static ForwardingTables dmodc(FabricIndex index) {
+        try (RoutingEngine dmodc = new DmodcEngine(1)) {
+            return dmodc.route(index).tables();
+        }
+    }
+}
