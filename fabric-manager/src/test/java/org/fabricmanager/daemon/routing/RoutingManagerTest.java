@@ -289,37 +289,35 @@ class RoutingManagerTest {
         }
     }
 
-    /** dmodc-home re-routes from scratch, but repairs: with {@code routing.onFault: repair} its repairs are rehearsed. */
-    @Test
-    void aRepairingServiceRehearsesRepairsOfAnEngineThatReroutesFromScratch() throws Exception {
-        RoutingManager m = manager(new RoutingService(new HomeDmodcEngine(1), true), Runnable::run);
+    /**
+     * Routes a small three-level PGFT with {@code m}, rehearses its faults, and checks that every variant was re-routed
+     * and that neither the routing in force nor the computations told changed; returns the fabric.
+     */
+    private Fabric assertRehearsalChangesNothing(RoutingManager m) throws Exception {
         Fabric threeLevels = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,2;1,1,1)"));
         m.consider(threeLevels);
         loop.awaitAndRun(30);
         ActiveRouting v1 = m.active();
-
         assertThat(m.rehearse().get(60, java.util.concurrent.TimeUnit.SECONDS))
                 .as("a leaf's uplink, an upper link, a top switch; each once a round")
                 .isEqualTo(3 * RoutingManager.REHEARSAL_ROUNDS);
         assertThat(m.active()).isSameAs(v1);
         assertThat(outcomes).containsExactly("computed v1");
+        return threeLevels;
+    }
+
+    /** dmodc-home re-routes from scratch, but repairs: with {@code routing.onFault: repair} its repairs are rehearsed. */
+    @Test
+    void aRepairingServiceRehearsesRepairsOfAnEngineThatReroutesFromScratch() throws Exception {
+        assertRehearsalChangesNothing(manager(new RoutingService(new HomeDmodcEngine(1), true), Runnable::run));
     }
 
     @Test
     void aRehearsalReroutesFaultsOfTheFabricInForceAndChangesNothing() throws Exception {
         CountingEngine engine = new CountingEngine();
         RoutingManager m = manager(engine);
-        Fabric threeLevels = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,2;1,1,1)"));
-        m.consider(threeLevels);
-        loop.awaitAndRun(30);
-        ActiveRouting v1 = m.active();
-
-        assertThat(m.rehearse().get(60, java.util.concurrent.TimeUnit.SECONDS))
-                .as("a leaf's uplink, an upper link, a top switch; each once a round")
-                .isEqualTo(3 * RoutingManager.REHEARSAL_ROUNDS);
+        Fabric threeLevels = assertRehearsalChangesNothing(m);
         assertThat(engine.computations).isEqualTo(1 + 3 * RoutingManager.REHEARSAL_ROUNDS);
-        assertThat(m.active()).isSameAs(v1);
-        assertThat(outcomes).containsExactly("computed v1");
 
         // the next fault still continues from the routing in force, and is exactly a routing from scratch
         Fabric degraded = Degrader.degrade(threeLevels, DegradationPlan.random(0.1, 0, 5));
