@@ -96,13 +96,13 @@ final class ExtraSpread {
      * are written over them after.
      */
     private void rotateHomes(int u, Rows rows, Choices x) {
-        int div = dividers[u];
+        int div = x.div;
         int[] nodes = index.leafNodeArray();
         byte[] table = null;
         for (int l = 0; l < leaves; l++) {
             long mask = x.linked & x.reach[l];
             int c = Long.bitCount(mask);
-            if (costs[u * leaves + l] != x.reach[leaves + l] + 1 || c == 0 || c == x.slotGroup.length) {
+            if (costs[u * leaves + l] != x.reach[leaves + l] + 1 || c == 0 || c == x.slotGroup.length && !x.widened) {
                 continue;
             }
             table = table == null ? rows.row(u) : table;
@@ -143,7 +143,7 @@ final class ExtraSpread {
             long mask = x.linked & x.reach[l];
             int c = Long.bitCount(mask);
             boolean closest = costs[row + l] == x.reach[leaves + l] + 1;
-            boolean rotate = closest && c != 0 && c != n;
+            boolean rotate = closest && c != 0 && (c != n || x.widened);
             int q = x.quotient(from);
             if (count <= Long.SIZE && (count & 7) == 0 && x.quotient(from + count - 1) == q) {
                 // one ⌊d/Π⌋ over the whole leaf (a PGFT's leaf under a level-1 switch): one home top, one choice
@@ -207,13 +207,14 @@ final class ExtraSpread {
         byte[] row(int s);
     }
 
+    /** The home top {@code T[q mod n]} when it is in {@code mask}, else a missing position's stand-in. */
     private int homeTopPort(long mask, int c, int q, Choices x) {
         int n = x.slotGroup.length;
-        int home = Bits.mod(q, n);
+        int home = q % n;
         if ((mask >>> home & 1) != 0) {
             return x.slotPort(home, q, n);
         }
-        return x.slotPort(Bits.select(mask, Bits.mod((long) q + x.rotation, c)), q, c);
+        return x.slotPort(x.standIn(mask, c, q, 0), q, c);
     }
 
     /** One level-1 switch's up groups, as a worker sees them. */
@@ -230,6 +231,13 @@ final class ExtraSpread {
         int u;
         /** The number of {@code u}'s pod: how far its list turns where it is shorter than the plane. */
         int rotation;
+        /**
+         * True when {@code u}'s pod misses level-1 switches (their positions kept empty, {@link Pods}): Dmodc's
+         * divider there counts the leaves' uplinks left, {@code Π} of 15 where 16 were, which maps the home
+         * destinations of consecutive leaves to the same level-2 switches; the pass uses the divider the pod's
+         * positions give, {@code ⌈Π × positions / switches⌉}, and chooses every destination's home top with it.
+         */
+        boolean widened;
         /** {@code u}'s divider {@code Π}, and {@code ⌈2^64 / Π⌉} to divide by it ({@link #quotient}). */
         int div;
         long divMagic;
@@ -244,7 +252,12 @@ final class ExtraSpread {
         boolean load(int u, long[] planeReach) {
             this.u = u;
             this.rotation = Math.max(pods.podOf(u), 0);
-            this.div = dividers[u];
+            int pod = pods.podOf(u);
+            int positions = pod < 0 ? 0 : pods.upper(pod).length;
+            int present = pod < 0 ? 0 : pods.present(pod);
+            this.widened = present < positions;
+            this.div = widened ? (int) Math.min(Integer.MAX_VALUE,
+                    ((long) dividers[u] * positions + present - 1) / present) : dividers[u];
             this.divMagic = Long.divideUnsigned(-1L, div) + 1;
             Arrays.fill(slotGroup, -1);
             ups = 0;
@@ -273,8 +286,36 @@ final class ExtraSpread {
          * of them, the plane's closest level-2 switches it is linked to).
          */
         int chooseAmong(long mask, int c, int q) {
-            int p = Bits.mod((long) q + c / 2 + (c < slotGroup.length ? rotation : 0), c);
-            return slotPort(Bits.select(mask, p), q, c); // groups and plane positions both ascend by id
+            int n = slotGroup.length;
+            if (c == n) {
+                return slotPort(Bits.mod((long) q + n / 2, n), q, n);
+            }
+            long half = (long) q + n / 2;
+            int position = (int) (half % n);
+            if ((mask >>> position & 1) != 0) {
+                return slotPort(position, q, n);
+            }
+            return slotPort(standIn(mask, c, half, c / 2), q, c);
+        }
+
+        /**
+         * For a value {@code v} whose position {@code v mod n} is not in {@code mask}, one of the {@code c} positions
+         * in it: the {@code t}-th after {@code offset} plus the pod's number times the missing count, {@code t}
+         * numbering the missing positions in order of {@code v} ({@code ⌊v/n⌋ ×} missing {@code +} the position's
+         * rank among them). Why: the destinations of consecutive leaves (as a shift sends them through one switch)
+         * have consecutive values, so their missing positions go to as many different level-2 switches instead of
+         * meeting on one ({@code (v + r) mod c} puts {@code v} and {@code v + c} together); the turn by pod keeps two
+         * pods' runs, which meet on the links down, apart too; and the extras' {@code offset} of half the list keeps
+         * them off the positions the home destinations' runs take.
+         */
+        int standIn(long mask, int c, long v, int offset) {
+            int n = slotGroup.length;
+            long missing = ~mask & (n == Long.SIZE ? -1L : (1L << n) - 1);
+            int m = Long.bitCount(missing);
+            long round = v / n;
+            int position = (int) (v - round * n);
+            long t = round * m + Long.bitCount(missing & ((1L << position) - 1));
+            return Bits.select(mask, Bits.mod(t + (long) rotation * m + offset, c));
         }
 
         /** The port of the group at plane position {@code slot} for {@code q} over a list of {@code c} groups. */
@@ -314,7 +355,7 @@ final class ExtraSpread {
 
     /** Writes the choice of {@code x}'s switch for each extra in {@code bits}, once per leaf and {@code ⌊d/Π⌋}. */
     private void spread(int u, long[] bits, byte[] table, Choices x) {
-        int div = dividers[u];
+        int div = x.div;
         int leaf = -1;
         int end = 0;
         int port = -1;

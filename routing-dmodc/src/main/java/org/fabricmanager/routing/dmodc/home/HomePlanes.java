@@ -180,7 +180,7 @@ final class HomePlanes {
         long[][] extras(int[] members) {
             if (slotExtras[0] == null) {
                 for (int i = 0; i < members.length; i++) {
-                    slotExtras[i] = extrasOf(members[i]);
+                    slotExtras[i] = members[i] < 0 ? null : extrasOf(members[i]);
                 }
             }
             return slotExtras;

@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.dmodc.home;
 
 import java.util.Arrays;
+import java.util.BitSet;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.topology.FabricIndex;
 
@@ -9,7 +10,8 @@ import org.fabricmanager.topology.FabricIndex;
  * {@code r + 1} (<em>upper</em>) joined by the links between those two ranks, each pod's upper switches in id
  * order. Above the leaves ({@code r = 0}) a PGFT's pod is a level-2 subtree, whose leaves are each linked to all
  * its level-1 switches while intact ({@link #complete}); above level 1 it is a plane: the level-1 switches of one
- * position in every subtree and the level-2 switches they share.
+ * position in every subtree and the level-2 switches they share. A pod that misses upper switches the others have
+ * keeps their positions empty where its ports tell which they are ({@link #placeByPorts}).
  */
 final class Pods {
     private final int[] podOf;
@@ -17,13 +19,15 @@ final class Pods {
     private final int[][] upper;
     private final int[][] lower;
     private final boolean[] complete;
+    private final int[] present;
 
-    private Pods(int[] podOf, int[] slot, int[][] upper, int[][] lower, boolean[] complete) {
+    private Pods(int[] podOf, int[] slot, int[][] upper, int[][] lower, boolean[] complete, int[] present) {
         this.podOf = podOf;
         this.slot = slot;
         this.upper = upper;
         this.lower = lower;
         this.complete = complete;
+        this.present = present;
     }
 
     /** The pods above rank {@code r} of {@code index} ranked by {@code ranks} (leaves 0; negative: unranked). */
@@ -98,7 +102,103 @@ final class Pods {
                 complete[p] |= linked == upper[p].length;
             }
         }
-        return new Pods(podOf, slot, upper, lower, complete);
+        int[] present = new int[pods];
+        for (int p = 0; p < pods; p++) {
+            present[p] = upper[p].length;
+        }
+        placeByPorts(index, ranks, r, podOf, slot, upper, lower);
+        return new Pods(podOf, slot, upper, lower, complete, present);
+    }
+
+    /**
+     * Gives a pod that has fewer upper switches than the rank's up ports name their positions, with gaps where
+     * switches are missing (a dead one, or one that lost every link to the pod): the rank's positions are the
+     * distinct first ports of the groups from rank {@code r} up, in order (a PGFT cabled as docs/formats.md numbers
+     * it reaches its {@code b}-th parent on its {@code b}-th up port). Why: a pod that lost one of its 16 upper
+     * switches taken as a pod of 15 maps every destination to another home ({@code ⌊d/Π⌋ mod 15}), so two
+     * destinations' traffic shares one link down; with the gap, only the dead switch's homes move. A pod keeps its
+     * upper switches in id order, no gap, unless every one of them is reached on one port from all its lower
+     * switches, no two on the same, in ascending order: then the gaps are where the missing ones were.
+     */
+    private static void placeByPorts(FabricIndex index, int[] ranks, int r, int[] podOf, int[] slot, int[][] upper,
+            int[][] lower) {
+        BitSet ports = new BitSet();
+        int widest = 0;
+        for (int p = 0; p < upper.length; p++) {
+            widest = Math.max(widest, upper[p].length);
+            for (int s : lower[p]) {
+                for (int g = index.groupStart(s), to = g + index.groupCount(s); g < to; g++) {
+                    if (ranks[index.groupNeighbour(g)] == r + 1) {
+                        ports.set(firstPort(index, g));
+                    }
+                }
+            }
+        }
+        int expected = ports.cardinality();
+        if (expected > Long.SIZE || expected < widest) {
+            return;
+        }
+        int[] position = new int[ports.length()];
+        for (int port = ports.nextSetBit(0), i = 0; port >= 0; port = ports.nextSetBit(port + 1), i++) {
+            position[port] = i;
+        }
+        for (int p = 0; p < upper.length; p++) {
+            if (upper[p].length < expected) {
+                int[] placed = positions(index, ranks, r, p, podOf, slot, upper[p], lower[p], position, expected);
+                if (placed != null) {
+                    upper[p] = placed;
+                    for (int i = 0; i < placed.length; i++) {
+                        if (placed[i] >= 0) {
+                            slot[placed[i]] = i;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Pod {@code p}'s upper switches ({@code members}, in id order) at the positions their ports name, {@code -1}
+     * in the gaps; {@code null} when the ports do not name one ascending position per switch.
+     */
+    private static int[] positions(FabricIndex index, int[] ranks, int r, int p, int[] podOf, int[] slot,
+            int[] members, int[] lower, int[] position, int expected) {
+        int[] at = new int[members.length];
+        Arrays.fill(at, -1);
+        for (int s : lower) {
+            for (int g = index.groupStart(s), to = g + index.groupCount(s); g < to; g++) {
+                int u = index.groupNeighbour(g);
+                if (ranks[u] != r + 1 || podOf[u] != p) {
+                    continue;
+                }
+                int i = slot[u];
+                int pos = position[firstPort(index, g)];
+                if (at[i] >= 0 && at[i] != pos) {
+                    return null;
+                }
+                at[i] = pos;
+            }
+        }
+        for (int i = 0; i < at.length; i++) {
+            if (at[i] < 0 || i > 0 && at[i] <= at[i - 1]) {
+                return null;
+            }
+        }
+        int[] placed = new int[expected];
+        Arrays.fill(placed, -1);
+        for (int i = 0; i < at.length; i++) {
+            placed[at[i]] = members[i];
+        }
+        return placed;
+    }
+
+    /** The lowest port of group {@code g} (a group's ports are one link each to the same neighbour). */
+    private static int firstPort(FabricIndex index, int g) {
+        int first = index.groupPort(g, 0);
+        for (int i = 1; i < index.groupSize(g); i++) {
+            first = Math.min(first, index.groupPort(g, i));
+        }
+        return first;
     }
 
     private static int find(int[] parent, int s) {
@@ -113,7 +213,10 @@ final class Pods {
         return upper.length;
     }
 
-    /** Pod {@code p}'s upper switches, in id order. */
+    /**
+     * Pod {@code p}'s upper switches by position: in id order, with {@code -1} where a pod placed by its ports
+     * ({@link #placeByPorts}) misses one.
+     */
     int[] upper(int p) {
         return upper[p];
     }
@@ -133,6 +236,11 @@ final class Pods {
         return slot[s];
     }
 
+    /** The number of upper switches pod {@code p} has (its positions less its gaps). */
+    int present(int p) {
+        return present[p];
+    }
+
     /** True when some lower switch of pod {@code p} is linked to every upper switch of the pod. */
     boolean complete(int p) {
         return complete[p];
@@ -148,6 +256,9 @@ final class Pods {
         long[] reach = new long[2 * leaves];
         Arrays.fill(reach, leaves, 2 * leaves, CostTable.INFINITE);
         for (int i = 0; i < switches.length; i++) {
+            if (switches[i] < 0) {
+                continue;
+            }
             int row = switches[i] * leaves;
             for (int l = 0; l < leaves; l++) {
                 int cost = costs[row + l];

@@ -2,7 +2,9 @@ package org.fabricmanager.routing.dmodc.home;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.dmodc.DmodcRouting;
@@ -55,7 +57,10 @@ final class PlainHome {
         }
         for (int[][] plane : plain.pods(1)) {
             for (int u : plane[1]) {
-                plain.levelOne(u, plane[0], podNumber(pods, u));
+                int p = podNumber(pods, u);
+                int[] homes = p < 0 ? new int[0] : pods.get(p)[0];
+                int present = (int) Arrays.stream(homes).filter(h -> h >= 0).count();
+                plain.levelOne(u, plane[0], Math.max(p, 0), homes.length, present);
             }
         }
         return plain.table;
@@ -64,7 +69,8 @@ final class PlainHome {
     /** Step one, a pod's leaves: each destination to its home when a candidate, else spread by the leaf's number. */
     private void leaves(int[] homes, int[] lower) {
         int n = homes.length;
-        if (n == 0 || Arrays.stream(lower).noneMatch(s -> Arrays.stream(homes).allMatch(h -> group(s, h) >= 0))) {
+        if (n == 0 || Arrays.stream(lower)
+                .noneMatch(s -> Arrays.stream(homes).allMatch(h -> h < 0 || group(s, h) >= 0))) {
             return;
         }
         for (int s : lower) {
@@ -98,8 +104,12 @@ final class PlainHome {
         }
     }
 
-    /** Step two, a level-1 switch: home tops where its list is short, then its extras half a list away. */
-    private void levelOne(int u, int[] tops, int rotation) {
+    /**
+     * Step two, a level-1 switch: home tops where its list is short, then its extras half a list away. When its pod
+     * misses level-1 switches ({@code present} of {@code positions}), Dmodc's divider is scaled to the positions
+     * and every destination it sends up takes its home top by it.
+     */
+    private void levelOne(int u, int[] tops, int rotation, int positions, int present) {
         List<Integer> up = new ArrayList<>();
         for (int g = index.groupStart(u); g < index.groupStart(u) + index.groupCount(u); g++) {
             if (routing.rank(index.groupNeighbour(g)) > routing.rank(u)) {
@@ -111,17 +121,21 @@ final class PlainHome {
         }
         int n = tops.length;
         boolean planeWide = n <= Long.SIZE;
+        boolean widened = present < positions;
         int div = routing.divider(u);
+        if (widened) {
+            div = (int) Math.ceil((double) div * positions / present);
+        }
         for (int l = 0; planeWide && l < index.leafCount(); l++) {
             List<Integer> c = closestLinked(u, l, tops);
-            if (cost(u, l) != closest(l, tops) + 1 || c.isEmpty() || c.size() == n) {
+            if (cost(u, l) != closest(l, tops) + 1 || c.isEmpty() || c.size() == n && !widened) {
                 continue;
             }
             for (int d : byLeaf.get(l)) {
                 int q = d / div;
                 int home = q % n;
                 table[u][d] = c.contains(home) ? port(group(u, tops[home]), q, n)
-                        : port(group(u, tops[c.get((int) ((q + (long) rotation) % c.size()))]), q, c.size());
+                        : port(group(u, tops[standIn(c, n, q, rotation, 0)]), q, c.size());
             }
         }
         for (int d : extras.get(u)) {
@@ -130,9 +144,10 @@ final class PlainHome {
             int own = cost(u, l);
             List<Integer> c = planeWide ? closestLinked(u, l, tops) : List.of();
             if (planeWide && own == closest(l, tops) + 1 && !c.isEmpty()) {
-                int turn = c.size() < n ? rotation : 0;
-                int slot = c.get((int) ((q + (long) c.size() / 2 + turn) % c.size()));
-                table[u][d] = port(group(u, tops[slot]), q, c.size());
+                long half = q + (long) n / 2;
+                int position = (int) (half % n);
+                table[u][d] = c.contains(position) ? port(group(u, tops[position]), q, n)
+                        : port(group(u, tops[standIn(c, n, half, rotation, c.size() / 2)]), q, c.size());
                 continue;
             }
             List<Integer> closer = new ArrayList<>();
@@ -148,12 +163,28 @@ final class PlainHome {
         }
     }
 
+    /**
+     * The position standing in for value {@code v}, whose position {@code v mod n} is not among {@code c}: the
+     * missing positions numbered in order of {@code v} (all of earlier rounds, then those before it in this one),
+     * turned by {@code rotation} times their count and {@code offset}, over {@code c}.
+     */
+    private static int standIn(List<Integer> c, int n, long v, int rotation, int offset) {
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (!c.contains(i)) {
+                missing.add(i);
+            }
+        }
+        long t = v / n * missing.size() + missing.indexOf((int) (v % n));
+        return c.get((int) ((t + (long) rotation * missing.size() + offset) % c.size()));
+    }
+
     /** The positions in {@code tops} of those closest to leaf {@code l} that {@code u} is linked to. */
     private List<Integer> closestLinked(int u, int l, int[] tops) {
         List<Integer> c = new ArrayList<>();
         int best = closest(l, tops);
         for (int i = 0; i < tops.length; i++) {
-            if (best != INF && cost(tops[i], l) == best && group(u, tops[i]) >= 0) {
+            if (best != INF && tops[i] >= 0 && cost(tops[i], l) == best && group(u, tops[i]) >= 0) {
                 c.add(i);
             }
         }
@@ -163,7 +194,7 @@ final class PlainHome {
     private int closest(int l, int[] tops) {
         int best = INF;
         for (int t : tops) {
-            best = Math.min(best, cost(t, l));
+            best = t < 0 ? best : Math.min(best, cost(t, l));
         }
         return best;
     }
@@ -235,16 +266,78 @@ final class PlainHome {
             pods.add(new int[][] {upper.stream().mapToInt(Integer::intValue).toArray(),
                     lower.stream().mapToInt(Integer::intValue).toArray()});
         }
+        placeByPorts(r, pods);
         return pods;
     }
 
-    /** The number of the pod (above the leaves) whose upper switches hold {@code u}, or 0. */
+    /**
+     * Pods with fewer upper switches than rank {@code r}'s distinct up ports (the first port of each link group
+     * from rank {@code r} up): each upper switch at the position of the port its lower switches reach it on, -1
+     * where none is, when every one is reached on one port, no two on the same, ascending with id.
+     */
+    private void placeByPorts(int r, List<int[][]> pods) {
+        TreeSet<Integer> ports = new TreeSet<>();
+        int widest = 0;
+        for (int[][] pod : pods) {
+            widest = Math.max(widest, pod[0].length);
+            for (int s : pod[1]) {
+                for (int g = index.groupStart(s); g < index.groupStart(s) + index.groupCount(s); g++) {
+                    if (routing.rank(index.groupNeighbour(g)) == r + 1) {
+                        ports.add(firstPort(g));
+                    }
+                }
+            }
+        }
+        if (ports.size() > Long.SIZE || ports.size() < widest) {
+            return;
+        }
+        List<Integer> order = new ArrayList<>(ports);
+        for (int[][] pod : pods) {
+            if (pod[0].length == order.size()) {
+                continue;
+            }
+            Map<Integer, Integer> position = new HashMap<>();
+            boolean ok = true;
+            for (int s : pod[1]) {
+                for (int g = index.groupStart(s); g < index.groupStart(s) + index.groupCount(s); g++) {
+                    int v = index.groupNeighbour(g);
+                    if (Arrays.stream(pod[0]).anyMatch(u -> u == v)) {
+                        int at = order.indexOf(firstPort(g));
+                        ok &= position.getOrDefault(v, at) == at;
+                        position.put(v, at);
+                    }
+                }
+            }
+            for (int i = 0; ok && i < pod[0].length; i++) {
+                ok = position.containsKey(pod[0][i])
+                        && (i == 0 || position.get(pod[0][i]) > position.get(pod[0][i - 1]));
+            }
+            if (ok) {
+                int[] placed = new int[order.size()];
+                Arrays.fill(placed, -1);
+                for (int u : pod[0]) {
+                    placed[position.get(u)] = u;
+                }
+                pod[0] = placed;
+            }
+        }
+    }
+
+    private int firstPort(int g) {
+        int first = Integer.MAX_VALUE;
+        for (int i = 0; i < index.groupSize(g); i++) {
+            first = Math.min(first, index.groupPort(g, i));
+        }
+        return first;
+    }
+
+    /** The number of the pod (above the leaves) whose upper switches hold {@code u}, or -1. */
     private static int podNumber(List<int[][]> pods, int u) {
         for (int p = 0; p < pods.size(); p++) {
             if (Arrays.stream(pods.get(p)[0]).anyMatch(s -> s == u)) {
                 return p;
             }
         }
-        return 0;
+        return -1;
     }
 }
