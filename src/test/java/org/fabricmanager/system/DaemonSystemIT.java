@@ -15,6 +15,7 @@ import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
@@ -55,7 +56,7 @@ class DaemonSystemIT {
             assertThat(s.switches().connected()).isEqualTo(192);
             assertThat(s.switches().expected()).isEqualTo(192);
             assertThat(s.nodes()).isEqualTo(512);
-            assertThat(s.routing().engine()).isEqualTo("dmodc");
+            assertThat(s.routing().engine()).isEqualTo(RoutingEngines.DEFAULT);
             assertThat(s.routing().valid()).isTrue();
             assertThat(s.discovery().verdict()).isEqualTo("INTACT");
             assertThat(s.tables().inSync()).isEqualTo(192);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
@@ -69,7 +70,7 @@ class DetectorProcessesIT {
             java.util.Map<String, String> intact = LiveTables.hashes(fp);
             assertThat(intact).hasSize(192);
             // the first routing is Dmodc's; every later one repairs its tables (routing.onFault: repair)
-            LiveTables.assertMatchOfflineRoute(fp, dir, "intact", "dmodc");
+            LiveTables.assertMatchOfflineRoute(fp, dir, "intact", RoutingEngines.DEFAULT);
             Path intactLft = dir.resolve("intact.lft");
             Thread.sleep(Math.max(20_000, 4L * DELTA_MS)); // 20 s of steady ring: no suspicion, no re-route
             assertThat(fp.get("/api/v1/faults").path("switches")).as("no false death").isEmpty();
@@ -100,7 +101,7 @@ class DetectorProcessesIT {
                     .isGreaterThanOrEqualTo(1);
             assertThat(meter(fp, "fabric_detector_notices_total{outcome=\"silent\"")).as("noticed by the witness")
                     .isGreaterThanOrEqualTo(1);
-            assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-spine", "dmodc", intactLft).switches()).hasSize(191);
+            assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-spine", RoutingEngines.DEFAULT, intactLft).switches()).hasSize(191);
 
             FabricProcesses.signal(lone.pid(), "CONT");
             JsonNode back = fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED")
@@ -117,7 +118,7 @@ class DetectorProcessesIT {
             rest.command("link down " + nodeLeaf + " 1");
             fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED") && s.at("/routing/version").asLong() > vNode,
                     "the re-route without the node", 60);
-            assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-node", "dmodc", intactLft).nodes()).hasSize(511);
+            assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-node", RoutingEngines.DEFAULT, intactLft).nodes()).hasSize(511);
             rest.command("link up " + nodeLeaf + " 1");
             fp.awaitStatus(s -> s.path("state").asText().equals("CONVERGED") && s.at("/routing/version").asLong() > vNode + 1,
                     "the node back", 60);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +65,7 @@ class LateSwitchRingIT {
                     && s.at("/switches/connected").asInt() == SWITCHES - 1, "convergence without the late leaf", 60);
             long v1 = first.at("/routing/version").asLong();
             // the first routing is Dmodc's; every later one repairs its tables (routing.onFault: repair)
-            LiveTables.assertMatchOfflineRoute(fp, dir, "first", "dmodc");
+            LiveTables.assertMatchOfflineRoute(fp, dir, "first", RoutingEngines.DEFAULT);
             JsonNode ring = fp.awaitFaults(f -> f.path("ringEpoch").asLong() > 0 && f.path("ringStarting").asInt() == 0 && f.path("ringUnconfirmed").asInt() == 0,
                     "the ring running without the late leaf", 60);
             long epoch = ring.path("ringEpoch").asLong();
@@ -103,7 +104,7 @@ class LateSwitchRingIT {
             JsonNode faults = fp.get("/api/v1/faults");
             assertThat(faults.path("switches").toString()).contains(late);
             assertThat(faults.path("ringEpoch").asLong()).as("still the same epoch").isEqualTo(epoch);
-            assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-late-leaf", "dmodc", dir.resolve("first.lft")).switches())
+            assertThat(LiveTables.assertMatchOfflineRoute(fp, dir, "without-late-leaf", RoutingEngines.DEFAULT, dir.resolve("first.lft")).switches())
                     .hasSize(SWITCHES - 1);
             FabricProcesses.signal(lone.pid(), "CONT"); // so that close() ends it like the others
         }

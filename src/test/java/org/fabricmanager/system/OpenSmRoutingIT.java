@@ -38,6 +38,7 @@ import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.IbsimNet;
 import org.fabricmanager.opensm.OpenSmPlugin;
 import org.fabricmanager.opensm.OpenSmTools;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
@@ -55,11 +56,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The daemon as OpenSM's live routing engine (docs/opensm.md): ibsim simulates a PGFT, OpenSM runs on it with the
  * plug-in {@code libfabricmanager.so} and {@code routing_engine fabric-manager,minhop}, and the daemon listens on
  * {@code opensm.socket}. The LFTs read back from every simulated switch with {@code ibroute} must equal offline
- * {@code route --engine dmodc --lft-format opensm} of the fabric ibnetdiscover sees, intact, and after a cable is
- * unlinked at ibsim's console the repair of the intact tables ({@code route --previous}, as the daemon repairs), answered
- * as a delta, OpenSM's trap and LFT blocks in the daemon's events; SA answers a path record on the plug-in's hop
- * matrices; with the daemon stopped OpenSM falls back, and a daemon started again takes routing back without a fabric
- * change, with whole tables; then with fake daemons that answer garbage, too late, a huge frame, a delta against
+ * {@code route --lft-format opensm} (the default engine, as the daemon's) of the fabric ibnetdiscover sees, intact,
+ * and after a cable is unlinked at ibsim's console the repair of the intact tables ({@code route --previous}, as the
+ * daemon repairs), answered as a delta, OpenSM's trap and LFT blocks in the daemon's events; SA answers a path
+ * record on the plug-in's hop matrices; with the daemon stopped OpenSM falls back, and a daemon started again takes
+ * routing back without a fabric change, with whole tables; then with fake daemons that answer garbage, too late, a huge frame, a delta against
  * tables the plug-in does not hold, a delta out of range, a port a switch does not have or a switch OpenSM does not
  * know, OpenSM must fall back to minhop and keep the subnet up. Skipped when OpenSM, ibsim, infiniband-diags or the
  * plug-in (gcc and OpenSM's headers at build time) are missing.
@@ -289,16 +290,17 @@ class OpenSmRoutingIT {
     private static final String TABLES = "dmodc.lft";
 
     /**
-     * ibroute's tables of every switch equal offline Dmodc of the fabric ibnetdiscover sees now, by LID: a routing
-     * from scratch, or with {@code previous} the repair of those tables ({@code route --previous}), as the daemon
-     * does after a fault.
+     * ibroute's tables of every switch equal the default engine's offline routing of the fabric ibnetdiscover sees
+     * now, by LID: a routing from scratch, or with {@code previous} the repair of those tables ({@code route
+     * --previous}), as the daemon does after a fault.
      */
     static LidFabric assertTablesEqualOffline(IbsimFabric lab, Path work, Path previous) throws Exception {
         Files.createDirectories(work);
         Path ibnet = lab.ibnetdiscover(work.resolve("ibnet.txt"), TOOL_LIMIT_SECONDS);
         LidFabric seen = IbnetdiscoverReader.readWithLids(ibnet);
         Path offline = work.resolve("dmodc.lfts");
-        List<String> route = new ArrayList<>(List.of("route", "--topology", ibnet.toString(), "--engine", "dmodc"));
+        List<String> route = new ArrayList<>(List.of("route", "--topology", ibnet.toString(), "--engine",
+                RoutingEngines.DEFAULT));
         if (previous != null) {
             route.addAll(List.of("--previous", previous.toString()));
         }

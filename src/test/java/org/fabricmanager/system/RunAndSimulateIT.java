@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.store.IndexMapStore;
 import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,7 +82,7 @@ class RunAndSimulateIT {
                     .redirectErrorStream(true).redirectOutput(dir.resolve("simulate.out").toFile()).start();
             JsonNode status = awaitConverged(url);
             assertThat(status.at("/switches/connected").asInt()).isEqualTo(8);
-            assertThat(status.at("/routing/engine").asText()).isEqualTo("dmodc");
+            assertThat(status.at("/routing/engine").asText()).isEqualTo(RoutingEngines.DEFAULT);
             assertThat(status.at("/tables/inSync").asInt()).isEqualTo(8);
             assertThat(get(url + "/health/ready").statusCode()).isEqualTo(200);
             assertThat(get(url + "/metrics").body()).contains("fabric_switches_connected 8.0");

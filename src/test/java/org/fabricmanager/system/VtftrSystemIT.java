@@ -147,7 +147,7 @@ class VtftrSystemIT {
                   engine: dmodc
                 """);
         assertThat(runAndFail("pgft.yaml")).containsOnlyOnce("vtftr routes 2-D fat trees (fabric.expectedHdft), but "
-                + "fabric.expectedPgft is PGFT(2;4,4;1,4;1,1): use dmodc for a PGFT");
+                + "fabric.expectedPgft is PGFT(2;4,4;1,4;1,1): use dmodc-home for a PGFT");
         assertThat(runAndFail("hdft.yaml")).containsOnlyOnce("dmodc routes PGFTs and its tables can deadlock on the 2-D "
                 + "fat tree of fabric.expectedHdft (HDFT(4x4;2;1;1)): use vtftr");
     }

@@ -84,7 +84,7 @@ class AdminCommandsTest {
         assertThat(out).containsPattern("(?m)^state +CONVERGED$")
                 .containsPattern("(?m)^switches +8 connected of 8 expected$")
                 .containsPattern("(?m)^nodes +16$")
-                .containsPattern("(?m)^routing +v1 by dmodc in [0-9.]+ m?s, valid; 1 computations since start$")
+                .containsPattern("(?m)^routing +v1 by dmodc-home in [0-9.]+ m?s, valid; 1 computations since start$")
                 .containsPattern("(?m)^tables +8 in sync, 0 pending, 0 failing$")
                 .containsPattern("(?m)^last push +v1: 8 blocks, [0-9]+ bytes, 8 acked, 0 retries")
                 .containsPattern("(?m)^discovery +INTACT");

@@ -31,15 +31,15 @@ class RouteCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEmpty();
         List<String> lines = Files.readAllLines(lft);
-        assertThat(lines.get(0)).isEqualTo("# lft-text/1 engine=dmodc switches=16 nodes=12");
+        assertThat(lines.get(0)).isEqualTo("# lft-text/1 engine=dmodc-home switches=16 nodes=12"); // Dmodc's when intact
         assertThat(lines).hasSize(17);
         ForwardingTables expected;
         try (DmodcEngine engine = new DmodcEngine(1)) {
             expected = engine.route(PgftGenerator.generate(PgftSpec.parse(EXAMPLE)).index()).tables();
         }
         assertThat(LftText.read(lft).sameAs(expected)).isTrue();
-        assertThat(run.err()).contains("route: dmodc: 16 switches x 12 destinations in ")
-                .contains("ranking", "groups", "cost+divider", "routes", "validity")
+        assertThat(run.err()).contains("route: dmodc-home: 16 switches x 12 destinations in ")
+                .contains("ranking", "groups", "cost+divider", "routes", "homes", "validity")
                 .contains("route: valid: all 30 ordered leaf pairs routed");
     }
 

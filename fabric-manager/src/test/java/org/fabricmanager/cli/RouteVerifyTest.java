@@ -34,7 +34,7 @@ class RouteVerifyTest {
     void theEngineDmodcPlainWritesDmodcsTables() throws Exception {
         String spec = "PGFT(3;4,4,4;1,4,4;1,1,1)";
         CliRun plain = CliRun.of("route", "--pgft", spec, "--degrade-links", "0.1", "--seed", "7", "--engine", "dmodc-plain");
-        CliRun dmodc = CliRun.of("route", "--pgft", spec, "--degrade-links", "0.1", "--seed", "7");
+        CliRun dmodc = CliRun.of("route", "--pgft", spec, "--degrade-links", "0.1", "--seed", "7", "--engine", "dmodc");
 
         assertThat(plain.exitCode()).as(plain.err()).isIn(ExitCodes.OK, ExitCodes.BAD_INPUT);
         assertThat(plain.exitCode()).isEqualTo(dmodc.exitCode());

@@ -49,7 +49,7 @@ class RebalanceTest {
     void aRepairedRoutingBecomesAFullDmodcAndOnlyTheChangedBlocksArePushed() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withAdminToken(TOKEN), List.of(), new SimpleMeterRegistry(), null);
+                .withEngine(DmodcEngine.NAME).withAdminToken(TOKEN), List.of(), new SimpleMeterRegistry(), null);
         int switches = fabric.switches().size();
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
@@ -129,7 +129,7 @@ class RebalanceTest {
     void theQuietPeriodRebalancesARepairByItself() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withQuietPeriod("1s"), List.of(), new SimpleMeterRegistry(), null);
+                .withEngine(DmodcEngine.NAME).withQuietPeriod("1s"), List.of(), new SimpleMeterRegistry(), null);
         int switches = fabric.switches().size();
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);

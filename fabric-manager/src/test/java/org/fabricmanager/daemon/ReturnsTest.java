@@ -56,8 +56,8 @@ class ReturnsTest {
         Link cable = fabric.links().stream().filter(l -> l.a() == PgftGenerator.switchGuid(1, 9)
                 && fabric.isSwitch(l.b())).findFirst().orElseThrow();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC), List.of(),
-                registry, null);
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
+                .withEngine(DmodcEngine.NAME), List.of(), registry, null);
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
              DmodcEngine engine = new DmodcEngine(1)) {

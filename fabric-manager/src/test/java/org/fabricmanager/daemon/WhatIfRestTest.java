@@ -76,13 +76,13 @@ class WhatIfRestTest {
         long version = json("/api/v1/status").at("/routing/version").asLong();
         long computations = daemon.computations().get(5, TimeUnit.SECONDS);
         ForwardingTables served = servedTables(live);
-        assertThat(daemon.status().get(5, TimeUnit.SECONDS).routing().engine()).isEqualTo("dmodc");
+        assertThat(daemon.status().get(5, TimeUnit.SECONDS).routing().engine()).isEqualTo("dmodc-home");
 
         long spine = PgftGenerator.switchGuid(2, 1);
         JsonNode r = ok(whatIf("{\"switches\":[\"" + Guids.format(spine) + "\"]}", TOKEN));
         assertCounts(r, served, live.withoutSwitches(List.of(spine)));
         assertThat(r.get("routingVersion").asLong()).isEqualTo(version);
-        assertThat(r.get("engine").asText()).isEqualTo("dmodc");
+        assertThat(r.get("engine").asText()).isEqualTo("dmodc-home");
         assertThat(r.get("valid").asBoolean()).isTrue();
         assertThat(r.at("/congestion/all2all/max").isIntegralNumber()).isTrue();
 

@@ -323,7 +323,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         public static Routing of(@JsonProperty("engine") String engine, @JsonProperty("threads") Integer threads,
                                  @JsonProperty("settleMs") Integer settleMs, @JsonProperty("onFault") String onFault,
                                  @JsonProperty("rebalance") Rebalance rebalance) {
-            return new Routing(engine != null ? engine : "dmodc", threads != null ? threads : 0,
+            return new Routing(engine != null ? engine : RoutingEngines.DEFAULT, threads != null ? threads : 0,
                     settleMs != null ? settleMs : 50, onFault != null ? onFault : REPAIR, rebalance);
         }
 

@@ -62,7 +62,7 @@ public final class DefaultConfig {
                   maxWaitMs: %d            # ... or at the latest this long after the first switch connected
 
                 routing:
-                  engine: %s               # routing engine (dmodc is the fault-resilient default)
+                  engine: %s          # routing engine (Dmodc with home planes, repairs as dmodc)
                   threads: %d                  # routing pool size; 0 = number of processors
                   settleMs: %d                # after a fabric change, wait this long to coalesce a burst into one re-route
                   onFault: %s             # repair: move only the entries a change forces (dmodc); recompute: route afresh

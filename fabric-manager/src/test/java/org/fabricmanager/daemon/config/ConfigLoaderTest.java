@@ -99,7 +99,7 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedPgft: \"PGFT(2;4,4;1,4;1,1)\"\nrouting:\n"
                 + "  engine: vtftr\n", "fm.yaml"))
                 .hasMessageContaining("routing.engine: vtftr routes 2-D fat trees (fabric.expectedHdft), but "
-                        + "fabric.expectedPgft is PGFT(2;4,4;1,4;1,1): use dmodc for a PGFT");
+                        + "fabric.expectedPgft is PGFT(2;4,4;1,4;1,1): use dmodc-home for a PGFT");
         assertThatThrownBy(() -> ConfigLoader.parse("fabric:\n  expectedHdft: \"HDFT(4x4;2;1;1)\"\nrouting:\n"
                 + "  engine: dmodc\n", "fm.yaml"))
                 .hasMessageContaining("routing.engine: dmodc routes PGFTs and its tables can deadlock on the 2-D fat "

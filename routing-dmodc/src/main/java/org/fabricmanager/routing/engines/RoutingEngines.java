@@ -21,7 +21,7 @@ import org.fabricmanager.routing.vtftr.VtftrEngine;
  */
 public final class RoutingEngines {
     /** The default engine. */
-    public static final String DEFAULT = DmodcEngine.NAME;
+    public static final String DEFAULT = HomeDmodcEngine.NAME;
 
     private RoutingEngines() {
     }

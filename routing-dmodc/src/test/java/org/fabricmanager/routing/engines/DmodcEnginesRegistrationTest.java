@@ -8,14 +8,14 @@ import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.junit.jupiter.api.Test;
 
-/** The factory knows dmodc (the default) and dmodk by name, and answers for each engine what it says of itself. */
+/** The factory knows dmodc-home (the default), dmodc and dmodk by name, and answers for each engine what it says of itself. */
 class DmodcEnginesRegistrationTest {
 
     @Test
     void createsDmodcAndDmodkByName() {
-        assertThat(RoutingEngines.names()).contains("dmodc", "dmodk");
-        assertThat(RoutingEngines.DEFAULT).isEqualTo("dmodc");
-        for (String name : new String[] {"dmodc", "dmodk"}) {
+        assertThat(RoutingEngines.names()).contains("dmodc-home", "dmodc", "dmodk");
+        assertThat(RoutingEngines.DEFAULT).isEqualTo("dmodc-home");
+        for (String name : new String[] {"dmodc-home", "dmodc", "dmodk"}) {
             try (RoutingEngine engine = RoutingEngines.create(name, 2)) {
                 assertThat(engine.name()).isEqualTo(name);
             }
