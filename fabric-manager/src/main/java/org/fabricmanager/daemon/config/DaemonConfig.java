@@ -282,9 +282,10 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     }
 
     /**
-     * How tables are computed. {@code onFault}: {@link #REPAIR} (the tables of the last full routing repaired
-     * for the fabric, only the entries a change forces moving; {@code dmodc} only, other engines recompute)
-     * or {@link #RECOMPUTE} (the engine's full routing of every snapshot).
+     * How tables are computed. {@code engine}: {@link RoutingEngines#DEFAULT} when not given. {@code onFault}:
+     * {@link #REPAIR} (the tables of the last full routing repaired for the fabric, only the entries a change
+     * forces moving; engines that repair, others recompute) or {@link #RECOMPUTE} (the engine's full routing of
+     * every snapshot).
      */
     public record Routing(String engine, int threads, int settleMs, String onFault, Rebalance rebalance) {
         /** {@code routing.onFault} that repairs the tables in force after a change. */
