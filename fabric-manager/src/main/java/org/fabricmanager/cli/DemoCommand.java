@@ -24,6 +24,7 @@ import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsProvider;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.sim.SimEndpoints;
@@ -76,7 +77,7 @@ final class DemoCommand implements Command {
                   --http-port P          REST port (default 7680; 0 = pick a free one)
                   --southbound-port P    port the simulated agents connect to (default 0 = pick a free one)
                   --state-dir DIR        keep the daemon's state there (default: a temporary directory, removed on exit)
-                  --engine NAME          routing engine (default dmodc; vtftr with --hdft)
+                  --engine NAME          routing engine (default dmodc-home; vtftr with --hdft)
                   --until-converged      exit once every table is acknowledged instead of serving REST
                   --tls-provider P       the southbound's TLS engine, daemon and agents (security.tlsProvider):
                                          auto (default), openssl or jdk
@@ -131,7 +132,7 @@ final class DemoCommand implements Command {
                     .withStateDirectory(state);
             config = hdft != null
                     ? config.withEngine(args.valueOr("engine", VtftrEngine.NAME)).withExpectedHdft(hdft)
-                    : config.withExpectedPgft(spec).withEngine(args.valueOr("engine", "dmodc"));
+                    : config.withExpectedPgft(spec).withEngine(args.valueOr("engine", RoutingEngines.DEFAULT));
             // demo mode runs the ring failure detector in every simulated agent (free UDP ports on loopback)
             DaemonConfig.Faults f = config.faults();
             config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),

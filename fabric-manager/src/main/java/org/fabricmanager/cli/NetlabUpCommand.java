@@ -36,6 +36,7 @@ import org.fabricmanager.netlab.NetlabSwitches;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
 import org.fabricmanager.pki.TlsProvider;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
@@ -274,7 +275,7 @@ final class NetlabUpCommand implements Command {
             pki.init("fabric-manager netlab CA", Duration.ofDays(30), List.of("localhost"),
                     List.of(InetAddress.getLoopbackAddress()), Duration.ofDays(30), Clock.systemUTC());
             DaemonConfig config = labTimings(DaemonConfig.defaults().withSouthboundBind("127.0.0.1").withPorts(0, httpPort)
-                    .withStateDirectory(dir.resolve("state")).withExpectedPgft(spec).withEngine("dmodc"));
+                    .withStateDirectory(dir.resolve("state")).withExpectedPgft(spec).withEngine(RoutingEngines.DEFAULT));
             DaemonConfig.Faults f = config.faults();
             config = config.withFaults(new DaemonConfig.Faults(f.settleMs(), f.flapThreshold(), f.flapWindowMs(),
                     f.quarantineMs(), new DaemonConfig.Detector(ring != null,

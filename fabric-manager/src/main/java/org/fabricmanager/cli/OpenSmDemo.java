@@ -24,6 +24,7 @@ import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.OpenSmPlugin;
 import org.fabricmanager.opensm.OpenSmTools;
+import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.sim.IbsimFaults;
 import org.fabricmanager.sim.SimEndpoints;
 import org.fabricmanager.topology.Fabric;
@@ -155,7 +156,7 @@ final class OpenSmDemo implements AutoCloseable {
         try {
             DaemonConfig config = DaemonConfig.defaults().withDetector(false).withSouthboundBind("127.0.0.1")
                     .withPorts(setup.southboundPort(), setup.httpPort()).withStateDirectory(work.resolve("state"))
-                    .withExpectedPgft(spec).withEngine(args.valueOr("engine", "dmodc"))
+                    .withExpectedPgft(spec).withEngine(args.valueOr("engine", RoutingEngines.DEFAULT))
                     .withOpenSm(OpenSm.of(socket.toString(), null, null, null))
                     // no agent connects, but the southbound listens all the same: as in the agents' demo, TLS only
                     .withSecurity(DemoCommand.demoPki(work, out)).withAdminToken(DemoToken.ensure(work));
