@@ -173,7 +173,7 @@ class DaemonCommandsTest {
         assertThat(out()).contains("demo: PGFT(2;4,4;1,4;1,1): 8 switches, 16 nodes, 32 links")
                 .contains("switches connected: 8/8")
                 .contains("fabric discovered: 8 switches, 16 nodes, 16 switch-to-switch links; INTACT PGFT(2;4,4;1,4;1,1)")
-                .containsPattern("routing v1 computed in [0-9.]+ ms \\(dmodc, valid[;)]")
+                .containsPattern("routing v1 computed in [0-9.]+ ms \\(dmodc-home, valid[;)]")
                 .contains("tables converged: v1 on 8/8 switches")
                 .containsPattern("REST: http://127.0.0.1:[0-9]+/api/v1/status")
                 .containsPattern("status page: http://127.0.0.1:[0-9]+/");
