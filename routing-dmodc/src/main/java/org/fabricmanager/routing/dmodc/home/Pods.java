@@ -114,7 +114,8 @@ final class Pods {
      * Gives a pod that has fewer upper switches than the rank's up ports name their positions, with gaps where
      * switches are missing (a dead one, or one that lost every link to the pod): the rank's positions are the
      * distinct first ports of the groups from rank {@code r} up, in order (a PGFT cabled as docs/formats.md numbers
-     * it reaches its {@code b}-th parent on its {@code b}-th up port). Why: a pod that lost one of its 16 upper
+     * it reaches its {@code b}-th parent on its {@code b}-th up port), used only when there are as many as the widest
+     * pod has upper switches (a cable on an odd port would otherwise give every other pod a gap). Why: a pod that lost one of its 16 upper
      * switches taken as a pod of 15 maps every destination to another home ({@code ⌊d/Π⌋ mod 15}), so two
      * destinations' traffic shares one link down; with the gap, only the dead switch's homes move. A pod keeps its
      * upper switches in id order, no gap, unless every one of them is reached on one port from all its lower
@@ -135,7 +136,7 @@ final class Pods {
             }
         }
         int expected = ports.cardinality();
-        if (expected > Long.SIZE || expected < widest) {
+        if (expected > Long.SIZE || expected != widest) {
             return;
         }
         int[] position = new int[ports.length()];

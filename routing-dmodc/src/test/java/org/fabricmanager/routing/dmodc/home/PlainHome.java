@@ -272,8 +272,9 @@ final class PlainHome {
 
     /**
      * Pods with fewer upper switches than rank {@code r}'s distinct up ports (the first port of each link group
-     * from rank {@code r} up): each upper switch at the position of the port its lower switches reach it on, -1
-     * where none is, when every one is reached on one port, no two on the same, ascending with id.
+     * from rank {@code r} up), when those are as many as the widest pod's upper switches: each upper switch at the
+     * position of the port its lower switches reach it on, -1 where none is, when every one is reached on one
+     * port, no two on the same, ascending with id.
      */
     private void placeByPorts(int r, List<int[][]> pods) {
         TreeSet<Integer> ports = new TreeSet<>();
@@ -288,7 +289,7 @@ final class PlainHome {
                 }
             }
         }
-        if (ports.size() > Long.SIZE || ports.size() < widest) {
+        if (ports.size() > Long.SIZE || ports.size() != widest) {
             return;
         }
         List<Integer> order = new ArrayList<>(ports);
