@@ -15,6 +15,8 @@ import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.FabricSwitch;
+import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.AfterAll;
@@ -112,6 +114,28 @@ class HomeDmodcEngineTest {
                 assertPlainRules(what, index);
             }
         }
+    }
+
+    /**
+     * A leaf's uplink moved to a port no other leaf uses (a spare port, the switch one port wider): the leaves' up
+     * ports then name 9 positions for pods of 8 level-1 switches, which must not give every pod a gap. The fabric is
+     * otherwise intact, so its tables are Dmodc's.
+     */
+    @Test
+    void aCableOnAnOddPortLeavesAnIntactFabricDmodcs() {
+        Fabric canonical = PgftGenerator.generate(PgftSpec.parse("PGFT(3;8,8,8;1,8,8;1,1,1)"));
+        long leaf = PgftGenerator.switchGuid(1, 0);
+        List<FabricSwitch> switches = new ArrayList<>();
+        for (FabricSwitch s : canonical.switches()) {
+            switches.add(s.guid() == leaf ? new FabricSwitch(s.guid(), s.name(), s.ports() + 1) : s);
+        }
+        List<Link> links = new ArrayList<>();
+        for (Link l : canonical.links()) {
+            boolean last = l.a() == leaf && l.aPort() == 16;
+            links.add(last ? new Link(l.a(), 17, l.b(), l.bPort()) : l);
+        }
+        FabricIndex index = new Fabric(canonical.pgft().orElseThrow(), switches, canonical.nodes(), links).index();
+        assertThat(ONE.route(index).tables().sameAs(DMODC.route(index).tables())).isTrue();
     }
 
     /** Entries of {@code after} (on {@code index}) that differ from {@code before} (on {@code intact}), by GUID. */
