@@ -251,8 +251,8 @@ final class ExtraSpread {
         /** Loads switch {@code u}; false when it has no up group or more than a mask holds. */
         boolean load(int u, long[] planeReach) {
             this.u = u;
-            this.rotation = Math.max(pods.podOf(u), 0);
             int pod = pods.podOf(u);
+            this.rotation = Math.max(pod, 0);
             int positions = pod < 0 ? 0 : pods.upper(pod).length;
             int present = pod < 0 ? 0 : pods.present(pod);
             this.widened = present < positions;

@@ -113,7 +113,7 @@ final class Pods {
     /**
      * Gives a pod that has fewer upper switches than the rank's up ports name their positions, with gaps where
      * switches are missing (a dead one, or one that lost every link to the pod): the rank's positions are the
-     * distinct first ports of the groups from rank {@code r} up, in order (a PGFT cabled as docs/formats.md numbers
+     * distinct first (lowest) ports of the groups from rank {@code r} up, in order (a PGFT cabled as docs/formats.md numbers
      * it reaches its {@code b}-th parent on its {@code b}-th up port), used only when there are as many as the widest
      * pod has upper switches (a cable on an odd port would otherwise give every other pod a gap). Why: a pod that lost one of its 16 upper
      * switches taken as a pod of 15 maps every destination to another home ({@code ⌊d/Π⌋ mod 15}), so two
@@ -130,7 +130,7 @@ final class Pods {
             for (int s : lower[p]) {
                 for (int g = index.groupStart(s), to = g + index.groupCount(s); g < to; g++) {
                     if (ranks[index.groupNeighbour(g)] == r + 1) {
-                        ports.set(firstPort(index, g));
+                        ports.set(index.groupPort(g, 0));
                     }
                 }
             }
@@ -173,7 +173,7 @@ final class Pods {
                     continue;
                 }
                 int i = slot[u];
-                int pos = position[firstPort(index, g)];
+                int pos = position[index.groupPort(g, 0)];
                 if (at[i] >= 0 && at[i] != pos) {
                     return null;
                 }
@@ -191,15 +191,6 @@ final class Pods {
             placed[at[i]] = members[i];
         }
         return placed;
-    }
-
-    /** The lowest port of group {@code g} (a group's ports are one link each to the same neighbour). */
-    private static int firstPort(FabricIndex index, int g) {
-        int first = index.groupPort(g, 0);
-        for (int i = 1; i < index.groupSize(g); i++) {
-            first = Math.min(first, index.groupPort(g, i));
-        }
-        return first;
     }
 
     private static int find(int[] parent, int s) {
