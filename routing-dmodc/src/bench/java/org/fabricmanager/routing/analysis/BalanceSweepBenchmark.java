@@ -30,6 +30,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * ms), then per engine the minimum, median and maximum over the fabrics and, for every engine after the first,
  * on how many fabrics each figure is below, equal to or above the first engine's and the last engine's.
  * {@code time} routes one larger fabric with each engine, interleaved, on one routing thread (wall and CPU).
+ * {@code weighted} compares {@code dmodc-home} with its tables balanced by load ({@link LoadMoves}) on
+ * {@code fm.bench.seeds} (default {@code 1-5}) over {@code random:2000:1234}.
  *
  * <p>Run with {@code mvn -B -o -q -pl routing-dmodc -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=BalanceSweepBenchmark#sweep -Dfm.bench=true}; {@code -Dfm.bench.pgft=SPEC} (default
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 @EnabledIfSystemProperty(named = "fm.bench", matches = "true")
 class BalanceSweepBenchmark {
     private static final int THREADS = 2;
+    private static final String HOME = "dmodc-home";
 
     /** One engine's figures on one fabric. */
     record Figures(long shiftMax, double shiftMean, double randomMean, long randomMax, long allToAllMax,
@@ -189,6 +192,40 @@ class BalanceSweepBenchmark {
             System.out.printf(Locale.ROOT, "%-15s wall median %.1f ms (%.1f-%.1f), CPU median %.1f ms (%.1f-%.1f)%n",
                     names.get(e), w[repeat / 2], w[0], w[repeat - 1], c[repeat / 2], c[0], c[repeat - 1]);
         }
+    }
+
+    /**
+     * What balancing by load would give (an experiment, {@link LoadMoves}): per fabric, {@code dmodc-home}'s figures,
+     * then after moves by each level-1 switch alone, then after moves by each pod's leaves together first.
+     */
+    @Test
+    void weighted() {
+        TrafficPattern random = TrafficPattern.parse(System.getProperty("fm.bench.random", "random:2000:1234"));
+        for (long seed : seeds(System.getProperty("fm.bench.seeds", "1-5"))) {
+            FabricIndex index = degraded(seed);
+            ForwardingTables home = routed(HOME, index).tables();
+            LoadMoves alone = new LoadMoves(index, home);
+            while (alone.switchRound(1) > 0) {
+                // until no level-1 switch has a move that lowers a bottleneck
+            }
+            LoadMoves pods = new LoadMoves(index, home);
+            for (int round = 0; round < 2 && pods.podRound() > 0; round++) {
+                // two rounds: later ones move little
+            }
+            while (pods.switchRound(1) > 0) {
+                // as above
+            }
+            System.out.printf(Locale.ROOT, "seed %2d %s%n        level 1 alone %s%n        pods, level 1 %s%n", seed,
+                    figures(index, home, random), figures(index, alone.tables(), random),
+                    figures(index, pods.tables(), random));
+        }
+    }
+
+    private static String figures(FabricIndex index, ForwardingTables tables, TrafficPattern random) {
+        CongestionAnalyzer analyzer = new CongestionAnalyzer(RoutedFabric.of(index, tables), THREADS);
+        return String.format(Locale.ROOT, "shift %2d  random %.3f  all2all %,6d",
+                analyzer.analyze(new TrafficPattern.Shift()).max(), analyzer.analyze(random).mean(),
+                analyzer.analyze(new TrafficPattern.AllToAll()).max());
     }
 
     /** The ten links with the most all-to-all load per engine on one fabric, with the ranks they join (diagnosis). */
