@@ -1,5 +1,7 @@
 package org.fabricmanager.routing;
 
+import java.util.Optional;
+
 import org.fabricmanager.topology.FabricIndex;
 
 /**
@@ -23,6 +25,21 @@ public interface TableRepairer {
      * ({@code null}: unknown), every entry checked.
      */
     RoutedSnapshot repair(ForwardingTables inForce, FabricIndex before, FabricIndex next);
+
+    /** True when {@link #refine} can give tables other than the repair's (the engine's full routing is not Dmodc's). */
+    default boolean refines() {
+        return false;
+    }
+
+    /**
+     * {@code repaired}, a repair of {@code base} by this engine, with every entry it moved away from {@code base}
+     * taking the port of this engine's full routing of the same fabric: the same entries change, the balance is
+     * that routing's. Empty when the engine has no other full routing ({@link #refines}), or the fabric is whole
+     * (then the repair is the full routing already).
+     */
+    default Optional<RoutedSnapshot> refine(ForwardingTables base, RoutedSnapshot repaired) {
+        return Optional.empty();
+    }
 
     /**
      * The churn of {@code after} (a routing or repair of this engine) against {@code before}, the tables in force,

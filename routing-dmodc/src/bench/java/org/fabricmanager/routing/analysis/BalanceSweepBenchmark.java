@@ -10,8 +10,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.TableRepairer;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
@@ -31,7 +33,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * on how many fabrics each figure is below, equal to or above the first engine's and the last engine's.
  * {@code time} routes one larger fabric with each engine, interleaved, on one routing thread (wall and CPU).
  * {@code weighted} compares {@code dmodc-home} with its tables balanced by load ({@link LoadMoves}) on
- * {@code fm.bench.seeds} (default {@code 1-5}) over {@code random:2000:1234}.
+ * {@code fm.bench.seeds} (default {@code 1-5}) over {@code random:2000:1234}; {@code refinedRepairs} its repairs
+ * of the intact tree's routing for the same fabrics, refined or not ({@code -Dfm.bench.figures=false}: only the time
+ * of the last of {@code fm.bench.repeat} refinements).
  *
  * <p>Run with {@code mvn -B -o -q -pl routing-dmodc -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=BalanceSweepBenchmark#sweep -Dfm.bench=true}; {@code -Dfm.bench.pgft=SPEC} (default
@@ -221,11 +225,63 @@ class BalanceSweepBenchmark {
         }
     }
 
+    /**
+     * Repairs refined ({@code TableRepairer#refine}): per fabric of the sweep, {@code dmodc-home}'s full routing of the
+     * intact tree repaired for it (every fault at once, as the daemon repairs from its base), the repair refined, and
+     * the full routing of the fabric, with the entries each changes against the base and the refinement's time.
+     */
+    @Test
+    void refinedRepairs() {
+        TrafficPattern random = TrafficPattern.parse(System.getProperty("fm.bench.random", "random:2000:1234"));
+        String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
+        FabricIndex whole = PgftGenerator.generate(PgftSpec.parse(spec)).index();
+        try (RoutingEngine engine = RoutingEngines.create(HOME, THREADS)) {
+            RoutedSnapshot base = engine.routeSnapshot(whole);
+            TableRepairer repairer = engine.repairer().orElseThrow();
+            for (long seed : seeds(System.getProperty("fm.bench.seeds", "1-5"))) {
+                FabricIndex index = degraded(seed);
+                RoutedSnapshot repaired = repairer.repair(base, index);
+                RoutedSnapshot refined = null;
+                double ms = 0;
+                for (int run = 0; run < Integer.getInteger("fm.bench.repeat", 1); run++) {
+                    long t0 = System.nanoTime();
+                    refined = repairer.refine(base.result().tables(), repaired).orElseThrow();
+                    ms = (System.nanoTime() - t0) / 1e6; // the last run's: the earlier ones warm up
+                }
+                ForwardingTables full = engine.route(index).tables();
+                if (!Boolean.parseBoolean(System.getProperty("fm.bench.figures", "true"))) {
+                    System.out.printf(Locale.ROOT, "seed %2d, refined in %.0f ms%n", seed, ms);
+                    continue;
+                }
+                ForwardingTables b = base.result().tables();
+                System.out.printf(Locale.ROOT, "seed %2d, refined in %.0f ms; entries changed: repair %,d, refined %,d,"
+                        + " full %,d%n  repair  %s%n  refined %s%n  full    %s%n", seed, ms,
+                        changed(whole, b, index, repaired.result().tables()),
+                        changed(whole, b, index, refined.result().tables()), changed(whole, b, index, full),
+                        figures(index, repaired.result().tables(), random),
+                        figures(index, refined.result().tables(), random), figures(index, full, random));
+            }
+        }
+    }
+
+    /** Entries of {@code tables} (for {@code index}) whose port differs from {@code base}'s (for {@code whole}). */
+    private static long changed(FabricIndex whole, ForwardingTables base, FabricIndex index, ForwardingTables tables) {
+        long n = 0;
+        for (int s = 0; s < index.switchCount(); s++) {
+            int b = whole.switchId(index.switchGuid(s));
+            for (int d = 0; d < tables.destinationCount(); d++) {
+                n += b < 0 || tables.port(s, d) != base.port(b, d) ? 1 : 0;
+            }
+        }
+        return n;
+    }
+
     private static String figures(FabricIndex index, ForwardingTables tables, TrafficPattern random) {
         CongestionAnalyzer analyzer = new CongestionAnalyzer(RoutedFabric.of(index, tables), THREADS);
-        return String.format(Locale.ROOT, "shift %2d  random %.3f  all2all %,6d",
+        PatternCongestion a = analyzer.analyze(new TrafficPattern.AllToAll());
+        return String.format(Locale.ROOT, "shift %2d  random %.3f  all2all %,6d%s",
                 analyzer.analyze(new TrafficPattern.Shift()).max(), analyzer.analyze(random).mean(),
-                analyzer.analyze(new TrafficPattern.AllToAll()).max());
+                a.max(), a.unroutedPairs() == 0 ? "" : "  UNROUTED " + a.unroutedPairs());
     }
 
     /** The ten links with the most all-to-all load per engine on one fabric, with the ranks they join (diagnosis). */

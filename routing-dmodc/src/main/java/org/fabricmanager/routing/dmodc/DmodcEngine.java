@@ -25,6 +25,7 @@ import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
 import org.fabricmanager.routing.dmodc.preprocess.Ranks;
 import org.fabricmanager.routing.dmodc.repair.ChurnCount;
 import org.fabricmanager.routing.dmodc.repair.CostChanges;
+import org.fabricmanager.routing.dmodc.repair.RefinedRepair;
 import org.fabricmanager.routing.dmodc.repair.ReturnOverlay;
 import org.fabricmanager.routing.dmodc.repair.TableRepair;
 import org.fabricmanager.topology.FabricIndex;
@@ -234,6 +235,30 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
     @Override
     public DmodcRouting repair(ForwardingTables previous, FabricIndex before, FabricIndex next) {
         return repairWith(preprocess(next), next, previous, null, before);
+    }
+
+    @Override
+    public boolean refines() {
+        return refinement != null;
+    }
+
+    /**
+     * The repair's changed entries to the refined full routing's ports ({@link RefinedRepair}). Phases: the
+     * preprocessing again, {@code refine} (the full routing and the mix), {@code validity}.
+     */
+    @Override
+    public Optional<RoutedSnapshot> refine(ForwardingTables base, RoutedSnapshot repaired) {
+        if (refinement == null || !(repaired instanceof DmodcRouting r) || CanonicalPgftCheck.intact(r.index())) {
+            return Optional.empty();
+        }
+        FabricIndex next = r.index();
+        Preprocessing pre = preprocess(next);
+        long t3 = System.nanoTime();
+        RefinedRepair.Result mixed = RefinedRepair.mix(next, base, r.result().tables(), fullTables(next, pre, false),
+                pool);
+        long t4 = System.nanoTime();
+        pre.phases.add(new PhaseTimings.Phase("refine", t4 - t3));
+        return Optional.of(finish(next, pre, mixed.tables(), t4, null, repairName).repaired(r.fromFull()));
     }
 
     @Override

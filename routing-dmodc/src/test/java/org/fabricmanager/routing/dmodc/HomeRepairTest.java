@@ -109,6 +109,58 @@ class HomeRepairTest {
         assertThat(returns).isGreaterThan(10);
     }
 
+    /**
+     * A refined repair changes only entries the repair changed, each to the full routing's port, stays valid and
+     * deadlock-free, and has the full routing's balance where the repair does not: every fault kind, from the full
+     * routings of intact and degraded fabrics. Dmodc's own repairs have nothing to refine.
+     */
+    @Test
+    void refinedRepairsMoveOnlyTheRepairsEntriesToTheFullRoutingsPorts() {
+        int cases = 0;
+        int refined = 0;
+        for (String spec : List.of("PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,4,16;1,4,4;1,1,1)")) {
+            for (long seed = 1; seed <= 2; seed++) {
+                Fabric base = TestFabrics.canonical(spec);
+                if (seed == 2) {
+                    base = Degrader.degrade(base, DegradationPlan.random(0.05, 0, seed));
+                }
+                RoutedSnapshot full = HOME.routeSnapshot(base.index());
+                ForwardingTables before = full.result().tables();
+                Random random = new Random(seed * 17 + spec.hashCode());
+                for (RepairFaults.Fault fault : RepairFaults.everyKind(base, PgftSpec.parse(spec).h(), random)) {
+                    String what = spec + " seed " + seed + " " + fault.name();
+                    FabricIndex index = fault.degraded().index();
+                    RoutedSnapshot repaired = REPAIRER.repair(full, index);
+                    RoutedSnapshot r = REPAIRER.refine(before, repaired).orElseThrow();
+                    ReturnRepairTest.assertValidAndDeadlockFree(what, index, r);
+                    ForwardingTables ours = r.result().tables();
+                    ForwardingTables theirs = HOME.route(index).tables();
+                    ForwardingTables rep = repaired.result().tables();
+                    for (int s = 0; s < index.switchCount(); s++) {
+                        int b = before.switchCount() == 0 ? -1 : base.index().switchId(index.switchGuid(s));
+                        for (int d = 0; d < index.destinationCount(); d++) {
+                            int port = ours.port(s, d);
+                            if (b >= 0 && port != before.port(b, d)) {
+                                assertThat(rep.port(s, d)).as("%s: switch %d destination %d changed, not by the repair",
+                                        what, s, d).isNotEqualTo(before.port(b, d));
+                            }
+                            if (port != rep.port(s, d)) {
+                                assertThat(port).as("%s: switch %d destination %d", what, s, d)
+                                        .isEqualTo(theirs.port(s, d));
+                                refined++;
+                            }
+                        }
+                    }
+                    ReturnRepairTest.assertBalanced(what, index, ours, theirs, r);
+                    assertThat(new DmodcEngine(1).refine(before, repaired)).as(what).isEmpty();
+                    cases++;
+                }
+            }
+        }
+        assertThat(cases).isGreaterThan(20);
+        assertThat(refined).isGreaterThan(1000);
+    }
+
     private static ForwardingTables dmodc(FabricIndex index) {
         try (RoutingEngine dmodc = new DmodcEngine(1)) {
             return dmodc.route(index).tables();

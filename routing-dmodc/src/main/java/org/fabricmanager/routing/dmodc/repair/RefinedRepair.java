@@ -1,0 +1,78 @@
+package org.fabricmanager.routing.dmodc.repair;
+
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * A repair whose changed entries take a refined full routing's ports: the entries a repair moved away from the
+ * base (the tables it repaired) go where the engine's own full routing of the fabric now sends them, the others keep
+ * the base's. The same entries change as in the repair (fewer where the full routing keeps the base's port), so the
+ * churn stays at the repair's; the routes that moved follow the full routing, so the balance is near that
+ * routing's (docs/routing.md, "Repairs refined").
+ *
+ * <p>Both tables step to a strictly closer neighbour at every entry, so any mix of them does too: the result is
+ * valid and deadlock-free as a repair is.
+ */
+public final class RefinedRepair {
+    /** Switches a worker takes at a time. */
+    private static final int GRAIN = 16;
+
+    private RefinedRepair() {
+    }
+
+    /** The refined tables and the entries that took the full routing's port where the repair's differs. */
+    public record Result(ForwardingTables tables, long refined) {
+    }
+
+    /**
+     * {@code repaired} (a repair of {@code base} for {@code next}) with every entry that differs from {@code base}'s
+     * (the switch's row there by GUID; a switch {@code base} lacks: every entry) set to {@code full}'s, a routing of
+     * {@code next}; rows with nothing to take are shared with {@code repaired}.
+     */
+    public static Result mix(FabricIndex next, ForwardingTables base, ForwardingTables repaired, ForwardingTables full,
+                             RoutingPool pool) {
+        int switches = next.switchCount();
+        int destinations = next.destinationCount();
+        int[] baseRow = TableRepair.rowsByGuid(next, base);
+        boolean sameWidth = base.destinationCount() == destinations;
+        byte[][] rows = new byte[switches][];
+        long[] taken = new long[switches];
+        pool.forRange(switches, GRAIN, (worker, from, to) -> {
+            for (int s = from; s < to; s++) {
+                int b = sameWidth ? baseRow[s] : -1;
+                byte[] row = null;
+                for (int d = 0; d < destinations; d++) {
+                    int port = repaired.port(s, d);
+                    int wanted = full.port(s, d);
+                    if (port != wanted && (b < 0 || port != base.port(b, d))) {
+                        if (row == null) {
+                            row = repaired.copyRow(s);
+                        }
+                        row[d] = (byte) wanted;
+                        taken[s]++;
+                    }
+                }
+                rows[s] = row;
+            }
+        });
+        long total = 0;
+        int[] reuse = new int[switches];
+        for (int s = 0; s < switches; s++) {
+            total += taken[s];
+            reuse[s] = rows[s] == null ? s : -1;
+        }
+        if (total == 0) {
+            return new Result(repaired, 0);
+        }
+        return new Result(ForwardingTables.ofRows(guids(next), rows, destinations, repaired, reuse), total);
+    }
+
+    private static long[] guids(FabricIndex index) {
+        long[] guids = new long[index.switchCount()];
+        for (int s = 0; s < guids.length; s++) {
+            guids[s] = index.switchGuid(s);
+        }
+        return guids;
+    }
+}
