@@ -36,10 +36,14 @@ final class LiveTables {
     /**
      * As {@link #assertMatchOfflineRoute(FabricProcesses, Path, String, String)}, with {@code route --previous
      * PREVIOUS} when {@code previous} is not null: what a daemon with {@code routing.onFault: repair} holds after a
-     * change, {@code previous} being the tables of its last full routing ({@code NAME.lft} of an earlier check).
+     * change once its repair is refined, {@code previous} being the tables of its last full routing ({@code NAME.lft}
+     * of an earlier check).
      */
     static Fabric assertMatchOfflineRoute(FabricProcesses fp, Path work, String name, String engine, Path previous)
             throws Exception {
+        // a repair is offline what the daemon installs once refined (routing.rebalance.refineAfter)
+        fp.awaitStatus(st -> st.path("state").asText().equals("CONVERGED") && !st.at("/routing/refinePending")
+                .asBoolean(), "the repair in force refined", 120);
         Path topology = work.resolve(name + ".json");
         Files.writeString(topology, fp.get("/api/v1/topology").toString());
         Fabric live = FabricJson.read(topology);

@@ -115,11 +115,15 @@ class OpenSmRoutingIT {
             // a cable between two switches pulled at ibsim's console: OpenSM's sweep reaches the daemon
             Link cable = fabric.links().stream().filter(l -> fabric.switchByGuid(l.b()).isPresent()).findFirst().orElseThrow();
             FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
+            long intactVersion = daemon.status().get().routing().version();
             lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
             awaitLog(log, "routed by the daemon", 2);
             assertThat(logLines(log, "routed by the daemon").get(1)).as("the answer after the cable: what changed only")
                     .contains("; delta of");
-            // the daemon repairs the tables in force after a fault (routing.onFault: repair): route --previous offline
+            // the daemon repairs the tables in force after a fault (routing.onFault: repair), then refines the repair and
+            // OpenSM routes again to carry it: route --previous offline
+            SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED && s.routing().version() > intactVersion
+                    && !s.routing().refinePending(), "the repair refined and carried by OpenSM");
             assertThat(assertTablesEqualOffline(lab, work.resolve("unlinked"), work.resolve("intact").resolve(TABLES)).fabric().links())
                     .as("ibnetdiscover sees the cable gone").hasSize(fabric.links().size() - 1);
             // OpenSM's trap and the LFT blocks it set reach the daemon's events

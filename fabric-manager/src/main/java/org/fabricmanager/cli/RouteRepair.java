@@ -44,12 +44,15 @@ final class RouteRepair {
             TableRepairer repairer = engine.repairer().orElseThrow(() -> new UsageException("route: --previous: engine "
                     + engineName + " does not repair tables (engines that do: "
                     + String.join(", ", RoutingEngines.repairing()) + ")"));
+            // as the daemon installs it once refined: the entries the repair moved at the full routing's ports
             RoutedSnapshot repaired = repairer.repair(previous, null, index);
-            TableChurn churn = repairer.churn(previous, repaired, pool);
-            console.err().printf("route: repaired %s: %,d entries changed, minimum %,d (%.2fx)%s%n", previousFile,
+            RoutedSnapshot refined = repairer.refine(previous, repaired).orElse(repaired);
+            TableChurn churn = repairer.churn(previous, refined, pool);
+            console.err().printf("route: repaired %s: %,d entries changed, minimum %,d (%.2fx)%s%s%n", previousFile,
                     churn.changedEntries(), churn.minimumEntries(), churn.ratio(), churn.takenBack() == 0 ? ""
-                            : String.format(", %,d taken back by returned elements", churn.takenBack()));
-            return repaired.result();
+                            : String.format(", %,d taken back by returned elements", churn.takenBack()),
+                    refined == repaired ? "" : ", refined: the moved entries at the full routing's ports");
+            return refined.result();
         } catch (RoutingException e) {
             throw new UsageException("route: " + e.getMessage(), e);
         }

@@ -16,7 +16,7 @@ import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.api.WhatIfException;
 import org.fabricmanager.daemon.api.WhatIfRequest;
 import org.fabricmanager.daemon.api.WhatIfResult;
-import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.Rebalance;
 import org.fabricmanager.daemon.control.EventQueue;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.faults.Drains;
@@ -33,12 +33,13 @@ import org.fabricmanager.routing.RoutingException;
  * What the daemon does with the routing in force besides routing changes: measuring its quality once its tables
  * converged ({@link QualityMonitor}), what-ifs ({@link WhatIfService}, and a rebalance's: {@link RebalanceEstimator}),
  * an operator's drains ({@link Maintenance}) and rebalances ({@link Rebalancer}, and the quiet-period policy:
- * {@link QuietRebalance}), and how far the routing in force is from a full recompute. Wires them to the coordinator's
+ * {@link QuietRebalance}), repairs refined ({@link RepairRefinement}), and how far the routing in force is from a
+ * full recompute. Wires them to the coordinator's
  * and the routing manager's observers; the analyses run on threads of their own, never the control thread.
  */
 final class RoutingActions implements AutoCloseable {
     /** What the actions are built from. */
-    record Parts(DaemonConfig.Rebalance rebalance, EventQueue queue, MilestoneLog milestones,
+    record Parts(Rebalance rebalance, EventQueue queue, MilestoneLog milestones,
                  FabricCoordinator coordinator, FabricCoordinator.Managers managers, Drains drains, RoutingService routing,
                  MeterRegistry registry) {
     }
@@ -61,9 +62,16 @@ final class RoutingActions implements AutoCloseable {
         this.quality = new QualityMonitor(analysisThreads, p.registry());
         this.estimator = new RebalanceEstimator(p.routing(), analysisThreads);
         this.rebalancer = new Rebalancer(p.milestones(), p.coordinator(), p.managers());
-        DaemonConfig.Rebalance policy = p.rebalance();
+        Rebalance policy = p.rebalance();
         QuietRebalance quiet = new QuietRebalance(p.queue(), policy.quietPeriodMs(), policy.quietPeriod(),
                 routingManager::active, rebalancer::rebalance);
+        long refineAfterMs = p.routing().repairs() ? policy.refineAfterMs() : 0;
+        routingManager.refinesRepairs(refineAfterMs > 0);
+        RepairRefinement refinement = new RepairRefinement(p.queue(), refineAfterMs, routingManager::active,
+                routingManager::refinable, () -> routingManager.busy() || routingManager.hasPrepared(), () -> {
+                    routingManager.refineNext();
+                    p.coordinator().fabricChanged();
+                });
         routingManager.onInstalled(r -> {
             quality.installed(r);
             estimator.installed(r);
@@ -71,11 +79,13 @@ final class RoutingActions implements AutoCloseable {
         p.coordinator().onConverged(r -> {
             quality.measure(r);
             quiet.converged(r);
+            refinement.converged(r);
         });
         p.coordinator().onFabricChanging(() -> {
             quality.fabricChanging();
             estimator.fabricChanging();
             quiet.changed();
+            refinement.changed();
         });
         p.coordinator().onRoutingEnded(rebalancer);
         // how far a repair is from a full recompute: after its quality, so that the two never share the cores, and

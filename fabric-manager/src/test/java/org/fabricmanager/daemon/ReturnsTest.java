@@ -111,8 +111,9 @@ class ReturnsTest {
 
     /**
      * With each engine that repairs for the daemon: Dmodc, and {@code dmodc-home}, whose full routing is Dmodc's when
-     * whole; after a return the balance is measured against Dmodc's full routing of the fabric for both, as the faults
-     * still out keep Dmodc's repair (above {@code dmodc-home}'s own full routing: all-to-all 96 against 64 here).
+     * whole; after every return, and with {@code dmodc-home} after every fault too once its repair is refined, the
+     * balance is that of the engine's own full routing of the fabric (Dmodc's repair alone left all-to-all 96 here
+     * where {@code dmodc-home}'s full routing gives 64).
      */
     @ParameterizedTest
     @ValueSource(strings = {DmodcEngine.NAME, HomeDmodcEngine.NAME})
@@ -123,7 +124,7 @@ class ReturnsTest {
         List<Link> cables = fabric.links().stream().filter(l -> fabric.isSwitch(l.a()) && fabric.isSwitch(l.b()))
                 .toList();
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withEngine(name), List.of(), new SimpleMeterRegistry(), null);
+                .withEngine(name).withRefineAfter("100ms"), List.of(), new SimpleMeterRegistry(), null);
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
              RoutingEngine engine = RoutingEngines.create(name, 1);
@@ -169,9 +170,9 @@ class ReturnsTest {
                 v = converged(daemon, v, connected, what);
                 Fabric now = daemon.topology().get();
                 assertThat(now.links().size()).as(what).isEqualTo(ReturnsTest.linksWithout(fabric, out));
-                if (!fault) {
-                    // Dmodc's full routing is the yardstick for both: the faults still out keep Dmodc's repair
-                    assertBalanced(what, now.index(), held(sim, now), dmodc.route(now.index()).tables());
+                if (!fault || engine.repairer().orElseThrow().refines()) {
+                    // Dmodc's repair of a fault can be less balanced (144 against 120 here): only returns give it back
+                    assertBalanced(what, now.index(), held(sim, now), engine.route(now.index()).tables());
                 }
             }
             assertThat(held(sim, daemon.topology().get()).sameAs(whole)).as("whole: Dmodc's routing").isTrue();
@@ -186,10 +187,11 @@ class ReturnsTest {
                 && !out.contains(l.b())).count();
     }
 
-    /** The version of the first routing after {@code after} that {@code switches} connected switches all hold. */
+    /** The version of the first routing after {@code after} that {@code switches} connected switches all hold, refined. */
     private static long converged(FabricManagerDaemon daemon, long after, int switches, String what) {
         return await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > after
-                && st.switches().connected() == switches && st.tables().inSync() == switches, what).routing().version();
+                && !st.routing().refinePending() && st.switches().connected() == switches
+                && st.tables().inSync() == switches, what).routing().version();
     }
 
     private static boolean heldValid(FabricSimulator sim, FabricManagerDaemon daemon) throws Exception {
@@ -231,11 +233,11 @@ class ReturnsTest {
     private static void assertBalanced(String what, FabricIndex index, ForwardingTables tables, ForwardingTables full) {
         assertThat(TracedValidity.of(RoutedFabric.of(index, tables)).isValid()).as(what).isTrue();
         CongestionAnalyzer ours = new CongestionAnalyzer(RoutedFabric.of(index, tables), 1);
-        CongestionAnalyzer dmodc = new CongestionAnalyzer(RoutedFabric.of(index, full), 1);
+        CongestionAnalyzer theirs = new CongestionAnalyzer(RoutedFabric.of(index, full), 1);
         TrafficPattern random = new TrafficPattern.RandomPermutations(50, 99);
         assertThat((double) ours.analyze(new TrafficPattern.AllToAll()).max()).as("%s: all-to-all", what)
-                .isLessThanOrEqualTo(dmodc.analyze(new TrafficPattern.AllToAll()).max() * 1.05);
+                .isLessThanOrEqualTo(theirs.analyze(new TrafficPattern.AllToAll()).max() * 1.05);
         assertThat(ours.analyze(random).mean()).as("%s: random mean", what)
-                .isLessThanOrEqualTo(dmodc.analyze(random).mean() * 1.05);
+                .isLessThanOrEqualTo(theirs.analyze(random).mean() * 1.05);
     }
 }

@@ -44,11 +44,14 @@ public final class Views {
      * {@code repaired}: the tables are a repair of the last full routing; {@code changedEntries} and
      * {@code minimumEntries}: entries they changed against the tables before them, and the least any valid routing
      * of the same fabric changes, {@code takenBackEntries}: of the changed entries, those that went back to
-     * elements that came back ({@code null}: the first tables, reused ones, or an engine that does not repair).
+     * elements that came back ({@code null}: the first tables, reused ones, or an engine that does not repair);
+     * {@code refinePending}: the tables are a repair whose moved entries will take the engine's full routing's ports
+     * ({@code routing.rebalance.refineAfter}).
      */
     public record Routing(String engine, long version, Double durationMs, Boolean valid, Long unreachableLeafPairs,
                           long computations, Boolean reusedFromState, Boolean deadlockFree, String onFault,
-                          boolean repaired, Long changedEntries, Long minimumEntries, Long takenBackEntries) {
+                          boolean repaired, Long changedEntries, Long minimumEntries, Long takenBackEntries,
+                          boolean refinePending) {
     }
 
     /**

@@ -6,8 +6,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
@@ -123,9 +121,17 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with another {@code routing.rebalance.quietPeriod} ({@code off}, {@code 30m}...). */
     public DaemonConfig withQuietPeriod(String quietPeriod) {
+        return withRebalance(new Rebalance(quietPeriod, routing.rebalance().refineAfter()));
+    }
+
+    /** This configuration with another {@code routing.rebalance.refineAfter} ({@code off}, {@code 1s}...). */
+    public DaemonConfig withRefineAfter(String refineAfter) {
+        return withRebalance(new Rebalance(routing.rebalance().quietPeriod(), refineAfter));
+    }
+
+    private DaemonConfig withRebalance(Rebalance rebalance) {
         return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(routing.engine(), routing.threads(),
-                routing.settleMs(), routing.onFault(), new Rebalance(quietPeriod)), push, state, faults, security, ha,
-                opensm);
+                routing.settleMs(), routing.onFault(), rebalance), push, state, faults, security, ha, opensm);
     }
 
     /** This configuration with another state directory. */
@@ -307,7 +313,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
             if (!REPAIR.equals(onFault) && !RECOMPUTE.equals(onFault)) {
                 throw new ConfigException("option routing.onFault must be repair or recompute, got '" + onFault + "'");
             }
-            rebalance = rebalance != null ? rebalance : Rebalance.of(null);
+            rebalance = rebalance != null ? rebalance : new Rebalance(null, null);
         }
 
         /** The same with no automatic rebalance. */
@@ -341,54 +347,6 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         /** The routing pool size: {@code threads}, or the number of processors when 0. */
         public int effectiveThreads() {
             return threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
-        }
-    }
-
-    /**
-     * {@code routing.rebalance}: {@code quietPeriod}, how long the tables in force must have been a repair with no
-     * change of the fabric before the daemon routes it in full by itself ({@code off}, the default: only an operator's
-     * {@code POST /api/v1/routing/rebalance} does). Written as a number and a unit: {@code 90s}, {@code 30m}, {@code 2h}.
-     */
-    public record Rebalance(String quietPeriod) {
-        /** The longest quiet period accepted: a week. */
-        static final long MAX_QUIET_MS = 7L * 24 * 3_600_000;
-
-        public Rebalance {
-            quietPeriod = quietPeriod == null ? "off" : quietPeriod.trim();
-            quietPeriodMs(quietPeriod); // refuses a malformed one at load
-        }
-
-        @JsonCreator
-        public static Rebalance of(@JsonProperty("quietPeriod") String quietPeriod) {
-            return new Rebalance(quietPeriod);
-        }
-
-        /** The quiet period in milliseconds, 0 when off. */
-        public long quietPeriodMs() {
-            return quietPeriodMs(quietPeriod);
-        }
-
-        private static long quietPeriodMs(String text) {
-            if (text.equals("off") || text.equals("0") || text.equals("false")) { // YAML reads a bare off as false
-                return 0;
-            }
-            Matcher m = Pattern.compile("(\\d{1,9})(ms|s|m|h)").matcher(text);
-            if (!m.matches()) {
-                throw new ConfigException("option routing.rebalance.quietPeriod must be off or a number with a unit"
-                        + " (ms, s, m, h), e.g. 30m; got '" + text + "'");
-            }
-            long n = Long.parseLong(m.group(1));
-            long ms = switch (m.group(2)) {
-                case "ms" -> n;
-                case "s" -> n * 1_000;
-                case "m" -> n * 60_000;
-                default -> n * 3_600_000;
-            };
-            if (ms < 1_000 || ms > MAX_QUIET_MS) {
-                throw new ConfigException("option routing.rebalance.quietPeriod must be off or between 1s and 168h, got '"
-                        + text + "'");
-            }
-            return ms;
         }
     }
 

@@ -10,10 +10,17 @@ import org.fabricmanager.topology.Fabric;
  * new fabric's fingerprint is computed with the job, off the control thread. {@code inFull}: routed by the engine
  * even when changes are repaired ({@code routing.onFault: repair}), and the base of the repairs after it.
  * {@code previousFabric} is the fabric the tables in force route ({@code null}: none), against which the job's
- * {@link NodeImpact} is taken.
+ * {@link NodeImpact} is taken. {@code refine}: the tables in force, a repair, refined for the same fabric
+ * ({@link org.fabricmanager.routing.TableRepairer#refine}); a job whose fabric changed is routed as usual.
  */
 public record RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint, boolean inFull,
-                         Fabric previousFabric) {
+                         Fabric previousFabric, boolean refine) {
+    /** A job that is not a refinement. */
+    public RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint, boolean inFull,
+                      Fabric previousFabric) {
+        this(version, fabric, previous, activeFingerprint, inFull, previousFabric, false);
+    }
+
     /** A job routed as {@code routing.onFault} says, whose impact on the end nodes is not taken. */
     public RoutingJob(long version, Fabric fabric, TableSet previous, String activeFingerprint) {
         this(version, fabric, previous, activeFingerprint, false, null);

@@ -100,6 +100,10 @@ public final class RoutingManager {
     private boolean running;
     /** The next computation routes in full ({@link #routeInFullNext}). */
     private boolean inFullNext;
+    /** The next computation refines the repair in force when the fabric has not changed ({@link #refineNext}). */
+    private boolean refineNext;
+    /** Repairs are refined ({@code routing.rebalance.refineAfter} not off): {@link #refinable} can be true. */
+    private boolean refinesRepairs;
     /** A prepared computation is running (it does not make the daemon ROUTING: it may never be installed). */
     private boolean preparing;
     /** The prepared routing under way or done, waiting for {@link #consider} of its very fabric; or {@code null}. */
@@ -196,8 +200,10 @@ public final class RoutingManager {
         long version = nextVersion++;
         running = true;
         RoutingJob job = new RoutingJob(version, fabric, active == null ? null : active.tables(),
-                active == null ? null : active.fingerprint(), inFullNext, active == null ? null : active.fabric());
+                active == null ? null : active.fingerprint(), inFullNext, active == null ? null : active.fabric(),
+                refineNext && !inFullNext && active != null);
         inFullNext = false;
+        refineNext = false;
         service.route(job).whenComplete((outcome, error) -> queue.append("routing-done v" + version,
                 () -> done(job, outcome, error)));
         return Decision.STARTED;
@@ -377,6 +383,28 @@ public final class RoutingManager {
      */
     public void routeInFullNext() {
         inFullNext = true;
+    }
+
+    /**
+     * Makes the next computation refine the repair in force ({@link RoutingService#refinable}) when its fabric is the
+     * routed one; a changed fabric is routed as usual.
+     */
+    public void refineNext() {
+        refineNext = true;
+    }
+
+    /** Whether repairs are refined ({@code routing.rebalance.refineAfter} not off; set once, before the first). */
+    public void refinesRepairs(boolean on) {
+        refinesRepairs = on;
+        service.refineRepairs(on);
+    }
+
+    /**
+     * True when repairs are refined and the routing in force is a repair that a refinement would change
+     * ({@link RoutingService#refinable}).
+     */
+    public boolean refinable() {
+        return refinesRepairs && active != null && active.repaired() && service.refinable(active.tables());
     }
 
     /** Makes the next {@link #consider} compute even for the routed fabric (an operator's forced re-route). */

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.store.FabricFingerprint;
+import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LinkChanges;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutedSnapshot;
@@ -49,6 +50,14 @@ public final class RoutingService implements AutoCloseable {
      */
     private final boolean repair;
     private RoutedSnapshot full;
+    /**
+     * Repairs are refined ({@link RoutingJob#refine}): the entries a repair moved from the base take the engine's full
+     * routing's ports, and that becomes the base. The repair itself stays the change's computation (milliseconds);
+     * its tables are {@link #refinable} until the refinement.
+     */
+    private volatile boolean refineRepairs;
+    /** The tables of the last repair, which a refinement may change: written on the dispatcher thread. */
+    private volatile ForwardingTables refinable;
     /** Counts churn inline on the dispatcher thread (one worker: no threads of its own). */
     private final RoutingPool churnPool = new RoutingPool(1, "churn");
     /** Computations submitted and not started yet: a rehearsal gives way to them. */
@@ -105,6 +114,23 @@ public final class RoutingService implements AutoCloseable {
         return repair;
     }
 
+    /**
+     * Whether repairs are refined ({@code routing.rebalance.refineAfter} not off), for an engine whose full routing is
+     * not Dmodc's own ({@link TableRepairer#refines}): set once, before the first computation.
+     */
+    public void refineRepairs(boolean on) {
+        refineRepairs = on;
+    }
+
+    /**
+     * True when {@code inForce} are the tables of the last repair and a refinement may change them: repairs are
+     * refined, the engine's full routing is not Dmodc's own ({@link TableRepairer#refines}) and they are not the base.
+     */
+    public boolean refinable(TableSet inForce) {
+        ForwardingTables r = refinable;
+        return r != null && inForce != null && inForce.tables() == r;
+    }
+
     /** The engine's name as configured. */
     public String engineName() {
         return engine.name();
@@ -130,8 +156,18 @@ public final class RoutingService implements AutoCloseable {
             // the change affects (the result is exactly a routing from scratch)
             RoutedSnapshot previous = continued(job);
             boolean repairing = repair && job.previous() != null && !job.inFull();
+            // a refinement of a fault's repair in force, for the fabric it routes (one that changed is routed as usual)
+            boolean refining = repairing && job.refine() && refineRepairs && full != null && previous != null
+                    && previous != full && print.join().equals(job.activeFingerprint());
             RoutedSnapshot snapshot;
-            if (repairing) {
+            if (refining) {
+                // the entries the repair moved from the base to the full routing's ports: the base from now on (below)
+                snapshot = repairer.refine(full.result().tables(), previous).orElse(null);
+                if (snapshot == null || snapshot.result().tables().sameAs(previous.result().tables())) {
+                    refinable = null;
+                    return new RoutingOutcome(job, print.join(), null, null, 0, 0, "", null);
+                }
+            } else if (repairing) {
                 // from the base (the stored tables' when none was computed since the start), not from the tables in
                 // force: a return then gives back exactly what moved for the element
                 snapshot = full != null ? repairer.repair(full, index) : repairer.repair(job.previous().tables(),
@@ -142,7 +178,7 @@ public final class RoutingService implements AutoCloseable {
             long routed = System.nanoTime();
             String fingerprint = print.join();
             long printed = System.nanoTime();
-            if (fingerprint.equals(job.activeFingerprint())) {
+            if (fingerprint.equals(job.activeFingerprint()) && !refining) {
                 return new RoutingOutcome(job, fingerprint, null, null, 0, 0, "", null);
             }
             base = previous;
@@ -151,14 +187,17 @@ public final class RoutingService implements AutoCloseable {
             TableSet tables = TableSet.derive(job.version(), result.tables(), job.previous());
             TableChurn churn = job.previous() == null || repairer == null ? null
                     : repairer.churn(job.previous().tables(), snapshot, churnPool);
-            if (repair && (full == null || !repairing || LinkChanges.added(full.fabric(), index))) {
-                // an element the base lacked came back into this repair: the base from now on, so that the routes
-                // it took back stay with it through later faults, and its later returns give back what moved
+            if (repair && (full == null || !repairing || refining || LinkChanges.added(full.fabric(), index))) {
+                // an element the base lacked came back into this repair, or a refinement: the base from now on, so
+                // that the routes it took back or refined stay through later faults, and later returns take back
+                // what moved
                 full = snapshot;
             }
+            refinable = refineRepairs && repairing && repairer.refines() && snapshot != full ? result.tables() : null;
             // where the time went, for the operator's log line: a slow re-route says which part to blame
             String detail = String.format("index %.1f ms, %s %.1f ms%s, then waited %.1f ms for the fingerprint",
-                    (indexed - begin) / 1e6, repairing ? "engine repairing" : previous == null ? "engine from scratch"
+                    (indexed - begin) / 1e6, refining ? "engine refining" : repairing ? "engine repairing"
+                            : previous == null ? "engine from scratch"
                             : "engine re-routing",
                     (routed - indexed) / 1e6, phases(result), (printed - routed) / 1e6);
             long compared = System.nanoTime();

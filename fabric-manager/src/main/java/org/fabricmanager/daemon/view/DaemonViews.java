@@ -81,12 +81,12 @@ public final class DaemonViews {
         String onFault = routing.repairs() ? "repair" : "recompute";
         return a == null
                 ? new Views.Routing(routing.engineName(), 0, null, null, null, routing.computations(), null, null,
-                        onFault, false, null, null, null)
+                        onFault, false, null, null, null, false)
                 : new Views.Routing(a.engine(), a.version(), a.durationMs(), a.valid(), a.unreachablePairs(),
                         routing.computations(), a.reused(), a.deadlockFree(), onFault, a.repaired(),
                         a.churn() == null ? null : a.churn().changedEntries(),
                         a.churn() == null ? null : a.churn().minimumEntries(),
-                        a.churn() == null ? null : a.churn().takenBack());
+                        a.churn() == null ? null : a.churn().takenBack(), routing.refinable());
     }
 
     /** {@code GET /api/v1/status}. */
