@@ -68,6 +68,8 @@ public final class DefaultConfig {
                   onFault: %s             # repair: move only the entries a change forces (dmodc); recompute: route afresh
                   rebalance:                  # routing in full again after repairs (POST /api/v1/routing/rebalance)
                     quietPeriod: "%s"           # tables repaired and no change for this long (e.g. 30m): route in full
+                    refineAfter: "%s"            # a repair converged, no change for this long: its moved entries to the
+                                                 # engine's full routing's ports (dmodc-home; off: keep Dmodc's repair)
 
                 push:                       # table installation (docs/protocol.md, section 6)
                   ackTimeoutMs: %d          # a commit not acknowledged within this is retried (timeout doubles per retry)
@@ -138,7 +140,8 @@ public final class DefaultConfig {
                 d.fabric().expectedHdft() == null ? "null" : "\"" + d.fabric().expectedHdft() + "\"",
                 d.fabric().unreadyOnMismatch(),
                 d.discovery().settleMs(), d.discovery().maxWaitMs(), d.routing().engine(), d.routing().threads(),
-                d.routing().settleMs(), d.routing().onFault(), d.routing().rebalance().quietPeriod(), d.push().ackTimeoutMs(), d.push().retries(), d.push().maxInFlight(), d.state().directory(),
+                d.routing().settleMs(), d.routing().onFault(), d.routing().rebalance().quietPeriod(),
+                d.routing().rebalance().refineAfter(), d.push().ackTimeoutMs(), d.push().retries(), d.push().maxInFlight(), d.state().directory(),
                 d.faults().settleMs(), d.faults().flapThreshold(), d.faults().flapWindowMs(), d.faults().quarantineMs(),
                 d.faults().detector().enabled(), d.faults().detector().etaMs(), d.faults().detector().deltaMs(),
                 d.faults().detector().overlay(), d.faults().detector().bind(), d.faults().detector().port(),
