@@ -46,7 +46,7 @@ final class RouteCommand implements Command {
                 usage: fabric-manager route (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
                                              | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                             [--engine %s] [--threads T] [--lft-out FILE] [--lft-format lft-text|lft-bin|opensm]
-                                            [--verify | --previous LFT]
+                                            [--verify | --previous LFT [--refine]]
                   Routes the fabric and writes its tables as lft-text/1 to FILE (default: stdout);
                   phase timings and validity go to stderr.
                 %s
@@ -64,6 +64,10 @@ final class RouteCommand implements Command {
                                            element that came back takes back the routes a full routing gives it
                                            (engines that repair: dmodc); stderr gives the changed entries, the
                                            minimum any valid routing changes and the entries taken back
+                  --refine                 with --previous: the entries the repair moved at the ports of the
+                                           engine's full routing, as a daemon with routing.rebalance.refineAfter
+                                           installs them once the repair converged (dmodc-home; the same entries
+                                           change)
                   --lft-format F           lft-text (default); lft-bin (lft-bin/1: the same tables as bytes, read
                                            back by --previous, trace and quality in a fraction of the time; needs
                                            --lft-out); or opensm: OpenSM's opensm-lfts.dump, keyed by LID
@@ -87,7 +91,7 @@ final class RouteCommand implements Command {
 
     @Override
     public Set<String> flagOptions() {
-        return Set.of("verify");
+        return Set.of("verify", "refine");
     }
 
     @Override
@@ -103,6 +107,9 @@ final class RouteCommand implements Command {
         }
         if (format.equals("lft-bin") && !args.has("lft-out")) {
             throw new UsageException("route: --lft-format lft-bin writes bytes: it needs --lft-out FILE");
+        }
+        if (args.flag("refine") && !args.has("previous")) {
+            throw new UsageException("route: --refine goes with --previous");
         }
         LidFabric loaded = FabricSource.loadWithLids(args);
         Fabric fabric = loaded.fabric();
@@ -125,7 +132,8 @@ final class RouteCommand implements Command {
         }
         RoutingResult result;
         if (args.has("previous")) {
-            result = RouteRepair.repair(Path.of(args.require("previous")), index, engineName, threads, console);
+            result = RouteRepair.repair(Path.of(args.require("previous")), index, engineName, threads,
+                    args.flag("refine"), console);
         } else {
             try (RoutingEngine engine = RoutingEngines.create(engineName, threads)) {
                 result = engine.route(index);

@@ -25,7 +25,8 @@ final class RouteRepair {
     private RouteRepair() {
     }
 
-    static RoutingResult repair(Path previousFile, FabricIndex index, String engineName, int threads, Console console) {
+    static RoutingResult repair(Path previousFile, FabricIndex index, String engineName, int threads, boolean refine,
+                                Console console) {
         ForwardingTables previous;
         long begin = System.nanoTime();
         boolean binary;
@@ -44,9 +45,10 @@ final class RouteRepair {
             TableRepairer repairer = engine.repairer().orElseThrow(() -> new UsageException("route: --previous: engine "
                     + engineName + " does not repair tables (engines that do: "
                     + String.join(", ", RoutingEngines.repairing()) + ")"));
-            // as the daemon installs it once refined: the entries the repair moved at the full routing's ports
+            // refined, as a daemon with routing.rebalance.refineAfter installs it: the moved entries at the full
+            // routing's ports
             RoutedSnapshot repaired = repairer.repair(previous, null, index);
-            RoutedSnapshot refined = repairer.refine(previous, repaired).orElse(repaired);
+            RoutedSnapshot refined = refine ? repairer.refine(previous, repaired).orElse(repaired) : repaired;
             TableChurn churn = repairer.churn(previous, refined, pool);
             console.err().printf("route: repaired %s: %,d entries changed, minimum %,d (%.2fx)%s%s%n", previousFile,
                     churn.changedEntries(), churn.minimumEntries(), churn.ratio(), churn.takenBack() == 0 ? ""

@@ -47,7 +47,7 @@ class RouteCommandTest {
     }
 
     @Test
-    void previousRepairsTheTablesInForceAsTheDaemonDoesAndAReturnGivesThemBack() throws Exception {
+    void previousRepairsTheTablesInForceAsTheDaemonDoesRefinedOnRequestAndAReturnGivesThemBack() throws Exception {
         String spec = "PGFT(3;4,4,4;1,4,4;1,1,1)";
         Fabric intact = PgftGenerator.generate(PgftSpec.parse(spec));
         Path topo = TopologyFiles.write(intact, dir.resolve("intact.json"));
@@ -59,20 +59,26 @@ class RouteCommandTest {
         Path repairedLft = dir.resolve("repaired.lft");
 
         CliRun run = CliRun.of("route", "--topology", degradedTopo.toString(), "--previous", lft.toString(),
-                "--lft-out", repairedLft.toString());
+                "--refine", "--lft-out", repairedLft.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         ForwardingTables repaired = LftText.read(repairedLft);
         try (HomeDmodcEngine engine = new HomeDmodcEngine(1); DmodcEngine dmodc = new DmodcEngine(1)) {
-            // the default engine's repair, its moved entries refined as the daemon refines them
+            // the default engine's repair, its moved entries refined as a daemon with refineAfter refines them
             TableRepairer repairer = engine.repairer().orElseThrow();
             RoutedSnapshot base = engine.routeSnapshot(intact.index());
             ForwardingTables daemonWay = repairer.refine(base.result().tables(), repairer.repair(base,
                     degraded.index())).orElseThrow().result().tables();
             assertThat(repaired.sameAs(daemonWay)).isTrue();
             assertThat(repaired.sameAs(dmodc.route(degraded.index()).tables())).as("not Dmodc's own").isFalse();
-            assertThat(repaired.sameAs(dmodc.repair(dmodc.compute(intact.index()), degraded.index()).result()
-                    .tables())).as("not Dmodc's repair").isFalse();
+            ForwardingTables dmodcRepair = dmodc.repair(dmodc.compute(intact.index()), degraded.index()).result()
+                    .tables();
+            assertThat(repaired.sameAs(dmodcRepair)).as("not Dmodc's repair").isFalse();
+            // without --refine, the repair as the daemon installs it by default (routing.rebalance.refineAfter off)
+            Path plainLft = dir.resolve("plain.lft");
+            assertThat(CliRun.of("route", "--topology", degradedTopo.toString(), "--previous", lft.toString(),
+                    "--lft-out", plainLft.toString()).exitCode()).isZero();
+            assertThat(LftText.read(plainLft).sameAs(dmodcRepair)).as("Dmodc's repair of the same tables").isTrue();
         }
         // the 4 level-2 switches under the top (one per pod) each sent it a quarter of their 48 remote destinations
         assertThat(run.err()).contains("route: repaired " + lft + ": 48 entries changed, minimum 48 (1.00x)")
