@@ -46,7 +46,8 @@ class DaemonSystemIT {
         org.junit.jupiter.api.Assumptions.assumeTrue(org.fabricmanager.routing.engines.RoutingEngines.names().contains("dmodc"),
                 "the dmodc engine is not registered in this build");
         Fabric fabric = PgftGenerator.generate(SPEC);
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(SystemSupport.config(state, SPEC), List.of());
+        // the repair as such, compared with route --previous: its refinement is ReturnsTest's and DetectorProcessesIT's
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(SystemSupport.config(state, SPEC).withRefineAfter("off"), List.of());
         int southboundPort = daemon.southboundAddress().getPort();
         try (FabricSimulator sim = SystemSupport.simulator(fabric, southboundPort)) {
             sim.start();
@@ -102,7 +103,7 @@ class DaemonSystemIT {
 
             // 4. restart on the unchanged fabric: same indices, no computation, nothing pushed
             daemon.close();
-            daemon = FabricManagerDaemon.start(SystemSupport.config(state, SPEC).withPorts(southboundPort, 0), List.of());
+            daemon = FabricManagerDaemon.start(SystemSupport.config(state, SPEC).withRefineAfter("off").withPorts(southboundPort, 0), List.of());
             FabricManagerDaemon restarted = daemon;
             s = await(restarted, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 192,
                     "convergence after restart");

@@ -55,7 +55,8 @@ class FaultReactionIT {
     @Test
     void ringFindsASilentSpineAndTheDaemonRoutesAroundIt() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
-        DaemonConfig base = SystemSupport.config(state, SPEC);
+        // the reaction as such: a repair's refinement (routing.rebalance.refineAfter) would add a computation later
+        DaemonConfig base = SystemSupport.config(state, SPEC).withRefineAfter("off");
         Southbound sb = base.southbound();
         DaemonConfig c = new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),

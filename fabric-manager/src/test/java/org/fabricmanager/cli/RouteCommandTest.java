@@ -74,7 +74,7 @@ class RouteCommandTest {
             ForwardingTables dmodcRepair = dmodc.repair(dmodc.compute(intact.index()), degraded.index()).result()
                     .tables();
             assertThat(repaired.sameAs(dmodcRepair)).as("not Dmodc's repair").isFalse();
-            // without --refine, the repair as the daemon installs it by default (routing.rebalance.refineAfter off)
+            // without --refine, the repair as the daemon installs it first (then refines it: routing.rebalance.refineAfter)
             Path plainLft = dir.resolve("plain.lft");
             assertThat(CliRun.of("route", "--topology", degradedTopo.toString(), "--previous", lft.toString(),
                     "--lft-out", plainLft.toString()).exitCode()).isZero();

@@ -98,8 +98,8 @@ class RepairRefinementTest {
     }
 
     @Test
-    void theOptionIsANumberWithAUnitOrOffAndOffByDefault() {
-        assertThat(ConfigLoader.parse("", "fm.yaml").routing().rebalance().refineAfterMs()).isZero();
+    void theOptionIsANumberWithAUnitOrOffAndOneSecondByDefault() {
+        assertThat(ConfigLoader.parse("", "fm.yaml").routing().rebalance().refineAfterMs()).isEqualTo(1_000);
         assertThat(ConfigLoader.parse("routing:\n  rebalance:\n    refineAfter: 250ms\n", "fm.yaml").routing()
                 .rebalance().refineAfterMs()).isEqualTo(250);
         assertThat(ConfigLoader.parse("routing:\n  rebalance:\n    refineAfter: off\n", "fm.yaml").routing()

@@ -68,8 +68,8 @@ public final class DefaultConfig {
                   onFault: %s             # repair: move only the entries a change forces (dmodc); recompute: route afresh
                   rebalance:                  # routing in full again after repairs (POST /api/v1/routing/rebalance)
                     quietPeriod: "%s"           # tables repaired and no change for this long (e.g. 30m): route in full
-                    refineAfter: "%s"           # a repair converged, no change for this long (e.g. 1s): its moved entries
-                                                 # to the engine's full routing's ports (dmodc-home; off: Dmodc's repair)
+                    refineAfter: "%s"            # a repair converged, no change for this long: its moved entries to the
+                                                 # engine's full routing's ports (dmodc-home; off: Dmodc's repair)
 
                 push:                       # table installation (docs/protocol.md, section 6)
                   ackTimeoutMs: %d          # a commit not acknowledged within this is retried (timeout doubles per retry)

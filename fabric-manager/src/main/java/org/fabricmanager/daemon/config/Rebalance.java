@@ -9,8 +9,7 @@ import java.util.regex.Pattern;
  * {@code routing.rebalance}, what the daemon does by itself after repairs. {@code refineAfter}: how long after the
  * tables of a repair converged, with no change of the fabric, the entries the repair moved take the ports of the
  * engine's full routing of the fabric (one more routing version, the same entries), for an engine whose full
- * routing is not Dmodc's own, as {@code dmodc-home} ({@code off}, the default: Dmodc's repairs stay; {@code 1s}
- * suits most fabrics). {@code quietPeriod}: how
+ * routing is not Dmodc's own, as {@code dmodc-home} ({@code 1s} by default; {@code off}: Dmodc's repairs stay). {@code quietPeriod}: how
  * long the tables in force must have been a repair with no change of the fabric before the daemon routes it in full
  * ({@code off}, the default: only an operator's {@code POST /api/v1/routing/rebalance} does). Both written as a number
  * and a unit: {@code 500ms}, {@code 90s}, {@code 30m}, {@code 2h}.
@@ -24,7 +23,7 @@ public record Rebalance(String quietPeriod, String refineAfter) {
 
     public Rebalance {
         quietPeriod = quietPeriod == null ? "off" : quietPeriod.trim();
-        refineAfter = refineAfter == null ? "off" : refineAfter.trim();
+        refineAfter = refineAfter == null ? "1s" : refineAfter.trim();
         // refuses malformed ones at load (the fields are assigned after this body: the parameters are read)
         millis(QUIET_PERIOD, quietPeriod, 1_000, "1s");
         millis(REFINE_AFTER, refineAfter, 100, "100ms");
