@@ -35,9 +35,9 @@ final class LiveTables {
 
     /**
      * As {@link #assertMatchOfflineRoute(FabricProcesses, Path, String, String)}, with {@code route --previous
-     * PREVIOUS} when {@code previous} is not null: what a daemon with {@code routing.onFault: repair} holds after a
-     * change once its repair is refined, {@code previous} being the tables of its last full routing ({@code NAME.lft}
-     * of an earlier check).
+     * PREVIOUS --refine} when {@code previous} is not null: what a daemon with {@code routing.onFault: repair} holds
+     * after a change once its repair is refined, {@code previous} being the tables of its last full routing
+     * ({@code NAME.lft} of an earlier check).
      */
     static Fabric assertMatchOfflineRoute(FabricProcesses fp, Path work, String name, String engine, Path previous)
             throws Exception {
@@ -52,7 +52,7 @@ final class LiveTables {
         List<String> args = new ArrayList<>(List.of("route", "--topology", topology.toString(), "--engine", engine,
                 "--lft-out", lft.toString()));
         if (previous != null) {
-            args.addAll(List.of("--previous", previous.toString()));
+            args.addAll(List.of("--previous", previous.toString(), "--refine"));
         }
         int code = new Main(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8)).run(args.toArray(new String[0]));
