@@ -41,11 +41,15 @@ final class NetlabDaemon {
         return get("/api/v1/route?src=" + src + "&dst=" + dst);
     }
 
-    /** Waits until tables newer than {@code after} are computed and installed everywhere; returns their version. */
+    /**
+     * Waits until tables newer than {@code after} are computed and installed everywhere, a repair refined when that is
+     * due; returns their version.
+     */
     long converged(long after) {
         JsonNode s = Await.value("tables newer than v" + after + " installed", Duration.ofSeconds(120),
                 () -> get("/api/v1/status"), st -> st.path("state").asText().equals("CONVERGED")
                         && st.path("routing").path("version").asLong() > after
+                        && !st.path("routing").path("refinePending").asBoolean()
                         && st.path("tables").path("pending").asInt() == 0 && st.path("tables").path("failing").asInt() == 0);
         return s.path("routing").path("version").asLong();
     }
