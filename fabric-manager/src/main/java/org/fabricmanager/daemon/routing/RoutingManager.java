@@ -102,8 +102,6 @@ public final class RoutingManager {
     private boolean inFullNext;
     /** The next computation refines the repair in force when the fabric has not changed ({@link #refineNext}). */
     private boolean refineNext;
-    /** Repairs are refined ({@code routing.rebalance.refineAfter} not off): {@link #refinable} can be true. */
-    private boolean refinesRepairs;
     /** A prepared computation is running (it does not make the daemon ROUTING: it may never be installed). */
     private boolean preparing;
     /** The prepared routing under way or done, waiting for {@link #consider} of its very fabric; or {@code null}. */
@@ -395,7 +393,6 @@ public final class RoutingManager {
 
     /** Whether repairs are refined ({@code routing.rebalance.refineAfter} not off; set once, before the first). */
     public void refinesRepairs(boolean on) {
-        refinesRepairs = on;
         service.refineRepairs(on);
     }
 
@@ -404,7 +401,7 @@ public final class RoutingManager {
      * ({@link RoutingService#refinable}).
      */
     public boolean refinable() {
-        return refinesRepairs && active != null && active.repaired() && service.refinable(active.tables());
+        return active != null && active.repaired() && service.refinable(active.tables());
     }
 
     /** Makes the next {@link #consider} compute even for the routed fabric (an operator's forced re-route). */

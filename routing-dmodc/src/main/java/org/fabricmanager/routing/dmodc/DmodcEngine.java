@@ -254,8 +254,8 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         FabricIndex next = r.index();
         Preprocessing pre = preprocess(next);
         long t3 = System.nanoTime();
-        RefinedRepair.Result mixed = RefinedRepair.mix(next, base, r.result().tables(), fullTables(next, pre, false),
-                pool);
+        RefinedRepair.Result mixed = RefinedRepair.mix(next, DmodcRouting.guids(next), base, r.result().tables(),
+                fullTables(next, pre, false), pool);
         long t4 = System.nanoTime();
         pre.phases.add(new PhaseTimings.Phase("refine", t4 - t3));
         return Optional.of(finish(next, pre, mixed.tables(), t4, null, repairName).repaired(r.fromFull()));

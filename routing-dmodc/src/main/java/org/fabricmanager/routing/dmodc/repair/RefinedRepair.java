@@ -28,10 +28,10 @@ public final class RefinedRepair {
     /**
      * {@code repaired} (a repair of {@code base} for {@code next}) with every entry that differs from {@code base}'s
      * (the switch's row there by GUID; a switch {@code base} lacks: every entry) set to {@code full}'s, a routing of
-     * {@code next}; rows with nothing to take are shared with {@code repaired}.
+     * {@code next} ({@code guids}: its switches'); rows with nothing to take are shared with {@code repaired}.
      */
-    public static Result mix(FabricIndex next, ForwardingTables base, ForwardingTables repaired, ForwardingTables full,
-                             RoutingPool pool) {
+    public static Result mix(FabricIndex next, long[] guids, ForwardingTables base, ForwardingTables repaired,
+                             ForwardingTables full, RoutingPool pool) {
         int switches = next.switchCount();
         int destinations = next.destinationCount();
         int[] baseRow = TableRepair.rowsByGuid(next, base);
@@ -65,14 +65,6 @@ public final class RefinedRepair {
         if (total == 0) {
             return new Result(repaired, 0);
         }
-        return new Result(ForwardingTables.ofRows(guids(next), rows, destinations, repaired, reuse), total);
-    }
-
-    private static long[] guids(FabricIndex index) {
-        long[] guids = new long[index.switchCount()];
-        for (int s = 0; s < guids.length; s++) {
-            guids[s] = index.switchGuid(s);
-        }
-        return guids;
+        return new Result(ForwardingTables.ofRows(guids, rows, destinations, repaired, reuse), total);
     }
 }
