@@ -266,6 +266,9 @@ class OpenSmRoutingIT {
                     "the demo's ibsim and OpenSM gone", 30);
             assertThat(temporary).as("the demo's temporary directory, socket and logs").doesNotExist();
         } finally {
+            // a failure anywhere above must not leave the demo's ibsim behind (it keeps a core busy): its children
+            // are taken while the demo still runs, as SIGKILL gives it no chance to stop them
+            children.addAll(demo.descendants().toList());
             demo.destroyForcibly();
             children.forEach(ProcessHandle::destroyForcibly);
         }
