@@ -251,6 +251,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         }
         if (m.routing().busy()) {
             changedWhileRouting = true;
+            m.routing().abandonRefinement(); // the change's repair must not wait for a full routing's time
             return;
         }
         if (!rerouteScheduled) {
@@ -446,7 +447,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         if (changedWhileRouting) {
             changedWhileRouting = false;
             rerouteScheduled = true;
-            queue.scheduleDeferred(REROUTE, settle.routingMs(), this::reroute);
+            // a fault's links reported by both ends meanwhile settle as they would have without the computation
+            queue.scheduleDeferred(REROUTE, links.complete() && m.faults().reactions().isOpen()
+                    ? Math.min(LINKS_COMPLETE_SETTLE_MS, settle.faultsMs()) : settle.routingMs(), this::reroute);
         }
         updateState();
     }

@@ -34,6 +34,8 @@ public final class RoutingPool implements AutoCloseable {
 
     private final int threads;
     private final ExecutorService executor;
+    /** What the loops of {@link #abandoning}'s body check before each chunk; {@code null} outside one. */
+    private volatile BooleanSupplier abandon;
 
     /**
      * A pool of {@code threads} workers (the caller included).
@@ -83,8 +85,24 @@ public final class RoutingPool implements AutoCloseable {
         int chunk = Math.max(1, grain);
         int chunks = (count + chunk - 1) / chunk;
         int workers = Math.min(threads, chunks);
+        BooleanSupplier given = abandon;
+        if (given != null) {
+            RangeTask body = task;
+            task = (worker, from, to) -> {
+                if (given.getAsBoolean()) {
+                    throw new AbandonedException();
+                }
+                body.run(worker, from, to);
+            };
+        }
         if (workers <= 1 || executor == null) {
-            task.run(0, 0, count);
+            if (given == null) {
+                task.run(0, 0, count);
+            } else {
+                for (int c = 0; c < chunks; c++) {
+                    task.run(0, c * chunk, Math.min(count, (c + 1) * chunk));
+                }
+            }
             return;
         }
         Loop loop = new Loop(count, chunk, chunks, task);
@@ -103,6 +121,22 @@ public final class RoutingPool implements AutoCloseable {
         }
         if (failure != null) {
             throw new RoutingException("routing worker failed: " + failure, failure);
+        }
+    }
+
+    /**
+     * Runs {@code body} with every {@link #forRange} of this pool checking {@code abandon} before each chunk: once it
+     * is true, no chunk starts and {@link AbandonedException} comes out of the loop, and of {@code body} unless it
+     * catches it. For a long computation that a newer one makes useless (a refinement overtaken by a fault): the
+     * cores come back within a chunk's time. One caller at a time, as an engine's pool has.
+     */
+    public <T> T abandoning(BooleanSupplier abandon, Supplier<T> body) {
+        BooleanSupplier outer = this.abandon;
+        this.abandon = abandon;
+        try {
+            return body.get();
+        } finally {
+            this.abandon = outer;
         }
     }
 

@@ -1,6 +1,7 @@
 package org.fabricmanager.routing;
 
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 import org.fabricmanager.topology.FabricIndex;
 
@@ -38,6 +39,14 @@ public interface TableRepairer {
      * (then the repair is the full routing already).
      */
     default Optional<RoutedSnapshot> refine(ForwardingTables base, RoutedSnapshot repaired) {
+        return refine(base, repaired, () -> false);
+    }
+
+    /**
+     * {@link #refine(ForwardingTables, RoutedSnapshot)}, given up with {@link AbandonedException} soon after
+     * {@code abandon} turns true (the daemon's refinement, when the fabric changes under it).
+     */
+    default Optional<RoutedSnapshot> refine(ForwardingTables base, RoutedSnapshot repaired, BooleanSupplier abandon) {
         return Optional.empty();
     }
 

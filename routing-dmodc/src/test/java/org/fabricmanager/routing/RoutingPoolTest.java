@@ -52,6 +52,38 @@ class RoutingPoolTest {
     }
 
     @Test
+    void loopsInsideAbandoningStopAtTheFirstChunkAfterTheFlagAndOnlyThere() {
+        for (int threads = 1; threads <= 3; threads++) {
+            try (RoutingPool pool = new RoutingPool(threads, "test")) {
+                java.util.concurrent.atomic.AtomicInteger chunks = new java.util.concurrent.atomic.AtomicInteger();
+                int max = threads;
+                assertThatThrownBy(() -> pool.abandoning(() -> chunks.get() >= 50, () -> {
+                    pool.forRange(1_000, 2, (worker, from, to) -> chunks.incrementAndGet());
+                    return null;
+                })).isInstanceOf(AbandonedException.class);
+                // a worker finishes the chunk it holds when the flag turns, even the caller running them all inline
+                assertThat(chunks.get()).as("threads " + threads).isBetween(50, 50 + max);
+                // outside abandoning, and inside it while the flag is false: every index, as before
+                AtomicIntegerArray seen = new AtomicIntegerArray(1_000);
+                pool.forRange(1_000, 2, (worker, from, to) -> visit(seen, from, to));
+                pool.abandoning(() -> false, () -> {
+                    pool.forRange(1_000, 2, (worker, from, to) -> visit(seen, from, to));
+                    return null;
+                });
+                for (int i = 0; i < 1_000; i++) {
+                    assertThat(seen.get(i)).as("threads " + max + " index " + i).isEqualTo(2);
+                }
+            }
+        }
+    }
+
+    private static void visit(AtomicIntegerArray seen, int from, int to) {
+        for (int i = from; i < to; i++) {
+            seen.incrementAndGet(i);
+        }
+    }
+
+    @Test
     void rethrowsAWorkersFailure() {
         try (RoutingPool pool = new RoutingPool(3, "test")) {
             assertThatThrownBy(() -> pool.forRange(100, 1, (worker, from, to) -> {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.Milestone;
@@ -102,6 +103,8 @@ public final class RoutingManager {
     private boolean inFullNext;
     /** The next computation refines the repair in force when the fabric has not changed ({@link #refineNext}). */
     private boolean refineNext;
+    /** Set to give up the refinement running ({@link #abandonRefinement}); {@code null} when none runs. */
+    private AtomicBoolean refinementAbandoned;
     /** A prepared computation is running (it does not make the daemon ROUTING: it may never be installed). */
     private boolean preparing;
     /** The prepared routing under way or done, waiting for {@link #consider} of its very fabric; or {@code null}. */
@@ -202,7 +205,9 @@ public final class RoutingManager {
                 refineNext && !inFullNext && active != null);
         inFullNext = false;
         refineNext = false;
-        service.route(job).whenComplete((outcome, error) -> queue.append("routing-done v" + version,
+        AtomicBoolean abandoned = new AtomicBoolean();
+        refinementAbandoned = job.refine() ? abandoned : null;
+        service.route(job, abandoned::get).whenComplete((outcome, error) -> queue.append("routing-done v" + version,
                 () -> done(job, outcome, error)));
         return Decision.STARTED;
     }
@@ -296,6 +301,7 @@ public final class RoutingManager {
 
     private void done(RoutingJob job, RoutingOutcome outcome, Throwable error) {
         running = false;
+        refinementAbandoned = null;
         if (error != null) {
             Throwable cause = error.getCause() != null ? error.getCause() : error;
             milestones.record(Milestone.Kind.ROUTING_FAILED, "routing v" + job.version() + " failed: " + cause.getMessage()
@@ -389,6 +395,16 @@ public final class RoutingManager {
      */
     public void refineNext() {
         refineNext = true;
+    }
+
+    /**
+     * Gives up the refinement running, if one is: the fabric changed, and its computation must not wait for a full
+     * routing's time. It ends as unchanged; the repair in force stays refinable, and its next convergence re-arms it.
+     */
+    public void abandonRefinement() {
+        if (refinementAbandoned != null) {
+            refinementAbandoned.set(true);
+        }
     }
 
     /** Whether repairs are refined ({@code routing.rebalance.refineAfter} not off; set once, before the first). */

@@ -3,6 +3,7 @@ package org.fabricmanager.routing.dmodc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LinkChanges;
@@ -247,18 +248,20 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      * preprocessing again, {@code refine} (the full routing and the mix), {@code validity}.
      */
     @Override
-    public Optional<RoutedSnapshot> refine(ForwardingTables base, RoutedSnapshot repaired) {
+    public Optional<RoutedSnapshot> refine(ForwardingTables base, RoutedSnapshot repaired, BooleanSupplier abandon) {
         if (refinement == null || !(repaired instanceof DmodcRouting r) || CanonicalPgftCheck.intact(r.index())) {
             return Optional.empty();
         }
-        FabricIndex next = r.index();
-        Preprocessing pre = preprocess(next);
-        long t3 = System.nanoTime();
-        RefinedRepair.Result mixed = RefinedRepair.mix(next, DmodcRouting.guids(next), base, r.result().tables(),
-                fullTables(next, pre, false), pool);
-        long t4 = System.nanoTime();
-        pre.phases.add(new PhaseTimings.Phase("refine", t4 - t3));
-        return Optional.of(finish(next, pre, mixed.tables(), t4, null, repairName).repaired(r.fromFull()));
+        return pool.abandoning(abandon, () -> {
+            FabricIndex next = r.index();
+            Preprocessing pre = preprocess(next);
+            long t3 = System.nanoTime();
+            RefinedRepair.Result mixed = RefinedRepair.mix(next, DmodcRouting.guids(next), base, r.result().tables(),
+                    fullTables(next, pre, false), pool);
+            long t4 = System.nanoTime();
+            pre.phases.add(new PhaseTimings.Phase("refine", t4 - t3));
+            return Optional.of(finish(next, pre, mixed.tables(), t4, null, repairName).repaired(r.fromFull()));
+        });
     }
 
     @Override

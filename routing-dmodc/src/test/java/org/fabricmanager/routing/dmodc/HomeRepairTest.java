@@ -1,10 +1,13 @@
 package org.fabricmanager.routing.dmodc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.fabricmanager.routing.AbandonedException;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LinkChanges;
 import org.fabricmanager.routing.RoutedSnapshot;
@@ -159,6 +162,35 @@ class HomeRepairTest {
         }
         assertThat(cases).isGreaterThan(20);
         assertThat(refined).isGreaterThan(1000);
+    }
+
+    /**
+     * The daemon gives a refinement up when the fabric changes under it: it ends at the first parallel chunk after its
+     * flag turns, whichever phase it is in, and leaves the engine as it was (the next refinement is the same).
+     */
+    @Test
+    void anAbandonedRefinementStopsAtTheNextChunkAndTheEngineRefinesTheSameAfterwards() {
+        Fabric base = Degrader.degrade(TestFabrics.canonical("PGFT(3;8,8,8;1,8,8;1,1,1)"),
+                DegradationPlan.random(0.05, 0, 3));
+        RoutedSnapshot full = HOME.routeSnapshot(base.index());
+        ForwardingTables before = full.result().tables();
+        RepairFaults.Fault fault = RepairFaults.everyKind(base, 3, new Random(3)).get(0);
+        RoutedSnapshot repaired = REPAIRER.repair(full, fault.degraded().index());
+        ForwardingTables expected = REPAIRER.refine(before, repaired).orElseThrow().result().tables();
+        // counted by both of the pool's workers
+        AtomicInteger checks = new AtomicInteger();
+        assertThat(REPAIRER.refine(before, repaired, () -> checks.incrementAndGet() < 0)).get()
+                .satisfies(r -> assertThat(r.result().tables().sameAs(expected)).isTrue());
+        int all = checks.get();
+        assertThat(all).as("checks in a whole refinement").isGreaterThan(10);
+        for (int after : new int[] {0, 1, all / 2, all - 1}) {
+            checks.set(0);
+            assertThatThrownBy(() -> REPAIRER.refine(before, repaired, () -> checks.incrementAndGet() > after))
+                    .isInstanceOf(AbandonedException.class);
+            // each of the pool's two workers sees the flag once more at most before the loop ends
+            assertThat(checks.get()).as("abandoned after %d checks", after).isBetween(after + 1, after + 2);
+            assertThat(REPAIRER.refine(before, repaired).orElseThrow().result().tables().sameAs(expected)).isTrue();
+        }
     }
 
     private static ForwardingTables dmodc(FabricIndex index) {
