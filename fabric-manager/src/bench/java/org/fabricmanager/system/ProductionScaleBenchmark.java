@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * mvn -B -pl fabric-manager -am verify -DskipTests -Dit.test=ProductionScaleBenchmark -Dfm.bench=true \
  *     -Dfailsafe.failIfNoSpecifiedTests=false [-Dfm.bench.spec=...] [-Dfm.bench.simulators=3] [-Dfm.bench.startOnly=true]
  *     [-Dfm.bench.detector=true -Dfm.bench.etaMs=100 -Dfm.bench.deltaMs=1000 -Dfm.bench.quietBeforeStopMs=10000]
+ *     [-Dfm.bench.upDuringRefinement=true -Dfm.bench.nodeRounds=0 -Dfm.bench.rackRounds=0]
  * </pre>
  * Figures go to stdout (and the processes' logs to the work directory it prints).
  */
@@ -54,6 +55,8 @@ class ProductionScaleBenchmark {
     private static final int QUIET_BEFORE_STOP_MS = Integer.getInteger("fm.bench.quietBeforeStopMs", 10_000);
     /** Only the start: stop after the first convergence and the steady-state sample (no faults). */
     private static final boolean START_ONLY = Boolean.getBoolean("fm.bench.startOnly");
+    /** Each link comes back while its repair's refinement runs ({@code fm.bench.upDuringRefinement}). */
+    private static final boolean UP_DURING_REFINEMENT = Boolean.getBoolean("fm.bench.upDuringRefinement");
     /**
      * Mutual TLS (BoringSSL) instead of plaintext, with the PKI in {@code fm.bench.pkiDir} (made and filled with every
      * switch's certificate before any timing if missing; keep it between runs: issuing 5,120 certificates takes a minute).
@@ -254,6 +257,11 @@ class ProductionScaleBenchmark {
                 downs.add(r.at("/details/faultToConvergedMs").asDouble());
                 System.out.printf("link death %s/%d (round %d): %s%n  %s%n", Guids.format(link.a()), link.aPort(),
                         round + 1, figures(r), message(fp.events(seq), "ROUTING_COMPUTED"));
+                if (UP_DURING_REFINEMENT) {
+                    // the repair converged; its refinement starts refineAfter later (a full routing, seconds here)
+                    fp.awaitStatus(s -> s.path("state").asText().equals("ROUTING")
+                            && s.at("/routing/refinePending").asBoolean(), "the repair's refinement under way", 60);
+                }
                 seq = fp.lastSeq();
                 rest.get(0).command("link up " + Guids.format(link.a()) + " " + link.aPort());
                 r = fp.awaitEvent("REACTION", seq, 120);
