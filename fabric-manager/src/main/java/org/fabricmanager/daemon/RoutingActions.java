@@ -52,6 +52,7 @@ final class RoutingActions implements AutoCloseable {
     private final WhatIfService whatIfs;
     private final Maintenance maintenance;
     private final RebalanceEstimator estimator;
+    private final RoutingService routing;
     private final Rebalancer rebalancer;
 
     RoutingActions(Parts p) {
@@ -61,6 +62,7 @@ final class RoutingActions implements AutoCloseable {
         int analysisThreads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         this.quality = new QualityMonitor(analysisThreads, p.registry());
         this.estimator = new RebalanceEstimator(p.routing(), analysisThreads);
+        this.routing = p.routing();
         this.rebalancer = new Rebalancer(p.milestones(), p.coordinator(), p.managers());
         Rebalance policy = p.rebalance();
         QuietRebalance quiet = new QuietRebalance(p.queue(), policy.quietPeriodMs(), policy.quietPeriod(),
@@ -91,7 +93,7 @@ final class RoutingActions implements AutoCloseable {
         // how far a repair is from a full recompute: after its quality, so that the two never share the cores, and
         // given up as soon as the fabric changes (GET /api/v1/routing shows it)
         quality.onMeasured((r, q) -> {
-            if (RebalanceEstimator.estimatedInBackground(r)) {
+            if (estimatedInBackground(r)) {
                 estimator.estimate(r, q);
             }
         });
@@ -158,8 +160,16 @@ final class RoutingActions implements AutoCloseable {
         RebalanceEstimate known = estimator.known(a.version());
         String fromFull = !a.repaired() ? "full" : known != null ? "known"
                 : estimator.computing(a.version()) ? "computing"
-                : RebalanceEstimator.estimatedInBackground(a) ? "pending" : "onRequest";
+                : estimatedInBackground(a) ? "pending" : "onRequest";
         return new RoutingView(routing, fromFull, known);
+    }
+
+    /**
+     * Whether the daemon estimates {@code r} by itself ({@link RebalanceEstimator#estimatedInBackground}), unless its
+     * refinement is due: that routes the fabric in full too and replaces {@code r} a second later (any thread).
+     */
+    private boolean estimatedInBackground(ActiveRouting r) {
+        return RebalanceEstimator.estimatedInBackground(r) && !routing.refinable(r.tables());
     }
 
     QualityView quality() {

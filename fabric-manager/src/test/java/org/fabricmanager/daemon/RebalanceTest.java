@@ -19,6 +19,7 @@ import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
+import org.fabricmanager.routing.dmodc.home.HomeDmodcEngine;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
@@ -151,6 +152,46 @@ class RebalanceTest {
             assertThat(rebalanced).hasSize(1);
             assertThat(rebalanced.get(0).details()).containsEntry("reason", "quiet period of 1s")
                     .containsEntry("previousVersion", 2L);
+        } finally {
+            daemon.close();
+        }
+    }
+
+    /**
+     * A repair whose refinement is due is not estimated by itself (the refinement routes the fabric in full too, and
+     * replaces it): it is estimated on request; the refined tables are estimated after their quality measurement.
+     */
+    @Test
+    void aRepairAboutToBeRefinedIsEstimatedOnRequestAndItsRefinementInTheBackground() throws Exception {
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
+                .withEngine(HomeDmodcEngine.NAME).withRefineAfter("3s"), List.of(), new SimpleMeterRegistry(), null);
+        int switches = fabric.switches().size();
+        try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
+                null, 1)) {
+            sim.start();
+            await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == switches
+                    && st.tables().inSync() == switches, "first convergence");
+            long l2 = PgftGenerator.switchGuid(2, 0);
+            sim.linkDown(l2, fabric.switchByGuid(l2).orElseThrow().ports());
+            await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2
+                    && st.tables().inSync() == switches, "the repair");
+            // its quality measured: an estimate, had one been due, would have started then
+            Await.value("the repair's quality", () -> daemon.routingQuality().get(5, TimeUnit.SECONDS).quality(),
+                    q -> q != null && q.routingVersion() == 2);
+            JsonNode routing = json(rest(daemon, "/api/v1/routing", null, null), 200);
+            assertThat(routing.path("routing").path("version").asLong()).as("still the repair").isEqualTo(2);
+            assertThat(routing.path("routing").path("refinePending").asBoolean()).isTrue();
+            assertThat(routing.path("fromFull").asText()).isEqualTo("onRequest");
+
+            await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 3
+                    && !st.routing().refinePending(), "the refinement");
+            JsonNode refined = Await.value("the refined tables' estimate", () -> json(rest(daemon, "/api/v1/routing",
+                    null, null), 200), r -> r.path("fromFull").asText().equals("known"));
+            assertThat(refined.path("routing").path("version").asLong()).isEqualTo(3);
+            // the refined tables have the full routing's balance here, one cable out: a rebalance would change nothing
+            assertThat(refined.path("estimate").path("routingVersion").asLong()).isEqualTo(3);
+            assertThat(refined.path("estimate").path("changedEntries").asLong()).isZero();
         } finally {
             daemon.close();
         }
