@@ -43,7 +43,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code -Dfm.bench.engines=dmodc,dmodc-home,sssp}, {@code -Dfm.bench.random=random:200:99} (default
  * {@code random:10}, as the docs' figures). {@code -Dtest=BalanceSweepBenchmark#time} with
  * {@code -Dfm.bench.timePgft=SPEC} (default {@code PGFT(3;32,32,64;1,32,32;1,1,1)}), {@code -Dfm.bench.repeat=7}, {@code -Dfm.bench.warmups=2},
- * {@code -Dfm.bench.timeEngines=dmodc,dmodc-home} and {@code -Dfm.test.jvm='-Xms6g -Xmx6g -Xmn3g'}.
+ * {@code -Dfm.bench.timeEngines=dmodc,dmodc-home}, {@code -Dfm.bench.timeThreads=1} and
+ * {@code -Dfm.test.jvm='-Xms6g -Xmx6g -Xmn3g'}.
  */
 @EnabledIfSystemProperty(named = "fm.bench", matches = "true")
 class BalanceSweepBenchmark {
@@ -164,7 +165,7 @@ class BalanceSweepBenchmark {
         List<RoutingEngine> engines = new ArrayList<>();
         try {
             for (String name : names) {
-                engines.add(RoutingEngines.create(name, 1));
+                engines.add(RoutingEngines.create(name, Integer.getInteger("fm.bench.timeThreads", 1)));
             }
             for (int round = -warmups; round < repeat; round++) {
                 for (int e = 0; e < engines.size(); e++) {
@@ -186,8 +187,9 @@ class BalanceSweepBenchmark {
         } finally {
             engines.forEach(RoutingEngine::close);
         }
-        System.out.printf(Locale.ROOT, "%s, %s of links removed (seed %d), 1 routing thread, %d interleaved runs after %d"
-                + " warm-up rounds%n", spec, fraction, seed, repeat, warmups);
+        System.out.printf(Locale.ROOT, "%s, %s of links removed (seed %d), %d routing threads, %d interleaved runs after"
+                + " %d warm-up rounds%n", spec, fraction, seed, Integer.getInteger("fm.bench.timeThreads", 1), repeat,
+                warmups);
         for (int e = 0; e < names.size(); e++) {
             double[] w = wall[e].clone();
             double[] c = cpu[e].clone();
