@@ -153,7 +153,7 @@ public final class RoutingService implements AutoCloseable {
     /**
      * {@link #route(RoutingJob)}; a refinement is given up once {@code abandon} is true (the fabric changed under
      * it), with an unchanged outcome: the repair stays in force and {@link #refinable}, and the change's own
-     * computation does not wait for a full routing's time (0.8 s at 65,536 nodes).
+     * computation does not wait for a full routing's time (1.7-2.5 s at 65,536 nodes beside the agents).
      */
     public CompletableFuture<RoutingOutcome> route(RoutingJob job, BooleanSupplier abandon) {
         queued.incrementAndGet();
