@@ -7,14 +7,18 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.store.RoutingState;
 import org.fabricmanager.daemon.store.RoutingStateStore;
+import org.fabricmanager.daemon.testing.HeldRefinementEngine;
 import org.fabricmanager.daemon.testing.ManualControlLoop;
+import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
+import org.fabricmanager.routing.TableRepairer;
 import org.fabricmanager.routing.dmodc.DmodcEngine;
 import org.fabricmanager.routing.dmodc.home.HomeDmodcEngine;
 import org.fabricmanager.topology.DegradationPlan;
@@ -247,6 +251,52 @@ class RoutingManagerTest {
         assertThat(m.active().version()).isEqualTo(1);
         assertThat(m.running()).isFalse();
         assertThat(milestones.since(0)).extracting(Milestone::kind).contains(Milestone.Kind.ROUTING_FAILED);
+    }
+
+    /**
+     * A refinement that the fabric overtakes is given up ({@link RoutingManager#abandonRefinement}): it ends as
+     * unchanged, the repair stays in force and refinable, and the next refinement of the same repair installs the
+     * refined tables. {@code dmodc-home} is held at the start of its refinement until abandoned, so that the
+     * abandonment reaches the engine's own loops (a small fabric's refinement would otherwise be over first).
+     */
+    @Test
+    void anAbandonedRefinementLeavesTheRepairInForceAndRefinableAndTheNextOneRefinesIt() throws Exception {
+        HeldRefinementEngine engine = new HeldRefinementEngine();
+        RoutingManager m = manager(new RoutingService(engine, true), Runnable::run);
+        Fabric intact = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)"));
+        m.refinesRepairs(true);
+        Fabric degraded = Degrader.degrade(intact, DegradationPlan.random(0.1, 0, 7));
+        m.consider(degraded);
+        loop.awaitAndRun(60);
+        Fabric fault = Degrader.degrade(degraded, DegradationPlan.random(0.1, 0, 8));
+        m.consider(fault);
+        loop.awaitAndRun(60);
+        ActiveRouting repair = m.active();
+        assertThat(repair.repaired()).isTrue();
+        assertThat(m.refinable()).as("a repair of dmodc-home's routing, which a refinement changes").isTrue();
+
+        m.refineNext();
+        m.consider(fault);
+        assertThat(engine.held().await(60, TimeUnit.SECONDS)).as("the refinement started").isTrue();
+        m.abandonRefinement();
+        loop.awaitAndRun(60);
+        assertThat(outcomes).containsExactly("computed v1", "computed v2", "unchanged");
+        assertThat(engine.abandoned()).as("the engine's refinement ended by the abandonment").isTrue();
+        assertThat(m.active()).isSameAs(repair);
+        assertThat(m.refinable()).as("the repair still waits for its refinement").isTrue();
+
+        engine.release();
+        m.refineNext();
+        m.consider(fault);
+        loop.awaitAndRun(60);
+        assertThat(outcomes).last().isEqualTo("computed v3");
+        assertThat(m.refinable()).isFalse();
+        try (HomeDmodcEngine fresh = new HomeDmodcEngine(1)) {
+            TableRepairer r = fresh.repairer().orElseThrow();
+            RoutedSnapshot base = fresh.routeSnapshot(degraded.index());
+            RoutedSnapshot expected = r.refine(base.result().tables(), r.repair(base, fault.index())).orElseThrow();
+            assertThat(m.active().tables().tables().sameAs(expected.result().tables())).isTrue();
+        }
     }
 
     /** Dmodc, counting the computations it was asked for (from scratch or re-routed). */
