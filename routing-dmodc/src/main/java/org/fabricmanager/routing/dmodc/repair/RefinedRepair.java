@@ -42,14 +42,15 @@ public final class RefinedRepair {
             for (int s = from; s < to; s++) {
                 int b = sameWidth ? baseRow[s] : -1;
                 byte[] row = null;
-                for (int d = 0; d < destinations; d++) {
+                // only where the two differ (a vectorised search between them: most entries agree, and at 65,536
+                // nodes an entry-by-entry pass over the 335 MB took most of the refinement's time)
+                for (int d = repaired.mismatch(s, full, s, 0); d >= 0; d = repaired.mismatch(s, full, s, d + 1)) {
                     int port = repaired.port(s, d);
-                    int wanted = full.port(s, d);
-                    if (port != wanted && (b < 0 || port != base.port(b, d))) {
+                    if (b < 0 || port != base.port(b, d)) {
                         if (row == null) {
                             row = repaired.copyRow(s);
                         }
-                        row[d] = (byte) wanted;
+                        row[d] = (byte) full.port(s, d);
                         taken[s]++;
                     }
                 }
