@@ -833,10 +833,11 @@ class HaFailoverIT {
      */
     private Converged awaitConvergedActive(Manager not, int seconds) {
         try {
-            return Await.value("a manager other than " + not + " active and CONVERGED", Duration.ofSeconds(seconds), () -> {
-                Manager m = active(not);
-                return new Converged(m, m == null ? null : status(m));
-            }, c -> converged(c.status(), SWITCHES));
+            return Await.value("a manager other than " + not + " active and CONVERGED", Duration.ofSeconds(seconds),
+                    () -> {
+                        Manager m = active(not);
+                        return new Converged(m, m == null ? null : status(m));
+                    }, c -> converged(c.status(), SWITCHES));
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + "; " + whereEachStands(), e);
         }

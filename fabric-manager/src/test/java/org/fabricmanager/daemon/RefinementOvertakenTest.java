@@ -40,7 +40,8 @@ class RefinementOvertakenTest {
                 .toList();
         HeldRefinementEngine engine = new HeldRefinementEngine();
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withEngine(HomeDmodcEngine.NAME).withRefineAfter("100ms"), List.of(), new SimpleMeterRegistry(), engine);
+                .withEngine(HomeDmodcEngine.NAME).withRefineAfter("100ms"), List.of(), new SimpleMeterRegistry(),
+                engine);
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
              HomeDmodcEngine home = new HomeDmodcEngine(1)) {
