@@ -1,5 +1,6 @@
 package org.fabricmanager.routing;
 
+import java.util.Arrays;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
@@ -31,5 +32,33 @@ public final class LinkChanges {
             }
         }
         return false;
+    }
+
+    /**
+     * True when {@code before} and {@code next} are the same fabric to a routing: the same switches, every port linked
+     * to the same switch port or end node, every end node at the same destination index. A look at every port.
+     */
+    public static boolean none(FabricIndex before, FabricIndex next) {
+        if (before == next) {
+            return true;
+        }
+        if (before.switchCount() != next.switchCount() || before.nodeCount() != next.nodeCount()
+                || before.destinationCount() != next.destinationCount()) {
+            return false;
+        }
+        for (int s = 0; s < next.switchCount(); s++) {
+            // switches are numbered in GUID order, nodes by position: equal numbers name the same elements
+            if (before.switchGuid(s) != next.switchGuid(s) || !Arrays.equals(before.peerSwitches(s), next.peerSwitches(s))
+                    || !Arrays.equals(before.peerPorts(s), next.peerPorts(s))
+                    || !Arrays.equals(before.peerNodes(s), next.peerNodes(s))) {
+                return false;
+            }
+        }
+        for (int n = 0; n < next.nodeCount(); n++) {
+            if (before.nodeGuid(n) != next.nodeGuid(n) || before.nodeIndex(n) != next.nodeIndex(n)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

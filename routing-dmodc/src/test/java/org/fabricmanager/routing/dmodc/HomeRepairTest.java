@@ -165,6 +165,35 @@ class HomeRepairTest {
     }
 
     /**
+     * A return to the base routing's own whole fabric (a flap back before the base changed; the fabric snapshotted
+     * anew) gives the base's tables, the full routing, without routing the fabric again (no {@code returns} phase);
+     * {@link LinkChanges#none} tells the same fabric from one a fault changed.
+     */
+    @Test
+    void aFlapBackToTheBasesWholeFabricGivesItsFullRoutingWithoutRoutingItAgain() {
+        for (String spec : List.of("PGFT(3;8,8,8;1,8,8;1,1,1)", "PGFT(3;4,4,16;1,4,4;1,1,1)")) {
+            Fabric whole = TestFabrics.canonical(spec);
+            RoutedSnapshot base = HOME.routeSnapshot(whole.index());
+            FabricIndex again = TestFabrics.canonical(spec).index();
+            assertThat(again).isNotSameAs(whole.index());
+            assertThat(LinkChanges.none(whole.index(), again)).isTrue();
+            RoutedSnapshot back = REPAIRER.repair(base, again);
+            assertThat(back.result().tables().sameAs(base.result().tables())).as(spec).isTrue();
+            assertThat(back.result().tables().sameAs(dmodc(again))).as("%s: the full routing", spec).isTrue();
+            assertThat(back.result().timings().phases()).extracting(p -> p.name()).as(spec).doesNotContain("returns");
+            for (RepairFaults.Fault fault : RepairFaults.everyKind(whole, PgftSpec.parse(spec).h(), new Random(5))) {
+                FabricIndex index = fault.degraded().index();
+                assertThat(LinkChanges.none(whole.index(), index)).as("%s %s", spec, fault.name()).isFalse();
+                // from the fault's repair (another fabric) the whole fabric is still routed in full, as before
+                RoutedSnapshot repaired = REPAIRER.repair(base, index);
+                RoutedSnapshot returned = REPAIRER.repair(repaired, again);
+                assertThat(returned.result().tables().sameAs(dmodc(again))).as("%s %s", spec, fault.name()).isTrue();
+                assertThat(returned.result().timings().phases()).extracting(p -> p.name()).contains("returns");
+            }
+        }
+    }
+
+    /**
      * The daemon gives a refinement up when the fabric changes under it: it ends at the first parallel chunk after its
      * flag turns, whichever phase it is in, and leaves the engine as it was (the next refinement is the same).
      */
