@@ -201,7 +201,8 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      * {@code base}'s own fabric gives its tables back. When {@code base} is a Dmodc routing only the entries whose
      * inputs changed are checked (its costs updated, or compared with the new ones when the leaves differ); otherwise
      * every entry is. Phases: {@code ranking}, {@code groups}, {@code cost+divider}, {@code repair}, then
-     * {@code returns} when something came back, {@code validity}.
+     * {@code returns} when something came back ({@code same fabric} instead when {@code next} is {@code base}'s own
+     * whole fabric, whose tables are its full routing already), {@code validity}.
      */
     @Override
     public DmodcRouting repair(RoutedSnapshot base, FabricIndex next) {
@@ -293,7 +294,14 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         // the base changed): a repair gives the base's tables back there, and they are that routing already (this
         // engine's routings and repairs of a whole fabric are its full routing), which at 65,536 nodes spares
         // routing the fabric in full again (300-490 ms beside the agents)
-        boolean whole = CanonicalPgftCheck.intact(next) && !(changes != null && LinkChanges.none(before, next));
+        boolean intact = CanonicalPgftCheck.intact(next);
+        boolean same = intact && changes != null && LinkChanges.none(before, next);
+        boolean whole = intact && !same;
+        if (same) {
+            long t5 = System.nanoTime();
+            pre.phases.add(new PhaseTimings.Phase("same fabric", t5 - t4));
+            t4 = t5;
+        }
         long[] returned = whole || before != null && !LinkChanges.added(before, next) ? null
                 : ReturnOverlay.returnedPorts(next, previous, pool);
         if (whole || returned != null) {
