@@ -46,4 +46,21 @@ class CompareFtreeIT {
         assertThat(ftreeLog).as("ftree's log").doesNotContain("AB09").contains("ftree tables configured on all switches");
         assertThat(Files.readAllLines(dir.resolve("work/root-guids.txt"))).hasSize(16);
     }
+
+    /** Without {@code --work} the files go to a temporary directory, removed at the end (850 MB at 4,096 nodes). */
+    @Test
+    void withoutWorkTheTemporaryFilesAreRemoved() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        FabricProcesses.CliResult run = FabricProcesses.cli(dir, "-Xmx512m -Djava.io.tmpdir=" + tmp, LIMIT_SECONDS,
+                "compare", "--pgft", "PGFT(2;4,4;1,4;1,1)", "--opensm-engines", "minhop", "--engines", "dmodc",
+                "--patterns", "shift", "--threads", "1");
+        String text = run.all();
+        assertThat(run.exit()).as(text).isZero();
+        assertThat(text).as(text).containsPattern("opensm minhop +[0-9.]+ +0 ").contains("files in " + tmp)
+                .contains("(temporary: removed at the end, --work DIR keeps them)");
+        try (var left = Files.list(tmp)) {
+            assertThat(left.map(Path::getFileName).map(Path::toString)).as("left in java.io.tmpdir")
+                    .noneMatch(f -> f.startsWith("fm-compare-"));
+        }
+    }
 }

@@ -87,7 +87,8 @@ final class CompareCommand implements Command {
                   --engines LIST           our engines (default %s; known: %s)
                   --patterns LIST          as for quality (default %s; shift left out above %,d nodes)
                   --timeout S              seconds allowed to each OpenSM run before it is stopped (default 600)
-                  --work DIR               keep the net file, logs and dumps in DIR (default: a temporary directory)
+                  --work DIR               keep the net file, logs and dumps in DIR (default: a temporary directory,
+                                           removed at the end)
                   --threads T              our routing and analysis threads (default: available processors)
                   --svg FILE               also draw each pattern's maximum congestion per engine as an SVG chart
                   Exit code 0 when the comparison ran; 2 for bad input or when the tools are missing.""".formatted(
@@ -147,13 +148,28 @@ final class CompareCommand implements Command {
         } catch (TopologyException e) {
             throw new UsageException("compare: " + e.getMessage(), e);
         }
-        Path work = args.has("work") ? Files.createDirectories(Path.of(args.require("work")).toAbsolutePath())
-                : Files.createTempDirectory("fm-compare-");
-        console.err().println("compare: " + fabric + "; files in " + work);
+        boolean temporary = !args.has("work");
+        Path work = temporary ? Files.createTempDirectory("fm-compare-")
+                : Files.createDirectories(Path.of(args.require("work")).toAbsolutePath());
+        console.err().println("compare: " + fabric + "; files in " + work
+                + (temporary ? " (temporary: removed at the end, --work DIR keeps them)" : ""));
+        try {
+            return compare(args, console, fabric, found.get(), openSmEngines, ours, threads, timeout, work);
+        } finally {
+            if (temporary) {
+                // OpenSM's dumps of one run: 850 MB at 4,096 nodes, which repeated runs would pile up in /tmp
+                NetlabUpCommand.deleteTree(work);
+            }
+        }
+    }
+
+    private static int compare(Arguments args, Console console, Fabric fabric, OpenSmTools tools,
+                               List<String> openSmEngines, List<String> ours, int threads, long timeout, Path work)
+            throws IOException {
         List<Row> rows = new ArrayList<>();
         LidFabric seen = null;
         List<TrafficPattern> patterns = null;
-        try (IbsimFabric lab = IbsimFabric.start(found.get(), fabric, work.resolve("ibsim"), timeout)) {
+        try (IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), timeout)) {
             // the fat-tree engines are given what OpenSM's documentation asks for: the top level as roots, the end
             // nodes as compute nodes (in ibsim's GUIDs, hence read back by ibnetdiscover before any SM ran)
             Path bare = lab.ibnetdiscover(work.resolve("ibnetdiscover-guids.txt"), timeout);
