@@ -48,7 +48,8 @@ public final class LinkChanges {
         }
         for (int s = 0; s < next.switchCount(); s++) {
             // switches are numbered in GUID order, nodes by position: equal numbers name the same elements
-            if (before.switchGuid(s) != next.switchGuid(s) || !Arrays.equals(before.peerSwitches(s), next.peerSwitches(s))
+            if (before.switchGuid(s) != next.switchGuid(s)
+                    || !Arrays.equals(before.peerSwitches(s), next.peerSwitches(s))
                     || !Arrays.equals(before.peerPorts(s), next.peerPorts(s))
                     || !Arrays.equals(before.peerNodes(s), next.peerNodes(s))) {
                 return false;

@@ -9,10 +9,10 @@ import java.util.regex.Pattern;
  * {@code routing.rebalance}, what the daemon does by itself after repairs. {@code refineAfter}: how long after the
  * tables of a repair converged, with no change of the fabric, the entries the repair moved take the ports of the
  * engine's full routing of the fabric (one more routing version, the same entries), for an engine whose full
- * routing is not Dmodc's own, as {@code dmodc-home} ({@code 1s} by default; {@code off}: Dmodc's repairs stay). {@code quietPeriod}: how
- * long the tables in force must have been a repair with no change of the fabric before the daemon routes it in full
- * ({@code off}, the default: only an operator's {@code POST /api/v1/routing/rebalance} does). Both written as a number
- * and a unit: {@code 500ms}, {@code 90s}, {@code 30m}, {@code 2h}.
+ * routing is not Dmodc's own, as {@code dmodc-home} ({@code 1s} by default; {@code off}: Dmodc's repairs stay).
+ * {@code quietPeriod}: how long the tables in force must have been a repair with no change of the fabric before
+ * the daemon routes it in full ({@code off}, the default: only an operator's {@code POST /api/v1/routing/rebalance}
+ * does). Both written as a number and a unit: {@code 500ms}, {@code 90s}, {@code 30m}, {@code 2h}.
  */
 public record Rebalance(String quietPeriod, String refineAfter) {
     /** The longest wait accepted: a week. */

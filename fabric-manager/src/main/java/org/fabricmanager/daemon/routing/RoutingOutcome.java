@@ -34,6 +34,11 @@ public record RoutingOutcome(RoutingJob job, String fingerprint, RoutingResult r
         this(job, fingerprint, result, tables, nanos, compareNanos, detail, deadlockFree, null, false);
     }
 
+    /** Nothing routed for {@code job}: its fabric was the routed one, or its refinement changed or gave up nothing. */
+    public static RoutingOutcome unchanged(RoutingJob job, String fingerprint) {
+        return new RoutingOutcome(job, fingerprint, null, null, 0, 0, "", null);
+    }
+
     /** True when the fabric was the routed one: nothing was computed. */
     public boolean unchanged() {
         return result == null;

@@ -181,11 +181,11 @@ public final class RoutingService implements AutoCloseable {
                 } catch (AbandonedException e) {
                     LOG.info("refinement of routing v{} abandoned after {} ms: the fabric changed",
                             job.previous().version(), String.format("%.0f", (System.nanoTime() - begin) / 1e6));
-                    return new RoutingOutcome(job, print.join(), null, null, 0, 0, "", null);
+                    return RoutingOutcome.unchanged(job, print.join());
                 }
                 if (snapshot == null || snapshot.result().tables().sameAs(previous.result().tables())) {
                     refinable = null;
-                    return new RoutingOutcome(job, print.join(), null, null, 0, 0, "", null);
+                    return RoutingOutcome.unchanged(job, print.join());
                 }
             } else if (repairing) {
                 // from the base (the stored tables' when none was computed since the start), not from the tables in
@@ -199,7 +199,7 @@ public final class RoutingService implements AutoCloseable {
             String fingerprint = print.join();
             long printed = System.nanoTime();
             if (fingerprint.equals(job.activeFingerprint()) && !refining) {
-                return new RoutingOutcome(job, fingerprint, null, null, 0, 0, "", null);
+                return RoutingOutcome.unchanged(job, fingerprint);
             }
             base = previous;
             last = snapshot;

@@ -75,12 +75,14 @@ class AbandonedRefinementBenchmark {
             }
             Arrays.sort(waits);
             long over = Arrays.stream(waits).filter(w -> w < 0).count();
-            double[] abandoned = Arrays.stream(waits).filter(w -> w >= 0).toArray();
-            System.out.printf(Locale.ROOT, "%s, %s of links removed (seed 1), %d threads: a whole refinement %.0f ms (median of 5);"
-                    + " abandoned %d times at random points, ended %.1f ms after the flag (median), %.1f-%.1f;"
-                    + " %d over before it%n", spec, fraction, THREADS, wholeMs, abandoned.length,
-                    abandoned.length == 0 ? 0 : abandoned[abandoned.length / 2], abandoned.length == 0 ? 0 : abandoned[0],
-                    abandoned.length == 0 ? 0 : abandoned[abandoned.length - 1], over);
+            double[] ended = Arrays.stream(waits).filter(w -> w >= 0).toArray();
+            double median = ended.length == 0 ? 0 : ended[ended.length / 2];
+            double first = ended.length == 0 ? 0 : ended[0];
+            double last = ended.length == 0 ? 0 : ended[ended.length - 1];
+            System.out.printf(Locale.ROOT, "%s, %s of links removed (seed 1), %d threads: a whole refinement %.0f ms"
+                    + " (median of 5); abandoned %d times at random points, ended %.1f ms after the flag (median),"
+                    + " %.1f-%.1f; %d over before it%n", spec, fraction, THREADS, wholeMs, ended.length, median, first,
+                    last, over);
         }
     }
 }
