@@ -9,6 +9,8 @@
 #          timed to CONVERGED (every switch holding it, as OpenSM reports), then the leaf's table read with
 #          ibroute; rebalance: the cable unlinked and repaired, then `rebalance --wait`, timed the same way.
 #          OSMCONF: more opensm.conf lines (e.g. "max_wire_smps 32"), for every engine alike.
+#          CABLES=N (cable only): after the first, the first uplink of the next N-1 leaves in turn, each
+#          SETTLE_NEXT seconds (5) after the last SUBNET UP: the first fault runs the daemon's code cold.
 #   e.g.   opensm-live.sh fabric-manager,minhop /tmp/live-fm
 #          opensm-live.sh ftree,minhop /tmp/live-ftree   (ftree and updn get root and compute-node GUID files)
 # Needs opensm, ibsim-utils, infiniband-diags and the packaged build (mvn -B -q package -DskipTests,
@@ -110,6 +112,14 @@ else
   echo "Unlink \"$leaf\"[$up]" >&3
 fi
 until [[ $(grep -c "SUBNET UP" opensm.log) -gt $ups ]]; do sleep 2; done
+# CABLES=N: N-1 more cables, the first uplink of the next leaves in turn, each once the last reaction is over
+for ((i = 2; i <= ${CABLES:-1}; i++)); do
+  sleep "${SETTLE_NEXT:-5}"
+  next=$(awk -v i="$i" '/^Switch/ && ++n == i {gsub(/"/, "", $3); print $3; exit}' fabric.net)
+  ups=$(grep -c "SUBNET UP" opensm.log)
+  echo "Unlink \"$next\"[$up]" >&3
+  until [[ $(grep -c "SUBNET UP" opensm.log) -gt $ups ]]; do sleep 2; done
+done
 if [[ ${FAULT:-cable} == rebalance ]]; then
   until "$FM" status --url "$url" | grep -q "CONVERGED"; do sleep 1; done
   t0=$(ms); "$FM" rebalance --url "$url" --token-file token --wait; t1=$(ms)

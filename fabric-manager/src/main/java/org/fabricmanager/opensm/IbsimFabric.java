@@ -261,6 +261,18 @@ public final class IbsimFabric implements AutoCloseable {
         return text;
     }
 
+    /** Runs {@code perfquery LID PORT} (the port's counters as the simulated switch holds them) and returns its output. */
+    public String perfquery(int lid, int port, Path out, long timeoutSeconds) throws IOException, InterruptedException {
+        Path perfquery = tools.ibnetdiscover().resolveSibling("perfquery");
+        int code = run(List.of(perfquery.toString(), Integer.toString(lid), Integer.toString(port)), dir, out,
+                timeoutSeconds);
+        String text = Files.readString(out, StandardCharsets.ISO_8859_1);
+        if (code != 0) {
+            throw new IOException("perfquery " + lid + " " + port + " exited with " + code + ": " + text.strip());
+        }
+        return text;
+    }
+
     /** Runs {@code saquery} with {@code args} (OpenSM's SA, e.g. {@code --src-to-dst 1:5}) and returns its output. */
     public String saquery(List<String> args, Path out, long timeoutSeconds) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(tools.ibnetdiscover().resolveSibling("saquery").toString()));
