@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Port counters under OpenSM (docs/opensm.md, "Port counters"): with OpenSM's performance manager on, the counters it
  * reads from the simulated switches reach the daemon's port counters of each switch, as an agent's do: reporting,
- * one entry per port, packets counted (OpenSM's own management traffic crosses every switch). Skipped when OpenSM,
- * ibsim, infiniband-diags or the plug-in are missing.
+ * one entry per port, packets counted (OpenSM's own management traffic crosses every switch), and the error counters
+ * of a few ports equal to what {@code perfquery} reads. Skipped when OpenSM, ibsim, infiniband-diags or the plug-in
+ * are missing.
  */
 class OpenSmCountersIT {
     private static final long TOOL_LIMIT_SECONDS = OpenSmLab.TOOL_LIMIT_SECONDS;

@@ -252,35 +252,28 @@ public final class IbsimFabric implements AutoCloseable {
 
     /** Runs {@code ibroute LID} (the table a simulated switch holds) and returns its output. */
     public String ibroute(int switchLid, Path out, long timeoutSeconds) throws IOException, InterruptedException {
-        Path ibroute = tools.ibnetdiscover().resolveSibling("ibroute");
-        int code = run(List.of(ibroute.toString(), Integer.toString(switchLid)), dir, out, timeoutSeconds);
-        String text = Files.readString(out, StandardCharsets.ISO_8859_1);
-        if (code != 0) {
-            throw new IOException("ibroute " + switchLid + " exited with " + code + ": " + text.strip());
-        }
-        return text;
+        return tool("ibroute", List.of(Integer.toString(switchLid)), out, timeoutSeconds);
     }
 
     /** Runs {@code perfquery LID PORT} (the port's counters as the simulated switch holds them) and returns its output. */
     public String perfquery(int lid, int port, Path out, long timeoutSeconds) throws IOException, InterruptedException {
-        Path perfquery = tools.ibnetdiscover().resolveSibling("perfquery");
-        int code = run(List.of(perfquery.toString(), Integer.toString(lid), Integer.toString(port)), dir, out,
-                timeoutSeconds);
-        String text = Files.readString(out, StandardCharsets.ISO_8859_1);
-        if (code != 0) {
-            throw new IOException("perfquery " + lid + " " + port + " exited with " + code + ": " + text.strip());
-        }
-        return text;
+        return tool("perfquery", List.of(Integer.toString(lid), Integer.toString(port)), out, timeoutSeconds);
     }
 
     /** Runs {@code saquery} with {@code args} (OpenSM's SA, e.g. {@code --src-to-dst 1:5}) and returns its output. */
     public String saquery(List<String> args, Path out, long timeoutSeconds) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(tools.ibnetdiscover().resolveSibling("saquery").toString()));
+        return tool("saquery", args, out, timeoutSeconds);
+    }
+
+    /** Runs infiniband-diags' {@code name} with {@code args} against this fabric; its output, or why it failed. */
+    private String tool(String name, List<String> args, Path out, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(tools.ibnetdiscover().resolveSibling(name).toString()));
         cmd.addAll(args);
         int code = run(cmd, dir, out, timeoutSeconds);
         String text = Files.readString(out, StandardCharsets.ISO_8859_1);
         if (code != 0) {
-            throw new IOException("saquery " + String.join(" ", args) + " exited with " + code + ": " + text.strip());
+            throw new IOException(name + " " + String.join(" ", args) + " exited with " + code + ": " + text.strip());
         }
         return text;
     }
