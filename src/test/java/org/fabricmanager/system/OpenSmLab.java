@@ -37,11 +37,21 @@ record OpenSmLab(OpenSmTools tools, OpenSmPlugin plugin) {
                 .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
     }
 
-    /** Stops OpenSM, if it started. */
+    /**
+     * Stops OpenSM, if it started: killed when it does not end on SIGTERM within {@link #STOP_GRACE_SECONDS}. An OpenSM
+     * whose simulator is gone (the tests' try-with-resources closes ibsim before their {@code finally} stops it) may
+     * ignore SIGTERM and outlive the test.
+     */
     static void stop(Process opensm) throws InterruptedException {
         if (opensm != null) {
             opensm.destroy();
-            opensm.waitFor(10, TimeUnit.SECONDS);
+            if (!opensm.waitFor(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                opensm.destroyForcibly();
+                opensm.waitFor(10, TimeUnit.SECONDS);
+            }
         }
     }
+
+    /** How long OpenSM may take to end on SIGTERM before it is killed. */
+    static final long STOP_GRACE_SECONDS = 5;
 }
