@@ -1,9 +1,9 @@
 package org.fabricmanager.system;
 
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.OpenSmPlugin;
 import org.fabricmanager.opensm.OpenSmTools;
 import org.junit.jupiter.api.Assumptions;
@@ -38,20 +38,10 @@ record OpenSmLab(OpenSmTools tools, OpenSmPlugin plugin) {
     }
 
     /**
-     * Stops OpenSM, if it started: killed when it does not end on SIGTERM within {@link #STOP_GRACE_SECONDS}. An OpenSM
-     * whose simulator is gone (the tests' try-with-resources closes ibsim before their {@code finally} stops it) may
-     * ignore SIGTERM and outlive the test.
+     * Stops OpenSM, if it started and is still running (closing the {@link IbsimFabric} it runs on stops it too, before
+     * ibsim: a test's {@code finally} runs after its resources closed).
      */
-    static void stop(Process opensm) throws InterruptedException {
-        if (opensm != null) {
-            opensm.destroy();
-            if (!opensm.waitFor(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
-                opensm.destroyForcibly();
-                opensm.waitFor(10, TimeUnit.SECONDS);
-            }
-        }
+    static void stop(Process opensm) {
+        IbsimFabric.stopOpenSm(opensm);
     }
-
-    /** How long OpenSM may take to end on SIGTERM before it is killed. */
-    static final long STOP_GRACE_SECONDS = 5;
 }

@@ -296,18 +296,7 @@ final class OpenSmDemo implements AutoCloseable {
         }
         closed = true;
         notifyAll();
-        if (opensm != null) {
-            opensm.destroy();
-            try {
-                if (!opensm.waitFor(10, TimeUnit.SECONDS)) {
-                    opensm.destroyForcibly();
-                    opensm.waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                opensm.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
+        IbsimFabric.stopOpenSm(opensm);
         if (lab != null) {
             lab.close();
         }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -21,7 +22,7 @@ import org.fabricmanager.topology.FabricSwitch;
 /**
  * A fabric simulated by ibsim, with OpenSM and ibnetdiscover run against it through
  * {@code libumad2sim} (preloaded, as {@code ibsim-run} does). Each instance has its own ibsim
- * socket name, so two labs on one machine do not meet; {@link #close()} stops ibsim.
+ * socket name, so two labs on one machine do not meet; {@link #close()} stops the OpenSMs it started, then ibsim.
  */
 public final class IbsimFabric implements AutoCloseable {
     private static final AtomicLong SEQUENCE = new AtomicLong();
@@ -32,6 +33,8 @@ public final class IbsimFabric implements AutoCloseable {
     private final Path dir;
     private final String socket;
     private final Process ibsim;
+    /** The OpenSMs {@link #startOpenSm} started: stopped before ibsim (one whose simulator is gone may ignore SIGTERM). */
+    private final List<Process> openSms = new CopyOnWriteArrayList<>();
 
     /** The outcome of one OpenSM sweep: its exit code, its table dump and what its log says. */
     public record OpenSmRun(int exitCode, Path dump, OpenSmLog log, Path logFile) {
@@ -220,7 +223,7 @@ public final class IbsimFabric implements AutoCloseable {
     /**
      * Starts OpenSM as a running subnet manager (no {@code -o}) with the options file {@code conf}, its log and
      * dumps in {@code runDir}, and {@code env} added to its environment (e.g. {@code LD_LIBRARY_PATH} for an event
-     * plug-in). The caller stops it.
+     * plug-in). The caller stops it ({@link #stopOpenSm}), or {@link #close()} does.
      */
     public Process startOpenSm(Path conf, Path runDir, Map<String, String> env) throws IOException {
         // -d0: the only SM of its fabric, it ignores other SMs' ports
@@ -241,7 +244,26 @@ public final class IbsimFabric implements AutoCloseable {
         Map<String, String> e = pb.environment();
         e.putAll(environment(runDir));
         e.putAll(env);
-        return pb.start();
+        Process opensm = pb.start();
+        openSms.add(opensm);
+        return opensm;
+    }
+
+    /** Stops {@code opensm} ({@code null}: none): SIGTERM, and killed when it has not ended 10 s later. */
+    public static void stopOpenSm(Process opensm) {
+        if (opensm == null) {
+            return;
+        }
+        opensm.destroy();
+        try {
+            if (!opensm.waitFor(10, TimeUnit.SECONDS)) {
+                opensm.destroyForcibly();
+                opensm.waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            opensm.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** What a tool needs to reach this simulated fabric: libumad2sim preloaded, this lab's socket. */
@@ -255,7 +277,7 @@ public final class IbsimFabric implements AutoCloseable {
         return tool("ibroute", List.of(Integer.toString(switchLid)), out, timeoutSeconds);
     }
 
-    /** Runs {@code perfquery LID PORT} (the port's counters as the simulated switch holds them) and returns its output. */
+    /** Runs {@code perfquery LID PORT} (a port's counters as the simulated switch holds them) and returns its output. */
     public String perfquery(int lid, int port, Path out, long timeoutSeconds) throws IOException, InterruptedException {
         return tool("perfquery", List.of(Integer.toString(lid), Integer.toString(port)), out, timeoutSeconds);
     }
@@ -306,6 +328,7 @@ public final class IbsimFabric implements AutoCloseable {
 
     @Override
     public void close() {
+        openSms.forEach(IbsimFabric::stopOpenSm);
         ibsim.destroy();
         try {
             if (!ibsim.waitFor(5, TimeUnit.SECONDS)) {
