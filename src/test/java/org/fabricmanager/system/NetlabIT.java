@@ -20,7 +20,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.agent.linux.Iproute2;
 import org.fabricmanager.testing.Await;
-import org.junit.jupiter.api.Assumptions;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -424,18 +424,18 @@ class NetlabIT {
 
     /** Root, iproute2 and the right to make a namespace with a bridge; else the test is skipped with the reason. */
     private static void assumeNamespaces() throws IOException {
-        Assumptions.assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "netlab needs Linux");
+        RealParts.require(System.getProperty("os.name", "").startsWith("Linux"), "netlab needs Linux");
         boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
                 .anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[1].equals("0"));
-        Assumptions.assumeTrue(root, "netlab needs root (network namespaces, veth pairs, bridges)");
+        RealParts.require(root, "netlab needs root (network namespaces, veth pairs, bridges)");
         String probe = PREFIX + "-probe";
         try {
             Iproute2.Result made = new Iproute2("").run("ip", "netns", "add", probe);
-            Assumptions.assumeTrue(made.ok(), "cannot make a network namespace: " + made.firstLine());
+            RealParts.require(made.ok(), "cannot make a network namespace: " + made.firstLine());
             Iproute2.Result bridge = new Iproute2(probe).run("ip", "link", "add", "br0", "type", "bridge");
-            Assumptions.assumeTrue(bridge.ok(), "cannot make a bridge in a namespace: " + bridge.firstLine());
+            RealParts.require(bridge.ok(), "cannot make a bridge in a namespace: " + bridge.firstLine());
         } catch (IOException e) {
-            Assumptions.abort("iproute2 is missing (apt-get install iproute2): " + e.getMessage());
+            RealParts.missing("iproute2 is missing (apt-get install iproute2): " + e.getMessage());
         } finally {
             try {
                 new Iproute2("").run("ip", "netns", "del", probe);

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.testing.RealParts;
 import org.fabricmanager.topology.PgftSpec;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,7 +98,7 @@ class MonitoringFilesTest {
                 promtool = f;
             }
         }
-        Assumptions.assumeTrue(promtool != null, "promtool is not installed (Debian: prometheus)");
+        RealParts.require(promtool != null, "promtool is not installed (Debian: prometheus)");
         Process p = new ProcessBuilder(promtool.getPath(), "check", "rules", RULES.toString()).redirectErrorStream(true)
                 .start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
