@@ -24,6 +24,7 @@ import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.DrainResult;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.topology.Fabric;
@@ -51,9 +52,12 @@ class DrainTest {
     final Fabric fabric = PgftGenerator.generate(SPEC);
 
     private void start() throws Exception {
+        start(DaemonSimulationTest.config(state, SPEC));
+    }
+
+    private void start(DaemonConfig config) throws Exception {
         meters = new SimpleMeterRegistry();
-        daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC).withAdminToken(TOKEN),
-                List.of(), meters, null);
+        daemon = FabricManagerDaemon.start(config.withAdminToken(TOKEN), List.of(), meters, null);
         sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1, null, 3);
         sim.start();
     }
@@ -212,5 +216,40 @@ class DrainTest {
         assertThat(forced.nodesCutOff()).isEqualTo(1);
         convergedAfter(st.routing().version(), "the routing without the node's cable");
         assertThat(daemon.topology().get().links()).noneMatch(l -> l.normalized().equals(nodeCable.normalized()));
+    }
+
+    /**
+     * A drain is judged against the routing that has every drain before it: while the last one's re-route is due it
+     * is refused with BUSY (429) and changes nothing. Judged against the routing still through the cable drained just
+     * before, the last uplink of a leaf would be drained and the leaf cut off. A settle window of 2 s keeps each
+     * drain's re-route due while the next drain is asked at once.
+     */
+    @Test
+    void aDrainAskedWhileTheLastDrainIsRoutedIsRefusedAsBusyNotJudgedAgainstTheOldRouting() throws Exception {
+        DaemonConfig base = DaemonSimulationTest.config(state, SPEC);
+        DaemonConfig.Faults f = base.faults();
+        start(base.withFaults(new DaemonConfig.Faults(2_000, f.flapThreshold(), f.flapWindowMs(), f.quarantineMs(),
+                f.detector())));
+        long version = convergedAfter(0, "convergence").routing().version();
+        long leaf = PgftGenerator.switchGuid(1, 0);
+        List<Integer> uplinks = fabric.links().stream().filter(l -> l.a() == leaf && !fabric.isNode(l.b()))
+                .map(Link::aPort).sorted().toList();
+        assertThat(uplinks).hasSize(4);
+        for (int port : uplinks.subList(0, 2)) {
+            daemon.drain(new DrainRequest(leaf, port, false)).get(60, TimeUnit.SECONDS);
+            version = convergedAfter(version, "the routing around " + Guids.format(leaf) + ":" + port).routing().version();
+        }
+        DrainResult third = daemon.drain(new DrainRequest(leaf, uplinks.get(2), false)).get(60, TimeUnit.SECONDS);
+        assertThat(third.result()).isEqualTo("drained");
+        DrainRequest last = new DrainRequest(leaf, uplinks.get(3), false);
+        assertThatThrownBy(() -> daemon.drain(last).get(60, TimeUnit.SECONDS)).as("the leaf's last uplink, at once")
+                .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).kind())
+                        .isEqualTo(DrainException.Kind.BUSY));
+        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).as("drained after the refusal").hasSize(3);
+        convergedAfter(version, "the routing around the third uplink");
+        assertThatThrownBy(() -> daemon.drain(last).get(60, TimeUnit.SECONDS)).as("the leaf's last uplink, judged")
+                .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).kind())
+                        .isEqualTo(DrainException.Kind.CONFLICT));
+        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).hasSize(3);
     }
 }
