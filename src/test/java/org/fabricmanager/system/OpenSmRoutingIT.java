@@ -33,6 +33,7 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.daemon.opensm.OpenSmAnswer;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.IbsimNet;
@@ -445,22 +446,22 @@ class OpenSmRoutingIT {
                 case "huge" -> ch.write(ByteBuffer.allocate(12).putInt(0x464D4F53).put((byte) OpenSmWire.VERSION).put((byte) 2)
                         .putShort((short) 0).putInt(0x7fff_ffff).flip());
                 // a delta against tables the plug-in does not hold, then one against those it holds, out of range
-                case "stale-delta" -> ch.write(OpenSmWire.delta(sn.seq(), 7, sn.held() + 1, guids.length, entries,
-                        List.of()));
-                case "bad-delta" -> ch.write(OpenSmWire.delta(sn.seq(), 7, sn.held(), guids.length, entries, List.of(
-                        new OpenSmWire.SwitchChanges(guids[0], new int[] {entries}, new byte[] {1}))));
+                case "stale-delta" -> ch.write(new OpenSmAnswer.Delta(sn.seq(), 7, sn.held() + 1, guids.length, entries,
+                        List.of()).encode());
+                case "bad-delta" -> ch.write(new OpenSmAnswer.Delta(sn.seq(), 7, sn.held(), guids.length, entries, List.of(
+                        new OpenSmWire.SwitchChanges(guids[0], new int[] {entries}, new byte[] {1}))).encode());
                 case "bad-port" -> {
                     for (byte[] row : rows) {
                         Arrays.fill(row, (byte) 200);
                     }
-                    ch.write(OpenSmWire.tables(sn.seq(), 1, guids, rows, entries));
+                    ch.write(new OpenSmAnswer.Tables(sn.seq(), 1, guids, rows, entries).encode());
                 }
                 case "closes" -> {
                     // nothing: the connection closes unanswered
                 }
                 default -> {
                     guids[0] ^= 0x5a5a; // a switch OpenSM does not have
-                    ch.write(OpenSmWire.tables(sn.seq(), 1, guids, rows, entries));
+                    ch.write(new OpenSmAnswer.Tables(sn.seq(), 1, guids, rows, entries).encode());
                 }
             }
         }

@@ -2,9 +2,6 @@ package org.fabricmanager.daemon.opensm;
 
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.WritableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -74,9 +71,9 @@ public final class OpenSmProvider implements AutoCloseable {
     /** The provider's end of the socket's frames. */
     private final class Frames implements OpenSmSocket.Handler {
         @Override
-        public void subnet(WritableByteChannel out, OpenSmWire.Subnet subnet, double readMs)
+        public void subnet(OpenSmSocket.Reply reply, OpenSmWire.Subnet subnet, double readMs)
                 throws IOException, InterruptedException {
-            answer(out, subnet, readMs);
+            answer(reply, subnet, readMs);
         }
 
         @Override
@@ -96,10 +93,10 @@ public final class OpenSmProvider implements AutoCloseable {
         }
     }
 
-    private void answer(WritableByteChannel ch, OpenSmWire.Subnet subnet, double readMs)
+    private void answer(OpenSmSocket.Reply reply, OpenSmWire.Subnet subnet, double readMs)
             throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        ByteBuffer answer;
+        OpenSmAnswer answer;
         long covered = -1;
         double ms;
         passes.passStarted();
@@ -111,14 +108,14 @@ public final class OpenSmProvider implements AutoCloseable {
                 answer = routing.answer(subnet, ANSWER_TIMEOUT_MS);
             }
             try {
-                OpenSmSocket.write(ch, answer);
+                reply.send(answer);
             } finally {
                 ms = (System.nanoTime() - t0) / 1e6;
                 synchronized (routingLock) {
                     routing.writeFallbackFiles(); // after the answer: OpenSM's pass does not wait for them
                 }
             }
-            if (answer.get(5) == OpenSmWire.TABLES || answer.get(5) == OpenSmWire.DELTA) {
+            if (answer.carriesTables()) {
                 covered = routing.lastHanded();
             }
         } finally {
@@ -130,10 +127,9 @@ public final class OpenSmProvider implements AutoCloseable {
             LOG.info("OpenSM subnet {} ({} switches, {} CA ports) answered in {} ms ({}; read in {} ms)", subnet.seq(),
                     subnet.switches().size(), subnet.endPorts().size(), String.format("%.1f", ms),
                     routing.lastBreakdown(), String.format("%.1f", readMs));
-        } else {
-            LOG.warn("OpenSM subnet {} refused after {} ms: {}", subnet.seq(), String.format("%.1f", ms),
-                    new String(answer.array(), OpenSmWire.HEADER_BYTES + 8,
-                            answer.limit() - OpenSmWire.HEADER_BYTES - 8, StandardCharsets.UTF_8));
+        } else if (answer instanceof OpenSmAnswer.Refused r) {
+            LOG.warn("OpenSM subnet {} refused ({}) after {} ms: {}", subnet.seq(), r.why(), String.format("%.1f", ms),
+                    r.reason());
         }
     }
 

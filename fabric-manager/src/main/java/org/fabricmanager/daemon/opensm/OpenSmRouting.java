@@ -3,7 +3,6 @@ package org.fabricmanager.daemon.opensm;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.SocketAddress;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -80,14 +79,14 @@ final class OpenSmRouting {
         this.fallbackFiles = OpenSmFallbackFiles.beside(address);
     }
 
-    /** The answer to {@code subnet}: TABLES, or REFUSED saying why (OpenSM then falls back to its next engine). */
-    ByteBuffer answer(Subnet subnet, long timeoutMs) throws InterruptedException {
+    /** The answer to {@code subnet}: its tables, or a refusal saying why (OpenSM then falls back to its next engine). */
+    OpenSmAnswer answer(Subnet subnet, long timeoutMs) throws InterruptedException {
         long begin = System.nanoTime();
         long cpuBegin = CPU.getCurrentThreadCpuTime();
         long deadline = begin + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         String taken = agentsSwitches(subnet);
         if (taken != null) {
-            return OpenSmWire.refused(subnet.seq(), taken); // before any session is made of it
+            return new OpenSmAnswer.Refused(subnet.seq(), Refusal.INVALID, taken); // before any session is made of it
         }
         Map<Long, Long> destination = destinations(subnet);
         try (DaemonApi.Hold held = api.holdAnalyses()) {
@@ -117,7 +116,7 @@ final class OpenSmRouting {
     }
 
     /** {@link #answer(Subnet, long)} with the daemon's analyses held: its tables by LID have the cores. */
-    private ByteBuffer answer(Subnet subnet, Map<Long, Long> destination, long begin, long cpuBegin, long deadline)
+    private OpenSmAnswer answer(Subnet subnet, Map<Long, Long> destination, long begin, long cpuBegin, long deadline)
             throws InterruptedException {
         feed(subnet, destination);
         long fed = System.nanoTime();
@@ -125,12 +124,12 @@ final class OpenSmRouting {
         try {
             Handed handed = awaitHanded(subnet, deadline);
             if (handed == null) {
-                return OpenSmWire.refused(subnet.seq(), "the daemon's tables were not ready in time (state "
+                return new OpenSmAnswer.Refused(subnet.seq(), Refusal.NOT_READY, "the daemon's tables were not ready in time (state "
                         + api.status().get(remainingMs(deadline), TimeUnit.MILLISECONDS).state() + ")");
             }
             long ready = System.nanoTime();
             long cpuReady = CPU.getCurrentThreadCpuTime();
-            ByteBuffer out = tables(subnet, destination, handed);
+            OpenSmAnswer out = tables(subnet, destination, handed);
             lastHanded = handed.upTo();
             // wall and this thread's CPU: on a loaded machine the difference is the wait for a core
             lastBreakdown = String.format("fed %.1f ms (cpu %.1f), tables handed %.1f ms later, "
@@ -140,13 +139,13 @@ final class OpenSmRouting {
             return out;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopologyException t) {
-                return OpenSmWire.refused(subnet.seq(), t.getMessage());
+                return new OpenSmAnswer.Refused(subnet.seq(), Refusal.INVALID, t.getMessage());
             }
-            return OpenSmWire.refused(subnet.seq(), "the daemon did not answer: " + e.getCause());
+            return new OpenSmAnswer.Refused(subnet.seq(), Refusal.NOT_READY, "the daemon did not answer: " + e.getCause());
         } catch (TimeoutException e) {
-            return OpenSmWire.refused(subnet.seq(), "the daemon did not answer in time");
+            return new OpenSmAnswer.Refused(subnet.seq(), Refusal.NOT_READY, "the daemon did not answer in time");
         } catch (TopologyException e) {
-            return OpenSmWire.refused(subnet.seq(), e.getMessage());
+            return new OpenSmAnswer.Refused(subnet.seq(), Refusal.INVALID, e.getMessage());
         }
     }
 
@@ -382,7 +381,7 @@ final class OpenSmRouting {
         return PortRecord.upWithoutPeer(p); // a node OpenSM has not finished discovering
     }
 
-    private ByteBuffer tables(Subnet subnet, Map<Long, Long> destination, Handed handed) {
+    private OpenSmAnswer tables(Subnet subnet, Map<Long, Long> destination, Handed handed) {
         Fabric fabric = handed.fabric();
         FabricIndex index = fabric.index();
         long[] guids = handed.guids();

@@ -3,8 +3,6 @@ package org.fabricmanager.daemon.opensm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -104,17 +102,20 @@ class OpenSmRoutingTest {
     @Test
     void refusesASubnetWhoseTablesDoNotConvergeInTime() throws Exception {
         OpenSmRouting routing = routing(DaemonState.ROUTING);
-        ByteBuffer answer = routing.answer(subnet(5, true, true), 20);
-        assertThat(answer.get(5)).isEqualTo((byte) OpenSmWire.REFUSED);
-        assertThat(answer.getLong(OpenSmWire.HEADER_BYTES)).isEqualTo(5);
-        assertThat(reason(answer)).contains("were not ready in time (state ROUTING)");
+        OpenSmAnswer answer = routing.answer(subnet(5, true, true), 20);
+        assertThat(answer).isInstanceOfSatisfying(OpenSmAnswer.Refused.class, r -> {
+            assertThat(r.seq()).isEqualTo(5);
+            assertThat(r.why()).as("the daemon asks for a pass once it has tables").isEqualTo(Refusal.NOT_READY);
+            assertThat(r.reason()).contains("were not ready in time (state ROUTING)");
+        });
     }
 
     @Test
     void refusesASubnetNamingAnAgentsSwitchBeforeMakingAnySessionOfIt() throws Exception {
         agents.add(SPINE);
-        ByteBuffer answer = routing(DaemonState.CONVERGED).answer(subnet(6, true, true), 1_000);
-        assertThat(answer.get(5)).isEqualTo((byte) OpenSmWire.REFUSED);
+        OpenSmAnswer.Refused answer = (OpenSmAnswer.Refused) routing(DaemonState.CONVERGED).answer(subnet(6, true, true),
+                1_000);
+        assertThat(answer.why()).isEqualTo(Refusal.INVALID);
         assertThat(reason(answer)).contains("names 1 switch(es) that an agent of its own manages")
                 .contains("0x0000000000000020 (spine)");
         assertThat(refusals).containsExactly(reason(answer));
@@ -176,9 +177,8 @@ class OpenSmRoutingTest {
                 refusals::add);
     }
 
-    private static String reason(ByteBuffer answer) {
-        return new String(answer.array(), OpenSmWire.HEADER_BYTES + 8, answer.limit() - OpenSmWire.HEADER_BYTES - 8,
-                StandardCharsets.UTF_8);
+    private static String reason(OpenSmAnswer.Refused answer) {
+        return answer.reason();
     }
 
     /** A daemon that is always in one state and answers nothing else. */
