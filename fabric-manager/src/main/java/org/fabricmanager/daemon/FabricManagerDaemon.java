@@ -47,7 +47,7 @@ import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.faults.FaultDependencies;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
-import org.fabricmanager.daemon.opensm.OpenSmEvents;
+import org.fabricmanager.daemon.opensm.OpenSmLiveness;
 import org.fabricmanager.daemon.opensm.OpenSmProvider;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.registry.AdmissionPolicy;
@@ -123,8 +123,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final Fabric expectedFabric;
     private final StateDirectoryLock stateLock;
     private SouthboundServer southbound;
-    /** OpenSM's plug-in's end ({@code opensm.socket}), or {@code null}. */
+    /** OpenSM's plug-in's end ({@code opensm.socket}), or {@code null}; and whether OpenSM is there. */
     private OpenSmProvider opensm;
+    private final OpenSmLiveness opensmLiveness;
     private RestServer rest;
     /** The REST actions' bearer token ({@code rest.adminToken} or read from {@code rest.adminTokenFile}). */
     private volatile String adminToken;
@@ -206,8 +207,10 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 () -> coordinator.state() == DaemonState.CONVERGED);
         this.actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), queue, milestones,
                 coordinator, managers, drains, routing, this.registry));
+        this.opensmLiveness = new OpenSmLiveness(config.opensm().enabled(), queue, milestones::record, this.registry,
+                System::nanoTime, System::currentTimeMillis);
         this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),
-                coordinator::state, daemonId, config.fabric().unreadyOnMismatch());
+                coordinator::state, daemonId, config.fabric().unreadyOnMismatch(), opensmLiveness::view);
         this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, drains, coordinator::state);
         Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
                 .description("switches with a session, admitted into the fabric").register(registry);
@@ -293,9 +296,9 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             d.queue.append("gauges", d.gauges::refresh);
             d.queue.append("port counters", d.counters.poller()::tick);
             if (config.opensm().enabled()) {
-                d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d, new OpenSmEvents(d.registry,
+                d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d, d.opensmLiveness, d.registry,
                         (kind, message, details) -> d.queue.append("opensm-event", () -> d.milestones.record(kind, message,
-                                details)), System::currentTimeMillis));
+                                details)));
             }
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, BuildInfo.current().describe()
                     + " started: agents on "
@@ -530,8 +533,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<WhatIfResult> whatIf(
-            WhatIfRequest request) {
+    public CompletableFuture<WhatIfResult> whatIf(WhatIfRequest request) {
         return actions.whatIf(request);
     }
 

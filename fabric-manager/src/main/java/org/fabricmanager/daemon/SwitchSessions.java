@@ -124,6 +124,17 @@ final class SwitchSessions implements SouthboundListener {
     }
 
     @Override
+    public void tablesUnconfirmed(SwitchSession session, String why) {
+        queue.append("unconfirm " + Guids.format(session.guid()), () -> {
+            ManagedSwitch ms = m.registry().get(session.guid());
+            if (ms != null && ms.session() == session) {
+                LOG.debug("{}: its table is confirmed again ({})", ms.name(), why);
+                m.pusher().unconfirm(session.guid());
+            }
+        });
+    }
+
+    @Override
     public void detectorEndpointReceived(SwitchSession session, Message.DetectorEndpoint endpoint) {
         queue.append("detector-endpoint " + Guids.format(session.guid()), () -> {
             ManagedSwitch ms = m.registry().get(session.guid());

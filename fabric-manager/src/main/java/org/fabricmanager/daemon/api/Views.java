@@ -11,9 +11,18 @@ public final class Views {
     private Views() {
     }
 
-    /** {@code GET /api/v1/status}. */
+    /** {@code GET /api/v1/status}; {@code opensm} is {@code null} without {@code opensm:} configured. */
     public record Status(DaemonState state, SwitchCounts switches, int nodes, Routing routing, Tables tables, Push push,
-                         Discovery discovery, long uptimeMs, String daemonId, Build build, Drains drained) {
+                         Discovery discovery, long uptimeMs, String daemonId, Build build, Drains drained, OpenSm opensm) {
+    }
+
+    /**
+     * OpenSM as its plug-in's keepalives show it: {@code state} {@code WAITING} (not connected since the start yet),
+     * {@code UP} or {@code LOST} (since {@code sinceMillis}, for {@code lostReason}); the last keepalive's age, OpenSM's
+     * SM state and its packets outstanding; what the plug-in dropped; how many times OpenSM was lost.
+     */
+    public record OpenSm(String state, long sinceMillis, String lostReason, Long lastKeepaliveMs, String smState,
+                         Long madsOutstanding, long eventsDropped, long countersDropped, long losses) {
     }
 
     /** Switches and cables drained for maintenance (routed around until undrained). */

@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.opensm;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
@@ -29,6 +30,7 @@ public final class OpenSmProvider implements AutoCloseable {
 
     private final OpenSmRouting routing;
     private final OpenSmEvents events;
+    private final OpenSmLiveness liveness;
     private final PassRequests passes;
     private final Object routingLock = new Object();
     private final AtomicLong subnets = new AtomicLong();
@@ -37,22 +39,37 @@ public final class OpenSmProvider implements AutoCloseable {
     private volatile boolean closed;
 
     private OpenSmProvider(SouthboundListener listener, DaemonApi api, UnixDomainSocketAddress address,
-                           OpenSmEvents events) {
+                           OpenSmEvents events, OpenSmLiveness liveness) {
         this.events = events;
+        this.liveness = liveness;
         this.passes = new PassRequests(n -> socket != null && socket.requestPass(n), System::currentTimeMillis);
-        this.routing = new OpenSmRouting(listener, api, address, passes, events::refused);
+        this.routing = new OpenSmRouting(listener, api, address, passes, events::refused, liveness::lostWhy);
     }
 
     /**
-     * Listens on {@code config.socket()}: a stale socket file is replaced, any other file there is refused.
+     * Listens on {@code config.socket()}: a stale socket file is replaced, any other file there is refused; OpenSM's
+     * events are counted in {@code registry} and recorded by {@code recorder} (any thread), and {@code liveness}
+     * judges from now on whether OpenSM is there.
      *
      * @throws ConfigException when the socket cannot be created
      */
     public static OpenSmProvider start(OpenSm config, SouthboundListener listener, DaemonApi api,
-                                       OpenSmEvents events) {
+                                       OpenSmLiveness liveness, MeterRegistry registry, OpenSmEvents.Recorder recorder) {
         UnixDomainSocketAddress address = UnixDomainSocketAddress.of(Path.of(config.socket()).toAbsolutePath());
-        OpenSmProvider p = new OpenSmProvider(listener, api, address, events);
+        OpenSmProvider p = new OpenSmProvider(listener, api, address,
+                new OpenSmEvents(registry, recorder, System::currentTimeMillis), liveness);
         p.socket = OpenSmSocket.listen(config, "OpenSM provider", p.new Frames());
+        liveness.start(new OpenSmLiveness.Listener() {
+            @Override
+            public void lost(String why) {
+                p.routing.openSmLost(why);
+            }
+
+            @Override
+            public void back(String how) {
+                p.routing.openSmBack(how);
+            }
+        });
         LOG.info("OpenSM provider listening on {} (mode {}, users {})", p.socket.path(), config.socketMode(),
                 p.socket.allowedUsers());
         return p;
@@ -84,6 +101,12 @@ public final class OpenSmProvider implements AutoCloseable {
         @Override
         public void counters(OpenSmWire.CounterChanges changes) {
             routing.counters(changes);
+            liveness.countersDropped(changes.dropped());
+        }
+
+        @Override
+        public void keepalive(OpenSmWire.Keepalive keepalive) {
+            liveness.keepalive(keepalive);
         }
 
         @Override

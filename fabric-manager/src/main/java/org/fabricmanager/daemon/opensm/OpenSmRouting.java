@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.opensm.OpenSmWire.EndPort;
 import org.fabricmanager.daemon.opensm.OpenSmWire.Subnet;
@@ -63,6 +64,8 @@ final class OpenSmRouting {
     private final OpenSmAnswers answers = new OpenSmAnswers();
     /** Told why a SUBNET naming agents' switches was refused (logged and recorded, rate-limited). */
     private final Consumer<String> refusals;
+    /** Why OpenSM is lost, or {@code null}. */
+    private final Supplier<String> openSmLost;
     /** Where the last answer's time went, for the provider's log line. */
     private String lastBreakdown = "";
     private long lastHanded = -1;
@@ -70,12 +73,13 @@ final class OpenSmRouting {
     private Runnable filesDue;
 
     OpenSmRouting(SouthboundListener listener, DaemonApi api, SocketAddress address, PassRequests passes,
-                  Consumer<String> refusals) {
+                  Consumer<String> refusals, Supplier<String> openSmLost) {
         this.listener = listener;
         this.api = api;
         this.address = address;
         this.passes = passes;
         this.refusals = refusals;
+        this.openSmLost = openSmLost;
         this.fallbackFiles = OpenSmFallbackFiles.beside(address);
     }
 
@@ -246,6 +250,23 @@ final class OpenSmRouting {
         return new int[] {held, answered};
     }
 
+    /** OpenSM is lost ({@code why}): the tables waiting on its switches cannot reach them now. */
+    void openSmLost(String why) {
+        for (OpenSmSwitchSession s : sessions.values()) {
+            s.unreachable(why);
+        }
+    }
+
+    /**
+     * OpenSM is back ({@code how}): whatever happened meanwhile (a restart that routed with another engine), every
+     * switch's table is confirmed again by a pass and OpenSM's word on it.
+     */
+    void openSmBack(String how) {
+        for (OpenSmSwitchSession s : sessions.values()) {
+            listener.tablesUnconfirmed(s, how);
+        }
+    }
+
     /** Where the last answer with tables spent its time. */
     String lastBreakdown() {
         return lastBreakdown;
@@ -315,7 +336,7 @@ final class OpenSmRouting {
                 Hello hello = new Hello(0, Protocol.MIN_VERSION, Protocol.MAX_VERSION, s.guid(), incarnation, s.ports(),
                         Protocol.DEFAULT_MAX_FRAME, 0, 0, 0, s.name().isEmpty() ? Guids.format(s.guid()) : s.name(),
                         Protocol.FEATURE_PORT_COUNTERS);
-                session = new OpenSmSwitchSession(hello, address, listener, passes);
+                session = new OpenSmSwitchSession(hello, address, listener, passes, openSmLost);
                 sessions.put(s.guid(), session);
                 listener.helloReceived(session, hello);
                 listener.portInfoReceived(session, new PortInfo(0, ports));

@@ -46,8 +46,8 @@ public final class OpenSmSocket implements AutoCloseable {
     private static final long READ_DEADLINE_MS = 10_000;
     /** The plug-in sends its first frame as soon as it connects. */
     static final long FIRST_FRAME_MS = 2_000;
-    /** Three of the plug-in's keepalives (one every 10 s). */
-    static final long CHANNEL_IDLE_MS = 30_000;
+    /** As long as OpenSM is given before it counts as lost: a channel that quiet is a stale one. */
+    static final long CHANNEL_IDLE_MS = OpenSmLiveness.LOST_AFTER_MS;
 
     /** Where the answer to one SUBNET goes: encoded and written whole on its connection. */
     @FunctionalInterface

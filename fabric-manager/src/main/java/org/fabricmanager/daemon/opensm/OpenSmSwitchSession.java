@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.LftBatch;
@@ -19,6 +20,7 @@ import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.RequestFailedException;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.southbound.SwitchUnreachableException;
 import org.fabricmanager.southbound.TableHash;
 
 /**
@@ -41,6 +43,8 @@ final class OpenSmSwitchSession implements SwitchSession {
     private final SocketAddress address;
     private final SouthboundListener listener;
     private final PassRequests passes;
+    /** Why OpenSM is lost, or {@code null}: a table handed meanwhile cannot reach the switch. */
+    private final Supplier<String> openSmLost;
     private volatile boolean closed;
     /** What OpenSM confirmed the switch holds, and its version (0 before the first). */
     private byte[] confirmed = new byte[0];
@@ -63,11 +67,25 @@ final class OpenSmSwitchSession implements SwitchSession {
     private final List<LftBatch.Block> staged = new ArrayList<>();
     private long stagedVersion;
 
-    OpenSmSwitchSession(Hello hello, SocketAddress address, SouthboundListener listener, PassRequests passes) {
+    OpenSmSwitchSession(Hello hello, SocketAddress address, SouthboundListener listener, PassRequests passes,
+                        Supplier<String> openSmLost) {
         this.hello = hello;
         this.address = address;
         this.listener = listener;
         this.passes = passes;
+        this.openSmLost = openSmLost;
+    }
+
+    /** OpenSM is lost ({@code why}): the table waiting for it cannot reach the switch now. */
+    void unreachable(String why) {
+        CompletableFuture<CommitAck> waiting;
+        synchronized (this) {
+            waiting = pending == null ? null : pending.ack;
+            pending = null;
+        }
+        if (waiting != null) {
+            waiting.completeExceptionally(new SwitchUnreachableException("OpenSM lost: " + why));
+        }
     }
 
     /** A table handed by the pusher, waiting for OpenSM to set it. */
@@ -242,10 +260,15 @@ final class OpenSmSwitchSession implements SwitchSession {
     public CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
         CompletableFuture<CommitAck> ack = new CompletableFuture<>();
         CompletableFuture<CommitAck> superseded;
+        String lost = openSmLost.get();
         synchronized (this) {
             if (closed) {
                 return CompletableFuture.failedFuture(new RequestFailedException("switch " + hello.name()
                         + " left OpenSM's subnet", false));
+            }
+            if (lost != null) {
+                staged.clear();
+                return CompletableFuture.failedFuture(new SwitchUnreachableException("OpenSM lost: " + lost));
             }
             byte[] next = Arrays.copyOf(confirmed, batch.length());
             if (batch.length() > confirmed.length) {

@@ -18,6 +18,7 @@ import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.RequestFailedException;
 import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.southbound.SwitchUnreachableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -147,6 +148,24 @@ public final class LftPusher implements PushFigures {
         classify(sp);
         sync(sp);
         drain();
+    }
+
+    /**
+     * What the switch holds must be confirmed again (its manager, OpenSM, was lost meanwhile): it is pushed whole now,
+     * pending until it acknowledges.
+     */
+    public void unconfirm(long guid) {
+        SwitchPush sp = switches.get(guid);
+        if (sp == null) {
+            return;
+        }
+        sp.held = HeldTable.unconfirmed(sp.held);
+        queue.cancelDeferred(backoffTag(guid));
+        classify(sp);
+        sync(sp);
+        drain();
+        checkRoundComplete();
+        listener.progress();
     }
 
     /** A switch disconnected; its in-flight batch is abandoned. */
@@ -392,6 +411,8 @@ public final class LftPusher implements PushFigures {
             }
         } else if (cause instanceof RequestFailedException rf && !rf.timeout()) {
             return; // the session closed; the controller detaches the switch
+        } else if (cause instanceof SwitchUnreachableException) {
+            backoff = retries.unreachable(sp, cause.getMessage());
         } else {
             boolean refused = cause instanceof AgentErrorException;
             if (refused) {

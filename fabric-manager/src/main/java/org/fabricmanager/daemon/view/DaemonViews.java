@@ -55,6 +55,7 @@ public final class DaemonViews {
     private final Supplier<DaemonState> state;
     private final long daemonId;
     private final boolean unreadyOnMismatch;
+    private final Supplier<Views.OpenSm> opensm;
     private final long startedNanos = System.nanoTime();
     private PathTracer tracer;
     private long tracerVersion = -1;
@@ -62,8 +63,10 @@ public final class DaemonViews {
     /**
      * @param unreadyOnMismatch whether the status says the daemon is not ready while the fabric is miswired against
      *                          the expected shape ({@code fabric.unreadyOnMismatch})
+     * @param opensm            OpenSM as its plug-in shows it ({@code null} without OpenSM)
      */
-    public DaemonViews(ViewSources sources, Supplier<DaemonState> state, long daemonId, boolean unreadyOnMismatch) {
+    public DaemonViews(ViewSources sources, Supplier<DaemonState> state, long daemonId, boolean unreadyOnMismatch,
+                       Supplier<Views.OpenSm> opensm) {
         this.registry = sources.registry();
         this.discovery = sources.discovery();
         this.routing = sources.routing();
@@ -73,6 +76,7 @@ public final class DaemonViews {
         this.state = state;
         this.daemonId = daemonId;
         this.unreadyOnMismatch = unreadyOnMismatch;
+        this.opensm = opensm;
     }
 
     /** The routing in force, as {@code GET /api/v1/status} and {@code GET /api/v1/routing} give it. */
@@ -113,7 +117,8 @@ public final class DaemonViews {
         return new Views.Status(now, new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
                 new Views.Tables(pusher.inSyncCount(), pusher.pendingCount(), pusher.failingCount()), push, d,
                 (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId),
-                Views.Build.of(BuildInfo.current()), new Views.Drains(drains.switchCount(), drains.linkCount()));
+                Views.Build.of(BuildInfo.current()), new Views.Drains(drains.switchCount(), drains.linkCount()),
+                opensm.get());
     }
 
     /** {@code GET /api/v1/drains}: the drained switches and cables, in the order drained. */
