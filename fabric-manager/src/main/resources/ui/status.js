@@ -228,6 +228,21 @@
         (e.changedEntries > 0 ? '; POST api/v1/routing/rebalance applies it' : '');
   }
 
+  // OpenSM as its plug-in's keepalives show it; hidden for a daemon without OpenSM
+  function renderOpenSm(o) {
+    var b = $('opensm');
+    b.hidden = !o;
+    if (!o) {
+      return;
+    }
+    b.textContent = o.state === 'UP' ? 'OpenSM up' : o.state === 'LOST' ? 'OpenSM LOST' : 'waiting for OpenSM';
+    b.className = 'badge ' + (o.state === 'UP' ? 'good' : o.state === 'LOST' ? 'bad' : 'busy');
+    b.title = o.state === 'LOST' ? 'since ' + new Date(o.sinceMillis).toLocaleString() + ': ' + o.lostReason +
+        '; the switches keep their tables, but nothing can change them'
+      : (o.smState ? 'SM ' + o.smState + ', ' : '') + (o.lastKeepaliveMs !== null ? 'last keepalive ' +
+        Math.round(o.lastKeepaliveMs / 1000) + ' s ago' : 'no keepalive yet');
+  }
+
   function renderCards() {
     var s = view.status;
     var g = view.graph;
@@ -240,6 +255,7 @@
       ready.className = 'badge ' + (view.ready.ready ? 'good' : 'bad');
       ready.title = view.ready.reason || '';
     }
+    renderOpenSm(s.opensm);
     text('switch-count', g.switchCount);
     $('switch-sub').textContent = s.switches.connected + ' connected' +
         (s.switches.expected !== null && s.switches.expected !== undefined ? ', ' + s.switches.expected + ' expected' : '');
