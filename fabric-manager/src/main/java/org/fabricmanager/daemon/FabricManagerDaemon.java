@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
@@ -71,6 +70,7 @@ import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.daemon.store.TicketKeyStore;
 import org.fabricmanager.daemon.view.DaemonViews;
 import org.fabricmanager.daemon.view.FabricGraphView;
+import org.fabricmanager.daemon.view.HandedReads;
 import org.fabricmanager.daemon.view.LinkLoadService;
 import org.fabricmanager.daemon.view.ViewSources;
 import org.fabricmanager.release.BuildInfo;
@@ -113,6 +113,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final RoutingActions actions;
     private final SwitchSessions sessions;
     private final DaemonViews views;
+    private final HandedReads handedReads;
     private final FabricGraphView graphView;
     private final LinkLoadService linkLoads = new LinkLoadService();
     private final RoutingManager routingManager;
@@ -211,9 +212,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 System::nanoTime, System::currentTimeMillis);
         this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),
                 coordinator::state, daemonId, config.fabric().unreadyOnMismatch(), opensmLiveness::view);
+        this.handedReads = new HandedReads(views::handed, queue, coordinator::onStateChanged);;
         this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, drains, coordinator::state);
-        Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
-                .description("switches with a session, admitted into the fabric").register(registry);
         this.gauges = new FabricGauges(managers, drains, queue, registry, config.fabric().expectedSpec() != null
                 ? config.fabric().expectedSpec().totalSwitchCount() : config.fabric().expectedHdft() != null
                 ? HdftSpec.parse(config.fabric().expectedHdft()).totalSwitchCount() : 0);
@@ -432,8 +432,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public <T> CompletableFuture<T> readHanded(Function<Fabric, T> read) {
-        return queue.call("read handed tables", () -> views.handed(read));
+    public <T> CompletableFuture<T> whenHanded(Function<Fabric, T> read) {
+        return queue.call("read handed tables", () -> handedReads.read(read)).thenCompose(f -> f);
     }
 
     @Override

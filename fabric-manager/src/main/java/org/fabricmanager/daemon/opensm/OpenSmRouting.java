@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -44,8 +45,6 @@ import org.fabricmanager.topology.TopologyException;
  * subnet at a time (the provider's lock); {@link #tablesSet} may come from the plug-in's channel meanwhile.
  */
 final class OpenSmRouting {
-    /** How often the answer's wait looks at the daemon's state. */
-    private static final long POLL_MS = 5;
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     private final SouthboundListener listener;
@@ -129,7 +128,7 @@ final class OpenSmRouting {
             Handed handed = awaitHanded(subnet, deadline);
             if (handed == null) {
                 return new OpenSmAnswer.Refused(subnet.seq(), Refusal.NOT_READY, "the daemon's tables were not ready in time (state "
-                        + api.status().get(remainingMs(deadline), TimeUnit.MILLISECONDS).state() + ")");
+                        + api.status().get(1, TimeUnit.SECONDS).state() + ")");
             }
             long ready = System.nanoTime();
             long cpuReady = CPU.getCurrentThreadCpuTime();
@@ -158,17 +157,14 @@ final class OpenSmRouting {
      * is installed (each OpenSM switch then has its batch, or holds its row already), or {@code null} at the deadline.
      */
     private Handed awaitHanded(Subnet subnet, long deadline)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        while (true) {
-            // the read comes after the subnet's reports on the control thread: a change they made is routing by then
-            Handed h = api.readHanded(f -> handed(subnet, f)).get(remainingMs(deadline), TimeUnit.MILLISECONDS);
-            if (h != null) {
-                return h;
-            }
-            if (System.nanoTime() >= deadline) {
-                return null;
-            }
-            Thread.sleep(POLL_MS);
+            throws InterruptedException, ExecutionException {
+        // the read comes after the subnet's reports on the control thread: a change they made is routing by then
+        CompletableFuture<Handed> handed = api.whenHanded(f -> handed(subnet, f));
+        try {
+            return handed.get(remainingMs(deadline), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            handed.cancel(false);
+            return null;
         }
     }
 

@@ -140,7 +140,7 @@ public final class DaemonViews {
         return out;
     }
 
-    /** {@link org.fabricmanager.daemon.api.DaemonApi#readHanded}'s read, or {@code null} while no routing is installed. */
+    /** {@link org.fabricmanager.daemon.api.DaemonApi#whenHanded}'s read, or {@code null} while no routing is installed. */
     public <T> T handed(Function<Fabric, T> read) {
         DaemonState now = state.get();
         ActiveRouting a = routing.active();

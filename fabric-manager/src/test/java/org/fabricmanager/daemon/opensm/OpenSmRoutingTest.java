@@ -220,8 +220,8 @@ class OpenSmRoutingTest {
         }
 
         @Override
-        public <T> CompletableFuture<T> readHanded(Function<Fabric, T> read) {
-            return CompletableFuture.completedFuture(null); // never installed: nothing to read
+        public <T> CompletableFuture<T> whenHanded(Function<Fabric, T> read) {
+            return new CompletableFuture<>(); // never installed: nothing to read
         }
     }
 }
