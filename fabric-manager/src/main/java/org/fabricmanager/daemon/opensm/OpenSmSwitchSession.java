@@ -18,6 +18,7 @@ import org.fabricmanager.southbound.MessageType;
 import org.fabricmanager.southbound.PortCounter;
 import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.RequestFailedException;
+import org.fabricmanager.southbound.SessionCapabilities;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
 import org.fabricmanager.southbound.SwitchUnreachableException;
@@ -235,21 +236,10 @@ final class OpenSmSwitchSession implements SwitchSession {
         listener.sessionClosed(this, reason);
     }
 
-    /** OpenSM closes a session when its subnet no longer holds the switch: its discovery, not a lost connection. */
+    /** No agent, no ring member; its end is OpenSM's discovery; its table goes in one answer for all switches. */
     @Override
-    public boolean endIsFabricChange() {
-        return true;
-    }
-
-    @Override
-    public boolean viaOpenSm() {
-        return true;
-    }
-
-    /** Its tables go to OpenSM in the answer to a pass, which waits for all of them: none may wait for room. */
-    @Override
-    public boolean pacedOnWire() {
-        return false;
+    public SessionCapabilities capabilities() {
+        return SessionCapabilities.OPENSM;
     }
 
     /**
@@ -325,19 +315,22 @@ final class OpenSmSwitchSession implements SwitchSession {
         staged.addAll(batch.blocks());
     }
 
+    /** Never asked: its capabilities say it runs no failure-detector member. */
     @Override
     public CompletableFuture<DetectorConfigReply> sendDetectorConfig(List<Message.DetectorConfig> chunks, long timeoutMs) {
-        return CompletableFuture.completedFuture(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
-                "an OpenSM-managed switch runs no failure-detector member"));
+        throw new UnsupportedOperationException(this + " runs no failure-detector member");
     }
 
+    /** Never asked: its capabilities say it runs no failure-detector member. */
     @Override
     public CompletableFuture<DetectorConfigReply> sendDetectorWindow(Message.DetectorWindow window, long timeoutMs) {
-        return sendDetectorConfig(List.of(), timeoutMs);
+        throw new UnsupportedOperationException(this + " runs no failure-detector member");
     }
 
+    /** Never asked: its capabilities say it runs no failure-detector member. */
     @Override
     public void sendDetectorPeers(Message.DetectorPeers peers) {
+        throw new UnsupportedOperationException(this + " runs no failure-detector member");
     }
 
     @Override

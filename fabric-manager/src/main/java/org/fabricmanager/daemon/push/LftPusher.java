@@ -322,7 +322,7 @@ public final class LftPusher implements PushFigures {
             sp.waitingDiff = null;
             return true;
         }
-        boolean paced = sp.session.pacedOnWire();
+        boolean paced = sp.session.capabilities().pacedOnWire();
         if (paced && wire.othersFirst(sp.guid)) {
             wire.enqueue(sp.guid); // first come, first served: and its blocks are not computed until its turn
             return false;
