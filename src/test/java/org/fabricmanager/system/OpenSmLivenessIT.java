@@ -70,9 +70,10 @@ class OpenSmLivenessIT {
             assertLostEverywhere(daemon);
 
             // a drain while OpenSM is lost: routed, but its tables cannot reach the switches
-            Link uplink = FABRIC.links().stream().filter(l -> FABRIC.switchByGuid(l.b()).isPresent()).findFirst()
-                    .orElseThrow();
-            FabricSwitch leaf = FABRIC.switchByGuid(uplink.a()).orElseThrow();
+            Fabric seen = daemon.topology().get(10, TimeUnit.SECONDS); // ibsim's GUIDs
+            Link uplink = seen.links().stream().filter(l -> seen.switchByGuid(l.a()).isPresent()
+                    && seen.switchByGuid(l.b()).isPresent()).findFirst().orElseThrow();
+            FabricSwitch leaf = seen.switchByGuid(uplink.a()).orElseThrow();
             long drainedAt = System.nanoTime();
             daemon.drain(new DrainRequest(leaf.guid(), uplink.aPort(), false)).get(30, TimeUnit.SECONDS);
             Views.Switch failing = Await.value("a switch failing on the drain's table while OpenSM is lost",
@@ -147,7 +148,7 @@ class OpenSmLivenessIT {
                 FabricProcesses.signal(lab.pid(), "CONT");
             }
             long thawedAt = System.nanoTime();
-            assertThat(lost.opensm().lostReason()).contains("SMPs outstanding for 2").contains("its state manager is stuck");
+            assertThat(lost.opensm().lostReason()).contains("SMPs outstanding for ").contains("none answered (its state manager is stuck)");
             assertThat(lost.opensm().lastKeepaliveMs()).as("the plug-in still spoke").isLessThan(10_000);
             double confirmedMs = awaitBackAndConfirmed(daemon, thawedAt, up.routing().version());
             System.out.printf("OpenSM stuck on its packets: lost %.1f s after the fabric froze; back and every table"

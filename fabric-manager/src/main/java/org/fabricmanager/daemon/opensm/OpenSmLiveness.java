@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Whether OpenSM is there, judged on the control thread from its plug-in's keepalives (a CHANNEL every
  * {@value OpenSmWire#KEEPALIVE_MS} ms): OpenSM is <em>lost</em> when none came for {@value #LOST_AFTER_MS} ms (OpenSM
  * stopped, frozen, hung with its plug-in, or started without the plug-in), or when its subnet management packets stay
- * outstanding that long with none sent or received (its state manager stuck while the plug-in's thread runs). Lost and
+ * outstanding {@value #STUCK_AFTER_MS} ms with none answered (its state manager stuck while the plug-in's thread runs). Lost and
  * back are {@code OPENSM_LOST} and {@code OPENSM_BACK} events, {@code fabric.opensm.lost} (1 while lost, also when the
  * plug-in never connected within that time of the start; 0 without OpenSM), the status and the readiness; the
  * {@link Listener} hears both, so that the switches' tables are held as unreachable while OpenSM is lost and confirmed
@@ -25,8 +25,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class OpenSmLiveness {
     private static final Logger LOG = LoggerFactory.getLogger(OpenSmLiveness.class);
-    /** Four keepalives missed, or as long with OpenSM's packets stuck. */
+    /** Four keepalives missed. */
     public static final long LOST_AFTER_MS = 4 * OpenSmWire.KEEPALIVE_MS;
+    /**
+     * Packets outstanding with none received for three keepalives (OpenSM gives up on one after about a second): seen
+     * at a keepalive, so noticed within one more.
+     */
+    public static final long STUCK_AFTER_MS = 3 * OpenSmWire.KEEPALIVE_MS;
     private static final long TICK_MS = 1_000;
     private static final String TICK = "opensm-liveness";
     private static final String[] SM_STATES = {"NOT_ACTIVE", "DISCOVERING", "STANDBY", "MASTER"};
@@ -74,6 +79,8 @@ public final class OpenSmLiveness {
     private final long startNanos;
     private long keepaliveNanos = -1;
     private long progressNanos;
+    /** When OpenSM last showed it worked (its last keepalive, or its last packet answered), at its loss. */
+    private long lastSignNanos;
     private OpenSmWire.Keepalive last;
     private volatile long eventsDropped;
     private volatile long countersDropped;
@@ -127,8 +134,8 @@ public final class OpenSmLiveness {
         long now = nanos.getAsLong();
         OpenSmWire.Keepalive before = last;
         keepaliveNanos = now;
-        if (before == null || k.madsOutstanding() == 0 || k.madsSent() != before.madsSent()
-                || k.madsReceived() != before.madsReceived()) {
+        // received, not sent: a stuck OpenSM may still send (its retries) but hears nothing back
+        if (before == null || k.madsOutstanding() == 0 || k.madsReceived() != before.madsReceived()) {
             progressNanos = now;
         }
         if (before != null && k.smState() != before.smState()) {
@@ -158,11 +165,14 @@ public final class OpenSmLiveness {
             why = keepaliveNanos < 0 ? "OpenSM's plug-in has not connected in the " + silentMs / 1000 + " s since the"
                     + " daemon started (OpenSM not running, or without event_plugin_name fabricmanager and this socket)"
                     : "no keepalive from OpenSM's plug-in for " + silentMs / 1000 + " s (OpenSM stopped, frozen or hung)";
-        } else if (last != null && stuckMs >= LOST_AFTER_MS) {
+        } else if (last != null && last.madsOutstanding() != 0 && silentMs <= 2 * OpenSmWire.KEEPALIVE_MS
+                && stuckMs >= STUCK_AFTER_MS) {
+            // judged while the plug-in speaks: a silent one is the rule above's
             why = "OpenSM has had " + Integer.toUnsignedString(last.madsOutstanding()) + " SMPs outstanding for "
-                    + stuckMs / 1000 + " s with none sent or received (its state manager is stuck)";
+                    + stuckMs / 1000 + " s with none answered (its state manager is stuck)";
         }
         if (why != null && state != State.LOST) {
+            lastSignNanos = silentMs >= LOST_AFTER_MS ? now - TimeUnit.MILLISECONDS.toNanos(silentMs) : progressNanos;
             lost(why);
         } else if (why == null && keepaliveNanos >= 0 && state != State.UP) {
             up(now);
@@ -189,11 +199,13 @@ public final class OpenSmLiveness {
         lostWhy = null;
         String sm = smState(last.smState());
         if (was == State.LOST) {
-            String how = "OpenSM back after " + lostFor / 1000 + " s (SM state " + sm + "): the switches' tables are"
-                    + " confirmed again";
+            long awayMs = TimeUnit.NANOSECONDS.toMillis(now - lastSignNanos);
+            String how = "OpenSM back, " + awayMs / 1000 + " s after its last sign of life (SM state " + sm + "): the"
+                    + " switches' tables are confirmed again";
             LOG.info("{}", how);
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("lostMs", lostFor);
+            details.put("awayMs", awayMs);
             details.put("smState", sm);
             record(Milestone.Kind.OPENSM_BACK, how, details);
             listener.back(how);
