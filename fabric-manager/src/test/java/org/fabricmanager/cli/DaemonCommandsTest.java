@@ -125,6 +125,26 @@ class DaemonCommandsTest {
     }
 
     @Test
+    void runWithoutASouthboundNeedsOpenSmTakesNoSouthboundPortAndNeedsTlsOnlyForAGroup() throws Exception {
+        Path alone = dir.resolve("alone.yaml");
+        Files.writeString(alone, "southbound:\n  enabled: false\n");
+        assertThat(run("run", "--config", alone.toString())).isEqualTo(2);
+        assertThat(err()).contains("run: " + alone + ":2: option southbound.enabled is false and opensm.socket is not "
+                + "set").contains("set opensm.socket").doesNotContain("\tat ");
+        Path openSm = dir.resolve("opensm.yaml");
+        Files.writeString(openSm, "southbound:\n  enabled: false\nopensm:\n  socket: " + dir.resolve("o.sock") + "\n");
+        err.reset();
+        assertThat(run("run", "--config", openSm.toString(), "--southbound-port", "7000")).isEqualTo(2);
+        assertThat(err()).contains("--southbound-port with southbound.enabled: false");
+        Path group = dir.resolve("group.yaml");
+        Files.writeString(group, Files.readString(openSm) + "ha:\n  enabled: true\n  nodeId: n1\n  peers: "
+                + "[\"n1=127.0.0.1:7690\"]\n");
+        err.reset();
+        assertThat(run("run", "--config", group.toString())).isEqualTo(2);
+        assertThat(err()).contains("no TLS files for the Raft port").contains("security.insecure");
+    }
+
+    @Test
     void pkiShowReportsADaemonCertificateAgentsRefuse() throws Exception {
         Path pki = dir.resolve("pki");
         assertThat(run("pki", "init", "--dir", pki.toString())).isZero();
