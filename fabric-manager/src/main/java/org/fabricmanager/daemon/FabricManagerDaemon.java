@@ -33,7 +33,6 @@ import org.fabricmanager.daemon.config.AdminTokenFile;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.ConfigReload;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.config.SouthboundSecurity;
 import org.fabricmanager.daemon.config.TrustedFiles;
 import org.fabricmanager.daemon.control.EventQueue;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -67,7 +66,6 @@ import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.store.StateDirectory;
 import org.fabricmanager.daemon.store.StateDirectoryLock;
 import org.fabricmanager.daemon.store.StateFiles;
-import org.fabricmanager.daemon.store.TicketKeyStore;
 import org.fabricmanager.daemon.view.DaemonViews;
 import org.fabricmanager.daemon.view.FabricGraphView;
 import org.fabricmanager.daemon.view.HandedReads;
@@ -78,8 +76,6 @@ import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
-import org.fabricmanager.southbound.SouthboundServer;
-import org.fabricmanager.southbound.SouthboundSettings;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.HdftSpec;
@@ -123,16 +119,14 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     /** The expected PGFT generated at start for the ring's slots (the start rehearsal reuses it), or {@code null}. */
     private final Fabric expectedFabric;
     private final StateDirectoryLock stateLock;
-    private SouthboundServer southbound;
+    /** Where agents connect; {@code null} with {@code southbound.enabled: false}. */
+    private SouthboundPort southbound;
     /** OpenSM's plug-in's end ({@code opensm.socket}), or {@code null}; and whether OpenSM is there. */
     private OpenSmProvider opensm;
     private final OpenSmLiveness opensmLiveness;
     private RestServer rest;
     /** The REST actions' bearer token ({@code rest.adminToken} or read from {@code rest.adminTokenFile}). */
     private volatile String adminToken;
-    private InetSocketAddress southboundAddress;
-    /** Rotates the southbound's session-ticket keys (secure daemons on BoringSSL), {@code null} otherwise. */
-    private TicketKeyRotation tickets;
     private InetSocketAddress restAddress;
 
     private FabricManagerDaemon(DaemonConfig config, MeterRegistry registry, List<DaemonListener> listeners,
@@ -277,17 +271,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 return null;
             }).get();
             beforeListening.run();
-            SouthboundSettings southbound = SouthboundSecurity.settings(config)
-                    .withManagerTerm(managerTerm);
-            if (southbound.secure()) {
-                // before listening: the first agents must resume with the keys of the previous run (or leader)
-                d.tickets = TicketKeyRotation.start(new TicketKeyStore(config.state().path(), files), southbound.tls(),
-                        SouthboundSecurity.trusted(config.security()), System::currentTimeMillis);
+            if (config.southbound().enabled()) {
+                d.southbound = SouthboundPort.open(config, managerTerm, files, d.sessions, d.registry);
+            } else {
+                LOG.info("southbound disabled (southbound.enabled: false): no agent can connect, no TLS file is read for it");
             }
-            d.southbound = new SouthboundServer(southbound, d.sessions, d.registry);
-            InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
-            // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
-            d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
             d.rest = new RestServer(RestListener.of(config.rest(),
                     RestHttps.context(config.rest().tls()), new RestRejections(d.registry, 10_000, System::currentTimeMillis)),
                     config.rest().ioThreads(), d, d.metrics::scrape, restExtensions);
@@ -301,8 +289,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                                 details)));
             }
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, BuildInfo.current().describe()
-                    + " started: agents on "
-                    + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on "
+                    + " started: " + (d.southbound == null ? "no southbound" : "agents on "
+                    + d.southbound.address().getHostString() + ":" + d.southbound.address().getPort()) + ", REST on "
                     + d.rest.scheme() + "://"
                     + d.restAddress.getHostString() + ":" + d.restAddress.getPort() + "/api/v1/status, engine "
                     + d.routing.engineName() + (config.fabric().expectedPgft() == null ? "" : ", expecting "
@@ -322,11 +310,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         }
     }
 
-    private interface Binder {
+    interface Binder {
         InetSocketAddress bind() throws InterruptedException;
     }
 
-    private static InetSocketAddress bind(String what, String host, int port, Binder binder) throws InterruptedException {
+    static InetSocketAddress bind(String what, String host, int port, Binder binder) throws InterruptedException {
         try {
             return binder.bind();
         } catch (InterruptedException e) {
@@ -348,9 +336,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         return config;
     }
 
-    /** Where agents connect (with the actual port when 0 was configured). */
+    /**
+     * Where agents connect (with the actual port when 0 was configured); {@code null} with
+     * {@code southbound.enabled: false}.
+     */
     public InetSocketAddress southboundAddress() {
-        return southboundAddress;
+        return southbound == null ? null : southbound.address();
     }
 
     /** Where REST listens (with the actual port when 0 was configured). */
@@ -575,9 +566,6 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         }
         if (southbound != null) {
             southbound.close();
-        }
-        if (tickets != null) {
-            tickets.close();
         }
         queue.close();
         routing.close();
