@@ -110,6 +110,11 @@ public final class OpenSmProvider implements AutoCloseable {
         }
 
         @Override
+        public void refused(Refusal why) {
+            events.refusal(why);
+        }
+
+        @Override
         public void tablesSet(OpenSmWire.TablesSet set) {
             int[] heldOfAnswered = routing.tablesSet(set);
             events.tablesSet(set, heldOfAnswered[0], heldOfAnswered[1]);

@@ -64,6 +64,10 @@ public final class OpenSmSocket implements AutoCloseable {
         default void keepalive(OpenSmWire.Keepalive keepalive) {
         }
 
+        /** A frame answered with REFUSED (a SUBNET's answer, or a frame the socket could not take); must not block. */
+        default void refused(Refusal why) {
+        }
+
         /** One EVENT; must not block. */
         void event(OpenSmWire.Event event);
 
@@ -310,8 +314,12 @@ public final class OpenSmSocket implements AutoCloseable {
                         }
                         c.role = Role.PASS;
                         seq = payload.remaining() >= 8 ? payload.getLong(0) : 0;
-                        handler.subnet(answer -> write(ch, answer.encode()), OpenSmWire.subnet(payload),
-                                (System.nanoTime() - headAt) / 1e6);
+                        handler.subnet(answer -> {
+                            write(ch, answer.encode());
+                            if (answer instanceof OpenSmAnswer.Refused r) {
+                                handler.refused(r.why());
+                            }
+                        }, OpenSmWire.subnet(payload), (System.nanoTime() - headAt) / 1e6);
                         return; // one pass per connection: the plug-in closes it once answered
                     }
                     case OpenSmWire.CHANNEL -> {
@@ -349,6 +357,7 @@ public final class OpenSmSocket implements AutoCloseable {
         if (e.refusal() == null) {
             return;
         }
+        handler.refused(e.refusal());
         try {
             write(c.ch, new OpenSmAnswer.Refused(seq, e.refusal(), e.getMessage()).encode());
         } catch (IOException io) {
