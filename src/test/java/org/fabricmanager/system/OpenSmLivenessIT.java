@@ -217,6 +217,9 @@ class OpenSmLivenessIT {
                 && s.routing().version() >= version && s.tables().inSync() == FABRIC.switches().size()
                 && "UP".equals(s.opensm().state()), "every table confirmed again");
         assertThat(confirmed.tables().failing()).isZero();
+        long backAt = daemon.milestones(back - 1).get(10, TimeUnit.SECONDS).get(0).timeMillis();
+        assertThat(daemon.switches().get(10, TimeUnit.SECONDS)).as("every switch's table confirmed since the return")
+                .allSatisfy(s -> assertThat(s.tablesConfirmedAt()).isNotNull().isGreaterThanOrEqualTo(backAt));
         assertThat(daemon.metrics().scrape()).contains("fabric_opensm_lost 0.0");
         return (System.nanoTime() - since) / 1e6;
     }

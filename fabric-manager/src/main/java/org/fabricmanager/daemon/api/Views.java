@@ -86,11 +86,12 @@ public final class Views {
     /**
      * One switch in {@code GET /api/v1/switches}; {@code state} is {@code IN_SYNC}, {@code PENDING}, {@code FAILING}
      * (connected), {@code DEAD} (the failure detector declared it dead) or {@code DISCONNECTED} (its session ended);
-     * {@code drained}: an operator drained it (routed around, whatever its state).
+     * {@code drained}: an operator drained it (routed around, whatever its state); {@code tablesConfirmedAt}: when it
+     * last acknowledged a table (an agent's ACK, a Linux switch's read-back, OpenSM's word that it set it).
      */
     public record Switch(String guid, String name, boolean connected, String address, Integer ports, Integer portsUp,
                          Long tableVersion, boolean inSync, Double rttMs, Long connectedSince, String state,
-                         Long disconnectedSince, boolean drained) {
+                         Long disconnectedSince, boolean drained, Long tablesConfirmedAt) {
     }
 
     /** One switch in {@code GET /api/v1/switches/pending}: connected, held out of the fabric until admitted. */
@@ -104,7 +105,8 @@ public final class Views {
     public record SwitchDetail(String guid, String name, boolean connected, String address, Integer ports,
                                Integer portsUp, Long tableVersion, String tableHash, boolean inSync, Double rttMs,
                                Long connectedSince, Long incarnation, Long pushRetries, String lastPushError,
-                               List<Port> portList, String state, Long disconnectedSince, boolean drained) {
+                               List<Port> portList, String state, Long disconnectedSince, boolean drained,
+                               Long tablesConfirmedAt) {
     }
 
     /**

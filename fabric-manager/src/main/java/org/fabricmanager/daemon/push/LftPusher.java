@@ -256,7 +256,7 @@ public final class LftPusher implements PushFigures {
             return null;
         }
         return new SwitchPushState(sp.held.version(), sp.held.hash(), sp.held.known(), inSync(sp), sp.inFlight != null,
-                sp.retries, sp.lastError);
+                sp.retries, sp.lastError, sp.confirmedAtMillis < 0 ? null : sp.confirmedAtMillis);
     }
 
     /** Whether the push to an attached switch failed more than {@code push.retries} times in a row (still retried). */
@@ -403,6 +403,7 @@ public final class LftPusher implements PushFigures {
                 sp.held = HeldTable.of(f.target, f.row).withRules(ack.rulesHash());
                 retries.succeeded(sp);
                 sp.lastAck = accounting.acked(b.version());
+                sp.confirmedAtMillis = System.currentTimeMillis();
             } else {
                 sp.held = HeldTable.unknown(ack.version(), ack.length(), ack.hash());
                 backoff = retries.failed(sp, true, "acknowledged v" + ack.version() + " hash " + Long.toHexString(ack.hash()) + " rules "

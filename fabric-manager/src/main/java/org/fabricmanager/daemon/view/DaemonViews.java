@@ -244,7 +244,7 @@ public final class DaemonViews {
 
     private Views.Switch absent(long guid, String name, Integer ports) {
         return new Views.Switch(Guids.format(guid), name, false, null, ports, null, null, false, null, null,
-                absentState(guid), disconnectedSince(guid), drains.isSwitchDrained(guid));
+                absentState(guid), disconnectedSince(guid), drains.isSwitchDrained(guid), null);
     }
 
     /** {@code FAILING}, {@code IN_SYNC} or {@code PENDING}: a switch with an admitted session. */
@@ -258,7 +258,7 @@ public final class DaemonViews {
         return new Views.Switch(Guids.format(ms.guid()), ms.name(), true, String.valueOf(ms.session().remoteAddress()),
                 ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(), p != null && p.inSync(),
                 rtt < 0 ? null : rtt / 1e6, ms.connectedAtMillis(), connectedState(ms.guid()), null,
-                drains.isSwitchDrained(ms.guid()));
+                drains.isSwitchDrained(ms.guid()), p == null ? null : p.confirmedAt());
     }
 
     /** {@code GET /api/v1/switches/pending}, by GUID. */
@@ -282,7 +282,7 @@ public final class DaemonViews {
                 if (g == guid) {
                     found[0] = new Views.SwitchDetail(Guids.format(guid), name, false, null, ports, null, null, null,
                             false, null, null, null, null, null, List.of(), absentState(guid), disconnectedSince(guid),
-                            drains.isSwitchDrained(guid));
+                            drains.isSwitchDrained(guid), null);
                 }
             });
             return found[0];
@@ -315,7 +315,8 @@ public final class DaemonViews {
                 ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(),
                 p == null ? null : Guids.format(p.heldHash()), p != null && p.inSync(), rtt < 0 ? null : rtt / 1e6,
                 ms.connectedAtMillis(), ms.hello().incarnation(), p == null ? null : p.retries(),
-                p == null ? null : p.lastError(), ports, connectedState(guid), null, drains.isSwitchDrained(guid));
+                p == null ? null : p.lastError(), ports, connectedState(guid), null, drains.isSwitchDrained(guid),
+                p == null ? null : p.confirmedAt());
     }
 
     /** The current table of a switch, or {@code null} when it has none. */
