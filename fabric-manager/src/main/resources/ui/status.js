@@ -243,6 +243,18 @@
         Math.round(o.lastKeepaliveMs / 1000) + ' s ago' : 'no keepalive yet');
   }
 
+  /** What the check counted drained (present, routed around), e.g. ', 1 link drained'. */
+  function drainedText(d) {
+    var parts = [];
+    if (d.drainedSwitches) {
+      parts.push(d.drainedSwitches + (d.drainedSwitches === 1 ? ' switch' : ' switches'));
+    }
+    if (d.drainedLinks) {
+      parts.push(d.drainedLinks + (d.drainedLinks === 1 ? ' link' : ' links'));
+    }
+    return parts.length ? ', ' + parts.join(' and ') + ' drained' : '';
+  }
+
   function renderCards() {
     var s = view.status;
     var g = view.graph;
@@ -260,7 +272,8 @@
     $('switch-sub').textContent = s.switches.connected + ' connected' +
         (s.switches.expected !== null && s.switches.expected !== undefined ? ', ' + s.switches.expected + ' expected' : '');
     text('node-count', s.nodes);
-    $('discovery').textContent = s.discovery ? s.discovery.verdict.toLowerCase() + (s.discovery.unready ? ' (not ready)' : '') : '';
+    $('discovery').textContent = s.discovery ? s.discovery.verdict.toLowerCase() + drainedText(s.discovery) +
+        (s.discovery.unready ? ' (not ready)' : '') : '';
     $('discovery').title = s.discovery ? s.discovery.summary : '';
     text('routing-version', s.routing.version > 0 ? 'v' + s.routing.version : 'none');
     $('routing-engine').textContent = s.routing.engine + (s.routing.durationMs !== null ? ', ' + fmtMs(s.routing.durationMs) : '') +

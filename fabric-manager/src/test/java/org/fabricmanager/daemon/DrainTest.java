@@ -22,6 +22,7 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainException;
 import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.DrainResult;
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.routing.ForwardingTables;
@@ -141,6 +142,11 @@ class DrainTest {
 
         Views.Status st = convergedAfter(v0, "the routing around the drained spine");
         assertThat(st.drained()).isEqualTo(new Views.Drains(1, 0));
+        assertThat(st.discovery().verdict()).as("a drained spine is not a missing one").isEqualTo("INTACT");
+        assertThat(st.discovery().drainedSwitches()).isEqualTo(1);
+        FabricCheck check = daemon.discovery().get(5, TimeUnit.SECONDS).check();
+        assertThat(check.summary()).endsWith("; 1 switch drained");
+        assertThat(check.missingSwitchCount() + check.missingLinkCount()).isZero();
         assertThat(heldRoutesThrough(spine)).as("routes the agents hold through the drained spine").isZero();
         assertThat(daemon.switches().get(5, TimeUnit.SECONDS)).filteredOn(Views.Switch::drained)
                 .extracting(Views.Switch::guid).containsExactly(Guids.format(spine));
@@ -192,6 +198,9 @@ class DrainTest {
         assertThat(drained.body()).contains("\"result\":\"drained\"").contains("\"element\":\"link " + spineEnd + "\"");
         Views.Status st = convergedAfter(v0, "the routing around the drained cable");
         assertThat(st.drained()).isEqualTo(new Views.Drains(0, 1));
+        String discovery = rest("/api/v1/discovery", null, null).body();
+        assertThat(discovery).as("a drained cable that is up is drained, not missing").contains("\"verdict\":\"INTACT\"")
+                .contains("; 1 link drained\"").contains("\"missingLinkCount\":0").contains("\"drainedLinkCount\":1");
         assertThat(daemon.topology().get().links()).as("the drained cable is not routed").hasSize(fabric.links().size() - 1)
                 .noneMatch(l -> l.normalized().equals(up.normalized()));
         int leafPort = leafEnd.port();
@@ -210,7 +219,9 @@ class DrainTest {
         DrainResult forced = daemon.drain(new DrainRequest(node.guid(), node.port(), true)).get(10, TimeUnit.SECONDS);
         assertThat(forced.forced()).isTrue();
         assertThat(forced.nodesCutOff()).isEqualTo(1);
-        convergedAfter(st.routing().version(), "the routing without the node's cable");
+        st = convergedAfter(st.routing().version(), "the routing without the node's cable");
         assertThat(daemon.topology().get().links()).noneMatch(l -> l.normalized().equals(nodeCable.normalized()));
+        assertThat(st.discovery().verdict()).as("its node cut off from routing, not missing").isEqualTo("INTACT");
+        assertThat(st.discovery().summary()).endsWith("; 2 links drained");
     }
 }

@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 import org.fabricmanager.daemon.api.FabricCheck;
-import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -20,7 +19,6 @@ import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.HdftSpec;
-import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,9 +62,11 @@ public final class DiscoveryManager {
     private final NodeOrdering ordering;
     private final IndexMapStore indexStore;
     private final ControlLoop queue;
-    private final MilestoneLog milestones;
     private final PortReports reports;
+    /** What routing sees of a switch's reports: quarantined and drained ports down. */
     private final UnaryOperator<SwitchPorts> mask;
+    private final UnaryOperator<SwitchPorts> quarantine;
+    private final Drained drained;
     private final Executor checks;
     private final Listener listener;
     /** The snapshots' checks against the expected shape; a check's result counts only if no later one's did. */
@@ -96,7 +96,7 @@ public final class DiscoveryManager {
     private int unsaved;
     // volatile: the verdict gauge reads it at scrape time, off the control thread
     private volatile FabricCheck check;
-    private String announced;
+    private final CheckAnnouncer announcer;
 
     /**
      * @param checks where the checks against the expected shape and the refresh builds run, off the control thread
@@ -110,13 +110,15 @@ public final class DiscoveryManager {
         this.ordering = sources.ordering();
         this.indexStore = sources.indexStore();
         this.reports = sources.reports();
-        this.mask = sources.mask();
+        this.quarantine = sources.mask();
+        this.drained = sources.drained();
+        this.mask = p -> drained.masked(quarantine.apply(p));
         this.queue = queue;
-        this.milestones = milestones;
         this.checks = checks;
         this.listener = listener;
         String shape = expected != null ? expected.toString() : expectedHdft != null ? expectedHdft.toString() : null;
         this.snapshotChecks = new SnapshotChecks(shape);
+        this.announcer = new CheckAnnouncer(milestones, shape != null);
         // discovering: a configured shape is not checked yet, which is not "no shape configured"
         this.check = shape == null ? FabricCheck.notChecked() : FabricCheck.pending(shape);
     }
@@ -365,8 +367,9 @@ public final class DiscoveryManager {
         } else {
             // recognising 5,120 switches takes tens of milliseconds: off the control thread, so a fault's
             // re-route does not wait for the operator's verdict
+            DrainedParts held = drainedParts();
             checks.execute(() -> {
-                FabricCheck c = ShapeCheck.of(fabric, expected, expectedHdft, checker);
+                FabricCheck c = ShapeCheck.of(fabric, held, expected, expectedHdft, checker);
                 queue.append("fabric-check", () -> checked(seq, r, c));
             });
         }
@@ -405,8 +408,14 @@ public final class DiscoveryManager {
             return null;
         }
         CompletableFuture<FabricCheck> c = new CompletableFuture<>();
-        checks.execute(() -> c.complete(ShapeCheck.of(fabric, expected, expectedHdft, checker)));
+        DrainedParts held = drainedParts();
+        checks.execute(() -> c.complete(ShapeCheck.of(fabric, held, expected, expectedHdft, checker)));
         return c;
+    }
+
+    /** What the drains hide now that is present and up: the checks see it (routing does not). */
+    private DrainedParts drainedParts() {
+        return DrainedParts.of(drained.elements(), reports, quarantine, indices);
     }
 
     /** Forgets the fabric derived ahead of a leaving that did not happen (the verdict was refuted). */
@@ -475,47 +484,10 @@ public final class DiscoveryManager {
         if (!snapshotChecks.complete(seq, c)) {
             return;
         }
-        announce(r, c);
-        listener.checked();
-    }
-
-    private void announce(TopologyBuilder.Result r, FabricCheck c) {
         FabricCheck before = check;
         check = c;
-        if (c.verdict() == FabricCheck.Verdict.MISWIRED && !c.summary().equals(before.summary())) {
-            // the operator must not have to find this in an INFO line: the fabric is routed, but it is not the
-            // fabric that was ordered
-            List<String> first = firstProblems(c, 5);
-            LOG.warn("the fabric is not the expected {}: {}{}", c.expected(), c.summary(),
-                    first.isEmpty() ? "" : "; first problems: " + String.join("; ", first));
-        } else if (before.verdict() == FabricCheck.Verdict.MISWIRED && c.verdict() != FabricCheck.Verdict.MISWIRED) {
-            LOG.info("the fabric matches the expected {} again ({})", c.expected(), c.verdict());
-        }
-        String summary = describe(r.fabric()) + (expected == null && expectedHdft == null ? "" : "; " + c.summary())
-                + (r.issues().isEmpty() ? "" : "; " + r.issues().size() + " port claims not taken");
-        if (!summary.equals(announced)) {
-            boolean first = announced == null;
-            milestones.record(first ? Milestone.Kind.FABRIC_DISCOVERED : Milestone.Kind.FABRIC_CHANGED,
-                    (first ? "fabric discovered: " : "fabric changed: ") + summary);
-            announced = summary;
-            for (int i = 0; i < Math.min(5, r.issues().size()); i++) {
-                LOG.info("  not a link: {}", r.issues().get(i));
-            }
-        }
-    }
-
-    /** Up to {@code max} findings, miswirings first (they are what makes the verdict). */
-    static List<String> firstProblems(FabricCheck c, int max) {
-        List<String> out = new ArrayList<>(max);
-        for (List<String> l : List.of(c.miswired(), c.extraSwitches(), c.missingSwitches(), c.missingLinks())) {
-            for (String p : l) {
-                if (out.size() == max) {
-                    return out;
-                }
-                out.add(p);
-            }
-        }
-        return out;
+        announcer.announce(r, before, c);
+        listener.checked();
     }
 
     private List<SwitchPorts> admittedMasked() {
@@ -575,16 +547,5 @@ public final class DiscoveryManager {
     /** The expected PGFT, or {@code null}. */
     public PgftSpec expected() {
         return expected;
-    }
-
-    private static String describe(Fabric f) {
-        int switchLinks = 0;
-        for (Link l : f.links()) {
-            if (f.isSwitch(l.a()) && f.isSwitch(l.b())) {
-                switchLinks++;
-            }
-        }
-        return f.switches().size() + " switches, " + f.nodes().size() + " nodes, " + switchLinks
-                + " switch-to-switch links";
     }
 }

@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The check of a discovered fabric against the expected shape, a PGFT (with the {@link FabricChecker}) or a 2-D fat
- * tree; run off the control thread. A check that throws is a finding (MISWIRED, with the error), never a check that
- * does not end: the status waits for the routed fabric's check before it says CONVERGED.
+ * tree; run off the control thread. It checks the fabric as cabled: the drained parts that are present and up are put
+ * back first ({@link DrainedParts}), and the result counts them. A check that throws is a finding (MISWIRED, with the
+ * error), never a check that does not end: the status waits for the routed fabric's check before it says CONVERGED.
  */
 final class ShapeCheck {
     private static final Logger LOG = LoggerFactory.getLogger(ShapeCheck.class);
@@ -21,11 +22,16 @@ final class ShapeCheck {
     private ShapeCheck() {
     }
 
-    /** {@code fabric} against {@code expected}, or against {@code hdft} when no PGFT is expected (one of them is set). */
-    static FabricCheck of(Fabric fabric, PgftSpec expected, HdftSpec hdft, FabricChecker checker) {
+    /**
+     * {@code fabric} with {@code drained} put back against {@code expected}, or against {@code hdft} when no PGFT is
+     * expected (one of them is set).
+     */
+    static FabricCheck of(Fabric fabric, DrainedParts drained, PgftSpec expected, HdftSpec hdft, FabricChecker checker) {
         String shape = expected != null ? expected.toString() : hdft.toString();
         try {
-            return expected != null ? checker.check(fabric, expected) : hdft(fabric, hdft);
+            DrainedParts.Restored cabled = drained.restore(fabric);
+            FabricCheck c = expected != null ? checker.check(cabled.fabric(), expected) : hdft(cabled.fabric(), hdft);
+            return c.withDrained(cabled.switches(), cabled.cables());
         } catch (RuntimeException e) {
             LOG.error("the check of the fabric against {} failed", shape, e);
             return new FabricCheck(shape, FabricCheck.Verdict.MISWIRED, "the check against " + shape + " failed: " + e,
