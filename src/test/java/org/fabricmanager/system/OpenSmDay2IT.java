@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainRequest;
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.opensm.IbsimFabric;
@@ -36,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * OpenSM's subnet under ibsim through the plug-in; a drain of a leaf uplink, its undrain and a rebalance after a repair
  * each reach the simulated switches through a routing pass the daemon asks for, and the daemon calls them CONVERGED
  * only once OpenSM set them: at that moment {@code ibroute} reads no end-node LID out of the drained port, then the
- * port back in use, then every switch's table equal to offline Dmodc of the fabric as it is. A cable's unlink is routed
+ * port back in use, then every switch's table equal to offline Dmodc of the fabric as it is; the drained cable is
+ * drained in the check against the expected PGFT, not missing as the unlinked one is. A cable's unlink is routed
  * by the daemon while silent local connections hold every place of its socket. Skipped when OpenSM, ibsim,
  * infiniband-diags or the plug-in are missing.
  */
@@ -58,9 +60,10 @@ class OpenSmDay2IT {
         Path work = dir.resolve("pgft-3-4-4-4");
         OpenSmRoutingIT.deleteTree(work);
         Files.createDirectories(work);
-        Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)"));
+        PgftSpec spec = PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)");
+        Fabric fabric = PgftGenerator.generate(spec);
         Path socket = work.resolve("opensm.sock");
-        DaemonConfig config = OpenSmLab.daemonConfig(work.resolve("state"), socket);
+        DaemonConfig config = OpenSmLab.daemonConfig(work.resolve("state"), socket).withExpectedPgft(spec);
         Process opensm = null;
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
              IbsimFabric lab = IbsimFabric.start(tools.tools(), fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
@@ -79,6 +82,7 @@ class OpenSmDay2IT {
             Path reads = Files.createDirectories(work.resolve("ibroute"));
             assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads)).as("end-node LIDs out of the uplink, intact")
                     .isNotEmpty();
+            assertThat(start.discovery().verdict()).as(start.discovery().summary()).isEqualTo("INTACT");
 
             long drainedAt = System.nanoTime();
             daemon.drain(new DrainRequest(leaf.guid(), uplink, false)).get(30, TimeUnit.SECONDS);
@@ -86,6 +90,12 @@ class OpenSmDay2IT {
             double drainMs = (System.nanoTime() - drainedAt) / 1e6;
             assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads))
                     .as("end-node LIDs ibroute reads out of the drained port once the daemon calls it in sync").isEmpty();
+            // the cable is up, routed around: drained, not missing
+            FabricCheck check = daemon.discovery().get(10, TimeUnit.SECONDS).check();
+            assertThat(check.verdict()).as(check.summary()).isEqualTo(FabricCheck.Verdict.INTACT);
+            assertThat(check.summary()).endsWith("; 1 link drained");
+            assertThat(check.drainedLinkCount()).isEqualTo(1);
+            assertThat(check.missingLinkCount()).isZero();
 
             daemon.undrain(new DrainRequest(leaf.guid(), uplink, false)).get(30, TimeUnit.SECONDS);
             Views.Status undrained = convergedAfter(daemon, drained.routing().version(), "the undrain");
@@ -102,6 +112,9 @@ class OpenSmDay2IT {
             }
             lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
             Views.Status repaired = convergedAfter(daemon, undrained.routing().version(), "the repair of the unlinked cable");
+            assertThat(undrained.discovery().summary()).doesNotContain("drained");
+            assertThat(repaired.discovery().verdict()).as("an unlinked cable is missing").isEqualTo("DEGRADED");
+            assertThat(repaired.discovery().summary()).endsWith(": 1 missing link");
             for (SocketChannel c : silent) {
                 c.close();
             }
