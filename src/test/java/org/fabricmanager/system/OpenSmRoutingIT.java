@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
@@ -70,6 +71,8 @@ class OpenSmRoutingIT {
     /** Bounds, not measures: a stuck tool must not hang the build. */
     private static final long TOOL_LIMIT_SECONDS = 120;
     private static final int PLUGIN_TIMEOUT_MS = 15_000;
+    /** Bounds the demo's first port counters from OpenSM's performance manager. */
+    private static final long COUNTERS_SECONDS = 30;
     private static final Pattern ENTRY = Pattern.compile("0x([0-9a-fA-F]{4}) (\\d{3})\\b.*");
     private static final Pattern HEADER = Pattern.compile("Unicast lids .* guid 0x([0-9a-fA-F]{16}).*");
 
@@ -194,7 +197,8 @@ class OpenSmRoutingIT {
 
     /**
      * {@code demo --opensm} as an operator runs it: ibsim, OpenSM with the plug-in and the daemon from one command, on
-     * ibsim's socket of the environment's {@code IBSIM_SOCKNAME}. Converged on OpenSM's subnet, a leaf's uplink taken
+     * ibsim's socket of the environment's {@code IBSIM_SOCKNAME}. Converged on OpenSM's subnet, a leaf's ports show the
+     * counters OpenSM's performance manager read; its uplink taken
      * down through the demo's endpoint (typed at ibsim's console) reaches the daemon as OpenSM's sweep: a REACTION in the
      * events naming that port, and the leaf's table no longer uses it; {@code mode=agent} is refused. SIGTERM stops it,
      * its ibsim and OpenSM with it, and removes its temporary directory.
@@ -231,12 +235,15 @@ class OpenSmRoutingIT {
 
             // a leaf away from OpenSM's own (s1-0 holds its port), its first uplink (ports 1-4: nodes, 5-8: spines)
             String leaf = null;
+            int leafPorts = 0;
             for (JsonNode s : json(base + "/api/v1/switches", null)) {
                 if (s.path("name").asText().startsWith("s1-1_")) {
                     leaf = s.path("guid").asText();
+                    leafPorts = s.path("ports").asInt();
                 }
             }
             assertThat(leaf).as("leaf s1-1 among the daemon's switches").isNotNull();
+            assertCountersFromOpenSm(base + "/api/v1/switches/" + leaf + "/ports", leafPorts);
             JsonNode before = json(base + "/api/v1/switches/" + leaf + "/lft", null);
             assertThat(ports(before)).as("the leaf's entries, intact").contains(5, 6);
             JsonNode refused = json(base + "/api/v1/sim/switches/" + leaf + "/kill?mode=agent", 400);
@@ -273,6 +280,24 @@ class OpenSmRoutingIT {
             demo.destroyForcibly();
             children.forEach(ProcessHandle::destroyForcibly);
         }
+    }
+
+    /**
+     * The demo's OpenSM runs its performance manager: the switch's ports show counters, every port's packets counted
+     * and some traffic (OpenSM's own management packets cross every switch), within {@value #COUNTERS_SECONDS} s of
+     * the convergence (perfmgr sweeps every 2 s, the plug-in sends what it read at most once a second).
+     */
+    private static void assertCountersFromOpenSm(String url, int ports) throws IOException, InterruptedException {
+        long begin = System.nanoTime();
+        JsonNode c = Await.value("port counters from OpenSM's performance manager at " + url,
+                Duration.ofSeconds(COUNTERS_SECONDS), () -> json(url, null), v -> v.path("ports").size() == ports
+                        && StreamSupport.stream(v.path("ports").spliterator(), false)
+                        .allMatch(p -> p.hasNonNull("rxPackets")));
+        System.out.printf("demo --opensm: counters of every port %.1f s after the convergence%n",
+                (System.nanoTime() - begin) / 1e9);
+        assertThat(c.path("reporting").asBoolean()).as("the switch reports counters: " + c).isTrue();
+        assertThat(c.path("totals").path("rxPackets").asLong() + c.path("totals").path("txPackets").asLong())
+                .as("packets through the switch: " + c).isPositive();
     }
 
     /** The output port of each entry of a {@code /lft} answer. */
