@@ -94,8 +94,9 @@ public record OpenSmPlugin(Path directory) {
     }
 
     /**
-     * OpenSM's performance manager reading every port's counters every 2 s, a few queries at a time: ibsim answers
-     * MADs one by one, and a performance manager at full speed makes ibroute's queries time out.
+     * OpenSM's performance manager reading every port's counters every 2 s, a few queries at a time: at OpenSM's
+     * default of 500 outstanding, OpenSM and ibsim deadlock on libumad2sim's lock within seconds (docs/opensm.md,
+     * "Install and configure").
      */
     public static final String PERFMGR = "perfmgr TRUE\nperfmgr_sweep_time_s 2\nperfmgr_max_outstanding_queries 4\n";
 
