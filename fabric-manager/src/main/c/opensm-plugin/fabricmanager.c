@@ -6,16 +6,13 @@
  * fabric-manager daemon over a Unix socket, waits a bounded time for the tables (one LFT per switch,
  * by LID, or the entries that differ from the last answer it took: fm_tables.c), checks every byte of
  * the tables against the subnet, and only then writes new_lft. Any failure (no daemon, timeout,
- * refusal, malformed or oversized answer) returns -1, so OpenSM tries the next engine of its
- * routing_engine list. Before that pass, the engine's build_lid_matrices fills OpenSM's hop matrices
- * by breadth-first search, kept from pass to pass (fm_hops.c; OpenSM's generic build takes seconds at
- * thousands of switches). report() only queues events for the channel thread (LFT blocks set are counted and sent
- * as one event per routing): it never does I/O on OpenSM's threads. The channel thread keeps one
- * connection to the daemon open for events, for the daemon's requests of a routing pass (when it has
- * tables OpenSM has not installed: a drain, a rebalance), for the list of switches that hold the
- * daemon's tables once OpenSM has set them, and for the port counters OpenSM's performance manager
- * reads (batched, at most once a second). The wire format is in docs/opensm.md ("The plug-in's
- * protocol").
+ * refusal, malformed or oversized answer) is logged with its ERR code and returns -1, so OpenSM tries
+ * the next engine of its routing_engine list; what comes next depends on the failure alone
+ * (fm_inbound.c), never on the daemon's words. Before that pass, the engine's build_lid_matrices fills
+ * OpenSM's hop matrices by breadth-first search, kept from pass to pass (fm_hops.c; OpenSM's generic
+ * build takes seconds at thousands of switches). fm_report only queues events for the channel thread
+ * (fm_channel.c; LFT blocks set are counted and sent as one event per routing): it never does I/O on
+ * OpenSM's threads. The wire format is in fm_wire.h and docs/opensm.md ("The plug-in's protocol").
  *
  * Options (event_plugin_options in opensm.conf, space separated; else the environment variables):
  *   fm.socket=PATH        FM_OPENSM_SOCKET      default /run/fabric-manager/opensm.sock

@@ -243,6 +243,7 @@ void *fm_channel_main(void *arg)
 			fd = fm_connect(fm->socket_path, &err);
 			fm_reader_reset(&in);
 			if (fd >= 0 && send_channel(fm, fd, &b)) {
+				read_daemon(fm, fd, &in);
 				close(fd);
 				fd = -1;
 			}
@@ -255,6 +256,8 @@ void *fm_channel_main(void *arg)
 			keepalive_at = now_ms() + FM_KEEPALIVE_MS;
 		}
 		if (failed) {
+			/* a refusal may wait in the socket, the daemon gone after it: said before the channel closes */
+			read_daemon(fm, fd, &in);
 			close(fd);
 			fd = -1;
 		}

@@ -5,7 +5,7 @@
  */
 #include "fm_plugin.h"
 
-#define UNTIL_LISTENING "until the daemon listens again (then OpenSM is asked to re-route)"
+#define UNTIL_LISTENING "until the socket listens again (then OpenSM is asked to re-route)"
 #define UNTIL_NEXT_PASS "until its next routing pass (a fabric change, or reroute at OpenSM's console)"
 
 /* the codes are listed, with what the operator does, in docs/opensm.md ("Failures and fallback") */

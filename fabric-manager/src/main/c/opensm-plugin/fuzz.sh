@@ -3,6 +3,8 @@
 # targets of fuzz/ with clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer, runs each for SECONDS
 # from its seed corpus (corpus/TARGET), and exits 1 on any finding (crash, leak, undefined behaviour, timeout, out of
 # memory), the input kept in WORK_DIR/findings. Prints per target: "fuzz TARGET: N executions in S s (R exec/s)".
+# First it runs fuzz/early_answer once under the same sanitizers: the exchange's socket against a daemon that answers
+# before it read the subnet.
 # Exits 77 (skipped), saying what is missing, without clang, libFuzzer or OpenSM's headers
 # (Debian: apt-get install clang libclang-rt-14-dev libopensm-dev libibumad-dev).
 # Usage: fuzz.sh SECONDS [WORK_DIR]   (WORK_DIR: the builds, inputs found and findings; default a temporary one)
@@ -37,8 +39,16 @@ common=("$dir/fuzz/fuzz_common.c" "$dir/fm_wire.c" "$dir/fm_inbound.c" "$dir/fm_
 for t in "${targets[@]}"; do
   "$cc" "${flags[@]}" -o "$work/fuzz_$t" "$dir/fuzz/fuzz_$t.c" "${common[@]}" -losmcomp -lpthread
 done
+"$cc" "${flags[@]/-fsanitize=fuzzer,/-fsanitize=}" -o "$work/early_answer" "$dir/fuzz/early_answer.c" "${common[@]}" \
+  "$dir/fm_io.c" -losmcomp -lpthread
 
 failed=0
+# the exchange's socket against a daemon answering before it read the subnet: once, not fuzzed
+if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$work/early_answer" "$work/early.sock"; then
+  echo "early answer: FINDING" >&2
+  failed=1
+fi
 for t in "${targets[@]}"; do
   mkdir -p "$work/corpus/$t"
   log="$work/$t.log"

@@ -19,7 +19,8 @@ import org.fabricmanager.daemon.opensm.Refusal;
 /**
  * A daemon impostor on OpenSM's plug-in's socket ({@link OpenSmRoutingIT}): it answers every routing pass as its
  * {@link Mode} says, and closes every other connection (the plug-in's channel) after its first frame, counting them:
- * the plug-in reconnects its channel every second, so the count shows its channel thread turning.
+ * the plug-in reconnects its channel every second, so the count shows its channel thread turning. {@link Mode#INVALID}
+ * refuses the channel's frame too, as the daemon refuses a channel frame it cannot take.
  */
 final class FakeOpenSmDaemon implements AutoCloseable {
     /**
@@ -68,7 +69,10 @@ final class FakeOpenSmDaemon implements AutoCloseable {
                         // the frame's header
                     }
                     if (head.getInt(0) != OpenSmWire.MAGIC || head.get(5) != OpenSmWire.SUBNET) {
-                        channels.incrementAndGet(); // the plug-in's channel: nothing to answer
+                        channels.incrementAndGet(); // the plug-in's channel: nothing to answer, but INVALID refuses it
+                        if (mode == Mode.INVALID && head.get(5) == OpenSmWire.CHANNEL) {
+                            ch.write(new OpenSmAnswer.Refused(0, Refusal.INVALID, "a channel frame refused").encode());
+                        }
                         continue;
                     }
                     ByteBuffer body = ByteBuffer.allocate(head.getInt(8));

@@ -169,7 +169,7 @@ class OpenSmRoutingIT {
                         // here: once something listens, OpenSM is asked to re-route, as after a restart
                         SystemSupport.awaitTrue(() -> {
                             String text = Files.readString(log, StandardCharsets.ISO_8859_1);
-                            return text.indexOf("the daemon listens again", text.indexOf(mode.logged)) >= 0;
+                            return text.indexOf("the daemon listens again on", text.indexOf(mode.logged)) >= 0;
                         }, "OpenSM's log " + log + " shows a take-back after " + mode.logged, (int) TOOL_LIMIT_SECONDS);
                     } else {
                         // the plug-in's channel thread, which takes the routing back, turned twice since the pass
@@ -179,6 +179,12 @@ class OpenSmRoutingIT {
                                 + "on the fake daemon", (int) TOOL_LIMIT_SECONDS);
                         assertThat(logLines(log, "asking OpenSM to re-route")).as(mode + ": a failed pass, not a loop")
                                 .hasSize(asked);
+                        if (mode == FakeOpenSmDaemon.Mode.INVALID) {
+                            // its channel refused too: logged with the code, and reconnected (the turns above)
+                            awaitLog(log, "ERR FA0D", 1);
+                            assertThat(logLines(log, "ERR FA0D").get(0)).as("the channel's refusal in OpenSM's log")
+                                    .contains("(code 3 INVALID): a channel frame refused");
+                        }
                     }
                 }
             }
