@@ -203,10 +203,11 @@ class OpenSmRoutingIT {
 
     /**
      * {@code demo --opensm} as an operator runs it: ibsim, OpenSM with the plug-in and the daemon from one command, on
-     * ibsim's socket of the environment's {@code IBSIM_SOCKNAME}. Converged on OpenSM's subnet, a leaf's uplink taken
-     * down through the demo's endpoint (typed at ibsim's console) reaches the daemon as OpenSM's sweep: a REACTION in the
-     * events naming that port, and the leaf's table no longer uses it; {@code mode=agent} is refused. SIGTERM stops it,
-     * its ibsim and OpenSM with it, and removes its temporary directory.
+     * ibsim's socket of the environment's {@code IBSIM_SOCKNAME}. Converged on OpenSM's subnet, a leaf's ports show the
+     * counters OpenSM's performance manager reads; its uplink taken down through the demo's endpoint (typed at ibsim's
+     * console) reaches the daemon as OpenSM's sweep: a REACTION in the events naming that port, and the leaf's table no
+     * longer uses it; {@code mode=agent} is refused. SIGTERM stops it, its ibsim and OpenSM with it, and removes its
+     * temporary directory.
      */
     @Test
     void demoOpenSmRoutesOpenSmsSubnetReactsToACableDownAndLeavesNothingBehind() throws Exception {
@@ -248,6 +249,13 @@ class OpenSmRoutingIT {
             assertThat(leaf).as("leaf s1-1 among the daemon's switches").isNotNull();
             JsonNode before = json(base + "/api/v1/switches/" + leaf + "/lft", null);
             assertThat(ports(before)).as("the leaf's entries, intact").contains(5, 6);
+            // OpenSM's performance manager reads the leaf's ports: each port counted, OpenSM's own MADs among them
+            String countersUrl = base + "/api/v1/switches/" + leaf + "/ports";
+            JsonNode counters = Await.value("every port of " + leaf + " counted by OpenSM's performance manager",
+                    Duration.ofSeconds(TOOL_LIMIT_SECONDS), () -> json(countersUrl, null), c -> c.path("reporting")
+                            .asBoolean() && c.path("ports").size() == 8 && allCounted(c.path("ports")));
+            assertThat(counters.path("totals").path("rxPackets").asLong() + counters.path("totals").path("txPackets")
+                    .asLong()).as("packets through " + leaf).isPositive();
             JsonNode refused = json(base + "/api/v1/sim/switches/" + leaf + "/kill?mode=agent", 400);
             assertThat(refused.path("error").asText()).contains("mode=agent has no meaning under OpenSM");
             long seen = json(base + "/api/v1/events?since=0", null).size();
@@ -282,6 +290,16 @@ class OpenSmRoutingIT {
             demo.destroyForcibly();
             children.forEach(ProcessHandle::destroyForcibly);
         }
+    }
+
+    /** Every port of a {@code /ports} answer has its packets counted. */
+    private static boolean allCounted(JsonNode ports) {
+        for (JsonNode p : ports) {
+            if (!p.path("rxPackets").isNumber() || !p.path("txPackets").isNumber()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The output port of each entry of a {@code /lft} answer. */
