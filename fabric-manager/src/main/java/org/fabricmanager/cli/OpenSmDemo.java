@@ -35,12 +35,11 @@ import org.fabricmanager.topology.TopologyException;
 
 /**
  * {@code demo --opensm}: a real subnet manager on a simulated InfiniBand fabric. ibsim simulates the PGFT, OpenSM runs on
- * it under libumad2sim with the plug-in {@code libfabricmanager.so} and its performance manager on (the ports' counters),
- * and the daemon, with its OpenSM provider, routes OpenSM's subnet and serves REST and the status page, until Ctrl-C or
- * SIGTERM; then OpenSM and ibsim are stopped and the temporary directory (logs, the daemon's socket and state)
- * removed. The demo's fault endpoints type at ibsim's console ({@link IbsimFaults}), so OpenSM sees the simulated
- * switch's trap. ibsim and OpenSM inherit the environment: {@code IBSIM_SOCKNAME} names ibsim's socket, so that the
- * infiniband-diags tools reach the same fabric.
+ * it under libumad2sim with the plug-in {@code libfabricmanager.so}, and the daemon, with its OpenSM provider, routes
+ * OpenSM's subnet and serves REST and the status page, until Ctrl-C or SIGTERM; then OpenSM and ibsim are stopped and
+ * the temporary directory (logs, the daemon's socket and state) removed. The demo's fault endpoints type at ibsim's
+ * console ({@link IbsimFaults}), so OpenSM sees the simulated switch's trap. ibsim and OpenSM inherit the environment:
+ * {@code IBSIM_SOCKNAME} names ibsim's socket, so that the infiniband-diags tools reach the same fabric.
  */
 final class OpenSmDemo implements AutoCloseable {
     /** 48 switches and 64 nodes in three levels: ibsim and OpenSM bring it up in a few seconds. */
@@ -182,14 +181,14 @@ final class OpenSmDemo implements AutoCloseable {
             }
             lab = started;
             lab.onExit().thenAcceptAsync(code -> failed("ibsim exited with " + code + " (" + lab.log() + ")"), WATCHER);
-            // the performance manager reads the switches' counters, as the agents' demo shows them
+            // OpenSM's performance manager reads the ports' counters, so that the switches show them as agents' do
             opensm = setup.plugin().startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, work.resolve("opensm"),
                     OpenSmPlugin.Fallback.MINHOP, OpenSmPlugin.PERFMGR);
             opensm.onExit().thenAcceptAsync(p -> failed("OpenSM exited with " + p.exitValue()), WATCHER);
         }
         out.printf("ibsim: %d switches and %d nodes on socket %s (IBSIM_SOCKNAME)%n", fabric.switches().size(),
                 fabric.nodes().size(), lab.socketName());
-        out.printf("OpenSM: pid %d, routing_engine fabric-manager,%s, perfmgr on, log %s%n", opensm.pid(),
+        out.printf("OpenSM: pid %d, routing_engine fabric-manager,%s, performance manager on, log %s%n", opensm.pid(),
                 OpenSmPlugin.FALLBACK, openSmLog());
         String why = awaitConverged(fabric.switches().size());
         if (why != null) {

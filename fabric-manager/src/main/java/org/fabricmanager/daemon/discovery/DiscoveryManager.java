@@ -1,12 +1,14 @@
 package org.fabricmanager.daemon.discovery;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.config.DaemonConfig;
@@ -20,6 +22,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.HdftSpec;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.PortRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * switch and link of the expected PGFT is there;
  * that completeness is counted report by report ({@link LinkLedger}), so a report costs O(1) and the fabric
  * is built once, when complete. {@link #snapshot} builds the fabric (at most once per change), gives new
- * end nodes destination indices (stored before use), checks it against the expected PGFT, and announces
- * what changed. Runs on the control thread.
+ * end nodes destination indices (stored before use), checks it against the expected PGFT (drained parts that are
+ * there counted as drained, {@link DrainedParts}), and announces what changed ({@link CheckAnnouncements}). Runs on
+ * the control thread.
  */
 public final class DiscoveryManager {
     private static final Logger LOG = LoggerFactory.getLogger(DiscoveryManager.class);
@@ -63,10 +67,8 @@ public final class DiscoveryManager {
     private final IndexMapStore indexStore;
     private final ControlLoop queue;
     private final PortReports reports;
-    /** What routing sees of a switch's reports: quarantined and drained ports down. */
     private final UnaryOperator<SwitchPorts> mask;
-    private final UnaryOperator<SwitchPorts> quarantine;
-    private final Drained drained;
+    private final Supplier<Collection<PortRef>> drained;
     private final Executor checks;
     private final Listener listener;
     /** The snapshots' checks against the expected shape; a check's result counts only if no later one's did. */
@@ -96,7 +98,7 @@ public final class DiscoveryManager {
     private int unsaved;
     // volatile: the verdict gauge reads it at scrape time, off the control thread
     private volatile FabricCheck check;
-    private final CheckAnnouncer announcer;
+    private final CheckAnnouncements announcements;
 
     /**
      * @param checks where the checks against the expected shape and the refresh builds run, off the control thread
@@ -110,15 +112,14 @@ public final class DiscoveryManager {
         this.ordering = sources.ordering();
         this.indexStore = sources.indexStore();
         this.reports = sources.reports();
-        this.quarantine = sources.mask();
+        this.mask = sources.mask();
         this.drained = sources.drained();
-        this.mask = p -> drained.masked(quarantine.apply(p));
         this.queue = queue;
         this.checks = checks;
         this.listener = listener;
         String shape = expected != null ? expected.toString() : expectedHdft != null ? expectedHdft.toString() : null;
         this.snapshotChecks = new SnapshotChecks(shape);
-        this.announcer = new CheckAnnouncer(milestones, shape != null);
+        this.announcements = new CheckAnnouncements(milestones, shape != null);
         // discovering: a configured shape is not checked yet, which is not "no shape configured"
         this.check = shape == null ? FabricCheck.notChecked() : FabricCheck.pending(shape);
     }
@@ -367,9 +368,9 @@ public final class DiscoveryManager {
         } else {
             // recognising 5,120 switches takes tens of milliseconds: off the control thread, so a fault's
             // re-route does not wait for the operator's verdict
-            DrainedParts held = drainedParts();
+            DrainedParts parts = drainedParts();
             checks.execute(() -> {
-                FabricCheck c = ShapeCheck.of(fabric, held, expected, expectedHdft, checker);
+                FabricCheck c = ShapeCheck.of(fabric, expected, expectedHdft, checker, parts);
                 queue.append("fabric-check", () -> checked(seq, r, c));
             });
         }
@@ -408,14 +409,9 @@ public final class DiscoveryManager {
             return null;
         }
         CompletableFuture<FabricCheck> c = new CompletableFuture<>();
-        DrainedParts held = drainedParts();
-        checks.execute(() -> c.complete(ShapeCheck.of(fabric, held, expected, expectedHdft, checker)));
+        DrainedParts parts = drainedParts();
+        checks.execute(() -> c.complete(ShapeCheck.of(fabric, expected, expectedHdft, checker, parts)));
         return c;
-    }
-
-    /** What the drains hide now that is present and up: the checks see it (routing does not). */
-    private DrainedParts drainedParts() {
-        return DrainedParts.of(drained.elements(), reports, quarantine, indices);
     }
 
     /** Forgets the fabric derived ahead of a leaving that did not happen (the verdict was refuted). */
@@ -486,8 +482,13 @@ public final class DiscoveryManager {
         }
         FabricCheck before = check;
         check = c;
-        announcer.announce(r, before, c);
+        announcements.checked(r, before, c);
         listener.checked();
+    }
+
+    /** The drained parts present and up now, from the reports as the switches gave them (control thread). */
+    private DrainedParts drainedParts() {
+        return DrainedParts.of(drained.get(), reports, indices);
     }
 
     private List<SwitchPorts> admittedMasked() {

@@ -2,149 +2,181 @@ package org.fabricmanager.daemon.discovery;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.UnaryOperator;
 import org.fabricmanager.daemon.store.DestinationIndexMap;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PortRef;
+import org.fabricmanager.topology.TopologyException;
 
 /**
- * The cables a drain hides from routing although they are present and up, taken from the reports when a snapshot is
- * taken (control thread), and put back into that snapshot's fabric for its check against the expected shape (off it).
- * The verdict is about the cabling: a drained cable that is there is not missing, and a miswired one stays miswired;
- * a drained cable that is down, or a drained switch that is not connected, is missing as any other.
+ * What drains hold out of a snapshot's fabric although it is there: the drained switches that are admitted, the cables
+ * between switches that a drain masks while both ends report each other up, and the cables to end nodes that a drain
+ * masks while the leaf reports them up, with their nodes. Taken from the reports on the control thread when a snapshot
+ * is checked, so that the check ({@link ShapeCheck}) can put them back and count them as drained, not missing. A
+ * drained element that is down or gone is not here: it is missing.
  *
- * @param links    the hidden cables, between switches or to end nodes
- * @param nodes    the end nodes at the far end of hidden cables, by GUID (a node without a destination index yet has
- *                 one above every index in use: the fabric they join is checked, never routed)
- * @param switches the drained switches that are connected
- * @param cables   the drained cables as named (not those of drained switches) that are present and up
+ * @param switches drained switches that are admitted, by GUID, in the order drained
+ * @param cables   drained cables that are up, switch to switch ({@link Link#normalized()}) or leaf to node (the node
+ *                 as {@code b}, port 1)
+ * @param nodes    the end nodes of the drained node cables, with their stored destination index (or a free one above
+ *                 every stored index, for the check only)
  */
-record DrainedParts(List<Link> links, Map<Long, EndNode> nodes, List<Long> switches, List<Link> cables) {
-    static final DrainedParts NONE = new DrainedParts(List.of(), Map.of(), List.of(), List.of());
+public record DrainedParts(Set<Long> switches, List<Link> cables, List<EndNode> nodes) {
+    /** Nothing drained. */
+    public static final DrainedParts NONE = new DrainedParts(Set.of(), List.of(), List.of());
 
-    DrainedParts {
-        links = List.copyOf(links);
-        nodes = Map.copyOf(nodes);
-        switches = List.copyOf(switches);
+    public DrainedParts {
+        switches = Collections.unmodifiableSet(new LinkedHashSet<>(switches)); // in the order drained
         cables = List.copyOf(cables);
+        nodes = List.copyOf(nodes);
     }
 
-    /** A fabric with the drained parts put back, and how many drained switches and cables it holds. */
-    record Restored(Fabric fabric, int switches, int cables) {
+    /** True when nothing drained is present. */
+    public boolean isEmpty() {
+        return switches.isEmpty() && cables.isEmpty();
     }
 
     /**
-     * What {@code elements} hide of the admitted switches' {@code reports} as {@code quarantine} leaves them (a
-     * quarantined port stays down: that is a fault, not a drain).
+     * The drained parts that are present and up.
+     *
+     * @param drained the drained elements (port 0: a whole switch), as named
+     * @param reports the admitted switches' reports, as the switches gave them (no drain masked)
+     * @param indices the stored destination indices
      */
-    static DrainedParts of(Collection<PortRef> elements, PortReports reports, UnaryOperator<SwitchPorts> quarantine,
-                           DestinationIndexMap indices) {
-        if (elements.isEmpty()) {
+    public static DrainedParts of(Collection<PortRef> drained, PortReports reports, DestinationIndexMap indices) {
+        if (drained.isEmpty()) {
             return NONE;
         }
-        Set<Link> links = new LinkedHashSet<>();
-        Map<Long, EndNode> nodes = new LinkedHashMap<>();
-        List<Long> switches = new ArrayList<>();
-        List<Link> cables = new ArrayList<>();
-        int unindexed = indices.highestIndex() + 1;
-        for (PortRef e : elements) {
-            SwitchPorts reported = reports.admittedPorts(e.guid());
-            if (reported == null) {
-                continue; // not in the fabric: missing, whatever the drain
+        Collector c = new Collector(reports, indices);
+        for (PortRef e : drained) {
+            SwitchPorts ports = reports.admittedPorts(e.guid());
+            if (ports == null) {
+                continue; // not in the fabric: missing, not drained
             }
-            SwitchPorts seen = quarantine.apply(reported);
-            int from = e.port() == 0 ? 1 : e.port();
-            int to = e.port() == 0 ? seen.portCount() : Math.min(e.port(), seen.portCount());
             if (e.port() == 0) {
-                switches.add(e.guid());
-            }
-            for (int p = from; p <= to; p++) {
-                Link l = hidden(seen, p, reports, quarantine);
-                if (l == null) {
-                    continue;
+                c.switches.add(e.guid());
+                for (int p = 1; p <= ports.portCount(); p++) {
+                    c.cable(ports, p);
                 }
-                links.add(l);
-                if (e.port() > 0) {
-                    cables.add(l);
-                }
-                PortRecord r = seen.port(p);
-                if (r.peerKind() == PortRecord.PeerKind.NODE && !nodes.containsKey(r.peerGuid())) {
-                    int index = indices.indexOf(r.peerGuid());
-                    nodes.put(r.peerGuid(), new EndNode(r.peerGuid(), TopologyBuilder.nodeName(r),
-                            index >= 0 ? index : unindexed++));
-                }
+            } else if (e.port() <= ports.portCount()) {
+                c.cable(ports, e.port());
             }
         }
-        return new DrainedParts(new ArrayList<>(links), nodes, switches, cables);
+        return new DrainedParts(c.switches, new ArrayList<>(c.cables), c.nodes);
     }
 
     /**
-     * The cable at port {@code p} of {@code s} if it is up, to a node, or to an admitted switch whose port names it
-     * back, as {@link TopologyBuilder} takes links (a node link with the switch first); else {@code null}.
+     * {@code fabric} (a snapshot, drains masked) with the drained parts put back, and what was put back: the drained
+     * switches of {@code fabric}, and the drained cables that join parts of it and use ports it leaves free, as an
+     * operator reads them. The cables of a drained switch count with it, not as drained links.
+     *
+     * @param fabric   the fabric with the parts put back ({@code fabric} itself when nothing was)
+     * @param switches the drained switches, {@code name 0x...}
+     * @param links    the other drained cables, {@code 0x...:P - 0x...:Q}
      */
-    private static Link hidden(SwitchPorts s, int p, PortReports reports, UnaryOperator<SwitchPorts> quarantine) {
-        PortRecord r = s.port(p);
-        if (!r.isUp()) {
-            return null;
-        }
-        if (r.peerKind() == PortRecord.PeerKind.NODE) {
-            return new Link(s.guid(), p, r.peerGuid(), 1);
-        }
-        SwitchPorts peer = r.peerKind() == PortRecord.PeerKind.SWITCH ? reports.admittedPorts(r.peerGuid()) : null;
-        if (peer == null || r.peerPort() < 1 || r.peerPort() > peer.portCount()) {
-            return null;
-        }
-        PortRecord back = quarantine.apply(peer).port(r.peerPort());
-        boolean namesBack = back.isUp() && back.peerKind() == PortRecord.PeerKind.SWITCH && back.peerGuid() == s.guid()
-                && back.peerPort() == p;
-        return namesBack ? new Link(s.guid(), p, peer.guid(), r.peerPort()).normalized() : null;
+    public record Restored(Fabric fabric, List<String> switches, List<String> links) {
     }
 
     /**
-     * {@code routed} with the hidden cables put back, with their end nodes, where both ends are free in it: a switch
-     * gone since the snapshot was taken, a port or node taken by another claim, keeps that cable out.
+     * Puts the parts back into {@code fabric}: what a check against the expected shape must see of the cabling.
+     *
+     * @throws TopologyException when a part does not fit the fabric after all (the check then sees it missing)
      */
-    Restored restore(Fabric routed) {
-        if (links.isEmpty()) {
-            return new Restored(routed, (int) switches.stream().filter(routed::isSwitch).count(), 0);
+    public Restored restore(Fabric fabric) {
+        if (isEmpty()) {
+            return new Restored(fabric, List.of(), List.of());
         }
-        FabricIndex index = routed.index();
-        List<Link> added = new ArrayList<>();
-        List<EndNode> addedNodes = new ArrayList<>();
-        Set<Long> nodesUsed = new HashSet<>();
-        for (Link l : links) {
-            EndNode node = nodes.get(l.b());
-            boolean toNode = node != null && !routed.isSwitch(l.b());
-            if (!free(index, l.a(), l.aPort()) || (toNode ? routed.isNode(l.b()) || !nodesUsed.add(l.b())
-                    : !free(index, l.b(), l.bPort()))) {
-                continue;
+        FabricIndex index = fabric.index();
+        List<String> switchNames = new ArrayList<>();
+        for (long guid : switches) {
+            fabric.switchByGuid(guid).ifPresent(s -> switchNames.add(s.name() + " " + Guids.format(guid)));
+        }
+        List<Link> links = new ArrayList<>();
+        List<EndNode> joining = new ArrayList<>();
+        List<String> linkNames = new ArrayList<>();
+        Set<Integer> taken = new HashSet<>();
+        Map<Long, EndNode> nodeByGuid = new HashMap<>();
+        nodes.forEach(n -> nodeByGuid.put(n.guid(), n));
+        for (Link l : cables) {
+            EndNode node = nodeByGuid.get(l.b()); // a node cable has its node as b; a cable between switches has none
+            boolean fits = node == null ? free(index, l.a(), l.aPort()) && free(index, l.b(), l.bPort())
+                    : free(index, l.a(), l.aPort()) && !fabric.isNode(node.guid()) && !fabric.isSwitch(node.guid())
+                            && indexFree(index, node.index()) && taken.add(node.index());
+            if (!fits) {
+                continue; // the snapshot lacks an end or holds another link on its port: checked as the snapshot has it
             }
-            added.add(l);
-            if (toNode) {
-                addedNodes.add(node);
+            links.add(l);
+            if (node != null) {
+                joining.add(node);
+            }
+            if (!switches.contains(l.a()) && !switches.contains(l.b())) {
+                linkNames.add(Guids.format(l.a()) + ":" + l.aPort() + " - " + Guids.format(l.b()) + ":" + l.bPort());
             }
         }
-        Fabric fabric = added.isEmpty() ? routed
-                : routed.withChanges(Set.of(), Set.of(), List.of(), List.of(), addedNodes, added);
-        Set<Link> in = new HashSet<>(added);
-        return new Restored(fabric, (int) switches.stream().filter(routed::isSwitch).count(),
-                (int) cables.stream().filter(in::contains).count());
+        Fabric restored = links.isEmpty() ? fabric
+                : fabric.withChanges(Set.of(), Set.of(), List.of(), List.of(), joining, links);
+        return new Restored(restored, switchNames, linkNames);
     }
 
-    /** Port {@code port} of switch {@code guid} is in the fabric, and no link uses it. */
+    /** Switch {@code guid} is in the fabric and its port {@code port} holds no link there. */
     private static boolean free(FabricIndex index, long guid, int port) {
         int s = index.switchId(guid);
-        return s != FabricIndex.NONE && port <= index.switchPorts(s) && index.peerSwitches(s)[port] == FabricIndex.NONE
-                && index.peerNodes(s)[port] == FabricIndex.NONE;
+        return s != FabricIndex.NONE && port >= 1 && port <= index.switchPorts(s)
+                && index.peerSwitches(s)[port] == FabricIndex.NONE && index.peerNodes(s)[port] == FabricIndex.NONE;
+    }
+
+    private static boolean indexFree(FabricIndex index, int d) {
+        return d >= index.destinationCount() || index.nodeByDestination(d) == FabricIndex.NONE;
+    }
+
+    /** Gathers the parts, each cable once whichever end was drained or named. */
+    private static final class Collector {
+        private final PortReports reports;
+        private final DestinationIndexMap indices;
+        private final Set<Long> switches = new LinkedHashSet<>();
+        private final Set<Link> cables = new LinkedHashSet<>();
+        private final List<EndNode> nodes = new ArrayList<>();
+        private final Set<Long> nodeGuids = new HashSet<>();
+        private int provisional;
+
+        Collector(PortReports reports, DestinationIndexMap indices) {
+            this.reports = reports;
+            this.indices = indices;
+            this.provisional = indices.highestIndex() + 1;
+        }
+
+        /** The cable at port {@code p} of {@code ports}, when it is up (at both ends, between switches). */
+        void cable(SwitchPorts ports, int p) {
+            PortRecord r = ports.port(p);
+            if (!r.isUp()) {
+                return;
+            }
+            if (r.peerKind() == PortRecord.PeerKind.SWITCH) {
+                SwitchPorts peer = reports.admittedPorts(r.peerGuid());
+                if (peer == null || r.peerPort() < 1 || r.peerPort() > peer.portCount()) {
+                    return;
+                }
+                PortRecord back = peer.port(r.peerPort());
+                if (back.isUp() && back.peerKind() == PortRecord.PeerKind.SWITCH && back.peerGuid() == ports.guid()
+                        && back.peerPort() == p) {
+                    cables.add(new Link(ports.guid(), p, peer.guid(), r.peerPort()).normalized());
+                }
+            } else if (r.peerKind() == PortRecord.PeerKind.NODE && nodeGuids.add(r.peerGuid())) {
+                cables.add(new Link(ports.guid(), p, r.peerGuid(), 1));
+                int index = indices.indexOf(r.peerGuid());
+                nodes.add(new EndNode(r.peerGuid(), TopologyBuilder.nodeName(r), index >= 0 ? index : provisional++));
+            }
+        }
     }
 }

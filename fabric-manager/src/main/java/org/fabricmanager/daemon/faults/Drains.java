@@ -1,12 +1,10 @@
 package org.fabricmanager.daemon.faults;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.fabricmanager.daemon.discovery.Drained;
 import org.fabricmanager.daemon.discovery.SwitchPorts;
 import org.fabricmanager.daemon.store.DrainStore;
 import org.fabricmanager.southbound.PortRecord;
@@ -19,10 +17,9 @@ import org.fabricmanager.topology.PortRef;
  * end the operator named. Routing therefore goes around them exactly as around failed ones (the same snapshot, the same
  * repair), while their switches stay connected and keep getting tables. Every change is written to the
  * {@link DrainStore} before it takes effect, so that a restarted daemon or a standby taking over keeps the drain.
- * The check against the expected shape sees what is drained as it is: drained, not missing ({@link Drained}).
  * Used on the control thread only.
  */
-public final class Drains implements Drained {
+public final class Drains {
     /** Drained elements, by switch GUID and port (0: the whole switch), in the order drained; value: since (ms). */
     private final Map<PortRef, Long> drained = new LinkedHashMap<>();
     private final DrainStore store;
@@ -68,11 +65,6 @@ public final class Drains implements Drained {
     /** The drained elements (port 0: a switch) and since when (ms), in the order drained. */
     public Map<PortRef, Long> view() {
         return Collections.unmodifiableMap(drained);
-    }
-
-    @Override
-    public Collection<PortRef> elements() {
-        return Collections.unmodifiableSet(drained.keySet());
     }
 
     /** Drained switches. */
@@ -135,7 +127,6 @@ public final class Drains implements Drained {
     }
 
     /** The reports as routing must see them: a copy with the drained ports down, or the reports themselves. */
-    @Override
     public SwitchPorts masked(SwitchPorts ports) {
         if (drained.isEmpty()) {
             return ports;

@@ -11,25 +11,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What an operator hears of the snapshots' checks: a {@code FABRIC_DISCOVERED}, then a {@code FABRIC_CHANGED}
- * milestone whenever the fabric's one-line description changes, a WARN naming the first problems when the fabric turns
- * miswired, and an INFO when it matches again. Control thread.
+ * What an operator reads of each snapshot's check: the milestone {@code fabric discovered} or {@code fabric changed}
+ * with the fabric's counts and the check's summary (once per different summary), the first claims not taken, and a
+ * WARN with the first problems when the fabric turns MISWIRED (an INFO when it matches again). Control thread.
  */
-final class CheckAnnouncer {
+final class CheckAnnouncements {
+    // the lines keep the logger they always had: operators filter on it
     private static final Logger LOG = LoggerFactory.getLogger(DiscoveryManager.class);
 
     private final MilestoneLog milestones;
-    /** Whether a shape is expected (the description then carries the check's summary). */
     private final boolean shapeExpected;
     private String announced;
 
-    CheckAnnouncer(MilestoneLog milestones, boolean shapeExpected) {
+    /** @param shapeExpected a shape is configured (the summary then carries the check's) */
+    CheckAnnouncements(MilestoneLog milestones, boolean shapeExpected) {
         this.milestones = milestones;
         this.shapeExpected = shapeExpected;
     }
 
-    /** The check of {@code r} went from {@code before} to {@code c}. */
-    void announce(TopologyBuilder.Result r, FabricCheck before, FabricCheck c) {
+    /** The check of snapshot {@code r} ended with {@code c}; {@code before} is the check it follows. */
+    void checked(TopologyBuilder.Result r, FabricCheck before, FabricCheck c) {
         if (c.verdict() == FabricCheck.Verdict.MISWIRED && !c.summary().equals(before.summary())) {
             // the operator must not have to find this in an INFO line: the fabric is routed, but it is not the
             // fabric that was ordered
