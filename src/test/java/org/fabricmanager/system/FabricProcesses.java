@@ -159,22 +159,43 @@ final class FabricProcesses implements AutoCloseable {
      * restarted on the port of its previous run, where its agents reconnect.
      */
     void startDaemon(Path config, String heap, int southboundPort) throws IOException {
-        daemon = new ProcessBuilder(jar(heap, List.of("run", "--config", config.toString(), "--southbound-port",
-                String.valueOf(southboundPort), "--http-port", "0")))
+        start(jar(heap, List.of("run", "--config", config.toString(), "--southbound-port", String.valueOf(southboundPort),
+                "--http-port", "0")));
+        if (this.southboundPort == 0) {
+            throw new IllegalStateException("the daemon printed no southbound line; see " + dir.resolve("daemon.err"));
+        }
+    }
+
+    /**
+     * Starts {@code run --config CONFIG} of a daemon without a southbound ({@code southbound.enabled: false}, which takes
+     * no {@code --southbound-port}) on a free REST port, and waits for the REST address it prints: the only line.
+     */
+    void startDaemonWithoutSouthbound(Path config, String heap) throws IOException {
+        start(jar(heap, List.of("run", "--config", config.toString(), "--http-port", "0")));
+        if (this.southboundPort != 0) {
+            throw new IllegalStateException("the daemon printed a southbound line, port " + this.southboundPort);
+        }
+    }
+
+    /** Starts the daemon's command and reads its address lines: a {@code southbound} line, if any, then {@code rest}. */
+    private void start(List<String> command) throws IOException {
+        daemon = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve("daemon.err").toFile())).start();
         processes.add(daemon);
         BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
         // the JVM may print first (a JFR recording starting): the daemon's own lines start with these words
-        String southbound = out.readLine();
-        while (southbound != null && !southbound.startsWith("southbound ")) {
-            southbound = out.readLine();
+        this.southboundPort = 0;
+        String line = out.readLine();
+        while (line != null && !line.startsWith("rest ")) {
+            if (line.startsWith("southbound ")) {
+                this.southboundPort = Integer.parseInt(line.substring(line.lastIndexOf(':') + 1));
+            }
+            line = out.readLine();
         }
-        String rest = out.readLine();
-        if (southbound == null || rest == null || !southbound.startsWith("southbound ")) {
+        if (line == null) {
             throw new IllegalStateException("the daemon did not start; see " + dir.resolve("daemon.err"));
         }
-        this.southboundPort = Integer.parseInt(southbound.substring(southbound.lastIndexOf(':') + 1));
-        restUrl = rest.substring("rest ".length());
+        restUrl = line.substring("rest ".length());
     }
 
     /**

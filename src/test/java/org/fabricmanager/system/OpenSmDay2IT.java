@@ -3,8 +3,14 @@ package org.fabricmanager.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.URI;
 import java.net.UnixDomainSocketAddress;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.SocketChannel;
@@ -44,12 +50,13 @@ import org.junit.jupiter.api.Test;
  * An administrator's day-2 actions under OpenSM (docs/opensm.md, "Drains, rebalances and in sync"): the daemon routes
  * OpenSM's subnet under ibsim through the plug-in; a drain of a leaf uplink, its undrain and a rebalance after a repair
  * each reach the simulated switches through a routing pass the daemon asks for, and the daemon calls them CONVERGED
- * only once OpenSM set them: at that moment {@code ibroute} reads no end-node LID out of the drained port, then the
- * port back in use, then every switch's table equal to offline Dmodc of the fabric as it is. A cable's unlink is routed
- * by the daemon. The rebalance's pass gets in while silent local connections hold every place of the socket that the
- * plug-in's channel leaves: the daemon closes the oldest of them for it (its log says so) well before their first-frame
- * deadline would have, and answers the pass; OpenSM never falls back. Skipped when OpenSM, ibsim, infiniband-diags or
- * the plug-in are missing.
+ * only once OpenSM set them: at that moment {@code ibroute} reads no end-node LID out of the drained port (and
+ * {@code /api/v1/discovery} says the uplink is drained, not missing), then the port back in use, then every switch's
+ * table equal to offline Dmodc of the fabric as it is. A cable's unlink (missing, not drained) is routed by the daemon.
+ * The rebalance's pass gets in while silent local connections hold every place of the socket that the plug-in's
+ * channel leaves: the daemon closes the oldest of them for it (its log says so) well before their first-frame deadline
+ * would have, and answers the pass; OpenSM never falls back. Skipped when OpenSM, ibsim, infiniband-diags or the
+ * plug-in are missing.
  */
 class OpenSmDay2IT {
     private static final long TOOL_LIMIT_SECONDS = OpenSmLab.TOOL_LIMIT_SECONDS;
@@ -77,7 +84,8 @@ class OpenSmDay2IT {
         Files.createDirectories(work);
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)"));
         Path socket = work.resolve("opensm.sock");
-        DaemonConfig config = OpenSmLab.daemonConfig(work.resolve("state"), socket);
+        DaemonConfig config = OpenSmLab.daemonConfig(work.resolve("state"), socket)
+                .withExpectedPgft(fabric.pgft().orElseThrow());
         Process opensm = null;
         try (SystemSupport.LogCapture logs = new SystemSupport.LogCapture();
              FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
@@ -104,6 +112,11 @@ class OpenSmDay2IT {
             double drainMs = (System.nanoTime() - drainedAt) / 1e6;
             assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads))
                     .as("end-node LIDs ibroute reads out of the drained port once the daemon calls it in sync").isEmpty();
+            JsonNode drainedCheck = discoveryCheck(daemon);
+            assertThat(drainedCheck.path("verdict").asText()).as("the drained uplink is there: " + drainedCheck)
+                    .isEqualTo("INTACT");
+            assertThat(drainedCheck.path("summary").asText()).endsWith(": 1 link drained");
+            assertThat(drainedCheck.path("drainedLinkCount").asInt()).isEqualTo(1);
 
             daemon.undrain(new DrainRequest(leaf.guid(), uplink, false)).get(30, TimeUnit.SECONDS);
             Views.Status undrained = convergedAfter(daemon, drained.routing().version(), "the undrain");
@@ -115,6 +128,8 @@ class OpenSmDay2IT {
             FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
             lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
             convergedAfter(daemon, undrained.routing().version(), "the repair of the unlinked cable");
+            assertThat(discoveryCheck(daemon).path("summary").asText()).as("an unlinked cable is missing")
+                    .startsWith("DEGRADED ").endsWith(": 1 missing link");
 
             // a rebalance routes in full, its pass asked of the plug-in while silent local connections hold every
             // place of the socket the plug-in's channel leaves: the pass takes the place of the oldest of them
@@ -237,6 +252,14 @@ class OpenSmDay2IT {
     private static Views.Status convergedAfter(FabricManagerDaemon daemon, long version, String what) {
         return SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED && s.routing() != null
                 && s.routing().version() > version, "CONVERGED after " + what);
+    }
+
+    /** The check against the expected PGFT, as {@code GET /api/v1/discovery} gives it. */
+    private static JsonNode discoveryCheck(FabricManagerDaemon daemon) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(daemon.restUrl()
+                + "/api/v1/discovery")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return new ObjectMapper().readTree(r.body()).path("check");
     }
 
     /** The end-node LIDs that switch {@code lid}'s table, as ibroute reads it, sends out of {@code port}. */

@@ -18,6 +18,7 @@ import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
+import org.fabricmanager.daemon.opensm.Refusal;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
@@ -116,6 +117,8 @@ class OpenSmSocketSecurityIT {
         assertThat(head.get(5)).as("a REFUSED frame").isEqualTo((byte) OpenSmWire.REFUSED);
         ByteBuffer body = read(ch, head.getInt(8));
         assertThat(body.getLong()).isEqualTo(seq);
+        assertThat(Refusal.of(body.getShort() & 0xffff)).as("switches an agent manages: not OpenSM's to route")
+                .isEqualTo(Refusal.INVALID);
         return StandardCharsets.UTF_8.decode(body).toString();
     }
 

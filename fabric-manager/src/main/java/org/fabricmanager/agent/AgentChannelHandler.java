@@ -117,6 +117,16 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
             ctx.close();
             return;
         }
+        // TLS takes a server certificate without extended key usages (and a CA's): a daemon's must say serverAuth
+        String problem = FabricIdentity.daemonCertificateProblem(peer);
+        if (problem != null) {
+            closeCause = "the peer at " + connector.target() + " presented '" + peer.getSubjectX500Principal().getName()
+                    + "', which names " + FabricIdentity.DAEMON_URI + " but " + problem + ": not a daemon certificate"
+                    + " (re-issue it: fabric-manager pki issue --daemon)";
+            LOG.warn("{}: {}", agent, closeCause);
+            ctx.close();
+            return;
+        }
         if (TlsContexts.resumed(ctx.pipeline().get(SslHandler.class).engine())) {
             state.tlsResumptions().incrementAndGet();
         }

@@ -89,8 +89,12 @@ final class PkiShowCommand implements Command {
             }
             if (Files.exists(dir.daemonCertificate())) {
                 X509Certificate d = PemFiles.readCertificate(dir.daemonCertificate());
-                String problem = FabricIdentity.isDaemon(d) ? problem(d, cas, OptionalLong.empty(), now)
-                        : "does not name " + FabricIdentity.DAEMON_URI;
+                String problem = !FabricIdentity.isDaemon(d) ? "does not name " + FabricIdentity.DAEMON_URI
+                        : problem(d, cas, OptionalLong.empty(), now);
+                if (problem == null) {
+                    // what agents (and the daemon at start) refuse: not for TLS server authentication
+                    problem = FabricIdentity.daemonCertificateProblem(d);
+                }
                 bad |= problem != null;
                 console.out().println("daemon   " + describe(d, now) + (problem == null ? "" : "  PROBLEM: " + problem));
                 console.out().println("         names " + hostNames(dir.daemonNames()));

@@ -35,18 +35,19 @@ final class RunCommand implements Command {
                 usage: fabric-manager run [--config FILE] [--southbound-port P] [--http-port P] [--state-dir DIR]
                        fabric-manager run --print-default-config
                   Runs the fabric-manager daemon until SIGTERM or Ctrl-C (docs/configuration.md). Refuses to start
-                  without TLS files (security.pkiDirectory, docs/security.md) unless security.insecure is true.
+                  without TLS files (security.pkiDirectory, docs/security.md) unless security.insecure is true, or
+                  the southbound is disabled (southbound.enabled: false, an OpenSM-only site) and ha is not enabled.
                   --config FILE            YAML configuration (default: every option at its default)
                   --southbound-port P      port for switch agents (overrides southbound.port; 0 = pick a free one)
                   --http-port P            port for REST (overrides rest.port; 0 = pick a free one)
                   --state-dir DIR          state directory (overrides state.directory)
                   --print-default-config   print every option with its default and a comment, then exit
-                The addresses actually bound are printed on stdout:
+                The addresses actually bound are printed on stdout (no southbound line with southbound.enabled: false):
                   southbound HOST:PORT
                   rest http://HOST:PORT
                 With ha.enabled (hot-standby managers, docs/operations.md) the daemon first prints
                 'ha ID started', then 'ha ID STANDBY term T, leader L' or 'ha ID LEADER term T' whenever its role
-                changes, and 'ha ID ACTIVE term T' followed by the two address lines each time it becomes the
+                changes, and 'ha ID ACTIVE term T' followed by the address lines each time it becomes the
                 active manager. While it does not lead it serves the same ports as a standby: agents are
                 redirected to the active manager, REST answers /api/v1/ha and /api/v1/status (STANDBY).""";
     }
@@ -71,10 +72,15 @@ final class RunCommand implements Command {
             return ExitCodes.OK;
         }
         DaemonConfig config = load(args);
-        if (!config.security().tlsConfigured() && !config.security().insecure()) {
-            throw new UsageException("run: no TLS files for the southbound: set security.pkiDirectory (made by "
+        if (!config.southbound().enabled() && args.has("southbound-port")) {
+            throw new UsageException("run: --southbound-port with southbound.enabled: false: there is no southbound");
+        }
+        String tlsFor = config.southbound().enabled() ? "the southbound" : config.ha().enabled() ? "the Raft port" : null;
+        if (tlsFor != null && !config.security().tlsConfigured() && !config.security().insecure()) {
+            throw new UsageException("run: no TLS files for " + tlsFor + ": set security.pkiDirectory (made by "
                     + "'fabric-manager pki init --dir DIR', docs/security.md), or security.insecure: true to let any host "
-                    + "that reaches the southbound port speak for any switch");
+                    + "that reaches " + (config.southbound().enabled() ? "the southbound port speak for any switch"
+                    : "the Raft port vote in the managers' group"));
         }
         if (config.ha().enabled()) {
             HaManager ha;
@@ -105,8 +111,10 @@ final class RunCommand implements Command {
         // before the addresses are printed: whoever reads them (systemd's ExecReload, a test) may send SIGHUP at
         // once, and without the handler the JVM's default action for SIGHUP is to shut down
         HangupReload.install(daemon, () -> load(args), args.has("config") ? args.require("config") : "the defaults");
-        console.out().println("southbound " + daemon.southboundAddress().getHostString() + ":"
-                + daemon.southboundAddress().getPort());
+        if (daemon.southboundAddress() != null) {
+            console.out().println("southbound " + daemon.southboundAddress().getHostString() + ":"
+                    + daemon.southboundAddress().getPort());
+        }
         console.out().println("rest " + daemon.restUrl());
         console.out().flush();
         awaitShutdown(daemon);

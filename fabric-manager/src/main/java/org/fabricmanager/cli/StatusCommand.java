@@ -2,12 +2,13 @@ package org.fabricmanager.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Set;
 
 /**
  * {@code status}: the daemon's state as an administrator reads it on the management node, from
- * {@code GET /api/v1/status} of a running daemon: state, switches, routing, tables, last push, discovery.
+ * {@code GET /api/v1/status} of a running daemon: state, switches, OpenSM, routing, tables, last push, discovery.
  */
 final class StatusCommand implements Command {
     @Override
@@ -58,6 +59,10 @@ final class StatusCommand implements Command {
         row(out, "switches", sw.path("connected").asInt() + " connected"
                 + (sw.hasNonNull("expected") ? " of " + sw.get("expected").asInt() + " expected" : ""));
         row(out, "nodes", s.path("nodes").asText("0"));
+        JsonNode o = s.path("opensm");
+        if (o.isObject()) {
+            row(out, "opensm", opensm(o));
+        }
         JsonNode r = s.path("routing");
         if (r.path("version").asLong() == 0) {
             row(out, "routing", "not routed yet (engine " + r.path("engine").asText("?") + ")");
@@ -96,6 +101,25 @@ final class StatusCommand implements Command {
                     + (d.path("linkIssues").asInt() > 0 ? " (" + d.get("linkIssues").asInt() + " link issues)" : ""));
         }
         return ExitCodes.OK;
+    }
+
+    /** OpenSM as its plug-in's keepalives show it: up, waiting for it, or lost since when and why. */
+    static String opensm(JsonNode o) {
+        String state = o.path("state").asText("?");
+        String last = o.hasNonNull("lastKeepaliveMs") ? "last keepalive " + duration(o.get("lastKeepaliveMs").asLong())
+                + " ago" : "no keepalive yet";
+        String detail = (o.hasNonNull("smState") ? "SM " + o.get("smState").asText() + ", " : "") + last
+                + (o.path("losses").asLong() > 0 ? ", lost " + o.get("losses").asLong() + " time(s)" : "")
+                + (o.path("eventsDropped").asLong() + o.path("countersDropped").asLong() > 0 ? ", plug-in dropped "
+                + o.path("eventsDropped").asLong() + " events and " + o.path("countersDropped").asLong()
+                + " counter readings" : "");
+        return switch (state) {
+            case "UP" -> "up (" + detail + ")";
+            case "WAITING" -> "waiting for OpenSM's plug-in to connect (" + detail + ")";
+            default -> "LOST since " + Instant.ofEpochMilli(o.path("sinceMillis").asLong()) + ": "
+                    + o.path("lostReason").asText("?") + "; the switches keep their tables, but nothing can change them ("
+                    + detail + ")";
+        };
     }
 
     private static void row(PrintStream out, String label, String value) {

@@ -70,6 +70,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** Told of the routing in force each time the tables converge (the quality monitor; control thread). */
     private Consumer<ActiveRouting> convergedObserver = r -> { };
     private Runnable changeObserver = () -> { };
+    /** Told after every change of state (the reads waiting for handed tables; control thread). */
+    private Runnable stateObserver = () -> { };
     /** Told of the end of every computation after the coordinator (the rebalancer; control thread). */
     private RoutingManager.Listener routingObserver;
     /** The switch a prepared routing leaves out (its verdict is being checked), 0 when none. */
@@ -252,6 +254,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         if (m.routing().busy()) {
             changedWhileRouting = true;
             m.routing().abandonRefinement(); // the change's repair must not wait for a full routing's time
+            updateState(); // ROUTING: the tables in force are not those of the fabric now
             return;
         }
         if (!rerouteScheduled) {
@@ -530,8 +533,17 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         } else if (next == DaemonState.CONVERGED) {
             m.faults().reactions().noTablesNeeded();
         }
+        boolean changed = state != next;
         state = next;
         publishedState = next;
+        if (changed) {
+            stateObserver.run();
+        }
+    }
+
+    /** Tells {@code observer} of every change of state (once, at wiring). */
+    void onStateChanged(Runnable observer) {
+        this.stateObserver = observer;
     }
 
     // ---- operator actions and lifecycle (control thread) ---------------------------------------

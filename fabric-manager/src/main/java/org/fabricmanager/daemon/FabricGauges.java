@@ -48,6 +48,8 @@ final class FabricGauges {
         this.pusher = m.pusher();
         this.faults = m.faults();
         this.queue = queue;
+        Gauge.builder("fabric.switches.connected", registry, SwitchRegistry::admittedCountVolatile)
+                .description("switches with a session, admitted into the fabric").register(meters);
         Gauge.builder("fabric.switches.expected", () -> expected)
                 .description("switches of the expected fabric (fabric.expectedPgft or expectedHdft); 0 without one")
                 .register(meters);

@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
@@ -34,7 +33,6 @@ import org.fabricmanager.daemon.config.AdminTokenFile;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.ConfigReload;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.config.SouthboundSecurity;
 import org.fabricmanager.daemon.config.TrustedFiles;
 import org.fabricmanager.daemon.control.EventQueue;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -47,7 +45,7 @@ import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.faults.FaultDependencies;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
-import org.fabricmanager.daemon.opensm.OpenSmEvents;
+import org.fabricmanager.daemon.opensm.OpenSmLiveness;
 import org.fabricmanager.daemon.opensm.OpenSmProvider;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.registry.AdmissionPolicy;
@@ -68,9 +66,9 @@ import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.store.StateDirectory;
 import org.fabricmanager.daemon.store.StateDirectoryLock;
 import org.fabricmanager.daemon.store.StateFiles;
-import org.fabricmanager.daemon.store.TicketKeyStore;
 import org.fabricmanager.daemon.view.DaemonViews;
 import org.fabricmanager.daemon.view.FabricGraphView;
+import org.fabricmanager.daemon.view.HandedReads;
 import org.fabricmanager.daemon.view.LinkLoadService;
 import org.fabricmanager.daemon.view.ViewSources;
 import org.fabricmanager.release.BuildInfo;
@@ -78,8 +76,6 @@ import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.vtftr.VtftrEngine;
-import org.fabricmanager.southbound.SouthboundServer;
-import org.fabricmanager.southbound.SouthboundSettings;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.HdftSpec;
@@ -113,6 +109,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     private final RoutingActions actions;
     private final SwitchSessions sessions;
     private final DaemonViews views;
+    private final HandedReads handedReads;
     private final FabricGraphView graphView;
     private final LinkLoadService linkLoads = new LinkLoadService();
     private final RoutingManager routingManager;
@@ -122,15 +119,14 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     /** The expected PGFT generated at start for the ring's slots (the start rehearsal reuses it), or {@code null}. */
     private final Fabric expectedFabric;
     private final StateDirectoryLock stateLock;
-    private SouthboundServer southbound;
-    /** OpenSM's plug-in's end ({@code opensm.socket}), or {@code null}. */
+    /** Where agents connect; {@code null} with {@code southbound.enabled: false}. */
+    private SouthboundPort southbound;
+    /** OpenSM's plug-in's end ({@code opensm.socket}), or {@code null}; and whether OpenSM is there. */
     private OpenSmProvider opensm;
+    private final OpenSmLiveness opensmLiveness;
     private RestServer rest;
     /** The REST actions' bearer token ({@code rest.adminToken} or read from {@code rest.adminTokenFile}). */
     private volatile String adminToken;
-    private InetSocketAddress southboundAddress;
-    /** Rotates the southbound's session-ticket keys (secure daemons on BoringSSL), {@code null} otherwise. */
-    private TicketKeyRotation tickets;
     private InetSocketAddress restAddress;
 
     private FabricManagerDaemon(DaemonConfig config, MeterRegistry registry, List<DaemonListener> listeners,
@@ -180,7 +176,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         DiscoveryManager discovery = new DiscoveryManager(new DiscoverySettings(config.discovery(),
                 config.fabric().expectedSpec(),
                 config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft())),
-                new DiscoverySources(switches, p -> drains.masked(faults.masked(p)), TopologicalIndexer::order,
+                new DiscoverySources(switches, p -> drains.masked(faults.masked(p)), () -> drains.view().keySet(),
+                        TopologicalIndexer::order,
                         new IndexMapStore(config.state().path(), files), new RecognizingFabricChecker()),
                 queue, milestones, checkExecutor, coordinator);
         this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),
@@ -206,11 +203,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 () -> coordinator.state() == DaemonState.CONVERGED);
         this.actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), queue, milestones,
                 coordinator, managers, drains, routing, this.registry));
+        this.opensmLiveness = new OpenSmLiveness(config.opensm().enabled(), queue, milestones::record, this.registry,
+                System::nanoTime, System::currentTimeMillis);
         this.views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),
-                coordinator::state, daemonId, config.fabric().unreadyOnMismatch());
+                coordinator::state, daemonId, config.fabric().unreadyOnMismatch(), opensmLiveness::view);
+        this.handedReads = new HandedReads(views::handed, queue, coordinator::onStateChanged);;
         this.graphView = new FabricGraphView(switches, routingManager, pusher, faults, drains, coordinator::state);
-        Gauge.builder("fabric.switches.connected", switches, SwitchRegistry::admittedCountVolatile)
-                .description("switches with a session, admitted into the fabric").register(registry);
         this.gauges = new FabricGauges(managers, drains, queue, registry, config.fabric().expectedSpec() != null
                 ? config.fabric().expectedSpec().totalSwitchCount() : config.fabric().expectedHdft() != null
                 ? HdftSpec.parse(config.fabric().expectedHdft()).totalSwitchCount() : 0);
@@ -274,17 +272,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
                 return null;
             }).get();
             beforeListening.run();
-            SouthboundSettings southbound = SouthboundSecurity.settings(config)
-                    .withManagerTerm(managerTerm);
-            if (southbound.secure()) {
-                // before listening: the first agents must resume with the keys of the previous run (or leader)
-                d.tickets = TicketKeyRotation.start(new TicketKeyStore(config.state().path(), files), southbound.tls(),
-                        SouthboundSecurity.trusted(config.security()), System::currentTimeMillis);
+            if (config.southbound().enabled()) {
+                d.southbound = SouthboundPort.open(config, managerTerm, files, d.sessions, d.registry);
+            } else {
+                LOG.info("southbound disabled (southbound.enabled: false): no agent can connect, no TLS file is read for it");
             }
-            d.southbound = new SouthboundServer(southbound, d.sessions, d.registry);
-            InetSocketAddress sb = bind("southbound", config.southbound().bind(), config.southbound().port(), d.southbound::start);
-            // report the configured host (a wildcard binds as "0:0:0:0:0:0:0:0" on dual-stack hosts)
-            d.southboundAddress = InetSocketAddress.createUnresolved(config.southbound().bind(), sb.getPort());
             d.rest = new RestServer(RestListener.of(config.rest(),
                     RestHttps.context(config.rest().tls()), new RestRejections(d.registry, 10_000, System::currentTimeMillis)),
                     config.rest().ioThreads(), d, d.metrics::scrape, restExtensions);
@@ -293,13 +285,13 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
             d.queue.append("gauges", d.gauges::refresh);
             d.queue.append("port counters", d.counters.poller()::tick);
             if (config.opensm().enabled()) {
-                d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d, new OpenSmEvents(d.registry,
+                d.opensm = OpenSmProvider.start(config.opensm(), d.sessions, d, d.opensmLiveness, d.registry,
                         (kind, message, details) -> d.queue.append("opensm-event", () -> d.milestones.record(kind, message,
-                                details)), System::currentTimeMillis));
+                                details)));
             }
             d.queue.append("started", () -> d.milestones.record(Milestone.Kind.STARTED, BuildInfo.current().describe()
-                    + " started: agents on "
-                    + d.southboundAddress.getHostString() + ":" + d.southboundAddress.getPort() + ", REST on "
+                    + " started: " + (d.southbound == null ? "no southbound" : "agents on "
+                    + d.southbound.address().getHostString() + ":" + d.southbound.address().getPort()) + ", REST on "
                     + d.rest.scheme() + "://"
                     + d.restAddress.getHostString() + ":" + d.restAddress.getPort() + "/api/v1/status, engine "
                     + d.routing.engineName() + (config.fabric().expectedPgft() == null ? "" : ", expecting "
@@ -319,11 +311,11 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         }
     }
 
-    private interface Binder {
+    interface Binder {
         InetSocketAddress bind() throws InterruptedException;
     }
 
-    private static InetSocketAddress bind(String what, String host, int port, Binder binder) throws InterruptedException {
+    static InetSocketAddress bind(String what, String host, int port, Binder binder) throws InterruptedException {
         try {
             return binder.bind();
         } catch (InterruptedException e) {
@@ -345,9 +337,12 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         return config;
     }
 
-    /** Where agents connect (with the actual port when 0 was configured). */
+    /**
+     * Where agents connect (with the actual port when 0 was configured); {@code null} with
+     * {@code southbound.enabled: false}.
+     */
     public InetSocketAddress southboundAddress() {
-        return southboundAddress;
+        return southbound == null ? null : southbound.address();
     }
 
     /** Where REST listens (with the actual port when 0 was configured). */
@@ -429,8 +424,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public <T> CompletableFuture<T> readHanded(Function<Fabric, T> read) {
-        return queue.call("read handed tables", () -> views.handed(read));
+    public <T> CompletableFuture<T> whenHanded(Function<Fabric, T> read) {
+        return queue.call("read handed tables", () -> handedReads.read(read)).thenCompose(f -> f);
     }
 
     @Override
@@ -530,8 +525,7 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<WhatIfResult> whatIf(
-            WhatIfRequest request) {
+    public CompletableFuture<WhatIfResult> whatIf(WhatIfRequest request) {
         return actions.whatIf(request);
     }
 
@@ -573,9 +567,6 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         }
         if (southbound != null) {
             southbound.close();
-        }
-        if (tickets != null) {
-            tickets.close();
         }
         queue.close();
         routing.close();

@@ -124,6 +124,17 @@ final class SwitchSessions implements SouthboundListener {
     }
 
     @Override
+    public void tablesUnconfirmed(SwitchSession session, String why) {
+        queue.append("unconfirm " + Guids.format(session.guid()), () -> {
+            ManagedSwitch ms = m.registry().get(session.guid());
+            if (ms != null && ms.session() == session) {
+                LOG.debug("{}: its table is confirmed again ({})", ms.name(), why);
+                m.pusher().unconfirm(session.guid());
+            }
+        });
+    }
+
+    @Override
     public void detectorEndpointReceived(SwitchSession session, Message.DetectorEndpoint endpoint) {
         queue.append("detector-endpoint " + Guids.format(session.guid()), () -> {
             ManagedSwitch ms = m.registry().get(session.guid());
@@ -152,7 +163,7 @@ final class SwitchSessions implements SouthboundListener {
         lookups.forget(session);
         queue.append("closed " + session.id(), () -> {
             // a session whose end is a fabric change (OpenSM's discovery) is no outage to judge: routed at once
-            onClosed(session, reason, session.endIsFabricChange());
+            onClosed(session, reason, !session.capabilities().endIsLoss());
             closesHandled.incrementAndGet();
         });
     }
@@ -168,14 +179,14 @@ final class SwitchSessions implements SouthboundListener {
     // ---- sessions (control thread) ------------------------------------------------------------
 
     private void onHello(SwitchSession session, Hello hello) {
-        if (session.viaOpenSm() && agentSwitches.contains(hello.guid())) {
+        if (!session.capabilities().agent() && agentSwitches.contains(hello.guid())) {
             // the provider refuses such a subnet before it makes sessions: this is the single writer's own guard
             session.reject(ErrorCode.DUPLICATE_GUID, hello, "switch " + Guids.format(hello.guid()) + " is managed by "
                     + "its agent: OpenSM's subnet cannot take it over");
             return;
         }
         HelloVerdict v = m.registry().judge(hello);
-        if (v.existing() != null && v.existing().session().viaOpenSm() && !session.viaOpenSm()) {
+        if (v.existing() != null && !v.existing().session().capabilities().agent() && session.capabilities().agent()) {
             // an agent of its own outranks OpenSM's report of the switch, whatever the incarnations (OpenSM's are its
             // provider's start): OpenSM's session ends, and its subnets are refused while the agent manages it
             milestones.record(Milestone.Kind.SWITCH_RESTARTED, "switch " + Guids.format(hello.guid()) + " ("
@@ -210,7 +221,7 @@ final class SwitchSessions implements SouthboundListener {
             takeOver(v.existing(), session, hello, v.kind() == HelloVerdict.Kind.RECONNECT);
         }
         m.registry().register(session, hello, System.currentTimeMillis());
-        if (!session.viaOpenSm() && agentSwitches.size() < MAX_AGENT_SWITCHES) {
+        if (session.capabilities().agent() && agentSwitches.size() < MAX_AGENT_SWITCHES) {
             agentSwitches.add(hello.guid());
         }
         session.acceptHello(daemonId);

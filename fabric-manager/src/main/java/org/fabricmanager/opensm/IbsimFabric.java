@@ -173,6 +173,11 @@ public final class IbsimFabric implements AutoCloseable {
         return socket;
     }
 
+    /** ibsim's process id (a test freezes the simulated fabric with SIGSTOP). */
+    public long pid() {
+        return ibsim.pid();
+    }
+
     /** Completes when ibsim exits, with its exit code. */
     public CompletableFuture<Integer> onExit() {
         return ibsim.onExit().thenApply(Process::exitValue);

@@ -71,6 +71,17 @@ public final class FabricIdentity {
     }
 
     /**
+     * Why {@code certificate} cannot serve as the daemon's to its agents, whatever it names, or {@code null} when it
+     * can: the daemon's certificate is an end entity's (no {@code CA:TRUE}) for TLS server authentication (extended key
+     * usage {@code serverAuth}, which {@code pki issue --daemon} gives it). TLS accepts a server certificate without any
+     * extended key usage, and a CA certificate of the fabric CA as a server's, so both are checked here.
+     */
+    public static String daemonCertificateProblem(X509Certificate certificate) {
+        return endEntityProblem(certificate, "a daemon's", "a daemon certificate is for TLS server authentication: "
+                + "serverAuth, as pki issue --daemon makes it", SERVER_AUTH);
+    }
+
+    /**
      * Why {@code certificate} cannot serve as a manager's on the Raft port, whatever it names, or {@code null} when it
      * can: a manager's certificate is an end entity's (no {@code CA:TRUE}) with the extended key usages
      * {@code pki issue --daemon} gives it, {@code serverAuth} and {@code clientAuth} (a member is a TLS server to

@@ -34,6 +34,13 @@ public interface SouthboundListener {
     /** A session reported port changes (already acknowledged). */
     void portStatusReceived(SwitchSession session, PortStatus status);
 
+    /**
+     * What the session's switch holds must be confirmed again ({@code why}: its manager, OpenSM, was lost meanwhile):
+     * the daemon pushes its table whole and counts it pending until acknowledged. Any thread.
+     */
+    default void tablesUnconfirmed(SwitchSession session, String why) {
+    }
+
     /** A session closed, for any reason; {@code reason} says why. Called exactly once per session. */
     void sessionClosed(SwitchSession session, String reason);
 

@@ -62,29 +62,9 @@ public interface SwitchSession {
     /** Closes the session (the listener hears of it once). */
     void close(String reason);
 
-    /**
-     * Whether this session's end means the switch left the fabric, as the fabric's own management saw it (OpenSM's
-     * subnet no longer holds it), not merely that its session was lost: such a loss is routed around at once, not
-     * judged with a burst of losses that may be a management-network outage (the switches still forwarding).
-     */
-    default boolean endIsFabricChange() {
-        return false;
-    }
-
-    /**
-     * Whether this is a switch of OpenSM's subnet, reported through OpenSM's plug-in rather than by an agent of its
-     * own: such a session never takes a switch over from an agent.
-     */
-    default boolean viaOpenSm() {
-        return false;
-    }
-
-    /**
-     * Whether its batches go on a connection of its own and wait for room on the wire ({@code push.maxInFlight}); an
-     * OpenSM switch's go to OpenSM in one answer for all switches, which waits for every one of them.
-     */
-    default boolean pacedOnWire() {
-        return true;
+    /** What the session can do and what its end means. */
+    default SessionCapabilities capabilities() {
+        return SessionCapabilities.AGENT;
     }
 
     /**

@@ -57,6 +57,30 @@ class AdminDisplayTest {
     }
 
     @Test
+    void statusSaysOpenSmIsLostSinceWhenAndWhyAndUpWhenItIs() {
+        answers.put("/api/v1/status", """
+                {"state":"CONVERGED","daemonId":"0x1","uptimeMs":90000,"switches":{"connected":48},"nodes":64,
+                 "routing":{"version":0,"engine":"dmodc"},"tables":{"inSync":48,"pending":0,"failing":0},
+                 "opensm":{"state":"LOST","sinceMillis":1795268637741,"lostReason":"no keepalive from OpenSM's plug-in for
+                  20 s (OpenSM stopped, frozen or hung)","lastKeepaliveMs":21000,"smState":"MASTER","madsOutstanding":0,
+                  "eventsDropped":3,"countersDropped":0,"losses":1}}""".replace("\n", " "));
+        String lost = ok("status", "--url", url).out();
+        assertThat(lost).contains("opensm        LOST since 2026-11-21T13:43:57.741Z").contains(": no keepalive from OpenSM's plug-in for"
+                + "   20 s").contains("the switches keep their tables, but nothing can change them (SM MASTER, last keepalive"
+                + " 21s ago, lost 1 time(s), plug-in dropped 3 events and 0 counter readings)");
+        answers.put("/api/v1/status", """
+                {"state":"CONVERGED","daemonId":"0x1","uptimeMs":90000,"switches":{"connected":48},"nodes":64,
+                 "routing":{"version":0,"engine":"dmodc"},"tables":{"inSync":48,"pending":0,"failing":0},
+                 "opensm":{"state":"UP","sinceMillis":1795268637741,"lastKeepaliveMs":2000,"smState":"MASTER",
+                  "madsOutstanding":0,"eventsDropped":0,"countersDropped":0,"losses":0}}""");
+        assertThat(ok("status", "--url", url).out()).contains("opensm        up (SM MASTER, last keepalive 2s ago)\n");
+        answers.put("/api/v1/status", """
+                {"state":"CONVERGED","daemonId":"0x1","uptimeMs":90000,"switches":{"connected":48},"nodes":64,
+                 "routing":{"version":0,"engine":"dmodc"},"tables":{"inSync":48,"pending":0,"failing":0}}""");
+        assertThat(ok("status", "--url", url).out()).as("a daemon without OpenSM").doesNotContain("opensm");
+    }
+
+    @Test
     void faultsPrintsTablesAndADashForWhatTheDaemonDoesNotKnow() {
         answers.put("/api/v1/faults", """
                 {"detectorEnabled":true,"ringEpoch":3,"ringMembers":193,

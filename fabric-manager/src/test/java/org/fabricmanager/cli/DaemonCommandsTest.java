@@ -8,8 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.List;
 import org.fabricmanager.daemon.config.ConfigLoader;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.pki.CertificateAuthority;
+import org.fabricmanager.pki.PemFiles;
+import org.fabricmanager.pki.PkiDirectory;
+import org.fabricmanager.pki.TestCertificates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -116,6 +122,37 @@ class DaemonCommandsTest {
         assertThat(sans(pki.resolve("daemon.crt"))).as("the CA's own directory untouched").contains("mgmt1");
         assertThat(run("pki", "issue", "--dir", pki.toString(), "--guid", "0x1", "--out", mgmt2.toString())).isEqualTo(2);
         assertThat(err()).contains("go with --daemon");
+    }
+
+    @Test
+    void runWithoutASouthboundNeedsOpenSmTakesNoSouthboundPortAndNeedsTlsOnlyForAGroup() throws Exception {
+        Path alone = dir.resolve("alone.yaml");
+        Files.writeString(alone, "southbound:\n  enabled: false\n");
+        assertThat(run("run", "--config", alone.toString())).isEqualTo(2);
+        assertThat(err()).contains("run: " + alone + ":2: option southbound.enabled is false and opensm.socket is not "
+                + "set").contains("set opensm.socket").doesNotContain("\tat ");
+        Path openSm = dir.resolve("opensm.yaml");
+        Files.writeString(openSm, "southbound:\n  enabled: false\nopensm:\n  socket: " + dir.resolve("o.sock") + "\n");
+        err.reset();
+        assertThat(run("run", "--config", openSm.toString(), "--southbound-port", "7000")).isEqualTo(2);
+        assertThat(err()).contains("--southbound-port with southbound.enabled: false");
+        Path group = dir.resolve("group.yaml");
+        Files.writeString(group, Files.readString(openSm) + "ha:\n  enabled: true\n  nodeId: n1\n  peers: "
+                + "[\"n1=127.0.0.1:7690\"]\n");
+        err.reset();
+        assertThat(run("run", "--config", group.toString())).isEqualTo(2);
+        assertThat(err()).contains("no TLS files for the Raft port").contains("security.insecure");
+    }
+
+    @Test
+    void pkiShowReportsADaemonCertificateAgentsRefuse() throws Exception {
+        Path pki = dir.resolve("pki");
+        assertThat(run("pki", "init", "--dir", pki.toString())).isZero();
+        CertificateAuthority ca = new PkiDirectory(pki).loadCa(Clock.systemUTC());
+        // as a hand-made certificate may be: naming the daemon, without extended key usage
+        PemFiles.writeCertificates(pki.resolve("daemon.crt"), List.of(TestCertificates.daemon(ca).certificate()));
+        assertThat(run("pki", "show", "--dir", pki.toString())).isEqualTo(ExitCodes.MISMATCH);
+        assertThat(out()).containsPattern("(?m)^daemon .*PROBLEM: it has no extended key usage .*serverAuth");
     }
 
     private static java.util.List<String> sans(Path certificate) throws Exception {

@@ -22,6 +22,7 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainException;
 import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.DrainResult;
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
@@ -38,9 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Draining a spine for maintenance, in one JVM with a simulated fabric routed by dmodc: the drain is judged by a
- * what-if, stored, recorded as an event, and the tables the agents then hold send nothing through the spine; a
- * restarted daemon keeps it drained; the undrain routes through it again. A leaf's drain, which would cut off its
- * end nodes, is refused unless forced.
+ * what-if, stored, recorded as an event, the check against the expected PGFT counts it drained (not missing), and the
+ * tables the agents then hold send nothing through the spine; a restarted daemon keeps it drained; the undrain routes
+ * through it again. A leaf's drain, which would cut off its end nodes, is refused unless forced.
  */
 class DrainTest {
     static final String TOKEN = "drain-token-0123456789";
@@ -145,6 +146,12 @@ class DrainTest {
 
         Views.Status st = convergedAfter(v0, "the routing around the drained spine");
         assertThat(st.drained()).isEqualTo(new Views.Drains(1, 0));
+        FabricCheck check = daemon.discovery().get(5, TimeUnit.SECONDS).check();
+        assertThat(check.verdict()).as("a drained spine is not missing: " + check.summary())
+                .isEqualTo(FabricCheck.Verdict.INTACT);
+        assertThat(check.summary()).endsWith(": 1 switch drained");
+        assertThat(check.drainedSwitches()).containsExactly("s2-1 " + Guids.format(spine));
+        assertThat(st.discovery().drainedSwitches()).isEqualTo(1);
         assertThat(heldRoutesThrough(spine)).as("routes the agents hold through the drained spine").isZero();
         assertThat(daemon.switches().get(5, TimeUnit.SECONDS)).filteredOn(Views.Switch::drained)
                 .extracting(Views.Switch::guid).containsExactly(Guids.format(spine));
@@ -196,6 +203,10 @@ class DrainTest {
         assertThat(drained.body()).contains("\"result\":\"drained\"").contains("\"element\":\"link " + spineEnd + "\"");
         Views.Status st = convergedAfter(v0, "the routing around the drained cable");
         assertThat(st.drained()).isEqualTo(new Views.Drains(0, 1));
+        assertThat(rest("/api/v1/discovery", null, null).body()).as("the drained cable is not missing")
+                .contains("\"verdict\":\"INTACT\"").contains(": 1 link drained\"").contains("\"missingLinkCount\":0")
+                .contains("\"drainedLinkCount\":1");
+        assertThat(st.discovery().drainedLinks()).isEqualTo(1);
         assertThat(daemon.topology().get().links()).as("the drained cable is not routed").hasSize(fabric.links().size() - 1)
                 .noneMatch(l -> l.normalized().equals(up.normalized()));
         int leafPort = leafEnd.port();

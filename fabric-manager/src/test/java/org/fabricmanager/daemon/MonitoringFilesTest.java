@@ -24,12 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shipped Prometheus alert rules and Grafana dashboard ({@code conf/}) query only metrics a running daemon
- * exports, and the new health gauges are among them; the rules pass {@code promtool check rules} where promtool is
- * installed.
+ * exports, and the new health gauges are among them; the rules pass {@code promtool check rules} and their unit tests
+ * ({@code promtool test rules}) where promtool is installed.
  */
 class MonitoringFilesTest {
     static final Path RULES = Path.of("..", "conf", "fabric-manager-alerts.yml");
     static final Path DASHBOARD = Path.of("..", "conf", "fabric-manager-dashboard.json");
+    static final Path RULE_TESTS = Path.of("src", "test", "prometheus");
     private static final Pattern METRIC = Pattern.compile("\\bfabric_[a-z0-9_]+");
 
     @TempDir
@@ -72,7 +73,7 @@ class MonitoringFilesTest {
         Set<String> used = metricsIn(rules);
         used.addAll(metricsIn(panels));
         assertThat(used).contains("fabric_switches_expected", "fabric_switches_dead", "fabric_links_down",
-                "fabric_ports_quarantined", "fabric_tables_pending", "fabric_tables_failing");
+                "fabric_ports_quarantined", "fabric_tables_pending", "fabric_tables_failing", "fabric_opensm_lost");
 
         PgftSpec spec = DaemonSimulationTest.SPEC;
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, spec), List.of(),
@@ -91,6 +92,27 @@ class MonitoringFilesTest {
 
     @Test
     void theRulesPassPromtool() throws Exception {
+        String out = promtool("check", "rules", RULES.toString());
+        assertThat(out).contains("SUCCESS");
+        assertThat(Files.readString(RULES)).contains("groups:");
+    }
+
+    /** Prometheus' unit tests of the rules ({@code src/test/prometheus}): each alert fires when it should, and only then. */
+    @Test
+    void theAlertsFireOnTheirSeriesAndOnlyThen() throws Exception {
+        List<String> tests = new ArrayList<>();
+        try (var files = Files.list(RULE_TESTS)) {
+            files.filter(f -> f.toString().endsWith(".yml")).sorted().forEach(f -> tests.add(f.toString()));
+        }
+        assertThat(tests).isNotEmpty();
+        List<String> args = new ArrayList<>(List.of("test", "rules"));
+        args.addAll(tests);
+        String out = promtool(args.toArray(String[]::new));
+        assertThat(out).contains("SUCCESS").doesNotContain("FAILED");
+    }
+
+    /** What promtool printed; fails unless it exits 0; skips where promtool is not installed. */
+    private static String promtool(String... args) throws Exception {
         File promtool = null;
         for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             File f = new File(dir, "promtool");
@@ -99,11 +121,12 @@ class MonitoringFilesTest {
             }
         }
         RealParts.require(promtool != null, "promtool is not installed (Debian: prometheus)");
-        Process p = new ProcessBuilder(promtool.getPath(), "check", "rules", RULES.toString()).redirectErrorStream(true)
-                .start();
+        List<String> command = new ArrayList<>(List.of(promtool.getPath()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(out).isZero();
-        assertThat(Files.readString(RULES)).contains("groups:");
+        return out;
     }
 }

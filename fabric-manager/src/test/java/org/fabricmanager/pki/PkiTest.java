@@ -44,6 +44,8 @@ class PkiTest {
         // southbound it names no switch and is refused (AgentSession), and no switch certificate can serve
         assertThat(daemon.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2");
         assertThat(FabricIdentity.isDaemon(daemon)).isTrue();
+        assertThat(FabricIdentity.daemonCertificateProblem(daemon)).as("what agents require of it").isNull();
+        assertThat(FabricIdentity.daemonCertificateProblem(sw)).contains("lacks serverAuth");
         assertThat(FabricIdentity.switchGuid(daemon)).isEmpty();
         assertThat(sw.getBasicConstraints()).isEqualTo(-1);
         assertThat(ca.certificate().getBasicConstraints()).isZero();

@@ -115,11 +115,11 @@ public interface DaemonApi {
     /**
      * Reads the tables the daemon has handed to its switches' sessions, on its control thread, where no routing or push
      * changes them meanwhile: {@code read} gets the fabric the routing in force covers once that routing is installed
-     * (PUSHING or CONVERGED); while a change is being routed, or before the first routing, the future completes with
-     * {@code null} (ask again). The OpenSM provider's answer takes its tables this way, since OpenSM's switches hold
-     * them only once a pass carries them.
+     * (PUSHING or CONVERGED), at once if it is, else as soon as it is (a change being routed, or before the first
+     * routing). Cancel the future to stop waiting. The OpenSM provider's answer takes its tables this way, since OpenSM's
+     * switches hold them only once a pass carries them.
      */
-    default <T> CompletableFuture<T> readHanded(Function<Fabric, T> read) {
+    default <T> CompletableFuture<T> whenHanded(Function<Fabric, T> read) {
         return CompletableFuture.failedFuture(new IllegalStateException("handed tables are not available here"));
     }
 

@@ -11,9 +11,18 @@ public final class Views {
     private Views() {
     }
 
-    /** {@code GET /api/v1/status}. */
+    /** {@code GET /api/v1/status}; {@code opensm} is {@code null} without {@code opensm:} configured. */
     public record Status(DaemonState state, SwitchCounts switches, int nodes, Routing routing, Tables tables, Push push,
-                         Discovery discovery, long uptimeMs, String daemonId, Build build, Drains drained) {
+                         Discovery discovery, long uptimeMs, String daemonId, Build build, Drains drained, OpenSm opensm) {
+    }
+
+    /**
+     * OpenSM as its plug-in's keepalives show it: {@code state} {@code WAITING} (not connected since the start yet),
+     * {@code UP} or {@code LOST} (since {@code sinceMillis}, for {@code lostReason}); the last keepalive's age, OpenSM's
+     * SM state and its packets outstanding; what the plug-in dropped; how many times OpenSM was lost.
+     */
+    public record OpenSm(String state, long sinceMillis, String lostReason, Long lastKeepaliveMs, String smState,
+                         Long madsOutstanding, long eventsDropped, long countersDropped, long losses) {
     }
 
     /** Switches and cables drained for maintenance (routed around until undrained). */
@@ -68,20 +77,23 @@ public final class Views {
 
     /** The last discovery's check against the expected PGFT. */
     /**
-     * The last check against the expected PGFT; {@code unready}: why the fabric keeps the daemon from being
-     * ready ({@code fabric.unreadyOnMismatch} and verdict MISWIRED), else {@code null}.
+     * The last check against the expected PGFT; {@code drainedSwitches} and {@code drainedLinks}: drained switches and
+     * cables it found present and up (counted apart, not missing); {@code unready}: why the fabric keeps the daemon from
+     * being ready ({@code fabric.unreadyOnMismatch} and verdict MISWIRED), else {@code null}.
      */
-    public record Discovery(String verdict, String summary, int linkIssues, String unready) {
+    public record Discovery(String verdict, String summary, int drainedSwitches, int drainedLinks, int linkIssues,
+                            String unready) {
     }
 
     /**
      * One switch in {@code GET /api/v1/switches}; {@code state} is {@code IN_SYNC}, {@code PENDING}, {@code FAILING}
      * (connected), {@code DEAD} (the failure detector declared it dead) or {@code DISCONNECTED} (its session ended);
-     * {@code drained}: an operator drained it (routed around, whatever its state).
+     * {@code drained}: an operator drained it (routed around, whatever its state); {@code tablesConfirmedAt}: when it
+     * last acknowledged a table (an agent's ACK, a Linux switch's read-back, OpenSM's word that it set it).
      */
     public record Switch(String guid, String name, boolean connected, String address, Integer ports, Integer portsUp,
                          Long tableVersion, boolean inSync, Double rttMs, Long connectedSince, String state,
-                         Long disconnectedSince, boolean drained) {
+                         Long disconnectedSince, boolean drained, Long tablesConfirmedAt) {
     }
 
     /** One switch in {@code GET /api/v1/switches/pending}: connected, held out of the fabric until admitted. */
@@ -95,7 +107,8 @@ public final class Views {
     public record SwitchDetail(String guid, String name, boolean connected, String address, Integer ports,
                                Integer portsUp, Long tableVersion, String tableHash, boolean inSync, Double rttMs,
                                Long connectedSince, Long incarnation, Long pushRetries, String lastPushError,
-                               List<Port> portList, String state, Long disconnectedSince, boolean drained) {
+                               List<Port> portList, String state, Long disconnectedSince, boolean drained,
+                               Long tablesConfirmedAt) {
     }
 
     /**

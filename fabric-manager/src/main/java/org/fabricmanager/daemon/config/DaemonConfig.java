@@ -38,6 +38,10 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     }
 
     public DaemonConfig {
+        if (southbound != null && !southbound.enabled() && opensm != null && !opensm.enabled()) {
+            throw new ConfigException("option southbound.enabled is false and opensm.socket is not set: no agent and no "
+                    + "OpenSM could reach this daemon; set opensm.socket (docs/opensm.md) or leave southbound.enabled true");
+        }
         // an engine and an expected shape it is not made for (RoutingEngine.shapes): refused before anything starts
         if (routing != null && fabric != null && (fabric.expectedPgft() != null || fabric.expectedHdft() != null)
                 && RoutingEngines.names().contains(routing.engine())) {
@@ -71,7 +75,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                   @JsonProperty("security") Security security, @JsonProperty("ha") Ha ha,
                                   @JsonProperty("opensm") OpenSm opensm) {
         return new DaemonConfig(
-                southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null, null, null, null, null),
+                southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null, null, null, null, null, null),
                 rest != null ? rest : Rest.of(null, null, null, null, null, null, null, null),
                 fabric != null ? fabric : FabricSection.of(null),
                 discovery != null ? discovery : Discovery.of(null, null),

@@ -17,6 +17,8 @@ public final class DefaultConfig {
                 # Durations are in milliseconds. Unknown keys are rejected.
 
                 southbound:                 # where switch agents connect (docs/protocol.md)
+                  enabled: %s               # false = no southbound at all (an OpenSM-only site, docs/opensm.md): no
+                                              # port, no TLS files read for it; needs opensm.socket
                   bind: "%s"          # set it to the management-network address the agents reach; the default
                                               # (loopback) takes no remote agent; 0.0.0.0 = every interface (not advised)
                   port: %d                  # TCP port; 0 = pick a free port and print it
@@ -110,7 +112,8 @@ public final class DefaultConfig {
                   privateKey: null          # the daemon's PKCS#8 private key, mode 0600, owned by the daemon's user
                   trustedCas: null          # the CA bundle agents' certificates must chain to (old + new CA while rotating)
                   insecure: %s             # true = plaintext southbound, any host can impersonate any switch; 'run'
-                                              # refuses to start without TLS files unless this is set
+                                              # refuses to start without TLS files unless this is set (or the
+                                              # southbound is disabled, without ha)
                   incarnationAheadMs: %d # refuse HELLOs whose incarnation (start time in us) is further ahead of
                                               # the daemon's clock than this (a GUID cannot be held beyond its agent's reach)
                   tlsProvider: %s          # the southbound's TLS engine: auto = OpenSSL (BoringSSL, native, several times
@@ -131,7 +134,7 @@ public final class DefaultConfig {
                   allowUsers: []            # users whose processes may connect (peer credentials); [] = root and this user
                   maxSubnetBytes: %d  # a longer subnet report is refused and its connection closed
                   socketGroup: null         # the socket file's group (null: this user's), e.g. fabric-manager-opensm
-                """.formatted(d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
+                """.formatted(d.southbound().enabled(), d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),
                 d.southbound().ioThreads(), d.southbound().tlsHandshakesAtOnce(), d.southbound().tlsQueueLength(),
                 d.southbound().tlsQueueWaitMs(), d.southbound().tlsHandshakeTimeoutMs(), d.rest().bind(), d.rest().port(), d.rest().ioThreads(),

@@ -12,7 +12,7 @@ import java.util.List;
  * @param socketMode      the socket file's permissions, {@code 0600} or {@code 0660} (octal)
  * @param allowUsers      the users whose processes may connect (checked by their peer credentials); empty: root
  *                        and the daemon's own user
- * @param maxSubnetBytes  the largest subnet report read; a longer one is refused and the connection closed
+ * @param maxSubnetBytes  the largest subnet report read; a longer one is refused (TOO_LARGE) and the connection closed
  * @param socketGroup     the socket file's group, or {@code null} for the daemon's own: with mode {@code 0660}, the
  *                        group through which OpenSM's user reaches it (the package's {@code fabric-manager-opensm})
  */

@@ -6,10 +6,13 @@ import org.fabricmanager.southbound.Protocol;
 import org.fabricmanager.southbound.SouthboundSettings;
 import org.fabricmanager.southbound.TlsAdmissionLimits;
 
-/** Where switch agents connect. */
+/**
+ * Where switch agents connect. With {@code enabled: false} the daemon has no southbound at all (an OpenSM-only site,
+ * docs/opensm.md): no port is bound, no TLS file is read for it, and the other options are not used.
+ */
 public record Southbound(String bind, int port, int maxFrameBytes, int handshakeTimeoutMs, int echoIntervalMs,
                          int idleTimeoutMs, int ioThreads, int tlsHandshakesAtOnce, int tlsQueueLength,
-                         int tlsQueueWaitMs, int tlsHandshakeTimeoutMs) {
+                         int tlsQueueWaitMs, int tlsHandshakeTimeoutMs, boolean enabled) {
     public Southbound {
         DaemonConfig.check("southbound.tlsHandshakesAtOnce", tlsHandshakesAtOnce, 1, 4_096);
         DaemonConfig.check("southbound.tlsQueueLength", tlsQueueLength, 0, 1_000_000);
@@ -28,6 +31,14 @@ public record Southbound(String bind, int port, int maxFrameBytes, int handshake
         if (bind == null || bind.isBlank()) {
             throw new ConfigException("option southbound.bind must not be empty");
         }
+    }
+
+    /** An enabled southbound with these options. */
+    public Southbound(String bind, int port, int maxFrameBytes, int handshakeTimeoutMs, int echoIntervalMs,
+                      int idleTimeoutMs, int ioThreads, int tlsHandshakesAtOnce, int tlsQueueLength, int tlsQueueWaitMs,
+                      int tlsHandshakeTimeoutMs) {
+        this(bind, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs, ioThreads, tlsHandshakesAtOnce,
+                tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs, true);
     }
 
     /** Options with the default TLS admission limits ({@link TlsAdmissionLimits#DEFAULTS}). */
@@ -53,7 +64,8 @@ public record Southbound(String bind, int port, int maxFrameBytes, int handshake
                                 @JsonProperty("tlsHandshakesAtOnce") Integer tlsHandshakesAtOnce,
                                 @JsonProperty("tlsQueueLength") Integer tlsQueueLength,
                                 @JsonProperty("tlsQueueWaitMs") Integer tlsQueueWaitMs,
-                                @JsonProperty("tlsHandshakeTimeoutMs") Integer tlsHandshakeTimeoutMs) {
+                                @JsonProperty("tlsHandshakeTimeoutMs") Integer tlsHandshakeTimeoutMs,
+                                @JsonProperty("enabled") Boolean enabled) {
         TlsAdmissionLimits d = TlsAdmissionLimits.DEFAULTS;
         // loopback until the operator names the management address: never every interface by default
         return new Southbound(bind != null ? bind : "127.0.0.1", port != null ? port : 7654,
@@ -64,7 +76,7 @@ public record Southbound(String bind, int port, int maxFrameBytes, int handshake
                 tlsHandshakesAtOnce != null ? tlsHandshakesAtOnce : d.atOnce(),
                 tlsQueueLength != null ? tlsQueueLength : d.queueLength(),
                 tlsQueueWaitMs != null ? tlsQueueWaitMs : d.queueWaitMs(),
-                tlsHandshakeTimeoutMs != null ? tlsHandshakeTimeoutMs : d.timeoutMs());
+                tlsHandshakeTimeoutMs != null ? tlsHandshakeTimeoutMs : d.timeoutMs(), enabled == null || enabled);
     }
 
     /** How TLS handshakes are paced and bounded. */
@@ -75,13 +87,19 @@ public record Southbound(String bind, int port, int maxFrameBytes, int handshake
     /** These options with another port and bind address, the rest kept. */
     Southbound withAddress(String newBind, int newPort) {
         return new Southbound(newBind, newPort, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs,
-                ioThreads, tlsHandshakesAtOnce, tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs);
+                ioThreads, tlsHandshakesAtOnce, tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs, enabled);
     }
 
     /** These settings with another keepalive period and idle timeout (checked as the file's are). */
     public Southbound withKeepalive(int newEchoIntervalMs, int newIdleTimeoutMs) {
         return new Southbound(bind, port, maxFrameBytes, handshakeTimeoutMs, newEchoIntervalMs, newIdleTimeoutMs,
-                ioThreads, tlsHandshakesAtOnce, tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs);
+                ioThreads, tlsHandshakesAtOnce, tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs, enabled);
+    }
+
+    /** These settings with the southbound on or off ({@code southbound.enabled}). */
+    public Southbound withEnabled(boolean on) {
+        return new Southbound(bind, port, maxFrameBytes, handshakeTimeoutMs, echoIntervalMs, idleTimeoutMs, ioThreads,
+                tlsHandshakesAtOnce, tlsQueueLength, tlsQueueWaitMs, tlsHandshakeTimeoutMs, on);
     }
 
     /** The southbound server's settings. */

@@ -37,6 +37,13 @@ public final class SouthboundSecurity {
         SslContext context = null;
         if (security.tlsConfigured()) {
             TlsMaterial material = material(security);
+            String problem = FabricIdentity.daemonCertificateProblem(material.certificate());
+            if (problem != null) {
+                // agents would refuse it after every handshake: say so once, here
+                throw new ConfigException("option security: " + security.certificatePath() + " ('"
+                        + material.certificate().getSubjectX500Principal().getName() + "') cannot serve the southbound: "
+                        + problem + "; agents refuse it (re-issue it: fabric-manager pki issue --daemon)");
+            }
             TlsEngine engine;
             try {
                 engine = security.tlsProvider().engine(material);

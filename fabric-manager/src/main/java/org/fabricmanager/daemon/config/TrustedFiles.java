@@ -35,10 +35,12 @@ public final class TrustedFiles {
     public static void check(DaemonConfig config) {
         Map<Path, String> paths = new LinkedHashMap<>();
         Security security = config.security();
-        if (security.pkiDirectory() != null) {
+        // the TLS files serve the southbound and the Raft port: without either, they are not read
+        boolean tlsRead = config.southbound().enabled() || config.ha().enabled();
+        if (tlsRead && security.pkiDirectory() != null) {
             paths.put(Path.of(security.pkiDirectory()), "security.pkiDirectory");
         }
-        if (security.tlsConfigured()) {
+        if (tlsRead && security.tlsConfigured()) {
             paths.put(security.trustedCasPath(), "the trusted CA bundle");
             paths.put(security.certificatePath(), "the daemon's certificate");
             paths.putIfAbsent(security.trustedCasPath().toAbsolutePath().getParent(), "the CA bundle's directory");

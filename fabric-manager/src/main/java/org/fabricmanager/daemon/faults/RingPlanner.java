@@ -178,6 +178,9 @@ final class RingPlanner {
         Set<Long> vacant = new HashSet<>();
         for (long guid : slotted != null ? slotted : RingOrder.of(fabric)) {
             ManagedSwitch ms = deps.registry().get(guid);
+            if (ms != null && ms.admitted() && !ms.session().capabilities().failureDetector()) {
+                continue; // runs no member (OpenSM's switches): not in the ring
+            }
             if (ms != null && ms.admitted() && ms.session().remoteAddress() instanceof InetSocketAddress a) {
                 order.add(guid);
                 // the endpoint the agent advertised; else, for an agent that never says (no detector window), its

@@ -65,8 +65,8 @@ final class RingSlots {
     List<Long> order(Fabric fabric) {
         int connectedExpected = 0;
         for (ManagedSwitch ms : registry.all()) {
-            if (!ms.admitted() || ms.session().viaOpenSm()) {
-                continue; // an OpenSM switch runs no member: its slots are no concern of the ring
+            if (!ms.admitted() || !ms.session().capabilities().failureDetector()) {
+                continue; // a switch without a member (OpenSM's): its slots are no concern of the ring
             }
             if (!ms.session().hello().supportsDetectorSlots()) {
                 LOG.info("failure detector: switch {} ({}) cannot start its member with vacant slots dead: the ring "

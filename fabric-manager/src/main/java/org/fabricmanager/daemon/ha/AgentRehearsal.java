@@ -43,10 +43,10 @@ final class AgentRehearsal {
     private AgentRehearsal() {
     }
 
-    /** Whether {@code config}'s fabric is rehearsed with agents. */
+    /** Whether {@code config}'s fabric is rehearsed with agents (never without a southbound). */
     static boolean applies(DaemonConfig config, RehearsalAgents agents) {
         PgftSpec spec = config.fabric().expectedSpec();
-        return agents != null && spec != null && (long) spec.totalSwitchCount() * spec.nodeCount() <= MAX_ENTRIES;
+        return agents != null && config.southbound().enabled() && spec != null && (long) spec.totalSwitchCount() * spec.nodeCount() <= MAX_ENTRIES;
     }
 
     /**

@@ -260,8 +260,10 @@ public final class HaManager implements AutoCloseable {
                 TimeUnit.NANOSECONDS.toMillis(started - begin), TimeUnit.NANOSECONDS.toMillis(released[1] - released[0]),
                 TimeUnit.NANOSECONDS.toMillis(started - released[0]));
         announce.accept("ha " + node.nodeId() + " ACTIVE term " + daemonTerm);
-        announce.accept("southbound " + daemon.southboundAddress().getHostString() + ":"
-                + daemon.southboundAddress().getPort());
+        if (daemon.southboundAddress() != null) {
+            announce.accept("southbound " + daemon.southboundAddress().getHostString() + ":"
+                    + daemon.southboundAddress().getPort());
+        }
         announce.accept("rest " + daemon.restUrl());
     }
 
@@ -358,23 +360,25 @@ public final class HaManager implements AutoCloseable {
      * same ones); empty with a port 0 (chosen at bind).
      */
     private Optional<LeaderEndpoints> predictedEndpoints() {
-        if (config.southbound().port() == 0 || config.rest().port() == 0) {
+        boolean agents = config.southbound().enabled();
+        if (agents && config.southbound().port() == 0 || config.rest().port() == 0) {
             return Optional.empty();
         }
         String raftHost = node.raftAddress(node.nodeId()).getHostString();
         String scheme = config.rest().tls() == null ? "http" : "https";
-        return Optional.of(new LeaderEndpoints(node.nodeId(), daemonTerm,
-                bracket(advertised(config.southbound().bind(), raftHost)) + ":" + config.southbound().port(),
+        return Optional.of(new LeaderEndpoints(node.nodeId(), daemonTerm, !agents ? null
+                : bracket(advertised(config.southbound().bind(), raftHost)) + ":" + config.southbound().port(),
                 scheme + "://" + bracket(advertised(config.rest().bind(), raftHost)) + ":" + config.rest().port()));
     }
 
     /** Where the running manager serves, as standbys and agents are told. */
     private LeaderEndpoints endpoints() {
         String raftHost = node.raftAddress(node.nodeId()).getHostString();
-        String sbHost = advertised(daemon.southboundAddress().getHostString(), raftHost);
+        InetSocketAddress sb = daemon.southboundAddress();
         String restHost = advertised(daemon.restAddress().getHostString(), raftHost);
-        return new LeaderEndpoints(node.nodeId(), daemonTerm, bracket(sbHost) + ":"
-                + daemon.southboundAddress().getPort(), daemon.restUrl().substring(0, daemon.restUrl().indexOf("://") + 3)
+        return new LeaderEndpoints(node.nodeId(), daemonTerm, sb == null ? null
+                : bracket(advertised(sb.getHostString(), raftHost)) + ":" + sb.getPort(),
+                daemon.restUrl().substring(0, daemon.restUrl().indexOf("://") + 3)
                 + bracket(restHost) + ":" + daemon.restAddress().getPort());
     }
 

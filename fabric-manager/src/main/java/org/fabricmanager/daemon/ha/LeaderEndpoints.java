@@ -7,7 +7,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Where the active manager of a term serves: its southbound address (for agents a standby redirects) and
+ * Where the active manager of a term serves: its southbound address (for agents a standby redirects; none with
+ * {@code southbound.enabled: false}) and
  * its REST base URL (for operators a standby's REST redirects). The elected member commits it through
  * Raft (state file {@value #FILE}) as soon as it is elected when the configuration fixes both ports (its
  * manager will listen where its standby listens), else once its manager's listeners are bound, so every
@@ -16,7 +17,7 @@ import java.util.regex.Pattern;
  *
  * @param nodeId     the member that leads
  * @param term       the Raft term it leads
- * @param southbound {@code HOST:PORT} agents connect to
+ * @param southbound {@code HOST:PORT} agents connect to, {@code null} for a group without a southbound
  * @param rest       e.g. {@code https://mgmt2:7680}
  */
 public record LeaderEndpoints(String nodeId, long term, String southbound, String rest) {
@@ -35,7 +36,7 @@ public record LeaderEndpoints(String nodeId, long term, String southbound, Strin
         if (term < 1) {
             throw new IllegalArgumentException("leader endpoints: term " + term);
         }
-        if (southbound == null || !HOST_PORT.matcher(southbound).matches()) {
+        if (southbound != null && !HOST_PORT.matcher(southbound).matches()) {
             throw new IllegalArgumentException("leader endpoints: southbound '" + southbound + "' is not HOST:PORT");
         }
         if (rest == null || !URL.matcher(rest).matches()) {
@@ -44,8 +45,8 @@ public record LeaderEndpoints(String nodeId, long term, String southbound, Strin
     }
 
     byte[] encode() {
-        return ("nodeId=" + nodeId + "\nterm=" + term + "\nsouthbound=" + southbound + "\nrest=" + rest + "\n")
-                .getBytes(StandardCharsets.UTF_8);
+        return ("nodeId=" + nodeId + "\nterm=" + term + (southbound == null ? "" : "\nsouthbound=" + southbound) + "\nrest="
+                + rest + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     /** The endpoints in {@code content}, or empty for anything this version did not write. */

@@ -81,7 +81,9 @@ final class ManagerRehearsal {
                 FabricManagerDaemon d = FabricManagerDaemon.start(scratch, List.of(), DaemonMetrics.newRegistry(), null);
                 d.close();
             }
-            warmTls(config.security());
+            if (config.southbound().enabled()) {
+                warmTls(config.security());
+            }
             return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
         } catch (IOException | RuntimeException e) {
             LOG.warn("ha: rehearsing a manager start failed ({}); a takeover will start cold", e.toString());
@@ -113,15 +115,20 @@ final class ManagerRehearsal {
 
     /**
      * The configuration of the rehearsal: the copy as state, loopback on ports the system picks, no group, and no OpenSM
-     * provider (it would take over the socket OpenSM's plug-in reaches the active manager on).
+     * provider on OpenSM's socket (it would take over the socket OpenSM's plug-in reaches the active manager on). A
+     * manager without a southbound (an OpenSM-only group) needs a provider: its socket is a file of the copy.
      */
     static DaemonConfig scratch(DaemonConfig config, Path stateCopy) {
         Rest r = config.rest();
+        OpenSm o = config.opensm();
+        OpenSm opensm = config.southbound().enabled() ? OpenSm.of(null, null, null, null)
+                : new OpenSm(stateCopy.resolve("rehearsal-opensm.sock").toString(), o.socketMode(), o.allowUsers(),
+                        o.maxSubnetBytes(), o.socketGroup());
         DaemonConfig c = config.withPorts(0, 0).withSouthboundBind("127.0.0.1").withStateDirectory(stateCopy)
                 .withHa(Ha.of(null, null, null, null, null));
         return new DaemonConfig(c.southbound(), new Rest("127.0.0.1", 0, r.ioThreads(), r.adminToken(),
                 r.adminTokenFile(), r.tls(), r.maxConnections(), r.idleTimeoutMs()), c.fabric(), c.discovery(), c.routing(), c.push(), c.state(), c.faults(),
-                c.security(), c.ha(), OpenSm.of(null, null, null, null));
+                c.security(), c.ha(), opensm);
     }
 
     private static void copyStateFiles(Path from, Path to) throws IOException {

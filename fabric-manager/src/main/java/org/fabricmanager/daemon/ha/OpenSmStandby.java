@@ -1,12 +1,13 @@
 package org.fabricmanager.daemon.ha;
 
 import java.io.IOException;
-import java.nio.channels.WritableByteChannel;
 import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.OpenSm;
+import org.fabricmanager.daemon.opensm.OpenSmAnswer;
 import org.fabricmanager.daemon.opensm.OpenSmSocket;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
+import org.fabricmanager.daemon.opensm.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 final class OpenSmStandby {
     private static final Logger LOG = LoggerFactory.getLogger(OpenSmStandby.class);
-    /** The phrase of a REFUSED on which the plug-in re-routes once the socket listens again (fabricmanager.c). */
+    /** The phrase of a REFUSED coded {@link Refusal#MOVING}, for the operator reading OpenSM's log. */
     static final String MOVING = "leadership is moving here";
     /** A member that led this recently asks for no transfer. */
     static final long HOLD_MS = 30_000;
@@ -167,10 +168,11 @@ final class OpenSmStandby {
         }
     }
 
-    private void subnet(WritableByteChannel out, OpenSmWire.Subnet subnet) throws IOException {
+    private void subnet(OpenSmSocket.Reply reply, OpenSmWire.Subnet subnet) throws IOException {
         HaNode.View v = group.view();
         Decision d = decide(v, subnet.seq());
-        OpenSmSocket.write(out, OpenSmWire.refused(subnet.seq(), d.reason()));
+        // the plug-in takes the socket back (waits for it, then re-routes) only when it is unbound for the manager
+        reply.send(new OpenSmAnswer.Refused(subnet.seq(), d.unbind() ? Refusal.MOVING : Refusal.NOT_READY, d.reason()));
         log(subnet.seq(), d);
         if (d.request()) {
             Thread t = new Thread(() -> transfer(v.leaderId()), "fm-ha-opensm-transfer");
@@ -276,8 +278,8 @@ final class OpenSmStandby {
     /** The socket's frames: SUBNET refused (and maybe a transfer asked), EVENT ignored (the manager's to record). */
     private final class Frames implements OpenSmSocket.Handler {
         @Override
-        public void subnet(WritableByteChannel out, OpenSmWire.Subnet subnet, double readMs) throws IOException {
-            OpenSmStandby.this.subnet(out, subnet);
+        public void subnet(OpenSmSocket.Reply reply, OpenSmWire.Subnet subnet, double readMs) throws IOException {
+            OpenSmStandby.this.subnet(reply, subnet);
         }
 
         @Override

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * until one is ({@link ParkedHellos}), and the REST port, serving the group's
  * state and sending mutations to the leader ({@link RestServer#standby}). Same addresses, TLS and limits
  * as the manager's, so that agents, probes and operators need one address per member. With {@code opensm.socket},
- * OpenSM's plug-in's socket too ({@link OpenSmStandby}). They are closed
+ * OpenSM's plug-in's socket too ({@link OpenSmStandby}); with {@code southbound.enabled: false}, no southbound port,
+ * as the manager has none. They are closed
  * before this member's manager binds the same ports and opened again when it stops leading.
  */
 final class StandbyListeners implements AutoCloseable {
@@ -60,6 +61,8 @@ final class StandbyListeners implements AutoCloseable {
     }
 
     private final DaemonConfig config;
+    /** Whether this member serves agents at all ({@code southbound.enabled}). */
+    private final boolean agents;
     private final Source source;
     /** OpenSM's plug-in's socket while a standby ({@code opensm.socket}), {@code null} when not configured. */
     private final OpenSmStandby opensm;
@@ -75,6 +78,7 @@ final class StandbyListeners implements AutoCloseable {
 
     StandbyListeners(DaemonConfig config, Source source, HaNode node) {
         this.config = config;
+        this.agents = config.southbound().enabled();
         this.source = source;
         this.opensm = config.opensm().enabled() ? OpenSmStandby.of(config.opensm(), config.ha().electionTimeoutMs(), node) : null;
         this.parked = new ParkedHellos(maxParkMs(config));
@@ -95,7 +99,7 @@ final class StandbyListeners implements AutoCloseable {
      * @param leader the active manager's southbound {@code HOST:PORT}
      */
     void releaseParked(String leader) {
-        if (parked.size() > 0) {
+        if (leader != null && parked.size() > 0) {
             int n = parked.release(leader);
             LOG.debug("ha standby: {} held agents sent to {}", n, leader);
         }
@@ -140,11 +144,11 @@ final class StandbyListeners implements AutoCloseable {
         if (opensm != null) {
             opensm.open();
         }
-        if (southbound != null && rest != null || System.currentTimeMillis() < nextTry) {
+        if ((southbound != null || !agents) && rest != null || System.currentTimeMillis() < nextTry) {
             return;
         }
         try {
-            if (southbound == null) {
+            if (southbound == null && agents) {
                 SouthboundSettings settings = SouthboundSecurity.settings(config);
                 tickets = settings.secure() ? new StoredTicketKeys(settings.tls()) : null;
                 if (tickets != null) {

@@ -1,6 +1,5 @@
 package org.fabricmanager.daemon.opensm;
 
-import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,17 +33,17 @@ final class OpenSmAnswers {
      * The answer to pass {@code seq} of a plug-in holding answer {@code held}: the tables by LID of {@code fabric},
      * {@code rows[i]} being switch {@code guids[i]}'s ports by destination index as handed.
      */
-    ByteBuffer answer(long seq, long held, Fabric fabric, long[] guids, byte[][] rows, LidPlan lids) {
+    OpenSmAnswer answer(long seq, long held, Fabric fabric, long[] guids, byte[][] rows, LidPlan lids) {
         byte[][] byLid = lidTables.tables(fabric, guids, rows, lids);
         int entries = lids.maxLid() + 1;
         long id = newId();
-        ByteBuffer out = null;
+        OpenSmAnswer out = null;
         if (held != 0 && held == lastId && Arrays.equals(guids, lastGuids)) {
             out = delta(seq, id, guids, byLid, entries);
         }
         lastWasDelta = out != null;
         if (out == null) {
-            out = OpenSmWire.tables(seq, id, guids, byLid, entries);
+            out = new OpenSmAnswer.Tables(seq, id, guids, byLid, entries);
             lastChanged = (long) guids.length * entries;
         }
         lastId = id;
@@ -54,7 +53,7 @@ final class OpenSmAnswers {
     }
 
     /** The DELTA against the last answer, or {@code null} when the whole tables are no larger. */
-    private ByteBuffer delta(long seq, long id, long[] guids, byte[][] byLid, int entries) {
+    private OpenSmAnswer.Delta delta(long seq, long id, long[] guids, byte[][] byLid, int entries) {
         List<SwitchChanges> changes = new ArrayList<>();
         long changed = 0;
         int[] lidBuf = new int[entries];
@@ -87,7 +86,7 @@ final class OpenSmAnswers {
             return null;
         }
         lastChanged = changed;
-        return OpenSmWire.delta(seq, id, lastId, guids.length, entries, changes);
+        return new OpenSmAnswer.Delta(seq, id, lastId, guids.length, entries, changes);
     }
 
     private long newId() {

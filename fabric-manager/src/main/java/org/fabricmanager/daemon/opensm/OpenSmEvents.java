@@ -2,6 +2,7 @@ package org.fabricmanager.daemon.opensm;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * reads (trap, heavy sweep done, LFT blocks set, subnet up) recorded as {@code OPENSM_EVENT} milestones. A local
  * process may send events as fast as it likes: milestones are rate-limited ({@value #BURST} at once, then one per
  * {@value #REFILL_MS} ms); the events left out are counted ({@code fabric.opensm.events.unrecorded}) and the next
- * milestone says how many. Thread-safe (the provider's connection threads).
+ * milestone says how many. The plug-in's frames answered with REFUSED are counted by code ({@code fabric.opensm.refusals}).
+ * Thread-safe (the provider's connection threads).
  */
 public final class OpenSmEvents {
     private static final Logger LOG = LoggerFactory.getLogger(OpenSmEvents.class);
@@ -62,6 +64,7 @@ public final class OpenSmEvents {
     private final Counter blocks;
     private final Counter unrecorded;
     private final Counter tablesSet;
+    private final Map<Refusal, Counter> refusals = new EnumMap<>(Refusal.class);
     private double tokens = BURST;
     private long refilledAt;
     private long skipped;
@@ -78,6 +81,10 @@ public final class OpenSmEvents {
                 .register(registry);
         tablesSet = Counter.builder("fabric.opensm.events").tag("type", "tables_set")
                 .description("events OpenSM's plug-in forwarded").register(registry);
+        for (Refusal r : Refusal.values()) {
+            refusals.put(r, Counter.builder("fabric.opensm.refusals").tag("code", r.name().toLowerCase())
+                    .description("frames of OpenSM's plug-in answered with REFUSED, by code").register(registry));
+        }
         unrecorded = Counter.builder("fabric.opensm.events.unrecorded")
                 .description("OpenSM events left out of the milestones by their rate limit").register(registry);
     }
@@ -132,6 +139,11 @@ public final class OpenSmEvents {
             LOG.warn("{}", message);
         }
         record(message, details);
+    }
+
+    /** A frame of the plug-in answered with REFUSED {@code why}: counted. */
+    public void refusal(Refusal why) {
+        refusals.get(why).increment();
     }
 
     /** A SUBNET refused because it names switches that agents manage: logged and recorded, within the rate limit. */

@@ -1,10 +1,8 @@
 package org.fabricmanager.daemon.opensm;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.WritableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,6 +30,7 @@ public final class OpenSmProvider implements AutoCloseable {
 
     private final OpenSmRouting routing;
     private final OpenSmEvents events;
+    private final OpenSmLiveness liveness;
     private final PassRequests passes;
     private final Object routingLock = new Object();
     private final AtomicLong subnets = new AtomicLong();
@@ -40,22 +39,37 @@ public final class OpenSmProvider implements AutoCloseable {
     private volatile boolean closed;
 
     private OpenSmProvider(SouthboundListener listener, DaemonApi api, UnixDomainSocketAddress address,
-                           OpenSmEvents events) {
+                           OpenSmEvents events, OpenSmLiveness liveness) {
         this.events = events;
+        this.liveness = liveness;
         this.passes = new PassRequests(n -> socket != null && socket.requestPass(n), System::currentTimeMillis);
-        this.routing = new OpenSmRouting(listener, api, address, passes, events::refused);
+        this.routing = new OpenSmRouting(listener, api, address, passes, events::refused, liveness::lostWhy);
     }
 
     /**
-     * Listens on {@code config.socket()}: a stale socket file is replaced, any other file there is refused.
+     * Listens on {@code config.socket()}: a stale socket file is replaced, any other file there is refused; OpenSM's
+     * events are counted in {@code registry} and recorded by {@code recorder} (any thread), and {@code liveness}
+     * judges from now on whether OpenSM is there.
      *
      * @throws ConfigException when the socket cannot be created
      */
     public static OpenSmProvider start(OpenSm config, SouthboundListener listener, DaemonApi api,
-                                       OpenSmEvents events) {
+                                       OpenSmLiveness liveness, MeterRegistry registry, OpenSmEvents.Recorder recorder) {
         UnixDomainSocketAddress address = UnixDomainSocketAddress.of(Path.of(config.socket()).toAbsolutePath());
-        OpenSmProvider p = new OpenSmProvider(listener, api, address, events);
+        OpenSmProvider p = new OpenSmProvider(listener, api, address,
+                new OpenSmEvents(registry, recorder, System::currentTimeMillis), liveness);
         p.socket = OpenSmSocket.listen(config, "OpenSM provider", p.new Frames());
+        liveness.start(new OpenSmLiveness.Listener() {
+            @Override
+            public void lost(String why) {
+                p.routing.openSmLost(why);
+            }
+
+            @Override
+            public void back(String how) {
+                p.routing.openSmBack(how);
+            }
+        });
         LOG.info("OpenSM provider listening on {} (mode {}, users {})", p.socket.path(), config.socketMode(),
                 p.socket.allowedUsers());
         return p;
@@ -74,9 +88,9 @@ public final class OpenSmProvider implements AutoCloseable {
     /** The provider's end of the socket's frames. */
     private final class Frames implements OpenSmSocket.Handler {
         @Override
-        public void subnet(WritableByteChannel out, OpenSmWire.Subnet subnet, double readMs)
+        public void subnet(OpenSmSocket.Reply reply, OpenSmWire.Subnet subnet, double readMs)
                 throws IOException, InterruptedException {
-            answer(out, subnet, readMs);
+            answer(reply, subnet, readMs);
         }
 
         @Override
@@ -87,6 +101,17 @@ public final class OpenSmProvider implements AutoCloseable {
         @Override
         public void counters(OpenSmWire.CounterChanges changes) {
             routing.counters(changes);
+            liveness.countersDropped(changes.dropped());
+        }
+
+        @Override
+        public void keepalive(OpenSmWire.Keepalive keepalive) {
+            liveness.keepalive(keepalive);
+        }
+
+        @Override
+        public void refused(Refusal why) {
+            events.refusal(why);
         }
 
         @Override
@@ -96,10 +121,10 @@ public final class OpenSmProvider implements AutoCloseable {
         }
     }
 
-    private void answer(WritableByteChannel ch, OpenSmWire.Subnet subnet, double readMs)
+    private void answer(OpenSmSocket.Reply reply, OpenSmWire.Subnet subnet, double readMs)
             throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        ByteBuffer answer;
+        OpenSmAnswer answer;
         long covered = -1;
         double ms;
         passes.passStarted();
@@ -111,14 +136,14 @@ public final class OpenSmProvider implements AutoCloseable {
                 answer = routing.answer(subnet, ANSWER_TIMEOUT_MS);
             }
             try {
-                OpenSmSocket.write(ch, answer);
+                reply.send(answer);
             } finally {
                 ms = (System.nanoTime() - t0) / 1e6;
                 synchronized (routingLock) {
                     routing.writeFallbackFiles(); // after the answer: OpenSM's pass does not wait for them
                 }
             }
-            if (answer.get(5) == OpenSmWire.TABLES || answer.get(5) == OpenSmWire.DELTA) {
+            if (answer.carriesTables()) {
                 covered = routing.lastHanded();
             }
         } finally {
@@ -130,10 +155,9 @@ public final class OpenSmProvider implements AutoCloseable {
             LOG.info("OpenSM subnet {} ({} switches, {} CA ports) answered in {} ms ({}; read in {} ms)", subnet.seq(),
                     subnet.switches().size(), subnet.endPorts().size(), String.format("%.1f", ms),
                     routing.lastBreakdown(), String.format("%.1f", readMs));
-        } else {
-            LOG.warn("OpenSM subnet {} refused after {} ms: {}", subnet.seq(), String.format("%.1f", ms),
-                    new String(answer.array(), OpenSmWire.HEADER_BYTES + 8,
-                            answer.limit() - OpenSmWire.HEADER_BYTES - 8, StandardCharsets.UTF_8));
+        } else if (answer instanceof OpenSmAnswer.Refused r) {
+            LOG.warn("OpenSM subnet {} refused ({}) after {} ms: {}", subnet.seq(), r.why(), String.format("%.1f", ms),
+                    r.reason());
         }
     }
 

@@ -3,7 +3,6 @@ package org.fabricmanager.daemon.opensm;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.SocketAddress;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,11 +11,13 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.opensm.OpenSmWire.EndPort;
 import org.fabricmanager.daemon.opensm.OpenSmWire.Subnet;
@@ -44,8 +45,6 @@ import org.fabricmanager.topology.TopologyException;
  * subnet at a time (the provider's lock); {@link #tablesSet} may come from the plug-in's channel meanwhile.
  */
 final class OpenSmRouting {
-    /** How often the answer's wait looks at the daemon's state. */
-    private static final long POLL_MS = 5;
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     private final SouthboundListener listener;
@@ -64,6 +63,8 @@ final class OpenSmRouting {
     private final OpenSmAnswers answers = new OpenSmAnswers();
     /** Told why a SUBNET naming agents' switches was refused (logged and recorded, rate-limited). */
     private final Consumer<String> refusals;
+    /** Why OpenSM is lost, or {@code null}. */
+    private final Supplier<String> openSmLost;
     /** Where the last answer's time went, for the provider's log line. */
     private String lastBreakdown = "";
     private long lastHanded = -1;
@@ -71,23 +72,24 @@ final class OpenSmRouting {
     private Runnable filesDue;
 
     OpenSmRouting(SouthboundListener listener, DaemonApi api, SocketAddress address, PassRequests passes,
-                  Consumer<String> refusals) {
+                  Consumer<String> refusals, Supplier<String> openSmLost) {
         this.listener = listener;
         this.api = api;
         this.address = address;
         this.passes = passes;
         this.refusals = refusals;
+        this.openSmLost = openSmLost;
         this.fallbackFiles = OpenSmFallbackFiles.beside(address);
     }
 
-    /** The answer to {@code subnet}: TABLES, or REFUSED saying why (OpenSM then falls back to its next engine). */
-    ByteBuffer answer(Subnet subnet, long timeoutMs) throws InterruptedException {
+    /** The answer to {@code subnet}: its tables, or a refusal saying why (OpenSM then falls back to its next engine). */
+    OpenSmAnswer answer(Subnet subnet, long timeoutMs) throws InterruptedException {
         long begin = System.nanoTime();
         long cpuBegin = CPU.getCurrentThreadCpuTime();
         long deadline = begin + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         String taken = agentsSwitches(subnet);
         if (taken != null) {
-            return OpenSmWire.refused(subnet.seq(), taken); // before any session is made of it
+            return new OpenSmAnswer.Refused(subnet.seq(), Refusal.INVALID, taken); // before any session is made of it
         }
         Map<Long, Long> destination = destinations(subnet);
         try (DaemonApi.Hold held = api.holdAnalyses()) {
@@ -117,7 +119,7 @@ final class OpenSmRouting {
     }
 
     /** {@link #answer(Subnet, long)} with the daemon's analyses held: its tables by LID have the cores. */
-    private ByteBuffer answer(Subnet subnet, Map<Long, Long> destination, long begin, long cpuBegin, long deadline)
+    private OpenSmAnswer answer(Subnet subnet, Map<Long, Long> destination, long begin, long cpuBegin, long deadline)
             throws InterruptedException {
         feed(subnet, destination);
         long fed = System.nanoTime();
@@ -125,12 +127,12 @@ final class OpenSmRouting {
         try {
             Handed handed = awaitHanded(subnet, deadline);
             if (handed == null) {
-                return OpenSmWire.refused(subnet.seq(), "the daemon's tables were not ready in time (state "
-                        + api.status().get(remainingMs(deadline), TimeUnit.MILLISECONDS).state() + ")");
+                return new OpenSmAnswer.Refused(subnet.seq(), Refusal.NOT_READY, "the daemon's tables were not ready in time (state "
+                        + api.status().get(1, TimeUnit.SECONDS).state() + ")");
             }
             long ready = System.nanoTime();
             long cpuReady = CPU.getCurrentThreadCpuTime();
-            ByteBuffer out = tables(subnet, destination, handed);
+            OpenSmAnswer out = tables(subnet, destination, handed);
             lastHanded = handed.upTo();
             // wall and this thread's CPU: on a loaded machine the difference is the wait for a core
             lastBreakdown = String.format("fed %.1f ms (cpu %.1f), tables handed %.1f ms later, "
@@ -140,13 +142,13 @@ final class OpenSmRouting {
             return out;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopologyException t) {
-                return OpenSmWire.refused(subnet.seq(), t.getMessage());
+                return new OpenSmAnswer.Refused(subnet.seq(), Refusal.INVALID, t.getMessage());
             }
-            return OpenSmWire.refused(subnet.seq(), "the daemon did not answer: " + e.getCause());
+            return new OpenSmAnswer.Refused(subnet.seq(), Refusal.NOT_READY, "the daemon did not answer: " + e.getCause());
         } catch (TimeoutException e) {
-            return OpenSmWire.refused(subnet.seq(), "the daemon did not answer in time");
+            return new OpenSmAnswer.Refused(subnet.seq(), Refusal.NOT_READY, "the daemon did not answer in time");
         } catch (TopologyException e) {
-            return OpenSmWire.refused(subnet.seq(), e.getMessage());
+            return new OpenSmAnswer.Refused(subnet.seq(), Refusal.INVALID, e.getMessage());
         }
     }
 
@@ -155,17 +157,14 @@ final class OpenSmRouting {
      * is installed (each OpenSM switch then has its batch, or holds its row already), or {@code null} at the deadline.
      */
     private Handed awaitHanded(Subnet subnet, long deadline)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        while (true) {
-            // the read comes after the subnet's reports on the control thread: a change they made is routing by then
-            Handed h = api.readHanded(f -> handed(subnet, f)).get(remainingMs(deadline), TimeUnit.MILLISECONDS);
-            if (h != null) {
-                return h;
-            }
-            if (System.nanoTime() >= deadline) {
-                return null;
-            }
-            Thread.sleep(POLL_MS);
+            throws InterruptedException, ExecutionException {
+        // the read comes after the subnet's reports on the control thread: a change they made is routing by then
+        CompletableFuture<Handed> handed = api.whenHanded(f -> handed(subnet, f));
+        try {
+            return handed.get(remainingMs(deadline), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            handed.cancel(false);
+            return null;
         }
     }
 
@@ -247,6 +246,23 @@ final class OpenSmRouting {
         return new int[] {held, answered};
     }
 
+    /** OpenSM is lost ({@code why}): the tables waiting on its switches cannot reach them now. */
+    void openSmLost(String why) {
+        for (OpenSmSwitchSession s : sessions.values()) {
+            s.unreachable(why);
+        }
+    }
+
+    /**
+     * OpenSM is back ({@code how}): whatever happened meanwhile (a restart that routed with another engine), every
+     * switch's table is confirmed again by a pass and OpenSM's word on it.
+     */
+    void openSmBack(String how) {
+        for (OpenSmSwitchSession s : sessions.values()) {
+            listener.tablesUnconfirmed(s, how);
+        }
+    }
+
     /** Where the last answer with tables spent its time. */
     String lastBreakdown() {
         return lastBreakdown;
@@ -316,7 +332,7 @@ final class OpenSmRouting {
                 Hello hello = new Hello(0, Protocol.MIN_VERSION, Protocol.MAX_VERSION, s.guid(), incarnation, s.ports(),
                         Protocol.DEFAULT_MAX_FRAME, 0, 0, 0, s.name().isEmpty() ? Guids.format(s.guid()) : s.name(),
                         Protocol.FEATURE_PORT_COUNTERS);
-                session = new OpenSmSwitchSession(hello, address, listener, passes);
+                session = new OpenSmSwitchSession(hello, address, listener, passes, openSmLost);
                 sessions.put(s.guid(), session);
                 listener.helloReceived(session, hello);
                 listener.portInfoReceived(session, new PortInfo(0, ports));
@@ -382,7 +398,7 @@ final class OpenSmRouting {
         return PortRecord.upWithoutPeer(p); // a node OpenSM has not finished discovering
     }
 
-    private ByteBuffer tables(Subnet subnet, Map<Long, Long> destination, Handed handed) {
+    private OpenSmAnswer tables(Subnet subnet, Map<Long, Long> destination, Handed handed) {
         Fabric fabric = handed.fabric();
         FabricIndex index = fabric.index();
         long[] guids = handed.guids();

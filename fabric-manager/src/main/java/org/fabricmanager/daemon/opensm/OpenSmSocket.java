@@ -46,13 +46,27 @@ public final class OpenSmSocket implements AutoCloseable {
     private static final long READ_DEADLINE_MS = 10_000;
     /** The plug-in sends its first frame as soon as it connects. */
     static final long FIRST_FRAME_MS = 2_000;
-    /** Three of the plug-in's keepalives (one every 10 s). */
-    static final long CHANNEL_IDLE_MS = 30_000;
+    /** As long as OpenSM is given before it counts as lost: a channel that quiet is a stale one. */
+    static final long CHANNEL_IDLE_MS = OpenSmLiveness.LOST_AFTER_MS;
+
+    /** Where the answer to one SUBNET goes: encoded and written whole on its connection. */
+    @FunctionalInterface
+    public interface Reply {
+        void send(OpenSmAnswer answer) throws IOException;
+    }
 
     /** What is done with the frames of admitted connections (on the socket's handler threads). */
     public interface Handler {
-        /** Answers one SUBNET on {@code out}, read in {@code readMs} from its header's arrival. */
-        void subnet(WritableByteChannel out, OpenSmWire.Subnet subnet, double readMs) throws IOException, InterruptedException;
+        /** Answers one SUBNET through {@code reply} (once), read in {@code readMs} from its header's arrival. */
+        void subnet(Reply reply, OpenSmWire.Subnet subnet, double readMs) throws IOException, InterruptedException;
+
+        /** One CHANNEL: the plug-in's keepalive (the first opens its channel); must not block. */
+        default void keepalive(OpenSmWire.Keepalive keepalive) {
+        }
+
+        /** A frame answered with REFUSED (a SUBNET's answer, or a frame the socket could not take); must not block. */
+        default void refused(Refusal why) {
+        }
 
         /** One EVENT; must not block. */
         void event(OpenSmWire.Event event);
@@ -273,9 +287,13 @@ public final class OpenSmSocket implements AutoCloseable {
         return channel != null;
     }
 
-    /** Reads frames until the peer closes, a frame is refused, a SUBNET is answered, or the socket closes. */
+    /**
+     * Reads frames until the peer closes, a frame is refused (answered with REFUSED and its code, then closed), a
+     * SUBNET is answered, or the socket closes.
+     */
     private void serve(Connection c) {
         SocketChannel ch = c.ch;
+        long seq = 0;
         try {
             while (!closed) {
                 ByteBuffer head = ByteBuffer.allocate(OpenSmWire.HEADER_BYTES);
@@ -295,16 +313,23 @@ public final class OpenSmSocket implements AutoCloseable {
                             throw new OpenSmWire.WireException("a SUBNET after another frame on one connection");
                         }
                         c.role = Role.PASS;
-                        handler.subnet(ch, OpenSmWire.subnet(payload), (System.nanoTime() - headAt) / 1e6);
+                        seq = payload.remaining() >= 8 ? payload.getLong(0) : 0;
+                        handler.subnet(answer -> {
+                            write(ch, answer.encode());
+                            if (answer instanceof OpenSmAnswer.Refused r) {
+                                handler.refused(r.why());
+                            }
+                        }, OpenSmWire.subnet(payload), (System.nanoTime() - headAt) / 1e6);
                         return; // one pass per connection: the plug-in closes it once answered
                     }
                     case OpenSmWire.CHANNEL -> {
-                        OpenSmWire.channel(payload);
+                        OpenSmWire.Keepalive k = OpenSmWire.channel(payload);
                         if (c.role == Role.SILENT) {
                             becomeChannel(c);
                         } else if (c.role != Role.CHANNEL) {
                             throw new OpenSmWire.WireException("a CHANNEL on a routing pass's connection");
                         }
+                        handler.keepalive(k);
                     }
                     case OpenSmWire.EVENT -> handler.event(OpenSmWire.event(channelFrame(c, payload)));
                     case OpenSmWire.SET -> handler.tablesSet(OpenSmWire.tablesSet(channelFrame(c, payload)));
@@ -313,11 +338,30 @@ public final class OpenSmSocket implements AutoCloseable {
                 }
             }
         } catch (OpenSmWire.WireException e) {
-            LOG.warn("{}: closed a connection: {}", name, e.getMessage());
+            refuse(c, seq, e);
         } catch (IOException e) {
             LOG.debug("{}: connection ended: {}", name, e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Answers a frame that cannot be taken with REFUSED and its code (sequence 0 when its payload was not read), so
+     * that the plug-in never reads a refusal as the daemon's absence, then closes; a frame of another protocol or
+     * release gets no answer.
+     */
+    private void refuse(Connection c, long seq, OpenSmWire.WireException e) {
+        LOG.warn("{}: refused a frame{} and closed the connection: {}", name, e.refusal() == null ? ""
+                : " (" + e.refusal() + ")", e.getMessage());
+        if (e.refusal() == null) {
+            return;
+        }
+        handler.refused(e.refusal());
+        try {
+            write(c.ch, new OpenSmAnswer.Refused(seq, e.refusal(), e.getMessage()).encode());
+        } catch (IOException io) {
+            LOG.debug("{}: the refusal did not reach the plug-in: {}", name, io.toString());
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.ErrorCode;
 import org.fabricmanager.southbound.LftBatch;
@@ -17,8 +18,10 @@ import org.fabricmanager.southbound.MessageType;
 import org.fabricmanager.southbound.PortCounter;
 import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.RequestFailedException;
+import org.fabricmanager.southbound.SessionCapabilities;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.southbound.SwitchUnreachableException;
 import org.fabricmanager.southbound.TableHash;
 
 /**
@@ -41,6 +44,8 @@ final class OpenSmSwitchSession implements SwitchSession {
     private final SocketAddress address;
     private final SouthboundListener listener;
     private final PassRequests passes;
+    /** Why OpenSM is lost, or {@code null}: a table handed meanwhile cannot reach the switch. */
+    private final Supplier<String> openSmLost;
     private volatile boolean closed;
     /** What OpenSM confirmed the switch holds, and its version (0 before the first). */
     private byte[] confirmed = new byte[0];
@@ -63,11 +68,25 @@ final class OpenSmSwitchSession implements SwitchSession {
     private final List<LftBatch.Block> staged = new ArrayList<>();
     private long stagedVersion;
 
-    OpenSmSwitchSession(Hello hello, SocketAddress address, SouthboundListener listener, PassRequests passes) {
+    OpenSmSwitchSession(Hello hello, SocketAddress address, SouthboundListener listener, PassRequests passes,
+                        Supplier<String> openSmLost) {
         this.hello = hello;
         this.address = address;
         this.listener = listener;
         this.passes = passes;
+        this.openSmLost = openSmLost;
+    }
+
+    /** OpenSM is lost ({@code why}): the table waiting for it cannot reach the switch now. */
+    void unreachable(String why) {
+        CompletableFuture<CommitAck> waiting;
+        synchronized (this) {
+            waiting = pending == null ? null : pending.ack;
+            pending = null;
+        }
+        if (waiting != null) {
+            waiting.completeExceptionally(new SwitchUnreachableException("OpenSM lost: " + why));
+        }
     }
 
     /** A table handed by the pusher, waiting for OpenSM to set it. */
@@ -217,21 +236,10 @@ final class OpenSmSwitchSession implements SwitchSession {
         listener.sessionClosed(this, reason);
     }
 
-    /** OpenSM closes a session when its subnet no longer holds the switch: its discovery, not a lost connection. */
+    /** No agent, no ring member; its end is OpenSM's discovery; its table goes in one answer for all switches. */
     @Override
-    public boolean endIsFabricChange() {
-        return true;
-    }
-
-    @Override
-    public boolean viaOpenSm() {
-        return true;
-    }
-
-    /** Its tables go to OpenSM in the answer to a pass, which waits for all of them: none may wait for room. */
-    @Override
-    public boolean pacedOnWire() {
-        return false;
+    public SessionCapabilities capabilities() {
+        return SessionCapabilities.OPENSM;
     }
 
     /**
@@ -242,10 +250,15 @@ final class OpenSmSwitchSession implements SwitchSession {
     public CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
         CompletableFuture<CommitAck> ack = new CompletableFuture<>();
         CompletableFuture<CommitAck> superseded;
+        String lost = openSmLost.get();
         synchronized (this) {
             if (closed) {
                 return CompletableFuture.failedFuture(new RequestFailedException("switch " + hello.name()
                         + " left OpenSM's subnet", false));
+            }
+            if (lost != null) {
+                staged.clear();
+                return CompletableFuture.failedFuture(new SwitchUnreachableException("OpenSM lost: " + lost));
             }
             byte[] next = Arrays.copyOf(confirmed, batch.length());
             if (batch.length() > confirmed.length) {
@@ -302,19 +315,22 @@ final class OpenSmSwitchSession implements SwitchSession {
         staged.addAll(batch.blocks());
     }
 
+    /** Never asked: its capabilities say it runs no failure-detector member. */
     @Override
     public CompletableFuture<DetectorConfigReply> sendDetectorConfig(List<Message.DetectorConfig> chunks, long timeoutMs) {
-        return CompletableFuture.completedFuture(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
-                "an OpenSM-managed switch runs no failure-detector member"));
+        throw new UnsupportedOperationException(this + " runs no failure-detector member");
     }
 
+    /** Never asked: its capabilities say it runs no failure-detector member. */
     @Override
     public CompletableFuture<DetectorConfigReply> sendDetectorWindow(Message.DetectorWindow window, long timeoutMs) {
-        return sendDetectorConfig(List.of(), timeoutMs);
+        throw new UnsupportedOperationException(this + " runs no failure-detector member");
     }
 
+    /** Never asked: its capabilities say it runs no failure-detector member. */
     @Override
     public void sendDetectorPeers(Message.DetectorPeers peers) {
+        throw new UnsupportedOperationException(this + " runs no failure-detector member");
     }
 
     @Override

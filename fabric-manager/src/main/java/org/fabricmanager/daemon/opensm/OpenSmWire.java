@@ -15,20 +15,24 @@ import org.fabricmanager.topology.LidPlan;
 
 /**
  * The frames between OpenSM's plug-in and the daemon (docs/opensm.md, "The plug-in's protocol"): a 12-byte header
- * (magic {@code FMOS}, version 3, type, two reserved bytes, payload length, all big-endian), then SUBNET (plug-in to
+ * (magic {@code FMOS}, version 4, type, two reserved bytes, payload length, all big-endian), then SUBNET (plug-in to
  * daemon), TABLES, DELTA or REFUSED (the answer), and on the plug-in's channel (a connection of its own, opened by CHANNEL)
  * EVENT and SET from the plug-in, REROUTE from the daemon. Every count is checked against the bytes that remain, so a
  * frame cannot make the daemon allocate more than its length.
  */
 public final class OpenSmWire {
     public static final int MAGIC = 0x464D4F53;
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
     public static final int SUBNET = 1;
     public static final int TABLES = 2;
     public static final int REFUSED = 3;
     public static final int EVENT = 4;
-    /** The plug-in's channel opens with it and sends it again as a keepalive: the last subnet answered (u64). */
+    /** The plug-in's channel opens with it and sends it again as a keepalive ({@link Keepalive}). */
     public static final int CHANNEL = 5;
+    /** A CHANNEL's payload: answered subnet, events dropped, OpenSM's MADs sent, received, outstanding, SM state. */
+    public static final int CHANNEL_BYTES = 8 + 8 + 4 + 4 + 4 + 1;
+    /** The plug-in sends a CHANNEL this often. */
+    public static final long KEEPALIVE_MS = 5_000;
     /** The daemon asks for a routing pass (it has tables OpenSM has not installed): a request number (u64). */
     public static final int REROUTE = 6;
     /** The switches whose tables equal a pass's answer once OpenSM set them: sequence, switch count, GUIDs. */
@@ -94,11 +98,40 @@ public final class OpenSmWire {
     public record TablesSet(long seq, int switches, Set<Long> held) {
     }
 
-    /** A frame the daemon refuses; the message says what is wrong with it. */
+    /**
+     * A frame the daemon refuses; the message says what is wrong with it, {@link #refusal()} the code the plug-in is
+     * answered with ({@code null}: not the plug-in's protocol or release, the connection is closed without an answer).
+     */
     public static final class WireException extends Exception {
+        private final Refusal refusal;
+
         public WireException(String message) {
-            super(message);
+            this(message, Refusal.INVALID);
         }
+
+        public WireException(String message, Refusal refusal) {
+            super(message);
+            this.refusal = refusal;
+        }
+
+        /** The code of the REFUSED answering the frame, or {@code null} when none can be understood. */
+        public Refusal refusal() {
+            return refusal;
+        }
+    }
+
+    /**
+     * One CHANNEL frame, the plug-in's keepalive: what it knows of OpenSM, read on its channel thread.
+     *
+     * @param answeredSeq     the last subnet answered with the daemon's tables
+     * @param eventsDropped   OpenSM events the plug-in's queue dropped so far (the daemon away or slow)
+     * @param madsSent        OpenSM's subnet management packets sent so far (wraps at 2^32)
+     * @param madsReceived    ... and received
+     * @param madsOutstanding ... sent and neither answered nor timed out
+     * @param smState         OpenSM's SM state: 0 not active, 1 discovering, 2 standby, 3 master
+     */
+    public record Keepalive(long answeredSeq, long eventsDropped, int madsSent, int madsReceived, int madsOutstanding,
+                            int smState) {
     }
 
     /** Decodes a header; the payload length is checked against {@code maxPayload}. */
@@ -109,14 +142,15 @@ public final class OpenSmWire {
         b.getShort();
         long length = b.getInt() & 0xffffffffL;
         if (magic != MAGIC) {
-            throw new WireException("not the plug-in's protocol (magic 0x" + Integer.toHexString(magic) + ")");
+            throw new WireException("not the plug-in's protocol (magic 0x" + Integer.toHexString(magic) + ")", null);
         }
         if (version != VERSION) {
-            throw new WireException("protocol version " + version + ", expected " + VERSION);
+            throw new WireException("protocol version " + version + ", expected " + VERSION
+                    + " (install the plug-in and the daemon from one release)", null);
         }
         if (length > maxPayload) {
             throw new WireException("frame of " + length + " bytes, above the limit of " + maxPayload
-                    + " (opensm.maxSubnetBytes)");
+                    + " (opensm.maxSubnetBytes)", Refusal.TOO_LARGE);
         }
         return new Header(type, (int) length);
     }
@@ -215,12 +249,12 @@ public final class OpenSmWire {
         return new Event(b.getInt(), b.getLong(), b.getLong());
     }
 
-    /** Decodes a CHANNEL payload: the last subnet the plug-in answered with the daemon's tables. */
-    public static long channel(ByteBuffer b) throws WireException {
-        if (b.remaining() != 8) {
+    /** Decodes a CHANNEL payload. */
+    public static Keepalive channel(ByteBuffer b) throws WireException {
+        if (b.remaining() != CHANNEL_BYTES) {
             throw new WireException("channel frame of " + b.remaining() + " bytes");
         }
-        return b.getLong();
+        return new Keepalive(b.getLong(), b.getLong(), b.getInt(), b.getInt(), b.getInt(), b.get() & 0xff);
     }
 
     /** Decodes a SET payload, refusing a count the frame cannot hold, a GUID twice or bytes left over. */
@@ -285,6 +319,11 @@ public final class OpenSmWire {
         }
     }
 
+    /** A REFUSED's fixed part: sequence, code. */
+    public static final int REFUSED_HEAD = 8 + 2;
+    /** The longest reason a REFUSED carries (cut there, possibly inside a character: the plug-in only logs it). */
+    public static final int MAX_REASON_BYTES = 1000;
+
     /** The REROUTE frame: the plug-in asks OpenSM for a routing pass. */
     public static ByteBuffer reroute(long request) {
         ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 8);
@@ -293,7 +332,7 @@ public final class OpenSmWire {
     }
 
     /** The TABLES frame, answer {@code answer}: {@code rows[i]} (LIDs 0..entries - 1) for switch {@code guids[i]}. */
-    public static ByteBuffer tables(long seq, long answer, long[] guids, byte[][] rows, int entries) {
+    static ByteBuffer tables(long seq, long answer, long[] guids, byte[][] rows, int entries) {
         int payload = 22 + guids.length * (8 + entries);
         ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + payload);
         header(b, TABLES, payload);
@@ -312,7 +351,7 @@ public final class OpenSmWire {
      * The DELTA frame, answer {@code answer}: the tables of answer {@code base} (which the plug-in holds, for the same
      * {@code switches} switches), each row cut or filled with 255 to {@code entries}, with {@code changes} applied.
      */
-    public static ByteBuffer delta(long seq, long answer, long base, int switches, int entries,
+    static ByteBuffer delta(long seq, long answer, long base, int switches, int entries,
                                    List<SwitchChanges> changes) {
         int payload = DELTA_HEAD;
         for (SwitchChanges c : changes) {
@@ -335,13 +374,13 @@ public final class OpenSmWire {
         return HEADER_BYTES + DELTA_HEAD + 10L * switches + 3 * entries;
     }
 
-    /** The REFUSED frame: OpenSM falls back to its next engine and logs {@code reason}. */
-    public static ByteBuffer refused(long seq, String reason) {
+    /** The REFUSED frame: OpenSM falls back to its next engine, the plug-in acts on {@code why} and logs {@code reason}. */
+    static ByteBuffer refused(long seq, Refusal why, String reason) {
         byte[] text = reason.getBytes(StandardCharsets.UTF_8);
-        int n = Math.min(text.length, 1000);
-        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 8 + n);
-        header(b, REFUSED, 8 + n);
-        b.putLong(seq).put(text, 0, n);
+        int n = Math.min(text.length, MAX_REASON_BYTES);
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + REFUSED_HEAD + n);
+        header(b, REFUSED, REFUSED_HEAD + n);
+        b.putLong(seq).putShort((short) why.code()).put(text, 0, n);
         return b.flip();
     }
 

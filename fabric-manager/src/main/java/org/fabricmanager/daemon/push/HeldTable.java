@@ -30,6 +30,14 @@ public record HeldTable(long version, int length, long hash, boolean known, Tabl
         return new HeldTable(version, length, hash, false, null, -1);
     }
 
+    /**
+     * What {@code was} said, to be confirmed again (the switch's manager, OpenSM, was lost meanwhile): content unknown
+     * (a full push), length unknown (-1), so that it is never in sync by its hash alone.
+     */
+    public static HeldTable unconfirmed(HeldTable was) {
+        return new HeldTable(was.version, -1, was.hash, false, null, -1, was.rulesHash);
+    }
+
     /** A switch holding row {@code row} of {@code source}. */
     public static HeldTable of(TableSet source, int row) {
         return new HeldTable(source.version(), source.length(), source.hash(row), true, source, row);

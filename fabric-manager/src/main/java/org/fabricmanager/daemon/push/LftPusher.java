@@ -18,6 +18,7 @@ import org.fabricmanager.southbound.Message.CommitAck;
 import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.RequestFailedException;
 import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.southbound.SwitchUnreachableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -149,6 +150,24 @@ public final class LftPusher implements PushFigures {
         drain();
     }
 
+    /**
+     * What the switch holds must be confirmed again (its manager, OpenSM, was lost meanwhile): it is pushed whole now,
+     * pending until it acknowledges.
+     */
+    public void unconfirm(long guid) {
+        SwitchPush sp = switches.get(guid);
+        if (sp == null) {
+            return;
+        }
+        sp.held = HeldTable.unconfirmed(sp.held);
+        queue.cancelDeferred(backoffTag(guid));
+        classify(sp);
+        sync(sp);
+        drain();
+        checkRoundComplete();
+        listener.progress();
+    }
+
     /** A switch disconnected; its in-flight batch is abandoned. */
     public void detach(long guid) {
         SwitchPush sp = switches.remove(guid);
@@ -237,7 +256,7 @@ public final class LftPusher implements PushFigures {
             return null;
         }
         return new SwitchPushState(sp.held.version(), sp.held.hash(), sp.held.known(), inSync(sp), sp.inFlight != null,
-                sp.retries, sp.lastError);
+                sp.retries, sp.lastError, sp.confirmedAtMillis < 0 ? null : sp.confirmedAtMillis);
     }
 
     /** Whether the push to an attached switch failed more than {@code push.retries} times in a row (still retried). */
@@ -303,7 +322,7 @@ public final class LftPusher implements PushFigures {
             sp.waitingDiff = null;
             return true;
         }
-        boolean paced = sp.session.pacedOnWire();
+        boolean paced = sp.session.capabilities().pacedOnWire();
         if (paced && wire.othersFirst(sp.guid)) {
             wire.enqueue(sp.guid); // first come, first served: and its blocks are not computed until its turn
             return false;
@@ -384,6 +403,7 @@ public final class LftPusher implements PushFigures {
                 sp.held = HeldTable.of(f.target, f.row).withRules(ack.rulesHash());
                 retries.succeeded(sp);
                 sp.lastAck = accounting.acked(b.version());
+                sp.confirmedAtMillis = System.currentTimeMillis();
             } else {
                 sp.held = HeldTable.unknown(ack.version(), ack.length(), ack.hash());
                 backoff = retries.failed(sp, true, "acknowledged v" + ack.version() + " hash " + Long.toHexString(ack.hash()) + " rules "
@@ -392,6 +412,8 @@ public final class LftPusher implements PushFigures {
             }
         } else if (cause instanceof RequestFailedException rf && !rf.timeout()) {
             return; // the session closed; the controller detaches the switch
+        } else if (cause instanceof SwitchUnreachableException) {
+            backoff = retries.unreachable(sp, cause.getMessage());
         } else {
             boolean refused = cause instanceof AgentErrorException;
             if (refused) {

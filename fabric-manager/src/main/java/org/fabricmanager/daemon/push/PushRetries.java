@@ -58,6 +58,23 @@ final class PushRetries {
     }
 
     /**
+     * {@code sp}'s batch cannot reach it now ({@code why}: its manager, OpenSM, is lost): failing at once, tried again
+     * after the longest backoff.
+     *
+     * @return how long the retry waits
+     */
+    long unreachable(SwitchPush sp, String why) {
+        if (!sp.failing) {
+            LOG.warn("push to {} cannot reach the switch ({}); failing until it can, tried every {} ms", sp, why,
+                    BACKOFF_MAX_MS);
+        }
+        sp.attempts = Math.max(sp.attempts, retries) + 1;
+        counts.failing(sp, true);
+        sp.lastError = why;
+        return BACKOFF_MAX_MS;
+    }
+
+    /**
      * {@code sp}'s batch failed for {@code why}: counted, and failing after {@code push.retries} in a row.
      *
      * @param refused the switch answered (an error or a wrong acknowledgement) rather than not at all

@@ -22,6 +22,8 @@ final class SwitchPush {
     long retries;
     /** The pusher's acknowledgements in all when this switch last acknowledged (0: never, in this session). */
     long lastAck;
+    /** When it last acknowledged a batch (wall clock, ms), or -1 in this session not yet. */
+    long confirmedAtMillis = -1;
     String lastError;
     /** Blocks sent ahead of their version's installation, or {@code null}. */
     Staged staged;

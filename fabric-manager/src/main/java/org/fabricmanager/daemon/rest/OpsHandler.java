@@ -82,18 +82,24 @@ final class OpsHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     /**
-     * Ready means: routed, every connected switch holds the tables in force (state CONVERGED), and the fabric
-     * is not miswired against the expected PGFT (unless {@code fabric.unreadyOnMismatch} is off).
+     * Ready means: routed, every connected switch holds the tables in force (state CONVERGED), the fabric
+     * is not miswired against the expected PGFT (unless {@code fabric.unreadyOnMismatch} is off), and OpenSM, when
+     * configured, is there: while it is lost the switches keep their tables, but nothing can change them.
      */
     static Map<String, Object> readiness(Views.Status s) {
         Map<String, Object> body = new LinkedHashMap<>();
         boolean routed = s.routing() != null && s.routing().version() > 0;
         String unready = s.discovery() == null ? null : s.discovery().unready();
-        boolean ready = routed && s.state() == DaemonState.CONVERGED && unready == null;
+        // OpenSM's absence first: whatever else is wrong waits for it
+        String opensm = s.opensm() == null || "UP".equals(s.opensm().state()) ? null : s.opensm().lostReason() != null
+                ? "OpenSM lost: " + s.opensm().lostReason() + "; the switches keep their tables, but nothing can change"
+                + " them" : "OpenSM's plug-in has not connected yet";
+        boolean ready = routed && s.state() == DaemonState.CONVERGED && unready == null && opensm == null;
         body.put("ready", ready);
         body.put("state", s.state().name());
         if (!ready) {
-            body.put("reason", routed && s.state() == DaemonState.CONVERGED ? unready : reason(s, routed));
+            body.put("reason", opensm != null ? opensm
+                    : routed && s.state() == DaemonState.CONVERGED ? unready : reason(s, routed));
         }
         body.put("tableVersion", routed ? s.routing().version() : null);
         body.put("connected", s.switches().connected());

@@ -55,6 +55,7 @@ public final class DaemonViews {
     private final Supplier<DaemonState> state;
     private final long daemonId;
     private final boolean unreadyOnMismatch;
+    private final Supplier<Views.OpenSm> opensm;
     private final long startedNanos = System.nanoTime();
     private PathTracer tracer;
     private long tracerVersion = -1;
@@ -62,8 +63,10 @@ public final class DaemonViews {
     /**
      * @param unreadyOnMismatch whether the status says the daemon is not ready while the fabric is miswired against
      *                          the expected shape ({@code fabric.unreadyOnMismatch})
+     * @param opensm            OpenSM as its plug-in shows it ({@code null} without OpenSM)
      */
-    public DaemonViews(ViewSources sources, Supplier<DaemonState> state, long daemonId, boolean unreadyOnMismatch) {
+    public DaemonViews(ViewSources sources, Supplier<DaemonState> state, long daemonId, boolean unreadyOnMismatch,
+                       Supplier<Views.OpenSm> opensm) {
         this.registry = sources.registry();
         this.discovery = sources.discovery();
         this.routing = sources.routing();
@@ -73,6 +76,7 @@ public final class DaemonViews {
         this.state = state;
         this.daemonId = daemonId;
         this.unreadyOnMismatch = unreadyOnMismatch;
+        this.opensm = opensm;
     }
 
     /** The routing in force, as {@code GET /api/v1/status} and {@code GET /api/v1/routing} give it. */
@@ -106,14 +110,15 @@ public final class DaemonViews {
         FabricCheck check = now == DaemonState.DISCOVERING ? discovery.lastCheck() : discovery.routedCheck();
         String unready = unreadyOnMismatch && check.verdict() == FabricCheck.Verdict.MISWIRED
                 ? "the fabric is not the expected " + check.expected() + ": " + check.summary() : null;
-        Views.Discovery d = new Views.Discovery(check.verdict().name(), check.summary(),
-                last == null ? 0 : last.issues().size(), unready);
+        Views.Discovery d = new Views.Discovery(check.verdict().name(), check.summary(), check.drainedSwitchCount(),
+                check.drainedLinkCount(), last == null ? 0 : last.issues().size(), unready);
         int nodes = a != null ? a.fabric().nodes().size() : last != null ? last.fabric().nodes().size() : 0;
         Integer expected = discovery.expected() == null ? null : discovery.expected().totalSwitchCount();
         return new Views.Status(now, new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,
                 new Views.Tables(pusher.inSyncCount(), pusher.pendingCount(), pusher.failingCount()), push, d,
                 (System.nanoTime() - startedNanos) / 1_000_000, Guids.format(daemonId),
-                Views.Build.of(BuildInfo.current()), new Views.Drains(drains.switchCount(), drains.linkCount()));
+                Views.Build.of(BuildInfo.current()), new Views.Drains(drains.switchCount(), drains.linkCount()),
+                opensm.get());
     }
 
     /** {@code GET /api/v1/drains}: the drained switches and cables, in the order drained. */
@@ -135,7 +140,7 @@ public final class DaemonViews {
         return out;
     }
 
-    /** {@link org.fabricmanager.daemon.api.DaemonApi#readHanded}'s read, or {@code null} while no routing is installed. */
+    /** {@link org.fabricmanager.daemon.api.DaemonApi#whenHanded}'s read, or {@code null} while no routing is installed. */
     public <T> T handed(Function<Fabric, T> read) {
         DaemonState now = state.get();
         ActiveRouting a = routing.active();
@@ -239,7 +244,7 @@ public final class DaemonViews {
 
     private Views.Switch absent(long guid, String name, Integer ports) {
         return new Views.Switch(Guids.format(guid), name, false, null, ports, null, null, false, null, null,
-                absentState(guid), disconnectedSince(guid), drains.isSwitchDrained(guid));
+                absentState(guid), disconnectedSince(guid), drains.isSwitchDrained(guid), null);
     }
 
     /** {@code FAILING}, {@code IN_SYNC} or {@code PENDING}: a switch with an admitted session. */
@@ -253,7 +258,7 @@ public final class DaemonViews {
         return new Views.Switch(Guids.format(ms.guid()), ms.name(), true, String.valueOf(ms.session().remoteAddress()),
                 ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(), p != null && p.inSync(),
                 rtt < 0 ? null : rtt / 1e6, ms.connectedAtMillis(), connectedState(ms.guid()), null,
-                drains.isSwitchDrained(ms.guid()));
+                drains.isSwitchDrained(ms.guid()), p == null ? null : p.confirmedAt());
     }
 
     /** {@code GET /api/v1/switches/pending}, by GUID. */
@@ -277,7 +282,7 @@ public final class DaemonViews {
                 if (g == guid) {
                     found[0] = new Views.SwitchDetail(Guids.format(guid), name, false, null, ports, null, null, null,
                             false, null, null, null, null, null, List.of(), absentState(guid), disconnectedSince(guid),
-                            drains.isSwitchDrained(guid));
+                            drains.isSwitchDrained(guid), null);
                 }
             });
             return found[0];
@@ -310,7 +315,8 @@ public final class DaemonViews {
                 ms.hello().portCount(), ms.ports().portsUp(), p == null ? null : p.heldVersion(),
                 p == null ? null : Guids.format(p.heldHash()), p != null && p.inSync(), rtt < 0 ? null : rtt / 1e6,
                 ms.connectedAtMillis(), ms.hello().incarnation(), p == null ? null : p.retries(),
-                p == null ? null : p.lastError(), ports, connectedState(guid), null, drains.isSwitchDrained(guid));
+                p == null ? null : p.lastError(), ports, connectedState(guid), null, drains.isSwitchDrained(guid),
+                p == null ? null : p.confirmedAt());
     }
 
     /** The current table of a switch, or {@code null} when it has none. */

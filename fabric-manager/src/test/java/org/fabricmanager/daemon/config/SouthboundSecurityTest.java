@@ -14,8 +14,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.fabricmanager.pki.CertificateAuthority;
+import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.KeyType;
+import org.fabricmanager.pki.PemFiles;
 import org.fabricmanager.pki.PkiDirectory;
+import org.fabricmanager.pki.TestCertificates;
 import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.SouthboundSettings;
 import org.fabricmanager.testing.RealParts;
@@ -56,6 +61,34 @@ class SouthboundSecurityTest {
         DaemonConfig openssl = auto.withSecurity(auto.security().withTlsProvider(TlsProvider.OPENSSL));
         assertThatThrownBy(() -> SouthboundSecurity.settings(openssl)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("security.tlsProvider").hasMessageContaining("Ed25519");
+    }
+
+    /** Agents refuse a daemon certificate that is not for TLS server authentication: the daemon refuses to start with one. */
+    @Test
+    void aDaemonCertificateWithoutServerAuthIsRefusedAtStartNamingTheFileAndWhatIsMissing() throws Exception {
+        CertificateAuthority ca = new PkiDirectory(dir).init("t", Duration.ofDays(1), List.of(), List.of(),
+                Duration.ofDays(1), Clock.systemUTC(), KeyType.ECDSA_P256);
+        assertThat(SouthboundSecurity.settings(DaemonConfig.defaults().withSecurity(Security.pki(dir))).secure())
+                .as("pki issue --daemon's certificate serves").isTrue();
+        DaemonConfig noUsage = oddDaemon(TestCertificates.daemon(ca), "none");
+        assertThatThrownBy(() -> SouthboundSecurity.settings(noUsage)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(noUsage.security().certificatePath().toString())
+                .hasMessageContaining("CN=odd daemon").hasMessageContaining("no extended key usage")
+                .hasMessageContaining("serverAuth").hasMessageContaining("pki issue --daemon");
+        DaemonConfig clientOnly = oddDaemon(TestCertificates.daemon(ca, KeyPurposeId.id_kp_clientAuth), "client");
+        assertThatThrownBy(() -> SouthboundSecurity.settings(clientOnly)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(clientOnly.security().certificatePath().toString())
+                .hasMessageContaining("lacks serverAuth");
+    }
+
+    /** A configuration naming {@code daemon}'s certificate and key, written as files NAME.crt and NAME.key. */
+    private DaemonConfig oddDaemon(IssuedCertificate daemon, String name) {
+        Path cert = dir.resolve(name + ".crt");
+        Path key = dir.resolve(name + ".key");
+        PemFiles.writeCertificates(cert, List.of(daemon.certificate()));
+        PemFiles.writePrivateKey(key, daemon.key());
+        return DaemonConfig.defaults().withSecurity(new Security(false, null, cert.toString(), key.toString(),
+                dir.resolve(PkiDirectory.CA_CERT).toString(), 60_000, TlsProvider.JDK));
     }
 
     /** Without TLS the daemon warns at every start, naming where agents reach it; port 0 is not known before the bind. */

@@ -69,6 +69,29 @@ class TrustedFilesTest {
                 .doesNotThrowAnyException();
     }
 
+    /** The TLS files serve the southbound and the Raft port: without both, they are not read, and not checked. */
+    @Test
+    void withoutASouthboundOrAGroupTheTlsFilesAreNotChecked() throws Exception {
+        Path pki = Files.createDirectories(dir.resolve("pki"));
+        Files.writeString(pki.resolve("ca.crt"), "x");
+        Path state = Files.createDirectories(dir.resolve("state"));
+        chmod(pki, "rwxrwxrwx");
+        DaemonConfig openSmOnly = ConfigLoader.parse("""
+                southbound:
+                  enabled: false
+                opensm:
+                  socket: "%s"
+                security:
+                  pkiDirectory: "%s"
+                state:
+                  directory: "%s"
+                """.formatted(dir.resolve("opensm.sock"), pki, state), "test");
+        assertThatCode(() -> TrustedFiles.check(openSmOnly)).doesNotThrowAnyException();
+        DaemonConfig group = openSmOnly.withHa(Ha.of(true, "n1", List.of("n1=127.0.0.1:7690"), null, null));
+        assertThatThrownBy(() -> TrustedFiles.check(group)).as("the Raft port reads them")
+                .hasMessageContaining("security.pkiDirectory " + pki);
+    }
+
     @Test
     void anInlineTokenInAConfigurationAnyUserMayReadIsWarnedAbout() throws Exception {
         Path file = Files.writeString(dir.resolve("fm.yaml"), "rest:\n  adminToken: \"0123456789abcdef0123\"\n");

@@ -18,6 +18,13 @@ class LeaderEndpointsTest {
     }
 
     @Test
+    void aGroupWithoutASouthboundAdvertisesRestAlone() {
+        LeaderEndpoints e = new LeaderEndpoints("n2", 7, null, "https://mgmt2:7680");
+        assertThat(new String(e.encode(), StandardCharsets.UTF_8)).doesNotContain("southbound");
+        assertThat(LeaderEndpoints.decode(e.encode())).contains(e);
+    }
+
+    @Test
     void refusesWhatItCannotAdvertise() {
         assertThatThrownBy(() -> new LeaderEndpoints("n 2", 1, "a:1", "http://a:1")).hasMessageContaining("node id");
         assertThatThrownBy(() -> new LeaderEndpoints("n2", 0, "a:1", "http://a:1")).hasMessageContaining("term 0");

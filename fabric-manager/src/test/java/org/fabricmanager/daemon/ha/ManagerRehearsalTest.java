@@ -160,6 +160,35 @@ class ManagerRehearsalTest {
                 .isFalse();
     }
 
+    /**
+     * An OpenSM-only group (no southbound) rehearses a manager too: one that needs OpenSM's socket, given one in the
+     * state's copy, never the active manager's; nothing of it stays, and agents are not rehearsed.
+     */
+    @Test
+    void withoutASouthboundTheRehearsalServesASocketOfItsOwn() throws Exception {
+        Path state = Files.createDirectories(dir.resolve("state"));
+        Path socket = dir.resolve("opensm.sock");
+        DaemonConfig config = ConfigLoader.parse("""
+                southbound:
+                  enabled: false
+                fabric:
+                  expectedPgft: "PGFT(2;2,2;1,2;1,1)"
+                state:
+                  directory: "%s"
+                opensm:
+                  socket: "%s"
+                """.formatted(state, socket), "n1.yaml");
+        DaemonConfig scratch = ManagerRehearsal.scratch(config, dir.resolve("copy"));
+        assertThat(scratch.southbound().enabled()).isFalse();
+        assertThat(scratch.opensm().socket()).isEqualTo(dir.resolve("copy").resolve("rehearsal-opensm.sock").toString());
+        assertThat(AgentRehearsal.applies(config, (spec, southbound, identity, provider) -> () -> { })).isFalse();
+        assertThat(ManagerRehearsal.run(config)).as("rehearsal time").isNotNegative();
+        assertThat(socket).as("OpenSM's socket left to the active manager").doesNotExist();
+        try (Stream<Path> files = Files.list(state)) {
+            assertThat(files).as("the state directory").isEmpty();
+        }
+    }
+
     private static void initPki(Path pki) {
         new org.fabricmanager.pki.PkiDirectory(pki).init("fabric", java.time.Duration.ofDays(1), java.util.List.of("localhost"),
                 java.util.List.of(InetAddress.getLoopbackAddress()), java.time.Duration.ofDays(1), java.time.Clock.systemUTC());

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
+import org.fabricmanager.daemon.opensm.Refusal;
 import org.fabricmanager.daemon.testing.PluginFrames;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.PgftGenerator;
@@ -97,6 +98,7 @@ class OpenSmStandbyTest {
         PluginFrames.Answer a = PluginFrames.exchange(socket(), SUBNET);
         assertThat(a.type()).isEqualTo(OpenSmWire.REFUSED);
         assertThat(a.seq()).isEqualTo(7);
+        assertThat(a.why()).as("the plug-in takes the socket back").isEqualTo(Refusal.MOVING);
         assertThat(a.reason()).isEqualTo("this manager is a standby; leadership is moving here from n1; OpenSM falls"
                 + " back for this sweep");
         Await.until("the transfer asked", Duration.ofSeconds(10), () -> group.asked.get() == 1);
@@ -110,6 +112,7 @@ class OpenSmStandbyTest {
         group.result.complete("the leader did not hand over within 5000 ms");
         awaitListening();
         PluginFrames.Answer refused = PluginFrames.exchange(socket(), SUBNET);
+        assertThat(refused.why()).as("no take-back: the socket stays bound").isEqualTo(Refusal.NOT_READY);
         assertThat(refused.reason()).contains("moving the leadership here from n1 failed (the leader did not hand over"
                 + " within 5000 ms); asked again in 10 s").doesNotContain(OpenSmStandby.MOVING);
         assertThat(standby.listening()).as("refusing with the failure, bound").isTrue();
@@ -171,11 +174,13 @@ class OpenSmStandbyTest {
     }
 
     @Test
-    void closesAConnectionWhoseFrameIsAboveTheBound() throws Exception {
+    void refusesAFrameAboveTheBoundWithItsCode() throws Exception {
         start(List.of());
         ByteBuffer huge = ByteBuffer.allocate(OpenSmWire.HEADER_BYTES).putInt(OpenSmWire.MAGIC)
                 .put((byte) OpenSmWire.VERSION).put((byte) OpenSmWire.SUBNET).putShort((short) 0).putInt(1 << 20).flip();
-        assertThat(PluginFrames.exchange(socket(), huge)).as("closed without an answer").isNull();
+        PluginFrames.Answer refused = PluginFrames.exchange(socket(), huge);
+        assertThat(refused.why()).as("refused with its code, not closed unanswered").isEqualTo(Refusal.TOO_LARGE);
+        assertThat(refused.seq()).as("its payload was never read").isZero();
         assertThat(group.asked.get()).isZero();
         assertThat(PluginFrames.exchange(socket(), SUBNET).reason()).as("still serving").contains(OpenSmStandby.MOVING);
     }

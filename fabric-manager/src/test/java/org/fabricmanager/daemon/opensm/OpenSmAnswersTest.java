@@ -73,8 +73,9 @@ class OpenSmAnswersTest {
             LidPlan lids = new LidPlan(lidOf, Map.of());
             byte[][] rows = handed;
             boolean missed = plugin.held != 0 && random.nextInt(6) == 0;
-            ByteBuffer frame = answers.answer(seq, plugin.held, fabric, guids, rows, lids);
-            int type = frame.get(5);
+            OpenSmAnswer answer = answers.answer(seq, plugin.held, fabric, guids, rows, lids);
+            ByteBuffer frame = answer.encode();
+            int type = answer instanceof OpenSmAnswer.Delta ? OpenSmWire.DELTA : OpenSmWire.TABLES;
             if (plugin.missedLast) {
                 assertThat(type).as("the answer after one the plug-in did not take").isEqualTo(OpenSmWire.TABLES);
                 wholeAfterMiss++;

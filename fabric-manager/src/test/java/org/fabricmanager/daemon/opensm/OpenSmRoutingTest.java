@@ -1,10 +1,9 @@
 package org.fabricmanager.daemon.opensm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -12,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
@@ -26,6 +26,7 @@ import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.southbound.SwitchUnreachableException;
 import org.fabricmanager.southbound.TableHash;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
@@ -43,6 +44,7 @@ class OpenSmRoutingTest {
     private final List<String> heard = new ArrayList<>();
     private final List<String> refusals = new ArrayList<>();
     private final Set<Long> agents = new HashSet<>();
+    private final AtomicReference<String> lost = new AtomicReference<>();
     private final PassRequests passes = new PassRequests(n -> true, System::currentTimeMillis);
     private final SouthboundListener listener = new SouthboundListener() {
         @Override
@@ -104,17 +106,20 @@ class OpenSmRoutingTest {
     @Test
     void refusesASubnetWhoseTablesDoNotConvergeInTime() throws Exception {
         OpenSmRouting routing = routing(DaemonState.ROUTING);
-        ByteBuffer answer = routing.answer(subnet(5, true, true), 20);
-        assertThat(answer.get(5)).isEqualTo((byte) OpenSmWire.REFUSED);
-        assertThat(answer.getLong(OpenSmWire.HEADER_BYTES)).isEqualTo(5);
-        assertThat(reason(answer)).contains("were not ready in time (state ROUTING)");
+        OpenSmAnswer answer = routing.answer(subnet(5, true, true), 20);
+        assertThat(answer).isInstanceOfSatisfying(OpenSmAnswer.Refused.class, r -> {
+            assertThat(r.seq()).isEqualTo(5);
+            assertThat(r.why()).as("the daemon asks for a pass once it has tables").isEqualTo(Refusal.NOT_READY);
+            assertThat(r.reason()).contains("were not ready in time (state ROUTING)");
+        });
     }
 
     @Test
     void refusesASubnetNamingAnAgentsSwitchBeforeMakingAnySessionOfIt() throws Exception {
         agents.add(SPINE);
-        ByteBuffer answer = routing(DaemonState.CONVERGED).answer(subnet(6, true, true), 1_000);
-        assertThat(answer.get(5)).isEqualTo((byte) OpenSmWire.REFUSED);
+        OpenSmAnswer.Refused answer = (OpenSmAnswer.Refused) routing(DaemonState.CONVERGED).answer(subnet(6, true, true),
+                1_000);
+        assertThat(answer.why()).isEqualTo(Refusal.INVALID);
         assertThat(reason(answer)).contains("names 1 switch(es) that an agent of its own manages")
                 .contains("0x0000000000000020 (spine)");
         assertThat(refusals).containsExactly(reason(answer));
@@ -124,7 +129,7 @@ class OpenSmRoutingTest {
     @Test
     void aTableIsInstalledOnlyOnceOpenSmSetsThePassThatCarriedIt() {
         OpenSmSwitchSession session = new OpenSmSwitchSession(new Message.Hello(0, 1, 1, LEAF, 1, 2, 65_536, 0, 0, 0,
-                "leaf"), UnixDomainSocketAddress.of("/nonexistent"), listener, passes);
+                "leaf"), UnixDomainSocketAddress.of("/nonexistent"), listener, passes, lost::get);
         byte[] row = {2, 1};
         CompletableFuture<Message.CommitAck> ack = session.sendBatch(new LftBatch(7, List.of(new LftBatch.Block(0, row)),
                 2, TableHash.of(row)), 1_000);
@@ -140,9 +145,30 @@ class OpenSmRoutingTest {
     }
 
     @Test
+    void whileOpenSmIsLostATableCannotReachItsSwitchAndOneWaitingFailsAsUnreachable() {
+        OpenSmSwitchSession session = new OpenSmSwitchSession(new Message.Hello(0, 1, 1, LEAF, 1, 2, 65_536, 0, 0, 0,
+                "leaf"), UnixDomainSocketAddress.of("/nonexistent"), listener, passes, lost::get);
+        byte[] row = {2, 1};
+        LftBatch batch = new LftBatch(7, List.of(new LftBatch.Block(0, row)), 2, TableHash.of(row));
+        CompletableFuture<Message.CommitAck> waiting = session.sendBatch(batch, 1_000);
+        session.answer(41);
+        session.unreachable("no keepalive for 20 s");
+        assertThatThrownBy(waiting::join).hasCauseInstanceOf(SwitchUnreachableException.class)
+                .hasMessageContaining("OpenSM lost: no keepalive for 20 s");
+        lost.set("no keepalive for 21 s");
+        assertThatThrownBy(() -> session.sendBatch(batch, 1_000).join()).as("failed at once, not after a timeout")
+                .hasCauseInstanceOf(SwitchUnreachableException.class).hasMessageContaining("21 s");
+        lost.set(null);
+        CompletableFuture<Message.CommitAck> back = session.sendBatch(batch, 1_000);
+        assertThat(session.answer(42)).containsExactly(2, 1);
+        session.set(42, true);
+        assertThat(back).as("confirmed once OpenSM is back and sets it").isCompleted();
+    }
+
+    @Test
     void openSmsCounterChangesAddUpOnTheSwitchsPortsAsAnAgentReportsThem() {
         OpenSmSwitchSession session = new OpenSmSwitchSession(new Message.Hello(0, 1, 1, LEAF, 1, 2, 65_536, 0, 0, 0,
-                "leaf"), UnixDomainSocketAddress.of("/nonexistent"), listener, passes);
+                "leaf"), UnixDomainSocketAddress.of("/nonexistent"), listener, passes, lost::get);
         assertThat(session.requestCounters(1_000)).as("before OpenSM's performance manager read any")
                 .isCompletedExceptionally();
         session.countersChanged(2, new long[] {0, 10, 20, 30, 40, 1, 0, 0, 0, 2}, 2);
@@ -173,12 +199,11 @@ class OpenSmRoutingTest {
 
     private OpenSmRouting routing(DaemonState state) {
         return new OpenSmRouting(listener, new StatusApi(state), UnixDomainSocketAddress.of("/nonexistent"), passes,
-                refusals::add);
+                refusals::add, lost::get);
     }
 
-    private static String reason(ByteBuffer answer) {
-        return new String(answer.array(), OpenSmWire.HEADER_BYTES + 8, answer.limit() - OpenSmWire.HEADER_BYTES - 8,
-                StandardCharsets.UTF_8);
+    private static String reason(OpenSmAnswer.Refused answer) {
+        return answer.reason();
     }
 
     /** A daemon that is always in one state and answers nothing else. */
@@ -191,12 +216,12 @@ class OpenSmRoutingTest {
 
         @Override
         public CompletableFuture<Views.Status> status() {
-            return CompletableFuture.completedFuture(new Views.Status(state, null, 0, null, null, null, null, 0, "x", null, null));
+            return CompletableFuture.completedFuture(new Views.Status(state, null, 0, null, null, null, null, 0, "x", null, null, null));
         }
 
         @Override
-        public <T> CompletableFuture<T> readHanded(Function<Fabric, T> read) {
-            return CompletableFuture.completedFuture(null); // never installed: nothing to read
+        public <T> CompletableFuture<T> whenHanded(Function<Fabric, T> read) {
+            return new CompletableFuture<>(); // never installed: nothing to read
         }
     }
 }

@@ -64,14 +64,37 @@ class OpenSmWireTest {
     @Test
     void refusesAHeaderOfAnotherProtocolOrAboveTheLimit() {
         ByteBuffer http = ByteBuffer.wrap("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
-        assertThatThrownBy(() -> OpenSmWire.header(http, 1024)).hasMessageContaining("not the plug-in's protocol");
+        assertThatThrownBy(() -> OpenSmWire.header(http, 1024)).hasMessageContaining("not the plug-in's protocol")
+                .extracting(e -> ((OpenSmWire.WireException) e).refusal()).as("no answer it could read").isNull();
         ByteBuffer big = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) OpenSmWire.VERSION).put((byte) 1)
                 .putShort((short) 0).putInt(-1).flip();
-        assertThatThrownBy(() -> OpenSmWire.header(big, 1024)).hasMessageContaining("above the limit of 1024");
-        ByteBuffer older = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) 2).put((byte) 1)
+        assertThatThrownBy(() -> OpenSmWire.header(big, 1024)).hasMessageContaining("above the limit of 1024")
+                .extracting(e -> ((OpenSmWire.WireException) e).refusal()).isEqualTo(Refusal.TOO_LARGE);
+        ByteBuffer older = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) 3).put((byte) 1)
                 .putShort((short) 0).putInt(0).flip();
         assertThatThrownBy(() -> OpenSmWire.header(older, 1024)).as("a plug-in of an older release")
-                .hasMessageContaining("protocol version 2, expected 3");
+                .hasMessageContaining("protocol version 3, expected 4")
+                .extracting(e -> ((OpenSmWire.WireException) e).refusal()).isNull();
+    }
+
+    @Test
+    void refusedCarriesItsCodeBeforeItsReasonCutAtTheLimit() {
+        ByteBuffer b = new OpenSmAnswer.Refused(9, Refusal.NOT_READY, "x".repeat(2_000)).encode();
+        assertThat(b.get(5)).isEqualTo((byte) OpenSmWire.REFUSED);
+        assertThat(b.getInt(8)).isEqualTo(OpenSmWire.REFUSED_HEAD + OpenSmWire.MAX_REASON_BYTES);
+        assertThat(b.getLong(12)).isEqualTo(9);
+        assertThat(b.getShort(20)).isEqualTo((short) 2);
+        assertThat(Refusal.of(2)).isEqualTo(Refusal.NOT_READY);
+        assertThat(Refusal.of(99)).isNull();
+    }
+
+    @Test
+    void channelFrameIsThePluginsKeepaliveWithOpenSmsProgress() throws Exception {
+        ByteBuffer b = ByteBuffer.allocate(OpenSmWire.CHANNEL_BYTES).putLong(12).putLong(3).putInt(-1).putInt(70)
+                .putInt(2).put((byte) 3).flip();
+        assertThat(OpenSmWire.channel(b)).isEqualTo(new OpenSmWire.Keepalive(12, 3, -1, 70, 2, 3));
+        assertThatThrownBy(() -> OpenSmWire.channel(ByteBuffer.allocate(8))).as("a keepalive of release 3")
+                .hasMessageContaining("channel frame of 8 bytes");
     }
 
     @Test

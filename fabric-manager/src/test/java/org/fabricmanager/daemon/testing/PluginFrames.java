@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.fabricmanager.daemon.opensm.OpenSmWire;
+import org.fabricmanager.daemon.opensm.Refusal;
 import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
@@ -17,8 +18,8 @@ import org.fabricmanager.topology.Link;
 
 /** What OpenSM's plug-in sends and reads, for the tests: SUBNET frames as fabricmanager.c encodes them. */
 public final class PluginFrames {
-    /** An answer: its type and, for REFUSED, the reason. */
-    public record Answer(int type, long seq, String reason) {
+    /** An answer: its type and, for REFUSED, its code and reason. */
+    public record Answer(int type, long seq, Refusal why, String reason) {
     }
 
     private PluginFrames() {
@@ -78,8 +79,12 @@ public final class PluginFrames {
     private static Answer exchange(SocketChannel ch, ByteBuffer frame) {
         try {
             ByteBuffer out = frame.duplicate();
-            while (out.hasRemaining()) {
-                ch.write(out);
+            try {
+                while (out.hasRemaining()) {
+                    ch.write(out);
+                }
+            } catch (IOException e) {
+                // the daemon refused before reading all of it: its answer may wait in the socket, as for the plug-in
             }
             ByteBuffer head = ByteBuffer.allocate(OpenSmWire.HEADER_BYTES);
             if (!readFully(ch, head)) {
@@ -93,9 +98,10 @@ public final class PluginFrames {
             }
             payload.flip();
             long seq = payload.getLong();
+            Refusal why = type == OpenSmWire.REFUSED ? Refusal.of(payload.getShort() & 0xffff) : null;
             String reason = type == OpenSmWire.REFUSED
                     ? StandardCharsets.UTF_8.decode(payload).toString() : null;
-            return new Answer(type, seq, reason);
+            return new Answer(type, seq, why, reason);
         } catch (IOException e) {
             return null; // closed by the daemon while writing or reading
         }
