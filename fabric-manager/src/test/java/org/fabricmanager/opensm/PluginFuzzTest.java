@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A short run of the plug-in's fuzz targets ({@code src/main/c/opensm-plugin/fuzz.sh}; docs/opensm.md, "Fuzzing the
  * plug-in"): every parser the plug-in runs on what the daemon sends, under libFuzzer with AddressSanitizer and
- * UndefinedBehaviorSanitizer, for 10 s each, after the exchange's socket was run once against a daemon that answers
+ * UndefinedBehaviorSanitizer, for 5 s each, after the exchange's socket was run once against a daemon that answers
  * before it read the subnet. No finding, and each target reports the executions it ran. Skipped, with
  * fuzz.sh's reason, where clang, libFuzzer or OpenSM's headers are missing; a finding's input stays in
  * {@code target/plugin-fuzz/findings}.
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class PluginFuzzTest {
     private static final Path SCRIPT = Path.of("src", "main", "c", "opensm-plugin", "fuzz.sh");
     private static final List<String> TARGETS = List.of("answer", "channel", "name");
-    private static final int SECONDS = 10;
+    private static final int SECONDS = 5;
     /** fuzz.sh's exit code when a tool is missing (automake's convention for a skipped test). */
     private static final int SKIPPED = 77;
     private static final Pattern RAN = Pattern.compile("fuzz (\\w+): (\\d+) executions in \\d+ s \\((\\d+) exec/s\\)");
