@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabricmanager.opensm.OpenSmTools;
-import org.junit.jupiter.api.Assumptions;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +26,7 @@ class CompareFtreeIT {
 
     @BeforeAll
     static void tools() {
-        Assumptions.assumeTrue(OpenSmTools.find().isPresent(), "OpenSM tools missing: " + OpenSmTools.missing() + " ("
+        RealParts.require(OpenSmTools.find().isPresent(), "OpenSM tools missing: " + OpenSmTools.missing() + " ("
                 + OpenSmTools.INSTALL_HINT + ")");
     }
 

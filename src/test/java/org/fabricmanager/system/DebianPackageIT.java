@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.fabricmanager.daemon.opensm.OpenSmFallbackFiles;
 import org.fabricmanager.release.BuildInfo;
-import org.junit.jupiter.api.Assumptions;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +34,7 @@ class DebianPackageIT {
 
     @BeforeAll
     static void unpack() throws Exception {
-        Assumptions.assumeTrue(OperatorShell.has("dpkg-deb"), "dpkg-deb is not installed: not a Debian-based machine");
+        RealParts.require(OperatorShell.has("dpkg-deb"), "dpkg-deb is not installed: not a Debian-based machine");
         String version = System.getProperty("fm.version").replace("-SNAPSHOT", "~SNAPSHOT");
         deb = Path.of(System.getProperty("fm.dist")).resolveSibling("fabric-manager_" + version + "_all.deb");
         assertThat(deb).as("the package mvn package builds").isRegularFile();

@@ -20,7 +20,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.agent.linux.Iproute2;
 import org.fabricmanager.testing.Await;
-import org.junit.jupiter.api.Assumptions;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -422,20 +422,25 @@ class NetlabIT {
         return ours;
     }
 
-    /** Root, iproute2 and the right to make a namespace with a bridge; else the test is skipped with the reason. */
+    /**
+     * Root, iproute2 and the right to make a namespace with a bridge; else the test is skipped with the reason
+     * ({@link RealParts}: fails under its switch).
+     */
     private static void assumeNamespaces() throws IOException {
-        Assumptions.assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "netlab needs Linux");
+        RealParts.require(System.getProperty("os.name", "").startsWith("Linux"), "netlab needs Linux");
         boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
                 .anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[1].equals("0"));
-        Assumptions.assumeTrue(root, "netlab needs root (network namespaces, veth pairs, bridges)");
+        RealParts.require(root, "netlab needs root (network namespaces, veth pairs, bridges)");
         String probe = PREFIX + "-probe";
+        String missing;
         try {
             Iproute2.Result made = new Iproute2("").run("ip", "netns", "add", probe);
-            Assumptions.assumeTrue(made.ok(), "cannot make a network namespace: " + made.firstLine());
-            Iproute2.Result bridge = new Iproute2(probe).run("ip", "link", "add", "br0", "type", "bridge");
-            Assumptions.assumeTrue(bridge.ok(), "cannot make a bridge in a namespace: " + bridge.firstLine());
+            Iproute2.Result bridge = made.ok()
+                    ? new Iproute2(probe).run("ip", "link", "add", "br0", "type", "bridge") : null;
+            missing = !made.ok() ? "cannot make a network namespace: " + made.firstLine()
+                    : !bridge.ok() ? "cannot make a bridge in a namespace: " + bridge.firstLine() : null;
         } catch (IOException e) {
-            Assumptions.abort("iproute2 is missing (apt-get install iproute2): " + e.getMessage());
+            missing = "iproute2 is missing (apt-get install iproute2): " + e.getMessage();
         } finally {
             try {
                 new Iproute2("").run("ip", "netns", "del", probe);
@@ -443,5 +448,6 @@ class NetlabIT {
                 // no iproute2: nothing was made
             }
         }
+        RealParts.require(missing);
     }
 }

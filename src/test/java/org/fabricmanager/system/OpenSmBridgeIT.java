@@ -13,10 +13,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.OpenSmTools;
+import org.fabricmanager.testing.RealParts;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.IbnetdiscoverReader;
 import org.fabricmanager.topology.LidFabric;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,7 +45,7 @@ class OpenSmBridgeIT {
     @BeforeAll
     static void tools() {
         tools = OpenSmTools.find().orElse(null);
-        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
+        RealParts.require(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
                 + OpenSmTools.INSTALL_HINT + ")");
     }
 

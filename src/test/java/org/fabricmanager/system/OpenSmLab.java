@@ -6,7 +6,7 @@ import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.OpenSmPlugin;
 import org.fabricmanager.opensm.OpenSmTools;
-import org.junit.jupiter.api.Assumptions;
+import org.fabricmanager.testing.RealParts;
 
 /**
  * What the system tests with OpenSM share: its tools and the plug-in (the test skips, saying what to install, when
@@ -21,13 +21,13 @@ record OpenSmLab(OpenSmTools tools, OpenSmPlugin plugin) {
     /** The plug-in's wait for the daemon's answer. */
     static final int PLUGIN_TIMEOUT_MS = 15_000;
 
-    /** The tools and the plug-in; a JUnit assumption (the test skips) when either is missing. */
+    /** The tools and the plug-in; the test skips ({@link RealParts}: fails under its switch) when either is missing. */
     static OpenSmLab require() {
         OpenSmTools tools = OpenSmTools.find().orElse(null);
-        Assumptions.assumeTrue(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
+        RealParts.require(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("
                 + OpenSmTools.INSTALL_HINT + ")");
         OpenSmPlugin plugin = OpenSmPlugin.find(Path.of(System.getProperty("fm.jar"))).orElse(null);
-        Assumptions.assumeTrue(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
+        RealParts.require(plugin != null, "the OpenSM plug-in was not built (" + OpenSmPlugin.BUILD_HINT + ")");
         return new OpenSmLab(tools, plugin);
     }
 

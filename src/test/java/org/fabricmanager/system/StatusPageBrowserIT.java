@@ -23,9 +23,9 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.pki.PkiDirectory;
+import org.fabricmanager.testing.RealParts;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.PgftGenerator;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,7 +59,7 @@ class StatusPageBrowserIT {
     @Test
     void demoPageShowsTheFabricAndAKilledSpine() throws Exception {
         String browser = chromium();
-        Assumptions.assumeTrue(browser != null, "no Chromium binary (/usr/bin/chromium): install Debian's chromium "
+        RealParts.require(browser != null, "no Chromium binary (/usr/bin/chromium): install Debian's chromium "
                 + "package to run the status page's browser test");
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -122,7 +122,7 @@ class StatusPageBrowserIT {
     @Test
     void productionShapeOverHttpsShowsAFailedCable() throws Exception {
         String browser = chromium();
-        Assumptions.assumeTrue(browser != null, "no Chromium binary (/usr/bin/chromium): install Debian's chromium "
+        RealParts.require(browser != null, "no Chromium binary (/usr/bin/chromium): install Debian's chromium "
                 + "package to run the status page's browser test");
         String spec = "PGFT(2;4,4;1,4;1,1)";
         // the production shape: mutual TLS on the southbound and HTTPS for REST, both with the certificates of

@@ -7,7 +7,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabricmanager.opensm.OpenSmTools;
-import org.junit.jupiter.api.Assumptions;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,7 +103,7 @@ class OpenSmCommandsTest {
 
     @Test
     void compareRunsEveryEngineWhenOpenSmIsInstalled() {
-        Assumptions.assumeTrue(OpenSmTools.find().isPresent(), "needs " + OpenSmTools.INSTALL_HINT);
+        RealParts.require(OpenSmTools.find().isPresent(), "needs " + OpenSmTools.INSTALL_HINT);
         Path svg = dir.resolve("congestion.svg");
         CliRun run = CliRun.of("compare", "--pgft", "PGFT(2;4,4;1,2;1,1)", "--engines", "dmodc,minhop", "--work",
                 dir.resolve("work").toString(), "--timeout", "120", "--svg", svg.toString());

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fabricmanager.daemon.metrics.DaemonMetrics;
+import org.fabricmanager.testing.RealParts;
 import org.fabricmanager.topology.PgftSpec;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -120,7 +120,7 @@ class MonitoringFilesTest {
                 promtool = f;
             }
         }
-        Assumptions.assumeTrue(promtool != null, "promtool is not installed (Debian: prometheus)");
+        RealParts.require(promtool != null, "promtool is not installed (Debian: prometheus)");
         List<String> command = new ArrayList<>(List.of(promtool.getPath()));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -2,7 +2,6 @@ package org.fabricmanager.agent.linux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,6 +9,7 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fabricmanager.southbound.PortCounter;
 import org.fabricmanager.southbound.PortCounters;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.Test;
 
 /** The Linux switch's counters from {@code ip -s -j link show} as iproute2 6.1 prints it (captured). */
@@ -65,9 +65,9 @@ class KernelCountersTest {
      */
     @Test
     void readsShareOneIpProcess() throws IOException {
-        assumeThat(BatchSession.stdbuf()).as("stdbuf (coreutils) installed").isNotNull();
-        assumeThat(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))
-                || Files.isExecutable(Path.of("/usr/bin/ip"))).as("iproute2 installed").isTrue();
+        RealParts.require(BatchSession.stdbuf() != null, "stdbuf is not installed (Debian: coreutils)");
+        RealParts.require(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))
+                || Files.isExecutable(Path.of("/usr/bin/ip")), "ip is not installed (Debian: iproute2)");
         AtomicLong nanos = new AtomicLong();
         try (KernelCounters counters = new KernelCounters(new Iproute2(""), new PortNames("fmnoport", 2), nanos::get)) {
             for (int i = 0; i < 3; i++) {
@@ -82,7 +82,7 @@ class KernelCountersTest {
 
     @Test
     void aNamespaceThatIsGoneIsAnErrorNamingIt() {
-        assumeThat(BatchSession.stdbuf()).as("stdbuf (coreutils) installed").isNotNull();
+        RealParts.require(BatchSession.stdbuf() != null, "stdbuf is not installed (Debian: coreutils)");
         try (KernelCounters counters = new KernelCounters(new Iproute2("fm-no-such-namespace"), new PortNames("p", 2),
                 System::nanoTime)) {
             assertThatThrownBy(() -> counters.read(1, 2)).isInstanceOf(IOException.class)
