@@ -2,12 +2,10 @@ package org.fabricmanager.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.UnixDomainSocketAddress;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -37,12 +35,19 @@ import org.junit.jupiter.api.Test;
  * each reach the simulated switches through a routing pass the daemon asks for, and the daemon calls them CONVERGED
  * only once OpenSM set them: at that moment {@code ibroute} reads no end-node LID out of the drained port, then the
  * port back in use, then every switch's table equal to offline Dmodc of the fabric as it is. A cable's unlink is routed
- * by the daemon while silent local connections hold every place of its socket. Skipped when OpenSM, ibsim,
- * infiniband-diags or the plug-in are missing.
+ * by the daemon while silent local connections hold every place of its socket: the routing pass gets in by closing
+ * one of them (the daemon's line for it, and its close before the socket's 2 s deadline for a first frame). Skipped
+ * when OpenSM, ibsim, infiniband-diags or the plug-in are missing.
  */
 class OpenSmDay2IT {
     private static final long TOOL_LIMIT_SECONDS = OpenSmLab.TOOL_LIMIT_SECONDS;
     private static final Pattern ENTRY = Pattern.compile("0x([0-9a-fA-F]{4}) (\\d{3})\\b.*");
+    /** The connections OpenSM's socket admits at once (OpenSmSocket): the plug-in's channel takes one. */
+    private static final int PLACES = 4;
+    /** OpenSmSocket's deadline for a connection's first frame: a silent connection is closed then at the latest. */
+    private static final long FIRST_FRAME_MS = 2_000;
+    /** Cables pulled at most until one's routing pass comes while the silent connections hold their places. */
+    private static final int PULLS = 3;
 
     static OpenSmLab tools;
     static Path dir;
@@ -91,22 +96,7 @@ class OpenSmDay2IT {
             Views.Status undrained = convergedAfter(daemon, drained.routing().version(), "the undrain");
             assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads)).as("the uplink in use again").isNotEmpty();
 
-            // a cable between two switches pulled at ibsim's console while every connection place of the socket is held
-            // by a silent local process: the daemon still routes the pass (repaired); then a rebalance routes in full
-            Link cable = fabric.links().stream().filter(l -> fabric.switchByGuid(l.b()).isPresent()).skip(5).findFirst()
-                    .orElseThrow();
-            FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
-            List<SocketChannel> silent = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                silent.add(SocketChannel.open(UnixDomainSocketAddress.of(socket)));
-            }
-            lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
-            Views.Status repaired = convergedAfter(daemon, undrained.routing().version(), "the repair of the unlinked cable");
-            for (SocketChannel c : silent) {
-                c.close();
-            }
-            assertThat(Files.readString(work.resolve("opensm").resolve("opensm.log"), StandardCharsets.ISO_8859_1))
-                    .as("OpenSM never fell back").doesNotContain("OpenSM falls back");
+            Views.Status repaired = silentPlacesDoNotKeepThePassOut(daemon, lab, fabric, socket, undrained, work);
             long rebalancedAt = System.nanoTime();
             assertThat(daemon.rebalance().get(60, TimeUnit.SECONDS).routingVersion()).isGreaterThan(repaired.routing().version());
             convergedAfter(daemon, repaired.routing().version(), "the rebalance");
@@ -116,6 +106,72 @@ class OpenSmDay2IT {
         } finally {
             OpenSmLab.stop(opensm);
         }
+    }
+
+    /**
+     * A cable between two switches pulled at ibsim's console while silent local connections hold every place of the
+     * socket that the plug-in's channel leaves: the trap's routing pass gets in by closing one of them, before the
+     * socket's deadline for a first frame would have closed it, and the daemon routes the pass (repaired). A pass that
+     * comes after that deadline (a slow machine) shows nothing: then another cable is pulled, {@value #PULLS} at most.
+     * Returns the status once the last pull is routed.
+     */
+    private static Views.Status silentPlacesDoNotKeepThePassOut(FabricManagerDaemon daemon, IbsimFabric lab, Fabric fabric,
+                                                                Path socket, Views.Status before, Path work) throws Exception {
+        SystemSupport.await(daemon, s -> s.opensm() != null && "UP".equals(s.opensm().state()),
+                "OpenSM's plug-in's channel open (it holds one place of the socket)");
+        List<Link> cables = fabric.links().stream().filter(l -> fabric.switchByGuid(l.b()).isPresent()).toList();
+        Views.Status routed = before;
+        try (SystemSupport.LogCapture logs = new SystemSupport.LogCapture()) {
+            for (int pull = 1; pull <= PULLS; pull++) {
+                // cables far apart: no switch loses every uplink
+                Link cable = cables.get(5 + 40 * (pull - 1));
+                FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
+                logs.clear();
+                List<SilentConnections.Closed> closes;
+                long pulling;
+                try (SilentConnections silent = SilentConnections.open(socket, PLACES - 1)) {
+                    pulling = System.nanoTime();
+                    lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
+                    routed = convergedAfter(daemon, routed.routing().version(), "the repair of pulled cable " + pull);
+                    closes = silent.awaitAllClosed(Duration.ofSeconds(30));
+                }
+                List<String> lines = logs.messages();
+                SilentConnections.Closed evicted = closes.stream().filter(c -> c.ageMs() < FIRST_FRAME_MS).findFirst()
+                        .orElse(null);
+                System.out.printf("pull %d: the silent connections closed %s ms after they opened%n", pull,
+                        closes.stream().map(c -> "%.0f".formatted(c.ageMs())).toList());
+                if (evicted == null) {
+                    // the pass came once the deadline had freed the places: nothing shown, pull another cable
+                    continue;
+                }
+                assertThat(evicted.closedNanos()).as("closed once the cable was pulled: not by another silent connection")
+                        .isGreaterThan(pulling);
+                int eviction = indexOf(lines, "OpenSM provider: closed a connection that had sent nothing: " + PLACES
+                        + " were open", 0);
+                assertThat(eviction).as("the daemon's line for the silent connection it closed, in %s", lines)
+                        .isNotNegative();
+                assertThat(indexOf(lines, "answered in", eviction)).as("the pass answered after it, in %s", lines)
+                        .isGreaterThan(eviction);
+                assertThat(lines).as("no channel of the plug-in reconnected meanwhile")
+                        .noneMatch(l -> l.contains("a new channel of OpenSM's plug-in"));
+                assertThat(Files.readString(work.resolve("opensm").resolve("opensm.log"), StandardCharsets.ISO_8859_1))
+                        .as("OpenSM never fell back nor probed the socket").doesNotContain("OpenSM falls back")
+                        .doesNotContain("the daemon listens again");
+                return routed;
+            }
+        }
+        throw new AssertionError("no routing pass of " + PULLS + " pulled cables came while the silent connections"
+                + " held the socket's places (each came after their " + FIRST_FRAME_MS + " ms deadline)");
+    }
+
+    /** The index of the first of {@code lines} from {@code from} on that holds {@code text}, or -1. */
+    private static int indexOf(List<String> lines, String text, int from) {
+        for (int i = Math.max(0, from); i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The status once the daemon is CONVERGED on a routing newer than {@code version}, every switch in sync. */
