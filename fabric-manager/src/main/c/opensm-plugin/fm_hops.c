@@ -13,7 +13,7 @@
  * where links changed (each changed switch keeps a neighbour one hop closer, no changed link is a
  * shortcut), there is no search. After a cable's loss, most targets need none.
  */
-#include "fabricmanager.h"
+#include "fm_plugin.h"
 
 /* above this share of switches with changed links, searching every target is as cheap */
 #define FULL_BELOW_ONE_IN 8
@@ -342,7 +342,7 @@ int fm_build_lid_matrices(void *context)
 done:
 	if (rc) {
 		osm_log(&fm->osm->log, OSM_LOG_ERROR,
-			"fabric-manager: out of memory building the hop matrices; OpenSM builds them\n");
+			"fabric-manager: ERR FA10: out of memory building the hop matrices; OpenSM builds them\n");
 		hops_free(now);
 		fm_hops_free(fm);
 	} else {

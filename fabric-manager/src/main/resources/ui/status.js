@@ -260,7 +260,7 @@
     $('switch-sub').textContent = s.switches.connected + ' connected' +
         (s.switches.expected !== null && s.switches.expected !== undefined ? ', ' + s.switches.expected + ' expected' : '');
     text('node-count', s.nodes);
-    $('discovery').textContent = s.discovery ? s.discovery.verdict.toLowerCase() + (s.discovery.unready ? ' (not ready)' : '') : '';
+    $('discovery').textContent = s.discovery ? discoveryText(s.discovery) : '';
     $('discovery').title = s.discovery ? s.discovery.summary : '';
     text('routing-version', s.routing.version > 0 ? 'v' + s.routing.version : 'none');
     $('routing-engine').textContent = s.routing.engine + (s.routing.durationMs !== null ? ', ' + fmtMs(s.routing.durationMs) : '') +
@@ -280,6 +280,15 @@
         (f.pendingEvents ? ', reacting (' + f.pendingEvents + ' events)' : '') : 'ring detector off';
     $('build').textContent = 'fabric-manager ' + s.build.version + ' (' + s.build.commit + '), daemon ' + s.daemonId +
         ', up ' + Math.round(s.uptimeMs / 1000) + ' s';
+  }
+
+  /** The check's verdict, with the drained parts it found present (they are not missing): "intact, 1 link drained". */
+  function discoveryText(d) {
+    var drained = [];
+    if (d.drainedSwitches) drained.push(d.drainedSwitches + (d.drainedSwitches === 1 ? ' switch' : ' switches'));
+    if (d.drainedLinks) drained.push(d.drainedLinks + (d.drainedLinks === 1 ? ' link' : ' links'));
+    return d.verdict.toLowerCase() + (drained.length ? ', ' + drained.join(' and ') + ' drained' : '') +
+        (d.unready ? ' (not ready)' : '');
   }
 
   function renderLegend() {

@@ -422,25 +422,20 @@ class NetlabIT {
         return ours;
     }
 
-    /**
-     * Root, iproute2 and the right to make a namespace with a bridge; else the test is skipped with the reason
-     * ({@link RealParts}: fails under its switch).
-     */
+    /** Root, iproute2 and the right to make a namespace with a bridge; else the test is skipped with the reason. */
     private static void assumeNamespaces() throws IOException {
         RealParts.require(System.getProperty("os.name", "").startsWith("Linux"), "netlab needs Linux");
         boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
                 .anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[1].equals("0"));
         RealParts.require(root, "netlab needs root (network namespaces, veth pairs, bridges)");
         String probe = PREFIX + "-probe";
-        String missing;
         try {
             Iproute2.Result made = new Iproute2("").run("ip", "netns", "add", probe);
-            Iproute2.Result bridge = made.ok()
-                    ? new Iproute2(probe).run("ip", "link", "add", "br0", "type", "bridge") : null;
-            missing = !made.ok() ? "cannot make a network namespace: " + made.firstLine()
-                    : !bridge.ok() ? "cannot make a bridge in a namespace: " + bridge.firstLine() : null;
+            RealParts.require(made.ok(), "cannot make a network namespace: " + made.firstLine());
+            Iproute2.Result bridge = new Iproute2(probe).run("ip", "link", "add", "br0", "type", "bridge");
+            RealParts.require(bridge.ok(), "cannot make a bridge in a namespace: " + bridge.firstLine());
         } catch (IOException e) {
-            missing = "iproute2 is missing (apt-get install iproute2): " + e.getMessage();
+            RealParts.missing("iproute2 is missing (apt-get install iproute2): " + e.getMessage());
         } finally {
             try {
                 new Iproute2("").run("ip", "netns", "del", probe);
@@ -448,6 +443,5 @@ class NetlabIT {
                 // no iproute2: nothing was made
             }
         }
-        RealParts.require(missing);
     }
 }

@@ -21,7 +21,7 @@ record OpenSmLab(OpenSmTools tools, OpenSmPlugin plugin) {
     /** The plug-in's wait for the daemon's answer. */
     static final int PLUGIN_TIMEOUT_MS = 15_000;
 
-    /** The tools and the plug-in; the test skips ({@link RealParts}: fails under its switch) when either is missing. */
+    /** The tools and the plug-in; a JUnit assumption (the test skips) when either is missing. */
     static OpenSmLab require() {
         OpenSmTools tools = OpenSmTools.find().orElse(null);
         RealParts.require(tools != null, "OpenSM tools missing: " + OpenSmTools.missing() + " ("

@@ -17,7 +17,6 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
-import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.opensm.OpenSmLiveness;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.testing.Await;
@@ -54,12 +53,9 @@ class OpenSmLivenessIT {
 
     @Test
     void openSmFrozenIsLostWithinTheBoundAndItsTablesAreConfirmedAgainWhenItThaws() throws Exception {
-        Path work = fresh("frozen");
-        Path socket = work.resolve("opensm.sock");
-        Process opensm = null;
-        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config(work, socket), List.of());
-             IbsimFabric lab = IbsimFabric.start(tools.tools(), FABRIC, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
-            opensm = tools.plugin().startOpenSm(lab, socket, OpenSmLab.PLUGIN_TIMEOUT_MS, work.resolve("opensm"));
+        try (Scene scene = Scene.start("frozen")) {
+            FabricManagerDaemon daemon = scene.daemon();
+            Process opensm = scene.opensm();
             Views.Status up = awaitUpAndConverged(daemon);
             assertThat(ready(daemon).statusCode()).as("ready with OpenSM up").isEqualTo(200);
 
@@ -90,23 +86,14 @@ class OpenSmLivenessIT {
             System.out.printf("OpenSM frozen: lost %.1f s after SIGSTOP; a pending switch failing %.0f ms after the"
                     + " drain; back and every table confirmed %.1f s after SIGCONT%n", secondsSince(lost, stoppedAt),
                     failingMs, confirmedMs / 1000);
-        } finally {
-            if (opensm != null && opensm.isAlive()) {
-                FabricProcesses.signal(opensm.pid(), "CONT");
-            }
-            OpenSmLab.stop(opensm);
         }
     }
 
     @Test
     void openSmKilledIsLostWithinTheBoundAndAStartedOneConfirmsTheTablesAgain() throws Exception {
-        Path work = fresh("killed");
-        Path socket = work.resolve("opensm.sock");
-        Process opensm = null;
-        Process again = null;
-        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config(work, socket), List.of());
-             IbsimFabric lab = IbsimFabric.start(tools.tools(), FABRIC, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
-            opensm = tools.plugin().startOpenSm(lab, socket, OpenSmLab.PLUGIN_TIMEOUT_MS, work.resolve("opensm"));
+        try (Scene scene = Scene.start("killed")) {
+            FabricManagerDaemon daemon = scene.daemon();
+            Process opensm = scene.opensm();
             Views.Status up = awaitUpAndConverged(daemon);
 
             long killedAt = System.nanoTime();
@@ -117,24 +104,20 @@ class OpenSmLivenessIT {
             assertLostEverywhere(daemon);
 
             long startedAt = System.nanoTime();
-            again = tools.plugin().startOpenSm(lab, socket, OpenSmLab.PLUGIN_TIMEOUT_MS, work.resolve("opensm-again"));
+            Process again = tools.plugin().startOpenSm(scene.lab(), scene.socket(), OpenSmLab.PLUGIN_TIMEOUT_MS,
+                    scene.work().resolve("opensm-again"));
+            assertThat(again.isAlive()).isTrue(); // stopped with the lab
             double confirmedMs = awaitBackAndConfirmed(daemon, startedAt, up.routing().version());
             System.out.printf("OpenSM killed: lost %.1f s after SIGKILL; a new OpenSM's tables confirmed %.1f s after"
                     + " its start%n", secondsSince(lost, killedAt), confirmedMs / 1000);
-        } finally {
-            OpenSmLab.stop(opensm);
-            OpenSmLab.stop(again);
         }
     }
 
     @Test
     void openSmStuckOnPacketsTheFabricNeverAnswersIsLostThoughItsPlugInStillSpeaks() throws Exception {
-        Path work = fresh("stuck");
-        Path socket = work.resolve("opensm.sock");
-        Process opensm = null;
-        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config(work, socket), List.of());
-             IbsimFabric lab = IbsimFabric.start(tools.tools(), FABRIC, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
-            opensm = tools.plugin().startOpenSm(lab, socket, OpenSmLab.PLUGIN_TIMEOUT_MS, work.resolve("opensm"));
+        try (Scene scene = Scene.start("stuck")) {
+            FabricManagerDaemon daemon = scene.daemon();
+            IbsimFabric lab = scene.lab();
             Views.Status up = awaitUpAndConverged(daemon);
 
             // the simulated fabric frozen: OpenSM's next light sweep waits for answers that never come, under
@@ -153,19 +136,48 @@ class OpenSmLivenessIT {
             double confirmedMs = awaitBackAndConfirmed(daemon, thawedAt, up.routing().version());
             System.out.printf("OpenSM stuck on its packets: lost %.1f s after the fabric froze; back and every table"
                     + " confirmed %.1f s after it thawed%n", secondsSince(lost, frozenAt), confirmedMs / 1000);
-        } finally {
-            OpenSmLab.stop(opensm);
         }
     }
 
-    private static Path fresh(String name) throws Exception {
-        Path work = dir.resolve(name);
-        OpenSmRoutingIT.deleteTree(work);
-        return Files.createDirectories(work);
-    }
+    /**
+     * A daemon serving the plug-in, ibsim on {@link #FABRIC} and OpenSM with the plug-in, in a fresh directory; closed
+     * in order: OpenSM (thawed first if frozen), ibsim with any other OpenSM it runs, the daemon.
+     */
+    private record Scene(Path work, Path socket, FabricManagerDaemon daemon, IbsimFabric lab, Process opensm)
+            implements AutoCloseable {
+        static Scene start(String name) throws Exception {
+            Path work = dir.resolve(name);
+            OpenSmRoutingIT.deleteTree(work);
+            Files.createDirectories(work);
+            Path socket = work.resolve("opensm.sock");
+            FabricManagerDaemon daemon = FabricManagerDaemon.start(OpenSmLab.daemonConfig(work.resolve("state"), socket),
+                    List.of());
+            IbsimFabric lab = null;
+            try {
+                lab = IbsimFabric.start(tools.tools(), FABRIC, work.resolve("ibsim"), TOOL_LIMIT_SECONDS);
+                return new Scene(work, socket, daemon, lab, tools.plugin().startOpenSm(lab, socket,
+                        OpenSmLab.PLUGIN_TIMEOUT_MS, work.resolve("opensm")));
+            } catch (Exception | Error e) {
+                if (lab != null) {
+                    lab.close();
+                }
+                daemon.close();
+                throw e;
+            }
+        }
 
-    private static DaemonConfig config(Path work, Path socket) {
-        return OpenSmLab.daemonConfig(work.resolve("state"), socket);
+        @Override
+        public void close() throws Exception {
+            try {
+                if (opensm.isAlive()) {
+                    FabricProcesses.signal(opensm.pid(), "CONT");
+                }
+                OpenSmLab.stop(opensm);
+                lab.close();
+            } finally {
+                daemon.close();
+            }
+        }
     }
 
     private static Views.Status awaitUpAndConverged(FabricManagerDaemon daemon) {

@@ -5,21 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.StandardProtocolFamily;
 import java.net.URI;
-import java.net.UnixDomainSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +27,6 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
-import org.fabricmanager.daemon.opensm.OpenSmAnswer;
-import org.fabricmanager.daemon.opensm.OpenSmWire;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.IbsimNet;
 import org.fabricmanager.opensm.OpenSmPlugin;
@@ -61,9 +53,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and after a cable is unlinked at ibsim's console the repair of the intact tables ({@code route --previous}, as the
  * daemon repairs), answered as a delta, OpenSM's trap and LFT blocks in the daemon's events; SA answers a path
  * record on the plug-in's hop matrices; with the daemon stopped OpenSM falls back, and a daemon started again takes
- * routing back without a fabric change, with whole tables; then with fake daemons that answer garbage, too late, a huge frame, a delta against
- * tables the plug-in does not hold, a delta out of range, a port a switch does not have or a switch OpenSM does not
- * know, OpenSM must fall back to minhop and keep the subnet up. Skipped when OpenSM, ibsim, infiniband-diags or the
+ * routing back without a fabric change, with whole tables; then with fake daemons ({@link FakeOpenSmDaemon}) that
+ * answer garbage, too late, a huge frame, a delta against tables the plug-in does not hold, a delta out of range, a
+ * port a switch does not have, a switch OpenSM does not know or a refusal of each code, OpenSM must fall back to minhop
+ * and keep the subnet up, the plug-in asking for no pass again but after a daemon closing unanswered or a MOVING. Skipped when OpenSM, ibsim, infiniband-diags or the
  * plug-in (gcc and OpenSM's headers at build time) are missing.
  */
 class OpenSmRoutingIT {
@@ -156,26 +149,42 @@ class OpenSmRoutingIT {
             daemon.close();
             daemon = null;
 
-            // fake daemons answering garbage, too late, a huge frame, a port the switch lacks: OpenSM falls back each time
-            // (the late one waits out the plug-in's whole timeout: on the first fabric only, the bound does not depend on it)
-            String[][] fakes = Stream.of(new String[][] {{"garbage", "answer is not of this protocol"},
-                    {"late", "no answer in time"}, {"huge", "answer larger than the subnet allows"},
-                    {"stale-delta", "answer changes tables the plug-in does not hold"},
-                    {"bad-delta", "answer changes a LID beyond its entries"},
-                    {"bad-port", "answer routes a LID to a port the switch does not have"},
-                    {"unknown-switch", "answer names a switch OpenSM does not know"},
-                    {"closes", "daemon closed the connection without answering"}})
-                    .filter(f -> !f[0].equals("late") || spec.startsWith("PGFT(2;")).toArray(String[][]::new);
-            for (int i = 0; i < fakes.length; i++) {
-                try (FakeDaemon fake = new FakeDaemon(socket, fakes[i][0])) {
+            // fake daemons answering garbage, too late, a huge frame, a port the switch lacks, refusals of each code:
+            // OpenSM falls back each time, and only a daemon that closes unanswered or a leadership moving makes the
+            // plug-in take the routing back (the late one waits out the plug-in's whole timeout: on the first fabric
+            // only, the bound does not depend on it). The take-back last: its re-routes go on while it listens.
+            List<FakeOpenSmDaemon.Mode> modes = Stream.of(FakeOpenSmDaemon.Mode.values())
+                    .filter(m -> m != FakeOpenSmDaemon.Mode.LATE || spec.startsWith("PGFT(2;")).toList();
+            for (int i = 0; i < modes.size(); i++) {
+                FakeOpenSmDaemon.Mode mode = modes.get(i);
+                int asked = logLines(log, "asking OpenSM to re-route").size();
+                int seen = logLines(log, mode.logged).size();
+                try (FakeOpenSmDaemon fake = new FakeOpenSmDaemon(socket, mode, PLUGIN_TIMEOUT_MS + 2_000)) {
                     lab.console((i % 2 == 0 ? "Unlink" : "ReLink") + " \"" + IbsimNet.id(end.name(), end.guid()) + "\"["
                             + cable.aPort() + "]");
-                    awaitLog(log, fakes[i][1], 1);
+                    awaitLog(log, mode.logged, seen + 1);
                     awaitLog(log, "OpenSM falls back to minhop", 2 + i);
-                    if (fakes[i][0].equals("closes")) {
-                        // a daemon that closed before answering was going away (a standby releasing the socket to
-                        // its manager): once something listens, OpenSM is asked to re-route, as after a restart
-                        awaitLog(log, "the daemon listens again", 2);
+                    if (mode.takesBack) {
+                        // a daemon going away (a standby releasing the socket to its manager), or a leadership moving
+                        // here: once something listens, OpenSM is asked to re-route, as after a restart
+                        SystemSupport.awaitTrue(() -> {
+                            String text = Files.readString(log, StandardCharsets.ISO_8859_1);
+                            return text.indexOf("the daemon listens again on", text.indexOf(mode.logged)) >= 0;
+                        }, "OpenSM's log " + log + " shows a take-back after " + mode.logged, (int) TOOL_LIMIT_SECONDS);
+                    } else {
+                        // the plug-in's channel thread, which takes the routing back, turned twice since the pass
+                        // failed (its channel reconnects each second): a take-back would have been asked by then
+                        int turns = fake.channels();
+                        SystemSupport.awaitTrue(() -> fake.channels() >= turns + 2, "the plug-in's channel back twice "
+                                + "on the fake daemon", (int) TOOL_LIMIT_SECONDS);
+                        assertThat(logLines(log, "asking OpenSM to re-route")).as(mode + ": a failed pass, not a loop")
+                                .hasSize(asked);
+                        if (mode == FakeOpenSmDaemon.Mode.INVALID) {
+                            // its channel refused too: logged with the code, and reconnected (the turns above)
+                            awaitLog(log, "ERR FA0D", 1);
+                            assertThat(logLines(log, "ERR FA0D").get(0)).as("the channel's refusal in OpenSM's log")
+                                    .contains("(code 3 INVALID): a channel frame refused");
+                        }
                     }
                 }
             }
@@ -194,10 +203,11 @@ class OpenSmRoutingIT {
 
     /**
      * {@code demo --opensm} as an operator runs it: ibsim, OpenSM with the plug-in and the daemon from one command, on
-     * ibsim's socket of the environment's {@code IBSIM_SOCKNAME}. Converged on OpenSM's subnet, a leaf's uplink taken
-     * down through the demo's endpoint (typed at ibsim's console) reaches the daemon as OpenSM's sweep: a REACTION in the
-     * events naming that port, and the leaf's table no longer uses it; {@code mode=agent} is refused. SIGTERM stops it,
-     * its ibsim and OpenSM with it, and removes its temporary directory.
+     * ibsim's socket of the environment's {@code IBSIM_SOCKNAME}. Converged on OpenSM's subnet, a leaf's ports show the
+     * counters OpenSM's performance manager reads; its uplink taken down through the demo's endpoint (typed at ibsim's
+     * console) reaches the daemon as OpenSM's sweep: a REACTION in the events naming that port, and the leaf's table no
+     * longer uses it; {@code mode=agent} is refused. SIGTERM stops it, its ibsim and OpenSM with it, and removes its
+     * temporary directory.
      */
     @Test
     void demoOpenSmRoutesOpenSmsSubnetReactsToACableDownAndLeavesNothingBehind() throws Exception {
@@ -239,6 +249,13 @@ class OpenSmRoutingIT {
             assertThat(leaf).as("leaf s1-1 among the daemon's switches").isNotNull();
             JsonNode before = json(base + "/api/v1/switches/" + leaf + "/lft", null);
             assertThat(ports(before)).as("the leaf's entries, intact").contains(5, 6);
+            // OpenSM's performance manager reads the leaf's ports: each port counted, OpenSM's own MADs among them
+            String countersUrl = base + "/api/v1/switches/" + leaf + "/ports";
+            JsonNode counters = Await.value("every port of " + leaf + " counted by OpenSM's performance manager",
+                    Duration.ofSeconds(TOOL_LIMIT_SECONDS), () -> json(countersUrl, null), c -> c.path("reporting")
+                            .asBoolean() && c.path("ports").size() == 8 && allCounted(c.path("ports")));
+            assertThat(counters.path("totals").path("rxPackets").asLong() + counters.path("totals").path("txPackets")
+                    .asLong()).as("packets through " + leaf).isPositive();
             JsonNode refused = json(base + "/api/v1/sim/switches/" + leaf + "/kill?mode=agent", 400);
             assertThat(refused.path("error").asText()).contains("mode=agent has no meaning under OpenSM");
             long seen = json(base + "/api/v1/events?since=0", null).size();
@@ -273,6 +290,16 @@ class OpenSmRoutingIT {
             demo.destroyForcibly();
             children.forEach(ProcessHandle::destroyForcibly);
         }
+    }
+
+    /** Every port of a {@code /ports} answer has its packets counted. */
+    private static boolean allCounted(JsonNode ports) {
+        for (JsonNode p : ports) {
+            if (!p.path("rxPackets").isNumber() || !p.path("txPackets").isNumber()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The output port of each entry of a {@code /lft} answer. */
@@ -387,90 +414,5 @@ class OpenSmRoutingIT {
             }
         }
         return tables;
-    }
-
-
-    /**
-     * A daemon impostor on the plug-in's socket: answers every subnet with garbage, not before the plug-in's timeout, or
-     * not at all (closing the connection).
-     */
-    private static final class FakeDaemon implements AutoCloseable {
-        private final ServerSocketChannel server;
-        private final Path socket;
-        private final Thread thread;
-
-        FakeDaemon(Path socket, String mode) throws IOException {
-            this.socket = socket;
-            Files.deleteIfExists(socket);
-            server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-            server.bind(UnixDomainSocketAddress.of(socket));
-            thread = new Thread(() -> {
-                while (true) {
-                    try (SocketChannel ch = server.accept()) {
-                        ByteBuffer head = ByteBuffer.allocate(12);
-                        while (head.hasRemaining() && ch.read(head) >= 0) {
-                            // the frame's header
-                        }
-                        if (head.getInt(0) != 0x464D4F53 || head.get(5) != 1) {
-                            continue; // the plug-in's channel: nothing to answer
-                        }
-                        ByteBuffer body = ByteBuffer.allocate(head.getInt(8));
-                        while (body.hasRemaining() && ch.read(body) >= 0) {
-                            // the subnet
-                        }
-                        answer(ch, mode, body.flip());
-                    } catch (IOException | InterruptedException | OpenSmWire.WireException e) {
-                        return;
-                    }
-                }
-            }, "fake-daemon-" + mode);
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        private static void answer(SocketChannel ch, String mode, ByteBuffer subnet)
-                throws IOException, InterruptedException, OpenSmWire.WireException {
-            OpenSmWire.Subnet sn = OpenSmWire.subnet(subnet);
-            int entries = 1;
-            for (OpenSmWire.SwitchEntry e : sn.switches()) {
-                entries = Math.max(entries, e.lid() + 1);
-            }
-            for (OpenSmWire.EndPort e : sn.endPorts()) {
-                entries = Math.max(entries, e.lid() + 1);
-            }
-            long[] guids = sn.switches().stream().mapToLong(OpenSmWire.SwitchEntry::guid).toArray();
-            byte[][] rows = new byte[guids.length][entries];
-            switch (mode) {
-                case "garbage" -> ch.write(ByteBuffer.wrap("HTTP/1.1 200 OK\r\n\r\nnot tables".getBytes(StandardCharsets.US_ASCII)));
-                case "late" -> Thread.sleep(PLUGIN_TIMEOUT_MS + 2_000);
-                case "huge" -> ch.write(ByteBuffer.allocate(12).putInt(0x464D4F53).put((byte) OpenSmWire.VERSION).put((byte) 2)
-                        .putShort((short) 0).putInt(0x7fff_ffff).flip());
-                // a delta against tables the plug-in does not hold, then one against those it holds, out of range
-                case "stale-delta" -> ch.write(new OpenSmAnswer.Delta(sn.seq(), 7, sn.held() + 1, guids.length, entries,
-                        List.of()).encode());
-                case "bad-delta" -> ch.write(new OpenSmAnswer.Delta(sn.seq(), 7, sn.held(), guids.length, entries, List.of(
-                        new OpenSmWire.SwitchChanges(guids[0], new int[] {entries}, new byte[] {1}))).encode());
-                case "bad-port" -> {
-                    for (byte[] row : rows) {
-                        Arrays.fill(row, (byte) 200);
-                    }
-                    ch.write(new OpenSmAnswer.Tables(sn.seq(), 1, guids, rows, entries).encode());
-                }
-                case "closes" -> {
-                    // nothing: the connection closes unanswered
-                }
-                default -> {
-                    guids[0] ^= 0x5a5a; // a switch OpenSM does not have
-                    ch.write(new OpenSmAnswer.Tables(sn.seq(), 1, guids, rows, entries).encode());
-                }
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
-            thread.interrupt();
-            Files.deleteIfExists(socket);
-        }
     }
 }

@@ -65,7 +65,7 @@ class PartitionIT {
 
     @BeforeEach
     void lab() throws IOException {
-        RealParts.require(NetnsLab.unavailable());
+        RealParts.requireNone(NetnsLab.unavailable());
         Assumptions.assumeTrue(org.fabricmanager.routing.engines.RoutingEngines.names().contains("dmodc"),
                 "the dmodc engine is not registered in this build");
         lab = NetnsLab.open("fmpt");
@@ -219,10 +219,8 @@ class PartitionIT {
      */
     @Test
     void aSlowDiskUnderTheLeaderHoldsUpNothing() throws Exception {
-        RealParts.require(LoopDisk.unavailable());
-        // cgroup v1's blkio controller is the kernel's layout, which no install gives: a skip even under the switch
-        String slow = LoopDisk.cannotThrottle();
-        Assumptions.assumeTrue(slow == null, slow);
+        RealParts.requireNone(LoopDisk.unavailable());
+        RealParts.requireNone(LoopDisk.cannotThrottle());
         for (int m = 1; m <= 3; m++) {
             disks[m] = LoopDisk.mount(dir.resolve("disk-n" + m + ".img"), state(m));
         }

@@ -143,6 +143,13 @@ final class SystemSupport {
             return out;
         }
 
+        /** The events logged so far, oldest first. */
+        List<ILoggingEvent> events() {
+            synchronized (appender.list) {
+                return new ArrayList<>(appender.list);
+            }
+        }
+
         void clear() {
             synchronized (appender.list) {
                 appender.list.clear();

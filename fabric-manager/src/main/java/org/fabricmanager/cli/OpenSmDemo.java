@@ -181,13 +181,15 @@ final class OpenSmDemo implements AutoCloseable {
             }
             lab = started;
             lab.onExit().thenAcceptAsync(code -> failed("ibsim exited with " + code + " (" + lab.log() + ")"), WATCHER);
-            opensm = setup.plugin().startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, work.resolve("opensm"));
+            // OpenSM's performance manager reads the ports' counters, so that the switches show them as agents' do
+            opensm = setup.plugin().startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, work.resolve("opensm"),
+                    OpenSmPlugin.Fallback.MINHOP, OpenSmPlugin.PERFMGR);
             opensm.onExit().thenAcceptAsync(p -> failed("OpenSM exited with " + p.exitValue()), WATCHER);
         }
         out.printf("ibsim: %d switches and %d nodes on socket %s (IBSIM_SOCKNAME)%n", fabric.switches().size(),
                 fabric.nodes().size(), lab.socketName());
-        out.printf("OpenSM: pid %d, routing_engine fabric-manager,%s, log %s%n", opensm.pid(), OpenSmPlugin.FALLBACK,
-                openSmLog());
+        out.printf("OpenSM: pid %d, routing_engine fabric-manager,%s, performance manager on, log %s%n", opensm.pid(),
+                OpenSmPlugin.FALLBACK, openSmLog());
         String why = awaitConverged(fabric.switches().size());
         if (why != null) {
             return why;

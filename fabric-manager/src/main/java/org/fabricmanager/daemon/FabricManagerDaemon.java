@@ -176,7 +176,8 @@ public final class FabricManagerDaemon implements DaemonApi, AutoCloseable {
         DiscoveryManager discovery = new DiscoveryManager(new DiscoverySettings(config.discovery(),
                 config.fabric().expectedSpec(),
                 config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft())),
-                new DiscoverySources(switches, p -> drains.masked(faults.masked(p)), TopologicalIndexer::order,
+                new DiscoverySources(switches, p -> drains.masked(faults.masked(p)), () -> drains.view().keySet(),
+                        TopologicalIndexer::order,
                         new IndexMapStore(config.state().path(), files), new RecognizingFabricChecker()),
                 queue, milestones, checkExecutor, coordinator);
         this.routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),

@@ -3,6 +3,7 @@ package org.fabricmanager.daemon;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainException;
 import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.DrainResult;
@@ -120,6 +121,13 @@ final class Maintenance {
             throw new DrainException(DrainException.Kind.NOT_ROUTED, "the fabric has not been routed yet: a drain"
                     + " cannot be judged (wait for the first routing, or force it)");
         }
+        if (!request.force() && rerouteDue()) {
+            // the routing in force is about to be replaced (another drain's, an undrain's): judged against it, a drain
+            // would not see that change (two uplinks drained at once, each judged alone; a cable just undrained
+            // taken for one without a cable)
+            throw new DrainException(DrainException.Kind.BUSY, "the fabric is being routed (state "
+                    + coordinator.state() + "): ask again once it has converged");
+        }
         return new Judged(active, fabric == null ? 0 : nodesCutOff(fabric, element), null);
     }
 
@@ -169,6 +177,10 @@ final class Maintenance {
         if (drains.contains(element)) {
             throw new DrainException(DrainException.Kind.CONFLICT, Drains.describe(element) + " is drained already");
         }
+        if (!request.force() && (managers.routing().active() != judged.active() || rerouteDue())) {
+            throw new DrainException(DrainException.Kind.BUSY, "the fabric changed while the drain was judged: ask"
+                    + " again once it has converged");
+        }
         store(() -> drains.drain(element, System.currentTimeMillis()));
         String name = name(element.guid());
         milestones.record(Milestone.Kind.DRAINED, Drains.describe(element) + " (" + name
@@ -178,6 +190,11 @@ final class Maintenance {
         managers.faults().reactions().operator("operator: drained " + Drains.describe(element));
         coordinator.maskChanged();
         return result("drained", request, name, request.force(), judged.nodesCutOff(), judged.whatIf());
+    }
+
+    /** Control thread: a routing is computing or due, so the routing in force is not the one the mask asks for. */
+    private boolean rerouteDue() {
+        return managers.routing().busy() || managers.routing().hasPrepared() || coordinator.state() == DaemonState.ROUTING;
     }
 
     private DrainResult result(String result, DrainRequest request, String name, boolean forced, int cut,

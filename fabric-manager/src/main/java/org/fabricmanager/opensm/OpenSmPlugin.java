@@ -94,8 +94,10 @@ public record OpenSmPlugin(Path directory) {
     }
 
     /**
-     * OpenSM's performance manager reading every port's counters every 2 s, a few queries at a time: ibsim answers
-     * MADs one by one, and a performance manager at full speed makes ibroute's queries time out.
+     * OpenSM's performance manager reading every port's counters every 2 s, at most 4 queries outstanding: under ibsim,
+     * OpenSM's default of 500 hangs OpenSM, plug-in or not (its sending thread, blocked writing to ibsim, holds
+     * libumad2sim's lock that its reading threads wait for, while ibsim is blocked writing to OpenSM; docs/opensm.md,
+     * "Port counters").
      */
     public static final String PERFMGR = "perfmgr TRUE\nperfmgr_sweep_time_s 2\nperfmgr_max_outstanding_queries 4\n";
 

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +21,7 @@ class CompletionAndManTest {
 
     @Test
     void completionOffersEveryCommandAndTheirOptionsInBash() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "no /bin/bash");
+        RealParts.require(Files.isExecutable(Path.of("/bin/bash")), "no /bin/bash");
         CliRun run = CliRun.of("completion");
         assertThat(run.exitCode()).isZero();
         Path script = dir.resolve("fabric-manager.bash");
@@ -60,7 +60,8 @@ class CompletionAndManTest {
         assertThat(page.lines().filter(l -> l.startsWith(".") || l.startsWith("'"))
                 .map(l -> l.split(" ")[0])).as("only man macros start a line")
                 .allMatch(m -> List.of(".TH", ".SH", ".SS", ".PP", ".nf", ".fi", ".TP", ".B", ".I", ".BR", ".br").contains(m));
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/groff")), "no groff to render the page");
+        RealParts.require(Files.isExecutable(Path.of("/usr/bin/groff")),
+                "no groff to render the page (Debian: groff-base)");
         Path file = dir.resolve("fabric-manager.1");
         Files.writeString(file, page);
         Process groff = new ProcessBuilder("/usr/bin/groff", "-man", "-Tutf8", "-ww", file.toString())

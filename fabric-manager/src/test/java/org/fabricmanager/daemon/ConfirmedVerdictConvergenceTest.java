@@ -74,8 +74,8 @@ class ConfirmedVerdictConvergenceTest {
         FaultManager faults = new FaultManager(config.faults(), 1, new FaultDependencies(loop, registry, milestones,
                 metrics, coordinator, () -> loop.nowMs() * 1_000_000L), null);
         DiscoveryManager discovery = new DiscoveryManager(new DiscoverySettings(config.discovery(), SPEC),
-                new DiscoverySources(registry, faults::masked, TopologicalIndexer::order, new IndexMapStore(state),
-                        new RecognizingFabricChecker()), loop, milestones, checks::add, coordinator);
+                new DiscoverySources(registry, faults::masked, List::of, TopologicalIndexer::order,
+                        new IndexMapStore(state), new RecognizingFabricChecker()), loop, milestones, checks::add, coordinator);
         routing = new RoutingService("dmodc", 1, true); // repairs after faults, as the daemon does by default
         RoutingManager routingManager = new RoutingManager(routing, new RoutingStateStore(state), Runnable::run, loop,
                 milestones, metrics.registry());

@@ -22,8 +22,10 @@ import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainException;
 import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.DrainResult;
+import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.topology.Fabric;
@@ -37,9 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Draining a spine for maintenance, in one JVM with a simulated fabric routed by dmodc: the drain is judged by a
- * what-if, stored, recorded as an event, and the tables the agents then hold send nothing through the spine; a
- * restarted daemon keeps it drained; the undrain routes through it again. A leaf's drain, which would cut off its
- * end nodes, is refused unless forced.
+ * what-if, stored, recorded as an event, the check against the expected PGFT counts it drained (not missing), and the
+ * tables the agents then hold send nothing through the spine; a restarted daemon keeps it drained; the undrain routes
+ * through it again. A leaf's drain, which would cut off its end nodes, is refused unless forced.
  */
 class DrainTest {
     static final String TOKEN = "drain-token-0123456789";
@@ -51,9 +53,12 @@ class DrainTest {
     final Fabric fabric = PgftGenerator.generate(SPEC);
 
     private void start() throws Exception {
+        start(DaemonSimulationTest.config(state, SPEC));
+    }
+
+    private void start(DaemonConfig config) throws Exception {
         meters = new SimpleMeterRegistry();
-        daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC).withAdminToken(TOKEN),
-                List.of(), meters, null);
+        daemon = FabricManagerDaemon.start(config.withAdminToken(TOKEN), List.of(), meters, null);
         sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1, null, 3);
         sim.start();
     }
@@ -141,6 +146,12 @@ class DrainTest {
 
         Views.Status st = convergedAfter(v0, "the routing around the drained spine");
         assertThat(st.drained()).isEqualTo(new Views.Drains(1, 0));
+        FabricCheck check = daemon.discovery().get(5, TimeUnit.SECONDS).check();
+        assertThat(check.verdict()).as("a drained spine is not missing: " + check.summary())
+                .isEqualTo(FabricCheck.Verdict.INTACT);
+        assertThat(check.summary()).endsWith(": 1 switch drained");
+        assertThat(check.drainedSwitches()).containsExactly("s2-1 " + Guids.format(spine));
+        assertThat(st.discovery().drainedSwitches()).isEqualTo(1);
         assertThat(heldRoutesThrough(spine)).as("routes the agents hold through the drained spine").isZero();
         assertThat(daemon.switches().get(5, TimeUnit.SECONDS)).filteredOn(Views.Switch::drained)
                 .extracting(Views.Switch::guid).containsExactly(Guids.format(spine));
@@ -192,6 +203,10 @@ class DrainTest {
         assertThat(drained.body()).contains("\"result\":\"drained\"").contains("\"element\":\"link " + spineEnd + "\"");
         Views.Status st = convergedAfter(v0, "the routing around the drained cable");
         assertThat(st.drained()).isEqualTo(new Views.Drains(0, 1));
+        assertThat(rest("/api/v1/discovery", null, null).body()).as("the drained cable is not missing")
+                .contains("\"verdict\":\"INTACT\"").contains(": 1 link drained\"").contains("\"missingLinkCount\":0")
+                .contains("\"drainedLinkCount\":1");
+        assertThat(st.discovery().drainedLinks()).isEqualTo(1);
         assertThat(daemon.topology().get().links()).as("the drained cable is not routed").hasSize(fabric.links().size() - 1)
                 .noneMatch(l -> l.normalized().equals(up.normalized()));
         int leafPort = leafEnd.port();
@@ -212,5 +227,40 @@ class DrainTest {
         assertThat(forced.nodesCutOff()).isEqualTo(1);
         convergedAfter(st.routing().version(), "the routing without the node's cable");
         assertThat(daemon.topology().get().links()).noneMatch(l -> l.normalized().equals(nodeCable.normalized()));
+    }
+
+    /**
+     * A drain is judged against the routing that has every drain before it: while the last one's re-route is due it
+     * is refused with BUSY (429) and changes nothing. Judged against the routing still through the cable drained just
+     * before, the last uplink of a leaf would be drained and the leaf cut off. A settle window of 2 s keeps each
+     * drain's re-route due while the next drain is asked at once.
+     */
+    @Test
+    void aDrainAskedWhileTheLastDrainIsRoutedIsRefusedAsBusyNotJudgedAgainstTheOldRouting() throws Exception {
+        DaemonConfig base = DaemonSimulationTest.config(state, SPEC);
+        DaemonConfig.Faults f = base.faults();
+        start(base.withFaults(new DaemonConfig.Faults(2_000, f.flapThreshold(), f.flapWindowMs(), f.quarantineMs(),
+                f.detector())));
+        long version = convergedAfter(0, "convergence").routing().version();
+        long leaf = PgftGenerator.switchGuid(1, 0);
+        List<Integer> uplinks = fabric.links().stream().filter(l -> l.a() == leaf && !fabric.isNode(l.b()))
+                .map(Link::aPort).sorted().toList();
+        assertThat(uplinks).hasSize(4);
+        for (int port : uplinks.subList(0, 2)) {
+            daemon.drain(new DrainRequest(leaf, port, false)).get(60, TimeUnit.SECONDS);
+            version = convergedAfter(version, "the routing around " + Guids.format(leaf) + ":" + port).routing().version();
+        }
+        DrainResult third = daemon.drain(new DrainRequest(leaf, uplinks.get(2), false)).get(60, TimeUnit.SECONDS);
+        assertThat(third.result()).isEqualTo("drained");
+        DrainRequest last = new DrainRequest(leaf, uplinks.get(3), false);
+        assertThatThrownBy(() -> daemon.drain(last).get(60, TimeUnit.SECONDS)).as("the leaf's last uplink, at once")
+                .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).kind())
+                        .isEqualTo(DrainException.Kind.BUSY));
+        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).as("drained after the refusal").hasSize(3);
+        convergedAfter(version, "the routing around the third uplink");
+        assertThatThrownBy(() -> daemon.drain(last).get(60, TimeUnit.SECONDS)).as("the leaf's last uplink, judged")
+                .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).kind())
+                        .isEqualTo(DrainException.Kind.CONFLICT));
+        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).hasSize(3);
     }
 }

@@ -1,7 +1,6 @@
 package org.fabricmanager.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
@@ -22,6 +21,7 @@ import org.fabricmanager.pki.TlsContexts;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.testing.Await;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +39,8 @@ class TicketKeyRotationTest {
 
     @Test
     void aRestartedDaemonResumesTheSessionsOfItsPreviousRun() throws Exception {
-        assumeThat(OpenSsl.isAvailable()).isTrue();
+        RealParts.require(OpenSsl.isAvailable(), "BoringSSL (netty-tcnative) does not load here: "
+                + OpenSsl.unavailabilityCause());
         TicketKeyStore store = new TicketKeyStore(state, StateFiles.LOCAL);
         SslContext firstRun = server();
         TicketKeyRotation first = TicketKeyRotation.start(store, firstRun, List.of(CA.certificate()), () -> T0);
@@ -64,7 +65,8 @@ class TicketKeyRotationTest {
 
     @Test
     void aStartAfterTheRotationIntervalAddsAKeyAndKeepsTheOld() throws Exception {
-        assumeThat(OpenSsl.isAvailable()).isTrue();
+        RealParts.require(OpenSsl.isAvailable(), "BoringSSL (netty-tcnative) does not load here: "
+                + OpenSsl.unavailabilityCause());
         TicketKeyStore store = new TicketKeyStore(state, StateFiles.LOCAL);
         SessionTicketKeys old = SessionTicketKeys.none().rotated(T0, new SecureRandom());
         store.save(old);
@@ -87,7 +89,8 @@ class TicketKeyRotationTest {
 
     @Test
     void aKeyFileOthersCouldReadIsReplacedNotUsed() throws Exception {
-        assumeThat(OpenSsl.isAvailable()).isTrue();
+        RealParts.require(OpenSsl.isAvailable(), "BoringSSL (netty-tcnative) does not load here: "
+                + OpenSsl.unavailabilityCause());
         TicketKeyStore store = new TicketKeyStore(state, StateFiles.LOCAL);
         SessionTicketKeys exposed = SessionTicketKeys.none().rotated(T0, new SecureRandom());
         store.save(exposed);

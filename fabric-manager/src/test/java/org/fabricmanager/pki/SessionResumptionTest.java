@@ -1,7 +1,6 @@
 package org.fabricmanager.pki;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.OpenSslServerSessionContext;
@@ -12,6 +11,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,8 @@ class SessionResumptionTest {
 
     @BeforeEach
     void needsBoringSsl() {
-        assumeThat(OpenSsl.isAvailable()).isTrue();
+        RealParts.require(OpenSsl.isAvailable(), "BoringSSL (netty-tcnative) does not load here: "
+                + OpenSsl.unavailabilityCause());
         keys = SessionTicketKeys.none().rotated(NOW, random);
     }
 

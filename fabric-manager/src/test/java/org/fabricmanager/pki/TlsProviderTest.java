@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import javax.net.ssl.SSLException;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,7 +37,8 @@ class TlsProviderTest {
 
     @Test
     void autoChoosesOpenSslForAnEcdsaPkiAndTheJdkForAnEd25519One() {
-        assumeThat(OpenSsl.isAvailable()).isTrue();
+        RealParts.require(OpenSsl.isAvailable(), "BoringSSL (netty-tcnative) does not load here: "
+                + OpenSsl.unavailabilityCause());
         assertThat(TlsProvider.AUTO.engine(daemon(ecdsa)).provider()).isEqualTo(SslProvider.OPENSSL);
         assertThat(TlsProvider.AUTO.engine(agent(ecdsa, 0x10L)).provider()).isEqualTo(SslProvider.OPENSSL);
         TlsEngine old = TlsProvider.AUTO.engine(daemon(ed25519));
@@ -75,7 +77,8 @@ class TlsProviderTest {
     @ParameterizedTest(name = "daemon {0}, agent {1}")
     @CsvSource({"OPENSSL, OPENSSL", "OPENSSL, JDK", "JDK, OPENSSL", "JDK, JDK"})
     void mutualTls13WorksBetweenEveryPairOfEngines(TlsProvider daemonSide, TlsProvider agentSide) throws Exception {
-        assumeThat(OpenSsl.isAvailable()).isTrue();
+        RealParts.require(OpenSsl.isAvailable(), "BoringSSL (netty-tcnative) does not load here: "
+                + OpenSsl.unavailabilityCause());
         InMemoryHandshake h = handshake(daemon(ecdsa), daemonSide, agent(ecdsa, 0x10L), agentSide);
         assertThat(h.failure()).isNull();
         assertThat(h.server().getSession().getProtocol()).isEqualTo("TLSv1.3");
@@ -89,7 +92,8 @@ class TlsProviderTest {
     @ParameterizedTest(name = "daemon {0}")
     @CsvSource({"OPENSSL", "JDK"})
     void anAgentCertificateFromAnotherCaIsRefusedByEitherEngine(TlsProvider daemonSide) throws Exception {
-        assumeThat(OpenSsl.isAvailable()).isTrue();
+        RealParts.require(OpenSsl.isAvailable(), "BoringSSL (netty-tcnative) does not load here: "
+                + OpenSsl.unavailabilityCause());
         CertificateAuthority rogue = CertificateAuthority.create("rogue", Duration.ofDays(1), Clock.systemUTC());
         IssuedCertificate forged = rogue.issueSwitch(0x10L, "s", Duration.ofDays(1));
         // the rogue agent trusts the real CA, so only the daemon's check of its chain can stop it

@@ -1,7 +1,6 @@
 package org.fabricmanager.southbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -27,6 +26,7 @@ import org.fabricmanager.southbound.Message.Hello;
 import org.fabricmanager.southbound.Message.PortInfo;
 import org.fabricmanager.southbound.Message.PortStatus;
 import org.fabricmanager.testing.Await;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -120,7 +120,8 @@ class TlsRefusalLogTest {
     @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
     void anAgentCertificateOfAnotherCaIsNamedByTheDaemonAndTheAgentIsToldItWasRefused(TlsProvider engine)
             throws Exception {
-        assumeThat(engine != TlsProvider.OPENSSL || OpenSsl.isAvailable()).as("BoringSSL loads here").isTrue();
+        RealParts.require(engine != TlsProvider.OPENSSL || OpenSsl.isAvailable(),
+                "BoringSSL (netty-tcnative) does not load here: " + OpenSsl.unavailabilityCause());
         InetSocketAddress daemon = startServer(engine);
         // the agent trusts the fabric CA, but its own certificate is the other CA's
         IssuedCertificate own = otherCa.issueSwitch(GUID, "s1", Duration.ofDays(1));
@@ -139,7 +140,8 @@ class TlsRefusalLogTest {
     @ParameterizedTest(name = "{0} on both sides")
     @EnumSource(value = TlsProvider.class, names = {"OPENSSL", "JDK"})
     void anAgentOfAnotherPkiSaysTheDaemonsCertificateDoesNotChainToItsCa(TlsProvider engine) throws Exception {
-        assumeThat(engine != TlsProvider.OPENSSL || OpenSsl.isAvailable()).as("BoringSSL loads here").isTrue();
+        RealParts.require(engine != TlsProvider.OPENSSL || OpenSsl.isAvailable(),
+                "BoringSSL (netty-tcnative) does not load here: " + OpenSsl.unavailabilityCause());
         InetSocketAddress daemon = startServer(engine);
         // a whole other PKI: the agent's certificate and the CA it trusts are the other CA's
         startAgent(daemon, otherCa.issueSwitch(GUID, "s1", Duration.ofDays(1)), otherCa, engine);

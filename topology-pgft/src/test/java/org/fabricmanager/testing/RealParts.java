@@ -1,13 +1,15 @@
 package org.fabricmanager.testing;
 
 import org.junit.jupiter.api.Assumptions;
+import org.opentest4j.AssertionFailedError;
 
 /**
- * The one way a test says it needs a real part of the machine (OpenSM, ibsim, the OpenSM plug-in, Chromium, promtool,
- * network namespaces, dpkg's tools...): when the part is missing the test is skipped with the reason, as a JUnit
- * assumption, except under {@value #SWITCH}{@code =1}, where it fails with that reason. {@code .ci/run} sets the
- * switch when it runs as root and its installs succeeded, so that CI cannot be green with a real-part test skipped
- * (CONTRIBUTING.md, "Build and test"). Surefire's and failsafe's test JVMs inherit it from Maven's environment.
+ * The one gate of tests that need a real part of the machine (OpenSM, ibsim, the OpenSM plug-in, Chromium, promtool,
+ * network namespaces, loop devices, dpkg tools, a native TLS library...): where the part is missing, the test skips
+ * with the reason, unless the environment variable {@value #SWITCH} is {@code 1}, in which case it fails with that
+ * reason. {@code .ci/run} sets it when it runs as root and has every such part installed, so a CI run cannot pass by
+ * skipping the scenarios that need them (CONTRIBUTING.md, "Build and test"). A new real-part test gets this by
+ * gating on these methods instead of JUnit's assumptions.
  */
 public final class RealParts {
     /** The environment variable that turns a missing real part from a skip into a failure. */
@@ -16,37 +18,30 @@ public final class RealParts {
     private RealParts() {
     }
 
-    /**
-     * Returns when {@code present}; otherwise skips the test with {@code missing} (what is missing and how to get it),
-     * or fails with it under the switch.
-     */
-    public static void require(boolean present, String missing) {
-        check(present, missing, System.getenv(SWITCH));
-    }
-
-    /** As {@link #require(boolean, String)} for a check that says why the part is missing, {@code null} when present. */
-    public static void require(String missing) {
-        require(missing == null, missing);
-    }
-
-    /** Whether a missing real part fails the test here (the switch is set). */
+    /** Whether a missing real part fails the test ({@value #SWITCH}=1) rather than skipping it. */
     public static boolean required() {
-        return isOn(System.getenv(SWITCH));
+        return "1".equals(System.getenv(SWITCH));
     }
 
-    /** The decision, with the switch's value given: returns, skips, or fails. */
-    static void check(boolean present, String missing, String switchValue) {
-        if (present) {
-            return;
+    /** Goes on when {@code present}; else skips the test, or fails it under {@value #SWITCH}=1, saying {@code why}. */
+    public static void require(boolean present, String why) {
+        if (!present) {
+            missing(why);
         }
-        if (isOn(switchValue)) {
-            throw new AssertionError(missing + " (" + SWITCH + "=" + switchValue
-                    + ": a real part a test needs must be there, not skipped)");
-        }
-        Assumptions.abort(missing);
     }
 
-    private static boolean isOn(String switchValue) {
-        return switchValue != null && !switchValue.isBlank() && !"0".equals(switchValue.strip());
+    /** Goes on when {@code whyNot} is {@code null} (the part is there); else as {@link #missing}. */
+    public static void requireNone(String whyNot) {
+        if (whyNot != null) {
+            missing(whyNot);
+        }
+    }
+
+    /** Skips the test, or fails it under {@value #SWITCH}=1: a real part is missing, for the reason {@code why}. */
+    public static void missing(String why) {
+        if (required()) {
+            throw new AssertionFailedError("a real part is missing and " + SWITCH + "=1 requires it: " + why);
+        }
+        Assumptions.abort(why);
     }
 }

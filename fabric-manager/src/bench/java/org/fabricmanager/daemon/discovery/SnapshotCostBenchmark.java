@@ -70,7 +70,8 @@ class SnapshotCostBenchmark {
         org.fabricmanager.daemon.testing.ManualControlLoop loop = new org.fabricmanager.daemon.testing.ManualControlLoop();
         DiscoveryManager d = new DiscoveryManager(
                 new DiscoverySettings(new org.fabricmanager.daemon.config.DaemonConfig.Discovery(500, 60_000), spec),
-                new DiscoverySources(registry, java.util.function.UnaryOperator.identity(), TopologicalIndexer::order,
+                new DiscoverySources(registry, java.util.function.UnaryOperator.identity(), java.util.List::of,
+                        TopologicalIndexer::order,
                         new org.fabricmanager.daemon.store.IndexMapStore(java.nio.file.Path.of(
                                 System.getProperty("java.io.tmpdir"), "fm-snapshot-bench-" + System.nanoTime())),
                         checker),

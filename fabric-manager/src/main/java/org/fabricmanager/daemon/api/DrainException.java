@@ -14,7 +14,7 @@ public final class DrainException extends RuntimeException {
         UNKNOWN,
         /** It is drained already, not drained, or draining it would cut off end nodes or leave the fabric unroutable. */
         CONFLICT,
-        /** The what-if that judges a drain is busy with another request. */
+        /** The what-if that judges a drain is busy with another request, or the fabric is being routed. */
         BUSY,
         /** Nothing is routed yet: there is nothing to judge a drain against (drain with force, or wait). */
         NOT_ROUTED

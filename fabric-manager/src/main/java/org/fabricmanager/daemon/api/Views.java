@@ -77,10 +77,12 @@ public final class Views {
 
     /** The last discovery's check against the expected PGFT. */
     /**
-     * The last check against the expected PGFT; {@code unready}: why the fabric keeps the daemon from being
-     * ready ({@code fabric.unreadyOnMismatch} and verdict MISWIRED), else {@code null}.
+     * The last check against the expected PGFT; {@code drainedSwitches} and {@code drainedLinks}: drained switches and
+     * cables it found present and up (counted apart, not missing); {@code unready}: why the fabric keeps the daemon from
+     * being ready ({@code fabric.unreadyOnMismatch} and verdict MISWIRED), else {@code null}.
      */
-    public record Discovery(String verdict, String summary, int linkIssues, String unready) {
+    public record Discovery(String verdict, String summary, int drainedSwitches, int drainedLinks, int linkIssues,
+                            String unready) {
     }
 
     /**

@@ -1,15 +1,16 @@
 package org.fabricmanager.daemon.discovery;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.fabricmanager.daemon.api.FabricCheck;
-import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -20,8 +21,8 @@ import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.HdftSpec;
-import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftSpec;
+import org.fabricmanager.topology.PortRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * switch and link of the expected PGFT is there;
  * that completeness is counted report by report ({@link LinkLedger}), so a report costs O(1) and the fabric
  * is built once, when complete. {@link #snapshot} builds the fabric (at most once per change), gives new
- * end nodes destination indices (stored before use), checks it against the expected PGFT, and announces
- * what changed. Runs on the control thread.
+ * end nodes destination indices (stored before use), checks it against the expected PGFT (drained parts that are
+ * there counted as drained, {@link DrainedParts}), and announces what changed ({@link CheckAnnouncements}). Runs on
+ * the control thread.
  */
 public final class DiscoveryManager {
     private static final Logger LOG = LoggerFactory.getLogger(DiscoveryManager.class);
@@ -64,9 +66,9 @@ public final class DiscoveryManager {
     private final NodeOrdering ordering;
     private final IndexMapStore indexStore;
     private final ControlLoop queue;
-    private final MilestoneLog milestones;
     private final PortReports reports;
     private final UnaryOperator<SwitchPorts> mask;
+    private final Supplier<Collection<PortRef>> drained;
     private final Executor checks;
     private final Listener listener;
     /** The snapshots' checks against the expected shape; a check's result counts only if no later one's did. */
@@ -96,7 +98,7 @@ public final class DiscoveryManager {
     private int unsaved;
     // volatile: the verdict gauge reads it at scrape time, off the control thread
     private volatile FabricCheck check;
-    private String announced;
+    private final CheckAnnouncements announcements;
 
     /**
      * @param checks where the checks against the expected shape and the refresh builds run, off the control thread
@@ -111,12 +113,13 @@ public final class DiscoveryManager {
         this.indexStore = sources.indexStore();
         this.reports = sources.reports();
         this.mask = sources.mask();
+        this.drained = sources.drained();
         this.queue = queue;
-        this.milestones = milestones;
         this.checks = checks;
         this.listener = listener;
         String shape = expected != null ? expected.toString() : expectedHdft != null ? expectedHdft.toString() : null;
         this.snapshotChecks = new SnapshotChecks(shape);
+        this.announcements = new CheckAnnouncements(milestones, shape != null);
         // discovering: a configured shape is not checked yet, which is not "no shape configured"
         this.check = shape == null ? FabricCheck.notChecked() : FabricCheck.pending(shape);
     }
@@ -365,8 +368,9 @@ public final class DiscoveryManager {
         } else {
             // recognising 5,120 switches takes tens of milliseconds: off the control thread, so a fault's
             // re-route does not wait for the operator's verdict
+            DrainedParts parts = drainedParts();
             checks.execute(() -> {
-                FabricCheck c = ShapeCheck.of(fabric, expected, expectedHdft, checker);
+                FabricCheck c = ShapeCheck.of(fabric, expected, expectedHdft, checker, parts);
                 queue.append("fabric-check", () -> checked(seq, r, c));
             });
         }
@@ -405,7 +409,8 @@ public final class DiscoveryManager {
             return null;
         }
         CompletableFuture<FabricCheck> c = new CompletableFuture<>();
-        checks.execute(() -> c.complete(ShapeCheck.of(fabric, expected, expectedHdft, checker)));
+        DrainedParts parts = drainedParts();
+        checks.execute(() -> c.complete(ShapeCheck.of(fabric, expected, expectedHdft, checker, parts)));
         return c;
     }
 
@@ -475,47 +480,15 @@ public final class DiscoveryManager {
         if (!snapshotChecks.complete(seq, c)) {
             return;
         }
-        announce(r, c);
+        FabricCheck before = check;
+        check = c;
+        announcements.checked(r, before, c);
         listener.checked();
     }
 
-    private void announce(TopologyBuilder.Result r, FabricCheck c) {
-        FabricCheck before = check;
-        check = c;
-        if (c.verdict() == FabricCheck.Verdict.MISWIRED && !c.summary().equals(before.summary())) {
-            // the operator must not have to find this in an INFO line: the fabric is routed, but it is not the
-            // fabric that was ordered
-            List<String> first = firstProblems(c, 5);
-            LOG.warn("the fabric is not the expected {}: {}{}", c.expected(), c.summary(),
-                    first.isEmpty() ? "" : "; first problems: " + String.join("; ", first));
-        } else if (before.verdict() == FabricCheck.Verdict.MISWIRED && c.verdict() != FabricCheck.Verdict.MISWIRED) {
-            LOG.info("the fabric matches the expected {} again ({})", c.expected(), c.verdict());
-        }
-        String summary = describe(r.fabric()) + (expected == null && expectedHdft == null ? "" : "; " + c.summary())
-                + (r.issues().isEmpty() ? "" : "; " + r.issues().size() + " port claims not taken");
-        if (!summary.equals(announced)) {
-            boolean first = announced == null;
-            milestones.record(first ? Milestone.Kind.FABRIC_DISCOVERED : Milestone.Kind.FABRIC_CHANGED,
-                    (first ? "fabric discovered: " : "fabric changed: ") + summary);
-            announced = summary;
-            for (int i = 0; i < Math.min(5, r.issues().size()); i++) {
-                LOG.info("  not a link: {}", r.issues().get(i));
-            }
-        }
-    }
-
-    /** Up to {@code max} findings, miswirings first (they are what makes the verdict). */
-    static List<String> firstProblems(FabricCheck c, int max) {
-        List<String> out = new ArrayList<>(max);
-        for (List<String> l : List.of(c.miswired(), c.extraSwitches(), c.missingSwitches(), c.missingLinks())) {
-            for (String p : l) {
-                if (out.size() == max) {
-                    return out;
-                }
-                out.add(p);
-            }
-        }
-        return out;
+    /** The drained parts present and up now, from the reports as the switches gave them (control thread). */
+    private DrainedParts drainedParts() {
+        return DrainedParts.of(drained.get(), reports, indices);
     }
 
     private List<SwitchPorts> admittedMasked() {
@@ -575,16 +548,5 @@ public final class DiscoveryManager {
     /** The expected PGFT, or {@code null}. */
     public PgftSpec expected() {
         return expected;
-    }
-
-    private static String describe(Fabric f) {
-        int switchLinks = 0;
-        for (Link l : f.links()) {
-            if (f.isSwitch(l.a()) && f.isSwitch(l.b())) {
-                switchLinks++;
-            }
-        }
-        return f.switches().size() + " switches, " + f.nodes().size() + " nodes, " + switchLinks
-                + " switch-to-switch links";
     }
 }

@@ -76,6 +76,8 @@ public final class OpenSmLiveness {
     private State state = State.WAITING;
     private long sinceMillis;
     private volatile String lostWhy;
+    /** Back, and not yet UP: the confirmations it asked for are queued before it. */
+    private boolean returning;
     private final long startNanos;
     private long keepaliveNanos = -1;
     private long progressNanos;
@@ -171,15 +173,16 @@ public final class OpenSmLiveness {
             why = "OpenSM has had " + Integer.toUnsignedString(last.madsOutstanding()) + " SMPs outstanding for "
                     + stuckMs / 1000 + " s with none answered (its state manager is stuck)";
         }
-        if (why != null && state != State.LOST) {
+        if (why != null && (state != State.LOST || returning)) {
             lastSignNanos = silentMs >= LOST_AFTER_MS ? now - TimeUnit.MILLISECONDS.toNanos(silentMs) : progressNanos;
             lost(why);
-        } else if (why == null && keepaliveNanos >= 0 && state != State.UP) {
+        } else if (why == null && keepaliveNanos >= 0 && state != State.UP && !returning) {
             up(now);
         }
     }
 
     private void lost(String why) {
+        returning = false;
         state = State.LOST;
         sinceMillis = millis.getAsLong();
         lostWhy = why;
@@ -194,9 +197,7 @@ public final class OpenSmLiveness {
     private void up(long now) {
         State was = state;
         long lostFor = millis.getAsLong() - sinceMillis;
-        state = State.UP;
-        sinceMillis = millis.getAsLong();
-        lostWhy = null;
+        lostWhy = null; // the switches can be reached again: the confirmations below need it
         String sm = smState(last.smState());
         if (was == State.LOST) {
             long awayMs = TimeUnit.NANOSECONDS.toMillis(now - lastSignNanos);
@@ -209,7 +210,19 @@ public final class OpenSmLiveness {
             details.put("smState", sm);
             record(Milestone.Kind.OPENSM_BACK, how, details);
             listener.back(how);
+            // UP once the switches' tables are pending again (the listener's events come first): never ready on
+            // tables OpenSM has not confirmed since its return
+            returning = true;
+            loop.append("opensm up", () -> {
+                if (returning) { // not lost again meanwhile
+                    returning = false;
+                    state = State.UP;
+                    sinceMillis = millis.getAsLong();
+                }
+            });
         } else {
+            state = State.UP;
+            sinceMillis = millis.getAsLong();
             LOG.info("OpenSM's plug-in connected {} ms after the start (SM state {})",
                     TimeUnit.NANOSECONDS.toMillis(now - startNanos), sm);
             record(Milestone.Kind.OPENSM_EVENT, "OpenSM: its plug-in's channel is open (SM state " + sm + ")",

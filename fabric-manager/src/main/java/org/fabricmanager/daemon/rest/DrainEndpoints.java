@@ -10,8 +10,9 @@ import org.fabricmanager.daemon.api.DrainRequest;
 /**
  * {@code POST /api/v1/drain}, {@code POST /api/v1/undrain} (behind the admin token, like the other actions) and
  * {@code GET /api/v1/drains}. A malformed request is 400, an unknown switch or cable 404, a drain the what-if refuses
- * (or one drained already, or an undrain of what is not drained) 409, a what-if already running 429, nothing routed
- * yet 503. A drain may take as long as a what-if ({@link WhatIfEndpoints#TIMEOUT_MS}).
+ * (or one drained already, or an undrain of what is not drained) 409, a what-if already running or, for an unforced
+ * drain, a re-route due 429, nothing routed yet 503. A drain may take as long as a what-if
+ * ({@link WhatIfEndpoints#TIMEOUT_MS}).
  */
 final class DrainEndpoints {
     private DrainEndpoints() {

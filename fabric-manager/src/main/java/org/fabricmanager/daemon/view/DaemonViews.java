@@ -110,8 +110,8 @@ public final class DaemonViews {
         FabricCheck check = now == DaemonState.DISCOVERING ? discovery.lastCheck() : discovery.routedCheck();
         String unready = unreadyOnMismatch && check.verdict() == FabricCheck.Verdict.MISWIRED
                 ? "the fabric is not the expected " + check.expected() + ": " + check.summary() : null;
-        Views.Discovery d = new Views.Discovery(check.verdict().name(), check.summary(),
-                last == null ? 0 : last.issues().size(), unready);
+        Views.Discovery d = new Views.Discovery(check.verdict().name(), check.summary(), check.drainedSwitchCount(),
+                check.drainedLinkCount(), last == null ? 0 : last.issues().size(), unready);
         int nodes = a != null ? a.fabric().nodes().size() : last != null ? last.fabric().nodes().size() : 0;
         Integer expected = discovery.expected() == null ? null : discovery.expected().totalSwitchCount();
         return new Views.Status(now, new Views.SwitchCounts(expected, registry.admittedCount()), nodes, r,

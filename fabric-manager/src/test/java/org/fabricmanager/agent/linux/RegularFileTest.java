@@ -3,15 +3,14 @@ package org.fabricmanager.agent.linux;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opentest4j.TestAbortedException;
 
 /** Files the agent's configuration names are read only as regular files, never past their bound. */
 class RegularFileTest {
@@ -24,10 +23,11 @@ class RegularFileTest {
         try {
             p = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
         } catch (IOException e) {
-            throw new TestAbortedException("mkfifo is not installed", e);
+            RealParts.missing("mkfifo is not installed (Debian: coreutils): " + e.getMessage());
+            throw e;
         }
         try {
-            assumeTrue(p.waitFor() == 0, "mkfifo " + path + " failed");
+            RealParts.require(p.waitFor() == 0, "mkfifo " + path + " failed");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);

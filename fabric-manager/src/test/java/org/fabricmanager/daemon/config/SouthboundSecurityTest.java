@@ -2,7 +2,6 @@ package org.fabricmanager.daemon.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -24,6 +23,7 @@ import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.TestCertificates;
 import org.fabricmanager.pki.TlsProvider;
 import org.fabricmanager.southbound.SouthboundSettings;
+import org.fabricmanager.testing.RealParts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -41,7 +41,8 @@ class SouthboundSecurityTest {
 
     @Test
     void autoServesAnEcdsaPkiWithBoringSsl() {
-        assumeThat(OpenSsl.isAvailable()).isTrue();
+        RealParts.require(OpenSsl.isAvailable(), "BoringSSL (netty-tcnative) does not load here: "
+                + OpenSsl.unavailabilityCause());
         SouthboundSettings s = SouthboundSecurity.settings(config(KeyType.ECDSA_P256, TlsProvider.AUTO));
         assertThat(s.tls()).isInstanceOf(OpenSslContext.class);
         assertThat(s.tls().isServer()).isTrue();

@@ -44,7 +44,7 @@ class DiscoveryManagerTest {
     private DiscoveryManager manager(PgftSpec expected) {
         return new DiscoveryManager(
                 new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), expected),
-                new DiscoverySources(registry, UnaryOperator.identity(), TopologicalIndexer::order,
+                new DiscoverySources(registry, UnaryOperator.identity(), List::of, TopologicalIndexer::order,
                         new IndexMapStore(state), new RecognizingFabricChecker()),
                 loop, milestones, Runnable::run, settled::add);
     }
@@ -178,7 +178,7 @@ class DiscoveryManagerTest {
         SwitchRegistry alone = new SwitchRegistry();
         DiscoveryManager lonely = new DiscoveryManager(
                 new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), SPEC),
-                new DiscoverySources(alone, UnaryOperator.identity(), TopologicalIndexer::order,
+                new DiscoverySources(alone, UnaryOperator.identity(), List::of, TopologicalIndexer::order,
                         new IndexMapStore(state.resolve("alone")), new RecognizingFabricChecker()),
                 loop, milestones, Runnable::run, settled::add);
         FabricSwitch last = switches.get(switches.size() - 1);
@@ -207,7 +207,7 @@ class DiscoveryManagerTest {
         List<Runnable> held = new ArrayList<>();
         DiscoveryManager d = new DiscoveryManager(
                 new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), SPEC),
-                new DiscoverySources(registry, UnaryOperator.identity(), TopologicalIndexer::order,
+                new DiscoverySources(registry, UnaryOperator.identity(), List::of, TopologicalIndexer::order,
                         new IndexMapStore(state), new RecognizingFabricChecker()),
                 loop, milestones, held::add, settled::add);
         assertThat(d.check().verdict()).as("discovering, a shape configured").isEqualTo(FabricCheck.Verdict.PENDING);
@@ -275,7 +275,7 @@ class DiscoveryManagerTest {
             SwitchRegistry reg = new SwitchRegistry();
             DiscoveryManager d = new DiscoveryManager(
                     new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null),
-                    new DiscoverySources(reg, UnaryOperator.identity(), TopologicalIndexer::order,
+                    new DiscoverySources(reg, UnaryOperator.identity(), List::of, TopologicalIndexer::order,
                             new IndexMapStore(state.resolve("s" + seed)), new RecognizingFabricChecker()),
                     loop, milestones, Runnable::run, settled::add);
             List<ManagedSwitch> connected = new ArrayList<>();
@@ -340,7 +340,7 @@ class DiscoveryManagerTest {
         List<Runnable> offThread = new ArrayList<>();
         DiscoveryManager d = new DiscoveryManager(
                 new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null),
-                new DiscoverySources(registry, UnaryOperator.identity(), TopologicalIndexer::order,
+                new DiscoverySources(registry, UnaryOperator.identity(), List::of, TopologicalIndexer::order,
                         new IndexMapStore(state), new RecognizingFabricChecker()),
                 loop, milestones, offThread::add, settled::add);
         discoverAll(d, fabric, reports);
@@ -465,7 +465,7 @@ class DiscoveryManagerTest {
             List<String> done = new ArrayList<>();
             DiscoveryManager d = new DiscoveryManager(
                     new DiscoverySettings(new DaemonConfig.Discovery(SETTLE_MS, MAX_WAIT_MS), null),
-                    new DiscoverySources(reg, UnaryOperator.identity(), TopologicalIndexer::order,
+                    new DiscoverySources(reg, UnaryOperator.identity(), List::of, TopologicalIndexer::order,
                             new IndexMapStore(state.resolve("d" + seed)), new RecognizingFabricChecker()),
                     loop, milestones, Runnable::run, done::add);
             List<ManagedSwitch> connected = new ArrayList<>();
