@@ -12,9 +12,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,6 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.FabricManagerDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
@@ -49,6 +54,9 @@ import org.slf4j.LoggerFactory;
  * undrains alternate (a drain of a drained cable, an undrain of one that is not, are refused), so the cables with one
  * more accepted drain than undrain are exactly those {@code GET /api/v1/drains} lists, a refused call changed nothing,
  * and the tables the simulated switches hold send nothing out of either end of a drained cable and use every other.
+ * Each accepted call is its cable's {@code DRAINED} or {@code UNDRAINED} event, in turn; the routed fabric lacks
+ * exactly the drained cables, and once a rebalance routed it from scratch every switch holds offline {@code route}'s
+ * table of it.
  */
 class AdminRacesIT {
     private static final String TOKEN = "3b5d7f9a1c3e5a7c9e1b3d5f7a9c1e3b";
@@ -174,6 +182,36 @@ class AdminRacesIT {
             Await.value("the simulated switches' tables route around the drained cables " + drainedByAnswers
                     + " and through the others", Duration.ofSeconds(60), () -> use(sim, fabric, cables, drainedByAnswers),
                     use -> use.equals(expectedUse));
+
+            // each accepted drain and undrain is its cable's DRAINED or UNDRAINED event, in turn from DRAINED
+            List<Milestone> events = daemon.milestones(0).get(10, TimeUnit.SECONDS);
+            assertThat(events.get(0).seq()).as("the event log kept every event since the start").isEqualTo(1);
+            for (Cable c : cables) {
+                List<Milestone.Kind> kinds = events.stream().filter(e -> (e.kind() == Milestone.Kind.DRAINED
+                        || e.kind() == Milestone.Kind.UNDRAINED) && e.message().startsWith("link " + c + " ("))
+                        .map(Milestone::kind).toList();
+                assertThat(kinds).as("%s's events (%s)", c, tally)
+                        .hasSize(accepted.get(c)[0].get() + accepted.get(c)[1].get());
+                for (int i = 0; i < kinds.size(); i++) {
+                    assertThat(kinds.get(i)).as("%s's event %s of %s", c, i, kinds)
+                            .isEqualTo(i % 2 == 0 ? Milestone.Kind.DRAINED : Milestone.Kind.UNDRAINED);
+                }
+            }
+
+            // the fabric in force lacks exactly the drained cables: routed again in full from scratch (a rebalance),
+            // every switch holds offline route's table of that fabric
+            Fabric expected = fabric.withoutLinks(drainedByAnswers.stream().map(c -> link(fabric, c)).toList());
+            Views.Status quiet = SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
+                    && !s.routing().refinePending() && s.tables().inSync() == 192, "the race's last change refined");
+            assertThat(normalized(daemon.topology().get(10, TimeUnit.SECONDS).links())).as("the routed fabric's cables")
+                    .isEqualTo(normalized(expected.links()));
+            long rebalanced = daemon.rebalance().get(120, TimeUnit.SECONDS).routingVersion();
+            assertThat(rebalanced).isGreaterThan(quiet.routing().version());
+            SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED && s.routing().version() >= rebalanced
+                    && s.tables().inSync() == 192, "the rebalance installed");
+            ForwardingTables offline = SystemSupport.routeCommand(expected,
+                    Files.createDirectories(state.resolve("offline")), "without-drained");
+            SystemSupport.assertAgentsHold(sim, offline, rebalanced);
             assertThat(log.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.ERROR))
                     .map(e -> e.getLoggerName() + ": " + e.getFormattedMessage()).toList()).as("ERROR lines").isEmpty();
         } finally {
@@ -194,6 +232,17 @@ class AdminRacesIT {
             int b = entriesOut(sim.agent(link.b()), link.bPort());
             out.put(c + (drained.contains(c) ? " drained" : " in use"), a == 0 && b == 0 ? 0 : a > 0 && b > 0 ? 1 : -1);
         }
+        return out;
+    }
+
+    /** The link of {@code fabric} at cable {@code c}'s end. */
+    private static Link link(Fabric fabric, Cable c) {
+        return fabric.links().stream().filter(l -> l.touches(c.guid(), c.port())).findFirst().orElseThrow();
+    }
+
+    private static Set<Link> normalized(List<Link> links) {
+        Set<Link> out = new HashSet<>();
+        links.forEach(l -> out.add(l.normalized()));
         return out;
     }
 

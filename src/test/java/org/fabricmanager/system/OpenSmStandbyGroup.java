@@ -226,6 +226,21 @@ final class OpenSmStandbyGroup {
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
+    /**
+     * {@code m}'s count of OpenSM routing passes and leadership transfers of {@code outcome} ({@code requested},
+     * {@code done}, {@code failed}, {@code held}), as its {@code /metrics} gives it in
+     * {@code fabric_ha_opensm_transfers_total}.
+     */
+    double transfers(Member m, String outcome) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(m.url() + "/metrics"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("%s's /metrics", m.id()).isEqualTo(200);
+        Matcher c = Pattern.compile("(?m)^fabric_ha_opensm_transfers_total\\{[^}]*outcome=\"" + outcome
+                + "\"[^}]*} (\\S+)$").matcher(r.body());
+        assertThat(c.find()).as("%s's fabric_ha_opensm_transfers_total{outcome=\"%s\"}", m.id(), outcome).isTrue();
+        return Double.parseDouble(c.group(1));
+    }
+
     /** Waits until OpenSM's log holds {@code text}. */
     static void awaitOpenSmLog(Path log, String text) {
         SystemSupport.awaitTrue(() -> Files.exists(log) && Files.readString(log, StandardCharsets.ISO_8859_1).contains(text),

@@ -42,9 +42,9 @@ import org.junit.jupiter.api.Test;
  * </ul>
  * n3 waits {@value #SLOW_ELECTION_MS} ms of silence before it campaigns, so that after n1's kill n2 (next after n1 in
  * the ids' order, which campaigns at once) is elected. Each test shows its path in the members' logs, OpenSM's log,
- * the events and the socket, then every switch's table, as {@code ibroute} reads it, equals offline Dmodc. Times from
- * the kill are printed for docs/opensm.md, not asserted. Skipped when OpenSM, ibsim, infiniband-diags or the plug-in
- * are missing.
+ * the events, the socket and {@code fabric_ha_opensm_transfers_total}, then every switch's table, as {@code ibroute}
+ * reads it, equals offline Dmodc. Times from the kill are printed for docs/opensm.md, not asserted. Skipped when
+ * OpenSM, ibsim, infiniband-diags or the plug-in are missing.
  */
 class OpenSmStandbysIT {
     private static final String SPEC = "PGFT(2;4,4;1,4;1,1)";
@@ -104,6 +104,10 @@ class OpenSmStandbysIT {
                         + " its manager bound it at %s (times it refused: %s)", refused, bound, n3Socket.gaps()).isNotNull();
                 assertThat(group.events(n3)).as("n3's events")
                         .contains("leadership moved to n3 from n2 because OpenSM's master SM runs next to it");
+                // one pass reached n3's standby: one transfer asked and done, none held (the socket was unbound)
+                assertThat(List.of(group.transfers(n3, "requested"), group.transfers(n3, "done"),
+                        group.transfers(n3, "failed"), group.transfers(n3, "held"))).as("n3's transfers: requested,"
+                        + " done, failed, held").containsExactly(1.0, 1.0, 0.0, 0.0);
                 String log = Files.readString(standbyLog, StandardCharsets.ISO_8859_1);
                 int moving = log.indexOf(MOVING + " from n2");
                 assertThat(moving).as("the new master SM's pass refused with '%s from n2'", MOVING).isNotNegative();
@@ -170,6 +174,11 @@ class OpenSmStandbysIT {
             assertThat(group.logLines(n2, "OpenSM subnet ")).as("passes n2's manager answered")
                     .anyMatch(l -> l.contains(" answered in "));
             assertThat(group.events(n2)).as("n2's events").doesNotContain("leadership moved");
+            for (Member m : List.of(n2, group.member("n3"))) {
+                for (String outcome : List.of("requested", "done", "held")) {
+                    assertThat(group.transfers(m, outcome)).as("%s's transfers %s", m.id(), outcome).isZero();
+                }
+            }
             System.out.printf("OpenSM standby takeover on %s, the leadership already beside it: OpenSM-1's kill to"
                     + " MASTER %.0f ms, to routed by the daemon %.0f ms, to the daemon's tables on every switch %.0f ms,"
                     + " to n2 CONVERGED %.0f ms%n", SPEC,
