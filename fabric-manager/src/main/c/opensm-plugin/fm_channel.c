@@ -95,11 +95,41 @@ static int send_channel(struct fm_plugin *fm, int fd, struct fm_buf *b)
 	return b->failed || fm_write_all(fd, b->data, b->len, now_ms() + 1000);
 }
 
-/* what the daemon sent on the channel, read as it comes; 0, or -1 when the channel is to close */
-static int read_daemon(struct fm_plugin *fm, int fd, struct fm_reader *in)
+/* a line told at most every FM_REPEAT_LOG_MS, and how many times it was not since */
+struct repeat {
+	int64_t at;
+	unsigned untold;
+};
+
+/* whether to tell it now; then *untold says how many times it was not since */
+static int tell(struct repeat *r, unsigned *untold)
+{
+	int64_t now = now_ms();
+
+	if (now < r->at) {
+		r->untold++;
+		return 0;
+	}
+	*untold = r->untold;
+	r->untold = 0;
+	r->at = now + FM_REPEAT_LOG_MS;
+	return 1;
+}
+
+/* how the channel's trouble was told: a refusal (FA0D), a frame not understood (FA0E) */
+struct channel_lines {
+	struct repeat refused, unread;
+};
+
+/*
+ * What the daemon sent on the channel, read as it comes; 0, or -1 when the channel is to close. A daemon that
+ * refuses a frame at every reconnection (a COUNTERS frame above its opensm.maxSubnetBytes) is told once a minute.
+ */
+static int read_daemon(struct fm_plugin *fm, int fd, struct fm_reader *in, struct channel_lines *told)
 {
 	struct fm_verdict v = { 0 };
 	enum fm_read st = FM_READ_MORE;
+	unsigned untold;
 	int err = 0;
 
 	for (;;) {
@@ -112,8 +142,10 @@ static int read_daemon(struct fm_plugin *fm, int fd, struct fm_reader *in)
 				fm_reader_reset(in);
 				continue;
 			case FM_CHANNEL_REFUSED:
-				osm_log(&fm->osm->log, OSM_LOG_ERROR, "fabric-manager: ERR FA0D: %s (code %u %s): %s; "
-					"reconnecting in 1 s\n", v.why, v.code, fm_refusal_name(v.code), v.reason);
+				if (tell(&told->refused, &untold))
+					osm_log(&fm->osm->log, OSM_LOG_ERROR, "fabric-manager: ERR FA0D: %s (code %u %s): %s; "
+						"reconnecting in 1 s (%u more since last told)\n", v.why, v.code,
+						fm_refusal_name(v.code), v.reason, untold);
 				return -1;
 			default:
 				break;
@@ -125,13 +157,15 @@ static int read_daemon(struct fm_plugin *fm, int fd, struct fm_reader *in)
 		default:
 			return -1;      /* closed or failed: the daemon away, or a newer channel replaced this one */
 		}
-		osm_log(&fm->osm->log, OSM_LOG_ERROR, "fabric-manager: ERR FA0E: the daemon sent %s on the channel; "
-			"reconnecting in 1 s (install the plug-in and the daemon from one release)\n", v.why);
+		if (tell(&told->unread, &untold))
+			osm_log(&fm->osm->log, OSM_LOG_ERROR, "fabric-manager: ERR FA0E: the daemon sent %s on the channel; "
+				"reconnecting in 1 s (install the plug-in and the daemon from one release; %u more since "
+				"last told)\n", v.why, untold);
 		return -1;
 	}
 }
 
-/* events the queue dropped, told at most every FM_DROPPED_LOG_MS */
+/* events the queue dropped, told at most every FM_REPEAT_LOG_MS */
 static void log_dropped(struct fm_plugin *fm, uint64_t *logged, int64_t *log_at)
 {
 	uint64_t dropped;
@@ -147,7 +181,7 @@ static void log_dropped(struct fm_plugin *fm, uint64_t *logged, int64_t *log_at)
 		"the plug-in's queue of %d was full, the daemon away or slow\n",
 		(unsigned long long) (dropped - *logged), (unsigned long long) dropped, FM_EVENT_QUEUE);
 	*logged = dropped;
-	*log_at = now_ms() + FM_DROPPED_LOG_MS;
+	*log_at = now_ms() + FM_REPEAT_LOG_MS;
 }
 
 /* what the channel thread takes from the others at each turn, under the lock */
@@ -223,6 +257,7 @@ void *fm_channel_main(void *arg)
 	struct outbox o;
 	struct fm_buf b = { 0 };
 	struct fm_reader in;
+	struct channel_lines told = { { 0, 0 }, { 0, 0 } };
 	uint64_t drained, dropped_logged = 0;
 	int fd = -1, err, failed;
 	int64_t retry_at = 0, keepalive_at = 0, dropped_log_at = 0, now, wait;
@@ -243,7 +278,7 @@ void *fm_channel_main(void *arg)
 			fd = fm_connect(fm->socket_path, &err);
 			fm_reader_reset(&in);
 			if (fd >= 0 && send_channel(fm, fd, &b)) {
-				read_daemon(fm, fd, &in);
+				read_daemon(fm, fd, &in, &told);
 				close(fd);
 				fd = -1;
 			}
@@ -257,7 +292,7 @@ void *fm_channel_main(void *arg)
 		}
 		if (failed) {
 			/* a refusal may wait in the socket, the daemon gone after it: said before the channel closes */
-			read_daemon(fm, fd, &in);
+			read_daemon(fm, fd, &in, &told);
 			close(fd);
 			fd = -1;
 		}
@@ -283,7 +318,7 @@ void *fm_channel_main(void *arg)
 				if (pfd[0].revents & POLLIN && read(fm->wake_fd, &drained, sizeof(drained)) < 0) {
 					/* EAGAIN: another read took it */
 				}
-				if (fd >= 0 && pfd[1].revents && read_daemon(fm, fd, &in)) {
+				if (fd >= 0 && pfd[1].revents && read_daemon(fm, fd, &in, &told)) {
 					close(fd);
 					fd = -1;
 					retry_at = now_ms() + 1000;

@@ -39,8 +39,8 @@
 #define FM_COUNTER_RECORDS_FRAME 4096  /* per COUNTERS frame */
 /* a routing pass asked by the daemon at most this often: OpenSM's sweeps are not to be driven by a flood */
 #define FM_REROUTE_MIN_MS 1000
-/* events dropped are told in OpenSM's log at most this often */
-#define FM_DROPPED_LOG_MS 60000
+/* a line that repeats (events dropped, a channel refused again at each reconnection) is told at most this often */
+#define FM_REPEAT_LOG_MS 60000
 #define FM_EVENT_QUEUE 256
 #define FM_DEFAULT_SOCKET "/run/fabric-manager/opensm.sock"
 #define FM_DEFAULT_TIMEOUT_MS 5000

@@ -184,6 +184,9 @@ class OpenSmRoutingIT {
                             awaitLog(log, "ERR FA0D", 1);
                             assertThat(logLines(log, "ERR FA0D").get(0)).as("the channel's refusal in OpenSM's log")
                                     .contains("(code 3 INVALID): a channel frame refused");
+                            // refused again at each of the reconnections since: told once a minute, not each time
+                            assertThat(fake.channels()).as("channels refused").isGreaterThanOrEqualTo(2);
+                            assertThat(logLines(log, "ERR FA0D")).as("the channel's refusals told").hasSize(1);
                         }
                     }
                 }
