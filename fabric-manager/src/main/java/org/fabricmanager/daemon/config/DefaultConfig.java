@@ -132,7 +132,7 @@ public final class DefaultConfig {
                   socket: null              # the Unix socket to listen on for the plug-in, e.g. /run/fabric-manager/opensm.sock
                   socketMode: "%s"          # the socket file's permissions: "0600" or "0660"
                   allowUsers: []            # users whose processes may connect (peer credentials); [] = root and this user
-                  maxSubnetBytes: %d  # a longer subnet report is refused and its connection closed
+                  maxSubnetBytes: %d  # a longer subnet report is refused (TOO_LARGE) and its connection closed
                   socketGroup: null         # the socket file's group (null: this user's), e.g. fabric-manager-opensm
                 """.formatted(d.southbound().enabled(), d.southbound().bind(), d.southbound().port(), d.southbound().maxFrameBytes(),
                 d.southbound().handshakeTimeoutMs(), d.southbound().echoIntervalMs(), d.southbound().idleTimeoutMs(),

@@ -134,8 +134,19 @@ public final class OpenSmWire {
                             int smState) {
     }
 
-    /** Decodes a header; the payload length is checked against {@code maxPayload}. */
-    public static Header header(ByteBuffer b, int maxPayload) throws WireException {
+    /**
+     * The longest frame but a SUBNET: a SET names every switch (8 bytes each, at most 49,151), a COUNTERS frame carries
+     * at most 4,096 records. Fixed: {@code opensm.maxSubnetBytes} bounds the subnet alone, so that a bound set just
+     * above a subnet's size does not refuse the plug-in's counters.
+     */
+    public static final int MAX_CHANNEL_FRAME = 1 << 20;
+
+    /**
+     * Decodes a header; a SUBNET's payload length is checked against {@code maxSubnet}, any other's against {@link
+     * #MAX_CHANNEL_FRAME}. A frame of another release is refused as {@link Refusal#INVALID}: whatever its release, the
+     * plug-in reads that as a refusal, not as the daemon's absence.
+     */
+    public static Header header(ByteBuffer b, int maxSubnet) throws WireException {
         int magic = b.getInt();
         int version = b.get() & 0xff;
         int type = b.get() & 0xff;
@@ -146,11 +157,12 @@ public final class OpenSmWire {
         }
         if (version != VERSION) {
             throw new WireException("protocol version " + version + ", expected " + VERSION
-                    + " (install the plug-in and the daemon from one release)", null);
+                    + " (install the plug-in and the daemon from one release)", Refusal.INVALID);
         }
-        if (length > maxPayload) {
-            throw new WireException("frame of " + length + " bytes, above the limit of " + maxPayload
-                    + " (opensm.maxSubnetBytes)", Refusal.TOO_LARGE);
+        int bound = type == SUBNET ? maxSubnet : MAX_CHANNEL_FRAME;
+        if (length > bound) {
+            throw new WireException("frame of " + length + " bytes, above the limit of " + bound
+                    + (type == SUBNET ? " (opensm.maxSubnetBytes)" : " for a frame of type " + type), Refusal.TOO_LARGE);
         }
         return new Header(type, (int) length);
     }

@@ -72,9 +72,16 @@ class OpenSmWireTest {
                 .extracting(e -> ((OpenSmWire.WireException) e).refusal()).isEqualTo(Refusal.TOO_LARGE);
         ByteBuffer older = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) 3).put((byte) 1)
                 .putShort((short) 0).putInt(0).flip();
-        assertThatThrownBy(() -> OpenSmWire.header(older, 1024)).as("a plug-in of an older release")
-                .hasMessageContaining("protocol version 3, expected 4")
-                .extracting(e -> ((OpenSmWire.WireException) e).refusal()).isNull();
+        assertThatThrownBy(() -> OpenSmWire.header(older, 1024)).as("a plug-in of an older release: refused, not left"
+                + " to read a close as the daemon's absence").hasMessageContaining("protocol version 3, expected 4")
+                .extracting(e -> ((OpenSmWire.WireException) e).refusal()).isEqualTo(Refusal.INVALID);
+        ByteBuffer counters = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) OpenSmWire.VERSION)
+                .put((byte) OpenSmWire.COUNTERS).putShort((short) 0).putInt(300_000).flip();
+        assertThat(OpenSmWire.header(counters, 1024).length()).as("opensm.maxSubnetBytes bounds the subnet alone")
+                .isEqualTo(300_000);
+        ByteBuffer huge = ByteBuffer.allocate(12).putInt(OpenSmWire.MAGIC).put((byte) OpenSmWire.VERSION)
+                .put((byte) OpenSmWire.COUNTERS).putShort((short) 0).putInt(OpenSmWire.MAX_CHANNEL_FRAME + 1).flip();
+        assertThatThrownBy(() -> OpenSmWire.header(huge, 1024)).hasMessageContaining("for a frame of type 8");
     }
 
     @Test
