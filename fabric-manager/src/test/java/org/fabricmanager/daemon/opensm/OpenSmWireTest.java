@@ -62,7 +62,7 @@ class OpenSmWireTest {
     }
 
     @Test
-    void refusesAHeaderOfAnotherProtocolOrAboveTheLimit() {
+    void refusesAHeaderOfAnotherProtocolOrAboveTheLimit() throws Exception {
         ByteBuffer http = ByteBuffer.wrap("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
         assertThatThrownBy(() -> OpenSmWire.header(http, 1024)).hasMessageContaining("not the plug-in's protocol")
                 .extracting(e -> ((OpenSmWire.WireException) e).refusal()).as("no answer it could read").isNull();
