@@ -15,7 +15,8 @@ import org.fabricmanager.southbound.TableHash;
  * table it replaces. A re-route that changes one block of each table then costs each agent one chunk and an
  * array of references, not a copy of its whole table: with thousands of simulated agents in one process,
  * copying every 64 KB table on each commit filled the young generation with tables that stay live, and
- * copying them out of it took collector pauses of 300-600 ms in the middle of a push.
+ * copying them out of it took long collector pauses in the middle of a push (docs/performance.md, "Choices in
+ * the code, measured").
  */
 public final class AppliedTable {
     /** The table of a switch that never received one. */

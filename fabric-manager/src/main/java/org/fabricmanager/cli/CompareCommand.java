@@ -157,7 +157,7 @@ final class CompareCommand implements Command {
             return compare(args, console, fabric, found.get(), openSmEngines, ours, threads, timeout, work);
         } finally {
             if (temporary) {
-                // OpenSM's dumps of one run: 850 MB at 4,096 nodes, which repeated runs would pile up in /tmp
+                // OpenSM's dumps of one run are large (docs/opensm.md), and repeated runs would pile them up in /tmp
                 NetlabUpCommand.deleteTree(work);
             }
         }

@@ -14,8 +14,8 @@ import org.fabricmanager.netlab.NetlabProcess;
  */
 final class NetlabDownCommand implements Command {
     /**
-     * How long the running lab has to remove its namespaces after SIGTERM (a 320-switch lab took 50 s on a loaded
-     * 2-core machine), and then to die after SIGKILL.
+     * How long the running lab has to remove its namespaces after SIGTERM (a 320-switch lab's removal:
+     * docs/performance.md, "Real packets: netlab"), and then to die after SIGKILL.
      */
     static final Duration STOP_WAIT = Duration.ofSeconds(120);
 

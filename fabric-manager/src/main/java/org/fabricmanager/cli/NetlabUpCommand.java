@@ -64,8 +64,9 @@ final class NetlabUpCommand implements Command {
     /**
      * The lab's keepalive period (the daemon's default is 2 s): an agent takes the daemon for gone after three periods
      * without an answer, the daemon closes a session silent for {@link #LAB_IDLE_MS}. An agent's loop also applies its
-     * commits (a bridge batch and its read-back), which took several seconds at 320 switches on this loaded 2-core
-     * machine: with the defaults, the first push to every switch at once set off waves of reconnections.
+     * commits (a bridge batch and its read-back), which at hundreds of switches on a loaded host outlasts the defaults:
+     * the first push to every switch at once set off waves of reconnections (docs/performance.md, "Real packets:
+     * netlab").
      */
     static final int LAB_ECHO_MS = 5_000;
     /** See {@link #LAB_ECHO_MS} (the daemon's default is 10 s). */

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * on the expected PGFT, results dropped: the build from the agents' reports, the check against the PGFT, the index,
  * the engine from scratch, the first table set and the fingerprint. Otherwise the daemon runs that code for the
  * first time on the critical path of its start, interpreted: at 5,120 switches the build and check of the last
- * report held the control thread 1.4 s and the first routing took 0.8-1.6 s (0.1-0.3 s warm). Nothing of it is
+ * report and the first routing then take about twice as long (docs/performance.md, "Choices in the code,
+ * measured"). Nothing of it is
  * kept or shared with the daemon (its own engine, one thread); it gives up between steps as soon as the daemon is
  * no longer discovering, so that it never competes with the real first routing and push.
  */

@@ -20,9 +20,8 @@ import java.util.stream.Collectors;
  *
  * <p>The CA of an ECDSA P-256 PKI has an RSA-3072 key: the CA's signature on the peer's certificate is the
  * one check that both TLS engines leave to the JDK (its PKIX trust manager), and the JDK checks an RSA
- * signature ten times faster than an ECDSA one (0.1 against 1.5 ms in a fresh JVM, docs/security.md),
- * once per agent handshake. The CA signs only when certificates are issued. An Ed25519 PKI keeps its
- * Ed25519 CA, as earlier releases made it.
+ * signature much faster than an ECDSA one (docs/security.md), once per agent handshake. The CA signs only when
+ * certificates are issued. An Ed25519 PKI keeps its Ed25519 CA, as earlier releases made it.
  */
 public enum KeyType {
     ECDSA_P256("ecdsa-p256", "EC", "SHA256withECDSA"),

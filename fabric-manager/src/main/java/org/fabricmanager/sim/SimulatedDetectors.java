@@ -88,8 +88,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
      * Threads that start and stop members, a switch always on the same one so that its starts and stops stay in
      * order. Starting binds a socket and waits twice for the member's event loop, never on an agent's loop. Several
      * threads, because under load each start mostly waits: on one thread a 5,120-switch cold start on a loaded
-     * 2-core host started 20-50 members a second, and members that started minutes after their neighbours were
-     * declared dead by them (the 30 s start-up grace had passed).
+     * 2-core host took minutes to start its members, and those that started after their neighbours' 30 s start-up
+     * grace were declared dead by them (docs/performance.md, "Choices in the code, measured").
      */
     static final int LIFECYCLE_THREADS = 16;
     private final ExecutorService[] lifecycles = new ExecutorService[LIFECYCLE_THREADS];
@@ -98,8 +98,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
      * The datagram path is rehearsed ({@link DatagramRehearsal#untilCompiled}) when the first configuration arrives,
      * and members start once it is compiled: thousands of members started beside an interpreted HMAC-SHA-256 fill
      * their event loops with it, their heartbeats fall seconds behind, and their observers declare them dead (a
-     * storm at 5,120 switches on a loaded 2-core host, members started over 130 s). About a second on a quiet
-     * host; these bounds hold the members back 15 s at most where the JIT never gets there. Not at the simulator's
+     * storm at 5,120 switches on a loaded 2-core host: docs/performance.md, "Choices in the code, measured"). These
+     * bounds hold the members back 15 s at most where the JIT never gets there. Not at the simulator's
      * start: the agents' connections and the first push need the cores then.
      */
     static final int REHEARSAL_MAX_DATAGRAMS = 400_000;

@@ -23,8 +23,9 @@ package org.fabricmanager.southbound;
 public record TlsAdmissionLimits(int atOnce, int queueLength, int queueWaitMs, int timeoutMs) {
     /** Defaults: 64 at once, 4,096 waiting for at most 45 s, 10 s per handshake. */
     /**
-     * An agent sends its ClientHello as soon as it is connected, but a starved host sends it late: 2 s lost 31 of 48
-     * simulated agents at a load of 15 on two cores (each reconnected). A connection waiting for its first record
+     * An agent sends its ClientHello as soon as it is connected, but a starved host sends it late: 2 s lost most of
+     * the simulated agents of a loaded 2-core host (each reconnected: docs/performance.md, "Choices in the code,
+     * measured"). A connection waiting for its first record
      * holds no slot and no queue place, only a socket, so a longer wait costs the daemon little.
      */
     static final int FIRST_BYTE_MS = 5_000;

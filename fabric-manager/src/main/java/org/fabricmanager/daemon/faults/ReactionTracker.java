@@ -178,8 +178,8 @@ public final class ReactionTracker {
     /**
      * A routing of the open reaction, if any, was installed and its impact on the end nodes is being taken: the token to
      * hand back with it to {@link #impact} ({@code null} when no reaction is open). The impact is taken off the fault's
-     * path (up to 100 ms at 5,120 switches), so a reaction may converge before it comes: its milestone then waits for
-     * it, while its times and metrics are those of the convergence.
+     * path at scale ({@code RoutingService.INLINE_ENTRIES}), so a reaction may converge before it comes: its milestone
+     * then waits for it, while its times and metrics are those of the convergence.
      */
     public Object impactPending() {
         if (open == null) {

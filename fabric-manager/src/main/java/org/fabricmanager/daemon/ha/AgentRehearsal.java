@@ -25,8 +25,9 @@ import org.fabricmanager.topology.PgftSpec;
 /**
  * The part of a standby's rehearsal that has agents: the rehearsal's manager discovers the expected fabric from an
  * agent per switch in this JVM, reuses the stored routing and pushes it, until it converges. A takeover then runs the
- * sessions' and discovery's code compiled: without it the new leader's JIT compiled about a thousand methods while
- * the agents came back (2 s of compiler threads at 768 switches, against a return of 1.2-2.6 s).
+ * sessions' and discovery's code compiled: without it the new leader's JIT compiled that code while the agents came
+ * back, its compiler threads busy for about as long as the return (docs/performance.md, "Choices in the code,
+ * measured").
  *
  * <p>Nothing of the group is used: the agents and the manager trust a throw-away CA made for the rehearsal (the
  * daemon holds no switch certificates and no CA key), whose files sit in the rehearsal's own copy of the state and go

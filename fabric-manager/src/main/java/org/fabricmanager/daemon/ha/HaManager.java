@@ -299,8 +299,8 @@ public final class HaManager implements AutoCloseable {
 
     /**
      * Once this member is a standby in step with the group and the replicated state holds a stored routing,
-     * rehearses a manager start on another thread ({@link ManagerRehearsal}), so that a takeover starts in
-     * tens of milliseconds instead of the first, cold start's second. The group's leader needs nothing from it.
+     * rehearses a manager start on another thread ({@link ManagerRehearsal}), so that a takeover starts warm
+     * instead of paying for a cold start. The group's leader needs nothing from it.
      */
     private void rehearseOnce(HaNode.View v) {
         if (rehearsed || v.leading() || group.standbyUnready() != null

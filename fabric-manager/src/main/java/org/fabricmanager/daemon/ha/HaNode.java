@@ -134,10 +134,10 @@ final class HaNode implements AutoCloseable {
         // One stream per follower for entries and heartbeats alike. With Ratis's separate heartbeat stream (its
         // default), a leader deposed by a partition, healed and following, received both streams at once and its log
         // wedged for good: "Already running a method" on every append, or INCONSISTENCY on every heartbeat while
-        // the entries never came (PartitionIT, 3 runs in 8). A 5 MB entry then delays heartbeats behind it by the time
-        // it takes to send (tens of ms), well inside an election timeout.
+        // the entries never came (PartitionIT, 3 runs in 8). An entry of a whole stored routing then delays heartbeats
+        // behind it by the time it takes to send, well inside an election timeout.
         GrpcConfigKeys.Server.setHeartbeatChannel(props, false);
-        // one entry is a whole state file: the stored routing is 5 MB at 5,120 switches (StateEntry.MAX_CONTENT)
+        // one entry is a whole state file, the stored routing the largest (StateEntry.MAX_CONTENT)
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(props, SizeInBytes.valueOf(ENTRY_LIMIT));
         RaftServerConfigKeys.Log.setWriteBufferSize(props, SizeInBytes.valueOf(ENTRY_LIMIT + 1024));
         RaftServerConfigKeys.Log.setSegmentSizeMax(props, SizeInBytes.valueOf(4L * ENTRY_LIMIT));
@@ -263,8 +263,8 @@ final class HaNode implements AutoCloseable {
     String transferLeadershipHere(String leaderId, long timeoutMs) throws IOException {
         RaftProperties props = new RaftProperties();
         RaftConfigKeys.Rpc.setType(props, SupportedRpcType.GRPC);
-        // the leader's wait is timeoutMs; the client's first connection comes before it (over half a second on a
-        // loaded host, more under TLS)
+        // the leader's wait is timeoutMs; the client's first connection comes before it, and takes most of a transfer
+        // on a loaded host (docs/performance.md, "Choices in the code, measured")
         RaftClientConfigKeys.Rpc.setRequestTimeout(props, TimeDuration.valueOf(timeoutMs + 10_000, TimeUnit.MILLISECONDS));
         RaftPeerId leader = RaftPeerId.valueOf(leaderId);
         try (RaftClient client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group).setParameters(transport)

@@ -26,21 +26,24 @@ import org.slf4j.LoggerFactory;
  * What makes a standby hot: it starts and closes a manager once, from a private copy of the replicated
  * state directory, listening on loopback ports the system picks, before it may have to take over. A
  * takeover then runs code this JVM has already loaded and compiled: the manager's start in a JVM that never
- * ran it took 0.5-1 s at 768 switches (class loading, the first parse of the stored indices and routing),
- * a rehearsed one takes tens of milliseconds. The copy keeps the rehearsal from touching the real state:
- * its stores write locally into the copy (a manager writes on close), which is deleted afterwards; the
- * rehearsal has no agents, so it pushes nothing and starts no detector member.
+ * ran it pays for class loading and the first parse of the stored indices and routing, many times a rehearsed
+ * start (docs/performance.md, "Choices in the code, measured"). The copy keeps the rehearsal from touching the
+ * real state: its stores write locally into the copy (a manager writes on close), which is deleted afterwards;
+ * the rehearsal has no agents, so it pushes nothing and starts no detector member.
  *
  * <p>With TLS the rehearsal also runs {@value #TLS_HANDSHAKES} southbound handshakes in memory ({@link TlsWarmup}):
  * at a takeover every agent's handshake arrives within a second, and in a JVM that never ran one the new leader
- * paid for loading and compiling the TLS engine's Java half and the PKIX check on those first handshakes, several
- * milliseconds each at 768 switches instead of about half a millisecond warm.
+ * paid for loading and compiling the TLS engine's Java half and the PKIX check on those first handshakes, each
+ * costing several times a warm one.
  */
 final class ManagerRehearsal {
     private static final Logger LOG = LoggerFactory.getLogger(ManagerRehearsal.class);
     /** Files of the state directory that are no state: the daemon's own lock. */
     private static final String LOCK = "lock";
-    /** Handshakes of the TLS warm-up: about where a handshake's cost stops falling (measured: 1.3 ms first, 0.5 ms by then). */
+    /**
+     * Handshakes of the TLS warm-up: about where a handshake's cost stops falling (docs/performance.md, "Choices in
+     * the code, measured").
+     */
     static final int TLS_HANDSHAKES = 1_000;
     /** At most this long for the warm-up: on a host busy with other work it stops early, warm enough. */
     static final long TLS_BUDGET_MS = 15_000;

@@ -25,7 +25,10 @@ record StateEntry(long term, String name, byte[] content) {
     static final Set<String> FILES = Set.of("guid2index", "admitted-switches", "routing.state", LeaderEndpoints.FILE,
             PendingSwitchStore.FILE, QuarantineStore.FILE, TicketKeyStore.FILE, DrainStore.FILE);
     private static final int FORMAT = 1;
-    /** Three times the stored routing of 5,120 switches (5 MB); a larger state file is not replicated. */
+    /**
+     * Three times the stored routing of 5,120 switches (its size: docs/performance.md, "Memory and sizing"); a
+     * larger state file is not replicated.
+     */
     static final int MAX_CONTENT = 16 << 20;
 
     StateEntry {

@@ -11,9 +11,10 @@ import org.fabricmanager.topology.LidPlan;
 /**
  * Every switch's table by LID as {@link OpenSmLfts#byLid} gives it, kept from one answer to the next: when the switches,
  * LIDs and leaves are those of the last answer, only the entries whose handed port or switch route changed are worked
- * out again (a cable's loss at 4,096 nodes: about two thousand entries of 3.7 million, where building them all takes
- * about 100 ms before the JIT has compiled it). Rows that did not change are the last answer's arrays; callers read
- * them and never write. One caller at a time.
+ * out again (a cable's loss at 4,096 nodes changes a small share of the 3.7 million entries: docs/opensm.md,
+ * "Live: the daemon as OpenSM's engine against ftree and updn"), where building them all is slow before the JIT has
+ * compiled it. Rows that did not change are the last answer's arrays; callers read them and never write. One caller
+ * at a time.
  */
 final class LidTables {
     private final SwitchLidRouter router = new SwitchLidRouter();

@@ -14,9 +14,10 @@ import org.fabricmanager.topology.LidPlan;
  * The tables by LID that answer OpenSM's passes, whole or as their change to the last answer: each answer gets a
  * random id, the plug-in keeps the tables of the last answer it took and names its id in the next SUBNET, and when
  * that is the daemon's last answer for the same switches, the answer is a DELTA of the entries that differ (a cable's
- * loss at 4,096 nodes: about a thousand of 3.7 million). Anything else (a first pass, a plug-in or daemon restarted, a
- * pass the plug-in did not take, a switch more or less) gets the whole tables. The tables themselves are kept and
- * updated where they changed ({@link LidTables}). One caller at a time (the provider's lock).
+ * loss at 4,096 nodes changes a small share of the 3.7 million: docs/opensm.md). Anything else (a first pass, a
+ * plug-in or daemon restarted, a pass the plug-in did not take, a switch more or less) gets the whole tables. The
+ * tables themselves are kept and updated where they changed ({@link LidTables}). One caller at a time (the
+ * provider's lock).
  */
 final class OpenSmAnswers {
     private final LidTables lidTables = new LidTables();

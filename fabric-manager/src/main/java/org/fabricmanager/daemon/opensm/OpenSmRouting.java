@@ -359,7 +359,8 @@ final class OpenSmRouting {
 
     /**
      * Whether OpenSM reports the CA ports it reported last time. Field by field: the records' own equals, run once per
-     * pass that changed something, took 12.7 ms for 4,096 ports at the first fault after a start (not compiled yet).
+     * pass that changed something, is slow at the first fault after a start, not compiled yet (docs/performance.md,
+     * "Choices in the code, measured").
      */
     private static boolean sameEnds(List<EndPort> a, List<EndPort> b) {
         if (a.size() != b.size()) {

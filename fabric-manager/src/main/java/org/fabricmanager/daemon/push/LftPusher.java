@@ -94,9 +94,9 @@ public final class LftPusher implements PushFigures {
      * Sends {@code next}'s blocks, without their commits, to the switches whose rows it changes, as long as they
      * hold the current tables and have nothing on the wire: if {@code next} is {@link #install installed} before
      * anything else is sent to them, each gets only its commit. At a switch's death that takes the blocks off the
-     * reaction's path (about 1,000 blocks for each of 64 switches at 5,120), sent during the echo wait that
-     * confirms the death; if it is refuted, {@link #dropStaged} forgets them, and the switches discard them at
-     * their next batch (another version). {@code next}'s version must never be used by other tables.
+     * reaction's path (at 5,120 switches most blocks of 64 switches: docs/performance.md, "Push sizes"), sent during
+     * the echo wait that confirms the death; if it is refuted, {@link #dropStaged} forgets them, and the switches
+     * discard them at their next batch (another version). {@code next}'s version must never be used by other tables.
      * At most {@code push.maxInFlight} full tables' worth, as a push puts on the wire at once.
      *
      * @return the switches that got blocks

@@ -17,7 +17,8 @@ import org.fabricmanager.daemon.api.WhatIfRequest;
 final class WhatIfEndpoints {
     /**
      * How long a what-if may take before the client gets 503 (it then still runs to its end, and holds the
-     * one-at-a-time slot): 0.75 s at 768 switches on a loaded 2-core host, more at 5,120 switches.
+     * one-at-a-time slot): well under a second at 768 switches, more at 5,120 (docs/performance.md, "What-if and
+     * routing quality").
      */
     static final long TIMEOUT_MS = 120_000;
     private WhatIfEndpoints() {

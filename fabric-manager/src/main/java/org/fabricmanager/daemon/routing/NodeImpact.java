@@ -85,7 +85,8 @@ public final class NodeImpact {
     /**
      * Destinations among {@code candidates} whose entry differs in a row both versions hold. Only the 64-entry blocks
      * the derived set knows changed are compared (a leaf's death changes one block per row: comparing whole rows cost
-     * 280 ms at 5,120 switches, on the fault's path); a row whose changes are not known is compared in full.
+     * several times as much at 5,120 switches, on the fault's path: docs/performance.md, "Choices in the code,
+     * measured"); a row whose changes are not known is compared in full.
      */
     private static BitSet movedDestinations(TableSet before, TableSet after, BitSet candidates) {
         BitSet moved = new BitSet(after.length());

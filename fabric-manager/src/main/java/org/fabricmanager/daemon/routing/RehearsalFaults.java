@@ -57,8 +57,8 @@ final class RehearsalFaults {
             }
         }
         // derived as discovery derives a fault's fabric (withChanges, whose index is derived from this one's): that
-        // code is then compiled too, not first run by the first switch's death (235 ms on the control thread at
-        // 5,120 switches, against 38 ms warm)
+        // code is then compiled too, not first run by the first switch's death, on the control thread, several times
+        // slower than warm (docs/performance.md, "Choices in the code, measured")
         List<Fabric> out = new ArrayList<>(3);
         if (uplink != null) {
             out.add(fabric.withChanges(Set.of(), Set.of(), List.of(uplink), List.of()));

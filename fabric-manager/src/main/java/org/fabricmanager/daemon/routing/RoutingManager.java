@@ -76,8 +76,8 @@ public final class RoutingManager {
     static final long STORE_DELAY_MS = 5_000;
     /**
      * How long a routing whose tables converged must stay in force before it is written: faults come in bursts (a
-     * flapping link, a switch's links going one by one), and each write of 335 MB of tables at 5,120 switches takes a
-     * core for about a second, which the next re-route needs more.
+     * flapping link, a switch's links going one by one), and each write compresses every table (335 MB at 5,120
+     * switches) on a core the next re-route needs more (docs/performance.md, "Choices in the code, measured").
      */
     static final long STORE_QUIET_MS = 1_000;
     /**
@@ -249,8 +249,8 @@ public final class RoutingManager {
     }
 
     /**
-     * Rounds of the rehearsal: the first fault's computation at 4,096 nodes took 12-20 ms after two, 9-11 after
-     * four and 6-12 after eight (36-180 ms before the rehearsal took the churn and the impact; one fresh JVM each).
+     * Rounds of the rehearsal: four make the first fault's computation as fast as the later ones', more gain little
+     * (docs/performance.md, "Choices in the code, measured").
      */
     static final int REHEARSAL_ROUNDS = 4;
 
@@ -338,8 +338,8 @@ public final class RoutingManager {
                 outcome.tables().changedRows(), outcome.tables().rowCount(), String.format("%.1f", outcome.compareMillis()));
         stored = null;
         // written once the push is done and a quiet second passed (storeWhenQuiet at CONVERGED), at the latest after
-        // STORE_DELAY_MS: compressing 335 MB of tables at 5,120 switches takes a core for about a second, which the
-        // push of the same tables needs more (a crash before the write costs the next start one computation, nothing else)
+        // STORE_DELAY_MS: compressing 335 MB of tables at 5,120 switches takes a core, which the push of the same
+        // tables needs more (a crash before the write costs the next start one computation, nothing else)
         unsaved = new RoutingState(outcome.fingerprint(), job.version(), r.engine(), r.tables());
         installedVersion = job.version();
         queue.scheduleDeferred(STORE, STORE_DELAY_MS, this::storeUnsaved);

@@ -153,7 +153,8 @@ public final class RoutingService implements AutoCloseable {
     /**
      * {@link #route(RoutingJob)}; a refinement is given up once {@code abandon} is true (the fabric changed under
      * it), with an unchanged outcome: the repair stays in force and {@link #refinable}, and the change's own
-     * computation does not wait for a full routing's time (1.7-2.5 s at 65,536 nodes beside the agents).
+     * computation does not wait for a full routing's time (seconds at 65,536 nodes: docs/performance.md, "Production
+     * shape at 5,120 switches").
      */
     public CompletableFuture<RoutingOutcome> route(RoutingJob job, BooleanSupplier abandon) {
         queued.incrementAndGet();
@@ -230,9 +231,10 @@ public final class RoutingService implements AutoCloseable {
                 detail += String.format(", (link, VC) check %.1f ms: %s", (System.nanoTime() - compared) / 1e6,
                         deadlockFree ? "acyclic" : "CYCLE through " + report.cycle().size() + " channels");
             }
-            // which end nodes the change cut off or moved, for the reaction's figures and NODE_UNREACHABLE: up to 100 ms
-            // at 5,120 switches, so taken on a thread of its own there, not before the tables can be pushed; a few
-            // milliseconds at most below INLINE_ENTRIES, taken here so that the reaction closes at its convergence
+            // which end nodes the change cut off or moved, for the reaction's figures and NODE_UNREACHABLE: at 5,120
+            // switches long enough to delay the push, so taken on a thread of its own there; little below
+            // INLINE_ENTRIES, taken here so that the reaction closes at its convergence (docs/performance.md, "Fault
+            // reaction at 768 switches")
             CompletableFuture<NodeImpact> impact = (long) tables.rowCount() * tables.length() <= INLINE_ENTRIES
                     ? CompletableFuture.completedFuture(NodeImpact.between(job.previousFabric(), job.previous(),
                     job.fabric(), tables))
@@ -247,12 +249,10 @@ public final class RoutingService implements AutoCloseable {
      * Re-routes each fabric {@code variants} makes (on the routing thread: the fabric in force with a fault applied,
      * derived as discovery derives it) from the last routing and takes what a fault's computation takes of it (the
      * table set against {@code inForce}, the fingerprint, the churn, and the end nodes' impact where a fault takes it
-     * inline), results dropped: the first real faults after a start otherwise run that path in the interpreter (at
-     * 5,120 switches a cold re-route took 160-470 ms against 80 ms after ten; at 4,096 nodes under OpenSM the churn
-     * and the impact took 30-70 ms each the first time, 1-10 ms warm). Nothing of the routing kept for re-routes
-     * changes. Stops before the next variant as soon as a real computation is waiting. Only for engines that repair
-     * ({@code routing.onFault: repair}) or re-route
-     * incrementally.
+     * inline), results dropped: the first real faults after a start otherwise run that path in the interpreter,
+     * several times slower than warm (docs/performance.md, "Choices in the code, measured"). Nothing of the routing
+     * kept for re-routes changes. Stops before the next variant as soon as a real computation is waiting. Only for
+     * engines that repair ({@code routing.onFault: repair}) or re-route incrementally.
      *
      * @param fabricInForce the fabric {@code inForce} routes
      * @return the variants re-routed

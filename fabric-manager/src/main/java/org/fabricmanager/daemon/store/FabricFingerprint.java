@@ -18,7 +18,8 @@ import org.fabricmanager.topology.FabricIndex;
  *
  * <p>It is read off the fabric's {@link FabricIndex} (switches sorted by GUID, ports in order, nodes by
  * destination index), which routing builds anyway: at 5,120 switches and 200,000 links this costs a
- * few milliseconds, where sorting every link as an object took 70-200 ms of every re-route. Version 2
+ * fraction of sorting every link as an object in every re-route (docs/performance.md, "Choices in the code,
+ * measured"). Version 2
  * of the fingerprint; a routing state stored with version 1 does not match it and is recomputed once.
  */
 public final class FabricFingerprint {

@@ -208,7 +208,8 @@ public final class RoutingStateStore {
         ForwardingTables t = state.tables();
         try {
             ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 16);
-            // fastest level: written after every routing on a 2-core machine; tables compress ~250x anyway
+            // fastest level: written after every routing on a 2-core machine; tables compress well at any level
+            // (docs/performance.md, "Memory and sizing")
             GZIPOutputStream gz = new GZIPOutputStream(body, 1 << 16) {
                 {
                     def.setLevel(Deflater.BEST_SPEED);

@@ -407,7 +407,8 @@ public final class DaemonViews {
         List<FaultReport.LinkFault> lf = new ArrayList<>();
         if (routing.active() != null) {
             // 330,000 ports at 5,120 switches, on the control thread: the quarantine lookups (boxed keys) only for a
-            // switch that has one, which made this view cost 50 ms there
+            // switch that has one; for every port they held the control thread (docs/performance.md, "Choices in the
+            // code, measured")
             for (ManagedSwitch ms : registry.all()) {
                 if (!ms.admitted()) {
                     continue;

@@ -54,9 +54,10 @@ public final class RebalanceEstimator implements AutoCloseable {
 
     /**
      * Table entries (switches x destinations) up to which the daemon estimates a repair by itself, after its quality
-     * measurement: the full routing runs on the routing thread, where a fault's routing would wait for it (about 0.1 s
-     * at this size, against 20-35 ms at 768 switches x 4,096 nodes and over a second at 5,120 x 65,536). Larger
-     * fabrics are estimated when an operator asks (the rebalance's what-if).
+     * measurement: the full routing runs on the routing thread, where a fault's routing would wait for it, and grows
+     * with the tables (tens of milliseconds at 768 switches x 4,096 nodes, a second or more at 5,120 x 65,536:
+     * docs/performance.md, "Repairs refined"). Larger fabrics are estimated when an operator asks (the rebalance's
+     * what-if).
      */
     public static final long BACKGROUND_MAX_ENTRIES = 1L << 24;
 
