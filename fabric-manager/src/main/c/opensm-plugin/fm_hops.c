@@ -19,7 +19,8 @@
 #define FULL_BELOW_ONE_IN 8
 /*
  * Rows fetched ahead while a switch's rows are cleared: each row is a small allocation of its own,
- * and waiting for each in turn was most of the writing (4,096 nodes: 33-36 ms of CPU, 19-23 ahead)
+ * and waiting for each in turn was most of the writing (docs/opensm.md, "Live: the daemon as
+ * OpenSM's engine against ftree and updn")
  */
 #define PREFETCH_ROWS 32
 
