@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The live OpenSM measurement of docs/performance.md ("OpenSM live"): ibsim simulates the PGFT (its
+# The live OpenSM measurement of docs/performance.md ("Live under OpenSM"): ibsim simulates the PGFT (its
 # console on a FIFO), OpenSM runs with the plug-in and routing_engine ENGINES, and the daemon listens
 # on opensm.socket when ENGINES starts with fabric-manager. Once the subnet is up and SETTLE seconds
 # have passed, one leaf's first uplink is unlinked at ibsim's console; the script waits for OpenSM's
