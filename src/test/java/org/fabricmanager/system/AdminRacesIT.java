@@ -184,7 +184,7 @@ class AdminRacesIT {
                     use -> use.equals(expectedUse));
 
             // each accepted drain and undrain is its cable's DRAINED or UNDRAINED event, in turn from DRAINED
-            List<Milestone> events = daemon.milestones(0).get(10, TimeUnit.SECONDS);
+            List<Milestone> events = daemon.api().milestones(0).get(10, TimeUnit.SECONDS);
             assertThat(events.get(0).seq()).as("the event log kept every event since the start").isEqualTo(1);
             for (Cable c : cables) {
                 List<Milestone.Kind> kinds = events.stream().filter(e -> (e.kind() == Milestone.Kind.DRAINED
@@ -203,9 +203,9 @@ class AdminRacesIT {
             Fabric expected = fabric.withoutLinks(drainedByAnswers.stream().map(c -> link(fabric, c)).toList());
             Views.Status quiet = SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && !s.routing().refinePending() && s.tables().inSync() == 192, "the race's last change refined");
-            assertThat(normalized(daemon.topology().get(10, TimeUnit.SECONDS).links())).as("the routed fabric's cables")
+            assertThat(normalized(daemon.api().topology().get(10, TimeUnit.SECONDS).links())).as("the routed fabric's cables")
                     .isEqualTo(normalized(expected.links()));
-            long rebalanced = daemon.rebalance().get(120, TimeUnit.SECONDS).routingVersion();
+            long rebalanced = daemon.api().rebalance().get(120, TimeUnit.SECONDS).routingVersion();
             assertThat(rebalanced).isGreaterThan(quiet.routing().version());
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED && s.routing().version() >= rebalanced
                     && s.tables().inSync() == 192, "the rebalance installed");

@@ -77,7 +77,7 @@ class DaemonSystemIT {
             sim.linkDown(leaf, 9);
             s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v1, "re-route");
             long v2 = s.routing().version();
-            Fabric degraded = daemon.topology().get();
+            Fabric degraded = daemon.api().topology().get();
             assertThat(degraded.links()).hasSize(fabric.links().size() - 1);
             assertThat(s.discovery().verdict()).isEqualTo("DEGRADED");
             ForwardingTables rerouted = SystemSupport.routeCommand(degraded, work, "degraded", work.resolve("intact.lft"));
@@ -97,7 +97,7 @@ class DaemonSystemIT {
             sim.linkUp(leaf, 9);
             s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v2, "link repaired");
             long v3 = s.routing().version();
-            assertThat(daemon.topology().get()).isEqualTo(fabric);
+            assertThat(daemon.api().topology().get()).isEqualTo(fabric);
             assertAgentsHold(sim, intact, v3);
             assertThat(s.push().blocks()).isEqualTo(changedBlocks);
 
@@ -113,7 +113,7 @@ class DaemonSystemIT {
             assertThat(s.push().totalBlocks()).isZero();
             assertThat(s.push().totalBytes()).isZero();
             assertThat(s.tables().inSync()).isEqualTo(192);
-            Fabric afterRestart = restarted.topology().get();
+            Fabric afterRestart = restarted.api().topology().get();
             for (EndNode n : afterRestart.nodes()) {
                 assertThat(n.index()).isEqualTo(reported.nodeByGuid(n.guid()).orElseThrow().index());
             }
@@ -159,7 +159,7 @@ class DaemonSystemIT {
                 if (a == b || !touches) {
                     continue;
                 }
-                Views.Route r = daemon.route(a.index(), b.index()).get();
+                Views.Route r = daemon.api().route(a.index(), b.index()).get();
                 assertThat(r.outcome()).as("%d -> %d", a.index(), b.index()).isEqualTo("DELIVERED");
                 for (Views.Hop h : r.hops()) {
                     assertThat(h.guid().equals(Guids.format(leaf)) && h.outPort() == port).as("%s uses the failed link", r).isFalse();

@@ -75,7 +75,7 @@ class DaemonVtftrIT {
 
     private static void assertAgentsHoldOfflineRouting(FabricManagerDaemon daemon, FabricSimulator sim, long version)
             throws Exception {
-        Fabric live = daemon.topology().get();
+        Fabric live = daemon.api().topology().get();
         ForwardingTables expected;
         try (RoutingEngine engine = new VtftrEngine(1)) {
             var result = engine.route(live.index());

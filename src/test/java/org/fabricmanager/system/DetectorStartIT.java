@@ -64,7 +64,7 @@ class DetectorStartIT {
                     "every agent answered its ring configuration", 60);
             // the last answer is the late member's ACK, sent once it runs
             assertThat(sim.detectors().running()).isEqualTo(SWITCHES - withoutDetector.size());
-            FaultReport faults = daemon.faults().get(10, TimeUnit.SECONDS);
+            FaultReport faults = daemon.api().faults().get(10, TimeUnit.SECONDS);
             assertThat(faults.ringStarting()).isZero();
             assertThat(faults.ringUnconfirmed()).isZero();
             assertThat(faults.unwatched()).extracting(FaultReport.Unwatched::guid)
@@ -74,9 +74,9 @@ class DetectorStartIT {
 
             awaitRingTime(agents, SWITCHES - withoutDetector.size(), 4); // long enough for any suspicion of the late or the silent members
             assertThat(kinds(daemon)).as("no switch declared dead").doesNotContain(Milestone.Kind.SWITCH_FAILED);
-            assertThat(daemon.faults().get(10, TimeUnit.SECONDS).switches()).isEmpty();
+            assertThat(daemon.api().faults().get(10, TimeUnit.SECONDS).switches()).isEmpty();
             assertThat(daemon.computations().get()).as("nothing routed around").isEqualTo(computations);
-            assertThat(daemon.status().get(10, TimeUnit.SECONDS).switches().connected()).isEqualTo(SWITCHES);
+            assertThat(daemon.api().status().get(10, TimeUnit.SECONDS).switches().connected()).isEqualTo(SWITCHES);
 
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             int code = new org.fabricmanager.cli.Main(new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -88,9 +88,9 @@ class DetectorStartIT {
 
             // the grace is over: the daemon's member, the late switch's only observer, finds it when it hangs
             sim.kill(daemonsEmitter, FabricSimulator.KillMode.AGENT);
-            SystemSupport.awaitTrue(() -> daemon.faults().get(10, TimeUnit.SECONDS).switches().stream()
+            SystemSupport.awaitTrue(() -> daemon.api().faults().get(10, TimeUnit.SECONDS).switches().stream()
                     .anyMatch(f -> f.guid().equals(Guids.format(daemonsEmitter))), "the ring reports the hung switch", 60);
-            assertThat(daemon.faults().get(10, TimeUnit.SECONDS).switches()).hasSize(1);
+            assertThat(daemon.api().faults().get(10, TimeUnit.SECONDS).switches()).hasSize(1);
         }
     }
 
@@ -134,13 +134,13 @@ class DetectorStartIT {
             sim.start();
             SystemSupport.awaitTrue(() -> kinds(daemon).contains(Milestone.Kind.DETECTOR_RUNNING),
                     "the wait for answers ends", 60);
-            String running = daemon.milestones(0).get(10, TimeUnit.SECONDS).stream()
+            String running = daemon.api().milestones(0).get(10, TimeUnit.SECONDS).stream()
                     .filter(m -> m.kind() == Milestone.Kind.DETECTOR_RUNNING).findFirst().orElseThrow().message();
             assertThat(running).contains("48 of 48 switches watched").contains("1 of them did not answer in time");
-            SystemSupport.awaitTrue(() -> daemon.faults().get(10, TimeUnit.SECONDS).ringUnconfirmed() == 0,
+            SystemSupport.awaitTrue(() -> daemon.api().faults().get(10, TimeUnit.SECONDS).ringUnconfirmed() == 0,
                     "the late member's answer", 60);
             assertThat(sim.detectors().running()).isEqualTo(SWITCHES);
-            FaultReport faults = daemon.faults().get(10, TimeUnit.SECONDS);
+            FaultReport faults = daemon.api().faults().get(10, TimeUnit.SECONDS);
             assertThat(faults.ringStarting()).isZero();
             assertThat(faults.unwatched()).isEmpty();
             awaitRingTime(agents, SWITCHES, 2);
@@ -174,7 +174,7 @@ class DetectorStartIT {
             assertThat(kinds(daemon)).as("the verdict on the previous run is not applied to the new one")
                     .doesNotContain(Milestone.Kind.SWITCH_FAILED);
             assertThat(connections(seen, name)).as("the new session was never dropped").isEqualTo(2);
-            assertThat(daemon.faults().get(10, TimeUnit.SECONDS).switches()).isEmpty();
+            assertThat(daemon.api().faults().get(10, TimeUnit.SECONDS).switches()).isEmpty();
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
                     "in sync again");
         }
@@ -213,6 +213,6 @@ class DetectorStartIT {
     }
 
     private static List<Milestone.Kind> kinds(FabricManagerDaemon d) throws Exception {
-        return d.milestones(0).get(10, TimeUnit.SECONDS).stream().map(Milestone::kind).toList();
+        return d.api().milestones(0).get(10, TimeUnit.SECONDS).stream().map(Milestone::kind).toList();
     }
 }

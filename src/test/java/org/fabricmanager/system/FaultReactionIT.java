@@ -14,12 +14,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.Southbound;
-import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.detector.DetectorMetrics;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.sim.FabricSimulator;
@@ -64,8 +64,7 @@ class FaultReactionIT {
                 new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort(), 30_000)))
                 .withAdminToken("s3cret");
         SimEndpoints simEndpoints = new SimEndpoints();
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(c, List.of(), DaemonMetrics.newRegistry(), null,
-                List.of(simEndpoints));
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(c, StartOptions.of(List.of()).rest(List.of(simEndpoints)));
         try (FabricSimulator sim = SystemSupport.simulator(fabric, daemon.southboundAddress().getPort())) {
             SimpleMeterRegistry ring = new SimpleMeterRegistry();
             sim.enableDetectors(ring);
@@ -75,23 +74,23 @@ class FaultReactionIT {
             Views.Status s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED
                     && st.switches().connected() == 192, "first convergence");
             long v1 = s.routing().version();
-            ForwardingTables intact = SystemSupport.routeCommand(daemon.topology().get(), work, "intact");
+            ForwardingTables intact = SystemSupport.routeCommand(daemon.api().topology().get(), work, "intact");
             awaitDetectors(sim, 192);
             // the ring warms up (BOOTSTRAP grants 2δ before the first suspicion): wait until its members heard 4δ's
             // worth of heartbeats (η = 100 ms), which on a loaded machine takes longer than 4δ
             double warm = 192 * (4.0 * DELTA_MS / 100);
             Await.until("the ring's members to hear " + (long) warm + " heartbeats", Duration.ofSeconds(120),
                     () -> ring.get(DetectorMetrics.HEARTBEATS_RECEIVED).counter().count() >= warm);
-            assertThat(daemon.faults().get().switches()).as("no false suspicion after start-up").isEmpty();
+            assertThat(daemon.api().faults().get().switches()).as("no false suspicion after start-up").isEmpty();
             long computations = daemon.computations().get();
 
             // 1. a spine's agent dies silently: no FIN, no PORT_STATUS; only the ring can tell
             long spine = PgftGenerator.switchGuid(3, 5);
             long t0 = System.nanoTime();
             sim.kill(spine, FabricSimulator.KillMode.AGENT);
-            SystemSupport.awaitTrue(() -> !daemon.faults().get().switches().isEmpty(), "the ring reports the spine", 60);
+            SystemSupport.awaitTrue(() -> !daemon.api().faults().get().switches().isEmpty(), "the ring reports the spine", 60);
             double detectedMs = (System.nanoTime() - t0) / 1e6;
-            FaultReport faults = daemon.faults().get();
+            FaultReport faults = daemon.api().faults().get();
             assertThat(faults.switches()).extracting(FaultReport.SwitchFault::guid).containsExactly(Guids.format(spine));
             s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v1,
                     "re-route around the spine");
@@ -102,7 +101,7 @@ class FaultReactionIT {
             // against a bound of delta + 3 s failed once in the suite on a loaded machine)
             assertThat(daemon.computations().get()).as("one re-route").isEqualTo(computations + 1);
             assertThat(s.switches().connected()).isEqualTo(191);
-            Fabric degraded = daemon.topology().get();
+            Fabric degraded = daemon.api().topology().get();
             assertThat(degraded.switches()).hasSize(191);
             assertThat(degraded.switchByGuid(spine)).isEmpty();
             ForwardingTables around = SystemSupport.routeCommand(degraded, work, "degraded", work.resolve("intact.lft"));
@@ -138,9 +137,9 @@ class FaultReactionIT {
             sim.revive(spine);
             s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v2
                     && st.switches().connected() == 192, "revival");
-            assertThat(daemon.topology().get()).isEqualTo(fabric);
+            assertThat(daemon.api().topology().get()).isEqualTo(fabric);
             SystemSupport.assertAgentsHold(sim, intact, s.routing().version());
-            SystemSupport.awaitTrue(() -> daemon.faults().get().switches().isEmpty(), "the ring sees the spine rejoin", 60);
+            SystemSupport.awaitTrue(() -> daemon.api().faults().get().switches().isEmpty(), "the ring sees the spine rejoin", 60);
 
             // 3. 20 simultaneous link faults: at most 2 re-routes
             long before = daemon.computations().get();
@@ -154,16 +153,16 @@ class FaultReactionIT {
             }
             s = SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v3,
                     "re-route after 20 link faults");
-            SystemSupport.awaitTrue(() -> daemon.topology().get().links().size() == fabric.links().size() - 20, "all 20 links down", 60);
+            SystemSupport.awaitTrue(() -> daemon.api().topology().get().links().size() == fabric.links().size() - 20, "all 20 links down", 60);
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged");
             long used = daemon.computations().get() - before;
             System.out.printf("20 simultaneous link faults: %d routing computations%n", used);
             assertThat(used).isBetween(1L, 2L);
-            assertThat(daemon.faults().get().links()).hasSize(40); // both ends report
+            assertThat(daemon.api().faults().get().links()).hasSize(40); // both ends report
             for (long[] l : cut) {
                 sim.linkUp(l[0], (int) l[1]);
             }
-            SystemSupport.awaitTrue(() -> daemon.topology().get().equals(fabric), "links repaired", 60);
+            SystemSupport.awaitTrue(() -> daemon.api().topology().get().equals(fabric), "links repaired", 60);
 
             // 4. a flapping link is quarantined and stops causing re-routes; stable again, it is released
             long flapLeaf = PgftGenerator.switchGuid(1, 20);
@@ -175,7 +174,7 @@ class FaultReactionIT {
                     SystemSupport.awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "flap up", 60);
                 }
             }
-            SystemSupport.awaitTrue(() -> daemon.faults().get().quarantined().size() == 2, "both ends quarantined", 60);
+            SystemSupport.awaitTrue(() -> daemon.api().faults().get().quarantined().size() == 2, "both ends quarantined", 60);
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged while quarantined");
             long quarantinedSeq = lastSeq(daemon);
             // each flap is seen by the daemon (both ends' flap counts grow; an "up" restarts their stable-up clocks)
@@ -188,7 +187,7 @@ class FaultReactionIT {
                         () -> quarantinedFlaps(daemon) >= downs);
                 sim.linkUp(flapLeaf, 12);
                 Await.value("flap " + (i + 1) + " up seen at both ends", Duration.ofSeconds(60),
-                        () -> daemon.faults().get().quarantined(),
+                        () -> daemon.api().faults().get().quarantined(),
                         q -> q.stream().allMatch(e -> e.stableUpSinceMillis() != null));
             }
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED, "converged");
@@ -198,11 +197,11 @@ class FaultReactionIT {
             }
             // settled: exactly the quarantined link is missing (not restored by its last "up")
             SystemSupport.awaitTrue(() -> linkCount(daemon) == fabric.links().size() - 1
-                    && daemon.faults().get().quarantined().size() == 2, "kept down", 60);
+                    && daemon.api().faults().get().quarantined().size() == 2, "kept down", 60);
             assertThat(linkCount(daemon)).as("kept down").isEqualTo(fabric.links().size() - 1);
             assertThat(JSON.readTree(get(daemon, "/api/v1/faults").body()).path("quarantined")).hasSize(2);
             SystemSupport.awaitTrue(() -> linkCount(daemon) == fabric.links().size(), "released after being stable", 60);
-            assertThat(daemon.faults().get().quarantined()).isEmpty();
+            assertThat(daemon.api().faults().get().quarantined()).isEmpty();
 
             // 5. REST actions: reroute needs the token; sim endpoints work once a simulator is attached
             assertThat(post(daemon, "/api/v1/reroute", null).statusCode()).isEqualTo(401);
@@ -221,7 +220,7 @@ class FaultReactionIT {
             assertThat(post(daemon, "/api/v1/sim/switches/0x77/kill?mode=agent", null).statusCode()).isEqualTo(404);
             assertThat(post(daemon, "/api/v1/sim/switches/" + Guids.format(leaf) + "/kill?mode=hard", null).statusCode())
                     .isEqualTo(400);
-            SystemSupport.awaitTrue(() -> daemon.topology().get().links().size() == fabric.links().size() - 1, "sim link down", 60);
+            SystemSupport.awaitTrue(() -> daemon.api().topology().get().links().size() == fabric.links().size() - 1, "sim link down", 60);
         } finally {
             daemon.close();
         }
@@ -245,7 +244,7 @@ class FaultReactionIT {
     }
 
     private static int linkCount(FabricManagerDaemon d) throws Exception {
-        return d.topology().get().links().size();
+        return d.api().topology().get().links().size();
     }
 
     private static void assertSurvivorsHold(FabricSimulator sim, ForwardingTables expected, long version) {
@@ -255,7 +254,7 @@ class FaultReactionIT {
     /** The downs counted on the quarantined ports. */
     private static int quarantinedFlaps(FabricManagerDaemon daemon) {
         try {
-            return daemon.faults().get().quarantined().stream().mapToInt(q -> q.flaps()).sum();
+            return daemon.api().faults().get().quarantined().stream().mapToInt(q -> q.flaps()).sum();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -61,10 +61,10 @@ class OpenSmCountersIT {
                     OpenSmPlugin.Fallback.MINHOP, OpenSmPlugin.PERFMGR);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED && s.switches().connected() == 8,
                     "the daemon converged on OpenSM's subnet");
-            for (Views.Switch s : daemon.switches().get(10, TimeUnit.SECONDS)) {
+            for (Views.Switch s : daemon.api().switches().get(10, TimeUnit.SECONDS)) {
                 long guid = Long.parseUnsignedLong(s.guid().substring(2), 16);
                 PortCountersView c = Await.value("the port counters of " + s.name() + " from OpenSM",
-                        Duration.ofSeconds(TOOL_LIMIT_SECONDS), () -> daemon.portCounters(guid).get(10, TimeUnit.SECONDS),
+                        Duration.ofSeconds(TOOL_LIMIT_SECONDS), () -> daemon.api().portCounters(guid).get(10, TimeUnit.SECONDS),
                         v -> v.ports().size() == s.ports() && v.ports().stream().allMatch(p -> p.rxPackets() != null));
                 assertThat(c.reporting()).isTrue();
                 assertThat(c.ports().stream().map(p -> p.rxPackets().add(p.txPackets()))
@@ -88,7 +88,7 @@ class OpenSmCountersIT {
         LidFabric seen = IbnetdiscoverReader.readWithLids(ibsim.ibnetdiscover(work.resolve("ibnet.txt"),
                 TOOL_LIMIT_SECONDS));
         // the daemon's switches are OpenSM's: ibsim's GUIDs, and its node ids as their descriptions
-        List<Views.Switch> switches = daemon.switches().get(10, TimeUnit.SECONDS);
+        List<Views.Switch> switches = daemon.api().switches().get(10, TimeUnit.SECONDS);
         for (int i = 0; i < 3; i++) {
             Views.Switch s = switches.get(i * 3);
             int port = 1 + i;
@@ -120,7 +120,7 @@ class OpenSmCountersIT {
     }
 
     private static PortCountersView.Port portOf(FabricManagerDaemon daemon, long guid, int port) throws Exception {
-        for (PortCountersView.Port p : daemon.portCounters(guid).get(10, TimeUnit.SECONDS).ports()) {
+        for (PortCountersView.Port p : daemon.api().portCounters(guid).get(10, TimeUnit.SECONDS).ports()) {
             if (p.port() == port) {
                 return p;
             }

@@ -107,7 +107,7 @@ class OpenSmDay2IT {
                     .isNotEmpty();
 
             long drainedAt = System.nanoTime();
-            daemon.drain(new DrainRequest(leaf.guid(), uplink, false)).get(30, TimeUnit.SECONDS);
+            daemon.api().drain(new DrainRequest(leaf.guid(), uplink, false)).get(30, TimeUnit.SECONDS);
             Views.Status drained = convergedAfter(daemon, start.routing().version(), "the drain of " + leaf.name() + ":" + uplink);
             double drainMs = (System.nanoTime() - drainedAt) / 1e6;
             assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads))
@@ -118,7 +118,7 @@ class OpenSmDay2IT {
             assertThat(drainedCheck.path("summary").asText()).endsWith(": 1 link drained");
             assertThat(drainedCheck.path("drainedLinkCount").asInt()).isEqualTo(1);
 
-            daemon.undrain(new DrainRequest(leaf.guid(), uplink, false)).get(30, TimeUnit.SECONDS);
+            daemon.api().undrain(new DrainRequest(leaf.guid(), uplink, false)).get(30, TimeUnit.SECONDS);
             Views.Status undrained = convergedAfter(daemon, drained.routing().version(), "the undrain");
             assertThat(nodeLidsOut(lab, leafLid, uplink, nodeLids, reads)).as("the uplink in use again").isNotEmpty();
 
@@ -139,7 +139,7 @@ class OpenSmDay2IT {
             Evicted evicted;
             double rebalanceMs;
             try (SilentConnections silent = new SilentConnections(socket, PLACES_BESIDE_THE_CHANNEL)) {
-                assertThat(daemon.rebalance().get(60, TimeUnit.SECONDS).routingVersion())
+                assertThat(daemon.api().rebalance().get(60, TimeUnit.SECONDS).routingVersion())
                         .isGreaterThan(quiet.routing().version());
                 convergedAfter(daemon, quiet.routing().version(), "the rebalance");
                 rebalanceMs = (System.nanoTime() - rebalancedAt) / 1e6;

@@ -66,17 +66,17 @@ class OpenSmLivenessIT {
             assertLostEverywhere(daemon);
 
             // a drain while OpenSM is lost: routed, but its tables cannot reach the switches
-            Fabric seen = daemon.topology().get(10, TimeUnit.SECONDS); // ibsim's GUIDs
+            Fabric seen = daemon.api().topology().get(10, TimeUnit.SECONDS); // ibsim's GUIDs
             Link uplink = seen.links().stream().filter(l -> seen.switchByGuid(l.a()).isPresent()
                     && seen.switchByGuid(l.b()).isPresent()).findFirst().orElseThrow();
             FabricSwitch leaf = seen.switchByGuid(uplink.a()).orElseThrow();
             long drainedAt = System.nanoTime();
-            daemon.drain(new DrainRequest(leaf.guid(), uplink.aPort(), false)).get(30, TimeUnit.SECONDS);
+            daemon.api().drain(new DrainRequest(leaf.guid(), uplink.aPort(), false)).get(30, TimeUnit.SECONDS);
             Views.Switch failing = Await.value("a switch failing on the drain's table while OpenSM is lost",
-                    Duration.ofSeconds(30), () -> daemon.switches().get(10, TimeUnit.SECONDS).stream()
+                    Duration.ofSeconds(30), () -> daemon.api().switches().get(10, TimeUnit.SECONDS).stream()
                             .filter(s -> "FAILING".equals(s.state())).findFirst().orElse(null), Objects::nonNull);
             double failingMs = (System.nanoTime() - drainedAt) / 1e6;
-            assertThat(daemon.switchDetail(Long.decode(failing.guid())).get(10, TimeUnit.SECONDS).lastPushError())
+            assertThat(daemon.api().switchDetail(Long.decode(failing.guid())).get(10, TimeUnit.SECONDS).lastPushError())
                     .startsWith("OpenSM lost: ");
 
             long thawedAt = System.nanoTime();
@@ -203,7 +203,7 @@ class OpenSmLivenessIT {
 
     /** The event, the readiness and the gauge all say OpenSM is lost. */
     private static void assertLostEverywhere(FabricManagerDaemon daemon) throws Exception {
-        List<Milestone> events = daemon.milestones(0).get(10, TimeUnit.SECONDS);
+        List<Milestone> events = daemon.api().milestones(0).get(10, TimeUnit.SECONDS);
         assertThat(events).filteredOn(e -> e.kind() == Milestone.Kind.OPENSM_LOST).singleElement()
                 .extracting(Milestone::message).asString().contains("the switches keep their tables");
         HttpResponse<String> ready = ready(daemon);
@@ -217,11 +217,11 @@ class OpenSmLivenessIT {
      * pass after the return; the milliseconds from {@code since} to then.
      */
     private static double awaitBackAndConfirmed(FabricManagerDaemon daemon, long since, long version) throws Exception {
-        SystemSupport.awaitTrue(() -> daemon.milestones(0).get(10, TimeUnit.SECONDS).stream()
+        SystemSupport.awaitTrue(() -> daemon.api().milestones(0).get(10, TimeUnit.SECONDS).stream()
                 .anyMatch(e -> e.kind() == Milestone.Kind.OPENSM_BACK), "OPENSM_BACK", 120);
-        long back = daemon.milestones(0).get(10, TimeUnit.SECONDS).stream()
+        long back = daemon.api().milestones(0).get(10, TimeUnit.SECONDS).stream()
                 .filter(e -> e.kind() == Milestone.Kind.OPENSM_BACK).mapToLong(Milestone::seq).max().orElseThrow();
-        SystemSupport.awaitTrue(() -> daemon.milestones(back).get(10, TimeUnit.SECONDS).stream()
+        SystemSupport.awaitTrue(() -> daemon.api().milestones(back).get(10, TimeUnit.SECONDS).stream()
                 .anyMatch(e -> e.kind() == Milestone.Kind.OPENSM_EVENT && e.message().contains("set on "
                         + FABRIC.switches().size() + " of " + FABRIC.switches().size())), "OpenSM's word on every"
                 + " switch after its return", 120);
@@ -229,8 +229,8 @@ class OpenSmLivenessIT {
                 && s.routing().version() >= version && s.tables().inSync() == FABRIC.switches().size()
                 && "UP".equals(s.opensm().state()), "every table confirmed again");
         assertThat(confirmed.tables().failing()).isZero();
-        long backAt = daemon.milestones(back - 1).get(10, TimeUnit.SECONDS).get(0).timeMillis();
-        assertThat(daemon.switches().get(10, TimeUnit.SECONDS)).as("every switch's table confirmed since the return")
+        long backAt = daemon.api().milestones(back - 1).get(10, TimeUnit.SECONDS).get(0).timeMillis();
+        assertThat(daemon.api().switches().get(10, TimeUnit.SECONDS)).as("every switch's table confirmed since the return")
                 .allSatisfy(s -> assertThat(s.tablesConfirmedAt()).isNotNull().isGreaterThanOrEqualTo(backAt));
         assertThat(daemon.metrics().scrape()).contains("fabric_opensm_lost 0.0");
         return (System.nanoTime() - since) / 1e6;

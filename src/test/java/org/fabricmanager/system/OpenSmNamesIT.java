@@ -92,14 +92,14 @@ class OpenSmNamesIT {
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
             for (String cut : List.of(DEVICE_CUT, MAPPED_CUT)) {
                 Views.Switch named = Await.value("the switch named '" + cut + "' holding the daemon's tables",
-                        Duration.ofSeconds(OpenSmLab.TOOL_LIMIT_SECONDS), () -> daemon.switches().get(10, TimeUnit.SECONDS)
+                        Duration.ofSeconds(OpenSmLab.TOOL_LIMIT_SECONDS), () -> daemon.api().switches().get(10, TimeUnit.SECONDS)
                                 .stream().filter(s -> s.name().equals(cut) && s.inSync()).findFirst().orElse(null),
                         s -> s != null);
                 assertThat(named.connected()).isTrue();
-                assertThat(daemon.lft(Long.parseUnsignedLong(named.guid().substring(2), 16)).get(10, TimeUnit.SECONDS)
+                assertThat(daemon.api().lft(Long.parseUnsignedLong(named.guid().substring(2), 16)).get(10, TimeUnit.SECONDS)
                         .entries()).as("the table the daemon routed for " + named.guid()).isNotEmpty();
             }
-            assertThat(daemon.switches().get(10, TimeUnit.SECONDS)).filteredOn(s -> s.name().equals(MAPPED_CUT))
+            assertThat(daemon.api().switches().get(10, TimeUnit.SECONDS)).filteredOn(s -> s.name().equals(MAPPED_CUT))
                     .extracting(Views.Switch::guid).as("the name the map gave").containsExactly(Guids.format(mapped.guid()));
             String osmLog = Files.readString(log, StandardCharsets.ISO_8859_1);
             assertThat(osmLog).as("OpenSM's log " + log).contains("routed by the daemon")

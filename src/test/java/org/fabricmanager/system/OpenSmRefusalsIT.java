@@ -64,7 +64,7 @@ class OpenSmRefusalsIT {
             assertThat(text).as("OpenSM routed with its fallback, and said so").contains("minhop");
             assertThat(text).as("no take-back: OpenSM was never asked to re-route")
                     .doesNotContain("asking OpenSM to re-route");
-            assertThat(daemon.status().get().switches().connected()).as("no session made of a refused subnet").isZero();
+            assertThat(daemon.api().status().get().switches().connected()).as("no session made of a refused subnet").isZero();
         } finally {
             OpenSmLab.stop(opensm);
         }

@@ -109,7 +109,7 @@ class OpenSmRoutingIT {
             // a cable between two switches pulled at ibsim's console: OpenSM's sweep reaches the daemon
             Link cable = fabric.links().stream().filter(l -> fabric.switchByGuid(l.b()).isPresent()).findFirst().orElseThrow();
             FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
-            long intactVersion = daemon.status().get().routing().version();
+            long intactVersion = daemon.api().status().get().routing().version();
             lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
             awaitLog(log, "routed by the daemon", 2);
             assertThat(logLines(log, "routed by the daemon").get(1)).as("the answer after the cable: what changed only")
@@ -122,8 +122,8 @@ class OpenSmRoutingIT {
                     .as("ibnetdiscover sees the cable gone").hasSize(fabric.links().size() - 1);
             // OpenSM's trap and the LFT blocks it set reach the daemon's events
             FabricManagerDaemon running = daemon;
-            SystemSupport.awaitTrue(() -> running.milestones(0).get().stream().map(Milestone::message).toList()
-                    .containsAll(List.of("OpenSM: trap 128 received")) && running.milestones(0).get().stream()
+            SystemSupport.awaitTrue(() -> running.api().milestones(0).get().stream().map(Milestone::message).toList()
+                    .containsAll(List.of("OpenSM: trap 128 received")) && running.api().milestones(0).get().stream()
                     .anyMatch(m -> m.kind() == Milestone.Kind.OPENSM_EVENT && m.message().contains("LFT blocks set")),
                     "the daemon's events show OpenSM's trap 128 and the LFT blocks it set", (int) TOOL_LIMIT_SECONDS);
 

@@ -64,7 +64,7 @@ class OpenSmSocketSecurityIT {
             }
             assertThat(reason).contains("an agent of its own manages").contains("s1-1");
 
-            Views.Status after = daemon.status().get(10, TimeUnit.SECONDS);
+            Views.Status after = daemon.api().status().get(10, TimeUnit.SECONDS);
             assertThat(after.state()).isEqualTo(DaemonState.CONVERGED);
             assertThat(after.switches().connected()).isEqualTo(8);
             assertThat(after.nodes()).isEqualTo(before.nodes()).isEqualTo(16);
@@ -72,7 +72,7 @@ class OpenSmSocketSecurityIT {
             Views.Switch leafAfter = leaf(daemon, leaf);
             assertThat(leafAfter.connectedSince()).as("the agent's session").isEqualTo(leafBefore.connectedSince());
             assertThat(leafAfter.portsUp()).isEqualTo(8);
-            assertThat(daemon.milestones(0).get(10, TimeUnit.SECONDS)).anyMatch(m -> m.kind() == Milestone.Kind.OPENSM_EVENT
+            assertThat(daemon.api().milestones(0).get(10, TimeUnit.SECONDS)).anyMatch(m -> m.kind() == Milestone.Kind.OPENSM_EVENT
                     && m.message().contains("an agent of its own manages"));
 
             // a connection that says nothing is closed by the socket, not held for ever
@@ -86,7 +86,7 @@ class OpenSmSocketSecurityIT {
     }
 
     private static Views.Switch leaf(FabricManagerDaemon daemon, long guid) throws Exception {
-        return daemon.switches().get(10, TimeUnit.SECONDS).stream()
+        return daemon.api().switches().get(10, TimeUnit.SECONDS).stream()
                 .filter(s -> s.guid().equals(String.format("0x%016x", guid))).findFirst().orElseThrow();
     }
 

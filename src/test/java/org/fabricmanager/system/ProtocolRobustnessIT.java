@@ -104,7 +104,7 @@ class ProtocolRobustnessIT {
                 () -> logs.messages().stream().anyMatch(m -> m.contains(cause)));
         assertThat(logs.messages()).as("log lines").anyMatch(m -> m.startsWith("WARN") && m.contains(cause));
         awaitClosesHandled();
-        Views.Status now = daemon.status().get();
+        Views.Status now = daemon.api().status().get();
         assertThat(now.state()).isEqualTo(DaemonState.CONVERGED);
         assertThat(now.routing().version()).isEqualTo(before.routing().version());
         assertThat(now.routing().computations()).isEqualTo(before.routing().computations());
@@ -149,7 +149,7 @@ class ProtocolRobustnessIT {
             assertThat(e.errorCode()).contains(ErrorCode.HANDSHAKE_TIMEOUT);
         }
         assertThat(logs.messages()).anyMatch(m -> m.contains("HANDSHAKE_TIMEOUT"));
-        Views.Status now = daemon.status().get();
+        Views.Status now = daemon.api().status().get();
         assertThat(now.routing().version()).isEqualTo(before.routing().version());
         assertThat(now.switches().connected()).isEqualTo(8);
     }
@@ -210,7 +210,7 @@ class ProtocolRobustnessIT {
             }
         }
         assertUnaffected("DUPLICATE_GUID: switch 0x1000000100000002 is already connected");
-        assertThat(daemon.switchDetail(taken).get().incarnation()).isEqualTo(real);
+        assertThat(daemon.api().switchDetail(taken).get().incarnation()).isEqualTo(real);
     }
 
     @Test

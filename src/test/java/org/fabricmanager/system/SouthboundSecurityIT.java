@@ -24,6 +24,7 @@ import javax.net.ssl.SSLSocket;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.agent.SwitchAgent;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
@@ -94,14 +95,14 @@ class SouthboundSecurityIT {
         String engine = RoutingEngines.names().contains("dmodc") ? "dmodc" : RoutingEngines.names().get(0);
         DaemonConfig config = SystemSupport.config(state, SPEC).withEngine(engine)
                 .withSecurity(Security.pki(pkiDir).withTlsProvider(provider()));
-        daemon = FabricManagerDaemon.start(config, List.of(), registry, null);
+        daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(registry));
         AgentSettings base = new AgentSettings(new java.net.InetSocketAddress("127.0.0.1",
                 daemon.southboundAddress().getPort()), 65_536, 2_000, 10_000, 50, 500).withTlsProvider(provider());
         sim = new FabricSimulator(fabric, guid -> base.withTls(materials.get(guid)), null, 2, null, 7);
         sim.start();
         before = await(daemon, s -> s.state() == DaemonState.CONVERGED, "convergence over TLS");
         for (SwitchAgent a : sim.agents()) {
-            tablesBefore.put(a.guid(), daemon.lft(a.guid()).get(5, TimeUnit.SECONDS).entries());
+            tablesBefore.put(a.guid(), daemon.api().lft(a.guid()).get(5, TimeUnit.SECONDS).entries());
         }
     }
 
@@ -237,7 +238,7 @@ class SouthboundSecurityIT {
         real.stop().syncUninterruptibly();
         real.start().syncUninterruptibly();
         SystemSupport.awaitTrue(() -> {
-            Views.SwitchDetail d = daemon.switchDetail(victim).get();
+            Views.SwitchDetail d = daemon.api().switchDetail(victim).get();
             return d != null && d.connected() && d.incarnation() != null && d.incarnation() > previous && d.inSync();
         }, "the restarted agent holds its session", 30);
     }
@@ -385,7 +386,7 @@ class SouthboundSecurityIT {
         for (SwitchAgent a : sim.agents()) {
             assertThat(a.state()).as("seed %d: %s", seed, a).isEqualTo(SwitchAgent.State.ACTIVE);
             assertThat(a.handshakes()).as("seed %d: %s kept its session", seed, a).isEqualTo(1);
-            assertThat(daemon.lft(a.guid()).get(5, TimeUnit.SECONDS).entries()).as("seed %d: %s table", seed, a)
+            assertThat(daemon.api().lft(a.guid()).get(5, TimeUnit.SECONDS).entries()).as("seed %d: %s table", seed, a)
                     .isEqualTo(tablesBefore.get(a.guid()));
         }
     }
@@ -450,7 +451,7 @@ class SouthboundSecurityIT {
 
     private void assertUnaffected() throws Exception {
         awaitClosesHandled();
-        Views.Status now = daemon.status().get();
+        Views.Status now = daemon.api().status().get();
         assertThat(now.state()).isEqualTo(DaemonState.CONVERGED);
         assertThat(now.routing().version()).isEqualTo(before.routing().version());
         assertThat(now.routing().computations()).isEqualTo(before.routing().computations());
@@ -459,7 +460,7 @@ class SouthboundSecurityIT {
         for (SwitchAgent a : sim.agents()) {
             assertThat(a.state()).isEqualTo(SwitchAgent.State.ACTIVE);
             assertThat(a.handshakes()).as("%s kept its session", a).isEqualTo(1);
-            assertThat(daemon.lft(a.guid()).get(5, TimeUnit.SECONDS).entries()).as("%s table", a)
+            assertThat(daemon.api().lft(a.guid()).get(5, TimeUnit.SECONDS).entries()).as("%s table", a)
                     .isEqualTo(tablesBefore.get(a.guid()));
             assertThat(a.table().version()).isEqualTo(before.routing().version());
         }

@@ -70,7 +70,7 @@ final class SystemSupport {
 
     /** Polls the daemon's status until {@code done} holds (60 s at most). */
     static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) {
-        return Await.value(what, Duration.ofSeconds(60), () -> d.status().get(10, TimeUnit.SECONDS), done);
+        return Await.value(what, Duration.ofSeconds(60), () -> d.api().status().get(10, TimeUnit.SECONDS), done);
     }
 
     /**

@@ -72,7 +72,7 @@ class DaemonConvergenceBenchmark {
             if (!converged.await(120, TimeUnit.SECONDS)) {
                 throw new AssertionError("no convergence for " + spec);
             }
-            Views.Status st = daemon.status().get();
+            Views.Status st = daemon.api().status().get();
             return new Run((convergedAt[0] - start) / 1e6, st.routing().durationMs(), st.push().blocks(),
                     st.push().bytes(), st.push().retries());
         } finally {

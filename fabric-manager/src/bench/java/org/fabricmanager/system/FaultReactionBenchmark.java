@@ -189,7 +189,7 @@ class FaultReactionBenchmark {
     }
 
     private static List<Milestone> milestones(FabricManagerDaemon d) throws Exception {
-        return d.milestones(0).get(10, TimeUnit.SECONDS);
+        return d.api().milestones(0).get(10, TimeUnit.SECONDS);
     }
 
     private Kill killAndRevive(FabricManagerDaemon daemon, FabricSimulator sim, long guid) throws Exception {
@@ -216,9 +216,9 @@ class FaultReactionBenchmark {
             }
         }
         Views.Status after = awaitConverged(daemon);
-        if (after.switches().connected() != SWITCHES - 1 || daemon.faults().get().switches().size() != 1) {
+        if (after.switches().connected() != SWITCHES - 1 || daemon.api().faults().get().switches().size() != 1) {
             throw new AssertionError("after killing " + Guids.format(guid) + ": " + after.switches().connected()
-                    + " connected, faults " + daemon.faults().get().switches());
+                    + " connected, faults " + daemon.api().faults().get().switches());
         }
         long used = daemon.computations().get() - computations;
         Kill k = new Kill(Guids.format(guid) + " (" + sim.agent(guid) + ")", (detected - t0) / 1e6,
@@ -230,7 +230,7 @@ class FaultReactionBenchmark {
         long v = after.routing().version();
         SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES
                 && st.routing().version() > v, "revival of " + Guids.format(guid));
-        SystemSupport.awaitTrue(() -> daemon.faults().get().switches().isEmpty(), "the ring sees the switch rejoin", 120);
+        SystemSupport.awaitTrue(() -> daemon.api().faults().get().switches().isEmpty(), "the ring sees the switch rejoin", 120);
         SystemSupport.awaitTrue(() -> sim.detectors().running() == SWITCHES, "all detector members running again", 120);
         Thread.sleep(3L * DELTA_MS); // the rejoined member settles before the next kill
         awaitConverged(daemon);

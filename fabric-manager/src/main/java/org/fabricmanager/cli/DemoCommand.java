@@ -16,10 +16,10 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.Security;
-import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.pki.PkiDirectory;
 import org.fabricmanager.pki.PkiException;
@@ -150,8 +150,7 @@ final class DemoCommand implements Command {
         FabricManagerDaemon daemon;
         SimEndpoints simEndpoints = new SimEndpoints();
         try {
-            daemon = FabricManagerDaemon.start(config, List.of(progress), DaemonMetrics.newRegistry(), null,
-                    List.of(simEndpoints));
+            daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of(progress)).rest(List.of(simEndpoints)));
         } catch (ConfigException | StoreException e) {
             deleteQuietly(state, temporary);
             throw new UsageException("demo: " + e.getMessage(), e);

@@ -21,13 +21,13 @@ import org.fabricmanager.agent.AgentSettings;
 import org.fabricmanager.agent.linux.Cabling;
 import org.fabricmanager.agent.linux.DestinationAddresses;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.Security;
-import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.netlab.NetlabFabric;
 import org.fabricmanager.netlab.NetlabNames;
@@ -172,7 +172,7 @@ final class NetlabUpCommand implements Command {
         boolean ring = !args.flag("no-detector");
         DaemonConfig config = config(dir, spec, httpPort, ring ? new int[]{etaMs, deltaMs} : null);
         try {
-            lab.daemon = FabricManagerDaemon.start(config, List.of(progress), DaemonMetrics.newRegistry(), null, List.of());
+            lab.daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of(progress)));
         } catch (ConfigException | StoreException e) {
             throw new UsageException("netlab up: " + e.getMessage(), e);
         }
@@ -237,9 +237,9 @@ final class NetlabUpCommand implements Command {
             byName.put(n.name(), n.guid());
         }
         Map<Long, Integer> indices = new HashMap<>();
-        int count = daemon.status().get().nodes();
+        int count = daemon.api().status().get().nodes();
         for (int i = 0; i < count && count > 1; i++) {
-            Views.Route r = daemon.route(i, i == 0 ? 1 : 0).get();
+            Views.Route r = daemon.api().route(i, i == 0 ? 1 : 0).get();
             // the route names a node by its GUID (or by its name)
             Long guid = r.srcNode() != null && r.srcNode().startsWith("0x") ? Long.valueOf(Guids.parse(r.srcNode()))
                     : byName.get(r.srcNode());

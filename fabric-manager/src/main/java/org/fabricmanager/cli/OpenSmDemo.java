@@ -14,12 +14,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
-import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.OpenSmPlugin;
@@ -164,8 +164,7 @@ final class OpenSmDemo implements AutoCloseable {
                 if (closed) {
                     return "stopped while starting";
                 }
-                daemon = FabricManagerDaemon.start(config, List.of(progress), DaemonMetrics.newRegistry(), null,
-                        List.of(endpoints));
+                daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of(progress)).rest(List.of(endpoints)));
             }
         } catch (ConfigException | StoreException e) {
             throw new UsageException("demo --opensm: " + e.getMessage(), e);
@@ -223,7 +222,7 @@ final class OpenSmDemo implements AutoCloseable {
             if (failure.isDone()) {
                 return failure.join();
             }
-            Views.Status s = daemon.status().get(START_SECONDS, TimeUnit.SECONDS);
+            Views.Status s = daemon.api().status().get(START_SECONDS, TimeUnit.SECONDS);
             if (s.state() == DaemonState.CONVERGED && s.switches().connected() == switches) {
                 return null;
             }
@@ -235,7 +234,7 @@ final class OpenSmDemo implements AutoCloseable {
     /** The daemon's GUID of each switch -> its name (ibsim's node id, which OpenSM reads as its description). */
     private Map<Long, String> names() throws Exception {
         Map<Long, String> names = new HashMap<>();
-        for (Views.Switch s : daemon.switches().get(START_SECONDS, TimeUnit.SECONDS)) {
+        for (Views.Switch s : daemon.api().switches().get(START_SECONDS, TimeUnit.SECONDS)) {
             names.put(Guids.parse(s.guid()), s.name());
         }
         return names;

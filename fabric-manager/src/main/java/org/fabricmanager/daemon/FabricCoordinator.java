@@ -2,9 +2,7 @@ package org.fabricmanager.daemon;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.function.LongPredicate;
 import org.fabricmanager.daemon.api.DaemonState;
-import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -14,7 +12,6 @@ import org.fabricmanager.daemon.faults.FaultActions;
 import org.fabricmanager.daemon.faults.FaultManager;
 import org.fabricmanager.daemon.push.LftPusher;
 import org.fabricmanager.daemon.push.PushRound;
-import org.fabricmanager.daemon.push.PushTotals;
 import org.fabricmanager.daemon.push.RoutedAround;
 import org.fabricmanager.daemon.push.TableSet;
 import org.fabricmanager.daemon.registry.AdmissionPolicy;
@@ -24,64 +21,33 @@ import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.NodeImpact;
 import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.topology.Fabric;
-import org.fabricmanager.topology.Guids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The control loop's sequence: once discovery settles, every change of the fabric (from
- * {@link SwitchSessions} or the fault manager) is debounced (the routing settle window, or the shorter fault
- * settle window during a reaction), snapshotted by discovery, routed by the routing manager and installed
- * by the pusher; the daemon's {@link DaemonState} follows. The managers own their state; this class only
- * sequences them, on the control thread.
+ * The control loop's sequence: once discovery settles, every change of the fabric (from {@link SwitchSessions} or
+ * the fault manager) waits for its re-route ({@link RerouteSchedule}), is snapshotted by discovery, routed by the
+ * routing manager and installed by the pusher, and the daemon's state follows ({@link Convergence}). The managers own
+ * their state; this class only sequences them, on the control thread.
  */
 final class FabricCoordinator implements LftPusher.Listener, FaultActions, DiscoveryManager.Listener,
         RoutingManager.Listener, SessionLosses.Outcome {
     private static final Logger LOG = LoggerFactory.getLogger(FabricCoordinator.class);
-    private static final String REROUTE = "reroute";
-    /** Deferred: the work after the first convergence, if the ring's start has not ended by then. */
-    static final String AFTER_RING_START = "after-ring-start";
-    /** The fault rehearsal and the first quality measurement wait for the ring's start ({@link #afterRingStart}). */
-    private boolean afterRingStartPending;
 
-    private SettleWindows settle; // re-tuned by a reload (control thread)
+    private final SettleWindows settle;
     private final ControlLoop queue;
     private final MilestoneLog milestones;
     private Managers m;
-
-    private boolean rerouteScheduled;
+    private RerouteSchedule reroutes;
+    private Convergence convergence;
+    private PreparedRouting prepared;
     /** The discovery snapshot the computation under way routes (it is in force once computed or found unchanged). */
     private long routingSnapshot;
-    private boolean changedWhileRouting;
-    /**
-     * The switches the tables being installed route no traffic through ({@link RoutedAround}): neither their push
-     * nor the judgement of their lost sessions holds back CONVERGED.
-     */
-    private LongPredicate routedAround = guid -> false;
-    private DaemonState state = DaemonState.DISCOVERING;
-    private volatile DaemonState publishedState = DaemonState.DISCOVERING;
-    /** The first change since the last convergence (or the start): the start of the convergence time reported. */
-    private long changeStartNanos = System.nanoTime();
-    /** Whether {@link #changeStartNanos} holds the first change since the last convergence. */
-    private boolean changeNoted = true;
-    private long convergences;
-    /** The pusher's totals at the last convergence: the next one reports what was pushed since. */
-    private PushTotals pushedAtConvergence = PushTotals.ZERO;
-    /** Told of the routing in force each time the tables converge (the quality monitor; control thread). */
-    private Consumer<ActiveRouting> convergedObserver = r -> { };
     private Runnable changeObserver = () -> { };
-    /** Told after every change of state (the reads waiting for handed tables; control thread). */
-    private Runnable stateObserver = () -> { };
     /** Told of the end of every computation after the coordinator (the rebalancer; control thread). */
     private RoutingManager.Listener routingObserver;
-    /** The switch a prepared routing leaves out (its verdict is being checked), 0 when none. */
-    private long preparedFor;
-    /** Whether the changes since the last re-route are links reported by both ends (the settle can end at once). */
-    private final LinkReports links = new LinkReports();
-    /** The fault settle window once every changed link was reported by both its ends: reports of one burst coalesce. */
-    static final long LINKS_COMPLETE_SETTLE_MS = 5;
 
-    /** The managers the coordinator sequences (built by {@link FabricManagerDaemon}). */
+    /** The managers the coordinator sequences (built by {@link DaemonAssembly}). */
     record Managers(SwitchRegistry registry, AdmissionPolicy admission, DiscoveryManager discovery,
                     RoutingManager routing, LftPusher pusher, FaultManager faults, SessionLosses losses,
                     SessionEnds ends) {
@@ -99,7 +65,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             throw new IllegalStateException("already wired");
         }
         m = managers;
-        m.faults().onRingStarted(this::afterRingStart);
+        reroutes = new RerouteSchedule(settle, queue, m, this::route);
+        convergence = new Convergence(queue, milestones, m, reroutes::due);
+        prepared = new PreparedRouting(m, convergence, reroutes, () -> changeObserver.run());
         m.faults().reactions().pushFigures(m.pusher());
         m.losses().outcome(this);
         m.faults().quietWhileAway(m.losses()::away, m.losses()::declaredDeadWhileAway, m.losses()::inBurst);
@@ -110,10 +78,10 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
      * for the burst's judgement, since the switches of a management-network outage keep forwarding.
      */
     void sessionLost() {
-        links.otherChange();
+        reroutes.otherChange();
         changeObserver.run();
-        if (m.losses().judging(routedAround)) {
-            noteChange(); // a lost session is judged before the fabric changes: its judgement is part of the convergence
+        if (m.losses().judging(convergence.routedAround())) {
+            convergence.noteChange(); // a lost session is judged before the fabric changes: part of the convergence
         }
         updateState();
     }
@@ -129,28 +97,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         updateState();
     }
 
-    /**
-     * The ring's start ended (every switch answered its configuration, or the wait for the last answer ended), or
-     * the deferred bound passed: the fault rehearsal and the quality measurement held back at the first convergence
-     * run now (control thread). They took the daemon's cores for 20-30 s at 5,120 switches, while thousands of
-     * members started on the agents' hosts (in a simulator, on the same cores) and answered the daemon's lookups.
-     */
-    private void afterRingStart() {
-        if (!afterRingStartPending) {
-            return;
-        }
-        afterRingStartPending = false;
-        queue.cancelDeferred(AFTER_RING_START);
-        m.routing().rehearse(); // compiles the fault path before the first fault needs it
-        ActiveRouting active = m.routing().active();
-        if (state == DaemonState.CONVERGED && active != null) {
-            convergedObserver.accept(active); // otherwise the next convergence measures
-        }
-    }
-
     /** {@code observer} is told of the routing in force each time the tables converge on it (control thread). */
     void onConverged(Consumer<ActiveRouting> observer) {
-        convergedObserver = observer;
+        convergence.onConverged(observer);
     }
 
     /** {@code observer} is told of the end of every routing computation, after the coordinator (control thread). */
@@ -161,6 +110,11 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     /** {@code observer} runs on the control thread at every change of the fabric (the quality measurement yields). */
     void onFabricChanging(Runnable observer) {
         changeObserver = observer;
+    }
+
+    /** Tells {@code observer} of every change of state (once, at wiring). */
+    void onStateChanged(Runnable observer) {
+        convergence.onStateChanged(observer);
     }
 
     @Override
@@ -174,14 +128,18 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         LOG.warn("every switch disconnected; keeping tables{} and discovering again",
                 active == null ? "" : " v" + active.version());
         m.discovery().restart();
-        queue.cancelDeferred(REROUTE);
-        rerouteScheduled = false;
+        reroutes.cancel();
         updateState();
     }
 
     /** The state as last published by the control thread (any thread). */
     DaemonState state() {
-        return publishedState;
+        return convergence.state();
+    }
+
+    /** Judges the state from the managers now (control thread). */
+    void updateState() {
+        convergence.update();
     }
 
     // ---- fault actions (control thread) -------------------------------------------------------
@@ -219,7 +177,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
 
     /** The fabric changed (a switch admitted or lost, a mask, a rebuild): route again once it settles. */
     public void fabricChanged() {
-        links.otherChange();
+        reroutes.otherChange();
         changed();
     }
 
@@ -229,7 +187,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
      * {@code peerAgrees}. Call {@link #linksChanged} after the report's ports.
      */
     void linkPortChanged(long guid, int port, long peerGuid, int peerPort, boolean peerAgrees) {
-        links.portChanged(guid, port, peerGuid, peerPort, peerAgrees);
+        reroutes.portChanged(guid, port, peerGuid, peerPort, peerAgrees);
     }
 
     /**
@@ -238,32 +196,20 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
      */
     void linksChanged() {
         changed();
-        if (rerouteScheduled && links.complete() && m.faults().reactions().isOpen() && !m.routing().hasPrepared()
-                && state != DaemonState.DISCOVERING) {
-            queue.scheduleDeferred(REROUTE, Math.min(LINKS_COMPLETE_SETTLE_MS, settle.faultsMs()), this::reroute);
-        }
+        reroutes.linksChanged(convergence.judged() == DaemonState.DISCOVERING);
     }
 
     private void changed() {
         changeObserver.run();
-        noteChange();
+        convergence.noteChange();
         if (!m.discovery().done()) {
             m.discovery().changed();
             return;
         }
-        if (m.routing().busy()) {
-            changedWhileRouting = true;
+        if (reroutes.changed()) {
             m.routing().abandonRefinement(); // the change's repair must not wait for a full routing's time
-            updateState(); // ROUTING: the tables in force are not those of the fabric now
-            return;
         }
-        if (!rerouteScheduled) {
-            rerouteScheduled = true;
-            // a prepared routing waits for the confirmation of a verdict, whose echo wait was the settle window
-            queue.scheduleDeferred(REROUTE, m.routing().hasPrepared() ? 0 : m.faults().reactions().isOpen()
-                    ? settle.faultsMs() : settle.routingMs(), this::reroute);
-        }
-        updateState();
+        updateState(); // ROUTING: the tables in force are not those of the fabric now
     }
 
     @Override
@@ -271,74 +217,22 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         updateState();
     }
 
-    /**
-     * Lifeguard's second opinion costs its echo wait on every real death; the routing without the accused switch is
-     * computed during that wait (from the fabric derived without it), so that the confirmation only installs it.
-     * Skipped when anything else is under way (a computation, a re-route due, changes not snapshotted): the normal
-     * path then handles the confirmation.
-     */
     @Override
     public void prepareWithout(long guid) {
-        if (state != DaemonState.CONVERGED || rerouteScheduled || m.routing().busy() || m.routing().hasPrepared()) {
-            LOG.debug("no routing prepared without {}: state {}, re-route due {}, computing {}, one prepared already {}",
-                    Guids.format(guid), state, rerouteScheduled, m.routing().busy(),
-                    m.routing().hasPrepared());
-            return;
-        }
-        Fabric without = m.discovery().snapshotWithout(guid);
-        if (without != null && m.routing().prepare(without)) {
-            // the quality measurement gives the cores to this computation (at 5,120 switches it doubled the prepared
-            // routing's time); a refutation restarts it, and preparations are rare: not within 30 s of a refutation
-            changeObserver.run();
-            preparedFor = guid;
-        } else {
-            LOG.debug("no routing prepared without {}: {}", Guids.format(guid), without == null
-                    ? "the fabric without it is not derivable now (a build is due, or a node of it has another claim)" : "not started");
-        }
+        prepared.prepareWithout(guid);
     }
 
     @Override
     public void preparationRefuted(long guid) {
-        if (preparedFor != guid) {
-            return;
-        }
-        preparedFor = 0;
-        m.routing().discardPrepared();
-        m.pusher().dropStaged();
-        m.discovery().forgetTentative();
-        ActiveRouting active = m.routing().active();
-        if (state == DaemonState.CONVERGED && active != null) {
-            convergedObserver.accept(active); // the measurement the preparation interrupted starts again
-        }
+        prepared.refuted(guid);
     }
 
     @Override
     public void prepared() {
-        if (changedWhileRouting) {
-            // the confirmation came during the computation: its snapshot is the prepared fabric, no settle needed
-            changedWhileRouting = false;
-            rerouteScheduled = true;
-            queue.scheduleDeferred(REROUTE, 0, this::reroute);
-        } else {
-            stageAhead();
+        if (!reroutes.prepared()) {
+            prepared.stageAhead();
         }
         updateState();
-    }
-
-    /**
-     * Sends the prepared routing's blocks to the switches it changes while the verdict is still being confirmed, so
-     * that the confirmation sends only commits: at 5,120 switches a spine's death changes about 1,000 blocks on each
-     * of 64 switches (4 MB), which otherwise go out after the verdict, on the reaction's path. Only when every switch
-     * holds the tables in force (a push under way would be interleaved with it).
-     */
-    private void stageAhead() {
-        TableSet next = m.routing().preparedTables();
-        if (next == null || preparedFor == 0 || state != DaemonState.CONVERGED) {
-            return;
-        }
-        int switches = m.pusher().stage(next);
-        LOG.debug("prepared routing v{} without {}: blocks staged on {} switches ahead of the confirmation",
-                next.version(), Guids.format(preparedFor), switches);
     }
 
     // ---- discovery, routing, push (control thread) --------------------------------------------
@@ -358,26 +252,9 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         updateState(); // the verdict of the routed fabric may be the last thing CONVERGED waited for
     }
 
-    /** Starts the next convergence's clock at the first change since the last convergence. */
-    private void noteChange() {
-        if (!changeNoted) {
-            changeNoted = true;
-            changeStartNanos = System.nanoTime();
-        }
-    }
-
-    private void reroute() {
-        rerouteScheduled = false;
-        if (m.routing().busy()) {
-            changedWhileRouting = true;
-            return;
-        }
-        route();
-    }
-
     /** Snapshots the fabric and routes it unless the routed fabric is the same. */
     private void route() {
-        links.clear(); // the snapshot takes every change reported so far
+        reroutes.routing(); // the snapshot takes every change reported so far
         m.admission().remember();
         long t0 = System.nanoTime();
         TopologyBuilder.Result discovery = m.discovery().snapshot();
@@ -391,7 +268,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         }
         m.faults().rememberBaseline(fabric);
         m.faults().planRing(fabric);
-        preparedFor = 0; // the prepared routing, if any, is installed now (this very fabric) or dropped
+        prepared.routing();
         routingSnapshot = m.discovery().snapshotNumber();
         RoutingManager.Decision d = m.routing().consider(fabric);
         if (d != RoutingManager.Decision.STARTED) {
@@ -401,7 +278,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
             m.discovery().inForce(routingSnapshot);
             startPush(m.routing().active());
         } else if (d == RoutingManager.Decision.STARTED) {
-            changedWhileRouting = false;
+            reroutes.computationStarted();
         }
         updateState();
     }
@@ -447,13 +324,7 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
     }
 
     private void afterComputation() {
-        if (changedWhileRouting) {
-            changedWhileRouting = false;
-            rerouteScheduled = true;
-            // a fault's links reported by both ends meanwhile settle as they would have without the computation
-            queue.scheduleDeferred(REROUTE, links.complete() && m.faults().reactions().isOpen()
-                    ? Math.min(LINKS_COMPLETE_SETTLE_MS, settle.faultsMs()) : settle.routingMs(), this::reroute);
-        }
+        reroutes.computationEnded();
         updateState();
     }
 
@@ -462,8 +333,8 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         PushRound previous = m.pusher().round();
         // a switch these tables give no link (dead, its agent still refusing tables until its session ends) carries
         // no packet: the fault's reaction ends when the switches that carry the traffic hold them
-        routedAround = RoutedAround.in(routing.fabric());
-        m.pusher().install(tables, routedAround);
+        convergence.routedAround(RoutedAround.in(routing.fabric()));
+        m.pusher().install(tables, convergence.routedAround());
         PushRound round = m.pusher().round();
         m.faults().reactions().pushStarted(previous, round);
         if (m.pusher().pendingCount() > 0) {
@@ -474,76 +345,6 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
                     + round.bytes() + " bytes)");
         }
         updateState();
-    }
-
-    void updateState() {
-        ActiveRouting active = m.routing().active();
-        int admitted = m.registry().admittedCount();
-        DaemonState next;
-        // a change that arrived during a prepared computation waits for it: ROUTING too (not CONVERGED, which would
-        // close the reaction the change opened as needing no tables)
-        // lost sessions waiting for their burst's judgement are a settle window: not CONVERGED on a fabric that has
-        // lost switches the routing in force still routes traffic through (one it routes around changes nothing)
-        if (m.routing().running() || rerouteScheduled || changedWhileRouting && m.routing().busy()
-                || m.losses().judging(routedAround)) {
-            next = DaemonState.ROUTING;
-        } else if (active == null || admitted == 0) {
-            next = DaemonState.DISCOVERING;
-        } else if (m.pusher().awaitedCount() > 0 || m.pusher().uncoveredCount() > 0) {
-            next = DaemonState.PUSHING;
-        } else if (m.discovery().routedCheck().verdict() == FabricCheck.Verdict.PENDING) {
-            // the routed fabric's check against the expected shape runs off this thread and may end after the push:
-            // CONVERGED waits for it, so that the status never gives the verdict of another fabric beside it
-            next = DaemonState.ROUTING;
-        } else {
-            next = DaemonState.CONVERGED;
-        }
-        if (next != DaemonState.CONVERGED && state == DaemonState.CONVERGED) {
-            noteChange(); // whatever took it out of CONVERGED, should no path above have noted it
-        }
-        if (next == DaemonState.CONVERGED && state != DaemonState.CONVERGED) {
-            PushRound round = m.pusher().round();
-            convergences++;
-            changeNoted = false;
-            // what went out since the last convergence, each block once (a version's round also counts the switches
-            // that reconnected and got it again)
-            PushTotals totals = m.pusher().totals();
-            PushTotals pushed = totals.since(pushedAtConvergence);
-            pushedAtConvergence = totals;
-            int around = m.pusher().routedAroundCount();
-            milestones.record(Milestone.Kind.CONVERGED, String.format(
-                    "tables converged: v%d on %d/%d switches, %.0f ms after %s (%d blocks, %d bytes, %d retries)%s",
-                    active.version(), m.pusher().inSyncCount(), admitted, (System.nanoTime() - changeStartNanos) / 1e6,
-                    convergences == 1 ? "start" : "the first change", pushed.blocks(), pushed.bytes(),
-                    round == null ? 0 : round.retries(), around == 0 ? "" : "; " + around + (around == 1 ? " switch"
-                            : " switches") + " without a link in the routed fabric not holding them yet (routed around)"));
-            m.faults().reactions().converged(round, active.version());
-            m.faults().tablesConverged(); // the first time: the ring starts now that the tables are in place
-            m.routing().storeWhenQuiet(); // after the push, which needed the cores more, and after a burst of faults
-            if (convergences == 1 && m.faults().ringStarting()) {
-                // the ring starts now (the first tables are in place): its members and their lookups first
-                afterRingStartPending = true;
-                queue.scheduleDeferred(AFTER_RING_START, m.faults().ringStartWaitMs(), this::afterRingStart);
-            } else {
-                if (convergences == 1) {
-                    m.routing().rehearse(); // compiles the fault path before the first fault needs it
-                }
-                convergedObserver.accept(active);
-            }
-        } else if (next == DaemonState.CONVERGED) {
-            m.faults().reactions().noTablesNeeded();
-        }
-        boolean changed = state != next;
-        state = next;
-        publishedState = next;
-        if (changed) {
-            stateObserver.run();
-        }
-    }
-
-    /** Tells {@code observer} of every change of state (once, at wiring). */
-    void onStateChanged(Runnable observer) {
-        this.stateObserver = observer;
     }
 
     // ---- operator actions and lifecycle (control thread) ---------------------------------------
@@ -578,13 +379,13 @@ final class FabricCoordinator implements LftPusher.Listener, FaultActions, Disco
         m.admission().remember();
         m.ends().stopping();
         m.faults().stopping();
-        queue.cancelDeferred(REROUTE);
+        reroutes.cancel();
         m.discovery().cancel();
         m.routing().storeUnsaved(); // the daemon waits for the store executor before it releases the directory
     }
 
     /** The settle windows of a configuration reload (control thread): the next re-route uses them. */
     void retune(SettleWindows windows) {
-        settle = windows;
+        reroutes.retune(windows);
     }
 }

@@ -48,7 +48,7 @@ class AdminCommandsTest {
         sim = new FabricSimulator(fabric, AgentSettings.defaults(new InetSocketAddress("127.0.0.1",
                 daemon.southboundAddress().getPort())), null, 1, null, 1);
         sim.start();
-        Await.value("convergence", () -> daemon.status().get(), s -> s.state() == DaemonState.CONVERGED);
+        Await.value("convergence", () -> daemon.api().status().get(), s -> s.state() == DaemonState.CONVERGED);
         url = daemon.restUrl();
     }
 

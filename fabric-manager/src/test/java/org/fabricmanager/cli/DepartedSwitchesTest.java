@@ -49,8 +49,8 @@ class DepartedSwitchesTest {
              FabricSimulator sim = new FabricSimulator(PgftGenerator.generate(SPEC), AgentSettings.defaults(
                      new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort())), null, 1, null, 1)) {
             sim.start();
-            Await.value("convergence", () -> daemon.status().get(), s -> s.state() == DaemonState.CONVERGED);
-            List<org.fabricmanager.daemon.api.Milestone> before = daemon.milestones(0).get();
+            Await.value("convergence", () -> daemon.api().status().get(), s -> s.state() == DaemonState.CONVERGED);
+            List<org.fabricmanager.daemon.api.Milestone> before = daemon.api().milestones(0).get();
             long last = before.get(before.size() - 1).seq();
             ByteArrayOutputStream followed = new ByteArrayOutputStream();
             AtomicInteger followCode = new AtomicInteger(-1);
@@ -60,7 +60,7 @@ class DepartedSwitchesTest {
             follow.start();
             long spine = PgftGenerator.switchGuid(2, 1);
             sim.kill(spine, FabricSimulator.KillMode.AGENT);
-            Await.value("the re-route without the spine", () -> daemon.status().get(),
+            Await.value("the re-route without the spine", () -> daemon.api().status().get(),
                     s -> s.state() == DaemonState.CONVERGED && s.switches().connected() == 7);
             String url = daemon.restUrl();
 
@@ -72,7 +72,7 @@ class DepartedSwitchesTest {
             assertThat(d.get("connected").asBoolean()).isFalse();
             assertThat(d.get("disconnectedSince").asLong()).isPositive();
 
-            List<Views.Switch> all = daemon.switches().get();
+            List<Views.Switch> all = daemon.api().switches().get();
             assertThat(all).hasSize(8);
             assertThat(all).filteredOn(s -> s.guid().equals(Guids.format(spine))).singleElement()
                     .extracting(Views.Switch::state).isEqualTo("DISCONNECTED");
@@ -114,7 +114,7 @@ class DepartedSwitchesTest {
             assertThat(followCode.get()).isZero();
 
             sim.revive(spine);
-            Await.value("the spine back", () -> daemon.switchDetail(spine).get(), s -> "IN_SYNC".equals(s.state()));
+            Await.value("the spine back", () -> daemon.api().switchDetail(spine).get(), s -> "IN_SYNC".equals(s.state()));
         }
     }
 }

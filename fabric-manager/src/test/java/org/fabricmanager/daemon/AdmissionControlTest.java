@@ -44,30 +44,30 @@ class AdmissionControlTest {
         Fabric rogueFabric = new Fabric(null, List.of(new FabricSwitch(rogue, "rogue", 4)), List.of(victim),
                 List.of(new Link(rogue, 1, victim.guid(), 1)));
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withAdminToken("t0ken"), List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+                .withAdminToken("t0ken"), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1);
              FabricSimulator rogueSim = new FabricSimulator(rogueFabric, settings, null, 1, null, 2)) {
             sim.start();
             Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
             long version = s.routing().version();
-            ForwardingTables before = new HopTestEngine().route(daemon.topology().get().index()).tables();
+            ForwardingTables before = new HopTestEngine().route(daemon.api().topology().get().index()).tables();
             String indices = Files.readString(state.resolve(IndexMapStore.FILE));
 
             rogueSim.start();
             awaitPending(daemon, rogue);
             // a change would have scheduled a re-route on the control thread in the very event that held the switch
             // pending (state ROUTING at once); this status is queued after that event
-            s = daemon.status().get(5, TimeUnit.SECONDS);
+            s = daemon.api().status().get(5, TimeUnit.SECONDS);
             assertThat(s.state()).as("no re-route scheduled for a pending switch").isEqualTo(DaemonState.CONVERGED);
             assertThat(s.routing().version()).as("no re-route for a pending switch").isEqualTo(version);
             assertThat(s.switches().connected()).isEqualTo(fabric.switches().size());
-            assertThat(daemon.topology().get().nodeByGuid(victim.guid()).orElseThrow().index()).isEqualTo(victim.index());
-            assertThat(daemon.lft(rogue).get()).as("no table for it").isNull();
+            assertThat(daemon.api().topology().get().nodeByGuid(victim.guid()).orElseThrow().index()).isEqualTo(victim.index());
+            assertThat(daemon.api().lft(rogue).get()).as("no table for it").isNull();
             assertThat(Files.readString(state.resolve(IndexMapStore.FILE))).as("nothing new in guid2index").isEqualTo(indices);
             DaemonSimulationTest.assertAgentsHold(sim, before, version);
             assertThat(rogueSim.agent(rogue).table().version()).isZero();
-            Views.PendingSwitch p = daemon.pendingSwitches().get().get(0);
+            Views.PendingSwitch p = daemon.api().pendingSwitches().get().get(0);
             assertThat(p.reason()).contains("outside the expected");
 
             java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
@@ -80,7 +80,7 @@ class AdmissionControlTest {
             assertThat(http.send(java.net.http.HttpRequest.newBuilder(admit).header("Authorization", "Bearer nope")
                     .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(403);
-            assertThat(daemon.pendingSwitches().get()).hasSize(1);
+            assertThat(daemon.api().pendingSwitches().get()).hasSize(1);
             java.net.http.HttpResponse<String> ok = http.send(java.net.http.HttpRequest.newBuilder(admit)
                     .header("Authorization", "Bearer t0ken").POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
@@ -88,10 +88,10 @@ class AdmissionControlTest {
             assertThat(ok.body()).contains("switch " + Guids.format(rogue) + " admitted");
             s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > version
                     && st.switches().connected() == fabric.switches().size() + 1, "the admitted switch routed");
-            assertThat(daemon.pendingSwitches().get()).isEmpty();
-            assertThat(daemon.lft(rogue).get()).as("routed now").isNotNull();
-            assertThat(daemon.topology().get().nodeByGuid(victim.guid())).as("claimed twice: neither leaf gets it").isEmpty();
-            assertThat(daemon.discovery().get().linkIssues()).anyMatch(i -> i.contains("neither gets it")
+            assertThat(daemon.api().pendingSwitches().get()).isEmpty();
+            assertThat(daemon.api().lft(rogue).get()).as("routed now").isNotNull();
+            assertThat(daemon.api().topology().get().nodeByGuid(victim.guid())).as("claimed twice: neither leaf gets it").isEmpty();
+            assertThat(daemon.api().discovery().get().linkIssues()).anyMatch(i -> i.contains("neither gets it")
                     && i.contains(Guids.format(rogue))).anyMatch(i -> i.contains("neither gets it")
                     && i.contains(Guids.format(fabric.links().stream().filter(l -> l.b() == victim.guid() || l.a() == victim.guid())
                     .map(l -> l.a() == victim.guid() ? l.b() : l.a()).findFirst().orElseThrow())));
@@ -102,7 +102,7 @@ class AdmissionControlTest {
     }
 
     private static void awaitPending(FabricManagerDaemon daemon, long guid) {
-        Await.value("switch " + Guids.format(guid) + " pending", () -> daemon.pendingSwitches().get(5, TimeUnit.SECONDS),
+        Await.value("switch " + Guids.format(guid) + " pending", () -> daemon.api().pendingSwitches().get(5, TimeUnit.SECONDS),
                 pending -> pending.stream().anyMatch(p -> p.guid().equals(Guids.format(guid))));
     }
 }

@@ -45,7 +45,7 @@ class DaemonSimulationTest {
 
     /** The first status of daemon {@code d} that is {@code done} (within {@link Await#DEFAULT}). */
     static Views.Status await(FabricManagerDaemon d, Predicate<Views.Status> done, String what) {
-        return Await.value(what, () -> d.status().get(5, TimeUnit.SECONDS), done);
+        return Await.value(what, () -> d.api().status().get(5, TimeUnit.SECONDS), done);
     }
 
     static void assertAgentsHold(FabricSimulator sim, ForwardingTables expected, long version) {
@@ -92,7 +92,7 @@ class DaemonSimulationTest {
     void discoversRoutesPushesReroutesAndRestartsWithoutRepushing() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         HopTestEngine engine = new HopTestEngine();
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, SPEC), List.of(), new SimpleMeterRegistry(), engine);
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, SPEC), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(engine));
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort());
         AgentSettings settings = new AgentSettings(address, 65536, 1_000, 5_000, 20, 300);
         try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1)) {
@@ -104,7 +104,7 @@ class DaemonSimulationTest {
             assertThat(s.routing().version()).isEqualTo(1);
             assertThat(s.discovery().verdict()).isEqualTo("INTACT");
             assertThat(s.tables().inSync()).isEqualTo(8);
-            Fabric topology = daemon.topology().get();
+            Fabric topology = daemon.api().topology().get();
             for (EndNode n : topology.nodes()) {
                 assertThat(n.index()).isEqualTo(fabric.nodeByGuid(n.guid()).orElseThrow().index());
             }
@@ -116,7 +116,7 @@ class DaemonSimulationTest {
             // a leaf-to-spine link goes down: re-route, push only what changed
             sim.linkDown(PgftGenerator.switchGuid(1, 0), 5);
             s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "re-route");
-            Fabric degraded = daemon.topology().get();
+            Fabric degraded = daemon.api().topology().get();
             assertThat(degraded.links()).hasSize(fabric.links().size() - 1);
             ForwardingTables v2 = new HopTestEngine().route(degraded.index()).tables();
             assertAgentsHold(sim, v2, 2, v1);
@@ -132,8 +132,7 @@ class DaemonSimulationTest {
 
             // restart: same fabric, same indices, nothing computed, nothing pushed
             daemon.close();
-            daemon = FabricManagerDaemon.start(config(state, SPEC).withPorts(address.getPort(), 0), List.of(),
-                    new SimpleMeterRegistry(), engine);
+            daemon = FabricManagerDaemon.start(config(state, SPEC).withPorts(address.getPort(), 0), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(engine));
             s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "restart");
             assertThat(s.routing().version()).isEqualTo(3);
             assertThat(s.routing().reusedFromState()).isTrue();
@@ -144,7 +143,7 @@ class DaemonSimulationTest {
             for (SwitchAgent a : sim.agents()) {
                 assertThat(a.handshakes()).isEqualTo(2);
             }
-            assertThat(daemon.topology().get()).isEqualTo(topology);
+            assertThat(daemon.api().topology().get()).isEqualTo(topology);
         } finally {
             daemon.close();
         }
@@ -153,8 +152,7 @@ class DaemonSimulationTest {
     @Test
     void oneBatchOnTheWireAtATimeStillConvergesWithTheSameBlocks() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, SPEC).withMaxInFlight(1), List.of(),
-                new SimpleMeterRegistry(), new HopTestEngine());
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, SPEC).withMaxInFlight(1), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         AgentSettings settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
                 65536, 1_000, 5_000, 20, 300);
         try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1)) {
@@ -162,11 +160,11 @@ class DaemonSimulationTest {
             Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
             assertThat(s.push().commits()).isEqualTo(8);
             assertThat(s.push().blocks()).isEqualTo(8);
-            assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 1);
-            ForwardingTables v1 = new HopTestEngine().route(daemon.topology().get().index()).tables();
+            assertAgentsHold(sim, new HopTestEngine().route(daemon.api().topology().get().index()).tables(), 1);
+            ForwardingTables v1 = new HopTestEngine().route(daemon.api().topology().get().index()).tables();
             sim.linkDown(PgftGenerator.switchGuid(1, 2), 6);
             s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "re-route");
-            assertAgentsHold(sim, new HopTestEngine().route(daemon.topology().get().index()).tables(), 2, v1);
+            assertAgentsHold(sim, new HopTestEngine().route(daemon.api().topology().get().index()).tables(), 2, v1);
         } finally {
             daemon.close();
         }
@@ -180,8 +178,7 @@ class DaemonSimulationTest {
     void agentsWithAndWithoutLftRunsInstallTheSameTables() throws Exception {
         PgftSpec spec = PgftSpec.parse("PGFT(2;16,16;1,16;1,1)");
         Fabric fabric = PgftGenerator.generate(spec);
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, spec), List.of(), new SimpleMeterRegistry(),
-                new HopTestEngine());
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config(state, spec), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         AgentSettings runs = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()),
                 65536, 1_000, 5_000, 20, 300);
         AgentSettings single = runs.withoutLftRuns();
@@ -189,7 +186,7 @@ class DaemonSimulationTest {
         try (FabricSimulator sim = new FabricSimulator(fabric, guid -> old.test(guid) ? single : runs, null, 1, null, 1)) {
             sim.start();
             Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence");
-            ForwardingTables tables = new HopTestEngine().route(daemon.topology().get().index()).tables();
+            ForwardingTables tables = new HopTestEngine().route(daemon.api().topology().get().index()).tables();
             assertAgentsHold(sim, tables, 1);
             int blocksPerTable = tables.destinationCount() / 64;
             long expectedBytes = 0;

@@ -61,7 +61,7 @@ class DeadSwitchConvergenceTest {
     void start() throws Exception {
         DaemonConfig base = DaemonSimulationTest.config(state, SPEC);
         DaemonConfig config = base.withSouthbound(base.southbound().withKeepalive(ECHO_MS, 30_000));
-        daemon = FabricManagerDaemon.start(config, List.of(), registry, new HopTestEngine());
+        daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(registry).engine(new HopTestEngine()));
         AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         sim = new FabricSimulator(fabric, g -> settings, g -> g != dead, null, 1, null, 5);
         List<PortRecord> ports = new ArrayList<>();
@@ -96,7 +96,7 @@ class DeadSwitchConvergenceTest {
 
     @Test
     void aDeadSwitchThatRefusesItsTablesDoesNotHoldBackTheReactionThatRoutesAroundIt() throws Exception {
-        long v0 = daemon.status().get().routing().version();
+        long v0 = daemon.api().status().get().routing().version();
         long seq = lastSeq();
         long killed = System.nanoTime();
         bridgeGone.set(true);
@@ -106,14 +106,14 @@ class DeadSwitchConvergenceTest {
         }
         Views.Status converged = await(daemon, st -> st.state() == DaemonState.CONVERGED
                 && st.routing().version() > v0 && st.switches().connected() == 8
-                && daemon.topology().join().links().stream().noneMatch(l -> l.a() == dead || l.b() == dead),
+                && daemon.api().topology().join().links().stream().noneMatch(l -> l.a() == dead || l.b() == dead),
                 "convergence on tables that route around " + Guids.format(dead) + " while its session lasts");
         double elapsedMs = (System.nanoTime() - killed) / 1e6;
 
         assertThat(converged.tables().inSync()).as("every switch that carries traffic").isEqualTo(7);
         assertThat(converged.tables().pending()).as("the dead switch, still shown").isEqualTo(1);
         // its refusal comes back on its own session, which convergence does not wait for (a loaded host: after it)
-        Views.SwitchDetail detail = Await.value("the dead switch's refusal", () -> daemon.switchDetail(dead).get(),
+        Views.SwitchDetail detail = Await.value("the dead switch's refusal", () -> daemon.api().switchDetail(dead).get(),
                 d -> d.lastPushError() != null);
         assertThat(detail.inSync()).isFalse();
         assertThat(detail.lastPushError()).contains("APPLY_FAILED").contains("bridge br0");
@@ -143,15 +143,15 @@ class DeadSwitchConvergenceTest {
         Views.Status after = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.tables().pending() == 0,
                 "convergence without the dead switch");
         assertThat(after.tables().inSync()).isEqualTo(7);
-        assertThat(daemon.topology().get().switches()).hasSize(7);
+        assertThat(daemon.api().topology().get().switches()).hasSize(7);
     }
 
     private long lastSeq() throws Exception {
-        List<Milestone> all = daemon.milestones(0).get();
+        List<Milestone> all = daemon.api().milestones(0).get();
         return all.isEmpty() ? 0 : all.get(all.size() - 1).seq();
     }
 
     private List<Milestone> since(long seq, Milestone.Kind kind) throws Exception {
-        return daemon.milestones(seq).get().stream().filter(m -> m.kind() == kind).toList();
+        return daemon.api().milestones(seq).get().stream().filter(m -> m.kind() == kind).toList();
     }
 }

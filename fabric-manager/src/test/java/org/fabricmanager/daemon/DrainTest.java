@@ -58,7 +58,7 @@ class DrainTest {
 
     private void start(DaemonConfig config) throws Exception {
         meters = new SimpleMeterRegistry();
-        daemon = FabricManagerDaemon.start(config.withAdminToken(TOKEN), List.of(), meters, null);
+        daemon = FabricManagerDaemon.start(config.withAdminToken(TOKEN), StartOptions.of(List.of()).registry(meters));
         sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1, null, 3);
         sim.start();
     }
@@ -108,7 +108,7 @@ class DrainTest {
     }
 
     private List<Milestone> events(Milestone.Kind kind) throws Exception {
-        return daemon.milestones(0).get(5, TimeUnit.SECONDS).stream().filter(m -> m.kind() == kind).toList();
+        return daemon.api().milestones(0).get(5, TimeUnit.SECONDS).stream().filter(m -> m.kind() == kind).toList();
     }
 
     private HttpResponse<String> rest(String path, String body, String token) throws Exception {
@@ -133,53 +133,53 @@ class DrainTest {
         long v0 = convergedAfter(0, "convergence").routing().version();
         assertThat(heldRoutesThrough(spine)).as("routes through the spine before the drain").isPositive();
 
-        assertThatThrownBy(() -> daemon.drain(new DrainRequest(leaf, 0, false)).get(60, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> daemon.api().drain(new DrainRequest(leaf, 0, false)).get(60, TimeUnit.SECONDS))
                 .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).getMessage())
                         .contains("would cut off 4 end node(s)").contains("force"));
-        DrainResult drained = daemon.drain(new DrainRequest(spine, 0, false)).get(60, TimeUnit.SECONDS);
+        DrainResult drained = daemon.api().drain(new DrainRequest(spine, 0, false)).get(60, TimeUnit.SECONDS);
         assertThat(drained.result()).isEqualTo("drained");
         assertThat(drained.whatIf().valid()).as("the what-if judged it").isTrue();
         assertThat(drained.nodesCutOff()).isZero();
-        assertThatThrownBy(() -> daemon.drain(new DrainRequest(spine, 0, true)).get(60, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> daemon.api().drain(new DrainRequest(spine, 0, true)).get(60, TimeUnit.SECONDS))
                 .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).kind())
                         .isEqualTo(DrainException.Kind.CONFLICT));
 
         Views.Status st = convergedAfter(v0, "the routing around the drained spine");
         assertThat(st.drained()).isEqualTo(new Views.Drains(1, 0));
-        FabricCheck check = daemon.discovery().get(5, TimeUnit.SECONDS).check();
+        FabricCheck check = daemon.api().discovery().get(5, TimeUnit.SECONDS).check();
         assertThat(check.verdict()).as("a drained spine is not missing: " + check.summary())
                 .isEqualTo(FabricCheck.Verdict.INTACT);
         assertThat(check.summary()).endsWith(": 1 switch drained");
         assertThat(check.drainedSwitches()).containsExactly("s2-1 " + Guids.format(spine));
         assertThat(st.discovery().drainedSwitches()).isEqualTo(1);
         assertThat(heldRoutesThrough(spine)).as("routes the agents hold through the drained spine").isZero();
-        assertThat(daemon.switches().get(5, TimeUnit.SECONDS)).filteredOn(Views.Switch::drained)
+        assertThat(daemon.api().switches().get(5, TimeUnit.SECONDS)).filteredOn(Views.Switch::drained)
                 .extracting(Views.Switch::guid).containsExactly(Guids.format(spine));
         assertThat(events(Milestone.Kind.DRAINED)).hasSize(1).first().extracting(Milestone::message).asString()
                 .contains(Guids.format(spine));
         assertThat(meters.get("fabric.drained.switches").gauge()).isNotNull();
-        assertThat(daemon.topology().get().links()).as("no cable of the drained spine is routed")
+        assertThat(daemon.api().topology().get().links()).as("no cable of the drained spine is routed")
                 .noneMatch(l -> l.a() == spine || l.b() == spine);
 
         daemon.close();
         sim.close();
         start();
         long v1 = convergedAfter(0, "convergence after the restart").routing().version();
-        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).extracting(Views.Drained::element)
+        assertThat(daemon.api().drained().get(5, TimeUnit.SECONDS)).extracting(Views.Drained::element)
                 .containsExactly("switch " + Guids.format(spine));
-        assertThat(daemon.faults().get(5, TimeUnit.SECONDS).drained()).as("faults lists what is out of service")
+        assertThat(daemon.api().faults().get(5, TimeUnit.SECONDS).drained()).as("faults lists what is out of service")
                 .extracting(Views.Drained::element).containsExactly("switch " + Guids.format(spine));
         assertThat(heldRoutesThrough(spine)).as("routes through the spine after the restart").isZero();
 
-        DrainResult undrained = daemon.undrain(new DrainRequest(spine, 0, false)).get(10, TimeUnit.SECONDS);
+        DrainResult undrained = daemon.api().undrain(new DrainRequest(spine, 0, false)).get(10, TimeUnit.SECONDS);
         assertThat(undrained.result()).isEqualTo("undrained");
         st = convergedAfter(v1, "the routing through the undrained spine");
         assertThat(st.drained()).isEqualTo(new Views.Drains(0, 0));
         assertThat(heldRoutesThrough(spine)).as("routes through the spine once undrained").isPositive();
         assertThat(events(Milestone.Kind.UNDRAINED)).hasSize(1);
-        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).isEmpty();
-        assertThat(daemon.faults().get(5, TimeUnit.SECONDS).drained()).isEmpty();
-        assertThatThrownBy(() -> daemon.undrain(new DrainRequest(spine, 0, false)).get(10, TimeUnit.SECONDS))
+        assertThat(daemon.api().drained().get(5, TimeUnit.SECONDS)).isEmpty();
+        assertThat(daemon.api().faults().get(5, TimeUnit.SECONDS).drained()).isEmpty();
+        assertThatThrownBy(() -> daemon.api().undrain(new DrainRequest(spine, 0, false)).get(10, TimeUnit.SECONDS))
                 .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).getMessage())
                         .contains("is not drained"));
     }
@@ -197,7 +197,7 @@ class DrainTest {
         assertThat(rest("/api/v1/drain", body, "wrong-token-0123456789").statusCode()).as("wrong token").isEqualTo(403);
         assertThat(rest("/api/v1/drain", "{\"guid\":\"0x42\"}", TOKEN).statusCode()).as("unknown switch").isEqualTo(404);
         assertThat(rest("/api/v1/drain", "{\"guid\":1}", TOKEN).statusCode()).as("malformed").isEqualTo(400);
-        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).as("nothing drained by the refused requests").isEmpty();
+        assertThat(daemon.api().drained().get(5, TimeUnit.SECONDS)).as("nothing drained by the refused requests").isEmpty();
         HttpResponse<String> drained = rest("/api/v1/drain", body, TOKEN);
         assertThat(drained.statusCode()).as(drained.body()).isEqualTo(200);
         assertThat(drained.body()).contains("\"result\":\"drained\"").contains("\"element\":\"link " + spineEnd + "\"");
@@ -207,26 +207,26 @@ class DrainTest {
                 .contains("\"verdict\":\"INTACT\"").contains(": 1 link drained\"").contains("\"missingLinkCount\":0")
                 .contains("\"drainedLinkCount\":1");
         assertThat(st.discovery().drainedLinks()).isEqualTo(1);
-        assertThat(daemon.topology().get().links()).as("the drained cable is not routed").hasSize(fabric.links().size() - 1)
+        assertThat(daemon.api().topology().get().links()).as("the drained cable is not routed").hasSize(fabric.links().size() - 1)
                 .noneMatch(l -> l.normalized().equals(up.normalized()));
         int leafPort = leafEnd.port();
         assertThat(sim.agent(leafEnd.guid()).table().entries()).as("the leaf's routes out of the drained cable")
                 .doesNotContain((byte) leafPort);
-        Views.SwitchDetail leafDetail = daemon.switchDetail(leafEnd.guid()).get(5, TimeUnit.SECONDS);
+        Views.SwitchDetail leafDetail = daemon.api().switchDetail(leafEnd.guid()).get(5, TimeUnit.SECONDS);
         assertThat(leafDetail.portList().get(leafPort - 1).link()).isEqualTo("DRAINED");
         assertThat(rest("/api/v1/drains", null, null).body()).contains("\"element\":\"link " + spineEnd + "\"")
                 .contains("\"peer\":\"" + leafEnd + "\"");
 
         Link nodeCable = fabric.links().stream().filter(l -> fabric.isNode(l.b())).findFirst().orElseThrow();
         DrainRequest node = new DrainRequest(nodeCable.a(), nodeCable.aPort(), false);
-        assertThatThrownBy(() -> daemon.drain(node).get(60, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> daemon.api().drain(node).get(60, TimeUnit.SECONDS))
                 .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).getMessage())
                         .contains("cut off 1 end node(s)"));
-        DrainResult forced = daemon.drain(new DrainRequest(node.guid(), node.port(), true)).get(10, TimeUnit.SECONDS);
+        DrainResult forced = daemon.api().drain(new DrainRequest(node.guid(), node.port(), true)).get(10, TimeUnit.SECONDS);
         assertThat(forced.forced()).isTrue();
         assertThat(forced.nodesCutOff()).isEqualTo(1);
         convergedAfter(st.routing().version(), "the routing without the node's cable");
-        assertThat(daemon.topology().get().links()).noneMatch(l -> l.normalized().equals(nodeCable.normalized()));
+        assertThat(daemon.api().topology().get().links()).noneMatch(l -> l.normalized().equals(nodeCable.normalized()));
     }
 
     /**
@@ -247,20 +247,20 @@ class DrainTest {
                 .map(Link::aPort).sorted().toList();
         assertThat(uplinks).hasSize(4);
         for (int port : uplinks.subList(0, 2)) {
-            daemon.drain(new DrainRequest(leaf, port, false)).get(60, TimeUnit.SECONDS);
+            daemon.api().drain(new DrainRequest(leaf, port, false)).get(60, TimeUnit.SECONDS);
             version = convergedAfter(version, "the routing around " + Guids.format(leaf) + ":" + port).routing().version();
         }
-        DrainResult third = daemon.drain(new DrainRequest(leaf, uplinks.get(2), false)).get(60, TimeUnit.SECONDS);
+        DrainResult third = daemon.api().drain(new DrainRequest(leaf, uplinks.get(2), false)).get(60, TimeUnit.SECONDS);
         assertThat(third.result()).isEqualTo("drained");
         DrainRequest last = new DrainRequest(leaf, uplinks.get(3), false);
-        assertThatThrownBy(() -> daemon.drain(last).get(60, TimeUnit.SECONDS)).as("the leaf's last uplink, at once")
+        assertThatThrownBy(() -> daemon.api().drain(last).get(60, TimeUnit.SECONDS)).as("the leaf's last uplink, at once")
                 .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).kind())
                         .isEqualTo(DrainException.Kind.BUSY));
-        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).as("drained after the refusal").hasSize(3);
+        assertThat(daemon.api().drained().get(5, TimeUnit.SECONDS)).as("drained after the refusal").hasSize(3);
         convergedAfter(version, "the routing around the third uplink");
-        assertThatThrownBy(() -> daemon.drain(last).get(60, TimeUnit.SECONDS)).as("the leaf's last uplink, judged")
+        assertThatThrownBy(() -> daemon.api().drain(last).get(60, TimeUnit.SECONDS)).as("the leaf's last uplink, judged")
                 .isInstanceOfSatisfying(ExecutionException.class, e -> assertThat(refusal(e).kind())
                         .isEqualTo(DrainException.Kind.CONFLICT));
-        assertThat(daemon.drained().get(5, TimeUnit.SECONDS)).hasSize(3);
+        assertThat(daemon.api().drained().get(5, TimeUnit.SECONDS)).hasSize(3);
     }
 }

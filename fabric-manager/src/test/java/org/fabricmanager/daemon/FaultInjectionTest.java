@@ -55,7 +55,7 @@ class FaultInjectionTest {
         southbound.addAppender(southboundLog);
         southbound.setLevel(Level.DEBUG);
         DaemonConfig config = DaemonSimulationTest.config(state, SPEC).withPush(200, 2);
-        daemon = FabricManagerDaemon.start(config, List.of(), meters, new HopTestEngine());
+        daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(meters).engine(new HopTestEngine()));
         AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
     }
@@ -138,7 +138,7 @@ class FaultInjectionTest {
         assertThat(s.tables().failing()).isZero();
         // the late ACKs of the re-sent commits still come after the convergence: wait until the daemon has read
         // them all (each matches no pending request any more), then nothing may have changed
-        Views.SwitchDetail d = daemon.switchDetail(slow.guid()).get();
+        Views.SwitchDetail d = daemon.api().switchDetail(slow.guid()).get();
         String slowGuid = Guids.format(slow.guid());
         long lateAcks = d.pushRetries();
         Await.until("the " + lateAcks + " late ACKs of " + slowGuid + "'s re-sent commits", () -> {
@@ -147,11 +147,11 @@ class FaultInjectionTest {
                         line.contains(slowGuid) && line.contains("matches no pending request")).count() >= lateAcks;
             }
         });
-        s = daemon.status().get();
+        s = daemon.api().status().get();
         assertThat(s.routing().version()).as("a slow agent causes no re-route").isEqualTo(2);
         assertThat(s.state()).isEqualTo(DaemonState.CONVERGED);
-        assertAgentsHold(sim, tablesOf(daemon.topology().get()), 2, tablesOf(fabric));
-        d = daemon.switchDetail(slow.guid()).get();
+        assertAgentsHold(sim, tablesOf(daemon.api().topology().get()), 2, tablesOf(fabric));
+        d = daemon.api().switchDetail(slow.guid()).get();
         assertThat(d.pushRetries()).isGreaterThanOrEqualTo(2);
         assertThat(d.inSync()).isTrue();
         assertThat(slow.handshakes()).isEqualTo(1);
@@ -170,14 +170,14 @@ class FaultInjectionTest {
         assertThat(s.state()).isEqualTo(DaemonState.PUSHING);
         assertThat(s.tables().pending()).isEqualTo(1);
         assertThat(s.tables().inSync()).isEqualTo(7);
-        Views.SwitchDetail d = daemon.switchDetail(deaf.guid()).get();
+        Views.SwitchDetail d = daemon.api().switchDetail(deaf.guid()).get();
         assertThat(d.lastPushError()).contains("no ACK for the commit of v2");
         assertThat(d.inSync()).isFalse();
         sim.faults(deaf.guid()).clear();
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence after recovery");
         assertThat(s.routing().version()).isEqualTo(2);
         assertThat(deaf.handshakes()).as("its session was never closed").isEqualTo(1);
-        assertAgentsHold(sim, tablesOf(daemon.topology().get()), 2, tablesOf(fabric));
+        assertAgentsHold(sim, tablesOf(daemon.api().topology().get()), 2, tablesOf(fabric));
     }
 
     @Test
@@ -190,7 +190,7 @@ class FaultInjectionTest {
         sim.linkDown(mute.guid(), port);
         Views.Status s = await(daemon, st -> st.routing().version() == 2 && st.tables().inSync() == 7,
                 "re-route on the other end's report");
-        assertThat(daemon.topology().get().links()).hasSize(fabric.links().size() - 1);
+        assertThat(daemon.api().topology().get().links()).hasSize(fabric.links().size() - 1);
         assertThat(s.state()).isEqualTo(DaemonState.PUSHING);
         sim.faults(mute.guid()).clear();
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED, "convergence once it speaks again");
@@ -205,7 +205,7 @@ class FaultInjectionTest {
         sim.kill(spine, FabricSimulator.KillMode.POWER);
         Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 7,
                 "re-route without the spine");
-        Fabric degraded = daemon.topology().get();
+        Fabric degraded = daemon.api().topology().get();
         assertThat(degraded.switchByGuid(spine)).isEmpty();
         assertThat(degraded.links()).hasSize(fabric.links().size() - 4);
         ForwardingTables around = tablesOf(degraded);
@@ -226,9 +226,9 @@ class FaultInjectionTest {
         assertThat(sim.agent(spine).table().version()).as("a powered-off switch keeps nothing").isZero();
         sim.revive(spine);
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "revived");
-        assertThat(daemon.topology().get()).isEqualTo(fabric);
+        assertThat(daemon.api().topology().get()).isEqualTo(fabric);
         assertAgentsHold(sim, tablesOf(fabric), s.routing().version(), tablesOf(degraded));
-        Views.SwitchDetail d = daemon.switchDetail(spine).get();
+        Views.SwitchDetail d = daemon.api().switchDetail(spine).get();
         assertThat(d.incarnation()).isNotNull();
         assertThat(Guids.format(spine)).isEqualTo(d.guid());
     }
@@ -240,13 +240,13 @@ class FaultInjectionTest {
         long leaf = PgftGenerator.switchGuid(1, 1);
         sim.linkDown(leaf, 2); // node n5 (index 5)
         Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.nodes() == 15, "node gone");
-        assertThat(daemon.topology().get().nodeByGuid(PgftGenerator.nodeGuid(5))).isEmpty();
-        assertThat(daemon.topology().get().index().destinationCount()).isEqualTo(16);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> daemon.route(0, 5).get())
+        assertThat(daemon.api().topology().get().nodeByGuid(PgftGenerator.nodeGuid(5))).isEmpty();
+        assertThat(daemon.api().topology().get().index().destinationCount()).isEqualTo(16);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> daemon.api().route(0, 5).get())
                 .hasMessageContaining("no node has index 5");
         assertThat(sim.agent(leaf).table().port(5)).as("nothing routes to the absent node").isEqualTo(255);
         // who the fault touched: the node by name and index, in the reaction, one event, the faults and the gauge
-        List<Milestone> events = daemon.milestones(0).get();
+        List<Milestone> events = daemon.api().milestones(0).get();
         Milestone reaction = events.stream().filter(m -> m.kind() == Milestone.Kind.REACTION).reduce((a, b) -> b)
                 .orElseThrow();
         assertThat(reaction.details()).containsEntry("nodesCutOff", 1);
@@ -255,7 +255,7 @@ class FaultInjectionTest {
                 .contains("port 2 down (node n5, index 5)");
         assertThat(events).filteredOn(m -> m.kind() == Milestone.Kind.NODE_UNREACHABLE).singleElement()
                 .satisfies(m -> assertThat(m.message()).startsWith("1 end node no route reaches them: n5"));
-        FaultReport faults = daemon.faults().get();
+        FaultReport faults = daemon.api().faults().get();
         assertThat(faults.nodesUnreachable()).isEqualTo(1);
         assertThat(faults.unreachableNodes()).containsExactly(new FaultReport.Node(Guids.format(PgftGenerator.nodeGuid(5)),
                 "n5", 5));
@@ -266,11 +266,11 @@ class FaultInjectionTest {
                 v -> v == 1.0);
         sim.linkUp(leaf, 2);
         s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.nodes() == 16, "node back");
-        assertThat(daemon.milestones(0).get()).filteredOn(m -> m.kind() == Milestone.Kind.NODE_REACHABLE).singleElement()
+        assertThat(daemon.api().milestones(0).get()).filteredOn(m -> m.kind() == Milestone.Kind.NODE_REACHABLE).singleElement()
                 .satisfies(m -> assertThat(m.message()).contains("n5").endsWith("(0 unreachable now)"));
-        assertThat(daemon.faults().get().nodesUnreachable()).isZero();
-        assertThat(daemon.topology().get().nodeByGuid(PgftGenerator.nodeGuid(5)).orElseThrow().index()).isEqualTo(5);
-        assertThat(daemon.route(0, 5).get().outcome()).isEqualTo("DELIVERED");
+        assertThat(daemon.api().faults().get().nodesUnreachable()).isZero();
+        assertThat(daemon.api().topology().get().nodeByGuid(PgftGenerator.nodeGuid(5)).orElseThrow().index()).isEqualTo(5);
+        assertThat(daemon.api().route(0, 5).get().outcome()).isEqualTo("DELIVERED");
         assertThat(s.routing().version()).isEqualTo(3);
     }
 }

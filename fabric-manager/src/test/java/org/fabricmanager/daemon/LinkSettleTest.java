@@ -41,7 +41,7 @@ class LinkSettleTest {
         DaemonConfig.Faults f = base.faults();
         DaemonConfig config = base.withFaults(new DaemonConfig.Faults(SETTLE_MS, f.flapThreshold(), f.flapWindowMs(),
                 f.quarantineMs(), f.detector()));
-        daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
         sim.start();
@@ -61,13 +61,13 @@ class LinkSettleTest {
 
     private double settledAfterMs(long since) {
         Milestone reaction = Await.value("a reaction milestone after #" + since,
-                () -> daemon.milestones(since).get().stream().filter(m -> m.kind() == Milestone.Kind.REACTION)
+                () -> daemon.api().milestones(since).get().stream().filter(m -> m.kind() == Milestone.Kind.REACTION)
                         .findFirst().orElse(null), m -> m != null);
         return ((Number) reaction.details().get("settledAfterMs")).doubleValue();
     }
 
     private long lastSeq() throws Exception {
-        List<Milestone> all = daemon.milestones(0).get();
+        List<Milestone> all = daemon.api().milestones(0).get();
         return all.isEmpty() ? 0 : all.get(all.size() - 1).seq();
     }
 
@@ -78,13 +78,13 @@ class LinkSettleTest {
         sim.linkDown(link.a(), link.aPort());
         assertThat(settledAfterMs(since)).as("both ends reported: nothing more to wait for").isLessThan(SETTLE_MS / 2.0);
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "the re-route");
-        assertThat(daemon.topology().get().links()).hasSize(fabric.links().size() - 1);
+        assertThat(daemon.api().topology().get().links()).hasSize(fabric.links().size() - 1);
 
         since = lastSeq();
         sim.linkUp(link.a(), link.aPort());
         assertThat(settledAfterMs(since)).as("and back up").isLessThan(SETTLE_MS / 2.0);
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 3, "the link back");
-        assertThat(daemon.topology().get().links()).hasSize(fabric.links().size());
+        assertThat(daemon.api().topology().get().links()).hasSize(fabric.links().size());
     }
 
     @Test

@@ -45,7 +45,7 @@ class ManagementOutageTest {
                 sb.handshakeTimeoutMs(), 300, 1_200, sb.ioThreads(), sb.tlsHandshakesAtOnce(), sb.tlsQueueLength(),
                 sb.tlsQueueWaitMs(), sb.tlsHandshakeTimeoutMs()), base.rest(), base.fabric(), base.discovery(),
                 base.routing(), base.push(), base.state(), base.faults(), base.security());
-        daemon = FabricManagerDaemon.start(config, List.of(), registry, new HopTestEngine());
+        daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(registry).engine(new HopTestEngine()));
         sim = new FabricSimulator(PgftGenerator.generate(SPEC), DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
         sim.start();
@@ -59,12 +59,12 @@ class ManagementOutageTest {
     }
 
     private long lastSeq() throws Exception {
-        List<Milestone> all = daemon.milestones(0).get();
+        List<Milestone> all = daemon.api().milestones(0).get();
         return all.isEmpty() ? 0 : all.get(all.size() - 1).seq();
     }
 
     private List<Milestone> since(long seq, Milestone.Kind kind) throws Exception {
-        return daemon.milestones(seq).get().stream().filter(m -> m.kind() == kind).toList();
+        return daemon.api().milestones(seq).get().stream().filter(m -> m.kind() == kind).toList();
     }
 
     private long reactionsTimed() {
@@ -73,7 +73,7 @@ class ManagementOutageTest {
 
     @Test
     void sessionsLostTogetherWithNoPortDownAreOneOutageEventAndNothingIsReroutedOrPushed() throws Exception {
-        Views.Status before = daemon.status().get();
+        Views.Status before = daemon.api().status().get();
         long seq = lastSeq();
         long[] silenced = new long[SessionLosses.OUTAGE_MIN_SESSIONS];
         for (int i = 0; i < silenced.length; i++) {
@@ -84,7 +84,7 @@ class ManagementOutageTest {
                 l -> !l.isEmpty()).get(0);
         assertThat(outage.message()).contains("management network outage: 3 of 8 switches");
         assertThat(outage.details()).containsEntry("switches", 3);
-        Views.Status during = daemon.status().get();
+        Views.Status during = daemon.api().status().get();
         assertThat(during.switches().connected()).isEqualTo(5);
         assertThat(during.state()).isEqualTo(DaemonState.CONVERGED);
         assertThat(during.routing().version()).as("nothing re-routed").isEqualTo(before.routing().version());
@@ -107,7 +107,7 @@ class ManagementOutageTest {
 
     @Test
     void aFlappingManagementNetworkHoldsNoSwitchOutOfTheFabric() throws Exception {
-        Views.Status before = daemon.status().get();
+        Views.Status before = daemon.api().status().get();
         long seq = lastSeq();
         long[] silenced = new long[SessionLosses.OUTAGE_MIN_SESSIONS];
         for (int i = 0; i < silenced.length; i++) {
@@ -135,14 +135,14 @@ class ManagementOutageTest {
 
     @Test
     void switchesThatLosePowerTogetherAreStillAFaultRoutedAround() throws Exception {
-        Views.Status before = daemon.status().get();
+        Views.Status before = daemon.api().status().get();
         long seq = lastSeq();
         for (int i = 0; i < SessionLosses.OUTAGE_MIN_SESSIONS; i++) {
             sim.kill(PgftGenerator.switchGuid(1, i), FabricSimulator.KillMode.POWER);
         }
         Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 5
                 && st.routing().version() > before.routing().version(), "the re-route around them");
-        assertThat(daemon.topology().get().switches()).hasSize(5);
+        assertThat(daemon.api().topology().get().switches()).hasSize(5);
         Await.value("their loss announced", () -> since(seq, Milestone.Kind.SWITCH_LOST), l -> !l.isEmpty());
         assertThat(since(seq, Milestone.Kind.MANAGEMENT_OUTAGE)).isEmpty();
         assertThat(s.tables().inSync()).isEqualTo(5);
@@ -155,7 +155,7 @@ class ManagementOutageTest {
 
     @Test
     void aSilencedAgentAloneIsAFaultAndItsConvergenceIsTimedFromItsLossNotFromTheStart() throws Exception {
-        Views.Status before = daemon.status().get();
+        Views.Status before = daemon.api().status().get();
         long seq = lastSeq();
         long killed = System.nanoTime();
         sim.kill(PgftGenerator.switchGuid(1, 0), FabricSimulator.KillMode.AGENT);
@@ -163,7 +163,7 @@ class ManagementOutageTest {
                 l -> !l.isEmpty()).get(0);
         double sinceKillMs = (System.nanoTime() - killed) / 1e6;
         Milestone converged = since(seq, Milestone.Kind.CONVERGED).get(0);
-        assertThat(daemon.status().get().routing().version()).isGreaterThan(before.routing().version());
+        assertThat(daemon.api().status().get().routing().version()).isGreaterThan(before.routing().version());
         // the convergence's clock starts at the session's loss, not at the daemon's start (it said "94749 ms after
         // the first change" after a reaction of 700 ms); the reaction's own clock starts once the loss is judged a
         // fault (docs/rest-api.md), so it is the shorter of the two

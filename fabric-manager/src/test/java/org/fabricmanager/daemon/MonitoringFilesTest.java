@@ -16,7 +16,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.testing.RealParts;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.Test;
@@ -76,8 +75,7 @@ class MonitoringFilesTest {
                 "fabric_ports_quarantined", "fabric_tables_pending", "fabric_tables_failing", "fabric_opensm_lost");
 
         PgftSpec spec = DaemonSimulationTest.SPEC;
-        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, spec), List.of(),
-                DaemonMetrics.newRegistry(), new HopTestEngine())) {
+        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, spec), StartOptions.of(List.of()).engine(new HopTestEngine()))) {
             String scrape = daemon.metrics().scrape();
             Set<String> exported = new TreeSet<>();
             for (String line : scrape.split("\n")) {

@@ -44,7 +44,7 @@ class OpsEndpointsTest {
     @Test
     void healthFollowsConvergenceAndMetricsParseAsPrometheusText() throws Exception {
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state,
-                DaemonSimulationTest.SPEC), List.of(), DaemonMetrics.newRegistry(), new HopTestEngine())) {
+                DaemonSimulationTest.SPEC), StartOptions.of(List.of()).engine(new HopTestEngine()))) {
             String url = daemon.restUrl();
             HttpResponse<String> live = get(url + "/health/live");
             assertThat(live.statusCode()).isEqualTo(200);
@@ -127,8 +127,7 @@ class OpsEndpointsTest {
                 MISWIRED_EXPECTATION.toString(), "any", List.of(), null, null), base.discovery(), base.routing(), base.push(),
                 base.state(), base.faults(), base.security());
         try (LogCapture log = LogCapture.of(DiscoveryManager.class);
-             FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(), DaemonMetrics.newRegistry(),
-                     new HopTestEngine());
+             FabricManagerDaemon daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).engine(new HopTestEngine()));
              FabricSimulator sim = new FabricSimulator(PgftGenerator.generate(DaemonSimulationTest.SPEC),
                      new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()), 65536,
                              1000, 5000, 20, 300), null, 1, null, 1)) {

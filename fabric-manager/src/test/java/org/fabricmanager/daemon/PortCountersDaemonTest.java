@@ -34,8 +34,7 @@ class PortCountersDaemonTest {
 
     @Test
     void countersOfAgentsThatReportThemAreServedAndOlderAgentsStillWork() throws Exception {
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, DaemonSimulationTest.SPEC),
-                List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, DaemonSimulationTest.SPEC), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         AgentSettings current = DaemonSimulationTest.agentSettings(daemon);
         AgentSettings older = current.withoutPortCounters();
         LongPredicate old = guid -> (Long.hashCode(guid) & 1) == 0;
@@ -45,7 +44,7 @@ class PortCountersDaemonTest {
             DaemonSimulationTest.await(daemon, s -> s.state() == DaemonState.CONVERGED, "convergence");
             int olds = 0;
             for (SwitchAgent a : sim.agents()) {
-                PortCountersView v = Await.value("counters of " + a, () -> daemon.portCounters(a.guid()).get(5, TimeUnit.SECONDS),
+                PortCountersView v = Await.value("counters of " + a, () -> daemon.api().portCounters(a.guid()).get(5, TimeUnit.SECONDS),
                         view -> old.test(a.guid()) || !view.ports().isEmpty());
                 assertThat(v.guid()).isEqualTo(Guids.format(a.guid()));
                 if (old.test(a.guid())) {

@@ -55,7 +55,7 @@ class QuarantineReleaseTest {
         DaemonConfig.Faults f = base.faults();
         DaemonConfig config = base.withFaults(new DaemonConfig.Faults(f.settleMs(), THRESHOLD, 60_000, quarantineMs,
                 f.detector()));
-        daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1, null, 3);
         sim.start();
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8, "convergence");
@@ -68,7 +68,7 @@ class QuarantineReleaseTest {
     }
 
     private List<Milestone> milestones(Milestone.Kind kind) throws Exception {
-        return daemon.milestones(0).get().stream().filter(m -> m.kind() == kind).toList();
+        return daemon.api().milestones(0).get().stream().filter(m -> m.kind() == kind).toList();
     }
 
     @Test
@@ -85,7 +85,7 @@ class QuarantineReleaseTest {
             }
         }
         Await.value("the switch quarantined", () -> milestones(Milestone.Kind.SWITCH_QUARANTINED), l -> l.size() == 1);
-        String address = Await.value("the switch held pending", () -> daemon.pendingSwitches().get(), l -> l.size() == 1)
+        String address = Await.value("the switch held pending", () -> daemon.api().pendingSwitches().get(), l -> l.size() == 1)
                 .get(0).address();
         long routed = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 7,
                 "the fabric without it").routing().version();
@@ -93,7 +93,7 @@ class QuarantineReleaseTest {
             sim.kill(g, FabricSimulator.KillMode.AGENT);
             sim.revive(g);
             String before = address;
-            address = Await.value("held again from a new connection, round " + i, () -> daemon.pendingSwitches().get(),
+            address = Await.value("held again from a new connection, round " + i, () -> daemon.api().pendingSwitches().get(),
                     l -> l.size() == 1 && !l.get(0).address().equals(before)).get(0).address();
         }
         Await.value("released once connected for the quarantine time",
@@ -101,11 +101,11 @@ class QuarantineReleaseTest {
         Views.Status st = await(daemon, s -> s.state() == DaemonState.CONVERGED && s.switches().connected() == 8,
                 "the switch back in the fabric");
         assertThat(st.routing().version()).as("one re-route for its return, none per reconnect").isEqualTo(routed + 1);
-        assertThat(daemon.pendingSwitches().get()).isEmpty();
+        assertThat(daemon.api().pendingSwitches().get()).isEmpty();
     }
 
     private List<FaultReport.Quarantine> quarantined() throws Exception {
-        return daemon.faults().get().quarantined();
+        return daemon.api().faults().get().quarantined();
     }
 
     @Test
@@ -131,7 +131,7 @@ class QuarantineReleaseTest {
         Await.value("every quarantine lifted (" + guid + " port " + port + " came back up in its PORT_INFO)",
                 this::quarantined, List::isEmpty);
         await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8
-                && daemon.topology().join().links().size() == fabric.links().size(), "the link routed again");
-        assertThat(daemon.topology().get().links()).hasSize(fabric.links().size());
+                && daemon.api().topology().join().links().size() == fabric.links().size(), "the link routed again");
+        assertThat(daemon.api().topology().get().links()).hasSize(fabric.links().size());
     }
 }

@@ -50,7 +50,7 @@ class RebalanceTest {
     void aRepairedRoutingBecomesAFullDmodcAndOnlyTheChangedBlocksArePushed() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withEngine(DmodcEngine.NAME).withAdminToken(TOKEN), List.of(), new SimpleMeterRegistry(), null);
+                .withEngine(DmodcEngine.NAME).withAdminToken(TOKEN), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()));
         int switches = fabric.switches().size();
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
@@ -58,7 +58,7 @@ class RebalanceTest {
             sim.start();
             await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == switches
                     && st.tables().inSync() == switches, "first convergence");
-            ForwardingTables v1 = engine.compute(daemon.topology().get().index()).result().tables();
+            ForwardingTables v1 = engine.compute(daemon.api().topology().get().index()).result().tables();
             assertThat(json(rest(daemon, "/api/v1/routing", null, null), 200).path("fromFull").asText())
                     .isEqualTo("full");
 
@@ -75,7 +75,7 @@ class RebalanceTest {
             assertThat(whatIf.path("changedEntries").asLong()).as("what-if churn = the daemon's")
                     .isEqualTo(s.routing().changedEntries()).isPositive();
             assertThat(whatIf.path("minimumEntries").asLong()).isEqualTo(s.routing().minimumEntries());
-            Fabric degraded = daemon.topology().get();
+            Fabric degraded = daemon.api().topology().get();
             ForwardingTables v2 = engine.repair(v1, degraded.index()).result().tables();
             ForwardingTables full = engine.compute(degraded.index()).result().tables();
             assertAgentsHold(sim, v2, 2, v1);
@@ -100,10 +100,10 @@ class RebalanceTest {
             assertThat(routing.path("fromFull").asText()).isEqualTo("known");
             assertThat(routing.path("estimate").path("changedEntries").asLong()).isEqualTo(differ);
             assertThat(routing.path("routing").path("repaired").asBoolean()).isTrue();
-            assertThat(daemon.status().get().routing().version()).as("a what-if changes nothing").isEqualTo(2);
+            assertThat(daemon.api().status().get().routing().version()).as("a what-if changes nothing").isEqualTo(2);
 
             // the rebalance: a full Dmodc's tables, only the blocks that differ from the repair pushed
-            long since = daemon.milestones(0).get().size();
+            long since = daemon.api().milestones(0).get().size();
             JsonNode done = json(rest(daemon, "/api/v1/routing/rebalance", "", TOKEN), 200);
             assertThat(done.path("routingVersion").asLong()).isEqualTo(3);
             assertThat(done.path("previousVersion").asLong()).isEqualTo(2);
@@ -115,7 +115,7 @@ class RebalanceTest {
             assertAgentsHold(sim, full, 3, v2);
             assertThat(s.routing().repaired()).isFalse();
             assertThat(s.push().blocks()).as("only the changed blocks are pushed").isEqualTo(blocks);
-            Milestone event = Await.value("the REBALANCED event", () -> daemon.milestones(since).get(5, TimeUnit.SECONDS)
+            Milestone event = Await.value("the REBALANCED event", () -> daemon.api().milestones(since).get(5, TimeUnit.SECONDS)
                     .stream().filter(m -> m.kind() == Milestone.Kind.REBALANCED).findFirst().orElse(null), m -> m != null);
             assertThat(event.details()).containsEntry("reason", "operator").containsEntry("changedBlocks", blocks);
             assertThat(((Number) event.details().get("changedEntries")).longValue()).isEqualTo(differ);
@@ -130,7 +130,7 @@ class RebalanceTest {
     void theQuietPeriodRebalancesARepairByItself() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withEngine(DmodcEngine.NAME).withQuietPeriod("1s"), List.of(), new SimpleMeterRegistry(), null);
+                .withEngine(DmodcEngine.NAME).withQuietPeriod("1s"), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()));
         int switches = fabric.switches().size();
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
@@ -144,10 +144,10 @@ class RebalanceTest {
             Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 3
                     && st.tables().inSync() == switches, "the quiet period's rebalance");
             assertThat(s.routing().repaired()).isFalse();
-            ForwardingTables full = engine.compute(daemon.topology().get().index()).result().tables();
+            ForwardingTables full = engine.compute(daemon.api().topology().get().index()).result().tables();
             assertAgentsHold(sim, full, 3, engine.repair(engine.compute(fabric.index()).result().tables(),
-                    daemon.topology().get().index()).result().tables());
-            List<Milestone> rebalanced = daemon.milestones(0).get(5, TimeUnit.SECONDS).stream()
+                    daemon.api().topology().get().index()).result().tables());
+            List<Milestone> rebalanced = daemon.api().milestones(0).get(5, TimeUnit.SECONDS).stream()
                     .filter(m -> m.kind() == Milestone.Kind.REBALANCED).toList();
             assertThat(rebalanced).hasSize(1);
             assertThat(rebalanced.get(0).details()).containsEntry("reason", "quiet period of 1s")
@@ -165,7 +165,7 @@ class RebalanceTest {
     void aRepairAboutToBeRefinedIsEstimatedOnRequestAndItsRefinementInTheBackground() throws Exception {
         Fabric fabric = PgftGenerator.generate(SPEC);
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withEngine(HomeDmodcEngine.NAME).withRefineAfter("3s"), List.of(), new SimpleMeterRegistry(), null);
+                .withEngine(HomeDmodcEngine.NAME).withRefineAfter("3s"), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()));
         int switches = fabric.switches().size();
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1)) {
@@ -177,7 +177,7 @@ class RebalanceTest {
             await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2
                     && st.tables().inSync() == switches, "the repair");
             // its quality measured: an estimate, had one been due, would have started then
-            Await.value("the repair's quality", () -> daemon.routingQuality().get(5, TimeUnit.SECONDS).quality(),
+            Await.value("the repair's quality", () -> daemon.api().routingQuality().get(5, TimeUnit.SECONDS).quality(),
                     q -> q != null && q.routingVersion() == 2);
             JsonNode routing = json(rest(daemon, "/api/v1/routing", null, null), 200);
             assertThat(routing.path("routing").path("version").asLong()).as("still the repair").isEqualTo(2);

@@ -40,8 +40,7 @@ class RefinementOvertakenTest {
                 .toList();
         HeldRefinementEngine engine = new HeldRefinementEngine();
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withEngine(HomeDmodcEngine.NAME).withRefineAfter("100ms"), List.of(), new SimpleMeterRegistry(),
-                engine);
+                .withEngine(HomeDmodcEngine.NAME).withRefineAfter("100ms"), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(engine));
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
              HomeDmodcEngine home = new HomeDmodcEngine(1)) {
@@ -51,7 +50,7 @@ class RefinementOvertakenTest {
             Link first = cables.get(3);
             sim.linkDown(first.a(), first.aPort());
             assertThat(engine.held().await(60, TimeUnit.SECONDS)).as("the first fault's refinement started").isTrue();
-            long repaired = daemon.status().get(5, TimeUnit.SECONDS).routing().version();
+            long repaired = daemon.api().status().get(5, TimeUnit.SECONDS).routing().version();
             assertThat(repaired).isGreaterThan(v1);
 
             engine.release();
@@ -60,7 +59,7 @@ class RefinementOvertakenTest {
             long v = converged(daemon, repaired, all, "the second fault repaired and refined");
             assertThat(engine.abandoned()).as("the first refinement was given up in the engine").isTrue();
 
-            Fabric now = daemon.topology().get();
+            Fabric now = daemon.api().topology().get();
             assertThat(now.links()).doesNotContain(first, second);
             TableRepairer r = home.repairer().orElseThrow();
             RoutedSnapshot full = home.routeSnapshot(fabric.index());

@@ -44,7 +44,7 @@ class RepairOnFaultTest {
         DaemonConfig config = DaemonSimulationTest.config(state, SPEC);
         assertThat(config.routing().onFault()).isEqualTo(DaemonConfig.Routing.REPAIR);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(), registry, null);
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(registry));
         AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         int switches = fabric.switches().size();
         try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1);
@@ -55,18 +55,18 @@ class RepairOnFaultTest {
                     && st.switches().connected() == switches, "first convergence");
             assertThat(s.routing().onFault()).isEqualTo("repair");
             assertThat(s.routing().repaired()).isFalse();
-            Fabric intact = daemon.topology().get();
+            Fabric intact = daemon.api().topology().get();
             DmodcRouting first = engine.compute(intact.index());
             ForwardingTables v1 = first.result().tables();
             assertAgentsHold(sim, v1, 1);
-            long since = daemon.milestones(0).get().size();
+            long since = daemon.api().milestones(0).get().size();
 
             // a cable between a level-2 switch and a top switch fails
             long l2 = PgftGenerator.switchGuid(2, 0);
             int up = fabric.switchByGuid(l2).orElseThrow().ports();
             sim.linkDown(l2, up);
             s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() == 2, "repair");
-            Fabric degraded = daemon.topology().get();
+            Fabric degraded = daemon.api().topology().get();
             assertThat(degraded.links()).hasSize(fabric.links().size() - 1);
             ForwardingTables v2 = engine.repair(v1, degraded.index()).result().tables();
             assertAgentsHold(sim, v2, 2, v1);
@@ -76,7 +76,7 @@ class RepairOnFaultTest {
             assertThat(s.routing().changedEntries()).isEqualTo(churn.changedEntries());
             assertThat(s.routing().minimumEntries()).isEqualTo(churn.minimumEntries());
             assertThat(s.push().blocks()).as("only the repaired blocks are pushed").isEqualTo(RebalanceTest.changedBlocks(v1, v2));
-            Milestone reaction = Await.value("the fault's REACTION", () -> daemon.milestones(since).get().stream()
+            Milestone reaction = Await.value("the fault's REACTION", () -> daemon.api().milestones(since).get().stream()
                     .filter(m -> m.kind() == Milestone.Kind.REACTION).findFirst().orElse(null), m -> m != null);
             assertThat(((Number) reaction.details().get("changedEntries")).longValue()).isEqualTo(churn.changedEntries());
             assertThat(((Number) reaction.details().get("minimumEntries")).longValue()).isEqualTo(churn.minimumEntries());

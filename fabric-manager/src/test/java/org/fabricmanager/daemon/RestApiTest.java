@@ -35,8 +35,7 @@ class RestApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, DaemonSimulationTest.SPEC), List.of(),
-                new SimpleMeterRegistry(), new HopTestEngine());
+        daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, DaemonSimulationTest.SPEC), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         sim = new FabricSimulator(PgftGenerator.generate(DaemonSimulationTest.SPEC), new AgentSettings(
                 new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()), 65536, 1000, 5000, 20, 300),
                 null, 1, null, 1);

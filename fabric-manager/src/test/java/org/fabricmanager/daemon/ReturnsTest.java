@@ -57,7 +57,7 @@ class ReturnsTest {
                 && fabric.isSwitch(l.b())).findFirst().orElseThrow();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withEngine(DmodcEngine.NAME), List.of(), registry, null);
+                .withEngine(DmodcEngine.NAME), StartOptions.of(List.of()).registry(registry));
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
              DmodcEngine engine = new DmodcEngine(1)) {
@@ -65,7 +65,7 @@ class ReturnsTest {
             int all = fabric.switches().size();
             long v = converged(daemon, 0, all, "first convergence");
             ForwardingTables whole = engine.compute(fabric.index()).result().tables();
-            assertThat(held(sim, daemon.topology().get()).sameAs(whole)).isTrue();
+            assertThat(held(sim, daemon.api().topology().get()).sameAs(whole)).isTrue();
 
             sim.kill(top, FabricSimulator.KillMode.POWER);
             v = converged(daemon, v, all - 1, "the top switch out");
@@ -73,17 +73,17 @@ class ReturnsTest {
             v = converged(daemon, v, all - 1, "the cable out");
             sim.kill(l2, FabricSimulator.KillMode.POWER);
             v = converged(daemon, v, all - 2, "the level-2 switch out");
-            long rebalanced = daemon.rebalance().get(30, TimeUnit.SECONDS).routingVersion();
+            long rebalanced = daemon.api().rebalance().get(30, TimeUnit.SECONDS).routingVersion();
             assertThat(rebalanced).as("the rebalance's routing").isGreaterThan(v);
             v = converged(daemon, rebalanced - 1, all - 2, "the rebalance");
             assertThat(heldValid(sim, daemon)).isTrue();
 
-            long since = daemon.milestones(0).get(5, TimeUnit.SECONDS).size();
+            long since = daemon.api().milestones(0).get(5, TimeUnit.SECONDS).size();
             sim.revive(top);
             Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED
                     && st.switches().connected() == all - 1 && st.tables().inSync() == all - 1, "the top switch back");
             v = s.routing().version();
-            Fabric now = daemon.topology().get();
+            Fabric now = daemon.api().topology().get();
             ForwardingTables full = engine.compute(now.index()).result().tables();
             ForwardingTables tables = held(sim, now);
             assertThat(transit(now.index(), tables, top)).as("routes through the returned top switch").isPositive()
@@ -91,19 +91,19 @@ class ReturnsTest {
             assertBalanced("the top switch back", now.index(), tables, full);
             assertThat(s.routing().takenBackEntries()).as("status: taken back").isPositive();
             Milestone reaction = Await.value("the return's REACTION", () -> daemon
-                    .milestones(since).get().stream().filter(m -> m.kind() == Milestone.Kind.REACTION).findFirst()
+                    .api().milestones(since).get().stream().filter(m -> m.kind() == Milestone.Kind.REACTION).findFirst()
                     .orElse(null), m -> m != null);
             assertThat(((Number) reaction.details().get("takenBackEntries")).longValue()).isPositive();
             assertThat(registry.get("fabric.routing.takenback.entries").summary().totalAmount()).isPositive();
 
             sim.linkUp(cable.a(), cable.aPort());
             v = converged(daemon, v, all - 1, "the cable back");
-            now = daemon.topology().get();
+            now = daemon.api().topology().get();
             assertBalanced("the cable back", now.index(), held(sim, now), engine.compute(now.index()).result().tables());
 
             sim.revive(l2);
             converged(daemon, v, all, "the level-2 switch back");
-            assertThat(held(sim, daemon.topology().get()).sameAs(whole)).as("whole: Dmodc's routing").isTrue();
+            assertThat(held(sim, daemon.api().topology().get()).sameAs(whole)).as("whole: Dmodc's routing").isTrue();
         } finally {
             daemon.close();
         }
@@ -124,7 +124,7 @@ class ReturnsTest {
         List<Link> cables = fabric.links().stream().filter(l -> fabric.isSwitch(l.a()) && fabric.isSwitch(l.b()))
                 .toList();
         FabricManagerDaemon daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC)
-                .withEngine(name).withRefineAfter("100ms"), List.of(), new SimpleMeterRegistry(), null);
+                .withEngine(name).withRefineAfter("100ms"), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()));
         try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1,
                 null, 1);
              RoutingEngine engine = RoutingEngines.create(name, 1);
@@ -168,14 +168,14 @@ class ReturnsTest {
                 }
                 int connected = all - (int) out.stream().filter(x -> x instanceof Long).count();
                 v = converged(daemon, v, connected, what);
-                Fabric now = daemon.topology().get();
+                Fabric now = daemon.api().topology().get();
                 assertThat(now.links().size()).as(what).isEqualTo(ReturnsTest.linksWithout(fabric, out));
                 if (!fault || engine.repairer().orElseThrow().refines()) {
                     // Dmodc's repair of a fault can be less balanced (144 against 120 here): only returns give it back
                     assertBalanced(what, now.index(), held(sim, now), engine.route(now.index()).tables());
                 }
             }
-            assertThat(held(sim, daemon.topology().get()).sameAs(whole)).as("whole: Dmodc's routing").isTrue();
+            assertThat(held(sim, daemon.api().topology().get()).sameAs(whole)).as("whole: Dmodc's routing").isTrue();
         } finally {
             daemon.close();
         }
@@ -195,7 +195,7 @@ class ReturnsTest {
     }
 
     private static boolean heldValid(FabricSimulator sim, FabricManagerDaemon daemon) throws Exception {
-        Fabric now = daemon.topology().get();
+        Fabric now = daemon.api().topology().get();
         return TracedValidity.of(RoutedFabric.of(now.index(), held(sim, now))).isValid();
     }
 

@@ -79,7 +79,7 @@ class SessionTakeoverTest {
         c = new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(), sb.handshakeTimeoutMs(),
                 sb.echoIntervalMs(), 600_000, sb.ioThreads()), c.rest(), c.fabric(), c.discovery(), c.routing(), c.push(),
                 c.state(), c.faults());
-        daemon = FabricManagerDaemon.start(c, List.of(), meters, new HopTestEngine());
+        daemon = FabricManagerDaemon.start(c, StartOptions.of(List.of()).registry(meters).engine(new HopTestEngine()));
         settings = new AgentSettings(new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()), 65536,
                 1_000, 5_000, 20, 200);
         sim = new FabricSimulator(fabric, settings, null, 1, null, 3);
@@ -151,7 +151,7 @@ class SessionTakeoverTest {
             }
         }
         List<String> restarts = new ArrayList<>();
-        for (Milestone m : daemon.milestones(0).get(5, TimeUnit.SECONDS)) {
+        for (Milestone m : daemon.api().milestones(0).get(5, TimeUnit.SECONDS)) {
             if (m.kind() == Milestone.Kind.SWITCH_RESTARTED) {
                 restarts.add(m.message());
             }
@@ -160,7 +160,7 @@ class SessionTakeoverTest {
                 "switch " + Guids.format(guid) + " (s1-2) restarted (incarnation 100 -> 101): took over its session",
                 "switch " + Guids.format(guid) + " (s1-2) restarted (incarnation 101 -> " + now + "): took over "
                         + "its session");
-        assertThat(daemon.milestones(0).get(5, TimeUnit.SECONDS)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_RECONNECTED)
+        assertThat(daemon.api().milestones(0).get(5, TimeUnit.SECONDS)).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_RECONNECTED)
                 .extracting(Milestone::message).containsExactly("switch " + Guids.format(guid) + " (s1-2) reconnected "
                         + "(incarnation 100) while its previous connection still looked open: took over its session");
     }
@@ -208,7 +208,7 @@ class SessionTakeoverTest {
         Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == 8
                 && st.tables().inSync() == 8, "convergence with the restarted agent");
         assertThat(restarted.incarnation()).isGreaterThan(old.incarnation());
-        assertThat(daemon.topology().get()).isEqualTo(fabric);
+        assertThat(daemon.api().topology().get()).isEqualTo(fabric);
         ForwardingTables expected = new HopTestEngine().route(fabric.index()).tables();
         int row = fabric.index().switchId(leaf);
         assertThat(restarted.table().version()).isEqualTo(s.routing().version());
@@ -219,13 +219,13 @@ class SessionTakeoverTest {
         // control loop right after the session logs it; the status call, queued after that report, sees its effect.
         Await.until("the superseded session's own close", () -> closesLogged().stream()
                 .anyMatch(line -> line.contains("SUPERSEDED") && line.contains("superseded by its restarted agent")));
-        s = daemon.status().get(5, TimeUnit.SECONDS);
+        s = daemon.api().status().get(5, TimeUnit.SECONDS);
         assertThat(s.state()).isEqualTo(DaemonState.CONVERGED);
         assertThat(s.switches().connected()).isEqualTo(8);
-        assertThat(daemon.switchDetail(leaf).get().incarnation()).isEqualTo(restarted.incarnation());
+        assertThat(daemon.api().switchDetail(leaf).get().incarnation()).isEqualTo(restarted.incarnation());
         assertThat(restarted.handshakes()).isEqualTo(1);
         assertThat(old.handshakes()).isEqualTo(1);
-        List<Milestone> milestones = daemon.milestones(0).get(5, TimeUnit.SECONDS);
+        List<Milestone> milestones = daemon.api().milestones(0).get(5, TimeUnit.SECONDS);
         assertThat(milestones).filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_RESTARTED).extracting(Milestone::message)
                 .containsExactly("switch " + Guids.format(leaf) + " (s1-2) restarted (incarnation " + old.incarnation()
                         + " -> " + restarted.incarnation() + "): took over its session");
@@ -251,8 +251,8 @@ class SessionTakeoverTest {
         assertThat(first.handshakes()).as("never admitted again").isEqualTo(1);
         assertThat(twin.handshakes()).as("never disturbed").isEqualTo(1);
         assertThat(twin.state()).isEqualTo(SwitchAgent.State.ACTIVE);
-        assertThat(daemon.switchDetail(leaf).get().incarnation()).isEqualTo(twin.incarnation());
-        assertThat(daemon.milestones(0).get(5, TimeUnit.SECONDS))
+        assertThat(daemon.api().switchDetail(leaf).get().incarnation()).isEqualTo(twin.incarnation());
+        assertThat(daemon.api().milestones(0).get(5, TimeUnit.SECONDS))
                 .filteredOn(m -> m.kind() == Milestone.Kind.SWITCH_RESTARTED).hasSize(1);
     }
 
@@ -272,7 +272,7 @@ class SessionTakeoverTest {
     }
 
     private void awaitIncarnation(long guid, SwitchAgent agent) {
-        Await.value(agent + " to hold the session", () -> daemon.switchDetail(guid).get(5, TimeUnit.SECONDS),
+        Await.value(agent + " to hold the session", () -> daemon.api().switchDetail(guid).get(5, TimeUnit.SECONDS),
                 d -> d != null && d.connected() && d.incarnation() == agent.incarnation());
     }
 

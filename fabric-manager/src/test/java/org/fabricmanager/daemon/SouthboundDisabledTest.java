@@ -55,7 +55,7 @@ class SouthboundDisabledTest {
                     .as("nothing listens on southbound.port").isInstanceOf(ConnectException.class);
             assertThat(security.events()).as("no WARN about a plaintext southbound")
                     .noneMatch(e -> e.getLevel().isGreaterOrEqual(Level.WARN));
-            List<Milestone> events = daemon.milestones(0).get(10, TimeUnit.SECONDS);
+            List<Milestone> events = daemon.api().milestones(0).get(10, TimeUnit.SECONDS);
             assertThat(events).filteredOn(e -> e.kind() == Milestone.Kind.STARTED).singleElement()
                     .satisfies(e -> assertThat(e.message()).contains("started: no southbound, REST on ")
                             .doesNotContain("agents on"));
@@ -66,7 +66,7 @@ class SouthboundDisabledTest {
             Await.value("OpenSM's subnet answered with tables", Duration.ofSeconds(60),
                     () -> PluginFrames.exchange(socket, PluginFrames.subnet(1, fabric)),
                     a -> a != null && a.type() == OpenSmWire.TABLES);
-            Views.Status status = daemon.status().get(10, TimeUnit.SECONDS);
+            Views.Status status = daemon.api().status().get(10, TimeUnit.SECONDS);
             assertThat(status.switches().connected()).as("OpenSM's switches").isEqualTo(fabric.switches().size());
         }
     }

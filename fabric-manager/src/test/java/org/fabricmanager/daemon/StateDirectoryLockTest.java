@@ -20,16 +20,16 @@ class StateDirectoryLockTest {
     @Test
     void secondDaemonOnOneStateDirectoryIsRefusedUntilTheFirstStops() throws Exception {
         DaemonConfig c = DaemonSimulationTest.config(state, SPEC).withSouthboundBind("127.0.0.1");
-        FabricManagerDaemon first = FabricManagerDaemon.start(c, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        FabricManagerDaemon first = FabricManagerDaemon.start(c, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         try {
-            assertThatThrownBy(() -> FabricManagerDaemon.start(c, List.of(), new SimpleMeterRegistry(), new HopTestEngine()))
+            assertThatThrownBy(() -> FabricManagerDaemon.start(c, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine())))
                     .isInstanceOf(StoreException.class)
                     .hasMessageContaining("is in use by another fabric-manager daemon")
                     .hasMessageContaining(state.toString());
         } finally {
             first.close();
         }
-        FabricManagerDaemon again = FabricManagerDaemon.start(c, List.of(), new SimpleMeterRegistry(), new HopTestEngine());
+        FabricManagerDaemon again = FabricManagerDaemon.start(c, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         try {
             assertThat(again.southboundAddress()).isNotNull();
         } finally {

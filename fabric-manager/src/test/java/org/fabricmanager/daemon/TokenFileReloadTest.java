@@ -41,20 +41,20 @@ class TokenFileReloadTest {
                 """.formatted(token, dir.resolve("state"));
         DaemonConfig config = ConfigLoader.parse(yaml, "fm.yaml");
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of())) {
-            assertThat(daemon.adminToken()).isEqualTo("first-token-0123456789");
+            assertThat(daemon.api().adminToken()).isEqualTo("first-token-0123456789");
             Files.writeString(token, "second-token-0123456789\n");
             ConfigReload r = daemon.reload(ConfigLoader.parse(yaml, "fm.yaml")).get();
-            assertThat(daemon.adminToken()).isEqualTo("second-token-0123456789");
+            assertThat(daemon.api().adminToken()).isEqualTo("second-token-0123456789");
             assertThat(r.changed()).anySatisfy(c -> assertThat(c).startsWith("admin token read from"));
             assertThat(String.join(" ", r.changed())).doesNotContain("token-0123456789");
-            assertThat(daemon.milestones(0).get()).filteredOn(m -> m.kind() == Milestone.Kind.CONFIG_RELOADED)
+            assertThat(daemon.api().milestones(0).get()).filteredOn(m -> m.kind() == Milestone.Kind.CONFIG_RELOADED)
                     .singleElement().extracting(Milestone::message).asString().startsWith("configuration reloaded; changed: ")
                     .contains("admin token read from").doesNotContain("token-0123456789");
 
             Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
             assertThatThrownBy(() -> daemon.reload(ConfigLoader.parse(yaml, "fm.yaml")).get())
                     .hasMessageContaining("chmod 600");
-            assertThat(daemon.adminToken()).as("the running token stays").isEqualTo("second-token-0123456789");
+            assertThat(daemon.api().adminToken()).as("the running token stays").isEqualTo("second-token-0123456789");
         }
     }
 }

@@ -56,7 +56,7 @@ class WhatIfRestTest {
     @BeforeAll
     static void start() throws Exception {
         daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, DaemonSimulationTest.SPEC)
-                .withAdminToken(TOKEN), List.of(), new SimpleMeterRegistry(), null);
+                .withAdminToken(TOKEN), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()));
         sim = new FabricSimulator(PgftGenerator.generate(DaemonSimulationTest.SPEC), new AgentSettings(
                 new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort()), 65536, 1000, 5000, 20, 300),
                 null, 1, null, 1);
@@ -76,7 +76,7 @@ class WhatIfRestTest {
         long version = json("/api/v1/status").at("/routing/version").asLong();
         long computations = daemon.computations().get(5, TimeUnit.SECONDS);
         ForwardingTables served = servedTables(live);
-        assertThat(daemon.status().get(5, TimeUnit.SECONDS).routing().engine()).isEqualTo("dmodc-home");
+        assertThat(daemon.api().status().get(5, TimeUnit.SECONDS).routing().engine()).isEqualTo("dmodc-home");
 
         long spine = PgftGenerator.switchGuid(2, 1);
         JsonNode r = ok(whatIf("{\"switches\":[\"" + Guids.format(spine) + "\"]}", TOKEN));

@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.Security;
-import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.pki.CertificateAuthority;
 import org.fabricmanager.pki.IssuedCertificate;
 import org.fabricmanager.pki.KeyType;
@@ -69,11 +69,11 @@ final class AgentRehearsal {
                 f.flapThreshold(), f.flapWindowMs(), f.quarantineMs(), new DaemonConfig.Detector(false, d.etaMs(),
                 d.deltaMs(), d.overlay(), d.bind(), 0, d.agentPort(), d.startupGraceMs(), d.secondOpinionMs())));
         CountDownLatch converged = new CountDownLatch(1);
-        FabricManagerDaemon manager = FabricManagerDaemon.start(config, List.of(m -> {
+        FabricManagerDaemon manager = FabricManagerDaemon.start(config, StartOptions.of(List.of(m -> {
             if (m.kind() == Milestone.Kind.CONVERGED) {
                 converged.countDown();
             }
-        }), DaemonMetrics.newRegistry(), null);
+        })));
         try (RehearsalAgents.Running running = agents.start(spec, new InetSocketAddress("127.0.0.1",
                 manager.southboundAddress().getPort()), guid -> {
                     if (ca == null) {

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.SouthboundSecurity;
@@ -234,12 +235,12 @@ public final class HaManager implements AutoCloseable {
         try {
             // the ports go to the manager once its state is loaded, just before it binds them; the agents
             // held here wait on their connections until it listens
-            daemon = FabricManagerDaemon.start(config, List.of(), registry, null, List.of(new HaResource(group::ha)),
-                    node.files(daemonTerm), daemonTerm, () -> {
+            daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(registry)
+                    .rest(List.of(new HaResource(group::ha))).replicated(node.files(daemonTerm), daemonTerm, () -> {
                         released[0] = System.nanoTime();
                         standby.stopAccepting();
                         released[1] = System.nanoTime();
-                    });
+                    }));
         } catch (RuntimeException | InterruptedException e) {
             standby.close();
             throw e;

@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.Ha;
 import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.daemon.config.Rest;
 import org.fabricmanager.daemon.config.Security;
 import org.fabricmanager.daemon.config.SouthboundSecurity;
-import org.fabricmanager.daemon.metrics.DaemonMetrics;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.pki.TlsWarmup;
 import org.slf4j.Logger;
@@ -81,7 +81,7 @@ final class ManagerRehearsal {
                         converged ? "converged" : "not converged (stopped there: what ran is compiled)",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - agentsBegin));
             } else {
-                FabricManagerDaemon d = FabricManagerDaemon.start(scratch, List.of(), DaemonMetrics.newRegistry(), null);
+                FabricManagerDaemon d = FabricManagerDaemon.start(scratch, StartOptions.of(List.of()));
                 d.close();
             }
             if (config.southbound().enabled()) {

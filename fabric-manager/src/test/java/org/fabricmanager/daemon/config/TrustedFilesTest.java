@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -116,8 +117,7 @@ class TrustedFilesTest {
     void aStateDirectoryTheDaemonCreatesIsOpenToItsGroupOnly() throws Exception {
         Path state = dir.resolve("new").resolve("state");
         DaemonConfig config = DaemonConfig.defaults().withPorts(0, 0).withStateDirectory(state);
-        try (FabricManagerDaemon d = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(),
-                new org.fabricmanager.routing.dmodc.DmodcEngine(1))) {
+        try (FabricManagerDaemon d = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new org.fabricmanager.routing.dmodc.DmodcEngine(1)))) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).isEqualTo("rwxr-x---");
         }
     }

@@ -97,7 +97,7 @@ class OpenSmHandoverTest {
                 () -> Files.exists(socket(target)) ? PluginFrames.exchange(socket(target), PluginFrames.subnet(2,
                         PgftGenerator.generate(spec))) : null, a -> a != null && a.type() == OpenSmWire.TABLES);
         assertThat(tables.seq()).isEqualTo(2);
-        List<Milestone> events = moved.milestones(0).get(10, TimeUnit.SECONDS);
+        List<Milestone> events = moved.api().milestones(0).get(10, TimeUnit.SECONDS);
         assertThat(events).anySatisfy(e -> {
             assertThat(e.kind()).isEqualTo(Milestone.Kind.OPENSM_EVENT);
             assertThat(e.message()).startsWith("leadership moved to n" + target + " from n" + (managers.indexOf(leader) + 1)

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
@@ -46,7 +47,7 @@ class OpenSmSwitchLossTest {
                 base.opensm());
         Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(2;2,2;1,2;1,1)"));
         long spine = PgftGenerator.switchGuid(2, 0);
-        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), null)) {
+        try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()))) {
             assertThat(PluginFrames.exchange(socket, PluginFrames.subnet(1, fabric)).type()).isEqualTo(OpenSmWire.TABLES);
 
             long sent = System.nanoTime();
@@ -56,7 +57,7 @@ class OpenSmSwitchLossTest {
             assertThat(degraded.type()).as(degraded.reason()).isEqualTo(OpenSmWire.TABLES);
             assertThat(answeredMs).as("answered without the %d ms wait of a lost session", 2 * ECHO_INTERVAL_MS)
                     .isLessThan(ECHO_INTERVAL_MS);
-            List<Milestone> events = daemon.milestones(0).get(10, TimeUnit.SECONDS);
+            List<Milestone> events = daemon.api().milestones(0).get(10, TimeUnit.SECONDS);
             assertThat(events).filteredOn(e -> e.kind() == Milestone.Kind.SWITCH_LOST).singleElement()
                     .extracting(Milestone::message).asString().contains("OpenSM's subnet no longer holds it");
             assertThat(events).noneMatch(e -> e.kind() == Milestone.Kind.MANAGEMENT_OUTAGE);
