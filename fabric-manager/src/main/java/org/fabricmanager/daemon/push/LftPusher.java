@@ -418,6 +418,11 @@ public final class LftPusher implements PushFigures {
             boolean refused = cause instanceof AgentErrorException;
             if (refused) {
                 sp.held = HeldTable.unknown(sp.held.version(), sp.held.length(), sp.held.hash());
+            } else {
+                // no ack in time: the agent may have applied the batch and its ack come late or never, so the switch
+                // holds what it held or the batch; were the held row kept, a version that changes the row back would
+                // count it in sync without a round trip while it forwards by the batch
+                sp.held = HeldTable.unconfirmed(sp.held);
             }
             backoff = retries.failed(sp, refused, cause.getMessage());
         }

@@ -337,6 +337,32 @@ class LftPusherTest {
         return new TableSet(version, b.build());
     }
 
+    /**
+     * A batch whose ack never came may have landed: the next version that changes the row back to what the switch held
+     * before is not counted in sync without a round trip (found by ChaosSimulationTest, seed 9: CONVERGED while a
+     * switch forwarded by the timed-out batch).
+     */
+    @Test
+    void aRowChangedBackAfterATimedOutBatchIsPushedAgainNotAssumedHeld() {
+        LftPusher p = pusher(8);
+        FakeSession s = attach(p, 1);
+        TableSet v1 = tables(1, 1, 0);
+        installAcked(p, s, v1);
+        p.install(changed(v1, 2, 10, 0));
+        FakeSession.SentBatch v2 = s.last();
+        TableSet v3 = changed(v1, 3, 70, 0); // the row of v1 again, but for entry 70 (v2's entry 10 changed back)
+        p.install(v3);
+        v2.future().completeExceptionally(new RequestFailedException("no ACK", true));
+        loop.runPending();
+        assertThat(p.inSync(1)).as("the switch may hold v2's entry 10").isFalse();
+        assertThat(s.last().batch().version()).isEqualTo(3);
+        assertThat(s.last().batch().blocks()).as("the whole table, entry 10 with it")
+                .extracting(LftBatchBlockBase::of).contains(0, 64);
+        s.last().ack();
+        loop.runPending();
+        assertThat(p.inSync(1)).isTrue();
+    }
+
     @Test
     void blocksStagedAheadLeaveOnlyTheCommitsForTheInstallation() {
         LftPusher p = pusher(8);
@@ -393,10 +419,10 @@ class LftPusherTest {
         p.install(v4);
         assertThat(s.last().batch().stagedAhead()).isZero();
         assertThat(s.last().batch().blocks()).hasSize(1);
-        // no ACK: the retry after the timeout sends the blocks again
+        // no ACK: the batch may have landed or not, the retry after the timeout sends the whole table
         s.last().future().completeExceptionally(new RequestFailedException("no ACK", true));
         loop.runPending();
-        assertThat(s.last().batch().blocks()).hasSize(1);
+        assertThat(s.last().batch().blocks()).extracting(LftBatchBlockBase::of).containsExactly(0, 64, 128, 192);
         s.last().ack();
         loop.runPending();
 
@@ -408,7 +434,7 @@ class LftPusherTest {
         s.last().ack();
         loop.runPending();
 
-        // staged, then a commit-only batch times out: the retry carries the blocks (the same again, same version)
+        // staged, then a commit-only batch times out: the retry carries the blocks (the whole table, same version)
         TableSet v7 = changed(p.current(), 7, 40, 0);
         assertThat(p.stage(v7)).isEqualTo(1);
         p.install(v7);
@@ -416,7 +442,8 @@ class LftPusherTest {
         s.last().future().completeExceptionally(new RequestFailedException("no ACK", true));
         loop.runPending();
         assertThat(s.last().batch().stagedAhead()).isZero();
-        assertThat(s.last().batch().blocks()).extracting(LftBatchBlockBase::of).containsExactly(0);
+        assertThat(s.last().batch().version()).isEqualTo(7);
+        assertThat(s.last().batch().blocks()).extracting(LftBatchBlockBase::of).containsExactly(0, 64, 128, 192);
     }
 
     @Test
