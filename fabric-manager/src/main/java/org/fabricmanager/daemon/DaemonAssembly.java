@@ -3,10 +3,12 @@ package org.fabricmanager.daemon;
 import java.security.SecureRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.EventQueue;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.counters.PortCounterService;
@@ -52,7 +54,10 @@ final class DaemonAssembly {
     final DaemonMetrics metrics;
     final MilestoneLog milestones;
     final RoutingService routing;
+    /** The daemon's control thread; {@code null} in a simulation, whose loop is {@link #loop}. */
     final EventQueue queue;
+    /** The loop every part appends to: {@link #queue}, or a simulation's on virtual time. */
+    final ControlLoop loop;
     /** Writes the stored routing off the control thread; the daemon waits for it before it releases the directory. */
     final ExecutorService storeExecutor;
     /** Checks each discovered fabric against the expected shape, off the control thread. */
@@ -75,36 +80,60 @@ final class DaemonAssembly {
     /** The expected PGFT generated at start for the ring's slots (the start rehearsal reuses it), or {@code null}. */
     final Fabric expectedFabric;
 
+    /**
+     * What runs the parts: the control loop, the executors, the clocks, the routing service and the daemon's identity.
+     * The daemon's are its threads and the system clocks ({@link #threads}); a deterministic simulation passes its
+     * own, on one virtual clock.
+     */
+    record Clockwork(ControlLoop loop, EventQueue queue, ExecutorService storeExecutor, ExecutorService checkExecutor,
+                     LongSupplier nanoTime, LongSupplier millis, RoutingService routing, long daemonId) {
+        /** The daemon's own: its control thread, its executors, the system clocks, a random identity. */
+        static Clockwork threads(DaemonConfig config, StartOptions options) {
+            RoutingService routing;
+            try {
+                routing = options.engine() != null ? new RoutingService(options.engine(), config.routing().repairs())
+                        : new RoutingService(config.routing().engine(), config.routing().effectiveThreads(),
+                                config.routing().repairs());
+            } catch (RoutingException e) {
+                throw new ConfigException("option routing.engine: " + e.getMessage(), e);
+            }
+            EventQueue queue = new EventQueue("fm-control");
+            ExecutorService store = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "fm-store");
+                t.setDaemon(false);
+                return t;
+            });
+            ExecutorService check = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "fm-discovery-check");
+                t.setDaemon(true);
+                return t;
+            });
+            return new Clockwork(queue, queue, store, check, System::nanoTime, System::currentTimeMillis, routing,
+                    new SecureRandom().nextLong());
+        }
+    }
+
     DaemonAssembly(DaemonConfig config, StartOptions options) {
+        this(config, options, Clockwork.threads(config, options));
+    }
+
+    DaemonAssembly(DaemonConfig config, StartOptions options, Clockwork clockwork) {
         metrics = new DaemonMetrics(options.registry());
         milestones = new MilestoneLog();
         for (DaemonListener l : options.listeners()) {
             milestones.addListener(l);
         }
-        try {
-            routing = options.engine() != null ? new RoutingService(options.engine(), config.routing().repairs())
-                    : new RoutingService(config.routing().engine(), config.routing().effectiveThreads(),
-                            config.routing().repairs());
-        } catch (RoutingException e) {
-            throw new ConfigException("option routing.engine: " + e.getMessage(), e);
-        }
-        queue = new EventQueue("fm-control");
-        storeExecutor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "fm-store");
-            t.setDaemon(false);
-            return t;
-        });
-        checkExecutor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "fm-discovery-check");
-            t.setDaemon(true);
-            return t;
-        });
+        routing = clockwork.routing();
+        queue = clockwork.queue();
+        loop = clockwork.loop();
+        storeExecutor = clockwork.storeExecutor();
+        checkExecutor = clockwork.checkExecutor();
         StateFiles files = options.files();
-        long daemonId = new SecureRandom().nextLong();
-        coordinator = new FabricCoordinator(SettleWindows.of(config), queue, milestones);
+        long daemonId = clockwork.daemonId();
+        coordinator = new FabricCoordinator(SettleWindows.of(config), loop, milestones);
         SwitchRegistry switches = new SwitchRegistry();
         faults = new FaultManager(config.faults(), daemonId,
-                new FaultDependencies(queue, switches, milestones, metrics, coordinator, System::nanoTime),
+                new FaultDependencies(loop, switches, milestones, metrics, coordinator, clockwork.nanoTime()),
                 new QuarantineStore(config.state().path(), files));
         Drains drains = new Drains(new DrainStore(config.state().path(), files));
         if (config.fabric().expectedSpec() != null && config.faults().detector().enabled()) {
@@ -120,36 +149,36 @@ final class DaemonAssembly {
                 new DiscoverySources(switches, p -> drains.masked(faults.masked(p)), () -> drains.view().keySet(),
                         TopologicalIndexer::order,
                         new IndexMapStore(config.state().path(), files), new RecognizingFabricChecker()),
-                queue, milestones, checkExecutor, coordinator);
+                loop, milestones, checkExecutor, coordinator);
         routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),
-                storeExecutor, queue, milestones, metrics.registry());
+                storeExecutor, loop, milestones, metrics.registry());
         routingManager.listener(coordinator);
         LftPusher pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(),
-                config.push().maxInFlight(), queue, metrics.registry(), coordinator);
+                config.push().maxInFlight(), loop, metrics.registry(), coordinator);
         AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),
                 config.fabric().expectedSpec()), config.fabric().admitGuids(), config.fabric().expectedSpec(),
                 new AdmittedSwitchStore(config.state().path(), files), new PendingSwitchStore(config.state().path(), files));
         // sessions lost within two keepalive periods are one burst (their idle timeouts end up to one period apart):
         // an outage of the management network, or faults
-        SessionLosses losses = new SessionLosses(queue, milestones, switches, faults,
+        SessionLosses losses = new SessionLosses(loop, milestones, switches, faults,
                 2L * config.southbound().echoIntervalMs());
         FabricCoordinator.Managers managers = new FabricCoordinator.Managers(switches, admission, discovery,
                 routingManager, pusher, faults, losses,
                 new SessionEnds(switches, discovery, pusher, faults, losses, milestones));
         coordinator.wire(managers);
-        sessions = new SwitchSessions(queue, milestones, metrics, daemonId, managers, coordinator,
+        sessions = new SwitchSessions(loop, milestones, metrics, daemonId, managers, coordinator,
                 config.routing().engine().equals(VtftrEngine.NAME) ? config.routing().engine() : null);
-        counters = new PortCounterService(switches, queue, metrics.registry(), System::currentTimeMillis,
+        counters = new PortCounterService(switches, loop, metrics.registry(), clockwork.millis(),
                 () -> coordinator.state() == DaemonState.CONVERGED);
-        actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), queue, milestones,
+        actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), loop, milestones,
                 coordinator, managers, drains, routing, metrics.registry()));
-        opensmLiveness = new OpenSmLiveness(config.opensm().enabled(), queue, milestones::record, metrics.registry(),
-                System::nanoTime, System::currentTimeMillis);
+        opensmLiveness = new OpenSmLiveness(config.opensm().enabled(), loop, milestones::record, metrics.registry(),
+                clockwork.nanoTime(), clockwork.millis());
         views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),
                 coordinator::state, daemonId, config.fabric().unreadyOnMismatch(), opensmLiveness::view);
-        handedReads = new HandedReads(views::handed, queue, coordinator::onStateChanged);
+        handedReads = new HandedReads(views::handed, loop, coordinator::onStateChanged);
         graphView = new FabricGraphView(switches, routingManager, pusher, faults, drains, coordinator::state);
-        gauges = new FabricGauges(managers, drains, queue, metrics.registry(), config.fabric().expectedSpec() != null
+        gauges = new FabricGauges(managers, drains, loop, metrics.registry(), config.fabric().expectedSpec() != null
                 ? config.fabric().expectedSpec().totalSwitchCount() : hdft != null ? hdft.totalSwitchCount() : 0);
         metrics.bindState(coordinator::state);
         metrics.bindVerdict(() -> discovery.check().verdict());

@@ -11,7 +11,7 @@ import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.WhatIfException;
 import org.fabricmanager.daemon.api.WhatIfRequest;
 import org.fabricmanager.daemon.api.WhatIfResult;
-import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.registry.ManagedSwitch;
@@ -34,7 +34,7 @@ import org.fabricmanager.topology.PortRef;
  * repairs' base is a stored routing computed without it (after a restart or a failover).
  */
 final class Maintenance {
-    private final EventQueue queue;
+    private final ControlLoop queue;
     private final MilestoneLog milestones;
     private final FabricCoordinator coordinator;
     private final FabricCoordinator.Managers managers;
@@ -45,7 +45,7 @@ final class Maintenance {
     private record Judged(ActiveRouting active, int nodesCutOff, WhatIfResult whatIf) {
     }
 
-    Maintenance(EventQueue queue, MilestoneLog milestones, FabricCoordinator coordinator,
+    Maintenance(ControlLoop queue, MilestoneLog milestones, FabricCoordinator coordinator,
                 FabricCoordinator.Managers managers, Drains drains, WhatIfService whatIfs) {
         this.queue = queue;
         this.milestones = milestones;

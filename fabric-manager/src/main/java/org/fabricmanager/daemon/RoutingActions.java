@@ -17,7 +17,7 @@ import org.fabricmanager.daemon.api.WhatIfException;
 import org.fabricmanager.daemon.api.WhatIfRequest;
 import org.fabricmanager.daemon.api.WhatIfResult;
 import org.fabricmanager.daemon.config.Rebalance;
-import org.fabricmanager.daemon.control.EventQueue;
+import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.quality.QualityMonitor;
@@ -39,12 +39,12 @@ import org.fabricmanager.routing.RoutingException;
  */
 final class RoutingActions implements AutoCloseable {
     /** What the actions are built from. */
-    record Parts(Rebalance rebalance, EventQueue queue, MilestoneLog milestones,
+    record Parts(Rebalance rebalance, ControlLoop queue, MilestoneLog milestones,
                  FabricCoordinator coordinator, FabricCoordinator.Managers managers, Drains drains, RoutingService routing,
                  MeterRegistry registry) {
     }
 
-    private final EventQueue queue;
+    private final ControlLoop queue;
     private final RoutingManager routingManager;
     private final QualityMonitor quality;
     /** Applies what-if failures and analyses their routing, off the control thread. */

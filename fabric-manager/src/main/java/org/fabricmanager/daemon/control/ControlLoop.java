@@ -1,5 +1,8 @@
 package org.fabricmanager.daemon.control;
 
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+
 /**
  * What the daemon's managers need of the control loop: run an action after the events already queued,
  * and run one at a deadline under a tag (scheduling the tag again replaces the pending action, which is
@@ -16,4 +19,17 @@ public interface ControlLoop {
 
     /** Cancels the action pending under {@code tag}; true when there was one. */
     boolean cancelDeferred(String tag);
+
+    /** Runs {@code call} on the loop, after the events already queued, and completes the future with its result. */
+    default <T> CompletableFuture<T> call(String name, Callable<T> call) {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        append(name, () -> {
+            try {
+                future.complete(call.call());
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        });
+        return future;
+    }
 }

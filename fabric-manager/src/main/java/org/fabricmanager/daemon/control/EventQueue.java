@@ -136,6 +136,7 @@ public final class EventQueue implements ControlLoop, AutoCloseable {
     }
 
     /** Runs {@code call} on the queue's thread and completes the future with its result. */
+    @Override
     public <T> CompletableFuture<T> call(String name, Callable<T> call) {
         CompletableFuture<T> future = new CompletableFuture<>();
         lock.lock();

@@ -1,7 +1,9 @@
 package org.fabricmanager.daemon.routing;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -67,24 +69,19 @@ public final class RoutingService implements AutoCloseable {
     private final RoutingPool churnPool = new RoutingPool(1, "churn");
     /** Computations submitted and not started yet: a rehearsal gives way to them. */
     private final AtomicInteger queued = new AtomicInteger();
-    private final ExecutorService dispatcher = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "fm-routing");
-        t.setDaemon(true);
-        return t;
-    });
+    /**
+     * Where computations run: a thread of the service's own, or a simulation's executor that runs each when it
+     * chooses ({@link #RoutingService(RoutingEngine, boolean, Executor)}).
+     */
+    private final Executor dispatcher;
+    /** Takes each larger routing's impact on the end nodes after its outcome is handed over ({@link NodeImpact}). */
+    private final Executor impacts;
+    private final Executor fingerprinter;
+    /** The service's own threads, shut down by {@link #close}: none when a simulation runs the computations. */
+    private final List<ExecutorService> threads = new ArrayList<>();
+    private volatile boolean closed;
     /** Table entries up to which a routing's {@link NodeImpact} is taken with it (768 switches x 4,096 nodes). */
     static final long INLINE_ENTRIES = 1L << 22;
-    /** Takes each larger routing's impact on the end nodes after its outcome is handed over ({@link NodeImpact}). */
-    private final ExecutorService impacts = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "fm-node-impact");
-        t.setDaemon(true);
-        return t;
-    });
-    private final ExecutorService fingerprinter = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "fm-fingerprint");
-        t.setDaemon(true);
-        return t;
-    });
 
     /**
      * @throws org.fabricmanager.routing.RoutingException for an unknown engine name
@@ -109,9 +106,38 @@ public final class RoutingService implements AutoCloseable {
      * tables ({@link TableRepairer#repair(RoutedSnapshot, FabricIndex)}), the others by the engine.
      */
     public RoutingService(RoutingEngine engine, boolean repair) {
+        this(engine, repair, null);
+    }
+
+    /**
+     * As {@link #RoutingService(RoutingEngine, boolean)}, the computations run on {@code dispatcher} and their
+     * fingerprints and impacts inline with them, or on threads of the service's own when {@code dispatcher} is
+     * {@code null}. A deterministic simulation of the daemon passes an executor that runs each computation at a point
+     * of its seeded schedule.
+     */
+    public RoutingService(RoutingEngine engine, boolean repair, Executor dispatcher) {
         this.engine = engine;
         this.repairer = engine.repairer().orElse(null);
         this.repair = repair && repairer != null;
+        if (dispatcher != null) {
+            this.dispatcher = dispatcher;
+            this.impacts = Runnable::run;
+            this.fingerprinter = Runnable::run;
+        } else {
+            this.dispatcher = thread("fm-routing");
+            this.impacts = thread("fm-node-impact");
+            this.fingerprinter = thread("fm-fingerprint");
+        }
+    }
+
+    private ExecutorService thread(String name) {
+        ExecutorService e = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        threads.add(e);
+        return e;
     }
 
     /** True when changes are routed by repairing the tables of the last full routing. */
@@ -284,7 +310,7 @@ public final class RoutingService implements AutoCloseable {
                         NodeImpact.between(fabricInForce, inForce, variant, tables);
                     }
                 } catch (RuntimeException e) {
-                    if (dispatcher.isShutdown()) {
+                    if (closed) {
                         return done; // the daemon is stopping: nothing to warm any more
                     }
                     throw e;
@@ -356,11 +382,12 @@ public final class RoutingService implements AutoCloseable {
 
     @Override
     public void close() {
-        dispatcher.shutdownNow();
-        fingerprinter.shutdownNow();
-        impacts.shutdownNow();
+        closed = true;
+        threads.forEach(ExecutorService::shutdownNow);
         try {
-            dispatcher.awaitTermination(5, TimeUnit.SECONDS);
+            for (ExecutorService t : threads) {
+                t.awaitTermination(5, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,0 +1,517 @@
+package org.fabricmanager.daemon;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.DrainRequest;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.daemon.routing.RoutingService;
+import org.fabricmanager.daemon.testing.ManualControlLoop;
+import org.fabricmanager.routing.RoutingEngine;
+import org.fabricmanager.routing.engines.RoutingEngines;
+import org.fabricmanager.southbound.LftBatch;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.RequestFailedException;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
+
+/**
+ * The whole daemon, as {@link DaemonAssembly} wires it, in one thread on one virtual clock, driven by one seeded
+ * {@link Random}: a manual control loop, routing computations held until the schedule lets each finish, simulated
+ * switches ({@link SimulatedSwitch}) whose acks arrive late or never, and a schedule of cables down and up, flaps,
+ * switches off and back, and drains and undrains through the daemon's own actions, several at once or while a routing
+ * is under way. At every quiet point (nothing pending, {@code CONVERGED}) and at the end, {@link ChaosOracle} judges
+ * the tables the switches hold; once everything is back they must be the full routing of the intact fabric. A
+ * violation is a {@link Violation} with the seed and every step taken.
+ */
+final class ChaosSimulation implements AutoCloseable {
+    /** What a simulation runs: a fabric, a seed, a number of steps, and a planted defect to prove the oracle. */
+    record Plan(PgftSpec spec, long seed, int steps, Defect defect) {
+    }
+
+    /** Defects planted to show the oracle catches them. */
+    enum Defect {
+        NONE,
+        /** One switch drops one block of its first table and acknowledges it as applied. */
+        SWITCH_SKIPS_A_BLOCK
+    }
+
+    /** The oracle's verdict against the daemon, with everything needed to replay it. */
+    static final class Violation extends AssertionError {
+        Violation(String message) {
+            super(message);
+        }
+    }
+
+    private final Plan plan;
+    private final Random random;
+    private final ManualControlLoop loop = new ManualControlLoop();
+    /** Routing computations submitted to the routing service, run one at a time, in order, when the schedule says. */
+    private final ConcurrentLinkedQueue<Runnable> computations = new ConcurrentLinkedQueue<>();
+    private final DaemonAssembly daemon;
+    private final Fabric intact;
+    private final ChaosOracle oracle;
+    private final Map<Long, SimulatedSwitch> on = new TreeMap<>();
+    private final Map<Long, Long> incarnations = new HashMap<>();
+    private final Set<Link> cablesDown = new LinkedHashSet<>();
+    private final Set<Link> drained = new LinkedHashSet<>();
+    private final Map<SimulatedSwitch, List<CompletableFuture<CommitAck>>> unanswered = new HashMap<>();
+    private final List<String> steps = new ArrayList<>();
+    private long sessionIds;
+    private long timers;
+    private int simPending;
+    private int quietPoints;
+
+    ChaosSimulation(Plan plan, Path stateDirectory) {
+        this.plan = plan;
+        this.random = new Random(plan.seed());
+        this.intact = PgftGenerator.generate(plan.spec());
+        this.oracle = new ChaosOracle(intact);
+        DaemonConfig config = DaemonSimulationTest.config(stateDirectory, plan.spec());
+        RoutingService routing = new RoutingService(RoutingEngines.create(config.routing().engine(), 1),
+                config.routing().repairs(), computations::add);
+        DirectExecutor direct = new DirectExecutor();
+        daemon = new DaemonAssembly(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()),
+                new DaemonAssembly.Clockwork(loop, null, direct, direct, () -> loop.nowMs() * 1_000_000L,
+                        loop::nowMs, routing, plan.seed()));
+        loop.call("load-state", () -> {
+            daemon.coordinator.loadState();
+            return null;
+        });
+        loop.append("gauges", daemon.gauges::refresh);
+        loop.runPending();
+    }
+
+    /** Runs the plan: every switch connects, the schedule, a check at every quiet point, then all back and the end's. */
+    void run() {
+        for (var s : intact.switches()) {
+            powerOn(s.guid());
+        }
+        if (plan.defect() == Defect.SWITCH_SKIPS_A_BLOCK) {
+            List<Long> guids = new ArrayList<>(on.keySet());
+            long victim = guids.get(random.nextInt(guids.size()));
+            on.get(victim).skipOneBlock();
+            steps.add("planted: " + name(victim) + " drops one block of its next table and acknowledges it");
+        }
+        settleAndCheck();
+        for (int i = 0; i < plan.steps(); i++) {
+            step();
+            if (random.nextInt(4) != 0) {
+                pass(random.nextBoolean() ? random.nextInt(50) : random.nextInt(4_000));
+            }
+            if (random.nextInt(6) == 0) {
+                settleAndCheck();
+            }
+        }
+        restoreAll();
+        settleAndCheck();
+        // past the refinement of repairs and the quiet rebalance, which change the tables by themselves
+        pass(3_600_000);
+        settleAndCheck();
+        checkIntact();
+    }
+
+    int quietPoints() {
+        return quietPoints;
+    }
+
+    List<String> steps() {
+        return List.copyOf(steps);
+    }
+
+    private void step() {
+        List<Link> usable = oracle.cables().stream().filter(this::usable).toList();
+        List<Link> down = cablesDown.stream().filter(c -> on.containsKey(c.a()) && on.containsKey(c.b())).toList();
+        List<Long> off = intact.switches().stream().map(s -> s.guid()).filter(g -> !on.containsKey(g)).toList();
+        int kind = random.nextInt(100);
+        if (kind < 25 && !usable.isEmpty()) {
+            cableDown(pick(usable));
+        } else if (kind < 40 && !down.isEmpty()) {
+            cableUp(pick(down));
+        } else if (kind < 55 && !usable.isEmpty()) {
+            Link c = pick(usable);
+            cableDown(c);
+            pass(random.nextInt(600));
+            cableUp(c);
+        } else if (kind < 65 && on.size() > 1) {
+            powerOff(pick(new ArrayList<>(on.keySet())));
+        } else if (kind < 75 && !off.isEmpty()) {
+            powerOn(pick(off));
+        } else if (kind < 88 && !usable.isEmpty()) {
+            drain(pick(usable));
+        } else if (kind < 96 && !drained.isEmpty()) {
+            undrain(pick(new ArrayList<>(drained)));
+        } else {
+            int n = 2 + random.nextInt(3);
+            steps.add("several at once (" + n + "):");
+            for (int i = 0; i < n && !usable.isEmpty(); i++) {
+                Link c = pick(usable);
+                if (usable(c)) {
+                    cableDown(c);
+                }
+            }
+        }
+    }
+
+    private <T> T pick(List<T> from) {
+        return from.get(random.nextInt(from.size()));
+    }
+
+    private boolean usable(Link c) {
+        return on.containsKey(c.a()) && on.containsKey(c.b()) && !cablesDown.contains(c) && !drained.contains(c);
+    }
+
+    private boolean physicallyUp(Link c) {
+        return on.containsKey(c.a()) && on.containsKey(c.b()) && !cablesDown.contains(c);
+    }
+
+    private void cableDown(Link c) {
+        steps.add("t=" + loop.nowMs() + " cable down " + describe(c));
+        cablesDown.add(c);
+        reportEnd(c.a(), c.aPort(), c);
+        reportEnd(c.b(), c.bPort(), c);
+    }
+
+    private void cableUp(Link c) {
+        steps.add("t=" + loop.nowMs() + " cable up " + describe(c));
+        cablesDown.remove(c);
+        reportEnd(c.a(), c.aPort(), c);
+        reportEnd(c.b(), c.bPort(), c);
+    }
+
+    /** The switch at one end of {@code c} reports its port as it is now, a few milliseconds later (seeded). */
+    private void reportEnd(long guid, int port, Link c) {
+        SimulatedSwitch sw = on.get(guid);
+        if (sw == null) {
+            return;
+        }
+        later(random.nextInt(20), () -> {
+            if (on.get(guid) == sw) {
+                daemon.sessions.portStatusReceived(sw, new org.fabricmanager.southbound.Message.PortStatus(1,
+                        List.of(record(guid, port))));
+            }
+        });
+    }
+
+    private org.fabricmanager.southbound.PortRecord record(long guid, int port) {
+        Long node = oracle.nodeAt(guid, port);
+        if (node != null) {
+            return org.fabricmanager.southbound.PortRecord.toNode(port, node, intact.nodeByGuid(node).orElseThrow().name());
+        }
+        Link c = oracle.cableAt(guid, port);
+        if (c == null || !physicallyUp(c)) {
+            return org.fabricmanager.southbound.PortRecord.down(port);
+        }
+        long peer = c.a() == guid ? c.b() : c.a();
+        int peerPort = c.a() == guid ? c.bPort() : c.aPort();
+        return org.fabricmanager.southbound.PortRecord.toSwitch(port, peer, peerPort, name(peer));
+    }
+
+    private void powerOn(long guid) {
+        var s = intact.switchByGuid(guid).orElseThrow();
+        long incarnation = incarnations.merge(guid, 1L, Long::sum);
+        SimulatedSwitch sw = new SimulatedSwitch(++sessionIds, guid, s.name(), s.ports(), incarnation, this::commit);
+        if (!steps.isEmpty() || quietPoints > 0) {
+            steps.add("t=" + loop.nowMs() + " power on " + s.name());
+        }
+        on.put(guid, sw);
+        daemon.sessions.helloReceived(sw, sw.hello());
+        List<org.fabricmanager.southbound.PortRecord> ports = new ArrayList<>();
+        for (int p = 1; p <= s.ports(); p++) {
+            ports.add(record(guid, p));
+        }
+        daemon.sessions.portInfoReceived(sw, new org.fabricmanager.southbound.Message.PortInfo(1, ports));
+        for (int p = 1; p <= s.ports(); p++) {
+            Link c = oracle.cableAt(guid, p);
+            if (c != null && physicallyUp(c)) {
+                reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);
+            }
+        }
+        loop.runPending();
+    }
+
+    private void powerOff(long guid) {
+        SimulatedSwitch sw = on.remove(guid);
+        steps.add("t=" + loop.nowMs() + " power off " + name(guid));
+        for (CompletableFuture<CommitAck> f : unanswered.getOrDefault(sw, List.of())) {
+            f.completeExceptionally(new RequestFailedException("session closed", false));
+        }
+        unanswered.remove(sw);
+        daemon.sessions.sessionClosed(sw, "connection lost");
+        for (Link c : oracle.cables()) {
+            if ((c.a() == guid || c.b() == guid) && !cablesDown.contains(c)) {
+                reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);
+            }
+        }
+        loop.runPending();
+    }
+
+    private void drain(Link c) {
+        var f = daemon.actions.drain(new DrainRequest(c.a(), c.aPort(), false));
+        String outcome = await(f);
+        if (outcome == null) {
+            drained.add(c);
+        }
+        steps.add("t=" + loop.nowMs() + " drain " + describe(c) + (outcome == null ? "" : ": " + outcome));
+    }
+
+    private void undrain(Link c) {
+        String outcome = await(daemon.actions.undrain(new DrainRequest(c.a(), c.aPort(), false)));
+        if (outcome != null) {
+            throw violation("undrain of " + describe(c) + " refused: " + outcome);
+        }
+        drained.remove(c);
+        steps.add("t=" + loop.nowMs() + " undrain " + describe(c));
+    }
+
+    /**
+     * Waits for an operator's request, running the control loop and the computations it needs meanwhile (the what-if
+     * that judges a drain runs on a thread of the daemon's own); {@code null} when it succeeded, else why not.
+     */
+    private String await(CompletableFuture<?> request) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!request.isDone()) {
+            loop.runPending();
+            Runnable c = computations.poll();
+            if (c != null) {
+                c.run();
+            } else if (System.nanoTime() > deadline) {
+                throw violation("an operator's request still unanswered after 30 s");
+            } else {
+                LockSupport.parkNanos(100_000);
+            }
+        }
+        loop.runPending();
+        try {
+            request.get();
+            return null;
+        } catch (ExecutionException e) {
+            return "refused: " + e.getCause().getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A commit reaches a simulated switch: applied (or lost on the way), acknowledged in time, late or never. */
+    private void commit(SimulatedSwitch to, LftBatch batch, long timeoutMs, CompletableFuture<CommitAck> answer) {
+        unanswered.computeIfAbsent(to, k -> new ArrayList<>()).add(answer);
+        int fate = random.nextInt(100);
+        long arrive = 1 + random.nextInt(5);
+        long ackAfter = fate < 85 ? random.nextInt(20) : random.nextInt(3_000);
+        to.received.add("t=" + loop.nowMs() + " sent v" + batch.version() + (fate < 3 ? ", frame lost" : fate < 6
+                ? ", ack lost" : arrive + ackAfter > timeoutMs ? ", ack too late" : ", acked in " + (arrive + ackAfter)
+                + " ms"));
+        later(arrive, () -> {
+            if (on.get(to.guid()) != to) {
+                return;
+            }
+            CommitAck ack = fate < 3 ? null : to.apply(batch); // under 3: the frame is lost, nothing applied
+            boolean ackLost = fate < 6;
+            if (ackLost || arrive + ackAfter > timeoutMs) {
+                later(timeoutMs - arrive, () -> answer.completeExceptionally(
+                        new RequestFailedException("no ack within " + timeoutMs + " ms", true)));
+            } else {
+                later(ackAfter, () -> answer.complete(ack));
+            }
+        });
+    }
+
+    /** Runs {@code action} in {@code ms} of virtual time, on the control loop's clock. */
+    private void later(long ms, Runnable action) {
+        simPending++;
+        loop.scheduleDeferred("sim " + timers++, ms, () -> {
+            simPending--;
+            action.run();
+        });
+    }
+
+    /** Lets {@code ms} of virtual time pass; the computation under way may finish at a seeded point of it. */
+    private void pass(long ms) {
+        long first = ms == 0 ? 0 : random.nextLong(ms + 1);
+        loop.advance(first);
+        if (random.nextBoolean()) {
+            runOneComputation();
+        }
+        loop.advance(ms - first);
+    }
+
+    private void runOneComputation() {
+        Runnable c = computations.poll();
+        if (c != null) {
+            c.run();
+        }
+        loop.runPending();
+    }
+
+    /** Runs until a quiet point (no event of the simulation pending, nothing computing, CONVERGED) and checks it. */
+    private void settleAndCheck() {
+        long limit = loop.nowMs() + 900_000;
+        while (!quiet()) {
+            if (loop.nowMs() > limit) {
+                throw violation("no quiet point within 900 s of virtual time: the daemon is "
+                        + daemon.coordinator.state() + ", " + computations.size() + " computations waiting");
+            }
+            while (!computations.isEmpty()) {
+                runOneComputation();
+            }
+            loop.advance(250);
+        }
+        quietPoints++;
+        ActiveRouting active = daemon.routingManager.active();
+        Map<Long, byte[]> held = new HashMap<>();
+        for (var e : on.entrySet()) {
+            byte[] entries = e.getValue().entries();
+            held.put(e.getKey(), entries);
+            int row = active.tables().row(e.getKey());
+            byte[] said = row < 0 ? new byte[0] : active.tables().row(row, 0, active.tables().length());
+            if (!Arrays.equals(entries, said)) {
+                throw violation("CONVERGED, but " + name(e.getKey()) + " holds v" + e.getValue().version() + " ("
+                        + entries.length + " entries) that differs from what the daemon says it holds, v"
+                        + active.version() + (row < 0 ? " (no row)" : "") + " at entry " + Arrays.mismatch(entries, said)
+                        + "; it received: " + e.getValue().received);
+            }
+        }
+        Map<Long, Integer> columnOf = new HashMap<>();
+        active.fabric().nodes().forEach(n -> columnOf.put(n.guid(), n.index()));
+        // a cable whose flaps the daemon quarantined carries no traffic until it is released, as a drained one
+        Set<Link> quarantined = new LinkedHashSet<>();
+        for (var q : daemon.faults.flaps().quarantined()) {
+            Link c = oracle.cableAt(org.fabricmanager.topology.Guids.parse(q.guid()), q.port());
+            if (c != null) {
+                quarantined.add(c);
+            }
+        }
+        try {
+            oracle.check(new ChaosOracle.Live(Set.copyOf(on.keySet()), Set.copyOf(oracle.cables().stream()
+                    .filter(c -> usable(c) && !quarantined.contains(c)).toList())), held, columnOf);
+        } catch (IllegalStateException e) {
+            throw violation("CONVERGED on v" + active.version() + ", but " + e.getMessage()
+                    + (quarantined.isEmpty() ? "" : " (quarantined: " + quarantined.stream().map(this::describe).toList()
+                    + ")"));
+        }
+    }
+
+    private boolean quiet() {
+        loop.runPending();
+        return simPending == 0 && computations.isEmpty() && !daemon.routingManager.busy()
+                && daemon.coordinator.state() == DaemonState.CONVERGED;
+    }
+
+    /** Every switch on, every cable up and undrained: the daemon's tables equal the full routing of the fabric. */
+    private void checkIntact() {
+        ActiveRouting active = daemon.routingManager.active();
+        if (active.fabric().links().size() != intact.links().size()) {
+            throw violation("all back, but the routing in force has " + active.fabric().links().size() + " links of "
+                    + intact.links().size());
+        }
+        try (RoutingEngine engine = RoutingEngines.create(daemon.routing.engineName(), 1)) {
+            var full = engine.routeSnapshot(active.fabric().index()).result().tables();
+            for (int s = 0; s < full.switchCount(); s++) {
+                byte[] held = on.get(full.switchGuid(s)).entries();
+                if (!Arrays.equals(held, full.copyRow(s))) {
+                    throw violation("all back, but " + name(full.switchGuid(s)) + " holds tables that differ from the "
+                            + "full routing of the intact fabric at entry " + Arrays.mismatch(held, full.copyRow(s)));
+                }
+            }
+        }
+    }
+
+    private void restoreAll() {
+        steps.add("t=" + loop.nowMs() + " all back:");
+        for (var s : intact.switches()) {
+            if (!on.containsKey(s.guid())) {
+                powerOn(s.guid());
+            }
+        }
+        for (Link c : List.copyOf(cablesDown)) {
+            cableUp(c);
+        }
+        for (Link c : List.copyOf(drained)) {
+            undrain(c);
+        }
+    }
+
+    private Violation violation(String what) {
+        StringBuilder sb = new StringBuilder("chaos: ").append(what).append("\n  seed ").append(plan.seed())
+                .append(", ").append(plan.spec()).append(", ").append(plan.steps()).append(" steps, defect ")
+                .append(plan.defect()).append(", virtual time ").append(loop.nowMs()).append(" ms; the schedule:");
+        for (int i = 0; i < steps.size(); i++) {
+            sb.append("\n  ").append(i + 1).append(". ").append(steps.get(i));
+        }
+        List<org.fabricmanager.daemon.api.Milestone> told = daemon.milestones.since(0);
+        sb.append("\n  the daemon's last milestones:");
+        for (var m : told.subList(Math.max(0, told.size() - 12), told.size())) {
+            sb.append("\n    ").append(m.kind()).append(": ").append(m.message());
+        }
+        return new Violation(sb.toString());
+    }
+
+    private String describe(Link c) {
+        return name(c.a()) + "/" + c.aPort() + " - " + name(c.b()) + "/" + c.bPort();
+    }
+
+    private String name(long guid) {
+        return intact.switchByGuid(guid).map(s -> s.name()).orElse(Long.toHexString(guid));
+    }
+
+    @Override
+    public void close() {
+        daemon.actions.close();
+        daemon.routing.close();
+    }
+
+    /** Runs what the daemon hands its store and check executors at once, on the simulation's thread. */
+    private static final class DirectExecutor extends AbstractExecutorService {
+        private boolean shutdown;
+
+        @Override
+        public void execute(Runnable command) {
+            command.run();
+        }
+
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package org.fabricmanager.daemon;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.fabricmanager.southbound.DetectorConfigReply;
+import org.fabricmanager.southbound.ErrorCode;
+import org.fabricmanager.southbound.LftBatch;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.MessageType;
+import org.fabricmanager.southbound.SwitchSession;
+import org.fabricmanager.southbound.TableHash;
+
+/**
+ * One powered-on run of a simulated switch and its agent's session: it applies the blocks it receives (staged ahead
+ * or sent with their commit) to the table it holds, as an agent does, and answers each commit with the version, length
+ * and hash of what it then holds. When its answer arrives, or whether it does, is the simulation's ({@link Wire}).
+ * Power it off and the table is gone: the next run starts empty.
+ */
+final class SimulatedSwitch implements SwitchSession {
+    /** Where a commit's outcome goes: the simulation decides when (or whether) the ack reaches the daemon. */
+    interface Wire {
+        void commit(SimulatedSwitch from, LftBatch batch, long timeoutMs, CompletableFuture<CommitAck> answer);
+    }
+
+    private final long id;
+    private final Hello hello;
+    private final Wire wire;
+    /** A planted defect: this switch drops one block of the next batch with blocks and acknowledges it as sent. */
+    private boolean skipOneBlock;
+    private long version;
+    private byte[] entries = new byte[0];
+    private long stagedVersion = -1;
+    private final Map<Integer, byte[]> staged = new HashMap<>();
+    boolean closedByDaemon;
+    /** What reached the switch, in order, for a violation's report. */
+    final List<String> received = new java.util.ArrayList<>();
+
+    SimulatedSwitch(long id, long guid, String name, int ports, long incarnation, Wire wire) {
+        this.id = id;
+        this.hello = new Hello(1, 1, 1, guid, incarnation, ports, 65536, 0, 0, TableHash.EMPTY, name);
+        this.wire = wire;
+    }
+
+    /** Plants the defect: the next batch with blocks loses one on this switch, and the ack says it did not. */
+    void skipOneBlock() {
+        skipOneBlock = true;
+    }
+
+    /** The entries the switch forwards by. */
+    byte[] entries() {
+        return entries.clone();
+    }
+
+    long version() {
+        return version;
+    }
+
+    /**
+     * Applies {@code batch} as an agent does: the blocks staged ahead for its version, then its own, over the table
+     * held (resized to the batch's length); returns the ack the agent sends.
+     */
+    CommitAck apply(LftBatch batch) {
+        received.add("commit v" + batch.version() + " (" + batch.blocks().size() + " blocks, " + batch.stagedAhead()
+                + " staged ahead, " + staged.size() + " staged for v" + stagedVersion + ")");
+        byte[] next = Arrays.copyOf(entries, batch.length());
+        if (batch.length() > entries.length) {
+            Arrays.fill(next, entries.length, batch.length(), (byte) 0xff);
+        }
+        if (batch.stagedAhead() > 0 && stagedVersion == batch.version()) {
+            staged.forEach((base, block) -> copy(block, base, next));
+        }
+        boolean lied = false;
+        for (LftBatch.Block b : batch.blocks()) {
+            if (skipOneBlock && !lied) {
+                lied = true; // the planted defect: this block never lands
+                continue;
+            }
+            copy(b.entries(), b.base(), next);
+        }
+        staged.clear();
+        stagedVersion = -1;
+        entries = next;
+        version = batch.version();
+        if (lied) {
+            skipOneBlock = false;
+            return new CommitAck(0, batch.version(), batch.length(), batch.hash(), batch.rulesHash());
+        }
+        return new CommitAck(0, version, entries.length, TableHash.of(entries), batch.rulesHash());
+    }
+
+    private static void copy(byte[] block, int base, byte[] into) {
+        System.arraycopy(block, 0, into, base, Math.min(block.length, Math.max(0, into.length - base)));
+    }
+
+    @Override
+    public void stage(LftBatch batch) {
+        received.add("stage v" + batch.version() + " (" + batch.blocks().size() + " blocks)");
+        if (stagedVersion != batch.version()) {
+            staged.clear();
+            stagedVersion = batch.version();
+        }
+        for (LftBatch.Block b : batch.blocks()) {
+            staged.put(b.base(), b.entries().clone());
+        }
+    }
+
+    @Override
+    public CompletableFuture<CommitAck> sendBatch(LftBatch batch, long timeoutMs) {
+        CompletableFuture<CommitAck> answer = new CompletableFuture<>();
+        wire.commit(this, batch, timeoutMs, answer);
+        return answer;
+    }
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public long guid() {
+        return hello.guid();
+    }
+
+    @Override
+    public Hello hello() {
+        return hello;
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        return new InetSocketAddress("127.0.0.1", 40000 + (int) (id % 20000));
+    }
+
+    @Override
+    public long lastRttNanos() {
+        return -1;
+    }
+
+    @Override
+    public CompletableFuture<Long> probe(long timeoutMs) {
+        return CompletableFuture.completedFuture(1_000_000L);
+    }
+
+    @Override
+    public void acceptHello(long daemonId) {
+    }
+
+    @Override
+    public void acknowledge(int txid, MessageType type) {
+    }
+
+    @Override
+    public void reject(ErrorCode code, Message about, String message) {
+        closedByDaemon = true;
+    }
+
+    @Override
+    public void close(String reason) {
+        closedByDaemon = true;
+    }
+
+    @Override
+    public CompletableFuture<DetectorConfigReply> sendDetectorConfig(List<Message.DetectorConfig> chunks, long timeoutMs) {
+        return CompletableFuture.completedFuture(new DetectorConfigReply(DetectorConfigReply.Outcome.NO_DETECTOR,
+                "simulated switch"));
+    }
+
+    @Override
+    public CompletableFuture<DetectorConfigReply> sendDetectorWindow(Message.DetectorWindow window, long timeoutMs) {
+        return CompletableFuture.completedFuture(DetectorConfigReply.RUNNING);
+    }
+
+    @Override
+    public void sendDetectorPeers(Message.DetectorPeers peers) {
+    }
+
+    @Override
+    public String toString() {
+        return "simulated " + hello.name() + " #" + id;
+    }
+}
