@@ -17,8 +17,10 @@ import org.fabricmanager.topology.PortRef;
  * What must be true of the tables the simulated switches hold, judged from the simulation's own model of the fabric
  * (the intact PGFT, the switches off, the cables down, the cables drained), never from the engine's code. Routes are
  * followed hop by hop through the tables as the switches hold them: from every live switch to every end node whose
- * leaf is live, a route reaches the node, never crosses a down or drained element, never loops, goes up then down only
- * and is as short as the shortest such path on the live, undrained fabric; a node with no such path is unrouted (255).
+ * leaf is live, a route reaches the node, never crosses a down or drained element and never loops; from a leaf (where
+ * traffic enters) it also goes up then down only and is as short as the shortest such path on the live, undrained
+ * fabric. A node that a switch has no such path to is unrouted (255) there, or its route from the leaves never
+ * reaches that switch.
  */
 final class ChaosOracle {
     private static final int NO_ROUTE = 0xff;
@@ -99,6 +101,11 @@ final class ChaosOracle {
 
     private void follow(Live live, Map<Long, byte[]> held, long from, EndNode n, PortRef leaf, int column, int[] dist) {
         int shortest = dist[leafIndex(leaf.guid())];
+        // traffic enters the fabric at a leaf, from an end node: from there a route is a shortest up*/down* path. A
+        // switch above the leaves only forwards what came up to it; started there, a route must still reach the node
+        // without crossing a down or drained element or looping, but on a degraded fabric a top switch's entry may go
+        // down and then up (Dmodc's costs allow it), which no route from a leaf takes
+        boolean fromLeaf = level.get(from) == 1;
         long at = from;
         int hops = 0;
         boolean down = false;
@@ -115,6 +122,9 @@ final class ChaosOracle {
                 return;
             }
             if (at == leaf.guid() && port == leaf.port()) {
+                if (!fromLeaf) {
+                    return;
+                }
                 if (shortest == Integer.MAX_VALUE) {
                     throw new IllegalStateException("route " + path + " -> " + n.name() + " exists on no live path");
                 }
@@ -135,7 +145,7 @@ final class ChaosOracle {
             }
             long next = cable.a() == at ? cable.b() : cable.a();
             boolean up = level.get(next) > level.get(at);
-            if (up && down) {
+            if (up && down && fromLeaf) {
                 throw new IllegalStateException("route " + path + " -> " + name(next) + " to " + n.name()
                         + " goes up after going down");
             }

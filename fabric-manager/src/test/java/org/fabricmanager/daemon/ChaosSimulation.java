@@ -79,6 +79,7 @@ final class ChaosSimulation implements AutoCloseable {
     private long timers;
     private int simPending;
     private int quietPoints;
+    private int acksTimedOut;
 
     ChaosSimulation(Plan plan, Path stateDirectory) {
         this.plan = plan;
@@ -131,6 +132,11 @@ final class ChaosSimulation implements AutoCloseable {
 
     int quietPoints() {
         return quietPoints;
+    }
+
+    /** Commits whose ack was lost or came too late: the daemon saw a timeout. */
+    int acksTimedOut() {
+        return acksTimedOut;
     }
 
     List<String> steps() {
@@ -327,6 +333,7 @@ final class ChaosSimulation implements AutoCloseable {
             CommitAck ack = fate < 3 ? null : to.apply(batch); // under 3: the frame is lost, nothing applied
             boolean ackLost = fate < 6;
             if (ackLost || arrive + ackAfter > timeoutMs) {
+                acksTimedOut++;
                 later(timeoutMs - arrive, () -> answer.completeExceptionally(
                         new RequestFailedException("no ack within " + timeoutMs + " ms", true)));
             } else {

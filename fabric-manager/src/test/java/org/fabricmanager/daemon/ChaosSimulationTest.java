@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.fabricmanager.daemon.ChaosSimulation.Defect;
 import org.fabricmanager.daemon.ChaosSimulation.Plan;
@@ -46,6 +47,38 @@ class ChaosSimulationTest {
                     .hasMessageContaining("seed " + seed)
                     .hasMessageContaining("planted: ");
         }
+    }
+
+    /**
+     * The shortest schedule that found it: a batch whose ack was lost, then a version that changed the switch's row
+     * back to what it held before, and the daemon said CONVERGED while the switch forwarded by the lost batch's table
+     * (the push counted the row as held by its hash alone).
+     */
+    @Test
+    void aBatchWhoseAckTimedOutIsNotAssumedNeverApplied() throws IOException {
+        Plan plan = new Plan(TWO_LEVELS, 58, 3, Defect.NONE);
+        Path dir = Files.createDirectories(state.resolve("regression"));
+        try (ChaosSimulation sim = new ChaosSimulation(plan, dir)) {
+            sim.run();
+            assertThat(sim.acksTimedOut()).as("acks lost or late").isPositive();
+            assertThat(sim.quietPoints()).isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void theSameSeedReplaysTheSameSchedule() throws IOException {
+        Plan plan = new Plan(THREE_LEVELS, 4_242, 30, Defect.NONE);
+        List<String> first;
+        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("first")))) {
+            sim.run();
+            first = sim.steps();
+        }
+        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("again")))) {
+            sim.run();
+            assertThat(sim.steps()).as("every step, its virtual time and the daemon's answer").isEqualTo(first);
+        }
+        assertThat(first).as("a schedule of faults and drains").hasSizeGreaterThan(30)
+                .anyMatch(s -> s.contains(" drain ")).anyMatch(s -> s.contains("power off"));
     }
 
     private void campaign(PgftSpec spec, long firstSeed, int schedules, int steps) throws IOException {
