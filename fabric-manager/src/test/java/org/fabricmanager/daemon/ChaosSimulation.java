@@ -124,10 +124,21 @@ final class ChaosSimulation implements AutoCloseable {
         }
         restoreAll();
         settleAndCheck();
+        // the cables quarantined for their flaps come back once stable long enough: everything is back only then
+        long releaseBy = loop.nowMs() + 3 * 3_600_000L;
+        while (!daemon.faults.flaps().quarantined().isEmpty()) {
+            if (loop.nowMs() > releaseBy) {
+                throw violation("quarantines not released 3 h after every cable came back: "
+                        + daemon.faults.flaps().quarantined());
+            }
+            pass(10_000);
+        }
+        settleAndCheck();
+        checkIntact("once everything came back (" + loop.nowMs() + " ms)");
         // past the refinement of repairs and the quiet rebalance, which change the tables by themselves
         pass(3_600_000);
         settleAndCheck();
-        checkIntact();
+        checkIntact("an hour later");
     }
 
     int quietPoints() {
@@ -424,10 +435,10 @@ final class ChaosSimulation implements AutoCloseable {
     }
 
     /** Every switch on, every cable up and undrained: the daemon's tables equal the full routing of the fabric. */
-    private void checkIntact() {
+    private void checkIntact(String when) {
         ActiveRouting active = daemon.routingManager.active();
         if (active.fabric().links().size() != intact.links().size()) {
-            throw violation("all back, but the routing in force has " + active.fabric().links().size() + " links of "
+            throw violation(when + ", the routing in force has " + active.fabric().links().size() + " links of "
                     + intact.links().size());
         }
         try (RoutingEngine engine = RoutingEngines.create(daemon.routing.engineName(), 1)) {
@@ -435,7 +446,7 @@ final class ChaosSimulation implements AutoCloseable {
             for (int s = 0; s < full.switchCount(); s++) {
                 byte[] held = on.get(full.switchGuid(s)).entries();
                 if (!Arrays.equals(held, full.copyRow(s))) {
-                    throw violation("all back, but " + name(full.switchGuid(s)) + " holds tables that differ from the "
+                    throw violation(when + ", " + name(full.switchGuid(s)) + " holds tables that differ from the "
                             + "full routing of the intact fabric at entry " + Arrays.mismatch(held, full.copyRow(s)));
                 }
             }
