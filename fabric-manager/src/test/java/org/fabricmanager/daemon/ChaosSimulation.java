@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -25,9 +24,6 @@ import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.testing.ManualControlLoop;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
-import org.fabricmanager.southbound.LftBatch;
-import org.fabricmanager.southbound.Message.CommitAck;
-import org.fabricmanager.southbound.RequestFailedException;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
@@ -69,17 +65,10 @@ final class ChaosSimulation implements AutoCloseable {
     private final DaemonAssembly daemon;
     private final Fabric intact;
     private final ChaosOracle oracle;
-    private final Map<Long, SimulatedSwitch> on = new TreeMap<>();
-    private final Map<Long, Long> incarnations = new HashMap<>();
-    private final Set<Link> cablesDown = new LinkedHashSet<>();
+    private final SimulatedFabric fabric;
     private final Set<Link> drained = new LinkedHashSet<>();
-    private final Map<SimulatedSwitch, List<CompletableFuture<CommitAck>>> unanswered = new HashMap<>();
     private final List<String> steps = new ArrayList<>();
-    private long sessionIds;
-    private long timers;
-    private int simPending;
     private int quietPoints;
-    private int acksTimedOut;
 
     ChaosSimulation(Plan plan, Path stateDirectory) {
         this.plan = plan;
@@ -99,17 +88,18 @@ final class ChaosSimulation implements AutoCloseable {
         });
         loop.append("gauges", daemon.gauges::refresh);
         loop.runPending();
+        fabric = new SimulatedFabric(intact, oracle, loop, random, daemon.sessions, steps);
     }
 
     /** Runs the plan: every switch connects, the schedule, a check at every quiet point, then all back and the end's. */
     void run() {
         for (var s : intact.switches()) {
-            powerOn(s.guid());
+            fabric.powerOn(s.guid(), false);
         }
         if (plan.defect() == Defect.SWITCH_SKIPS_A_BLOCK) {
-            List<Long> guids = new ArrayList<>(on.keySet());
+            List<Long> guids = new ArrayList<>(fabric.on().keySet());
             long victim = guids.get(random.nextInt(guids.size()));
-            on.get(victim).skipOneBlock();
+            fabric.on().get(victim).skipOneBlock();
             steps.add("planted: " + name(victim) + " drops one block of its next table and acknowledges it");
         }
         settleAndCheck();
@@ -147,7 +137,7 @@ final class ChaosSimulation implements AutoCloseable {
 
     /** Commits whose ack was lost or came too late: the daemon saw a timeout. */
     int acksTimedOut() {
-        return acksTimedOut;
+        return fabric.acksTimedOut();
     }
 
     List<String> steps() {
@@ -156,22 +146,24 @@ final class ChaosSimulation implements AutoCloseable {
 
     private void step() {
         List<Link> usable = oracle.cables().stream().filter(this::usable).toList();
-        List<Link> down = cablesDown.stream().filter(c -> on.containsKey(c.a()) && on.containsKey(c.b())).toList();
-        List<Long> off = intact.switches().stream().map(s -> s.guid()).filter(g -> !on.containsKey(g)).toList();
+        Map<Long, SimulatedSwitch> on = fabric.on();
+        List<Link> down = fabric.cablesDown().stream().filter(c -> on.containsKey(c.a()) && on.containsKey(c.b()))
+                .toList();
+        List<Long> off = intact.switches().stream().map(s -> s.guid()).filter(g -> !fabric.on().containsKey(g)).toList();
         int kind = random.nextInt(100);
         if (kind < 25 && !usable.isEmpty()) {
-            cableDown(pick(usable));
+            fabric.cableDown(pick(usable));
         } else if (kind < 40 && !down.isEmpty()) {
-            cableUp(pick(down));
+            fabric.cableUp(pick(down));
         } else if (kind < 55 && !usable.isEmpty()) {
             Link c = pick(usable);
-            cableDown(c);
+            fabric.cableDown(c);
             pass(random.nextInt(600));
-            cableUp(c);
-        } else if (kind < 65 && on.size() > 1) {
-            powerOff(pick(new ArrayList<>(on.keySet())));
+            fabric.cableUp(c);
+        } else if (kind < 65 && fabric.on().size() > 1) {
+            fabric.powerOff(pick(new ArrayList<>(fabric.on().keySet())));
         } else if (kind < 75 && !off.isEmpty()) {
-            powerOn(pick(off));
+            fabric.powerOn(pick(off), true);
         } else if (kind < 88 && !usable.isEmpty()) {
             drain(pick(usable));
         } else if (kind < 96 && !drained.isEmpty()) {
@@ -182,7 +174,7 @@ final class ChaosSimulation implements AutoCloseable {
             for (int i = 0; i < n && !usable.isEmpty(); i++) {
                 Link c = pick(usable);
                 if (usable(c)) {
-                    cableDown(c);
+                    fabric.cableDown(c);
                 }
             }
         }
@@ -193,92 +185,7 @@ final class ChaosSimulation implements AutoCloseable {
     }
 
     private boolean usable(Link c) {
-        return on.containsKey(c.a()) && on.containsKey(c.b()) && !cablesDown.contains(c) && !drained.contains(c);
-    }
-
-    private boolean physicallyUp(Link c) {
-        return on.containsKey(c.a()) && on.containsKey(c.b()) && !cablesDown.contains(c);
-    }
-
-    private void cableDown(Link c) {
-        steps.add("t=" + loop.nowMs() + " cable down " + describe(c));
-        cablesDown.add(c);
-        reportEnd(c.a(), c.aPort(), c);
-        reportEnd(c.b(), c.bPort(), c);
-    }
-
-    private void cableUp(Link c) {
-        steps.add("t=" + loop.nowMs() + " cable up " + describe(c));
-        cablesDown.remove(c);
-        reportEnd(c.a(), c.aPort(), c);
-        reportEnd(c.b(), c.bPort(), c);
-    }
-
-    /** The switch at one end of {@code c} reports its port as it is now, a few milliseconds later (seeded). */
-    private void reportEnd(long guid, int port, Link c) {
-        SimulatedSwitch sw = on.get(guid);
-        if (sw == null) {
-            return;
-        }
-        later(random.nextInt(20), () -> {
-            if (on.get(guid) == sw) {
-                daemon.sessions.portStatusReceived(sw, new org.fabricmanager.southbound.Message.PortStatus(1,
-                        List.of(record(guid, port))));
-            }
-        });
-    }
-
-    private org.fabricmanager.southbound.PortRecord record(long guid, int port) {
-        Long node = oracle.nodeAt(guid, port);
-        if (node != null) {
-            return org.fabricmanager.southbound.PortRecord.toNode(port, node, intact.nodeByGuid(node).orElseThrow().name());
-        }
-        Link c = oracle.cableAt(guid, port);
-        if (c == null || !physicallyUp(c)) {
-            return org.fabricmanager.southbound.PortRecord.down(port);
-        }
-        long peer = c.a() == guid ? c.b() : c.a();
-        int peerPort = c.a() == guid ? c.bPort() : c.aPort();
-        return org.fabricmanager.southbound.PortRecord.toSwitch(port, peer, peerPort, name(peer));
-    }
-
-    private void powerOn(long guid) {
-        var s = intact.switchByGuid(guid).orElseThrow();
-        long incarnation = incarnations.merge(guid, 1L, Long::sum);
-        SimulatedSwitch sw = new SimulatedSwitch(++sessionIds, guid, s.name(), s.ports(), incarnation, this::commit);
-        if (!steps.isEmpty() || quietPoints > 0) {
-            steps.add("t=" + loop.nowMs() + " power on " + s.name());
-        }
-        on.put(guid, sw);
-        daemon.sessions.helloReceived(sw, sw.hello());
-        List<org.fabricmanager.southbound.PortRecord> ports = new ArrayList<>();
-        for (int p = 1; p <= s.ports(); p++) {
-            ports.add(record(guid, p));
-        }
-        daemon.sessions.portInfoReceived(sw, new org.fabricmanager.southbound.Message.PortInfo(1, ports));
-        for (int p = 1; p <= s.ports(); p++) {
-            Link c = oracle.cableAt(guid, p);
-            if (c != null && physicallyUp(c)) {
-                reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);
-            }
-        }
-        loop.runPending();
-    }
-
-    private void powerOff(long guid) {
-        SimulatedSwitch sw = on.remove(guid);
-        steps.add("t=" + loop.nowMs() + " power off " + name(guid));
-        for (CompletableFuture<CommitAck> f : unanswered.getOrDefault(sw, List.of())) {
-            f.completeExceptionally(new RequestFailedException("session closed", false));
-        }
-        unanswered.remove(sw);
-        daemon.sessions.sessionClosed(sw, "connection lost");
-        for (Link c : oracle.cables()) {
-            if ((c.a() == guid || c.b() == guid) && !cablesDown.contains(c)) {
-                reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);
-            }
-        }
-        loop.runPending();
+        return fabric.physicallyUp(c) && !drained.contains(c);
     }
 
     private void drain(Link c) {
@@ -328,40 +235,6 @@ final class ChaosSimulation implements AutoCloseable {
         }
     }
 
-    /** A commit reaches a simulated switch: applied (or lost on the way), acknowledged in time, late or never. */
-    private void commit(SimulatedSwitch to, LftBatch batch, long timeoutMs, CompletableFuture<CommitAck> answer) {
-        unanswered.computeIfAbsent(to, k -> new ArrayList<>()).add(answer);
-        int fate = random.nextInt(100);
-        long arrive = 1 + random.nextInt(5);
-        long ackAfter = fate < 85 ? random.nextInt(20) : random.nextInt(3_000);
-        to.received.add("t=" + loop.nowMs() + " sent v" + batch.version() + (fate < 3 ? ", frame lost" : fate < 6
-                ? ", ack lost" : arrive + ackAfter > timeoutMs ? ", ack too late" : ", acked in " + (arrive + ackAfter)
-                + " ms"));
-        later(arrive, () -> {
-            if (on.get(to.guid()) != to) {
-                return;
-            }
-            CommitAck ack = fate < 3 ? null : to.apply(batch); // under 3: the frame is lost, nothing applied
-            boolean ackLost = fate < 6;
-            if (ackLost || arrive + ackAfter > timeoutMs) {
-                acksTimedOut++;
-                later(timeoutMs - arrive, () -> answer.completeExceptionally(
-                        new RequestFailedException("no ack within " + timeoutMs + " ms", true)));
-            } else {
-                later(ackAfter, () -> answer.complete(ack));
-            }
-        });
-    }
-
-    /** Runs {@code action} in {@code ms} of virtual time, on the control loop's clock. */
-    private void later(long ms, Runnable action) {
-        simPending++;
-        loop.scheduleDeferred("sim " + timers++, ms, () -> {
-            simPending--;
-            action.run();
-        });
-    }
-
     /** Lets {@code ms} of virtual time pass; the computation under way may finish at a seeded point of it. */
     private void pass(long ms) {
         long first = ms == 0 ? 0 : random.nextLong(ms + 1);
@@ -396,7 +269,7 @@ final class ChaosSimulation implements AutoCloseable {
         quietPoints++;
         ActiveRouting active = daemon.routingManager.active();
         Map<Long, byte[]> held = new HashMap<>();
-        for (var e : on.entrySet()) {
+        for (var e : fabric.on().entrySet()) {
             byte[] entries = e.getValue().entries();
             held.put(e.getKey(), entries);
             int row = active.tables().row(e.getKey());
@@ -419,7 +292,7 @@ final class ChaosSimulation implements AutoCloseable {
             }
         }
         try {
-            oracle.check(new ChaosOracle.Live(Set.copyOf(on.keySet()), Set.copyOf(oracle.cables().stream()
+            oracle.check(new ChaosOracle.Live(Set.copyOf(fabric.on().keySet()), Set.copyOf(oracle.cables().stream()
                     .filter(c -> usable(c) && !quarantined.contains(c)).toList())), held, columnOf);
         } catch (IllegalStateException e) {
             throw violation("CONVERGED on v" + active.version() + ", but " + e.getMessage()
@@ -430,7 +303,7 @@ final class ChaosSimulation implements AutoCloseable {
 
     private boolean quiet() {
         loop.runPending();
-        return simPending == 0 && computations.isEmpty() && !daemon.routingManager.busy()
+        return fabric.pending() == 0 && computations.isEmpty() && !daemon.routingManager.busy()
                 && daemon.coordinator.state() == DaemonState.CONVERGED;
     }
 
@@ -444,7 +317,7 @@ final class ChaosSimulation implements AutoCloseable {
         try (RoutingEngine engine = RoutingEngines.create(daemon.routing.engineName(), 1)) {
             var full = engine.routeSnapshot(active.fabric().index()).result().tables();
             for (int s = 0; s < full.switchCount(); s++) {
-                byte[] held = on.get(full.switchGuid(s)).entries();
+                byte[] held = fabric.on().get(full.switchGuid(s)).entries();
                 if (!Arrays.equals(held, full.copyRow(s))) {
                     throw violation(when + ", " + name(full.switchGuid(s)) + " holds tables that differ from the "
                             + "full routing of the intact fabric at entry " + Arrays.mismatch(held, full.copyRow(s)));
@@ -456,12 +329,12 @@ final class ChaosSimulation implements AutoCloseable {
     private void restoreAll() {
         steps.add("t=" + loop.nowMs() + " all back:");
         for (var s : intact.switches()) {
-            if (!on.containsKey(s.guid())) {
-                powerOn(s.guid());
+            if (!fabric.on().containsKey(s.guid())) {
+                fabric.powerOn(s.guid(), true);
             }
         }
-        for (Link c : List.copyOf(cablesDown)) {
-            cableUp(c);
+        for (Link c : List.copyOf(fabric.cablesDown())) {
+            fabric.cableUp(c);
         }
         for (Link c : List.copyOf(drained)) {
             undrain(c);
@@ -484,11 +357,11 @@ final class ChaosSimulation implements AutoCloseable {
     }
 
     private String describe(Link c) {
-        return name(c.a()) + "/" + c.aPort() + " - " + name(c.b()) + "/" + c.bPort();
+        return fabric.describe(c);
     }
 
     private String name(long guid) {
-        return intact.switchByGuid(guid).map(s -> s.name()).orElse(Long.toHexString(guid));
+        return fabric.name(guid);
     }
 
     @Override

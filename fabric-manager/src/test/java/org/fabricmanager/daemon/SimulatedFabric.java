@@ -1,0 +1,203 @@
+package org.fabricmanager.daemon;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.fabricmanager.daemon.testing.ManualControlLoop;
+import org.fabricmanager.southbound.LftBatch;
+import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.RequestFailedException;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Link;
+
+/**
+ * The hardware side of a {@link ChaosSimulation}: which switches are powered on ({@link SimulatedSwitch}, one per
+ * run), which cables are unplugged, and what their agents tell the daemon's southbound ({@link SwitchSessions}): HELLO
+ * and port reports at power-on, a port's change at each end of a cable a few milliseconds apart, a session's end at
+ * power-off. Each commit the daemon sends lands a few milliseconds later (or is lost on the way) and its ack comes in
+ * time, late or never, as the seeded {@link Random} says; everything runs on the control loop's virtual clock.
+ */
+final class SimulatedFabric {
+    private final Fabric intact;
+    private final ChaosOracle oracle;
+    private final ManualControlLoop loop;
+    private final Random random;
+    private final SwitchSessions southbound;
+    /** The schedule's steps, which this fabric's changes are logged to. */
+    private final List<String> steps;
+    private final Map<Long, SimulatedSwitch> on = new TreeMap<>();
+    private final Map<Long, Long> incarnations = new HashMap<>();
+    private final Set<Link> cablesDown = new LinkedHashSet<>();
+    private final Map<SimulatedSwitch, List<CompletableFuture<CommitAck>>> unanswered = new HashMap<>();
+    private long sessionIds;
+    private long timers;
+    private int pending;
+    private int acksTimedOut;
+
+    SimulatedFabric(Fabric intact, ChaosOracle oracle, ManualControlLoop loop, Random random, SwitchSessions southbound,
+                    List<String> steps) {
+        this.intact = intact;
+        this.oracle = oracle;
+        this.loop = loop;
+        this.random = random;
+        this.southbound = southbound;
+        this.steps = steps;
+    }
+
+    /** The switches powered on, by GUID, in GUID order. */
+    Map<Long, SimulatedSwitch> on() {
+        return Collections.unmodifiableMap(on);
+    }
+
+    /** The cables unplugged, in the order they were. */
+    Set<Link> cablesDown() {
+        return Collections.unmodifiableSet(cablesDown);
+    }
+
+    /** Events of this fabric still to happen (a port report, a commit landing, an ack). */
+    int pending() {
+        return pending;
+    }
+
+    /** Commits whose ack was lost or came too late: the daemon saw a timeout. */
+    int acksTimedOut() {
+        return acksTimedOut;
+    }
+
+    boolean physicallyUp(Link c) {
+        return on.containsKey(c.a()) && on.containsKey(c.b()) && !cablesDown.contains(c);
+    }
+
+    void cableDown(Link c) {
+        steps.add("t=" + loop.nowMs() + " cable down " + describe(c));
+        cablesDown.add(c);
+        reportEnd(c.a(), c.aPort(), c);
+        reportEnd(c.b(), c.bPort(), c);
+    }
+
+    void cableUp(Link c) {
+        steps.add("t=" + loop.nowMs() + " cable up " + describe(c));
+        cablesDown.remove(c);
+        reportEnd(c.a(), c.aPort(), c);
+        reportEnd(c.b(), c.bPort(), c);
+    }
+
+    /** The switch at one end of {@code c} reports its port as it is now, a few milliseconds later (seeded). */
+    private void reportEnd(long guid, int port, Link c) {
+        SimulatedSwitch sw = on.get(guid);
+        if (sw == null) {
+            return;
+        }
+        later(random.nextInt(20), () -> {
+            if (on.get(guid) == sw) {
+                southbound.portStatusReceived(sw, new org.fabricmanager.southbound.Message.PortStatus(1,
+                        List.of(record(guid, port))));
+            }
+        });
+    }
+
+    private org.fabricmanager.southbound.PortRecord record(long guid, int port) {
+        Long node = oracle.nodeAt(guid, port);
+        if (node != null) {
+            return org.fabricmanager.southbound.PortRecord.toNode(port, node, intact.nodeByGuid(node).orElseThrow().name());
+        }
+        Link c = oracle.cableAt(guid, port);
+        if (c == null || !physicallyUp(c)) {
+            return org.fabricmanager.southbound.PortRecord.down(port);
+        }
+        long peer = c.a() == guid ? c.b() : c.a();
+        int peerPort = c.a() == guid ? c.bPort() : c.aPort();
+        return org.fabricmanager.southbound.PortRecord.toSwitch(port, peer, peerPort, name(peer));
+    }
+
+    /** Powers switch {@code guid} on: a new incarnation holding nothing says HELLO and reports its ports. */
+    void powerOn(long guid, boolean logged) {
+        var s = intact.switchByGuid(guid).orElseThrow();
+        long incarnation = incarnations.merge(guid, 1L, Long::sum);
+        SimulatedSwitch sw = new SimulatedSwitch(++sessionIds, guid, s.name(), s.ports(), incarnation, this::commit);
+        if (logged) {
+            steps.add("t=" + loop.nowMs() + " power on " + s.name());
+        }
+        on.put(guid, sw);
+        southbound.helloReceived(sw, sw.hello());
+        List<org.fabricmanager.southbound.PortRecord> ports = new ArrayList<>();
+        for (int p = 1; p <= s.ports(); p++) {
+            ports.add(record(guid, p));
+        }
+        southbound.portInfoReceived(sw, new org.fabricmanager.southbound.Message.PortInfo(1, ports));
+        for (int p = 1; p <= s.ports(); p++) {
+            Link c = oracle.cableAt(guid, p);
+            if (c != null && physicallyUp(c)) {
+                reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);
+            }
+        }
+        loop.runPending();
+    }
+
+    void powerOff(long guid) {
+        SimulatedSwitch sw = on.remove(guid);
+        steps.add("t=" + loop.nowMs() + " power off " + name(guid));
+        for (CompletableFuture<CommitAck> f : unanswered.getOrDefault(sw, List.of())) {
+            f.completeExceptionally(new RequestFailedException("session closed", false));
+        }
+        unanswered.remove(sw);
+        southbound.sessionClosed(sw, "connection lost");
+        for (Link c : oracle.cables()) {
+            if ((c.a() == guid || c.b() == guid) && !cablesDown.contains(c)) {
+                reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);
+            }
+        }
+        loop.runPending();
+    }
+
+
+    /** A commit reaches a simulated switch: applied (or lost on the way), acknowledged in time, late or never. */
+    private void commit(SimulatedSwitch to, LftBatch batch, long timeoutMs, CompletableFuture<CommitAck> answer) {
+        unanswered.computeIfAbsent(to, k -> new ArrayList<>()).add(answer);
+        int fate = random.nextInt(100);
+        long arrive = 1 + random.nextInt(5);
+        long ackAfter = fate < 85 ? random.nextInt(20) : random.nextInt(3_000);
+        to.received.add("t=" + loop.nowMs() + " sent v" + batch.version() + (fate < 3 ? ", frame lost" : fate < 6
+                ? ", ack lost" : arrive + ackAfter > timeoutMs ? ", ack too late" : ", acked in " + (arrive + ackAfter)
+                + " ms"));
+        later(arrive, () -> {
+            if (on.get(to.guid()) != to) {
+                return;
+            }
+            CommitAck ack = fate < 3 ? null : to.apply(batch); // under 3: the frame is lost, nothing applied
+            boolean ackLost = fate < 6;
+            if (ackLost || arrive + ackAfter > timeoutMs) {
+                acksTimedOut++;
+                later(timeoutMs - arrive, () -> answer.completeExceptionally(
+                        new RequestFailedException("no ack within " + timeoutMs + " ms", true)));
+            } else {
+                later(ackAfter, () -> answer.complete(ack));
+            }
+        });
+    }
+
+    /** Runs {@code action} in {@code ms} of virtual time, on the control loop's clock. */
+    private void later(long ms, Runnable action) {
+        pending++;
+        loop.scheduleDeferred("sim " + timers++, ms, () -> {
+            pending--;
+            action.run();
+        });
+    }
+
+
+    String describe(Link c) {
+        return name(c.a()) + "/" + c.aPort() + " - " + name(c.b()) + "/" + c.bPort();
+    }
+
+    String name(long guid) {
+        return intact.switchByGuid(guid).map(s -> s.name()).orElse(Long.toHexString(guid));
+    }
+}
