@@ -29,12 +29,12 @@ class ChaosSimulationTest {
 
     @Test
     void seededSchedulesOnTwoLevelsKeepEveryRouteValid() throws IOException {
-        campaign(TWO_LEVELS, 1, 150, 20);
+        campaign(TWO_LEVELS, 1, 200, 20);
     }
 
     @Test
     void seededSchedulesOnThreeLevelsKeepEveryRouteValid() throws IOException {
-        campaign(THREE_LEVELS, 1_000, 60, 20);
+        campaign(THREE_LEVELS, 1_000, 100, 25);
     }
 
     @Test
