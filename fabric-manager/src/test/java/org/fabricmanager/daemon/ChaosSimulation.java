@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -69,6 +70,8 @@ final class ChaosSimulation implements AutoCloseable {
     private final Set<Link> drained = new LinkedHashSet<>();
     private final List<String> steps = new ArrayList<>();
     private int quietPoints;
+    /** How often each kind of event happened, to show a campaign exercised it. */
+    private final Map<String, Integer> tally = new TreeMap<>();
 
     ChaosSimulation(Plan plan, Path stateDirectory) {
         this.plan = plan;
@@ -144,13 +147,28 @@ final class ChaosSimulation implements AutoCloseable {
         return List.copyOf(steps);
     }
 
+    /** How often each kind of event happened: steps while a routing was under way, drains applied or refused... */
+    Map<String, Integer> tally() {
+        Map<String, Integer> all = new TreeMap<>(tally);
+        all.put("acks timed out", fabric.acksTimedOut());
+        all.put("quiet points", quietPoints);
+        return all;
+    }
+
+    private void count(String what) {
+        tally.merge(what, 1, Integer::sum);
+    }
+
     private void step() {
         List<Link> usable = oracle.cables().stream().filter(this::usable).toList();
         Map<Long, SimulatedSwitch> on = fabric.on();
         List<Link> down = fabric.cablesDown().stream().filter(c -> on.containsKey(c.a()) && on.containsKey(c.b()))
                 .toList();
-        List<Long> off = intact.switches().stream().map(s -> s.guid()).filter(g -> !fabric.on().containsKey(g)).toList();
+        List<Long> off = intact.switches().stream().map(s -> s.guid()).filter(g -> !on.containsKey(g)).toList();
         int kind = random.nextInt(100);
+        if (!computations.isEmpty()) {
+            count("steps while a routing was under way");
+        }
         if (kind < 25 && !usable.isEmpty()) {
             fabric.cableDown(pick(usable));
         } else if (kind < 40 && !down.isEmpty()) {
@@ -160,8 +178,10 @@ final class ChaosSimulation implements AutoCloseable {
             fabric.cableDown(c);
             pass(random.nextInt(600));
             fabric.cableUp(c);
+            count("flaps");
         } else if (kind < 65 && fabric.on().size() > 1) {
             fabric.powerOff(pick(new ArrayList<>(fabric.on().keySet())));
+            count("switches powered off");
         } else if (kind < 75 && !off.isEmpty()) {
             fabric.powerOn(pick(off), true);
         } else if (kind < 88 && !usable.isEmpty()) {
@@ -171,6 +191,7 @@ final class ChaosSimulation implements AutoCloseable {
         } else {
             int n = 2 + random.nextInt(3);
             steps.add("several at once (" + n + "):");
+            count("several at once");
             for (int i = 0; i < n && !usable.isEmpty(); i++) {
                 Link c = pick(usable);
                 if (usable(c)) {
@@ -194,6 +215,7 @@ final class ChaosSimulation implements AutoCloseable {
         if (outcome == null) {
             drained.add(c);
         }
+        count(outcome == null ? "drains applied" : "drains refused");
         steps.add("t=" + loop.nowMs() + " drain " + describe(c) + (outcome == null ? "" : ": " + outcome));
     }
 

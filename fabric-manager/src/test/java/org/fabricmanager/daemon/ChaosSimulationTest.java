@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.fabricmanager.daemon.ChaosSimulation.Defect;
 import org.fabricmanager.daemon.ChaosSimulation.Plan;
@@ -82,30 +84,33 @@ class ChaosSimulationTest {
     }
 
     private void campaign(PgftSpec spec, long firstSeed, int schedules, int steps) throws IOException {
-        long begin = System.nanoTime();
-        int quietPoints = 0;
         // -Dchaos.seed=N replays one schedule
         long only = Long.getLong("chaos.seed", -1);
-        if (only >= 0) {
-            firstSeed = only;
-            schedules = 1;
-        }
-        for (long seed = firstSeed; seed < firstSeed + schedules; seed++) {
-            quietPoints += simulate(new Plan(spec, seed, steps, Defect.NONE));
+        long from = only >= 0 ? only : firstSeed;
+        int count = only >= 0 ? 1 : schedules;
+        long begin = System.nanoTime();
+        Map<String, Integer> tally = new TreeMap<>();
+        for (long seed = from; seed < from + count; seed++) {
+            simulate(new Plan(spec, seed, steps, Defect.NONE)).forEach((k, v) -> tally.merge(k, v, Integer::sum));
         }
         double seconds = (System.nanoTime() - begin) / 1e9;
-        System.out.printf("chaos %s: %d schedules of %d steps in %.1f s (%.1f schedules/s), %d quiet points checked%n",
-                spec, schedules, steps, seconds, schedules / seconds, quietPoints);
-        assertThat(quietPoints).as("a quiet point checked after the first routing, in the schedule and at its end")
-                .isGreaterThanOrEqualTo(3 * schedules);
+        System.out.printf("chaos %s: %d schedules of %d steps in %.1f s (%.1f schedules/s); %s%n", spec, count, steps,
+                seconds, count / seconds, tally);
+        if (only < 0) {
+            assertThat(tally).as("what the campaign exercised").containsKeys("steps while a routing was under way",
+                    "flaps", "switches powered off", "several at once", "drains applied", "drains refused");
+            assertThat(tally.get("acks timed out")).as("acks lost or late").isPositive();
+            assertThat(tally.get("quiet points")).as("a quiet point after the first routing, in the schedule and at its end")
+                    .isGreaterThanOrEqualTo(3 * count);
+        }
     }
 
-    /** Runs one plan in a fresh state directory; the quiet points it checked. */
-    private int simulate(Plan plan) throws IOException {
+    /** Runs one plan in a fresh state directory; what happened in it. */
+    private Map<String, Integer> simulate(Plan plan) throws IOException {
         Path dir = Files.createDirectories(state.resolve("seed-" + plan.seed()));
         try (ChaosSimulation sim = new ChaosSimulation(plan, dir)) {
             sim.run();
-            return sim.quietPoints();
+            return sim.tally();
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
