@@ -89,6 +89,9 @@ final class ChaosSimulation implements AutoCloseable {
             daemon.coordinator.loadState();
             return null;
         });
+        // the quality measurement and the rebalance estimate after it run on threads of their own and hand the routing
+        // service full routings at moments of real time: held, so that a seed replays the same schedule
+        daemon.actions.holdAnalyses();
         loop.append("gauges", daemon.gauges::refresh);
         loop.runPending();
         fabric = new SimulatedFabric(intact, oracle, loop, random, daemon.sessions, steps);

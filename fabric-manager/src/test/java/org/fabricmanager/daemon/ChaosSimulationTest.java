@@ -69,18 +69,23 @@ class ChaosSimulationTest {
 
     @Test
     void theSameSeedReplaysTheSameSchedule() throws IOException {
-        Plan plan = new Plan(THREE_LEVELS, 4_242, 30, Defect.NONE);
-        List<String> first;
-        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("first")))) {
-            sim.run();
-            first = sim.steps();
+        int drains = 0;
+        for (long seed = 4_240; seed < 4_260; seed++) {
+            Plan plan = new Plan(seed % 2 == 0 ? TWO_LEVELS : THREE_LEVELS, seed, 30, Defect.NONE);
+            List<String> first;
+            try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve(seed + "a")))) {
+                sim.run();
+                first = sim.steps();
+            }
+            try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve(seed + "b")))) {
+                sim.run();
+                assertThat(sim.steps()).as("seed %d: every step, its virtual time and the daemon's answer", seed)
+                        .isEqualTo(first);
+            }
+            assertThat(first).as("a schedule of faults").hasSizeGreaterThan(30);
+            drains += (int) first.stream().filter(s -> s.contains(" drain ")).count();
         }
-        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("again")))) {
-            sim.run();
-            assertThat(sim.steps()).as("every step, its virtual time and the daemon's answer").isEqualTo(first);
-        }
-        assertThat(first).as("a schedule of faults and drains").hasSizeGreaterThan(30)
-                .anyMatch(s -> s.contains(" drain ")).anyMatch(s -> s.contains("power off"));
+        assertThat(drains).as("drains, which the daemon judges on a thread of its own").isPositive();
     }
 
     private void campaign(PgftSpec spec, long firstSeed, int schedules, int steps) throws IOException {
