@@ -48,7 +48,12 @@ final class ChaosSimulation implements AutoCloseable {
     enum Defect {
         NONE,
         /** One switch drops one block of its first table and acknowledges it as applied. */
-        SWITCH_SKIPS_A_BLOCK
+        SWITCH_SKIPS_A_BLOCK,
+        /**
+         * The routing is plain shortest paths ({@link HopTestEngine}): on a degraded fabric with no path going up then
+         * down only left between two leaves it routes them down and up again, which the daemon's engines never do.
+         */
+        ROUTES_NOT_UP_DOWN
     }
 
     /** The oracle's verdict against the daemon, with everything needed to replay it. */
@@ -66,6 +71,8 @@ final class ChaosSimulation implements AutoCloseable {
     private final DaemonAssembly daemon;
     private final Fabric intact;
     private final ChaosOracle oracle;
+    /** New instances of the engine the daemon routes with: the end's check routes the intact fabric in full with one. */
+    private final java.util.function.Supplier<RoutingEngine> engines;
     private final SimulatedFabric fabric;
     private final Set<Link> drained = new LinkedHashSet<>();
     private final List<String> steps = new ArrayList<>();
@@ -79,8 +86,9 @@ final class ChaosSimulation implements AutoCloseable {
         this.intact = PgftGenerator.generate(plan.spec());
         this.oracle = new ChaosOracle(intact);
         DaemonConfig config = DaemonSimulationTest.config(stateDirectory, plan.spec());
-        RoutingService routing = new RoutingService(RoutingEngines.create(config.routing().engine(), 1),
-                config.routing().repairs(), computations::add);
+        engines = plan.defect() == Defect.ROUTES_NOT_UP_DOWN ? HopTestEngine::new
+                : () -> RoutingEngines.create(config.routing().engine(), 1);
+        RoutingService routing = new RoutingService(engines.get(), config.routing().repairs(), computations::add);
         DirectExecutor direct = new DirectExecutor();
         daemon = new DaemonAssembly(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()),
                 new DaemonAssembly.Clockwork(loop, null, direct, direct, () -> loop.nowMs() * 1_000_000L,
@@ -339,7 +347,7 @@ final class ChaosSimulation implements AutoCloseable {
             throw violation(when + ", the routing in force has " + active.fabric().links().size() + " links of "
                     + intact.links().size());
         }
-        try (RoutingEngine engine = RoutingEngines.create(daemon.routing.engineName(), 1)) {
+        try (RoutingEngine engine = engines.get()) {
             var full = engine.routeSnapshot(active.fabric().index()).result().tables();
             for (int s = 0; s < full.switchCount(); s++) {
                 byte[] held = fabric.on().get(full.switchGuid(s)).entries();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -86,6 +87,24 @@ class ChaosSimulationTest {
             drains += (int) first.stream().filter(s -> s.contains(" drain ")).count();
         }
         assertThat(drains).as("drains, which the daemon judges on a thread of its own").isPositive();
+    }
+
+    @Test
+    void routesThatGoDownAndUpAgainAreCaught() {
+        int caught = 0;
+        for (long seed = 1; seed <= 40 && caught == 0; seed++) {
+            try {
+                simulate(new Plan(TWO_LEVELS, seed, 20, Defect.ROUTES_NOT_UP_DOWN));
+            } catch (ChaosSimulation.Violation e) {
+                assertThat(e.getMessage()).as("seed %d", seed).containsAnyOf("goes up after going down",
+                        "exists on no live path");
+                caught++;
+                System.out.println("chaos planted defect caught: " + e.getMessage().lines().limit(2).toList());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        assertThat(caught).as("a schedule among 40 that degrades the fabric enough").isPositive();
     }
 
     private void campaign(PgftSpec spec, long firstSeed, int schedules, int steps) throws IOException {
