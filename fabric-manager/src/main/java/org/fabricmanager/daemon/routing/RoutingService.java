@@ -244,6 +244,38 @@ public final class RoutingService implements AutoCloseable {
     }
 
     /**
+     * Makes {@code inForce}, the stored routing reused at a start (a restart, or a standby's takeover) for
+     * {@code fabric}, the base of the repairs that follow, as the routing it continues was before the start: the first
+     * fault's repair then changes exactly the entries it changes without the start, and is refined the same. Without a
+     * base, that repair became the base itself and was never refined, and one prepared for a verdict that was then
+     * refuted made a fabric without the suspect the base (the real fault's repair then searched for returns and took
+     * the full routing whole). The base is the engine's repair of the tables for their own fabric (the tables again,
+     * or on an intact PGFT its full routing): on the routing thread, before any later computation, and kept only when
+     * its tables are {@code inForce}'s. Nothing when changes are not repaired or a base exists.
+     *
+     * @return whether the stored routing became the base
+     */
+    public CompletableFuture<Boolean> resume(TableSet inForce, Fabric fabric) {
+        return CompletableFuture.supplyAsync(() -> {
+            if (!repair || full != null) {
+                return false;
+            }
+            long begin = System.nanoTime();
+            FabricIndex index = fabric.index();
+            RoutedSnapshot s = repairer.repair(inForce.tables(), index, index);
+            if (!s.result().tables().sameAs(inForce.tables())) {
+                LOG.warn("stored routing v{} is not its own repair: the first repair after the start becomes the base",
+                        inForce.version());
+                return false;
+            }
+            full = s;
+            LOG.debug("stored routing v{} is the base of repairs again ({} ms)", inForce.version(),
+                    String.format("%.1f", (System.nanoTime() - begin) / 1e6));
+            return true;
+        }, dispatcher);
+    }
+
+    /**
      * Re-routes each fabric {@code variants} makes (on the routing thread: the fabric in force with a fault applied,
      * derived as discovery derives it) from the last routing and takes what a fault's computation takes of it (the
      * table set against {@code inForce}, the fingerprint, the churn, and the end nodes' impact where a fault takes it
