@@ -134,6 +134,29 @@ class RestartedRepairTest {
         }
     }
 
+    /** Restarted with a fault out: the stored routing is that fault's refined repair, and the next fault repairs it. */
+    @Test
+    void aFaultAfterARestartWithAnotherOutChangesTheEntriesItChangesWithoutOne() throws Exception {
+        RoutingManager first = manager(state);
+        first.consider(FABRIC);
+        loop.awaitAndRun(30);
+        loseTheLevel2Switch(first);
+        first.storeUnsaved(); // the refined repair
+        Fabric both = FABRIC.withoutSwitches(List.of(LEVEL2, TOP));
+        first.consider(both);
+        loop.awaitAndRun(30);
+        ActiveRouting repair = first.active();
+        assertThat(first.refinable()).as("without a restart: refinable").isTrue();
+
+        RoutingManager m = manager(state);
+        assertThat(m.consider(FABRIC.withoutSwitches(List.of(LEVEL2)))).isEqualTo(RoutingManager.Decision.REUSED);
+        m.consider(both);
+        loop.awaitAndRun(30);
+        assertThat(m.active().churn()).isEqualTo(repair.churn());
+        assertSameEntries("the second fault after a restart", m.active().tables().tables(), repair.tables().tables());
+        assertThat(m.refinable()).as("after a restart: refinable").isTrue();
+    }
+
     private static void copy(Path from, Path to) throws IOException {
         if (Files.isDirectory(from)) {
             Files.createDirectories(to);
