@@ -97,7 +97,7 @@ class RepairOnFaultTest {
     /**
      * A level-2 switch powered off right after a restart changes the entries it changes without one, and its repair
      * is refined to the same tables (issue 68: after a restart the repair was never refined, and with a refuted ring
-     * verdict before it took a full routing whole, 292 entries where 220 are the minimum).
+     * verdict before it took a full routing whole, beyond the minimum).
      */
     @Test
     void theFirstFaultAfterARestartIsRepairedAndRefinedAsWithoutOne() throws Exception {

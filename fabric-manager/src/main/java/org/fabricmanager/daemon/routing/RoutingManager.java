@@ -194,13 +194,6 @@ public final class RoutingManager {
                 milestones.record(Milestone.Kind.ROUTING_REUSED, "routing v" + stored.version()
                         + " reused from the state directory (fabric unchanged): no recomputation");
                 stored = null;
-                long version = active.version();
-                service.resume(active.tables(), fabric).whenComplete((based, error) -> {
-                    if (error != null) {
-                        LOG.warn("stored routing v{} could not become the base of repairs: {}", version,
-                                error.toString());
-                    }
-                });
                 installed.accept(active);
                 return Decision.REUSED;
             }

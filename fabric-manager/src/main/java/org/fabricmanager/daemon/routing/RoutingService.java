@@ -55,6 +55,8 @@ public final class RoutingService implements AutoCloseable {
      */
     private final boolean repair;
     private RoutedSnapshot full;
+    /** The routing in force at the start was tried as the base ({@link #resume}); dispatcher thread only. */
+    private boolean resumeTried;
     /**
      * Repairs are refined ({@link RoutingJob#refine}): the entries a repair moved from the base take the engine's full
      * routing's ports, and that becomes the base. The repair itself stays the change's computation (milliseconds);
@@ -188,8 +190,11 @@ public final class RoutingService implements AutoCloseable {
                     return RoutingOutcome.unchanged(job, print.join());
                 }
             } else if (repairing) {
-                // from the base (the stored tables' when none was computed since the start), not from the tables in
-                // force: a return then gives back exactly what moved for the element
+                if (full == null && job.previousFabric() != null) {
+                    resume(job.previous(), job.previousFabric()); // a fault before the rehearsal after a start
+                }
+                // from the base (the stored tables' when they could not be it), not from the tables in force: a return
+                // then gives back exactly what moved for the element
                 snapshot = full != null ? repairer.repair(full, index) : repairer.repair(job.previous().tables(),
                         job.previousFabric() == null ? null : job.previousFabric().index(), index);
             } else {
@@ -244,38 +249,6 @@ public final class RoutingService implements AutoCloseable {
     }
 
     /**
-     * Makes {@code inForce}, the stored routing reused at a start (a restart, or a standby's takeover) for
-     * {@code fabric}, the base of the repairs that follow, as the routing it continues was before the start: the first
-     * fault's repair then changes exactly the entries it changes without the start, and is refined the same. Without a
-     * base, that repair became the base itself and was never refined, and one prepared for a verdict that was then
-     * refuted made a fabric without the suspect the base (the real fault's repair then searched for returns and took
-     * the full routing whole). The base is the engine's repair of the tables for their own fabric (the tables again,
-     * or on an intact PGFT its full routing): on the routing thread, before any later computation, and kept only when
-     * its tables are {@code inForce}'s. Nothing when changes are not repaired or a base exists.
-     *
-     * @return whether the stored routing became the base
-     */
-    public CompletableFuture<Boolean> resume(TableSet inForce, Fabric fabric) {
-        return CompletableFuture.supplyAsync(() -> {
-            if (!repair || full != null) {
-                return false;
-            }
-            long begin = System.nanoTime();
-            FabricIndex index = fabric.index();
-            RoutedSnapshot s = repairer.repair(inForce.tables(), index, index);
-            if (!s.result().tables().sameAs(inForce.tables())) {
-                LOG.warn("stored routing v{} is not its own repair: the first repair after the start becomes the base",
-                        inForce.version());
-                return false;
-            }
-            full = s;
-            LOG.debug("stored routing v{} is the base of repairs again ({} ms)", inForce.version(),
-                    String.format("%.1f", (System.nanoTime() - begin) / 1e6));
-            return true;
-        }, dispatcher);
-    }
-
-    /**
      * Re-routes each fabric {@code variants} makes (on the routing thread: the fabric in force with a fault applied,
      * derived as discovery derives it) from the last routing and takes what a fault's computation takes of it (the
      * table set against {@code inForce}, the fingerprint, the churn, and the end nodes' impact where a fault takes it
@@ -292,6 +265,9 @@ public final class RoutingService implements AutoCloseable {
     public CompletableFuture<Integer> rehearse(Supplier<List<Fabric>> variants, Fabric fabricInForce,
                                                TableSet inForce) {
         return CompletableFuture.supplyAsync(() -> {
+            if (repair && full == null) {
+                resume(inForce, fabricInForce); // once, off the fault's path: a start reused the stored routing
+            }
             // a repair starts from the last full routing, whatever the tables in force
             RoutedSnapshot from = repair ? full : last;
             int done = 0;
@@ -325,6 +301,33 @@ public final class RoutingService implements AutoCloseable {
             }
             return done;
         }, dispatcher);
+    }
+
+    /**
+     * Makes {@code inForce}, the routing in force since a start (a restart, or a standby's takeover) that reused the
+     * stored one for {@code fabric}, the base of repairs, as the routing it continued was before the start (dispatcher
+     * thread; tried once). The first fault's repair then changes exactly the entries it changes without the start, and
+     * is refined the same; without a base that repair became the base itself, never refined, and one prepared for a
+     * ring verdict later refuted made the fabric without the suspect the base (the next repair then searched it for
+     * returns and took a full routing whole). The base is the engine's repair of the tables for their own fabric (every
+     * entry checked, and on an intact PGFT its full routing), kept only when its tables are {@code inForce}'s.
+     */
+    private void resume(TableSet inForce, Fabric fabric) {
+        if (resumeTried) {
+            return;
+        }
+        resumeTried = true;
+        long begin = System.nanoTime();
+        FabricIndex index = fabric.index();
+        RoutedSnapshot s = repairer.repair(inForce.tables(), index, index);
+        if (!s.result().tables().sameAs(inForce.tables())) {
+            LOG.warn("routing v{} in force is not its own repair: the first repair since the start becomes the base",
+                    inForce.version());
+            return;
+        }
+        full = s;
+        LOG.info("routing v{} in force since the start made the base of repairs in {} ms", inForce.version(),
+                String.format("%.0f", (System.nanoTime() - begin) / 1e6));
     }
 
     /** The snapshot of the job's previous tables, if one of the two kept is theirs. */
