@@ -107,8 +107,8 @@ class RepairOnFaultTest {
         DaemonConfig config = DaemonSimulationTest.config(state, SPEC);
         FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), null);
         int port = daemon.southboundAddress().getPort();
-        try (FabricSimulator sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1, null,
-                1)) {
+        AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
+        try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1)) {
             sim.start();
             await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == all, "first");
             Loss without = lose(daemon, sim, l2, all);

@@ -14,11 +14,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Benchmark (not part of the test suite): what making the stored routing the base of repairs again costs at a start
- * (by the rehearsal after the start's convergence, {@link RoutingService#rehearse}: the check of every entry, and on
- * an intact PGFT the engine's full routing), and the first fault's repair after it (a level-2 switch), with the daemon's
- * default engine and thread count, against the same repair without a base (the first fault after a start before) and
- * without a restart. Each run is a fresh service, as a restart is; the first run is the coldest, the median the warm
- * figure. Stored routings: the intact fabric's, and the repair of a spine's loss.
+ * (by the rehearsal after the start's convergence, {@link RoutingService#rehearse}: the check of every entry, and
+ * on an intact PGFT the engine's full routing), and the first fault's repair after it (a level-2 switch), with the
+ * daemon's default engine and thread count, against a fault that comes before the base is made (the base then made
+ * on its path) and the same fault without a restart. Each run is a fresh service, as a restart is; the first run is the
+ * coldest, the median the warm figure. Stored routings: the intact fabric's, and the repair of a spine's loss.
  *
  * <p>Run with {@code mvn -B -q -o -pl fabric-manager -am test -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=RestartBaseBenchmark -Dfm.bench=true -Dfm.test.jvm=-Xmx8g [-Dfm.bench.spec=PGFT(...)]}; figures to stdout.
@@ -36,8 +36,9 @@ class RestartBaseBenchmark {
         long level2 = PgftGenerator.switchGuid(2, 1);
         System.out.printf(Locale.ROOT, "%s, %d switches, %s on %d threads%n", spec, intact.switches().size(),
                 HomeDmodcEngine.NAME, threads);
-        System.out.println("| stored routing | base at the start: first run, median (min-max) ms | first fault's repair:"
-                + " from the base | without a base (before) | without a restart |");
+        System.out.println("| stored routing | base at the start: first run, median (min-max) ms"
+                + " | first fault's repair: from the base | before the base is made (both on its path)"
+                + " | without a restart |");
         System.out.println("|---|---|---|---|---|");
         TableSet storedIntact;
         TableSet storedNoSpine;
@@ -49,8 +50,8 @@ class RestartBaseBenchmark {
                 new Object[] {"a spine out (its repair)", noSpine, storedNoSpine})) {
             Fabric fabric = (Fabric) c[1];
             TableSet stored = (TableSet) c[2];
-            RoutingJob fault = new RoutingJob(stored.version() + 1, fabric.withoutSwitches(List.of(level2)), stored, null,
-                    false, fabric);
+            Fabric lost = fabric.withoutSwitches(List.of(level2));
+            RoutingJob fault = new RoutingJob(stored.version() + 1, lost, stored, null, false, fabric);
             double[] base = new double[repeats];
             double[][] repair = new double[3][repeats];
             for (int i = 0; i < repeats; i++) {
@@ -68,7 +69,7 @@ class RestartBaseBenchmark {
                     TableSet v1 = route(running, new RoutingJob(1, intact, null, null)).tables();
                     TableSet v2 = fabric == intact ? v1
                             : route(running, new RoutingJob(2, fabric, v1, null, false, intact)).tables();
-                    repair[2][i] = route(running, new RoutingJob(3, fault.fabric(), v2, null, false, fabric)).millis();
+                    repair[2][i] = route(running, new RoutingJob(3, lost, v2, null, false, fabric)).millis();
                 }
             }
             double first = base[0];

@@ -319,7 +319,16 @@ public final class RoutingService implements AutoCloseable {
         resumeTried = true;
         long begin = System.nanoTime();
         FabricIndex index = fabric.index();
-        RoutedSnapshot s = repairer.repair(inForce.tables(), index, index);
+        RoutedSnapshot s;
+        try {
+            s = repairer.repair(inForce.tables(), index, index);
+        } catch (RuntimeException e) {
+            if (!dispatcher.isShutdown()) {
+                LOG.warn("routing v{} in force could not be made the base of repairs: {}", inForce.version(),
+                        e.toString());
+            }
+            return; // a fault's repair then starts from the tables in force, as before a base existed
+        }
         if (!s.result().tables().sameAs(inForce.tables())) {
             LOG.warn("routing v{} in force is not its own repair: the first repair since the start becomes the base",
                     inForce.version());

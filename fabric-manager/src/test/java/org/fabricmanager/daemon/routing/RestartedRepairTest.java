@@ -77,7 +77,7 @@ class RestartedRepairTest {
         services.forEach(RoutingService::close);
     }
 
-    /** The level-2 switch powered off under {@code m}, which routes the intact fabric: its repair, then its refinement. */
+    /** The level-2 switch powered off under {@code m}, routing the intact fabric: its repair, then its refinement. */
     private List<ActiveRouting> loseTheLevel2Switch(RoutingManager m) throws InterruptedException {
         Fabric degraded = FABRIC.withoutSwitches(List.of(LEVEL2));
         assertThat(m.consider(degraded)).isEqualTo(RoutingManager.Decision.STARTED);
