@@ -105,7 +105,7 @@ class RepairOnFaultTest {
         long l2 = PgftGenerator.switchGuid(2, 3);
         int all = fabric.switches().size();
         DaemonConfig config = DaemonSimulationTest.config(state, SPEC);
-        FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of(), new SimpleMeterRegistry(), null);
+        FabricManagerDaemon daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()));
         int port = daemon.southboundAddress().getPort();
         AgentSettings settings = DaemonSimulationTest.agentSettings(daemon);
         try (FabricSimulator sim = new FabricSimulator(fabric, settings, null, 1, null, 1)) {
@@ -119,7 +119,7 @@ class RepairOnFaultTest {
                     && st.tables().inSync() == all, "the switch back");
 
             daemon.close(); // the routing in force is written as it stops
-            daemon = FabricManagerDaemon.start(config.withPorts(port, 0), List.of(), new SimpleMeterRegistry(), null);
+            daemon = FabricManagerDaemon.start(config.withPorts(port, 0), StartOptions.of(List.of()).registry(new SimpleMeterRegistry()));
             Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == all
                     && st.tables().inSync() == all, "restart");
             assertThat(s.routing().reusedFromState()).isTrue();
@@ -143,18 +143,18 @@ class RepairOnFaultTest {
 
     /** Powers switch {@code guid} off and waits until the repair of its loss is refined on every switch left. */
     private static Loss lose(FabricManagerDaemon daemon, FabricSimulator sim, long guid, int all) throws Exception {
-        long since = daemon.milestones(0).get().size();
-        long v = daemon.status().get().routing().version();
+        long since = daemon.api().milestones(0).get().size();
+        long v = daemon.api().status().get().routing().version();
         sim.kill(guid, FabricSimulator.KillMode.POWER);
         Views.Status s = await(daemon, st -> st.state() == DaemonState.CONVERGED && st.routing().version() > v
                 && !st.routing().refinePending() && st.switches().connected() == all - 1
                 && st.tables().inSync() == all - 1, "the loss repaired and refined");
-        List<Milestone> ms = daemon.milestones(since).get();
+        List<Milestone> ms = daemon.api().milestones(since).get();
         Milestone reaction = ms.stream().filter(m -> m.kind() == Milestone.Kind.REACTION).findFirst().orElseThrow();
         String repair = ms.stream().filter(m -> m.kind() == Milestone.Kind.ROUTING_COMPUTED
                 && m.message().startsWith("routing v" + (v + 1) + " ")).findFirst().orElseThrow().message();
         return new Loss(s.routing().version(), ((Number) reaction.details().get("changedEntries")).longValue(),
                 ((Number) reaction.details().get("minimumEntries")).longValue(), repair,
-                ReturnsTest.held(sim, daemon.topology().get()));
+                ReturnsTest.held(sim, daemon.api().topology().get()));
     }
 }
