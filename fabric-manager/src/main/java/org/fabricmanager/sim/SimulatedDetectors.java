@@ -68,6 +68,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     private final Map<Long, Long> epochs = new HashMap<>();
     /** The key of each running member's ring: with its epoch, what tells a ring apart from another daemon's. */
     private final Map<Long, byte[]> keys = new HashMap<>();
+    /** The key of the ring each agent was last configured with, its member running or still starting. */
+    private final Map<Long, byte[]> configuredKeys = new HashMap<>();
     /** Addresses announced (DETECTOR_PEERS) for an epoch whose member had not started yet, by switch. */
     private final Map<Long, PendingPeers> pendingPeers = new HashMap<>();
     /** At most this many pending addresses per switch: a window's worth and its lookups. */
@@ -213,6 +215,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         synchronized (this) {
             delayMs = startDelays.getOrDefault(agent.guid(), 0L);
             stopsBefore = stops.getOrDefault(agent.guid(), 0L);
+            // the ring the agent runs from now on, in order with its DETECTOR_PEERS (both come on its event loop)
+            configuredKeys.put(agent.guid(), ring.ringKey());
         }
         long askedAt = System.nanoTime();
         synchronized (this) {
@@ -334,9 +338,13 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     public void peers(SwitchAgent agent, long epoch, List<Message.DetectorPeer> peers) {
         RingDetector d;
         synchronized (this) {
-            d = Long.valueOf(epoch).equals(epochs.get(agent.guid())) ? members.get(agent.guid()) : null;
+            // the running member is the configured ring's only with its key: after a daemon's restart the epoch
+            // number repeats, and addresses given to the previous life's member would be lost with it
+            d = Long.valueOf(epoch).equals(epochs.get(agent.guid()))
+                    && MessageDigest.isEqual(keys.get(agent.guid()), configuredKeys.get(agent.guid()))
+                    ? members.get(agent.guid()) : null;
             if (d == null) {
-                // the member of this epoch is still starting (its start runs on its lifecycle thread): the
+                // the member of this ring is still starting (its start runs on its lifecycle thread): the
                 // addresses are applied when it runs, or a move announced meanwhile would be lost
                 PendingPeers pending = pendingPeers.get(agent.guid());
                 if (pending == null || pending.epoch() != epoch) {
