@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.daemon.FabricManagerDaemon;
+import org.fabricmanager.daemon.StartOptions;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.Milestone;
@@ -178,6 +179,59 @@ class DetectorStartIT {
             SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
                     "in sync again");
         }
+    }
+
+    @Test
+    void aDaemonRestartedUnderRunningAgentsRestartsTheirMembersWithItsKey() throws Exception {
+        // the restarted daemon numbers its epochs from 1 again, with a new key: agents that kept their running member
+        // because its epoch number matched sealed with the previous life's key, the daemon's member and theirs dropped
+        // each other's datagrams, and the daemon suspected a live switch about every δ (each verdict refuted)
+        Fabric fabric = PgftGenerator.generate(SPEC);
+        DaemonConfig c = config();
+        SimpleMeterRegistry agents = new SimpleMeterRegistry();
+        FabricManagerDaemon first = FabricManagerDaemon.start(c, List.of());
+        int port = first.southboundAddress().getPort();
+        boolean firstRunning = true;
+        try (FabricSimulator sim = SystemSupport.simulator(fabric, port)) {
+            sim.enableDetectors(agents);
+            sim.start();
+            SystemSupport.await(first, st -> st.state() == DaemonState.CONVERGED && st.switches().connected() == SWITCHES,
+                    "first convergence");
+            SystemSupport.awaitTrue(() -> kinds(first).contains(Milestone.Kind.DETECTOR_RUNNING), "the first ring", 60);
+            first.close(); // as SIGTERM does; the agents and their members stay up
+            firstRunning = false;
+
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            try (FabricManagerDaemon daemon = FabricManagerDaemon.start(c.withPorts(port, 0),
+                    StartOptions.of(List.of()).registry(registry))) {
+                SystemSupport.await(daemon, st -> st.state() == DaemonState.CONVERGED
+                        && st.switches().connected() == SWITCHES, "convergence after the restart");
+                SystemSupport.awaitTrue(() -> kinds(daemon).contains(Milestone.Kind.DETECTOR_RUNNING),
+                        "the restarted daemon's ring running", 60);
+                assertThat(daemon.api().faults().get(10, TimeUnit.SECONDS).ringEpoch())
+                        .as("the same epoch number as the previous life's ring").isEqualTo(1);
+                awaitRingTime(agents, SWITCHES, 2); // the members of the new epoch settle
+                double raised = count(registry, org.fabricmanager.detector.DetectorMetrics.SUSPICIONS_RAISED);
+                double agentsRaised = count(agents, org.fabricmanager.detector.DetectorMetrics.SUSPICIONS_RAISED);
+                awaitRingTime(agents, SWITCHES, 6);
+                assertThat(count(registry, org.fabricmanager.detector.DetectorMetrics.SUSPICIONS_RAISED) - raised)
+                        .as("the daemon's member suspected no live switch for 6 δ").isZero();
+                assertThat(count(agents, org.fabricmanager.detector.DetectorMetrics.SUSPICIONS_RAISED) - agentsRaised)
+                        .as("no agent's member suspected its emitter for 6 δ").isZero();
+                assertThat(registry.find("fabric.detector.verdicts").counters()).as("no verdict, confirmed or refuted")
+                        .allSatisfy(v -> assertThat(v.count()).isZero());
+                assertThat(kinds(daemon)).doesNotContain(Milestone.Kind.SWITCH_FAILED);
+            }
+        } finally {
+            if (firstRunning) {
+                first.close();
+            }
+        }
+    }
+
+    private static double count(SimpleMeterRegistry registry, String name) {
+        var c = registry.find(name).counter();
+        return c == null ? 0 : c.count();
     }
 
     /**

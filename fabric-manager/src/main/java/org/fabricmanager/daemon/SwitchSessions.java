@@ -329,6 +329,7 @@ final class SwitchSessions implements SouthboundListener {
         m.admission().admitted(ms.guid());
         m.registry().admit(ms);
         m.discovery().admitted(ms.ports());
+        m.routing().versionHeld(ms.hello().tableVersion());
         m.pusher().attach(ms.guid(), ms.name(), ms.session(), ms.hello());
         // back from a management-network outage: not a fault's recovery, and announced once for all of them
         boolean outage = m.losses().back(ms);

@@ -8,6 +8,7 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -65,6 +66,10 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     private long burstSince;
     private long burstSlowestNanos;
     private final Map<Long, Long> epochs = new HashMap<>();
+    /** The key of each running member's ring: with its epoch, what tells a ring apart from another daemon's. */
+    private final Map<Long, byte[]> keys = new HashMap<>();
+    /** The key of the ring each agent was last configured with, its member running or still starting. */
+    private final Map<Long, byte[]> configuredKeys = new HashMap<>();
     /** Addresses announced (DETECTOR_PEERS) for an epoch whose member had not started yet, by switch. */
     private final Map<Long, PendingPeers> pendingPeers = new HashMap<>();
     /** At most this many pending addresses per switch: a window's worth and its lookups. */
@@ -210,6 +215,8 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         synchronized (this) {
             delayMs = startDelays.getOrDefault(agent.guid(), 0L);
             stopsBefore = stops.getOrDefault(agent.guid(), 0L);
+            // the ring the agent runs from now on, in order with its DETECTOR_PEERS (both come on its event loop)
+            configuredKeys.put(agent.guid(), ring.ringKey());
         }
         long askedAt = System.nanoTime();
         synchronized (this) {
@@ -231,17 +238,21 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
                     return;
                 }
                 // a member that was suspected by mistake rejoins the ring by itself: a reconnecting agent
-                // keeps its running member of the same epoch instead of restarting it
-                // (unless the configuration moves it: a member configured before its endpoint reached the daemon
-                // bound the address the daemon guessed, and must now bind the one the agent advertised)
+                // keeps its running member of the same ring instead of restarting it. The same ring is the same
+                // epoch and key: a restarted daemon (or a standby taking over) numbers its epochs from 1 again
+                // with a new key, and a member kept on its epoch number alone sealed with the previous key, so the
+                // daemon's member and it dropped each other's datagrams and the daemon suspected a live switch
+                // about every δ. Nor is it kept when the configuration moves it: a member configured before its
+                // endpoint reached the daemon bound the address the daemon guessed, and must bind the advertised one
                 if (members.containsKey(agent.guid()) && Long.valueOf(ring.epoch()).equals(epochs.get(agent.guid()))
+                        && MessageDigest.isEqual(ring.ringKey(), keys.get(agent.guid()))
                         && config.address(config.self()).equals(bound.get(agent.guid()))) {
                     running.complete(null);
                     return;
                 }
             }
             try {
-                start(agent.guid(), config, ring.epoch(), resolver);
+                start(agent.guid(), config, ring.epoch(), ring.ringKey(), resolver);
                 running.complete(null);
             } catch (RuntimeException e) {
                 running.completeExceptionally(e);
@@ -327,9 +338,13 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
     public void peers(SwitchAgent agent, long epoch, List<Message.DetectorPeer> peers) {
         RingDetector d;
         synchronized (this) {
-            d = Long.valueOf(epoch).equals(epochs.get(agent.guid())) ? members.get(agent.guid()) : null;
+            // the running member is the configured ring's only with its key: after a daemon's restart the epoch
+            // number repeats, and addresses given to the previous life's member would be lost with it
+            d = Long.valueOf(epoch).equals(epochs.get(agent.guid()))
+                    && MessageDigest.isEqual(keys.get(agent.guid()), configuredKeys.get(agent.guid()))
+                    ? members.get(agent.guid()) : null;
             if (d == null) {
-                // the member of this epoch is still starting (its start runs on its lifecycle thread): the
+                // the member of this ring is still starting (its start runs on its lifecycle thread): the
                 // addresses are applied when it runs, or a move announced meanwhile would be lost
                 PendingPeers pending = pendingPeers.get(agent.guid());
                 if (pending == null || pending.epoch() != epoch) {
@@ -355,7 +370,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         }
     }
 
-    private void start(long guid, DetectorConfig config, long epoch, AddressResolver resolver) {
+    private void start(long guid, DetectorConfig config, long epoch, byte[] key, AddressResolver resolver) {
         stopNow(guid);
         DatagramSocket reservation;
         synchronized (this) {
@@ -390,6 +405,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
                         config.address(config.self()));
             }
             epochs.put(guid, epoch);
+            keys.put(guid, key);
             bound.put(guid, config.address(config.self()));
             RingDetector previous = members.put(guid, d);
             if (previous != null) {
@@ -432,6 +448,7 @@ public final class SimulatedDetectors implements DetectorConfigListener, AutoClo
         synchronized (this) {
             d = members.remove(guid);
             bound.remove(guid);
+            keys.remove(guid);
         }
         if (d != null) {
             d.close();

@@ -111,9 +111,68 @@ class SimulatedDetectorsTest {
         }
     }
 
+    @Test
+    void addressesSentWhileTheMemberOfARestartedDaemonsRingStartsReachThatMember() throws Exception {
+        // a restarted daemon numbers its epochs from 1 again: its ring (another key) replaces the running member of
+        // the previous life's epoch 1, and an observer's address sent while the new member starts (an endpoint that
+        // came after the plan) must reach the new member, not the one it replaces, or it never heartbeats its observer
+        DefaultEventLoopGroup agentLoops = new DefaultEventLoopGroup(1);
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        try (SimulatedDetectors detectors = new SimulatedDetectors(2, new SimpleMeterRegistry());
+             java.net.DatagramSocket daemon = new java.net.DatagramSocket(new InetSocketAddress(lo, 0));
+             java.net.DatagramSocket observer = new java.net.DatagramSocket(new InetSocketAddress(lo, 0))) {
+            long guid = 0x1001L;
+            SwitchAgent agent = new SwitchAgent(guid, "s1", 1, List.of(PortRecord.down(1)),
+                    AgentSettings.defaults(new InetSocketAddress(lo, 9)), new AgentDependencies(agentLoops.next(), null,
+                    new Random(1)));
+            Message.DetectorPeer self = new Message.DetectorPeer(1, guid, 0, lo, detectors.reservePort(guid, lo));
+            Message.DetectorPeer toDaemon = new Message.DetectorPeer(0, 1L, 0, lo, daemon.getLocalPort());
+            Message.DetectorPeer toObserver = new Message.DetectorPeer(2, 0x1002L, 0, lo, observer.getLocalPort());
+            detectors.configured(agent, ring(1, 1, List.of(toDaemon, self, toObserver), new byte[32]))
+                    .toCompletableFuture().get(60, TimeUnit.SECONDS);
+
+            // the next life's epoch 1: the observer's endpoint had not come at its plan (a placeholder), it comes next
+            byte[] key = new byte[32];
+            key[0] = 1;
+            InetSocketAddress placeholder = org.fabricmanager.detector.VacantAddress.of(2);
+            detectors.delayStart(guid, 300);
+            CompletableFuture<Void> restarted = detectors.configured(agent, ring(1, 1, List.of(toDaemon, self,
+                    new Message.DetectorPeer(2, 0x1002L, 0, placeholder.getAddress(), placeholder.getPort())), key)).toCompletableFuture();
+            detectors.peers(agent, 1, List.of(toObserver));
+            restarted.get(60, TimeUnit.SECONDS);
+
+            observer.setSoTimeout(50);
+            byte[] buffer = new byte[2048];
+            try {
+                while (true) {
+                    observer.receive(new java.net.DatagramPacket(buffer, buffer.length)); // the replaced member's
+                }
+            } catch (java.net.SocketTimeoutException drained) {
+                // nothing left from before the new member
+            }
+            observer.setSoTimeout(5_000);
+            try {
+                observer.receive(new java.net.DatagramPacket(buffer, buffer.length));
+            } catch (java.net.SocketTimeoutException e) {
+                throw new AssertionError("the new member sent its observer nothing for 5 s: the observer's address "
+                        + "went to the member it replaced", e);
+            }
+        } finally {
+            agentLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
+    }
+
     private static RingAssignment ring(long epoch, int self, List<Message.DetectorPeer> peers) {
+        return ring(epoch, self, SWITCHES + 1, peers, KEY);
+    }
+
+    private static RingAssignment ring(long epoch, int self, List<Message.DetectorPeer> peers, byte[] key) {
+        return ring(epoch, self, peers.size(), peers, key);
+    }
+
+    private static RingAssignment ring(long epoch, int self, int n, List<Message.DetectorPeer> peers, byte[] key) {
         return new RingAssignment(epoch, new RingAssignment.Parameters(100, 1000, 500, Message.Overlay.BMG,
                 Message.Transport.UDP, Message.StartMode.BOOTSTRAP),
-                new RingAssignment.Membership(SWITCHES + 1, self, peers, false, 0), KEY);
+                new RingAssignment.Membership(n, self, peers, false, 0), key);
     }
 }

@@ -9,7 +9,8 @@ import java.util.Collection;
  * rows and port groups of the switches the change touches are computed again. The steps, in order: number the
  * switches (the old ones without the removed, the added among them), order the nodes, carry the old rows over
  * (renumbered when switch ids moved), apply the removed and added links, then the port groups and the leaves. A
- * fault's re-route at 5,120 switches then indexes in a few milliseconds instead of re-reading 200,000 links.
+ * fault's re-route at 5,120 switches then indexes the few switches a fault touches instead of re-reading 200,000
+ * links.
  */
 final class IndexDerivation {
     private final SwitchTable old;

@@ -12,9 +12,9 @@ import org.fabricmanager.detector.message.Heartbeat;
  * Runs a member's datagram path (encode, seal, open, replay check, decode) on a throwaway key and ring, so that
  * the JIT compiles it before a ring needs it. A process that starts thousands of members at once (the simulator)
  * otherwise runs their first tens of thousands of HMAC-SHA-256 computations interpreted, while its event loops
- * also start the members: at 5,120 switches on 2 cores that was three quarters of a simulator's CPU 15-40 s after
- * the ring started, and its members started so late that their neighbours declared them dead. One member in a
- * process (an agent, the daemon) sends too few datagrams to need this.
+ * also start the members: at 5,120 switches on 2 cores that took most of a simulator's CPU after the ring started
+ * (docs/performance.md, "Failure detector"), and its members started so late that their neighbours declared them
+ * dead. One member in a process (an agent, the daemon) sends too few datagrams to need this.
  */
 public final class DatagramRehearsal {
     private static final int MEMBERS = 64;
@@ -23,9 +23,9 @@ public final class DatagramRehearsal {
     /** Batches in a row under the bound that count as compiled: one fast batch may be a lucky one. */
     static final int FAST_BATCHES = 3;
     /**
-     * CPU time per heartbeat (seal, open, replay check, both codecs) under which the path counts as compiled: about
-     * 4 µs compiled on the 2-core Zen 5 host of docs/performance.md, 4-8 µs beside a busy process, and 35-1,200 µs
-     * while SHA-256 still runs interpreted or in C1's code, without its intrinsic.
+     * CPU time per heartbeat (seal, open, replay check, both codecs) under which the path counts as compiled: above
+     * what the compiled path costs, even beside a busy process, and below what it costs while SHA-256 still runs
+     * interpreted or in C1's code, without its intrinsic (docs/performance.md, "Failure detector").
      */
     public static final long COMPILED_NANOS_PER_HEARTBEAT = 20_000;
 

@@ -97,6 +97,8 @@ public final class RoutingManager {
 
     private RoutingState stored;
     private long nextVersion = 1;
+    /** The highest table version a switch said it holds ({@link #versionHeld}): no routing of this run takes it. */
+    private long highestHeld;
     private ActiveRouting active;
     private boolean running;
     /** The next computation routes in full ({@link #routeInFullNext}). */
@@ -147,8 +149,18 @@ public final class RoutingManager {
             stored = null;
         }
         if (stored != null) {
-            nextVersion = stored.version() + 1;
+            nextVersion = Math.max(stored.version(), highestHeld) + 1;
         }
+    }
+
+    /**
+     * A switch connected holding tables of version {@code held}. A run killed before it stored its last routings gave
+     * those numbers to tables the stored state does not know: the next routing of this run takes a higher number, so
+     * that one version never names two different tables on the switches (their held tables are matched by version).
+     */
+    public void versionHeld(long held) {
+        highestHeld = Math.max(highestHeld, held);
+        nextVersion = Math.max(nextVersion, highestHeld + 1);
     }
 
     /** The stored routing found at start-up and not yet used or superseded, or {@code null}. */
@@ -311,7 +323,7 @@ public final class RoutingManager {
         }
         if (outcome.unchanged()) {
             // the version number was not used: give it back (one job at a time, so it is still the last)
-            nextVersion = job.version();
+            nextVersion = Math.max(job.version(), highestHeld + 1);
             LOG.debug("fabric unchanged since v{}: nothing to route", active.version());
             listener.unchanged();
             return;

@@ -57,6 +57,8 @@ public final class RoutingService implements AutoCloseable {
      */
     private final boolean repair;
     private RoutedSnapshot full;
+    /** The routing in force at the start was tried as the base ({@link #resume}); dispatcher thread only. */
+    private boolean resumeTried;
     /**
      * Repairs are refined ({@link RoutingJob#refine}): the entries a repair moved from the base take the engine's full
      * routing's ports, and that becomes the base. The repair itself stays the change's computation (milliseconds);
@@ -215,8 +217,11 @@ public final class RoutingService implements AutoCloseable {
                     return RoutingOutcome.unchanged(job, print.join());
                 }
             } else if (repairing) {
-                // from the base (the stored tables' when none was computed since the start), not from the tables in
-                // force: a return then gives back exactly what moved for the element
+                if (full == null && job.previousFabric() != null) {
+                    resume(job.previous(), job.previousFabric()); // a fault before the rehearsal after a start
+                }
+                // from the base (the stored tables' when they could not be it), not from the tables in force: a return
+                // then gives back exactly what moved for the element
                 snapshot = full != null ? repairer.repair(full, index) : repairer.repair(job.previous().tables(),
                         job.previousFabric() == null ? null : job.previousFabric().index(), index);
             } else {
@@ -286,6 +291,9 @@ public final class RoutingService implements AutoCloseable {
     public CompletableFuture<Integer> rehearse(Supplier<List<Fabric>> variants, Fabric fabricInForce,
                                                TableSet inForce) {
         return CompletableFuture.supplyAsync(() -> {
+            if (repair && full == null) {
+                resume(inForce, fabricInForce); // once, off the fault's path: a start reused the stored routing
+            }
             // a repair starts from the last full routing, whatever the tables in force
             RoutedSnapshot from = repair ? full : last;
             int done = 0;
@@ -319,6 +327,42 @@ public final class RoutingService implements AutoCloseable {
             }
             return done;
         }, dispatcher);
+    }
+
+    /**
+     * Makes {@code inForce}, the routing in force since a start (a restart, or a standby's takeover) that reused the
+     * stored one for {@code fabric}, the base of repairs, as the routing it continued was before the start (dispatcher
+     * thread; tried once). The first fault's repair then changes exactly the entries it changes without the start, and
+     * is refined the same; without a base that repair became the base itself, never refined, and one prepared for a
+     * ring verdict later refuted made the fabric without the suspect the base (the next repair then searched it for
+     * returns and took a full routing whole). The base is the engine's repair of the tables for their own fabric (every
+     * entry checked, and on an intact PGFT its full routing), kept only when its tables are {@code inForce}'s.
+     */
+    private void resume(TableSet inForce, Fabric fabric) {
+        if (resumeTried) {
+            return;
+        }
+        resumeTried = true;
+        long begin = System.nanoTime();
+        FabricIndex index = fabric.index();
+        RoutedSnapshot s;
+        try {
+            s = repairer.repair(inForce.tables(), index, index);
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.warn("routing v{} in force could not be made the base of repairs: {}", inForce.version(),
+                        e.toString());
+            }
+            return; // a fault's repair then starts from the tables in force, as before a base existed
+        }
+        if (!s.result().tables().sameAs(inForce.tables())) {
+            LOG.warn("routing v{} in force is not its own repair: the first repair since the start becomes the base",
+                    inForce.version());
+            return;
+        }
+        full = s;
+        LOG.info("routing v{} in force since the start made the base of repairs in {} ms", inForce.version(),
+                String.format("%.0f", (System.nanoTime() - begin) / 1e6));
     }
 
     /** The snapshot of the job's previous tables, if one of the two kept is theirs. */

@@ -179,6 +179,33 @@ class RoutingManagerTest {
     }
 
     @Test
+    void aRunKilledBeforeStoringItsLastRoutingsLeavesTheirNumbersToNoOtherTables() throws Exception {
+        RoutingManager first = manager(new DmodcEngine(1));
+        first.consider(FABRIC);
+        loop.awaitAndRun(30);
+        first.storeUnsaved();
+        long stored = first.active().version();
+
+        // the killed run had installed v+1 and v+2 on the switches without storing them: they reconnect holding v+2
+        RoutingManager restarted = manager(new DmodcEngine(1));
+        restarted.versionHeld(stored + 2);
+        restarted.versionHeld(stored);
+        Fabric degraded = Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 5));
+        assertThat(restarted.consider(degraded)).isEqualTo(RoutingManager.Decision.STARTED);
+        loop.awaitAndRun(30);
+        assertThat(restarted.active().version()).as("above every version a switch holds").isEqualTo(stored + 3);
+        assertThat(restarted.consider(degraded)).isEqualTo(RoutingManager.Decision.STARTED);
+        loop.awaitAndRun(30);
+        assertThat(outcomes).last().isEqualTo("unchanged");
+        restarted.versionHeld(stored + 5);
+        restarted.forceNext();
+        restarted.consider(degraded);
+        loop.awaitAndRun(30);
+        assertThat(restarted.active().version()).as("a number given back stays above what switches hold")
+                .isEqualTo(stored + 6);
+    }
+
+    @Test
     void aStoredRoutingWhoseFingerprintMatchesButWhoseSwitchesOrPortsDoNotIsComputedAgain() throws Exception {
         RoutingManager first = manager(new DmodcEngine(1));
         first.consider(FABRIC);

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.LinkChanges;
+import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.TableChurn;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * tables the step before left, as chained {@code route --previous} runs do ("offline"), and as the daemon does
  * from its base (the last full routing, or the last repair into which an element the base lacked came back). Per
  * step: entries changed and taken back, entries that differ from the intact tables and from Dmodc's routing of the
- * fabric at that step, shift and all-to-all maxima of the tables and of that routing, and the repair's time.
+ * fabric at that step, shift and all-to-all maxima of the tables and of that routing, and the repair's time with,
+ * of it, its balance check's ({@code balance} phase; 0 where none ran).
  *
  * <p>Run with {@code mvn -B -o -q -Pbench -pl routing-dmodc -am test -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=ReturnChainBenchmark [-Dfm.bench.pgft=SPEC]}.
@@ -52,7 +54,7 @@ class ReturnChainBenchmark {
             ForwardingTables whole = full.result().tables();
             for (String mode : List.of("offline", "daemon")) {
                 System.out.printf(Locale.ROOT, "# %s, %s: step | changed | taken back | differ from intact | differ"
-                        + " from Dmodc | shift max (Dmodc) | all-to-all max (Dmodc) | repair ms%n", spec, mode);
+                        + " from Dmodc | shift max (Dmodc) | all-to-all max (Dmodc) | repair ms (balance ms)%n", spec, mode);
                 RoutedSnapshot base = full;
                 ForwardingTables tables = whole;
                 for (int i = 0; i < chain.size(); i++) {
@@ -60,17 +62,19 @@ class ReturnChainBenchmark {
                     long t0 = System.nanoTime();
                     DmodcRouting r = mode.equals("offline") ? engine.repair(tables, next) : engine.repair(base, next);
                     double ms = (System.nanoTime() - t0) / 1e6;
+                    double balanceMs = r.result().timings().phases().stream().filter(p -> p.name().equals("balance"))
+                            .mapToLong(PhaseTimings.Phase::nanos).sum() / 1e6;
                     TableChurn churn = engine.churn(tables, r, pool);
                     if (mode.equals("daemon") && LinkChanges.added(base.fabric(), next)) {
                         base = r;
                     }
                     tables = r.result().tables();
                     ForwardingTables dmodc = engine.compute(next).result().tables();
-                    System.out.printf(Locale.ROOT, "%s | %,d | %,d | %,d | %,d | %d (%d) | %,d (%,d) | %.0f%n",
+                    System.out.printf(Locale.ROOT, "%s | %,d | %,d | %,d | %,d | %d (%d) | %,d (%,d) | %.0f (%.0f)%n",
                             names.get(i), churn.changedEntries(), churn.takenBack(), differing(whole, tables),
                             differing(dmodc, tables), max(next, tables, new TrafficPattern.Shift()),
                             max(next, dmodc, new TrafficPattern.Shift()), max(next, tables, new TrafficPattern.AllToAll()),
-                            max(next, dmodc, new TrafficPattern.AllToAll()), ms);
+                            max(next, dmodc, new TrafficPattern.AllToAll()), ms, balanceMs);
                 }
             }
         }

@@ -67,7 +67,7 @@ public final class TableQuality {
     /**
      * Every figure, with {@code validity} as known (an engine's own), checking {@code abandon} between
      * analyses and within them (before each block of destinations or permutation): when it turns true the
-     * measurement stops within about a millisecond of work per thread and {@code null} is returned (a newer
+     * measurement stops within one such block or permutation per thread and {@code null} is returned (a newer
      * routing, or a fault whose routing needs the cores, made it pointless).
      */
     public QualityFigures measure(Validity validity, List<TrafficPattern> patterns, BooleanSupplier abandon) {

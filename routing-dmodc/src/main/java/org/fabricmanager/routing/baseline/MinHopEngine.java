@@ -1,6 +1,7 @@
 package org.fabricmanager.routing.baseline;
 
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.PhaseClock;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingPool;

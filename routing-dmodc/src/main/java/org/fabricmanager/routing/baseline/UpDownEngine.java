@@ -2,6 +2,7 @@ package org.fabricmanager.routing.baseline;
 
 import java.util.Locale;
 import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.PhaseClock;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.RoutingException;

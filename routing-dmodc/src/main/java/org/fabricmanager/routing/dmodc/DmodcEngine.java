@@ -1,12 +1,11 @@
 package org.fabricmanager.routing.dmodc;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.fabricmanager.routing.FabricShapes;
 import org.fabricmanager.routing.ForwardingTables;
-import org.fabricmanager.routing.LinkChanges;
+import org.fabricmanager.routing.PhaseClock;
 import org.fabricmanager.routing.PhaseTimings;
 import org.fabricmanager.routing.RoutedSnapshot;
 import org.fabricmanager.routing.RoutingEngine;
@@ -19,7 +18,6 @@ import org.fabricmanager.routing.dmodc.fill.RouteFill;
 import org.fabricmanager.routing.dmodc.incremental.RouteChanges;
 import org.fabricmanager.routing.dmodc.preprocess.CostDivider;
 import org.fabricmanager.routing.dmodc.preprocess.CostDividerUpdate;
-import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.preprocess.DmodcShortcuts;
 import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
 import org.fabricmanager.routing.dmodc.preprocess.Neighbours;
@@ -28,6 +26,7 @@ import org.fabricmanager.routing.dmodc.repair.ChurnCount;
 import org.fabricmanager.routing.dmodc.repair.CostChanges;
 import org.fabricmanager.routing.dmodc.repair.RefinedRepair;
 import org.fabricmanager.routing.dmodc.repair.ReturnOverlay;
+import org.fabricmanager.routing.dmodc.repair.TableMix;
 import org.fabricmanager.routing.dmodc.repair.TableRepair;
 import org.fabricmanager.topology.FabricIndex;
 import org.slf4j.Logger;
@@ -52,18 +51,6 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
     public static final String NAME = "dmodc";
 
     private static final Logger LOG = LoggerFactory.getLogger(DmodcEngine.class);
-    /**
-     * After a return, the most the all-to-all maximum of the repaired tables may exceed that of the full routing of the
-     * fabric (Dmodc's, or its refinement's; as a factor) before the return takes the full routing whole.
-     */
-    static final double RETURN_BALANCE = 1.02;
-    /**
-     * The largest tables (switches times destinations) whose return is checked against that bound: the check counts
-     * all-to-all twice, 7.6 s at 65,536 nodes (335 million entries) on this project's 2-core machine, where the
-     * routing thread must stay free for the next fault; at 11,664 nodes (19 million) it is a tenth of a second.
-     */
-    static final long RETURN_BALANCE_CHECK_MAX_ENTRIES = 32_000_000;
-
     private final RoutingPool pool;
     private final boolean relativesForAnyLeaf;
     private final DmodcShortcuts shortcuts;
@@ -139,14 +126,12 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
     /** Routes {@code fabric} and keeps the preprocessing, for alternative ports and diagnostics. */
     public DmodcRouting compute(FabricIndex fabric) {
         Preprocessing pre = preprocess(fabric);
-        long t3 = System.nanoTime();
         RouteFill fill = new RouteFill(fabric, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(),
                 pre.destinations).shortcuts(shortcuts);
         byte[][] rows = (relativesForAnyLeaf ? fill.relativesForAnyLeaf() : fill).computeAll(pool);
         ForwardingTables tables = ForwardingTables.ofRows(DmodcRouting.guids(fabric), rows, fabric.destinationCount());
-        long t4 = System.nanoTime();
-        pre.phases.add(new PhaseTimings.Phase("routes", t4 - t3));
-        return finish(fabric, pre, tables, t4, null, NAME);
+        pre.clock.lap("routes");
+        return finish(fabric, pre, tables, null, NAME);
     }
 
     /**
@@ -167,11 +152,9 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         }
         shortcuts.hit(DmodcShortcuts.Shortcut.INCREMENTAL);
         Preprocessing pre = preprocess(next, sameLeaves(before.index(), next) ? before : null);
-        long t3 = System.nanoTime();
         RouteChanges changes = RouteChanges.between(before.preprocessed(), next, pre.cd.costs(), pre.cd.dividers(), pre.cd.changed(),
                 pool);
-        long t4 = System.nanoTime();
-        pre.phases.add(new PhaseTimings.Phase("changes", t4 - t3));
+        pre.clock.lap("changes");
         RouteFill fill = new RouteFill(next, pre.ranks.array(), pre.cd.costs(), pre.cd.dividers(), pre.cd.profiles(), pre.destinations)
                 .shortcuts(shortcuts);
         ForwardingTables tables;
@@ -186,9 +169,8 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
             tables = ForwardingTables.ofRows(DmodcRouting.guids(next), rows, next.destinationCount(),
                     before.result().tables(), reuse);
         }
-        long t5 = System.nanoTime();
-        pre.phases.add(new PhaseTimings.Phase("routes", t5 - t4));
-        return finish(next, pre, tables, t5, changes, NAME);
+        pre.clock.lap("routes");
+        return finish(next, pre, tables, changes, NAME);
     }
 
     /**
@@ -201,8 +183,10 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      * {@code base}'s own fabric gives its tables back. When {@code base} is a Dmodc routing only the entries whose
      * inputs changed are checked (its costs updated, or compared with the new ones when the leaves differ); otherwise
      * every entry is. Phases: {@code ranking}, {@code groups}, {@code cost+divider}, {@code repair}, then
-     * {@code returns} when something came back ({@code same fabric} instead when {@code next} is {@code base}'s own
-     * whole fabric, whose tables are its full routing already), {@code validity}.
+     * {@code returns} when something may have come back (the tables searched for returned links, or a whole fabric's
+     * full routing taken) and {@code balance} after a return checked against the full routing ({@code same fabric}
+     * instead when {@code next} is {@code base}'s own whole fabric, whose tables are its full routing already),
+     * {@code validity}.
      */
     @Override
     public DmodcRouting repair(RoutedSnapshot base, FabricIndex next) {
@@ -256,12 +240,10 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         return pool.abandoning(abandon, () -> {
             FabricIndex next = r.index();
             Preprocessing pre = preprocess(next);
-            long t3 = System.nanoTime();
-            RefinedRepair.Result mixed = RefinedRepair.mix(next, DmodcRouting.guids(next), base, r.result().tables(),
-                    fullTables(next, pre, false), pool);
-            long t4 = System.nanoTime();
-            pre.phases.add(new PhaseTimings.Phase("refine", t4 - t3));
-            return Optional.of(finish(next, pre, mixed.tables(), t4, null, repairName).repaired(r.fromFull()));
+            TableMix.Result mixed = RefinedRepair.mix(next, base, r.result().tables(), fullTables(next, pre, false),
+                    pool);
+            pre.clock.lap("refine");
+            return Optional.of(finish(next, pre, mixed.tables(), null, repairName).repaired(r.fromFull()));
         });
     }
 
@@ -283,57 +265,29 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         return repairWith(pre, next, previous, changes, changes == null ? null : changes.before());
     }
 
+    /**
+     * The repair of {@code previous} (valid for {@code before}, {@code null}: unknown) for {@code next}, then what
+     * elements that came back take back ({@link Returns}).
+     */
     private DmodcRouting repairWith(Preprocessing pre, FabricIndex next, ForwardingTables previous,
                                     TableRepair.Changes changes, FabricIndex before) {
-        long t3 = System.nanoTime();
-        ForwardingTables tables = TableRepair.repair(next, pre.cd.costs(), pre.cd.dividers(), previous, changes, pool);
-        long t4 = System.nanoTime();
-        pre.phases.add(new PhaseTimings.Phase("repair", t4 - t3));
-        long fromFull = 0;
-        // a whole fabric takes this engine's full routing back, unless it is the base routing's own (a flap back before
-        // the base changed): a repair gives the base's tables back there, and they are that routing already (this
-        // engine's routings and repairs of a whole fabric are its full routing), which at 65,536 nodes spares
-        // routing the fabric in full again (300-490 ms beside the agents)
-        boolean intact = CanonicalPgftCheck.intact(next);
-        boolean same = intact && changes != null && LinkChanges.none(before, next);
-        boolean whole = intact && !same;
-        if (same) {
-            long t5 = System.nanoTime();
-            pre.phases.add(new PhaseTimings.Phase("same fabric", t5 - t4));
-            t4 = t5;
-        }
-        long[] returned = whole || before != null && !LinkChanges.added(before, next) ? null
-                : ReturnOverlay.returnedPorts(next, previous, pool);
-        if (whole || returned != null) {
-            // an element came back: the routes a full routing sends over it go back to it; on a whole fabric, every
-            // route goes back to the full routing's
-            ForwardingTables full = fullTables(next, pre, whole);
-            ReturnOverlay.Result r = whole ? ReturnOverlay.whole(tables, full, pool)
-                    : ReturnOverlay.overlay(next, pre.cd.costs(), tables, full, returned, pool);
-            long t5 = System.nanoTime();
-            pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
-            t4 = t5;
-            if (!whole && (long) next.switchCount() * next.destinationCount() <= RETURN_BALANCE_CHECK_MAX_ENTRIES) {
-                CostTable costs = pre.cd.costs();
-                if (ReturnOverlay.allToAllMax(next, costs, r.tables(), pool)
-                        > ReturnOverlay.allToAllMax(next, costs, full, pool) * RETURN_BALANCE) {
-                    // the repairs of the faults still out crowd more than a full routing does: a return gives the
-                    // balance back, so it takes the full routing whole
-                    r = ReturnOverlay.whole(tables, full, pool);
-                }
-                t5 = System.nanoTime();
-                pre.phases.add(new PhaseTimings.Phase("balance", t5 - t4));
-                t4 = t5;
+        ForwardingTables repaired = TableRepair.repair(next, pre.cd.costs(), pre.cd.dividers(), previous, changes, pool);
+        pre.clock.lap("repair");
+        TableMix.Result result = switch (Returns.of(before, next, changes != null)) {
+            case SAME_FABRIC -> {
+                pre.clock.lap("same fabric");
+                yield new TableMix.Result(repaired, 0);
             }
-            tables = r.tables();
-            fromFull = r.fromFull();
-        } else if (before == null) {
-            // the search for returned links, which found none
-            long t5 = System.nanoTime();
-            pre.phases.add(new PhaseTimings.Phase("returns", t5 - t4));
-            t4 = t5;
-        }
-        return finish(next, pre, tables, t4, null, repairName).repaired(fromFull);
+            case WHOLE -> {
+                TableMix.Result whole = ReturnOverlay.whole(repaired, fullTables(next, pre, true), pool);
+                pre.clock.lap("returns");
+                yield whole;
+            }
+            case SEARCH -> Returns.takeBack(next, pre.cd.costs(), previous, repaired, () -> fullTables(next, pre, false),
+                    pre.clock, pool);
+            case NONE -> new TableMix.Result(repaired, 0);
+        };
+        return finish(next, pre, result.tables(), null, repairName).repaired(result.taken());
     }
 
     /** This engine's refinement of {@code routing} ({@link #compute}'s), on its workers: the rows it rewrites. */
@@ -372,29 +326,24 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      * leaves) when there is one.
      */
     private Preprocessing preprocess(FabricIndex fabric, DmodcRouting previous) {
-        List<PhaseTimings.Phase> phases = new ArrayList<>(6);
-        long t0 = System.nanoTime();
+        PhaseClock clock = new PhaseClock();
         Ranks ranks = Ranks.of(fabric);
-        long t1 = System.nanoTime();
-        phases.add(new PhaseTimings.Phase("ranking", t1 - t0));
+        clock.lap("ranking");
 
         Neighbours neighbours = Neighbours.of(fabric, ranks);
         LeafDestinations destinations = LeafDestinations.of(fabric);
-        long t2 = System.nanoTime();
-        phases.add(new PhaseTimings.Phase("groups", t2 - t1));
+        clock.lap("groups");
 
         CostDivider.Result cd = previous == null ? CostDivider.compute(fabric, ranks, neighbours, pool, shortcuts)
                 : CostDividerUpdate.update(fabric, ranks, neighbours, pool, previous.preprocessed());
-        long t3 = System.nanoTime();
-        phases.add(new PhaseTimings.Phase("cost+divider", t3 - t2));
-        return new Preprocessing(phases, t0, ranks, destinations, cd);
+        clock.lap("cost+divider");
+        return new Preprocessing(clock, ranks, destinations, cd);
     }
 
-    private DmodcRouting finish(FabricIndex fabric, Preprocessing pre, ForwardingTables tables, long routed,
-                                RouteChanges changes, String engine) {
+    private DmodcRouting finish(FabricIndex fabric, Preprocessing pre, ForwardingTables tables, RouteChanges changes,
+                                String engine) {
         Validity validity = LeafValidity.check(fabric, pre.cd.costs(), pool);
-        long end = System.nanoTime();
-        pre.phases.add(new PhaseTimings.Phase("validity", end - routed));
+        pre.clock.lap("validity");
         if (LOG.isDebugEnabled()) {
             String how = "";
             if (changes != null) {
@@ -404,10 +353,10 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
                         + " patched, " + counts[RouteChanges.FULL] + " recomputed";
             }
             LOG.debug("dmodc routed {} switches x {} destinations in {} ms on {} threads ({} unreachable leaf pairs{})",
-                    fabric.switchCount(), fabric.destinationCount(), (end - pre.start) / 1_000_000, pool.threads(),
+                    fabric.switchCount(), fabric.destinationCount(), pre.clock.elapsedNanos() / 1_000_000, pool.threads(),
                     validity.unreachablePairs(), how);
         }
-        RoutingResult result = new RoutingResult(engine, tables, validity, new PhaseTimings(pre.phases));
+        RoutingResult result = new RoutingResult(engine, tables, validity, pre.clock.timings());
         DmodcRouting.RowCounts rowCounts = null;
         if (changes != null) {
             int[] counts = changes.counts();
@@ -431,9 +380,8 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         return true;
     }
 
-    /** What the preprocessing phases produced, and their timings so far. */
-    private record Preprocessing(List<PhaseTimings.Phase> phases, long start, Ranks ranks,
-                                 LeafDestinations destinations, CostDivider.Result cd) {
+    /** What the preprocessing phases produced, and the clock that timed them and times the phases after them. */
+    private record Preprocessing(PhaseClock clock, Ranks ranks, LeafDestinations destinations, CostDivider.Result cd) {
     }
 
     @Override

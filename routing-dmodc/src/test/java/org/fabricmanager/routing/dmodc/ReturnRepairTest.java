@@ -15,7 +15,6 @@ import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.TracedValidity;
 import org.fabricmanager.routing.analysis.TrafficPattern;
-import org.fabricmanager.routing.dmodc.repair.ReturnOverlay;
 import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
@@ -109,22 +108,6 @@ class ReturnRepairTest {
                 .isEqualTo(transitRoutes(index, full, s));
         assertThat(back.fromFull()).isPositive();
         assertThat(ENGINE.churn(t2, back, POOL).takenBack()).as("entries sent over the returned links").isPositive();
-    }
-
-    @Test
-    void theBalanceCheckCountsAllToAllAsTheCongestionAnalysisDoes() {
-        int fabrics = 0;
-        for (TestFabrics.Degraded f : TestFabrics.degradations(TestFabrics.MEDIUM_SPECS, 2)) {
-            FabricIndex index = f.fabric().index();
-            DmodcRouting routing = ENGINE.compute(index);
-            ForwardingTables tables = routing.result().tables();
-            long expected = new CongestionAnalyzer(RoutedFabric.of(index, tables), 1)
-                    .analyze(new TrafficPattern.AllToAll()).max();
-            assertThat(ReturnOverlay.allToAllMax(index, routing.costs(), tables, POOL)).as(f.toString())
-                    .isEqualTo(expected);
-            fabrics++;
-        }
-        assertThat(fabrics).isGreaterThan(5);
     }
 
     /** Entries of switches other than {@code s} whose port leads to {@code s}. */

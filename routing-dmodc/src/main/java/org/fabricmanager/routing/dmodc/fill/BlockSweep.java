@@ -91,7 +91,7 @@ final class BlockSweep {
             modeGroups[b] = blocks.toGroups(b0 + b, blocks.rows(b0 + b).base(mode));
         }
         // The block whose set has the most intervals (a level-2 switch's up block: its plane's top
-        // switches, which at 5% of links removed split about 44 destination pods off the base).
+        // switches, whose lost links split destination pods off the base).
         int busy = 0;
         for (int b = 1; b < nb; b++) {
             if (blocks.rows(b0 + b).intervals() > blocks.rows(b0 + busy).intervals()) {

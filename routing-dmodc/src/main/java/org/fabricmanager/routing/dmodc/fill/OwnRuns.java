@@ -48,8 +48,9 @@ final class OwnRuns {
     /**
      * The reachable runs of a row's profile {@code segments}: the runs at infinite own cost are not
      * noted one by one but set to no route by {@link RunWriter#finish} straight from the segments,
-     * which stay as they are (level-2 and top rows at 5% of links removed have about a hundred such
-     * runs each, one unreachable leaf apiece). Returns the number of runs kept.
+     * which stay as they are (a degraded fabric's level-2 and top rows have many such runs, one
+     * unreachable leaf apiece: the leaves of their plane that lost their uplink). Returns the number of
+     * runs kept.
      */
     int fromSegments(int[] segments) {
         if (ownRun.length < segments.length) {

@@ -92,8 +92,8 @@ public final class RouteFill {
             for (int s = from; s < to; s++) {
                 if (relatives.relativeOf(s) < 0) {
                     rows[s] = filler.row(s);
-                    // Its relatives now, while its row is in this core's cache (measured at 5% of
-                    // links removed: 3.4 µs a copy here, about 4 µs in a later pass).
+                    // Its relatives now, while its row is in this core's cache: a copy costs less here
+                    // than in a later pass.
                     for (int i = relatives.firstRelative(s); i < relatives.firstRelative(s + 1); i++) {
                         int t = relatives.relative(i);
                         in.shortcuts().hit(DmodcShortcuts.Shortcut.RELATIVES);
@@ -109,7 +109,8 @@ public final class RouteFill {
      * Whether routing {@code s} afresh is likely to cost more than copying a relative's row and recomputing
      * the most chunks {@link RowRelatives} allows: its groups are one shared set (a leaf looking up at its
      * pod) with more intervals than those chunks have leaves. An intact pod's set has a few intervals and
-     * its leaves' rows are a paint and their own pod; a degraded pod's has about 1,700.
+     * its leaves' rows are a paint and their own pod; a degraded pod's has about as many as it has destination
+     * leaves.
      */
     private boolean busy(int s) {
         if (!blocks.eligible(s) || blocks.firstBlock(s + 1) - blocks.firstBlock(s) != 1) {

@@ -73,8 +73,7 @@ final class RowPatcher {
      * {@code leaves}. A switch that {@link RotationSweep} would route (a leaf above one shared set) takes
      * each leaf's candidates from the set and writes them with {@link RotationRuns}, as that sweep does;
      * any other is patched leaf by leaf from the cost table ({@link #patch}), which for a leaf reads its 32
-     * neighbours' costs per destination leaf: twice as slow as the first (measured at 5% of links
-     * removed: 7.4 against 3.6 µs per relative).
+     * neighbours' costs per destination leaf: about twice as slow as the first.
      */
     byte[] relative(int s, byte[] row, long[] leaves) {
         int k = out.begin(s);

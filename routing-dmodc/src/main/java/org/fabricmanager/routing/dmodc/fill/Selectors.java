@@ -183,11 +183,10 @@ final class Selectors {
      * Formulas (3)-(4) with one port per group, candidates in one word, over a range shorter than two
      * periods of {@code q} ({@code 2 Π_s #C} destinations): {@code port(d) = C[floor(d / Π_s) mod #C]},
      * written step by step ({@code Π_s} equal entries each) from the candidates' ports in order
-     * ({@link #materialize}), with no period set-up. This is a level-2 switch's destination pod whose top switches lost a link: about 44
-     * pods of 1,024 entries per row at 5% of links removed, each with its own candidates. The selector
-     * path (a sequence materialised into a slot, then {@link #fillRange}'s period set-up for a range
-     * that never repeats it) cost about half again as much per pod; measured in one JVM against it, 5 to 8
-     * ms less CPU per routing at 5%, the intact fabric unchanged (its rows are painted over whole
+     * ({@link #materialize}), with no period set-up. This is a level-2 switch's destination pod whose top switches
+     * lost a link: on a degraded fabric, dozens of pods per row, each with its own candidates. The selector path (a
+     * sequence materialised into a slot, then {@link #fillRange}'s period set-up for a range that never repeats it)
+     * cost more per pod (an A/B in one JVM); the intact fabric is unchanged (its rows are painted over whole
      * periods, which stay with {@link #fillRange}).
      */
     private void fillSteps(byte[] row, int from, int to, long[] mask, int pi) {
@@ -403,8 +402,8 @@ final class Selectors {
         } else if (pi == straight) {
             // Steps of one destination leaf of 32 nodes (a level-2 switch above such leaves): whole
             // steps as four broadcast stores, straight; C2 gives RowPatterns.fill's loops per step
-            // more overhead than the stores (A/B: about a fifth less CPU in level-2 rows at 5% of
-            // links removed, where each row rewrites most of its destination pods step by step).
+            // more overhead than the stores, and a degraded fabric's level-2 rows rewrite most of
+            // their destination pods step by step (an A/B in one JVM).
             int d = from;
             if (run != pi) {
                 int stop = Math.min(d + run, limit);

@@ -3,9 +3,9 @@ package org.fabricmanager.routing.dmodc.preprocess;
 /**
  * Ranges of bits in a bit set over the leaves ({@code long[]}, bit {@code l} of word
  * {@code l >>> 6}), a word at a time. The sets of leaves that no switch asking a {@code SharedRows}
- * set reaches are built and queried range by range: once per segment of every row profile, about
- * half a million segments per routing with 5% of the links of a 65,536-node fabric removed, where a
- * loop over single bits cost a few milliseconds of the preprocessing's serial part.
+ * set reaches are built and queried range by range: once per segment of every row profile, which on
+ * a large degraded fabric is hundreds of thousands of segments per routing, where a loop over single
+ * bits weighed on the preprocessing's serial part.
  */
 public final class BitRanges {
     private BitRanges() {

@@ -11,9 +11,7 @@ import org.fabricmanager.topology.FabricIndex;
  * nothing from either end is <em>returned</em> (a cable or a switch that came back, or a link no route used); every
  * entry whose route in a full routing of the fabric now crosses a returned link takes that routing's port, hop by
  * hop up to the link, so the returned element carries exactly the routes a full routing gives it and the entries
- * that moved away for it come back. The other entries keep their repair ({@link TableRepair}).
- *
- * <p>Both tables step to a strictly closer neighbour at every entry, so any mix of them does too: the result is
+ * that moved away for it come back. The other entries keep their repair ({@link TableRepair}): a {@link TableMix},
  * valid and deadlock-free as a repair is. Which entries cross a returned link follows from the full routing alone,
  * destination by destination, switches in increasing cost to the destination's leaf: an entry crosses one when its
  * own port's link is returned or its next hop's entry crosses one.
@@ -25,10 +23,6 @@ public final class ReturnOverlay {
     private static final int GRAIN = 4;
 
     private ReturnOverlay() {
-    }
-
-    /** The overlaid tables, and the entries that took the full routing's port where the repair's differs. */
-    public record Result(ForwardingTables tables, long fromFull) {
     }
 
     /**
@@ -85,15 +79,14 @@ public final class ReturnOverlay {
      * port. Both tables are of {@code next} (same switches, same order), whose costs are {@code costs}; rows that
      * take nothing are {@code repaired}'s own arrays.
      */
-    public static Result overlay(FabricIndex next, CostTable costs, ForwardingTables repaired, ForwardingTables full,
-                                 long[] returned, RoutingPool pool) {
+    public static TableMix.Result overlay(FabricIndex next, CostTable costs, ForwardingTables repaired,
+                                          ForwardingTables full, long[] returned, RoutingPool pool) {
         int switches = next.switchCount();
         int destinations = next.destinationCount();
         int leaves = next.leafCount();
-        // bit (d, s): the entry takes full's port; destination-major, so that each worker (a range of leaves) writes
-        // only the words of its own destinations
-        // leaf by leaf, switches in increasing cost, each switch's entries for the leaf's destinations together: a
-        // row is read a segment at a time, not an entry per destination across all rows
+        // each worker (a range of leaves) lists the entries it finds to take in its own Changes; leaf by leaf,
+        // switches in increasing cost, each switch's entries for the leaf's destinations together: a row is read a
+        // segment at a time, not an entry per destination across all rows
         Changes[] found = new Changes[pool.threads()];
         pool.forRange(leaves, GRAIN, (worker, from, to) -> {
             Changes mine = found[worker] != null ? found[worker] : (found[worker] = new Changes());
@@ -154,100 +147,11 @@ public final class ReturnOverlay {
                 }
             }
         }
-        byte[][] rows = new byte[switches][];
-        int[] reuse = new int[switches];
-        long[] counts = new long[pool.threads()];
-        pool.forRange(switches, 16, (worker, from, to) -> {
-            for (int sw = from; sw < to; sw++) {
-                reuse[sw] = sw;
-                if (start[sw] == start[sw + 1]) {
-                    continue;
-                }
-                byte[] row = repaired.copyRow(sw);
-                for (int i = start[sw]; i < start[sw + 1]; i++) {
-                    row[byDest[i]] = (byte) full.port(sw, byDest[i]);
-                }
-                rows[sw] = row;
-                reuse[sw] = -1;
-                counts[worker] += start[sw + 1] - start[sw];
+        return TableMix.of(repaired, full, pool, (sw, row) -> {
+            for (int i = start[sw]; i < start[sw + 1]; i++) {
+                row.take(byDest[i]);
             }
         });
-        long fromFull = Arrays.stream(counts).sum();
-        long[] guids = new long[switches];
-        for (int s = 0; s < switches; s++) {
-            guids[s] = repaired.switchGuid(s);
-        }
-        return new Result(ForwardingTables.ofRows(guids, rows, destinations, repaired, reuse), fromFull);
-    }
-
-    /**
-     * The all-to-all maximum of {@code tables} (valid tables of {@code next}, whose costs are {@code costs}): the most
-     * routes between attached nodes on one directed link between switches, as the congestion analysis counts them.
-     * Leaf by leaf like {@link #overlay}: for each destination the routes are pushed down the tables from the switches
-     * farthest from its leaf, so each row is read a segment at a time.
-     */
-    public static long allToAllMax(FabricIndex next, CostTable costs, ForwardingTables tables, RoutingPool pool) {
-        int switches = next.switchCount();
-        int leaves = next.leafCount();
-        int destinations = next.destinationCount();
-        int ports = 1;
-        for (int sw = 0; sw < switches; sw++) {
-            ports = Math.max(ports, next.peerSwitches(sw).length);
-        }
-        int stride = ports;
-        long[][] loads = new long[pool.threads()][];
-        pool.forRange(leaves, GRAIN, (worker, from, to) -> {
-            long[] load = loads[worker] != null ? loads[worker] : (loads[worker] = new long[switches * stride]);
-            int[] order = new int[switches];
-            int[] nodes = next.leafNodeArray();
-            int[] dests = new int[0];
-            long[] weight = new long[0];
-            for (int l = from; l < to; l++) {
-                int n = byCost(next, costs, l, order);
-                int m = next.leafNodeStart(l + 1) - next.leafNodeStart(l);
-                if (dests.length < m) {
-                    dests = new int[m];
-                    weight = new long[switches * m];
-                }
-                for (int i = 0; i < m; i++) {
-                    dests[i] = next.nodeIndex(nodes[next.leafNodeStart(l) + i]);
-                }
-                // every other leaf sends from all its nodes
-                for (int k = 0; k < n; k++) {
-                    int sw = order[k];
-                    int ln = next.leafNumber(sw);
-                    long own = ln == FabricIndex.NONE ? 0 : next.leafNodeStart(ln + 1) - next.leafNodeStart(ln);
-                    Arrays.fill(weight, sw * m, sw * m + m, own);
-                }
-                for (int k = n - 1; k >= 0; k--) {
-                    int sw = order[k];
-                    int[] peers = next.peerSwitches(sw);
-                    for (int i = 0; i < m; i++) {
-                        long w = weight[sw * m + i];
-                        int d = dests[i];
-                        int port = d < destinations ? tables.port(sw, d) : ForwardingTables.NO_ROUTE;
-                        if (w == 0 || port == ForwardingTables.NO_ROUTE || port >= peers.length
-                                || peers[port] == FabricIndex.NONE) {
-                            continue;
-                        }
-                        load[sw * stride + port] += w;
-                        int t = peers[port];
-                        if (t != next.leaves()[l]) {
-                            weight[t * m + i] += w;
-                        }
-                    }
-                }
-            }
-        });
-        long max = 0;
-        for (int i = 0; i < switches * stride; i++) {
-            long sum = 0;
-            for (long[] load : loads) {
-                sum += load == null ? 0 : load[i];
-            }
-            max = Math.max(max, sum);
-        }
-        return max;
     }
 
     /** A worker's entries to take, {@code (switch << 32) | destination}, in a growing array. */
@@ -267,31 +171,12 @@ public final class ReturnOverlay {
      * {@code full}'s entries, for a whole fabric: every entry where {@code repaired} differs is taken back. Both
      * tables are of the same fabric (same switches, same order); rows that are equal stay {@code repaired}'s arrays.
      */
-    public static Result whole(ForwardingTables repaired, ForwardingTables full, RoutingPool pool) {
-        int switches = full.switchCount();
-        byte[][] rows = new byte[switches][];
-        int[] reuse = new int[switches];
-        long[] counts = new long[pool.threads()];
-        pool.forRange(switches, 16, (worker, from, to) -> {
-            long taken = 0;
-            for (int s = from; s < to; s++) {
-                reuse[s] = s;
-                for (int d = full.mismatch(s, repaired, s, 0); d >= 0; d = full.mismatch(s, repaired, s, d + 1)) {
-                    taken++;
-                    reuse[s] = -1;
-                }
-                if (reuse[s] < 0) {
-                    rows[s] = full.copyRow(s);
-                }
+    public static TableMix.Result whole(ForwardingTables repaired, ForwardingTables full, RoutingPool pool) {
+        return TableMix.of(repaired, full, pool, (s, row) -> {
+            for (int d = repaired.mismatch(s, full, s, 0); d >= 0; d = repaired.mismatch(s, full, s, d + 1)) {
+                row.take(d);
             }
-            counts[worker] += taken;
         });
-        long[] guids = new long[switches];
-        for (int s = 0; s < switches; s++) {
-            guids[s] = full.switchGuid(s);
-        }
-        return new Result(ForwardingTables.ofRows(guids, rows, full.destinationCount(), repaired, reuse),
-                Arrays.stream(counts).sum());
     }
 
     /**

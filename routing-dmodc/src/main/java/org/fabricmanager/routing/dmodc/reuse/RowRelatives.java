@@ -21,7 +21,7 @@ import org.fabricmanager.topology.FabricIndex;
  * lost uplinks {@code j} and {@code j'} often has a relative in another pod that lost the same two: their
  * rows differ only at the two pods, where their own costs differ, and at the few destination leaves where
  * the two pods' switches see different costs. Such a row is the relative's row copied, with the leaves of
- * the differing chunks recomputed, instead of some 1,600 runs written one by one.
+ * the differing chunks recomputed, instead of thousands of runs (one per destination leaf) written one by one.
  *
  * <p>Rows are compared chunk by chunk ({@link ChunkClasses}). A switch is taken as a relative only when at
  * most {@link #maxChunks} chunks differ; its representative is a switch routed on its own.

@@ -9,7 +9,7 @@ import org.fabricmanager.routing.dmodc.preprocess.LeafDestinations;
  * one range where they are one. Built once per set, used by every leaf of the set's pod.
  *
  * <p>Why: a leaf's candidates at interval {@code i} are that mask ANDed with the positions the
- * leaf has. In a degraded pod about 1,700 of 2,048 destination leaves are intervals, but their
+ * leaf has. In a degraded pod most destination leaves are intervals, but their
  * masks take far fewer values (destination leaves that lost the same uplinks have the same mask).
  * Walking the intervals group by group, a leaf builds each candidate sequence once and writes it
  * at every interval of the group, instead of looking each interval's sequence up in a cache that
@@ -41,7 +41,8 @@ public final class IntervalGroups {
         // Each interval's group by an open-addressing table keyed by the mask (groups numbered in
         // order of first appearance), then a counting sort, which keeps the intervals of a group in
         // ascending order. Why not sort the masks and binary-search them: a degraded pod's set has
-        // about 1,700 intervals, and sorting plus ~11 probes each cost several times this one pass.
+        // nearly an interval per destination leaf, and sorting plus a binary search for each cost
+        // several times this one pass.
         int bits = 32 - Integer.numberOfLeadingZeros(Math.max(1, 2 * n - 1)) + 1;
         int capacity = 1 << bits;
         long[] keys = new long[capacity];

@@ -20,7 +20,7 @@ final class SharedRowsSplice {
      * whose rows are nearly the same, or null when it does not apply (a different number of rows,
      * a row's mode different or a row without a profile, or the rows differing on too many leaves).
      *
-     * <p>Why: the 64 pod sets of a degraded fat tree have about 1,700 intervals each, almost all the
+     * <p>Why: the pod sets of a degraded fat tree have nearly an interval per leaf each, almost all the
      * same from pod to pod (level-2 switch {@code (P, j)}'s cost to a leaf of another pod depends on
      * that leaf and the plane {@code j}, not on {@code P}); the rows of two pods' sets differ on the
      * two pods' own leaves and on the few leaves a level-2 switch reaches differently. Where the
