@@ -118,7 +118,7 @@ final class DaemonAssembly {
     }
 
     DaemonAssembly(DaemonConfig config, StartOptions options, Clockwork clockwork) {
-        metrics = new DaemonMetrics(options.registry());
+        metrics = new DaemonMetrics(options.registry() != null ? options.registry() : DaemonMetrics.newRegistry());
         milestones = new MilestoneLog();
         for (DaemonListener l : options.listeners()) {
             milestones.addListener(l);

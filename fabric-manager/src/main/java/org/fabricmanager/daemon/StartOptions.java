@@ -14,8 +14,8 @@ import org.fabricmanager.routing.RoutingEngine;
  * that embeds it adds (an engine instance, REST resources, the replication of a hot-standby group).
  *
  * @param listeners       told of every event, in order
- * @param registry        where components register meters; every meter is also exported on {@code /metrics}
- *                        whatever the registry ({@link DaemonMetrics})
+ * @param registry        where components register meters, or {@code null}: a registry of the daemon's own; every
+ *                        meter is also exported on {@code /metrics} whatever the registry ({@link DaemonMetrics})
  * @param engine          an engine instance instead of the configured one, or {@code null}: {@code routing.engine}
  * @param restExtensions  REST actions served by the caller under {@code /api/v1/{resource}} (the demo's simulator)
  * @param files           how the stores write: locally, or replicated by the active manager of a hot-standby group
@@ -29,7 +29,6 @@ public record StartOptions(List<DaemonListener> listeners, MeterRegistry registr
 
     public StartOptions {
         listeners = List.copyOf(listeners);
-        Objects.requireNonNull(registry, "registry");
         restExtensions = List.copyOf(restExtensions);
         Objects.requireNonNull(files, "files");
         Objects.requireNonNull(beforeListening, "beforeListening");
@@ -37,7 +36,7 @@ public record StartOptions(List<DaemonListener> listeners, MeterRegistry registr
 
     /** A standalone daemon telling {@code listeners} of its events: its own registry, the configured engine. */
     public static StartOptions of(List<DaemonListener> listeners) {
-        return new StartOptions(listeners, DaemonMetrics.newRegistry(), null, List.of(), StateFiles.LOCAL, 0, () -> { });
+        return new StartOptions(listeners, null, null, List.of(), StateFiles.LOCAL, 0, () -> { });
     }
 
     public StartOptions registry(MeterRegistry to) {
