@@ -97,6 +97,8 @@ public final class RoutingManager {
 
     private RoutingState stored;
     private long nextVersion = 1;
+    /** How far above the next version a held version is believed ({@link #versionHeld}); beyond, it is a bad claim. */
+    static final long MAX_UNSTORED_VERSIONS = 1_000_000;
     /** The highest table version a switch said it holds ({@link #versionHeld}): no routing of this run takes it. */
     private long highestHeld;
     private ActiveRouting active;
@@ -159,6 +161,12 @@ public final class RoutingManager {
      * that one version never names two different tables on the switches (their held tables are matched by version).
      */
     public void versionHeld(long held) {
+        if (held - nextVersion > MAX_UNSTORED_VERSIONS) {
+            // no run routes a million times without storing once: a switch's claim, not a number to count on from
+            LOG.warn("a switch holds table v{}, {} above the next routing's: not taken as a version in use", held,
+                    held - nextVersion);
+            return;
+        }
         highestHeld = Math.max(highestHeld, held);
         nextVersion = Math.max(nextVersion, highestHeld + 1);
     }

@@ -203,6 +203,11 @@ class RoutingManagerTest {
         loop.awaitAndRun(30);
         assertThat(restarted.active().version()).as("a number given back stays above what switches hold")
                 .isEqualTo(stored + 6);
+        restarted.versionHeld(Long.MAX_VALUE);
+        restarted.forceNext();
+        restarted.consider(degraded);
+        loop.awaitAndRun(30);
+        assertThat(restarted.active().version()).as("a switch's absurd claim moves no number").isEqualTo(stored + 7);
     }
 
     @Test
