@@ -45,6 +45,8 @@ class DepartedSwitchesTest {
     void aSwitchWhoseAgentIsGoneIsListedAsDisconnectedAndAnsweredByGuid() throws Exception {
         DaemonConfig config = DaemonConfig.defaults().withDetector(false).withSouthboundBind("127.0.0.1").withPorts(0, 0)
                 .withStateDirectory(state).withExpectedPgft(SPEC);
+        // the spine's agent dies silently below: noticed at a 2 s idle deadline rather than the default 10 s
+        config = config.withSouthbound(config.southbound().withKeepalive(300, 2_000));
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
              FabricSimulator sim = new FabricSimulator(PgftGenerator.generate(SPEC), AgentSettings.defaults(
                      new InetSocketAddress("127.0.0.1", daemon.southboundAddress().getPort())), null, 1, null, 1)) {

@@ -12,7 +12,6 @@ import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.DaemonConfig;
-import org.fabricmanager.daemon.config.Southbound;
 import org.fabricmanager.sim.FabricSimulator;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.Fabric;
@@ -56,12 +55,9 @@ class QuarantineReleaseTest {
     private void start(int quarantineMs) throws Exception {
         DaemonConfig base = DaemonSimulationTest.config(state, SPEC);
         DaemonConfig.Faults f = base.faults();
-        Southbound sb = base.southbound();
         // a silently dead agent is noticed at its session's idle deadline: short here, the default being 10 s
         DaemonConfig config = base.withFaults(new DaemonConfig.Faults(f.settleMs(), THRESHOLD, 60_000, quarantineMs,
-                f.detector())).withSouthbound(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
-                sb.handshakeTimeoutMs(), ECHO_MS, IDLE_MS, sb.ioThreads(), sb.tlsHandshakesAtOnce(),
-                sb.tlsQueueLength(), sb.tlsQueueWaitMs(), sb.tlsHandshakeTimeoutMs(), sb.enabled()));
+                f.detector())).withSouthbound(base.southbound().withKeepalive(ECHO_MS, IDLE_MS));
         daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()).engine(new HopTestEngine()));
         sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1, null, 3);
         sim.start();
