@@ -3,7 +3,6 @@ package org.fabricmanager.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.fabricmanager.routing.engines.RoutingEngines;
@@ -37,23 +36,7 @@ class DetectorProcessesIT {
     void agentsBehindOneAddressFormTheRingAndAStoppedProcessIsFound() throws Exception {
         PgftSpec spec = PgftSpec.parse(SPEC);
         String spine = Guids.format(PgftGenerator.switchGuid(3, 0));
-        Path config = dir.resolve("fabric-manager.yaml");
-        Files.writeString(config, """
-                fabric:
-                  expectedPgft: "%s"
-                state:
-                  directory: "%s"
-                security:
-                  insecure: true
-                faults:
-                  settleMs: 50
-                  detector:
-                    enabled: true
-                    etaMs: 200
-                    deltaMs: %d
-                    bind: "127.0.0.1"
-                    port: 0
-                """.formatted(SPEC, dir.resolve("state"), DELTA_MS));
+        Path config = FabricProcesses.ringConfig(dir, SPEC, DELTA_MS);
         try (FabricProcesses fp = new FabricProcesses(dir)) {
             fp.startDaemon(config, "-Xmx512m");
             FabricProcesses.Simulator lone = fp.startSimulator("sim-spine", "-Xmx256m",

@@ -150,6 +150,31 @@ final class FabricProcesses implements AutoCloseable {
     }
 
     /** Starts {@code run --config CONFIG} on free ports and waits for the addresses it prints. */
+    /**
+     * Writes {@code dir/fabric-manager.yaml} for a daemon without TLS that expects {@code spec}, keeps its state in
+     * {@code dir/state} and runs the ring detector on loopback with heartbeats every {@code deltaMs}.
+     */
+    static Path ringConfig(Path dir, String spec, int deltaMs) throws IOException {
+        Path config = dir.resolve("fabric-manager.yaml");
+        Files.writeString(config, """
+                fabric:
+                  expectedPgft: "%s"
+                state:
+                  directory: "%s"
+                security:
+                  insecure: true
+                faults:
+                  settleMs: 50
+                  detector:
+                    enabled: true
+                    etaMs: 200
+                    deltaMs: %d
+                    bind: "127.0.0.1"
+                    port: 0
+                """.formatted(spec, dir.resolve("state"), deltaMs));
+        return config;
+    }
+
     void startDaemon(Path config, String heap) throws IOException {
         startDaemon(config, heap, 0);
     }

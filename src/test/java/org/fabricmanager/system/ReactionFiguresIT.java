@@ -3,7 +3,6 @@ package org.fabricmanager.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.fabricmanager.topology.Guids;
@@ -30,23 +29,7 @@ class ReactionFiguresIT {
     void aVerdictOnASwitchAlreadyGoneDoesNotSwallowTheNextFaultsFigures() throws Exception {
         String spine = Guids.format(PgftGenerator.switchGuid(3, 2));
         String leaf = Guids.format(PgftGenerator.switchGuid(1, 17));
-        Path config = dir.resolve("fabric-manager.yaml");
-        Files.writeString(config, """
-                fabric:
-                  expectedPgft: "%s"
-                state:
-                  directory: "%s"
-                security:
-                  insecure: true
-                faults:
-                  settleMs: 50
-                  detector:
-                    enabled: true
-                    etaMs: 200
-                    deltaMs: %d
-                    bind: "127.0.0.1"
-                    port: 0
-                """.formatted(SPEC, dir.resolve("state"), DELTA_MS));
+        Path config = FabricProcesses.ringConfig(dir, SPEC, DELTA_MS);
         try (FabricProcesses fp = new FabricProcesses(dir)) {
             fp.startDaemon(config, "-Xmx512m");
             FabricProcesses.Simulator sim = fp.startSimulator("sim", "-Xmx512m", List.of("--pgft", SPEC));
