@@ -1,0 +1,514 @@
+"""The parts of the seeded fault campaigns (chaos-campaign.py): the model of the fabric, the daemon as a process,
+and the campaign against simulated switches; chaos_opensm.py runs the same campaign against OpenSM under ibsim."""
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+FM = os.path.join(REPO, "bin", "fabric-manager")
+TOKEN = "chaos-campaign-token-0123456789"
+QUIET_BOUND_S = 90
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Model:
+    """The fabric as the campaign made it: the intact cabling, minus what it took down, powered off or drained."""
+
+    def __init__(self, topology):
+        self.switches = {s["guid"]: s for s in topology["switches"]}
+        self.level = {g: int(s["name"][1:s["name"].index("-")]) for g, s in self.switches.items()}
+        self.nodes = {n["guid"]: n["index"] for n in topology["nodes"]}
+        self.peer = {}  # (switch, port) -> (guid, port); a node's end has port 0
+        self.cables = []  # switch-to-switch cables as (a, aPort, b, bPort)
+        for link in topology["links"]:
+            a, ap, b, bp = link["a"], link["aPort"], link["b"], link["bPort"]
+            self.peer[(a, ap)] = (b, bp)
+            if b in self.switches:
+                self.peer[(b, bp)] = (a, ap)
+                self.cables.append((a, ap, b, bp))
+        self.node_port = {}  # node index -> (leaf, port)
+        for (s, p), (g, _) in self.peer.items():
+            if g in self.nodes:
+                self.node_port[self.nodes[g]] = (s, p)
+        self.down = set()  # cables (by index) taken down
+        self.drained = set()  # cables drained
+        self.dead = set()  # switches powered off
+        self.cut = set()  # switches on but out of reach (under OpenSM: no path of cables from its own port)
+
+    def gone(self, s):
+        return s in self.dead or s in self.cut
+
+    def cable_live(self, c):
+        a, _, b, _ = self.cables[c]
+        return c not in self.down and c not in self.drained and not self.gone(a) and not self.gone(b)
+
+    def reach(self, start):
+        """The switches joined to `start` by cables up (drained or not) between powered switches."""
+        seen, stack = {start}, [start]
+        while stack:
+            u = stack.pop()
+            for c, (a, _, b, _) in enumerate(self.cables):
+                if c in self.down or a in self.dead or b in self.dead or u not in (a, b):
+                    continue
+                v = b if u == a else a
+                if v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        return seen
+
+    def next_hop(self, s, port):
+        """Where port `port` of live switch `s` leads in the live fabric: ('node', index), ('switch', guid), None."""
+        far = self.peer.get((s, port))
+        if far is None:
+            return None
+        g, _ = far
+        if g in self.nodes:
+            return ("node", self.nodes[g])
+        for c, (a, ap, b, bp) in enumerate(self.cables):
+            if (a, ap) == (s, port) or (b, bp) == (s, port):
+                return ("switch", g) if self.cable_live(c) else None
+        return None
+
+    def routable(self):
+        """(switch, node index) pairs joined by an up*/down* path of the live fabric."""
+        live = [s for s in self.switches if not self.gone(s)]
+        up = {s: set() for s in live}
+        down = {s: set() for s in live}
+        for c, (a, _, b, _) in enumerate(self.cables):
+            if self.cable_live(c):
+                lo, hi = (a, b) if self.level[a] < self.level[b] else (b, a)
+                up[lo].add(hi)
+                down[hi].add(lo)
+        below = {}  # switch -> node indices reachable going down only
+
+        def nodes_below(s):
+            if s not in below:
+                mine = {i for i, (leaf, _) in self.node_port.items() if leaf == s}
+                for d in down[s]:
+                    mine |= nodes_below(d)
+                below[s] = mine
+            return below[s]
+
+        pairs = set()
+        for s in live:
+            seen, stack = {s}, [s]
+            while stack:
+                u = stack.pop()
+                for i in nodes_below(u):
+                    pairs.add((s, i))
+                for v in up[u]:
+                    if v not in seen:
+                        seen.add(v)
+                        stack.append(v)
+        return pairs
+
+
+class Daemon:
+    def __init__(self, work, spec, extra=""):
+        self.work, self.spec = work, spec
+        self.sb, self.rest = free_port(), free_port()
+        self.url = "http://127.0.0.1:%d" % self.rest
+        with open(os.path.join(work, "fabric-manager.yaml"), "w") as f:
+            f.write("""fabric:
+  expectedPgft: "%s"
+discovery:
+  settleMs: 2000
+  maxWaitMs: 30000
+state:
+  directory: "%s"
+security:
+  insecure: true
+southbound:
+  bind: "127.0.0.1"
+  port: %d
+rest:
+  bind: "127.0.0.1"
+  port: %d
+  adminToken: "%s"
+""" % (spec, os.path.join(work, "state"), self.sb, self.rest, TOKEN) + extra)
+        self.proc = None
+        self.starts = 0
+
+    def start(self):
+        self.starts += 1
+        out = open(os.path.join(self.work, "run.out"), "ab")
+        err = open(os.path.join(self.work, "run.err"), "ab")
+        self.proc = subprocess.Popen([FM, "run", "--config", os.path.join(self.work, "fabric-manager.yaml")],
+                                     stdout=out, stderr=err, start_new_session=True)
+
+    def stop(self, sig):
+        if self.proc is None:
+            return
+        self.proc.send_signal(sig)
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def get(self, path):
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as r:
+                return json.loads(r.read())
+        except (urllib.error.URLError, ConnectionError, TimeoutError, json.JSONDecodeError):
+            return None
+
+    def post(self, path, body):
+        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode() if body is not None else b"",
+                                     method="POST", headers={"Authorization": "Bearer " + TOKEN,
+                                                             "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return r.status
+        except urllib.error.HTTPError as e:
+            return e.code
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return None
+
+
+class Violation(Exception):
+    pass
+
+
+class Campaign:
+    """The campaign against `fabric-manager simulate`; a subclass replaces the lab (its start and stop, what a
+    cable or a switch's power does, how tables are read back) and may add events of its own."""
+
+    def __init__(self, args, daemon_yaml=""):
+        self.args = args
+        self.rng = random.Random(args.seed)
+        self.work = os.path.abspath(args.workdir)
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+        self.model = None
+        self.daemon = Daemon(self.work, args.pgft, daemon_yaml)
+        self.sim = None
+        self.steps = []
+        self.intact_tables = None
+        self.counts = {}
+        self.resources = open(os.path.join(self.work, "resources.csv"), "w")
+        self.resources.write("elapsed_s,step,rss_kb,heap_used_kb,threads,fds,state_bytes,log_bytes\n")
+        self.begin = time.time()
+        self.single_loss = False
+        self.repair_version = 0
+
+    def say(self, text):
+        print("%7.1f s  %s" % (time.time() - self.begin, text), flush=True)
+
+    # ---- the lab: simulated switches ---------------------------------------------------------------------
+
+    def intact_model(self):
+        topo = os.path.join(self.work, "intact.json")
+        subprocess.run([FM, "topology", "--pgft", self.args.pgft, "--format", "json", "--out", topo], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(topo) as f:
+            return Model(json.load(f))
+
+    def start_lab(self):
+        self.model = self.intact_model()
+        self.daemon.start()
+        self.start_switches()
+
+    def stop_lab(self):
+        self.daemon.stop(signal.SIGTERM)
+        if self.sim is not None:
+            self.sim.send_signal(signal.SIGTERM)
+            try:
+                self.sim.wait(30)
+            except subprocess.TimeoutExpired:
+                self.sim.kill()
+
+    def set_cable(self, c, up):
+        a, ap, _, _ = self.model.cables[c]
+        self.command("link %s %s %d" % ("up" if up else "down", a, ap))  # the simulator acts at both ends
+
+    def set_power(self, s, on):
+        self.command("revive %s" % s if on else "kill %s power" % s)
+
+    def may_cut(self, c):
+        """Whether the campaign may take cable `c` down or drain it."""
+        return True
+
+    def may_power_off(self, s):
+        return self.model.level[s] > 1
+
+    def more_kinds(self):
+        """Events of a subclass's lab, with their weights."""
+        return []
+
+    def apply_more(self, event):
+        return None
+
+    def after_events(self):
+        """Brings the model up to date with what the lab does by itself after the events."""
+
+    def lab_ready(self, status):
+        return True
+
+    def read_tables(self):
+        """Each live switch's table as its switch applied it: the port of every destination node, by index."""
+        out = {}
+        for s in self.live():
+            lft = self.daemon.get("/api/v1/switches/%s/lft" % s)
+            if lft is None or "entries" not in lft:
+                raise Violation("no table read back for live switch %s: %s" % (s, lft))
+            # a switch whose row a routing left unchanged keeps the version it applied last: in sync all the same
+            if not lft["inSync"]:
+                raise Violation("CONVERGED but %s is not in sync (holds v%s of v%s)"
+                                % (s, lft["appliedVersion"], lft["version"]))
+            out[s] = lft["entries"]
+        return out
+
+    def summary(self):
+        """What the lab adds to the campaign's last line."""
+        return ""
+
+    def live(self):
+        return [s for s in self.model.switches if not self.model.gone(s)]
+
+
+    def start_switches(self):
+        self.sim = subprocess.Popen([FM, "simulate", "--pgft", self.args.pgft, "--connect",
+                                     "127.0.0.1:%d" % self.daemon.sb, "--commands"], stdin=subprocess.PIPE,
+                                    stdout=open(os.path.join(self.work, "simulate.out"), "ab"),
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+
+    def command(self, line):
+        self.sim.stdin.write((line + "\n").encode())
+        self.sim.stdin.flush()
+
+    # ---- events ----------------------------------------------------------------------------------------
+
+    def choose(self):
+        m, r = self.model, self.rng
+        live_cables = [c for c in range(len(m.cables)) if m.cable_live(c) and self.may_cut(c)]
+        kinds = ["cable down"] * 4 + ["switch off"] * 2 + ["drain"] * 2 + ["rebalance", "restart", "kill -9"]
+        kinds += self.more_kinds()
+        if m.down:
+            kinds += ["cable up"] * 5
+        if m.dead:
+            kinds += ["switch on"] * 3
+        if m.drained:
+            kinds += ["undrain"] * 3
+        kind = r.choice(kinds)
+        if kind == "cable down" and live_cables:
+            return ("cable down", r.choice(live_cables))
+        if kind == "cable up":
+            mendable = sorted(c for c in m.down if m.cables[c][0] not in m.dead and m.cables[c][2] not in m.dead)
+            return ("cable up", r.choice(mendable)) if mendable else ("rebalance", None)
+        if kind == "switch off":
+            alive = sorted(s for s in m.switches if s not in m.dead and self.may_power_off(s))
+            return ("switch off", r.choice(alive)) if alive else ("rebalance", None)
+        if kind == "switch on":
+            return ("switch on", r.choice(sorted(m.dead)))
+        if kind == "drain" and live_cables:
+            return ("drain", r.choice(live_cables))
+        if kind == "undrain":
+            return ("undrain", r.choice(sorted(m.drained)))
+        if kind in ("restart", "kill -9") or kind in self.more_kinds():
+            return (kind, None)
+        return ("rebalance", None)
+
+    def describe(self, event):
+        kind, what = event
+        if kind in ("cable down", "cable up", "drain", "undrain"):
+            a, ap, b, bp = self.model.cables[what]
+            return "%s %s:%d-%s:%d" % (kind, self.model.switches[a]["name"], ap, self.model.switches[b]["name"], bp)
+        if kind in ("switch off", "switch on"):
+            return "%s %s" % (kind, self.model.switches[what]["name"])
+        return kind
+
+    def apply(self, event):
+        kind, what = event
+        m = self.model
+        if kind in ("cable down", "cable up"):
+            up = kind == "cable up"
+            (m.down.discard if up else m.down.add)(what)
+            self.set_cable(what, up)
+        elif kind == "switch off":
+            m.dead.add(what)
+            self.set_power(what, False)
+        elif kind == "switch on":
+            m.dead.discard(what)
+            self.set_power(what, True)
+        elif kind in ("drain", "undrain"):
+            a, ap, _, _ = m.cables[what]
+            code = self.daemon.post("/api/v1/" + kind, {"guid": a, "port": ap})
+            if code == 200:
+                (m.drained.add if kind == "drain" else m.drained.discard)(what)
+            elif code not in (409, 429, 503):
+                raise Violation("%s answered %s" % (kind, code))
+            return code
+        elif kind == "rebalance":
+            return self.daemon.post("/api/v1/routing/rebalance", None)
+        elif kind in ("restart", "kill -9"):
+            self.daemon.stop(signal.SIGTERM if kind == "restart" else signal.SIGKILL)
+            self.daemon.start()
+        else:
+            return self.apply_more(event)
+        return None
+
+    # ---- the oracle ------------------------------------------------------------------------------------
+
+    def quiet(self):
+        """The first status with every live switch connected and in sync and the state CONVERGED."""
+        live = len(self.live())
+        deadline = time.time() + QUIET_BOUND_S
+        last = None
+        while time.time() < deadline:
+            st = self.daemon.get("/api/v1/status")
+            if st is not None:
+                last = st
+                if (st["state"] == "CONVERGED" and st["switches"]["connected"] == live
+                        and st["tables"]["inSync"] == live and not st["routing"].get("refinePending")
+                        and self.lab_ready(st)):
+                    time.sleep(0.5)  # a refinement or a re-route due may follow at once: take the next status
+                    again = self.daemon.get("/api/v1/status")
+                    if again is not None and again["state"] == "CONVERGED" and again["routing"]["version"] == \
+                            st["routing"]["version"] and not again["routing"].get("refinePending"):
+                        return again
+            time.sleep(0.2)
+        raise Violation("not CONVERGED with %d live switches in sync within %d s; last status: %s"
+                        % (live, QUIET_BOUND_S, json.dumps(last)[:600]))
+
+    def check_routes(self, tables):
+        m = self.model
+        routable = m.routable()
+        hops_max = 2 * max(m.level.values()) + 2
+        for s, entries in tables.items():
+            for d, port in enumerate(entries):
+                at, seen = s, set()
+                while True:
+                    if at in seen or len(seen) > hops_max:
+                        raise Violation("entry %s->%d loops (%s)" % (m.switches[s]["name"], d, seen))
+                    seen.add(at)
+                    p = tables[at][d] if at in tables else 0
+                    hop = m.next_hop(at, p) if 0 < p < 255 else None
+                    if hop is None:
+                        if 0 < p < 255 and m.peer.get((at, p)) is not None:
+                            raise Violation("entry %s->%d: %s sends it out of port %d, whose cable is down or drained"
+                                            % (m.switches[s]["name"], d, m.switches[at]["name"], p))
+                        if (s, d) in routable:
+                            raise Violation("entry %s->%d: dropped at %s (port %d) although an up*/down* path exists"
+                                            % (m.switches[s]["name"], d, m.switches[at]["name"], p))
+                        break
+                    if hop[0] == "node":
+                        if hop[1] != d:
+                            raise Violation("entry %s->%d reaches node %d" % (m.switches[s]["name"], d, hop[1]))
+                        break
+                    at = hop[1]
+
+    def check(self, event, status):
+        tables = self.read_tables()
+        self.check_routes(tables)
+        m = self.model
+        whole = not m.down and not m.dead and not m.drained and not m.cut
+        if self.intact_tables is None and whole:
+            self.intact_tables = tables
+        elif whole and tables != self.intact_tables:
+            diff = sum(1 for s in tables for a, b in zip(tables[s], self.intact_tables[s]) if a != b)
+            raise Violation("everything is back but %d entries differ from the intact fabric's routing" % diff)
+        r = status["routing"]
+        if event is not None and event[0] in ("cable down", "switch off") and self.single_loss and not m.cut \
+                and r.get("changedEntries") is not None and r.get("minimumEntries") is not None \
+                and r["changedEntries"] > r["minimumEntries"] and not r.get("refinePending"):
+            # a refined repair moves more than the minimum on purpose (routing.md, "Repairs refined"): compare the
+            # repair's own figures only, which the status keeps for the version that repaired
+            if r.get("repaired") and r["version"] == self.repair_version:
+                raise Violation("a single loss changed %d entries, the minimum is %d"
+                                % (r["changedEntries"], r["minimumEntries"]))
+
+    def sample(self, step):
+        pid = self.daemon.proc.pid if self.daemon.proc else None
+        if pid is None:
+            return
+        try:
+            status = open("/proc/%d/status" % pid).read()
+            rss = int([l for l in status.splitlines() if l.startswith("VmRSS")][0].split()[1])
+            threads = int([l for l in status.splitlines() if l.startswith("Threads")][0].split()[1])
+            fds = len(os.listdir("/proc/%d/fd" % pid))
+        except (OSError, IndexError):
+            return
+        heap = -1  # bin/fabric-manager execs the JVM: the daemon's pid is the JVM's
+        subprocess.run(["jcmd", str(pid), "GC.run"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        out = subprocess.run(["jcmd", str(pid), "GC.heap_info"], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if "used" in line and "total" in line:
+                heap = int(line.split("used")[1].split("K")[0].strip())
+                break
+        state = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(os.path.join(self.work, "state"))
+                    for f in fs)
+        logs = sum(os.path.getsize(os.path.join(self.work, f)) for f in ("run.out", "run.err"))
+        self.resources.write("%.0f,%d,%d,%d,%d,%d,%d,%d\n" % (time.time() - self.begin, step, rss, heap, threads, fds,
+                                                              state, logs))
+        self.resources.flush()
+
+    # ---- the run ---------------------------------------------------------------------------------------
+
+    def run(self):
+        try:
+            self.start_lab()
+            status = self.quiet()
+            self.check(None, status)
+            self.say("converged on the intact fabric: v%d" % status["routing"]["version"])
+            self.sample(0)
+            step = 0
+            end = self.begin + 60 * self.args.minutes
+            while step < self.args.steps and time.time() < end:
+                step += 1
+                burst = 1 if self.rng.random() < 0.8 else self.rng.choice([2, 3])
+                events = [self.choose() for _ in range(burst)]
+                # one restart in a burst at most, and at its end
+                events = [e for e in events if e[0] not in ("restart", "kill -9")] + \
+                         [e for e in events if e[0] in ("restart", "kill -9")][:1]
+                self.single_loss = burst == 1 and not self.model.down and not self.model.dead and \
+                    not self.model.drained and events[0][0] in ("cable down", "switch off")
+                version_before = status["routing"]["version"]
+                began = time.time()
+                answers = []
+                for e in events:
+                    if e[0] in ("cable up", "undrain") and e[1] not in (self.model.down | self.model.drained):
+                        continue  # taken back by an earlier event of the burst
+                    answers.append(self.apply(e))
+                    self.counts[e[0]] = self.counts.get(e[0], 0) + 1
+                self.after_events()
+                text = " + ".join(self.describe(e) for e in events)
+                self.steps.append(text)
+                self.repair_version = version_before + 1
+                status = self.quiet()
+                self.check(events[0] if burst == 1 else None, status)
+                self.say("step %d: %s -> v%d CONVERGED in %.1f s%s" % (
+                    step, text, status["routing"]["version"], time.time() - began,
+                    "" if not any(answers) else " (answers %s)" % [a for a in answers if a]))
+                if step % 10 == 0:
+                    self.sample(step)
+            self.sample(step)
+            self.say("survived %d steps (%s), %d daemon starts, %.1f minutes%s"
+                     % (step, ", ".join("%s %d" % kv for kv in sorted(self.counts.items())), self.daemon.starts,
+                        (time.time() - self.begin) / 60, "; " + self.summary() if self.summary() else ""))
+            return 0
+        except Violation as v:
+            print("VIOLATION at step %d: %s" % (len(self.steps), v), flush=True)
+            print("seed %d; steps:" % self.args.seed)
+            for i, s in enumerate(self.steps, 1):
+                print("  %d. %s" % (i, s))
+            print("replay: %s%s --pgft '%s' --seed %d --steps %d %s" % (
+                sys.argv[0], " --opensm" if self.args.opensm else "", self.args.pgft, self.args.seed,
+                len(self.steps), self.work))
+            return 1
+        finally:
+            self.stop_lab()
