@@ -17,8 +17,9 @@ A violation prints the seed, the steps so far and the command that replays them,
 daemon's resources are sampled into resources.csv: RSS, heap after a full GC, threads, file descriptors, the state
 directory's bytes and the log's bytes.
 
-usage: chaos-campaign.py [--opensm] [--pgft SPEC] [--seed N] [--minutes M] [--steps K] WORKDIR
---opensm: the same campaign against OpenSM under ibsim through the plug-in (chaos_opensm.py).
+usage: chaos-campaign.py [--opensm | --netlab] [--pgft SPEC] [--seed N] [--minutes M] [--steps K] WORKDIR
+--opensm: the same campaign against OpenSM under ibsim through the plug-in (chaos_opensm.py);
+--netlab: on real packets in network namespaces, as root (chaos_netlab.py).
 Needs the packaged build (mvn -B -q package -DskipTests) and a JDK's jcmd on the PATH.
 """
 import argparse
@@ -34,16 +35,22 @@ def main():
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--minutes", type=float, default=10)
     p.add_argument("--steps", type=int, default=1_000_000)
-    p.add_argument("--opensm", action="store_true",
-                   help="against OpenSM and ibsim with the plug-in (chaos_opensm.py), tables read with ibroute")
+    lab = p.add_mutually_exclusive_group()
+    lab.add_argument("--opensm", dest="lab", action="store_const", const="opensm", default="agents",
+                     help="against OpenSM and ibsim with the plug-in (chaos_opensm.py), tables read with ibroute")
+    lab.add_argument("--netlab", dest="lab", action="store_const", const="netlab",
+                     help="on real packets in netlab (chaos_netlab.py, root), tables read with bridge fdb")
     p.add_argument("workdir")
     args = p.parse_args()
     if args.seed is None:
         args.seed = random.SystemRandom().randrange(1 << 31)
     print("seed %d" % args.seed, flush=True)
-    if args.opensm:
+    if args.lab == "opensm":
         import chaos_opensm
         sys.exit(chaos_opensm.OpenSmCampaign(args).run())
+    if args.lab == "netlab":
+        import chaos_netlab
+        sys.exit(chaos_netlab.NetlabCampaign(args).run())
     sys.exit(chaos_lib.Campaign(args).run())
 
 

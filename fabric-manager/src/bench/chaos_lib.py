@@ -141,6 +141,7 @@ rest:
 """ % (spec, os.path.join(work, "state"), self.sb, self.rest, TOKEN) + extra)
         self.proc = None
         self.starts = 0
+        self.token = TOKEN
 
     def start(self):
         self.starts += 1
@@ -169,7 +170,7 @@ rest:
 
     def post(self, path, body):
         req = urllib.request.Request(self.url + path, data=json.dumps(body).encode() if body is not None else b"",
-                                     method="POST", headers={"Authorization": "Bearer " + TOKEN,
+                                     method="POST", headers={"Authorization": "Bearer " + self.token,
                                                              "Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(req, timeout=60) as r:
@@ -246,6 +247,10 @@ class Campaign:
     def may_power_off(self, s):
         return self.model.level[s] > 1
 
+    def base_kinds(self):
+        """The events every lab takes, with their weights."""
+        return ["cable down"] * 4 + ["switch off"] * 2 + ["drain"] * 2 + ["rebalance", "restart", "kill -9"]
+
     def more_kinds(self):
         """Events of a subclass's lab, with their weights."""
         return []
@@ -296,11 +301,10 @@ class Campaign:
     def choose(self):
         m, r = self.model, self.rng
         live_cables = [c for c in range(len(m.cables)) if m.cable_live(c) and self.may_cut(c)]
-        kinds = ["cable down"] * 4 + ["switch off"] * 2 + ["drain"] * 2 + ["rebalance", "restart", "kill -9"]
-        kinds += self.more_kinds()
+        kinds = self.base_kinds() + self.more_kinds()
         if m.down:
             kinds += ["cable up"] * 5
-        if m.dead:
+        if m.dead and "switch off" in kinds:
             kinds += ["switch on"] * 3
         if m.drained:
             kinds += ["undrain"] * 3
@@ -452,7 +456,8 @@ class Campaign:
                 break
         state = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(os.path.join(self.work, "state"))
                     for f in fs)
-        logs = sum(os.path.getsize(os.path.join(self.work, f)) for f in ("run.out", "run.err"))
+        logs = sum(os.path.getsize(os.path.join(self.work, f)) for f in ("run.out", "run.err", "netlab.out")
+                   if os.path.exists(os.path.join(self.work, f)))
         self.resources.write("%.0f,%d,%d,%d,%d,%d,%d,%d\n" % (time.time() - self.begin, step, rss, heap, threads, fds,
                                                               state, logs))
         self.resources.flush()
@@ -507,7 +512,7 @@ class Campaign:
             for i, s in enumerate(self.steps, 1):
                 print("  %d. %s" % (i, s))
             print("replay: %s%s --pgft '%s' --seed %d --steps %d %s" % (
-                sys.argv[0], " --opensm" if self.args.opensm else "", self.args.pgft, self.args.seed,
+                sys.argv[0], " --" + self.args.lab if self.args.lab != "agents" else "", self.args.pgft, self.args.seed,
                 len(self.steps), self.work))
             return 1
         finally:
