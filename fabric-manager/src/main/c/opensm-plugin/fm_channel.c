@@ -68,8 +68,8 @@ static void reroute(struct fm_plugin *fm)
 	fm->reroute_at = now_ms() + FM_REROUTE_MIN_MS;
 	pthread_mutex_unlock(&fm->lock);
 	osm_log(&fm->osm->log, OSM_LOG_INFO,
-		"fabric-manager: the daemon has tables OpenSM has not installed (request %llu); asking OpenSM to "
-		"re-route\n", (unsigned long long) request);
+		"fabric-manager: the daemon asks for a routing pass (request %llu: tables OpenSM has not installed, or "
+		"no subnet since its start); asking OpenSM to re-route\n", (unsigned long long) request);
 	fm_ask_reroute(fm);
 }
 

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * killed, and stuck on packets the (frozen) simulated fabric never answers while its plug-in still speaks. Each time the daemon says OpenSM is lost within 30 s
  * of its stop (the event, the readiness, the gauge), a switch whose table waits for OpenSM turns failing at once, and
  * when OpenSM is back every switch's table is confirmed again by OpenSM before the daemon calls them in sync. Prints
- * the time from the stop to the loss and from the return to the tables confirmed.
+ * the time from the stop to the loss and from the return to the tables confirmed. And a daemon restarted beside a
+ * running OpenSM on a quiet fabric asks for the routing pass that tells it its subnet.
  */
 class OpenSmLivenessIT {
     private static final long TOOL_LIMIT_SECONDS = OpenSmLab.TOOL_LIMIT_SECONDS;
@@ -110,6 +111,24 @@ class OpenSmLivenessIT {
             double confirmedMs = awaitBackAndConfirmed(daemon, startedAt, up.routing().version());
             System.out.printf("OpenSM killed: lost %.1f s after SIGKILL; a new OpenSM's tables confirmed %.1f s after"
                     + " its start%n", secondsSince(lost, killedAt), confirmedMs / 1000);
+        }
+    }
+
+    @Test
+    void aDaemonRestartedBesideARunningOpenSmAsksForThePassThatTellsItTheSubnet() throws Exception {
+        try (Scene scene = Scene.start("restarted")) {
+            Views.Status up = awaitUpAndConverged(scene.daemon());
+            scene.daemon().close();
+            // the fabric stays quiet: OpenSM has no reason of its own to route again, only the daemon's request
+            long startedAt = System.nanoTime();
+            try (FabricManagerDaemon again = FabricManagerDaemon.start(
+                    OpenSmLab.daemonConfig(scene.work().resolve("state"), scene.socket()), List.of())) {
+                Views.Status back = awaitUpAndConverged(again);
+                assertThat(back.routing().version()).isGreaterThanOrEqualTo(up.routing().version());
+                assertThat(back.tables().inSync()).isEqualTo(FABRIC.switches().size());
+                System.out.printf("daemon restarted beside a running OpenSM: its subnet routed and every table"
+                        + " confirmed %.1f s after its start%n", (System.nanoTime() - startedAt) / 1e9);
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.api.DaemonState;
@@ -49,6 +50,7 @@ public final class FabricManagerDaemon implements AutoCloseable {
     private final MilestoneLog milestones;
     private final ControlApi api;
     private final StateDirectoryLock stateLock;
+    private final AtomicBoolean closed = new AtomicBoolean();
     /** Where agents connect; {@code null} with {@code southbound.enabled: false}. */
     private SouthboundPort southbound;
     /** OpenSM's plug-in's end ({@code opensm.socket}), or {@code null}; and whether OpenSM is there. */
@@ -254,6 +256,9 @@ public final class FabricManagerDaemon implements AutoCloseable {
     /** Stops accepting, closes every session, runs the remaining control events and persists. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return; // closed already: a second close (a test's, a shutdown hook's) has nothing left to stop
+        }
         long begin = System.nanoTime();
         DaemonState at = coordinator.state();
         LOG.info("fabric-manager stopping (state {}){}", at, at == DaemonState.PUSHING || at == DaemonState.ROUTING

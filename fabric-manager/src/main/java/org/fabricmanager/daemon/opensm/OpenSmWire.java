@@ -33,7 +33,7 @@ public final class OpenSmWire {
     public static final int CHANNEL_BYTES = 8 + 8 + 4 + 4 + 4 + 1;
     /** The plug-in sends a CHANNEL this often. */
     public static final long KEEPALIVE_MS = 5_000;
-    /** The daemon asks for a routing pass (it has tables OpenSM has not installed): a request number (u64). */
+    /** The daemon asks for a routing pass (tables OpenSM has not installed, or no subnet yet): a request number (u64). */
     public static final int REROUTE = 6;
     /** The switches whose tables equal a pass's answer once OpenSM set them: sequence, switch count, GUIDs. */
     public static final int SET = 7;

@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Asks OpenSM's plug-in for a routing pass whenever the daemon has handed its OpenSM switches tables that no answer
- * carried yet (a drain, a rebalance, a reload, a re-route of its own): OpenSM routes only when it sweeps, and only a
- * pass's answer takes the daemon's tables to the switches. Coalesced (one request covers every table handed before
+ * carried yet (a drain, a rebalance, a reload, a re-route of its own), and from its start until the first pass comes:
+ * OpenSM routes only when it sweeps, only a pass's answer takes the daemon's tables to the switches, and only a pass
+ * tells a daemon started beside a running OpenSM what its subnet is (a quiet fabric gives OpenSM no reason to route). Coalesced (one request covers every table handed before
  * it), none while a pass is being answered (it carries them, or the next request does), at most one per
  * {@value #MIN_INTERVAL_MS} ms, asked again after {@value #ASK_AGAIN_MS} ms when no pass came (OpenSM busy, or the
  * plug-in reconnecting), and every second while the plug-in's channel is closed. Thread-safe.
@@ -40,11 +41,14 @@ final class PassRequests implements AutoCloseable {
     private long askedAtMs = Long.MIN_VALUE / 2;
     private long passAtMs = Long.MIN_VALUE / 2;
     private boolean channelClosed;
+    /** No pass came since the start: the daemon knows no subnet yet. */
+    private boolean subnetWanted = true;
     private ScheduledFuture<?> next;
 
     PassRequests(LongPredicate send, LongSupplier clockMs) {
         this.send = send;
         this.clockMs = clockMs;
+        schedule(0);
     }
 
     /** A table was handed to an OpenSM switch's session: a pass must carry it. */
@@ -61,6 +65,7 @@ final class PassRequests implements AutoCloseable {
     /** A routing pass came: no request while it is answered. */
     synchronized void passStarted() {
         answering = true;
+        subnetWanted = false;
         passAtMs = clockMs.getAsLong();
     }
 
@@ -107,7 +112,7 @@ final class PassRequests implements AutoCloseable {
     private void ask() {
         long request;
         synchronized (this) {
-            if (answering || handed.get() <= covered) {
+            if (answering || (handed.get() <= covered && !subnetWanted)) {
                 return; // the pass under way carries them, or nothing waits; passEnded looks again
             }
             long now = clockMs.getAsLong();

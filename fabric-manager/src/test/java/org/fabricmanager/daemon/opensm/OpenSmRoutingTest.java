@@ -197,6 +197,19 @@ class OpenSmRoutingTest {
         }
     }
 
+    @Test
+    void aDaemonThatSawNoPassYetAsksForOneOnceThePlugInsChannelOpens() {
+        List<Long> requests = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean();
+        try (PassRequests asks = new PassRequests(n -> open.get() && requests.add(n), System::currentTimeMillis)) {
+            Await.value("the closed channel tried", Duration.ofSeconds(10), asks::describe,
+                    d -> d.startsWith("the plug-in's channel is not open"));
+            assertThat(requests).isEmpty();
+            open.set(true); // a started daemon, OpenSM running on a quiet fabric: nothing handed, no subnet yet
+            Await.value("a pass asked once the channel is open", Duration.ofSeconds(10), requests::size, n -> n >= 1);
+        }
+    }
+
     private OpenSmRouting routing(DaemonState state) {
         return new OpenSmRouting(listener, new StatusApi(state), UnixDomainSocketAddress.of("/nonexistent"), passes,
                 refusals::add, lost::get);
