@@ -106,25 +106,6 @@ final class CanonicalPgftCheck {
         return spec;
     }
 
-    /**
-     * True when the fabric is exactly the canonical fabric of its expected PGFT (nothing missing, nothing else):
-     * a whole fabric. A fabric without an expected PGFT, or whose switch, node or link count differs from it, is
-     * told apart without a look at its ports.
-     */
-    static boolean intact(FabricIndex index) {
-        PgftSpec spec = index.fabric().pgft().orElse(null);
-        if (spec == null || index.switchCount() != spec.totalSwitchCount() || index.nodeCount() != spec.nodeCount()
-                || index.fabric().links().size() != spec.totalLinkCount()) {
-            return false;
-        }
-        try {
-            require(index);
-            return true;
-        } catch (RoutingException e) {
-            return false; // miswired, or a radix that differs: not the canonical fabric
-        }
-    }
-
     private static RoutingException miswired(FabricIndex index, int s, int port, String expected) {
         int peer = index.peerSwitches(s)[port];
         int node = index.peerNodes(s)[port];

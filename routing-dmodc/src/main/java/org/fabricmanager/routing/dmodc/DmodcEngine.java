@@ -178,8 +178,8 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      * only the entries whose route crosses a failed element, or that lose or gain every path, change, to
      * Dmodc's closed form over their surviving candidates; the others stay. An element that came back (a link
      * between switches over which the tables route nothing) takes back every route the full routing of {@code next}
-     * (Dmodc's, or its refinement's) sends over it ({@link ReturnOverlay}), and on a whole fabric (an intact canonical
-     * PGFT) the result is Dmodc's routing of it. Valid and deadlock-free as Dmodc's own tables, with Dmodc's validity; repairing for
+     * (Dmodc's, or its refinement's) sends over it ({@link ReturnOverlay}), and on a whole fabric (all of its expected
+     * PGFT, whatever its GUIDs) the result is Dmodc's routing of it. Valid and deadlock-free as Dmodc's own tables, with Dmodc's validity; repairing for
      * {@code base}'s own fabric gives its tables back. When {@code base} is a Dmodc routing only the entries whose
      * inputs changed are checked (its costs updated, or compared with the new ones when the leaves differ); otherwise
      * every entry is. Phases: {@code ranking}, {@code groups}, {@code cost+divider}, {@code repair}, then
@@ -234,7 +234,7 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      */
     @Override
     public Optional<RoutedSnapshot> refine(ForwardingTables base, RoutedSnapshot repaired, BooleanSupplier abandon) {
-        if (refinement == null || !(repaired instanceof DmodcRouting r) || CanonicalPgftCheck.intact(r.index())) {
+        if (refinement == null || !(repaired instanceof DmodcRouting r) || Returns.whole(r.index())) {
             return Optional.empty();
         }
         return pool.abandoning(abandon, () -> {

@@ -12,6 +12,7 @@ import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.repair.ReturnOverlay;
 import org.fabricmanager.routing.dmodc.repair.TableMix;
 import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.PgftSpec;
 
 /**
  * What a repair does for elements that may have come back (docs/routing.md, "Returns"), known from the fabrics
@@ -25,7 +26,7 @@ enum Returns {
      * spares routing the fabric in full again.
      */
     SAME_FABRIC,
-    /** Any other whole fabric (an intact canonical PGFT): the engine's full routing of it, whole. */
+    /** Any other whole fabric (all of its expected PGFT, whatever its GUIDs): the engine's full routing of it. */
     WHOLE,
     /** Links may have come back: the fabric gained some, or the tables' own fabric is unknown. */
     SEARCH,
@@ -49,10 +50,21 @@ enum Returns {
      * routing or repair of it when {@code fromRouting}.
      */
     static Returns of(FabricIndex before, FabricIndex next, boolean fromRouting) {
-        if (CanonicalPgftCheck.intact(next)) {
+        if (whole(next)) {
             return fromRouting && LinkChanges.none(before, next) ? SAME_FABRIC : WHOLE;
         }
         return before != null && !LinkChanges.added(before, next) ? NONE : SEARCH;
+    }
+
+    /**
+     * True when the fabric holds as many switches, nodes and links as its expected PGFT: whole, whatever its GUIDs
+     * (OpenSM's subnets carry their own, not the generator's). A miswired fabric with those counts counts as whole
+     * too: a return then takes its full routing, which is valid, only not the least change.
+     */
+    static boolean whole(FabricIndex index) {
+        PgftSpec spec = index.fabric().pgft().orElse(null);
+        return spec != null && index.switchCount() == spec.totalSwitchCount() && index.nodeCount() == spec.nodeCount()
+                && index.fabric().links().size() == spec.totalLinkCount();
     }
 
     /**

@@ -15,6 +15,7 @@ import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.RoutedFabric;
 import org.fabricmanager.routing.analysis.TracedValidity;
 import org.fabricmanager.routing.analysis.TrafficPattern;
+import org.fabricmanager.routing.dmodc.home.HomeDmodcEngine;
 import org.fabricmanager.testing.TestFabrics;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
@@ -108,6 +109,32 @@ class ReturnRepairTest {
                 .isEqualTo(transitRoutes(index, full, s));
         assertThat(back.fromFull()).isPositive();
         assertThat(ENGINE.churn(t2, back, POOL).takenBack()).as("entries sent over the returned links").isPositive();
+    }
+
+    /**
+     * A whole fabric whose GUIDs are not the generator's (OpenSM's subnets carry their own) is still whole: a return
+     * that makes it whole gives its full routing, also from a rebalance's tables (the degraded fabric's full routing,
+     * not a repair of the whole one's), as a return on the generator's GUIDs does.
+     */
+    @Test
+    void aReturnThatMakesARelabelledFabricWholeGivesItsFullRoutingAfterARebalance() {
+        String spec = "PGFT(3;4,4,4;1,4,4;1,1,1)";
+        Fabric canonical = TestFabrics.canonical(spec);
+        Fabric whole = TestFabrics.relabel(canonical, 11).withPgft(canonical.pgft().orElseThrow());
+        int at = canonical.links().indexOf(TestFabrics.linkAt(canonical, TestFabrics.sw(1, 13), 8));
+        Fabric degraded = whole.withoutLinks(List.of(whole.links().get(at)));
+        try (HomeDmodcEngine home = new HomeDmodcEngine(1)) {
+            TableRepairer repairer = home.repairer().orElseThrow();
+            // the daemon's two ways: from the rebalance's snapshot, and from its stored tables after a restart
+            RoutedSnapshot rebalanced = home.routeSnapshot(degraded.index());
+            ForwardingTables full = home.routeSnapshot(whole.index()).result().tables();
+            RoutedSnapshot back = repairer.repair(rebalanced, whole.index());
+            assertThat(back.result().tables().sameAs(full)).as("whole again: the full routing").isTrue();
+            RoutedSnapshot resumed = repairer.repair(rebalanced.result().tables(), degraded.index(), degraded.index());
+            RoutedSnapshot backAfterRestart = repairer.repair(resumed, whole.index());
+            assertThat(backAfterRestart.result().tables().sameAs(full)).as("whole again after a restart").isTrue();
+            assertThat(repairer.churn(rebalanced.result().tables(), back, POOL).changedEntries()).isPositive();
+        }
     }
 
     /** Entries of switches other than {@code s} whose port leads to {@code s}. */
