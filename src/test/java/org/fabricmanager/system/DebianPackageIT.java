@@ -90,6 +90,9 @@ class DebianPackageIT {
                 .as("OpenSM's plug-in, when this build made it").isEqualTo(plugin);
         assertThat(root.resolve("opt/fabric-manager/docs/formats.md")).isRegularFile();
         assertThat(root.resolve("usr/lib/sysusers.d/fabric-manager.conf")).isRegularFile();
+        assertThat(root.resolve("usr/share/man/man1/fabric-manager.1.gz")).as("the release's manual page").isNotEmptyFile();
+        assertThat(root.resolve("usr/share/bash-completion/completions/fabric-manager")).as("its completion script")
+                .content().contains("complete ");
         assertThat(dpkg("--contents", deb.toString()).output()).as("the configuration holds the admin token")
                 .containsPattern("(?m)^-rw-r----- root/root .* \\./etc/fabric-manager/fabric-manager\\.yaml$");
         assertThat(Files.readString(dir.resolve("control/postinst")))

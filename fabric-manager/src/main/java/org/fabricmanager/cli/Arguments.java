@@ -10,57 +10,20 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Parsed {@code --name value} and {@code --flag} arguments of one subcommand. Unknown options,
- * missing values, repeated options and stray positional words are rejected with a message naming them.
+ * The {@code --name value} and {@code --flag} arguments of one subcommand, as {@link CliTree} parsed them (unknown
+ * options, missing values, repeated options and stray words were refused there), with the conversions the commands
+ * share: each refuses a bad value with a message naming the command and the option.
  */
 public final class Arguments {
     private final String command;
     private final Map<String, String> values;
     private final Set<String> flags;
 
-    private Arguments(String command, Map<String, String> values, Set<String> flags) {
+    /** What {@link CliTree} parsed for {@code command}: options with their value, and the flags given. */
+    Arguments(String command, Map<String, String> values, Set<String> flags) {
         this.command = command;
-        this.values = values;
-        this.flags = flags;
-    }
-
-    /** Parses {@code args} against the options a command declares. */
-    public static Arguments parse(String command, List<String> args, Set<String> valueOptions, Set<String> flagOptions) {
-        Map<String, String> values = new LinkedHashMap<>();
-        Set<String> flags = new LinkedHashSet<>();
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            if (!arg.startsWith("--") || arg.length() == 2) {
-                throw new UsageException(command + ": unexpected argument '" + arg + "' (see --help)");
-            }
-            String name = arg.substring(2);
-            String inlineValue = null;
-            int eq = name.indexOf('=');
-            if (eq >= 0) {
-                inlineValue = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            }
-            if (name.equals("help") || name.equals("verbose") || flagOptions.contains(name)) {
-                if (inlineValue != null) {
-                    throw new UsageException(command + ": option --" + name + " takes no value");
-                }
-                flags.add(name);
-            } else if (valueOptions.contains(name)) {
-                String value = inlineValue;
-                if (value == null) {
-                    if (i + 1 >= args.size()) {
-                        throw new UsageException(command + ": option --" + name + " needs a value");
-                    }
-                    value = args.get(++i);
-                }
-                if (values.put(name, value) != null) {
-                    throw new UsageException(command + ": option --" + name + " given twice");
-                }
-            } else {
-                throw new UsageException(command + ": unknown option --" + name + " (see --help)");
-            }
-        }
-        return new Arguments(command, Collections.unmodifiableMap(values), Collections.unmodifiableSet(flags));
+        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        this.flags = Collections.unmodifiableSet(new LinkedHashSet<>(flags));
     }
 
     public String command() {

@@ -2,24 +2,20 @@ package org.fabricmanager.cli;
 
 import java.io.PrintStream;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Comparator;
 import org.fabricmanager.release.BuildInfo;
 
 /**
- * Entry point of {@code bin/fabric-manager}: dispatches to a subcommand, turns bad input into one
- * line on stderr with exit code 2, and prints stack traces only with {@code --verbose}.
+ * Entry point of {@code bin/fabric-manager}: parses the command line with picocli ({@link CliTree}), runs the command
+ * it names, turns bad input into one line on stderr with exit code 2, and prints stack traces only with
+ * {@code --verbose}.
  */
 public final class Main {
     private final Console console;
-    private final Map<String, Command> commands = new TreeMap<>();
+    private final CliTree tree = new CliTree(Commands.all());
 
     public Main(PrintStream out, PrintStream err) {
         this.console = new Console(out, err);
-        for (Command c : Commands.all()) {
-            commands.put(c.name(), c);
-        }
     }
 
     public static void main(String[] args) {
@@ -44,32 +40,16 @@ public final class Main {
             printVersion(console.out());
             return ExitCodes.OK;
         }
-        Command command = commands.get(args[0]);
-        int words = 1;
-        // two-word commands ("pki init"): the second word selects the command
-        if (args.length > 1 && commands.containsKey(args[0] + " " + args[1])) {
-            command = commands.get(args[0] + " " + args[1]);
-            words = 2;
-        } else if (command == null && commands.keySet().stream().anyMatch(n -> n.startsWith(args[0] + " "))) {
-            console.err().println("fabric-manager " + args[0] + ": needs one of " + String.join(", ", commands.keySet().stream()
-                    .filter(n -> n.startsWith(args[0] + " ")).map(n -> n.substring(args[0].length() + 1)).toList())
-                    + " (fabric-manager " + args[0] + " <word> --help)");
-            return ExitCodes.BAD_INPUT;
-        }
-        if (command == null) {
-            console.err().println("fabric-manager: unknown command '" + args[0] + "' (commands: "
-                    + String.join(", ", commands.keySet()) + ")");
-            return ExitCodes.BAD_INPUT;
-        }
-        List<String> rest = Arrays.asList(args).subList(words, args.length);
-        boolean verbose = rest.contains("--verbose");
+        boolean verbose = Arrays.asList(args).subList(1, args.length).contains("--verbose");
+        Command command = null;
         try {
-            Arguments parsed = Arguments.parse(command.name(), rest, command.valueOptions(), command.flagOptions());
-            if (parsed.flag("help")) {
+            CliTree.Parsed parsed = tree.parse(args);
+            command = parsed.command();
+            if (parsed.arguments().flag("help")) {
                 console.out().println(command.usage());
                 return ExitCodes.OK;
             }
-            return command.run(parsed, console);
+            return command.run(parsed.arguments(), console);
         } catch (UsageException e) {
             console.err().println(e.getMessage());
             if (verbose) {
@@ -77,7 +57,7 @@ public final class Main {
             }
             return ExitCodes.BAD_INPUT;
         } catch (Exception | OutOfMemoryError | StackOverflowError e) {
-            console.err().println(command.name() + ": internal error: " + e);
+            console.err().println((command == null ? CliTree.NAME : command.name()) + ": internal error: " + e);
             if (verbose) {
                 e.printStackTrace(console.err());
             } else {
@@ -102,8 +82,7 @@ public final class Main {
         stream.println("usage: fabric-manager <command> [options]   (fabric-manager <command> --help for details)");
         stream.println("       fabric-manager --version");
         stream.println();
-        for (Command c : commands.values()) {
-            stream.printf("  %-14s %s%n", c.name(), c.summary());
-        }
+        tree.commands().stream().sorted(Comparator.comparing(Command::name))
+                .forEach(c -> stream.printf("  %-14s %s%n", c.name(), c.summary()));
     }
 }

@@ -1,12 +1,16 @@
 package org.fabricmanager.cli;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.fabricmanager.release.BuildInfo;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code man}: the manual page fabric-manager(1) in roff, made from the commands' own usage texts so that it
- * always matches the release that prints it. Installed with
+ * {@code man}: the manual page fabric-manager(1) in roff, made from picocli's model of the command line ({@link
+ * CliTree}: the commands, their words and summaries) and the commands' own usage texts, so that it always matches the
+ * release that prints it. (picocli's own generator writes AsciiDoc, which needs Asciidoctor to become a page.) Installed with
  * {@code fabric-manager man | gzip > /usr/local/share/man/man1/fabric-manager.1.gz}.
  */
 final class ManCommand implements Command {
@@ -41,11 +45,12 @@ final class ManCommand implements Command {
 
     @Override
     public int run(Arguments args, Console console) {
-        console.out().print(page(Commands.all(), BuildInfo.current().version()));
+        console.out().print(page(new CliTree(Commands.all()), BuildInfo.current().version()));
         return ExitCodes.OK;
     }
 
-    static String page(List<Command> commands, String version) {
+    /** The page of every command of {@code tree}: its name and summary from picocli's model, then its usage text. */
+    static String page(CliTree tree, String version) {
         StringBuilder b = new StringBuilder();
         b.append(".TH FABRIC-MANAGER 1 \"\" \"fabric-manager ").append(escape(version)).append("\" \"User Commands\"\n");
         b.append(".SH NAME\nfabric-manager \\- centralised fabric manager for fat-tree interconnects\n");
@@ -57,8 +62,12 @@ final class ManCommand implements Command {
                 .append("\\fBrun\\fR) serves a REST API, a status page and Prometheus metrics; the other commands route ")
                 .append("fabrics offline, simulate switches, query a running daemon or manage its certificates.\n");
         b.append(".SH COMMANDS\n");
-        for (Command c : commands) {
-            b.append(".SS ").append(escape(c.name())).append("\n").append(escape(c.summary())).append(".\n");
+        for (CommandLine leaf : leaves(tree.root())) {
+            CommandSpec spec = leaf.getCommandSpec();
+            Command c = (Command) spec.userObject();
+            String name = spec.qualifiedName(" ").substring(CliTree.NAME.length() + 1);
+            b.append(".SS ").append(escape(name)).append("\n")
+                    .append(escape(String.join(" ", spec.usageMessage().description()))).append(".\n");
             b.append(".PP\n.nf\n");
             for (String line : c.usage().split("\n", -1)) {
                 b.append(escape(line)).append('\n');
@@ -77,6 +86,19 @@ final class ManCommand implements Command {
         b.append(".SH SEE ALSO\n.BR opensm (8),\n.BR ibroute (8);\n")
                 .append("the documentation in /opt/fabric-manager/docs (release and Debian package) or the source tree's docs/.\n");
         return b.toString();
+    }
+
+    /** The commands under {@code line}, in the order they were added (a group's words in theirs). */
+    private static List<CommandLine> leaves(CommandLine line) {
+        List<CommandLine> out = new ArrayList<>();
+        for (CommandLine sub : line.getSubcommands().values()) {
+            if (sub.getSubcommands().isEmpty()) {
+                out.add(sub);
+            } else {
+                out.addAll(leaves(sub));
+            }
+        }
+        return out;
     }
 
     /**

@@ -1,5 +1,6 @@
 /**
- * The {@code bin/fabric-manager} command line: subcommand dispatch, argument parsing and the
- * commands themselves. Commands write results to stdout and summaries and errors to stderr.
+ * The {@code bin/fabric-manager} command line: the commands themselves, each in its own class, and {@code CliTree},
+ * which maps them onto picocli (subcommands, typed options, usage errors, the completion script). Commands write
+ * results to stdout and summaries and errors to stderr.
  */
 package org.fabricmanager.cli;

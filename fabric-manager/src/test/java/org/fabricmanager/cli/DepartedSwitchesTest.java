@@ -93,7 +93,7 @@ class DepartedSwitchesTest {
             assertThat(listed).hasSize(1);
             assertThat(listed.get(0).get("guid").asText()).isEqualTo(Guids.format(spine));
 
-            Arguments noUrl = Arguments.parse("switches", List.of(), DaemonClient.options(), java.util.Set.of());
+            Arguments noUrl = CliTree.arguments(new SwitchesCommand(), List.of());
             Path restConfig = state.resolve("fm.yaml");
             java.nio.file.Files.writeString(restConfig, "rest:\n  bind: 0.0.0.0\n  port: 7999\n");
             assertThat(DaemonClient.url(noUrl, Map.of(DaemonClient.URL_VARIABLE, url), restConfig)).isEqualTo(url);

@@ -123,7 +123,7 @@ class OpenSmCommandsTest {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         java.util.List<String> argv = java.util.List.of("--pgft", "PGFT(2;4,4;1,2;1,1)");
-        int code = compare.run(Arguments.parse("compare", argv, compare.valueOptions(), compare.flagOptions()),
+        int code = compare.run(CliTree.arguments(compare, argv),
                 new Console(new java.io.PrintStream(out, true), new java.io.PrintStream(err, true)));
         assertThat(code).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(err.toString()).startsWith("compare: needs OpenSM, ibsim and ibnetdiscover")

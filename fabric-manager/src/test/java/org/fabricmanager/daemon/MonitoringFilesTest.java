@@ -24,12 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The shipped Prometheus alert rules and Grafana dashboard ({@code conf/}) query only metrics a running daemon
  * exports, and the new health gauges are among them; the rules pass {@code promtool check rules} and their unit tests
- * ({@code promtool test rules}) where promtool is installed.
+ * ({@code promtool test rules} over {@code conf/fabric-manager-alerts-test.yml}, a case per alert) where promtool is
+ * installed.
  */
 class MonitoringFilesTest {
     static final Path RULES = Path.of("..", "conf", "fabric-manager-alerts.yml");
     static final Path DASHBOARD = Path.of("..", "conf", "fabric-manager-dashboard.json");
-    static final Path RULE_TESTS = Path.of("src", "test", "prometheus");
+    static final Path RULE_TESTS = Path.of("..", "conf", "fabric-manager-alerts-test.yml");
     private static final Pattern METRIC = Pattern.compile("\\bfabric_[a-z0-9_]+");
 
     @TempDir
@@ -95,17 +96,25 @@ class MonitoringFilesTest {
         assertThat(Files.readString(RULES)).contains("groups:");
     }
 
-    /** Prometheus' unit tests of the rules ({@code src/test/prometheus}): each alert fires when it should, and only then. */
+    /**
+     * Prometheus' unit tests of the rules ({@code conf/fabric-manager-alerts-test.yml}, beside them): every alert of the
+     * rules file has a case where it fires and one where it stays quiet, and promtool passes them all.
+     */
     @Test
-    void theAlertsFireOnTheirSeriesAndOnlyThen() throws Exception {
-        List<String> tests = new ArrayList<>();
-        try (var files = Files.list(RULE_TESTS)) {
-            files.filter(f -> f.toString().endsWith(".yml")).sorted().forEach(f -> tests.add(f.toString()));
-        }
-        assertThat(tests).isNotEmpty();
-        List<String> args = new ArrayList<>(List.of("test", "rules"));
-        args.addAll(tests);
-        String out = promtool(args.toArray(String[]::new));
+    void everyAlertFiresOnItsSeriesAndOnlyThen() throws Exception {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        Set<String> alerts = new TreeSet<>();
+        yaml.readTree(RULES.toFile()).path("groups").forEach(g -> g.path("rules").forEach(r -> alerts.add(r.path("alert").asText())));
+        Set<String> fires = new TreeSet<>();
+        Set<String> quiet = new TreeSet<>();
+        JsonNode tests = yaml.readTree(RULE_TESTS.toFile());
+        assertThat(tests.path("rule_files").get(0).asText()).isEqualTo(RULES.getFileName().toString());
+        tests.path("tests").forEach(t -> t.path("alert_rule_test").forEach(a -> (a.path("exp_alerts").isEmpty() ? quiet : fires)
+                .add(a.path("alertname").asText())));
+        assertThat(alerts).hasSizeGreaterThan(15);
+        assertThat(fires).as("alerts tested firing").isEqualTo(alerts);
+        assertThat(quiet).as("alerts tested quiet").isEqualTo(alerts);
+        String out = promtool("test", "rules", RULE_TESTS.toString());
         assertThat(out).contains("SUCCESS").doesNotContain("FAILED");
     }
 
