@@ -237,6 +237,8 @@ class OpenSmCampaign(chaos_lib.Campaign):
                 # where the daemon's routing has no valid route the plug-in hands a route towards the node's leaf by
                 # the switch rule (docs/opensm.md, "End-node LIDs"): the walk below checks it reaches the node
                 if leaf is not None and not m.gone(leaf) and port != 255 and entries[d] != port:
+                    with open(os.path.join(self.work, "ibroute-%s.txt" % self.ids[s]), "w") as f:
+                        f.write(text)  # kept for the report: what the switch held, as ibroute read it
                     raise Violation("%s holds port %d for %s (ibroute), the daemon's table says %d (in sync: %s)"
                                     % (self.ids[s], entries[d], self.ids[self.node_guid(d)], port,
                                        daemon.get("inSync")))
