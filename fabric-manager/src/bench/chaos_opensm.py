@@ -25,7 +25,7 @@ UMAD = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
 PLUGIN = os.path.join(chaos_lib.REPO, "fabric-manager", "target", "opensm-plugin")
 LOST_WITHIN_S = 30
 LID_LINE = re.compile(r'^Switch\s+\d+\s+"S-([0-9a-f]{16})".*\blid (\d+)\b')
-ENTRY = re.compile(r"^0x([0-9a-f]{4}) (\d{3}) : \(Channel Adapter portguid 0x[0-9a-f]+: '([^']*)'\)")
+ENTRY = re.compile(r"^0x([0-9a-f]{4}) (\d{3}) : \((?:Channel Adapter portguid 0x[0-9a-f]+: '([^']*)'|unknown node and type)\)")
 
 
 class OpenSmCampaign(chaos_lib.Campaign):
@@ -38,6 +38,7 @@ class OpenSmCampaign(chaos_lib.Campaign):
         self.sm_leaf = None
         self.ids = {}  # guid -> ibsim's node id (the name the daemon shows)
         self.lost_after = []  # seconds from a freeze to the daemon's OPENSM lost
+        self.node_of_lid = {}  # an end node's LID -> its index, learned from ibroute's named lines
 
     # ---- the lab -------------------------------------------------------------------------------------------
 
@@ -227,8 +228,14 @@ class OpenSmCampaign(chaos_lib.Campaign):
             entries = [255] * len(m.nodes)
             for line in text.splitlines():
                 e = ENTRY.match(line)
-                if e and e.group(3) in index:
-                    entries[index[e.group(3)]] = int(e.group(2))
+                if not e:
+                    continue
+                lid = int(e.group(1), 16)
+                if e.group(3) in index:
+                    self.node_of_lid[lid] = index[e.group(3)]
+                # ibroute names a LID's node from its own queries, and says "unknown node" when one goes unanswered
+                if lid in self.node_of_lid:
+                    entries[self.node_of_lid[lid]] = int(e.group(2))
             daemon = self.daemon.get("/api/v1/switches/%s/lft" % s)
             if daemon is None or "entries" not in daemon:
                 raise Violation("the daemon has no table for live switch %s: %s" % (self.ids[s], daemon))
