@@ -25,6 +25,7 @@ UMAD = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
 PLUGIN = os.path.join(chaos_lib.REPO, "fabric-manager", "target", "opensm-plugin")
 LOST_WITHIN_S = 30
 LID_LINE = re.compile(r'^Switch\s+\d+\s+"S-([0-9a-f]{16})".*\blid (\d+)\b')
+CA_LINE = re.compile(r'^Ca\s+\d+\s+"H-[0-9a-f]{16}"\s+#\s+"([^"]+)"')
 ENTRY = re.compile(r"^0x([0-9a-f]{4}) (\d{3}) : \((?:Channel Adapter portguid 0x[0-9a-f]+: '([^']*)'|unknown node and type)\)")
 
 
@@ -131,11 +132,22 @@ class OpenSmCampaign(chaos_lib.Campaign):
         return subprocess.run(list(command), env=env, capture_output=True, text=True, timeout=60).stdout
 
     def read_lids(self):
+        """The switches' LIDs, and the end nodes' (each on the port line below its `Ca` line)."""
         self.lids = {}
+        index = {self.ids[g]: i for g, i in self.model.nodes.items()}
+        ca = None
         for line in self.diag("ibnetdiscover").splitlines():
             m = LID_LINE.match(line)
             if m:
                 self.lids["0x" + m.group(1)] = int(m.group(2))
+            c = CA_LINE.match(line)
+            if c:
+                ca = c.group(1)
+                continue
+            lid = re.search(r"# lid (\d+) ", line)
+            if ca in index and lid and int(lid.group(1)) > 0:
+                self.node_of_lid[int(lid.group(1))] = index[ca]
+            ca = None
 
     # ---- what the campaign does ------------------------------------------------------------------------------
 
