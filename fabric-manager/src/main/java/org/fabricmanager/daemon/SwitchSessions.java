@@ -124,6 +124,18 @@ final class SwitchSessions implements SouthboundListener {
     }
 
     @Override
+    public void lmcReported(int lmc) {
+        queue.append("lmc " + lmc, () -> {
+            if (m.discovery().lmc(lmc)) {
+                LOG.info("OpenSM's end ports answer to {} LID(s) each (LMC {}): each is routed as a destination",
+                        1 << lmc, lmc);
+                coordinator.fabricChanged();
+                coordinator.updateState();
+            }
+        });
+    }
+
+    @Override
     public void tablesUnconfirmed(SwitchSession session, String why) {
         queue.append("unconfirm " + Guids.format(session.guid()), () -> {
             ManagedSwitch ms = m.registry().get(session.guid());
