@@ -112,7 +112,7 @@ class LmcPropertyTest {
         for (int seed = 1; seed <= DRAWS; seed++) {
             Draw draw = draw(seed);
             FabricIndex index = draw.fabric().index();
-            for (String name : List.of(DmodcEngine.NAME)) {
+            for (String name : List.of(DmodcEngine.NAME, HomeDmodcEngine.NAME)) {
                 try (RoutingEngine engine = RoutingEngines.create(name, 2)) {
                     assertDistinctUplinks(draw.description() + ", " + name, index, engine.route(index).tables());
                 }

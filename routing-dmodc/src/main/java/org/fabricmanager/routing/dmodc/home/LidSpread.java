@@ -1,0 +1,123 @@
+package org.fabricmanager.routing.dmodc.home;
+
+import org.fabricmanager.routing.ForwardingTables;
+import org.fabricmanager.routing.RoutingPool;
+import org.fabricmanager.routing.dmodc.DmodcRouting;
+import org.fabricmanager.topology.FabricIndex;
+
+/**
+ * The last step of {@code dmodc-home}'s refinement under an LMC ({@link FabricIndex#lmc()}): the LIDs of one port are
+ * destinations of their own, and Dmodc sends them up a leaf's consecutive candidates, so through distinct uplinks
+ * where the leaf has enough. The home planes move some of a degraded leaf's entries to another candidate, by the
+ * destination's home alone, which can put two LIDs of one port on one uplink again. Here, at every leaf and for every
+ * port on another leaf, a LID that shares an uplink with a sibling LID while a candidate uplink towards that leaf is
+ * free of them moves to the first such candidate from its own place in the list. Every entry stays one of Dmodc's
+ * candidates, so validity and deadlock freedom are Dmodc's; without an LMC nothing is done.
+ */
+final class LidSpread {
+    private LidSpread() {
+    }
+
+    /** Spreads the LIDs of each port over distinct uplinks in {@code rows} (null: Dmodc's row, copied when written). */
+    static void apply(DmodcRouting routing, byte[][] rows, RoutingPool pool) {
+        FabricIndex index = routing.index();
+        if (index.lmc() == 0) {
+            return;
+        }
+        int[] leaves = index.leaves();
+        pool.forRange(leaves.length, 1, (worker, from, to) -> {
+            for (int k = from; k < to; k++) {
+                spreadLeaf(routing, rows, leaves[k]);
+            }
+        });
+    }
+
+    /** Leaf switch {@code s}'s row: only its own row is written, so leaves run in parallel. */
+    private static void spreadLeaf(DmodcRouting routing, byte[][] rows, int s) {
+        FabricIndex index = routing.index();
+        ForwardingTables dmodc = routing.result().tables();
+        int lids = 1 << index.lmc();
+        int own = index.leafNumber(s);
+        int[] nodes = index.leafNodeArray();
+        int[] ports = new int[lids];
+        for (int l = 0; l < index.leafCount(); l++) {
+            if (l == own) {
+                continue;
+            }
+            int[] candidates = null;
+            int end = index.leafNodeStart(l + 1);
+            for (int i = index.leafNodeStart(l); i + lids <= end; i += lids) {
+                int first = index.nodeIndex(nodes[i]);
+                boolean shared = false;
+                for (int b = 0; b < lids; b++) {
+                    ports[b] = rows[s] != null ? rows[s][first + b] & 0xff : dmodc.port(s, first + b);
+                    for (int c = 0; c < b && !shared; c++) {
+                        shared = ports[c] == ports[b] && ports[b] != ForwardingTables.NO_ROUTE;
+                    }
+                }
+                if (!shared) {
+                    continue;
+                }
+                if (candidates == null) {
+                    candidates = candidatePorts(routing, s, l);
+                }
+                for (int b = 1; b < lids; b++) {
+                    if (!usedBefore(ports, b, ports[b])) {
+                        continue;
+                    }
+                    int free = firstFree(candidates, ports, lids, first + b);
+                    if (free < 0) {
+                        break; // every candidate carries a sibling already: as distinct as the leaf allows
+                    }
+                    if (rows[s] == null) {
+                        rows[s] = dmodc.copyRow(s);
+                    }
+                    rows[s][first + b] = (byte) free;
+                    ports[b] = free;
+                }
+            }
+        }
+    }
+
+    private static boolean usedBefore(int[] ports, int b, int port) {
+        for (int c = 0; c < b; c++) {
+            if (ports[c] == port) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first candidate from position {@code d mod count} that no LID of the port uses, or -1. */
+    private static int firstFree(int[] candidates, int[] ports, int lids, int d) {
+        for (int j = 0; j < candidates.length; j++) {
+            int port = candidates[(d + j) % candidates.length];
+            boolean used = false;
+            for (int c = 0; c < lids && !used; c++) {
+                used = ports[c] == port;
+            }
+            if (!used) {
+                return port;
+            }
+        }
+        return -1;
+    }
+
+    /** Every port of the candidate groups of {@code s} towards leaf number {@code l}, in group and port order. */
+    private static int[] candidatePorts(DmodcRouting routing, int s, int l) {
+        FabricIndex index = routing.index();
+        int[] groups = routing.candidateGroups(s, l);
+        int count = 0;
+        for (int g : groups) {
+            count += index.groupSize(g);
+        }
+        int[] out = new int[count];
+        int n = 0;
+        for (int g : groups) {
+            for (int i = 0; i < index.groupSize(g); i++) {
+                out[n++] = index.groupPort(g, i);
+            }
+        }
+        return out;
+    }
+}
