@@ -1,5 +1,6 @@
 package org.fabricmanager.routing.dmodc.home;
 
+import java.util.Arrays;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingPool;
 import org.fabricmanager.routing.dmodc.DmodcRouting;
@@ -10,7 +11,7 @@ import org.fabricmanager.topology.FabricIndex;
  * destinations of their own, and Dmodc sends them up a leaf's consecutive candidates, so through distinct uplinks
  * where the leaf has enough. The home planes move some of a degraded leaf's entries to another candidate, by the
  * destination's home alone, which can put two LIDs of one port on one uplink again. Here, at every leaf and for every
- * port on another leaf, a LID that shares an uplink with a sibling LID while a candidate uplink towards that leaf is
+ * port on another leaf with an entry the home planes moved, a LID that shares an uplink with a sibling LID while a candidate uplink towards that leaf is
  * free of them moves to the first such candidate from its own place in the list. Every entry stays one of Dmodc's
  * candidates, so validity and deadlock freedom are Dmodc's; without an LMC nothing is done.
  */
@@ -18,7 +19,7 @@ final class LidSpread {
     private LidSpread() {
     }
 
-    /** Spreads the LIDs of each port over distinct uplinks in {@code rows} (null: Dmodc's row, copied when written). */
+    /** Spreads the LIDs of each port over distinct uplinks in {@code rows} (null: Dmodc's row, left as it is). */
     static void apply(DmodcRouting routing, byte[][] rows, RoutingPool pool) {
         FabricIndex index = routing.index();
         if (index.lmc() == 0) {
@@ -26,57 +27,65 @@ final class LidSpread {
         }
         int[] leaves = index.leaves();
         pool.forRange(leaves.length, 1, (worker, from, to) -> {
+            byte[] dmodcRow = new byte[index.destinationCount()];
             for (int k = from; k < to; k++) {
-                spreadLeaf(routing, rows, leaves[k]);
+                if (rows[leaves[k]] != null) {
+                    spreadLeaf(routing, rows[leaves[k]], leaves[k], dmodcRow);
+                }
             }
         });
     }
 
-    /** Leaf switch {@code s}'s row: only its own row is written, so leaves run in parallel. */
-    private static void spreadLeaf(DmodcRouting routing, byte[][] rows, int s) {
+    /**
+     * Leaf switch {@code s}'s row as the home planes left it. Dmodc's own entries keep a port's LIDs apart, so only the
+     * ports with an entry the home planes changed are looked at (none on an intact PGFT). Only this leaf's row is
+     * written, so leaves run in parallel.
+     */
+    private static void spreadLeaf(DmodcRouting routing, byte[] row, int s, byte[] dmodcRow) {
         FabricIndex index = routing.index();
-        ForwardingTables dmodc = routing.result().tables();
+        routing.result().tables().copyEntries(s, 0, dmodcRow, 0, dmodcRow.length);
         int lids = 1 << index.lmc();
-        int own = index.leafNumber(s);
-        int[] nodes = index.leafNodeArray();
         int[] ports = new int[lids];
-        for (int l = 0; l < index.leafCount(); l++) {
-            if (l == own) {
+        int[][] candidates = new int[index.leafCount()][];
+        int done = -1;
+        for (int d = mismatch(row, dmodcRow, 0); d < row.length; d = mismatch(row, dmodcRow, d + 1)) {
+            int first = d & -lids;
+            int pos = index.nodeByDestination(first);
+            if (first <= done || pos == FabricIndex.NONE || index.nodeLeaf(pos) == s
+                    || index.nodeLeaf(pos) == FabricIndex.NONE) {
                 continue;
             }
-            int[] candidates = null;
-            int end = index.leafNodeStart(l + 1);
-            for (int i = index.leafNodeStart(l); i + lids <= end; i += lids) {
-                int first = index.nodeIndex(nodes[i]);
-                boolean shared = false;
-                for (int b = 0; b < lids; b++) {
-                    ports[b] = rows[s] != null ? rows[s][first + b] & 0xff : dmodc.port(s, first + b);
-                    for (int c = 0; c < b && !shared; c++) {
-                        shared = ports[c] == ports[b] && ports[b] != ForwardingTables.NO_ROUTE;
-                    }
-                }
-                if (!shared) {
+            done = first;
+            boolean shared = false;
+            for (int b = 0; b < lids; b++) {
+                ports[b] = row[first + b] & 0xff;
+                shared |= ports[b] != ForwardingTables.NO_ROUTE && usedBefore(ports, b, ports[b]);
+            }
+            if (!shared) {
+                continue;
+            }
+            int l = index.leafNumber(index.nodeLeaf(pos));
+            if (candidates[l] == null) {
+                candidates[l] = candidatePorts(routing, s, l);
+            }
+            for (int b = 1; b < lids; b++) {
+                if (ports[b] == ForwardingTables.NO_ROUTE || !usedBefore(ports, b, ports[b])) {
                     continue;
                 }
-                if (candidates == null) {
-                    candidates = candidatePorts(routing, s, l);
+                int free = firstFree(candidates[l], ports, lids, first + b);
+                if (free < 0) {
+                    break; // every candidate carries a sibling already: as distinct as the leaf allows
                 }
-                for (int b = 1; b < lids; b++) {
-                    if (!usedBefore(ports, b, ports[b])) {
-                        continue;
-                    }
-                    int free = firstFree(candidates, ports, lids, first + b);
-                    if (free < 0) {
-                        break; // every candidate carries a sibling already: as distinct as the leaf allows
-                    }
-                    if (rows[s] == null) {
-                        rows[s] = dmodc.copyRow(s);
-                    }
-                    rows[s][first + b] = (byte) free;
-                    ports[b] = free;
-                }
+                row[first + b] = (byte) free;
+                ports[b] = free;
             }
         }
+    }
+
+    /** The first index from {@code from} where the rows differ, else their length. */
+    private static int mismatch(byte[] a, byte[] b, int from) {
+        int at = Arrays.mismatch(a, from, a.length, b, from, b.length);
+        return at < 0 ? a.length : from + at;
     }
 
     private static boolean usedBefore(int[] ports, int b, int port) {
