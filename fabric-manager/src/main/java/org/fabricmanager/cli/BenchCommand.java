@@ -232,7 +232,7 @@ final class BenchCommand implements Command {
         root.put("repeat", repeat);
         ObjectNode fabric = root.putObject("fabric");
         fabric.put("switches", index.switchCount());
-        fabric.put("nodes", index.nodeCount());
+        fabric.put("nodes", index.fabric().nodes().size());
         ArrayNode levels = root.putArray("levels");
         for (int l = 0; l < fractions.length; l++) {
             ObjectNode level = levels.addObject();
@@ -315,7 +315,7 @@ final class BenchCommand implements Command {
         root.put("repeat", repeat);
         ObjectNode fabric = root.putObject("fabric");
         fabric.put("switches", index.switchCount());
-        fabric.put("nodes", index.nodeCount());
+        fabric.put("nodes", index.fabric().nodes().size());
         addEngines(root.putArray("engines"), stats);
         return mapper.writeValueAsString(root);
     }
@@ -342,7 +342,8 @@ final class BenchCommand implements Command {
     private static void printTable(List<BenchStats> stats, Fabric fabric, FabricIndex index, int threads, int repeat,
                                    Console console) {
         console.out().println("fabric" + fabric.pgft().map(p -> " " + p).orElse("") + ": " + index.switchCount()
-                + " switches, " + index.nodeCount() + " nodes, " + fabric.links().size() + " links");
+                + " switches, " + fabric.nodes().size() + " nodes, " + fabric.links().size() + " links"
+                + (fabric.lmc() == 0 ? "" : ", LMC " + fabric.lmc() + ": " + index.destinationCount() + " destinations"));
         console.out().println("machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + jvm() + ", "
                 + threads + " routing threads, " + repeat + " warm runs per engine");
         console.out().printf(Locale.ROOT, "%-8s %-14s %10s %10s %10s %10s%n", "engine", "phase", "cold ms", "median ms",
