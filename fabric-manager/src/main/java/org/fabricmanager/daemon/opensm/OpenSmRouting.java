@@ -177,7 +177,8 @@ final class OpenSmRouting {
     private Handed handed(Subnet subnet, Fabric fabric) {
         if (fabric.lmc() != subnet.lmc()) {
             throw new TopologyException("the daemon's fabric has LMC " + fabric.lmc() + ", OpenSM's subnet " + subnet.seq()
-                    + " LMC " + subnet.lmc());
+                    + " LMC " + subnet.lmc() + (fabric.lmc() == 0 ? " (switches of agents, which have no LMC, share the"
+                    + " daemon's fabric)" : ""));
         }
         FabricIndex index = fabric.index();
         long upTo = passes.handedSoFar();
