@@ -54,7 +54,31 @@ static void put_node_name(struct fm_buf *b, const osm_node_t *node)
 		fm_put_name(b, desc, n);
 }
 
-/* the SUBNET frame: switches with each port's peer, then the linked CA and router ports */
+/* whether a linked CA or router port answers to more than its base LID (OpenSM's lmc > 0) */
+static int subnet_has_lmc(cl_qmap_t *nodes)
+{
+	cl_map_item_t *it;
+	uint8_t p;
+
+	for (it = cl_qmap_head(nodes); it != cl_qmap_end(nodes); it = cl_qmap_next(it)) {
+		osm_node_t *node = (osm_node_t *) it;
+
+		if (!is_end_port(node))
+			continue;
+		for (p = 1; p < osm_node_get_num_physp(node); p++) {
+			osm_physp_t *ph = osm_node_get_physp_ptr(node, p);
+
+			if (ph && osm_physp_get_remote(ph) && osm_physp_get_lmc(ph) > 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * the SUBNET frame: switches with each port's peer, then the linked CA and router ports; SUBNET_LMC, with each
+ * port's LMC after its LID, when a port has LMC > 0 (so that a daemon of an earlier release refuses it)
+ */
 static void encode_subnet(struct fm_plugin *fm, struct fm_buf *b)
 {
 	osm_subn_t *subn = &fm->osm->subn;
@@ -63,8 +87,9 @@ static void encode_subnet(struct fm_plugin *fm, struct fm_buf *b)
 	uint32_t ends = 0;
 	size_t count_at;
 	uint8_t p, n;
+	int lmc = subnet_has_lmc(nodes);
 
-	fm_put_header(b, FM_SUBNET, 0);
+	fm_put_header(b, lmc ? FM_SUBNET_LMC : FM_SUBNET, 0);
 	fm_put_u64(b, fm->seq);
 	fm_put_u64(b, fm->held.id);
 	fm_put_u32(b, cl_qmap_count(sws));
@@ -105,6 +130,8 @@ static void encode_subnet(struct fm_plugin *fm, struct fm_buf *b)
 			fm_put_u64(b, cl_ntoh64(osm_physp_get_port_guid(ph)));
 			fm_put_u8(b, p);
 			fm_put_u16(b, cl_ntoh16(osm_physp_get_base_lid(ph)));
+			if (lmc)
+				fm_put_u8(b, osm_physp_get_lmc(ph)); /* 3 bits of PortInfo: 0..7 */
 			put_node_name(b, node);
 			ends++;
 		}

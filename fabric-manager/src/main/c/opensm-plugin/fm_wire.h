@@ -20,7 +20,10 @@
 #define FM_SET 7        /* plug-in to daemon: the switches whose tables equal the answer, once OpenSM set them */
 #define FM_COUNTERS 8   /* plug-in to daemon: port counters' changes read by OpenSM's performance manager */
 #define FM_DELTA 9      /* the answer as the entries that differ from the tables the plug-in holds */
-#define FM_TYPES 10
+/* SUBNET with each CA port's LMC (u8) after its LID: sent when a port has LMC > 0, which a daemon of an earlier
+ * release refuses (REFUSED INVALID: an unknown type) rather than leave the extra LIDs unrouted */
+#define FM_SUBNET_LMC 10
+#define FM_TYPES 11
 #define FM_HEADER 12
 /* one port's changes: node GUID, port, then rx/tx packets, rx/tx bytes, rx/tx errors, rx/tx drops (u64 each) */
 #define FM_COUNTER_RECORD (8 + 1 + 8 * 8)

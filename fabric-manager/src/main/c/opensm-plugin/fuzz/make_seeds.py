@@ -6,7 +6,7 @@ import os
 import struct
 
 MAGIC, VERSION = 0x464D4F53, 4
-TABLES, REFUSED, REROUTE, DELTA = 2, 3, 6, 9
+TABLES, REFUSED, REROUTE, DELTA, SUBNET_LMC = 2, 3, 6, 9, 10
 GUIDS = [0x0002C90300001111, 0x0002C90300002222, 0x0002C90300003333]
 PORTS = [5, 9, 37]
 ENTRIES, SEQ = 13, 1
@@ -49,6 +49,9 @@ SEEDS = {
         "refused-unknown-code": b"\x08" + refused(SEQ, 77, "a later release's code"),
         "huge": b"\x09" + frame(TABLES, b"", 0x7FFFFFFF),
         "not-the-protocol": b"\x0a" + b"HTTP/1.1 200 OK\r\n\r\nnot tables",
+        # a daemon of an earlier release refusing a SUBNET_LMC (LMC > 0) as an unknown type; and that type as an answer
+        "refused-unknown-type": b"\x0b" + refused(0, 3, "unexpected frame type 10"),
+        "subnet-lmc-as-answer": b"\x0c" + frame(SUBNET_LMC, struct.pack(">QQII", SEQ, 0, 0, 0)),
     },
     "channel": {
         "reroute": b"\x01" + frame(REROUTE, struct.pack(">Q", 42)),

@@ -47,7 +47,7 @@ final class BenchCommand implements Command {
                 usage: fabric-manager bench (--pgft SPEC [--degrade-links F[,F...]] [--degrade-switches K] [--seed S]
                                              | --topology FILE | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                             [--engines dmodc,dmodk] [--repeat R] [--threads T] [--json]
-                                            [--reroute leaf-link,top-link,top-switch [--faults N]]
+                                            [--reroute leaf-link,top-link,top-switch [--faults N]] [--lmc N]
                   Runs each engine once cold, then R times warm, and prints per phase and in total the
                   cold time and the median, minimum and maximum of the warm runs (milliseconds).
                   With several --degrade-links fractions (e.g. 0,0.01,0.05), routes one fabric per
@@ -63,6 +63,7 @@ final class BenchCommand implements Command {
                   --threads T              routing threads (default: available processors, %d here)
                   --reroute KINDS          time single faults re-routed against routed from scratch
                   --faults N               with --reroute: faults of each kind (default 3)
+                  --lmc N                  every end port answers to 2^N LIDs (OpenSM's lmc, 0..7), each a destination
                   --json                   print one JSON object instead of the table""".formatted(FabricSource.USAGE.indent(2).stripTrailing(),
                 Runtime.getRuntime().availableProcessors());
     }
@@ -70,7 +71,7 @@ final class BenchCommand implements Command {
     @Override
     public Set<String> valueOptions() {
         Set<String> options = new HashSet<>(FabricSource.OPTIONS);
-        options.addAll(Set.of("engines", "repeat", "threads", "reroute", "faults"));
+        options.addAll(Set.of("engines", "repeat", "threads", "reroute", "faults", "lmc"));
         return options;
     }
 
@@ -93,6 +94,9 @@ final class BenchCommand implements Command {
         int repeat = args.intValue("repeat", 10, 1, 100_000);
         int threads = args.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 1024);
         List<String> levels = args.has("pgft") ? args.listValue("degrade-links", List.of()) : List.of();
+        if (args.has("lmc") && (reroute || levels.size() > 1)) {
+            throw new UsageException("bench: --lmc goes with one fabric routed from scratch");
+        }
         if (reroute) {
             if (levels.size() > 1) {
                 throw new UsageException("bench: --reroute takes one fabric: give at most one --degrade-links fraction");
@@ -107,6 +111,9 @@ final class BenchCommand implements Command {
             return sideBySide(args, engines, explicitEngines, fractions(levels), repeat, threads, console);
         }
         Fabric fabric = FabricSource.load(args);
+        if (args.has("lmc")) {
+            fabric = fabric.withLmc(args.intValue("lmc", 0, 0, Fabric.MAX_LMC));
+        }
         FabricIndex index = fabric.index();
         if (index.leafCount() == 0) {
             throw new UsageException("bench: the fabric has no leaf switch (no node is linked to a switch): nothing to route");
@@ -225,7 +232,7 @@ final class BenchCommand implements Command {
         root.put("repeat", repeat);
         ObjectNode fabric = root.putObject("fabric");
         fabric.put("switches", index.switchCount());
-        fabric.put("nodes", index.nodeCount());
+        fabric.put("nodes", index.fabric().nodes().size());
         ArrayNode levels = root.putArray("levels");
         for (int l = 0; l < fractions.length; l++) {
             ObjectNode level = levels.addObject();
@@ -308,7 +315,7 @@ final class BenchCommand implements Command {
         root.put("repeat", repeat);
         ObjectNode fabric = root.putObject("fabric");
         fabric.put("switches", index.switchCount());
-        fabric.put("nodes", index.nodeCount());
+        fabric.put("nodes", index.fabric().nodes().size());
         addEngines(root.putArray("engines"), stats);
         return mapper.writeValueAsString(root);
     }
@@ -335,7 +342,8 @@ final class BenchCommand implements Command {
     private static void printTable(List<BenchStats> stats, Fabric fabric, FabricIndex index, int threads, int repeat,
                                    Console console) {
         console.out().println("fabric" + fabric.pgft().map(p -> " " + p).orElse("") + ": " + index.switchCount()
-                + " switches, " + index.nodeCount() + " nodes, " + fabric.links().size() + " links");
+                + " switches, " + fabric.nodes().size() + " nodes, " + fabric.links().size() + " links"
+                + (fabric.lmc() == 0 ? "" : ", LMC " + fabric.lmc() + ": " + index.destinationCount() + " destinations"));
         console.out().println("machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + jvm() + ", "
                 + threads + " routing threads, " + repeat + " warm runs per engine");
         console.out().printf(Locale.ROOT, "%-8s %-14s %10s %10s %10s %10s%n", "engine", "phase", "cold ms", "median ms",

@@ -63,7 +63,7 @@ final class DemoCommand implements Command {
                 usage: fabric-manager demo [--pgft SPEC | --hdft SPEC] [--http-port P] [--southbound-port P] [--state-dir DIR]
                                            [--engine NAME] [--until-converged] [--tls-provider auto|openssl|jdk]
                        fabric-manager demo --opensm [--pgft SPEC] [--http-port P] [--state-dir DIR] [--engine NAME]
-                                           [--until-converged]
+                                           [--until-converged] [--lmc N]
                   Starts the daemon and a simulated fabric of SPEC (default %s) on loopback, prints each step,
                   then serves the REST API until Ctrl-C (docs/rest-api.md). The agents speak mutual TLS with
                   certificates of a throw-away CA made in the state directory (DIR/pki).
@@ -81,13 +81,14 @@ final class DemoCommand implements Command {
                   --until-converged      exit once every table is acknowledged instead of serving REST
                   --tls-provider P       the southbound's TLS engine, daemon and agents (security.tlsProvider):
                                          auto (default), openssl or jdk
-                  --opensm               the subnet of OpenSM on ibsim instead of the agents""".formatted(DEFAULT_PGFT,
+                  --opensm               the subnet of OpenSM on ibsim instead of the agents
+                  --lmc N                with --opensm: OpenSM's lmc, each end port answering to 2^N LIDs (0..7)""".formatted(DEFAULT_PGFT,
                 OpenSmDemo.DEFAULT_PGFT);
     }
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("pgft", "hdft", "http-port", "southbound-port", "state-dir", "engine", "tls-provider");
+        return Set.of("pgft", "hdft", "http-port", "southbound-port", "state-dir", "engine", "tls-provider", "lmc");
     }
 
     @Override
@@ -99,6 +100,9 @@ final class DemoCommand implements Command {
     public int run(Arguments args, Console console) throws Exception {
         if (args.flag("opensm")) {
             return OpenSmDemo.run(args, console);
+        }
+        if (args.has("lmc")) {
+            throw new UsageException("demo: --lmc is OpenSM's (demo --opensm): the agents have no LMC");
         }
         if (args.has("pgft") && args.has("hdft")) {
             throw new UsageException("demo: give --pgft or --hdft, not both");

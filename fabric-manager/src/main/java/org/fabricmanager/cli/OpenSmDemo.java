@@ -106,7 +106,8 @@ final class OpenSmDemo implements AutoCloseable {
         try {
             String failed;
             try {
-                failed = demo.serve(args, console.out(), spec, new Setup(tools, plugin, httpPort, southboundPort));
+                failed = demo.serve(args, console.out(), spec, new Setup(tools, plugin, httpPort, southboundPort,
+                        args.intValue("lmc", 0, 0, Fabric.MAX_LMC)));
             } catch (IOException e) {
                 failed = e.getMessage(); // ibsim or OpenSM could not start (e.g. IBSIM_SOCKNAME taken)
             }
@@ -127,7 +128,7 @@ final class OpenSmDemo implements AutoCloseable {
     }
 
     /** What the start needs besides the fabric. */
-    private record Setup(OpenSmTools tools, OpenSmPlugin plugin, int httpPort, int southboundPort) {
+    private record Setup(OpenSmTools tools, OpenSmPlugin plugin, int httpPort, int southboundPort, int lmc) {
     }
 
     /**
@@ -182,13 +183,13 @@ final class OpenSmDemo implements AutoCloseable {
             lab.onExit().thenAcceptAsync(code -> failed("ibsim exited with " + code + " (" + lab.log() + ")"), WATCHER);
             // OpenSM's performance manager reads the ports' counters, so that the switches show them as agents' do
             opensm = setup.plugin().startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, work.resolve("opensm"),
-                    OpenSmPlugin.Fallback.MINHOP, OpenSmPlugin.PERFMGR);
+                    OpenSmPlugin.Fallback.MINHOP, OpenSmPlugin.PERFMGR + (setup.lmc() == 0 ? "" : "lmc " + setup.lmc() + "\n"));
             opensm.onExit().thenAcceptAsync(p -> failed("OpenSM exited with " + p.exitValue()), WATCHER);
         }
         out.printf("ibsim: %d switches and %d nodes on socket %s (IBSIM_SOCKNAME)%n", fabric.switches().size(),
                 fabric.nodes().size(), lab.socketName());
-        out.printf("OpenSM: pid %d, routing_engine fabric-manager,%s, performance manager on, log %s%n", opensm.pid(),
-                OpenSmPlugin.FALLBACK, openSmLog());
+        out.printf("OpenSM: pid %d, routing_engine fabric-manager,%s, performance manager on%s, log %s%n", opensm.pid(),
+                OpenSmPlugin.FALLBACK, setup.lmc() == 0 ? "" : ", lmc " + setup.lmc(), openSmLog());
         String why = awaitConverged(fabric.switches().size());
         if (why != null) {
             return why;

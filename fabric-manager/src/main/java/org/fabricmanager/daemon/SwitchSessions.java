@@ -124,6 +124,24 @@ final class SwitchSessions implements SouthboundListener {
     }
 
     @Override
+    public void lmcReported(int lmc) {
+        queue.append("lmc " + lmc, () -> {
+            if (lmc > 0 && !agentSwitches.isEmpty()) {
+                // agents forward by destination index, one per node: the fabric keeps one LID per port, and OpenSM's
+                // pass is refused for its LMC (OpenSM falls back)
+                LOG.warn("OpenSM's end ports have LMC {}, but agents of this daemon have no LMC: kept at 0", lmc);
+                return;
+            }
+            if (m.discovery().lmc(lmc)) {
+                LOG.info("OpenSM's end ports answer to {} LID(s) each (LMC {}): each is routed as a destination",
+                        1 << lmc, lmc);
+                coordinator.fabricChanged();
+                coordinator.updateState();
+            }
+        });
+    }
+
+    @Override
     public void tablesUnconfirmed(SwitchSession session, String why) {
         queue.append("unconfirm " + Guids.format(session.guid()), () -> {
             ManagedSwitch ms = m.registry().get(session.guid());

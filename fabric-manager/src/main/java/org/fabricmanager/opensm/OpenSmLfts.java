@@ -32,6 +32,9 @@ import org.fabricmanager.topology.TopologyException;
  * closer to the leaf and then meets the engine's own routes, so no loop forms, and the routes
  * between nodes are the engine's, unchanged.
  *
+ * <p>With an LMC ({@link Fabric#lmc()}), every LID of an end port is written: its base LID and each LID above it
+ * (the path bits), each the entry of its own destination.
+ *
  * <p>The reader also takes what {@code ibroute} prints (hexadecimal LID range, {@code : (...)}
  * before the description, column headings) and OpenSM's {@code UNREACHABLE} lines.
  */
@@ -69,7 +72,7 @@ public final class OpenSmLfts {
         }
         for (int pos = 0; pos < index.nodeCount(); pos++) {
             long guid = index.nodeGuid(pos);
-            int lid = requireLid(lids, guid, "node");
+            int lid = nodeLid(lids, index, pos);
             kind[lid] = "Channel Adapter";
             portGuid[lid] = lids.portGuid(guid);
             name[lid] = fabric.nodeByGuid(guid).orElseThrow().name();
@@ -121,7 +124,7 @@ public final class OpenSmLfts {
             known[lid] = true;
         }
         for (int pos = 0; pos < index.nodeCount(); pos++) {
-            int lid = requireLid(lids, index.nodeGuid(pos), "node");
+            int lid = nodeLid(lids, index, pos);
             target[lid] = -(index.nodeIndex(pos) + 1);
             leafOf[lid] = index.nodeLeaf(pos);
             known[lid] = true;
@@ -218,7 +221,11 @@ public final class OpenSmLfts {
             long owner = lids.guidOfLid(lid).orElse(0L);
             int pos = owner == 0 ? FabricIndex.NONE : index.nodePosition(owner);
             if (pos != FabricIndex.NONE) {
-                builder.set(current, index.nodeIndex(pos), port);
+                // an end port's extra LID (LMC > 0) is the position its path bits are above the base LID's
+                int bits = lid - lids.lid(owner).orElseThrow();
+                if (bits < 1 << index.lmc()) {
+                    builder.set(current, index.nodeIndex(pos + bits), port);
+                }
             }
         }
         return builder.build();
@@ -233,6 +240,21 @@ public final class OpenSmLfts {
         } catch (IOException e) {
             throw new TopologyException(file + ": cannot read: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The LID of node position {@code pos}: its node's base LID plus its path bits (LMC > 0).
+     *
+     * @throws TopologyException when the node has no LID, or fewer LIDs in the plan than the fabric's LMC gives it
+     */
+    static int nodeLid(LidPlan lids, FabricIndex index, int pos) {
+        long guid = index.nodeGuid(pos);
+        int bits = index.pathBits(pos);
+        if (bits >= lids.lidCount(guid)) {
+            throw new TopologyException("node " + Guids.format(guid) + " has " + lids.lidCount(guid) + " LID(s), but the"
+                    + " fabric's LMC " + index.lmc() + " gives it " + (1 << index.lmc()));
+        }
+        return requireLid(lids, guid, "node") + bits;
     }
 
     private static int requireLid(LidPlan lids, long guid, String what) {

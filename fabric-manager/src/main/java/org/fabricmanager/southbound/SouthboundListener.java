@@ -41,6 +41,13 @@ public interface SouthboundListener {
     default void tablesUnconfirmed(SwitchSession session, String why) {
     }
 
+    /**
+     * OpenSM's subnet gives every end port 2^{@code lmc} LIDs (its {@code lmc}; before the switches' reports of that
+     * subnet): each is routed as a destination of its own. Agents have no LMC. Any thread.
+     */
+    default void lmcReported(int lmc) {
+    }
+
     /** A session closed, for any reason; {@code reason} says why. Called exactly once per session. */
     void sessionClosed(SwitchSession session, String reason);
 

@@ -8,11 +8,16 @@ import java.io.InputStream;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
+import org.fabricmanager.topology.EndNode;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.IbnetdiscoverReader;
@@ -145,5 +150,49 @@ class OpenSmLftsTest {
         assertThat(text).contains("Switch\t4 \"s1-0_1000000100000000\"\n[1]\t\"n0_2000000000000000\"[1]\n"
                 + "[2]\t\"n1_2000000000000001\"[1]\n[3]\t\"s2-0_1000000200000000\"[1]\n[4]\t\"s2-1_1000000200000001\"[1]\n");
         assertThat(text.lines().filter(l -> l.startsWith("["))).hasSize(2 * fabric.links().size());
+    }
+
+    /**
+     * With LMC 2 every end port answers to four LIDs from a base LID that is a multiple of four, as OpenSM assigns them:
+     * the file has an entry for each LID of each port on every switch, each its own destination's, and reads back
+     * as the tables.
+     */
+    @Test
+    void writesAndReadsEveryLidOfEveryPortUnderAnLmc() throws IOException {
+        Fabric fabric = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)")).withLmc(2);
+        FabricIndex index = fabric.index();
+        Map<Long, Integer> lidByGuid = new HashMap<>();
+        int next = 1;
+        for (int s = 0; s < index.switchCount(); s++) {
+            lidByGuid.put(index.switchGuid(s), next++);
+        }
+        next = (next + 3) / 4 * 4;
+        List<Long> ports = new ArrayList<>();
+        for (EndNode n : fabric.nodes()) {
+            lidByGuid.put(n.guid(), next);
+            ports.add(n.guid());
+            next += 4;
+        }
+        LidPlan lids = new LidPlan(lidByGuid, Map.of()).withLmc(2, ports);
+        ForwardingTables tables = route(fabric);
+        assertThat(tables.destinationCount()).isEqualTo(4 * fabric.nodes().size());
+        String text = write(fabric, tables, lids);
+        long nodeEntries = text.lines().filter(l -> l.contains("# Channel Adapter")).count();
+        assertThat(nodeEntries).as("every LID of every port on every switch")
+                .isEqualTo((long) index.switchCount() * 4 * fabric.nodes().size());
+        int base = lids.lid(fabric.nodes().get(0).guid()).orElseThrow();
+        assertThat(text).contains(String.format("\n0x%04x ", base + 3))
+                .doesNotContain(String.format("0x%04x ", next));
+        ForwardingTables back = OpenSmLfts.read(new StringReader(text), "written", fabric, lids);
+        assertThat(back.sameAs(tables)).as("read back, every LID").isTrue();
+        assertThat(lids.guidOfLid(base + 3)).contains(fabric.nodes().get(0).guid());
+    }
+
+    @Test
+    void refusesAPlanWhoseBaseLidsDoNotLeaveRoomForThePathBits() {
+        assertThatThrownBy(() -> new LidPlan(Map.of(1L, 6), Map.of()).withLmc(2,
+                List.of(1L))).isInstanceOf(TopologyException.class).hasMessageContaining("not a multiple of 4");
+        assertThatThrownBy(() -> new LidPlan(Map.of(1L, 4, 2L, 6), Map.of()).withLmc(2,
+                List.of(1L))).isInstanceOf(TopologyException.class).hasMessageContaining("LID 6 is given to both");
     }
 }

@@ -113,6 +113,27 @@ public final class ForwardingTables {
         return ofRows(switchGuids, merged, destinationCount);
     }
 
+    /**
+     * These tables for a fabric whose end ports answer to 2^{@code lmc} LIDs each ({@link
+     * org.fabricmanager.topology.FabricIndex#lmc()}): destination {@code d}'s entry for each of {@code (d << lmc) |
+     * pathBits}, every extra LID routed as its base LID, for engines that have no better idea. VC rules are kept.
+     */
+    public ForwardingTables withPathBits(int lmc) {
+        if (lmc == 0) {
+            return this;
+        }
+        int lids = 1 << lmc;
+        byte[][] rows = new byte[ports.length][];
+        for (int s = 0; s < rows.length; s++) {
+            byte[] row = new byte[destinationCount * lids];
+            for (int d = 0; d < destinationCount; d++) {
+                Arrays.fill(row, d * lids, d * lids + lids, ports[s][d]);
+            }
+            rows[s] = row;
+        }
+        return new ForwardingTables(switchGuids, rows, destinationCount * lids, vcRules);
+    }
+
     /** True when row {@code s} is the very array of {@code other}'s row {@code otherS} (shared by {@link #ofRows(long[], byte[][], int, ForwardingTables, int[])}). */
     public boolean sharesRow(int s, ForwardingTables other, int otherS) {
         return ports[s] == other.ports[otherS];

@@ -19,11 +19,19 @@ import java.util.Set;
  * {@link #index() indexed view}.
  */
 public final class Fabric {
+    /** InfiniBand's largest LMC (3 bits of PortInfo): 128 LIDs per port. */
+    public static final int MAX_LMC = 7;
+
     private final PgftSpec pgft;
     private final HdftSpec hdft;
     private final List<FabricSwitch> switches;
     private final List<EndNode> nodes;
     private final List<Link> links;
+    /**
+     * OpenSM's LMC of the end ports: each answers to 2^lmc LIDs, each a destination of its own ({@link FabricIndex}).
+     * 0 for every fabric but an OpenSM subnet's with {@code lmc} set.
+     */
+    private final int lmc;
     /** GUID -> position in {@link #switches} / {@link #nodes}, without boxing (a fabric is rebuilt per change). */
     private final LongIntMap switchByGuid;
     private final LongIntMap nodeByGuid;
@@ -55,6 +63,21 @@ public final class Fabric {
      */
     public Fabric(PgftSpec pgft, HdftSpec hdft, Collection<FabricSwitch> switches, Collection<EndNode> nodes,
                   Collection<Link> links) {
+        this(pgft, hdft, switches, nodes, links, 0);
+    }
+
+    /**
+     * As {@link #Fabric(PgftSpec, HdftSpec, Collection, Collection, Collection)}, with every end port answering to
+     * 2^{@code lmc} LIDs (OpenSM's {@code lmc}, 0..{@value #MAX_LMC}).
+     *
+     * @throws TopologyException also for an LMC outside 0..7
+     */
+    public Fabric(PgftSpec pgft, HdftSpec hdft, Collection<FabricSwitch> switches, Collection<EndNode> nodes,
+                  Collection<Link> links, int lmc) {
+        if (lmc < 0 || lmc > MAX_LMC) {
+            throw new TopologyException("LMC " + lmc + " is outside 0.." + MAX_LMC);
+        }
+        this.lmc = lmc;
         if (pgft != null && hdft != null) {
             throw new TopologyException("a fabric cannot be expected to be both " + pgft + " and " + hdft);
         }
@@ -76,6 +99,7 @@ public final class Fabric {
                    boolean sameNodes) {
         this.pgft = from.pgft;
         this.hdft = from.hdft;
+        this.lmc = from.lmc;
         this.switches = switches;
         this.nodes = nodes;
         this.links = links;
@@ -139,7 +163,8 @@ public final class Fabric {
                         || arriving.putIfAbsent(n.guid(), n.index()) != LongIntMap.ABSENT) {
                     throw new TopologyException("added node " + Guids.format(n.guid()) + ": GUID already in the fabric");
                 }
-                int holder = n.index() < before.destinationCount() ? before.nodeByDestination(n.index()) : FabricIndex.NONE;
+                int first = n.index() << lmc;
+                int holder = first < before.destinationCount() ? before.nodeByDestination(first) : FabricIndex.NONE;
                 if (!taken.add(n.index()) || holder != FabricIndex.NONE && !removedNodes.contains(before.nodeGuid(holder))) {
                     throw new TopologyException("added node " + Guids.format(n.guid()) + ": destination index "
                             + n.index() + " is another node's");
@@ -409,7 +434,8 @@ public final class Fabric {
             synchronized (this) {
                 i = index;
                 if (i == null) {
-                    i = parentIndex != null ? FabricIndex.derive(this, parentIndex, changeFromParent)
+                    // an index of several LIDs per port is built whole: LMC > 0 comes from OpenSM alone
+                    i = parentIndex != null && lmc == 0 ? FabricIndex.derive(this, parentIndex, changeFromParent)
                             : FabricIndex.of(this);
                     index = i;
                     parentIndex = null;
@@ -420,14 +446,24 @@ public final class Fabric {
         return i;
     }
 
+    /** The LMC of the end ports: each answers to 2^lmc LIDs, each a destination (0: one LID, the base LID). */
+    public int lmc() {
+        return lmc;
+    }
+
+    /** This fabric with every end port answering to 2^{@code lmc} LIDs. */
+    public Fabric withLmc(int lmc) {
+        return lmc == this.lmc ? this : new Fabric(pgft, hdft, switches, nodes, links, lmc);
+    }
+
     /** This fabric with another expected PGFT ({@code null} for none); a PGFT replaces an expected HDFT. */
     public Fabric withPgft(PgftSpec spec) {
-        return new Fabric(spec, spec == null ? hdft : null, switches, nodes, links);
+        return new Fabric(spec, spec == null ? hdft : null, switches, nodes, links, lmc);
     }
 
     /** This fabric with another expected HDFT ({@code null} for none); an HDFT replaces an expected PGFT. */
     public Fabric withHdft(HdftSpec spec) {
-        return new Fabric(spec == null ? pgft : null, spec, switches, nodes, links);
+        return new Fabric(spec == null ? pgft : null, spec, switches, nodes, links, lmc);
     }
 
     /** This fabric without the given links (compared end-order-insensitively); unknown links are ignored. */
@@ -442,7 +478,7 @@ public final class Fabric {
                 kept.add(l);
             }
         }
-        return new Fabric(pgft, hdft, switches, nodes, kept);
+        return new Fabric(pgft, hdft, switches, nodes, kept, lmc);
     }
 
     /** This fabric without the given switches and every link that touches them. */
@@ -460,7 +496,7 @@ public final class Fabric {
                 keptLinks.add(l);
             }
         }
-        return new Fabric(pgft, hdft, keptSwitches, nodes, keptLinks);
+        return new Fabric(pgft, hdft, keptSwitches, nodes, keptLinks, lmc);
     }
 
     @Override
@@ -471,7 +507,7 @@ public final class Fabric {
         if (!(o instanceof Fabric f)) {
             return false;
         }
-        return pgft().equals(f.pgft()) && hdft().equals(f.hdft())
+        return lmc == f.lmc && pgft().equals(f.pgft()) && hdft().equals(f.hdft())
                 && new HashSet<>(switches).equals(new HashSet<>(f.switches))
                 && new HashSet<>(nodes).equals(new HashSet<>(f.nodes))
                 && normalizedLinks().equals(f.normalizedLinks());
@@ -493,6 +529,7 @@ public final class Fabric {
     @Override
     public String toString() {
         return "Fabric[" + switches.size() + " switches, " + nodes.size() + " nodes, " + links.size() + " links"
-                + (pgft == null ? "" : ", expected " + pgft) + (hdft == null ? "" : ", expected " + hdft) + "]";
+                + (pgft == null ? "" : ", expected " + pgft) + (hdft == null ? "" : ", expected " + hdft)
+                + (lmc == 0 ? "" : ", LMC " + lmc) + "]";
     }
 }

@@ -7,6 +7,11 @@ import java.util.Arrays;
  * {@code 0..switchCount()-1} in ascending (unsigned) GUID order; nodes get dense positions in
  * ascending destination-index order. Adjacency and port groups are primitive arrays.
  *
+ * <p>With an LMC ({@link Fabric#lmc()}, OpenSM's), each end port answers to 2^lmc LIDs and each LID is a
+ * destination of its own: a node is 2^lmc positions in a row, with destination indices {@code (index << lmc) |
+ * pathBits}, the same GUID, leaf and leaf port. Engines route every position as they route a node; {@link
+ * #nodePosition(long)} and {@link #peerNodes(int)} give the position of the base LID (path bits 0).
+ *
  * <p>Port groups follow {@code docs/formats.md}: the ports of a switch that reach the same
  * neighbour switch form a group; groups are ordered by the neighbour's GUID (so by neighbour id)
  * and ports inside a group by port number. Links from a switch to itself are not grouped.
@@ -207,6 +212,25 @@ public final class FabricIndex {
 
     // ---- nodes -----------------------------------------------------------------------------
 
+    /** The LMC of the end ports (0: one LID and one position per node). */
+    public int lmc() {
+        return fabric.lmc();
+    }
+
+    /** The path bits of position {@code pos}: its LID is its node's base LID plus these (0 without an LMC). */
+    public int pathBits(int pos) {
+        return nodeIndex[pos] & (1 << fabric.lmc()) - 1;
+    }
+
+    /**
+     * The position of the base LID of {@code pos}'s node (path bits 0): the position {@link #peerNodes(int)} names at
+     * the node's leaf port; {@code pos} itself without an LMC.
+     */
+    public int basePosition(int pos) {
+        return pos - pathBits(pos);
+    }
+
+    /** Node positions: one per node, or 2^lmc per node with an LMC (one per LID). */
     public int nodeCount() {
         return nodeGuid.length;
     }

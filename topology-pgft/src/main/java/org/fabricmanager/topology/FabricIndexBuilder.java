@@ -22,18 +22,23 @@ final class FabricIndexBuilder {
         for (int s = 0; s < n; s++) {
             peers.unconnectedRow(switches, s, sorted[s]);
         }
-        NodeTable nodes = nodesInDestinationOrder(fabric.nodes());
-        connect(fabric.links(), switches, nodes, peers);
+        NodeTable nodes = nodesInDestinationOrder(fabric.nodes(), fabric.lmc());
+        connect(fabric.links(), switches, nodes, peers, 1 << fabric.lmc());
         PortGroups groups = PortGroups.of(switches.ports(), peers.peerSwitch());
         LeafLayout leaves = LeafLayout.of(n, nodes.leaf());
         return new FabricIndex(fabric, switches, nodes, peers, groups, leaves);
     }
 
-    /** The nodes by ascending destination index, none attached to a leaf yet. */
-    private static NodeTable nodesInDestinationOrder(List<EndNode> endNodes) {
+    /**
+     * The nodes by ascending destination index, none attached to a leaf yet. With an LMC, each node is 2^lmc
+     * positions in a row, one per LID: destination {@code (index << lmc) | pathBits}, the node's GUID in each, and
+     * the GUID's position that of its base LID.
+     */
+    private static NodeTable nodesInDestinationOrder(List<EndNode> endNodes, int lmc) {
         EndNode[] nodes = endNodes.toArray(new EndNode[0]);
         Arrays.sort(nodes, (x, y) -> Integer.compare(x.index(), y.index()));
-        int nn = nodes.length;
+        int lids = 1 << lmc;
+        int nn = nodes.length * lids;
         long[] nodeGuid = new long[nn];
         int[] nodeIndex = new int[nn];
         int[] nodeLeaf = FabricIndex.filled(nn);
@@ -41,8 +46,9 @@ final class FabricIndexBuilder {
         LongIntMap nodePosByGuid = new LongIntMap(nn);
         int maxIndex = -1;
         for (int i = 0; i < nn; i++) {
-            nodeGuid[i] = nodes[i].guid();
-            nodeIndex[i] = nodes[i].index();
+            EndNode node = nodes[i >> lmc];
+            nodeGuid[i] = node.guid();
+            nodeIndex[i] = node.index() << lmc | i & lids - 1;
             nodePosByGuid.putIfAbsent(nodeGuid[i], i);
             maxIndex = Math.max(maxIndex, nodeIndex[i]);
         }
@@ -56,7 +62,7 @@ final class FabricIndexBuilder {
     }
 
     /** Writes every link into the peer rows (switch to switch) or the node's leaf and port (switch to node). */
-    private static void connect(List<Link> links, SwitchTable switches, NodeTable nodes, PeerRows peers) {
+    private static void connect(List<Link> links, SwitchTable switches, NodeTable nodes, PeerRows peers, int lids) {
         LongIntMap switchIdByGuid = switches.idByGuid();
         int[][] peerSwitch = peers.peerSwitch();
         int[][] peerPort = peers.peerPort();
@@ -69,18 +75,21 @@ final class FabricIndexBuilder {
                 peerSwitch[sb][l.bPort()] = sa;
                 peerPort[sb][l.bPort()] = l.aPort();
             } else if (sa != FabricIndex.NONE) {
-                attachNode(nodes, peers, sa, l.aPort(), l.b());
+                attachNode(nodes, peers, sa, l.aPort(), l.b(), lids);
             } else if (sb != FabricIndex.NONE) {
-                attachNode(nodes, peers, sb, l.bPort(), l.a());
+                attachNode(nodes, peers, sb, l.bPort(), l.a(), lids);
             }
             // node-to-node cables carry no route; recognition reports them
         }
     }
 
-    private static void attachNode(NodeTable nodes, PeerRows peers, int s, int port, long node) {
+    /** Attaches the node's positions (one per LID) to port {@code port} of switch {@code s}; the port names the first. */
+    private static void attachNode(NodeTable nodes, PeerRows peers, int s, int port, long node, int lids) {
         int pos = nodes.posByGuid().get(node);
         peers.peerNode()[s][port] = pos;
-        nodes.leaf()[pos] = s;
-        nodes.leafPort()[pos] = port;
+        for (int p = pos; p < pos + lids; p++) {
+            nodes.leaf()[p] = s;
+            nodes.leafPort()[p] = port;
+        }
     }
 }

@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -47,7 +48,7 @@ public final class IbnetdiscoverReader {
             "\\[(\\d+)\\](?:\\[ext \\d+\\])?\\s*(?:\\(([0-9a-fA-F]{1,16})\\))?\\s*\"([SHR])-([0-9a-fA-F]{1,16})\""
             + "\\[(\\d+)\\](?:\\[ext \\d+\\])?\\s*(?:\\(([0-9a-fA-F]{1,16})\\))?\\s*(?:#(.*))?");
     /** A CA port line's comment starts with the port's own LID: {@code # lid 7 lmc 0 "leaf1" lid 3 4xSDR}. */
-    private static final Pattern OWN_LID = Pattern.compile("\\s*lid\\s+(\\d+)\\b.*");
+    private static final Pattern OWN_LID = Pattern.compile("\\s*lid\\s+(\\d+)\\b(?:\\s+lmc\\s+(\\d+)\\b)?.*");
     /** A switch port line's comment names the peer and its LID: {@code # "n2" lid 6 4xSDR}. */
     private static final Pattern PEER_LID = Pattern.compile("\\s*\"[^\"]*\"\\s+lid\\s+(\\d+)\\b.*");
     private static final Pattern HEADER_GUID = Pattern.compile(
@@ -68,7 +69,7 @@ public final class IbnetdiscoverReader {
 
     /** One port line: {@code port} of {@code owner} to {@code peerPort} of {@code peer}. */
     private record PortLine(long owner, int port, long portGuid, char peerType, long peer, int peerPort,
-                            long peerPortGuid, int ownLid, int peerLid, int line) {
+                            long peerPortGuid, int ownLid, int ownLmc, int peerLid, int line) {
     }
 
     private final String source;
@@ -228,18 +229,20 @@ public final class IbnetdiscoverReader {
         long portGuid = m.group(2) == null ? 0 : Guids.parseLenient(m.group(2));
         long peerPortGuid = m.group(6) == null ? 0 : Guids.parseLenient(m.group(6));
         int ownLid = 0;
+        int ownLmc = -1;
         int peerLid = 0;
         if (m.group(7) != null) {
             Matcher own = OWN_LID.matcher(m.group(7));
             Matcher peer = PEER_LID.matcher(m.group(7));
             if (own.matches()) {
                 ownLid = parseLid(number, own.group(1));
+                ownLmc = own.group(2) == null ? -1 : parseInt(number, own.group(2), "LMC");
             } else if (peer.matches()) {
                 peerLid = parseLid(number, peer.group(1));
             }
         }
         PortLine p = new PortLine(current.guid(), port, portGuid, m.group(3).charAt(0), Guids.parseLenient(m.group(4)),
-                peerPort, peerPortGuid, ownLid, peerLid, number);
+                peerPort, peerPortGuid, ownLid, ownLmc, peerLid, number);
         PortLine previous = ports.putIfAbsent(new PortRef(current.guid(), port), p);
         if (previous != null) {
             throw error(number, "port " + port + " of " + Guids.format(current.guid()) + " already listed on line "
@@ -302,9 +305,13 @@ public final class IbnetdiscoverReader {
         Map<Long, Set<Integer>> connected = new HashMap<>();
         Map<PortRef, Long> portGuids = new HashMap<>();
         Map<PortRef, Integer> portLids = new HashMap<>();
+        Set<Integer> lmcs = new TreeSet<>();
         for (PortLine p : ports.values()) {
             if (p.ownLid() > 0 && !devices.get(p.owner()).isSwitch()) {
                 portLids.put(new PortRef(p.owner(), p.port()), p.ownLid());
+                if (p.ownLmc() >= 0) {
+                    lmcs.add(p.ownLmc());
+                }
             }
         }
         for (PortLine p : ports.values()) {
@@ -377,13 +384,21 @@ public final class IbnetdiscoverReader {
                     end(c.b(), c.bPort(), endNodeOf), endPort(c.b(), c.bPort(), endNodeOf)));
         }
         Fabric fabric;
+        // OpenSM gives every CA and router port the subnet's LMC: each port answers to 2^lmc LIDs
+        int lmc = lmcs.isEmpty() ? 0 : lmcs.iterator().next();
+        if (lmcs.size() > 1) {
+            throw new TopologyException(source + ": CA ports with LMC " + lmcs + ": one LMC per subnet is routed,"
+                    + " as OpenSM gives every end port its lmc");
+        }
         try {
-            fabric = TopologicalIndexer.reindex(new Fabric(null, switches, nodes, links));
+            fabric = TopologicalIndexer.reindex(new Fabric(null, switches, nodes, links)).withLmc(lmc);
         } catch (TopologyException e) {
             throw new TopologyException(source + ": " + e.getMessage(), e);
         }
         try {
-            return new LidFabric(fabric, new LidPlan(lids, lidPortGuids));
+            List<Long> endPorts = new ArrayList<>();
+            fabric.nodes().forEach(n -> endPorts.add(n.guid()));
+            return new LidFabric(fabric, new LidPlan(lids, lidPortGuids).withLmc(lmc, endPorts));
         } catch (TopologyException e) {
             // the fabric is fine without LIDs (topology --check, route to lft-text): only OpenSM's format needs them
             return new LidFabric(fabric, null, source + ": " + e.getMessage());

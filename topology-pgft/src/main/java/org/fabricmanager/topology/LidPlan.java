@@ -1,6 +1,7 @@
 package org.fabricmanager.topology;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -22,6 +23,9 @@ public final class LidPlan {
     private final Map<Long, Integer> lidByGuid;
     private final Map<Long, Long> portGuidByGuid;
     private final Map<Integer, Long> guidByLid;
+    /** The GUIDs that answer to 2^lmc LIDs from their base LID (end ports, under an LMC), with that count. */
+    private final Map<Long, Integer> lidCountByGuid;
+    private final int maxLid;
 
     /**
      * A plan from explicit LIDs ({@code lidByGuid}: switch and end-node GUIDs) and end-node port
@@ -30,22 +34,64 @@ public final class LidPlan {
      * @throws TopologyException when a LID is outside 1..0xBFFF or two GUIDs share one
      */
     public LidPlan(Map<Long, Integer> lidByGuid, Map<Long, Long> portGuidByGuid) {
+        this(lidByGuid, portGuidByGuid, Map.of());
+    }
+
+    private LidPlan(Map<Long, Integer> lidByGuid, Map<Long, Long> portGuidByGuid, Map<Long, Integer> lidCounts) {
         this.lidByGuid = Map.copyOf(lidByGuid);
         this.portGuidByGuid = Map.copyOf(portGuidByGuid);
+        this.lidCountByGuid = Map.copyOf(lidCounts);
         Map<Integer, Long> byLid = new HashMap<>();
+        int max = 0;
         for (Map.Entry<Long, Integer> e : lidByGuid.entrySet()) {
-            int lid = e.getValue();
-            if (lid < 1 || lid > MAX_UNICAST_LID) {
-                throw new TopologyException("LID " + lid + " of " + Guids.format(e.getKey()) + " is outside the unicast"
-                        + " range 1.." + MAX_UNICAST_LID);
+            int base = e.getValue();
+            int count = lidCounts.getOrDefault(e.getKey(), 1);
+            if (base < 1 || base + count - 1 > MAX_UNICAST_LID) {
+                throw new TopologyException((count == 1 ? "LID " + base : "LIDs " + base + ".." + (base + count - 1))
+                        + " of " + Guids.format(e.getKey()) + " outside the unicast range 1.." + MAX_UNICAST_LID);
             }
-            Long other = byLid.putIfAbsent(lid, e.getKey());
-            if (other != null) {
-                throw new TopologyException("LID " + lid + " is given to both " + Guids.format(other) + " and "
-                        + Guids.format(e.getKey()));
+            if (count > 1 && base % count != 0) {
+                throw new TopologyException("base LID " + base + " of " + Guids.format(e.getKey()) + " is not a multiple"
+                        + " of " + count + ", as its LMC needs (InfiniBand masks the path bits off the base LID)");
             }
+            for (int lid = base; lid < base + count; lid++) {
+                Long other = byLid.putIfAbsent(lid, e.getKey());
+                if (other != null) {
+                    throw new TopologyException("LID " + lid + " is given to both " + Guids.format(other) + " and "
+                            + Guids.format(e.getKey()));
+                }
+            }
+            max = Math.max(max, base + count - 1);
         }
         this.guidByLid = Collections.unmodifiableMap(byLid);
+        this.maxLid = max;
+    }
+
+    /**
+     * This plan with each of {@code endPorts} answering to 2^{@code lmc} LIDs from its base LID (OpenSM's {@code
+     * lmc}): the base LID and the ones above it, the path bits. Switches keep one LID (base switch port 0 has no LMC).
+     *
+     * @throws TopologyException when an end port's LIDs would leave the unicast range, a base LID is not a multiple of
+     *                           2^lmc, or two GUIDs would share a LID
+     */
+    public LidPlan withLmc(int lmc, Collection<Long> endPorts) {
+        if (lmc < 0 || lmc > Fabric.MAX_LMC) {
+            throw new TopologyException("LMC " + lmc + " is outside 0.." + Fabric.MAX_LMC);
+        }
+        Map<Long, Integer> counts = new HashMap<>();
+        if (lmc > 0) {
+            for (long guid : endPorts) {
+                if (lidByGuid.containsKey(guid)) {
+                    counts.put(guid, 1 << lmc);
+                }
+            }
+        }
+        return new LidPlan(lidByGuid, portGuidByGuid, counts);
+    }
+
+    /** How many LIDs {@code guid} answers to from its base LID: 2^lmc for an end port under an LMC, else 1. */
+    public int lidCount(long guid) {
+        return lidCountByGuid.getOrDefault(guid, 1);
     }
 
     /**
@@ -86,12 +132,12 @@ public final class LidPlan {
         }
     }
 
-    /** The LID of a switch or end node, if it has one. */
+    /** The (base) LID of a switch or end node, if it has one. */
     public Optional<Integer> lid(long guid) {
         return Optional.ofNullable(lidByGuid.get(guid));
     }
 
-    /** The switch or end node that has {@code lid}, if any. */
+    /** The switch or end node that answers to {@code lid} (an end port's extra LIDs included), if any. */
     public Optional<Long> guidOfLid(int lid) {
         return Optional.ofNullable(guidByLid.get(lid));
     }
@@ -101,13 +147,9 @@ public final class LidPlan {
         return portGuidByGuid.getOrDefault(guid, guid);
     }
 
-    /** The largest LID in the plan (0 when empty). */
+    /** The largest LID in the plan, an end port's path bits included (0 when empty). */
     public int maxLid() {
-        int max = 0;
-        for (int lid : lidByGuid.values()) {
-            max = Math.max(max, lid);
-        }
-        return max;
+        return maxLid;
     }
 
     /** How many GUIDs have a LID. */

@@ -145,6 +145,6 @@ public final class TopologicalIndexer {
             nodes.add(new EndNode(guid, old.name(), index));
         }
         nodes.sort(Comparator.comparingInt(EndNode::index));
-        return new Fabric(fabric.pgft().orElse(null), fabric.switches(), nodes, fabric.links());
+        return new Fabric(fabric.pgft().orElse(null), null, fabric.switches(), nodes, fabric.links(), fabric.lmc());
     }
 }

@@ -85,4 +85,36 @@ class IbnetdiscoverLidsTest {
         assertThat(clash.lids()).isNull();
         assertThat(clash.lidProblem()).startsWith("<ibnetdiscover>: LID 3 is given to both");
     }
+
+    /** OpenSM's {@code lmc 1}: every CA port answers to two LIDs from an even base LID, each a destination. */
+    @Test
+    void takesTheLmcOfTheCaPortsAndGivesEachPortItsLidsAsDestinations() {
+        String text = """
+                Switch	8 "S-0000000000000a01"		# "sw" base port 0 lid 1 lmc 0
+                [1]	"H-0000000000000b00"[1](b01) 		# "one" lid 2 4xEDR
+                [2]	"H-0000000000000c00"[1](c01) 		# "two" lid 4 4xEDR
+
+                Ca	1 "H-0000000000000b00"		# "one"
+                [1](b01) 	"S-0000000000000a01"[1]		# lid 2 lmc 1 "sw" lid 1 4xEDR
+
+                Ca	1 "H-0000000000000c00"		# "two"
+                [1](c01) 	"S-0000000000000a01"[2]		# lid 4 lmc 1 "sw" lid 1 4xEDR
+                """;
+        LidFabric read = IbnetdiscoverReader.parseWithLids(text);
+        assertThat(read.fabric().lmc()).isEqualTo(1);
+        FabricIndex index = read.fabric().index();
+        assertThat(index.destinationCount()).isEqualTo(4);
+        assertThat(index.nodeCount()).as("a position per LID").isEqualTo(4);
+        assertThat(read.lids().lidCount(0xb00L)).isEqualTo(2);
+        assertThat(read.lids().lidCount(0xa01L)).as("a switch keeps one LID").isEqualTo(1);
+        assertThat(read.lids().guidOfLid(3)).contains(0xb00L);
+        assertThat(read.lids().guidOfLid(5)).contains(0xc00L);
+        assertThat(read.lids().maxLid()).isEqualTo(5);
+        int pos = index.nodePosition(0xc00L);
+        assertThat(index.pathBits(pos + 1)).isEqualTo(1);
+        assertThat(index.basePosition(pos + 1)).isEqualTo(pos);
+        assertThat(index.nodeLeafPort(pos + 1)).isEqualTo(2);
+        assertThatThrownBy(() -> IbnetdiscoverReader.parseWithLids(text.replace("lid 4 lmc 1", "lid 4 lmc 2")))
+                .isInstanceOf(TopologyException.class).hasMessageContaining("LMC [1, 2]");
+    }
 }

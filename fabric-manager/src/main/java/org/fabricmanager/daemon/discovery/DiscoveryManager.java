@@ -101,6 +101,15 @@ public final class DiscoveryManager {
         return true;
     }
 
+    /**
+     * OpenSM's end ports answer to 2^{@code lmc} LIDs each: the next snapshot is built with it.
+     *
+     * @return whether it changed
+     */
+    public boolean lmc(int lmc) {
+        return snapshots.lmc(lmc);
+    }
+
     /** Something beyond the reports changed what a build yields: a quarantine (the mask) began or ended. */
     public void invalidate() {
         snapshots.invalidate();

@@ -65,6 +65,8 @@ final class FabricSnapshots {
     private TentativeFabric tentative;
     /** Indices the last build assigned that are not stored yet. */
     private int unsaved;
+    /** The LMC of OpenSM's end ports (0 without OpenSM): every fabric built has it. */
+    private int lmc;
 
     FabricSnapshots(DiscoverySources sources, PgftSpec expected, ControlLoop queue, Executor builds, Runnable rebuilt) {
         this.reports = sources.reports();
@@ -89,6 +91,29 @@ final class FabricSnapshots {
             return indices.indexOf(guid);
         }
     };
+
+    /**
+     * Every end port answers to 2^{@code lmc} LIDs from now on (OpenSM's subnet said so): the next snapshot is built
+     * whole with it. Agents' fabrics keep 0.
+     *
+     * @return whether it changed
+     */
+    boolean lmc(int lmc) {
+        if (lmc == this.lmc) {
+            return false;
+        }
+        this.lmc = lmc;
+        invalidate();
+        return true;
+    }
+
+    private TopologyBuilder.Result build(List<SwitchPorts> switches, DestinationIndexMap into) {
+        return withLmc(TopologyBuilder.build(switches, into, expected, ordering), lmc);
+    }
+
+    private static TopologyBuilder.Result withLmc(TopologyBuilder.Result r, int lmc) {
+        return lmc == 0 ? r : new TopologyBuilder.Result(r.fabric().withLmc(lmc), r.issues(), r.newIndices());
+    }
 
     void loadIndices() {
         indices = indexStore.load();
@@ -161,7 +186,7 @@ final class FabricSnapshots {
      */
     FabricCheck completeExpected(FabricChecker checker) {
         DestinationIndexMap trial = indices.copy();
-        TopologyBuilder.Result r = TopologyBuilder.build(admittedMasked(), trial, expected, ordering);
+        TopologyBuilder.Result r = build(admittedMasked(), trial);
         FabricCheck c = r.fabric().links().size() >= expected.totalLinkCount() ? checker.check(r.fabric(), expected) : null;
         if (c == null || c.verdict() != FabricCheck.Verdict.INTACT) {
             return null;
@@ -197,7 +222,7 @@ final class FabricSnapshots {
                 last = new TopologyBuilder.Result(derived, last.issues(), 0);
                 queue.scheduleDeferred(REFRESH, REFRESH_MS, this::refresh);
             } else {
-                last = TopologyBuilder.build(admittedMasked(), indices, expected, ordering);
+                last = build(admittedMasked(), indices);
                 unsaved += last.newIndices();
             }
             built();
@@ -276,9 +301,10 @@ final class FabricSnapshots {
         List<SwitchPorts> copies = new ArrayList<>(reports.admittedCount());
         reports.forEachAdmitted(p -> copies.add(mask.apply(p).copy()));
         DestinationIndexMap trial = indices.copy();
+        int lmcNow = lmc;
         builds.execute(() -> {
             long begin = System.nanoTime();
-            TopologyBuilder.Result built = TopologyBuilder.build(copies, trial, expected, ordering);
+            TopologyBuilder.Result built = withLmc(TopologyBuilder.build(copies, trial, expected, ordering), lmcNow);
             boolean same = built.newIndices() == 0 && built.fabric().equals(base.fabric());
             LOG.debug("discovery refresh: built in {} ms, {}", String.format("%.1f", (System.nanoTime() - begin) / 1e6),
                     same ? "the derived fabric is the built one" : "it differs from the derived one");

@@ -49,7 +49,10 @@ final class LidTables {
         for (int pos = 0; pos < index.nodeCount(); pos++) {
             int d = index.nodeIndex(pos);
             if (d < destinations) {
-                destLids[d] = lids.lid(index.nodeGuid(pos)).orElse(0);
+                // an end port's extra LIDs (LMC > 0) are its base LID plus the position's path bits
+                long guid = index.nodeGuid(pos);
+                int bits = index.pathBits(pos);
+                destLids[d] = bits < lids.lidCount(guid) ? lids.lid(guid).map(l -> l + bits).orElse(0) : 0;
                 leaves[d] = index.nodeLeaf(pos);
             }
         }

@@ -79,6 +79,9 @@ public final class OpenSmFallbackFiles {
         List<Long> top = OpenSmGuidFiles.topLevel(index);
         List<Long> ports = new ArrayList<>(index.nodeCount());
         for (int pos = 0; pos < index.nodeCount(); pos++) {
+            if (index.pathBits(pos) != 0) {
+                continue; // an end port's extra LIDs (LMC > 0): the port is listed once, at its base LID
+            }
             Long port = portGuids.get(index.nodeGuid(pos));
             if (port != null) {
                 ports.add(port);

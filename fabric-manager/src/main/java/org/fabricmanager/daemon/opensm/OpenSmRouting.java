@@ -121,6 +121,7 @@ final class OpenSmRouting {
     /** {@link #answer(Subnet, long)} with the daemon's analyses held: its tables by LID have the cores. */
     private OpenSmAnswer answer(Subnet subnet, Map<Long, Long> destination, long begin, long cpuBegin, long deadline)
             throws InterruptedException {
+        listener.lmcReported(subnet.lmc()); // before the reports: the fabric they make has every LID
         feed(subnet, destination);
         long fed = System.nanoTime();
         long cpuFed = CPU.getCurrentThreadCpuTime();
@@ -174,6 +175,11 @@ final class OpenSmRouting {
 
     /** On the control thread: each switch's table as handed, remembered by its session as this pass's answer. */
     private Handed handed(Subnet subnet, Fabric fabric) {
+        if (fabric.lmc() != subnet.lmc()) {
+            throw new TopologyException("the daemon's fabric has LMC " + fabric.lmc() + ", OpenSM's subnet " + subnet.seq()
+                    + " LMC " + subnet.lmc() + (fabric.lmc() == 0 ? " (switches of agents, which have no LMC, share the"
+                    + " daemon's fabric)" : ""));
+        }
         FabricIndex index = fabric.index();
         long upTo = passes.handedSoFar();
         Set<Long> routed = new HashSet<>();
@@ -370,7 +376,7 @@ final class OpenSmRouting {
             EndPort x = a.get(i);
             EndPort y = b.get(i);
             if (x.nodeGuid() != y.nodeGuid() || x.portGuid() != y.portGuid() || x.port() != y.port()
-                    || x.lid() != y.lid() || !x.name().equals(y.name())) {
+                    || x.lid() != y.lid() || x.lmc() != y.lmc() || !x.name().equals(y.name())) {
                 return false;
             }
         }
@@ -432,7 +438,7 @@ final class OpenSmRouting {
             }
             portGuids.put(d, e.portGuid());
         }
-        LidPlan lids = new LidPlan(lidByGuid, portGuids);
+        LidPlan lids = new LidPlan(lidByGuid, portGuids).withLmc(subnet.lmc(), portGuids.keySet());
         filesDue = () -> fallbackFiles.write(fabric, portGuids);
         return answers.answer(subnet.seq(), subnet.held(), fabric, guids, rows, lids);
     }

@@ -308,7 +308,7 @@ public final class OpenSmSocket implements AutoCloseable {
                 }
                 payload.flip();
                 switch (h.type()) {
-                    case OpenSmWire.SUBNET -> {
+                    case OpenSmWire.SUBNET, OpenSmWire.SUBNET_LMC -> {
                         if (c.role != Role.SILENT) {
                             throw new OpenSmWire.WireException("a SUBNET after another frame on one connection");
                         }
@@ -319,7 +319,8 @@ public final class OpenSmSocket implements AutoCloseable {
                             if (answer instanceof OpenSmAnswer.Refused r) {
                                 handler.refused(r.why());
                             }
-                        }, OpenSmWire.subnet(payload), (System.nanoTime() - headAt) / 1e6);
+                        }, OpenSmWire.subnet(payload, h.type() == OpenSmWire.SUBNET_LMC),
+                                (System.nanoTime() - headAt) / 1e6);
                         return; // one pass per connection: the plug-in closes it once answered
                     }
                     case OpenSmWire.CHANNEL -> {

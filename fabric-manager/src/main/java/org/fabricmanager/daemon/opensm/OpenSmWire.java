@@ -10,13 +10,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.fabricmanager.southbound.PortCounter;
+import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.LidPlan;
 
 /**
  * The frames between OpenSM's plug-in and the daemon (docs/opensm.md, "The plug-in's protocol"): a 12-byte header
- * (magic {@code FMOS}, version 4, type, two reserved bytes, payload length, all big-endian), then SUBNET (plug-in to
- * daemon), TABLES, DELTA or REFUSED (the answer), and on the plug-in's channel (a connection of its own, opened by CHANNEL)
+ * (magic {@code FMOS}, version 4, type, two reserved bytes, payload length, all big-endian), then SUBNET or SUBNET_LMC
+ * (plug-in to daemon), TABLES, DELTA or REFUSED (the answer), and on the plug-in's channel (a connection of its own, opened by CHANNEL)
  * EVENT and SET from the plug-in, REROUTE from the daemon. Every count is checked against the bytes that remain, so a
  * frame cannot make the daemon allocate more than its length.
  */
@@ -41,6 +42,11 @@ public final class OpenSmWire {
     public static final int COUNTERS = 8;
     /** The answer as the change to the tables of an earlier answer the plug-in holds: the entries that differ. */
     public static final int DELTA = 9;
+    /**
+     * A SUBNET whose CA ports carry their LMC (u8, after the LID): sent instead of SUBNET when a port has LMC > 0, so a
+     * daemon of an earlier release refuses it (unknown type: REFUSED INVALID) instead of leaving the extra LIDs unrouted.
+     */
+    public static final int SUBNET_LMC = 10;
     /** A DELTA's fixed part: sequence, answer, base, switch count, entries per switch, changed switches. */
     private static final int DELTA_HEAD = 8 + 8 + 8 + 4 + 2 + 4;
     /** A COUNTERS record: node GUID, port, then {@link PortCounter#ALL} changes. */
@@ -76,15 +82,23 @@ public final class OpenSmWire {
         }
     }
 
-    /** A linked port of a CA or router: one destination. */
-    public record EndPort(long nodeGuid, long portGuid, int port, int lid, String name) {
+    /** A linked port of a CA or router: one destination, and 2^lmc LIDs from its base LID {@code lid}. */
+    public record EndPort(long nodeGuid, long portGuid, int port, int lid, String name, int lmc) {
+        /** A port with one LID (LMC 0), as a SUBNET frame gives every port. */
+        public EndPort(long nodeGuid, long portGuid, int port, int lid, String name) {
+            this(nodeGuid, portGuid, port, lid, name, 0);
+        }
     }
 
     /**
      * One SUBNET frame; {@code held} names the daemon's answer whose tables the plug-in holds (0: none), which the
-     * daemon may answer with a DELTA.
+     * daemon may answer with a DELTA; {@code lmc} is the LMC of its CA ports (0 for a SUBNET frame).
      */
-    public record Subnet(long seq, long held, List<SwitchEntry> switches, List<EndPort> endPorts) {
+    public record Subnet(long seq, long held, List<SwitchEntry> switches, List<EndPort> endPorts, int lmc) {
+        /** A subnet whose ports have one LID each. */
+        public Subnet(long seq, long held, List<SwitchEntry> switches, List<EndPort> endPorts) {
+            this(seq, held, switches, endPorts, 0);
+        }
     }
 
     /** One EVENT frame. */
@@ -159,16 +173,25 @@ public final class OpenSmWire {
             throw new WireException("protocol version " + version + ", expected " + VERSION
                     + " (install the plug-in and the daemon from one release)", Refusal.INVALID);
         }
-        int bound = type == SUBNET ? maxSubnet : MAX_CHANNEL_FRAME;
+        boolean subnet = type == SUBNET || type == SUBNET_LMC;
+        int bound = subnet ? maxSubnet : MAX_CHANNEL_FRAME;
         if (length > bound) {
             throw new WireException("frame of " + length + " bytes, above the limit of " + bound
-                    + (type == SUBNET ? " (opensm.maxSubnetBytes)" : " for a frame of type " + type), Refusal.TOO_LARGE);
+                     + (subnet ? " (opensm.maxSubnetBytes)" : " for a frame of type " + type), Refusal.TOO_LARGE);
         }
         return new Header(type, (int) length);
     }
 
     /** Decodes a SUBNET payload, refusing anything out of range, duplicated or left over. */
     public static Subnet subnet(ByteBuffer b) throws WireException {
+        return subnet(b, false);
+    }
+
+    /**
+     * Decodes a SUBNET payload, or a SUBNET_LMC one when {@code withLmc}: each CA port's LMC after its LID, at most
+     * {@value Fabric#MAX_LMC}, and one LMC for every port that has a LID (OpenSM gives every end port its {@code lmc}).
+     */
+    public static Subnet subnet(ByteBuffer b, boolean withLmc) throws WireException {
         try {
             long seq = b.getLong();
             long held = b.getLong();
@@ -195,24 +218,35 @@ public final class OpenSmWire {
                 }
                 sws.add(new SwitchEntry(guid, lid, name, peers, peerPorts));
             }
-            count(ends, b.remaining() / 20, "CA ports");
+            count(ends, b.remaining() / (withLmc ? 21 : 20), "CA ports");
             List<EndPort> endPorts = new ArrayList<>(ends);
             Set<Long> ports = new HashSet<>();
+            int subnetLmc = -1;
             for (int i = 0; i < ends; i++) {
                 long node = b.getLong();
                 long port = b.getLong();
                 int num = b.get() & 0xff;
                 int lid = lid(b.getShort() & 0xffff, port);
+                int lmc = withLmc ? b.get() & 0xff : 0;
                 String name = name(b);
                 if (!ports.add(port) || guids.contains(port)) {
                     throw new WireException("port GUID " + Guids.format(port) + " twice");
                 }
-                endPorts.add(new EndPort(node, port, num, lid, name));
+                if (lmc > Fabric.MAX_LMC) {
+                    throw new WireException("LMC " + lmc + " of port " + Guids.format(port) + " above " + Fabric.MAX_LMC);
+                }
+                if (lid != 0 && subnetLmc >= 0 && lmc != subnetLmc) {
+                    throw new WireException("CA ports with LMC " + subnetLmc + " and " + lmc + " (port "
+                            + Guids.format(port) + "): the daemon routes one LMC per subnet, as OpenSM gives every end"
+                            + " port its lmc");
+                }
+                subnetLmc = lid != 0 ? lmc : subnetLmc;
+                endPorts.add(new EndPort(node, port, num, lid, name, lmc));
             }
             if (b.hasRemaining()) {
                 throw new WireException(b.remaining() + " bytes after the subnet");
             }
-            return new Subnet(seq, held, List.copyOf(sws), List.copyOf(endPorts));
+            return new Subnet(seq, held, List.copyOf(sws), List.copyOf(endPorts), Math.max(subnetLmc, 0));
         } catch (BufferUnderflowException e) {
             throw new WireException("subnet cut short");
         }

@@ -57,11 +57,14 @@ public final class NodeImpact {
                 continue;
             }
             long guid = was.nodeGuid(pos);
+            int bits = was.pathBits(pos); // an end port's extra LID (LMC > 0): its own destination, the port's node
             int p = now.nodePosition(guid);
             if (p == FabricIndex.NONE || !attached(now, p, nowLeaves)) {
-                cutOff.add(node(before, guid, was.nodeIndex(pos)));
-            } else if (now.nodeIndex(p) == was.nodeIndex(pos)) {
-                stayed.set(now.nodeIndex(p));
+                if (bits == 0) {
+                    cutOff.add(node(before, guid, was.nodeIndex(pos)));
+                }
+            } else if (now.lmc() == was.lmc() && now.nodeIndex(p + bits) == was.nodeIndex(pos)) {
+                stayed.set(now.nodeIndex(p + bits));
             }
         }
         List<EndNode> back = new ArrayList<>();
@@ -70,7 +73,7 @@ public final class NodeImpact {
                 continue;
             }
             int p = was.nodePosition(now.nodeGuid(pos));
-            if (p == FabricIndex.NONE || !attached(was, p, wasLeaves)) {
+            if (now.pathBits(pos) == 0 && (p == FabricIndex.NONE || !attached(was, p, wasLeaves))) {
                 back.add(node(after, now.nodeGuid(pos), now.nodeIndex(pos)));
             }
         }

@@ -37,6 +37,40 @@ class OpenSmWireTest {
         assertThat(s.endPorts()).containsExactly(new OpenSmWire.EndPort(0xCA, 0xCB, 1, 1, ""));
     }
 
+    /** A SUBNET_LMC payload of one 3-port switch with a CA port on ports 1 and 2: LIDs 4 and 8, LMCs as given. */
+    private static ByteBuffer twoPortsWithLmc(int lmc1, int lmc2) {
+        ByteBuffer b = ByteBuffer.allocate(256);
+        b.putLong(9).putLong(0).putInt(1).putInt(2);
+        b.putLong(0x20).putShort((short) 1).put((byte) 0).put((byte) 3);
+        b.putLong(0xCA).put((byte) 1).putLong(0xDA).put((byte) 1).putLong(0).put((byte) 0);
+        b.putLong(0xCA).putLong(0xCB).put((byte) 1).putShort((short) 4).put((byte) lmc1).put((byte) 0);
+        b.putLong(0xDA).putLong(0xDB).put((byte) 1).putShort((short) 8).put((byte) lmc2).put((byte) 0);
+        return b.flip();
+    }
+
+    @Test
+    void decodesEachPortsLmcFromASubnetLmcFrame() throws Exception {
+        OpenSmWire.Subnet s = OpenSmWire.subnet(twoPortsWithLmc(2, 2), true);
+        assertThat(s.lmc()).isEqualTo(2);
+        assertThat(s.endPorts()).containsExactly(new OpenSmWire.EndPort(0xCA, 0xCB, 1, 4, "", 2),
+                new OpenSmWire.EndPort(0xDA, 0xDB, 1, 8, "", 2));
+        assertThat(OpenSmWire.subnet(oneSwitch(0x20, 0xCB)).lmc()).as("a SUBNET frame: one LID per port").isZero();
+        ByteBuffer header = ByteBuffer.allocate(OpenSmWire.HEADER_BYTES).putInt(OpenSmWire.MAGIC)
+                .put((byte) OpenSmWire.VERSION).put((byte) OpenSmWire.SUBNET_LMC).putShort((short) 0).putInt(100).flip();
+        assertThat(OpenSmWire.header(header.duplicate(), 200).type()).isEqualTo(OpenSmWire.SUBNET_LMC);
+        assertThatThrownBy(() -> OpenSmWire.header(header.duplicate(), 50)).as("bound as a subnet")
+                .isInstanceOf(OpenSmWire.WireException.class).hasMessageContaining("opensm.maxSubnetBytes");
+    }
+
+    @Test
+    void refusesAnLmcAboveSevenAndPortsOfDifferentLmcs() {
+        assertThatThrownBy(() -> OpenSmWire.subnet(twoPortsWithLmc(8, 8), true))
+                .isInstanceOf(OpenSmWire.WireException.class).hasMessageContaining("LMC 8");
+        assertThatThrownBy(() -> OpenSmWire.subnet(twoPortsWithLmc(1, 2), true))
+                .isInstanceOf(OpenSmWire.WireException.class).hasMessageContaining("LMC 1 and 2")
+                .satisfies(e -> assertThat(((OpenSmWire.WireException) e).refusal()).isEqualTo(Refusal.INVALID));
+    }
+
     @Test
     void refusesCountsTheFrameCannotHold() {
         ByteBuffer b = ByteBuffer.allocate(24).putLong(1).putLong(0).putInt(0x7fff_ffff).putInt(0).flip();

@@ -118,7 +118,7 @@ public final class PathLengthAnalyzer {
                 }
                 int node = index.peerNodes(s)[port];
                 if (node != FabricIndex.NONE) {
-                    last = node == pos ? 0 : FAILED;
+                    last = node == index.basePosition(pos) ? 0 : FAILED;
                     break;
                 }
                 int next = index.peerSwitches(s)[port];

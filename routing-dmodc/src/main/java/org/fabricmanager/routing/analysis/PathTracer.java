@@ -57,7 +57,7 @@ public final class PathTracer {
                 }
                 int node = links.peerNode(link);
                 if (node != FabricIndex.NONE) {
-                    return node == dstPos;
+                    return node == index.basePosition(dstPos); // the port names a node's base LID
                 }
                 int next = links.peerSwitch(link);
                 if (next == FabricIndex.NONE || positionInPath[next] >= 0) {
@@ -102,7 +102,7 @@ public final class PathTracer {
                 }
                 int node = links.peerNode(link);
                 if (node != FabricIndex.NONE) {
-                    Trace.Outcome end = node == dstPos ? Trace.Outcome.DELIVERED : Trace.Outcome.WRONG_NODE;
+                    Trace.Outcome end = node == index.basePosition(dstPos) ? Trace.Outcome.DELIVERED : Trace.Outcome.WRONG_NODE;
                     return new Trace(source, destination, hops, end, -1);
                 }
                 int next = links.peerSwitch(link);

@@ -49,6 +49,11 @@ public final class DmodkEngine implements RoutingEngine {
 
     @Override
     public RoutingResult route(FabricIndex fabric) {
+        if (fabric.lmc() > 0) {
+            // Dmodk's closed form knows one destination per node: each extra LID goes as its base LID
+            RoutingResult base = route(fabric.fabric().withLmc(0).index());
+            return new RoutingResult(NAME, base.tables().withPathBits(fabric.lmc()), base.validity(), base.timings());
+        }
         long t0 = System.nanoTime();
         PgftSpec spec = CanonicalPgftCheck.require(fabric);
         long t1 = System.nanoTime();

@@ -11,6 +11,7 @@ import org.fabricmanager.routing.analysis.TrafficPattern;
 import org.fabricmanager.routing.dmodc.preprocess.CostTable;
 import org.fabricmanager.routing.dmodc.repair.ReturnOverlay;
 import org.fabricmanager.routing.dmodc.repair.TableMix;
+import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.PgftSpec;
 
@@ -63,8 +64,9 @@ enum Returns {
      */
     static boolean whole(FabricIndex index) {
         PgftSpec spec = index.fabric().pgft().orElse(null);
-        return spec != null && index.switchCount() == spec.totalSwitchCount() && index.nodeCount() == spec.nodeCount()
-                && index.fabric().links().size() == spec.totalLinkCount();
+        Fabric fabric = index.fabric(); // its nodes: under an LMC the index has a position for each LID of a node
+        return spec != null && fabric.switches().size() == spec.totalSwitchCount()
+                && fabric.nodes().size() == spec.nodeCount() && fabric.links().size() == spec.totalLinkCount();
     }
 
     /**

@@ -117,7 +117,7 @@ public final class TableValidity {
                 }
                 int node = index.peerNodes(s)[port];
                 if (node != FabricIndex.NONE) {
-                    result = node == pos ? OK : FAILED;
+                    result = node == index.basePosition(pos) ? OK : FAILED;
                     break;
                 }
                 int next = index.peerSwitches(s)[port];

@@ -54,6 +54,11 @@ public final class VtftrEngine implements RoutingEngine {
 
     @Override
     public RoutingResult route(FabricIndex index) {
+        if (index.lmc() > 0) {
+            // the grid's channels are per node: each extra LID goes as its base LID, on its channels
+            RoutingResult base = route(index.fabric().withLmc(0).index());
+            return new RoutingResult(NAME, base.tables().withPathBits(index.lmc()), base.validity(), base.timings());
+        }
         List<PhaseTimings.Phase> phases = new ArrayList<>();
         long t0 = System.nanoTime();
         HdftLayout layout;

@@ -116,6 +116,7 @@ final class HomePlanes {
                 spread.spread(p, pass.extras, pass::row);
             }
         });
+        LidSpread.apply(routing, pass.rows, pool); // under an LMC: a port's LIDs apart again where a leaf can
         return pass.rows;
     }
 

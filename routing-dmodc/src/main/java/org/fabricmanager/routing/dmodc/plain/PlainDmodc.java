@@ -22,6 +22,10 @@ import org.fabricmanager.topology.Link;
  * <p>Plain means quadratic: the cost table holds one int per pair of switches (100 MB at 5,120 switches) and
  * Procedure 1 walks every leaf for every up link. The one concession to size is that the candidate groups of
  * formula (2) are found once per switch and destination leaf, not once per destination.
+ *
+ * <p>With an LMC ({@link Fabric#lmc()}), each LID of a node is a destination of its own, {@code d = (index << lmc) |
+ * pathBits}: the path bits are the low bits of {@code d}, so that formula (3) at a leaf sends the LIDs of one node
+ * through consecutive candidate groups, distinct ones where there are enough.
  */
 public final class PlainDmodc {
     /** An unreachable cost. */
@@ -36,6 +40,7 @@ public final class PlainDmodc {
     private final int[][] cost;                // [switch][leaf switch] hops down to that leaf, INF if none
     private final long[] divider;
     private final int destinations;
+    private final int lmc;                     // each node answers to 2^lmc LIDs: destinations (index << lmc) | bits
     private final int[] destLeaf;              // per destination index: its leaf switch id, or -1
     private final int[] destPort;              // per destination index: its port on that leaf
 
@@ -55,7 +60,8 @@ public final class PlainDmodc {
             nodeIndex.put(e.guid(), e.index());
             maxIndex = Math.max(maxIndex, e.index());
         }
-        destinations = maxIndex + 1;
+        lmc = fabric.lmc();
+        destinations = maxIndex + 1 << lmc;
         destLeaf = new int[destinations];
         destPort = new int[destinations];
         Arrays.fill(destLeaf, -1);
@@ -104,10 +110,13 @@ public final class PlainDmodc {
         return groups;
     }
 
+    /** The node of destination index {@code index} is on {@code port} of {@code s}: so is each of its LIDs. */
     private void attach(int s, int port, int index) {
         leaf[s] = true;
-        destLeaf[index] = s;
-        destPort[index] = port;
+        for (int bits = 0; bits < 1 << lmc; bits++) {
+            destLeaf[index << lmc | bits] = s;
+            destPort[index << lmc | bits] = port;
+        }
     }
 
     private int[] leafIds() {
@@ -212,7 +221,7 @@ public final class PlainDmodc {
         return guid[s];
     }
 
-    /** Destination indices routed (the highest end node index plus one). */
+    /** Destination indices routed ((the highest end node index plus one) times 2^lmc). */
     public int destinationCount() {
         return destinations;
     }
