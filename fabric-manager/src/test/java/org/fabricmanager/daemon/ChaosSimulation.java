@@ -31,16 +31,19 @@ import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 
 /**
- * The whole daemon, as {@link DaemonAssembly} wires it, in one thread on one virtual clock, driven by one seeded
- * {@link Random}: a manual control loop, routing computations held until the schedule lets each finish, simulated
- * switches ({@link SimulatedSwitch}) whose acks arrive late or never, and a schedule of cables down and up, flaps,
- * switches off and back, and drains and undrains through the daemon's own actions, several at once or while a routing
- * is under way. At every quiet point (nothing pending, {@code CONVERGED}) and at the end, {@link ChaosOracle} judges
- * the tables the switches hold; once everything is back they must be the full routing of the intact fabric. A
- * violation is a {@link Violation} with the seed and every step taken.
+ * The whole daemon, as {@link DaemonAssembly} wires it, in one thread on one virtual clock: a manual control loop,
+ * routing computations held until the schedule lets each finish, simulated switches ({@link SimulatedSwitch}) whose
+ * acks arrive late or never as one seeded {@link Random} says, and a {@link ChaosSchedule} of cables down and up,
+ * flaps, switches off and back, and drains and undrains through the daemon's own actions, several at once or while a
+ * routing is under way. At every quiet point (nothing pending, {@code CONVERGED}) and at the end, {@link ChaosOracle}
+ * judges the tables the switches hold; once everything is back they must be the full routing of the intact fabric. A
+ * violation is a {@link ChaosViolation} with the seed, the schedule and every step taken.
  */
 final class ChaosSimulation implements AutoCloseable {
-    /** What a simulation runs: a fabric, a seed, a number of steps, and a planted defect to prove the oracle. */
+    /**
+     * What a simulation runs: a fabric, a seed (of the generated schedule and of the hardware's timing: acks lost or
+     * late, reports a few ms apart), a number of steps to generate, and a planted defect to prove the oracle.
+     */
     record Plan(PgftSpec spec, long seed, int steps, Defect defect) {
     }
 
@@ -56,13 +59,6 @@ final class ChaosSimulation implements AutoCloseable {
         ROUTES_NOT_UP_DOWN
     }
 
-    /** The oracle's verdict against the daemon, with everything needed to replay it. */
-    static final class Violation extends AssertionError {
-        Violation(String message) {
-            super(message);
-        }
-    }
-
     private final Plan plan;
     private final Random random;
     private final ManualControlLoop loop = new ManualControlLoop();
@@ -76,13 +72,15 @@ final class ChaosSimulation implements AutoCloseable {
     private final SimulatedFabric fabric;
     private final Set<Link> drained = new LinkedHashSet<>();
     private final List<String> steps = new ArrayList<>();
+    /** The schedule under way, for a violation's report. */
+    private ChaosSchedule schedule;
     private int quietPoints;
     /** How often each kind of event happened, to show a campaign exercised it. */
     private final Map<String, Integer> tally = new TreeMap<>();
 
     ChaosSimulation(Plan plan, Path stateDirectory) {
         this.plan = plan;
-        this.random = new Random(plan.seed());
+        this.random = new Random(~plan.seed());
         this.intact = PgftGenerator.generate(plan.spec());
         this.oracle = new ChaosOracle(intact);
         DaemonConfig config = DaemonSimulationTest.config(stateDirectory, plan.spec());
@@ -105,8 +103,33 @@ final class ChaosSimulation implements AutoCloseable {
         fabric = new SimulatedFabric(intact, oracle, loop, random, daemon.sessions, steps);
     }
 
-    /** Runs the plan: every switch connects, the schedule, a check at every quiet point, then all back and the end's. */
+    /** The schedule the plan's seed generates, of its number of steps, on its fabric. */
+    ChaosSchedule generated() {
+        return ChaosSchedule.generate(plan.seed(), plan.steps(), oracle.cables(),
+                intact.switches().stream().map(s -> s.guid()).toList());
+    }
+
+    /** Runs the plan's generated schedule. */
     void run() {
+        run(generated());
+    }
+
+    /**
+     * Runs {@code schedule}: every switch connects, its steps, a check at every quiet point it asks for, then all back
+     * and the end's checks; a {@link ChaosViolation} names what went wrong.
+     */
+    void run(ChaosSchedule schedule) {
+        this.schedule = schedule;
+        try {
+            runChecked(schedule);
+        } catch (ChaosViolation v) {
+            throw v;
+        } catch (RuntimeException e) {
+            throw violation(ChaosViolation.Kind.DAEMON_ERROR, "the daemon threw " + e, e);
+        }
+    }
+
+    private void runChecked(ChaosSchedule schedule) {
         for (var s : intact.switches()) {
             fabric.powerOn(s.guid(), false);
         }
@@ -117,14 +140,17 @@ final class ChaosSimulation implements AutoCloseable {
             steps.add("planted: " + name(victim) + " drops one block of its next table and acknowledges it");
         }
         settleAndCheck();
-        for (int i = 0; i < plan.steps(); i++) {
-            step();
-            if (random.nextInt(4) != 0) {
-                pass(random.nextBoolean() ? random.nextInt(50) : random.nextInt(4_000));
+        boolean passed = true;
+        for (ChaosStep step : schedule.steps()) {
+            if (!computations.isEmpty()) {
+                count("steps while a routing was under way");
             }
-            if (random.nextInt(6) == 0) {
-                settleAndCheck();
+            boolean event = !(step instanceof ChaosStep.Pass) && !(step instanceof ChaosStep.Check);
+            if (event && !passed && step instanceof ChaosStep.CableDown) {
+                count("several at once");
             }
+            take(step);
+            passed = !event;
         }
         restoreAll();
         settleAndCheck();
@@ -132,15 +158,15 @@ final class ChaosSimulation implements AutoCloseable {
         long releaseBy = loop.nowMs() + 3 * 3_600_000L;
         while (!daemon.faults.flaps().quarantined().isEmpty()) {
             if (loop.nowMs() > releaseBy) {
-                throw violation("quarantines not released 3 h after every cable came back: "
-                        + daemon.faults.flaps().quarantined());
+                throw violation(ChaosViolation.Kind.QUARANTINE_KEPT, "quarantines not released 3 h after every cable "
+                        + "came back: " + daemon.faults.flaps().quarantined(), null);
             }
-            pass(10_000);
+            pass(10_000, -1);
         }
         settleAndCheck();
         checkIntact("once everything came back (" + loop.nowMs() + " ms)");
         // past the refinement of repairs and the quiet rebalance, which change the tables by themselves
-        pass(3_600_000);
+        pass(3_600_000, -1);
         settleAndCheck();
         checkIntact("an hour later");
     }
@@ -170,50 +196,45 @@ final class ChaosSimulation implements AutoCloseable {
         tally.merge(what, 1, Integer::sum);
     }
 
-    private void step() {
-        List<Link> usable = oracle.cables().stream().filter(this::usable).toList();
-        Map<Long, SimulatedSwitch> on = fabric.on();
-        List<Link> down = fabric.cablesDown().stream().filter(c -> on.containsKey(c.a()) && on.containsKey(c.b()))
-                .toList();
-        List<Long> off = intact.switches().stream().map(s -> s.guid()).filter(g -> !on.containsKey(g)).toList();
-        int kind = random.nextInt(100);
-        if (!computations.isEmpty()) {
-            count("steps while a routing was under way");
-        }
-        if (kind < 25 && !usable.isEmpty()) {
-            fabric.cableDown(pick(usable));
-        } else if (kind < 40 && !down.isEmpty()) {
-            fabric.cableUp(pick(down));
-        } else if (kind < 55 && !usable.isEmpty()) {
-            Link c = pick(usable);
+    /** Takes one step, or logs why it no longer applies (a shrunk schedule dropped what it needed, a drain refused). */
+    private void take(ChaosStep step) {
+        List<Link> cables = oracle.cables();
+        if (step instanceof ChaosStep.Pass p) {
+            pass(p.ms(), p.computeAt());
+        } else if (step instanceof ChaosStep.Check) {
+            settleAndCheck();
+        } else if (step instanceof ChaosStep.CableDown d && usable(cables.get(d.cable()))) {
+            fabric.cableDown(cables.get(d.cable()));
+        } else if (step instanceof ChaosStep.CableUp u && fabric.cablesDown().contains(cables.get(u.cable()))
+                && endsOn(cables.get(u.cable()))) {
+            fabric.cableUp(cables.get(u.cable()));
+        } else if (step instanceof ChaosStep.Flap f && usable(cables.get(f.cable()))) {
+            Link c = cables.get(f.cable());
             fabric.cableDown(c);
-            pass(random.nextInt(600));
+            pass(f.downMs(), -1);
             fabric.cableUp(c);
             count("flaps");
-        } else if (kind < 65 && fabric.on().size() > 1) {
-            fabric.powerOff(pick(new ArrayList<>(fabric.on().keySet())));
+        } else if (step instanceof ChaosStep.PowerOff o && fabric.on().size() > 1
+                && fabric.on().containsKey(guidOf(o.sw()))) {
+            fabric.powerOff(guidOf(o.sw()));
             count("switches powered off");
-        } else if (kind < 75 && !off.isEmpty()) {
-            fabric.powerOn(pick(off), true);
-        } else if (kind < 88 && !usable.isEmpty()) {
-            drain(pick(usable));
-        } else if (kind < 96 && !drained.isEmpty()) {
-            undrain(pick(new ArrayList<>(drained)));
+        } else if (step instanceof ChaosStep.PowerOn o && !fabric.on().containsKey(guidOf(o.sw()))) {
+            fabric.powerOn(guidOf(o.sw()), true);
+        } else if (step instanceof ChaosStep.Drain d && usable(cables.get(d.cable()))) {
+            drain(cables.get(d.cable()));
+        } else if (step instanceof ChaosStep.Undrain u && drained.contains(cables.get(u.cable()))) {
+            undrain(cables.get(u.cable()));
         } else {
-            int n = 2 + random.nextInt(3);
-            steps.add("several at once (" + n + "):");
-            count("several at once");
-            for (int i = 0; i < n && !usable.isEmpty(); i++) {
-                Link c = pick(usable);
-                if (usable(c)) {
-                    fabric.cableDown(c);
-                }
-            }
+            steps.add("t=" + loop.nowMs() + " " + step.token() + " skipped: it no longer applies");
         }
     }
 
-    private <T> T pick(List<T> from) {
-        return from.get(random.nextInt(from.size()));
+    private long guidOf(int sw) {
+        return intact.switches().get(sw).guid();
+    }
+
+    private boolean endsOn(Link c) {
+        return fabric.on().containsKey(c.a()) && fabric.on().containsKey(c.b());
     }
 
     private boolean usable(Link c) {
@@ -233,7 +254,7 @@ final class ChaosSimulation implements AutoCloseable {
     private void undrain(Link c) {
         String outcome = await(daemon.actions.undrain(new DrainRequest(c.a(), c.aPort(), false)));
         if (outcome != null) {
-            throw violation("undrain of " + describe(c) + " refused: " + outcome);
+            throw violation(ChaosViolation.Kind.REQUEST_FAILED, "undrain of " + describe(c) + " refused: " + outcome, null);
         }
         drained.remove(c);
         steps.add("t=" + loop.nowMs() + " undrain " + describe(c));
@@ -251,7 +272,7 @@ final class ChaosSimulation implements AutoCloseable {
             if (c != null) {
                 c.run();
             } else if (System.nanoTime() > deadline) {
-                throw violation("an operator's request still unanswered after 30 s");
+                throw violation(ChaosViolation.Kind.REQUEST_FAILED, "an operator's request still unanswered after 30 s", null);
             } else {
                 LockSupport.parkNanos(100_000);
             }
@@ -268,14 +289,15 @@ final class ChaosSimulation implements AutoCloseable {
         }
     }
 
-    /** Lets {@code ms} of virtual time pass; the computation under way may finish at a seeded point of it. */
-    private void pass(long ms) {
-        long first = ms == 0 ? 0 : random.nextLong(ms + 1);
-        loop.advance(first);
-        if (random.nextBoolean()) {
-            runOneComputation();
+    /** Lets {@code ms} of virtual time pass; the computation under way, if any, finishes {@code computeAt} ms in. */
+    private void pass(long ms, long computeAt) {
+        if (computeAt < 0) {
+            loop.advance(ms);
+            return;
         }
-        loop.advance(ms - first);
+        loop.advance(computeAt);
+        runOneComputation();
+        loop.advance(ms - computeAt);
     }
 
     private void runOneComputation() {
@@ -291,8 +313,8 @@ final class ChaosSimulation implements AutoCloseable {
         long limit = loop.nowMs() + 900_000;
         while (!quiet()) {
             if (loop.nowMs() > limit) {
-                throw violation("no quiet point within 900 s of virtual time: the daemon is "
-                        + daemon.coordinator.state() + ", " + computations.size() + " computations waiting");
+                throw violation(ChaosViolation.Kind.NO_QUIET_POINT, "no quiet point within 900 s of virtual time: the daemon is "
+                        + daemon.coordinator.state() + ", " + computations.size() + " computations waiting", null);
             }
             while (!computations.isEmpty()) {
                 runOneComputation();
@@ -308,10 +330,10 @@ final class ChaosSimulation implements AutoCloseable {
             int row = active.tables().row(e.getKey());
             byte[] said = row < 0 ? new byte[0] : active.tables().row(row, 0, active.tables().length());
             if (!Arrays.equals(entries, said)) {
-                throw violation("CONVERGED, but " + name(e.getKey()) + " holds v" + e.getValue().version() + " ("
+                throw violation(ChaosViolation.Kind.TABLES_DIFFER, "CONVERGED, but " + name(e.getKey()) + " holds v" + e.getValue().version() + " ("
                         + entries.length + " entries) that differs from what the daemon says it holds, v"
                         + active.version() + (row < 0 ? " (no row)" : "") + " at entry " + Arrays.mismatch(entries, said)
-                        + "; it received: " + e.getValue().received);
+                        + "; it received: " + e.getValue().received, null);
             }
         }
         Map<Long, Integer> columnOf = new HashMap<>();
@@ -328,9 +350,9 @@ final class ChaosSimulation implements AutoCloseable {
             oracle.check(new ChaosOracle.Live(Set.copyOf(fabric.on().keySet()), Set.copyOf(oracle.cables().stream()
                     .filter(c -> usable(c) && !quarantined.contains(c)).toList())), held, columnOf);
         } catch (IllegalStateException e) {
-            throw violation("CONVERGED on v" + active.version() + ", but " + e.getMessage()
+            throw violation(ChaosViolation.Kind.ROUTE_INVALID, "CONVERGED on v" + active.version() + ", but " + e.getMessage()
                     + (quarantined.isEmpty() ? "" : " (quarantined: " + quarantined.stream().map(this::describe).toList()
-                    + ")"));
+                    + ")"), e);
         }
     }
 
@@ -344,16 +366,16 @@ final class ChaosSimulation implements AutoCloseable {
     private void checkIntact(String when) {
         ActiveRouting active = daemon.routingManager.active();
         if (active.fabric().links().size() != intact.links().size()) {
-            throw violation(when + ", the routing in force has " + active.fabric().links().size() + " links of "
-                    + intact.links().size());
+            throw violation(ChaosViolation.Kind.NOT_INTACT, when + ", the routing in force has " + active.fabric().links().size() + " links of "
+                    + intact.links().size(), null);
         }
         try (RoutingEngine engine = engines.get()) {
             var full = engine.routeSnapshot(active.fabric().index()).result().tables();
             for (int s = 0; s < full.switchCount(); s++) {
                 byte[] held = fabric.on().get(full.switchGuid(s)).entries();
                 if (!Arrays.equals(held, full.copyRow(s))) {
-                    throw violation(when + ", " + name(full.switchGuid(s)) + " holds tables that differ from the "
-                            + "full routing of the intact fabric at entry " + Arrays.mismatch(held, full.copyRow(s)));
+                    throw violation(ChaosViolation.Kind.NOT_INTACT, when + ", " + name(full.switchGuid(s)) + " holds tables that differ from the "
+                            + "full routing of the intact fabric at entry " + Arrays.mismatch(held, full.copyRow(s)), null);
                 }
             }
         }
@@ -374,10 +396,11 @@ final class ChaosSimulation implements AutoCloseable {
         }
     }
 
-    private Violation violation(String what) {
+    private ChaosViolation violation(ChaosViolation.Kind kind, String what, Throwable cause) {
         StringBuilder sb = new StringBuilder("chaos: ").append(what).append("\n  seed ").append(plan.seed())
-                .append(", ").append(plan.spec()).append(", ").append(plan.steps()).append(" steps, defect ")
-                .append(plan.defect()).append(", virtual time ").append(loop.nowMs()).append(" ms; the schedule:");
+                .append(", ").append(plan.spec()).append(", defect ").append(plan.defect()).append(", virtual time ")
+                .append(loop.nowMs()).append(" ms; the schedule: ").append(schedule == null ? "" : schedule.text())
+                .append("\n  what happened:");
         for (int i = 0; i < steps.size(); i++) {
             sb.append("\n  ").append(i + 1).append(". ").append(steps.get(i));
         }
@@ -386,7 +409,7 @@ final class ChaosSimulation implements AutoCloseable {
         for (var m : told.subList(Math.max(0, told.size() - 12), told.size())) {
             sb.append("\n    ").append(m.kind()).append(": ").append(m.message());
         }
-        return new Violation(sb.toString());
+        return new ChaosViolation(kind, sb.toString(), cause);
     }
 
     private String describe(Link c) {

@@ -45,7 +45,7 @@ class ChaosSimulationTest {
         for (long seed = 1; seed <= 5; seed++) {
             long s = seed;
             assertThatThrownBy(() -> simulate(new Plan(TWO_LEVELS, s, 5, Defect.SWITCH_SKIPS_A_BLOCK)))
-                    .as("seed %d", seed).isInstanceOf(ChaosSimulation.Violation.class)
+                    .as("seed %d", seed).isInstanceOf(ChaosViolation.class)
                     .hasMessageContaining("differs from what the daemon says it holds")
                     .hasMessageContaining("seed " + seed)
                     .hasMessageContaining("planted: ");
@@ -95,7 +95,7 @@ class ChaosSimulationTest {
         for (long seed = 1; seed <= 40 && caught == 0; seed++) {
             try {
                 simulate(new Plan(TWO_LEVELS, seed, 20, Defect.ROUTES_NOT_UP_DOWN));
-            } catch (ChaosSimulation.Violation e) {
+            } catch (ChaosViolation e) {
                 assertThat(e.getMessage()).as("seed %d", seed).containsAnyOf("goes up after going down",
                         "exists on no live path");
                 caught++;
@@ -105,6 +105,55 @@ class ChaosSimulationTest {
             }
         }
         assertThat(caught).as("a schedule among 40 that degrades the fabric enough").isPositive();
+    }
+
+    /**
+     * A schedule that routes down and up again under plain shortest paths, shrunk by delta debugging: the shrunk
+     * schedule is a fraction of the original and, replayed from its text, fails the same way.
+     */
+    @Test
+    void aFailingScheduleShrinksToAFewStepsThatStillFail() {
+        ChaosTrials trials = new ChaosTrials(state);
+        for (long seed = 1; seed <= 40; seed++) {
+            Plan plan = new Plan(TWO_LEVELS, seed, 40, Defect.ROUTES_NOT_UP_DOWN);
+            ChaosSchedule schedule = generated(plan);
+            ChaosViolation found = trials.trial(plan, schedule);
+            if (found == null) {
+                continue;
+            }
+            ChaosShrinker.Shrunk shrunk = trials.shrink(plan, schedule, found, 200);
+            System.out.println(ChaosTrials.report(plan, schedule, shrunk).lines().limit(3).toList());
+            assertThat(shrunk.schedule().steps()).as("seed %d: shrunk from %s", seed, schedule.text())
+                    .hasSizeLessThanOrEqualTo(schedule.steps().size() / 4);
+            ChaosSchedule replayed = ChaosSchedule.parse(shrunk.schedule().text());
+            assertThat(replayed).isEqualTo(shrunk.schedule());
+            ChaosViolation again = trials.trial(plan, replayed);
+            assertThat(again).as("the shrunk schedule replayed from its text").isNotNull();
+            assertThat(again.kind()).isEqualTo(found.kind());
+            assertThat(ChaosTrials.replayCommand(plan, replayed)).contains("--seed " + seed, "--schedule '"
+                    + replayed.text() + "'", "--pgft 'PGFT(2;4,4;1,4;1,1)'");
+            return;
+        }
+        throw new AssertionError("no schedule among 40 degraded the fabric enough for plain shortest paths");
+    }
+
+    @Test
+    void aScheduleReadsBackFromItsText() {
+        Plan plan = new Plan(THREE_LEVELS, 7, 60, Defect.NONE);
+        ChaosSchedule schedule = generated(plan);
+        assertThat(schedule.events()).isGreaterThanOrEqualTo(60);
+        assertThat(ChaosSchedule.parse(schedule.text())).isEqualTo(schedule);
+        assertThat(schedule.text()).contains("down:", "pass:", "check");
+        assertThatThrownBy(() -> ChaosSchedule.parse("down:3 sideways:2")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sideways:2");
+    }
+
+    private ChaosSchedule generated(Plan plan) {
+        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("gen-" + plan.seed())))) {
+            return sim.generated();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void campaign(PgftSpec spec, long firstSeed, int schedules, int steps) throws IOException {
