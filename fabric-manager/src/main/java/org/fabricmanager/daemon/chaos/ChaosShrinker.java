@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,13 +10,13 @@ import java.util.function.Function;
  * step that no longer applies once another is gone is skipped by the simulation, so every subsequence is a schedule.
  * Each trial is one whole simulation: a budget of trials bounds the time spent.
  */
-final class ChaosShrinker {
+public final class ChaosShrinker {
     /** One trial: the violation a schedule ends in, or {@code null} when it ran clean. */
     interface Trial extends Function<ChaosSchedule, ChaosViolation> {
     }
 
     /** The smallest schedule found, the violation it ends in, and how many trials it took. */
-    record Shrunk(ChaosSchedule schedule, ChaosViolation violation, int trials) {
+    public record Shrunk(ChaosSchedule schedule, ChaosViolation violation, int trials) {
     }
 
     private final Trial trial;

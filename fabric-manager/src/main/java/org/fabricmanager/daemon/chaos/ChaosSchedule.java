@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -14,8 +14,8 @@ import org.fabricmanager.topology.Link;
  * cables drained) so that it picks steps that apply; a step that no longer applies when it runs (a shrunk schedule
  * dropped what it needed, the daemon refused a drain) is skipped by the simulation.
  */
-record ChaosSchedule(List<ChaosStep> steps) {
-    ChaosSchedule {
+public record ChaosSchedule(List<ChaosStep> steps) {
+    public ChaosSchedule {
         steps = List.copyOf(steps);
     }
 
@@ -23,7 +23,7 @@ record ChaosSchedule(List<ChaosStep> steps) {
      * {@code count} events drawn from {@code seed} on a fabric with {@code cables} (between switches, in the oracle's
      * order) and {@code switches} (in the fabric's order), each followed by time passing (mostly) and a check (often).
      */
-    static ChaosSchedule generate(long seed, int count, List<Link> cables, List<Long> switches) {
+    public static ChaosSchedule generate(long seed, int count, List<Link> cables, List<Long> switches) {
         Random random = new Random(seed);
         Set<Long> off = new TreeSet<>();
         Set<Integer> down = new LinkedHashSet<>();
@@ -97,7 +97,7 @@ record ChaosSchedule(List<ChaosStep> steps) {
     }
 
     /** Reads a schedule from its {@link #text()}: tokens separated by blanks or commas. */
-    static ChaosSchedule parse(String text) {
+    public static ChaosSchedule parse(String text) {
         List<ChaosStep> steps = new ArrayList<>();
         for (String token : text.trim().split("[\\s,]+")) {
             if (!token.isEmpty()) {
@@ -108,12 +108,12 @@ record ChaosSchedule(List<ChaosStep> steps) {
     }
 
     /** The schedule as tokens separated by blanks, which {@link #parse} reads back. */
-    String text() {
+    public String text() {
         return String.join(" ", steps.stream().map(ChaosStep::token).toList());
     }
 
     /** Events in the schedule: the steps that are neither time passing nor a check. */
-    int events() {
+    public int events() {
         return (int) steps.stream().filter(s -> !(s instanceof ChaosStep.Pass) && !(s instanceof ChaosStep.Check))
                 .count();
     }

@@ -1,6 +1,5 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,64 +10,56 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.fabricmanager.daemon.VirtualDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainRequest;
+import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingService;
-import org.fabricmanager.daemon.testing.ManualControlLoop;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 
 /**
- * The whole daemon, as {@link DaemonAssembly} wires it, in one thread on one virtual clock: a manual control loop,
- * routing computations held until the schedule lets each finish, simulated switches ({@link SimulatedSwitch}) whose
- * acks arrive late or never as one seeded {@link Random} says, and a {@link ChaosSchedule} of cables down and up,
- * flaps, switches off and back, and drains and undrains through the daemon's own actions, several at once or while a
- * routing is under way. At every quiet point (nothing pending, {@code CONVERGED}) and at the end, {@link ChaosOracle}
- * judges the tables the switches hold; once everything is back they must be the full routing of the intact fabric. A
- * violation is a {@link ChaosViolation} with the seed, the schedule and every step taken.
+ * The whole daemon ({@link VirtualDaemon}) in one thread on one virtual clock: routing computations held until the
+ * schedule lets each finish, simulated switches ({@link SimulatedSwitch}) whose acks arrive late or never as one seeded
+ * {@link Random} says, and a {@link ChaosSchedule} of cables down and up, flaps, switches off and back, and drains and
+ * undrains through the daemon's own actions, several at once or while a routing is under way. At every quiet point
+ * (nothing pending, {@code CONVERGED}) and at the end, {@link ChaosOracle} judges the tables the switches hold; once
+ * everything is back they must be the full routing of the intact fabric. A violation is a {@link ChaosViolation} with
+ * the seed, the schedule and every step taken.
  */
-final class ChaosSimulation implements AutoCloseable {
+public final class ChaosSimulation implements AutoCloseable {
     /**
      * What a simulation runs: a fabric, a seed (of the generated schedule and of the hardware's timing: acks lost or
-     * late, reports a few ms apart), a number of steps to generate, and a planted defect to prove the oracle.
+     * late, reports a few ms apart) and a number of steps to generate.
      */
-    record Plan(PgftSpec spec, long seed, int steps, Defect defect) {
-    }
-
-    /** Defects planted to show the oracle catches them. */
-    enum Defect {
-        NONE,
-        /** One switch drops one block of its first table and acknowledges it as applied. */
-        SWITCH_SKIPS_A_BLOCK,
-        /**
-         * The routing is plain shortest paths ({@link HopTestEngine}): on a degraded fabric with no path going up then
-         * down only left between two leaves it routes them down and up again, which the daemon's engines never do.
-         */
-        ROUTES_NOT_UP_DOWN
+    public record Plan(PgftSpec spec, long seed, int steps) {
     }
 
     private final Plan plan;
+    private final Sabotage sabotage;
     private final Random random;
-    private final ManualControlLoop loop = new ManualControlLoop();
+    private final VirtualTimeLoop loop = new VirtualTimeLoop();
     /** Routing computations submitted to the routing service, run one at a time, in order, when the schedule says. */
     private final ConcurrentLinkedQueue<Runnable> computations = new ConcurrentLinkedQueue<>();
-    private final DaemonAssembly daemon;
+    private final VirtualDaemon daemon;
     private final Fabric intact;
     private final ChaosOracle oracle;
     /** New instances of the engine the daemon routes with: the end's check routes the intact fabric in full with one. */
-    private final java.util.function.Supplier<RoutingEngine> engines;
+    private final Supplier<RoutingEngine> engines;
     private final SimulatedFabric fabric;
     private final Set<Link> drained = new LinkedHashSet<>();
     private final List<String> steps = new ArrayList<>();
@@ -78,39 +69,43 @@ final class ChaosSimulation implements AutoCloseable {
     /** How often each kind of event happened, to show a campaign exercised it. */
     private final Map<String, Integer> tally = new TreeMap<>();
 
-    ChaosSimulation(Plan plan, Path stateDirectory) {
+    /** A simulation of {@code plan} with its state directory {@code stateDirectory} (empty), nothing planted. */
+    public ChaosSimulation(Plan plan, Path stateDirectory) {
+        this(plan, stateDirectory, Sabotage.NONE);
+    }
+
+    /** A simulation of {@code plan} with {@code sabotage} planted, to show the oracle catches it. */
+    public ChaosSimulation(Plan plan, Path stateDirectory, Sabotage sabotage) {
         this.plan = plan;
+        this.sabotage = sabotage;
         this.random = new Random(~plan.seed());
         this.intact = PgftGenerator.generate(plan.spec());
         this.oracle = new ChaosOracle(intact);
-        DaemonConfig config = DaemonSimulationTest.config(stateDirectory, plan.spec());
-        engines = plan.defect() == Defect.ROUTES_NOT_UP_DOWN ? HopTestEngine::new
-                : () -> RoutingEngines.create(config.routing().engine(), 1);
+        DaemonConfig config = config(stateDirectory, plan.spec());
+        Supplier<RoutingEngine> real = () -> RoutingEngines.create(config.routing().engine(), 1);
+        engines = sabotage.engines(real);
         RoutingService routing = new RoutingService(engines.get(), config.routing().repairs(), computations::add);
-        DirectExecutor direct = new DirectExecutor();
-        daemon = new DaemonAssembly(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()),
-                new DaemonAssembly.Clockwork(loop, null, direct, direct, () -> loop.nowMs() * 1_000_000L,
-                        loop::nowMs, routing, plan.seed()));
-        loop.call("load-state", () -> {
-            daemon.coordinator.loadState();
-            return null;
-        });
-        // the quality measurement and the rebalance estimate after it run on threads of their own and hand the routing
-        // service full routings at moments of real time: held, so that a seed replays the same schedule
-        daemon.actions.holdAnalyses();
-        loop.append("gauges", daemon.gauges::refresh);
-        loop.runPending();
-        fabric = new SimulatedFabric(intact, oracle, loop, random, daemon.sessions, steps);
+        daemon = new VirtualDaemon(config, loop, routing, plan.seed());
+        fabric = new SimulatedFabric(intact, oracle, loop, random, daemon.southbound(), steps);
+    }
+
+    /**
+     * The daemon's configuration in a simulation: its defaults, the expected PGFT, discovery settling in 300 ms, acks
+     * awaited 2 s and retried 3 times; no failure detector, as the simulated agents run no ring member.
+     */
+    static DaemonConfig config(Path state, PgftSpec expected) {
+        return DaemonConfig.defaults().withDetector(false).withPorts(0, 0).withStateDirectory(state)
+                .withExpectedPgft(expected).withDiscovery(300, 10_000).withPush(2_000, 3);
     }
 
     /** The schedule the plan's seed generates, of its number of steps, on its fabric. */
-    ChaosSchedule generated() {
+    public ChaosSchedule generated() {
         return ChaosSchedule.generate(plan.seed(), plan.steps(), oracle.cables(),
                 intact.switches().stream().map(s -> s.guid()).toList());
     }
 
     /** Runs the plan's generated schedule. */
-    void run() {
+    public void run() {
         run(generated());
     }
 
@@ -118,7 +113,7 @@ final class ChaosSimulation implements AutoCloseable {
      * Runs {@code schedule}: every switch connects, its steps, a check at every quiet point it asks for, then all back
      * and the end's checks; a {@link ChaosViolation} names what went wrong.
      */
-    void run(ChaosSchedule schedule) {
+    public void run(ChaosSchedule schedule) {
         this.schedule = schedule;
         try {
             runChecked(schedule);
@@ -133,11 +128,9 @@ final class ChaosSimulation implements AutoCloseable {
         for (var s : intact.switches()) {
             fabric.powerOn(s.guid(), false);
         }
-        if (plan.defect() == Defect.SWITCH_SKIPS_A_BLOCK) {
-            List<Long> guids = new ArrayList<>(fabric.on().keySet());
-            long victim = guids.get(random.nextInt(guids.size()));
-            fabric.on().get(victim).skipOneBlock();
-            steps.add("planted: " + name(victim) + " drops one block of its next table and acknowledges it");
+        String planted = sabotage.switchesOn(fabric.on(), random);
+        if (planted != null) {
+            steps.add("planted: " + planted);
         }
         settleAndCheck();
         boolean passed = true;
@@ -156,10 +149,10 @@ final class ChaosSimulation implements AutoCloseable {
         settleAndCheck();
         // the cables quarantined for their flaps come back once stable long enough: everything is back only then
         long releaseBy = loop.nowMs() + 3 * 3_600_000L;
-        while (!daemon.faults.flaps().quarantined().isEmpty()) {
+        while (!daemon.quarantined().isEmpty()) {
             if (loop.nowMs() > releaseBy) {
                 throw violation(ChaosViolation.Kind.QUARANTINE_KEPT, "quarantines not released 3 h after every cable "
-                        + "came back: " + daemon.faults.flaps().quarantined(), null);
+                        + "came back: " + daemon.quarantined(), null);
             }
             pass(10_000, -1);
         }
@@ -171,21 +164,21 @@ final class ChaosSimulation implements AutoCloseable {
         checkIntact("an hour later");
     }
 
-    int quietPoints() {
+    public int quietPoints() {
         return quietPoints;
     }
 
     /** Commits whose ack was lost or came too late: the daemon saw a timeout. */
-    int acksTimedOut() {
+    public int acksTimedOut() {
         return fabric.acksTimedOut();
     }
 
-    List<String> steps() {
+    public List<String> steps() {
         return List.copyOf(steps);
     }
 
     /** How often each kind of event happened: steps while a routing was under way, drains applied or refused... */
-    Map<String, Integer> tally() {
+    public Map<String, Integer> tally() {
         Map<String, Integer> all = new TreeMap<>(tally);
         all.put("acks timed out", fabric.acksTimedOut());
         all.put("quiet points", quietPoints);
@@ -242,7 +235,7 @@ final class ChaosSimulation implements AutoCloseable {
     }
 
     private void drain(Link c) {
-        var f = daemon.actions.drain(new DrainRequest(c.a(), c.aPort(), false));
+        var f = daemon.drain(new DrainRequest(c.a(), c.aPort(), false));
         String outcome = await(f);
         if (outcome == null) {
             drained.add(c);
@@ -252,7 +245,7 @@ final class ChaosSimulation implements AutoCloseable {
     }
 
     private void undrain(Link c) {
-        String outcome = await(daemon.actions.undrain(new DrainRequest(c.a(), c.aPort(), false)));
+        String outcome = await(daemon.undrain(new DrainRequest(c.a(), c.aPort(), false)));
         if (outcome != null) {
             throw violation(ChaosViolation.Kind.REQUEST_FAILED, "undrain of " + describe(c) + " refused: " + outcome, null);
         }
@@ -314,7 +307,7 @@ final class ChaosSimulation implements AutoCloseable {
         while (!quiet()) {
             if (loop.nowMs() > limit) {
                 throw violation(ChaosViolation.Kind.NO_QUIET_POINT, "no quiet point within 900 s of virtual time: the daemon is "
-                        + daemon.coordinator.state() + ", " + computations.size() + " computations waiting", null);
+                        + daemon.state() + ", " + computations.size() + " computations waiting", null);
             }
             while (!computations.isEmpty()) {
                 runOneComputation();
@@ -322,7 +315,7 @@ final class ChaosSimulation implements AutoCloseable {
             loop.advance(250);
         }
         quietPoints++;
-        ActiveRouting active = daemon.routingManager.active();
+        ActiveRouting active = daemon.active();
         Map<Long, byte[]> held = new HashMap<>();
         for (var e : fabric.on().entrySet()) {
             byte[] entries = e.getValue().entries();
@@ -340,8 +333,8 @@ final class ChaosSimulation implements AutoCloseable {
         active.fabric().nodes().forEach(n -> columnOf.put(n.guid(), n.index()));
         // a cable whose flaps the daemon quarantined carries no traffic until it is released, as a drained one
         Set<Link> quarantined = new LinkedHashSet<>();
-        for (var q : daemon.faults.flaps().quarantined()) {
-            Link c = oracle.cableAt(org.fabricmanager.topology.Guids.parse(q.guid()), q.port());
+        for (var q : daemon.quarantined()) {
+            Link c = oracle.cableAt(Guids.parse(q.guid()), q.port());
             if (c != null) {
                 quarantined.add(c);
             }
@@ -358,13 +351,13 @@ final class ChaosSimulation implements AutoCloseable {
 
     private boolean quiet() {
         loop.runPending();
-        return fabric.pending() == 0 && computations.isEmpty() && !daemon.routingManager.busy()
-                && daemon.coordinator.state() == DaemonState.CONVERGED;
+        return fabric.pending() == 0 && computations.isEmpty() && !daemon.routingBusy()
+                && daemon.state() == DaemonState.CONVERGED;
     }
 
     /** Every switch on, every cable up and undrained: the daemon's tables equal the full routing of the fabric. */
     private void checkIntact(String when) {
-        ActiveRouting active = daemon.routingManager.active();
+        ActiveRouting active = daemon.active();
         if (active.fabric().links().size() != intact.links().size()) {
             throw violation(ChaosViolation.Kind.NOT_INTACT, when + ", the routing in force has " + active.fabric().links().size() + " links of "
                     + intact.links().size(), null);
@@ -398,13 +391,13 @@ final class ChaosSimulation implements AutoCloseable {
 
     private ChaosViolation violation(ChaosViolation.Kind kind, String what, Throwable cause) {
         StringBuilder sb = new StringBuilder("chaos: ").append(what).append("\n  seed ").append(plan.seed())
-                .append(", ").append(plan.spec()).append(", defect ").append(plan.defect()).append(", virtual time ")
+                .append(", ").append(plan.spec()).append(sabotage == Sabotage.NONE ? "" : ", planted " + sabotage).append(", virtual time ")
                 .append(loop.nowMs()).append(" ms; the schedule: ").append(schedule == null ? "" : schedule.text())
                 .append("\n  what happened:");
         for (int i = 0; i < steps.size(); i++) {
             sb.append("\n  ").append(i + 1).append(". ").append(steps.get(i));
         }
-        List<org.fabricmanager.daemon.api.Milestone> told = daemon.milestones.since(0);
+        List<Milestone> told = daemon.milestones();
         sb.append("\n  the daemon's last milestones:");
         for (var m : told.subList(Math.max(0, told.size() - 12), told.size())) {
             sb.append("\n    ").append(m.kind()).append(": ").append(m.message());
@@ -422,43 +415,6 @@ final class ChaosSimulation implements AutoCloseable {
 
     @Override
     public void close() {
-        daemon.actions.close();
-        daemon.routing.close();
-    }
-
-    /** Runs what the daemon hands its store and check executors at once, on the simulation's thread. */
-    private static final class DirectExecutor extends AbstractExecutorService {
-        private boolean shutdown;
-
-        @Override
-        public void execute(Runnable command) {
-            command.run();
-        }
-
-        @Override
-        public void shutdown() {
-            shutdown = true;
-        }
-
-        @Override
-        public List<Runnable> shutdownNow() {
-            shutdown = true;
-            return List.of();
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return shutdown;
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return shutdown;
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, TimeUnit unit) {
-            return true;
-        }
+        daemon.close();
     }
 }

@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
 /**
  * One step of a chaos schedule, as data: what happens to the fabric, the operator's actions, time passing, or a check
@@ -7,7 +7,7 @@ package org.fabricmanager.daemon;
  * on every run of the same fabric. Each step has a short token ({@code down:3}, {@code pass:400@120}) that {@link
  * #parse} reads back: a schedule printed is a schedule that replays.
  */
-sealed interface ChaosStep {
+public sealed interface ChaosStep {
     /** The step as its token. */
     String token();
 

@@ -1,12 +1,12 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
 /**
  * The oracle's verdict against the daemon in a {@link ChaosSimulation}: what is wrong, of which {@link Kind} (a shrunk
  * schedule must fail the same way), with the seed, the schedule and what happened in the message.
  */
-final class ChaosViolation extends AssertionError {
+public final class ChaosViolation extends RuntimeException {
     /** What kind of wrong: shrinking keeps a smaller schedule only when it fails with the same kind. */
-    enum Kind {
+    public enum Kind {
         /** A live switch holds tables other than those the daemon says it holds, while CONVERGED. */
         TABLES_DIFFER,
         /** A route through the tables held is no valid shortest up*&#47;down* route on the live fabric. */
@@ -30,7 +30,7 @@ final class ChaosViolation extends AssertionError {
         this.kind = kind;
     }
 
-    Kind kind() {
+    public Kind kind() {
         return kind;
     }
 }

@@ -1,7 +1,8 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.fabricmanager.southbound.TableHash;
  * and hash of what it then holds. When its answer arrives, or whether it does, is the simulation's ({@link Wire}).
  * Power it off and the table is gone: the next run starts empty.
  */
-final class SimulatedSwitch implements SwitchSession {
+public final class SimulatedSwitch implements SwitchSession {
     /** Where a commit's outcome goes: the simulation decides when (or whether) the ack reaches the daemon. */
     interface Wire {
         void commit(SimulatedSwitch from, LftBatch batch, long timeoutMs, CompletableFuture<CommitAck> answer);
@@ -40,7 +41,7 @@ final class SimulatedSwitch implements SwitchSession {
     private final Map<Integer, byte[]> staged = new HashMap<>();
     boolean closedByDaemon;
     /** What reached the switch, in order, for a violation's report. */
-    final List<String> received = new java.util.ArrayList<>();
+    final List<String> received = new ArrayList<>();
 
     SimulatedSwitch(long id, long guid, String name, int ports, long incarnation, Wire wire) {
         this.id = id;
@@ -49,8 +50,13 @@ final class SimulatedSwitch implements SwitchSession {
     }
 
     /** Plants the defect: the next batch with blocks loses one on this switch, and the ack says it did not. */
-    void skipOneBlock() {
+    public void skipOneBlock() {
         skipOneBlock = true;
+    }
+
+    /** The name it says HELLO with. */
+    public String name() {
+        return hello.name();
     }
 
     /** The entries the switch forwards by. */

@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,8 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.fabricmanager.daemon.ChaosSimulation.Defect;
-import org.fabricmanager.daemon.ChaosSimulation.Plan;
+import org.fabricmanager.daemon.chaos.ChaosSimulation.Plan;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +43,7 @@ class ChaosSimulationTest {
     void aSwitchThatDropsABlockAndAcknowledgesItIsCaught() throws IOException {
         for (long seed = 1; seed <= 5; seed++) {
             long s = seed;
-            assertThatThrownBy(() -> simulate(new Plan(TWO_LEVELS, s, 5, Defect.SWITCH_SKIPS_A_BLOCK)))
+            assertThatThrownBy(() -> simulate(new Plan(TWO_LEVELS, s, 5), PlantedDefects.SWITCH_SKIPS_A_BLOCK))
                     .as("seed %d", seed).isInstanceOf(ChaosViolation.class)
                     .hasMessageContaining("differs from what the daemon says it holds")
                     .hasMessageContaining("seed " + seed)
@@ -59,7 +58,7 @@ class ChaosSimulationTest {
      */
     @Test
     void aBatchWhoseAckTimedOutIsNotAssumedNeverApplied() throws IOException {
-        Plan plan = new Plan(TWO_LEVELS, 58, 3, Defect.NONE);
+        Plan plan = new Plan(TWO_LEVELS, 58, 3);
         Path dir = Files.createDirectories(state.resolve("regression"));
         try (ChaosSimulation sim = new ChaosSimulation(plan, dir)) {
             sim.run();
@@ -72,7 +71,7 @@ class ChaosSimulationTest {
     void theSameSeedReplaysTheSameSchedule() throws IOException {
         int drains = 0;
         for (long seed = 4_240; seed < 4_260; seed++) {
-            Plan plan = new Plan(seed % 2 == 0 ? TWO_LEVELS : THREE_LEVELS, seed, 30, Defect.NONE);
+            Plan plan = new Plan(seed % 2 == 0 ? TWO_LEVELS : THREE_LEVELS, seed, 30);
             List<String> first;
             try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve(seed + "a")))) {
                 sim.run();
@@ -94,7 +93,7 @@ class ChaosSimulationTest {
         int caught = 0;
         for (long seed = 1; seed <= 40 && caught == 0; seed++) {
             try {
-                simulate(new Plan(TWO_LEVELS, seed, 20, Defect.ROUTES_NOT_UP_DOWN));
+                simulate(new Plan(TWO_LEVELS, seed, 20), PlantedDefects.ROUTES_NOT_UP_DOWN);
             } catch (ChaosViolation e) {
                 assertThat(e.getMessage()).as("seed %d", seed).containsAnyOf("goes up after going down",
                         "exists on no live path");
@@ -113,24 +112,24 @@ class ChaosSimulationTest {
      */
     @Test
     void aFailingScheduleShrinksToAFewStepsThatStillFail() {
-        ChaosTrials trials = new ChaosTrials(state);
+        ChaosCampaign trials = new ChaosCampaign(state, PlantedDefects.ROUTES_NOT_UP_DOWN);
         for (long seed = 1; seed <= 40; seed++) {
-            Plan plan = new Plan(TWO_LEVELS, seed, 40, Defect.ROUTES_NOT_UP_DOWN);
+            Plan plan = new Plan(TWO_LEVELS, seed, 40);
             ChaosSchedule schedule = generated(plan);
-            ChaosViolation found = trials.trial(plan, schedule);
+            ChaosViolation found = trials.trial(plan, schedule).violation();
             if (found == null) {
                 continue;
             }
             ChaosShrinker.Shrunk shrunk = trials.shrink(plan, schedule, found, 200);
-            System.out.println(ChaosTrials.report(plan, schedule, shrunk).lines().limit(3).toList());
+            System.out.println(ChaosCampaign.report(plan, schedule, shrunk).lines().limit(3).toList());
             assertThat(shrunk.schedule().steps()).as("seed %d: shrunk from %s", seed, schedule.text())
                     .hasSizeLessThanOrEqualTo(schedule.steps().size() / 4);
             ChaosSchedule replayed = ChaosSchedule.parse(shrunk.schedule().text());
             assertThat(replayed).isEqualTo(shrunk.schedule());
-            ChaosViolation again = trials.trial(plan, replayed);
+            ChaosViolation again = trials.trial(plan, replayed).violation();
             assertThat(again).as("the shrunk schedule replayed from its text").isNotNull();
             assertThat(again.kind()).isEqualTo(found.kind());
-            assertThat(ChaosTrials.replayCommand(plan, replayed)).contains("--seed " + seed, "--schedule '"
+            assertThat(ChaosCampaign.replayCommand(plan, replayed)).contains("--seed " + seed, "--schedule '"
                     + replayed.text() + "'", "--pgft 'PGFT(2;4,4;1,4;1,1)'");
             return;
         }
@@ -139,7 +138,7 @@ class ChaosSimulationTest {
 
     @Test
     void aScheduleReadsBackFromItsText() {
-        Plan plan = new Plan(THREE_LEVELS, 7, 60, Defect.NONE);
+        Plan plan = new Plan(THREE_LEVELS, 7, 60);
         ChaosSchedule schedule = generated(plan);
         assertThat(schedule.events()).isGreaterThanOrEqualTo(60);
         assertThat(ChaosSchedule.parse(schedule.text())).isEqualTo(schedule);
@@ -164,7 +163,7 @@ class ChaosSimulationTest {
         long begin = System.nanoTime();
         Map<String, Integer> tally = new TreeMap<>();
         for (long seed = from; seed < from + count; seed++) {
-            simulate(new Plan(spec, seed, steps, Defect.NONE)).forEach((k, v) -> tally.merge(k, v, Integer::sum));
+            simulate(new Plan(spec, seed, steps)).forEach((k, v) -> tally.merge(k, v, Integer::sum));
         }
         double seconds = (System.nanoTime() - begin) / 1e9;
         System.out.printf("chaos %s: %d schedules of %d steps in %.1f s (%.1f schedules/s); %s%n", spec, count, steps,
@@ -180,8 +179,13 @@ class ChaosSimulationTest {
 
     /** Runs one plan in a fresh state directory; what happened in it. */
     private Map<String, Integer> simulate(Plan plan) throws IOException {
+        return simulate(plan, Sabotage.NONE);
+    }
+
+    /** Runs one plan with {@code sabotage} planted in a fresh state directory; what happened in it. */
+    private Map<String, Integer> simulate(Plan plan, Sabotage sabotage) throws IOException {
         Path dir = Files.createDirectories(state.resolve("seed-" + plan.seed()));
-        try (ChaosSimulation sim = new ChaosSimulation(plan, dir)) {
+        try (ChaosSimulation sim = new ChaosSimulation(plan, dir, sabotage)) {
             sim.run();
             return sim.tally();
         } finally {
