@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.DrainResult;
@@ -15,6 +16,7 @@ import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingService;
+import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.southbound.SouthboundListener;
 
 /**
@@ -27,13 +29,16 @@ import org.fabricmanager.southbound.SouthboundListener;
  */
 public final class VirtualDaemon implements AutoCloseable {
     private final DaemonAssembly daemon;
-    private final VirtualTimeLoop loop;
 
-    /** A daemon of {@code config} on {@code loop}, routing with {@code routing}, its identity {@code daemonId}. */
-    public VirtualDaemon(DaemonConfig config, VirtualTimeLoop loop, RoutingService routing, long daemonId) {
-        this.loop = loop;
+    /**
+     * A daemon of {@code config} on {@code loop}, routing with {@code routing}, its identity {@code daemonId}, its
+     * stores writing through {@code files}, its milestones told to {@code listener} as they happen.
+     */
+    public VirtualDaemon(DaemonConfig config, VirtualTimeLoop loop, RoutingService routing, long daemonId,
+                         StateFiles files, DaemonListener listener) {
         DirectExecutor direct = new DirectExecutor();
-        daemon = new DaemonAssembly(config, StartOptions.of(List.of()).registry(new SimpleMeterRegistry()),
+        daemon = new DaemonAssembly(config, new StartOptions(List.of(listener), new SimpleMeterRegistry(), null,
+                List.of(), files, 0, () -> { }),
                 new DaemonAssembly.Clockwork(loop, null, direct, direct, () -> loop.nowMs() * 1_000_000L, loop::nowMs,
                         routing, daemonId));
         loop.call("load-state", () -> {

@@ -2,8 +2,6 @@ package org.fabricmanager.daemon.chaos;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,12 +20,11 @@ import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
-import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingService;
+import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
-import org.fabricmanager.topology.Guids;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
@@ -55,7 +52,13 @@ public final class ChaosSimulation implements AutoCloseable {
     private final VirtualTimeLoop loop = new VirtualTimeLoop();
     /** Routing computations submitted to the routing service, run one at a time, in order, when the schedule says. */
     private final ConcurrentLinkedQueue<Runnable> computations = new ConcurrentLinkedQueue<>();
-    private final VirtualDaemon daemon;
+    private final DaemonConfig config;
+    /** The daemon running; a new one after each restart, on the same state directory. */
+    private VirtualDaemon daemon;
+    private int restarts;
+    private final QuietPointChecks checks;
+    /** What the daemon's CONVERGED said that was not true yet, found as it said it. */
+    private ChaosViolation saidConvergedEarly;
     private final Fabric intact;
     private final ChaosOracle oracle;
     /** New instances of the engine the daemon routes with: the end's check routes the intact fabric in full with one. */
@@ -81,12 +84,13 @@ public final class ChaosSimulation implements AutoCloseable {
         this.random = new Random(~plan.seed());
         this.intact = PgftGenerator.generate(plan.spec());
         this.oracle = new ChaosOracle(intact);
-        DaemonConfig config = config(stateDirectory, plan.spec());
+        config = config(stateDirectory, plan.spec());
         Supplier<RoutingEngine> real = () -> RoutingEngines.create(config.routing().engine(), 1);
         engines = sabotage.engines(real);
-        RoutingService routing = new RoutingService(engines.get(), config.routing().repairs(), computations::add);
-        daemon = new VirtualDaemon(config, loop, routing, plan.seed());
-        fabric = new SimulatedFabric(intact, oracle, loop, random, daemon.southbound(), steps);
+        fabric = new SimulatedFabric(intact, oracle, loop, random, steps);
+        checks = new QuietPointChecks(intact, oracle, fabric);
+        daemon = newDaemon(0);
+        fabric.connect(daemon.southbound());
     }
 
     /**
@@ -157,11 +161,11 @@ public final class ChaosSimulation implements AutoCloseable {
             pass(10_000, -1);
         }
         settleAndCheck();
-        checkIntact("once everything came back (" + loop.nowMs() + " ms)");
+        judge(() -> checks.intact(daemon, engines, "once everything came back (" + loop.nowMs() + " ms)"));
         // past the refinement of repairs and the quiet rebalance, which change the tables by themselves
         pass(3_600_000, -1);
         settleAndCheck();
-        checkIntact("an hour later");
+        judge(() -> checks.intact(daemon, engines, "an hour later"));
     }
 
     public int quietPoints() {
@@ -196,6 +200,8 @@ public final class ChaosSimulation implements AutoCloseable {
             pass(p.ms(), p.computeAt());
         } else if (step instanceof ChaosStep.Check) {
             settleAndCheck();
+        } else if (step instanceof ChaosStep.Restart) {
+            restartDaemon();
         } else if (step instanceof ChaosStep.CableDown d && usable(cables.get(d.cable()))) {
             fabric.cableDown(cables.get(d.cable()));
         } else if (step instanceof ChaosStep.CableUp u && fabric.cablesDown().contains(cables.get(u.cable()))
@@ -306,8 +312,8 @@ public final class ChaosSimulation implements AutoCloseable {
         long limit = loop.nowMs() + 900_000;
         while (!quiet()) {
             if (loop.nowMs() > limit) {
-                throw violation(ChaosViolation.Kind.NO_QUIET_POINT, "no quiet point within 900 s of virtual time: the daemon is "
-                        + daemon.state() + ", " + computations.size() + " computations waiting", null);
+                throw violation(ChaosViolation.Kind.NO_QUIET_POINT, "no quiet point within 900 s of virtual time: the "
+                        + "daemon is " + daemon.state() + ", " + computations.size() + " computations waiting", null);
             }
             while (!computations.isEmpty()) {
                 runOneComputation();
@@ -315,63 +321,65 @@ public final class ChaosSimulation implements AutoCloseable {
             loop.advance(250);
         }
         quietPoints++;
-        ActiveRouting active = daemon.active();
-        Map<Long, byte[]> held = new HashMap<>();
-        for (var e : fabric.on().entrySet()) {
-            byte[] entries = e.getValue().entries();
-            held.put(e.getKey(), entries);
-            int row = active.tables().row(e.getKey());
-            byte[] said = row < 0 ? new byte[0] : active.tables().row(row, 0, active.tables().length());
-            if (!Arrays.equals(entries, said)) {
-                throw violation(ChaosViolation.Kind.TABLES_DIFFER, "CONVERGED, but " + name(e.getKey()) + " holds v" + e.getValue().version() + " ("
-                        + entries.length + " entries) that differs from what the daemon says it holds, v"
-                        + active.version() + (row < 0 ? " (no row)" : "") + " at entry " + Arrays.mismatch(entries, said)
-                        + "; it received: " + e.getValue().received, null);
-            }
-        }
-        Map<Long, Integer> columnOf = new HashMap<>();
-        active.fabric().nodes().forEach(n -> columnOf.put(n.guid(), n.index()));
-        // a cable whose flaps the daemon quarantined carries no traffic until it is released, as a drained one
-        Set<Link> quarantined = new LinkedHashSet<>();
-        for (var q : daemon.quarantined()) {
-            Link c = oracle.cableAt(Guids.parse(q.guid()), q.port());
-            if (c != null) {
-                quarantined.add(c);
-            }
-        }
+        judge(() -> {
+            checks.tablesAsSaid(daemon, "CONVERGED");
+            checks.routes(daemon, drained);
+            checks.status(daemon, drained);
+        });
+    }
+
+    /** Runs {@code check}; a violation it finds is completed with the seed, the schedule and what happened. */
+    private void judge(Runnable check) {
         try {
-            oracle.check(new ChaosOracle.Live(Set.copyOf(fabric.on().keySet()), Set.copyOf(oracle.cables().stream()
-                    .filter(c -> usable(c) && !quarantined.contains(c)).toList())), held, columnOf);
-        } catch (IllegalStateException e) {
-            throw violation(ChaosViolation.Kind.ROUTE_INVALID, "CONVERGED on v" + active.version() + ", but " + e.getMessage()
-                    + (quarantined.isEmpty() ? "" : " (quarantined: " + quarantined.stream().map(this::describe).toList()
-                    + ")"), e);
+            check.run();
+        } catch (ChaosViolation v) {
+            throw violation(v.kind(), v.getMessage(), v.getCause());
         }
     }
 
     private boolean quiet() {
         loop.runPending();
+        if (saidConvergedEarly != null) {
+            ChaosViolation v = saidConvergedEarly;
+            throw violation(v.kind(), v.getMessage(), null);
+        }
         return fabric.pending() == 0 && computations.isEmpty() && !daemon.routingBusy()
                 && daemon.state() == DaemonState.CONVERGED;
     }
 
-    /** Every switch on, every cable up and undrained: the daemon's tables equal the full routing of the fabric. */
-    private void checkIntact(String when) {
-        ActiveRouting active = daemon.active();
-        if (active.fabric().links().size() != intact.links().size()) {
-            throw violation(ChaosViolation.Kind.NOT_INTACT, when + ", the routing in force has " + active.fabric().links().size() + " links of "
-                    + intact.links().size(), null);
-        }
-        try (RoutingEngine engine = engines.get()) {
-            var full = engine.routeSnapshot(active.fabric().index()).result().tables();
-            for (int s = 0; s < full.switchCount(); s++) {
-                byte[] held = fabric.on().get(full.switchGuid(s)).entries();
-                if (!Arrays.equals(held, full.copyRow(s))) {
-                    throw violation(ChaosViolation.Kind.NOT_INTACT, when + ", " + name(full.switchGuid(s)) + " holds tables that differ from the "
-                            + "full routing of the intact fabric at entry " + Arrays.mismatch(held, full.copyRow(s)), null);
-                }
+    /** The daemon says CONVERGED: every switch on must hold what it says, now, not once the wire has caught up. */
+    private void heard(Milestone m) {
+        if (m.kind() == Milestone.Kind.CONVERGED && saidConvergedEarly == null && daemon != null) {
+            try {
+                checks.tablesAsSaidWhenConverged(daemon, "the daemon said CONVERGED (" + m.message() + ")");
+            } catch (ChaosViolation v) {
+                saidConvergedEarly = v;
             }
         }
+    }
+
+    /**
+     * The daemon crashes (its queued events, computations and sessions die with it) and a new one starts on the same
+     * state directory: it must have the drains and quarantines its predecessor had, before any switch reconnects; then
+     * every switch on reconnects holding its table.
+     */
+    private void restartDaemon() {
+        steps.add("t=" + loop.nowMs() + " daemon restart: crashed, started again on its state directory");
+        count("daemon restarts");
+        Set<Integer> quarantined = checks.quarantines(daemon);
+        daemon.close();
+        daemon = null;
+        computations.clear();
+        loop.clear();
+        daemon = newDaemon(++restarts);
+        judge(() -> checks.roundTrip(daemon, drained, quarantined));
+        fabric.daemonRestarted(daemon.southbound());
+    }
+
+    private VirtualDaemon newDaemon(int run) {
+        RoutingService routing = new RoutingService(engines.get(), config.routing().repairs(), computations::add);
+        return new VirtualDaemon(config, loop, routing, plan.seed() + run, sabotage.files(StateFiles.LOCAL),
+                this::heard);
     }
 
     private void restoreAll() {

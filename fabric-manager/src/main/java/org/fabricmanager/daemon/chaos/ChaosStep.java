@@ -78,6 +78,14 @@ public sealed interface ChaosStep {
         }
     }
 
+    /** The daemon crashes and starts again on its state directory; the switches reconnect holding their tables. */
+    record Restart() implements ChaosStep {
+        @Override
+        public String token() {
+            return "restart";
+        }
+    }
+
     /** Runs until the next quiet point and has the oracle judge it. */
     record Check() implements ChaosStep {
         @Override
@@ -106,6 +114,7 @@ public sealed interface ChaosStep {
                                 Integer.parseInt(arg.substring(arg.indexOf('@') + 1)))
                         : new Pass(Integer.parseInt(arg), -1);
                 case "check" -> new Check();
+                case "restart" -> new Restart();
                 default -> throw new IllegalArgumentException("unknown step '" + token + "'");
             };
         } catch (NumberFormatException | StringIndexOutOfBoundsException e) {

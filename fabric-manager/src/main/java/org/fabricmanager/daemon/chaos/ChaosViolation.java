@@ -13,6 +13,10 @@ public final class ChaosViolation extends RuntimeException {
         ROUTE_INVALID,
         /** With everything back, the tables are not the full routing of the intact fabric. */
         NOT_INTACT,
+        /** The status says other than what is true at a quiet point (state, version, switches, tables, drains). */
+        STATUS_WRONG,
+        /** A daemon restarted on its state directory lost a drain or a quarantine. */
+        STATE_LOST,
         /** The daemon never reached a quiet point (CONVERGED, nothing pending). */
         NO_QUIET_POINT,
         /** A quarantine lasted hours past the cable's last flap. */

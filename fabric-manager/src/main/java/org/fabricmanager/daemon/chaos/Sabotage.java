@@ -3,6 +3,7 @@ package org.fabricmanager.daemon.chaos;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Supplier;
+import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.routing.RoutingEngine;
 
 /**
@@ -20,6 +21,11 @@ public interface Sabotage {
 
     /** The engines the daemon routes with (a new one per call) in place of {@code real}, the configured one's. */
     default Supplier<RoutingEngine> engines(Supplier<RoutingEngine> real) {
+        return real;
+    }
+
+    /** How the daemon's stores write their files, in place of {@code real}, the state directory's. */
+    default StateFiles files(StateFiles real) {
         return real;
     }
 

@@ -33,7 +33,7 @@ final class SimulatedFabric {
     private final ChaosOracle oracle;
     private final VirtualTimeLoop loop;
     private final Random random;
-    private final SouthboundListener southbound;
+    private SouthboundListener southbound;
     /** The schedule's steps, which this fabric's changes are logged to. */
     private final List<String> steps;
     private final Map<Long, SimulatedSwitch> on = new TreeMap<>();
@@ -45,14 +45,17 @@ final class SimulatedFabric {
     private int pending;
     private int acksTimedOut;
 
-    SimulatedFabric(Fabric intact, ChaosOracle oracle, VirtualTimeLoop loop, Random random, SouthboundListener southbound,
-                    List<String> steps) {
+    SimulatedFabric(Fabric intact, ChaosOracle oracle, VirtualTimeLoop loop, Random random, List<String> steps) {
         this.intact = intact;
         this.oracle = oracle;
         this.loop = loop;
         this.random = random;
-        this.southbound = southbound;
         this.steps = steps;
+    }
+
+    /** The daemon the agents talk to, before any switch is powered on. */
+    void connect(SouthboundListener daemon) {
+        southbound = daemon;
     }
 
     /** The switches powered on, by GUID, in GUID order. */
@@ -130,12 +133,7 @@ final class SimulatedFabric {
             steps.add("t=" + loop.nowMs() + " power on " + s.name());
         }
         on.put(guid, sw);
-        southbound.helloReceived(sw, sw.hello());
-        List<PortRecord> ports = new ArrayList<>();
-        for (int p = 1; p <= s.ports(); p++) {
-            ports.add(record(guid, p));
-        }
-        southbound.portInfoReceived(sw, new PortInfo(1, ports));
+        introduce(sw);
         for (int p = 1; p <= s.ports(); p++) {
             Link c = oracle.cableAt(guid, p);
             if (c != null && physicallyUp(c)) {
@@ -143,6 +141,31 @@ final class SimulatedFabric {
             }
         }
         loop.runPending();
+    }
+
+    /**
+     * The daemon crashed: the sessions, the reports on their way to it and the acks it waited for are gone; its
+     * successor is {@code next}, which every switch on reconnects to, holding its table, with its ports' state.
+     */
+    void daemonRestarted(SouthboundListener next) {
+        pending = 0;
+        unanswered.clear();
+        southbound = next;
+        for (Map.Entry<Long, SimulatedSwitch> e : on.entrySet()) {
+            SimulatedSwitch sw = e.getValue().reconnected(++sessionIds);
+            e.setValue(sw);
+            introduce(sw);
+        }
+        loop.runPending();
+    }
+
+    private void introduce(SimulatedSwitch sw) {
+        southbound.helloReceived(sw, sw.hello());
+        List<PortRecord> ports = new ArrayList<>();
+        for (int p = 1; p <= sw.hello().portCount(); p++) {
+            ports.add(record(sw.guid(), p));
+        }
+        southbound.portInfoReceived(sw, new PortInfo(1, ports));
     }
 
     void powerOff(long guid) {

@@ -49,6 +49,21 @@ public final class SimulatedSwitch implements SwitchSession {
         this.wire = wire;
     }
 
+    /** A new session {@code id} of the same agent run, holding the table this one holds (its HELLO says which). */
+    private SimulatedSwitch(SimulatedSwitch from, long id) {
+        this.id = id;
+        this.hello = new Hello(1, 1, 1, from.hello.guid(), from.hello.incarnation(), from.hello.portCount(), 65536,
+                from.version, from.entries.length, TableHash.of(from.entries), from.hello.name());
+        this.wire = from.wire;
+        this.entries = from.entries.clone();
+        this.version = from.version;
+    }
+
+    /** The same agent run reconnecting as session {@code id} (its daemon restarted): it keeps its table. */
+    SimulatedSwitch reconnected(long id) {
+        return new SimulatedSwitch(this, id);
+    }
+
     /** Plants the defect: the next batch with blocks loses one on this switch, and the ack says it did not. */
     public void skipOneBlock() {
         skipOneBlock = true;

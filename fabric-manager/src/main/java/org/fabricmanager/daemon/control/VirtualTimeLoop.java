@@ -53,6 +53,12 @@ public class VirtualTimeLoop implements ControlLoop {
         return n;
     }
 
+    /** Drops every action appended or deferred: what a process that crashed had queued dies with it. */
+    public void clear() {
+        ready.clear();
+        deferred.clear();
+    }
+
     /** True when an appended action waits for {@link #runPending}. */
     public boolean hasPending() {
         return !ready.isEmpty();

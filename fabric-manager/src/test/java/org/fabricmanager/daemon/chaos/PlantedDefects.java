@@ -1,11 +1,16 @@
 package org.fabricmanager.daemon.chaos;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Supplier;
+import java.util.zip.CRC32C;
 import org.fabricmanager.daemon.HopTestEngine;
+import org.fabricmanager.daemon.store.DrainStore;
+import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.routing.RoutingEngine;
 
 /** Defects planted in chaos simulations to show the oracle catches each. */
@@ -28,6 +33,48 @@ public final class PlantedDefects {
             return "a switch that skips a block";
         }
     };
+
+    /**
+     * The drains file loses its last entry at every write, in a file that is otherwise sound (its header counts and
+     * checksums what is left): a drain the daemon applied is gone once it restarts.
+     */
+    public static final Sabotage STATE_LOSES_A_DRAIN = new Sabotage() {
+        @Override
+        public StateFiles files(StateFiles real) {
+            return (file, content) -> real.write(file, file.getFileName().toString().equals(DrainStore.FILE)
+                    ? withoutLastEntry(content) : content);
+        }
+
+        @Override
+        public String toString() {
+            return "a drains file that loses a drain";
+        }
+    };
+
+    /** {@code content}, a checksummed lines file, without its last entry, under a header that matches. */
+    private static byte[] withoutLastEntry(byte[] content) {
+        List<String> lines = new ArrayList<>(List.of(new String(content, StandardCharsets.UTF_8).split("\n")));
+        String header = lines.remove(0);
+        int last = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).startsWith("#")) {
+                last = i;
+            }
+        }
+        if (last < 0) {
+            return content;
+        }
+        lines.remove(last);
+        StringBuilder body = new StringBuilder();
+        lines.forEach(l -> body.append(l).append('\n'));
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        int entries = Integer.parseInt(header.replaceAll(".* entries=(\\d+) .*", "$1")) - 1;
+        String format = header.substring(0, header.indexOf(" entries="));
+        return (String.format(Locale.ROOT, "%s entries=%d crc32c=%08x\n", format, entries, crc.getValue()) + body)
+                .getBytes(StandardCharsets.UTF_8);
+    }
 
     /**
      * The routing is plain shortest paths ({@link HopTestEngine}): on a degraded fabric with no path going up then down
