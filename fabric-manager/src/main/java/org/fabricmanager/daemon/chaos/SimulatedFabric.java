@@ -205,7 +205,12 @@ final class SimulatedFabric {
                 later(timeoutMs - arrive, () -> answer.completeExceptionally(
                         new RequestFailedException("no ack within " + timeoutMs + " ms", true)));
             } else {
-                later(ackAfter, () -> answer.complete(ack));
+                later(ackAfter, () -> {
+                    answer.complete(ack);
+                    if (to.hasLateBlock()) {
+                        later(5_000, to::landLateBlock);
+                    }
+                });
             }
         });
     }

@@ -35,6 +35,9 @@ public final class SimulatedSwitch implements SwitchSession {
     private final Wire wire;
     /** A planted defect: this switch drops one block of the next batch with blocks and acknowledges it as sent. */
     private boolean skipOneBlock;
+    /** A planted defect: the next batch's last block lands after its ack; the block waiting to land. */
+    private boolean lastBlockLate;
+    private LftBatch.Block late;
     private long version;
     private byte[] entries = new byte[0];
     private long stagedVersion = -1;
@@ -69,6 +72,26 @@ public final class SimulatedSwitch implements SwitchSession {
         skipOneBlock = true;
     }
 
+    /**
+     * Plants the defect: the next batch with blocks is acknowledged as applied while its last block has not landed
+     * yet; it lands when {@link #landLateBlock} is called.
+     */
+    public void lastBlockAfterAck() {
+        lastBlockLate = true;
+    }
+
+    /** The block acknowledged before it landed, if any, lands now. */
+    void landLateBlock() {
+        if (late != null) {
+            copy(late.entries(), late.base(), entries);
+            late = null;
+        }
+    }
+
+    boolean hasLateBlock() {
+        return late != null;
+    }
+
     /** The name it says HELLO with. */
     public String name() {
         return hello.name();
@@ -90,10 +113,12 @@ public final class SimulatedSwitch implements SwitchSession {
     CommitAck apply(LftBatch batch) {
         received.add("commit v" + batch.version() + " (" + batch.blocks().size() + " blocks, " + batch.stagedAhead()
                 + " staged ahead, " + staged.size() + " staged for v" + stagedVersion + ")");
+        late = null; // a block acknowledged early and still on its way is overtaken by this batch
         byte[] next = Arrays.copyOf(entries, batch.length());
         if (batch.length() > entries.length) {
             Arrays.fill(next, entries.length, batch.length(), (byte) 0xff);
         }
+        byte[] before = next.clone();
         if (batch.stagedAhead() > 0 && stagedVersion == batch.version()) {
             staged.forEach((base, block) -> copy(block, base, next));
         }
@@ -107,8 +132,17 @@ public final class SimulatedSwitch implements SwitchSession {
         }
         staged.clear();
         stagedVersion = -1;
-        entries = next;
         version = batch.version();
+        if (lastBlockLate && !batch.blocks().isEmpty()) {
+            // the ack says the whole batch landed; the last block's entries are still those held before it
+            lastBlockLate = false;
+            late = batch.blocks().get(batch.blocks().size() - 1);
+            entries = next.clone();
+            int end = Math.min(before.length, late.base() + late.entries().length);
+            System.arraycopy(before, late.base(), entries, late.base(), Math.max(0, end - late.base()));
+            return new CommitAck(0, version, next.length, TableHash.of(next), batch.rulesHash());
+        }
+        entries = next;
         if (lied) {
             skipOneBlock = false;
             return new CommitAck(0, batch.version(), batch.length(), batch.hash(), batch.rulesHash());

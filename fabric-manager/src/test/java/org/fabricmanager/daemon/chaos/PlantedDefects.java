@@ -35,6 +35,25 @@ public final class PlantedDefects {
     };
 
     /**
+     * One switch acknowledges its first table while the last block of it has not landed yet (it lands 5 s later):
+     * the daemon says CONVERGED one block early.
+     */
+    public static final Sabotage CONVERGED_ONE_BLOCK_EARLY = new Sabotage() {
+        @Override
+        public String switchesOn(Map<Long, SimulatedSwitch> on, Random random) {
+            List<Long> guids = new ArrayList<>(on.keySet());
+            SimulatedSwitch victim = on.get(guids.get(random.nextInt(guids.size())));
+            victim.lastBlockAfterAck();
+            return victim.name() + " acknowledges its next table before its last block landed";
+        }
+
+        @Override
+        public String toString() {
+            return "CONVERGED one block early";
+        }
+    };
+
+    /**
      * The drains file loses its last entry at every write, in a file that is otherwise sound (its header counts and
      * checksums what is left): a drain the daemon applied is gone once it restarts.
      */
