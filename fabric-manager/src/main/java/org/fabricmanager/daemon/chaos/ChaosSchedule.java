@@ -68,10 +68,12 @@ public record ChaosSchedule(List<ChaosStep> steps) {
                 int c = pick(random, usable);
                 drained.add(c);
                 steps.add(new ChaosStep.Drain(c));
-            } else if (kind < 94 && !drained.isEmpty()) {
+            } else if (kind < 92 && !drained.isEmpty()) {
                 int c = pick(random, new ArrayList<>(drained));
                 drained.remove(c);
                 steps.add(new ChaosStep.Undrain(c));
+            } else if (kind >= 92 && kind < 94 && !on.isEmpty()) {
+                steps.add(new ChaosStep.AgentRestart(pick(random, on)));
             } else if (kind >= 94 && kind < 97) {
                 steps.add(new ChaosStep.Restart());
             } else {

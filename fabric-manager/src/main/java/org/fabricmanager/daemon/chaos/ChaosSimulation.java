@@ -202,6 +202,9 @@ public final class ChaosSimulation implements AutoCloseable {
             settleAndCheck();
         } else if (step instanceof ChaosStep.Restart) {
             restartDaemon();
+        } else if (step instanceof ChaosStep.AgentRestart a && fabric.on().containsKey(guidOf(a.sw()))) {
+            fabric.agentRestarted(guidOf(a.sw()));
+            count("agent restarts");
         } else if (step instanceof ChaosStep.CableDown d && usable(cables.get(d.cable()))) {
             fabric.cableDown(cables.get(d.cable()));
         } else if (step instanceof ChaosStep.CableUp u && fabric.cablesDown().contains(cables.get(u.cable()))

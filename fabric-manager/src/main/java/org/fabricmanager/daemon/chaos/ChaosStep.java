@@ -78,6 +78,14 @@ public sealed interface ChaosStep {
         }
     }
 
+    /** The agent of a switch restarts and reconnects; the switch kept its table and its cables. */
+    record AgentRestart(int sw) implements ChaosStep {
+        @Override
+        public String token() {
+            return "agent:" + sw;
+        }
+    }
+
     /** The daemon crashes and starts again on its state directory; the switches reconnect holding their tables. */
     record Restart() implements ChaosStep {
         @Override
@@ -115,6 +123,7 @@ public sealed interface ChaosStep {
                         : new Pass(Integer.parseInt(arg), -1);
                 case "check" -> new Check();
                 case "restart" -> new Restart();
+                case "agent" -> new AgentRestart(Integer.parseInt(arg));
                 default -> throw new IllegalArgumentException("unknown step '" + token + "'");
             };
         } catch (NumberFormatException | StringIndexOutOfBoundsException e) {

@@ -168,14 +168,32 @@ final class SimulatedFabric {
         southbound.portInfoReceived(sw, new PortInfo(1, ports));
     }
 
-    void powerOff(long guid) {
-        SimulatedSwitch sw = on.remove(guid);
-        steps.add("t=" + loop.nowMs() + " power off " + name(guid));
+    /**
+     * The agent of switch {@code guid} restarts: its session ends, and a new run connects holding the table the switch
+     * kept forwarding by; its cables stay up.
+     */
+    void agentRestarted(long guid) {
+        SimulatedSwitch old = on.get(guid);
+        steps.add("t=" + loop.nowMs() + " agent of " + name(guid) + " restarts");
+        endSession(old);
+        SimulatedSwitch sw = old.restarted(++sessionIds, incarnations.merge(guid, 1L, Long::sum));
+        on.put(guid, sw);
+        introduce(sw);
+        loop.runPending();
+    }
+
+    private void endSession(SimulatedSwitch sw) {
         for (CompletableFuture<CommitAck> f : unanswered.getOrDefault(sw, List.of())) {
             f.completeExceptionally(new RequestFailedException("session closed", false));
         }
         unanswered.remove(sw);
         southbound.sessionClosed(sw, "connection lost");
+    }
+
+    void powerOff(long guid) {
+        SimulatedSwitch sw = on.remove(guid);
+        steps.add("t=" + loop.nowMs() + " power off " + name(guid));
+        endSession(sw);
         for (Link c : oracle.cables()) {
             if ((c.a() == guid || c.b() == guid) && !cablesDown.contains(c)) {
                 reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);

@@ -52,10 +52,13 @@ public final class SimulatedSwitch implements SwitchSession {
         this.wire = wire;
     }
 
-    /** A new session {@code id} of the same agent run, holding the table this one holds (its HELLO says which). */
-    private SimulatedSwitch(SimulatedSwitch from, long id) {
+    /**
+     * A new session {@code id} of the agent run {@code incarnation}, holding the table this one holds (its HELLO says
+     * which).
+     */
+    private SimulatedSwitch(SimulatedSwitch from, long id, long incarnation) {
         this.id = id;
-        this.hello = new Hello(1, 1, 1, from.hello.guid(), from.hello.incarnation(), from.hello.portCount(), 65536,
+        this.hello = new Hello(1, 1, 1, from.hello.guid(), incarnation, from.hello.portCount(), 65536,
                 from.version, from.entries.length, TableHash.of(from.entries), from.hello.name());
         this.wire = from.wire;
         this.entries = from.entries.clone();
@@ -64,7 +67,12 @@ public final class SimulatedSwitch implements SwitchSession {
 
     /** The same agent run reconnecting as session {@code id} (its daemon restarted): it keeps its table. */
     SimulatedSwitch reconnected(long id) {
-        return new SimulatedSwitch(this, id);
+        return new SimulatedSwitch(this, id, hello.incarnation());
+    }
+
+    /** Its agent restarted as run {@code incarnation}, connecting as session {@code id}; the switch kept its table. */
+    SimulatedSwitch restarted(long id, long incarnation) {
+        return new SimulatedSwitch(this, id, incarnation);
     }
 
     /** Plants the defect: the next batch with blocks loses one on this switch, and the ack says it did not. */

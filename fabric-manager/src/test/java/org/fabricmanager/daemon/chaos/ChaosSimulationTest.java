@@ -204,7 +204,8 @@ class ChaosSimulationTest {
                 seconds, count / seconds, tally);
         if (only < 0) {
             assertThat(tally).as("what the campaign exercised").containsKeys("steps while a routing was under way",
-                    "flaps", "switches powered off", "several at once", "drains applied", "drains refused");
+                    "flaps", "switches powered off", "several at once", "drains applied", "drains refused",
+                    "daemon restarts", "agent restarts");
             assertThat(tally.get("acks timed out")).as("acks lost or late").isPositive();
             assertThat(tally.get("quiet points")).as("a quiet point after the first routing, in the schedule and at its end")
                     .isGreaterThanOrEqualTo(3 * count);
