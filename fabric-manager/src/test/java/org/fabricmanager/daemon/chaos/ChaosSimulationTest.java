@@ -31,12 +31,12 @@ class ChaosSimulationTest {
 
     @Test
     void seededSchedulesOnTwoLevelsKeepEveryRouteValid() throws IOException {
-        campaign(TWO_LEVELS, 1, 200, 20);
+        campaign(TWO_LEVELS, 1, 150, 20);
     }
 
     @Test
     void seededSchedulesOnThreeLevelsKeepEveryRouteValid() throws IOException {
-        campaign(THREE_LEVELS, 1_000, 80, 25);
+        campaign(THREE_LEVELS, 1_000, 50, 25);
     }
 
     @Test
@@ -104,7 +104,7 @@ class ChaosSimulationTest {
     @Test
     void theSameSeedReplaysTheSameSchedule() throws IOException {
         int drains = 0;
-        for (long seed = 4_240; seed < 4_260; seed++) {
+        for (long seed = 4_240; seed < 4_250; seed++) {
             Plan plan = new Plan(seed % 2 == 0 ? TWO_LEVELS : THREE_LEVELS, seed, 30);
             List<String> first;
             try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve(seed + "a")))) {
