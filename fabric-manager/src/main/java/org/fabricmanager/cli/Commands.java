@@ -28,6 +28,7 @@ final class Commands {
                 new DrainCommand(true),
                 new DrainCommand(false),
                 new RebalanceCommand(),
+                new ChaosCommand(),
                 new PkiInitCommand(),
                 new PkiIssueCommand(),
                 new PkiShowCommand(),

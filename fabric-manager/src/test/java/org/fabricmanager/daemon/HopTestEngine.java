@@ -13,7 +13,7 @@ import org.fabricmanager.topology.FabricIndex;
  * A small deterministic shortest-path engine for the daemon's unit tests (the system tests use dmodc):
  * each switch sends a destination out of its lowest port that gets one hop closer to the node's leaf.
  */
-final class HopTestEngine implements RoutingEngine {
+public final class HopTestEngine implements RoutingEngine {
     int calls;
 
     @Override

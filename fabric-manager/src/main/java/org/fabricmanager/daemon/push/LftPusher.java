@@ -199,8 +199,13 @@ public final class LftPusher implements PushFigures {
             return false;
         }
         int row = current.row(sp.guid);
+        // a batch on its way may have landed already, its ack not back yet: the switch holds what it held or that
+        // batch, and is in sync only if both are its current row
+        LftBatch flying = sp.inFlight == null ? null : sp.inFlight.batch;
         return row >= 0 && sp.held.length() == current.length() && sp.held.hash() == current.hash(row)
-                && (!current.hasRules() || sp.held.rulesHash() == current.rulesHash(row));
+                && (!current.hasRules() || sp.held.rulesHash() == current.rulesHash(row))
+                && (flying == null || flying.length() == current.length() && flying.hash() == current.hash(row)
+                        && (!current.hasRules() || flying.rulesHash() == current.rulesHash(row)));
     }
 
     /** Attached switches that the current tables cover and that hold them. */

@@ -1,91 +1,17 @@
 package org.fabricmanager.daemon.testing;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import org.fabricmanager.daemon.control.ControlLoop;
+import java.time.Duration;
+import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.testing.Await;
 
 /**
- * A control loop for managers' unit tests: appended actions wait until {@link #runPending} (they may be
- * appended from other threads, e.g. the routing service's), deferred ones until virtual time reaches their
- * deadline through {@link #advance}. Everything runs on the test's thread, in order.
+ * A control loop for managers' unit tests: the daemon's {@link VirtualTimeLoop}, and a wait for an action another
+ * thread appends.
  */
-public final class ManualControlLoop implements ControlLoop {
-    private final ConcurrentLinkedQueue<Runnable> ready = new ConcurrentLinkedQueue<>();
-    private final Map<String, Deferred> deferred = new HashMap<>();
-    private long nowMs;
-    private long seq;
-
-    private record Deferred(String tag, long deadline, long seq, Runnable action) {
-    }
-
-    @Override
-    public void append(String name, Runnable action) {
-        ready.add(action);
-    }
-
-    @Override
-    public void scheduleDeferred(String tag, long delayMs, Runnable action) {
-        deferred.put(tag, new Deferred(tag, nowMs + delayMs, seq++, action));
-    }
-
-    @Override
-    public boolean cancelDeferred(String tag) {
-        return deferred.remove(tag) != null;
-    }
-
-    /** True when an action is pending under {@code tag}. */
-    public boolean isScheduled(String tag) {
-        return deferred.containsKey(tag);
-    }
-
-    /** Runs the appended actions (and those they append) until none is left; returns how many ran. */
-    public int runPending() {
-        int n = 0;
-        Runnable r;
-        while ((r = ready.poll()) != null) {
-            r.run();
-            n++;
-        }
-        return n;
-    }
-
+public final class ManualControlLoop extends VirtualTimeLoop {
     /** Waits up to {@code seconds} for an action appended from another thread, then runs all pending ones. */
     public void awaitAndRun(long seconds) throws InterruptedException {
-        Await.until("an action appended", java.time.Duration.ofSeconds(seconds), () -> !ready.isEmpty());
+        Await.until("an action appended", Duration.ofSeconds(seconds), this::hasPending);
         runPending();
-    }
-
-    /** Moves virtual time by {@code ms}, running the deferred actions that come due, in deadline order. */
-    public void advance(long ms) {
-        long target = nowMs + ms;
-        while (true) {
-            runPending();
-            List<Deferred> due = new ArrayList<>();
-            for (Deferred d : deferred.values()) {
-                if (d.deadline() <= target) {
-                    due.add(d);
-                }
-            }
-            if (due.isEmpty()) {
-                break;
-            }
-            Deferred first = due.stream().min(Comparator.comparingLong(Deferred::deadline)
-                    .thenComparingLong(Deferred::seq)).orElseThrow();
-            deferred.remove(first.tag());
-            nowMs = Math.max(nowMs, first.deadline());
-            first.action().run();
-        }
-        nowMs = target;
-        runPending();
-    }
-
-    /** Virtual time in ms since the loop was made. */
-    public long nowMs() {
-        return nowMs;
     }
 }

@@ -1,7 +1,9 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -65,7 +67,7 @@ final class ChaosOracle {
 
     private List<Link> cablesOf(long s) {
         return cablesOf.computeIfAbsent(s, g -> cableAt.entrySet().stream().filter(e -> e.getKey().guid() == g)
-                .map(Map.Entry::getValue).sorted(java.util.Comparator.comparing(Link::toString)).toList());
+                .map(Map.Entry::getValue).sorted(Comparator.comparing(Link::toString)).toList());
     }
 
     private final Map<Long, List<Link>> cablesOf = new HashMap<>();
@@ -165,7 +167,7 @@ final class ChaosOracle {
         return leafIndexes.computeIfAbsent(guid, g -> indexOf(g));
     }
 
-    private final List<Long> switchOrder = new java.util.ArrayList<>();
+    private final List<Long> switchOrder = new ArrayList<>();
 
     private int indexOf(long guid) {
         if (switchOrder.isEmpty()) {

@@ -1,7 +1,8 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.fabricmanager.southbound.TableHash;
  * and hash of what it then holds. When its answer arrives, or whether it does, is the simulation's ({@link Wire}).
  * Power it off and the table is gone: the next run starts empty.
  */
-final class SimulatedSwitch implements SwitchSession {
+public final class SimulatedSwitch implements SwitchSession {
     /** Where a commit's outcome goes: the simulation decides when (or whether) the ack reaches the daemon. */
     interface Wire {
         void commit(SimulatedSwitch from, LftBatch batch, long timeoutMs, CompletableFuture<CommitAck> answer);
@@ -34,13 +35,16 @@ final class SimulatedSwitch implements SwitchSession {
     private final Wire wire;
     /** A planted defect: this switch drops one block of the next batch with blocks and acknowledges it as sent. */
     private boolean skipOneBlock;
+    /** A planted defect: the next batch's last block lands after its ack; the block waiting to land. */
+    private boolean lastBlockLate;
+    private LftBatch.Block late;
     private long version;
     private byte[] entries = new byte[0];
     private long stagedVersion = -1;
     private final Map<Integer, byte[]> staged = new HashMap<>();
     boolean closedByDaemon;
     /** What reached the switch, in order, for a violation's report. */
-    final List<String> received = new java.util.ArrayList<>();
+    final List<String> received = new ArrayList<>();
 
     SimulatedSwitch(long id, long guid, String name, int ports, long incarnation, Wire wire) {
         this.id = id;
@@ -48,9 +52,57 @@ final class SimulatedSwitch implements SwitchSession {
         this.wire = wire;
     }
 
+    /**
+     * A new session {@code id} of the agent run {@code incarnation}, holding the table this one holds (its HELLO says
+     * which).
+     */
+    private SimulatedSwitch(SimulatedSwitch from, long id, long incarnation) {
+        this.id = id;
+        this.hello = new Hello(1, 1, 1, from.hello.guid(), incarnation, from.hello.portCount(), 65536,
+                from.version, from.entries.length, TableHash.of(from.entries), from.hello.name());
+        this.wire = from.wire;
+        this.entries = from.entries.clone();
+        this.version = from.version;
+    }
+
+    /** The same agent run reconnecting as session {@code id} (its daemon restarted): it keeps its table. */
+    SimulatedSwitch reconnected(long id) {
+        return new SimulatedSwitch(this, id, hello.incarnation());
+    }
+
+    /** Its agent restarted as run {@code incarnation}, connecting as session {@code id}; the switch kept its table. */
+    SimulatedSwitch restarted(long id, long incarnation) {
+        return new SimulatedSwitch(this, id, incarnation);
+    }
+
     /** Plants the defect: the next batch with blocks loses one on this switch, and the ack says it did not. */
-    void skipOneBlock() {
+    public void skipOneBlock() {
         skipOneBlock = true;
+    }
+
+    /**
+     * Plants the defect: the next batch with blocks is acknowledged as applied while its last block has not landed
+     * yet; it lands when {@link #landLateBlock} is called.
+     */
+    public void lastBlockAfterAck() {
+        lastBlockLate = true;
+    }
+
+    /** The block acknowledged before it landed, if any, lands now. */
+    void landLateBlock() {
+        if (late != null) {
+            copy(late.entries(), late.base(), entries);
+            late = null;
+        }
+    }
+
+    boolean hasLateBlock() {
+        return late != null;
+    }
+
+    /** The name it says HELLO with. */
+    public String name() {
+        return hello.name();
     }
 
     /** The entries the switch forwards by. */
@@ -69,10 +121,12 @@ final class SimulatedSwitch implements SwitchSession {
     CommitAck apply(LftBatch batch) {
         received.add("commit v" + batch.version() + " (" + batch.blocks().size() + " blocks, " + batch.stagedAhead()
                 + " staged ahead, " + staged.size() + " staged for v" + stagedVersion + ")");
+        late = null; // a block acknowledged early and still on its way is overtaken by this batch
         byte[] next = Arrays.copyOf(entries, batch.length());
         if (batch.length() > entries.length) {
             Arrays.fill(next, entries.length, batch.length(), (byte) 0xff);
         }
+        byte[] before = next.clone();
         if (batch.stagedAhead() > 0 && stagedVersion == batch.version()) {
             staged.forEach((base, block) -> copy(block, base, next));
         }
@@ -86,8 +140,17 @@ final class SimulatedSwitch implements SwitchSession {
         }
         staged.clear();
         stagedVersion = -1;
-        entries = next;
         version = batch.version();
+        if (lastBlockLate && !batch.blocks().isEmpty()) {
+            // the ack says the whole batch landed; the last block's entries are still those held before it
+            lastBlockLate = false;
+            late = batch.blocks().get(batch.blocks().size() - 1);
+            entries = next.clone();
+            int end = Math.min(before.length, late.base() + late.entries().length);
+            System.arraycopy(before, late.base(), entries, late.base(), Math.max(0, end - late.base()));
+            return new CommitAck(0, version, next.length, TableHash.of(next), batch.rulesHash());
+        }
+        entries = next;
         if (lied) {
             skipOneBlock = false;
             return new CommitAck(0, batch.version(), batch.length(), batch.hash(), batch.rulesHash());

@@ -1,4 +1,4 @@
-package org.fabricmanager.daemon;
+package org.fabricmanager.daemon.chaos;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,16 +10,20 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import org.fabricmanager.daemon.testing.ManualControlLoop;
+import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.southbound.LftBatch;
 import org.fabricmanager.southbound.Message.CommitAck;
+import org.fabricmanager.southbound.Message.PortInfo;
+import org.fabricmanager.southbound.Message.PortStatus;
+import org.fabricmanager.southbound.PortRecord;
 import org.fabricmanager.southbound.RequestFailedException;
+import org.fabricmanager.southbound.SouthboundListener;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Link;
 
 /**
  * The hardware side of a {@link ChaosSimulation}: which switches are powered on ({@link SimulatedSwitch}, one per
- * run), which cables are unplugged, and what their agents tell the daemon's southbound ({@link SwitchSessions}): HELLO
+ * run), which cables are unplugged, and what their agents tell the daemon's southbound ({@link SouthboundListener}): HELLO
  * and port reports at power-on, a port's change at each end of a cable a few milliseconds apart, a session's end at
  * power-off. Each commit the daemon sends lands a few milliseconds later (or is lost on the way) and its ack comes in
  * time, late or never, as the seeded {@link Random} says; everything runs on the control loop's virtual clock.
@@ -27,9 +31,9 @@ import org.fabricmanager.topology.Link;
 final class SimulatedFabric {
     private final Fabric intact;
     private final ChaosOracle oracle;
-    private final ManualControlLoop loop;
+    private final VirtualTimeLoop loop;
     private final Random random;
-    private final SwitchSessions southbound;
+    private SouthboundListener southbound;
     /** The schedule's steps, which this fabric's changes are logged to. */
     private final List<String> steps;
     private final Map<Long, SimulatedSwitch> on = new TreeMap<>();
@@ -41,14 +45,17 @@ final class SimulatedFabric {
     private int pending;
     private int acksTimedOut;
 
-    SimulatedFabric(Fabric intact, ChaosOracle oracle, ManualControlLoop loop, Random random, SwitchSessions southbound,
-                    List<String> steps) {
+    SimulatedFabric(Fabric intact, ChaosOracle oracle, VirtualTimeLoop loop, Random random, List<String> steps) {
         this.intact = intact;
         this.oracle = oracle;
         this.loop = loop;
         this.random = random;
-        this.southbound = southbound;
         this.steps = steps;
+    }
+
+    /** The daemon the agents talk to, before any switch is powered on. */
+    void connect(SouthboundListener daemon) {
+        southbound = daemon;
     }
 
     /** The switches powered on, by GUID, in GUID order. */
@@ -97,24 +104,24 @@ final class SimulatedFabric {
         }
         later(random.nextInt(20), () -> {
             if (on.get(guid) == sw) {
-                southbound.portStatusReceived(sw, new org.fabricmanager.southbound.Message.PortStatus(1,
+                southbound.portStatusReceived(sw, new PortStatus(1,
                         List.of(record(guid, port))));
             }
         });
     }
 
-    private org.fabricmanager.southbound.PortRecord record(long guid, int port) {
+    private PortRecord record(long guid, int port) {
         Long node = oracle.nodeAt(guid, port);
         if (node != null) {
-            return org.fabricmanager.southbound.PortRecord.toNode(port, node, intact.nodeByGuid(node).orElseThrow().name());
+            return PortRecord.toNode(port, node, intact.nodeByGuid(node).orElseThrow().name());
         }
         Link c = oracle.cableAt(guid, port);
         if (c == null || !physicallyUp(c)) {
-            return org.fabricmanager.southbound.PortRecord.down(port);
+            return PortRecord.down(port);
         }
         long peer = c.a() == guid ? c.b() : c.a();
         int peerPort = c.a() == guid ? c.bPort() : c.aPort();
-        return org.fabricmanager.southbound.PortRecord.toSwitch(port, peer, peerPort, name(peer));
+        return PortRecord.toSwitch(port, peer, peerPort, name(peer));
     }
 
     /** Powers switch {@code guid} on: a new incarnation holding nothing says HELLO and reports its ports. */
@@ -126,12 +133,7 @@ final class SimulatedFabric {
             steps.add("t=" + loop.nowMs() + " power on " + s.name());
         }
         on.put(guid, sw);
-        southbound.helloReceived(sw, sw.hello());
-        List<org.fabricmanager.southbound.PortRecord> ports = new ArrayList<>();
-        for (int p = 1; p <= s.ports(); p++) {
-            ports.add(record(guid, p));
-        }
-        southbound.portInfoReceived(sw, new org.fabricmanager.southbound.Message.PortInfo(1, ports));
+        introduce(sw);
         for (int p = 1; p <= s.ports(); p++) {
             Link c = oracle.cableAt(guid, p);
             if (c != null && physicallyUp(c)) {
@@ -141,14 +143,57 @@ final class SimulatedFabric {
         loop.runPending();
     }
 
-    void powerOff(long guid) {
-        SimulatedSwitch sw = on.remove(guid);
-        steps.add("t=" + loop.nowMs() + " power off " + name(guid));
+    /**
+     * The daemon crashed: the sessions, the reports on their way to it and the acks it waited for are gone; its
+     * successor is {@code next}, which every switch on reconnects to, holding its table, with its ports' state.
+     */
+    void daemonRestarted(SouthboundListener next) {
+        pending = 0;
+        unanswered.clear();
+        southbound = next;
+        for (Map.Entry<Long, SimulatedSwitch> e : on.entrySet()) {
+            SimulatedSwitch sw = e.getValue().reconnected(++sessionIds);
+            e.setValue(sw);
+            introduce(sw);
+        }
+        loop.runPending();
+    }
+
+    private void introduce(SimulatedSwitch sw) {
+        southbound.helloReceived(sw, sw.hello());
+        List<PortRecord> ports = new ArrayList<>();
+        for (int p = 1; p <= sw.hello().portCount(); p++) {
+            ports.add(record(sw.guid(), p));
+        }
+        southbound.portInfoReceived(sw, new PortInfo(1, ports));
+    }
+
+    /**
+     * The agent of switch {@code guid} restarts: its session ends, and a new run connects holding the table the switch
+     * kept forwarding by; its cables stay up.
+     */
+    void agentRestarted(long guid) {
+        SimulatedSwitch old = on.get(guid);
+        steps.add("t=" + loop.nowMs() + " agent of " + name(guid) + " restarts");
+        endSession(old);
+        SimulatedSwitch sw = old.restarted(++sessionIds, incarnations.merge(guid, 1L, Long::sum));
+        on.put(guid, sw);
+        introduce(sw);
+        loop.runPending();
+    }
+
+    private void endSession(SimulatedSwitch sw) {
         for (CompletableFuture<CommitAck> f : unanswered.getOrDefault(sw, List.of())) {
             f.completeExceptionally(new RequestFailedException("session closed", false));
         }
         unanswered.remove(sw);
         southbound.sessionClosed(sw, "connection lost");
+    }
+
+    void powerOff(long guid) {
+        SimulatedSwitch sw = on.remove(guid);
+        steps.add("t=" + loop.nowMs() + " power off " + name(guid));
+        endSession(sw);
         for (Link c : oracle.cables()) {
             if ((c.a() == guid || c.b() == guid) && !cablesDown.contains(c)) {
                 reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);
@@ -178,7 +223,12 @@ final class SimulatedFabric {
                 later(timeoutMs - arrive, () -> answer.completeExceptionally(
                         new RequestFailedException("no ack within " + timeoutMs + " ms", true)));
             } else {
-                later(ackAfter, () -> answer.complete(ack));
+                later(ackAfter, () -> {
+                    answer.complete(ack);
+                    if (to.hasLateBlock()) {
+                        later(5_000, to::landLateBlock);
+                    }
+                });
             }
         });
     }

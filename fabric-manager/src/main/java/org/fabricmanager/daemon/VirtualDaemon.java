@@ -1,0 +1,137 @@
+package org.fabricmanager.daemon;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.daemon.api.DaemonListener;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.DrainRequest;
+import org.fabricmanager.daemon.api.DrainResult;
+import org.fabricmanager.daemon.api.FaultReport;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.control.VirtualTimeLoop;
+import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.daemon.routing.RoutingService;
+import org.fabricmanager.daemon.store.StateFiles;
+import org.fabricmanager.southbound.SouthboundListener;
+
+/**
+ * The daemon as {@link DaemonAssembly} wires it, run by its caller's thread on a {@link VirtualTimeLoop}: the chaos
+ * simulation ({@code org.fabricmanager.daemon.chaos}) drives one with simulated switches and judges what it does. It
+ * opens no port: the caller hands the agents' messages to {@link #southbound()}. The routing service is the caller's
+ * (a simulation holds each computation until its schedule lets it finish); the stored routing and the discovery check
+ * run at once, on the caller's thread; the background analyses (quality, rebalance estimate) are held, as their
+ * threads would hand the routing service work at moments of real time. It loads the state directory when made.
+ */
+public final class VirtualDaemon implements AutoCloseable {
+    private final DaemonAssembly daemon;
+
+    /**
+     * A daemon of {@code config} on {@code loop}, routing with {@code routing}, its identity {@code daemonId}, its
+     * stores writing through {@code files}, its milestones told to {@code listener} as they happen.
+     */
+    public VirtualDaemon(DaemonConfig config, VirtualTimeLoop loop, RoutingService routing, long daemonId,
+                         StateFiles files, DaemonListener listener) {
+        DirectExecutor direct = new DirectExecutor();
+        daemon = new DaemonAssembly(config, new StartOptions(List.of(listener), new SimpleMeterRegistry(), null,
+                List.of(), files, 0, () -> { }),
+                new DaemonAssembly.Clockwork(loop, null, direct, direct, () -> loop.nowMs() * 1_000_000L, loop::nowMs,
+                        routing, daemonId));
+        loop.call("load-state", () -> {
+            daemon.coordinator.loadState();
+            return null;
+        });
+        daemon.actions.holdAnalyses();
+        loop.append("gauges", daemon.gauges::refresh);
+        loop.runPending();
+    }
+
+    /** Where the agents' messages go: HELLO, port reports, a session's end. */
+    public SouthboundListener southbound() {
+        return daemon.sessions;
+    }
+
+    public DaemonState state() {
+        return daemon.coordinator.state();
+    }
+
+    /** What {@code GET /api/v1/status} answers now. */
+    public Views.Status status() {
+        return daemon.views.status();
+    }
+
+    /** The routing in force. */
+    public ActiveRouting active() {
+        return daemon.routingManager.active();
+    }
+
+    /** True while a routing is computed or waits to be. */
+    public boolean routingBusy() {
+        return daemon.routingManager.busy();
+    }
+
+    /** The cables quarantined for their flaps. */
+    public List<FaultReport.Quarantine> quarantined() {
+        return daemon.faults.flaps().quarantined();
+    }
+
+    /** An operator's drain, judged by the daemon's what-if on a thread of its own. */
+    public CompletableFuture<DrainResult> drain(DrainRequest request) {
+        return daemon.actions.drain(request);
+    }
+
+    public CompletableFuture<DrainResult> undrain(DrainRequest request) {
+        return daemon.actions.undrain(request);
+    }
+
+    /** What the daemon told its operators since it was made. */
+    public List<Milestone> milestones() {
+        return daemon.milestones.since(0);
+    }
+
+    @Override
+    public void close() {
+        daemon.actions.close();
+        daemon.routing.close();
+    }
+
+    /** Runs what the daemon hands its store and check executors at once, on the caller's thread. */
+    private static final class DirectExecutor extends AbstractExecutorService {
+        private boolean shutdown;
+
+        @Override
+        public void execute(Runnable command) {
+            command.run();
+        }
+
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package org.fabricmanager.daemon.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.fabricmanager.daemon.chaos.ChaosSimulation.Plan;
+import org.fabricmanager.topology.PgftSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Seeded schedules of faults and drains against the whole daemon in one thread on virtual time
+ * ({@link ChaosSimulation}), each judged by {@link ChaosOracle} at every quiet point and at the end; and the oracle
+ * shown to catch a planted defect. A failure prints the seed and the schedule, which the same seed replays.
+ */
+class ChaosSimulationTest {
+    static final PgftSpec TWO_LEVELS = PgftSpec.parse("PGFT(2;4,4;1,4;1,1)");
+    static final PgftSpec THREE_LEVELS = PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)");
+
+    @TempDir
+    Path state;
+
+    @Test
+    void seededSchedulesOnTwoLevelsKeepEveryRouteValid() throws IOException {
+        campaign(TWO_LEVELS, 1, 150, 20);
+    }
+
+    @Test
+    void seededSchedulesOnThreeLevelsKeepEveryRouteValid() throws IOException {
+        campaign(THREE_LEVELS, 1_000, 50, 25);
+    }
+
+    @Test
+    void aSwitchThatDropsABlockAndAcknowledgesItIsCaught() throws IOException {
+        for (long seed = 1; seed <= 5; seed++) {
+            long s = seed;
+            assertThatThrownBy(() -> simulate(new Plan(TWO_LEVELS, s, 5), PlantedDefects.SWITCH_SKIPS_A_BLOCK))
+                    .as("seed %d", seed).isInstanceOf(ChaosViolation.class)
+                    .hasMessageContaining("differs from what the daemon says it holds")
+                    .hasMessageContaining("seed " + seed)
+                    .hasMessageContaining("planted: ");
+        }
+    }
+
+    @Test
+    void convergedSaidOneBlockEarlyIsCaught() {
+        ChaosCampaign trials = new ChaosCampaign(state, PlantedDefects.CONVERGED_ONE_BLOCK_EARLY);
+        int caught = 0;
+        for (long seed = 1; seed <= 5; seed++) {
+            Plan plan = new Plan(TWO_LEVELS, seed, 5);
+            ChaosViolation found = trials.trial(plan, generated(plan)).violation();
+            if (found != null) {
+                assertThat(found.kind()).as(found.getMessage()).isEqualTo(ChaosViolation.Kind.TABLES_DIFFER);
+                assertThat(found.getMessage()).contains("the daemon said CONVERGED", "planted: ");
+                caught++;
+            }
+        }
+        // an ack lost or late on the victim's first batch turns it into a timeout, which the daemon treats as it must
+        assertThat(caught).as("seeds whose victim acknowledged early").isGreaterThanOrEqualTo(3);
+    }
+
+    /**
+     * The schedule that found it, shrunk: a cable down, then a drain while the repair's batch to s1-1 was on its way,
+     * its ack late; the next version changed s1-1's row back to what it last confirmed, and the daemon said CONVERGED
+     * at once, counting s1-1 in sync by the row it confirmed while it forwarded by the batch that had landed.
+     */
+    @Test
+    void aSwitchWithABatchOnItsWayIsNotInSyncBeforeItsAck() throws IOException {
+        Plan plan = new Plan(TWO_LEVELS, 58, 3);
+        ChaosSchedule schedule = ChaosSchedule.parse("down:12 pass:608 drain:5 drain:0 pass:6");
+        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("regression")))) {
+            sim.run(schedule);
+            assertThat(sim.steps()).as("the drain taken while the repair was pushed").anyMatch(s -> s.endsWith(
+                    " drain s1-0/5 - s2-0/1"));
+            assertThat(sim.quietPoints()).isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    /** A drains file that loses a drain at each write: the restart that reads it back is caught. */
+    @Test
+    void aStateFileThatLosesADrainIsCaughtAtARestart() {
+        ChaosCampaign trials = new ChaosCampaign(state, PlantedDefects.STATE_LOSES_A_DRAIN);
+        for (long seed = 1; seed <= 60; seed++) {
+            Plan plan = new Plan(TWO_LEVELS, seed, 30);
+            ChaosViolation found = trials.trial(plan, generated(plan)).violation();
+            if (found != null) {
+                assertThat(found.kind()).as(found.getMessage()).isEqualTo(ChaosViolation.Kind.STATE_LOST);
+                assertThat(found.getMessage()).contains("restarted from its state directory", "daemon restart");
+                return;
+            }
+        }
+        throw new AssertionError("no schedule among 60 drained a cable and restarted the daemon");
+    }
+
+    @Test
+    void theSameSeedReplaysTheSameSchedule() throws IOException {
+        int drains = 0;
+        for (long seed = 4_240; seed < 4_250; seed++) {
+            Plan plan = new Plan(seed % 2 == 0 ? TWO_LEVELS : THREE_LEVELS, seed, 30);
+            List<String> first;
+            try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve(seed + "a")))) {
+                sim.run();
+                first = sim.steps();
+            }
+            try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve(seed + "b")))) {
+                sim.run();
+                assertThat(sim.steps()).as("seed %d: every step, its virtual time and the daemon's answer", seed)
+                        .isEqualTo(first);
+            }
+            assertThat(first).as("a schedule of faults").hasSizeGreaterThan(30);
+            drains += (int) first.stream().filter(s -> s.contains(" drain ")).count();
+        }
+        assertThat(drains).as("drains, which the daemon judges on a thread of its own").isPositive();
+    }
+
+    @Test
+    void routesThatGoDownAndUpAgainAreCaught() {
+        int caught = 0;
+        for (long seed = 1; seed <= 40 && caught == 0; seed++) {
+            try {
+                simulate(new Plan(TWO_LEVELS, seed, 20), PlantedDefects.ROUTES_NOT_UP_DOWN);
+            } catch (ChaosViolation e) {
+                assertThat(e.getMessage()).as("seed %d", seed).containsAnyOf("goes up after going down",
+                        "exists on no live path");
+                caught++;
+                System.out.println("chaos planted defect caught: " + e.getMessage().lines().limit(2).toList());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        assertThat(caught).as("a schedule among 40 that degrades the fabric enough").isPositive();
+    }
+
+    /**
+     * A schedule that routes down and up again under plain shortest paths, shrunk by delta debugging: the shrunk
+     * schedule is a fraction of the original and, replayed from its text, fails the same way.
+     */
+    @Test
+    void aFailingScheduleShrinksToAFewStepsThatStillFail() {
+        ChaosCampaign trials = new ChaosCampaign(state, PlantedDefects.ROUTES_NOT_UP_DOWN);
+        for (long seed = 1; seed <= 40; seed++) {
+            Plan plan = new Plan(TWO_LEVELS, seed, 40);
+            ChaosSchedule schedule = generated(plan);
+            ChaosViolation found = trials.trial(plan, schedule).violation();
+            if (found == null) {
+                continue;
+            }
+            ChaosShrinker.Shrunk shrunk = trials.shrink(plan, schedule, found, 200);
+            System.out.println(ChaosCampaign.report(plan, schedule, shrunk).lines().limit(3).toList());
+            assertThat(shrunk.schedule().steps()).as("seed %d: shrunk from %s", seed, schedule.text())
+                    .hasSizeLessThanOrEqualTo(schedule.steps().size() / 4);
+            ChaosSchedule replayed = ChaosSchedule.parse(shrunk.schedule().text());
+            assertThat(replayed).isEqualTo(shrunk.schedule());
+            ChaosViolation again = trials.trial(plan, replayed).violation();
+            assertThat(again).as("the shrunk schedule replayed from its text").isNotNull();
+            assertThat(again.kind()).isEqualTo(found.kind());
+            assertThat(ChaosCampaign.replayCommand(plan, replayed)).contains("--seed " + seed, "--schedule '"
+                    + replayed.text() + "'", "--pgft 'PGFT(2;4,4;1,4;1,1)'");
+            return;
+        }
+        throw new AssertionError("no schedule among 40 degraded the fabric enough for plain shortest paths");
+    }
+
+    @Test
+    void aScheduleReadsBackFromItsText() {
+        Plan plan = new Plan(THREE_LEVELS, 7, 60);
+        ChaosSchedule schedule = generated(plan);
+        assertThat(schedule.events()).isGreaterThanOrEqualTo(60);
+        assertThat(ChaosSchedule.parse(schedule.text())).isEqualTo(schedule);
+        assertThat(schedule.text()).contains("down:", "pass:", "check");
+        assertThatThrownBy(() -> ChaosSchedule.parse("down:3 sideways:2")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sideways:2");
+    }
+
+    private ChaosSchedule generated(Plan plan) {
+        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("gen-" + plan.seed())))) {
+            return sim.generated();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void campaign(PgftSpec spec, long firstSeed, int schedules, int steps) throws IOException {
+        // -Dchaos.seed=N replays one schedule
+        long only = Long.getLong("chaos.seed", -1);
+        long from = only >= 0 ? only : firstSeed;
+        int count = only >= 0 ? 1 : schedules;
+        long begin = System.nanoTime();
+        Map<String, Integer> tally = new TreeMap<>();
+        for (long seed = from; seed < from + count; seed++) {
+            simulate(new Plan(spec, seed, steps)).forEach((k, v) -> tally.merge(k, v, Integer::sum));
+        }
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        System.out.printf("chaos %s: %d schedules of %d steps in %.1f s (%.1f schedules/s); %s%n", spec, count, steps,
+                seconds, count / seconds, tally);
+        if (only < 0) {
+            assertThat(tally).as("what the campaign exercised").containsKeys("steps while a routing was under way",
+                    "flaps", "switches powered off", "several at once", "drains applied", "drains refused",
+                    "daemon restarts", "agent restarts");
+            assertThat(tally.get("acks timed out")).as("acks lost or late").isPositive();
+            assertThat(tally.get("quiet points")).as("a quiet point after the first routing, in the schedule and at its end")
+                    .isGreaterThanOrEqualTo(3 * count);
+        }
+    }
+
+    /** Runs one plan in a fresh state directory; what happened in it. */
+    private Map<String, Integer> simulate(Plan plan) throws IOException {
+        return simulate(plan, Sabotage.NONE);
+    }
+
+    /** Runs one plan with {@code sabotage} planted in a fresh state directory; what happened in it. */
+    private Map<String, Integer> simulate(Plan plan, Sabotage sabotage) throws IOException {
+        Path dir = Files.createDirectories(state.resolve("seed-" + plan.seed()));
+        try (ChaosSimulation sim = new ChaosSimulation(plan, dir, sabotage)) {
+            sim.run();
+            return sim.tally();
+        } finally {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}
