@@ -60,8 +60,7 @@ class ChaosCommandTest {
         ChaosCommand command = new ChaosCommand(PlantedDefects.SWITCH_SKIPS_A_BLOCK);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-            int code = command.run(Arguments.parse("chaos", List.of(args), command.valueOptions(),
-                    command.flagOptions()), new Console(o, o));
+            int code = command.run(CliTree.arguments(command, List.of(args)), new Console(o, o));
             return new Run(code, out.toString(StandardCharsets.UTF_8));
         }
     }
