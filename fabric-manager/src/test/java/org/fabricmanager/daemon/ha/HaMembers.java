@@ -18,17 +18,28 @@ final class HaMembers {
      * {@code into} as soon as it exists, so that the caller closes whatever started.
      */
     static void start(Path dir, int electionMs, List<HaNode> into, TlsMaterial... materials) throws Exception {
-        List<String> peers = new ArrayList<>();
+        List<String> peers = peers(materials.length);
         for (int i = 0; i < materials.length; i++) {
+            HaNode n = member(dir, electionMs, peers, i + 1, materials[i]);
+            into.add(n);
+            n.start();
+        }
+    }
+
+    /** {@code ha.peers} of {@code count} members n1, n2, ... on free loopback ports. */
+    static List<String> peers(int count) throws Exception {
+        List<String> peers = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
             try (ServerSocket s = new ServerSocket(0)) {
                 peers.add("n" + (i + 1) + "=127.0.0.1:" + s.getLocalPort());
             }
         }
-        for (int i = 0; i < materials.length; i++) {
-            Ha ha = new Ha(true, "n" + (i + 1), peers, electionMs, 1_000);
-            HaNode n = new HaNode(ha, Files.createDirectories(dir.resolve("n" + (i + 1))), materials[i], () -> { });
-            into.add(n);
-            n.start();
-        }
+        return peers;
+    }
+
+    /** Member n{@code i} of {@code peers}, not started ({@code material} {@code null}: plaintext). */
+    static HaNode member(Path dir, int electionMs, List<String> peers, int i, TlsMaterial material) throws Exception {
+        Ha ha = new Ha(true, "n" + i, peers, electionMs, 1_000);
+        return new HaNode(ha, Files.createDirectories(dir.resolve("n" + i)), material, () -> { });
     }
 }
