@@ -350,12 +350,12 @@ class HaFailoverIT {
         }
     }
 
-    @Test
-    void killingTheLeaderMakesAStandbyTakeOverWithoutPushingOrRenumbering() throws Exception {
-        killTheLeader(startGroupAndFabric());
-    }
-
-    /** The same failover with mutual TLS on the southbound and the Raft port, as deployed with certificates. */
+    /**
+     * kill -9 of the leader, with mutual TLS on the southbound and the Raft port as deployed with certificates: a
+     * standby takes over without pushing or renumbering, the agents resume their TLS sessions, and the killed member
+     * comes back as a standby. (The same failover in plaintext is part of {@link #aHeldSwitchAndAQuarantinedLinkSurviveALeaderKill}
+     * and {@link #aSpineThatDiesWhileThereIsNoLeaderIsRoutedAroundByTheNextLeader}.)
+     */
     @Test
     void killingTheLeaderUnderMutualTlsTakesOverWithoutPushingOrRenumbering() throws Exception {
         killTheLeader(startGroupAndFabric(true));
@@ -441,10 +441,11 @@ class HaFailoverIT {
      * SIGSTOP of the active manager: the others elect a new leader, the agents (whose echo timeout ends the
      * paused sessions) move to it, and it converges without pushing. After SIGCONT the old leader learns the
      * higher term, steps down and closes its manager: it serves nothing more and the tables stay the new
-     * leader's. (Its commits, had it sent any, would be refused by the agents: SwitchAgentFencingTest.)
+     * leader's. (Its commits, had it sent any, would be refused by the agents: SwitchAgentFencingTest.) Then the
+     * group, whole again, restarts ({@link #restartAllThree}), which needs no fresh group of its own.
      */
     @Test
-    void aPausedLeaderIsDeposedAndStepsDownWhenItResumes() throws Exception {
+    void aPausedLeaderIsDeposedAndStepsDownWhenItResumesThenAllThreeRestart() throws Exception {
         Manager old = startGroupAndFabric();
         FabricProcesses.signal(old.process.pid(), "STOP");
         Manager leader;
@@ -471,6 +472,7 @@ class HaFailoverIT {
         assertThat(now.at("/push/totalBlocks").asLong()).isZero();
         assertThat(tableVersions(leader)).as("every switch's table").isEqualTo(tables);
         assertThat(Files.readAllBytes(leader.state.resolve("guid2index"))).isEqualTo(indices);
+        restartAllThree();
     }
 
     /**
@@ -660,11 +662,10 @@ class HaFailoverIT {
 
     /**
      * All three members stop (SIGTERM) and start again: the group elects a leader from its logs and snapshots,
-     * which reuses the stored routing (no computation), keeps every destination index and pushes nothing.
+     * which reuses the stored routing (no computation), keeps every destination index and pushes nothing. The
+     * group is whole and converged on the routing and tables of its first start, with nothing pushed since.
      */
-    @Test
-    void restartingAllThreeKeepsIndicesAndRouting() throws Exception {
-        startGroupAndFabric();
+    private void restartAllThree() throws Exception {
         for (Manager m : managers) {
             m.process.destroy();
         }
