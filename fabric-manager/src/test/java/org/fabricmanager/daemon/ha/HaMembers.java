@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.fabricmanager.daemon.config.Ha;
 import org.fabricmanager.pki.TlsMaterial;
 
@@ -35,6 +36,32 @@ final class HaMembers {
             }
         }
         return peers;
+    }
+
+    /**
+     * Closes every member (or manager) at once, as a test's cleanup: each close waits for its Raft server's threads
+     * and gRPC channels to end, which one after another took most of a short test. The first failure is thrown.
+     */
+    static void closeAll(List<? extends AutoCloseable> members) throws Exception {
+        List<Thread> closing = new ArrayList<>();
+        List<Exception> failed = new CopyOnWriteArrayList<>();
+        for (AutoCloseable m : members) {
+            Thread t = new Thread(() -> {
+                try {
+                    m.close();
+                } catch (Exception e) {
+                    failed.add(e);
+                }
+            }, "close-" + m);
+            t.start();
+            closing.add(t);
+        }
+        for (Thread t : closing) {
+            t.join();
+        }
+        if (!failed.isEmpty()) {
+            throw failed.get(0);
+        }
     }
 
     /** Member n{@code i} of {@code peers}, not started ({@code material} {@code null}: plaintext). */

@@ -29,9 +29,7 @@ class LoneMemberCampaignTest {
 
     @AfterEach
     void close() throws Exception {
-        for (HaNode n : nodes) {
-            n.close();
-        }
+        HaMembers.closeAll(nodes);
     }
 
     @Test
