@@ -30,6 +30,10 @@ final class GroupView implements StandbyListeners.Source {
     /** Terms begun since start, as this member saw them (role loop writes). */
     private final AtomicLong elections = new AtomicLong();
     private long lastTerm = -1;
+    /** {@link HaNode.View#leaderlessCampaigns} at the last poll (role loop). */
+    private long campaignsSeen;
+    /** The term in which this member campaigns without a leader, -1 when it does not (role loop writes). */
+    private volatile long campaigningIn = -1;
 
     GroupView(HaNode node, Campaigns campaigns, long electionTimeoutMs, BooleanSupplier active) {
         this.node = node;
@@ -38,9 +42,36 @@ final class GroupView implements StandbyListeners.Source {
         this.active = active;
     }
 
-    /** The member's view at this poll (role loop). */
+    /**
+     * The member's view at this poll (role loop). A candidacy Ratis reported since the last poll, while no leader is
+     * known, means this member is campaigning without a majority: it is until it knows a leader or the term moves on
+     * (it voted for another candidate), though between two of its candidacies Ratis calls it a follower.
+     */
     void seen(HaNode.View v) {
         view = v;
+        if (v.leaderId() != null || v.leading() || v.term() != campaigningIn) {
+            campaigningIn = -1;
+        }
+        if (v.leaderlessCampaigns() > campaignsSeen && v.leaderId() == null && !v.leading()) {
+            campaigningIn = v.term();
+        }
+        campaignsSeen = v.leaderlessCampaigns();
+    }
+
+    /** Whether this member campaigns without a majority (see {@link #seen}), as of the last poll. */
+    boolean campaigning() {
+        return campaigningIn >= 0;
+    }
+
+    /**
+     * The role {@code run} prints for the view of the last poll: {@code LEADER}, {@code STANDBY} (a follower), or
+     * {@code CANDIDATE} while an election runs and, without a majority, for as long as the member keeps campaigning.
+     */
+    String roleLine() {
+        HaNode.View v = view;
+        String role = v.leading() ? "LEADER" : "CANDIDATE".equals(v.role()) || campaigning() ? "CANDIDATE"
+                : "FOLLOWER".equals(v.role()) ? "STANDBY" : v.role();
+        return role + " term " + v.term() + (v.leaderId() == null || v.leading() ? "" : ", leader " + v.leaderId());
     }
 
     /** Counts the terms begun since the last poll (a member may skip some: each was an election; role loop). */
@@ -136,8 +167,8 @@ final class GroupView implements StandbyListeners.Source {
                     : ": no leader is known (a leader needs a majority of " + node.peers().size() + " members)");
         }
         if (v.leaderId() == null) {
-            return "no leader is known in term " + v.term() + " (a leader needs a majority of " + node.peers().size()
-                    + " members)";
+            return "no leader is known in term " + v.term() + (campaigning() ? " and this member's candidacies get no"
+                    + " majority" : "") + " (a leader needs a majority of " + node.peers().size() + " members)";
         }
         if (v.appliedIndex() < v.commitIndex()) {
             return "applying the committed state: index " + v.appliedIndex() + " of " + v.commitIndex();

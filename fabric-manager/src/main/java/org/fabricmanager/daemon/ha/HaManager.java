@@ -210,9 +210,12 @@ public final class HaManager implements AutoCloseable {
 
     /** Prints the member's role when it changed (while no manager runs: a running manager announces itself). */
     private void announceRole(HaNode.View v) {
-        String role = (v.leading() ? "LEADER" : "FOLLOWER".equals(v.role()) ? "STANDBY" : v.role()) + " term " + v.term()
-                + (v.leaderId() == null || v.leading() ? "" : ", leader " + v.leaderId());
+        String role = group.roleLine();
         if (!role.equals(lastRole)) {
+            if (group.campaigning() && !lastRole.startsWith("CANDIDATE term " + v.term())) {
+                LOG.info("ha: {} knows no leader in term {} and its candidacies get no majority of the {} members: it"
+                        + " keeps asking for votes", node.nodeId(), v.term(), node.peers().size());
+            }
             lastRole = role;
             leaderSince = v.leading() ? System.nanoTime() : -1;
             announce.accept("ha " + node.nodeId() + " " + role);

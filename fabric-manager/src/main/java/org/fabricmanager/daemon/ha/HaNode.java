@@ -59,10 +59,12 @@ final class HaNode implements AutoCloseable {
 
     /**
      * What the member knows; {@code leaderId} is {@code null} while no leader is known; {@code leaderSilentMs}
-     * is how long a follower has not heard from its leader (-1 when this member is no follower).
+     * is how long a follower has not heard from its leader (-1 when this member is no follower);
+     * {@code leaderlessCampaigns} counts the candidacies it began without having known a leader for half an
+     * election timeout (since start: each one means the one before got no majority).
      */
     record View(String role, long term, String leaderId, boolean leaderReady, long appliedIndex, long commitIndex,
-                long leaderSilentMs) {
+                long leaderSilentMs, long leaderlessCampaigns) {
         boolean leading() {
             return "LEADER".equals(role);
         }
@@ -131,6 +133,11 @@ final class HaNode implements AutoCloseable {
         RaftServerConfigKeys.Rpc.setTimeoutMax(props, min.multiply(2));
         RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(props, min);
         RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(props, min.multiply(2));
+        // A candidacy whose peers are down fails in milliseconds (their RPCs fail at once) and the member is a follower
+        // again until its next election timeout: the role loop's poll rarely sees it. Ratis tells the state machine
+        // of each candidacy begun after this long without a leader, i.e. from the second failed one on, so that a
+        // member without a majority says it is campaigning whatever its poll happened to see.
+        RaftServerConfigKeys.Notification.setNoLeaderTimeout(props, min.multiply(0.5));
         // One stream per follower for entries and heartbeats alike. With Ratis's separate heartbeat stream (its
         // default), a leader deposed by a partition, healed and following, received both streams at once and its log
         // wedged for good: "Already running a method" on every append, or INCONSISTENCY on every heartbeat while
@@ -222,7 +229,8 @@ final class HaNode implements AutoCloseable {
             silent = r.hasFollowerInfo() ? r.getFollowerInfo().getLeaderInfo().getLastRpcElapsedTimeMs() : -1;
         }
         return new View(info.getCurrentRole().name(), info.getCurrentTerm(), leader == null ? null : leader.toString(),
-                info.isLeaderReady(), info.getLastAppliedIndex(), d.getRaftLog().getLastCommittedIndex(), silent);
+                info.isLeaderReady(), info.getLastAppliedIndex(), d.getRaftLog().getLastCommittedIndex(), silent,
+                machine.leaderlessCampaigns());
     }
 
     /**

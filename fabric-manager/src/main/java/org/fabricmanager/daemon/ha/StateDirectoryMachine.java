@@ -13,8 +13,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftGroupMemberId;
@@ -54,6 +56,8 @@ final class StateDirectoryMachine extends BaseStateMachine {
     private final Map<String, byte[]> files = new TreeMap<>();
     /** Told of every change of leader, readiness or applied index (Ratis threads; must not block). */
     private final Runnable changed;
+    /** Candidacies this member began after knowing no leader for a while ({@link #notifyExtendedNoLeader}). */
+    private final AtomicLong leaderlessCampaigns = new AtomicLong();
     /**
      * Completed, with the reason, when this member could not write a committed entry into its state directory
      * (a full or failing disk): from then on it applies nothing, and the member must stop ({@link HaManager}).
@@ -76,6 +80,23 @@ final class StateDirectoryMachine extends BaseStateMachine {
     @Override
     public void notifyLeaderReady() {
         changed.run();
+    }
+
+    /**
+     * Ratis tells this as the member becomes a candidate again after knowing no leader for longer than
+     * {@code raft.server.notification.no-leader.timeout} ({@link HaNode} sets half an election timeout): its last
+     * candidacy got no majority. Such a candidacy fails within milliseconds when the peers are down, far less than
+     * the role loop's poll, so the role loop learns of it from this count and not from the role it happens to see.
+     */
+    @Override
+    public void notifyExtendedNoLeader(RoleInfoProto roleInfo) {
+        leaderlessCampaigns.incrementAndGet();
+        changed.run();
+    }
+
+    /** Candidacies begun since start after no leader was known for a while (each told by Ratis as it began). */
+    long leaderlessCampaigns() {
+        return leaderlessCampaigns.get();
     }
 
     @Override

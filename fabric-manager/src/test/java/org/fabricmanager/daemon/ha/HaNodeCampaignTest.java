@@ -36,9 +36,7 @@ class HaNodeCampaignTest {
 
     @AfterEach
     void close() throws Exception {
-        for (HaNode n : nodes) {
-            n.close();
-        }
+        HaMembers.closeAll(nodes);
     }
 
     @Test

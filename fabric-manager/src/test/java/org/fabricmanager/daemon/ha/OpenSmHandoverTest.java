@@ -43,10 +43,8 @@ class OpenSmHandoverTest {
     private final List<HaManager> managers = new ArrayList<>();
 
     @AfterEach
-    void close() {
-        for (HaManager m : managers) {
-            m.close();
-        }
+    void close() throws Exception {
+        HaMembers.closeAll(managers);
     }
 
     private Path socket(int member) {

@@ -40,10 +40,8 @@ class OpenSmOnlyGroupTest {
     private final List<HaManager> managers = new ArrayList<>();
 
     @AfterEach
-    void close() {
-        for (HaManager m : managers) {
-            m.close();
-        }
+    void close() throws Exception {
+        HaMembers.closeAll(managers);
     }
 
     @Test

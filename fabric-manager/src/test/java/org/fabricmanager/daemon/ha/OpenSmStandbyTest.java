@@ -53,7 +53,7 @@ class OpenSmStandbyTest {
 
     /** A follower of n1 in term 2 whose transfers end when the test says. */
     private static final class FakeGroup implements OpenSmStandby.Group {
-        volatile HaNode.View view = new HaNode.View("FOLLOWER", 2, "n1", false, 5, 5, 10);
+        volatile HaNode.View view = new HaNode.View("FOLLOWER", 2, "n1", false, 5, 5, 10, 0);
         final AtomicInteger asked = new AtomicInteger();
         volatile CompletableFuture<String> result = new CompletableFuture<>();
 
@@ -152,14 +152,14 @@ class OpenSmStandbyTest {
 
     @Test
     void noLeaderKnownIsTheReasonAndAsksOnceAnElectionHadTimeToEnd() throws Exception {
-        group.view = new HaNode.View("CANDIDATE", 3, null, false, 5, 5, -1);
+        group.view = new HaNode.View("CANDIDATE", 3, null, false, 5, 5, -1, 0);
         start(List.of());
         assertThat(PluginFrames.exchange(socket(), SUBNET).reason())
                 .isEqualTo("this manager is a standby and no leader is known in term 3 (an election is under way);"
                         + " leadership is moving here once a leader is known; OpenSM falls back for this sweep");
         assertThat(group.asked.get()).isZero();
         Await.until("the socket unbound", Duration.ofSeconds(10), () -> !standby.listening());
-        group.view = new HaNode.View("FOLLOWER", 4, "n3", false, 5, 5, 10);
+        group.view = new HaNode.View("FOLLOWER", 4, "n3", false, 5, 5, 10, 0);
         clock.addAndGet(2_000);
         awaitListening();
         assertThat(PluginFrames.exchange(socket(), SUBNET).reason()).contains(OpenSmStandby.MOVING + " from n3;");

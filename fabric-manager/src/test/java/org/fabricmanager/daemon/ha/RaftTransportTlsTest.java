@@ -54,9 +54,7 @@ class RaftTransportTlsTest {
 
     @AfterEach
     void close() throws Exception {
-        for (HaNode n : nodes) {
-            n.close();
-        }
+        HaMembers.closeAll(nodes);
     }
 
     @Test
