@@ -162,6 +162,8 @@ public final class DefaultConfig {
                   policy: %s              # off; advise = LINK_SUSPECT events and the alert only; isolate = the
                                               # daemon drains a bad link itself (within the guards below) and gives it
                                               # back after probationMs healthy
+                  pollIntervalMs: %d       # each switch's port counters are read this often (whole seconds): the
+                                              # judgements' pace, and the age of GET /api/v1/switches/{guid}/ports
                   windowMs: %d            # error and packet counts are taken over this sliding window
                   loadPacketsPerSecond: %d  # a link with fewer packets a second is idle: its errors are set against
                                               # this many packets a second instead of its own (few errors idle: healthy)
@@ -185,7 +187,7 @@ public final class DefaultConfig {
                   maxIsolatedPercent: %d     # ... and at most this share of the switch-to-switch links, in percent
                   settleMs: %d            # no isolation until the fabric has been converged this long
                   probationMs: %d        # an isolated link healthy this long is given back
-                """.formatted(h.policy(), h.windowMs(), h.loadPacketsPerSecond(), h.minErrors(),
+                """.formatted(h.policy(), h.pollIntervalMs(), h.windowMs(), h.loadPacketsPerSecond(), h.minErrors(),
                 h.suspectPpm().rxErrors(), h.suspectPpm().txErrors(), h.suspectPpm().rxDrops(), h.suspectPpm().txDrops(),
                 h.badPpm().rxErrors(), h.badPpm().txErrors(), h.badPpm().rxDrops(), h.badPpm().txDrops(), h.badAfter(),
                 h.healthyAfter(), h.maxIsolated(), h.maxIsolatedPercent(), h.settleMs(), h.probationMs());

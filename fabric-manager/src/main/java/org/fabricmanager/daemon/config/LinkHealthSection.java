@@ -16,6 +16,7 @@ import java.util.Locale;
  * after {@code probationMs} healthy).
  *
  * @param policy                off, advise or isolate
+ * @param pollIntervalMs        how often each switch's port counters are read (the judgements' pace)
  * @param windowMs              the sliding window the rates are taken over
  * @param loadPacketsPerSecond  below this a link is idle (its errors set against this rate)
  * @param minErrors             fewer errors of a counter in the window never count (noise)
@@ -28,7 +29,7 @@ import java.util.Locale;
  * @param settleMs              no isolation until the daemon has been converged this long
  * @param probationMs           an isolated link healthy this long is given back
  */
-public record LinkHealthSection(String policy, int windowMs, int loadPacketsPerSecond, int minErrors,
+public record LinkHealthSection(String policy, int pollIntervalMs, int windowMs, int loadPacketsPerSecond, int minErrors,
                                 CounterPpm suspectPpm, CounterPpm badPpm, int badAfter, int healthyAfter,
                                 int maxIsolated, int maxIsolatedPercent, int settleMs, int probationMs) {
     /** What the daemon does about a bad link. */
@@ -38,6 +39,10 @@ public record LinkHealthSection(String policy, int windowMs, int loadPacketsPerS
 
     public LinkHealthSection {
         policy(policy);
+        DaemonConfig.check("linkHealth.pollIntervalMs", pollIntervalMs, 1_000, 600_000);
+        if (pollIntervalMs % 1_000 != 0) {
+            throw new ConfigException("option linkHealth.pollIntervalMs must be whole seconds, got " + pollIntervalMs);
+        }
         DaemonConfig.check("linkHealth.windowMs", windowMs, 1_000, 3_600_000);
         DaemonConfig.check("linkHealth.loadPacketsPerSecond", loadPacketsPerSecond, 1, 1_000_000_000);
         DaemonConfig.check("linkHealth.minErrors", minErrors, 1, 1_000_000);
@@ -61,6 +66,7 @@ public record LinkHealthSection(String policy, int windowMs, int loadPacketsPerS
 
     @JsonCreator
     public static LinkHealthSection of(@JsonProperty("policy") String policy,
+                                       @JsonProperty("pollIntervalMs") Integer pollIntervalMs,
                                        @JsonProperty("windowMs") Integer windowMs,
                                        @JsonProperty("loadPacketsPerSecond") Integer loadPacketsPerSecond,
                                        @JsonProperty("minErrors") Integer minErrors,
@@ -72,7 +78,8 @@ public record LinkHealthSection(String policy, int windowMs, int loadPacketsPerS
                                        @JsonProperty("maxIsolatedPercent") Integer maxIsolatedPercent,
                                        @JsonProperty("settleMs") Integer settleMs,
                                        @JsonProperty("probationMs") Integer probationMs) {
-        return new LinkHealthSection(policy != null ? policy : "advise", windowMs != null ? windowMs : 60_000,
+        return new LinkHealthSection(policy != null ? policy : "advise",
+                pollIntervalMs != null ? pollIntervalMs : 10_000, windowMs != null ? windowMs : 60_000,
                 loadPacketsPerSecond != null ? loadPacketsPerSecond : 1_000, minErrors != null ? minErrors : 10,
                 suspectPpm != null ? suspectPpm : new CounterPpm(100, 100, 2_000, 2_000),
                 badPpm != null ? badPpm : new CounterPpm(1_000, 1_000, 20_000, 20_000),
@@ -83,7 +90,7 @@ public record LinkHealthSection(String policy, int windowMs, int loadPacketsPerS
 
     /** Every option at its default. */
     public static LinkHealthSection defaults() {
-        return of(null, null, null, null, null, null, null, null, null, null, null, null);
+        return of(null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The policy as an enum. */
@@ -93,13 +100,18 @@ public record LinkHealthSection(String policy, int windowMs, int loadPacketsPerS
 
     /** This section with another policy. */
     public LinkHealthSection withPolicy(String other) {
-        return new LinkHealthSection(other, windowMs, loadPacketsPerSecond, minErrors, suspectPpm, badPpm, badAfter,
+        return new LinkHealthSection(other, pollIntervalMs, windowMs, loadPacketsPerSecond, minErrors, suspectPpm, badPpm, badAfter,
                 healthyAfter, maxIsolated, maxIsolatedPercent, settleMs, probationMs);
     }
 
     /** This section with other timings (tests and demos: a window, a settling time and a probation). */
     public LinkHealthSection withTimings(int window, int settle, int probation) {
-        return new LinkHealthSection(policy, window, loadPacketsPerSecond, minErrors, suspectPpm, badPpm, badAfter,
+        return withTimings(pollIntervalMs, window, settle, probation);
+    }
+
+    /** This section with other timings: the polls' interval, the window, the settling time and the probation. */
+    public LinkHealthSection withTimings(int poll, int window, int settle, int probation) {
+        return new LinkHealthSection(policy, poll, window, loadPacketsPerSecond, minErrors, suspectPpm, badPpm, badAfter,
                 healthyAfter, maxIsolated, maxIsolatedPercent, settle, probation);
     }
 

@@ -168,6 +168,11 @@ public final class IsolationPolicy {
         heldBack.add(key);
     }
 
+    /** The isolation of {@code link} proposed could not be done now (the fabric changed): proposed again later. */
+    public void withdrawn(Link link) {
+        isolated.remove(link.normalized());
+    }
+
     /**
      * An operator released {@code link} (given back now) or pinned it (turned into a drain): the policy no longer
      * holds it, and does not propose it again until it has been healthy once.
