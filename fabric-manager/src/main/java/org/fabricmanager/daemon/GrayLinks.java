@@ -93,7 +93,6 @@ final class GrayLinks {
                 .description("links the gray-link policy holds out of the routing now").register(meters);
         this.isolations = Counter.builder("fabric.link.isolations")
                 .description("links isolated by the gray-link policy since the daemon started").register(meters);
-        coordinator.onStateChanged(this::stateChanged);
     }
 
     /** Switch {@code guid} answered {@code counters} at {@code nanos} (any thread): judged on the control thread. */
@@ -101,7 +100,8 @@ final class GrayLinks {
         loop.append("link health", () -> judge(guid, counters, nanos));
     }
 
-    private void stateChanged() {
+    /** Notes since when the daemon is converged, as the judgements see it (within one report of the change). */
+    private void stateSeen() {
         boolean converged = coordinator.state() == DaemonState.CONVERGED;
         if (!converged) {
             convergedSince = -1;
@@ -118,6 +118,7 @@ final class GrayLinks {
         }
         index(active.fabric());
         reconcile();
+        stateSeen();
         long now = millis.getAsLong();
         boolean settled = convergedSince >= 0 && now - convergedSince >= config.settleMs();
         long[] values = null;
