@@ -176,8 +176,8 @@ final class DaemonAssembly {
         actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), loop, milestones,
                 coordinator, managers, drains, routing, metrics.registry()));
         grayLinks = config.linkHealth().mode() == LinkHealthSection.Policy.OFF ? null
-                : new GrayLinks(config.linkHealth(), loop, milestones, coordinator, routingManager, drains,
-                actions.maintenance(), metrics.registry(), clockwork.millis());
+                : new GrayLinks(new GrayLinks.Parts(config.linkHealth(), loop, milestones, coordinator, routingManager,
+                drains, actions.maintenance()), metrics.registry(), clockwork.millis());
         if (grayLinks != null) {
             counters.poller().onReport(grayLinks::reported);
         }

@@ -71,19 +71,23 @@ final class GrayLinks {
     /** Since when (ms) the daemon is converged, or -1. */
     private long convergedSince = -1;
 
-    GrayLinks(LinkHealthSection config, ControlLoop loop, MilestoneLog milestones, FabricCoordinator coordinator,
-              RoutingManager routing, Drains drains, Maintenance maintenance, MeterRegistry meters,
-              LongSupplier millis) {
-        this.config = config;
-        this.loop = loop;
-        this.milestones = milestones;
-        this.coordinator = coordinator;
-        this.routing = routing;
-        this.drains = drains;
-        this.maintenance = maintenance;
+    /** What the monitor works with. */
+    record Parts(LinkHealthSection config, ControlLoop loop, MilestoneLog milestones, FabricCoordinator coordinator,
+                 RoutingManager routing, Drains drains, Maintenance maintenance) {
+    }
+
+    GrayLinks(Parts p, MeterRegistry meters, LongSupplier millis) {
+        this.config = p.config();
+        this.loop = p.loop();
+        this.milestones = p.milestones();
+        this.coordinator = p.coordinator();
+        this.routing = p.routing();
+        this.drains = p.drains();
+        this.maintenance = p.maintenance();
         this.millis = millis;
         this.model = new LinkHealthModel(config);
         this.policy = new IsolationPolicy(config);
+        Drains drains = this.drains;
         drains.isolatedView().forEach((end, i) -> policy.restore(link(end, i.peer()), i.sinceMillis(),
                 i.probationMs()));
         isolatedGauge.set(drains.isolatedView().size());

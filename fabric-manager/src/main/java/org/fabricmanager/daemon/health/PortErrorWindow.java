@@ -1,5 +1,6 @@
 package org.fabricmanager.daemon.health;
 
+import java.util.Arrays;
 import org.fabricmanager.daemon.counters.PortSpeedLimit;
 import org.fabricmanager.southbound.PortCounter;
 import org.fabricmanager.southbound.PortCounters;
@@ -35,7 +36,7 @@ public final class PortErrorWindow {
     private int count;
 
     public PortErrorWindow() {
-        java.util.Arrays.fill(baseline, NONE);
+        Arrays.fill(baseline, NONE);
     }
 
     /**
@@ -88,7 +89,7 @@ public final class PortErrorWindow {
      * span (ns) at index 0, then the rise of each tracked value; returns {@code out}.
      */
     public long[] sum(long nowNanos, long windowNanos, long[] out) {
-        java.util.Arrays.fill(out, 0, TRACKED.length + 1, 0);
+        Arrays.fill(out, 0, TRACKED.length + 1, 0);
         for (int i = 0; i < count; i++) {
             int s = (first + i) % STEPS;
             if (nowNanos - ends[s] >= windowNanos) {
