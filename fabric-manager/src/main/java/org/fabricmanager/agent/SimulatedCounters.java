@@ -2,6 +2,7 @@ package org.fabricmanager.agent;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.fabricmanager.southbound.PortCounter;
@@ -13,7 +14,9 @@ import org.fabricmanager.southbound.PortRecord;
  * Between two reads every port that is up with a neighbour counts packets at a fixed rate of its own (1 to 4 per
  * millisecond, by port number) and 256 bytes per packet in each direction; one port in sixteen (chosen by the
  * switch's GUID) also counts an error every 65,536 packets received and a drop every 131,072 sent, so that the
- * status page and the CLI have something to highlight. Ports that are down count nothing. The counts start at 0 with
+ * status page and the CLI have something to highlight. Errors can be injected into a port ({@link #injectErrors}: the
+ * demo's {@code POST /api/v1/sim/links/errors}), received at a given rate while the port is up with a neighbour, on
+ * top of the others. Ports that are down count nothing. The counts start at 0 with
  * each run of the agent (a new incarnation) and only increase within it, like a real switch's after a reboot.
  * Confined to the agent's event loop.
  */
@@ -27,6 +30,11 @@ final class SimulatedCounters implements PortCounterSource {
     private final Supplier<List<PortRecord>> ports;
     private final LongSupplier nanoClock;
     private final long[] values;
+    /** Received errors injected a second, per port (from any thread). */
+    private final AtomicLongArray injectedPerSecond;
+    /** Injected errors counted so far, and the millisecond remainder of each (event loop). */
+    private final long[] injected;
+    private final long[] injectedRemainder;
     private long run;
     private long lastNanos;
 
@@ -42,6 +50,18 @@ final class SimulatedCounters implements PortCounterSource {
         this.ports = ports;
         this.nanoClock = nanoClock;
         this.values = new long[portCount * PortCounters.FIELDS];
+        this.injectedPerSecond = new AtomicLongArray(portCount + 1);
+        this.injected = new long[portCount + 1];
+        this.injectedRemainder = new long[portCount + 1];
+    }
+
+    /** Makes port {@code port} receive {@code perSecond} errors a second from now on (0 stops them); any thread. */
+    void injectErrors(int port, long perSecond) {
+        if (port < 1 || port >= injectedPerSecond.length() || perSecond < 0) {
+            throw new IllegalArgumentException("port " + port + " of 1.." + (injectedPerSecond.length() - 1)
+                    + ", " + perSecond + " errors a second: out of range");
+        }
+        injectedPerSecond.set(port, perSecond);
     }
 
     @Override
@@ -60,6 +80,7 @@ final class SimulatedCounters implements PortCounterSource {
             run = current;
             lastNanos = now;
             Arrays.fill(values, 0);
+            Arrays.fill(injected, 0);
             return;
         }
         long ms = Math.max(0, (now - lastNanos) / 1_000_000);
@@ -76,8 +97,15 @@ final class SimulatedCounters implements PortCounterSource {
             add(port, PortCounter.TX_PACKETS, packets);
             add(port, PortCounter.RX_BYTES, packets * BYTES_PER_PACKET);
             add(port, PortCounter.TX_BYTES, packets * BYTES_PER_PACKET);
+            long rate = port < injected.length ? injectedPerSecond.get(port) : 0;
+            if (rate > 0) {
+                long thousandths = injectedRemainder[port] + rate * ms;
+                injected[port] += thousandths / 1_000;
+                injectedRemainder[port] = thousandths % 1_000;
+            }
+            long own = troubled(port) ? get(port, PortCounter.RX_PACKETS) / PACKETS_PER_RX_ERROR : 0;
+            set(port, PortCounter.RX_ERRORS, own + (port < injected.length ? injected[port] : 0));
             if (troubled(port)) {
-                set(port, PortCounter.RX_ERRORS, get(port, PortCounter.RX_PACKETS) / PACKETS_PER_RX_ERROR);
                 set(port, PortCounter.TX_DROPS, get(port, PortCounter.TX_PACKETS) / PACKETS_PER_TX_DROP);
             }
         }

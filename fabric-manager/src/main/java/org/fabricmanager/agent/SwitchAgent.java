@@ -92,6 +92,20 @@ public final class SwitchAgent {
         return initial;
     }
 
+    /**
+     * Makes port {@code port}'s simulated counters receive {@code perSecond} errors a second (0 stops them): the
+     * demo's hand ({@code POST /api/v1/sim/links/errors}). Any thread.
+     *
+     * @throws UnsupportedOperationException when this agent reads a real switch's counters, or reports none
+     */
+    public void injectErrors(int port, long perSecond) {
+        if (!(counters instanceof SimulatedCounters simulated)) {
+            throw new UnsupportedOperationException("switch " + this + " counts no simulated errors (its counters are "
+                    + (counters == null ? "not reported" : "a real switch's") + ")");
+        }
+        simulated.injectErrors(port, perSecond);
+    }
+
     /** Where the port counters are read, or {@code null} when the agent reports none (event loop). */
     PortCounterSource counters() {
         return counters;

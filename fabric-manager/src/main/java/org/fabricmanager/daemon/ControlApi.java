@@ -163,6 +163,11 @@ final class ControlApi implements DaemonApi {
     }
 
     @Override
+    public CompletableFuture<List<Views.Isolated>> isolated() {
+        return queue.call("isolated links", views::isolated);
+    }
+
+    @Override
     public CompletableFuture<List<Views.Drained>> drained() {
         return queue.call("drains", views::drained);
     }

@@ -8,6 +8,7 @@ import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.LinkHealthSection;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.EventQueue;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -70,6 +71,8 @@ final class DaemonAssembly {
     final PortCounterService counters;
     /** Quality, what-ifs, drains and rebalances of the routing in force. */
     final RoutingActions actions;
+    /** Gray links judged from the port counters, and the isolation policy ({@code linkHealth}); null when off. */
+    final GrayLinks grayLinks;
     final OpenSmLiveness opensmLiveness;
     final DaemonViews views;
     final HandedReads handedReads;
@@ -146,7 +149,7 @@ final class DaemonAssembly {
         HdftSpec hdft = config.fabric().expectedHdft() == null ? null : HdftSpec.parse(config.fabric().expectedHdft());
         DiscoveryManager discovery = new DiscoveryManager(new DiscoverySettings(config.discovery(),
                 config.fabric().expectedSpec(), hdft),
-                new DiscoverySources(switches, p -> drains.masked(faults.masked(p)), () -> drains.view().keySet(),
+                new DiscoverySources(switches, p -> drains.masked(faults.masked(p)), drains::masking,
                         TopologicalIndexer::order,
                         new IndexMapStore(config.state().path(), files), new RecognizingFabricChecker()),
                 loop, milestones, checkExecutor, coordinator);
@@ -169,9 +172,15 @@ final class DaemonAssembly {
         sessions = new SwitchSessions(loop, milestones, metrics, daemonId, managers, coordinator,
                 config.routing().engine().equals(VtftrEngine.NAME) ? config.routing().engine() : null);
         counters = new PortCounterService(switches, loop, metrics.registry(), clockwork.millis(),
-                () -> coordinator.state() == DaemonState.CONVERGED);
+                () -> coordinator.state() == DaemonState.CONVERGED, config.linkHealth().pollIntervalMs());
         actions = new RoutingActions(new RoutingActions.Parts(config.routing().rebalance(), loop, milestones,
                 coordinator, managers, drains, routing, metrics.registry()));
+        grayLinks = config.linkHealth().mode() == LinkHealthSection.Policy.OFF ? null
+                : new GrayLinks(new GrayLinks.Parts(config.linkHealth(), loop, milestones, coordinator, routingManager,
+                drains, actions.maintenance()), metrics.registry(), clockwork.millis());
+        if (grayLinks != null) {
+            counters.poller().onReport(grayLinks::reported);
+        }
         opensmLiveness = new OpenSmLiveness(config.opensm().enabled(), loop, milestones::record, metrics.registry(),
                 clockwork.nanoTime(), clockwork.millis());
         views = new DaemonViews(new ViewSources(switches, discovery, routingManager, pusher, faults, drains),

@@ -1,8 +1,10 @@
 package org.fabricmanager.daemon;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainException;
 import org.fabricmanager.daemon.api.DrainRequest;
@@ -25,7 +27,9 @@ import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PortRef;
 
 /**
- * An operator's drains and undrains ({@code POST /api/v1/drain}, {@code /api/v1/undrain}): a drain is first judged by a
+ * An operator's drains and undrains ({@code POST /api/v1/drain}, {@code /api/v1/undrain}), and the gray-link policy's
+ * isolations (the same judgement and path, stored apart; an operator's drain of such a link pins it, an undrain
+ * releases it): a drain is first judged by a
  * what-if of the routing in force without the element (off the control thread, like {@code whatif}) and refused when
  * it would cut off end nodes or leave leaf pairs unreachable, unless forced; then, on the control thread, it is stored
  * ({@link Drains}: replicated with a hot-standby group), recorded as a {@code DRAINED} event, and the fabric is
@@ -55,8 +59,72 @@ final class Maintenance {
         this.whatIfs = whatIfs;
     }
 
-    /** Drains the request's element once judged (any thread); fails with a {@link DrainException} saying why not. */
+    /**
+     * Drains the request's element once judged (any thread); fails with a {@link DrainException} saying why not. A link
+     * the gray-link policy isolated is pinned: the operator's drain from now on, with no re-route (it is out already).
+     */
     CompletableFuture<DrainResult> drain(DrainRequest request) {
+        String what = Drains.describe(request.element());
+        return queue.call("pin " + what, () -> pin(request)).thenCompose(pinned -> pinned != null
+                ? CompletableFuture.completedFuture(pinned) : judged(request, judged -> apply(request, judged)));
+    }
+
+    /**
+     * Isolates the link {@code end}-{@code isolation.peer()} for the gray-link policy (any thread): judged as an
+     * operator's unforced drain (refused when it would cut off end nodes or leave the fabric unroutable), then stored
+     * apart from the operator's drains, recorded as a {@code LINK_ISOLATED} event with {@code figures}, and routed
+     * around.
+     */
+    CompletableFuture<DrainResult> isolate(PortRef end, Drains.Isolation isolation, String figures,
+                                           Map<String, Object> details) {
+        DrainRequest request = new DrainRequest(end.guid(), end.port(), false);
+        return judged(request, judged -> {
+            check(request);
+            if (managers.routing().active() != judged.active() || rerouteDue()) {
+                throw new DrainException(DrainException.Kind.BUSY, "the fabric changed while the isolation was judged");
+            }
+            store(() -> drains.isolate(end, isolation));
+            milestones.record(Milestone.Kind.LINK_ISOLATED, "link " + end + "-" + isolation.peer() + " ("
+                    + name(end.guid()) + ") isolated by the gray-link policy: " + figures + "; given back after "
+                    + isolation.probationMs() / 1000 + " s healthy", details);
+            managers.faults().reactions().operator("gray-link policy: isolated link " + end);
+            coordinator.maskChanged();
+            return result("isolated", request, name(end.guid()), false, 0, judged.whatIf());
+        });
+    }
+
+    /** Gives back the link isolated by the policy under {@code end}'s name (any thread), recorded with {@code why}. */
+    CompletableFuture<DrainResult> reinstate(PortRef end, String why, Map<String, Object> details) {
+        return queue.call("reinstate link " + end, () -> {
+            Drains.Isolation i = drains.isolatedView().get(end);
+            if (i == null) {
+                throw new DrainException(DrainException.Kind.CONFLICT, "link " + end + " is not isolated");
+            }
+            store(() -> drains.reinstate(end));
+            milestones.record(Milestone.Kind.LINK_REINSTATED, "link " + end + "-" + i.peer() + " (" + name(end.guid())
+                    + ") given back: " + why, details);
+            managers.faults().reactions().operator("gray-link policy: reinstated link " + end);
+            coordinator.maskChanged();
+            return result("reinstated", new DrainRequest(end.guid(), end.port(), false), name(end.guid()), false, 0,
+                    null);
+        });
+    }
+
+    /** Control thread: turns the policy's isolation of the request's link into the operator's drain, or null. */
+    private DrainResult pin(DrainRequest request) {
+        Drains.Isolation i = request.isSwitch() ? null : drains.isolation(request.element());
+        if (i == null) {
+            return null;
+        }
+        PortRef stored = drains.isolatedView().containsKey(request.element()) ? request.element() : i.peer();
+        store(() -> drains.drain(stored, System.currentTimeMillis()));
+        milestones.record(Milestone.Kind.DRAINED, "link " + stored + " (" + name(stored.guid()) + ") pinned by an "
+                + "operator: isolated by the gray-link policy, drained until undrained");
+        return result("drained", request, name(stored.guid()), false, 0, null);
+    }
+
+    /** Judges the request as an unforced drain's what-if, unless forced, then applies it on the control thread. */
+    private CompletableFuture<DrainResult> judged(DrainRequest request, Function<Judged, DrainResult> apply) {
         String what = Drains.describe(request.element());
         return queue.call("drain " + what, () -> check(request)).thenCompose(judged -> {
             if (request.force() || judged.active() == null) {
@@ -71,13 +139,24 @@ final class Maintenance {
                 judging = CompletableFuture.failedFuture(e); // another what-if runs: judged as BUSY, a 429
             }
             return judging.handle((result, error) -> judge(what, judged, result, error));
-        }).thenCompose(judged -> queue.call("drain " + what, () -> apply(request, judged)));
+        }).thenCompose(judged -> queue.call("drain " + what, () -> apply.apply(judged)));
     }
 
     /** Undrains the request's element (any thread); fails with a {@link DrainException} when it is not drained. */
     CompletableFuture<DrainResult> undrain(DrainRequest request) {
         return queue.call("undrain " + Drains.describe(request.element()), () -> {
             PortRef element = request.element();
+            Drains.Isolation isolated = request.isSwitch() ? null : drains.isolation(element);
+            if (!drains.contains(element) && isolated != null) {
+                PortRef stored = drains.isolatedView().containsKey(element) ? element : isolated.peer();
+                store(() -> drains.reinstate(stored));
+                PortRef peer = stored.equals(element) ? isolated.peer() : element;
+                milestones.record(Milestone.Kind.LINK_REINSTATED, "link " + stored + "-" + peer + " ("
+                        + name(stored.guid()) + ") released by an operator: routed through again");
+                managers.faults().reactions().operator("operator: released link " + stored);
+                coordinator.maskChanged();
+                return result("released", request, name(element.guid()), false, 0, null);
+            }
             if (!drains.contains(element)) {
                 throw new DrainException(DrainException.Kind.CONFLICT, Drains.describe(element) + " is not drained"
                         + (drains.view().isEmpty() ? " (nothing is)" : ": see GET /api/v1/drains"));
@@ -97,7 +176,7 @@ final class Maintenance {
     /** Control thread: the element is known and not drained yet; the end nodes it would cut off. */
     private Judged check(DrainRequest request) {
         PortRef element = request.element();
-        if (drains.contains(element)) {
+        if (drains.contains(element) || !request.isSwitch() && drains.isolation(element) != null) {
             throw new DrainException(DrainException.Kind.CONFLICT, Drains.describe(element) + " is drained already");
         }
         if (!request.isSwitch() && drains.isSwitchDrained(element.guid())) {

@@ -107,6 +107,11 @@ final class RoutingActions implements AutoCloseable {
                 whatIfs);
     }
 
+    /** The drains' and isolations' path, for the gray-link policy. */
+    Maintenance maintenance() {
+        return maintenance;
+    }
+
     CompletableFuture<DrainResult> drain(DrainRequest request) {
         return maintenance.drain(request);
     }

@@ -284,6 +284,13 @@ public final class FabricSimulator implements SimulatedFaults, AutoCloseable {
         setLink(guid, port, true);
     }
 
+    /** Makes port {@code port} of switch {@code guid} count {@code perSecond} received errors a second (0: stop). */
+    @Override
+    public synchronized void linkErrors(long guid, int port, long perSecond) {
+        requireSwitch(guid);
+        agents.get(guid).injectErrors(port, perSecond);
+    }
+
     private void setLink(long guid, int port, boolean up) {
         PortRef here = new PortRef(guid, port);
         PortRef there = cables.get(here);

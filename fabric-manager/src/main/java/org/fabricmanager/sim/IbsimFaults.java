@@ -140,6 +140,13 @@ public final class IbsimFaults implements SimulatedFaults {
         }
     }
 
+    /** Not yet under ibsim: its PerformanceSet sets a counter once, and a rate needs a writer that keeps at it. */
+    @Override
+    public void linkErrors(long guid, int port, long perSecond) {
+        throw new UnsupportedOperationException("errors on a port are not simulated under ibsim yet (its "
+                + "PerformanceSet sets a counter once, not at a rate): use demo without --opensm");
+    }
+
     @Override
     public synchronized void linkDown(long guid, int port) {
         Link l = cable(guid, port);

@@ -13,7 +13,8 @@ import org.fabricmanager.topology.Guids;
 /**
  * The demo's fault-injection actions on its simulated fabric, served by the daemon's REST server under
  * {@code /api/v1/sim} ({@code docs/rest-api.md}): kill a switch ({@code mode=power} or {@code mode=agent},
- * required), revive it, take a link down or up. Registered before the simulated fabric exists (the agents need
+ * required), revive it, take a link down or up, make a port's error counters rise ({@code links/errors?guid=G&port=P&
+ * perSecond=N}, 0 stops them). Registered before the simulated fabric exists (the agents need
  * the daemon's port first, ibsim's switches their GUIDs from OpenSM); until {@link #attach} the actions answer 404,
  * as on a daemon without a simulator. A refused action answers 409 (the fabric's state does not allow it) or 400
  * (it has no meaning on that fabric), with the fabric's reason.
@@ -39,6 +40,21 @@ public final class SimEndpoints implements RestExtension {
                     + "endpoints exist only in demo mode)");
         }
         return CompletableFuture.completedFuture(RestJson.bytes(act(s, parts, params, path)));
+    }
+
+    /** Query parameter {@code name}, a whole number in [min, max]. */
+    private static long number(Map<String, List<String>> params, String name, long min, long max) {
+        String text = RestJson.single(params, name, null);
+        try {
+            long n = Long.parseLong(text.trim());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new RestError(HttpResponseStatus.BAD_REQUEST, "query parameter '" + name + "' must be a whole number in ["
+                + min + ", " + max + "], got '" + text + "'");
     }
 
     private static Map<String, Object> act(SimulatedFaults sim, String[] parts, Map<String, List<String>> params,
@@ -68,6 +84,16 @@ public final class SimEndpoints implements RestExtension {
                     }
                     default -> throw RestError.notFound(path);
                 }
+                return out;
+            }
+            if (parts.length == 6 && parts[4].equals("links") && parts[5].equals("errors")) {
+                long guid = RestJson.guid(RestJson.single(params, "guid", null));
+                int port = (int) number(params, "port", 1, 254);
+                long perSecond = number(params, "perSecond", 0, 1_000_000_000);
+                sim.requireSwitch(guid);
+                sim.linkErrors(guid, port, perSecond);
+                out.put("port", Guids.format(guid) + "/" + port);
+                out.put("errorsPerSecond", perSecond);
                 return out;
             }
             if (parts.length == 6 && parts[4].equals("links") && (parts[5].equals("down") || parts[5].equals("up"))) {

@@ -11,6 +11,19 @@ public final class RequestFailedException extends Exception {
         this.timeout = timeout;
     }
 
+    /**
+     * A failure that is the same each time it is asked for (a request the peer cannot answer at all), made once and
+     * reused: it carries no stack trace, which would only say where it was first made.
+     */
+    public static RequestFailedException standing(String message) {
+        return new RequestFailedException(message);
+    }
+
+    private RequestFailedException(String message) {
+        super(message, null, false, false);
+        this.timeout = false;
+    }
+
     /** True for a timeout, false for a closed session. */
     public boolean timeout() {
         return timeout;

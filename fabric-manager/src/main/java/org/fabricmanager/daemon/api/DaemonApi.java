@@ -89,6 +89,11 @@ public interface DaemonApi {
         return CompletableFuture.failedFuture(new IllegalStateException("drains are not available here"));
     }
 
+    /** The links the gray-link policy isolated (apart from the operator's drains). */
+    default CompletableFuture<List<Views.Isolated>> isolated() {
+        return CompletableFuture.failedFuture(new IllegalStateException("drains are not available here"));
+    }
+
     /** The drained switches and cables. */
     default CompletableFuture<List<Views.Drained>> drained() {
         return CompletableFuture.failedFuture(new IllegalStateException("drains are not available here"));

@@ -37,6 +37,15 @@ public final class Views {
     public record Drained(String element, String guid, Integer port, String name, String peer, long sinceMillis) {
     }
 
+    /**
+     * One link the gray-link policy isolated, in {@code GET /api/v1/drains/isolated} (apart from the operator's
+     * drains): {@code element} {@code link 0x…:P} (the end it is stored under), {@code peer} the other end,
+     * {@code sinceMillis} when it was isolated, {@code probationMs} how long it must be healthy to be given back.
+     */
+    public record Isolated(String element, String guid, int port, String name, String peer, long sinceMillis,
+                           long probationMs) {
+    }
+
     /** The release running: version, source commit ({@code -dirty} with local changes) and its date. */
     public record Build(String version, String commit, String commitTime) {
         public static Build of(BuildInfo info) {

@@ -68,6 +68,7 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
         section(restart, "security", running.security(), read.security());
         section(restart, "ha", running.ha(), read.ha());
         section(restart, "opensm", running.opensm(), read.opensm());
+        section(restart, "linkHealth", running.linkHealth(), read.linkHealth());
         DaemonConfig effective = new DaemonConfig(running.southbound(),
                 new Rest(rr.bind(), rr.port(), rr.ioThreads(), nr.adminToken(), nr.adminTokenFile(), rr.tls(),
                         rr.maxConnections(), rr.idleTimeoutMs()),
@@ -75,7 +76,8 @@ public record ConfigReload(DaemonConfig effective, List<String> changed, List<St
                 running.discovery(), new DaemonConfig.Routing(ro.engine(), ro.threads(), rn.settleMs(), ro.onFault(),
                         ro.rebalance()), running.push(),
                 running.state(), new DaemonConfig.Faults(fn.settleMs(), fn.flapThreshold(), fn.flapWindowMs(),
-                        fn.quarantineMs(), fo.detector()), running.security(), running.ha(), running.opensm());
+                        fn.quarantineMs(), fo.detector()), running.security(), running.ha(), running.opensm(),
+                running.linkHealth());
         return new ConfigReload(effective, changed, restart);
     }
 

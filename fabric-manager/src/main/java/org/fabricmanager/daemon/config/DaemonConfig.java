@@ -23,7 +23,14 @@ import org.fabricmanager.topology.TopologyException;
  */
 public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery,
                            Routing routing, Push push, State state, Faults faults, Security security, Ha ha,
-                           OpenSm opensm) {
+                           OpenSm opensm, LinkHealthSection linkHealth) {
+
+    /** A configuration with the default {@code linkHealth} section. */
+    public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
+                        Push push, State state, Faults faults, Security security, Ha ha, OpenSm opensm) {
+        this(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm,
+                LinkHealthSection.defaults());
+    }
 
     /** A configuration without the OpenSM provider ({@code opensm.socket: null}). */
     public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
@@ -73,7 +80,8 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                                   @JsonProperty("routing") Routing routing, @JsonProperty("push") Push push,
                                   @JsonProperty("state") State state, @JsonProperty("faults") Faults faults,
                                   @JsonProperty("security") Security security, @JsonProperty("ha") Ha ha,
-                                  @JsonProperty("opensm") OpenSm opensm) {
+                                  @JsonProperty("opensm") OpenSm opensm,
+                                  @JsonProperty("linkHealth") LinkHealthSection linkHealth) {
         return new DaemonConfig(
                 southbound != null ? southbound : Southbound.of(null, null, null, null, null, null, null, null, null, null, null, null),
                 rest != null ? rest : Rest.of(null, null, null, null, null, null, null, null),
@@ -85,26 +93,27 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 faults != null ? faults : Faults.of(null, null, null, null, null),
                 security != null ? security : Security.of(null, null, null, null, null, null, null),
                 ha != null ? ha : Ha.of(null, null, null, null, null),
-                opensm != null ? opensm : OpenSm.of(null, null, null, null));
+                opensm != null ? opensm : OpenSm.of(null, null, null, null),
+                linkHealth != null ? linkHealth : LinkHealthSection.defaults());
     }
 
     /** Every option at its default. */
     public static DaemonConfig defaults() {
-        return of(null, null, null, null, null, null, null, null, null, null, null);
+        return of(null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** This configuration with other listening ports (command-line overrides); {@code null} keeps a port. */
     public DaemonConfig withPorts(Integer southboundPort, Integer httpPort) {
         Southbound s = southboundPort == null ? southbound : southbound.withAddress(southbound.bind(), southboundPort);
         Rest r = httpPort == null ? rest : rest.withPort(httpPort);
-        return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security, ha, opensm);
+        return new DaemonConfig(s, r, fabric, discovery, routing, push, state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with the failure detector switched on or off. */
     public DaemonConfig withDetector(boolean on) {
         Faults f = new Faults(faults.settleMs(), faults.flapThreshold(), faults.flapWindowMs(), faults.quarantineMs(),
                 faults.detector().withEnabled(on));
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, f, security, ha, opensm);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, f, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with the southbound server listening on another address. */
@@ -114,13 +123,13 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with another southbound section. */
     public DaemonConfig withSouthbound(Southbound section) {
-        return new DaemonConfig(section, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
+        return new DaemonConfig(section, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with another routing engine. */
     public DaemonConfig withEngine(String engine) {
         return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(engine, routing.threads(),
-                routing.settleMs(), routing.onFault(), routing.rebalance()), push, state, faults, security, ha, opensm);
+                routing.settleMs(), routing.onFault(), routing.rebalance()), push, state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with another {@code routing.rebalance.quietPeriod} ({@code off}, {@code 30m}...). */
@@ -135,19 +144,19 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     private DaemonConfig withRebalance(Rebalance rebalance) {
         return new DaemonConfig(southbound, rest, fabric, discovery, new Routing(routing.engine(), routing.threads(),
-                routing.settleMs(), routing.onFault(), rebalance), push, state, faults, security, ha, opensm);
+                routing.settleMs(), routing.onFault(), rebalance), push, state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with another state directory. */
     public DaemonConfig withStateDirectory(Path directory) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults, security, ha, opensm);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, new State(directory.toString()), faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with another expected PGFT ({@code null} for none). */
     public DaemonConfig withExpectedPgft(PgftSpec spec) {
         return new DaemonConfig(southbound, rest, new FabricSection(spec == null ? null : spec.toString(), fabric.admit(), fabric.admitList(),
                 fabric.unreadyOnMismatch(), fabric.expectedHdft()), discovery,
-                routing, push, state, faults, security, ha, opensm);
+                routing, push, state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with an expected HDFT instead of an expected PGFT ({@code null} for none). */
@@ -155,29 +164,35 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
         return new DaemonConfig(southbound, rest, new FabricSection(null, "expected".equals(fabric.admit()) ? null
                 : fabric.admit(), fabric.admitList(), fabric.unreadyOnMismatch(), spec == null ? null : spec.toString()),
                 discovery, routing, push,
-                state, faults, security, ha, opensm);
+                state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with other discovery timings. */
     public DaemonConfig withDiscovery(int settleMs, int maxWaitMs) {
-        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state, faults, security, ha, opensm);
+        return new DaemonConfig(southbound, rest, fabric, new Discovery(settleMs, maxWaitMs), routing, push, state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with other push timings. */
     public DaemonConfig withPush(int ackTimeoutMs, int retries) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(ackTimeoutMs, retries,
-                push.maxInFlight()), state, faults, security, ha, opensm);
+                push.maxInFlight()), state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with another limit on batches in flight. */
     public DaemonConfig withMaxInFlight(int maxInFlight) {
         return new DaemonConfig(southbound, rest, fabric, discovery, routing, new Push(push.ackTimeoutMs(), push.retries(),
-                maxInFlight), state, faults, security, ha, opensm);
+                maxInFlight), state, faults, security, ha, opensm, linkHealth);
+    }
+
+    /** This configuration with another {@code linkHealth} section. */
+    public DaemonConfig withLinkHealth(LinkHealthSection section) {
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm,
+                section);
     }
 
     /** This configuration with another OpenSM provider section. */
     public DaemonConfig withOpenSm(OpenSm section) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, section);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, section, linkHealth);
     }
 
     static int check(String option, int value, int min, int max) {
@@ -390,18 +405,18 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with another security section. */
     public DaemonConfig withSecurity(Security security) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with other fault-reaction settings. */
     public DaemonConfig withFaults(Faults faults) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm, linkHealth);
     }
 
     /** This configuration with an admin token for the REST actions ({@code null}: none, actions refused). */
     public DaemonConfig withAdminToken(String token) {
         return new DaemonConfig(southbound, rest.withAdminToken(token), fabric, discovery,
-                routing, push, state, faults, security, ha, opensm);
+                routing, push, state, faults, security, ha, opensm, linkHealth);
     }
 
     /**
@@ -509,7 +524,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
 
     /** This configuration with another ha section. */
     public DaemonConfig withHa(Ha ha) {
-        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm);
+        return new DaemonConfig(southbound, rest, fabric, discovery, routing, push, state, faults, security, ha, opensm, linkHealth);
     }
 
 }

@@ -151,6 +151,45 @@ public final class DefaultConfig {
                 d.faults().detector().agentPort(), d.faults().detector().startupGraceMs(),
                 d.faults().detector().secondOpinionMs(), d.security().insecure(),
                 d.security().incarnationAheadMs(), d.security().tlsProvider().option(), d.ha().enabled(), d.ha().electionTimeoutMs(), d.ha().snapshotEvery(),
-                d.opensm().socketMode(), d.opensm().maxSubnetBytes());
+                d.opensm().socketMode(), d.opensm().maxSubnetBytes()) + linkHealth(d.linkHealth());
+    }
+
+    private static String linkHealth(LinkHealthSection h) {
+        return """
+
+                linkHealth:                 # gray links: a link that errors without going down (docs/operations.md,
+                                              # "Gray links"), judged from both ends' port counters
+                  policy: %s              # off; advise = LINK_SUSPECT events and the alert only; isolate = the
+                                              # daemon drains a bad link itself (within the guards below) and gives it
+                                              # back after probationMs healthy
+                  pollIntervalMs: %d       # each switch's port counters are read this often (whole seconds): the
+                                              # judgements' pace, and the age of GET /api/v1/switches/{guid}/ports
+                  windowMs: %d            # error and packet counts are taken over this sliding window
+                  loadPacketsPerSecond: %d  # a link with fewer packets a second is idle: its errors are set against
+                                              # this many packets a second instead of its own (few errors idle: healthy)
+                  minErrors: %d              # fewer errors of a counter in the window never count (noise)
+                  suspectPpm:               # errors per million packets (same end, same direction) from which a
+                                              # link is suspect, per counter
+                    rxErrors: %d             # receive errors (an OpenSM switch: with remote physical and
+                                              # constraint errors)
+                    txErrors: %d             # transmit errors
+                    rxDrops: %d             # receive drops (OpenSM: switch relay errors, VL15 drops)
+                    txDrops: %d             # transmit discards
+                  badPpm:                   # ... from which it is bad (each at least its suspectPpm)
+                    rxErrors: %d            # receive errors
+                    txErrors: %d            # transmit errors
+                    rxDrops: %d            # receive drops
+                    txDrops: %d            # transmit discards
+                  badAfter: %d               # judgements in a row over badPpm before a link is bad (one per report of
+                                              # either end, every 10 s)
+                  healthyAfter: %d           # clean judgements in a row before a suspect or bad link is healthy again
+                  maxIsolated: %d            # most links isolated by the policy at once (others: advice, loudly)
+                  maxIsolatedPercent: %d     # ... and at most this share of the switch-to-switch links, in percent
+                  settleMs: %d            # no isolation until the fabric has been converged this long
+                  probationMs: %d        # an isolated link healthy this long is given back
+                """.formatted(h.policy(), h.pollIntervalMs(), h.windowMs(), h.loadPacketsPerSecond(), h.minErrors(),
+                h.suspectPpm().rxErrors(), h.suspectPpm().txErrors(), h.suspectPpm().rxDrops(), h.suspectPpm().txDrops(),
+                h.badPpm().rxErrors(), h.badPpm().txErrors(), h.badPpm().rxDrops(), h.badPpm().txDrops(), h.badAfter(),
+                h.healthyAfter(), h.maxIsolated(), h.maxIsolatedPercent(), h.settleMs(), h.probationMs());
     }
 }

@@ -15,12 +15,13 @@ public final class PortCounterService {
     /**
      * @param clock     wall-clock time in ms
      * @param converged whether the daemon has converged (control thread): the polls start at its first convergence
+     * @param intervalMs how often each switch is asked (whole seconds)
      */
     public PortCounterService(SwitchRegistry registry, ControlLoop queue, MeterRegistry meters, LongSupplier clock,
-                              BooleanSupplier converged) {
+                              BooleanSupplier converged, long intervalMs) {
         this.store = new PortCounterStore(meters);
-        this.poller = new PortCounterPoller(registry, queue, store, clock, System::nanoTime, converged);
-        this.views = new PortCounterViews(registry, store, clock);
+        this.poller = new PortCounterPoller(registry, queue, store, clock, System::nanoTime, converged, intervalMs);
+        this.views = new PortCounterViews(registry, store, clock, intervalMs);
     }
 
     public PortCounterStore store() {

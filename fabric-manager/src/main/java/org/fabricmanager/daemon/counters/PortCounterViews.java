@@ -23,11 +23,18 @@ public final class PortCounterViews {
     private final SwitchRegistry registry;
     private final PortCounterStore store;
     private final LongSupplier clock;
+    private final long intervalMs;
 
     public PortCounterViews(SwitchRegistry registry, PortCounterStore store, LongSupplier clock) {
+        this(registry, store, clock, PortCounterPoller.INTERVAL_MS);
+    }
+
+    /** @param intervalMs how often each switch is asked */
+    public PortCounterViews(SwitchRegistry registry, PortCounterStore store, LongSupplier clock, long intervalMs) {
         this.registry = registry;
         this.store = store;
         this.clock = clock;
+        this.intervalMs = intervalMs;
     }
 
     /** Switch {@code guid}'s counters, or {@code null} when it has neither a session nor a report (control thread). */
@@ -59,7 +66,7 @@ public final class PortCounterViews {
         return new PortCountersView(Guids.format(guid), ms != null ? ms.name() : null, reporting,
                 report != null ? report.incarnation() : null, report != null ? report.receivedAtMillis() : null,
                 report != null ? Math.max(0, clock.getAsLong() - report.receivedAtMillis()) : null,
-                PortCounterPoller.INTERVAL_MS, totals, ports);
+                intervalMs, totals, ports);
     }
 
     private static PortCountersView.Port port(PortCounterStore.Report report, int p) {

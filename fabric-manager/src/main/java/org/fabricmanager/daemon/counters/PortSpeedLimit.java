@@ -11,7 +11,7 @@ import org.fabricmanager.southbound.PortCounter;
  * never comes near the bound; an agent reporting 2^63 ten seconds after 0 is far beyond it, however the polls
  * drift.
  */
-final class PortSpeedLimit {
+public final class PortSpeedLimit {
     /** The fastest port rate allowed for, in Gb/s. */
     static final long MAX_GBPS = 3_200;
     /** The shortest packet allowed for, in bytes. */
@@ -35,7 +35,7 @@ final class PortSpeedLimit {
     }
 
     /** Whether {@code increase} (unsigned) is more than counter {@code c} of a port can rise in {@code windowMs}. */
-    static boolean exceeds(PortCounter c, long increase, long windowMs) {
+    public static boolean exceeds(PortCounter c, long increase, long windowMs) {
         double value = increase >= 0 ? increase : UnsignedSum.unsigned(increase).doubleValue();
         return value > limit(c, windowMs);
     }

@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon.faults;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +18,8 @@ import org.fabricmanager.topology.PortRef;
  * end the operator named. Routing therefore goes around them exactly as around failed ones (the same snapshot, the same
  * repair), while their switches stay connected and keep getting tables. Every change is written to the
  * {@link DrainStore} before it takes effect, so that a restarted daemon or a standby taking over keeps the drain.
- * Used on the control thread only.
+ * The links the gray-link policy isolated are held here too, apart from the operator's drains (listed apart, given
+ * back by the policy), masked the same way and stored in the same file. Used on the control thread only.
  */
 public final class Drains {
     /** Drained elements, by switch GUID and port (0: the whole switch), in the order drained; value: since (ms). */
@@ -25,6 +27,18 @@ public final class Drains {
     private final DrainStore store;
     /** Drained switches, and the two ends of each drained cable as named: the mask's lookups. */
     private final Map<Long, Long> switches = new LinkedHashMap<>();
+    /** Links isolated by the gray-link policy, by the end named, in the order isolated. */
+    private final Map<PortRef, Isolation> isolated = new LinkedHashMap<>();
+
+    /**
+     * A link the gray-link policy isolated.
+     *
+     * @param peer        the link's other end
+     * @param sinceMillis when it was isolated (wall clock)
+     * @param probationMs how long it must be healthy before it is given back
+     */
+    public record Isolation(PortRef peer, long sinceMillis, long probationMs) {
+    }
 
     /**
      * Drains what {@code store} holds ({@code null}: kept nowhere, for tests).
@@ -35,7 +49,12 @@ public final class Drains {
         this.store = store;
         if (store != null) {
             for (DrainStore.Entry e : store.load()) {
-                put(new PortRef(e.guid(), e.port()), e.sinceMillis());
+                if (e.isolated()) {
+                    isolated.put(new PortRef(e.guid(), e.port()), new Isolation(e.peer(), e.sinceMillis(),
+                            e.probationMs()));
+                } else {
+                    put(new PortRef(e.guid(), e.port()), e.sinceMillis());
+                }
             }
         }
     }
@@ -89,8 +108,59 @@ public final class Drains {
         }
         Map<PortRef, Long> next = new LinkedHashMap<>(drained);
         next.put(element, sinceMillis);
-        save(next);
+        Map<PortRef, Isolation> nextIsolated = new LinkedHashMap<>(isolated);
+        nextIsolated.remove(element); // an isolated link drained is pinned: the operator's from now on
+        save(next, nextIsolated);
+        isolated.remove(element);
         put(element, sinceMillis);
+    }
+
+    /** Whether the gray-link policy isolated the link named by {@code element} (either end). */
+    public Isolation isolation(PortRef element) {
+        Isolation i = isolated.get(element);
+        if (i != null) {
+            return i;
+        }
+        for (Map.Entry<PortRef, Isolation> e : isolated.entrySet()) {
+            if (e.getValue().peer().equals(element)) {
+                return new Isolation(e.getKey(), e.getValue().sinceMillis(), e.getValue().probationMs());
+            }
+        }
+        return null;
+    }
+
+    /** The links isolated by the gray-link policy, by the end named, in the order isolated. */
+    public Map<PortRef, Isolation> isolatedView() {
+        return Collections.unmodifiableMap(isolated);
+    }
+
+    /**
+     * Isolates the link {@code element}-{@code isolation.peer()} for the gray-link policy: stored first, then in force.
+     *
+     * @throws org.fabricmanager.daemon.store.StoreException when it cannot be stored (nothing changes then)
+     * @throws IllegalArgumentException when too many elements are drained or isolated already
+     */
+    public void isolate(PortRef element, Isolation isolation) {
+        if (drained.size() + isolated.size() >= DrainStore.MAX_ENTRIES) {
+            throw new IllegalArgumentException(drained.size() + isolated.size() + " elements are drained or isolated"
+                    + " already");
+        }
+        Map<PortRef, Isolation> next = new LinkedHashMap<>(isolated);
+        next.put(element, isolation);
+        save(drained, next);
+        isolated.put(element, isolation);
+    }
+
+    /**
+     * Gives back the isolated link named by {@code element} (the end it was stored by): stored first, then in force.
+     *
+     * @throws org.fabricmanager.daemon.store.StoreException when it cannot be stored (nothing changes then)
+     */
+    public void reinstate(PortRef element) {
+        Map<PortRef, Isolation> next = new LinkedHashMap<>(isolated);
+        next.remove(element);
+        save(drained, next);
+        isolated.remove(element);
     }
 
     /**
@@ -101,34 +171,50 @@ public final class Drains {
     public void undrain(PortRef element) {
         Map<PortRef, Long> next = new LinkedHashMap<>(drained);
         next.remove(element);
-        save(next);
+        save(next, isolated);
         drained.remove(element);
         if (element.port() == 0) {
             switches.remove(element.guid());
         }
     }
 
-    private void save(Map<PortRef, Long> next) {
+    private void save(Map<PortRef, Long> next, Map<PortRef, Isolation> nextIsolated) {
         if (store == null) {
             return;
         }
-        List<DrainStore.Entry> entries = new ArrayList<>(next.size());
+        List<DrainStore.Entry> entries = new ArrayList<>(next.size() + nextIsolated.size());
         next.forEach((at, since) -> entries.add(new DrainStore.Entry(at.guid(), at.port(), since)));
+        nextIsolated.forEach((at, i) -> entries.add(new DrainStore.Entry(at.guid(), at.port(), i.sinceMillis(),
+                i.peer(), i.probationMs())));
         store.save(entries);
+    }
+
+    /** What the masks hold out: the drained elements (port 0: a switch) and one end of each isolated link. */
+    public Collection<PortRef> masking() {
+        if (isolated.isEmpty()) {
+            return drained.keySet();
+        }
+        List<PortRef> all = new ArrayList<>(drained.keySet());
+        all.addAll(isolated.keySet());
+        return all;
     }
 
     /** Whether routing must see port {@code port} of {@code guid}, reported as {@code r}, down because of a drain. */
     public boolean masks(long guid, int port, PortRecord r) {
-        if (switches.containsKey(guid) || drained.containsKey(new PortRef(guid, port))) {
+        PortRef at = new PortRef(guid, port);
+        if (switches.containsKey(guid) || drained.containsKey(at) || isolated.containsKey(at)) {
             return true;
         }
-        return r.isUp() && r.peerKind() == PortRecord.PeerKind.SWITCH && (switches.containsKey(r.peerGuid())
-                || drained.containsKey(new PortRef(r.peerGuid(), r.peerPort())));
+        if (!r.isUp() || r.peerKind() != PortRecord.PeerKind.SWITCH) {
+            return false;
+        }
+        PortRef peer = new PortRef(r.peerGuid(), r.peerPort());
+        return switches.containsKey(r.peerGuid()) || drained.containsKey(peer) || isolated.containsKey(peer);
     }
 
     /** The reports as routing must see them: a copy with the drained ports down, or the reports themselves. */
     public SwitchPorts masked(SwitchPorts ports) {
-        if (drained.isEmpty()) {
+        if (drained.isEmpty() && isolated.isEmpty()) {
             return ports;
         }
         SwitchPorts copy = null;

@@ -131,7 +131,7 @@ final class ManagerRehearsal {
                 .withHa(Ha.of(null, null, null, null, null));
         return new DaemonConfig(c.southbound(), new Rest("127.0.0.1", 0, r.ioThreads(), r.adminToken(),
                 r.adminTokenFile(), r.tls(), r.maxConnections(), r.idleTimeoutMs()), c.fabric(), c.discovery(), c.routing(), c.push(), c.state(), c.faults(),
-                c.security(), c.ha(), opensm);
+                c.security(), c.ha(), opensm, c.linkHealth());
     }
 
     private static void copyStateFiles(Path from, Path to) throws IOException {

@@ -64,6 +64,8 @@ final class OpenSmSwitchSession implements SwitchSession {
      * {@code null} before the first reading. Guarded by this.
      */
     private long[] counters;
+    /** The answer while the performance manager has read nothing of this switch (made once). */
+    private CompletableFuture<PortCounters> noCounters;
     /** Blocks sent ahead of their commit ({@link #stage}), of {@code stagedVersion}. */
     private final List<LftBatch.Block> staged = new ArrayList<>();
     private long stagedVersion;
@@ -199,8 +201,13 @@ final class OpenSmSwitchSession implements SwitchSession {
     @Override
     public synchronized CompletableFuture<PortCounters> requestCounters(long timeoutMs) {
         if (counters == null) {
-            return CompletableFuture.failedFuture(new RequestFailedException("OpenSM's performance manager has read no "
-                    + "counters of " + hello.name() + " (perfmgr TRUE in opensm.conf; docs/opensm.md)", false));
+            // asked every interval for as long as the performance manager is off: one failure, made once
+            if (noCounters == null) {
+                noCounters = CompletableFuture.failedFuture(RequestFailedException.standing("OpenSM's performance "
+                        + "manager has read no counters of " + hello.name() + " (perfmgr TRUE in opensm.conf; "
+                        + "docs/opensm.md)"));
+            }
+            return noCounters;
         }
         return CompletableFuture.completedFuture(new PortCounters(1, counters));
     }

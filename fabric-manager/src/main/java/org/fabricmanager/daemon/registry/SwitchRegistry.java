@@ -23,6 +23,8 @@ public final class SwitchRegistry implements PortReports {
     private final DepartedSwitches departed = new DepartedSwitches();
     private int admitted;
     private volatile int admittedVolatile;
+    /** Admissions and removals so far: a watcher's cheap test for a change of the admitted switches. */
+    private long changes;
 
     /** What a HELLO for its GUID would do (no change: {@link #register} or the caller's refusal follows). */
     public HelloVerdict judge(Hello hello) {
@@ -66,6 +68,7 @@ public final class SwitchRegistry implements PortReports {
     public void admit(ManagedSwitch ms) {
         if (!ms.admitted()) {
             ms.admit();
+            changes++;
             admitted++;
             admittedVolatile = admitted;
         }
@@ -93,6 +96,7 @@ public final class SwitchRegistry implements PortReports {
     public ManagedSwitch remove(SwitchSession session) {
         ManagedSwitch ms = current(session);
         if (ms != null) {
+            changes++;
             switches.remove(ms.guid());
             if (ms.admitted()) {
                 admitted--;
@@ -111,6 +115,11 @@ public final class SwitchRegistry implements PortReports {
     /** Every registered switch, admitted or not (a live view: do not change the registry while iterating). */
     public Collection<ManagedSwitch> all() {
         return Collections.unmodifiableCollection(switches.values());
+    }
+
+    /** How many admissions and removals there were so far: unchanged, the admitted switches and sessions are too. */
+    public long changes() {
+        return changes;
     }
 
     /** Registered switches, admitted or not. */

@@ -169,6 +169,9 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 return api.faults().thenApply(RestHandler::json);
             }
             case "drains" -> {
+                if (parts.length == 5 && parts[4].equals("isolated")) {
+                    return api.isolated().thenApply(RestJson::bytes);
+                }
                 only(parts, 4, path);
                 return DrainEndpoints.list(api);
             }

@@ -6,11 +6,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PortRef;
 import org.fabricmanager.topology.TopologyException;
 
 /**
  * The switches and cables an operator drained for maintenance (state file {@code drained}, one
- * {@code switch <GUID> <since ms>} or {@code link <GUID> <port> <since ms>} per line under a checked header). Read
+ * {@code switch <GUID> <since ms>} or {@code link <GUID> <port> <since ms>} per line under a checked header), and the
+ * links the gray-link policy isolated ({@code isolated <GUID> <port> <peer GUID> <peer port> <since ms> <probation
+ * ms>}; docs/operations.md, "Gray links"). Read
  * when a manager starts, so that a restarted daemon or a hot standby taking over keeps routing around them until an
  * operator undrains them. Rewritten atomically at each drain and undrain.
  */
@@ -28,11 +31,24 @@ public final class DrainStore {
      * @param port        that end's port, 0 for a whole switch
      * @param sinceMillis when it was drained (wall clock)
      */
-    public record Entry(long guid, int port, long sinceMillis) {
+    public record Entry(long guid, int port, long sinceMillis, PortRef peer, long probationMs) {
         public Entry {
             if (port < 0 || port > 255) {
                 throw new IllegalArgumentException("port " + port + " out of [0, 255]");
             }
+            if (peer != null && (port == 0 || peer.port() < 1 || peer.port() > 255 || probationMs <= 0)) {
+                throw new IllegalArgumentException("an isolated link has ports in [1, 255] and a probation");
+            }
+        }
+
+        /** An operator's drain. */
+        public Entry(long guid, int port, long sinceMillis) {
+            this(guid, port, sinceMillis, null, 0);
+        }
+
+        /** Whether the gray-link policy isolated this link (not an operator). */
+        public boolean isolated() {
+            return peer != null;
         }
 
         /** Whether this is a whole switch (not a cable). */
@@ -73,8 +89,12 @@ public final class DrainStore {
                     if (e.port() == 0) {
                         throw new NumberFormatException("a link's port is at least 1");
                     }
+                } else if (w.length == 7 && w[0].equals("isolated")) {
+                    e = new Entry(Guids.parse(w[1]), Integer.parseInt(w[2]), Long.parseLong(w[5]),
+                            new PortRef(Guids.parse(w[3]), Integer.parseInt(w[4])), Long.parseLong(w[6]));
                 } else {
-                    throw new NumberFormatException("expected 'switch <GUID> <since ms>' or 'link <GUID> <port> <since ms>'");
+                    throw new NumberFormatException("expected 'switch <GUID> <since ms>', 'link <GUID> <port> <since ms>'"
+                            + " or 'isolated <GUID> <port> <peer GUID> <peer port> <since ms> <probation ms>'");
                 }
                 if (!seen.add(e.guid() + "/" + e.port())) {
                     throw new NumberFormatException("listed twice");
@@ -92,9 +112,12 @@ public final class DrainStore {
         List<String> lines = new ArrayList<>(drained.size());
         for (Entry e : drained) {
             lines.add(e.isSwitch() ? "switch " + Guids.format(e.guid()) + " " + e.sinceMillis()
+                    : e.isolated() ? "isolated " + Guids.format(e.guid()) + " " + e.port() + " "
+                    + Guids.format(e.peer().guid()) + " " + e.peer().port() + " " + e.sinceMillis() + " " + e.probationMs()
                     : "link " + Guids.format(e.guid()) + " " + e.port() + " " + e.sinceMillis());
         }
-        ChecksummedLines.write(file, FORMAT, "drained for maintenance: switch <GUID> <since ms> | link <GUID> <port> <since ms>",
+        ChecksummedLines.write(file, FORMAT, "drained: switch GUID since | link GUID port since | isolated GUID port peerGUID peerPort since "
+                + "probation (ms)",
                 lines, files);
     }
 }

@@ -121,6 +121,19 @@ public final class DaemonViews {
                 opensm.get());
     }
 
+    /** {@code GET /api/v1/drains/isolated}: the links the gray-link policy isolated, in the order isolated. */
+    public List<Views.Isolated> isolated() {
+        List<Views.Isolated> out = new ArrayList<>();
+        drains.isolatedView().forEach((at, i) -> {
+            ManagedSwitch ms = registry.get(at.guid());
+            String name = ms != null ? ms.name() : topology() == null ? null
+                    : topology().switchByGuid(at.guid()).map(FabricSwitch::name).orElse(null);
+            out.add(new Views.Isolated("link " + at, Guids.format(at.guid()), at.port(), name, i.peer().toString(),
+                    i.sinceMillis(), i.probationMs()));
+        });
+        return out;
+    }
+
     /** {@code GET /api/v1/drains}: the drained switches and cables, in the order drained. */
     public List<Views.Drained> drained() {
         List<Views.Drained> out = new ArrayList<>();

@@ -1,0 +1,274 @@
+package org.fabricmanager.daemon;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.DrainException;
+import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.config.LinkHealthSection;
+import org.fabricmanager.daemon.control.ControlLoop;
+import org.fabricmanager.daemon.control.MilestoneLog;
+import org.fabricmanager.daemon.faults.Drains;
+import org.fabricmanager.daemon.health.IsolationPolicy;
+import org.fabricmanager.daemon.health.LinkFigures;
+import org.fabricmanager.daemon.health.LinkHealthModel;
+import org.fabricmanager.daemon.health.LinkJudgement;
+import org.fabricmanager.daemon.health.LinkLevel;
+import org.fabricmanager.daemon.routing.ActiveRouting;
+import org.fabricmanager.daemon.routing.RoutingManager;
+import org.fabricmanager.southbound.PortCounters;
+import org.fabricmanager.topology.Fabric;
+import org.fabricmanager.topology.Link;
+import org.fabricmanager.topology.PortRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gray links in the daemon ({@code linkHealth}; docs/operations.md, "Gray links"): each port counters report is
+ * judged, on the control thread, for the links of the fabric routed now at the ports it covers ({@link
+ * LinkHealthModel}: work in proportion to the switch's ports), and the {@link IsolationPolicy} decides. A suspect link,
+ * or a bad one the policy only advises about, is a {@code LINK_SUSPECT} event (a WARN line for a bad one); an
+ * isolation goes the way of an operator's drain ({@link Maintenance#isolate}: judged by a what-if, stored and
+ * replicated, routed around) and is a {@code LINK_ISOLATED} event; a link quiet for its probation is given back
+ * ({@code LINK_REINSTATED}). The isolated links stored at a start are the policy's again. Metrics:
+ * {@code fabric.link.bad} (links judged bad now), {@code fabric.link.isolated} (links the policy holds out) and
+ * {@code fabric.link.isolations} (isolations so far).
+ */
+final class GrayLinks {
+    private static final Logger LOG = LoggerFactory.getLogger(GrayLinks.class);
+
+    private final LinkHealthSection config;
+    private final ControlLoop loop;
+    private final MilestoneLog milestones;
+    private final FabricCoordinator coordinator;
+    private final RoutingManager routing;
+    private final Drains drains;
+    private final Maintenance maintenance;
+    private final LongSupplier millis;
+    private final LinkHealthModel model;
+    private final IsolationPolicy policy;
+    private final Set<Link> bad = new HashSet<>();
+    /** Isolations proposed and not done or refused yet. */
+    private final Set<Link> inFlight = new HashSet<>();
+    private final AtomicInteger badGauge = new AtomicInteger();
+    private final AtomicInteger isolatedGauge = new AtomicInteger();
+    private final Counter isolations;
+    /** The links of the fabric routed now (and the isolated ones) by each end, made once per routed fabric. */
+    private Fabric indexed;
+    private final Map<PortRef, Link> linkByPort = new HashMap<>();
+    private int switchLinks;
+    /** Since when (ms) the daemon is converged, or -1. */
+    private long convergedSince = -1;
+
+    /** What the monitor works with. */
+    record Parts(LinkHealthSection config, ControlLoop loop, MilestoneLog milestones, FabricCoordinator coordinator,
+                 RoutingManager routing, Drains drains, Maintenance maintenance) {
+    }
+
+    GrayLinks(Parts p, MeterRegistry meters, LongSupplier millis) {
+        this.config = p.config();
+        this.loop = p.loop();
+        this.milestones = p.milestones();
+        this.coordinator = p.coordinator();
+        this.routing = p.routing();
+        this.drains = p.drains();
+        this.maintenance = p.maintenance();
+        this.millis = millis;
+        this.model = new LinkHealthModel(config);
+        this.policy = new IsolationPolicy(config);
+        Drains drains = this.drains;
+        drains.isolatedView().forEach((end, i) -> policy.restore(link(end, i.peer()), i.sinceMillis(),
+                i.probationMs()));
+        isolatedGauge.set(drains.isolatedView().size());
+        Gauge.builder("fabric.link.bad", badGauge, AtomicInteger::get)
+                .description("links whose port counters judge them bad now (gray links)").register(meters);
+        Gauge.builder("fabric.link.isolated", isolatedGauge, AtomicInteger::get)
+                .description("links the gray-link policy holds out of the routing now").register(meters);
+        this.isolations = Counter.builder("fabric.link.isolations")
+                .description("links isolated by the gray-link policy since the daemon started").register(meters);
+    }
+
+    /** Switch {@code guid} answered {@code counters} at {@code nanos} (any thread): judged on the control thread. */
+    void reported(long guid, PortCounters counters, long nanos) {
+        loop.append("link health", () -> judge(guid, counters, nanos));
+    }
+
+    /** Notes since when the daemon is converged, as the judgements see it (within one report of the change). */
+    private void stateSeen() {
+        boolean converged = coordinator.state() == DaemonState.CONVERGED;
+        if (!converged) {
+            convergedSince = -1;
+        } else if (convergedSince < 0) {
+            convergedSince = millis.getAsLong();
+        }
+    }
+
+    /** Control thread. */
+    private void judge(long guid, PortCounters counters, long nanos) {
+        ActiveRouting active = routing.active();
+        if (active == null) {
+            return;
+        }
+        index(active.fabric());
+        reconcile();
+        stateSeen();
+        long now = millis.getAsLong();
+        boolean settled = convergedSince >= 0 && now - convergedSince >= config.settleMs();
+        long[] values = null;
+        for (int i = 0; i < counters.portCount(); i++) {
+            PortRef port = new PortRef(guid, counters.firstPort() + i);
+            Link link = linkByPort.get(port);
+            if (link == null) {
+                continue;
+            }
+            if (values == null) {
+                values = counters.values();
+            }
+            model.record(port, nanos, values, i * PortCounters.FIELDS);
+            LinkJudgement j = model.judge(link, nanos);
+            if (j.level() == LinkLevel.BAD ? bad.add(link) : bad.remove(link)) {
+                badGauge.set(bad.size());
+            }
+            boolean nodeCable = indexed.isNode(link.a()) || indexed.isNode(link.b());
+            act(link, j, policy.decide(link, j, new IsolationPolicy.Fabric(nodeCable, switchLinks, settled), now));
+        }
+    }
+
+    private void act(Link link, LinkJudgement j, IsolationPolicy.Decision d) {
+        LinkFigures f = j.figures();
+        switch (d.action()) {
+            case SUSPECT -> milestones.record(Milestone.Kind.LINK_SUSPECT, "link " + link + " suspect: "
+                    + f.describe(), details(j, null));
+            case ADVISE -> {
+                String line = "link " + link + " bad, not isolated (" + d.reason() + "): " + f.describe();
+                LOG.warn("{}", line);
+                milestones.record(Milestone.Kind.LINK_SUSPECT, line, details(j, d.reason()));
+            }
+            case ISOLATE -> isolate(link, j);
+            case REINSTATE -> {
+                PortRef end = storedEnd(link);
+                if (end != null) {
+                    Drains.Isolation i = drains.isolatedView().get(end);
+                    maintenance.reinstate(end, "healthy for " + (i == null ? 0 : i.probationMs() / 1000) + " s: "
+                            + f.describe(), details(j, null)).whenComplete((r, e) -> loop.append("link health",
+                            () -> isolatedGauge.set(drains.isolatedView().size())));
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private void isolate(Link link, LinkJudgement j) {
+        PortRef end = indexed.isSwitch(link.a()) ? new PortRef(link.a(), link.aPort())
+                : new PortRef(link.b(), link.bPort());
+        PortRef peer = end.guid() == link.a() && end.port() == link.aPort() ? new PortRef(link.b(), link.bPort())
+                : new PortRef(link.a(), link.aPort());
+        IsolationPolicy.Isolated planned = policy.isolated().get(link.normalized());
+        Drains.Isolation isolation = new Drains.Isolation(peer, planned.sinceMillis(), planned.probationMs());
+        Link key = link.normalized();
+        inFlight.add(key);
+        maintenance.isolate(end, isolation, j.figures().describe(), details(j, null)).whenComplete((r, e) ->
+                loop.append("link health", () -> {
+                    inFlight.remove(key);
+                    if (e == null) {
+                        isolations.increment();
+                    } else {
+                        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                        boolean busy = cause instanceof DrainException de && de.kind() == DrainException.Kind.BUSY;
+                        if (busy) {
+                            policy.withdrawn(link);
+                        } else {
+                            policy.refused(link);
+                            String line = "link " + link + " bad, not isolated (" + cause.getMessage() + "): "
+                                    + j.figures().describe();
+                            LOG.warn("{}", line);
+                            milestones.record(Milestone.Kind.LINK_SUSPECT, line, details(j, cause.getMessage()));
+                        }
+                    }
+                    isolatedGauge.set(drains.isolatedView().size());
+                }));
+    }
+
+    /** The policy's isolations an operator released or pinned, or a standby's store lost: no longer the policy's. */
+    private void reconcile() {
+        List<Link> gone = new ArrayList<>();
+        for (Link l : policy.isolated().keySet()) {
+            if (storedEnd(l) == null && !inFlight.contains(l)) {
+                gone.add(l);
+            }
+        }
+        for (Link l : gone) {
+            policy.released(l);
+        }
+        isolatedGauge.set(drains.isolatedView().size());
+    }
+
+    /** The end under which {@code link}'s isolation is stored, or {@code null}. */
+    private PortRef storedEnd(Link link) {
+        PortRef a = new PortRef(link.a(), link.aPort());
+        PortRef b = new PortRef(link.b(), link.bPort());
+        return drains.isolatedView().containsKey(a) ? a : drains.isolatedView().containsKey(b) ? b : null;
+    }
+
+    private void index(Fabric fabric) {
+        if (fabric == indexed) {
+            addIsolated();
+            return;
+        }
+        indexed = fabric;
+        linkByPort.clear();
+        int between = 0;
+        for (Link l : fabric.links()) {
+            linkByPort.put(new PortRef(l.a(), l.aPort()), l);
+            linkByPort.put(new PortRef(l.b(), l.bPort()), l);
+            between += fabric.isSwitch(l.a()) && fabric.isSwitch(l.b()) ? 1 : 0;
+        }
+        switchLinks = between;
+        addIsolated();
+    }
+
+    /** The isolated links are out of the routed fabric: judged all the same, for their probation. */
+    private void addIsolated() {
+        drains.isolatedView().forEach((end, i) -> {
+            Link l = link(end, i.peer());
+            linkByPort.putIfAbsent(end, l);
+            linkByPort.putIfAbsent(i.peer(), l);
+        });
+    }
+
+    private static Link link(PortRef a, PortRef b) {
+        return new Link(a.guid(), a.port(), b.guid(), b.port()).normalized();
+    }
+
+    private static Map<String, Object> details(LinkJudgement j, String advice) {
+        LinkFigures f = j.figures();
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("level", j.level().name());
+        if (f.counter() != null) {
+            d.put("counter", f.counter());
+            d.put("at", f.at().toString());
+            d.put("errors", f.errors());
+            d.put("packets", f.packets());
+            d.put("ppm", Math.round(f.ppm()));
+        }
+        d.put("packetsPerSecond", Math.round(f.packetsPerSecond()));
+        d.put("loaded", f.loaded());
+        d.put("windowMs", f.windowMs());
+        if (advice != null) {
+            d.put("advice", advice);
+        }
+        return d;
+    }
+}
