@@ -39,6 +39,7 @@ class OpenSmCampaign(chaos_lib.Campaign):
         self.sm_leaf = None
         self.ids = {}  # guid -> ibsim's node id (the name the daemon shows)
         self.lost_after = []  # seconds from a freeze to the daemon's OPENSM lost
+        self.ups_before = None  # OpenSM's SUBNET UP count before this step's first change at ibsim's console
         self.node_of_lid = {}  # an end node's LID -> its index, learned from ibroute's named lines
 
     # ---- the lab -------------------------------------------------------------------------------------------
@@ -154,11 +155,18 @@ class OpenSmCampaign(chaos_lib.Campaign):
     def end(self, guid, port):
         return '"%s"[%d]' % (self.ids[guid], port)
 
+    def changing(self):
+        """A change typed at ibsim's console: the step is over only once OpenSM has swept it (its trap's sweep)."""
+        if self.ups_before is None:
+            self.ups_before = self.subnet_ups()
+
     def set_cable(self, c, up):
+        self.changing()
         a, ap, b, bp = self.model.cables[c]
         self.type("Link %s %s" % (self.end(a, ap), self.end(b, bp)) if up else "Unlink %s" % self.end(a, ap))
 
     def set_power(self, s, on):
+        self.changing()
         if not on:
             self.type('Unlink "%s"' % self.ids[s])
             return
@@ -218,6 +226,14 @@ class OpenSmCampaign(chaos_lib.Campaign):
     def after_events(self):
         m = self.model
         m.cut = set(m.switches) - m.reach(self.sm_leaf) - m.dead
+        if self.ups_before is not None:
+            # until OpenSM has swept the change, the daemon's status still describes the fabric before it
+            deadline = time.time() + 60
+            while self.subnet_ups() <= self.ups_before:
+                if time.time() > deadline:
+                    raise Violation("OpenSM did not sweep a change typed at ibsim's console within 60 s")
+                time.sleep(0.3)
+            self.ups_before = None
 
     def lab_ready(self, status):
         return (status.get("opensm") or {}).get("state") == "UP"
