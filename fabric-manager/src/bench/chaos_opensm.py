@@ -155,22 +155,23 @@ class OpenSmCampaign(chaos_lib.Campaign):
     def end(self, guid, port):
         return '"%s"[%d]' % (self.ids[guid], port)
 
-    def changing(self):
-        """A change typed at ibsim's console: the step is over only once OpenSM has swept it (its trap's sweep)."""
-        if self.ups_before is None:
+    def changing(self, *ends):
+        """A change typed at ibsim's console at switches `ends`: when OpenSM reaches one of them, the step is over
+        only once OpenSM has swept it (its trap's sweep)."""
+        if self.ups_before is None and any(not self.model.gone(e) for e in ends):
             self.ups_before = self.subnet_ups()
 
     def set_cable(self, c, up):
-        self.changing()
         a, ap, b, bp = self.model.cables[c]
+        self.changing(a, b)
         self.type("Link %s %s" % (self.end(a, ap), self.end(b, bp)) if up else "Unlink %s" % self.end(a, ap))
 
     def set_power(self, s, on):
-        self.changing()
+        m = self.model
+        self.changing(*[b if a == s else a for a, _, b, _ in m.cables if s in (a, b)])
         if not on:
             self.type('Unlink "%s"' % self.ids[s])
             return
-        m = self.model
         for c, (a, ap, b, bp) in enumerate(m.cables):
             if s in (a, b) and c not in m.down and a not in m.dead and b not in m.dead:
                 self.type("Link %s %s" % (self.end(a, ap), self.end(b, bp)))
