@@ -107,6 +107,7 @@ public final class OpenSmProvider implements AutoCloseable {
         @Override
         public void keepalive(OpenSmWire.Keepalive keepalive) {
             liveness.keepalive(keepalive);
+            passes.keepalive(keepalive.smState(), keepalive.madsOutstanding());
         }
 
         @Override

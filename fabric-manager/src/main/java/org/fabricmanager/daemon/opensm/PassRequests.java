@@ -12,9 +12,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Asks OpenSM's plug-in for a routing pass whenever the daemon has handed its OpenSM switches tables that no answer
- * carried yet (a drain, a rebalance, a reload, a re-route of its own), and from its start until the first pass comes:
- * OpenSM routes only when it sweeps, only a pass's answer takes the daemon's tables to the switches, and only a pass
- * tells a daemon started beside a running OpenSM what its subnet is (a quiet fabric gives OpenSM no reason to route). Coalesced (one request covers every table handed before
+ * carried yet (a drain, a rebalance, a reload, a re-route of its own), and when no pass came since its start while two
+ * keepalives in a row found OpenSM master with no packet outstanding: OpenSM routes only when it sweeps, only a
+ * pass's answer takes the daemon's tables to the switches, and only a pass tells a daemon started beside a running
+ * OpenSM what its subnet is (a quiet fabric gives OpenSM no reason to route; a starting OpenSM routes by itself at
+ * its first sweep, which one more pass asked meanwhile would repeat). Coalesced (one request covers every table handed before
  * it), none while a pass is being answered (it carries them, or the next request does), at most one per
  * {@value #MIN_INTERVAL_MS} ms, asked again after {@value #ASK_AGAIN_MS} ms when no pass came (OpenSM busy, or the
  * plug-in reconnecting), and every second while the plug-in's channel is closed. Thread-safe.
@@ -43,11 +45,29 @@ final class PassRequests implements AutoCloseable {
     private boolean channelClosed;
     /** No pass came since the start: the daemon knows no subnet yet. */
     private boolean subnetWanted = true;
+    /** Keepalives in a row that found OpenSM master with no packet outstanding, while {@link #subnetWanted}. */
+    private int idleMasterKeepalives;
     private ScheduledFuture<?> next;
+
+    /** OpenSM's SM state MASTER in a keepalive. */
+    static final int MASTER = 3;
 
     PassRequests(LongPredicate send, LongSupplier clockMs) {
         this.send = send;
         this.clockMs = clockMs;
+    }
+
+    /** A keepalive of OpenSM's plug-in: a quiet master that never routed for this daemon is asked for a pass. */
+    void keepalive(int smState, int madsOutstanding) {
+        synchronized (this) {
+            if (!subnetWanted) {
+                return;
+            }
+            idleMasterKeepalives = smState == MASTER && madsOutstanding == 0 ? idleMasterKeepalives + 1 : 0;
+            if (idleMasterKeepalives < 2) {
+                return;
+            }
+        }
         schedule(0);
     }
 
@@ -112,7 +132,7 @@ final class PassRequests implements AutoCloseable {
     private void ask() {
         long request;
         synchronized (this) {
-            if (answering || (handed.get() <= covered && !subnetWanted)) {
+            if (answering || (handed.get() <= covered && !(subnetWanted && idleMasterKeepalives >= 2))) {
                 return; // the pass under way carries them, or nothing waits; passEnded looks again
             }
             long now = clockMs.getAsLong();

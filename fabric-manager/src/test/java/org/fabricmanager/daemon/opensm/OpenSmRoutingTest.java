@@ -198,15 +198,28 @@ class OpenSmRoutingTest {
     }
 
     @Test
-    void aDaemonThatSawNoPassYetAsksForOneOnceThePlugInsChannelOpens() {
+    void aDaemonThatSawNoPassYetAsksAQuietMasterForOne() {
         List<Long> requests = new CopyOnWriteArrayList<>();
-        java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean();
-        try (PassRequests asks = new PassRequests(n -> open.get() && requests.add(n), System::currentTimeMillis)) {
-            Await.value("the closed channel tried", Duration.ofSeconds(10), asks::describe,
-                    d -> d.startsWith("the plug-in's channel is not open"));
+        try (PassRequests asks = new PassRequests(n -> requests.add(n), System::currentTimeMillis)) {
+            asks.keepalive(1, 0); // discovering: its first sweep routes by itself
+            asks.keepalive(PassRequests.MASTER, 12); // master, sweeping
+            asks.keepalive(PassRequests.MASTER, 0); // master and quiet once: maybe just before its first pass
+            assertThat(asks.describe()).isEqualTo("no pass asked yet");
+            asks.keepalive(PassRequests.MASTER, 0); // quiet again, 5 s on: a running OpenSM with nothing to route
+            Await.value("a pass asked of the quiet master", Duration.ofSeconds(10), requests::size, n -> n >= 1);
+        }
+    }
+
+    @Test
+    void aDaemonThatSawAPassAsksNothingOfAQuietMaster() {
+        List<Long> requests = new CopyOnWriteArrayList<>();
+        try (PassRequests asks = new PassRequests(n -> requests.add(n), System::currentTimeMillis)) {
+            asks.passStarted();
+            asks.passEnded(-1); // refused: asking again would only be refused again
+            asks.keepalive(PassRequests.MASTER, 0);
+            asks.keepalive(PassRequests.MASTER, 0);
+            assertThat(asks.describe()).isEqualTo("no pass asked yet");
             assertThat(requests).isEmpty();
-            open.set(true); // a started daemon, OpenSM running on a quiet fabric: nothing handed, no subnet yet
-            Await.value("a pass asked once the channel is open", Duration.ofSeconds(10), requests::size, n -> n >= 1);
         }
     }
 
