@@ -62,12 +62,16 @@ class RunAndSimulateIT {
         // Discovery ends as soon as every expected switch is present; the long settle window only
         // keeps a restarted daemon from routing a partial fabric while agents are still in their
         // reconnect backoff on a loaded machine (which would, rightly, make it compute anew).
+        // A small REST connection cap (4 per peer) makes a client that leaves connections open fail here at once
+        // (the test and the CLI hold one each), rather than only when a slow convergence fills the default cap.
         Files.writeString(config, """
                 fabric:
                   expectedPgft: "%s"
                 discovery:
                   settleMs: 15000
                   maxWaitMs: 30000
+                rest:
+                  maxConnections: 16
                 state:
                   directory: "%s"
                 security:
