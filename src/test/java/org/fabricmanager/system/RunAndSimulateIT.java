@@ -34,6 +34,14 @@ class RunAndSimulateIT {
     @TempDir
     Path dir;
 
+    /**
+     * One client for the whole test, so that its polls reuse one keep-alive connection. A client per request left
+     * each poll's connection open until the daemon's idle timeout; a convergence slow enough on a loaded machine
+     * filled the daemon's per-peer connection cap ({@code rest.maxConnections} / 4), and the daemon then closed the
+     * next connection as soon as accepted, which failed the first request made outside the poll.
+     */
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
     private List<String> jar(String... args) {
         List<String> cmd = new ArrayList<>(List.of(FabricProcesses.java(), "-Xmx256m", "-jar", System.getProperty("fm.jar")));
         cmd.addAll(List.of(args));
@@ -54,12 +62,16 @@ class RunAndSimulateIT {
         // Discovery ends as soon as every expected switch is present; the long settle window only
         // keeps a restarted daemon from routing a partial fabric while agents are still in their
         // reconnect backoff on a loaded machine (which would, rightly, make it compute anew).
+        // A small REST connection cap (4 per peer) makes a client that leaves connections open fail here at once
+        // (the test and the CLI hold one each), rather than only when a slow convergence fills the default cap.
         Files.writeString(config, """
                 fabric:
                   expectedPgft: "%s"
                 discovery:
                   settleMs: 15000
                   maxWaitMs: 30000
+                rest:
+                  maxConnections: 16
                 state:
                   directory: "%s"
                 security:
@@ -85,7 +97,9 @@ class RunAndSimulateIT {
             assertThat(status.at("/routing/engine").asText()).isEqualTo(RoutingEngines.DEFAULT);
             assertThat(status.at("/tables/inSync").asInt()).isEqualTo(8);
             assertThat(get(url + "/health/ready").statusCode()).isEqualTo(200);
-            assertThat(get(url + "/metrics").body()).contains("fabric_switches_connected 8.0");
+            assertThat(get(url + "/metrics").body()).contains("fabric_switches_connected 8.0")
+                    .as("no connection of this test refused by the daemon's connection cap")
+                    .doesNotContain("fabric_rest_rejected_total{status=\"503\"");
 
             // the admin CLI of the packaged jar against the daemon process
             String adminOut = FabricProcesses.cli(dir, "-Xmx256m", 30, "status", "--url", url).succeeded().all();
@@ -131,12 +145,12 @@ class RunAndSimulateIT {
         }
     }
 
-    private static HttpResponse<String> get(String url) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+    private HttpResponse<String> get(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static JsonNode awaitConverged(String url) {
+    private JsonNode awaitConverged(String url) {
         ObjectMapper json = new ObjectMapper();
         return Await.value("the daemon at " + url + " CONVERGED", Duration.ofSeconds(60),
                 () -> json.readTree(get(url + "/api/v1/status").body()), s -> s.path("state").asText().equals("CONVERGED"));
