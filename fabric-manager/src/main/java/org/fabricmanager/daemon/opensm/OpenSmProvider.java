@@ -116,6 +116,11 @@ public final class OpenSmProvider implements AutoCloseable {
         }
 
         @Override
+        public void passRefusedUnread() {
+            passes.passSeen();
+        }
+
+        @Override
         public void tablesSet(OpenSmWire.TablesSet set) {
             int[] heldOfAnswered = routing.tablesSet(set);
             events.tablesSet(set, heldOfAnswered[0], heldOfAnswered[1]);

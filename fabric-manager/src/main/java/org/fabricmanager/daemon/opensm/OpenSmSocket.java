@@ -68,6 +68,10 @@ public final class OpenSmSocket implements AutoCloseable {
         default void refused(Refusal why) {
         }
 
+        /** A routing pass's frame refused unread (too large, malformed): a pass came all the same; must not block. */
+        default void passRefusedUnread() {
+        }
+
         /** One EVENT; must not block. */
         void event(OpenSmWire.Event event);
 
@@ -359,6 +363,9 @@ public final class OpenSmSocket implements AutoCloseable {
             return;
         }
         handler.refused(e.refusal());
+        if (c.role != Role.CHANNEL) {
+            handler.passRefusedUnread();
+        }
         try {
             write(c.ch, new OpenSmAnswer.Refused(seq, e.refusal(), e.getMessage()).encode());
         } catch (IOException io) {

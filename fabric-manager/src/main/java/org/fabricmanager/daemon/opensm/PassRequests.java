@@ -82,6 +82,11 @@ final class PassRequests implements AutoCloseable {
         return handed.get();
     }
 
+    /** A routing pass came and was refused before it was read: OpenSM routes by itself, asking again is refused. */
+    synchronized void passSeen() {
+        subnetWanted = false;
+    }
+
     /** A routing pass came: no request while it is answered. */
     synchronized void passStarted() {
         answering = true;
