@@ -488,6 +488,9 @@ class Campaign:
                 for e in events:
                     if e[0] in ("cable up", "undrain") and e[1] not in (self.model.down | self.model.drained):
                         continue  # taken back by an earlier event of the burst
+                    if e[0] == "cable up" and (self.model.cables[e[1]][0] in self.model.dead
+                                               or self.model.cables[e[1]][2] in self.model.dead):
+                        continue  # an end powered off by an earlier event of the burst
                     answers.append(self.apply(e))
                     self.counts[e[0]] = self.counts.get(e[0], 0) + 1
                 self.after_events()
