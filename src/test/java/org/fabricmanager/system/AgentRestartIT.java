@@ -87,7 +87,7 @@ class AgentRestartIT {
         await(daemon, s -> s.state() == DaemonState.CONVERGED && s.switches().connected() == 7, "the leaf gone");
         try (Socket old = new Socket("127.0.0.1", daemon.southboundAddress().getPort())) {
             old.setSoTimeout(20_000);
-            send(old, new Message.Hello(1, 2, 2, leaf, previousRun, agent.portCount(), 65_536, 0, 0, TableHash.EMPTY,
+            send(old, new Message.Hello(1, 3, 3, leaf, previousRun, agent.portCount(), 65_536, 0, 0, TableHash.EMPTY,
                     agent.name()));
             assertThat(readFrame(old)).isInstanceOf(Message.HelloReply.class);
             send(old, new Message.PortInfo(2, agent.ports()));

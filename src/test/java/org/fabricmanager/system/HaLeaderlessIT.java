@@ -143,7 +143,7 @@ class HaLeaderlessIT {
     private String pendingReason(HaMember m, long guid) throws Exception {
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", m.southboundPort)) {
             s.setSoTimeout(10_000);
-            RawFrames.send(s, new Message.Hello(1, 2, 2, guid, 1, 8, 65_536, 0, 0, TableHash.EMPTY, "rogue"));
+            RawFrames.send(s, new Message.Hello(1, 3, 3, guid, 1, 8, 65_536, 0, 0, TableHash.EMPTY, "rogue"));
             assertThat(RawFrames.readFrame(s)).isInstanceOf(Message.HelloReply.class);
             List<org.fabricmanager.southbound.PortRecord> ports = new ArrayList<>();
             for (int p = 1; p <= 8; p++) {

@@ -119,7 +119,7 @@ final class HaMember {
     static String helloAnswer(HaMember m) throws Exception {
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", m.southboundPort)) {
             s.setSoTimeout(10_000);
-            s.getOutputStream().write(RawFrames.frame(new Message.Hello(1, 2, 2, 0x3000000000000001L, 1, 8, 65_536, 0, 0,
+            s.getOutputStream().write(RawFrames.frame(new Message.Hello(1, 3, 3, 0x3000000000000001L, 1, 8, 65_536, 0, 0,
                     TableHash.EMPTY, "probe")));
             Message.ErrorReport e = RawFrames.lastError(RawFrames.readUntilClosed(s));
             return e.errorCode().map(Enum::name).orElse("?") + " " + e.message();

@@ -119,7 +119,7 @@ class ProtocolRobustnessIT {
 
     @Test
     void truncatedFrameThenCloseIsLogged() throws Exception {
-        byte[] hello = frame(hello(0x3000000000000001L, 2, 2));
+        byte[] hello = frame(hello(0x3000000000000001L, 3, 3));
         try (Socket s = connect()) {
             // the bytes go before the FIN on the wire: the daemon reads them, then the end of the stream
             s.getOutputStream().write(hello, 0, 20);
@@ -141,7 +141,7 @@ class ProtocolRobustnessIT {
         for (SwitchAgent a : sim.agents()) {
             assertThat(a.handshakes()).isEqualTo(2);
         }
-        byte[] hello = frame(hello(0x3000000000000001L, 2, 2));
+        byte[] hello = frame(hello(0x3000000000000001L, 3, 3));
         try (Socket s = connect()) {
             s.getOutputStream().write(hello, 0, 20);
             s.getOutputStream().flush();
@@ -180,7 +180,7 @@ class ProtocolRobustnessIT {
     @Test
     void wrongVersionIsRefused() throws Exception {
         try (Socket s = connect()) {
-            s.getOutputStream().write(frame(hello(0x3000000000000001L, 3, 5)));
+            s.getOutputStream().write(frame(hello(0x3000000000000001L, 4, 5)));
             ErrorReport e = lastError(readUntilClosed(s));
             assertThat(e.errorCode()).contains(ErrorCode.UNSUPPORTED_VERSION);
         }
@@ -188,11 +188,11 @@ class ProtocolRobustnessIT {
             s.getOutputStream().write(frame(hello(0x3000000000000001L, 1, 1)));
             ErrorReport e = lastError(readUntilClosed(s));
             assertThat(e.errorCode()).contains(ErrorCode.UNSUPPORTED_VERSION);
-            assertThat(e.message()).as("a protocol-1 agent is told why").contains("versions 1..1, daemon 2..2")
+            assertThat(e.message()).as("a protocol-1 agent is told why").contains("versions 1..1, daemon 3..3")
                     .contains("upgrade the agent");
         }
         // refusals are logged as one summary line per 10 s: the first names its peer, the second is counted
-        assertUnaffected("agent speaks versions 3..5, daemon 2..2");
+        assertUnaffected("agent speaks versions 4..5, daemon 3..3");
     }
 
     @Test
@@ -217,7 +217,7 @@ class ProtocolRobustnessIT {
     void neighbourClaimContradictingAConfirmedLinkIsRefused() throws Exception {
         long spine = PgftGenerator.switchGuid(2, 0);
         try (Socket s = connect()) {
-            s.getOutputStream().write(frame(hello(0x3000000000000001L, 2, 2)));
+            s.getOutputStream().write(frame(hello(0x3000000000000001L, 3, 3)));
             DataInputStream in = new DataInputStream(s.getInputStream());
             byte[] reply = new byte[in.readInt()];
             in.readFully(reply);

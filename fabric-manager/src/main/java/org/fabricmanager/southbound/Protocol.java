@@ -6,12 +6,13 @@ public final class Protocol {
     public static final int MAGIC = 0x464D5342;
     /**
      * Lowest protocol version this implementation speaks. Version 2 authenticates every switch (mutual
-     * TLS, HELLO bound to the certificate's GUID) and bounds incarnations by the clock; a version-1
-     * agent would not understand why it is refused, so it is told {@code UNSUPPORTED_VERSION}.
+     * TLS, HELLO bound to the certificate's GUID) and bounds incarnations by the clock; version 3 changes
+     * the table hash ({@link TableHash}), which a version-2 agent would compute differently in every
+     * HELLO and ACK, so an older agent is told {@code UNSUPPORTED_VERSION} and why.
      */
-    public static final int MIN_VERSION = 2;
+    public static final int MIN_VERSION = 3;
     /** Highest protocol version this implementation speaks. */
-    public static final int MAX_VERSION = 2;
+    public static final int MAX_VERSION = 3;
     /** Bytes of the length field that starts every frame. */
     public static final int LENGTH_FIELD_BYTES = 4;
     /** Bytes counted by {@code length} before the payload: type (1) and txid (4). */

@@ -178,8 +178,7 @@ final class SessionHandshake extends ChannelInboundHandlerAdapter {
     private void admit(Hello h) {
         if (h.maxVersion() < Protocol.MIN_VERSION || h.minVersion() > Protocol.MAX_VERSION) {
             String message = "agent speaks versions " + h.minVersion() + ".." + h.maxVersion() + ", daemon "
-                    + Protocol.MIN_VERSION + ".." + Protocol.MAX_VERSION + (h.maxVersion() < 2
-                    ? " (protocol 2 authenticates switches with TLS certificates: upgrade the agent, docs/security.md)" : "");
+                    + Protocol.MIN_VERSION + ".." + Protocol.MAX_VERSION + upgradeAdvice(h.maxVersion());
             session.closing().refused(Rejection.VERSION, Guids.format(h.guid()) + ": " + message);
             throw new ProtocolException(ErrorCode.UNSUPPORTED_VERSION, h.type().code(), h.txid(), message);
         }
@@ -202,6 +201,17 @@ final class SessionHandshake extends ChannelInboundHandlerAdapter {
             session.closing().refused(Rejection.INCARNATION, message);
             throw new ProtocolException(ErrorCode.INCARNATION_OUT_OF_RANGE, h.type().code(), h.txid(), message);
         }
+    }
+
+    /** Why an agent that speaks at most {@code maxVersion} must be upgraded, or nothing when it is newer. */
+    private static String upgradeAdvice(int maxVersion) {
+        if (maxVersion < 2) {
+            return " (protocol 2 authenticates switches with TLS certificates: upgrade the agent, docs/security.md)";
+        }
+        if (maxVersion < 3) {
+            return " (protocol 3 changes the table hash: upgrade the agent with the daemon, docs/protocol.md)";
+        }
+        return "";
     }
 
     private static int negotiatedVersion(Hello h) {

@@ -5,16 +5,23 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * The protocol's table hash ({@code docs/protocol.md}, section 5): FNV-1a 64-bit steps over the table
- * length (one step, the length as a 64-bit number) and then over the entries taken eight at a time as
- * little-endian 64-bit words (the last word zero-padded). Each step is a bijection of the running hash, so
- * two tables of one length that differ in a single word always hash apart; taking words instead of bytes
- * takes an eighth of the steps over the 5,120 tables of a 65,536-node fabric (335 MB). Agents report
- * it in HELLO and in the ACK of a commit; the daemon announces it in LFT_COMMIT.
+ * The protocol's table hash ({@code docs/protocol.md}, section 5): one round over the table length, one round per
+ * eight entries taken as a little-endian 64-bit word (the last word zero-padded), and a final mix. A round multiplies
+ * the word, folds it into the running hash, rotates and multiplies; each round and the final mix is a bijection of
+ * the running hash, so two tables of one length that differ in a single word always hash apart, and the rotation
+ * carries every bit into every later round. Agents report it in HELLO and in the ACK of a commit; the daemon
+ * announces it in LFT_COMMIT.
+ *
+ * <p>Protocol version 2 took FNV-1a steps over the words instead. A multiplication carries a difference only towards
+ * the high bits, so two tables that differ in the top byte of two words (two swapped entries 8k+7 and 8j+7, common
+ * between two routings) hashed alike about once in a hundred, and a switch holding a stale table passed for in sync.
  */
 public final class TableHash {
     private static final long OFFSET_BASIS = 0xcbf29ce484222325L;
     private static final long PRIME = 0x100000001b3L;
+    private static final long SEED = 0x9e3779b97f4a7c15L;
+    private static final long ROUND_MULTIPLIER = 0x9e3779b185ebca87L;
+    private static final long WORD_MULTIPLIER = 0xc2b2ae3d27d4eb4fL;
     private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Hash of the empty table (what an agent without a table reports). */
@@ -30,37 +37,46 @@ public final class TableHash {
 
     /** Hash of the table {@code entries[from .. from+length)}. */
     public static long of(byte[] entries, int from, int length) {
-        return fold(start(length), entries, from, from + length);
+        return finish(fold(start(length), entries, from, from + length));
     }
 
     /** {@code h} after the words of {@code entries[from .. end)}, the last one zero-padded. */
     private static long fold(long h, byte[] entries, int from, int end) {
         int i = from;
         for (; i + Long.BYTES <= end; i += Long.BYTES) {
-            h = (h ^ (long) WORDS.get(entries, i)) * PRIME;
+            h = step(h, (long) WORDS.get(entries, i));
         }
         if (i < end) {
             long w = 0;
             for (int shift = 0; i < end; i++, shift += 8) {
                 w |= (entries[i] & 0xffL) << shift;
             }
-            h = (h ^ w) * PRIME;
+            h = step(h, w);
         }
         return h;
     }
 
     /**
-     * The running hash of a table of {@code length} entries before its first word: with {@link #step} over
-     * each of its words in order (the last one zero-padded), the table's hash, for a caller that reads the
-     * words where the table is instead of copying it into an array.
+     * The running hash of a table of {@code length} entries before its first word: with {@link #step} over each of
+     * its words in order (the last one zero-padded) and then {@link #finish}, the table's hash, for a caller that
+     * reads the words where the table is instead of copying it into an array.
      */
     public static long start(int length) {
-        return (OFFSET_BASIS ^ length) * PRIME;
+        return step(SEED, length);
     }
 
     /** The running hash {@code h} after the next word of the table. */
     public static long step(long h, long word) {
-        return (h ^ word) * PRIME;
+        return Long.rotateLeft(h ^ word * WORD_MULTIPLIER, 31) * ROUND_MULTIPLIER;
+    }
+
+    /** The table's hash from the running hash {@code h} after its last word. */
+    public static long finish(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        return h ^ h >>> 33;
     }
 
     /**
@@ -82,7 +98,7 @@ public final class TableHash {
         if (seen != length) {
             throw new IllegalArgumentException("chunks hold " + seen + " entries, not " + length);
         }
-        return h;
+        return finish(h);
     }
 
     /**

@@ -54,7 +54,7 @@ class SwitchAgentFencingTest {
             try (Socket s = manager.accept()) {
                 s.setSoTimeout(10_000);
                 Hello hello = (Hello) readFrame(s);
-                send(s, new HelloReply(hello.txid(), 2, 99L, 65536, 60_000, 5L));
+                send(s, new HelloReply(hello.txid(), 3, 99L, 65536, 60_000, 5L));
                 assertThat(readFrame(s)).isInstanceOf(Message.PortInfo.class);
 
                 byte[] entries = {1, 2};

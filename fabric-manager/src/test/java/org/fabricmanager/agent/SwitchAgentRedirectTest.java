@@ -56,7 +56,7 @@ class SwitchAgentRedirectTest {
         try {
             try (Socket s = new Socket("127.0.0.1", port)) {
                 s.setSoTimeout(10_000);
-                s.getOutputStream().write(frame(new Hello(7, 2, 2, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s")));
+                s.getOutputStream().write(frame(new Hello(7, 3, 3, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s")));
                 ErrorReport e = lastError(readUntilClosed(s));
                 assertThat(e.errorCode()).contains(ErrorCode.NOT_LEADER);
                 assertThat(e.message()).as("no leader known within the longest hold").isEmpty();
@@ -65,7 +65,7 @@ class SwitchAgentRedirectTest {
             leader.set("127.0.0.1:7654");
             try (Socket s = new Socket("127.0.0.1", port)) {
                 s.setSoTimeout(10_000);
-                s.getOutputStream().write(frame(new Hello(8, 2, 2, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s")));
+                s.getOutputStream().write(frame(new Hello(8, 3, 3, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s")));
                 ErrorReport e = lastError(readUntilClosed(s));
                 assertThat(e.errorCode()).contains(ErrorCode.NOT_LEADER);
                 assertThat(e.message()).isEqualTo("127.0.0.1:7654");
@@ -88,7 +88,7 @@ class SwitchAgentRedirectTest {
         int port = standby.start().getPort();
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(10_000);
-            s.getOutputStream().write(frame(new Hello(9, 2, 2, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s")));
+            s.getOutputStream().write(frame(new Hello(9, 3, 3, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s")));
             Await.until("the HELLO held", Duration.ofSeconds(10), () -> parked.size() > 0);
             // the elected standby frees its port for its manager; the held agent keeps its connection
             standby.stopAccepting();
@@ -127,7 +127,7 @@ class SwitchAgentRedirectTest {
                 Hello hello = (Hello) readFrame(s);
                 assertThat(hello.guid()).isEqualTo(0x10L);
                 assertThat(hello.features() & Protocol.FEATURE_REDIRECT_FIELDS).as("reads redirect fields").isNotZero();
-                send(s, new HelloReply(hello.txid(), 2, 99L, 65536, 60_000, 3L));
+                send(s, new HelloReply(hello.txid(), 3, 99L, 65536, 60_000, 3L));
                 assertThat(readFrame(s)).isInstanceOf(Message.PortInfo.class);
                 assertThat(agent.highestManagerTerm()).isEqualTo(3);
             } finally {

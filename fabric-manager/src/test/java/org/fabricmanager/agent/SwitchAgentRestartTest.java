@@ -64,7 +64,7 @@ class SwitchAgentRestartTest {
                 try (Socket s = daemon.accept()) {
                     s.setSoTimeout(10_000);
                     Hello hello = (Hello) readFrame(s);
-                    send(s, new HelloReply(hello.txid(), 2, 99L, 65536, 60_000, 0L));
+                    send(s, new HelloReply(hello.txid(), 3, 99L, 65536, 60_000, 0L));
                     assertThat(readFrame(s)).isInstanceOf(Message.PortInfo.class);
                     if (notice) {
                         send(s, new ProtocolException(ErrorCode.SHUTTING_DOWN, 0, 0, "the daemon is stopping").toMessage());

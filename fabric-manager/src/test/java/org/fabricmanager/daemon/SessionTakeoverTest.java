@@ -282,7 +282,7 @@ class SessionTakeoverTest {
     }
 
     private static Hello hello(long guid, long incarnation) {
-        return new Hello(1, 2, 2, guid, incarnation, 8, 65_536, 0, 0, TableHash.EMPTY, "s1-2");
+        return new Hello(1, 3, 3, guid, incarnation, 8, 65_536, 0, 0, TableHash.EMPTY, "s1-2");
     }
 
     private Socket connect() throws IOException {

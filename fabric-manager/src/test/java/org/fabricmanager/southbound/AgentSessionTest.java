@@ -369,7 +369,7 @@ class AgentSessionTest {
         next();
         next();
         try (Socket s = rawConnect()) {
-            send(s, new Hello(1, 2, 2, 8, 1, 4, 4096, 0, 0, TableHash.EMPTY, "impostor"));
+            send(s, new Hello(1, 3, 3, 8, 1, 4, 4096, 0, 0, TableHash.EMPTY, "impostor"));
             ErrorReport e = readError(s);
             assertThat(e.errorCode()).contains(ErrorCode.DUPLICATE_GUID);
             assertThat(e.txid()).isEqualTo(1);
@@ -408,7 +408,7 @@ class AgentSessionTest {
         try (Socket s = new Socket()) {
             s.setReceiveBufferSize(4096);
             s.connect(address);
-            send(s, new Hello(1, 2, 2, 10, 1, 4, 4096, 0, 0, TableHash.EMPTY, "frozen"));
+            send(s, new Hello(1, 3, 3, 10, 1, 4, 4096, 0, 0, TableHash.EMPTY, "frozen"));
             readFrame(s); // HELLO_REPLY
             send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2), PortRecord.down(3),
                     PortRecord.down(4))));
@@ -438,7 +438,7 @@ class AgentSessionTest {
         try (Socket s = new Socket()) {
             s.setReceiveBufferSize(4096);
             s.connect(address);
-            send(s, new Hello(1, 2, 2, 11, 1, 4, 4096, 0, 0, TableHash.EMPTY, "stopped"));
+            send(s, new Hello(1, 3, 3, 11, 1, 4, 4096, 0, 0, TableHash.EMPTY, "stopped"));
             readFrame(s); // HELLO_REPLY
             send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2), PortRecord.down(3),
                     PortRecord.down(4))));
@@ -484,12 +484,19 @@ class AgentSessionTest {
             assertThat(e.errorCode()).contains(ErrorCode.UNSUPPORTED_VERSION);
             assertThat(e.message()).contains("7..9");
         }
+        try (Socket s = rawConnect()) {
+            send(s, new Hello(1, 2, 2, 99, 1, 4, 4096, 0, 0, TableHash.EMPTY, "older"));
+            ErrorReport e = readError(s);
+            assertThat(e.errorCode()).contains(ErrorCode.UNSUPPORTED_VERSION);
+            assertThat(e.message()).as("a protocol-2 agent is told why").contains("2..2, daemon 3..3",
+                    "changes the table hash");
+        }
     }
 
     @Test
     void snapshotWithTheWrongPortCountIsMalformed() throws Exception {
         try (Socket s = rawConnect()) {
-            send(s, new Hello(1, 2, 2, 99, 1, 4, 4096, 0, 0, TableHash.EMPTY, "x"));
+            send(s, new Hello(1, 3, 3, 99, 1, 4, 4096, 0, 0, TableHash.EMPTY, "x"));
             readFrame(s); // HELLO_REPLY
             send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2))));
             ErrorReport e = readError(s);

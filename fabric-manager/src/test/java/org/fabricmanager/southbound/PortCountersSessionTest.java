@@ -137,7 +137,7 @@ class PortCountersSessionTest {
     void theDaemonKeepsOnlyWhatItAskedFor() throws Exception {
         try (Socket s = new Socket(address.getAddress(), address.getPort())) {
             s.setSoTimeout(5_000);
-            send(s, new Hello(1, 2, 2, 99, 1, 4, MAX_FRAME, 0, 0, TableHash.EMPTY, "raw", Protocol.FEATURE_PORT_COUNTERS));
+            send(s, new Hello(1, 3, 3, 99, 1, 4, MAX_FRAME, 0, 0, TableHash.EMPTY, "raw", Protocol.FEATURE_PORT_COUNTERS));
             readFrame(s); // HELLO_REPLY
             send(s, new PortInfo(2, List.of(PortRecord.down(1), PortRecord.down(2), PortRecord.down(3), PortRecord.down(4))));
             assertThat(next()).isEqualTo("ports 4");

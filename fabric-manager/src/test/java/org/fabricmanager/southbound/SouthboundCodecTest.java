@@ -67,7 +67,7 @@ class SouthboundCodecTest {
     /** Messages with an appended optional field (section 3): cut right before it they are the older form. */
     static List<Message> appendedFieldSamples() {
         return List.of(
-                new Hello(1, 2, 2, 0x1000000100000000L, 1234567L, 18, 65536, 7, 512, 0x1234abcdL, "s1-0",
+                new Hello(1, 3, 3, 0x1000000100000000L, 1234567L, 18, 65536, 7, 512, 0x1234abcdL, "s1-0",
                         Protocol.FEATURE_VC_RULES),
                 new LftCommit(6, 7, 195, 2, 0xfeedfaceL, 0x1234L),
                 new CommitAck(8, 7, 195, -1L, 0x5678L));
@@ -105,7 +105,7 @@ class SouthboundCodecTest {
             }
         }
         assertThat(((Hello) appendedFieldSamples().get(0)).supportsVcRules()).isTrue();
-        assertThat(new Hello(1, 2, 2, 5, 0, 4, 4096, 0, 0, 0, "x").supportsVcRules()).isFalse();
+        assertThat(new Hello(1, 3, 3, 5, 0, 4, 4096, 0, 0, 0, "x").supportsVcRules()).isFalse();
     }
 
     @Test

@@ -103,7 +103,7 @@ class StandbyRedirectTest {
     private static ErrorReport answer(int port, int features) throws Exception {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(10_000);
-            s.getOutputStream().write(frame(new Hello(9, 2, 2, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s", features)));
+            s.getOutputStream().write(frame(new Hello(9, 3, 3, 0x10L, 1, 2, 65_536, 0, 0, TableHash.EMPTY, "s", features)));
             ErrorReport e = lastError(readUntilClosed(s));
             assertThat(e.errorCode()).contains(ErrorCode.NOT_LEADER);
             assertThat(e.txid()).isEqualTo(9);

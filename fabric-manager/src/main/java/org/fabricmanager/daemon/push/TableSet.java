@@ -156,7 +156,7 @@ public final class TableSet {
             for (int i = 0; i < length; i += Long.BYTES) {
                 h = TableHash.step(h, tables.word(s, i));
             }
-            hashes[s] = h;
+            hashes[s] = TableHash.finish(h);
             hashed[s] = true;
         }
         return hashes[s];
