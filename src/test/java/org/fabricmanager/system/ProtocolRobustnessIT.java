@@ -203,7 +203,7 @@ class ProtocolRobustnessIT {
         // (an equal or higher one would take the session over, as a reconnection or a restart does)
         for (long incarnation : new long[] {real - 1, 1}) {
             try (Socket s = connect()) {
-                s.getOutputStream().write(frame(hello(taken, 2, 2, incarnation)));
+                s.getOutputStream().write(frame(hello(taken, 3, 3, incarnation)));
                 ErrorReport e = lastError(readUntilClosed(s));
                 assertThat(e.errorCode()).as("incarnation %d", incarnation).contains(ErrorCode.DUPLICATE_GUID);
                 assertThat(e.message()).contains("incarnation " + incarnation + " is lower");
