@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.DaemonApi;
 import org.fabricmanager.southbound.AcceptFailures;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The REST listener: at most {@code maxConnections} connections at once, a quarter of them per peer address
- * ({@link ConnectionCap}; more are closed as soon as accepted, counted as 503 in {@link RestRejections}), optional
+ * ({@link ConnectionCap}; more are answered 503 over plaintext and closed, {@link CapRefusal}, counted as 503 in
+ * {@link RestRejections}), optional
  * HTTPS, the HTTP codec with strict body framing ({@link RestHttpCodec}) and request aggregation within
  * {@link RestLimits}
  * ({@link BoundedAggregator}), malformed requests answered and closed ({@link MalformedRequests}), one request in
@@ -52,6 +54,7 @@ public final class RestServer implements AutoCloseable {
     private final String role;
     private final RestRejections rejections;
     private final ConnectionCap connections;
+    private final AtomicInteger lingeringRefusals = new AtomicInteger();
     private final int idleTimeoutMs;
     private Channel channel;
 
@@ -130,10 +133,15 @@ public final class RestServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (!connections.admit(ch)) {
-                            // closed before anything is read or allocated: the listener never holds more
-                            // descriptors than its cap, whatever a client opens
+                            // the listener never holds more descriptors than its cap and a few refusals lingering,
+                            // whatever a client opens
                             rejections.record(HttpResponseStatus.SERVICE_UNAVAILABLE.code(), ch.remoteAddress());
-                            ch.close();
+                            CapRefusal refusal = tls == null ? CapRefusal.take(lingeringRefusals) : null;
+                            if (refusal == null) {
+                                ch.close();
+                            } else {
+                                ch.pipeline().addLast(refusal);
+                            }
                             return;
                         }
                         ch.pipeline().addLast(new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS));
