@@ -39,6 +39,13 @@ class Model:
             if b in self.switches:
                 self.peer[(b, bp)] = (a, ap)
                 self.cables.append((a, ap, b, bp))
+        self.cable_at = {}  # (switch, port) -> the index of its switch-to-switch cable
+        self.cables_of = {g: [] for g in self.switches}  # switch -> indices of its cables
+        for c, (a, ap, b, bp) in enumerate(self.cables):
+            self.cable_at[(a, ap)] = c
+            self.cable_at[(b, bp)] = c
+            self.cables_of[a].append(c)
+            self.cables_of[b].append(c)
         self.node_port = {}  # node index -> (leaf, port)
         for (s, p), (g, _) in self.peer.items():
             if g in self.nodes:
@@ -60,8 +67,9 @@ class Model:
         seen, stack = {start}, [start]
         while stack:
             u = stack.pop()
-            for c, (a, _, b, _) in enumerate(self.cables):
-                if c in self.down or a in self.dead or b in self.dead or u not in (a, b):
+            for c in self.cables_of[u]:
+                a, _, b, _ = self.cables[c]
+                if c in self.down or a in self.dead or b in self.dead:
                     continue
                 v = b if u == a else a
                 if v not in seen:
@@ -77,43 +85,36 @@ class Model:
         g, _ = far
         if g in self.nodes:
             return ("node", self.nodes[g])
-        for c, (a, ap, b, bp) in enumerate(self.cables):
-            if (a, ap) == (s, port) or (b, bp) == (s, port):
-                return ("switch", g) if self.cable_live(c) else None
-        return None
+        c = self.cable_at.get((s, port))
+        return ("switch", g) if c is not None and self.cable_live(c) else None
 
     def routable(self):
-        """(switch, node index) pairs joined by an up*/down* path of the live fabric."""
+        """For each live switch, the node indices it reaches by an up*/down* path of the live fabric, as a bit set."""
         live = [s for s in self.switches if not self.gone(s)]
-        up = {s: set() for s in live}
-        down = {s: set() for s in live}
+        up = {s: [] for s in live}
+        down = {s: [] for s in live}
         for c, (a, _, b, _) in enumerate(self.cables):
             if self.cable_live(c):
                 lo, hi = (a, b) if self.level[a] < self.level[b] else (b, a)
-                up[lo].add(hi)
-                down[hi].add(lo)
-        below = {}  # switch -> node indices reachable going down only
-
-        def nodes_below(s):
-            if s not in below:
-                mine = {i for i, (leaf, _) in self.node_port.items() if leaf == s}
-                for d in down[s]:
-                    mine |= nodes_below(d)
-                below[s] = mine
-            return below[s]
-
-        pairs = set()
-        for s in live:
-            seen, stack = {s}, [s]
-            while stack:
-                u = stack.pop()
-                for i in nodes_below(u):
-                    pairs.add((s, i))
-                for v in up[u]:
-                    if v not in seen:
-                        seen.add(v)
-                        stack.append(v)
-        return pairs
+                up[lo].append(hi)
+                down[hi].append(lo)
+        own = {s: 0 for s in live}
+        for i, (leaf, _) in self.node_port.items():
+            if leaf in own:
+                own[leaf] |= 1 << i
+        below = {}  # switch -> nodes reached going down only
+        for s in sorted(live, key=lambda g: self.level[g]):
+            bits = own[s]
+            for d in down[s]:
+                bits |= below[d]
+            below[s] = bits
+        reached = {}  # switch -> nodes reached going up, then down
+        for s in sorted(live, key=lambda g: -self.level[g]):
+            bits = below[s]
+            for u in up[s]:
+                bits |= reached[u]
+            reached[s] = bits
+        return reached
 
 
 class Daemon:
@@ -390,31 +391,38 @@ class Campaign:
                         % (live, QUIET_BOUND_S, json.dumps(last)[:600]))
 
     def check_routes(self, tables):
+        """Follows every entry of every table hop by hop, each (switch, destination) walked once."""
         m = self.model
         routable = m.routable()
         hops_max = 2 * max(m.level.values()) + 2
-        for s, entries in tables.items():
-            for d, port in enumerate(entries):
-                at, seen = s, set()
-                while True:
-                    if at in seen or len(seen) > hops_max:
-                        raise Violation("entry %s->%d loops (%s)" % (m.switches[s]["name"], d, seen))
-                    seen.add(at)
-                    p = tables[at][d] if at in tables else 0
+        for d in range(max((len(e) for e in tables.values()), default=0)):
+            done = {}  # switch -> None when its route reaches d, else the (switch, port) it is dropped at
+            for s in tables:
+                path, at = [], s
+                while at not in done:
+                    if at in path or len(path) > hops_max:
+                        raise Violation("entry %s->%d loops (%s)" % (m.switches[s]["name"], d, path))
+                    path.append(at)
+                    p = tables[at][d] if at in tables and d < len(tables[at]) else 0
                     hop = m.next_hop(at, p) if 0 < p < 255 else None
                     if hop is None:
                         if 0 < p < 255 and m.peer.get((at, p)) is not None:
                             raise Violation("entry %s->%d: %s sends it out of port %d, whose cable is down or drained"
                                             % (m.switches[s]["name"], d, m.switches[at]["name"], p))
-                        if (s, d) in routable:
-                            raise Violation("entry %s->%d: dropped at %s (port %d) although an up*/down* path exists"
-                                            % (m.switches[s]["name"], d, m.switches[at]["name"], p))
+                        done[at] = (at, p)
                         break
                     if hop[0] == "node":
                         if hop[1] != d:
                             raise Violation("entry %s->%d reaches node %d" % (m.switches[s]["name"], d, hop[1]))
+                        done[at] = None
                         break
                     at = hop[1]
+                end = done[at]
+                for u in path:
+                    done[u] = end
+                if end is not None and s in routable and routable[s] >> d & 1:
+                    raise Violation("entry %s->%d: dropped at %s (port %d) although an up*/down* path exists"
+                                    % (m.switches[s]["name"], d, m.switches[end[0]]["name"], end[1]))
 
     def check(self, event, status):
         tables = self.read_tables()
