@@ -13,11 +13,13 @@ say CONVERGED with every live switch connected and in sync, then checks, indepen
     intact fabric);
   - a single cable or switch lost from a fabric with nothing else out changes no more entries than the daemon's
     own minimum for it (status routing.changedEntries against routing.minimumEntries).
+  - no switch the campaign left powered on is declared dead by the ring and routed around (a spoofed death).
 A violation prints the seed, the steps so far and the command that replays them, and exits 1. Every few steps the
 daemon's resources are sampled into resources.csv: RSS, heap after a full GC, threads, file descriptors, the state
 directory's bytes and the log's bytes.
 
-usage: chaos-campaign.py [--opensm | --netlab] [--pgft SPEC] [--seed N] [--minutes M] [--steps K] WORKDIR
+usage: chaos-campaign.py [--opensm | --netlab] [--pgft SPEC] [--seed N] [--minutes M] [--steps K]
+                         [--detector-ms D] WORKDIR
 --opensm: the same campaign against OpenSM under ibsim through the plug-in (chaos_opensm.py);
 --netlab: on real packets in network namespaces, as root (chaos_netlab.py).
 Needs the packaged build (mvn -B -q package -DskipTests) and a JDK's jcmd on the PATH.
@@ -35,6 +37,8 @@ def main():
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--minutes", type=float, default=10)
     p.add_argument("--steps", type=int, default=1_000_000)
+    p.add_argument("--detector-ms", type=int, default=None,
+                   help="the ring's deltaMs and secondOpinionMs (default the daemon's: 500 and 250)")
     lab = p.add_mutually_exclusive_group()
     lab.add_argument("--opensm", dest="lab", action="store_const", const="opensm", default="agents",
                      help="against OpenSM and ibsim with the plug-in (chaos_opensm.py), tables read with ibroute")

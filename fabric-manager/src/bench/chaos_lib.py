@@ -3,6 +3,7 @@ and the campaign against simulated switches; chaos_opensm.py runs the same campa
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -191,6 +192,10 @@ class Campaign:
     cable or a switch's power does, how tables are read back) and may add events of its own."""
 
     def __init__(self, args, daemon_yaml=""):
+        if getattr(args, "detector_ms", None):
+            # a ring tolerant of a host too loaded for 100 ms heartbeats: the campaign is about correctness
+            delta = args.detector_ms
+            daemon_yaml += "faults:\n  detector:\n    deltaMs: %d\n    secondOpinionMs: %d\n" % (delta, delta)
         self.args = args
         self.rng = random.Random(args.seed)
         self.work = os.path.abspath(args.workdir)
@@ -207,6 +212,8 @@ class Campaign:
         self.begin = time.time()
         self.single_loss = False
         self.repair_version = 0
+        self.log_seen = 0  # bytes of run.err read for verdicts
+        self.refuted = 0  # ring verdicts an agent's echo refuted
 
     def say(self, text):
         print("%7.1f s  %s" % (time.time() - self.begin, text), flush=True)
@@ -424,8 +431,30 @@ class Campaign:
                     raise Violation("entry %s->%d: dropped at %s (port %d) although an up*/down* path exists"
                                     % (m.switches[s]["name"], d, m.switches[end[0]]["name"], end[1]))
 
+    DEATH = re.compile(r"switch (0x[0-9a-f]+) \(([^)]*)\) declared dead by the ring.*routing around it")
+
+    def check_verdicts(self):
+        """A switch the ring declared dead and the daemon routed around must be one the campaign powered off."""
+        path = os.path.join(self.work, "run.err")
+        if not os.path.exists(path):
+            return
+        with open(path, "rb") as f:
+            f.seek(self.log_seen)
+            text = f.read().decode("utf-8", "replace")
+            self.log_seen = f.tell()
+        self.refuted += text.count("verdict refuted")
+        for guid, name in self.DEATH.findall(text):
+            if guid not in self.model.dead:
+                raise Violation("spoofed death: the ring declared %s (%s) dead and the daemon routed around it, "
+                                "but it is powered on" % (name, guid))
+
     def check(self, event, status):
-        tables = self.read_tables()
+        self.check_verdicts()
+        try:
+            tables = self.read_tables()
+        except Violation:
+            self.check_verdicts()  # a spoofed death during the read is the cause to report
+            raise
         self.check_routes(tables)
         m = self.model
         whole = not m.down and not m.dead and not m.drained and not m.cut
@@ -514,7 +543,8 @@ class Campaign:
                     self.sample(step)
             self.sample(step)
             self.say("survived %d steps (%s), %d daemon starts, %.1f minutes%s"
-                     % (step, ", ".join("%s %d" % kv for kv in sorted(self.counts.items())), self.daemon.starts,
+                     % (step, ", ".join("%s %d" % kv for kv in sorted(self.counts.items()))
+                        + ", ring verdicts refuted %d" % self.refuted, self.daemon.starts,
                         (time.time() - self.begin) / 60, "; " + self.summary() if self.summary() else ""))
             return 0
         except Violation as v:
