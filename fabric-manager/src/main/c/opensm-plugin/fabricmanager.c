@@ -352,7 +352,8 @@ static void make_set_frame(struct fm_plugin *fm)
 /*
  * One port's counters as OpenSM's performance manager read them (perfmgr TRUE in opensm.conf): changes since its
  * previous reading, kept for the channel thread in our eight counters. Data counters give packets and bytes (IB counts
- * data in 4-byte words); error counters give errors (received: errors, remote physical errors, constraint errors;
+ * data in 4-byte words); error counters give errors (received: errors, remote physical errors, constraint errors,
+ * and the link's own symbol errors, error recoveries and downs, as the protocol's rxErrors counts a corrupting cable;
  * sent: constraint errors) and drops (received: switch relay errors, VL15 drops; sent: discards). The caller holds
  * fm->lock; past FM_COUNTER_RECORDS_MAX waiting records (the daemon away), a record is dropped and counted.
  */
@@ -381,7 +382,8 @@ static void record_counters(struct fm_plugin *fm, osm_epi_event_id_t id, const v
 
 		guid = pe->port_id.node_guid;
 		port = pe->port_id.port_num;
-		v[4] = pe->rcv_err + pe->rcv_rem_phys_err + pe->rcv_constraint_err;
+		v[4] = pe->rcv_err + pe->rcv_rem_phys_err + pe->rcv_constraint_err + pe->symbol_err_cnt
+		       + pe->link_err_recover + pe->link_downed;
 		v[5] = pe->xmit_constraint_err;
 		v[6] = pe->rcv_switch_relay_err + pe->vl15_dropped;
 		v[7] = pe->xmit_discards;

@@ -423,7 +423,7 @@ class NetlabIT {
     }
 
     /** Root, iproute2 and the right to make a namespace with a bridge; else the test is skipped with the reason. */
-    private static void assumeNamespaces() throws IOException {
+    static void assumeNamespaces() throws IOException {
         RealParts.require(System.getProperty("os.name", "").startsWith("Linux"), "netlab needs Linux");
         boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
                 .anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[1].equals("0"));

@@ -95,6 +95,9 @@ class OpenSmCountersIT {
             String at = "PerformanceSet \"" + s.name() + "\"[" + port + "] PortCounters.";
             ibsim.console(at + "PortRcvErrors=" + (11 + 10 * i));
             ibsim.console(at + "PortRcvConstraintErrors=" + (1 + i));
+            ibsim.console(at + "SymbolErrorCounter=" + (7 + i));
+            ibsim.console(at + "LinkErrorRecoveryCounter=" + (4 + i));
+            ibsim.console(at + "LinkDownedCounter=" + (1 + i));
             ibsim.console(at + "PortXmitConstraintErrors=" + (2 + i));
             ibsim.console(at + "PortRcvSwitchRelayErrors=" + (5 + i));
             ibsim.console(at + "PortXmitDiscards=" + (3 + i));
@@ -107,11 +110,12 @@ class OpenSmCountersIT {
             Map<String, Long> read = perfquery(ibsim.perfquery(lid, port, work.resolve("perfquery-" + lid + "-" + port
                     + ".txt"), TOOL_LIMIT_SECONDS));
             List<BigInteger> expected = List.of(
-                    sum(read, "PortRcvErrors", "PortRcvRemotePhysicalErrors", "PortRcvConstraintErrors"),
+                    sum(read, "PortRcvErrors", "PortRcvRemotePhysicalErrors", "PortRcvConstraintErrors",
+                            "SymbolErrorCounter", "LinkErrorRecoveryCounter", "LinkDownedCounter"),
                     sum(read, "PortXmitConstraintErrors"), sum(read, "PortRcvSwitchRelayErrors", "VL15Dropped"),
                     sum(read, "PortXmitDiscards"));
             assertThat(expected.get(0)).as("perfquery reads what the console set")
-                    .isEqualTo(BigInteger.valueOf(11 + 10 * i + 1 + i));
+                    .isEqualTo(BigInteger.valueOf(11 + 10 * i + 1 + i + 7 + i + 4 + i + 1 + i));
             PortCountersView.Port counted = Await.value(s.name() + " port " + port + "'s error counters from OpenSM",
                     Duration.ofSeconds(TOOL_LIMIT_SECONDS), () -> portOf(daemon, guid, port),
                     p -> p != null && errors(p).equals(expected));

@@ -263,7 +263,7 @@ class OpenSmDay2IT {
     }
 
     /** The end-node LIDs that switch {@code lid}'s table, as ibroute reads it, sends out of {@code port}. */
-    private static Set<Integer> nodeLidsOut(IbsimFabric lab, int lid, int port, Set<Integer> nodeLids, Path reads)
+    static Set<Integer> nodeLidsOut(IbsimFabric lab, int lid, int port, Set<Integer> nodeLids, Path reads)
             throws Exception {
         Set<Integer> out = new HashSet<>();
         for (String line : lab.ibroute(lid, reads.resolve(lid + "-" + System.nanoTime() + ".txt"), TOOL_LIMIT_SECONDS)

@@ -27,6 +27,7 @@ import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.ConfigException;
 import org.fabricmanager.daemon.config.DaemonConfig;
+import org.fabricmanager.daemon.config.LinkHealthSection;
 import org.fabricmanager.daemon.config.Security;
 import org.fabricmanager.daemon.store.StoreException;
 import org.fabricmanager.netlab.NetlabFabric;
@@ -73,6 +74,16 @@ final class NetlabUpCommand implements Command {
     static final int LAB_IDLE_MS = 30_000;
     /** How long the daemon waits for a commit's acknowledgement before sending it again (default 5 s): see {@link #LAB_ECHO_MS}. */
     static final int LAB_ACK_TIMEOUT_MS = 20_000;
+    /**
+     * {@code --link-health}'s pace: a lab makes a cable gray by hand and wants the verdict within seconds, where the
+     * daemon's defaults (10 s polls, a minute's window, 10 minutes' probation) suit a fabric in service.
+     */
+    static final int LAB_HEALTH_POLL_MS = 1_000;
+    /** See {@link #LAB_HEALTH_POLL_MS}. */
+    static final int LAB_HEALTH_WINDOW_MS = 3_000;
+    /** See {@link #LAB_HEALTH_POLL_MS}. */
+    static final int LAB_PROBATION_MS = 5_000;
+
     @Override
     public String name() {
         return "netlab up";
@@ -87,7 +98,7 @@ final class NetlabUpCommand implements Command {
     public String usage() {
         return """
                 usage: fabric-manager netlab up --pgft SPEC --prefix P [--http-port H] [--eta-ms E] [--delta-ms D]
-                                                [--no-detector]
+                                                [--no-detector] [--link-health POLICY]
                   Builds the PGFT out of network namespaces on this machine (root only): switch G is namespace
                   P-s<G in hex> with its port N as interface pN on bridge br0, end node i is namespace P-n<i> with
                   eth0 (MAC 02:66:6d + index, address 10.0.0.0/8 + index + 1, static neighbours for every other
@@ -105,12 +116,15 @@ final class NetlabUpCommand implements Command {
                                   heartbeats arrive later than on switches with their own CPUs
                   --no-detector   no ring failure detector: faults are seen by carrier and sessions only
                                   (kill-switch --silent then goes unnoticed); on a machine too loaded for
-                                  the ring's heartbeats to arrive in time""";
+                                  the ring's heartbeats to arrive in time
+                  --link-health POLICY  gray links (docs/operations.md): advise or isolate at a lab's pace
+                                  (counters read each second, judged over 3 s, no settling, an isolated
+                                  cable given back after 5 s healthy); without it the daemon's defaults""";
     }
 
     @Override
     public Set<String> valueOptions() {
-        return Set.of("pgft", "prefix", "http-port", "eta-ms", "delta-ms");
+        return Set.of("pgft", "prefix", "http-port", "eta-ms", "delta-ms", "link-health");
     }
 
     @Override
@@ -132,6 +146,15 @@ final class NetlabUpCommand implements Command {
         int deltaMs = args.intValue("delta-ms", LAB_DELTA_MS, 2, 3_600_000);
         if (deltaMs < 2 * etaMs) {
             throw new UsageException("netlab up: --delta-ms (" + deltaMs + ") must be at least twice --eta-ms (" + etaMs + ")");
+        }
+        LinkHealthSection health = null;
+        if (args.has("link-health")) {
+            try {
+                health = LinkHealthSection.defaults().withPolicy(args.require("link-health"))
+                        .withTimings(LAB_HEALTH_POLL_MS, LAB_HEALTH_WINDOW_MS, 0, LAB_PROBATION_MS);
+            } catch (ConfigException e) {
+                throw new UsageException("netlab up: --link-health: " + e.getMessage(), e);
+            }
         }
         requireRoot("netlab up");
         PrintStream out = console.out();
@@ -171,6 +194,9 @@ final class NetlabUpCommand implements Command {
         };
         boolean ring = !args.flag("no-detector");
         DaemonConfig config = config(dir, spec, httpPort, ring ? new int[]{etaMs, deltaMs} : null);
+        if (health != null) {
+            config = config.withLinkHealth(health);
+        }
         try {
             lab.daemon = FabricManagerDaemon.start(config, StartOptions.of(List.of(progress)));
         } catch (ConfigException | StoreException e) {

@@ -25,6 +25,7 @@ import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.OpenSmPlugin;
 import org.fabricmanager.opensm.OpenSmTools;
 import org.fabricmanager.routing.engines.RoutingEngines;
+import org.fabricmanager.sim.IbsimErrorRates;
 import org.fabricmanager.sim.IbsimFaults;
 import org.fabricmanager.sim.SimEndpoints;
 import org.fabricmanager.topology.Fabric;
@@ -65,6 +66,7 @@ final class OpenSmDemo implements AutoCloseable {
     private FabricManagerDaemon daemon;
     private IbsimFabric lab;
     private Process opensm;
+    private IbsimErrorRates errorRates;
     private boolean closed;
 
     private OpenSmDemo(Path work, boolean temporary) {
@@ -194,14 +196,23 @@ final class OpenSmDemo implements AutoCloseable {
         if (why != null) {
             return why;
         }
-        IbsimFaults faults = new IbsimFaults(fabric, names(), lab::console);
+        Map<Long, String> names = names();
+        IbsimFaults faults;
+        synchronized (this) {
+            if (closed) {
+                return "stopped while starting";
+            }
+            errorRates = IbsimErrorRates.start(lab::console);
+            faults = new IbsimFaults(fabric, names, lab::console, errorRates);
+        }
         endpoints.attach(faults);
         String rest = daemon.restUrl();
         out.printf("REST: %s/api/v1/status%n", rest);
         out.printf("status page: %s/%n", rest);
         out.printf("admin token: %s (for whatif, drain, rebalance: --token-file)%n", DemoToken.file(work));
         out.printf("faults (typed at ibsim's console, OpenSM sees the switch's trap): curl -X POST '%s/api/v1/sim/links/"
-                + "down?%s' (links/up, switches/{guid}/kill?mode=power, switches/{guid}/revive)%n", rest,
+                + "down?%s' (links/up, links/errors?...&perSecond=N, switches/{guid}/kill?mode=power, "
+                + "switches/{guid}/revive)%n", rest,
                 faults.sampleCable());
         String tools = "LD_PRELOAD=" + setup.tools().umad2sim() + " IBSIM_SOCKNAME=" + lab.socketName();
         out.printf("diagnostics on this subnet: %s ibroute LID | saquery | ibnetdiscover%n", tools);
@@ -298,6 +309,9 @@ final class OpenSmDemo implements AutoCloseable {
         }
         closed = true;
         notifyAll();
+        if (errorRates != null) {
+            errorRates.close();
+        }
         IbsimFabric.stopOpenSm(opensm);
         if (lab != null) {
             lab.close();

@@ -46,6 +46,7 @@ public final class IbsimFaults implements SimulatedFaults {
     private final long smSwitch;
     private final Link smCable;
     private final Console console;
+    private final IbsimErrorRates errors;
     private final Set<Link> cut = new HashSet<>();
     private final Set<Long> killed = new HashSet<>();
 
@@ -53,10 +54,12 @@ public final class IbsimFaults implements SimulatedFaults {
      * @param fabric   the fabric ibsim was started on ({@link IbsimNet#write}), with its generated GUIDs
      * @param names    the daemon's GUID of each switch -> its name there (ibsim's node id, OpenSM's node description)
      * @param console  ibsim's console
+     * @param errors   the error rates of ports, written at that console (the caller closes them)
      * @throws IllegalArgumentException when a name is no switch of {@code fabric}, or a switch of {@code fabric} has no GUID
      */
-    public IbsimFaults(Fabric fabric, Map<Long, String> names, Console console) {
+    public IbsimFaults(Fabric fabric, Map<Long, String> names, Console console, IbsimErrorRates errors) {
         this.console = console;
+        this.errors = errors;
         Map<String, FabricSwitch> byId = new HashMap<>();
         for (FabricSwitch s : fabric.switches()) {
             byId.put(IbsimNet.id(s.name(), s.guid()), s);
@@ -140,11 +143,16 @@ public final class IbsimFaults implements SimulatedFaults {
         }
     }
 
-    /** Not yet under ibsim: its PerformanceSet sets a counter once, and a rate needs a writer that keeps at it. */
+    /**
+     * The port's {@code SymbolErrorCounter} set rising at ibsim's console ({@link IbsimErrorRates}), so that OpenSM's
+     * performance manager reads errors as from a corrupting cable. A port with no cable is refused; a cable taken
+     * down keeps counting, as a real port's counter may.
+     */
     @Override
     public void linkErrors(long guid, int port, long perSecond) {
-        throw new UnsupportedOperationException("errors on a port are not simulated under ibsim yet (its "
-                + "PerformanceSet sets a counter once, not at a rate): use demo without --opensm");
+        FabricSwitch s = fabricSwitch(guid);
+        cable(guid, port);
+        errors.set(ids.get(s.guid()), port, perSecond);
     }
 
     @Override

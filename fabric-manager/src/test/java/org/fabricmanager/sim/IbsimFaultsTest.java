@@ -31,6 +31,7 @@ class IbsimFaultsTest {
     private final List<String> typed = new ArrayList<>();
     /** The daemon's GUIDs: ibsim's own, unlike the generated ones. */
     private final Map<Long, FabricSwitch> byDaemonGuid = new HashMap<>();
+    private final IbsimErrorRates errors = new IbsimErrorRates(typed::add);
     private final IbsimFaults faults = faults();
 
     private IbsimFaults faults() {
@@ -40,7 +41,7 @@ class IbsimFaultsTest {
             byDaemonGuid.put(next, s);
             names.put(next++, IbsimNet.id(s.name(), s.guid()));
         }
-        return new IbsimFaults(FABRIC, names, typed::add);
+        return new IbsimFaults(FABRIC, names, typed::add, errors);
     }
 
     private long daemonGuid(int level, int idx) {
@@ -141,6 +142,35 @@ class IbsimFaultsTest {
         assertThat(typed).containsExactly("Unlink \"" + id(1, 1) + "\"[5]");
     }
 
+    @Test
+    void aPortsSymbolErrorsRiseEachSecondBelowWhereOpenSmClearsThemAndStopAtZero() {
+        long leaf = daemonGuid(1, 1);
+        String at = "PerformanceSet \"" + id(1, 1) + "\"[5] PortCounters.SymbolErrorCounter=";
+        faults.linkErrors(leaf, 5, 20_000);
+        assertThat(typed).as("nothing before the first second").isEmpty();
+        errors.tick();
+        errors.tick();
+        errors.tick();
+        assertThat(typed).as("the third second would pass three quarters of 16 bits: it starts again")
+                .containsExactly(at + 20_000, at + 40_000, at + 20_000);
+        assertThat(IbsimErrorRates.LIMIT).isEqualTo(49_152);
+        typed.clear();
+        faults.linkErrors(leaf, 5, 0);
+        errors.tick();
+        assertThat(typed).as("stopped").isEmpty();
+        assertThat(errors.rates()).isEmpty();
+        assertThatThrownBy(() -> faults.linkErrors(leaf, 9, 10)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no cable at");
+
+        SimEndpoints endpoints = new SimEndpoints();
+        endpoints.attach(faults);
+        assertThat(status(endpoints, "/api/v1/sim/links/errors", Map.of("guid", List.of(Guids.format(leaf)),
+                "port", List.of("5"), "perSecond", List.of("49152")))).isEqualTo(HttpResponseStatus.BAD_REQUEST);
+        assertThat(status(endpoints, "/api/v1/sim/links/errors", Map.of("guid", List.of(Guids.format(leaf)),
+                "port", List.of("5"), "perSecond", List.of("7")))).isEqualTo(HttpResponseStatus.OK);
+        assertThat(errors.rates()).containsExactly(Map.entry(id(1, 1) + "[5]", 7L));
+    }
+
     private static HttpResponseStatus status(SimEndpoints endpoints, String path, Map<String, List<String>> params) {
         try {
             endpoints.post(path.split("/"), params, path);
@@ -154,7 +184,7 @@ class IbsimFaultsTest {
     void aNameThatIsNoSwitchOfTheFabricIsRefusedAtOnce() {
         Map<Long, String> names = new HashMap<>();
         names.put(0x200000L, "s9-9_unknown");
-        assertThatThrownBy(() -> new IbsimFaults(FABRIC, names, typed::add)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("s9-9_unknown");
+        assertThatThrownBy(() -> new IbsimFaults(FABRIC, names, typed::add, errors))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("s9-9_unknown");
     }
 }
