@@ -123,7 +123,9 @@ class GrayLinksControlBenchmark {
                     Matcher m = LINE.matcher(e.getFormattedMessage());
                     if (m.matches()) {
                         double cpu = m.group(4) == null ? -1 : Double.parseDouble(m.group(4));
-                        byName.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(new double[]{
+                        // one line per kind: 'routing-done v7' and 'push-done s1-2047' are 'routing-done' and 'push-done'
+                        String kind = m.group(1).replaceAll(" (v[0-9]+|s[0-9-]+)$", "");
+                        byName.computeIfAbsent(kind, k -> new ArrayList<>()).add(new double[]{
                                 Double.parseDouble(m.group(3)), cpu});
                     }
                 }

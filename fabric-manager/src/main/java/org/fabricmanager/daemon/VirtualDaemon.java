@@ -39,7 +39,8 @@ public final class VirtualDaemon implements AutoCloseable {
         DirectExecutor direct = new DirectExecutor();
         daemon = new DaemonAssembly(config, new StartOptions(List.of(listener), new SimpleMeterRegistry(), null,
                 List.of(), files, 0, () -> { }),
-                new DaemonAssembly.Clockwork(loop, null, direct, direct, () -> loop.nowMs() * 1_000_000L, loop::nowMs,
+                new DaemonAssembly.Clockwork(loop, null, direct, direct, direct, () -> loop.nowMs() * 1_000_000L,
+                        loop::nowMs,
                         routing, daemonId));
         loop.call("load-state", () -> {
             daemon.coordinator.loadState();
