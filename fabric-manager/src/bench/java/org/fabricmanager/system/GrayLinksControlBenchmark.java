@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,6 +101,8 @@ class GrayLinksControlBenchmark {
             int next = 0;
             Link uplink = uplinks.get(0);
             List<Double> reactions = new ArrayList<>();
+            long controlCpu = threadCpu("fm-control");
+            long judgeCpu = threadCpu("fm-link-health");
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
             boolean down = false;
             while (System.nanoTime() < end) {
@@ -113,6 +116,8 @@ class GrayLinksControlBenchmark {
                 }
                 reactions.add(reaction(events));
             }
+            controlCpu = threadCpu("fm-control") - controlCpu;
+            judgeCpu = threadCpu("fm-link-health") - judgeCpu;
             if (down) {
                 sim.linkUp(uplink.a(), uplink.aPort());
                 reaction(events);
@@ -132,6 +137,8 @@ class GrayLinksControlBenchmark {
             }
             System.out.printf("%s (%d switches), policy %s, %d s from the first convergence:%n", spec,
                     fabric.switches().size(), policy, SECONDS);
+            System.out.printf("  CPU per second: control thread %.1f ms, link-health judge %.1f ms; load %s%n",
+                    controlCpu / 1e6 / SECONDS, judgeCpu / 1e6 / SECONDS, load());
             System.out.printf("  REACTION faultToConvergedMs over %d link changes: %s%n", reactions.size(),
                     stats(reactions.stream().mapToDouble(Double::doubleValue).toArray()));
             for (Map.Entry<String, List<double[]>> e : byName.entrySet()) {
@@ -164,6 +171,16 @@ class GrayLinksControlBenchmark {
             }
         }
         throw new AssertionError("no REACTION within 60 s");
+    }
+
+    /** CPU time (ns) of the live thread named {@code name}, or 0 when there is none. */
+    private static long threadCpu(String name) {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals(name) && t.isAlive()) {
+                return ManagementFactory.getThreadMXBean().getThreadCpuTime(t.getId());
+            }
+        }
+        return 0;
     }
 
     private static String stats(double[] values) {
