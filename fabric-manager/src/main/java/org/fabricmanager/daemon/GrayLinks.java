@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,10 +14,12 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainException;
 import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.LinkHealthSection;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
@@ -57,6 +61,11 @@ final class GrayLinks {
     private final LinkJudge judge;
     private final IsolationPolicy policy;
     private final Set<Link> bad = new HashSet<>();
+    /** The last judgement of each link not healthy, or isolated by the policy (for the views). */
+    private final Map<Link, LinkJudgement> latest = new HashMap<>();
+    /** The figures that decided each isolation this manager made, and why each bad link is only advised about. */
+    private final Map<Link, String> decided = new HashMap<>();
+    private final Map<Link, String> advice = new HashMap<>();
     /** Isolations proposed and not done or refused yet. */
     private final Set<Link> inFlight = new HashSet<>();
     private final AtomicInteger badGauge = new AtomicInteger();
@@ -147,6 +156,14 @@ final class GrayLinks {
             if (j.level() == LinkLevel.BAD ? bad.add(link) : bad.remove(link)) {
                 badGauge.set(bad.size());
             }
+            if (j.level() != LinkLevel.BAD) {
+                advice.remove(link);
+            }
+            if (j.level() == LinkLevel.HEALTHY && !policy.isolated().containsKey(link)) {
+                latest.remove(link);
+            } else {
+                latest.put(link, j);
+            }
             act(link, j, policy.decide(link, j, new IsolationPolicy.Fabric(judged.endNodeCable(),
                     verdicts.switchLinks(), settled), now));
         }
@@ -159,6 +176,7 @@ final class GrayLinks {
             case SUSPECT -> milestones.record(Milestone.Kind.LINK_SUSPECT, "link " + link + " suspect: "
                     + f.describe(), details(j, null));
             case ADVISE -> {
+                advice.put(link.normalized(), d.reason());
                 String line = "link " + link + " bad, not isolated (" + d.reason() + "): " + f.describe();
                 LOG.warn("{}", line);
                 milestones.record(Milestone.Kind.LINK_SUSPECT, line, details(j, d.reason()));
@@ -196,6 +214,7 @@ final class GrayLinks {
                     inFlight.remove(key);
                     if (e == null) {
                         isolations.increment();
+                        decided.put(key, j.figures().describe());
                     } else {
                         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                         boolean busy = cause instanceof DrainException de && de.kind() == DrainException.Kind.BUSY;
@@ -203,6 +222,7 @@ final class GrayLinks {
                             policy.withdrawn(link);
                         } else {
                             policy.refused(link);
+                            advice.put(key, cause.getMessage());
                             String line = "link " + link + " bad, not isolated (" + cause.getMessage() + "): "
                                     + j.figures().describe();
                             LOG.warn("{}", line);
@@ -225,6 +245,9 @@ final class GrayLinks {
         for (Link l : gone) {
             policy.released(l);
         }
+        decided.keySet().removeIf(l -> storedEnd(l) == null && !inFlight.contains(l));
+        latest.entrySet().removeIf(e -> e.getValue().level() == LinkLevel.HEALTHY && storedEnd(e.getKey()) == null
+                && !inFlight.contains(e.getKey()));
         isolatedGauge.set(drains.isolatedView().size());
     }
 
@@ -233,6 +256,31 @@ final class GrayLinks {
         PortRef a = new PortRef(link.a(), link.aPort());
         PortRef b = new PortRef(link.b(), link.bPort());
         return drains.isolatedView().containsKey(a) ? a : drains.isolatedView().containsKey(b) ? b : null;
+    }
+
+    /** The figures that decided the isolation stored under {@code end}, or {@code null} (control thread). */
+    String decidedFigures(PortRef end) {
+        Drains.Isolation i = drains.isolatedView().get(end);
+        return i == null ? null : decided.get(link(end, i.peer()));
+    }
+
+    /**
+     * {@code GET /api/v1/links/health}: the links judged suspect or bad now and those isolated by the policy, the
+     * isolated first in the order isolated (control thread); {@code names} gives a switch's name.
+     */
+    List<Views.LinkHealth> view(LongFunction<String> names) {
+        Map<Link, Drains.Isolation> out = new LinkedHashMap<>();
+        drains.isolatedView().forEach((end, i) -> out.put(link(end, i.peer()), i));
+        latest.keySet().stream().sorted(Comparator.comparing(Link::toString)).forEach(l -> out.putIfAbsent(l, null));
+        List<Views.LinkHealth> views = new ArrayList<>();
+        out.forEach((l, i) -> {
+            LinkJudgement j = latest.get(l);
+            views.add(new Views.LinkHealth(l.toString(), names.apply(l.a()), names.apply(l.b()),
+                    j == null ? null : j.level().name(), j == null ? null : j.figures().describe(),
+                    j == null ? null : details(j, null), advice.get(l), i != null, i == null ? null : decided.get(l),
+                    i == null ? null : i.sinceMillis(), i == null ? null : i.probationMs()));
+        });
+        return views;
     }
 
     private static Link link(PortRef a, PortRef b) {

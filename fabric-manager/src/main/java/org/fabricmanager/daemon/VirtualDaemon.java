@@ -104,7 +104,7 @@ public final class VirtualDaemon implements AutoCloseable {
 
     /** The links the gray-link policy holds isolated, as {@code GET /api/v1/drains/isolated} lists them. */
     public List<Views.Isolated> isolated() {
-        return daemon.views.isolated();
+        return daemon.views.isolated(end -> null);
     }
 
     /** What the daemon told its operators since it was made. */
