@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * replicated, routed around) and is a {@code LINK_ISOLATED} event; a link quiet for its probation is given back
  * ({@code LINK_REINSTATED}). The isolated links stored at a start are the policy's again. Metrics:
  * {@code fabric.link.bad} (links judged bad now), {@code fabric.link.isolated} (links the policy holds out) and
- * {@code fabric.link.isolations} (isolations so far).
+ * {@code fabric.link.isolations} (isolations so far). It answers {@code GET /api/v1/links/health} (the links not
+ * healthy and the isolated ones, with their figures) and the figures that decided each isolation it made.
  */
 final class GrayLinks {
     private static final Logger LOG = LoggerFactory.getLogger(GrayLinks.class);
@@ -209,13 +210,14 @@ final class GrayLinks {
         Drains.Isolation isolation = new Drains.Isolation(peer, planned.sinceMillis(), planned.probationMs());
         Link key = link.normalized();
         inFlight.add(key);
+        decided.put(key, j.figures().describe()); // listed with the isolation from the moment it is stored
         maintenance.isolate(end, isolation, j.figures().describe(), details(j, null)).whenComplete((r, e) ->
                 loop.append("link health", () -> {
                     inFlight.remove(key);
                     if (e == null) {
                         isolations.increment();
-                        decided.put(key, j.figures().describe());
                     } else {
+                        decided.remove(key);
                         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                         boolean busy = cause instanceof DrainException de && de.kind() == DrainException.Kind.BUSY;
                         if (busy) {
