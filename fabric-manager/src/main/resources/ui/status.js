@@ -141,7 +141,9 @@
       getJson('api/v1/events?since=' + view.lastSeq),
       getJson('health/ready', [503]),
       // how far a repair is from a full recompute (computed once per version by the daemon, read here)
-      getJson('api/v1/routing').catch(function () { return null; })
+      getJson('api/v1/routing').catch(function () { return null; }),
+      // links erring without going down: suspect, bad, isolated by the gray-link policy
+      getJson('api/v1/links/health').catch(function () { return null; })
     ]).then(function (r) {
       view.status = r[0];
       view.graph = r[1];
@@ -150,6 +152,7 @@
       if (view.events.length > EVENTS_KEPT) { view.events = view.events.slice(view.events.length - EVENTS_KEPT); }
       view.ready = r[4];
       view.routing = r[5];
+      view.links = r[6];
       $('error').hidden = true;
       render();
       maybeLoad();
@@ -208,6 +211,7 @@
     renderLoad();
     renderReactions();
     renderFaults();
+    renderGrayLinks();
     renderEvents();
   }
 
@@ -632,6 +636,27 @@
     if (!list.firstChild) {
       list.appendChild(el('li', { 'class': 'muted' }, 'No faults.'));
     }
+  }
+
+  /** The links judged suspect or bad from their counters and those the gray-link policy isolated, with why. */
+  function renderGrayLinks() {
+    var body = clear($('gray-links').tBodies[0]);
+    var links = view.links;
+    if (!links || !links.length) {
+      body.appendChild(el('tr', null, [el('td', { 'class': 'muted', colspan: '3' },
+          links ? 'No link errs beyond its thresholds.' : 'Link health is not available.')]));
+      return;
+    }
+    links.slice(0, 50).forEach(function (l) {
+      var ends = l.link.split('-');
+      var name = (l.aName ? l.aName + ' (' + ends[0] + ')' : ends[0]) + ' – ' + (l.bName ? l.bName + ' (' + ends[1] + ')' : ends[1]);
+      var state = l.isolated ? 'isolated' : (l.level || 'not judged').toLowerCase();
+      var why = l.isolated ? 'decided by: ' + (l.isolatedFigures || 'isolated before this manager started') +
+          '; given back after ' + Math.round(l.probationMs / 1000) + ' s healthy; now: ' + (l.figures || 'not judged yet')
+          : (l.advice ? 'not isolated (' + l.advice + '): ' : '') + (l.figures || '');
+      body.appendChild(el('tr', { 'data-link-health': state }, [el('td', null, name), el('td', null, state),
+        el('td', null, why)]));
+    });
   }
 
   function renderEvents() {

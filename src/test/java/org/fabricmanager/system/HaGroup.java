@@ -81,6 +81,9 @@ final class HaGroup implements AutoCloseable {
     Map<String, Long> tables;
     byte[] indices;
 
+    /** More of each manager's configuration, top-level YAML sections (e.g. {@code linkHealth}), set before a start. */
+    String moreConfig = "";
+
     /** Whether this test's managers and agents run mutual TLS (one PKI; one daemon certificate per manager). */
     boolean tls;
 
@@ -142,8 +145,8 @@ final class HaGroup implements AutoCloseable {
                       nodeId: %s
                       peers: [%s]
                       snapshotEvery: 2
-                    %s""".formatted(SPEC, m.state, security, m.id, peers, ELECTION_TIMEOUT_MS == null ? ""
-                    : "  electionTimeoutMs: " + ELECTION_TIMEOUT_MS + "\n"));
+                    %s%s""".formatted(SPEC, m.state, security, m.id, peers, ELECTION_TIMEOUT_MS == null ? ""
+                    : "  electionTimeoutMs: " + ELECTION_TIMEOUT_MS + "\n", moreConfig));
             m.start();
         }
         long begin = System.nanoTime();

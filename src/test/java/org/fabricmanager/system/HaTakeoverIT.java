@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fabricmanager.testing.Await;
+import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PgftGenerator;
+import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -127,6 +130,77 @@ class HaTakeoverIT {
         Files.writeString(dir.resolve("failover-ms.txt"), failoverMs.toString());
         System.out.println("ha failover times (ms): " + failoverMs);
         assertThat(Files.readString(dir.resolve("simulate.out"))).doesNotContain("error");
+    }
+
+    /**
+     * A link the gray-link policy isolated is replicated with the drains and stays isolated on the next leader: kill
+     * -9 of the leader after the link's errors stopped, and the new leader lists it as isolated (not as an operator's
+     * drain), routes without it on the stored routing (no computation, nothing pushed) and holds it for its probation.
+     */
+    @Test
+    void aLinkIsolatedByThePolicyIsReplicatedAndStaysIsolatedOnTheNextLeader() throws Exception {
+        group.moreConfig = """
+                linkHealth:
+                  policy: isolate
+                  pollIntervalMs: 1000
+                  windowMs: 3000
+                  settleMs: 0
+                  probationMs: 600000
+                """;
+        HaMember leader = group.start(false);
+        org.fabricmanager.topology.Fabric fabric = PgftGenerator.generate(PgftSpec.parse(HaGroup.SPEC));
+        long leaf = PgftGenerator.switchGuid(1, 0);
+        org.fabricmanager.topology.Link uplink = fabric.links().stream().filter(l -> (l.a() == leaf || l.b() == leaf)
+                && fabric.isSwitch(l.a()) && fabric.isSwitch(l.b())).findFirst().orElseThrow();
+        int port = uplink.a() == leaf ? uplink.aPort() : uplink.bPort();
+        group.command("link errors " + Guids.format(leaf) + " " + port + " 20000");
+        JsonNode isolated = Await.value("the uplink isolated", Duration.ofSeconds(60),
+                () -> group.get(leader.url() + "/api/v1/drains/isolated"), list -> list.size() == 1);
+        String element = isolated.get(0).path("element").asText();
+        assertThat(isolated.get(0).path("figures").asText()).as("the figures that decided").contains("rxErrors");
+        JsonNode routedAround = Await.value("converged without the uplink", Duration.ofSeconds(60),
+                () -> group.awaitConverged(leader, 60), st -> st.at("/routing/version").asLong() > group.version);
+        assertThat(routedLinks(leader)).isEqualTo(fabric.links().size() - 1);
+        Path drained = leader.state.resolve("drained");
+        HaGroup.awaitStored(drained);
+        byte[] stored = Files.readAllBytes(drained);
+        assertThat(new String(stored, java.nio.charset.StandardCharsets.UTF_8)).contains("isolated");
+        for (HaMember m : group.managers) {
+            HaGroup.awaitFile(m.state.resolve("drained"), stored);
+        }
+        Path routing = leader.state.resolve("routing.state");
+        long version = routedAround.at("/routing/version").asLong();
+        Await.value("routing v" + version + " stored", Duration.ofSeconds(30),
+                () -> new org.fabricmanager.daemon.store.RoutingStateStore(leader.state).load()
+                        .map(org.fabricmanager.daemon.store.RoutingState::version).orElse(-1L), v -> v == version);
+        group.awaitStored(routing);
+        Map<String, Long> held = group.tableVersions(leader);
+        group.command("link errors " + Guids.format(leaf) + " " + port + " 0");
+
+        leader.process.destroyForcibly();
+        leader.process.waitFor(30, TimeUnit.SECONDS);
+        HaGroup.Converged converged = group.awaitConvergedActive(leader, 60);
+        HaMember next = converged.manager();
+        JsonNode after = converged.status();
+        assertThat(group.get(next.url() + "/api/v1/drains/isolated")).as("isolated on the next leader").hasSize(1)
+                .first().satisfies(i -> assertThat(i.path("element").asText()).isEqualTo(element));
+        assertThat(group.get(next.url() + "/api/v1/drains")).as("not an operator's drain").isEmpty();
+        assertThat(after.at("/routing/version").asLong()).as("the routing without the link, reused").isEqualTo(version);
+        assertThat(after.at("/routing/computations").asLong()).as("no computation").isZero();
+        assertThat(after.at("/push/totalBlocks").asLong()).as("the link is not routed back in").isZero();
+        assertThat(group.tableVersions(next)).isEqualTo(held);
+        assertThat(routedLinks(next)).isEqualTo(fabric.links().size() - 1);
+        // the next leader's policy holds it: quiet now, yet out until its probation has passed
+        assertThat(group.text(next.url() + "/metrics")).contains("fabric_link_isolated 1.0");
+        assertThat(group.get(next.url() + "/api/v1/links/health")).as("the link health view on the next leader")
+                .anySatisfy(l -> assertThat(l.path("isolated").asBoolean()).isTrue());
+    }
+
+    /** The links of the fabric {@code m}'s manager routes ({@code /api/v1/topology}). */
+    private int routedLinks(HaMember m) throws Exception {
+        Path file = dir.resolve("topology-" + m.id + ".json");
+        Files.writeString(file, group.text(m.url() + "/api/v1/topology"));
+        return org.fabricmanager.topology.FabricJson.read(file).links().size();
     }
 
     /**

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The status page in a real browser: a {@code demo} process (192 switches) and headless Chromium, which
  * loads {@code /}, runs the page's script against the live REST API and dumps the DOM it rendered. The page
  * must show the switch count, the routing version and every switch with a state; after a spine loses power
- * (the demo's {@code /api/v1/sim}), it must show that switch dead, in its place, and a newer routing version.
+ * (the demo's {@code /api/v1/sim}), it must show that switch dead, in its place, and a newer routing version;
+ * over HTTPS, a cable down is shown failed and one erring without going down isolated, with the figures that decided.
  * Skipped only when no Chromium is installed ({@code .ci/run} installs Debian's {@code chromium}).
  */
 class StatusPageBrowserIT {
@@ -142,6 +143,11 @@ class StatusPageBrowserIT {
                   tls:
                     certFile: "%s"
                     keyFile: "%s"
+                linkHealth:
+                  policy: isolate
+                  pollIntervalMs: 1000
+                  windowMs: 3000
+                  settleMs: 0
                 """.formatted(spec, dir.resolve("state"), pki, pki.resolve("daemon.crt"), pki.resolve("daemon.key")));
         try (FabricProcesses fp = new FabricProcesses(dir, RestTrust.trusting(pki.resolve("ca.crt")))) {
             fp.startDaemon(config, "-Xmx256m");
@@ -162,6 +168,13 @@ class StatusPageBrowserIT {
                     "the cable down marked failed", "https-link-down");
             assertThat(after).contains("link down: ");
             assertThat(routingVersion(after)).isGreaterThan(before);
+            assertThat(after).as("no link erring yet").contains("No link errs");
+
+            // a gray link: another uplink of the leaf errs without going down, and the policy isolates it
+            sim.command("link errors " + leaf + " 6 20000");
+            String gray = awaitDom(browser, fp.restUrl(), d -> d.contains("data-link-health=\"isolated\""),
+                    "the erring uplink listed isolated", "https-gray-link");
+            assertThat(gray).contains(leaf + ":6").contains("decided by: rxErrors");
         }
     }
 

@@ -11,7 +11,8 @@ import java.util.Set;
  * {@code drain} and {@code undrain}: take a switch or a cable out of a running daemon's routing for maintenance and put
  * it back ({@code POST /api/v1/drain}, {@code /api/v1/undrain}). The daemon routes around a drained element as around a
  * failed one and pushes the tables; it refuses a drain that would cut off end nodes or leave the fabric unroutable
- * (its what-if says so) unless forced. Without {@code --switch} or {@code --link}, lists what is drained.
+ * (its what-if says so) unless forced. Without {@code --switch} or {@code --link}, lists what is drained and, apart,
+ * the links the gray-link policy isolated ({@code GET /api/v1/drains/isolated}).
  */
 final class DrainCommand implements Command {
     private final boolean drain;
@@ -55,7 +56,8 @@ final class DrainCommand implements Command {
                                           e.g. 0x1000000200000001:5 or s2-1:5%s
                 %s
                   --json                  the daemon's JSON answer instead of the line
-                  Without --switch or --link: lists the drained switches and cables (no token needed).
+                  Without --switch or --link: lists the drained switches and cables, then apart the links the
+                  gray-link policy isolated, with the figures that decided (no token needed; --json: the drains).
                   Exit code 0 when the daemon did it, 1 when --wait ran out, 2 for bad input or when it
                   refused.""".formatted(name(), drain ? " [--force]" : "", what.indent(2).stripTrailing(),
                 DaemonClient.URL_USAGE, force, ConvergenceWait.USAGE);
@@ -76,7 +78,11 @@ final class DrainCommand implements Command {
         args.atMostOneOf("switch", "link");
         DaemonClient client = DaemonClient.of(args);
         if (!args.has("switch") && !args.has("link")) {
-            return list(client.get("/api/v1/drains"), args.flag(DaemonClient.JSON_OPTION), console);
+            if (args.flag(DaemonClient.JSON_OPTION)) {
+                console.out().println(DaemonClient.pretty(client.get("/api/v1/drains")));
+                return ExitCodes.OK;
+            }
+            return list(client.get("/api/v1/drains"), client.get("/api/v1/drains/isolated"), console);
         }
         FabricNames names = new FabricNames(name(), () -> client.get("/api/v1/topology"));
         ObjectNode request = new ObjectMapper().createObjectNode();
@@ -120,11 +126,7 @@ final class DrainCommand implements Command {
         return ExitCodes.OK;
     }
 
-    private int list(JsonNode drained, boolean json, Console console) {
-        if (json) {
-            console.out().println(DaemonClient.pretty(drained));
-            return ExitCodes.OK;
-        }
+    private int list(JsonNode drained, JsonNode isolated, Console console) {
         TextTable table = new TextTable("ELEMENT", "NAME", "PEER", "SINCE");
         for (JsonNode d : drained) {
             table.row(d.path("element").asText(), d.hasNonNull("name") ? d.get("name").asText() : null,
@@ -135,6 +137,20 @@ final class DrainCommand implements Command {
             table.print(console.out());
         }
         console.out().printf("%d drained%n", drained.size());
+        // apart: the gray-link policy's, given back on their own after a quiet probation
+        TextTable links = new TextTable("ISOLATED LINK", "NAME", "PEER", "SINCE", ">PROBATION", "DECIDED BY");
+        for (JsonNode i : isolated) {
+            links.row(i.path("element").asText(), i.hasNonNull("name") ? i.get("name").asText() : null,
+                    i.path("peer").asText(), Instant.ofEpochMilli(i.path("sinceMillis").asLong()).toString(),
+                    i.path("probationMs").asLong() / 1000 + " s", i.hasNonNull("figures") ? i.get("figures").asText()
+                            : "(isolated before this manager started)");
+        }
+        if (links.size() > 0) {
+            console.out().println();
+            links.print(console.out());
+        }
+        console.out().printf("%d isolated by the gray-link policy%s%n", isolated.size(), isolated.isEmpty() ? ""
+                : " (given back after their probation healthy; drain --link pins one, undrain --link releases it)");
         return ExitCodes.OK;
     }
 }

@@ -2,16 +2,21 @@ package org.fabricmanager.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.fabricmanager.topology.Guids;
 
 /**
  * {@code ports --switch SWITCH}: a switch's port counters as its agent last reported them
  * ({@code GET /api/v1/switches/{guid}/ports}), one line per port, errors and drops marked; like
- * {@code perfquery}/{@code ibqueryerrors} for this fabric. The switch is named by GUID or by its name.
+ * {@code perfquery}/{@code ibqueryerrors} for this fabric. The switch is named by GUID or by its name. The links of
+ * its ports the daemon judges suspect or bad, or holds isolated ({@code GET /api/v1/links/health}), are marked and
+ * listed below the table with the figures that decided.
  */
 final class PortsCommand implements Command {
     private static final String SWITCH = "switch";
@@ -34,10 +39,12 @@ final class PortsCommand implements Command {
                   Prints the traffic and error counters of each port of a switch, as its agent last reported them
                   ("-" where the switch does not measure one). Ports with errors or drops are marked with '!'; a
                   value that rose more than a port can count since the daemon's previous poll is marked '?', explained
-                  below the table and left out of the daemon's totals.
+                  below the table and left out of the daemon's totals. A port whose link the daemon judges suspect
+                  or bad from its counters, or holds isolated (gray links), is marked so and listed below the table
+                  with the figures that decided.
                   --switch SWITCH         the switch's GUID (0x...) or name
                   %s
-                  --errors                only ports with errors or drops
+                  --errors                only ports with errors or drops, or a link judged suspect, bad or isolated
                   --json                  the daemon's JSON answer instead of the table
                   Exit code 0 when the daemon answered, 2 when the switch is unknown, the daemon unreachable or
                   it answers an error.""".formatted(DaemonClient.URL_USAGE);
@@ -72,6 +79,7 @@ final class PortsCommand implements Command {
         }
         out.printf("switch %s%s: counters reported %.1f s ago%s%n", view.path("guid").asText(), name,
                 view.path("ageMs").asLong() / 1000.0, view.path("reporting").asBoolean() ? "" : " (not reporting now)");
+        Map<Integer, JsonNode> health = linkHealth(client.get("/api/v1/links/health"), Guids.parse(guid));
         TextTable table = new TextTable(">PORT", ">RX PACKETS", ">TX PACKETS", ">RX BYTES", ">TX BYTES", ">RX ERR",
                 ">TX ERR", ">RX DROP", ">TX DROP", "");
         int troubled = 0;
@@ -82,11 +90,13 @@ final class PortsCommand implements Command {
             boolean trouble = positive(p, "rxErrors") || positive(p, "txErrors") || positive(p, "rxDrops")
                     || positive(p, "txDrops");
             troubled += trouble ? 1 : 0;
-            if (args.flag(ERRORS) && !trouble) {
+            JsonNode link = health.get(p.path("port").asInt());
+            if (args.flag(ERRORS) && !trouble && link == null) {
                 continue;
             }
+            String mark = (trouble ? "!" : "") + (link == null ? "" : (trouble ? " " : "") + state(link));
             table.row(p.path("port").asText(), n(p, "rxPackets"), n(p, "txPackets"), n(p, "rxBytes"), n(p, "txBytes"),
-                    n(p, "rxErrors"), n(p, "txErrors"), n(p, "rxDrops"), n(p, "txDrops"), trouble ? "!" : "");
+                    n(p, "rxErrors"), n(p, "txErrors"), n(p, "rxDrops"), n(p, "txDrops"), mark);
         }
         if (table.size() > 0) {
             table.print(out);
@@ -95,7 +105,42 @@ final class PortsCommand implements Command {
         for (String line : implausible) {
             out.println("? " + line);
         }
+        health.forEach((port, l) -> out.println("port " + port + ": link " + l.path("link").asText() + " "
+                + describe(l)));
         return ExitCodes.OK;
+    }
+
+    /** The links of switch {@code guid} in {@code GET /api/v1/links/health}, by its port, in port order. */
+    static Map<Integer, JsonNode> linkHealth(JsonNode links, long guid) {
+        Map<Integer, JsonNode> out = new TreeMap<>();
+        for (JsonNode l : links) {
+            for (String end : l.path("link").asText().split("-")) {
+                int colon = end.lastIndexOf(':');
+                if (colon > 0 && Guids.parse(end.substring(0, colon)) == guid) {
+                    out.put(Integer.parseInt(end.substring(colon + 1)), l);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A link's state in one word: isolated, or its level. */
+    static String state(JsonNode link) {
+        return link.path("isolated").asBoolean() ? "isolated"
+                : link.hasNonNull("level") ? link.get("level").asText().toLowerCase(Locale.ROOT) : "not judged";
+    }
+
+    /** What the daemon says of a link, with the figures that decided. */
+    static String describe(JsonNode l) {
+        String now = l.hasNonNull("figures") ? l.get("figures").asText() : "not judged since this manager started";
+        if (l.path("isolated").asBoolean()) {
+            return "isolated by the gray-link policy since " + Instant.ofEpochMilli(l.path("sinceMillis").asLong())
+                    + " (given back after " + l.path("probationMs").asLong() / 1000 + " s healthy); decided by: "
+                    + (l.hasNonNull("isolatedFigures") ? l.get("isolatedFigures").asText()
+                    : "(isolated before this manager started)") + "; now " + state(l) + ": " + now;
+        }
+        return state(l) + (l.hasNonNull("advice") ? ", not isolated (" + l.get("advice").asText() + ")" : "") + ": "
+                + now;
     }
 
     /** The GUID of {@code spec}: itself when it is one, else the switch of that name in the daemon's list. */

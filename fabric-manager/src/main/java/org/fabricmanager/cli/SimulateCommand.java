@@ -54,9 +54,11 @@ final class SimulateCommand implements Command {
                   --tls-provider P         the agents' TLS engine: auto (default: OpenSSL/BoringSSL when it loads and
                                            the PKI is not Ed25519, else the JDK's), openssl or jdk
                   --commands               read fault injections from stdin, one per line: 'kill GUID power|agent',
-                                           'revive GUID', 'link down GUID PORT', 'link up GUID PORT', 'mute GUID'
-                                           (its failure-detector member stops, its agent runs on) (switches of
-                                           this process); each is answered on stderr with 'ok: ...' or 'error: ...'
+                                           'revive GUID', 'link down GUID PORT', 'link up GUID PORT',
+                                           'link errors GUID PORT N' (its receive errors rise N a second, 0 stops
+                                           them), 'mute GUID' (its failure-detector member stops, its agent runs on)
+                                           (switches of this process); each is answered on stderr with 'ok: ...'
+                                           or 'error: ...'
                   --only GUID[,GUID...]    run only these switches' agents
                   --except GUID[,GUID...]  run every switch's agent but these
                   --io-threads N           event-loop threads shared by all agents (default 2)

@@ -13,7 +13,8 @@ import org.fabricmanager.topology.TopologyException;
 /**
  * Fault injection for a {@code simulate} process, one command per line on its standard input (the
  * process has no REST server): {@code kill GUID power|agent}, {@code revive GUID}, {@code link down GUID PORT},
- * {@code link up GUID PORT}, {@code mute GUID} (the switch's failure-detector member stops while its agent runs on: the
+ * {@code link up GUID PORT}, {@code link errors GUID PORT N} (the port's receive errors rise N a second, 0 stops
+ * them: a gray link), {@code mute GUID} (the switch's failure-detector member stops while its agent runs on: the
  * ring's verdict on it is false, which the daemon's second opinion must refute). Each line is answered on the error stream with {@code ok: ...} or
  * {@code error: ...}; a bad line never stops the simulator. Lines are capped at 256 characters.
  */
@@ -69,7 +70,14 @@ final class SimulationCommands {
                     return "ok: revived " + Guids.format(guid);
                 }
                 case "link" -> {
-                    expect(w, 4, "link down|up GUID PORT");
+                    if (w.length == 5 && w[1].equals("errors")) {
+                        long guid = Guids.parseLenient(w[2]);
+                        int port = Integer.parseInt(w[3]);
+                        long perSecond = Long.parseLong(w[4]);
+                        sim.linkErrors(guid, port, perSecond);
+                        return "ok: link " + Guids.format(guid) + "/" + port + " errs " + perSecond + " a second";
+                    }
+                    expect(w, 4, "link down|up GUID PORT or link errors GUID PORT N");
                     long guid = Guids.parseLenient(w[2]);
                     int port = Integer.parseInt(w[3]);
                     if (w[1].equals("down")) {
@@ -90,10 +98,10 @@ final class SimulationCommands {
                     return "ok: muted " + Guids.format(guid) + "'s failure-detector member (its agent runs on)";
                 }
                 default -> {
-                    return "error: unknown command '" + w[0] + "' (kill, revive, link down, link up, mute)";
+                    return "error: unknown command '" + w[0] + "' (kill, revive, link down, link up, link errors, mute)";
                 }
             }
-        } catch (TopologyException | IllegalArgumentException e) {
+        } catch (TopologyException | IllegalArgumentException | UnsupportedOperationException e) {
             return "error: " + t + ": " + e.getMessage();
         }
     }

@@ -48,6 +48,8 @@ final class ControlApi implements DaemonApi {
     private final RoutingManager routingManager;
     private final MilestoneLog milestones;
     private final PortCounterService counters;
+    /** The gray-link monitor, or {@code null} when {@code linkHealth.policy} is off. */
+    private final GrayLinks grayLinks;
     /** The REST actions' bearer token, as the last start or reload resolved it. */
     private final Supplier<String> adminToken;
 
@@ -57,6 +59,7 @@ final class ControlApi implements DaemonApi {
         this.actions = parts.actions;
         this.sessions = parts.sessions;
         this.views = parts.views;
+        this.grayLinks = parts.grayLinks;
         this.handedReads = parts.handedReads;
         this.graphView = parts.graphView;
         this.linkLoads = parts.linkLoads;
@@ -164,7 +167,13 @@ final class ControlApi implements DaemonApi {
 
     @Override
     public CompletableFuture<List<Views.Isolated>> isolated() {
-        return queue.call("isolated links", views::isolated);
+        return queue.call("isolated links", () -> views.isolated(grayLinks == null ? end -> null
+                : grayLinks::decidedFigures));
+    }
+
+    @Override
+    public CompletableFuture<List<Views.LinkHealth>> linkHealth() {
+        return queue.call("link health", () -> grayLinks == null ? List.of() : grayLinks.view(views::switchName));
     }
 
     @Override

@@ -63,6 +63,8 @@ final class DaemonAssembly {
     final ExecutorService storeExecutor;
     /** Checks each discovered fabric against the expected shape, off the control thread. */
     final ExecutorService checkExecutor;
+    /** Judges the links from their counters ({@link LinkJudge}), off the control thread. */
+    final ExecutorService healthExecutor;
     final FabricCoordinator coordinator;
     final FaultManager faults;
     final RoutingManager routingManager;
@@ -89,7 +91,7 @@ final class DaemonAssembly {
      * own, on one virtual clock.
      */
     record Clockwork(ControlLoop loop, EventQueue queue, ExecutorService storeExecutor, ExecutorService checkExecutor,
-                     LongSupplier nanoTime, LongSupplier millis, RoutingService routing, long daemonId) {
+                     ExecutorService healthExecutor, LongSupplier nanoTime, LongSupplier millis, RoutingService routing, long daemonId) {
         /** The daemon's own: its control thread, its executors, the system clocks, a random identity. */
         static Clockwork threads(DaemonConfig config, StartOptions options) {
             RoutingService routing;
@@ -111,7 +113,12 @@ final class DaemonAssembly {
                 t.setDaemon(true);
                 return t;
             });
-            return new Clockwork(queue, queue, store, check, System::nanoTime, System::currentTimeMillis, routing,
+            ExecutorService health = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "fm-link-health");
+                t.setDaemon(true);
+                return t;
+            });
+            return new Clockwork(queue, queue, store, check, health, System::nanoTime, System::currentTimeMillis, routing,
                     new SecureRandom().nextLong());
         }
     }
@@ -131,6 +138,7 @@ final class DaemonAssembly {
         loop = clockwork.loop();
         storeExecutor = clockwork.storeExecutor();
         checkExecutor = clockwork.checkExecutor();
+        healthExecutor = clockwork.healthExecutor();
         StateFiles files = options.files();
         long daemonId = clockwork.daemonId();
         coordinator = new FabricCoordinator(SettleWindows.of(config), loop, milestones);
@@ -177,7 +185,7 @@ final class DaemonAssembly {
                 coordinator, managers, drains, routing, metrics.registry()));
         grayLinks = config.linkHealth().mode() == LinkHealthSection.Policy.OFF ? null
                 : new GrayLinks(new GrayLinks.Parts(config.linkHealth(), loop, milestones, coordinator, routingManager,
-                drains, actions.maintenance()), metrics.registry(), clockwork.millis());
+                drains, actions.maintenance(), healthExecutor), metrics.registry(), clockwork.millis());
         if (grayLinks != null) {
             counters.poller().onReport(grayLinks::reported);
         }

@@ -280,6 +280,7 @@ public final class FabricManagerDaemon implements AutoCloseable {
         parts.actions.close();
         parts.linkLoads.close();
         parts.checkExecutor.shutdownNow();
+        parts.healthExecutor.shutdownNow();
         parts.storeExecutor.shutdown();
         try {
             if (!parts.storeExecutor.awaitTermination(60, TimeUnit.SECONDS)) {

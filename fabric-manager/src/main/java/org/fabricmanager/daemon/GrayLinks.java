@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -11,24 +12,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainException;
 import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.config.LinkHealthSection;
 import org.fabricmanager.daemon.control.ControlLoop;
 import org.fabricmanager.daemon.control.MilestoneLog;
 import org.fabricmanager.daemon.faults.Drains;
 import org.fabricmanager.daemon.health.IsolationPolicy;
 import org.fabricmanager.daemon.health.LinkFigures;
-import org.fabricmanager.daemon.health.LinkHealthModel;
 import org.fabricmanager.daemon.health.LinkJudgement;
 import org.fabricmanager.daemon.health.LinkLevel;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingManager;
 import org.fabricmanager.southbound.PortCounters;
-import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PortRef;
 import org.slf4j.Logger;
@@ -36,14 +38,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Gray links in the daemon ({@code linkHealth}; docs/operations.md, "Gray links"): each port counters report is
- * judged, on the control thread, for the links of the fabric routed now at the ports it covers ({@link
- * LinkHealthModel}: work in proportion to the switch's ports), and the {@link IsolationPolicy} decides. A suspect link,
+ * judged off the control thread ({@link LinkJudge}), and the {@link IsolationPolicy} decides, on the control thread,
+ * about the judgements it needs (a healthy fabric's reports bring it none). A suspect link,
  * or a bad one the policy only advises about, is a {@code LINK_SUSPECT} event (a WARN line for a bad one); an
  * isolation goes the way of an operator's drain ({@link Maintenance#isolate}: judged by a what-if, stored and
  * replicated, routed around) and is a {@code LINK_ISOLATED} event; a link quiet for its probation is given back
  * ({@code LINK_REINSTATED}). The isolated links stored at a start are the policy's again. Metrics:
  * {@code fabric.link.bad} (links judged bad now), {@code fabric.link.isolated} (links the policy holds out) and
- * {@code fabric.link.isolations} (isolations so far).
+ * {@code fabric.link.isolations} (isolations so far). It answers {@code GET /api/v1/links/health} (the links not
+ * healthy and the isolated ones, with their figures) and the figures that decided each isolation it made.
  */
 final class GrayLinks {
     private static final Logger LOG = LoggerFactory.getLogger(GrayLinks.class);
@@ -56,25 +59,31 @@ final class GrayLinks {
     private final Drains drains;
     private final Maintenance maintenance;
     private final LongSupplier millis;
-    private final LinkHealthModel model;
+    private final LinkJudge judge;
     private final IsolationPolicy policy;
     private final Set<Link> bad = new HashSet<>();
+    /** The last judgement of each link not healthy, or isolated by the policy (for the views). */
+    private final Map<Link, LinkJudgement> latest = new HashMap<>();
+    /** The figures that decided each isolation this manager made, and why each bad link is only advised about. */
+    private final Map<Link, String> decided = new HashMap<>();
+    private final Map<Link, String> advice = new HashMap<>();
     /** Isolations proposed and not done or refused yet. */
     private final Set<Link> inFlight = new HashSet<>();
     private final AtomicInteger badGauge = new AtomicInteger();
     private final AtomicInteger isolatedGauge = new AtomicInteger();
     private final Counter isolations;
-    /** The links of the fabric routed now (and the isolated ones) by each end, made once per routed fabric. */
-    private Fabric indexed;
-    private final Map<PortRef, Link> linkByPort = new HashMap<>();
-    private int switchLinks;
     /** Since when (ms) the daemon is converged, or -1. */
     private long convergedSince = -1;
 
-    /** What the monitor works with. */
+    /** What the monitor works with; {@code judging} runs the judgements, one at a time. */
     record Parts(LinkHealthSection config, ControlLoop loop, MilestoneLog milestones, FabricCoordinator coordinator,
-                 RoutingManager routing, Drains drains, Maintenance maintenance) {
+                 RoutingManager routing, Drains drains, Maintenance maintenance, Executor judging) {
     }
+
+    /** How often the control thread tells the judge what it needs to know, at the latest (ms). */
+    static final long PUBLISH_MS = 1_000;
+    /** Deferred-event tag of that. */
+    static final String PUBLISH = "link-health-watch";
 
     GrayLinks(Parts p, MeterRegistry meters, LongSupplier millis) {
         this.config = p.config();
@@ -85,7 +94,7 @@ final class GrayLinks {
         this.drains = p.drains();
         this.maintenance = p.maintenance();
         this.millis = millis;
-        this.model = new LinkHealthModel(config);
+        this.judge = new LinkJudge(config, p.judging(), v -> loop.append("link health", () -> decide(v)));
         this.policy = new IsolationPolicy(config);
         Drains drains = this.drains;
         drains.isolatedView().forEach((end, i) -> policy.restore(link(end, i.peer()), i.sinceMillis(),
@@ -97,14 +106,15 @@ final class GrayLinks {
                 .description("links the gray-link policy holds out of the routing now").register(meters);
         this.isolations = Counter.builder("fabric.link.isolations")
                 .description("links isolated by the gray-link policy since the daemon started").register(meters);
+        loop.append("link health", this::tick);
     }
 
-    /** Switch {@code guid} answered {@code counters} at {@code nanos} (any thread): judged on the control thread. */
+    /** Switch {@code guid} answered {@code counters} at {@code nanos} (any thread): judged off the control thread. */
     void reported(long guid, PortCounters counters, long nanos) {
-        loop.append("link health", () -> judge(guid, counters, nanos));
+        judge.reported(guid, counters, nanos);
     }
 
-    /** Notes since when the daemon is converged, as the judgements see it (within one report of the change). */
+    /** Notes since when the daemon is converged, as the judgements see it (within a second of the change). */
     private void stateSeen() {
         boolean converged = coordinator.state() == DaemonState.CONVERGED;
         if (!converged) {
@@ -114,35 +124,51 @@ final class GrayLinks {
         }
     }
 
-    /** Control thread. */
-    private void judge(long guid, PortCounters counters, long nanos) {
+    /** Control thread, every {@link #PUBLISH_MS}: the state seen, the judge told of the routed fabric. */
+    private void tick() {
+        stateSeen();
+        reconcile();
+        publish();
+        loop.scheduleDeferred(PUBLISH, PUBLISH_MS, this::tick);
+    }
+
+    /** Tells the judge the fabric routed now and the links the policy watches (control thread). */
+    private void publish() {
         ActiveRouting active = routing.active();
-        if (active == null) {
-            return;
-        }
-        index(active.fabric());
+        Set<Link> isolatedLinks = new HashSet<>();
+        drains.isolatedView().forEach((end, i) -> isolatedLinks.add(link(end, i.peer())));
+        Set<Link> watched = new HashSet<>(isolatedLinks);
+        watched.addAll(policy.isolated().keySet());
+        watched.addAll(policy.heldBack());
+        watched.addAll(inFlight);
+        judge.watch(new LinkJudge.Watch(active == null ? null : active.fabric(), Set.copyOf(isolatedLinks),
+                Set.copyOf(watched)));
+    }
+
+    /** Control thread: the policy decides about a report's judgements. */
+    private void decide(LinkJudge.Verdicts verdicts) {
         reconcile();
         stateSeen();
         long now = millis.getAsLong();
         boolean settled = convergedSince >= 0 && now - convergedSince >= config.settleMs();
-        long[] values = null;
-        for (int i = 0; i < counters.portCount(); i++) {
-            PortRef port = new PortRef(guid, counters.firstPort() + i);
-            Link link = linkByPort.get(port);
-            if (link == null) {
-                continue;
-            }
-            if (values == null) {
-                values = counters.values();
-            }
-            model.record(port, nanos, values, i * PortCounters.FIELDS);
-            LinkJudgement j = model.judge(link, nanos);
+        for (LinkJudge.Judged judged : verdicts.judged()) {
+            Link link = judged.link();
+            LinkJudgement j = judged.judgement();
             if (j.level() == LinkLevel.BAD ? bad.add(link) : bad.remove(link)) {
                 badGauge.set(bad.size());
             }
-            boolean nodeCable = indexed.isNode(link.a()) || indexed.isNode(link.b());
-            act(link, j, policy.decide(link, j, new IsolationPolicy.Fabric(nodeCable, switchLinks, settled), now));
+            if (j.level() != LinkLevel.BAD) {
+                advice.remove(link);
+            }
+            if (j.level() == LinkLevel.HEALTHY && !policy.isolated().containsKey(link)) {
+                latest.remove(link);
+            } else {
+                latest.put(link, j);
+            }
+            act(link, j, policy.decide(link, j, new IsolationPolicy.Fabric(judged.endNodeCable(),
+                    verdicts.switchLinks(), settled), now));
         }
+        publish();
     }
 
     private void act(Link link, LinkJudgement j, IsolationPolicy.Decision d) {
@@ -151,6 +177,7 @@ final class GrayLinks {
             case SUSPECT -> milestones.record(Milestone.Kind.LINK_SUSPECT, "link " + link + " suspect: "
                     + f.describe(), details(j, null));
             case ADVISE -> {
+                advice.put(link.normalized(), d.reason());
                 String line = "link " + link + " bad, not isolated (" + d.reason() + "): " + f.describe();
                 LOG.warn("{}", line);
                 milestones.record(Milestone.Kind.LINK_SUSPECT, line, details(j, d.reason()));
@@ -162,7 +189,10 @@ final class GrayLinks {
                     Drains.Isolation i = drains.isolatedView().get(end);
                     maintenance.reinstate(end, "healthy for " + (i == null ? 0 : i.probationMs() / 1000) + " s: "
                             + f.describe(), details(j, null)).whenComplete((r, e) -> loop.append("link health",
-                            () -> isolatedGauge.set(drains.isolatedView().size())));
+                            () -> {
+                                isolatedGauge.set(drains.isolatedView().size());
+                                publish();
+                            }));
                 }
             }
             default -> {
@@ -171,7 +201,8 @@ final class GrayLinks {
     }
 
     private void isolate(Link link, LinkJudgement j) {
-        PortRef end = indexed.isSwitch(link.a()) ? new PortRef(link.a(), link.aPort())
+        ActiveRouting active = routing.active();
+        PortRef end = active == null || active.fabric().isSwitch(link.a()) ? new PortRef(link.a(), link.aPort())
                 : new PortRef(link.b(), link.bPort());
         PortRef peer = end.guid() == link.a() && end.port() == link.aPort() ? new PortRef(link.b(), link.bPort())
                 : new PortRef(link.a(), link.aPort());
@@ -179,18 +210,21 @@ final class GrayLinks {
         Drains.Isolation isolation = new Drains.Isolation(peer, planned.sinceMillis(), planned.probationMs());
         Link key = link.normalized();
         inFlight.add(key);
+        decided.put(key, j.figures().describe()); // listed with the isolation from the moment it is stored
         maintenance.isolate(end, isolation, j.figures().describe(), details(j, null)).whenComplete((r, e) ->
                 loop.append("link health", () -> {
                     inFlight.remove(key);
                     if (e == null) {
                         isolations.increment();
                     } else {
+                        decided.remove(key);
                         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                         boolean busy = cause instanceof DrainException de && de.kind() == DrainException.Kind.BUSY;
                         if (busy) {
                             policy.withdrawn(link);
                         } else {
                             policy.refused(link);
+                            advice.put(key, cause.getMessage());
                             String line = "link " + link + " bad, not isolated (" + cause.getMessage() + "): "
                                     + j.figures().describe();
                             LOG.warn("{}", line);
@@ -198,6 +232,7 @@ final class GrayLinks {
                         }
                     }
                     isolatedGauge.set(drains.isolatedView().size());
+                    publish();
                 }));
     }
 
@@ -212,6 +247,9 @@ final class GrayLinks {
         for (Link l : gone) {
             policy.released(l);
         }
+        decided.keySet().removeIf(l -> storedEnd(l) == null && !inFlight.contains(l));
+        latest.entrySet().removeIf(e -> e.getValue().level() == LinkLevel.HEALTHY && storedEnd(e.getKey()) == null
+                && !inFlight.contains(e.getKey()));
         isolatedGauge.set(drains.isolatedView().size());
     }
 
@@ -222,30 +260,29 @@ final class GrayLinks {
         return drains.isolatedView().containsKey(a) ? a : drains.isolatedView().containsKey(b) ? b : null;
     }
 
-    private void index(Fabric fabric) {
-        if (fabric == indexed) {
-            addIsolated();
-            return;
-        }
-        indexed = fabric;
-        linkByPort.clear();
-        int between = 0;
-        for (Link l : fabric.links()) {
-            linkByPort.put(new PortRef(l.a(), l.aPort()), l);
-            linkByPort.put(new PortRef(l.b(), l.bPort()), l);
-            between += fabric.isSwitch(l.a()) && fabric.isSwitch(l.b()) ? 1 : 0;
-        }
-        switchLinks = between;
-        addIsolated();
+    /** The figures that decided the isolation stored under {@code end}, or {@code null} (control thread). */
+    String decidedFigures(PortRef end) {
+        Drains.Isolation i = drains.isolatedView().get(end);
+        return i == null ? null : decided.get(link(end, i.peer()));
     }
 
-    /** The isolated links are out of the routed fabric: judged all the same, for their probation. */
-    private void addIsolated() {
-        drains.isolatedView().forEach((end, i) -> {
-            Link l = link(end, i.peer());
-            linkByPort.putIfAbsent(end, l);
-            linkByPort.putIfAbsent(i.peer(), l);
+    /**
+     * {@code GET /api/v1/links/health}: the links judged suspect or bad now and those isolated by the policy, the
+     * isolated first in the order isolated (control thread); {@code names} gives a switch's name.
+     */
+    List<Views.LinkHealth> view(LongFunction<String> names) {
+        Map<Link, Drains.Isolation> out = new LinkedHashMap<>();
+        drains.isolatedView().forEach((end, i) -> out.put(link(end, i.peer()), i));
+        latest.keySet().stream().sorted(Comparator.comparing(Link::toString)).forEach(l -> out.putIfAbsent(l, null));
+        List<Views.LinkHealth> views = new ArrayList<>();
+        out.forEach((l, i) -> {
+            LinkJudgement j = latest.get(l);
+            views.add(new Views.LinkHealth(l.toString(), names.apply(l.a()), names.apply(l.b()),
+                    j == null ? null : j.level().name(), j == null ? null : j.figures().describe(),
+                    j == null ? null : details(j, null), advice.get(l), i != null, i == null ? null : decided.get(l),
+                    i == null ? null : i.sinceMillis(), i == null ? null : i.probationMs()));
         });
+        return views;
     }
 
     private static Link link(PortRef a, PortRef b) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainRequest;
@@ -17,6 +18,7 @@ import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.StateFiles;
+import org.fabricmanager.southbound.PortCounters;
 import org.fabricmanager.southbound.SouthboundListener;
 
 /**
@@ -29,6 +31,7 @@ import org.fabricmanager.southbound.SouthboundListener;
  */
 public final class VirtualDaemon implements AutoCloseable {
     private final DaemonAssembly daemon;
+    private final LongSupplier clockNanos;
 
     /**
      * A daemon of {@code config} on {@code loop}, routing with {@code routing}, its identity {@code daemonId}, its
@@ -37,10 +40,11 @@ public final class VirtualDaemon implements AutoCloseable {
     public VirtualDaemon(DaemonConfig config, VirtualTimeLoop loop, RoutingService routing, long daemonId,
                          StateFiles files, DaemonListener listener) {
         DirectExecutor direct = new DirectExecutor();
+        clockNanos = () -> loop.nowMs() * 1_000_000L;
         daemon = new DaemonAssembly(config, new StartOptions(List.of(listener), new SimpleMeterRegistry(), null,
                 List.of(), files, 0, () -> { }),
-                new DaemonAssembly.Clockwork(loop, null, direct, direct, () -> loop.nowMs() * 1_000_000L, loop::nowMs,
-                        routing, daemonId));
+                new DaemonAssembly.Clockwork(loop, null, direct, direct, direct, clockNanos, loop::nowMs, routing,
+                        daemonId));
         loop.call("load-state", () -> {
             daemon.coordinator.loadState();
             return null;
@@ -86,6 +90,21 @@ public final class VirtualDaemon implements AutoCloseable {
 
     public CompletableFuture<DrainResult> undrain(DrainRequest request) {
         return daemon.actions.undrain(request);
+    }
+
+    /**
+     * Switch {@code guid}'s port counters, read now (virtual time), as its poll would bring them: judged when the
+     * configuration's {@code linkHealth.policy} is not off, at once on the caller's thread.
+     */
+    public void portCounters(long guid, PortCounters counters) {
+        if (daemon.grayLinks != null) {
+            daemon.grayLinks.reported(guid, counters, clockNanos.getAsLong());
+        }
+    }
+
+    /** The links the gray-link policy holds isolated, as {@code GET /api/v1/drains/isolated} lists them. */
+    public List<Views.Isolated> isolated() {
+        return daemon.views.isolated(end -> null);
     }
 
     /** What the daemon told its operators since it was made. */

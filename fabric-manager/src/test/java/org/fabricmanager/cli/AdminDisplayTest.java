@@ -133,11 +133,27 @@ class AdminDisplayTest {
                   "sinceMillis":1795268702114},
                  {"element":"link 0x1000000100000000:9","guid":"0x1000000100000000","port":9,"name":"s1-0",
                   "peer":"0x1000000200000000:1","sinceMillis":1795268703114}]""");
+        answers.put("/api/v1/drains/isolated", "[]");
         List<String> listed = ok("drain", "--url", url).out().lines().toList();
-        assertThat(listed).hasSize(4);
+        assertThat(listed).hasSize(5);
         assertThat(listed.get(1)).startsWith("switch 0x1000000300000005").contains("s3-5");
         assertThat(listed.get(2)).startsWith("link 0x1000000100000000:9").contains("0x1000000200000000:1");
         assertThat(listed.get(3)).isEqualTo("2 drained");
+        assertThat(listed.get(4)).isEqualTo("0 isolated by the gray-link policy");
+        answers.put("/api/v1/drains/isolated", """
+                [{"element":"link 0x1000000100000001:10","guid":"0x1000000100000001","port":10,"name":"s1-1",
+                  "peer":"0x1000000200000003:2","sinceMillis":1795268704114,"probationMs":600000,
+                  "figures":"rxErrors at 0x1000000100000001:10: 480 in 60.0 s over 120000 packets (4000 ppm)"},
+                 {"element":"link 0x1000000100000002:11","guid":"0x1000000100000002","port":11,"name":"s1-2",
+                  "peer":"0x1000000200000004:2","sinceMillis":1795268704114,"probationMs":1200000,"figures":null}]""");
+        List<String> apart = ok("drain", "--url", url).out().lines().toList();
+        assertThat(apart).hasSize(9);
+        assertThat(apart.get(3)).isEqualTo("2 drained");
+        assertThat(apart.get(5)).startsWith("ISOLATED LINK").endsWith("DECIDED BY");
+        assertThat(apart.get(6)).startsWith("link 0x1000000100000001:10").contains("s1-1").contains("600 s")
+                .endsWith("rxErrors at 0x1000000100000001:10: 480 in 60.0 s over 120000 packets (4000 ppm)");
+        assertThat(apart.get(7)).contains("1200 s").endsWith("(isolated before this manager started)");
+        assertThat(apart.get(8)).startsWith("2 isolated by the gray-link policy (given back after their probation");
 
         answers.put("/api/v1/topology", """
                 {"format":"fabric-topology/1","switches":[{"guid":"0x1000000100000000","name":"s1-0","ports":16}],

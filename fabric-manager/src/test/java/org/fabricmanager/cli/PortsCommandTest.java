@@ -33,6 +33,7 @@ class PortsCommandTest {
         answers.put("/api/v1/switches/0x1000000100000000/ports", PORTS);
         answers.put("/api/v1/switches", """
                 [{"guid":"0x1000000100000000","name":"s1-0","connected":true}]""");
+        answers.put("/api/v1/links/health", "[]");
     }
 
     @AfterEach
@@ -55,6 +56,37 @@ class PortsCommandTest {
         assertThat(lines.get(2)).contains("1,000").doesNotEndWith("!");
         assertThat(lines.get(3)).contains("2,000").contains(" 4 ").contains(" - ").endsWith("!");
         assertThat(lines.get(5)).isEqualTo("3 ports, 1 with errors or drops");
+    }
+
+    @Test
+    void portsWhoseLinksErrAreMarkedAndTheirFiguresListedIsolatedOnesWithWhatDecided() {
+        answers.put("/api/v1/links/health", """
+                [{"link":"0x1000000100000000:3-0x1000000200000001:1","aName":"s1-0","bName":"s2-1","level":"HEALTHY",
+                  "figures":"no errors in 60.0 s (4000 packets/s)","details":{},"advice":null,"isolated":true,
+                  "isolatedFigures":"rxErrors at 0x1000000100000000:3: 480 in 60.0 s over 120000 packets (4000 ppm)",
+                  "sinceMillis":1795268702114,"probationMs":600000},
+                 {"link":"0x1000000000000007:1-0x1000000100000000:1","aName":null,"bName":"s1-0","level":"BAD",
+                  "figures":"rxErrors at 0x1000000100000000:1: 900 in 60.0 s","details":{},
+                  "advice":"an end node's only cable: isolating it would cut the node off","isolated":false,
+                  "isolatedFigures":null,"sinceMillis":null,"probationMs":null},
+                 {"link":"0x1000000100000009:2-0x1000000200000002:4","aName":"s1-9","bName":"s2-2","level":"SUSPECT",
+                  "figures":"rxErrors at 0x1000000100000009:2: 50","details":{},"advice":null,"isolated":false,
+                  "isolatedFigures":null,"sinceMillis":null,"probationMs":null}]""");
+        List<String> lines = ok("ports", "--url", url, "--switch", "s1-0").out().lines().toList();
+        assertThat(lines.get(2)).endsWith(" bad");
+        assertThat(lines.get(3)).endsWith("!").doesNotContain("bad").doesNotContain("isolated");
+        assertThat(lines.get(4)).endsWith(" isolated");
+        assertThat(lines).hasSize(8);
+        assertThat(lines.get(6)).isEqualTo("port 1: link 0x1000000000000007:1-0x1000000100000000:1 bad, not isolated "
+                + "(an end node's only cable: isolating it would cut the node off): rxErrors at "
+                + "0x1000000100000000:1: 900 in 60.0 s");
+        assertThat(lines.get(7)).startsWith("port 3: link 0x1000000100000000:3-0x1000000200000001:1 isolated by the "
+                + "gray-link policy since 2026-").contains("(given back after 600 s healthy); decided by: rxErrors at "
+                + "0x1000000100000000:3: 480").endsWith("; now isolated: no errors in 60.0 s (4000 packets/s)");
+        List<String> errors = ok("ports", "--url", url, "--switch", "s1-0", "--errors").out().lines().toList();
+        assertThat(errors.subList(2, 5)).as("the erring ports and the isolated one").extracting(String::strip)
+                .satisfiesExactly(l -> assertThat(l).startsWith("1 "), l -> assertThat(l).startsWith("2 "),
+                        l -> assertThat(l).startsWith("3 "));
     }
 
     @Test

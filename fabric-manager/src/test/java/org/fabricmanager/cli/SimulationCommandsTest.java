@@ -41,7 +41,13 @@ class SimulationCommandsTest {
             assertThat(SimulationCommands.apply("link sideways " + leafText + " 5", sim)).startsWith("error:");
             assertThat(SimulationCommands.apply("link down 0x99 5", sim)).startsWith("error:").contains("0x0000000000000099");
             assertThat(SimulationCommands.apply("link down " + leafText + " x", sim)).startsWith("error:");
-            assertThat(SimulationCommands.apply("reboot", sim)).isEqualTo("error: unknown command 'reboot' (kill, revive, link down, link up, mute)");
+            assertThat(SimulationCommands.apply("link errors " + leafText + " 5 2000", sim))
+                    .isEqualTo("ok: link " + leafText + "/5 errs 2000 a second");
+            assertThat(SimulationCommands.apply("link errors " + leafText + " 99 2000", sim)).startsWith("error:")
+                    .contains("port 99");
+            assertThat(SimulationCommands.apply("link errors " + leafText + " 5 -1", sim)).startsWith("error:");
+            assertThat(SimulationCommands.apply("reboot", sim))
+                    .isEqualTo("error: unknown command 'reboot' (kill, revive, link down, link up, link errors, mute)");
             assertThat(SimulationCommands.apply("mute " + leafText, sim)).as("no detector members here")
                     .startsWith("error:").contains("no failure-detector members");
             assertThat(SimulationCommands.apply("x".repeat(300), sim)).contains("longer than 256");

@@ -41,10 +41,10 @@ class GrayLinksTest {
     final Fabric fabric = PgftGenerator.generate(SPEC);
     final long leaf = PgftGenerator.switchGuid(1, 0);
 
+    LinkHealthSection health = LinkHealthSection.defaults().withPolicy("isolate").withTimings(1_000, 3_000, 0, 3_000);
+
     private void start() throws Exception {
         meters = new SimpleMeterRegistry();
-        LinkHealthSection health = LinkHealthSection.defaults().withPolicy("isolate")
-                .withTimings(1_000, 3_000, 0, 3_000);
         daemon = FabricManagerDaemon.start(DaemonSimulationTest.config(state, SPEC).withLinkHealth(health),
                 StartOptions.of(List.of()).registry(meters));
         sim = new FabricSimulator(fabric, DaemonSimulationTest.agentSettings(daemon), null, 1, null, 3);
@@ -124,6 +124,22 @@ class GrayLinksTest {
         assertThat(isolated()).as("the node's cable is not isolated").hasSize(1);
         assertThat(meters.get("fabric.link.isolated").gauge().value()).isEqualTo(1.0);
         assertThat(meters.get("fabric.link.bad").gauge().value()).isGreaterThanOrEqualTo(1.0);
+        assertThat(out.figures()).as("the figures that decided").contains("rxErrors at").contains("ppm");
+        List<Views.LinkHealth> judged = daemon.api().linkHealth().get(5, TimeUnit.SECONDS);
+        assertThat(judged).as("the isolated uplink first, then the node's cable").hasSize(2);
+        assertThat(judged.get(0)).satisfies(h -> {
+            assertThat(h.link()).isEqualTo(uplink.normalized().toString());
+            assertThat(h.isolated()).isTrue();
+            assertThat(h.isolatedFigures()).isEqualTo(out.figures());
+            assertThat(h.probationMs()).isEqualTo(3_000L);
+        });
+        assertThat(judged.get(1)).satisfies(h -> {
+            assertThat(h.link()).isEqualTo(nodeCable.normalized().toString());
+            assertThat(h.isolated()).isFalse();
+            assertThat(h.level()).isEqualTo("BAD");
+            assertThat(h.advice()).contains("end node");
+            assertThat(h.details()).containsEntry("counter", "rxErrors");
+        });
 
         // a restart: the new agents count no errors, yet the isolation holds until its probation has passed
         daemon.close();
@@ -131,6 +147,7 @@ class GrayLinksTest {
         start();
         convergedAfter(0, "convergence after the restart");
         assertThat(isolated()).as("kept across the restart").hasSize(1);
+        assertThat(isolated().get(0).figures()).as("decided before this daemon started").isNull();
         assertThat(routesThrough(uplink)).as("routes through the uplink after the restart").isZero();
 
         Await.value("the uplink given back", this::isolated, List::isEmpty);
@@ -138,5 +155,46 @@ class GrayLinksTest {
                 "routes through the uplink again");
         assertThat(events(Milestone.Kind.LINK_REINSTATED)).hasSize(1).first().extracting(Milestone::message)
                 .asString().contains("given back: healthy for 3 s");
+    }
+
+    @Test
+    void errorsOnMoreLinksThanTheCapIsolateOnlyUpToTheCapAndTheRestGetAdviceSayingSo() throws Exception {
+        health = health.withTimings(1_000, 3_000, 0, 600_000).withCaps(2, 100);
+        List<Link> uplinks = new java.util.ArrayList<>();
+        List<PortRef> leafEnds = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            long l = PgftGenerator.switchGuid(1, i);
+            Link up = fabric.links().stream().filter(k -> (k.a() == l || k.b() == l) && fabric.isSwitch(k.a())
+                    && fabric.isSwitch(k.b())).findFirst().orElseThrow();
+            uplinks.add(up.normalized());
+            leafEnds.add(new PortRef(l, up.a() == l ? up.aPort() : up.bPort()));
+        }
+        start();
+        long v0 = convergedAfter(0, "convergence").routing().version();
+        for (PortRef end : leafEnds) {
+            sim.linkErrors(end.guid(), end.port(), 20_000);
+        }
+        Milestone held = Await.value("advice on the link over the cap", () -> events(Milestone.Kind.LINK_SUSPECT)
+                .stream().filter(m -> m.message().contains("linkHealth.maxIsolated 2")).findFirst().orElse(null),
+                m -> m != null);
+        assertThat(isolated()).as("isolated: the cap").hasSize(2);
+        convergedAfter(v0, "the routing around the two isolated uplinks");
+        List<Views.LinkHealth> judged = daemon.api().linkHealth().get(5, TimeUnit.SECONDS);
+        assertThat(judged).extracting(Views.LinkHealth::link).containsExactlyInAnyOrderElementsOf(
+                uplinks.stream().map(Link::toString).toList());
+        Views.LinkHealth over = judged.stream().filter(h -> !h.isolated()).findFirst().orElseThrow();
+        assertThat(over.level()).isEqualTo("BAD");
+        assertThat(over.advice()).contains("2 link(s) isolated already, linkHealth.maxIsolated 2");
+        assertThat(held.message()).contains(over.link().split("-")[0]);
+        Link left = uplinks.stream().filter(l -> l.toString().equals(over.link())).findFirst().orElseThrow();
+        assertThat(routesThrough(left)).as("routes through the link over the cap").isPositive();
+        for (Link l : uplinks) {
+            if (l != left) {
+                assertThat(routesThrough(l)).as("routes through isolated %s", l).isZero();
+            }
+        }
+        assertThat(events(Milestone.Kind.LINK_ISOLATED)).hasSize(2);
+        assertThat(meters.get("fabric.link.isolated").gauge().value()).isEqualTo(2.0);
+        assertThat(meters.get("fabric.link.bad").gauge().value()).isEqualTo(3.0);
     }
 }

@@ -94,6 +94,11 @@ public interface DaemonApi {
         return CompletableFuture.failedFuture(new IllegalStateException("drains are not available here"));
     }
 
+    /** The links judged suspect or bad now and those the gray-link policy holds isolated. */
+    default CompletableFuture<List<Views.LinkHealth>> linkHealth() {
+        return CompletableFuture.failedFuture(new IllegalStateException("link health is not available here"));
+    }
+
     /** The drained switches and cables. */
     default CompletableFuture<List<Views.Drained>> drained() {
         return CompletableFuture.failedFuture(new IllegalStateException("drains are not available here"));

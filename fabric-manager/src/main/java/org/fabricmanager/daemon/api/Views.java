@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon.api;
 
 import java.util.List;
+import java.util.Map;
 import org.fabricmanager.release.BuildInfo;
 
 /**
@@ -40,10 +41,26 @@ public final class Views {
     /**
      * One link the gray-link policy isolated, in {@code GET /api/v1/drains/isolated} (apart from the operator's
      * drains): {@code element} {@code link 0x…:P} (the end it is stored under), {@code peer} the other end,
-     * {@code sinceMillis} when it was isolated, {@code probationMs} how long it must be healthy to be given back.
+     * {@code sinceMillis} when it was isolated, {@code probationMs} how long it must be healthy to be given back,
+     * {@code figures} the figures that decided ({@code null}: isolated before this manager started, or took over).
      */
     public record Isolated(String element, String guid, int port, String name, String peer, long sinceMillis,
-                           long probationMs) {
+                           long probationMs, String figures) {
+    }
+
+    /**
+     * One link in {@code GET /api/v1/links/health}: a link the daemon judges suspect or bad now, or one the gray-link
+     * policy holds isolated. {@code link} names its two ends ({@code 0x…:P-0x…:Q}), {@code aName} and {@code bName}
+     * their switches' names; {@code level} {@code HEALTHY}, {@code SUSPECT} or {@code BAD} as its counters say now
+     * ({@code null}: not judged since this manager started); {@code figures} the line that decided that level and
+     * {@code details} its figures ({@code counter}, {@code at}, {@code errors}, {@code packets}, {@code ppm},
+     * {@code packetsPerSecond}, {@code loaded}, {@code windowMs}); {@code advice} why a bad link is not isolated;
+     * {@code isolated} whether the policy holds it out, then {@code isolatedFigures} the figures that decided that
+     * ({@code null} as in {@code Isolated}), {@code sinceMillis} and {@code probationMs}.
+     */
+    public record LinkHealth(String link, String aName, String bName, String level, String figures,
+                             Map<String, Object> details, String advice, boolean isolated,
+                             String isolatedFigures, Long sinceMillis, Long probationMs) {
     }
 
     /** The release running: version, source commit ({@code -dirty} with local changes) and its date. */

@@ -115,6 +115,12 @@ public record LinkHealthSection(String policy, int pollIntervalMs, int windowMs,
                 healthyAfter, maxIsolated, maxIsolatedPercent, settle, probation);
     }
 
+    /** This section with other caps: the most links isolated at once, and their most share of the switch links. */
+    public LinkHealthSection withCaps(int most, int mostPercent) {
+        return new LinkHealthSection(policy, pollIntervalMs, windowMs, loadPacketsPerSecond, minErrors, suspectPpm, badPpm,
+                badAfter, healthyAfter, most, mostPercent, settleMs, probationMs);
+    }
+
     private static Policy policy(String text) {
         if (text == null) {
             throw new ConfigException("option linkHealth.policy must be off, advise or isolate");

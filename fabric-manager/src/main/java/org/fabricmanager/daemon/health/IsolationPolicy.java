@@ -197,6 +197,11 @@ public final class IsolationPolicy {
         heldBack.remove(key);
     }
 
+    /** The links not to be proposed again until healthy once (refused, or released by an operator). */
+    public Set<Link> heldBack() {
+        return Collections.unmodifiableSet(heldBack);
+    }
+
     /** The links isolated by the policy now, in the order isolated. */
     public Map<Link, Isolated> isolated() {
         return Collections.unmodifiableMap(isolated);

@@ -175,6 +175,12 @@ final class RestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 only(parts, 4, path);
                 return DrainEndpoints.list(api);
             }
+            case "links" -> {
+                if (parts.length == 5 && parts[4].equals("health")) {
+                    return api.linkHealth().thenApply(RestJson::bytes);
+                }
+                throw new RestError(HttpResponseStatus.NOT_FOUND, "no such resource: " + path);
+            }
             case "reroute", "whatif", "drain", "undrain" -> throw new RestError(HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
             case "routing" -> {
                 if (parts.length == 4) {

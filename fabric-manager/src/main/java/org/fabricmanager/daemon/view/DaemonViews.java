@@ -37,6 +37,7 @@ import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.Guids;
+import org.fabricmanager.topology.PortRef;
 
 /**
  * Builds the answers to the daemon's queries from its managers' state: status, switches, tables,
@@ -121,17 +122,23 @@ public final class DaemonViews {
                 opensm.get());
     }
 
-    /** {@code GET /api/v1/drains/isolated}: the links the gray-link policy isolated, in the order isolated. */
-    public List<Views.Isolated> isolated() {
+    /**
+     * {@code GET /api/v1/drains/isolated}: the links the gray-link policy isolated, in the order isolated, with the
+     * figures that decided each ({@code figures} by the end it is stored under; {@code null} where not known).
+     */
+    public List<Views.Isolated> isolated(Function<PortRef, String> figures) {
         List<Views.Isolated> out = new ArrayList<>();
-        drains.isolatedView().forEach((at, i) -> {
-            ManagedSwitch ms = registry.get(at.guid());
-            String name = ms != null ? ms.name() : topology() == null ? null
-                    : topology().switchByGuid(at.guid()).map(FabricSwitch::name).orElse(null);
-            out.add(new Views.Isolated("link " + at, Guids.format(at.guid()), at.port(), name, i.peer().toString(),
-                    i.sinceMillis(), i.probationMs()));
-        });
+        drains.isolatedView().forEach((at, i) -> out.add(new Views.Isolated("link " + at, Guids.format(at.guid()),
+                at.port(), switchName(at.guid()), i.peer().toString(), i.sinceMillis(), i.probationMs(),
+                figures.apply(at))));
         return out;
+    }
+
+    /** Switch {@code guid}'s name: as its agent says, else as the topology has it, else {@code null}. */
+    public String switchName(long guid) {
+        ManagedSwitch ms = registry.get(guid);
+        return ms != null ? ms.name() : topology() == null ? null
+                : topology().switchByGuid(guid).map(FabricSwitch::name).orElse(null);
     }
 
     /** {@code GET /api/v1/drains}: the drained switches and cables, in the order drained. */
