@@ -101,6 +101,23 @@ class ChaosSimulationTest {
         throw new AssertionError("no schedule among 60 drained a cable and restarted the daemon");
     }
 
+    /** A repair of a pure loss that moves one entry whose route crossed nothing lost, every route still valid. */
+    @Test
+    void aRepairThatMovesOneEntryTooManyIsCaught() {
+        ChaosCampaign trials = new ChaosCampaign(state, PlantedDefects.REPAIR_MOVES_ONE_TOO_MANY);
+        for (long seed = 1; seed <= 40; seed++) {
+            Plan plan = new Plan(TWO_LEVELS, seed, 20);
+            ChaosViolation found = trials.trial(plan, generated(plan)).violation();
+            if (found != null) {
+                assertThat(found.kind()).as(found.getMessage()).isEqualTo(ChaosViolation.Kind.CHURN_BEYOND_LOSS);
+                assertThat(found.getMessage()).contains("crossed nothing lost", "after a pure loss", "seed " + seed);
+                System.out.println("chaos planted defect caught: " + found.getMessage().lines().limit(2).toList());
+                return;
+            }
+        }
+        throw new AssertionError("no schedule among 40 lost an element with the daemon quiet before and after");
+    }
+
     @Test
     void theSameSeedReplaysTheSameSchedule() throws IOException {
         int drains = 0;
