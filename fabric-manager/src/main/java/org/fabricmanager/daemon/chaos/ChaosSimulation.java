@@ -21,6 +21,8 @@ import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.daemon.routing.RoutingService;
+import org.fabricmanager.daemon.store.RoutingState;
+import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
@@ -391,13 +393,24 @@ public final class ChaosSimulation implements AutoCloseable {
         steps.add("t=" + loop.nowMs() + " daemon restart: crashed, started again on its state directory");
         count("daemon restarts");
         Set<Integer> quarantined = checks.quarantines(daemon);
+        long inForce = daemon.active() == null ? -1 : daemon.active().version();
         daemon.close();
+        churn.restarted(storedVersion() == inForce);
         daemon = null;
         computations.clear();
         loop.clear();
         daemon = newDaemon(++restarts);
         judge(() -> checks.roundTrip(daemon, drained, quarantined));
         fabric.daemonRestarted(daemon.southbound());
+    }
+
+    /** The version of the routing written in the state directory, -1 when none can be read. */
+    private long storedVersion() {
+        try {
+            return new RoutingStateStore(config.state().path()).load().map(RoutingState::version).orElse(-1L);
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     private VirtualDaemon newDaemon(int run) {

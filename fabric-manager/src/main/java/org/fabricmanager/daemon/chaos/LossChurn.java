@@ -66,6 +66,17 @@ final class LossChurn {
         }
     }
 
+    /**
+     * The daemon restarted; {@code inForceWritten}: the routing in force when it stopped was the one written in its
+     * state directory. When it was not (a crash within the store's delay), the next run does not know the tables the
+     * switches hold and routes in full: the chain ends.
+     */
+    void restarted(boolean inForceWritten) {
+        if (!inForceWritten) {
+            notALoss();
+        }
+    }
+
     /** Something came back or was routed in full outside the schedule's steps (everything back at the end). */
     void notALoss() {
         events = true;

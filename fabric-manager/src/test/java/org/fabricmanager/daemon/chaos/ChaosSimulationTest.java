@@ -85,6 +85,22 @@ class ChaosSimulationTest {
         }
     }
 
+    /**
+     * The schedule that found it: a level-2 switch powered off as the daemon crashed, its intact routing written. The
+     * next run routed the fabric without the switch from scratch, 292 entries moved where the loss forces 220; it
+     * repairs the stored tables now.
+     */
+    @Test
+    void aLossAsTheDaemonCrashesIsRepairedFromTheStoredRouting() throws IOException {
+        Plan plan = new Plan(THREE_LEVELS, 1_007, 3);
+        ChaosSchedule schedule = ChaosSchedule.parse("pass:6000 off:23 restart check");
+        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("crash")))) {
+            sim.run(schedule);
+            assertThat(sim.tally()).as("the loss judged across the restart").containsEntry("losses judged", 1)
+                    .containsEntry("loss entries moved", 220).containsEntry("loss entries forced", 220);
+        }
+    }
+
     /** A drains file that loses a drain at each write: the restart that reads it back is caught. */
     @Test
     void aStateFileThatLosesADrainIsCaughtAtARestart() {
