@@ -21,6 +21,8 @@ import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.daemon.routing.RoutingService;
+import org.fabricmanager.daemon.store.RoutingState;
+import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
@@ -57,6 +59,8 @@ public final class ChaosSimulation implements AutoCloseable {
     private VirtualDaemon daemon;
     private int restarts;
     private final QuietPointChecks checks;
+    /** Judges what each loss changed, quiet point after quiet point. */
+    private final LossChurn churn;
     /** What the daemon's CONVERGED said that was not true yet, found as it said it. */
     private ChaosViolation saidConvergedEarly;
     private final Fabric intact;
@@ -89,6 +93,7 @@ public final class ChaosSimulation implements AutoCloseable {
         engines = sabotage.engines(real);
         fabric = new SimulatedFabric(intact, oracle, loop, random, steps);
         checks = new QuietPointChecks(intact, oracle, fabric);
+        churn = new LossChurn(oracle, fabric::name);
         daemon = newDaemon(0);
         fabric.connect(daemon.southbound());
     }
@@ -148,6 +153,7 @@ public final class ChaosSimulation implements AutoCloseable {
             }
             take(step);
             passed = !event;
+            judgeIfQuiet();
         }
         restoreAll();
         settleAndCheck();
@@ -186,6 +192,7 @@ public final class ChaosSimulation implements AutoCloseable {
         Map<String, Integer> all = new TreeMap<>(tally);
         all.put("acks timed out", fabric.acksTimedOut());
         all.put("quiet points", quietPoints);
+        all.putAll(churn.tally());
         return all;
     }
 
@@ -196,6 +203,7 @@ public final class ChaosSimulation implements AutoCloseable {
     /** Takes one step, or logs why it no longer applies (a shrunk schedule dropped what it needed, a drain refused). */
     private void take(ChaosStep step) {
         List<Link> cables = oracle.cables();
+        churn.step(step);
         if (step instanceof ChaosStep.Pass p) {
             pass(p.ms(), p.computeAt());
         } else if (step instanceof ChaosStep.Check) {
@@ -326,9 +334,24 @@ public final class ChaosSimulation implements AutoCloseable {
         quietPoints++;
         judge(() -> {
             checks.tablesAsSaid(daemon, "CONVERGED");
-            checks.routes(daemon, drained);
+            LossChurn.Held held = checks.routes(daemon, drained);
             checks.status(daemon, drained);
+            churn.quietPoint(held, daemon.status().routing().refinePending());
         });
+    }
+
+    /**
+     * Judges the routes and what the losses changed when the daemon happens to be quiet between two steps, without
+     * running anything: the schedule's timeline is the same as without the look, and a chain of losses is judged
+     * between the returns that end it, not only at the checks the schedule asks for.
+     */
+    private void judgeIfQuiet() {
+        if (loop.hasPending() || fabric.pending() != 0 || !computations.isEmpty() || daemon.routingBusy()
+                || daemon.state() != DaemonState.CONVERGED || saidConvergedEarly != null) {
+            return;
+        }
+        count("quiet between steps");
+        judge(() -> churn.quietPoint(checks.routes(daemon, drained), daemon.status().routing().refinePending()));
     }
 
     /** Runs {@code check}; a violation it finds is completed with the seed, the schedule and what happened. */
@@ -370,13 +393,24 @@ public final class ChaosSimulation implements AutoCloseable {
         steps.add("t=" + loop.nowMs() + " daemon restart: crashed, started again on its state directory");
         count("daemon restarts");
         Set<Integer> quarantined = checks.quarantines(daemon);
+        long inForce = daemon.active() == null ? -1 : daemon.active().version();
         daemon.close();
+        churn.restarted(storedVersion() == inForce);
         daemon = null;
         computations.clear();
         loop.clear();
         daemon = newDaemon(++restarts);
         judge(() -> checks.roundTrip(daemon, drained, quarantined));
         fabric.daemonRestarted(daemon.southbound());
+    }
+
+    /** The version of the routing written in the state directory, -1 when none can be read. */
+    private long storedVersion() {
+        try {
+            return new RoutingStateStore(config.state().path()).load().map(RoutingState::version).orElse(-1L);
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     private VirtualDaemon newDaemon(int run) {
@@ -387,6 +421,7 @@ public final class ChaosSimulation implements AutoCloseable {
 
     private void restoreAll() {
         steps.add("t=" + loop.nowMs() + " all back:");
+        churn.notALoss();
         for (var s : intact.switches()) {
             if (!fabric.on().containsKey(s.guid())) {
                 fabric.powerOn(s.guid(), true);

@@ -11,6 +11,8 @@ public final class ChaosViolation extends RuntimeException {
         TABLES_DIFFER,
         /** A route through the tables held is no valid shortest up*&#47;down* route on the live fabric. */
         ROUTE_INVALID,
+        /** A pure loss changed an entry whose route crossed nothing lost, or a refinement one no loss had moved. */
+        CHURN_BEYOND_LOSS,
         /** With everything back, the tables are not the full routing of the intact fabric. */
         NOT_INTACT,
         /** The status says other than what is true at a quiet point (state, version, switches, tables, drains). */

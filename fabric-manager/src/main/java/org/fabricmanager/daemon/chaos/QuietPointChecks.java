@@ -77,23 +77,28 @@ final class QuietPointChecks {
         }
     }
 
-    /** Every route through the tables held is valid on the live fabric: cables up, not drained, not quarantined. */
-    void routes(VirtualDaemon daemon, Set<Link> drained) {
+    /**
+     * Every route through the tables held is valid on the live fabric: cables up, not drained, not quarantined. The
+     * tables judged, with the live fabric they were judged on.
+     */
+    LossChurn.Held routes(VirtualDaemon daemon, Set<Link> drained) {
         ActiveRouting active = daemon.active();
         Map<Long, byte[]> held = new HashMap<>();
         fabric.on().forEach((guid, sw) -> held.put(guid, sw.entries()));
         Map<Long, Integer> columnOf = new HashMap<>();
         active.fabric().nodes().forEach(n -> columnOf.put(n.guid(), n.index()));
         Set<Link> quarantined = quarantinedCables(daemon);
+        ChaosOracle.Live live = new ChaosOracle.Live(Set.copyOf(fabric.on().keySet()), Set.copyOf(oracle.cables()
+                .stream().filter(c -> fabric.physicallyUp(c) && !drained.contains(c) && !quarantined.contains(c))
+                .toList()));
         try {
-            oracle.check(new ChaosOracle.Live(Set.copyOf(fabric.on().keySet()), Set.copyOf(oracle.cables().stream()
-                    .filter(c -> fabric.physicallyUp(c) && !drained.contains(c) && !quarantined.contains(c)).toList())),
-                    held, columnOf);
+            oracle.check(live, held, columnOf);
         } catch (IllegalStateException e) {
             throw new ChaosViolation(ChaosViolation.Kind.ROUTE_INVALID, "CONVERGED on v" + active.version() + ", but "
                     + e.getMessage() + (quarantined.isEmpty() ? "" : " (quarantined: "
                     + quarantined.stream().map(fabric::describe).toList() + ")"), e);
         }
+        return new LossChurn.Held(active.version(), live, Map.copyOf(held), Map.copyOf(columnOf));
     }
 
     /** The cables the daemon quarantined for their flaps: they carry no traffic until released, as drained ones. */

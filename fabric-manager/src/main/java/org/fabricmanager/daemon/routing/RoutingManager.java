@@ -199,6 +199,9 @@ public final class RoutingManager {
             return Decision.STARTED;
         }
         String engine = service.engineName();
+        // the stored routing of another fabric (a fault came as the last run stopped, or before its routing was
+        // written): what the switches were left holding, repaired for this one as the fault would have been
+        TableSet storedBase = null;
         if (active == null && stored != null && stored.engine().equals(engine)) {
             // once, at start-up: worth the fingerprint on the control thread to skip a whole computation
             String fingerprint = FabricFingerprint.of(fabric, engine);
@@ -216,11 +219,13 @@ public final class RoutingManager {
                 stored = null;
                 installed.accept(active);
                 return Decision.REUSED;
+            } else if (service.repairs()) {
+                storedBase = new TableSet(stored.version(), stored.tables());
             }
         }
         long version = nextVersion++;
         running = true;
-        RoutingJob job = new RoutingJob(version, fabric, active == null ? null : active.tables(),
+        RoutingJob job = new RoutingJob(version, fabric, active == null ? storedBase : active.tables(),
                 active == null ? null : active.fingerprint(), inFullNext, active == null ? null : active.fabric(),
                 refineNext && !inFullNext && active != null);
         inFullNext = false;

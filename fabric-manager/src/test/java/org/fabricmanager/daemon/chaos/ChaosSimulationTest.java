@@ -102,6 +102,22 @@ class ChaosSimulationTest {
         }
     }
 
+    /**
+     * The schedule that found it: a level-2 switch powered off as the daemon crashed, its intact routing written. The
+     * next run routed the fabric without the switch from scratch, 292 entries moved where the loss forces 220; it
+     * repairs the stored tables now.
+     */
+    @Test
+    void aLossAsTheDaemonCrashesIsRepairedFromTheStoredRouting() throws IOException {
+        Plan plan = new Plan(THREE_LEVELS, 1_007, 3);
+        ChaosSchedule schedule = ChaosSchedule.parse("pass:6000 off:23 restart check");
+        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("crash")))) {
+            sim.run(schedule);
+            assertThat(sim.tally()).as("the loss judged across the restart").containsEntry("losses judged", 1)
+                    .containsEntry("loss entries moved", 220).containsEntry("loss entries forced", 220);
+        }
+    }
+
     /** A drains file that loses a drain at each write: the restart that reads it back is caught. */
     @Test
     void aStateFileThatLosesADrainIsCaughtAtARestart() {
@@ -116,6 +132,23 @@ class ChaosSimulationTest {
             }
         }
         throw new AssertionError("no schedule among 60 drained a cable and restarted the daemon");
+    }
+
+    /** A repair of a pure loss that moves one entry whose route crossed nothing lost, every route still valid. */
+    @Test
+    void aRepairThatMovesOneEntryTooManyIsCaught() {
+        ChaosCampaign trials = new ChaosCampaign(state, PlantedDefects.REPAIR_MOVES_ONE_TOO_MANY);
+        for (long seed = 1; seed <= 40; seed++) {
+            Plan plan = new Plan(TWO_LEVELS, seed, 20);
+            ChaosViolation found = trials.trial(plan, generated(plan)).violation();
+            if (found != null) {
+                assertThat(found.kind()).as(found.getMessage()).isEqualTo(ChaosViolation.Kind.CHURN_BEYOND_LOSS);
+                assertThat(found.getMessage()).contains("crossed nothing lost", "after a pure loss", "seed " + seed);
+                System.out.println("chaos planted defect caught: " + found.getMessage().lines().limit(2).toList());
+                return;
+            }
+        }
+        throw new AssertionError("no schedule among 40 lost an element with the daemon quiet before and after");
     }
 
     @Test

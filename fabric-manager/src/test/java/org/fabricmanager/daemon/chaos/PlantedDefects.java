@@ -110,4 +110,20 @@ public final class PlantedDefects {
             return "routes not up*/down*";
         }
     };
+
+    /**
+     * The repair of a pure loss moves one entry too many ({@link OneEntryTooManyEngine}): one whose route crossed
+     * nothing lost goes to another port as close to its destination, so every route stays valid.
+     */
+    public static final Sabotage REPAIR_MOVES_ONE_TOO_MANY = new Sabotage() {
+        @Override
+        public Supplier<RoutingEngine> engines(Supplier<RoutingEngine> real) {
+            return () -> new OneEntryTooManyEngine(real.get());
+        }
+
+        @Override
+        public String toString() {
+            return "a repair that moves one entry too many";
+        }
+    };
 }
