@@ -12,6 +12,9 @@ import org.fabricmanager.daemon.api.DrainResult;
 import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
+import org.fabricmanager.daemon.config.ConfigReload;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.daemon.routing.ActiveRouting;
@@ -29,6 +32,9 @@ import org.fabricmanager.southbound.SouthboundListener;
  */
 public final class VirtualDaemon implements AutoCloseable {
     private final DaemonAssembly daemon;
+    private final VirtualTimeLoop loop;
+    /** The configuration in force: the one made with, then each reload's run-time changes. */
+    private DaemonConfig config;
 
     /**
      * A daemon of {@code config} on {@code loop}, routing with {@code routing}, its identity {@code daemonId}, its
@@ -36,6 +42,8 @@ public final class VirtualDaemon implements AutoCloseable {
      */
     public VirtualDaemon(DaemonConfig config, VirtualTimeLoop loop, RoutingService routing, long daemonId,
                          StateFiles files, DaemonListener listener) {
+        this.loop = loop;
+        this.config = config;
         DirectExecutor direct = new DirectExecutor();
         daemon = new DaemonAssembly(config, new StartOptions(List.of(listener), new SimpleMeterRegistry(), null,
                 List.of(), files, 0, () -> { }),
@@ -86,6 +94,24 @@ public final class VirtualDaemon implements AutoCloseable {
 
     public CompletableFuture<DrainResult> undrain(DrainRequest request) {
         return daemon.actions.undrain(request);
+    }
+
+    /** An operator's what-if of failures, answered on a thread of the daemon's own; it changes nothing in force. */
+    public CompletableFuture<WhatIfResult> whatIf(WhatIfRequest request) {
+        return daemon.actions.whatIf(request);
+    }
+
+    /**
+     * A configuration read again ({@code SIGHUP}), applied on the control loop as the daemon's own reload applies it:
+     * the run-time changes in force from now on, the others reported as waiting for a restart.
+     */
+    public CompletableFuture<ConfigReload> reload(DaemonConfig read) {
+        return loop.call("reload", () -> {
+            ConfigReload plan = ConfigReload.plan(config, read);
+            daemon.reloaded(plan);
+            config = plan.effective();
+            return plan;
+        });
     }
 
     /** What the daemon told its operators since it was made. */

@@ -2,26 +2,19 @@ package org.fabricmanager.daemon.chaos;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.VirtualDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
-import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.daemon.routing.RoutingService;
-import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
@@ -52,10 +45,16 @@ public final class ChaosSimulation implements AutoCloseable {
     private final VirtualTimeLoop loop = new VirtualTimeLoop();
     /** Routing computations submitted to the routing service, run one at a time, in order, when the schedule says. */
     private final ConcurrentLinkedQueue<Runnable> computations = new ConcurrentLinkedQueue<>();
-    private final DaemonConfig config;
+    /** The configuration file: the simulation's, then as the last reload read it (a restart reads it too). */
+    private DaemonConfig config;
+    /** The configuration the simulation started with, which a reload's variants change. */
+    private final DaemonConfig base;
+    /** The state directories of the active manager and its standby. */
+    private final StandbyPair members;
     /** The daemon running; a new one after each restart, on the same state directory. */
     private VirtualDaemon daemon;
     private int restarts;
+    private final OperatorActions operators;
     private final QuietPointChecks checks;
     /** What the daemon's CONVERGED said that was not true yet, found as it said it. */
     private ChaosViolation saidConvergedEarly;
@@ -64,7 +63,6 @@ public final class ChaosSimulation implements AutoCloseable {
     /** New instances of the engine the daemon routes with: the end's check routes the intact fabric in full with one. */
     private final Supplier<RoutingEngine> engines;
     private final SimulatedFabric fabric;
-    private final Set<Link> drained = new LinkedHashSet<>();
     private final List<String> steps = new ArrayList<>();
     /** The schedule under way, for a violation's report. */
     private ChaosSchedule schedule;
@@ -84,11 +82,15 @@ public final class ChaosSimulation implements AutoCloseable {
         this.random = new Random(~plan.seed());
         this.intact = PgftGenerator.generate(plan.spec());
         this.oracle = new ChaosOracle(intact);
-        config = config(stateDirectory, plan.spec());
+        members = new StandbyPair(stateDirectory);
+        base = config(members.active(), plan.spec());
+        config = base;
         Supplier<RoutingEngine> real = () -> RoutingEngines.create(config.routing().engine(), 1);
         engines = sabotage.engines(real);
-        fabric = new SimulatedFabric(intact, oracle, loop, random, steps);
+        fabric = new SimulatedFabric(intact, oracle, loop, random, steps, config.southbound().echoIntervalMs(),
+                config.southbound().idleTimeoutMs());
         checks = new QuietPointChecks(intact, oracle, fabric);
+        operators = new OperatorActions(loop, computations, fabric, () -> daemon, steps, this::count);
         daemon = newDaemon(0);
         fabric.connect(daemon.southbound());
     }
@@ -201,7 +203,9 @@ public final class ChaosSimulation implements AutoCloseable {
         } else if (step instanceof ChaosStep.Check) {
             settleAndCheck();
         } else if (step instanceof ChaosStep.Restart) {
-            restartDaemon();
+            crash(false);
+        } else if (step instanceof ChaosStep.Failover) {
+            crash(true);
         } else if (step instanceof ChaosStep.AgentRestart a && fabric.on().containsKey(guidOf(a.sw()))) {
             fabric.agentRestarted(guidOf(a.sw()));
             count("agent restarts");
@@ -220,15 +224,41 @@ public final class ChaosSimulation implements AutoCloseable {
                 && fabric.on().containsKey(guidOf(o.sw()))) {
             fabric.powerOff(guidOf(o.sw()));
             count("switches powered off");
-        } else if (step instanceof ChaosStep.PowerOn o && !fabric.on().containsKey(guidOf(o.sw()))) {
+        } else if (step instanceof ChaosStep.PowerOn o && !fabric.powered(guidOf(o.sw()))) {
             fabric.powerOn(guidOf(o.sw()), true);
         } else if (step instanceof ChaosStep.Drain d && usable(cables.get(d.cable()))) {
-            drain(cables.get(d.cable()));
-        } else if (step instanceof ChaosStep.Undrain u && drained.contains(cables.get(u.cable()))) {
-            undrain(cables.get(u.cable()));
-        } else {
+            judge(() -> operators.drain(cables.get(d.cable())));
+        } else if (step instanceof ChaosStep.Undrain u && operators.drained().contains(cables.get(u.cable()))) {
+            judge(() -> operators.undrain(cables.get(u.cable())));
+        } else if (!takeAnother(step, cables)) {
             steps.add("t=" + loop.nowMs() + " " + step.token() + " skipped: it no longer applies");
         }
+    }
+
+    /** The steps of the agents that hang and the operator's other actions; false when {@code step} does not apply. */
+    private boolean takeAnother(ChaosStep step, List<Link> cables) {
+        if (step instanceof ChaosStep.AgentHangs h && fabric.on().containsKey(guidOf(h.sw()))
+                && fabric.on().size() > 1 && fabric.hung().size() < ChaosSchedule.MOST_HUNG) {
+            fabric.agentHangs(guidOf(h.sw()));
+            count("agents hung");
+        } else if (step instanceof ChaosStep.AgentResumes r && fabric.hung().contains(guidOf(r.sw()))) {
+            fabric.agentResumes(guidOf(r.sw()));
+        } else if (step instanceof ChaosStep.SwitchDrain d && fabric.on().containsKey(guidOf(d.sw()))
+                && !operators.switchesDrained().contains(guidOf(d.sw()))) {
+            judge(() -> operators.drainSwitch(guidOf(d.sw())));
+        } else if (step instanceof ChaosStep.SwitchUndrain u && operators.switchesDrained().contains(guidOf(u.sw()))) {
+            judge(() -> operators.undrainSwitch(guidOf(u.sw())));
+        } else if (step instanceof ChaosStep.WhatIf w && (w.sw() ? w.index() < intact.switches().size()
+                : w.index() < cables.size())) {
+            judge(() -> operators.whatIf(w.sw() ? guidOf(w.index()) : 0, w.sw() ? null : cables.get(w.index())));
+        } else if (step instanceof ChaosStep.Reload r && r.variant() >= 0 && r.variant() < ChaosReloads.VARIANTS) {
+            // each member's file names its own state directory
+            DaemonConfig read = ChaosReloads.variant(base.withStateDirectory(members.active()), r.variant());
+            judge(() -> config = operators.reload(config, read, r.variant()));
+        } else {
+            return false;
+        }
+        return true;
     }
 
     private long guidOf(int sw) {
@@ -240,55 +270,7 @@ public final class ChaosSimulation implements AutoCloseable {
     }
 
     private boolean usable(Link c) {
-        return fabric.physicallyUp(c) && !drained.contains(c);
-    }
-
-    private void drain(Link c) {
-        var f = daemon.drain(new DrainRequest(c.a(), c.aPort(), false));
-        String outcome = await(f);
-        if (outcome == null) {
-            drained.add(c);
-        }
-        count(outcome == null ? "drains applied" : "drains refused");
-        steps.add("t=" + loop.nowMs() + " drain " + describe(c) + (outcome == null ? "" : ": " + outcome));
-    }
-
-    private void undrain(Link c) {
-        String outcome = await(daemon.undrain(new DrainRequest(c.a(), c.aPort(), false)));
-        if (outcome != null) {
-            throw violation(ChaosViolation.Kind.REQUEST_FAILED, "undrain of " + describe(c) + " refused: " + outcome, null);
-        }
-        drained.remove(c);
-        steps.add("t=" + loop.nowMs() + " undrain " + describe(c));
-    }
-
-    /**
-     * Waits for an operator's request, running the control loop and the computations it needs meanwhile (the what-if
-     * that judges a drain runs on a thread of the daemon's own); {@code null} when it succeeded, else why not.
-     */
-    private String await(CompletableFuture<?> request) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!request.isDone()) {
-            loop.runPending();
-            Runnable c = computations.poll();
-            if (c != null) {
-                c.run();
-            } else if (System.nanoTime() > deadline) {
-                throw violation(ChaosViolation.Kind.REQUEST_FAILED, "an operator's request still unanswered after 30 s", null);
-            } else {
-                LockSupport.parkNanos(100_000);
-            }
-        }
-        loop.runPending();
-        try {
-            request.get();
-            return null;
-        } catch (ExecutionException e) {
-            return "refused: " + e.getCause().getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return fabric.physicallyUp(c) && !operators.drained().contains(c);
     }
 
     /** Lets {@code ms} of virtual time pass; the computation under way, if any, finishes {@code computeAt} ms in. */
@@ -326,8 +308,8 @@ public final class ChaosSimulation implements AutoCloseable {
         quietPoints++;
         judge(() -> {
             checks.tablesAsSaid(daemon, "CONVERGED");
-            checks.routes(daemon, drained);
-            checks.status(daemon, drained);
+            checks.routes(daemon, operators.unusable(oracle.cables()), operators.switchesDrained());
+            checks.status(daemon, operators.drained(), operators.switchesDrained());
         });
     }
 
@@ -363,41 +345,55 @@ public final class ChaosSimulation implements AutoCloseable {
 
     /**
      * The daemon crashes (its queued events, computations and sessions die with it) and a new one starts on the same
-     * state directory: it must have the drains and quarantines its predecessor had, before any switch reconnects; then
-     * every switch on reconnects holding its table.
+     * state directory, or with {@code takeover} the standby's manager starts on the copy its member holds: it must
+     * have the drains and quarantines its predecessor had, before any switch reconnects; then every switch on
+     * reconnects holding its table (an agent that hangs reconnects once it answers again).
      */
-    private void restartDaemon() {
-        steps.add("t=" + loop.nowMs() + " daemon restart: crashed, started again on its state directory");
-        count("daemon restarts");
+    private void crash(boolean takeover) {
+        steps.add("t=" + loop.nowMs() + (takeover ? " failover: the active manager crashed, the standby takes over "
+                + "from its copy of the state" : " daemon restart: crashed, started again on its state directory"));
+        count(takeover ? "failovers" : "daemon restarts");
         Set<Integer> quarantined = checks.quarantines(daemon);
         daemon.close();
         daemon = null;
         computations.clear();
         loop.clear();
+        if (takeover) {
+            members.takeOver();
+            config = config.withStateDirectory(members.active());
+        }
         daemon = newDaemon(++restarts);
-        judge(() -> checks.roundTrip(daemon, drained, quarantined));
+        judge(() -> checks.roundTrip(daemon, operators.drained(), operators.switchesDrained(), quarantined));
         fabric.daemonRestarted(daemon.southbound());
     }
 
     private VirtualDaemon newDaemon(int run) {
         RoutingService routing = new RoutingService(engines.get(), config.routing().repairs(), computations::add);
-        return new VirtualDaemon(config, loop, routing, plan.seed() + run, sabotage.files(StateFiles.LOCAL),
+        return new VirtualDaemon(config, loop, routing, plan.seed() + run, sabotage.files(members.files()),
                 this::heard);
     }
 
     private void restoreAll() {
         steps.add("t=" + loop.nowMs() + " all back:");
+        for (long guid : List.copyOf(fabric.hung())) {
+            fabric.agentResumes(guid);
+        }
         for (var s : intact.switches()) {
-            if (!fabric.on().containsKey(s.guid())) {
+            if (!fabric.powered(s.guid())) {
                 fabric.powerOn(s.guid(), true);
             }
         }
         for (Link c : List.copyOf(fabric.cablesDown())) {
             fabric.cableUp(c);
         }
-        for (Link c : List.copyOf(drained)) {
-            undrain(c);
-        }
+        judge(() -> {
+            for (Link c : List.copyOf(operators.drained())) {
+                operators.undrain(c);
+            }
+            for (long guid : List.copyOf(operators.switchesDrained())) {
+                operators.undrainSwitch(guid);
+            }
+        });
     }
 
     private ChaosViolation violation(ChaosViolation.Kind kind, String what, Throwable cause) {
