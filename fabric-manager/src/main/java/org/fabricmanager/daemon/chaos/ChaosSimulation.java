@@ -55,6 +55,7 @@ public final class ChaosSimulation implements AutoCloseable {
     private VirtualDaemon daemon;
     private int restarts;
     private final OperatorActions operators;
+    private final ScheduleSteps stepper;
     private final QuietPointChecks checks;
     /** What the daemon's CONVERGED said that was not true yet, found as it said it. */
     private ChaosViolation saidConvergedEarly;
@@ -91,6 +92,44 @@ public final class ChaosSimulation implements AutoCloseable {
                 config.southbound().idleTimeoutMs());
         checks = new QuietPointChecks(intact, oracle, fabric);
         operators = new OperatorActions(loop, computations, fabric, () -> daemon, steps, this::count);
+        stepper = new ScheduleSteps(intact, oracle.cables(), fabric, operators, new ScheduleSteps.Runner() {
+            @Override
+            public void pass(long ms, long computeAt) {
+                ChaosSimulation.this.pass(ms, computeAt);
+            }
+
+            @Override
+            public void check() {
+                settleAndCheck();
+            }
+
+            @Override
+            public void crash(boolean takeover) {
+                ChaosSimulation.this.crash(takeover);
+            }
+
+            @Override
+            public void judge(Runnable action) {
+                ChaosSimulation.this.judge(action);
+            }
+
+            @Override
+            public void reload(int variant) {
+                // each member's file names its own state directory
+                DaemonConfig read = ChaosReloads.variant(base.withStateDirectory(members.active()), variant);
+                judge(() -> config = operators.reload(config, read, variant));
+            }
+
+            @Override
+            public void log(String line) {
+                steps.add("t=" + loop.nowMs() + " " + line);
+            }
+
+            @Override
+            public void count(String what) {
+                ChaosSimulation.this.count(what);
+            }
+        });
         daemon = newDaemon(0);
         fabric.connect(daemon.southbound());
     }
@@ -148,7 +187,7 @@ public final class ChaosSimulation implements AutoCloseable {
             if (event && !passed && step instanceof ChaosStep.CableDown) {
                 count("several at once");
             }
-            take(step);
+            stepper.take(step);
             passed = !event;
         }
         restoreAll();
@@ -193,84 +232,6 @@ public final class ChaosSimulation implements AutoCloseable {
 
     private void count(String what) {
         tally.merge(what, 1, Integer::sum);
-    }
-
-    /** Takes one step, or logs why it no longer applies (a shrunk schedule dropped what it needed, a drain refused). */
-    private void take(ChaosStep step) {
-        List<Link> cables = oracle.cables();
-        if (step instanceof ChaosStep.Pass p) {
-            pass(p.ms(), p.computeAt());
-        } else if (step instanceof ChaosStep.Check) {
-            settleAndCheck();
-        } else if (step instanceof ChaosStep.Restart) {
-            crash(false);
-        } else if (step instanceof ChaosStep.Failover) {
-            crash(true);
-        } else if (step instanceof ChaosStep.AgentRestart a && fabric.on().containsKey(guidOf(a.sw()))) {
-            fabric.agentRestarted(guidOf(a.sw()));
-            count("agent restarts");
-        } else if (step instanceof ChaosStep.CableDown d && usable(cables.get(d.cable()))) {
-            fabric.cableDown(cables.get(d.cable()));
-        } else if (step instanceof ChaosStep.CableUp u && fabric.cablesDown().contains(cables.get(u.cable()))
-                && endsOn(cables.get(u.cable()))) {
-            fabric.cableUp(cables.get(u.cable()));
-        } else if (step instanceof ChaosStep.Flap f && usable(cables.get(f.cable()))) {
-            Link c = cables.get(f.cable());
-            fabric.cableDown(c);
-            pass(f.downMs(), -1);
-            fabric.cableUp(c);
-            count("flaps");
-        } else if (step instanceof ChaosStep.PowerOff o && fabric.on().size() > 1
-                && fabric.on().containsKey(guidOf(o.sw()))) {
-            fabric.powerOff(guidOf(o.sw()));
-            count("switches powered off");
-        } else if (step instanceof ChaosStep.PowerOn o && !fabric.powered(guidOf(o.sw()))) {
-            fabric.powerOn(guidOf(o.sw()), true);
-        } else if (step instanceof ChaosStep.Drain d && usable(cables.get(d.cable()))) {
-            judge(() -> operators.drain(cables.get(d.cable())));
-        } else if (step instanceof ChaosStep.Undrain u && operators.drained().contains(cables.get(u.cable()))) {
-            judge(() -> operators.undrain(cables.get(u.cable())));
-        } else if (!takeAnother(step, cables)) {
-            steps.add("t=" + loop.nowMs() + " " + step.token() + " skipped: it no longer applies");
-        }
-    }
-
-    /** The steps of the agents that hang and the operator's other actions; false when {@code step} does not apply. */
-    private boolean takeAnother(ChaosStep step, List<Link> cables) {
-        if (step instanceof ChaosStep.AgentHangs h && fabric.on().containsKey(guidOf(h.sw()))
-                && fabric.on().size() > 1 && fabric.hung().size() < ChaosSchedule.MOST_HUNG) {
-            fabric.agentHangs(guidOf(h.sw()));
-            count("agents hung");
-        } else if (step instanceof ChaosStep.AgentResumes r && fabric.hung().contains(guidOf(r.sw()))) {
-            fabric.agentResumes(guidOf(r.sw()));
-        } else if (step instanceof ChaosStep.SwitchDrain d && fabric.on().containsKey(guidOf(d.sw()))
-                && !operators.switchesDrained().contains(guidOf(d.sw()))) {
-            judge(() -> operators.drainSwitch(guidOf(d.sw())));
-        } else if (step instanceof ChaosStep.SwitchUndrain u && operators.switchesDrained().contains(guidOf(u.sw()))) {
-            judge(() -> operators.undrainSwitch(guidOf(u.sw())));
-        } else if (step instanceof ChaosStep.WhatIf w && (w.sw() ? w.index() < intact.switches().size()
-                : w.index() < cables.size())) {
-            judge(() -> operators.whatIf(w.sw() ? guidOf(w.index()) : 0, w.sw() ? null : cables.get(w.index())));
-        } else if (step instanceof ChaosStep.Reload r && r.variant() >= 0 && r.variant() < ChaosReloads.VARIANTS) {
-            // each member's file names its own state directory
-            DaemonConfig read = ChaosReloads.variant(base.withStateDirectory(members.active()), r.variant());
-            judge(() -> config = operators.reload(config, read, r.variant()));
-        } else {
-            return false;
-        }
-        return true;
-    }
-
-    private long guidOf(int sw) {
-        return intact.switches().get(sw).guid();
-    }
-
-    private boolean endsOn(Link c) {
-        return fabric.on().containsKey(c.a()) && fabric.on().containsKey(c.b());
-    }
-
-    private boolean usable(Link c) {
-        return fabric.physicallyUp(c) && !operators.drained().contains(c);
     }
 
     /** Lets {@code ms} of virtual time pass; the computation under way, if any, finishes {@code computeAt} ms in. */
@@ -410,14 +371,6 @@ public final class ChaosSimulation implements AutoCloseable {
             sb.append("\n    ").append(m.kind()).append(": ").append(m.message());
         }
         return new ChaosViolation(kind, sb.toString(), cause);
-    }
-
-    private String describe(Link c) {
-        return fabric.describe(c);
-    }
-
-    private String name(long guid) {
-        return fabric.name(guid);
     }
 
     @Override

@@ -197,12 +197,13 @@ final class OperatorActions {
     }
 
     /**
-     * What an action that must change nothing is compared on; {@code null} while something else is under way (a
-     * routing, a report on its way), which may change the same things meanwhile.
+     * What an action that must change nothing is compared on; {@code null} while a routing is under way, which the
+     * wait for the action's answer may finish (the daemon's computations run one after another). Reports and acks on
+     * their way wait: no virtual time passes during the wait.
      */
     private Snapshot snapshot() {
         VirtualDaemon d = daemon.get();
-        if (!computations.isEmpty() || d.routingBusy() || fabric.pending() > 0 || loop.hasPending()) {
+        if (!computations.isEmpty() || d.routingBusy() || loop.hasPending()) {
             return null;
         }
         Map<Long, Integer> held = new TreeMap<>();
