@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import org.fabricmanager.daemon.store.StateFiles;
 
 /**
@@ -36,13 +37,19 @@ final class StandbyPair {
         return members[active];
     }
 
-    /** The stores' writes, in force whichever member is active: each file replaced in both directories. */
+    /**
+     * The stores' writes, in force whichever member is active: each file replaced in both directories, the active
+     * one's as the daemon writes it ({@link StateFiles#LOCAL}), the standby's by an atomic rename without its fsyncs:
+     * a simulated crash is a process's, which loses nothing written, and the fsyncs would double the time writes take.
+     */
     StateFiles files() {
         return (file, content) -> {
             String name = file.getFileName().toString();
-            for (Path m : members) {
-                StateFiles.LOCAL.write(m.resolve(name), content);
-            }
+            StateFiles.LOCAL.write(members[active].resolve(name), content);
+            Path standby = members[1 - active].resolve(name);
+            Path tmp = standby.resolveSibling(name + ".tmp");
+            Files.write(tmp, content);
+            Files.move(tmp, standby, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         };
     }
 
