@@ -30,9 +30,10 @@ import org.fabricmanager.topology.PortRef;
 
 /**
  * What an operator asks the daemon in a {@link ChaosSimulation}, through its own actions: drains and undrains of
- * cables and switches, what-ifs, configuration reloads. Keeps what the operator drained (the oracle's model). A what-if,
- * a refused drain and a reload must leave everything as it was: taken while nothing else was under way, the routing in
- * force, the state, the status and what every switch holds are compared before and after ({@code ACTION_CHANGED}).
+ * cables and switches, what-ifs, configuration reloads. Keeps what the operator drained (the oracle's model). A
+ * what-if, a refused drain and a reload must leave everything as it was: taken while no routing was under way, the
+ * routing in force, the state, the status and what every switch holds are compared before and after
+ * ({@code ACTION_CHANGED}).
  */
 final class OperatorActions {
     private final VirtualTimeLoop loop;
