@@ -31,12 +31,12 @@ class ChaosSimulationTest {
 
     @Test
     void seededSchedulesOnTwoLevelsKeepEveryRouteValid() throws IOException {
-        campaign(TWO_LEVELS, 1, 110, 20);
+        campaign(TWO_LEVELS, 1, 150, 20);
     }
 
     @Test
     void seededSchedulesOnThreeLevelsKeepEveryRouteValid() throws IOException {
-        campaign(THREE_LEVELS, 1_000, 36, 25);
+        campaign(THREE_LEVELS, 1_000, 50, 25);
     }
 
     @Test
