@@ -6,7 +6,9 @@ import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 import org.fabricmanager.daemon.api.DaemonListener;
 import org.fabricmanager.daemon.api.DaemonState;
+import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.ConfigException;
+import org.fabricmanager.daemon.config.ConfigReload;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.LinkHealthSection;
 import org.fabricmanager.daemon.control.ControlLoop;
@@ -199,5 +201,18 @@ final class DaemonAssembly {
                 ? config.fabric().expectedSpec().totalSwitchCount() : hdft != null ? hdft.totalSwitchCount() : 0);
         metrics.bindState(coordinator::state);
         metrics.bindVerdict(() -> discovery.check().verdict());
+    }
+
+    /**
+     * Applies a reload's run-time changes ({@link ConfigReload}): the settle windows and the flap quarantine's knobs,
+     * each read afresh at its next use; tells the operators what changed and what waits for a restart. Control thread.
+     */
+    void reloaded(ConfigReload plan) {
+        coordinator.retune(SettleWindows.of(plan.effective()));
+        faults.retune(plan.effective().faults());
+        // in the events too, not only the log: what an operator's reload changed, and what it could not
+        milestones.record(Milestone.Kind.CONFIG_RELOADED, "configuration reloaded; changed: "
+                + (plan.changed().isEmpty() ? "nothing" : String.join(", ", plan.changed())) + "; needs a restart: "
+                + (plan.needRestart().isEmpty() ? "nothing" : String.join(", ", plan.needRestart())));
     }
 }

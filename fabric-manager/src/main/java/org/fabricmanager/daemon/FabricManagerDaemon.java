@@ -242,13 +242,8 @@ public final class FabricManagerDaemon implements AutoCloseable {
                 plan = new ConfigReload(plan.effective(), changed, plan.needRestart());
             }
             adminToken = token;
-            coordinator.retune(SettleWindows.of(plan.effective()));
-            parts.faults.retune(plan.effective().faults());
+            parts.reloaded(plan);
             config = plan.effective();
-            // in the events too, not only the log: what an operator's reload changed, and what it could not
-            milestones.record(Milestone.Kind.CONFIG_RELOADED, "configuration reloaded; changed: "
-                    + (plan.changed().isEmpty() ? "nothing" : String.join(", ", plan.changed())) + "; needs a restart: "
-                    + (plan.needRestart().isEmpty() ? "nothing" : String.join(", ", plan.needRestart())));
             return plan;
         });
     }

@@ -386,6 +386,9 @@ final class SwitchSessions implements SouthboundListener {
             if (discovered && wasUp != r.isUp() && !m.faults().portTransition(ms, r.port(), r.isUp())) {
                 continue;
             }
+            if (!discovered && wasUp != r.isUp()) {
+                m.faults().portReportedBeforeDiscovery(ms, r.port(), r.isUp());
+            }
             changed = true;
             if (wasUp != r.isUp()) {
                 linkEnd(ms, r.isUp() ? r : before, r.isUp());

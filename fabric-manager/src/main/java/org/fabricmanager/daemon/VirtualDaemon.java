@@ -13,6 +13,9 @@ import org.fabricmanager.daemon.api.DrainResult;
 import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.api.Views;
+import org.fabricmanager.daemon.api.WhatIfRequest;
+import org.fabricmanager.daemon.api.WhatIfResult;
+import org.fabricmanager.daemon.config.ConfigReload;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.daemon.routing.ActiveRouting;
@@ -32,6 +35,9 @@ import org.fabricmanager.southbound.SouthboundListener;
 public final class VirtualDaemon implements AutoCloseable {
     private final DaemonAssembly daemon;
     private final LongSupplier clockNanos;
+    private final VirtualTimeLoop loop;
+    /** The configuration in force: the one made with, then each reload's run-time changes. */
+    private DaemonConfig config;
 
     /**
      * A daemon of {@code config} on {@code loop}, routing with {@code routing}, its identity {@code daemonId}, its
@@ -39,6 +45,8 @@ public final class VirtualDaemon implements AutoCloseable {
      */
     public VirtualDaemon(DaemonConfig config, VirtualTimeLoop loop, RoutingService routing, long daemonId,
                          StateFiles files, DaemonListener listener) {
+        this.loop = loop;
+        this.config = config;
         DirectExecutor direct = new DirectExecutor();
         clockNanos = () -> loop.nowMs() * 1_000_000L;
         daemon = new DaemonAssembly(config, new StartOptions(List.of(listener), new SimpleMeterRegistry(), null,
@@ -105,6 +113,24 @@ public final class VirtualDaemon implements AutoCloseable {
     /** The links the gray-link policy holds isolated, as {@code GET /api/v1/drains/isolated} lists them. */
     public List<Views.Isolated> isolated() {
         return daemon.views.isolated(end -> null);
+    }
+
+    /** An operator's what-if of failures, answered on a thread of the daemon's own; it changes nothing in force. */
+    public CompletableFuture<WhatIfResult> whatIf(WhatIfRequest request) {
+        return daemon.actions.whatIf(request);
+    }
+
+    /**
+     * A configuration read again ({@code SIGHUP}), applied on the control loop as the daemon's own reload applies it:
+     * the run-time changes in force from now on, the others reported as waiting for a restart.
+     */
+    public CompletableFuture<ConfigReload> reload(DaemonConfig read) {
+        return loop.call("reload", () -> {
+            ConfigReload plan = ConfigReload.plan(config, read);
+            daemon.reloaded(plan);
+            config = plan.effective();
+            return plan;
+        });
     }
 
     /** What the daemon told its operators since it was made. */

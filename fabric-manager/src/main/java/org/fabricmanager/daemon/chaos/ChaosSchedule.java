@@ -15,6 +15,14 @@ import org.fabricmanager.topology.Link;
  * dropped what it needed, the daemon refused a drain) is skipped by the simulation.
  */
 public record ChaosSchedule(List<ChaosStep> steps) {
+    /** The kinds of event drawn, in hundredths of the faults' share (100: the faults, drains and restarts). */
+    private static final int ALL_KINDS = 118;
+    /**
+     * Agents hung at once, at most: three lost within a keepalive period with no port down towards them is a
+     * management-network outage, whose switches the daemon keeps in the routing (a schedule of its own to judge).
+     */
+    static final int MOST_HUNG = 2;
+
     public ChaosSchedule {
         steps = List.copyOf(steps);
     }
@@ -28,12 +36,14 @@ public record ChaosSchedule(List<ChaosStep> steps) {
         Set<Long> off = new TreeSet<>();
         Set<Integer> down = new LinkedHashSet<>();
         Set<Integer> drained = new LinkedHashSet<>();
+        Set<Integer> hung = new LinkedHashSet<>();
+        Set<Integer> switchesDrained = new LinkedHashSet<>();
         List<ChaosStep> steps = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             List<Integer> usable = new ArrayList<>();
             List<Integer> plugBack = new ArrayList<>();
             for (int c = 0; c < cables.size(); c++) {
-                boolean endsOn = !off.contains(cables.get(c).a()) && !off.contains(cables.get(c).b());
+                boolean endsOn = answering(cables.get(c), off, hung, switches);
                 if (endsOn && !down.contains(c) && !drained.contains(c)) {
                     usable.add(c);
                 } else if (endsOn && down.contains(c)) {
@@ -43,9 +53,11 @@ public record ChaosSchedule(List<ChaosStep> steps) {
             List<Integer> on = new ArrayList<>();
             List<Integer> offIndexes = new ArrayList<>();
             for (int s = 0; s < switches.size(); s++) {
-                (off.contains(switches.get(s)) ? offIndexes : on).add(s);
+                if (!hung.contains(s)) {
+                    (off.contains(switches.get(s)) ? offIndexes : on).add(s);
+                }
             }
-            int kind = random.nextInt(100);
+            int kind = random.nextInt(ALL_KINDS);
             if (kind < 25 && !usable.isEmpty()) {
                 int c = pick(random, usable);
                 down.add(c);
@@ -76,6 +88,29 @@ public record ChaosSchedule(List<ChaosStep> steps) {
                 steps.add(new ChaosStep.AgentRestart(pick(random, on)));
             } else if (kind >= 94 && kind < 97) {
                 steps.add(new ChaosStep.Restart());
+            } else if (kind >= 100 && kind < 103 && hung.size() < MOST_HUNG && on.size() > 1) {
+                int s = pick(random, on);
+                hung.add(s);
+                steps.add(new ChaosStep.AgentHangs(s));
+            } else if (kind >= 103 && kind < 106 && !hung.isEmpty()) {
+                int s = pick(random, new ArrayList<>(hung));
+                hung.remove(s);
+                steps.add(new ChaosStep.AgentResumes(s));
+            } else if (kind >= 106 && kind < 109 && !on.isEmpty()) {
+                int s = pick(random, on);
+                switchesDrained.add(s); // the daemon may refuse it (a leaf's end nodes): the simulation knows
+                steps.add(new ChaosStep.SwitchDrain(s));
+            } else if (kind >= 109 && kind < 111 && !switchesDrained.isEmpty()) {
+                int s = pick(random, new ArrayList<>(switchesDrained));
+                switchesDrained.remove(s);
+                steps.add(new ChaosStep.SwitchUndrain(s));
+            } else if (kind >= 111 && kind < 114 && !on.isEmpty()) {
+                boolean sw = random.nextBoolean();
+                steps.add(new ChaosStep.WhatIf(sw, sw ? pick(random, on) : random.nextInt(cables.size())));
+            } else if (kind >= 114 && kind < 116) {
+                steps.add(new ChaosStep.Reload(random.nextInt(ChaosReloads.VARIANTS)));
+            } else if (kind >= 116) {
+                steps.add(new ChaosStep.Failover());
             } else {
                 // several cables at once: no time passes between them
                 int n = 2 + random.nextInt(3);
@@ -94,6 +129,12 @@ public record ChaosSchedule(List<ChaosStep> steps) {
             }
         }
         return new ChaosSchedule(steps);
+    }
+
+    /** Whether both ends of {@code c} are on and their agents answer. */
+    private static boolean answering(Link c, Set<Long> off, Set<Integer> hung, List<Long> switches) {
+        return !off.contains(c.a()) && !off.contains(c.b()) && !hung.contains(switches.indexOf(c.a()))
+                && !hung.contains(switches.indexOf(c.b()));
     }
 
     private static int pick(Random random, List<Integer> from) {

@@ -2,28 +2,21 @@ package org.fabricmanager.daemon.chaos;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.VirtualDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
-import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.Milestone;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.daemon.routing.RoutingService;
 import org.fabricmanager.daemon.store.RoutingState;
 import org.fabricmanager.daemon.store.RoutingStateStore;
-import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.routing.RoutingEngine;
 import org.fabricmanager.routing.engines.RoutingEngines;
 import org.fabricmanager.topology.Fabric;
@@ -54,10 +47,17 @@ public final class ChaosSimulation implements AutoCloseable {
     private final VirtualTimeLoop loop = new VirtualTimeLoop();
     /** Routing computations submitted to the routing service, run one at a time, in order, when the schedule says. */
     private final ConcurrentLinkedQueue<Runnable> computations = new ConcurrentLinkedQueue<>();
-    private final DaemonConfig config;
+    /** The configuration file: the simulation's, then as the last reload read it (a restart reads it too). */
+    private DaemonConfig config;
+    /** The configuration the simulation started with, which a reload's variants change. */
+    private final DaemonConfig base;
+    /** The state directories of the active manager and its standby. */
+    private final StandbyPair members;
     /** The daemon running; a new one after each restart, on the same state directory. */
     private VirtualDaemon daemon;
     private int restarts;
+    private final OperatorActions operators;
+    private final ScheduleSteps stepper;
     private final QuietPointChecks checks;
     /** Judges what each loss changed, quiet point after quiet point. */
     private final LossChurn churn;
@@ -68,7 +68,6 @@ public final class ChaosSimulation implements AutoCloseable {
     /** New instances of the engine the daemon routes with: the end's check routes the intact fabric in full with one. */
     private final Supplier<RoutingEngine> engines;
     private final SimulatedFabric fabric;
-    private final Set<Link> drained = new LinkedHashSet<>();
     private final List<String> steps = new ArrayList<>();
     /** The schedule under way, for a violation's report. */
     private ChaosSchedule schedule;
@@ -88,12 +87,54 @@ public final class ChaosSimulation implements AutoCloseable {
         this.random = new Random(~plan.seed());
         this.intact = PgftGenerator.generate(plan.spec());
         this.oracle = new ChaosOracle(intact);
-        config = config(stateDirectory, plan.spec());
+        members = new StandbyPair(stateDirectory);
+        base = config(members.active(), plan.spec());
+        config = base;
         Supplier<RoutingEngine> real = () -> RoutingEngines.create(config.routing().engine(), 1);
         engines = sabotage.engines(real);
-        fabric = new SimulatedFabric(intact, oracle, loop, random, steps);
+        fabric = new SimulatedFabric(intact, oracle, loop, random, steps, config.southbound().echoIntervalMs(),
+                config.southbound().idleTimeoutMs());
         checks = new QuietPointChecks(intact, oracle, fabric);
         churn = new LossChurn(oracle, fabric::name);
+        operators = new OperatorActions(loop, computations, fabric, () -> daemon, steps, this::count);
+        stepper = new ScheduleSteps(intact, oracle.cables(), fabric, operators, new ScheduleSteps.Runner() {
+            @Override
+            public void pass(long ms, long computeAt) {
+                ChaosSimulation.this.pass(ms, computeAt);
+            }
+
+            @Override
+            public void check() {
+                settleAndCheck();
+            }
+
+            @Override
+            public void crash(boolean takeover) {
+                ChaosSimulation.this.crash(takeover);
+            }
+
+            @Override
+            public void judge(Runnable action) {
+                ChaosSimulation.this.judge(action);
+            }
+
+            @Override
+            public void reload(int variant) {
+                // each member's file names its own state directory
+                DaemonConfig read = ChaosReloads.variant(base.withStateDirectory(members.active()), variant);
+                judge(() -> config = operators.reload(config, read, variant));
+            }
+
+            @Override
+            public void log(String line) {
+                steps.add("t=" + loop.nowMs() + " " + line);
+            }
+
+            @Override
+            public void count(String what) {
+                ChaosSimulation.this.count(what);
+            }
+        });
         daemon = newDaemon(0);
         fabric.connect(daemon.southbound());
     }
@@ -151,7 +192,8 @@ public final class ChaosSimulation implements AutoCloseable {
             if (event && !passed && step instanceof ChaosStep.CableDown) {
                 count("several at once");
             }
-            take(step);
+            churn.step(step);
+            stepper.take(step);
             passed = !event;
             judgeIfQuiet();
         }
@@ -200,105 +242,6 @@ public final class ChaosSimulation implements AutoCloseable {
         tally.merge(what, 1, Integer::sum);
     }
 
-    /** Takes one step, or logs why it no longer applies (a shrunk schedule dropped what it needed, a drain refused). */
-    private void take(ChaosStep step) {
-        List<Link> cables = oracle.cables();
-        churn.step(step);
-        if (step instanceof ChaosStep.Pass p) {
-            pass(p.ms(), p.computeAt());
-        } else if (step instanceof ChaosStep.Check) {
-            settleAndCheck();
-        } else if (step instanceof ChaosStep.Restart) {
-            restartDaemon();
-        } else if (step instanceof ChaosStep.AgentRestart a && fabric.on().containsKey(guidOf(a.sw()))) {
-            fabric.agentRestarted(guidOf(a.sw()));
-            count("agent restarts");
-        } else if (step instanceof ChaosStep.CableDown d && usable(cables.get(d.cable()))) {
-            fabric.cableDown(cables.get(d.cable()));
-        } else if (step instanceof ChaosStep.CableUp u && fabric.cablesDown().contains(cables.get(u.cable()))
-                && endsOn(cables.get(u.cable()))) {
-            fabric.cableUp(cables.get(u.cable()));
-        } else if (step instanceof ChaosStep.Flap f && usable(cables.get(f.cable()))) {
-            Link c = cables.get(f.cable());
-            fabric.cableDown(c);
-            pass(f.downMs(), -1);
-            fabric.cableUp(c);
-            count("flaps");
-        } else if (step instanceof ChaosStep.PowerOff o && fabric.on().size() > 1
-                && fabric.on().containsKey(guidOf(o.sw()))) {
-            fabric.powerOff(guidOf(o.sw()));
-            count("switches powered off");
-        } else if (step instanceof ChaosStep.PowerOn o && !fabric.on().containsKey(guidOf(o.sw()))) {
-            fabric.powerOn(guidOf(o.sw()), true);
-        } else if (step instanceof ChaosStep.Drain d && usable(cables.get(d.cable()))) {
-            drain(cables.get(d.cable()));
-        } else if (step instanceof ChaosStep.Undrain u && drained.contains(cables.get(u.cable()))) {
-            undrain(cables.get(u.cable()));
-        } else {
-            steps.add("t=" + loop.nowMs() + " " + step.token() + " skipped: it no longer applies");
-        }
-    }
-
-    private long guidOf(int sw) {
-        return intact.switches().get(sw).guid();
-    }
-
-    private boolean endsOn(Link c) {
-        return fabric.on().containsKey(c.a()) && fabric.on().containsKey(c.b());
-    }
-
-    private boolean usable(Link c) {
-        return fabric.physicallyUp(c) && !drained.contains(c);
-    }
-
-    private void drain(Link c) {
-        var f = daemon.drain(new DrainRequest(c.a(), c.aPort(), false));
-        String outcome = await(f);
-        if (outcome == null) {
-            drained.add(c);
-        }
-        count(outcome == null ? "drains applied" : "drains refused");
-        steps.add("t=" + loop.nowMs() + " drain " + describe(c) + (outcome == null ? "" : ": " + outcome));
-    }
-
-    private void undrain(Link c) {
-        String outcome = await(daemon.undrain(new DrainRequest(c.a(), c.aPort(), false)));
-        if (outcome != null) {
-            throw violation(ChaosViolation.Kind.REQUEST_FAILED, "undrain of " + describe(c) + " refused: " + outcome, null);
-        }
-        drained.remove(c);
-        steps.add("t=" + loop.nowMs() + " undrain " + describe(c));
-    }
-
-    /**
-     * Waits for an operator's request, running the control loop and the computations it needs meanwhile (the what-if
-     * that judges a drain runs on a thread of the daemon's own); {@code null} when it succeeded, else why not.
-     */
-    private String await(CompletableFuture<?> request) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!request.isDone()) {
-            loop.runPending();
-            Runnable c = computations.poll();
-            if (c != null) {
-                c.run();
-            } else if (System.nanoTime() > deadline) {
-                throw violation(ChaosViolation.Kind.REQUEST_FAILED, "an operator's request still unanswered after 30 s", null);
-            } else {
-                LockSupport.parkNanos(100_000);
-            }
-        }
-        loop.runPending();
-        try {
-            request.get();
-            return null;
-        } catch (ExecutionException e) {
-            return "refused: " + e.getCause().getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** Lets {@code ms} of virtual time pass; the computation under way, if any, finishes {@code computeAt} ms in. */
     private void pass(long ms, long computeAt) {
         if (computeAt < 0) {
@@ -334,8 +277,9 @@ public final class ChaosSimulation implements AutoCloseable {
         quietPoints++;
         judge(() -> {
             checks.tablesAsSaid(daemon, "CONVERGED");
-            LossChurn.Held held = checks.routes(daemon, drained);
-            checks.status(daemon, drained);
+            LossChurn.Held held = checks.routes(daemon, operators.unusable(oracle.cables()),
+                    operators.switchesDrained());
+            checks.status(daemon, operators.drained(), operators.switchesDrained());
             churn.quietPoint(held, daemon.status().routing().refinePending());
         });
     }
@@ -351,7 +295,8 @@ public final class ChaosSimulation implements AutoCloseable {
             return;
         }
         count("quiet between steps");
-        judge(() -> churn.quietPoint(checks.routes(daemon, drained), daemon.status().routing().refinePending()));
+        judge(() -> churn.quietPoint(checks.routes(daemon, operators.unusable(oracle.cables()), operators.switchesDrained()),
+                daemon.status().routing().refinePending()));
     }
 
     /** Runs {@code check}; a violation it finds is completed with the seed, the schedule and what happened. */
@@ -386,12 +331,14 @@ public final class ChaosSimulation implements AutoCloseable {
 
     /**
      * The daemon crashes (its queued events, computations and sessions die with it) and a new one starts on the same
-     * state directory: it must have the drains and quarantines its predecessor had, before any switch reconnects; then
-     * every switch on reconnects holding its table.
+     * state directory, or with {@code takeover} the standby's manager starts on the copy its member holds: it must
+     * have the drains and quarantines its predecessor had, before any switch reconnects; then every switch on
+     * reconnects holding its table (an agent that hangs reconnects once it answers again).
      */
-    private void restartDaemon() {
-        steps.add("t=" + loop.nowMs() + " daemon restart: crashed, started again on its state directory");
-        count("daemon restarts");
+    private void crash(boolean takeover) {
+        steps.add("t=" + loop.nowMs() + (takeover ? " failover: the active manager crashed, the standby takes over "
+                + "from its copy of the state" : " daemon restart: crashed, started again on its state directory"));
+        count(takeover ? "failovers" : "daemon restarts");
         Set<Integer> quarantined = checks.quarantines(daemon);
         long inForce = daemon.active() == null ? -1 : daemon.active().version();
         daemon.close();
@@ -399,8 +346,12 @@ public final class ChaosSimulation implements AutoCloseable {
         daemon = null;
         computations.clear();
         loop.clear();
+        if (takeover) {
+            members.takeOver();
+            config = config.withStateDirectory(members.active());
+        }
         daemon = newDaemon(++restarts);
-        judge(() -> checks.roundTrip(daemon, drained, quarantined));
+        judge(() -> checks.roundTrip(daemon, operators.drained(), operators.switchesDrained(), quarantined));
         fabric.daemonRestarted(daemon.southbound());
     }
 
@@ -415,24 +366,32 @@ public final class ChaosSimulation implements AutoCloseable {
 
     private VirtualDaemon newDaemon(int run) {
         RoutingService routing = new RoutingService(engines.get(), config.routing().repairs(), computations::add);
-        return new VirtualDaemon(config, loop, routing, plan.seed() + run, sabotage.files(StateFiles.LOCAL),
+        return new VirtualDaemon(config, loop, routing, plan.seed() + run, sabotage.files(members.files()),
                 this::heard);
     }
 
     private void restoreAll() {
         steps.add("t=" + loop.nowMs() + " all back:");
         churn.notALoss();
+        for (long guid : List.copyOf(fabric.hung())) {
+            fabric.agentResumes(guid);
+        }
         for (var s : intact.switches()) {
-            if (!fabric.on().containsKey(s.guid())) {
+            if (!fabric.powered(s.guid())) {
                 fabric.powerOn(s.guid(), true);
             }
         }
         for (Link c : List.copyOf(fabric.cablesDown())) {
             fabric.cableUp(c);
         }
-        for (Link c : List.copyOf(drained)) {
-            undrain(c);
-        }
+        judge(() -> {
+            for (Link c : List.copyOf(operators.drained())) {
+                operators.undrain(c);
+            }
+            for (long guid : List.copyOf(operators.switchesDrained())) {
+                operators.undrainSwitch(guid);
+            }
+        });
     }
 
     private ChaosViolation violation(ChaosViolation.Kind kind, String what, Throwable cause) {
@@ -449,14 +408,6 @@ public final class ChaosSimulation implements AutoCloseable {
             sb.append("\n    ").append(m.kind()).append(": ").append(m.message());
         }
         return new ChaosViolation(kind, sb.toString(), cause);
-    }
-
-    private String describe(Link c) {
-        return fabric.describe(c);
-    }
-
-    private String name(long guid) {
-        return fabric.name(guid);
     }
 
     @Override

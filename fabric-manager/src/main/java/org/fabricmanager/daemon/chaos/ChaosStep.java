@@ -94,6 +94,74 @@ public sealed interface ChaosStep {
         }
     }
 
+    /**
+     * The agent of a switch stops answering without closing its session (hung, its host frozen): the switch keeps
+     * forwarding by its table, the frames sent to the agent wait unread, and the daemon hears nothing more from it.
+     */
+    record AgentHangs(int sw) implements ChaosStep {
+        @Override
+        public String token() {
+            return "hang:" + sw;
+        }
+    }
+
+    /**
+     * A hung agent answers again: it reads the frames that waited on a session still open, or reconnects holding its
+     * table when the daemon closed the session meanwhile.
+     */
+    record AgentResumes(int sw) implements ChaosStep {
+        @Override
+        public String token() {
+            return "resume:" + sw;
+        }
+    }
+
+    /** An operator drains a whole switch through the daemon's own action (which may refuse it). */
+    record SwitchDrain(int sw) implements ChaosStep {
+        @Override
+        public String token() {
+            return "sdrain:" + sw;
+        }
+    }
+
+    /** An operator undrains a switch drained earlier. */
+    record SwitchUndrain(int sw) implements ChaosStep {
+        @Override
+        public String token() {
+            return "sundrain:" + sw;
+        }
+    }
+
+    /** An operator asks the daemon what the failure of a switch ({@code sw}) or of a cable would do. */
+    record WhatIf(boolean sw, int index) implements ChaosStep {
+        @Override
+        public String token() {
+            return "whatif:" + (sw ? "s" : "c") + index;
+        }
+    }
+
+    /**
+     * The daemon reads its configuration again ({@code SIGHUP}): variant 0 is the configuration it started with, the
+     * others change what a reload applies at run time ({@link ChaosReloads}).
+     */
+    record Reload(int variant) implements ChaosStep {
+        @Override
+        public String token() {
+            return "reload:" + variant;
+        }
+    }
+
+    /**
+     * The active manager of a hot-standby pair crashes and the standby takes over from the state the pair replicated
+     * to it; every switch on reconnects to it holding its table.
+     */
+    record Failover() implements ChaosStep {
+        @Override
+        public String token() {
+            return "failover";
+        }
+    }
+
     /** Runs until the next quiet point and has the oracle judge it. */
     record Check() implements ChaosStep {
         @Override
@@ -124,10 +192,24 @@ public sealed interface ChaosStep {
                 case "check" -> new Check();
                 case "restart" -> new Restart();
                 case "agent" -> new AgentRestart(Integer.parseInt(arg));
+                case "hang" -> new AgentHangs(Integer.parseInt(arg));
+                case "resume" -> new AgentResumes(Integer.parseInt(arg));
+                case "sdrain" -> new SwitchDrain(Integer.parseInt(arg));
+                case "sundrain" -> new SwitchUndrain(Integer.parseInt(arg));
+                case "whatif" -> whatIf(token, arg);
+                case "reload" -> new Reload(Integer.parseInt(arg));
+                case "failover" -> new Failover();
                 default -> throw new IllegalArgumentException("unknown step '" + token + "'");
             };
         } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
             throw new IllegalArgumentException("malformed step '" + token + "'", e);
         }
+    }
+
+    private static WhatIf whatIf(String token, String arg) {
+        if (arg.isEmpty() || (arg.charAt(0) != 's' && arg.charAt(0) != 'c')) {
+            throw new IllegalArgumentException("malformed step '" + token + "': whatif:sS or whatif:cC");
+        }
+        return new WhatIf(arg.charAt(0) == 's', Integer.parseInt(arg.substring(1)));
     }
 }

@@ -25,6 +25,8 @@ public final class ChaosViolation extends RuntimeException {
         QUARANTINE_KEPT,
         /** An operator's request was refused that must not be, or never answered. */
         REQUEST_FAILED,
+        /** A what-if, a refused drain or a reload changed the routing in force, the state, the status or a table. */
+        ACTION_CHANGED,
         /** The daemon threw where it must not. */
         DAEMON_ERROR
     }

@@ -71,7 +71,7 @@ public final class CounterNoiseRun implements AutoCloseable {
         this.config = ChaosSimulation.config(stateDirectory, plan.spec())
                 .withLinkHealth(LinkHealthSection.defaults().withPolicy("isolate"));
         this.fabric = new SimulatedFabric(intact, new ChaosOracle(intact), loop, new Random(~plan.seed()),
-                new ArrayList<>());
+                new ArrayList<>(), config.southbound().echoIntervalMs(), config.southbound().idleTimeoutMs());
         RoutingService routing = new RoutingService(RoutingEngines.create(config.routing().engine(), 1),
                 config.routing().repairs(), computations::add);
         this.daemon = new VirtualDaemon(config, loop, routing, plan.seed(), StateFiles.LOCAL, this::heard);

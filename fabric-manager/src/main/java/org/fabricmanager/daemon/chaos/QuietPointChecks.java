@@ -78,17 +78,20 @@ final class QuietPointChecks {
     }
 
     /**
-     * Every route through the tables held is valid on the live fabric: cables up, not drained, not quarantined. The
-     * tables judged, with the live fabric they were judged on.
+     * Every route through the tables held is valid on the live fabric: cables up, not drained, not quarantined; from
+     * every switch on but those drained ({@code drainedSwitches}, whose cables are among {@code drained}). The tables
+     * judged, with the live fabric they were judged on.
      */
-    LossChurn.Held routes(VirtualDaemon daemon, Set<Link> drained) {
+    LossChurn.Held routes(VirtualDaemon daemon, Set<Link> drained, Set<Long> drainedSwitches) {
         ActiveRouting active = daemon.active();
         Map<Long, byte[]> held = new HashMap<>();
         fabric.on().forEach((guid, sw) -> held.put(guid, sw.entries()));
         Map<Long, Integer> columnOf = new HashMap<>();
         active.fabric().nodes().forEach(n -> columnOf.put(n.guid(), n.index()));
         Set<Link> quarantined = quarantinedCables(daemon);
-        ChaosOracle.Live live = new ChaosOracle.Live(Set.copyOf(fabric.on().keySet()), Set.copyOf(oracle.cables()
+        Set<Long> on = new HashSet<>(fabric.on().keySet());
+        on.removeAll(drainedSwitches);
+        ChaosOracle.Live live = new ChaosOracle.Live(Set.copyOf(on), Set.copyOf(oracle.cables()
                 .stream().filter(c -> fabric.physicallyUp(c) && !drained.contains(c) && !quarantined.contains(c))
                 .toList()));
         try {
@@ -117,7 +120,7 @@ final class QuietPointChecks {
      * The status says what is true: CONVERGED on the version in force, every switch on connected and in sync, none
      * pending or failing, the drained cables the ones drained.
      */
-    void status(VirtualDaemon daemon, Set<Link> drained) {
+    void status(VirtualDaemon daemon, Set<Link> drained, Set<Long> drainedSwitches) {
         Views.Status s = daemon.status();
         int on = fabric.on().size();
         String wrong = s.state() != DaemonState.CONVERGED ? "state " + s.state()
@@ -126,8 +129,9 @@ final class QuietPointChecks {
                 : s.switches().connected() != on ? s.switches().connected() + " switches connected of " + on + " on"
                 : s.tables().inSync() != on || s.tables().pending() != 0 || s.tables().failing() != 0
                         ? "tables " + s.tables() + " with " + on + " switches on"
-                : s.drained().links() != drained.size() || s.drained().switches() != 0
-                        ? "drained " + s.drained() + " while " + drained.size() + " cables are"
+                : s.drained().links() != drained.size() || s.drained().switches() != drainedSwitches.size()
+                        ? "drained " + s.drained() + " while " + drained.size() + " cables and "
+                        + drainedSwitches.size() + " switches are"
                 : null;
         if (wrong != null) {
             throw new ChaosViolation(ChaosViolation.Kind.STATUS_WRONG, "at a quiet point the status says " + wrong,
@@ -146,12 +150,14 @@ final class QuietPointChecks {
     }
 
     /** A daemon restarted on the state directory has the drains and the quarantines its predecessor had. */
-    void roundTrip(VirtualDaemon daemon, Set<Link> drained, Set<Integer> quarantinedBefore) {
+    void roundTrip(VirtualDaemon daemon, Set<Link> drained, Set<Long> drainedSwitches, Set<Integer> quarantinedBefore) {
         Views.Status s = daemon.status();
         Set<Integer> quarantined = quarantines(daemon);
-        if (s.drained().links() != drained.size() || !quarantined.equals(quarantinedBefore)) {
+        if (s.drained().links() != drained.size() || s.drained().switches() != drainedSwitches.size()
+                || !quarantined.equals(quarantinedBefore)) {
             throw new ChaosViolation(ChaosViolation.Kind.STATE_LOST, "restarted from its state directory, the daemon "
-                    + "has " + s.drained().links() + " cables drained of " + drained.size() + " and quarantines "
+                    + "has " + s.drained().links() + " cables drained of " + drained.size() + ", "
+                    + s.drained().switches() + " switches of " + drainedSwitches.size() + " and quarantines "
                     + quarantined + " of " + quarantinedBefore, null);
         }
     }

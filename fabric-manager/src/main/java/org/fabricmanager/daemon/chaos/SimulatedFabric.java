@@ -37,6 +37,14 @@ final class SimulatedFabric {
     /** The schedule's steps, which this fabric's changes are logged to. */
     private final List<String> steps;
     private final Map<Long, SimulatedSwitch> on = new TreeMap<>();
+    /** Switches powered on whose agent hangs: they forward by the table they hold and answer nothing. */
+    private final Map<Long, SimulatedSwitch> hung = new TreeMap<>();
+    /** The sessions the daemon running holds open, with when each opened and when it last heard from each. */
+    private final Map<SimulatedSwitch, Long> opened = new HashMap<>();
+    private final Map<SimulatedSwitch, Long> heard = new HashMap<>();
+    /** The daemon's keepalive period and the silence after which it closes a session ({@code southbound}). */
+    private final long echoIntervalMs;
+    private final long idleTimeoutMs;
     private final Map<Long, Long> incarnations = new HashMap<>();
     private final Set<Link> cablesDown = new LinkedHashSet<>();
     private final Map<SimulatedSwitch, List<CompletableFuture<CommitAck>>> unanswered = new HashMap<>();
@@ -45,8 +53,11 @@ final class SimulatedFabric {
     private int pending;
     private int acksTimedOut;
 
-    SimulatedFabric(Fabric intact, ChaosOracle oracle, VirtualTimeLoop loop, Random random, List<String> steps) {
+    SimulatedFabric(Fabric intact, ChaosOracle oracle, VirtualTimeLoop loop, Random random, List<String> steps,
+                    long echoIntervalMs, long idleTimeoutMs) {
         this.intact = intact;
+        this.echoIntervalMs = echoIntervalMs;
+        this.idleTimeoutMs = idleTimeoutMs;
         this.oracle = oracle;
         this.loop = loop;
         this.random = random;
@@ -58,7 +69,7 @@ final class SimulatedFabric {
         southbound = daemon;
     }
 
-    /** The switches powered on, by GUID, in GUID order. */
+    /** The switches powered on whose agent answers, by GUID, in GUID order: those the daemon can manage. */
     Map<Long, SimulatedSwitch> on() {
         return Collections.unmodifiableMap(on);
     }
@@ -78,8 +89,24 @@ final class SimulatedFabric {
         return acksTimedOut;
     }
 
+    /** Switches powered on whose agent hangs, by GUID. */
+    Set<Long> hung() {
+        return Collections.unmodifiableSet(hung.keySet());
+    }
+
+    /** Whether switch {@code guid} is powered on, its agent answering or not. */
+    boolean powered(long guid) {
+        return on.containsKey(guid) || hung.containsKey(guid);
+    }
+
+    /** Whether {@code c} is plugged and both its ends answer their agents: traffic the daemon can manage. */
     boolean physicallyUp(Link c) {
         return on.containsKey(c.a()) && on.containsKey(c.b()) && !cablesDown.contains(c);
+    }
+
+    /** Whether {@code c} is plugged and both its ends powered on: its ports say up. */
+    private boolean wired(Link c) {
+        return powered(c.a()) && powered(c.b()) && !cablesDown.contains(c);
     }
 
     void cableDown(Link c) {
@@ -100,12 +127,19 @@ final class SimulatedFabric {
     private void reportEnd(long guid, int port, Link c) {
         SimulatedSwitch sw = on.get(guid);
         if (sw == null) {
+            SimulatedSwitch silent = hung.get(guid);
+            if (silent != null) {
+                silent.portsChanged.add(port); // told when its agent answers again
+            }
             return;
         }
         later(random.nextInt(20), () -> {
             if (on.get(guid) == sw) {
+                heard.put(sw, loop.nowMs());
                 southbound.portStatusReceived(sw, new PortStatus(1,
                         List.of(record(guid, port))));
+            } else if (hung.get(guid) == sw) {
+                sw.portsChanged.add(port);
             }
         });
     }
@@ -116,7 +150,7 @@ final class SimulatedFabric {
             return PortRecord.toNode(port, node, intact.nodeByGuid(node).orElseThrow().name());
         }
         Link c = oracle.cableAt(guid, port);
-        if (c == null || !physicallyUp(c)) {
+        if (c == null || !wired(c)) {
             return PortRecord.down(port);
         }
         long peer = c.a() == guid ? c.b() : c.a();
@@ -136,7 +170,7 @@ final class SimulatedFabric {
         introduce(sw);
         for (int p = 1; p <= s.ports(); p++) {
             Link c = oracle.cableAt(guid, p);
-            if (c != null && physicallyUp(c)) {
+            if (c != null && wired(c)) {
                 reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);
             }
         }
@@ -150,6 +184,8 @@ final class SimulatedFabric {
     void daemonRestarted(SouthboundListener next) {
         pending = 0;
         unanswered.clear();
+        opened.clear();
+        heard.clear();
         southbound = next;
         for (Map.Entry<Long, SimulatedSwitch> e : on.entrySet()) {
             SimulatedSwitch sw = e.getValue().reconnected(++sessionIds);
@@ -160,6 +196,8 @@ final class SimulatedFabric {
     }
 
     private void introduce(SimulatedSwitch sw) {
+        opened.put(sw, loop.nowMs());
+        heard.put(sw, loop.nowMs());
         southbound.helloReceived(sw, sw.hello());
         List<PortRecord> ports = new ArrayList<>();
         for (int p = 1; p <= sw.hello().portCount(); p++) {
@@ -175,25 +213,79 @@ final class SimulatedFabric {
     void agentRestarted(long guid) {
         SimulatedSwitch old = on.get(guid);
         steps.add("t=" + loop.nowMs() + " agent of " + name(guid) + " restarts");
-        endSession(old);
+        endSession(old, "connection lost");
         SimulatedSwitch sw = old.restarted(++sessionIds, incarnations.merge(guid, 1L, Long::sum));
         on.put(guid, sw);
         introduce(sw);
         loop.runPending();
     }
 
-    private void endSession(SimulatedSwitch sw) {
+    private void endSession(SimulatedSwitch sw, String reason) {
         for (CompletableFuture<CommitAck> f : unanswered.getOrDefault(sw, List.of())) {
             f.completeExceptionally(new RequestFailedException("session closed", false));
         }
         unanswered.remove(sw);
-        southbound.sessionClosed(sw, "connection lost");
+        opened.remove(sw);
+        heard.remove(sw);
+        southbound.sessionClosed(sw, reason);
+    }
+
+    /**
+     * The agent of switch {@code guid} hangs: it reads nothing and answers nothing, its session stays open, the switch
+     * forwards by its table. The daemon's transport closes the session once it heard nothing for its idle timeout:
+     * since the last thing the agent sent, an ack or a report, or its answer to the last keepalive echo (the daemon
+     * sends one every echo period from the session's start).
+     */
+    void agentHangs(long guid) {
+        SimulatedSwitch sw = on.remove(guid);
+        hung.put(guid, sw);
+        int which = sw.hang();
+        long now = loop.nowMs();
+        long since = opened.getOrDefault(sw, now);
+        long lastEcho = since + (now - since) / echoIntervalMs * echoIntervalMs;
+        long silentSince = Math.max(lastEcho, heard.getOrDefault(sw, since));
+        long closeIn = Math.max(0, silentSince + idleTimeoutMs - now);
+        steps.add("t=" + now + " agent of " + name(guid) + " hangs (silent since t=" + silentSince + ")");
+        later(closeIn, () -> {
+            if (sw.hungIn(which) && opened.containsKey(sw)) {
+                steps.add("t=" + loop.nowMs() + " the daemon closes the silent session of " + name(guid));
+                endSession(sw, "nothing received for " + idleTimeoutMs + " ms");
+            }
+        });
+        loop.runPending();
+    }
+
+    /**
+     * The hung agent of switch {@code guid} answers again: on its session, if the daemon still holds it open, it
+     * reads the frames that waited and reports the ports that changed meanwhile; else it reconnects holding its table.
+     */
+    void agentResumes(long guid) {
+        SimulatedSwitch sw = hung.remove(guid);
+        boolean open = opened.containsKey(sw);
+        steps.add("t=" + loop.nowMs() + " agent of " + name(guid) + " answers again"
+                + (open ? " on its session" : ", reconnects"));
+        List<Runnable> frames = sw.resume(open);
+        if (open) {
+            on.put(guid, sw);
+            heard.put(sw, loop.nowMs());
+            frames.forEach(Runnable::run);
+            if (!sw.portsChanged.isEmpty()) {
+                southbound.portStatusReceived(sw, new PortStatus(1,
+                        sw.portsChanged.stream().map(p -> record(guid, p)).toList()));
+            }
+        } else {
+            SimulatedSwitch next = sw.reconnected(++sessionIds);
+            on.put(guid, next);
+            introduce(next);
+        }
+        sw.portsChanged.clear();
+        loop.runPending();
     }
 
     void powerOff(long guid) {
         SimulatedSwitch sw = on.remove(guid);
         steps.add("t=" + loop.nowMs() + " power off " + name(guid));
-        endSession(sw);
+        endSession(sw, "connection lost");
         for (Link c : oracle.cables()) {
             if ((c.a() == guid || c.b() == guid) && !cablesDown.contains(c)) {
                 reportEnd(c.a() == guid ? c.b() : c.a(), c.a() == guid ? c.bPort() : c.aPort(), c);
@@ -213,6 +305,20 @@ final class SimulatedFabric {
                 ? ", ack lost" : arrive + ackAfter > timeoutMs ? ", ack too late" : ", acked in " + (arrive + ackAfter)
                 + " ms"));
         later(arrive, () -> {
+            if (hung.get(to.guid()) == to) {
+                // unread in its socket until the agent answers again; the daemon's wait ends at its timeout
+                to.hold(() -> {
+                    CommitAck ack = to.apply(batch);
+                    answer.complete(ack);
+                });
+                later(timeoutMs - arrive, () -> {
+                    if (answer.completeExceptionally(new RequestFailedException("no ack within " + timeoutMs
+                            + " ms", true))) {
+                        acksTimedOut++;
+                    }
+                });
+                return;
+            }
             if (on.get(to.guid()) != to) {
                 return;
             }
@@ -224,6 +330,9 @@ final class SimulatedFabric {
                         new RequestFailedException("no ack within " + timeoutMs + " ms", true)));
             } else {
                 later(ackAfter, () -> {
+                    if (on.get(to.guid()) == to) {
+                        heard.put(to, loop.nowMs());
+                    }
                     answer.complete(ack);
                     if (to.hasLateBlock()) {
                         later(5_000, to::landLateBlock);

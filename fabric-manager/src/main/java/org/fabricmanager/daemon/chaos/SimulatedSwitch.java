@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import org.fabricmanager.southbound.DetectorConfigReply;
 import org.fabricmanager.southbound.ErrorCode;
@@ -43,6 +45,12 @@ public final class SimulatedSwitch implements SwitchSession {
     private long stagedVersion = -1;
     private final Map<Integer, byte[]> staged = new HashMap<>();
     boolean closedByDaemon;
+    /** While its agent hangs: the frames that reached it, unread, in order; {@code null} while it answers. */
+    private List<Runnable> held;
+    /** Times its agent hung; a deadline set at one hang does not apply after the next. */
+    private int hangs;
+    /** Its ports that changed while its agent hung: reported when it answers again on the same session. */
+    final SortedSet<Integer> portsChanged = new TreeSet<>();
     /** What reached the switch, in order, for a violation's report. */
     final List<String> received = new ArrayList<>();
 
@@ -73,6 +81,33 @@ public final class SimulatedSwitch implements SwitchSession {
     /** Its agent restarted as run {@code incarnation}, connecting as session {@code id}; the switch kept its table. */
     SimulatedSwitch restarted(long id, long incarnation) {
         return new SimulatedSwitch(this, id, incarnation);
+    }
+
+    /** Its agent stops reading and answering; the frames sent to it wait. Returns which hang this is. */
+    int hang() {
+        held = new ArrayList<>();
+        return ++hangs;
+    }
+
+    /** True while its agent hangs in hang {@code which}. */
+    boolean hungIn(int which) {
+        return held != null && hangs == which;
+    }
+
+    boolean hung() {
+        return held != null;
+    }
+
+    /** A frame that reached it while its agent hangs, read (run) when it answers again on the same session. */
+    void hold(Runnable frame) {
+        held.add(frame);
+    }
+
+    /** Its agent answers again: the frames that waited, in the order they came (gone when its session closed). */
+    List<Runnable> resume(boolean sessionOpen) {
+        List<Runnable> frames = sessionOpen ? held : List.of();
+        held = null;
+        return frames;
     }
 
     /** Plants the defect: the next batch with blocks loses one on this switch, and the ack says it did not. */
@@ -164,6 +199,14 @@ public final class SimulatedSwitch implements SwitchSession {
 
     @Override
     public void stage(LftBatch batch) {
+        if (held != null) {
+            held.add(() -> staged(batch));
+        } else {
+            staged(batch);
+        }
+    }
+
+    private void staged(LftBatch batch) {
         received.add("stage v" + batch.version() + " (" + batch.blocks().size() + " blocks)");
         if (stagedVersion != batch.version()) {
             staged.clear();

@@ -116,6 +116,14 @@ public final class FaultManager implements AutoCloseable {
         quarantine.portsReported(ms.ports());
     }
 
+    /**
+     * A port of {@code ms} went up or down before discovery completed, when no transition is judged: a quarantined
+     * port's stable-up clock follows it all the same, else a link back up during discovery stayed quarantined for good.
+     */
+    public void portReportedBeforeDiscovery(ManagedSwitch ms, int port, boolean up) {
+        quarantine.portReported(ms.guid(), port, up);
+    }
+
     /** The reports as routing must see them: a copy with the quarantined ports down, or the reports themselves. */
     public SwitchPorts masked(SwitchPorts ports) {
         return quarantine.masked(ports);

@@ -154,6 +154,20 @@ public final class FlapGuard {
         return true;
     }
 
+    /**
+     * How long a quarantined port that is up still has to stay up before its release, in ms (at least 1); -1 for a
+     * port that is not quarantined or is down.
+     */
+    public long upRemainingMs(long guid, int port, long nowNanos) {
+        Map<Integer, PortFlaps> m = ports.get(guid);
+        PortFlaps f = m == null ? null : m.get(port);
+        if (f == null || !f.quarantined || f.upSinceNanos < 0) {
+            return -1;
+        }
+        long leftNanos = quarantineNanos - (nowNanos - f.upSinceNanos);
+        return Math.max(1, (leftNanos + 999_999) / 1_000_000L);
+    }
+
     /** Quarantine time in ms. */
     public long quarantineMs() {
         return quarantineNanos / 1_000_000L;

@@ -131,6 +131,13 @@ final class QuarantineKeeper {
         }
     }
 
+    /** One port of {@code guid} reported up or down outside a judged transition: as {@link #portsReported}. */
+    void portReported(long guid, int port, boolean up) {
+        if (flaps.reported(guid, port, up, deps.nanoTime().getAsLong())) {
+            scheduleRelease(guid, port);
+        }
+    }
+
     /** The reports as routing must see them: a copy with the quarantined ports down, or the reports themselves. */
     SwitchPorts masked(SwitchPorts ports) {
         if (!flaps.hasQuarantined(ports.guid())) {
@@ -150,7 +157,17 @@ final class QuarantineKeeper {
     }
 
     private void release(long guid, int port) {
-        if (stopping.getAsBoolean() || !flaps.releaseIfStable(guid, port, deps.nanoTime().getAsLong())) {
+        if (stopping.getAsBoolean()) {
+            return;
+        }
+        long now = deps.nanoTime().getAsLong();
+        if (!flaps.releaseIfStable(guid, port, now)) {
+            // up, but not for the quarantine time: a reload lengthened it since this check was scheduled
+            long left = flaps.upRemainingMs(guid, port, now);
+            if (left > 0) {
+                deps.queue().scheduleDeferred("quarantine " + Guids.format(guid) + "/" + port, left,
+                        () -> release(guid, port));
+            }
             return;
         }
         ManagedSwitch ms = deps.registry().get(guid);

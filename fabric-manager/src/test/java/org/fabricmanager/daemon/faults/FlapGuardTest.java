@@ -65,6 +65,20 @@ class FlapGuardTest {
         assertThat(guard.quarantined()).isEmpty();
     }
 
+    /** What a release check that came too early (a reload lengthened the quarantine since) sets itself again for. */
+    @Test
+    void theTimeLeftBeforeAReleaseFollowsTheQuarantineTimeInForce() {
+        quarantineAt(0);
+        assertThat(guard.upRemainingMs(GUID, PORT, 1_000 * MS)).as("down: no release due").isEqualTo(-1);
+        guard.transition(GUID, PORT, true, 10_000 * MS);
+        assertThat(guard.upRemainingMs(GUID, PORT, 12_000 * MS)).isEqualTo(3_000);
+        guard.retune(3, 1_000, 8_000);
+        assertThat(guard.releaseIfStable(GUID, PORT, 15_000 * MS)).as("up 5 s of 8 s now").isFalse();
+        assertThat(guard.upRemainingMs(GUID, PORT, 15_000 * MS)).isEqualTo(3_000);
+        assertThat(guard.releaseIfStable(GUID, PORT, 18_000 * MS)).isTrue();
+        assertThat(guard.upRemainingMs(GUID, PORT, 18_000 * MS)).as("released").isEqualTo(-1);
+    }
+
     @Test
     void releasedOnlyAfterStayingUpForTheQuarantineTime() {
         quarantineAt(0);
