@@ -21,6 +21,8 @@ import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.routing.RoutingResult;
 import org.fabricmanager.routing.Validity;
 import org.fabricmanager.routing.analysis.CongestionAnalyzer;
+import org.fabricmanager.routing.analysis.LidSharing;
+import org.fabricmanager.routing.analysis.LidSharingAnalyzer;
 import org.fabricmanager.routing.analysis.PathLengthAnalyzer;
 import org.fabricmanager.routing.analysis.PathLengths;
 import org.fabricmanager.routing.analysis.PatternCongestion;
@@ -75,7 +77,7 @@ final class CompareCommand implements Command {
         return """
                 usage: fabric-manager compare (--pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S] | --topology FILE)
                                               [--opensm-engines E,...] [--engines E,...] [--patterns P,...]
-                                              [--timeout S] [--work DIR] [--threads T] [--svg FILE]
+                                              [--timeout S] [--work DIR] [--threads T] [--svg FILE] [--lmc N]
                   Simulates the fabric with ibsim, routes it with each OpenSM engine (opensm -o -R E; ftree and
                   updn with the fabric's top level as root GUIDs, -a, and its end nodes as compute nodes, -u,
                   as OpenSM's documentation asks) and with our engines, and prints per engine: routing time (OpenSM's from its log; ours the median of
@@ -90,6 +92,9 @@ final class CompareCommand implements Command {
                   --work DIR               keep the net file, logs and dumps in DIR (default: a temporary directory,
                                            removed at the end)
                   --threads T              our routing and analysis threads (default: available processors)
+                  --lmc N                  OpenSM's lmc (opensm -l N, 0..7): every end port answers to 2^N LIDs, for
+                                           OpenSM's engines and ours alike; the patterns count one flow per LID of a
+                                           pair's destination and the LID-sharing columns are added (see quality)
                   --svg FILE               also draw each pattern's maximum congestion per engine as an SVG chart
                   Exit code 0 when the comparison ran; 2 for bad input or when the tools are missing.""".formatted(
                 OUR_REPEATS, OpenSmTools.INSTALL_HINT, FabricSource.USAGE, String.join(",", DEFAULT_OPENSM_ENGINES),
@@ -100,7 +105,7 @@ final class CompareCommand implements Command {
     @Override
     public Set<String> valueOptions() {
         Set<String> options = new HashSet<>(FabricSource.OPTIONS);
-        options.addAll(Set.of("opensm-engines", "engines", "patterns", "timeout", "work", "threads", "svg"));
+        options.addAll(Set.of("opensm-engines", "engines", "patterns", "timeout", "work", "threads", "svg", "lmc"));
         return options;
     }
 
@@ -111,7 +116,7 @@ final class CompareCommand implements Command {
 
     /** One engine's figures; {@code failure} is non-null when it produced no tables. */
     private record Row(String engine, String source, String failure, double millis, String note, Validity validity,
-                       PathLengths lengths, List<PatternCongestion> patterns) {
+                       PathLengths lengths, List<PatternCongestion> patterns, LidSharing sharing) {
     }
 
     @Override
@@ -167,6 +172,9 @@ final class CompareCommand implements Command {
                                List<String> openSmEngines, List<String> ours, int threads, long timeout, Path work)
             throws IOException {
         List<Row> rows = new ArrayList<>();
+        // every OpenSM run assigns the LIDs with the same LMC, so the dump read back gives our engines that LMC too
+        List<String> lmc = args.has("lmc") ? List.of("-l", Integer.toString(args.intValue("lmc", 0, 0, Fabric.MAX_LMC)))
+                : List.of();
         LidFabric seen = null;
         List<TrafficPattern> patterns = null;
         try (IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), timeout)) {
@@ -179,7 +187,8 @@ final class CompareCommand implements Command {
                     + guidFiles.rootCount() + " switches) and -u " + guidFiles.computeNodes() + " (the end nodes: "
                     + guidFiles.nodeCount() + " ports)");
             for (String engine : openSmEngines) {
-                List<String> options = GUID_FILE_ENGINES.contains(engine) ? guidFiles.options() : List.of();
+                List<String> options = new ArrayList<>(lmc);
+                options.addAll(GUID_FILE_ENGINES.contains(engine) ? guidFiles.options() : List.of());
                 IbsimFabric.OpenSmRun run = lab.runOpenSm(engine, null, options, work.resolve("opensm-" + engine),
                         timeout);
                 if (seen == null && run.exitCode() == 0) {
@@ -191,7 +200,7 @@ final class CompareCommand implements Command {
                 console.err().println("compare: opensm " + engine + " done");
             }
             if (seen == null) {
-                lab.runOpenSm("minhop", null, work.resolve("opensm-lids"), timeout);
+                lab.runOpenSm("minhop", null, lmc, work.resolve("opensm-lids"), timeout);
                 seen = IbnetdiscoverReader.readWithLids(lab.ibnetdiscover(work.resolve("ibnetdiscover.txt"), timeout));
                 patterns = patterns(args, seen.fabric().index());
             }
@@ -223,7 +232,7 @@ final class CompareCommand implements Command {
                 throw new UsageException("compare: --patterns: " + e.getMessage(), e);
             }
         }
-        if (!args.has("patterns") && !QualityCommand.shiftByDefault(index.leafNodeArray().length)) {
+        if (!args.has("patterns") && !QualityCommand.shiftByDefault(index.leafNodeArray().length >> index.lmc())) {
             patterns.removeIf(p -> p instanceof TrafficPattern.Shift);
         }
         return patterns;
@@ -234,13 +243,13 @@ final class CompareCommand implements Command {
         String name = "opensm " + engine;
         if (run.exitCode() != 0 || seen == null || !Files.exists(run.dump())) {
             String why = run.exitCode() < 0 ? "stopped after " + timeout + " s" : "exit code " + run.exitCode();
-            return new Row(name, "OpenSM", why + " (see " + run.logFile() + ")", 0, "", null, null, List.of());
+            return new Row(name, "OpenSM", why + " (see " + run.logFile() + ")", 0, "", null, null, List.of(), null);
         }
         ForwardingTables tables;
         try {
             tables = OpenSmLfts.read(run.dump(), seen.fabric(), seen.lids());
         } catch (TopologyException e) {
-            return new Row(name, "OpenSM", "unreadable dump: " + e.getMessage(), 0, "", null, null, List.of());
+            return new Row(name, "OpenSM", "unreadable dump: " + e.getMessage(), 0, "", null, null, List.of(), null);
         }
         String configured = run.log().configuredBy();
         String note = configured.isEmpty() || configured.equals(engine) ? "" : "fell back to " + configured;
@@ -258,7 +267,7 @@ final class CompareCommand implements Command {
                 millis[i] = result.timings().totalMillis();
             }
         } catch (RoutingException ex) {
-            return new Row(engine, "ours", "refused: " + ex.getMessage(), 0, "", null, null, List.of());
+            return new Row(engine, "ours", "refused: " + ex.getMessage(), 0, "", null, null, List.of(), null);
         }
         Arrays.sort(millis);
         RoutedFabric routed = RoutedFabric.of(index, result.tables());
@@ -274,7 +283,8 @@ final class CompareCommand implements Command {
         for (TrafficPattern p : patterns) {
             figures.add(congestion.analyze(p));
         }
-        return new Row(name, source, null, millis, note, validity, lengths, figures);
+        return new Row(name, source, null, millis, note, validity, lengths, figures,
+                new LidSharingAnalyzer(routed, threads).analyze());
     }
 
     private static List<CongestionSvg.Panel> panels(List<Row> rows, List<TrafficPattern> patterns) {
@@ -299,6 +309,10 @@ final class CompareCommand implements Command {
                 header.append(String.format(" %12s", p.name() + " mean"));
             }
         }
+        boolean lmc = rows.stream().anyMatch(r -> r.sharing() != null && r.sharing().lids() > 1);
+        if (lmc) {
+            LidSharingColumns.HEADER.forEach(h -> header.append(String.format(" %12s", h)));
+        }
         out.println(header.toString().stripTrailing());
         List<String> notes = new ArrayList<>();
         for (Row r : rows) {
@@ -317,6 +331,13 @@ final class CompareCommand implements Command {
                 if (c.unroutedPairs() > 0) {
                     notes.add(r.engine() + ": " + c.unroutedPairs() + " " + c.pattern() + " pairs dead-end or loop"
                             + " and are not counted");
+                }
+            }
+            if (lmc) {
+                LidSharingColumns.cells(r.sharing()).forEach(c -> line.append(String.format(" %12s", c)));
+                String note = LidSharingColumns.note(r.engine(), r.sharing());
+                if (!note.isEmpty()) {
+                    notes.add(note);
                 }
             }
             out.println(line);

@@ -18,6 +18,8 @@ import org.fabricmanager.routing.analysis.Channel;
 import org.fabricmanager.routing.analysis.CongestionAnalyzer;
 import org.fabricmanager.routing.analysis.DeadlockAnalyzer;
 import org.fabricmanager.routing.analysis.DeadlockReport;
+import org.fabricmanager.routing.analysis.LidSharing;
+import org.fabricmanager.routing.analysis.LidSharingAnalyzer;
 import org.fabricmanager.routing.analysis.PathLengthAnalyzer;
 import org.fabricmanager.routing.analysis.PathLengths;
 import org.fabricmanager.routing.analysis.PatternCongestion;
@@ -35,7 +37,8 @@ import org.fabricmanager.topology.LidFabric;
  * freedom (acyclic channel dependency graph, over the virtual channels the engine's tables use),
  * the longest route and congestion risk (routes per directed switch-to-switch link) under shift,
  * random and all-to-all traffic. An engine that refuses the fabric gets a row saying why instead of
- * stopping the comparison.
+ * stopping the comparison. Under an LMC each pair of a pattern is one flow per LID of its destination, and the
+ * {@link LidSharingColumns} say how far a port's LIDs take distinct links.
  */
 final class QualityCommand implements Command {
     /** Engines compared when {@code --engines} is not given (those of them that are registered). */
@@ -68,7 +71,7 @@ final class QualityCommand implements Command {
                 usage: fabric-manager quality (--topology FILE | --pgft SPEC [--degrade-links F] [--degrade-switches K] [--seed S]
                                                | --hdft SPEC [--fail-leaves K | --fail GUID,...] [--seed S])
                                               [--engines E1,E2,...] [--patterns P1,P2,...] [--threads T] [--json]
-                                              [--lft FILE [--lft-format lft-text|opensm]]
+                                              [--lft FILE [--lft-format lft-text|opensm]] [--lmc N]
                   Routes the fabric with each engine and prints, per engine: valid (every leaf pair
                   routed), deadlock-free (acyclic channel dependency graph; with the number of virtual
                   channels when the engine uses more than one), max path (the longest route between two
@@ -86,6 +89,12 @@ final class QualityCommand implements Command {
                                            (vc-text/1): the deadlock check then runs over (link, VC)
                   --lft-format F           lft-text (default) or opensm (keyed by the LIDs of the
                                            --topology ibnetdiscover dump)
+                  --lmc N                  with --pgft or --hdft: every end port answers to 2^N LIDs (OpenSM's lmc,
+                                           0..7; a --topology dump carries its own). Each pair of a pattern is then
+                                           2^N flows, one to each LID of its destination, and the loads count flows;
+                                           three columns say how many leaf/port pairs send two LIDs through one
+                                           switch-to-switch link (LIDs sharing, of all), at the leaf's up-port
+                                           (at leaf), and the most flows of one pair on one link (max shared)
                   --threads T              routing and analysis threads (default: available processors, %d here)
                   --json                   one JSON object instead of the table
                   Shift costs O(N^2 x path length): by default it is left out above %,d attached
@@ -98,7 +107,7 @@ final class QualityCommand implements Command {
     @Override
     public Set<String> valueOptions() {
         Set<String> options = new HashSet<>(FabricSource.OPTIONS);
-        options.addAll(Set.of("engines", "patterns", "threads", "lft", "lft-format"));
+        options.addAll(Set.of("engines", "patterns", "threads", "lft", "lft-format", "lmc"));
         return options;
     }
 
@@ -109,7 +118,7 @@ final class QualityCommand implements Command {
 
     /** What one engine achieved; {@code refusal} is non-null when the engine refused the fabric. */
     private record Row(String engine, String refusal, RoutingResult result, DeadlockReport deadlock, int vcs,
-                       PathLengths lengths, List<PatternCongestion> patterns) {
+                       PathLengths lengths, List<PatternCongestion> patterns, LidSharing sharing) {
     }
 
     @Override
@@ -120,7 +129,7 @@ final class QualityCommand implements Command {
         if (args.has("lft-format") && !args.has("lft")) {
             throw new UsageException("quality: --lft-format goes with --lft");
         }
-        LidFabric loaded = FabricSource.loadWithLids(args);
+        LidFabric loaded = withLmc(args, FabricSource.loadWithLids(args));
         Fabric fabric = loaded.fabric();
         if (!args.has("engines") && fabric.hdft().isPresent() && RoutingEngines.names().contains(HDFT_ENGINE)) {
             engines = new ArrayList<>(engines);
@@ -130,7 +139,7 @@ final class QualityCommand implements Command {
         if (index.leafCount() == 0) {
             throw new UsageException("quality: the fabric has no leaf switch (no node is linked to a switch): nothing to route");
         }
-        int attached = index.leafNodeArray().length;
+        int attached = index.leafNodeArray().length >> index.lmc(); // nodes: each has 2^lmc positions, one per LID
         if (!args.has("patterns") && !shiftByDefault(attached)) {
             patterns.removeIf(p -> p instanceof TrafficPattern.Shift);
             console.err().printf("quality: shift left out of the default patterns on %,d nodes (O(N^2)); name it in"
@@ -148,10 +157,25 @@ final class QualityCommand implements Command {
         } else {
             console.err().println("quality: " + fabric.switches().size() + " switches, " + attached
                     + " attached nodes" + fabric.pgft().map(p -> ", expected " + p).orElse("")
-                    + fabric.hdft().map(h -> ", expected " + h).orElse(""));
+                    + fabric.hdft().map(h -> ", expected " + h).orElse("")
+                    + (fabric.lmc() == 0 ? "" : ", LMC " + fabric.lmc() + " (" + (1 << fabric.lmc())
+                    + " flows per pair, one to each LID)"));
             printTable(rows, patterns, console.out());
         }
         return ExitCodes.OK;
+    }
+
+    /** The loaded fabric with --lmc's LMC, which only a generated fabric takes (a dump carries its ports' LMC). */
+    private static LidFabric withLmc(Arguments args, LidFabric loaded) {
+        if (!args.has("lmc")) {
+            return loaded;
+        }
+        if (args.has("topology")) {
+            throw new UsageException("quality: --lmc goes with --pgft or --hdft: a --topology dump carries its"
+                    + " ports' LMC");
+        }
+        int lmc = args.intValue("lmc", 0, 0, Fabric.MAX_LMC);
+        return new LidFabric(loaded.fabric().withLmc(lmc), loaded.lids());
     }
 
     /** Whether the default patterns include shift on a fabric with this many attached nodes. */
@@ -206,7 +230,7 @@ final class QualityCommand implements Command {
         try (RoutingEngine engine = RoutingEngines.create(name, threads)) {
             result = engine.route(index);
         } catch (RoutingException e) {
-            return new Row(name, e.getMessage(), null, null, 0, null, List.of());
+            return new Row(name, e.getMessage(), null, null, 0, null, List.of(), null);
         }
         return analyse(name, index, RoutedFabric.of(index, result.tables()), result, patterns, threads);
     }
@@ -238,7 +262,8 @@ final class QualityCommand implements Command {
         for (TrafficPattern p : patterns) {
             figures.add(congestion.analyze(p));
         }
-        return new Row(name, null, result, deadlock, vcs.count(), lengths, figures);
+        LidSharing sharing = new LidSharingAnalyzer(routed, threads).analyze();
+        return new Row(name, null, result, deadlock, vcs.count(), lengths, figures, sharing);
     }
 
     /** Means are shown rounded to three decimals, in the table and in JSON alike. */
@@ -253,6 +278,10 @@ final class QualityCommand implements Command {
             if (!(p instanceof TrafficPattern.AllToAll)) {
                 header.add(p.name() + " mean");
             }
+        }
+        boolean lmc = rows.stream().anyMatch(r -> r.sharing() != null && r.sharing().lids() > 1);
+        if (lmc) {
+            header.addAll(LidSharingColumns.HEADER);
         }
         List<List<String>> cells = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -276,6 +305,13 @@ final class QualityCommand implements Command {
                 if (c.unroutedPairs() > 0) {
                     notes.add(row.engine() + ": " + c.unroutedPairs() + " " + c.pattern() + " pairs dead-end or loop"
                             + " and are not counted");
+                }
+            }
+            if (lmc) {
+                line.addAll(LidSharingColumns.cells(row.sharing()));
+                String note = LidSharingColumns.note(row.engine(), row.sharing());
+                if (!note.isEmpty()) {
+                    notes.add(note);
                 }
             }
             if (!row.deadlock().deadlockFree()) {
@@ -368,6 +404,9 @@ final class QualityCommand implements Command {
                 if (c.unroutedPairs() > 0) {
                     p.put("unroutedPairs", c.unroutedPairs());
                 }
+            }
+            if (row.sharing().lids() > 1) {
+                LidSharingColumns.json(e, row.sharing());
             }
         }
         out.println(root.toString());

@@ -193,6 +193,31 @@ class QualityCommandTest {
     }
 
     @Test
+    void underAnLmcEachPairIsOneFlowPerLidAndTheLidSharingIsReported() throws IOException {
+        assumeTrue(RoutingEngines.names().contains("dmodc-home"), "the dmodc-home engine is not registered in this build");
+        cli.run("quality", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--lmc", "2", "--engines", "dmodc-home,minhop",
+                "--patterns", "shift,all2all", "--json");
+        JsonNode engines = new ObjectMapper().readTree(cli.out()).get("engines");
+        JsonNode home = engines.get(0);
+        assertThat(home.get("valid").asBoolean()).as("every LID delivered").isTrue();
+        // a leaf's 4 nodes send 4 flows each through its 4 up-ports: 4 a link at best, which Dmodc reaches
+        assertThat(home.get("patterns").get("shift").get("max").asLong()).isEqualTo(4);
+        assertThat(home.get("patterns").get("shift").has("unroutedPairs")).isFalse();
+        // 16 leaves with the 60 ports of the 15 others; each port's 4 LIDs on 4 distinct links all the way
+        JsonNode sharing = home.get("lidSharing");
+        assertThat(sharing.get("lids").asInt()).isEqualTo(4);
+        assertThat(sharing.get("pairs").asLong()).isEqualTo(960);
+        assertThat(sharing.get("sharedPairs").asLong()).isZero();
+        assertThat(sharing.get("maxShared").asInt()).isEqualTo(1);
+        cli.run("quality", "--pgft", "PGFT(3;4,4,4;1,4,4;1,1,1)", "--lmc", "1", "--engines", "dmodc-home",
+                "--patterns", "all2all");
+        assertThat(cli.out()).contains("LIDs sharing").contains("0/960");
+        assertThat(cli.err()).contains("64 attached nodes").contains("LMC 1 (2 flows per pair, one to each LID)");
+        assertBadInput("quality: --lmc goes with --pgft or --hdft: a --topology dump carries its ports' LMC",
+                "quality", "--topology", ring().toString(), "--lmc", "1");
+    }
+
+    @Test
     void rejectsBadOptionsWithOneLine() {
         assertBadInput("quality: --engines: unknown engine 'ospf' (known: " + String.join(", ", RoutingEngines.names())
                 + ")", "quality", "--pgft", SPEC, "--engines", "minhop,ospf");
@@ -205,6 +230,7 @@ class QualityCommandTest {
                 "shift,");
         assertBadInput("quality: one of --topology, --pgft, --hdft is required", "quality", "--engines", "minhop");
         assertBadInput("quality: --threads must be in [1, 1024], got 0", "quality", "--pgft", SPEC, "--threads", "0");
+        assertBadInput("quality: --lmc must be in [0, 7], got 8", "quality", "--pgft", SPEC, "--lmc", "8");
     }
 
     private void assertBadInput(String message, String... args) {

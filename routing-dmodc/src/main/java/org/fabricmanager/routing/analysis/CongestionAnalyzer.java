@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * many routes as there are sources below it; accumulating those subtree sizes from the leaves
  * towards the destination costs O(switches) per destination instead of O(N x path length).
  * Results do not depend on the number of threads.
+ *
+ * <p>With an LMC a pair of the pattern is one flow to each LID of its destination (2^lmc flows), and the loads count
+ * flows: the destinations' LIDs being destinations of their own, all-to-all counts them as it counts nodes.
  */
 public final class CongestionAnalyzer {
     private static final Logger LOG = LoggerFactory.getLogger(CongestionAnalyzer.class);
@@ -209,32 +212,40 @@ public final class CongestionAnalyzer {
             int mark = item + 1;
             int max = 0;
             int[] nodes = routed.attachedDestinationArray();
+            int lids = routed.lids();
             for (int i = 0; i < nodes.length; i++) {
                 int t = target(item, i);
                 if (t == i) {
                     continue;
                 }
-                int hops = walk(nodes[i], nodes[t], path);
-                if (hops < 0) {
-                    unrouted++;
-                    continue;
-                }
-                for (int h = 0; h < hops; h++) {
-                    int l = path[h];
-                    if (stamp[l] != mark) {
-                        stamp[l] = mark;
-                        count[l] = 0;
+                for (int b = 0; b < lids; b++) {
+                    int hops = walk(nodes[i], nodes[t] + b, path);
+                    if (hops < 0) {
+                        unrouted++;
+                        continue;
                     }
-                    int c = ++count[l];
-                    if (c > max) {
-                        max = c;
-                    }
-                    if (peak != null && c > peak[l]) {
-                        peak[l] = c;
-                    }
+                    max = Math.max(max, count(hops, mark));
                 }
             }
             maxima[item] = max;
+        }
+
+        /** Counts a route of {@code hops} links (in {@code path}) in the permutation marked {@code mark}; its busiest. */
+        private int count(int hops, int mark) {
+            int max = 0;
+            for (int h = 0; h < hops; h++) {
+                int l = path[h];
+                if (stamp[l] != mark) {
+                    stamp[l] = mark;
+                    count[l] = 0;
+                }
+                int c = ++count[l];
+                max = Math.max(max, c);
+                if (peak != null && c > peak[l]) {
+                    peak[l] = c;
+                }
+            }
+            return max;
         }
     }
 
@@ -249,7 +260,7 @@ public final class CongestionAnalyzer {
         int[] linkStart = links.startArray();
         int[] peerSwitch = links.peerSwitchArray();
         int[] peerNode = links.peerNodeArray();
-        int dstPos = index.nodeByDestination(dst);
+        int dstPos = index.basePosition(index.nodeByDestination(dst)); // a leaf port names the node's base LID
         int s = routed.leafOf(src);
         int hops = 0;
         while (true) {
@@ -329,7 +340,7 @@ public final class CongestionAnalyzer {
         @Override
         void destination(int d, int j, int dLeaf) {
             int[] attached = routed.attachedPerSwitchArray();
-            int dPos = routed.index().nodeByDestination(d);
+            int dPos = routed.index().basePosition(routed.index().nodeByDestination(d));
             int mark = d + 1;
             deliveredCount = 0;
             for (int leaf : routed.index().leaves()) {

@@ -10,7 +10,9 @@ package org.fabricmanager.routing.analysis;
  * @param permutations  permutations evaluated (N-1 shifts, R random, 1 for all-to-all)
  * @param max           largest number of routes on one directed link in one permutation
  * @param mean          mean over permutations of each permutation's maximum
- * @param unroutedPairs source-destination pairs of the pattern (summed over permutations) whose
+ * <p>With an LMC the counts are of flows, one per LID of a pair's destination ({@link CongestionAnalyzer}).
+ *
+ * @param unroutedPairs source-destination pairs of the pattern (flows under an LMC; summed over permutations) whose
  *                      route dead-ends or loops; they are left out of the counts
  */
 public record PatternCongestion(TrafficPattern pattern, int permutations, long max, double mean, long unroutedPairs) {

@@ -11,6 +11,10 @@ import org.fabricmanager.topology.Guids;
  * of producing meaningless traces. Also holds what every analysis needs: the directed link
  * numbering, the attached nodes in destination-index order and the number of attached nodes per
  * switch.
+ *
+ * <p>With an LMC ({@link FabricIndex#lmc()}) a node is {@link #lids()} destinations in a row: the attached nodes
+ * are named by the destination index of their base LID, and the traffic patterns send one flow from a source
+ * node to each LID of its destination (the multipath a site sets the LMC for).
  */
 public final class RoutedFabric {
     private final FabricIndex index;
@@ -27,18 +31,22 @@ public final class RoutedFabric {
         attachedPerSwitch = new int[index.switchCount()];
         for (int d = 0; d < index.destinationCount(); d++) {
             int pos = index.nodeByDestination(d);
-            if (pos != FabricIndex.NONE && index.nodeLeaf(pos) != FabricIndex.NONE) {
+            if (attachedBase(index, pos)) {
                 count++;
                 attachedPerSwitch[index.nodeLeaf(pos)]++;
             }
         }
         attachedDestinations = new int[count];
         for (int d = 0, k = 0; d < index.destinationCount(); d++) {
-            int pos = index.nodeByDestination(d);
-            if (pos != FabricIndex.NONE && index.nodeLeaf(pos) != FabricIndex.NONE) {
+            if (attachedBase(index, index.nodeByDestination(d))) {
                 attachedDestinations[k++] = d;
             }
         }
+    }
+
+    /** Whether {@code pos} is the base LID's position (path bits 0) of a node linked to a leaf. */
+    private static boolean attachedBase(FabricIndex index, int pos) {
+        return pos != FabricIndex.NONE && index.nodeLeaf(pos) != FabricIndex.NONE && index.pathBits(pos) == 0;
     }
 
     /**
@@ -84,12 +92,20 @@ public final class RoutedFabric {
         return attachedDestinations.length;
     }
 
-    /** The destination index of the {@code i}-th attached node, ascending. */
+    /**
+     * LIDs per node (2^lmc): the {@code i}-th attached node's LIDs are destinations {@code attachedDestination(i)}
+     * to {@code attachedDestination(i) + lids() - 1}.
+     */
+    public int lids() {
+        return 1 << index.lmc();
+    }
+
+    /** The destination index of the {@code i}-th attached node's base LID, ascending. */
     public int attachedDestination(int i) {
         return attachedDestinations[i];
     }
 
-    /** Attached nodes on switch {@code s}. */
+    /** Attached nodes on switch {@code s} (nodes, not LIDs). */
     public int attachedOn(int s) {
         return attachedPerSwitch[s];
     }

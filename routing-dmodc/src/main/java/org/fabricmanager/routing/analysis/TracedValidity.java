@@ -11,7 +11,8 @@ import org.fabricmanager.topology.FabricIndex;
 /**
  * The leaf-pair validity of tables no engine vouches for (read from a file, or held by the switches),
  * found by tracing: the ordered leaf pairs whose first attached nodes' route is not delivered (a dead
- * end or a loop), counted as {@link Validity} counts them for an engine. One trace per leaf pair.
+ * end or a loop), counted as {@link Validity} counts them for an engine. One trace per leaf pair, or one per LID
+ * of the target leaf's first node under an LMC (a pair is unreachable when any of them is).
  */
 public final class TracedValidity {
     private TracedValidity() {
@@ -47,7 +48,7 @@ public final class TracedValidity {
                 throw new AbandonedException();
             }
             for (int b : leaves) {
-                if (a != b && !tracer.delivers(firstOnLeaf[a], firstOnLeaf[b])) {
+                if (a != b && !deliversEveryLid(tracer, firstOnLeaf[a], firstOnLeaf[b], routed.lids())) {
                     unreachable++;
                     if (examples.size() < Validity.MAX_EXAMPLES) {
                         examples.add(new Validity.LeafPair(index.switchGuid(a), index.switchGuid(b)));
@@ -56,5 +57,14 @@ public final class TracedValidity {
             }
         }
         return unreachable == 0 ? Validity.valid() : new Validity(unreachable, examples);
+    }
+
+    private static boolean deliversEveryLid(PathTracer tracer, int from, int base, int lids) {
+        for (int b = 0; b < lids; b++) {
+            if (!tracer.delivers(from, base + b)) {
+                return false;
+            }
+        }
+        return true;
     }
 }
