@@ -19,7 +19,7 @@ daemon's resources are sampled into resources.csv: RSS, heap after a full GC, th
 directory's bytes and the log's bytes.
 
 usage: chaos-campaign.py [--opensm | --netlab] [--pgft SPEC] [--seed N] [--minutes M] [--steps K]
-                         [--detector-ms D] WORKDIR
+                         [--detector-ms D] [--destinations K] WORKDIR
 --opensm: the same campaign against OpenSM under ibsim through the plug-in (chaos_opensm.py);
 --netlab: on real packets in network namespaces, as root (chaos_netlab.py).
 Needs the packaged build (mvn -B -q package -DskipTests) and a JDK's jcmd on the PATH.
@@ -39,6 +39,8 @@ def main():
     p.add_argument("--steps", type=int, default=1_000_000)
     p.add_argument("--detector-ms", type=int, default=None,
                    help="the ring's deltaMs and secondOpinionMs (default the daemon's: 500 and 250)")
+    p.add_argument("--destinations", type=int, default=None,
+                   help="walk a fresh random sample of K destinations at each check instead of all (large fabrics)")
     lab = p.add_mutually_exclusive_group()
     lab.add_argument("--opensm", dest="lab", action="store_const", const="opensm", default="agents",
                      help="against OpenSM and ibsim with the plug-in (chaos_opensm.py), tables read with ibroute")
