@@ -532,17 +532,19 @@ class Campaign:
                 version_before = status["routing"]["version"]
                 began = time.time()
                 answers = []
+                text = " + ".join(self.describe(e) for e in events)
+                self.steps.append(text)  # before the events: a violation while applying them prints this step too
                 for e in events:
                     if e[0] in ("cable up", "undrain") and e[1] not in (self.model.down | self.model.drained):
                         continue  # taken back by an earlier event of the burst
+                    if e[0] in ("cable down", "drain") and not self.model.cable_live(e[1]):
+                        continue  # taken down, drained or cut off by an earlier event of the burst (a drain: 404)
                     if e[0] == "cable up" and (self.model.cables[e[1]][0] in self.model.dead
                                                or self.model.cables[e[1]][2] in self.model.dead):
                         continue  # an end powered off by an earlier event of the burst
                     answers.append(self.apply(e))
                     self.counts[e[0]] = self.counts.get(e[0], 0) + 1
                 self.after_events()
-                text = " + ".join(self.describe(e) for e in events)
-                self.steps.append(text)
                 self.repair_version = version_before + 1
                 status = self.quiet()
                 self.check(events[0] if burst == 1 else None, status)
