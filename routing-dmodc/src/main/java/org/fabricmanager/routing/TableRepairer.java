@@ -19,7 +19,16 @@ public interface TableRepairer {
      * routing of {@code next} sends over an element that came back taken back; on a whole fabric (nothing missing
      * from its expected shape) its full routing.
      */
-    RoutedSnapshot repair(RoutedSnapshot base, FabricIndex next);
+    default RoutedSnapshot repair(RoutedSnapshot base, FabricIndex next) {
+        return repair(base, null, next);
+    }
+
+    /**
+     * {@link #repair(RoutedSnapshot, FabricIndex)}, where {@code inForce} (the tables in force, an earlier repair of
+     * {@code base}; {@code null}: none) says where entries that {@code base} routes over something lost went: such an
+     * entry keeps that port where it still leads closer, so that a second fault moves only what it must.
+     */
+    RoutedSnapshot repair(RoutedSnapshot base, ForwardingTables inForce, FabricIndex next);
 
     /**
      * The same for tables of unknown origin ({@code inForce}, e.g. read from a file), valid for {@code before}

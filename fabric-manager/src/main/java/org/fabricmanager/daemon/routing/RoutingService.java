@@ -221,8 +221,9 @@ public final class RoutingService implements AutoCloseable {
                     resume(job.previous(), job.previousFabric()); // a fault before the rehearsal after a start
                 }
                 // from the base (the stored tables' when they could not be it), not from the tables in force: a return
-                // then gives back exactly what moved for the element
-                snapshot = full != null ? repairer.repair(full, index) : repairer.repair(job.previous().tables(),
+                // then gives back exactly what moved for the element; what an earlier fault moved stays where it went
+                snapshot = full != null ? repairer.repair(full, job.previous().tables(), index)
+                        : repairer.repair(job.previous().tables(),
                         job.previousFabric() == null ? null : job.previousFabric().index(), index);
             } else {
                 snapshot = previous == null ? engine.routeSnapshot(index) : engine.reroute(index, previous);
@@ -307,7 +308,7 @@ public final class RoutingService implements AutoCloseable {
                     break;
                 }
                 try {
-                    RoutedSnapshot s = repair ? repairer.repair(from, variant.index())
+                    RoutedSnapshot s = repair ? repairer.repair(from, inForce.tables(), variant.index())
                             : engine.reroute(variant.index(), from);
                     TableSet tables = TableSet.derive(inForce.version() + 1, s.result().tables(), inForce);
                     FabricFingerprint.of(variant, engine.name());
@@ -414,7 +415,7 @@ public final class RoutingService implements AutoCloseable {
             if (!repair) {
                 return new FaultRouting(engine.route(index), null);
             }
-            RoutedSnapshot r = full != null ? repairer.repair(full, index)
+            RoutedSnapshot r = full != null ? repairer.repair(full, inForce.tables(), index)
                     : repairer.repair(inForce.tables(), null, index);
             return new FaultRouting(r.result(), repairer.churn(inForce.tables(), r, churnPool));
         }, dispatcher);

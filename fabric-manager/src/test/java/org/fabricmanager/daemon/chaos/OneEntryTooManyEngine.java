@@ -28,8 +28,8 @@ final class OneEntryTooManyEngine implements RoutingEngine {
         TableRepairer r = real.repairer().orElseThrow();
         this.repairer = new TableRepairer() {
             @Override
-            public RoutedSnapshot repair(RoutedSnapshot base, FabricIndex next) {
-                RoutedSnapshot repaired = r.repair(base, next);
+            public RoutedSnapshot repair(RoutedSnapshot base, ForwardingTables inForce, FabricIndex next) {
+                RoutedSnapshot repaired = r.repair(base, inForce, next);
                 if (!(repaired instanceof DmodcRouting d) || LinkChanges.added(base.fabric(), next)
                         || LinkChanges.none(base.fabric(), next)) {
                     return repaired; // a return, or nothing changed: not a loss

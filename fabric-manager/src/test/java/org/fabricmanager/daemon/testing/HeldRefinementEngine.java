@@ -67,8 +67,8 @@ public final class HeldRefinementEngine implements RoutingEngine {
     public Optional<TableRepairer> repairer() {
         return Optional.of(new TableRepairer() {
             @Override
-            public RoutedSnapshot repair(RoutedSnapshot base, FabricIndex next) {
-                return repairer.repair(base, next);
+            public RoutedSnapshot repair(RoutedSnapshot base, ForwardingTables inForce, FabricIndex next) {
+                return repairer.repair(base, inForce, next);
             }
 
             @Override

@@ -190,18 +190,28 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      */
     @Override
     public DmodcRouting repair(RoutedSnapshot base, FabricIndex next) {
+        return repair(base, null, next);
+    }
+
+    /**
+     * As {@link #repair(RoutedSnapshot, FabricIndex)}, an entry {@code base} routes over something lost keeping its
+     * port in {@code inForce} where that port still leads closer ({@link TableRepair}).
+     */
+    @Override
+    public DmodcRouting repair(RoutedSnapshot base, ForwardingTables inForce, FabricIndex next) {
         if (!(base instanceof DmodcRouting before)) {
-            return repair(base.result().tables(), base.fabric(), next);
+            return repairWith(preprocess(next), next, base.result().tables(), null, base.fabric(), inForce);
         }
         if (sameLeaves(before.index(), next)) {
             Preprocessing pre = preprocess(next, before);
             return repairWith(pre, next, base.result().tables(),
-                    new TableRepair.Changes(before.index(), pre.cd.changed()));
+                    new TableRepair.Changes(before.index(), pre.cd.changed()), before.index(), inForce);
         }
         // a leaf switch left or came: the cost columns differ, compared leaf by leaf (by GUID)
         Preprocessing pre = preprocess(next);
         long[][] changed = CostChanges.between(before.index(), before.costs(), next, pre.cd.costs(), pool);
-        return repairWith(pre, next, base.result().tables(), new TableRepair.Changes(before.index(), changed));
+        return repairWith(pre, next, base.result().tables(), new TableRepair.Changes(before.index(), changed),
+                before.index(), inForce);
     }
 
     /**
@@ -220,7 +230,7 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
      */
     @Override
     public DmodcRouting repair(ForwardingTables previous, FabricIndex before, FabricIndex next) {
-        return repairWith(preprocess(next), next, previous, null, before);
+        return repairWith(preprocess(next), next, previous, null, before, null);
     }
 
     @Override
@@ -260,18 +270,14 @@ public final class DmodcEngine implements RoutingEngine, TableRepairer {
         return ChurnCount.between(before, d.result().tables(), d.index(), d.costs(), churnPool);
     }
 
-    private DmodcRouting repairWith(Preprocessing pre, FabricIndex next, ForwardingTables previous,
-                                    TableRepair.Changes changes) {
-        return repairWith(pre, next, previous, changes, changes == null ? null : changes.before());
-    }
-
     /**
      * The repair of {@code previous} (valid for {@code before}, {@code null}: unknown) for {@code next}, then what
      * elements that came back take back ({@link Returns}).
      */
     private DmodcRouting repairWith(Preprocessing pre, FabricIndex next, ForwardingTables previous,
-                                    TableRepair.Changes changes, FabricIndex before) {
-        ForwardingTables repaired = TableRepair.repair(next, pre.cd.costs(), pre.cd.dividers(), previous, changes, pool);
+                                    TableRepair.Changes changes, FabricIndex before, ForwardingTables inForce) {
+        ForwardingTables repaired = TableRepair.repair(next, pre.cd.costs(), pre.cd.dividers(), previous, changes,
+                inForce, pool);
         pre.clock.lap("repair");
         TableMix.Result result = switch (Returns.of(before, next, changes != null)) {
             case SAME_FABRIC -> {

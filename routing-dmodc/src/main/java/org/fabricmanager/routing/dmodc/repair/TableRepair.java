@@ -29,6 +29,12 @@ import org.fabricmanager.topology.FabricIndex;
  * destinations that moved are checked, which gives the same tables when the previous ones were valid for
  * that fabric (a Dmodc routing or a repair of one): any other entry's port still leads to the same
  * neighbour, which is as much closer to the destination's leaf as before.
+ *
+ * <p>An entry whose previous port no longer leads closer keeps its port in the tables in force ({@code held}, when the
+ * caller gives them: an earlier repair of the same previous tables) where that one still does. The previous tables
+ * are the base of repairs, not the tables in force: without this, an entry moved by a first fault and still valid
+ * would take the closed form again at a second fault, over the fewer candidates and another divider, and move
+ * although its route crossed nothing lost.
  */
 public final class TableRepair {
     /** Switches a worker takes at a time. */
@@ -40,6 +46,9 @@ public final class TableRepair {
     private final ForwardingTables previous;
     private final Changes changes;
     private final int leaves;
+    /** The tables in force, or {@code null}; per switch of {@code next}, its row there ({@code -1}: none). */
+    private final ForwardingTables held;
+    private final int[] heldRow;
 
     /**
      * Where the inputs of a repair changed since the previous tables were valid: the fabric they were
@@ -50,13 +59,16 @@ public final class TableRepair {
     }
 
     private TableRepair(FabricIndex next, CostTable costs, int[] dividers, ForwardingTables previous,
-                        Changes changes) {
+                        Changes changes, ForwardingTables held) {
         this.next = next;
         this.costs = costs;
         this.dividers = dividers;
         this.previous = previous;
         this.changes = changes;
         this.leaves = next.leafCount();
+        boolean useful = held != null && held != previous && held.destinationCount() == next.destinationCount();
+        this.held = useful ? held : null;
+        this.heldRow = useful ? rowsByGuid(next, held) : null;
     }
 
     /**
@@ -69,7 +81,21 @@ public final class TableRepair {
      */
     public static ForwardingTables repair(FabricIndex next, CostTable costs, int[] dividers, ForwardingTables previous,
                                           Changes changes, RoutingPool pool) {
-        return new TableRepair(next, costs, dividers, previous, changes).run(pool);
+        return repair(next, costs, dividers, previous, changes, null, pool);
+    }
+
+    /**
+     * The same, an entry whose previous port fails keeping its port in {@code held} (the tables in force, {@code null}:
+     * none) where that port still leads closer.
+     */
+    public static ForwardingTables repair(FabricIndex next, CostTable costs, int[] dividers, ForwardingTables previous,
+                                          Changes changes, ForwardingTables held, RoutingPool pool) {
+        return new TableRepair(next, costs, dividers, previous, changes, held).run(pool);
+    }
+
+    /** Switch {@code s}'s port for destination {@code d} in the tables in force, or {@code NO_ROUTE}. */
+    private int heldPort(int s, int d) {
+        return held == null || heldRow[s] < 0 ? ForwardingTables.NO_ROUTE : held.port(heldRow[s], d);
     }
 
     private ForwardingTables run(RoutingPool pool) {
@@ -259,7 +285,10 @@ public final class TableRepair {
             this.count = -1;
         }
 
-        /** The port for destination {@code d}: {@code old} while it still leads strictly closer, else Dmodc's. */
+        /**
+         * The port for destination {@code d}: {@code old} while it still leads strictly closer, else the port in force
+         * while that one does, else Dmodc's.
+         */
         int port(int d, int old) {
             if (leafSwitch) {
                 return next.nodeLeafPort(next.nodeByDestination(d));
@@ -267,11 +296,17 @@ public final class TableRepair {
             if (own == CostTable.INFINITE) {
                 return ForwardingTables.NO_ROUTE;
             }
-            if (old != ForwardingTables.NO_ROUTE && old < peers.length && peers[old] != FabricIndex.NONE
-                    && costs.cost(peers[old], l) < own) {
+            if (closer(old)) {
                 return old;
             }
-            return closedForm(d);
+            int inForce = heldPort(s, d);
+            return inForce != old && closer(inForce) ? inForce : closedForm(d);
+        }
+
+        /** Whether {@code port} leads to a neighbour strictly closer to the leaf. */
+        private boolean closer(int port) {
+            return port != ForwardingTables.NO_ROUTE && port < peers.length && peers[port] != FabricIndex.NONE
+                    && costs.cost(peers[port], l) < own;
         }
 
         /**
