@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Judges what the daemon's ring member reports before the daemon acts on it. A suspicion gets an early echo to the
  * suspect's session ({@link EarlyEchoes}); a verdict is confirmed by that echo when it has gone unanswered for the
- * whole wait, else gets a second opinion, an echo sent after the verdict ({@link SecondOpinion}), or is confirmed at
- * once when there is no session to ask or second opinions are off. A refuted verdict re-routes nothing and sends the
+ * whole wait after the verdict, else gets a second opinion, an echo sent after the verdict ({@link SecondOpinion}), or
+ * is confirmed at once when there is no session to ask or second opinions are off. A refuted verdict re-routes nothing and sends the
  * switch its window again; a confirmed one goes to {@link FailedSwitches}. A rejoin ends what is under way for the
  * switch. Runs on the control thread.
  */
