@@ -465,7 +465,8 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
      *                  emitter (the last switch configured) to start; the wait ends earlier, 2δ after every
      *                  agent has answered its configuration. At least 2δ
      * @param secondOpinionMs before acting on the ring's verdict that a switch is dead, how long the daemon waits
-     *                  for that switch's agent to answer an echo on its session (an answer refutes the verdict);
+     *                  for that switch's agent to answer an echo on its session (an answer refutes the verdict),
+     *                  whatever the session's round trips: the longest a starved agent may stay silent beyond δ;
      *                  0 acts on the verdict alone. At most δ; by default δ/2
      */
     public record Detector(boolean enabled, int etaMs, int deltaMs, String overlay, String bind, int port, int agentPort,

@@ -101,9 +101,9 @@ public final class DefaultConfig {
                     agentPort: %d          # UDP port of every agent's member, at the address it connects from
                     startupGraceMs: %d     # cold start: the daemon's member waits this long at most for every agent's
                                             # member to run (ends 2 deltaMs after all agents answered); >= 2 deltaMs
-                    secondOpinionMs: %d      # before routing around a switch the ring declares dead, wait at most this
-                                            # for its agent to answer an echo (8 keepalive round trips, >= 100 ms; an
-                                            # answer refutes); 0 = off; <= deltaMs
+                    secondOpinionMs: %d      # before routing around a switch the ring declares dead, wait this for its
+                                            # agent to answer an echo (an answer refutes; a starved agent answers once it
+                                            # runs again); a silent death costs deltaMs + this; 0 = off; <= deltaMs
 
                 security:                   # who may speak for a switch (docs/security.md)
                   pkiDirectory: null        # directory made by 'fabric-manager pki init': daemon.crt, daemon.key (0600),

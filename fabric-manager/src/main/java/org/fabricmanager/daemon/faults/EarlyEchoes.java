@@ -10,12 +10,12 @@ import org.fabricmanager.southbound.SwitchSession;
 /**
  * The second opinion started half a δ early. A ring member that begins suspecting its emitter (δ/2 of silence) tells
  * the daemon's member, the ring's witness; the daemon then sends the suspect's session an echo at once, instead of
- * after the verdict. If the echo is still unanswered when the verdict comes, and was sent at least the second
- * opinion's wait before, the verdict is confirmed without a new wait: the agent has answered nothing since an echo
- * sent before the verdict, which is at least the evidence the echo after the verdict gives; a verdict that comes
- * sooner waits for the rest of that wait. An echo unanswered for the wait also lets the daemon compute the routing
- * without the suspect before the verdict. An answer, at any time, proves only that the agent lives: the verdict, if
- * one comes, gets its usual check, an echo sent after it.
+ * after the verdict. A verdict that comes while the echo is unanswered sends no second one: it is confirmed once
+ * the echo has gone unanswered for the second opinion's whole wait after the verdict, as an echo sent then would be
+ * (silence until the verdict is no evidence beyond the ring's: a starved agent is silent on both from the same
+ * moment). An echo unanswered for the wait lets the daemon compute the routing without the suspect, and stage its
+ * blocks, before the verdict. An answer, at any time, proves only that the agent lives: the verdict, if one comes,
+ * gets its usual check, an echo sent after it.
  *
  * <p>This class keeps the echoes under way (at most one per switch, so a member repeating notices costs nothing) and
  * counts what became of them ({@value #NOTICES}, tag {@code outcome}: {@code answered}, {@code silent}). Control thread

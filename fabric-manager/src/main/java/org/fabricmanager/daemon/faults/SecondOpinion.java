@@ -15,8 +15,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Lifeguard's "second opinion before acting", at the daemon: the ring's verdict that a switch is dead comes from
  * one observer, which may itself be the one that is late; before routing around the switch the daemon asks the
- * switch's own session for a fresh sign of life (an echo sent after the verdict). An answer refutes the verdict;
- * silence until the deadline, or the session closing, confirms it. This class keeps the checks under way (at most
+ * switch's own session for a fresh sign of life (an echo sent after the verdict). An answer within
+ * {@code faults.detector.secondOpinionMs} of the verdict refutes it; silence for that long, or the session closing,
+ * confirms it. The wait is the configured one, whatever the session's round trips: an agent whose process is starved
+ * (a loaded host, a stalled switch CPU) answers nothing, keepalives included, until it runs again, so its last round
+ * trip says nothing about how long that takes. This class keeps the checks under way (at most
  * one per switch), decides which answer still counts, counts the outcomes ({@value #VERDICTS} with tag
  * {@code outcome}) and logs refutations at most once per {@link #LOG_INTERVAL_NANOS}. Control thread only.
  */
@@ -45,11 +48,6 @@ final class SecondOpinion {
     record Check(long guid, int member, long incarnation, SwitchSession session) {
     }
 
-    /** The shortest wait for an answer: a few scheduling quanta of a busy agent host, whatever its round trip. */
-    static final int MIN_WAIT_MS = 100;
-    /** Round trips of the session's last keepalive echo the answer may take (an agent's host may be busier now). */
-    static final int RTT_FACTOR = 8;
-
     /**
      * How long after a refuted verdict the daemon stops preparing routings during second opinions: a ring that has
      * just accused a live switch is likely to do it again (an overloaded host), and a routing computed for each false
@@ -72,21 +70,6 @@ final class SecondOpinion {
             outcomes.put(o, Counter.builder(VERDICTS).tag("outcome", o.tag())
                     .description("ring verdicts that a switch is dead, by what the daemon made of them").register(registry));
         }
-    }
-
-    /**
-     * How long to wait for the accused switch's answer: {@value #RTT_FACTOR} times its session's last keepalive
-     * round trip, at least {@value #MIN_WAIT_MS} ms, at most {@code boundMs} ({@code faults.detector.secondOpinionMs},
-     * also the wait when no round trip was measured yet). A silent death costs this wait on top of δ: on a quiet
-     * management network a live agent answers in about a millisecond, so waiting the whole bound for every real
-     * death would buy nothing; an agent whose round trips have grown (a loaded host) gets proportionally longer.
-     */
-    static int waitMs(int boundMs, long lastRttNanos) {
-        if (lastRttNanos < 0) {
-            return boundMs;
-        }
-        long scaled = RTT_FACTOR * lastRttNanos / 1_000_000L;
-        return (int) Math.min(boundMs, Math.max(MIN_WAIT_MS, scaled));
     }
 
     /** Starts checking {@code check}; false when a check of that switch is already under way (it decides). */

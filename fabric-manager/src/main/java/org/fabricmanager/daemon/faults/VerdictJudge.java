@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Judges what the daemon's ring member reports before the daemon acts on it. A suspicion gets an early echo to the
  * suspect's session ({@link EarlyEchoes}); a verdict is confirmed by that echo when it has gone unanswered for the
- * whole wait, else gets a second opinion, an echo sent after the verdict ({@link SecondOpinion}), or is confirmed at
- * once when there is no session to ask or second opinions are off. A refuted verdict re-routes nothing and sends the
+ * whole wait after the verdict, else gets a second opinion, an echo sent after the verdict ({@link SecondOpinion}), or
+ * is confirmed at once when there is no session to ask or second opinions are off. A refuted verdict re-routes nothing and sends the
  * switch its window again; a confirmed one goes to {@link FailedSwitches}. A rejoin ends what is under way for the
  * switch. Runs on the control thread.
  */
@@ -112,47 +112,53 @@ final class VerdictJudge {
         if (echo == null) {
             return; // one under way already, or one began less than half a δ ago
         }
-        int waitMs = SecondOpinion.waitMs(boundMs, ms.session().lastRttNanos());
-        // the echo stays open until the verdict can have come and been delivered: it is due half a δ after the notice,
-        // up to MAX_HEALTH_SCORE δ later from an observer that finds itself late (Lifeguard's local health: a loaded
-        // host), plus half a δ for that observer's timer lag and the verdict's way through the ring. Closed sooner, a
-        // late observer's verdict found no early echo and waited for an echo of its own. An answer at any time up to
-        // then proves the agent lives
+        // the echo stays open until the verdict can have come and been delivered, and the verdict's wait after it: the
+        // verdict is due half a δ after the notice, up to MAX_HEALTH_SCORE δ later from an observer that finds itself
+        // late (Lifeguard's local health: a loaded host), plus half a δ for that observer's timer lag and the verdict's
+        // way through the ring. Closed sooner, a late observer's verdict found no early echo and waited for an echo of
+        // its own. An answer at any time up to then proves the agent lives
         long openMs = (RingParameters.MAX_HEALTH_SCORE + 1L) * settings.deltaMs() + boundMs;
         ms.session().probe(openMs).whenComplete((rttNanos, failure) -> deps.queue().append("early echo answer "
                 + Guids.format(guid), () -> earlyEchoEnded(echo, failure == null ? rttNanos : -1)));
-        deps.queue().scheduleDeferred("early echo wait " + Guids.format(guid), waitMs, () -> earlyEchoWaited(echo));
+        deps.queue().scheduleDeferred("early echo wait " + Guids.format(guid), boundMs, () -> earlyEchoWaited(echo));
         LOG.debug("ring: switch {} ({}) suspected at incarnation {}; its agent is asked for a sign of life",
                 Guids.format(guid), ms.name(), incarnation);
     }
 
     /**
-     * The early echo went unanswered for the second opinion's wait: a verdict waiting on it is confirmed; without one,
-     * the routing without the switch may start.
+     * The early echo went unanswered for the second opinion's wait: without a verdict yet, the routing without the
+     * switch may start (a verdict that came meanwhile started it already, and its own wait decides).
      */
     private void earlyEchoWaited(EarlyEchoes.Echo echo) {
         if (stopping.getAsBoolean() || !earlyEchoes.current(echo)) {
             return;
         }
         earlyEchoes.silent(echo);
-        if (echo.check != null) {
-            earlyEchoes.end(echo);
-            if (!opinions.decide(echo.check, SecondOpinion.Outcome.CONFIRMED)) {
-                return;
-            }
-            ManagedSwitch ms = deps.registry().get(echo.guid);
-            if (ms == null) {
-                failed.routeAround(echo.guid, echo.incarnation, null, null, (int) earlyEchoes.ageMs(echo), true);
-            } else if (ms.session() != echo.session) {
-                reconnectedMeanwhile(ms);
-            } else {
-                confirmedEarly(echo, ms);
-            }
-            return;
-        }
-        if (opinions.worthPreparing()) {
+        if (echo.check == null && opinions.worthPreparing()) {
             echo.prepared = true;
             deps.actions().prepareWithout(echo.guid);
+        }
+    }
+
+    /**
+     * A verdict that waits on the early echo ({@code check}) has waited the second opinion's time since it came, and
+     * the echo is still unanswered: confirmed.
+     */
+    private void earlyVerdictWaited(EarlyEchoes.Echo echo, SecondOpinion.Check check) {
+        if (stopping.getAsBoolean() || !earlyEchoes.current(echo) || echo.check != check) {
+            return; // answered (the verdict got an echo of its own), ended by a rejoin, or dropped by a new epoch
+        }
+        earlyEchoes.end(echo);
+        if (!opinions.decide(check, SecondOpinion.Outcome.CONFIRMED)) {
+            return;
+        }
+        ManagedSwitch ms = deps.registry().get(echo.guid);
+        if (ms == null) {
+            failed.routeAround(echo.guid, echo.incarnation, null, null, (int) earlyEchoes.ageMs(echo), true);
+        } else if (ms.session() != echo.session) {
+            reconnectedMeanwhile(ms);
+        } else {
+            confirmedEarly(echo, ms);
         }
     }
 
@@ -176,8 +182,7 @@ final class VerdictJudge {
             // a verdict waits on it: an answer to an echo sent before the verdict does not show that the agent ran
             // after the ring stopped hearing it, so the verdict gets the usual echo, sent now
             if (opinions.pendingFor(echo.guid) == echo.check) {
-                askAfterVerdict(echo.check, SecondOpinion.waitMs(settings.secondOpinionMs(),
-                        echo.session.lastRttNanos()));
+                askAfterVerdict(echo.check, settings.secondOpinionMs());
             }
             return;
         }
@@ -231,42 +236,40 @@ final class VerdictJudge {
         }
         // one observer's word is not enough (it may be the one that is late): the switch's own session is asked for
         // a sign of life sent after the verdict. A silent death (a stopped agent keeps TCP open) answers nothing
-        // and is acted on after waitMs; a live switch answers within a round trip
+        // and is acted on after the wait; a live switch answers within a round trip, a starved one once it runs again
         SecondOpinion.Check check = new SecondOpinion.Check(guid, member, incarnation, ms.session());
         if (!opinions.begin(check)) {
             LOG.debug("ring: switch {} declared dead again at incarnation {} while a second opinion is under way",
                     Guids.format(guid), incarnation);
             return;
         }
-        int waitMs = SecondOpinion.waitMs(boundMs, ms.session().lastRttNanos());
         // on a quiet ring the verdicts that reach this point are real deaths: the routing without the switch is computed
         // during the wait and installed if the verdict is confirmed, dropped if it is refuted. Not on a ring that has
         // just accused a live switch: its verdicts are likely false, and a computation for each adds to the load
         if (opinions.worthPreparing()) {
             deps.actions().prepareWithout(guid);
         }
-        askAfterVerdict(check, waitMs);
+        askAfterVerdict(check, boundMs);
     }
 
-    /** A verdict on the session and incarnation an early echo is under way for: that echo decides it. */
+    /**
+     * A verdict on the session and incarnation an early echo is under way for: that echo decides it, once it has gone
+     * unanswered for the whole wait after the verdict. Unanswered until the verdict only means the agent has been
+     * silent as long as the ring says: a starved agent (a loaded host, a stalled CPU) is silent on both, and answers
+     * once it runs again; the wait after the verdict is the time it is given for that, as for an echo sent then.
+     */
     private void judgeByEarlyEcho(EarlyEchoes.Echo early, ManagedSwitch ms, int member, long incarnation) {
-        if (early.silent) {
-            // its agent has answered nothing since an echo sent when the ring began suspecting it, at least the
-            // wait ago: the second opinion is in already (and the routing without it, prepared meanwhile)
-            earlyEchoes.end(early);
-            opinions.count(SecondOpinion.Outcome.CONFIRMED);
-            confirmedEarly(early, ms);
+        SecondOpinion.Check check = new SecondOpinion.Check(early.guid, member, incarnation, ms.session());
+        if (!opinions.begin(check)) {
             return;
         }
-        // the early echo has not been unanswered for the whole wait yet: the rest of its wait decides
-        SecondOpinion.Check check = new SecondOpinion.Check(early.guid, member, incarnation, ms.session());
-        if (opinions.begin(check)) {
-            early.check = check;
-            if (opinions.worthPreparing()) {
-                early.prepared = true;
-                deps.actions().prepareWithout(early.guid);
-            }
+        early.check = check;
+        if (!early.prepared && opinions.worthPreparing()) {
+            early.prepared = true;
+            deps.actions().prepareWithout(early.guid);
         }
+        deps.queue().scheduleDeferred("detector second opinion " + Guids.format(early.guid), settings.secondOpinionMs(),
+                () -> earlyVerdictWaited(early, check));
     }
 
     /** Sends the accused switch's session the echo after the verdict; its answer or silence decides {@code check}. */

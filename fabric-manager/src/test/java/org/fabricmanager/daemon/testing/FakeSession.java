@@ -43,6 +43,8 @@ public final class FakeSession implements SwitchSession {
     public boolean closed;
     /** Every echo probe the daemon sent, with its deadline; the test answers it or lets it fail. */
     public final List<Probe> probes = new ArrayList<>();
+    /** What {@link #lastRttNanos()} answers: the last keepalive round trip, -1 before the first. */
+    public long rttNanos = -1;
     /** Every port-counter request the daemon sent (its timeout); each fails as an agent without counters would. */
     public final List<Long> counterRequests = new ArrayList<>();
 
@@ -105,7 +107,7 @@ public final class FakeSession implements SwitchSession {
 
     @Override
     public long lastRttNanos() {
-        return -1;
+        return rttNanos;
     }
 
     @Override
