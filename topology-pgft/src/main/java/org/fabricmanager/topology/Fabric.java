@@ -434,8 +434,7 @@ public final class Fabric {
             synchronized (this) {
                 i = index;
                 if (i == null) {
-                    // an index of several LIDs per port is built whole: LMC > 0 comes from OpenSM alone
-                    i = parentIndex != null && lmc == 0 ? FabricIndex.derive(this, parentIndex, changeFromParent)
+                    i = parentIndex != null ? FabricIndex.derive(this, parentIndex, changeFromParent)
                             : FabricIndex.of(this);
                     index = i;
                     parentIndex = null;

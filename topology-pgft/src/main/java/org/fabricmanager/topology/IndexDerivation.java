@@ -11,6 +11,9 @@ import java.util.Collection;
  * (renumbered when switch ids moved), apply the removed and added links, then the port groups and the leaves. A
  * fault's re-route at 5,120 switches then indexes the few switches a fault touches instead of re-reading 200,000
  * links.
+ *
+ * <p>With an LMC a node is 2^lmc positions in a row (one per LID, {@link FabricIndex}): a removed or added node
+ * removes or adds its whole row of positions, and a node's link sets the leaf of each.
  */
 final class IndexDerivation {
     private final SwitchTable old;
@@ -19,6 +22,7 @@ final class IndexDerivation {
     private final PortGroups oldGroups;
     private final int[] oldLeaves;
     private final int oldCount;
+    private final int lmc;
 
     // switch numbering
     private int[] newId;
@@ -40,7 +44,8 @@ final class IndexDerivation {
     private boolean[] touched;
     private boolean[] own;
 
-    private IndexDerivation(FabricIndex index) {
+    private IndexDerivation(FabricIndex index, int lmc) {
+        this.lmc = lmc;
         old = index.switchTable();
         oldNodes = index.nodeTable();
         oldPeers = index.peerRows();
@@ -51,7 +56,10 @@ final class IndexDerivation {
 
     /** The index of {@code fabric}, which is {@code old}'s fabric with {@code change} applied. */
     static FabricIndex derive(Fabric fabric, FabricIndex old, IndexChange change) {
-        IndexDerivation d = new IndexDerivation(old);
+        if (old.lmc() != fabric.lmc()) {
+            throw new IllegalArgumentException("LMC " + fabric.lmc() + " derived from an index of LMC " + old.lmc());
+        }
+        IndexDerivation d = new IndexDerivation(old, fabric.lmc());
         d.numberSwitches(change.removedSwitches(), change.addedSwitches());
         d.orderNodes(change.removedNodes(), change.addedNodes());
         d.carryRows();
@@ -100,7 +108,7 @@ final class IndexDerivation {
 
     /**
      * Nodes keep their order (destination index): without the removed ones the others move down in position, and
-     * the added ones take their places among them (a merge of the two index orders).
+     * the added ones take their places among them (a merge of the two index orders), a row of 2^lmc positions each.
      */
     private void orderNodes(Collection<Long> removedNodes, Collection<EndNode> addedNodes) {
         leafOf = oldNodes.leaf();
@@ -114,18 +122,19 @@ final class IndexDerivation {
         int[] oldLeaf = oldNodes.leaf();
         int[] oldLeafPort = oldNodes.leafPort();
         int oldCountOfNodes = oldNodeGuid.length;
+        int lids = 1 << lmc;
         int[] newPos = new int[oldCountOfNodes];
         int gone = 0;
         for (long g : removedNodes) {
-            int pos = oldNodes.posByGuid().get(g);
+            int pos = oldNodes.posByGuid().get(g); // the base LID's, first of the node's row
             if (pos != FabricIndex.NONE && newPos[pos] != FabricIndex.NONE) {
-                newPos[pos] = FabricIndex.NONE;
-                gone++;
+                Arrays.fill(newPos, pos, pos + lids, FabricIndex.NONE);
+                gone += lids;
             }
         }
         EndNode[] arriving = addedNodes.toArray(new EndNode[0]);
         Arrays.sort(arriving, (x, y) -> Integer.compare(x.index(), y.index()));
-        int count = oldCountOfNodes - gone + arriving.length;
+        int count = oldCountOfNodes - gone + arriving.length * lids;
         long[] nodeGuid = new long[count];
         int[] nodeIndex = new int[count];
         LongIntMap nodePosByGuid = new LongIntMap(count);
@@ -134,13 +143,15 @@ final class IndexDerivation {
         int k = 0;
         int a = 0;
         for (int i = 0; i <= oldCountOfNodes; i++) {
-            while (a < arriving.length && (i == oldCountOfNodes || arriving[a].index() < oldNodeIndex[i])) {
-                nodeGuid[k] = arriving[a].guid();
-                nodeIndex[k] = arriving[a].index();
-                leafOf[k] = FabricIndex.NONE; // its link is among the added ones
-                leafPortOf[k] = FabricIndex.NONE;
-                nodePosByGuid.putIfAbsent(nodeGuid[k], k);
-                k++;
+            while (a < arriving.length && (i == oldCountOfNodes || arriving[a].index() << lmc < oldNodeIndex[i])) {
+                for (int bits = 0; bits < lids; bits++) {
+                    nodeGuid[k] = arriving[a].guid();
+                    nodeIndex[k] = arriving[a].index() << lmc | bits;
+                    leafOf[k] = FabricIndex.NONE; // its link is among the added ones
+                    leafPortOf[k] = FabricIndex.NONE;
+                    nodePosByGuid.putIfAbsent(nodeGuid[k], k);
+                    k++;
+                }
                 a++;
             }
             if (i == oldCountOfNodes) {
@@ -157,7 +168,7 @@ final class IndexDerivation {
             nodePosByGuid.putIfAbsent(nodeGuid[k], k);
             k++;
         }
-        int destinationCount = count == 0 ? 0 : nodeIndex[count - 1] + 1;
+        int destinationCount = count == 0 ? 0 : nodeIndex[count - 1] + 1; // the last position's, its largest LID
         int[] nodeByDestination = FabricIndex.filled(destinationCount);
         for (int pos = 0; pos < count; pos++) {
             nodeByDestination[nodeIndex[pos]] = pos;
@@ -286,6 +297,7 @@ final class IndexDerivation {
         boolean nodesMoved = this.nodesMoved;
         int[] leafOf = this.leafOf;
         int[] leafPortOf = this.leafPortOf;
+        int lids = 1 << lmc;
         for (int pass = 0; pass < 2; pass++) {
             for (Link l : pass == 0 ? removed : added) {
                 int sa = switchIdByGuid.get(l.a());
@@ -325,10 +337,10 @@ final class IndexDerivation {
                 } else {
                     int s = sa != FabricIndex.NONE ? sa : sb;
                     int port = sa != FabricIndex.NONE ? l.aPort() : l.bPort();
-                    int pos = nodePosByGuid.get(sa != FabricIndex.NONE ? l.b() : l.a());
+                    int pos = nodePosByGuid.get(sa != FabricIndex.NONE ? l.b() : l.a()); // the base LID's
                     peerNode[s][port] = add ? pos : FabricIndex.NONE;
-                    leafOf[pos] = add ? s : FabricIndex.NONE;
-                    leafPortOf[pos] = add ? port : FabricIndex.NONE;
+                    Arrays.fill(leafOf, pos, pos + lids, add ? s : FabricIndex.NONE);
+                    Arrays.fill(leafPortOf, pos, pos + lids, add ? port : FabricIndex.NONE);
                 }
             }
         }

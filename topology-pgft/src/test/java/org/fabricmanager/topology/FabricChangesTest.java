@@ -15,18 +15,24 @@ class FabricChangesTest {
 
     @Test
     void derivedFabricsEqualTheFabricsBuiltFromScratch() {
-        derive(40, 4, 3);
-        // link changes only: indexes are then derived from the previous one, step after step
-        derive(40, Integer.MAX_VALUE, Integer.MAX_VALUE);
-        // switches going too: ids renumbered; and coming back (an added switch, its cables with it)
-        derive(40, 2, Integer.MAX_VALUE);
+        // with an LMC too: a node is then 2^lmc positions, which a removed or added node takes or brings whole
+        for (int lmc = 0; lmc <= 2; lmc++) {
+            derive(40, 4, 3, lmc);
+            // link changes only: indexes are then derived from the previous one, step after step
+            derive(40, Integer.MAX_VALUE, Integer.MAX_VALUE, lmc);
+            // switches going too: ids renumbered; and coming back (an added switch, its cables with it)
+            derive(40, 2, Integer.MAX_VALUE, lmc);
+        }
     }
 
-    /** Random changes, a switch removed one step in {@code switchOdds}, a node one step in {@code nodeOdds}. */
-    private static void derive(int seeds, int switchOdds, int nodeOdds) {
+    /**
+     * Random changes, a switch removed one step in {@code switchOdds}, a node one step in {@code nodeOdds}, on the
+     * fabric with {@code lmc}.
+     */
+    private static void derive(int seeds, int switchOdds, int nodeOdds, int lmc) {
         for (long seed = 1; seed <= seeds; seed++) {
             Random random = new Random(seed);
-            Fabric current = FABRIC;
+            Fabric current = FABRIC.withLmc(lmc);
             List<FabricSwitch> gone = new ArrayList<>();
             List<EndNode> goneNodes = new ArrayList<>();
             for (int step = 0; step < 6; step++) {
@@ -106,9 +112,16 @@ class FabricChangesTest {
                     }
                 }
                 expectedLinks.addAll(added);
-                Fabric built = new Fabric(current.pgft().orElse(null), switches, nodes, expectedLinks);
-                assertThat(derived).as("seed %d step %d", seed, step).isEqualTo(built);
-                assertSameIndex(derived.index(), built.index(), "seed " + seed + " step " + step);
+                Fabric built = new Fabric(current.pgft().orElse(null), switches, nodes, expectedLinks).withLmc(lmc);
+                String what = "LMC " + lmc + " seed " + seed + " step " + step;
+                assertThat(derived).as(what).isEqualTo(built);
+                assertSameIndex(derived.index(), built.index(), what);
+                assertThat(derived.index().nodeCount()).as(what).isEqualTo(nodes.size() << lmc);
+                if (removedSwitches.isEmpty() && joining.isEmpty()) {
+                    // derived, not built again: the switch table is the previous index's own
+                    assertThat(derived.index().switchTable().guid()).as(what)
+                            .isSameAs(current.index().switchTable().guid());
+                }
                 for (FabricSwitch s : built.switches()) {
                     assertThat(derived.switchByGuid(s.guid())).contains(s);
                 }
