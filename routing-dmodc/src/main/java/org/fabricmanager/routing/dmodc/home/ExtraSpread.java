@@ -22,7 +22,6 @@ import org.fabricmanager.topology.FabricIndex;
  * written to each extra that shares them.
  */
 final class ExtraSpread {
-    static final boolean EXTRA_BY_D = Boolean.getBoolean("fm.home.extraByDestination");
     private final FabricIndex index;
     private final byte[] costs;
     private final int leaves;
@@ -146,7 +145,7 @@ final class ExtraSpread {
             boolean closest = costs[row + l] == x.reach[leaves + l] + 1;
             boolean rotate = closest && c != 0 && (c != n || x.widened);
             int q = x.quotient(from);
-            if (!EXTRA_BY_D && count <= Long.SIZE && (count & 7) == 0 && x.quotient(from + count - 1) == q) {
+            if (count <= Long.SIZE && (count & 7) == 0 && x.quotient(from + count - 1) == q) {
                 // one ⌊d/Π⌋ over the whole leaf (a PGFT's leaf under a level-1 switch): one home top, one choice
                 // for its extras, written eight entries at a time
                 long chunk = bits == null ? 0 : Bits.range(bits, from, count);
@@ -191,10 +190,7 @@ final class ExtraSpread {
             }
             for (; word != 0; word &= word - 1) {
                 int d = (w << 6) + Long.numberOfTrailingZeros(word);
-                if (EXTRA_BY_D) {
-                    int q = x.quotient(d) + d;
-                    port = mask != 0 ? x.chooseAmong(mask, Long.bitCount(mask), q) : x.choose(l, q);
-                } else if (d >= runEnd) {
+                if (d >= runEnd) {
                     int q = x.quotient(d);
                     runEnd = (q + 1) * x.div;
                     port = mask != 0 ? x.chooseAmong(mask, Long.bitCount(mask), q) : x.choose(l, q);

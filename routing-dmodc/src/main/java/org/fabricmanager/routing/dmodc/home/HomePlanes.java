@@ -227,15 +227,13 @@ final class HomePlanes {
         for (int l = 0; l < leaves; l++) {
             int own = costs[s * leaves + l];
             long mask = linked & x.reach[l];
-            long weak = 0;
             if (x.strong != null && (mask & x.strong[l]) != 0) {
-                weak = BY_DESTINATION ? mask & ~x.strong[l] : 0;
                 mask &= x.strong[l];
             }
             boolean open = l != k && own != CostTable.INFINITE;
             if (open && mask != 0 && own == x.reach[leaves + l] + 1 && leafFirst[l] >= 0) {
                 if (Long.bitCount(mask) < n) {
-                    homeSegment(s, l, members, mask, weak, row, !tiled, x);
+                    homeSegment(s, l, members, mask, row, !tiled, x);
                 }
             } else {
                 if (tiled && leafFirst[l] >= 0) {
@@ -278,8 +276,7 @@ final class HomePlanes {
      * pattern (copied here unless {@code row} holds it already), then the destinations whose home is not in
      * {@code mask} (not linked, or not closest) spread over the {@code mask} slots.
      */
-    private void homeSegment(int s, int l, int[] members, long mask, long weak, byte[] row, boolean copyPattern,
-            LeafScratch x) {
+    private void homeSegment(int s, int l, int[] members, long mask, byte[] row, boolean copyPattern, LeafScratch x) {
         int n = members.length;
         int first = leafFirst[l];
         int count = index.leafNodeStart(l + 1) - index.leafNodeStart(l);
@@ -300,8 +297,7 @@ final class HomePlanes {
             for (long missing = x.all & ~mask; missing != 0; missing &= missing - 1) {
                 int offset = Long.numberOfTrailingZeros(missing) - h0;
                 offset += offset < 0 ? n : 0;
-                int r1 = (weak >>> Long.numberOfTrailingZeros(missing) & 1) != 0 ? Bits.mod(first, c) : r;
-                int slot = Bits.select(mask, Bits.mod(r1 + offset, c));
+                int slot = Bits.select(mask, Bits.mod(r + offset, c));
                 int d = first + offset;
                 row[d] = base[slot];
                 marks[slot][d >>> 6] |= 1L << d;
@@ -355,7 +351,6 @@ final class HomePlanes {
     }
 
     static final boolean CAPACITY = Boolean.getBoolean("fm.home.capacity");
-    static final boolean BY_DESTINATION = Boolean.getBoolean("fm.home.byDestination");
     private Pods planes;
 
     /**
