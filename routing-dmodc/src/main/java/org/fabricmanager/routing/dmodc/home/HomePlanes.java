@@ -129,9 +129,6 @@ final class HomePlanes {
         }
         LeafScratch scratch = n <= Long.SIZE ? new LeafScratch(n, pods.closest(p, costs, leaves), leafFirst)
                 : new LeafScratch(n, null, null);
-        if (CAPACITY && scratch.reach != null && tiled) {
-            scratch.strong = strong(members);
-        }
         for (int s : pods.lower(p)) {
             homeLeaf(s, p, members, scratch);
         }
@@ -158,7 +155,6 @@ final class HomePlanes {
         byte[] pattern;
         /** Per slot, its switch's extras ({@link #extras}), once looked up. */
         final long[][] slotExtras;
-        long[] strong;
 
         LeafScratch(int n, long[] reach, int[] leafFirst) {
             this.slotExtras = new long[n][];
@@ -227,9 +223,6 @@ final class HomePlanes {
         for (int l = 0; l < leaves; l++) {
             int own = costs[s * leaves + l];
             long mask = linked & x.reach[l];
-            if (x.strong != null && (mask & x.strong[l]) != 0) {
-                mask &= x.strong[l];
-            }
             boolean open = l != k && own != CostTable.INFINITE;
             if (open && mask != 0 && own == x.reach[leaves + l] + 1 && leafFirst[l] >= 0) {
                 if (Long.bitCount(mask) < n) {
@@ -348,51 +341,6 @@ final class HomePlanes {
                 markExtra(members[slot], d);
             }
         }
-    }
-
-    static final boolean CAPACITY = Boolean.getBoolean("fm.home.capacity");
-    private Pods planes;
-
-    /**
-     * Per leaf number, the pod's slots whose level-1 switch keeps the link up to that leaf's home top there
-     * (the plane's level-2 switch {@code T[⌊first/Π⌋ mod #T]}).
-     */
-    private long[] strong(int[] members) {
-        Pods pl;
-        synchronized (this) {
-            if (planes == null) {
-                planes = Pods.of(index, ranks, 1);
-            }
-            pl = planes;
-        }
-        long[] tops = new long[members.length];
-        int[] sizes = new int[members.length];
-        for (int i = 0; i < members.length; i++) {
-            int u = members[i];
-            if (u < 0 || pl.podOf(u) < 0) {
-                continue;
-            }
-            sizes[i] = pl.upper(pl.podOf(u)).length;
-            for (int g = index.groupStart(u), to = g + index.groupCount(u); g < to; g++) {
-                int t = index.groupNeighbour(g);
-                if (ranks[t] > ranks[u] && pl.slot(t) >= 0 && pl.slot(t) < Long.SIZE) {
-                    tops[i] |= 1L << pl.slot(t);
-                }
-            }
-        }
-        long[] strong = new long[leaves];
-        for (int l = 0; l < leaves; l++) {
-            if (leafFirst[l] < 0) {
-                continue;
-            }
-            for (int i = 0; i < members.length; i++) {
-                int u = members[i];
-                if (u >= 0 && sizes[i] > 0 && (tops[i] >>> ((leafFirst[l] / dividers[u]) % sizes[i]) & 1) != 0) {
-                    strong[l] |= 1L << i;
-                }
-            }
-        }
-        return strong;
     }
 
     /** True when {@code s} has a candidate towards leaf {@code l} outside pod {@code p} (then Dmodc's choice stays). */
