@@ -18,10 +18,11 @@ A violation prints the seed, the steps so far and the command that replays them,
 daemon's resources are sampled into resources.csv: RSS, heap after a full GC, threads, file descriptors, the state
 directory's bytes and the log's bytes.
 
-usage: chaos-campaign.py [--opensm | --netlab] [--pgft SPEC] [--seed N] [--minutes M] [--steps K]
+usage: chaos-campaign.py [--opensm | --netlab | --ha] [--pgft SPEC] [--seed N] [--minutes M] [--steps K]
                          [--detector-ms D] [--destinations K] WORKDIR
 --opensm: the same campaign against OpenSM under ibsim through the plug-in (chaos_opensm.py);
---netlab: on real packets in network namespaces, as root (chaos_netlab.py).
+--netlab: on real packets in network namespaces, as root (chaos_netlab.py);
+--ha: three managers on Raft, the leader killed, stopped and frozen (chaos_ha.py).
 Needs the packaged build (mvn -B -q package -DskipTests) and a JDK's jcmd on the PATH.
 """
 import argparse
@@ -44,6 +45,8 @@ def main():
     lab = p.add_mutually_exclusive_group()
     lab.add_argument("--opensm", dest="lab", action="store_const", const="opensm", default="agents",
                      help="against OpenSM and ibsim with the plug-in (chaos_opensm.py), tables read with ibroute")
+    lab.add_argument("--ha", dest="lab", action="store_const", const="ha",
+                     help="three managers on Raft, leaders killed, stopped and frozen (chaos_ha.py)")
     lab.add_argument("--netlab", dest="lab", action="store_const", const="netlab",
                      help="on real packets in netlab (chaos_netlab.py, root), tables read with bridge fdb")
     p.add_argument("workdir")
@@ -54,6 +57,9 @@ def main():
     if args.lab == "opensm":
         import chaos_opensm
         sys.exit(chaos_opensm.OpenSmCampaign(args).run())
+    if args.lab == "ha":
+        import chaos_ha
+        sys.exit(chaos_ha.HaCampaign(args).run())
     if args.lab == "netlab":
         import chaos_netlab
         sys.exit(chaos_netlab.NetlabCampaign(args).run())
