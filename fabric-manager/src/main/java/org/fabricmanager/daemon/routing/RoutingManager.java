@@ -369,12 +369,18 @@ public final class RoutingManager {
         installedVersion = job.version();
         queue.scheduleDeferred(STORE, STORE_DELAY_MS, this::storeUnsaved);
         installed.accept(active);
+        if (job.refine() || job.inFull() && job.previous() != null) {
+            // a refinement or a rebalance: no burst of faults to wait out, and a successor (a restart, a standby taking
+            // over) that started from the routing before it would move back every entry it changed
+            storeUnsaved();
+        }
         listener.computed(active, outcome.millis());
     }
 
     /**
      * The routing in force converged: it is written once it has stayed in force for {@link #STORE_QUIET_MS} (a newer
-     * routing installed meanwhile takes its place, and is written in turn once it converged and stayed).
+     * routing installed meanwhile takes its place, and is written in turn once it converged and stayed). A refinement
+     * or a rebalance is written as soon as it is installed.
      */
     public void storeWhenQuiet() {
         if (unsaved != null) {

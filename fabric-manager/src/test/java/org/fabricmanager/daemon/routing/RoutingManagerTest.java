@@ -246,6 +246,21 @@ class RoutingManagerTest {
     }
 
     @Test
+    void aRebalanceIsWrittenAsSoonAsItIsInstalled() throws Exception {
+        RoutingStateStore files = new RoutingStateStore(state);
+        RoutingManager m = manager(new DmodcEngine(1));
+        m.consider(FABRIC);
+        loop.awaitAndRun(30);
+        assertThat(files.load()).as("v1 waits for its convergence and a quiet second").isEmpty();
+        m.routeInFullNext(); // as the rebalancer asks
+        m.forceNext();
+        assertThat(m.consider(FABRIC)).isEqualTo(RoutingManager.Decision.STARTED);
+        loop.awaitAndRun(30);
+        // a takeover or a restart right after would otherwise start from v1 and move back what the rebalance changed
+        assertThat(files.load()).map(RoutingState::version).as("written with no convergence or quiet second").contains(2L);
+    }
+
+    @Test
     void aForcedRerouteComputesTheSameFabricAgain() throws Exception {
         RoutingManager m = manager(new DmodcEngine(1));
         m.consider(FABRIC);
