@@ -210,6 +210,8 @@ class HaCampaign(chaos_lib.Campaign):
     def apply(self, event):
         kind = event[0]
         if kind in ("restart", "kill -9", "freeze"):
+            if any(m.frozen for m in self.daemon.members):
+                return "skipped"  # the leader was frozen by an earlier event of the burst
             m = self.daemon.leader()
             if m is None:
                 raise Violation("no leader to %s" % kind)
