@@ -20,7 +20,7 @@ import time
 import urllib.request
 
 import chaos_lib
-from chaos_lib import FM, TOKEN, Violation, free_port
+from chaos_lib import FM, Violation, free_port
 
 MEMBERS = 3
 ROLES_BOUND_S = 60
@@ -39,28 +39,12 @@ class Member:
 
     def write_config(self, peers, election_ms):
         with open(self.config, "w") as f:
-            f.write("""fabric:
-  expectedPgft: "%s"
-discovery:
-  settleMs: 2000
-  maxWaitMs: 30000
-state:
-  directory: "%s"
-security:
-  insecure: true
-southbound:
-  bind: "127.0.0.1"
-  port: %d
-rest:
-  bind: "127.0.0.1"
-  port: %d
-  adminToken: "%s"
-ha:
+            f.write(chaos_lib.daemon_yaml(self.spec, self.state, self.sb, self.rest) + """ha:
   enabled: true
   nodeId: %s
   peers: [%s]
   electionTimeoutMs: %d
-""" % (self.spec, self.state, self.sb, self.rest, TOKEN, self.id, peers, election_ms) + self.extra)
+""" % (self.id, peers, election_ms) + self.extra)
 
     def start(self):
         # the three members log to the campaign's run.out and run.err (appended whole lines): the ring's verdicts

@@ -118,13 +118,9 @@ class Model:
         return reached
 
 
-class Daemon:
-    def __init__(self, work, spec, extra=""):
-        self.work, self.spec = work, spec
-        self.sb, self.rest = free_port(), free_port()
-        self.url = "http://127.0.0.1:%d" % self.rest
-        with open(os.path.join(work, "fabric-manager.yaml"), "w") as f:
-            f.write("""fabric:
+def daemon_yaml(spec, state, sb, rest):
+    """A daemon's configuration for the campaign: plaintext on loopback, a 2 s settle window."""
+    return """fabric:
   expectedPgft: "%s"
 discovery:
   settleMs: 2000
@@ -140,7 +136,16 @@ rest:
   bind: "127.0.0.1"
   port: %d
   adminToken: "%s"
-""" % (spec, os.path.join(work, "state"), self.sb, self.rest, TOKEN) + extra)
+""" % (spec, state, sb, rest, TOKEN)
+
+
+class Daemon:
+    def __init__(self, work, spec, extra=""):
+        self.work, self.spec = work, spec
+        self.sb, self.rest = free_port(), free_port()
+        self.url = "http://127.0.0.1:%d" % self.rest
+        with open(os.path.join(work, "fabric-manager.yaml"), "w") as f:
+            f.write(daemon_yaml(spec, os.path.join(work, "state"), self.sb, self.rest) + extra)
         self.proc = None
         self.starts = 0
         self.token = TOKEN
