@@ -117,12 +117,7 @@ class HaDaemons(chaos_lib.Daemon):
         if m.frozen:
             m.proc.send_signal(signal.SIGCONT)
             m.frozen = False
-        m.proc.send_signal(sig)
-        try:
-            m.proc.wait(60)
-        except subprocess.TimeoutExpired:
-            m.proc.kill()
-            m.proc.wait()
+        chaos_lib.end(m.proc, sig)
         m.proc = None
 
     def stop_all(self):

@@ -118,6 +118,16 @@ class Model:
         return reached
 
 
+def end(proc, sig):
+    """Sends `sig` to a daemon's process and waits for it, killing it after 60 s."""
+    proc.send_signal(sig)
+    try:
+        proc.wait(60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def daemon_yaml(spec, state, sb, rest):
     """A daemon's configuration for the campaign: plaintext on loopback, a 2 s settle window."""
     return """fabric:
@@ -160,12 +170,7 @@ class Daemon:
     def stop(self, sig):
         if self.proc is None:
             return
-        self.proc.send_signal(sig)
-        try:
-            self.proc.wait(60)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        end(self.proc, sig)
         self.proc = None
 
     def get(self, path):
