@@ -113,7 +113,9 @@ final class Convergence {
         // lost switches the routing in force still routes traffic through (one it routes around changes nothing)
         if (m.routing().running() || rerouteDue.getAsBoolean() || m.losses().judging(routedAround)) {
             next = DaemonState.ROUTING;
-        } else if (active == null || admitted == 0) {
+        } else if (active == null || admitted == 0 || !m.discovery().done()) {
+            // discovering again after every switch left: a change meanwhile (a drain, a port) waits for the end of
+            // discovery to be routed, so the tables in force are not those of the fabric yet
             next = DaemonState.DISCOVERING;
         } else if (m.pusher().awaitedCount() > 0 || m.pusher().uncoveredCount() > 0) {
             next = DaemonState.PUSHING;

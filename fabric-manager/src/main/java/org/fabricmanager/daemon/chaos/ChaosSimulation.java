@@ -192,8 +192,7 @@ public final class ChaosSimulation implements AutoCloseable {
             if (event && !passed && step instanceof ChaosStep.CableDown) {
                 count("several at once");
             }
-            churn.step(step);
-            stepper.take(step);
+            churn.step(step, stepper.take(step));
             passed = !event;
             judgeIfQuiet();
         }

@@ -17,9 +17,10 @@ import org.fabricmanager.topology.Link;
  * entries that moved already. Losses chain: the reference is the last quiet point after which nothing came back, and
  * every later quiet point is judged against it with everything lost since, as a route that two successive repairs
  * moved crossed one of their losses in the reference. Anything that may bring an element back or route in full (a
- * cable up, a flap, a switch on, an undrain, a step of a kind not known to be a loss) ends the chain; the next quiet
- * point with no refinement pending is the new reference. Counts per loss the entries moved, those whose routes crossed
- * it and those whose port led straight into it (which any valid routing changes).
+ * cable up, a flap, a switch on, an agent that answers again, an undrain, a step of a kind not known to be a loss or
+ * to change nothing in force) ends the chain; the next quiet point with no refinement pending is the new reference.
+ * Counts per loss the entries moved, those whose routes crossed it and those whose port led straight into it (which
+ * any valid routing changes).
  */
 final class LossChurn {
     /**
@@ -51,19 +52,39 @@ final class LossChurn {
         this.names = names;
     }
 
-    /** A step of the schedule is taken: a loss, one that changes no cabling, or one that ends the chain. */
-    void step(ChaosStep step) {
+    /**
+     * A step of the schedule was taken; {@code acted}: it changed something (it applied, and the daemon did not refuse
+     * the drain it asked). A loss, a step that changes nothing in force, or one that ends the chain.
+     */
+    void step(ChaosStep step, boolean acted) {
         if (step instanceof ChaosStep.Pass || step instanceof ChaosStep.Check) {
             return;
         }
         events = true;
-        if (step instanceof ChaosStep.CableDown || step instanceof ChaosStep.PowerOff
-                || step instanceof ChaosStep.Drain) {
+        if (!acted || neutral(step)) {
+            return;
+        }
+        if (step instanceof ChaosStep.CableDown || step instanceof ChaosStep.PowerOff || step instanceof ChaosStep.Drain
+                || step instanceof ChaosStep.SwitchDrain || step instanceof ChaosStep.AgentHangs) {
+            // a switch drained is routed around as its cables drained; a hung agent's switch, once its session
+            // closes, as a switch off (the model counts it down from the hang on)
             lost = true;
-        } else if (!(step instanceof ChaosStep.Restart) && !(step instanceof ChaosStep.AgentRestart)) {
+        } else {
             // a return, a flap (down and back), an undrain (routed in full), or a kind this judge does not know
             chainEnded = true;
         }
+    }
+
+    /**
+     * A step that changes nothing in force: a restart or a takeover (whose chain {@link #restarted} judges), an agent
+     * that restarts holding its table, and the actions the simulation holds to changing nothing ({@code
+     * ACTION_CHANGED}): a what-if and a reload (what a reload changes later, a quarantine released, shows at the next
+     * quiet point as something back, which ends the chain there).
+     */
+    private static boolean neutral(ChaosStep step) {
+        return step instanceof ChaosStep.Restart || step instanceof ChaosStep.Failover
+                || step instanceof ChaosStep.AgentRestart || step instanceof ChaosStep.WhatIf
+                || step instanceof ChaosStep.Reload;
     }
 
     /**

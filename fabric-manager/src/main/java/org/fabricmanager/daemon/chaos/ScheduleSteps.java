@@ -49,9 +49,12 @@ final class ScheduleSteps {
         this.runner = runner;
     }
 
-    /** Takes one step, or logs why it no longer applies (a shrunk schedule dropped what it needed, a drain refused). */
-    void take(ChaosStep step) {
-                if (step instanceof ChaosStep.Pass p) {
+    /**
+     * Takes one step, or logs why it no longer applies (a shrunk schedule dropped what it needed); false when it changed
+     * nothing: it no longer applied, or the daemon refused the drain it asked.
+     */
+    boolean take(ChaosStep step) {
+        if (step instanceof ChaosStep.Pass p) {
             runner.pass(p.ms(), p.computeAt());
         } else if (step instanceof ChaosStep.Check) {
             runner.check();
@@ -81,14 +84,21 @@ final class ScheduleSteps {
             fabric.powerOn(guidOf(o.sw()), true);
         } else if (step instanceof ChaosStep.Drain d && usable(cables.get(d.cable()))) {
             runner.judge(() -> operators.drain(cables.get(d.cable())));
+            return operators.drained().contains(cables.get(d.cable()));
         } else if (step instanceof ChaosStep.Undrain u && operators.drained().contains(cables.get(u.cable()))) {
             runner.judge(() -> operators.undrain(cables.get(u.cable())));
+        } else if (step instanceof ChaosStep.SwitchDrain d && fabric.on().containsKey(guidOf(d.sw()))
+                && !operators.switchesDrained().contains(guidOf(d.sw()))) {
+            runner.judge(() -> operators.drainSwitch(guidOf(d.sw())));
+            return operators.switchesDrained().contains(guidOf(d.sw()));
         } else if (!takeAnother(step)) {
             runner.log(step.token() + " skipped: it no longer applies");
+            return false;
         }
+        return true;
     }
 
-    /** The steps of the agents that hang and the operator's other actions; false when {@code step} does not apply. */
+    /** The steps of the agents that hang and the operator's actions but drains; false when {@code step} does not apply. */
     private boolean takeAnother(ChaosStep step) {
         if (step instanceof ChaosStep.AgentHangs h && fabric.on().containsKey(guidOf(h.sw()))
                 && fabric.on().size() > 1 && fabric.hung().size() < ChaosSchedule.MOST_HUNG) {
@@ -96,9 +106,6 @@ final class ScheduleSteps {
             runner.count("agents hung");
         } else if (step instanceof ChaosStep.AgentResumes r && fabric.hung().contains(guidOf(r.sw()))) {
             fabric.agentResumes(guidOf(r.sw()));
-        } else if (step instanceof ChaosStep.SwitchDrain d && fabric.on().containsKey(guidOf(d.sw()))
-                && !operators.switchesDrained().contains(guidOf(d.sw()))) {
-            runner.judge(() -> operators.drainSwitch(guidOf(d.sw())));
         } else if (step instanceof ChaosStep.SwitchUndrain u && operators.switchesDrained().contains(guidOf(u.sw()))) {
             runner.judge(() -> operators.undrainSwitch(guidOf(u.sw())));
         } else if (step instanceof ChaosStep.WhatIf w && w.index() >= 0

@@ -51,9 +51,10 @@ public final class RoutingService implements AutoCloseable {
     private final TableRepairer repairer;
     /**
      * With {@code routing.onFault: repair} and an engine that repairs: the base that every later fabric's tables
-     * repair (dispatcher thread only): the last full routing, or the last repair in which an element the base did
-     * not have came back. An element that comes back then takes back what moved for it, and one the base never had
-     * the routes a full routing of the fabric gives it.
+     * repair (dispatcher thread only): the last full routing, the last refined repair (the repair itself when its
+     * refinement changes nothing), or the last repair in which an element the base did not have came back. An
+     * element that comes back then takes back what moved for it, and one the base never had the routes a full routing
+     * of the fabric gives it.
      */
     private final boolean repair;
     private RoutedSnapshot full;
@@ -61,8 +62,8 @@ public final class RoutingService implements AutoCloseable {
     private boolean resumeTried;
     /**
      * Repairs are refined ({@link RoutingJob#refine}): the entries a repair moved from the base take the engine's full
-     * routing's ports, and that becomes the base. The repair itself stays the change's computation (milliseconds);
-     * its tables are {@link #refinable} until the refinement.
+     * routing's ports, and that becomes the base (the repair itself when no entry takes another port). The repair
+     * stays the change's computation (milliseconds); its tables are {@link #refinable} until the refinement.
      */
     private volatile boolean refineRepairs;
     /** The tables of the last repair, which a refinement may change: written on the dispatcher thread. */
@@ -213,6 +214,9 @@ public final class RoutingService implements AutoCloseable {
                     return RoutingOutcome.unchanged(job, print.join());
                 }
                 if (snapshot == null || snapshot.result().tables().sameAs(previous.result().tables())) {
+                    // the repair in force is its own refinement: the base from now on all the same, or the next
+                    // loss repairs the older base, and the entries this repair moved take that loss's closed form
+                    full = previous;
                     refinable = null;
                     return RoutingOutcome.unchanged(job, print.join());
                 }

@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,8 +32,12 @@ class ChaosStepKindsTest {
 
     /** Runs {@code schedule} under seed {@code seed}; its steps, what happened by kind and its quiet points. */
     private Outcome run(long seed, String schedule) throws IOException {
+        return run(seed, schedule, Sabotage.NONE);
+    }
+
+    private Outcome run(long seed, String schedule, Sabotage sabotage) throws IOException {
         try (ChaosSimulation sim = new ChaosSimulation(new Plan(TWO_LEVELS, seed, 3),
-                Files.createDirectories(state.resolve("run-" + ++runs)))) {
+                Files.createDirectories(state.resolve("run-" + ++runs)), sabotage)) {
             sim.run(ChaosSchedule.parse(schedule));
             return new Outcome(sim.steps(), sim.tally(), sim.quietPoints());
         }
@@ -102,6 +107,32 @@ class ChaosStepKindsTest {
                 .containsEntry("actions judged unchanged", 4);
         assertThat(o.logged("reload of variant 3: changed [routing.settleMs: 50 -> 150")).as("%s", o.steps()).isTrue();
         assertThat(o.logged("reload of variant 0: changed [routing.settleMs: 150 -> 50")).isTrue();
+    }
+
+    /**
+     * What a loss changed is judged along a chain of losses that goes on across the steps that change nothing in force
+     * (a what-if, a reload, a refused drain): the second spine's loss is judged against the tables before the first.
+     */
+    @Test
+    void aChainOfLossesGoesOnAcrossStepsThatChangeNothing() throws IOException {
+        Outcome o = run(16, "off:7 check whatif:s6 reload:1 sdrain:0 off:6 check");
+        assertThat(o.logged("drain switch s1-0: refused")).as("%s", o.steps()).isTrue();
+        assertThat(o.tally()).containsEntry("what-ifs answered", 1).containsEntry("reloads", 1)
+                .containsEntry("losses judged", 2);
+    }
+
+    /** A spine's drain and a hung agent's switch, once its session closed, are losses judged as a switch off is. */
+    @Test
+    void aSwitchDrainAndAHungAgentAreJudgedAsLosses() throws IOException {
+        Outcome drained = run(17, "sdrain:5 check");
+        assertThat(drained.tally()).containsEntry("switch drains applied", 1).containsEntry("losses judged", 1)
+                .containsEntry("loss entries moved", 28).containsEntry("loss entries led into it", 28);
+        Outcome hung = run(18, "hang:5 check off:6 check");
+        assertThat(hung.logged("the daemon closes the silent session of s2-1")).as("%s", hung.steps()).isTrue();
+        assertThat(hung.tally()).containsEntry("losses judged", 2);
+        assertThatThrownBy(() -> run(17, "sdrain:5 check", PlantedDefects.REPAIR_MOVES_ONE_TOO_MANY))
+                .as("a repair of the drain that moves one entry too many").isInstanceOf(ChaosViolation.class)
+                .hasMessageContaining("crossed nothing lost");
     }
 
     /** A reload that says a run-time knob needs a restart, or leaves one out, is a violation. */
