@@ -28,6 +28,7 @@ from chaos_ha_group import HaDaemons, Watch
 from chaos_lib import Violation
 
 ROLES_BOUND_S = 60
+REHEARSAL_BOUND_S = 120
 TAKEOVERS = ("restart", "kill -9", "freeze")
 GROUP = TAKEOVERS + ("standby kill", "manager start", "thaw")
 
@@ -54,6 +55,7 @@ class HaCampaign(chaos_lib.Campaign):
         self.planned = False  # a step on the group is drawn for the burst being drawn
         self.last_tables = None
         self.pure = 0  # takeovers alone in their step, checked to move nothing
+        self.rehearsals = {}  # a member's pid -> ms of its process's rehearsed manager start
 
     def start_lab(self):
         super().start_lab()
@@ -82,9 +84,9 @@ class HaCampaign(chaos_lib.Campaign):
         if self.planned:
             return []  # one step on the group per burst
         if any(m.frozen for m in members):
-            return ["thaw"] * 3
+            return ["thaw"] * 4
         if any(m.proc is None for m in members):
-            return ["manager start"] * 3
+            return ["manager start"] * 4
         return ["restart", "kill -9"] * 2 + ["freeze", "standby kill"]
 
     def choose(self):
@@ -164,7 +166,10 @@ class HaCampaign(chaos_lib.Campaign):
                 st = m.status() if h.get("active") else None
                 if st and st.get("state") == "CONVERGED" and st["switches"]["connected"] == live \
                         and st["tables"]["inSync"] == live:
-                    key = kind if self.alone() else kind + " in a burst"
+                    m_ = self.model
+                    # a new leader ends discovery at once on the whole fabric, else after discovery.settleMs
+                    key = (kind if self.alone() else kind + " in a burst") + (
+                        "" if not (m_.down or m_.dead or m_.drained) else ", fabric degraded")
                     self.failover.setdefault(key, []).append((elected, time.time() - began))
                     self.say("%s: elected in %.2f s, CONVERGED with %d tables confirmed in %.2f s"
                              % (key, elected, live, time.time() - began))
@@ -178,7 +183,26 @@ class HaCampaign(chaos_lib.Campaign):
             self.time_takeover()
         status = super().quiet()
         self.one_leader()
+        self.await_rehearsals()
         return status
+
+    def await_rehearsals(self):
+        """Waits until every running standby has rehearsed its manager's start in its process, which it does once
+        after it starts or is deposed (7-20 s of CPU on this host), so that a takeover is timed on a group at
+        rest; a rehearsal that fails (a WARN in the log) only leaves the takeover cold, and is waited for no longer
+        than the bound."""
+        deadline = time.time() + REHEARSAL_BOUND_S
+        for m in self.daemon.members:
+            if not m.running() or m.id == self.leader_id or m.proc.pid in self.rehearsals:
+                continue
+            while time.time() < deadline:
+                ms = m.rehearsed()
+                if ms is not None:
+                    self.rehearsals[m.proc.pid] = ms
+                    break
+                time.sleep(0.5)
+            else:
+                self.say("%s has not rehearsed a manager start within %d s" % (m.id, REHEARSAL_BOUND_S))
 
     def one_leader(self):
         """Exactly one member says it is the leader, it runs the manager, and every running member agrees."""
@@ -255,6 +279,10 @@ class HaCampaign(chaos_lib.Campaign):
                      self.watch.rounds, len(overlaps),
                      ", longest %.2f s (%s)" % max(overlaps) if overlaps else ""),
                  "STALE_TERM in the log %d" % stale]
+        if self.rehearsals:
+            r = sorted(self.rehearsals.values())
+            parts.append("manager starts rehearsed %d, %d / %d / %d ms (min / median / max)"
+                         % (len(r), r[0], statistics.median(r), r[-1]))
         for kind, times in sorted(self.failover.items()):
             el, conv = [t[0] for t in times], [t[1] for t in times]
             parts.append("%s: %d, elected %.2f / %.2f / %.2f s, CONVERGED %.2f / %.2f / %.2f s (min / median / max)"

@@ -2,6 +2,7 @@
 and the watcher that looks for two managers at once."""
 import json
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -24,6 +25,7 @@ class Member:
         self.config = os.path.join(work, "fabric-manager-%s.yaml" % self.id)
         self.proc = None
         self.frozen = False
+        self.out_from = 0
 
     def write_config(self, peers, election_ms):
         with open(self.config, "w") as f:
@@ -35,11 +37,21 @@ class Member:
 """ % (self.id, peers, election_ms) + self.extra)
 
     def start(self):
+        out = os.path.join(self.work, "run.out")
+        self.out_from = os.path.getsize(out) if os.path.exists(out) else 0
         # the three members log to the campaign's run.out and run.err (appended whole lines): the ring's verdicts
         # are read from there whichever member was active
         self.proc = subprocess.Popen([FM, "run", "--config", self.config],
                                      stdout=open(os.path.join(self.work, "run.out"), "ab"),
                                      stderr=open(os.path.join(self.work, "run.err"), "ab"), start_new_session=True)
+
+    def rehearsed(self):
+        """The ms of this process's rehearsed manager start (docs/operations.md, "Hot standby"), None before it."""
+        with open(os.path.join(self.work, "run.out"), "rb") as f:
+            f.seek(self.out_from)
+            found = re.search(r"hot %s: manager start rehearsed in (\d+) ms" % self.id,
+                              f.read().decode("utf-8", "replace"))
+        return int(found.group(1)) if found else None
 
     def running(self):
         """Whether the member runs and is not frozen: only such a member answers."""
