@@ -28,6 +28,7 @@ Needs the packaged build (mvn -B -q package -DskipTests) and a JDK's jcmd on the
 """
 import argparse
 import random
+import signal
 import sys
 
 import chaos_lib
@@ -58,6 +59,8 @@ def main():
         args.seed = random.SystemRandom().randrange(1 << 31)
     if args.tls and args.lab in ("opensm", "netlab"):
         p.error("--tls applies to the agents lab and --ha")
+    # a campaign stopped with SIGTERM (or SIGINT, which a shell's background job ignores) still stops its lab
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     print("seed %d" % args.seed, flush=True)
     if args.lab == "opensm":
         import chaos_opensm
