@@ -19,14 +19,16 @@ daemon's resources are sampled into resources.csv: RSS, heap after a full GC, th
 directory's bytes and the log's bytes.
 
 usage: chaos-campaign.py [--opensm | --netlab | --ha] [--pgft SPEC] [--seed N] [--minutes M] [--steps K]
-                         [--detector-ms D] [--destinations K] WORKDIR
+                         [--detector-ms D] [--destinations K] [--tls] WORKDIR
 --opensm: the same campaign against OpenSM under ibsim through the plug-in (chaos_opensm.py);
 --netlab: on real packets in network namespaces, as root (chaos_netlab.py);
---ha: three managers on Raft, the leader killed, stopped and frozen (chaos_ha.py).
+--ha: three managers on Raft, the leader killed, stopped and frozen, killed managers started again (chaos_ha.py);
+--tls: mutual TLS between the agents and the managers, and on the Raft port (the agents lab and --ha).
 Needs the packaged build (mvn -B -q package -DskipTests) and a JDK's jcmd on the PATH.
 """
 import argparse
 import random
+import signal
 import sys
 
 import chaos_lib
@@ -42,6 +44,8 @@ def main():
                    help="the ring's deltaMs and secondOpinionMs (default the daemon's: 500 and 250)")
     p.add_argument("--destinations", type=int, default=None,
                    help="walk a fresh random sample of K destinations at each check instead of all (large fabrics)")
+    p.add_argument("--tls", action="store_true",
+                   help="mutual TLS on the southbound (and the Raft port with --ha), a PKI made in WORKDIR/pki")
     lab = p.add_mutually_exclusive_group()
     lab.add_argument("--opensm", dest="lab", action="store_const", const="opensm", default="agents",
                      help="against OpenSM and ibsim with the plug-in (chaos_opensm.py), tables read with ibroute")
@@ -53,6 +57,10 @@ def main():
     args = p.parse_args()
     if args.seed is None:
         args.seed = random.SystemRandom().randrange(1 << 31)
+    if args.tls and args.lab in ("opensm", "netlab"):
+        p.error("--tls applies to the agents lab and --ha")
+    # a campaign stopped with SIGTERM (or SIGINT, which a shell's background job ignores) still stops its lab
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     print("seed %d" % args.seed, flush=True)
     if args.lab == "opensm":
         import chaos_opensm

@@ -1,155 +1,41 @@
 """The seeded fault campaign against three managers on Raft (chaos-campaign.py --ha).
 
 Three `fabric-manager run` processes with `ha.enabled` (docs/operations.md, "High availability") and one `simulate`
-that knows all three southbound addresses. The campaign's steps are those of the agents lab, but a restart or a
-`kill -9` hits the active manager (the Raft leader), which is started again at once and rejoins as a standby; a
-freeze stops the leader with SIGSTOP until another member has taken over and converged, then lets it run again.
-Every read and action goes to the member that says it is the leader. Besides the agents lab's checks:
-  - at every quiet point exactly one member says it is the leader, and it is the one that runs the manager;
-  - a takeover with nothing else in the step moves no entry (the new leader continues the stored routing): each
-    one that does is counted and listed, not fatal;
-  - the time from the leader's kill or freeze to the new leader CONVERGED with every switch in sync is recorded,
-    and leader changes the campaign did not cause are counted (takeovers).
+that knows all three southbound addresses; with --tls, mutual TLS on the southbound and on the Raft port. Beside the
+agents lab's faults, while all three members run, a step may stop the leader (SIGTERM), kill it (kill -9), freeze
+it (SIGSTOP) or kill a standby. A member stopped or killed stays down, and a frozen one frozen, through the next
+steps' faults (the group runs on two) until a later step starts it again or lets it run (SIGCONT). Every read and
+action goes to the member that says it leads. Besides the agents lab's checks:
+  - at every quiet point exactly one member says it leads and runs the manager, and every running member agrees;
+  - all along, a watcher asks every running member four times a second whether it runs a manager: two in one term,
+    or two whose commit counters rise together, is a violation; a deposed leader still running its manager beside
+    the new one (a frozen leader let run again before it heard of its successor) is counted with how long it lasted;
+  - a takeover with nothing else in the step moves no entry and sends no block: the new leader continues from the
+    stored routing, it never routes from scratch;
+  - the time from the leader's stop, kill or freeze to a new leader elected, and to the new leader CONVERGED with
+    every live switch's table confirmed, by kind;
+  - every running member's resources (RSS, heap after a full GC, threads, file descriptors, its state directory with
+    the Raft log, the shared log's bytes) go to resources.csv, a row per member every 10 steps.
 """
-import json
 import os
+import re
 import signal
 import statistics
-import subprocess
 import time
-import urllib.request
 
 import chaos_lib
-from chaos_lib import FM, Violation, free_port
+from chaos_ha_group import HaDaemons, Watch
+from chaos_lib import Violation
 
-MEMBERS = 3
 ROLES_BOUND_S = 60
-
-
-class Member:
-    def __init__(self, work, spec, index, extra):
-        self.id = "n%d" % (index + 1)
-        self.work, self.spec, self.extra = work, spec, extra
-        self.sb, self.rest, self.raft = free_port(), free_port(), free_port()
-        self.url = "http://127.0.0.1:%d" % self.rest
-        self.state = os.path.join(work, "state-" + self.id)
-        self.config = os.path.join(work, "fabric-manager-%s.yaml" % self.id)
-        self.proc = None
-        self.frozen = False
-
-    def write_config(self, peers, election_ms):
-        with open(self.config, "w") as f:
-            f.write(chaos_lib.daemon_yaml(self.spec, self.state, self.sb, self.rest) + """ha:
-  enabled: true
-  nodeId: %s
-  peers: [%s]
-  electionTimeoutMs: %d
-""" % (self.id, peers, election_ms) + self.extra)
-
-    def start(self):
-        # the three members log to the campaign's run.out and run.err (appended whole lines): the ring's verdicts
-        # are read from there whichever member was active
-        self.proc = subprocess.Popen([FM, "run", "--config", self.config],
-                                     stdout=open(os.path.join(self.work, "run.out"), "ab"),
-                                     stderr=open(os.path.join(self.work, "run.err"), "ab"), start_new_session=True)
-
-    def ha(self):
-        try:
-            with urllib.request.urlopen(self.url + "/api/v1/ha", timeout=3) as r:
-                return json.loads(r.read())
-        except (OSError, ValueError):
-            return None
-
-
-class HaDaemons(chaos_lib.Daemon):
-    """The three members seen as the campaign's one daemon: reads and actions go to the leader; `stop` stops the
-    leader (the member the campaign kills), `start` starts every member that is not running."""
-
-    def __init__(self, work, spec, extra, election_ms):
-        super().__init__(work, spec, extra)
-        self.members = [Member(work, spec, i, extra) for i in range(MEMBERS)]
-        peers = ", ".join('"%s=127.0.0.1:%d"' % (m.id, m.raft) for m in self.members)
-        for m in self.members:
-            m.write_config(peers, election_ms)
-        self.sb = None
-        self.current = None
-
-    @property
-    def connect(self):
-        return ",".join("127.0.0.1:%d" % m.sb for m in self.members)
-
-    def leader(self):
-        """The member that says it is the leader and runs the manager, or None."""
-        if self.current is not None and not self.current.frozen and self.current.proc is not None:
-            h = self.current.ha()
-            if h and h.get("role") == "LEADER" and h.get("active"):
-                return self.current
-        for m in self.members:
-            if m.proc is None or m.frozen:
-                continue
-            h = m.ha()
-            if h and h.get("role") == "LEADER" and h.get("active"):
-                self.current = m
-                return m
-        return None
-
-    @property
-    def proc(self):
-        m = self.leader()
-        return m.proc if m else None
-
-    @proc.setter
-    def proc(self, value):
-        pass  # the members keep their own processes
-
-    def start(self):
-        for m in self.members:
-            if m.proc is None:
-                self.starts += 1
-                m.start()
-
-    def stop(self, sig):
-        m = self.leader()
-        if m is not None:
-            self.stop_member(m, sig)
-
-    def stop_member(self, m, sig):
-        if m.frozen:
-            m.proc.send_signal(signal.SIGCONT)
-            m.frozen = False
-        chaos_lib.end(m.proc, sig)
-        m.proc = None
-
-    def stop_all(self):
-        for m in self.members:
-            if m.proc is not None:
-                self.stop_member(m, signal.SIGTERM)
-
-    def _leader_url(self):
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            m = self.leader()
-            if m is not None:
-                return m.url
-            time.sleep(0.2)
-        return None
-
-    def get(self, path):
-        url = self._leader_url()
-        if url is None:
-            return None
-        self.url = url
-        return super().get(path)
-
-    def post(self, path, body):
-        url = self._leader_url()
-        if url is None:
-            return None
-        self.url = url
-        return super().post(path, body)
+REHEARSAL_BOUND_S = 120
+TAKEOVERS = ("restart", "kill -9", "freeze")
+GROUP = TAKEOVERS + ("standby kill", "manager start", "thaw")
 
 
 class HaCampaign(chaos_lib.Campaign):
+    LAST = GROUP
+
     def __init__(self, args):
         super().__init__(args)
         detector = ""
@@ -157,80 +43,173 @@ class HaCampaign(chaos_lib.Campaign):
             detector = "faults:\n  detector:\n    deltaMs: %d\n    secondOpinionMs: %d\n" % (
                 args.detector_ms, args.detector_ms)
         # the Raft timeout as tolerant of a loaded host as the ring (the default, 500 ms, otherwise)
-        self.daemon = HaDaemons(self.work, args.pgft, detector, max(500, args.detector_ms or 0))
-        self.failover = {}  # kind -> seconds from the leader's kill or freeze to the new leader converged
+        self.daemon = HaDaemons(self.work, args.pgft, detector, max(500, args.detector_ms or 0), self.pki)
+        self.resources = open(os.path.join(self.work, "resources.csv"), "w")
+        self.resources.write("elapsed_s,step,member,role,rss_kb,heap_used_kb,threads,fds,state_bytes,log_bytes\n")
+        self.watch = Watch(self.daemon.members)
+        self.failover = {}  # kind -> [(s to a new leader elected, s to it CONVERGED)]
         self.takeovers = 0  # leader changes no step of the campaign caused
         self.leader_id = None
-        self.cause = None  # the failover of the step under way: (kind, time it began, the member hit)
+        self.cause = None  # the takeover of the step under way: (kind, time it began, the member hit, blocks before)
+        self.timed = False  # the takeover under way has been timed
+        self.planned = False  # a step on the group is drawn for the burst being drawn
         self.last_tables = None
-        self.moving = []  # takeovers with nothing else changed that moved entries
+        self.pure = 0  # takeovers alone in their step, checked to move nothing
+        self.rehearsals = {}  # a member's pid -> ms of its process's rehearsed manager start
 
-    def start_switches(self):
-        self.sim = subprocess.Popen([FM, "simulate", "--pgft", self.args.pgft, "--connect", self.daemon.connect,
-                                     "--commands"], stdin=subprocess.PIPE,
-                                    stdout=open(os.path.join(self.work, "simulate.out"), "ab"),
-                                    stderr=subprocess.STDOUT, start_new_session=True)
+    def start_lab(self):
+        super().start_lab()
+        self.watch.start()
+
+    def start_switches(self, connect=None):
+        super().start_switches(self.daemon.connect)
 
     def stop_lab(self):
+        self.watch.stop()
         self.daemon.stop_all()
         if self.sim is not None:
             self.sim.send_signal(signal.SIGTERM)
             try:
                 self.sim.wait(30)
-            except subprocess.TimeoutExpired:
+            except Exception:
                 self.sim.kill()
 
+    # ---- the steps on the group --------------------------------------------------------------------------
+
     def base_kinds(self):
-        return ["cable down"] * 4 + ["switch off"] * 2 + ["drain"] * 2 + ["rebalance"] + ["restart", "kill -9"] * 2
+        return ["cable down"] * 4 + ["switch off"] * 2 + ["drain"] * 2 + ["rebalance"]
 
     def more_kinds(self):
-        return ["freeze", "standby kill"]
+        members = self.daemon.members
+        if self.planned:
+            return []  # one step on the group per burst
+        if any(m.frozen for m in members):
+            return ["thaw"] * 4
+        if any(m.proc is None for m in members):
+            return ["manager start"] * 4
+        return ["restart", "kill -9"] * 2 + ["freeze", "standby kill"]
+
+    def choose(self):
+        event = super().choose()
+        if event[0] in GROUP:
+            self.planned = True
+        return event
+
+    def after_events(self):
+        self.planned = False
+
+    def apply_more(self, event):
+        kind, d = event[0], self.daemon
+        if kind == "standby kill":
+            leader = d.leader()
+            standbys = [m for m in d.members if m is not leader and m.running()]
+            m = self.rng.choice(standbys)
+            d.stop_member(m, signal.SIGKILL)
+            self.say("killed the standby %s" % m.id)
+        elif kind == "manager start":
+            for m in d.members:
+                if m.proc is None:
+                    m.start()
+                    d.starts += 1
+                    self.say("started %s again" % m.id)
+        elif kind == "thaw":
+            for m in d.members:
+                if m.frozen:
+                    m.proc.send_signal(signal.SIGCONT)
+                    m.frozen = False
+                    self.say("let %s run again" % m.id)
+        return None
 
     def apply(self, event):
         kind = event[0]
-        if kind in ("restart", "kill -9", "freeze"):
-            if any(m.frozen for m in self.daemon.members):
-                return "skipped"  # the leader was frozen by an earlier event of the burst
-            m = self.daemon.leader()
-            if m is None:
-                raise Violation("no leader to %s" % kind)
-            self.cause = (kind, time.time(), m)
-        return super().apply(event)
-
-    def apply_more(self, event):
-        kind = event[0]
+        if kind not in TAKEOVERS:
+            return super().apply(event)
+        d = self.daemon
+        m = d.leader()
+        if m is None:
+            raise Violation("no leader to %s" % kind)
+        blocks = {x.id: x.metric("fabric_push_blocks_total") or 0 for x in d.members if x is not m and x.running()}
+        self.cause, self.timed = (kind, time.time(), m, blocks), False
         if kind == "freeze":
-            m = self.cause[2]
+            m.frozen = True  # before the signal: the watcher no longer asks it
             m.proc.send_signal(signal.SIGSTOP)
-            m.frozen = True
-            self.say("froze the leader %s" % m.id)
-        elif kind == "standby kill":
-            standbys = [m for m in self.daemon.members if m is not self.daemon.leader() and m.proc is not None]
-            if standbys:
-                m = self.rng.choice(standbys)
-                self.daemon.stop_member(m, signal.SIGKILL)
-                m.start()
-                self.daemon.starts += 1
+        else:
+            d.stop_member(m, signal.SIGTERM if kind == "restart" else signal.SIGKILL)
+        self.say("%s of the leader %s" % ({"restart": "SIGTERM", "kill -9": "kill -9", "freeze": "SIGSTOP"}[kind],
+                                           m.id))
         return None
 
+    def describe(self, event):
+        if event[0] in TAKEOVERS:
+            return "leader " + {"restart": "SIGTERM", "kill -9": "kill -9", "freeze": "freeze"}[event[0]]
+        return super().describe(event)
+
+    # ---- the oracle --------------------------------------------------------------------------------------
+
+    def alone(self):
+        return bool(self.steps) and " + " not in self.steps[-1]
+
+    def time_takeover(self):
+        """From the leader's stop, kill or freeze to another member leading, and to it CONVERGED with every live
+        switch connected and its table confirmed (tables.inSync)."""
+        kind, began, hit, _ = self.cause
+        live = len(self.live())
+        elected = None
+        while time.time() < began + chaos_lib.QUIET_BOUND_S:
+            for m in self.daemon.members:
+                if m is hit or not m.running():
+                    continue
+                h = m.ha()
+                if not h or h.get("role") != "LEADER":
+                    continue
+                elected = elected or time.time() - began
+                st = m.status() if h.get("active") else None
+                if st and st.get("state") == "CONVERGED" and st["switches"]["connected"] == live \
+                        and st["tables"]["inSync"] == live:
+                    m_ = self.model
+                    # a new leader ends discovery at once on the whole fabric, else after discovery.settleMs
+                    key = (kind if self.alone() else kind + " in a burst") + (
+                        "" if not (m_.down or m_.dead or m_.drained) else ", fabric degraded")
+                    self.failover.setdefault(key, []).append((elected, time.time() - began))
+                    self.say("%s: elected in %.2f s, CONVERGED with %d tables confirmed in %.2f s"
+                             % (key, elected, live, time.time() - began))
+                    return
+            time.sleep(0.05)
+        raise Violation("no new leader CONVERGED within %d s of the %s" % (chaos_lib.QUIET_BOUND_S, kind))
+
     def quiet(self):
+        if self.cause is not None and not self.timed:
+            self.timed = True
+            self.time_takeover()
         status = super().quiet()
-        if self.cause is not None:
-            kind, began, hit = self.cause
-            self.failover.setdefault(kind, []).append(time.time() - began)
-            if hit.frozen:
-                hit.proc.send_signal(signal.SIGCONT)
-                hit.frozen = False
-                status = super().quiet()
         self.one_leader()
+        self.await_rehearsals()
         return status
+
+    def await_rehearsals(self):
+        """Waits until every running standby has rehearsed its manager's start in its process, which it does once
+        after it starts or is deposed (7-20 s of CPU on this host), so that a takeover is timed on a group at
+        rest; a rehearsal that fails (a WARN in the log) only leaves the takeover cold, and is waited for no longer
+        than the bound."""
+        deadline = time.time() + REHEARSAL_BOUND_S
+        for m in self.daemon.members:
+            if not m.running() or m.id == self.leader_id or m.proc.pid in self.rehearsals:
+                continue
+            while time.time() < deadline:
+                ms = m.rehearsed()
+                if ms is not None:
+                    self.rehearsals[m.proc.pid] = ms
+                    break
+                time.sleep(0.5)
+            else:
+                self.say("%s has not rehearsed a manager start within %d s" % (m.id, REHEARSAL_BOUND_S))
 
     def one_leader(self):
         """Exactly one member says it is the leader, it runs the manager, and every running member agrees."""
         deadline = time.time() + ROLES_BOUND_S
         seen = None
         while time.time() < deadline:
-            views = {m.id: m.ha() for m in self.daemon.members if m.proc is not None}
+            views = {m.id: m.ha() for m in self.daemon.members if m.running()}
             leaders = [i for i, h in views.items() if h and h.get("role") == "LEADER"]
             agreed = all(h and h.get("leaderId") == (leaders[0] if leaders else None) for h in views.values())
             seen = views
@@ -241,8 +220,8 @@ class HaCampaign(chaos_lib.Campaign):
                 self.leader_id = leaders[0]
                 return
             time.sleep(0.5)
-        raise Violation("not exactly one active leader agreed by every member within %d s: %s"
-                        % (ROLES_BOUND_S, json.dumps(seen)[:600]))
+        raise Violation("not exactly one active leader agreed by every running member within %d s: %s"
+                        % (ROLES_BOUND_S, str(seen)[:600]))
 
     def read_tables(self):
         tables = super().read_tables()
@@ -250,33 +229,63 @@ class HaCampaign(chaos_lib.Campaign):
         return tables
 
     def check(self, event, status):
+        if self.watch.violation:
+            raise Violation(self.watch.violation)
         try:
             super().check(event, status)
         except Violation:
             leader = self.daemon.leader()
             if leader is not None and leader.id == self.leader_id:
                 raise
-            # the group elected another leader during the reading (a standby killed as another came back leaves the
-            # leader without a majority for a moment): the step is judged again at the new leader's quiet point
+            # the group elected another leader during the reading (a member started or let run again took the
+            # leadership): the step is judged again at the new leader's quiet point
             self.say("the leader changed during the check: judged again at the next quiet point")
             status = self.quiet()
             super().check(event, status)
-        pure = self.cause is not None and len(self.steps[-1].split(" + ")) == 1 if self.steps else False
-        if pure and self.last_tables is not None and self.read != self.last_tables:
-            # counted, not fatal: a leader killed before it stored its last routing leaves its successor the one
-            # before (docs/chaos.md), and the campaign goes on to find what else there is
+        if self.cause is not None and self.alone() and self.last_tables is not None:
+            self.pure += 1
             moved = sum(1 for s in self.read for a, b in zip(self.read[s], self.last_tables.get(s, b"")) if a != b)
-            self.moving.append("step %d %s: %d entries, now v%d" % (len(self.steps), self.cause[0], moved,
-                                                                     status["routing"]["version"]))
-            self.say("a takeover (%s) with nothing else changed moved %d entries" % (self.cause[0], moved))
+            if moved or self.read.keys() != self.last_tables.keys():
+                raise Violation("a takeover (%s) with nothing else changed moved %d entries, now v%d"
+                                % (self.cause[0], moved, status["routing"]["version"]))
+            leader = self.daemon.leader()
+            blocks = leader.metric("fabric_push_blocks_total") if leader else None
+            sent = blocks - self.cause[3].get(leader.id, 0) if blocks is not None else 0
+            if sent > 0:
+                raise Violation("a takeover (%s) with nothing else changed: the new leader %s sent %d blocks to "
+                                "switches that held its routing" % (self.cause[0], leader.id, sent))
         self.last_tables = self.read
         self.cause = None
 
+    def sample(self, step):
+        for m in self.daemon.members:
+            if not m.running():
+                continue
+            taken = chaos_lib.process_resources(m.proc.pid)
+            if taken is None:
+                continue
+            role = "leader" if m.id == self.leader_id else "standby"
+            self.resources.write("%.0f,%d,%s,%s,%d,%d,%d,%d,%d,%d\n" % (
+                (time.time() - self.begin, step, m.id, role) + taken
+                + (chaos_lib.dir_bytes(m.state), self.log_bytes())))
+        self.resources.flush()
+
     def summary(self):
-        parts = ["takeovers no step caused %d" % self.takeovers,
-                 "takeovers that moved entries %d%s" % (len(self.moving), " (%s)" % ", ".join(self.moving)
-                                                        if self.moving else "")]
+        stale = len(re.findall(r"STALE_TERM", open(os.path.join(self.work, "run.err"), errors="replace").read()))
+        overlaps = self.watch.overlaps
+        parts = ["takeovers alone in their step %d (none moved an entry or sent a block)" % self.pure,
+                 "leader changes no step caused %d" % self.takeovers,
+                 "watcher rounds %d, two managers at once (different terms) %d%s" % (
+                     self.watch.rounds, len(overlaps),
+                     ", longest %.2f s (%s)" % max(overlaps) if overlaps else ""),
+                 "STALE_TERM in the log %d" % stale]
+        if self.rehearsals:
+            r = sorted(self.rehearsals.values())
+            parts.append("manager starts rehearsed %d, %d / %d / %d ms (min / median / max)"
+                         % (len(r), r[0], statistics.median(r), r[-1]))
         for kind, times in sorted(self.failover.items()):
-            parts.append("%s: %d, to converged %.1f / %.1f / %.1f s (min / median / max)"
-                         % (kind, len(times), min(times), statistics.median(times), max(times)))
+            el, conv = [t[0] for t in times], [t[1] for t in times]
+            parts.append("%s: %d, elected %.2f / %.2f / %.2f s, CONVERGED %.2f / %.2f / %.2f s (min / median / max)"
+                         % (kind, len(times), min(el), statistics.median(el), max(el), min(conv),
+                            statistics.median(conv), max(conv)))
         return "; ".join(parts)

@@ -128,8 +128,19 @@ def end(proc, sig):
         proc.wait()
 
 
-def daemon_yaml(spec, state, sb, rest):
-    """A daemon's configuration for the campaign: plaintext on loopback, a 2 s settle window."""
+def make_pki(work):
+    """A fabric CA and a daemon certificate naming 127.0.0.1 in WORK/pki, for every manager of the campaign (the Raft
+    port checks that a peer's certificate names the address dialled); simulate issues the switches' with it."""
+    pki = os.path.join(work, "pki")
+    subprocess.run([FM, "pki", "init", "--dir", pki, "--daemon-ip", "127.0.0.1"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return pki
+
+
+def daemon_yaml(spec, state, sb, rest, pki=None):
+    """A daemon's configuration for the campaign: on loopback, plaintext or with the PKI of make_pki (mutual TLS),
+    a 2 s settle window."""
+    security = "  insecure: true" if pki is None else '  pkiDirectory: "%s"' % pki
     return """fabric:
   expectedPgft: "%s"
 discovery:
@@ -138,7 +149,7 @@ discovery:
 state:
   directory: "%s"
 security:
-  insecure: true
+%s
 southbound:
   bind: "127.0.0.1"
   port: %d
@@ -146,16 +157,47 @@ rest:
   bind: "127.0.0.1"
   port: %d
   adminToken: "%s"
-""" % (spec, state, sb, rest, TOKEN)
+""" % (spec, state, security, sb, rest, TOKEN)
+
+
+def process_resources(pid):
+    """A JVM's RSS (kB), heap used after a full GC (kB, -1 unread), threads and file descriptors, or None if gone."""
+    try:
+        status = open("/proc/%d/status" % pid).read()
+        rss = int([l for l in status.splitlines() if l.startswith("VmRSS")][0].split()[1])
+        threads = int([l for l in status.splitlines() if l.startswith("Threads")][0].split()[1])
+        fds = len(os.listdir("/proc/%d/fd" % pid))
+    except (OSError, IndexError):
+        return None
+    heap = -1  # bin/fabric-manager execs the JVM: the daemon's pid is the JVM's
+    subprocess.run(["jcmd", str(pid), "GC.run"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out = subprocess.run(["jcmd", str(pid), "GC.heap_info"], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        if "used" in line and "total" in line:
+            heap = int(line.split("used")[1].split("K")[0].strip())
+            break
+    return rss, heap, threads, fds
+
+
+def dir_bytes(path):
+    """The bytes of the files under `path` (a file removed during the walk, such as a Raft log segment, counts 0)."""
+    total = 0
+    for dp, _, fs in os.walk(path):
+        for f in fs:
+            try:
+                total += os.path.getsize(os.path.join(dp, f))
+            except OSError:
+                pass
+    return total
 
 
 class Daemon:
-    def __init__(self, work, spec, extra=""):
+    def __init__(self, work, spec, extra="", pki=None):
         self.work, self.spec = work, spec
         self.sb, self.rest = free_port(), free_port()
         self.url = "http://127.0.0.1:%d" % self.rest
         with open(os.path.join(work, "fabric-manager.yaml"), "w") as f:
-            f.write(daemon_yaml(spec, os.path.join(work, "state"), self.sb, self.rest) + extra)
+            f.write(daemon_yaml(spec, os.path.join(work, "state"), self.sb, self.rest, pki) + extra)
         self.proc = None
         self.starts = 0
         self.token = TOKEN
@@ -201,6 +243,8 @@ class Campaign:
     """The campaign against `fabric-manager simulate`; a subclass replaces the lab (its start and stop, what a
     cable or a switch's power does, how tables are read back) and may add events of its own."""
 
+    LAST = ("restart", "kill -9")  # the events that come last in a burst, one at most
+
     def __init__(self, args, daemon_yaml=""):
         if getattr(args, "detector_ms", None):
             # a ring tolerant of a host too loaded for 100 ms heartbeats: the campaign is about correctness
@@ -212,7 +256,8 @@ class Campaign:
         shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(self.work)
         self.model = None
-        self.daemon = Daemon(self.work, args.pgft, daemon_yaml)
+        self.pki = make_pki(self.work) if getattr(args, "tls", False) else None
+        self.daemon = Daemon(self.work, args.pgft, daemon_yaml, self.pki)
         self.sim = None
         self.steps = []
         self.intact_tables = None
@@ -305,10 +350,11 @@ class Campaign:
         return [s for s in self.model.switches if not self.model.gone(s)]
 
 
-    def start_switches(self):
+    def start_switches(self, connect=None):
+        tls = ["--pki", self.pki] if self.pki else []
         self.sim = subprocess.Popen([FM, "simulate", "--pgft", self.args.pgft, "--connect",
-                                     "127.0.0.1:%d" % self.daemon.sb, "--commands"], stdin=subprocess.PIPE,
-                                    stdout=open(os.path.join(self.work, "simulate.out"), "ab"),
+                                     connect or "127.0.0.1:%d" % self.daemon.sb, "--commands"] + tls,
+                                    stdin=subprocess.PIPE, stdout=open(os.path.join(self.work, "simulate.out"), "ab"),
                                     stderr=subprocess.STDOUT, start_new_session=True)
 
     def command(self, line):
@@ -495,29 +541,17 @@ class Campaign:
 
     def sample(self, step):
         pid = self.daemon.proc.pid if self.daemon.proc else None
-        if pid is None:
+        taken = process_resources(pid) if pid is not None else None
+        if taken is None:
             return
-        try:
-            status = open("/proc/%d/status" % pid).read()
-            rss = int([l for l in status.splitlines() if l.startswith("VmRSS")][0].split()[1])
-            threads = int([l for l in status.splitlines() if l.startswith("Threads")][0].split()[1])
-            fds = len(os.listdir("/proc/%d/fd" % pid))
-        except (OSError, IndexError):
-            return
-        heap = -1  # bin/fabric-manager execs the JVM: the daemon's pid is the JVM's
-        subprocess.run(["jcmd", str(pid), "GC.run"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        out = subprocess.run(["jcmd", str(pid), "GC.heap_info"], capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            if "used" in line and "total" in line:
-                heap = int(line.split("used")[1].split("K")[0].strip())
-                break
-        state = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(os.path.join(self.work, "state"))
-                    for f in fs)
-        logs = sum(os.path.getsize(os.path.join(self.work, f)) for f in ("run.out", "run.err", "netlab.out")
-                   if os.path.exists(os.path.join(self.work, f)))
-        self.resources.write("%.0f,%d,%d,%d,%d,%d,%d,%d\n" % (time.time() - self.begin, step, rss, heap, threads, fds,
-                                                              state, logs))
+        self.resources.write("%.0f,%d,%d,%d,%d,%d,%d,%d\n" % ((time.time() - self.begin, step) + taken
+                                                              + (dir_bytes(os.path.join(self.work, "state")),
+                                                                 self.log_bytes())))
         self.resources.flush()
+
+    def log_bytes(self):
+        return sum(os.path.getsize(os.path.join(self.work, f)) for f in ("run.out", "run.err", "netlab.out")
+                   if os.path.exists(os.path.join(self.work, f)))
 
     # ---- the run ---------------------------------------------------------------------------------------
 
@@ -535,8 +569,7 @@ class Campaign:
                 burst = 1 if self.rng.random() < 0.8 else self.rng.choice([2, 3])
                 events = [self.choose() for _ in range(burst)]
                 # one restart in a burst at most, and at its end
-                events = [e for e in events if e[0] not in ("restart", "kill -9")] + \
-                         [e for e in events if e[0] in ("restart", "kill -9")][:1]
+                events = [e for e in events if e[0] not in self.LAST] + [e for e in events if e[0] in self.LAST][:1]
                 self.single_loss = burst == 1 and not self.model.down and not self.model.dead and \
                     not self.model.drained and events[0][0] in ("cable down", "switch off")
                 version_before = status["routing"]["version"]
@@ -574,9 +607,12 @@ class Campaign:
             print("seed %d; steps:" % self.args.seed)
             for i, s in enumerate(self.steps, 1):
                 print("  %d. %s" % (i, s))
+            options = (" --" + self.args.lab if self.args.lab != "agents" else "") + \
+                (" --tls" if getattr(self.args, "tls", False) else "") + \
+                (" --detector-ms %d" % self.args.detector_ms if getattr(self.args, "detector_ms", None) else "") + \
+                (" --destinations %d" % self.args.destinations if getattr(self.args, "destinations", None) else "")
             print("replay: %s%s --pgft '%s' --seed %d --steps %d %s" % (
-                sys.argv[0], " --" + self.args.lab if self.args.lab != "agents" else "", self.args.pgft, self.args.seed,
-                len(self.steps), self.work))
+                sys.argv[0], options, self.args.pgft, self.args.seed, len(self.steps), self.work))
             return 1
         finally:
             self.stop_lab()

@@ -290,7 +290,11 @@ final class AgentChannelHandler extends SimpleChannelInboundHandler<Message> {
             return;
         }
         if (evt instanceof IdleStateEvent) {
-            closeCause = state.state() == State.ACTIVE ? "daemon silent for 3 echo intervals" : "no HELLO_REPLY in time";
+            boolean silent = state.state() == State.ACTIVE;
+            closeCause = silent ? "daemon silent for 3 echo intervals" : "no HELLO_REPLY in time";
+            if (silent) {
+                connector.managerSilent();
+            }
             LOG.info("{}: {}, reconnecting", agent, closeCause);
             ctx.close();
             return;

@@ -196,6 +196,16 @@ final class ManagerConnector {
         redirectsInRow = 0;
     }
 
+    /**
+     * The manager fell silent on an established session: with several managers the agent moves on to the next one at
+     * once, as after a failed attempt. A paused manager (SIGSTOP, a long GC pause) still has its kernel accept
+     * connections, and would hold the agent's new handshake until it times out (the TLS one is generous, for the
+     * daemon's admission queue); a leader that was only slow redirects the agent back through the standby it reaches.
+     */
+    void managerSilent() {
+        handshakeDone = false;
+    }
+
     /** The daemon refused this connection with a fatal ERROR: a standby's redirect is followed, a stopping daemon expected back. */
     void refused(ErrorReport error) {
         ErrorCode code = error.errorCode().orElse(null);

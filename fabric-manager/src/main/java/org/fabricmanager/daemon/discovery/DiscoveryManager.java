@@ -4,6 +4,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.control.ControlLoop;
@@ -44,6 +46,8 @@ public final class DiscoveryManager {
     /** The check the completeness test made of the build it kept (the first routing's), reused by its snapshot. */
     private FabricCheck readyCheck;
     private TopologyBuilder.Result readyBuild;
+    private IntSupplier storedSwitches = () -> -1;
+    private Predicate<Fabric> storedFits = f -> false;
 
     /**
      * @param checks where the checks against the expected shape and the refresh builds run, off the control thread
@@ -57,7 +61,17 @@ public final class DiscoveryManager {
         this.snapshots = new FabricSnapshots(sources, expected, queue, checks, listener::rebuilt);
         this.checks = new SnapshotChecks(settings, checker, checks, queue, milestones, listener::checked);
         this.settle = new DiscoverySettle(settings.timing(), expected, queue, reports::admittedCount,
-                this::expectedComplete, listener::settled);
+                this::expectedComplete, this::storedComplete, listener::settled);
+    }
+
+    /**
+     * The stored routing's fabric: {@code switchCount} gives its switch count (-1 when no stored routing waits to be
+     * reused), {@code fits} whether a fabric is the one it was computed for. With it, a restart's or a takeover's
+     * discovery ends as soon as that fabric is all here, whether or not it is the expected PGFT complete.
+     */
+    public void storedRouting(IntSupplier switchCount, Predicate<Fabric> fits) {
+        this.storedSwitches = switchCount;
+        this.storedFits = fits;
     }
 
     /** Loads the stored destination indices (start-up). */
@@ -126,6 +140,11 @@ public final class DiscoveryManager {
      */
     public void changed() {
         settle.changed();
+    }
+
+    private boolean storedComplete() {
+        int n = storedSwitches.getAsInt();
+        return n > 0 && reports.admittedCount() == n && snapshots.completeStored(storedFits);
     }
 
     private boolean expectedComplete() {

@@ -12,12 +12,21 @@ import org.slf4j.LoggerFactory;
 /**
  * When discovery ends and the first routing starts: once the fabric settles (no change for {@code discovery.settleMs},
  * and with an expected PGFT at least half of its switches), at most {@code discovery.maxWaitMs} after the first
- * report, or at once when every switch and link of the expected PGFT is there. Control thread.
+ * report, at once when every switch and link of the expected PGFT is there, or {@link #STORED_QUIET_MS} after the
+ * last change when the fabric is the one the stored routing was computed for. Control thread.
  */
 final class DiscoverySettle {
     private static final Logger LOG = LoggerFactory.getLogger(DiscoverySettle.class);
     private static final String SETTLE = "discovery-settle";
     private static final String DEADLINE = "discovery-deadline";
+    private static final String STORED = "discovery-stored";
+    /**
+     * The pause in the reports after which the fabric is compared with the stored routing's. After a restart or a
+     * takeover the agents report within a second or so; a fabric with a cable down or drained is never the expected
+     * PGFT complete, and would wait the whole settle window for a routing it already has. The pause keeps the
+     * comparison (a build of the fabric and its fingerprint) to a few times, not once per report of thousands.
+     */
+    static final long STORED_QUIET_MS = 100;
 
     private final DaemonConfig.Discovery timing;
     private final PgftSpec expected;
@@ -25,17 +34,20 @@ final class DiscoverySettle {
     private final IntSupplier admitted;
     /** Whether the expected fabric is complete (asked at every change; {@code false} without an expected PGFT). */
     private final BooleanSupplier complete;
+    /** Whether the fabric is the stored routing's (asked after a pause in the changes; built when it may be). */
+    private final BooleanSupplier stored;
     private final Consumer<String> settled;
     private boolean done;
     private long firstChangeNanos = -1;
 
     DiscoverySettle(DaemonConfig.Discovery timing, PgftSpec expected, ControlLoop queue, IntSupplier admitted,
-                    BooleanSupplier complete, Consumer<String> settled) {
+                    BooleanSupplier complete, BooleanSupplier stored, Consumer<String> settled) {
         this.timing = timing;
         this.expected = expected;
         this.queue = queue;
         this.admitted = admitted;
         this.complete = complete;
+        this.stored = stored;
         this.settled = settled;
     }
 
@@ -58,6 +70,14 @@ final class DiscoverySettle {
             return;
         }
         queue.scheduleDeferred(SETTLE, timing.settleMs(), this::quiet);
+        queue.scheduleDeferred(STORED, Math.min(STORED_QUIET_MS, timing.settleMs()), this::paused);
+    }
+
+    /** A pause in the changes: discovery ends now if the fabric is the one the stored routing was computed for. */
+    private void paused() {
+        if (!done && stored.getAsBoolean()) {
+            settle("the fabric is the stored routing's");
+        }
     }
 
     /**
@@ -95,5 +115,6 @@ final class DiscoverySettle {
     void cancel() {
         queue.cancelDeferred(SETTLE);
         queue.cancelDeferred(DEADLINE);
+        queue.cancelDeferred(STORED);
     }
 }

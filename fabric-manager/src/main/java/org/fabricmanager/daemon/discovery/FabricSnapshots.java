@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.fabricmanager.daemon.api.FabricCheck;
 import org.fabricmanager.daemon.control.ControlLoop;
@@ -196,6 +197,23 @@ final class FabricSnapshots {
         unsaved += r.newIndices();
         built(); // a build from every report: what was pending is in it (the first fault after it can be derived)
         return c;
+    }
+
+    /**
+     * Builds the fabric of every report on a copy of the indices; when {@code fits} says it is the stored routing's
+     * (which numbers no new node), that build becomes the next snapshot.
+     *
+     * @return whether it fits (when not, nothing changed)
+     */
+    boolean completeStored(Predicate<Fabric> fits) {
+        DestinationIndexMap trial = indices.copy();
+        TopologyBuilder.Result r = build(admittedMasked(), trial);
+        if (r.newIndices() > 0 || !fits.test(r.fabric())) {
+            return false;
+        }
+        last = r;
+        built();
+        return true;
     }
 
     /**

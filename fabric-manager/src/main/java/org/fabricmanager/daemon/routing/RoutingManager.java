@@ -176,6 +176,20 @@ public final class RoutingManager {
         return stored;
     }
 
+    /** The switches of the stored routing still to be reused, or -1 (none, or a routing in force already). */
+    public int storedSwitchCount() {
+        RoutingState s = stored;
+        return s == null || active != null ? -1 : s.tables().switchCount();
+    }
+
+    /** Whether {@code fabric} is the one the stored routing was computed for, by this engine (control thread). */
+    public boolean fitsStored(Fabric fabric) {
+        RoutingState s = stored;
+        return s != null && active == null && s.engine().equals(service.engineName())
+                && s.tables().switchCount() == fabric.switches().size()
+                && s.fingerprint().equals(FabricFingerprint.of(fabric, s.engine()));
+    }
+
     /**
      * Routes {@code fabric} unless it is the stored one (after a restart: reused at once) or the routed one
      * (found off the control thread: {@link Listener#unchanged} follows); never while a job runs.

@@ -160,7 +160,13 @@ class RoutingManagerTest {
 
         RoutingManager restarted = manager(new DmodcEngine(1));
         assertThat(restarted.stored()).isNotNull();
+        // what lets discovery end as soon as the stored routing's fabric is back (DiscoveryStoredFabricTest)
+        assertThat(restarted.storedSwitchCount()).isEqualTo(FABRIC.switches().size());
+        assertThat(restarted.fitsStored(FABRIC)).isTrue();
+        assertThat(restarted.fitsStored(Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 5)))).isFalse();
         assertThat(restarted.consider(FABRIC)).isEqualTo(RoutingManager.Decision.REUSED);
+        assertThat(restarted.storedSwitchCount()).as("reused: nothing stored waits any more").isEqualTo(-1);
+        assertThat(restarted.fitsStored(FABRIC)).isFalse();
         assertThat(restarted.computations()).isZero();
         assertThat(restarted.active().version()).isEqualTo(computed.version());
         assertThat(restarted.active().reused()).isTrue();

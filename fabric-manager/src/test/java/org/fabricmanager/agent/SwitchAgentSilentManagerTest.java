@@ -1,0 +1,73 @@
+package org.fabricmanager.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.fabricmanager.southbound.RawFrames.readFrame;
+import static org.fabricmanager.southbound.RawFrames.send;
+
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.fabricmanager.southbound.Message;
+import org.fabricmanager.southbound.Message.Hello;
+import org.fabricmanager.southbound.Message.HelloReply;
+import org.fabricmanager.southbound.PortRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An agent whose manager falls silent on an established session (a leader frozen by SIGSTOP or a long GC pause)
+ * goes to the next manager of its list at once. Going back to the silent one first cost the whole handshake timeout:
+ * its kernel still accepts the connection, and nothing answers it (under TLS the timeout is 60 s; chaos-campaign
+ * --ha --tls found a frozen leader's agents reaching the new leader 68 s after the freeze).
+ */
+class SwitchAgentSilentManagerTest {
+    private final NioEventLoopGroup group = new NioEventLoopGroup(1);
+
+    @AfterEach
+    void stop() {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    @Test
+    void anAgentWhoseManagerFellSilentGoesToTheNextManagerNotBackToTheSilentOne() throws Exception {
+        try (ServerSocket paused = new ServerSocket(0); ServerSocket next = new ServerSocket(0)) {
+            InetSocketAddress first = new InetSocketAddress("127.0.0.1", paused.getLocalPort());
+            InetSocketAddress second = new InetSocketAddress("127.0.0.1", next.getLocalPort());
+            // a HELLO_REPLY timeout of 30 s: an agent that went back to the silent manager would wait that long
+            AgentSettings a = new AgentSettings(first, 65536, 5_000, 30_000, 20, 200).withManagers(List.of(first, second));
+            SwitchAgent agent = new SwitchAgent(0x10L, "s", 2, List.of(PortRecord.down(1), PortRecord.down(2)), a,
+                    new AgentDependencies(group.next(), null, new Random(1)));
+            paused.setSoTimeout(10_000);
+            next.setSoTimeout(10_000);
+            agent.start();
+            try (Socket s = paused.accept()) {
+                s.setSoTimeout(10_000);
+                Hello hello = (Hello) readFrame(s);
+                // echoes every 100 ms: the agent calls the manager silent after 300 ms without a frame
+                send(s, new HelloReply(hello.txid(), 3, 99L, 65536, 100, 3L));
+                assertThat(readFrame(s)).isInstanceOf(Message.PortInfo.class);
+                long silentFrom = System.nanoTime();
+                // the manager freezes: it keeps the connection and sends nothing more
+                try (Socket again = next.accept()) {
+                    again.setSoTimeout(10_000);
+                    Hello hello2 = (Hello) readFrame(again);
+                    assertThat(hello2.guid()).isEqualTo(0x10L);
+                    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentFrom))
+                            .as("reached the next manager after the silence, not after a handshake timeout")
+                            .isLessThan(10_000);
+                    paused.setSoTimeout(500);
+                    assertThatThrownBy(paused::accept).as("no second connection to the silent manager")
+                            .isInstanceOf(SocketTimeoutException.class);
+                }
+            } finally {
+                agent.stop().syncUninterruptibly();
+            }
+        }
+    }
+}
