@@ -52,6 +52,13 @@ final class ManagerConnector {
     static final int RETURN_PROBES = 60;
     /** At most this many standbys' redirects are followed in a row before the agent walks its list again. */
     private static final int MAX_REDIRECTS_IN_ROW = 3;
+    /**
+     * How long a manager that fell silent is passed over, by the walk of the list and by standbys' redirects, while
+     * the list has others. Standbys name the old leader until they elect another (a few election timeouts), and a
+     * frozen process's kernel still accepts the connection: dialling it again costs the whole handshake timeout (60 s
+     * under TLS). A leader that was only slow is reached again after this, through the list or a redirect.
+     */
+    static final long AVOID_SILENT_MS = 10_000;
 
     private final SwitchAgent agent;
     private final AgentState state;
@@ -75,6 +82,9 @@ final class ManagerConnector {
     private InetSocketAddress connectedTo;
     /** Whether the current connection reached ACTIVE: its end keeps the manager, a failed attempt moves on. */
     private boolean handshakeDone;
+    /** The manager that last fell silent while the list has others ({@code null}: none), and since when (loop thread). */
+    private InetSocketAddress silent;
+    private long silentSinceNanos;
     private volatile InetSocketAddress localAddress;
 
     // event-loop confined
@@ -194,16 +204,38 @@ final class ManagerConnector {
         backoff.reset();
         handshakeDone = true;
         redirectsInRow = 0;
+        silent = null;
     }
 
     /**
      * The manager fell silent on an established session: with several managers the agent moves on to the next one at
      * once, as after a failed attempt. A paused manager (SIGSTOP, a long GC pause) still has its kernel accept
      * connections, and would hold the agent's new handshake until it times out (the TLS one is generous, for the
-     * daemon's admission queue); a leader that was only slow redirects the agent back through the standby it reaches.
+     * daemon's admission queue), and standbys redirect to it until they elect another: it is passed over for
+     * {@link #AVOID_SILENT_MS}. A leader that was only slow is reached again after that.
      */
     void managerSilent() {
         handshakeDone = false;
+        if (settings.managers().size() > 1) {
+            silent = connectedTo;
+            silentSinceNanos = System.nanoTime();
+        }
+    }
+
+    /** Whether {@code to} fell silent less than {@link #AVOID_SILENT_MS} ago (and the list has other managers). */
+    private boolean avoided(InetSocketAddress to) {
+        if (silent == null) {
+            return false;
+        }
+        if (System.nanoTime() - silentSinceNanos > TimeUnit.MILLISECONDS.toNanos(AVOID_SILENT_MS)) {
+            silent = null;
+            return false;
+        }
+        return sameManager(silent, to);
+    }
+
+    private static boolean sameManager(InetSocketAddress a, InetSocketAddress b) {
+        return a.getPort() == b.getPort() && a.getHostString().equals(b.getHostString());
     }
 
     /** The daemon refused this connection with a fatal ERROR: a standby's redirect is followed, a stopping daemon expected back. */
@@ -241,6 +273,9 @@ final class ManagerConnector {
         state.enter(State.CONNECTING);
         handshakeDone = false;
         InetSocketAddress from = localAddress;
+        if (redirect == null && avoided(settings.managers().get(managerIndex))) {
+            managerIndex = (managerIndex + 1) % settings.managers().size();
+        }
         InetSocketAddress to = redirect != null ? redirect : settings.managers().get(managerIndex);
         redirect = null;
         connectedTo = to;
@@ -265,14 +300,14 @@ final class ManagerConnector {
      */
     private void redirected(ErrorReport error) {
         Optional<InetSocketAddress> to = error.activeManager();
-        if (to.isEmpty() || redirectsInRow >= MAX_REDIRECTS_IN_ROW) {
-            return;
+        if (to.isEmpty() || redirectsInRow >= MAX_REDIRECTS_IN_ROW || avoided(to.get())) {
+            return; // a redirect to the manager that fell silent: the standby has not seen the election yet
         }
         redirectsInRow++;
         redirect = to.get();
         List<InetSocketAddress> managers = settings.managers();
         for (int i = 0; i < managers.size(); i++) {
-            if (managers.get(i).getPort() == redirect.getPort() && managers.get(i).getHostString().equals(redirect.getHostString())) {
+            if (sameManager(managers.get(i), redirect)) {
                 managerIndex = i;
             }
         }
