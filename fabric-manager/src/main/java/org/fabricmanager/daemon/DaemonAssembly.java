@@ -166,7 +166,8 @@ final class DaemonAssembly {
         routingManager = new RoutingManager(routing, new RoutingStateStore(config.state().path(), files),
                 storeExecutor, loop, milestones, metrics.registry());
         routingManager.listener(coordinator);
-        discovery.storedRouting(routingManager::storedSwitchCount, routingManager::fitsStored);
+        discovery.storedRouting(routingManager::storedSwitchCount, routingManager::fitsStored,
+                routingManager::storedHas);
         LftPusher pusher = new LftPusher(config.push().ackTimeoutMs(), config.push().retries(),
                 config.push().maxInFlight(), loop, metrics.registry(), coordinator);
         AdmissionPolicy admission = new AdmissionPolicy(AdmissionPolicy.Mode.of(config.fabric().admit(),

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.IntSupplier;
+import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.fabricmanager.daemon.api.FabricCheck;
@@ -48,6 +49,7 @@ public final class DiscoveryManager {
     private TopologyBuilder.Result readyBuild;
     private IntSupplier storedSwitches = () -> -1;
     private Predicate<Fabric> storedFits = f -> false;
+    private LongPredicate storedHas = g -> false;
 
     /**
      * @param checks where the checks against the expected shape and the refresh builds run, off the control thread
@@ -61,17 +63,19 @@ public final class DiscoveryManager {
         this.snapshots = new FabricSnapshots(sources, expected, queue, checks, listener::rebuilt);
         this.checks = new SnapshotChecks(settings, checker, checks, queue, milestones, listener::checked);
         this.settle = new DiscoverySettle(settings.timing(), expected, queue, reports::admittedCount,
-                this::expectedComplete, this::storedComplete, listener::settled);
+                this::expectedComplete, this::storedComplete, this::storedAwaited, listener::settled);
     }
 
     /**
      * The stored routing's fabric: {@code switchCount} gives its switch count (-1 when no stored routing waits to be
-     * reused), {@code fits} whether a fabric is the one it was computed for. With it, a restart's or a takeover's
-     * discovery ends as soon as that fabric is all here, whether or not it is the expected PGFT complete.
+     * reused), {@code fits} whether a fabric is the one it was computed for, {@code has} whether a switch has a
+     * table in it. With it, a restart's or a takeover's discovery ends as soon as that fabric is all here, whether or
+     * not it is the expected PGFT complete, and waits for its switches that are cabled up but not connected yet.
      */
-    public void storedRouting(IntSupplier switchCount, Predicate<Fabric> fits) {
+    public void storedRouting(IntSupplier switchCount, Predicate<Fabric> fits, LongPredicate has) {
         this.storedSwitches = switchCount;
         this.storedFits = fits;
+        this.storedHas = has;
     }
 
     /** Loads the stored destination indices (start-up). */
@@ -145,6 +149,11 @@ public final class DiscoveryManager {
     private boolean storedComplete() {
         int n = storedSwitches.getAsInt();
         return n > 0 && reports.admittedCount() == n && snapshots.completeStored(storedFits);
+    }
+
+    /** Switches of the stored routing that connected ones see up at a cable's end but that have not connected. */
+    private int storedAwaited() {
+        return storedSwitches.getAsInt() > 0 ? snapshots.ledger().claimedAbsent(reports, storedHas) : 0;
     }
 
     private boolean expectedComplete() {

@@ -13,7 +13,10 @@ import org.slf4j.LoggerFactory;
  * When discovery ends and the first routing starts: once the fabric settles (no change for {@code discovery.settleMs},
  * and with an expected PGFT at least half of its switches), at most {@code discovery.maxWaitMs} after the first
  * report, at once when every switch and link of the expected PGFT is there, or {@link #STORED_QUIET_MS} after the
- * last change when the fabric is the one the stored routing was computed for. Control thread.
+ * last change when the fabric is the one the stored routing was computed for. While a switch of the stored routing
+ * is seen cabled up by a connected one but has not connected itself (its agent still on its way to this manager
+ * after a takeover), a quiet fabric waits on, up to the maximum wait: routing without it would move every route
+ * through it away from a switch that forwards, and back when it connects. Control thread.
  */
 final class DiscoverySettle {
     private static final Logger LOG = LoggerFactory.getLogger(DiscoverySettle.class);
@@ -36,18 +39,23 @@ final class DiscoverySettle {
     private final BooleanSupplier complete;
     /** Whether the fabric is the stored routing's (asked after a pause in the changes; built when it may be). */
     private final BooleanSupplier stored;
+    /** How many switches of the stored routing are cabled up to connected ones but not connected themselves. */
+    private final IntSupplier storedAwaited;
+    private boolean toldAwaited;
     private final Consumer<String> settled;
     private boolean done;
     private long firstChangeNanos = -1;
 
     DiscoverySettle(DaemonConfig.Discovery timing, PgftSpec expected, ControlLoop queue, IntSupplier admitted,
-                    BooleanSupplier complete, BooleanSupplier stored, Consumer<String> settled) {
+                    BooleanSupplier complete, BooleanSupplier stored, IntSupplier storedAwaited,
+                    Consumer<String> settled) {
         this.timing = timing;
         this.expected = expected;
         this.queue = queue;
         this.admitted = admitted;
         this.complete = complete;
         this.stored = stored;
+        this.storedAwaited = storedAwaited;
         this.settled = settled;
     }
 
@@ -92,6 +100,16 @@ final class DiscoverySettle {
             queue.scheduleDeferred(SETTLE, timing.settleMs(), this::quiet);
             return;
         }
+        int awaited = storedAwaited.getAsInt();
+        if (awaited > 0) {
+            if (!toldAwaited) {
+                toldAwaited = true;
+                LOG.info("discovery: {} switches of the stored routing are cabled up but not connected yet: waiting "
+                        + "for them, at most {} ms after the first report", awaited, timing.maxWaitMs());
+            }
+            queue.scheduleDeferred(SETTLE, timing.settleMs(), this::quiet);
+            return;
+        }
         settle("no change for " + timing.settleMs() + " ms");
     }
 
@@ -109,6 +127,7 @@ final class DiscoverySettle {
     void restart() {
         done = false;
         firstChangeNanos = -1;
+        toldAwaited = false;
     }
 
     /** Cancels the pending windows. */

@@ -4,7 +4,9 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -96,6 +98,9 @@ public final class RoutingManager {
     private Consumer<ActiveRouting> installed = r -> { };
 
     private RoutingState stored;
+    /** The switches of {@link #stored}, by GUID, once asked ({@link #storedHas}; control thread). */
+    private Set<Long> storedGuids;
+    private RoutingState storedGuidsOf;
     private long nextVersion = 1;
     /** How far above the next version a held version is believed ({@link #versionHeld}); beyond, it is a bad claim. */
     static final long MAX_UNSTORED_VERSIONS = 1_000_000;
@@ -180,6 +185,22 @@ public final class RoutingManager {
     public int storedSwitchCount() {
         RoutingState s = stored;
         return s == null || active != null ? -1 : s.tables().switchCount();
+    }
+
+    /** Whether switch {@code guid} has a table in the stored routing that waits to be reused (control thread). */
+    public boolean storedHas(long guid) {
+        RoutingState s = stored;
+        if (s == null || active != null) {
+            return false;
+        }
+        if (storedGuids == null || storedGuidsOf != s) {
+            storedGuidsOf = s;
+            storedGuids = new HashSet<>();
+            for (int i = 0; i < s.tables().switchCount(); i++) {
+                storedGuids.add(s.tables().switchGuid(i));
+            }
+        }
+        return storedGuids.contains(guid);
     }
 
     /** Whether {@code fabric} is the one the stored routing was computed for, by this engine (control thread). */
