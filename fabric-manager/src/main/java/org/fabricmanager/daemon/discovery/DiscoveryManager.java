@@ -63,7 +63,8 @@ public final class DiscoveryManager {
         this.snapshots = new FabricSnapshots(sources, expected, queue, checks, listener::rebuilt);
         this.checks = new SnapshotChecks(settings, checker, checks, queue, milestones, listener::checked);
         this.settle = new DiscoverySettle(settings.timing(), expected, queue, reports::admittedCount,
-                this::expectedComplete, this::storedComplete, this::storedAwaited, listener::settled);
+                this::expectedComplete, new DiscoverySettle.Stored(this::storedComplete, this::storedAwaited),
+                listener::settled);
     }
 
     /**

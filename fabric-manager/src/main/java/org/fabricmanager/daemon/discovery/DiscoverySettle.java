@@ -37,26 +37,31 @@ final class DiscoverySettle {
     private final IntSupplier admitted;
     /** Whether the expected fabric is complete (asked at every change; {@code false} without an expected PGFT). */
     private final BooleanSupplier complete;
-    /** Whether the fabric is the stored routing's (asked after a pause in the changes; built when it may be). */
-    private final BooleanSupplier stored;
-    /** How many switches of the stored routing are cabled up to connected ones but not connected themselves. */
-    private final IntSupplier storedAwaited;
+    /** What discovery asks of the stored routing: whether the fabric is its, which of its switches are awaited. */
+    private final Stored stored;
     private boolean toldAwaited;
     private final Consumer<String> settled;
     private boolean done;
     private long firstChangeNanos = -1;
 
     DiscoverySettle(DaemonConfig.Discovery timing, PgftSpec expected, ControlLoop queue, IntSupplier admitted,
-                    BooleanSupplier complete, BooleanSupplier stored, IntSupplier storedAwaited,
-                    Consumer<String> settled) {
+                    BooleanSupplier complete, Stored stored, Consumer<String> settled) {
         this.timing = timing;
         this.expected = expected;
         this.queue = queue;
         this.admitted = admitted;
         this.complete = complete;
         this.stored = stored;
-        this.storedAwaited = storedAwaited;
         this.settled = settled;
+    }
+
+    /**
+     * What discovery asks of the routing an earlier run stored (a restart or a takeover reuses it).
+     *
+     * @param here    whether the fabric is the one it was computed for (asked after a pause in the changes)
+     * @param awaited how many of its switches are cabled up to connected ones but not connected themselves
+     */
+    record Stored(BooleanSupplier here, IntSupplier awaited) {
     }
 
     /** True once the first routing was started. */
@@ -83,7 +88,7 @@ final class DiscoverySettle {
 
     /** A pause in the changes: discovery ends now if the fabric is the one the stored routing was computed for. */
     private void paused() {
-        if (!done && stored.getAsBoolean()) {
+        if (!done && stored.here().getAsBoolean()) {
             settle("the fabric is the stored routing's");
         }
     }
@@ -100,7 +105,7 @@ final class DiscoverySettle {
             queue.scheduleDeferred(SETTLE, timing.settleMs(), this::quiet);
             return;
         }
-        int awaited = storedAwaited.getAsInt();
+        int awaited = stored.awaited().getAsInt();
         if (awaited > 0) {
             if (!toldAwaited) {
                 toldAwaited = true;
