@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * {@link ReturnOverlay#overlay}, which walks back from the returned links' ends, against a plain reference that
  * follows the full routing's route of every entry hop by hop: the same tables and the same count taken, on the
  * returns of random fault sequences (the returned ports as a return finds them), under an LMC, and for random sets of
- * returned ports.
+ * returned ports. {@link ReturnOverlay#returnedPorts}, which stops reading a row once its links are seen used,
+ * against reading every entry, on chained repairs and on tables that leave some links unused.
  */
 class ReturnOverlayTest {
     private static final DmodcEngine DMODC = new DmodcEngine(2);
@@ -47,12 +48,15 @@ class ReturnOverlayTest {
                     FabricIndex next = step.fabric().index();
                     if (step.isReturn()) {
                         long[] returned = ReturnOverlay.returnedPorts(next, before, POOL);
+                        assertThat(returned).as("%s seed %d %s: returned ports", spec, seed, step.what())
+                                .isEqualTo(returnedPorts(next, before));
                         if (returned != null) {
                             taken += assertSameAsReference(spec + " seed " + seed + " " + step.what(), next, returned);
                             returns++;
                         }
                     }
-                    before = DMODC.compute(next).result().tables();
+                    // chained as route --previous chains them: a repair can leave links unused
+                    before = DMODC.repair(before, next).result().tables();
                 }
             }
         }
@@ -81,6 +85,9 @@ class ReturnOverlayTest {
                 }
             }
             taken += assertSameAsReference(spec + " seed " + seed, next, returned);
+            ForwardingTables sparse = withoutSomePorts(DMODC.compute(next).result().tables(), next, random);
+            assertThat(ReturnOverlay.returnedPorts(next, sparse, POOL)).as(spec + " seed " + seed + ": returned ports")
+                    .isNotNull().isEqualTo(returnedPorts(next, sparse));
         }
         assertThat(taken).as("entries taken back over all fabrics").isGreaterThan(1000);
     }
@@ -143,6 +150,55 @@ class ReturnOverlayTest {
             x = peers[port];
         }
         return false;
+    }
+
+    /**
+     * Per switch of {@code next}, the ports to a switch such that no entry of {@code tables} at either end uses the
+     * link, read entry by entry; {@code null} when none.
+     */
+    private static long[] returnedPorts(FabricIndex next, ForwardingTables tables) {
+        long[] returned = new long[next.switchCount() * 4];
+        boolean any = false;
+        for (int s = 0; s < next.switchCount(); s++) {
+            int[] peers = next.peerSwitches(s);
+            for (int p = 1; p < peers.length; p++) {
+                int t = peers[p];
+                if (t != FabricIndex.NONE && !uses(tables, next, s, p) && !uses(tables, next, t, next.peerPorts(s)[p])) {
+                    returned[s * 4 + (p >>> 6)] |= 1L << p;
+                    any = true;
+                }
+            }
+        }
+        return any ? returned : null;
+    }
+
+    private static boolean uses(ForwardingTables tables, FabricIndex next, int s, int port) {
+        for (int row = 0; row < tables.switchCount(); row++) {
+            if (tables.switchGuid(row) == next.switchGuid(s)) {
+                for (int d = 0; d < tables.destinationCount(); d++) {
+                    if (tables.port(row, d) == port) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code tables} with every entry over about one switch port in ten of {@code next} unrouted. */
+    private static ForwardingTables withoutSomePorts(ForwardingTables tables, FabricIndex next, Random random) {
+        ForwardingTables.Builder b = ForwardingTables.builder(guids(tables), tables.destinationCount());
+        for (int s = 0; s < tables.switchCount(); s++) {
+            boolean[] dropped = new boolean[256];
+            for (int p = 0; p < next.peerSwitches(s).length; p++) {
+                dropped[p] = random.nextInt(10) == 0;
+            }
+            for (int d = 0; d < tables.destinationCount(); d++) {
+                int port = tables.port(s, d);
+                b.set(s, d, dropped[port] ? ForwardingTables.NO_ROUTE : port);
+            }
+        }
+        return b.build();
     }
 
     /** {@code tables} with a random half of their entries {@link ForwardingTables#NO_ROUTE}. */

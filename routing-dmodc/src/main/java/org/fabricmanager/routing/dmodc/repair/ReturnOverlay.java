@@ -19,6 +19,8 @@ import org.fabricmanager.topology.FabricIndex;
 public final class ReturnOverlay {
     /** Words of a switch's port mask (ports 0 to 255). */
     private static final int WORDS = 4;
+    /** Entries of a row the scan for returned ports reads at a time. */
+    private static final int CHUNK = 4096;
     /** Destinations a worker takes at a time. */
     private static final int GRAIN = 64;
 
@@ -35,9 +37,10 @@ public final class ReturnOverlay {
         int[] rowOf = TableRepair.rowsByGuid(next, inForce);
         long[] used = new long[switches * WORDS];
         pool.forRange(switches, 16, (worker, from, to) -> {
+            byte[] chunk = new byte[CHUNK];
             for (int s = from; s < to; s++) {
                 if (rowOf[s] >= 0) {
-                    markUsed(inForce, rowOf[s], used, s * WORDS);
+                    markUsed(inForce, rowOf[s], switchPorts(next, s), chunk, used, s * WORDS);
                 }
             }
         });
@@ -57,17 +60,47 @@ public final class ReturnOverlay {
         return any ? returned : null;
     }
 
-    /** Sets in {@code used} (from {@code base}) the port of every routed entry of row {@code row}. */
-    private static void markUsed(ForwardingTables tables, int row, long[] used, int base) {
-        byte[] entries = tables.copyRow(row);
+    /**
+     * Sets in {@code used} (from {@code base}) the port of every routed entry of row {@code row}, at least those of
+     * {@code wanted} (the switch's ports to switches, the only ones read): the row is read a chunk at a time and no
+     * further once all of them are seen, as a leaf's uplinks are within its first destinations.
+     */
+    private static void markUsed(ForwardingTables tables, int row, long[] wanted, byte[] chunk, long[] used,
+                                 int base) {
         long[] seen = new long[WORDS];
-        for (byte e : entries) {
-            int port = e & 0xff;
-            seen[port >>> 6] |= 1L << port;
+        int destinations = tables.destinationCount();
+        for (int from = 0; from < destinations && !covers(seen, wanted); from += chunk.length) {
+            int n = Math.min(chunk.length, destinations - from);
+            tables.copyEntries(row, from, chunk, 0, n);
+            for (int i = 0; i < n; i++) {
+                int port = chunk[i] & 0xff;
+                seen[port >>> 6] |= 1L << port;
+            }
         }
         // NO_ROUTE (255) is not a port
         seen[ForwardingTables.NO_ROUTE >>> 6] &= ~(1L << ForwardingTables.NO_ROUTE);
         System.arraycopy(seen, 0, used, base, WORDS);
+    }
+
+    /** Switch {@code s}'s ports to switches, as a port mask. */
+    private static long[] switchPorts(FabricIndex next, int s) {
+        long[] mask = new long[WORDS];
+        int[] peers = next.peerSwitches(s);
+        for (int p = 0; p < peers.length && p < WORDS * 64; p++) {
+            if (peers[p] != FabricIndex.NONE) {
+                mask[p >>> 6] |= 1L << p;
+            }
+        }
+        return mask;
+    }
+
+    private static boolean covers(long[] seen, long[] wanted) {
+        for (int w = 0; w < WORDS; w++) {
+            if ((wanted[w] & ~seen[w]) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isSet(long[] bits, int base, int p) {
