@@ -13,14 +13,16 @@ import org.fabricmanager.topology.FabricIndex;
  * hop up to the link, so the returned element carries exactly the routes a full routing gives it and the entries
  * that moved away for it come back. The other entries keep their repair ({@link TableRepair}): a {@link TableMix},
  * valid and deadlock-free as a repair is. Which entries cross a returned link follows from the full routing alone,
- * destination by destination, switches in increasing cost to the destination's leaf: an entry crosses one when its
- * own port's link is returned or its next hop's entry crosses one.
+ * destination by destination: an entry crosses one when its own port's link is returned or its next hop's entry
+ * crosses one, found back from the returned links' ends, so that only the entries near the routes over them are read.
  */
 public final class ReturnOverlay {
     /** Words of a switch's port mask (ports 0 to 255). */
     private static final int WORDS = 4;
-    /** Leaves a worker takes at a time. */
-    private static final int GRAIN = 4;
+    /** Entries of a row the scan for returned ports reads at a time. */
+    private static final int CHUNK = 4096;
+    /** Destinations a worker takes at a time. */
+    private static final int GRAIN = 64;
 
     private ReturnOverlay() {
     }
@@ -35,9 +37,10 @@ public final class ReturnOverlay {
         int[] rowOf = TableRepair.rowsByGuid(next, inForce);
         long[] used = new long[switches * WORDS];
         pool.forRange(switches, 16, (worker, from, to) -> {
+            byte[] chunk = new byte[CHUNK];
             for (int s = from; s < to; s++) {
                 if (rowOf[s] >= 0) {
-                    markUsed(inForce, rowOf[s], used, s * WORDS);
+                    markUsed(inForce, rowOf[s], switchPorts(next, s), chunk, used, s * WORDS);
                 }
             }
         });
@@ -57,68 +60,101 @@ public final class ReturnOverlay {
         return any ? returned : null;
     }
 
-    /** Sets in {@code used} (from {@code base}) the port of every routed entry of row {@code row}. */
-    private static void markUsed(ForwardingTables tables, int row, long[] used, int base) {
-        byte[] entries = tables.copyRow(row);
+    /**
+     * Sets in {@code used} (from {@code base}) the port of every routed entry of row {@code row}, at least those of
+     * {@code wanted} (the switch's ports to switches, the only ones read): the row is read a chunk at a time and no
+     * further once all of them are seen, as a leaf's uplinks are within its first destinations.
+     */
+    private static void markUsed(ForwardingTables tables, int row, long[] wanted, byte[] chunk, long[] used,
+                                 int base) {
         long[] seen = new long[WORDS];
-        for (byte e : entries) {
-            int port = e & 0xff;
-            seen[port >>> 6] |= 1L << port;
+        int destinations = tables.destinationCount();
+        for (int from = 0; from < destinations && !covers(seen, wanted); from += chunk.length) {
+            int n = Math.min(chunk.length, destinations - from);
+            tables.copyEntries(row, from, chunk, 0, n);
+            for (int i = 0; i < n; i++) {
+                int port = chunk[i] & 0xff;
+                seen[port >>> 6] |= 1L << port;
+            }
         }
         // NO_ROUTE (255) is not a port
         seen[ForwardingTables.NO_ROUTE >>> 6] &= ~(1L << ForwardingTables.NO_ROUTE);
         System.arraycopy(seen, 0, used, base, WORDS);
     }
 
+    /** Switch {@code s}'s ports to switches, as a port mask. */
+    private static long[] switchPorts(FabricIndex next, int s) {
+        long[] mask = new long[WORDS];
+        int[] peers = next.peerSwitches(s);
+        for (int p = 0; p < peers.length && p < WORDS * 64; p++) {
+            if (peers[p] != FabricIndex.NONE) {
+                mask[p >>> 6] |= 1L << p;
+            }
+        }
+        return mask;
+    }
+
+    private static boolean covers(long[] seen, long[] wanted) {
+        for (int w = 0; w < WORDS; w++) {
+            if ((wanted[w] & ~seen[w]) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static boolean isSet(long[] bits, int base, int p) {
-        return p < WORDS * 64 && (bits[base + (p >>> 6)] & (1L << p)) != 0;
+        return p >= 0 && p < WORDS * 64 && (bits[base + (p >>> 6)] & (1L << p)) != 0;
     }
 
     /**
      * {@code repaired} with, at every entry whose route in {@code full} crosses a returned port, {@code full}'s
      * port. Both tables are of {@code next} (same switches, same order), whose costs are {@code costs}; rows that
-     * take nothing are {@code repaired}'s own arrays.
+     * take nothing are {@code repaired}'s own arrays. The entries covered are each node's own destination at every
+     * switch other than its leaf that reaches that leaf.
      */
     public static TableMix.Result overlay(FabricIndex next, CostTable costs, ForwardingTables repaired,
                                           ForwardingTables full, long[] returned, RoutingPool pool) {
         int switches = next.switchCount();
         int destinations = next.destinationCount();
-        int leaves = next.leafCount();
-        // each worker (a range of leaves) lists the entries it finds to take in its own Changes; leaf by leaf,
-        // switches in increasing cost, each switch's entries for the leaf's destinations together: a row is read a
-        // segment at a time, not an entry per destination across all rows
+        int[] leafOf = leavesOfDestinations(next);
+        int[] ends = returnedEnds(returned, switches);
+        // Only an entry whose route reaches a returned port can cross one: per destination, the returned links' ends
+        // whose own entry takes the link, then every switch whose entry leads to one that crosses (a walk back along
+        // the routes, up the costs). full's next hop is always one step closer (Dmodc's routing and its refinements
+        // are), so this finds exactly the entries a walk of every entry down the costs would, for a few of them.
         Changes[] found = new Changes[pool.threads()];
-        pool.forRange(leaves, GRAIN, (worker, from, to) -> {
+        pool.forRange(destinations, GRAIN, (worker, from, to) -> {
             Changes mine = found[worker] != null ? found[worker] : (found[worker] = new Changes());
-            int[] order = new int[switches];
-            int[] nodes = next.leafNodeArray();
-            int[] dests = new int[0];
-            boolean[] crosses = new boolean[0];
-            for (int l = from; l < to; l++) {
-                int n = byCost(next, costs, l, order);
-                int m = next.leafNodeStart(l + 1) - next.leafNodeStart(l);
-                if (dests.length < m) {
-                    dests = new int[m];
-                    crosses = new boolean[switches * m];
+            int[] seen = new int[switches];
+            int[] queue = new int[switches];
+            for (int d = from; d < to; d++) {
+                int l = leafOf[d];
+                if (l < 0) {
+                    continue;
                 }
-                for (int i = 0; i < m; i++) {
-                    dests[i] = next.nodeIndex(nodes[next.leafNodeStart(l) + i]);
+                int leafSwitch = next.leaves()[l];
+                int size = 0;
+                for (int s : ends) {
+                    if (s != leafSwitch && costs.cost(s, l) != CostTable.INFINITE
+                            && isSet(returned, s * WORDS, hop(next, full, s, d))) {
+                        seen[s] = d + 1;
+                        queue[size++] = s;
+                    }
                 }
-                Arrays.fill(crosses, next.leaves()[l] * m, next.leaves()[l] * m + m, false);
-                for (int k = 0; k < n; k++) {
-                    int sw = order[k];
-                    int[] peers = next.peerSwitches(sw);
-                    for (int i = 0; i < m; i++) {
-                        int d = dests[i];
-                        int port = d < destinations ? full.port(sw, d) : ForwardingTables.NO_ROUTE;
-                        boolean c = false;
-                        if (port != ForwardingTables.NO_ROUTE && port < peers.length) {
-                            int t = peers[port];
-                            c = isSet(returned, sw * WORDS, port) || (t != FabricIndex.NONE && crosses[t * m + i]);
-                        }
-                        crosses[sw * m + i] = c;
-                        if (c && port != repaired.port(sw, d)) {
-                            mine.add(sw, d);
+                for (int head = 0; head < size; head++) {
+                    int x = queue[head];
+                    if (full.port(x, d) != repaired.port(x, d)) {
+                        mine.add(x, d);
+                    }
+                    int[] peers = next.peerSwitches(x);
+                    int[] peerPorts = next.peerPorts(x);
+                    for (int q = 0; q < peers.length; q++) {
+                        int u = peers[q];
+                        if (u != FabricIndex.NONE && seen[u] != d + 1 && u != leafSwitch
+                                && costs.cost(u, l) != CostTable.INFINITE && full.port(u, d) == peerPorts[q]) {
+                            seen[u] = d + 1;
+                            queue[size++] = u;
                         }
                     }
                 }
@@ -179,30 +215,42 @@ public final class ReturnOverlay {
         });
     }
 
-    /**
-     * Fills {@code order} with the switches other than leaf {@code l}'s own that reach it, by increasing cost (a
-     * counting sort over the small costs), and returns how many.
-     */
-    private static int byCost(FabricIndex next, CostTable costs, int l, int[] order) {
-        int switches = next.switchCount();
-        int[] count = new int[CostTable.MAX_FINITE + 2];
-        int leafSwitch = next.leaves()[l];
-        for (int s = 0; s < switches; s++) {
-            int c = costs.cost(s, l);
-            if (s != leafSwitch && c != CostTable.INFINITE) {
-                count[c + 1]++;
+    /** Per destination of {@code next}, the leaf number of the node it is the destination of, or {@code -1}. */
+    private static int[] leavesOfDestinations(FabricIndex next) {
+        int destinations = next.destinationCount();
+        int[] leafOf = new int[destinations];
+        Arrays.fill(leafOf, -1);
+        int[] nodes = next.leafNodeArray();
+        for (int l = 0; l < next.leafCount(); l++) {
+            for (int i = next.leafNodeStart(l); i < next.leafNodeStart(l + 1); i++) {
+                int d = next.nodeIndex(nodes[i]);
+                if (d < destinations) {
+                    leafOf[d] = l;
+                }
             }
         }
-        for (int c = 1; c < count.length; c++) {
-            count[c] += count[c - 1];
-        }
-        int n = count[count.length - 1];
+        return leafOf;
+    }
+
+    /** The switches with a returned port. */
+    private static int[] returnedEnds(long[] returned, int switches) {
+        int[] ends = new int[switches];
+        int n = 0;
         for (int s = 0; s < switches; s++) {
-            int c = costs.cost(s, l);
-            if (s != leafSwitch && c != CostTable.INFINITE) {
-                order[count[c]++] = s;
+            for (int w = 0; w < WORDS; w++) {
+                if (returned[s * WORDS + w] != 0) {
+                    ends[n++] = s;
+                    break;
+                }
             }
         }
-        return n;
+        return Arrays.copyOf(ends, n);
+    }
+
+    /** {@code full}'s port at switch {@code s} for {@code d} when it leads to a switch, else {@code -1}. */
+    private static int hop(FabricIndex next, ForwardingTables full, int s, int d) {
+        int port = full.port(s, d);
+        int[] peers = next.peerSwitches(s);
+        return port != ForwardingTables.NO_ROUTE && port < peers.length && peers[port] != FabricIndex.NONE ? port : -1;
     }
 }
