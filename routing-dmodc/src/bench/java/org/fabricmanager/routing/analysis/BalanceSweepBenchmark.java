@@ -228,6 +228,41 @@ class BalanceSweepBenchmark {
     }
 
     /**
+     * As {@link #weighted}, the moves limited so that no link carries more routes of any shift permutation than
+     * Dmodc's shift maximum on the same fabric ({@link LoadMoves#limitShift}).
+     */
+    @Test
+    void shiftKept() {
+        TrafficPattern random = TrafficPattern.parse(System.getProperty("fm.bench.random", "random:2000:1234"));
+        for (long seed : seeds(System.getProperty("fm.bench.seeds", "1-5"))) {
+            FabricIndex index = degraded(seed);
+            int cap = (int) new CongestionAnalyzer(routed("dmodc", index), THREADS)
+                    .analyze(new TrafficPattern.Shift()).max();
+            ForwardingTables home = routed(HOME, index).tables();
+            long t0 = System.nanoTime();
+            LoadMoves alone = new LoadMoves(index, home);
+            alone.limitShift(cap);
+            while (alone.switchRound(1) > 0) {
+                // until no level-1 switch has a move that lowers a bottleneck within the cap
+            }
+            long t1 = System.nanoTime();
+            LoadMoves pods = new LoadMoves(index, home);
+            pods.limitShift(cap);
+            for (int round = 0; round < 2 && pods.podRound() > 0; round++) {
+                // two rounds, as weighted's
+            }
+            while (pods.switchRound(1) > 0) {
+                // as above
+            }
+            long t2 = System.nanoTime();
+            System.out.printf(Locale.ROOT, "seed %2d cap %d %s%n        level 1 alone %s (%.0f ms)%n"
+                            + "        pods, level 1 %s (%.0f ms)%n", seed, cap, figures(index, home, random),
+                    figures(index, alone.tables(), random), (t1 - t0) / 1e6,
+                    figures(index, pods.tables(), random), (t2 - t1) / 1e6);
+        }
+    }
+
+    /**
      * Repairs refined ({@code TableRepairer#refine}): per fabric of the sweep, {@code dmodc-home}'s full routing of the
      * intact tree repaired for it (every fault at once, as the daemon repairs from its base), the repair refined, and
      * the full routing of the fabric, with the entries each changes against the base and the refinement's time.
