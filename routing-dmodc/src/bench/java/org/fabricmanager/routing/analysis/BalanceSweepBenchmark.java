@@ -33,7 +33,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * on how many fabrics each figure is below, equal to or above the first engine's and the last engine's.
  * {@code time} routes one larger fabric with each engine, interleaved, on one routing thread (wall and CPU).
  * {@code weighted} compares {@code dmodc-home} with its tables balanced by load ({@link LoadMoves}) on
- * {@code fm.bench.seeds} (default {@code 1-5}) over {@code random:2000:1234}; {@code refinedRepairs} its repairs
+ * {@code fm.bench.seeds} (default {@code 1-5}) over {@code random:2000:1234}, {@code shiftKept} the same with the
+ * moves held to Dmodc's shift maximum; {@code refinedRepairs} its repairs
  * of the intact tree's routing for the same fabrics, refined or not ({@code -Dfm.bench.figures=false}: only the time
  * of the last of {@code fm.bench.repeat} refinements).
  *
@@ -255,10 +256,17 @@ class BalanceSweepBenchmark {
                 // as above
             }
             long t2 = System.nanoTime();
+            LoadMoves alternating = new LoadMoves(index, home);
+            alternating.limitShift(cap);
+            for (int round = 0; round < 10 && alternating.podRound() + alternating.switchRound(1) > 0; round++) {
+                // pods and level-1 switches in turn until neither moves (at most ten rounds)
+            }
+            long t3 = System.nanoTime();
             System.out.printf(Locale.ROOT, "seed %2d cap %d %s%n        level 1 alone %s (%.0f ms)%n"
-                            + "        pods, level 1 %s (%.0f ms)%n", seed, cap, figures(index, home, random),
-                    figures(index, alone.tables(), random), (t1 - t0) / 1e6,
-                    figures(index, pods.tables(), random), (t2 - t1) / 1e6);
+                            + "        pods, level 1 %s (%.0f ms)%n        alternating %s (%.0f ms)%n", seed, cap,
+                    figures(index, home, random), figures(index, alone.tables(), random), (t1 - t0) / 1e6,
+                    figures(index, pods.tables(), random), (t2 - t1) / 1e6,
+                    figures(index, alternating.tables(), random), (t3 - t2) / 1e6);
         }
     }
 

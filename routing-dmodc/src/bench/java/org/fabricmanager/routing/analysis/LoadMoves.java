@@ -17,8 +17,9 @@ import org.fabricmanager.topology.Ranking;
  * another neighbour above that is as close to the destination, when the busiest link of the new paths would carry
  * fewer routes than the busiest of the old ones. Two kinds, in rounds: a pod's leaves move a destination together
  * (so it still comes down one path from the whole pod), and a level-1 switch moves it alone. Every entry stays a
- * shortest up*&#47;down* choice, so the tables stay valid and deadlock-free. Plain loops and quadratic searches:
- * for the 4,096-node sweep only.
+ * shortest up*&#47;down* choice, so the tables stay valid and deadlock-free. With {@link #limitShift}, a move is
+ * also refused when it would put more routes of one shift permutation on a link than a cap (the candidates are then
+ * tried from the least busy bottleneck on). Plain loops and quadratic searches: for the 4,096-node sweep only.
  */
 final class LoadMoves {
     private final FabricIndex index;
