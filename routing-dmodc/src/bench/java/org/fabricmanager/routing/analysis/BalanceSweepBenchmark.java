@@ -362,6 +362,7 @@ class BalanceSweepBenchmark {
      * permutations, and how many links carry each number of destinations (0 to 38 and more). On an intact tree a
      * link down carries one destination, so at most one route of a permutation; where sources send a destination
      * over different planes, the links down carry several, from a few sources each, and fill like the links up.
+     * Engine {@code kept}: {@code dmodc-home}'s tables moved as {@link #shiftKept}'s pods, then level-1 switches.
      */
     @Test
     void randomPeaks() {
@@ -369,7 +370,7 @@ class BalanceSweepBenchmark {
         FabricIndex index = degraded(seed);
         int[] ranks = Ranking.fromSources(index, index.leaves());
         for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-home,sssp").split(",")) {
-            RoutedFabric routed = routed(name, index);
+            RoutedFabric routed = name.equals("kept") ? kept(index) : routed(name, index);
             DirectedLinks links = routed.links();
             long[] peaks = new CongestionAnalyzer(routed, THREADS).linkLoads(TrafficPattern.parse("random:200:99"))
                     .loads();
@@ -389,6 +390,20 @@ class BalanceSweepBenchmark {
                     kind, Arrays.toString(Arrays.copyOf(counts, 11)), kind,
                     Arrays.toString(Arrays.copyOfRange(counts, 11, counts.length))));
         }
+    }
+
+    /** {@code dmodc-home}'s tables after pod, then level-1 moves held to Dmodc's shift maximum ({@link #shiftKept}). */
+    private static RoutedFabric kept(FabricIndex index) {
+        LoadMoves moves = new LoadMoves(index, routed(HOME, index).tables());
+        moves.limitShift((int) new CongestionAnalyzer(routed("dmodc", index), THREADS)
+                .analyze(new TrafficPattern.Shift()).max());
+        for (int round = 0; round < 2 && moves.podRound() > 0; round++) {
+            // as shiftKept's
+        }
+        while (moves.switchRound(1) > 0) {
+            // as shiftKept's
+        }
+        return RoutedFabric.of(index, moves.tables());
     }
 
     /** {@code index} routed by engine {@code name}. */
