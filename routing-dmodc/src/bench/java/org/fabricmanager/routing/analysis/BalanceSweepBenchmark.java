@@ -33,7 +33,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * on how many fabrics each figure is below, equal to or above the first engine's and the last engine's.
  * {@code time} routes one larger fabric with each engine, interleaved, on one routing thread (wall and CPU).
  * {@code weighted} compares {@code dmodc-home} with its tables balanced by load ({@link LoadMoves}) on
- * {@code fm.bench.seeds} (default {@code 1-5}) over {@code random:2000:1234}; {@code refinedRepairs} its repairs
+ * {@code fm.bench.seeds} (default {@code 1-5}) over {@code random:2000:1234}, {@code shiftKept} the same with the
+ * moves held to Dmodc's shift maximum; {@code refinedRepairs} its repairs
  * of the intact tree's routing for the same fabrics, refined or not ({@code -Dfm.bench.figures=false}: only the time
  * of the last of {@code fm.bench.repeat} refinements).
  *
@@ -228,6 +229,48 @@ class BalanceSweepBenchmark {
     }
 
     /**
+     * As {@link #weighted}, the moves limited so that no link carries more routes of any shift permutation than
+     * Dmodc's shift maximum on the same fabric ({@link LoadMoves#limitShift}).
+     */
+    @Test
+    void shiftKept() {
+        TrafficPattern random = TrafficPattern.parse(System.getProperty("fm.bench.random", "random:2000:1234"));
+        for (long seed : seeds(System.getProperty("fm.bench.seeds", "1-5"))) {
+            FabricIndex index = degraded(seed);
+            int cap = (int) new CongestionAnalyzer(routed("dmodc", index), THREADS)
+                    .analyze(new TrafficPattern.Shift()).max();
+            ForwardingTables home = routed(HOME, index).tables();
+            long t0 = System.nanoTime();
+            LoadMoves alone = new LoadMoves(index, home);
+            alone.limitShift(cap);
+            while (alone.switchRound(1) > 0) {
+                // until no level-1 switch has a move that lowers a bottleneck within the cap
+            }
+            long t1 = System.nanoTime();
+            LoadMoves pods = new LoadMoves(index, home);
+            pods.limitShift(cap);
+            for (int round = 0; round < 2 && pods.podRound() > 0; round++) {
+                // two rounds, as weighted's
+            }
+            while (pods.switchRound(1) > 0) {
+                // as above
+            }
+            long t2 = System.nanoTime();
+            LoadMoves alternating = new LoadMoves(index, home);
+            alternating.limitShift(cap);
+            for (int round = 0; round < 10 && alternating.podRound() + alternating.switchRound(1) > 0; round++) {
+                // pods and level-1 switches in turn until neither moves (at most ten rounds)
+            }
+            long t3 = System.nanoTime();
+            System.out.printf(Locale.ROOT, "seed %2d cap %d %s%n        level 1 alone %s (%.0f ms)%n"
+                            + "        pods, level 1 %s (%.0f ms)%n        alternating %s (%.0f ms)%n", seed, cap,
+                    figures(index, home, random), figures(index, alone.tables(), random), (t1 - t0) / 1e6,
+                    figures(index, pods.tables(), random), (t2 - t1) / 1e6,
+                    figures(index, alternating.tables(), random), (t3 - t2) / 1e6);
+        }
+    }
+
+    /**
      * Repairs refined ({@code TableRepairer#refine}): per fabric of the sweep, {@code dmodc-home}'s full routing of the
      * intact tree repaired for it (every fault at once, as the daemon repairs from its base), the repair refined, and
      * the full routing of the fabric, with the entries each changes against the base and the refinement's time.
@@ -319,6 +362,7 @@ class BalanceSweepBenchmark {
      * permutations, and how many links carry each number of destinations (0 to 38 and more). On an intact tree a
      * link down carries one destination, so at most one route of a permutation; where sources send a destination
      * over different planes, the links down carry several, from a few sources each, and fill like the links up.
+     * Engine {@code kept}: {@code dmodc-home}'s tables moved as {@link #shiftKept}'s pods, then level-1 switches.
      */
     @Test
     void randomPeaks() {
@@ -326,7 +370,7 @@ class BalanceSweepBenchmark {
         FabricIndex index = degraded(seed);
         int[] ranks = Ranking.fromSources(index, index.leaves());
         for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-home,sssp").split(",")) {
-            RoutedFabric routed = routed(name, index);
+            RoutedFabric routed = name.equals("kept") ? kept(index) : routed(name, index);
             DirectedLinks links = routed.links();
             long[] peaks = new CongestionAnalyzer(routed, THREADS).linkLoads(TrafficPattern.parse("random:200:99"))
                     .loads();
@@ -346,6 +390,20 @@ class BalanceSweepBenchmark {
                     kind, Arrays.toString(Arrays.copyOf(counts, 11)), kind,
                     Arrays.toString(Arrays.copyOfRange(counts, 11, counts.length))));
         }
+    }
+
+    /** {@code dmodc-home}'s tables after pod, then level-1 moves held to Dmodc's shift maximum ({@link #shiftKept}). */
+    private static RoutedFabric kept(FabricIndex index) {
+        LoadMoves moves = new LoadMoves(index, routed(HOME, index).tables());
+        moves.limitShift((int) new CongestionAnalyzer(routed("dmodc", index), THREADS)
+                .analyze(new TrafficPattern.Shift()).max());
+        for (int round = 0; round < 2 && moves.podRound() > 0; round++) {
+            // as shiftKept's
+        }
+        while (moves.switchRound(1) > 0) {
+            // as shiftKept's
+        }
+        return RoutedFabric.of(index, moves.tables());
     }
 
     /** {@code index} routed by engine {@code name}. */

@@ -17,8 +17,9 @@ import org.fabricmanager.topology.Ranking;
  * another neighbour above that is as close to the destination, when the busiest link of the new paths would carry
  * fewer routes than the busiest of the old ones. Two kinds, in rounds: a pod's leaves move a destination together
  * (so it still comes down one path from the whole pod), and a level-1 switch moves it alone. Every entry stays a
- * shortest up*&#47;down* choice, so the tables stay valid and deadlock-free. Plain loops and quadratic searches:
- * for the 4,096-node sweep only.
+ * shortest up*&#47;down* choice, so the tables stay valid and deadlock-free. With {@link #limitShift}, a move is
+ * also refused when it would put more routes of one shift permutation on a link than a cap (the candidates are then
+ * tried from the least busy bottleneck on). Plain loops and quadratic searches: for the 4,096-node sweep only.
  */
 final class LoadMoves {
     private final FabricIndex index;
@@ -36,6 +37,11 @@ final class LoadMoves {
     private final int[][] through;
     private final int[] oldPath = new int[32];
     private final int[] newPath = new int[32];
+    /** Per destination, its position among the attached destinations (the shift patterns' numbering). */
+    private final int[] position;
+    /** Per shift {@code k} (1..n-1) and link group, the routes of that shift permutation on it; null: no limit. */
+    private byte[][] shiftLoad;
+    private int shiftCap;
 
     LoadMoves(FabricIndex index, ForwardingTables tables) {
         this.index = index;
@@ -68,6 +74,10 @@ final class LoadMoves {
                 destinationLeaf[index.nodeIndex(nodes[i])] = l;
             }
         }
+        this.position = new int[destinations];
+        for (int d = 0, p = 0; d < destinations; d++) {
+            position[d] = destinationLeaf[d] < 0 ? -1 : p++;
+        }
         int lastSwitch = switches - 1;
         this.load = new long[index.groupStart(lastSwitch) + index.groupCount(lastSwitch)];
         this.through = new int[switches][destinations];
@@ -88,6 +98,96 @@ final class LoadMoves {
             guids[s] = index.switchGuid(s);
         }
         return ForwardingTables.ofRows(guids, rows, destinationLeaf.length);
+    }
+
+    /**
+     * From now on, a move is made only if no link carries more than {@code cap} routes of any shift permutation
+     * after it (a link already above keeps what it has but gets no more): the shift order kept by load alone.
+     */
+    void limitShift(int cap) {
+        int n = (int) Arrays.stream(position).filter(p -> p >= 0).count();
+        shiftLoad = new byte[n][load.length];
+        shiftCap = cap;
+        for (int d = 0; d < destinationLeaf.length; d++) {
+            for (int l = 0; destinationLeaf[d] >= 0 && l < leafNodes.length; l++) {
+                if (l != destinationLeaf[d]) {
+                    int count = onward(index.leaves()[l], d, oldPath);
+                    for (int i = index.leafNodeStart(l); i < index.leafNodeStart(l + 1); i++) {
+                        byte[] row = shiftLoad[shift(i, d)];
+                        for (int j = 0; j < count; j++) {
+                            row[oldPath[j]]++;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The shift permutation in which node {@code i} (of the leaf node array) sends to {@code d}. */
+    private int shift(int i, int d) {
+        int n = shiftLoad.length;
+        return Math.floorMod(position[d] - position[index.nodeIndex(index.leafNodeArray()[i])], n);
+    }
+
+    /**
+     * Whether moving {@code d} at {@code members} to {@code next} keeps every shift's load within the cap; with
+     * {@code apply}, makes the move's shift loads (before the rows change).
+     */
+    private boolean shiftAllows(int[] members, int d, int next, boolean apply) {
+        if (shiftLoad == null) {
+            return true;
+        }
+        int[] from = new int[32];
+        int[] to = new int[32];
+        for (int l = 0; l < leafNodes.length; l++) {
+            if (l == destinationLeaf[d]) {
+                continue;
+            }
+            int u = index.leaves()[l];
+            int count = onward(u, d, from);
+            int at = -1;
+            for (int j = -1; j < count && at < 0; j++) {
+                int sw = j < 0 ? u : index.groupNeighbour(from[j]);
+                for (int m : members) {
+                    at = sw == m ? j + 1 : at;
+                }
+            }
+            if (at < 0) {
+                continue;
+            }
+            int sw = at == 0 ? u : index.groupNeighbour(from[at - 1]);
+            to[0] = groupTo(sw, next);
+            int newCount = 1 + onward(next, d, tail);
+            System.arraycopy(tail, 0, to, 1, newCount - 1);
+            for (int i = index.leafNodeStart(l); i < index.leafNodeStart(l + 1); i++) {
+                byte[] row = shiftLoad[shift(i, d)];
+                for (int j = 0; j < newCount; j++) {
+                    if (!contains(from, at, count, to[j])) {
+                        if (!apply && row[to[j]] + 1 > shiftCap) {
+                            return false;
+                        }
+                        row[to[j]] += apply ? 1 : 0;
+                    }
+                }
+                for (int j = at; apply && j < count; j++) {
+                    if (!contains(to, 0, newCount, from[j])) {
+                        row[from[j]]--;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private final int[] tail = new int[32];
+
+    private static boolean contains(int[] a, int from, int to, int v) {
+        for (int i = from; i < to; i++) {
+            if (a[i] == v) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One round of moves by the leaves of each pod together; returns how many were made. */
@@ -149,6 +249,7 @@ final class LoadMoves {
         }
         long best = oldBottleneck;
         int bestNext = -1;
+        List<long[]> better = new ArrayList<>();
         for (int g = index.groupStart(first); g < index.groupStart(first) + index.groupCount(first); g++) {
             int next = index.groupNeighbour(g);
             if (next == v || ranks[next] <= ranks[first] || hops[leaf][next] != hops[leaf][first] - 1) {
@@ -168,13 +269,17 @@ final class LoadMoves {
                 bottleneck = Math.max(bottleneck, load[newPath[i]] + (shared ? 0 : weight));
             }
             if (bottleneck < best) {
-                best = bottleneck;
-                bestNext = next;
+                better.add(new long[] {bottleneck, next});
             }
+        }
+        better.sort((a, b) -> Long.compare(a[0], b[0])); // stable: ties keep the port order
+        for (int i = 0; i < better.size() && bestNext < 0; i++) {
+            bestNext = shiftAllows(members, d, (int) better.get(i)[1], false) ? (int) better.get(i)[1] : -1;
         }
         if (bestNext < 0) {
             return false;
         }
+        shiftAllows(members, d, bestNext, true);
         for (int s : members) {
             int w = through[s][d];
             load[groupOf[s][rows[s][d] & 0xff]] -= w;
