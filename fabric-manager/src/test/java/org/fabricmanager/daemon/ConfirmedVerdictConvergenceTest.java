@@ -99,7 +99,9 @@ class ConfirmedVerdictConvergenceTest {
     void aStagedRoutingInstalledOnTheConfirmationConvergesOnItsCommitsAcknowledgements() throws Exception {
         connectAll();
         loop.advance(DaemonSimulationTest.config(state, SPEC).discovery().settleMs());
-        loop.awaitAndRun(30); // the first routing
+        // the first routing, pushed: its result may come back within advance, so the wait is on its effect
+        loop.runUntil("the first routing pushed to every switch", 30,
+                () -> sessions.values().stream().noneMatch(s -> s.batches.isEmpty()));
         ackAll();
         assertThat(coordinator.state()).isEqualTo(DaemonState.CONVERGED);
 

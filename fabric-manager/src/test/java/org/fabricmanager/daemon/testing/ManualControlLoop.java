@@ -1,6 +1,7 @@
 package org.fabricmanager.daemon.testing;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
 import org.fabricmanager.testing.Await;
 
@@ -13,5 +14,16 @@ public final class ManualControlLoop extends VirtualTimeLoop {
     public void awaitAndRun(long seconds) throws InterruptedException {
         Await.until("an action appended", Duration.ofSeconds(seconds), this::hasPending);
         runPending();
+    }
+
+    /**
+     * Runs the appended actions until {@code done} holds, waiting up to {@code seconds} for other threads' actions.
+     * For work that {@link #advance} starts: its last {@link #runPending} may already run what that work appended.
+     */
+    public void runUntil(String what, long seconds, BooleanSupplier done) {
+        Await.until(what, Duration.ofSeconds(seconds), () -> {
+            runPending();
+            return done.getAsBoolean();
+        });
     }
 }
