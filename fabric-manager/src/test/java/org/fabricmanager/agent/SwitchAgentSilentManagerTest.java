@@ -45,21 +45,10 @@ class SwitchAgentSilentManagerTest {
         try (ServerSocket paused = new ServerSocket(0); ServerSocket next = new ServerSocket(0)) {
             InetSocketAddress first = new InetSocketAddress("127.0.0.1", paused.getLocalPort());
             InetSocketAddress second = new InetSocketAddress("127.0.0.1", next.getLocalPort());
-            // a HELLO_REPLY timeout of 30 s: an agent that went back to the silent manager would wait that long
-            AgentSettings a = new AgentSettings(first, 65536, 5_000, 30_000, 20, 200).withManagers(List.of(first, second));
-            SwitchAgent agent = new SwitchAgent(0x10L, "s", 2, List.of(PortRecord.down(1), PortRecord.down(2)), a,
-                    new AgentDependencies(group.next(), null, new Random(1)));
-            paused.setSoTimeout(10_000);
             next.setSoTimeout(10_000);
-            agent.start();
-            try (Socket s = paused.accept()) {
-                s.setSoTimeout(10_000);
-                Hello hello = (Hello) readFrame(s);
-                // echoes every 100 ms: the agent calls the manager silent after 300 ms without a frame
-                send(s, new HelloReply(hello.txid(), 3, 99L, 65536, 100, 3L));
-                assertThat(readFrame(s)).isInstanceOf(Message.PortInfo.class);
+            SwitchAgent agent = agent(List.of(first, second));
+            try (Socket s = sessionThatFallsSilent(paused)) {
                 long silentFrom = System.nanoTime();
-                // the manager freezes: it keeps the connection and sends nothing more
                 try (Socket again = next.accept()) {
                     again.setSoTimeout(10_000);
                     Hello hello2 = (Hello) readFrame(again);
@@ -90,18 +79,9 @@ class SwitchAgentSilentManagerTest {
                     }, new ParkedHellos(200), null);
             InetSocketAddress second = new InetSocketAddress("127.0.0.1", standby.start().getPort());
             InetSocketAddress third = new InetSocketAddress("127.0.0.1", leader.getLocalPort());
-            AgentSettings a = new AgentSettings(first, 65536, 5_000, 30_000, 20, 200)
-                    .withManagers(List.of(first, second, third));
-            SwitchAgent agent = new SwitchAgent(0x10L, "s", 2, List.of(PortRecord.down(1), PortRecord.down(2)), a,
-                    new AgentDependencies(group.next(), null, new Random(1)));
-            paused.setSoTimeout(10_000);
             leader.setSoTimeout(10_000);
-            agent.start();
-            try (Socket s = paused.accept()) {
-                s.setSoTimeout(10_000);
-                Hello hello = (Hello) readFrame(s);
-                send(s, new HelloReply(hello.txid(), 3, 99L, 65536, 100, 3L));
-                assertThat(readFrame(s)).isInstanceOf(Message.PortInfo.class);
+            SwitchAgent agent = agent(List.of(first, second, third));
+            try (Socket s = sessionThatFallsSilent(paused)) {
                 long silentFrom = System.nanoTime();
                 try (Socket again = leader.accept()) {
                     again.setSoTimeout(10_000);
@@ -119,5 +99,28 @@ class SwitchAgentSilentManagerTest {
                 standby.close();
             }
         }
+    }
+
+    /** An agent of the managers {@code managers}, started; a HELLO_REPLY timeout of 30 s, as long as a wait there. */
+    private SwitchAgent agent(List<InetSocketAddress> managers) {
+        AgentSettings a = new AgentSettings(managers.get(0), 65536, 5_000, 30_000, 20, 200).withManagers(managers);
+        SwitchAgent agent = new SwitchAgent(0x10L, "s", 2, List.of(PortRecord.down(1), PortRecord.down(2)), a,
+                new AgentDependencies(group.next(), null, new Random(1)));
+        agent.start();
+        return agent;
+    }
+
+    /**
+     * The agent's session on {@code paused}, established: echoes every 100 ms, so the agent calls the manager silent
+     * after 300 ms without a frame. The manager then freezes: it keeps the connection and sends nothing more.
+     */
+    private static Socket sessionThatFallsSilent(ServerSocket paused) throws Exception {
+        paused.setSoTimeout(10_000);
+        Socket s = paused.accept();
+        s.setSoTimeout(10_000);
+        Hello hello = (Hello) readFrame(s);
+        send(s, new HelloReply(hello.txid(), 3, 99L, 65536, 100, 3L));
+        assertThat(readFrame(s)).isInstanceOf(Message.PortInfo.class);
+        return s;
     }
 }
