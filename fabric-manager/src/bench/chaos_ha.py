@@ -4,7 +4,9 @@ Three `fabric-manager run` processes with `ha.enabled` (docs/operations.md, "Hig
 that knows all three southbound addresses; with --tls, mutual TLS on the southbound and on the Raft port. Beside the
 agents lab's faults, while all three members run, a step may stop the leader (SIGTERM), kill it (kill -9), freeze
 it (SIGSTOP) or kill a standby. A member stopped or killed stays down, and a frozen one frozen, through the next
-steps' faults (the group runs on two) until a later step starts it again or lets it run (SIGCONT). Every read and
+steps' faults (the group runs on two) until a later step starts it again or lets it run (SIGCONT). A member frozen
+longer than ha.pauseLimitMs (60 s) must then stop with status 1, and is started again 5 s later as systemd would; any
+other end of a member's process that no step caused is a violation. Every read and
 action goes to the member that says it leads. Besides the agents lab's checks:
   - at every quiet point exactly one member says it leads and runs the manager, and every running member agrees;
   - all along, a watcher asks every running member four times a second whether it runs a manager: two in one term,
@@ -21,10 +23,11 @@ import os
 import re
 import signal
 import statistics
+import subprocess
 import time
 
 import chaos_lib
-from chaos_ha_group import HaDaemons, Watch
+from chaos_ha_group import PAUSE_LIMIT_S, RESTART_S, HaDaemons, Watch
 from chaos_lib import Violation
 
 ROLES_BOUND_S = 60
@@ -56,6 +59,7 @@ class HaCampaign(chaos_lib.Campaign):
         self.last_tables = None
         self.pure = 0  # takeovers alone in their step, checked to move nothing
         self.rehearsals = {}  # a member's pid -> ms of its process's rehearsed manager start
+        self.pause_stops = 0  # members frozen beyond ha.pauseLimitMs that stopped when let run, started again
 
     def start_lab(self):
         super().start_lab()
@@ -115,10 +119,30 @@ class HaCampaign(chaos_lib.Campaign):
         elif kind == "thaw":
             for m in d.members:
                 if m.frozen:
-                    m.proc.send_signal(signal.SIGCONT)
-                    m.frozen = False
-                    self.say("let %s run again" % m.id)
+                    paused = m.thaw()
+                    self.say("let %s run again after %.0f s" % (m.id, paused))
+                    if paused > PAUSE_LIMIT_S + 2:
+                        self.restart_paused(m, paused)
         return None
+
+    def restart_paused(self, m, paused):
+        """A member frozen beyond ha.pauseLimitMs stops once it runs (its Raft server closes itself) and exits with
+        status 1; systemd starts it again."""
+        try:
+            code = m.proc.wait(ROLES_BOUND_S)
+        except subprocess.TimeoutExpired:
+            raise Violation("%s, frozen %.0f s (ha.pauseLimitMs %d s), still runs %d s after it was let run"
+                            % (m.id, paused, PAUSE_LIMIT_S, ROLES_BOUND_S))
+        if code != 1:
+            raise Violation("%s, frozen %.0f s, exited with status %s, not 1" % (m.id, paused, code))
+        self.pause_stops += 1
+        self.daemon.restart_member(m)
+        self.say("%s stopped after its pause (status 1) and was started again %d s later" % (m.id, RESTART_S))
+
+    def reap(self):
+        """A member whose process ended with no step stopping it is a crash."""
+        for m, code in self.daemon.exited():
+            raise Violation("%s exited with status %s, no step stopped it" % (m.id, code))
 
     def apply(self, event):
         kind = event[0]
@@ -131,8 +155,7 @@ class HaCampaign(chaos_lib.Campaign):
         blocks = {x.id: x.metric("fabric_push_blocks_total") or 0 for x in d.members if x is not m and x.running()}
         self.cause, self.timed = (kind, time.time(), m, blocks), False
         if kind == "freeze":
-            m.frozen = True  # before the signal: the watcher no longer asks it
-            m.proc.send_signal(signal.SIGSTOP)
+            m.freeze()
         else:
             d.stop_member(m, signal.SIGTERM if kind == "restart" else signal.SIGKILL)
         self.say("%s of the leader %s" % ({"restart": "SIGTERM", "kill -9": "kill -9", "freeze": "SIGSTOP"}[kind],
@@ -209,6 +232,7 @@ class HaCampaign(chaos_lib.Campaign):
         deadline = time.time() + ROLES_BOUND_S
         seen = None
         while time.time() < deadline:
+            self.reap()
             views = {m.id: m.ha() for m in self.daemon.members if m.running()}
             leaders = [i for i, h in views.items() if h and h.get("role") == "LEADER"]
             agreed = all(h and h.get("leaderId") == (leaders[0] if leaders else None) for h in views.values())
@@ -278,7 +302,8 @@ class HaCampaign(chaos_lib.Campaign):
                  "watcher rounds %d, two managers at once (different terms) %d%s" % (
                      self.watch.rounds, len(overlaps),
                      ", longest %.2f s (%s)" % max(overlaps) if overlaps else ""),
-                 "STALE_TERM in the log %d" % stale]
+                 "STALE_TERM in the log %d" % stale,
+                 "members frozen beyond ha.pauseLimitMs, stopped when let run and started again %d" % self.pause_stops]
         if self.rehearsals:
             r = sorted(self.rehearsals.values())
             parts.append("manager starts rehearsed %d, %d / %d / %d ms (min / median / max)"

@@ -13,6 +13,8 @@ import chaos_lib
 from chaos_lib import FM, free_port
 
 MEMBERS = 3
+PAUSE_LIMIT_S = 60  # ha.pauseLimitMs (its default): a member frozen longer stops when let run again
+RESTART_S = 5  # the unit's RestartSec
 
 
 class Member:
@@ -25,6 +27,7 @@ class Member:
         self.config = os.path.join(work, "fabric-manager-%s.yaml" % self.id)
         self.proc = None
         self.frozen = False
+        self.frozen_at = None
         self.out_from = 0
 
     def write_config(self, peers, election_ms):
@@ -34,7 +37,8 @@ class Member:
   nodeId: %s
   peers: [%s]
   electionTimeoutMs: %d
-""" % (self.id, peers, election_ms) + self.extra)
+  pauseLimitMs: %d
+""" % (self.id, peers, election_ms, PAUSE_LIMIT_S * 1000) + self.extra)
 
     def start(self):
         out = os.path.join(self.work, "run.out")
@@ -55,7 +59,17 @@ class Member:
 
     def running(self):
         """Whether the member runs and is not frozen: only such a member answers."""
-        return self.proc is not None and not self.frozen
+        return self.proc is not None and not self.frozen and self.proc.poll() is None
+
+    def freeze(self):
+        self.frozen, self.frozen_at = True, time.time()  # before the signal: the watcher no longer asks it
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self):
+        """Lets a frozen member run again; the seconds it stood still."""
+        self.proc.send_signal(signal.SIGCONT)
+        self.frozen = False
+        return time.time() - self.frozen_at
 
     def _get(self, path, timeout=3):
         try:
@@ -140,10 +154,20 @@ class HaDaemons(chaos_lib.Daemon):
 
     def stop_member(self, m, sig):
         if m.frozen:
-            m.proc.send_signal(signal.SIGCONT)
-            m.frozen = False
+            m.thaw()
         chaos_lib.end(m.proc, sig)
         m.proc = None
+
+    def exited(self):
+        """The members whose process ended without the campaign stopping it, with their exit status."""
+        return [(m, m.proc.returncode) for m in self.members
+                if m.proc is not None and not m.frozen and m.proc.poll() is not None]
+
+    def restart_member(self, m):
+        """Starts a member whose process ended again, as systemd's Restart=on-failure would."""
+        time.sleep(RESTART_S)
+        m.start()
+        self.starts += 1
 
     def stop_all(self):
         for m in self.members:

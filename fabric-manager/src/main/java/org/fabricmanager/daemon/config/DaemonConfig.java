@@ -41,7 +41,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
     /** A configuration without hot-standby managers ({@code ha.enabled: false}). */
     public DaemonConfig(Southbound southbound, Rest rest, FabricSection fabric, Discovery discovery, Routing routing,
                         Push push, State state, Faults faults, Security security) {
-        this(southbound, rest, fabric, discovery, routing, push, state, faults, security, Ha.of(null, null, null, null, null));
+        this(southbound, rest, fabric, discovery, routing, push, state, faults, security, Ha.defaults());
     }
 
     public DaemonConfig {
@@ -92,7 +92,7 @@ public record DaemonConfig(Southbound southbound, Rest rest, FabricSection fabri
                 state != null ? state : State.of(null),
                 faults != null ? faults : Faults.of(null, null, null, null, null),
                 security != null ? security : Security.of(null, null, null, null, null, null, null),
-                ha != null ? ha : Ha.of(null, null, null, null, null),
+                ha != null ? ha : Ha.defaults(),
                 opensm != null ? opensm : OpenSm.of(null, null, null, null),
                 linkHealth != null ? linkHealth : LinkHealthSection.defaults());
     }

@@ -126,6 +126,8 @@ public final class DefaultConfig {
                   peers: []                 # every member's Raft address, e.g. ["n1=mgmt1:7690", "n2=mgmt2:7690", "n3=mgmt3:7690"]
                   electionTimeoutMs: %d   # a standby that hears no leader for 1-2x this starts an election
                   snapshotEvery: %d         # committed state writes between two snapshots (the log before one is dropped)
+                  pauseLimitMs: %d       # a member whose process stood still longer than this stops when it runs
+                                              # again (exit status 1); its restart catches up
 
                 opensm:                     # OpenSM's plug-in routes through this daemon (docs/opensm.md, "The daemon
                                               # as OpenSM's routing engine")
@@ -151,6 +153,7 @@ public final class DefaultConfig {
                 d.faults().detector().agentPort(), d.faults().detector().startupGraceMs(),
                 d.faults().detector().secondOpinionMs(), d.security().insecure(),
                 d.security().incarnationAheadMs(), d.security().tlsProvider().option(), d.ha().enabled(), d.ha().electionTimeoutMs(), d.ha().snapshotEvery(),
+                d.ha().pauseLimitMs(),
                 d.opensm().socketMode(), d.opensm().maxSubnetBytes()) + linkHealth(d.linkHealth());
     }
 

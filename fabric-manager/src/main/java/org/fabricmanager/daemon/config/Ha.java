@@ -22,8 +22,12 @@ import java.util.regex.Pattern;
  *                          twice this starts an election: the main part of the failover time
  * @param snapshotEvery     committed writes between two snapshots of the replicated state (the log before a
  *                          snapshot is dropped; a member that rejoins late receives the snapshot)
+ * @param pauseLimitMs      a member whose process stood still longer than this (SIGSTOP, a frozen virtual machine)
+ *                          stops when it runs again, and its restart catches up from the others (Ratis's close
+ *                          threshold)
  */
-public record Ha(boolean enabled, String nodeId, List<String> peers, int electionTimeoutMs, int snapshotEvery) {
+public record Ha(boolean enabled, String nodeId, List<String> peers, int electionTimeoutMs, int snapshotEvery,
+                 int pauseLimitMs) {
     private static final Pattern PEER = Pattern.compile(
             "([A-Za-z0-9_-]{1,64})=(.+):(\\d{1,5})");
 
@@ -31,6 +35,7 @@ public record Ha(boolean enabled, String nodeId, List<String> peers, int electio
         peers = peers == null ? List.of() : List.copyOf(peers);
         DaemonConfig.check("ha.electionTimeoutMs", electionTimeoutMs, 150, 60_000);
         DaemonConfig.check("ha.snapshotEvery", snapshotEvery, 1, 1_000_000);
+        DaemonConfig.check("ha.pauseLimitMs", pauseLimitMs, 5_000, 3_600_000);
         Set<String> ids = new HashSet<>();
         for (String p : peers) {
             Matcher m = PEER.matcher(p == null ? "" : p);
@@ -56,9 +61,15 @@ public record Ha(boolean enabled, String nodeId, List<String> peers, int electio
     public static Ha of(@JsonProperty("enabled") Boolean enabled, @JsonProperty("nodeId") String nodeId,
                         @JsonProperty("peers") List<String> peers,
                         @JsonProperty("electionTimeoutMs") Integer electionTimeoutMs,
-                        @JsonProperty("snapshotEvery") Integer snapshotEvery) {
+                        @JsonProperty("snapshotEvery") Integer snapshotEvery,
+                        @JsonProperty("pauseLimitMs") Integer pauseLimitMs) {
         return new Ha(enabled != null && enabled, nodeId, peers, electionTimeoutMs != null ? electionTimeoutMs : 500,
-                snapshotEvery != null ? snapshotEvery : 64);
+                snapshotEvery != null ? snapshotEvery : 64, pauseLimitMs != null ? pauseLimitMs : 60_000);
+    }
+
+    /** One daemon, no Raft: every option at its default. */
+    public static Ha defaults() {
+        return of(null, null, null, null, null, null);
     }
 
     /** The peers as id → "HOST:PORT", in configured order. */

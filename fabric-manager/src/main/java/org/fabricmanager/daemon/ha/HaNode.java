@@ -152,6 +152,7 @@ final class HaNode implements AutoCloseable {
         // state files are replaced whole, so a snapshot (every file once) bounds the log
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, ha.snapshotEvery());
+        RaftServerConfigKeys.setCloseThreshold(props, TimeDuration.valueOf(ha.pauseLimitMs(), TimeUnit.MILLISECONDS));
         this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(nodeId)).setGroup(group)
                 .setProperties(props).setParameters(transport).setStateMachine(machine)
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
@@ -217,10 +218,11 @@ final class HaNode implements AutoCloseable {
         RaftServer.Division d = server.getDivision(GROUP);
         DivisionInfo info = d.getInfo();
         if (!info.isAlive() && !closed) {
-            // Ratis closes the member's server when its applier thread dies on an error; the member would then
-            // serve as if in the group while taking part in nothing, so it stops, as on a failing disk
+            // Ratis closes the member's server when its applier thread dies on an error, and when the process stood
+            // still longer than ha.pauseLimitMs; the member would then serve as if in the group while taking part
+            // in nothing, so it stops, as on a failing disk
             machine.failed("the member's Raft server closed itself (" + info.getLifeCycleState()
-                    + ") after an internal error logged above");
+                    + ") after a pause of the process longer than ha.pauseLimitMs or an internal error, logged above");
         }
         RaftPeerId leader = info.getLeaderId();
         long silent = -1;

@@ -128,7 +128,7 @@ final class ManagerRehearsal {
                 : new OpenSm(stateCopy.resolve("rehearsal-opensm.sock").toString(), o.socketMode(), o.allowUsers(),
                         o.maxSubnetBytes(), o.socketGroup());
         DaemonConfig c = config.withPorts(0, 0).withSouthboundBind("127.0.0.1").withStateDirectory(stateCopy)
-                .withHa(Ha.of(null, null, null, null, null));
+                .withHa(Ha.defaults());
         return new DaemonConfig(c.southbound(), new Rest("127.0.0.1", 0, r.ioThreads(), r.adminToken(),
                 r.adminTokenFile(), r.tls(), r.maxConnections(), r.idleTimeoutMs()), c.fabric(), c.discovery(), c.routing(), c.push(), c.state(), c.faults(),
                 c.security(), c.ha(), opensm, c.linkHealth());

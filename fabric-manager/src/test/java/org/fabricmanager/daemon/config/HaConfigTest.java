@@ -15,6 +15,7 @@ class HaConfigTest {
         assertThat(ha.peers()).isEmpty();
         assertThat(ha.electionTimeoutMs()).isEqualTo(500);
         assertThat(ha.snapshotEvery()).isEqualTo(64);
+        assertThat(ha.pauseLimitMs()).isEqualTo(60_000);
     }
 
     @Test
@@ -25,7 +26,9 @@ class HaConfigTest {
                   nodeId: n2
                   peers: ["n1=mgmt1:7690", "n2=10.0.0.2:7690", "n3=mgmt3:7691"]
                   electionTimeoutMs: 700
+                  pauseLimitMs: 20000
                 """, "ha.yaml");
+        assertThat(c.ha().pauseLimitMs()).isEqualTo(20_000);
         assertThat(c.ha().enabled()).isTrue();
         assertThat(c.ha().peerAddresses()).containsExactly(Map.entry("n1", "mgmt1:7690"), Map.entry("n2", "10.0.0.2:7690"),
                 Map.entry("n3", "mgmt3:7691"));
@@ -52,6 +55,10 @@ class HaConfigTest {
                 ha:
                   peers: ["n1=a"]
                 """, "ha.yaml")).hasMessageContaining("'n1=a' is not ID=HOST:PORT");
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                ha:
+                  pauseLimitMs: 1000
+                """, "ha.yaml")).hasMessageContaining("ha.pauseLimitMs");
         assertThatThrownBy(() -> ConfigLoader.parse("""
                 ha:
                   peers: ["n1=a:70000"]

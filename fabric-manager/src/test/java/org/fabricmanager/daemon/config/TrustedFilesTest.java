@@ -88,7 +88,7 @@ class TrustedFilesTest {
                   directory: "%s"
                 """.formatted(dir.resolve("opensm.sock"), pki, state), "test");
         assertThatCode(() -> TrustedFiles.check(openSmOnly)).doesNotThrowAnyException();
-        DaemonConfig group = openSmOnly.withHa(Ha.of(true, "n1", List.of("n1=127.0.0.1:7690"), null, null));
+        DaemonConfig group = openSmOnly.withHa(Ha.of(true, "n1", List.of("n1=127.0.0.1:7690"), null, null, null));
         assertThatThrownBy(() -> TrustedFiles.check(group)).as("the Raft port reads them")
                 .hasMessageContaining("security.pkiDirectory " + pki);
     }

@@ -63,7 +63,7 @@ class OpenSmHandoverTest {
         for (int i = 1; i <= 3; i++) {
             DaemonConfig config = DaemonConfig.defaults().withDetector(false).withPorts(0, 0)
                     .withStateDirectory(Files.createDirectories(dir.resolve("n" + i))).withDiscovery(300, 10_000)
-                    .withHa(new Ha(true, "n" + i, peers, ELECTION_MS, 1_000))
+                    .withHa(new Ha(true, "n" + i, peers, ELECTION_MS, 1_000, 60_000))
                     .withOpenSm(OpenSm.of(socket(i).toString(), "0600", List.of(), null));
             managers.add(HaManager.start(config, line -> { }));
         }

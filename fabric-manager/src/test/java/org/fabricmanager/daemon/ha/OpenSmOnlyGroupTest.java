@@ -57,7 +57,7 @@ class OpenSmOnlyGroupTest {
             DaemonConfig config = DaemonConfig.defaults().withDetector(false).withSouthboundBind("127.0.0.1")
                     .withPorts(southboundPorts.get(i - 1), 0)
                     .withStateDirectory(Files.createDirectories(dir.resolve("n" + i))).withDiscovery(300, 10_000)
-                    .withHa(new Ha(true, "n" + i, peers, ELECTION_MS, 1_000))
+                    .withHa(new Ha(true, "n" + i, peers, ELECTION_MS, 1_000, 60_000))
                     .withOpenSm(OpenSm.of(dir.resolve("n" + i + ".sock").toString(), "0600", List.of(), null));
             config = config.withSouthbound(config.southbound().withEnabled(false));
             List<String> printed = new CopyOnWriteArrayList<>();
