@@ -4,10 +4,12 @@ import json
 import os
 import re
 import signal
+import struct
 import subprocess
 import threading
 import time
 import urllib.request
+import zlib
 
 import chaos_lib
 from chaos_lib import FM, free_port
@@ -70,6 +72,18 @@ class Member:
         self.proc.send_signal(signal.SIGCONT)
         self.frozen = False
         return time.time() - self.frozen_at
+
+    def stored_version(self):
+        """The version of the routing this member's state directory holds (routing.state, docs/formats.md), 0 when
+        none: a member applies only committed entries, so what a standby holds is what a successor starts from."""
+        try:
+            with open(os.path.join(self.state, "routing.state"), "rb") as f:
+                f.seek(32)  # the header
+                body = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(f.read(4096), 512)
+        except (OSError, zlib.error):
+            return 0
+        n = struct.unpack(">H", body[:2])[0]  # the fingerprint (str16), then the version (u64)
+        return struct.unpack(">Q", body[2 + n:10 + n])[0]
 
     def _get(self, path, timeout=3):
         try:
