@@ -30,6 +30,7 @@ class Member:
         self.proc = None
         self.frozen = False
         self.frozen_at = None
+        self.paused_s = 0  # how long it stood still when last let run
         self.out_from = 0
 
     def write_config(self, peers, election_ms):
@@ -71,7 +72,8 @@ class Member:
         """Lets a frozen member run again; the seconds it stood still."""
         self.proc.send_signal(signal.SIGCONT)
         self.frozen = False
-        return time.time() - self.frozen_at
+        self.paused_s = time.time() - self.frozen_at
+        return self.paused_s
 
     def stored_version(self):
         """The version of the routing this member's state directory holds (routing.state, docs/formats.md), 0 when
@@ -180,6 +182,7 @@ class HaDaemons(chaos_lib.Daemon):
     def restart_member(self, m):
         """Starts a member whose process ended again, as systemd's Restart=on-failure would."""
         time.sleep(RESTART_S)
+        m.paused_s = 0
         m.start()
         self.starts += 1
 
