@@ -149,10 +149,11 @@ class HaCampaign(chaos_lib.Campaign):
         for m, code in self.daemon.exited():
             if code != 1 or m.paused_s < PAUSE_LIMIT_S - 2:
                 raise Violation("%s exited with status %s, no step stopped it" % (m.id, code))
+            paused = m.paused_s
             self.pause_stops += 1
             self.daemon.restart_member(m)
             self.say("%s stopped after its pause of %.0f s (status 1) and was started again %d s later"
-                     % (m.id, m.paused_s, RESTART_S))
+                     % (m.id, paused, RESTART_S))
 
     def apply(self, event):
         kind = event[0]
