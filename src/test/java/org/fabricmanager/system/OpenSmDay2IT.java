@@ -93,6 +93,7 @@ class OpenSmDay2IT {
             opensm = tools.plugin().startOpenSm(lab, socket, OpenSmLab.PLUGIN_TIMEOUT_MS, work.resolve("opensm"));
             Views.Status start = SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
+            OpenSmLab.awaitSubnetUp(work.resolve("opensm"));
             LidFabric seen = IbnetdiscoverReader.readWithLids(lab.ibnetdiscover(work.resolve("ibnet.txt"), TOOL_LIMIT_SECONDS));
             // a leaf away from OpenSM's own port (on s1-0), and its first uplink
             FabricSwitch leaf = seen.fabric().switches().stream().filter(s -> s.name().startsWith("s1-1_")).findFirst()

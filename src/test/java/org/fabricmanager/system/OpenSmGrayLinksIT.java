@@ -76,6 +76,7 @@ class OpenSmGrayLinksIT {
                     OpenSmPlugin.Fallback.MINHOP, PERFMGR);
             Views.Status start = SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == switches, "the daemon converged on OpenSM's subnet");
+            OpenSmLab.awaitSubnetUp(work.resolve("opensm"));
             LidFabric seen = IbnetdiscoverReader.readWithLids(ibsim.ibnetdiscover(work.resolve("ibnet.txt"),
                     TOOL_LIMIT_SECONDS));
             // a leaf away from OpenSM's own port (on s1-0), its first uplink, and its first cable to an end node

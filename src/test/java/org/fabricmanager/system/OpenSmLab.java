@@ -1,5 +1,7 @@
 package org.fabricmanager.system;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
@@ -35,6 +37,18 @@ record OpenSmLab(OpenSmTools tools, OpenSmPlugin plugin) {
     static DaemonConfig daemonConfig(Path state, Path socket) {
         return SystemSupport.config(state, null).withDiscovery(300, 30_000)
                 .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
+    }
+
+    /**
+     * Waits until OpenSM, logging in {@code opensmDir}, said SUBNET UP: its ports are active then. Before, a LID-routed
+     * tool (ibroute, perfquery) can find its packets dropped at a port still armed, even once the daemon converged on
+     * the tables OpenSM set.
+     */
+    static void awaitSubnetUp(Path opensmDir) {
+        Path log = opensmDir.resolve("opensm.log");
+        SystemSupport.awaitTrue(() -> Files.exists(log)
+                        && Files.readString(log, StandardCharsets.ISO_8859_1).contains("SUBNET UP"),
+                "OpenSM's log " + log + " shows SUBNET UP", (int) TOOL_LIMIT_SECONDS);
     }
 
     /**

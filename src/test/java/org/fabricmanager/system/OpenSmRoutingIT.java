@@ -101,6 +101,7 @@ class OpenSmRoutingIT {
             awaitLog(log, "routed by the daemon", 1);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
+            OpenSmLab.awaitSubnetUp(osmDir);
             LidFabric intact = assertTablesEqualOffline(lab, work.resolve("intact"), null);
             assertThat(intact.fabric().links()).hasSameSizeAs(fabric.links());
             // the engine built OpenSM's hop matrices itself: SA still answers path records between nodes of two leaves
@@ -230,6 +231,7 @@ class OpenSmRoutingIT {
             awaitLog(osmDir.resolve("opensm.log"), "routed by the daemon", 1);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
+            OpenSmLab.awaitSubnetUp(osmDir);
             LidFabric seen = assertTablesEqualOffline(lab, work.resolve("tables"), null);
             assertThat(seen.fabric().lmc()).as("ibnetdiscover's CA ports give the LMC").isEqualTo(lmc);
             Map<String, Map<Integer, Integer>> read = new TreeMap<>();
