@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
@@ -15,7 +16,8 @@ import org.fabricmanager.topology.FabricIndex;
  * the sample of each permutation's busiest link (the quantity whose mean is {@code quality}'s random mean), then by
  * how many (permutation, link) pairs sit at their permutation's maximum, over links up and down alike. A move is
  * made only if it lowers that score, keeps {@link LoadMoves#limitShift}'s cap and, with {@link #limitAllToAll}, puts
- * no more all-to-all routes on a link of its new paths than the cap. A move changes one route per permutation at
+ * no more all-to-all routes on a link of its new paths than the cap ({@link #onlyLowerMaxima}: only if it lowers the
+ * sum). A move changes one route per permutation at
  * most (the one whose source sends to the moved destination), so a candidate costs a few links per permutation.
  */
 final class PeakMoves {
@@ -38,7 +40,9 @@ final class PeakMoves {
     /** Per leaf number, the links from it to the current destination, and their number. */
     private final int[][] paths;
     private final int[] pathLength;
+    /** Per leaf number, the hop at which its path to the current destination meets a moving switch; -1: none. */
     private final int[] at;
+    /** Per switch, whether it is among the moving ones (set only while a move is scored). */
     private final boolean[] member;
     private final int[] tail = new int[32];
     private final int[] newPath = new int[33];
@@ -49,7 +53,7 @@ final class PeakMoves {
         this.index = index;
         this.moves = moves;
         int leaves = index.leafCount();
-        this.attached = java.util.stream.IntStream.range(0, moves.destinationCount())
+        this.attached = IntStream.range(0, moves.destinationCount())
                 .filter(d -> moves.leafOf(d) >= 0).toArray();
         int n = attached.length;
         this.sender = new short[permutations][n];
