@@ -141,7 +141,7 @@ class BalanceSweepBenchmark {
     }
 
     /** {@code 1-20} or {@code 3,6,12}. */
-    static long[] seeds(String text) {
+    private static long[] seeds(String text) {
         if (text.contains("-")) {
             String[] range = text.split("-");
             long first = Long.parseLong(range[0]);
@@ -321,7 +321,7 @@ class BalanceSweepBenchmark {
         return n;
     }
 
-    static String figures(FabricIndex index, ForwardingTables tables, TrafficPattern random) {
+    private static String figures(FabricIndex index, ForwardingTables tables, TrafficPattern random) {
         CongestionAnalyzer analyzer = new CongestionAnalyzer(RoutedFabric.of(index, tables), THREADS);
         PatternCongestion a = analyzer.analyze(new TrafficPattern.AllToAll());
         return String.format(Locale.ROOT, "shift %2d  random %.3f  all2all %,6d%s",
@@ -407,7 +407,7 @@ class BalanceSweepBenchmark {
     }
 
     /** {@code index} routed by engine {@code name}. */
-    static RoutedFabric routed(String name, FabricIndex index) {
+    private static RoutedFabric routed(String name, FabricIndex index) {
         try (RoutingEngine engine = RoutingEngines.create(name, THREADS)) {
             return RoutedFabric.of(index, engine.route(index).tables());
         }
@@ -417,7 +417,7 @@ class BalanceSweepBenchmark {
      * {@code fm.bench.pgft} with {@code fm.bench.fraction} of its links and {@code fm.bench.switches} switches removed
      * by {@code seed}, as the sweep's.
      */
-    static FabricIndex degraded(long seed) {
+    private static FabricIndex degraded(long seed) {
         String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
         double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
         int switches = Integer.getInteger("fm.bench.switches", 0);

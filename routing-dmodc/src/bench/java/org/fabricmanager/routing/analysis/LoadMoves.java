@@ -91,27 +91,6 @@ final class LoadMoves {
         }
     }
 
-    /** The leaf number of destination {@code d}'s leaf; -1 when nothing is attached there. */
-    int leafOf(int d) {
-        return destinationLeaf[d];
-    }
-
-    /** The switch that {@code s} sends {@code d} to; -1 when it has no route. */
-    int next(int s, int d) {
-        int g = groupOf[s][rows[s][d] & 0xff];
-        return g < 0 ? -1 : index.groupNeighbour(g);
-    }
-
-    /** The number of destinations (table columns). */
-    int destinationCount() {
-        return destinationLeaf.length;
-    }
-
-    /** The number of link groups (the directed links), as {@link #onward} numbers them. */
-    int linkCount() {
-        return load.length;
-    }
-
     /** The tables as moved so far. */
     ForwardingTables tables() {
         long[] guids = new long[rows.length];
@@ -148,11 +127,6 @@ final class LoadMoves {
     private int shift(int i, int d) {
         int n = shiftLoad.length;
         return Math.floorMod(position[d] - position[index.nodeIndex(index.leafNodeArray()[i])], n);
-    }
-
-    /** Whether moving {@code d} at {@code members} to {@code next} keeps every shift's load within the cap. */
-    boolean shiftAllows(int[] members, int d, int next) {
-        return shiftAllows(members, d, next, false);
     }
 
     /**
@@ -256,111 +230,68 @@ final class LoadMoves {
      * whose paths have the least busy bottleneck, if that is below the old paths'.
      */
     private boolean move(int[] members, int d) {
-        int[] alternatives = alternatives(members, d);
-        if (alternatives.length == 0) {
+        int first = members[0];
+        int g0 = groupOf[first][rows[first][d] & 0xff];
+        int v = index.groupNeighbour(g0);
+        int leaf = destinationLeaf[d];
+        if (ranks[v] <= ranks[first]) {
             return false;
         }
-        int first = members[0];
-        int v = index.groupNeighbour(groupOf[first][rows[first][d] & 0xff]);
+        int weight = 0;
         long oldBottleneck = 0;
         for (int s : members) {
+            weight += through[s][d];
             oldBottleneck = Math.max(oldBottleneck, load[groupOf[s][rows[s][d] & 0xff]]);
         }
         int oldCount = onward(v, d, oldPath);
         for (int i = 0; i < oldCount; i++) {
             oldBottleneck = Math.max(oldBottleneck, load[oldPath[i]]);
         }
+        long best = oldBottleneck;
+        int bestNext = -1;
         List<long[]> better = new ArrayList<>();
-        for (int next : alternatives) {
-            long bottleneck = bottleneckAfter(members, d, next);
-            if (bottleneck < oldBottleneck) {
+        for (int g = index.groupStart(first); g < index.groupStart(first) + index.groupCount(first); g++) {
+            int next = index.groupNeighbour(g);
+            if (next == v || ranks[next] <= ranks[first] || hops[leaf][next] != hops[leaf][first] - 1) {
+                continue;
+            }
+            long bottleneck = 0;
+            for (int s : members) {
+                int to = groupTo(s, next);
+                bottleneck = to < 0 ? Long.MAX_VALUE : Math.max(bottleneck, load[to] + through[s][d]);
+            }
+            int count = onward(next, d, newPath);
+            for (int i = 0; i < count && bottleneck < best; i++) {
+                boolean shared = false;
+                for (int j = 0; j < oldCount; j++) {
+                    shared |= oldPath[j] == newPath[i];
+                }
+                bottleneck = Math.max(bottleneck, load[newPath[i]] + (shared ? 0 : weight));
+            }
+            if (bottleneck < best) {
                 better.add(new long[] {bottleneck, next});
             }
         }
         better.sort((a, b) -> Long.compare(a[0], b[0])); // stable: ties keep the port order
-        int bestNext = -1;
         for (int i = 0; i < better.size() && bestNext < 0; i++) {
-            bestNext = shiftAllows(members, d, (int) better.get(i)[1]) ? (int) better.get(i)[1] : -1;
+            bestNext = shiftAllows(members, d, (int) better.get(i)[1], false) ? (int) better.get(i)[1] : -1;
         }
         if (bestNext < 0) {
             return false;
         }
-        apply(members, d, bestNext);
-        return true;
-    }
-
-    /**
-     * The neighbours above {@code members} (all sending {@code d} to one neighbour above) that are as close to
-     * {@code d} as that one and joined to every member, in port order; none when the members send {@code d} down.
-     */
-    int[] alternatives(int[] members, int d) {
-        int first = members[0];
-        int g0 = groupOf[first][rows[first][d] & 0xff];
-        if (g0 < 0 || ranks[index.groupNeighbour(g0)] <= ranks[first]) {
-            return new int[0];
-        }
-        int v = index.groupNeighbour(g0);
-        int leaf = destinationLeaf[d];
-        int[] out = new int[index.groupCount(first)];
-        int n = 0;
-        for (int g = index.groupStart(first); g < index.groupStart(first) + index.groupCount(first); g++) {
-            int next = index.groupNeighbour(g);
-            boolean joined = true;
-            for (int s : members) {
-                joined &= groupTo(s, next) >= 0;
-            }
-            if (joined && next != v && ranks[next] > ranks[first] && hops[leaf][next] == hops[leaf][first] - 1) {
-                out[n++] = next;
-            }
-        }
-        return Arrays.copyOf(out, n);
-    }
-
-    /** The all-to-all load of the busiest link of the new paths if {@code d} of {@code members} went to {@code next}. */
-    long bottleneckAfter(int[] members, int d, int next) {
-        int first = members[0];
-        int v = index.groupNeighbour(groupOf[first][rows[first][d] & 0xff]);
-        int weight = 0;
-        long bottleneck = 0;
-        for (int s : members) {
-            weight += through[s][d];
-            bottleneck = Math.max(bottleneck, load[groupTo(s, next)] + through[s][d]);
-        }
-        int oldCount = onward(v, d, oldPath);
-        int count = onward(next, d, newPath);
-        for (int i = 0; i < count; i++) {
-            boolean shared = false;
-            for (int j = 0; j < oldCount; j++) {
-                shared |= oldPath[j] == newPath[i];
-            }
-            bottleneck = Math.max(bottleneck, load[newPath[i]] + (shared ? 0 : weight));
-        }
-        return bottleneck;
-    }
-
-    /** The all-to-all load of the busiest link now. */
-    long allToAllMax() {
-        return Arrays.stream(load).max().orElse(0);
-    }
-
-    /** Sends {@code d} of {@code members} (all sending it to one neighbour above) to {@code next} instead. */
-    void apply(int[] members, int d, int next) {
-        int first = members[0];
-        int v = index.groupNeighbour(groupOf[first][rows[first][d] & 0xff]);
-        shiftAllows(members, d, next, true);
-        int weight = 0;
+        shiftAllows(members, d, bestNext, true);
         for (int s : members) {
             int w = through[s][d];
-            weight += w;
             load[groupOf[s][rows[s][d] & 0xff]] -= w;
-            int to = groupTo(s, next);
+            int to = groupTo(s, bestNext);
             load[to] += w;
             rows[s][d] = (byte) index.groupPort(to, 0);
         }
         through[v][d] -= weight;
-        add(d, oldPath, onward(v, d, oldPath), -weight);
-        through[next][d] += weight;
-        add(d, newPath, onward(next, d, newPath), weight);
+        add(d, oldPath, oldCount, -weight);
+        through[bestNext][d] += weight;
+        add(d, newPath, onward(bestNext, d, newPath), weight);
+        return true;
     }
 
     /** Adds {@code w} routes to {@code d} along {@code path}'s {@code n} links and the switches they reach. */
@@ -376,7 +307,7 @@ final class LoadMoves {
     }
 
     /** The links from {@code u} on to {@code d}'s leaf by the tables; their count. */
-    int onward(int u, int d, int[] out) {
+    private int onward(int u, int d, int[] out) {
         int n = 0;
         int target = index.leaves()[destinationLeaf[d]];
         while (u != target && n < out.length) {
@@ -390,7 +321,7 @@ final class LoadMoves {
         return n;
     }
 
-    int groupTo(int s, int v) {
+    private int groupTo(int s, int v) {
         for (int g = index.groupStart(s); g < index.groupStart(s) + index.groupCount(s); g++) {
             if (index.groupNeighbour(g) == v) {
                 return g;
@@ -400,7 +331,7 @@ final class LoadMoves {
     }
 
     /** The leaves joined through the switches just above them, each pod's leaf switches. */
-    List<int[]> pods() {
+    private List<int[]> pods() {
         int[] pod = new int[rows.length];
         Arrays.fill(pod, -1);
         List<int[]> pods = new ArrayList<>();
