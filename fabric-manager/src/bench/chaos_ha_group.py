@@ -4,12 +4,10 @@ import json
 import os
 import re
 import signal
-import struct
 import subprocess
 import threading
 import time
 import urllib.request
-import zlib
 
 import chaos_lib
 from chaos_lib import FM, free_port
@@ -78,14 +76,7 @@ class Member:
     def stored_version(self):
         """The version of the routing this member's state directory holds (routing.state, docs/formats.md), 0 when
         none: a member applies only committed entries, so what a standby holds is what a successor starts from."""
-        try:
-            with open(os.path.join(self.state, "routing.state"), "rb") as f:
-                f.seek(32)  # the header
-                body = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(f.read(4096), 512)
-        except (OSError, zlib.error):
-            return 0
-        n = struct.unpack(">H", body[:2])[0]  # the fingerprint (str16), then the version (u64)
-        return struct.unpack(">Q", body[2 + n:10 + n])[0]
+        return chaos_lib.stored_version(self.state)
 
     def _get(self, path, timeout=3):
         try:

@@ -7,11 +7,13 @@ import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+import zlib
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 FM = os.path.join(REPO, "bin", "fabric-manager")
@@ -191,6 +193,19 @@ def dir_bytes(path):
     return total
 
 
+def stored_version(state):
+    """The version of the routing a state directory holds (routing.state: a 32-byte header, then gzip of the
+    fingerprint as str16 and the version as u64; docs/formats.md), 0 when none."""
+    try:
+        with open(os.path.join(state, "routing.state"), "rb") as f:
+            f.seek(32)
+            body = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(f.read(4096), 512)
+        n = struct.unpack(">H", body[:2])[0]
+        return struct.unpack(">Q", body[2 + n:10 + n])[0]
+    except (OSError, zlib.error, struct.error):
+        return 0
+
+
 class Daemon:
     def __init__(self, work, spec, extra="", pki=None):
         self.work, self.spec = work, spec
@@ -260,6 +275,10 @@ class Campaign:
         self.daemon = Daemon(self.work, args.pgft, daemon_yaml, self.pki)
         self.sim = None
         self.steps = []
+        self.last_read = None  # the tables read at the last check
+        self.restart_stored = None  # for a restart under way: whether the routing in force was stored when it stopped
+        self.restarts_judged = 0  # restarts alone from the routing in force, none moved an entry
+        self.restarts_unstored = []  # restarts alone from an older stored routing: the entries each moved
         self.intact_tables = None
         self.counts = {}
         self.resources = open(os.path.join(self.work, "resources.csv"), "w")
@@ -425,7 +444,12 @@ class Campaign:
         elif kind == "rebalance":
             return self.daemon.post("/api/v1/routing/rebalance", None)
         elif kind in ("restart", "kill -9"):
+            st = self.daemon.get("/api/v1/status")
+            in_force = st["routing"]["version"] if st else -1
             self.daemon.stop(signal.SIGTERM if kind == "restart" else signal.SIGKILL)
+            # read once the process ended: SIGTERM writes the routing in force as the daemon stops, kill -9 leaves
+            # what was written (a routing is written a quiet second after it converged)
+            self.restart_stored = stored_version(os.path.join(self.work, "state")) >= in_force >= 0
             self.daemon.start()
         else:
             return self.apply_more(event)
@@ -529,6 +553,20 @@ class Campaign:
         elif whole and tables != self.intact_tables:
             diff = sum(1 for s in tables for a, b in zip(tables[s], self.intact_tables[s]) if a != b)
             raise Violation("everything is back but %d entries differ from the intact fabric's routing" % diff)
+        last, self.last_read = self.last_read, tables
+        if event is not None and event[0] in ("restart", "kill -9") and self.restart_stored is not None \
+                and last is not None:
+            # a restart alone: from the routing it wrote, the daemon routes nothing and moves no entry; from an
+            # older one (killed within the quiet second) it routes the changes since again: counted, not judged
+            moved = sum(1 for s in tables for a, b in zip(tables[s], last.get(s, b"")) if a != b)
+            if not self.restart_stored:
+                self.restarts_unstored.append(moved)
+            elif moved or tables.keys() != last.keys():
+                raise Violation("a %s alone, its routing in force stored, moved %d entries, now v%d"
+                                % (event[0], moved, status["routing"]["version"]))
+            else:
+                self.restarts_judged += 1
+        self.restart_stored = None
         r = status["routing"]
         if event is not None and event[0] in ("cable down", "switch off") and self.single_loss and not m.cut \
                 and r.get("changedEntries") is not None and r.get("minimumEntries") is not None \
@@ -599,7 +637,10 @@ class Campaign:
             self.sample(step)
             self.say("survived %d steps (%s), %d daemon starts, %.1f minutes%s"
                      % (step, ", ".join("%s %d" % kv for kv in sorted(self.counts.items()))
-                        + ", ring verdicts refuted %d" % self.refuted, self.daemon.starts,
+                        + ", ring verdicts refuted %d" % self.refuted
+                        + ", restarts alone from the routing in force %d (none moved an entry), from an older one %d"
+                        " (entries moved %s)" % (self.restarts_judged, len(self.restarts_unstored),
+                                                 self.restarts_unstored), self.daemon.starts,
                         (time.time() - self.begin) / 60, "; " + self.summary() if self.summary() else ""))
             return 0
         except Violation as v:
