@@ -193,6 +193,11 @@ def dir_bytes(path):
     return total
 
 
+def moved(tables, before):
+    """The entries in which two readings of every switch's table differ (a switch absent from `before` counts none)."""
+    return sum(1 for s in tables for a, b in zip(tables[s], before.get(s, b"")) if a != b)
+
+
 def stored_version(state):
     """The version of the routing a state directory holds (routing.state: a 32-byte header, then gzip of the
     fingerprint as str16 and the version as u64; docs/formats.md), 0 when none."""
@@ -551,19 +556,19 @@ class Campaign:
         if self.intact_tables is None and whole:
             self.intact_tables = tables
         elif whole and tables != self.intact_tables:
-            diff = sum(1 for s in tables for a, b in zip(tables[s], self.intact_tables[s]) if a != b)
+            diff = moved(tables, self.intact_tables)
             raise Violation("everything is back but %d entries differ from the intact fabric's routing" % diff)
         last, self.last_read = self.last_read, tables
         if event is not None and event[0] in ("restart", "kill -9") and self.restart_stored is not None \
                 and last is not None:
             # a restart alone: from the routing it wrote, the daemon routes nothing and moves no entry; from an
             # older one (killed within the quiet second) it routes the changes since again: counted, not judged
-            moved = sum(1 for s in tables for a, b in zip(tables[s], last.get(s, b"")) if a != b)
+            moved_now = moved(tables, last)
             if not self.restart_stored:
-                self.restarts_unstored.append(moved)
-            elif moved or tables.keys() != last.keys():
+                self.restarts_unstored.append(moved_now)
+            elif moved_now or tables.keys() != last.keys():
                 raise Violation("a %s alone, its routing in force stored, moved %d entries, now v%d"
-                                % (event[0], moved, status["routing"]["version"]))
+                                % (event[0], moved_now, status["routing"]["version"]))
             else:
                 self.restarts_judged += 1
         self.restart_stored = None

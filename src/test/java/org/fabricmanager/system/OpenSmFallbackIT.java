@@ -69,7 +69,7 @@ class OpenSmFallbackIT {
         try (IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
             Path log = work.resolve("opensm").resolve("opensm.log");
             opensm = plugin.startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, work.resolve("opensm"), ftree);
-            awaitLog(log, "routed by the daemon");
+            OpenSmLab.awaitLog(log, "routed by the daemon", 1);
 
             // written before the answer: the top level and the end nodes' ports, as compare hands them to ftree
             Path seen = lab.ibnetdiscover(work.resolve("ibnetdiscover.txt"), TOOL_LIMIT_SECONDS);
@@ -87,7 +87,7 @@ class OpenSmFallbackIT {
                     .orElseThrow();
             FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
             lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
-            awaitLog(log, "OpenSM falls back to ftree");
+            OpenSmLab.awaitLog(log, "OpenSM falls back to ftree", 1);
             // either engine's success ends the wait, so that a refused tree fails at once
             SystemSupport.awaitTrue(() -> readLog(log).contains("ftree tables configured on all switches")
                     || readLog(log).contains("minhop tables configured on all switches"),
@@ -104,12 +104,6 @@ class OpenSmFallbackIT {
                 daemon.close();
             }
         }
-    }
-
-    /** Waits until OpenSM's log holds {@code text}. */
-    private static void awaitLog(Path log, String text) {
-        SystemSupport.awaitTrue(() -> readLog(log).contains(text),
-                "OpenSM's log " + log + " shows '" + text + "'", (int) TOOL_LIMIT_SECONDS);
     }
 
     /** OpenSM's log so far; empty before OpenSM opens it. */

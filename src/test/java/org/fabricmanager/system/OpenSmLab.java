@@ -45,10 +45,21 @@ record OpenSmLab(OpenSmTools tools, OpenSmPlugin plugin) {
      * the tables OpenSM set.
      */
     static void awaitSubnetUp(Path opensmDir) {
-        Path log = opensmDir.resolve("opensm.log");
-        SystemSupport.awaitTrue(() -> Files.exists(log)
-                        && Files.readString(log, StandardCharsets.ISO_8859_1).contains("SUBNET UP"),
-                "OpenSM's log " + log + " shows SUBNET UP", (int) TOOL_LIMIT_SECONDS);
+        awaitLog(opensmDir.resolve("opensm.log"), "SUBNET UP", 1);
+    }
+
+    /** Waits until OpenSM's log holds {@code text} at least {@code times} times. */
+    static void awaitLog(Path log, String text, int times) {
+        SystemSupport.awaitTrue(() -> Files.exists(log) && count(Files.readString(log, StandardCharsets.ISO_8859_1), text) >= times,
+                "OpenSM's log " + log + " shows '" + text + "' " + times + " times", (int) TOOL_LIMIT_SECONDS);
+    }
+
+    private static int count(String s, String text) {
+        int n = 0;
+        for (int i = s.indexOf(text); i >= 0; i = s.indexOf(text, i + 1)) {
+            n++;
+        }
+        return n;
     }
 
     /**

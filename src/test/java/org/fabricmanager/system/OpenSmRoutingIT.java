@@ -98,7 +98,7 @@ class OpenSmRoutingIT {
             Path osmDir = work.resolve("opensm");
             Path log = osmDir.resolve("opensm.log");
             opensm = plugin.startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, osmDir);
-            awaitLog(log, "routed by the daemon", 1);
+            OpenSmLab.awaitLog(log, "routed by the daemon", 1);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
             OpenSmLab.awaitSubnetUp(osmDir);
@@ -112,7 +112,7 @@ class OpenSmRoutingIT {
             FabricSwitch end = fabric.switchByGuid(cable.a()).orElseThrow();
             long intactVersion = daemon.api().status().get().routing().version();
             lab.console("Unlink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
-            awaitLog(log, "routed by the daemon", 2);
+            OpenSmLab.awaitLog(log, "routed by the daemon", 2);
             assertThat(logLines(log, "routed by the daemon").get(1)).as("the answer after the cable: what changed only")
                     .contains("; delta of");
             // the daemon repairs the tables in force after a fault (routing.onFault: repair), then refines the repair and
@@ -132,8 +132,8 @@ class OpenSmRoutingIT {
             daemon.close();
             daemon = null;
             lab.console("ReLink \"" + IbsimNet.id(end.name(), end.guid()) + "\"[" + cable.aPort() + "]");
-            awaitLog(log, "OpenSM falls back to minhop", 1);
-            awaitLog(log, "minhop tables configured on all switches", 1);
+            OpenSmLab.awaitLog(log, "OpenSM falls back to minhop", 1);
+            OpenSmLab.awaitLog(log, "minhop tables configured on all switches", 1);
             assertThat(opensm.isAlive()).as("OpenSM runs on without the daemon").isTrue();
             assertThat(lab.ibnetdiscover(work.resolve("fallback.ibnet"), TOOL_LIMIT_SECONDS)).exists();
 
@@ -142,11 +142,11 @@ class OpenSmRoutingIT {
             int answered = logLines(log, "routed by the daemon").size();
             int configured = logLines(log, "fabric-manager tables configured on all switches").size();
             daemon = FabricManagerDaemon.start(config, List.of());
-            awaitLog(log, "asking OpenSM to re-route", 1);
-            awaitLog(log, "routed by the daemon", answered + 1);
+            OpenSmLab.awaitLog(log, "asking OpenSM to re-route", 1);
+            OpenSmLab.awaitLog(log, "routed by the daemon", answered + 1);
             assertThat(logLines(log, "routed by the daemon").get(answered)).as("a new daemon holds no earlier answer")
                     .contains("; whole tables of");
-            awaitLog(log, "fabric-manager tables configured on all switches", configured + 1);
+            OpenSmLab.awaitLog(log, "fabric-manager tables configured on all switches", configured + 1);
             daemon.close();
             daemon = null;
 
@@ -163,8 +163,8 @@ class OpenSmRoutingIT {
                 try (FakeOpenSmDaemon fake = new FakeOpenSmDaemon(socket, mode, PLUGIN_TIMEOUT_MS + 2_000)) {
                     lab.console((i % 2 == 0 ? "Unlink" : "ReLink") + " \"" + IbsimNet.id(end.name(), end.guid()) + "\"["
                             + cable.aPort() + "]");
-                    awaitLog(log, mode.logged, seen + 1);
-                    awaitLog(log, "OpenSM falls back to minhop", 2 + i);
+                    OpenSmLab.awaitLog(log, mode.logged, seen + 1);
+                    OpenSmLab.awaitLog(log, "OpenSM falls back to minhop", 2 + i);
                     if (mode.takesBack) {
                         // a daemon going away (a standby releasing the socket to its manager), or a leadership moving
                         // here: once something listens, OpenSM is asked to re-route, as after a restart
@@ -182,7 +182,7 @@ class OpenSmRoutingIT {
                                 .hasSize(asked);
                         if (mode == FakeOpenSmDaemon.Mode.INVALID) {
                             // its channel refused too: logged with the code, and reconnected (the turns above)
-                            awaitLog(log, "ERR FA0D", 1);
+                            OpenSmLab.awaitLog(log, "ERR FA0D", 1);
                             assertThat(logLines(log, "ERR FA0D").get(0)).as("the channel's refusal in OpenSM's log")
                                     .contains("(code 3 INVALID): a channel frame refused");
                             // refused again at each of the reconnections since: told once a minute, not each time
@@ -228,7 +228,7 @@ class OpenSmRoutingIT {
             Path osmDir = work.resolve("opensm");
             opensm = plugin.startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, osmDir, OpenSmPlugin.Fallback.MINHOP,
                     "lmc " + lmc + "\n");
-            awaitLog(osmDir.resolve("opensm.log"), "routed by the daemon", 1);
+            OpenSmLab.awaitLog(osmDir.resolve("opensm.log"), "routed by the daemon", 1);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
                     && s.switches().connected() == fabric.switches().size(), "the daemon converged on OpenSM's subnet");
             OpenSmLab.awaitSubnetUp(osmDir);
@@ -446,23 +446,9 @@ class OpenSmRoutingIT {
         }
     }
 
-    /** Waits until OpenSM's log holds {@code text} at least {@code times} times. */
-    private static void awaitLog(Path log, String text, int times) {
-        SystemSupport.awaitTrue(() -> Files.exists(log) && count(Files.readString(log, StandardCharsets.ISO_8859_1), text) >= times,
-                "OpenSM's log " + log + " shows '" + text + "' " + times + " times", (int) TOOL_LIMIT_SECONDS);
-    }
-
     /** OpenSM's log lines that hold {@code text}, in order. */
     private static List<String> logLines(Path log, String text) throws IOException {
         return Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().filter(l -> l.contains(text)).toList();
-    }
-
-    private static int count(String s, String text) {
-        int n = 0;
-        for (int i = s.indexOf(text); i >= 0; i = s.indexOf(text, i + 1)) {
-            n++;
-        }
-        return n;
     }
 
     /** Switch GUID -> (LID -> port), from an opensm-lfts.dump or ibroute output. */
