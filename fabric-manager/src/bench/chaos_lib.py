@@ -199,16 +199,29 @@ def moved(tables, before):
 
 
 def stored_version(state):
-    """The version of the routing a state directory holds (routing.state: a 32-byte header, then gzip of the
-    fingerprint as str16 and the version as u64; docs/formats.md), 0 when none."""
+    """The version of the routing a state directory holds, 0 when none: routing.state's (a 32-byte header, its body's
+    CRC-32C at offset 24, then gzip of the fingerprint as str16 and the version as u64), or routing.delta's when it
+    names that routing as its base (gzip of base version u64, base CRC u32, fingerprint str16, version u64;
+    RoutingStateStore and RoutingDelta)."""
+    def read(name, size):
+        with open(os.path.join(state, name), "rb") as f:
+            header = f.read(32)
+            return header, zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(f.read(4096), size)
     try:
-        with open(os.path.join(state, "routing.state"), "rb") as f:
-            f.seek(32)
-            body = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(f.read(4096), 512)
+        header, body = read("routing.state", 512)
         n = struct.unpack(">H", body[:2])[0]
-        return struct.unpack(">Q", body[2 + n:10 + n])[0]
+        version = struct.unpack(">Q", body[2 + n:10 + n])[0]
     except (OSError, zlib.error, struct.error):
         return 0
+    try:
+        _, delta = read("routing.delta", 1024)
+        base, crc = struct.unpack(">QI", delta[:12])
+        n = struct.unpack(">H", delta[12:14])[0]
+        if (base, crc) == (version, struct.unpack(">I", header[24:28])[0]):
+            return struct.unpack(">Q", delta[14 + n:22 + n])[0]
+    except (OSError, zlib.error, struct.error):
+        pass
+    return version
 
 
 class Daemon:

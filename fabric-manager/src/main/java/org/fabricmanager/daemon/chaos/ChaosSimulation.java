@@ -341,7 +341,6 @@ public final class ChaosSimulation implements AutoCloseable {
         Set<Integer> quarantined = checks.quarantines(daemon);
         long inForce = daemon.active() == null ? -1 : daemon.active().version();
         daemon.close();
-        churn.restarted(storedVersion() == inForce);
         daemon = null;
         computations.clear();
         loop.clear();
@@ -349,7 +348,17 @@ public final class ChaosSimulation implements AutoCloseable {
             members.takeOver();
             config = config.withStateDirectory(members.active());
         }
+        long stored = storedVersion();
+        churn.restarted(stored == inForce);
         daemon = newDaemon(++restarts);
+        if (inForce >= 0 && stored >= 0 && stored != inForce) {
+            // every routing installed is written at once (as its changes since the stored one), but a fabric's first
+            // (computed again the same); with none in force yet, the stored routing waits to be reused
+            judge(() -> {
+                throw new ChaosViolation(ChaosViolation.Kind.STATE_LOST, "the routing in force was v" + inForce
+                        + ", the state directory holds v" + stored, null);
+            });
+        }
         judge(() -> checks.roundTrip(daemon, operators.drained(), operators.switchesDrained(), quarantined));
         fabric.daemonRestarted(daemon.southbound());
     }

@@ -17,7 +17,7 @@ public final class ChaosViolation extends RuntimeException {
         NOT_INTACT,
         /** The status says other than what is true at a quiet point (state, version, switches, tables, drains). */
         STATUS_WRONG,
-        /** A daemon restarted on its state directory lost a drain or a quarantine. */
+        /** A daemon restarted on its state directory lost a drain, a quarantine or the routing in force. */
         STATE_LOST,
         /** The daemon never reached a quiet point (CONVERGED, nothing pending). */
         NO_QUIET_POINT,

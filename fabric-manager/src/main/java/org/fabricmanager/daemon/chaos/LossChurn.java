@@ -89,7 +89,7 @@ final class LossChurn {
 
     /**
      * The daemon restarted; {@code inForceWritten}: the routing in force when it stopped was the one written in its
-     * state directory. When it was not (a crash within the store's delay), the next run does not know the tables the
+     * state directory (the simulation judges that it is). When it was not, the next run does not know the tables the
      * switches hold and routes in full: the chain ends.
      */
     void restarted(boolean inForceWritten) {

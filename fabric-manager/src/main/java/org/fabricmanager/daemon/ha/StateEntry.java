@@ -9,6 +9,7 @@ import java.util.Set;
 import org.fabricmanager.daemon.store.DrainStore;
 import org.fabricmanager.daemon.store.PendingSwitchStore;
 import org.fabricmanager.daemon.store.QuarantineStore;
+import org.fabricmanager.daemon.store.RoutingStateStore;
 import org.fabricmanager.daemon.store.TicketKeyStore;
 
 /**
@@ -22,7 +23,8 @@ import org.fabricmanager.daemon.store.TicketKeyStore;
  */
 record StateEntry(long term, String name, byte[] content) {
     /** The state files that are replicated; nothing else may be named (no path may leave the directory). */
-    static final Set<String> FILES = Set.of("guid2index", "admitted-switches", "routing.state", LeaderEndpoints.FILE,
+    static final Set<String> FILES = Set.of("guid2index", "admitted-switches", RoutingStateStore.FILE,
+            RoutingStateStore.DELTA_FILE, LeaderEndpoints.FILE,
             PendingSwitchStore.FILE, QuarantineStore.FILE, TicketKeyStore.FILE, DrainStore.FILE);
     private static final int FORMAT = 1;
     /**

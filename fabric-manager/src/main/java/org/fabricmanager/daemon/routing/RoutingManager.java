@@ -402,20 +402,34 @@ public final class RoutingManager {
         // tables needs more (a crash before the write costs the next start one computation, nothing else)
         unsaved = new RoutingState(outcome.fingerprint(), job.version(), r.engine(), r.tables());
         installedVersion = job.version();
+        if (job.previous() != null) {
+            // one computed from nothing waits for the quiet second: a successor computes it again the same
+            storeChanges(unsaved);
+        }
         queue.scheduleDeferred(STORE, STORE_DELAY_MS, this::storeUnsaved);
         installed.accept(active);
-        if (job.refine() || job.inFull() && job.previous() != null) {
-            // a refinement or a rebalance: no burst of faults to wait out, and a successor (a restart, a standby taking
-            // over) that started from the routing before it would move back every entry it changed
-            storeUnsaved();
-        }
         listener.computed(active, outcome.millis());
     }
 
     /**
+     * Writes {@code state}, just installed, as its changes since the stored routing (off the control thread, before
+     * its whole tables): a successor (a restart, a standby taking over) that started from the routing before it would
+     * repair the next fault from other tables than the switches hold, and move entries no fault asked for.
+     */
+    private void storeChanges(RoutingState state) {
+        storeExecutor.execute(() -> {
+            try {
+                store.saveChanges(state);
+            } catch (StoreException e) {
+                LOG.error("cannot store the changes of routing v{}: {}", state.version(), e.getMessage());
+            }
+        });
+    }
+
+    /**
      * The routing in force converged: it is written once it has stayed in force for {@link #STORE_QUIET_MS} (a newer
-     * routing installed meanwhile takes its place, and is written in turn once it converged and stayed). A refinement
-     * or a rebalance is written as soon as it is installed.
+     * routing installed meanwhile takes its place, and is written in turn once it converged and stayed). Until then
+     * its changes since the stored routing stand for it ({@link #storeChanges}).
      */
     public void storeWhenQuiet() {
         if (unsaved != null) {

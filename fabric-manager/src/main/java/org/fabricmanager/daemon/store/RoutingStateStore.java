@@ -9,7 +9,6 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,11 +21,15 @@ import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipException;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.Protocol;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The stored routing of the state directory ({@code routing.state}): a 32-byte header, then a
  * gzip-compressed body holding the fabric fingerprint, the table version, the engine and every switch's
- * table. Written atomically after each routing; read at start-up.
+ * table. Written atomically once a routing has stayed in force a quiet second; each routing installed before
+ * that is written at once as its changes since ({@link RoutingDelta}, {@code routing.delta}). Read at start-up, the
+ * changes applied.
  *
  * <pre>
  * header: magic "FMRS" (u32) | format 2 (u16) | 0 (u16) | body bytes (u64) | uncompressed bytes (u64)
@@ -37,24 +40,28 @@ import org.fabricmanager.southbound.Protocol;
  *
  * Nothing in the file is trusted before it is checked: the body's length must be the file's, its CRC
  * must match (computed while streaming, nothing allocated), the uncompressed size must be one deflate
- * can produce from that many bytes (at most {@value #MAX_DEFLATE_RATIO}:1) and must fit the heap, and the
+ * can produce from that many bytes (at most {@value FrameHeader#MAX_DEFLATE_RATIO}:1) and must fit the heap, and the
  * table sizes must add up to exactly that size, before the tables are allocated. Any failure is a
  * {@link StoreException}; the daemon then logs it and routes from scratch.
  */
 public final class RoutingStateStore {
     /** File name inside the state directory. */
     public static final String FILE = "routing.state";
+    /** The changes of the routings installed since ({@link RoutingDelta}), inside the state directory. */
+    public static final String DELTA_FILE = "routing.delta";
     static final int MAGIC = 0x464D5253; // "FMRS"
     static final int FORMAT = 2;
-    static final int HEADER_BYTES = 32;
-    /** Deflate cannot expand data by more than this factor (RFC 1951: 258-byte matches in at most ~2 bits). */
-    static final long MAX_DEFLATE_RATIO = 1032;
+    static final int HEADER_BYTES = FrameHeader.BYTES;
     /** Most switches a stored routing may hold. */
     static final int MAX_SWITCHES = 1 << 20;
+
+    private static final Logger LOG = LoggerFactory.getLogger(RoutingStateStore.class);
 
     private final Path file;
     private final long maxTableBytes;
     private final StateFiles files;
+    /** What {@code routing.state} holds, as read or last written ({@link #saveChanges} writes against it). */
+    private volatile RoutingDelta.Base onDisk;
 
     public RoutingStateStore(Path stateDirectory) {
         this(stateDirectory, Runtime.getRuntime().maxMemory() / 2, StateFiles.LOCAL);
@@ -81,58 +88,69 @@ public final class RoutingStateStore {
     }
 
     /**
-     * Reads the stored routing, if any.
+     * Reads the stored routing, if any, with the changes of {@code routing.delta} applied when that file holds the
+     * routing installed after it ({@link RoutingDelta}); a damaged delta is ignored with a warning (the stored routing
+     * is still good). Call before any save: the routing read is the one later deltas are written against.
      *
-     * @throws StoreException for a damaged or foreign file (the daemon then routes from scratch)
+     * @throws StoreException for a damaged or foreign {@code routing.state} (the daemon then routes from scratch)
      */
     public Optional<RoutingState> load() {
+        onDisk = null;
         if (!Files.exists(file)) {
             return Optional.empty();
         }
+        RoutingDelta.Base base = loadStored();
+        onDisk = base;
+        Path deltaFile = file.resolveSibling(DELTA_FILE);
+        if (!Files.exists(deltaFile)) {
+            return Optional.of(base.state());
+        }
+        try {
+            if (Files.size(deltaFile) > maxTableBytes) {
+                throw new StoreException(deltaFile + ": " + Files.size(deltaFile) + " bytes, more than the " + maxTableBytes
+                        + " this daemon allows for tables");
+            }
+            RoutingState newer = RoutingDelta.apply(deltaFile, Files.readAllBytes(deltaFile), base, maxTableBytes);
+            if (newer == null) {
+                return Optional.of(base.state()); // from before the last whole write
+            }
+            LOG.info("routing v{} read as v{} and the changes of {} since", base.state().version(), newer.version(),
+                    DELTA_FILE);
+            return Optional.of(newer);
+        } catch (IOException | StoreException e) {
+            LOG.warn("ignoring {} (starting from routing v{}, which {} holds): {}", deltaFile, base.state().version(),
+                    FILE, e.getMessage());
+            return Optional.of(base.state());
+        }
+    }
+
+    private RoutingDelta.Base loadStored() {
         try {
             long size = Files.size(file);
-            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-            long bodyBytes;
-            long plainBytes;
-            int crc;
+            byte[] h;
             try (InputStream raw = Files.newInputStream(file)) {
-                byte[] h = raw.readNBytes(HEADER_BYTES);
-                if (h.length >= 2 && (h[0] & 0xff) == 0x1f && (h[1] & 0xff) == 0x8b) {
-                    throw new StoreException(file + ": format 1 (before checksums); the routing is computed anew");
-                }
-                if (h.length < HEADER_BYTES) {
-                    throw new StoreException(file + ": truncated: " + h.length + " bytes, shorter than its header");
-                }
-                header.put(h).flip();
+                h = raw.readNBytes(HEADER_BYTES);
             }
-            if (header.getInt() != MAGIC) {
+            if (h.length >= 2 && (h[0] & 0xff) == 0x1f && (h[1] & 0xff) == 0x8b) {
+                throw new StoreException(file + ": format 1 (before checksums); the routing is computed anew");
+            }
+            if (h.length < HEADER_BYTES) {
+                throw new StoreException(file + ": truncated: " + h.length + " bytes, shorter than its header");
+            }
+            FrameHeader header = FrameHeader.parse(h);
+            if (header.magic() != MAGIC) {
                 throw new StoreException(file + ": not a fabric-manager routing state file");
             }
-            int format = header.getShort() & 0xffff;
-            header.getShort();
-            if (format != FORMAT) {
-                throw new StoreException(file + ": format " + format + " (this version reads " + FORMAT + ")");
+            if (header.format() != FORMAT) {
+                throw new StoreException(file + ": format " + header.format() + " (this version reads " + FORMAT + ")");
             }
-            bodyBytes = header.getLong();
-            plainBytes = header.getLong();
-            crc = header.getInt();
-            if (bodyBytes != size - HEADER_BYTES) {
-                throw new StoreException(file + ": damaged: the header announces " + bodyBytes + " body bytes, the file has "
-                        + (size - HEADER_BYTES) + " (truncated?)");
-            }
-            if (plainBytes < 0 || plainBytes > bodyBytes * MAX_DEFLATE_RATIO) {
-                throw new StoreException(file + ": damaged: " + plainBytes + " bytes cannot be compressed into " + bodyBytes);
-            }
-            if (plainBytes > maxTableBytes) {
-                throw new StoreException(file + ": its tables need " + plainBytes + " bytes, more than the " + maxTableBytes
-                        + " this daemon allows for them (raise -Xmx, FM_JAVA_OPTS)");
-            }
+            header.checkSizes(file, size, maxTableBytes, "tables");
             int actual = crcOfBody();
-            if (actual != crc) {
+            if (actual != header.crc()) {
                 throw new StoreException(file + ": damaged: CRC-32C " + Integer.toHexString(actual)
-                        + " does not match the header's " + Integer.toHexString(crc));
+                        + " does not match the header's " + Integer.toHexString(header.crc()));
             }
-            return Optional.of(readBody(plainBytes));
+            return new RoutingDelta.Base(readBody(header.plainBytes()), header.crc());
         } catch (EOFException e) {
             throw new StoreException(file + ": truncated", e);
         } catch (ZipException e) {
@@ -205,6 +223,10 @@ public final class RoutingStateStore {
      * @return true when the file was written, false when abandoned
      */
     public boolean save(RoutingState state, BooleanSupplier abandoned) {
+        RoutingDelta.Base base = onDisk;
+        if (base != null && base.state().version() == state.version() && base.state().tables() == state.tables()) {
+            return true; // written whole already (a fabric's first routing is, as soon as it is installed)
+        }
         ForwardingTables t = state.tables();
         try {
             ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 16);
@@ -236,37 +258,54 @@ public final class RoutingStateStore {
             }
             out.flush();
             gz.close();
-            byte[] compressed = body.toByteArray();
-            CRC32C crc = new CRC32C();
-            crc.update(compressed);
-            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-            header.putInt(MAGIC).putShort((short) FORMAT).putShort((short) 0).putLong(compressed.length)
-                    .putLong(counted.count).putInt((int) crc.getValue()).putInt(0);
-            byte[] content = new byte[HEADER_BYTES + compressed.length];
-            System.arraycopy(header.array(), 0, content, 0, HEADER_BYTES);
-            System.arraycopy(compressed, 0, content, HEADER_BYTES, compressed.length);
+            byte[] content = FrameHeader.frame(MAGIC, FORMAT, body.toByteArray(), counted.count);
             files.write(file, content);
+            onDisk = new RoutingDelta.Base(state, FrameHeader.parse(content).crc());
             return true;
         } catch (IOException e) {
             throw new StoreException(file + ": cannot write: " + e.getMessage(), e);
         }
     }
 
-    private static String readString(DataInputStream in) throws IOException {
+    /**
+     * Writes {@code state} as its changes since the routing {@code routing.state} holds ({@code routing.delta}), so
+     * that a successor starts from it before its whole tables are written; whole when none is stored yet. Nothing when
+     * the stored one is this one or newer. Call on the thread that saves.
+     *
+     * @return true when a file was written
+     */
+    public boolean saveChanges(RoutingState state) {
+        RoutingDelta.Base base = onDisk;
+        if (base == null) {
+            return save(state, () -> false);
+        }
+        if (base.state().version() >= state.version()) {
+            return false;
+        }
+        Path deltaFile = file.resolveSibling(DELTA_FILE);
+        try {
+            files.write(deltaFile, RoutingDelta.encode(base, state));
+            return true;
+        } catch (IOException e) {
+            throw new StoreException(deltaFile + ": cannot write: " + e.getMessage(), e);
+        }
+    }
+
+    static String readString(DataInputStream in) throws IOException {
         int n = in.readUnsignedShort();
         byte[] b = new byte[n];
         in.readFully(b);
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    private static void writeString(DataOutputStream out, String s) throws IOException {
+    static void writeString(DataOutputStream out, String s) throws IOException {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         out.writeShort(b.length);
         out.write(b);
     }
 
     /** Counts the uncompressed bytes written. */
-    private static final class CountingOutput extends FilterOutputStream {
+    static final class CountingOutput extends FilterOutputStream {
         long count;
 
         CountingOutput(OutputStream out) {

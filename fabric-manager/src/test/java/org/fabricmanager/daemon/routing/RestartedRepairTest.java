@@ -37,6 +37,7 @@ class RestartedRepairTest {
     private static final Fabric FABRIC = PgftGenerator.generate(PgftSpec.parse("PGFT(3;4,4,4;1,4,4;1,1,1)"));
     private static final long LEVEL2 = PgftGenerator.switchGuid(2, 0);
     private static final long TOP = PgftGenerator.switchGuid(3, 14);
+    private static final long OTHER_LEVEL2 = PgftGenerator.switchGuid(2, 9);
 
     @TempDir
     Path state;
@@ -157,6 +158,7 @@ class RestartedRepairTest {
         loop.awaitAndRun(30);
         loseTheLevel2Switch(first);
         first.storeUnsaved(); // the refined repair
+        writing = false; // the run stops before it writes the next repair
         Fabric both = FABRIC.withoutSwitches(List.of(LEVEL2, TOP));
         first.consider(both);
         loop.awaitAndRun(30);
@@ -205,6 +207,56 @@ class RestartedRepairTest {
                     .isEqualTo(repair.churn());
             assertThat(r.churn().changedEntries()).isEqualTo(r.churn().minimumEntries());
             assertSameEntries(start + ": the repair", r.tables().tables(), repair.tables().tables());
+        }
+    }
+
+    /**
+     * Two faults repaired in a row, and the run stops within the quiet second before the routing in force is written
+     * whole (the {@code --ha} campaign, seed 91, step 133: two undrains, then the leader frozen; the next leader
+     * repaired both from the routing before them in one pass, 1 entry off the switches' tables). Each routing's
+     * changes were written as it was installed: the next run, on its state directory or a standby's copy, reuses the
+     * routing in force, and the next fault changes exactly the entries it changes without a restart.
+     */
+    @Test
+    void twoRepairsInARowThenARestartBeforeTheyAreWrittenWhole() throws Exception {
+        RoutingManager first = manager(state);
+        first.consider(FABRIC);
+        loop.awaitAndRun(30);
+        first.storeUnsaved(); // the intact fabric's routing, whole; the repairs below are not (no quiet second)
+        long whole = first.active().version();
+        Fabric two = FABRIC.withoutSwitches(List.of(LEVEL2, TOP));
+        for (Fabric f : List.of(FABRIC.withoutSwitches(List.of(LEVEL2)), two)) {
+            assertThat(first.consider(f)).isEqualTo(RoutingManager.Decision.STARTED);
+            loop.awaitAndRun(30);
+            assertThat(first.active().repaired()).isTrue();
+        }
+        ActiveRouting inForce = first.active();
+        assertThat(inForce.version()).isEqualTo(whole + 2);
+        try (Stream<Path> files = Files.list(state)) {
+            for (Path f : files.toList()) {
+                copy(f, standby.resolve(f.getFileName()));
+            }
+        }
+        Path scratch = Files.createDirectories(standby.resolveSibling(standby.getFileName() + "-whole-only"));
+        copy(state.resolve(RoutingStateStore.FILE), scratch.resolve(RoutingStateStore.FILE));
+        assertThat(new RoutingStateStore(scratch).load().orElseThrow().version()).as("written whole").isEqualTo(whole);
+        writing = false; // the run that goes on, for the figures: it writes nothing more
+        Fabric three = two.withoutSwitches(List.of(OTHER_LEVEL2));
+        first.consider(three);
+        loop.awaitAndRun(30);
+        ActiveRouting expected = first.active();
+        assertThat(expected.churn().changedEntries()).isPositive().isEqualTo(expected.churn().minimumEntries());
+
+        for (Path dir : List.of(state, standby)) {
+            String start = dir == state ? "after a restart" : "after a takeover";
+            RoutingManager m = manager(dir);
+            assertThat(m.consider(two)).as(start).isEqualTo(RoutingManager.Decision.REUSED);
+            assertThat(m.active().version()).as(start).isEqualTo(inForce.version());
+            assertSameEntries(start + ": the routing in force", m.active().tables().tables(), inForce.tables().tables());
+            m.consider(three);
+            loop.awaitAndRun(30);
+            assertThat(m.active().churn()).as("%s: the third fault's entries", start).isEqualTo(expected.churn());
+            assertSameEntries(start + ": the third fault", m.active().tables().tables(), expected.tables().tables());
         }
     }
 

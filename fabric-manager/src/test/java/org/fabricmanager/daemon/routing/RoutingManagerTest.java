@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +38,8 @@ class RoutingManagerTest {
 
     @TempDir
     Path state;
+    @TempDir
+    Path scratch;
 
     private final ManualControlLoop loop = new ManualControlLoop();
     private final MilestoneLog milestones = new MilestoneLog();
@@ -85,42 +89,70 @@ class RoutingManagerTest {
         services.forEach(RoutingService::close);
     }
 
+    /** The version {@code routing.state} holds alone, without the changes of {@code routing.delta}. */
+    private java.util.Optional<Long> whole() throws java.io.IOException {
+        Path file = state.resolve(RoutingStateStore.FILE);
+        if (!Files.exists(file)) {
+            return java.util.Optional.empty();
+        }
+        Files.copy(file, scratch.resolve(RoutingStateStore.FILE), StandardCopyOption.REPLACE_EXISTING);
+        return new RoutingStateStore(scratch).load().map(RoutingState::version);
+    }
+
     @Test
-    void aConvergedRoutingIsWrittenOnceItStayedInForceForAQuietSecond() throws Exception {
+    void aConvergedRoutingIsWrittenWholeOnceItStayedInForceForAQuietSecond() throws Exception {
         RoutingStateStore files = new RoutingStateStore(state);
         RoutingManager m = manager(new DmodcEngine(1));
         m.consider(FABRIC);
         loop.awaitAndRun(30);
         m.storeWhenQuiet(); // v1's tables converged
         loop.advance(RoutingManager.STORE_QUIET_MS - 1);
-        assertThat(files.load()).as("not within the quiet second").isEmpty();
-        // a fault of the burst: v2 replaces v1 before v1 was written
-        assertThat(m.consider(Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 3)))).isEqualTo(
-                RoutingManager.Decision.STARTED);
-        loop.awaitAndRun(30);
+        assertThat(files.load()).as("the first routing: not within the quiet second (computed again the same)")
+                .isEmpty();
+        loop.advance(1);
+        assertThat(whole()).contains(1L);
+        // a burst of faults: v2, then v3 within v2's quiet second
+        for (int seed = 3; seed <= 4; seed++) {
+            assertThat(m.consider(Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, seed)))).isEqualTo(
+                    RoutingManager.Decision.STARTED);
+            loop.awaitAndRun(30);
+            assertThat(files.load()).map(RoutingState::version).as("at once, as its changes").contains(seed - 1L);
+            assertThat(whole()).as("not whole within the quiet second").contains(1L);
+            if (seed == 3) {
+                m.storeWhenQuiet();
+                loop.advance(RoutingManager.STORE_QUIET_MS - 1);
+            }
+        }
         loop.advance(RoutingManager.STORE_QUIET_MS);
-        assertThat(files.load()).as("v1 is never written, v2 not before its own convergence").isEmpty();
+        assertThat(whole()).as("v2 never whole, v3 not before its own convergence").contains(1L);
         m.storeWhenQuiet();
         loop.advance(RoutingManager.STORE_QUIET_MS);
-        assertThat(files.load()).map(RoutingState::version).contains(2L);
+        assertThat(whole()).contains(3L);
     }
 
     @Test
-    void aWriteStillRunningGivesWayToANewerRouting() throws Exception {
+    void aWholeWriteStillRunningGivesWayToANewerRouting() throws Exception {
         RoutingStateStore files = new RoutingStateStore(state);
         List<Runnable> writes = new ArrayList<>();
         RoutingManager m = manager(new DmodcEngine(1), writes::add);
         m.consider(FABRIC);
         loop.awaitAndRun(30);
         m.storeUnsaved();
-        assertThat(writes).hasSize(1); // v1's write, handed to the store thread
+        writes.remove(0).run(); // v1 whole
         m.consider(Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 3)));
         loop.awaitAndRun(30);
-        writes.remove(0).run(); // the store thread gets to it only now
-        assertThat(files.load()).as("v1's write abandoned, the file left as it was").isEmpty();
+        m.storeUnsaved();
+        m.consider(Degrader.degrade(FABRIC, DegradationPlan.random(0.1, 0, 4)));
+        loop.awaitAndRun(30);
+        assertThat(writes).hasSize(3); // v2's changes, v2 whole, v3's changes: handed to the store thread
+        writes.remove(0).run();
+        writes.remove(0).run(); // the store thread gets to v2's whole tables only now
+        assertThat(whole()).as("v2's whole write abandoned, the file left as it was").contains(1L);
+        writes.remove(0).run();
+        assertThat(files.load()).map(RoutingState::version).as("v3, as its changes since v1").contains(3L);
         m.storeUnsaved();
         writes.remove(0).run();
-        assertThat(files.load()).map(RoutingState::version).contains(2L);
+        assertThat(whole()).contains(3L);
     }
 
     @Test
@@ -257,13 +289,14 @@ class RoutingManagerTest {
         RoutingManager m = manager(new DmodcEngine(1));
         m.consider(FABRIC);
         loop.awaitAndRun(30);
-        assertThat(files.load()).as("v1 waits for its convergence and a quiet second").isEmpty();
+        m.storeUnsaved();
         m.routeInFullNext(); // as the rebalancer asks
         m.forceNext();
         assertThat(m.consider(FABRIC)).isEqualTo(RoutingManager.Decision.STARTED);
         loop.awaitAndRun(30);
         // a takeover or a restart right after would otherwise start from v1 and move back what the rebalance changed
         assertThat(files.load()).map(RoutingState::version).as("written with no convergence or quiet second").contains(2L);
+        assertThat(whole()).as("as its changes").contains(1L);
     }
 
     @Test
