@@ -39,7 +39,7 @@ class OpenSmCampaign(chaos_lib.Campaign):
         self.sm_leaf = None
         self.ids = {}  # guid -> ibsim's node id (the name the daemon shows)
         self.lost_after = []  # seconds from a freeze to the daemon's OPENSM lost
-        self.ups_before = None  # OpenSM's SUBNET UP count before this step's first change at ibsim's console
+        self.ups_before = None  # OpenSM's SUBNET UP count before this step's last change at ibsim's console
         self.node_of_lid = {}  # an end node's LID -> its index, learned from ibroute's named lines
 
     # ---- the lab -------------------------------------------------------------------------------------------
@@ -157,8 +157,10 @@ class OpenSmCampaign(chaos_lib.Campaign):
 
     def changing(self, *ends):
         """A change typed at ibsim's console at switches `ends`: when OpenSM reaches one of them, the step is over
-        only once OpenSM has swept it (its trap's sweep)."""
-        if self.ups_before is None and any(not self.model.gone(e) for e in ends):
+        only once OpenSM has swept it (its trap's sweep, or the next periodic one). Counted from the step's last such
+        change: a SUBNET UP between two of them (an OpenSM started again within the burst) may not have seen the
+        second (seed 93, step 565)."""
+        if any(not self.model.gone(e) for e in ends):
             self.ups_before = self.subnet_ups()
 
     def set_cable(self, c, up):
