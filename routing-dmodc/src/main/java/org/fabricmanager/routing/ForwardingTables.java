@@ -152,6 +152,25 @@ public final class ForwardingTables {
         return switchGuids[s];
     }
 
+    /** The row of switch {@code guid} in tables whose rows are in ascending GUID order, or -1 when none is its. */
+    public int rowOf(long guid) {
+        int lo = 0;
+        int hi = switchGuids.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Long.compareUnsigned(switchGuids[mid], guid);
+            if (c == 0) {
+                return mid;
+            }
+            if (c < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return -1;
+    }
+
     /** Length of every switch's table: largest destination index + 1. */
     public int destinationCount() {
         return destinationCount;

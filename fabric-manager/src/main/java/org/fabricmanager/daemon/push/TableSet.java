@@ -131,21 +131,7 @@ public final class TableSet {
 
     /** The row of switch {@code guid}, or -1 when the tables do not cover it. */
     public int row(long guid) {
-        int lo = 0;
-        int hi = guids.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int c = Long.compareUnsigned(guids[mid], guid);
-            if (c == 0) {
-                return mid;
-            }
-            if (c < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return -1;
+        return tables.rowOf(guid);
     }
 
     /** The protocol hash of row {@code s}. */

@@ -1,8 +1,11 @@
 package org.fabricmanager.daemon.store;
 
+import java.io.EOFException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
+import java.util.zip.ZipException;
 
 /**
  * The 32-byte header in front of a gzip-compressed state file's body ({@code routing.state}, {@code routing.delta}),
@@ -37,22 +40,55 @@ record FrameHeader(int magic, int format, long bodyBytes, long plainBytes, int c
     }
 
     /**
-     * Checks the sizes this header announces against the file's and the most the reader allows for the body once
-     * uncompressed; {@code file} names the file in the error.
+     * Reads and checks the header {@code h} of {@code file} ({@code fileBytes} long): its magic and format must be
+     * {@code magic} and {@code format} (a file of {@code kind} otherwise), the sizes it announces must be the file's,
+     * one deflate can produce and at most {@code maxPlainBytes} once uncompressed (for the file's {@code what}).
      *
-     * @throws StoreException when the file was cut or the sizes cannot be
+     * @throws StoreException when the file was cut, is foreign or of another format, or its sizes cannot be
      */
-    void checkSizes(Path file, long fileBytes, long maxPlainBytes, String what) {
-        if (bodyBytes != fileBytes - BYTES) {
-            throw new StoreException(file + ": damaged: the header announces " + bodyBytes + " body bytes, the file has "
-                    + (fileBytes - BYTES) + " (truncated?)");
+    static FrameHeader checked(Path file, byte[] h, long fileBytes, int magic, int format, String kind,
+                               long maxPlainBytes, String what) {
+        if (h.length < BYTES) {
+            throw new StoreException(file + ": truncated: " + h.length + " bytes, shorter than its header");
         }
-        if (plainBytes < 0 || plainBytes > bodyBytes * MAX_DEFLATE_RATIO) {
-            throw new StoreException(file + ": damaged: " + plainBytes + " bytes cannot be compressed into " + bodyBytes);
+        FrameHeader header = parse(h);
+        if (header.magic != magic) {
+            throw new StoreException(file + ": not a fabric-manager " + kind + " file");
         }
-        if (plainBytes > maxPlainBytes) {
-            throw new StoreException(file + ": its " + what + " need " + plainBytes + " bytes, more than the "
+        if (header.format != format) {
+            throw new StoreException(file + ": format " + header.format + " (this version reads " + format + ")");
+        }
+        if (header.bodyBytes != fileBytes - BYTES) {
+            throw new StoreException(file + ": damaged: the header announces " + header.bodyBytes
+                    + " body bytes, the file has " + (fileBytes - BYTES) + " (truncated?)");
+        }
+        if (header.plainBytes < 0 || header.plainBytes > header.bodyBytes * MAX_DEFLATE_RATIO) {
+            throw new StoreException(file + ": damaged: " + header.plainBytes + " bytes cannot be compressed into "
+                    + header.bodyBytes);
+        }
+        if (header.plainBytes > maxPlainBytes) {
+            throw new StoreException(file + ": its " + what + " need " + header.plainBytes + " bytes, more than the "
                     + maxPlainBytes + " this daemon allows for them (raise -Xmx, FM_JAVA_OPTS)");
         }
+        return header;
+    }
+
+    /** @throws StoreException when {@code actual}, the CRC-32C of {@code file}'s body, is not the header's */
+    void checkCrc(Path file, int actual) {
+        if (actual != crc) {
+            throw new StoreException(file + ": damaged: CRC-32C " + Integer.toHexString(actual)
+                    + " does not match the header's " + Integer.toHexString(crc));
+        }
+    }
+
+    /** What reading {@code file}'s body failed on, as the store reports it: cut, damaged, or not readable. */
+    static StoreException readFailure(Path file, IOException e) {
+        if (e instanceof EOFException) {
+            return new StoreException(file + ": truncated", e);
+        }
+        if (e instanceof ZipException) {
+            return new StoreException(file + ": damaged (" + e.getMessage() + ")", e);
+        }
+        return new StoreException(file + ": cannot read: " + e.getMessage(), e);
     }
 }

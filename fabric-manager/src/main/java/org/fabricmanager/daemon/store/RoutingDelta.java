@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -12,7 +11,6 @@ import java.util.zip.CRC32C;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
-import java.util.zip.ZipException;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.Message.LftBlock;
 import org.fabricmanager.southbound.Protocol;
@@ -75,7 +73,7 @@ final class RoutingDelta {
         int[] changed = new int[blocks];
         byte[] entries = new byte[Math.max(length, LftBlock.SIZE)];
         for (int s = 0; s < t.switchCount(); s++) {
-            int p = sameLength ? rowOf(b, t.switchGuid(s)) : -1;
+            int p = sameLength ? b.rowOf(t.switchGuid(s)) : -1;
             if (p < 0) {
                 out.writeInt(WHOLE_ROW);
                 t.copyEntries(s, 0, entries, 0, length);
@@ -108,23 +106,11 @@ final class RoutingDelta {
      * @throws StoreException for a damaged or foreign file
      */
     static RoutingState apply(Path file, byte[] content, Base base, long maxPlainBytes) {
-        if (content.length < FrameHeader.BYTES) {
-            throw new StoreException(file + ": truncated: " + content.length + " bytes, shorter than its header");
-        }
-        FrameHeader h = FrameHeader.parse(content);
-        if (h.magic() != MAGIC) {
-            throw new StoreException(file + ": not a fabric-manager routing delta file");
-        }
-        if (h.format() != FORMAT) {
-            throw new StoreException(file + ": format " + h.format() + " (this version reads " + FORMAT + ")");
-        }
-        h.checkSizes(file, content.length, maxPlainBytes, "changes");
+        FrameHeader h = FrameHeader.checked(file, content, content.length, MAGIC, FORMAT, "routing delta",
+                maxPlainBytes, "changes");
         CRC32C crc = new CRC32C();
         crc.update(content, FrameHeader.BYTES, content.length - FrameHeader.BYTES);
-        if ((int) crc.getValue() != h.crc()) {
-            throw new StoreException(file + ": damaged: CRC-32C " + Integer.toHexString((int) crc.getValue())
-                    + " does not match the header's " + Integer.toHexString(h.crc()));
-        }
+        h.checkCrc(file, (int) crc.getValue());
         InputStream raw = new ByteArrayInputStream(content, FrameHeader.BYTES, content.length - FrameHeader.BYTES);
         try (DataInputStream in = new DataInputStream(new GZIPInputStream(raw, 1 << 16))) {
             long baseVersion = in.readLong();
@@ -133,12 +119,8 @@ final class RoutingDelta {
                 return null;
             }
             return readChanges(file, in, base.state().tables(), h.plainBytes());
-        } catch (EOFException e) {
-            throw new StoreException(file + ": truncated", e);
-        } catch (ZipException e) {
-            throw new StoreException(file + ": damaged (" + e.getMessage() + ")", e);
         } catch (IOException e) {
-            throw new StoreException(file + ": cannot read: " + e.getMessage(), e);
+            throw FrameHeader.readFailure(file, e);
         }
     }
 
@@ -170,7 +152,7 @@ final class RoutingDelta {
         long entries = 0;
         for (int s = 0; s < rows; s++) {
             int n = in.readInt();
-            int p = sameLength ? rowOf(b, guids[s]) : -1;
+            int p = sameLength ? b.rowOf(guids[s]) : -1;
             reuse[s] = -1;
             if (n == WHOLE_ROW) {
                 entries += destinations;
@@ -219,22 +201,4 @@ final class RoutingDelta {
         }
     }
 
-    /** Row of switch {@code guid} in {@code t} (rows in ascending GUID order), or -1. */
-    private static int rowOf(ForwardingTables t, long guid) {
-        int lo = 0;
-        int hi = t.switchCount() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int c = Long.compareUnsigned(t.switchGuid(mid), guid);
-            if (c == 0) {
-                return mid;
-            }
-            if (c < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return -1;
-    }
 }

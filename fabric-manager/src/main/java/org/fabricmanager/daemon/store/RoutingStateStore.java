@@ -4,7 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +17,6 @@ import java.util.zip.CRC32C;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
-import java.util.zip.ZipException;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.southbound.Protocol;
 import org.slf4j.Logger;
@@ -134,29 +132,12 @@ public final class RoutingStateStore {
             if (h.length >= 2 && (h[0] & 0xff) == 0x1f && (h[1] & 0xff) == 0x8b) {
                 throw new StoreException(file + ": format 1 (before checksums); the routing is computed anew");
             }
-            if (h.length < HEADER_BYTES) {
-                throw new StoreException(file + ": truncated: " + h.length + " bytes, shorter than its header");
-            }
-            FrameHeader header = FrameHeader.parse(h);
-            if (header.magic() != MAGIC) {
-                throw new StoreException(file + ": not a fabric-manager routing state file");
-            }
-            if (header.format() != FORMAT) {
-                throw new StoreException(file + ": format " + header.format() + " (this version reads " + FORMAT + ")");
-            }
-            header.checkSizes(file, size, maxTableBytes, "tables");
-            int actual = crcOfBody();
-            if (actual != header.crc()) {
-                throw new StoreException(file + ": damaged: CRC-32C " + Integer.toHexString(actual)
-                        + " does not match the header's " + Integer.toHexString(header.crc()));
-            }
+            FrameHeader header = FrameHeader.checked(file, h, size, MAGIC, FORMAT, "routing state", maxTableBytes,
+                    "tables");
+            header.checkCrc(file, crcOfBody());
             return new RoutingDelta.Base(readBody(header.plainBytes()), header.crc());
-        } catch (EOFException e) {
-            throw new StoreException(file + ": truncated", e);
-        } catch (ZipException e) {
-            throw new StoreException(file + ": damaged (" + e.getMessage() + ")", e);
         } catch (IOException e) {
-            throw new StoreException(file + ": cannot read: " + e.getMessage(), e);
+            throw FrameHeader.readFailure(file, e);
         }
     }
 
