@@ -2,9 +2,12 @@ package org.fabricmanager.daemon.store;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipException;
 
 /**
@@ -90,5 +93,17 @@ record FrameHeader(int magic, int format, long bodyBytes, long plainBytes, int c
             return new StoreException(file + ": damaged (" + e.getMessage() + ")", e);
         }
         return new StoreException(file + ": cannot read: " + e.getMessage(), e);
+    }
+
+    /**
+     * A gzip stream at deflate's fastest level into {@code body}: the state files are written after routings on a
+     * 2-core machine, and tables compress well at any level (docs/performance.md, "Memory and sizing").
+     */
+    static GZIPOutputStream fastGzip(OutputStream body) throws IOException {
+        return new GZIPOutputStream(body, 1 << 16) {
+            {
+                def.setLevel(Deflater.BEST_SPEED);
+            }
+        };
     }
 }

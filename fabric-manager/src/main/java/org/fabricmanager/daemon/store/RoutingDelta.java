@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
-import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.fabricmanager.routing.ForwardingTables;
@@ -52,11 +51,7 @@ final class RoutingDelta {
         int length = t.destinationCount();
         boolean sameLength = b.destinationCount() == length;
         ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 12);
-        GZIPOutputStream gz = new GZIPOutputStream(body, 1 << 16) {
-            {
-                def.setLevel(Deflater.BEST_SPEED);
-            }
-        };
+        GZIPOutputStream gz = FrameHeader.fastGzip(body);
         RoutingStateStore.CountingOutput counted = new RoutingStateStore.CountingOutput(gz);
         DataOutputStream out = new DataOutputStream(counted);
         out.writeLong(base.state().version());

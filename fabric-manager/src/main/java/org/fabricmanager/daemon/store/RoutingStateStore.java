@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
-import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.fabricmanager.routing.ForwardingTables;
@@ -211,13 +210,7 @@ public final class RoutingStateStore {
         ForwardingTables t = state.tables();
         try {
             ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 16);
-            // fastest level: written after every routing on a 2-core machine; tables compress well at any level
-            // (docs/performance.md, "Memory and sizing")
-            GZIPOutputStream gz = new GZIPOutputStream(body, 1 << 16) {
-                {
-                    def.setLevel(Deflater.BEST_SPEED);
-                }
-            };
+            GZIPOutputStream gz = FrameHeader.fastGzip(body);
             CountingOutput counted = new CountingOutput(gz);
             DataOutputStream out = new DataOutputStream(counted);
             writeString(out, state.fingerprint());
