@@ -64,8 +64,8 @@ final class ChaosCommand implements Command {
                 usage: fabric-manager chaos [--pgft SPEC] [--seed N] (--steps K | --minutes M) [--length L]
                        fabric-manager chaos [--pgft SPEC] --seed N --schedule 'STEPS'
                   Runs the daemon in one thread on a virtual clock against simulated switches, under seeded
-                  schedules of cables down and up, flaps, switches powered off and on, drains and undrains, acks
-                  lost or late, events during a routing; an oracle checks every quiet point (tables held as the
+                  schedules of cables down and up, flaps, switches powered off and on, drains and undrains,
+                  rebalances, acks lost or late, events during a routing; an oracle checks every quiet point (tables held as the
                   daemon says, valid shortest up*/down* routes, the intact fabric's routing once all is back).
                   --pgft SPEC             the fabric (default %s)
                   --seed N                the first schedule's seed, one more per schedule (default: picked and

@@ -12,6 +12,7 @@ import org.fabricmanager.daemon.api.DrainRequest;
 import org.fabricmanager.daemon.api.DrainResult;
 import org.fabricmanager.daemon.api.FaultReport;
 import org.fabricmanager.daemon.api.Milestone;
+import org.fabricmanager.daemon.api.RebalanceResult;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.api.WhatIfRequest;
 import org.fabricmanager.daemon.api.WhatIfResult;
@@ -118,6 +119,11 @@ public final class VirtualDaemon implements AutoCloseable {
     /** An operator's what-if of failures, answered on a thread of the daemon's own; it changes nothing in force. */
     public CompletableFuture<WhatIfResult> whatIf(WhatIfRequest request) {
         return daemon.actions.whatIf(request);
+    }
+
+    /** An operator's rebalance: completes once its full routing is installed, or refused while the fabric changes. */
+    public CompletableFuture<RebalanceResult> rebalance() {
+        return daemon.actions.rebalance();
     }
 
     /**

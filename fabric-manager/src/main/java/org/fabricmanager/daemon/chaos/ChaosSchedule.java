@@ -16,7 +16,7 @@ import org.fabricmanager.topology.Link;
  */
 public record ChaosSchedule(List<ChaosStep> steps) {
     /** The kinds of event drawn, in hundredths of the faults' share (100: the faults, drains and restarts). */
-    private static final int ALL_KINDS = 118;
+    private static final int ALL_KINDS = 121;
     /**
      * Agents hung at once, at most: three lost within a keepalive period with no port down towards them is a
      * management-network outage, whose switches the daemon keeps in the routing (a schedule of its own to judge).
@@ -109,8 +109,10 @@ public record ChaosSchedule(List<ChaosStep> steps) {
                 steps.add(new ChaosStep.WhatIf(sw, sw ? pick(random, on) : random.nextInt(cables.size())));
             } else if (kind >= 114 && kind < 116) {
                 steps.add(new ChaosStep.Reload(random.nextInt(ChaosReloads.VARIANTS)));
-            } else if (kind >= 116) {
+            } else if (kind >= 116 && kind < 118) {
                 steps.add(new ChaosStep.Failover());
+            } else if (kind >= 118) {
+                steps.add(new ChaosStep.Rebalance());
             } else {
                 // several cables at once: no time passes between them
                 int n = 2 + random.nextInt(3);

@@ -194,6 +194,7 @@ public final class ChaosSimulation implements AutoCloseable {
             }
             churn.step(step, stepper.take(step));
             passed = !event;
+            judge(operators::answersJudged);
             judgeIfQuiet();
         }
         restoreAll();
@@ -208,6 +209,7 @@ public final class ChaosSimulation implements AutoCloseable {
             pass(10_000, -1);
         }
         settleAndCheck();
+        judge(operators::answersJudged);
         judge(() -> checks.intact(daemon, engines, "once everything came back (" + loop.nowMs() + " ms)"));
         // past the refinement of repairs and the quiet rebalance, which change the tables by themselves
         pass(3_600_000, -1);

@@ -152,6 +152,17 @@ public sealed interface ChaosStep {
     }
 
     /**
+     * An operator asks the daemon to rebalance ({@code POST /api/v1/routing/rebalance}): the fabric routed again in
+     * full, or the request refused while it changes.
+     */
+    record Rebalance() implements ChaosStep {
+        @Override
+        public String token() {
+            return "rebalance";
+        }
+    }
+
+    /**
      * The active manager of a hot-standby pair crashes and the standby takes over from the state the pair replicated
      * to it; every switch on reconnects to it holding its table.
      */
@@ -199,6 +210,7 @@ public sealed interface ChaosStep {
                 case "whatif" -> whatIf(token, arg);
                 case "reload" -> new Reload(Integer.parseInt(arg));
                 case "failover" -> new Failover();
+                case "rebalance" -> new Rebalance();
                 default -> throw new IllegalArgumentException("unknown step '" + token + "'");
             };
         } catch (NumberFormatException | StringIndexOutOfBoundsException e) {

@@ -10,6 +10,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -18,22 +19,24 @@ import java.util.function.Supplier;
 import org.fabricmanager.daemon.VirtualDaemon;
 import org.fabricmanager.daemon.api.DaemonState;
 import org.fabricmanager.daemon.api.DrainRequest;
+import org.fabricmanager.daemon.api.RebalanceResult;
 import org.fabricmanager.daemon.api.Views;
 import org.fabricmanager.daemon.api.WhatIfException;
 import org.fabricmanager.daemon.api.WhatIfRequest;
 import org.fabricmanager.daemon.config.ConfigReload;
 import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.control.VirtualTimeLoop;
+import org.fabricmanager.daemon.routing.ActiveRouting;
 import org.fabricmanager.routing.RoutingException;
 import org.fabricmanager.topology.Link;
 import org.fabricmanager.topology.PortRef;
 
 /**
  * What an operator asks the daemon in a {@link ChaosSimulation}, through its own actions: drains and undrains of
- * cables and switches, what-ifs, configuration reloads. Keeps what the operator drained (the oracle's model). A
- * what-if, a refused drain and a reload must leave everything as it was: taken while no routing was under way, the
- * routing in force, the state, the status and what every switch holds are compared before and after
- * ({@code ACTION_CHANGED}).
+ * cables and switches, what-ifs, configuration reloads, rebalances. Keeps what the operator drained (the oracle's
+ * model). A what-if, a refused drain or rebalance and a reload must leave everything as it was: taken while no routing
+ * was under way, the routing in force, the state, the status and what every switch holds are compared before and
+ * after ({@code ACTION_CHANGED}).
  */
 final class OperatorActions {
     private final VirtualTimeLoop loop;
@@ -44,6 +47,8 @@ final class OperatorActions {
     private final Consumer<String> count;
     private final Set<Link> drained = new LinkedHashSet<>();
     private final Set<Long> switchesDrained = new LinkedHashSet<>();
+    /** What was wrong with a request answered after its step, thrown at the next {@link #answersJudged}. */
+    private ChaosViolation answerWrong;
 
     OperatorActions(VirtualTimeLoop loop, Queue<Runnable> computations, SimulatedFabric fabric,
                     Supplier<VirtualDaemon> daemon, List<String> steps, Consumer<String> count) {
@@ -141,6 +146,65 @@ final class OperatorActions {
         count.accept(refused == null ? "what-ifs answered" : "what-ifs refused");
         steps.add("t=" + loop.nowMs() + " what-if " + what + (refused == null ? "" : ": refused: "
                 + refused.getMessage()));
+    }
+
+    /**
+     * An operator's rebalance: refused at once while the fabric changes (a routing under way or due), which must
+     * change nothing; else answered once its routing is installed, virtual time later, when it must be a full routing,
+     * not a repair ({@link #rebalanceAnswered}). The schedule goes on meanwhile, as an operator's shell would. False
+     * when refused.
+     */
+    boolean rebalance() {
+        Snapshot before = snapshot();
+        CompletableFuture<RebalanceResult> asked = daemon.get().rebalance();
+        loop.runPending();
+        if (!asked.isDone()) {
+            steps.add("t=" + loop.nowMs() + " rebalance asked");
+            asked.whenComplete(this::rebalanceAnswered);
+            return true;
+        }
+        Throwable refused = await(asked);
+        if (refused != null) {
+            if (!(unwrapped(refused) instanceof WhatIfException)) {
+                throw new ChaosViolation(ChaosViolation.Kind.REQUEST_FAILED, "a rebalance failed: " + refused, refused);
+            }
+            unchanged(before, "a refused rebalance");
+            count.accept("rebalances refused");
+            steps.add("t=" + loop.nowMs() + " rebalance: refused: " + unwrapped(refused).getMessage());
+            return false;
+        }
+        rebalanceAnswered(asked.join(), null);
+        return true;
+    }
+
+    private void rebalanceAnswered(RebalanceResult result, Throwable failed) {
+        if (failed != null) {
+            answerWrong = new ChaosViolation(ChaosViolation.Kind.REQUEST_FAILED, "a rebalance failed: "
+                    + unwrapped(failed), failed);
+            return;
+        }
+        ActiveRouting active = daemon.get().active();
+        if (active != null && active.version() == result.routingVersion() && active.repaired()) {
+            answerWrong = new ChaosViolation(ChaosViolation.Kind.REQUEST_FAILED, "the rebalance answered v"
+                    + result.routingVersion() + ", which is a repair, not a full routing", null);
+            return;
+        }
+        count.accept("rebalances applied");
+        steps.add("t=" + loop.nowMs() + " rebalance: v" + result.previousVersion() + " -> v" + result.routingVersion()
+                + ", " + result.changedEntries() + " entries changed");
+    }
+
+    /** Throws what was wrong with an operator's request answered since the last call (its answer came later). */
+    void answersJudged() {
+        ChaosViolation wrong = answerWrong;
+        answerWrong = null;
+        if (wrong != null) {
+            throw wrong;
+        }
+    }
+
+    private static Throwable unwrapped(Throwable t) {
+        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     }
 
     /**

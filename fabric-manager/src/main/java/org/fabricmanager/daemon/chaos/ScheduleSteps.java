@@ -51,7 +51,7 @@ final class ScheduleSteps {
 
     /**
      * Takes one step, or logs why it no longer applies (a shrunk schedule dropped what it needed); false when it changed
-     * nothing: it no longer applied, or the daemon refused the drain it asked.
+     * nothing: it no longer applied, or the daemon refused the drain or the rebalance it asked.
      */
     boolean take(ChaosStep step) {
         if (step instanceof ChaosStep.Pass p) {
@@ -91,6 +91,10 @@ final class ScheduleSteps {
                 && !operators.switchesDrained().contains(guidOf(d.sw()))) {
             runner.judge(() -> operators.drainSwitch(guidOf(d.sw())));
             return operators.switchesDrained().contains(guidOf(d.sw()));
+        } else if (step instanceof ChaosStep.Rebalance) {
+            boolean[] asked = new boolean[1];
+            runner.judge(() -> asked[0] = operators.rebalance());
+            return asked[0];
         } else if (!takeAnother(step)) {
             runner.log(step.token() + " skipped: it no longer applies");
             return false;

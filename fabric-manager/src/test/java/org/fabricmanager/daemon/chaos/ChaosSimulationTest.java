@@ -295,7 +295,7 @@ class ChaosSimulationTest {
             assertThat(tally).as("what the campaign exercised").containsKeys("steps while a routing was under way",
                     "flaps", "switches powered off", "several at once", "drains applied", "drains refused",
                     "daemon restarts", "agent restarts", "agents hung", "switch drains refused", "what-ifs answered",
-                    "reloads", "failovers", "actions judged unchanged");
+                    "reloads", "failovers", "rebalances applied", "actions judged unchanged");
             assertThat(tally.get("acks timed out")).as("acks lost or late").isPositive();
             assertThat(tally.get("quiet points")).as("a quiet point after the first routing, in the schedule and at its end")
                     .isGreaterThanOrEqualTo(3 * count);

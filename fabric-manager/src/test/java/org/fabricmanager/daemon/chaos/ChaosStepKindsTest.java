@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The steps of a chaos schedule beyond faults of cables and switches: agents that hang, switch drains, what-ifs,
- * reloads and hot-standby takeovers, each shown to happen and to be judged; and the schedules that found daemon
+ * reloads, rebalances and hot-standby takeovers, each shown to happen and to be judged; and the schedules that found daemon
  * defects with them, kept as regression tests. On {@code PGFT(2;4,4;1,4;1,1)} switches 0-3 are leaves, 4-7 spines.
  */
 class ChaosStepKindsTest {
@@ -51,12 +51,12 @@ class ChaosStepKindsTest {
 
     @Test
     void theNewStepsReadBackFromTheirText() {
-        String text = "hang:1 resume:1 sdrain:5 sundrain:5 whatif:s3 whatif:c4 reload:2 failover";
+        String text = "hang:1 resume:1 sdrain:5 sundrain:5 whatif:s3 whatif:c4 reload:2 failover rebalance";
         ChaosSchedule schedule = ChaosSchedule.parse(text);
         assertThat(schedule.text()).isEqualTo(text);
         assertThat(schedule.steps()).contains(new ChaosStep.AgentHangs(1), new ChaosStep.WhatIf(false, 4),
-                new ChaosStep.Failover());
-        assertThat(schedule.events()).isEqualTo(8);
+                new ChaosStep.Failover(), new ChaosStep.Rebalance());
+        assertThat(schedule.events()).isEqualTo(9);
     }
 
     /**
@@ -107,6 +107,23 @@ class ChaosStepKindsTest {
                 .containsEntry("actions judged unchanged", 4);
         assertThat(o.logged("reload of variant 3: changed [routing.settleMs: 50 -> 150")).as("%s", o.steps()).isTrue();
         assertThat(o.logged("reload of variant 0: changed [routing.settleMs: 150 -> 50")).isTrue();
+    }
+
+    /**
+     * A rebalance after a repair routes the fabric in full (a repair in its place is a violation), and a restart or a
+     * takeover right after it starts from it: the oracle's crash check finds the routing in force stored. One asked
+     * while the repair of a cable just lost is computed is refused and changes nothing.
+     */
+    @Test
+    void rebalancesAreAppliedOrRefusedAndSurviveACrash() throws IOException {
+        Outcome o = run(19, "down:2 check rebalance check restart check down:5 check rebalance check failover check");
+        assertThat(o.steps()).as("%s", o.steps()).filteredOn(s -> s.contains(" rebalance: v")).hasSize(2);
+        assertThat(o.tally()).containsEntry("rebalances applied", 2).containsEntry("daemon restarts", 1)
+                .containsEntry("failovers", 1);
+        Outcome refused = run(20, "down:2 pass:100 rebalance check");
+        assertThat(refused.logged("rebalance: refused: the fabric is being routed")).as("%s", refused.steps())
+                .isTrue();
+        assertThat(refused.tally()).containsEntry("rebalances refused", 1).doesNotContainKey("rebalances applied");
     }
 
     /**
