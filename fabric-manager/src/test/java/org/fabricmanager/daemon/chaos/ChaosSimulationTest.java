@@ -53,6 +53,26 @@ class ChaosSimulationTest {
     }
 
     /**
+     * Found by seed 30513, shrunk: a cable down, then at once a spine powered off, three more cables down and the agent
+     * of the last leaf hung until its session closed. With that leaf's nodes gone the tables were narrower than the
+     * base's, and the refinement took the full routing's port for every entry where the two differed, moving 5 routes
+     * that crossed nothing lost (27 entries moved where the loss forces 22). It takes only the repair's entries now.
+     */
+    @Test
+    void aRefinementAfterTheLastLeafIsLostMovesOnlyTheRepairsEntries() throws IOException {
+        Plan plan = new Plan(TWO_LEVELS, 30513, 20);
+        ChaosSchedule schedule = ChaosSchedule.parse("down:8 pass:1766 off:5 down:12 down:14 down:11 hang:3 pass:1247 "
+                + "check");
+        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("seed30513")))) {
+            sim.run(schedule);
+            assertThat(sim.steps()).as("the last leaf's session closed").anyMatch(s -> s.endsWith(
+                    " the daemon closes the silent session of s1-3"));
+            assertThat(sim.tally()).as("the loss judged, at its maximum").containsEntry("losses judged", 1)
+                    .containsEntry("loss entries moved", 22).containsEntry("loss entries forced", 22);
+        }
+    }
+
+    /**
      * Found by seed 72 (a schedule of 40 events), shrunk: two leaves' agents hung, every other switch powered off but
      * a spine whose agent restarted, so that every session ended, then a leaf powered on again. The daemon discovered
      * again, routed what came back, and said CONVERGED while its discovery waited on: a drain taken then waited for

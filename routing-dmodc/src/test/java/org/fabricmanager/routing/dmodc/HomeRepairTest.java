@@ -19,6 +19,7 @@ import org.fabricmanager.topology.DegradationPlan;
 import org.fabricmanager.topology.Degrader;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricIndex;
+import org.fabricmanager.topology.PgftGenerator;
 import org.fabricmanager.topology.PgftSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -162,6 +163,44 @@ class HomeRepairTest {
         }
         assertThat(cases).isGreaterThan(20);
         assertThat(refined).isGreaterThan(1000);
+    }
+
+    /**
+     * The loss the chaos simulation found it with (seed 30513, shrunk): on {@code PGFT(2;4,4;1,4;1,1)} a spine and the
+     * leaf of the highest destination indices lost (its nodes gone, so the tables are narrower than the base's), and
+     * two more cables of another leaf. The refinement changes only entries the repair changed: it once took the full
+     * routing's port for every entry where the widths differed, moving routes that crossed nothing lost.
+     */
+    @Test
+    void aRefinementOfNarrowerTablesMovesOnlyTheRepairsEntries() {
+        Fabric base = TestFabrics.canonical("PGFT(2;4,4;1,4;1,1)");
+        long leaf2 = PgftGenerator.switchGuid(1, 2);
+        Fabric withoutTwo = base.withoutSwitches(List.of(PgftGenerator.switchGuid(2, 1), PgftGenerator.switchGuid(1, 3)))
+                .withoutLinks(base.links().stream().filter(l -> l.a() == leaf2 && (l.b() == PgftGenerator.switchGuid(2, 0)
+                        || l.b() == PgftGenerator.switchGuid(2, 3)) || l.b() == leaf2 && (l.a() == PgftGenerator
+                        .switchGuid(2, 0) || l.a() == PgftGenerator.switchGuid(2, 3))).toList());
+        // the lost leaf's nodes are gone too, as the daemon's discovery no longer sees them
+        FabricIndex index = new Fabric(base.pgft().orElseThrow(), withoutTwo.switches(), withoutTwo.nodes().stream()
+                .filter(n -> withoutTwo.links().stream().anyMatch(l -> l.a() == n.guid() || l.b() == n.guid()))
+                .toList(), withoutTwo.links()).index();
+        RoutedSnapshot full = HOME.routeSnapshot(base.index());
+        ForwardingTables before = full.result().tables();
+        assertThat(index.destinationCount()).as("narrower tables").isLessThan(before.destinationCount());
+        RoutedSnapshot repaired = REPAIRER.repair(full, index);
+        ForwardingTables rep = repaired.result().tables();
+        ForwardingTables ours = REPAIRER.refine(before, repaired).orElseThrow().result().tables();
+        int moved = 0;
+        for (int s = 0; s < index.switchCount(); s++) {
+            int b = base.index().switchId(index.switchGuid(s));
+            for (int d = 0; d < index.destinationCount(); d++) {
+                if (ours.port(s, d) != before.port(b, d)) {
+                    assertThat(rep.port(s, d)).as("switch %d destination %d changed, not by the repair", s, d)
+                            .isNotEqualTo(before.port(b, d));
+                }
+                moved += rep.port(s, d) != before.port(b, d) ? 1 : 0;
+            }
+        }
+        assertThat(moved).as("entries the repair moved").isPositive();
     }
 
     /**
