@@ -42,14 +42,10 @@ class ChaosSimulationTest {
      */
     @Test
     void aSecondLossKeepsWhatTheFirstMovedWhereItsRouteHolds() throws IOException {
-        Plan plan = new Plan(TWO_LEVELS, 41, 20);
-        ChaosSchedule schedule = ChaosSchedule.parse("sdrain:6 hang:0 flap:13/76 pass:34@8 flap:12/519 "
+        Replay sim = replay(new Plan(TWO_LEVELS, 41, 20), "sdrain:6 hang:0 flap:13/76 pass:34@8 flap:12/519 "
                 + "pass:3585@2651 check off:7 check");
-        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("seed41")))) {
-            sim.run(schedule);
-            assertThat(sim.tally()).as("the spine's loss judged, at its minimum").containsEntry("losses judged", 1)
-                    .containsEntry("loss entries moved", 8).containsEntry("loss entries led into it", 8);
-        }
+        assertThat(sim.tally()).as("the spine's loss judged, at its minimum").containsEntry("losses judged", 1)
+                .containsEntry("loss entries moved", 8).containsEntry("loss entries led into it", 8);
     }
 
     /**
@@ -60,16 +56,12 @@ class ChaosSimulationTest {
      */
     @Test
     void aRefinementAfterTheLastLeafIsLostMovesOnlyTheRepairsEntries() throws IOException {
-        Plan plan = new Plan(TWO_LEVELS, 30513, 20);
-        ChaosSchedule schedule = ChaosSchedule.parse("down:8 pass:1766 off:5 down:12 down:14 down:11 hang:3 pass:1247 "
-                + "check");
-        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("seed30513")))) {
-            sim.run(schedule);
-            assertThat(sim.steps()).as("the last leaf's session closed").anyMatch(s -> s.endsWith(
-                    " the daemon closes the silent session of s1-3"));
-            assertThat(sim.tally()).as("the loss judged, at its maximum").containsEntry("losses judged", 1)
-                    .containsEntry("loss entries moved", 22).containsEntry("loss entries forced", 22);
-        }
+        Replay sim = replay(new Plan(TWO_LEVELS, 30513, 20), "down:8 pass:1766 off:5 down:12 down:14 down:11 hang:3 "
+                + "pass:1247 check");
+        assertThat(sim.steps()).as("the last leaf's session closed").anyMatch(s -> s.endsWith(
+                " the daemon closes the silent session of s1-3"));
+        assertThat(sim.tally()).as("the loss judged, at its maximum").containsEntry("losses judged", 1)
+                .containsEntry("loss entries moved", 22).containsEntry("loss entries forced", 22);
     }
 
     /**
@@ -81,15 +73,11 @@ class ChaosSimulationTest {
      */
     @Test
     void aDrainWhileTheDaemonDiscoversAgainIsNotCalledConverged() throws IOException {
-        Plan plan = new Plan(TWO_LEVELS, 72, 40);
-        ChaosSchedule schedule = ChaosSchedule.parse("hang:1 hang:2 check off:4 off:3 off:6 pass:1262 off:0 off:7 "
+        Replay sim = replay(new Plan(TWO_LEVELS, 72, 40), "hang:1 hang:2 check off:4 off:3 off:6 pass:1262 off:0 off:7 "
                 + "pass:453 agent:5 on:0 check drain:1");
-        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("regression72")))) {
-            sim.run(schedule);
-            assertThat(sim.steps()).as("the drain taken as the daemon discovered again")
-                    .anyMatch(s -> s.endsWith(" drain s1-0/6 - s2-1/1"));
-            assertThat(sim.tally()).containsEntry("drains applied", 1);
-        }
+        assertThat(sim.steps()).as("the drain taken as the daemon discovered again")
+                .anyMatch(s -> s.endsWith(" drain s1-0/6 - s2-1/1"));
+        assertThat(sim.tally()).containsEntry("drains applied", 1);
     }
 
     @Test
@@ -133,14 +121,10 @@ class ChaosSimulationTest {
      */
     @Test
     void aSwitchWithABatchOnItsWayIsNotInSyncBeforeItsAck() throws IOException {
-        Plan plan = new Plan(TWO_LEVELS, 58, 3);
-        ChaosSchedule schedule = ChaosSchedule.parse("down:12 pass:608 drain:5 drain:0 pass:6");
-        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("regression")))) {
-            sim.run(schedule);
-            assertThat(sim.steps()).as("the drain taken while the repair was pushed").anyMatch(s -> s.endsWith(
-                    " drain s1-0/5 - s2-0/1"));
-            assertThat(sim.quietPoints()).isGreaterThanOrEqualTo(3);
-        }
+        Replay sim = replay(new Plan(TWO_LEVELS, 58, 3), "down:12 pass:608 drain:5 drain:0 pass:6");
+        assertThat(sim.steps()).as("the drain taken while the repair was pushed").anyMatch(s -> s.endsWith(
+                " drain s1-0/5 - s2-0/1"));
+        assertThat(sim.quietPoints()).isGreaterThanOrEqualTo(3);
     }
 
     /**
@@ -150,14 +134,10 @@ class ChaosSimulationTest {
      */
     @Test
     void aRestartedDaemonPushesARowThatDiffersOnlyBySwappedEntries() throws IOException {
-        Plan plan = new Plan(THREE_LEVELS, 136, 4);
-        ChaosSchedule schedule = ChaosSchedule.parse("down:23 down:63 restart check");
-        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("regression136")))) {
-            sim.run(schedule);
-            assertThat(sim.steps()).as("the restart happened").anyMatch(s -> s.endsWith(" daemon restart: crashed, "
-                    + "started again on its state directory"));
-            assertThat(sim.quietPoints()).isGreaterThanOrEqualTo(3);
-        }
+        Replay sim = replay(new Plan(THREE_LEVELS, 136, 4), "down:23 down:63 restart check");
+        assertThat(sim.steps()).as("the restart happened").anyMatch(s -> s.endsWith(" daemon restart: crashed, "
+                + "started again on its state directory"));
+        assertThat(sim.quietPoints()).isGreaterThanOrEqualTo(3);
     }
 
     /**
@@ -167,13 +147,9 @@ class ChaosSimulationTest {
      */
     @Test
     void aLossAsTheDaemonCrashesIsRepairedFromTheStoredRouting() throws IOException {
-        Plan plan = new Plan(THREE_LEVELS, 1_007, 3);
-        ChaosSchedule schedule = ChaosSchedule.parse("pass:6000 off:23 restart check");
-        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("crash")))) {
-            sim.run(schedule);
-            assertThat(sim.tally()).as("the loss judged across the restart").containsEntry("losses judged", 1)
-                    .containsEntry("loss entries moved", 220).containsEntry("loss entries forced", 220);
-        }
+        Replay sim = replay(new Plan(THREE_LEVELS, 1_007, 3), "pass:6000 off:23 restart check");
+        assertThat(sim.tally()).as("the loss judged across the restart").containsEntry("losses judged", 1)
+                .containsEntry("loss entries moved", 220).containsEntry("loss entries forced", 220);
     }
 
     /** A drains file that loses a drain at each write: the restart that reads it back is caught. */
@@ -295,6 +271,19 @@ class ChaosSimulationTest {
             return sim.generated();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What a replayed schedule did: its steps, what happened by kind, its quiet points. */
+    private record Replay(List<String> steps, Map<String, Integer> tally, int quietPoints) {
+    }
+
+    /** Runs {@code schedule} under {@code plan} in a state directory of its own. */
+    private Replay replay(Plan plan, String schedule) throws IOException {
+        try (ChaosSimulation sim = new ChaosSimulation(plan, Files.createDirectories(state.resolve("replay-"
+                + plan.seed())))) {
+            sim.run(ChaosSchedule.parse(schedule));
+            return new Replay(sim.steps(), sim.tally(), sim.quietPoints());
         }
     }
 
