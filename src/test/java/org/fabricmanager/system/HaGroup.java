@@ -250,8 +250,12 @@ final class HaGroup implements AutoCloseable {
         HttpResponse<String> reroute = http.send(HttpRequest.newBuilder(URI.create(m.url() + "/api/v1/reroute"))
                 .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
-        if (reroute.statusCode() != 421) {
+        boolean follower = "FOLLOWER".equals(ha.path("role").asText())
+                && "FOLLOWER".equals(get(m.url() + "/api/v1/ha").path("role").asText());
+        if (reroute.statusCode() != 421 && follower) {
             // the one other answer a standby gives a mutation: 503 while it knows no active manager, and it says so
+            // (a member that led for a moment around the mutation, an election on a loaded host, answered as the
+            // manager does: the round does not send to the leader, and the test asks again)
             assertThat(reroute.statusCode()).as("a mutation on standby " + m.id + ": " + reroute.body()).isEqualTo(503);
             assertThat(JSON.readTree(reroute.body()).path("leaderRest").isNull())
                     .as("a 503 from standby " + m.id + " names no leader: " + reroute.body()).isTrue();
