@@ -250,9 +250,8 @@ final class HaGroup implements AutoCloseable {
         HttpResponse<String> reroute = http.send(HttpRequest.newBuilder(URI.create(m.url() + "/api/v1/reroute"))
                 .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
-        boolean follower = "FOLLOWER".equals(ha.path("role").asText())
-                && "FOLLOWER".equals(get(m.url() + "/api/v1/ha").path("role").asText());
-        if (reroute.statusCode() != 421 && follower) {
+        if (reroute.statusCode() != 421 && "FOLLOWER".equals(ha.path("role").asText())
+                && "FOLLOWER".equals(get(m.url() + "/api/v1/ha").path("role").asText())) {
             // the one other answer a standby gives a mutation: 503 while it knows no active manager, and it says so
             // (a member that led for a moment around the mutation, an election on a loaded host, answered as the
             // manager does: the round does not send to the leader, and the test asks again)
