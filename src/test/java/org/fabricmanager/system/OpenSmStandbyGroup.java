@@ -119,10 +119,21 @@ final class OpenSmStandbyGroup {
                 .filter(m -> lastRole(m).contains(" ACTIVE ")).findFirst().orElse(null), m -> m != null);
     }
 
-    /** Waits until {@code m}'s last role line says ACTIVE. */
-    void awaitActive(Member m) {
-        SystemSupport.awaitTrue(() -> lastRole(m).contains(" ACTIVE "), m.id() + " active (last roles " + roles() + ")",
-                WAIT_SECONDS);
+    /**
+     * Waits until a member leads in a term above {@code term} and its manager runs (its last role line says ACTIVE);
+     * returns it. Which member wins is Raft's and the campaign order's choice, not the test's: the first after the
+     * gone leader campaigns at once, the next one 300 ms after its own verdict if no election began by then, which
+     * a loaded host can make happen.
+     */
+    Member awaitActiveAfter(long term) {
+        Await.value("a member active in a term above " + term + " (last seen: the members' last roles; see " + work + ")",
+                Duration.ofSeconds(WAIT_SECONDS), this::roles, roles -> activeAfter(term) != null);
+        return activeAfter(term);
+    }
+
+    private Member activeAfter(long term) {
+        return members.stream().filter(m -> lastRole(m).contains(" ACTIVE ") && lastTerm(m) > term).findFirst()
+                .orElse(null);
     }
 
     /** {@code m} CONVERGED with every switch of OpenSM's subnet in sync; its status. */
