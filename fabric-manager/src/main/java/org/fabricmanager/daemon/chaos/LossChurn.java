@@ -12,15 +12,16 @@ import org.fabricmanager.topology.Link;
  * What a loss may change, judged from the tables the switches held at successive quiet points, never from the engine's
  * code: on a pure loss (cables down, switches off, cables drained, and nothing back), an entry of a switch still on may
  * change only when its route, followed hop by hop through the tables held before the loss, crossed something lost (a
- * cable down, drained or quarantined since, or a switch off since). That is the repair's contract (the tables in
+ * cable down, drained or quarantined since, or a switch off since), or when it was unrouted and now reaches its node
+ * over live elements (a route the loss made possible: {@link #gained}). That is the repair's contract (the tables in
  * force kept wherever their routes still step closer to the destination); the refinement that follows may move only
  * entries that moved already. Losses chain: the reference is the last quiet point after which nothing came back, and
  * every later quiet point is judged against it with everything lost since, as a route that two successive repairs
  * moved crossed one of their losses in the reference. Anything that may bring an element back or route in full (a
  * cable up, a flap, a switch on, an agent that answers again, an undrain, a step of a kind not known to be a loss or
  * to change nothing in force) ends the chain; the next quiet point with no refinement pending is the new reference.
- * Counts per loss the entries moved, those whose routes crossed it and those whose port led straight into it (which
- * any valid routing changes).
+ * Counts per loss the entries moved, those whose routes crossed it, those whose port led straight into it (which
+ * any valid routing changes) and those that gained a route.
  */
 final class LossChurn {
     /**
@@ -143,6 +144,9 @@ final class LossChurn {
                 if (before == after) {
                     continue;
                 }
+                if (before == 0xff && reachesNode(now, now.live(), sw, node)) {
+                    continue; // a route gained: a switch's rank can change on a loss (see gained)
+                }
                 String route = crossing(reference, now.live(), sw, node);
                 if (route != null) {
                     throw violation(now, sw, node, before, after, "its route " + route + " crossed nothing lost");
@@ -158,6 +162,7 @@ final class LossChurn {
             count("loss entries moved", changed(previous, now));
             count("loss entries forced", forced(previous, now, false));
             count("loss entries led into it", forced(previous, now, true));
+            count("loss entries gained", gained(previous, now));
         } else if (!events) {
             count("refinement entries moved", changed(previous, now));
         }
@@ -210,6 +215,33 @@ final class LossChurn {
             }
         }
         return n;
+    }
+
+    /**
+     * Entries unrouted in {@code held} that {@code now} routes to their node over live elements. A loss can give one a
+     * route: Dmodc ranks a switch by its hop distance from the leaves, so a switch that loses its last leaf ranks
+     * above the tops, and a top that lost its way down to a pod steps up to it and down again through another top.
+     * The tables route every entry that has such a path, so this is a change the loss forces, not churn.
+     */
+    private int gained(Held held, Held now) {
+        int n = 0;
+        for (long sw : held.tables().keySet()) {
+            if (now.tables().containsKey(sw)) {
+                for (long node : held.columnOf().keySet()) {
+                    if (now.columnOf().containsKey(node) && held.port(sw, node) == 0xff
+                            && reachesNode(now, now.live(), sw, node)) {
+                        n++;
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Whether the route from {@code sw} to {@code node} through {@code held}'s tables reaches it over {@code live}. */
+    private boolean reachesNode(Held held, ChaosOracle.Live live, long sw, long node) {
+        String route = crossing(held, live, sw, node);
+        return route != null && route.endsWith(" -> node");
     }
 
     private boolean leadsInto(Held held, ChaosOracle.Live live, long sw, long node) {

@@ -65,6 +65,22 @@ class ChaosSimulationTest {
     }
 
     /**
+     * Found by seed 21349: three of a level-2 switch's four leaves cut off, and a top's cable to another pod's level-2
+     * switch, then a rebalance, then the last leaf cut off. That switch then ranks above the tops (Dmodc's rank is the
+     * hop distance from the leaves), so the top gains a way up to it and down again through another top to the pod it
+     * lost: the repair routes those 16 unrouted entries, as a full routing would. The judge took them for churn (72
+     * moved, 56 crossing the loss); a route gained over live elements is a change the loss forces.
+     */
+    @Test
+    void aLevelTwoSwitchThatLosesItsLastLeafGivesATopTheRoutesItHadLost() throws IOException {
+        Replay sim = replay(new Plan(THREE_LEVELS, 21349, 8), "down:48 down:60 down:96 down:52 rebalance check down:56 "
+                + "check");
+        assertThat(sim.tally()).as("the last leaf's loss judged: 72 moved, 56 crossing it, 16 gained")
+                .containsEntry("losses judged", 1).containsEntry("loss entries moved", 72)
+                .containsEntry("loss entries forced", 56).containsEntry("loss entries gained", 16);
+    }
+
+    /**
      * Found by seed 72 (a schedule of 40 events), shrunk: two leaves' agents hung, every other switch powered off but
      * a spine whose agent restarted, so that every session ended, then a leaf powered on again. The daemon discovered
      * again, routed what came back, and said CONVERGED while its discovery waited on: a drain taken then waited for
