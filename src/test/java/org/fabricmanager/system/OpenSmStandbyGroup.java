@@ -155,21 +155,6 @@ final class OpenSmStandbyGroup {
         return roles.toString();
     }
 
-    /** The member a "LEADER" line names first in a term above {@code term} (none: "none"). */
-    String electedAfter(long term) {
-        String first = "none";
-        long lowest = Long.MAX_VALUE;
-        for (Member m : members) {
-            for (String l : roleLines(m)) {
-                if (l.startsWith("ha " + m.id() + " LEADER term ") && term(l) > term && term(l) < lowest) {
-                    lowest = term(l);
-                    first = m.id();
-                }
-            }
-        }
-        return first;
-    }
-
     /** Whether {@code m} printed that it led. */
     boolean led(Member m) {
         return roleLines(m).stream().anyMatch(l -> l.startsWith("ha " + m.id() + " LEADER "));
