@@ -86,7 +86,7 @@ class OpenSmStandbysIT {
             LocalTime killedAt;
             try (SocketWatch besideSocket = new SocketWatch(beside.socket())) {
                 killedAt = LocalTime.now();
-                kill(sms.master);
+                killSm(ibsim, sms.master);
                 awaitOpenSmLog(standbyLog, "Entering MASTER state");
                 awaitOpenSmLog(standbyLog, "routed by the daemon");
                 JsonNode converged = group.awaitConverged(beside, switches);
@@ -153,7 +153,7 @@ class OpenSmStandbysIT {
             LocalTime active = group.awaitLogged(elected, "ha: " + id + " active in term " + group.lastTerm(elected) + ":");
             Path standbyLog = startStandbySm(lab, ibsim, fabric, work, elected, sms);
             LocalTime killedAt = LocalTime.now();
-            kill(sms.master);
+            killSm(ibsim, sms.master);
             awaitOpenSmLog(standbyLog, "Entering MASTER state");
             awaitOpenSmLog(standbyLog, "routed by the daemon");
             group.awaitConverged(elected, switches);
@@ -234,6 +234,15 @@ class OpenSmStandbysIT {
         Path work = lab.plugin().directory().resolveSibling(name);
         OpenSmRoutingIT.deleteTree(work);
         return Files.createDirectories(work);
+    }
+
+    /**
+     * SIGKILL of an OpenSM, its client detached from ibsim first: as on a real fabric, a request to its port then
+     * times out instead of being lost with the client ({@link IbsimFabric#detach}).
+     */
+    private static void killSm(IbsimFabric ibsim, Process sm) throws Exception {
+        assertThat(ibsim.detach(sm.pid(), TOOL_LIMIT_SECONDS)).as("OpenSM %d attached to ibsim", sm.pid()).isTrue();
+        kill(sm);
     }
 
     /** SIGKILL, no goodbye, to all at once; waits for their end. */

@@ -15,6 +15,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
@@ -223,6 +225,36 @@ public final class IbsimFabric implements AutoCloseable {
         var in = ibsim.getOutputStream();
         in.write((command + "\n").getBytes(StandardCharsets.ISO_8859_1));
         in.flush();
+    }
+
+    /**
+     * Detaches the client of process {@code pid} (an OpenSM about to be killed) at ibsim's console ({@code Attached},
+     * then {@code X N} for each of its clients), and returns whether one was attached within {@code timeoutSeconds}. ibsim then answers what is sent to that port's SM with a
+     * timeout status, as a real fabric's MAD layer times out a request to a dead host. Without it, ibsim learns that a
+     * client died only when a write to it fails, and that MAD is lost: libumad2sim has no timeouts of its own, so the
+     * OpenSM that sent it waits for it for ever (a standby SM taking over stays in DISCOVERING, "There are still 1 MADs
+     * out").
+     */
+    public boolean detach(long pid, long timeoutSeconds) throws IOException, InterruptedException {
+        Path log = dir.resolve("ibsim.log");
+        int from = Files.readString(log, StandardCharsets.ISO_8859_1).length();
+        console("Attached");
+        // the list has no end mark (a comment typed after it stays in ibsim's buffer): the process's line is awaited
+        Pattern line = Pattern.compile("Client (\\d+): pid " + pid + " connected");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (ibsim.isAlive() && System.nanoTime() < deadline) {
+            Matcher client = line.matcher(Files.readString(log, StandardCharsets.ISO_8859_1).substring(from));
+            boolean attached = false;
+            while (client.find()) {
+                console("X " + client.group(1));
+                attached = true;
+            }
+            if (attached) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
     }
 
     /**
