@@ -16,7 +16,6 @@ import org.fabricmanager.daemon.config.DaemonConfig;
 import org.fabricmanager.daemon.config.OpenSm;
 import org.fabricmanager.opensm.IbsimFabric;
 import org.fabricmanager.opensm.OpenSmPlugin;
-import org.fabricmanager.opensm.OpenSmTools;
 import org.fabricmanager.topology.Fabric;
 import org.fabricmanager.topology.FabricSwitch;
 import org.fabricmanager.topology.LidFabric;
@@ -32,21 +31,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * infiniband-diags or the plug-in are missing.
  */
 class OpenSmLmcIT {
-    /** Bounds, not measures: a stuck tool must not hang the build. */
-    private static final long TOOL_LIMIT_SECONDS = 120;
-    private static final int PLUGIN_TIMEOUT_MS = 15_000;
-
+    /** OpenSM, ibsim and the plug-in. */
+    private static OpenSmLab parts;
     /** Under target/, so that OpenSM's and ibsim's logs stay for a look after a failure. */
-    static Path dir;
-    static OpenSmTools tools;
-    static OpenSmPlugin plugin;
+    private static Path dir;
 
     @BeforeAll
-    static void tools() throws IOException {
-        OpenSmLab lab = OpenSmLab.require();
-        tools = lab.tools();
-        plugin = lab.plugin();
-        dir = Files.createDirectories(plugin.directory().resolveSibling("opensm-lmc-it"));
+    static void parts() throws IOException {
+        parts = OpenSmLab.require();
+        dir = Files.createDirectories(parts.plugin().directory().resolveSibling("opensm-lmc-it"));
     }
 
     /**
@@ -68,9 +61,10 @@ class OpenSmLmcIT {
                 .withOpenSm(OpenSm.of(socket.toString(), null, null, null));
         Process opensm = null;
         try (FabricManagerDaemon daemon = FabricManagerDaemon.start(config, List.of());
-             IbsimFabric lab = IbsimFabric.start(tools, fabric, work.resolve("ibsim"), TOOL_LIMIT_SECONDS)) {
+             IbsimFabric lab = IbsimFabric.start(parts.tools(), fabric, work.resolve("ibsim"),
+                     OpenSmLab.TOOL_LIMIT_SECONDS)) {
             Path osmDir = work.resolve("opensm");
-            opensm = plugin.startOpenSm(lab, socket, PLUGIN_TIMEOUT_MS, osmDir, OpenSmPlugin.Fallback.MINHOP,
+            opensm = parts.plugin().startOpenSm(lab, socket, OpenSmLab.PLUGIN_TIMEOUT_MS, osmDir, OpenSmPlugin.Fallback.MINHOP,
                     "lmc " + lmc + "\n");
             OpenSmLab.awaitLog(osmDir.resolve("opensm.log"), "routed by the daemon", 1);
             SystemSupport.await(daemon, s -> s.state() == DaemonState.CONVERGED
