@@ -229,11 +229,11 @@ public final class IbsimFabric implements AutoCloseable {
 
     /**
      * Detaches the client of process {@code pid} (an OpenSM about to be killed) at ibsim's console ({@code Attached},
-     * then {@code X N} for each of its clients), and returns whether one was attached within {@code timeoutSeconds}. ibsim then answers what is sent to that port's SM with a
-     * timeout status, as a real fabric's MAD layer times out a request to a dead host. Without it, ibsim learns that a
-     * client died only when a write to it fails, and that MAD is lost: libumad2sim has no timeouts of its own, so the
-     * OpenSM that sent it waits for it for ever (a standby SM taking over stays in DISCOVERING, "There are still 1 MADs
-     * out").
+     * then {@code X N} for each of its clients), and returns whether one was attached within {@code timeoutSeconds}.
+     * ibsim then answers what is sent to that port's SM with a timeout status, as a real fabric's MAD layer times out a
+     * request to a dead host. Without it, ibsim learns that a client died only when a write to it fails, and that MAD
+     * is lost: libumad2sim has no timeouts of its own, so the OpenSM that sent it waits for it for ever (a standby SM
+     * taking over stays in DISCOVERING, "There are still 1 MADs out").
      */
     public boolean detach(long pid, long timeoutSeconds) throws IOException, InterruptedException {
         Path log = dir.resolve("ibsim.log");

@@ -144,7 +144,7 @@ final class LossChurn {
                 if (before == after) {
                     continue;
                 }
-                if (before == 0xff && reachesNode(now, now.live(), sw, node)) {
+                if (before == 0xff && reachesNode(now, sw, node)) {
                     continue; // a route gained: a switch's rank can change on a loss (see gained)
                 }
                 String route = crossing(reference, now.live(), sw, node);
@@ -229,7 +229,7 @@ final class LossChurn {
             if (now.tables().containsKey(sw)) {
                 for (long node : held.columnOf().keySet()) {
                     if (now.columnOf().containsKey(node) && held.port(sw, node) == 0xff
-                            && reachesNode(now, now.live(), sw, node)) {
+                            && reachesNode(now, sw, node)) {
                         n++;
                     }
                 }
@@ -238,9 +238,9 @@ final class LossChurn {
         return n;
     }
 
-    /** Whether the route from {@code sw} to {@code node} through {@code held}'s tables reaches it over {@code live}. */
-    private boolean reachesNode(Held held, ChaosOracle.Live live, long sw, long node) {
-        String route = crossing(held, live, sw, node);
+    /** Whether the route from {@code sw} to {@code node} through {@code held}'s tables reaches it over live links. */
+    private boolean reachesNode(Held held, long sw, long node) {
+        String route = crossing(held, held.live(), sw, node);
         return route != null && route.endsWith(" -> node");
     }
 
