@@ -22,9 +22,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@link RandomTail}'s prediction, beside the mean measured on {@code fm.bench.random}. Per fabric and engine:
  * the measured and predicted means; per kind of link (rank to rank) the expected number of links carrying 6, 7
  * and 8 routes or more in one permutation; and for the links from level 1 up, that number at 7 were each level-1
- * switch's links up, or each pod's, to carry the same load (what evening them would give). {@code fill}: the
- * {@link UpFill} experiment beside {@code dmodc-home}, Dmodc and {@code sssp}, with the shift and all-to-all
- * maxima and the busiest links.
+ * switch's links up, or each pod's, to carry the same load (what evening them would give).
  *
  * <p>{@code mvn -B -o -q -pl routing-dmodc -am verify -DskipITs -Dsurefire.failIfNoSpecifiedTests=false
  * -Dtest=RandomTailBenchmark#predict -Dfm.bench=true -Dfm.bench.fraction=0.1 -Dfm.bench.seeds=1,2,3,4,5
@@ -48,39 +46,6 @@ class RandomTailBenchmark {
                 RandomTail tail = RandomTail.of(routed);
                 System.out.printf(Locale.ROOT, "seed %d %-11s random mean measured %.3f, predicted %.3f%n", seed, name,
                         new CongestionAnalyzer(routed, THREADS).analyze(random).mean(), tail.predictedMean());
-                printKinds(routed.links(), ranks, tail);
-                printEvened(routed.links(), ranks, tail);
-            }
-        }
-    }
-
-    /** {@code dmodc-home}'s tables with their level-1 choices evened ({@link UpFill}) beside the engines'. */
-    @Test
-    void fill() {
-        TrafficPattern random = TrafficPattern.parse(System.getProperty("fm.bench.random", "random:2000:1234"));
-        Fabric intact = PgftGenerator.generate(PgftSpec.parse(System.getProperty("fm.bench.pgft",
-                "PGFT(3;16,16,16;1,16,16;1,1,1)")));
-        ForwardingTables home = route("dmodc", intact.index());
-        for (long seed : seeds()) {
-            FabricIndex index = degraded(intact, seed);
-            int[] ranks = Ranking.fromSources(index, index.leaves());
-            for (String name : System.getProperty("fm.bench.engines", "dmodc,dmodc-home,fill,sssp").split(",")) {
-                ForwardingTables tables = route(name.equals("fill") ? "dmodc-home" : name, index);
-                if (name.equals("fill") && Boolean.getBoolean("fm.fill.pods")) {
-                    tables = UpFill.podMoves(index, tables, home);
-                }
-                if (name.equals("fill")) {
-                    tables = UpFill.fill(index, tables, home);
-                }
-                RoutedFabric routed = RoutedFabric.of(index, tables);
-                CongestionAnalyzer analyzer = new CongestionAnalyzer(routed, THREADS);
-                long[] loads = analyzer.allToAllLoads();
-                System.out.printf(Locale.ROOT, "seed %d %-11s random mean %.3f (predicted %.3f), shift max %d,"
-                                + " all-to-all max %d, %s%n", seed, name, analyzer.analyze(random).mean(),
-                        RandomTail.of(routed).predictedMean(), analyzer.analyze(new TrafficPattern.Shift()).max(),
-                        Arrays.stream(loads).max().orElse(0), TracedValidity.of(routed));
-                printBusiest(routed.links(), ranks, loads);
-                RandomTail tail = RandomTail.of(routed);
                 printKinds(routed.links(), ranks, tail);
                 printEvened(routed.links(), ranks, tail);
             }
@@ -134,19 +99,6 @@ class RandomTailBenchmark {
         }
         System.out.printf(Locale.ROOT, "    level 1 up at 7 or more: %.4f; evened per switch %.4f, per pod %.4f%n", now,
                 bySwitch, byPod);
-    }
-
-    private static void printBusiest(DirectedLinks links, int[] ranks, long[] loads) {
-        Integer[] ids = new Integer[loads.length];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = i;
-        }
-        Arrays.sort(ids, (a, b) -> Long.compare(loads[b], loads[a]));
-        StringBuilder sb = new StringBuilder("    busiest:");
-        for (int i = 0; i < 6; i++) {
-            sb.append(String.format(Locale.ROOT, " %d (%s)", loads[ids[i]], kind(links, ranks, ids[i])));
-        }
-        System.out.println(sb);
     }
 
     private static boolean levelOneUp(DirectedLinks links, int[] ranks, RandomTail tail, int link) {
