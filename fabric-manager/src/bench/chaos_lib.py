@@ -19,6 +19,7 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")
 FM = os.path.join(REPO, "bin", "fabric-manager")
 TOKEN = "chaos-campaign-token-0123456789"
 QUIET_BOUND_S = 90
+UNSETTLED_TRIES = 3  # readings begun again in one check before the daemon's unrest is a violation
 
 
 def free_port():
@@ -272,6 +273,11 @@ class Violation(Exception):
     pass
 
 
+class Unsettled(Exception):
+    """The daemon left the quiet point a check began at while the check read the tables: not a violation, the step
+    is judged again at the next quiet point."""
+
+
 class Campaign:
     """The campaign against `fabric-manager simulate`; a subclass replaces the lab (its start and stop, what a
     cable or a switch's power does, how tables are read back) and may add events of its own."""
@@ -306,6 +312,7 @@ class Campaign:
         self.repair_version = 0
         self.log_seen = 0  # bytes of run.err read for verdicts
         self.refuted = 0  # ring verdicts an agent's echo refuted
+        self.rejudged = 0  # checks begun again at the next quiet point (Unsettled)
         self.checks = 0  # checks that walked a sample of the destinations
 
     def say(self, text):
@@ -374,10 +381,24 @@ class Campaign:
                 raise Violation("no table read back for live switch %s: %s" % (s, lft))
             # a switch whose row a routing left unchanged keeps the version it applied last: in sync all the same
             if not lft["inSync"]:
-                raise Violation("CONVERGED but %s is not in sync (holds v%s of v%s)"
-                                % (s, lft["appliedVersion"], lft["version"]))
+                self.judge_out_of_sync(s, lft)
             out[s] = bytes(lft["entries"])  # ports 1-254, 255 for none: a byte each keeps 5,120 tables small
         return out
+
+    def judge_out_of_sync(self, switch, lft):
+        """A live switch's table read out of sync after a CONVERGED status. Reading thousands of tables takes minutes,
+        and a starved host can make agents reconnect meanwhile: when the daemon's status no longer says CONVERGED with
+        every live switch in sync, the daemon left its quiet point itself (Unsettled); when it still does, it is wrong
+        about this switch (a Violation)."""
+        live = len(self.live())
+        st = self.daemon.get("/api/v1/status")
+        if st is None or st["state"] != "CONVERGED" or st["switches"]["connected"] != live \
+                or st["tables"]["inSync"] != live:
+            raise Unsettled("%s holds v%s of v%s; the daemon now says %s, %s of %d in sync"
+                            % (switch, lft["appliedVersion"], lft["version"], st and st["state"],
+                               st and st["tables"]["inSync"], live))
+        raise Violation("CONVERGED but %s is not in sync (holds v%s of v%s)"
+                        % (switch, lft["appliedVersion"], lft["version"]))
 
     def summary(self):
         """What the lab adds to the campaign's last line."""
@@ -558,11 +579,20 @@ class Campaign:
 
     def check(self, event, status):
         self.check_verdicts()
-        try:
-            tables = self.read_tables()
-        except Violation:
-            self.check_verdicts()  # a spoofed death during the read is the cause to report
-            raise
+        for attempt in range(UNSETTLED_TRIES + 1):
+            try:
+                tables = self.read_tables()
+                break
+            except Violation:
+                self.check_verdicts()  # a spoofed death during the read is the cause to report
+                raise
+            except Unsettled as u:
+                if attempt == UNSETTLED_TRIES:
+                    raise Violation("the daemon left its quiet point during %d readings in a row: %s"
+                                    % (UNSETTLED_TRIES + 1, u))
+                self.rejudged += 1
+                self.say("left the quiet point during the reading (%s): judged again at the next" % u)
+                status = self.quiet()
         self.check_routes(tables)
         m = self.model
         whole = not m.down and not m.dead and not m.drained and not m.cut
@@ -656,6 +686,7 @@ class Campaign:
             self.say("survived %d steps (%s), %d daemon starts, %.1f minutes%s"
                      % (step, ", ".join("%s %d" % kv for kv in sorted(self.counts.items()))
                         + ", ring verdicts refuted %d" % self.refuted
+                        + ", checks judged again %d" % self.rejudged
                         + ", restarts alone from the routing in force %d (none moved an entry), from an older one %d"
                         " (entries moved %s)" % (self.restarts_judged, len(self.restarts_unstored),
                                                  self.restarts_unstored), self.daemon.starts,
