@@ -8,7 +8,8 @@ own model of the fabric (what it took down, powered off or drained): after every
 say CONVERGED with every live switch connected and in sync, then checks, independently of the daemon's code:
   - every entry of every live switch (read back over REST) follows live, undrained cables only, never loops, and
     reaches its node whenever an up*/down* path exists in the model's fabric;
-  - the state is CONVERGED within the bound (90 s), never CONVERGED with a table that is not its routing's;
+  - the state is CONVERGED within the bound (90 s), never CONVERGED with a table that is not its routing's (a table
+    read out of sync once the daemon's own status has left CONVERGED is read again at the next quiet point);
   - with nothing down or drained, the tables are those of the first convergence (the full routing of the
     intact fabric);
   - a single cable or switch lost from a fabric with nothing else out changes no more entries than the daemon's
