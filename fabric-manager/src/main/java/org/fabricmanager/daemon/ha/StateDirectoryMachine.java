@@ -30,6 +30,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.fabricmanager.daemon.store.AtomicFiles;
 import org.slf4j.Logger;
@@ -109,13 +110,24 @@ final class StateDirectoryMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
-        loadSnapshot(storage.getLatestSnapshot());
+        getLifeCycle().startAndTransition(() -> loadSnapshot(storage.getLatestSnapshot()), IOException.class);
+    }
+
+    /**
+     * Ratis pauses the machine before it installs a snapshot the leader sent (this member was behind the log the
+     * others kept) and reloads it after, which it refuses unless the machine says it is paused: its applier thread
+     * then dies and the member's server closes itself.
+     */
+    @Override
+    public void pause() {
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
     }
 
     @Override
     public void reinitialize() throws IOException {
-        // a snapshot was installed from the leader (this member lagged behind the log it kept)
-        loadSnapshot(storage.loadLatestSnapshot());
+        // the snapshot installed from the leader
+        getLifeCycle().startAndTransition(() -> loadSnapshot(storage.loadLatestSnapshot()), IOException.class);
     }
 
     @Override

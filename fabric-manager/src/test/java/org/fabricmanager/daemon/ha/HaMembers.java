@@ -66,7 +66,13 @@ final class HaMembers {
 
     /** Member n{@code i} of {@code peers}, not started ({@code material} {@code null}: plaintext). */
     static HaNode member(Path dir, int electionMs, List<String> peers, int i, TlsMaterial material) throws Exception {
-        Ha ha = new Ha(true, "n" + i, peers, electionMs, 1_000, 60_000);
+        return member(dir, electionMs, peers, i, material, 1_000);
+    }
+
+    /** As above, with a snapshot every {@code snapshotEvery} committed writes ({@code ha.snapshotEvery}). */
+    static HaNode member(Path dir, int electionMs, List<String> peers, int i, TlsMaterial material, int snapshotEvery)
+            throws Exception {
+        Ha ha = new Ha(true, "n" + i, peers, electionMs, snapshotEvery, 60_000);
         return new HaNode(ha, Files.createDirectories(dir.resolve("n" + i)), material, () -> { });
     }
 }
