@@ -127,7 +127,16 @@ final class StateDirectoryMachine extends BaseStateMachine {
     @Override
     public void reinitialize() throws IOException {
         // the snapshot installed from the leader
-        getLifeCycle().startAndTransition(() -> loadSnapshot(storage.loadLatestSnapshot()), IOException.class);
+        SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
+        getLifeCycle().startAndTransition(() -> loadSnapshot(snapshot), IOException.class);
+        if (snapshot != null) {
+            int count;
+            synchronized (this) {
+                count = files.size();
+            }
+            LOG.info("ha: this member was behind the log the others kept and loaded the leader's snapshot (term {},"
+                    + " index {}): {} state files", snapshot.getTerm(), snapshot.getIndex(), count);
+        }
     }
 
     @Override
