@@ -199,8 +199,7 @@ class HaCampaign(chaos_lib.Campaign):
                     continue
                 elected = elected or time.time() - began
                 st = m.status() if h.get("active") else None
-                if st and st.get("state") == "CONVERGED" and st["switches"]["connected"] == live \
-                        and st["tables"]["inSync"] == live:
+                if st and chaos_lib.settled(st, live):
                     m_ = self.model
                     # a new leader ends discovery at once on the whole fabric, else after discovery.settleMs
                     key = (kind if self.alone() else kind + " in a burst") + (

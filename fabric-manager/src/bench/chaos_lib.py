@@ -273,6 +273,12 @@ class Violation(Exception):
     pass
 
 
+def settled(status, live):
+    """Whether a status says CONVERGED with every one of the `live` switches connected and in sync."""
+    return status["state"] == "CONVERGED" and status["switches"]["connected"] == live \
+        and status["tables"]["inSync"] == live
+
+
 class Unsettled(Exception):
     """The daemon left the quiet point a check began at while the check read the tables: not a violation, the step
     is judged again at the next quiet point."""
@@ -392,8 +398,7 @@ class Campaign:
         about this switch (a Violation)."""
         live = len(self.live())
         st = self.daemon.get("/api/v1/status")
-        if st is None or st["state"] != "CONVERGED" or st["switches"]["connected"] != live \
-                or st["tables"]["inSync"] != live:
+        if st is None or not settled(st, live):
             raise Unsettled("%s holds v%s of v%s; the daemon now says %s, %s of %d in sync"
                             % (switch, lft["appliedVersion"], lft["version"], st and st["state"],
                                st and st["tables"]["inSync"], live))
@@ -505,9 +510,7 @@ class Campaign:
             st = self.daemon.get("/api/v1/status")
             if st is not None:
                 last = st
-                if (st["state"] == "CONVERGED" and st["switches"]["connected"] == live
-                        and st["tables"]["inSync"] == live and not st["routing"].get("refinePending")
-                        and self.lab_ready(st)):
+                if settled(st, live) and not st["routing"].get("refinePending") and self.lab_ready(st):
                     time.sleep(0.5)  # a refinement or a re-route due may follow at once: take the next status
                     again = self.daemon.get("/api/v1/status")
                     if again is not None and again["state"] == "CONVERGED" and again["routing"]["version"] == \
