@@ -309,6 +309,36 @@ class BalanceSweepBenchmark {
         }
     }
 
+    /**
+     * As {@link #refinedRepairs}, from the full routing of each degraded fabric instead of the intact tree's: more
+     * faults on it ({@code fm.bench.moreLinks}, default 0.01 of its links, and {@code fm.bench.moreSwitches}, default
+     * 0), repaired, refined, and that fabric's full routing.
+     */
+    @Test
+    void refinedFromDegraded() {
+        TrafficPattern random = TrafficPattern.parse(System.getProperty("fm.bench.random", "random:2000:1234"));
+        String spec = System.getProperty("fm.bench.pgft", "PGFT(3;16,16,16;1,16,16;1,1,1)");
+        double fraction = Double.parseDouble(System.getProperty("fm.bench.fraction", "0.05"));
+        double moreLinks = Double.parseDouble(System.getProperty("fm.bench.moreLinks", "0.01"));
+        int moreSwitches = Integer.getInteger("fm.bench.moreSwitches", 0);
+        try (RoutingEngine engine = RoutingEngines.create(HOME, THREADS)) {
+            TableRepairer repairer = engine.repairer().orElseThrow();
+            for (long seed : seeds(System.getProperty("fm.bench.seeds", "1-5"))) {
+                Fabric first = Degrader.degrade(PgftGenerator.generate(PgftSpec.parse(spec)),
+                        DegradationPlan.random(fraction, 0, seed));
+                RoutedSnapshot base = engine.routeSnapshot(first.index());
+                FabricIndex index = Degrader.degrade(first, DegradationPlan.random(moreLinks, moreSwitches,
+                        seed + 1000)).index();
+                RoutedSnapshot repaired = repairer.repair(base, index);
+                ForwardingTables refined = repairer.refine(base.result().tables(), repaired)
+                        .map(r -> r.result().tables()).orElse(repaired.result().tables());
+                System.out.printf(Locale.ROOT, "seed %2d%n  repair  %s%n  refined %s%n  full    %s%n", seed,
+                        figures(index, repaired.result().tables(), random), figures(index, refined, random),
+                        figures(index, engine.route(index).tables(), random));
+            }
+        }
+    }
+
     /** Entries of {@code tables} (for {@code index}) whose port differs from {@code base}'s (for {@code whole}). */
     private static long changed(FabricIndex whole, ForwardingTables base, FabricIndex index, ForwardingTables tables) {
         long n = 0;

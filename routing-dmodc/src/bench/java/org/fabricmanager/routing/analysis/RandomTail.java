@@ -107,6 +107,24 @@ record RandomTail(double[][] tails, double[] mu) {
     }
 
     /**
+     * {@link #predictedMean} were each link's expected load {@code evened[link]} ({@code NaN}: its own), each tail
+     * scaled as in {@link #tailIf}.
+     */
+    double predictedMeanIf(double[] evened) {
+        double mean = 1;
+        for (int k = 2; k <= K; k++) {
+            double none = 1;
+            for (int link = 0; link < tails.length; link++) {
+                if (tails[link] != null) {
+                    none *= 1 - (Double.isNaN(evened[link]) ? tails[link][k] : Math.min(1, tailIf(link, k, evened[link])));
+                }
+            }
+            mean += 1 - none;
+        }
+        return mean;
+    }
+
+    /**
      * Link {@code link}'s {@code P(load >= k)} were its expected load {@code evened} instead of its own: its tail
      * scaled by the ratio of Poisson tails (an estimate, for what-ifs).
      */

@@ -87,18 +87,26 @@ class RandomTailBenchmark {
         double now = 0;
         double bySwitch = 0;
         double byPod = 0;
+        double[] switchMu = new double[links.count()];
+        double[] podMu = new double[links.count()];
+        Arrays.fill(switchMu, Double.NaN);
+        Arrays.fill(podMu, Double.NaN);
         for (int link = 0; link < links.count(); link++) {
             if (levelOneUp(links, ranks, tail, link)) {
                 int u = links.sourceSwitch(link);
                 double[] s = perSwitch.get(u);
                 double[] p = perPod.get(pod[u]);
                 now += tail.tails()[link][7];
-                bySwitch += tail.tailIf(link, 7, s[0] / s[1]);
-                byPod += tail.tailIf(link, 7, p[0] / p[1]);
+                switchMu[link] = s[0] / s[1];
+                podMu[link] = p[0] / p[1];
+                bySwitch += tail.tailIf(link, 7, switchMu[link]);
+                byPod += tail.tailIf(link, 7, podMu[link]);
             }
         }
         System.out.printf(Locale.ROOT, "    level 1 up at 7 or more: %.4f; evened per switch %.4f, per pod %.4f%n", now,
                 bySwitch, byPod);
+        System.out.printf(Locale.ROOT, "    predicted mean: %.3f; level 1 up evened per switch %.3f, per pod %.3f%n",
+                tail.predictedMean(), tail.predictedMeanIf(switchMu), tail.predictedMeanIf(podMu));
     }
 
     private static boolean levelOneUp(DirectedLinks links, int[] ranks, RandomTail tail, int link) {

@@ -35,6 +35,13 @@ import org.junit.jupiter.api.Test;
 class HomeRepairTest {
     private static final HomeDmodcEngine HOME = new HomeDmodcEngine(2);
     private static final TableRepairer REPAIRER = HOME.repairer().orElseThrow();
+    /**
+     * A refined repair's largest all-to-all maximum from a degraded fabric's routing, as a share of the full
+     * routing's: the base keeps its own stand-ins where the fault did not reach, placed by the loads of the fabric it
+     * was routed for, and only the moved entries take the full routing's (from the intact tree's routing, with no
+     * stand-ins to keep, {@link ReturnRepairTest#ALL_TO_ALL_SLACK}).
+     */
+    private static final double REFINED_FROM_DEGRADED_SLACK = 1.2;
 
     @AfterAll
     static void close() {
@@ -115,7 +122,8 @@ class HomeRepairTest {
 
     /**
      * A refined repair changes only entries the repair changed, each to the full routing's port, stays valid and
-     * deadlock-free, and has the full routing's balance where the repair does not: every fault kind, from the full
+     * deadlock-free, and has the full routing's balance where the repair does not (from a degraded fabric's routing,
+     * its all-to-all maximum within {@link #REFINED_FROM_DEGRADED_SLACK} of it): every fault kind, from the full
      * routings of intact and degraded fabrics. Dmodc's own repairs have nothing to refine.
      */
     @Test
@@ -155,7 +163,8 @@ class HomeRepairTest {
                             }
                         }
                     }
-                    ReturnRepairTest.assertBalanced(what, index, ours, theirs, r);
+                    ReturnRepairTest.assertBalanced(what, index, ours, theirs, r,
+                            seed == 1 ? ReturnRepairTest.ALL_TO_ALL_SLACK : REFINED_FROM_DEGRADED_SLACK);
                     assertThat(new DmodcEngine(1).refine(before, repaired)).as(what).isEmpty();
                     cases++;
                 }

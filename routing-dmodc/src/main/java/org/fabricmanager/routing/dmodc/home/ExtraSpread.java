@@ -31,6 +31,10 @@ final class ExtraSpread {
     private final Pods planes;
     private final Pods pods;
     private final int[] leafFirst;
+    /** Per leaf number, its pod's number plus one (0: none). */
+    private final int[] leafPod;
+    /** The destinations of each leaf in ascending order, at the leaf's node positions. */
+    private final int[] sorted;
     /** True when every leaf's destinations are consecutive ({@link #leafByLeaf}). */
     private final boolean consecutive;
 
@@ -49,11 +53,22 @@ final class ExtraSpread {
         this.planes = Pods.of(index, ranks, 1);
         this.pods = pods;
         this.leafFirst = leafFirst;
+        this.leafPod = new int[leaves];
+        for (int l = 0; l < leaves; l++) {
+            leafPod[l] = pods.podOf(index.leaves()[l]) + 1;
+        }
         boolean all = true;
         for (int first : leafFirst) {
             all &= first >= 0;
         }
         this.consecutive = all;
+        this.sorted = new int[all ? 0 : index.leafNodeStart(leaves)];
+        for (int l = 0; l < leaves && !all; l++) {
+            for (int i = index.leafNodeStart(l); i < index.leafNodeStart(l + 1); i++) {
+                sorted[i] = index.nodeIndex(index.leafNodeArray()[i]);
+            }
+            Arrays.sort(sorted, index.leafNodeStart(l), index.leafNodeStart(l + 1));
+        }
     }
 
     int planeCount() {
@@ -68,9 +83,23 @@ final class ExtraSpread {
         int[] tops = planes.upper(p);
         long[] reach = tops.length <= Long.SIZE ? planes.closest(p, costs, leaves) : null;
         Choices x = new Choices(tops.length);
-        for (int u : planes.lower(p)) {
+        int[] lower = planes.lower(p);
+        int[][] homes = new int[lower.length][];
+        x.down = new int[tops.length * (pods.count() + 1)];
+        for (int i = 0; i < lower.length && reach != null; i++) {
+            if (x.load(lower[i], reach)) {
+                countHomes(lower[i], x);
+                homes[i] = x.homes.clone();
+            }
+        }
+        for (int i = 0; i < lower.length; i++) {
+            int u = lower[i];
             if (!x.load(u, reach)) {
                 continue;
+            }
+            if (reach != null) {
+                System.arraycopy(homes[i], 0, x.homes, 0, tops.length);
+                Arrays.fill(x.lastStandIn, Integer.MIN_VALUE / 2);
             }
             if (reach != null && consecutive) {
                 leafByLeaf(u, extras[u], rows, x);
@@ -97,7 +126,6 @@ final class ExtraSpread {
      */
     private void rotateHomes(int u, Rows rows, Choices x) {
         int div = x.div;
-        int[] nodes = index.leafNodeArray();
         byte[] table = null;
         for (int l = 0; l < leaves; l++) {
             long mask = x.linked & x.reach[l];
@@ -112,13 +140,19 @@ final class ExtraSpread {
                 for (int d = leafFirst[l], end = d + to - from; d < end; ) {
                     int q = d / div;
                     int run = Math.min(end, (q + 1) * div);
-                    Bits.fill(table, d, run, (byte) homeTopPort(mask, c, q, x));
+                    Bits.fill(table, d, run, (byte) homeTopPort(mask, c, q, l, x));
                     d = run;
                 }
             } else {
+                int run = -1;
+                int port = -1;
                 for (int i = from; i < to; i++) {
-                    int d = index.nodeIndex(nodes[i]);
-                    table[d] = (byte) homeTopPort(mask, c, d / div, x);
+                    int d = sorted[i];
+                    if (d / div != run) {
+                        run = d / div;
+                        port = homeTopPort(mask, c, run, l, x);
+                    }
+                    table[d] = (byte) port;
                 }
             }
         }
@@ -154,7 +188,7 @@ final class ExtraSpread {
                 }
                 table = table == null ? rows.row(u) : table;
                 int port = chunk == 0 ? -1 : closest && c != 0 ? x.chooseAmong(mask, c, q) : x.choose(l, q);
-                int home = rotate ? homeTopPort(mask, c, q, x) : -1;
+                int home = rotate ? homeTopPort(mask, c, q, l, x) : -1;
                 Bits.blend(table, from, count, port < 0 ? 0 : chunk, port, home);
                 continue;
             }
@@ -163,7 +197,7 @@ final class ExtraSpread {
                 for (int d = from, end = from + count; d < end; ) {
                     q = x.quotient(d);
                     int run = Math.min(end, (q + 1) * x.div);
-                    Bits.fill(table, d, run, (byte) homeTopPort(mask, c, q, x));
+                    Bits.fill(table, d, run, (byte) homeTopPort(mask, c, q, l, x));
                     d = run;
                 }
             }
@@ -207,14 +241,71 @@ final class ExtraSpread {
         byte[] row(int s);
     }
 
-    /** The home top {@code T[q mod n]} when it is in {@code mask}, else a missing position's stand-in. */
-    private int homeTopPort(long mask, int c, int q, Choices x) {
+    /**
+     * Per plane position, the leaves whose home top is that position and a candidate at {@code x}'s switch (one per
+     * leaf, by its first destination; its own pod's leaves aside, reached down): where its stand-ins start. Added to
+     * {@link Choices#down}, per position and the leaf's pod, over the plane.
+     */
+    private void countHomes(int u, Choices x) {
+        int n = x.slotGroup.length;
+        Arrays.fill(x.homes, 0);
+        int own = pods.podOf(u) + 1;
+        int[] home = x.homePositions();
+        int stride = pods.count() + 1;
+        for (int l = 0; l < leaves; l++) {
+            int h = home[l];
+            if (h >= 0 && leafPod[l] != own) {
+                int hit = (int) ((x.linked & x.reach[l]) >>> h) & 1;
+                x.homes[h] += hit;
+                x.down[h * stride + leafPod[l]] += hit;
+            }
+        }
+    }
+
+    /**
+     * The home top {@code T[q mod n]} when it is in {@code mask}, else a stand-in: the position of {@code mask} with
+     * the fewest home choices and stand-ins so far, the formula's ({@link Choices#standIn}) among equals.
+     */
+    private int homeTopPort(long mask, int c, int q, int l, Choices x) {
         int n = x.slotGroup.length;
         int home = q % n;
         if ((mask >>> home & 1) != 0) {
             return x.slotPort(home, q, n);
         }
-        return x.slotPort(x.standIn(mask, c, q, 0), q, c);
+        return x.slotPort(lightest(mask, l, x, x.standIn(mask, c, q, 0)), q, c);
+    }
+
+    /**
+     * The position of {@code mask} for a whole destination towards leaf {@code l} whose home top is not in it: the
+     * one whose link up and link down towards the leaf's pod carry the fewest, among those no destination of the
+     * last {@code n} leaves took this way ({@code preferred} among equals), counted as taken.
+     */
+    private int lightest(long mask, int l, Choices x, int preferred) {
+        int n = x.slotGroup.length;
+        int stride = pods.count() + 1;
+        int pod = leafPod[l];
+        int best = preferred;
+        long free = 0;
+        for (long m = mask; m != 0; m &= m - 1) {
+            int position = Long.numberOfTrailingZeros(m);
+            free |= l - x.lastStandIn[position] >= n ? 1L << position : 0;
+        }
+        if (free != 0) {
+            best = (free >>> best & 1) != 0 ? best : Long.numberOfTrailingZeros(free);
+            int least = x.homes[best] + x.down[best * stride + pod];
+            for (long m = free; m != 0; m &= m - 1) {
+                int position = Long.numberOfTrailingZeros(m);
+                int load = x.homes[position] + x.down[position * stride + pod];
+                if (load < least) {
+                    best = position;
+                    least = load;
+                }
+            }
+        }
+        x.homes[best]++;
+        x.down[best * stride + pod]++;
+        x.lastStandIn[best] = l;
+        return best;
     }
 
     /** One level-1 switch's up groups, as a worker sees them. */
@@ -226,6 +317,18 @@ final class ExtraSpread {
         final int[] slotGroup;
         /** Per plane position, the port of its group when that group is a single port, else -1. */
         final int[] slotPorts;
+        /** Per plane position, the home choices and stand-ins on it ({@link #countHomes}, {@link #homeTopPort}). */
+        final int[] homes;
+        /**
+         * Per plane position and pod, the plane's home choices and stand-ins that come down that level-2 switch's
+         * link to the pod (position × pods + pod), over all of the plane's level-1 switches.
+         */
+        int[] down;
+        /** Per plane position, the leaf number of the last stand-in put there. */
+        final int[] lastStandIn;
+        /** {@link #homePositions}, for the divider {@code homeDiv}. */
+        final int[] homeOf = new int[leaves];
+        int homeDiv = -1;
         long linked;
         long[] reach;
         int u;
@@ -245,7 +348,23 @@ final class ExtraSpread {
         Choices(int planeSize) {
             this.slotGroup = new int[planeSize];
             this.slotPorts = new int[planeSize];
+            this.homes = new int[planeSize];
+            this.lastStandIn = new int[planeSize];
             this.up = new int[Long.SIZE];
+        }
+
+        /** Per leaf number, the position of its first destination's home top at this switch's divider, or -1. */
+        int[] homePositions() {
+            if (homeDiv != div) {
+                int n = slotGroup.length;
+                for (int l = 0; l < leaves; l++) {
+                    int from = index.leafNodeStart(l);
+                    int first = from == index.leafNodeStart(l + 1) ? -1 : leafFirst[l] >= 0 ? leafFirst[l] : sorted[from];
+                    homeOf[l] = first < 0 ? -1 : quotient(first) % n;
+                }
+                homeDiv = div;
+            }
+            return homeOf;
         }
 
         /** Loads switch {@code u}; false when it has no up group or more than a mask holds. */

@@ -55,12 +55,29 @@ final class PlainHome {
         for (int[][] pod : pods) {
             plain.leaves(pod[0], pod[1]);
         }
+        int[] leafPod = new int[index.leafCount()];
+        Arrays.fill(leafPod, -1);
+        for (int p = 0; p < pods.size(); p++) {
+            for (int s : pods.get(p)[1]) {
+                leafPod[index.leafNumber(s)] = p;
+            }
+        }
         for (int[][] plane : plain.pods(1)) {
+            int[] down = new int[plane[0].length * (pods.size() + 1)];
+            List<LevelOne> switches = new ArrayList<>();
             for (int u : plane[1]) {
                 int p = podNumber(pods, u);
                 int[] homes = p < 0 ? new int[0] : pods.get(p)[0];
                 int present = (int) Arrays.stream(homes).filter(h -> h >= 0).count();
-                plain.levelOne(u, plane[0], Math.max(p, 0), homes.length, present);
+                LevelOne one = plain.new LevelOne(u, plane[0], p, homes.length, present, leafPod, down);
+                if (one.up.isEmpty() || one.up.size() > Long.SIZE) {
+                    continue;
+                }
+                one.count();
+                switches.add(one);
+            }
+            for (LevelOne one : switches) {
+                one.route();
             }
         }
         return plain.table;
@@ -107,59 +124,144 @@ final class PlainHome {
     /**
      * Step two, a level-1 switch: home tops where its list is short, then its extras half a list away. When its pod
      * misses level-1 switches ({@code present} of {@code positions}), Dmodc's divider is scaled to the positions
-     * and every destination it sends up takes its home top by it.
+     * and every destination it sends up takes its home top by it. A home destination whose home top is not a
+     * candidate takes a stand-in, one per leaf and {@code ⌊d/Π⌋}: of the candidates no stand-in of the last
+     * {@code n} leaves took, the one with the fewest leaves' homes and stand-ins on its link up plus the plane's on
+     * its link down to the leaf's pod ({@link #count}, then each stand-in), the formula's among equals.
      */
-    private void levelOne(int u, int[] tops, int rotation, int positions, int present) {
-        List<Integer> up = new ArrayList<>();
-        for (int g = index.groupStart(u); g < index.groupStart(u) + index.groupCount(u); g++) {
-            if (routing.rank(index.groupNeighbour(g)) > routing.rank(u)) {
-                up.add(g);
-            }
-        }
-        if (up.isEmpty() || up.size() > Long.SIZE) {
-            return;
-        }
-        int n = tops.length;
-        boolean planeWide = n <= Long.SIZE;
-        boolean widened = present < positions;
-        int div = routing.divider(u);
-        if (widened) {
-            div = (int) Math.ceil((double) div * positions / present);
-        }
-        for (int l = 0; planeWide && l < index.leafCount(); l++) {
-            List<Integer> c = closestLinked(u, l, tops);
-            if (cost(u, l) != closest(l, tops) + 1 || c.isEmpty() || c.size() == n && !widened) {
-                continue;
-            }
-            for (int d : byLeaf.get(l)) {
-                int q = d / div;
-                int home = q % n;
-                table[u][d] = c.contains(home) ? port(group(u, tops[home]), q, n)
-                        : port(group(u, tops[standIn(c, n, q, rotation, 0)]), q, c.size());
-            }
-        }
-        for (int d : extras.get(u)) {
-            int l = leafOf(d);
-            int q = d / div;
-            int own = cost(u, l);
-            List<Integer> c = planeWide ? closestLinked(u, l, tops) : List.of();
-            if (planeWide && own == closest(l, tops) + 1 && !c.isEmpty()) {
-                long half = q + (long) n / 2;
-                int position = (int) (half % n);
-                table[u][d] = c.contains(position) ? port(group(u, tops[position]), q, n)
-                        : port(group(u, tops[standIn(c, n, half, rotation, c.size() / 2)]), q, c.size());
-                continue;
-            }
-            List<Integer> closer = new ArrayList<>();
-            for (int g : up) {
-                if (cost(index.groupNeighbour(g), l) < own) {
-                    closer.add(g);
+    private final class LevelOne {
+        final int u;
+        final int[] tops;
+        final int pod;
+        final int rotation;
+        final int n;
+        final boolean planeWide;
+        final boolean widened;
+        final int div;
+        final List<Integer> up = new ArrayList<>();
+        final int[] leafPod;
+        /** Per top position and leaf pod, the plane's whole destinations down that link. */
+        final int[] down;
+        final int[] load;
+        final int[] last;
+
+        LevelOne(int u, int[] tops, int pod, int positions, int present, int[] leafPod, int[] down) {
+            this.u = u;
+            this.tops = tops;
+            this.pod = pod;
+            this.rotation = Math.max(pod, 0);
+            this.n = tops.length;
+            this.leafPod = leafPod;
+            this.down = down;
+            for (int g = index.groupStart(u); g < index.groupStart(u) + index.groupCount(u); g++) {
+                int rank = routing.rank(index.groupNeighbour(g));
+                if (rank > routing.rank(u)) {
+                    up.add(g);
                 }
             }
-            if (!closer.isEmpty()) {
-                int g = closer.get((int) ((q + (long) closer.size() / 2) % closer.size()));
-                table[u][d] = port(g, q, closer.size());
+            this.planeWide = n <= Long.SIZE;
+            this.widened = present < positions;
+            this.div = widened ? (int) Math.ceil((double) routing.divider(u) * positions / present)
+                    : routing.divider(u);
+            this.load = new int[n];
+            this.last = new int[n];
+            Arrays.fill(last, Integer.MIN_VALUE / 2);
+        }
+
+        /**
+         * Per top position, the leaves (not of this switch's pod) whose first destination's home top it is and a
+         * candidate here; added to {@link #down} per position and the leaf's pod.
+         */
+        void count() {
+            for (int l = 0; planeWide && l < index.leafCount(); l++) {
+                if (byLeaf.get(l).isEmpty() || leafPod[l] == pod) {
+                    continue;
+                }
+                int h = byLeaf.get(l).get(0) / div % n;
+                if (closestLinked(u, l, tops).contains(h)) {
+                    load[h]++;
+                    down[h * downPods() + leafPod[l] + 1]++;
+                }
             }
+        }
+
+        void route() {
+            for (int l = 0; planeWide && l < index.leafCount(); l++) {
+                List<Integer> c = closestLinked(u, l, tops);
+                if (cost(u, l) != closest(l, tops) + 1 || c.isEmpty() || c.size() == n && !widened) {
+                    continue;
+                }
+                int previous = -1;
+                int chosen = -1;
+                for (int d : byLeaf.get(l)) {
+                    int q = d / div;
+                    int home = q % n;
+                    if (c.contains(home)) {
+                        table[u][d] = port(group(u, tops[home]), q, n);
+                        continue;
+                    }
+                    if (q != previous) {
+                        chosen = standIn(l, c, q);
+                        previous = q;
+                    }
+                    table[u][d] = port(group(u, tops[chosen]), q, c.size());
+                }
+            }
+            for (int d : extras.get(u)) {
+                int l = leafOf(d);
+                int q = d / div;
+                int own = cost(u, l);
+                List<Integer> c = planeWide ? closestLinked(u, l, tops) : List.of();
+                if (planeWide && own == closest(l, tops) + 1 && !c.isEmpty()) {
+                    int position = extraPosition(c, q);
+                    table[u][d] = port(group(u, tops[position]), q, c.contains((int) ((q + (long) n / 2) % n))
+                            ? n : c.size());
+                    continue;
+                }
+                List<Integer> closer = new ArrayList<>();
+                for (int g : up) {
+                    if (cost(index.groupNeighbour(g), l) < own) {
+                        closer.add(g);
+                    }
+                }
+                if (!closer.isEmpty()) {
+                    int g = closer.get((int) ((q + (long) closer.size() / 2) % closer.size()));
+                    table[u][d] = port(g, q, closer.size());
+                }
+            }
+        }
+
+        private int extraPosition(List<Integer> c, int q) {
+            long half = q + (long) n / 2;
+            int position = (int) (half % n);
+            return c.contains(position) ? position : PlainHome.standIn(c, n, half, rotation, c.size() / 2);
+        }
+
+        private int standIn(int l, List<Integer> c, int q) {
+            int best = PlainHome.standIn(c, n, q, rotation, 0);
+            List<Integer> free = c.stream().filter(i -> l - last[i] >= n).toList();
+            if (!free.isEmpty()) {
+                if (!free.contains(best)) {
+                    best = free.get(0);
+                }
+                for (int i : free) {
+                    if (weightOn(i, l) < weightOn(best, l)) {
+                        best = i;
+                    }
+                }
+            }
+            load[best]++;
+            down[best * downPods() + leafPod[l] + 1]++;
+            last[best] = l;
+            return best;
+        }
+
+        private long weightOn(int position, int l) {
+            return load[position] + down[position * downPods() + leafPod[l] + 1];
+        }
+
+        private int downPods() {
+            return down.length / n;
         }
     }
 
