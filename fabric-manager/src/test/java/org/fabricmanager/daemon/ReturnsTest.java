@@ -88,7 +88,7 @@ class ReturnsTest {
             ForwardingTables tables = held(sim, now);
             assertThat(transit(now.index(), tables, top)).as("routes through the returned top switch").isPositive()
                     .isEqualTo(transit(now.index(), full, top));
-            assertBalanced("the top switch back", now.index(), tables, full);
+            assertBalanced("the top switch back", now.index(), tables, full, 1.05);
             assertThat(s.routing().takenBackEntries()).as("status: taken back").isPositive();
             Milestone reaction = Await.value("the return's REACTION", () -> daemon
                     .api().milestones(since).get().stream().filter(m -> m.kind() == Milestone.Kind.REACTION).findFirst()
@@ -99,7 +99,8 @@ class ReturnsTest {
             sim.linkUp(cable.a(), cable.aPort());
             v = converged(daemon, v, all - 1, "the cable back");
             now = daemon.api().topology().get();
-            assertBalanced("the cable back", now.index(), held(sim, now), engine.compute(now.index()).result().tables());
+            assertBalanced("the cable back", now.index(), held(sim, now), engine.compute(now.index()).result().tables(),
+                    1.05);
 
             sim.revive(l2);
             converged(daemon, v, all, "the level-2 switch back");
@@ -172,7 +173,8 @@ class ReturnsTest {
                 assertThat(now.links().size()).as(what).isEqualTo(ReturnsTest.linksWithout(fabric, out));
                 if (!fault || engine.repairer().orElseThrow().refines()) {
                     // Dmodc's repair of a fault can be less balanced (144 against 120 here): only returns give it back
-                    assertBalanced(what, now.index(), held(sim, now), engine.route(now.index()).tables());
+                    assertBalanced(what, now.index(), held(sim, now), engine.route(now.index()).tables(),
+                            fault ? REFINED_SLACK : 1.05);
                 }
             }
             assertThat(held(sim, daemon.api().topology().get()).sameAs(whole)).as("whole: Dmodc's routing").isTrue();
@@ -230,13 +232,23 @@ class ReturnsTest {
         return n;
     }
 
-    private static void assertBalanced(String what, FabricIndex index, ForwardingTables tables, ForwardingTables full) {
+    /**
+     * After a fault, the refined repair's largest all-to-all maximum as a share of the full routing's: the tables in
+     * force keep their stand-ins where the fault did not reach, placed for the loads of the fabric they were routed
+     * for, and only the entries the repair moved take the full routing's (routing.md, "Repairs refined").
+     */
+    private static final double REFINED_SLACK = 1.3;
+
+    private static void assertBalanced(String what, FabricIndex index, ForwardingTables tables, ForwardingTables full,
+                                       double allToAllSlack) {
         assertThat(TracedValidity.of(RoutedFabric.of(index, tables)).isValid()).as(what).isTrue();
         CongestionAnalyzer ours = new CongestionAnalyzer(RoutedFabric.of(index, tables), 1);
         CongestionAnalyzer theirs = new CongestionAnalyzer(RoutedFabric.of(index, full), 1);
         TrafficPattern random = new TrafficPattern.RandomPermutations(50, 99);
-        assertThat((double) ours.analyze(new TrafficPattern.AllToAll()).max()).as("%s: all-to-all", what)
-                .isLessThanOrEqualTo(theirs.analyze(new TrafficPattern.AllToAll()).max() * 1.05);
+        long a2a = ours.analyze(new TrafficPattern.AllToAll()).max();
+        long a2aFull = theirs.analyze(new TrafficPattern.AllToAll()).max();
+        System.out.printf("%s: all-to-all %d / %d%n", what, a2a, a2aFull);
+        assertThat((double) a2a).as("%s: all-to-all", what).isLessThanOrEqualTo(a2aFull * allToAllSlack);
         assertThat(ours.analyze(random).mean()).as("%s: random mean", what)
                 .isLessThanOrEqualTo(theirs.analyze(random).mean() * 1.05);
     }
