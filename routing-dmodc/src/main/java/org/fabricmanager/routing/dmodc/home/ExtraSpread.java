@@ -10,9 +10,9 @@ import org.fabricmanager.topology.FabricIndex;
  * from Dmodc's choice, which the same leaf's home destinations take. Where {@code C} is shorter than the plane's
  * level-2 switches (a link lost there or on the way down), a home destination goes up its <em>home top</em>, the
  * plane's level-2 switch {@code T[⌊d/Π⌋ mod #T]} that Dmodc takes on an intact tree, whenever it is in {@code C};
- * the others, and the extras, rotate by {@code u}'s pod number ({@link #rotateHomes}). So a destination comes down
- * its home top from every pod that can reach it, and the sources of those that cannot do not all come down the
- * same other level-2 switch.
+ * the others go to stand-ins chosen by load ({@link StandIns}), and the extras rotate by {@code u}'s pod number
+ * ({@link #rotateHomes}). So a destination comes down its home top from every pod that can reach it, and the
+ * sources of those that cannot do not all come down the same other level-2 switch.
  *
  * <p>Candidate lists are worked out per plane, not per switch: a plane ({@link Pods} above rank 1) is the level-1
  * switches that share level-2 switches, and a level-2 switch closest to a leaf is so for every level-1 switch
@@ -31,7 +31,7 @@ final class ExtraSpread {
     private final Pods planes;
     private final Pods pods;
     private final int[] leafFirst;
-    /** Per leaf number, its pod's number plus one (0: none). */
+    /** Per leaf number, its pod's number plus one (0: none): {@link StandIns}' down links are per pod. */
     private final int[] leafPod;
     /** The destinations of each leaf in ascending order, at the leaf's node positions. */
     private final int[] sorted;
@@ -84,12 +84,11 @@ final class ExtraSpread {
         long[] reach = tops.length <= Long.SIZE ? planes.closest(p, costs, leaves) : null;
         Choices x = new Choices(tops.length);
         int[] lower = planes.lower(p);
-        int[][] homes = new int[lower.length][];
-        x.down = new int[tops.length * (pods.count() + 1)];
+        x.standIns = reach == null ? null
+                : new StandIns(index, leafFirst, sorted, leafPod, pods.count(), tops.length, lower.length);
         for (int i = 0; i < lower.length && reach != null; i++) {
             if (x.load(lower[i], reach)) {
-                countHomes(lower[i], x);
-                homes[i] = x.homes.clone();
+                x.standIns.count(i, x.linked, reach, x.div, pods.podOf(lower[i]) + 1);
             }
         }
         for (int i = 0; i < lower.length; i++) {
@@ -98,8 +97,7 @@ final class ExtraSpread {
                 continue;
             }
             if (reach != null) {
-                System.arraycopy(homes[i], 0, x.homes, 0, tops.length);
-                Arrays.fill(x.lastStandIn, Integer.MIN_VALUE / 2);
+                x.standIns.start(i);
             }
             if (reach != null && consecutive) {
                 leafByLeaf(u, extras[u], rows, x);
@@ -116,12 +114,12 @@ final class ExtraSpread {
 
     /**
      * The home destinations (not extras) towards the leaves over which {@code x}'s switch has fewer candidates than
-     * its plane has level-2 switches: the home top {@code T[⌊d/Π⌋ mod #T]} when it is a candidate, else
-     * {@code C[(⌊d/Π⌋ + r) mod #C]}, {@code r} its pod's number, in place of Dmodc's {@code C[⌊d/Π⌋ mod #C]}. Dmodc's
-     * shorter list moves every destination to another level-2 switch, the same in every pod, so where it maps two
-     * destination leaves to one level-2 switch that link down carries both from every source; keeping the home top
-     * keeps each destination on one link down wherever it can, and rotating the rest by pod spreads the sources of
-     * a destination that cannot. Written for every destination of such a leaf, a run per {@code ⌊d/Π⌋}; the extras
+     * its plane has level-2 switches: the home top {@code T[⌊d/Π⌋ mod #T]} when it is a candidate, else a stand-in
+     * ({@link StandIns}), in place of Dmodc's {@code C[⌊d/Π⌋ mod #C]}. Dmodc's shorter list moves every destination
+     * to another level-2 switch, the same in every pod, so where it maps two destination leaves to one level-2 switch
+     * that link down carries both from every source; keeping the home top keeps each destination on one link down
+     * wherever it can, and placing the rest by load spreads them over the switch's links up and the sources of a
+     * destination that cannot over the plane's links down. Written for every destination of such a leaf, a run per {@code ⌊d/Π⌋}; the extras
      * are written over them after.
      */
     private void rotateHomes(int u, Rows rows, Choices x) {
@@ -242,27 +240,6 @@ final class ExtraSpread {
     }
 
     /**
-     * Per plane position, the leaves whose home top is that position and a candidate at {@code x}'s switch (one per
-     * leaf, by its first destination; its own pod's leaves aside, reached down): where its stand-ins start. Added to
-     * {@link Choices#down}, per position and the leaf's pod, over the plane.
-     */
-    private void countHomes(int u, Choices x) {
-        int n = x.slotGroup.length;
-        Arrays.fill(x.homes, 0);
-        int own = pods.podOf(u) + 1;
-        int[] home = x.homePositions();
-        int stride = pods.count() + 1;
-        for (int l = 0; l < leaves; l++) {
-            int h = home[l];
-            if (h >= 0 && leafPod[l] != own) {
-                int hit = (int) ((x.linked & x.reach[l]) >>> h) & 1;
-                x.homes[h] += hit;
-                x.down[h * stride + leafPod[l]] += hit;
-            }
-        }
-    }
-
-    /**
      * The home top {@code T[q mod n]} when it is in {@code mask}, else a stand-in: the position of {@code mask} with
      * the fewest home choices and stand-ins so far, the formula's ({@link Choices#standIn}) among equals.
      */
@@ -272,40 +249,7 @@ final class ExtraSpread {
         if ((mask >>> home & 1) != 0) {
             return x.slotPort(home, q, n);
         }
-        return x.slotPort(lightest(mask, l, x, x.standIn(mask, c, q, 0)), q, c);
-    }
-
-    /**
-     * The position of {@code mask} for a whole destination towards leaf {@code l} whose home top is not in it: the
-     * one whose link up and link down towards the leaf's pod carry the fewest, among those no destination of the
-     * last {@code n} leaves took this way ({@code preferred} among equals), counted as taken.
-     */
-    private int lightest(long mask, int l, Choices x, int preferred) {
-        int n = x.slotGroup.length;
-        int stride = pods.count() + 1;
-        int pod = leafPod[l];
-        int best = preferred;
-        long free = 0;
-        for (long m = mask; m != 0; m &= m - 1) {
-            int position = Long.numberOfTrailingZeros(m);
-            free |= l - x.lastStandIn[position] >= n ? 1L << position : 0;
-        }
-        if (free != 0) {
-            best = (free >>> best & 1) != 0 ? best : Long.numberOfTrailingZeros(free);
-            int least = x.homes[best] + x.down[best * stride + pod];
-            for (long m = free; m != 0; m &= m - 1) {
-                int position = Long.numberOfTrailingZeros(m);
-                int load = x.homes[position] + x.down[position * stride + pod];
-                if (load < least) {
-                    best = position;
-                    least = load;
-                }
-            }
-        }
-        x.homes[best]++;
-        x.down[best * stride + pod]++;
-        x.lastStandIn[best] = l;
-        return best;
+        return x.slotPort(x.standIns.choose(mask, l, x.standIn(mask, c, q, 0)), q, c);
     }
 
     /** One level-1 switch's up groups, as a worker sees them. */
@@ -317,18 +261,8 @@ final class ExtraSpread {
         final int[] slotGroup;
         /** Per plane position, the port of its group when that group is a single port, else -1. */
         final int[] slotPorts;
-        /** Per plane position, the home choices and stand-ins on it ({@link #countHomes}, {@link #homeTopPort}). */
-        final int[] homes;
-        /**
-         * Per plane position and pod, the plane's home choices and stand-ins that come down that level-2 switch's
-         * link to the pod (position × pods + pod), over all of the plane's level-1 switches.
-         */
-        int[] down;
-        /** Per plane position, the leaf number of the last stand-in put there. */
-        final int[] lastStandIn;
-        /** {@link #homePositions}, for the divider {@code homeDiv}. */
-        final int[] homeOf = new int[leaves];
-        int homeDiv = -1;
+        /** The plane's stand-in loads ({@code null}: more level-2 switches than a mask holds). */
+        StandIns standIns;
         long linked;
         long[] reach;
         int u;
@@ -348,23 +282,7 @@ final class ExtraSpread {
         Choices(int planeSize) {
             this.slotGroup = new int[planeSize];
             this.slotPorts = new int[planeSize];
-            this.homes = new int[planeSize];
-            this.lastStandIn = new int[planeSize];
             this.up = new int[Long.SIZE];
-        }
-
-        /** Per leaf number, the position of its first destination's home top at this switch's divider, or -1. */
-        int[] homePositions() {
-            if (homeDiv != div) {
-                int n = slotGroup.length;
-                for (int l = 0; l < leaves; l++) {
-                    int from = index.leafNodeStart(l);
-                    int first = from == index.leafNodeStart(l + 1) ? -1 : leafFirst[l] >= 0 ? leafFirst[l] : sorted[from];
-                    homeOf[l] = first < 0 ? -1 : quotient(first) % n;
-                }
-                homeDiv = div;
-            }
-            return homeOf;
         }
 
         /** Loads switch {@code u}; false when it has no up group or more than a mask holds. */
