@@ -119,8 +119,8 @@ final class ExtraSpread {
      * to another level-2 switch, the same in every pod, so where it maps two destination leaves to one level-2 switch
      * that link down carries both from every source; keeping the home top keeps each destination on one link down
      * wherever it can, and placing the rest by load spreads them over the switch's links up and the sources of a
-     * destination that cannot over the plane's links down. Written for every destination of such a leaf, a run per {@code ⌊d/Π⌋}; the extras
-     * are written over them after.
+     * destination that cannot over the plane's links down. Written for every destination of such a leaf, a run per
+     * {@code ⌊d/Π⌋} (in destination order where a leaf's are not consecutive); the extras are written over them after.
      */
     private void rotateHomes(int u, Rows rows, Choices x) {
         int div = x.div;
@@ -240,8 +240,8 @@ final class ExtraSpread {
     }
 
     /**
-     * The home top {@code T[q mod n]} when it is in {@code mask}, else a stand-in: the position of {@code mask} with
-     * the fewest home choices and stand-ins so far, the formula's ({@link Choices#standIn}) among equals.
+     * The home top {@code T[q mod n]} when it is in {@code mask}, else a stand-in for leaf {@code l}'s run
+     * ({@link StandIns#choose}, the formula's {@link Choices#standIn} among equals).
      */
     private int homeTopPort(long mask, int c, int q, int l, Choices x) {
         int n = x.slotGroup.length;
