@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.fabricmanager.daemon.config.Ha;
 import org.fabricmanager.pki.TlsMaterial;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /** A Raft group of this JVM for the ha tests: members n1, n2, ... on free loopback ports, state under {@code dir/nI}. */
 final class HaMembers {
@@ -61,6 +63,17 @@ final class HaMembers {
         }
         if (!failed.isEmpty()) {
             throw failed.get(0);
+        }
+    }
+
+    /**
+     * A test's members, closed together after each test ({@link #closeAll}) when registered as its extension
+     * ({@code @RegisterExtension}), before its {@code @TempDir} goes.
+     */
+    static final class Nodes extends ArrayList<HaNode> implements AfterEachCallback {
+        @Override
+        public void afterEach(ExtensionContext context) throws Exception {
+            closeAll(this);
         }
     }
 

@@ -16,8 +16,8 @@ import org.fabricmanager.daemon.store.DrainStore;
 import org.fabricmanager.daemon.store.StateFiles;
 import org.fabricmanager.testing.Await;
 import org.fabricmanager.topology.PortRef;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,12 +32,8 @@ class HaNodeCampaignTest {
 
     @TempDir
     Path dir;
-    private final List<HaNode> nodes = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        HaMembers.closeAll(nodes);
-    }
+    @RegisterExtension
+    final HaMembers.Nodes nodes = new HaMembers.Nodes();
 
     @Test
     void theMemberThatCampaignsForAGoneLeaderLeadsTheNextTerm() throws Exception {

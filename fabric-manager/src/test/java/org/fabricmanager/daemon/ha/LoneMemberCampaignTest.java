@@ -7,8 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.fabricmanager.testing.Await;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,12 +23,8 @@ class LoneMemberCampaignTest {
 
     @TempDir
     Path dir;
-    private final List<HaNode> nodes = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        HaMembers.closeAll(nodes);
-    }
+    @RegisterExtension
+    final HaMembers.Nodes nodes = new HaMembers.Nodes();
 
     @Test
     void aMemberWithoutAMajoritySaysItCampaignsAtEveryLookUntilASecondMemberIsBack() throws Exception {

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -32,8 +31,8 @@ import org.fabricmanager.pki.ManagerPeerTrust;
 import org.fabricmanager.pki.TestCertificates;
 import org.fabricmanager.pki.TlsMaterial;
 import org.fabricmanager.testing.Await;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,12 +49,8 @@ class RaftTransportTlsTest {
 
     @TempDir
     Path dir;
-    private final List<HaNode> nodes = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        HaMembers.closeAll(nodes);
-    }
+    @RegisterExtension
+    final HaMembers.Nodes nodes = new HaMembers.Nodes();
 
     @Test
     void threeManagersWithFabricDaemonCertificatesElectALeaderAndReplicate() throws Exception {

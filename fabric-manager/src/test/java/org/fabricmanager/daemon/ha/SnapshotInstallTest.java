@@ -13,8 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.fabricmanager.testing.Await;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,12 +29,8 @@ class SnapshotInstallTest {
 
     @TempDir
     Path dir;
-    private final List<HaNode> nodes = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        HaMembers.closeAll(nodes);
-    }
+    @RegisterExtension
+    final HaMembers.Nodes nodes = new HaMembers.Nodes();
 
     @Test
     void aMemberBehindTheLeadersSnapshotLoadsItAndFollowsOn() throws Exception {
