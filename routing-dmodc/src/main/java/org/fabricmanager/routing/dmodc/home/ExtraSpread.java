@@ -40,35 +40,24 @@ final class ExtraSpread {
 
     /**
      * The step over the tables of {@code index}, its level-1 switches' pods numbered as in {@code pods};
-     * {@code leafFirst}: per leaf number, its first destination when they are consecutive, else -1.
+     * {@code layout}: where each leaf's destinations lie.
      */
-    ExtraSpread(FabricIndex index, byte[] costs, int[] ranks, int[] dividers, int[] destinationLeaf, int[] leafFirst,
-            Pods pods) {
+    ExtraSpread(FabricIndex index, byte[] costs, int[] ranks, int[] dividers, LeafDestinations layout, Pods pods) {
         this.index = index;
         this.costs = costs;
         this.leaves = index.leafCount();
         this.ranks = ranks;
         this.dividers = dividers;
-        this.destinationLeaf = destinationLeaf;
+        this.destinationLeaf = layout.leafOf();
         this.planes = Pods.of(index, ranks, 1);
         this.pods = pods;
-        this.leafFirst = leafFirst;
+        this.leafFirst = layout.first();
         this.leafPod = new int[leaves];
         for (int l = 0; l < leaves; l++) {
             leafPod[l] = pods.podOf(index.leaves()[l]) + 1;
         }
-        boolean all = true;
-        for (int first : leafFirst) {
-            all &= first >= 0;
-        }
-        this.consecutive = all;
-        this.sorted = new int[all ? 0 : index.leafNodeStart(leaves)];
-        for (int l = 0; l < leaves && !all; l++) {
-            for (int i = index.leafNodeStart(l); i < index.leafNodeStart(l + 1); i++) {
-                sorted[i] = index.nodeIndex(index.leafNodeArray()[i]);
-            }
-            Arrays.sort(sorted, index.leafNodeStart(l), index.leafNodeStart(l + 1));
-        }
+        this.consecutive = layout.consecutive();
+        this.sorted = layout.sorted();
     }
 
     int planeCount() {

@@ -23,12 +23,13 @@ import org.fabricmanager.topology.FabricIndex;
  * <p>Here a pod is a set of leaves and level-1 switches joined by their links (in a PGFT, a level-2 subtree), its
  * level-1 switches in id order {@code M}. A leaf of the pod sends destination {@code d} to its home
  * {@code M[⌊d/Π⌋ mod #M]} whenever that switch is one of its candidates (Dmodc's choice on an intact tree, where
- * every leaf is linked to all of {@code M}); otherwise it spreads it over its candidates by source,
- * {@code C[(⌊d/Π⌋ + k) mod #C]} ({@code k} the leaf's number), so that the leaves that cannot reach a
- * destination's home do not all pile it on the same other plane. Such a destination reaches a level-1 switch
- * that is not its home, an <em>extra</em>; there it goes up {@code C[(⌊d/Π⌋ + ⌊#C/2⌋) mod #C]} over that
- * switch's up candidates, half the list away from Dmodc's choice, which the home destinations of the same leaf
- * take. Ports inside a group follow formula (4) with the list used. Pods where no leaf is linked to all of
+ * every leaf is linked to all of {@code M}); otherwise it sends it to a candidate by the pod's shares
+ * ({@link ExtraShares}: more to the level-1 switches with more links up, each leaf's own links weighed, the leaves
+ * starting apart so that those that cannot reach a destination's home do not all pile it on the same other plane;
+ * {@code C[(⌊d/Π⌋ + k) mod #C]}, {@code k} the leaf's number, where the shares have no candidate). Such a
+ * destination reaches a level-1 switch that is not its home, an <em>extra</em>; there it goes up
+ * {@code C[(⌊d/Π⌋ + ⌊#C/2⌋) mod #C]} over that switch's up candidates, half the list away from Dmodc's choice,
+ * which the home destinations of the same leaf take. Ports inside a group follow formula (4) with the list used. Pods where no leaf is linked to all of
  * {@code M} (not a PGFT's) keep Dmodc's tables.
  *
  * <p>Every entry is one of Dmodc's candidates, so the tables route exactly Dmodc's leaf pairs over shortest
@@ -51,12 +52,15 @@ final class HomePlanes {
     private final int[] ranks;
     private final int[] dividers;
     private final Pods pods;
+    private final LeafDestinations layout;
     /** Per destination, its leaf's number ({@code -1}: unused index). */
     private final int[] destinationLeaf;
     /** Per leaf number, its first destination when its destinations are consecutive, else {@code -1}. */
     private final int[] leafFirst;
     /** True when every destination index is a leaf's and every leaf's are consecutive (see {@link #tile}). */
     private final boolean tiled;
+    /** The destinations of each leaf in ascending order, at the leaf's node positions; empty when all consecutive. */
+    private final int[] sorted;
     /** Per level-1 switch, the destinations that reach it as extras (bit per destination), or {@code null}. */
     private final long[][] extras;
     private final byte[][] rows;
@@ -75,25 +79,12 @@ final class HomePlanes {
             dividers[s] = routing.divider(s);
         }
         this.pods = Pods.of(index, ranks, 0);
-        this.destinationLeaf = new int[destinations];
-        Arrays.fill(destinationLeaf, -1);
-        this.leafFirst = new int[leaves];
-        int[] nodes = index.leafNodeArray();
-        int covered = 0;
-        boolean consecutive = true;
-        for (int l = 0; l < leaves; l++) {
-            int from = index.leafNodeStart(l);
-            int to = index.leafNodeStart(l + 1);
-            int first = to > from ? index.nodeIndex(nodes[from]) : -1;
-            for (int i = from; i < to; i++) {
-                int d = index.nodeIndex(nodes[i]);
-                destinationLeaf[d] = l;
-                consecutive &= d == first + i - from;
-            }
-            leafFirst[l] = to > from && index.nodeIndex(nodes[to - 1]) == first + to - from - 1 ? first : -1;
-            covered += to - from;
-        }
-        this.tiled = consecutive && covered == destinations;
+        LeafDestinations layout = LeafDestinations.of(index);
+        this.layout = layout;
+        this.destinationLeaf = layout.leafOf();
+        this.leafFirst = layout.first();
+        this.tiled = layout.tiled();
+        this.sorted = layout.sorted();
         this.extras = new long[switches][];
         this.rows = new byte[switches][];
     }
@@ -109,8 +100,8 @@ final class HomePlanes {
                 pass.homeLeaves(p);
             }
         });
-        ExtraSpread spread = new ExtraSpread(pass.index, pass.costs, pass.ranks, pass.dividers, pass.destinationLeaf,
-                pass.leafFirst, pass.pods);
+        ExtraSpread spread = new ExtraSpread(pass.index, pass.costs, pass.ranks, pass.dividers, pass.layout,
+                pass.pods);
         pool.forRange(spread.planeCount(), PLANES_PER_CHUNK, (worker, from, to) -> {
             for (int p = from; p < to; p++) {
                 spread.spread(p, pass.extras, pass::row);
@@ -129,6 +120,13 @@ final class HomePlanes {
         }
         LeafScratch scratch = n <= Long.SIZE ? new LeafScratch(n, pods.closest(p, costs, leaves), leafFirst)
                 : new LeafScratch(n, null, null);
+        if (n <= Long.SIZE) {
+            int inside = 0;
+            for (int s : pods.lower(p)) {
+                inside += index.leafNodeStart(index.leafNumber(s) + 1) - index.leafNodeStart(index.leafNumber(s));
+            }
+            scratch.shares = new ExtraShares(index, ranks, members, destinations - inside);
+        }
         for (int s : pods.lower(p)) {
             homeLeaf(s, p, members, scratch);
         }
@@ -155,6 +153,8 @@ final class HomePlanes {
         byte[] pattern;
         /** Per slot, its switch's extras ({@link #extras}), once looked up. */
         final long[][] slotExtras;
+        /** Where the pod's leaves send their extras ({@code null}: more level-1 positions than a mask holds). */
+        ExtraShares shares;
 
         LeafScratch(int n, long[] reach, int[] leafFirst) {
             this.slotExtras = new long[n][];
@@ -204,6 +204,9 @@ final class HomePlanes {
             } else {
                 others++;
             }
+        }
+        if (x.shares != null) {
+            x.shares.startLeaf(linked, k);
         }
         if (x.reach == null || others > 0 || !single || dividers[s] != 1) {
             for (int l = 0; l < leaves; l++) {
@@ -283,31 +286,23 @@ final class HomePlanes {
         }
         int c = Long.bitCount(mask);
         int r = Bits.mod((long) first + index.leafNumber(s), c); // (d + k) mod c at the segment's first destination
-        if (count == n) {
-            // one destination per slot, as in a PGFT whose leaves have as many nodes as uplinks: no inner loop
-            byte[] base = x.base;
-            long[][] marks = x.extras(members);
-            for (long missing = x.all & ~mask; missing != 0; missing &= missing - 1) {
-                int offset = Long.numberOfTrailingZeros(missing) - h0;
-                offset += offset < 0 ? n : 0;
-                int slot = Bits.select(mask, Bits.mod(r + offset, c));
+        long missing = x.all & ~mask;
+        // the missing slots as offsets from the segment's first destination, so that each block of n is taken in
+        // destination order (the order the shares take extras in)
+        long offsets = h0 == 0 ? missing : (missing >>> h0 | missing << (n - h0)) & x.all;
+        long[][] marks = x.extras(members);
+        byte[] base = x.base;
+        for (int block = 0; block < count; block += n) {
+            for (long o = offsets; o != 0; o &= o - 1) {
+                int offset = block + Long.numberOfTrailingZeros(o);
+                if (offset >= count) {
+                    break;
+                }
                 int d = first + offset;
+                int slot = x.shares.choose(mask, d);
+                slot = slot >= 0 ? slot : x.shares.take(Bits.select(mask, Bits.mod(r + offset, c)), d);
                 row[d] = base[slot];
                 marks[slot][d >>> 6] |= 1L << d;
-            }
-            return;
-        }
-        int step = x.steps[c];
-        for (long missing = x.all & ~mask; missing != 0; missing &= missing - 1) {
-            int offset = Long.numberOfTrailingZeros(missing) - h0;
-            offset += offset < 0 ? n : 0;
-            int i = Bits.mod(r + offset, c);
-            for (int d = first + offset; d < first + count; d += n) {
-                int slot = Bits.select(mask, i);
-                row[d] = x.base[slot];
-                x.extras(members)[slot][d >>> 6] |= 1L << d;
-                i += step;
-                i -= i >= c ? c : 0;
             }
         }
     }
@@ -329,14 +324,24 @@ final class HomePlanes {
         int div = dividers[s];
         byte[] row = row(s);
         int[] nodes = index.leafNodeArray();
+        long mask = 0;
+        for (int i = 0; i < c && x.shares != null; i++) {
+            mask |= 1L << x.candidates[i];
+        }
         for (int i = index.leafNodeStart(l), end = index.leafNodeStart(l + 1); i < end; i++) {
-            int d = index.nodeIndex(nodes[i]);
+            int d = leafFirst[l] >= 0 ? index.nodeIndex(nodes[i]) : sorted[i];
             int q = d / div;
             int home = q % n;
             if (x.candidate[home]) {
                 row[d] = (byte) port(x.slotGroup[home], q, n);
             } else {
-                int slot = x.candidates[(int) ((q + (long) k) % c)];
+                int slot = x.shares == null ? -1 : x.shares.choose(mask, d);
+                if (slot < 0) {
+                    slot = x.candidates[(int) ((q + (long) k) % c)];
+                    if (x.shares != null) {
+                        x.shares.take(slot, d);
+                    }
+                }
                 row[d] = (byte) port(x.slotGroup[slot], q, c);
                 markExtra(members[slot], d);
             }
