@@ -29,8 +29,9 @@ import org.fabricmanager.topology.FabricIndex;
  * {@code C[(⌊d/Π⌋ + k) mod #C]}, {@code k} the leaf's number, where the shares have no candidate). Such a
  * destination reaches a level-1 switch that is not its home, an <em>extra</em>; there it goes up
  * {@code C[(⌊d/Π⌋ + ⌊#C/2⌋) mod #C]} over that switch's up candidates, half the list away from Dmodc's choice,
- * which the home destinations of the same leaf take. Ports inside a group follow formula (4) with the list used. Pods where no leaf is linked to all of
- * {@code M} (not a PGFT's) keep Dmodc's tables.
+ * which the home destinations of the same leaf take. Ports inside a group follow formula (4) with the list used.
+ * Pods with more level-1 switches than any leaf is linked to in its pod (not a PGFT's, {@link Pods#regular}) keep
+ * Dmodc's tables.
  *
  * <p>Every entry is one of Dmodc's candidates, so the tables route exactly Dmodc's leaf pairs over shortest
  * up*&#47;down* paths and are deadlock-free as Dmodc's are; on an intact PGFT nothing changes. Leaves are taken
@@ -115,7 +116,7 @@ final class HomePlanes {
     private void homeLeaves(int p) {
         int[] members = pods.upper(p);
         int n = members.length;
-        if (n == 0 || !pods.complete(p)) {
+        if (n == 0 || !pods.regular(p)) {
             return;
         }
         LeafScratch scratch = n <= Long.SIZE ? new LeafScratch(n, pods.closest(p, costs, leaves), leafFirst)

@@ -9,7 +9,7 @@ import org.fabricmanager.topology.FabricIndex;
  * The pods of a ranked fabric above rank {@code r}: the sets of switches of ranks {@code r} (<em>lower</em>) and
  * {@code r + 1} (<em>upper</em>) joined by the links between those two ranks, each pod's upper switches in id
  * order. Above the leaves ({@code r = 0}) a PGFT's pod is a level-2 subtree, whose leaves are each linked to all
- * its level-1 switches while intact ({@link #complete}); above level 1 it is a plane: the level-1 switches of one
+ * its level-1 switches while intact ({@link #regular}); above level 1 it is a plane: the level-1 switches of one
  * position in every subtree and the level-2 switches they share. A pod that misses upper switches the others have
  * keeps their positions empty where its ports tell which they are ({@link #placeByPorts}).
  */
@@ -18,15 +18,15 @@ final class Pods {
     private final int[] slot;
     private final int[][] upper;
     private final int[][] lower;
-    private final boolean[] complete;
+    private final boolean[] regular;
     private final int[] present;
 
-    private Pods(int[] podOf, int[] slot, int[][] upper, int[][] lower, boolean[] complete, int[] present) {
+    private Pods(int[] podOf, int[] slot, int[][] upper, int[][] lower, boolean[] regular, int[] present) {
         this.podOf = podOf;
         this.slot = slot;
         this.upper = upper;
         this.lower = lower;
-        this.complete = complete;
+        this.regular = regular;
         this.present = present;
     }
 
@@ -90,7 +90,7 @@ final class Pods {
                 lower[podOf[s]][lowerCounts[podOf[s]]++] = s;
             }
         }
-        boolean[] complete = new boolean[pods];
+        int widest = 0;
         for (int p = 0; p < pods; p++) {
             for (int s : lower[p]) {
                 int linked = 0;
@@ -99,15 +99,19 @@ final class Pods {
                         linked++;
                     }
                 }
-                complete[p] |= linked == upper[p].length;
+                widest = Math.max(widest, linked);
             }
+        }
+        boolean[] regular = new boolean[pods];
+        for (int p = 0; p < pods; p++) {
+            regular[p] = upper[p].length <= widest;
         }
         int[] present = new int[pods];
         for (int p = 0; p < pods; p++) {
             present[p] = upper[p].length;
         }
         placeByPorts(index, ranks, r, podOf, slot, upper, lower);
-        return new Pods(podOf, slot, upper, lower, complete, present);
+        return new Pods(podOf, slot, upper, lower, regular, present);
     }
 
     /**
@@ -233,9 +237,14 @@ final class Pods {
         return present[p];
     }
 
-    /** True when some lower switch of pod {@code p} is linked to every upper switch of the pod. */
-    boolean complete(int p) {
-        return complete[p];
+    /**
+     * True when pod {@code p} has no more upper switches than the most any lower switch of the rank is linked to in
+     * its own pod: a PGFT's, however degraded (at 10% of the links lost, many pods of 32 level-1 switches keep no leaf
+     * linked to all of them). A lower switch cabled to two pods merges them into one about
+     * twice as wide as any switch's links, which is not.
+     */
+    boolean regular(int p) {
+        return regular[p];
     }
 
     /**

@@ -117,6 +117,48 @@ class HomeDmodcEngineTest {
     }
 
     /**
+     * Every leaf of one pod of {@code PGFT(3;8,8,8;1,8,8;1,1,1)} has lost one uplink, each to another level-1
+     * switch, so no leaf of that pod is linked to all of them: still a PGFT's pod, which the pass takes (a pod is
+     * left to Dmodc only when it has more level-1 switches than any leaf is linked to). Dmodc's shorter lists there
+     * put two destinations on one link down from every source; the pass moves that pod's leaves' entries and keeps
+     * all-to-all below Dmodc's, with the properties and the plain rules.
+     */
+    @Test
+    void aPodWhoseLeavesAllLostAnUplinkIsStillRouted() {
+        String spec = "PGFT(3;8,8,8;1,8,8;1,1,1)";
+        Fabric intact = PgftGenerator.generate(PgftSpec.parse(spec));
+        List<Link> cut = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            long leaf = PgftGenerator.switchGuid(1, i);
+            List<Link> up = new ArrayList<>();
+            for (Link l : intact.links()) {
+                long other = l.a() == leaf ? l.b() : l.b() == leaf ? l.a() : -1;
+                if (other >= 0 && other >= PgftGenerator.switchGuid(2, 0) && other < PgftGenerator.switchGuid(3, 0)) {
+                    up.add(l);
+                }
+            }
+            up.sort((x, y) -> Integer.compare(x.a() == leaf ? x.aPort() : x.bPort(), y.a() == leaf ? y.aPort()
+                    : y.bPort()));
+            cut.add(up.get(i));
+        }
+        FabricIndex index = Degrader.degrade(intact, new DegradationPlan(0, 0, 1, List.of(), cut)).index();
+        String what = spec + ", pod 0's leaves each without one uplink";
+        RefinementProperties.Figures f = RefinementProperties.check(what, index, DMODC, ONE, TWO);
+        assertThat(f.allToAll()).as("%s: all-to-all max", what).isLessThan(f.dmodcAllToAll());
+        ForwardingTables dmodc = DMODC.route(index).tables();
+        ForwardingTables home = ONE.route(index).tables();
+        long podLeavesMoved = 0;
+        for (int i = 0; i < 8; i++) {
+            int s = index.switchId(PgftGenerator.switchGuid(1, i));
+            for (int d = 0; d < index.destinationCount(); d++) {
+                podLeavesMoved += home.port(s, d) != dmodc.port(s, d) ? 1 : 0;
+            }
+        }
+        assertThat(podLeavesMoved).as("%s: entries of the pod's leaves off Dmodc's", what).isPositive();
+        assertPlainRules(what, index);
+    }
+
+    /**
      * A leaf's uplink moved to a port no other leaf uses (a spare port, the switch one port wider): the leaves' up
      * ports then name 9 positions for pods of 8 level-1 switches, which must not give every pod a gap. The fabric is
      * otherwise intact, so its tables are Dmodc's.

@@ -52,8 +52,17 @@ final class PlainHome {
     static int[][] tables(FabricIndex index, DmodcRouting routing) {
         PlainHome plain = new PlainHome(index, routing);
         List<int[][]> pods = plain.pods(0);
+        int widest = 0;
         for (int[][] pod : pods) {
-            plain.leaves(pod[0], pod[1]);
+            for (int s : pod[1]) {
+                widest = Math.max(widest, (int) Arrays.stream(pod[0]).filter(h -> h >= 0 && plain.group(s, h) >= 0)
+                        .count());
+            }
+        }
+        for (int[][] pod : pods) {
+            if (Arrays.stream(pod[0]).filter(h -> h >= 0).count() <= widest) {
+                plain.leaves(pod[0], pod[1]);
+            }
         }
         int[] leafPod = new int[index.leafCount()];
         Arrays.fill(leafPod, -1);
@@ -83,11 +92,13 @@ final class PlainHome {
         return plain.table;
     }
 
-    /** Step one, a pod's leaves: each destination to its home when a candidate, else spread by the leaf's number. */
+    /**
+     * Step one, the leaves of a pod with no more level-1 switches than any leaf is linked to in its pod: each
+     * destination to its home when a candidate, else by the pod's shares ({@link Shares}).
+     */
     private void leaves(int[] homes, int[] lower) {
         int n = homes.length;
-        if (n == 0 || Arrays.stream(lower)
-                .noneMatch(s -> Arrays.stream(homes).allMatch(h -> h < 0 || group(s, h) >= 0))) {
+        if (n == 0) {
             return;
         }
         int inside = 0;
