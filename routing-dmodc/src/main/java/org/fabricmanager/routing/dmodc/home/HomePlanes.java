@@ -285,8 +285,6 @@ final class HomePlanes {
                 done += chunk;
             }
         }
-        int c = Long.bitCount(mask);
-        int r = Bits.mod((long) first + index.leafNumber(s), c); // (d + k) mod c at the segment's first destination
         long missing = x.all & ~mask;
         // the missing slots as offsets from the segment's first destination, so that each block of n is taken in
         // destination order (the order the shares take extras in)
@@ -301,7 +299,10 @@ final class HomePlanes {
                 }
                 int d = first + offset;
                 int slot = x.shares.choose(mask, d);
-                slot = slot >= 0 ? slot : x.shares.take(Bits.select(mask, Bits.mod(r + offset, c)), d);
+                if (slot < 0) { // the cycle has no candidate: C[(d + k) mod c]
+                    int c = Long.bitCount(mask);
+                    slot = x.shares.take(Bits.select(mask, Bits.mod((long) d + index.leafNumber(s), c)), d);
+                }
                 row[d] = base[slot];
                 marks[slot][d >>> 6] |= 1L << d;
             }

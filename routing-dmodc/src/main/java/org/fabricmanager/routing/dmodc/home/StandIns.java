@@ -13,8 +13,8 @@ import org.fabricmanager.topology.FabricIndex;
  * most; and the pods' stand-ins for one destination, each by its own switch's loads, would meet on one link down.
  *
  * <p>One per plane, on one worker: first {@link #count} for each of its level-1 switches, then {@link #start} and
- * {@link #choose} switch by switch, in the same order. Loads count leaves (one home destination each in a PGFT), a
- * leaf's home by its first destination.
+ * {@link #choose} switch by switch, in the same order, a switch's leaves in ascending order. Loads count leaves (one
+ * home destination each in a PGFT), a leaf's home by its first destination.
  */
 final class StandIns {
     private final FabricIndex index;
@@ -23,13 +23,22 @@ final class StandIns {
     private final int[] sorted;
     private final int[] leafPod;
     private final int n;
-    private final int stride;
     /** Per level-1 switch of the plane (by its index there), per position: homes, then stand-ins too. */
     private final int[][] up;
-    /** Per position and pod ({@code position × stride + pod + 1}): the plane's homes and stand-ins down that link. */
+    /** Per pod and position ({@code (pod + 1) × positions + position}): the plane's homes and stand-ins down there. */
     private final int[] down;
     /** Per position, the leaf number of the last stand-in put there by the switch at hand. */
     private final int[] last;
+    /**
+     * The switch at hand's positions that took a stand-in within the last {@code n} leaves, and its stand-ins in the
+     * order taken, a ring from {@code oldest} to {@code newest}: the leaves come in ascending order, so a position
+     * leaves {@code busy} when its last stand-in leaves the ring.
+     */
+    private long busy;
+    private int[] recentLeaf = new int[64];
+    private int[] recentPosition = new int[64];
+    private int oldest;
+    private int newest;
     private int[] current;
     /** Per leaf number, the position of its first destination's home top for the divider {@code homeDiv}, or -1. */
     private final int[] homeOf;
@@ -47,9 +56,8 @@ final class StandIns {
         this.sorted = sorted;
         this.leafPod = leafPod;
         this.n = positions;
-        this.stride = pods + 1;
         this.up = new int[switches][];
-        this.down = new int[positions * stride];
+        this.down = new int[positions * (pods + 1)];
         this.last = new int[positions];
         this.homeOf = new int[leaves];
     }
@@ -67,7 +75,7 @@ final class StandIns {
             if (h >= 0 && leafPod[l] != ownPod) {
                 int hit = (int) ((linked & reach[l]) >>> h) & 1;
                 homes[h] += hit;
-                down[h * stride + leafPod[l]] += hit;
+                down[leafPod[l] * n + h] += hit;
             }
         }
         up[i] = homes;
@@ -77,6 +85,9 @@ final class StandIns {
     void start(int i) {
         current = up[i];
         Arrays.fill(last, Integer.MIN_VALUE / 2);
+        busy = 0;
+        oldest = 0;
+        newest = 0;
     }
 
     /**
@@ -85,18 +96,20 @@ final class StandIns {
      */
     int choose(long mask, int l, int preferred) {
         int pod = leafPod[l];
-        int best = preferred;
-        long free = 0;
-        for (long m = mask; m != 0; m &= m - 1) {
-            int position = Long.numberOfTrailingZeros(m);
-            free |= l - last[position] >= n ? 1L << position : 0;
+        while (oldest != newest && l - recentLeaf[oldest] >= n) {
+            int position = recentPosition[oldest];
+            busy &= last[position] == recentLeaf[oldest] ? ~(1L << position) : -1L;
+            oldest = (oldest + 1) & (recentLeaf.length - 1);
         }
+        long free = mask & ~busy;
+        int best = preferred;
         if (free != 0) {
+            int at = pod * n;
             best = (free >>> best & 1) != 0 ? best : Long.numberOfTrailingZeros(free);
-            int least = current[best] + down[best * stride + pod];
+            int least = current[best] + down[at + best];
             for (long m = free; m != 0; m &= m - 1) {
                 int position = Long.numberOfTrailingZeros(m);
-                int load = current[position] + down[position * stride + pod];
+                int load = current[position] + down[at + position];
                 if (load < least) {
                     best = position;
                     least = load;
@@ -104,9 +117,32 @@ final class StandIns {
             }
         }
         current[best]++;
-        down[best * stride + pod]++;
+        down[pod * n + best]++;
         last[best] = l;
+        busy |= 1L << best;
+        remember(l, best);
         return best;
+    }
+
+    /** Adds a stand-in to the recent ones, in the order taken (the ring doubles when full). */
+    private void remember(int l, int position) {
+        int size = recentLeaf.length;
+        if (((newest + 1) & (size - 1)) == oldest) {
+            int[] leavesTaken = new int[2 * size];
+            int[] positions = new int[2 * size];
+            int count = 0;
+            for (int i = oldest; i != newest; i = (i + 1) & (size - 1)) {
+                leavesTaken[count] = recentLeaf[i];
+                positions[count++] = recentPosition[i];
+            }
+            recentLeaf = leavesTaken;
+            recentPosition = positions;
+            oldest = 0;
+            newest = count;
+        }
+        recentLeaf[newest] = l;
+        recentPosition[newest] = position;
+        newest = (newest + 1) & (recentLeaf.length - 1);
     }
 
     private int[] homePositions(int div) {
