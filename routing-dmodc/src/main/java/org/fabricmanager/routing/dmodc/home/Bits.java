@@ -64,6 +64,12 @@ final class Bits {
         return (int) (Math.multiplyHigh(low, c) + ((low >> 63) & c)); // the high word of low × c, unsigned
     }
 
+    /** {@code ⌊a / c⌋} for {@code 0 <= a < 2^32} and {@code 1 <= c <= 64}. */
+    static long div(long a, int c) {
+        long magic = MOD_MAGIC[c];
+        return c == 1 ? a : Math.multiplyHigh(magic, a) + ((magic >> 63) & a); // the high word, unsigned
+    }
+
     /** {@code Arrays.fill(a, from, to, value)}, eight bytes at a time where it can. */
     static void fill(byte[] a, int from, int to, byte value) {
         int i = from;

@@ -234,7 +234,7 @@ final class ExtraSpread {
      */
     private int homeTopPort(long mask, int c, int q, int l, Choices x) {
         int n = x.slotGroup.length;
-        int home = q % n;
+        int home = Bits.mod(q, n);
         if ((mask >>> home & 1) != 0) {
             return x.slotPort(home, q, n);
         }
@@ -317,7 +317,7 @@ final class ExtraSpread {
                 return slotPort(Bits.mod((long) q + n / 2, n), q, n);
             }
             long half = (long) q + n / 2;
-            int position = (int) (half % n);
+            int position = Bits.mod(half, n);
             if ((mask >>> position & 1) != 0) {
                 return slotPort(position, q, n);
             }
@@ -338,7 +338,7 @@ final class ExtraSpread {
             int n = slotGroup.length;
             long missing = ~mask & (n == Long.SIZE ? -1L : (1L << n) - 1);
             int m = Long.bitCount(missing);
-            long round = v / n;
+            long round = Bits.div(v, n);
             int position = (int) (v - round * n);
             long t = round * m + Long.bitCount(missing & ((1L << position) - 1));
             return Bits.select(mask, Bits.mod(t + (long) rotation * m + offset, c));

@@ -35,15 +35,17 @@ class BitsTest {
     }
 
     @Test
-    void remainderByMultiplicationIsThePlainRemainder() {
+    void quotientAndRemainderByMultiplicationAreThePlainOnes() {
         SplittableRandom random = new SplittableRandom(11);
         for (int c = 1; c <= Long.SIZE; c++) {
             for (long a : new long[] {0, 1, c - 1, c, 0xFFFF_FFFFL, 0x7FFF_FFFFL, 0x8000_0000L}) {
                 assertThat(Bits.mod(a, c)).as("%d mod %d", a, c).isEqualTo((int) (a % c));
+                assertThat(Bits.div(a, c)).as("%d / %d", a, c).isEqualTo(a / c);
             }
             for (int i = 0; i < 5_000; i++) {
                 long a = random.nextLong(1L << 32);
                 assertThat(Bits.mod(a, c)).as("%d mod %d", a, c).isEqualTo((int) (a % c));
+                assertThat(Bits.div(a, c)).as("%d / %d", a, c).isEqualTo(a / c);
             }
         }
     }
