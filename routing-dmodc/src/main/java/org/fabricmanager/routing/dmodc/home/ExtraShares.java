@@ -182,9 +182,14 @@ final class ExtraShares {
         return -1;
     }
 
-    /** Counts position {@code i} as taken by extra {@code d} of the leaf at hand; returns {@code i}. */
+    /**
+     * Counts position {@code i} as taken by extra {@code d} of the leaf at hand; returns {@code i}. The cycle is
+     * worked out first, from the loads before the leaf's first extra (a detour, {@link Detours}, may come first).
+     */
     int take(int i, int d) {
-
+        if (!ready) {
+            shareOut();
+        }
         lastDestination[i] = d;
         load[i] += n;
         return i;

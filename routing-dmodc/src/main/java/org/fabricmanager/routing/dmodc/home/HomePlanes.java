@@ -65,6 +65,8 @@ final class HomePlanes {
     /** Per level-1 switch, the destinations that reach it as extras (bit per destination), or {@code null}. */
     private final long[][] extras;
     private final byte[][] rows;
+    /** Where sources outside a pod send part of the traffic for its weak homes. */
+    private final Detours detours;
 
     private HomePlanes(DmodcRouting routing) {
         this.index = routing.index();
@@ -88,6 +90,7 @@ final class HomePlanes {
         this.sorted = layout.sorted();
         this.extras = new long[switches][];
         this.rows = new byte[switches][];
+        this.detours = Detours.of(index, ranks, pods);
     }
 
     /**
@@ -213,7 +216,7 @@ final class HomePlanes {
             for (int l = 0; l < leaves; l++) {
                 int own = costs[s * leaves + l];
                 if (l != k && own != CostTable.INFINITE && (others == 0 || !otherCandidate(s, l, own, p))) {
-                    homePair(s, l, own, members, x);
+                    homePair(s, p, l, own, members, x);
                 }
             }
             return;
@@ -229,8 +232,9 @@ final class HomePlanes {
             long mask = linked & x.reach[l];
             boolean open = l != k && own != CostTable.INFINITE;
             if (open && mask != 0 && own == x.reach[leaves + l] + 1 && leafFirst[l] >= 0) {
-                if (Long.bitCount(mask) < n) {
-                    homeSegment(s, l, members, mask, row, !tiled, x);
+                long sent = detours.of(k, l, p, mask, n);
+                if (Long.bitCount(mask) < n || sent != 0) {
+                    homeSegment(s, l, members, mask, sent, row, !tiled, x);
                 }
             } else {
                 if (tiled && leafFirst[l] >= 0) {
@@ -238,7 +242,7 @@ final class HomePlanes {
                     dmodc.copyEntries(s, first, row, first, index.leafNodeStart(l + 1) - index.leafNodeStart(l));
                 }
                 if (open) {
-                    homePair(s, l, own, members, x);
+                    homePair(s, p, l, own, members, x);
                 }
             }
         }
@@ -273,7 +277,8 @@ final class HomePlanes {
      * pattern (copied here unless {@code row} holds it already), then the destinations whose home is not in
      * {@code mask} (not linked, or not closest) spread over the {@code mask} slots.
      */
-    private void homeSegment(int s, int l, int[] members, long mask, byte[] row, boolean copyPattern, LeafScratch x) {
+    private void homeSegment(int s, int l, int[] members, long mask, long sent, byte[] row, boolean copyPattern,
+            LeafScratch x) {
         int n = members.length;
         int first = leafFirst[l];
         int count = index.leafNodeStart(l + 1) - index.leafNodeStart(l);
@@ -285,7 +290,7 @@ final class HomePlanes {
                 done += chunk;
             }
         }
-        long missing = x.all & ~mask;
+        long missing = x.all & ~mask | sent;
         // the missing slots as offsets from the segment's first destination, so that each block of n is taken in
         // destination order (the order the shares take extras in)
         long offsets = h0 == 0 ? missing : (missing >>> h0 | missing << (n - h0)) & x.all;
@@ -298,7 +303,9 @@ final class HomePlanes {
                     break;
                 }
                 int d = first + offset;
-                int slot = x.shares.choose(mask, d);
+                int home = h0 + offset - block;
+                home = home >= n ? home - n : home;
+                int slot = (sent >>> home & 1) != 0 ? x.shares.take(detours.to(l, home), d) : x.shares.choose(mask, d);
                 if (slot < 0) { // the cycle has no candidate: C[(d + k) mod c]
                     int c = Long.bitCount(mask);
                     slot = x.shares.take(Bits.select(mask, Bits.mod((long) d + index.leafNumber(s), c)), d);
@@ -310,7 +317,7 @@ final class HomePlanes {
     }
 
     /** The general way, one destination at a time over the candidates worked out for this pair. */
-    private void homePair(int s, int l, int own, int[] members, LeafScratch x) {
+    private void homePair(int s, int p, int l, int own, int[] members, LeafScratch x) {
         int n = members.length;
         int c = 0;
         for (int i = 0; i < n; i++) {
@@ -319,23 +326,28 @@ final class HomePlanes {
                 x.candidates[c++] = i;
             }
         }
-        if (c == 0 || c == n) {
-            return; // no up choice here, or every home available: Dmodc's choice is the home
-        }
         int k = index.leafNumber(s);
-        int div = dividers[s];
-        byte[] row = row(s);
-        int[] nodes = index.leafNodeArray();
         long mask = 0;
         for (int i = 0; i < c && x.shares != null; i++) {
             mask |= 1L << x.candidates[i];
         }
+        long sent = x.shares == null ? 0 : detours.of(k, l, p, mask, n);
+        if (c == 0 || c == n && sent == 0) {
+            return; // no up choice here, or every home available and kept: Dmodc's choice is the home
+        }
+        int div = dividers[s];
+        byte[] row = row(s);
+        int[] nodes = index.leafNodeArray();
         for (int i = index.leafNodeStart(l), end = index.leafNodeStart(l + 1); i < end; i++) {
             int d = leafFirst[l] >= 0 ? index.nodeIndex(nodes[i]) : sorted[i];
             int q = d / div;
             int home = q % n;
-            if (x.candidate[home]) {
+            if (x.candidate[home] && (sent >>> home & 1) == 0) {
                 row[d] = (byte) port(x.slotGroup[home], q, n);
+            } else if (x.candidate[home]) {
+                int slot = x.shares.take(detours.to(l, home), d);
+                row[d] = (byte) port(x.slotGroup[slot], q, c);
+                markExtra(members[slot], d);
             } else {
                 int slot = x.shares == null ? -1 : x.shares.choose(mask, d);
                 if (slot < 0) {

@@ -59,10 +59,15 @@ final class PlainHome {
                         .count());
             }
         }
-        for (int[][] pod : pods) {
-            if (Arrays.stream(pod[0]).filter(h -> h >= 0).count() <= widest) {
-                plain.leaves(pod[0], pod[1]);
+        List<Integer> routed = new ArrayList<>();
+        for (int p = 0; p < pods.size(); p++) {
+            if (Arrays.stream(pods.get(p)[0]).filter(h -> h >= 0).count() <= widest) {
+                routed.add(p);
             }
+        }
+        PlainDetours detours = new PlainDetours(index, routing, pods, routed);
+        for (int p : routed) {
+            plain.leaves(p, pods.get(p)[0], pods.get(p)[1], detours);
         }
         int[] leafPod = new int[index.leafCount()];
         Arrays.fill(leafPod, -1);
@@ -94,9 +99,10 @@ final class PlainHome {
 
     /**
      * Step one, the leaves of a pod with no more level-1 switches than any leaf is linked to in its pod: each
-     * destination to its home when a candidate, else by the pod's shares ({@link PlainShares}).
+     * destination to its home when a candidate (or to its detour, {@link PlainDetours}), else by the pod's shares
+     * ({@link PlainShares}).
      */
-    private void leaves(int[] homes, int[] lower) {
+    private void leaves(int p, int[] homes, int[] lower, PlainDetours detours) {
         int n = homes.length;
         if (n == 0) {
             return;
@@ -123,14 +129,21 @@ final class PlainHome {
                         c.add(i);
                     }
                 }
-                if (c.isEmpty() || c.size() == n) {
+                if (c.isEmpty()) {
                     continue;
                 }
                 for (int d : byLeaf.get(l)) {
                     int q = d / routing.divider(s);
                     int home = q % n;
-                    if (c.contains(home)) {
-                        table[s][d] = port(group(s, homes[home]), q, n);
+                    int detour = shares == null || !c.contains(home) ? -1 : detours.detour(k, p, l, home, c);
+                    if (detour >= 0) {
+                        shares.take(detour, d);
+                        table[s][d] = port(group(s, homes[detour]), q, c.size());
+                        extras.get(homes[detour]).add(d);
+                    } else if (c.contains(home)) {
+                        if (c.size() < n) {
+                            table[s][d] = port(group(s, homes[home]), q, n);
+                        }
                     } else {
                         int slot = shares == null ? -1 : shares.choose(c, d);
                         slot = slot >= 0 ? slot : c.get((int) ((q + (long) k) % c.size()));
