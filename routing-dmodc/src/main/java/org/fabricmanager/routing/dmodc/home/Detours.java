@@ -1,20 +1,24 @@
 package org.fabricmanager.routing.dmodc.home;
 
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import org.fabricmanager.topology.FabricIndex;
 
 /**
  * Where sources outside a pod send part of the traffic for a <em>weak</em> home: a destination whose home level-1
- * switch kept fewer ports up than the most any switch of its pod kept. Why: every source outside the pod sends a
- * destination up its home plane, so it comes into its pod through its home switch's links up; a switch that lost 7
- * of 16 takes its homes' traffic over 9 links, two whole destinations on most, and those links down carry the
- * all-to-all maximum. Each such home has a <em>detour</em>: a switch of its pod with more ports up, linked to its
- * leaf, a different one for each weak home of the leaf (the fewest detours in the pod so far, then the most ports
- * up, then the lowest position), so that a link down to the leaf carries its own home and one detour at most.
+ * switch kept fewer ports up than the most any switch of its plane kept (the switches at its position in the pods
+ * of its width). Why: every source outside the pod sends a destination up its home plane, so it comes into its pod
+ * through its home switch's links up; a switch that lost 7 of 16 takes its homes' traffic over 9 links, two whole
+ * destinations on most, and those links down carry the all-to-all maximum. Each such home has a <em>detour</em>: a
+ * switch of its pod with more ports up, linked to its leaf, a different one for each weak home of the leaf (the
+ * fewest detours in the pod so far, then the most ports up, then the lowest position), so that a link down to the
+ * leaf carries its own home and one detour at most. A plane that lost a top switch everywhere has no weak home: its
+ * switches all lost the same, and the stand-ins spread its homes ({@link StandIns}).
  *
  * <p>Source leaf number {@code k} sends home position {@code h} of leaf {@code l} (a candidate) by its detour
  * {@code v} (a candidate too) when {@code (k + l) mod 4·top - 3·top >= up(h)} ({@code up}: ports up, {@code top}:
- * the pod's most) and its own pod's switch at {@code v} has at least as many ports up as its switch at {@code h}.
+ * the plane's most) and its own pod's switch at {@code v} has at least as many ports up as its switch at {@code h}.
  * For one destination that is {@code (top - up(h)) / 4·top} of the sources, less those whose detour would load a
  * weaker switch of their own (a switch that lost links up carries the random permutations' maximum on its links
  * up); for one source, a different set of destinations from leaf to leaf (the shift). A quarter of the deficit, not
@@ -28,27 +32,19 @@ final class Detours {
     private static final int SPREAD = 4;
 
     private final int[] leafPod;
-    /** Per pod, its positions; its switches' ports up by position, and their most. */
-    private final int[] width;
+    /** Per pod ({@code null}: none), its switches' ports up by position, and the most of its plane's. */
     private final int[][] up;
-    private final int[] top;
-    /** Per pod and {@code x < top}, the positions whose switch has at most {@code x} ports up. */
-    private final long[][] weakAt;
+    private final int[][] top;
     /** Per leaf number, the positions of its weak homes that have a detour, and per position that detour. */
     private final long[] detoured;
     private final byte[][] detour;
 
-    private Detours(int[] leafPod, int[][] up, int[] top, long[][] weakAt, long[] detoured, byte[][] detour) {
+    private Detours(int[] leafPod, int[][] up, int[][] top, long[] detoured, byte[][] detour) {
         this.leafPod = leafPod;
         this.up = up;
         this.top = top;
-        this.weakAt = weakAt;
         this.detoured = detoured;
         this.detour = detour;
-        this.width = new int[up.length];
-        for (int p = 0; p < up.length; p++) {
-            width[p] = up[p] == null ? -1 : up[p].length;
-        }
     }
 
     /** The detours of the level-1 pods {@code pods} of {@code index} ranked by {@code ranks}. */
@@ -59,35 +55,44 @@ final class Detours {
             leafPod[l] = pods.podOf(index.leaves()[l]);
         }
         int[][] up = new int[pods.count()][];
-        int[] top = new int[pods.count()];
-        long[][] weakAt = new long[pods.count()][];
-        long[] detoured = new long[leaves];
-        byte[][] detour = new byte[leaves][];
+        Map<Integer, int[]> planeTops = new HashMap<>();
         for (int p = 0; p < pods.count(); p++) {
             int[] members = pods.upper(p);
             if (members.length > Long.SIZE || !pods.regular(p)) {
                 continue;
             }
             up[p] = new int[members.length];
+            int[] tops = planeTops.computeIfAbsent(members.length, w -> new int[w]);
             for (int i = 0; i < members.length; i++) {
                 up[p][i] = members[i] < 0 ? 0 : portsUp(index, ranks, members[i]);
-                top[p] = Math.max(top[p], up[p][i]);
-            }
-            weakAt[p] = new long[top[p]];
-            for (int x = 0; x < top[p]; x++) {
-                for (int i = 0; i < members.length; i++) {
-                    weakAt[p][x] |= members[i] >= 0 && up[p][i] <= x ? 1L << i : 0;
-                }
-            }
-            if (top[p] > 0 && weakAt[p][top[p] - 1] != 0) {
-                assign(index, pods, p, up[p], detoured, detour);
+                tops[i] = Math.max(tops[i], up[p][i]);
             }
         }
-        return new Detours(leafPod, up, top, weakAt, detoured, detour);
+        int[][] top = new int[pods.count()][];
+        long[] detoured = new long[leaves];
+        byte[][] detour = new byte[leaves][];
+        for (int p = 0; p < pods.count(); p++) {
+            if (up[p] == null) {
+                continue;
+            }
+            int[] plane = planeTops.get(up[p].length);
+            int most = Arrays.stream(up[p]).max().orElse(0);
+            top[p] = new int[plane.length];
+            boolean weak = false;
+            for (int i = 0; i < up[p].length; i++) {
+                top[p][i] = Math.min(most, plane[i]);
+                weak |= pods.upper(p)[i] >= 0 && up[p][i] < top[p][i];
+            }
+            if (weak) {
+                assign(index, pods, p, up[p], top[p], detoured, detour);
+            }
+        }
+        return new Detours(leafPod, up, top, detoured, detour);
     }
 
     /** Each weak home of each leaf of pod {@code p} its detour, leaf by leaf in id order, position by position. */
-    private static void assign(FabricIndex index, Pods pods, int p, int[] up, long[] detoured, byte[][] detour) {
+    private static void assign(FabricIndex index, Pods pods, int p, int[] up, int[] top, long[] detoured,
+            byte[][] detour) {
         int n = up.length;
         int[] taken = new int[n];
         for (int s : pods.lower(p)) {
@@ -105,7 +110,7 @@ final class Detours {
                 int best = -1;
                 for (long m = linked & ~used; m != 0; m &= m - 1) {
                     int i = Long.numberOfTrailingZeros(m);
-                    if (up[i] > up[h] && (best < 0 || taken[i] < taken[best]
+                    if (up[h] < top[h] && up[i] > up[h] && (best < 0 || taken[i] < taken[best]
                             || taken[i] == taken[best] && up[i] > up[best])) {
                         best = i;
                     }
@@ -135,17 +140,15 @@ final class Detours {
      */
     long of(int k, int l, int p, long mask, int n) {
         int q = leafPod[l];
-        long homes = q < 0 || q == p || width[q] != n || width[p] != n ? 0 : mask & detoured[l];
-        if (homes == 0) {
-            return 0;
-        }
-        int x = (k + l) % (SPREAD * top[q]) - (SPREAD - 1) * top[q];
-        homes &= x < 0 ? 0 : weakAt[q][x];
+        long homes = q < 0 || q == p || up[q] == null || up[p] == null || up[q].length != n || up[p].length != n ? 0
+                : mask & detoured[l];
         long sent = 0;
-        for (long m = homes; m != 0; m &= m - 1) {
-            int h = Long.numberOfTrailingZeros(m);
+        for (; homes != 0; homes &= homes - 1) {
+            int h = Long.numberOfTrailingZeros(homes);
             int v = detour[l][h];
-            sent |= up[p][v] >= up[p][h] ? (mask >>> v & 1) << h : 0;
+            int t = top[q][h];
+            boolean takes = (k + l) % (SPREAD * t) - (SPREAD - 1) * t >= up[q][h] && up[p][v] >= up[p][h];
+            sent |= takes ? (mask >>> v & 1) << h : 0;
         }
         return sent;
     }

@@ -26,7 +26,8 @@ import org.fabricmanager.topology.FabricIndex;
  * every leaf is linked to all of {@code M}); otherwise it sends it to a candidate by the pod's shares
  * ({@link ExtraShares}: more to the level-1 switches with more links up, each leaf's own links weighed, the leaves
  * starting apart so that those that cannot reach a destination's home do not all pile it on the same other plane;
- * {@code C[(⌊d/Π⌋ + k) mod #C]}, {@code k} the leaf's number, where the shares have no candidate). Such a
+ * {@code C[(⌊d/Π⌋ + k) mod #C]}, {@code k} the leaf's number, where the shares have no candidate); a few sources
+ * outside a pod send a <em>weak</em> home (its switch lost links up) by its detour instead ({@link Detours}). Such a
  * destination reaches a level-1 switch that is not its home, an <em>extra</em>; there it goes up
  * {@code C[(⌊d/Π⌋ + ⌊#C/2⌋) mod #C]} over that switch's up candidates, half the list away from Dmodc's choice,
  * which the home destinations of the same leaf take. Ports inside a group follow formula (4) with the list used.

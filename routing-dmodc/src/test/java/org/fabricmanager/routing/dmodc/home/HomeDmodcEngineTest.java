@@ -3,8 +3,10 @@ package org.fabricmanager.routing.dmodc.home;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.fabricmanager.routing.ForwardingTables;
 import org.fabricmanager.routing.RoutingResult;
@@ -155,6 +157,64 @@ class HomeDmodcEngineTest {
             }
         }
         assertThat(podLeavesMoved).as("%s: entries of the pod's leaves off Dmodc's", what).isPositive();
+        assertPlainRules(what, index);
+    }
+
+    /**
+     * A level-1 switch that lost half its links up still takes its homes' traffic from most sources outside its pod,
+     * but a few send it up another plane, to come into the pod through a switch with all its links up ({@link
+     * Detours}): here {@code (k + l) mod 32 >= 28}, 4 in 32 of the 56 outside leaves on average per destination.
+     */
+    @Test
+    void aWeakHomeComesIntoItsPodPartlyThroughAStrongerSwitch() {
+        String spec = "PGFT(3;8,8,8;1,8,8;1,1,1)";
+        Fabric intact = PgftGenerator.generate(PgftSpec.parse(spec));
+        long weak = PgftGenerator.switchGuid(2, 0);
+        List<Link> cut = new ArrayList<>();
+        for (Link l : intact.links()) {
+            long other = l.a() == weak ? l.b() : l.b() == weak ? l.a() : -1;
+            if (other >= PgftGenerator.switchGuid(3, 0) && cut.size() < 4) {
+                cut.add(l);
+            }
+        }
+        FabricIndex index = Degrader.degrade(intact, new DegradationPlan(0, 0, 1, List.of(), cut)).index();
+        String what = spec + ", a level-1 switch without 4 of its 8 links up";
+        RefinementProperties.check(what, index, DMODC, ONE, TWO);
+        ForwardingTables home = ONE.route(index).tables();
+        int u = index.switchId(weak);
+        Set<Integer> pod = new HashSet<>();
+        int firstLeaf = index.switchId(PgftGenerator.switchGuid(1, 0));
+        for (int g = index.groupStart(firstLeaf); g < index.groupStart(firstLeaf) + index.groupCount(firstLeaf); g++) {
+            pod.add(index.groupNeighbour(g));
+        }
+        assertThat(pod).as("pod 0's level-1 switches").hasSize(8).contains(u);
+        int weakHomes = 0;
+        int detoured = 0;
+        for (int d = 0; d < index.destinationCount(); d++) {
+            if (index.leafNumber(index.nodeLeaf(index.nodeByDestination(d))) >= 8) {
+                continue; // a destination outside pod 0
+            }
+            int throughWeak = 0;
+            int elsewhere = 0;
+            for (int k = 8; k < index.leafCount(); k++) {
+                int at = index.leaves()[k];
+                for (int hop = 0; hop < 3; hop++) {
+                    at = index.peerSwitches(at)[home.port(at, d)];
+                }
+                assertThat(pod).as("%s: destination %d from leaf %d comes into its pod", what, d, k).contains(at);
+                throughWeak += at == u ? 1 : 0;
+                elsewhere += at != u ? 1 : 0;
+            }
+            if (throughWeak > elsewhere) {
+                weakHomes++;
+                detoured += elsewhere;
+                assertThat(elsewhere).as("%s: sources of weak home %d sent elsewhere", what, d).isLessThanOrEqualTo(14);
+            } else {
+                assertThat(throughWeak).as("%s: sources of destination %d through the weak switch", what, d).isZero();
+            }
+        }
+        assertThat(weakHomes).as("%s: the weak switch's homes", what).isEqualTo(8);
+        assertThat(detoured).as("%s: sources of its homes sent through a stronger switch", what).isBetween(8 * 3, 8 * 11);
         assertPlainRules(what, index);
     }
 

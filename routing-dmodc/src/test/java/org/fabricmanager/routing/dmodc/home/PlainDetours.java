@@ -8,36 +8,49 @@ import org.fabricmanager.topology.FabricIndex;
 
 /**
  * The detours of weak homes for {@link PlainHome}: {@link Detours}' rule written plainly, sharing no code with it.
- * A home whose switch has fewer ports up than its pod's most gets, per leaf, a different linked switch with more
- * (fewest so far in the pod, then most ports up, then lowest position); source leaf {@code k} outside the pod sends
- * it there when {@code (k + l) mod 4·top - 3·top} is at least its switch's ports up, both are candidates, and its
- * own switch at the detour has as many ports up as at the home.
+ * A home whose switch has fewer ports up than the most at its position in the pods of its width gets, per leaf, a
+ * different linked switch with more (fewest so far in the pod, then most ports up, then lowest position); source
+ * leaf {@code k} outside the pod sends it there when {@code (k + l) mod 4·top - 3·top} is at least its switch's
+ * ports up, both are candidates, and its own switch at the detour has as many ports up as at the home.
  */
 final class PlainDetours {
     private final Map<Integer, Integer> podOfLeaf = new HashMap<>();
     private final Map<Integer, int[]> upOfPod = new HashMap<>();
-    private final Map<Integer, Integer> topOfPod = new HashMap<>();
+    /** Per pod, per position, the most ports up at that position in the pods of its width. */
+    private final Map<Integer, int[]> topOfPod = new HashMap<>();
     /** Per leaf number, per home position, its detour. */
     private final Map<Integer, Map<Integer, Integer>> detour = new HashMap<>();
 
     /** The detours of {@code pods} ({@code {upper by position, lower}}) whose number is in {@code routed}. */
     PlainDetours(FabricIndex index, DmodcRouting routing, List<int[][]> pods, List<Integer> routed) {
+        Map<String, Integer> planeTop = new HashMap<>(); // "width/position"
         for (int p : routed) {
             int[] homes = pods.get(p)[0];
             if (homes.length > Long.SIZE) {
                 continue;
             }
             int[] up = new int[homes.length];
-            int top = 0;
             for (int i = 0; i < homes.length; i++) {
                 for (int g = 0; homes[i] >= 0 && g < index.groupCount(homes[i]); g++) {
                     int v = index.groupNeighbour(index.groupStart(homes[i]) + g);
                     up[i] += routing.rank(v) > routing.rank(homes[i]) ? index.groupSize(index.groupStart(homes[i]) + g)
                             : 0;
                 }
-                top = Math.max(top, up[i]);
+                planeTop.merge(homes.length + "/" + i, up[i], Math::max);
             }
             upOfPod.put(p, up);
+        }
+        for (int p : upOfPod.keySet()) {
+            int[] homes = pods.get(p)[0];
+            int[] up = upOfPod.get(p);
+            int[] top = new int[homes.length];
+            int most = 0;
+            for (int u : up) {
+                most = Math.max(most, u);
+            }
+            for (int i = 0; i < homes.length; i++) {
+                top[i] = Math.min(most, planeTop.get(homes.length + "/" + i));
+            }
             topOfPod.put(p, top);
             int[] taken = new int[homes.length];
             for (int s : pods.get(p)[1]) {
@@ -45,7 +58,7 @@ final class PlainDetours {
                 podOfLeaf.put(l, p);
                 Map<Integer, Integer> to = new HashMap<>();
                 for (int h = 0; h < homes.length; h++) {
-                    if (!linked(index, s, homes[h])) {
+                    if (!linked(index, s, homes[h]) || up[h] >= top[h]) {
                         continue;
                     }
                     int best = -1;
@@ -84,7 +97,7 @@ final class PlainDetours {
                 || !detour.get(l).containsKey(h)) {
             return -1;
         }
-        int top = topOfPod.get(q);
+        int top = topOfPod.get(q)[h];
         int v = detour.get(l).get(h);
         boolean sends = (k + l) % (4 * top) - 3 * top >= upOfPod.get(q)[h] && c.contains(v)
                 && upOfPod.get(p)[v] >= upOfPod.get(p)[h];
