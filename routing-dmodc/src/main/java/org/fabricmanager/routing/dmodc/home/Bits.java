@@ -36,7 +36,7 @@ final class Bits {
 
     static {
         for (int c = 1; c <= Long.SIZE; c++) {
-            MOD_MAGIC[c] = Long.divideUnsigned(-1L, c) + 1;
+            MOD_MAGIC[c] = magic(c);
         }
         for (int b = 0; b < 256; b++) {
             for (int i = 0; i < Byte.SIZE; i++) {
@@ -60,8 +60,18 @@ final class Bits {
 
     /** {@code a mod c} for {@code 0 <= a < 2^32} and {@code 1 <= c <= 64}. */
     static int mod(long a, int c) {
-        long low = MOD_MAGIC[c] * a;
+        return mod(a, c, MOD_MAGIC[c]);
+    }
+
+    /** {@code a mod c} for {@code 0 <= a < 2^32} and {@code 1 <= c < 2^31}, {@code magic} being {@link #magic}{@code (c)}. */
+    static int mod(long a, int c, long magic) {
+        long low = magic * a;
         return (int) (Math.multiplyHigh(low, c) + ((low >> 63) & c)); // the high word of low × c, unsigned
+    }
+
+    /** {@code ⌈2^64 / c⌉} (0 for 1), for {@link #mod(long, int, long)}. */
+    static long magic(int c) {
+        return Long.divideUnsigned(-1L, c) + 1;
     }
 
     /** {@code ⌊a / c⌋} for {@code 0 <= a < 2^32} and {@code 1 <= c <= 64}. */

@@ -48,6 +48,16 @@ class BitsTest {
                 assertThat(Bits.div(a, c)).as("%d / %d", a, c).isEqualTo(a / c);
             }
         }
+        for (int c : new int[] {65, 100, 128, 255, 256, 1_000, 65_537, Integer.MAX_VALUE}) {
+            long magic = Bits.magic(c);
+            for (long a : new long[] {0, 1, c - 1, c, 0xFFFF_FFFFL, 0x7FFF_FFFFL, 0x8000_0000L}) {
+                assertThat(Bits.mod(a, c, magic)).as("%d mod %d", a, c).isEqualTo((int) (a % c));
+            }
+            for (int i = 0; i < 5_000; i++) {
+                long a = random.nextLong(1L << 32);
+                assertThat(Bits.mod(a, c, magic)).as("%d mod %d", a, c).isEqualTo((int) (a % c));
+            }
+        }
     }
 
     @Test

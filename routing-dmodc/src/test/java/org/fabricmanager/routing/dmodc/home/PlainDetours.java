@@ -8,16 +8,16 @@ import org.fabricmanager.topology.FabricIndex;
 
 /**
  * The detours of weak homes for {@link PlainHome}: {@link Detours}' rule written plainly, sharing no code with it.
- * A home whose switch has fewer ports up than the most at its position in the pods of its width gets, per leaf, a
- * different linked switch with more (fewest so far in the pod, then most ports up, then lowest position); source
- * leaf {@code k} outside the pod sends it there when {@code (k + l) mod 4·top - 3·top} is at least its switch's
- * ports up, both are candidates, and its own switch at the detour has as many ports up as at the home.
+ * A home whose switch has fewer ports up than its pod's most ({@code top}), at a position where some pod of its width
+ * has that many, gets, per leaf, a different linked switch with more (fewest so far in the pod, then most ports up,
+ * then lowest position); source leaf {@code k} outside the pod sends it there when {@code (k + l) mod 4·top - 3·top}
+ * is at least its switch's ports up, both are candidates, and its own switch at the detour has as many ports up as
+ * at the home.
  */
 final class PlainDetours {
     private final Map<Integer, Integer> podOfLeaf = new HashMap<>();
     private final Map<Integer, int[]> upOfPod = new HashMap<>();
-    /** Per pod, per position, the most ports up at that position in the pods of its width. */
-    private final Map<Integer, int[]> topOfPod = new HashMap<>();
+    private final Map<Integer, Integer> topOfPod = new HashMap<>();
     /** Per leaf number, per home position, its detour. */
     private final Map<Integer, Map<Integer, Integer>> detour = new HashMap<>();
 
@@ -43,22 +43,18 @@ final class PlainDetours {
         for (int p : upOfPod.keySet()) {
             int[] homes = pods.get(p)[0];
             int[] up = upOfPod.get(p);
-            int[] top = new int[homes.length];
             int most = 0;
             for (int u : up) {
                 most = Math.max(most, u);
             }
-            for (int i = 0; i < homes.length; i++) {
-                top[i] = Math.min(most, planeTop.get(homes.length + "/" + i));
-            }
-            topOfPod.put(p, top);
+            topOfPod.put(p, most);
             int[] taken = new int[homes.length];
             for (int s : pods.get(p)[1]) {
                 int l = index.leafNumber(s);
                 podOfLeaf.put(l, p);
                 Map<Integer, Integer> to = new HashMap<>();
                 for (int h = 0; h < homes.length; h++) {
-                    if (!linked(index, s, homes[h]) || up[h] >= top[h]) {
+                    if (!linked(index, s, homes[h]) || up[h] >= most || planeTop.get(homes.length + "/" + h) < most) {
                         continue;
                     }
                     int best = -1;
@@ -97,7 +93,7 @@ final class PlainDetours {
                 || !detour.get(l).containsKey(h)) {
             return -1;
         }
-        int top = topOfPod.get(q)[h];
+        int top = topOfPod.get(q);
         int v = detour.get(l).get(h);
         boolean sends = (k + l) % (4 * top) - 3 * top >= upOfPod.get(q)[h] && c.contains(v)
                 && upOfPod.get(p)[v] >= upOfPod.get(p)[h];
