@@ -45,6 +45,12 @@ class FaultReactionIT {
     // Well above the scheduling stalls of a loaded 2-core machine: a false suspicion would remove a
     // healthy switch for a moment and make the counts below wrong for reasons the test is not about.
     static final int DELTA_MS = 1_000;
+    /**
+     * Fault events this close make one re-route (the daemon's default is 50 ms): the simulator's 20 link faults reach
+     * the daemon through 192 agents on two I/O threads, over 40 ms or more on a loaded machine, which at 50 ms made
+     * three re-routes once in the suite (the first fault alone, then two waves).
+     */
+    static final int FAULT_SETTLE_MS = 300;
     static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -60,7 +66,7 @@ class FaultReactionIT {
         Southbound sb = base.southbound();
         DaemonConfig c = new DaemonConfig(new Southbound(sb.bind(), sb.port(), sb.maxFrameBytes(),
                 sb.handshakeTimeoutMs(), 1_000, 120_000, sb.ioThreads()), base.rest(), base.fabric(), base.discovery(),
-                base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(50, 3, 60_000, 3_000,
+                base.routing(), base.push(), base.state(), DaemonConfig.Faults.of(FAULT_SETTLE_MS, 3, 60_000, 3_000,
                 new DaemonConfig.Detector(true, 100, DELTA_MS, "bmg", "127.0.0.1", SystemSupport.freeUdpPort(), SystemSupport.freeUdpPort(), 30_000)))
                 .withAdminToken("s3cret");
         SimEndpoints simEndpoints = new SimEndpoints();
