@@ -276,7 +276,8 @@ final class HomePlanes {
     /**
      * The fast way (single-port groups, divider 1, consecutive destinations): the leaf's ports to its homes as one
      * pattern (copied here unless {@code row} holds it already), then the destinations whose home is not in
-     * {@code mask} (not linked, or not closest) spread over the {@code mask} slots.
+     * {@code mask} (not linked, or not closest) spread over the {@code mask} slots, and those whose home is in
+     * {@code sent} to its detour ({@link Detours#of}).
      */
     private void homeSegment(int s, int l, int[] members, long mask, long sent, byte[] row, boolean copyPattern,
             LeafScratch x) {
